@@ -1,0 +1,51 @@
+// Package api is the node's JSON API. Every route is listed in Register, so
+// the whole surface reads in one screen; handlers decode, validate through a
+// service, and write the response.
+package api
+
+import (
+	"log/slog"
+	"net/http"
+
+	"github.com/dforge/dforge/internal/pages"
+	"github.com/dforge/dforge/internal/support"
+	"github.com/dforge/dforge/internal/vitals"
+)
+
+// API holds the services the handlers call.
+type API struct {
+	log     *slog.Logger
+	vitals  *vitals.Service
+	support *support.Service
+	pages   *pages.Service
+	version string
+}
+
+// New returns the API over the given services.
+func New(log *slog.Logger, v *vitals.Service, s *support.Service, p *pages.Service, version string) *API {
+	return &API{log: log, vitals: v, support: s, pages: p, version: version}
+}
+
+// Register adds every API route to mux.
+func (a *API) Register(mux *http.ServeMux) {
+	// The web-vitals path is the one the seed client posts to, outside /api/v1.
+	mux.HandleFunc("POST /api/analytics/web-vitals", a.postWebVital)
+	mux.HandleFunc("GET /api/v1/analytics/web-vitals", a.getWebVitals)
+	mux.HandleFunc("POST /api/v1/contact", a.postContact)
+	mux.HandleFunc("GET /api/v1/version", a.getVersion)
+	mux.HandleFunc("GET /api/v1/pages/{slug}", a.getPage)
+	mux.HandleFunc("GET /api/v1/docs", a.listDocs)
+	mux.HandleFunc("GET /api/v1/docs/{slug}", a.getDoc)
+	mux.HandleFunc("GET /api/v1/blog", a.listPosts)
+	mux.HandleFunc("GET /api/v1/blog/{slug}", a.getPost)
+	mux.HandleFunc("GET /api/v1/faq", a.getFAQ)
+	mux.HandleFunc("/api/", a.notFound)
+}
+
+func (a *API) getVersion(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"version": a.version})
+}
+
+func (a *API) notFound(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusNotFound, errorBody{Message: "no such API endpoint", Code: "not_found"})
+}

@@ -1,0 +1,72 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+
+	"github.com/getsentry/sentry-go"
+
+	"github.com/dforge/dforge/internal/usererr"
+)
+
+// errorBody is the shape of every API error.
+type errorBody struct {
+	Message string `json:"message"`
+	Code    string `json:"code"`
+	Field   string `json:"field,omitempty"`
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+var statusOf = map[usererr.Kind]int{
+	usererr.Invalid:  http.StatusBadRequest,
+	usererr.NotFound: http.StatusNotFound,
+	usererr.TooLarge: http.StatusBadRequest,
+}
+
+// writeError answers a user error with its status and code; anything else is
+// the server's fault: logged, reported, and answered without internals.
+func (a *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	if ue, ok := usererr.As(err); ok {
+		writeJSON(w, statusOf[ue.Kind], errorBody{Message: ue.Message, Code: ue.Code, Field: ue.Field})
+		return
+	}
+	a.log.ErrorContext(r.Context(), "request failed", slog.String("path", r.URL.Path), slog.Any("err", err))
+	if hub := sentry.GetHubFromContext(r.Context()); hub != nil {
+		hub.CaptureException(err)
+	} else {
+		sentry.CaptureException(err)
+	}
+	writeJSON(w, http.StatusInternalServerError, errorBody{Message: "the server could not complete the request; please try again", Code: "internal"})
+}
+
+// decode reads a JSON body of at most limit bytes into v.
+func decode(w http.ResponseWriter, r *http.Request, limit int64, v any) error {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return &usererr.Error{Kind: usererr.TooLarge, Code: "body_too_large", Message: "request body is too large"}
+	}
+	if err != nil {
+		return &usererr.Error{Kind: usererr.Invalid, Code: "unreadable_body", Message: "request body could not be read"}
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return decodeError(err)
+	}
+	return nil
+}
+
+func decodeError(err error) error {
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &typeErr) && typeErr.Field != "" {
+		return usererr.InvalidField(typeErr.Field, "invalid_type", typeErr.Field+" has the wrong type")
+	}
+	return &usererr.Error{Kind: usererr.Invalid, Code: "invalid_json", Message: "request body must be a JSON object"}
+}

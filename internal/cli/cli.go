@@ -1,0 +1,38 @@
+// Package cli parses the dforge command line and runs its subcommands.
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+)
+
+// Version is set at build time with -ldflags "-X ...cli.Version=...".
+var Version = "1.0.0-dev"
+
+const usage = `usage: dforge <command> [flags]
+
+commands:
+  serve     run a node (web app, API) until interrupted
+  version   print the version
+
+Run 'dforge serve -h' for the serve flags.`
+
+// Run executes the subcommand named by args[0].
+func Run(ctx context.Context, args []string, out io.Writer) error {
+	if len(args) == 0 {
+		return fmt.Errorf("missing command\n%s", usage)
+	}
+	switch args[0] {
+	case "serve":
+		return serve(ctx, args[1:], out)
+	case "version", "--version", "-v":
+		fmt.Fprintln(out, Version)
+		return nil
+	case "help", "-h", "--help":
+		fmt.Fprintln(out, usage)
+		return nil
+	default:
+		return fmt.Errorf("unknown command %q\n%s", args[0], usage)
+	}
+}

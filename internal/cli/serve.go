@@ -1,0 +1,137 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/getsentry/sentry-go"
+
+	"github.com/dforge/dforge/content"
+	"github.com/dforge/dforge/internal/api"
+	"github.com/dforge/dforge/internal/markdown"
+	"github.com/dforge/dforge/internal/pages"
+	"github.com/dforge/dforge/internal/store"
+	"github.com/dforge/dforge/internal/support"
+	"github.com/dforge/dforge/internal/vitals"
+	"github.com/dforge/dforge/internal/web"
+	ui "github.com/dforge/dforge/web"
+)
+
+// ServeConfig is what `dforge serve` runs with.
+type ServeConfig struct {
+	Addr    string
+	DataDir string
+	DB      string // DSN; empty means SQLite in DataDir
+	Dist    fs.FS  // the web app; nil means the embedded build
+}
+
+func parseServe(args []string) (ServeConfig, error) {
+	fl := flag.NewFlagSet("serve", flag.ContinueOnError)
+	cfg := ServeConfig{}
+	fl.StringVar(&cfg.Addr, "addr", envOr("DFORGE_ADDR", "127.0.0.1:3000"), "listen address (env DFORGE_ADDR)")
+	fl.StringVar(&cfg.DataDir, "data", envOr("DFORGE_DATA", "./data"), "data directory (env DFORGE_DATA)")
+	fl.StringVar(&cfg.DB, "db", os.Getenv("DFORGE_DB"), "database DSN: a SQLite path or postgres://... (env DFORGE_DB; default SQLite in the data dir)")
+	if err := fl.Parse(args); err != nil {
+		return cfg, err
+	}
+	if fl.NArg() > 0 {
+		return cfg, fmt.Errorf("serve: unexpected argument %q", fl.Arg(0))
+	}
+	if cfg.DB == "" {
+		cfg.DB = store.DefaultDSN(cfg.DataDir)
+	}
+	return cfg, nil
+}
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+func serve(ctx context.Context, args []string, out io.Writer) error {
+	cfg, err := parseServe(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	flushSentry := initSentry(log)
+	defer flushSentry()
+	return Serve(ctx, cfg, log, out)
+}
+
+// Serve runs a node until ctx is cancelled, then shuts down gracefully.
+func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer) error {
+	// 1. Open the database and apply migrations.
+	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil {
+		return fmt.Errorf("create data dir: %w", err)
+	}
+	st, err := store.Open(ctx, cfg.DB)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+
+	// 2. Build the services and the HTTP surface over them.
+	md := markdown.New()
+	a := api.New(log, vitals.New(st), support.New(st), pages.New(content.FS, md), Version)
+	dist := cfg.Dist
+	if dist == nil {
+		dist = ui.Dist()
+	}
+	handler, err := web.NewHandler(web.Deps{Log: log, API: a, DB: st, Dist: dist, Version: Version})
+	if err != nil {
+		return fmt.Errorf("build handler: %w", err)
+	}
+
+	// 3. Listen, announce the URL, and serve until asked to stop.
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	log.Info("dforge node listening", "url", "http://"+ln.Addr().String(), "data", cfg.DataDir, "db", st.Dialect())
+	fmt.Fprintf(out, "dForge is running at http://%s\n", ln.Addr())
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve http: %w", err)
+	case <-ctx.Done():
+	}
+	// 4. Graceful shutdown: finish in-flight requests, then close the store.
+	log.Info("shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shut down http: %w", err)
+	}
+	return nil
+}
+
+// initSentry turns on error reporting when SENTRY_DSN is set.
+func initSentry(log *slog.Logger) func() {
+	dsn := os.Getenv("SENTRY_DSN")
+	if dsn == "" {
+		return func() {}
+	}
+	if err := sentry.Init(sentry.ClientOptions{Dsn: dsn, Release: "dforge@" + Version, Environment: envOr("SENTRY_ENVIRONMENT", "production")}); err != nil {
+		log.Error("sentry disabled", "err", err)
+		return func() {}
+	}
+	log.Info("sentry error reporting enabled")
+	return func() { sentry.Flush(2 * time.Second) }
+}

@@ -1,0 +1,117 @@
+// Package store owns the node's SQL database: SQLite by default, PostgreSQL
+// when the DSN says so. It holds node-local data and, in later milestones, the
+// projection of the chain that pages read.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
+	"github.com/pressly/goose/v3"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+//go:embed migrations
+var migrations embed.FS
+
+// Dialect names the SQL engine behind a Store.
+type Dialect string
+
+const (
+	SQLite   Dialect = "sqlite"
+	Postgres Dialect = "postgres"
+)
+
+var gooseDialect = map[Dialect]goose.Dialect{SQLite: goose.DialectSQLite3, Postgres: goose.DialectPostgres}
+
+// Store is the node's SQL database.
+type Store struct {
+	db      *sql.DB
+	dialect Dialect
+}
+
+// DefaultDSN is the SQLite file inside the data dir used when no DSN is given.
+func DefaultDSN(dataDir string) string {
+	return filepath.Join(dataDir, "dforge.db")
+}
+
+// Open connects to the database named by dsn and applies pending migrations.
+// A DSN starting with postgres:// or postgresql:// selects PostgreSQL;
+// anything else is a SQLite file path.
+func Open(ctx context.Context, dsn string) (*Store, error) {
+	s, err := connect(ctx, dsn)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.migrate(ctx); err != nil {
+		s.db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func connect(ctx context.Context, dsn string) (*Store, error) {
+	if dsn == "" {
+		return nil, fmt.Errorf("open store: empty DSN")
+	}
+	dialect, driver, source := SQLite, "sqlite", sqliteSource(dsn)
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		dialect, driver, source = Postgres, "pgx", dsn
+	} else if err := os.MkdirAll(filepath.Dir(dsn), 0o755); err != nil {
+		return nil, fmt.Errorf("create database dir: %w", err)
+	}
+	db, err := sql.Open(driver, source)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", dialect, err)
+	}
+	if dialect == SQLite {
+		// SQLite allows one writer; a single connection avoids SQLITE_BUSY
+		// between our own goroutines while WAL keeps readers cheap.
+		db.SetMaxOpenConns(1)
+	}
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("connect %s: %w", dialect, err)
+	}
+	return &Store{db: db, dialect: dialect}, nil
+}
+
+func sqliteSource(path string) string {
+	return "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
+}
+
+func (s *Store) migrate(ctx context.Context) error {
+	dir, err := fs.Sub(migrations, "migrations/"+string(s.dialect))
+	if err != nil {
+		return fmt.Errorf("find migrations: %w", err)
+	}
+	provider, err := goose.NewProvider(gooseDialect[s.dialect], s.db, dir)
+	if err != nil {
+		return fmt.Errorf("load migrations: %w", err)
+	}
+	if _, err := provider.Up(ctx); err != nil {
+		return fmt.Errorf("apply migrations: %w", err)
+	}
+	return nil
+}
+
+// Dialect reports which SQL engine the store uses.
+func (s *Store) Dialect() Dialect { return s.dialect }
+
+// Ping checks that the database answers; /healthz uses it.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.db.PingContext(ctx); err != nil {
+		return fmt.Errorf("ping %s: %w", s.dialect, err)
+	}
+	return nil
+}
+
+// Close releases the database.
+func (s *Store) Close() error { return s.db.Close() }

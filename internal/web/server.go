@@ -1,0 +1,71 @@
+// Package web is the node's HTTP front door: it composes the API, the health
+// and metrics endpoints and the single-page app behind shared middleware.
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/dforge/dforge/internal/api"
+	ui "github.com/dforge/dforge/web"
+)
+
+// Pinger is what /healthz checks.
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// Deps are what the handler is built from.
+type Deps struct {
+	Log     *slog.Logger
+	API     *api.API
+	DB      Pinger
+	Dist    fs.FS // the built app; ui.Dist() in production
+	Version string
+}
+
+// NewHandler returns the node's whole HTTP surface.
+func NewHandler(d Deps) (http.Handler, error) {
+	routes, err := ui.Routes()
+	if err != nil {
+		return nil, err
+	}
+	spa, err := NewSPA(d.Dist, routes)
+	if err != nil {
+		return nil, err
+	}
+	if !spa.Ready() {
+		d.Log.Warn("web app not built into this binary; run `make build` to embed it")
+	}
+	reg := prometheus.NewRegistry()
+	metrics := newMetrics(reg)
+
+	mux := http.NewServeMux()
+	d.API.Register(mux)
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	mux.HandleFunc("GET /healthz", health(d.DB, d.Version))
+	mux.Handle("/", spa)
+	return recoverPanics(d.Log, observe(d.Log, metrics, secureHeaders(mux))), nil
+}
+
+func health(db Pinger, version string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		status, code, dbState := "ok", http.StatusOK, "ok"
+		if err := db.Ping(ctx); err != nil {
+			status, code, dbState = "degraded", http.StatusServiceUnavailable, "unreachable"
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
+		w.WriteHeader(code)
+		json.NewEncoder(w).Encode(map[string]string{"status": status, "database": dbState, "version": version})
+	}
+}
