@@ -1,0 +1,4 @@
+// Placeholder until this screen is written.
+export default function Screen() {
+  return null
+}

@@ -1,0 +1,59 @@
+import { type Metric, onCLS, onFCP, onINP, onLCP, onTTFB } from 'web-vitals'
+import { reportMessage } from './monitoring'
+
+export const VITALS_ENDPOINT = '/api/analytics/web-vitals'
+
+declare global {
+  interface Window {
+    gtag?: (command: 'event', name: string, params: Record<string, unknown>) => void
+  }
+}
+
+export interface VitalReport {
+  name: Metric['name']
+  value: number
+  rating: Metric['rating']
+  delta: number
+  id: string
+  navigationType: Metric['navigationType']
+  timestamp: number
+  url: string
+  userAgent: string
+}
+
+export function toReport(metric: Metric): VitalReport {
+  return {
+    name: metric.name,
+    value: metric.value,
+    rating: metric.rating,
+    delta: metric.delta,
+    id: metric.id,
+    navigationType: metric.navigationType,
+    timestamp: Date.now(),
+    url: window.location.href,
+    userAgent: navigator.userAgent,
+  }
+}
+
+/** Sends one metric to our endpoint, to gtag when present, and to Sentry when not good. */
+export function sendMetric(metric: Metric): void {
+  const report = toReport(metric)
+  // keepalive lets the report outlive the page when it is sent on unload.
+  fetch(VITALS_ENDPOINT, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(report),
+    keepalive: true,
+  }).catch((err: unknown) => console.warn('web-vitals report failed', err))
+  window.gtag?.('event', metric.name, {
+    value: Math.round(metric.name === 'CLS' ? metric.value * 1000 : metric.value),
+    event_category: 'Web Vitals',
+    event_label: metric.id,
+    non_interaction: true,
+  })
+  if (metric.rating !== 'good') reportMessage(`Web vital ${metric.name} rated ${metric.rating}`, { ...report })
+}
+
+export function reportWebVitals(): void {
+  for (const on of [onCLS, onFCP, onINP, onLCP, onTTFB]) on(sendMetric)
+}

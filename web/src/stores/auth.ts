@@ -1,0 +1,51 @@
+import { create } from 'zustand'
+import { createJSONStorage, persist } from 'zustand/middleware'
+
+export const AUTH_STORAGE_KEY = 'auth-storage'
+
+export interface User {
+  username: string
+  walletAddress?: string
+  displayName?: string
+}
+
+interface AuthState {
+  user: User | null
+  token: string | null
+  isAuthenticated: boolean
+  isLoading: boolean
+  login: (user: User, token: string) => void
+  setUser: (user: User) => void
+  logout: () => void
+  setLoading: (isLoading: boolean) => void
+  connectWallet: (walletAddress: string) => void
+  disconnectWallet: () => void
+}
+
+export const useAuthStore = create<AuthState>()(
+  persist(
+    (set) => ({
+      user: null,
+      token: null,
+      isAuthenticated: false,
+      isLoading: false,
+      login: (user, token) => set({ user, token, isAuthenticated: true, isLoading: false }),
+      setUser: (user) => set({ user, isAuthenticated: true }),
+      logout: () => set({ user: null, token: null, isAuthenticated: false }),
+      setLoading: (isLoading) => set({ isLoading }),
+      // A wallet attaches to the signed-in user; with no user there is nothing to attach to.
+      connectWallet: (walletAddress) => set((s) => ({ user: s.user ? { ...s.user, walletAddress } : null })),
+      disconnectWallet: () =>
+        set((s) => {
+          if (!s.user) return { user: null }
+          const { walletAddress: _dropped, ...rest } = s.user
+          return { user: rest }
+        }),
+    }),
+    {
+      name: AUTH_STORAGE_KEY,
+      storage: createJSONStorage(() => localStorage),
+      partialize: (s) => ({ user: s.user, token: s.token, isAuthenticated: s.isAuthenticated }),
+    },
+  ),
+)
