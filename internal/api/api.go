@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/dforge/dforge/internal/markdown"
 	"github.com/dforge/dforge/internal/pages"
 	"github.com/dforge/dforge/internal/support"
 	"github.com/dforge/dforge/internal/vitals"
@@ -14,16 +15,25 @@ import (
 
 // API holds the services the handlers call.
 type API struct {
-	log     *slog.Logger
-	vitals  *vitals.Service
-	support *support.Service
-	pages   *pages.Service
-	version string
+	log      *slog.Logger
+	vitals   *vitals.Service
+	support  *support.Service
+	pages    *pages.Service
+	markdown *markdown.Renderer
+	version  string
+}
+
+// Services are what the API calls into.
+type Services struct {
+	Vitals   *vitals.Service
+	Support  *support.Service
+	Pages    *pages.Service
+	Markdown *markdown.Renderer
 }
 
 // New returns the API over the given services.
-func New(log *slog.Logger, v *vitals.Service, s *support.Service, p *pages.Service, version string) *API {
-	return &API{log: log, vitals: v, support: s, pages: p, version: version}
+func New(log *slog.Logger, s Services, version string) *API {
+	return &API{log: log, vitals: s.Vitals, support: s.Support, pages: s.Pages, markdown: s.Markdown, version: version}
 }
 
 // Register adds every API route to mux.
@@ -39,6 +49,7 @@ func (a *API) Register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/blog", a.listPosts)
 	mux.HandleFunc("GET /api/v1/blog/{slug}", a.getPost)
 	mux.HandleFunc("GET /api/v1/faq", a.getFAQ)
+	mux.HandleFunc("POST /api/v1/markdown", a.postMarkdown)
 	mux.HandleFunc("/api/", a.notFound)
 }
 

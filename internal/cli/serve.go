@@ -86,7 +86,9 @@ func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer
 
 	// 2. Build the services and the HTTP surface over them.
 	md := markdown.New()
-	a := api.New(log, vitals.New(st), support.New(st), pages.New(content.FS, md), Version)
+	a := api.New(log, api.Services{
+		Vitals: vitals.New(st), Support: support.New(st), Pages: pages.New(content.FS, md), Markdown: md,
+	}, Version)
 	dist := cfg.Dist
 	if dist == nil {
 		dist = ui.Dist()

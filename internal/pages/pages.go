@@ -129,4 +129,3 @@ func lines(src []byte) *bufio.Scanner {
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	return sc
 }
-

@@ -24,7 +24,7 @@ type Error struct {
 
 func (e *Error) Error() string { return e.Message }
 
-// Invalidf returns an Invalid error about one field.
+// InvalidField returns an Invalid error about one field.
 func InvalidField(field, code, message string) *Error {
 	return &Error{Kind: Invalid, Code: code, Message: message, Field: field}
 }

@@ -51,6 +51,8 @@ func NewHandler(d Deps) (http.Handler, error) {
 	d.API.Register(mux)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	mux.HandleFunc("GET /healthz", health(d.DB, d.Version))
+	// /api itself is the app's API reference page; only /api/... is the API.
+	mux.Handle("GET /api", spa)
 	mux.Handle("/", spa)
 	return recoverPanics(d.Log, observe(d.Log, metrics, secureHeaders(mux))), nil
 }

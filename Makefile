@@ -1,0 +1,61 @@
+# dForge: `make run` starts a node, `make test` runs every test.
+SHELL := /bin/bash
+.DEFAULT_GOAL := run
+
+GO      ?= go
+NPM     ?= npm
+BIN     := bin/dforge
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X github.com/dforge/dforge/internal/cli.Version=$(VERSION)
+WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
+
+.PHONY: run build web deps test test-go test-web test-e2e bench-web music fmt lint clean
+
+## run: install what is needed, build, and start a node on the embedded defaults
+run: build
+	./$(BIN) serve
+
+## build: the single binary, with the web app embedded
+build: $(BIN)
+
+$(BIN): web/dist/index.html $(shell find cmd internal content web -name '*.go' -o -name '*.md' -o -name '*.sql' 2>/dev/null) go.mod go.sum
+	@$(GO) version >/dev/null 2>&1 || { echo "Go is required: https://go.dev/dl/"; exit 1; }
+	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/dforge
+
+web/node_modules/.installed: web/package.json web/package-lock.json
+	@command -v $(NPM) >/dev/null || { echo "Node.js 20 and npm are required (apt-get install nodejs npm)"; exit 1; }
+	cd web && $(NPM) ci --no-audit --no-fund
+	@touch $@
+
+web/dist/index.html: web/node_modules/.installed $(WEB_SRC)
+	cd web && $(NPM) run build
+
+web: web/dist/index.html
+
+## test: Go tests (SQLite, and PostgreSQL when available), web unit tests, browser tests
+test: test-go test-web test-e2e
+
+test-go: web/dist/index.html
+	scripts/with-postgres.sh $(GO) test -race -count=1 ./...
+
+test-web: web/node_modules/.installed
+	cd web && npx tsc -b && npx vitest run
+
+test-e2e: build
+	scripts/ensure-chromium.sh
+	cd web && DFORGE_BIN=$(CURDIR)/$(BIN) node --test --test-concurrency=1 e2e/
+
+## bench-web: Lighthouse on /, /explore and /governance against the built binary
+bench-web: build
+	scripts/ensure-chromium.sh
+	bench/web.sh
+
+## music: regenerate the four original tracks (needs lame)
+music:
+	$(GO) run ./tools/musicgen -out web/public/music
+
+fmt:
+	gofmt -w cmd internal content web/*.go tools
+
+clean:
+	rm -rf bin web/dist/assets web/dist/*.html web/dist/*.js web/dist/*.webmanifest

@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestServeFlagsAndEnv(t *testing.T) {
+	t.Setenv("DFORGE_ADDR", "127.0.0.1:4000")
+	t.Setenv("DFORGE_DATA", "/srv/dforge")
+	t.Setenv("DFORGE_DB", "")
+	cfg, err := parseServe(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Addr != "127.0.0.1:4000" || cfg.DataDir != "/srv/dforge" || cfg.DB != "/srv/dforge/dforge.db" {
+		t.Fatalf("env config = %+v", cfg)
+	}
+	cfg, err = parseServe([]string{"--addr", "0.0.0.0:5000", "--db", "postgres://u@h/db"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Addr != "0.0.0.0:5000" || cfg.DB != "postgres://u@h/db" {
+		t.Fatalf("flags must win over env: %+v", cfg)
+	}
+	if _, err := parseServe([]string{"stray"}); err == nil {
+		t.Fatal("a stray argument must be an error")
+	}
+}
+
+func TestServeDefaults(t *testing.T) {
+	t.Setenv("DFORGE_ADDR", "")
+	t.Setenv("DFORGE_DATA", "")
+	t.Setenv("DFORGE_DB", "")
+	cfg, err := parseServe(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Addr != "127.0.0.1:3000" || cfg.DataDir != "./data" || cfg.DB != filepath.Join("data", "dforge.db") {
+		t.Fatalf("defaults = %+v", cfg)
+	}
+}
+
+// TestServeShutsDownGracefully starts a real node, makes a request, cancels
+// the context as SIGTERM would, and checks Serve returns cleanly.
+func TestServeShutsDownGracefully(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		cfg := ServeConfig{Addr: "127.0.0.1:0", DataDir: dir, DB: filepath.Join(dir, "d.db")}
+		done <- Serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), pw)
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := strings.TrimSpace(line[strings.Index(line, "http://"):])
+	go io.Copy(io.Discard, pr)
+	res, err := http.Get(url + "/healthz")
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("healthz on %s: %v %v", url, res, err)
+	}
+	res.Body.Close()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Serve after cancel = %v, want nil", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not stop after cancel")
+	}
+	if _, err := http.Get(url + "/healthz"); err == nil {
+		t.Fatal("server still answers after shutdown")
+	}
+}
