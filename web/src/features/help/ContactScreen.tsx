@@ -1,4 +1,108 @@
-// Placeholder until this screen is written.
-export default function Screen() {
-  return null
+import { type FormEvent, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Button } from '@/components/Button'
+import { PageHeader } from '@/components/PageHeader'
+import { ApiError } from '@/lib/http'
+import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { type ContactMessage, useSendContact } from './api'
+import { type ContactErrors, LIMITS, validateContact } from './contactForm'
+import './help.css'
+
+const EMPTY: ContactMessage = { name: '', email: '', subject: '', message: '' }
+
+export default function ContactScreen() {
+  const { t } = useTranslation('help')
+  const [values, setValues] = useState(EMPTY)
+  const [errors, setErrors] = useState<ContactErrors>({})
+  const [sent, setSent] = useState(false)
+  const send = useSendContact()
+  useDocumentTitle(t('contact.title'))
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    const found = validateContact(values)
+    setErrors(found)
+    if (Object.keys(found).length > 0) {
+      document.getElementById(`contact-${Object.keys(found)[0]}`)?.focus()
+      return
+    }
+    send.mutate(values, {
+      onSuccess: () => {
+        setSent(true)
+        setValues(EMPTY)
+      },
+      onError: (err) => {
+        // A field the server rejected is shown on that field; the text stays.
+        if (err instanceof ApiError && err.field && err.field in LIMITS) {
+          setErrors({ [err.field]: { key: err.code === 'invalid_email' ? 'email' : err.code === 'too_long' ? 'tooLong' : 'required' } })
+        }
+      },
+    })
+  }
+
+  if (sent) {
+    return (
+      <div className="stack contact-form">
+        <PageHeader title={t('contact.title')} />
+        <p className="alert-success" role="status">
+          {t('contact.success')}
+        </p>
+        <div>
+          <Button variant="outline" onClick={() => setSent(false)}>
+            {t('contact.sendAnother')}
+          </Button>
+        </div>
+      </div>
+    )
+  }
+
+  const field = (name: keyof ContactMessage, multiline = false) => {
+    const err = errors[name]
+    const id = `contact-${name}`
+    const props = {
+      id,
+      name,
+      value: values[name],
+      maxLength: LIMITS[name],
+      'aria-invalid': err ? true : undefined,
+      'aria-describedby': err ? `${id}-error` : name === 'email' ? `${id}-hint` : undefined,
+      onChange: (e: { target: { value: string } }) => setValues((v) => ({ ...v, [name]: e.target.value })),
+    }
+    return (
+      <div className="field">
+        <label htmlFor={id}>{t(`contact.${name}`)}</label>
+        {multiline ? <textarea rows={7} {...props} /> : <input type={name === 'email' ? 'email' : 'text'} autoComplete={name === 'name' ? 'name' : name === 'email' ? 'email' : 'off'} {...props} />}
+        {name === 'email' && !err && (
+          <span id={`${id}-hint`} className="muted">
+            {t('contact.emailHint')}
+          </span>
+        )}
+        {err && (
+          <span id={`${id}-error`} className="field-error">
+            {t(`contact.errors.${err.key}`, { max: err.max })}
+          </span>
+        )}
+      </div>
+    )
+  }
+
+  return (
+    <div className="stack contact-form">
+      <PageHeader title={t('contact.title')} lead={t('contact.lead')} />
+      <form onSubmit={submit} noValidate>
+        {field('name')}
+        {field('email')}
+        {field('subject')}
+        {field('message', true)}
+        {send.isError && !(send.error instanceof ApiError && send.error.field) && (
+          <p className="alert-error" role="alert">
+            {t('contact.failed', { reason: send.error instanceof ApiError ? send.error.message : t('contact.networkFailed') })}
+          </p>
+        )}
+        <Button type="submit" disabled={send.isPending}>
+          {send.isPending ? t('contact.sending') : t('contact.send')}
+        </Button>
+      </form>
+    </div>
+  )
 }

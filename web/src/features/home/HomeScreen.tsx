@@ -1,4 +1,103 @@
-// Placeholder until this screen is written.
-export default function Screen() {
-  return null
+import { useTranslation } from 'react-i18next'
+import { Card } from '@/components/Card'
+import { EmptyState } from '@/components/EmptyState'
+import { PreloadLink } from '@/components/PreloadLink'
+import { QueryState } from '@/components/QueryState'
+import { usePosts } from './api'
+import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import './home.css'
+
+const QUICK_ACTIONS = [
+  { key: 'createRepository', to: '/explore' },
+  { key: 'reportIssue', to: '/explore' },
+  { key: 'newPullRequest', to: '/explore' },
+  { key: 'createProposal', to: '/governance' },
+] as const
+
+export default function HomeScreen() {
+  const { t } = useTranslation('home')
+  useDocumentTitle(t('title'))
+  return (
+    <div className="stack home">
+      <section className="hero">
+        <h1>{t('hero.title')}</h1>
+        <p className="lead">{t('hero.lead')}</p>
+        <div className="button-row">
+          <PreloadLink className="btn btn-primary btn-lg" to="/explore">
+            {t('hero.explore')}
+          </PreloadLink>
+          <PreloadLink className="btn btn-outline btn-lg" to="/whitepaper">
+            {t('hero.whitepaper')}
+          </PreloadLink>
+        </div>
+      </section>
+      <section aria-labelledby="quick-title">
+        <h2 id="quick-title">{t('quick.title')}</h2>
+        <ul className="grid quick-actions">
+          {QUICK_ACTIONS.map((a) => (
+            <li key={a.key}>
+              <PreloadLink className="card card-md quick-action" to={a.to}>
+                <strong>{t(`quick.${a.key}`)}</strong>
+                <span className="muted">{t(`quick.${a.key}Hint`)}</span>
+              </PreloadLink>
+            </li>
+          ))}
+        </ul>
+      </section>
+      <div className="home-columns">
+        <Section id="trending" title={t('trending.title')}>
+          <EmptyState message={t('trending.empty')} />
+        </Section>
+        <Section id="contributors" title={t('contributors.title')}>
+          <EmptyState message={t('contributors.empty')} action={<PreloadLink to="/leaderboard">{t('contributors.leaderboard')}</PreloadLink>} />
+        </Section>
+        <Section id="news" title={t('news.title')}>
+          <LatestNews />
+        </Section>
+        <Section id="activity" title={t('activity.title')}>
+          <EmptyState message={t('activity.empty')} />
+        </Section>
+      </div>
+      <Card as="section" aria-labelledby="team-title">
+        <h2 id="team-title">{t('team.title')}</h2>
+        <p>{t('team.text')}</p>
+        <PreloadLink to="/team">{t('team.link')}</PreloadLink>
+      </Card>
+    </div>
+  )
+}
+
+function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
+  return (
+    <Card as="section" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{title}</h2>
+      {children}
+    </Card>
+  )
+}
+
+function LatestNews() {
+  const { t } = useTranslation('home')
+  const posts = usePosts()
+  return (
+    <QueryState query={posts}>
+      {(list) =>
+        list.length === 0 ? (
+          <EmptyState message={t('news.empty')} />
+        ) : (
+          <>
+            <ul className="news-list">
+              {list.slice(0, 3).map((p) => (
+                <li key={p.slug}>
+                  <PreloadLink to={`/blog/${p.slug}`}>{p.title}</PreloadLink>
+                  <span className="muted"> · {p.date}</span>
+                </li>
+              ))}
+            </ul>
+            <PreloadLink to="/blog">{t('news.all')}</PreloadLink>
+          </>
+        )
+      }
+    </QueryState>
+  )
 }
