@@ -1,0 +1,48 @@
+import { beforeEach, describe, expect, it } from 'vitest'
+import { AUTH_STORAGE_KEY, useAuthStore } from './auth'
+
+const initial = useAuthStore.getState()
+
+beforeEach(() => {
+  localStorage.clear()
+  useAuthStore.setState(initial, true)
+})
+
+describe('auth store', () => {
+  it('starts signed out', () => {
+    const s = useAuthStore.getState()
+    expect([s.user, s.token, s.isAuthenticated, s.isLoading]).toEqual([null, null, false, false])
+  })
+
+  it('signs in with user and token and persists them', () => {
+    useAuthStore.getState().login({ username: 'ada' }, 'tok')
+    const s = useAuthStore.getState()
+    expect(s).toMatchObject({ user: { username: 'ada' }, token: 'tok', isAuthenticated: true })
+    const saved = JSON.parse(localStorage.getItem(AUTH_STORAGE_KEY)!)
+    expect(saved.state).toEqual({ user: { username: 'ada' }, token: 'tok', isAuthenticated: true })
+  })
+
+  it('marks authenticated when only the user is set', () => {
+    useAuthStore.getState().setUser({ username: 'bob' })
+    expect(useAuthStore.getState()).toMatchObject({ user: { username: 'bob' }, token: null, isAuthenticated: true })
+  })
+
+  it('signs out, clearing user, token and the flag', () => {
+    useAuthStore.getState().login({ username: 'ada' }, 'tok')
+    useAuthStore.getState().logout()
+    expect(useAuthStore.getState()).toMatchObject({ user: null, token: null, isAuthenticated: false })
+  })
+
+  it('attaches and detaches a wallet on the signed-in user', () => {
+    useAuthStore.getState().login({ username: 'ada' }, 'tok')
+    useAuthStore.getState().connectWallet('0xAbC')
+    expect(useAuthStore.getState().user).toEqual({ username: 'ada', walletAddress: '0xAbC' })
+    useAuthStore.getState().disconnectWallet()
+    expect(useAuthStore.getState().user).toEqual({ username: 'ada' })
+  })
+
+  it('keeps the user empty when a wallet connects with nobody signed in', () => {
+    useAuthStore.getState().connectWallet('0xAbC')
+    expect(useAuthStore.getState().user).toBeNull()
+  })
+})
