@@ -70,11 +70,11 @@ func recoverPanics(log *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		defer func() {
 			v := recover()
-			if v == nil || v == http.ErrAbortHandler {
-				if v != nil {
-					panic(v)
-				}
+			if v == nil {
 				return
+			}
+			if v == http.ErrAbortHandler {
+				panic(v) // the server's own signal to drop the connection
 			}
 			log.Error("handler panic", "panic", v, "path", r.URL.Path, "stack", string(debug.Stack()))
 			sentry.CurrentHub().Recover(v)

@@ -54,7 +54,11 @@ func NewHandler(d Deps) (http.Handler, error) {
 	// /api itself is the app's API reference page; only /api/... is the API.
 	mux.Handle("GET /api", spa)
 	mux.Handle("/", spa)
-	return recoverPanics(d.Log, observe(d.Log, metrics, secureHeaders(mux))), nil
+	limits := rateLimits{
+		"POST /api/analytics/web-vitals": newLimiter(120, time.Minute),
+		"POST /api/v1/contact":           newLimiter(20, 10*time.Minute),
+	}
+	return recoverPanics(d.Log, observe(d.Log, metrics, secureHeaders(limits.wrap(mux)))), nil
 }
 
 func health(db Pinger, version string) http.HandlerFunc {
