@@ -60,7 +60,7 @@ export default defineConfig({
   ],
   build: { target: 'es2022', sourcemap: false },
   server: {
-    proxy: { '/api': 'http://127.0.0.1:3000', '/healthz': 'http://127.0.0.1:3000' },
+    proxy: { '^/api/': 'http://127.0.0.1:3000', '/healthz': 'http://127.0.0.1:3000' },
   },
   test: {
     environment: 'jsdom',

@@ -6,7 +6,7 @@ import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { type Post, usePosts } from './api'
 import { PostCard } from './PostCard'
 import { type Category, CATEGORIES, categoryKey, postsIn } from './posts'
-import { TabPanel, Tabs } from './Tabs'
+import { Tabs } from '@/components/Tabs'
 import { useCategory } from './useCategory'
 import './blog.css'
 
@@ -21,14 +21,12 @@ export default function BlogScreen() {
       <PageHeader title={t('title')} lead={t('lead')} />
       <Tabs
         label={t('categoriesLabel')}
-        idPrefix="blog"
         tabs={CATEGORIES.map((id) => ({ id, label: t(categoryKey(id)) }))}
         selected={category}
         onSelect={setCategory}
-      />
-      <TabPanel idPrefix="blog" selected={category}>
+      >
         <QueryState query={posts}>{(list) => <PostList posts={postsIn(list, category)} category={category} />}</QueryState>
-      </TabPanel>
+      </Tabs>
     </>
   )
 }

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
+import { NotFoundError } from '@/components/QueryState'
 import { getJSON } from '@/lib/http'
 
 /** A blog post as the server sends it (internal/pages/blog.go); html is empty in the list. */
@@ -24,5 +25,11 @@ export function usePost(slug: string) {
   return useQuery({
     queryKey: ['blog', slug],
     queryFn: () => getJSON<Post>(`/api/v1/blog/${encodeURIComponent(slug)}`),
+    retry: retryUnlessNotFound,
   })
+}
+
+// A missing document will not appear on a second try; other failures get one retry.
+function retryUnlessNotFound(failures: number, error: Error): boolean {
+  return !(error instanceof NotFoundError) && failures < 1
 }

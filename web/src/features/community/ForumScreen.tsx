@@ -5,14 +5,9 @@ import { EmptyState } from '@/components/EmptyState'
 import { PageHeader } from '@/components/PageHeader'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 // The blog's accessible tab row; a candidate for web/src/components.
-import { TabPanel, Tabs } from '@/features/blog/Tabs'
+import { Tabs } from '@/components/Tabs'
+import { FORUM_CATEGORIES, type ForumCategory, TOPIC_LABELS } from './forum'
 import './community.css'
-
-export const FORUM_CATEGORIES = ['all', 'general', 'help', 'showcase', 'development', 'announcements'] as const
-type ForumCategory = (typeof FORUM_CATEGORIES)[number]
-
-/** What a topic can be marked with; the labels are forum.labels.<id>, kept for the topic lists. */
-export const TOPIC_LABELS = ['pinned', 'locked', 'acceptedAnswer'] as const
 
 /** /forum: the categories, each empty until the forum has topics. */
 export default function ForumScreen() {
@@ -24,15 +19,13 @@ export default function ForumScreen() {
       <PageHeader title={t('forum.title')} lead={t('forum.lead')} actions={<NewTopic />} />
       <Tabs
         label={t('forum.categoriesLabel')}
-        idPrefix="forum"
         tabs={FORUM_CATEGORIES.map((id) => ({ id, label: t(`forum.categories.${id}`) }))}
         selected={category}
         onSelect={setCategory}
-      />
-      <TabPanel idPrefix="forum" selected={category}>
+      >
         <p className="muted">{t(`forum.categoryDescriptions.${category}`)}</p>
         <EmptyState message={t('forum.empty')} />
-      </TabPanel>
+      </Tabs>
       <section className="community-section" aria-labelledby="forum-how">
         <h2 id="forum-how">{t('forum.howTopicsWork')}</h2>
         <dl className="forum-legend">

@@ -2,9 +2,9 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { EmptyState } from '@/components/EmptyState'
 import { PageHeader } from '@/components/PageHeader'
-import { Tabs } from '@/features/settings/Tabs'
-import { SignInNotice } from '@/features/users/SignInNotice'
-import { useSignedInUser } from '@/features/users/useSignedInUser'
+import { Tabs } from '@/components/Tabs'
+import { SignInNotice } from '@/components/SignInNotice'
+import { useSignedInUser } from '@/stores/useSignedInUser'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 
 const FILTERS = ['unread', 'all'] as const

@@ -23,8 +23,10 @@ function renderAt(url: string, Screen: ComponentType) {
 }
 
 const fetchMock = vi.fn()
-beforeAll(() => {
-  initI18n()
+// Loading the namespaces up front keeps a slow first chunk load from
+// racing the findBy* timeouts below.
+beforeAll(async () => {
+  await initI18n().loadNamespaces(['repositories', 'issues'])
 })
 beforeEach(() => {
   fetchMock.mockReset()

@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { EmptyState } from '@/components/EmptyState'
 import { PageHeader } from '@/components/PageHeader'
-import { Tabs } from '@/features/settings/Tabs'
+import { Tabs } from '@/components/Tabs'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import './rewards.css'
 

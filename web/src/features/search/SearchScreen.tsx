@@ -3,9 +3,9 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { EmptyState } from '@/components/EmptyState'
 import { PageHeader } from '@/components/PageHeader'
-import { Tabs } from '@/features/settings/Tabs'
+import { Tabs } from '@/components/Tabs'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
-import { useUrlParam } from './useUrlParam'
+import { useUrlParam } from '@/lib/useUrlParam'
 import './search.css'
 
 const TYPES = ['repositories', 'issues', 'users'] as const

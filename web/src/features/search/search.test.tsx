@@ -20,8 +20,10 @@ function renderAt(url: string, Screen: ComponentType) {
   )
 }
 
-beforeAll(() => {
-  initI18n()
+// Loading the namespaces up front keeps a slow first chunk load from
+// racing the findBy* timeouts below.
+beforeAll(async () => {
+  await initI18n().loadNamespaces(['search'])
 })
 afterEach(() => {
   cleanup()

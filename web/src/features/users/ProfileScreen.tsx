@@ -6,8 +6,8 @@ import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import type { User } from '@/stores/auth'
-import { SignInNotice } from './SignInNotice'
-import { useSignedInUser } from './useSignedInUser'
+import { SignInNotice } from '@/components/SignInNotice'
+import { useSignedInUser } from '@/stores/useSignedInUser'
 import './users.css'
 
 /** The signed-in user's own profile, from the auth store. */

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { cleanup, fireEvent, render, screen } from '@testing-library/react'
+import { cleanup, render, screen } from '@testing-library/react'
 import { type ComponentType, Suspense } from 'react'
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { matchRoute, RouteContext } from '@/app/routes'
@@ -22,8 +22,10 @@ function renderAt(url: string, Screen: ComponentType) {
   )
 }
 
-beforeAll(() => {
-  initI18n()
+// Loading the namespaces up front keeps a slow first chunk load from
+// racing the findBy* timeouts below.
+beforeAll(async () => {
+  await initI18n().loadNamespaces(['users'])
 })
 afterEach(() => {
   cleanup()

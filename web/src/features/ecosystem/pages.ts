@@ -1,0 +1,65 @@
+/** The token and ecosystem pages this screen serves, by first path segment. */
+export const ECOSYSTEM_SLUGS = [
+  'grants',
+  'bounties',
+  'ambassadors',
+  'staking',
+  'wallet',
+  'marketplace',
+  'validators',
+  'explorer',
+  'treasury',
+] as const
+export type EcosystemSlug = (typeof ECOSYSTEM_SLUGS)[number]
+
+export function isEcosystemSlug(value: string): value is EcosystemSlug {
+  return (ECOSYSTEM_SLUGS as readonly string[]).includes(value)
+}
+
+/** Where each link label (links.<key>) leads. */
+export const LINK_TARGETS = {
+  governance: '/governance',
+  treasury: '/treasury',
+  grants: '/grants',
+  roadmap: '/roadmap',
+  whitepaper: '/whitepaper',
+  rewards: '/rewards',
+  security: '/security',
+  community: '/community',
+  events: '/events',
+  contact: '/help/contact',
+  wallet: '/wallet',
+  staking: '/staking',
+  explorer: '/explorer',
+  validators: '/validators',
+  integrations: '/integrations',
+  partners: '/partners',
+  analytics: '/analytics',
+  docs: '/docs',
+  walletSignIn: '/docs/wallet-sign-in',
+  runningNode: '/docs/running-a-node',
+  architecture: '/docs/architecture',
+} as const
+export type LinkKey = keyof typeof LINK_TARGETS
+
+/** Wallet actions (actions.<key>); all are EIP-712 transactions of the chain milestone. */
+export type ActionKey = 'send' | 'receive' | 'tip' | 'stake' | 'unstake' | 'deposit'
+
+interface EcosystemPage {
+  links: LinkKey[]
+  /** Controls shown disabled until their milestone lands. */
+  actions?: ActionKey[]
+}
+
+// The texts of each page are pages.<slug>.* in the ecosystem namespace.
+export const PAGES: Record<EcosystemSlug, EcosystemPage> = {
+  grants: { links: ['governance', 'treasury', 'roadmap', 'whitepaper'] },
+  bounties: { links: ['rewards', 'governance', 'roadmap', 'security'] },
+  ambassadors: { links: ['community', 'events', 'contact'] },
+  staking: { links: ['governance', 'wallet', 'whitepaper', 'docs'], actions: ['stake', 'unstake'] },
+  wallet: { links: ['walletSignIn', 'staking', 'rewards', 'explorer'], actions: ['send', 'receive', 'tip', 'stake', 'unstake'] },
+  marketplace: { links: ['integrations', 'roadmap', 'contact'] },
+  validators: { links: ['governance', 'partners', 'runningNode', 'explorer'] },
+  explorer: { links: ['validators', 'architecture', 'whitepaper'] },
+  treasury: { links: ['governance', 'grants', 'analytics', 'whitepaper'], actions: ['deposit'] },
+}

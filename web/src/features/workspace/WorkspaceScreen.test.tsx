@@ -1,0 +1,89 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
+import { act, cleanup, render, screen } from '@testing-library/react'
+import { Suspense } from 'react'
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { matchRoute, RouteContext } from '@/app/routes'
+import { initI18n } from '@/i18n/i18n'
+import { useAuthStore } from '@/stores/auth'
+import { WORKSPACE_SLUGS } from './slugs'
+import WorkspaceScreen from './WorkspaceScreen'
+
+function renderAt(path: string) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
+  return render(
+    <QueryClientProvider client={client}>
+      <RouteContext value={matchRoute(path)}>
+        <Suspense fallback={null}>
+          <WorkspaceScreen />
+        </Suspense>
+      </RouteContext>
+    </QueryClientProvider>,
+  )
+}
+
+const fetchMock = vi.fn()
+
+beforeAll(() => {
+  initI18n()
+  vi.stubGlobal('fetch', fetchMock)
+})
+
+afterEach(() => {
+  cleanup()
+  act(() => useAuthStore.getState().logout())
+  expect(fetchMock).not.toHaveBeenCalled()
+})
+
+function signIn() {
+  act(() => useAuthStore.getState().login({ username: 'alice' }, 'token'))
+}
+
+describe('WorkspaceScreen', () => {
+  it('serves every workspace route from the route table', () => {
+    for (const slug of WORKSPACE_SLUGS) expect(matchRoute(`/${slug}`).screen).toBe('workspace')
+  })
+
+  it.each([
+    ['feed', 'Sign in with your wallet to see your feed.'],
+    ['messages', 'Sign in with your wallet to read your messages.'],
+    ['groups', 'Sign in with your wallet to see your groups.'],
+    ['dashboard', 'Sign in with your wallet to see your dashboard.'],
+    ['reports', 'Sign in with your wallet to see your reports.'],
+    ['admin', 'Sign in with your wallet to administer this node.'],
+  ])('/%s asks a signed-out visitor to sign in', async (slug, notice) => {
+    renderAt(`/${slug}`)
+    const status = await screen.findByRole('status')
+    expect(status.textContent).toContain(notice)
+    expect(status.textContent).toContain('Wallet sign-in (Sign-In with Ethereum) becomes available when the chain milestone lands.')
+    expect(screen.getByRole('link', { name: 'How wallet sign-in works' }).getAttribute('href')).toBe('/docs/wallet-sign-in')
+  })
+
+  it.each([
+    ['feed', 'Your feed is empty'],
+    ['messages', 'No messages yet'],
+    ['groups', 'You are not in any groups yet'],
+    ['dashboard', 'Your dashboard is empty'],
+    ['reports', 'You have not filed any reports'],
+  ])('/%s shows a signed-in user its empty state', async (slug, empty) => {
+    signIn()
+    renderAt(`/${slug}`)
+    expect(await screen.findByText(empty)).toBeTruthy()
+    expect(screen.queryByText(/Sign in with your wallet/)).toBeNull()
+  })
+
+  it('/admin tells a signed-in user that administration is for the node operator', async () => {
+    signIn()
+    renderAt('/admin')
+    expect(await screen.findByText(/Node administration is for the operator of this node/)).toBeTruthy()
+    expect(screen.getByRole('link', { name: 'Configuration' }).getAttribute('href')).toBe('/docs/configuration')
+  })
+
+  it('/monitoring is public and links to status, analytics, metrics and the health check', async () => {
+    renderAt('/monitoring')
+    expect(await screen.findByRole('heading', { level: 1, name: 'Monitoring' })).toBeTruthy()
+    expect(screen.queryByText(/Sign in with your wallet/)).toBeNull()
+    for (const path of ['/status', '/analytics', '/metrics', '/healthz']) {
+      expect(screen.getByRole('link', { name: `Open ${path}` }).getAttribute('href')).toBe(path)
+    }
+  })
+})
