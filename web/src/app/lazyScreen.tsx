@@ -1,3 +1,4 @@
+import i18n from 'i18next'
 import { type ComponentType, use } from 'react'
 
 type Module = { default: ComponentType }
@@ -10,15 +11,18 @@ export interface LazyScreen {
 /**
  * A screen loaded on demand. Unlike React.lazy, a failed load is forgotten,
  * so the error fallback's "Try Again" really loads the chunk again; preload()
- * lets links start the download on hover or focus.
+ * lets links start the download on hover or focus. The screen's translation
+ * namespace loads alongside its chunk rather than after it renders.
  */
-export function lazyScreen(load: () => Promise<Module>): LazyScreen {
+export function lazyScreen(load: () => Promise<Module>, namespace?: string): LazyScreen {
   let pending: Promise<Module> | null = null
   const preload = () => {
-    pending ??= load().catch((err: unknown) => {
-      pending = null
-      throw err
-    })
+    pending ??= Promise.all([load(), loadNamespace(namespace)])
+      .then(([mod]) => mod)
+      .catch((err: unknown) => {
+        pending = null
+        throw err
+      })
     return pending
   }
   function Component() {
@@ -26,4 +30,9 @@ export function lazyScreen(load: () => Promise<Module>): LazyScreen {
     return <Screen />
   }
   return { Component, preload }
+}
+
+function loadNamespace(namespace: string | undefined): Promise<unknown> {
+  if (!namespace || !i18n.isInitialized) return Promise.resolve()
+  return i18n.loadNamespaces(namespace)
 }
