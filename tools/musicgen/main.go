@@ -89,7 +89,7 @@ func build(t track, lame, tmp, outDir string) error {
 		return fmt.Errorf("check %s: %d bytes exceeds the %d byte budget", t.file, info.Size(), maxBytes)
 	}
 	secs := float64(len(pcm)) / sampleRate
-	fmt.Printf("%-40s %5.1fs %4d KB\n", mp3, secs, info.Size()/1024)
+	fmt.Printf("%-44s %5.1fs %4d KB\n", mp3, secs, info.Size()/1024)
 	return nil
 }
 

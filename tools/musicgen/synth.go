@@ -95,13 +95,14 @@ func (b fm) render(freq, hold float64) []float64 {
 }
 
 // kick is a sine whose pitch drops quickly: the sweep gives the thump.
+// The linear taper reaches zero at the end so truncation cannot click.
 func kick(*rand.Rand) []float64 {
 	out := make([]float64, sampleRate*45/100)
 	phase := 0.0
 	for i := range out {
 		t := float64(i) / sampleRate
 		phase += 2 * math.Pi * (45 + 85*math.Exp(-t/0.035)) / sampleRate
-		out[i] = math.Sin(phase) * math.Exp(-t/0.16)
+		out[i] = math.Sin(phase) * math.Exp(-t/0.16) * (1 - t/0.45)
 	}
 	return out
 }

@@ -11,7 +11,7 @@ var (
 	sawBass   = timbre{harmonics: 14, rolloff: 1, damping: 6, detune: []float64{-5, 5}, env: envelope{0.004, 0.2, 0.55, 0.05}}
 	chime     = fm{ratio: 3.5, index: 1.2, decay: 1.1, ring: 1.5}
 	epiano    = fm{ratio: 1, index: 1.4, decay: 0.8, ring: 0.25}
-	marimba   = fm{ratio: 4, index: 1.6, decay: 0.35, ring: 0.4}
+	marimba   = fm{ratio: 4, index: 0.9, decay: 0.35, ring: 0.4}
 	ember     = fm{ratio: 1, index: 2.2, decay: 0.5, ring: 0.15}
 )
 
@@ -46,7 +46,7 @@ func polyhymnia() (*song, error) {
 	}
 	s := newSong(63, end, 4, 1)
 	s.pads(hs, softPad, 0.11, 0.6)
-	s.bassLine(hs, []step{{0, 4, 0}}, 4, roundBass, 0.3)
+	s.bassLine(hs, []step{{0, 4, 0}}, 4, roundBass, 0.18)
 	s.melody(tune, 0, 0, chime, 0.3, 0.45)
 	s.melody(tune, 0, -12, hum, 0.06, 0.6)
 	s.arpeggio(hs[9:len(hs)-1], 0.5, []int{0, 1, 2, 3, 2, 1, 2, 1}, harp, 0.12, 0.5)
@@ -83,8 +83,8 @@ func theOne() (*song, error) {
 	s.pads(hs, softPad, 0.06, 0.5)
 	s.arpeggio(hs[:last], 0.5, []int{0, 2, 1, 2, 3, 2, 1, 2}, pluck, 0.13, 0.3)
 	s.strum(hs[last], harp, 0.12, 0.4)
-	s.bassLine(hs[:last], []step{{0, 1.5, 0}, {1.5, 0.5, 0}, {2, 1.5, 7}, {3.5, 0.5, 12}}, 4, roundBass, 0.3)
-	s.bassLine(hs[last:], []step{{0, 6, 0}}, 6, roundBass, 0.3)
+	s.bassLine(hs[:last], []step{{0, 1.5, 0}, {1.5, 0.5, 0}, {2, 1.5, 7}, {3.5, 0.5, 12}}, 4, roundBass, 0.22)
+	s.bassLine(hs[last:], []step{{0, 6, 0}}, 6, roundBass, 0.22)
 	s.melody(tune, 0, 0, epiano, 0.3, 0.3)
 	s.drums(2, 16, []lane{
 		{kick, "X.......X.......", 0.35},
@@ -144,8 +144,8 @@ func unexpectedDirections() (*song, error) {
 	}
 	s.melody(finale, at, 0, marimba, 0.3, 0.3)
 	s.arpeggio(hs, 0.25, []int{0, 2, 1, 3, 2, 1, 3, 1}, pluck, 0.1, 0.25)
-	s.bassLine(hs, []step{{0, 0.5, 0}, {1, 0.5, 12}, {2, 0.5, 0}, {2.5, 0.5, 7}, {3, 0.75, 12}}, 4, roundBass, 0.3)
-	s.bassLine(home, []step{{0, 4, 0}}, 4, roundBass, 0.3)
+	s.bassLine(hs, []step{{0, 0.5, 0}, {1, 0.5, 12}, {2, 0.5, 0}, {2.5, 0.5, 7}, {3, 0.75, 12}}, 4, roundBass, 0.2)
+	s.bassLine(home, []step{{0, 4, 0}}, 4, roundBass, 0.2)
 	hs = append(hs, home...)
 	s.pads(hs, softPad, 0.05, 0.5)
 	s.strum(home[0], harp, 0.12, 0.4)
@@ -180,11 +180,11 @@ func vulcan() (*song, error) {
 	}
 	last := len(hs) - 1
 	s := newSong(132, end, 2.5, 4)
-	s.bassLine(hs[:last], []step{{0, .5, 0}, {.5, .5, 0}, {1, .5, 12}, {1.5, .5, 0}, {2, .5, 0}, {2.5, .5, 12}, {3, .5, 0}, {3.5, .5, 7}}, 4, sawBass, 0.22)
-	s.bassLine(hs[last:], []step{{0, 4, 0}}, 4, sawBass, 0.22)
+	s.bassLine(hs[:last], []step{{0, .5, 0}, {.5, .5, 0}, {1, .5, 12}, {1.5, .5, 0}, {2, .5, 0}, {2.5, .5, 12}, {3, .5, 0}, {3.5, .5, 7}}, 4, sawBass, 0.17)
+	s.bassLine(hs[last:], []step{{0, 4, 0}}, 4, sawBass, 0.17)
 	s.pads(hs[4:], darkPad, 0.09, 0.4)
-	s.melody(lead, 48, 0, ember, 0.25, 0.3)
-	s.melody(lead, 80, 0, ember, 0.25, 0.3)
+	s.melody(lead, 48, 0, ember, 0.32, 0.3)
+	s.melody(lead, 80, 0, ember, 0.32, 0.3)
 	s.arpeggio(hs[20:last], 0.25, []int{0, 1, 2, 3, 2, 1}, pluck, 0.07, 0.3)
 	s.drums(0, 28, []lane{{kick, "X...X...X...X...", 0.4}})
 	s.drums(0, 20, []lane{{hat, "..X...X...X...X.", 0.1}})
