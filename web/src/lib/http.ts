@@ -12,14 +12,24 @@ export class ApiError extends Error {
   }
 }
 
-async function errorFrom(res: Response): Promise<Error> {
-  if (res.status === 404) return new NotFoundError(`not found: ${res.url}`)
+/** The ApiError for a failed response, from its JSON {message, code, field} body when it has one. */
+export async function apiError(res: Response): Promise<ApiError> {
   try {
     const body = (await res.json()) as { message?: string; code?: string; field?: string }
     return new ApiError(body.message ?? res.statusText, res.status, body.code ?? 'unknown', body.field)
   } catch {
     return new ApiError(res.statusText, res.status, 'unknown')
   }
+}
+
+async function errorFrom(res: Response): Promise<Error> {
+  if (res.status === 404) return new NotFoundError(`not found: ${res.url}`)
+  return apiError(res)
+}
+
+/** A query retry rule: a missing document will not appear on a second try; other failures get one retry. */
+export function retryUnlessNotFound(failures: number, error: Error): boolean {
+  return !(error instanceof NotFoundError) && failures < 1
 }
 
 export async function getJSON<T>(path: string): Promise<T> {

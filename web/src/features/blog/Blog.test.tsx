@@ -1,9 +1,7 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react'
-import { type ComponentType, Suspense } from 'react'
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { matchRoute, RouteContext } from '@/app/routes'
-import i18n, { initI18n } from '@/i18n/i18n'
+import { fireEvent, screen, within } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import i18n from '@/i18n/i18n'
+import { renderScreen, stubFetch } from '@/test/render'
 import type { Post } from './api'
 import BlogPostScreen from './BlogPostScreen'
 import BlogScreen from './BlogScreen'
@@ -27,49 +25,18 @@ const POSTS = [
   post('tutorial-two', 'tutorials', '2026-11-18'),
 ]
 
-function json(body: unknown, status = 200): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } })
-}
-
+// The list, then each post with its body; anything else is the API's 404.
 function stubBlogAPI(posts: Post[] = POSTS) {
-  const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
-    const url = String(input)
-    if (url === '/api/v1/blog') return json(posts)
-    const found = posts.find((p) => url === `/api/v1/blog/${p.slug}`)
-    if (found) return json({ ...found, html: `<p>Body of ${found.slug}</p>` })
-    return json({ message: 'page not found', code: 'not_found' }, 404)
+  return stubFetch({
+    '/api/v1/blog': posts,
+    ...Object.fromEntries(posts.map((p) => [`/api/v1/blog/${p.slug}`, { ...p, html: `<p>Body of ${p.slug}</p>` }])),
   })
-  vi.stubGlobal('fetch', fetchMock)
-  return fetchMock
 }
-
-function renderAt(path: string, Screen: ComponentType) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
-  return render(
-    <QueryClientProvider client={client}>
-      <RouteContext value={matchRoute(path)}>
-        <Suspense fallback={null}>
-          <Screen />
-        </Suspense>
-      </RouteContext>
-    </QueryClientProvider>,
-  )
-}
-
-beforeAll(() => {
-  initI18n()
-})
-
-afterEach(() => {
-  cleanup()
-  vi.unstubAllGlobals()
-  window.history.replaceState(null, '', '/')
-})
 
 describe('BlogScreen', () => {
   it('shows the featured post first, with dates in the current language', async () => {
     stubBlogAPI()
-    renderAt('/blog', BlogScreen)
+    renderScreen(<BlogScreen />, '/blog')
     const headings = await screen.findAllByRole('heading', { level: 2 })
     expect(headings[0].textContent).toBe('Title of big-news')
     expect(headings[0].closest('.blog-featured')).not.toBeNull()
@@ -81,7 +48,7 @@ describe('BlogScreen', () => {
 
   it('filters by category and shows the empty state of a category without posts', async () => {
     stubBlogAPI()
-    renderAt('/blog', BlogScreen)
+    renderScreen(<BlogScreen />, '/blog')
     await screen.findByText('Title of big-news')
 
     fireEvent.click(screen.getByRole('tab', { name: 'Tutorials' }))
@@ -100,7 +67,7 @@ describe('BlogScreen', () => {
 
   it('moves between tabs with the arrow keys', async () => {
     stubBlogAPI()
-    renderAt('/blog', BlogScreen)
+    renderScreen(<BlogScreen />, '/blog')
     await screen.findByText('Title of big-news')
     fireEvent.keyDown(screen.getByRole('tab', { name: 'All' }), { key: 'ArrowRight' })
     const announcements = screen.getByRole('tab', { name: 'Announcements' })
@@ -110,9 +77,8 @@ describe('BlogScreen', () => {
   })
 
   it('opens on the category named in the address', async () => {
-    window.history.replaceState(null, '', '/blog?category=technical')
     stubBlogAPI()
-    renderAt('/blog', BlogScreen)
+    renderScreen(<BlogScreen />, '/blog?category=technical')
     expect(await screen.findByText('Title of deep-dive')).toBeTruthy()
     expect(screen.queryByText('Title of big-news')).toBeNull()
   })
@@ -122,7 +88,7 @@ describe('BlogScreen', () => {
     try {
       expect(i18n.resolvedLanguage).toBe('de')
       stubBlogAPI()
-      renderAt('/blog', BlogScreen)
+      renderScreen(<BlogScreen />, '/blog')
       expect(await screen.findByText('22. November 2026')).toBeTruthy()
     } finally {
       await i18n.changeLanguage('en')
@@ -131,7 +97,7 @@ describe('BlogScreen', () => {
 
   it('says there are no posts when the blog is empty', async () => {
     stubBlogAPI([])
-    renderAt('/blog', BlogScreen)
+    renderScreen(<BlogScreen />, '/blog')
     expect(await screen.findByText('No posts yet')).toBeTruthy()
   })
 })
@@ -139,7 +105,7 @@ describe('BlogScreen', () => {
 describe('BlogPostScreen', () => {
   it('shows the post with its meta and related posts of the same category first', async () => {
     stubBlogAPI()
-    renderAt('/blog/tutorial-one', BlogPostScreen)
+    renderScreen(<BlogPostScreen />, '/blog/tutorial-one')
     expect(await screen.findByRole('heading', { level: 1, name: 'Title of tutorial-one' })).toBeTruthy()
     expect(screen.getByText('Body of tutorial-one')).toBeTruthy()
     expect(screen.getByText('by The dForge team')).toBeTruthy()
@@ -151,7 +117,7 @@ describe('BlogPostScreen', () => {
 
   it('shows a not-found state with a link to the blog for an unknown post', async () => {
     stubBlogAPI()
-    renderAt('/blog/no-such-post', BlogPostScreen)
+    renderScreen(<BlogPostScreen />, '/blog/no-such-post')
     expect(await screen.findByRole('heading', { level: 1, name: 'Post not found' })).toBeTruthy()
     expect(screen.getByRole('link', { name: 'Go to the blog' }).getAttribute('href')).toBe('/blog')
   })

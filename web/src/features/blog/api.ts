@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { NotFoundError } from '@/components/QueryState'
-import { getJSON } from '@/lib/http'
+import { getJSON, retryUnlessNotFound } from '@/lib/http'
 
 /** A blog post as the server sends it (internal/pages/blog.go); html is empty in the list. */
 export interface Post {
@@ -27,9 +26,4 @@ export function usePost(slug: string) {
     queryFn: () => getJSON<Post>(`/api/v1/blog/${encodeURIComponent(slug)}`),
     retry: retryUnlessNotFound,
   })
-}
-
-// A missing document will not appear on a second try; other failures get one retry.
-function retryUnlessNotFound(failures: number, error: Error): boolean {
-  return !(error instanceof NotFoundError) && failures < 1
 }

@@ -1,49 +1,17 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react'
-import { type ComponentType, Suspense } from 'react'
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { matchRoute, RouteContext } from '@/app/routes'
-import { initI18n } from '@/i18n/i18n'
+import { fireEvent, screen, within } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { forbidFetch, renderScreen } from '@/test/render'
 import CommunityScreen from './CommunityScreen'
 import EventsScreen from './EventsScreen'
 import ForumScreen from './ForumScreen'
 import ForumTopicScreen from './ForumTopicScreen'
 
-function renderAt(path: string, Screen: ComponentType) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
-  return render(
-    <QueryClientProvider client={client}>
-      <RouteContext value={matchRoute(path)}>
-        <Suspense fallback={null}>
-          <Screen />
-        </Suspense>
-      </RouteContext>
-    </QueryClientProvider>,
-  )
-}
-
 // None of these screens has an API yet: any request would be a bug.
-const fetchMock = vi.fn(async () => new Response(null, { status: 500 }))
-
-beforeAll(() => {
-  initI18n()
-})
-
-afterEach(() => {
-  cleanup()
-  expect(fetchMock).not.toHaveBeenCalled()
-  vi.unstubAllGlobals()
-})
-
-function stubFetch() {
-  fetchMock.mockClear()
-  vi.stubGlobal('fetch', fetchMock)
-}
+forbidFetch()
 
 describe('CommunityScreen', () => {
   it('links to every way of taking part and is honest about stats and featured projects', async () => {
-    stubFetch()
-    renderAt('/community', CommunityScreen)
+    renderScreen(<CommunityScreen />, '/community')
     expect(await screen.findByRole('heading', { level: 1, name: 'Community' })).toBeTruthy()
     const hrefs = Object.fromEntries(
       ['Visit the forum', 'Read the blog', 'See events', 'Get started', 'How governance works'].map((name) => [
@@ -65,8 +33,7 @@ describe('CommunityScreen', () => {
 
 describe('ForumScreen', () => {
   it('has a disabled New topic button that says why', async () => {
-    stubFetch()
-    renderAt('/forum', ForumScreen)
+    renderScreen(<ForumScreen />, '/forum')
     const button = await screen.findByRole('button', { name: 'New topic' })
     expect((button as HTMLButtonElement).disabled).toBe(true)
     const note = document.getElementById(button.getAttribute('aria-describedby')!)
@@ -74,8 +41,7 @@ describe('ForumScreen', () => {
   })
 
   it('shows the empty state in every category tab', async () => {
-    stubFetch()
-    renderAt('/forum', ForumScreen)
+    renderScreen(<ForumScreen />, '/forum')
     const tabs = await screen.findAllByRole('tab')
     expect(tabs.map((t) => t.textContent)).toEqual(['All', 'General', 'Help', 'Showcase', 'Development', 'Announcements'])
     fireEvent.click(screen.getByRole('tab', { name: 'Showcase' }))
@@ -85,8 +51,7 @@ describe('ForumScreen', () => {
   })
 
   it('explains pinned, locked and accepted-answer topics', async () => {
-    stubFetch()
-    renderAt('/forum', ForumScreen)
+    renderScreen(<ForumScreen />, '/forum')
     expect(await screen.findByText('Pinned')).toBeTruthy()
     expect(screen.getByText('Locked')).toBeTruthy()
     expect(screen.getByText('Accepted answer')).toBeTruthy()
@@ -96,8 +61,7 @@ describe('ForumScreen', () => {
 
 describe('ForumTopicScreen', () => {
   it('says the topic is not found and shows the reply box disabled with the reason', async () => {
-    stubFetch()
-    renderAt('/forum/topic/42', ForumTopicScreen)
+    renderScreen(<ForumTopicScreen />, '/forum/topic/42')
     expect(await screen.findByRole('heading', { level: 1, name: 'Topic not found' })).toBeTruthy()
     expect(screen.getByText('There is no topic “42”. The forum has no topics yet.')).toBeTruthy()
     expect(screen.getByRole('link', { name: 'Go to the forum' }).getAttribute('href')).toBe('/forum')
@@ -110,8 +74,7 @@ describe('ForumTopicScreen', () => {
 
 describe('EventsScreen', () => {
   it('shows no upcoming events and how to propose one', async () => {
-    stubFetch()
-    renderAt('/events', EventsScreen)
+    renderScreen(<EventsScreen />, '/events')
     expect(await screen.findByText('No upcoming events')).toBeTruthy()
     expect(screen.getByRole('heading', { level: 2, name: 'Propose an event' })).toBeTruthy()
     expect(screen.getByRole('link', { name: 'Contact us' }).getAttribute('href')).toBe('/help/contact')

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import type { Page } from '@/features/content/api'
-import { NotFoundError } from '@/components/QueryState'
-import { getJSON } from '@/lib/http'
+import { getJSON, retryUnlessNotFound } from '@/lib/http'
 
 /** A document in the docs listing; the list endpoint leaves html empty. */
 export type DocSummary = Pick<Page, 'slug' | 'title'>
@@ -32,9 +31,4 @@ export function useDoc(slug: string) {
 /** Where a document lives in the app: the index is /docs itself. */
 export function docPath(slug: string): string {
   return slug === 'index' ? '/docs' : `/docs/${slug}`
-}
-
-// A missing document will not appear on a second try; other failures get one retry.
-function retryUnlessNotFound(failures: number, error: Error): boolean {
-  return !(error instanceof NotFoundError) && failures < 1
 }

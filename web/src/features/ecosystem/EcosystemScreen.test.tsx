@@ -1,38 +1,15 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { cleanup, render, screen, within } from '@testing-library/react'
-import { Suspense } from 'react'
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { matchRoute, RouteContext } from '@/app/routes'
-import { initI18n } from '@/i18n/i18n'
+import { screen, within } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { matchRoute } from '@/app/routes'
 import en from '@/i18n/locales/en/ecosystem.json'
+import { forbidFetch, renderScreen } from '@/test/render'
 import EcosystemScreen from './EcosystemScreen'
 import { ECOSYSTEM_SLUGS, PAGES } from './pages'
 
-function renderAt(path: string) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
-  return render(
-    <QueryClientProvider client={client}>
-      <RouteContext value={matchRoute(path)}>
-        <Suspense fallback={null}>
-          <EcosystemScreen />
-        </Suspense>
-      </RouteContext>
-    </QueryClientProvider>,
-  )
-}
+const renderAt = (path: string) => renderScreen(<EcosystemScreen />, path)
 
 // Chain data arrives in a later milestone: these pages must not call any API.
-const fetchMock = vi.fn()
-
-beforeAll(() => {
-  initI18n()
-  vi.stubGlobal('fetch', fetchMock)
-})
-
-afterEach(() => {
-  cleanup()
-  expect(fetchMock).not.toHaveBeenCalled()
-})
+forbidFetch()
 
 describe('EcosystemScreen', () => {
   it('serves every ecosystem route from the route table', () => {

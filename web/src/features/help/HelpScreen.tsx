@@ -4,9 +4,9 @@ import { EmptyState } from '@/components/EmptyState'
 import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
+import { useDocs } from '@/features/docs/api'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useAuthStore } from '@/stores/auth'
-import { useDocs } from './api'
 import './help.css'
 
 const CATEGORIES = [

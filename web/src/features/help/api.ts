@@ -17,10 +17,6 @@ export function useFaq() {
   return useQuery({ queryKey: ['faq'], queryFn: () => getJSON<FaqGroup[]>('/api/v1/faq') })
 }
 
-export function useDocs() {
-  return useQuery({ queryKey: ['docs'], queryFn: () => getJSON<{ slug: string; title: string }[]>('/api/v1/docs') })
-}
-
 export interface ContactMessage {
   name: string
   email: string

@@ -3,7 +3,7 @@ import { Card } from '@/components/Card'
 import { EmptyState } from '@/components/EmptyState'
 import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
-import { usePosts } from './api'
+import { usePosts } from '@/features/blog/api'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import './home.css'
 

@@ -1,7 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { useRoute } from '@/app/routes'
-import { Card } from '@/components/Card'
-import { PreloadLink } from '@/components/PreloadLink'
+import { NotFoundCard } from '@/components/NotFoundCard'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 
 /**
@@ -14,18 +13,13 @@ export default function IssueScreen() {
   const title = t('notFound.title', { id })
   useDocumentTitle(title)
   return (
-    <Card size="lg" className="error-fallback">
-      <p className="muted">404</p>
-      <h1>{title}</h1>
-      <p>{t('notFound.description')}</p>
-      <div className="button-row">
-        <PreloadLink className="btn btn-primary btn-md" to="/explore">
-          {t('notFound.explore')}
-        </PreloadLink>
-        <PreloadLink className="btn btn-outline btn-md" to="/search">
-          {t('notFound.search')}
-        </PreloadLink>
-      </div>
-    </Card>
+    <NotFoundCard
+      title={title}
+      description={t('notFound.description')}
+      links={[
+        { to: '/explore', label: t('notFound.explore') },
+        { to: '/search', label: t('notFound.search') },
+      ]}
+    />
   )
 }

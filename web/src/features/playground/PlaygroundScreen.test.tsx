@@ -1,36 +1,13 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { cleanup, fireEvent, render, screen } from '@testing-library/react'
-import { Suspense } from 'react'
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { matchRoute, RouteContext } from '@/app/routes'
-import { initI18n } from '@/i18n/i18n'
+import { fireEvent, screen } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { json, renderScreen, stubFetch } from '@/test/render'
 import PlaygroundScreen from './PlaygroundScreen'
 
-function renderPlayground() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } })
-  return render(
-    <QueryClientProvider client={client}>
-      <RouteContext value={matchRoute('/playground')}>
-        <Suspense fallback={null}>
-          <PlaygroundScreen />
-        </Suspense>
-      </RouteContext>
-    </QueryClientProvider>,
-  )
-}
+const renderPlayground = () => renderScreen(<PlaygroundScreen />, '/playground')
 
 function html(body: string): Response {
   return new Response(body, { status: 200, headers: { 'Content-Type': 'text/html; charset=utf-8' } })
 }
-
-beforeAll(() => {
-  initI18n()
-})
-
-afterEach(() => {
-  cleanup()
-  vi.unstubAllGlobals()
-})
 
 async function editor(): Promise<HTMLTextAreaElement> {
   return (await screen.findByLabelText('Markdown')) as HTMLTextAreaElement
@@ -38,8 +15,7 @@ async function editor(): Promise<HTMLTextAreaElement> {
 
 describe('PlaygroundScreen', () => {
   it('starts with the example text and no request', async () => {
-    const fetchMock = vi.fn()
-    vi.stubGlobal('fetch', fetchMock)
+    const fetchMock = stubFetch()
     renderPlayground()
     expect((await editor()).value).toMatch(/^## Hello, dForge/)
     expect(screen.getByText('Press Preview to see your Markdown as dForge renders it.')).toBeTruthy()
@@ -47,8 +23,7 @@ describe('PlaygroundScreen', () => {
   })
 
   it('posts the text as gfm and shows the HTML the node returns', async () => {
-    const fetchMock = vi.fn(async () => html('<h2 id="hi">Hi there</h2><p><strong>bold</strong></p>'))
-    vi.stubGlobal('fetch', fetchMock)
+    const fetchMock = stubFetch(async () => html('<h2 id="hi">Hi there</h2><p><strong>bold</strong></p>'))
     renderPlayground()
     fireEvent.change(await editor(), { target: { value: '## Hi there\n\n**bold**' } })
     fireEvent.click(screen.getByRole('button', { name: 'Preview' }))
@@ -63,15 +38,7 @@ describe('PlaygroundScreen', () => {
   })
 
   it('shows the server error clearly and keeps the text', async () => {
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async () =>
-        new Response(JSON.stringify({ message: 'the server could not complete the request; please try again', code: 'internal' }), {
-          status: 500,
-          headers: { 'Content-Type': 'application/json' },
-        }),
-      ),
-    )
+    stubFetch(async () => json({ message: 'the server could not complete the request; please try again', code: 'internal' }, 500))
     renderPlayground()
     const textarea = await editor()
     fireEvent.change(textarea, { target: { value: 'my *precious* draft' } })
@@ -85,7 +52,9 @@ describe('PlaygroundScreen', () => {
   })
 
   it('explains a network failure and keeps the text', async () => {
-    vi.stubGlobal('fetch', vi.fn().mockRejectedValue(new TypeError('Failed to fetch')))
+    stubFetch(async () => {
+      throw new TypeError('Failed to fetch')
+    })
     renderPlayground()
     const textarea = await editor()
     fireEvent.change(textarea, { target: { value: 'offline draft' } })
@@ -96,8 +65,7 @@ describe('PlaygroundScreen', () => {
   })
 
   it('with live preview on, renders once typing pauses', async () => {
-    const fetchMock = vi.fn(async () => html('<p>typed</p>'))
-    vi.stubGlobal('fetch', fetchMock)
+    const fetchMock = stubFetch(async () => html('<p>typed</p>'))
     renderPlayground()
     const textarea = await editor()
     fireEvent.click(screen.getByLabelText('Update the preview as I type'))

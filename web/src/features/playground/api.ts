@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query'
 import { useCallback, useState } from 'react'
-import { ApiError } from '@/lib/http'
+import { apiError } from '@/lib/http'
 
 /**
  * Renders Markdown on the node with Gitea's POST /markdown. The answer is
@@ -12,18 +12,9 @@ export async function renderMarkdown(text: string): Promise<string> {
     headers: { 'Content-Type': 'application/json', Accept: 'text/html' },
     body: JSON.stringify({ text, mode: 'gfm' }),
   })
+  // Errors are JSON {message, code} like everywhere else in the API.
   if (!res.ok) throw await apiError(res)
   return res.text()
-}
-
-// Errors are JSON {message, code} like everywhere else in the API.
-async function apiError(res: Response): Promise<ApiError> {
-  try {
-    const body = (await res.json()) as { message?: string; code?: string; field?: string }
-    return new ApiError(body.message ?? res.statusText, res.status, body.code ?? 'unknown', body.field)
-  } catch {
-    return new ApiError(res.statusText, res.status, 'unknown')
-  }
 }
 
 /**

@@ -1,7 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { useRoute } from '@/app/routes'
-import { Card } from '@/components/Card'
-import { PreloadLink } from '@/components/PreloadLink'
+import { NotFoundCard } from '@/components/NotFoundCard'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 
 /**
@@ -13,18 +12,13 @@ export default function PullRequestScreen() {
   const id = useRoute().params.id ?? ''
   useDocumentTitle(t('notFound.title'))
   return (
-    <Card size="lg" className="error-fallback">
-      <p className="muted">404</p>
-      <h1>{t('notFound.title')}</h1>
-      <p>{t('notFound.description', { id })}</p>
-      <div className="button-row">
-        <PreloadLink className="btn btn-primary btn-md" to="/explore">
-          {t('notFound.explore')}
-        </PreloadLink>
-        <PreloadLink className="btn btn-outline btn-md" to="/search">
-          {t('notFound.search')}
-        </PreloadLink>
-      </div>
-    </Card>
+    <NotFoundCard
+      title={t('notFound.title')}
+      description={t('notFound.description', { id })}
+      links={[
+        { to: '/explore', label: t('notFound.explore') },
+        { to: '/search', label: t('notFound.search') },
+      ]}
+    />
   )
 }

@@ -1,7 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { useRoute } from '@/app/routes'
-import { Card } from '@/components/Card'
-import { PreloadLink } from '@/components/PreloadLink'
+import { NotFoundCard } from '@/components/NotFoundCard'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 
 /**
@@ -13,16 +12,11 @@ export default function RepositoryScreen() {
   const id = useRoute().params.id ?? ''
   useDocumentTitle(t('repository.notFound.title'))
   return (
-    <Card size="lg" className="error-fallback">
-      <p className="muted">404</p>
-      <h1>{t('repository.notFound.title')}</h1>
-      <p>{t('repository.notFound.description', { id })}</p>
-      <p className="muted">{t('repository.notFound.planned')}</p>
-      <div className="button-row">
-        <PreloadLink className="btn btn-primary btn-md" to="/explore">
-          {t('repository.notFound.back')}
-        </PreloadLink>
-      </div>
-    </Card>
+    <NotFoundCard
+      title={t('repository.notFound.title')}
+      description={t('repository.notFound.description', { id })}
+      note={t('repository.notFound.planned')}
+      links={[{ to: '/explore', label: t('repository.notFound.back') }]}
+    />
   )
 }

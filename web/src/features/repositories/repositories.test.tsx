@@ -1,53 +1,27 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { cleanup, fireEvent, render, screen } from '@testing-library/react'
-import { type ComponentType, Suspense } from 'react'
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { matchRoute, RouteContext } from '@/app/routes'
-import { initI18n } from '@/i18n/i18n'
+import { fireEvent, screen } from '@testing-library/react'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { preloadNamespaces, renderScreen, stubFetch } from '@/test/render'
 import { filterRepositories, type Repository, sortRepositories } from './api'
 import ExploreScreen from './ExploreScreen'
 import RepositoryScreen from './RepositoryScreen'
 
-function renderAt(url: string, Screen: ComponentType) {
-  window.history.replaceState(null, '', url)
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
-  return render(
-    <QueryClientProvider client={client}>
-      <RouteContext value={matchRoute(new URL(url, window.location.origin).pathname)}>
-        <Suspense fallback={null}>
-          <Screen />
-        </Suspense>
-      </RouteContext>
-    </QueryClientProvider>,
-  )
-}
+preloadNamespaces('repositories', 'issues')
 
-const fetchMock = vi.fn()
-// Loading the namespaces up front keeps a slow first chunk load from
-// racing the findBy* timeouts below.
-beforeAll(async () => {
-  await initI18n().loadNamespaces(['repositories', 'issues'])
-})
+let fetchMock: ReturnType<typeof stubFetch>
 beforeEach(() => {
-  fetchMock.mockReset()
-  vi.stubGlobal('fetch', fetchMock)
-})
-afterEach(() => {
-  cleanup()
-  vi.unstubAllGlobals()
-  window.history.replaceState(null, '', '/')
+  fetchMock = stubFetch()
 })
 
 describe('ExploreScreen', () => {
   it('shows the empty state and asks no API that does not exist yet', async () => {
-    renderAt('/explore', ExploreScreen)
+    renderScreen(<ExploreScreen />, '/explore')
     expect(await screen.findByRole('heading', { level: 1, name: 'Explore' })).toBeTruthy()
     expect(screen.getByText('No repositories yet. Create your first repository!')).toBeTruthy()
     expect(fetchMock).not.toHaveBeenCalled()
   })
 
   it('keeps the search query in the URL as the user types', async () => {
-    renderAt('/explore', ExploreScreen)
+    renderScreen(<ExploreScreen />, '/explore')
     const input = await screen.findByLabelText('Search repositories')
     fireEvent.change(input, { target: { value: 'ledger' } })
     expect(new URLSearchParams(window.location.search).get('q')).toBe('ledger')
@@ -58,7 +32,7 @@ describe('ExploreScreen', () => {
   })
 
   it('reads the query and sort from the URL and writes the sort back', async () => {
-    renderAt('/explore?q=chain&sort=stars', ExploreScreen)
+    renderScreen(<ExploreScreen />, '/explore?q=chain&sort=stars')
     const input = (await screen.findByLabelText('Search repositories')) as HTMLInputElement
     expect(input.value).toBe('chain')
     const sort = screen.getByLabelText('Sort by') as HTMLSelectElement
@@ -69,12 +43,12 @@ describe('ExploreScreen', () => {
   })
 
   it('falls back to the default sort for an unknown ?sort=', async () => {
-    renderAt('/explore?sort=bogus', ExploreScreen)
+    renderScreen(<ExploreScreen />, '/explore?sort=bogus')
     expect(((await screen.findByLabelText('Sort by')) as HTMLSelectElement).value).toBe('updated')
   })
 
   it('renders New repository disabled, described by why', async () => {
-    renderAt('/explore', ExploreScreen)
+    renderScreen(<ExploreScreen />, '/explore')
     const button = (await screen.findByRole('button', { name: 'New repository' })) as HTMLButtonElement
     expect(button.disabled).toBe(true)
     const note = document.getElementById(button.getAttribute('aria-describedby') ?? '')
@@ -110,7 +84,7 @@ describe('repository search and sort', () => {
 
 describe('RepositoryScreen', () => {
   it('says the repository is not found, names the id and links back to Explore', async () => {
-    renderAt('/repository/dforge', RepositoryScreen)
+    renderScreen(<RepositoryScreen />, '/repository/dforge')
     expect(await screen.findByRole('heading', { level: 1, name: 'Repository not found' })).toBeTruthy()
     expect(screen.getByText(/There is no repository “dforge” on this node/)).toBeTruthy()
     expect(screen.getByRole('link', { name: 'Back to Explore' }).getAttribute('href')).toBe('/explore')

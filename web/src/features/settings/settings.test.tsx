@@ -1,43 +1,10 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { cleanup, fireEvent, render, screen } from '@testing-library/react'
-import { type ComponentType, Suspense } from 'react'
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { matchRoute, RouteContext } from '@/app/routes'
-import { initI18n } from '@/i18n/i18n'
-import { useAuthStore } from '@/stores/auth'
+import { fireEvent, screen } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { preloadNamespaces, renderScreen, signIn, WALLET } from '@/test/render'
 import { validateProfile } from './profileForm'
 import SettingsScreen from './SettingsScreen'
 
-function renderAt(url: string, Screen: ComponentType) {
-  window.history.replaceState(null, '', url)
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
-  return render(
-    <QueryClientProvider client={client}>
-      <RouteContext value={matchRoute(new URL(url, window.location.origin).pathname)}>
-        <Suspense fallback={null}>
-          <Screen />
-        </Suspense>
-      </RouteContext>
-    </QueryClientProvider>,
-  )
-}
-
-// Loading the namespaces up front keeps a slow first chunk load from
-// racing the findBy* timeouts below.
-beforeAll(async () => {
-  await initI18n().loadNamespaces(['settings', 'users'])
-})
-afterEach(() => {
-  cleanup()
-  vi.unstubAllGlobals()
-  useAuthStore.getState().logout()
-  localStorage.removeItem('auth-storage')
-  window.history.replaceState(null, '', '/')
-})
-
-// A test account: the screens show whatever the auth store holds.
-const WALLET = '0x52908400098527886E0F7030069857D2E4169EE7'
-const signIn = (walletAddress?: string) => useAuthStore.getState().login({ username: 'ada', walletAddress }, 'test-token')
+preloadNamespaces('settings', 'users')
 
 function typeInto(label: string, value: string) {
   const input = screen.getByLabelText(label)
@@ -48,14 +15,14 @@ function typeInto(label: string, value: string) {
 
 describe('SettingsScreen', () => {
   it('asks a signed-out visitor to sign in', async () => {
-    renderAt('/settings', SettingsScreen)
+    renderScreen(<SettingsScreen />, '/settings')
     expect(await screen.findByText('Sign in with your wallet to change your settings.')).toBeTruthy()
     expect(screen.queryByRole('tablist')).toBeNull()
   })
 
   it('validates the profile fields once the user leaves them', async () => {
     signIn(WALLET)
-    renderAt('/settings', SettingsScreen)
+    renderScreen(<SettingsScreen />, '/settings')
     const website = (await screen.findByLabelText('Website')) as HTMLInputElement
     fireEvent.change(website, { target: { value: 'ftp://example.org' } })
     // Not yet: the user is still typing.
@@ -79,7 +46,7 @@ describe('SettingsScreen', () => {
 
   it('shows the wallet read-only and Save disabled with the reason', async () => {
     signIn(WALLET)
-    renderAt('/settings', SettingsScreen)
+    renderScreen(<SettingsScreen />, '/settings')
     const wallet = (await screen.findByLabelText('Wallet address')) as HTMLInputElement
     expect(wallet.value).toBe(WALLET)
     expect(wallet.readOnly).toBe(true)
@@ -92,7 +59,7 @@ describe('SettingsScreen', () => {
 
   it('moves between tabs with the arrow keys', async () => {
     signIn(WALLET)
-    renderAt('/settings', SettingsScreen)
+    renderScreen(<SettingsScreen />, '/settings')
     const profile = await screen.findByRole('tab', { name: 'Profile' })
     expect(profile.getAttribute('aria-selected')).toBe('true')
     expect(profile.tabIndex).toBe(0)

@@ -1,7 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { useRoute } from '@/app/routes'
-import { Card } from '@/components/Card'
-import { PreloadLink } from '@/components/PreloadLink'
+import { NotFoundCard } from '@/components/NotFoundCard'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 
 /**
@@ -13,18 +12,13 @@ export default function UserScreen() {
   const id = useRoute().params.id ?? ''
   useDocumentTitle(t('user.notFound.title'))
   return (
-    <Card size="lg" className="error-fallback">
-      <p className="muted">404</p>
-      <h1>{t('user.notFound.title')}</h1>
-      <p>{t('user.notFound.description', { id })}</p>
-      <div className="button-row">
-        <PreloadLink className="btn btn-primary btn-md" to="/explore">
-          {t('user.notFound.explore')}
-        </PreloadLink>
-        <PreloadLink className="btn btn-outline btn-md" to="/search">
-          {t('user.notFound.search')}
-        </PreloadLink>
-      </div>
-    </Card>
+    <NotFoundCard
+      title={t('user.notFound.title')}
+      description={t('user.notFound.description', { id })}
+      links={[
+        { to: '/explore', label: t('user.notFound.explore') },
+        { to: '/search', label: t('user.notFound.search') },
+      ]}
+    />
   )
 }

@@ -1,42 +1,13 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
-import { act, cleanup, render, screen } from '@testing-library/react'
-import { Suspense } from 'react'
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { matchRoute, RouteContext } from '@/app/routes'
-import { initI18n } from '@/i18n/i18n'
-import { useAuthStore } from '@/stores/auth'
+import { screen } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { matchRoute } from '@/app/routes'
+import { forbidFetch, renderScreen, signIn } from '@/test/render'
 import { WORKSPACE_SLUGS } from './slugs'
 import WorkspaceScreen from './WorkspaceScreen'
 
-function renderAt(path: string) {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } })
-  return render(
-    <QueryClientProvider client={client}>
-      <RouteContext value={matchRoute(path)}>
-        <Suspense fallback={null}>
-          <WorkspaceScreen />
-        </Suspense>
-      </RouteContext>
-    </QueryClientProvider>,
-  )
-}
+const renderAt = (path: string) => renderScreen(<WorkspaceScreen />, path)
 
-const fetchMock = vi.fn()
-
-beforeAll(() => {
-  initI18n()
-  vi.stubGlobal('fetch', fetchMock)
-})
-
-afterEach(() => {
-  cleanup()
-  act(() => useAuthStore.getState().logout())
-  expect(fetchMock).not.toHaveBeenCalled()
-})
-
-function signIn() {
-  act(() => useAuthStore.getState().login({ username: 'alice' }, 'token'))
-}
+forbidFetch()
 
 describe('WorkspaceScreen', () => {
   it('serves every workspace route from the route table', () => {
