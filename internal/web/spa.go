@@ -87,7 +87,7 @@ func (s *SPA) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := path.Clean("/" + r.URL.Path)
-	if a, ok := s.assets[p]; ok && p != "/index.html" {
+	if a, ok := s.assets[p]; ok {
 		s.serveAsset(w, r, p, a, http.StatusOK)
 		return
 	}

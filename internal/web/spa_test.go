@@ -77,6 +77,16 @@ func TestHashedAssetsAreImmutableAndPrecompressed(t *testing.T) {
 	}
 }
 
+// The service worker precaches /index.html, so it must answer 200.
+func TestIndexHTMLIsServed(t *testing.T) {
+	t.Parallel()
+	srv, _ := newServer(t)
+	res, body := do(t, "GET", srv.URL+"/index.html", "")
+	if res.StatusCode != 200 || body != indexHTML || res.Header.Get("Cache-Control") != "no-cache" {
+		t.Fatalf("/index.html = %d %q %q", res.StatusCode, body, res.Header.Get("Cache-Control"))
+	}
+}
+
 func TestServiceWorkerIsNotCached(t *testing.T) {
 	t.Parallel()
 	srv, _ := newServer(t)

@@ -19,3 +19,5 @@ createRoot(document.getElementById('root')!).render(
 )
 
 startMonitoring()
+// Off the critical path: the worker module loads after the first render.
+void import('@/features/pwa/serviceWorker').then((m) => m.registerServiceWorker())

@@ -2,6 +2,7 @@ import { Component, type ErrorInfo, type ReactNode } from 'react'
 import { Trans, useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
+import { retryFailedScreens } from './lazyScreen'
 
 interface State {
   failed: boolean
@@ -21,7 +22,10 @@ export class ScreenBoundary extends Component<{ children: ReactNode }, State> {
     console.error('Screen failed to render', error, info.componentStack)
   }
 
-  private retry = () => this.setState((s) => ({ failed: false, attempt: s.attempt + 1 }))
+  private retry = () => {
+    retryFailedScreens()
+    this.setState((s) => ({ failed: false, attempt: s.attempt + 1 }))
+  }
 
   render() {
     if (this.state.failed) return <ErrorFallback onRetry={this.retry} />

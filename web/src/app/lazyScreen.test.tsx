@@ -1,7 +1,7 @@
 import { act, render, screen } from '@testing-library/react'
 import { Suspense } from 'react'
 import { describe, expect, it, vi } from 'vitest'
-import { lazyScreen } from './lazyScreen'
+import { lazyScreen, retryFailedScreens } from './lazyScreen'
 
 describe('lazyScreen', () => {
   it('loads once and shares the load between preload and render', async () => {
@@ -19,10 +19,14 @@ describe('lazyScreen', () => {
     expect(load).toHaveBeenCalledTimes(1)
   })
 
-  it('forgets a failed load so the next attempt fetches again', async () => {
+  it('keeps a failed load failed until a retry is asked for, then fetches again', async () => {
     const load = vi.fn().mockRejectedValueOnce(new Error('chunk failed')).mockResolvedValue({ default: () => <p>second</p> })
     const s = lazyScreen(load)
     await expect(s.preload()).rejects.toThrow('chunk failed')
+    // Re-rendering must not refetch in a loop: the failure stands.
+    await expect(s.preload()).rejects.toThrow('chunk failed')
+    expect(load).toHaveBeenCalledTimes(1)
+    retryFailedScreens()
     await act(() => s.preload())
     expect(load).toHaveBeenCalledTimes(2)
   })

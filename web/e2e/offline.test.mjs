@@ -1,0 +1,39 @@
+// The offline banner: bottom right, only while the browser is offline.
+import assert from 'node:assert/strict'
+import { describe, test } from 'node:test'
+import { expectHidden, expectVisible, openPage, useNodeAndBrowser, waitForShell, TIMEOUT } from './harness.mjs'
+
+const env = useNodeAndBrowser()
+
+describe('offline banner', () => {
+  test('going offline shows the banner at the bottom right and going online hides it', TIMEOUT, async (t) => {
+    const viewport = { width: 1280, height: 800 }
+    const { context, page } = await openPage(t, env.browser, env.node.url, { viewport })
+    await page.goto('/')
+    await waitForShell(page)
+    const title = page.getByText('You are offline', { exact: true })
+    const detail = page.getByText('Some features may not be available', { exact: true })
+    assert.equal(await title.count(), 0, 'no banner while online')
+
+    await context.setOffline(true)
+    await expectVisible(title)
+    await expectVisible(detail)
+    const banner = page.getByRole('status').filter({ has: title })
+    await expectVisible(banner)
+    const box = await banner.boundingBox()
+    assert.ok(box.x + box.width / 2 > viewport.width / 2, `the banner is on the right (x=${box.x}, w=${box.width})`)
+    assert.ok(viewport.width - (box.x + box.width) <= 48, `the banner hugs the right edge (x=${box.x}, w=${box.width})`)
+    assert.ok(box.y + box.height / 2 > viewport.height * 0.6, `the banner is at the bottom (y=${box.y}, h=${box.height})`)
+    assert.equal(await banner.evaluate((el) => getComputedStyle(el).position), 'fixed', 'the banner stays put while scrolling')
+
+    await context.setOffline(false)
+    await expectHidden(title)
+    await expectHidden(detail)
+
+    // And again: the banner follows every change.
+    await context.setOffline(true)
+    await expectVisible(title)
+    await context.setOffline(false)
+    await expectHidden(title)
+  })
+})
