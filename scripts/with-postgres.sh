@@ -9,7 +9,7 @@ if [ -n "${DFORGE_TEST_PG:-}" ]; then exec "$@"; fi
 bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
 if [ -z "$bindir" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   echo "with-postgres: installing postgresql" >&2
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null 2>&1 || true
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; } >/dev/null 2>&1 || true
   bindir=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)
 fi
 if [ -z "$bindir" ] || [ ! -x "$bindir/initdb" ]; then
