@@ -15,13 +15,7 @@ import (
 
 	"github.com/getsentry/sentry-go"
 
-	"github.com/dforge/dforge/content"
-	"github.com/dforge/dforge/internal/api"
-	"github.com/dforge/dforge/internal/markdown"
-	"github.com/dforge/dforge/internal/pages"
 	"github.com/dforge/dforge/internal/store"
-	"github.com/dforge/dforge/internal/support"
-	"github.com/dforge/dforge/internal/vitals"
 	"github.com/dforge/dforge/internal/web"
 	ui "github.com/dforge/dforge/web"
 )
@@ -85,15 +79,11 @@ func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer
 	defer st.Close()
 
 	// 2. Build the services and the HTTP surface over them.
-	md := markdown.New()
-	a := api.New(log, api.Services{
-		Vitals: vitals.New(st), Support: support.New(st), Pages: pages.New(content.FS, md), Markdown: md,
-	}, Version)
 	dist := cfg.Dist
 	if dist == nil {
 		dist = ui.Dist()
 	}
-	handler, err := web.NewHandler(web.Deps{Log: log, API: a, DB: st, Dist: dist, Version: Version})
+	handler, err := web.NewNodeHandler(log, st, dist, Version)
 	if err != nil {
 		return fmt.Errorf("build handler: %w", err)
 	}

@@ -13,7 +13,13 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/dforge/dforge/content"
 	"github.com/dforge/dforge/internal/api"
+	"github.com/dforge/dforge/internal/markdown"
+	"github.com/dforge/dforge/internal/pages"
+	"github.com/dforge/dforge/internal/store"
+	"github.com/dforge/dforge/internal/support"
+	"github.com/dforge/dforge/internal/vitals"
 	ui "github.com/dforge/dforge/web"
 )
 
@@ -29,6 +35,16 @@ type Deps struct {
 	DB      Pinger
 	Dist    fs.FS // the built app; ui.Dist() in production
 	Version string
+}
+
+// NewNodeHandler builds the services over st and returns the node's whole
+// HTTP surface serving the app in dist.
+func NewNodeHandler(log *slog.Logger, st *store.Store, dist fs.FS, version string) (http.Handler, error) {
+	md := markdown.New()
+	a := api.New(log, api.Services{
+		Vitals: vitals.New(st), Support: support.New(st), Pages: pages.New(content.FS, md), Markdown: md,
+	}, version)
+	return NewHandler(Deps{Log: log, API: a, DB: st, Dist: dist, Version: version})
 }
 
 // NewHandler returns the node's whole HTTP surface.

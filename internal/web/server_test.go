@@ -12,13 +12,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/dforge/dforge/content"
-	"github.com/dforge/dforge/internal/api"
-	"github.com/dforge/dforge/internal/markdown"
-	"github.com/dforge/dforge/internal/pages"
 	"github.com/dforge/dforge/internal/store"
-	"github.com/dforge/dforge/internal/support"
-	"github.com/dforge/dforge/internal/vitals"
 	"github.com/dforge/dforge/internal/web"
 )
 
@@ -43,10 +37,7 @@ func newServer(t *testing.T) (*httptest.Server, *store.Store) {
 		t.Fatalf("open store: %v", err)
 	}
 	t.Cleanup(func() { st.Close() })
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	md := markdown.New()
-	a := api.New(log, api.Services{Vitals: vitals.New(st), Support: support.New(st), Pages: pages.New(content.FS, md), Markdown: md}, "test")
-	h, err := web.NewHandler(web.Deps{Log: log, API: a, DB: st, Dist: testDist, Version: "test"})
+	h, err := web.NewNodeHandler(slog.New(slog.NewTextHandler(io.Discard, nil)), st, testDist, "test")
 	if err != nil {
 		t.Fatalf("new handler: %v", err)
 	}

@@ -38,7 +38,7 @@ function CreateProposalAction() {
   const { t } = useTranslation('governance')
   const noteId = useId()
   return (
-    <div className="governance-pending">
+    <div className="pending-action">
       <Button disabled aria-describedby={noteId}>
         {t('createProposal')}
       </Button>

@@ -28,7 +28,7 @@ export default function HelpScreen() {
         <ul className="grid plain-list">
           {CATEGORIES.map((c) => (
             <li key={c.key}>
-              <PreloadLink className="card card-md help-category" to={c.to}>
+              <PreloadLink className="card card-md card-link" to={c.to}>
                 <strong>{t(`categories.${c.key}`)}</strong>
                 <span className="muted">{t(`categories.${c.key}Hint`)}</span>
               </PreloadLink>

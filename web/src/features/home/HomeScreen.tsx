@@ -33,10 +33,10 @@ export default function HomeScreen() {
       </section>
       <section aria-labelledby="quick-title">
         <h2 id="quick-title">{t('quick.title')}</h2>
-        <ul className="grid quick-actions">
+        <ul className="grid plain-list">
           {QUICK_ACTIONS.map((a) => (
             <li key={a.key}>
-              <PreloadLink className="card card-md quick-action" to={a.to}>
+              <PreloadLink className="card card-md card-link" to={a.to}>
                 <strong>{t(`quick.${a.key}`)}</strong>
                 <span className="muted">{t(`quick.${a.key}Hint`)}</span>
               </PreloadLink>

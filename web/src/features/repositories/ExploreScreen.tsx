@@ -34,7 +34,7 @@ function NewRepositoryAction() {
   const { t } = useTranslation('repositories')
   const noteId = useId()
   return (
-    <div className="explore-pending">
+    <div className="pending-action">
       <Button disabled aria-describedby={noteId}>
         {t('explore.newRepository')}
       </Button>
