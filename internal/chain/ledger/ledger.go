@@ -1,0 +1,137 @@
+// Package ledger is the chain module for accounts and the native token:
+// balances and nonces in integer micro-units, genesis allocations and
+// transfers. It owns its state keys and rules and is pure: it reads and
+// writes only the store it is given.
+package ledger
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// KV is the state the ledger reads and writes.
+type KV interface {
+	Get(key []byte) ([]byte, error)
+	Set(key, value []byte) error
+}
+
+// Rule violations a transaction can cause; the app maps them to codes.
+var (
+	ErrBadNonce          = errors.New("nonce does not match the account's next nonce")
+	ErrInsufficientFunds = errors.New("balance is too low for this amount")
+	ErrNonPositive       = errors.New("amount must be greater than zero")
+	ErrOverflow          = errors.New("amount would overflow the balance")
+)
+
+func balanceKey(a common.Address) []byte { return append([]byte("ledger/balance/"), a.Bytes()...) }
+func nonceKey(a common.Address) []byte   { return append([]byte("ledger/nonce/"), a.Bytes()...) }
+
+var supplyKey = []byte("ledger/supply")
+
+func getUint(kv KV, key []byte) (uint64, error) {
+	v, err := kv.Get(key)
+	if err != nil {
+		return 0, err
+	}
+	if v == nil {
+		return 0, nil
+	}
+	if len(v) != 8 {
+		return 0, fmt.Errorf("corrupt value at %q", key)
+	}
+	return binary.BigEndian.Uint64(v), nil
+}
+
+func setUint(kv KV, key []byte, n uint64) error {
+	return kv.Set(key, binary.BigEndian.AppendUint64(nil, n))
+}
+
+// Balance is the spendable balance of a in micro-units.
+func Balance(kv KV, a common.Address) (uint64, error) { return getUint(kv, balanceKey(a)) }
+
+// Nonce is the nonce a's next transaction must carry.
+func Nonce(kv KV, a common.Address) (uint64, error) { return getUint(kv, nonceKey(a)) }
+
+// Supply is the total of all balances in micro-units.
+func Supply(kv KV) (uint64, error) { return getUint(kv, supplyKey) }
+
+// Allocation is a genesis balance.
+type Allocation struct {
+	Address common.Address `json:"address"`
+	Amount  uint64         `json:"amount"`
+}
+
+// InitGenesis credits the allocations in the order given, so every node
+// builds the same tree.
+func InitGenesis(kv KV, allocs []Allocation) error {
+	for _, a := range allocs {
+		if err := credit(kv, a.Address, a.Amount); err != nil {
+			return fmt.Errorf("genesis allocation to %s: %w", a.Address, err)
+		}
+		if err := addSupply(kv, a.Amount); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func addSupply(kv KV, amount uint64) error {
+	s, err := Supply(kv)
+	if err != nil {
+		return err
+	}
+	if s > math.MaxUint64-amount {
+		return ErrOverflow
+	}
+	return setUint(kv, supplyKey, s+amount)
+}
+
+func credit(kv KV, a common.Address, amount uint64) error {
+	b, err := Balance(kv, a)
+	if err != nil {
+		return err
+	}
+	if b > math.MaxUint64-amount {
+		return ErrOverflow
+	}
+	return setUint(kv, balanceKey(a), b+amount)
+}
+
+func debit(kv KV, a common.Address, amount uint64) error {
+	b, err := Balance(kv, a)
+	if err != nil {
+		return err
+	}
+	if b < amount {
+		return ErrInsufficientFunds
+	}
+	return setUint(kv, balanceKey(a), b-amount)
+}
+
+// UseNonce checks that nonce is a's next one and advances it. Replayed and
+// out-of-order transactions fail here.
+func UseNonce(kv KV, a common.Address, nonce uint64) error {
+	want, err := Nonce(kv, a)
+	if err != nil {
+		return err
+	}
+	if nonce != want {
+		return fmt.Errorf("%w (got %d, want %d)", ErrBadNonce, nonce, want)
+	}
+	return setUint(kv, nonceKey(a), want+1)
+}
+
+// Transfer moves amount from one account to another.
+func Transfer(kv KV, from, to common.Address, amount uint64) error {
+	if amount == 0 {
+		return ErrNonPositive
+	}
+	if err := debit(kv, from, amount); err != nil {
+		return err
+	}
+	return credit(kv, to, amount)
+}
