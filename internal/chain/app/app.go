@@ -1,0 +1,157 @@
+// Package app is dForge's ABCI application: it decodes and verifies
+// transactions, routes each to the module that owns it, and keeps the IAVL
+// state whose root is the app hash. It is deterministic: no clock, no I/O
+// beyond its state store, no floats and no map iteration into state.
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	abci "github.com/cometbft/cometbft/abci/types"
+
+	"github.com/dforge/dforge/internal/chain/ledger"
+	"github.com/dforge/dforge/internal/chain/state"
+	"github.com/dforge/dforge/internal/chain/tx"
+)
+
+// App is the ABCI application.
+type App struct {
+	abci.BaseApplication
+
+	mu     sync.Mutex
+	state  *state.Store
+	check  *state.Overlay // pending effects of mempool transactions since the last commit
+	params Params
+}
+
+var paramsKey = []byte("app/params")
+
+// New returns the application over st, loading the parameters of an
+// already-initialised chain.
+func New(st *state.Store) (*App, error) {
+	a := &App{state: st, check: state.NewOverlay(st)}
+	raw, err := st.Get(paramsKey)
+	if err != nil {
+		return nil, fmt.Errorf("load params: %w", err)
+	}
+	if raw != nil {
+		if err := json.Unmarshal(raw, &a.params); err != nil {
+			return nil, fmt.Errorf("decode params: %w", err)
+		}
+	}
+	return a, nil
+}
+
+// Params returns the chain parameters.
+func (a *App) Params() Params {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.params
+}
+
+func (a *App) Info(context.Context, *abci.InfoRequest) (*abci.InfoResponse, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return &abci.InfoResponse{
+		Data:             "dforge",
+		AppVersion:       1,
+		LastBlockHeight:  a.state.Version(),
+		LastBlockAppHash: a.state.Hash(),
+	}, nil
+}
+
+func (a *App) InitChain(_ context.Context, req *abci.InitChainRequest) (*abci.InitChainResponse, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	g, err := parseGenesis(req.AppStateBytes)
+	if err != nil {
+		return nil, err
+	}
+	raw, err := json.Marshal(g.Params)
+	if err != nil {
+		return nil, fmt.Errorf("encode params: %w", err)
+	}
+	if err := a.state.Set(paramsKey, raw); err != nil {
+		return nil, err
+	}
+	if err := ledger.InitGenesis(a.state, g.Allocations); err != nil {
+		return nil, err
+	}
+	a.params = g.Params
+	return &abci.InitChainResponse{AppHash: a.state.WorkingHash()}, nil
+}
+
+// CheckTx admits a transaction to the mempool if it would apply on top of
+// committed state plus the transactions already admitted.
+func (a *App) CheckTx(_ context.Context, req *abci.CheckTxRequest) (*abci.CheckTxResponse, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	t, err := a.verify(req.Tx)
+	if err == nil {
+		_, err = a.applyOn(a.check, t)
+	}
+	if err != nil {
+		code, log := rejection(err)
+		return &abci.CheckTxResponse{Code: code, Log: log, Codespace: "dforge"}, nil
+	}
+	return &abci.CheckTxResponse{Code: abci.CodeTypeOK}, nil
+}
+
+func (a *App) FinalizeBlock(_ context.Context, req *abci.FinalizeBlockRequest) (*abci.FinalizeBlockResponse, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	results := make([]*abci.ExecTxResult, len(req.Txs))
+	for i, raw := range req.Txs {
+		results[i] = a.deliver(raw)
+	}
+	return &abci.FinalizeBlockResponse{TxResults: results, AppHash: a.state.WorkingHash()}, nil
+}
+
+// deliver applies one transaction of a block; a failed one changes nothing.
+func (a *App) deliver(raw []byte) *abci.ExecTxResult {
+	t, err := a.verify(raw)
+	var events []abci.Event
+	if err == nil {
+		tentative := state.NewOverlay(a.state)
+		events, err = a.applyOn(tentative, t)
+		if err == nil {
+			err = tentative.Flush(a.state)
+		}
+	}
+	if err != nil {
+		code, log := rejection(err)
+		return &abci.ExecTxResult{Code: code, Log: log, Codespace: "dforge"}
+	}
+	return &abci.ExecTxResult{Code: abci.CodeTypeOK, Events: events}
+}
+
+func (a *App) Commit(context.Context, *abci.CommitRequest) (*abci.CommitResponse, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if _, _, err := a.state.Commit(); err != nil {
+		return nil, err
+	}
+	a.check = state.NewOverlay(a.state)
+	return &abci.CommitResponse{}, nil
+}
+
+func (a *App) verify(raw []byte) (tx.Tx, error) {
+	env, err := tx.Decode(raw)
+	if err != nil {
+		return tx.Tx{}, err
+	}
+	return tx.Verify(env, a.params.ChainID)
+}
+
+// rejection maps an error to its stable code and a readable log line.
+func rejection(err error) (uint32, string) {
+	var te *tx.Error
+	if errors.As(err, &te) {
+		return te.Code, te.Message
+	}
+	return 1, "internal error: " + err.Error()
+}

@@ -1,0 +1,117 @@
+package tx
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"maps"
+	"slices"
+)
+
+// MaxTxBytes is the largest encoded transaction the chain accepts. Value
+// transactions are a few hundred bytes; the cap keeps a block's worth of
+// junk cheap to reject.
+const MaxTxBytes = 4096
+
+// Envelope is a signed transaction as a client sends it and as it is
+// carried in a block: the EIP-712 primary type, the message exactly as the
+// wallet signed it (addresses as hex strings, amounts as decimal strings or
+// JSON numbers) and the 65-byte signature in 0x-hex.
+type Envelope struct {
+	Type      string         `json:"type"`
+	Message   map[string]any `json:"message"`
+	Signature string         `json:"signature"`
+}
+
+var envelopeKeys = []string{"type", "message", "signature"}
+
+// Encode is the transaction bytes for CometBFT: compact JSON, message keys
+// sorted, so an envelope always encodes to the same bytes.
+func Encode(env Envelope) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // targets may hold '&'; no HTML will ever read these bytes
+	if err := enc.Encode(env); err != nil {
+		return nil, NewError(CodeInvalidEncoding, "encode transaction: %v", err)
+	}
+	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	if len(b) > MaxTxBytes {
+		return nil, tooLarge(len(b))
+	}
+	return b, nil
+}
+
+// Decode reads transaction bytes strictly: one JSON object with exactly
+// the keys type, message and signature (matched case-sensitively, unlike
+// encoding/json's struct decoding), nothing after it, at most MaxTxBytes.
+// Numbers in the message stay json.Number so no precision is lost.
+func Decode(b []byte) (Envelope, error) {
+	if len(b) > MaxTxBytes {
+		return Envelope{}, tooLarge(len(b))
+	}
+	var raw map[string]json.RawMessage
+	if err := decodeOne(b, &raw); err != nil {
+		return Envelope{}, badEncoding("the transaction is not a JSON object: %v", err)
+	}
+	if err := checkEnvelopeKeys(raw); err != nil {
+		return Envelope{}, err
+	}
+	var env Envelope
+	for _, step := range []struct {
+		key string
+		dst any
+	}{{"type", &env.Type}, {"message", &env.Message}, {"signature", &env.Signature}} {
+		if err := decodeValue(step.key, raw[step.key], step.dst); err != nil {
+			return Envelope{}, err
+		}
+	}
+	return env, nil
+}
+
+func checkEnvelopeKeys(raw map[string]json.RawMessage) error {
+	for _, key := range slices.Sorted(maps.Keys(raw)) {
+		if !slices.Contains(envelopeKeys, key) {
+			return badEncoding("unexpected key %q; a transaction has only type, message and signature", key)
+		}
+	}
+	for _, key := range envelopeKeys {
+		if _, ok := raw[key]; !ok {
+			return badEncoding("missing key %q", key)
+		}
+	}
+	return nil
+}
+
+// decodeValue decodes one envelope value, refusing null, which
+// encoding/json would silently turn into "" or a nil map.
+func decodeValue(key string, raw json.RawMessage, dst any) error {
+	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return badEncoding("%q must not be null", key)
+	}
+	if err := decodeOne(raw, dst); err != nil {
+		return badEncoding("read %q: %v", key, err)
+	}
+	return nil
+}
+
+// decodeOne decodes exactly one JSON value and fails on anything after it.
+func decodeOne(b []byte, dst any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(dst); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return errors.New("unexpected data after the JSON value")
+	}
+	return nil
+}
+
+func badEncoding(format string, args ...any) *Error {
+	return NewError(CodeInvalidEncoding, format, args...)
+}
+
+func tooLarge(n int) *Error {
+	return NewError(CodeTxTooLarge, "the transaction is %d bytes; the most is %d", n, MaxTxBytes)
+}

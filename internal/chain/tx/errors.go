@@ -1,0 +1,60 @@
+package tx
+
+import "fmt"
+
+// Stable rejection codes. They are ABCI response codes (0 is success, so
+// none is 0) and the "code" of API error bodies, so clients may branch on
+// them: never renumber one, only add.
+const (
+	CodeInvalidEncoding   uint32 = 2
+	CodeUnknownType       uint32 = 3
+	CodeInvalidField      uint32 = 4
+	CodeBadSignature      uint32 = 5
+	CodeWrongSigner       uint32 = 6
+	CodeWrongChainID      uint32 = 7
+	CodeBadNonce          uint32 = 8
+	CodeInsufficientFunds uint32 = 9
+	CodeNonPositiveAmount uint32 = 10
+	CodeTxTooLarge        uint32 = 11
+)
+
+// codeNames gives each code its machine-readable name.
+var codeNames = map[uint32]string{
+	CodeInvalidEncoding:   "invalid_encoding",
+	CodeUnknownType:       "unknown_type",
+	CodeInvalidField:      "invalid_field",
+	CodeBadSignature:      "bad_signature",
+	CodeWrongSigner:       "wrong_signer",
+	CodeWrongChainID:      "wrong_chain_id",
+	CodeBadNonce:          "bad_nonce",
+	CodeInsufficientFunds: "insufficient_funds",
+	CodeNonPositiveAmount: "non_positive_amount",
+	CodeTxTooLarge:        "tx_too_large",
+}
+
+// CodeName returns the name of a code ("bad_signature"), or "" if the code
+// is not one of ours.
+func CodeName(code uint32) string { return codeNames[code] }
+
+// Error is a rejected transaction: a stable Code and Name for programs and a
+// Message for the person who sent it.
+type Error struct {
+	Code    uint32
+	Name    string
+	Message string
+}
+
+func (e *Error) Error() string { return e.Name + ": " + e.Message }
+
+// Is makes errors.Is(err, &Error{Code: CodeBadNonce}) match on the code
+// alone, since messages carry details that differ between rejections.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Code == e.Code
+}
+
+// NewError builds an *Error for code; the ledger uses it for the codes it
+// decides (bad_nonce, insufficient_funds, ...).
+func NewError(code uint32, format string, args ...any) *Error {
+	return &Error{Code: code, Name: CodeName(code), Message: fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,136 @@
+package tx
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// field is one member of a transaction's EIP-712 struct. read checks the
+// value a client sent, stores it in the Tx and returns its canonical form
+// (checksummed address, decimal string), which is what gets hashed and
+// re-encoded, so the digest never depends on how the client spelled it.
+type field struct {
+	name string
+	typ  string
+	read func(v any, t *Tx) (string, error)
+}
+
+var (
+	fromField = field{name: "from", typ: "address", read: func(v any, t *Tx) (string, error) {
+		a, err := readAddress("from", v)
+		t.From = a
+		return a.Hex(), err
+	}}
+	toField = field{name: "to", typ: "address", read: func(v any, t *Tx) (string, error) {
+		a, err := readAddress("to", v)
+		if err == nil && a == (common.Address{}) {
+			// The zero address means "no recipient" in Tx, and funds sent
+			// there would be lost, so it is never a valid recipient.
+			err = invalidField("to", "is the zero address, which cannot receive tokens")
+		}
+		t.To = a
+		return a.Hex(), err
+	}}
+	amountField = field{name: "amount", typ: "uint256", read: func(v any, t *Tx) (string, error) {
+		n, err := readUint("amount", v)
+		if err == nil && n == 0 {
+			err = NewError(CodeNonPositiveAmount, "the amount must be more than zero")
+		}
+		t.Amount = n
+		return strconv.FormatUint(n, 10), err
+	}}
+	nonceField = field{name: "nonce", typ: "uint256", read: func(v any, t *Tx) (string, error) {
+		n, err := readUint("nonce", v)
+		t.Nonce = n
+		return strconv.FormatUint(n, 10), err
+	}}
+	targetField = field{name: "target", typ: "string", read: func(v any, t *Tx) (string, error) {
+		s, ok := v.(string)
+		if !ok {
+			return "", invalidField("target", "must be a string such as \"user:alice\" or \"repo:alice/x\"")
+		}
+		if _, err := ParseTarget(s); err != nil {
+			return "", invalidField("target", "is not valid: %v", err)
+		}
+		t.Target = s
+		return s, nil
+	}}
+)
+
+func invalidField(name, format string, args ...any) *Error {
+	return NewError(CodeInvalidField, "field %q %s", name, fmt.Sprintf(format, args...))
+}
+
+// readAddress accepts 0x and 40 hex digits in any case; the EIP-55
+// checksum is not required because many tools send lower case.
+func readAddress(name string, v any) (common.Address, error) {
+	s, ok := v.(string)
+	if !ok || len(s) != 2+2*common.AddressLength || !strings.EqualFold(s[:2], "0x") || !common.IsHexAddress(s) {
+		return common.Address{}, invalidField(name, "must be an address: 0x followed by 40 hex digits")
+	}
+	return common.HexToAddress(s), nil
+}
+
+// maxExactFloat is the largest integer a float64 (a JSON number decoded
+// without UseNumber) holds exactly; above it the value may not be what the
+// client wrote, so such amounts must come as decimal strings.
+const maxExactFloat = 1 << 53
+
+// readUint reads a whole number of micro-units: a decimal string, a JSON
+// number, or a Go integer from callers that build messages in Go.
+func readUint(name string, v any) (uint64, error) {
+	switch v := v.(type) {
+	case string:
+		return parseDecimal(name, v)
+	case json.Number:
+		return parseDecimal(name, string(v))
+	case float64:
+		return floatToUint(name, v)
+	case uint64:
+		return v, nil
+	case int:
+		return intToUint(name, int64(v))
+	case int64:
+		return intToUint(name, v)
+	}
+	return 0, invalidField(name, "must be a whole number, as a decimal string or a JSON number")
+}
+
+func parseDecimal(name, s string) (uint64, error) {
+	if strings.HasPrefix(s, "-") {
+		return 0, invalidField(name, "must not be negative")
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	if errors.Is(err, strconv.ErrRange) {
+		return 0, invalidField(name, "is too large: the most is %d", uint64(math.MaxUint64))
+	}
+	if err != nil {
+		return 0, invalidField(name, "must be a whole number in decimal digits")
+	}
+	return n, nil
+}
+
+func floatToUint(name string, f float64) (uint64, error) {
+	switch {
+	case f < 0:
+		return 0, invalidField(name, "must not be negative")
+	case f != math.Trunc(f):
+		return 0, invalidField(name, "must be a whole number")
+	case f > maxExactFloat:
+		return 0, invalidField(name, "is too large for a JSON number; send it as a decimal string")
+	}
+	return uint64(f), nil
+}
+
+func intToUint(name string, n int64) (uint64, error) {
+	if n < 0 {
+		return 0, invalidField(name, "must not be negative")
+	}
+	return uint64(n), nil
+}

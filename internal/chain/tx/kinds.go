@@ -1,0 +1,132 @@
+// Package tx is the transaction format of the dForge chain: the EIP-712
+// types and domain that wallets sign, the envelope that carries a signed
+// message into CometBFT, and the checks that turn an envelope into a
+// verified Tx. It knows nothing of balances or nonces held in state; the
+// ledger decides those and reports them with the codes defined here.
+package tx
+
+import (
+	"fmt"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common/math"
+	"github.com/ethereum/go-ethereum/signer/core/apitypes"
+)
+
+// Kind is a transaction type; its value is the EIP-712 primary type name,
+// which is also the envelope's "type".
+type Kind string
+
+const (
+	KindTransfer        Kind = "Transfer"
+	KindTip             Kind = "Tip"
+	KindStake           Kind = "Stake"
+	KindUnstake         Kind = "Unstake"
+	KindTreasuryDeposit Kind = "TreasuryDeposit"
+)
+
+// registry lists every transaction type and its EIP-712 members in signing
+// order (the order is part of the type hash). Adding a type is one entry.
+var registry = map[Kind][]field{
+	KindTransfer:        {fromField, toField, amountField, nonceField},
+	KindTip:             {fromField, toField, amountField, targetField, nonceField},
+	KindStake:           {fromField, amountField, nonceField},
+	KindUnstake:         {fromField, amountField, nonceField},
+	KindTreasuryDeposit: {fromField, amountField, nonceField},
+}
+
+// Kinds returns every known transaction type, sorted.
+func Kinds() []Kind {
+	kinds := make([]Kind, 0, len(registry))
+	for k := range registry {
+		kinds = append(kinds, k)
+	}
+	slices.Sort(kinds)
+	return kinds
+}
+
+// Known reports whether k is a registered transaction type.
+func (k Kind) Known() bool {
+	_, ok := registry[k]
+	return ok
+}
+
+// The EIP-712 domain: fixed name and version, and the chain id, so a
+// signature is valid on one dForge chain only.
+const (
+	DomainName    = "dForge"
+	DomainVersion = "1"
+)
+
+var domainType = []apitypes.Type{
+	{Name: "name", Type: "string"},
+	{Name: "version", Type: "string"},
+	{Name: "chainId", Type: "uint256"},
+}
+
+// Domain is the EIP-712 domain of the chain with the given id.
+func Domain(chainID uint64) apitypes.TypedDataDomain {
+	return apitypes.TypedDataDomain{
+		Name:    DomainName,
+		Version: DomainVersion,
+		ChainId: (*math.HexOrDecimal256)(new(big.Int).SetUint64(chainID)),
+	}
+}
+
+// PublicDomain is the domain as GET /api/v1/chain/params publishes it.
+// apitypes.TypedDataDomain marshals chainId as a hex string; wallets and
+// viem expect a number, so this type exists for JSON.
+type PublicDomain struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+	ChainID uint64 `json:"chainId"`
+}
+
+// PublishedDomain is Domain(chainID) in its published JSON shape.
+func PublishedDomain(chainID uint64) PublicDomain {
+	return PublicDomain{Name: DomainName, Version: DomainVersion, ChainID: chainID}
+}
+
+// Types returns the EIP-712 types of every transaction plus EIP712Domain,
+// ready to publish as JSON ({"Transfer":[{"name":"from","type":"address"},...]}).
+// It returns a fresh map each call so callers cannot alter what Verify uses.
+func Types() apitypes.Types {
+	types := apitypes.Types{"EIP712Domain": slices.Clone(domainType)}
+	for kind, fields := range registry {
+		members := make([]apitypes.Type, len(fields))
+		for i, f := range fields {
+			members[i] = apitypes.Type{Name: f.name, Type: f.typ}
+		}
+		types[string(kind)] = members
+	}
+	return types
+}
+
+// signingTypes is what Verify hashes with; built once, only read after.
+var signingTypes = Types()
+
+// chainIDPrefix names the CometBFT chain id ("dforge-1337") that goes with
+// a numeric EIP-712 chain id: CometBFT wants a string, EIP-712 a number,
+// and deriving one from the other keeps them from drifting apart.
+const chainIDPrefix = "dforge-"
+
+// ChainIDString is the CometBFT chain id for a numeric chain id.
+func ChainIDString(chainID uint64) string {
+	return chainIDPrefix + strconv.FormatUint(chainID, 10)
+}
+
+// ParseChainID is the inverse of ChainIDString.
+func ParseChainID(s string) (uint64, error) {
+	digits, ok := strings.CutPrefix(s, chainIDPrefix)
+	if !ok {
+		return 0, fmt.Errorf("parse chain id %q: want %s<number>", s, chainIDPrefix)
+	}
+	id, err := strconv.ParseUint(digits, 10, 64)
+	if err != nil || digits != strconv.FormatUint(id, 10) {
+		return 0, fmt.Errorf("parse chain id %q: want %s<number>", s, chainIDPrefix)
+	}
+	return id, nil
+}
