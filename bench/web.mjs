@@ -14,7 +14,7 @@ const runs = Number(process.env.RUNS ?? 3)
 
 function startNode() {
   const data = mkdtempSync(join(tmpdir(), 'dforge-bench-'))
-  const child = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--data', data], { stdio: ['ignore', 'pipe', 'ignore'] })
+  const child = spawn(bin, ['serve', '--addr', '127.0.0.1:0', '--rpc-addr', 'tcp://127.0.0.1:0', '--p2p-addr', 'tcp://127.0.0.1:0', '--data', data], { stdio: ['ignore', 'pipe', 'ignore'] })
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`dforge exited with ${code}`)))
     child.stdout.on('data', (chunk) => {

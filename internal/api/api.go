@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/dforge/dforge/internal/chain"
 	"github.com/dforge/dforge/internal/markdown"
 	"github.com/dforge/dforge/internal/pages"
 	"github.com/dforge/dforge/internal/support"
@@ -20,6 +21,7 @@ type API struct {
 	support  *support.Service
 	pages    *pages.Service
 	markdown *markdown.Renderer
+	chain    *chain.Chain
 	version  string
 }
 
@@ -29,11 +31,12 @@ type Services struct {
 	Support  *support.Service
 	Pages    *pages.Service
 	Markdown *markdown.Renderer
+	Chain    *chain.Chain // nil serves no chain routes
 }
 
 // New returns the API over the given services.
 func New(log *slog.Logger, s Services, version string) *API {
-	return &API{log: log, vitals: s.Vitals, support: s.Support, pages: s.Pages, markdown: s.Markdown, version: version}
+	return &API{log: log, vitals: s.Vitals, support: s.Support, pages: s.Pages, markdown: s.Markdown, chain: s.Chain, version: version}
 }
 
 // Register adds every API route to mux.
@@ -50,6 +53,11 @@ func (a *API) Register(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/blog/{slug}", a.getPost)
 	mux.HandleFunc("GET /api/v1/faq", a.getFAQ)
 	mux.HandleFunc("POST /api/v1/markdown", a.postMarkdown)
+	if a.chain != nil {
+		mux.HandleFunc("GET /api/v1/chain/params", a.getChainParams)
+		mux.HandleFunc("POST /api/v1/chain/txs", a.postChainTx)
+		mux.HandleFunc("GET /api/v1/accounts/{address}", a.getAccount)
+	}
 	mux.HandleFunc("/api/", a.notFound)
 }
 

@@ -11,10 +11,14 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/getsentry/sentry-go"
 
+	"github.com/dforge/dforge/internal/chain"
+	"github.com/dforge/dforge/internal/chain/app"
+	"github.com/dforge/dforge/internal/chain/node"
 	"github.com/dforge/dforge/internal/store"
 	"github.com/dforge/dforge/internal/web"
 	ui "github.com/dforge/dforge/web"
@@ -25,6 +29,8 @@ type ServeConfig struct {
 	Addr    string
 	DataDir string
 	DB      string // DSN; empty means SQLite in DataDir
+	RPCAddr string // CometBFT RPC listen address
+	P2PAddr string // CometBFT peer-to-peer listen address
 	Dist    fs.FS  // the web app; nil means the embedded build
 }
 
@@ -34,6 +40,8 @@ func parseServe(args []string) (ServeConfig, error) {
 	fl.StringVar(&cfg.Addr, "addr", envOr("DFORGE_ADDR", "127.0.0.1:3000"), "listen address (env DFORGE_ADDR)")
 	fl.StringVar(&cfg.DataDir, "data", envOr("DFORGE_DATA", "./data"), "data directory (env DFORGE_DATA)")
 	fl.StringVar(&cfg.DB, "db", os.Getenv("DFORGE_DB"), "database DSN: a SQLite path or postgres://... (env DFORGE_DB; default SQLite in the data dir)")
+	fl.StringVar(&cfg.RPCAddr, "rpc-addr", envOr("DFORGE_RPC_ADDR", node.DefaultRPCAddr), "CometBFT RPC listen address (env DFORGE_RPC_ADDR)")
+	fl.StringVar(&cfg.P2PAddr, "p2p-addr", envOr("DFORGE_P2P_ADDR", node.DefaultP2PAddr), "CometBFT peer-to-peer listen address (env DFORGE_P2P_ADDR)")
 	if err := fl.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -78,17 +86,27 @@ func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer
 	}
 	defer st.Close()
 
-	// 2. Build the services and the HTTP surface over them.
+	// 2. Start the chain: CometBFT in process around the dForge app.
+	ch, err := chain.Open(ctx, chain.Config{
+		Dir: filepath.Join(cfg.DataDir, "chain"), RPCAddr: cfg.RPCAddr, P2PAddr: cfg.P2PAddr,
+		Genesis: app.TreasuryGenesis(), Logger: log,
+	})
+	if err != nil {
+		return err
+	}
+	defer ch.Close()
+
+	// 3. Build the services and the HTTP surface over them.
 	dist := cfg.Dist
 	if dist == nil {
 		dist = ui.Dist()
 	}
-	handler, err := web.NewNodeHandler(log, st, dist, Version)
+	handler, err := web.NewNodeHandler(log, st, ch, dist, Version)
 	if err != nil {
 		return fmt.Errorf("build handler: %w", err)
 	}
 
-	// 3. Listen, announce the URL, and serve until asked to stop.
+	// 4. Listen, announce the URL, and serve until asked to stop.
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
@@ -104,7 +122,7 @@ func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer
 		return fmt.Errorf("serve http: %w", err)
 	case <-ctx.Done():
 	}
-	// 4. Graceful shutdown: finish in-flight requests, then close the store.
+	// 5. Graceful shutdown: finish in-flight requests, then stop the chain and close the store.
 	log.Info("shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -56,7 +56,7 @@ func TestServeShutsDownGracefully(t *testing.T) {
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		cfg := ServeConfig{Addr: "127.0.0.1:0", DataDir: dir, DB: filepath.Join(dir, "d.db")}
+		cfg := ServeConfig{Addr: "127.0.0.1:0", DataDir: dir, DB: filepath.Join(dir, "d.db"), RPCAddr: "tcp://127.0.0.1:0", P2PAddr: "tcp://127.0.0.1:0"}
 		done <- Serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), pw)
 	}()
 	line, err := bufio.NewReader(pr).ReadString('\n')

@@ -15,6 +15,7 @@ import (
 
 	"github.com/dforge/dforge/content"
 	"github.com/dforge/dforge/internal/api"
+	"github.com/dforge/dforge/internal/chain"
 	"github.com/dforge/dforge/internal/markdown"
 	"github.com/dforge/dforge/internal/pages"
 	"github.com/dforge/dforge/internal/store"
@@ -37,12 +38,12 @@ type Deps struct {
 	Version string
 }
 
-// NewNodeHandler builds the services over st and returns the node's whole
-// HTTP surface serving the app in dist.
-func NewNodeHandler(log *slog.Logger, st *store.Store, dist fs.FS, version string) (http.Handler, error) {
+// NewNodeHandler builds the services over st and ch (nil: no chain routes)
+// and returns the node's whole HTTP surface serving the app in dist.
+func NewNodeHandler(log *slog.Logger, st *store.Store, ch *chain.Chain, dist fs.FS, version string) (http.Handler, error) {
 	md := markdown.New()
 	a := api.New(log, api.Services{
-		Vitals: vitals.New(st), Support: support.New(st), Pages: pages.New(content.FS, md), Markdown: md,
+		Vitals: vitals.New(st), Support: support.New(st), Pages: pages.New(content.FS, md), Markdown: md, Chain: ch,
 	}, version)
 	return NewHandler(Deps{Log: log, API: a, DB: st, Dist: dist, Version: version})
 }

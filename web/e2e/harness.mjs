@@ -49,7 +49,7 @@ function requireBinary() {
 // The node runs under a tiny shell that waits on its stdin: when this test
 // process exits for any reason the pipe closes and the shell stops the node.
 const WATCHDOG = `
-"$0" serve --addr 127.0.0.1:0 --data "$1" &
+"$0" serve --addr 127.0.0.1:0 --rpc-addr tcp://127.0.0.1:0 --p2p-addr tcp://127.0.0.1:0 --data "$1" &
 pid=$!
 echo "dforge-pid $pid"
 read -r _ || true

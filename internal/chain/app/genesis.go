@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/dforge/dforge/internal/chain/ledger"
 )
@@ -38,4 +39,27 @@ func parseGenesis(raw []byte) (Genesis, error) {
 		return g, fmt.Errorf("genesis app state: params.chainId and params.symbol are required")
 	}
 	return g, nil
+}
+
+// TreasuryAddress is the treasury's account. No key controls it: only the
+// state machine moves its funds (governance spends, in a later milestone).
+var TreasuryAddress = common.BytesToAddress(crypto.Keccak256([]byte("dforge/treasury"))[12:])
+
+// TreasuryGenesis is what a new single-node chain starts with: the default
+// parameters and only the treasury funded (100 million tokens).
+func TreasuryGenesis() Genesis {
+	p := DefaultParams()
+	return Genesis{
+		Params:      p,
+		Treasury:    TreasuryAddress,
+		Allocations: []ledger.Allocation{{Address: TreasuryAddress, Amount: 100_000_000 * pow10(p.Decimals)}},
+	}
+}
+
+func pow10(n uint8) uint64 {
+	v := uint64(1)
+	for range n {
+		v *= 10
+	}
+	return v
 }

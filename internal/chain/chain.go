@@ -1,0 +1,116 @@
+package chain
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/cometbft/cometbft/mempool"
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/chain/app"
+	"github.com/dforge/dforge/internal/chain/node"
+	"github.com/dforge/dforge/internal/chain/state"
+	"github.com/dforge/dforge/internal/chain/tx"
+)
+
+// Config says where the chain lives and how a new one starts.
+type Config struct {
+	// Dir holds the CometBFT home and the application state (<data>/chain).
+	Dir string
+	// RPCAddr and P2PAddr override the listen addresses ("" keeps config.toml's).
+	RPCAddr, P2PAddr string
+	// Genesis is the app state of a new chain; ignored once the chain exists.
+	Genesis app.Genesis
+	Logger  *slog.Logger
+}
+
+// Chain is the node's running chain: the ABCI app and CometBFT around it.
+type Chain struct {
+	app   *app.App
+	node  *node.Node
+	state *state.Store
+}
+
+// Result is a committed transaction.
+type Result struct {
+	Hash   string `json:"hash"`
+	Height int64  `json:"height"`
+	Code   uint32 `json:"code"`
+	Log    string `json:"log"`
+}
+
+// Open starts the chain in cfg.Dir, creating it from cfg.Genesis when new.
+func Open(ctx context.Context, cfg Config) (*Chain, error) {
+	// 1. The application state, kept beside CometBFT's own data.
+	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create chain dir: %w", err)
+	}
+	st, err := state.Open(filepath.Join(cfg.Dir, "app"))
+	if err != nil {
+		return nil, err
+	}
+	a, err := app.New(st)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	// 2. CometBFT, in process, with the app as its ABCI application.
+	appState, err := json.Marshal(cfg.Genesis)
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("encode genesis: %w", err)
+	}
+	n, err := node.Start(ctx, node.Config{
+		Home: filepath.Join(cfg.Dir, "comet"), ChainID: tx.ChainIDString(cfg.Genesis.Params.ChainID), AppState: appState,
+		RPCAddr: cfg.RPCAddr, P2PAddr: cfg.P2PAddr, Logger: cfg.Logger,
+	}, a)
+	if err != nil {
+		st.Close()
+		return nil, fmt.Errorf("start chain node: %w", err)
+	}
+	return &Chain{app: a, node: n, state: st}, nil
+}
+
+// Params are the chain parameters.
+func (c *Chain) Params() app.Params { return c.app.Params() }
+
+// Account reads an account's balance and nonce.
+func (c *Chain) Account(addr common.Address) (app.Account, error) { return c.app.Account(addr) }
+
+// Submit relays a signed transaction and waits until it is in a block. A
+// rejection by CheckTx comes back as a *tx.Error with its stable code.
+func (c *Chain) Submit(ctx context.Context, env tx.Envelope) (Result, error) {
+	raw, err := tx.Encode(env)
+	if err != nil {
+		return Result{}, err
+	}
+	res, err := c.node.Client().BroadcastTxCommit(ctx, raw)
+	// The very same signed bytes again: a replay, refused before CheckTx.
+	// CometBFT formats this error with %v, so only its text can be matched.
+	if err != nil && strings.Contains(err.Error(), mempool.ErrTxInCache.Error()) {
+		return Result{}, tx.NewError(tx.CodeBadNonce, "this transaction was already submitted; sign a new one with the next nonce")
+	}
+	var invalid mempool.ErrInvalidTx
+	if errors.As(err, &invalid) {
+		return Result{}, &tx.Error{Code: invalid.Code, Name: tx.CodeName(invalid.Code), Message: invalid.Log}
+	}
+	if err != nil {
+		return Result{}, fmt.Errorf("broadcast tx: %w", err)
+	}
+	if res.CheckTx.Code != 0 {
+		return Result{}, &tx.Error{Code: res.CheckTx.Code, Name: tx.CodeName(res.CheckTx.Code), Message: res.CheckTx.Log}
+	}
+	return Result{Hash: hex.EncodeToString(res.Hash), Height: res.Height, Code: res.TxResult.Code, Log: res.TxResult.Log}, nil
+}
+
+// Close stops CometBFT and then closes the application state.
+func (c *Chain) Close() error {
+	return errors.Join(c.node.Stop(), c.state.Close())
+}
