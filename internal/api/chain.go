@@ -71,8 +71,8 @@ func (a *API) getAccount(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	// Staking arrives with the rest of the ledger; nothing is staked or unbonding yet.
+	// Hex() is the EIP-55 checksummed form wallets display.
 	writeJSON(w, http.StatusOK, map[string]any{
-		"address": acct.Address.Hex(), "balance": acct.Balance, "staked": 0, "unbonding": 0, "nonce": acct.Nonce,
+		"address": acct.Address.Hex(), "balance": acct.Balance, "staked": acct.Staked, "unbonding": acct.Unbonding, "nonce": acct.Nonce,
 	})
 }

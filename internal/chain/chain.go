@@ -46,6 +46,20 @@ type Result struct {
 	Log    string `json:"log"`
 }
 
+// Init creates the chain in cfg.Dir from cfg.Genesis (keys, config and
+// genesis) without starting it; an existing chain is left as it is.
+func Init(cfg Config) error {
+	return node.Init(nodeConfig(cfg))
+}
+
+func nodeConfig(cfg Config) node.Config {
+	appState, _ := json.Marshal(cfg.Genesis) // plain structs and integers: cannot fail
+	return node.Config{
+		Home: filepath.Join(cfg.Dir, "comet"), ChainID: tx.ChainIDString(cfg.Genesis.Params.ChainID), AppState: appState,
+		RPCAddr: cfg.RPCAddr, P2PAddr: cfg.P2PAddr, Logger: cfg.Logger,
+	}
+}
+
 // Open starts the chain in cfg.Dir, creating it from cfg.Genesis when new.
 func Open(ctx context.Context, cfg Config) (*Chain, error) {
 	// 1. The application state, kept beside CometBFT's own data.
@@ -62,15 +76,7 @@ func Open(ctx context.Context, cfg Config) (*Chain, error) {
 		return nil, err
 	}
 	// 2. CometBFT, in process, with the app as its ABCI application.
-	appState, err := json.Marshal(cfg.Genesis)
-	if err != nil {
-		st.Close()
-		return nil, fmt.Errorf("encode genesis: %w", err)
-	}
-	n, err := node.Start(ctx, node.Config{
-		Home: filepath.Join(cfg.Dir, "comet"), ChainID: tx.ChainIDString(cfg.Genesis.Params.ChainID), AppState: appState,
-		RPCAddr: cfg.RPCAddr, P2PAddr: cfg.P2PAddr, Logger: cfg.Logger,
-	}, a)
+	n, err := node.Start(ctx, nodeConfig(cfg), a)
 	if err != nil {
 		st.Close()
 		return nil, fmt.Errorf("start chain node: %w", err)

@@ -13,7 +13,8 @@ var Version = "1.0.0-dev"
 const usage = `usage: dforge <command> [flags]
 
 commands:
-  serve     run a node (web app, API) until interrupted
+  serve     run a node (web app, API, chain) until interrupted
+  init      create a data dir: dforge init --data DIR --alloc ADDRESS=AMOUNT ...
   version   print the version
 
 Run 'dforge serve -h' for the serve flags.`
@@ -26,6 +27,8 @@ func Run(ctx context.Context, args []string, out io.Writer) error {
 	switch args[0] {
 	case "serve":
 		return serve(ctx, args[1:], out)
+	case "init":
+		return initData(args[1:], out)
 	case "version", "--version", "-v":
 		fmt.Fprintln(out, Version)
 		return nil

@@ -83,3 +83,44 @@ func TestServeShutsDownGracefully(t *testing.T) {
 		t.Fatal("server still answers after shutdown")
 	}
 }
+
+// TestInitThenServeHasTheAllocations creates a data dir with `dforge init`
+// and checks a node served from it holds the genesis balances.
+func TestInitThenServeHasTheAllocations(t *testing.T) {
+	dir := t.TempDir()
+	addr := "0x00000000000000000000000000000000000A11cE"
+	var out strings.Builder
+	if err := Run(context.Background(), []string{"init", "--data", dir, "--alloc", addr + "=1234567"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if err := Run(context.Background(), []string{"init", "--data", dir, "--alloc", "nope=1"}, &out); err == nil {
+		t.Fatal("a malformed --alloc must be refused")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		cfg := ServeConfig{Addr: "127.0.0.1:0", DataDir: dir, DB: filepath.Join(dir, "d.db"), RPCAddr: "tcp://127.0.0.1:0", P2PAddr: "tcp://127.0.0.1:0"}
+		done <- Serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), pw)
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, pr)
+	url := strings.TrimSpace(line[strings.Index(line, "http://"):])
+	res, err := http.Get(url + "/api/v1/accounts/" + addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if !strings.Contains(string(body), `"balance":1234567`) {
+		t.Fatalf("account after init = %s", body)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+}

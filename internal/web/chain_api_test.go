@@ -95,7 +95,7 @@ func TestChainAPI(t *testing.T) {
 		t.Fatalf("relay = %d %s", res.StatusCode, body)
 	}
 	_, body = do(t, "GET", srv.URL+"/api/v1/accounts/"+alice.Hex(), "")
-	if !strings.Contains(body, `"balance":700`) || !strings.Contains(body, `"nonce":1`) {
+	if !strings.Contains(body, `"balance":700`) || !strings.Contains(body, `"nonce":1`) || !strings.Contains(body, `"address":"`+alice.Hex()+`"`) {
 		t.Fatalf("account = %s", body)
 	}
 

@@ -42,6 +42,7 @@ func New(st *state.Store) (*App, error) {
 		if err := json.Unmarshal(raw, &a.params); err != nil {
 			return nil, fmt.Errorf("decode params: %w", err)
 		}
+		a.params = a.params.withDefaults()
 	}
 	return a, nil
 }
@@ -92,7 +93,8 @@ func (a *App) CheckTx(_ context.Context, req *abci.CheckTxRequest) (*abci.CheckT
 	defer a.mu.Unlock()
 	t, err := a.verify(req.Tx)
 	if err == nil {
-		_, err = a.applyOn(a.check, t)
+		// The transaction would go into the next block at the earliest.
+		_, err = a.applyOn(a.check, t, a.state.Version()+1)
 	}
 	if err != nil {
 		code, log := rejection(err)
@@ -104,20 +106,49 @@ func (a *App) CheckTx(_ context.Context, req *abci.CheckTxRequest) (*abci.CheckT
 func (a *App) FinalizeBlock(_ context.Context, req *abci.FinalizeBlockRequest) (*abci.FinalizeBlockResponse, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if req.Height <= 0 {
+		return nil, fmt.Errorf("finalize block: height %d is not positive", req.Height)
+	}
+	// 1. Unbondings that mature at this height return to their balances
+	// before any transaction of the block, which may then spend them.
+	events, err := a.matureUnbondings(uint64(req.Height))
+	if err != nil {
+		return nil, err
+	}
+	// 2. The block's transactions, in order.
 	results := make([]*abci.ExecTxResult, len(req.Txs))
 	for i, raw := range req.Txs {
-		results[i] = a.deliver(raw)
+		results[i] = a.deliver(raw, req.Height)
 	}
-	return &abci.FinalizeBlockResponse{TxResults: results, AppHash: a.state.WorkingHash()}, nil
+	return &abci.FinalizeBlockResponse{Events: events, TxResults: results, AppHash: a.state.WorkingHash()}, nil
+}
+
+// matureUnbondings pays the unbonding entries maturing at height and gives
+// one UnbondingMatured event for each. An error here is a broken store,
+// not a bad transaction, so it halts the block.
+func (a *App) matureUnbondings(height uint64) ([]abci.Event, error) {
+	o := state.NewOverlay(a.state)
+	paid, err := ledger.MatureUnbondings(o, height)
+	if err != nil {
+		return nil, fmt.Errorf("mature unbondings at height %d: %w", height, err)
+	}
+	if err := o.Flush(a.state); err != nil {
+		return nil, fmt.Errorf("mature unbondings at height %d: %w", height, err)
+	}
+	events := make([]abci.Event, len(paid))
+	for i, m := range paid {
+		events[i] = unbondingMaturedEvent(m, height)
+	}
+	return events, nil
 }
 
 // deliver applies one transaction of a block; a failed one changes nothing.
-func (a *App) deliver(raw []byte) *abci.ExecTxResult {
+func (a *App) deliver(raw []byte, height int64) *abci.ExecTxResult {
 	t, err := a.verify(raw)
 	var events []abci.Event
 	if err == nil {
 		tentative := state.NewOverlay(a.state)
-		events, err = a.applyOn(tentative, t)
+		events, err = a.applyOn(tentative, t, height)
 		if err == nil {
 			err = tentative.Flush(a.state)
 		}

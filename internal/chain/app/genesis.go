@@ -3,6 +3,7 @@ package app
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -16,7 +17,14 @@ type Params struct {
 	ChainID  uint64 `json:"chainId"`
 	Symbol   string `json:"symbol"`
 	Decimals uint8  `json:"decimals"`
+	// UnbondingBlocks is how many blocks unstaked tokens wait before they
+	// return to the balance: an Unstake in block H is paid back at the start
+	// of block H+UnbondingBlocks. Zero or absent means DefaultUnbondingBlocks.
+	UnbondingBlocks uint64 `json:"unbondingBlocks"`
 }
+
+// DefaultUnbondingBlocks is about seven days of 6-second blocks.
+const DefaultUnbondingBlocks = 100_800
 
 // Genesis is the app_state of genesis.json.
 type Genesis struct {
@@ -27,7 +35,16 @@ type Genesis struct {
 
 // DefaultParams are the parameters a new single-node chain starts with.
 func DefaultParams() Params {
-	return Params{ChainID: 7_771, Symbol: "DFG", Decimals: 6}
+	return Params{ChainID: 7_771, Symbol: "DFG", Decimals: 6, UnbondingBlocks: DefaultUnbondingBlocks}
+}
+
+// withDefaults fills parameters a genesis may omit, including those added
+// after a chain was created (its stored params then lack them).
+func (p Params) withDefaults() Params {
+	if p.UnbondingBlocks == 0 {
+		p.UnbondingBlocks = DefaultUnbondingBlocks
+	}
+	return p
 }
 
 func parseGenesis(raw []byte) (Genesis, error) {
@@ -37,6 +54,10 @@ func parseGenesis(raw []byte) (Genesis, error) {
 	}
 	if g.Params.ChainID == 0 || g.Params.Symbol == "" {
 		return g, fmt.Errorf("genesis app state: params.chainId and params.symbol are required")
+	}
+	g.Params = g.Params.withDefaults()
+	if g.Params.UnbondingBlocks > math.MaxInt64/2 {
+		return g, fmt.Errorf("genesis app state: params.unbondingBlocks %d is too large", g.Params.UnbondingBlocks)
 	}
 	return g, nil
 }

@@ -8,24 +8,68 @@ import (
 	"github.com/dforge/dforge/internal/chain/ledger"
 )
 
-// Account is an account's committed ledger state.
+// Account is an account's committed ledger state, in micro-units.
 type Account struct {
 	Address common.Address `json:"address"`
 	Balance uint64         `json:"balance"`
-	Nonce   uint64         `json:"nonce"`
+	// Staked is the amount the account has staked.
+	Staked uint64 `json:"staked"`
+	// Unbonding is the sum of the account's unstaked amounts still waiting
+	// for their unbonding period to end.
+	Unbonding uint64 `json:"unbonding"`
+	Nonce     uint64 `json:"nonce"`
 }
 
 // Account reads the account as of the last finalized block.
 func (a *App) Account(addr common.Address) (Account, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	bal, err := ledger.Balance(a.state, addr)
-	if err != nil {
-		return Account{}, fmt.Errorf("read balance: %w", err)
+	acct := Account{Address: addr}
+	for _, r := range []struct {
+		what string
+		dst  *uint64
+		read func(ledger.KV, common.Address) (uint64, error)
+	}{
+		{"balance", &acct.Balance, ledger.Balance},
+		{"staked amount", &acct.Staked, ledger.Staked},
+		{"unbonding amount", &acct.Unbonding, ledger.Unbonding},
+		{"nonce", &acct.Nonce, ledger.Nonce},
+	} {
+		v, err := r.read(a.state, addr)
+		if err != nil {
+			return Account{}, fmt.Errorf("read %s: %w", r.what, err)
+		}
+		*r.dst = v
 	}
-	nonce, err := ledger.Nonce(a.state, addr)
-	if err != nil {
-		return Account{}, fmt.Errorf("read nonce: %w", err)
+	return acct, nil
+}
+
+// Totals are chain-wide token figures, in micro-units. Supply always equals
+// the sum of all balances plus Staked plus Unbonding.
+type Totals struct {
+	Supply    uint64 `json:"supply"`
+	Staked    uint64 `json:"staked"`
+	Unbonding uint64 `json:"unbonding"`
+	Treasury  uint64 `json:"treasury"` // the treasury account's balance
+}
+
+// Totals reads the chain-wide figures as of the last finalized block.
+func (a *App) Totals() (Totals, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var t Totals
+	var err error
+	if t.Supply, err = ledger.Supply(a.state); err != nil {
+		return Totals{}, fmt.Errorf("read supply: %w", err)
 	}
-	return Account{Address: addr, Balance: bal, Nonce: nonce}, nil
+	if t.Staked, err = ledger.TotalStaked(a.state); err != nil {
+		return Totals{}, fmt.Errorf("read total staked: %w", err)
+	}
+	if t.Unbonding, err = ledger.TotalUnbonding(a.state); err != nil {
+		return Totals{}, fmt.Errorf("read total unbonding: %w", err)
+	}
+	if t.Treasury, err = ledger.Balance(a.state, TreasuryAddress); err != nil {
+		return Totals{}, fmt.Errorf("read treasury balance: %w", err)
+	}
+	return t, nil
 }

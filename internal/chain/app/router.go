@@ -2,6 +2,7 @@ package app
 
 import (
 	"errors"
+	"math"
 	"strconv"
 
 	abci "github.com/cometbft/cometbft/abci/types"
@@ -10,9 +11,10 @@ import (
 	"github.com/dforge/dforge/internal/chain/tx"
 )
 
-// applyOn routes a verified transaction to the module that owns its type.
-// Every transaction first consumes its sender's nonce, so a replay fails.
-func (a *App) applyOn(kv ledger.KV, t tx.Tx) ([]abci.Event, error) {
+// applyOn routes a verified transaction to the module that owns its type;
+// height is the block it is applied in. Every transaction first consumes
+// its sender's nonce, so a replay fails.
+func (a *App) applyOn(kv ledger.KV, t tx.Tx, height int64) ([]abci.Event, error) {
 	if err := ledger.UseNonce(kv, t.From, t.Nonce); err != nil {
 		return nil, ledgerError(err)
 	}
@@ -22,12 +24,35 @@ func (a *App) applyOn(kv ledger.KV, t tx.Tx) ([]abci.Event, error) {
 			return nil, ledgerError(err)
 		}
 		return []abci.Event{transferEvent(t)}, nil
+	case tx.KindStake:
+		if err := ledger.Stake(kv, t.From, t.Amount); err != nil {
+			return nil, ledgerError(err)
+		}
+		return []abci.Event{amountEvent(t)}, nil
+	case tx.KindUnstake:
+		maturesAt := uint64(height) + a.params.UnbondingBlocks
+		if height <= 0 || maturesAt > math.MaxInt64 {
+			return nil, tx.NewError(tx.CodeInvalidField, "the unbonding period from height %d is out of range", height)
+		}
+		if err := ledger.Unstake(kv, t.From, t.Amount, maturesAt); err != nil {
+			return nil, ledgerError(err)
+		}
+		ev := amountEvent(t)
+		ev.Attributes = append(ev.Attributes, abci.EventAttribute{Key: "maturesAt", Value: strconv.FormatUint(maturesAt, 10)})
+		return []abci.Event{ev}, nil
+	case tx.KindTreasuryDeposit:
+		if err := ledger.Transfer(kv, t.From, TreasuryAddress, t.Amount); err != nil {
+			return nil, ledgerError(err)
+		}
+		t.To = TreasuryAddress
+		return []abci.Event{transferEvent(t)}, nil
 	default:
-		// Staking and the treasury land with the rest of the chain milestone.
 		return nil, tx.NewError(tx.CodeUnknownType, "%s transactions are not enabled on this chain yet", t.Kind)
 	}
 }
 
+// transferEvent describes a movement between two accounts (Transfer, Tip,
+// TreasuryDeposit, whose "to" is the treasury).
 func transferEvent(t tx.Tx) abci.Event {
 	attrs := []abci.EventAttribute{
 		{Key: "from", Value: t.From.Hex(), Index: true},
@@ -40,11 +65,34 @@ func transferEvent(t tx.Tx) abci.Event {
 	return abci.Event{Type: string(t.Kind), Attributes: attrs}
 }
 
+// amountEvent describes a transaction on the sender's own account (Stake,
+// Unstake).
+func amountEvent(t tx.Tx) abci.Event {
+	return abci.Event{Type: string(t.Kind), Attributes: []abci.EventAttribute{
+		{Key: "from", Value: t.From.Hex(), Index: true},
+		{Key: "amount", Value: strconv.FormatUint(t.Amount, 10)},
+	}}
+}
+
+// EventUnbondingMatured is the block-level event for an unbonding entry
+// paid back to its account at the start of a block.
+const EventUnbondingMatured = "UnbondingMatured"
+
+func unbondingMaturedEvent(m ledger.Matured, height uint64) abci.Event {
+	return abci.Event{Type: EventUnbondingMatured, Attributes: []abci.EventAttribute{
+		{Key: "address", Value: m.Address.Hex(), Index: true},
+		{Key: "amount", Value: strconv.FormatUint(m.Amount, 10)},
+		{Key: "height", Value: strconv.FormatUint(height, 10)},
+	}}
+}
+
 // ledgerError gives a ledger rule violation its stable transaction code.
 func ledgerError(err error) error {
 	switch {
 	case errors.Is(err, ledger.ErrBadNonce):
 		return tx.NewError(tx.CodeBadNonce, "%s", err.Error())
+	case errors.Is(err, ledger.ErrInsufficientStake):
+		return tx.NewError(tx.CodeInsufficientFunds, "%s", err.Error())
 	case errors.Is(err, ledger.ErrInsufficientFunds):
 		return tx.NewError(tx.CodeInsufficientFunds, "the sender's balance is too low for this amount")
 	case errors.Is(err, ledger.ErrNonPositive):

@@ -1,6 +1,6 @@
 // Package ledger is the chain module for accounts and the native token:
-// balances and nonces in integer micro-units, genesis allocations and
-// transfers. It owns its state keys and rules and is pure: it reads and
+// balances and nonces in integer micro-units, genesis allocations,
+// transfers and staking (stake.go). It owns its state keys and rules and is pure: it reads and
 // writes only the store it is given.
 package ledger
 
@@ -56,7 +56,9 @@ func Balance(kv KV, a common.Address) (uint64, error) { return getUint(kv, balan
 // Nonce is the nonce a's next transaction must carry.
 func Nonce(kv KV, a common.Address) (uint64, error) { return getUint(kv, nonceKey(a)) }
 
-// Supply is the total of all balances in micro-units.
+// Supply is the total of all tokens in micro-units: every balance, stake
+// and unbonding entry. Only genesis creates tokens so far; transfers,
+// staking and unbonding move them without changing Supply.
 func Supply(kv KV) (uint64, error) { return getUint(kv, supplyKey) }
 
 // Allocation is a genesis balance.

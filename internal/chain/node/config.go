@@ -104,6 +104,9 @@ func tunedConfig() *cmtcfg.Config {
 	cc.P2P.ListenAddress = DefaultP2PAddr
 	tuneConsensus(cc.Consensus)
 	tuneMempool(cc.Mempool)
+	// dForge projects blocks into SQL itself. CometBFT's own indexer also
+	// races its database's close at shutdown (a late batch panics pebble).
+	cc.TxIndex.Indexer = "null"
 	// A tx may be up to 1 MiB and travels hex- or base64-encoded in JSON, so
 	// the RPC body limit must exceed it.
 	cc.RPC.MaxBodyBytes = 3 << 20
