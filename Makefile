@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dforge/dforge/internal/cli.Version=$(VERSION)
 WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run build web deps test test-go test-web test-e2e bench-web music fmt lint clean
+.PHONY: run build web deps test test-go test-web test-e2e bench-web bench-chain music fmt lint clean
 
 ## run: install what is needed, build, and start a node on the embedded defaults
 run: build
@@ -51,6 +51,10 @@ test-e2e: build
 bench-web: build
 	scripts/ensure-chromium.sh
 	bench/web.sh
+
+## bench-chain: signed transfers per second (HTTP relay, direct RPC) and commit latency, against CometBFT's kvstore
+bench-chain:
+	$(GO) run ./bench/chain
 
 ## music: regenerate the four original tracks (needs lame)
 music:

@@ -107,6 +107,9 @@ func tunedConfig() *cmtcfg.Config {
 	// dForge projects blocks into SQL itself. CometBFT's own indexer also
 	// races its database's close at shutdown (a late batch panics pebble).
 	cc.TxIndex.Indexer = "null"
+	// Every in-process BroadcastTxCommit subscribes under the same (empty)
+	// client name, so this bounds the relays waiting for their block at once.
+	cc.RPC.MaxSubscriptionsPerClient = 1024
 	// A tx may be up to 1 MiB and travels hex- or base64-encoded in JSON, so
 	// the RPC body limit must exceed it.
 	cc.RPC.MaxBodyBytes = 3 << 20
