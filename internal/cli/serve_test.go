@@ -48,23 +48,30 @@ func TestServeDefaults(t *testing.T) {
 	}
 }
 
-// TestServeShutsDownGracefully starts a real node, makes a request, cancels
-// the context as SIGTERM would, and checks Serve returns cleanly.
-func TestServeShutsDownGracefully(t *testing.T) {
-	dir := t.TempDir()
+// startServe runs Serve on free ports over dir and returns its URL; cancel
+// stops it, and done delivers Serve's result.
+func startServe(t *testing.T, dir string) (url string, cancel context.CancelFunc, done <-chan error) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
-	done := make(chan error, 1)
+	result := make(chan error, 1)
 	go func() {
 		cfg := ServeConfig{Addr: "127.0.0.1:0", DataDir: dir, DB: filepath.Join(dir, "d.db"), RPCAddr: "tcp://127.0.0.1:0", P2PAddr: "tcp://127.0.0.1:0"}
-		done <- Serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), pw)
+		result <- Serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), pw)
 	}()
 	line, err := bufio.NewReader(pr).ReadString('\n')
 	if err != nil {
+		cancel()
 		t.Fatal(err)
 	}
-	url := strings.TrimSpace(line[strings.Index(line, "http://"):])
 	go io.Copy(io.Discard, pr)
+	return strings.TrimSpace(line[strings.Index(line, "http://"):]), cancel, result
+}
+
+// TestServeShutsDownGracefully starts a real node, makes a request, cancels
+// the context as SIGTERM would, and checks Serve returns cleanly.
+func TestServeShutsDownGracefully(t *testing.T) {
+	url, cancel, done := startServe(t, t.TempDir())
 	res, err := http.Get(url + "/healthz")
 	if err != nil || res.StatusCode != 200 {
 		t.Fatalf("healthz on %s: %v %v", url, res, err)
@@ -96,20 +103,8 @@ func TestInitThenServeHasTheAllocations(t *testing.T) {
 	if err := Run(context.Background(), []string{"init", "--data", dir, "--alloc", "nope=1"}, &out); err == nil {
 		t.Fatal("a malformed --alloc must be refused")
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	url, cancel, done := startServe(t, dir)
 	defer cancel()
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		cfg := ServeConfig{Addr: "127.0.0.1:0", DataDir: dir, DB: filepath.Join(dir, "d.db"), RPCAddr: "tcp://127.0.0.1:0", P2PAddr: "tcp://127.0.0.1:0"}
-		done <- Serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), pw)
-	}()
-	line, err := bufio.NewReader(pr).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	go io.Copy(io.Discard, pr)
-	url := strings.TrimSpace(line[strings.Index(line, "http://"):])
 	res, err := http.Get(url + "/api/v1/accounts/" + addr)
 	if err != nil {
 		t.Fatal(err)

@@ -49,9 +49,15 @@ func newChain(t *testing.T, alice wallet) (*app.App, *state.Store) {
 
 func transfer(t *testing.T, from wallet, to common.Address, amount, nonce uint64, chainID uint64) []byte {
 	t.Helper()
-	env, err := tx.Sign(from.key, tx.KindTransfer, map[string]any{
+	return encodeSigned(t, from, tx.KindTransfer, chainID, map[string]any{
 		"from": from.addr.Hex(), "to": to.Hex(), "amount": strconv.FormatUint(amount, 10), "nonce": strconv.FormatUint(nonce, 10),
-	}, chainID)
+	})
+}
+
+// encodeSigned signs message as kind with from's key and encodes it for a block.
+func encodeSigned(t *testing.T, from wallet, kind tx.Kind, chainID uint64, message map[string]any) []byte {
+	t.Helper()
+	env, err := tx.Sign(from.key, kind, message, chainID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,17 +46,9 @@ func newStakingChain(t *testing.T, unbonding uint64, wallets ...wallet) (*app.Ap
 // nonce (Stake, Unstake, TreasuryDeposit).
 func signed(t *testing.T, kind tx.Kind, from wallet, amount, nonce uint64) []byte {
 	t.Helper()
-	env, err := tx.Sign(from.key, kind, map[string]any{
+	return encodeSigned(t, from, kind, testChainID, map[string]any{
 		"from": from.addr.Hex(), "amount": strconv.FormatUint(amount, 10), "nonce": strconv.FormatUint(nonce, 10),
-	}, testChainID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := tx.Encode(env)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return raw
+	})
 }
 
 // finalize runs and commits one block and returns FinalizeBlock's answer.
