@@ -26,14 +26,22 @@ type App struct {
 	state  *state.Store
 	check  *state.Overlay // pending effects of mempool transactions since the last commit
 	params Params
+	// verified remembers transactions whose signature already checked out, by
+	// their bytes: CheckTx, every recheck and FinalizeBlock would otherwise
+	// recover the same signature three times. Verification is a pure function
+	// of the bytes and the chain id, so the cache cannot change any result.
+	verified map[string]tx.Tx
 }
+
+// maxVerified bounds the cache; it is emptied when full.
+const maxVerified = 20_000
 
 var paramsKey = []byte("app/params")
 
 // New returns the application over st, loading the parameters of an
 // already-initialised chain.
 func New(st *state.Store) (*App, error) {
-	a := &App{state: st, check: state.NewOverlay(st)}
+	a := &App{state: st, check: state.NewOverlay(st), verified: map[string]tx.Tx{}}
 	raw, err := st.Get(paramsKey)
 	if err != nil {
 		return nil, fmt.Errorf("load params: %w", err)
@@ -171,11 +179,22 @@ func (a *App) Commit(context.Context, *abci.CommitRequest) (*abci.CommitResponse
 }
 
 func (a *App) verify(raw []byte) (tx.Tx, error) {
+	if t, ok := a.verified[string(raw)]; ok {
+		return t, nil
+	}
 	env, err := tx.Decode(raw)
 	if err != nil {
 		return tx.Tx{}, err
 	}
-	return tx.Verify(env, a.params.ChainID)
+	t, err := tx.Verify(env, a.params.ChainID)
+	if err != nil {
+		return tx.Tx{}, err
+	}
+	if len(a.verified) >= maxVerified {
+		clear(a.verified)
+	}
+	a.verified[string(raw)] = t
+	return t, nil
 }
 
 // rejection maps an error to its stable code and a readable log line.
