@@ -70,14 +70,7 @@ func encodeSigned(t *testing.T, from wallet, kind tx.Kind, chainID uint64, messa
 
 func block(t *testing.T, a *app.App, height int64, txs ...[]byte) []*abci.ExecTxResult {
 	t.Helper()
-	res, err := a.FinalizeBlock(context.Background(), &abci.FinalizeBlockRequest{Height: height, Txs: txs})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := a.Commit(context.Background(), &abci.CommitRequest{}); err != nil {
-		t.Fatal(err)
-	}
-	return res.TxResults
+	return finalize(t, a, height, txs...).TxResults
 }
 
 func balance(t *testing.T, st *state.Store, a common.Address) uint64 {
