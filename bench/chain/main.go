@@ -231,7 +231,7 @@ func newWorkload(o options) (*workload, error) {
 		wallets[i] = wallet{key: k, addr: crypto.PubkeyToAddress(k.PublicKey)}
 		allocs[i] = ledger.Allocation{Address: wallets[i].addr, Amount: 1_000_000_000_000}
 	}
-	w := &workload{genesis: app.Genesis{Params: params, Treasury: app.TreasuryAddress, Allocations: allocs}}
+	w := &workload{genesis: app.Genesis{Params: params, Allocations: allocs}}
 
 	sign := func(from wallet, to common.Address, nonce uint64) (signedTx, error) {
 		env, err := tx.Sign(from.key, tx.KindTransfer, map[string]any{

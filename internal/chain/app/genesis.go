@@ -29,7 +29,6 @@ const DefaultUnbondingBlocks = 100_800
 // Genesis is the app_state of genesis.json.
 type Genesis struct {
 	Params      Params              `json:"params"`
-	Treasury    common.Address      `json:"treasury"`
 	Allocations []ledger.Allocation `json:"allocations"`
 }
 
@@ -72,7 +71,6 @@ func TreasuryGenesis() Genesis {
 	p := DefaultParams()
 	return Genesis{
 		Params:      p,
-		Treasury:    TreasuryAddress,
 		Allocations: []ledger.Allocation{{Address: TreasuryAddress, Amount: 100_000_000 * pow10(p.Decimals)}},
 	}
 }

@@ -31,7 +31,7 @@ func newStakingChain(t *testing.T, unbonding uint64, wallets ...wallet) (*app.Ap
 	}
 	p := app.DefaultParams()
 	p.UnbondingBlocks = unbonding
-	g := app.Genesis{Params: p, Treasury: app.TreasuryAddress}
+	g := app.Genesis{Params: p}
 	for _, w := range wallets {
 		g.Allocations = append(g.Allocations, ledger.Allocation{Address: w.addr, Amount: 1000})
 	}
