@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/cometbft/cometbft/mempool"
+	"github.com/cometbft/cometbft/rpc/client/local"
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/chain/app"
@@ -83,6 +84,10 @@ func Open(ctx context.Context, cfg Config) (*Chain, error) {
 	}
 	return &Chain{app: a, node: n, state: st}, nil
 }
+
+// Client is CometBFT's in-process RPC client: blocks, block results,
+// validators, genesis and event subscriptions.
+func (c *Chain) Client() *local.Local { return c.node.Client() }
 
 // Params are the chain parameters.
 func (c *Chain) Params() app.Params { return c.app.Params() }
