@@ -95,6 +95,9 @@ func (c *Chain) Params() app.Params { return c.app.Params() }
 // Account reads an account's balance and nonce.
 func (c *Chain) Account(addr common.Address) (app.Account, error) { return c.app.Account(addr) }
 
+// Totals reads the chain-wide token figures.
+func (c *Chain) Totals() (app.Totals, error) { return c.app.Totals() }
+
 // Submit relays a signed transaction and waits until it is in a block. A
 // rejection by CheckTx comes back as a *tx.Error with its stable code.
 func (c *Chain) Submit(ctx context.Context, env tx.Envelope) (Result, error) {

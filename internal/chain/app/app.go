@@ -101,8 +101,13 @@ func (a *App) CheckTx(_ context.Context, req *abci.CheckTxRequest) (*abci.CheckT
 	defer a.mu.Unlock()
 	t, err := a.verify(req.Tx)
 	if err == nil {
-		// The transaction would go into the next block at the earliest.
-		_, err = a.applyOn(a.check, t, a.state.Version()+1)
+		// The transaction would go into the next block at the earliest. A
+		// rejected one must leave no trace (not even its nonce) for the
+		// transactions admitted after it.
+		tentative := state.NewOverlay(a.check)
+		if _, err = a.applyOn(tentative, t, a.state.Version()+1); err == nil {
+			err = tentative.Flush(a.check)
+		}
 	}
 	if err != nil {
 		code, log := rejection(err)

@@ -6,12 +6,15 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/chain/ledger"
+	"github.com/dforge/dforge/internal/chain/names"
 )
 
 // Account is an account's committed ledger state, in micro-units.
 type Account struct {
 	Address common.Address `json:"address"`
-	Balance uint64         `json:"balance"`
+	// Username is the claimed name, else the default one.
+	Username string `json:"username"`
+	Balance  uint64 `json:"balance"`
 	// Staked is the amount the account has staked.
 	Staked uint64 `json:"staked"`
 	// Unbonding is the sum of the account's unstaked amounts still waiting
@@ -24,7 +27,11 @@ type Account struct {
 func (a *App) Account(addr common.Address) (Account, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	acct := Account{Address: addr}
+	name, err := names.Of(a.state, addr)
+	if err != nil {
+		return Account{}, err
+	}
+	acct := Account{Address: addr, Username: name}
 	for _, r := range []struct {
 		what string
 		dst  *uint64

@@ -4,10 +4,12 @@ import (
 	"errors"
 	"math"
 	"strconv"
+	"strings"
 
 	abci "github.com/cometbft/cometbft/abci/types"
 
 	"github.com/dforge/dforge/internal/chain/ledger"
+	"github.com/dforge/dforge/internal/chain/names"
 	"github.com/dforge/dforge/internal/chain/tx"
 )
 
@@ -46,6 +48,16 @@ func (a *App) applyOn(kv ledger.KV, t tx.Tx, height int64) ([]abci.Event, error)
 		}
 		t.To = TreasuryAddress
 		return []abci.Event{transferEvent(t)}, nil
+	case tx.KindClaimUsername:
+		previous, err := names.Claim(kv, t.From, t.Username)
+		if err != nil {
+			return nil, namesError(err)
+		}
+		// Claiming one's default name in any case gives back the default.
+		if t.Username, err = names.Of(kv, t.From); err != nil {
+			return nil, err
+		}
+		return []abci.Event{claimUsernameEvent(t, previous)}, nil
 	default:
 		return nil, tx.NewError(tx.CodeUnknownType, "%s transactions are not enabled on this chain yet", t.Kind)
 	}
@@ -72,6 +84,28 @@ func amountEvent(t tx.Tx) abci.Event {
 		{Key: "from", Value: t.From.Hex(), Index: true},
 		{Key: "amount", Value: strconv.FormatUint(t.Amount, 10)},
 	}}
+}
+
+// claimUsernameEvent names the claimed username and the claimed name it
+// replaced ("" when the account had only its default).
+func claimUsernameEvent(t tx.Tx, previous string) abci.Event {
+	return abci.Event{Type: string(t.Kind), Attributes: []abci.EventAttribute{
+		{Key: "from", Value: t.From.Hex(), Index: true},
+		{Key: "username", Value: t.Username, Index: true},
+		{Key: "previous", Value: previous},
+	}}
+}
+
+// namesError gives a username rule violation its stable transaction code.
+func namesError(err error) error {
+	switch {
+	case errors.Is(err, names.ErrTaken):
+		return tx.NewError(tx.CodeUsernameTaken, "that username is taken by another account; choose another")
+	case errors.Is(err, names.ErrInvalid), errors.Is(err, names.ErrReserved):
+		return tx.NewError(tx.CodeInvalidField, "%s", strings.TrimPrefix(err.Error(), names.ErrInvalid.Error()+": "))
+	default:
+		return err
+	}
 }
 
 // EventUnbondingMatured is the block-level event for an unbonding entry

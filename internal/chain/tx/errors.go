@@ -16,6 +16,7 @@ const (
 	CodeInsufficientFunds uint32 = 9
 	CodeNonPositiveAmount uint32 = 10
 	CodeTxTooLarge        uint32 = 11
+	CodeUsernameTaken     uint32 = 12
 )
 
 // codeNames gives each code its machine-readable name.
@@ -30,6 +31,7 @@ var codeNames = map[uint32]string{
 	CodeInsufficientFunds: "insufficient_funds",
 	CodeNonPositiveAmount: "non_positive_amount",
 	CodeTxTooLarge:        "tx_too_large",
+	CodeUsernameTaken:     "username_taken",
 }
 
 // CodeName returns the name of a code ("bad_signature"), or "" if the code

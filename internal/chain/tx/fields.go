@@ -61,6 +61,15 @@ var (
 		t.Target = s
 		return s, nil
 	}}
+	// usernameField is only bounded here; the names module owns the rules.
+	usernameField = field{name: "username", typ: "string", read: func(v any, t *Tx) (string, error) {
+		s, ok := v.(string)
+		if !ok || s == "" || len(s) > maxNameLen {
+			return "", invalidField("username", "must be a string of 1 to %d characters", maxNameLen)
+		}
+		t.Username = s
+		return s, nil
+	}}
 )
 
 func invalidField(name, format string, args ...any) *Error {

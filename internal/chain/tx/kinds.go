@@ -26,6 +26,7 @@ const (
 	KindStake           Kind = "Stake"
 	KindUnstake         Kind = "Unstake"
 	KindTreasuryDeposit Kind = "TreasuryDeposit"
+	KindClaimUsername   Kind = "ClaimUsername"
 )
 
 // registry lists every transaction type and its EIP-712 members in signing
@@ -36,6 +37,7 @@ var registry = map[Kind][]field{
 	KindStake:           {fromField, amountField, nonceField},
 	KindUnstake:         {fromField, amountField, nonceField},
 	KindTreasuryDeposit: {fromField, amountField, nonceField},
+	KindClaimUsername:   {fromField, usernameField, nonceField},
 }
 
 // Kinds returns every known transaction type, sorted.

@@ -72,6 +72,9 @@ func transferMsg(from common.Address) map[string]any {
 func messageFor(kind tx.Kind, from common.Address) map[string]any {
 	m := map[string]any{"from": from.Hex(), "amount": "250", "nonce": "3"}
 	switch kind {
+	case tx.KindClaimUsername:
+		delete(m, "amount")
+		m["username"] = "alice"
 	case tx.KindTransfer:
 		m["to"] = recipient.Hex()
 	case tx.KindTip:
@@ -122,6 +125,9 @@ func TestEveryKindRoundTrips(t *testing.T) {
 				t.Fatalf("verify: %v", err)
 			}
 			want := tx.Tx{Kind: kind, From: w.addr, Amount: 250, Nonce: 3, Hash: got.Hash}
+			if kind == tx.KindClaimUsername {
+				want.Amount, want.Username = 0, "alice"
+			}
 			if kind == tx.KindTransfer || kind == tx.KindTip {
 				want.To = recipient
 			}
@@ -428,6 +434,7 @@ func TestPublishedShapes(t *testing.T) {
 		"Stake":           "from:address amount:uint256 nonce:uint256",
 		"Unstake":         "from:address amount:uint256 nonce:uint256",
 		"TreasuryDeposit": "from:address amount:uint256 nonce:uint256",
+		"ClaimUsername":   "from:address username:string nonce:uint256",
 	}
 	if len(parsed) != len(wantFields) {
 		t.Fatalf("published %d types, want %d: %s", len(parsed), len(wantFields), types)

@@ -16,13 +16,14 @@ import (
 // to come from From. Whether From can afford it, and whether Nonce is the
 // next one, is for the ledger to decide.
 type Tx struct {
-	Kind   Kind
-	From   common.Address
-	To     common.Address // zero when the type has no recipient
-	Amount uint64         // micro-units
-	Nonce  uint64
-	Target string   // what a Tip thanks; empty for other types
-	Hash   [32]byte // the EIP-712 digest the wallet signed
+	Kind     Kind
+	From     common.Address
+	To       common.Address // zero when the type has no recipient
+	Amount   uint64         // micro-units
+	Nonce    uint64
+	Target   string   // what a Tip thanks; empty for other types
+	Username string   // the name a ClaimUsername claims
+	Hash     [32]byte // the EIP-712 digest the wallet signed
 }
 
 // Verify checks env as a transaction on the chain chainID and returns it
