@@ -30,7 +30,8 @@ type App struct {
 	// their bytes: CheckTx, every recheck and FinalizeBlock would otherwise
 	// recover the same signature three times. Verification is a pure function
 	// of the bytes and the chain id, so the cache cannot change any result.
-	verified map[string]tx.Tx
+	verified   map[string]tx.Tx
+	verifiedMu sync.Mutex // guards verified and lets verify read params.ChainID
 }
 
 // maxVerified bounds the cache; it is emptied when full.
@@ -54,6 +55,11 @@ func New(st *state.Store) (*App, error) {
 	}
 	return a, nil
 }
+
+// ConcurrentCheckTx declares that CheckTx, Query and Info may be called
+// concurrently with each other and with consensus: every one of them takes
+// the locks it needs.
+func (a *App) ConcurrentCheckTx() {}
 
 // Params returns the chain parameters.
 func (a *App) Params() Params {
@@ -90,16 +96,21 @@ func (a *App) InitChain(_ context.Context, req *abci.InitChainRequest) (*abci.In
 	if err := ledger.InitGenesis(a.state, g.Allocations); err != nil {
 		return nil, err
 	}
+	a.verifiedMu.Lock() // verify reads the chain id under this lock only
 	a.params = g.Params
+	a.verifiedMu.Unlock()
 	return &abci.InitChainResponse{AppHash: a.state.WorkingHash()}, nil
 }
 
 // CheckTx admits a transaction to the mempool if it would apply on top of
 // committed state plus the transactions already admitted.
+// The signature is checked before taking the state lock: CometBFT calls
+// CheckTx from every RPC request's goroutine (the node uses a client that
+// serializes only consensus calls), so recoveries run on all cores.
 func (a *App) CheckTx(_ context.Context, req *abci.CheckTxRequest) (*abci.CheckTxResponse, error) {
+	t, err := a.verify(req.Tx)
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	t, err := a.verify(req.Tx)
 	if err == nil {
 		// The transaction would go into the next block at the earliest. A
 		// rejected one must leave no trace (not even its nonce) for the
@@ -183,18 +194,25 @@ func (a *App) Commit(context.Context, *abci.CommitRequest) (*abci.CommitResponse
 	return &abci.CommitResponse{}, nil
 }
 
+// verify decodes raw and checks its signature, once per distinct bytes. It
+// takes only the cache's lock, never the state's.
 func (a *App) verify(raw []byte) (tx.Tx, error) {
-	if t, ok := a.verified[string(raw)]; ok {
+	a.verifiedMu.Lock()
+	t, ok := a.verified[string(raw)]
+	chainID := a.params.ChainID
+	a.verifiedMu.Unlock()
+	if ok {
 		return t, nil
 	}
 	env, err := tx.Decode(raw)
 	if err != nil {
 		return tx.Tx{}, err
 	}
-	t, err := tx.Verify(env, a.params.ChainID)
-	if err != nil {
+	if t, err = tx.Verify(env, chainID); err != nil {
 		return tx.Tx{}, err
 	}
+	a.verifiedMu.Lock()
+	defer a.verifiedMu.Unlock()
 	if len(a.verified) >= maxVerified {
 		clear(a.verified)
 	}

@@ -64,7 +64,7 @@ func newNode(ctx context.Context, cc *cmtcfg.Config, cfg Config, app abcitypes.A
 	}
 	dbs := &dbSet{log: cfg.logger(), level: cfg.logLevel()}
 	cmt, err := nm.NewNode(ctx, cc, pv, nodeKey,
-		proxy.NewLocalClientCreator(app),
+		clientCreator(app),
 		nm.DefaultGenesisDocProviderFunc(cc),
 		dbs.provide,
 		nm.DefaultMetricsProvider(cc.Instrumentation),
@@ -75,6 +75,23 @@ func newNode(ctx context.Context, cc *cmtcfg.Config, cfg Config, app abcitypes.A
 		return nil, errors.Join(fmt.Errorf("create cometbft node: %w", err), dbs.closeAll())
 	}
 	return &Node{cmt: cmt, dbs: dbs}, nil
+}
+
+// ConcurrentApp is an application whose mempool and query calls may run
+// concurrently with each other and with consensus; it locks for itself.
+type ConcurrentApp interface {
+	abcitypes.Application
+	ConcurrentCheckTx()
+}
+
+// clientCreator serializes only consensus calls for an app that says it is
+// safe (so CheckTx runs on every RPC goroutine at once), and every call for
+// any other app, such as CometBFT's kvstore.
+func clientCreator(app abcitypes.Application) proxy.ClientCreator {
+	if _, ok := app.(ConcurrentApp); ok {
+		return proxy.NewConsensusSyncLocalClientCreator(app)
+	}
+	return proxy.NewLocalClientCreator(app)
 }
 
 // Client returns an RPC client that calls the node directly, without HTTP:

@@ -18,7 +18,15 @@ func TestnetHome(dir string, i int) string {
 	return filepath.Join(dir, fmt.Sprintf("node%d", i))
 }
 
-// testnetNode is one validator's home while Testnet writes it.
+// TestnetNode is where one validator of a testnet lives and listens.
+type TestnetNode struct {
+	// Home is the validator's CometBFT home; it must not hold a genesis yet.
+	Home string
+	// RPCPort and P2PPort are its loopback listen ports.
+	RPCPort, P2PPort int
+}
+
+// testnetNode is one validator's home while WriteTestnet writes it.
 type testnetNode struct {
 	cc      *cmtcfg.Config
 	nodeID  p2p.ID
@@ -26,39 +34,53 @@ type testnetNode struct {
 	val     types.GenesisValidator
 }
 
-// Testnet writes the homes of an n-validator network on this host:
-// dir/node0 .. dir/node{n-1} (see TestnetHome), each with its own keys,
-// free loopback ports for RPC and P2P, persistent peers that connect every
-// pair of nodes once (node i dials nodes 0..i-1), and one shared genesis listing all n validators with appState. Start a node
+// Testnet writes the homes of an n-validator network on this host under dir
+// (see TestnetHome) with free loopback ports; see WriteTestnet. Start a node
 // with Start(ctx, Config{Home: TestnetHome(dir, i)}, app).
 func Testnet(dir string, n int, chainID string, appState json.RawMessage) error {
 	if n < 1 {
 		return fmt.Errorf("testnet: need at least one validator, got %d", n)
 	}
-	if chainID == "" {
-		return errors.New("testnet: chain id is empty")
-	}
-	ports, err := freePorts(2 * n)
+	ports, err := FreePorts(2 * n)
 	if err != nil {
 		return fmt.Errorf("testnet: %w", err)
 	}
-	nodes := make([]testnetNode, n)
+	nodes := make([]TestnetNode, n)
 	for i := range nodes {
-		if nodes[i], err = newTestnetNode(dir, i, ports[2*i], ports[2*i+1]); err != nil {
+		nodes[i] = TestnetNode{Home: TestnetHome(dir, i), RPCPort: ports[2*i], P2PPort: ports[2*i+1]}
+	}
+	return WriteTestnet(chainID, appState, nodes)
+}
+
+// WriteTestnet writes the homes of a network of len(nodes) validators on this
+// host: each with its own keys, its loopback ports, persistent peers that
+// connect every pair of nodes once (node i dials nodes 0..i-1), and one shared
+// genesis listing all the validators with appState. Consensus has dForge's
+// tuned settings (no empty blocks, short timeouts), as a single node has.
+func WriteTestnet(chainID string, appState json.RawMessage, nodes []TestnetNode) error {
+	if len(nodes) < 1 {
+		return errors.New("testnet: need at least one validator")
+	}
+	if chainID == "" {
+		return errors.New("testnet: chain id is empty")
+	}
+	homes := make([]testnetNode, len(nodes))
+	for i, nd := range nodes {
+		var err error
+		if homes[i], err = newTestnetNode(nd, fmt.Sprintf("node%d", i)); err != nil {
 			return fmt.Errorf("testnet node%d: %w", i, err)
 		}
 	}
-	return writeTestnet(nodes, chainID, appState)
+	return writeTestnet(homes, chainID, appState)
 }
 
-// newTestnetNode creates validator i's keys and its configuration in memory.
-func newTestnetNode(dir string, i, rpcPort, p2pPort int) (testnetNode, error) {
-	home := TestnetHome(dir, i)
+// newTestnetNode creates a validator's keys and its configuration in memory.
+func newTestnetNode(nd TestnetNode, moniker string) (testnetNode, error) {
 	cc := tunedConfig()
-	cc.SetRoot(home)
-	cc.Moniker = fmt.Sprintf("node%d", i)
-	cc.RPC.ListenAddress = fmt.Sprintf("tcp://127.0.0.1:%d", rpcPort)
-	cc.P2P.ListenAddress = fmt.Sprintf("tcp://127.0.0.1:%d", p2pPort)
+	cc.SetRoot(nd.Home)
+	cc.Moniker = moniker
+	cc.RPC.ListenAddress = fmt.Sprintf("tcp://127.0.0.1:%d", nd.RPCPort)
+	cc.P2P.ListenAddress = fmt.Sprintf("tcp://127.0.0.1:%d", nd.P2PPort)
 	// All peers share 127.0.0.1: allow that, and accept loopback addresses,
 	// which the strict address book rejects as non-routable.
 	cc.P2P.AllowDuplicateIP = true
@@ -77,7 +99,7 @@ func newTestnetNode(dir string, i, rpcPort, p2pPort int) (testnetNode, error) {
 	if err != nil {
 		return testnetNode{}, err
 	}
-	return testnetNode{cc: cc, nodeID: nodeKey.ID(), p2pPort: p2pPort, val: genesisValidator(pv, cc.Moniker)}, nil
+	return testnetNode{cc: cc, nodeID: nodeKey.ID(), p2pPort: nd.P2PPort, val: genesisValidator(pv, cc.Moniker)}, nil
 }
 
 // writeTestnet writes one genesis into every home and each node's
@@ -116,10 +138,10 @@ func peersBefore(nodes []testnetNode, i int) string {
 	return strings.Join(peers, ",")
 }
 
-// freePorts asks the kernel for n distinct free loopback ports. The listeners
+// FreePorts asks the kernel for n distinct free loopback ports. The listeners
 // stay open until all are chosen, so no port is returned twice; another
 // program may still take one before the node binds it.
-func freePorts(n int) ([]int, error) {
+func FreePorts(n int) ([]int, error) {
 	ports := make([]int, 0, n)
 	for range n {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -130,4 +152,14 @@ func freePorts(n int) ([]int, error) {
 		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
 	}
 	return ports, nil
+}
+
+// ListenAddrs returns the RPC and P2P listen addresses a home's config.toml
+// gives (tcp://host:port), as Start would use them without overrides.
+func ListenAddrs(home string) (rpc, p2p string, err error) {
+	cc, err := cometConfig(Config{Home: home})
+	if err != nil {
+		return "", "", err
+	}
+	return cc.RPC.ListenAddress, cc.P2P.ListenAddress, nil
 }
