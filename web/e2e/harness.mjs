@@ -5,7 +5,7 @@
 // context, so storage starts empty. Run with:
 //   cd web && DFORGE_BIN=../bin/dforge node --test --test-concurrency=1 e2e/
 
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -61,9 +61,12 @@ wait "$pid"
  * Starts the real binary on a free loopback port with a fresh data directory
  * and waits until /healthz answers. Returns { url, stop(), logs() }.
  */
-export async function startNode({ timeout = 20_000 } = {}) {
+export async function startNode({ timeout = 20_000, alloc = {} } = {}) {
   const bin = requireBinary()
   const dataDir = mkdtempSync(join(tmpdir(), 'dforge-e2e-'))
+  // Funded accounts need a genesis of their own, written before the first start.
+  const allocs = Object.entries(alloc).flatMap(([address, amount]) => ['--alloc', `${address}=${amount}`])
+  if (allocs.length) execFileSync(bin, ['init', '--data', dataDir, ...allocs], { stdio: 'pipe' })
   const child = spawn('/bin/sh', ['-c', WATCHDOG, bin, dataDir], { stdio: ['pipe', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
@@ -151,10 +154,10 @@ export async function launchBrowser(extraArgs = []) {
  * Registers `before`/`after` hooks that start one node and one browser for
  * the file. Returns an object whose `node` and `browser` are set in `before`.
  */
-export function useNodeAndBrowser({ browserArgs = [] } = {}) {
+export function useNodeAndBrowser({ browserArgs = [], alloc = {} } = {}) {
   const env = { node: null, browser: null }
   before(async () => {
-    env.node = await startNode()
+    env.node = await startNode({ alloc })
     env.browser = await launchBrowser(browserArgs)
   })
   after(async () => {
