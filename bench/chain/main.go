@@ -57,6 +57,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/node"
 	"github.com/dforge/dforge/internal/chain/state"
 	"github.com/dforge/dforge/internal/chain/tx"
+	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/store"
 	"github.com/dforge/dforge/internal/web"
 )
@@ -340,8 +341,18 @@ func benchHTTP(ctx context.Context, dir string, o options, w *workload, log *slo
 		return load, lat, err
 	}
 	defer func() { err = errors.Join(err, st.Close()) }()
+	// The SQL index runs as in `dforge serve`: each relay answers once its
+	// block is projected.
+	ix := index.New(log, st, ch.Client())
+	ixCtx, stopIndex := context.WithCancel(ctx)
+	ixDone := make(chan error, 1)
+	go func() { ixDone <- ix.Run(ixCtx) }()
+	defer func() {
+		stopIndex()
+		<-ixDone
+	}()
 	dist := fstest.MapFS{"index.html": {Data: []byte(`<!doctype html><div id="root"></div>`)}}
-	h, err := web.NewNodeHandler(log, st, ch, dist, "bench")
+	h, err := web.NewNodeHandler(log, st, ch, ix, dist, "bench")
 	if err != nil {
 		return load, lat, err
 	}

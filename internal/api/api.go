@@ -7,7 +7,9 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/chain"
+	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/markdown"
 	"github.com/dforge/dforge/internal/pages"
 	"github.com/dforge/dforge/internal/support"
@@ -22,6 +24,8 @@ type API struct {
 	pages    *pages.Service
 	markdown *markdown.Renderer
 	chain    *chain.Chain
+	index    *index.Index
+	auth     *auth.Service
 	version  string
 }
 
@@ -31,12 +35,14 @@ type Services struct {
 	Support  *support.Service
 	Pages    *pages.Service
 	Markdown *markdown.Renderer
-	Chain    *chain.Chain // nil serves no chain routes
+	Chain    *chain.Chain  // nil serves no chain routes
+	Index    *index.Index  // the SQL projection of the chain; nil serves no chain reads
+	Auth     *auth.Service // nil serves no sign-in, user or settings routes
 }
 
 // New returns the API over the given services.
 func New(log *slog.Logger, s Services, version string) *API {
-	return &API{log: log, vitals: s.Vitals, support: s.Support, pages: s.Pages, markdown: s.Markdown, chain: s.Chain, version: version}
+	return &API{log: log, vitals: s.Vitals, support: s.Support, pages: s.Pages, markdown: s.Markdown, chain: s.Chain, index: s.Index, auth: s.Auth, version: version}
 }
 
 // Register adds every API route to mux.
@@ -57,7 +63,9 @@ func (a *API) Register(mux *http.ServeMux) {
 		mux.HandleFunc("GET /api/v1/chain/params", a.getChainParams)
 		mux.HandleFunc("POST /api/v1/chain/txs", a.postChainTx)
 		mux.HandleFunc("GET /api/v1/accounts/{address}", a.getAccount)
+		a.registerChainReads(mux)
 	}
+	a.registerAuth(mux)
 	mux.HandleFunc("/api/", a.notFound)
 }
 

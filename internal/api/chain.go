@@ -6,11 +6,9 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/signer/core/apitypes"
 
 	"github.com/dforge/dforge/internal/chain/tx"
-	"github.com/dforge/dforge/internal/usererr"
 )
 
 // submitTimeout bounds how long a relay waits for its block.
@@ -57,22 +55,35 @@ func (a *API) postChainTx(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
+	// Answer once SQL shows the block, so a page read right after sees the
+	// write. The transaction is committed either way, so a slow index is
+	// logged, not reported as a failure.
+	if a.index != nil {
+		if err := a.index.WaitFor(ctx, res.Height); err != nil {
+			a.log.WarnContext(ctx, "committed transaction not indexed in time", "height", res.Height, "err", err)
+		}
+	}
 	writeJSON(w, http.StatusOK, res)
 }
 
 func (a *API) getAccount(w http.ResponseWriter, r *http.Request) {
-	raw := r.PathValue("address")
-	if !common.IsHexAddress(raw) {
-		a.writeError(w, r, usererr.InvalidField("address", "invalid_address", "address must be 0x followed by 40 hex digits"))
+	addr, err := pathAddress(r)
+	if err != nil {
+		a.writeError(w, r, err)
 		return
 	}
-	acct, err := a.chain.Account(common.HexToAddress(raw))
+	if a.index != nil {
+		acct, err := a.index.Account(r.Context(), addr)
+		a.respond(w, r, acct, err)
+		return
+	}
+	acct, err := a.chain.Account(addr)
 	if err != nil {
 		a.writeError(w, r, err)
 		return
 	}
 	// Hex() is the EIP-55 checksummed form wallets display.
 	writeJSON(w, http.StatusOK, map[string]any{
-		"address": acct.Address.Hex(), "balance": acct.Balance, "staked": acct.Staked, "unbonding": acct.Unbonding, "nonce": acct.Nonce,
+		"address": acct.Address.Hex(), "username": acct.Username, "balance": acct.Balance, "staked": acct.Staked, "unbonding": acct.Unbonding, "nonce": acct.Nonce,
 	})
 }

@@ -29,6 +29,11 @@ var statusOf = map[usererr.Kind]int{
 	usererr.Invalid:  http.StatusBadRequest,
 	usererr.NotFound: http.StatusNotFound,
 	usererr.TooLarge: http.StatusBadRequest,
+
+	usererr.Unauthenticated: http.StatusUnauthorized,
+	usererr.Forbidden:       http.StatusForbidden,
+	usererr.Conflict:        http.StatusConflict,
+	usererr.Unprocessable:   http.StatusUnprocessableEntity,
 }
 
 // writeError answers a user error with its status and code; anything else is

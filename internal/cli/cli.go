@@ -15,9 +15,11 @@ const usage = `usage: dforge <command> [flags]
 commands:
   serve     run a node (web app, API, chain) until interrupted
   init      create a data dir: dforge init --data DIR --alloc ADDRESS=AMOUNT ...
+  testnet   write N validators' node dirs for one host: dforge testnet --validators N --out DIR
+  reindex   rebuild the SQL projection of a stopped node's chain: dforge reindex --data DIR [--db DSN]
   version   print the version
 
-Run 'dforge serve -h' for the serve flags.`
+Run 'dforge serve -h' for the serve flags (serve --home DIR/nodeK runs a testnet node).`
 
 // Run executes the subcommand named by args[0].
 func Run(ctx context.Context, args []string, out io.Writer) error {
@@ -29,6 +31,10 @@ func Run(ctx context.Context, args []string, out io.Writer) error {
 		return serve(ctx, args[1:], out)
 	case "init":
 		return initData(args[1:], out)
+	case "testnet":
+		return testnet(args[1:], out)
+	case "reindex":
+		return reindex(ctx, args[1:], out)
 	case "version", "--version", "-v":
 		fmt.Fprintln(out, Version)
 		return nil

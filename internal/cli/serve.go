@@ -19,6 +19,7 @@ import (
 	"github.com/dforge/dforge/internal/chain"
 	"github.com/dforge/dforge/internal/chain/app"
 	"github.com/dforge/dforge/internal/chain/node"
+	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/store"
 	"github.com/dforge/dforge/internal/web"
 	ui "github.com/dforge/dforge/web"
@@ -42,11 +43,17 @@ func parseServe(args []string) (ServeConfig, error) {
 	fl.StringVar(&cfg.DB, "db", os.Getenv("DFORGE_DB"), "database DSN: a SQLite path or postgres://... (env DFORGE_DB; default SQLite in the data dir)")
 	fl.StringVar(&cfg.RPCAddr, "rpc-addr", envOr("DFORGE_RPC_ADDR", node.DefaultRPCAddr), "CometBFT RPC listen address (env DFORGE_RPC_ADDR)")
 	fl.StringVar(&cfg.P2PAddr, "p2p-addr", envOr("DFORGE_P2P_ADDR", node.DefaultP2PAddr), "CometBFT peer-to-peer listen address (env DFORGE_P2P_ADDR)")
+	home := fl.String("home", "", "node `dir` written by dforge testnet: the data dir plus the settings in its dforge.env (flags and env override them)")
 	if err := fl.Parse(args); err != nil {
 		return cfg, err
 	}
 	if fl.NArg() > 0 {
 		return cfg, fmt.Errorf("serve: unexpected argument %q", fl.Arg(0))
+	}
+	if *home != "" {
+		if err := applyHome(fl, *home); err != nil {
+			return cfg, err
+		}
 	}
 	if cfg.DB == "" {
 		cfg.DB = store.DefaultDSN(cfg.DataDir)
@@ -96,17 +103,37 @@ func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer
 	}
 	defer ch.Close()
 
-	// 3. Build the services and the HTTP surface over them.
+	// 3. Project the chain into SQL as blocks commit. The index has its own
+	// context: it stops after the HTTP server, whose last relays wait on it,
+	// and before the chain closes (defers run in reverse).
+	ix := index.New(log, st, ch.Client())
+	ixCtx, stopIndex := context.WithCancel(context.WithoutCancel(ctx))
+	ixDone := make(chan error, 1)
+	go func() { ixDone <- ix.Run(ixCtx) }()
+	defer func() {
+		stopIndex()
+		<-ixDone
+	}()
+	// Pages read SQL, so serve once it holds the chain as it stands (after
+	// a restart that is the few blocks since the last run).
+	if err := ix.WaitForTip(ctx); err != nil {
+		if ctx.Err() != nil {
+			return nil // asked to stop while catching up
+		}
+		return fmt.Errorf("catch up the chain index: %w", err)
+	}
+
+	// 4. Build the services and the HTTP surface over them.
 	dist := cfg.Dist
 	if dist == nil {
 		dist = ui.Dist()
 	}
-	handler, err := web.NewNodeHandler(log, st, ch, dist, Version)
+	handler, err := web.NewNodeHandler(log, st, ch, ix, dist, Version)
 	if err != nil {
 		return fmt.Errorf("build handler: %w", err)
 	}
 
-	// 4. Listen, announce the URL, and serve until asked to stop.
+	// 5. Listen, announce the URL, and serve until asked to stop.
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
@@ -122,7 +149,8 @@ func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer
 		return fmt.Errorf("serve http: %w", err)
 	case <-ctx.Done():
 	}
-	// 5. Graceful shutdown: finish in-flight requests, then stop the chain and close the store.
+	// 6. Graceful shutdown: finish in-flight requests, then stop the index
+	// and the chain and close the store.
 	log.Info("shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

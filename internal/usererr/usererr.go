@@ -12,6 +12,10 @@ const (
 	Invalid Kind = iota
 	NotFound
 	TooLarge
+	Unauthenticated // no valid credentials (401)
+	Forbidden       // credentials that do not allow this (403)
+	Conflict        // the request clashes with the current state (409)
+	Unprocessable   // well-formed but failing validation (422)
 )
 
 // Error is a user-caused failure with a stable code and a readable message.

@@ -17,7 +17,9 @@ import (
 	"github.com/dforge/dforge/internal/chain"
 	"github.com/dforge/dforge/internal/chain/app"
 	"github.com/dforge/dforge/internal/chain/ledger"
+	"github.com/dforge/dforge/internal/chain/names"
 	"github.com/dforge/dforge/internal/chain/tx"
+	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/store"
 	"github.com/dforge/dforge/internal/web"
 )
@@ -46,7 +48,15 @@ func TestChainAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	h, err := web.NewNodeHandler(log, st, ch, testDist, "test")
+	ix := index.New(log, st, ch.Client())
+	ixCtx, stopIndex := context.WithCancel(context.Background())
+	ixDone := make(chan error, 1)
+	go func() { ixDone <- ix.Run(ixCtx) }()
+	defer func() {
+		stopIndex()
+		<-ixDone
+	}()
+	h, err := web.NewNodeHandler(log, st, ch, ix, testDist, "test")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +105,8 @@ func TestChainAPI(t *testing.T) {
 		t.Fatalf("relay = %d %s", res.StatusCode, body)
 	}
 	_, body = do(t, "GET", srv.URL+"/api/v1/accounts/"+alice.Hex(), "")
-	if !strings.Contains(body, `"balance":700`) || !strings.Contains(body, `"nonce":1`) || !strings.Contains(body, `"address":"`+alice.Hex()+`"`) {
+	if !strings.Contains(body, `"balance":700`) || !strings.Contains(body, `"nonce":1`) || !strings.Contains(body, `"address":"`+alice.Hex()+`"`) ||
+		!strings.Contains(body, `"username":"`+names.Default(alice)+`"`) {
 		t.Fatalf("account = %s", body)
 	}
 

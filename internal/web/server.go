@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -15,7 +16,10 @@ import (
 
 	"github.com/dforge/dforge/content"
 	"github.com/dforge/dforge/internal/api"
+	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/chain"
+	"github.com/dforge/dforge/internal/chain/app"
+	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/markdown"
 	"github.com/dforge/dforge/internal/pages"
 	"github.com/dforge/dforge/internal/store"
@@ -36,16 +40,42 @@ type Deps struct {
 	DB      Pinger
 	Dist    fs.FS // the built app; ui.Dist() in production
 	Version string
+	// Auth resolves the user of every /api/v1 request; nil leaves them anonymous.
+	Auth *auth.Service
+	// SignInPerMinute caps nonce, sign-in and second-factor requests per IP;
+	// 0 means DefaultSignInPerMinute.
+	SignInPerMinute int
 }
 
-// NewNodeHandler builds the services over st and ch (nil: no chain routes)
-// and returns the node's whole HTTP surface serving the app in dist.
-func NewNodeHandler(log *slog.Logger, st *store.Store, ch *chain.Chain, dist fs.FS, version string) (http.Handler, error) {
+// DefaultSignInPerMinute is generous for people (a sign-in takes two
+// requests) and slow for a script guessing second-factor codes.
+const DefaultSignInPerMinute = 20
+
+// NewNodeHandler builds the services over st, ch (nil: no chain routes) and
+// ix, the chain's SQL projection (nil: no chain reads), and returns the
+// node's whole HTTP surface serving the app in dist.
+func NewNodeHandler(log *slog.Logger, st *store.Store, ch *chain.Chain, ix *index.Index, dist fs.FS, version string) (http.Handler, error) {
 	md := markdown.New()
+	id := newAuth(log, st, ch, ix)
 	a := api.New(log, api.Services{
-		Vitals: vitals.New(st), Support: support.New(st), Pages: pages.New(content.FS, md), Markdown: md, Chain: ch,
+		Vitals: vitals.New(st), Support: support.New(st), Pages: pages.New(content.FS, md), Markdown: md, Chain: ch, Index: ix,
+		Auth: id,
 	}, version)
-	return NewHandler(Deps{Log: log, API: a, DB: st, Dist: dist, Version: version})
+	return NewHandler(Deps{Log: log, API: a, DB: st, Dist: dist, Version: version, Auth: id})
+}
+
+// newAuth builds the identity service: SIWE messages must name the chain's
+// EIP-712 chain id (the default chain's when the node runs without one),
+// and usernames come from the index when there is one.
+func newAuth(log *slog.Logger, st *store.Store, ch *chain.Chain, ix *index.Index) *auth.Service {
+	cfg := auth.Config{ChainID: app.DefaultParams().ChainID, Log: log}
+	if ch != nil {
+		cfg.ChainID = ch.Params().ChainID
+	}
+	if ix != nil { // a nil *index.Index in the interface would not read as nil
+		cfg.Names = ix
+	}
+	return auth.New(st, cfg)
 }
 
 // NewHandler returns the node's whole HTTP surface.
@@ -75,7 +105,32 @@ func NewHandler(d Deps) (http.Handler, error) {
 		"POST /api/analytics/web-vitals": newLimiter(120, time.Minute),
 		"POST /api/v1/contact":           newLimiter(20, 10*time.Minute),
 	}
-	return recoverPanics(d.Log, observe(d.Log, metrics, secureHeaders(limits.wrap(mux)))), nil
+	signIn := d.SignInPerMinute
+	if signIn <= 0 {
+		signIn = DefaultSignInPerMinute
+	}
+	for _, route := range []string{"GET /api/v1/auth/nonce", "POST /api/v1/auth/siwe", "POST /api/v1/auth/2fa",
+		"POST /api/v1/user/2fa/enable", "POST /api/v1/user/2fa/disable"} {
+		limits[route] = newLimiter(signIn, time.Minute)
+	}
+	var h http.Handler = mux
+	if d.Auth != nil {
+		h = apiOnly(d.Auth.Middleware, mux)
+	}
+	return recoverPanics(d.Log, observe(d.Log, metrics, secureHeaders(limits.wrap(h)))), nil
+}
+
+// apiOnly applies mw to /api/v1 requests; the app's pages and assets need no
+// user, and the web-vitals beacon cannot carry a CSRF header.
+func apiOnly(mw func(http.Handler) http.Handler, next http.Handler) http.Handler {
+	api := mw(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/api/v1/") {
+			api.ServeHTTP(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 func health(db Pinger, version string) http.HandlerFunc {

@@ -37,7 +37,7 @@ func newServer(t *testing.T) (*httptest.Server, *store.Store) {
 		t.Fatalf("open store: %v", err)
 	}
 	t.Cleanup(func() { st.Close() })
-	h, err := web.NewNodeHandler(slog.New(slog.NewTextHandler(io.Discard, nil)), st, nil, testDist, "test")
+	h, err := web.NewNodeHandler(slog.New(slog.NewTextHandler(io.Discard, nil)), st, nil, nil, testDist, "test")
 	if err != nil {
 		t.Fatalf("new handler: %v", err)
 	}

@@ -1,0 +1,342 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/dforge/dforge/internal/auth"
+	"github.com/dforge/dforge/internal/usererr"
+)
+
+const maxSettingsBody = 16 << 10
+
+// userJSON is Gitea's User with dForge's wallet fields. Email is present only
+// for the user themself.
+type userJSON struct {
+	ID               int64   `json:"id"`
+	Login            string  `json:"login"`
+	FullName         string  `json:"full_name"`
+	Email            *string `json:"email,omitempty"`
+	AvatarURL        string  `json:"avatar_url"`
+	Description      string  `json:"description"`
+	Location         string  `json:"location"`
+	Website          string  `json:"website"`
+	Created          string  `json:"created"`
+	WalletAddress    string  `json:"wallet_address"`
+	TwoFactorEnabled bool    `json:"two_factor_enabled"`
+}
+
+// toUserJSON shapes u; self adds what only the user may see.
+func toUserJSON(u auth.User, self bool) userJSON {
+	j := userJSON{
+		ID: u.ID, Login: u.Username, FullName: u.Profile.FullName, Description: u.Profile.Description,
+		Location: u.Profile.Location, Website: u.Profile.Website, WalletAddress: u.Address.Hex(),
+	}
+	if !u.CreatedAt.IsZero() {
+		j.Created = u.CreatedAt.UTC().Format(time.RFC3339)
+	}
+	if self {
+		email := u.Profile.Email
+		j.Email, j.TwoFactorEnabled = &email, u.TwoFactor
+	}
+	return j
+}
+
+func (a *API) getUser(w http.ResponseWriter, r *http.Request) {
+	id, err := auth.Require(r.Context(), auth.ScopeRead)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, toUserJSON(id.User, true))
+}
+
+func (a *API) patchUserSettings(w http.ResponseWriter, r *http.Request) {
+	id, err := auth.Require(r.Context(), auth.ScopeWrite)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	var in struct {
+		FullName    *string `json:"full_name"`
+		Description *string `json:"description"`
+		Location    *string `json:"location"`
+		Website     *string `json:"website"`
+		Email       *string `json:"email"`
+	}
+	if err := decode(w, r, maxSettingsBody, &in); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	u, err := a.auth.UpdateProfile(r.Context(), id.User, auth.ProfileUpdate{
+		FullName: in.FullName, Description: in.Description, Location: in.Location, Website: in.Website, Email: in.Email,
+	})
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, toUserJSON(u, true))
+}
+
+func (a *API) getUserByName(w http.ResponseWriter, r *http.Request) {
+	u, err := a.auth.UserByName(r.Context(), r.PathValue("username"))
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	me, signedIn := auth.UserFrom(r.Context())
+	writeJSON(w, http.StatusOK, toUserJSON(u, signedIn && u.ID != 0 && me.ID == u.ID))
+}
+
+// tokenJSON is Gitea's AccessToken; sha1 (the token) appears only when created.
+type tokenJSON struct {
+	ID        int64     `json:"id"`
+	Name      string    `json:"name"`
+	SHA1      string    `json:"sha1,omitempty"`
+	LastEight string    `json:"token_last_eight"`
+	Scopes    []string  `json:"scopes"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+func toTokenJSON(t auth.Token) tokenJSON {
+	return tokenJSON{ID: t.ID, Name: t.Name, SHA1: t.Secret, LastEight: t.LastEight, Scopes: t.Scopes, CreatedAt: t.CreatedAt.UTC()}
+}
+
+// tokenOwner is the identity acting on /users/{username}/tokens, which must
+// be that user: nobody manages another person's tokens.
+func (a *API) tokenOwner(r *http.Request, need auth.Scope) (*auth.Identity, error) {
+	id, err := auth.Require(r.Context(), need)
+	if err != nil {
+		return nil, err
+	}
+	self, err := a.auth.IsSelf(r.Context(), id.User, r.PathValue("username"))
+	if err != nil {
+		return nil, err
+	}
+	if !self {
+		return nil, &usererr.Error{Kind: usererr.Forbidden, Code: "forbidden", Message: "You can only manage your own access tokens."}
+	}
+	return id, nil
+}
+
+func (a *API) listTokens(w http.ResponseWriter, r *http.Request) {
+	id, err := a.tokenOwner(r, auth.ScopeRead)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	list, err := a.auth.Tokens(r.Context(), id.User)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	out := make([]tokenJSON, len(list))
+	for i, t := range list {
+		out[i] = toTokenJSON(t)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (a *API) createToken(w http.ResponseWriter, r *http.Request) {
+	id, err := a.tokenOwner(r, auth.ScopeAdmin)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	var in struct {
+		Name   string   `json:"name"`
+		Scopes []string `json:"scopes"`
+	}
+	if err := decode(w, r, maxSettingsBody, &in); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	t, err := a.auth.CreateToken(r.Context(), id.User, in.Name, in.Scopes)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusCreated, toTokenJSON(t))
+}
+
+func (a *API) deleteToken(w http.ResponseWriter, r *http.Request) {
+	id, err := a.tokenOwner(r, auth.ScopeAdmin)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	tokenID, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err == nil {
+		err = a.auth.RevokeToken(r.Context(), id.User, tokenID)
+	} else {
+		err = &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: "You have no access token with that id."}
+	}
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (a *API) getTwoFactor(w http.ResponseWriter, r *http.Request) {
+	id, err := auth.Require(r.Context(), auth.ScopeRead)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	st, err := a.auth.TwoFactor(r.Context(), id.User)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"enabled": st.Enabled, "recoveryCodesLeft": st.RecoveryCodesLeft})
+}
+
+func (a *API) setupTwoFactor(w http.ResponseWriter, r *http.Request) {
+	id, err := auth.Require(r.Context(), auth.ScopeAdmin)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	setup, err := a.auth.SetupTOTP(r.Context(), id.User)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, map[string]string{"secret": setup.Secret, "otpauthUrl": setup.OTPAuthURL})
+}
+
+// decodeCode reads {code} for the two-factor settings routes.
+func decodeCode(w http.ResponseWriter, r *http.Request) (string, error) {
+	var in struct {
+		Code string `json:"code"`
+	}
+	err := decode(w, r, maxSettingsBody, &in)
+	return in.Code, err
+}
+
+func (a *API) enableTwoFactor(w http.ResponseWriter, r *http.Request) {
+	id, err := auth.Require(r.Context(), auth.ScopeAdmin)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	code, err := decodeCode(w, r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	codes, err := a.auth.EnableTOTP(r.Context(), id.User, code)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, http.StatusOK, map[string][]string{"recoveryCodes": codes})
+}
+
+func (a *API) disableTwoFactor(w http.ResponseWriter, r *http.Request) {
+	id, err := auth.Require(r.Context(), auth.ScopeAdmin)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	code, err := decodeCode(w, r)
+	if err == nil {
+		err = a.auth.DisableTOTP(r.Context(), id.User, code)
+	}
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+type sessionJSON struct {
+	ID         int64     `json:"id"`
+	Current    bool      `json:"current"`
+	CreatedAt  time.Time `json:"createdAt"`
+	LastSeenAt time.Time `json:"lastSeenAt"`
+	UserAgent  string    `json:"userAgent"`
+	IP         string    `json:"ip"`
+}
+
+func (a *API) listSessions(w http.ResponseWriter, r *http.Request) {
+	id, err := auth.Require(r.Context(), auth.ScopeRead)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	list, err := a.auth.Sessions(r.Context(), id)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	out := make([]sessionJSON, len(list))
+	for i, s := range list {
+		out[i] = sessionJSON{ID: s.ID, Current: s.Current, CreatedAt: s.CreatedAt.UTC(), LastSeenAt: s.LastSeenAt.UTC(), UserAgent: s.UserAgent, IP: s.IP}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (a *API) deleteSession(w http.ResponseWriter, r *http.Request) {
+	id, err := auth.Require(r.Context(), auth.ScopeAdmin)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	sessionID, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err == nil {
+		err = a.auth.RevokeSession(r.Context(), id.User, sessionID)
+	} else {
+		err = &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: "You have no session with that id."}
+	}
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	if sessionID == id.SessionID {
+		auth.ClearCookie(w, r) // revoking this browser's own session signs it out
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (a *API) getNotificationPrefs(w http.ResponseWriter, r *http.Request) {
+	id, err := auth.Require(r.Context(), auth.ScopeRead)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	p, err := a.auth.NotificationPrefs(r.Context(), id.User)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, p)
+}
+
+// putNotificationPrefs replaces the preferences; a key left out keeps its value.
+func (a *API) putNotificationPrefs(w http.ResponseWriter, r *http.Request) {
+	id, err := auth.Require(r.Context(), auth.ScopeWrite)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	p, err := a.auth.NotificationPrefs(r.Context(), id.User)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	if err := decode(w, r, maxSettingsBody, &p); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	if err := a.auth.SetNotificationPrefs(r.Context(), id.User, p); err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, p)
+}

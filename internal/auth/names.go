@@ -1,0 +1,39 @@
+package auth
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/chain/names"
+	"github.com/dforge/dforge/internal/store"
+)
+
+// localNames stands in for the chain's names when a node runs without its
+// index: every address has its default name, which resolves back through
+// the users who signed in here. Claimed names need the index.
+type localNames struct{ store *store.Store }
+
+var defaultName = regexp.MustCompile(`^(?i)user-([0-9a-f]{12})$`)
+
+func (n localNames) Username(_ context.Context, addr common.Address) (string, error) {
+	return names.Default(addr), nil
+}
+
+func (n localNames) AddressOf(ctx context.Context, username string) (common.Address, bool, error) {
+	m := defaultName.FindStringSubmatch(username)
+	if m == nil {
+		return common.Address{}, false, nil
+	}
+	found, err := n.store.UserAddressesWithPrefix(ctx, "0x"+strings.ToLower(m[1]), 2)
+	if err != nil {
+		return common.Address{}, false, fmt.Errorf("resolve default name: %w", err)
+	}
+	if len(found) != 1 { // none, or two addresses sharing 48 bits: neither is named
+		return common.Address{}, false, nil
+	}
+	return common.HexToAddress(found[0]), true, nil
+}

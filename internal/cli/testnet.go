@@ -1,0 +1,174 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/dforge/dforge/internal/chain/app"
+	"github.com/dforge/dforge/internal/chain/node"
+	"github.com/dforge/dforge/internal/chain/tx"
+)
+
+// maxValidators bounds --validators: every validator on one host is a whole
+// node with its own ports, databases and goroutines.
+const maxValidators = 64
+
+// portsPerNode are a testnet node's P2P, RPC and HTTP ports, in that order.
+const portsPerNode = 3
+
+// testnetConfig is what `dforge testnet` writes.
+type testnetConfig struct {
+	Validators int
+	Out        string
+	// BasePort 0 picks free ports; otherwise node K listens on BasePort+3K
+	// (P2P), +1 (RPC) and +2 (HTTP).
+	BasePort int
+	Allocs   allocFlags
+}
+
+// testnetNode is one node a testnet holds: its data dir and addresses.
+type testnetNode struct {
+	Home, HTTPAddr, RPCAddr, P2PAddr string
+}
+
+func parseTestnet(args []string) (testnetConfig, error) {
+	fl := flag.NewFlagSet("testnet", flag.ContinueOnError)
+	cfg := testnetConfig{}
+	fl.IntVar(&cfg.Validators, "validators", 4, fmt.Sprintf("number of validators `N`, 1 to %d", maxValidators))
+	fl.StringVar(&cfg.Out, "out", "./testnet", "`dir` to write node0 .. nodeN-1 in; must be new or empty")
+	fl.IntVar(&cfg.BasePort, "base-port", 0, "first port `P`: node K uses P+3K (P2P), P+3K+1 (RPC), P+3K+2 (HTTP); 0 picks free ports")
+	fl.Var(&cfg.Allocs, "alloc", "genesis balance `ADDRESS=AMOUNT` in micro-units (repeatable)")
+	if err := fl.Parse(args); err != nil {
+		return cfg, err
+	}
+	if fl.NArg() > 0 {
+		return cfg, fmt.Errorf("testnet: unexpected argument %q", fl.Arg(0))
+	}
+	if cfg.Validators < 1 || cfg.Validators > maxValidators {
+		return cfg, fmt.Errorf("testnet: --validators must be between 1 and %d, got %d", maxValidators, cfg.Validators)
+	}
+	if last := cfg.BasePort + portsPerNode*cfg.Validators - 1; cfg.BasePort != 0 && (cfg.BasePort < 1 || last > 65535) {
+		return cfg, fmt.Errorf("testnet: --base-port %d leaves no room for %d ports below 65536", cfg.BasePort, portsPerNode*cfg.Validators)
+	}
+	if cfg.Out == "" {
+		return cfg, errors.New("testnet: --out is empty")
+	}
+	return cfg, nil
+}
+
+func testnet(args []string, out io.Writer) error {
+	cfg, err := parseTestnet(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	nodes, err := writeTestnet(cfg)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "wrote a %d-validator testnet of chain %s in %s (genesis allocations besides the treasury: %d)\n",
+		len(nodes), tx.ChainIDString(app.DefaultParams().ChainID), cfg.Out, len(cfg.Allocs))
+	for i, n := range nodes {
+		fmt.Fprintf(out, "  node%d  http://%s  rpc %s  p2p %s\n", i, n.HTTPAddr, n.RPCAddr, n.P2PAddr)
+	}
+	fmt.Fprintf(out, "start node K with: dforge serve --home %s\n", filepath.Join(cfg.Out, "nodeK"))
+	return nil
+}
+
+// writeTestnet writes cfg.Validators node directories under cfg.Out, each a
+// complete data dir (as `serve --data` creates) sharing one genesis, plus
+// the dforge.env that gives `serve --home` its HTTP address.
+func writeTestnet(cfg testnetConfig) ([]testnetNode, error) {
+	// 1. Never write into a directory that holds anything: keys are not
+	// overwritten, and a half-old network would not start.
+	if err := newOrEmptyDir(cfg.Out); err != nil {
+		return nil, err
+	}
+	nodes, err := writeNodes(cfg)
+	if err != nil {
+		for i := range cfg.Validators {
+			os.RemoveAll(node.TestnetHome(cfg.Out, i)) // the directory was empty before
+		}
+		return nil, err
+	}
+	return nodes, nil
+}
+
+func writeNodes(cfg testnetConfig) ([]testnetNode, error) {
+	// 2. The genesis `dforge init` would write, with every validator in it.
+	genesis := app.TreasuryGenesis()
+	genesis.Allocations = append(genesis.Allocations, cfg.Allocs...)
+	appState, err := json.Marshal(genesis)
+	if err != nil {
+		return nil, fmt.Errorf("testnet: encode genesis: %w", err)
+	}
+	ports, err := testnetPorts(cfg.BasePort, cfg.Validators)
+	if err != nil {
+		return nil, fmt.Errorf("testnet: %w", err)
+	}
+	// 3. CometBFT homes, keys, genesis and peers.
+	nodes := make([]testnetNode, cfg.Validators)
+	homes := make([]node.TestnetNode, cfg.Validators)
+	for i := range nodes {
+		p2p, rpc, http := ports[portsPerNode*i], ports[portsPerNode*i+1], ports[portsPerNode*i+2]
+		home := node.TestnetHome(cfg.Out, i)
+		nodes[i] = testnetNode{
+			Home: home, HTTPAddr: fmt.Sprintf("127.0.0.1:%d", http),
+			RPCAddr: fmt.Sprintf("tcp://127.0.0.1:%d", rpc), P2PAddr: fmt.Sprintf("tcp://127.0.0.1:%d", p2p),
+		}
+		homes[i] = node.TestnetNode{Home: cometHome(home), RPCPort: rpc, P2PPort: p2p}
+	}
+	if err := node.WriteTestnet(tx.ChainIDString(genesis.Params.ChainID), appState, homes); err != nil {
+		return nil, err
+	}
+	// 4. What `serve --home` needs besides the chain: the HTTP address.
+	for _, n := range nodes {
+		if err := writeHomeSettings(n.Home, "DFORGE_ADDR="+n.HTTPAddr); err != nil {
+			return nil, fmt.Errorf("testnet: %w", err)
+		}
+	}
+	return nodes, nil
+}
+
+// cometHome is the CometBFT home inside a data dir: serve runs the chain in
+// <data>/chain, and the chain keeps CometBFT's files in its comet/ folder
+// (beside app/, the application state).
+func cometHome(data string) string {
+	return filepath.Join(data, "chain", "comet")
+}
+
+// testnetPorts returns portsPerNode ports per node: consecutive from base, or
+// free ones chosen by the kernel when base is 0.
+func testnetPorts(base, n int) ([]int, error) {
+	if base == 0 {
+		return node.FreePorts(portsPerNode * n)
+	}
+	ports := make([]int, portsPerNode*n)
+	for i := range ports {
+		ports[i] = base + i
+	}
+	return ports, nil
+}
+
+// newOrEmptyDir creates dir, or accepts it when it exists and is empty.
+func newOrEmptyDir(dir string) error {
+	entries, err := os.ReadDir(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("testnet: create %s: %w", dir, err)
+		}
+		return nil
+	case err != nil:
+		return fmt.Errorf("testnet: --out %s: %w", dir, err)
+	case len(entries) > 0:
+		return fmt.Errorf("testnet: %s is not empty; give a new or empty directory (a testnet never overwrites keys)", dir)
+	}
+	return nil
+}

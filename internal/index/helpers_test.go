@@ -1,0 +1,218 @@
+package index_test
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/dforge/dforge/internal/chain"
+	"github.com/dforge/dforge/internal/chain/app"
+	"github.com/dforge/dforge/internal/chain/tx"
+	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/store"
+)
+
+var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+// testParams unbond after two blocks, so a test sees an unstake mature.
+var testParams = app.Params{ChainID: 7771, Symbol: "DFG", Decimals: 6, UnbondingBlocks: 2}
+
+// databases returns the DSN of a fresh SQLite file and, when
+// DFORGE_TEST_PG points at a PostgreSQL server, of a fresh database there.
+func databases(t *testing.T) map[string]string {
+	t.Helper()
+	out := map[string]string{"sqlite": filepath.Join(t.TempDir(), "index.db")}
+	if admin := os.Getenv("DFORGE_TEST_PG"); admin != "" {
+		out["postgres"] = postgresDB(t, admin)
+	}
+	return out
+}
+
+var dbSeq atomic.Int64
+
+func postgresDB(t *testing.T, adminDSN string) string {
+	t.Helper()
+	ctx := context.Background()
+	name := fmt.Sprintf("dforge_index_%d_%d", time.Now().UnixNano(), dbSeq.Add(1))
+	admin, err := store.OpenAdmin(ctx, adminDSN)
+	if err != nil {
+		t.Fatalf("connect postgres: %v", err)
+	}
+	dsn, err := admin.CreateDatabase(ctx, name)
+	if err != nil {
+		admin.Close()
+		t.Fatalf("create database: %v", err)
+	}
+	t.Cleanup(func() {
+		admin.DropDatabase(ctx, name)
+		admin.Close()
+	})
+	return dsn
+}
+
+func openStore(t *testing.T, dsn string) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatalf("open store: %v", err)
+	}
+	return st
+}
+
+func openChain(t *testing.T, dir string, genesis app.Genesis) *chain.Chain {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	ch, err := chain.Open(ctx, chain.Config{
+		Dir: dir, RPCAddr: "tcp://127.0.0.1:0", P2PAddr: "tcp://127.0.0.1:0", Genesis: genesis, Logger: quiet,
+	})
+	if err != nil {
+		t.Fatalf("open chain: %v", err)
+	}
+	return ch
+}
+
+// follow runs ix until the returned stop is called.
+func follow(t *testing.T, ix *index.Index) (stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- ix.Run(ctx) }()
+	return func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("index run: %v", err)
+		}
+	}
+}
+
+// wallet signs transactions for one key and counts its nonce.
+type wallet struct {
+	key   *ecdsa.PrivateKey
+	addr  common.Address
+	nonce uint64
+}
+
+func newWallet() *wallet {
+	key, _ := crypto.GenerateKey()
+	return &wallet{key: key, addr: crypto.PubkeyToAddress(key.PublicKey)}
+}
+
+// sign signs a message of kind, adding from and the next nonce.
+func (w *wallet) sign(t *testing.T, kind tx.Kind, msg map[string]any) tx.Envelope {
+	t.Helper()
+	msg["from"] = w.addr.Hex()
+	msg["nonce"] = strconv.FormatUint(w.nonce, 10)
+	env, err := tx.Sign(w.key, kind, msg, testParams.ChainID)
+	if err != nil {
+		t.Fatalf("sign %s: %v", kind, err)
+	}
+	return env
+}
+
+// submit signs, submits and waits until the block is projected.
+func (w *wallet) submit(t *testing.T, ch *chain.Chain, ix *index.Index, kind tx.Kind, msg map[string]any) chain.Result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := ch.Submit(ctx, w.sign(t, kind, msg))
+	if err != nil || res.Code != 0 {
+		t.Fatalf("%s: %+v %v", kind, res, err)
+	}
+	w.nonce++
+	if err := ix.WaitFor(ctx, res.Height); err != nil {
+		t.Fatalf("wait for height %d: %v", res.Height, err)
+	}
+	return res
+}
+
+func amount(n uint64) string { return strconv.FormatUint(n, 10) }
+
+// checkAgainstChain compares the projected accounts with the chain's state.
+func checkAgainstChain(t *testing.T, ch *chain.Chain, ix *index.Index, addrs ...common.Address) {
+	t.Helper()
+	for _, a := range addrs {
+		want, err := ch.Account(a)
+		if err != nil {
+			t.Fatalf("chain account: %v", err)
+		}
+		got, err := ix.Account(context.Background(), a)
+		if err != nil {
+			t.Fatalf("index account: %v", err)
+		}
+		wantRow := index.Account{Address: a.Hex(), Username: want.Username, Balance: want.Balance, Staked: want.Staked, Unbonding: want.Unbonding, Nonce: want.Nonce}
+		if got != wantRow {
+			t.Errorf("account %s: projected %+v, chain %+v", a.Hex(), got, wantRow)
+		}
+	}
+}
+
+// chainTables are the projection's tables with the order that makes a
+// dump of each deterministic.
+var chainTables = map[string]string{
+	"chain_index":    "id",
+	"chain_blocks":   "height",
+	"chain_txs":      "height, tx_index",
+	"chain_accounts": "address",
+}
+
+// dump reads every row of the projection as text.
+func dump(t *testing.T, st *store.Store) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	for table, order := range chainTables {
+		rows, err := st.DB().Query("SELECT * FROM " + table + " ORDER BY " + order)
+		if err != nil {
+			t.Fatalf("dump %s: %v", table, err)
+		}
+		cols, _ := rows.Columns()
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatalf("scan %s: %v", table, err)
+			}
+			cells := make([]string, len(vals))
+			for i, v := range vals {
+				if b, ok := v.([]byte); ok {
+					v = string(b)
+				}
+				cells[i] = fmt.Sprint(v)
+			}
+			out[table] = append(out[table], strings.Join(cells, "|"))
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatalf("dump %s: %v", table, err)
+		}
+		rows.Close()
+	}
+	return out
+}
+
+func sameDump(t *testing.T, what string, got, want map[string][]string) {
+	t.Helper()
+	if reflect.DeepEqual(got, want) {
+		return
+	}
+	for table := range chainTables {
+		if !reflect.DeepEqual(got[table], want[table]) {
+			t.Errorf("%s: table %s differs:\n got  %q\n want %q", what, table, got[table], want[table])
+		}
+	}
+}

@@ -1,0 +1,83 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/chain/names"
+)
+
+// Username is a's username as projected: the claimed one, else its default.
+func (ix *Index) Username(ctx context.Context, a common.Address) (string, error) {
+	acct, err := ix.Account(ctx, a)
+	return acct.Username, err
+}
+
+// AddressOf finds the account whose username is name, in any case. A
+// default name resolves to its account while that account has claimed no
+// other; defaults encode only part of an address, so only accounts the
+// chain has touched resolve, and should two share a default the older one
+// keeps it.
+func (ix *Index) AddressOf(ctx context.Context, name string) (common.Address, bool, error) {
+	lower := strings.ToLower(name)
+	for _, q := range []string{
+		`SELECT address FROM chain_accounts WHERE lower(username) = $1`,
+		`SELECT address FROM chain_accounts WHERE default_name = $1 AND username IS NULL ORDER BY created_height, address LIMIT 1`,
+	} {
+		var addr string
+		err := ix.db.QueryRowContext(ctx, q, lower).Scan(&addr)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return common.Address{}, false, fmt.Errorf("find owner of %q: %w", name, err)
+		}
+		return common.HexToAddress(addr), true, nil
+	}
+	return common.Address{}, false, nil
+}
+
+// Availability says whether a username can be claimed, and if not, why.
+type Availability struct {
+	Name      string `json:"name"`
+	Available bool   `json:"available"`
+	Owner     string `json:"owner,omitempty"`
+	Reason    string `json:"reason,omitempty"`
+}
+
+// UsernameAvailability checks name against the chain's rules and the
+// projected owners. The chain decides for good when the claim is made.
+func (ix *Index) UsernameAvailability(ctx context.Context, name string) (Availability, error) {
+	av := Availability{Name: name}
+	owner, taken, err := ix.AddressOf(ctx, name)
+	if err != nil {
+		return av, err
+	}
+	if taken {
+		av.Owner = owner.Hex()
+		av.Reason = "this username is taken"
+		return av, nil
+	}
+	if err := names.Validate(name); err != nil {
+		av.Reason = ruleMessage(err)
+		return av, nil
+	}
+	av.Available = true
+	return av, nil
+}
+
+// ruleMessage is a names rule violation without its sentinel's prefix.
+func ruleMessage(err error) string {
+	msg := err.Error()
+	for _, sentinel := range []error{names.ErrInvalid, names.ErrReserved} {
+		if errors.Is(err, sentinel) {
+			msg = strings.TrimPrefix(msg, sentinel.Error()+": ")
+		}
+	}
+	return msg
+}

@@ -1,0 +1,443 @@
+package index
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	abci "github.com/cometbft/cometbft/abci/types"
+	ctypes "github.com/cometbft/cometbft/rpc/core/types"
+	"github.com/cometbft/cometbft/types"
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/chain/app"
+	"github.com/dforge/dforge/internal/chain/names"
+	"github.com/dforge/dforge/internal/chain/tx"
+)
+
+// genesisInfo identifies the chain a projection belongs to.
+type genesisInfo struct {
+	chainID string
+	hash    string // over the chain id, genesis time, initial height and app state
+	timeNS  int64
+	height  int64 // the height the genesis stands for: initial height - 1
+	state   app.Genesis
+}
+
+func readGenesis(doc *types.GenesisDoc) (genesisInfo, error) {
+	var g genesisInfo
+	if err := json.Unmarshal(doc.AppState, &g.state); err != nil {
+		return g, fmt.Errorf("parse genesis app state: %w", err)
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%d\x00%d\x00", doc.ChainID, doc.GenesisTime.UnixNano(), doc.InitialHeight)
+	h.Write(doc.AppState)
+	initial := doc.InitialHeight
+	if initial < 1 {
+		initial = 1
+	}
+	return genesisInfo{chainID: doc.ChainID, hash: hex.EncodeToString(h.Sum(nil)), timeNS: doc.GenesisTime.UnixNano(), height: initial - 1, state: g.state}, nil
+}
+
+// prepare loads the projected height, first projecting the genesis when
+// the tables are empty, or rebuilding them when they hold another chain
+// (the chain was re-created beside an existing database).
+func (ix *Index) prepare(ctx context.Context) error {
+	res, err := ix.client.Genesis(ctx)
+	if err != nil {
+		return fmt.Errorf("read genesis: %w", err)
+	}
+	g, err := readGenesis(res.Genesis)
+	if err != nil {
+		return err
+	}
+	var height int64
+	var hash string
+	err = ix.db.QueryRowContext(ctx, `SELECT height, genesis_hash FROM chain_index WHERE id = 1`).Scan(&height, &hash)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return ix.projectGenesis(ctx, g)
+	case err != nil:
+		return fmt.Errorf("read projected height: %w", err)
+	case hash != g.hash:
+		ix.log.Warn("the database holds another chain's projection; rebuilding it", "chain", g.chainID)
+		if err := ix.reset(ctx); err != nil {
+			return err
+		}
+		return ix.projectGenesis(ctx, g)
+	}
+	ix.setHeight(height)
+	return nil
+}
+
+// reset empties the projection.
+func (ix *Index) reset(ctx context.Context) error {
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin reset: %w", err)
+	}
+	defer tx.Rollback()
+	for _, table := range []string{"chain_index", "chain_txs", "chain_blocks", "chain_accounts"} {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
+			return fmt.Errorf("empty %s: %w", table, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit reset: %w", err)
+	}
+	ix.setHeight(-1)
+	return nil
+}
+
+// projectGenesis writes the genesis allocations as the accounts at the
+// genesis height.
+func (ix *Index) projectGenesis(ctx context.Context, g genesisInfo) error {
+	d := deltas{}
+	var total uint64
+	for _, a := range g.state.Allocations {
+		if a.Amount > math.MaxInt64-total {
+			return fmt.Errorf("the genesis supply exceeds what SQL can hold (%d micro-units)", int64(math.MaxInt64))
+		}
+		total += a.Amount
+		if err := d.add(a.Address, func(x *delta) error { return addTo(&x.balance, int64(a.Amount)) }); err != nil {
+			return err
+		}
+	}
+	err := ix.inTx(ctx, func(tx *sql.Tx) error {
+		if err := writeAccounts(ctx, tx, g.height, d); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO chain_index (id, height, chain_id, genesis_hash, genesis_time_ns) VALUES (1, $1, $2, $3, $4)`,
+			g.height, g.chainID, g.hash, g.timeNS)
+		if err != nil {
+			return fmt.Errorf("record genesis: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("project genesis: %w", err)
+	}
+	ix.setHeight(g.height)
+	return nil
+}
+
+// projectHeight reads one block and its results and writes them. At the
+// tip the results may not be saved yet: that is errPending, not a failure.
+func (ix *Index) projectHeight(ctx context.Context, h int64, tip bool) error {
+	block, err := ix.client.Block(ctx, &h)
+	if err != nil {
+		return fmt.Errorf("read block %d: %w", h, err)
+	}
+	results, err := ix.client.BlockResults(ctx, &h)
+	if err != nil {
+		if tip {
+			return errPending
+		}
+		return fmt.Errorf("read results of block %d: %w", h, err)
+	}
+	rows, err := buildBlock(block, results)
+	if err != nil {
+		return fmt.Errorf("project block %d: %w", h, err)
+	}
+	prev := h - 1
+	err = ix.inTx(ctx, func(tx *sql.Tx) error { return writeBlock(ctx, tx, prev, rows) })
+	if err != nil {
+		return fmt.Errorf("project block %d: %w", h, err)
+	}
+	ix.setHeight(h)
+	return nil
+}
+
+func (ix *Index) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// blockRows is what one block adds to the projection.
+type blockRows struct {
+	block    blockRow
+	txs      []txRow
+	accounts deltas
+}
+
+type blockRow struct {
+	height   int64
+	hash     string
+	timeNS   int64
+	proposer string
+	txs      int
+	appHash  string
+}
+
+type txRow struct {
+	height   int64
+	index    int
+	hash     string
+	kind     string
+	from     string
+	to       string
+	amount   int64
+	target   string
+	username string
+	nonce    int64
+	code     uint32
+	log      string
+	timeNS   int64
+}
+
+// delta is what one block changes in one account.
+type delta struct {
+	balance, staked, unbonding, nonce int64
+	claimed                           bool           // the block set the username
+	username                          sql.NullString // the claimed name; NULL: back to the default
+}
+
+type deltas map[common.Address]*delta
+
+func (d deltas) add(a common.Address, change func(*delta) error) error {
+	x := d[a]
+	if x == nil {
+		x = &delta{}
+		d[a] = x
+	}
+	return change(x)
+}
+
+// addTo adds v to *sum, refusing to wrap around.
+func addTo(sum *int64, v int64) error {
+	if v > 0 && *sum > math.MaxInt64-v || v < 0 && *sum < math.MinInt64-v {
+		return errors.New("an amount overflows the SQL projection's 64-bit integers")
+	}
+	*sum += v
+	return nil
+}
+
+// buildBlock turns a block and its results into rows, applying the events
+// in the order the application emitted them: matured unbondings first (the
+// application pays them before any transaction), then each transaction's.
+// A failed transaction is recorded but changes no account.
+func buildBlock(b *ctypes.ResultBlock, r *ctypes.ResultBlockResults) (blockRows, error) {
+	blk := b.Block
+	if len(r.TxResults) != len(blk.Txs) {
+		return blockRows{}, fmt.Errorf("%d transactions but %d results", len(blk.Txs), len(r.TxResults))
+	}
+	rows := blockRows{
+		block: blockRow{
+			height: blk.Height, hash: strings.ToLower(b.BlockID.Hash.String()), timeNS: blk.Time.UnixNano(),
+			proposer: blk.ProposerAddress.String(), txs: len(blk.Txs), appHash: strings.ToLower(hex.EncodeToString(r.AppHash)),
+		},
+		accounts: deltas{},
+	}
+	for _, ev := range r.FinalizeBlockEvents {
+		if err := rows.accounts.apply(ev); err != nil {
+			return blockRows{}, err
+		}
+	}
+	for i, raw := range blk.Txs {
+		res := r.TxResults[i]
+		row := decodeTx(raw)
+		row.height, row.index, row.hash, row.timeNS = blk.Height, i, hex.EncodeToString(raw.Hash()), blk.Time.UnixNano()
+		row.code, row.log = res.Code, res.Log
+		if res.Code == abci.CodeTypeOK {
+			if err := rows.applyTx(&row, res.Events); err != nil {
+				return blockRows{}, fmt.Errorf("transaction %d: %w", i, err)
+			}
+		}
+		rows.txs = append(rows.txs, row)
+	}
+	return rows, nil
+}
+
+// applyTx applies a successful transaction: its events, and the use of the
+// sender's nonce. The events' values are the ones the chain applied, so
+// they also fill the row.
+func (rows *blockRows) applyTx(row *txRow, events []abci.Event) error {
+	for _, ev := range events {
+		if ev.Type == row.kind {
+			overlay(row, ev)
+		}
+		if err := rows.accounts.apply(ev); err != nil {
+			return err
+		}
+	}
+	if !common.IsHexAddress(row.from) {
+		return fmt.Errorf("a successful %s has no valid sender", row.kind)
+	}
+	return rows.accounts.add(common.HexToAddress(row.from), func(x *delta) error { return addTo(&x.nonce, 1) })
+}
+
+func overlay(row *txRow, ev abci.Event) {
+	for _, a := range ev.Attributes {
+		switch a.Key {
+		case "from":
+			row.from = a.Value
+		case "to":
+			row.to = a.Value
+		case "amount":
+			row.amount = parseAmount(a.Value)
+		case "target":
+			row.target = a.Value
+		case "username":
+			row.username = a.Value
+		}
+	}
+}
+
+// apply applies one event to the accounts. Events of kinds the index does
+// not know change no account.
+func (d deltas) apply(ev abci.Event) error {
+	attrs := map[string]string{}
+	for _, a := range ev.Attributes {
+		attrs[a.Key] = a.Value
+	}
+	switch ev.Type {
+	case string(tx.KindTransfer), string(tx.KindTip), string(tx.KindTreasuryDeposit):
+		return d.move(ev.Type, attrs, "from", "to", func(from, to *delta, n int64) error {
+			return errors.Join(addTo(&from.balance, -n), addTo(&to.balance, n))
+		})
+	case string(tx.KindStake):
+		return d.own(ev.Type, attrs, "from", func(x *delta, n int64) error {
+			return errors.Join(addTo(&x.balance, -n), addTo(&x.staked, n))
+		})
+	case string(tx.KindUnstake):
+		return d.own(ev.Type, attrs, "from", func(x *delta, n int64) error {
+			return errors.Join(addTo(&x.staked, -n), addTo(&x.unbonding, n))
+		})
+	case app.EventUnbondingMatured:
+		return d.own(ev.Type, attrs, "address", func(x *delta, n int64) error {
+			return errors.Join(addTo(&x.unbonding, -n), addTo(&x.balance, n))
+		})
+	case string(tx.KindClaimUsername):
+		return d.claim(attrs)
+	}
+	return nil
+}
+
+// own applies an event about one account and an amount.
+func (d deltas) own(kind string, attrs map[string]string, key string, change func(*delta, int64) error) error {
+	a, n, err := addressAndAmount(kind, attrs, key)
+	if err != nil {
+		return err
+	}
+	return d.add(a, func(x *delta) error { return change(x, n) })
+}
+
+// move applies an event that moves an amount between two accounts.
+func (d deltas) move(kind string, attrs map[string]string, fromKey, toKey string, change func(from, to *delta, n int64) error) error {
+	from, n, err := addressAndAmount(kind, attrs, fromKey)
+	if err != nil {
+		return err
+	}
+	to, err := eventAddress(kind, attrs, toKey)
+	if err != nil {
+		return err
+	}
+	// Both entries exist before change runs, so a move to oneself nets out.
+	d.add(from, func(*delta) error { return nil })
+	d.add(to, func(*delta) error { return nil })
+	return change(d[from], d[to], n)
+}
+
+func (d deltas) claim(attrs map[string]string) error {
+	from, err := eventAddress(string(tx.KindClaimUsername), attrs, "from")
+	if err != nil {
+		return err
+	}
+	name := attrs["username"]
+	// Claiming one's default name gives up the claimed one.
+	username := sql.NullString{String: name, Valid: !strings.EqualFold(name, names.Default(from))}
+	return d.add(from, func(x *delta) error {
+		x.claimed, x.username = true, username
+		return nil
+	})
+}
+
+func addressAndAmount(kind string, attrs map[string]string, key string) (common.Address, int64, error) {
+	a, err := eventAddress(kind, attrs, key)
+	if err != nil {
+		return a, 0, err
+	}
+	n, err := strconv.ParseInt(attrs["amount"], 10, 64)
+	if err != nil || n <= 0 {
+		return a, 0, fmt.Errorf("%s event: amount %q is not a positive 64-bit integer", kind, attrs["amount"])
+	}
+	return a, n, nil
+}
+
+func eventAddress(kind string, attrs map[string]string, key string) (common.Address, error) {
+	v := attrs[key]
+	if !common.IsHexAddress(v) {
+		return common.Address{}, fmt.Errorf("%s event: %s %q is not an address", kind, key, v)
+	}
+	return common.HexToAddress(v), nil
+}
+
+// decodeTx reads what a transaction says, whether or not it applied. Bytes
+// that are not a transaction at all (only a faulty proposer includes them)
+// give an empty row.
+func decodeTx(raw []byte) txRow {
+	env, err := tx.Decode(raw)
+	if err != nil {
+		return txRow{}
+	}
+	m := env.Message
+	row := txRow{
+		kind: env.Type, from: messageAddress(m["from"]), to: messageAddress(m["to"]),
+		amount: parseAmount(m["amount"]), target: messageString(m["target"]), username: messageString(m["username"]),
+		nonce: parseAmount(m["nonce"]),
+	}
+	if env.Type == string(tx.KindTreasuryDeposit) {
+		row.to = app.TreasuryAddress.Hex()
+	}
+	return row
+}
+
+// messageAddress is an address field in its checksummed form, or "".
+func messageAddress(v any) string {
+	s, ok := v.(string)
+	if !ok || !common.IsHexAddress(s) {
+		return ""
+	}
+	return common.HexToAddress(s).Hex()
+}
+
+func messageString(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+// parseAmount reads a whole number given as a decimal string or a JSON
+// number; anything else, or a value SQL cannot hold, reads as 0.
+func parseAmount(v any) int64 {
+	var s string
+	switch x := v.(type) {
+	case string:
+		s = x
+	case json.Number:
+		s = x.String()
+	default:
+		return 0
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
+}
