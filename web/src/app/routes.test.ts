@@ -20,7 +20,12 @@ describe('route table', () => {
     ['/docs/getting-started', 'docs', { '*': 'getting-started' }],
     ['/api', 'apiReference', {}],
     ['/pricing', 'info', {}],
-    ['/treasury', 'ecosystem', {}],
+    ['/treasury', 'treasury', {}],
+    ['/wallet', 'wallet', {}],
+    ['/explorer', 'explorer', {}],
+    ['/validators', 'validators', {}],
+    ['/staking', 'staking', {}],
+    ['/grants', 'ecosystem', {}],
     ['/admin', 'workspace', {}],
     ['/blog/introducing%20dforge', 'blogPost', { id: 'introducing dforge' }],
   ])('%s shows %s', (path, screen, params) => {

@@ -32,6 +32,11 @@ export const screens = {
   status: lazyScreen(() => import('@/features/analytics/StatusScreen'), 'analytics'),
   playground: lazyScreen(() => import('@/features/playground/PlaygroundScreen'), 'playground'),
   ecosystem: lazyScreen(() => import('@/features/ecosystem/EcosystemScreen'), 'ecosystem'),
+  wallet: lazyScreen(() => import('@/features/wallet/WalletScreen'), 'wallet'),
+  explorer: lazyScreen(() => import('@/features/explorer/ExplorerScreen'), 'explorer'),
+  validators: lazyScreen(() => import('@/features/explorer/ValidatorsScreen'), 'explorer'),
+  staking: lazyScreen(() => import('@/features/explorer/StakingScreen'), 'explorer'),
+  treasury: lazyScreen(() => import('@/features/explorer/TreasuryScreen'), 'explorer'),
   workspace: lazyScreen(() => import('@/features/workspace/WorkspaceScreen'), 'workspace'),
   notFound: lazyScreen(() => import('@/features/errors/NotFoundScreen')),
 } satisfies Record<string, LazyScreen>

@@ -27,33 +27,19 @@ describe('EcosystemScreen', () => {
     expect(within(related).getAllByRole('link')).toHaveLength(PAGES[slug].links.length)
   })
 
-  it('explains the treasury and links to governance', async () => {
-    renderAt('/treasury')
-    expect(await screen.findByText(/spent only by treasury spend proposals/)).toBeTruthy()
-    expect(screen.getByText('No treasury activity yet')).toBeTruthy()
-    expect(screen.getByRole('link', { name: 'Governance' }).getAttribute('href')).toBe('/governance')
+  it('links a grant to the treasury that would pay it', async () => {
+    renderAt('/grants')
+    expect(await screen.findByText('No grants yet')).toBeTruthy()
+    expect(screen.getByRole('link', { name: 'Treasury' }).getAttribute('href')).toBe('/treasury')
   })
 
-  it('shows the validators empty state', async () => {
-    renderAt('/validators')
-    expect(await screen.findByText('No validators yet')).toBeTruthy()
-    expect(screen.getByText(/CometBFT consensus/)).toBeTruthy()
-  })
-
-  it('renders wallet actions disabled, with the reason', async () => {
-    renderAt('/wallet')
-    const group = await screen.findByRole('group', { name: 'Wallet actions' })
-    const buttons = within(group).getAllByRole('button') as HTMLButtonElement[]
-    expect(buttons.map((b) => b.textContent)).toEqual(['Send', 'Receive', 'Tip', 'Stake', 'Unstake'])
-    expect(buttons.every((b) => b.disabled)).toBe(true)
-    expect(document.getElementById(buttons[0].getAttribute('aria-describedby')!)?.textContent).toMatch(
-      /Available when the chain milestone lands/,
-    )
-  })
-
-  it('has no actions on pages that move no tokens', async () => {
-    renderAt('/explorer')
-    await screen.findByText('No blocks yet')
+  it('has no actions: these pages move no tokens', async () => {
+    renderAt('/marketplace')
+    await screen.findByText('No listings yet')
     expect(screen.queryByRole('button')).toBeNull()
+  })
+
+  it.each(['wallet', 'staking', 'validators', 'explorer', 'treasury'])('leaves /%s, which shows chain data, to its own screen', (slug) => {
+    expect(matchRoute(`/${slug}`).screen).toBe(slug)
   })
 })

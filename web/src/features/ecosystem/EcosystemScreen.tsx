@@ -1,18 +1,17 @@
 import { useTranslation } from 'react-i18next'
 import { useRoute } from '@/app/routes'
-import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { EmptyState } from '@/components/EmptyState'
 import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
-import { type ActionKey, type EcosystemSlug, isEcosystemSlug, LINK_TARGETS, PAGES } from './pages'
+import { type EcosystemSlug, isEcosystemSlug, LINK_TARGETS, PAGES } from './pages'
 import './ecosystem.css'
 
 /**
- * /grants, /staking, /validators, /treasury and the other token pages. Their
- * data comes from the chain (later milestones), so each says what it is for,
- * when it arrives and shows its empty state.
+ * /grants, /bounties, /ambassadors and /marketplace: token pages that are not
+ * built yet, so each says what it is for, when it arrives and shows its
+ * empty state.
  */
 export default function EcosystemScreen() {
   const slug = useRoute().pathname.split('/').filter(Boolean)[0] ?? ''
@@ -30,7 +29,6 @@ function EcosystemPage({ slug }: { slug: EcosystemSlug }) {
       <Card size="sm" className="ecosystem-status">
         <span className="badge">{t('status')}</span> {t(key('milestone'))}
       </Card>
-      {page.actions && <Actions actions={page.actions} />}
       <section className="ecosystem-section" aria-labelledby="ecosystem-list">
         <h2 id="ecosystem-list">{t(key('listTitle'))}</h2>
         <EmptyState message={t(key('empty'))} />
@@ -46,26 +44,6 @@ function EcosystemPage({ slug }: { slug: EcosystemSlug }) {
         </ul>
       </section>
     </>
-  )
-}
-
-// Value-bearing actions are signed in the user's wallet, which needs the chain
-// milestone; until then they are visible but disabled, with the reason.
-function Actions({ actions }: { actions: ActionKey[] }) {
-  const { t } = useTranslation('ecosystem')
-  return (
-    <div className="ecosystem-section">
-      <div className="button-row" role="group" aria-label={t('actionsLabel')}>
-        {actions.map((a) => (
-          <Button key={a} variant="secondary" disabled aria-describedby="ecosystem-actions-note">
-            {t(`actions.${a}`)}
-          </Button>
-        ))}
-      </div>
-      <p id="ecosystem-actions-note" className="muted ecosystem-note">
-        {t('actionsNote')}
-      </p>
-    </div>
   )
 }
 

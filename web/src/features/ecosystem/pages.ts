@@ -1,15 +1,7 @@
 /** The token and ecosystem pages this screen serves, by first path segment. */
-export const ECOSYSTEM_SLUGS = [
-  'grants',
-  'bounties',
-  'ambassadors',
-  'staking',
-  'wallet',
-  'marketplace',
-  'validators',
-  'explorer',
-  'treasury',
-] as const
+// /wallet, /staking, /validators, /explorer and /treasury show chain data and
+// have their own screens (features/wallet, features/explorer).
+export const ECOSYSTEM_SLUGS = ['grants', 'bounties', 'ambassadors', 'marketplace'] as const
 export type EcosystemSlug = (typeof ECOSYSTEM_SLUGS)[number]
 
 export function isEcosystemSlug(value: string): value is EcosystemSlug {
@@ -42,13 +34,8 @@ export const LINK_TARGETS = {
 } as const
 export type LinkKey = keyof typeof LINK_TARGETS
 
-/** Wallet actions (actions.<key>); all are EIP-712 transactions of the chain milestone. */
-export type ActionKey = 'send' | 'receive' | 'tip' | 'stake' | 'unstake' | 'deposit'
-
 interface EcosystemPage {
   links: LinkKey[]
-  /** Controls shown disabled until their milestone lands. */
-  actions?: ActionKey[]
 }
 
 // The texts of each page are pages.<slug>.* in the ecosystem namespace.
@@ -56,10 +43,5 @@ export const PAGES: Record<EcosystemSlug, EcosystemPage> = {
   grants: { links: ['governance', 'treasury', 'roadmap', 'whitepaper'] },
   bounties: { links: ['rewards', 'governance', 'roadmap', 'security'] },
   ambassadors: { links: ['community', 'events', 'contact'] },
-  staking: { links: ['governance', 'wallet', 'whitepaper', 'docs'], actions: ['stake', 'unstake'] },
-  wallet: { links: ['walletSignIn', 'staking', 'rewards', 'explorer'], actions: ['send', 'receive', 'tip', 'stake', 'unstake'] },
   marketplace: { links: ['integrations', 'roadmap', 'contact'] },
-  validators: { links: ['governance', 'partners', 'runningNode', 'explorer'] },
-  explorer: { links: ['validators', 'architecture', 'whitepaper'] },
-  treasury: { links: ['governance', 'grants', 'analytics', 'whitepaper'], actions: ['deposit'] },
 }

@@ -1,0 +1,114 @@
+// Signing and relaying a transaction: the account's nonce, the EIP-712
+// message built from the types the chain publishes, the signature from the
+// user's wallet, then POST /api/v1/chain/txs, which answers once committed.
+import { useQueryClient, type QueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import { currentWallet, type Hex, signTypedData } from '@/features/auth/wallet'
+import { ApiError, postJSON } from '@/lib/http'
+import { toBigInt } from './amount'
+import { getAccount, paramsQuery, refreshChain, type TxResult, type TypedField } from './chain'
+
+/** The transactions the wallet pages sign (EIP-712 primary types). */
+export type TxKind = 'Transfer' | 'Tip' | 'Stake' | 'Unstake' | 'TreasuryDeposit'
+
+export interface TxInput {
+  amount: bigint
+  to?: string
+  target?: string
+}
+
+/**
+ * The message of a primaryType, with exactly the fields the chain publishes
+ * for it and in its order. uint256 values are decimal strings, so no amount
+ * passes through a float on its way to the wallet.
+ */
+export function buildMessage(fields: TypedField[] | undefined, values: Record<string, string | undefined>): Record<string, string> {
+  if (!fields) throw new Error('the chain does not publish this transaction type')
+  return Object.fromEntries(
+    fields.map((f) => {
+      const v = values[f.name]
+      if (v === undefined) throw new Error(`no value for the field "${f.name}"`)
+      return [f.name, v]
+    }),
+  )
+}
+
+/** Whether the wallet said the user declined (EIP-1193 code 4001), however deeply a library wrapped it. */
+export function isUserRejection(err: unknown): boolean {
+  for (let e = err, depth = 0; e && depth < 10; depth++) {
+    const x = e as { code?: unknown; name?: unknown; cause?: unknown }
+    if (x.code === 4001 || x.name === 'UserRejectedRequestError') return true
+    e = x.cause
+  }
+  return false
+}
+
+export type TxError =
+  | { kind: 'rejected' }
+  | { kind: 'noWallet' }
+  | { kind: 'failed'; log: string }
+  | { kind: 'server'; message: string; code: string }
+  | { kind: 'other'; message: string }
+
+class TxFailure extends Error {
+  constructor(readonly detail: TxError) {
+    super(detail.kind)
+  }
+}
+
+export type TxStep = 'preparing' | 'signing' | 'submitting'
+
+/** Signs kind for from in the browser wallet and relays it; resolves once it is in a block. */
+export async function sendTx(client: QueryClient, from: string, kind: TxKind, input: TxInput, onStep: (s: TxStep) => void): Promise<TxResult> {
+  onStep('preparing')
+  const [{ getAddress }, params, account] = await Promise.all([import('viem'), client.fetchQuery(paramsQuery), getAccount(from)])
+  const signer = getAddress(from)
+  const message = buildMessage(params.types[kind], {
+    from: signer,
+    to: input.to,
+    amount: input.amount.toString(),
+    target: input.target,
+    nonce: toBigInt(account.nonce).toString(),
+  })
+  const wallet = await currentWallet()
+  if (!wallet) throw new TxFailure({ kind: 'noWallet' })
+  onStep('signing')
+  let signature: Hex
+  try {
+    signature = await signTypedData(wallet, signer, { domain: params.eip712Domain, types: params.types, primaryType: kind, message })
+  } catch (err) {
+    if (isUserRejection(err)) throw new TxFailure({ kind: 'rejected' })
+    throw err
+  }
+  onStep('submitting')
+  const result = await postJSON<TxResult>('/api/v1/chain/txs', { type: kind, message, signature })
+  if (result.code !== 0) throw new TxFailure({ kind: 'failed', log: result.log })
+  return result
+}
+
+function describe(err: unknown): TxError {
+  if (err instanceof TxFailure) return err.detail
+  if (err instanceof ApiError) return { kind: 'server', message: err.message, code: err.code }
+  return { kind: 'other', message: err instanceof Error ? err.message : String(err) }
+}
+
+export type TxState = { step: 'idle' } | { step: TxStep } | { step: 'committed'; result: TxResult } | { step: 'error'; error: TxError }
+
+/** A form's transaction: its progress for display and run(), which reports whether it committed. */
+export function useChainTx(from: string, kind: TxKind) {
+  const client = useQueryClient()
+  const [state, setState] = useState<TxState>({ step: 'idle' })
+  const run = async (input: TxInput): Promise<boolean> => {
+    try {
+      const result = await sendTx(client, from, kind, input, (step) => setState({ step }))
+      setState({ step: 'committed', result })
+      void refreshChain(client)
+      return true
+    } catch (err) {
+      setState({ step: 'error', error: describe(err) })
+      return false
+    }
+  }
+  const busy = state.step === 'preparing' || state.step === 'signing' || state.step === 'submitting'
+  return { state, run, busy }
+}
