@@ -15,10 +15,13 @@ import (
 const submitTimeout = 30 * time.Second
 
 type chainParams struct {
-	ChainID      string          `json:"chainId"`
-	Token        tokenInfo       `json:"token"`
-	EIP712Domain tx.PublicDomain `json:"eip712Domain"`
-	Types        apitypes.Types  `json:"types"`
+	ChainID string    `json:"chainId"`
+	Token   tokenInfo `json:"token"`
+	// UnbondingBlocks is how many blocks unstaked tokens wait before they
+	// return to the balance.
+	UnbondingBlocks uint64          `json:"unbondingBlocks"`
+	EIP712Domain    tx.PublicDomain `json:"eip712Domain"`
+	Types           apitypes.Types  `json:"types"`
 }
 
 type tokenInfo struct {
@@ -29,10 +32,11 @@ type tokenInfo struct {
 func (a *API) getChainParams(w http.ResponseWriter, r *http.Request) {
 	p := a.chain.Params()
 	writeJSON(w, http.StatusOK, chainParams{
-		ChainID:      tx.ChainIDString(p.ChainID),
-		Token:        tokenInfo{Symbol: p.Symbol, Decimals: p.Decimals},
-		EIP712Domain: tx.PublishedDomain(p.ChainID),
-		Types:        tx.Types(),
+		ChainID:         tx.ChainIDString(p.ChainID),
+		Token:           tokenInfo{Symbol: p.Symbol, Decimals: p.Decimals},
+		UnbondingBlocks: p.UnbondingBlocks,
+		EIP712Domain:    tx.PublishedDomain(p.ChainID),
+		Types:           tx.Types(),
 	})
 }
 

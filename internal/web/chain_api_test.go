@@ -66,9 +66,10 @@ func TestChainAPI(t *testing.T) {
 	// 1. The parameters tell any EIP-712 client how to sign.
 	_, body := do(t, "GET", srv.URL+"/api/v1/chain/params", "")
 	var params struct {
-		ChainID      string
-		Token        struct{ Symbol string }
-		EIP712Domain struct {
+		ChainID         string
+		Token           struct{ Symbol string }
+		UnbondingBlocks uint64
+		EIP712Domain    struct {
 			Name    string
 			ChainID uint64
 		}
@@ -81,20 +82,21 @@ func TestChainAPI(t *testing.T) {
 	for _, f := range params.Types["Transfer"] {
 		fields = append(fields, f.Name)
 	}
-	if params.EIP712Domain.ChainID != app.DefaultParams().ChainID || params.Token.Symbol == "" || strings.Join(fields, ",") != "from,to,amount,nonce" {
+	if params.EIP712Domain.ChainID != app.DefaultParams().ChainID || params.Token.Symbol == "" || params.UnbondingBlocks != app.DefaultParams().UnbondingBlocks || strings.Join(fields, ",") != "from,to,amount,nonce" {
 		t.Fatalf("params = %s", body)
 	}
 
-	sign := func(amount, nonce uint64) string {
+	signFor := func(amount, nonce, chainID uint64) string {
 		env, err := tx.Sign(key, tx.KindTransfer, map[string]any{
 			"from": alice.Hex(), "to": bob, "amount": strconv.FormatUint(amount, 10), "nonce": strconv.FormatUint(nonce, 10),
-		}, params.EIP712Domain.ChainID)
+		}, chainID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		b, _ := json.Marshal(env)
 		return string(b)
 	}
+	sign := func(amount, nonce uint64) string { return signFor(amount, nonce, params.EIP712Domain.ChainID) }
 
 	// 2. A signed transfer commits; the answer comes after the block.
 	transfer := sign(300, 0)
@@ -113,7 +115,13 @@ func TestChainAPI(t *testing.T) {
 	// 3. Each rejection is a 4xx with a stable code, and nothing is applied.
 	tampered := strings.Replace(sign(5, 1), `"amount":"5"`, `"amount":"6"`, 1)
 	cases := map[string]struct{ body, code string }{
-		"replay":          {transfer, "bad_nonce"},
+		"replay":         {transfer, "bad_nonce"},
+		"nonce skipped":  {sign(5, 2), "bad_nonce"},
+		"other chain id": {signFor(5, 1, params.EIP712Domain.ChainID+1), "wrong_signer"},
+		// tx.Sign will not sign a zero amount, and the amount is checked
+		// before the signature, so an edited one shows the rule.
+		"zero amount":     {strings.Replace(sign(5, 1), `"amount":"5"`, `"amount":"0"`, 1), "non_positive_amount"},
+		"bad signature":   {strings.Replace(sign(5, 1), `"signature":"0x`, `"signature":"0xzz`, 1), "bad_signature"},
 		"overdraft":       {sign(5000, 1), "insufficient_funds"},
 		"tampered amount": {tampered, "wrong_signer"},
 		"unknown type":    {strings.Replace(sign(5, 1), `"Transfer"`, `"Mint"`, 1), "unknown_type"},
