@@ -1,35 +1,78 @@
-// The header's account area: signed in (username, Settings, Logout) and
-// signed out (a Login button that does nothing yet).
+// The header's account area against the real node: Login opens the wallet
+// chooser; a wallet injected into the page (EIP-1193 and EIP-6963, backed by
+// a real private key held by this test) signs in with SIWE; the header then
+// shows the username, Settings and Logout; Logout ends the server session.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { expectHidden, expectVisible, openPage, useNodeAndBrowser, waitForShell, TIMEOUT } from './harness.mjs'
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { expectHidden, expectVisible, expectEventually, openPage, useNodeAndBrowser, waitForShell, TIMEOUT } from './harness.mjs'
 
 const env = useNodeAndBrowser()
-const SIGNED_IN = JSON.stringify({ state: { user: { username: 'ada' }, token: 't', isAuthenticated: true }, version: 0 })
 
 const header = (page) => page.locator('header')
+const dialog = (page) => page.getByRole('dialog', { name: 'Sign in with your wallet' })
 
-/** A page whose first load finds a signed-in session in storage. */
-async function signedInPage(t) {
+/**
+ * A page with a wallet: the browser side is a thin EIP-1193 provider (also
+ * announced over EIP-6963) whose requests this process answers with a fresh
+ * private key, as a wallet extension would. Returns the page and the account.
+ */
+async function pageWithWallet(t) {
   const opened = await openPage(t, env.browser, env.node.url)
-  await opened.page.addInitScript((value) => {
-    if (!sessionStorage.getItem('seeded')) {
-      localStorage.setItem('auth-storage', value)
-      sessionStorage.setItem('seeded', '1')
+  const account = privateKeyToAccount(generatePrivateKey())
+  const asked = []
+  await opened.context.exposeFunction('__e2eWallet', async (method, params) => {
+    asked.push(method)
+    switch (method) {
+      case 'eth_requestAccounts':
+      case 'eth_accounts':
+        return [account.address]
+      case 'eth_chainId':
+        return '0x1e5b'
+      case 'personal_sign':
+        return account.signMessage({ message: { raw: params[0] } })
+      case 'eth_signTypedData_v4': {
+        const typed = JSON.parse(params[1])
+        const { EIP712Domain: _domain, ...types } = typed.types
+        return account.signTypedData({ domain: typed.domain, types, primaryType: typed.primaryType, message: typed.message })
+      }
+      default:
+        throw new Error(`the test wallet does not support ${method}`)
     }
-  }, SIGNED_IN)
-  await opened.page.goto('/')
-  await waitForShell(opened.page)
-  return opened
+  })
+  await opened.context.addInitScript(() => {
+    const provider = { request: ({ method, params }) => window.__e2eWallet(method, params ?? []) }
+    window.ethereum = provider
+    const icon = 'data:image/svg+xml,%3Csvg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"%3E%3Crect width="1" height="1"/%3E%3C/svg%3E'
+    window.addEventListener('eip6963:requestProvider', () => {
+      window.dispatchEvent(
+        new CustomEvent('eip6963:announceProvider', { detail: { info: { uuid: 'e2e', name: 'E2E Wallet', icon, rdns: 'org.dforge.e2e' }, provider } }),
+      )
+    })
+  })
+  return { ...opened, account, asked }
 }
 
+/** The name a fresh account has before it claims one (names.Default). */
+const defaultName = (address) => `user-${address.slice(2, 14).toLowerCase()}`
+
+async function signIn(page, account) {
+  await page.goto('/about')
+  await waitForShell(page)
+  await header(page).getByRole('button', { name: 'Login', exact: true }).click()
+  await dialog(page).getByRole('button', { name: 'E2E Wallet' }).click()
+  await expectHidden(dialog(page))
+  await expectVisible(header(page).getByRole('link', { name: defaultName(account.address), exact: true }))
+}
+
+const stored = (page) => page.evaluate(() => JSON.parse(localStorage.getItem('auth-storage') ?? 'null'))
+
 describe('account header', () => {
-  test('signed out, the header shows only Login, which does nothing yet', TIMEOUT, async (t) => {
+  test('signed out, Login opens the wallet chooser, which explains wallets when the browser has none', TIMEOUT, async (t) => {
     const { page } = await openPage(t, env.browser, env.node.url)
     await page.goto('/about')
     await waitForShell(page)
     const login = header(page).getByRole('button', { name: 'Login', exact: true })
-    await expectVisible(login)
     for (const name of ['Logout', 'Settings']) {
       assert.equal(await header(page).getByRole('button', { name, exact: true }).count(), 0, `no ${name} button`)
     }
@@ -37,52 +80,105 @@ describe('account header', () => {
       window.__marker = 1
     })
     await login.click()
-    await page.waitForTimeout(300)
+    await expectVisible(dialog(page))
+    await expectVisible(dialog(page).getByRole('heading', { name: 'No wallet found' }))
+    assert.equal(await dialog(page).getByRole('link', { name: /MetaMask/ }).getAttribute('href'), 'https://metamask.io/download/')
+    await page.keyboard.press('Escape')
+    await expectHidden(dialog(page))
     assert.equal(new URL(page.url()).pathname, '/about', 'Login does not navigate')
     assert.equal(await page.evaluate(() => window.__marker), 1, 'Login does not reload')
-    await expectVisible(login)
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Login', 'focus returns to Login')
   })
 
-  test('signed in, the header shows the username, Settings and Logout', TIMEOUT, async (t) => {
-    const { page } = await signedInPage(t)
-    await expectVisible(header(page).getByRole('button', { name: 'ada', exact: true }))
+  test('signs in with the wallet; the header shows the username, Settings and Logout, also after a reload', TIMEOUT, async (t) => {
+    const { page, account, asked } = await pageWithWallet(t)
+    await signIn(page, account)
     await expectVisible(header(page).getByRole('button', { name: 'Settings', exact: true }))
     await expectVisible(header(page).getByRole('button', { name: 'Logout', exact: true }))
     assert.equal(await header(page).getByRole('button', { name: 'Login', exact: true }).count(), 0)
+    assert.deepEqual(asked, ['eth_requestAccounts', 'personal_sign'])
+    const saved = await stored(page)
+    assert.equal(saved.state.user.username, defaultName(account.address))
+    assert.equal(saved.state.user.walletAddress, account.address)
+    assert.equal(saved.state.isAuthenticated, true)
+    assert.ok(saved.state.csrfToken, 'the CSRF token is kept for writes')
 
-    // The session survives a reload.
+    // The session (an HttpOnly cookie) survives a reload, and the server confirms it.
+    assert.equal(await page.evaluate(() => document.cookie.includes('dforge_session')), false, 'the session cookie is HttpOnly')
     await page.reload()
     await waitForShell(page)
-    await expectVisible(header(page).getByRole('button', { name: 'ada', exact: true }))
+    await expectVisible(header(page).getByRole('link', { name: defaultName(account.address), exact: true }))
+    assert.equal(await page.evaluate(async () => (await fetch('/api/v1/auth/session')).status), 200)
   })
 
   test('the username goes to /profile and Settings to /settings', TIMEOUT, async (t) => {
-    const { page } = await signedInPage(t)
-    await header(page).getByRole('button', { name: 'ada', exact: true }).click()
+    const { page, account } = await pageWithWallet(t)
+    await signIn(page, account)
+    await header(page).getByRole('link', { name: defaultName(account.address), exact: true }).click()
     await page.waitForURL((u) => u.pathname === '/profile')
     await waitForShell(page)
     await header(page).getByRole('button', { name: 'Settings', exact: true }).click()
     await page.waitForURL((u) => u.pathname === '/settings')
     await waitForShell(page)
+    await expectVisible(page.getByRole('tab', { name: 'Profile' }))
     await expectVisible(header(page).getByRole('button', { name: 'Logout', exact: true }))
   })
 
-  test('Logout returns the header to the Login button and clears the stored session', TIMEOUT, async (t) => {
-    const { page } = await signedInPage(t)
+  test('Settings changes the username with a ClaimUsername transaction, and the header follows', TIMEOUT, async (t) => {
+    const { page, account, asked } = await pageWithWallet(t)
+    await signIn(page, account)
+    await page.goto('/settings?tab=account')
+    await waitForShell(page)
+    const wanted = `e2e-${account.address.slice(2, 8).toLowerCase()}`
+    await page.getByLabel('New username').fill(wanted)
+    await expectVisible(page.getByText(`${wanted} is available.`))
+    await page.getByRole('button', { name: 'Change username' }).click()
+    await expectVisible(page.getByText(`Your username is now ${wanted}.`))
+    await expectVisible(header(page).getByRole('link', { name: wanted, exact: true }))
+    assert.ok(asked.includes('eth_signTypedData_v4'), 'the wallet signed typed data')
+
+    // The chain and the session agree after a reload.
+    await page.reload()
+    await waitForShell(page)
+    await expectVisible(header(page).getByRole('link', { name: wanted, exact: true }))
+    const onChain = await page.evaluate(async (a) => (await (await fetch(`/api/v1/accounts/${a}`)).json()).username, account.address)
+    assert.equal(onChain, wanted)
+  })
+
+  test('Logout ends the server session and clears the stored one', TIMEOUT, async (t) => {
+    const { page, account } = await pageWithWallet(t)
+    await signIn(page, account)
     await header(page).getByRole('button', { name: 'Logout', exact: true }).click()
     await expectVisible(header(page).getByRole('button', { name: 'Login', exact: true }))
-    await expectHidden(header(page).getByRole('button', { name: 'ada', exact: true }))
+    await expectHidden(header(page).getByRole('link', { name: defaultName(account.address), exact: true }))
     await expectHidden(header(page).getByRole('button', { name: 'Logout', exact: true }))
     await expectHidden(header(page).getByRole('button', { name: 'Settings', exact: true }))
-    const stored = JSON.parse(await page.evaluate(() => localStorage.getItem('auth-storage')))
-    assert.equal(stored.state.user, null)
-    assert.equal(stored.state.token, null)
-    assert.equal(stored.state.isAuthenticated, false)
+    const saved = await stored(page)
+    assert.equal(saved.state.user, null)
+    assert.equal(saved.state.token, null)
+    assert.equal(saved.state.isAuthenticated, false)
+    assert.equal(saved.state.csrfToken, undefined)
+    assert.equal(await page.evaluate(async () => (await fetch('/api/v1/auth/session')).status), 401)
 
     // Still signed out after a reload.
     await page.reload()
     await waitForShell(page)
     await expectVisible(header(page).getByRole('button', { name: 'Login', exact: true }))
     assert.equal(await header(page).getByRole('button', { name: 'Logout', exact: true }).count(), 0)
+  })
+
+  test('a stored session the server does not know is signed out on load', TIMEOUT, async (t) => {
+    const { page } = await openPage(t, env.browser, env.node.url)
+    const forged = JSON.stringify({ state: { user: { username: 'ada' }, token: 't', isAuthenticated: true }, version: 0 })
+    await page.addInitScript((value) => {
+      if (!sessionStorage.getItem('seeded')) {
+        localStorage.setItem('auth-storage', value)
+        sessionStorage.setItem('seeded', '1')
+      }
+    }, forged)
+    await page.goto('/')
+    await waitForShell(page)
+    await expectVisible(header(page).getByRole('button', { name: 'Login', exact: true }))
+    await expectEventually(async () => (await stored(page)).state.isAuthenticated, false)
   })
 })

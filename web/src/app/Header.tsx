@@ -1,6 +1,10 @@
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Logo } from '@/components/Logo'
+import { PreloadLink } from '@/components/PreloadLink'
+import { LoginButton } from '@/features/auth/LoginButton'
+import { logout, useSessionSync } from '@/features/auth/session'
 import { LANGUAGES, normalizeLanguage } from '@/i18n/i18n'
 import { useAuthStore } from '@/stores/auth'
 import { resolveTheme, useThemeStore } from '@/stores/theme'
@@ -98,26 +102,24 @@ function ThemeToggle() {
 
 function Account() {
   const { t } = useTranslation()
+  useSessionSync()
   const user = useAuthStore((s) => s.user)
   const isAuthenticated = useAuthStore((s) => s.isAuthenticated)
-  const logout = useAuthStore((s) => s.logout)
-  if (!isAuthenticated || !user) {
-    // Wallet sign-in arrives with the chain milestone; until then Login does nothing.
-    return (
-      <Button size="sm" type="button">
-        {t('header.login')}
-      </Button>
-    )
+  const [leaving, setLeaving] = useState(false)
+  if (!isAuthenticated || !user) return <LoginButton />
+  const onLogout = () => {
+    setLeaving(true)
+    void logout().finally(() => setLeaving(false))
   }
   return (
     <div className="account">
-      <Button size="sm" variant="ghost" onClick={() => go('/profile')} onMouseEnter={() => preloadPath('/profile')}>
+      <PreloadLink to="/profile" className="btn btn-ghost btn-sm" title={user.displayName || undefined}>
         {user.username}
-      </Button>
+      </PreloadLink>
       <Button size="sm" variant="ghost" onClick={() => go('/settings')} onMouseEnter={() => preloadPath('/settings')}>
         {t('header.settings')}
       </Button>
-      <Button size="sm" variant="outline" onClick={logout}>
+      <Button size="sm" variant="outline" onClick={onLogout} disabled={leaving}>
         {t('header.logout')}
       </Button>
     </div>

@@ -1,4 +1,5 @@
 import { NotFoundError } from '@/components/QueryState'
+import { useAuthStore } from '@/stores/auth'
 
 /** An API error with the server's stable code and readable message. */
 export class ApiError extends Error {
@@ -7,6 +8,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     readonly field?: string,
+    /** Seconds to wait before trying again, from a 429's Retry-After. */
+    readonly retryAfter?: number,
   ) {
     super(message)
   }
@@ -14,11 +17,13 @@ export class ApiError extends Error {
 
 /** The ApiError for a failed response, from its JSON {message, code, field} body when it has one. */
 export async function apiError(res: Response): Promise<ApiError> {
+  const retry = Number(res.headers.get('Retry-After'))
+  const retryAfter = Number.isFinite(retry) && retry > 0 ? retry : undefined
   try {
     const body = (await res.json()) as { message?: string; code?: string; field?: string }
-    return new ApiError(body.message ?? res.statusText, res.status, body.code ?? 'unknown', body.field)
+    return new ApiError(body.message ?? res.statusText, res.status, body.code ?? 'unknown', body.field, retryAfter)
   } catch {
-    return new ApiError(res.statusText, res.status, 'unknown')
+    return new ApiError(res.statusText, res.status, 'unknown', undefined, retryAfter)
   }
 }
 
@@ -32,18 +37,56 @@ export function retryUnlessNotFound(failures: number, error: Error): boolean {
   return !(error instanceof NotFoundError) && failures < 1
 }
 
-export async function getJSON<T>(path: string): Promise<T> {
-  const res = await fetch(path, { headers: { Accept: 'application/json' } })
-  if (!res.ok) throw await errorFrom(res)
-  return (await res.json()) as T
+/**
+ * fetch for the API: the session cookie goes along (same origin only), and a
+ * write carries the session's CSRF token, which the server demands of every
+ * cookie-authenticated write.
+ */
+export function apiFetch(path: string, init: RequestInit = {}): Promise<Response> {
+  const method = (init.method ?? 'GET').toUpperCase()
+  const headers = new Headers(init.headers)
+  if (!headers.has('Accept')) headers.set('Accept', 'application/json')
+  const csrf = useAuthStore.getState().csrfToken
+  if (csrf && method !== 'GET' && method !== 'HEAD') headers.set('X-CSRF-Token', csrf)
+  return fetch(path, { ...init, method, headers, credentials: 'same-origin' })
 }
 
-export async function postJSON<T>(path: string, body: unknown): Promise<T> {
-  const res = await fetch(path, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-    body: JSON.stringify(body),
-  })
+/** The JSON body of a successful response, or undefined for one without a body (204). */
+async function bodyOf<T>(res: Response): Promise<T> {
   if (!res.ok) throw await errorFrom(res)
-  return (await res.json()) as T
+  if (res.status === 204) return undefined as T
+  const text = await res.text()
+  return (text ? JSON.parse(text) : undefined) as T
+}
+
+export async function getJSON<T>(path: string, init: RequestInit = {}): Promise<T> {
+  return bodyOf<T>(await apiFetch(path, init))
+}
+
+function sendJSON<T>(method: string) {
+  return async (path: string, body?: unknown): Promise<T> => {
+    const init: RequestInit = { method }
+    if (body !== undefined) {
+      init.headers = { 'Content-Type': 'application/json' }
+      init.body = JSON.stringify(body)
+    }
+    return bodyOf<T>(await apiFetch(path, init))
+  }
+}
+
+export async function postJSON<T>(path: string, body?: unknown): Promise<T> {
+  return sendJSON<T>('POST')(path, body)
+}
+
+export async function putJSON<T>(path: string, body: unknown): Promise<T> {
+  return sendJSON<T>('PUT')(path, body)
+}
+
+export async function patchJSON<T>(path: string, body: unknown): Promise<T> {
+  return sendJSON<T>('PATCH')(path, body)
+}
+
+/** DELETE; the API answers 204 with no body. */
+export async function deleteJSON(path: string): Promise<void> {
+  return sendJSON<void>('DELETE')(path)
 }

@@ -11,7 +11,7 @@ beforeEach(() => {
 describe('auth store', () => {
   it('starts signed out', () => {
     const s = useAuthStore.getState()
-    expect([s.user, s.token, s.isAuthenticated, s.isLoading]).toEqual([null, null, false, false])
+    expect([s.user, s.token, s.csrfToken, s.isAuthenticated, s.isLoading]).toEqual([null, null, null, false, false])
   })
 
   it('signs in with user and token and persists them', () => {
@@ -20,6 +20,20 @@ describe('auth store', () => {
     expect(s).toMatchObject({ user: { username: 'ada' }, token: 'tok', isAuthenticated: true })
     const saved = JSON.parse(localStorage.getItem(AUTH_STORAGE_KEY)!)
     expect(saved.state).toEqual({ user: { username: 'ada' }, token: 'tok', isAuthenticated: true })
+  })
+
+  it('starts a cookie session with its CSRF token, persisted until sign-out', () => {
+    useAuthStore.getState().startSession({ username: 'ada', walletAddress: '0xAbC' }, 'csrf-1')
+    expect(useAuthStore.getState()).toMatchObject({ user: { username: 'ada', walletAddress: '0xAbC' }, token: null, csrfToken: 'csrf-1', isAuthenticated: true })
+    expect(JSON.parse(localStorage.getItem(AUTH_STORAGE_KEY)!).state).toEqual({
+      user: { username: 'ada', walletAddress: '0xAbC' },
+      token: null,
+      isAuthenticated: true,
+      csrfToken: 'csrf-1',
+    })
+    useAuthStore.getState().logout()
+    expect(useAuthStore.getState().csrfToken).toBeNull()
+    expect(JSON.parse(localStorage.getItem(AUTH_STORAGE_KEY)!).state).toEqual({ user: null, token: null, isAuthenticated: false })
   })
 
   it('marks authenticated when only the user is set', () => {

@@ -12,9 +12,13 @@ export interface User {
 interface AuthState {
   user: User | null
   token: string | null
+  /** The session's CSRF token: sent as X-CSRF-Token on every write made with the session cookie. */
+  csrfToken: string | null
   isAuthenticated: boolean
   isLoading: boolean
   login: (user: User, token: string) => void
+  /** A wallet sign-in: the session itself is an HttpOnly cookie script cannot read, so only the user and its CSRF token are kept. */
+  startSession: (user: User, csrfToken: string) => void
   setUser: (user: User) => void
   logout: () => void
   setLoading: (isLoading: boolean) => void
@@ -27,11 +31,13 @@ export const useAuthStore = create<AuthState>()(
     (set) => ({
       user: null,
       token: null,
+      csrfToken: null,
       isAuthenticated: false,
       isLoading: false,
       login: (user, token) => set({ user, token, isAuthenticated: true, isLoading: false }),
+      startSession: (user, csrfToken) => set({ user, csrfToken, isAuthenticated: true, isLoading: false }),
       setUser: (user) => set({ user, isAuthenticated: true }),
-      logout: () => set({ user: null, token: null, isAuthenticated: false }),
+      logout: () => set({ user: null, token: null, csrfToken: null, isAuthenticated: false }),
       setLoading: (isLoading) => set({ isLoading }),
       // A wallet attaches to the signed-in user; with no user there is nothing to attach to.
       connectWallet: (walletAddress) => set((s) => ({ user: s.user ? { ...s.user, walletAddress } : null })),
@@ -45,7 +51,14 @@ export const useAuthStore = create<AuthState>()(
     {
       name: AUTH_STORAGE_KEY,
       storage: createJSONStorage(() => localStorage),
-      partialize: (s) => ({ user: s.user, token: s.token, isAuthenticated: s.isAuthenticated }),
+      // The CSRF token is kept only while there is one, so a write right after
+      // a page load works before the session check answers.
+      partialize: (s) => ({
+        user: s.user,
+        token: s.token,
+        isAuthenticated: s.isAuthenticated,
+        ...(s.csrfToken ? { csrfToken: s.csrfToken } : {}),
+      }),
     },
   ),
 )

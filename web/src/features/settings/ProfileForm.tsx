@@ -1,23 +1,64 @@
-import { type FormEvent, useId } from 'react'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { type FormEvent, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
-import type { User } from '@/stores/auth'
-import { type FieldError, LIMITS, type ProfileField, useProfileForm } from './profileForm'
+import { QueryState } from '@/components/QueryState'
+import { type ServerUser, toStoreUser } from '@/features/auth/api'
+import { ApiError } from '@/lib/http'
+import { useAuthStore } from '@/stores/auth'
+import { keys, saveProfile, useCurrentUser } from './api'
+import { type FieldError, LIMITS, type ProfileField, SERVER_FIELDS, toPatch, useProfileForm } from './profileForm'
+import { ErrorAlert } from './ui'
 
-/**
- * The profile fields, checked as the user types. Saving needs the accounts
- * of the chain milestone, so Save is disabled and says so.
- */
-export function ProfileForm({ user }: { user: User }) {
+/** The profile tab: the server's profile, checked as the user types, saved with PATCH. */
+export function ProfileTab() {
+  const query = useCurrentUser()
+  return <QueryState query={query}>{(user) => <ProfileForm user={user} />}</QueryState>
+}
+
+function ProfileForm({ user }: { user: ServerUser }) {
   const { t } = useTranslation('settings')
   const id = useId()
-  const form = useProfileForm({ displayName: user.displayName ?? '', bio: '', location: '', website: '', email: '' })
+  const client = useQueryClient()
+  const form = useProfileForm({
+    displayName: user.full_name ?? '',
+    bio: user.description ?? '',
+    location: user.location ?? '',
+    website: user.website ?? '',
+    email: user.email ?? '',
+  })
+  const [saved, setSaved] = useState(false)
+  const formRef = useRef<HTMLFormElement>(null)
+  const save = useMutation({
+    mutationFn: saveProfile,
+    onSuccess: (updated) => {
+      client.setQueryData(keys.user, updated)
+      useAuthStore.getState().setUser(toStoreUser(updated))
+      setSaved(true)
+    },
+    onError: (err) => {
+      const field = err instanceof ApiError && err.field ? SERVER_FIELDS[err.field] : undefined
+      if (field) {
+        form.setServerError(field, err.message)
+        formRef.current?.querySelector<HTMLElement>(`[name="${field}"]`)?.focus()
+      }
+    },
+  })
+  const fieldError = save.error instanceof ApiError && save.error.field && SERVER_FIELDS[save.error.field]
 
-  // Save is disabled, so this only runs if a browser submits anyway; it shows every error.
   const submit = (e: FormEvent) => {
     e.preventDefault()
+    setSaved(false)
     form.touchAll()
+    if (form.firstInvalid) {
+      formRef.current?.querySelector<HTMLElement>(`[name="${form.firstInvalid}"]`)?.focus()
+      return
+    }
+    save.mutate(toPatch(form.values))
   }
+
+  const errorText = (err: FieldError) =>
+    err.key === 'server' ? err.message : t(`profile.errors.${err.key}`, err.key === 'tooLong' ? { max: err.max } : {})
 
   const field = (name: ProfileField, opts: { type?: string; autoComplete?: string; multiline?: boolean; hint?: string } = {}) => {
     const fieldId = `${id}-${name}`
@@ -29,7 +70,10 @@ export function ProfileForm({ user }: { user: User }) {
       value: form.values[name],
       'aria-invalid': err ? true : undefined,
       'aria-describedby': describedBy,
-      onChange: (e: { target: { value: string } }) => form.setField(name, e.target.value),
+      onChange: (e: { target: { value: string } }) => {
+        setSaved(false)
+        form.setField(name, e.target.value)
+      },
       onBlur: () => form.touch(name),
     }
     return (
@@ -49,10 +93,9 @@ export function ProfileForm({ user }: { user: User }) {
       </div>
     )
   }
-  const errorText = (err: FieldError) => t(`profile.errors.${err.key}`, err.key === 'tooLong' ? { max: err.max } : {})
 
   return (
-    <form onSubmit={submit} noValidate>
+    <form ref={formRef} onSubmit={submit} noValidate aria-busy={save.isPending || undefined}>
       {field('displayName', { autoComplete: 'name' })}
       {field('bio', { multiline: true, hint: t('profile.hints.bio', { max: LIMITS.bio }) })}
       {field('location')}
@@ -60,17 +103,20 @@ export function ProfileForm({ user }: { user: User }) {
       {field('email', { type: 'email', autoComplete: 'email', hint: t('profile.hints.email') })}
       <div className="field">
         <label htmlFor={`${id}-wallet`}>{t('profile.fields.walletAddress')}</label>
-        <input id={`${id}-wallet`} value={user.walletAddress ?? ''} readOnly aria-describedby={`${id}-wallet-hint`} />
+        <input id={`${id}-wallet`} value={user.wallet_address ?? ''} readOnly aria-describedby={`${id}-wallet-hint`} />
         <span id={`${id}-wallet-hint`} className="muted">
-          {user.walletAddress ? t('profile.hints.wallet') : t('profile.hints.noWallet')}
+          {user.wallet_address ? t('profile.hints.wallet') : t('profile.hints.noWallet')}
         </span>
       </div>
-      <Button type="submit" disabled aria-describedby={`${id}-save-note`}>
-        {t('profile.save')}
-      </Button>
-      <p id={`${id}-save-note`} className="muted settings-note">
-        {t('profile.saveNote')}
-      </p>
+      <div className="button-row">
+        <Button type="submit" disabled={save.isPending}>
+          {save.isPending ? t('saving') : t('profile.save')}
+        </Button>
+      </div>
+      <div role="status" className="settings-note">
+        {saved && <span className="alert-success">{t('profile.saved')}</span>}
+      </div>
+      {save.isError && !fieldError && <ErrorAlert error={save.error} />}
     </form>
   )
 }

@@ -1,0 +1,78 @@
+import i18n from 'i18next'
+import { type ComponentType, type MouseEvent, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Button } from '@/components/Button'
+
+type Chooser = ComponentType<{ onClose: () => void }>
+
+let chooser: Promise<Chooser> | null = null
+
+/** The chooser's chunk and its 'auth' strings, fetched once, on first hover or click. */
+function loadChooser(): Promise<Chooser> {
+  chooser ??= Promise.all([import('./WalletChooser'), i18n.loadNamespaces('auth')])
+    .then(([mod]) => mod.default)
+    .catch((err: unknown) => {
+      chooser = null // offline for a moment: the next click tries again
+      throw err
+    })
+  return chooser
+}
+
+/** The header's Login button: opens the wallet chooser, which is its own chunk. */
+export function LoginButton() {
+  const { t } = useTranslation()
+  const [Chooser, setChooser] = useState<Chooser | null>(null)
+  const [open, setOpen] = useState(false)
+  const [loading, setLoading] = useState(false)
+  const [failed, setFailed] = useState(false)
+  // Focus comes back here on close; some browsers do not focus a clicked button.
+  const opener = useRef<HTMLButtonElement | null>(null)
+
+  const openChooser = (e: MouseEvent<HTMLButtonElement>) => {
+    opener.current = e.currentTarget
+    setLoading(true)
+    setFailed(false)
+    loadChooser().then(
+      (C) => {
+        setChooser(() => C)
+        setOpen(true)
+        setLoading(false)
+      },
+      () => {
+        setFailed(true)
+        setLoading(false)
+      },
+    )
+  }
+
+  const preload = () => void loadChooser().catch(() => {})
+
+  return (
+    <>
+      <Button
+        size="sm"
+        aria-haspopup="dialog"
+        aria-busy={loading || undefined}
+        aria-describedby={failed ? 'login-failed' : undefined}
+        onClick={openChooser}
+        onMouseEnter={preload}
+        onFocus={preload}
+      >
+        {t('header.login')}
+      </Button>
+      {failed && (
+        <span id="login-failed" role="alert">
+          {t('header.loginFailed')}
+        </span>
+      )}
+      {open && Chooser && (
+        <Chooser
+          onClose={() => {
+            setOpen(false)
+            opener.current?.focus()
+          }}
+        />
+      )}
+    </>
+  )
+}

@@ -1,0 +1,71 @@
+// The auth and chain endpoints the sign-in, the header and settings call,
+// in the shapes the server sends.
+import { getJSON, postJSON } from '@/lib/http'
+import type { User } from '@/stores/auth'
+
+/** The server's user (Gitea-shaped). email is present only for the user themself. */
+export interface ServerUser {
+  id: number
+  login: string
+  full_name: string
+  email?: string
+  avatar_url: string
+  description: string
+  location: string
+  website: string
+  created: string
+  wallet_address: string
+  two_factor_enabled: boolean
+}
+
+export interface Session {
+  user: ServerUser
+  csrfToken: string
+}
+
+export type SiweAnswer = Session | { twoFactorRequired: true; challenge: string }
+
+export interface TypedField {
+  name: string
+  type: string
+}
+
+export interface ChainParams {
+  chainId: string
+  token: { symbol: string; decimals: number }
+  eip712Domain: { name: string; version: string; chainId: number }
+  types: Record<string, TypedField[]>
+}
+
+export interface Account {
+  address: string
+  username: string
+  balance: number
+  staked: number
+  unbonding: number
+  nonce: number
+}
+
+/** The auth store's user for a server user. */
+export function toStoreUser(u: ServerUser): User {
+  const user: User = { username: u.login, walletAddress: u.wallet_address }
+  if (u.full_name) user.displayName = u.full_name
+  return user
+}
+
+export const chainParams = () => getJSON<ChainParams>('/api/v1/chain/params')
+
+// A nonce is single use: never let a cache answer for the server.
+export const authNonce = () => getJSON<{ nonce: string; expiresAt: string }>('/api/v1/auth/nonce', { cache: 'no-store' })
+
+export const postSiwe = (message: string, signature: string) => postJSON<SiweAnswer>('/api/v1/auth/siwe', { message, signature })
+
+export const postTwoFactor = (challenge: string, code: string) => postJSON<Session>('/api/v1/auth/2fa', { challenge, code })
+
+export const getSession = () => getJSON<Session>('/api/v1/auth/session', { cache: 'no-store' })
+
+export const postLogout = () => postJSON<void>('/api/v1/auth/logout')
+
+export const getAccount = (address: string) => getJSON<Account>(`/api/v1/accounts/${encodeURIComponent(address)}`)
+
+export const getCurrentUser = () => getJSON<ServerUser>('/api/v1/user')

@@ -1,0 +1,65 @@
+// Sign-In with Ethereum (EIP-4361): connect, sign the server's nonce in a
+// SIWE message, and trade the signature for a session. viem's SIWE helpers
+// load only here, when someone actually signs in.
+import { authNonce, chainParams, postSiwe, postTwoFactor, type Session, type SiweAnswer } from './api'
+import { applySession } from './session'
+import { connectWallet, type Hex, signMessage, type WalletInfo } from './wallet'
+
+export type SignInStep = 'connecting' | 'signing' | 'verifying'
+
+export const SIWE_STATEMENT = 'Sign in to dForge'
+
+export interface SiweFields {
+  address: Hex
+  chainId: number
+  nonce: string
+  issuedAt?: Date
+}
+
+/**
+ * The EIP-4361 message for this site: domain and URI are where the page is
+ * served from, which is what the server checks them against.
+ */
+export async function buildSiweMessage({ address, chainId, nonce, issuedAt = new Date() }: SiweFields): Promise<string> {
+  const [{ createSiweMessage }, { getAddress }] = await Promise.all([import('viem/siwe'), import('viem')])
+  return createSiweMessage({
+    // EIP-4361 wants the EIP-55 checksummed address; wallets may answer in lower case.
+    address: getAddress(address),
+    chainId,
+    domain: window.location.host,
+    uri: window.location.origin,
+    version: '1',
+    nonce,
+    issuedAt,
+    statement: SIWE_STATEMENT,
+  })
+}
+
+export type SignInResult = { done: true } | { done: false; challenge: string }
+
+function isSession(a: SiweAnswer): a is Session {
+  return !('twoFactorRequired' in a && a.twoFactorRequired)
+}
+
+/**
+ * Runs the wallet part of sign-in, reporting each step. Ends signed in, or
+ * with the challenge the second factor must answer.
+ */
+export async function signInWithWallet(wallet: WalletInfo, onStep: (step: SignInStep) => void): Promise<SignInResult> {
+  onStep('connecting')
+  const address = await connectWallet(wallet)
+  const [params, { nonce }] = await Promise.all([chainParams(), authNonce()])
+  const message = await buildSiweMessage({ address, chainId: params.eip712Domain.chainId, nonce })
+  onStep('signing')
+  const signature = await signMessage(wallet, address, message)
+  onStep('verifying')
+  const answer = await postSiwe(message, signature)
+  if (!isSession(answer)) return { done: false, challenge: answer.challenge }
+  applySession(answer)
+  return { done: true }
+}
+
+/** Answers the second-factor challenge with a TOTP or recovery code and signs in. */
+export async function completeTwoFactor(challenge: string, code: string): Promise<void> {
+  applySession(await postTwoFactor(challenge, code.replace(/\s+/g, '')))
+}

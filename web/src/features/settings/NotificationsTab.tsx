@@ -1,0 +1,67 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { type FormEvent, useId, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Button } from '@/components/Button'
+import { QueryState } from '@/components/QueryState'
+import { keys, type NotificationPrefs, saveNotificationPrefs, useNotificationPrefs } from './api'
+import { ErrorAlert } from './ui'
+
+const KINDS = ['mentions', 'reviews', 'governance', 'rewards'] as const
+
+export function NotificationsTab() {
+  const query = useNotificationPrefs()
+  return <QueryState query={query}>{(prefs) => <PreferencesForm initial={prefs} />}</QueryState>
+}
+
+function PreferencesForm({ initial }: { initial: NotificationPrefs }) {
+  const { t } = useTranslation('settings')
+  const id = useId()
+  const client = useQueryClient()
+  const [prefs, setPrefs] = useState(initial)
+  const [saved, setSaved] = useState(false)
+  const save = useMutation({
+    mutationFn: saveNotificationPrefs,
+    onSuccess: (answer, sent) => {
+      client.setQueryData(keys.notifications, answer ?? sent)
+      setSaved(true)
+    },
+  })
+  const toggle = (key: keyof NotificationPrefs, on: boolean) => {
+    setSaved(false)
+    setPrefs((p) => ({ ...p, [key]: on }))
+  }
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    save.mutate(prefs)
+  }
+  return (
+    <form onSubmit={submit} aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>{t('notifications.title')}</h2>
+      <p className="muted">{t('notifications.description')}</p>
+      <fieldset className="settings-checks">
+        <legend>{t('notifications.legend')}</legend>
+        {KINDS.map((kind) => (
+          <label key={kind}>
+            <input type="checkbox" name={kind} checked={prefs[kind]} onChange={(e) => toggle(kind, e.target.checked)} />
+            {t(`notifications.kinds.${kind}`)}
+          </label>
+        ))}
+      </fieldset>
+      <fieldset className="settings-checks">
+        <legend>{t('notifications.delivery')}</legend>
+        <label>
+          <input type="checkbox" name="email" checked={prefs.email} onChange={(e) => toggle('email', e.target.checked)} />
+          {t('notifications.email')}
+        </label>
+        <span className="muted">{t('notifications.emailHint')}</span>
+      </fieldset>
+      <Button type="submit" disabled={save.isPending}>
+        {save.isPending ? t('saving') : t('notifications.save')}
+      </Button>
+      <div role="status" className="settings-note">
+        {saved && <span className="alert-success">{t('notifications.saved')}</span>}
+      </div>
+      {save.isError && <ErrorAlert error={save.error} />}
+    </form>
+  )
+}

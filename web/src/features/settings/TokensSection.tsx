@@ -1,0 +1,175 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { type FormEvent, useId, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Button } from '@/components/Button'
+import { EmptyState } from '@/components/EmptyState'
+import { QueryState } from '@/components/QueryState'
+import { type AccessToken, createToken, keys, type NewAccessToken, revokeToken, type Scope, useTokens } from './api'
+import { CopyButton, ErrorAlert, Section, useFormatDate } from './ui'
+
+const SCOPES: readonly Scope[] = ['read', 'write', 'admin']
+
+/** Personal access tokens: create (the token is shown once), list, revoke. */
+export function TokensSection({ username }: { username: string }) {
+  const { t } = useTranslation('settings')
+  const [created, setCreated] = useState<NewAccessToken | null>(null)
+  return (
+    <Section title={t('security.tokens.title')}>
+      <p className="muted">{t('security.tokens.description')}</p>
+      {created ? <NewToken token={created} onDone={() => setCreated(null)} /> : <CreateForm username={username} onCreated={setCreated} />}
+      <TokenList username={username} />
+    </Section>
+  )
+}
+
+function CreateForm({ username, onCreated }: { username: string; onCreated: (t: NewAccessToken) => void }) {
+  const { t } = useTranslation('settings')
+  const id = useId()
+  const client = useQueryClient()
+  const [name, setName] = useState('')
+  const [scopes, setScopes] = useState<Scope[]>(['read'])
+  const [tried, setTried] = useState(false)
+  const create = useMutation({
+    mutationFn: () => createToken(username, name.trim(), scopes),
+    onSuccess: (token) => {
+      onCreated(token)
+      void client.invalidateQueries({ queryKey: keys.tokens(username) })
+    },
+  })
+  const nameMissing = !name.trim()
+  const scopeMissing = scopes.length === 0
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    setTried(true)
+    if (!nameMissing && !scopeMissing) create.mutate()
+  }
+  return (
+    <form onSubmit={submit} noValidate aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`}>{t('security.tokens.new')}</h3>
+      <div className="field">
+        <label htmlFor={`${id}-name`}>{t('security.tokens.name')}</label>
+        <input
+          id={`${id}-name`}
+          name="name"
+          value={name}
+          maxLength={255}
+          onChange={(e) => setName(e.target.value)}
+          aria-invalid={(tried && nameMissing) || undefined}
+          aria-describedby={`${id}-name-hint${tried && nameMissing ? ` ${id}-name-error` : ''}`}
+        />
+        <span id={`${id}-name-hint`} className="muted">
+          {t('security.tokens.nameHint')}
+        </span>
+        {tried && nameMissing && (
+          <span id={`${id}-name-error`} className="field-error">
+            {t('security.tokens.nameRequired')}
+          </span>
+        )}
+      </div>
+      <fieldset className="settings-checks" aria-describedby={tried && scopeMissing ? `${id}-scope-error` : undefined}>
+        <legend>{t('security.tokens.scopes')}</legend>
+        {SCOPES.map((scope) => (
+          <label key={scope}>
+            <input
+              type="checkbox"
+              name="scopes"
+              value={scope}
+              checked={scopes.includes(scope)}
+              onChange={(e) => setScopes((s) => (e.target.checked ? [...s, scope] : s.filter((x) => x !== scope)))}
+            />
+            {t(`security.tokens.scope.${scope}`)}
+          </label>
+        ))}
+        {tried && scopeMissing && (
+          <span id={`${id}-scope-error`} className="field-error">
+            {t('security.tokens.scopeRequired')}
+          </span>
+        )}
+      </fieldset>
+      <Button type="submit" disabled={create.isPending}>
+        {create.isPending ? t('saving') : t('security.tokens.create')}
+      </Button>
+      {create.isError && <ErrorAlert error={create.error} />}
+    </form>
+  )
+}
+
+function NewToken({ token, onDone }: { token: NewAccessToken; onDone: () => void }) {
+  const { t } = useTranslation('settings')
+  const id = useId()
+  return (
+    <div className="settings-secret" role="region" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`}>{t('security.tokens.created', { name: token.name })}</h3>
+      <p role="alert">
+        <strong>{t('security.tokens.warning')}</strong>
+      </p>
+      <p className="settings-copy-row">
+        <code aria-label={t('security.tokens.token')}>{token.sha1}</code>
+        <CopyButton text={token.sha1} />
+      </p>
+      <Button size="sm" onClick={onDone}>
+        {t('security.tokens.done')}
+      </Button>
+    </div>
+  )
+}
+
+function TokenList({ username }: { username: string }) {
+  const { t } = useTranslation('settings')
+  const query = useTokens(username)
+  return (
+    <>
+      <h3>{t('security.tokens.listTitle')}</h3>
+      <QueryState query={query}>
+        {(tokens) =>
+          tokens.length === 0 ? (
+            <EmptyState message={t('security.tokens.empty')} />
+          ) : (
+            <ul className="settings-list" aria-label={t('security.tokens.listTitle')}>
+              {tokens.map((token) => (
+                <TokenRow key={token.id} username={username} token={token} />
+              ))}
+            </ul>
+          )
+        }
+      </QueryState>
+    </>
+  )
+}
+
+function TokenRow({ username, token }: { username: string; token: AccessToken }) {
+  const { t } = useTranslation('settings')
+  const formatDate = useFormatDate()
+  const client = useQueryClient()
+  const [confirming, setConfirming] = useState(false)
+  const revoke = useMutation({
+    mutationFn: () => revokeToken(username, token.id),
+    onSuccess: () => void client.invalidateQueries({ queryKey: keys.tokens(username) }),
+  })
+  return (
+    <li className="settings-list-item">
+      <div>
+        <strong>{token.name}</strong> <code>…{token.token_last_eight}</code>
+        <div className="muted">
+          {t('security.tokens.meta', { scopes: token.scopes.join(', '), date: formatDate(token.created_at) })}
+        </div>
+      </div>
+      {confirming ? (
+        <div className="settings-confirm" role="group" aria-label={t('security.tokens.confirmLabel', { name: token.name })}>
+          <span>{t('security.tokens.confirm', { name: token.name })}</span>
+          <Button size="sm" variant="danger" autoFocus onClick={() => revoke.mutate()} disabled={revoke.isPending}>
+            {t('security.tokens.confirmRevoke')}
+          </Button>
+          <Button size="sm" variant="outline" onClick={() => setConfirming(false)} disabled={revoke.isPending}>
+            {t('cancel')}
+          </Button>
+        </div>
+      ) : (
+        <Button size="sm" variant="outline" aria-label={t('security.tokens.revokeNamed', { name: token.name })} onClick={() => setConfirming(true)}>
+          {t('security.tokens.revoke')}
+        </Button>
+      )}
+      {revoke.isError && <ErrorAlert error={revoke.error} />}
+    </li>
+  )
+}
