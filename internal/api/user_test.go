@@ -30,10 +30,11 @@ func (f *fakeNames) claim(a common.Address, name string) {
 func (f *fakeNames) Username(_ context.Context, a common.Address) (string, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	// Like the index, a claimed name resolves both ways; the default name of
+	// an account with no chain activity is only computed, not found by name.
 	if name, ok := f.byAddr[a]; ok {
 		return name, nil
 	}
-	f.byAddr[a] = "" // known to the chain, with its default name
 	return defaultName(a), nil
 }
 

@@ -67,6 +67,8 @@ func New(st *store.Store, cfg Config) *Service {
 	}
 	if s.names == nil {
 		s.names = localNames{st}
+	} else {
+		s.names = chainThenLocal{chain: s.names, local: localNames{st}}
 	}
 	return s
 }

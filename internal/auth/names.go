@@ -37,3 +37,32 @@ func (n localNames) AddressOf(ctx context.Context, username string) (common.Addr
 	}
 	return common.HexToAddress(found[0]), true, nil
 }
+
+// chainThenLocal resolves names through the chain, and the default name of
+// someone who signed in here but has done nothing on chain yet (so the
+// chain's projection has no account for them) through the local users.
+type chainThenLocal struct {
+	chain Names
+	local localNames
+}
+
+func (n chainThenLocal) Username(ctx context.Context, addr common.Address) (string, error) {
+	return n.chain.Username(ctx, addr)
+}
+
+func (n chainThenLocal) AddressOf(ctx context.Context, username string) (common.Address, bool, error) {
+	addr, ok, err := n.chain.AddressOf(ctx, username)
+	if err != nil || ok {
+		return addr, ok, err
+	}
+	addr, ok, err = n.local.AddressOf(ctx, username)
+	if err != nil || !ok {
+		return addr, ok, err
+	}
+	// A local user who has claimed another name no longer answers to the default.
+	current, err := n.chain.Username(ctx, addr)
+	if err != nil {
+		return common.Address{}, false, fmt.Errorf("resolve username of %s: %w", addr.Hex(), err)
+	}
+	return addr, strings.EqualFold(current, username), nil
+}
