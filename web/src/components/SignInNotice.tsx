@@ -4,7 +4,7 @@ import { PreloadLink } from './PreloadLink'
 
 /**
  * Shown in place of a signed-in page to a visitor who is signed out. Wallet
- * sign-in arrives with the chain milestone, and the notice says so.
+ * sign-in is the Login button in the header, and the notice points there.
  */
 export function SignInNotice({ message }: { message: string }) {
   const { t } = useTranslation()

@@ -25,7 +25,7 @@ describe('WorkspaceScreen', () => {
     renderAt(`/${slug}`)
     const status = await screen.findByRole('status')
     expect(status.textContent).toContain(notice)
-    expect(status.textContent).toContain('Wallet sign-in (Sign-In with Ethereum) becomes available when the chain milestone lands.')
+    expect(status.textContent).toContain('Use Login at the top of the page: your wallet signs a short message. No e-mail, no password.')
     expect(screen.getByRole('link', { name: 'How wallet sign-in works' }).getAttribute('href')).toBe('/docs/wallet-sign-in')
   })
 
