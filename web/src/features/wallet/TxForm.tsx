@@ -18,12 +18,25 @@ const EMPTY: FormValues = { to: '', target: '', amount: '' }
  * signed in the wallet and relayed, with each step and the outcome shown
  * below the form. from is the signed-in user's address.
  */
-export function TxForm({ kind, from, account, params }: { kind: TxKind; from: string; account: Account | undefined; params: ChainParams }) {
+export function TxForm({
+  kind,
+  from,
+  account,
+  params,
+  initial,
+}: {
+  kind: TxKind
+  from: string
+  account: Account | undefined
+  params: ChainParams
+  /** Fields filled in from a link, such as a tip from a user's page. */
+  initial?: Partial<FormValues>
+}) {
   const { t, i18n } = useTranslation('wallet')
   const fmt = useChainFormat()
   const id = useId()
   const tx = useChainTx(from, kind)
-  const [values, setValues] = useState<FormValues>(EMPTY)
+  const [values, setValues] = useState<FormValues>({ ...EMPTY, ...initial })
   const [errors, setErrors] = useState<Partial<Record<FieldName, FieldError>>>({})
   const inputs = useRef(new Map<FieldName, HTMLInputElement>())
   const fields = FORM_FIELDS[kind]

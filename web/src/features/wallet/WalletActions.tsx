@@ -30,7 +30,9 @@ export function WalletActions({
 }) {
   const { t } = useTranslation('wallet')
   const titleId = useId()
-  const [action, setAction] = useState<WalletAction>(actions[0])
+  // A tip link from another page (/wallet?tip=user:alice&to=0x...) opens the tip form filled in.
+  const [prefill] = useState(tipPrefill)
+  const [action, setAction] = useState<WalletAction>(prefill && actions.includes('tip') ? 'tip' : actions[0])
   return (
     <Card as="section" aria-labelledby={titleId} className="wallet-actions">
       <h2 id={titleId}>{title}</h2>
@@ -38,9 +40,23 @@ export function WalletActions({
         {action === 'receive' ? (
           <ReceivePanel address={address} symbol={params.token.symbol} />
         ) : (
-          <TxForm key={action} kind={KIND[action]} from={address} account={account} params={params} />
+          <TxForm
+            key={action}
+            kind={KIND[action]}
+            from={address}
+            account={account}
+            params={params}
+            initial={action === 'tip' ? prefill : undefined}
+          />
         )}
       </Tabs>
     </Card>
   )
+}
+
+/** The tip form's fields from the address (?tip=TARGET&to=ADDRESS), if it names a target. */
+function tipPrefill(): { target: string; to: string } | undefined {
+  const q = new URLSearchParams(window.location.search)
+  const target = q.get('tip')
+  return target ? { target, to: q.get('to') ?? '' } : undefined
 }

@@ -229,6 +229,16 @@ describe('WalletScreen', () => {
     ])
   })
 
+  it("a tip link from a user's page opens the tip form filled in", async () => {
+    stubChain(fakeChain())
+    signIn(WALLET)
+    renderScreen(<WalletScreen />, `/wallet?tip=${encodeURIComponent('user:grace')}&to=${OTHER}`)
+    await screen.findByText('1,234.5 DFG')
+    expect(screen.getByRole('tab', { name: 'Tip' }).getAttribute('aria-selected')).toBe('true')
+    expect((screen.getByLabelText('What the tip thanks') as HTMLInputElement).value).toBe('user:grace')
+    expect((screen.getByLabelText('Recipient address') as HTMLInputElement).value).toBe(OTHER)
+  })
+
   it('stake signs Stake with only from, amount and nonce', async () => {
     const wallet = installWallet()
     await openWallet()
