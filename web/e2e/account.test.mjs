@@ -4,53 +4,21 @@
 // shows the username, Settings and Logout; Logout ends the server session.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
+import { generatePrivateKey } from 'viem/accounts'
 import { expectHidden, expectVisible, expectEventually, openPage, useNodeAndBrowser, waitForShell, TIMEOUT } from './harness.mjs'
+import { headlessWallet, TEST_WALLET_NAME } from './wallet.mjs'
 
 const env = useNodeAndBrowser()
 
 const header = (page) => page.locator('header')
 const dialog = (page) => page.getByRole('dialog', { name: 'Sign in with your wallet' })
 
-/**
- * A page with a wallet: the browser side is a thin EIP-1193 provider (also
- * announced over EIP-6963) whose requests this process answers with a fresh
- * private key, as a wallet extension would. Returns the page and the account.
- */
+/** A page with a fresh headless wallet installed (see wallet.mjs). */
 async function pageWithWallet(t) {
   const opened = await openPage(t, env.browser, env.node.url)
-  const account = privateKeyToAccount(generatePrivateKey())
-  const asked = []
-  await opened.context.exposeFunction('__e2eWallet', async (method, params) => {
-    asked.push(method)
-    switch (method) {
-      case 'eth_requestAccounts':
-      case 'eth_accounts':
-        return [account.address]
-      case 'eth_chainId':
-        return '0x1e5b'
-      case 'personal_sign':
-        return account.signMessage({ message: { raw: params[0] } })
-      case 'eth_signTypedData_v4': {
-        const typed = JSON.parse(params[1])
-        const { EIP712Domain: _domain, ...types } = typed.types
-        return account.signTypedData({ domain: typed.domain, types, primaryType: typed.primaryType, message: typed.message })
-      }
-      default:
-        throw new Error(`the test wallet does not support ${method}`)
-    }
-  })
-  await opened.context.addInitScript(() => {
-    const provider = { request: ({ method, params }) => window.__e2eWallet(method, params ?? []) }
-    window.ethereum = provider
-    const icon = 'data:image/svg+xml,%3Csvg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"%3E%3Crect width="1" height="1"/%3E%3C/svg%3E'
-    window.addEventListener('eip6963:requestProvider', () => {
-      window.dispatchEvent(
-        new CustomEvent('eip6963:announceProvider', { detail: { info: { uuid: 'e2e', name: 'E2E Wallet', icon, rdns: 'org.dforge.e2e' }, provider } }),
-      )
-    })
-  })
-  return { ...opened, account, asked }
+  const wallet = headlessWallet(generatePrivateKey())
+  await wallet.install(opened.page)
+  return { ...opened, account: wallet, asked: wallet.requests }
 }
 
 /** The name a fresh account has before it claims one (names.Default). */
@@ -60,7 +28,7 @@ async function signIn(page, account) {
   await page.goto('/about')
   await waitForShell(page)
   await header(page).getByRole('button', { name: 'Login', exact: true }).click()
-  await dialog(page).getByRole('button', { name: 'E2E Wallet' }).click()
+  await dialog(page).getByRole('button', { name: TEST_WALLET_NAME }).click()
   await expectHidden(dialog(page))
   await expectVisible(header(page).getByRole('link', { name: defaultName(account.address), exact: true }))
 }
@@ -96,7 +64,7 @@ describe('account header', () => {
     await expectVisible(header(page).getByRole('button', { name: 'Settings', exact: true }))
     await expectVisible(header(page).getByRole('button', { name: 'Logout', exact: true }))
     assert.equal(await header(page).getByRole('button', { name: 'Login', exact: true }).count(), 0)
-    assert.deepEqual(asked, ['eth_requestAccounts', 'personal_sign'])
+    assert.deepEqual(asked.map((r) => r.method), ['eth_requestAccounts', 'personal_sign'])
     const saved = await stored(page)
     assert.equal(saved.state.user.username, defaultName(account.address))
     assert.equal(saved.state.user.walletAddress, account.address)
@@ -135,7 +103,7 @@ describe('account header', () => {
     await page.getByRole('button', { name: 'Change username' }).click()
     await expectVisible(page.getByText(`Your username is now ${wanted}.`))
     await expectVisible(header(page).getByRole('link', { name: wanted, exact: true }))
-    assert.ok(asked.includes('eth_signTypedData_v4'), 'the wallet signed typed data')
+    assert.ok(asked.some((r) => r.method === 'eth_signTypedData_v4'), 'the wallet signed typed data')
 
     // The chain and the session agree after a reload.
     await page.reload()
