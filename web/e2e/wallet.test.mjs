@@ -20,6 +20,19 @@ async function account(page, address) {
   return page.evaluate(async (a) => (await fetch(`/api/v1/accounts/${a}`)).json(), address)
 }
 
+/** A page with the funded wallet, signed in from /wallet (SIWE through the chooser). */
+async function signedInWallet(t) {
+  const { page } = await openPage(t, env.browser, env.node.url)
+  const wallet = headlessWallet(KEY)
+  await wallet.install(page)
+  await page.goto('/wallet')
+  await waitForShell(page)
+  await header(page).getByRole('button', { name: 'Login', exact: true }).click()
+  await page.getByRole('dialog').getByRole('button', { name: TEST_WALLET_NAME }).click()
+  await expectVisible(page.getByTestId('account-balance'))
+  return { page, wallet }
+}
+
 /** Fills the open wallet form and signs; resolves when the page says the block committed. */
 async function signAndCommit(page, tab, fields, submit) {
   await page.getByRole('tab', { name: tab, exact: true }).click()
@@ -30,15 +43,8 @@ async function signAndCommit(page, tab, fields, submit) {
 
 describe('wallet', () => {
   test('signs in, claims a username, sends, stakes and unstakes; the page shows what the chain holds', TIMEOUT, async (t) => {
-    const { page } = await openPage(t, env.browser, env.node.url)
-    const wallet = headlessWallet(KEY)
-    await wallet.install(page)
-
     // 1. Sign in with the wallet (SIWE).
-    await page.goto('/wallet')
-    await waitForShell(page)
-    await header(page).getByRole('button', { name: 'Login', exact: true }).click()
-    await page.getByRole('dialog').getByRole('button', { name: TEST_WALLET_NAME }).click()
+    const { page, wallet } = await signedInWallet(t)
     const defaultName = `user-${wallet.address.slice(2, 14).toLowerCase()}`
     await expectVisible(header(page).getByRole('link', { name: defaultName, exact: true }))
 
@@ -80,14 +86,7 @@ describe('wallet', () => {
   })
 
   test('a signature declined in the wallet sends nothing and says so', TIMEOUT, async (t) => {
-    const { page } = await openPage(t, env.browser, env.node.url)
-    const wallet = headlessWallet(KEY)
-    await wallet.install(page)
-    await page.goto('/wallet')
-    await waitForShell(page)
-    await header(page).getByRole('button', { name: 'Login', exact: true }).click()
-    await page.getByRole('dialog').getByRole('button', { name: TEST_WALLET_NAME }).click()
-    await expectVisible(page.getByTestId('account-balance'))
+    const { page, wallet } = await signedInWallet(t)
     const before = await account(page, wallet.address)
     wallet.rejectNext = true
     await page.getByRole('tab', { name: 'Stake', exact: true }).click()
