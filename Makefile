@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dforge/dforge/internal/cli.Version=$(VERSION)
 WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run build web deps test test-go test-web test-e2e bench-web bench-chain music fmt lint clean
+.PHONY: run build web deps test test-go test-web test-e2e fuzz bench-web bench-chain music fmt lint clean
 
 ## run: install what is needed, build, and start a node on the embedded defaults
 run: build
@@ -55,6 +55,13 @@ bench-web: build
 ## bench-chain: signed transfers per second (HTTP relay, direct RPC) and commit latency, against CometBFT's kvstore
 bench-chain:
 	$(GO) run ./bench/chain
+
+## fuzz: fuzz transaction decoding, CheckTx and the SIWE parser (FUZZTIME each; make test runs their seeds)
+FUZZTIME ?= 30s
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeVerify$$' -fuzztime $(FUZZTIME) ./internal/chain/tx
+	$(GO) test -run '^$$' -fuzz '^FuzzCheckTx$$' -fuzztime $(FUZZTIME) ./internal/chain/app
+	$(GO) test -run '^$$' -fuzz '^FuzzParseMessage$$' -fuzztime $(FUZZTIME) ./internal/auth
 
 ## music: regenerate the four original tracks (needs lame)
 music:

@@ -23,7 +23,7 @@ type wallet struct {
 	addr common.Address
 }
 
-func newWallet(t *testing.T) wallet {
+func newWallet(t testing.TB) wallet {
 	t.Helper()
 	k, err := crypto.GenerateKey()
 	if err != nil {
@@ -47,7 +47,7 @@ func newChain(t *testing.T, alice wallet) (*app.App, *state.Store) {
 	return a, st
 }
 
-func transfer(t *testing.T, from wallet, to common.Address, amount, nonce uint64, chainID uint64) []byte {
+func transfer(t testing.TB, from wallet, to common.Address, amount, nonce uint64, chainID uint64) []byte {
 	t.Helper()
 	return encodeSigned(t, from, tx.KindTransfer, chainID, map[string]any{
 		"from": from.addr.Hex(), "to": to.Hex(), "amount": strconv.FormatUint(amount, 10), "nonce": strconv.FormatUint(nonce, 10),
@@ -55,7 +55,7 @@ func transfer(t *testing.T, from wallet, to common.Address, amount, nonce uint64
 }
 
 // encodeSigned signs message as kind with from's key and encodes it for a block.
-func encodeSigned(t *testing.T, from wallet, kind tx.Kind, chainID uint64, message map[string]any) []byte {
+func encodeSigned(t testing.TB, from wallet, kind tx.Kind, chainID uint64, message map[string]any) []byte {
 	t.Helper()
 	env, err := tx.Sign(from.key, kind, message, chainID)
 	if err != nil {
@@ -169,4 +169,34 @@ func TestFailedTxInBlockChangesNothingAndHashesAgree(t *testing.T) {
 	if info.LastBlockHeight != 1 || !bytes.Equal(info.LastBlockAppHash, st1.Hash()) {
 		t.Fatalf("info = %+v", info)
 	}
+}
+
+// FuzzCheckTx feeds arbitrary bytes to CheckTx, as any peer or RPC client
+// can. Whatever comes in, the answer is OK or one of our stable codes with
+// a message, never a panic or an internal error, and CheckTx never changes
+// committed state.
+func FuzzCheckTx(f *testing.F) {
+	alice := newWallet(f)
+	for nonce := range uint64(3) {
+		valid := transfer(f, alice, common.Address{7}, 10, nonce, testChainID)
+		f.Add(valid)
+		f.Add(bytes.Replace(valid, []byte(`"10"`), []byte(`"0"`), 1))
+		f.Add(valid[:len(valid)/2])
+	}
+	f.Add(claim(f, alice, "alice", 0))
+	f.Add([]byte(`{"type":"Stake","message":{},"signature":"0x"}`))
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		a, st := newChain(t, alice)
+		before := st.Hash()
+		res, err := a.CheckTx(context.Background(), &abci.CheckTxRequest{Tx: raw, Type: abci.CHECK_TX_TYPE_CHECK})
+		if err != nil {
+			t.Fatalf("CheckTx returned an error: %v", err)
+		}
+		if res.Code != 0 && (tx.CodeName(res.Code) == "" || res.Log == "") {
+			t.Fatalf("code %d %q is not a stable rejection with a message", res.Code, res.Log)
+		}
+		if !bytes.Equal(st.Hash(), before) {
+			t.Fatal("CheckTx changed committed state")
+		}
+	})
 }

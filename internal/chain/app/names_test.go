@@ -8,7 +8,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/tx"
 )
 
-func claim(t *testing.T, from wallet, username string, nonce uint64) []byte {
+func claim(t testing.TB, from wallet, username string, nonce uint64) []byte {
 	t.Helper()
 	return encodeSigned(t, from, tx.KindClaimUsername, testChainID, map[string]any{
 		"from": from.addr.Hex(), "username": username, "nonce": strconv.FormatUint(nonce, 10),
