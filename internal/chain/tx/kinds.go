@@ -107,9 +107,6 @@ func Types() apitypes.Types {
 	return types
 }
 
-// signingTypes is what Verify hashes with; built once, only read after.
-var signingTypes = Types()
-
 // chainIDPrefix names the CometBFT chain id ("dforge-1337") that goes with
 // a numeric EIP-712 chain id: CometBFT wants a string, EIP-712 a number,
 // and deriving one from the other keeps them from drifting apart.

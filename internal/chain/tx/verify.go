@@ -92,19 +92,6 @@ func readMessage(fields []field, msg map[string]any, t *Tx) (apitypes.TypedDataM
 	return canonical, nil
 }
 
-// digest is the EIP-712 hash of a canonical message, as
-// eth_signTypedData_v4 computes it before signing.
-func digest(kind Kind, message apitypes.TypedDataMessage, chainID uint64) ([32]byte, error) {
-	doc := apitypes.TypedData{Types: signingTypes, PrimaryType: string(kind), Domain: Domain(chainID), Message: message}
-	h, _, err := apitypes.TypedDataAndHash(doc)
-	if err != nil {
-		// Unreachable for a message readMessage accepted; kept as a
-		// rejection rather than a panic all the same.
-		return [32]byte{}, NewError(CodeInvalidField, "hash typed data: %v", err)
-	}
-	return [32]byte(h), nil
-}
-
 // parseSignature reads r ‖ s ‖ v and returns it with v as 0 or 1, the form
 // crypto.SigToPub wants. Wallets send v as 27/28; some libraries as 0/1.
 func parseSignature(s string) ([]byte, error) {
