@@ -5,6 +5,7 @@ import { PageHeader } from '@/components/PageHeader'
 import { QueryState } from '@/components/QueryState'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { type MetricName, useWebVitals } from './api'
+import { ChainFigures } from './ChainFigures'
 import './analytics.css'
 
 /** The spec's thresholds (good up to, poor above); times in ms, CLS unitless. */
@@ -76,10 +77,7 @@ export default function AnalyticsScreen() {
           }
         </QueryState>
       </Card>
-      <Card as="section" aria-labelledby="chain-title">
-        <h2 id="chain-title">{t('chain.title')}</h2>
-        <p className="muted">{t('chain.text')}</p>
-      </Card>
+      <ChainFigures />
     </div>
   )
 }

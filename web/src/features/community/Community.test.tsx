@@ -28,16 +28,21 @@ describe('CommunityScreen', () => {
     })
     expect(screen.getByText(/appear here once the chain records activity/)).toBeTruthy()
     expect(screen.getByText('No featured projects yet')).toBeTruthy()
+    expect(screen.getByText(/Posting opens once the forum itself is built/)).toBeTruthy()
+    expect(screen.queryByText(/once accounts arrive/)).toBeNull()
   })
 })
 
 describe('ForumScreen', () => {
-  it('has a disabled New topic button that says why', async () => {
+  it('has a disabled New topic button that says why: accounts exist, the forum does not yet', async () => {
     renderScreen(<ForumScreen />, '/forum')
     const button = await screen.findByRole('button', { name: 'New topic' })
     expect((button as HTMLButtonElement).disabled).toBe(true)
     const note = document.getElementById(button.getAttribute('aria-describedby')!)
-    expect(note?.textContent).toMatch(/wallet sign-in arrives with the chain milestone/)
+    expect(note?.textContent).toBe(
+      "Accounts exist now: sign in with Login. Posting still needs the forum itself, which is among the roadmap's later ideas.",
+    )
+    expect(screen.queryByText(/chain milestone/)).toBeNull()
   })
 
   it('shows the empty state in every category tab', async () => {
@@ -68,7 +73,11 @@ describe('ForumTopicScreen', () => {
     const reply = screen.getByLabelText('Your reply') as HTMLTextAreaElement
     expect(reply.disabled).toBe(true)
     expect((screen.getByRole('button', { name: 'Post reply' }) as HTMLButtonElement).disabled).toBe(true)
-    expect(document.getElementById(reply.getAttribute('aria-describedby')!)?.textContent).toMatch(/Replies need an account/)
+    const note = document.getElementById(reply.getAttribute('aria-describedby')!)?.textContent
+    expect(note).toMatch(/Replies need an account and an existing topic/)
+    expect(note).toMatch(/Accounts exist now \(sign in with Login\)/)
+    expect(note).toMatch(/later ideas/)
+    expect(note).not.toMatch(/chain milestone/)
   })
 })
 

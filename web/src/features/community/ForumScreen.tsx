@@ -43,7 +43,7 @@ export default function ForumScreen() {
   )
 }
 
-// Disabled with the reason next to it: posting needs accounts (chain milestone).
+// Disabled with the reason next to it: accounts exist, but the forum to post in does not yet.
 function NewTopic() {
   const { t } = useTranslation('community')
   return (

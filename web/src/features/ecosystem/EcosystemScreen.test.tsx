@@ -8,7 +8,7 @@ import { ECOSYSTEM_SLUGS, PAGES } from './pages'
 
 const renderAt = (path: string) => renderScreen(<EcosystemScreen />, path)
 
-// Chain data arrives in a later milestone: these pages must not call any API.
+// These pages show no chain data (the wallet, explorer and treasury do): they must not call any API.
 forbidFetch()
 
 describe('EcosystemScreen', () => {
@@ -31,6 +31,15 @@ describe('EcosystemScreen', () => {
     renderAt('/grants')
     expect(await screen.findByText('No grants yet')).toBeTruthy()
     expect(screen.getByRole('link', { name: 'Treasury' }).getAttribute('href')).toBe('/treasury')
+  })
+
+  it('says tips work now, on the wallet page, while bounties are a later idea', async () => {
+    renderAt('/bounties')
+    expect(await screen.findByText(/Tips work now, on the wallet page/)).toBeTruthy()
+    expect(screen.getByText(/bounties are among the roadmap's later ideas/)).toBeTruthy()
+    expect(screen.queryByText(/chain milestone/)).toBeNull()
+    const related = screen.getByRole('region', { name: 'Related pages' })
+    expect(within(related).getByRole('link', { name: 'Wallet' }).getAttribute('href')).toBe('/wallet')
   })
 
   it('has no actions: these pages move no tokens', async () => {

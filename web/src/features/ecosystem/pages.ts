@@ -41,7 +41,7 @@ interface EcosystemPage {
 // The texts of each page are pages.<slug>.* in the ecosystem namespace.
 export const PAGES: Record<EcosystemSlug, EcosystemPage> = {
   grants: { links: ['governance', 'treasury', 'roadmap', 'whitepaper'] },
-  bounties: { links: ['rewards', 'governance', 'roadmap', 'security'] },
+  bounties: { links: ['wallet', 'rewards', 'governance', 'roadmap', 'security'] },
   ambassadors: { links: ['community', 'events', 'contact'] },
   marketplace: { links: ['integrations', 'roadmap', 'contact'] },
 }

@@ -12,7 +12,7 @@ const COLUMNS = ['rank', 'contributor', 'score', 'commits', 'pullRequests', 'iss
 
 /**
  * Contributors ranked per period. Scores come from rewarded contributions,
- * which start with the rewards milestone, so no one is ranked yet.
+ * which start with the governance milestone, so no one is ranked yet.
  */
 export default function LeaderboardScreen() {
   const { t } = useTranslation('rewards')

@@ -1,23 +1,28 @@
 import { type ReactNode, useId } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { EmptyState } from '@/components/EmptyState'
 import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
+import { QueryState } from '@/components/QueryState'
 import { SignInNotice } from '@/components/SignInNotice'
+import { type Account, useAccount, useLiveChain } from '@/features/wallet/chain'
+import { useChainFormat } from '@/features/wallet/format'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import type { User } from '@/stores/auth'
+// The amount list and tabular figures the wallet pages share.
+import '@/features/wallet/wallet.css'
 import './rewards.css'
 
-const WALLET_ACTIONS = ['send', 'receive', 'tip', 'stake', 'unstake'] as const
 const EARNED_BY = ['mergedPullRequests', 'approvingReviews', 'resolvedIssues', 'commits'] as const
+const AMOUNTS = ['balance', 'staked', 'unbonding'] as const
 
 /**
- * The signed-in user's wallet and rewards. Balances and transactions live on
- * the chain, which has no read endpoint yet, so the sections show what they
- * will hold instead of numbers.
+ * The signed-in user's tokens and rewards. The balance is the chain's, read
+ * from the account of the user's wallet and followed block by block; moving
+ * tokens happens on the wallet page. Rewards are minted from the governance
+ * milestone on, so until then their section says so instead of showing numbers.
  */
 export default function RewardsScreen() {
   const { t } = useTranslation('rewards')
@@ -43,27 +48,60 @@ export default function RewardsScreen() {
 function Wallet({ user }: { user: User }) {
   const { t } = useTranslation('rewards')
   return (
+    <div className="rewards-sections">
+      <Section title={t('balance.title')}>
+        {user.walletAddress ? <Balance address={user.walletAddress} /> : <p className="muted">{t('balance.noWallet')}</p>}
+      </Section>
+      <Section title={t('earned.title')}>
+        <EmptyState message={t('earned.empty')} />
+        <p className="muted">{t('earned.availability')}</p>
+      </Section>
+      <Section title={t('transactions.title')}>
+        <p>{t('transactions.text')}</p>
+        <PreloadLink to="/wallet">{t('transactions.link')}</PreloadLink>
+      </Section>
+    </div>
+  )
+}
+
+function Balance({ address }: { address: string }) {
+  const { t } = useTranslation('rewards')
+  // Polls the height and refetches the account when a new block lands.
+  useLiveChain()
+  const account = useAccount(address)
+  const noteId = useId()
+  return (
     <>
-      <WalletActions />
-      <div className="rewards-sections">
-        <Section title={t('balance.title')}>
-          <p>{t('balance.none')}</p>
-          {user.walletAddress ? (
-            <p className="muted rewards-address">
-              {t('balance.wallet')} <code>{user.walletAddress}</code>
-            </p>
-          ) : (
-            <p className="muted">{t('balance.noWallet')}</p>
-          )}
-        </Section>
-        <Section title={t('earned.title')}>
-          <EmptyState message={t('earned.empty')} />
-        </Section>
-        <Section title={t('transactions.title')}>
-          <EmptyState message={t('transactions.empty')} />
-        </Section>
+      <QueryState query={account}>{(a) => <Amounts account={a} />}</QueryState>
+      <p className="muted rewards-address">
+        {t('balance.wallet')} <code>{address}</code>
+      </p>
+      <div className="rewards-actions">
+        <PreloadLink className="btn btn-primary btn-md" to="/wallet" aria-describedby={noteId}>
+          {t('balance.openWallet')}
+        </PreloadLink>
+        <p id={noteId} className="muted">
+          {t('balance.actionsNote')}
+        </p>
       </div>
     </>
+  )
+}
+
+function Amounts({ account }: { account: Account }) {
+  const { t } = useTranslation('rewards')
+  const fmt = useChainFormat()
+  return (
+    <dl className="amount-list rewards-amounts">
+      {AMOUNTS.map((key) => (
+        <div key={key}>
+          <dt>{t(`balance.${key}`)}</dt>
+          <dd className="num" data-testid={`rewards-${key}`}>
+            {fmt.amount(account[key])}
+          </dd>
+        </div>
+      ))}
+    </dl>
   )
 }
 
@@ -74,25 +112,6 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
       <h2 id={headingId}>{title}</h2>
       {children}
     </Card>
-  )
-}
-
-function WalletActions() {
-  const { t } = useTranslation('rewards')
-  const noteId = useId()
-  return (
-    <div className="rewards-actions">
-      <div className="button-row" role="group" aria-label={t('actions.label')}>
-        {WALLET_ACTIONS.map((action) => (
-          <Button key={action} variant={action === 'send' ? 'primary' : 'outline'} disabled aria-describedby={noteId}>
-            {t(`actions.${action}`)}
-          </Button>
-        ))}
-      </div>
-      <p id={noteId} className="muted">
-        {t('actions.note')}
-      </p>
-    </div>
   )
 }
 

@@ -1,0 +1,60 @@
+import { useTranslation } from 'react-i18next'
+import { Card } from '@/components/Card'
+import { PreloadLink } from '@/components/PreloadLink'
+import { QueryState } from '@/components/QueryState'
+import { type ChainStatus, useLiveChain } from '@/features/wallet/chain'
+import { useChainFormat } from '@/features/wallet/format'
+// The amount list and tabular figures the chain pages share.
+import '@/features/wallet/wallet.css'
+
+type Format = ReturnType<typeof useChainFormat>
+
+/** Each figure's label (chain.<key>) and how it reads in the current language. */
+const FIGURES: readonly (readonly [string, (s: ChainStatus, fmt: Format) => string])[] = [
+  ['height', (s, fmt) => fmt.count(s.height)],
+  ['supply', (s, fmt) => fmt.amount(s.supply)],
+  ['staked', (s, fmt) => fmt.amount(s.staked)],
+  ['unbonding', (s, fmt) => fmt.amount(s.unbonding)],
+  ['treasury', (s, fmt) => fmt.amount(s.treasury.balance)],
+  ['accounts', (s, fmt) => fmt.count(s.accounts)],
+  ['validators', (s, fmt) => fmt.count(s.validators)],
+]
+
+/**
+ * The chain-wide figures of the status endpoint, polled (useLiveChain) so
+ * they follow new blocks. The explorer's status cards show fewer of them,
+ * in the explorer's words, so this section keeps its own.
+ */
+export function ChainFigures() {
+  const { t } = useTranslation('analytics')
+  const fmt = useChainFormat()
+  const status = useLiveChain()
+  return (
+    <Card as="section" aria-labelledby="chain-title" className="chain-figures">
+      <h2 id="chain-title">{t('chain.title')}</h2>
+      <QueryState query={status}>
+        {(s) => (
+          <>
+            <dl className="amount-list">
+              {FIGURES.map(([key, read]) => (
+                <div key={key}>
+                  <dt>{t(`chain.${key}`)}</dt>
+                  <dd className="num" data-testid={`chain-${key}`}>
+                    {read(s, fmt)}
+                  </dd>
+                </div>
+              ))}
+            </dl>
+            {s.time && <p className="muted">{t('chain.time', { time: fmt.time(s.time) })}</p>}
+          </>
+        )}
+      </QueryState>
+      <p className="button-row">
+        <PreloadLink to="/explorer">{t('chain.explorer')}</PreloadLink>
+        <PreloadLink to="/treasury">{t('chain.treasuryLink')}</PreloadLink>
+        <PreloadLink to="/validators">{t('chain.validatorsLink')}</PreloadLink>
+      </p>
+      <p className="muted">{t('chain.later')}</p>
+    </Card>
+  )
+}
