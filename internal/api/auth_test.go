@@ -264,6 +264,14 @@ func (u *user) signIn() {
 	}
 }
 
+// signedInUser is a new user already signed in.
+func (n *node) signedInUser() *user {
+	n.t.Helper()
+	u := n.newUser()
+	u.signIn()
+	return u
+}
+
 func sessionCookie(res response) *http.Cookie {
 	for _, c := range res.Cookies() {
 		if c.Name == auth.CookieName {
@@ -335,8 +343,7 @@ func TestSessionCookieIsSecureOverTLS(t *testing.T) {
 func TestCookieWritesNeedTheCSRFToken(t *testing.T) {
 	t.Parallel()
 	n := newNode(t)
-	alice := n.newUser()
-	alice.signIn()
+	alice := n.signedInUser()
 	patch := map[string]string{"location": "Lisbon"}
 	for name, token := range map[string]string{"missing": "", "wrong": strings.Repeat("0", 64)} {
 		res := alice.do("PATCH", "/api/v1/user/settings", patch, auth.CSRFHeader, token)
@@ -360,8 +367,7 @@ func TestCookieWritesNeedTheCSRFToken(t *testing.T) {
 func TestLogoutEndsTheSession(t *testing.T) {
 	t.Parallel()
 	n := newNode(t)
-	alice := n.newUser()
-	alice.signIn()
+	alice := n.signedInUser()
 	res := alice.do("POST", "/api/v1/auth/logout", nil)
 	if c := sessionCookie(res); res.StatusCode != 204 || c == nil || c.MaxAge >= 0 {
 		t.Fatalf("logout = %d, cookie %+v", res.StatusCode, c)

@@ -25,6 +25,20 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	json.NewEncoder(w).Encode(v)
 }
 
+// reply writes v as the 200 answer; it returns nil so that a userHandler
+// can end with it.
+func reply(w http.ResponseWriter, v any) error {
+	writeJSON(w, http.StatusOK, v)
+	return nil
+}
+
+// writeNoStore writes v as JSON that no cache may keep: secrets and session
+// details.
+func writeNoStore(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Cache-Control", "no-store")
+	writeJSON(w, status, v)
+}
+
 var statusOf = map[usererr.Kind]int{
 	usererr.Invalid:  http.StatusBadRequest,
 	usererr.NotFound: http.StatusNotFound,

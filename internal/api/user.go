@@ -43,21 +43,11 @@ func toUserJSON(u auth.User, self bool) userJSON {
 	return j
 }
 
-func (a *API) getUser(w http.ResponseWriter, r *http.Request) {
-	id, err := auth.Require(r.Context(), auth.ScopeRead)
-	if err != nil {
-		a.writeError(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, toUserJSON(id.User, true))
+func (a *API) getUser(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+	return reply(w, toUserJSON(id.User, true))
 }
 
-func (a *API) patchUserSettings(w http.ResponseWriter, r *http.Request) {
-	id, err := auth.Require(r.Context(), auth.ScopeWrite)
-	if err != nil {
-		a.writeError(w, r, err)
-		return
-	}
+func (a *API) patchUserSettings(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
 	var in struct {
 		FullName    *string `json:"full_name"`
 		Description *string `json:"description"`
@@ -66,17 +56,15 @@ func (a *API) patchUserSettings(w http.ResponseWriter, r *http.Request) {
 		Email       *string `json:"email"`
 	}
 	if err := decode(w, r, maxSettingsBody, &in); err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	u, err := a.auth.UpdateProfile(r.Context(), id.User, auth.ProfileUpdate{
 		FullName: in.FullName, Description: in.Description, Location: in.Location, Website: in.Website, Email: in.Email,
 	})
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
-	writeJSON(w, http.StatusOK, toUserJSON(u, true))
+	return reply(w, toUserJSON(u, true))
 }
 
 func (a *API) getUserByName(w http.ResponseWriter, r *http.Request) {
@@ -120,93 +108,71 @@ func (a *API) tokenOwner(r *http.Request, need auth.Scope) (*auth.Identity, erro
 	return id, nil
 }
 
-func (a *API) listTokens(w http.ResponseWriter, r *http.Request) {
-	id, err := a.tokenOwner(r, auth.ScopeRead)
-	if err != nil {
-		a.writeError(w, r, err)
-		return
-	}
+func (a *API) listTokens(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
 	list, err := a.auth.Tokens(r.Context(), id.User)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	out := make([]tokenJSON, len(list))
 	for i, t := range list {
 		out[i] = toTokenJSON(t)
 	}
-	writeJSON(w, http.StatusOK, out)
+	return reply(w, out)
 }
 
-func (a *API) createToken(w http.ResponseWriter, r *http.Request) {
-	id, err := a.tokenOwner(r, auth.ScopeAdmin)
-	if err != nil {
-		a.writeError(w, r, err)
-		return
-	}
+func (a *API) createToken(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
 	var in struct {
 		Name   string   `json:"name"`
 		Scopes []string `json:"scopes"`
 	}
 	if err := decode(w, r, maxSettingsBody, &in); err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	t, err := a.auth.CreateToken(r.Context(), id.User, in.Name, in.Scopes)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
-	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusCreated, toTokenJSON(t))
+	writeNoStore(w, http.StatusCreated, toTokenJSON(t))
+	return nil
 }
 
-func (a *API) deleteToken(w http.ResponseWriter, r *http.Request) {
-	id, err := a.tokenOwner(r, auth.ScopeAdmin)
+func (a *API) deleteToken(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+	tokenID, err := pathID(r, "You have no access token with that id.")
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
-	tokenID, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err == nil {
-		err = a.auth.RevokeToken(r.Context(), id.User, tokenID)
-	} else {
-		err = &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: "You have no access token with that id."}
-	}
-	if err != nil {
-		a.writeError(w, r, err)
-		return
+	if err := a.auth.RevokeToken(r.Context(), id.User, tokenID); err != nil {
+		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
+	return nil
 }
 
-func (a *API) getTwoFactor(w http.ResponseWriter, r *http.Request) {
-	id, err := auth.Require(r.Context(), auth.ScopeRead)
+// pathID is the {id} in the path; one that is not a number names nothing,
+// answered with notFound.
+func pathID(r *http.Request, notFound string) (int64, error) {
+	n, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return 0, &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: notFound}
 	}
+	return n, nil
+}
+
+func (a *API) getTwoFactor(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
 	st, err := a.auth.TwoFactor(r.Context(), id.User)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"enabled": st.Enabled, "recoveryCodesLeft": st.RecoveryCodesLeft})
+	return reply(w, map[string]any{"enabled": st.Enabled, "recoveryCodesLeft": st.RecoveryCodesLeft})
 }
 
-func (a *API) setupTwoFactor(w http.ResponseWriter, r *http.Request) {
-	id, err := auth.Require(r.Context(), auth.ScopeAdmin)
-	if err != nil {
-		a.writeError(w, r, err)
-		return
-	}
+func (a *API) setupTwoFactor(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
 	setup, err := a.auth.SetupTOTP(r.Context(), id.User)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
-	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, map[string]string{"secret": setup.Secret, "otpauthUrl": setup.OTPAuthURL})
+	writeNoStore(w, http.StatusOK, map[string]string{"secret": setup.Secret, "otpauthUrl": setup.OTPAuthURL})
+	return nil
 }
 
 // decodeCode reads {code} for the two-factor settings routes.
@@ -218,41 +184,29 @@ func decodeCode(w http.ResponseWriter, r *http.Request) (string, error) {
 	return in.Code, err
 }
 
-func (a *API) enableTwoFactor(w http.ResponseWriter, r *http.Request) {
-	id, err := auth.Require(r.Context(), auth.ScopeAdmin)
-	if err != nil {
-		a.writeError(w, r, err)
-		return
-	}
+func (a *API) enableTwoFactor(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
 	code, err := decodeCode(w, r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	codes, err := a.auth.EnableTOTP(r.Context(), id.User, code)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
-	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, map[string][]string{"recoveryCodes": codes})
+	writeNoStore(w, http.StatusOK, map[string][]string{"recoveryCodes": codes})
+	return nil
 }
 
-func (a *API) disableTwoFactor(w http.ResponseWriter, r *http.Request) {
-	id, err := auth.Require(r.Context(), auth.ScopeAdmin)
-	if err != nil {
-		a.writeError(w, r, err)
-		return
-	}
+func (a *API) disableTwoFactor(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
 	code, err := decodeCode(w, r)
-	if err == nil {
-		err = a.auth.DisableTOTP(r.Context(), id.User, code)
-	}
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
+	}
+	if err := a.auth.DisableTOTP(r.Context(), id.User, code); err != nil {
+		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
+	return nil
 }
 
 type sessionJSON struct {
@@ -264,79 +218,52 @@ type sessionJSON struct {
 	IP         string    `json:"ip"`
 }
 
-func (a *API) listSessions(w http.ResponseWriter, r *http.Request) {
-	id, err := auth.Require(r.Context(), auth.ScopeRead)
-	if err != nil {
-		a.writeError(w, r, err)
-		return
-	}
+func (a *API) listSessions(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
 	list, err := a.auth.Sessions(r.Context(), id)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	out := make([]sessionJSON, len(list))
 	for i, s := range list {
 		out[i] = sessionJSON{ID: s.ID, Current: s.Current, CreatedAt: s.CreatedAt.UTC(), LastSeenAt: s.LastSeenAt.UTC(), UserAgent: s.UserAgent, IP: s.IP}
 	}
-	writeJSON(w, http.StatusOK, out)
+	return reply(w, out)
 }
 
-func (a *API) deleteSession(w http.ResponseWriter, r *http.Request) {
-	id, err := auth.Require(r.Context(), auth.ScopeAdmin)
+func (a *API) deleteSession(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+	sessionID, err := pathID(r, "You have no session with that id.")
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
-	sessionID, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err == nil {
-		err = a.auth.RevokeSession(r.Context(), id.User, sessionID)
-	} else {
-		err = &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: "You have no session with that id."}
-	}
-	if err != nil {
-		a.writeError(w, r, err)
-		return
+	if err := a.auth.RevokeSession(r.Context(), id.User, sessionID); err != nil {
+		return err
 	}
 	if sessionID == id.SessionID {
 		auth.ClearCookie(w, r) // revoking this browser's own session signs it out
 	}
 	w.WriteHeader(http.StatusNoContent)
+	return nil
 }
 
-func (a *API) getNotificationPrefs(w http.ResponseWriter, r *http.Request) {
-	id, err := auth.Require(r.Context(), auth.ScopeRead)
-	if err != nil {
-		a.writeError(w, r, err)
-		return
-	}
+func (a *API) getNotificationPrefs(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
 	p, err := a.auth.NotificationPrefs(r.Context(), id.User)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
-	writeJSON(w, http.StatusOK, p)
+	return reply(w, p)
 }
 
 // putNotificationPrefs replaces the preferences; a key left out keeps its value.
-func (a *API) putNotificationPrefs(w http.ResponseWriter, r *http.Request) {
-	id, err := auth.Require(r.Context(), auth.ScopeWrite)
-	if err != nil {
-		a.writeError(w, r, err)
-		return
-	}
+func (a *API) putNotificationPrefs(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
 	p, err := a.auth.NotificationPrefs(r.Context(), id.User)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	if err := decode(w, r, maxSettingsBody, &p); err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	if err := a.auth.SetNotificationPrefs(r.Context(), id.User, p); err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
-	writeJSON(w, http.StatusOK, p)
+	return reply(w, p)
 }

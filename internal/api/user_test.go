@@ -57,8 +57,7 @@ func (f *fakeNames) AddressOf(_ context.Context, name string) (common.Address, b
 func TestProfileUpdateAndValidation(t *testing.T) {
 	t.Parallel()
 	n := newNode(t)
-	alice := n.newUser()
-	alice.signIn()
+	alice := n.signedInUser()
 	res := alice.do("PATCH", "/api/v1/user/settings", map[string]string{
 		"full_name": "  Alice Liddell ", "description": "Builds things.\nMostly forges.", "location": "Oxford",
 		"website": "https://alice.example/", "email": "alice@example.org",
@@ -259,8 +258,7 @@ func TestAccessTokens(t *testing.T) {
 func TestTwoFactorSignIn(t *testing.T) {
 	t.Parallel()
 	n := newNode(t)
-	alice := n.newUser()
-	alice.signIn()
+	alice := n.signedInUser()
 	code := func(secret string) string {
 		c, err := totp.GenerateCode(secret, n.clock.Now())
 		if err != nil {
@@ -375,8 +373,7 @@ func TestTwoFactorSignIn(t *testing.T) {
 func TestSessionsListAndRevoke(t *testing.T) {
 	t.Parallel()
 	n := newNode(t)
-	alice := n.newUser()
-	alice.signIn()
+	alice := n.signedInUser()
 	n.clock.Advance(2 * time.Minute)
 	phone := alice.anotherBrowser()
 	phone.signIn()
@@ -429,8 +426,7 @@ func TestSessionsListAndRevoke(t *testing.T) {
 func TestNotificationPreferences(t *testing.T) {
 	t.Parallel()
 	n := newNode(t)
-	alice := n.newUser()
-	alice.signIn()
+	alice := n.signedInUser()
 	const path = "/api/v1/user/notifications/preferences"
 	res := alice.do("GET", path, nil)
 	if res.StatusCode != 200 || string(res.body) != `{"email":false,"mentions":true,"reviews":true,"governance":true,"rewards":true}`+"\n" {

@@ -3,12 +3,10 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"path/filepath"
-	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,6 +17,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/app"
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/index/indextest"
 	"github.com/dforge/dforge/internal/store"
 )
 
@@ -97,9 +96,7 @@ func TestReindexEqualsLive(t *testing.T) {
 		if !strings.Contains(out.String(), "reindexed") {
 			t.Errorf("reindex printed %q", out.String())
 		}
-		if got := dumpChainTables(t, dsn); !reflect.DeepEqual(got, want) {
-			t.Errorf("reindex into %s differs from the live projection:\n got  %v\n want %v", dsn, got, want)
-		}
+		indextest.SameDump(t, "reindex into "+dsn, dumpChainTables(t, dsn), want)
 	}
 	if err := Run(ctx, []string{"reindex", "--data", t.TempDir()}, io.Discard); err == nil || !strings.Contains(err.Error(), "no genesis") {
 		t.Errorf("reindex of a dir without a chain = %v", err)
@@ -126,7 +123,7 @@ func catchUp(t *testing.T, dataDir, dsn string) {
 	}
 }
 
-// dumpChainTables reads every row of the chain tables as text, in key order.
+// dumpChainTables reads every row of the chain tables in dsn as text.
 func dumpChainTables(t *testing.T, dsn string) map[string][]string {
 	t.Helper()
 	st, err := store.Open(context.Background(), dsn)
@@ -134,32 +131,5 @@ func dumpChainTables(t *testing.T, dsn string) map[string][]string {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	out := map[string][]string{}
-	for table, order := range map[string]string{"chain_index": "id", "chain_blocks": "height", "chain_txs": "height, tx_index", "chain_accounts": "address"} {
-		rows, err := st.DB().Query("SELECT * FROM " + table + " ORDER BY " + order)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cols, _ := rows.Columns()
-		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				t.Fatal(err)
-			}
-			cells := make([]string, len(vals))
-			for i, v := range vals {
-				if b, ok := v.([]byte); ok {
-					v = string(b)
-				}
-				cells[i] = fmt.Sprintf("%q", fmt.Sprint(v))
-			}
-			out[table] = append(out[table], strings.Join(cells, ","))
-		}
-		rows.Close()
-	}
-	return out
+	return indextest.Dump(t, st)
 }

@@ -109,118 +109,115 @@ func encoded(t *testing.T, env tx.Envelope) []byte {
 // new owners.
 func TestFailedTransactionsAndNameTrades(t *testing.T) {
 	t.Parallel()
-	for name, dsn := range databases(t) {
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			ctx := context.Background()
-			alice, bob := newWallet(), newWallet()
-			// Accounts are written in address order: bob, who takes alice's
-			// name, comes first, so the trade needs the release step.
-			if bytes.Compare(bob.addr[:], alice.addr[:]) > 0 {
-				alice, bob = bob, alice
-			}
-			a, b := alice.addr.Hex(), bob.addr.Hex()
-			c := newScriptedChain(t, app.Genesis{Params: testParams, Allocations: []ledger.Allocation{
-				{Address: alice.addr, Amount: 1_000}, {Address: bob.addr, Amount: 1_000},
-			}})
-			ok := func(env tx.Envelope, events ...abci.Event) item { return item{raw: encoded(t, env), events: events} }
+	eachDatabase(t, func(t *testing.T, name, dsn string) {
+		ctx := context.Background()
+		alice, bob := newWallet(), newWallet()
+		// Accounts are written in address order: bob, who takes alice's
+		// name, comes first, so the trade needs the release step.
+		if bytes.Compare(bob.addr[:], alice.addr[:]) > 0 {
+			alice, bob = bob, alice
+		}
+		a, b := alice.addr.Hex(), bob.addr.Hex()
+		c := newScriptedChain(t, app.Genesis{Params: testParams, Allocations: []ledger.Allocation{
+			{Address: alice.addr, Amount: 1_000}, {Address: bob.addr, Amount: 1_000},
+		}})
+		ok := func(env tx.Envelope, events ...abci.Event) item { return item{raw: encoded(t, env), events: events} }
 
-			// Block 1: a transfer, the same sender overdrawing (failed), junk
-			// bytes, a claim and a stake.
-			transfer := alice.sign(t, tx.KindTransfer, map[string]any{"to": b, "amount": "100"})
-			alice.nonce++
-			overdraft := encoded(t, alice.sign(t, tx.KindTransfer, map[string]any{"to": b, "amount": "5000"}))
-			claimX := alice.sign(t, tx.KindClaimUsername, map[string]any{"username": "x"})
-			alice.nonce++
-			stake := bob.sign(t, tx.KindStake, map[string]any{"amount": "300"})
-			bob.nonce++
-			c.add(nil,
-				ok(transfer, event("Transfer", "from", a, "to", b, "amount", "100")),
-				item{raw: overdraft, code: uint32(tx.CodeInsufficientFunds), log: "the sender's balance is too low for this amount"},
-				item{raw: []byte("junk"), code: uint32(tx.CodeInvalidEncoding), log: "not a transaction"},
-				ok(claimX, event("ClaimUsername", "from", a, "username", "x", "previous", "")),
-				ok(stake, event("Stake", "from", b, "amount", "300")),
-			)
-			// Block 2: alice moves to "y" and bob takes "X" in the same block;
-			// bob unstakes.
-			claimY := alice.sign(t, tx.KindClaimUsername, map[string]any{"username": "y"})
-			alice.nonce++
-			claimBig := bob.sign(t, tx.KindClaimUsername, map[string]any{"username": "X"})
-			bob.nonce++
-			unstake := bob.sign(t, tx.KindUnstake, map[string]any{"amount": "100"})
-			bob.nonce++
-			c.add(nil,
-				ok(claimY, event("ClaimUsername", "from", a, "username", "y", "previous", "x")),
-				ok(claimBig, event("ClaimUsername", "from", b, "username", "X", "previous", "")),
-				ok(unstake, event("Unstake", "from", b, "amount", "100", "maturesAt", "3")),
-			)
-			// Block 3: the unbonding matures; alice goes back to her default
-			// name, spelled in capitals.
-			back := alice.sign(t, tx.KindClaimUsername, map[string]any{"username": strings.ToUpper(names.Default(alice.addr))})
-			alice.nonce++
-			c.add([]abci.Event{event(app.EventUnbondingMatured, "address", b, "amount", "100", "height", "3")},
-				ok(back, event("ClaimUsername", "from", a, "username", names.Default(alice.addr), "previous", "y")),
-			)
+		// Block 1: a transfer, the same sender overdrawing (failed), junk
+		// bytes, a claim and a stake.
+		transfer := alice.sign(t, tx.KindTransfer, map[string]any{"to": b, "amount": "100"})
+		alice.nonce++
+		overdraft := encoded(t, alice.sign(t, tx.KindTransfer, map[string]any{"to": b, "amount": "5000"}))
+		claimX := alice.sign(t, tx.KindClaimUsername, map[string]any{"username": "x"})
+		alice.nonce++
+		stake := bob.sign(t, tx.KindStake, map[string]any{"amount": "300"})
+		bob.nonce++
+		c.add(nil,
+			ok(transfer, event("Transfer", "from", a, "to", b, "amount", "100")),
+			item{raw: overdraft, code: uint32(tx.CodeInsufficientFunds), log: "the sender's balance is too low for this amount"},
+			item{raw: []byte("junk"), code: uint32(tx.CodeInvalidEncoding), log: "not a transaction"},
+			ok(claimX, event("ClaimUsername", "from", a, "username", "x", "previous", "")),
+			ok(stake, event("Stake", "from", b, "amount", "300")),
+		)
+		// Block 2: alice moves to "y" and bob takes "X" in the same block;
+		// bob unstakes.
+		claimY := alice.sign(t, tx.KindClaimUsername, map[string]any{"username": "y"})
+		alice.nonce++
+		claimBig := bob.sign(t, tx.KindClaimUsername, map[string]any{"username": "X"})
+		bob.nonce++
+		unstake := bob.sign(t, tx.KindUnstake, map[string]any{"amount": "100"})
+		bob.nonce++
+		c.add(nil,
+			ok(claimY, event("ClaimUsername", "from", a, "username", "y", "previous", "x")),
+			ok(claimBig, event("ClaimUsername", "from", b, "username", "X", "previous", "")),
+			ok(unstake, event("Unstake", "from", b, "amount", "100", "maturesAt", "3")),
+		)
+		// Block 3: the unbonding matures; alice goes back to her default
+		// name, spelled in capitals.
+		back := alice.sign(t, tx.KindClaimUsername, map[string]any{"username": strings.ToUpper(names.Default(alice.addr))})
+		alice.nonce++
+		c.add([]abci.Event{event(app.EventUnbondingMatured, "address", b, "amount", "100", "height", "3")},
+			ok(back, event("ClaimUsername", "from", a, "username", names.Default(alice.addr), "previous", "y")),
+		)
 
-			st := openStore(t, dsn)
-			defer st.Close()
-			ix := index.New(quiet, st, c)
-			if err := ix.Sync(ctx); err != nil {
-				t.Fatal(err)
-			}
-			if ix.Height() != 3 {
-				t.Fatalf("height = %d, want 3", ix.Height())
-			}
+		st := openStore(t, dsn)
+		defer st.Close()
+		ix := index.New(quiet, st, c)
+		if err := ix.Sync(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if ix.Height() != 3 {
+			t.Fatalf("height = %d, want 3", ix.Height())
+		}
 
-			// The failed and the undecodable transactions are on record.
-			failedHash := hex.EncodeToString(types.Tx(overdraft).Hash())
-			failed, err := ix.Tx(ctx, failedHash)
-			want := index.Tx{Hash: failedHash, Height: 1, Index: 1, Type: "Transfer", From: a, To: b, Amount: 5000, Nonce: 1,
-				Code: uint32(tx.CodeInsufficientFunds), Log: "the sender's balance is too low for this amount", Time: "2023-11-14T22:13:21.0000005Z"}
-			if err != nil || failed != want {
-				t.Fatalf("failed tx = %+v %v\nwant %+v", failed, err, want)
-			}
-			blk, err := ix.Block(ctx, 1)
-			if err != nil || len(blk.Transactions) != 5 || blk.Transactions[2].Type != "" || blk.Transactions[2].Code != uint32(tx.CodeInvalidEncoding) {
-				t.Fatalf("block 1 = %+v %v", blk, err)
-			}
-			if blk.Hash == "" || blk.AppHash != hex.EncodeToString([]byte("app-1")) || blk.Time != "2023-11-14T22:13:21.0000005Z" {
-				t.Fatalf("block 1 header = %+v", blk.Block)
-			}
+		// The failed and the undecodable transactions are on record.
+		failedHash := hex.EncodeToString(types.Tx(overdraft).Hash())
+		failed, err := ix.Tx(ctx, failedHash)
+		want := index.Tx{Hash: failedHash, Height: 1, Index: 1, Type: "Transfer", From: a, To: b, Amount: 5000, Nonce: 1,
+			Code: uint32(tx.CodeInsufficientFunds), Log: "the sender's balance is too low for this amount", Time: "2023-11-14T22:13:21.0000005Z"}
+		if err != nil || failed != want {
+			t.Fatalf("failed tx = %+v %v\nwant %+v", failed, err, want)
+		}
+		blk, err := ix.Block(ctx, 1)
+		if err != nil || len(blk.Transactions) != 5 || blk.Transactions[2].Type != "" || blk.Transactions[2].Code != uint32(tx.CodeInvalidEncoding) {
+			t.Fatalf("block 1 = %+v %v", blk, err)
+		}
+		if blk.Hash == "" || blk.AppHash != hex.EncodeToString([]byte("app-1")) || blk.Time != "2023-11-14T22:13:21.0000005Z" {
+			t.Fatalf("block 1 header = %+v", blk.Block)
+		}
 
-			// Only what applied moved: alice 1000-100, bob 1000+100-300+100.
-			wantAccounts := map[common.Address]index.Account{
-				alice.addr: {Address: a, Username: names.Default(alice.addr), Balance: 900, Nonce: 4},
-				bob.addr:   {Address: b, Username: "X", Balance: 900, Staked: 200, Nonce: 3},
+		// Only what applied moved: alice 1000-100, bob 1000+100-300+100.
+		wantAccounts := map[common.Address]index.Account{
+			alice.addr: {Address: a, Username: names.Default(alice.addr), Balance: 900, Nonce: 4},
+			bob.addr:   {Address: b, Username: "X", Balance: 900, Staked: 200, Nonce: 3},
+		}
+		for addr, want := range wantAccounts {
+			if got, err := ix.Account(ctx, addr); err != nil || got != want {
+				t.Errorf("account = %+v %v, want %+v", got, err, want)
 			}
-			for addr, want := range wantAccounts {
-				if got, err := ix.Account(ctx, addr); err != nil || got != want {
-					t.Errorf("account = %+v %v, want %+v", got, err, want)
-				}
+		}
+		for name, want := range map[string]common.Address{"x": bob.addr, names.Default(alice.addr): alice.addr} {
+			if got, ok, err := ix.AddressOf(ctx, name); err != nil || !ok || got != want {
+				t.Errorf("AddressOf(%q) = %s %v %v, want %s", name, got.Hex(), ok, err, want.Hex())
 			}
-			for name, want := range map[string]common.Address{"x": bob.addr, names.Default(alice.addr): alice.addr} {
-				if got, ok, err := ix.AddressOf(ctx, name); err != nil || !ok || got != want {
-					t.Errorf("AddressOf(%q) = %s %v %v, want %s", name, got.Hex(), ok, err, want.Hex())
-				}
+		}
+		for _, name := range []string{"y", names.Default(bob.addr)} {
+			if got, ok, _ := ix.AddressOf(ctx, name); ok {
+				t.Errorf("AddressOf(%q) = %s, want nobody", name, got.Hex())
 			}
-			for _, name := range []string{"y", names.Default(bob.addr)} {
-				if got, ok, _ := ix.AddressOf(ctx, name); ok {
-					t.Errorf("AddressOf(%q) = %s, want nobody", name, got.Hex())
-				}
+		}
+		avail := map[string]index.Availability{
+			"x":     {Name: "x", Owner: b, Reason: "this username is taken"},
+			"y":     {Name: "y", Available: true},
+			"admin": {Name: "admin", Reason: `"admin" is used by the forge itself`},
+			"-bad":  {Name: "-bad", Reason: "a username starts with a letter or digit and has no two of '-', '_', '.' in a row"},
+		}
+		for name, want := range avail {
+			if got, err := ix.UsernameAvailability(ctx, name); err != nil || got != want {
+				t.Errorf("availability of %q = %+v %v, want %+v", name, got, err, want)
 			}
-			avail := map[string]index.Availability{
-				"x":     {Name: "x", Owner: b, Reason: "this username is taken"},
-				"y":     {Name: "y", Available: true},
-				"admin": {Name: "admin", Reason: `"admin" is used by the forge itself`},
-				"-bad":  {Name: "-bad", Reason: "a username starts with a letter or digit and has no two of '-', '_', '.' in a row"},
-			}
-			for name, want := range avail {
-				if got, err := ix.UsernameAvailability(ctx, name); err != nil || got != want {
-					t.Errorf("availability of %q = %+v %v, want %+v", name, got, err, want)
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 // TestAnotherChainIsRebuilt points an index at a database that holds the

@@ -8,9 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -39,6 +37,17 @@ func databases(t *testing.T) map[string]string {
 		out["postgres"] = postgresDB(t, admin)
 	}
 	return out
+}
+
+// eachDatabase runs test as a parallel subtest against each of databases(t).
+func eachDatabase(t *testing.T, test func(t *testing.T, name, dsn string)) {
+	t.Helper()
+	for name, dsn := range databases(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			test(t, name, dsn)
+		})
+	}
 }
 
 var dbSeq atomic.Int64
@@ -156,63 +165,6 @@ func checkAgainstChain(t *testing.T, ch *chain.Chain, ix *index.Index, addrs ...
 		wantRow := index.Account{Address: a.Hex(), Username: want.Username, Balance: want.Balance, Staked: want.Staked, Unbonding: want.Unbonding, Nonce: want.Nonce}
 		if got != wantRow {
 			t.Errorf("account %s: projected %+v, chain %+v", a.Hex(), got, wantRow)
-		}
-	}
-}
-
-// chainTables are the projection's tables with the order that makes a
-// dump of each deterministic.
-var chainTables = map[string]string{
-	"chain_index":    "id",
-	"chain_blocks":   "height",
-	"chain_txs":      "height, tx_index",
-	"chain_accounts": "address",
-}
-
-// dump reads every row of the projection as text.
-func dump(t *testing.T, st *store.Store) map[string][]string {
-	t.Helper()
-	out := map[string][]string{}
-	for table, order := range chainTables {
-		rows, err := st.DB().Query("SELECT * FROM " + table + " ORDER BY " + order)
-		if err != nil {
-			t.Fatalf("dump %s: %v", table, err)
-		}
-		cols, _ := rows.Columns()
-		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				t.Fatalf("scan %s: %v", table, err)
-			}
-			cells := make([]string, len(vals))
-			for i, v := range vals {
-				if b, ok := v.([]byte); ok {
-					v = string(b)
-				}
-				cells[i] = fmt.Sprint(v)
-			}
-			out[table] = append(out[table], strings.Join(cells, "|"))
-		}
-		if err := rows.Err(); err != nil {
-			t.Fatalf("dump %s: %v", table, err)
-		}
-		rows.Close()
-	}
-	return out
-}
-
-func sameDump(t *testing.T, what string, got, want map[string][]string) {
-	t.Helper()
-	if reflect.DeepEqual(got, want) {
-		return
-	}
-	for table := range chainTables {
-		if !reflect.DeepEqual(got[table], want[table]) {
-			t.Errorf("%s: table %s differs:\n got  %q\n want %q", what, table, got[table], want[table])
 		}
 	}
 }

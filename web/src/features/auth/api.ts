@@ -1,5 +1,5 @@
-// The auth and chain endpoints the sign-in, the header and settings call,
-// in the shapes the server sends.
+// The auth endpoints the sign-in, the header and settings call, in the
+// shapes the server sends. The chain's endpoints are in wallet/chain.ts.
 import { getJSON, postJSON } from '@/lib/http'
 import type { User } from '@/stores/auth'
 
@@ -25,35 +25,12 @@ export interface Session {
 
 export type SiweAnswer = Session | { twoFactorRequired: true; challenge: string }
 
-export interface TypedField {
-  name: string
-  type: string
-}
-
-export interface ChainParams {
-  chainId: string
-  token: { symbol: string; decimals: number }
-  eip712Domain: { name: string; version: string; chainId: number }
-  types: Record<string, TypedField[]>
-}
-
-export interface Account {
-  address: string
-  username: string
-  balance: number
-  staked: number
-  unbonding: number
-  nonce: number
-}
-
 /** The auth store's user for a server user. */
 export function toStoreUser(u: ServerUser): User {
   const user: User = { username: u.login, walletAddress: u.wallet_address }
   if (u.full_name) user.displayName = u.full_name
   return user
 }
-
-export const chainParams = () => getJSON<ChainParams>('/api/v1/chain/params')
 
 // A nonce is single use: never let a cache answer for the server.
 export const authNonce = () => getJSON<{ nonce: string; expiresAt: string }>('/api/v1/auth/nonce', { cache: 'no-store' })
@@ -65,7 +42,5 @@ export const postTwoFactor = (challenge: string, code: string) => postJSON<Sessi
 export const getSession = () => getJSON<Session>('/api/v1/auth/session', { cache: 'no-store' })
 
 export const postLogout = () => postJSON<void>('/api/v1/auth/logout')
-
-export const getAccount = (address: string) => getJSON<Account>(`/api/v1/accounts/${encodeURIComponent(address)}`)
 
 export const getCurrentUser = () => getJSON<ServerUser>('/api/v1/user')

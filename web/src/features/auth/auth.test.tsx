@@ -2,9 +2,10 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { Header } from '@/app/Header'
 import { json, preloadNamespaces, renderScreen } from '@/test/render'
+import { ADDRESS, announceWallet, CHAIN_PARAMS, fakeProvider, injectWallet, userRejected } from '@/test/wallet'
 import { useAuthStore } from '@/stores/auth'
 import { reconcileSession, resetSessionSync } from './session'
-import { ADDRESS, type ApiRoute, announceWallet, CHAIN_PARAMS, fakeApi, fakeProvider, injectWallet, serverUser, userRejected } from './testing'
+import { type ApiRoute, fakeApi, serverUser } from './testing'
 
 preloadNamespaces('auth')
 

@@ -1,7 +1,8 @@
 // Sign-In with Ethereum (EIP-4361): connect, sign the server's nonce in a
 // SIWE message, and trade the signature for a session. viem's SIWE helpers
 // load only here, when someone actually signs in.
-import { authNonce, chainParams, postSiwe, postTwoFactor, type Session, type SiweAnswer } from './api'
+import { getChainParams } from '@/features/wallet/chain'
+import { authNonce, postSiwe, postTwoFactor, type Session, type SiweAnswer } from './api'
 import { applySession } from './session'
 import { connectWallet, type Hex, signMessage, type WalletInfo } from './wallet'
 
@@ -48,7 +49,7 @@ function isSession(a: SiweAnswer): a is Session {
 export async function signInWithWallet(wallet: WalletInfo, onStep: (step: SignInStep) => void): Promise<SignInResult> {
   onStep('connecting')
   const address = await connectWallet(wallet)
-  const [params, { nonce }] = await Promise.all([chainParams(), authNonce()])
+  const [params, { nonce }] = await Promise.all([getChainParams(), authNonce()])
   const message = await buildSiweMessage({ address, chainId: params.eip712Domain.chainId, nonce })
   onStep('signing')
   const signature = await signMessage(wallet, address, message)

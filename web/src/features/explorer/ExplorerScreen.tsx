@@ -10,7 +10,7 @@ import { AccountSummary } from '@/features/wallet/AccountSummary'
 import { type Block, useAccount, useAccountTxs, useBlock, useBlocks, useLiveChain, useTx, useTxs } from '@/features/wallet/chain'
 import { useChainFormat } from '@/features/wallet/format'
 import { AddressLink, BlockLink, explorerHref } from '@/features/wallet/links'
-import { Paged, TxResultBadge, TxTable, TxType } from '@/features/wallet/lists'
+import { ChainTable, type Column, Paged, TxResultBadge, TxTable, TxType } from '@/features/wallet/lists'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { ChainQuery, Facts } from './parts'
 import { navigation, searchHref } from './search'
@@ -124,43 +124,14 @@ function Overview() {
 function BlockTable({ blocks, caption }: { blocks: Block[]; caption: string }) {
   const { t } = useTranslation('explorer')
   const fmt = useChainFormat()
-  return (
-    <div className="table-scroll">
-      <table className="data chain-table">
-        <caption className="sr-only">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col" className="num">
-              {t('blocks.columns.height')}
-            </th>
-            <th scope="col">{t('blocks.columns.hash')}</th>
-            <th scope="col">{t('blocks.columns.time')}</th>
-            <th scope="col">{t('blocks.columns.proposer')}</th>
-            <th scope="col" className="num">
-              {t('blocks.columns.txs')}
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {blocks.map((b) => (
-            <tr key={b.height}>
-              <td className="num">
-                <BlockLink height={b.height} />
-              </td>
-              <td className="mono" title={b.hash}>
-                {shortHash(b.hash)}
-              </td>
-              <td>{fmt.time(b.time)}</td>
-              <td className="mono" title={b.proposer}>
-                {shortHash(b.proposer)}
-              </td>
-              <td className="num">{fmt.count(b.txs)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  )
+  const columns: Column<Block>[] = [
+    { heading: t('blocks.columns.height'), num: true, cell: (b) => <BlockLink height={b.height} /> },
+    { heading: t('blocks.columns.hash'), mono: true, title: (b) => b.hash, cell: (b) => shortHash(b.hash) },
+    { heading: t('blocks.columns.time'), cell: (b) => fmt.time(b.time) },
+    { heading: t('blocks.columns.proposer'), mono: true, title: (b) => b.proposer, cell: (b) => shortHash(b.proposer) },
+    { heading: t('blocks.columns.txs'), num: true, cell: (b) => fmt.count(b.txs) },
+  ]
+  return <ChainTable rows={blocks} rowKey={(b) => b.height} columns={columns} caption={caption} />
 }
 
 function BlockView({ raw }: { raw: string }) {

@@ -5,6 +5,7 @@ import { QueryState } from '@/components/QueryState'
 import { toBigInt } from '@/features/wallet/amount'
 import { type Validator, useLiveChain, useValidators } from '@/features/wallet/chain'
 import { useChainFormat } from '@/features/wallet/format'
+import { ChainTable, type Column } from '@/features/wallet/lists'
 import '@/features/wallet/wallet.css'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import './explorer.css'
@@ -37,34 +38,15 @@ function ValidatorTable({ validators }: { validators: Validator[] }) {
     new Intl.NumberFormat(i18n.resolvedLanguage, { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
       total === 0n ? 0 : Number((power * 10_000n) / total) / 10_000,
     )
+  const columns: Column<Validator>[] = [
+    { heading: t('validators.address'), mono: true, cell: (v) => v.address },
+    { heading: t('validators.power'), num: true, cell: (v) => fmt.count(toBigInt(v.power)) },
+    { heading: t('validators.share'), num: true, cell: (v) => share(toBigInt(v.power)) },
+  ]
   return (
     <>
       <p>{t('validators.summary', { n: fmt.count(validators.length), power: fmt.count(total) })}</p>
-      <div className="table-scroll">
-        <table className="data chain-table">
-          <caption className="sr-only">{t('validators.heading')}</caption>
-          <thead>
-            <tr>
-              <th scope="col">{t('validators.address')}</th>
-              <th scope="col" className="num">
-                {t('validators.power')}
-              </th>
-              <th scope="col" className="num">
-                {t('validators.share')}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {validators.map((v) => (
-              <tr key={v.address}>
-                <td className="mono">{v.address}</td>
-                <td className="num">{fmt.count(toBigInt(v.power))}</td>
-                <td className="num">{share(toBigInt(v.power))}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <ChainTable rows={validators} rowKey={(v) => v.address} columns={columns} caption={t('validators.heading')} />
     </>
   )
 }

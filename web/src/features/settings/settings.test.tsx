@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { ADDRESS, type ApiRoute, CHAIN_PARAMS, fakeApi, fakeProvider, injectWallet, serverUser, userRejected } from '@/features/auth/testing'
+import { type ApiRoute, fakeApi, serverUser } from '@/features/auth/testing'
+import { ADDRESS, CHAIN_PARAMS, fakeProvider, injectWallet, userRejected } from '@/test/wallet'
 import { useAuthStore } from '@/stores/auth'
 import { json, preloadNamespaces, renderScreen } from '@/test/render'
 import { validateProfile } from './profileForm'
@@ -26,6 +27,16 @@ function settingsApi(over: Record<string, ApiRoute> = {}) {
     'GET /api/v1/user/2fa': () => ({ enabled: false, recoveryCodesLeft: 0 }),
     'GET /api/v1/users/ada/tokens': () => [],
     'GET /api/v1/user/sessions': () => [],
+    ...over,
+  })
+}
+
+/** settingsApi where ada-l is free to claim and ada's account has nonce 3. */
+function claimApi(over: Record<string, ApiRoute> = {}) {
+  return settingsApi({
+    'GET /api/v1/usernames/ada-l': () => ({ name: 'ada-l', available: true }),
+    'GET /api/v1/chain/params': () => CHAIN_PARAMS,
+    [`GET /api/v1/accounts/${ADDRESS}`]: () => ({ address: ADDRESS, username: 'ada', balance: 5, staked: 0, unbonding: 0, nonce: 3 }),
     ...over,
   })
 }
@@ -202,10 +213,7 @@ describe('account tab', () => {
   it('changes the username by signing ClaimUsername typed data and posting it', async () => {
     signedIn()
     let claimed = false
-    const api = settingsApi({
-      'GET /api/v1/usernames/ada-l': () => ({ name: 'ada-l', available: true }),
-      'GET /api/v1/chain/params': () => CHAIN_PARAMS,
-      [`GET /api/v1/accounts/${ADDRESS}`]: () => ({ address: ADDRESS, username: 'ada', balance: 5, staked: 0, unbonding: 0, nonce: 3 }),
+    const api = claimApi({
       'POST /api/v1/chain/txs': () => {
         claimed = true
         return { hash: 'AB'.repeat(32), height: 12, code: 0, log: '' }
@@ -255,10 +263,7 @@ describe('account tab', () => {
   it('explains a declined signature and a chain rejection', async () => {
     signedIn()
     let reject = true
-    const api = settingsApi({
-      'GET /api/v1/usernames/ada-l': () => ({ name: 'ada-l', available: true }),
-      'GET /api/v1/chain/params': () => CHAIN_PARAMS,
-      [`GET /api/v1/accounts/${ADDRESS}`]: () => ({ address: ADDRESS, username: 'ada', balance: 5, staked: 0, unbonding: 0, nonce: 3 }),
+    const api = claimApi({
       'POST /api/v1/chain/txs': () => json({ message: 'the username ada-l is already taken', code: 'username_taken' }, 400),
     })
     injectWallet(fakeProvider({ eth_signTypedData_v4: () => (reject ? userRejected() : `0x${'11'.repeat(65)}`) }).provider)
@@ -278,7 +283,7 @@ describe('account tab', () => {
 
   it('refuses to sign with another account than the signed-in one', async () => {
     signedIn()
-    settingsApi({ 'GET /api/v1/usernames/ada-l': () => ({ name: 'ada-l', available: true }) })
+    claimApi()
     const other = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
     const wallet = fakeProvider({ eth_requestAccounts: () => [other] })
     injectWallet(wallet.provider)

@@ -1,19 +1,12 @@
 // Claiming a username is a chain transaction: the wallet signs ClaimUsername
 // as EIP-712 typed data with the domain and types the chain publishes, and
 // the node relays it and answers once it is committed.
-import { chainParams, getAccount } from '@/features/auth/api'
 import { connectWallet, currentWallet, signTypedData, type TypedData } from '@/features/auth/wallet'
+import { getAccount, getChainParams, type TxResult } from '@/features/wallet/chain'
 import { postJSON } from '@/lib/http'
 
 /** Names as the chain accepts them (the server checks the finer rules and says why). */
 export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]{1,39}$/
-
-export interface TxResult {
-  hash: string
-  height: number
-  code: number
-  log: string
-}
 
 /** Why a claim could not even be signed; the key is in the 'settings' namespace. */
 export class ClaimError extends Error {
@@ -37,7 +30,7 @@ export async function claimUsername(username: string, expected: string | undefin
   if (!wallet) throw new ClaimError('noWallet')
   const from = await connectWallet(wallet)
   if (expected && from.toLowerCase() !== expected.toLowerCase()) throw new ClaimError('wrongAccount', { connected: from, expected })
-  const [params, account] = await Promise.all([chainParams(), getAccount(from)])
+  const [params, account] = await Promise.all([getChainParams(), getAccount(from)])
   const claim = params.types.ClaimUsername
   if (!claim) throw new ClaimError('unsupported')
   const message = { from, username, nonce: account.nonce }

@@ -124,9 +124,12 @@ export const chainKeys = {
   account: (address: string) => ['chain', 'account', address.toLowerCase()] as const,
 }
 
+/** The chain's id, token, and the EIP-712 domain and types its transactions are signed with. */
+export const getChainParams = () => getChain<ChainParams>('/api/v1/chain/params')
+
 export const paramsQuery = {
   queryKey: chainKeys.params,
-  queryFn: () => getChain<ChainParams>('/api/v1/chain/params'),
+  queryFn: getChainParams,
   staleTime: Infinity,
 }
 

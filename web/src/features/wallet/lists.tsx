@@ -83,54 +83,63 @@ export function TxResultBadge({ tx }: { tx: Tx }) {
   return tx.code === 0 ? <span className="badge badge-ok">{t('txs.ok')}</span> : <span className="badge badge-failed" title={tx.log}>{t('txs.failed')}</span>
 }
 
-export function TxTable({ txs, caption }: { txs: Tx[]; caption: string }) {
-  const { t } = useTranslation('wallet')
-  const fmt = useChainFormat()
+/** A column of a ChainTable: its heading and what each row shows in it. */
+export interface Column<T> {
+  heading: string
+  cell: (row: T) => ReactNode
+  /** Figures: the heading and the cells align right. */
+  num?: boolean
+  /** Cells in the fixed-width font (addresses, hashes). */
+  mono?: boolean
+  /** A cell's tooltip, e.g. the whole of a shortened hash. */
+  title?: (row: T) => string
+}
+
+/** The chain pages' table: one row per item, scrolling sideways on a narrow screen. */
+export function ChainTable<T>({ rows, rowKey, columns, caption }: { rows: T[]; rowKey: (row: T) => string | number; columns: Column<T>[]; caption: string }) {
   return (
     <div className="table-scroll">
       <table className="data chain-table">
         <caption className="sr-only">{caption}</caption>
         <thead>
           <tr>
-            <th scope="col">{t('txs.columns.hash')}</th>
-            <th scope="col" className="num">
-              {t('txs.columns.block')}
-            </th>
-            <th scope="col">{t('txs.columns.type')}</th>
-            <th scope="col">{t('txs.columns.from')}</th>
-            <th scope="col">{t('txs.columns.to')}</th>
-            <th scope="col" className="num">
-              {t('txs.columns.amount')}
-            </th>
-            <th scope="col">{t('txs.columns.result')}</th>
-            <th scope="col">{t('txs.columns.time')}</th>
+            {columns.map((c) => (
+              <th key={c.heading} scope="col" className={c.num ? 'num' : undefined}>
+                {c.heading}
+              </th>
+            ))}
           </tr>
         </thead>
         <tbody>
-          {txs.map((tx) => (
-            <tr key={tx.hash}>
-              <td>
-                <TxLink hash={tx.hash} />
-              </td>
-              <td className="num">
-                <BlockLink height={tx.height} />
-              </td>
-              <td>
-                <TxType tx={tx} />
-              </td>
-              <td>{tx.from ? <AddressLink address={tx.from} /> : '—'}</td>
-              <td>{tx.to ? <AddressLink address={tx.to} /> : '—'}</td>
-              <td className="num">{isZero(tx.amount) ? '—' : fmt.amount(tx.amount)}</td>
-              <td>
-                <TxResultBadge tx={tx} />
-              </td>
-              <td>{fmt.time(tx.time)}</td>
+          {rows.map((row) => (
+            <tr key={rowKey(row)}>
+              {columns.map((c) => (
+                <td key={c.heading} className={c.num ? 'num' : c.mono ? 'mono' : undefined} title={c.title?.(row)}>
+                  {c.cell(row)}
+                </td>
+              ))}
             </tr>
           ))}
         </tbody>
       </table>
     </div>
   )
+}
+
+export function TxTable({ txs, caption }: { txs: Tx[]; caption: string }) {
+  const { t } = useTranslation('wallet')
+  const fmt = useChainFormat()
+  const columns: Column<Tx>[] = [
+    { heading: t('txs.columns.hash'), cell: (tx) => <TxLink hash={tx.hash} /> },
+    { heading: t('txs.columns.block'), num: true, cell: (tx) => <BlockLink height={tx.height} /> },
+    { heading: t('txs.columns.type'), cell: (tx) => <TxType tx={tx} /> },
+    { heading: t('txs.columns.from'), cell: (tx) => (tx.from ? <AddressLink address={tx.from} /> : '—') },
+    { heading: t('txs.columns.to'), cell: (tx) => (tx.to ? <AddressLink address={tx.to} /> : '—') },
+    { heading: t('txs.columns.amount'), num: true, cell: (tx) => (isZero(tx.amount) ? '—' : fmt.amount(tx.amount)) },
+    { heading: t('txs.columns.result'), cell: (tx) => <TxResultBadge tx={tx} /> },
+    { heading: t('txs.columns.time'), cell: (tx) => fmt.time(tx.time) },
+  ]
+  return <ChainTable rows={txs} rowKey={(tx) => tx.hash} columns={columns} caption={caption} />
 }
 
 const isZero = (v: Tx['amount']) => String(v) === '0'

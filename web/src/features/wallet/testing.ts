@@ -1,8 +1,8 @@
 // Test doubles for the chain pages (imported by tests only): the chain's REST
-// API over in-memory fixtures in the server's shapes, and an EIP-1193 wallet
-// that records what it is asked to sign.
-import { afterEach } from 'vitest'
+// API over in-memory fixtures in the server's shapes, and @/test/wallet's
+// wallet as the account WALLET, recording what it is asked to sign.
 import { json, stubFetch, WALLET } from '@/test/render'
+import { CHAIN_PARAMS, fakeProvider, injectWallet, type RpcCall, type SignedTypedData, signedTypedData, userRejected } from '@/test/wallet'
 import type { Account, Block, BlockDetail, ChainParams, ChainStatus, Tx, TxResult, Validator } from './chain'
 
 export { WALLET }
@@ -10,47 +10,8 @@ export const OTHER = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359'
 export const TREASURY = '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB'
 export const SIGNATURE = `0x${'ab'.repeat(65)}`
 
-/** GET /api/v1/chain/params as internal/api publishes it (tx.Types()). */
-export const PARAMS: ChainParams = {
-  chainId: 'dforge-7771',
-  token: { symbol: 'DFG', decimals: 6 },
-  eip712Domain: { name: 'dForge', version: '1', chainId: 7771 },
-  types: {
-    EIP712Domain: [
-      { name: 'name', type: 'string' },
-      { name: 'version', type: 'string' },
-      { name: 'chainId', type: 'uint256' },
-    ],
-    Transfer: [
-      { name: 'from', type: 'address' },
-      { name: 'to', type: 'address' },
-      { name: 'amount', type: 'uint256' },
-      { name: 'nonce', type: 'uint256' },
-    ],
-    Tip: [
-      { name: 'from', type: 'address' },
-      { name: 'to', type: 'address' },
-      { name: 'amount', type: 'uint256' },
-      { name: 'target', type: 'string' },
-      { name: 'nonce', type: 'uint256' },
-    ],
-    Stake: [
-      { name: 'from', type: 'address' },
-      { name: 'amount', type: 'uint256' },
-      { name: 'nonce', type: 'uint256' },
-    ],
-    Unstake: [
-      { name: 'from', type: 'address' },
-      { name: 'amount', type: 'uint256' },
-      { name: 'nonce', type: 'uint256' },
-    ],
-    TreasuryDeposit: [
-      { name: 'from', type: 'address' },
-      { name: 'amount', type: 'uint256' },
-      { name: 'nonce', type: 'uint256' },
-    ],
-  },
-}
+/** The chain's parameters, with every transaction type the node publishes. */
+export const PARAMS = CHAIN_PARAMS
 
 export const HASH = (n: number) => n.toString(16).toUpperCase().padStart(64, 'A')
 
@@ -178,9 +139,9 @@ export function callsTo(fetchMock: ReturnType<typeof stubFetch>, path: string, m
 }
 
 export interface FakeWallet {
-  requests: { method: string; params?: unknown }[]
+  requests: RpcCall[]
   /** The typed data of each eth_signTypedData_v4, parsed. */
-  signed: () => { domain: unknown; types: unknown; primaryType: string; message: Record<string, string> }[]
+  signed: () => SignedTypedData[]
 }
 
 /**
@@ -189,33 +150,11 @@ export interface FakeWallet {
  * Reject (code 4001) when reject is set.
  */
 export function installWallet({ reject = false } = {}): FakeWallet {
-  const requests: FakeWallet['requests'] = []
-  const provider = {
-    async request({ method, params }: { method: string; params?: unknown }) {
-      requests.push({ method, params })
-      switch (method) {
-        case 'eth_accounts':
-        case 'eth_requestAccounts':
-          return [WALLET]
-        case 'eth_chainId':
-          return '0x1e5b'
-        case 'eth_signTypedData_v4':
-          if (reject) throw Object.assign(new Error('User rejected the request.'), { code: 4001 })
-          return SIGNATURE
-      }
-      throw Object.assign(new Error(`unsupported method ${method}`), { code: 4200 })
-    },
-  }
-  ;(window as { ethereum?: unknown }).ethereum = provider
-  return {
-    requests,
-    signed: () =>
-      requests
-        .filter((r) => r.method === 'eth_signTypedData_v4')
-        .map((r) => JSON.parse((r.params as [string, string])[1]) as ReturnType<FakeWallet['signed']>[number]),
-  }
+  const { provider, calls } = fakeProvider({
+    eth_accounts: () => [WALLET],
+    eth_requestAccounts: () => [WALLET],
+    eth_signTypedData_v4: () => (reject ? userRejected() : SIGNATURE),
+  })
+  injectWallet(provider)
+  return { requests: calls, signed: () => signedTypedData(calls) }
 }
-
-afterEach(() => {
-  delete (window as { ethereum?: unknown }).ethereum
-})

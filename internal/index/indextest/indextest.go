@@ -1,0 +1,86 @@
+// Package indextest helps tests compare projections of the chain: a dump
+// of the projection's tables as text, and a comparison of two dumps table
+// by table.
+package indextest
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/dforge/dforge/internal/store"
+)
+
+// Tables are the projection's tables with the order that makes a dump of
+// each deterministic.
+var Tables = map[string]string{
+	"chain_index":    "id",
+	"chain_blocks":   "height",
+	"chain_txs":      "height, tx_index",
+	"chain_accounts": "address",
+	// The forge's projection (without forge_private_index, node-local).
+	"forge_repos":           "id",
+	"forge_collaborators":   "repo_id, user_address",
+	"forge_stars":           "repo_id, user_address",
+	"forge_watches":         "repo_id, user_address",
+	"forge_labels":          "id",
+	"forge_issues":          "repo_id, number",
+	"forge_issue_labels":    "repo_id, number, label_id",
+	"forge_issue_assignees": "repo_id, number, assignee",
+	"forge_comments":        "id",
+	"forge_pulls":           "repo_id, number",
+	"forge_reviews":         "id",
+	"forge_review_comments": "id",
+	"forge_ref_updates":     "id",
+}
+
+// Dump reads every row of the projection in st as text.
+func Dump(t testing.TB, st *store.Store) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	for table, order := range Tables {
+		rows, err := st.DB().Query("SELECT * FROM " + table + " ORDER BY " + order)
+		if err != nil {
+			t.Fatalf("dump %s: %v", table, err)
+		}
+		cols, _ := rows.Columns()
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatalf("scan %s: %v", table, err)
+			}
+			cells := make([]string, len(vals))
+			for i, v := range vals {
+				if b, ok := v.([]byte); ok {
+					v = string(b)
+				}
+				cells[i] = fmt.Sprint(v)
+			}
+			out[table] = append(out[table], strings.Join(cells, "|"))
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatalf("dump %s: %v", table, err)
+		}
+		rows.Close()
+	}
+	return out
+}
+
+// SameDump fails the test, naming each table that differs, unless got and
+// want are the same projection.
+func SameDump(t testing.TB, what string, got, want map[string][]string) {
+	t.Helper()
+	if reflect.DeepEqual(got, want) {
+		return
+	}
+	for table := range Tables {
+		if !reflect.DeepEqual(got[table], want[table]) {
+			t.Errorf("%s: table %s differs:\n got  %q\n want %q", what, table, got[table], want[table])
+		}
+	}
+}
