@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 )
 
 // Version is set at build time with -ldflags "-X ...cli.Version=...".
@@ -17,6 +18,7 @@ commands:
   init      create a data dir: dforge init --data DIR --alloc ADDRESS=AMOUNT ...
   testnet   write N validators' node dirs for one host: dforge testnet --validators N --out DIR
   reindex   rebuild the SQL projection of a stopped node's chain: dforge reindex --data DIR [--db DSN]
+  hook      run by git inside a push: dforge hook pre-receive|post-receive
   version   print the version
 
 Run 'dforge serve -h' for the serve flags (serve --home DIR/nodeK runs a testnet node).`
@@ -35,6 +37,8 @@ func Run(ctx context.Context, args []string, out io.Writer) error {
 		return testnet(args[1:], out)
 	case "reindex":
 		return reindex(ctx, args[1:], out)
+	case "hook":
+		return hook(ctx, args[1:], os.Stderr)
 	case "version", "--version", "-v":
 		fmt.Fprintln(out, Version)
 		return nil

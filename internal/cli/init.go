@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/dforge/dforge/internal/chain"
 	"github.com/dforge/dforge/internal/chain/app"
@@ -33,6 +34,16 @@ func (a *allocFlags) Set(v string) error {
 	return nil
 }
 
+// operatorAddress loads the data dir's operator key, creating it when
+// missing, and returns its address for the genesis.
+func operatorAddress(data string) (common.Address, error) {
+	key, err := chain.LoadOrCreateOperatorKey(chain.OperatorKeyFile(data))
+	if err != nil {
+		return common.Address{}, err
+	}
+	return crypto.PubkeyToAddress(key.PublicKey), nil
+}
+
 // initData creates a data dir whose genesis funds the treasury and the
 // given allocations; `serve` on an empty data dir does the same with none.
 func initData(args []string, out io.Writer) error {
@@ -43,12 +54,16 @@ func initData(args []string, out io.Writer) error {
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
-	genesis := app.TreasuryGenesis()
+	operator, err := operatorAddress(*data)
+	if err != nil {
+		return err
+	}
+	genesis := app.TreasuryGenesis(operator)
 	genesis.Allocations = append(genesis.Allocations, allocs...)
 	dir := filepath.Join(*data, "chain")
 	if err := chain.Init(chain.Config{Dir: dir, Genesis: genesis}); err != nil {
 		return fmt.Errorf("init chain: %w", err)
 	}
-	fmt.Fprintf(out, "initialised %s with %d genesis allocations besides the treasury\n", dir, len(allocs))
+	fmt.Fprintf(out, "initialised %s with %d genesis allocations besides the treasury; operator %s\n", dir, len(allocs), operator.Hex())
 	return nil
 }

@@ -16,9 +16,12 @@ import (
 
 	"github.com/getsentry/sentry-go"
 
+	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/chain"
 	"github.com/dforge/dforge/internal/chain/app"
 	"github.com/dforge/dforge/internal/chain/node"
+	"github.com/dforge/dforge/internal/gitserver"
+	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/store"
 	"github.com/dforge/dforge/internal/web"
@@ -93,10 +96,15 @@ func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer
 	}
 	defer st.Close()
 
-	// 2. Start the chain: CometBFT in process around the dForge app.
+	// 2. Start the chain: CometBFT in process around the dForge app. A new
+	// chain lists this node's operator key, created on first start.
+	operator, err := operatorAddress(cfg.DataDir)
+	if err != nil {
+		return err
+	}
 	ch, err := chain.Open(ctx, chain.Config{
 		Dir: filepath.Join(cfg.DataDir, "chain"), RPCAddr: cfg.RPCAddr, P2PAddr: cfg.P2PAddr,
-		Genesis: app.TreasuryGenesis(), Logger: log,
+		Genesis: app.TreasuryGenesis(operator), Logger: log,
 	})
 	if err != nil {
 		return err
@@ -123,12 +131,32 @@ func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer
 		return fmt.Errorf("catch up the chain index: %w", err)
 	}
 
+	// The forge: actions relayed with the operator key, private
+	// repositories in the node's private store.
+	forgeSvc, err := openForge(ctx, cfg.DataDir, ch, ix, log)
+	if err != nil {
+		return err
+	}
+	defer forgeSvc.Close()
+
 	// 4. Build the services and the HTTP surface over them.
 	dist := cfg.Dist
 	if dist == nil {
 		dist = ui.Dist()
 	}
-	handler, err := web.NewNodeHandler(log, st, ch, ix, dist, Version)
+	// The git layer: bare repositories, their objects as IPFS blocks, and
+	// Smart HTTP over them. Until the forge provides Repos, git answers 404.
+	gitRepos, err := gitstore.Open(filepath.Join(cfg.DataDir, "git"))
+	if err != nil {
+		return err
+	}
+	blockStore, err := blocks.Open(filepath.Join(cfg.DataDir, "blocks"))
+	if err != nil {
+		return err
+	}
+	gitSrv := gitserver.New(gitserver.Config{Store: gitRepos, Blocks: blockStore, Log: log})
+	defer gitSrv.Close() // after the HTTP server: in-flight pushes call their hooks
+	handler, err := web.NewNodeHandler(log, st, ch, ix, dist, Version, web.WithGit(gitSrv, blockStore.Gateway(log)))
 	if err != nil {
 		return fmt.Errorf("build handler: %w", err)
 	}

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/dforge/dforge/internal/chain/app"
 	"github.com/dforge/dforge/internal/chain/node"
 	"github.com/dforge/dforge/internal/chain/tx"
@@ -101,8 +103,16 @@ func writeTestnet(cfg testnetConfig) ([]testnetNode, error) {
 }
 
 func writeNodes(cfg testnetConfig) ([]testnetNode, error) {
-	// 2. The genesis `dforge init` would write, with every validator in it.
-	genesis := app.TreasuryGenesis()
+	// 2. The genesis `dforge init` would write, with every validator in it
+	// and every node's operator key.
+	operators := make([]common.Address, cfg.Validators)
+	for i := range operators {
+		var err error
+		if operators[i], err = operatorAddress(node.TestnetHome(cfg.Out, i)); err != nil {
+			return nil, fmt.Errorf("testnet: node%d: %w", i, err)
+		}
+	}
+	genesis := app.TreasuryGenesis(operators...)
 	genesis.Allocations = append(genesis.Allocations, cfg.Allocs...)
 	appState, err := json.Marshal(genesis)
 	if err != nil {

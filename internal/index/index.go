@@ -64,6 +64,8 @@ type Index struct {
 	// syncMu serialises projection: one writer, in block order.
 	syncMu   sync.Mutex
 	prepared bool
+	// privateMu serialises the private store's projection.
+	privateMu sync.Mutex
 
 	mu       sync.Mutex
 	height   int64         // last projected height; -1 before the genesis is

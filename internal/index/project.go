@@ -18,6 +18,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/chain/app"
+	"github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/chain/names"
 	"github.com/dforge/dforge/internal/chain/tx"
 )
@@ -88,6 +89,9 @@ func (ix *Index) reset(ctx context.Context) error {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
 			return fmt.Errorf("empty %s: %w", table, err)
 		}
+	}
+	if err := resetForge(ctx, tx); err != nil {
+		return err
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit reset: %w", err)
@@ -175,6 +179,7 @@ type blockRows struct {
 	block    blockRow
 	txs      []txRow
 	accounts deltas
+	forge    []forgeChange // the block's forge actions, in order
 }
 
 type blockRow struct {
@@ -259,6 +264,8 @@ func buildBlock(b *ctypes.ResultBlock, r *ctypes.ResultBlockResults) (blockRows,
 			if err := rows.applyTx(&row, res.Events); err != nil {
 				return blockRows{}, fmt.Errorf("transaction %d: %w", i, err)
 			}
+		} else if err := rows.applyFailedTx(&row, res.Events); err != nil {
+			return blockRows{}, fmt.Errorf("transaction %d: %w", i, err)
 		}
 		rows.txs = append(rows.txs, row)
 	}
@@ -273,6 +280,18 @@ func (rows *blockRows) applyTx(row *txRow, events []abci.Event) error {
 		if ev.Type == row.kind {
 			overlay(row, ev)
 		}
+		if ev.Type == forge.EventType {
+			c, err := forge.ParseEvent(ev)
+			if err != nil {
+				return err
+			}
+			rows.forge = append(rows.forge, forgeChange{change: c, height: row.height, timeNS: row.timeNS})
+			// The people a forge action names become known accounts, so
+			// their default names resolve (an owner in a URL).
+			for _, a := range forgePeople(c) {
+				rows.accounts.add(a, func(*delta) error { return nil })
+			}
+		}
 		if err := rows.accounts.apply(ev); err != nil {
 			return err
 		}
@@ -281,6 +300,23 @@ func (rows *blockRows) applyTx(row *txRow, events []abci.Event) error {
 		return fmt.Errorf("a successful %s has no valid sender", row.kind)
 	}
 	return rows.accounts.add(common.HexToAddress(row.from), func(x *delta) error { return addTo(&x.nonce, 1) })
+}
+
+// applyFailedTx applies what a failed transaction still did: a refused
+// forge action uses its operator's nonce (app.EventNonceUsed).
+func (rows *blockRows) applyFailedTx(row *txRow, events []abci.Event) error {
+	for _, ev := range events {
+		if ev.Type != app.EventNonceUsed {
+			continue
+		}
+		for _, a := range ev.Attributes {
+			if a.Key == "from" && common.IsHexAddress(a.Value) {
+				return rows.accounts.add(common.HexToAddress(a.Value), func(x *delta) error { return addTo(&x.nonce, 1) })
+			}
+		}
+		return fmt.Errorf("a %s event has no sender", app.EventNonceUsed)
+	}
+	return nil
 }
 
 func overlay(row *txRow, ev abci.Event) {

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"path"
 	"strings"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/chain"
 	"github.com/dforge/dforge/internal/chain/app"
+	"github.com/dforge/dforge/internal/gitserver"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/markdown"
 	"github.com/dforge/dforge/internal/pages"
@@ -45,6 +47,19 @@ type Deps struct {
 	// SignInPerMinute caps nonce, sign-in and second-factor requests per IP;
 	// 0 means DefaultSignInPerMinute.
 	SignInPerMinute int
+	// Git serves Smart HTTP at /{owner}/{repo}.git/... (a *gitserver.Server;
+	// nil: no git routes). Its requests are authenticated with Auth.
+	Git http.Handler
+	// IPFS serves blocks at /ipfs/{cid} (blocks.Store.Gateway; nil: none).
+	IPFS http.Handler
+}
+
+// Option adds to what NewNodeHandler builds.
+type Option func(*Deps)
+
+// WithGit mounts the git server and the IPFS gateway.
+func WithGit(git, ipfs http.Handler) Option {
+	return func(d *Deps) { d.Git, d.IPFS = git, ipfs }
 }
 
 // DefaultSignInPerMinute is generous for people (a sign-in takes two
@@ -54,14 +69,18 @@ const DefaultSignInPerMinute = 20
 // NewNodeHandler builds the services over st, ch (nil: no chain routes) and
 // ix, the chain's SQL projection (nil: no chain reads), and returns the
 // node's whole HTTP surface serving the app in dist.
-func NewNodeHandler(log *slog.Logger, st *store.Store, ch *chain.Chain, ix *index.Index, dist fs.FS, version string) (http.Handler, error) {
+func NewNodeHandler(log *slog.Logger, st *store.Store, ch *chain.Chain, ix *index.Index, dist fs.FS, version string, opts ...Option) (http.Handler, error) {
 	md := markdown.New()
 	id := newAuth(log, st, ch, ix)
 	a := api.New(log, api.Services{
 		Vitals: vitals.New(st), Support: support.New(st), Pages: pages.New(content.FS, md), Markdown: md, Chain: ch, Index: ix,
 		Auth: id,
 	}, version)
-	return NewHandler(Deps{Log: log, API: a, DB: st, Dist: dist, Version: version, Auth: id})
+	d := Deps{Log: log, API: a, DB: st, Dist: dist, Version: version, Auth: id}
+	for _, o := range opts {
+		o(&d)
+	}
+	return NewHandler(d)
 }
 
 // newAuth builds the identity service: SIWE messages must name the chain's
@@ -117,6 +136,7 @@ func NewHandler(d Deps) (http.Handler, error) {
 	if d.Auth != nil {
 		h = apiOnly(d.Auth.Middleware, mux)
 	}
+	h = withGit(d, h)
 	return recoverPanics(d.Log, observe(d.Log, metrics, secureHeaders(limits.wrap(h)))), nil
 }
 
@@ -130,6 +150,32 @@ func apiOnly(mw func(http.Handler) http.Handler, next http.Handler) http.Handler
 			return
 		}
 		next.ServeHTTP(w, r)
+	})
+}
+
+// withGit sends git's Smart HTTP paths and /ipfs/ to their servers ahead
+// of the mux: their paths have wildcards in every segment, which the mux
+// could not tell apart from the app's routes.
+func withGit(d Deps, next http.Handler) http.Handler {
+	if d.Git == nil && d.IPFS == nil {
+		return next
+	}
+	git := d.Git
+	if git != nil && d.Auth != nil {
+		git = gitserver.Authenticate(d.Auth.Middleware, git)
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p := r.URL.EscapedPath()
+		switch {
+		case git != nil && !strings.HasPrefix(p, "/api/") && gitserver.IsGitPath(p):
+			r.Pattern = "/{owner}/{repo}.git/" + path.Base(p) // a bounded metrics label
+			git.ServeHTTP(w, r)
+		case d.IPFS != nil && strings.HasPrefix(p, "/ipfs/"):
+			r.Pattern = "GET /ipfs/{cid}"
+			d.IPFS.ServeHTTP(w, r)
+		default:
+			next.ServeHTTP(w, r)
+		}
 	})
 }
 

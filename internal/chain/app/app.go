@@ -96,6 +96,9 @@ func (a *App) InitChain(_ context.Context, req *abci.InitChainRequest) (*abci.In
 	if err := ledger.InitGenesis(a.state, g.Allocations); err != nil {
 		return nil, err
 	}
+	if err := initOperators(a.state, g.Operators); err != nil {
+		return nil, err
+	}
 	a.verifiedMu.Lock() // verify reads the chain id under this lock only
 	a.params = g.Params
 	a.verifiedMu.Unlock()
@@ -116,7 +119,16 @@ func (a *App) CheckTx(_ context.Context, req *abci.CheckTxRequest) (*abci.CheckT
 		// rejected one must leave no trace (not even its nonce) for the
 		// transactions admitted after it.
 		tentative := state.NewOverlay(a.check)
-		if _, err = a.applyOn(tentative, t, a.state.Version()+1); err == nil {
+		_, err = a.applyOn(tentative, t, a.state.Version()+1)
+		if req.Type == abci.CHECK_TX_TYPE_RECHECK && isActionFailure(err) {
+			// A relayed forge action that a newer block made fail (another
+			// node took the name first) stays in the mempool and will fail
+			// in its block, using its nonce: dropping it would strand the
+			// operator's later transactions behind a nonce gap.
+			tentative = state.NewOverlay(a.check)
+			err = ledger.UseNonce(tentative, t.From, t.Nonce)
+		}
+		if err == nil {
 			err = tentative.Flush(a.check)
 		}
 	}
@@ -179,9 +191,27 @@ func (a *App) deliver(raw []byte, height int64) *abci.ExecTxResult {
 	}
 	if err != nil {
 		code, log := rejection(err)
-		return &abci.ExecTxResult{Code: code, Log: log, Codespace: "dforge"}
+		res := &abci.ExecTxResult{Code: code, Log: log, Codespace: "dforge"}
+		if isActionFailure(err) {
+			// A refused forge action still uses the operator's nonce (as a
+			// reverted Ethereum transaction does), so the operator's
+			// pipelined transactions after it stay valid.
+			if err := a.useNonce(t); err != nil {
+				return &abci.ExecTxResult{Code: 1, Log: "internal error: " + err.Error(), Codespace: "dforge"}
+			}
+			res.Events = []abci.Event{nonceUsedEvent(t)}
+		}
+		return res
 	}
 	return &abci.ExecTxResult{Code: abci.CodeTypeOK, Events: events}
+}
+
+func (a *App) useNonce(t tx.Tx) error {
+	o := state.NewOverlay(a.state)
+	if err := ledger.UseNonce(o, t.From, t.Nonce); err != nil {
+		return err
+	}
+	return o.Flush(a.state)
 }
 
 func (a *App) Commit(context.Context, *abci.CommitRequest) (*abci.CommitResponse, error) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
@@ -30,6 +31,10 @@ const DefaultUnbondingBlocks = 100_800
 type Genesis struct {
 	Params      Params              `json:"params"`
 	Allocations []ledger.Allocation `json:"allocations"`
+	// Operators are the nodes' operator keys: the only signers whose Forge
+	// transactions (actions relayed for their users) the chain accepts. A
+	// genesis without the key has none.
+	Operators []common.Address `json:"operators,omitempty"`
 }
 
 // DefaultParams are the parameters a new single-node chain starts with.
@@ -55,6 +60,11 @@ func parseGenesis(raw []byte) (Genesis, error) {
 		return g, fmt.Errorf("genesis app state: params.chainId and params.symbol are required")
 	}
 	g.Params = g.Params.withDefaults()
+	for i, op := range g.Operators {
+		if op == (common.Address{}) || slices.Contains(g.Operators[:i], op) {
+			return g, fmt.Errorf("genesis app state: operator %s is the zero address or listed twice", op.Hex())
+		}
+	}
 	if g.Params.UnbondingBlocks > math.MaxInt64/2 {
 		return g, fmt.Errorf("genesis app state: params.unbondingBlocks %d is too large", g.Params.UnbondingBlocks)
 	}
@@ -65,13 +75,15 @@ func parseGenesis(raw []byte) (Genesis, error) {
 // state machine moves its funds (governance spends, in a later milestone).
 var TreasuryAddress = common.BytesToAddress(crypto.Keccak256([]byte("dforge/treasury"))[12:])
 
-// TreasuryGenesis is what a new single-node chain starts with: the default
-// parameters and only the treasury funded (100 million tokens).
-func TreasuryGenesis() Genesis {
+// TreasuryGenesis is what a new chain starts with: the default parameters,
+// only the treasury funded (100 million tokens), and the given operators
+// (each node's operator key).
+func TreasuryGenesis(operators ...common.Address) Genesis {
 	p := DefaultParams()
 	return Genesis{
 		Params:      p,
 		Allocations: []ledger.Allocation{{Address: TreasuryAddress, Amount: 100_000_000 * pow10(p.Decimals)}},
+		Operators:   operators,
 	}
 }
 

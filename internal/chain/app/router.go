@@ -58,6 +58,8 @@ func (a *App) applyOn(kv ledger.KV, t tx.Tx, height int64) ([]abci.Event, error)
 			return nil, err
 		}
 		return []abci.Event{claimUsernameEvent(t, previous)}, nil
+	case tx.KindForge:
+		return applyForge(kv, t, height)
 	default:
 		return nil, tx.NewError(tx.CodeUnknownType, "%s transactions are not enabled on this chain yet", t.Kind)
 	}

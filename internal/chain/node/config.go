@@ -140,9 +140,10 @@ func tuneConsensus(c *cmtcfg.ConsensusConfig) {
 	c.PeerGossipSleepDuration = 10 * time.Millisecond
 }
 
-// tuneMempool bounds the mempool. Forge transactions are small signed
-// messages (the application enforces its own, lower size limit); 5000 of them
-// or 32 MiB, whichever comes first, is minutes of peak load.
+// tuneMempool bounds the mempool. Transactions are signed messages the
+// application bounds itself (4 KiB for value transfers, 256 KiB for a forge
+// action with its bodies), below MaxTxBytes; 5000 of them or 32 MiB,
+// whichever comes first, is minutes of peak load.
 func tuneMempool(m *cmtcfg.MempoolConfig) {
 	m.Size = 5000
 	m.MaxTxBytes = 1 << 20

@@ -9,6 +9,9 @@ import (
 	"time"
 
 	cmtcfg "github.com/cometbft/cometbft/config"
+	"github.com/cometbft/cometbft/types"
+
+	"github.com/dforge/dforge/internal/chain/tx"
 )
 
 // TestConfigFileRoundTrip writes a config with CometBFT's template and reads
@@ -131,5 +134,17 @@ func TestTestnetConfigs(t *testing.T) {
 	}
 	if err := Testnet(dir, 3, "tn", nil); err == nil {
 		t.Fatal("Testnet overwrote an existing network")
+	}
+}
+
+// The largest transaction the app takes (a Forge action) must fit the
+// mempool, a block and an RPC body (hex-encoded, in JSON).
+func TestLimitsFitTheLargestTransaction(t *testing.T) {
+	cc := tunedConfig()
+	largest := int64(tx.MaxForgeTxBytes)
+	if int64(cc.Mempool.MaxTxBytes) < largest || cc.RPC.MaxBodyBytes < 2*largest+1024 ||
+		types.DefaultConsensusParams().Block.MaxBytes < 4*largest {
+		t.Fatalf("mempool %d, rpc body %d, block %d bytes for %d-byte transactions",
+			cc.Mempool.MaxTxBytes, cc.RPC.MaxBodyBytes, types.DefaultConsensusParams().Block.MaxBytes, largest)
 	}
 }

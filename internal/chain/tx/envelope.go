@@ -9,10 +9,23 @@ import (
 	"slices"
 )
 
-// MaxTxBytes is the largest encoded transaction the chain accepts. Value
-// transactions are a few hundred bytes; the cap keeps a block's worth of
-// junk cheap to reject.
+// MaxTxBytes is the largest encoded value transaction (every kind but
+// Forge) the chain accepts. They are a few hundred bytes; the cap keeps a
+// block's worth of junk cheap to reject.
 const MaxTxBytes = 4096
+
+// MaxForgeTxBytes is the largest encoded Forge transaction: an issue or
+// review body with inline comments is far larger than a transfer.
+const MaxForgeTxBytes = 256 << 10
+
+// MaxBytes is the size limit of an encoded transaction of kind k; unknown
+// kinds get the value limit.
+func MaxBytes(k Kind) int {
+	if k == KindForge {
+		return MaxForgeTxBytes
+	}
+	return MaxTxBytes
+}
 
 // Envelope is a signed transaction as a client sends it and as it is
 // carried in a block: the EIP-712 primary type, the message exactly as the
@@ -36,19 +49,20 @@ func Encode(env Envelope) ([]byte, error) {
 		return nil, NewError(CodeInvalidEncoding, "encode transaction: %v", err)
 	}
 	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-	if len(b) > MaxTxBytes {
-		return nil, tooLarge(len(b))
+	if limit := MaxBytes(Kind(env.Type)); len(b) > limit {
+		return nil, tooLarge(len(b), limit)
 	}
 	return b, nil
 }
 
 // Decode reads transaction bytes strictly: one JSON object with exactly
 // the keys type, message and signature (matched case-sensitively, unlike
-// encoding/json's struct decoding), nothing after it, at most MaxTxBytes.
+// encoding/json's struct decoding), nothing after it, at most MaxBytes of
+// its type (so no more than MaxForgeTxBytes is ever parsed).
 // Numbers in the message stay json.Number so no precision is lost.
 func Decode(b []byte) (Envelope, error) {
-	if len(b) > MaxTxBytes {
-		return Envelope{}, tooLarge(len(b))
+	if len(b) > MaxForgeTxBytes {
+		return Envelope{}, tooLarge(len(b), MaxForgeTxBytes)
 	}
 	var raw map[string]json.RawMessage
 	if err := decodeOne(b, &raw); err != nil {
@@ -65,6 +79,9 @@ func Decode(b []byte) (Envelope, error) {
 		if err := decodeValue(step.key, raw[step.key], step.dst); err != nil {
 			return Envelope{}, err
 		}
+	}
+	if limit := MaxBytes(Kind(env.Type)); len(b) > limit {
+		return Envelope{}, tooLarge(len(b), limit)
 	}
 	return env, nil
 }
@@ -112,6 +129,6 @@ func badEncoding(format string, args ...any) *Error {
 	return NewError(CodeInvalidEncoding, format, args...)
 }
 
-func tooLarge(n int) *Error {
-	return NewError(CodeTxTooLarge, "the transaction is %d bytes; the most is %d", n, MaxTxBytes)
+func tooLarge(n, limit int) *Error {
+	return NewError(CodeTxTooLarge, "the transaction is %d bytes; the most is %d", n, limit)
 }

@@ -17,6 +17,15 @@ const (
 	CodeNonPositiveAmount uint32 = 10
 	CodeTxTooLarge        uint32 = 11
 	CodeUsernameTaken     uint32 = 12
+	// Forge codes: the operator rule, then the forge module's rules.
+	CodeNotOperator     uint32 = 13
+	CodeUnknownAction   uint32 = 14
+	CodeNotFound        uint32 = 15
+	CodeForbidden       uint32 = 16
+	CodeConflict        uint32 = 17
+	CodeInvalidName     uint32 = 18
+	CodeNameTaken       uint32 = 19
+	CodeProtectedBranch uint32 = 20
 )
 
 // codeNames gives each code its machine-readable name.
@@ -32,6 +41,14 @@ var codeNames = map[uint32]string{
 	CodeNonPositiveAmount: "non_positive_amount",
 	CodeTxTooLarge:        "tx_too_large",
 	CodeUsernameTaken:     "username_taken",
+	CodeNotOperator:       "not_operator",
+	CodeUnknownAction:     "unknown_action",
+	CodeNotFound:          "not_found",
+	CodeForbidden:         "forbidden",
+	CodeConflict:          "conflict",
+	CodeInvalidName:       "invalid_name",
+	CodeNameTaken:         "name_taken",
+	CodeProtectedBranch:   "protected_branch",
 }
 
 // CodeName returns the name of a code ("bad_signature"), or "" if the code

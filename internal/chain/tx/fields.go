@@ -72,6 +72,39 @@ var (
 	}}
 )
 
+// MaxActionLen bounds a Forge action's name ("repo.collaborator.set").
+const MaxActionLen = 64
+
+var (
+	actorField = field{name: "actor", typ: "address", read: func(v any, t *Tx) (string, error) {
+		a, err := readAddress("actor", v)
+		if err == nil && a == (common.Address{}) {
+			err = invalidField("actor", "is the zero address, which no person signs in as")
+		}
+		t.Actor = a
+		return a.Hex(), err
+	}}
+	// actionField is only shaped here; the forge module knows the actions.
+	actionField = field{name: "action", typ: "string", read: func(v any, t *Tx) (string, error) {
+		s, ok := v.(string)
+		if !ok || s == "" || len(s) > MaxActionLen || strings.Trim(s, "abcdefghijklmnopqrstuvwxyz.") != "" {
+			return "", invalidField("action", "must be 1 to %d lower-case letters and dots, such as \"issue.create\"", MaxActionLen)
+		}
+		t.Action = s
+		return s, nil
+	}}
+	// payloadField is the action's fields as compact JSON; the forge module
+	// decodes it strictly. Its size is bounded by the envelope's.
+	payloadField = field{name: "payload", typ: "string", read: func(v any, t *Tx) (string, error) {
+		s, ok := v.(string)
+		if !ok {
+			return "", invalidField("payload", "must be a string holding the action's fields as JSON")
+		}
+		t.Payload = s
+		return s, nil
+	}}
+)
+
 func invalidField(name, format string, args ...any) *Error {
 	return NewError(CodeInvalidField, "field %q %s", name, fmt.Sprintf(format, args...))
 }

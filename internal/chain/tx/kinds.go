@@ -27,6 +27,10 @@ const (
 	KindUnstake         Kind = "Unstake"
 	KindTreasuryDeposit Kind = "TreasuryDeposit"
 	KindClaimUsername   Kind = "ClaimUsername"
+	// KindForge carries every forge action (repo.create, issue.comment,
+	// pr.merge, ...), relayed and signed by a node's operator key on behalf
+	// of the user named as actor; the forge module reads its payload.
+	KindForge Kind = "Forge"
 )
 
 // registry lists every transaction type and its EIP-712 members in signing
@@ -38,6 +42,7 @@ var registry = map[Kind][]field{
 	KindUnstake:         {fromField, amountField, nonceField},
 	KindTreasuryDeposit: {fromField, amountField, nonceField},
 	KindClaimUsername:   {fromField, usernameField, nonceField},
+	KindForge:           {fromField, actorField, actionField, payloadField, nonceField},
 }
 
 // Kinds returns every known transaction type, sorted.

@@ -80,6 +80,11 @@ func messageFor(kind tx.Kind, from common.Address) map[string]any {
 	case tx.KindTip:
 		m["to"] = recipient.Hex()
 		m["target"] = "pr:alice/x#4"
+	case tx.KindForge:
+		delete(m, "amount")
+		m["actor"] = recipient.Hex()
+		m["action"] = "issue.create"
+		m["payload"] = `{"repo":1,"title":"Crash on start"}`
 	}
 	return m
 }
@@ -127,6 +132,9 @@ func TestEveryKindRoundTrips(t *testing.T) {
 			want := tx.Tx{Kind: kind, From: w.addr, Amount: 250, Nonce: 3, Hash: got.Hash}
 			if kind == tx.KindClaimUsername {
 				want.Amount, want.Username = 0, "alice"
+			}
+			if kind == tx.KindForge {
+				want.Amount, want.Actor, want.Action, want.Payload = 0, recipient, "issue.create", `{"repo":1,"title":"Crash on start"}`
 			}
 			if kind == tx.KindTransfer || kind == tx.KindTip {
 				want.To = recipient
@@ -307,6 +315,68 @@ func TestDecodeRejects(t *testing.T) {
 	}
 }
 
+// A Forge transaction may be up to MaxForgeTxBytes; every other kind stays
+// at MaxTxBytes, whatever its contents.
+func TestSizeLimitsPerKind(t *testing.T) {
+	t.Parallel()
+	w := newWallet(t)
+	forge := func(payloadLen int) tx.Envelope {
+		msg := messageFor(tx.KindForge, w.addr)
+		msg["payload"] = `{"body":"` + strings.Repeat("b", payloadLen) + `"}`
+		env, err := tx.Sign(w.key, tx.KindForge, msg, chainID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return env
+	}
+	// 100 KiB: far above the value limit, well within the forge one.
+	got, err := submit(t, forge(100<<10), chainID)
+	if err != nil || got.Kind != tx.KindForge || len(got.Payload) < 100<<10 || got.Actor != recipient {
+		t.Fatalf("a 100 KiB forge tx: %+v %v", got.Kind, err)
+	}
+	_, err = tx.Encode(forge(tx.MaxForgeTxBytes))
+	wantCode(t, err, tx.CodeTxTooLarge)
+	// Bytes over the forge limit are refused before they are parsed, and a
+	// value kind is held to its own limit even when the bytes would fit the
+	// forge one.
+	big := `{"type":"Forge","message":{"payload":"` + strings.Repeat("a", tx.MaxForgeTxBytes) + `"},"signature":""}`
+	_, err = tx.Decode([]byte(big))
+	wantCode(t, err, tx.CodeTxTooLarge)
+	tip := `{"type":"Tip","message":{"target":"` + strings.Repeat("a", 2*tx.MaxTxBytes) + `"},"signature":""}`
+	_, err = tx.Decode([]byte(tip))
+	wantCode(t, err, tx.CodeTxTooLarge)
+	if tx.MaxBytes(tx.KindForge) != 256<<10 || tx.MaxBytes(tx.KindTransfer) != 4096 {
+		t.Fatalf("limits %d and %d", tx.MaxBytes(tx.KindForge), tx.MaxBytes(tx.KindTransfer))
+	}
+}
+
+func TestForgeFieldsRejected(t *testing.T) {
+	t.Parallel()
+	w := newWallet(t)
+	for name, c := range map[string]struct {
+		key string
+		v   any
+	}{
+		"zero actor":          {"actor", common.Address{}.Hex()},
+		"actor not address":   {"actor", "alice"},
+		"empty action":        {"action", ""},
+		"action upper case":   {"action", "Issue.Create"},
+		"action with space":   {"action", "issue create"},
+		"action too long":     {"action", strings.Repeat("a", tx.MaxActionLen+1)},
+		"payload not string":  {"payload", map[string]any{"repo": 1}},
+		"action not a string": {"action", 7},
+	} {
+		msg := messageFor(tx.KindForge, w.addr)
+		msg[c.key] = c.v
+		_, err := tx.Sign(w.key, tx.KindForge, msg, chainID)
+		if err == nil {
+			t.Errorf("%s: signed", name)
+			continue
+		}
+		wantCode(t, err, tx.CodeInvalidField)
+	}
+}
+
 func TestEncodeRejectsOversized(t *testing.T) {
 	t.Parallel()
 	env := tx.Envelope{Type: "Tip", Message: map[string]any{"target": strings.Repeat("a", tx.MaxTxBytes)}}
@@ -435,6 +505,7 @@ func TestPublishedShapes(t *testing.T) {
 		"Unstake":         "from:address amount:uint256 nonce:uint256",
 		"TreasuryDeposit": "from:address amount:uint256 nonce:uint256",
 		"ClaimUsername":   "from:address username:string nonce:uint256",
+		"Forge":           "from:address actor:address action:string payload:string nonce:uint256",
 	}
 	if len(parsed) != len(wantFields) {
 		t.Fatalf("published %d types, want %d: %s", len(parsed), len(wantFields), types)

@@ -21,9 +21,12 @@ type Tx struct {
 	To       common.Address // zero when the type has no recipient
 	Amount   uint64         // micro-units
 	Nonce    uint64
-	Target   string   // what a Tip thanks; empty for other types
-	Username string   // the name a ClaimUsername claims
-	Hash     [32]byte // the EIP-712 digest the wallet signed
+	Target   string         // what a Tip thanks; empty for other types
+	Username string         // the name a ClaimUsername claims
+	Actor    common.Address // the user a Forge action is for; From is the operator relaying it
+	Action   string         // a Forge action's name, e.g. "issue.create"
+	Payload  string         // a Forge action's fields as JSON
+	Hash     [32]byte       // the EIP-712 digest the wallet signed
 }
 
 // Verify checks env as a transaction on the chain chainID and returns it

@@ -19,6 +19,20 @@ var Tables = map[string]string{
 	"chain_blocks":   "height",
 	"chain_txs":      "height, tx_index",
 	"chain_accounts": "address",
+	// The forge's projection (without forge_private_index, node-local).
+	"forge_repos":           "id",
+	"forge_collaborators":   "repo_id, user_address",
+	"forge_stars":           "repo_id, user_address",
+	"forge_watches":         "repo_id, user_address",
+	"forge_labels":          "id",
+	"forge_issues":          "repo_id, number",
+	"forge_issue_labels":    "repo_id, number, label_id",
+	"forge_issue_assignees": "repo_id, number, assignee",
+	"forge_comments":        "id",
+	"forge_pulls":           "repo_id, number",
+	"forge_reviews":         "id",
+	"forge_review_comments": "id",
+	"forge_ref_updates":     "id",
 }
 
 // Dump reads every row of the projection in st as text.

@@ -1,0 +1,235 @@
+// Package blocks is the node's IPFS blockstore of git objects. A block is a
+// git object in its loose form, "<type> <size>\x00<content>", whose SHA-1
+// is the object's git id; its CID is CIDv1 with the git-raw codec (0x78)
+// and a sha1 multihash (0x11), as Kubo's ipld-git names git objects.
+//
+// Blocks are files under <dir>/<first two hex digits>/<the other 38>,
+// written through a temporary file and renamed into place once their hash
+// is checked, so a reader never sees a partial or wrong block. Only objects
+// of public repositories are put here: what is here, the gateway serves.
+package blocks
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha1"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/ipfs/go-cid"
+	"github.com/multiformats/go-multihash"
+
+	"github.com/dforge/dforge/internal/gitstore"
+)
+
+// GitRaw is the multicodec of a git object in its loose form.
+const GitRaw = 0x78
+
+// ErrNotFound is returned for a block the store does not hold.
+var ErrNotFound = errors.New("block not found")
+
+// Store is a directory of blocks.
+type Store struct {
+	dir string
+}
+
+// Open returns the blockstore in dir, creating it.
+func Open(dir string) (*Store, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create blocks dir: %w", err)
+	}
+	return &Store{dir: dir}, nil
+}
+
+// CIDForGitObject is the CID of the git object with the given hex SHA-1
+// id; cid.Undef when id is not 40 hex digits.
+func CIDForGitObject(id string) cid.Cid {
+	digest, err := hex.DecodeString(id)
+	if err != nil || len(digest) != sha1.Size {
+		return cid.Undef
+	}
+	mh, err := multihash.Encode(digest, multihash.SHA1)
+	if err != nil {
+		return cid.Undef
+	}
+	return cid.NewCidV1(GitRaw, mh)
+}
+
+// digestOf returns the SHA-1 digest a CID names. Blocks are found by
+// multihash, as in any IPFS blockstore, so the same bytes asked for under
+// another codec are found too; other hash functions are never here.
+func digestOf(c cid.Cid) (string, bool) {
+	if !c.Defined() {
+		return "", false
+	}
+	dec, err := multihash.Decode(c.Hash())
+	if err != nil || dec.Code != multihash.SHA1 || len(dec.Digest) != sha1.Size {
+		return "", false
+	}
+	return hex.EncodeToString(dec.Digest), true
+}
+
+func (s *Store) path(digest string) string {
+	return filepath.Join(s.dir, digest[:2], digest[2:])
+}
+
+// Has reports whether the block is stored.
+func (s *Store) Has(c cid.Cid) bool {
+	d, ok := digestOf(c)
+	if !ok {
+		return false
+	}
+	_, err := os.Stat(s.path(d))
+	return err == nil
+}
+
+// HasGitObject reports whether the git object with this id is stored.
+func (s *Store) HasGitObject(id string) bool {
+	return s.Has(CIDForGitObject(id))
+}
+
+// Open returns the block's bytes for reading, and their size.
+func (s *Store) Open(c cid.Cid) (*os.File, int64, error) {
+	d, ok := digestOf(c)
+	if !ok {
+		return nil, 0, ErrNotFound
+	}
+	f, err := os.Open(s.path(d))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, 0, ErrNotFound
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("open block: %w", err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, fmt.Errorf("stat block: %w", err)
+	}
+	return f, st.Size(), nil
+}
+
+// Get returns a whole block. Blocks can be as large as a git object; use
+// Open to stream big ones.
+func (s *Store) Get(c cid.Cid) ([]byte, error) {
+	f, _, err := s.Open(c)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
+// Put stores data as the block c after checking that data hashes to c.
+func (s *Store) Put(c cid.Cid, data []byte) error {
+	d, ok := digestOf(c)
+	if !ok || c.Type() != GitRaw {
+		return fmt.Errorf("put block %s: only git-raw sha1 blocks are stored", c)
+	}
+	return s.write(d, bytes.NewReader(data))
+}
+
+// PutGitObject stores the loose form of a git object streamed from git,
+// checking that it hashes to the object's id.
+func (s *Store) PutGitObject(o gitstore.Object) error {
+	if !CIDForGitObject(o.ID).Defined() {
+		return fmt.Errorf("put git object: bad id %q", o.ID)
+	}
+	header := o.Type + " " + strconv.FormatInt(o.Size, 10) + "\x00"
+	body := io.MultiReader(bytes.NewReader([]byte(header)), &exactReader{r: o.Body, left: o.Size, id: o.ID})
+	return s.write(o.ID, body)
+}
+
+// write streams r into the block file named by its hex SHA-1 digest.
+func (s *Store) write(digest string, r io.Reader) error {
+	final := s.path(digest)
+	if _, err := os.Stat(final); err == nil {
+		return nil // blocks are immutable: a stored one is the same bytes
+	}
+	if err := os.MkdirAll(filepath.Dir(final), 0o755); err != nil {
+		return fmt.Errorf("create block dir: %w", err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(final), ".put-")
+	if err != nil {
+		return fmt.Errorf("create block file: %w", err)
+	}
+	defer os.Remove(tmp.Name()) // a no-op once renamed
+	h := sha1.New()
+	_, err = io.Copy(io.MultiWriter(tmp, h), r)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write block %s: %w", digest, err)
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != digest {
+		return fmt.Errorf("write block %s: content hashes to %s", digest, got)
+	}
+	if err := os.Rename(tmp.Name(), final); err != nil {
+		return fmt.Errorf("store block %s: %w", digest, err)
+	}
+	return nil
+}
+
+// exactReader fails unless exactly left bytes come from r, so a short
+// object never becomes a block (its hash would fail anyway; this says why).
+type exactReader struct {
+	r    io.Reader
+	left int64
+	id   string
+}
+
+func (e *exactReader) Read(p []byte) (int, error) {
+	if e.left == 0 {
+		return 0, io.EOF
+	}
+	if int64(len(p)) > e.left {
+		p = p[:e.left]
+	}
+	n, err := e.r.Read(p)
+	e.left -= int64(n)
+	if errors.Is(err, io.EOF) && e.left > 0 {
+		return n, fmt.Errorf("object %s: %w", e.id, io.ErrUnexpectedEOF)
+	}
+	if e.left == 0 && errors.Is(err, io.EOF) {
+		err = nil
+	}
+	return n, err
+}
+
+// ImportObjects stores every object of the repository at dir reachable
+// from include and not from exclude (git ids), skipping stored ones, and
+// returns how many it stored.
+func (s *Store) ImportObjects(ctx context.Context, dir string, include, exclude []string) (int, error) {
+	n := 0
+	err := gitstore.WalkObjects(ctx, dir, include, exclude, s.HasGitObject, func(o gitstore.Object) error {
+		if err := s.PutGitObject(o); err != nil {
+			return err
+		}
+		n++
+		return nil
+	})
+	if err != nil {
+		return n, fmt.Errorf("import objects: %w", err)
+	}
+	return n, nil
+}
+
+// ImportRepository stores every object reachable from the repository's
+// refs: for a repository made public, or created with a first commit.
+func (s *Store) ImportRepository(ctx context.Context, dir string) (int, error) {
+	refs, err := gitstore.Refs(ctx, dir)
+	if err != nil {
+		return 0, err
+	}
+	ids := make([]string, len(refs))
+	for i, r := range refs {
+		ids[i] = r.ID
+	}
+	return s.ImportObjects(ctx, dir, ids, nil)
+}

@@ -1,0 +1,93 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+
+	abci "github.com/cometbft/cometbft/abci/types"
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/chain/ledger"
+	"github.com/dforge/dforge/internal/chain/tx"
+)
+
+// Operators are the keys nodes relay forge actions with. They are fixed at
+// genesis (governance may manage them later); the forge module trusts an
+// operator to name the user it acts for, never to bypass the rules.
+
+func operatorKey(a common.Address) []byte { return append([]byte("app/operator/"), a.Bytes()...) }
+
+func initOperators(kv ledger.KV, ops []common.Address) error {
+	for _, op := range ops {
+		if err := kv.Set(operatorKey(op), []byte{1}); err != nil {
+			return fmt.Errorf("genesis operator %s: %w", op.Hex(), err)
+		}
+	}
+	return nil
+}
+
+func isOperator(kv ledger.KV, a common.Address) (bool, error) {
+	v, err := kv.Get(operatorKey(a))
+	if err != nil {
+		return false, fmt.Errorf("read operator %s: %w", a.Hex(), err)
+	}
+	return len(v) == 1 && v[0] == 1, nil
+}
+
+// IsOperator reports whether a is an operator as of the last finalized block.
+func (a *App) IsOperator(addr common.Address) (bool, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return isOperator(a.state, addr)
+}
+
+// PendingNonce is the nonce the next transaction from addr must carry to
+// enter the mempool: the committed nonce plus the transactions of addr
+// already admitted. A relayer signing several transactions ahead of the
+// blocks numbers them from here.
+func (a *App) PendingNonce(addr common.Address) (uint64, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return ledger.Nonce(a.check, addr)
+}
+
+// applyForge applies a Forge transaction from an operator.
+func applyForge(kv ledger.KV, t tx.Tx, height int64) ([]abci.Event, error) {
+	ok, err := isOperator(kv, t.From)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, tx.NewError(tx.CodeNotOperator, "%s is not an operator of this chain: forge actions are relayed only by the operator keys its genesis lists", t.From.Hex())
+	}
+	ev, err := forge.Apply(kv, forge.Env{Height: uint64(height)}, t.Actor, t.Action, t.Payload)
+	var te *tx.Error
+	if errors.As(err, &te) {
+		return nil, actionFailure{te}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return []abci.Event{ev}, nil
+}
+
+// actionFailure is a forge action the module refused, from an operator
+// whose nonce was right: the one failure that still uses the nonce.
+type actionFailure struct{ err *tx.Error }
+
+func (f actionFailure) Error() string { return f.err.Error() }
+func (f actionFailure) Unwrap() error { return f.err }
+
+func isActionFailure(err error) bool {
+	var f actionFailure
+	return errors.As(err, &f)
+}
+
+// EventNonceUsed is the one event of a failed transaction that still used
+// its sender's nonce (a refused forge action).
+const EventNonceUsed = "NonceUsed"
+
+func nonceUsedEvent(t tx.Tx) abci.Event {
+	return abci.Event{Type: EventNonceUsed, Attributes: []abci.EventAttribute{{Key: "from", Value: t.From.Hex(), Index: true}}}
+}

@@ -1,0 +1,192 @@
+// Package forge is the chain module of the forge: repositories, their
+// collaborators, stars and watches, issues, labels, comments, pull
+// requests, reviews, merges and ref updates. It owns its state keys and
+// its rules (who may do what), numbers issues and pull requests (one
+// counter per repository, as in Gitea) and gives every applied action one
+// event, from which the index projects it.
+//
+// It is pure and deterministic like the other modules: it reads and writes
+// only the store it is given, never a clock (the height comes in Env), and
+// never ranges over a map into state. The same module also runs outside
+// consensus, over a node's private store (Env.Private), for private
+// repositories, which never go on chain.
+package forge
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"strconv"
+
+	abci "github.com/cometbft/cometbft/abci/types"
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/chain/tx"
+)
+
+// KV is the state the module reads and writes.
+type KV interface {
+	Get(key []byte) ([]byte, error)
+	Set(key, value []byte) error
+}
+
+// Env is where an action is applied.
+type Env struct {
+	// Height is the block height on chain; in a private store, the
+	// sequence number of the action.
+	Height uint64
+	// Private says the store is a node's private store: every repository
+	// in it is private, and its ids start at PrivateIDBase.
+	Private bool
+}
+
+// PrivateIDBase is where a private store's ids (repositories, labels,
+// comments, reviews, pushes) start, so they never collide with the chain's
+// in the one SQL projection. It stays below 2^53, which JavaScript
+// clients read exactly.
+const PrivateIDBase uint64 = 1 << 48
+
+// IsPrivateID reports whether id was given by a private store.
+func IsPrivateID(id uint64) bool { return id >= PrivateIDBase }
+
+// EventType is the type of the event every applied action gives.
+const EventType = "Forge"
+
+// Event attribute keys. "data" holds the Change as JSON; the others repeat
+// a few of its values for people and for CometBFT's event queries.
+const (
+	AttrAction = "action"
+	AttrActor  = "actor"
+	AttrRepo   = "repo"
+	AttrNumber = "number"
+	AttrData   = "data"
+)
+
+// handler applies one action's payload.
+type handler func(s *session, payload []byte) error
+
+// actions lists every action and its handler; adding one is one entry.
+var actions map[string]handler
+
+func init() {
+	actions = map[string]handler{
+		"repo.create":           repoCreate,
+		"repo.update":           repoUpdate,
+		"repo.delete":           repoDelete,
+		"repo.transfer":         repoTransfer,
+		"repo.fork":             repoFork,
+		"repo.star":             func(s *session, p []byte) error { return repoFlag(s, p, flagStar, true) },
+		"repo.unstar":           func(s *session, p []byte) error { return repoFlag(s, p, flagStar, false) },
+		"repo.watch":            func(s *session, p []byte) error { return repoFlag(s, p, flagWatch, true) },
+		"repo.unwatch":          func(s *session, p []byte) error { return repoFlag(s, p, flagWatch, false) },
+		"repo.collaborator.set": collaboratorSet,
+		"repo.push":             repoPush,
+		"issue.create":          issueCreate,
+		"issue.edit":            issueEdit,
+		"issue.close":           func(s *session, p []byte) error { return issueSetState(s, p, false, StateClosed) },
+		"issue.reopen":          func(s *session, p []byte) error { return issueSetState(s, p, false, StateOpen) },
+		"issue.comment":         issueComment,
+		"label.create":          labelCreate,
+		"label.delete":          labelDelete,
+		"pr.create":             pullCreate,
+		"pr.update":             pullUpdate,
+		"pr.close":              func(s *session, p []byte) error { return issueSetState(s, p, true, StateClosed) },
+		"pr.reopen":             func(s *session, p []byte) error { return issueSetState(s, p, true, StateOpen) },
+		"pr.review":             pullReview,
+		"pr.merge":              pullMerge,
+	}
+}
+
+// Actions lists the action names, for documentation and tests.
+func Actions() []string {
+	names := make([]string, 0, len(actions))
+	for name := range actions {
+		names = append(names, name)
+	}
+	sortStrings(names)
+	return names
+}
+
+// session is one action being applied.
+type session struct {
+	kv     KV
+	env    Env
+	actor  common.Address
+	change Change
+}
+
+// Apply applies one action for actor and returns its event. A rejected
+// action returns a *tx.Error with a stable code and may have written to
+// kv: callers apply it on an overlay they drop on error, as the app does.
+func Apply(kv KV, env Env, actor common.Address, action, payload string) (abci.Event, error) {
+	ch, err := ApplyChange(kv, env, actor, action, payload)
+	if err != nil {
+		return abci.Event{}, err
+	}
+	return ch.Event(), nil
+}
+
+// ApplyChange is Apply returning the Change itself.
+func ApplyChange(kv KV, env Env, actor common.Address, action, payload string) (Change, error) {
+	h, ok := actions[action]
+	if !ok {
+		return Change{}, tx.NewError(tx.CodeUnknownAction, "unknown forge action %q", action)
+	}
+	if actor == (common.Address{}) {
+		return Change{}, invalid("actor", "is the zero address")
+	}
+	s := &session{kv: kv, env: env, actor: actor, change: Change{Action: action, Actor: actor, Height: env.Height}}
+	if err := h(s, []byte(payload)); err != nil {
+		return Change{}, err
+	}
+	return s.change, nil
+}
+
+// Event is the change as the event the indexer reads.
+func (c Change) Event() abci.Event {
+	data, _ := json.Marshal(c) // plain structs of strings and integers: cannot fail
+	attrs := []abci.EventAttribute{
+		{Key: AttrAction, Value: c.Action, Index: true},
+		{Key: AttrActor, Value: c.Actor.Hex(), Index: true},
+	}
+	if id := c.RepoID(); id != 0 {
+		attrs = append(attrs, abci.EventAttribute{Key: AttrRepo, Value: strconv.FormatUint(id, 10), Index: true})
+	}
+	if c.Issue != nil {
+		attrs = append(attrs, abci.EventAttribute{Key: AttrNumber, Value: strconv.FormatUint(c.Issue.Number, 10)})
+	}
+	attrs = append(attrs, abci.EventAttribute{Key: AttrData, Value: string(data)})
+	return abci.Event{Type: EventType, Attributes: attrs}
+}
+
+// ParseEvent reads the Change back from an event of EventType.
+func ParseEvent(ev abci.Event) (Change, error) {
+	if ev.Type != EventType {
+		return Change{}, errors.New("not a forge event")
+	}
+	for _, a := range ev.Attributes {
+		if a.Key == AttrData {
+			var c Change
+			if err := json.Unmarshal([]byte(a.Value), &c); err != nil {
+				return Change{}, errors.New("forge event: undecodable data: " + err.Error())
+			}
+			return c, nil
+		}
+	}
+	return Change{}, errors.New("forge event without data")
+}
+
+// decode reads a payload strictly: one JSON object of the action's fields,
+// nothing unknown, nothing after it.
+func decode(payload []byte, dst any) error {
+	dec := json.NewDecoder(bytes.NewReader(payload))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(dst); err != nil {
+		return tx.NewError(tx.CodeInvalidField, "the payload is not this action's JSON object: %v", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return tx.NewError(tx.CodeInvalidField, "the payload has data after its JSON object")
+	}
+	return nil
+}

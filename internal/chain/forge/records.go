@@ -1,0 +1,367 @@
+package forge
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/chain/tx"
+)
+
+// Issue and pull request states, and the reasons an issue is closed.
+const (
+	StateOpen   = "open"
+	StateClosed = "closed"
+
+	ReasonCompleted  = "completed"
+	ReasonNotPlanned = "not_planned"
+	ReasonMerged     = "merged" // a pull request closed by its merge
+)
+
+// Repo is a repository. Names are unique per owner without regard to
+// case; ids are never reused, so git data is kept by id.
+type Repo struct {
+	ID            uint64         `json:"id"`
+	Owner         common.Address `json:"owner"`
+	Name          string         `json:"name"`
+	Description   string         `json:"description"`
+	DefaultBranch string         `json:"defaultBranch"`
+	// ProtectedBranches refuse force-pushes and deletion. A new repository
+	// protects its default branch.
+	ProtectedBranches []string `json:"protectedBranches"`
+	Private           bool     `json:"private"`
+	ForkOf            uint64   `json:"forkOf,omitempty"`
+	Deleted           bool     `json:"deleted,omitempty"`
+	// The counters the projection shows, kept here so every node agrees.
+	Stars      uint64 `json:"stars"`
+	Forks      uint64 `json:"forks"`
+	Watchers   uint64 `json:"watchers"`
+	OpenIssues uint64 `json:"openIssues"`
+	OpenPulls  uint64 `json:"openPulls"`
+	// LastNumber is the last issue or pull request number given.
+	LastNumber    uint64 `json:"lastNumber"`
+	CreatedHeight uint64 `json:"createdHeight"`
+	UpdatedHeight uint64 `json:"updatedHeight"`
+}
+
+// Issue is an issue or, with IsPull, the conversation of a pull request.
+type Issue struct {
+	Repo        uint64           `json:"repo"`
+	Number      uint64           `json:"number"`
+	IsPull      bool             `json:"isPull"`
+	Author      common.Address   `json:"author"`
+	Title       string           `json:"title"`
+	Body        string           `json:"body"`
+	State       string           `json:"state"`
+	StateReason string           `json:"stateReason,omitempty"`
+	Labels      []uint64         `json:"labels"`
+	Assignees   []common.Address `json:"assignees"`
+	Comments    uint64           `json:"comments"`
+	// ClosedHeight is when it was last closed; 0 while open.
+	ClosedHeight  uint64 `json:"closedHeight,omitempty"`
+	CreatedHeight uint64 `json:"createdHeight"`
+	UpdatedHeight uint64 `json:"updatedHeight"`
+}
+
+// Pull is what a pull request adds to its issue: the branches and commits
+// compared and, once merged, the merge.
+type Pull struct {
+	Repo       uint64         `json:"repo"`
+	Number     uint64         `json:"number"`
+	HeadRepo   uint64         `json:"headRepo"`
+	HeadBranch string         `json:"headBranch"`
+	BaseBranch string         `json:"baseBranch"`
+	HeadSHA    string         `json:"headSha"`
+	BaseSHA    string         `json:"baseSha"`
+	Merged     bool           `json:"merged"`
+	MergeSHA   string         `json:"mergeSha,omitempty"`
+	MergeStyle string         `json:"mergeStyle,omitempty"`
+	MergedBy   common.Address `json:"mergedBy,omitzero"`
+	// MergedHeight is when it was merged; 0 until then.
+	MergedHeight uint64 `json:"mergedHeight,omitempty"`
+}
+
+// Comment is a comment on an issue or pull request conversation.
+type Comment struct {
+	ID     uint64         `json:"id"`
+	Repo   uint64         `json:"repo"`
+	Number uint64         `json:"number"`
+	Author common.Address `json:"author"`
+	Body   string         `json:"body"`
+}
+
+// Label is a repository's label.
+type Label struct {
+	ID          uint64 `json:"id"`
+	Repo        uint64 `json:"repo"`
+	Name        string `json:"name"`
+	Color       string `json:"color"`
+	Description string `json:"description"`
+}
+
+// Review is a pull request review with its inline comments.
+type Review struct {
+	ID        uint64          `json:"id"`
+	Repo      uint64          `json:"repo"`
+	Number    uint64          `json:"number"`
+	Author    common.Address  `json:"author"`
+	State     string          `json:"state"`
+	Body      string          `json:"body"`
+	CommitSHA string          `json:"commitSha"`
+	Comments  []ReviewComment `json:"comments"`
+}
+
+// ReviewComment is a comment on one line of a pull request's diff. Side
+// "new" is the line in the head, "old" in the base.
+type ReviewComment struct {
+	ID   uint64 `json:"id"`
+	Path string `json:"path"`
+	Line uint64 `json:"line"`
+	Side string `json:"side"`
+	Body string `json:"body"`
+}
+
+// Collaborator is a user's permission on a repository; PermNone removes it.
+type Collaborator struct {
+	Repo       uint64         `json:"repo"`
+	User       common.Address `json:"user"`
+	Permission string         `json:"permission"`
+}
+
+// Flag is a star or a watch of a user on a repository.
+type Flag struct {
+	Repo uint64         `json:"repo"`
+	User common.Address `json:"user"`
+	On   bool           `json:"on"`
+}
+
+// RefUpdate is a pushed ref: old and new are commit ids, all zeros for
+// "none" (a ref created or deleted).
+type RefUpdate struct {
+	ID     uint64 `json:"id"`
+	Repo   uint64 `json:"repo"`
+	Ref    string `json:"ref"`
+	Old    string `json:"old"`
+	New    string `json:"new"`
+	Forced bool   `json:"forced"`
+}
+
+// Change is what one action did, as records in their new state: the
+// event's data, which the index writes as they are (ids and numbers
+// included), so the projection needs nothing else from the chain.
+type Change struct {
+	Action string         `json:"action"`
+	Actor  common.Address `json:"actor"`
+	Height uint64         `json:"height"`
+	// Repos changed, in full; a deleted one has Deleted set.
+	Repos        []Repo        `json:"repos,omitempty"`
+	Issue        *Issue        `json:"issue,omitempty"`
+	Pull         *Pull         `json:"pull,omitempty"`
+	Comment      *Comment      `json:"comment,omitempty"`
+	Label        *Label        `json:"label,omitempty"`
+	DeletedLabel *Label        `json:"deletedLabel,omitempty"`
+	Review       *Review       `json:"review,omitempty"`
+	Collaborator *Collaborator `json:"collaborator,omitempty"`
+	Star         *Flag         `json:"star,omitempty"`
+	Watch        *Flag         `json:"watch,omitempty"`
+	Ref          *RefUpdate    `json:"ref,omitempty"`
+}
+
+// RepoID is the repository the change is about (the new one for a fork).
+func (c Change) RepoID() uint64 {
+	if len(c.Repos) > 0 {
+		return c.Repos[0].ID
+	}
+	switch {
+	case c.Issue != nil:
+		return c.Issue.Repo
+	case c.Label != nil:
+		return c.Label.Repo
+	case c.DeletedLabel != nil:
+		return c.DeletedLabel.Repo
+	case c.Collaborator != nil:
+		return c.Collaborator.Repo
+	case c.Ref != nil:
+		return c.Ref.Repo
+	}
+	return 0
+}
+
+// State keys. Ids and numbers are 8-byte big-endian, addresses 20 bytes,
+// so keys of one kind sort by id.
+func u64(n uint64) []byte { return binary.BigEndian.AppendUint64(nil, n) }
+
+func key(parts ...[]byte) []byte {
+	k := []byte("forge/")
+	for i, p := range parts {
+		if i > 0 {
+			k = append(k, '/')
+		}
+		k = append(k, p...)
+	}
+	return k
+}
+
+func seqKey(kind string) []byte { return key([]byte("seq"), []byte(kind)) }
+func repoKey(id uint64) []byte  { return key([]byte("repo"), u64(id)) }
+func repoNameKey(owner common.Address, lower string) []byte {
+	return key([]byte("reponame"), owner.Bytes(), []byte(lower))
+}
+func collabKey(repo uint64, user common.Address) []byte {
+	return key([]byte("collab"), u64(repo), user.Bytes())
+}
+func flagKey(kind string, repo uint64, user common.Address) []byte {
+	return key([]byte(kind), u64(repo), user.Bytes())
+}
+func issueKey(repo, number uint64) []byte { return key([]byte("issue"), u64(repo), u64(number)) }
+func pullKey(repo, number uint64) []byte  { return key([]byte("pull"), u64(repo), u64(number)) }
+func labelKey(id uint64) []byte           { return key([]byte("label"), u64(id)) }
+func labelNameKey(repo uint64, lower string) []byte {
+	return key([]byte("labelname"), u64(repo), []byte(lower))
+}
+func refKey(repo uint64, ref string) []byte { return key([]byte("ref"), u64(repo), []byte(ref)) }
+
+// none marks a released key: the store has no delete, and values must not
+// be empty.
+var none = []byte{0}
+
+func isNone(v []byte) bool { return v == nil || len(v) == 1 && v[0] == 0 }
+
+func (s *session) getJSON(k []byte, dst any) (bool, error) {
+	v, err := s.kv.Get(k)
+	if err != nil {
+		return false, fmt.Errorf("read %q: %w", k, err)
+	}
+	if isNone(v) {
+		return false, nil
+	}
+	if err := json.Unmarshal(v, dst); err != nil {
+		return false, fmt.Errorf("decode %q: %w", k, err)
+	}
+	return true, nil
+}
+
+func (s *session) putJSON(k []byte, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode %q: %w", k, err)
+	}
+	return s.kv.Set(k, b)
+}
+
+func (s *session) getID(k []byte) (uint64, error) {
+	v, err := s.kv.Get(k)
+	if err != nil {
+		return 0, fmt.Errorf("read %q: %w", k, err)
+	}
+	if len(v) != 8 {
+		return 0, nil
+	}
+	return binary.BigEndian.Uint64(v), nil
+}
+
+// nextID gives the next id of a chain-wide (or store-wide) sequence.
+func (s *session) nextID(kind string) (uint64, error) {
+	last, err := s.getID(seqKey(kind))
+	if err != nil {
+		return 0, err
+	}
+	if last == 0 && s.env.Private {
+		last = PrivateIDBase
+	}
+	next := last + 1
+	return next, s.kv.Set(seqKey(kind), u64(next))
+}
+
+// repo loads a repository that exists and is not deleted.
+func (s *session) repo(id uint64) (*Repo, error) {
+	var r Repo
+	ok, err := s.getJSON(repoKey(id), &r)
+	if err != nil {
+		return nil, err
+	}
+	if !ok || r.Deleted || id == 0 {
+		return nil, notFound("repository %d does not exist", id)
+	}
+	return &r, nil
+}
+
+// saveRepo writes r and records it in the change.
+func (s *session) saveRepo(r *Repo) error {
+	r.UpdatedHeight = s.env.Height
+	if err := s.putJSON(repoKey(r.ID), r); err != nil {
+		return err
+	}
+	s.change.Repos = append(s.change.Repos, *r)
+	return nil
+}
+
+func (s *session) issue(repo, number uint64) (*Issue, error) {
+	var is Issue
+	ok, err := s.getJSON(issueKey(repo, number), &is)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, notFound("repository %d has no issue or pull request #%d", repo, number)
+	}
+	return &is, nil
+}
+
+// saveIssue writes is and records it in the change. Labels deleted since
+// they were set are dropped here, so no record names a dead label.
+func (s *session) saveIssue(is *Issue) error {
+	is.UpdatedHeight = s.env.Height
+	live := make([]uint64, 0, len(is.Labels))
+	for _, id := range is.Labels {
+		var l Label
+		ok, err := s.getJSON(labelKey(id), &l)
+		if err != nil {
+			return err
+		}
+		if ok {
+			live = append(live, id)
+		}
+	}
+	is.Labels = live
+	if err := s.putJSON(issueKey(is.Repo, is.Number), is); err != nil {
+		return err
+	}
+	s.change.Issue = is
+	return nil
+}
+
+func (s *session) pull(repo, number uint64) (*Pull, error) {
+	var p Pull
+	ok, err := s.getJSON(pullKey(repo, number), &p)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, notFound("repository %d has no pull request #%d", repo, number)
+	}
+	return &p, nil
+}
+
+func (s *session) savePull(p *Pull) error {
+	if err := s.putJSON(pullKey(p.Repo, p.Number), p); err != nil {
+		return err
+	}
+	s.change.Pull = p
+	return nil
+}
+
+// Error helpers: every rejection is a *tx.Error with a stable code.
+func notFound(format string, args ...any) error { return tx.NewError(tx.CodeNotFound, format, args...) }
+func forbidden(format string, args ...any) error {
+	return tx.NewError(tx.CodeForbidden, format, args...)
+}
+func conflict(format string, args ...any) error { return tx.NewError(tx.CodeConflict, format, args...) }
+func invalid(field, format string, args ...any) error {
+	return tx.NewError(tx.CodeInvalidField, "field %q %s", field, fmt.Sprintf(format, args...))
+}
+
+func sortStrings(s []string) { slices.Sort(s) }

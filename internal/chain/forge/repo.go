@@ -1,0 +1,408 @@
+package forge
+
+import (
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/chain/tx"
+)
+
+// RepoCreate is the payload of repo.create. On chain Private must be
+// false: private repositories live in a node's private store. Whether the
+// repository starts with a README is the service's business (git), not
+// state's.
+type RepoCreate struct {
+	Name          string `json:"name"`
+	Description   string `json:"description"`
+	DefaultBranch string `json:"defaultBranch"`
+	Private       bool   `json:"private"`
+}
+
+// DefaultBranch is the default branch of a repository created without one.
+const DefaultBranch = "main"
+
+func repoCreate(s *session, payload []byte) error {
+	var p RepoCreate
+	if err := decode(payload, &p); err != nil {
+		return err
+	}
+	if p.Private && !s.env.Private {
+		return invalid("private", "must be false on chain: private repositories are kept node-local")
+	}
+	if p.DefaultBranch == "" {
+		p.DefaultBranch = DefaultBranch
+	}
+	r := &Repo{
+		Owner: s.actor, Name: p.Name, Description: p.Description, DefaultBranch: p.DefaultBranch,
+		ProtectedBranches: []string{p.DefaultBranch}, Private: s.env.Private, CreatedHeight: s.env.Height,
+	}
+	return s.createRepo(r)
+}
+
+// createRepo checks r's fields and name, gives it the next id and saves it.
+func (s *session) createRepo(r *Repo) error {
+	if err := checkRepoFields(r); err != nil {
+		return err
+	}
+	if err := s.claimName(r.Owner, r.Name, 0); err != nil {
+		return err
+	}
+	id, err := s.nextID("repo")
+	if err != nil {
+		return err
+	}
+	r.ID = id
+	if err := s.kv.Set(repoNameKey(r.Owner, strings.ToLower(r.Name)), u64(id)); err != nil {
+		return err
+	}
+	return s.saveRepo(r)
+}
+
+func checkRepoFields(r *Repo) error {
+	if err := ValidateRepoName(r.Name); err != nil {
+		return err
+	}
+	if err := validateText("description", r.Description, MaxDescription); err != nil {
+		return err
+	}
+	if err := ValidateBranch("defaultBranch", r.DefaultBranch); err != nil {
+		return err
+	}
+	if len(r.ProtectedBranches) > MaxProtected {
+		return invalid("protectedBranches", "may list at most %d branches", MaxProtected)
+	}
+	for _, b := range r.ProtectedBranches {
+		if err := ValidateBranch("protectedBranches", b); err != nil {
+			return err
+		}
+	}
+	if b, dup := firstDuplicate(r.ProtectedBranches); dup {
+		return invalid("protectedBranches", "lists %q twice", b)
+	}
+	return nil
+}
+
+// claimName checks owner has no other repository called name (any case);
+// self is the repository being renamed, which may keep its own name.
+func (s *session) claimName(owner common.Address, name string, self uint64) error {
+	id, err := s.getID(repoNameKey(owner, strings.ToLower(name)))
+	if err != nil {
+		return err
+	}
+	if id != 0 && id != self {
+		return tx.NewError(tx.CodeNameTaken, "the owner already has a repository named %q", name)
+	}
+	return nil
+}
+
+// RepoUpdate is the payload of repo.update; absent fields stay as they are.
+// Maintainers may change the description and default branch; renaming and
+// protected branches are the owner's.
+type RepoUpdate struct {
+	Repo              uint64    `json:"repo"`
+	Name              *string   `json:"name"`
+	Description       *string   `json:"description"`
+	DefaultBranch     *string   `json:"defaultBranch"`
+	ProtectedBranches *[]string `json:"protectedBranches"`
+}
+
+func repoUpdate(s *session, payload []byte) error {
+	var p RepoUpdate
+	if err := decode(payload, &p); err != nil {
+		return err
+	}
+	need := PermMaintain
+	if p.Name != nil || p.ProtectedBranches != nil {
+		need = PermOwner
+	}
+	r, _, err := s.access(p.Repo, need, "changing these settings")
+	if err != nil {
+		return err
+	}
+	oldName := r.Name
+	if p.Name != nil {
+		r.Name = *p.Name
+	}
+	if p.Description != nil {
+		r.Description = *p.Description
+	}
+	if p.DefaultBranch != nil {
+		r.DefaultBranch = *p.DefaultBranch
+	}
+	if p.ProtectedBranches != nil {
+		r.ProtectedBranches = slices.Clone(*p.ProtectedBranches)
+		if r.ProtectedBranches == nil {
+			r.ProtectedBranches = []string{}
+		}
+	}
+	if err := checkRepoFields(r); err != nil {
+		return err
+	}
+	if r.Name != oldName {
+		if err := s.moveName(r, r.Owner, oldName); err != nil {
+			return err
+		}
+	}
+	return s.saveRepo(r)
+}
+
+// moveName releases oldName of oldOwner and claims r's current name for
+// r's current owner.
+func (s *session) moveName(r *Repo, oldOwner common.Address, oldName string) error {
+	if err := s.claimName(r.Owner, r.Name, r.ID); err != nil {
+		return err
+	}
+	if err := s.kv.Set(repoNameKey(oldOwner, strings.ToLower(oldName)), none); err != nil {
+		return err
+	}
+	return s.kv.Set(repoNameKey(r.Owner, strings.ToLower(r.Name)), u64(r.ID))
+}
+
+// RepoRef names a repository, for the actions that need nothing else.
+type RepoRef struct {
+	Repo uint64 `json:"repo"`
+}
+
+func repoDelete(s *session, payload []byte) error {
+	var p RepoRef
+	if err := decode(payload, &p); err != nil {
+		return err
+	}
+	r, _, err := s.access(p.Repo, PermOwner, "deleting a repository")
+	if err != nil {
+		return err
+	}
+	if err := s.kv.Set(repoNameKey(r.Owner, strings.ToLower(r.Name)), none); err != nil {
+		return err
+	}
+	r.Deleted = true
+	if err := s.saveRepo(r); err != nil {
+		return err
+	}
+	// A fork's parent, if it still exists, counts one fork less.
+	if r.ForkOf == 0 {
+		return nil
+	}
+	parent, err := s.repo(r.ForkOf)
+	if errors.Is(err, &tx.Error{Code: tx.CodeNotFound}) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	if parent.Forks > 0 {
+		parent.Forks--
+	}
+	return s.saveRepo(parent)
+}
+
+// RepoTransfer is the payload of repo.transfer.
+type RepoTransfer struct {
+	Repo     uint64         `json:"repo"`
+	NewOwner common.Address `json:"newOwner"`
+}
+
+func repoTransfer(s *session, payload []byte) error {
+	var p RepoTransfer
+	if err := decode(payload, &p); err != nil {
+		return err
+	}
+	r, _, err := s.access(p.Repo, PermOwner, "transferring a repository")
+	if err != nil {
+		return err
+	}
+	if p.NewOwner == (common.Address{}) {
+		return invalid("newOwner", "must be an address")
+	}
+	if p.NewOwner == r.Owner {
+		return conflict("%s already belongs to %s", r.Name, p.NewOwner.Hex())
+	}
+	oldOwner := r.Owner
+	r.Owner = p.NewOwner
+	if err := s.moveName(r, oldOwner, r.Name); err != nil {
+		return err
+	}
+	// The new owner's collaborator entry would be shadowed by ownership.
+	if err := s.kv.Set(collabKey(r.ID, p.NewOwner), none); err != nil {
+		return err
+	}
+	return s.saveRepo(r)
+}
+
+// RepoFork is the payload of repo.fork: the fork belongs to the actor and
+// takes the source's name unless Name is given.
+type RepoFork struct {
+	Repo        uint64  `json:"repo"`
+	Name        string  `json:"name"`
+	Description *string `json:"description"`
+}
+
+func repoFork(s *session, payload []byte) error {
+	var p RepoFork
+	if err := decode(payload, &p); err != nil {
+		return err
+	}
+	src, _, err := s.access(p.Repo, PermRead, "forking")
+	if err != nil {
+		return err
+	}
+	if src.Owner == s.actor {
+		return conflict("you own %s; a fork needs another owner", src.Name)
+	}
+	name := p.Name
+	if name == "" {
+		name = src.Name
+	}
+	desc := src.Description
+	if p.Description != nil {
+		desc = *p.Description
+	}
+	fork := &Repo{
+		Owner: s.actor, Name: name, Description: desc, DefaultBranch: src.DefaultBranch,
+		ProtectedBranches: []string{src.DefaultBranch}, Private: s.env.Private, ForkOf: src.ID, CreatedHeight: s.env.Height,
+	}
+	if err := s.createRepo(fork); err != nil {
+		return err
+	}
+	src.Forks++
+	return s.saveRepo(src)
+}
+
+// Flags a user sets on a repository.
+const (
+	flagStar  = "star"
+	flagWatch = "watch"
+)
+
+// repoFlag stars, unstars, watches or unwatches. Doing it twice is not an
+// error (Gitea's API answers both with 204); the counter moves once.
+func repoFlag(s *session, payload []byte, kind string, on bool) error {
+	var p RepoRef
+	if err := decode(payload, &p); err != nil {
+		return err
+	}
+	r, _, err := s.access(p.Repo, PermRead, kind)
+	if err != nil {
+		return err
+	}
+	k := flagKey(kind, r.ID, s.actor)
+	v, err := s.kv.Get(k)
+	if err != nil {
+		return err
+	}
+	was := !isNone(v)
+	counter := &r.Stars
+	if kind == flagWatch {
+		counter = &r.Watchers
+	}
+	switch {
+	case on && !was:
+		*counter++
+		err = s.kv.Set(k, []byte{1})
+	case !on && was:
+		*counter--
+		err = s.kv.Set(k, none)
+	}
+	if err != nil {
+		return err
+	}
+	flag := &Flag{Repo: r.ID, User: s.actor, On: on}
+	if kind == flagStar {
+		s.change.Star = flag
+	} else {
+		s.change.Watch = flag
+	}
+	return s.saveRepo(r)
+}
+
+// CollaboratorSet is the payload of repo.collaborator.set; permission
+// "none" removes the collaborator.
+type CollaboratorSet struct {
+	Repo       uint64         `json:"repo"`
+	User       common.Address `json:"user"`
+	Permission string         `json:"permission"`
+}
+
+func collaboratorSet(s *session, payload []byte) error {
+	var p CollaboratorSet
+	if err := decode(payload, &p); err != nil {
+		return err
+	}
+	r, _, err := s.access(p.Repo, PermOwner, "managing collaborators")
+	if err != nil {
+		return err
+	}
+	perm, ok := ParsePerm(p.Permission)
+	if !ok {
+		return invalid("permission", "must be read, write, maintain or none")
+	}
+	if p.User == (common.Address{}) {
+		return invalid("user", "must be an address")
+	}
+	if p.User == r.Owner {
+		return conflict("the owner has every permission already")
+	}
+	v := []byte(perm.String())
+	if perm == PermNone {
+		v = none
+	}
+	if err := s.kv.Set(collabKey(r.ID, p.User), v); err != nil {
+		return err
+	}
+	s.change.Collaborator = &Collaborator{Repo: r.ID, User: p.User, Permission: perm.String()}
+	return nil
+}
+
+// RepoPush is the payload of repo.push: one ref update, reported after git
+// applied it. Forced says the new commit does not descend from the old one
+// (the service asks git); the chain cannot see commits, so it trusts the
+// operator for that fact and enforces the rule.
+type RepoPush struct {
+	Repo   uint64 `json:"repo"`
+	Ref    string `json:"ref"`
+	Old    string `json:"old"`
+	New    string `json:"new"`
+	Forced bool   `json:"forced"`
+}
+
+func repoPush(s *session, payload []byte) error {
+	var p RepoPush
+	if err := decode(payload, &p); err != nil {
+		return err
+	}
+	r, _, err := s.access(p.Repo, PermWrite, "pushing")
+	if err != nil {
+		return err
+	}
+	if err := validateRef(p.Ref); err != nil {
+		return err
+	}
+	if err := validateSHA("old", p.Old); err != nil {
+		return err
+	}
+	if err := validateSHA("new", p.New); err != nil {
+		return err
+	}
+	if p.Old == p.New {
+		return invalid("new", "is the same commit as old; nothing changed")
+	}
+	if branch, ok := strings.CutPrefix(p.Ref, "refs/heads/"); ok && slices.Contains(r.ProtectedBranches, branch) {
+		switch {
+		case isZeroSHA(p.New):
+			return tx.NewError(tx.CodeProtectedBranch, "branch %s of %s is protected and cannot be deleted", branch, r.Name)
+		case p.Forced && !isZeroSHA(p.Old):
+			return tx.NewError(tx.CodeProtectedBranch, "branch %s of %s is protected: force-pushes are refused", branch, r.Name)
+		}
+	}
+	id, err := s.nextID("push")
+	if err != nil {
+		return err
+	}
+	if err := s.kv.Set(refKey(r.ID, p.Ref), []byte(p.New)); err != nil {
+		return err
+	}
+	s.change.Ref = &RefUpdate{ID: id, Repo: r.ID, Ref: p.Ref, Old: p.Old, New: p.New, Forced: p.Forced}
+	return s.saveRepo(r)
+}

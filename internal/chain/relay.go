@@ -1,0 +1,123 @@
+package chain
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+
+	abci "github.com/cometbft/cometbft/abci/types"
+	"github.com/cometbft/cometbft/mempool"
+	"github.com/cometbft/cometbft/rpc/core"
+	"github.com/cometbft/cometbft/types"
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/chain/tx"
+)
+
+// Pending is a transaction admitted to the mempool and not yet known to be
+// in a block. A relayer that signs many transactions from one key (the
+// node's operator) admits them in nonce order with Broadcast, one at a
+// time, and waits for their blocks concurrently.
+type Pending struct {
+	Hash string
+	wait func(ctx context.Context) (Committed, error)
+}
+
+// Committed is a transaction in a block: its result and the events it gave.
+type Committed struct {
+	Result
+	Events []abci.Event
+}
+
+var relaySeq atomic.Int64
+
+// Broadcast checks env into the mempool (CheckTx) and returns once it is
+// admitted; Wait then waits for its block. A rejection comes back as a
+// *tx.Error with its stable code, as from Submit.
+func (c *Chain) Broadcast(ctx context.Context, env tx.Envelope) (*Pending, error) {
+	raw, err := tx.Encode(env)
+	if err != nil {
+		return nil, err
+	}
+	client := c.node.Client()
+	// 1. Listen for the transaction's block before it can possibly commit.
+	subscriber := fmt.Sprintf("dforge-relay-%d", relaySeq.Add(1))
+	query := types.EventQueryTxFor(raw).String()
+	out, err := client.Subscribe(ctx, subscriber, query, 1)
+	if err != nil {
+		return nil, fmt.Errorf("subscribe to tx: %w", err)
+	}
+	unsubscribe := func() {
+		client.UnsubscribeAll(context.Background(), subscriber) // fails harmlessly once the node has stopped
+	}
+	// 2. CheckTx.
+	res, err := client.BroadcastTxSync(ctx, raw)
+	if err == nil && res.Code != abci.CodeTypeOK {
+		err = &tx.Error{Code: res.Code, Name: tx.CodeName(res.Code), Message: res.Log}
+	}
+	if err != nil {
+		unsubscribe()
+		return nil, broadcastError(err)
+	}
+	hash := hex.EncodeToString(res.Hash)
+	return &Pending{Hash: hash, wait: func(ctx context.Context) (Committed, error) {
+		defer unsubscribe()
+		for {
+			select {
+			case <-ctx.Done():
+				return Committed{}, fmt.Errorf("wait for tx %s to commit: %w", hash, ctx.Err())
+			case ev, ok := <-out:
+				if !ok {
+					return Committed{}, fmt.Errorf("wait for tx %s: the node stopped", hash)
+				}
+				data, ok := ev.Data.(types.EventDataTx)
+				if !ok {
+					continue
+				}
+				r := data.Result
+				return Committed{
+					Result: Result{Hash: hash, Height: data.Height, Code: r.Code, Log: r.Log},
+					Events: r.Events,
+				}, nil
+			}
+		}
+	}}, nil
+}
+
+// Wait blocks until the transaction is in a block, or ctx ends. It may be
+// called once.
+func (p *Pending) Wait(ctx context.Context) (Committed, error) { return p.wait(ctx) }
+
+// ErrCatchingUp says the node is still syncing blocks from its peers and
+// takes no transactions yet; try again shortly.
+var ErrCatchingUp = errors.New("the node is catching up with the chain and takes no transactions yet")
+
+// broadcastError turns CometBFT's mempool errors into rejections.
+func broadcastError(err error) error {
+	var te *tx.Error
+	if errors.As(err, &te) {
+		return te
+	}
+	if errors.Is(err, core.ErrEndpointClosedCatchingUp) || strings.Contains(err.Error(), core.ErrEndpointClosedCatchingUp.Error()) {
+		return ErrCatchingUp
+	}
+	// The very same signed bytes again: a replay, refused before CheckTx.
+	if strings.Contains(err.Error(), mempool.ErrTxInCache.Error()) {
+		return tx.NewError(tx.CodeBadNonce, "this transaction was already submitted; sign a new one with the next nonce")
+	}
+	var invalid mempool.ErrInvalidTx
+	if errors.As(err, &invalid) {
+		return &tx.Error{Code: invalid.Code, Name: tx.CodeName(invalid.Code), Message: invalid.Log}
+	}
+	return fmt.Errorf("broadcast tx: %w", err)
+}
+
+// PendingNonce is the nonce addr's next transaction needs to enter the
+// mempool (committed plus admitted transactions).
+func (c *Chain) PendingNonce(addr common.Address) (uint64, error) { return c.app.PendingNonce(addr) }
+
+// IsOperator reports whether addr may relay forge actions on this chain.
+func (c *Chain) IsOperator(addr common.Address) (bool, error) { return c.app.IsOperator(addr) }

@@ -1,0 +1,366 @@
+// Package forge is the forge service: it carries out what signed-in users
+// do with repositories, issues and pull requests, and reads them back.
+// Public actions become Forge transactions, signed with the node's
+// operator key and naming the user as actor; the chain's forge module
+// decides them, and the service answers once the index has projected the
+// block, so the next page read sees the write. Private repositories'
+// actions go through the same module into the node's private store and
+// are projected the same way, never leaving the node.
+package forge
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"sync"
+	"time"
+
+	abci "github.com/cometbft/cometbft/abci/types"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/dforge/dforge/internal/chain"
+	"github.com/dforge/dforge/internal/chain/app"
+	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/chain/tx"
+	"github.com/dforge/dforge/internal/forge/private"
+	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/usererr"
+)
+
+// Chain is what the service needs of the running chain (*chain.Chain).
+type Chain interface {
+	Params() app.Params
+	Broadcast(ctx context.Context, env tx.Envelope) (*chain.Pending, error)
+	PendingNonce(addr common.Address) (uint64, error)
+	Account(addr common.Address) (app.Account, error)
+	IsOperator(addr common.Address) (bool, error)
+}
+
+// Config is what New needs.
+type Config struct {
+	Chain Chain
+	Index *index.Index
+	// OperatorKey signs the relayed actions; its address must be one of the
+	// genesis operators.
+	OperatorKey *ecdsa.PrivateKey
+	// Private is the node's private store (private.Open(<data>/private)).
+	// The service closes it.
+	Private *private.Store
+	Log     *slog.Logger
+	// Now gives private actions their time; nil means time.Now.
+	Now func() time.Time
+}
+
+// Service is the forge service.
+type Service struct {
+	chain    Chain
+	ix       *index.Index
+	key      *ecdsa.PrivateKey
+	operator common.Address
+	private  *private.Store
+	log      *slog.Logger
+	now      func() time.Time
+
+	// relayMu orders the operator's transactions into the mempool: each is
+	// admitted (CheckTx) before the next is signed, so nonces never race.
+	relayMu   sync.Mutex
+	nonce     uint64
+	nonceSync bool // nonce is known; false after a surprise
+	// privateMu orders private actions with their projection.
+	privateMu sync.Mutex
+}
+
+// waitTimeout bounds how long Do waits for a block when ctx has no deadline.
+const waitTimeout = 60 * time.Second
+
+// New returns the service and projects any private store entries the
+// index has not seen (after a crash between the two).
+func New(ctx context.Context, cfg Config) (*Service, error) {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	s := &Service{
+		chain: cfg.Chain, ix: cfg.Index, key: cfg.OperatorKey, operator: crypto.PubkeyToAddress(cfg.OperatorKey.PublicKey),
+		private: cfg.Private, log: cfg.Log.With("component", "forge"), now: cfg.Now,
+	}
+	if ok, err := s.chain.IsOperator(s.operator); err != nil {
+		return nil, fmt.Errorf("check operator: %w", err)
+	} else if !ok {
+		s.log.Warn("this node's operator key is not in the chain's genesis: public forge actions will be refused", "operator", s.operator.Hex())
+	}
+	if err := s.catchUpPrivate(ctx); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close closes the private store.
+func (s *Service) Close() error { return s.private.Close() }
+
+// Operator is the address the node relays forge actions with.
+func (s *Service) Operator() common.Address { return s.operator }
+
+func (s *Service) catchUpPrivate(ctx context.Context) error {
+	for {
+		done, err := s.ix.PrivateSeq(ctx)
+		if err != nil {
+			return err
+		}
+		entries, err := s.private.Log(done, 500)
+		if err != nil {
+			return fmt.Errorf("read private log: %w", err)
+		}
+		if len(entries) == 0 {
+			return nil
+		}
+		if err := s.ix.ProjectPrivate(ctx, indexEntries(entries)...); err != nil {
+			return err
+		}
+	}
+}
+
+func indexEntries(entries []private.Entry) []index.PrivateEntry {
+	out := make([]index.PrivateEntry, len(entries))
+	for i, e := range entries {
+		out[i] = index.PrivateEntry{Seq: e.Seq, TimeNS: e.TimeNS, Events: []abci.Event{e.Change.Event()}}
+	}
+	return out
+}
+
+// Result is an applied action: what it changed (with the ids and numbers
+// given), and where: a block (Height, TxHash) or the private store
+// (Private, Height = its sequence number).
+type Result struct {
+	Change  chainforge.Change `json:"change"`
+	Height  int64             `json:"height"`
+	TxHash  string            `json:"txHash,omitempty"`
+	Private bool              `json:"private"`
+}
+
+// Do carries out action for actor with payload (a struct of the action's
+// fields, e.g. chainforge.IssueCreate, or its JSON) and returns once the
+// projection shows it. A refusal comes back as a *usererr.Error with the
+// chain's code and message: 404 not_found, 403 forbidden or
+// protected_branch, 409 conflict or name_taken, 422 for invalid input.
+func (s *Service) Do(ctx context.Context, actor common.Address, action string, payload any) (Result, error) {
+	raw, err := compactJSON(payload)
+	if err != nil {
+		return Result{}, usererr.InvalidField("payload", "invalid_field", "the action's fields are not JSON: "+err.Error())
+	}
+	if isPrivate(action, raw) {
+		return s.doPrivate(ctx, actor, action, raw)
+	}
+	return s.doPublic(ctx, actor, action, raw)
+}
+
+func compactJSON(payload any) (string, error) {
+	var b []byte
+	switch p := payload.(type) {
+	case string:
+		b = []byte(p)
+	case []byte:
+		b = p
+	case json.RawMessage:
+		b = p
+	default:
+		var err error
+		if b, err = json.Marshal(payload); err != nil {
+			return "", err
+		}
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, b); err != nil {
+		return "", err
+	}
+	return buf.String(), nil
+}
+
+// isPrivate says where an action applies: a new private repository, or
+// anything naming a repository with a private id, is the private store's.
+func isPrivate(action, payload string) bool {
+	var p struct {
+		Repo    json.Number `json:"repo"`
+		Private bool        `json:"private"`
+	}
+	if json.Unmarshal([]byte(payload), &p) != nil {
+		return false // the module will say what is wrong with it
+	}
+	if action == "repo.create" {
+		return p.Private
+	}
+	id, err := strconv.ParseUint(p.Repo.String(), 10, 64)
+	return err == nil && chainforge.IsPrivateID(id)
+}
+
+func (s *Service) doPrivate(ctx context.Context, actor common.Address, action, payload string) (Result, error) {
+	s.privateMu.Lock()
+	defer s.privateMu.Unlock()
+	e, err := s.private.Apply(actor, action, payload, s.now().UnixNano())
+	if err != nil {
+		return Result{}, rejection(err)
+	}
+	if err := s.ix.ProjectPrivate(ctx, indexEntries([]private.Entry{e})...); err != nil {
+		return Result{}, fmt.Errorf("project private action: %w", err)
+	}
+	return Result{Change: e.Change, Height: int64(e.Seq), Private: true}, nil
+}
+
+func (s *Service) doPublic(ctx context.Context, actor common.Address, action, payload string) (Result, error) {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, waitTimeout)
+		defer cancel()
+	}
+	// 1. Sign with the next nonce and get it into the mempool.
+	pending, nonce, err := s.relay(ctx, actor, action, payload)
+	if err != nil {
+		return Result{}, rejection(err)
+	}
+	// 2. Wait for its block, then for the block's projection.
+	committed, err := s.await(ctx, pending, nonce)
+	if err != nil {
+		return Result{}, err
+	}
+	if committed.Code != 0 {
+		return Result{}, rejection(&tx.Error{Code: committed.Code, Name: tx.CodeName(committed.Code), Message: committed.Log})
+	}
+	if err := s.ix.WaitFor(ctx, committed.Height); err != nil {
+		return Result{}, fmt.Errorf("wait for the index: %w", err)
+	}
+	res := Result{Height: committed.Height, TxHash: committed.Hash}
+	for _, ev := range committed.Events {
+		if ev.Type == chainforge.EventType {
+			if res.Change, err = chainforge.ParseEvent(ev); err != nil {
+				return Result{}, err
+			}
+		}
+	}
+	return res, nil
+}
+
+// relay signs the action with the operator's next nonce and admits it to
+// the mempool. A bad nonce (another process used the key, or a dropped
+// transaction left a gap) resyncs the nonce once and retries.
+func (s *Service) relay(ctx context.Context, actor common.Address, action, payload string) (*chain.Pending, uint64, error) {
+	s.relayMu.Lock()
+	defer s.relayMu.Unlock()
+	for attempt := 0; ; attempt++ {
+		if !s.nonceSync {
+			n, err := s.chain.PendingNonce(s.operator)
+			if err != nil {
+				return nil, 0, fmt.Errorf("read operator nonce: %w", err)
+			}
+			s.nonce, s.nonceSync = n, true
+		}
+		env, err := tx.Sign(s.key, tx.KindForge, map[string]any{
+			"from": s.operator.Hex(), "actor": actor.Hex(), "action": action, "payload": payload, "nonce": s.nonce,
+		}, s.chain.Params().ChainID)
+		if err != nil {
+			return nil, 0, err
+		}
+		pending, err := s.chain.Broadcast(ctx, env)
+		if errors.Is(err, &tx.Error{Code: tx.CodeBadNonce}) && attempt == 0 {
+			s.nonceSync = false
+			continue
+		}
+		if errors.Is(err, chain.ErrCatchingUp) {
+			// A node that just started syncs blocks before it takes
+			// transactions; wait for it rather than fail the user.
+			select {
+			case <-ctx.Done():
+				return nil, 0, fmt.Errorf("relay forge action: %w (%w)", err, ctx.Err())
+			case <-time.After(catchUpRetry):
+			}
+			attempt--
+			continue
+		}
+		if err != nil {
+			return nil, 0, err
+		}
+		s.nonce++
+		return pending, s.nonce - 1, nil
+	}
+}
+
+// catchUpRetry is how often a node still syncing is asked again.
+const catchUpRetry = 100 * time.Millisecond
+
+// dropCheck is how often a waiting action checks it was not dropped.
+const dropCheck = time.Second
+
+// await waits for the transaction's block. Should the transaction leave
+// the mempool without a block (evicted), the operator's committed nonce
+// passes it without its event arriving; then it was dropped.
+func (s *Service) await(ctx context.Context, p *chain.Pending, nonce uint64) (chain.Committed, error) {
+	type outcome struct {
+		c   chain.Committed
+		err error
+	}
+	waitCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan outcome, 1)
+	go func() {
+		c, err := p.Wait(waitCtx)
+		done <- outcome{c, err}
+	}()
+	tick := time.NewTicker(dropCheck)
+	defer tick.Stop()
+	passed := 0
+	for {
+		select {
+		case o := <-done:
+			if o.err != nil {
+				return chain.Committed{}, fmt.Errorf("wait for the forge action's block: %w", o.err)
+			}
+			return o.c, nil
+		case <-tick.C:
+			acct, err := s.chain.Account(s.operator)
+			if err != nil || acct.Nonce <= nonce {
+				passed = 0
+				continue
+			}
+			// Give the event a moment to arrive after its block.
+			if passed++; passed < 3 {
+				continue
+			}
+			s.relayMu.Lock()
+			s.nonceSync = false
+			s.relayMu.Unlock()
+			return chain.Committed{}, &usererr.Error{Kind: usererr.Conflict, Code: "dropped",
+				Message: "the chain dropped this action before it was applied (another node's action changed the state first); please try again"}
+		}
+	}
+}
+
+// rejection maps a chain rejection to the user error the API answers with.
+func rejection(err error) error {
+	var te *tx.Error
+	if !errors.As(err, &te) {
+		return err
+	}
+	kind := usererr.Unprocessable
+	switch te.Code {
+	case tx.CodeNotFound:
+		kind = usererr.NotFound
+	case tx.CodeForbidden, tx.CodeProtectedBranch:
+		kind = usererr.Forbidden
+	case tx.CodeConflict, tx.CodeNameTaken:
+		kind = usererr.Conflict
+	case tx.CodeInvalidName, tx.CodeInvalidField, tx.CodeUnknownAction, tx.CodeTxTooLarge:
+		kind = usererr.Unprocessable
+	default:
+		// not_operator, bad_nonce after a retry, ...: the node's fault,
+		// not the user's.
+		return fmt.Errorf("relay forge action: %w", te)
+	}
+	return &usererr.Error{Kind: kind, Code: te.Name, Message: te.Message}
+}

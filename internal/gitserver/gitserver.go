@@ -1,0 +1,171 @@
+// Package gitserver serves git's Smart HTTP protocol at
+// /{owner}/{repo}.git/info/refs, /git-upload-pack and /git-receive-pack,
+// through the git binary (`upload-pack` / `receive-pack --stateless-rpc`).
+// Both directions are streamed: request bodies (gunzipped on the fly) are
+// piped into git and git's output is copied to the client with a flush per
+// write, so no pack is ever held in memory. Protocol v2 passes through
+// (Git-Protocol header -> GIT_PROTOCOL).
+//
+// Which repository a path names and who may do what is decided by Repos,
+// which the forge model implements. Anyone who may not read a repository
+// gets 404, exactly as for one that does not exist; an anonymous request is
+// challenged (401) instead, the same way for both, so git can offer its
+// credentials without the answer revealing anything.
+//
+// Pushes run the node's hooks (see hooks.go): pre-receive asks Repos to
+// check every ref update, post-receive stores the pushed objects of public
+// repositories in the blockstore and tells Repos what was pushed.
+package gitserver
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"os"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/dforge/dforge/internal/auth"
+	"github.com/dforge/dforge/internal/blocks"
+	"github.com/dforge/dforge/internal/gitstore"
+)
+
+// Repo is a repository as the git server needs it.
+type Repo struct {
+	ID            string
+	Owner         string // the owner's name as the forge shows it
+	Name          string
+	Path          string // the bare repository on disk (gitstore)
+	Private       bool
+	DefaultBranch string
+}
+
+// RefUpdate is one ref change of a push. Old is gitstore.ZeroID when the
+// ref is created, New when it is deleted. Forced is set for a deletion and
+// for an update that is not a fast-forward (Old is not an ancestor of New).
+type RefUpdate struct {
+	Ref    string `json:"ref"`
+	Old    string `json:"old"`
+	New    string `json:"new"`
+	Forced bool   `json:"forced"`
+}
+
+// Created reports whether the update creates the ref.
+func (u RefUpdate) Created() bool { return u.Old == gitstore.ZeroID }
+
+// Deleted reports whether the update deletes the ref.
+func (u RefUpdate) Deleted() bool { return u.New == gitstore.ZeroID }
+
+// Repos finds repositories and decides access; the forge model implements
+// it. A nil user is an anonymous request.
+type Repos interface {
+	// Resolve finds the repository called name of owner (false: none).
+	Resolve(ctx context.Context, owner, name string) (Repo, bool, error)
+	CanRead(ctx context.Context, viewer *auth.User, r Repo) bool
+	CanWrite(ctx context.Context, user *auth.User, r Repo) bool
+	// CheckUpdate refuses a ref update of a push (a force-push to a
+	// protected branch, say). Return a *usererr.Error: its message is
+	// shown to the pusher. Any refusal rejects the whole push.
+	CheckUpdate(ctx context.Context, user *auth.User, r Repo, u RefUpdate) error
+	// Pushed records a push's ref updates once git has applied them (and,
+	// for a public repository, once its new objects are in the blockstore).
+	Pushed(ctx context.Context, user *auth.User, r Repo, updates []RefUpdate) error
+}
+
+// Config is what a Server is built with.
+type Config struct {
+	Repos  Repos           // nil: every repository answers 404
+	Store  *gitstore.Store // for the shared hooks dir
+	Blocks *blocks.Store   // nil: pushed objects are not stored as blocks
+	// HookBin is the program the hooks run as `HookBin hook <name>`; empty
+	// means this process's own executable (the dforge binary).
+	HookBin string
+	Log     *slog.Logger
+}
+
+// Server is the Smart HTTP handler.
+type Server struct {
+	repos   Repos
+	store   *gitstore.Store
+	blocks  *blocks.Store
+	hookBin string
+	log     *slog.Logger
+	hooks   hookServer
+}
+
+// New returns the git server.
+func New(cfg Config) *Server {
+	s := &Server{repos: cfg.Repos, store: cfg.Store, blocks: cfg.Blocks, hookBin: cfg.HookBin, log: cfg.Log}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	if s.hookBin == "" {
+		if exe, err := os.Executable(); err == nil {
+			s.hookBin = exe
+		}
+	}
+	s.hooks.pushes = map[string]*push{}
+	return s
+}
+
+// Close stops the loopback endpoint the hooks call.
+func (s *Server) Close() error { return s.hooks.close() }
+
+const (
+	uploadPack  = "git-upload-pack"
+	receivePack = "git-receive-pack"
+)
+
+// request is a parsed git path.
+type request struct {
+	owner, name string
+	action      string // "info/refs", uploadPack or receivePack
+}
+
+// nameRule is Gitea's rule for owner and repository names in URLs. Names
+// never need escaping, so a path with a '%' is refused before decoding.
+var nameRule = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,100}$`)
+
+// IsGitPath reports whether an (escaped) URL path is meant for the git
+// server: /{owner}/{repo}/info/refs, /git-upload-pack or /git-receive-pack,
+// with or without .git on the repository name.
+func IsGitPath(escapedPath string) bool {
+	parts := strings.Split(escapedPath, "/")
+	switch {
+	case len(parts) == 5 && parts[0] == "" && parts[3] == "info" && parts[4] == "refs":
+		return true
+	case len(parts) == 4 && parts[0] == "" && (parts[3] == uploadPack || parts[3] == receivePack):
+		return true
+	}
+	return false
+}
+
+// parsePath splits a git path, refusing names that are not plain names
+// (`..`, encoded characters, empty segments).
+func parsePath(escapedPath string) (request, bool) {
+	if !IsGitPath(escapedPath) {
+		return request{}, false
+	}
+	parts := strings.Split(escapedPath, "/")
+	req := request{owner: parts[1], name: strings.TrimSuffix(parts[2], ".git"), action: parts[3]}
+	if len(parts) == 5 {
+		req.action = "info/refs"
+	}
+	for _, n := range []string{req.owner, req.name} {
+		if !nameRule.MatchString(n) || n == "." || n == ".." {
+			return request{}, false
+		}
+	}
+	return req, true
+}
+
+// hookServer is the loopback endpoint of the hooks and its push sessions.
+type hookServer struct {
+	once   sync.Once
+	url    string
+	err    error
+	srv    *http.Server
+	mu     sync.Mutex
+	pushes map[string]*push // by one-time token
+}

@@ -1,0 +1,306 @@
+package gitserver
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/dforge/dforge/internal/auth"
+	"github.com/dforge/dforge/internal/gitstore"
+)
+
+// ServeHTTP answers one Smart HTTP request. Its identity, if any, is in the
+// request context (see Authenticate).
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	req, ok := parsePath(r.URL.EscapedPath())
+	if !ok {
+		textError(w, http.StatusBadRequest, "This is not a repository path: owner and repository names may hold letters, digits, '-', '_' and '.'.")
+		return
+	}
+	// 1. The service asked for, and the method it takes.
+	service := req.action
+	method := http.MethodPost
+	if req.action == "info/refs" {
+		service, method = r.URL.Query().Get("service"), http.MethodGet
+		if service != uploadPack && service != receivePack {
+			textError(w, http.StatusForbidden, "Only git's smart HTTP protocol is served here; use git 1.6.6 or later.")
+			return
+		}
+	}
+	if r.Method != method && !(method == http.MethodGet && r.Method == http.MethodHead) {
+		w.Header().Set("Allow", method)
+		textError(w, http.StatusMethodNotAllowed, "Use "+method+" for "+req.action+".")
+		return
+	}
+	// 2. The repository and the right to use it.
+	repo, user, ok := s.authorize(w, r, req, service == receivePack)
+	if !ok {
+		return
+	}
+	// 3. Hand the request to git.
+	if req.action == "info/refs" {
+		s.advertise(w, r, repo, service)
+		return
+	}
+	s.rpc(w, r, repo, service, user)
+}
+
+// authorize resolves the repository and checks that the request may read
+// it and, for a push, write to it. It answers the request itself when not.
+func (s *Server) authorize(w http.ResponseWriter, r *http.Request, req request, write bool) (Repo, *auth.User, bool) {
+	ctx := r.Context()
+	var user *auth.User
+	id := auth.IdentityFrom(ctx)
+	if id != nil {
+		user = &id.User
+	}
+	if s.repos == nil { // no forge yet: nothing to find
+		notFound(w)
+		return Repo{}, nil, false
+	}
+	repo, found, err := s.repos.Resolve(ctx, req.owner, req.name)
+	if err != nil {
+		s.log.ErrorContext(ctx, "resolve repository", "owner", req.owner, "name", req.name, "err", err)
+		textError(w, http.StatusInternalServerError, "The repository could not be looked up; please try again.")
+		return Repo{}, nil, false
+	}
+	if !found || !s.repos.CanRead(ctx, user, repo) {
+		if user == nil {
+			challenge(w) // the same for a private and a missing repository
+		} else {
+			notFound(w)
+		}
+		return Repo{}, nil, false
+	}
+	if write {
+		switch {
+		case user == nil:
+			challenge(w)
+			return Repo{}, nil, false
+		case id.Scope < auth.ScopeWrite:
+			textError(w, http.StatusForbidden, "This access token may only read; pushing needs a token with the write scope.")
+			return Repo{}, nil, false
+		case !s.repos.CanWrite(ctx, user, repo):
+			textError(w, http.StatusForbidden, fmt.Sprintf("You may not push to %s/%s.", req.owner, req.name))
+			return Repo{}, nil, false
+		}
+	}
+	if !filepath.IsAbs(repo.Path) || !exists(filepath.Join(repo.Path, "HEAD")) {
+		s.log.ErrorContext(ctx, "repository missing on disk", "repo", repo.ID, "path", repo.Path)
+		notFound(w)
+		return Repo{}, nil, false
+	}
+	return repo, user, true
+}
+
+// advertise answers info/refs: the ref advertisement, preceded for
+// protocol v0/v1 by the "# service=" line smart clients expect.
+func (s *Server) advertise(w http.ResponseWriter, r *http.Request, repo Repo, service string) {
+	proto := gitProtocol(r)
+	var prefix []byte
+	if !strings.Contains(proto, "version=2") {
+		prefix = append(pktLine("# service="+service+"\n"), "0000"...)
+	}
+	cmd := s.command(r.Context(), service, repo, proto, "--stateless-rpc", "--advertise-refs", repo.Path)
+	s.stream(w, r, cmd, "application/x-"+service+"-advertisement", prefix)
+}
+
+// rpc runs one upload-pack or receive-pack exchange.
+func (s *Server) rpc(w http.ResponseWriter, r *http.Request, repo Repo, service string, user *auth.User) {
+	if ct := r.Header.Get("Content-Type"); ct != "application/x-"+service+"-request" {
+		textError(w, http.StatusUnsupportedMediaType, "The request body must be application/x-"+service+"-request.")
+		return
+	}
+	body, err := requestBody(r)
+	if err != nil {
+		textError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	defer body.Close()
+	// Git may answer before it has read the whole request (progress);
+	// HTTP/1.1 handlers cannot read the body after writing unless asked to.
+	http.NewResponseController(w).EnableFullDuplex()
+
+	ctx := r.Context()
+	if service == receivePack {
+		// A push runs to its end even if the client goes: killing
+		// receive-pack while it updates refs could leave lock files.
+		// A vanished client ends it anyway, through a truncated body.
+		ctx = context.WithoutCancel(ctx)
+	}
+	cmd := s.command(ctx, service, repo, gitProtocol(r), "--stateless-rpc", repo.Path)
+	cmd.Stdin = body
+	if service == receivePack {
+		token, done, err := s.startPush(*user, repo)
+		if err != nil {
+			s.log.ErrorContext(ctx, "start hook endpoint", "err", err)
+			textError(w, http.StatusInternalServerError, "The push could not be prepared; please try again.")
+			return
+		}
+		defer done()
+		cmd.Env = append(cmd.Env, "DFORGE_HOOK_BIN="+s.hookBin, "DFORGE_HOOK_URL="+s.hooks.url, "DFORGE_HOOK_TOKEN="+token)
+	}
+	s.stream(w, r, cmd, "application/x-"+service+"-result", nil)
+}
+
+// command is `git -c ... <service> args...` with the settings every
+// repository must have, whatever its own config says.
+func (s *Server) command(ctx context.Context, service string, repo Repo, proto string, args ...string) *exec.Cmd {
+	settings := []string{"-c", "uploadpack.allowFilter=true", "-c", "uploadpack.allowAnySHA1InWant=true"}
+	if s.store != nil {
+		settings = append(settings, "-c", "core.hooksPath="+s.store.HooksDir())
+	}
+	cmd := gitstore.Command(ctx, repo.Path, append(append(settings, strings.TrimPrefix(service, "git-")), args...)...)
+	if proto != "" {
+		cmd.Env = append(cmd.Env, "GIT_PROTOCOL="+proto)
+	}
+	return cmd
+}
+
+// stream runs cmd and copies its output to the client as it comes, with a
+// flush per write. Headers go out with the first bytes, so a git that
+// fails before saying anything still gets a proper 500.
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, cmd *exec.Cmd, contentType string, prefix []byte) {
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		s.fail(w, r, cmd, err, "")
+		return
+	}
+	var stderr limitedBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		s.fail(w, r, cmd, err, "")
+		return
+	}
+	out := &responseWriter{w: w, rc: http.NewResponseController(w), contentType: contentType, prefix: prefix}
+	_, copyErr := io.CopyBuffer(out, stdout, make([]byte, 64*1024))
+	if copyErr != nil {
+		io.Copy(io.Discard, stdout) // the client is gone; let git finish or fail
+	}
+	err = cmd.Wait()
+	switch {
+	case err != nil && !out.started:
+		s.fail(w, r, cmd, err, stderr.String())
+	case err != nil:
+		s.log.WarnContext(r.Context(), "git ended with an error", "cmd", cmd.Args[len(cmd.Args)-3:], "err", err, "stderr", stderr.String())
+	case !out.started:
+		out.start() // an empty answer is still an answer
+	}
+}
+
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, cmd *exec.Cmd, err error, stderr string) {
+	s.log.ErrorContext(r.Context(), "git failed", "args", cmd.Args, "err", err, "stderr", stderr)
+	textError(w, http.StatusInternalServerError, "git could not serve this request.")
+}
+
+// requestBody is the request body, gunzipped on the fly when git sent it
+// compressed (it does for large negotiations).
+func requestBody(r *http.Request) (io.ReadCloser, error) {
+	switch enc := strings.ToLower(r.Header.Get("Content-Encoding")); enc {
+	case "", "identity":
+		return r.Body, nil
+	case "gzip", "x-gzip":
+		gz, err := gzip.NewReader(r.Body)
+		if err != nil {
+			return nil, fmt.Errorf("the request body is not valid gzip: %v", err)
+		}
+		return gz, nil
+	default:
+		return nil, fmt.Errorf("content encoding %q is not supported", enc)
+	}
+}
+
+// protocolRule admits what git sends in Git-Protocol ("version=2", keys
+// and values joined by ':'), nothing that could surprise an environment.
+var protocolRule = regexp.MustCompile(`^[A-Za-z0-9=:._-]{1,256}$`)
+
+func gitProtocol(r *http.Request) string {
+	p := r.Header.Get("Git-Protocol")
+	if !protocolRule.MatchString(p) {
+		return ""
+	}
+	return p
+}
+
+func pktLine(s string) []byte {
+	return fmt.Appendf(nil, "%04x%s", len(s)+4, s)
+}
+
+// responseWriter writes the headers and prefix with the first output and
+// flushes every write, so the client sees git's progress as it happens.
+type responseWriter struct {
+	w           http.ResponseWriter
+	rc          *http.ResponseController
+	contentType string
+	prefix      []byte
+	started     bool
+}
+
+func (o *responseWriter) start() error {
+	o.started = true
+	h := o.w.Header()
+	h.Set("Content-Type", o.contentType)
+	h.Set("Cache-Control", "no-cache, max-age=0, must-revalidate")
+	h.Set("Pragma", "no-cache")
+	h.Set("Expires", "Fri, 01 Jan 1980 00:00:00 GMT")
+	o.w.WriteHeader(http.StatusOK)
+	if len(o.prefix) > 0 {
+		_, err := o.w.Write(o.prefix)
+		return err
+	}
+	return nil
+}
+
+func (o *responseWriter) Write(p []byte) (int, error) {
+	if !o.started {
+		if err := o.start(); err != nil {
+			return 0, err
+		}
+	}
+	n, err := o.w.Write(p)
+	if err == nil {
+		err = o.rc.Flush()
+	}
+	return n, err
+}
+
+// limitedBuffer keeps the first 64 KiB of git's standard error, for logs.
+type limitedBuffer struct{ bytes.Buffer }
+
+func (b *limitedBuffer) Write(p []byte) (int, error) {
+	if room := 64*1024 - b.Len(); room > 0 {
+		b.Buffer.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+func textError(w http.ResponseWriter, status int, msg string) {
+	h := w.Header()
+	h.Set("Content-Type", "text/plain; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	io.WriteString(w, msg+"\n")
+}
+
+func notFound(w http.ResponseWriter) {
+	textError(w, http.StatusNotFound, "Repository not found.")
+}
+
+// challenge asks for credentials: git then sends its access token.
+func challenge(w http.ResponseWriter) {
+	w.Header().Set("WWW-Authenticate", `Basic realm="dForge"`)
+	textError(w, http.StatusUnauthorized, "Authentication required: sign in with your username and a personal access token as the password.")
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}

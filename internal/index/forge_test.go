@@ -1,0 +1,205 @@
+package index_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	abci "github.com/cometbft/cometbft/abci/types"
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/chain"
+	"github.com/dforge/dforge/internal/chain/app"
+	"github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/chain/tx"
+	"github.com/dforge/dforge/internal/forge/private"
+	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/index/indextest"
+)
+
+const (
+	sha1 = "1111111111111111111111111111111111111111"
+	sha2 = "2222222222222222222222222222222222222222"
+	sha3 = "3333333333333333333333333333333333333333"
+)
+
+// forgeAct submits one forge action relayed by op for actor.
+func forgeAct(t *testing.T, op *wallet, ch *chain.Chain, ix *index.Index, actor common.Address, action string, payload map[string]any) {
+	t.Helper()
+	raw, err := json.Marshal(payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	op.submit(t, ch, ix, tx.KindForge, map[string]any{"actor": actor.Hex(), "action": action, "payload": string(raw)})
+}
+
+// privateEntries applies actions to a private store and returns them as
+// the index takes them.
+func privateEntries(t *testing.T, actor common.Address) []index.PrivateEntry {
+	t.Helper()
+	st := private.OpenMemory()
+	var out []index.PrivateEntry
+	for i, a := range []struct {
+		action, payload string
+	}{
+		{"repo.create", `{"name":"secret","private":true}`},
+		{"issue.create", `{"repo":281474976710657,"title":"private plans"}`},
+		{"issue.comment", `{"repo":281474976710657,"number":1,"body":"shh"}`},
+	} {
+		e, err := st.Apply(actor, a.action, a.payload, int64(1_800_000_000+i)*1e9)
+		if err != nil {
+			t.Fatalf("%s: %v", a.action, err)
+		}
+		out = append(out, index.PrivateEntry{Seq: e.Seq, TimeNS: e.TimeNS, Events: []abci.Event{e.Change.Event()}})
+	}
+	return out
+}
+
+// TestForgeRebuildEqualsLive projects every forge action live, then
+// rebuilds from the stopped chain's blocks into a fresh database and into
+// the live one: the rows are the same, and a rebuild keeps the private
+// store's rows, which are not the chain's.
+func TestForgeRebuildEqualsLive(t *testing.T) {
+	t.Parallel()
+	eachDatabase(t, func(t *testing.T, name, dsn string) {
+		ctx := context.Background()
+		op := newWallet()
+		alice, bob, carol := newWallet().addr, newWallet().addr, newWallet().addr
+		genesis := app.Genesis{Params: testParams, Operators: []common.Address{op.addr}}
+		dir := t.TempDir()
+
+		// 1. Live: every action, including deletions.
+		ch := openChain(t, dir, genesis)
+		live := openStore(t, dsn)
+		defer live.Close()
+		ix := index.New(quiet, live, ch.Client())
+		stop := follow(t, ix)
+		act := func(actor common.Address, action string, payload map[string]any) {
+			t.Helper()
+			forgeAct(t, op, ch, ix, actor, action, payload)
+		}
+		act(alice, "repo.create", map[string]any{"name": "x", "description": "the x"})
+		act(alice, "repo.create", map[string]any{"name": "gone"})
+		act(alice, "repo.collaborator.set", map[string]any{"repo": 1, "user": carol, "permission": "maintain"})
+		act(alice, "repo.collaborator.set", map[string]any{"repo": 1, "user": bob, "permission": "write"})
+		act(alice, "repo.collaborator.set", map[string]any{"repo": 1, "user": bob, "permission": "none"})
+		act(carol, "label.create", map[string]any{"repo": 1, "name": "bug", "color": "#ff0000"})
+		act(carol, "label.create", map[string]any{"repo": 1, "name": "old", "color": "#00ff00"})
+		act(bob, "issue.create", map[string]any{"repo": 1, "title": "one", "body": "b"})
+		act(carol, "issue.edit", map[string]any{"repo": 1, "number": 1, "labels": []uint64{1, 2}, "assignees": []common.Address{carol}})
+		act(carol, "label.delete", map[string]any{"repo": 1, "label": 2})
+		act(bob, "issue.comment", map[string]any{"repo": 1, "number": 1, "body": "more"})
+		act(carol, "issue.close", map[string]any{"repo": 1, "number": 1, "reason": "completed"})
+		act(alice, "repo.push", map[string]any{"repo": 1, "ref": "refs/heads/main", "old": forge.ZeroSHA, "new": sha1})
+		act(alice, "repo.push", map[string]any{"repo": 1, "ref": "refs/heads/topic", "old": forge.ZeroSHA, "new": sha2})
+		act(alice, "pr.create", map[string]any{"repo": 1, "title": "two", "headBranch": "topic", "headSha": sha2, "baseSha": sha1})
+		act(bob, "pr.review", map[string]any{"repo": 1, "number": 2, "state": "approve", "commitSha": sha2,
+			"comments": []map[string]any{{"path": "f", "line": 2, "side": "old", "body": "ok"}}})
+		act(alice, "pr.update", map[string]any{"repo": 1, "number": 2, "headSha": sha3})
+		act(carol, "pr.merge", map[string]any{"repo": 1, "number": 2, "style": "merge", "mergeSha": sha1})
+		act(bob, "repo.star", map[string]any{"repo": 1})
+		act(carol, "repo.star", map[string]any{"repo": 1})
+		act(carol, "repo.unstar", map[string]any{"repo": 1})
+		act(bob, "repo.watch", map[string]any{"repo": 1})
+		act(bob, "repo.fork", map[string]any{"repo": 1})
+		act(alice, "repo.update", map[string]any{"repo": 1, "name": "y", "description": "renamed"})
+		act(alice, "repo.transfer", map[string]any{"repo": 2, "newOwner": bob})
+		act(bob, "repo.delete", map[string]any{"repo": 2})
+		if err := ix.ProjectPrivate(ctx, privateEntries(t, alice)...); err != nil {
+			t.Fatal(err)
+		}
+		checkAgainstChain(t, ch, ix, op.addr)
+		stop()
+		if err := ch.Close(); err != nil {
+			t.Fatal(err)
+		}
+
+		// 2. What the projection shows.
+		r, err := ix.RepoByName(ctx, alice, "Y")
+		if err != nil || r.ID != 1 || r.Stars != 1 || r.Forks != 1 || r.Watchers != 1 || r.OpenIssues != 0 || r.OpenPulls != 0 || r.Description != "renamed" {
+			t.Fatalf("repository = %+v %v", r, err)
+		}
+		if _, err := ix.RepoByID(ctx, 2); err == nil {
+			t.Fatal("the deleted repository is still projected")
+		}
+		is, err := ix.Issue(ctx, 1, 1)
+		if err != nil || len(is.Labels) != 1 || is.Labels[0].Name != "bug" || is.Comments != 1 || is.State != "closed" {
+			t.Fatalf("issue = %+v %v", is, err)
+		}
+		collabs, _ := ix.Collaborators(ctx, 1)
+		if len(collabs) != 1 || collabs[0].User.Address != carol.Hex() || collabs[0].Permission != "maintain" {
+			t.Fatalf("collaborators = %+v", collabs)
+		}
+		secret, err := ix.RepoByName(ctx, alice, "secret")
+		if err != nil || !secret.Private || secret.ID != forge.PrivateIDBase+1 {
+			t.Fatalf("private repository = %+v %v", secret, err)
+		}
+
+		// 3. Rebuilt from the blocks, into a fresh database (with the same
+		// private entries) and into the live one.
+		hist, err := chain.OpenHistory(dir, quiet)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer hist.Close()
+		resumed := index.New(quiet, live, hist)
+		if err := resumed.Sync(ctx); err != nil {
+			t.Fatal(err)
+		}
+		want := indextest.Dump(t, live)
+		fresh := filepath.Join(t.TempDir(), "rebuilt.db")
+		if name == "postgres" {
+			fresh = postgresDB(t, os.Getenv("DFORGE_TEST_PG"))
+		}
+		rebuilt := openStore(t, fresh)
+		defer rebuilt.Close()
+		rix := index.New(quiet, rebuilt, hist)
+		if _, err := index.Rebuild(ctx, quiet, rebuilt, hist); err != nil {
+			t.Fatal(err)
+		}
+		if err := rix.ProjectPrivate(ctx, privateEntries(t, alice)...); err != nil {
+			t.Fatal(err)
+		}
+		indextest.SameDump(t, "fresh rebuild", indextest.Dump(t, rebuilt), want)
+		if _, err := index.Rebuild(ctx, quiet, live, hist); err != nil {
+			t.Fatal(err)
+		}
+		indextest.SameDump(t, "rebuild in place", indextest.Dump(t, live), want)
+		// Private entries projected twice are written once.
+		if err := rix.ProjectPrivate(ctx, privateEntries(t, alice)...); err != nil {
+			t.Fatal(err)
+		}
+		if seq, _ := rix.PrivateSeq(ctx); seq != 3 {
+			t.Fatalf("private seq %d", seq)
+		}
+	})
+}
+
+// A forge action refused in its block is recorded as failed, changes no
+// forge row, and still counts in its operator's nonce.
+func TestRefusedForgeActionUsesTheNonce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	op := newWallet()
+	alice := newWallet().addr
+	c := newScriptedChain(t, app.Genesis{Params: testParams, Operators: []common.Address{op.addr}})
+	raw := encoded(t, op.sign(t, tx.KindForge, map[string]any{"actor": alice.Hex(), "action": "repo.create", "payload": `{"name":"x"}`}))
+	c.add(nil, item{raw: raw, code: tx.CodeNameTaken, log: "taken", events: []abci.Event{event(app.EventNonceUsed, "from", op.addr.Hex())}})
+	st := openStore(t, filepath.Join(t.TempDir(), "index.db"))
+	defer st.Close()
+	ix := index.New(quiet, st, c)
+	if err := ix.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if a, _ := ix.Account(ctx, op.addr); a.Nonce != 1 {
+		t.Fatalf("operator nonce %d, want 1", a.Nonce)
+	}
+	if got, _, _ := ix.Txs(ctx, index.TxFilter{Type: "Forge"}, index.Page{Number: 1, Limit: 5}); len(got) != 1 || got[0].Code != tx.CodeNameTaken {
+		t.Fatalf("transactions = %+v", got)
+	}
+	if list, total, _ := ix.Repos(ctx, index.RepoFilter{}, index.Page{Number: 1, Limit: 5}); total != 0 || len(list) != 0 {
+		t.Fatalf("repositories = %+v", list)
+	}
+}
