@@ -61,6 +61,7 @@ type nodeOpts struct {
 	signInPerMinute int
 	names           auth.Names
 	tls             bool
+	publicURL       string // the node behind a TLS-terminating proxy
 }
 
 func newNode(t *testing.T, opts ...nodeOpts) *node {
@@ -83,6 +84,9 @@ func newNode(t *testing.T, opts ...nodeOpts) *node {
 		Auth: svc, SignInPerMinute: o.signInPerMinute,
 	})
 	if err != nil {
+		t.Fatal(err)
+	}
+	if h, err = auth.PublicOrigin(h, o.publicURL); err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewUnstartedServer(h)
@@ -337,6 +341,33 @@ func TestSessionCookieIsSecureOverTLS(t *testing.T) {
 	res := alice.postSIWE(m, sign(alice.key, m))
 	if c := sessionCookie(res); res.StatusCode != 200 || c == nil || !c.Secure || !c.HttpOnly {
 		t.Fatalf("siwe over TLS = %d %s, cookie %+v", res.StatusCode, res.body, c)
+	}
+}
+
+// Behind a proxy that ends TLS, the node sees plain HTTP but browsers sign
+// for the public origin: messages must name it, and the cookie is Secure.
+func TestSignInBehindAProxyUsesThePublicOrigin(t *testing.T) {
+	t.Parallel()
+	n := newNode(t, nodeOpts{publicURL: "https://forge.example.org"})
+	alice := n.newUser()
+	local := alice.message()
+	if res := alice.postSIWE(local.String(), sign(alice.key, local.String())); res.StatusCode != 401 || res.code() != "siwe_domain_mismatch" {
+		t.Fatalf("a message for the node's own address = %d %s, want 401 siwe_domain_mismatch", res.StatusCode, res.body)
+	}
+	public := alice.message()
+	public.domain, public.uri = "forge.example.org", "https://forge.example.org/"
+	res := alice.postSIWE(public.String(), sign(alice.key, public.String()))
+	if c := sessionCookie(res); res.StatusCode != 200 || c == nil || !c.Secure {
+		t.Fatalf("a message for the public origin = %d %s, cookie %+v", res.StatusCode, res.body, c)
+	}
+}
+
+func TestPublicOriginMustBeAnOrigin(t *testing.T) {
+	t.Parallel()
+	for _, bad := range []string{"forge.example.org", "ftp://forge.example.org", "https://", "https://forge.example.org/sub"} {
+		if _, err := auth.PublicOrigin(http.NotFoundHandler(), bad); err == nil {
+			t.Errorf("PublicOrigin accepted %q", bad)
+		}
 	}
 }
 

@@ -144,18 +144,18 @@ func (s *Service) startSession(ctx context.Context, userID int64, userAgent, ip 
 
 // SetCookie puts a new session in the response: HttpOnly so scripts cannot
 // read it, SameSite=Lax so other sites cannot post with it, and Secure when
-// the request came over TLS.
+// the node's origin is https (TLS here, or the configured public URL).
 func SetCookie(w http.ResponseWriter, r *http.Request, ns NewSession) {
 	http.SetCookie(w, &http.Cookie{
 		Name: CookieName, Value: ns.Secret, Path: "/", Expires: ns.ExpiresAt, MaxAge: int(SessionTTL / time.Second),
-		HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteLaxMode,
+		HttpOnly: true, Secure: OriginOf(r).Scheme == "https", SameSite: http.SameSiteLaxMode,
 	})
 }
 
 // ClearCookie tells the browser to drop the session cookie.
 func ClearCookie(w http.ResponseWriter, r *http.Request) {
 	http.SetCookie(w, &http.Cookie{
-		Name: CookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteLaxMode,
+		Name: CookieName, Value: "", Path: "/", MaxAge: -1, HttpOnly: true, Secure: OriginOf(r).Scheme == "https", SameSite: http.SameSiteLaxMode,
 	})
 }
 

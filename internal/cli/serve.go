@@ -16,6 +16,7 @@ import (
 
 	"github.com/getsentry/sentry-go"
 
+	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/chain"
 	"github.com/dforge/dforge/internal/chain/app"
@@ -35,7 +36,10 @@ type ServeConfig struct {
 	DB      string // DSN; empty means SQLite in DataDir
 	RPCAddr string // CometBFT RPC listen address
 	P2PAddr string // CometBFT peer-to-peer listen address
-	Dist    fs.FS  // the web app; nil means the embedded build
+	// PublicURL is the origin browsers use when a reverse proxy fronts the
+	// node (https://forge.example.org); empty means the request's own.
+	PublicURL string
+	Dist      fs.FS // the web app; nil means the embedded build
 }
 
 func parseServe(args []string) (ServeConfig, error) {
@@ -46,6 +50,7 @@ func parseServe(args []string) (ServeConfig, error) {
 	fl.StringVar(&cfg.DB, "db", os.Getenv("DFORGE_DB"), "database DSN: a SQLite path or postgres://... (env DFORGE_DB; default SQLite in the data dir)")
 	fl.StringVar(&cfg.RPCAddr, "rpc-addr", envOr("DFORGE_RPC_ADDR", node.DefaultRPCAddr), "CometBFT RPC listen address (env DFORGE_RPC_ADDR)")
 	fl.StringVar(&cfg.P2PAddr, "p2p-addr", envOr("DFORGE_P2P_ADDR", node.DefaultP2PAddr), "CometBFT peer-to-peer listen address (env DFORGE_P2P_ADDR)")
+	fl.StringVar(&cfg.PublicURL, "public-url", os.Getenv("DFORGE_PUBLIC_URL"), "public origin behind a TLS-terminating proxy, e.g. https://forge.example.org (env DFORGE_PUBLIC_URL)")
 	home := fl.String("home", "", "node `dir` written by dforge testnet: the data dir plus the settings in its dforge.env (flags and env override them)")
 	if err := fl.Parse(args); err != nil {
 		return cfg, err
@@ -57,6 +62,9 @@ func parseServe(args []string) (ServeConfig, error) {
 		if err := applyHome(fl, *home); err != nil {
 			return cfg, err
 		}
+	}
+	if _, err := auth.PublicOrigin(http.NotFoundHandler(), cfg.PublicURL); err != nil {
+		return cfg, err
 	}
 	if cfg.DB == "" {
 		cfg.DB = store.DefaultDSN(cfg.DataDir)
@@ -159,6 +167,9 @@ func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer
 	handler, err := web.NewNodeHandler(log, st, ch, ix, dist, Version, web.WithGit(gitSrv, blockStore.Gateway(log)))
 	if err != nil {
 		return fmt.Errorf("build handler: %w", err)
+	}
+	if handler, err = auth.PublicOrigin(handler, cfg.PublicURL); err != nil {
+		return fmt.Errorf("serve: %w", err)
 	}
 
 	// 5. Listen, announce the URL, and serve until asked to stop.
