@@ -56,12 +56,13 @@ bench-web: build
 bench-chain:
 	$(GO) run ./bench/chain
 
-## fuzz: fuzz transaction decoding, CheckTx and the SIWE parser (FUZZTIME each; make test runs their seeds)
+## fuzz: fuzz transaction decoding, CheckTx, the SIWE parser and the forge module (FUZZTIME each; make test runs their seeds)
 FUZZTIME ?= 30s
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeVerify$$' -fuzztime $(FUZZTIME) ./internal/chain/tx
 	$(GO) test -run '^$$' -fuzz '^FuzzCheckTx$$' -fuzztime $(FUZZTIME) ./internal/chain/app
 	$(GO) test -run '^$$' -fuzz '^FuzzParseMessage$$' -fuzztime $(FUZZTIME) ./internal/auth
+	$(GO) test -run '^$$' -fuzz '^FuzzApply$$' -fuzztime $(FUZZTIME) ./internal/chain/forge
 
 ## music: regenerate the four original tracks (needs lame)
 music:
