@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dforge/dforge/internal/cli.Version=$(VERSION)
 WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run build web deps test test-go test-web test-e2e fuzz bench-web bench-chain music fmt lint clean
+.PHONY: run build web deps test test-go test-web test-e2e fuzz bench-web bench-chain bench-forge music fmt lint clean
 
 ## run: install what is needed, build, and start a node on the embedded defaults
 run: build
@@ -55,6 +55,10 @@ bench-web: build
 ## bench-chain: signed transfers per second (HTTP relay, direct RPC) and commit latency, against CometBFT's kvstore
 bench-chain:
 	$(GO) run ./bench/chain
+
+## bench-forge: git clone/push throughput against git http-backend, API latency on 10,000 issues, peak RSS of a 1 GB clone (BENCH_FLAGS=-quick for a smoke run)
+bench-forge:
+	$(GO) run ./bench/forge $(BENCH_FLAGS)
 
 ## fuzz: fuzz transaction decoding, CheckTx, the SIWE parser and the forge module (FUZZTIME each; make test runs their seeds)
 FUZZTIME ?= 30s

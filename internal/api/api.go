@@ -8,7 +8,11 @@ import (
 	"net/http"
 
 	"github.com/dforge/dforge/internal/auth"
+	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/chain"
+	"github.com/dforge/dforge/internal/forge"
+	"github.com/dforge/dforge/internal/forge/gitrepos"
+	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/markdown"
 	"github.com/dforge/dforge/internal/pages"
@@ -26,6 +30,10 @@ type API struct {
 	chain    *chain.Chain
 	index    *index.Index
 	auth     *auth.Service
+	forge    *forge.Service
+	git      *gitstore.Store
+	blocks   *blocks.Store
+	hosting  *gitrepos.Repos // the forge's repositories with their git data
 	version  string
 }
 
@@ -35,14 +43,25 @@ type Services struct {
 	Support  *support.Service
 	Pages    *pages.Service
 	Markdown *markdown.Renderer
-	Chain    *chain.Chain  // nil serves no chain routes
-	Index    *index.Index  // the SQL projection of the chain; nil serves no chain reads
-	Auth     *auth.Service // nil serves no sign-in, user or settings routes
+	Chain    *chain.Chain    // nil serves no chain routes
+	Index    *index.Index    // the SQL projection of the chain; nil serves no chain reads
+	Auth     *auth.Service   // nil serves no sign-in, user or settings routes
+	Forge    *forge.Service  // nil serves no forge routes
+	Git      *gitstore.Store // the bare repositories; needed with Forge
+	Blocks   *blocks.Store   // public repositories' objects as IPFS blocks; nil stores none
 }
 
 // New returns the API over the given services.
 func New(log *slog.Logger, s Services, version string) *API {
-	return &API{log: log, vitals: s.Vitals, support: s.Support, pages: s.Pages, markdown: s.Markdown, chain: s.Chain, index: s.Index, auth: s.Auth, version: version}
+	a := &API{log: log, vitals: s.Vitals, support: s.Support, pages: s.Pages, markdown: s.Markdown, chain: s.Chain, index: s.Index, auth: s.Auth,
+		forge: s.Forge, git: s.Git, blocks: s.Blocks, version: version}
+	if s.Forge != nil && s.Git != nil {
+		a.hosting = gitrepos.New(s.Forge, s.Git, s.Blocks, log)
+		if s.Auth != nil {
+			a.hosting = a.hosting.WithUsers(s.Auth)
+		}
+	}
+	return a
 }
 
 // Register adds every API route to mux.
@@ -66,6 +85,8 @@ func (a *API) Register(mux *http.ServeMux) {
 		a.registerChainReads(mux)
 	}
 	a.registerAuth(mux)
+	a.registerRepos(mux)
+	a.registerIssues(mux)
 	mux.HandleFunc("/api/", a.notFound)
 }
 

@@ -32,8 +32,9 @@ func TestHookRefusesWithoutTheNode(t *testing.T) {
 }
 
 // TestServeMountsGit checks a real node serves the git layer: its stores
-// under the data dir, git paths answering 404 until the forge provides
-// repositories, and the IPFS gateway.
+// under the data dir, git paths answered through the forge (a repository
+// that does not exist challenges an anonymous client, as a private one
+// would), and the IPFS gateway.
 func TestServeMountsGit(t *testing.T) {
 	dir := t.TempDir()
 	url, cancel, done := startServe(t, dir)
@@ -47,7 +48,7 @@ func TestServeMountsGit(t *testing.T) {
 		}
 	}
 	for path, want := range map[string]int{
-		"/alice/proj.git/info/refs?service=git-upload-pack": 404,
+		"/alice/proj.git/info/refs?service=git-upload-pack": 401,
 		"/ipfs/not-a-cid?format=raw":                        400,
 		"/ipfs/" + blocks.CIDForGitObject("e69de29bb2d1d6434b8b29ae775ad8c2e48c5391").String() + "?format=raw": 404,
 		"/healthz": 200,

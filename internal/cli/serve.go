@@ -21,6 +21,7 @@ import (
 	"github.com/dforge/dforge/internal/chain"
 	"github.com/dforge/dforge/internal/chain/app"
 	"github.com/dforge/dforge/internal/chain/node"
+	"github.com/dforge/dforge/internal/forge/gitrepos"
 	"github.com/dforge/dforge/internal/gitserver"
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
@@ -153,7 +154,7 @@ func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer
 		dist = ui.Dist()
 	}
 	// The git layer: bare repositories, their objects as IPFS blocks, and
-	// Smart HTTP over them. Until the forge provides Repos, git answers 404.
+	// Smart HTTP over them, with the forge deciding access (gitrepos).
 	gitRepos, err := gitstore.Open(filepath.Join(cfg.DataDir, "git"))
 	if err != nil {
 		return err
@@ -162,9 +163,14 @@ func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer
 	if err != nil {
 		return err
 	}
-	gitSrv := gitserver.New(gitserver.Config{Store: gitRepos, Blocks: blockStore, Log: log})
+	// Owners in git URLs resolve as in the API: through the index, and the
+	// default names of people who signed in here (auth's users).
+	users := auth.New(st, auth.Config{ChainID: ch.Params().ChainID, Names: ix, Log: log})
+	hosting := gitrepos.New(forgeSvc, gitRepos, blockStore, log).WithUsers(users)
+	gitSrv := gitserver.New(gitserver.Config{Repos: hosting, Store: gitRepos, Blocks: blockStore, Log: log})
 	defer gitSrv.Close() // after the HTTP server: in-flight pushes call their hooks
-	handler, err := web.NewNodeHandler(log, st, ch, ix, dist, Version, web.WithGit(gitSrv, blockStore.Gateway(log)))
+	handler, err := web.NewNodeHandler(log, st, ch, ix, dist, Version,
+		web.WithGit(gitSrv, blockStore.Gateway(log)), web.WithForge(forgeSvc, gitRepos, blockStore))
 	if err != nil {
 		return fmt.Errorf("build handler: %w", err)
 	}

@@ -18,9 +18,12 @@ import (
 	"github.com/dforge/dforge/content"
 	"github.com/dforge/dforge/internal/api"
 	"github.com/dforge/dforge/internal/auth"
+	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/chain"
 	"github.com/dforge/dforge/internal/chain/app"
+	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/gitserver"
+	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/markdown"
 	"github.com/dforge/dforge/internal/pages"
@@ -52,6 +55,11 @@ type Deps struct {
 	Git http.Handler
 	// IPFS serves blocks at /ipfs/{cid} (blocks.Store.Gateway; nil: none).
 	IPFS http.Handler
+	// Forge, GitStore and Blocks give NewNodeHandler's API the forge
+	// routes (repositories, code, issues, pull requests); nil Forge: none.
+	Forge    *forge.Service
+	GitStore *gitstore.Store
+	Blocks   *blocks.Store
 }
 
 // Option adds to what NewNodeHandler builds.
@@ -62,6 +70,11 @@ func WithGit(git, ipfs http.Handler) Option {
 	return func(d *Deps) { d.Git, d.IPFS = git, ipfs }
 }
 
+// WithForge gives the API the forge service and the git data it serves.
+func WithForge(f *forge.Service, git *gitstore.Store, bs *blocks.Store) Option {
+	return func(d *Deps) { d.Forge, d.GitStore, d.Blocks = f, git, bs }
+}
+
 // DefaultSignInPerMinute is generous for people (a sign-in takes two
 // requests) and slow for a script guessing second-factor codes.
 const DefaultSignInPerMinute = 20
@@ -70,16 +83,17 @@ const DefaultSignInPerMinute = 20
 // ix, the chain's SQL projection (nil: no chain reads), and returns the
 // node's whole HTTP surface serving the app in dist.
 func NewNodeHandler(log *slog.Logger, st *store.Store, ch *chain.Chain, ix *index.Index, dist fs.FS, version string, opts ...Option) (http.Handler, error) {
-	md := markdown.New()
-	id := newAuth(log, st, ch, ix)
-	a := api.New(log, api.Services{
-		Vitals: vitals.New(st), Support: support.New(st), Pages: pages.New(content.FS, md), Markdown: md, Chain: ch, Index: ix,
-		Auth: id,
-	}, version)
-	d := Deps{Log: log, API: a, DB: st, Dist: dist, Version: version, Auth: id}
+	var d Deps
 	for _, o := range opts {
 		o(&d)
 	}
+	md := markdown.New()
+	id := newAuth(log, st, ch, ix)
+	d.API = api.New(log, api.Services{
+		Vitals: vitals.New(st), Support: support.New(st), Pages: pages.New(content.FS, md), Markdown: md, Chain: ch, Index: ix,
+		Auth: id, Forge: d.Forge, Git: d.GitStore, Blocks: d.Blocks,
+	}, version)
+	d.Log, d.DB, d.Dist, d.Version, d.Auth = log, st, dist, version, id
 	return NewHandler(d)
 }
 

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dforge/dforge/internal/chain/names"
 	ui "github.com/dforge/dforge/web"
 )
 
@@ -189,9 +190,21 @@ func (pat routePattern) match(segs []string) bool {
 		if want == "*" {
 			return true
 		}
-		if i >= len(segs) || (segs[i] != want && !(strings.HasPrefix(want, ":") && segs[i] != "")) {
+		if i >= len(segs) || (segs[i] != want && !matchParam(want, segs[i])) {
 			return false
 		}
 	}
 	return len(segs) == len(pat)
+}
+
+// matchParam matches one ":name" segment. ":owner" takes only what could be
+// a username, so /index.html/x or /help/x are not taken for repositories.
+func matchParam(want, seg string) bool {
+	switch {
+	case !strings.HasPrefix(want, ":") || seg == "":
+		return false
+	case want == ":owner":
+		return names.CanOwn(seg)
+	}
+	return true
 }

@@ -19,7 +19,7 @@ func TestEveryRouteServesTheApp(t *testing.T) {
 		t.Fatalf("route table has %d routes; the spec lists more than 60", len(routes))
 	}
 	for _, r := range routes {
-		path := strings.NewReplacer(":id", "42", "*", "some/page").Replace(r.Path)
+		path := strings.NewReplacer(":id", "42", ":owner", "user-0123456789ab", ":repo", "proj", ":sha", "3f2a", ":number", "7", "*", "some/page").Replace(r.Path)
 		res, body := do(t, "GET", srv.URL+path, "")
 		if res.StatusCode != 200 || body != indexHTML {
 			t.Errorf("GET %s (route %s) = %d %q, want 200 with the app", path, r.Path, res.StatusCode, body)
@@ -33,7 +33,7 @@ func TestEveryRouteServesTheApp(t *testing.T) {
 func TestUnknownPathIs404WithTheApp(t *testing.T) {
 	t.Parallel()
 	srv, _ := newServer(t)
-	for _, path := range []string{"/no-such-page", "/repository", "/repository/1/extra", "/blog/a/b", "/index.html/x"} {
+	for _, path := range []string{"/no-such-page", "/repository", "/repository/1/extra", "/blog/a/b", "/index.html/x", "/favicon.ico/x", "/-bad-/proj"} {
 		res, body := do(t, "GET", srv.URL+path, "")
 		if res.StatusCode != http.StatusNotFound || body != indexHTML {
 			t.Errorf("GET %s = %d %q, want 404 with the app's Not Found page", path, res.StatusCode, body)

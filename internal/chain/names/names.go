@@ -53,6 +53,9 @@ var reserved = []string{
 	"org", "playground", "pricing", "privacy", "profile", "pulls", "repo", "reports", "rewards",
 	"root", "search", "security", "settings", "staking", "status", "support", "system", "team",
 	"terms", "treasury", "user", "users", "validators", "wallet",
+	// Files the web app serves at the root: /NAME/x must never be a repository page.
+	"favicon.ico", "favicon.svg", "icons", "index.html", "manifest.webmanifest", "music", "registerSW.js",
+	"robots.txt", "sw.js",
 }
 
 // Validate checks a name against the forge's rules (Gitea's): 1 to MaxLen
@@ -71,6 +74,12 @@ func Validate(name string) error {
 		return fmt.Errorf("%w: names of the form user-<12 hex digits> are the default names of addresses", ErrReserved)
 	}
 	return nil
+}
+
+// CanOwn reports whether name may appear as an owner in a URL: the shape of
+// a username (claimed or default) and not a reserved word.
+func CanOwn(name string) bool {
+	return checkShape(name) == nil && !slices.Contains(reserved, strings.ToLower(name))
 }
 
 func checkShape(name string) error {

@@ -1,0 +1,207 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/accounts"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+)
+
+// client is a signed-in user of the node's API, authenticated by a
+// personal access token (`Authorization: token ...`), as Gitea clients are.
+type client struct {
+	base  string
+	http  *http.Client
+	login string
+	token string
+}
+
+// apiError is a non-2xx answer.
+type apiError struct {
+	method, path string
+	status       int
+	message      string
+}
+
+func (e *apiError) Error() string {
+	msg := e.message
+	if msg == "" {
+		msg = http.StatusText(e.status)
+	}
+	return fmt.Sprintf("%s %s: HTTP %d %s", e.method, e.path, e.status, msg)
+}
+
+// signIn makes a new wallet, signs in with it (EIP-4361, personal_sign)
+// and creates an access token with the session.
+func signIn(ctx context.Context, base string) (*client, error) {
+	key, err := crypto.GenerateKey()
+	if err != nil {
+		return nil, err
+	}
+	c := &client{base: base, http: &http.Client{Timeout: 2 * time.Minute}}
+	var params struct{ EIP712Domain struct{ ChainID uint64 } }
+	if err := c.call(ctx, "GET", "/api/v1/chain/params", nil, &params, nil); err != nil {
+		return nil, err
+	}
+	var nonce struct{ Nonce string }
+	if err := c.call(ctx, "GET", "/api/v1/auth/nonce", nil, &nonce, nil); err != nil {
+		return nil, err
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return nil, err
+	}
+	msg := siweMessage(u.Host, base+"/", crypto.PubkeyToAddress(key.PublicKey), params.EIP712Domain.ChainID, nonce.Nonce, time.Now())
+	sig, err := personalSign(key, msg)
+	if err != nil {
+		return nil, err
+	}
+	var session struct {
+		User      struct{ Login string }
+		CSRFToken string
+	}
+	var cookies []*http.Cookie
+	err = c.call(ctx, "POST", "/api/v1/auth/siwe", map[string]string{"message": msg, "signature": sig}, &session,
+		func(res *http.Response) { cookies = res.Cookies() })
+	if err != nil {
+		return nil, err
+	}
+	c.login = session.User.Login
+	var token struct{ SHA1 string }
+	err = c.call(ctx, "POST", "/api/v1/users/"+c.login+"/tokens", map[string]any{"name": "bench-forge", "scopes": []string{"admin"}}, &token,
+		nil, func(req *http.Request) {
+			for _, ck := range cookies {
+				req.AddCookie(ck)
+			}
+			req.Header.Set("X-CSRF-Token", session.CSRFToken)
+		})
+	if err != nil {
+		return nil, err
+	}
+	if token.SHA1 == "" {
+		return nil, fmt.Errorf("the new access token came back without its secret")
+	}
+	c.token = token.SHA1
+	return c, nil
+}
+
+// siweMessage is an EIP-4361 message as a wallet shows it.
+func siweMessage(domain, uri string, addr common.Address, chainID uint64, nonce string, at time.Time) string {
+	return fmt.Sprintf("%s wants you to sign in with your Ethereum account:\n%s\n\nSign in to dForge.\n\nURI: %s\nVersion: 1\nChain ID: %d\nNonce: %s\nIssued At: %s",
+		domain, addr.Hex(), uri, chainID, nonce, at.UTC().Format(time.RFC3339))
+}
+
+// personalSign is EIP-191 personal_sign, with v = 27 or 28 as wallets send it.
+func personalSign(key *ecdsa.PrivateKey, msg string) (string, error) {
+	sig, err := crypto.Sign(accounts.TextHash([]byte(msg)), key)
+	if err != nil {
+		return "", err
+	}
+	sig[crypto.RecoveryIDOffset] += 27
+	return hexutil.Encode(sig), nil
+}
+
+// call sends a JSON request (with the token once there is one) and decodes
+// a 2xx answer into out. seen, when set, sees the response; edit changes
+// the request before it goes.
+func (c *client) call(ctx context.Context, method, path string, body, out any, seen func(*http.Response), edit ...func(*http.Request)) error {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Accept", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if c.token != "" {
+		req.Header.Set("Authorization", "token "+c.token)
+	}
+	for _, e := range edit {
+		e(req)
+	}
+	res, err := c.http.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	data, err := io.ReadAll(res.Body)
+	if err != nil {
+		return err
+	}
+	if seen != nil {
+		seen(res)
+	}
+	if res.StatusCode/100 != 2 {
+		var e struct{ Message string }
+		json.Unmarshal(data, &e)
+		if e.Message == "" && !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
+			e.Message = strings.TrimSpace(string(data[:min(len(data), 200)]))
+		}
+		return &apiError{method: method, path: path, status: res.StatusCode, message: e.Message}
+	}
+	if out != nil {
+		if err := json.Unmarshal(data, out); err != nil {
+			return fmt.Errorf("%s %s: decode %q: %w", method, path, data[:min(len(data), 200)], err)
+		}
+	}
+	return nil
+}
+
+// repo is a repository as the API shows it (Gitea's Repository).
+type repo struct {
+	ID       int64  `json:"id"`
+	Name     string `json:"name"`
+	FullName string `json:"full_name"`
+	CloneURL string `json:"clone_url"`
+	Owner    struct {
+		Login string `json:"login"`
+	} `json:"owner"`
+}
+
+// path is "owner/name" for API and git paths.
+func (r repo) path() string {
+	if r.FullName != "" {
+		return r.FullName
+	}
+	return r.Owner.Login + "/" + r.Name
+}
+
+// createRepo creates an empty public repository (POST /api/v1/user/repos).
+func (c *client) createRepo(ctx context.Context, name string) (*repo, error) {
+	var r repo
+	err := c.call(ctx, "POST", "/api/v1/user/repos", map[string]any{
+		"name": name, "description": "bench-forge", "private": false, "auto_init": false, "default_branch": corpusBranch,
+	}, &r, nil)
+	if err != nil {
+		return nil, err
+	}
+	if r.Name == "" {
+		r.Name = name
+	}
+	if r.Owner.Login == "" {
+		r.Owner.Login = c.login
+	}
+	return &r, nil
+}
+
+// gitURL is the repository's Smart HTTP URL on the node.
+func (c *client) gitURL(r repo) string { return c.base + "/" + r.path() + ".git" }

@@ -1,0 +1,189 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"time"
+)
+
+const (
+	dforgeServer  = "dForge"
+	backendServer = "git http-backend"
+)
+
+// transfer is one timed clone or push.
+type transfer struct {
+	d     time.Duration
+	bytes int64
+}
+
+func (t transfer) mbps() float64 {
+	if t.d <= 0 {
+		return 0
+	}
+	return mb(t.bytes) / t.d.Seconds()
+}
+
+// median is the transfer of median speed.
+func median(ts []transfer) (transfer, bool) {
+	if len(ts) == 0 {
+		return transfer{}, false
+	}
+	s := slices.Clone(ts)
+	sort.Slice(s, func(i, j int) bool { return s[i].mbps() < s[j].mbps() })
+	return s[len(s)/2], true
+}
+
+type gitResult struct {
+	repo        *repo  // the dForge repository holding the large repository, for the API figures
+	unavailable string // why the dForge side is missing, if it is
+	firstPush   transfer
+	source      string // what http-backend served for the clones
+	clones      map[string][]transfer
+	pushes      map[string][]transfer
+	failures    []string
+}
+
+// benchGit pushes the large repository into dForge, then times clones of
+// that very bare repository from dForge and from http-backend, and pushes
+// of the large repository into fresh repositories of each; rounds
+// alternate the order of the two servers. A dForge API or git failure
+// leaves http-backend's figures alone.
+func benchGit(ctx context.Context, o options, g *gitTool, c *client, data string, big *corpus, tmp string, n *notes, out io.Writer) *gitResult {
+	r := &gitResult{clones: map[string][]transfer{}, pushes: map[string][]transfer{}}
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		r.failures = append(r.failures, err.Error())
+		return r
+	}
+	// 1. The large repository in dForge, through the API and git.
+	backendRoot, backendPath := filepath.Dir(big.path), "/"+filepath.Base(big.path)
+	r.source = "the benchmark's cached copy (dForge does not hold one)"
+	repo, err := c.createRepo(ctx, "bench-big")
+	if err == nil {
+		fmt.Fprintf(out, "  pushing the repository into %s ...\n", repo.path())
+		r.firstPush.bytes = big.info.PackedBytes
+		r.firstPush.d, err = g.push(ctx, big.path, authed(c.gitURL(*repo), c.token))
+		if err != nil {
+			err = fmt.Errorf("push into a new dForge repository: %w", err)
+		}
+	}
+	if err != nil {
+		r.unavailable = err.Error()
+		fmt.Fprintf(out, "  dForge: not available (%s)\n", err)
+	} else {
+		r.repo = repo
+		fmt.Fprintf(out, "  pushed in %s (%.1f MB/s)\n", r.firstPush.d.Round(time.Millisecond), r.firstPush.mbps())
+		if dir, ok := bareDir(data, repo.ID); ok {
+			backendRoot, backendPath = filepath.Join(data, "git"), "/"+filepath.Base(filepath.Dir(dir))+"/"+filepath.Base(dir)
+			r.source = "the bare repository dForge holds (" + filepath.Join("<data>", "git", backendPath[1:]) + ")"
+			if head, err := g.head(ctx, dir, corpusBranch); err != nil || head != big.info.Head {
+				n.add("dForge's copy of the repository has %s at %q (%v), the cache at %s", corpusBranch, head, err, big.info.Head)
+			}
+		} else {
+			n.add("dForge's bare repository for id %d was not found under <data>/git, so http-backend served the cached copy", repo.ID)
+		}
+	}
+	backend := g.httpBackend(backendRoot)
+	defer backend.Close()
+	if err := checkHTTPBackend(ctx, backend.URL+backendPath); err != nil {
+		r.failures = append(r.failures, "http-backend: "+err.Error())
+		return r
+	}
+	servers := map[string]remote{backendServer: {url: backend.URL + backendPath}}
+	if r.repo != nil {
+		servers[dforgeServer] = remote{url: c.gitURL(*r.repo)}
+	}
+
+	// 2. Clones, alternating which server goes first.
+	for round := range o.rounds {
+		for _, name := range order(round, servers) {
+			dest := filepath.Join(tmp, "clone-"+strconv.Itoa(round))
+			var t transfer
+			var err error
+			t.d, t.bytes, err = g.clone(ctx, servers[name], dest)
+			if err == nil {
+				var head string
+				if head, err = g.head(ctx, dest, corpusBranch); err == nil && head != big.info.Head {
+					err = fmt.Errorf("the clone has %s at %s, want %s", corpusBranch, head, big.info.Head)
+				}
+			}
+			os.RemoveAll(dest)
+			if ctx.Err() != nil {
+				return r
+			}
+			if err != nil {
+				r.failures = append(r.failures, fmt.Sprintf("clone from %s, round %d: %v", name, round+1, err))
+				continue
+			}
+			r.clones[name] = append(r.clones[name], t)
+			fmt.Fprintf(out, "  clone round %d, %s: %s, %.1f MB/s\n", round+1, name, t.d.Round(time.Millisecond), t.mbps())
+		}
+	}
+
+	// 3. Pushes into fresh empty repositories.
+	backendPush := g.httpBackend(filepath.Join(tmp, "backend"))
+	defer backendPush.Close()
+	for round := range o.rounds {
+		for _, name := range order(round, servers) {
+			t, err := pushFresh(ctx, g, c, name, round, big, tmp, backendPush.URL)
+			if ctx.Err() != nil {
+				return r
+			}
+			if err != nil {
+				r.failures = append(r.failures, fmt.Sprintf("push to %s, round %d: %v", name, round+1, err))
+				continue
+			}
+			r.pushes[name] = append(r.pushes[name], t)
+			fmt.Fprintf(out, "  push round %d, %s: %s, %.1f MB/s\n", round+1, name, t.d.Round(time.Millisecond), t.mbps())
+		}
+	}
+	return r
+}
+
+// order is the servers of a round: dForge first in even rounds.
+func order(round int, servers map[string]remote) []string {
+	names := []string{dforgeServer, backendServer}
+	if round%2 == 1 {
+		names[0], names[1] = names[1], names[0]
+	}
+	return slices.DeleteFunc(names, func(s string) bool { _, ok := servers[s]; return !ok })
+}
+
+// pushFresh pushes the large repository into a new empty repository of
+// the named server: one created through dForge's API, or a `git init
+// --bare` of http-backend's (removed afterwards).
+func pushFresh(ctx context.Context, g *gitTool, c *client, server string, round int, big *corpus, tmp, backendURL string) (transfer, error) {
+	t := transfer{bytes: big.info.PackedBytes}
+	var err error
+	if server == dforgeServer {
+		repo, err := c.createRepo(ctx, fmt.Sprintf("bench-push-%d", round+1))
+		if err != nil {
+			return t, err
+		}
+		t.d, err = g.push(ctx, big.path, authed(c.gitURL(*repo), c.token))
+		return t, err
+	}
+	name := fmt.Sprintf("push-%d.git", round+1)
+	dir := filepath.Join(tmp, "backend", name)
+	defer os.RemoveAll(dir)
+	if err := g.initBare(ctx, dir); err != nil {
+		return t, err
+	}
+	t.d, err = g.push(ctx, big.path, remote{url: backendURL + "/" + name})
+	return t, err
+}
+
+// bareDir finds repository id under <data>/git/<owner>/<id>.git.
+func bareDir(data string, id int64) (string, bool) {
+	dirs, _ := filepath.Glob(filepath.Join(data, "git", "*", strconv.FormatInt(id, 10)+".git"))
+	if len(dirs) != 1 {
+		return "", false
+	}
+	return dirs[0], true
+}

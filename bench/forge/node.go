@@ -1,0 +1,271 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// dforgeBinary is the binary the benchmark runs: -bin when given, else this
+// tree's ./cmd/dforge built into tmp (the build cache makes that quick
+// after the first time). If the tree does not build (other work in
+// progress), bin/dforge is used when there is one, and a note says so.
+func dforgeBinary(ctx context.Context, bin, tmp string, n *notes, out io.Writer) (string, error) {
+	if bin != "" {
+		return filepath.Abs(bin)
+	}
+	root, err := moduleRoot(ctx)
+	if err != nil {
+		return "", err
+	}
+	dest := filepath.Join(tmp, "dforge")
+	t0 := time.Now()
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", dest, "./cmd/dforge")
+	cmd.Dir = root
+	msg, err := cmd.CombinedOutput()
+	if err == nil {
+		fmt.Fprintf(out, "  built ./cmd/dforge in %s\n", time.Since(t0).Round(100*time.Millisecond))
+		return dest, nil
+	}
+	if ctx.Err() != nil {
+		return "", ctx.Err()
+	}
+	prebuilt := filepath.Join(root, "bin", "dforge")
+	st, statErr := os.Stat(prebuilt)
+	if statErr != nil {
+		return "", fmt.Errorf("go build ./cmd/dforge: %w\n%s", err, msg)
+	}
+	n.add("this tree did not build (%s), so the run used bin/dforge built %s", firstLine(string(msg)), st.ModTime().Format(time.DateTime))
+	fmt.Fprintf(out, "  ./cmd/dforge does not build; using bin/dforge of %s\n", st.ModTime().Format(time.DateTime))
+	return prebuilt, nil
+}
+
+func moduleRoot(ctx context.Context) (string, error) {
+	b, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output()
+	mod := strings.TrimSpace(string(b))
+	if err != nil || mod == "" || mod == os.DevNull {
+		return "", fmt.Errorf("run this from the dForge module (go env GOMOD: %q, %v)", mod, err)
+	}
+	return filepath.Dir(mod), nil
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i] + " ..."
+	}
+	return s
+}
+
+// node is a `dforge serve` subprocess on 127.0.0.1, in its own process
+// group so that git processes it leaves behind can be ended with it.
+type node struct {
+	bin, data, logPath string
+	url                string
+	cmd                *exec.Cmd
+	exited             chan struct{}
+	logs               *logCounter
+	logFile            *os.File
+}
+
+var runningAt = regexp.MustCompile(`running at (http://\S+)`)
+
+// startNode runs `dforge serve` on data (created on first start, as
+// `dforge init` would) and waits until it listens.
+func startNode(ctx context.Context, bin, data, logPath string) (*node, error) {
+	n := &node{bin: bin, data: data, logPath: logPath, logs: newLogCounter()}
+	return n, n.start(ctx)
+}
+
+func (n *node) start(ctx context.Context) error {
+	logFile, err := os.OpenFile(n.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(n.bin, "serve", "--data", n.data, "--addr", "127.0.0.1:0",
+		"--rpc-addr", "tcp://127.0.0.1:0", "--p2p-addr", "tcp://127.0.0.1:0")
+	cmd.Env = append(envWithout(envWithout(os.Environ(), "DFORGE_"), "SENTRY_DSN="), "DFORGE_DB=")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		logFile.Close()
+		return err
+	}
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		logFile.Close()
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		logFile.Close()
+		return fmt.Errorf("start %s: %w", n.bin, err)
+	}
+	n.cmd, n.logFile, n.exited = cmd, logFile, make(chan struct{})
+	urls := make(chan string, 1)
+	var pipes sync.WaitGroup
+	pipes.Go(func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if m := runningAt.FindStringSubmatch(sc.Text()); m != nil {
+				select {
+				case urls <- m[1]:
+				default:
+				}
+			}
+		}
+	})
+	pipes.Go(func() { n.logs.consume(io.TeeReader(stderr, logFile)) })
+	go func() {
+		pipes.Wait() // reading ends before Wait closes the pipes
+		cmd.Wait()
+		close(n.exited)
+	}()
+
+	wait, cancel := context.WithTimeout(ctx, 3*time.Minute)
+	defer cancel()
+	select {
+	case n.url = <-urls:
+		return nil
+	case <-n.exited:
+		return fmt.Errorf("dforge serve exited during start-up (%s); its log: %s%s", cmd.ProcessState, n.logPath, n.logs.last())
+	case <-wait.Done():
+		return errors.Join(fmt.Errorf("dforge serve did not start: %w", wait.Err()), n.stop())
+	}
+}
+
+// pid is the node's process id.
+func (n *node) pid() int { return n.cmd.Process.Pid }
+
+// restart stops the node and starts it again on the same data dir: a
+// fresh process, whose peak RSS counts from zero.
+func (n *node) restart(ctx context.Context) error {
+	if err := n.stop(); err != nil {
+		return err
+	}
+	return n.start(ctx)
+}
+
+// stop asks the node to shut down (SIGTERM), waits, and kills its process
+// group if it has not gone after 30 s.
+func (n *node) stop() error {
+	if n.cmd == nil {
+		return nil
+	}
+	defer func() { n.cmd = nil; n.logFile.Close() }()
+	pgid := n.cmd.Process.Pid
+	n.logs.setMuted(true) // CometBFT's shutdown lines are no news
+	defer n.logs.setMuted(false)
+	select {
+	case <-n.exited:
+		return nil
+	default:
+	}
+	n.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-n.exited:
+		syscall.Kill(-pgid, syscall.SIGKILL) // git processes it may have left
+		return nil
+	case <-time.After(30 * time.Second):
+	}
+	syscall.Kill(-pgid, syscall.SIGKILL)
+	<-n.exited
+	return errors.New("dforge serve did not stop within 30 s of SIGTERM and was killed")
+}
+
+// logCounter counts the warnings and errors of the node's JSON log by
+// message and error, so a failure under load shows up once in the report.
+type logCounter struct {
+	mu     sync.Mutex
+	muted  bool
+	counts map[string]*logLine
+	order  []string
+	tail   []string // the last lines, for a node that dies at start-up
+}
+
+type logLine struct {
+	level, text string
+	count       int
+}
+
+func newLogCounter() *logCounter { return &logCounter{counts: map[string]*logLine{}} }
+
+func (l *logCounter) consume(r io.Reader) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	for sc.Scan() {
+		l.add(sc.Text())
+	}
+	io.Copy(io.Discard, r)
+}
+
+func (l *logCounter) add(line string) {
+	var rec map[string]any
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.tail = append(l.tail, line)
+	if len(l.tail) > 5 {
+		l.tail = l.tail[1:]
+	}
+	if l.muted || json.Unmarshal([]byte(line), &rec) != nil {
+		return // shutting down; CometBFT's own lines, panics: kept in the log file
+	}
+	level, _ := rec["level"].(string)
+	if level != "WARN" && level != "ERROR" {
+		return
+	}
+	text, _ := rec["msg"].(string)
+	for _, k := range []string{"err", "error"} {
+		if v, ok := rec[k]; ok {
+			text += fmt.Sprintf(" (%s: %v)", k, v)
+		}
+	}
+	if len(text) > 300 {
+		text = text[:300] + "..."
+	}
+	key := level + " " + text
+	if c, ok := l.counts[key]; ok {
+		c.count++
+		return
+	}
+	l.counts[key] = &logLine{level: level, text: text, count: 1}
+	l.order = append(l.order, key)
+}
+
+func (l *logCounter) setMuted(m bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.muted = m
+}
+
+// top is the k most frequent warnings and errors.
+func (l *logCounter) top(k int) []logLine {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	lines := make([]logLine, 0, len(l.order))
+	for _, key := range l.order {
+		lines = append(lines, *l.counts[key])
+	}
+	sort.SliceStable(lines, func(i, j int) bool { return lines[i].count > lines[j].count })
+	return lines[:min(len(lines), k)]
+}
+
+func (l *logCounter) last() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.tail) == 0 {
+		return ""
+	}
+	return "\n  " + strings.Join(l.tail, "\n  ")
+}

@@ -1,0 +1,182 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+type report struct {
+	opts      options
+	notes     *notes
+	big, huge *corpus
+	git       *gitResult
+	issues    issuesResult
+	latency   latencyResult
+	memory    memoryResult
+}
+
+const na = "not available"
+
+func (r *report) print(out io.Writer) {
+	o := r.opts
+	if r.big != nil {
+		fmt.Fprintf(out, "Large repository: %s\n  %.1f MB packed, %d objects, %d commits; %s\n",
+			r.big.info.Recipe, mb(r.big.info.PackedBytes), r.big.info.Objects, r.big.info.Commits, r.big.path)
+	}
+	if g := r.git; g != nil {
+		fmt.Fprintf(out, "  http-backend served %s\n", g.source)
+		if g.unavailable != "" {
+			fmt.Fprintf(out, "  dForge: %s (%s)\n", na, g.unavailable)
+		} else {
+			fmt.Fprintf(out, "  the first push into dForge (bench-big) took %s, %.1f MB/s\n", g.firstPush.d.Round(time.Millisecond), g.firstPush.mbps())
+		}
+		r.printTransfers(out, "\nClone: git clone --bare --no-local over HTTP, the same bare repository", g.clones)
+		r.printTransfers(out, "\nPush: git push of every branch into a new empty repository", g.pushes)
+	}
+
+	fmt.Fprintf(out, "\nIssues: %d through POST /api/v1/repos/{o}/{r}/issues from %d concurrent clients (each answers after its block)\n", o.issues, o.issueWorkers)
+	switch is := r.issues; {
+	case is.unavailable != "":
+		fmt.Fprintf(out, "  %s (%s)\n", na, is.unavailable)
+	case o.issues == 0:
+		fmt.Fprintln(out, "  none asked for (-issues 0)")
+	case is.want == 0:
+		fmt.Fprintln(out, "  not run")
+	default:
+		p50, p99 := "-", "-"
+		if len(is.latencies) > 0 {
+			p50, p99 = ms(percentile(is.latencies, 50)), ms(percentile(is.latencies, 99))
+		}
+		fmt.Fprintf(out, "  %d/%d created in %s: %.1f issues/s; request p50 %s, p99 %s; %d failed, %d 5xx retried\n",
+			is.created, is.want, is.elapsed.Round(time.Millisecond), is.rate(), p50, p99, is.failed, is.retries)
+	}
+
+	fmt.Fprintf(out, "\nAPI latency: %d keep-alive connections for %s per endpoint, anonymous GETs, after a %s warm-up\n  load: %s\n",
+		o.conns, o.duration, warmup(o.duration), r.latency.tool)
+	if len(r.latency.endpoints) == 0 {
+		fmt.Fprintln(out, "  not run")
+	} else {
+		tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "endpoint\tGET\trequests\treq/s\tp50\tp99\tmax\terrors\t")
+		for _, e := range r.latency.endpoints {
+			if e.unavailable != "" {
+				fmt.Fprintf(tw, "%s\t%s\t\t\t\t\t\t\t\n", e.name, na)
+				continue
+			}
+			path := e.path
+			if e.total != "" {
+				path += " (X-Total-Count " + e.total + ")"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%.0f\t%s\t%s\t%s\t%d\t\n", e.name, path, e.requests, e.rps(), ms(e.p50), ms(e.p99), ms(e.max), e.errors)
+		}
+		tw.Flush()
+	}
+
+	fmt.Fprintf(out, "\nPeak memory: /proc/<pid>/status of the node and of its descendants (git, hooks) every 20 ms\n")
+	fmt.Fprintf(out, "  VmHWM is the kernel's peak of VmRSS, which counts mapped file pages too (git maps its packs); RssAnon is heap and stacks\n")
+	if r.memory.push.what == "" {
+		fmt.Fprintln(out, "  not run")
+	} else {
+		tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "operation\ttime\tMB/s\tnode VmHWM\tnode RssAnon\tlargest child\tits VmHWM\tits RssAnon\t")
+		for _, p := range []memPhase{r.memory.push, r.memory.clone} {
+			if p.what == "" {
+				continue
+			}
+			if p.unavailable != "" {
+				fmt.Fprintf(tw, "%s\t%s\t\t\t\t\t\t\t\n", p.what, na)
+				continue
+			}
+			child := "-"
+			if p.child.name != "" {
+				child = p.child.name
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%.1f\t%s\t%s\t%s\t%s\t%s\t\n", p.what, p.t.d.Round(time.Millisecond), p.t.mbps(),
+				mib(p.node.hwm), mib(p.node.anon), child, mib(p.child.hwm), mib(p.child.anon))
+		}
+		tw.Flush()
+	}
+
+	r.printTargets(out)
+	var lines []string
+	if g := r.git; g != nil {
+		lines = append(lines, g.failures...)
+	}
+	if r.issues.firstErr != "" {
+		lines = append(lines, "issue creation, first failure: "+r.issues.firstErr)
+	}
+	for _, e := range r.latency.endpoints {
+		if e.unavailable != "" {
+			lines = append(lines, fmt.Sprintf("%s: %s", e.name, e.unavailable))
+		}
+	}
+	lines = append(lines, r.notes.lines...)
+	if len(lines) > 0 {
+		fmt.Fprintln(out, "\nNotes")
+		for _, l := range lines {
+			fmt.Fprintln(out, "  -", l)
+		}
+	}
+}
+
+func (r *report) printTransfers(out io.Writer, title string, byServer map[string][]transfer) {
+	fmt.Fprintf(out, "%s, median of %d round(s)\n", title, r.opts.rounds)
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "server\trounds\tMB\tmedian time\tMB/s\tevery round, MB/s\t")
+	for _, name := range []string{dforgeServer, backendServer} {
+		ts := byServer[name]
+		m, ok := median(ts)
+		if !ok {
+			fmt.Fprintf(tw, "%s\t%s\t\t\t\t\t\n", name, na)
+			continue
+		}
+		each := make([]string, len(ts))
+		for i, t := range ts {
+			each[i] = fmt.Sprintf("%.1f", t.mbps())
+		}
+		fmt.Fprintf(tw, "%s\t%d/%d\t%.1f\t%s\t%.1f\t%s\t\n", name, len(ts), r.opts.rounds, mb(m.bytes), m.d.Round(time.Millisecond), m.mbps(), strings.Join(each, ", "))
+	}
+	tw.Flush()
+}
+
+func (r *report) printTargets(out io.Writer) {
+	fmt.Fprintln(out, "\nAgainst the targets (figures only; nothing is asserted)")
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	speedRatio := func(byServer map[string][]transfer) string {
+		d, okD := median(byServer[dforgeServer])
+		b, okB := median(byServer[backendServer])
+		if !okD || !okB || b.mbps() == 0 {
+			return na
+		}
+		return fmt.Sprintf("%.2f", d.mbps()/b.mbps())
+	}
+	clones, pushes := na, na
+	if r.git != nil {
+		clones, pushes = speedRatio(r.git.clones), speedRatio(r.git.pushes)
+	}
+	fmt.Fprintf(tw, "  clone MB/s, dForge / http-backend\t%s\t(target >= 0.95)\n", clones)
+	fmt.Fprintf(tw, "  push MB/s, dForge / http-backend\t%s\t(target >= 0.95)\n", pushes)
+	for _, e := range r.latency.endpoints {
+		p99 := na
+		if e.unavailable == "" {
+			p99 = ms(e.p99)
+		}
+		fmt.Fprintf(tw, "  p99 of the %s API, %d connections\t%s\t(target < 50 ms)\n", e.name, r.opts.conns, p99)
+	}
+	peak := na
+	if c := r.memory.clone; c.what != "" && c.unavailable == "" {
+		peak = mib(c.node.hwm)
+	}
+	fmt.Fprintf(tw, "  node peak RSS during the %.0f MB clone\t%s\t(target < 200 MB)\n", r.hugeMB(), peak)
+	tw.Flush()
+}
+
+func (r *report) hugeMB() float64 {
+	if r.huge == nil {
+		return float64(r.opts.hugeMB)
+	}
+	return mb(r.huge.info.PackedBytes)
+}

@@ -1,0 +1,245 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/auth"
+	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/usererr"
+)
+
+// Labels of a repository, and of an issue or pull request (Gitea's paths):
+// a maintainer manages the repository's labels; a writer sets an issue's,
+// which is an issue.edit of its label list.
+
+func (h *issuesAPI) listLabels(w http.ResponseWriter, r *http.Request) error {
+	repo, _, err := h.repoOf(r)
+	if err != nil {
+		return err
+	}
+	p, err := commentsPage(r)
+	if err != nil {
+		return err
+	}
+	all, err := h.forge.Index().Labels(r.Context(), repo.ID)
+	if err != nil {
+		return err
+	}
+	from := min(len(all), (p.Number-1)*p.Limit)
+	h.respondList(w, r, p, int64(len(all)), h.linksFor(r, repo).labels(all[from:min(len(all), from+p.Limit)]), nil)
+	return nil
+}
+
+func (h *issuesAPI) labelOf(r *http.Request, repo index.Repo) (index.Label, error) {
+	all, err := h.forge.Index().Labels(r.Context(), repo.ID)
+	if err != nil {
+		return index.Label{}, err
+	}
+	id, err := strconv.ParseUint(r.PathValue("id"), 10, 64)
+	for _, l := range all {
+		if err == nil && l.ID == id {
+			return l, nil
+		}
+	}
+	return index.Label{}, &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: "there is no label " + r.PathValue("id") + " in " + repo.Name}
+}
+
+func (h *issuesAPI) getLabel(w http.ResponseWriter, r *http.Request) error {
+	repo, _, err := h.repoOf(r)
+	if err != nil {
+		return err
+	}
+	l, err := h.labelOf(r, repo)
+	if err != nil {
+		return err
+	}
+	return reply(w, h.linksFor(r, repo).label(l))
+}
+
+func (h *issuesAPI) createLabel(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+	var in struct {
+		Name        string `json:"name"`
+		Color       string `json:"color"`
+		Description string `json:"description"`
+		Exclusive   bool   `json:"exclusive"`
+	}
+	if err := decode(w, r, 16<<10, &in); err != nil {
+		return err
+	}
+	repo, _, err := h.repoOf(r)
+	if err != nil {
+		return err
+	}
+	color := strings.TrimSpace(in.Color)
+	if color != "" && !strings.HasPrefix(color, "#") {
+		color = "#" + color
+	}
+	res, err := h.forge.Do(r.Context(), id.User.Address, "label.create", chainforge.LabelCreate{
+		Repo: repo.ID, Name: in.Name, Color: color, Description: in.Description,
+	})
+	if err != nil {
+		return err
+	}
+	lb := res.Change.Label
+	writeJSON(w, http.StatusCreated, h.linksFor(r, repo).label(index.Label{ID: lb.ID, Name: lb.Name, Color: lb.Color, Description: lb.Description}))
+	return nil
+}
+
+func (h *issuesAPI) deleteLabel(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+	repo, _, err := h.repoOf(r)
+	if err != nil {
+		return err
+	}
+	l, err := h.labelOf(r, repo)
+	if err != nil {
+		return err
+	}
+	if _, err := h.forge.Do(r.Context(), id.User.Address, "label.delete", chainforge.LabelDelete{Repo: repo.ID, Label: l.ID}); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// --- an issue's labels ---
+
+func (h *issuesAPI) listIssueLabels(w http.ResponseWriter, r *http.Request) error {
+	repo, _, is, err := h.issueOf(r)
+	if err != nil {
+		return err
+	}
+	return reply(w, h.linksFor(r, repo).labels(is.Labels))
+}
+
+// issueLabelsOption is Gitea's IssueLabelsOption: label ids, or (Gitea
+// 1.20 and later) names.
+type issueLabelsOption struct {
+	Labels []any `json:"labels"`
+}
+
+func (h *issuesAPI) labelIDs(ctx context.Context, repo index.Repo, in []any) ([]uint64, error) {
+	all, err := h.forge.Index().Labels(ctx, repo.ID)
+	if err != nil {
+		return nil, err
+	}
+	ids := []uint64{}
+	for _, v := range in {
+		key := fmt.Sprint(v)
+		if f, ok := v.(float64); ok {
+			key = strconv.FormatFloat(f, 'f', -1, 64)
+		}
+		id, found := findLabel(all, key)
+		if !found {
+			return nil, &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field", Field: "labels", Message: "there is no label " + key + " in " + repo.Name}
+		}
+		if !containsID(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
+}
+
+func containsID(list []uint64, id uint64) bool {
+	for _, x := range list {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// setIssueLabels sets the labels of the request's issue to what change
+// makes of the current ones, and answers with them.
+func (h *issuesAPI) setIssueLabels(w http.ResponseWriter, r *http.Request, actor common.Address, change func(current []uint64, in []uint64) []uint64, body bool) error {
+	var in issueLabelsOption
+	if body {
+		if err := decode(w, r, 64<<10, &in); err != nil {
+			return err
+		}
+	}
+	repo, _, is, err := h.issueOf(r)
+	if err != nil {
+		return err
+	}
+	ids, err := h.labelIDs(r.Context(), repo, in.Labels)
+	if err != nil {
+		return err
+	}
+	current := make([]uint64, len(is.Labels))
+	for i, l := range is.Labels {
+		current[i] = l.ID
+	}
+	next := change(current, ids)
+	if _, err := h.forge.Do(r.Context(), actor, "issue.edit", chainforge.IssueEdit{Repo: repo.ID, Number: is.Number, Labels: &next}); err != nil {
+		return err
+	}
+	is, err = h.forge.Index().Issue(r.Context(), repo.ID, is.Number)
+	if err != nil {
+		return err
+	}
+	return reply(w, h.linksFor(r, repo).labels(is.Labels))
+}
+
+func (h *issuesAPI) addIssueLabels(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+	return h.setIssueLabels(w, r, id.User.Address, func(cur, in []uint64) []uint64 {
+		for _, x := range in {
+			if !containsID(cur, x) {
+				cur = append(cur, x)
+			}
+		}
+		return cur
+	}, true)
+}
+
+func (h *issuesAPI) replaceIssueLabels(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+	return h.setIssueLabels(w, r, id.User.Address, func(_, in []uint64) []uint64 { return in }, true)
+}
+
+func (h *issuesAPI) clearIssueLabels(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+	rec := &discard{header: http.Header{}}
+	if err := h.setIssueLabels(rec, r, id.User.Address, func(_, _ []uint64) []uint64 { return []uint64{} }, false); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (h *issuesAPI) removeIssueLabel(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+	repo, _, is, err := h.issueOf(r)
+	if err != nil {
+		return err
+	}
+	gone, err := strconv.ParseUint(r.PathValue("id"), 10, 64)
+	next := []uint64{}
+	found := false
+	for _, l := range is.Labels {
+		if err == nil && l.ID == gone {
+			found = true
+			continue
+		}
+		next = append(next, l.ID)
+	}
+	if !found {
+		return &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: fmt.Sprintf("#%d has no label %s", is.Number, r.PathValue("id"))}
+	}
+	if _, err := h.forge.Do(r.Context(), id.User.Address, "issue.edit", chainforge.IssueEdit{Repo: repo.ID, Number: is.Number, Labels: &next}); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// discard is a ResponseWriter that keeps nothing, for a handler whose
+// answer is replaced.
+type discard struct{ header http.Header }
+
+func (d *discard) Header() http.Header         { return d.header }
+func (d *discard) Write(p []byte) (int, error) { return len(p), nil }
+func (d *discard) WriteHeader(int)             {}

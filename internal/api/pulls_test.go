@@ -1,0 +1,279 @@
+package api_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/dforge/dforge/internal/forgetest"
+	"github.com/dforge/dforge/internal/index"
+)
+
+func refUpdates(t *testing.T, n *issuesNode, repo index.Repo) int64 {
+	t.Helper()
+	_, total, err := n.Index.RefUpdates(context.Background(), repo.ID, index.Page{Number: 1, Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return total
+}
+
+// TestPullRequestFromBranchReviewAndMerge: a pull request from a branch of
+// the repository, with its commits, files and diff; an approving review
+// with an inline comment; a merge refused to a non-maintainer with nothing
+// applied; then merged with a merge commit whose parents are the old base
+// and the head, recorded on chain with the branch's push.
+func TestPullRequestFromBranchReviewAndMerge(t *testing.T) {
+	t.Parallel()
+	n := startIssuesNode(t)
+	alice, bob := n.NewUser(), n.NewUser()
+	repo := n.repo(alice, "app", false)
+	dir := n.dir(repo)
+	base := "/api/v1/repos/" + alice.Name() + "/app"
+	oldMain := n.branchTip(dir, "main")
+	head := n.push(alice, alice, "app", "feature", "main", map[string]string{"src/app.go": "package app\n\nfunc A() {}\n"}, "Add A", "Grow A")
+
+	// 1. Open it: the branches' commits are recorded, and it merges cleanly.
+	pr := n.must(http.StatusCreated, alice, "POST", base+"/pulls", map[string]any{"head": "feature", "base": "main", "title": "Add app", "body": "Adds **A**."}).obj()
+	if pr["number"] != 1.0 || pr["state"] != "open" || pr["mergeable"] != true || pr["merged"] != false {
+		t.Fatalf("opened: %s", mustJSON(pr))
+	}
+	h, b := pr["head"].(map[string]any), pr["base"].(map[string]any)
+	if h["sha"] != head || h["ref"] != "feature" || b["ref"] != "main" || b["sha"] != oldMain || pr["merge_base"] != oldMain {
+		t.Fatalf("branches: head %v base %v merge_base %v", h, b, pr["merge_base"])
+	}
+	if pr["additions"] != 4.0 || pr["changed_files"] != 1.0 || pr["body_html"] != "<p>Adds <strong>A</strong>.</p>\n" {
+		t.Fatalf("stats: %v %v %v", pr["additions"], pr["changed_files"], pr["body_html"])
+	}
+	n.must(http.StatusConflict, alice, "POST", base+"/pulls", map[string]any{"head": "feature", "title": "Again"})
+	n.must(http.StatusUnprocessableEntity, alice, "POST", base+"/pulls", map[string]any{"head": "nope", "title": "No branch"})
+	n.must(http.StatusForbidden, bob, "POST", base+"/pulls", map[string]any{"head": "feature", "title": "Not his"})
+	asIssue := n.must(http.StatusOK, nil, "GET", base+"/issues/1", nil).obj()
+	if asIssue["pull_request"] == nil {
+		t.Fatalf("the conversation as an issue: %v", asIssue)
+	}
+	if got := n.must(http.StatusOK, nil, "GET", base+"/pulls", nil).list(); len(got) != 1 || got[0]["number"] != 1.0 {
+		t.Fatalf("pulls: %v", got)
+	}
+
+	// 2. Its commits, files and diff.
+	commits := n.must(http.StatusOK, nil, "GET", base+"/pulls/1/commits", nil)
+	if list := commits.list(); len(list) != 2 || list[0]["sha"] != head || commits.header.Get("X-Total-Count") != "2" ||
+		list[1]["commit"].(map[string]any)["message"] != "Add A" || list[0]["cid"] == "" {
+		t.Fatalf("commits: %s", commits.body)
+	}
+	files := n.must(http.StatusOK, nil, "GET", base+"/pulls/1/files", nil).list()
+	if len(files) != 1 || files[0]["filename"] != "src/app.go" || files[0]["status"] != "added" || files[0]["additions"] != 4.0 ||
+		!strings.Contains(files[0]["patch"].(string), "+func A() {}") {
+		t.Fatalf("files: %v", files)
+	}
+	diff := n.must(http.StatusOK, nil, "GET", base+"/pulls/1.diff", nil)
+	if !strings.HasPrefix(string(diff.body), "diff --git a/src/app.go b/src/app.go") {
+		t.Fatalf("diff: %s", diff.body)
+	}
+	patch := n.must(http.StatusOK, nil, "GET", base+"/pulls/1.patch", nil)
+	if strings.Count(string(patch.body), "\nSubject: [PATCH") != 2 {
+		t.Fatalf("patch: %s", patch.body)
+	}
+
+	// 3. Bob approves with an inline comment on line 3 of the new file.
+	rv := n.must(http.StatusOK, bob, "POST", base+"/pulls/1/reviews", map[string]any{
+		"event": "APPROVED", "body": "LGTM", "comments": []map[string]any{{"path": "src/app.go", "body": "Nice `A`.", "new_position": 3}},
+	}).obj()
+	if rv["state"] != "APPROVED" || rv["commit_id"] != head || rv["comments_count"] != 1.0 || rv["user"].(map[string]any)["login"] != bob.Name() {
+		t.Fatalf("review: %v", rv)
+	}
+	n.must(http.StatusForbidden, alice, "POST", base+"/pulls/1/reviews", map[string]any{"event": "APPROVED"})
+	if got := n.must(http.StatusOK, nil, "GET", base+"/pulls/1/reviews", nil).list(); len(got) != 1 || got[0]["id"] != rv["id"] {
+		t.Fatalf("reviews: %v", got)
+	}
+	rc := n.must(http.StatusOK, nil, "GET", base+"/pulls/1/reviews/"+num(rv["id"])+"/comments", nil).list()
+	if len(rc) != 1 || rc[0]["path"] != "src/app.go" || rc[0]["position"] != 3.0 || rc[0]["body_html"] != "<p>Nice <code>A</code>.</p>\n" {
+		t.Fatalf("review comments: %v", rc)
+	}
+
+	// 4. Bob may not merge: nothing moves, nothing is recorded.
+	pushes := refUpdates(t, n, repo)
+	refused := n.call(bob, "POST", base+"/pulls/1/merge", map[string]any{"Do": "merge"})
+	if refused.status != http.StatusForbidden || refused.obj()["code"] != "forbidden" {
+		t.Fatalf("bob's merge: %d %s", refused.status, refused.body)
+	}
+	if n.branchTip(dir, "main") != oldMain || refUpdates(t, n, repo) != pushes {
+		t.Fatal("a refused merge moved main or recorded a push")
+	}
+	if got := n.must(http.StatusOK, nil, "GET", base+"/pulls/1", nil).obj(); got["merged"] != false || got["state"] != "open" {
+		t.Fatalf("after the refused merge: %v", got)
+	}
+	n.must(http.StatusNotFound, nil, "GET", base+"/pulls/1/merge", nil)
+
+	// 5. Alice merges with a merge commit.
+	merged := n.must(http.StatusOK, alice, "POST", base+"/pulls/1/merge", map[string]any{"Do": "merge"}).obj()
+	tip := n.branchTip(dir, "main")
+	if merged["merged"] != true || merged["merge_commit_sha"] != tip || merged["state"] != "closed" || merged["merge_style"] != "merge" ||
+		merged["merged_by"].(map[string]any)["login"] != alice.Name() {
+		t.Fatalf("merged: %s", mustJSON(merged))
+	}
+	if parents := n.runGit(dir, "rev-list", "--parents", "-n", "1", tip); parents != tip+" "+oldMain+" "+head {
+		t.Fatalf("merge commit parents: %s", parents)
+	}
+	if msg := n.runGit(dir, "log", "-1", "--format=%s%n%cn", tip); msg != "Merge pull request 'Add app' (#1) from feature into main\n"+alice.Name() {
+		t.Fatalf("merge commit: %q", msg)
+	}
+	if refUpdates(t, n, repo) != pushes+1 {
+		t.Fatal("the merge's push is not recorded")
+	}
+	n.must(http.StatusNoContent, nil, "GET", base+"/pulls/1/merge", nil)
+	n.must(http.StatusConflict, alice, "POST", base+"/pulls/1/merge", map[string]any{"Do": "merge"})
+	// A merged pull request still shows its commits.
+	if got := n.must(http.StatusOK, nil, "GET", base+"/pulls/1/commits", nil).list(); len(got) != 2 {
+		t.Fatalf("commits after the merge: %d", len(got))
+	}
+}
+
+// TestPullRequestFromFork: bob opens a pull request from his fork; its
+// commits are fetched into the base repository (refs/pull/N/head), and a
+// new commit on his branch updates the pull request.
+func TestPullRequestFromFork(t *testing.T) {
+	t.Parallel()
+	n := startIssuesNode(t)
+	alice, bob := n.NewUser(), n.NewUser()
+	repo := n.repo(alice, "lib", false)
+	fork := n.fork(bob, repo)
+	baseDir := n.dir(repo)
+	head := n.push(bob, bob, "lib", "fix", "main", map[string]string{"fix.txt": "fixed\n"})
+	base := "/api/v1/repos/" + alice.Name() + "/lib"
+
+	pr := n.must(http.StatusCreated, bob, "POST", base+"/pulls", map[string]any{"head": bob.Name() + ":fix", "base": "main", "title": "Fix it"}).obj()
+	h := pr["head"].(map[string]any)
+	if h["sha"] != head || h["label"] != bob.Name()+":fix" || h["repo_id"] != float64(fork.ID) || pr["mergeable"] != true {
+		t.Fatalf("fork pull request: %s", mustJSON(pr))
+	}
+	if got := n.runGit(baseDir, "rev-parse", "refs/pull/1/head"); got != head {
+		t.Fatalf("refs/pull/1/head = %s, want %s", got, head)
+	}
+	if refs := n.runGit(baseDir, "for-each-ref", "refs/dforge/"); refs != "" {
+		t.Fatalf("left-over refs: %s", refs)
+	}
+	// A stranger's head: alice has no fork, carol may not use bob's.
+	carol := n.NewUser()
+	n.must(http.StatusForbidden, carol, "POST", base+"/pulls", map[string]any{"head": bob.Name() + ":fix", "title": "Not hers"})
+
+	// Bob pushes again: reading the pull request records the new head.
+	next := n.push(bob, bob, "lib", "fix", "fix", map[string]string{"fix.txt": "fixed twice\n"})
+	got := n.must(http.StatusOK, nil, "GET", base+"/pulls/1", nil).obj()
+	if got["head"].(map[string]any)["sha"] != next {
+		t.Fatalf("head after a push: %v, want %s", got["head"], next)
+	}
+	rec, err := n.Index.Pull(context.Background(), repo.ID, 1)
+	if err != nil || rec.HeadSHA != next {
+		t.Fatalf("recorded head: %+v %v", rec, err)
+	}
+	if got := n.runGit(baseDir, "rev-parse", "refs/pull/1/head"); got != next {
+		t.Fatalf("refs/pull/1/head = %s, want %s", got, next)
+	}
+
+	// Alice squashes it: one commit on main, with bob as its author.
+	oldMain := n.branchTip(baseDir, "main")
+	merged := n.must(http.StatusOK, alice, "POST", base+"/pulls/1/merge", map[string]any{"Do": "squash", "MergeMessageField": "Fixes the thing."}).obj()
+	tip := n.branchTip(baseDir, "main")
+	if merged["merge_commit_sha"] != tip || merged["merge_style"] != "squash" {
+		t.Fatalf("squashed: %s", mustJSON(merged))
+	}
+	if parents := n.runGit(baseDir, "rev-list", "--parents", "-n", "1", tip); parents != tip+" "+oldMain {
+		t.Fatalf("squash commit parents: %s", parents)
+	}
+	if log := n.runGit(baseDir, "log", "-1", "--format=%an|%cn|%B", tip); log != bob.Name()+"|"+alice.Name()+"|Fix it (#1)\n\nFixes the thing." {
+		t.Fatalf("squash commit: %q", log)
+	}
+	if got := n.runGit(baseDir, "show", tip+":fix.txt"); got != "fixed twice" {
+		t.Fatalf("squashed content: %q", got)
+	}
+}
+
+// TestRebaseMergeAndConflicts: a rebase replays the head's commits onto a
+// base that moved; a pull request whose changes conflict says which files,
+// and merging it is refused with them.
+func TestRebaseMergeAndConflicts(t *testing.T) {
+	t.Parallel()
+	n := startIssuesNode(t)
+	alice := n.NewUser()
+	repo := n.repo(alice, "svc", false)
+	dir := n.dir(repo)
+	base := "/api/v1/repos/" + alice.Name() + "/svc"
+	n.push(alice, alice, "svc", "topic", "main", map[string]string{"topic.txt": "one\n"}, "Topic one", "Topic two")
+	n.push(alice, alice, "svc", "clash", "main", map[string]string{"README.md": "# clash\n"}, "Rewrite the README")
+	n.must(http.StatusCreated, alice, "POST", base+"/pulls", map[string]any{"head": "topic", "title": "Topic"})
+	n.must(http.StatusCreated, alice, "POST", base+"/pulls", map[string]any{"head": "clash", "title": "Clash"})
+	// main moves on, touching the README the second pull request rewrites.
+	moved := n.push(alice, alice, "svc", "main", "main", map[string]string{"README.md": "# svc\n\nchanged on main\n"}, "Main moves")
+
+	// 1. The conflict is reported, and the merge refused with its files.
+	pr2 := n.must(http.StatusOK, nil, "GET", base+"/pulls/2", nil).obj()
+	if pr2["mergeable"] != false || mustJSON(pr2["conflicted_files"]) != `["README.md"]` {
+		t.Fatalf("conflicted pull request: %v %v", pr2["mergeable"], pr2["conflicted_files"])
+	}
+	pushes := refUpdates(t, n, repo)
+	refused := n.call(alice, "POST", base+"/pulls/2/merge", map[string]any{"Do": "merge"})
+	if refused.status != http.StatusConflict || refused.obj()["code"] != "merge_conflict" || mustJSON(refused.obj()["files"]) != `["README.md"]` {
+		t.Fatalf("conflicting merge: %d %s", refused.status, refused.body)
+	}
+	if n.branchTip(dir, "main") != moved || refUpdates(t, n, repo) != pushes {
+		t.Fatal("a refused merge moved main or recorded a push")
+	}
+
+	// 2. Rebase: the two commits replayed onto the moved main, linear.
+	merged := n.must(http.StatusOK, alice, "POST", base+"/pulls/1/merge", map[string]any{"Do": "rebase"}).obj()
+	tip := n.branchTip(dir, "main")
+	if merged["merge_commit_sha"] != tip || merged["merge_style"] != "rebase" {
+		t.Fatalf("rebased: %s", mustJSON(merged))
+	}
+	if log := n.runGit(dir, "log", "--format=%s|%P", "-3", tip); !strings.HasPrefix(log, "Topic two|") ||
+		!strings.Contains(log, "\nTopic one|"+moved+"\nMain moves|") {
+		t.Fatalf("rebased history:\n%s", log)
+	}
+	if merges := n.runGit(dir, "rev-list", "--merges", moved+".."+tip); merges != "" {
+		t.Fatalf("a rebase made merge commits: %s", merges)
+	}
+	if got := n.runGit(dir, "show", tip+":README.md"); got != "# svc\n\nchanged on main" {
+		t.Fatalf("README after the rebase: %q", got)
+	}
+}
+
+func num(v any) string {
+	return strings.TrimSuffix(mustJSON(v), ".0")
+}
+
+// TestPrivatePullRequest: a private repository's pull requests live in the
+// node's private store; anyone else gets 404, merge included.
+func TestPrivatePullRequest(t *testing.T) {
+	t.Parallel()
+	n := startIssuesNode(t)
+	alice, carol := n.NewUser(), n.NewUser()
+	repo := n.repo(alice, "hidden", true)
+	dir := n.dir(repo)
+	head := n.push(alice, alice, "hidden", "work", "main", map[string]string{"w.txt": "w\n"})
+	base := "/api/v1/repos/" + alice.Name() + "/hidden"
+	pr := n.must(http.StatusCreated, alice, "POST", base+"/pulls", map[string]any{"head": "work", "title": "Work"}).obj()
+	if pr["head"].(map[string]any)["sha"] != head || pr["id"].(float64) < 1<<52 {
+		t.Fatalf("private pull request: %s", mustJSON(pr))
+	}
+	if commits := n.must(http.StatusOK, alice, "GET", base+"/pulls/1/commits", nil).list(); len(commits) != 1 || commits[0]["cid"] != nil {
+		t.Fatalf("private commits carry no CID: %v", commits)
+	}
+	oldMain := n.branchTip(dir, "main")
+	for _, who := range []*forgetest.User{nil, carol} {
+		n.must(http.StatusNotFound, who, "GET", base+"/pulls/1", nil)
+		n.must(http.StatusNotFound, who, "GET", base+"/pulls/1.diff", nil)
+		n.must(http.StatusNotFound, who, "GET", fmt.Sprintf("/api/v1/issues/%.0f", pr["id"].(float64)), nil)
+	}
+	n.must(http.StatusNotFound, carol, "POST", base+"/pulls/1/merge", map[string]any{"Do": "merge"})
+	if n.branchTip(dir, "main") != oldMain {
+		t.Fatal("a stranger's merge moved main")
+	}
+	merged := n.must(http.StatusOK, alice, "POST", base+"/pulls/1/merge", map[string]any{"Do": "rebase"}).obj()
+	if merged["merged"] != true || merged["merge_commit_sha"] != head || n.branchTip(dir, "main") != head {
+		t.Fatalf("fast-forward rebase of a private pull request: %s", mustJSON(merged))
+	}
+}

@@ -1,0 +1,499 @@
+// Package gitrepos joins the forge's repositories to their git data: it is
+// the git server's view of the forge (gitserver.Repos: who may read and
+// push, protected branches, ref updates recorded as repo.push actions) and
+// the flows that change both at once (create, fork, delete, transfer, a new
+// default branch), so the forge record and the bare repository on disk
+// never drift apart through the API.
+//
+// Git data is at gitstore's <root>/<owner address>/<id>.git. A transfer
+// changes the owner, so the directory moves with it: Dir finds a
+// repository wherever its id is and renames it under its current owner.
+// Keying by id alone would have spared the move but broken the layout the
+// git store, its tests and operators already rely on; a rename within one
+// filesystem is atomic, and because Dir heals a move that a crash left
+// undone, the chain can never point at a directory that is not found.
+package gitrepos
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/auth"
+	"github.com/dforge/dforge/internal/blocks"
+	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/chain/tx"
+	"github.com/dforge/dforge/internal/forge"
+	"github.com/dforge/dforge/internal/gitserver"
+	"github.com/dforge/dforge/internal/gitstore"
+	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/usererr"
+)
+
+// ErrGitData marks a failure to make or change a repository's git data
+// after its forge record was written: the node's fault, never the user's.
+var ErrGitData = errors.New("the repository's git data could not be written on this node")
+
+// Repos is the forge's repositories with their git data.
+type Repos struct {
+	forge  *forge.Service
+	git    *gitstore.Store
+	blocks *blocks.Store // nil: no IPFS blocks are stored
+	users  Users         // nil: owners resolve through the index alone
+	log    *slog.Logger
+	moveMu *sync.Mutex // one directory move at a time
+}
+
+// Users finds the people who signed in on this node (auth.Service). The
+// index knows only the accounts the chain has touched, so someone whose
+// only forge actions are private has a default name only this node knows.
+type Users interface {
+	UserByName(ctx context.Context, username string) (auth.User, error)
+}
+
+var _ gitserver.Repos = (*Repos)(nil)
+
+// New returns the bridge; bs may be nil.
+func New(f *forge.Service, g *gitstore.Store, bs *blocks.Store, log *slog.Logger) *Repos {
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Repos{forge: f, git: g, blocks: bs, log: log.With("component", "gitrepos"), moveMu: &sync.Mutex{}}
+}
+
+// WithUsers returns the bridge resolving owners through u as well.
+func (h *Repos) WithUsers(u Users) *Repos {
+	c := *h
+	c.users = u
+	return &c
+}
+
+// Owner resolves an owner as a URL names it: a username the chain knows
+// (claimed or default), the default name of someone who signed in here,
+// or an address. Unknown owners are a not-found user error.
+func (h *Repos) Owner(ctx context.Context, name string) (common.Address, error) {
+	addr, err := h.forge.Owner(ctx, name)
+	if _, notFound := usererr.As(err); !notFound || h.users == nil {
+		return addr, err
+	}
+	if u, uerr := h.users.UserByName(ctx, name); uerr == nil {
+		return u.Address, nil
+	}
+	return addr, err
+}
+
+// Repo finds owner/name as viewer sees it (forge.Service.Repo, with owners
+// resolved by Owner).
+func (h *Repos) Repo(ctx context.Context, viewer common.Address, owner, name string) (index.Repo, forge.Perm, error) {
+	addr, err := h.Owner(ctx, owner)
+	if err != nil {
+		return index.Repo{}, forge.PermNone, &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: "repository " + owner + "/" + name + " does not exist"}
+	}
+	return h.forge.Repo(ctx, viewer, addr.Hex(), name)
+}
+
+// Forge is the forge service the bridge works through.
+func (h *Repos) Forge() *forge.Service { return h.forge }
+
+func ownerDir(addr string) string { return strings.ToLower(addr) }
+
+func repoID(id uint64) string { return strconv.FormatUint(id, 10) }
+
+// Dir is where r's bare repository is. It is under r's current owner; a
+// repository left under a former owner (a transfer) is moved there first.
+// The directory may not exist: a repository created on another node has no
+// git data here.
+func (h *Repos) Dir(r index.Repo) (string, error) {
+	want, err := h.git.Path(ownerDir(r.Owner.Address), repoID(r.ID))
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(filepath.Join(want, "HEAD")); err == nil {
+		return want, nil
+	}
+	return want, h.relocate(r, want)
+}
+
+// relocate moves r's directory from a former owner's folder to want.
+func (h *Repos) relocate(r index.Repo, want string) error {
+	h.moveMu.Lock()
+	defer h.moveMu.Unlock()
+	if _, err := os.Stat(filepath.Join(want, "HEAD")); err == nil {
+		return nil // moved while we waited
+	}
+	found, err := filepath.Glob(filepath.Join(h.git.Root(), "*", repoID(r.ID)+".git"))
+	if err != nil || len(found) == 0 {
+		return nil // no git data here
+	}
+	if err := os.MkdirAll(filepath.Dir(want), 0o755); err != nil {
+		return fmt.Errorf("move repository %d to its owner: %w", r.ID, err)
+	}
+	if err := os.Rename(found[0], want); err != nil {
+		return fmt.Errorf("move repository %d to its owner: %w", r.ID, err)
+	}
+	h.log.Info("moved repository to its new owner", "repo", r.ID, "from", found[0], "to", want)
+	return nil
+}
+
+// HasGit reports whether r's git data is on this node.
+func (h *Repos) HasGit(r index.Repo) bool {
+	dir, err := h.Dir(r)
+	if err != nil {
+		return false
+	}
+	_, err = os.Stat(filepath.Join(dir, "HEAD"))
+	return err == nil
+}
+
+// --- gitserver.Repos ---
+
+// Resolve finds owner/name: owner is a username (claimed or default) or an
+// address. Whether the caller may see it is CanRead's question.
+func (h *Repos) Resolve(ctx context.Context, owner, name string) (gitserver.Repo, bool, error) {
+	addr, err := h.Owner(ctx, owner)
+	if _, ok := usererr.As(err); ok {
+		return gitserver.Repo{}, false, nil
+	} else if err != nil {
+		return gitserver.Repo{}, false, err
+	}
+	r, err := h.forge.Index().RepoByName(ctx, addr, name)
+	if _, ok := usererr.As(err); ok {
+		return gitserver.Repo{}, false, nil
+	} else if err != nil {
+		return gitserver.Repo{}, false, err
+	}
+	dir, err := h.Dir(r)
+	if err != nil {
+		return gitserver.Repo{}, false, err
+	}
+	return gitserver.Repo{
+		ID: repoID(r.ID), Owner: r.Owner.Username, Name: r.Name, Path: dir, Private: r.Private, DefaultBranch: r.DefaultBranch,
+	}, true, nil
+}
+
+// record reads the forge's current record of a resolved repository: the
+// push may have begun before a change of permissions or branches.
+func (h *Repos) record(ctx context.Context, r gitserver.Repo) (index.Repo, error) {
+	id, err := strconv.ParseUint(r.ID, 10, 64)
+	if err != nil {
+		return index.Repo{}, fmt.Errorf("repository id %q: %w", r.ID, err)
+	}
+	return h.forge.Index().RepoByID(ctx, id)
+}
+
+func (h *Repos) perm(ctx context.Context, u *auth.User, r gitserver.Repo) forge.Perm {
+	rec, err := h.record(ctx, r)
+	if err != nil {
+		return forge.PermNone
+	}
+	var who common.Address
+	if u != nil {
+		who = u.Address
+	}
+	p, err := h.forge.Permission(ctx, rec, who)
+	if err != nil {
+		h.log.ErrorContext(ctx, "read permission", "repo", r.ID, "err", err)
+		return forge.PermNone
+	}
+	return p
+}
+
+// CanRead: the owner, collaborators, and anyone for a public repository.
+func (h *Repos) CanRead(ctx context.Context, u *auth.User, r gitserver.Repo) bool {
+	return h.perm(ctx, u, r) >= forge.PermRead
+}
+
+// CanWrite: the owner and collaborators with write or maintain.
+func (h *Repos) CanWrite(ctx context.Context, u *auth.User, r gitserver.Repo) bool {
+	return u != nil && h.perm(ctx, u, r) >= forge.PermWrite
+}
+
+// CheckUpdate refuses, before git applies a push, what the forge module
+// would refuse afterwards (the chain checks again, but by then git has
+// moved the ref): deleting or force-pushing a protected branch, and ref
+// names the module does not take.
+func (h *Repos) CheckUpdate(ctx context.Context, u *auth.User, r gitserver.Repo, up gitserver.RefUpdate) error {
+	rec, err := h.record(ctx, r)
+	if err != nil {
+		return err
+	}
+	if err := checkRef(up.Ref); err != nil {
+		return err
+	}
+	branch, ok := strings.CutPrefix(up.Ref, "refs/heads/")
+	if !ok || !isProtected(rec, branch) {
+		return nil
+	}
+	switch {
+	case up.Deleted():
+		return protectedErr("Branch %s is protected: it cannot be deleted.", branch)
+	case up.Forced && !up.Created():
+		return protectedErr("Branch %s is protected: force-pushes are refused. Pull, merge or rebase onto it, and push again.", branch)
+	}
+	return nil
+}
+
+func isProtected(r index.Repo, branch string) bool {
+	for _, b := range r.ProtectedBranches {
+		if b == branch {
+			return true
+		}
+	}
+	return false
+}
+
+func protectedErr(format string, args ...any) error {
+	return &usererr.Error{Kind: usererr.Forbidden, Code: "protected_branch", Message: fmt.Sprintf(format, args...)}
+}
+
+// checkRef applies the forge module's ref rules (git's own are mostly
+// stricter): a full name under refs/ of at most MaxRef bytes.
+func checkRef(ref string) error {
+	rest, ok := strings.CutPrefix(ref, "refs/")
+	if !ok || len(ref) > chainforge.MaxRef {
+		return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field",
+			Message: fmt.Sprintf("ref %s is refused: refs are names under refs/ of at most %d bytes", ref, chainforge.MaxRef)}
+	}
+	if err := chainforge.ValidateBranch("ref", rest); err != nil {
+		return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field", Message: "ref " + ref + " is refused: " + err.Error()}
+	}
+	return nil
+}
+
+// Pushed records each ref update as a repo.push action, in order: on
+// chain for a public repository, in the private store for a private one.
+func (h *Repos) Pushed(ctx context.Context, u *auth.User, r gitserver.Repo, updates []gitserver.RefUpdate) error {
+	id, err := strconv.ParseUint(r.ID, 10, 64)
+	if err != nil {
+		return fmt.Errorf("repository id %q: %w", r.ID, err)
+	}
+	for _, up := range updates {
+		if up.Old == up.New {
+			continue
+		}
+		_, err := h.forge.Do(ctx, u.Address, "repo.push", chainforge.RepoPush{
+			Repo: id, Ref: up.Ref, Old: up.Old, New: up.New, Forced: up.Forced,
+		})
+		if err != nil {
+			return fmt.Errorf("record the push of %s: %w", up.Ref, err)
+		}
+	}
+	return nil
+}
+
+// --- flows that change the forge record and the git data together ---
+
+// CreateOptions describe a new repository.
+type CreateOptions struct {
+	Name          string
+	Description   string
+	DefaultBranch string // chainforge.DefaultBranch when empty
+	Private       bool
+	// README, when set, is the first commit's README.md, by Author.
+	README []byte
+	Author gitstore.Signature
+}
+
+// CheckName refuses a repository name the forge would refuse, before
+// anything is written.
+func CheckName(name string) error {
+	if err := chainforge.ValidateRepoName(name); err != nil {
+		return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_name", Field: "name", Message: chainMessage(err)}
+	}
+	return nil
+}
+
+// CheckBranch refuses a default branch name that either the forge or the
+// git store would refuse.
+func CheckBranch(field, name string) error {
+	if err := chainforge.ValidateBranch(field, name); err != nil {
+		return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field", Field: field, Message: chainMessage(err)}
+	}
+	if err := gitstore.CheckBranchName(name); err != nil {
+		return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field", Field: field,
+			Message: fmt.Sprintf("%s %q is not a branch name this node takes: use letters, digits, '.', '_', '-' and '/'", field, name)}
+	}
+	return nil
+}
+
+func chainMessage(err error) string {
+	var te *tx.Error
+	if errors.As(err, &te) {
+		return te.Message
+	}
+	return err.Error()
+}
+
+// Create records a repository for actor and makes its git data (with a
+// first commit when README is set; for a public repository, its objects as
+// blocks). Names are checked first, so only a node failure can leave a
+// record without git data; that comes back wrapping ErrGitData.
+func (h *Repos) Create(ctx context.Context, actor common.Address, o CreateOptions) (index.Repo, error) {
+	// 1. Check what the user chose.
+	if err := CheckName(o.Name); err != nil {
+		return index.Repo{}, err
+	}
+	if o.DefaultBranch == "" {
+		o.DefaultBranch = chainforge.DefaultBranch
+	}
+	if err := CheckBranch("default_branch", o.DefaultBranch); err != nil {
+		return index.Repo{}, err
+	}
+	// 2. The forge record: on chain, or in the private store.
+	res, err := h.forge.Do(ctx, actor, "repo.create", chainforge.RepoCreate{
+		Name: o.Name, Description: o.Description, DefaultBranch: o.DefaultBranch, Private: o.Private,
+	})
+	if err != nil {
+		return index.Repo{}, err
+	}
+	r, err := h.created(ctx, res)
+	if err != nil {
+		return index.Repo{}, err
+	}
+	// 3. The git data, and the first commit's objects as blocks.
+	opts := gitstore.CreateOptions{DefaultBranch: o.DefaultBranch, README: o.README, Author: o.Author}
+	dir, err := h.git.Create(ctx, ownerDir(r.Owner.Address), repoID(r.ID), opts)
+	if err != nil {
+		h.log.ErrorContext(ctx, "create git repository for a recorded repository", "repo", r.ID, "err", err)
+		return r, fmt.Errorf("%w: repository %d: %v", ErrGitData, r.ID, err)
+	}
+	if o.README != nil {
+		h.importBlocks(ctx, r, dir)
+	}
+	return r, nil
+}
+
+// created reads back the repository an action made.
+func (h *Repos) created(ctx context.Context, res forge.Result) (index.Repo, error) {
+	if len(res.Change.Repos) == 0 {
+		return index.Repo{}, fmt.Errorf("the forge applied %s without a repository", res.Change.Action)
+	}
+	return h.forge.Index().RepoByID(ctx, res.Change.Repos[0].ID)
+}
+
+// importBlocks stores a public repository's objects as blocks. A failure
+// is logged, not returned: the repository itself is made and works; the
+// blocks can be imported again (ImportRepository skips stored ones).
+func (h *Repos) importBlocks(ctx context.Context, r index.Repo, dir string) {
+	if r.Private || h.blocks == nil {
+		return
+	}
+	if _, err := h.blocks.ImportRepository(ctx, dir); err != nil {
+		h.log.ErrorContext(ctx, "store a repository's objects as IPFS blocks", "repo", r.ID, "err", err)
+	}
+}
+
+// Fork forks src for actor under name (src's name when empty).
+func (h *Repos) Fork(ctx context.Context, actor common.Address, src index.Repo, name string) (index.Repo, error) {
+	if name != "" {
+		if err := CheckName(name); err != nil {
+			return index.Repo{}, err
+		}
+	}
+	srcDir, err := h.Dir(src)
+	if err != nil {
+		return index.Repo{}, err
+	}
+	if _, err := os.Stat(filepath.Join(srcDir, "HEAD")); err != nil {
+		return index.Repo{}, &usererr.Error{Kind: usererr.Conflict, Code: "no_git_data",
+			Message: "the git data of " + src.Owner.Username + "/" + src.Name + " is not on this node, so it cannot be forked here"}
+	}
+	res, err := h.forge.Do(ctx, actor, "repo.fork", chainforge.RepoFork{Repo: src.ID, Name: name})
+	if err != nil {
+		return index.Repo{}, err
+	}
+	r, err := h.created(ctx, res)
+	if err != nil {
+		return index.Repo{}, err
+	}
+	dir, err := h.git.Fork(ctx, srcDir, ownerDir(r.Owner.Address), repoID(r.ID))
+	if err != nil {
+		h.log.ErrorContext(ctx, "fork git repository for a recorded fork", "repo", r.ID, "source", src.ID, "err", err)
+		return r, fmt.Errorf("%w: fork %d of %d: %v", ErrGitData, r.ID, src.ID, err)
+	}
+	h.importBlocks(ctx, r, dir)
+	return r, nil
+}
+
+// Delete deletes r (the forge checks actor owns it), then its git data.
+func (h *Repos) Delete(ctx context.Context, actor common.Address, r index.Repo) error {
+	dir, _ := h.Dir(r) // before the record goes: it knows the owner
+	if _, err := h.forge.Do(ctx, actor, "repo.delete", chainforge.RepoRef{Repo: r.ID}); err != nil {
+		return err
+	}
+	err := h.git.Delete(ctx, ownerDir(r.Owner.Address), repoID(r.ID))
+	if errors.Is(err, gitstore.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		h.log.ErrorContext(ctx, "delete the git data of a deleted repository", "repo", r.ID, "dir", dir, "err", err)
+		return fmt.Errorf("%w: delete repository %d: %v", ErrGitData, r.ID, err)
+	}
+	return nil
+}
+
+// Transfer gives r to newOwner and moves its git data under them.
+func (h *Repos) Transfer(ctx context.Context, actor common.Address, r index.Repo, newOwner common.Address) (index.Repo, error) {
+	if _, err := h.forge.Do(ctx, actor, "repo.transfer", chainforge.RepoTransfer{Repo: r.ID, NewOwner: newOwner}); err != nil {
+		return index.Repo{}, err
+	}
+	moved, err := h.forge.Index().RepoByID(ctx, r.ID)
+	if err != nil {
+		return index.Repo{}, err
+	}
+	if _, err := h.Dir(moved); err != nil {
+		h.log.ErrorContext(ctx, "move a transferred repository", "repo", r.ID, "err", err)
+		return moved, fmt.Errorf("%w: %v", ErrGitData, err)
+	}
+	return moved, nil
+}
+
+// Update changes r's settings; a new default branch also becomes the git
+// repository's HEAD, so clones check it out.
+func (h *Repos) Update(ctx context.Context, actor common.Address, r index.Repo, up chainforge.RepoUpdate) (index.Repo, error) {
+	up.Repo = r.ID
+	if up.Name != nil {
+		if err := CheckName(*up.Name); err != nil {
+			return index.Repo{}, err
+		}
+	}
+	dir, err := h.Dir(r)
+	if err != nil {
+		return index.Repo{}, err
+	}
+	if up.DefaultBranch != nil && *up.DefaultBranch != r.DefaultBranch {
+		if err := CheckBranch("default_branch", *up.DefaultBranch); err != nil {
+			return index.Repo{}, err
+		}
+		// A repository with branches must have this one; an empty one may
+		// name the branch its first push will create.
+		if h.HasGit(r) && !gitstore.IsEmpty(dir) {
+			if _, err := gitstore.ResolveBranch(ctx, dir, *up.DefaultBranch); err != nil {
+				return index.Repo{}, &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field", Field: "default_branch",
+					Message: fmt.Sprintf("there is no branch %s to make the default", *up.DefaultBranch)}
+			}
+		}
+	}
+	if _, err := h.forge.Do(ctx, actor, "repo.update", up); err != nil {
+		return index.Repo{}, err
+	}
+	updated, err := h.forge.Index().RepoByID(ctx, r.ID)
+	if err != nil {
+		return index.Repo{}, err
+	}
+	if up.DefaultBranch != nil && h.HasGit(updated) {
+		if err := gitstore.SetHead(ctx, dir, updated.DefaultBranch); err != nil {
+			h.log.ErrorContext(ctx, "point HEAD at the new default branch", "repo", r.ID, "err", err)
+			return updated, fmt.Errorf("%w: %v", ErrGitData, err)
+		}
+	}
+	return updated, nil
+}

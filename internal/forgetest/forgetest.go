@@ -1,0 +1,307 @@
+// Package forgetest runs a whole dForge node in a test, as serve wires it:
+// a single-validator chain whose genesis lists the node's operator, the SQL
+// index following it, the forge service, the git store, the blockstore,
+// the git server with the forge deciding access, and the HTTP handler in
+// an httptest server. Tests drive it as clients do: the JSON API with
+// access tokens, and the git binary over Smart HTTP.
+//
+// A test package using it calls forgetest.Main from TestMain, so the test
+// binary can stand in for the dforge binary in git's hooks.
+package forgetest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/dforge/dforge/internal/auth"
+	"github.com/dforge/dforge/internal/blocks"
+	"github.com/dforge/dforge/internal/chain"
+	"github.com/dforge/dforge/internal/chain/app"
+	"github.com/dforge/dforge/internal/chain/names"
+	"github.com/dforge/dforge/internal/forge"
+	"github.com/dforge/dforge/internal/forge/gitrepos"
+	"github.com/dforge/dforge/internal/forge/private"
+	"github.com/dforge/dforge/internal/gitserver"
+	"github.com/dforge/dforge/internal/gitstore"
+	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/store"
+	"github.com/dforge/dforge/internal/web"
+)
+
+// Main runs the tests, or, when git runs the test binary as a hook
+// (`<exe> hook <name>` with a push's token), the hook.
+func Main(m *testing.M) {
+	if len(os.Args) == 3 && os.Args[1] == "hook" && os.Getenv("DFORGE_HOOK_TOKEN") != "" {
+		if err := gitserver.RunHook(context.Background(), os.Args[2], os.Stdin, os.Stderr); err != nil {
+			fmt.Fprintln(os.Stderr, "dforge:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// Quiet is a logger that drops everything.
+var Quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
+
+// Node is a running node.
+type Node struct {
+	t        testing.TB
+	URL      string
+	Dir      string
+	Chain    *chain.Chain
+	Store    *store.Store
+	Index    *index.Index
+	Forge    *forge.Service
+	GitStore *gitstore.Store
+	Blocks   *blocks.Store
+	Repos    *gitrepos.Repos
+	auth     *auth.Service
+	home     string // HOME of the git client
+}
+
+// Start runs a node for the test; it stops when the test ends.
+func Start(t testing.TB) *Node {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	dir := t.TempDir()
+	n := &Node{t: t, Dir: dir, home: filepath.Join(dir, "home")}
+	// 1. The chain, with this node's operator in its genesis.
+	key, err := chain.LoadOrCreateOperatorKey(chain.OperatorKeyFile(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.Chain, err = chain.Open(ctx, chain.Config{
+		Dir: filepath.Join(dir, "chain"), RPCAddr: "tcp://127.0.0.1:0", P2PAddr: "tcp://127.0.0.1:0", Logger: Quiet,
+		Genesis: app.Genesis{Params: app.Params{ChainID: 7771, Symbol: "DFG", Decimals: 6, UnbondingBlocks: 2},
+			Operators: []common.Address{crypto.PubkeyToAddress(key.PublicKey)}},
+	})
+	if err != nil {
+		t.Fatalf("open chain: %v", err)
+	}
+	t.Cleanup(func() { n.Chain.Close() })
+	// 2. SQL and the index following the chain.
+	if n.Store, err = store.Open(ctx, filepath.Join(dir, "dforge.db")); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { n.Store.Close() })
+	n.Index = index.New(Quiet, n.Store, n.Chain.Client())
+	ixCtx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- n.Index.Run(ixCtx) }()
+	t.Cleanup(func() { stop(); <-done })
+	// 3. The forge, the git data and the HTTP surface.
+	priv, err := private.Open(filepath.Join(dir, "private"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.Forge, err = forge.New(ctx, forge.Config{Chain: n.Chain, Index: n.Index, OperatorKey: key, Private: priv, Log: Quiet}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { n.Forge.Close() })
+	if n.GitStore, err = gitstore.Open(filepath.Join(dir, "git")); err != nil {
+		t.Fatal(err)
+	}
+	if n.Blocks, err = blocks.Open(filepath.Join(dir, "blocks")); err != nil {
+		t.Fatal(err)
+	}
+	n.auth = auth.New(n.Store, auth.Config{ChainID: 7771, Names: n.Index, Log: Quiet})
+	n.Repos = gitrepos.New(n.Forge, n.GitStore, n.Blocks, Quiet).WithUsers(n.auth)
+	gitSrv := gitserver.New(gitserver.Config{Repos: n.Repos, Store: n.GitStore, Blocks: n.Blocks, Log: Quiet})
+	t.Cleanup(func() { gitSrv.Close() })
+	h, err := web.NewNodeHandler(Quiet, n.Store, n.Chain, n.Index,
+		fstest.MapFS{"index.html": {Data: []byte("<!doctype html><title>dForge</title>")}}, "test",
+		web.WithGit(gitSrv, n.Blocks.Gateway(Quiet)), web.WithForge(n.Forge, n.GitStore, n.Blocks))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	n.URL = srv.URL
+	if err := os.MkdirAll(n.home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// User is someone signed in on the node, with an access token.
+type User struct {
+	Address common.Address
+	Token   string
+	ID      int64
+}
+
+// Name is the user's username (their default name: they claim none).
+func (u *User) Name() string { return names.Default(u.Address) }
+
+// NewUser signs up a new wallet and gives it a token of scopes (write
+// when none are given).
+func (n *Node) NewUser(scopes ...string) *User {
+	n.t.Helper()
+	if len(scopes) == 0 {
+		scopes = []string{"write"}
+	}
+	key, _ := crypto.GenerateKey()
+	addr := crypto.PubkeyToAddress(key.PublicKey)
+	ctx := context.Background()
+	su, err := n.Store.EnsureUser(ctx, strings.ToLower(addr.Hex()), time.Now())
+	if err != nil {
+		n.t.Fatal(err)
+	}
+	tok, err := n.auth.CreateToken(ctx, auth.User{ID: su.ID, Address: addr}, "test", scopes)
+	if err != nil {
+		n.t.Fatal(err)
+	}
+	return &User{Address: addr, Token: tok.Secret, ID: su.ID}
+}
+
+// Response is an answer of the API.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// Decode reads the body as JSON into v.
+func (r Response) Decode(t testing.TB, v any) {
+	t.Helper()
+	if err := json.Unmarshal(r.Body, v); err != nil {
+		t.Fatalf("decode %s: %v", r.Body, err)
+	}
+}
+
+// Call sends a request as u (nil: anonymous) with body as JSON (nil: none).
+func (n *Node) Call(method, path string, u *User, body any) Response {
+	n.t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			n.t.Fatal(err)
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, n.URL+path, rd)
+	if err != nil {
+		n.t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if u != nil {
+		req.Header.Set("Authorization", "token "+u.Token)
+	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := client.Do(req)
+	if err != nil {
+		n.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		n.t.Fatal(err)
+	}
+	return Response{Status: res.StatusCode, Header: res.Header, Body: b}
+}
+
+// JSON sends a request, checks its status is want and decodes the answer
+// into out (when not nil).
+func (n *Node) JSON(method, path string, u *User, body any, want int, out any) Response {
+	n.t.Helper()
+	res := n.Call(method, path, u, body)
+	if res.Status != want {
+		n.t.Fatalf("%s %s: status %d, want %d: %s", method, path, res.Status, want, res.Body)
+	}
+	if out != nil {
+		res.Decode(n.t, out)
+	}
+	return res
+}
+
+// Remote is the clone URL of owner/name, with u's token as the password
+// (nil: anonymous).
+func (n *Node) Remote(u *User, owner, name string) string {
+	base, _ := url.Parse(n.URL)
+	base.Path = "/" + owner + "/" + name + ".git"
+	if u != nil {
+		base.User = url.UserPassword("git", u.Token)
+	}
+	return base.String()
+}
+
+// gitEnv is a git client's environment: no user or system config, no
+// prompts, a fixed identity.
+func (n *Node) gitEnv() []string {
+	return append(gitstore.CleanEnv(os.Environ()),
+		"HOME="+n.home, "GIT_CONFIG_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=", "SSH_ASKPASS=",
+		"GIT_AUTHOR_NAME=Tester", "GIT_AUTHOR_EMAIL=tester@example.org",
+		"GIT_COMMITTER_NAME=Tester", "GIT_COMMITTER_EMAIL=tester@example.org")
+}
+
+// TryGit runs git in dir and returns its combined output and error.
+func (n *Node) TryGit(dir string, args ...string) (string, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = n.gitEnv()
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	return out.String(), err
+}
+
+// Git runs git in dir, failing the test on error, and returns its output.
+func (n *Node) Git(dir string, args ...string) string {
+	n.t.Helper()
+	out, err := n.TryGit(dir, args...)
+	if err != nil {
+		n.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+// Clone clones remote into a new directory and returns it.
+func (n *Node) Clone(remote string, args ...string) string {
+	n.t.Helper()
+	dir := filepath.Join(n.t.TempDir(), "clone")
+	n.Git("", append(append([]string{"clone", "--quiet"}, args...), remote, dir)...)
+	return dir
+}
+
+// Commit writes files in the work tree dir and commits them, returning
+// the commit id.
+func (n *Node) Commit(dir, msg string, files map[string]string) string {
+	n.t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			n.t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			n.t.Fatal(err)
+		}
+	}
+	n.Git(dir, "add", "-A")
+	n.Git(dir, "commit", "--quiet", "-m", msg)
+	return strings.TrimSpace(n.Git(dir, "rev-parse", "HEAD"))
+}
