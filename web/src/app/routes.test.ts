@@ -32,7 +32,56 @@ describe('route table', () => {
     expect(matchRoute(path)).toMatchObject({ screen, params })
   })
 
-  it.each(['/nope', '/repository', '/repository/1/2', '/blog/a/b'])('%s is not found', (path) => {
+  it.each(['/nope', '/repository', '/repository/1/2', '/blog/a/b', '/ada/engine/nope', '/ada/engine/issues/1/2', '/ada/engine/commit', '/ada'])('%s is not found', (path) => {
     expect(matchRoute(path).screen).toBe('notFound')
+  })
+})
+
+describe('forge routes', () => {
+  it.each([
+    ['/new', 'newRepository', {}],
+    ['/ada/engine', 'repository', { owner: 'ada', repo: 'engine' }],
+    ['/ada/engine/src', 'code', { owner: 'ada', repo: 'engine', '*': '' }],
+    ['/ada/engine/src/cmd/main.go', 'code', { owner: 'ada', repo: 'engine', '*': 'cmd/main.go' }],
+    ['/ada/engine/src/docs/read%20me.md', 'code', { '*': 'docs/read me.md' }],
+    ['/ada/engine/commits', 'commits', { owner: 'ada', repo: 'engine' }],
+    ['/ada/engine/commit/0123abc', 'commit', { sha: '0123abc' }],
+    ['/ada/engine/branches', 'branches', {}],
+    ['/ada/engine/tags', 'tags', {}],
+    ['/ada/engine/contributors', 'contributors', {}],
+    ['/ada/engine/issues', 'issues', {}],
+    ['/ada/engine/issues/new', 'newIssue', { owner: 'ada', repo: 'engine' }],
+    ['/ada/engine/issues/12', 'issue', { owner: 'ada', repo: 'engine', number: '12' }],
+    ['/ada/engine/pulls', 'pulls', {}],
+    ['/ada/engine/pulls/new', 'newPullRequest', {}],
+    ['/ada/engine/pulls/3', 'pullRequest', { number: '3' }],
+    ['/ada/engine/settings', 'repoSettings', {}],
+  ])('%s shows %s', (path, screen, params) => {
+    expect(matchRoute(path)).toMatchObject({ screen, params })
+  })
+
+  // The spec's routes and every other earlier route are listed first, so they win over /:owner/:repo.
+  it.each([
+    ['/repository/7', 'repository', { id: '7' }],
+    ['/issue/42', 'issue', { id: '42' }],
+    ['/pr/9', 'pullRequest', { id: '9' }],
+    ['/user/ada', 'user', { id: 'ada' }],
+    ['/blog/hello', 'blogPost', { id: 'hello' }],
+    ['/help/faq', 'faq', {}],
+    ['/docs/api', 'apiReference', {}],
+    ['/settings', 'settings', {}],
+  ])('%s still shows %s', (path, screen, params) => {
+    expect(matchRoute(path)).toMatchObject({ screen, params })
+  })
+
+  it('lists the spec routes before the catch-all repository routes', () => {
+    const paths = routeTable.map((r) => r.path)
+    const firstOwner = paths.indexOf('/:owner/:repo')
+    for (const p of ['/repository/:id', '/issue/:id', '/pr/:id', '/user/:id', '/blog/:id', '/help/*', '/docs/*', '/forum/topic/:id']) {
+      expect(paths.indexOf(p)).toBeLessThan(firstOwner)
+    }
+    // issues/new and pulls/new come before :number (which would otherwise take "new").
+    expect(paths.indexOf('/:owner/:repo/issues/new')).toBeLessThan(paths.indexOf('/:owner/:repo/issues/:number'))
+    expect(paths.indexOf('/:owner/:repo/pulls/new')).toBeLessThan(paths.indexOf('/:owner/:repo/pulls/:number'))
   })
 })

@@ -4,11 +4,12 @@ import { EmptyState } from '@/components/EmptyState'
 import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
 import { usePosts } from '@/features/blog/api'
+import { repoHref, useRepoSearch } from '@/features/repositories/api'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import './home.css'
 
 const QUICK_ACTIONS = [
-  { key: 'createRepository', to: '/explore' },
+  { key: 'createRepository', to: '/new' },
   { key: 'reportIssue', to: '/explore' },
   { key: 'newPullRequest', to: '/explore' },
   { key: 'createProposal', to: '/governance' },
@@ -46,7 +47,7 @@ export default function HomeScreen() {
       </section>
       <div className="home-columns">
         <Section id="trending" title={t('trending.title')}>
-          <EmptyState message={t('trending.empty')} />
+          <Trending />
         </Section>
         <Section id="contributors" title={t('contributors.title')}>
           <EmptyState message={t('contributors.empty')} action={<PreloadLink to="/leaderboard">{t('contributors.leaderboard')}</PreloadLink>} />
@@ -95,6 +96,36 @@ function LatestNews() {
               ))}
             </ul>
             <PreloadLink to="/blog">{t('news.all')}</PreloadLink>
+          </>
+        )
+      }
+    </QueryState>
+  )
+}
+
+const TRENDING = 6
+
+/** The most starred repositories on this node (GET /api/v1/repos/search?sort=stars). */
+function Trending() {
+  const { t, i18n } = useTranslation('home')
+  const repos = useRepoSearch('', 'stars', 1, TRENDING)
+  return (
+    <QueryState query={repos}>
+      {({ items }) =>
+        items.length === 0 ? (
+          <EmptyState message={t('trending.empty')} action={<PreloadLink to="/new">{t('trending.create')}</PreloadLink>} />
+        ) : (
+          <>
+            <ol className="trending-list">
+              {items.map((r) => (
+                <li key={r.id}>
+                  <PreloadLink to={repoHref.home(r.owner.login, r.name)}>{r.full_name}</PreloadLink>
+                  <span className="muted"> · {t('trending.stars', { count: r.stars_count, n: new Intl.NumberFormat(i18n.resolvedLanguage).format(r.stars_count) })}</span>
+                  {r.description && <p className="muted trending-description">{r.description}</p>}
+                </li>
+              ))}
+            </ol>
+            <PreloadLink to="/explore?sort=stars">{t('trending.all')}</PreloadLink>
           </>
         )
       }

@@ -1,21 +1,44 @@
-import { screen } from '@testing-library/react'
-import { describe, expect, it } from 'vitest'
-import { preloadNamespaces, renderScreen, stubFetch } from '@/test/render'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { nav } from '@/features/repositories/nav'
+import { REPO, repoFixture, stubApi, text } from '@/features/repositories/testing'
+import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
+import type { Issue } from './api'
 import { NoDescription, NoIssues } from './EmptyStates'
+import IssueListScreen from './IssueListScreen'
 import IssueScreen from './IssueScreen'
+import NewIssueScreen from './NewIssueScreen'
 
-preloadNamespaces('issues')
+preloadNamespaces('issues', 'repositories', 'wallet')
 
-describe('IssueScreen', () => {
-  it('says which issue is not found, without asking the server', async () => {
-    const fetchMock = stubFetch()
-    renderScreen(<IssueScreen />, '/issue/42')
-    expect(await screen.findByRole('heading', { level: 1, name: 'Issue #42 not found' })).toBeTruthy()
-    expect(document.title).toBe('Issue #42 not found · dForge')
-    expect(screen.getByRole('link', { name: 'Explore repositories' }).getAttribute('href')).toBe('/explore')
-    expect(fetchMock).not.toHaveBeenCalled()
-  })
+let go: ReturnType<typeof vi.spyOn>
+beforeEach(() => {
+  go = vi.spyOn(nav, 'go').mockImplementation(() => {})
 })
+afterEach(() => {
+  go.mockRestore()
+})
+
+const BUG = { id: 5, name: 'bug', color: 'ee0701', description: 'Something is wrong' }
+
+function issue(overrides: Partial<Issue> = {}): Issue {
+  return {
+    id: 101,
+    number: 3,
+    title: 'The mill jams',
+    body: 'It stops at step 4.',
+    body_html: '<p>It stops at step 4.</p>',
+    user: { id: 2, login: 'bob' },
+    labels: [BUG],
+    state: 'open',
+    comments: 1,
+    created_at: '2026-01-01T00:00:00Z',
+    updated_at: '2026-01-01T00:00:00Z',
+    pull_request: null,
+    repository: { id: 7, name: 'engine', owner: 'ada', full_name: 'ada/engine' },
+    ...overrides,
+  }
+}
 
 describe('issue empty states', () => {
   it('reads "No description provided" for a missing description', async () => {
@@ -26,5 +49,164 @@ describe('issue empty states', () => {
   it('reads "No issues found" for an empty issue list', async () => {
     renderScreen(<NoIssues />, '/')
     expect((await screen.findByRole('status')).textContent).toBe('No issues found')
+  })
+})
+
+describe('IssueListScreen', () => {
+  it('shows "No issues found" when there are none', async () => {
+    stubApi({ [`GET ${REPO}`]: repoFixture(), [`GET ${REPO}/issues`]: [], [`GET ${REPO}/labels`]: [] })
+    renderScreen(<IssueListScreen />, '/ada/engine/issues')
+    expect((await screen.findByText('No issues found')).closest('[role=status]')).toBeTruthy()
+    expect(screen.getByRole('link', { name: 'New issue' }).getAttribute('href')).toBe('/ada/engine/issues/new')
+  })
+
+  it('lists issues with their labels and filters by state, label and text', async () => {
+    const api = stubApi({ [`GET ${REPO}`]: repoFixture(), [`GET ${REPO}/issues`]: [issue()], [`GET ${REPO}/labels`]: [BUG] })
+    renderScreen(<IssueListScreen />, '/ada/engine/issues')
+    expect((await screen.findByRole('link', { name: 'The mill jams' })).getAttribute('href')).toBe('/ada/engine/issues/3')
+    expect(screen.getAllByText('bug').length).toBeGreaterThan(0)
+    const first = new URL(api.sent('GET', `${REPO}/issues`)[0].url, 'http://x').searchParams
+    expect([first.get('state'), first.get('type'), first.get('page')]).toEqual(['open', 'issues', '1'])
+    fireEvent.click(screen.getByRole('button', { name: 'Closed' }))
+    fireEvent.change(screen.getByLabelText('Label'), { target: { value: 'bug' } })
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search issues' }), { target: { value: 'mill' } })
+    await waitFor(() => {
+      const last = new URL(api.sent('GET', `${REPO}/issues`).at(-1)?.url ?? '', 'http://x').searchParams
+      expect([last.get('state'), last.get('labels'), last.get('q')]).toEqual(['closed', 'bug', 'mill'])
+    })
+    expect(new URLSearchParams(window.location.search).get('state')).toBe('closed')
+  })
+})
+
+describe('NewIssueScreen', () => {
+  it('asks a visitor to sign in', async () => {
+    stubApi({ [`GET ${REPO}`]: repoFixture() })
+    renderScreen(<NewIssueScreen />, '/ada/engine/issues/new')
+    expect(await screen.findByText('Sign in with your wallet to open an issue.')).toBeTruthy()
+  })
+
+  it('previews the Markdown on the server, then creates the issue and opens it', async () => {
+    const api = stubApi({
+      [`GET ${REPO}`]: repoFixture(),
+      [`GET ${REPO}/labels`]: [],
+      'POST /api/v1/markdown': text('<p><strong>bold</strong></p>', 200, 'text/html'),
+      [`POST ${REPO}/issues`]: issue({ number: 9 }),
+    })
+    signIn()
+    renderScreen(<NewIssueScreen />, '/ada/engine/issues/new')
+    fireEvent.click(await screen.findByRole('button', { name: 'Create issue' }))
+    expect(await screen.findByText('Enter a title.')).toBeTruthy()
+    fireEvent.change(screen.getByLabelText('Title'), { target: { value: 'Gears grind' } })
+    fireEvent.change(screen.getByRole('textbox', { name: 'Description' }), { target: { value: '**bold**' } })
+    fireEvent.click(screen.getByRole('tab', { name: 'Preview' }))
+    expect((await screen.findByText('bold')).tagName).toBe('STRONG')
+    expect(api.sent('POST', '/api/v1/markdown')[0].body).toEqual({ text: '**bold**', mode: 'gfm' })
+    fireEvent.click(screen.getByRole('button', { name: 'Create issue' }))
+    await waitFor(() => expect(go).toHaveBeenCalledWith('/ada/engine/issues/9'))
+    expect(api.sent('POST', `${REPO}/issues`)[0].body).toEqual({ title: 'Gears grind', body: '**bold**' })
+  })
+})
+
+describe('IssueScreen', () => {
+  const comment = { id: 1, user: { id: 1, login: 'ada' }, body: 'Looking', body_html: '<p>Looking <em>into it</em></p>', created_at: '2026-01-02T00:00:00Z' }
+
+  function issueApi(i: Issue = issue(), extra: Record<string, unknown> = {}) {
+    return stubApi({
+      [`GET ${REPO}`]: repoFixture(),
+      [`GET ${REPO}/issues/3`]: i,
+      [`GET ${REPO}/issues/3/comments`]: [comment],
+      [`GET ${REPO}/labels`]: [BUG, { id: 6, name: 'idea', color: '00ff00' }],
+      ...extra,
+    })
+  }
+
+  it('shows the title, state, body, labels and comments', async () => {
+    issueApi()
+    renderScreen(<IssueScreen />, '/ada/engine/issues/3')
+    expect(await screen.findByRole('heading', { level: 1, name: 'The mill jams #3' })).toBeTruthy()
+    expect(screen.getByText('Open')).toBeTruthy()
+    expect(screen.getByText('It stops at step 4.')).toBeTruthy()
+    expect((await screen.findByText('into it')).tagName).toBe('EM')
+    expect(within(screen.getByRole('region', { name: 'Labels' })).getByText('bug')).toBeTruthy()
+    expect(screen.getByText('Sign in with your wallet to comment.')).toBeTruthy()
+  })
+
+  it('reads "No description provided" for an empty body', async () => {
+    issueApi(issue({ body: '', body_html: '' }))
+    renderScreen(<IssueScreen />, '/ada/engine/issues/3')
+    expect(await screen.findByText('No description provided')).toBeTruthy()
+  })
+
+  it('comments, then closes as not planned with the typed comment posted first', async () => {
+    const api = issueApi(issue({ user: { id: 1, login: 'ada' } }), {
+      [`POST ${REPO}/issues/3/comments`]: comment,
+      [`PATCH ${REPO}/issues/3`]: issue({ state: 'closed', state_reason: 'not_planned' }),
+    })
+    signIn()
+    renderScreen(<IssueScreen />, '/ada/engine/issues/3')
+    const box = await screen.findByRole('textbox', { name: 'Add a comment' })
+    fireEvent.change(box, { target: { value: 'Thanks!' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Comment' }))
+    await waitFor(() => expect(api.sent('POST', `${REPO}/issues/3/comments`)[0]?.body).toEqual({ body: 'Thanks!' }))
+    fireEvent.change(await screen.findByRole('textbox', { name: 'Add a comment' }), { target: { value: 'Won\'t fix' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Close as not planned' }))
+    await waitFor(() => expect(api.sent('PATCH', `${REPO}/issues/3`)[0]?.body).toEqual({ state: 'closed', state_reason: 'not_planned' }))
+    expect(api.sent('POST', `${REPO}/issues/3/comments`)[1]?.body).toEqual({ body: "Won't fix" })
+  })
+
+  it('offers reopen on a closed issue and no close buttons to others', async () => {
+    const api = issueApi(issue({ state: 'closed', state_reason: 'completed', user: { id: 1, login: 'ada' } }), { [`PATCH ${REPO}/issues/3`]: issue() })
+    signIn()
+    renderScreen(<IssueScreen />, '/ada/engine/issues/3')
+    expect(await screen.findByText('Closed')).toBeTruthy()
+    expect(screen.queryByRole('button', { name: 'Close as completed' })).toBeNull()
+    fireEvent.click(screen.getByRole('button', { name: 'Reopen' }))
+    await waitFor(() => expect(api.sent('PATCH', `${REPO}/issues/3`)[0]?.body).toEqual({ state: 'open' }))
+  })
+
+  it('hides closing from someone who is neither the author nor a maintainer', async () => {
+    issueApi()
+    signIn()
+    renderScreen(<IssueScreen />, '/ada/engine/issues/3')
+    expect(await screen.findByRole('button', { name: 'Comment' })).toBeTruthy()
+    expect(screen.queryByRole('button', { name: 'Close as completed' })).toBeNull()
+  })
+
+  it('lets a writer change the labels', async () => {
+    const api = stubApi({
+      [`GET ${REPO}`]: repoFixture({ permissions: { admin: false, push: true, pull: true } }),
+      [`GET ${REPO}/issues/3`]: issue(),
+      [`GET ${REPO}/issues/3/comments`]: [],
+      [`GET ${REPO}/labels`]: [BUG, { id: 6, name: 'idea', color: '00ff00' }],
+      [`PUT ${REPO}/issues/3/labels`]: [BUG],
+    })
+    signIn()
+    renderScreen(<IssueScreen />, '/ada/engine/issues/3')
+    fireEvent.click(await screen.findByRole('button', { name: 'Edit labels' }))
+    fireEvent.click(await screen.findByRole('checkbox', { name: 'idea' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Save labels' }))
+    await waitFor(() => expect(api.sent('PUT', `${REPO}/issues/3/labels`)[0]?.body).toEqual({ labels: [5, 6] }))
+  })
+
+  it('answers the spec\'s /issue/:id with the issue and its canonical URL', async () => {
+    issueApi(issue(), { 'GET /api/v1/issues/101': issue() })
+    renderScreen(<IssueScreen />, '/issue/101')
+    expect(await screen.findByRole('heading', { level: 1, name: 'The mill jams #3' })).toBeTruthy()
+    await waitFor(() => expect(window.location.pathname).toBe('/ada/engine/issues/3'))
+  })
+
+  it('sends a pull request\'s global id to its pull request page', async () => {
+    stubApi({ 'GET /api/v1/issues/102': issue({ id: 102, number: 4, pull_request: { merged: false } }) })
+    renderScreen(<IssueScreen />, '/issue/102')
+    await waitFor(() => expect(go).toHaveBeenCalledWith('/ada/engine/pulls/4'))
+  })
+
+  it('says which issue is not found', async () => {
+    const api = stubApi({})
+    renderScreen(<IssueScreen />, '/issue/42')
+    expect(await screen.findByRole('heading', { level: 1, name: 'Issue #42 not found' })).toBeTruthy()
+    expect(document.title).toBe('Issue #42 not found · dForge')
+    expect(screen.getByRole('link', { name: 'Explore repositories' }).getAttribute('href')).toBe('/explore')
+    expect(api.sent('GET', '/api/v1/issues/42')).toHaveLength(1)
   })
 })

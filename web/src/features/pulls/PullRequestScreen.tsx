@@ -1,15 +1,85 @@
+import { useMutation } from '@tanstack/react-query'
+import { useEffect, useId, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useRoute } from '@/app/routes'
+import { Button } from '@/components/Button'
+import { Card } from '@/components/Card'
+import { EmptyState } from '@/components/EmptyState'
 import { NotFoundCard } from '@/components/NotFoundCard'
+import { PreloadLink } from '@/components/PreloadLink'
+import { NotFoundError, QueryState } from '@/components/QueryState'
+import { Tabs } from '@/components/Tabs'
+import { type Comment, type Issue, useComments, useInvalidateIssues, useIssueById } from '@/features/issues/api'
+import { IssueActions, IssueLabels, issueHref } from '@/features/issues/IssueScreen'
+import { Body, CommentCard, StateBadge, stateKind, UserLink } from '@/features/issues/parts'
+import { canMaintain, type Repository, repoHref } from '@/features/repositories/api'
+import { CommitAuthor } from '@/features/repositories/CommitsScreen'
+import { parseDiff } from '@/features/repositories/diff'
+import { DiffView, type LineAnchor } from '@/features/repositories/DiffView'
+import { shortSha, subject, useForgeFormat } from '@/features/repositories/format'
+import { nav } from '@/features/repositories/nav'
+import { errorText, RepoPage } from '@/features/repositories/RepoLayout'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { useUrlParam } from '@/lib/useUrlParam'
+import { useSignedInUser } from '@/stores/useSignedInUser'
+import {
+  commentLineKey,
+  type DraftComment,
+  lineKey,
+  MERGE_STYLES,
+  type MergeStyle,
+  MergeConflictError,
+  mergePull,
+  type PullRequest,
+  type PullReview,
+  type ReviewComment,
+  usePull,
+  usePullCommits,
+  usePullDiff,
+  useReviewComments,
+  useReviews,
+} from './api'
+import { LineComments, ReviewCard, ReviewPanel } from './review'
+import './pulls.css'
 
 /**
- * A pull request's page. Pull requests arrive with the forge milestone (with
- * the endpoint to read them), so until then every id is not found.
+ * A pull request's page, at /:owner/:repo/pulls/:number or the spec's
+ * /pr/:id (a global id, answered with the canonical URL): the
+ * conversation, its commits, and the files changed with inline review.
  */
 export default function PullRequestScreen() {
+  const { params } = useRoute()
+  if (params.id !== undefined) return <PullById id={params.id} />
+  const number = Number(params.number)
+  return <RepoPage section="pulls">{(repo) => <PullView repo={repo} number={number} />}</RepoPage>
+}
+
+function PullById({ id }: { id: string }) {
+  const query = useIssueById(id)
+  const issue = query.data
+  useEffect(() => {
+    const repo = issue?.repository
+    if (!issue || !repo) return
+    const href = issueHref(repo.owner, repo.name, issue.number, Boolean(issue.pull_request))
+    if (issue.pull_request) nav.replace(href)
+    else nav.go(href)
+  }, [issue])
+  if (!/^\d+$/.test(id) || query.error instanceof NotFoundError) return <PullNotFound id={id} />
+  return (
+    <QueryState query={query}>
+      {(i: Issue) =>
+        i.repository && i.pull_request ? (
+          <RepoPage section="pulls" owner={i.repository.owner} repo={i.repository.name}>
+            {(r) => <PullView repo={r} number={i.number} />}
+          </RepoPage>
+        ) : null
+      }
+    </QueryState>
+  )
+}
+
+function PullNotFound({ id }: { id: string | number }) {
   const { t } = useTranslation('pulls')
-  const id = useRoute().params.id ?? ''
   useDocumentTitle(t('notFound.title'))
   return (
     <NotFoundCard
@@ -20,5 +90,274 @@ export default function PullRequestScreen() {
         { to: '/search', label: t('notFound.search') },
       ]}
     />
+  )
+}
+
+function PullView({ repo, number }: { repo: Repository; number: number }) {
+  const pr = usePull(repo.owner.login, repo.name, number)
+  if (!Number.isInteger(number) || number < 1 || pr.error instanceof NotFoundError) return <PullNotFound id={String(number)} />
+  return <QueryState query={pr}>{(p) => <PullDetail repo={repo} pr={p} />}</QueryState>
+}
+
+const TABS = ['conversation', 'commits', 'files'] as const
+type PullTab = (typeof TABS)[number]
+
+/** A pull request in the shape of its issue, for the issue parts it shares. */
+const asIssue = (pr: PullRequest): Issue => ({ ...pr, comments: pr.comments ?? 0, labels: pr.labels ?? [], pull_request: { merged: pr.merged, merged_at: pr.merged_at } })
+
+function PullDetail({ repo, pr }: { repo: Repository; pr: PullRequest }) {
+  const { t } = useTranslation('pulls')
+  const fmt = useForgeFormat()
+  const [tabParam, setTab] = useUrlParam('tab', 'conversation')
+  const tab: PullTab = (TABS as readonly string[]).includes(tabParam) ? (tabParam as PullTab) : 'conversation'
+  // Line comments wait here until the review is submitted, whichever tab is open.
+  const [drafts, setDrafts] = useState<DraftComment[]>([])
+  useDocumentTitle(`${pr.title} · ${t('pull.title', { number: pr.number })} · ${repo.full_name}`)
+  return (
+    <div className="stack">
+      <header className="issue-header">
+        <h1>
+          {pr.title} <span className="muted">#{pr.number}</span>
+        </h1>
+        <p>
+          <StateBadge kind={stateKind(pr, pr.merged)} />{' '}
+          <span className="muted">
+            <UserLink user={pr.user} />{' '}
+            {pr.merged
+              ? t('pull.merged', { head: pr.head.label || pr.head.ref, base: pr.base.ref, when: fmt.ago(pr.merged_at ?? undefined) })
+              : t('pull.wantsToMerge', { head: pr.head.label || pr.head.ref, base: pr.base.ref })}
+          </span>
+        </p>
+      </header>
+      <Tabs label={t('pull.tabs')} tabs={TABS.map((id) => ({ id, label: t(`pull.tab.${id}`) }))} selected={tab} onSelect={setTab}>
+        {tab === 'conversation' && <ConversationTab repo={repo} pr={pr} />}
+        {tab === 'commits' && <CommitsTab repo={repo} pr={pr} />}
+        {tab === 'files' && <FilesTab repo={repo} pr={pr} drafts={drafts} setDrafts={setDrafts} />}
+      </Tabs>
+    </div>
+  )
+}
+
+type TimelineItem = { kind: 'comment'; at: string; comment: Comment } | { kind: 'review'; at: string; review: PullReview }
+
+function ConversationTab({ repo, pr }: { repo: Repository; pr: PullRequest }) {
+  const { t } = useTranslation('pulls')
+  const fmt = useForgeFormat()
+  const o = repo.owner.login
+  const comments = useComments(o, repo.name, pr.number)
+  const reviews = useReviews(o, repo.name, pr.number)
+  const lineComments = useReviewComments(o, repo.name, pr.number, reviews.data ?? [])
+  const timeline = useMemo(() => {
+    const items: TimelineItem[] = [
+      ...(comments.data ?? []).map((c): TimelineItem => ({ kind: 'comment', at: c.created_at, comment: c })),
+      ...(reviews.data ?? []).filter((r) => r.state !== 'PENDING').map((r): TimelineItem => ({ kind: 'review', at: r.submitted_at, review: r })),
+    ]
+    return items.sort((a, b) => a.at.localeCompare(b.at))
+  }, [comments.data, reviews.data])
+  return (
+    <div className="issue-layout">
+      <div className="stack issue-main">
+        <Card as="article" className="comment" aria-label={t('pull.description')}>
+          <header className="comment-header muted">
+            <strong>
+              <UserLink user={pr.user} />
+            </strong>{' '}
+            <time dateTime={pr.created_at}>{fmt.ago(pr.created_at)}</time>
+          </header>
+          <Body body={pr.body} html={pr.body_html} />
+        </Card>
+        <QueryState query={comments}>
+          {() => (
+            <div className="stack">
+              {timeline.map((item) =>
+                item.kind === 'comment' ? (
+                  <CommentCard key={`c${item.comment.id}`} comment={item.comment} />
+                ) : (
+                  <ReviewCard key={`r${item.review.id}`} review={item.review} comments={lineComments.filter((c) => c.pull_request_review_id === item.review.id)} />
+                ),
+              )}
+            </div>
+          )}
+        </QueryState>
+        <MergeBox repo={repo} pr={pr} />
+        <IssueActions repo={repo} issue={asIssue(pr)} pull />
+      </div>
+      <aside className="issue-side">
+        <IssueLabels repo={repo} issue={asIssue(pr)} />
+      </aside>
+    </div>
+  )
+}
+
+/**
+ * The merge box: who may merge (maintainers, from the repository's
+ * permissions), how (merge commit, squash, rebase), and what stops it
+ * (conflicts, named by file).
+ */
+function MergeBox({ repo, pr }: { repo: Repository; pr: PullRequest }) {
+  const { t } = useTranslation('pulls')
+  const fmt = useForgeFormat()
+  const id = useId()
+  const [style, setStyle] = useState<MergeStyle>('merge')
+  const invalidate = useInvalidateIssues(repo.owner.login, repo.name)
+  const merge = useMutation({ mutationFn: () => mergePull(repo.owner.login, repo.name, pr.number, style, pr.head.sha), onSettled: invalidate })
+  if (pr.merged) {
+    return (
+      <Card as="section" className="merge-box merged" aria-labelledby={`${id}-h`}>
+        <h2 id={`${id}-h`}>{t('merge.mergedTitle')}</h2>
+        <p>
+          <UserLink user={pr.merged_by} /> {t('merge.mergedText', { base: pr.base.ref, when: fmt.ago(pr.merged_at ?? undefined) })}
+          {pr.merge_commit_sha && (
+            <>
+              {' '}
+              <PreloadLink className="mono" to={repoHref.commit(repo.owner.login, repo.name, pr.merge_commit_sha)}>
+                {shortSha(pr.merge_commit_sha)}
+              </PreloadLink>
+            </>
+          )}
+        </p>
+      </Card>
+    )
+  }
+  if (pr.state === 'closed') {
+    return (
+      <Card as="section" className="merge-box" aria-label={t('merge.title')}>
+        <p>{t('merge.closed')}</p>
+      </Card>
+    )
+  }
+  // The pull request names its conflicted files, and so does the server's refusal to merge.
+  const refused = merge.error instanceof MergeConflictError ? merge.error : null
+  const conflicts = refused?.files.length ? refused.files : (pr.conflicted_files ?? [])
+  const conflicted = !pr.mergeable || refused !== null
+  return (
+    <Card as="section" className="merge-box" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>{t('merge.title')}</h2>
+      {conflicted ? (
+        <div className="merge-conflict" role="alert">
+          <p>
+            <strong>{t('merge.conflict')}</strong>
+          </p>
+          {conflicts.length > 0 ? (
+            <>
+              <p>{t('merge.conflictFiles', { count: conflicts.length })}</p>
+              <ul className="mono">
+                {conflicts.map((f) => (
+                  <li key={f}>{f}</li>
+                ))}
+              </ul>
+            </>
+          ) : (
+            <p className="muted">{t('merge.conflictUnknown')}</p>
+          )}
+        </div>
+      ) : (
+        <p className="merge-ok">{t('merge.clean')}</p>
+      )}
+      {canMaintain(repo) ? (
+        <div className="merge-controls">
+          <div className="field">
+            <label htmlFor={`${id}-s`}>{t('merge.style')}</label>
+            <select id={`${id}-s`} value={style} onChange={(e) => setStyle(e.target.value as MergeStyle)}>
+              {MERGE_STYLES.map((s) => (
+                <option key={s} value={s}>
+                  {t(`merge.styles.${s}`)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <Button disabled={conflicted || merge.isPending} onClick={() => merge.mutate()}>
+            {merge.isPending ? t('merge.merging') : t(`merge.do.${style}`)}
+          </Button>
+        </div>
+      ) : (
+        <p className="muted">{t('merge.onlyMaintainers')}</p>
+      )}
+      {merge.isError && !(refused && refused.files.length > 0) && (
+        <p className="alert-error" role="alert">
+          {errorText(merge.error)}
+        </p>
+      )}
+    </Card>
+  )
+}
+
+function CommitsTab({ repo, pr }: { repo: Repository; pr: PullRequest }) {
+  const { t } = useTranslation('pulls')
+  const fmt = useForgeFormat()
+  const commits = usePullCommits(repo.owner.login, repo.name, pr.number, true)
+  return (
+    <QueryState query={commits}>
+      {(list) =>
+        list.length === 0 ? (
+          <EmptyState message={t('pull.noCommits')} />
+        ) : (
+          <ol className="commit-list plain-list">
+            {list.map((c) => (
+              <li key={c.sha} className="card card-sm commit-row">
+                <div>
+                  <PreloadLink to={repoHref.commit(repo.owner.login, repo.name, c.sha)} className="commit-subject">
+                    {subject(c.commit.message)}
+                  </PreloadLink>
+                  <p className="muted commit-meta">
+                    <CommitAuthor commit={c} /> · <time dateTime={c.commit.author.date}>{fmt.ago(c.commit.author.date)}</time>
+                  </p>
+                </div>
+                <PreloadLink className="mono commit-sha" to={repoHref.commit(repo.owner.login, repo.name, c.sha)}>
+                  {shortSha(c.sha)}
+                </PreloadLink>
+              </li>
+            ))}
+          </ol>
+        )
+      }
+    </QueryState>
+  )
+}
+
+function FilesTab({ repo, pr, drafts, setDrafts }: { repo: Repository; pr: PullRequest; drafts: DraftComment[]; setDrafts: (f: (d: DraftComment[]) => DraftComment[]) => void }) {
+  const { t } = useTranslation('pulls')
+  const user = useSignedInUser()
+  const o = repo.owner.login
+  const diff = usePullDiff(o, repo.name, pr.number, true)
+  const reviews = useReviews(o, repo.name, pr.number)
+  const comments = useReviewComments(o, repo.name, pr.number, reviews.data ?? [])
+  const [editing, setEditing] = useState<LineAnchor | null>(null)
+  const byLine = useMemo(() => {
+    const map = new Map<string, ReviewComment[]>()
+    for (const c of comments) map.set(commentLineKey(c), [...(map.get(commentLineKey(c)) ?? []), c])
+    return map
+  }, [comments])
+  const files = useMemo(() => (diff.data === undefined ? [] : parseDiff(diff.data)), [diff.data])
+  const same = (a: LineAnchor, b: { path: string; side: string; line: number }) => a.path === b.path && a.side === b.side && a.line === b.line
+  const renderBelow = (anchor: LineAnchor) => {
+    const existing = byLine.get(lineKey(anchor.path, anchor.side, anchor.line)) ?? []
+    const mine = drafts.filter((d) => same(anchor, d))
+    const open = editing && same(anchor, editing) ? editing : null
+    if (existing.length === 0 && mine.length === 0 && !open) return null
+    return (
+      <LineComments
+        comments={existing}
+        drafts={mine}
+        editing={open}
+        onSave={(body) => {
+          setDrafts((d) => [...d, { ...anchor, body }])
+          setEditing(null)
+        }}
+        onCancel={() => setEditing(null)}
+        onDiscard={(draft) => setDrafts((d) => d.filter((x) => x !== draft))}
+      />
+    )
+  }
+  const canReview = Boolean(user) && pr.state === 'open' && !pr.merged
+  return (
+    <div className="stack">
+      {canReview && user ? (
+        <ReviewPanel repo={repo} pr={pr} drafts={drafts} isAuthor={user.username.toLowerCase() === pr.user.login.toLowerCase()} onSubmitted={() => setDrafts(() => [])} />
+      ) : (
+        !user && <p className="muted">{t('review.signIn')}</p>
+      )}
+      <QueryState query={diff}>{() => <DiffView files={files} renderBelow={renderBelow} onComment={canReview ? setEditing : undefined} />}</QueryState>
+    </div>
   )
 }

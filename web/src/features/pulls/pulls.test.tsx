@@ -1,23 +1,249 @@
-import { screen } from '@testing-library/react'
-import { describe, expect, it } from 'vitest'
-import { preloadNamespaces, renderScreen, stubFetch } from '@/test/render'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { nav } from '@/features/repositories/nav'
+import { REPO, repoFixture, stubApi, text } from '@/features/repositories/testing'
+import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
+import type { PullRequest } from './api'
 import { NoPullRequests } from './EmptyStates'
+import NewPullScreen from './NewPullScreen'
+import PullListScreen from './PullListScreen'
 import PullRequestScreen from './PullRequestScreen'
 
-preloadNamespaces('pulls')
+preloadNamespaces('pulls', 'issues', 'repositories', 'wallet')
+
+let go: ReturnType<typeof vi.spyOn>
+beforeEach(() => {
+  go = vi.spyOn(nav, 'go').mockImplementation(() => {})
+})
+afterEach(() => {
+  go.mockRestore()
+})
+
+function pull(overrides: Partial<PullRequest> = {}): PullRequest {
+  return {
+    id: 201,
+    number: 4,
+    title: 'Faster mill',
+    body: 'Turns twice as fast.',
+    body_html: '<p>Turns twice as fast.</p>',
+    user: { id: 2, login: 'bob' },
+    labels: [],
+    state: 'open',
+    comments: 0,
+    mergeable: true,
+    merged: false,
+    base: { label: 'main', ref: 'main', sha: 'a'.repeat(40) },
+    head: { label: 'fast', ref: 'fast', sha: 'b'.repeat(40) },
+    created_at: '2026-01-01T00:00:00Z',
+    updated_at: '2026-01-01T00:00:00Z',
+    ...overrides,
+  }
+}
+
+const DIFF = 'diff --git a/mill.go b/mill.go\n--- a/mill.go\n+++ b/mill.go\n@@ -1,2 +1,2 @@\n package mill\n-const speed = 1\n+const speed = 2\n'
+const maintainer = repoFixture({ permissions: { admin: true, push: true, pull: true } })
+
+function prApi(pr: PullRequest = pull(), extra: Record<string, unknown> = {}, repo = repoFixture()) {
+  return stubApi({
+    [`GET ${REPO}`]: repo,
+    [`GET ${REPO}/pulls/4`]: pr,
+    [`GET ${REPO}/issues/4/comments`]: [],
+    [`GET ${REPO}/pulls/4/reviews`]: [],
+    [`GET ${REPO}/pulls/4.diff`]: text(DIFF),
+    [`GET ${REPO}/labels`]: [],
+    ...extra,
+  })
+}
+
+describe('PullListScreen', () => {
+  it('reads "No pull requests found" for an empty pull request list', async () => {
+    renderScreen(<NoPullRequests />, '/')
+    expect((await screen.findByRole('status')).textContent).toBe('No pull requests found')
+  })
+
+  it('shows the empty state and a link to open one', async () => {
+    stubApi({ [`GET ${REPO}`]: repoFixture(), [`GET ${REPO}/pulls`]: [] })
+    renderScreen(<PullListScreen />, '/ada/engine/pulls')
+    expect(await screen.findByText('No pull requests found')).toBeTruthy()
+    expect(screen.getByRole('link', { name: 'New pull request' }).getAttribute('href')).toBe('/ada/engine/pulls/new')
+  })
+
+  it('lists pull requests, merged ones marked so', async () => {
+    const api = stubApi({ [`GET ${REPO}`]: repoFixture(), [`GET ${REPO}/pulls`]: [pull(), pull({ id: 202, number: 5, title: 'Old', state: 'closed', merged: true })] })
+    renderScreen(<PullListScreen />, '/ada/engine/pulls?state=all')
+    expect((await screen.findByRole('link', { name: 'Faster mill' })).getAttribute('href')).toBe('/ada/engine/pulls/4')
+    expect(screen.getByText('Merged')).toBeTruthy()
+    expect(new URL(api.sent('GET', `${REPO}/pulls`)[0].url, 'http://x').searchParams.get('state')).toBe('all')
+  })
+})
+
+describe('NewPullScreen', () => {
+  it('opens a pull request from a branch into the default branch', async () => {
+    const api = stubApi({
+      [`GET ${REPO}`]: repoFixture(),
+      [`GET ${REPO}/branches`]: [{ name: 'main', commit: { id: 'a', message: '' } }, { name: 'fast', commit: { id: 'b', message: '' } }],
+      [`POST ${REPO}/pulls`]: pull({ number: 6 }),
+    })
+    signIn()
+    renderScreen(<NewPullScreen />, '/ada/engine/pulls/new')
+    const base = (await screen.findByLabelText('Base branch (merge into)')) as HTMLSelectElement
+    expect(base.value).toBe('main')
+    expect((screen.getByLabelText('Compare branch (merge from)') as HTMLSelectElement).value).toBe('fast')
+    fireEvent.click(screen.getByRole('button', { name: 'Create pull request' }))
+    expect(await screen.findByText('Enter a title.')).toBeTruthy()
+    fireEvent.change(screen.getByLabelText('Title'), { target: { value: 'Faster mill' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Create pull request' }))
+    await waitFor(() => expect(go).toHaveBeenCalledWith('/ada/engine/pulls/6'))
+    expect(api.sent('POST', `${REPO}/pulls`)[0].body).toEqual({ head: 'fast', base: 'main', title: 'Faster mill', body: '' })
+  })
+
+  it('refuses the same branch on both sides', async () => {
+    stubApi({ [`GET ${REPO}`]: repoFixture(), [`GET ${REPO}/branches`]: [{ name: 'main', commit: { id: 'a', message: '' } }] })
+    signIn()
+    renderScreen(<NewPullScreen />, '/ada/engine/pulls/new')
+    fireEvent.change(await screen.findByLabelText("Or a fork's branch"), { target: { value: 'main' } })
+    fireEvent.change(screen.getByLabelText('Title'), { target: { value: 'x' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Create pull request' }))
+    expect(await screen.findByText('Choose two different branches.')).toBeTruthy()
+  })
+})
 
 describe('PullRequestScreen', () => {
+  it('shows the conversation with reviews and their line comments', async () => {
+    prApi(pull(), {
+      [`GET ${REPO}/issues/4/comments`]: [{ id: 1, user: { id: 1, login: 'ada' }, body: 'Nice', body_html: '<p>Nice</p>', created_at: '2026-01-02T00:00:00Z' }],
+      [`GET ${REPO}/pulls/4/reviews`]: [{ id: 9, user: { id: 3, login: 'cy' }, state: 'APPROVED', body: '', commit_id: 'b', comments_count: 1, submitted_at: '2026-01-03T00:00:00Z' }],
+      [`GET ${REPO}/pulls/4/reviews/9/comments`]: [{ id: 1, body: 'Good constant', body_html: '<p>Good constant</p>', user: { id: 3, login: 'cy' }, pull_request_review_id: 9, path: 'mill.go', position: 2, original_position: 0, created_at: '2026-01-03T00:00:00Z' }],
+    })
+    renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4')
+    expect(await screen.findByRole('heading', { level: 1, name: 'Faster mill #4' })).toBeTruthy()
+    expect(screen.getByText(/wants to merge fast into main/)).toBeTruthy()
+    expect(await screen.findByText('Nice')).toBeTruthy()
+    const review = await screen.findByRole('article', { name: 'cy approved' })
+    expect(await within(review).findByText('Good constant')).toBeTruthy()
+    expect(within(review).getByText('mill.go:2')).toBeTruthy()
+    expect(screen.getByText('Only the repository\'s maintainers can merge.')).toBeTruthy()
+  })
+
+  it('lets a maintainer merge with the chosen style', async () => {
+    const api = prApi(pull(), { [`POST ${REPO}/pulls/4/merge`]: new Response(null, { status: 200 }) }, maintainer)
+    signIn()
+    renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4')
+    fireEvent.change(await screen.findByLabelText('Merge style'), { target: { value: 'squash' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Squash and merge' }))
+    await waitFor(() => expect(api.sent('POST', `${REPO}/pulls/4/merge`)[0]?.body).toEqual({ Do: 'squash', head_commit_id: 'b'.repeat(40) }))
+  })
+
+  it('names the conflicted files and does not offer the merge', async () => {
+    prApi(pull({ mergeable: false, conflicted_files: ['mill.go', 'gears/cog.go'] }), {}, maintainer)
+    signIn()
+    renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4')
+    const notice = await screen.findByText('This branch has conflicts that must be resolved.')
+    const box = notice.closest('[role=alert]') as HTMLElement
+    expect(within(box).getByText('mill.go')).toBeTruthy()
+    expect(within(box).getByText('gears/cog.go')).toBeTruthy()
+    expect((screen.getByRole('button', { name: 'Merge pull request' }) as HTMLButtonElement).disabled).toBe(true)
+  })
+
+  it('names the files when the server refuses a merge for conflicts', async () => {
+    const api = prApi(pull(), { [`POST ${REPO}/pulls/4/merge`]: new Response(JSON.stringify({ message: 'merge conflict in mill.go', code: 'merge_conflict', files: ['mill.go'] }), { status: 409 }) }, maintainer)
+    signIn()
+    renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4')
+    fireEvent.click(await screen.findByRole('button', { name: 'Merge pull request' }))
+    const notice = await screen.findByText('This branch has conflicts that must be resolved.')
+    expect(within(notice.closest('[role=alert]') as HTMLElement).getByText('mill.go')).toBeTruthy()
+    expect(api.sent('POST', `${REPO}/pulls/4/merge`)[0].body).toEqual({ Do: 'merge', head_commit_id: 'b'.repeat(40) })
+  })
+
+  it('shows any other refusal to merge', async () => {
+    prApi(pull(), { [`POST ${REPO}/pulls/4/merge`]: new Response(JSON.stringify({ message: 'only maintainers may merge', code: 'forbidden' }), { status: 403 }) }, maintainer)
+    signIn()
+    renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4')
+    fireEvent.click(await screen.findByRole('button', { name: 'Merge pull request' }))
+    expect((await screen.findByText('only maintainers may merge')).getAttribute('role')).toBe('alert')
+  })
+
+  it('lets the author close the pull request through its own endpoint', async () => {
+    const api = prApi(pull({ user: { id: 1, login: 'ada' } }), { [`PATCH ${REPO}/pulls/4`]: pull({ state: 'closed' }) })
+    signIn()
+    renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4')
+    fireEvent.click(await screen.findByRole('button', { name: 'Close pull request' }))
+    await waitFor(() => expect(api.sent('PATCH', `${REPO}/pulls/4`)[0]?.body).toEqual({ state: 'closed' }))
+  })
+
+  it('says who merged a merged pull request', async () => {
+    prApi(pull({ merged: true, state: 'closed', merged_by: { id: 1, login: 'ada' }, merged_at: '2026-01-04T00:00:00Z', merge_commit_sha: 'c'.repeat(40) }), {}, maintainer)
+    renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4')
+    expect(await screen.findByRole('heading', { name: 'Merged' })).toBeTruthy()
+    expect(screen.getByRole('link', { name: 'ccccccc' }).getAttribute('href')).toBe(`/ada/engine/commit/${'c'.repeat(40)}`)
+    expect(screen.queryByRole('button', { name: 'Merge pull request' })).toBeNull()
+  })
+
+  it('collects inline comments into a review that requests changes', async () => {
+    const api = prApi(pull(), { [`POST ${REPO}/pulls/4/reviews`]: { id: 10, state: 'REQUEST_CHANGES' } })
+    signIn()
+    renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4?tab=files')
+    fireEvent.click(await screen.findByRole('button', { name: 'Comment on new line 2 of mill.go' }))
+    fireEvent.change(screen.getByLabelText('Comment on line 2 of mill.go'), { target: { value: 'Too fast?' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Add to review' }))
+    expect(await screen.findByText('Too fast?')).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Comment on old line 2 of mill.go' }))
+    fireEvent.change(screen.getByLabelText('Comment on line 2 of mill.go'), { target: { value: 'Was fine' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Add to review' }))
+    expect(screen.getByText('2 comments wait for this review.')).toBeTruthy()
+    fireEvent.click(screen.getByRole('radio', { name: 'Request changes' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Submit review' }))
+    expect(await screen.findByText('Say what should change.')).toBeTruthy()
+    fireEvent.change(screen.getByLabelText('Summary'), { target: { value: 'Slow down' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Submit review' }))
+    await waitFor(() => expect(api.sent('POST', `${REPO}/pulls/4/reviews`)).toHaveLength(1))
+    expect(api.sent('POST', `${REPO}/pulls/4/reviews`)[0].body).toEqual({
+      event: 'REQUEST_CHANGES',
+      body: 'Slow down',
+      commit_id: 'b'.repeat(40),
+      comments: [
+        { path: 'mill.go', body: 'Too fast?', new_position: 2, old_position: 0 },
+        { path: 'mill.go', body: 'Was fine', new_position: 0, old_position: 2 },
+      ],
+    })
+    await waitFor(() => expect(screen.getByText('0 comments wait for this review.')).toBeTruthy())
+  })
+
+  it('switches the diff between unified and split layouts', async () => {
+    prApi()
+    renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4?tab=files')
+    expect(await screen.findByText('const speed = 2')).toBeTruthy()
+    expect(document.querySelector('.diff-unified')).not.toBeNull()
+    fireEvent.click(screen.getByRole('button', { name: 'Split' }))
+    expect(document.querySelector('.diff-split')).not.toBeNull()
+    const row = screen.getByText('const speed = 2').closest('tr') as HTMLElement
+    expect(within(row).getByText('const speed = 1')).toBeTruthy()
+    expect(screen.getByText('Sign in with your wallet to review.')).toBeTruthy()
+  })
+
+  it('lists the pull request\'s commits', async () => {
+    prApi(pull(), {
+      [`GET ${REPO}/pulls/4/commits`]: [
+        { sha: 'd'.repeat(40), commit: { message: 'Speed up', author: { name: 'Bob', email: 'b@x', date: '2026-01-01T00:00:00Z' }, committer: { name: 'Bob', email: 'b@x', date: '2026-01-01T00:00:00Z' } }, author: null, committer: null, parents: [] },
+      ],
+    })
+    renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4')
+    fireEvent.click(await screen.findByRole('tab', { name: 'Commits' }))
+    expect((await screen.findByRole('link', { name: 'Speed up' })).getAttribute('href')).toBe(`/ada/engine/commit/${'d'.repeat(40)}`)
+  })
+
+  it('answers the spec\'s /pr/:id with the pull request and its canonical URL', async () => {
+    prApi(pull(), { 'GET /api/v1/issues/201': { id: 201, number: 4, title: 'Faster mill', body: '', user: { id: 2, login: 'bob' }, labels: [], state: 'open', comments: 0, created_at: '', updated_at: '', pull_request: { merged: false }, repository: { id: 7, name: 'engine', owner: 'ada', full_name: 'ada/engine' } } })
+    renderScreen(<PullRequestScreen />, '/pr/201')
+    expect(await screen.findByRole('heading', { level: 1, name: 'Faster mill #4' })).toBeTruthy()
+    await waitFor(() => expect(window.location.pathname).toBe('/ada/engine/pulls/4'))
+  })
+
   it('says the pull request is not found and names its number', async () => {
-    const fetchMock = stubFetch()
+    stubApi({})
     renderScreen(<PullRequestScreen />, '/pr/7')
     expect(await screen.findByRole('heading', { level: 1, name: 'Pull request not found' })).toBeTruthy()
     expect(screen.getByText(/There is no pull request #7 on this node/)).toBeTruthy()
     expect(screen.getByRole('link', { name: 'Search dForge' }).getAttribute('href')).toBe('/search')
-    expect(fetchMock).not.toHaveBeenCalled()
-  })
-
-  it('reads "No pull requests found" for an empty pull request list', async () => {
-    renderScreen(<NoPullRequests />, '/')
-    expect((await screen.findByRole('status')).textContent).toBe('No pull requests found')
   })
 })

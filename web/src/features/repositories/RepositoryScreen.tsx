@@ -1,22 +1,175 @@
+import { useQueryClient } from '@tanstack/react-query'
+import { useEffect, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useRoute } from '@/app/routes'
-import { NotFoundCard } from '@/components/NotFoundCard'
+import { Button } from '@/components/Button'
+import { Card } from '@/components/Card'
+import { Markdown } from '@/components/Markdown'
+import { PreloadLink } from '@/components/PreloadLink'
+import { NotFoundError, QueryState } from '@/components/QueryState'
+import { NoDescription } from '@/features/issues/EmptyStates'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { type RepoCounts, type Repository, repoHref, repoKeys, useCounts, useReadme, useRepoById } from './api'
+import { CodeView } from './CodeBrowser'
+import { useForgeFormat } from './format'
+import { nav } from './nav'
+import { RepoFrame, RepoNotFound, RepoPage } from './RepoLayout'
 
 /**
- * A repository's page. No repository can exist before the forge milestone
- * (which also brings the endpoint to read one), so every id is not found.
+ * A repository's home: about, clone URL, counts, the file tree of the
+ * default branch and the README. Serves /:owner/:repo and the spec's
+ * /repository/:id (a numeric id, answered with the canonical URL).
  */
 export default function RepositoryScreen() {
-  const { t } = useTranslation('repositories')
-  const id = useRoute().params.id ?? ''
-  useDocumentTitle(t('repository.notFound.title'))
+  const { params } = useRoute()
+  if (params.id !== undefined) return <RepositoryById id={params.id} />
   return (
-    <NotFoundCard
-      title={t('repository.notFound.title')}
-      description={t('repository.notFound.description', { id })}
-      note={t('repository.notFound.planned')}
-      links={[{ to: '/explore', label: t('repository.notFound.back') }]}
-    />
+    <RepoPage section="code" heading>
+      {(repo) => <RepoHome repo={repo} />}
+    </RepoPage>
+  )
+}
+
+function RepositoryById({ id }: { id: string }) {
+  const query = useRepoById(id)
+  const client = useQueryClient()
+  const repo = query.data
+  useEffect(() => {
+    if (!repo) return
+    client.setQueryData(repoKeys.repo(repo.owner.login, repo.name), repo)
+    nav.replace(repoHref.home(repo.owner.login, repo.name))
+  }, [client, repo])
+  if (!/^\d+$/.test(id) || query.error instanceof NotFoundError) return <RepoNotFound name={id} />
+  return (
+    <QueryState query={query}>
+      {(r) => (
+        <RepoFrame repo={r} section="code" heading>
+          <RepoHome repo={r} />
+        </RepoFrame>
+      )}
+    </QueryState>
+  )
+}
+
+/** The clone URL over HTTP: the server's, or this origin's /{owner}/{repo}.git. */
+export function cloneUrl(repo: Repository): string {
+  return repo.clone_url || `${window.location.origin}/${repo.owner.login}/${repo.name}.git`
+}
+
+function RepoHome({ repo }: { repo: Repository }) {
+  const { t } = useTranslation('repositories')
+  useDocumentTitle(repo.description ? `${repo.full_name}: ${repo.description}` : repo.full_name)
+  return (
+    <div className="repo-home">
+      <div className="repo-main stack">
+        {repo.empty ? <EmptyRepository repo={repo} /> : <CodeView repo={repo} path="" gitRef={repo.default_branch} />}
+        {!repo.empty && <Readme repo={repo} />}
+      </div>
+      <aside className="repo-side stack" aria-label={t('home.about')}>
+        <Card as="section" aria-labelledby="repo-about">
+          <h2 id="repo-about">{t('home.about')}</h2>
+          {repo.description ? <p>{repo.description}</p> : <NoDescription />}
+          <CloneBox url={cloneUrl(repo)} />
+        </Card>
+        <Counts repo={repo} />
+      </aside>
+    </div>
+  )
+}
+
+export function CloneBox({ url }: { url: string }) {
+  const { t } = useTranslation('repositories')
+  const id = useId()
+  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null)
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(url)
+      setCopied('yes')
+    } catch {
+      setCopied('failed')
+    }
+  }
+  return (
+    <div className="field clone-box">
+      <label htmlFor={id}>{t('home.cloneHttp')}</label>
+      <div className="clone-row">
+        <input id={id} className="mono" readOnly value={url} onFocus={(e) => e.currentTarget.select()} />
+        <Button size="sm" variant="outline" onClick={copy}>
+          {t('home.copy')}
+        </Button>
+      </div>
+      <span role="status" className="muted">
+        {copied === 'yes' ? t('home.copied') : copied === 'failed' ? t('home.copyFailed') : ''}
+      </span>
+    </div>
+  )
+}
+
+function EmptyRepository({ repo }: { repo: Repository }) {
+  const { t } = useTranslation('repositories')
+  const url = cloneUrl(repo)
+  const branch = repo.default_branch || 'main'
+  return (
+    <Card as="section" aria-labelledby="repo-empty">
+      <h2 id="repo-empty">{t('home.empty.title')}</h2>
+      <p>{t('home.empty.text')}</p>
+      <pre className="command">
+        <code>{`git init\ngit checkout -b ${branch}\ngit add .\ngit commit -m "First commit"\ngit remote add origin ${url}\ngit push -u origin ${branch}`}</code>
+      </pre>
+      <p className="muted">{t('home.empty.token')}</p>
+    </Card>
+  )
+}
+
+function Readme({ repo }: { repo: Repository }) {
+  const { t } = useTranslation('repositories')
+  const readme = useReadme(repo.owner.login, repo.name, repo.default_branch)
+  return (
+    <QueryState query={readme}>
+      {(r) =>
+        r === null ? (
+          <p className="muted">{t('home.noReadme')}</p>
+        ) : (
+          <Card as="section" aria-label={r.path} className="readme">
+            <h2 className="readme-title">{r.path}</h2>
+            <Markdown html={r.html} />
+          </Card>
+        )
+      }
+    </QueryState>
+  )
+}
+
+const COUNT_LINKS: { key: keyof RepoCounts; to?: (o: string, n: string) => string }[] = [
+  { key: 'commits', to: (o, n) => repoHref.commits(o, n) },
+  { key: 'branches', to: (o, n) => repoHref.section(o, n, 'branches') },
+  { key: 'tags', to: (o, n) => repoHref.section(o, n, 'tags') },
+  { key: 'stars' },
+  { key: 'forks' },
+  { key: 'watchers' },
+  { key: 'open_issues', to: (o, n) => repoHref.section(o, n, 'issues') },
+  { key: 'open_pulls', to: (o, n) => repoHref.section(o, n, 'pulls') },
+]
+
+function Counts({ repo }: { repo: Repository }) {
+  const { t } = useTranslation('repositories')
+  const fmt = useForgeFormat()
+  const counts = useCounts(repo.owner.login, repo.name)
+  return (
+    <Card as="section" aria-labelledby="repo-counts">
+      <h2 id="repo-counts">{t('home.counts.title')}</h2>
+      <QueryState query={counts}>
+        {(c) => (
+          <dl className="repo-counts">
+            {COUNT_LINKS.map(({ key, to }) => (
+              <div key={key}>
+                <dt>{to ? <PreloadLink to={to(repo.owner.login, repo.name)}>{t(`home.counts.${key}`)}</PreloadLink> : t(`home.counts.${key}`)}</dt>
+                <dd>{fmt.count(c[key] ?? 0)}</dd>
+              </div>
+            ))}
+          </dl>
+        )}
+      </QueryState>
+    </Card>
   )
 }

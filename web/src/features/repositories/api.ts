@@ -1,12 +1,352 @@
-/** A repository in the shape of Gitea's API, which the forge milestone serves. */
+// The forge's repository API: Gitea's API v1 (same paths and JSON shapes)
+// plus dForge's readme, counts and commit CIDs. Types carry the fields the
+// pages read; the server may send more.
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { Page } from '@/features/wallet/chain'
+import { apiFetch, apiError, deleteJSON, getJSON, patchJSON, postJSON, putJSON, retryUnlessNotFound } from '@/lib/http'
+import { NotFoundError } from '@/components/QueryState'
+
+/** A user as Gitea's API nests it (owner, author, poster). */
+export interface User {
+  id: number
+  login: string
+  full_name?: string
+  avatar_url?: string
+}
+
+/** What the viewer may do; Gitea sends admin/push/pull, dForge may add maintain. */
+export interface Permissions {
+  admin: boolean
+  push: boolean
+  pull: boolean
+  maintain?: boolean
+}
+
 export interface Repository {
   id: number
+  owner: User
+  name: string
   full_name: string
   description: string
+  private: boolean
+  fork?: boolean
+  parent?: Repository | null
+  empty?: boolean
+  html_url?: string
+  clone_url?: string
+  default_branch: string
   stars_count: number
   forks_count: number
+  watchers_count?: number
+  open_issues_count?: number
+  open_pr_counter?: number
+  created_at?: string
   updated_at: string
+  permissions?: Permissions
 }
+
+/** GET /repos/{o}/{r}/counts (dForge's). */
+export interface RepoCounts {
+  commits: number
+  branches: number
+  tags: number
+  stars: number
+  forks: number
+  watchers: number
+  open_issues: number
+  open_pulls: number
+}
+
+/** One entry of GET /repos/{o}/{r}/contents/{path} (Gitea's ContentsResponse). */
+export interface ContentEntry {
+  name: string
+  path: string
+  sha: string
+  type: 'file' | 'dir' | 'symlink' | 'submodule'
+  size: number
+  encoding?: string | null
+  content?: string | null
+  target?: string | null
+  download_url?: string | null
+  last_commit_sha?: string
+  /** dForge's: not inlined because it is over the size limit, or binary (a NUL in its first 8000 bytes). */
+  too_large?: boolean
+  binary?: boolean
+}
+
+export interface CommitUser {
+  name: string
+  email: string
+  date: string
+}
+
+/** Gitea's Commit, with dForge's cid (the commit object's IPFS CID, public repositories only). */
+export interface Commit {
+  sha: string
+  url?: string
+  html_url?: string
+  created?: string
+  commit: { message: string; author: CommitUser; committer: CommitUser }
+  author: User | null
+  committer: User | null
+  parents: { sha: string }[]
+  files?: { filename: string; status: string }[]
+  stats?: { total: number; additions: number; deletions: number }
+  cid?: string
+}
+
+export interface Branch {
+  name: string
+  commit: { id: string; message: string; timestamp?: string; author?: { name: string; username?: string } }
+  protected?: boolean
+}
+
+export interface Tag {
+  name: string
+  message?: string
+  id: string
+  commit: { sha: string; created?: string }
+  zipball_url?: string
+  tarball_url?: string
+}
+
+/** A contributor: dForge sends git's name, email and commit count; Gitea adds login and contributions. */
+export interface Contributor {
+  login?: string
+  name?: string
+  email?: string
+  avatar_url?: string
+  contributions?: number
+  commits?: number
+}
+
+export const PERMISSIONS = ['read', 'write', 'maintain'] as const
+export type Permission = (typeof PERMISSIONS)[number]
+
+const enc = encodeURIComponent
+
+/** /api/v1/repos/{owner}/{repo} with each part escaped. */
+export function repoApi(owner: string, repo: string): string {
+  return `/api/v1/repos/${enc(owner)}/${enc(repo)}`
+}
+
+/** A repository file path for a URL: each segment escaped, the slashes kept. */
+export function encodePath(path: string): string {
+  return path.split('/').filter(Boolean).map(enc).join('/')
+}
+
+/** The page URLs of a repository (full page loads). */
+export const repoHref = {
+  home: (owner: string, repo: string) => `/${enc(owner)}/${enc(repo)}`,
+  /** The tree or file at path; ref omitted means the default branch. */
+  src: (owner: string, repo: string, path = '', ref?: string) =>
+    `/${enc(owner)}/${enc(repo)}/src${path ? `/${encodePath(path)}` : ''}${ref ? `?ref=${enc(ref)}` : ''}`,
+  commits: (owner: string, repo: string, ref?: string, path?: string) => {
+    const q = new URLSearchParams()
+    if (ref) q.set('ref', ref)
+    if (path) q.set('path', path)
+    const qs = q.toString()
+    return `/${enc(owner)}/${enc(repo)}/commits${qs ? `?${qs}` : ''}`
+  },
+  commit: (owner: string, repo: string, sha: string) => `/${enc(owner)}/${enc(repo)}/commit/${enc(sha)}`,
+  section: (owner: string, repo: string, section: string) => `/${enc(owner)}/${enc(repo)}/${section}`,
+  raw: (owner: string, repo: string, path: string, ref: string) => `${repoApi(owner, repo)}/raw/${encodePath(path)}?ref=${enc(ref)}`,
+}
+
+/** The IPFS gateway URL of a block, as raw bytes. */
+export const ipfsHref = (cid: string) => `/ipfs/${enc(cid)}?format=raw`
+
+/** GET a list page, with the total from X-Total-Count when the server sends it. */
+export async function getPage<T>(path: string, params: Record<string, string | number | undefined>, page: number, limit: number): Promise<Page<T>> {
+  const q = new URLSearchParams()
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') q.set(k, String(v))
+  q.set('page', String(page))
+  q.set('limit', String(limit))
+  const res = await apiFetch(`${path}?${q}`)
+  if (res.status === 404) throw new NotFoundError(`not found: ${path}`)
+  if (!res.ok) throw await apiError(res)
+  const body = (await res.json()) as T[] | { data: T[] }
+  const items = Array.isArray(body) ? body : (body.data ?? [])
+  const total = res.headers.get('X-Total-Count')
+  return { items, total: total === null ? null : Number(total) }
+}
+
+/** GET a text body (diffs, raw files). */
+export async function getText(path: string): Promise<string> {
+  const res = await apiFetch(path, { headers: { Accept: 'text/plain' } })
+  if (res.status === 404) throw new NotFoundError(`not found: ${path}`)
+  if (!res.ok) throw await apiError(res)
+  return res.text()
+}
+
+const notFoundRetry = { retry: retryUnlessNotFound }
+const paged = { ...notFoundRetry, placeholderData: keepPreviousData }
+
+export const repoKeys = {
+  repo: (owner: string, repo: string) => ['repo', owner.toLowerCase(), repo.toLowerCase()] as const,
+}
+
+export function useRepo(owner: string, repo: string, enabled = true) {
+  return useQuery({
+    queryKey: repoKeys.repo(owner, repo),
+    queryFn: () => getJSON<Repository>(repoApi(owner, repo)),
+    enabled,
+    ...notFoundRetry,
+  })
+}
+
+/** A repository by its numeric id (the spec's /repository/:id). */
+export function useRepoById(id: string) {
+  return useQuery({
+    queryKey: ['repo-id', id],
+    queryFn: () => getJSON<Repository>(`/api/v1/repositories/${enc(id)}`),
+    enabled: /^\d+$/.test(id),
+    ...notFoundRetry,
+  })
+}
+
+export function useCounts(owner: string, repo: string) {
+  return useQuery({
+    queryKey: [...repoKeys.repo(owner, repo), 'counts'],
+    queryFn: () => getJSON<RepoCounts>(`${repoApi(owner, repo)}/counts`),
+    ...notFoundRetry,
+  })
+}
+
+/** The README rendered on the server, or null when the repository has none. */
+export function useReadme(owner: string, repo: string, ref: string) {
+  return useQuery({
+    queryKey: [...repoKeys.repo(owner, repo), 'readme', ref],
+    queryFn: async () => {
+      try {
+        return await getJSON<{ path: string; html: string }>(`${repoApi(owner, repo)}/readme?ref=${enc(ref)}`)
+      } catch (e) {
+        if (e instanceof NotFoundError) return null
+        throw e
+      }
+    },
+  })
+}
+
+/** A directory's entries or one file, at ref. */
+export function useContents(owner: string, repo: string, path: string, ref: string) {
+  return useQuery({
+    queryKey: [...repoKeys.repo(owner, repo), 'contents', ref, path],
+    // The root is /contents itself, as in Gitea's API.
+    queryFn: () => getJSON<ContentEntry | ContentEntry[]>(`${repoApi(owner, repo)}/contents${path ? `/${encodePath(path)}` : ''}?ref=${enc(ref)}`),
+    ...notFoundRetry,
+  })
+}
+
+export function useBranches(owner: string, repo: string) {
+  return useQuery({
+    queryKey: [...repoKeys.repo(owner, repo), 'branches'],
+    queryFn: async () => (await getPage<Branch>(`${repoApi(owner, repo)}/branches`, {}, 1, 100)).items,
+    ...notFoundRetry,
+  })
+}
+
+export function useTags(owner: string, repo: string) {
+  return useQuery({
+    queryKey: [...repoKeys.repo(owner, repo), 'tags'],
+    queryFn: async () => (await getPage<Tag>(`${repoApi(owner, repo)}/tags`, {}, 1, 100)).items,
+    ...notFoundRetry,
+  })
+}
+
+export function useContributors(owner: string, repo: string) {
+  return useQuery({
+    queryKey: [...repoKeys.repo(owner, repo), 'contributors'],
+    queryFn: () => getJSON<Contributor[]>(`${repoApi(owner, repo)}/contributors`),
+    ...notFoundRetry,
+  })
+}
+
+export function useCommits(owner: string, repo: string, filter: { ref?: string; path?: string }, page: number, limit: number) {
+  return useQuery({
+    queryKey: [...repoKeys.repo(owner, repo), 'commits', filter.ref ?? '', filter.path ?? '', page, limit],
+    queryFn: () => getPage<Commit>(`${repoApi(owner, repo)}/commits`, { sha: filter.ref, path: filter.path, stat: 'false' }, page, limit),
+    ...paged,
+  })
+}
+
+export function useCommit(owner: string, repo: string, sha: string) {
+  return useQuery({
+    queryKey: [...repoKeys.repo(owner, repo), 'commit', sha],
+    queryFn: () => getJSON<Commit>(`${repoApi(owner, repo)}/git/commits/${enc(sha)}`),
+    ...notFoundRetry,
+  })
+}
+
+export function useCommitDiff(owner: string, repo: string, sha: string) {
+  return useQuery({
+    queryKey: [...repoKeys.repo(owner, repo), 'commit-diff', sha],
+    queryFn: () => getText(`${repoApi(owner, repo)}/git/commits/${enc(sha)}.diff`),
+    ...notFoundRetry,
+  })
+}
+
+export function useCollaborators(owner: string, repo: string) {
+  return useQuery({
+    queryKey: [...repoKeys.repo(owner, repo), 'collaborators'],
+    queryFn: () => getJSON<User[]>(`${repoApi(owner, repo)}/collaborators`),
+  })
+}
+
+/** Whether the signed-in user has starred (or watches) the repository: Gitea answers 204/200 or 404. */
+async function flag(path: string): Promise<boolean> {
+  const res = await apiFetch(path)
+  if (res.status === 404) return false
+  if (!res.ok) throw await apiError(res)
+  if (res.status === 204) return true
+  const text = await res.text()
+  if (!text) return true
+  const body = JSON.parse(text) as { subscribed?: boolean }
+  return body.subscribed ?? true
+}
+
+export const starApi = (owner: string, repo: string) => `/api/v1/user/starred/${enc(owner)}/${enc(repo)}`
+export const watchApi = (owner: string, repo: string) => `${repoApi(owner, repo)}/subscription`
+
+export function useFlag(kind: 'star' | 'watch', owner: string, repo: string, enabled: boolean) {
+  return useQuery({
+    queryKey: [...repoKeys.repo(owner, repo), kind],
+    queryFn: () => flag(kind === 'star' ? starApi(owner, repo) : watchApi(owner, repo)),
+    enabled,
+  })
+}
+
+export const setFlag = (kind: 'star' | 'watch', owner: string, repo: string, on: boolean) => {
+  const path = kind === 'star' ? starApi(owner, repo) : watchApi(owner, repo)
+  return on ? putJSON<unknown>(path, {}) : deleteJSON(path)
+}
+
+export const forkRepo = (owner: string, repo: string) => postJSON<Repository>(`${repoApi(owner, repo)}/forks`, {})
+
+export interface CreateRepoInput {
+  name: string
+  description: string
+  private: boolean
+  auto_init: boolean
+  default_branch: string
+  readme?: string
+}
+
+export const createRepo = (input: CreateRepoInput) => postJSON<Repository>('/api/v1/user/repos', input)
+export const deleteRepo = (owner: string, repo: string) => deleteJSON(repoApi(owner, repo))
+export const editRepo = (owner: string, repo: string, patch: Partial<Pick<Repository, 'description' | 'private' | 'default_branch'>>) =>
+  patchJSON<Repository>(repoApi(owner, repo), patch)
+export const putCollaborator = (owner: string, repo: string, user: string, permission: Permission) =>
+  putJSON<unknown>(`${repoApi(owner, repo)}/collaborators/${enc(user)}`, { permission })
+export const removeCollaborator = (owner: string, repo: string, user: string) => deleteJSON(`${repoApi(owner, repo)}/collaborators/${enc(user)}`)
+
+/** Invalidates everything cached about one repository. */
+export function useInvalidateRepo(owner: string, repo: string) {
+  const client = useQueryClient()
+  return () => client.invalidateQueries({ queryKey: repoKeys.repo(owner, repo) })
+}
+
+// Explore and Home: GET /repos/search answers {ok, data} with X-Total-Count.
 
 export const SORTS = ['updated', 'stars', 'forks', 'name'] as const
 export type RepositorySort = (typeof SORTS)[number]
@@ -15,31 +355,47 @@ export function isRepositorySort(s: string): s is RepositorySort {
   return (SORTS as readonly string[]).includes(s)
 }
 
-const NONE: Repository[] = []
+/** Gitea's sort parameter and order for each of ours ("name" is Gitea's "alpha"). */
+const SEARCH_SORT: Record<RepositorySort, { sort: string; order: 'asc' | 'desc' }> = {
+  updated: { sort: 'updated', order: 'desc' },
+  stars: { sort: 'stars', order: 'desc' },
+  forks: { sort: 'forks', order: 'desc' },
+  name: { sort: 'alpha', order: 'asc' },
+}
+
+export function searchRepos(q: string, sort: RepositorySort, page: number, limit: number): Promise<Page<Repository>> {
+  return getPage<Repository>('/api/v1/repos/search', { q: q.trim(), ...SEARCH_SORT[sort] }, page, limit)
+}
+
+export function useRepoSearch(q: string, sort: RepositorySort, page: number, limit: number) {
+  return useQuery({
+    queryKey: ['repo-search', q.trim(), sort, page, limit],
+    queryFn: () => searchRepos(q, sort, page, limit),
+    placeholderData: keepPreviousData,
+  })
+}
 
 /**
- * Every repository on this node. None can exist before the forge milestone,
- * and its endpoint (GET /api/v1/repos/search) does not exist yet, so nothing
- * is fetched: the list is honestly empty.
+ * Gitea's repository name rules: 1 to 100 letters, digits, '-', '_' and '.',
+ * not "." or "..", not "-", and not ending in .git, .wiki, .rss or .atom.
+ * Returns the key of what is wrong (in the repositories namespace), or null.
  */
-export function useRepositories(): Repository[] {
-  return NONE
+export function repoNameProblem(name: string): string | null {
+  if (name === '') return 'create.errors.nameRequired'
+  if (name.length > 100) return 'create.errors.nameTooLong'
+  if (!/^[A-Za-z0-9._-]+$/.test(name)) return 'create.errors.nameChars'
+  const lower = name.toLowerCase()
+  if (lower === '.' || lower === '..' || lower === '-') return 'create.errors.nameReserved'
+  if (['.git', '.wiki', '.rss', '.atom'].some((s) => lower.endsWith(s))) return 'create.errors.nameSuffix'
+  return null
 }
 
-/** Repositories whose name or description contains the query, ignoring case. */
-export function filterRepositories(repos: readonly Repository[], query: string): Repository[] {
-  const q = query.trim().toLowerCase()
-  if (!q) return [...repos]
-  return repos.filter((r) => r.full_name.toLowerCase().includes(q) || r.description.toLowerCase().includes(q))
+/** Whether the viewer may merge, label and close anything: maintainers and owners. */
+export function canMaintain(repo: Repository): boolean {
+  return Boolean(repo.permissions?.admin || repo.permissions?.maintain)
 }
 
-const COMPARE: Record<RepositorySort, (a: Repository, b: Repository) => number> = {
-  updated: (a, b) => b.updated_at.localeCompare(a.updated_at),
-  stars: (a, b) => b.stars_count - a.stars_count,
-  forks: (a, b) => b.forks_count - a.forks_count,
-  name: (a, b) => a.full_name.localeCompare(b.full_name),
-}
-
-export function sortRepositories(repos: readonly Repository[], sort: RepositorySort): Repository[] {
-  return [...repos].sort(COMPARE[sort])
+/** Whether login owns repo (delete, collaborators, transfer are the owner's). */
+export function isOwner(repo: Repository, login: string | undefined): boolean {
+  return Boolean(login) && repo.owner.login.toLowerCase() === login?.toLowerCase()
 }

@@ -1,0 +1,82 @@
+import { useMutation } from '@tanstack/react-query'
+import { type FormEvent, useId, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Button } from '@/components/Button'
+import { Card } from '@/components/Card'
+import { PageHeader } from '@/components/PageHeader'
+import { SignInNotice } from '@/components/SignInNotice'
+import { type Repository, repoHref } from '@/features/repositories/api'
+import { nav } from '@/features/repositories/nav'
+import { errorText, RepoPage } from '@/features/repositories/RepoLayout'
+import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { useSignedInUser } from '@/stores/useSignedInUser'
+import { createIssue, useLabels } from './api'
+import { LabelBadge, MarkdownEditor } from './parts'
+import './issues.css'
+
+/** Opens an issue: a title, a Markdown body with preview, and labels for those who may set them. */
+export default function NewIssueScreen() {
+  const { t } = useTranslation('issues')
+  const user = useSignedInUser()
+  return <RepoPage section="issues">{(repo) => (user ? <NewIssueForm repo={repo} /> : <SignInNotice message={t('new.signIn')} />)}</RepoPage>
+}
+
+function NewIssueForm({ repo }: { repo: Repository }) {
+  const { t } = useTranslation('issues')
+  const id = useId()
+  const o = repo.owner.login
+  const [title, setTitle] = useState('')
+  const [body, setBody] = useState('')
+  const [picked, setPicked] = useState<number[]>([])
+  const [touched, setTouched] = useState(false)
+  const canLabel = Boolean(repo.permissions?.push)
+  const labels = useLabels(o, repo.name)
+  useDocumentTitle(t('new.title', { repo: repo.full_name }))
+  const create = useMutation({
+    mutationFn: () => createIssue(o, repo.name, { title: title.trim(), body, labels: canLabel && picked.length ? picked : undefined }),
+    onSuccess: (issue) => nav.go(`${repoHref.section(o, repo.name, 'issues')}/${issue.number}`),
+  })
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    setTouched(true)
+    if (title.trim()) create.mutate()
+  }
+  const missing = touched && !title.trim()
+  return (
+    <div className="stack">
+      <PageHeader title={t('new.heading')} />
+      <Card as="section">
+        <form onSubmit={submit} noValidate aria-label={t('new.heading')}>
+          <div className="field">
+            <label htmlFor={`${id}-t`}>{t('new.titleLabel')}</label>
+            <input id={`${id}-t`} value={title} maxLength={255} aria-invalid={missing || undefined} aria-describedby={missing ? `${id}-te` : undefined} onChange={(e) => setTitle(e.target.value)} />
+            {missing && (
+              <span id={`${id}-te`} className="field-error">
+                {t('new.titleRequired')}
+              </span>
+            )}
+          </div>
+          <MarkdownEditor label={t('new.bodyLabel')} value={body} onChange={setBody} rows={10} />
+          {canLabel && (labels.data?.length ?? 0) > 0 && (
+            <fieldset className="field label-picker">
+              <legend>{t('labels.title')}</legend>
+              {labels.data?.map((l) => (
+                <label key={l.id}>
+                  <input type="checkbox" checked={picked.includes(l.id)} onChange={(e) => setPicked((p) => (e.target.checked ? [...p, l.id] : p.filter((x) => x !== l.id)))} /> <LabelBadge label={l} />
+                </label>
+              ))}
+            </fieldset>
+          )}
+          {create.isError && (
+            <p className="alert-error" role="alert">
+              {errorText(create.error)}
+            </p>
+          )}
+          <Button type="submit" disabled={create.isPending}>
+            {create.isPending ? t('new.submitting') : t('new.submit')}
+          </Button>
+        </form>
+      </Card>
+    </div>
+  )
+}

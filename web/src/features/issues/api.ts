@@ -1,0 +1,160 @@
+// Issues, comments and labels in the shapes of Gitea's API v1, plus dForge's
+// state_reason (closed as completed or not planned) and body_html.
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
+import { NotFoundError } from '@/components/QueryState'
+import { getPage, repoApi, type User } from '@/features/repositories/api'
+import { apiError, apiFetch, getJSON, patchJSON, postJSON, putJSON, retryUnlessNotFound } from '@/lib/http'
+
+export interface Label {
+  id: number
+  name: string
+  color: string
+  description?: string
+}
+
+export type StateReason = 'completed' | 'not_planned' | 'reopened' | ''
+
+export interface Issue {
+  id: number
+  number: number
+  title: string
+  body: string
+  /** The body rendered and sanitized by the server, when it sends it. */
+  body_html?: string
+  user: User
+  labels: Label[]
+  state: 'open' | 'closed'
+  state_reason?: StateReason
+  comments: number
+  created_at: string
+  updated_at: string
+  closed_at?: string | null
+  /** Set on the issue of a pull request. */
+  pull_request?: { merged: boolean; merged_at?: string | null } | null
+  /** Gitea's RepositoryMeta: the owner is a login here. */
+  repository?: { id: number; name: string; owner: string; full_name: string }
+}
+
+export interface Comment {
+  id: number
+  user: User
+  body: string
+  body_html?: string
+  created_at: string
+  updated_at?: string
+}
+
+export type IssueStateFilter = 'open' | 'closed' | 'all'
+
+export const issueApi = (owner: string, repo: string, number: number | string) => `${repoApi(owner, repo)}/issues/${encodeURIComponent(String(number))}`
+
+export const issueKeys = {
+  all: (owner: string, repo: string) => ['repo', owner.toLowerCase(), repo.toLowerCase(), 'issues'] as const,
+  one: (owner: string, repo: string, number: number) => ['repo', owner.toLowerCase(), repo.toLowerCase(), 'issues', number] as const,
+}
+
+export interface IssueFilter {
+  state: IssueStateFilter
+  q?: string
+  labels?: string
+}
+
+export function useIssues(owner: string, repo: string, filter: IssueFilter, page: number, limit: number) {
+  return useQuery({
+    queryKey: [...issueKeys.all(owner, repo), 'list', filter.state, filter.q ?? '', filter.labels ?? '', page, limit],
+    queryFn: () => getPage<Issue>(`${repoApi(owner, repo)}/issues`, { state: filter.state, q: filter.q, labels: filter.labels, type: 'issues' }, page, limit),
+    placeholderData: keepPreviousData,
+    retry: retryUnlessNotFound,
+  })
+}
+
+export function useIssue(owner: string, repo: string, number: number) {
+  return useQuery({
+    queryKey: issueKeys.one(owner, repo, number),
+    queryFn: () => getJSON<Issue>(issueApi(owner, repo, number)),
+    retry: retryUnlessNotFound,
+  })
+}
+
+/** An issue or pull request by its global id (the spec's /issue/:id and /pr/:id). */
+export function useIssueById(id: string) {
+  return useQuery({
+    queryKey: ['issue-id', id],
+    queryFn: () => getJSON<Issue>(`/api/v1/issues/${encodeURIComponent(id)}`),
+    enabled: /^\d+$/.test(id),
+    retry: retryUnlessNotFound,
+  })
+}
+
+export function useComments(owner: string, repo: string, number: number) {
+  return useQuery({
+    queryKey: [...issueKeys.one(owner, repo, number), 'comments'],
+    queryFn: () => getJSON<Comment[]>(`${issueApi(owner, repo, number)}/comments`),
+  })
+}
+
+export function useLabels(owner: string, repo: string) {
+  return useQuery({
+    queryKey: ['repo', owner.toLowerCase(), repo.toLowerCase(), 'labels'],
+    queryFn: () => getJSON<Label[]>(`${repoApi(owner, repo)}/labels`),
+  })
+}
+
+export const createIssue = (owner: string, repo: string, input: { title: string; body: string; labels?: number[] }) =>
+  postJSON<Issue>(`${repoApi(owner, repo)}/issues`, input)
+
+export const editIssue = (owner: string, repo: string, number: number, patch: { title?: string; body?: string; state?: 'open' | 'closed'; state_reason?: StateReason }) =>
+  patchJSON<Issue>(issueApi(owner, repo, number), patch)
+
+/** Closes or reopens an issue, or a pull request through its own endpoint (PATCH .../pulls/{n}). */
+export const setState = (owner: string, repo: string, number: number, pull: boolean, patch: { state: 'open' | 'closed'; state_reason?: StateReason }) =>
+  patchJSON<Issue>(`${repoApi(owner, repo)}/${pull ? 'pulls' : 'issues'}/${number}`, patch)
+
+export const addComment = (owner: string, repo: string, number: number, body: string) => postJSON<Comment>(`${issueApi(owner, repo, number)}/comments`, { body })
+
+/** Replaces an issue's labels. */
+export const setIssueLabels = (owner: string, repo: string, number: number, labels: number[]) => putJSON<Label[]>(`${issueApi(owner, repo, number)}/labels`, { labels })
+
+export const createLabel = (owner: string, repo: string, label: { name: string; color: string; description?: string }) => postJSON<Label>(`${repoApi(owner, repo)}/labels`, label)
+
+/** Invalidates an issue (or pull request) and the lists it is in. */
+export function useInvalidateIssues(owner: string, repo: string) {
+  const client = useQueryClient()
+  return () => client.invalidateQueries({ queryKey: ['repo', owner.toLowerCase(), repo.toLowerCase()] })
+}
+
+/** Markdown rendered and sanitized by the server (Gitea's POST /markdown), for previews. */
+export async function renderMarkdown(text: string): Promise<string> {
+  const res = await apiFetch('/api/v1/markdown', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'text/html' },
+    body: JSON.stringify({ text, mode: 'gfm' }),
+  })
+  if (res.status === 404) throw new NotFoundError('markdown')
+  if (!res.ok) throw await apiError(res)
+  return res.text()
+}
+
+/** A body as HTML: the server's body_html when sent, else rendered through POST /markdown. */
+export function useBodyHtml(body: string, html: string | undefined) {
+  return useQuery({
+    queryKey: ['markdown', body],
+    queryFn: () => renderMarkdown(body),
+    enabled: html === undefined && body.trim() !== '',
+    staleTime: Infinity,
+  })
+}
+
+/** A label's colour as CSS, from Gitea's "rrggbb" or "#rrggbb". */
+export function labelColor(color: string): string {
+  const hex = color.replace(/^#/, '')
+  return /^[0-9a-f]{6}$/i.test(hex) ? `#${hex}` : 'var(--border)'
+}
+
+/** Black or white, whichever reads better on a label's colour. */
+export function labelText(color: string): string {
+  const hex = color.replace(/^#/, '')
+  if (!/^[0-9a-f]{6}$/i.test(hex)) return 'var(--text)'
+  const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16))
+  return 0.299 * r + 0.587 * g + 0.114 * b > 150 ? '#111' : '#fff'
+}

@@ -1,0 +1,180 @@
+// Pull requests, reviews and merges in the shapes of Gitea's API v1.
+import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query'
+import type { Label } from '@/features/issues/api'
+import { type Commit, getPage, getText, repoApi, type Repository, type User } from '@/features/repositories/api'
+import { apiError, apiFetch, getJSON, patchJSON, postJSON, retryUnlessNotFound } from '@/lib/http'
+
+export interface BranchInfo {
+  label: string
+  ref: string
+  sha: string
+  repo_id?: number
+  repo?: Repository | null
+}
+
+export interface PullRequest {
+  id: number
+  number: number
+  title: string
+  body: string
+  body_html?: string
+  user: User
+  labels: Label[]
+  state: 'open' | 'closed'
+  comments: number
+  mergeable: boolean
+  merged: boolean
+  merged_at?: string | null
+  merged_by?: User | null
+  merge_commit_sha?: string | null
+  base: BranchInfo
+  head: BranchInfo
+  created_at: string
+  updated_at: string
+  closed_at?: string | null
+  /** dForge's: the files `git merge-tree` found in conflict, when mergeable is false. */
+  conflicted_files?: string[]
+}
+
+export type ReviewState = 'APPROVED' | 'REQUEST_CHANGES' | 'COMMENT' | 'PENDING' | 'REQUEST_REVIEW' | ''
+
+export interface PullReview {
+  id: number
+  user: User
+  state: ReviewState
+  body: string
+  body_html?: string
+  commit_id: string
+  comments_count: number
+  submitted_at: string
+  stale?: boolean
+  dismissed?: boolean
+}
+
+/** Gitea's PullReviewComment: position is the line in the new file, original_position in the old one. */
+export interface ReviewComment {
+  id: number
+  body: string
+  body_html?: string
+  user: User
+  pull_request_review_id: number
+  path: string
+  commit_id?: string
+  position: number
+  original_position: number
+  created_at: string
+}
+
+export type ReviewEvent = 'APPROVED' | 'REQUEST_CHANGES' | 'COMMENT'
+export const REVIEW_EVENTS: ReviewEvent[] = ['COMMENT', 'APPROVED', 'REQUEST_CHANGES']
+
+export const MERGE_STYLES = ['merge', 'squash', 'rebase'] as const
+export type MergeStyle = (typeof MERGE_STYLES)[number]
+
+/** A comment on one line of the diff, before its review is submitted. */
+export interface DraftComment {
+  path: string
+  side: 'old' | 'new'
+  line: number
+  body: string
+}
+
+export const pullApi = (owner: string, repo: string, number: number) => `${repoApi(owner, repo)}/pulls/${number}`
+
+const key = (owner: string, repo: string, ...rest: (string | number)[]) => ['repo', owner.toLowerCase(), repo.toLowerCase(), 'pulls', ...rest]
+
+export function usePulls(owner: string, repo: string, state: 'open' | 'closed' | 'all', page: number, limit: number) {
+  return useQuery({
+    queryKey: key(owner, repo, 'list', state, page, limit),
+    queryFn: () => getPage<PullRequest>(`${repoApi(owner, repo)}/pulls`, { state }, page, limit),
+    placeholderData: keepPreviousData,
+    retry: retryUnlessNotFound,
+  })
+}
+
+export function usePull(owner: string, repo: string, number: number) {
+  return useQuery({ queryKey: key(owner, repo, number), queryFn: () => getJSON<PullRequest>(pullApi(owner, repo, number)), retry: retryUnlessNotFound })
+}
+
+export function usePullDiff(owner: string, repo: string, number: number, enabled: boolean) {
+  return useQuery({ queryKey: key(owner, repo, number, 'diff'), queryFn: () => getText(`${pullApi(owner, repo, number)}.diff`), enabled })
+}
+
+export function usePullCommits(owner: string, repo: string, number: number, enabled: boolean) {
+  return useQuery({
+    queryKey: key(owner, repo, number, 'commits'),
+    queryFn: async () => (await getPage<Commit>(`${pullApi(owner, repo, number)}/commits`, {}, 1, 250)).items,
+    enabled,
+  })
+}
+
+export function useReviews(owner: string, repo: string, number: number) {
+  return useQuery({ queryKey: key(owner, repo, number, 'reviews'), queryFn: () => getJSON<PullReview[]>(`${pullApi(owner, repo, number)}/reviews`) })
+}
+
+/** The inline comments of every review that has any, in one list. */
+export function useReviewComments(owner: string, repo: string, number: number, reviews: PullReview[]) {
+  const withComments = reviews.filter((r) => r.comments_count > 0)
+  return useQueries({
+    queries: withComments.map((r) => ({
+      queryKey: key(owner, repo, number, 'reviews', r.id, 'comments'),
+      queryFn: () => getJSON<ReviewComment[]>(`${pullApi(owner, repo, number)}/reviews/${r.id}/comments`),
+    })),
+    combine: (results) => results.flatMap((res) => res.data ?? []),
+  })
+}
+
+export const createPull = (owner: string, repo: string, input: { head: string; base: string; title: string; body: string }) =>
+  postJSON<PullRequest>(`${repoApi(owner, repo)}/pulls`, input)
+
+export const editPull = (owner: string, repo: string, number: number, patch: { state?: 'open' | 'closed'; title?: string; body?: string }) =>
+  patchJSON<PullRequest>(pullApi(owner, repo, number), patch)
+
+/** The server's 409 on merge: git merge-tree found conflicts, in these files. */
+export class MergeConflictError extends Error {
+  constructor(
+    message: string,
+    readonly files: string[],
+  ) {
+    super(message)
+  }
+}
+
+/**
+ * Merges (maintainers only). headSha is the head the viewer saw, so a
+ * branch that moved since is not merged unseen.
+ */
+export async function mergePull(owner: string, repo: string, number: number, style: MergeStyle, headSha: string): Promise<void> {
+  const res = await apiFetch(`${pullApi(owner, repo, number)}/merge`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ Do: style, head_commit_id: headSha }),
+  })
+  if (res.status === 409) {
+    const body = (await res.json().catch(() => ({}))) as { message?: string; files?: string[] }
+    throw new MergeConflictError(body.message ?? res.statusText, body.files ?? [])
+  }
+  if (!res.ok) throw await apiError(res)
+}
+
+export function submitReview(owner: string, repo: string, number: number, input: { event: ReviewEvent; body: string; commitId: string; comments: DraftComment[] }) {
+  return postJSON<PullReview>(`${pullApi(owner, repo, number)}/reviews`, {
+    event: input.event,
+    body: input.body,
+    commit_id: input.commitId,
+    comments: input.comments.map((c) => ({
+      path: c.path,
+      body: c.body,
+      new_position: c.side === 'new' ? c.line : 0,
+      old_position: c.side === 'old' ? c.line : 0,
+    })),
+  })
+}
+
+/** The key a line's comments are grouped under. */
+export const lineKey = (path: string, side: 'old' | 'new', line: number) => `${side}:${line}:${path}`
+
+/** Where a review comment sits: the new side when it has a new-file line, else the old side. */
+export function commentLineKey(c: ReviewComment): string {
+  return c.position > 0 ? lineKey(c.path, 'new', c.position) : lineKey(c.path, 'old', c.original_position)
+}

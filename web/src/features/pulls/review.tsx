@@ -1,0 +1,176 @@
+import { useMutation } from '@tanstack/react-query'
+import { type FormEvent, useId, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Button } from '@/components/Button'
+import { Card } from '@/components/Card'
+import { useInvalidateIssues } from '@/features/issues/api'
+import { Body, UserLink } from '@/features/issues/parts'
+import type { Repository } from '@/features/repositories/api'
+import type { LineAnchor } from '@/features/repositories/DiffView'
+import { useForgeFormat } from '@/features/repositories/format'
+import { errorText } from '@/features/repositories/RepoLayout'
+import { type DraftComment, type PullRequest, type PullReview, REVIEW_EVENTS, type ReviewComment, type ReviewEvent, submitReview } from './api'
+
+/** The comments under one diff line: submitted ones, pending drafts, and the open editor. */
+export function LineComments({ comments, drafts, editing, onSave, onCancel, onDiscard }: {
+  comments: ReviewComment[]
+  drafts: DraftComment[]
+  editing: LineAnchor | null
+  onSave: (body: string) => void
+  onCancel: () => void
+  onDiscard: (d: DraftComment) => void
+}) {
+  const { t } = useTranslation('pulls')
+  const fmt = useForgeFormat()
+  return (
+    <div className="line-comments stack">
+      {comments.map((c) => (
+        <div key={c.id} className="line-comment">
+          <p className="muted">
+            <strong>
+              <UserLink user={c.user} />
+            </strong>{' '}
+            <time dateTime={c.created_at}>{fmt.ago(c.created_at)}</time>
+          </p>
+          <Body body={c.body} html={c.body_html} />
+        </div>
+      ))}
+      {drafts.map((d, i) => (
+        <div key={i} className="line-comment draft">
+          <p className="muted">
+            <span className="badge">{t('review.pending')}</span>
+          </p>
+          <p className="draft-body">{d.body}</p>
+          <Button size="sm" variant="ghost" onClick={() => onDiscard(d)}>
+            {t('review.discard')}
+          </Button>
+        </div>
+      ))}
+      {editing && <DraftEditor anchor={editing} onSave={onSave} onCancel={onCancel} />}
+    </div>
+  )
+}
+
+function DraftEditor({ anchor, onSave, onCancel }: { anchor: LineAnchor; onSave: (body: string) => void; onCancel: () => void }) {
+  const { t } = useTranslation('pulls')
+  const id = useId()
+  const [body, setBody] = useState('')
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    if (body.trim()) onSave(body)
+  }
+  return (
+    <form onSubmit={submit} className="draft-editor">
+      <label htmlFor={id} className="sr-only">
+        {t('review.lineComment', { path: anchor.path, line: anchor.line })}
+      </label>
+      <textarea id={id} className="input" rows={3} value={body} autoFocus onChange={(e) => setBody(e.target.value)} />
+      <div className="button-row">
+        <Button type="submit" size="sm" disabled={!body.trim()}>
+          {t('review.addToReview')}
+        </Button>
+        <Button size="sm" variant="ghost" onClick={onCancel}>
+          {t('review.cancel')}
+        </Button>
+      </div>
+    </form>
+  )
+}
+
+/**
+ * Finishes a review: its verdict (comment, approve, request changes), a
+ * summary, and the pending line comments, sent as one POST .../reviews.
+ */
+export function ReviewPanel({ repo, pr, drafts, onSubmitted, isAuthor }: { repo: Repository; pr: PullRequest; drafts: DraftComment[]; onSubmitted: () => void; isAuthor: boolean }) {
+  const { t } = useTranslation('pulls')
+  const id = useId()
+  const [event, setEvent] = useState<ReviewEvent>('COMMENT')
+  const [body, setBody] = useState('')
+  const [problem, setProblem] = useState<string | null>(null)
+  const invalidate = useInvalidateIssues(repo.owner.login, repo.name)
+  const submit = useMutation({
+    mutationFn: () => submitReview(repo.owner.login, repo.name, pr.number, { event, body, commitId: pr.head.sha, comments: drafts }),
+    onSuccess: () => {
+      setBody('')
+      setEvent('COMMENT')
+      onSubmitted()
+      return invalidate()
+    },
+  })
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault()
+    if (event === 'COMMENT' && !body.trim() && drafts.length === 0) return setProblem(t('review.errors.empty'))
+    if (event === 'REQUEST_CHANGES' && !body.trim()) return setProblem(t('review.errors.reason'))
+    setProblem(null)
+    submit.mutate()
+  }
+  return (
+    <Card as="section" aria-labelledby={`${id}-h`} className="review-panel">
+      <h2 id={`${id}-h`}>{t('review.title')}</h2>
+      <p className="muted" role="status">
+        {t('review.pendingCount', { count: drafts.length })}
+      </p>
+      <form onSubmit={onSubmit}>
+        <div className="field">
+          <label htmlFor={`${id}-b`}>{t('review.summary')}</label>
+          <textarea id={`${id}-b`} rows={3} value={body} onChange={(e) => setBody(e.target.value)} />
+        </div>
+        <fieldset className="field review-events">
+          <legend>{t('review.verdict')}</legend>
+          {REVIEW_EVENTS.map((ev) => (
+            <label key={ev}>
+              <input type="radio" name={`${id}-ev`} value={ev} checked={event === ev} disabled={isAuthor && ev !== 'COMMENT'} onChange={() => setEvent(ev)} /> {t(`review.events.${ev}`)}
+            </label>
+          ))}
+          {isAuthor && <span className="muted">{t('review.ownPull')}</span>}
+        </fieldset>
+        {problem && (
+          <p className="field-error" role="alert">
+            {problem}
+          </p>
+        )}
+        {submit.isError && (
+          <p className="alert-error" role="alert">
+            {errorText(submit.error)}
+          </p>
+        )}
+        <Button type="submit" disabled={submit.isPending}>
+          {t('review.submit')}
+        </Button>
+      </form>
+    </Card>
+  )
+}
+
+const VERDICT: Record<string, string> = { APPROVED: 'approved', REQUEST_CHANGES: 'changesRequested', COMMENT: 'commented' }
+
+/** A submitted review in the conversation: who, the verdict, the summary, and its line comments. */
+export function ReviewCard({ review, comments }: { review: PullReview; comments: ReviewComment[] }) {
+  const { t } = useTranslation('pulls')
+  const fmt = useForgeFormat()
+  const verdict = VERDICT[review.state] ?? 'commented'
+  return (
+    <Card as="article" className={`comment review review-${verdict}`} aria-label={t(`review.verdicts.${verdict}`, { user: review.user.login })}>
+      <header className="comment-header muted">
+        <strong>
+          <UserLink user={review.user} />
+        </strong>{' '}
+        <span className={`badge verdict-${verdict}`}>{t(`review.badges.${verdict}`)}</span>{' '}
+        <time dateTime={review.submitted_at}>{fmt.ago(review.submitted_at)}</time>
+      </header>
+      {review.body.trim() && <Body body={review.body} html={review.body_html} />}
+      {comments.length > 0 && (
+        <ul className="plain-list review-comments">
+          {comments.map((c) => (
+            <li key={c.id}>
+              <p className="mono muted">
+                {c.path}:{c.position > 0 ? c.position : c.original_position}
+              </p>
+              <Body body={c.body} html={c.body_html} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  )
+}

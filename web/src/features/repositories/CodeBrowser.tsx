@@ -1,0 +1,248 @@
+import { useEffect, useId, useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { EmptyState } from '@/components/EmptyState'
+import { PreloadLink } from '@/components/PreloadLink'
+import { NotFoundError, QueryState } from '@/components/QueryState'
+import { type ContentEntry, type Repository, repoHref, useBranches, useContents, useTags } from './api'
+import { isBinary, isImage, MAX_HIGHLIGHT_BYTES, MAX_VIEW_BYTES, useFileBytes } from './blob'
+import { shortSha, useForgeFormat } from './format'
+import { nav } from './nav'
+
+const FULL_SHA = /^[0-9a-f]{40}$/i
+
+/**
+ * Chooses the branch, tag or commit a view shows; picking one loads the same
+ * view at that ref (a full page load, like every navigation).
+ */
+export function RefPicker({ repo, current, hrefFor }: { repo: Repository; current: string; hrefFor: (ref: string) => string }) {
+  const { t } = useTranslation('repositories')
+  const id = useId()
+  const branches = useBranches(repo.owner.login, repo.name)
+  const tags = useTags(repo.owner.login, repo.name)
+  const branchNames = branches.data?.map((b) => b.name) ?? []
+  const tagNames = tags.data?.map((tg) => tg.name) ?? []
+  const known = branchNames.includes(current) || tagNames.includes(current)
+  return (
+    <div className="ref-picker">
+      <label htmlFor={id}>{t('code.ref')}</label>
+      <select id={id} value={current} onChange={(e) => nav.go(hrefFor(e.target.value))}>
+        {!known && <option value={current}>{FULL_SHA.test(current) ? shortSha(current) : current}</option>}
+        {branchNames.length > 0 && (
+          <optgroup label={t('code.branches')}>
+            {branchNames.map((b) => (
+              <option key={`b:${b}`} value={b}>
+                {b}
+              </option>
+            ))}
+          </optgroup>
+        )}
+        {tagNames.length > 0 && (
+          <optgroup label={t('code.tags')}>
+            {tagNames.map((tg) => (
+              <option key={`t:${tg}`} value={tg}>
+                {tg}
+              </option>
+            ))}
+          </optgroup>
+        )}
+      </select>
+    </div>
+  )
+}
+
+/** The path from the repository root to path, each part a link. */
+export function Breadcrumbs({ repo, path, refParam }: { repo: Repository; path: string; refParam?: string }) {
+  const { t } = useTranslation('repositories')
+  const parts = path.split('/').filter(Boolean)
+  return (
+    <nav aria-label={t('code.breadcrumbs')} className="breadcrumbs">
+      <PreloadLink to={repoHref.src(repo.owner.login, repo.name, '', refParam)}>{repo.name}</PreloadLink>
+      {parts.map((part, i) => {
+        const to = parts.slice(0, i + 1).join('/')
+        const last = i === parts.length - 1
+        return (
+          <span key={to}>
+            <span className="muted"> / </span>
+            {last ? (
+              <strong aria-current="page">{part}</strong>
+            ) : (
+              <PreloadLink to={repoHref.src(repo.owner.login, repo.name, to, refParam)}>{part}</PreloadLink>
+            )}
+          </span>
+        )
+      })}
+    </nav>
+  )
+}
+
+/**
+ * The directory or file at path and ref. refParam is the ref as the URL
+ * names it (undefined for the default branch), kept on the links.
+ */
+export function CodeView({ repo, path, gitRef, refParam }: { repo: Repository; path: string; gitRef: string; refParam?: string }) {
+  const { t } = useTranslation('repositories')
+  const contents = useContents(repo.owner.login, repo.name, path, gitRef)
+  if (contents.error instanceof NotFoundError) {
+    return <EmptyState message={t('code.pathNotFound', { path: path || '/', ref: gitRef })} />
+  }
+  return (
+    <QueryState query={contents}>
+      {(data) => (Array.isArray(data) ? <TreeListing repo={repo} entries={data} path={path} refParam={refParam} /> : <FileView repo={repo} entry={data} gitRef={gitRef} refParam={refParam} />)}
+    </QueryState>
+  )
+}
+
+const ORDER: Record<ContentEntry['type'], number> = { dir: 0, submodule: 1, symlink: 2, file: 2 }
+
+export function TreeListing({ repo, entries, path, refParam }: { repo: Repository; entries: ContentEntry[]; path: string; refParam?: string }) {
+  const { t } = useTranslation('repositories')
+  const fmt = useForgeFormat()
+  const sorted = useMemo(() => [...entries].sort((a, b) => ORDER[a.type] - ORDER[b.type] || a.name.localeCompare(b.name)), [entries])
+  if (entries.length === 0) return <EmptyState message={t('code.emptyDir')} />
+  const parent = path.split('/').filter(Boolean).slice(0, -1).join('/')
+  return (
+    <div className="table-scroll">
+      <table className="data file-tree">
+        <caption className="sr-only">{t('code.treeCaption', { path: path || repo.name })}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('code.columns.name')}</th>
+            <th scope="col" className="num">
+              {t('code.columns.size')}
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {path && (
+            <tr>
+              <td colSpan={2}>
+                <PreloadLink to={repoHref.src(repo.owner.login, repo.name, parent, refParam)} aria-label={t('code.up')}>
+                  ..
+                </PreloadLink>
+              </td>
+            </tr>
+          )}
+          {sorted.map((e) => (
+            <tr key={e.path}>
+              <td>
+                <span className="file-icon" aria-hidden="true">
+                  {e.type === 'dir' ? '📁' : e.type === 'submodule' ? '📦' : '📄'}
+                </span>{' '}
+                <PreloadLink to={repoHref.src(repo.owner.login, repo.name, e.path, refParam)}>{e.name}</PreloadLink>
+                {e.type !== 'file' && <span className="sr-only"> ({t(`code.kind.${e.type}`)})</span>}
+              </td>
+              <td className="num muted">{e.type === 'file' ? fmt.bytes(e.size) : ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}
+
+export function FileView({ repo, entry, gitRef, refParam }: { repo: Repository; entry: ContentEntry; gitRef: string; refParam?: string }) {
+  const { t } = useTranslation('repositories')
+  const fmt = useForgeFormat()
+  const owner = repo.owner.login
+  const raw = repoHref.raw(owner, repo.name, entry.path, gitRef)
+  const tooLarge = Boolean(entry.too_large) || entry.size > MAX_VIEW_BYTES
+  // The server says when a file is binary, so its bytes are not fetched just to find that out.
+  const knownBinary = Boolean(entry.binary)
+  const drawable = entry.type === 'file' && !tooLarge && !knownBinary
+  const bytes = useFileBytes(owner, repo.name, entry, gitRef, drawable)
+  return (
+    <section className="card file-view" aria-label={entry.name}>
+      <header className="file-view-header">
+        <span>
+          <strong>{entry.name}</strong> <span className="muted">{fmt.bytes(entry.size)}</span>
+        </span>
+        <span className="button-row">
+          <a className="btn btn-outline btn-sm" href={raw}>
+            {t('code.raw')}
+          </a>
+          <a className="btn btn-outline btn-sm" href={raw} download={entry.name}>
+            {t('code.download')}
+          </a>
+          <PreloadLink className="btn btn-ghost btn-sm" to={repoHref.commits(owner, repo.name, refParam, entry.path)}>
+            {t('code.history')}
+          </PreloadLink>
+        </span>
+      </header>
+      {entry.type === 'symlink' && <p className="file-notice">{t('code.symlink', { target: entry.target ?? '' })}</p>}
+      {entry.type === 'submodule' && <p className="file-notice">{t('code.submodule')}</p>}
+      {entry.type === 'file' && tooLarge && (
+        <p className="file-notice" role="note">
+          {t('code.tooLarge', { size: fmt.bytes(entry.size), limit: fmt.bytes(MAX_VIEW_BYTES) })}
+        </p>
+      )}
+      {entry.type === 'file' && !tooLarge && knownBinary && <BinaryFile name={entry.name} raw={raw} />}
+      {drawable && (
+        <QueryState query={bytes}>
+          {(data) =>
+            isBinary(data) ? (
+              <BinaryFile name={entry.name} raw={raw} />
+            ) : (
+              <CodeBlock code={new TextDecoder().decode(data)} filename={entry.name} highlightable={data.length <= MAX_HIGHLIGHT_BYTES} />
+            )
+          }
+        </QueryState>
+      )}
+    </section>
+  )
+}
+
+/** An image is shown; any other binary file gets a notice instead of its bytes. */
+function BinaryFile({ name, raw }: { name: string; raw: string }) {
+  const { t } = useTranslation('repositories')
+  if (isImage(name)) {
+    return (
+      <div className="file-image">
+        <img src={raw} alt={name} />
+      </div>
+    )
+  }
+  return (
+    <p className="file-notice" role="note">
+      {t('code.binary')}
+    </p>
+  )
+}
+
+/** Source with line numbers; highlighting arrives when its chunk and grammar have loaded. */
+export function CodeBlock({ code, filename, highlightable = true }: { code: string; filename: string; highlightable?: boolean }) {
+  const { t } = useTranslation('repositories')
+  const [html, setHtml] = useState<string | null>(null)
+  useEffect(() => {
+    if (!highlightable) return
+    let live = true
+    import('./highlight')
+      .then((m) => m.highlight(code, filename))
+      .then((h) => {
+        if (live) setHtml(h)
+      })
+      .catch(() => {
+        // Plain text is a fine fallback when a grammar fails to load.
+      })
+    return () => {
+      live = false
+    }
+  }, [code, filename, highlightable])
+  const lines = code.endsWith('\n') ? code.slice(0, -1).split('\n') : code.split('\n')
+  if (code === '') return <p className="file-notice">{t('code.emptyFile')}</p>
+  return (
+    <div className="code-view">
+      <pre className="code-gutter" aria-hidden="true">
+        {lines.map((_, i) => i + 1).join('\n')}
+      </pre>
+      {html === null ? (
+        <pre className="code-body">
+          <code>{code}</code>
+        </pre>
+      ) : (
+        <pre className="code-body">
+          <code className="hljs" data-highlighted="yes" dangerouslySetInnerHTML={{ __html: html }} />
+        </pre>
+      )}
+    </div>
+  )
+}

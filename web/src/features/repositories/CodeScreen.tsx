@@ -1,0 +1,31 @@
+import { useTranslation } from 'react-i18next'
+import { useRoute } from '@/app/routes'
+import { PreloadLink } from '@/components/PreloadLink'
+import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { type Repository, repoHref } from './api'
+import { Breadcrumbs, CodeView, RefPicker } from './CodeBrowser'
+import { RepoPage } from './RepoLayout'
+
+/** The tree or file at /:owner/:repo/src/{path}?ref= (the default branch without ref). */
+export default function CodeScreen() {
+  const path = (useRoute().params['*'] ?? '').split('/').filter(Boolean).join('/')
+  const refParam = new URLSearchParams(window.location.search).get('ref') || undefined
+  return <RepoPage section="code">{(repo) => <Code repo={repo} path={path} refParam={refParam} />}</RepoPage>
+}
+
+function Code({ repo, path, refParam }: { repo: Repository; path: string; refParam?: string }) {
+  const { t } = useTranslation('repositories')
+  const gitRef = refParam ?? repo.default_branch
+  useDocumentTitle(path ? `${path} · ${repo.full_name}` : repo.full_name)
+  return (
+    <div className="stack">
+      <h1 className="sr-only">{path || repo.full_name}</h1>
+      <Breadcrumbs repo={repo} path={path} refParam={refParam} />
+      <div className="code-toolbar">
+        <RefPicker repo={repo} current={gitRef} hrefFor={(r) => repoHref.src(repo.owner.login, repo.name, path, r === repo.default_branch ? undefined : r)} />
+        <PreloadLink to={repoHref.commits(repo.owner.login, repo.name, refParam, path || undefined)}>{t('code.history')}</PreloadLink>
+      </div>
+      <CodeView repo={repo} path={path} gitRef={gitRef} refParam={refParam} />
+    </div>
+  )
+}

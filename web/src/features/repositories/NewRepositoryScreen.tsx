@@ -1,0 +1,107 @@
+import { useMutation } from '@tanstack/react-query'
+import { type FormEvent, useId, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Button } from '@/components/Button'
+import { Card } from '@/components/Card'
+import { PageHeader } from '@/components/PageHeader'
+import { SignInNotice } from '@/components/SignInNotice'
+import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { useSignedInUser } from '@/stores/useSignedInUser'
+import { createRepo, type CreateRepoInput, repoHref, repoNameProblem } from './api'
+import { nav } from './nav'
+import { errorText } from './RepoLayout'
+import './repositories.css'
+
+/** Creates a repository owned by the signed-in user (a chain transaction for a public one). */
+export default function NewRepositoryScreen() {
+  const { t } = useTranslation('repositories')
+  const user = useSignedInUser()
+  useDocumentTitle(t('create.title'))
+  return (
+    <div className="stack narrow">
+      <PageHeader title={t('create.title')} lead={t('create.lead')} />
+      {user ? <NewRepositoryForm owner={user.username} /> : <SignInNotice message={t('create.signIn')} />}
+    </div>
+  )
+}
+
+function NewRepositoryForm({ owner }: { owner: string }) {
+  const { t } = useTranslation('repositories')
+  const id = useId()
+  const [name, setName] = useState('')
+  const [description, setDescription] = useState('')
+  const [isPrivate, setPrivate] = useState(false)
+  const [autoInit, setAutoInit] = useState(true)
+  const [branch, setBranch] = useState('main')
+  const [touched, setTouched] = useState(false)
+  const problem = repoNameProblem(name.trim())
+  const create = useMutation({
+    mutationFn: (input: CreateRepoInput) => createRepo(input),
+    onSuccess: (repo) => nav.go(repoHref.home(repo.owner.login, repo.name)),
+  })
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    setTouched(true)
+    if (problem) return
+    create.mutate({ name: name.trim(), description: description.trim(), private: isPrivate, auto_init: autoInit, default_branch: branch.trim() || 'main' })
+  }
+  const showProblem = touched && problem
+  return (
+    <Card as="section">
+      <form onSubmit={submit} noValidate aria-label={t('create.title')}>
+        <div className="field">
+          <label htmlFor={`${id}-name`}>{t('create.name')}</label>
+          <div className="owner-name">
+            <span className="muted">{owner} /</span>
+            <input
+              id={`${id}-name`}
+              value={name}
+              maxLength={100}
+              autoComplete="off"
+              required
+              aria-invalid={showProblem ? true : undefined}
+              aria-describedby={`${id}-name-help`}
+              onChange={(e) => setName(e.target.value)}
+              onBlur={() => setTouched(true)}
+            />
+          </div>
+          <span id={`${id}-name-help`} className={showProblem ? 'field-error' : 'muted'}>
+            {showProblem ? t(problem) : t('create.nameHelp')}
+          </span>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-description`}>{t('create.description')}</label>
+          <input id={`${id}-description`} value={description} maxLength={2048} onChange={(e) => setDescription(e.target.value)} />
+        </div>
+        <fieldset className="field visibility">
+          <legend>{t('create.visibility')}</legend>
+          <label>
+            <input type="radio" name={`${id}-vis`} checked={!isPrivate} onChange={() => setPrivate(false)} /> {t('visibility.public')}
+            <span className="muted"> — {t('create.publicHelp')}</span>
+          </label>
+          <label>
+            <input type="radio" name={`${id}-vis`} checked={isPrivate} onChange={() => setPrivate(true)} /> {t('visibility.private')}
+            <span className="muted"> — {t('create.privateHelp')}</span>
+          </label>
+        </fieldset>
+        <div className="field checkbox-field">
+          <label>
+            <input type="checkbox" checked={autoInit} onChange={(e) => setAutoInit(e.target.checked)} /> {t('create.autoInit')}
+          </label>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-branch`}>{t('create.defaultBranch')}</label>
+          <input id={`${id}-branch`} value={branch} maxLength={255} onChange={(e) => setBranch(e.target.value)} />
+        </div>
+        {create.isError && (
+          <p className="alert-error" role="alert">
+            {errorText(create.error)}
+          </p>
+        )}
+        <Button type="submit" disabled={create.isPending}>
+          {create.isPending ? t('create.submitting') : t('create.submit')}
+        </Button>
+      </form>
+    </Card>
+  )
+}

@@ -1,0 +1,185 @@
+import { useMutation } from '@tanstack/react-query'
+import { type FormEvent, useId, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Button } from '@/components/Button'
+import { Card } from '@/components/Card'
+import { EmptyState } from '@/components/EmptyState'
+import { PageHeader } from '@/components/PageHeader'
+import { PreloadLink } from '@/components/PreloadLink'
+import { QueryState } from '@/components/QueryState'
+import { SignInNotice } from '@/components/SignInNotice'
+import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { useSignedInUser } from '@/stores/useSignedInUser'
+import { canMaintain, deleteRepo, editRepo, isOwner, type Permission, PERMISSIONS, putCollaborator, removeCollaborator, type Repository, useCollaborators, useInvalidateRepo } from './api'
+import { nav } from './nav'
+import { errorText, RepoPage } from './RepoLayout'
+
+/** A repository's settings: description, collaborators (owner) and deletion (owner, confirmed by typing the name). */
+export default function RepoSettingsScreen() {
+  const { t } = useTranslation('repositories')
+  const user = useSignedInUser()
+  return (
+    <RepoPage section="settings">
+      {(repo) =>
+        !user ? (
+          <SignInNotice message={t('settings.signIn')} />
+        ) : isOwner(repo, user.username) || canMaintain(repo) ? (
+          <Settings repo={repo} owner={isOwner(repo, user.username)} />
+        ) : (
+          <EmptyState message={t('settings.forbidden')} />
+        )
+      }
+    </RepoPage>
+  )
+}
+
+function Settings({ repo, owner }: { repo: Repository; owner: boolean }) {
+  const { t } = useTranslation('repositories')
+  useDocumentTitle(t('settings.title', { repo: repo.full_name }))
+  return (
+    <div className="stack narrow">
+      <PageHeader title={t('settings.heading')} />
+      <GeneralSettings repo={repo} />
+      {owner && <Collaborators repo={repo} />}
+      {owner && <DeleteRepository repo={repo} />}
+    </div>
+  )
+}
+
+function GeneralSettings({ repo }: { repo: Repository }) {
+  const { t } = useTranslation('repositories')
+  const id = useId()
+  const [description, setDescription] = useState(repo.description)
+  const invalidate = useInvalidateRepo(repo.owner.login, repo.name)
+  const save = useMutation({ mutationFn: () => editRepo(repo.owner.login, repo.name, { description: description.trim() }), onSuccess: invalidate })
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    save.mutate()
+  }
+  return (
+    <Card as="section" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>{t('settings.general')}</h2>
+      <form onSubmit={submit}>
+        <div className="field">
+          <label htmlFor={`${id}-d`}>{t('create.description')}</label>
+          <input id={`${id}-d`} value={description} maxLength={2048} onChange={(e) => setDescription(e.target.value)} />
+        </div>
+        {save.isError && (
+          <p className="alert-error" role="alert">
+            {errorText(save.error)}
+          </p>
+        )}
+        {save.isSuccess && (
+          <p className="alert-success" role="status">
+            {t('settings.saved')}
+          </p>
+        )}
+        <Button type="submit" disabled={save.isPending}>
+          {t('settings.save')}
+        </Button>
+      </form>
+    </Card>
+  )
+}
+
+function Collaborators({ repo }: { repo: Repository }) {
+  const { t } = useTranslation('repositories')
+  const id = useId()
+  const o = repo.owner.login
+  const list = useCollaborators(o, repo.name)
+  const invalidate = useInvalidateRepo(o, repo.name)
+  const [login, setLogin] = useState('')
+  const [permission, setPermission] = useState<Permission>('write')
+  const add = useMutation({
+    mutationFn: () => putCollaborator(o, repo.name, login.trim(), permission),
+    onSuccess: () => {
+      setLogin('')
+      return invalidate()
+    },
+  })
+  const remove = useMutation({ mutationFn: (user: string) => removeCollaborator(o, repo.name, user), onSuccess: invalidate })
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    if (login.trim()) add.mutate()
+  }
+  return (
+    <Card as="section" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>{t('settings.collaborators.title')}</h2>
+      <p className="muted">{t('settings.collaborators.help')}</p>
+      <QueryState query={list}>
+        {(users) =>
+          users.length === 0 ? (
+            <p className="muted">{t('settings.collaborators.empty')}</p>
+          ) : (
+            <ul className="plain-list collaborator-list">
+              {users.map((u) => (
+                <li key={u.login}>
+                  <PreloadLink to={`/user/${encodeURIComponent(u.login)}`}>{u.login}</PreloadLink>
+                  <Button size="sm" variant="ghost" disabled={remove.isPending} onClick={() => remove.mutate(u.login)} aria-label={t('settings.collaborators.removeNamed', { login: u.login })}>
+                    {t('settings.collaborators.remove')}
+                  </Button>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </QueryState>
+      <form onSubmit={submit} className="collaborator-form">
+        <div className="field">
+          <label htmlFor={`${id}-u`}>{t('settings.collaborators.username')}</label>
+          <input id={`${id}-u`} value={login} autoComplete="off" onChange={(e) => setLogin(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-p`}>{t('settings.collaborators.permission')}</label>
+          <select id={`${id}-p`} value={permission} onChange={(e) => setPermission(e.target.value as Permission)}>
+            {PERMISSIONS.map((p) => (
+              <option key={p} value={p}>
+                {t(`settings.collaborators.perm.${p}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Button type="submit" disabled={add.isPending || !login.trim()}>
+          {t('settings.collaborators.add')}
+        </Button>
+      </form>
+      {(add.isError || remove.isError) && (
+        <p className="alert-error" role="alert">
+          {errorText(add.error ?? remove.error)}
+        </p>
+      )}
+    </Card>
+  )
+}
+
+function DeleteRepository({ repo }: { repo: Repository }) {
+  const { t } = useTranslation('repositories')
+  const id = useId()
+  const [typed, setTyped] = useState('')
+  const del = useMutation({ mutationFn: () => deleteRepo(repo.owner.login, repo.name), onSuccess: () => nav.go('/explore') })
+  const confirmed = typed === repo.name
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    if (confirmed) del.mutate()
+  }
+  return (
+    <Card as="section" aria-labelledby={`${id}-h`} className="danger-zone">
+      <h2 id={`${id}-h`}>{t('settings.delete.title')}</h2>
+      <p>{t('settings.delete.warning')}</p>
+      <form onSubmit={submit}>
+        <div className="field">
+          <label htmlFor={`${id}-c`}>{t('settings.delete.confirm', { name: repo.name })}</label>
+          <input id={`${id}-c`} value={typed} autoComplete="off" onChange={(e) => setTyped(e.target.value)} />
+        </div>
+        {del.isError && (
+          <p className="alert-error" role="alert">
+            {errorText(del.error)}
+          </p>
+        )}
+        <Button type="submit" variant="danger" disabled={!confirmed || del.isPending}>
+          {t('settings.delete.submit')}
+        </Button>
+      </form>
+    </Card>
+  )
+}

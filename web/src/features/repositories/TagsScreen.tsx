@@ -1,0 +1,53 @@
+import { useTranslation } from 'react-i18next'
+import { EmptyState } from '@/components/EmptyState'
+import { PageHeader } from '@/components/PageHeader'
+import { PreloadLink } from '@/components/PreloadLink'
+import { QueryState } from '@/components/QueryState'
+import { ChainTable, type Column } from '@/features/wallet/lists'
+import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { type Repository, repoHref, type Tag, useTags } from './api'
+import { shortSha, useForgeFormat } from './format'
+import { RepoPage } from './RepoLayout'
+
+/** A repository's tags, each with its commit and archive downloads. */
+export default function TagsScreen() {
+  return <RepoPage section="tags">{(repo) => <Tags repo={repo} />}</RepoPage>
+}
+
+function Tags({ repo }: { repo: Repository }) {
+  const { t } = useTranslation('repositories')
+  const fmt = useForgeFormat()
+  const tags = useTags(repo.owner.login, repo.name)
+  useDocumentTitle(t('tags.title', { repo: repo.full_name }))
+  const o = repo.owner.login
+  const columns: Column<Tag>[] = [
+    { heading: t('tags.columns.name'), cell: (tag) => <PreloadLink to={repoHref.src(o, repo.name, '', tag.name)}>{tag.name}</PreloadLink> },
+    {
+      heading: t('tags.columns.commit'),
+      cell: (tag) => (
+        <PreloadLink className="mono" to={repoHref.commit(o, repo.name, tag.commit.sha)}>
+          {shortSha(tag.commit.sha)}
+        </PreloadLink>
+      ),
+    },
+    { heading: t('tags.columns.date'), cell: (tag) => (tag.commit.created ? <time dateTime={tag.commit.created}>{fmt.date(tag.commit.created)}</time> : '—') },
+    {
+      heading: t('tags.columns.downloads'),
+      cell: (tag) => (
+        <span className="button-row">
+          {tag.zipball_url && <a href={tag.zipball_url}>{t('tags.zip')}</a>}
+          {tag.tarball_url && <a href={tag.tarball_url}>{t('tags.tar')}</a>}
+          {!tag.zipball_url && !tag.tarball_url && '—'}
+        </span>
+      ),
+    },
+  ]
+  return (
+    <div className="stack">
+      <PageHeader title={t('tags.heading')} />
+      <QueryState query={tags}>
+        {(list) => (list.length === 0 ? <EmptyState message={t('tags.empty')} /> : <ChainTable rows={list} rowKey={(tag) => tag.name} columns={columns} caption={t('tags.heading')} />)}
+      </QueryState>
+    </div>
+  )
+}
