@@ -7,12 +7,25 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, test } from 'node:test'
+import { after, before, describe, test } from 'node:test'
 import { generatePrivateKey } from 'viem/accounts'
-import { expectVisible, openPage, useNodeAndBrowser, waitForShell, TIMEOUT } from './harness.mjs'
+import { expectEventually, expectVisible, launchBrowser, openPage, startNetwork, waitForShell, TIMEOUT } from './harness.mjs'
 import { headlessWallet, TEST_WALLET_NAME } from './wallet.mjs'
 
-const env = useNodeAndBrowser()
+// Two validators of one chain: everything is done on the first, and the
+// second must show the same pull request, merged.
+const env = { node: null, second: null, browser: null }
+let network
+before(async () => {
+  network = await startNetwork(2)
+  ;[env.node, env.second] = network.nodes
+  env.browser = await launchBrowser()
+})
+after(async () => {
+  await env.browser?.close().catch(() => {})
+  await Promise.all(network?.nodes.map((n) => n.stop()) ?? [])
+  if (network) rmSync(network.dir, { recursive: true, force: true })
+})
 const defaultName = (address) => `user-${address.slice(2, 14).toLowerCase()}`
 
 /** A browser context signed in with a fresh wallet; returns the page, wallet and login. */
@@ -120,5 +133,16 @@ describe('forge', () => {
     const pr = await alice.page.evaluate(async (o) => (await fetch(`/api/v1/repos/${o}/demo/pulls/1`)).json(), alice.login)
     assert.equal(pr.merged, true)
     assert.equal(pr.merge_commit_sha, parents[0])
+
+    // 7. The second node follows the same chain: the same PR, merged.
+    const onSecond = async () => {
+      const res = await fetch(`${env.second.url}/api/v1/repos/${alice.login}/demo/pulls/1`)
+      return res.ok ? (await res.json()).merged : `HTTP ${res.status}`
+    }
+    await expectEventually(onSecond, true, { message: 'the second node shows the pull request merged' })
+    const { page: elsewhere } = await openPage(t, env.browser, env.second.url)
+    await elsewhere.goto(`/${alice.login}/demo/pulls/1`)
+    await waitForShell(elsewhere)
+    await expectVisible(elsewhere.getByText('Merged', { exact: true }))
   })
 })

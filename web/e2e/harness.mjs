@@ -49,7 +49,11 @@ function requireBinary() {
 // The node runs under a tiny shell that waits on its stdin: when this test
 // process exits for any reason the pipe closes and the shell stops the node.
 const WATCHDOG = `
-"$0" serve --addr 127.0.0.1:0 --rpc-addr tcp://127.0.0.1:0 --p2p-addr tcp://127.0.0.1:0 --data "$1" &
+if [ -n "$2" ]; then
+  "$0" serve --home "$2" &
+else
+  "$0" serve --addr 127.0.0.1:0 --rpc-addr tcp://127.0.0.1:0 --p2p-addr tcp://127.0.0.1:0 --data "$1" &
+fi
 pid=$!
 echo "dforge-pid $pid"
 read -r _ || true
@@ -61,13 +65,14 @@ wait "$pid"
  * Starts the real binary on a free loopback port with a fresh data directory
  * and waits until /healthz answers. Returns { url, stop(), logs() }.
  */
-export async function startNode({ timeout = 20_000, alloc = {} } = {}) {
+export async function startNode({ timeout = 20_000, alloc = {}, home = '' } = {}) {
   const bin = requireBinary()
-  const dataDir = mkdtempSync(join(tmpdir(), 'dforge-e2e-'))
+  // A node of a network written by `dforge testnet` runs from its own dir.
+  const dataDir = home || mkdtempSync(join(tmpdir(), 'dforge-e2e-'))
   // Funded accounts need a genesis of their own, written before the first start.
   const allocs = Object.entries(alloc).flatMap(([address, amount]) => ['--alloc', `${address}=${amount}`])
   if (allocs.length) execFileSync(bin, ['init', '--data', dataDir, ...allocs], { stdio: 'pipe' })
-  const child = spawn('/bin/sh', ['-c', WATCHDOG, bin, dataDir], { stdio: ['pipe', 'pipe', 'pipe'] })
+  const child = spawn('/bin/sh', ['-c', WATCHDOG, bin, dataDir, home], { stdio: ['pipe', 'pipe', 'pipe'] })
   let stdout = ''
   let stderr = ''
   let serverPid = 0
@@ -148,6 +153,17 @@ export async function launchBrowser(extraArgs = []) {
     headless: true,
     args: [...BROWSER_ARGS, ...extraArgs],
   })
+}
+
+/**
+ * Writes a network of `validators` nodes with `dforge testnet` and starts
+ * them all; returns the nodes (stop them, then remove `dir`).
+ */
+export async function startNetwork(validators) {
+  const dir = mkdtempSync(join(tmpdir(), 'dforge-e2e-net-'))
+  execFileSync(requireBinary(), ['testnet', '--validators', String(validators), '--out', join(dir, 'net')], { stdio: 'pipe' })
+  const nodes = await Promise.all(Array.from({ length: validators }, (_, k) => startNode({ home: join(dir, 'net', `node${k}`) })))
+  return { nodes, dir }
 }
 
 /**
