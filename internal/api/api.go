@@ -6,6 +6,7 @@ package api
 import (
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/blocks"
@@ -90,8 +91,34 @@ func (a *API) Register(mux *http.ServeMux) {
 	mux.HandleFunc("/api/", a.notFound)
 }
 
+// giteaAPIVersion is the Gitea release whose API v1 the forge routes
+// follow. Gitea's clients read /version to learn what a server can do (the
+// Go SDK refuses a server older than 1.11 and picks request shapes by
+// version), so version is that release with the node's own version as
+// semver build metadata, e.g. "1.22.0+dforge.1.0.0-dev"; dforge is the
+// node's version alone.
+const giteaAPIVersion = "1.22.0"
+
 func (a *API) getVersion(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]string{"version": a.version})
+	writeJSON(w, http.StatusOK, map[string]string{"version": giteaVersion(a.version), "dforge": a.version})
+}
+
+// giteaVersion is giteaAPIVersion+dforge.<node>, the node's version cut to
+// what build metadata may hold (dot-separated runs of [0-9A-Za-z-]).
+func giteaVersion(node string) string {
+	meta := []string{"dforge"}
+	for _, part := range strings.Split(node, ".") {
+		part = strings.Map(func(c rune) rune {
+			if c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+				return c
+			}
+			return '-'
+		}, part)
+		if part != "" {
+			meta = append(meta, part)
+		}
+	}
+	return giteaAPIVersion + "+" + strings.Join(meta, ".")
 }
 
 func (a *API) notFound(w http.ResponseWriter, r *http.Request) {

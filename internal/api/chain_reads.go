@@ -165,22 +165,30 @@ const (
 	maxLimit     = 100
 )
 
-func pageOf(r *http.Request) (index.Page, error) {
-	p := index.Page{Number: 1, Limit: defaultLimit}
+// pageOf reads ?page= and ?limit= for every list. As in Gitea, 0 (like
+// none) means the default: Gitea's Go SDK sends page=0 and limit=0 when its
+// caller sets none. A negative or non-numeric value is refused.
+func pageOf(r *http.Request) (index.Page, error) { return pageWithLimit(r, defaultLimit) }
+
+// pageWithLimit is pageOf with limit as the default page size.
+func pageWithLimit(r *http.Request, limit int) (index.Page, error) {
+	p := index.Page{Number: 1, Limit: limit}
 	q := r.URL.Query()
 	if v := q.Get("page"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > math.MaxInt32 {
-			return p, usererr.InvalidField("page", "invalid_page", "page must be a whole number from 1 up")
+		if err != nil || n < 0 || n > math.MaxInt32 {
+			return p, usererr.InvalidField("page", "invalid_page", "page must be a whole number from 1 up (0 is the first page)")
 		}
-		p.Number = n
+		p.Number = max(n, 1)
 	}
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			return p, usererr.InvalidField("limit", "invalid_limit", fmt.Sprintf("limit must be a whole number from 1 to %d", maxLimit))
+		if err != nil || n < 0 {
+			return p, usererr.InvalidField("limit", "invalid_limit", fmt.Sprintf("limit must be a whole number from 1 to %d (0 is the default, %d)", maxLimit, limit))
 		}
-		p.Limit = min(n, maxLimit)
+		if n > 0 {
+			p.Limit = min(n, maxLimit)
+		}
 	}
 	return p, nil
 }

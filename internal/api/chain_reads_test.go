@@ -188,6 +188,16 @@ func TestChainReads(t *testing.T) {
 		if int64(len(big)) != totalOf(res) || res.Header.Get("Link") != "" {
 			t.Errorf("limit=1000 gave %d blocks of %d, Link %q", len(big), totalOf(res), res.Header.Get("Link"))
 		}
+		// 0 is the default, as in Gitea (its SDK sends page=0 and limit=0).
+		res, blocks = get[[]index.Block](t, n, "/api/v1/chain/blocks?page=0&limit=1")
+		link = res.Header.Get("Link")
+		if len(blocks) != 1 || blocks[0].Height != totalOf(res) || !strings.Contains(link, `</api/v1/chain/blocks?limit=1&page=2>; rel="next"`) || strings.Contains(link, "prev") {
+			t.Errorf("page=0 = %+v, Link %s", blocks, link)
+		}
+		res, blocks = get[[]index.Block](t, n, "/api/v1/chain/blocks?page=0&limit=0")
+		if want := min(totalOf(res), 20); int64(len(blocks)) != want || (totalOf(res) > 20 && !strings.Contains(res.Header.Get("Link"), "limit=20&page=2")) {
+			t.Errorf("limit=0 gave %d blocks of %d, want %d; Link %q", len(blocks), totalOf(res), want, res.Header.Get("Link"))
+		}
 		_, empty := get[[]index.Block](t, n, "/api/v1/chain/blocks?page=99")
 		if empty == nil || len(empty) != 0 {
 			t.Errorf("a page past the end = %#v, want []", empty)
@@ -232,9 +242,9 @@ func TestChainReads(t *testing.T) {
 			"/api/v1/chain/txs/xyz":                        "400 invalid_hash",
 			"/api/v1/chain/txs?type=Mint":                  "400 invalid_type",
 			"/api/v1/chain/txs?address=0x12":               "400 invalid_address",
-			"/api/v1/chain/txs?page=0":                     "400 invalid_page",
+			"/api/v1/chain/txs?page=-1":                    "400 invalid_page",
 			"/api/v1/chain/txs?page=x":                     "400 invalid_page",
-			"/api/v1/chain/txs?limit=0":                    "400 invalid_limit",
+			"/api/v1/chain/txs?limit=-5":                   "400 invalid_limit",
 			"/api/v1/chain/txs?limit=ten":                  "400 invalid_limit",
 		}
 		for path, want := range bad {

@@ -367,15 +367,19 @@ func (a *API) getTree(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	page, perPage := 1, treePageSize
 	if v := q.Get("page"); v != "" {
-		if page, err = strconv.Atoi(v); err != nil || page < 1 {
-			a.writeError(w, r, usererr.InvalidField("page", "invalid_page", "page must be a whole number from 1 up"))
+		if page, err = strconv.Atoi(v); err != nil || page < 0 {
+			a.writeError(w, r, usererr.InvalidField("page", "invalid_page", "page must be a whole number from 1 up (0 is the first page)"))
 			return
 		}
+		page = max(page, 1) // as pageOf: 0 is the default
 	}
 	if v := q.Get("per_page"); v != "" {
-		if perPage, err = strconv.Atoi(v); err != nil || perPage < 1 {
-			a.writeError(w, r, usererr.InvalidField("per_page", "invalid_limit", "per_page must be a whole number from 1 up"))
+		if perPage, err = strconv.Atoi(v); err != nil || perPage < 0 {
+			a.writeError(w, r, usererr.InvalidField("per_page", "invalid_limit", "per_page must be a whole number from 1 up (0 is the default)"))
 			return
+		}
+		if perPage == 0 {
+			perPage = treePageSize
 		}
 		perPage = min(perPage, 10*treePageSize)
 	}

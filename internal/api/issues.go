@@ -290,7 +290,7 @@ func (h *issuesAPI) listIssues(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := giteaPage(r)
+	p, err := pageOf(r)
 	if err != nil {
 		return err
 	}
@@ -417,13 +417,16 @@ func hasLabels(is index.Issue, ids []uint64) bool {
 
 func (h *issuesAPI) respondIssues(w http.ResponseWriter, r *http.Request, repo index.Repo, p index.Page, total int64, list []index.Issue) error {
 	l := h.listLinks(r, repo)
+	// The pull requests' merge state, for the whole page in one read.
+	pulls, err := h.forge.Index().PullsOf(r.Context(), repo.ID, list)
+	if err != nil {
+		return err
+	}
 	out := make([]issueJSON, 0, len(list))
 	for _, is := range list {
 		var pr *index.Pull
-		if is.IsPull {
-			if got, err := h.forge.Index().Pull(r.Context(), repo.ID, is.Number); err == nil {
-				pr = &got
-			}
+		if got, ok := pulls[is.Number]; ok && is.IsPull {
+			pr = &got
 		}
 		out = append(out, l.issue(repo, is, pr))
 	}
@@ -759,32 +762,9 @@ func (l *links) comment(is index.Issue, c index.Comment) commentJSON {
 	return j
 }
 
-// giteaPage is ?page= and ?limit= as Gitea reads them: 0 means the
-// default (Gitea's Go SDK sends page=0 and limit=0 when its caller sets
-// none), so they are dropped before pageOf reads the rest.
-func giteaPage(r *http.Request) (index.Page, error) {
-	q := r.URL.Query()
-	if q.Get("page") == "0" || q.Get("limit") == "0" {
-		if q.Get("page") == "0" {
-			q.Del("page")
-		}
-		if q.Get("limit") == "0" {
-			q.Del("limit")
-		}
-		r.URL.RawQuery = q.Encode()
-	}
-	return pageOf(r)
-}
-
-// commentsPage is giteaPage, all of them (up to the most a page holds)
-// when no limit is given: Gitea lists an issue's comments whole.
-func commentsPage(r *http.Request) (index.Page, error) {
-	p, err := giteaPage(r)
-	if err == nil && r.URL.Query().Get("limit") == "" {
-		p.Limit = maxLimit
-	}
-	return p, err
-}
+// commentsPage is pageOf, all of them (up to the most a page holds) when
+// no limit is given: Gitea lists an issue's comments whole.
+func commentsPage(r *http.Request) (index.Page, error) { return pageWithLimit(r, maxLimit) }
 
 func (h *issuesAPI) listComments(w http.ResponseWriter, r *http.Request) error {
 	repo, _, is, err := h.issueOf(r)

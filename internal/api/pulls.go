@@ -173,7 +173,7 @@ func (h *issuesAPI) listPulls(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := giteaPage(r)
+	p, err := pageOf(r)
 	if err != nil {
 		return err
 	}
@@ -419,7 +419,7 @@ func (h *issuesAPI) listPullCommits(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	p, err := giteaPage(r)
+	p, err := pageOf(r)
 	if err != nil {
 		return err
 	}
@@ -477,7 +477,7 @@ func (h *issuesAPI) listPullFiles(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	p, err := giteaPage(r)
+	p, err := pageOf(r)
 	if err != nil {
 		return err
 	}

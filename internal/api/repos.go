@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -104,10 +105,35 @@ func toForgeUser(r *http.Request, u index.User) forgeUserJSON {
 	}
 	addr := u.Address
 	if common.IsHexAddress(addr) {
-		addr = common.HexToAddress(addr).Hex()
+		addr = checksummed(addr)
 	}
 	return forgeUserJSON{Login: name, HTMLURL: siteURL(r) + "/" + name, WalletAddress: addr}
 }
+
+// checksummed is addr in EIP-55 form. Lists show the same few people on
+// every row, and each checksum is a Keccak hash, so recent answers are
+// kept (a bounded map, emptied when full).
+func checksummed(addr string) string {
+	checksumMu.Lock()
+	sum, ok := checksums[addr]
+	checksumMu.Unlock()
+	if ok {
+		return sum
+	}
+	sum = common.HexToAddress(addr).Hex()
+	checksumMu.Lock()
+	if len(checksums) >= 4096 {
+		clear(checksums)
+	}
+	checksums[addr] = sum
+	checksumMu.Unlock()
+	return sum
+}
+
+var (
+	checksumMu sync.Mutex
+	checksums  = map[string]string{}
+)
 
 // permJSON is Gitea's Permission, with the maintain level Gitea lacks.
 type permJSON struct {

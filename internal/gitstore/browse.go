@@ -126,8 +126,30 @@ func checkRefName(ref string) error {
 }
 
 // verify resolves rev (a full ref name or an object id, with a ^{type}
-// peel) to an object id; ok is false when it names none.
+// peel) to an object id; ok is false when it names none. What a full id
+// resolves to never changes, so those answers are cached (when found).
 func verify(ctx context.Context, dir, rev string) (string, bool, error) {
+	if !immutableRev(rev) {
+		return verifyGit(ctx, dir, rev)
+	}
+	id, err := cachedIn(dir, cacheKey("verify", dir, rev), func() (string, error) {
+		id, ok, err := verifyGit(ctx, dir, rev)
+		if err == nil && !ok {
+			err = errNotThere
+		}
+		return id, err
+	}, func(id string) int64 { return int64(len(id)) })
+	if errors.Is(err, errNotThere) {
+		return "", false, nil
+	}
+	return id, err == nil, err
+}
+
+// errNotThere carries "no such object" through the cache, which keeps
+// only what is found.
+var errNotThere = errors.New("no such object")
+
+func verifyGit(ctx context.Context, dir, rev string) (string, bool, error) {
 	out, err := read(ctx, dir, nil, "rev-parse", "--verify", "--quiet", "--end-of-options", rev)
 	if err != nil {
 		// --verify --quiet exits 1 for a name that names nothing (128
@@ -143,9 +165,11 @@ func verify(ctx context.Context, dir, rev string) (string, bool, error) {
 
 // Resolve finds the commit ref names: a branch, then a tag, then a full
 // ref name, then a commit id (4 to 64 hex digits). An empty ref is HEAD.
+// Refs are read from the ref files on every call (refs.go), so a ref moved
+// by a push or a merge is seen at once.
 func Resolve(ctx context.Context, dir, ref string) (string, error) {
 	if ref == "" {
-		id, ok, err := verify(ctx, dir, "HEAD^{commit}")
+		id, ok, err := resolveRef(ctx, dir, "HEAD")
 		if err != nil {
 			return "", err
 		}
@@ -165,7 +189,14 @@ func Resolve(ctx context.Context, dir, ref string) (string, error) {
 		candidates = append(candidates, ref)
 	}
 	for _, c := range candidates {
-		id, ok, err := verify(ctx, dir, c+"^{commit}")
+		var id string
+		var ok bool
+		var err error
+		if strings.HasPrefix(c, "refs/") {
+			id, ok, err = resolveRef(ctx, dir, c)
+		} else {
+			id, ok, err = verify(ctx, dir, c+"^{commit}")
+		}
 		if err != nil {
 			return "", err
 		}
@@ -181,7 +212,7 @@ func ResolveBranch(ctx context.Context, dir, name string) (string, error) {
 	if err := checkRefName(name); err != nil {
 		return "", err
 	}
-	id, ok, err := verify(ctx, dir, "refs/heads/"+name+"^{commit}")
+	id, ok, err := resolveRef(ctx, dir, "refs/heads/"+name)
 	if err != nil {
 		return "", err
 	}
@@ -242,8 +273,19 @@ func (e Entry) Kind() string {
 }
 
 // lsTree lists the tree named by treeish ("<commit>:<path>" or an id),
-// recursively when asked, with blob sizes.
+// recursively when asked, with blob sizes. A tree named through a full id
+// never changes: its listing is cached, and each caller gets its own copy.
 func lsTree(ctx context.Context, dir, treeish, base string, recursive bool) ([]Entry, error) {
+	if !immutableRev(treeish) {
+		return lsTreeGit(ctx, dir, treeish, base, recursive)
+	}
+	entries, err := cachedIn(dir, cacheKey("ls-tree", dir, treeish, base, strconv.FormatBool(recursive)), func() ([]Entry, error) {
+		return lsTreeGit(ctx, dir, treeish, base, recursive)
+	}, entriesSize)
+	return slices.Clone(entries), err
+}
+
+func lsTreeGit(ctx context.Context, dir, treeish, base string, recursive bool) ([]Entry, error) {
 	args := []string{"ls-tree", "-z", "-l"}
 	if recursive {
 		args = append(args, "-r", "-t")
@@ -386,8 +428,20 @@ func OpenBlob(ctx context.Context, dir, id string) (*Blob, error) {
 	return &Blob{Reader: out, cmd: cmd, cancel: cancel, stdout: out}, nil
 }
 
-// ReadBlob reads at most limit bytes of blob id.
+// ReadBlob reads at most limit bytes of blob id. A blob named by its full
+// id never changes, so what was read is cached (the cache keeps no entry
+// over an eighth of its bound); each caller gets its own copy.
 func ReadBlob(ctx context.Context, dir, id string, limit int64) ([]byte, error) {
+	if !isFullID(id) {
+		return readBlobGit(ctx, dir, id, limit)
+	}
+	data, err := cachedIn(dir, cacheKey("blob", dir, id, strconv.FormatInt(limit, 10)), func() ([]byte, error) {
+		return readBlobGit(ctx, dir, id, limit)
+	}, func(b []byte) int64 { return int64(len(b)) })
+	return bytes.Clone(data), err
+}
+
+func readBlobGit(ctx context.Context, dir, id string, limit int64) ([]byte, error) {
 	b, err := OpenBlob(ctx, dir, id)
 	if err != nil {
 		return nil, err
@@ -453,8 +507,19 @@ type LogOptions struct {
 const commitFormat = "%x1e%H%x00%T%x00%P%x00%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI%x00%B"
 
 // Log lists the history of commit, newest first (git log's order), one
-// page of it.
+// page of it. The history below a full commit id never changes: without
+// files, a page of it is cached (callers get their own slice).
 func Log(ctx context.Context, dir, commit string, o LogOptions) ([]Commit, error) {
+	if o.Files || !isFullID(commit) {
+		return logGit(ctx, dir, commit, o)
+	}
+	commits, err := cachedIn(dir, cacheKey("log", dir, commit, o.Path, itoa(o.Skip), itoa(o.Limit)), func() ([]Commit, error) {
+		return logGit(ctx, dir, commit, o)
+	}, commitsSize)
+	return slices.Clone(commits), err
+}
+
+func logGit(ctx context.Context, dir, commit string, o LogOptions) ([]Commit, error) {
 	args := []string{"log", "--format=" + commitFormat, "--no-color", "--skip=" + strconv.Itoa(o.Skip)}
 	if o.Limit > 0 {
 		args = append(args, "--max-count="+strconv.Itoa(o.Limit))
@@ -597,8 +662,18 @@ func statusOf(raw string) string {
 	return "modified"
 }
 
-// Count is how many commits commit's history has (touching path, if any).
+// Count is how many commits commit's history has (touching path, if any);
+// cached for a full commit id.
 func Count(ctx context.Context, dir, commit, path string) (int, error) {
+	if !isFullID(commit) {
+		return countGit(ctx, dir, commit, path)
+	}
+	return cachedIn(dir, cacheKey("count", dir, commit, path), func() (int, error) {
+		return countGit(ctx, dir, commit, path)
+	}, func(int) int64 { return 8 })
+}
+
+func countGit(ctx context.Context, dir, commit, path string) (int, error) {
 	args := []string{"rev-list", "--count", "--end-of-options", commit, "--"}
 	if path != "" {
 		args = append(args, path)
@@ -844,8 +919,24 @@ type Contributor struct {
 }
 
 // Contributors lists the authors of commit's history, most commits first
-// (git shortlog -sne).
+// (git shortlog -sne); cached for a full commit id.
 func Contributors(ctx context.Context, dir, commit string) ([]Contributor, error) {
+	if !isFullID(commit) {
+		return contributorsGit(ctx, dir, commit)
+	}
+	list, err := cachedIn(dir, cacheKey("contributors", dir, commit), func() ([]Contributor, error) {
+		return contributorsGit(ctx, dir, commit)
+	}, func(list []Contributor) int64 {
+		n := int64(0)
+		for _, c := range list {
+			n += int64(len(c.Name)+len(c.Email)) + 48
+		}
+		return n
+	})
+	return slices.Clone(list), err
+}
+
+func contributorsGit(ctx context.Context, dir, commit string) ([]Contributor, error) {
 	out, err := read(ctx, dir, nil, "shortlog", "-s", "-n", "-e", "--end-of-options", commit)
 	if err != nil {
 		return nil, fmt.Errorf("list contributors: %w", err)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -87,7 +88,10 @@ func scanRepo(row scanner, extra ...any) (Repo, error) {
 
 // RepoByID reads a repository.
 func (ix *Index) RepoByID(ctx context.Context, id uint64) (Repo, error) {
-	r, err := scanRepo(ix.db.QueryRowContext(ctx, `SELECT `+repoColumns+` FROM `+repoFrom+` WHERE r.id = $1`, int64(id)))
+	r, err := remember(ix, readKey("repo-by-id", "", id), func() (Repo, error) {
+		return scanRepo(ix.queryRow(ctx, `SELECT `+repoColumns+` FROM `+repoFrom+` WHERE r.id = $1`, int64(id)))
+	})
+	r.ProtectedBranches = slices.Clone(r.ProtectedBranches)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Repo{}, notFound("repository %d does not exist", id)
 	}
@@ -101,8 +105,12 @@ func (ix *Index) RepoByID(ctx context.Context, id uint64) (Repo, error) {
 // public and a private one share the name (made on two nodes), the public
 // one, which every node shows, wins.
 func (ix *Index) RepoByName(ctx context.Context, owner common.Address, name string) (Repo, error) {
-	r, err := scanRepo(ix.db.QueryRowContext(ctx, `SELECT `+repoColumns+` FROM `+repoFrom+`
-		WHERE r.owner = $1 AND r.lower_name = $2 ORDER BY r.private LIMIT 1`, owner.Hex(), strings.ToLower(name)))
+	lower := strings.ToLower(name)
+	r, err := remember(ix, readKey("repo-by-name", "", owner.Hex(), lower), func() (Repo, error) {
+		return scanRepo(ix.queryRow(ctx, `SELECT `+repoColumns+` FROM `+repoFrom+`
+		WHERE r.owner = $1 AND r.lower_name = $2 ORDER BY r.private LIMIT 1`, owner.Hex(), lower))
+	})
+	r.ProtectedBranches = slices.Clone(r.ProtectedBranches)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Repo{}, notFound("repository %s does not exist", name)
 	}
@@ -115,10 +123,16 @@ func (ix *Index) RepoByName(ctx context.Context, owner common.Address, name stri
 // Permission is what u may do in r, by the forge module's own rule
 // (forge.PermissionOf) over the projected collaborators.
 func (ix *Index) Permission(ctx context.Context, r Repo, u common.Address) (forge.Perm, error) {
-	var perm string
-	err := ix.db.QueryRowContext(ctx, `SELECT permission FROM forge_collaborators WHERE repo_id = $1 AND user_address = $2`,
-		int64(r.ID), u.Hex()).Scan(&perm)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	perm, err := remember(ix, readKey("collaborator", "", r.ID, u.Hex()), func() (string, error) {
+		var perm string
+		err := ix.queryRow(ctx, `SELECT permission FROM forge_collaborators WHERE repo_id = $1 AND user_address = $2`,
+			int64(r.ID), u.Hex()).Scan(&perm)
+		if errors.Is(err, sql.ErrNoRows) {
+			return "", nil
+		}
+		return perm, err
+	})
+	if err != nil {
 		return forge.PermNone, fmt.Errorf("read permission on repository %d: %w", r.ID, err)
 	}
 	collab, _ := forge.ParsePerm(perm)
@@ -224,7 +238,7 @@ func scanIssue(row scanner, extra ...any) (Issue, error) {
 
 // Issue reads issue (or pull request) number of repository repo.
 func (ix *Index) Issue(ctx context.Context, repo, number uint64) (Issue, error) {
-	is, err := scanIssue(ix.db.QueryRowContext(ctx, `SELECT `+issueColumns+` FROM `+issueFrom+` WHERE i.repo_id = $1 AND i.number = $2`, int64(repo), int64(number)))
+	is, err := scanIssue(ix.queryRow(ctx, `SELECT `+issueColumns+` FROM `+issueFrom+` WHERE i.repo_id = $1 AND i.number = $2`, int64(repo), int64(number)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Issue{}, notFound("there is no issue or pull request #%d", number)
 	}
@@ -248,7 +262,74 @@ type IssueFilter struct {
 }
 
 // Issues lists repo's issues (or pull requests) matching f, newest first.
+// The page is read through an index in number order and stops at its last
+// row (no window over every match); the total is counted apart, without
+// the joins (over a covering index when only kind and state filter), and
+// only when the page alone cannot tell it.
+//
+// A page, like the total, is kept until the projection changes
+// (readcache.go): a busy list is read from SQL once per change, and each
+// caller gets its own copy.
 func (ix *Index) Issues(ctx context.Context, repo uint64, f IssueFilter, p Page) ([]Issue, int64, error) {
+	where, args := issueWhere(repo, f)
+	key := readKey("issues", where, append(args[:len(args):len(args)], p.Number, p.Limit)...)
+	page, err := rememberSized(ix, key, func() (issuePage, error) {
+		out := []Issue{}
+		total, err := ix.listPage(ctx, issueColumns, issueFrom, `forge_issues i`, where, "i.number DESC", args, p, func(rows *sql.Rows) error {
+			is, err := scanIssue(rows)
+			out = append(out, is)
+			return err
+		})
+		if err != nil {
+			return issuePage{}, fmt.Errorf("list issues: %w", err)
+		}
+		if err := ix.fillIssues(ctx, repo, out); err != nil {
+			return issuePage{}, err
+		}
+		return issuePage{out, total}, nil
+	}, issuePage.size)
+	if err != nil {
+		return nil, 0, err
+	}
+	return cloneIssues(page.issues), page.total, nil
+}
+
+// issuePage is a page of issues and the list's total.
+type issuePage struct {
+	issues []Issue
+	total  int64
+}
+
+func (p issuePage) size() int64 {
+	n := int64(0)
+	for _, is := range p.issues {
+		n += int64(len(is.Title)+len(is.Body)+len(is.Author.Address)+len(is.Author.Username)) + 512
+		for _, l := range is.Labels {
+			n += int64(len(l.Name)+len(l.Color)+len(l.Description)) + 64
+		}
+		for _, u := range is.Assignees {
+			n += int64(len(u.Address)+len(u.Username)) + 32
+		}
+	}
+	return n
+}
+
+// cloneIssues copies a list and the slices of its issues, so no caller
+// shares them with the cache.
+func cloneIssues(list []Issue) []Issue {
+	out := slices.Clone(list)
+	for i := range out {
+		out[i].Labels = slices.Clone(out[i].Labels)
+		out[i].Assignees = slices.Clone(out[i].Assignees)
+	}
+	return out
+}
+
+// issueWhere is the condition (over forge_issues i) and arguments of f.
+// The indexes of migration 00005 serve each combination of kind and state
+// in number order: (repo_id, is_pull, state, number), (repo_id, state,
+// number), (repo_id, is_pull, number) and the primary key.
+func issueWhere(repo uint64, f IssueFilter) (string, []any) {
 	args := []any{int64(repo)}
 	where := []string{"i.repo_id = $1"}
 	arg := func(v any) string {
@@ -270,35 +351,47 @@ func (ix *Index) Issues(ctx context.Context, repo uint64, f IssueFilter, p Page)
 	if f.Query != "" {
 		where = append(where, `lower(i.title) LIKE `+arg("%"+likeEscape(strings.ToLower(f.Query))+"%")+` ESCAPE '\'`)
 	}
-	out := []Issue{}
-	total, err := ix.page(ctx, issueColumns, issueFrom, strings.Join(where, " AND "), "i.number DESC", args, p, func(rows *sql.Rows, total *int64) error {
-		is, err := scanIssue(rows, total)
-		out = append(out, is)
-		return err
-	})
-	if err != nil {
-		return nil, 0, fmt.Errorf("list issues: %w", err)
-	}
-	if err := ix.fillIssues(ctx, repo, out); err != nil {
-		return nil, 0, err
-	}
-	return out, total, nil
+	return strings.Join(where, " AND "), args
 }
 
-// fillIssues reads the labels and assignees of issues of one repository.
+// issueNumbers is the IN list of the numbers of issues, as placeholders
+// after the first len(args), and the arguments with them.
+func issueNumbers(issues []Issue, args []any) (string, []any) {
+	var b strings.Builder
+	for i, is := range issues {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		args = append(args, int64(is.Number))
+		fmt.Fprintf(&b, "$%d", len(args))
+	}
+	return b.String(), args
+}
+
+// fillIssues reads the labels and assignees of issues of one repository:
+// one query each for the whole list, by the list's numbers.
 func (ix *Index) fillIssues(ctx context.Context, repo uint64, issues []Issue) error {
 	if len(issues) == 0 {
 		return nil
 	}
-	at := map[uint64]*Issue{}
+	at := make(map[uint64]*Issue, len(issues))
 	lo, hi := issues[0].Number, issues[0].Number
 	for i := range issues {
 		at[issues[i].Number] = &issues[i]
 		lo, hi = min(lo, issues[i].Number), max(hi, issues[i].Number)
 	}
-	rows, err := ix.db.QueryContext(ctx, `SELECT il.number, l.id, l.name, l.color, l.description FROM forge_issue_labels il
-		JOIN forge_labels l ON l.id = il.label_id WHERE il.repo_id = $1 AND il.number BETWEEN $2 AND $3 ORDER BY il.number, l.name, l.id`,
-		int64(repo), int64(lo), int64(hi))
+	// A page of a list is usually a run of numbers (the default list of
+	// a repository whose issues are mostly open): one range then reads it
+	// all. A sparse page (a filter) names its numbers, so the read never
+	// strays over the numbers between.
+	cond, args := "BETWEEN $2 AND $3", []any{int64(repo), int64(lo), int64(hi)}
+	if hi-lo >= 2*uint64(len(issues)) {
+		var in string
+		in, args = issueNumbers(issues, []any{int64(repo)})
+		cond = "IN (" + in + ")"
+	}
+	rows, err := ix.query(ctx, `SELECT il.number, l.id, l.name, l.color, l.description FROM forge_issue_labels il
+		JOIN forge_labels l ON l.id = il.label_id WHERE il.repo_id = $1 AND il.number `+cond+` ORDER BY il.number, l.name, l.id`, args...)
 	if err != nil {
 		return fmt.Errorf("read issue labels: %w", err)
 	}
@@ -314,9 +407,12 @@ func (ix *Index) fillIssues(ctx context.Context, repo uint64, issues []Issue) er
 		}
 	}
 	rows.Close()
-	rows, err = ix.db.QueryContext(ctx, `SELECT ia.number, ia.assignee, `+userExpr("a")+` FROM forge_issue_assignees ia
-		LEFT JOIN chain_accounts a ON a.address = ia.assignee WHERE ia.repo_id = $1 AND ia.number BETWEEN $2 AND $3 ORDER BY ia.number, ia.assignee`,
-		int64(repo), int64(lo), int64(hi))
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read issue labels: %w", err)
+	}
+	rows, err = ix.query(ctx, `SELECT ia.number, ia.assignee, `+userExpr("a")+` FROM forge_issue_assignees ia
+		LEFT JOIN chain_accounts a ON a.address = ia.assignee WHERE ia.repo_id = $1 AND ia.number `+cond+` ORDER BY ia.number, ia.assignee`,
+		args...)
 	if err != nil {
 		return fmt.Errorf("read issue assignees: %w", err)
 	}
@@ -389,17 +485,64 @@ func (ix *Index) Pull(ctx context.Context, repo, number uint64) (Pull, error) {
 	if !is.IsPull {
 		return Pull{}, notFound("#%d is an issue, not a pull request", number)
 	}
-	pr := Pull{Issue: is}
+	pr, err := scanPull(ix.queryRow(ctx, `SELECT `+pullColumns+` FROM `+pullFrom+` WHERE p.repo_id = $1 AND p.number = $2`,
+		int64(repo), int64(number)))
+	if err != nil {
+		return Pull{}, fmt.Errorf("read pull request #%d: %w", number, err)
+	}
+	pr.Issue = is
+	return pr, nil
+}
+
+// PullsOf reads the pull request records of the pull requests among
+// issues (a list of repo's issues, as Issues gives them), in one query,
+// by number. Issues that are not pull requests have none.
+func (ix *Index) PullsOf(ctx context.Context, repo uint64, issues []Issue) (map[uint64]Pull, error) {
+	var pulls []Issue
+	at := map[uint64]Issue{}
+	for _, is := range issues {
+		if is.IsPull {
+			pulls = append(pulls, is)
+			at[is.Number] = is
+		}
+	}
+	out := make(map[uint64]Pull, len(pulls))
+	if len(pulls) == 0 {
+		return out, nil
+	}
+	in, args := issueNumbers(pulls, []any{int64(repo)})
+	rows, err := ix.query(ctx, `SELECT p.number, `+pullColumns+` FROM `+pullFrom+` WHERE p.repo_id = $1 AND p.number IN (`+in+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read pull requests: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var n int64
+		pr, err := scanPull(rows, &n)
+		if err != nil {
+			return nil, fmt.Errorf("read pull requests: %w", err)
+		}
+		pr.Issue = at[uint64(n)]
+		out[uint64(n)] = pr
+	}
+	return out, rows.Err()
+}
+
+const pullColumns = `p.head_repo_id, p.head_branch, p.base_branch, p.head_sha, p.base_sha, p.merged,
+	p.merge_sha, p.merge_style, p.merged_by, ` + "COALESCE(a.username, a.default_name, '')" + `, p.merged_time_ns`
+
+const pullFrom = `forge_pulls p LEFT JOIN chain_accounts a ON a.address = p.merged_by`
+
+// scanPull reads pullColumns, after the columns of lead.
+func scanPull(row scanner, lead ...any) (Pull, error) {
+	var pr Pull
 	var headRepo int64
 	var mergedBy, mergedByName string
 	var mergedNS sql.NullInt64
-	err = ix.db.QueryRowContext(ctx, `SELECT p.head_repo_id, p.head_branch, p.base_branch, p.head_sha, p.base_sha, p.merged,
-		p.merge_sha, p.merge_style, p.merged_by, `+userExpr("a")+`, p.merged_time_ns
-		FROM forge_pulls p LEFT JOIN chain_accounts a ON a.address = p.merged_by WHERE p.repo_id = $1 AND p.number = $2`,
-		int64(repo), int64(number)).Scan(&headRepo, &pr.HeadBranch, &pr.BaseBranch, &pr.HeadSHA, &pr.BaseSHA, &pr.Merged,
-		&pr.MergeSHA, &pr.MergeStyle, &mergedBy, &mergedByName, &mergedNS)
+	err := row.Scan(append(lead, &headRepo, &pr.HeadBranch, &pr.BaseBranch, &pr.HeadSHA, &pr.BaseSHA, &pr.Merged,
+		&pr.MergeSHA, &pr.MergeStyle, &mergedBy, &mergedByName, &mergedNS)...)
 	if err != nil {
-		return Pull{}, fmt.Errorf("read pull request #%d: %w", number, err)
+		return Pull{}, err
 	}
 	pr.HeadRepo = uint64(headRepo)
 	if pr.Merged {
@@ -437,7 +580,7 @@ type ReviewComment struct {
 // Reviews lists the reviews of pull request number, oldest first, with
 // their inline comments.
 func (ix *Index) Reviews(ctx context.Context, repo, number uint64) ([]Review, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT r.id, r.author, `+userExpr("a")+`, r.state, r.body, r.commit_sha, r.height, r.time_ns
+	rows, err := ix.query(ctx, `SELECT r.id, r.author, `+userExpr("a")+`, r.state, r.body, r.commit_sha, r.height, r.time_ns
 		FROM forge_reviews r LEFT JOIN chain_accounts a ON a.address = r.author WHERE r.repo_id = $1 AND r.number = $2 ORDER BY r.id`,
 		int64(repo), int64(number))
 	if err != nil {
@@ -472,7 +615,7 @@ func (ix *Index) Reviews(ctx context.Context, repo, number uint64) ([]Review, er
 
 // ReviewComments lists the inline comments on pull request number.
 func (ix *Index) ReviewComments(ctx context.Context, repo, number uint64) ([]ReviewComment, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT id, review_id, path, line, side, body FROM forge_review_comments
+	rows, err := ix.query(ctx, `SELECT id, review_id, path, line, side, body FROM forge_review_comments
 		WHERE repo_id = $1 AND number = $2 ORDER BY id`, int64(repo), int64(number))
 	if err != nil {
 		return nil, fmt.Errorf("list review comments: %w", err)
@@ -493,7 +636,7 @@ func (ix *Index) ReviewComments(ctx context.Context, repo, number uint64) ([]Rev
 
 // Labels lists a repository's labels by name.
 func (ix *Index) Labels(ctx context.Context, repo uint64) ([]Label, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT id, name, color, description FROM forge_labels WHERE repo_id = $1 ORDER BY name, id`, int64(repo))
+	rows, err := ix.query(ctx, `SELECT id, name, color, description FROM forge_labels WHERE repo_id = $1 ORDER BY name, id`, int64(repo))
 	if err != nil {
 		return nil, fmt.Errorf("list labels: %w", err)
 	}
@@ -517,7 +660,7 @@ type Collaborator struct {
 
 // Collaborators lists a repository's collaborators by address.
 func (ix *Index) Collaborators(ctx context.Context, repo uint64) ([]Collaborator, error) {
-	rows, err := ix.db.QueryContext(ctx, `SELECT c.user_address, `+userExpr("a")+`, c.permission FROM forge_collaborators c
+	rows, err := ix.query(ctx, `SELECT c.user_address, `+userExpr("a")+`, c.permission FROM forge_collaborators c
 		LEFT JOIN chain_accounts a ON a.address = c.user_address WHERE c.repo_id = $1 ORDER BY c.user_address`, int64(repo))
 	if err != nil {
 		return nil, fmt.Errorf("list collaborators: %w", err)
@@ -575,7 +718,7 @@ func (ix *Index) Watching(ctx context.Context, repo uint64, u common.Address) (b
 
 func (ix *Index) hasFlag(ctx context.Context, table string, repo uint64, u common.Address) (bool, error) {
 	var n int
-	err := ix.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM `+table+` WHERE repo_id = $1 AND user_address = $2`, int64(repo), u.Hex()).Scan(&n)
+	err := ix.queryRow(ctx, `SELECT COUNT(*) FROM `+table+` WHERE repo_id = $1 AND user_address = $2`, int64(repo), u.Hex()).Scan(&n)
 	if err != nil {
 		return false, fmt.Errorf("read %s: %w", table, err)
 	}

@@ -56,8 +56,12 @@ var ErrStopped = errors.New("the chain index has stopped")
 
 // Index is the SQL projection of the chain.
 type Index struct {
-	log     *slog.Logger
-	db      *sql.DB
+	log *slog.Logger
+	db  *sql.DB // writes, and the reads of the projection itself
+	// rdb serves the API's reads (store.ReadDB: SQLite's read pool).
+	rdb     *sql.DB
+	stmts   *stmtCache // rdb's prepared reads
+	reads   readCache  // answers valid until the projection changes
 	dialect store.Dialect
 	client  Client
 
@@ -80,7 +84,8 @@ type Index struct {
 // client. Call Run to follow the chain, or Sync to catch up once.
 func New(log *slog.Logger, st *store.Store, client Client) *Index {
 	return &Index{
-		log: log.With("component", "index"), db: st.DB(), dialect: st.Dialect(), client: client,
+		log: log.With("component", "index"), db: st.DB(), rdb: st.ReadDB(),
+		stmts: newStmtCache(st.ReadDB(), st.Dialect()), dialect: st.Dialect(), client: client,
 		height: -1, advanced: make(chan struct{}), kick: make(chan struct{}, 1), done: make(chan struct{}),
 	}
 }

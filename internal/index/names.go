@@ -24,18 +24,39 @@ func (ix *Index) Username(ctx context.Context, a common.Address) (string, error)
 // chain has touched resolve, and should two share a default the older one
 // keeps it.
 func (ix *Index) AddressOf(ctx context.Context, name string) (common.Address, bool, error) {
+	if name == "" || len(name) > names.MaxLen {
+		// No username is (the chain claims only valid ones, default names
+		// are shorter): an address in a URL is not one, so skip the reads.
+		return common.Address{}, false, nil
+	}
 	lower := strings.ToLower(name)
+	type found struct {
+		addr common.Address
+		ok   bool
+	}
+	f, err := remember(ix, readKey("address-of", "", lower), func() (found, error) {
+		addr, ok, err := ix.addressOf(ctx, lower)
+		return found{addr, ok}, err
+	})
+	if err != nil {
+		return common.Address{}, false, fmt.Errorf("find owner of %q: %w", name, err)
+	}
+	return f.addr, f.ok, nil
+}
+
+// addressOf reads AddressOf's answer for a lower-case name.
+func (ix *Index) addressOf(ctx context.Context, lower string) (common.Address, bool, error) {
 	for _, q := range []string{
 		`SELECT address FROM chain_accounts WHERE lower(username) = $1`,
 		`SELECT address FROM chain_accounts WHERE default_name = $1 AND username IS NULL ORDER BY created_height, address LIMIT 1`,
 	} {
 		var addr string
-		err := ix.db.QueryRowContext(ctx, q, lower).Scan(&addr)
+		err := ix.queryRow(ctx, q, lower).Scan(&addr)
 		if errors.Is(err, sql.ErrNoRows) {
 			continue
 		}
 		if err != nil {
-			return common.Address{}, false, fmt.Errorf("find owner of %q: %w", name, err)
+			return common.Address{}, false, err
 		}
 		return common.HexToAddress(addr), true, nil
 	}

@@ -85,6 +85,7 @@ func (ix *Index) reset(ctx context.Context) error {
 		return fmt.Errorf("begin reset: %w", err)
 	}
 	defer tx.Rollback()
+	defer ix.changed() // once committed (or not): see readcache.go
 	for _, table := range []string{"chain_index", "chain_txs", "chain_blocks", "chain_accounts"} {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
 			return fmt.Errorf("empty %s: %w", table, err)
@@ -165,6 +166,7 @@ func (ix *Index) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
 		return fmt.Errorf("begin: %w", err)
 	}
 	defer tx.Rollback()
+	defer ix.changed() // once committed (or not): see readcache.go
 	if err := fn(tx); err != nil {
 		return err
 	}

@@ -136,7 +136,7 @@ func (ix *Index) snapshot(ctx context.Context, fn func(*sql.Tx) error) error {
 	if ix.dialect == store.Postgres {
 		opts = &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
 	}
-	tx, err := ix.db.BeginTx(ctx, opts)
+	tx, err := ix.rdb.BeginTx(ctx, opts)
 	if err != nil {
 		return err
 	}
@@ -212,7 +212,7 @@ func (ix *Index) page(ctx context.Context, cols, from, where, order string, args
 	}
 	n := len(args)
 	q := fmt.Sprintf("SELECT %s, COUNT(*) OVER () FROM %s%s ORDER BY %s LIMIT $%d OFFSET $%d", cols, from, where, order, n+1, n+2)
-	rows, err := ix.db.QueryContext(ctx, q, append(args, p.Limit, p.offset())...)
+	rows, err := ix.query(ctx, q, append(args, p.Limit, p.offset())...)
 	if err != nil {
 		return 0, err
 	}
@@ -233,13 +233,13 @@ func (ix *Index) page(ctx context.Context, cols, from, where, order string, args
 	case p.Number == 1:
 		return 0, nil
 	}
-	err = ix.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM "+from+where, args...).Scan(&total)
+	err = ix.queryRow(ctx, "SELECT COUNT(*) FROM "+from+where, args...).Scan(&total)
 	return total, err
 }
 
 // Block reads one block and its transactions.
 func (ix *Index) Block(ctx context.Context, height int64) (BlockDetail, error) {
-	b, err := scanBlock(ix.db.QueryRowContext(ctx, `SELECT `+blockColumns+` FROM chain_blocks WHERE height = $1`, height))
+	b, err := scanBlock(ix.queryRow(ctx, `SELECT `+blockColumns+` FROM chain_blocks WHERE height = $1`, height))
 	if errors.Is(err, sql.ErrNoRows) {
 		return BlockDetail{}, notFound("there is no block at height %d (indexed up to %d)", height, max(ix.Height(), 0))
 	}
@@ -256,7 +256,7 @@ func (ix *Index) Block(ctx context.Context, height int64) (BlockDetail, error) {
 const txColumnList = `hash, height, tx_index, type, sender, recipient, amount, target, username, nonce, code, log, time_ns`
 
 func (ix *Index) queryTxs(ctx context.Context, q string, args ...any) ([]Tx, error) {
-	rows, err := ix.db.QueryContext(ctx, q, args...)
+	rows, err := ix.query(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("query transactions: %w", err)
 	}
@@ -316,7 +316,7 @@ func (ix *Index) Txs(ctx context.Context, f TxFilter, p Page) ([]Tx, int64, erro
 // Tx reads a transaction by its hash (lower-case hex). Should the same
 // bytes appear twice (the second copy can only fail), the applied one wins.
 func (ix *Index) Tx(ctx context.Context, hash string) (Tx, error) {
-	t, err := scanTx(ix.db.QueryRowContext(ctx, `SELECT `+txColumnList+` FROM chain_txs WHERE hash = $1
+	t, err := scanTx(ix.queryRow(ctx, `SELECT `+txColumnList+` FROM chain_txs WHERE hash = $1
 		ORDER BY CASE WHEN code = 0 THEN 0 ELSE 1 END, height, tx_index LIMIT 1`, hash))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Tx{}, notFound("there is no transaction %s in the indexed blocks", hash)
@@ -332,7 +332,7 @@ func (ix *Index) Account(ctx context.Context, a common.Address) (Account, error)
 	acct := Account{Address: a.Hex(), Username: names.Default(a)}
 	var balance, staked, unbonding, nonce int64
 	var username sql.NullString
-	err := ix.db.QueryRowContext(ctx, `SELECT balance, staked, unbonding, nonce, username FROM chain_accounts WHERE address = $1`, a.Hex()).
+	err := ix.queryRow(ctx, `SELECT balance, staked, unbonding, nonce, username FROM chain_accounts WHERE address = $1`, a.Hex()).
 		Scan(&balance, &staked, &unbonding, &nonce, &username)
 	if errors.Is(err, sql.ErrNoRows) {
 		return acct, nil

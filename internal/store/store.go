@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
@@ -33,7 +34,11 @@ var gooseDialect = map[Dialect]goose.Dialect{SQLite: goose.DialectSQLite3, Postg
 
 // Store is the node's SQL database.
 type Store struct {
-	db      *sql.DB
+	db *sql.DB
+	// rdb serves reads. For SQLite it is a pool of read-only connections
+	// beside db's single writer, so readers run in parallel (WAL) and never
+	// queue behind a write or each other; for PostgreSQL it is db.
+	rdb     *sql.DB
 	dialect Dialect
 }
 
@@ -51,6 +56,10 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		return nil, err
 	}
 	if err := s.migrate(ctx); err != nil {
+		s.db.Close()
+		return nil, err
+	}
+	if err := s.openReaders(ctx, dsn); err != nil {
 		s.db.Close()
 		return nil, err
 	}
@@ -80,11 +89,46 @@ func connect(ctx context.Context, dsn string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("connect %s: %w", dialect, err)
 	}
-	return &Store{db: db, dialect: dialect}, nil
+	return &Store{db: db, rdb: db, dialect: dialect}, nil
 }
 
 func sqliteSource(path string) string {
 	return "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
+}
+
+// readerSource opens the same SQLite file for reading only: query_only
+// refuses writes at the SQL level, so the single writer stays the only one.
+// journal_mode is not set here: the writer made the file WAL (a persistent
+// setting), and readers must not try to change it.
+func readerSource(path string) string {
+	return "file:" + path + "?_pragma=busy_timeout(5000)&_pragma=query_only(1)"
+}
+
+// readConns is the size of SQLite's read pool: enough that a slow read
+// (a large list) does not hold up the rest, few enough to bound the page
+// caches (2 MB each by default).
+func readConns() int { return max(4, 2*runtime.GOMAXPROCS(0)) }
+
+// openReaders opens the SQLite read pool once migrations have made the
+// schema; PostgreSQL reads through db.
+func (s *Store) openReaders(ctx context.Context, dsn string) error {
+	if s.dialect != SQLite {
+		return nil
+	}
+	rdb, err := sql.Open("sqlite", readerSource(dsn))
+	if err != nil {
+		return fmt.Errorf("open sqlite readers: %w", err)
+	}
+	n := readConns()
+	rdb.SetMaxOpenConns(n)
+	// Keep them all: opening a connection parses the schema again.
+	rdb.SetMaxIdleConns(n)
+	if err := rdb.PingContext(ctx); err != nil {
+		rdb.Close()
+		return fmt.Errorf("connect sqlite readers: %w", err)
+	}
+	s.rdb = rdb
+	return nil
 }
 
 func (s *Store) migrate(ctx context.Context) error {
@@ -114,4 +158,9 @@ func (s *Store) Ping(ctx context.Context) error {
 }
 
 // Close releases the database.
-func (s *Store) Close() error { return s.db.Close() }
+func (s *Store) Close() error {
+	if s.rdb != nil && s.rdb != s.db {
+		s.rdb.Close()
+	}
+	return s.db.Close()
+}

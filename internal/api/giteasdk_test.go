@@ -1,0 +1,315 @@
+package api_test
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"code.gitea.io/sdk/gitea"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/dforge/dforge/internal/auth"
+	"github.com/dforge/dforge/internal/forgetest"
+)
+
+// The forge API through Gitea's own Go SDK, a real client: whatever it
+// decodes strictly (field names, types, times) and the status codes it
+// checks must be Gitea's. Users sign in with their wallet and make a
+// personal access token, as a person setting up the SDK or tea would; git
+// pushes with that token.
+
+// sdkUser is someone signed in with SIWE who made a token for the SDK.
+type sdkUser struct {
+	login, token string
+	client       *gitea.Client
+}
+
+// signUpForSDK signs a new wallet in with SIWE, creates a write token with
+// the session (POST /users/{username}/tokens) and builds a client with it.
+func signUpForSDK(t *testing.T, n *forgetest.Node) sdkUser {
+	t.Helper()
+	key, err := crypto.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nonce struct {
+		Nonce string `json:"nonce"`
+	}
+	n.JSON("GET", "/api/v1/auth/nonce", nil, nil, http.StatusOK, &nonce)
+	origin, _ := url.Parse(n.URL)
+	msg := siwe{domain: origin.Host, statement: "Sign in to dForge.", uri: n.URL + "/", nonce: nonce.Nonce,
+		address: crypto.PubkeyToAddress(key.PublicKey), chainID: testChainID, issuedAt: time.Now()}.String()
+	res := post(t, n.URL+"/api/v1/auth/siwe", nil, "", map[string]string{"message": msg, "signature": sign(key, msg)})
+	var session struct {
+		CSRF string `json:"csrfToken"`
+		User struct {
+			Login string `json:"login"`
+		} `json:"user"`
+	}
+	decodeBody(t, res, http.StatusOK, &session)
+	var cookie *http.Cookie
+	for _, c := range res.Cookies() {
+		if c.Name == auth.CookieName {
+			cookie = c
+		}
+	}
+	if cookie == nil || session.CSRF == "" || session.User.Login == "" {
+		t.Fatalf("sign-in: cookie %v, session %+v", cookie, session)
+	}
+	res = post(t, n.URL+"/api/v1/users/"+session.User.Login+"/tokens", cookie, session.CSRF,
+		map[string]any{"name": "gitea-sdk", "scopes": []string{"write"}})
+	var tok struct {
+		SHA1 string `json:"sha1"`
+	}
+	decodeBody(t, res, http.StatusCreated, &tok)
+	client, err := gitea.NewClient(n.URL, gitea.SetToken(tok.SHA1))
+	if err != nil {
+		t.Fatalf("gitea.NewClient: %v", err)
+	}
+	return sdkUser{login: session.User.Login, token: tok.SHA1, client: client}
+}
+
+func post(t *testing.T, url string, cookie *http.Cookie, csrf string, body any) *http.Response {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	req, err := http.NewRequest("POST", url, bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if cookie != nil {
+		req.AddCookie(cookie)
+		req.Header.Set(auth.CSRFHeader, csrf)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func decodeBody(t *testing.T, res *http.Response, want int, v any) {
+	t.Helper()
+	defer res.Body.Close()
+	var buf bytes.Buffer
+	buf.ReadFrom(res.Body)
+	if res.StatusCode != want {
+		t.Fatalf("%s %s: status %d, want %d: %s", res.Request.Method, res.Request.URL.Path, res.StatusCode, want, buf.Bytes())
+	}
+	if err := json.Unmarshal(buf.Bytes(), v); err != nil {
+		t.Fatalf("decode %s: %v", buf.Bytes(), err)
+	}
+}
+
+// check fails the test on a client error.
+func check(t *testing.T, step string, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("%s: %v", step, err)
+	}
+}
+
+// TestGiteaSDK drives a node with code.gitea.io/sdk/gitea: create a
+// repository, push with git, open an issue, comment, label, open a pull
+// request, review it as someone else, merge it, star, tag, and list each.
+func TestGiteaSDK(t *testing.T) {
+	t.Parallel()
+	n := forgetest.Start(t)
+	alice, bob := signUpForSDK(t, n), signUpForSDK(t, n)
+	c, owner := alice.client, alice.login
+	const name = "sdk-demo"
+
+	// 0. The server says which Gitea API it speaks (NewClient checked it).
+	v, _, err := c.ServerVersion()
+	check(t, "ServerVersion", err)
+	var raw map[string]string
+	n.JSON("GET", "/api/v1/version", nil, nil, http.StatusOK, &raw)
+	if v != "1.22.0+dforge.test" || raw["version"] != v || raw["dforge"] != "test" {
+		t.Fatalf("server version %q, /version %v", v, raw)
+	}
+	if err := c.CheckServerVersionConstraint(">= 1.22"); err != nil {
+		t.Fatal(err)
+	}
+
+	// 1. The repository, with a README.
+	repo, _, err := c.CreateRepo(gitea.CreateRepoOption{Name: name, Description: "Driven by the SDK", AutoInit: true, Readme: "Default"})
+	check(t, "CreateRepo", err)
+	if repo.Name != name || repo.FullName != owner+"/"+name || repo.Owner == nil || repo.Owner.UserName != owner || repo.Empty || repo.Private ||
+		repo.DefaultBranch != "main" || repo.Permissions == nil || !repo.Permissions.Admin || repo.CloneURL != n.URL+"/"+owner+"/"+name+".git" ||
+		repo.Created.IsZero() || repo.Description != "Driven by the SDK" {
+		t.Fatalf("CreateRepo: %+v", repo)
+	}
+	got, _, err := c.GetRepo(owner, name)
+	check(t, "GetRepo", err)
+	if got.ID != repo.ID || got.FullName != repo.FullName {
+		t.Fatalf("GetRepo: %+v", got)
+	}
+	mine, res, err := c.ListMyRepos(gitea.ListReposOptions{})
+	if err != nil || len(mine) != 1 || mine[0].ID != repo.ID || res.Header.Get("X-Total-Count") != "1" {
+		t.Fatalf("ListMyRepos: %v %+v", err, mine)
+	}
+
+	// 2. A branch pushed with git and the token.
+	wt := n.Clone(n.Remote(&forgetest.User{Token: alice.token}, owner, name))
+	n.Git(wt, "checkout", "-q", "-b", "feature")
+	head := n.Commit(wt, "Add the app", map[string]string{"src/app.go": "package app\n\nfunc A() {}\n"})
+	n.Git(wt, "push", "-q", "origin", "feature")
+	branches, _, err := c.ListRepoBranches(owner, name, gitea.ListRepoBranchesOptions{})
+	check(t, "ListRepoBranches", err)
+	tips := map[string]string{}
+	for _, b := range branches {
+		tips[b.Name] = b.Commit.ID
+		if b.Name == "main" && !b.Protected {
+			t.Errorf("main is not protected: %+v", b)
+		}
+	}
+	if len(branches) != 2 || tips["feature"] != head || tips["main"] == "" {
+		t.Fatalf("ListRepoBranches: %v", tips)
+	}
+	file, _, err := c.GetFile(owner, name, "feature", "src/app.go")
+	check(t, "GetFile", err)
+	if string(file) != "package app\n\nfunc A() {}\n" {
+		t.Fatalf("GetFile: %q", file)
+	}
+	readme, _, err := c.GetContents(owner, name, "main", "README.md")
+	check(t, "GetContents", err)
+	if readme.Type != "file" || readme.Encoding == nil || *readme.Encoding != "base64" || readme.Content == nil || readme.LastCommitSha != tips["main"] {
+		t.Fatalf("GetContents: %+v", readme)
+	}
+	if text, err := base64.StdEncoding.DecodeString(*readme.Content); err != nil || !strings.HasPrefix(string(text), "# "+name+"\n") {
+		t.Fatalf("README content %q %v", text, err)
+	}
+
+	// Page -1 asks for everything: the SDK sends page=0 and limit=0.
+	tree, _, err := c.GetTrees(owner, name, gitea.ListTreeOptions{Ref: "feature", Recursive: true, ListOptions: gitea.ListOptions{Page: -1}})
+	check(t, "GetTrees", err)
+	var paths []string
+	for _, e := range tree.Entries {
+		paths = append(paths, e.Path)
+	}
+	if strings.Join(paths, " ") != "README.md src src/app.go" || tree.Page != 1 || tree.TotalCount != 3 || tree.Truncated {
+		t.Fatalf("GetTrees: %v, page %d of %d, truncated %v", paths, tree.Page, tree.TotalCount, tree.Truncated)
+	}
+
+	// 3. An issue with a comment, and a label.
+	issue, _, err := c.CreateIssue(owner, name, gitea.CreateIssueOption{Title: "It breaks", Body: "Steps: run it."})
+	check(t, "CreateIssue", err)
+	if issue.Index != 1 || issue.Title != "It breaks" || issue.Body != "Steps: run it." || issue.State != gitea.StateOpen ||
+		issue.Poster == nil || issue.Poster.UserName != owner || issue.Repository == nil || issue.Repository.FullName != owner+"/"+name {
+		t.Fatalf("CreateIssue: %+v", issue)
+	}
+	comment, _, err := bob.client.CreateIssueComment(owner, name, issue.Index, gitea.CreateIssueCommentOption{Body: "Me too."})
+	check(t, "CreateIssueComment", err)
+	if comment.Body != "Me too." || comment.Poster == nil || comment.Poster.UserName != bob.login || comment.Created.IsZero() {
+		t.Fatalf("CreateIssueComment: %+v", comment)
+	}
+	issues, _, err := c.ListRepoIssues(owner, name, gitea.ListIssueOption{Type: gitea.IssueTypeIssue})
+	check(t, "ListRepoIssues", err)
+	if len(issues) != 1 || issues[0].Index != 1 || issues[0].Comments != 1 || issues[0].PullRequest != nil {
+		t.Fatalf("ListRepoIssues: %+v", issues)
+	}
+	comments, _, err := c.ListIssueComments(owner, name, issue.Index, gitea.ListIssueCommentOptions{})
+	check(t, "ListIssueComments", err)
+	if len(comments) != 1 || comments[0].ID != comment.ID || comments[0].Body != "Me too." {
+		t.Fatalf("ListIssueComments: %+v", comments)
+	}
+	label, _, err := c.CreateLabel(owner, name, gitea.CreateLabelOption{Name: "feature", Color: "#00aabb", Description: "New things"})
+	check(t, "CreateLabel", err)
+	if label.ID == 0 || label.Name != "feature" || label.Color != "00aabb" || label.Description != "New things" {
+		t.Fatalf("CreateLabel: %+v", label)
+	}
+
+	// 4. A pull request from the branch, labelled.
+	pr, _, err := c.CreatePullRequest(owner, name, gitea.CreatePullRequestOption{
+		Head: "feature", Base: "main", Title: "Add the app", Body: "Fixes #1.", Labels: []int64{label.ID}})
+	check(t, "CreatePullRequest", err)
+	if pr.Index != 2 || pr.State != gitea.StateOpen || pr.HasMerged || !pr.Mergeable || pr.Head == nil || pr.Head.Ref != "feature" ||
+		pr.Head.Sha != head || pr.Base == nil || pr.Base.Ref != "main" || pr.Base.Sha != tips["main"] || len(pr.Labels) != 1 || pr.Labels[0].ID != label.ID ||
+		pr.Poster == nil || pr.Poster.UserName != owner {
+		t.Fatalf("CreatePullRequest: %+v", pr)
+	}
+	prs, _, err := c.ListRepoPullRequests(owner, name, gitea.ListPullRequestsOptions{State: gitea.StateOpen})
+	check(t, "ListRepoPullRequests", err)
+	if len(prs) != 1 || prs[0].Index != pr.Index || prs[0].Head.Sha != head {
+		t.Fatalf("ListRepoPullRequests: %+v", prs)
+	}
+
+	// 5. Bob approves, with an inline comment on line 3 of the new file.
+	review, _, err := bob.client.CreatePullReview(owner, name, pr.Index, gitea.CreatePullReviewOptions{
+		State: gitea.ReviewStateApproved, Body: "LGTM",
+		Comments: []gitea.CreatePullReviewComment{{Path: "src/app.go", Body: "Nice A.", NewLineNum: 3}}})
+	check(t, "CreatePullReview", err)
+	if review.State != gitea.ReviewStateApproved || review.Body != "LGTM" || review.Reviewer == nil || review.Reviewer.UserName != bob.login ||
+		review.CommitID != head || review.CodeCommentsCount != 1 || review.Submitted.IsZero() {
+		t.Fatalf("CreatePullReview: %+v", review)
+	}
+	reviews, _, err := c.ListPullReviews(owner, name, pr.Index, gitea.ListPullReviewsOptions{})
+	check(t, "ListPullReviews", err)
+	if len(reviews) != 1 || reviews[0].ID != review.ID || reviews[0].State != gitea.ReviewStateApproved {
+		t.Fatalf("ListPullReviews: %+v", reviews)
+	}
+	inline, _, err := c.ListPullReviewComments(owner, name, pr.Index, review.ID)
+	check(t, "ListPullReviewComments", err)
+	if len(inline) != 1 || inline[0].Path != "src/app.go" || inline[0].LineNum != 3 || inline[0].Body != "Nice A." || inline[0].ReviewID != review.ID {
+		t.Fatalf("ListPullReviewComments: %+v", inline)
+	}
+
+	// 6. Bob may not merge; alice, the owner, merges with a merge commit.
+	merge := gitea.MergePullRequestOption{Style: gitea.MergeStyleMerge}
+	if ok, res, err := bob.client.MergePullRequest(owner, name, pr.Index, merge); ok || err != nil || res.StatusCode != http.StatusForbidden {
+		t.Fatalf("bob's merge: %v %v", ok, err)
+	}
+	if merged, _, err := c.IsPullRequestMerged(owner, name, pr.Index); merged || err != nil {
+		t.Fatalf("IsPullRequestMerged before the merge: %v %v", merged, err)
+	}
+	if ok, res, err := c.MergePullRequest(owner, name, pr.Index, merge); !ok || err != nil {
+		t.Fatalf("MergePullRequest: %v %v (status %d)", ok, err, res.StatusCode)
+	}
+	if merged, _, err := c.IsPullRequestMerged(owner, name, pr.Index); !merged || err != nil {
+		t.Fatalf("IsPullRequestMerged after the merge: %v %v", merged, err)
+	}
+	pr, _, err = c.GetPullRequest(owner, name, pr.Index)
+	check(t, "GetPullRequest", err)
+	if !pr.HasMerged || pr.Merged == nil || pr.MergedCommitID == nil || pr.State != gitea.StateClosed || pr.MergedBy == nil || pr.MergedBy.UserName != owner {
+		t.Fatalf("GetPullRequest after the merge: %+v", pr)
+	}
+	commits, _, err := c.ListRepoCommits(owner, name, gitea.ListCommitOptions{SHA: "main"})
+	check(t, "ListRepoCommits", err)
+	if len(commits) != 3 || commits[0].CommitMeta == nil || commits[0].SHA != *pr.MergedCommitID || len(commits[0].Parents) != 2 ||
+		commits[0].Parents[0].SHA != tips["main"] || commits[0].Parents[1].SHA != head ||
+		!strings.HasPrefix(commits[0].RepoCommit.Message, "Merge pull request 'Add the app' (#2)") {
+		t.Fatalf("ListRepoCommits: %d commits, first %+v", len(commits), commits[0])
+	}
+	// The SDK pages with the Link header.
+	page, res, err := c.ListRepoCommits(owner, name, gitea.ListCommitOptions{SHA: "main", ListOptions: gitea.ListOptions{Page: 2, PageSize: 1}})
+	if err != nil || len(page) != 1 || page[0].SHA != commits[1].SHA || res.FirstPage != 1 || res.PrevPage != 1 || res.NextPage != 3 || res.LastPage != 3 {
+		t.Fatalf("ListRepoCommits page 2: %v %d commits, pages first %d prev %d next %d last %d", err, len(page), res.FirstPage, res.PrevPage, res.NextPage, res.LastPage)
+	}
+
+	// 7. Stars and tags.
+	if _, err := bob.client.StarRepo(owner, name); err != nil {
+		t.Fatalf("StarRepo: %v", err)
+	}
+	if starring, _, err := bob.client.IsRepoStarring(owner, name); !starring || err != nil {
+		t.Fatalf("IsRepoStarring after StarRepo: %v %v", starring, err)
+	}
+	if starring, _, err := c.IsRepoStarring(owner, name); starring || err != nil {
+		t.Fatalf("IsRepoStarring of alice, who did not star it: %v %v", starring, err)
+	}
+	if got, _, err := c.GetRepo(owner, name); err != nil || got.Stars != 1 {
+		t.Fatalf("stars after StarRepo: %v %+v", err, got)
+	}
+	n.Git(wt, "fetch", "-q", "origin", "main")
+	n.Git(wt, "tag", "-a", "v1.0", "-m", "First release", "FETCH_HEAD")
+	n.Git(wt, "push", "-q", "origin", "v1.0")
+	tags, _, err := c.ListRepoTags(owner, name, gitea.ListRepoTagsOptions{})
+	check(t, "ListRepoTags", err)
+	if len(tags) != 1 || tags[0].Name != "v1.0" || tags[0].Commit == nil || tags[0].Commit.SHA != *pr.MergedCommitID || !strings.HasPrefix(tags[0].Message, "First release") {
+		t.Fatalf("ListRepoTags: %+v", tags)
+	}
+}

@@ -1,0 +1,80 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"sync"
+
+	"github.com/dforge/dforge/internal/store"
+)
+
+// stmtCache keeps the API's read statements prepared. The SQLite driver
+// parses and plans every statement it is handed as text, which costs more
+// than running the short reads the API makes (a repository by name, a
+// permission, a page of issues); a statement prepared once through
+// database/sql is prepared once per connection of the read pool and reused.
+// PostgreSQL's driver caches its own prepared statements, so there the
+// cache is off.
+//
+// Statements are keyed by their text. The texts are the package's own, with
+// placeholders for every value, so they are few; the cache still stops
+// growing at maxStmts and reads past that run unprepared.
+type stmtCache struct {
+	db *sql.DB
+	on bool
+
+	mu sync.RWMutex
+	m  map[string]*sql.Stmt
+}
+
+const maxStmts = 512
+
+func newStmtCache(db *sql.DB, dialect store.Dialect) *stmtCache {
+	return &stmtCache{db: db, on: dialect == store.SQLite, m: map[string]*sql.Stmt{}}
+}
+
+// stmt is q prepared, or nil when it is not to be (or cannot be).
+func (c *stmtCache) stmt(ctx context.Context, q string) *sql.Stmt {
+	if c == nil || !c.on {
+		return nil
+	}
+	c.mu.RLock()
+	s, ok := c.m[q]
+	full := len(c.m) >= maxStmts
+	c.mu.RUnlock()
+	if ok || full {
+		return s
+	}
+	s, err := c.db.PrepareContext(ctx, q)
+	if err != nil {
+		return nil // the plain query reports the error
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old, ok := c.m[q]; ok {
+		s.Close()
+		return old
+	}
+	if len(c.m) >= maxStmts {
+		s.Close()
+		return nil
+	}
+	c.m[q] = s
+	return s
+}
+
+// query runs a read on the read pool, prepared.
+func (ix *Index) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	if s := ix.stmts.stmt(ctx, q); s != nil {
+		return s.QueryContext(ctx, args...)
+	}
+	return ix.rdb.QueryContext(ctx, q, args...)
+}
+
+// queryRow runs a one-row read on the read pool, prepared.
+func (ix *Index) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	if s := ix.stmts.stmt(ctx, q); s != nil {
+		return s.QueryRowContext(ctx, args...)
+	}
+	return ix.rdb.QueryRowContext(ctx, q, args...)
+}
