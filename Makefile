@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dforge/dforge/internal/cli.Version=$(VERSION)
 WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run build web deps test test-go test-web test-e2e fuzz bench-web bench-chain bench-forge music fmt lint clean
+.PHONY: run build web deps test test-go test-web test-e2e fuzz bench-web bench-chain bench-forge music openapi fmt lint clean
 
 ## run: install what is needed, build, and start a node on the embedded defaults
 run: build
@@ -71,6 +71,10 @@ fuzz:
 ## music: regenerate the four original tracks (needs lame)
 music:
 	$(GO) run ./tools/musicgen -out web/public/music
+
+## openapi: regenerate web/public/openapi.json (shown at /docs/api, served at /openapi.json) from internal/api; a Go test fails when it is out of date
+openapi:
+	$(GO) run ./internal/api/openapi/gen -dir internal/api -o web/public/openapi.json
 
 fmt:
 	gofmt -w cmd internal content web/*.go tools

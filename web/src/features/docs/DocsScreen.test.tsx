@@ -50,14 +50,21 @@ describe('DocsScreen', () => {
 })
 
 describe('ApiReferenceScreen', () => {
-  it('lists the endpoints that exist today and renders the api document', async () => {
-    stubContentAPI()
+  it('lists the endpoints of the generated OpenAPI document and renders the api document', async () => {
+    stubFetch({
+      '/api/v1/docs': DOCS,
+      '/api/v1/docs/api': { ...DOCS[2], html: '<h2>Conventions</h2><p>Base path: /api/v1.</p>' },
+      '/openapi.json': {
+        openapi: '3.0.3',
+        info: { title: 'dForge API', version: '1' },
+        paths: { '/api/v1/markdown': { post: { operationId: 'postMarkdown', summary: 'Renders Markdown to sanitized HTML.' } } },
+      },
+    })
     renderScreen(<ApiReferenceScreen />, '/api')
     expect(await screen.findByRole('heading', { level: 1, name: 'API reference' })).toBeTruthy()
-    const row = screen.getByText('/api/v1/markdown').closest('tr')!
-    expect(within(row).getByText('POST')).toBeTruthy()
-    expect(within(row).getByText(/Renders Markdown to sanitized HTML/)).toBeTruthy()
-    expect(screen.getByText(/generated OpenAPI document arrive with the forge milestone/)).toBeTruthy()
+    const item = (await screen.findByText('/api/v1/markdown', { selector: '.api-path' })).closest('li')!
+    expect(within(item).getByText('POST')).toBeTruthy()
+    expect(within(item).getByText(/Renders Markdown to sanitized HTML/)).toBeTruthy()
     expect(await screen.findByRole('heading', { level: 2, name: 'Conventions' })).toBeTruthy()
   })
 })

@@ -1,0 +1,190 @@
+package openapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// testdata/fakeapi is a small API written the way internal/api is: routes
+// built from constants, sign-in wrappers called directly, through an alias
+// and through a closure, a handler factory, a handler writing to a
+// discarding ResponseWriter, and the writeJSON/decode helpers.
+
+type doc struct {
+	Paths      map[string]map[string]map[string]any `json:"paths"`
+	Components struct {
+		Schemas map[string]map[string]any `json:"schemas"`
+	} `json:"components"`
+}
+
+func generateFake(t *testing.T) (*Result, doc) {
+	t.Helper()
+	res, err := Generate("testdata/fakeapi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Warnings) > 0 {
+		t.Errorf("warnings: %q", res.Warnings)
+	}
+	var d doc
+	if err := json.Unmarshal(res.JSON, &d); err != nil {
+		t.Fatal(err)
+	}
+	return res, d
+}
+
+// at digs into decoded JSON: at(v, "a", "b") is v["a"]["b"].
+func at(v any, keys ...string) any {
+	for _, k := range keys {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[k]
+	}
+	return v
+}
+
+func TestGenerateFindsEveryRoute(t *testing.T) {
+	res, d := generateFake(t)
+	want := map[string][]string{
+		"/api/v1/things":                   {"get", "post"},
+		"/api/v1/things/{id}":              {"get"},
+		"/api/v1/things/{id}/flag":         {"put"},
+		"/api/v1/things/{id}/watch":        {"put"},
+		"/api/v1/things/{id}/files/{path}": {"get"},
+		"/api/v1/things/{id}/tags":         {"delete"},
+	}
+	if res.Operations != 7 || len(d.Paths) != len(want) {
+		t.Fatalf("%d operations on %d paths, want 7 on %d (the catch-all left out): %v", res.Operations, len(d.Paths), len(want), d.Paths)
+	}
+	for p, methods := range want {
+		for _, m := range methods {
+			if d.Paths[p][m] == nil {
+				t.Errorf("no %s %s", m, p)
+			}
+		}
+	}
+}
+
+func TestGenerateSecurityFromWrappers(t *testing.T) {
+	_, d := generateFake(t)
+	cases := []struct{ path, method, scope string }{
+		{"/api/v1/things", "get", ""},
+		{"/api/v1/things", "post", "write"},             // user := a.signedIn
+		{"/api/v1/things/{id}/flag", "put", "admin"},    // a closure over signedIn, around a factory
+		{"/api/v1/things/{id}/tags", "delete", "admin"}, // the same closure
+		{"/api/v1/things/{id}/files/{path}", "get", ""}, // a.read, no sign-in
+	}
+	for _, c := range cases {
+		op := d.Paths[c.path][c.method]
+		scope, _ := op["x-dforge-scope"].(string)
+		if scope != c.scope {
+			t.Errorf("%s %s: scope %q, want %q", c.method, c.path, scope, c.scope)
+		}
+		if (op["security"] != nil) != (c.scope != "") {
+			t.Errorf("%s %s: security %v", c.method, c.path, op["security"])
+		}
+	}
+	if got := at(d.Paths["/api/v1/things"]["post"], "security"); !reflect.DeepEqual(got, []any{
+		map[string]any{"sessionCookie": []any{}, "csrfToken": []any{}}, map[string]any{"accessToken": []any{}}, map[string]any{"basicAuth": []any{}},
+	}) {
+		t.Errorf("a write's security: %v", got)
+	}
+}
+
+func TestGenerateParametersAndBodies(t *testing.T) {
+	_, d := generateFake(t)
+	list := d.Paths["/api/v1/things"]["get"]
+	if got := at(list, "parameters"); !reflect.DeepEqual(got, []any{map[string]any{"name": "limit", "in": "query", "schema": map[string]any{"type": "integer"}}}) {
+		t.Errorf("list parameters: %v", got)
+	}
+	if got := at(list, "responses", "200", "content", "application/json", "schema", "items", "$ref"); got != "#/components/schemas/Thing" {
+		t.Errorf("list answer: %v", got)
+	}
+	if at(list, "responses", "200", "headers", "X-Total-Count") == nil {
+		t.Errorf("list headers: %v", at(list, "responses", "200"))
+	}
+	get := d.Paths["/api/v1/things/{id}"]["get"]
+	if at(get, "summary") != "Answers one thing." || at(get, "description") != "It is found by id." {
+		t.Errorf("summary %q, description %q", at(get, "summary"), at(get, "description"))
+	}
+	if got := at(get, "responses", "200", "content", "application/json", "schema", "$ref"); got != "#/components/schemas/Thing" {
+		t.Errorf("respond(w, r, t, err) answers %v", got)
+	}
+	create := d.Paths["/api/v1/things"]["post"]
+	if got := at(create, "requestBody", "content", "application/json", "schema", "properties", "name", "type"); got != "string" {
+		t.Errorf("request body: %v", at(create, "requestBody"))
+	}
+	if got := at(create, "responses", "201", "content", "application/json", "schema", "properties", "ok", "type"); got != "boolean" {
+		t.Errorf("map literal answer: %v", at(create, "responses"))
+	}
+	files := d.Paths["/api/v1/things/{id}/files/{path}"]["get"]
+	if at(files, "responses", "200", "content", "text/plain") == nil || at(files, "description") != "The file's path may have slashes." {
+		t.Errorf("raw file: %v", files)
+	}
+	params, _ := at(files, "parameters").([]any)
+	if len(params) != 3 || at(params[1], "name") != "path" || at(params[2], "name") != "download" {
+		t.Errorf("file parameters: %v", params)
+	}
+	// The factory's constant arguments decide its branches.
+	flag, watch := d.Paths["/api/v1/things/{id}/flag"]["put"], d.Paths["/api/v1/things/{id}/watch"]["put"]
+	if at(flag, "responses", "204") == nil || at(flag, "responses", "200") != nil {
+		t.Errorf("flag answers %v", at(flag, "responses"))
+	}
+	if at(watch, "responses", "200", "content") == nil || at(flag, "summary") != "Sets a flag on the thing for the signed-in user (thing.flag)." {
+		t.Errorf("watch answers %v; flag summary %q", at(watch, "responses"), at(flag, "summary"))
+	}
+	// What a handler writes to a discarding writer is not its answer, and
+	// a branch its constant argument rules out reads no body.
+	clear := d.Paths["/api/v1/things/{id}/tags"]["delete"]
+	if at(clear, "responses", "200") != nil || at(clear, "requestBody") != nil || at(clear, "responses", "204") == nil {
+		t.Errorf("clear tags: %v", clear)
+	}
+}
+
+func TestGenerateSchemas(t *testing.T) {
+	_, d := generateFake(t)
+	thing := d.Components.Schemas["Thing"]
+	want := map[string]any{
+		"id":      map[string]any{"type": "integer", "format": "int64"},
+		"name":    map[string]any{"type": "string"},
+		"created": map[string]any{"type": "string", "format": "date-time"},
+		"parent":  map[string]any{"allOf": []any{map[string]any{"$ref": "#/components/schemas/Thing"}}, "nullable": true},
+		"count":   map[string]any{"type": "string"}, // ,string
+		"tags":    map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
+		"Note":    map[string]any{"type": "string", "description": "A remark."},
+	}
+	if got := thing["properties"]; !reflect.DeepEqual(got, any(want)) {
+		b, _ := json.MarshalIndent(got, "", " ")
+		t.Errorf("Thing's properties:\n%s", b)
+	}
+	if thing["description"] != "A stored thing." {
+		t.Errorf("Thing's description: %v", thing["description"])
+	}
+}
+
+func TestGenerateIsDeterministic(t *testing.T) {
+	a, _ := generateFake(t)
+	b, _ := generateFake(t)
+	if !bytes.Equal(a.JSON, b.JSON) {
+		t.Fatal("two runs differ")
+	}
+}
+
+func TestHumanizeAndSentences(t *testing.T) {
+	for in, want := range map[string]string{"getRepoByID": "Get repo by ID", "postSIWE": "Post SIWE", "listIssues": "List issues", "getFAQ": "Get FAQ"} {
+		if got := humanize(in); got != want {
+			t.Errorf("humanize(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := cleanDoc("getBlob is Gitea's GitBlobResponse: a blob\nby id.", "getBlob"); got != "Gitea's GitBlobResponse: a blob by id." {
+		t.Errorf("cleanDoc: %q", got)
+	}
+	s, rest := firstSentence("Streams a file (raw and media alike: e.g. README.md). With headers.")
+	if s != "Streams a file (raw and media alike: e.g. README.md)." || rest != "With headers." {
+		t.Errorf("firstSentence: %q, %q", s, rest)
+	}
+}
