@@ -131,8 +131,9 @@ func (a *API) listValidators(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	from := min(len(vals), (p.Number-1)*p.Limit)
-	a.respondList(w, r, p, int64(len(vals)), vals[from:min(len(vals), from+p.Limit)], nil)
+	// Typed so the OpenAPI generator, which reads the source, sees the item type.
+	var page []index.Validator = pageSlice(vals, p)
+	a.respondList(w, r, p, int64(len(vals)), page, nil)
 }
 
 func (a *API) getUsername(w http.ResponseWriter, r *http.Request) {
@@ -168,6 +169,12 @@ const (
 // pageOf reads ?page= and ?limit= for every list. As in Gitea, 0 (like
 // none) means the default: Gitea's Go SDK sends page=0 and limit=0 when its
 // caller sets none. A negative or non-numeric value is refused.
+// pageSlice is page p of a list held in memory (git refs, files, reviews).
+func pageSlice[T any](items []T, p index.Page) []T {
+	from := min(len(items), (p.Number-1)*p.Limit)
+	return items[from:min(len(items), from+p.Limit)]
+}
+
 func pageOf(r *http.Request) (index.Page, error) { return pageWithLimit(r, defaultLimit) }
 
 // pageWithLimit is pageOf with limit as the default page size.

@@ -774,9 +774,8 @@ func (a *API) listBranches(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	from := min(len(branches), (p.Number-1)*p.Limit)
 	out := []branchJSON{}
-	for _, b := range branches[from:min(len(branches), from+p.Limit)] {
+	for _, b := range pageSlice(branches, p) {
 		out = append(out, c.branch(b))
 	}
 	a.respondList(w, r, p, int64(len(branches)), out, nil)
@@ -836,9 +835,8 @@ func (a *API) listTags(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	from := min(len(tags), (p.Number-1)*p.Limit)
 	out := []tagJSON{}
-	for _, t := range tags[from:min(len(tags), from+p.Limit)] {
+	for _, t := range pageSlice(tags, p) {
 		j := tagJSON{Name: t.Name, Message: t.Message, ID: t.ID}
 		if t.Commit != "" {
 			j.Commit = &struct {
@@ -946,9 +944,8 @@ func (a *API) listContributors(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
-	from := min(len(list), (p.Number-1)*p.Limit)
 	out := []contributorJSON{}
-	for _, ct := range list[from:min(len(list), from+p.Limit)] {
+	for _, ct := range pageSlice(list, p) {
 		out = append(out, contributorJSON{Name: ct.Name, Email: ct.Email, Commits: ct.Commits})
 	}
 	a.respondList(w, r, p, int64(len(list)), out, nil)

@@ -398,8 +398,7 @@ func (h *issuesAPI) issues(ctx context.Context, repo index.Repo, f index.IssueFi
 			break
 		}
 	}
-	from := min(len(matched), (p.Number-1)*p.Limit)
-	return matched[from:min(len(matched), from+p.Limit)], int64(len(matched)), nil
+	return pageSlice(matched, p), int64(len(matched)), nil
 }
 
 func hasLabels(is index.Issue, ids []uint64) bool {

@@ -32,8 +32,7 @@ func (h *issuesAPI) listLabels(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	from := min(len(all), (p.Number-1)*p.Limit)
-	h.respondList(w, r, p, int64(len(all)), h.linksFor(r, repo).labels(all[from:min(len(all), from+p.Limit)]), nil)
+	h.respondList(w, r, p, int64(len(all)), h.linksFor(r, repo).labels(pageSlice(all, p)), nil)
 	return nil
 }
 

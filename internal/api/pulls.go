@@ -489,8 +489,7 @@ func (h *issuesAPI) listPullFiles(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	from := min(len(files), (p.Number-1)*p.Limit)
-	page := files[from:min(len(files), from+p.Limit)]
+	page := pageSlice(files, p)
 	l := h.linksFor(r, repo)
 	out := make([]changedFileJSON, len(page))
 	budget := maxPagePatch
@@ -612,9 +611,8 @@ func (h *issuesAPI) listReviews(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	l := h.linksFor(r, repo)
-	from := min(len(list), (p.Number-1)*p.Limit)
 	out := []reviewJSON{}
-	for _, rv := range list[from:min(len(list), from+p.Limit)] {
+	for _, rv := range pageSlice(list, p) {
 		out = append(out, l.review(pr, rv))
 	}
 	h.respondList(w, r, p, int64(len(list)), out, nil)
