@@ -20,6 +20,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 
 	"github.com/ipfs/go-cid"
 	"github.com/multiformats/go-multihash"
@@ -205,19 +206,91 @@ func (e *exactReader) Read(p []byte) (int, error) {
 // ImportObjects stores every object of the repository at dir reachable
 // from include and not from exclude (git ids), skipping stored ones, and
 // returns how many it stored.
+//
+// Creating a block file costs more than reading the object (a push of the
+// Go sources is ~23,000 objects), so small objects are read into memory and
+// written by importWriters goroutines while git streams the next ones;
+// large ones are streamed to their file in order, never held whole.
 func (s *Store) ImportObjects(ctx context.Context, dir string, include, exclude []string) (int, error) {
+	p := newPutPool(s, importWriters)
 	n := 0
 	err := gitstore.WalkObjects(ctx, dir, include, exclude, s.HasGitObject, func(o gitstore.Object) error {
-		if err := s.PutGitObject(o); err != nil {
-			return err
-		}
 		n++
-		return nil
+		if o.Size > bufferedObject {
+			return s.PutGitObject(o)
+		}
+		body := make([]byte, o.Size)
+		if _, err := io.ReadFull(o.Body, body); err != nil {
+			return fmt.Errorf("read object %s: %w", o.ID, err)
+		}
+		return p.put(gitstore.Object{ID: o.ID, Type: o.Type, Size: o.Size, Body: bytes.NewReader(body)})
 	})
+	if werr := p.wait(); err == nil {
+		err = werr
+	}
 	if err != nil {
 		return n, fmt.Errorf("import objects: %w", err)
 	}
 	return n, nil
+}
+
+const (
+	importWriters  = 4
+	bufferedObject = 1 << 20 // larger objects stream to their file in order
+)
+
+// putPool writes objects concurrently; the first error stops new work.
+type putPool struct {
+	s    *Store
+	jobs chan gitstore.Object
+	wg   sync.WaitGroup
+	mu   sync.Mutex
+	err  error
+}
+
+func newPutPool(s *Store, workers int) *putPool {
+	p := &putPool{s: s, jobs: make(chan gitstore.Object, 2*workers)}
+	for range workers {
+		p.wg.Add(1)
+		go func() {
+			defer p.wg.Done()
+			for o := range p.jobs {
+				if err := s.PutGitObject(o); err != nil {
+					p.fail(err)
+				}
+			}
+		}()
+	}
+	return p
+}
+
+func (p *putPool) fail(err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.err == nil {
+		p.err = err
+	}
+}
+
+func (p *putPool) failed() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.err
+}
+
+func (p *putPool) put(o gitstore.Object) error {
+	if err := p.failed(); err != nil {
+		return err
+	}
+	p.jobs <- o
+	return nil
+}
+
+// wait lets the queued writes finish and returns the first error.
+func (p *putPool) wait() error {
+	close(p.jobs)
+	p.wg.Wait()
+	return p.failed()
 }
 
 // ImportRepository stores every object reachable from the repository's
