@@ -12,8 +12,9 @@ import { nav } from '@/features/repositories/nav'
 import { errorText, RepoPage } from '@/features/repositories/RepoLayout'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { addComment, type Issue, setIssueLabels, setState, type StateReason, useComments, useInvalidateIssues, useIssue, useIssueById, useLabels } from './api'
-import { Body, CommentCard, LabelBadge, MarkdownEditor, StateBadge, stateKind, UserLink } from './parts'
+import { addComment, type Issue, setIssueLabels, setState, type StateReason, useComments, useInvalidateIssues, useIssue, useIssueById, useLabels, useSaveIssue } from './api'
+import { Assignees, EditableTitle, OpeningPost, useEditRights } from './edit'
+import { CommentCard, LabelBadge, MarkdownEditor, StateBadge, stateKind, UserLink } from './parts'
 import './issues.css'
 
 /** The canonical page of an issue or pull request. */
@@ -86,13 +87,13 @@ function IssueView({ repo, number }: { repo: Repository; number: number }) {
 function IssueDetail({ repo, issue }: { repo: Repository; issue: Issue }) {
   const { t } = useTranslation('issues')
   const fmt = useForgeFormat()
+  const save = useSaveIssue(repo.owner.login, repo.name, issue.number)
+  const may = useEditRights(repo, issue.user)
   useDocumentTitle(`${issue.title} · ${t('issue.title', { number: issue.number })} · ${repo.full_name}`)
   return (
     <div className="stack">
       <header className="issue-header">
-        <h1>
-          {issue.title} <span className="muted">#{issue.number}</span>
-        </h1>
+        <EditableTitle title={issue.title} number={issue.number} canEdit={may.text} save={save} />
         <p>
           <StateBadge kind={stateKind(issue)} />{' '}
           <span className="muted">
@@ -102,19 +103,12 @@ function IssueDetail({ repo, issue }: { repo: Repository; issue: Issue }) {
       </header>
       <div className="issue-layout">
         <div className="stack issue-main">
-          <Card as="article" className="comment" aria-label={t('issue.description')}>
-            <header className="comment-header muted">
-              <strong>
-                <UserLink user={issue.user} />
-              </strong>{' '}
-              <time dateTime={issue.created_at}>{fmt.ago(issue.created_at)}</time>
-            </header>
-            <Body body={issue.body} html={issue.body_html} />
-          </Card>
+          <OpeningPost post={issue} label={t('issue.description')} canEdit={may.text} save={save} />
           <Conversation repo={repo} number={issue.number} />
           <IssueActions repo={repo} issue={issue} />
         </div>
         <aside className="issue-side">
+          <Assignees assignees={issue.assignees} canEdit={may.assignees} save={save} />
           <IssueLabels repo={repo} issue={issue} />
         </aside>
       </div>

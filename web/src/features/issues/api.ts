@@ -23,6 +23,8 @@ export interface Issue {
   body_html?: string
   user: User
   labels: Label[]
+  /** Gitea sends null when no one is assigned. */
+  assignees?: User[] | null
   state: 'open' | 'closed'
   state_reason?: StateReason
   comments: number
@@ -103,8 +105,30 @@ export function useLabels(owner: string, repo: string) {
 export const createIssue = (owner: string, repo: string, input: { title: string; body: string; labels?: number[] }) =>
   postJSON<Issue>(`${repoApi(owner, repo)}/issues`, input)
 
-export const editIssue = (owner: string, repo: string, number: number, patch: { title?: string; body?: string; state?: 'open' | 'closed'; state_reason?: StateReason }) =>
+/** Gitea's EditIssueOption, as far as the title, body and assignees (usernames) go; also EditPullRequestOption's. */
+export interface IssueEdit {
+  title?: string
+  body?: string
+  assignees?: string[]
+}
+
+export const editIssue = (owner: string, repo: string, number: number, patch: IssueEdit & { state?: 'open' | 'closed'; state_reason?: StateReason }) =>
   patchJSON<Issue>(issueApi(owner, repo, number), patch)
+
+/**
+ * Saves an edit of an issue: the server's answer (with its body_html) goes
+ * straight into the cache, then the issue and the lists it is in are refetched.
+ */
+export function useSaveIssue(owner: string, repo: string, number: number) {
+  const client = useQueryClient()
+  const invalidate = useInvalidateIssues(owner, repo)
+  return async (patch: IssueEdit) => {
+    const saved = await editIssue(owner, repo, number, patch)
+    client.setQueryData(issueKeys.one(owner, repo, number), saved)
+    void invalidate()
+    return saved
+  }
+}
 
 /** Closes or reopens an issue, or a pull request through its own endpoint (PATCH .../pulls/{n}). */
 export const setState = (owner: string, repo: string, number: number, pull: boolean, patch: { state: 'open' | 'closed'; state_reason?: StateReason }) =>

@@ -188,6 +188,121 @@ describe('IssueScreen', () => {
     await waitFor(() => expect(api.sent('PUT', `${REPO}/issues/3/labels`)[0]?.body).toEqual({ labels: [5, 6] }))
   })
 
+  describe('editing', () => {
+    const writer = repoFixture({ permissions: { admin: false, push: true, pull: true } })
+
+    /** The API with an issue that PATCH changes as edit says, so a refetch sees the edit. */
+    function editableApi(start: Issue, repo = writer, edit: (current: Issue, patch: Record<string, unknown>) => Issue | Response = (c, p) => ({ ...c, ...p })) {
+      let current = start
+      return stubApi({
+        [`GET ${REPO}`]: repo,
+        [`GET ${REPO}/issues/3`]: () => current,
+        [`GET ${REPO}/issues/3/comments`]: [],
+        [`GET ${REPO}/labels`]: [],
+        [`PATCH ${REPO}/issues/3`]: (patch: unknown) => {
+          const next = edit(current, patch as Record<string, unknown>)
+          if (!(next instanceof Response)) current = next
+          return next
+        },
+      })
+    }
+
+    it('lets a writer retitle an issue, refusing an empty title', async () => {
+      const api = editableApi(issue())
+      signIn()
+      renderScreen(<IssueScreen />, '/ada/engine/issues/3')
+      fireEvent.click(await screen.findByRole('button', { name: 'Edit title' }))
+      const input = screen.getByRole('textbox', { name: 'Title' }) as HTMLInputElement
+      expect(document.activeElement).toBe(input)
+      expect(input.value).toBe('The mill jams')
+      fireEvent.change(input, { target: { value: '  ' } })
+      fireEvent.keyDown(input, { key: 'Enter' })
+      expect(await screen.findByText('Enter a title.')).toBeTruthy()
+      expect(api.sent('PATCH', `${REPO}/issues/3`)).toHaveLength(0)
+      fireEvent.change(input, { target: { value: 'The mill jams at step 4 ' } })
+      fireEvent.keyDown(input, { key: 'Enter' })
+      expect(await screen.findByRole('heading', { level: 1, name: 'The mill jams at step 4 #3' })).toBeTruthy()
+      expect(api.sent('PATCH', `${REPO}/issues/3`).map((c) => c.body)).toEqual([{ title: 'The mill jams at step 4' }])
+      await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Edit title' })))
+    })
+
+    it('cancels a title edit with Escape and puts the focus back on Edit', async () => {
+      const api = editableApi(issue())
+      signIn()
+      renderScreen(<IssueScreen />, '/ada/engine/issues/3')
+      fireEvent.click(await screen.findByRole('button', { name: 'Edit title' }))
+      const input = screen.getByRole('textbox', { name: 'Title' })
+      fireEvent.change(input, { target: { value: 'Something else' } })
+      fireEvent.keyDown(input, { key: 'Escape' })
+      expect(screen.getByRole('heading', { level: 1, name: 'The mill jams #3' })).toBeTruthy()
+      await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Edit title' })))
+      expect(api.sent('PATCH', `${REPO}/issues/3`)).toHaveLength(0)
+    })
+
+    it('lets the author edit the description and shows the body the server rendered', async () => {
+      const rendered = (c: Issue, p: Record<string, unknown>) => ({ ...c, body: String(p.body), body_html: p.body ? '<p>It stops at <em>step 5</em>.</p>' : '' })
+      const api = editableApi(issue({ user: { id: 1, login: 'ada' } }), repoFixture(), rendered)
+      signIn()
+      renderScreen(<IssueScreen />, '/ada/engine/issues/3')
+      fireEvent.click(await screen.findByRole('button', { name: 'Edit description' }))
+      const box = screen.getByRole('textbox', { name: 'Description' }) as HTMLTextAreaElement
+      expect(document.activeElement).toBe(box)
+      expect(box.value).toBe('It stops at step 4.')
+      fireEvent.change(box, { target: { value: 'It stops at *step 5*.' } })
+      fireEvent.click(screen.getByRole('button', { name: 'Save description' }))
+      expect((await screen.findByText('step 5')).tagName).toBe('EM')
+      expect(api.sent('PATCH', `${REPO}/issues/3`)[0].body).toEqual({ body: 'It stops at *step 5*.' })
+      // The author without push may edit the text but not the assignees.
+      expect(screen.queryByRole('button', { name: 'Edit assignees' })).toBeNull()
+      fireEvent.click(screen.getByRole('button', { name: 'Edit description' }))
+      fireEvent.change(screen.getByRole('textbox', { name: 'Description' }), { target: { value: '' } })
+      fireEvent.click(screen.getByRole('button', { name: 'Save description' }))
+      expect(await screen.findByText('No description provided')).toBeTruthy()
+      expect(api.sent('PATCH', `${REPO}/issues/3`)[1].body).toEqual({ body: '' })
+    })
+
+    it('lets a writer set the assignees by username', async () => {
+      const assign = (c: Issue, p: Record<string, unknown>) => ({ ...c, assignees: (p.assignees as string[]).map((login, i) => ({ id: 10 + i, login })) })
+      const api = editableApi(issue(), writer, assign)
+      signIn()
+      renderScreen(<IssueScreen />, '/ada/engine/issues/3')
+      const side = await screen.findByRole('region', { name: 'Assignees' })
+      expect(within(side).getByText('No one assigned')).toBeTruthy()
+      fireEvent.click(within(side).getByRole('button', { name: 'Edit assignees' }))
+      const input = within(side).getByRole('textbox', { name: 'Usernames' })
+      expect(document.activeElement).toBe(input)
+      fireEvent.change(input, { target: { value: 'ada, @cy  cy' } })
+      fireEvent.keyDown(input, { key: 'Enter' })
+      expect((await within(side).findByRole('link', { name: 'cy' })).getAttribute('href')).toBe('/user/cy')
+      expect(within(side).getByRole('link', { name: 'ada' })).toBeTruthy()
+      expect(api.sent('PATCH', `${REPO}/issues/3`)[0].body).toEqual({ assignees: ['ada', 'cy'] })
+      fireEvent.click(within(side).getByRole('button', { name: 'Edit assignees' }))
+      expect((within(side).getByRole('textbox', { name: 'Usernames' }) as HTMLInputElement).value).toBe('ada, cy')
+    })
+
+    it('shows the server\'s refusal of an unknown assignee', async () => {
+      editableApi(issue(), writer, () => new Response(JSON.stringify({ message: 'there is no user zed to assign', code: 'invalid_field', field: 'assignees' }), { status: 422 }))
+      signIn()
+      renderScreen(<IssueScreen />, '/ada/engine/issues/3')
+      fireEvent.click(await screen.findByRole('button', { name: 'Edit assignees' }))
+      fireEvent.change(screen.getByRole('textbox', { name: 'Usernames' }), { target: { value: 'zed' } })
+      fireEvent.click(screen.getByRole('button', { name: 'Save assignees' }))
+      expect((await screen.findByText('there is no user zed to assign')).getAttribute('role')).toBe('alert')
+      expect(screen.getByRole('textbox', { name: 'Usernames' })).toBeTruthy()
+    })
+
+    it('hides the editors from a reader who is not the author', async () => {
+      editableApi(issue({ assignees: [{ id: 3, login: 'cy' }] }), repoFixture())
+      signIn()
+      renderScreen(<IssueScreen />, '/ada/engine/issues/3')
+      const side = await screen.findByRole('region', { name: 'Assignees' })
+      expect(within(side).getByRole('link', { name: 'cy' })).toBeTruthy()
+      expect(screen.queryByRole('button', { name: 'Edit title' })).toBeNull()
+      expect(screen.queryByRole('button', { name: 'Edit description' })).toBeNull()
+      expect(screen.queryByRole('button', { name: 'Edit assignees' })).toBeNull()
+    })
+  })
+
   it('answers the spec\'s /issue/:id with the issue and its canonical URL', async () => {
     issueApi(issue(), { 'GET /api/v1/issues/101': issue() })
     renderScreen(<IssueScreen />, '/issue/101')

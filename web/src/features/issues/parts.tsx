@@ -69,7 +69,24 @@ export function CommentCard({ comment }: { comment: Comment }) {
  * A Markdown textarea with a Preview tab; the preview is rendered by the
  * server (POST /api/v1/markdown) with the same sanitizer as saved bodies.
  */
-export function MarkdownEditor({ label, value, onChange, rows = 6, required = false, maxLength = 65536 }: { label: string; value: string; onChange: (v: string) => void; rows?: number; required?: boolean; maxLength?: number }) {
+export function MarkdownEditor({
+  label,
+  value,
+  onChange,
+  rows = 6,
+  required = false,
+  maxLength = 65536,
+  autoFocus = false,
+}: {
+  label: string
+  value: string
+  onChange: (v: string) => void
+  rows?: number
+  required?: boolean
+  maxLength?: number
+  /** Focuses the textarea when the editor opens (editing an existing body). */
+  autoFocus?: boolean
+}) {
   const { t } = useTranslation('issues')
   const id = useId()
   const [tab, setTab] = useState<'write' | 'preview'>('write')
@@ -88,7 +105,7 @@ export function MarkdownEditor({ label, value, onChange, rows = 6, required = fa
         onSelect={setTab}
       >
         {tab === 'write' ? (
-          <textarea aria-labelledby={`${id}-l`} value={value} rows={rows} required={required} maxLength={maxLength} onChange={(e) => onChange(e.target.value)} />
+          <textarea aria-labelledby={`${id}-l`} value={value} rows={rows} required={required} maxLength={maxLength} autoFocus={autoFocus} onChange={(e) => onChange(e.target.value)} />
         ) : (
           <Preview text={value} />
         )}

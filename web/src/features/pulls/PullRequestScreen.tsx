@@ -11,7 +11,8 @@ import { NotFoundError, QueryState } from '@/components/QueryState'
 import { Tabs } from '@/components/Tabs'
 import { type Comment, type Issue, useComments, useInvalidateIssues, useIssueById } from '@/features/issues/api'
 import { IssueActions, IssueLabels, issueHref } from '@/features/issues/IssueScreen'
-import { Body, CommentCard, StateBadge, stateKind, UserLink } from '@/features/issues/parts'
+import { Assignees, EditableTitle, OpeningPost, useEditRights } from '@/features/issues/edit'
+import { CommentCard, StateBadge, stateKind, UserLink } from '@/features/issues/parts'
 import { canMaintain, type Repository, repoHref } from '@/features/repositories/api'
 import { CommitAuthor } from '@/features/repositories/CommitsScreen'
 import { parseDiff } from '@/features/repositories/diff'
@@ -38,6 +39,7 @@ import {
   usePullDiff,
   useReviewComments,
   useReviews,
+  useSavePull,
 } from './api'
 import { LineComments, ReviewCard, ReviewPanel } from './review'
 import './pulls.css'
@@ -112,13 +114,13 @@ function PullDetail({ repo, pr }: { repo: Repository; pr: PullRequest }) {
   const tab: PullTab = (TABS as readonly string[]).includes(tabParam) ? (tabParam as PullTab) : 'conversation'
   // Line comments wait here until the review is submitted, whichever tab is open.
   const [drafts, setDrafts] = useState<DraftComment[]>([])
+  const save = useSavePull(repo.owner.login, repo.name, pr.number)
+  const may = useEditRights(repo, pr.user)
   useDocumentTitle(`${pr.title} · ${t('pull.title', { number: pr.number })} · ${repo.full_name}`)
   return (
     <div className="stack">
       <header className="issue-header">
-        <h1>
-          {pr.title} <span className="muted">#{pr.number}</span>
-        </h1>
+        <EditableTitle title={pr.title} number={pr.number} canEdit={may.text} save={save} />
         <p>
           <StateBadge kind={stateKind(pr, pr.merged)} />{' '}
           <span className="muted">
@@ -142,7 +144,8 @@ type TimelineItem = { kind: 'comment'; at: string; comment: Comment } | { kind: 
 
 function ConversationTab({ repo, pr }: { repo: Repository; pr: PullRequest }) {
   const { t } = useTranslation('pulls')
-  const fmt = useForgeFormat()
+  const save = useSavePull(repo.owner.login, repo.name, pr.number)
+  const may = useEditRights(repo, pr.user)
   const o = repo.owner.login
   const comments = useComments(o, repo.name, pr.number)
   const reviews = useReviews(o, repo.name, pr.number)
@@ -157,15 +160,7 @@ function ConversationTab({ repo, pr }: { repo: Repository; pr: PullRequest }) {
   return (
     <div className="issue-layout">
       <div className="stack issue-main">
-        <Card as="article" className="comment" aria-label={t('pull.description')}>
-          <header className="comment-header muted">
-            <strong>
-              <UserLink user={pr.user} />
-            </strong>{' '}
-            <time dateTime={pr.created_at}>{fmt.ago(pr.created_at)}</time>
-          </header>
-          <Body body={pr.body} html={pr.body_html} />
-        </Card>
+        <OpeningPost post={pr} label={t('pull.description')} canEdit={may.text} save={save} />
         <QueryState query={comments}>
           {() => (
             <div className="stack">
@@ -183,6 +178,7 @@ function ConversationTab({ repo, pr }: { repo: Repository; pr: PullRequest }) {
         <IssueActions repo={repo} issue={asIssue(pr)} pull />
       </div>
       <aside className="issue-side">
+        <Assignees assignees={pr.assignees} canEdit={may.assignees} save={save} />
         <IssueLabels repo={repo} issue={asIssue(pr)} />
       </aside>
     </div>

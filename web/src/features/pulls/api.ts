@@ -1,6 +1,6 @@
 // Pull requests, reviews and merges in the shapes of Gitea's API v1.
-import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query'
-import type { Label } from '@/features/issues/api'
+import { keepPreviousData, useQueries, useQuery, useQueryClient } from '@tanstack/react-query'
+import { type IssueEdit, type Label, useInvalidateIssues } from '@/features/issues/api'
 import { type Commit, getPage, getText, repoApi, type Repository, type User } from '@/features/repositories/api'
 import { apiError, apiFetch, getJSON, patchJSON, postJSON, retryUnlessNotFound } from '@/lib/http'
 
@@ -20,6 +20,8 @@ export interface PullRequest {
   body_html?: string
   user: User
   labels: Label[]
+  /** Gitea sends null when no one is assigned. */
+  assignees?: User[] | null
   state: 'open' | 'closed'
   comments: number
   mergeable: boolean
@@ -127,8 +129,20 @@ export function useReviewComments(owner: string, repo: string, number: number, r
 export const createPull = (owner: string, repo: string, input: { head: string; base: string; title: string; body: string }) =>
   postJSON<PullRequest>(`${repoApi(owner, repo)}/pulls`, input)
 
-export const editPull = (owner: string, repo: string, number: number, patch: { state?: 'open' | 'closed'; title?: string; body?: string }) =>
+export const editPull = (owner: string, repo: string, number: number, patch: IssueEdit & { state?: 'open' | 'closed' }) =>
   patchJSON<PullRequest>(pullApi(owner, repo, number), patch)
+
+/** Saves an edit of a pull request's title, body or assignees, as useSaveIssue does an issue's. */
+export function useSavePull(owner: string, repo: string, number: number) {
+  const client = useQueryClient()
+  const invalidate = useInvalidateIssues(owner, repo)
+  return async (patch: IssueEdit) => {
+    const saved = await editPull(owner, repo, number, patch)
+    client.setQueryData(key(owner, repo, number), saved)
+    void invalidate()
+    return saved
+  }
+}
 
 /** The server's 409 on merge: git merge-tree found conflicts, in these files. */
 export class MergeConflictError extends Error {

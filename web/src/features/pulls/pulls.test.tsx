@@ -232,6 +232,84 @@ describe('PullRequestScreen', () => {
     expect((await screen.findByRole('link', { name: 'Speed up' })).getAttribute('href')).toBe(`/ada/engine/commit/${'d'.repeat(40)}`)
   })
 
+  describe('editing', () => {
+    const writer = repoFixture({ permissions: { admin: false, push: true, pull: true } })
+
+    /** The API with a pull request that PATCH .../pulls/4 changes as edit says, so a refetch sees the edit. */
+    function editableApi(start: PullRequest, repo = writer, edit: (current: PullRequest, patch: Record<string, unknown>) => PullRequest | Response = (c, p) => ({ ...c, ...p })) {
+      let current = start
+      return prApi(start, {
+        [`GET ${REPO}/pulls/4`]: () => current,
+        [`PATCH ${REPO}/pulls/4`]: (patch: unknown) => {
+          const next = edit(current, patch as Record<string, unknown>)
+          if (!(next instanceof Response)) current = next
+          return next
+        },
+      }, repo)
+    }
+
+    it('lets a writer retitle a pull request through its own endpoint', async () => {
+      const api = editableApi(pull())
+      signIn()
+      renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4')
+      fireEvent.click(await screen.findByRole('button', { name: 'Edit title' }))
+      const input = screen.getByRole('textbox', { name: 'Title' })
+      expect(document.activeElement).toBe(input)
+      fireEvent.change(input, { target: { value: 'Much faster mill' } })
+      fireEvent.click(screen.getByRole('button', { name: 'Save title' }))
+      expect(await screen.findByRole('heading', { level: 1, name: 'Much faster mill #4' })).toBeTruthy()
+      expect(api.sent('PATCH', `${REPO}/pulls/4`).map((c) => c.body)).toEqual([{ title: 'Much faster mill' }])
+      expect(api.sent('PATCH', `${REPO}/issues/4`)).toHaveLength(0)
+    })
+
+    it('lets the author edit the description', async () => {
+      const rendered = (c: PullRequest, p: Record<string, unknown>) => ({ ...c, body: String(p.body), body_html: '<p>Turns <strong>three</strong> times as fast.</p>' })
+      const api = editableApi(pull({ user: { id: 1, login: 'ada' } }), repoFixture(), rendered)
+      signIn()
+      renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4')
+      fireEvent.click(await screen.findByRole('button', { name: 'Edit description' }))
+      const box = screen.getByRole('textbox', { name: 'Description' }) as HTMLTextAreaElement
+      expect(box.value).toBe('Turns twice as fast.')
+      fireEvent.change(box, { target: { value: 'Turns **three** times as fast.' } })
+      fireEvent.click(screen.getByRole('button', { name: 'Save description' }))
+      expect((await screen.findByText('three')).tagName).toBe('STRONG')
+      expect(api.sent('PATCH', `${REPO}/pulls/4`)[0].body).toEqual({ body: 'Turns **three** times as fast.' })
+      expect(screen.queryByRole('button', { name: 'Edit assignees' })).toBeNull()
+    })
+
+    it('lets a writer set the assignees and shows a refusal', async () => {
+      const assign = (c: PullRequest, p: Record<string, unknown>) => {
+        const logins = p.assignees as string[]
+        if (logins.includes('zed')) return new Response(JSON.stringify({ message: 'there is no user zed to assign', code: 'invalid_field', field: 'assignees' }), { status: 422 })
+        return { ...c, assignees: logins.map((login, i) => ({ id: 10 + i, login })) }
+      }
+      const api = editableApi(pull(), writer, assign)
+      signIn()
+      renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4')
+      const side = await screen.findByRole('region', { name: 'Assignees' })
+      expect(within(side).getByText('No one assigned')).toBeTruthy()
+      fireEvent.click(within(side).getByRole('button', { name: 'Edit assignees' }))
+      fireEvent.change(within(side).getByRole('textbox', { name: 'Usernames' }), { target: { value: 'bob zed' } })
+      fireEvent.click(within(side).getByRole('button', { name: 'Save assignees' }))
+      expect((await within(side).findByText('there is no user zed to assign')).getAttribute('role')).toBe('alert')
+      fireEvent.change(within(side).getByRole('textbox', { name: 'Usernames' }), { target: { value: 'bob' } })
+      fireEvent.click(within(side).getByRole('button', { name: 'Save assignees' }))
+      expect((await within(side).findByRole('link', { name: 'bob' })).getAttribute('href')).toBe('/user/bob')
+      expect(api.sent('PATCH', `${REPO}/pulls/4`).map((c) => c.body)).toEqual([{ assignees: ['bob', 'zed'] }, { assignees: ['bob'] }])
+    })
+
+    it('hides the editors from a reader who is not the author', async () => {
+      editableApi(pull({ assignees: [{ id: 3, login: 'cy' }] }), repoFixture())
+      signIn()
+      renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4')
+      const side = await screen.findByRole('region', { name: 'Assignees' })
+      expect(within(side).getByRole('link', { name: 'cy' })).toBeTruthy()
+      expect(screen.queryByRole('button', { name: 'Edit title' })).toBeNull()
+      expect(screen.queryByRole('button', { name: 'Edit description' })).toBeNull()
+      expect(screen.queryByRole('button', { name: 'Edit assignees' })).toBeNull()
+    })
+  })
+
   it('answers the spec\'s /pr/:id with the pull request and its canonical URL', async () => {
     prApi(pull(), { 'GET /api/v1/issues/201': { id: 201, number: 4, title: 'Faster mill', body: '', user: { id: 2, login: 'bob' }, labels: [], state: 'open', comments: 0, created_at: '', updated_at: '', pull_request: { merged: false }, repository: { id: 7, name: 'engine', owner: 'ada', full_name: 'ada/engine' } } })
     renderScreen(<PullRequestScreen />, '/pr/201')

@@ -1,0 +1,308 @@
+// Editing an issue or pull request in place: its title, its opening post and
+// its assignees. The screens pass save, which PATCHes the issue or the pull
+// request and updates the cache; these components own only the editor state.
+import { useMutation } from '@tanstack/react-query'
+import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Button } from '@/components/Button'
+import { Card } from '@/components/Card'
+import type { Repository, User } from '@/features/repositories/api'
+import { useForgeFormat } from '@/features/repositories/format'
+import { errorText } from '@/features/repositories/RepoLayout'
+import { useSignedInUser } from '@/stores/useSignedInUser'
+import type { IssueEdit } from './api'
+import { Body, MarkdownEditor, UserLink } from './parts'
+
+export type SaveIssue = (patch: IssueEdit) => Promise<unknown>
+
+/** The server's limits (forge.MaxTitle, forge.MaxBody). */
+const MAX_TITLE = 255
+const MAX_BODY = 65536
+
+/**
+ * What the viewer may change, as the server decides it: the author or a
+ * writer edits the title and body, only a writer the assignees.
+ */
+export function useEditRights(repo: Repository, author: User | null | undefined): { text: boolean; assignees: boolean } {
+  const user = useSignedInUser()
+  const push = Boolean(user && repo.permissions?.push)
+  const isAuthor = Boolean(user && author?.login && user.username.toLowerCase() === author.login.toLowerCase())
+  return { text: push || isAuthor, assignees: push }
+}
+
+/**
+ * Open/closed state of an in-place editor. Closing puts the focus back on
+ * the button that opened it, which is only in the page again after the render.
+ */
+function useEditor() {
+  const [editing, setEditing] = useState(false)
+  const buttonId = useId()
+  const refocus = useRef(false)
+  useEffect(() => {
+    if (editing || !refocus.current) return
+    refocus.current = false
+    document.getElementById(buttonId)?.focus()
+  }, [editing, buttonId])
+  return {
+    editing,
+    buttonId,
+    open: () => setEditing(true),
+    close: () => {
+      refocus.current = true
+      setEditing(false)
+    },
+  }
+}
+
+/** Enter and Escape in a single-line editor; an IME composing text keeps its Enter. */
+function editorKeys(onSave: () => void, onCancel: () => void) {
+  return (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.nativeEvent.isComposing) return
+    if (e.key === 'Enter') {
+      e.preventDefault()
+      onSave()
+    } else if (e.key === 'Escape') {
+      e.preventDefault()
+      onCancel()
+    }
+  }
+}
+
+function SaveError({ error }: { error: unknown }) {
+  return (
+    <p className="alert-error" role="alert">
+      {errorText(error)}
+    </p>
+  )
+}
+
+/** The page's h1, with an Edit button for those who may retitle it. */
+export function EditableTitle({ title, number, canEdit, save }: { title: string; number: number; canEdit: boolean; save: SaveIssue }) {
+  const { t } = useTranslation('issues')
+  const id = useId()
+  const editor = useEditor()
+  const [draft, setDraft] = useState(title)
+  const [missing, setMissing] = useState(false)
+  const mutation = useMutation({ mutationFn: (next: string) => save({ title: next }), onSuccess: editor.close })
+  const open = () => {
+    setDraft(title)
+    setMissing(false)
+    mutation.reset()
+    editor.open()
+  }
+  const cancel = () => {
+    mutation.reset()
+    editor.close()
+  }
+  const submit = () => {
+    const next = draft.trim()
+    if (!next) return setMissing(true)
+    if (next === title) return editor.close()
+    mutation.mutate(next)
+  }
+  if (!editor.editing) {
+    return (
+      <div className="issue-title">
+        <h1>
+          {title} <span className="muted">#{number}</span>
+        </h1>
+        {canEdit && (
+          <Button id={editor.buttonId} size="sm" variant="outline" aria-label={t('edit.editTitle')} onClick={open}>
+            {t('edit.edit')}
+          </Button>
+        )}
+      </div>
+    )
+  }
+  return (
+    <form
+      className="issue-title-editor"
+      aria-label={t('edit.editTitle')}
+      noValidate
+      onSubmit={(e: FormEvent) => {
+        e.preventDefault()
+        submit()
+      }}
+    >
+      <div className="field">
+        <label htmlFor={`${id}-t`}>{t('edit.titleLabel')}</label>
+        <input
+          id={`${id}-t`}
+          value={draft}
+          maxLength={MAX_TITLE}
+          autoFocus
+          aria-invalid={missing || undefined}
+          aria-describedby={missing ? `${id}-e` : undefined}
+          onChange={(e) => {
+            setDraft(e.target.value)
+            setMissing(false)
+          }}
+          onKeyDown={editorKeys(submit, cancel)}
+        />
+        {missing && (
+          <span id={`${id}-e`} className="field-error" role="alert">
+            {t('edit.titleRequired')}
+          </span>
+        )}
+      </div>
+      {mutation.isError && <SaveError error={mutation.error} />}
+      <div className="button-row">
+        <Button type="submit" size="sm" disabled={mutation.isPending}>
+          {mutation.isPending ? t('edit.saving') : t('edit.saveTitle')}
+        </Button>
+        <Button size="sm" variant="ghost" onClick={cancel}>
+          {t('edit.cancel')}
+        </Button>
+      </div>
+    </form>
+  )
+}
+
+/** The opening post of an issue or pull request: its author, its body, and an editor for those who may change it. */
+export function OpeningPost({
+  post,
+  label,
+  canEdit,
+  save,
+}: {
+  post: { user: User; created_at: string; body: string; body_html?: string }
+  label: string
+  canEdit: boolean
+  save: SaveIssue
+}) {
+  const { t } = useTranslation('issues')
+  const fmt = useForgeFormat()
+  const editor = useEditor()
+  const [draft, setDraft] = useState(post.body)
+  const mutation = useMutation({ mutationFn: (body: string) => save({ body }), onSuccess: editor.close })
+  const open = () => {
+    setDraft(post.body)
+    mutation.reset()
+    editor.open()
+  }
+  const cancel = () => {
+    mutation.reset()
+    editor.close()
+  }
+  return (
+    <Card as="article" className="comment" aria-label={label}>
+      <header className="comment-header opening-header muted">
+        <span>
+          <strong>
+            <UserLink user={post.user} />
+          </strong>{' '}
+          <time dateTime={post.created_at}>{fmt.ago(post.created_at)}</time>
+        </span>
+        {canEdit && !editor.editing && (
+          <Button id={editor.buttonId} size="sm" variant="ghost" aria-label={t('edit.editBody')} onClick={open}>
+            {t('edit.edit')}
+          </Button>
+        )}
+      </header>
+      {editor.editing ? (
+        <form
+          aria-label={t('edit.editBody')}
+          onSubmit={(e) => {
+            e.preventDefault()
+            if (draft === post.body) editor.close()
+            else mutation.mutate(draft)
+          }}
+        >
+          <MarkdownEditor label={t('edit.bodyLabel')} value={draft} onChange={setDraft} rows={10} maxLength={MAX_BODY} autoFocus />
+          {mutation.isError && <SaveError error={mutation.error} />}
+          <div className="button-row">
+            <Button type="submit" size="sm" disabled={mutation.isPending}>
+              {mutation.isPending ? t('edit.saving') : t('edit.saveBody')}
+            </Button>
+            <Button size="sm" variant="ghost" onClick={cancel}>
+              {t('edit.cancel')}
+            </Button>
+          </div>
+        </form>
+      ) : (
+        <Body body={post.body} html={post.body_html} />
+      )}
+    </Card>
+  )
+}
+
+/** Usernames from "ada, bob cy": split on commas and spaces, each once. */
+export function parseLogins(text: string): string[] {
+  const logins: string[] = []
+  for (const word of text.split(/[\s,]+/)) {
+    const login = word.replace(/^@/, '')
+    if (login && !logins.some((l) => l.toLowerCase() === login.toLowerCase())) logins.push(login)
+  }
+  return logins
+}
+
+/** The sidebar's assignees; writers set them as a list of usernames. */
+export function Assignees({ assignees, canEdit, save }: { assignees: User[] | null | undefined; canEdit: boolean; save: SaveIssue }) {
+  const { t } = useTranslation('issues')
+  const id = useId()
+  const editor = useEditor()
+  const list = assignees ?? []
+  const current = list.map((u) => u.login).join(', ')
+  const [draft, setDraft] = useState(current)
+  const mutation = useMutation({ mutationFn: (logins: string[]) => save({ assignees: logins }), onSuccess: editor.close })
+  const open = () => {
+    setDraft(current)
+    mutation.reset()
+    editor.open()
+  }
+  const cancel = () => {
+    mutation.reset()
+    editor.close()
+  }
+  const submit = () => mutation.mutate(parseLogins(draft))
+  return (
+    <section aria-labelledby={`${id}-h`} className="issue-side-section">
+      <h2 id={`${id}-h`}>{t('assignees.title')}</h2>
+      {editor.editing ? (
+        <form
+          aria-label={t('assignees.edit')}
+          onSubmit={(e) => {
+            e.preventDefault()
+            submit()
+          }}
+        >
+          <div className="field">
+            <label htmlFor={`${id}-i`}>{t('assignees.label')}</label>
+            <input id={`${id}-i`} value={draft} autoFocus autoComplete="off" spellCheck={false} aria-describedby={`${id}-help`} onChange={(e) => setDraft(e.target.value)} onKeyDown={editorKeys(submit, cancel)} />
+            <span id={`${id}-help`} className="muted editor-help">
+              {t('assignees.help')}
+            </span>
+          </div>
+          {mutation.isError && <SaveError error={mutation.error} />}
+          <div className="button-row">
+            <Button type="submit" size="sm" disabled={mutation.isPending}>
+              {mutation.isPending ? t('edit.saving') : t('assignees.save')}
+            </Button>
+            <Button size="sm" variant="ghost" onClick={cancel}>
+              {t('edit.cancel')}
+            </Button>
+          </div>
+        </form>
+      ) : (
+        <>
+          {list.length === 0 ? (
+            <p className="muted">{t('assignees.none')}</p>
+          ) : (
+            <ul className="plain-list assignee-list">
+              {list.map((u) => (
+                <li key={u.login}>
+                  <UserLink user={u} />
+                </li>
+              ))}
+            </ul>
+          )}
+          {canEdit && (
+            <Button id={editor.buttonId} size="sm" variant="outline" onClick={open}>
+              {t('assignees.edit')}
+            </Button>
+          )}
+        </>
+      )}
+    </section>
+  )
+}
