@@ -14,6 +14,7 @@ import (
 	abci "github.com/cometbft/cometbft/abci/types"
 
 	"github.com/dforge/dforge/internal/chain/ledger"
+	"github.com/dforge/dforge/internal/chain/params"
 	"github.com/dforge/dforge/internal/chain/state"
 	"github.com/dforge/dforge/internal/chain/tx"
 )
@@ -48,10 +49,9 @@ func New(st *state.Store) (*App, error) {
 		return nil, fmt.Errorf("load params: %w", err)
 	}
 	if raw != nil {
-		if err := json.Unmarshal(raw, &a.params); err != nil {
-			return nil, fmt.Errorf("decode params: %w", err)
+		if a.params, err = params.Decode(raw); err != nil {
+			return nil, err
 		}
-		a.params = a.params.withDefaults()
 	}
 	return a, nil
 }

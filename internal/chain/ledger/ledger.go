@@ -57,8 +57,8 @@ func Balance(kv KV, a common.Address) (uint64, error) { return getUint(kv, balan
 func Nonce(kv KV, a common.Address) (uint64, error) { return getUint(kv, nonceKey(a)) }
 
 // Supply is the total of all tokens in micro-units: every balance, stake
-// and unbonding entry. Only genesis creates tokens so far; transfers,
-// staking and unbonding move them without changing Supply.
+// and unbonding entry. Genesis and contribution rewards (Mint) create
+// tokens; transfers, staking and unbonding move them without changing it.
 func Supply(kv KV) (uint64, error) { return getUint(kv, supplyKey) }
 
 // Allocation is a genesis balance.
@@ -136,4 +136,16 @@ func Transfer(kv KV, from, to common.Address, amount uint64) error {
 		return err
 	}
 	return credit(kv, to, amount)
+}
+
+// Mint creates amount new tokens in a's balance: only the state machine's
+// own rules (contribution rewards) call it.
+func Mint(kv KV, a common.Address, amount uint64) error {
+	if amount == 0 {
+		return nil
+	}
+	if err := credit(kv, a, amount); err != nil {
+		return err
+	}
+	return addSupply(kv, amount)
 }
