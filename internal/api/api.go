@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/chain"
@@ -35,7 +37,9 @@ type API struct {
 	git      *gitstore.Store
 	blocks   *blocks.Store
 	hosting  *gitrepos.Repos // the forge's repositories with their git data
-	version  string
+	// maintainers are the node's team (serve --maintainer), shown at /node/team.
+	maintainers []common.Address
+	version     string
 }
 
 // Services are what the API calls into.
@@ -50,12 +54,15 @@ type Services struct {
 	Forge    *forge.Service  // nil serves no forge routes
 	Git      *gitstore.Store // the bare repositories; needed with Forge
 	Blocks   *blocks.Store   // public repositories' objects as IPFS blocks; nil stores none
+	// Maintainers are the wallets of the people who run the node, listed
+	// at /node/team; none lists no one.
+	Maintainers []common.Address
 }
 
 // New returns the API over the given services.
 func New(log *slog.Logger, s Services, version string) *API {
 	a := &API{log: log, vitals: s.Vitals, support: s.Support, pages: s.Pages, markdown: s.Markdown, chain: s.Chain, index: s.Index, auth: s.Auth,
-		forge: s.Forge, git: s.Git, blocks: s.Blocks, version: version}
+		forge: s.Forge, git: s.Git, blocks: s.Blocks, maintainers: uniqueAddresses(s.Maintainers), version: version}
 	if s.Forge != nil && s.Git != nil {
 		a.hosting = gitrepos.New(s.Forge, s.Git, s.Blocks, log)
 		if s.Auth != nil {
@@ -88,6 +95,8 @@ func (a *API) Register(mux *http.ServeMux) {
 	a.registerAuth(mux)
 	a.registerRepos(mux)
 	a.registerIssues(mux)
+	a.registerSearch(mux)
+	a.registerActivity(mux)
 	mux.HandleFunc("/api/", a.notFound)
 }
 

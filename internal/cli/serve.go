@@ -12,8 +12,10 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/getsentry/sentry-go"
 
 	"github.com/dforge/dforge/internal/auth"
@@ -40,7 +42,10 @@ type ServeConfig struct {
 	// PublicURL is the origin browsers use when a reverse proxy fronts the
 	// node (https://forge.example.org); empty means the request's own.
 	PublicURL string
-	Dist      fs.FS // the web app; nil means the embedded build
+	// Maintainers are the wallets of the people who run the node, shown
+	// as its team on the home page.
+	Maintainers []common.Address
+	Dist        fs.FS // the web app; nil means the embedded build
 }
 
 func parseServe(args []string) (ServeConfig, error) {
@@ -52,6 +57,11 @@ func parseServe(args []string) (ServeConfig, error) {
 	fl.StringVar(&cfg.RPCAddr, "rpc-addr", envOr("DFORGE_RPC_ADDR", node.DefaultRPCAddr), "CometBFT RPC listen address (env DFORGE_RPC_ADDR)")
 	fl.StringVar(&cfg.P2PAddr, "p2p-addr", envOr("DFORGE_P2P_ADDR", node.DefaultP2PAddr), "CometBFT peer-to-peer listen address (env DFORGE_P2P_ADDR)")
 	fl.StringVar(&cfg.PublicURL, "public-url", os.Getenv("DFORGE_PUBLIC_URL"), "public origin behind a TLS-terminating proxy, e.g. https://forge.example.org (env DFORGE_PUBLIC_URL)")
+	maintainers := &addressList{addrs: &cfg.Maintainers}
+	if err := maintainers.parse(os.Getenv("DFORGE_MAINTAINERS")); err != nil {
+		return cfg, fmt.Errorf("DFORGE_MAINTAINERS: %w", err)
+	}
+	fl.Var(maintainers, "maintainer", "wallet `address` of a maintainer of this node, shown as its team; repeat it or separate addresses with commas (env DFORGE_MAINTAINERS)")
 	home := fl.String("home", "", "node `dir` written by dforge testnet: the data dir plus the settings in its dforge.env (flags and env override them)")
 	if err := fl.Parse(args); err != nil {
 		return cfg, err
@@ -71,6 +81,46 @@ func parseServe(args []string) (ServeConfig, error) {
 		cfg.DB = store.DefaultDSN(cfg.DataDir)
 	}
 	return cfg, nil
+}
+
+// addressList is a flag of wallet addresses, repeated or comma-separated.
+// The first use of the flag replaces what the environment gave.
+type addressList struct {
+	addrs   *[]common.Address
+	flagSet bool
+}
+
+func (l *addressList) String() string {
+	if l == nil || l.addrs == nil {
+		return ""
+	}
+	parts := make([]string, len(*l.addrs))
+	for i, a := range *l.addrs {
+		parts[i] = a.Hex()
+	}
+	return strings.Join(parts, ",")
+}
+
+func (l *addressList) Set(v string) error {
+	if !l.flagSet {
+		*l.addrs, l.flagSet = nil, true
+	}
+	return l.parse(v)
+}
+
+// parse adds the comma-separated addresses of v.
+func (l *addressList) parse(v string) error {
+	for _, part := range strings.Split(v, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		if !common.IsHexAddress(part) {
+			return fmt.Errorf("%q is not a wallet address (0x followed by 40 hex digits)", part)
+		}
+		*l.addrs = append(*l.addrs, common.HexToAddress(part))
+	}
+	return nil
 }
 
 func envOr(key, def string) string {
@@ -170,7 +220,7 @@ func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer
 	gitSrv := gitserver.New(gitserver.Config{Repos: hosting, Store: gitRepos, Blocks: blockStore, Log: log})
 	defer gitSrv.Close() // after the HTTP server: in-flight pushes call their hooks
 	handler, err := web.NewNodeHandler(log, st, ch, ix, dist, Version,
-		web.WithGit(gitSrv, blockStore.Gateway(log)), web.WithForge(forgeSvc, gitRepos, blockStore))
+		web.WithGit(gitSrv, blockStore.Gateway(log)), web.WithForge(forgeSvc, gitRepos, blockStore), web.WithMaintainers(cfg.Maintainers))
 	if err != nil {
 		return fmt.Errorf("build handler: %w", err)
 	}

@@ -77,9 +77,25 @@ type Node struct {
 	home     string // HOME of the git client
 }
 
+// Option changes how Start builds the node.
+type Option func(*options)
+
+type options struct {
+	maintainers []common.Address
+}
+
+// WithMaintainers names the node's maintainers (serve --maintainer).
+func WithMaintainers(addrs ...common.Address) Option {
+	return func(o *options) { o.maintainers = addrs }
+}
+
 // Start runs a node for the test; it stops when the test ends.
-func Start(t testing.TB) *Node {
+func Start(t testing.TB, opts ...Option) *Node {
 	t.Helper()
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatal("the forge tests need the git binary on PATH (apt-get install git)")
 	}
@@ -132,7 +148,7 @@ func Start(t testing.TB) *Node {
 	t.Cleanup(func() { gitSrv.Close() })
 	h, err := web.NewNodeHandler(Quiet, n.Store, n.Chain, n.Index,
 		fstest.MapFS{"index.html": {Data: []byte("<!doctype html><title>dForge</title>")}}, "test",
-		web.WithGit(gitSrv, n.Blocks.Gateway(Quiet)), web.WithForge(n.Forge, n.GitStore, n.Blocks))
+		web.WithGit(gitSrv, n.Blocks.Gateway(Quiet)), web.WithForge(n.Forge, n.GitStore, n.Blocks), web.WithMaintainers(o.maintainers))
 	if err != nil {
 		t.Fatal(err)
 	}

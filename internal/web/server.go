@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
@@ -60,6 +61,8 @@ type Deps struct {
 	Forge    *forge.Service
 	GitStore *gitstore.Store
 	Blocks   *blocks.Store
+	// Maintainers are the node's team, listed by the API at /node/team.
+	Maintainers []common.Address
 }
 
 // Option adds to what NewNodeHandler builds.
@@ -73,6 +76,11 @@ func WithGit(git, ipfs http.Handler) Option {
 // WithForge gives the API the forge service and the git data it serves.
 func WithForge(f *forge.Service, git *gitstore.Store, bs *blocks.Store) Option {
 	return func(d *Deps) { d.Forge, d.GitStore, d.Blocks = f, git, bs }
+}
+
+// WithMaintainers names the node's maintainers by wallet address.
+func WithMaintainers(addrs []common.Address) Option {
+	return func(d *Deps) { d.Maintainers = addrs }
 }
 
 // DefaultSignInPerMinute is generous for people (a sign-in takes two
@@ -91,7 +99,7 @@ func NewNodeHandler(log *slog.Logger, st *store.Store, ch *chain.Chain, ix *inde
 	id := newAuth(log, st, ch, ix)
 	d.API = api.New(log, api.Services{
 		Vitals: vitals.New(st), Support: support.New(st), Pages: pages.New(content.FS, md), Markdown: md, Chain: ch, Index: ix,
-		Auth: id, Forge: d.Forge, Git: d.GitStore, Blocks: d.Blocks,
+		Auth: id, Forge: d.Forge, Git: d.GitStore, Blocks: d.Blocks, Maintainers: d.Maintainers,
 	}, version)
 	d.Log, d.DB, d.Dist, d.Version, d.Auth = log, st, dist, version, id
 	return NewHandler(d)

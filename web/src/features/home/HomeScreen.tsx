@@ -6,6 +6,7 @@ import { QueryState } from '@/components/QueryState'
 import { usePosts } from '@/features/blog/api'
 import { repoHref, useRepoSearch } from '@/features/repositories/api'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { RecentActivity, Team, TopContributors } from './sections'
 import './home.css'
 
 const QUICK_ACTIONS = [
@@ -50,18 +51,19 @@ export default function HomeScreen() {
           <Trending />
         </Section>
         <Section id="contributors" title={t('contributors.title')}>
-          <EmptyState message={t('contributors.empty')} action={<PreloadLink to="/leaderboard">{t('contributors.leaderboard')}</PreloadLink>} />
+          <TopContributors />
         </Section>
         <Section id="news" title={t('news.title')}>
           <LatestNews />
         </Section>
         <Section id="activity" title={t('activity.title')}>
-          <EmptyState message={t('activity.empty')} />
+          <RecentActivity />
         </Section>
       </div>
       <Card as="section" aria-labelledby="team-title">
         <h2 id="team-title">{t('team.title')}</h2>
         <p>{t('team.text')}</p>
+        <Team />
         <PreloadLink to="/team">{t('team.link')}</PreloadLink>
       </Card>
     </div>

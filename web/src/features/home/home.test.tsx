@@ -1,16 +1,40 @@
 import { screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { repoFixture, stubApi } from '@/features/repositories/testing'
-import { preloadNamespaces, renderScreen } from '@/test/render'
+import { json, preloadNamespaces, renderScreen } from '@/test/render'
+import type { Activity, Contributor } from './api'
 import HomeScreen from './HomeScreen'
 
 preloadNamespaces('home')
 
+const ALICE = { address: '0x52908400098527886E0F7030069857D2E4169EE7', username: 'alice' }
+const BOB = { address: '0x8617E340B3D01FA5F11F306F4090FD50E238070D', username: 'bob' }
+const MILL = { id: 1, owner: 'alice', name: 'mill', fullName: 'alice/mill' }
+
+function contributor(who: typeof ALICE, total: number): Contributor {
+  return { ...who, total, pushes: total, pullsOpened: 0, pullsMerged: 0, reviews: 0, issuesOpened: 0, comments: 0 }
+}
+
+function activity(overrides: Partial<Activity>): Activity {
+  return { type: 'repo.create', actor: ALICE, repo: MILL, height: 10, time: new Date(Date.now() - 3 * 3600_000).toISOString(), ...overrides }
+}
+
+/** The node-wide answers of the home page; each may be overridden. */
+function stubHome(answers: Record<string, unknown> = {}) {
+  return stubApi({
+    'GET /api/v1/repos/search': { ok: true, data: [] },
+    'GET /api/v1/blog': [],
+    'GET /api/v1/contributors/top': [],
+    'GET /api/v1/activity': [],
+    'GET /api/v1/node/team': [],
+    ...answers,
+  })
+}
+
 describe('HomeScreen', () => {
   it('shows the most starred repositories as trending', async () => {
-    const api = stubApi({
+    const api = stubHome({
       'GET /api/v1/repos/search': { ok: true, data: [repoFixture({ stars_count: 12 }), repoFixture({ id: 8, name: 'loom', full_name: 'ada/loom', stars_count: 1, description: '' })] },
-      'GET /api/v1/blog': [],
     })
     renderScreen(<HomeScreen />, '/')
     const trending = await screen.findByRole('region', { name: 'Trending repositories' })
@@ -22,11 +46,86 @@ describe('HomeScreen', () => {
   })
 
   it('says honestly that there are no repositories yet, and links to creating one', async () => {
-    stubApi({ 'GET /api/v1/repos/search': { ok: true, data: [] }, 'GET /api/v1/blog': [] })
+    stubHome()
     renderScreen(<HomeScreen />, '/')
     const trending = await screen.findByRole('region', { name: 'Trending repositories' })
     expect(await within(trending).findByText('No repositories yet. Create your first repository!')).toBeTruthy()
     expect(within(trending).getByRole('link', { name: 'Create a repository' }).getAttribute('href')).toBe('/new')
     expect(screen.getByRole('link', { name: /^Create repository/ }).getAttribute('href')).toBe('/new')
+  })
+
+  it('ranks the top contributors, each linking to their page', async () => {
+    const api = stubHome({ 'GET /api/v1/contributors/top': [contributor(ALICE, 5), contributor(BOB, 1)] })
+    renderScreen(<HomeScreen />, '/')
+    const section = await screen.findByRole('region', { name: 'Top contributors' })
+    const alice = await within(section).findByRole('link', { name: 'alice' })
+    expect(alice.getAttribute('href')).toBe('/user/alice')
+    const items = within(section).getAllByRole('listitem')
+    expect(items.map((li) => li.textContent)).toEqual(['alice · 5 contributions', 'bob · 1 contribution'])
+    expect(items[0].closest('ol')).toBeTruthy()
+    expect(within(section).getByText('Contributions to public repositories in the last 30 days.')).toBeTruthy()
+    expect(new URL(api.sent('GET', '/api/v1/contributors/top')[0].url, 'http://x').searchParams.get('limit')).toBe('5')
+  })
+
+  it('tells the recent activity as sentences that link to the people, repositories, issues and pull requests', async () => {
+    const api = stubHome({
+      'GET /api/v1/activity': [
+        activity({ type: 'pull.merge', actor: BOB, number: 2, title: 'Fix the crash', isPull: true, height: 14 }),
+        activity({ type: 'review', actor: BOB, number: 2, title: 'Fix the crash', isPull: true, state: 'approve', height: 13 }),
+        activity({ type: 'comment', number: 3, title: 'Crash on start', height: 12 }),
+        activity({ type: 'push', ref: 'refs/heads/main', height: 11 }),
+        activity({ type: 'issue.open', actor: BOB, number: 3, title: 'Crash on start', height: 10 }),
+        activity({ type: 'repo.create', height: 9 }),
+      ],
+    })
+    renderScreen(<HomeScreen />, '/')
+    const section = await screen.findByRole('region', { name: 'Recent activity' })
+    const items = await within(section).findAllByRole('listitem')
+    const sentences = items.map((li) => li.querySelector('span')?.textContent)
+    expect(sentences).toEqual([
+      'bob merged pull request #2 in alice/mill',
+      'bob approved pull request #2 in alice/mill',
+      'alice commented on issue #3 in alice/mill',
+      'alice pushed to main in alice/mill',
+      'bob opened issue #3 in alice/mill',
+      'alice created alice/mill',
+    ])
+    const merge = within(items[0])
+    expect(merge.getByRole('link', { name: 'bob' }).getAttribute('href')).toBe('/user/bob')
+    expect(merge.getByRole('link', { name: '#2' }).getAttribute('href')).toBe('/alice/mill/pulls/2')
+    expect(merge.getByRole('link', { name: 'alice/mill' }).getAttribute('href')).toBe('/alice/mill')
+    expect(merge.getByText('Fix the crash')).toBeTruthy()
+    expect(merge.getByText('3 hours ago')).toBeTruthy()
+    expect(within(items[4]).getByRole('link', { name: '#3' }).getAttribute('href')).toBe('/alice/mill/issues/3')
+    expect(new URL(api.sent('GET', '/api/v1/activity')[0].url, 'http://x').searchParams.get('limit')).toBe('10')
+  })
+
+  it('lists the node team, each linking to their page', async () => {
+    stubHome({ 'GET /api/v1/node/team': [ALICE, { address: BOB.address, username: 'user-8617e340b3d0' }] })
+    renderScreen(<HomeScreen />, '/')
+    const section = await screen.findByRole('region', { name: 'Project team' })
+    expect((await within(section).findByRole('link', { name: 'alice' })).getAttribute('href')).toBe('/user/alice')
+    expect(within(section).getByRole('link', { name: 'user-8617e340b3d0' }).getAttribute('href')).toBe('/user/user-8617e340b3d0')
+    expect(within(section).getByTitle(ALICE.address).textContent).toContain('0x5290…9EE7')
+  })
+
+  it('keeps the real empty states when nothing has happened and no team is named', async () => {
+    stubHome()
+    renderScreen(<HomeScreen />, '/')
+    const contributors = await screen.findByRole('region', { name: 'Top contributors' })
+    expect(await within(contributors).findByText('No contributions to public repositories in the last 30 days.')).toBeTruthy()
+    expect(within(contributors).getByRole('link', { name: 'See the leaderboard' }).getAttribute('href')).toBe('/leaderboard')
+    const activitySection = screen.getByRole('region', { name: 'Recent activity' })
+    expect(await within(activitySection).findByText('No activity yet.')).toBeTruthy()
+    const team = screen.getByRole('region', { name: 'Project team' })
+    expect(await within(team).findByText('This node has not named its maintainers yet.')).toBeTruthy()
+  })
+
+  it('offers a retry when the activity cannot be loaded', async () => {
+    stubHome({ 'GET /api/v1/activity': () => json({ message: 'down', code: 'internal' }, 500) })
+    renderScreen(<HomeScreen />, '/')
+    const section = await screen.findByRole('region', { name: 'Recent activity' })
+    expect(await within(section).findByRole('alert')).toBeTruthy()
+    expect(within(section).getByRole('button', { name: 'Retry' })).toBeTruthy()
   })
 })

@@ -1,16 +1,13 @@
-import { useQuery } from '@tanstack/react-query'
-import { type FormEvent, useEffect, useId, useState } from 'react'
+import { useEffect, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Card } from '@/components/Card'
-import { EmptyState } from '@/components/EmptyState'
 import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
-import { NotFoundError, QueryState } from '@/components/QueryState'
 import { Tabs } from '@/components/Tabs'
 import { NoDescription } from '@/features/issues/EmptyStates'
-import { userQuery } from '@/features/users/api'
+import { useUserSearch } from '@/features/search/api'
+import { UserList } from '@/features/search/UserList'
 import { Paged } from '@/features/wallet/lists'
-import { retryUnlessNotFound } from '@/lib/http'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
 import { isRepositorySort, type Repository, repoHref, type RepositorySort, SORTS, useRepoSearch } from './api'
@@ -21,11 +18,12 @@ export const EXPLORE_PAGE_SIZE = 20
 const TABS = ['repositories', 'users'] as const
 type ExploreTab = (typeof TABS)[number]
 
-/** Explore: search and sort the node's repositories, or look a user up by name. */
+/** Explore: search and sort the node's repositories, or search its users. */
 export default function ExploreScreen() {
   const { t } = useTranslation('repositories')
   useDocumentTitle(t('explore.title'))
   const [tabParam, setTab] = useUrlParam('tab', 'repositories')
+  const [, setPage] = useUrlParam('page', '1')
   const tab: ExploreTab = tabParam === 'users' ? 'users' : 'repositories'
   return (
     <div className="stack">
@@ -38,8 +36,16 @@ export default function ExploreScreen() {
           </PreloadLink>
         }
       />
-      <Tabs label={t('explore.tabs')} tabs={TABS.map((id) => ({ id, label: t(`explore.tab.${id}`) }))} selected={tab} onSelect={setTab}>
-        {tab === 'users' ? <UserLookup /> : <RepositorySearch />}
+      <Tabs
+        label={t('explore.tabs')}
+        tabs={TABS.map((id) => ({ id, label: t(`explore.tab.${id}`) }))}
+        selected={tab}
+        onSelect={(id) => {
+          setTab(id)
+          setPage('1') // the other tab's list starts at its first page
+        }}
+      >
+        {tab === 'users' ? <UserSearch /> : <RepositorySearch />}
       </Tabs>
     </div>
   )
@@ -124,46 +130,37 @@ export function RepositoryList({ repositories }: { repositories: Repository[] })
   )
 }
 
-/** Users are found by their exact name (GET /api/v1/users/{name}). */
-function UserLookup() {
+/** The node's users, found by part of their username or full name as you type (GET /api/v1/users/search). */
+function UserSearch() {
   const { t } = useTranslation('repositories')
   const id = useId()
   const [query, setQuery] = useUrlParam('q')
-  const [draft, setDraft] = useState(query)
-  const name = query.trim()
-  const user = useQuery({ ...userQuery(name), enabled: name !== '', retry: retryUnlessNotFound })
-  const submit = (e: FormEvent) => {
-    e.preventDefault()
-    setQuery(draft.trim())
+  const [pageParam, setPage] = useUrlParam('page', '1')
+  const page = Math.max(1, Number.parseInt(pageParam, 10) || 1)
+  const q = useSettled(query.trim())
+  const results = useUserSearch(q, page, EXPLORE_PAGE_SIZE)
+  const onQuery = (value: string) => {
+    setQuery(value)
+    setPage('1')
   }
   return (
     <div className="stack">
-      <form role="search" aria-label={t('explore.users.filters')} className="explore-filters" onSubmit={submit}>
+      <form role="search" aria-label={t('explore.users.filters')} className="explore-filters" onSubmit={(e) => e.preventDefault()}>
         <div className="field">
           <label htmlFor={`${id}-u`}>{t('explore.users.label')}</label>
-          <input id={`${id}-u`} type="search" value={draft} maxLength={39} autoComplete="off" onChange={(e) => setDraft(e.target.value)} />
+          <input id={`${id}-u`} type="search" value={query} placeholder={t('explore.users.placeholder')} maxLength={200} autoComplete="off" onChange={(e) => onQuery(e.target.value)} />
         </div>
-        <button type="submit" className="btn btn-primary btn-md explore-user-submit">
-          {t('explore.users.find')}
-        </button>
       </form>
-      {name === '' ? (
-        <p className="muted">{t('explore.users.hint')}</p>
-      ) : user.error instanceof NotFoundError ? (
-        <EmptyState message={t('explore.users.none', { name })} />
-      ) : (
-        <QueryState query={user}>
-          {(u) => (
-            <Card as="section" aria-label={u.login}>
-              <h2>
-                <PreloadLink to={`/user/${encodeURIComponent(u.login)}`}>{u.full_name || u.login}</PreloadLink>
-              </h2>
-              <p className="muted">@{u.login}</p>
-              {u.description && <p>{u.description}</p>}
-            </Card>
-          )}
-        </QueryState>
-      )}
+      <Paged
+        query={results}
+        page={page}
+        onPage={(p) => setPage(String(p))}
+        limit={EXPLORE_PAGE_SIZE}
+        label={t('explore.users.listLabel')}
+        empty={q ? t('explore.users.noMatch', { query: q }) : t('explore.users.empty')}
+      >
+        {(users) => <UserList users={users} label={t('explore.users.listLabel')} />}
+      </Paged>
     </div>
   )
 }

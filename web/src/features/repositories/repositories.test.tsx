@@ -82,16 +82,28 @@ describe('ExploreScreen', () => {
     expect(((await screen.findByLabelText('Sort by')) as HTMLSelectElement).value).toBe('updated')
   })
 
-  it('finds a user by exact name on the users tab, and says when there is none', async () => {
-    stubApi({ 'GET /api/v1/users/ada': { id: 1, login: 'ada', full_name: 'Ada Lovelace', description: 'Poet of numbers' } })
+  it('searches users by part of their name as you type, on the users tab', async () => {
+    const ada = { id: 1, login: 'ada', full_name: 'Ada Lovelace', description: 'Poet of numbers', wallet_address: '0x52908400098527886E0F7030069857D2E4169EE7' }
+    const api = stubApi({ 'GET /api/v1/users/search': (_body: unknown, url: URL) => ({ ok: true, data: url.searchParams.get('q') === 'lace' ? [ada] : [] }) })
     renderScreen(<ExploreScreen />, '/explore?tab=users')
-    const input = await screen.findByLabelText('Username')
-    fireEvent.change(input, { target: { value: 'ada' } })
-    fireEvent.click(screen.getByRole('button', { name: 'Find' }))
+    expect(await screen.findByText('No users yet.')).toBeTruthy()
+    const input = screen.getByLabelText('Search users')
+    fireEvent.change(input, { target: { value: 'lace' } })
+    expect(new URLSearchParams(window.location.search).get('q')).toBe('lace')
     expect((await screen.findByRole('link', { name: 'Ada Lovelace' })).getAttribute('href')).toBe('/user/ada')
+    expect(within(screen.getByRole('list', { name: 'Users' })).getByText('Poet of numbers')).toBeTruthy()
     fireEvent.change(input, { target: { value: 'nobody' } })
-    fireEvent.click(screen.getByRole('button', { name: 'Find' }))
-    expect(await screen.findByText('No user is named “nobody”.')).toBeTruthy()
+    expect(await screen.findByText('No users match “nobody”.')).toBeTruthy()
+    const last = new URL(api.sent('GET', '/api/v1/users/search').at(-1)?.url ?? '', 'http://x').searchParams
+    expect(Object.fromEntries(last)).toEqual({ q: 'nobody', page: '1', limit: '20' })
+  })
+
+  it('starts the other tab at its first page', async () => {
+    stubApi({ 'GET /api/v1/repos/search': { ok: true, data: [] }, 'GET /api/v1/users/search': { ok: true, data: [] } })
+    renderScreen(<ExploreScreen />, '/explore?page=3')
+    fireEvent.click(await screen.findByRole('tab', { name: 'Users' }))
+    expect(new URLSearchParams(window.location.search).get('page')).toBeNull()
+    expect(await screen.findByText('No users yet.')).toBeTruthy()
   })
 })
 

@@ -1,18 +1,21 @@
-import { useQuery } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
-import { EmptyState } from '@/components/EmptyState'
 import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
-import { NotFoundError, QueryState } from '@/components/QueryState'
 import { Tabs } from '@/components/Tabs'
-import { userQuery } from '@/features/users/api'
-import { retryUnlessNotFound } from '@/lib/http'
+import type { Issue } from '@/features/issues/api'
+import { StateBadge, stateKind } from '@/features/issues/parts'
+import { type Repository, repoHref, useRepoSearch } from '@/features/repositories/api'
+import { Paged } from '@/features/wallet/lists'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
+import { foundIssueHref, useIssueSearch, useUserSearch } from './api'
+import { UserList } from './UserList'
+import '@/features/issues/issues.css'
 import './search.css'
 
+export const SEARCH_PAGE_SIZE = 20
 const TYPES = ['repositories', 'issues', 'users'] as const
 type SearchType = (typeof TYPES)[number]
 
@@ -21,32 +24,43 @@ function isSearchType(s: string): s is SearchType {
 }
 
 /**
- * Search across repositories, issues and users. Repositories and issues
- * arrive with the forge milestone, so those tabs honestly find nothing. Users
- * exist, but the node has no search endpoint: the Users tab looks up the
- * query as an exact username.
+ * Search across repositories, issues and users: the submitted query, the
+ * tab and the page live in the URL. Each tab asks the server only once it
+ * is shown with a query.
  */
 export default function SearchScreen() {
   const { t } = useTranslation('search')
   useDocumentTitle(t('title'))
   const [query, setQuery] = useUrlParam('q')
   const [typeParam, setType] = useUrlParam('type', 'repositories')
+  const [pageParam, setPage] = useUrlParam('page', '1')
   const type: SearchType = isSearchType(typeParam) ? typeParam : 'repositories'
+  const page = Math.max(1, Number.parseInt(pageParam, 10) || 1)
   const submitted = query.trim()
+  // A new search or another tab starts again on the first page.
+  const search = (q: string) => {
+    setQuery(q)
+    setPage('1')
+  }
+  const choose = (id: SearchType) => {
+    setType(id)
+    setPage('1')
+  }
+  const results = { query: submitted, page, onPage: (p: number) => setPage(String(p)) }
   return (
     <div className="stack">
       <PageHeader title={t('title')} lead={t('lead')} />
-      <SearchForm initial={query} onSearch={setQuery} />
-      <Tabs label={t('typesLabel')} tabs={TYPES.map((id) => ({ id, label: t(`types.${id}`) }))} selected={type} onSelect={setType}>
+      <SearchForm initial={query} onSearch={search} />
+      <Tabs label={t('typesLabel')} tabs={TYPES.map((id) => ({ id, label: t(`types.${id}`) }))} selected={type} onSelect={choose}>
         <div className="search-results" aria-live="polite">
-          {submitted ? (
-            type === 'users' ? (
-              <UserResults query={submitted} />
-            ) : (
-              <NoResults note={t('nothingYet')} />
-            )
-          ) : (
+          {!submitted ? (
             <p className="muted">{t(`prompt.${type}`)}</p>
+          ) : type === 'repositories' ? (
+            <RepositoryResults {...results} />
+          ) : type === 'issues' ? (
+            <IssueResults {...results} />
+          ) : (
+            <UserResults {...results} />
           )}
         </div>
       </Tabs>
@@ -54,43 +68,79 @@ export default function SearchScreen() {
   )
 }
 
-function NoResults({ note }: { note: string }) {
+interface ResultsProps {
+  query: string
+  page: number
+  onPage: (page: number) => void
+}
+
+function RepositoryResults({ query, page, onPage }: ResultsProps) {
   const { t } = useTranslation('search')
+  const found = useRepoSearch(query, 'updated', page, SEARCH_PAGE_SIZE)
   return (
-    <>
-      <EmptyState message={t('empty')} />
-      <p className="muted">{note}</p>
-    </>
+    <Paged query={found} page={page} onPage={onPage} limit={SEARCH_PAGE_SIZE} label={t('types.repositories')} empty={t('empty')}>
+      {(repos) => (
+        <ul className="search-list" aria-label={t('results')}>
+          {repos.map((r) => (
+            <RepositoryRow key={r.id} repo={r} />
+          ))}
+        </ul>
+      )}
+    </Paged>
   )
 }
 
-/** A username as the chain accepts one (1-39 of A-Z, a-z, 0-9, -, _ and .); a leading @ is dropped. */
-export function usernameOf(query: string): string | null {
-  const name = query.replace(/^@/, '')
-  return /^[A-Za-z0-9._-]{1,39}$/.test(name) ? name : null
+function RepositoryRow({ repo }: { repo: Repository }) {
+  const { t } = useTranslation('search')
+  return (
+    <li>
+      <PreloadLink to={repoHref.home(repo.owner.login, repo.name)}>{repo.full_name}</PreloadLink>
+      {repo.private && <span className="badge search-badge">{t('private')}</span>}
+      {repo.description && <p className="muted">{repo.description}</p>}
+    </li>
+  )
 }
 
-/** The user whose username is exactly the query (GET /api/v1/users/{name}; 404 is no result). */
-function UserResults({ query }: { query: string }) {
+function IssueResults({ query, page, onPage }: ResultsProps) {
   const { t } = useTranslation('search')
-  const name = usernameOf(query)
-  const user = useQuery({ ...userQuery(name ?? ''), enabled: name !== null, retry: retryUnlessNotFound })
-  if (name === null || user.error instanceof NotFoundError) return <NoResults note={t('usersNote')} />
+  const found = useIssueSearch(query, page, SEARCH_PAGE_SIZE)
   return (
-    <QueryState query={user}>
-      {(u) => (
-        <>
-          <ul className="search-list" aria-label={t('results')}>
-            <li>
-              <PreloadLink to={`/user/${encodeURIComponent(u.login)}`}>{u.full_name || u.login}</PreloadLink>{' '}
-              <span className="muted">@{u.login}</span>
-              {u.description && <p className="muted">{u.description}</p>}
-            </li>
-          </ul>
-          <p className="muted">{t('usersNote')}</p>
-        </>
+    <Paged query={found} page={page} onPage={onPage} limit={SEARCH_PAGE_SIZE} label={t('types.issues')} empty={t('empty')}>
+      {(issues) => (
+        <ul className="search-list" aria-label={t('results')}>
+          {issues.map((is) => (
+            <IssueRow key={`${is.repository?.id}#${is.number}`} issue={is} />
+          ))}
+        </ul>
       )}
-    </QueryState>
+    </Paged>
+  )
+}
+
+function IssueRow({ issue }: { issue: Issue }) {
+  const { t } = useTranslation('search')
+  const href = foundIssueHref(issue)
+  return (
+    <li className="search-issue">
+      <StateBadge kind={stateKind(issue, Boolean(issue.pull_request?.merged))} />
+      <div>
+        {href ? <PreloadLink to={href}>{issue.title}</PreloadLink> : issue.title}
+        <p className="muted">
+          {issue.repository?.full_name} #{issue.number}
+          {issue.pull_request && ` · ${t('pullRequest')}`}
+        </p>
+      </div>
+    </li>
+  )
+}
+
+function UserResults({ query, page, onPage }: ResultsProps) {
+  const { t } = useTranslation('search')
+  const found = useUserSearch(query, page, SEARCH_PAGE_SIZE)
+  return (
+    <Paged query={found} page={page} onPage={onPage} limit={SEARCH_PAGE_SIZE} label={t('types.users')} empty={t('empty')}>
+      {(users) => <UserList users={users} label={t('results')} />}
+    </Paged>
   )
 }
 

@@ -1,0 +1,103 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/chain/names"
+	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/usererr"
+)
+
+// Node-wide reads for the home page: recent activity and top contributors
+// over public repositories (the SQL projection), and the node's team (its
+// configured maintainers). These are dForge's own; Gitea has no node-wide
+// feed of this shape.
+
+// registerActivity adds the home page's reads. The team needs no index
+// (names then are the default ones); the feeds do.
+func (a *API) registerActivity(mux *http.ServeMux) {
+	mux.HandleFunc("GET /api/v1/node/team", a.getTeam)
+	if a.index == nil {
+		return
+	}
+	mux.HandleFunc("GET /api/v1/activity", a.listActivity)
+	mux.HandleFunc("GET /api/v1/contributors/top", a.listTopContributors)
+}
+
+// listActivity lists the actions in public repositories, newest first:
+// repositories created, issues and pull requests opened, comments,
+// reviews, merges and pushes.
+func (a *API) listActivity(w http.ResponseWriter, r *http.Request) {
+	p, err := pageOf(r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	items, total, err := a.index.RecentActivity(r.Context(), p)
+	a.respondList(w, r, p, total, items, err)
+}
+
+// The top contributors' window of chain time, and the list's sizes.
+const (
+	contributorWindow      = 30 * 24 * time.Hour
+	defaultTopContributors = 5
+	maxTopContributors     = 50
+)
+
+// listTopContributors lists the accounts with the most contributions to
+// public repositories over the last 30 days of chain time (before the
+// latest block): pushes, pull requests opened and merged (counted for
+// their author), reviews, issues opened and comments. Ties go to the
+// lower address.
+func (a *API) listTopContributors(w http.ResponseWriter, r *http.Request) {
+	limit := defaultTopContributors
+	if v := r.URL.Query().Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			a.writeError(w, r, usererr.InvalidField("limit", "invalid_limit",
+				fmt.Sprintf("limit must be a whole number from 1 to %d (0 is the default, %d)", maxTopContributors, defaultTopContributors)))
+			return
+		}
+		if n > 0 {
+			limit = min(n, maxTopContributors)
+		}
+	}
+	list, err := a.index.TopContributors(r.Context(), contributorWindow, limit)
+	a.respond(w, r, list, err)
+}
+
+// getTeam lists the node's maintainers (serve --maintainer), in the order
+// configured, with their usernames: the claimed one, else the default.
+func (a *API) getTeam(w http.ResponseWriter, r *http.Request) {
+	team := make([]index.User, 0, len(a.maintainers))
+	for _, addr := range a.maintainers {
+		name := names.Default(addr)
+		if a.index != nil {
+			var err error
+			if name, err = a.index.Username(r.Context(), addr); err != nil {
+				a.writeError(w, r, err)
+				return
+			}
+		}
+		team = append(team, index.User{Address: addr.Hex(), Username: name})
+	}
+	writeJSON(w, http.StatusOK, team)
+}
+
+// uniqueAddresses is list without repeats, in its order.
+func uniqueAddresses(list []common.Address) []common.Address {
+	seen := map[common.Address]bool{}
+	var out []common.Address
+	for _, addr := range list {
+		if !seen[addr] {
+			seen[addr] = true
+			out = append(out, addr)
+		}
+	}
+	return out
+}

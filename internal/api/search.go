@@ -1,0 +1,151 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/usererr"
+)
+
+// Search across the node, Gitea's API v1 paths and shapes: users (the
+// accounts the chain knows) and issues across the repositories the caller
+// may read. Repositories are searched by GET /repos/search (repos.go).
+// The literal paths are more specific than /users/{username} and
+// /repos/{owner}/{repo}, so the mux picks them; neither "search" nor
+// "issues" can be a username (the chain reserves both).
+
+// registerSearch adds the search routes: users when the node indexes the
+// chain, issues when it also hosts repositories.
+func (a *API) registerSearch(mux *http.ServeMux) {
+	if a.index != nil {
+		mux.HandleFunc("GET /api/v1/users/search", a.searchUsers)
+	}
+	if a.forge != nil && a.hosting != nil {
+		h := &issuesAPI{API: a}
+		mux.HandleFunc("GET /api/v1/repos/issues/search", h.read(h.searchIssues))
+	}
+}
+
+// searchUsers is Gitea's user search ({ok, data}): the accounts whose name,
+// or full name on this node, holds q in any case; the one named q exactly
+// first, then by name. No q lists everyone.
+func (a *API) searchUsers(w http.ResponseWriter, r *http.Request) {
+	p, err := pageOf(r)
+	if err != nil {
+		a.writeError(w, r, err)
+		return
+	}
+	people, total, err := a.index.SearchPeople(r.Context(), r.URL.Query().Get("q"), p)
+	out := make([]userJSON, 0, len(people))
+	for _, pr := range people {
+		out = append(out, personJSON(pr))
+	}
+	a.respondList(w, r, p, total, map[string]any{"ok": true, "data": out}, err)
+}
+
+// personJSON is the public user GET /users/{username} gives, for a found
+// account: its profile here, if it has one.
+func personJSON(p index.Person) userJSON {
+	j := userJSON{ID: p.ID, Login: p.Username, FullName: p.FullName, Description: p.Description, Location: p.Location,
+		Website: p.Website, WalletAddress: checksummed(p.Address)}
+	if !p.Created.IsZero() {
+		j.Created = p.Created.Format(time.RFC3339)
+	}
+	return j
+}
+
+// searchIssues is Gitea's issue search: issues and pull requests whose
+// title or body holds q in any case, across the repositories the caller
+// may read, the most recently updated first. state is open (the default),
+// closed or all; type is issues or pulls (both when absent).
+func (h *issuesAPI) searchIssues(w http.ResponseWriter, r *http.Request) error {
+	p, err := pageOf(r)
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	f := index.IssueSearch{Viewer: viewerOf(r), Query: strings.TrimSpace(q.Get("q"))}
+	switch q.Get("state") {
+	case "", chainforge.StateOpen:
+		f.State = chainforge.StateOpen
+	case chainforge.StateClosed:
+		f.State = chainforge.StateClosed
+	case "all":
+	default:
+		return badSearchField("state", "invalid_state", "state must be open, closed or all")
+	}
+	switch q.Get("type") {
+	case "":
+	case "issues":
+		f.IsPull = new(false)
+	case "pulls":
+		f.IsPull = new(true)
+	default:
+		return badSearchField("type", "invalid_type", "type must be issues or pulls")
+	}
+	list, total, err := h.forge.Index().SearchIssues(r.Context(), f, p)
+	if err != nil {
+		return err
+	}
+	out, err := h.foundIssuesJSON(r, list)
+	if err != nil {
+		return err
+	}
+	h.respondList(w, r, p, total, out, nil)
+	return nil
+}
+
+// badSearchField refuses a filter value, as Gitea's validation does: 422.
+func badSearchField(field, code, message string) error {
+	return &usererr.Error{Kind: usererr.Unprocessable, Code: code, Field: field, Message: message}
+}
+
+// foundIssuesJSON shapes issues of several repositories as the per-repository
+// lists do. Each repository is read through the forge, which checks again
+// that the caller may read it; one they may not (changed since the search)
+// drops its issues.
+func (h *issuesAPI) foundIssuesJSON(r *http.Request, list []index.Issue) ([]issueJSON, error) {
+	type repoOut struct {
+		repo  index.Repo
+		links *links
+		pulls map[uint64]index.Pull
+		ok    bool
+	}
+	// The pull requests' merge state, one read per repository.
+	byRepo := map[uint64][]index.Issue{}
+	for _, is := range list {
+		byRepo[is.Repo] = append(byRepo[is.Repo], is)
+	}
+	repos := make(map[uint64]*repoOut, len(byRepo))
+	for id, issues := range byRepo {
+		rec, _, err := h.forge.RepoByID(r.Context(), viewerOf(r), id)
+		if err != nil {
+			if _, ok := usererr.As(err); ok {
+				repos[id] = &repoOut{}
+				continue
+			}
+			return nil, err
+		}
+		pulls, err := h.forge.Index().PullsOf(r.Context(), id, issues)
+		if err != nil {
+			return nil, err
+		}
+		repos[id] = &repoOut{repo: rec, links: h.listLinks(r, rec), pulls: pulls, ok: true}
+	}
+	out := make([]issueJSON, 0, len(list))
+	for _, is := range list {
+		ro := repos[is.Repo]
+		if !ro.ok {
+			continue
+		}
+		var pr *index.Pull
+		if got, ok := ro.pulls[is.Number]; ok && is.IsPull {
+			pr = &got
+		}
+		out = append(out, ro.links.issue(ro.repo, is, pr))
+	}
+	return out, nil
+}

@@ -1,0 +1,186 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// Search across the node: the accounts it knows and the issues of every
+// repository a viewer may read. Matching is a case-insensitive substring
+// (LIKE over lower(), its wildcards escaped), the same on SQLite and
+// PostgreSQL.
+
+// Person is an account the chain knows, with the profile its owner keeps
+// on this node (zero when they never signed in here).
+type Person struct {
+	User
+	ID          int64 // the node-local user id; 0 without a profile here
+	FullName    string
+	Description string
+	Location    string
+	Website     string
+	Created     time.Time // when they first signed in here; zero without a profile
+}
+
+// personName is an account's name as projected: the claimed one, else its
+// default.
+const personName = `COALESCE(a.username, a.default_name)`
+
+// The profile is node-local (store's users table, lower-case addresses);
+// the chain's accounts have EIP-55 addresses. It is joined rather than
+// read per row so the full name can match too.
+const personFrom = `chain_accounts a LEFT JOIN users u ON u.address = lower(a.address)`
+
+const personColumns = `a.address, ` + personName + `, COALESCE(u.id, 0), COALESCE(u.full_name, ''), COALESCE(u.description, ''),
+	COALESCE(u.location, ''), COALESCE(u.website, ''), COALESCE(u.created_at, 0)`
+
+// SearchPeople lists the accounts whose name or node-local full name holds
+// q in any case: the one named q exactly first, then by name. An empty q
+// lists everyone. Profiles change outside the projection, so the answer is
+// not kept in the read cache.
+func (ix *Index) SearchPeople(ctx context.Context, q string, p Page) ([]Person, int64, error) {
+	where, order := "", `lower(`+personName+`), a.address`
+	var match, args []any // match: the arguments of where; args: of the page query
+	if q = strings.ToLower(strings.TrimSpace(q)); q != "" {
+		match = []any{"%" + likeEscape(q) + "%"}
+		where = ` WHERE lower(` + personName + `) LIKE $1 ESCAPE '\' OR lower(u.full_name) LIKE $1 ESCAPE '\'`
+		order = `CASE WHEN lower(` + personName + `) = $2 THEN 0 ELSE 1 END, ` + order
+		args = []any{match[0], q}
+	}
+	n := len(args)
+	rows, err := ix.query(ctx, fmt.Sprintf(`SELECT %s, COUNT(*) OVER () FROM %s%s ORDER BY %s LIMIT $%d OFFSET $%d`,
+		personColumns, personFrom, where, order, n+1, n+2), append(args, p.Limit, p.offset())...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("search people: %w", err)
+	}
+	defer rows.Close()
+	out := []Person{}
+	total := int64(-1)
+	for rows.Next() {
+		var pr Person
+		var addr, name string
+		var createdMS int64
+		if err := rows.Scan(&addr, &name, &pr.ID, &pr.FullName, &pr.Description, &pr.Location, &pr.Website, &createdMS, &total); err != nil {
+			return nil, 0, fmt.Errorf("search people: %w", err)
+		}
+		pr.User = user(addr, name)
+		if createdMS != 0 {
+			pr.Created = time.UnixMilli(createdMS).UTC()
+		}
+		out = append(out, pr)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("search people: %w", err)
+	}
+	rows.Close() // SQLite's read may hold the connection the count needs
+	if total >= 0 || p.Number <= 1 {
+		return out, max(total, 0), nil
+	}
+	// Past the last page: the total alone, counted without the order's
+	// exact-name argument.
+	if err := ix.queryRow(ctx, `SELECT COUNT(*) FROM `+personFrom+where, match...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count people: %w", err)
+	}
+	return out, total, nil
+}
+
+// IssueSearch narrows a search of issues across repositories. Viewer
+// reads the issues of public repositories and of the private ones they
+// own or collaborate on; the zero address, public ones only.
+type IssueSearch struct {
+	Viewer common.Address
+	Query  string // a substring of the title or body, any case
+	State  string // "open", "closed" or "" for both
+	IsPull *bool
+}
+
+// The issues joined with their repository, for its privacy; the count
+// needs no more.
+const (
+	searchIssueFrom  = `forge_issues i JOIN forge_repos r ON r.id = i.repo_id LEFT JOIN chain_accounts ua ON ua.address = i.author`
+	searchIssueCount = `forge_issues i JOIN forge_repos r ON r.id = i.repo_id`
+)
+
+// SearchIssues lists the issues (and pull requests) f selects across the
+// repositories f.Viewer may read, the most recently updated first. Each
+// issue names its repository (Issue.Repo); its labels and assignees are
+// filled as Issues fills them. A page is kept until the projection
+// changes, as Issues' are: who may read what is projected too.
+func (ix *Index) SearchIssues(ctx context.Context, f IssueSearch, p Page) ([]Issue, int64, error) {
+	where, args := issueSearchWhere(f)
+	key := readKey("issue-search", where, append(args[:len(args):len(args)], p.Number, p.Limit)...)
+	page, err := rememberSized(ix, key, func() (issuePage, error) {
+		out := []Issue{}
+		total, err := ix.listPage(ctx, issueColumns, searchIssueFrom, searchIssueCount, where,
+			"i.updated_time_ns DESC, i.repo_id DESC, i.number DESC", args, p, func(rows *sql.Rows) error {
+				is, err := scanIssue(rows)
+				out = append(out, is)
+				return err
+			})
+		if err != nil {
+			return issuePage{}, fmt.Errorf("search issues: %w", err)
+		}
+		if err := ix.fillIssuesOfRepos(ctx, out); err != nil {
+			return issuePage{}, err
+		}
+		return issuePage{out, total}, nil
+	}, issuePage.size)
+	if err != nil {
+		return nil, 0, err
+	}
+	return cloneIssues(page.issues), page.total, nil
+}
+
+// issueSearchWhere is the condition (over forge_issues i joined with
+// forge_repos r) and arguments of f.
+func issueSearchWhere(f IssueSearch) (string, []any) {
+	args := []any{f.Viewer.Hex()}
+	where := []string{`(r.private = FALSE OR r.owner = $1 OR EXISTS (SELECT 1 FROM forge_collaborators c WHERE c.repo_id = r.id AND c.user_address = $1))`}
+	arg := func(v any) string {
+		args = append(args, v)
+		return fmt.Sprintf("$%d", len(args))
+	}
+	if f.IsPull != nil {
+		where = append(where, "i.is_pull = "+arg(*f.IsPull))
+	}
+	if f.State != "" {
+		where = append(where, "i.state = "+arg(f.State))
+	}
+	if q := strings.ToLower(strings.TrimSpace(f.Query)); q != "" {
+		n := arg("%" + likeEscape(q) + "%")
+		where = append(where, `(lower(i.title) LIKE `+n+` ESCAPE '\' OR lower(i.body) LIKE `+n+` ESCAPE '\')`)
+	}
+	return strings.Join(where, " AND "), args
+}
+
+// fillIssuesOfRepos is fillIssues for a list that spans repositories: one
+// fill per repository, in the list's order.
+func (ix *Index) fillIssuesOfRepos(ctx context.Context, issues []Issue) error {
+	byRepo := map[uint64][]int{}
+	var repos []uint64
+	for i, is := range issues {
+		if _, seen := byRepo[is.Repo]; !seen {
+			repos = append(repos, is.Repo)
+		}
+		byRepo[is.Repo] = append(byRepo[is.Repo], i)
+	}
+	for _, repo := range repos {
+		at := byRepo[repo]
+		group := make([]Issue, len(at))
+		for j, i := range at {
+			group[j] = issues[i]
+		}
+		if err := ix.fillIssues(ctx, repo, group); err != nil {
+			return err
+		}
+		for j, i := range at {
+			issues[i] = group[j]
+		}
+	}
+	return nil
+}
