@@ -43,7 +43,7 @@ func (a *API) getChainParams(w http.ResponseWriter, r *http.Request) {
 // postChainTx relays a wallet-signed transaction and answers once it is in a block.
 func (a *API) postChainTx(w http.ResponseWriter, r *http.Request) {
 	var env tx.Envelope
-	if err := decode(w, r, tx.MaxTxBytes, &env); err != nil {
+	if err := decode(w, r, tx.MaxSignedTxBytes, &env); err != nil {
 		a.writeError(w, r, err)
 		return
 	}

@@ -33,6 +33,9 @@ type App struct {
 	// of the bytes and the chain id, so the cache cannot change any result.
 	verified   map[string]tx.Tx
 	verifiedMu sync.Mutex // guards verified and lets verify read params.ChainID
+	// validatorUpdates are the validator set changes of the block being
+	// finalized (executed proposals), returned with it.
+	validatorUpdates []abci.ValidatorUpdate
 }
 
 // maxVerified bounds the cache; it is emptied when full.
@@ -99,6 +102,9 @@ func (a *App) InitChain(_ context.Context, req *abci.InitChainRequest) (*abci.In
 	if err := initOperators(a.state, g.Operators); err != nil {
 		return nil, err
 	}
+	if err := initValidators(a.state, req.Validators); err != nil {
+		return nil, err
+	}
 	a.verifiedMu.Lock() // verify reads the chain id under this lock only
 	a.params = g.Params
 	a.verifiedMu.Unlock()
@@ -151,12 +157,20 @@ func (a *App) FinalizeBlock(_ context.Context, req *abci.FinalizeBlockRequest) (
 	if err != nil {
 		return nil, err
 	}
-	// 2. The block's transactions, in order.
+	// 2. A new reward epoch may begin, then votes that end now are
+	// tallied and passed proposals due now are executed.
+	a.validatorUpdates = nil
+	begin, err := a.beginBlock(uint64(req.Height))
+	if err != nil {
+		return nil, err
+	}
+	events = append(events, begin...)
+	// 3. The block's transactions, in order.
 	results := make([]*abci.ExecTxResult, len(req.Txs))
 	for i, raw := range req.Txs {
 		results[i] = a.deliver(raw, req.Height)
 	}
-	return &abci.FinalizeBlockResponse{Events: events, TxResults: results, AppHash: a.state.WorkingHash()}, nil
+	return &abci.FinalizeBlockResponse{Events: events, TxResults: results, ValidatorUpdates: a.validatorUpdates, AppHash: a.state.WorkingHash()}, nil
 }
 
 // matureUnbondings pays the unbonding entries maturing at height and gives

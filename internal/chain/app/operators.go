@@ -9,6 +9,7 @@ import (
 
 	"github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/chain/ledger"
+	"github.com/dforge/dforge/internal/chain/rewards"
 	"github.com/dforge/dforge/internal/chain/tx"
 )
 
@@ -53,7 +54,7 @@ func (a *App) PendingNonce(addr common.Address) (uint64, error) {
 }
 
 // applyForge applies a Forge transaction from an operator.
-func applyForge(kv ledger.KV, t tx.Tx, height int64) ([]abci.Event, error) {
+func (a *App) applyForge(kv ledger.KV, t tx.Tx, height int64) ([]abci.Event, error) {
 	ok, err := isOperator(kv, t.From)
 	if err != nil {
 		return nil, err
@@ -61,7 +62,7 @@ func applyForge(kv ledger.KV, t tx.Tx, height int64) ([]abci.Event, error) {
 	if !ok {
 		return nil, tx.NewError(tx.CodeNotOperator, "%s is not an operator of this chain: forge actions are relayed only by the operator keys its genesis lists", t.From.Hex())
 	}
-	ev, err := forge.Apply(kv, forge.Env{Height: uint64(height)}, t.Actor, t.Action, t.Payload)
+	ch, err := forge.ApplyChange(kv, forge.Env{Height: uint64(height)}, t.Actor, t.Action, t.Payload)
 	var te *tx.Error
 	if errors.As(err, &te) {
 		return nil, actionFailure{te}
@@ -69,7 +70,16 @@ func applyForge(kv ledger.KV, t tx.Tx, height int64) ([]abci.Event, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []abci.Event{ev}, nil
+	events := []abci.Event{ch.Event()}
+	// The state machine mints the rewards of the work the action accepted.
+	outcomes, err := rewards.Grant(kv, a.params, uint64(height), TreasuryAddress, ch.Contributions)
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range outcomes {
+		events = append(events, rewardEvents(o)...)
+	}
+	return events, nil
 }
 
 // actionFailure is a forge action the module refused, from an operator

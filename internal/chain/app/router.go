@@ -7,7 +7,9 @@ import (
 	"strings"
 
 	abci "github.com/cometbft/cometbft/abci/types"
+	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/dforge/dforge/internal/chain/gov"
 	"github.com/dforge/dforge/internal/chain/ledger"
 	"github.com/dforge/dforge/internal/chain/names"
 	"github.com/dforge/dforge/internal/chain/tx"
@@ -30,6 +32,9 @@ func (a *App) applyOn(kv ledger.KV, t tx.Tx, height int64) ([]abci.Event, error)
 		if err := ledger.Stake(kv, t.From, t.Amount); err != nil {
 			return nil, ledgerError(err)
 		}
+		if err := stakeChanged(kv, t.From, height); err != nil {
+			return nil, err
+		}
 		return []abci.Event{amountEvent(t)}, nil
 	case tx.KindUnstake:
 		maturesAt := uint64(height) + a.params.UnbondingBlocks
@@ -38,6 +43,9 @@ func (a *App) applyOn(kv ledger.KV, t tx.Tx, height int64) ([]abci.Event, error)
 		}
 		if err := ledger.Unstake(kv, t.From, t.Amount, maturesAt); err != nil {
 			return nil, ledgerError(err)
+		}
+		if err := stakeChanged(kv, t.From, height); err != nil {
+			return nil, err
 		}
 		ev := amountEvent(t)
 		ev.Attributes = append(ev.Attributes, abci.EventAttribute{Key: "maturesAt", Value: strconv.FormatUint(maturesAt, 10)})
@@ -59,10 +67,24 @@ func (a *App) applyOn(kv ledger.KV, t tx.Tx, height int64) ([]abci.Event, error)
 		}
 		return []abci.Event{claimUsernameEvent(t, previous)}, nil
 	case tx.KindForge:
-		return applyForge(kv, t, height)
+		return a.applyForge(kv, t, height)
+	case tx.KindPropose:
+		return a.propose(kv, t, height)
+	case tx.KindVote:
+		return a.vote(kv, t, height)
 	default:
 		return nil, tx.NewError(tx.CodeUnknownType, "%s transactions are not enabled on this chain yet", t.Kind)
 	}
+}
+
+// stakeChanged gives governance the account's new stake, whose history
+// voting power is snapshotted from.
+func stakeChanged(kv ledger.KV, a common.Address, height int64) error {
+	staked, err := ledger.Staked(kv, a)
+	if err != nil {
+		return err
+	}
+	return gov.StakeChanged(kv, a, uint64(height), staked)
 }
 
 // transferEvent describes a movement between two accounts (Transfer, Tip,

@@ -231,6 +231,9 @@ func issueSetState(s *session, payload []byte, pullOnly bool, state string) erro
 	} else {
 		is.ClosedHeight = 0
 	}
+	if reason == ReasonCompleted {
+		s.issueClosedAsCompleted(r, is, s.actor)
+	}
 	if err := s.saveIssue(is); err != nil {
 		return err
 	}

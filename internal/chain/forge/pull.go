@@ -1,6 +1,13 @@
 package forge
 
-import "strings"
+import (
+	"slices"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/chain/rewards"
+)
 
 // Review states and merge styles.
 const (
@@ -222,6 +229,16 @@ func pullReview(s *session, payload []byte) error {
 		return err
 	}
 	rv := &Review{ID: id, Repo: base.ID, Number: pr.Number, Author: s.actor, State: p.State, Body: p.Body, CommitSHA: p.CommitSHA, Comments: []ReviewComment{}}
+	if p.State != ReviewCommented {
+		// The latest verdict of each reviewer decides who approved at merge.
+		pr.Approvers = slices.DeleteFunc(pr.Approvers, func(a common.Address) bool { return a == s.actor })
+		if p.State == ReviewApprove {
+			pr.Approvers = append(pr.Approvers, s.actor)
+		}
+		if err := s.savePull(pr); err != nil {
+			return err
+		}
+	}
 	for _, c := range p.Comments {
 		cid, err := s.nextID("comment")
 		if err != nil {
@@ -326,5 +343,42 @@ func pullMerge(s *session, payload []byte) error {
 	if err := s.saveIssue(is); err != nil {
 		return err
 	}
+	if err := s.mergeContributions(base, is, pr); err != nil {
+		return err
+	}
 	return s.saveRepo(base)
+}
+
+// mergeContributions reports what a merge accepted: the pull request, its
+// approving reviews, and the issues it closes ("fixes #3").
+func (s *session) mergeContributions(base *Repo, is *Issue, pr *Pull) error {
+	if err := s.addContributor(base, is.Author); err != nil {
+		return err
+	}
+	reason := ""
+	if is.Author == s.actor {
+		reason = rewards.ReasonSelfMerge
+	}
+	s.contribute(base, rewards.KindPR, is.Author, is.Number, "", reason)
+	for _, a := range pr.Approvers {
+		reason := ""
+		if a == is.Author {
+			reason = rewards.ReasonOwnReview
+		}
+		s.contribute(base, rewards.KindReview, a, is.Number, "", reason)
+	}
+	for _, n := range closingRefs(is.Title + "\n" + is.Body) {
+		target, err := s.issue(base.ID, n)
+		if err != nil || target.IsPull || target.State != StateOpen {
+			continue // a reference to nothing closable closes nothing
+		}
+		s.moveOpenCount(base, target, StateClosed)
+		target.State, target.StateReason, target.ClosedHeight, target.UpdatedHeight = StateClosed, ReasonCompleted, s.env.Height, s.env.Height
+		if err := s.putJSON(issueKey(base.ID, n), target); err != nil {
+			return err
+		}
+		s.change.ClosedIssues = append(s.change.ClosedIssues, *target)
+		s.issueClosedAsCompleted(base, target, is.Author)
+	}
+	return nil
 }

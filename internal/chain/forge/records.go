@@ -8,6 +8,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/dforge/dforge/internal/chain/rewards"
 	"github.com/dforge/dforge/internal/chain/tx"
 )
 
@@ -41,6 +42,9 @@ type Repo struct {
 	Watchers   uint64 `json:"watchers"`
 	OpenIssues uint64 `json:"openIssues"`
 	OpenPulls  uint64 `json:"openPulls"`
+	// Contributors counts the distinct accounts that pushed to it or had a
+	// pull request merged into it (a reward rule reads it).
+	Contributors uint64 `json:"contributors,omitempty"`
 	// LastNumber is the last issue or pull request number given.
 	LastNumber    uint64 `json:"lastNumber"`
 	CreatedHeight uint64 `json:"createdHeight"`
@@ -82,6 +86,8 @@ type Pull struct {
 	MergedBy   common.Address `json:"mergedBy,omitzero"`
 	// MergedHeight is when it was merged; 0 until then.
 	MergedHeight uint64 `json:"mergedHeight,omitempty"`
+	// Approvers are the reviewers whose latest review approves.
+	Approvers []common.Address `json:"approvers,omitempty"`
 }
 
 // Comment is a comment on an issue or pull request conversation.
@@ -168,6 +174,10 @@ type Change struct {
 	Star         *Flag         `json:"star,omitempty"`
 	Watch        *Flag         `json:"watch,omitempty"`
 	Ref          *RefUpdate    `json:"ref,omitempty"`
+	// ClosedIssues are the issues a merged pull request closed ("fixes #3").
+	ClosedIssues []Issue `json:"closedIssues,omitempty"`
+	// Contributions is the accepted work the action brings the rewards module.
+	Contributions []rewards.Contribution `json:"contributions,omitempty"`
 }
 
 // RepoID is the repository the change is about (the new one for a fork).

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/dforge/dforge/internal/chain/rewards"
 	"github.com/dforge/dforge/internal/chain/tx"
 )
 
@@ -365,6 +366,9 @@ type RepoPush struct {
 	Old    string `json:"old"`
 	New    string `json:"new"`
 	Forced bool   `json:"forced"`
+	// Commits are those this push brought to the default branch whose
+	// authors are dForge accounts; each may earn its author a reward.
+	Commits []PushCommit `json:"commits,omitempty"`
 }
 
 func repoPush(s *session, payload []byte) error {
@@ -404,5 +408,39 @@ func repoPush(s *session, payload []byte) error {
 		return err
 	}
 	s.change.Ref = &RefUpdate{ID: id, Repo: r.ID, Ref: p.Ref, Old: p.Old, New: p.New, Forced: p.Forced}
+	if err := s.addContributor(r, s.actor); err != nil {
+		return err
+	}
+	if err := s.pushedCommits(r, p); err != nil {
+		return err
+	}
 	return s.saveRepo(r)
+}
+
+// pushedCommits reports the commits a push brought to the default branch.
+func (s *session) pushedCommits(r *Repo, p RepoPush) error {
+	if len(p.Commits) == 0 {
+		return nil
+	}
+	if p.Ref != "refs/heads/"+r.DefaultBranch || isZeroSHA(p.New) {
+		return invalid("commits", "are reported only for a push to the default branch %s", r.DefaultBranch)
+	}
+	if len(p.Commits) > MaxPushCommits {
+		return invalid("commits", "may list at most %d commits", MaxPushCommits)
+	}
+	seen := make([]string, 0, len(p.Commits))
+	for _, c := range p.Commits {
+		if err := validateSHA("commits", c.SHA); err != nil || isZeroSHA(c.SHA) {
+			return invalid("commits", "sha %q is not a commit id", c.SHA)
+		}
+		if c.Author == (common.Address{}) {
+			return invalid("commits", "author of %s is the zero address", c.SHA)
+		}
+		if slices.Contains(seen, c.SHA) {
+			continue
+		}
+		seen = append(seen, c.SHA)
+		s.contribute(r, rewards.KindCommit, c.Author, 0, c.SHA, "")
+	}
+	return nil
 }

@@ -18,11 +18,22 @@ const MaxTxBytes = 4096
 // review body with inline comments is far larger than a transfer.
 const MaxForgeTxBytes = 256 << 10
 
+// MaxProposeTxBytes is the largest encoded Propose transaction: its
+// Markdown description may be 20,000 characters.
+const MaxProposeTxBytes = 128 << 10
+
+// MaxSignedTxBytes is the largest transaction a wallet signs (POST
+// /api/v1/chain/txs); Forge transactions are relayed by operators only.
+const MaxSignedTxBytes = MaxProposeTxBytes
+
 // MaxBytes is the size limit of an encoded transaction of kind k; unknown
 // kinds get the value limit.
 func MaxBytes(k Kind) int {
-	if k == KindForge {
+	switch k {
+	case KindForge:
 		return MaxForgeTxBytes
+	case KindPropose:
+		return MaxProposeTxBytes
 	}
 	return MaxTxBytes
 }

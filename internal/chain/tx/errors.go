@@ -26,6 +26,11 @@ const (
 	CodeInvalidName     uint32 = 18
 	CodeNameTaken       uint32 = 19
 	CodeProtectedBranch uint32 = 20
+	// Governance codes.
+	CodeProposalClosed    uint32 = 21
+	CodeInsufficientStake uint32 = 22
+	CodeBadDeposit        uint32 = 23
+	CodeNoVotingPower     uint32 = 24
 )
 
 // codeNames gives each code its machine-readable name.
@@ -49,6 +54,10 @@ var codeNames = map[uint32]string{
 	CodeInvalidName:       "invalid_name",
 	CodeNameTaken:         "name_taken",
 	CodeProtectedBranch:   "protected_branch",
+	CodeProposalClosed:    "proposal_closed",
+	CodeInsufficientStake: "insufficient_stake",
+	CodeBadDeposit:        "bad_deposit",
+	CodeNoVotingPower:     "no_voting_power",
 }
 
 // CodeName returns the name of a code ("bad_signature"), or "" if the code

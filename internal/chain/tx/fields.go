@@ -105,6 +105,39 @@ var (
 	}}
 )
 
+// Governance fields. The gov module owns the rules; these only shape.
+var (
+	proposalTypeField = stringField("proposalType", 16, func(t *Tx, s string) { t.ProposalType = s })
+	titleField        = stringField("title", 1024, func(t *Tx, s string) { t.Title = s })
+	descriptionField  = stringField("description", MaxProposeTxBytes, func(t *Tx, s string) { t.Description = s })
+	optionField       = stringField("option", 16, func(t *Tx, s string) { t.Option = s })
+	depositField      = field{name: "deposit", typ: "uint256", read: func(v any, t *Tx) (string, error) {
+		n, err := readUint("deposit", v)
+		t.Deposit = n
+		return strconv.FormatUint(n, 10), err
+	}}
+	proposalField = field{name: "proposal", typ: "uint256", read: func(v any, t *Tx) (string, error) {
+		n, err := readUint("proposal", v)
+		if err == nil && n == 0 {
+			err = invalidField("proposal", "must be a proposal id (1 or more)")
+		}
+		t.Proposal = n
+		return strconv.FormatUint(n, 10), err
+	}}
+)
+
+// stringField is a string member of at most maxLen bytes.
+func stringField(name string, maxLen int, set func(*Tx, string)) field {
+	return field{name: name, typ: "string", read: func(v any, t *Tx) (string, error) {
+		s, ok := v.(string)
+		if !ok || len(s) > maxLen {
+			return "", invalidField(name, "must be a string of at most %d bytes", maxLen)
+		}
+		set(t, s)
+		return s, nil
+	}}
+}
+
 func invalidField(name, format string, args ...any) *Error {
 	return NewError(CodeInvalidField, "field %q %s", name, fmt.Sprintf(format, args...))
 }

@@ -31,6 +31,10 @@ const (
 	// pr.merge, ...), relayed and signed by a node's operator key on behalf
 	// of the user named as actor; the forge module reads its payload.
 	KindForge Kind = "Forge"
+	// KindPropose makes a governance proposal, paying the deposit; KindVote
+	// votes on one (again, to change the vote).
+	KindPropose Kind = "Propose"
+	KindVote    Kind = "Vote"
 )
 
 // registry lists every transaction type and its EIP-712 members in signing
@@ -43,6 +47,8 @@ var registry = map[Kind][]field{
 	KindTreasuryDeposit: {fromField, amountField, nonceField},
 	KindClaimUsername:   {fromField, usernameField, nonceField},
 	KindForge:           {fromField, actorField, actionField, payloadField, nonceField},
+	KindPropose:         {fromField, proposalTypeField, titleField, descriptionField, payloadField, depositField, nonceField},
+	KindVote:            {fromField, proposalField, optionField, nonceField},
 }
 
 // Kinds returns every known transaction type, sorted.

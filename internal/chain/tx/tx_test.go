@@ -85,6 +85,12 @@ func messageFor(kind tx.Kind, from common.Address) map[string]any {
 		m["actor"] = recipient.Hex()
 		m["action"] = "issue.create"
 		m["payload"] = `{"repo":1,"title":"Crash on start"}`
+	case tx.KindPropose:
+		delete(m, "amount")
+		m["proposalType"], m["title"], m["description"], m["payload"], m["deposit"] = "text", "Adopt a code of conduct", "See *the draft*.", "{}", "250"
+	case tx.KindVote:
+		delete(m, "amount")
+		m["proposal"], m["option"] = "4", "yes"
 	}
 	return m
 }
@@ -138,6 +144,12 @@ func TestEveryKindRoundTrips(t *testing.T) {
 			}
 			if kind == tx.KindTransfer || kind == tx.KindTip {
 				want.To = recipient
+			}
+			if kind == tx.KindPropose {
+				want.Amount, want.ProposalType, want.Title, want.Description, want.Payload, want.Deposit = 0, "text", "Adopt a code of conduct", "See *the draft*.", "{}", 250
+			}
+			if kind == tx.KindVote {
+				want.Amount, want.Proposal, want.Option = 0, 4, "yes"
 			}
 			if kind == tx.KindTip {
 				want.Target = "pr:alice/x#4"
@@ -506,6 +518,8 @@ func TestPublishedShapes(t *testing.T) {
 		"TreasuryDeposit": "from:address amount:uint256 nonce:uint256",
 		"ClaimUsername":   "from:address username:string nonce:uint256",
 		"Forge":           "from:address actor:address action:string payload:string nonce:uint256",
+		"Propose":         "from:address proposalType:string title:string description:string payload:string deposit:uint256 nonce:uint256",
+		"Vote":            "from:address proposal:uint256 option:string nonce:uint256",
 	}
 	if len(parsed) != len(wantFields) {
 		t.Fatalf("published %d types, want %d: %s", len(parsed), len(wantFields), types)

@@ -25,8 +25,16 @@ type Tx struct {
 	Username string         // the name a ClaimUsername claims
 	Actor    common.Address // the user a Forge action is for; From is the operator relaying it
 	Action   string         // a Forge action's name, e.g. "issue.create"
-	Payload  string         // a Forge action's fields as JSON
-	Hash     [32]byte       // the EIP-712 digest the wallet signed
+	Payload  string         // a Forge action's or a proposal's fields as JSON
+	// Governance: a Propose's type, title, description and deposit; a
+	// Vote's proposal and option.
+	ProposalType string
+	Title        string
+	Description  string
+	Deposit      uint64
+	Proposal     uint64
+	Option       string
+	Hash         [32]byte // the EIP-712 digest the wallet signed
 }
 
 // Verify checks env as a transaction on the chain chainID and returns it
