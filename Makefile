@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dforge/dforge/internal/cli.Version=$(VERSION)
 WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run build web deps test test-go test-web test-e2e fuzz bench-web bench-chain bench-forge music openapi fmt lint clean
+.PHONY: run build web deps test test-go test-web test-e2e fuzz bench-web bench-chain bench-forge bench-gov music openapi fmt lint clean
 
 ## run: install what is needed, build, and start a node on the embedded defaults
 run: build
@@ -59,6 +59,10 @@ bench-chain:
 ## bench-forge: git clone/push throughput against git http-backend, API latency on 10,000 issues, peak RSS of a 1 GB clone (BENCH_FLAGS=-quick for a smoke run)
 bench-forge:
 	$(GO) run ./bench/forge $(BENCH_FLAGS)
+
+## bench-gov: the block that tallies a vote of 100,000 stakers against empty and one-transfer blocks (ABCI, on-disk IAVL)
+bench-gov:
+	$(GO) run ./bench/gov $(BENCH_FLAGS)
 
 ## fuzz: fuzz transaction decoding, CheckTx, the SIWE parser and the forge module (FUZZTIME each; make test runs their seeds)
 FUZZTIME ?= 30s

@@ -8,6 +8,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -31,6 +34,48 @@ type testnetConfig struct {
 	// (P2P), +1 (RPC) and +2 (HTTP).
 	BasePort int
 	Allocs   allocFlags
+	// FullNodes follow the chain without being genesis validators (one
+	// can join the set through a validator proposal).
+	FullNodes  int
+	Params     paramFlags
+	Reputation reputationFlags
+	// EmptyBlocks, when not zero, is how often the idle chain makes a block.
+	EmptyBlocks time.Duration
+}
+
+// nodes is how many node directories the testnet has.
+func (c testnetConfig) nodes() int { return c.Validators + c.FullNodes }
+
+// paramFlags are --param NAME=VALUE genesis parameter overrides.
+type paramFlags [][2]string
+
+func (p *paramFlags) String() string { return fmt.Sprint(len(*p), " parameters") }
+
+func (p *paramFlags) Set(v string) error {
+	name, value, ok := strings.Cut(v, "=")
+	if !ok {
+		return fmt.Errorf("want NAME=VALUE, got %q", v)
+	}
+	if _, err := app.DefaultParams().Set(name, value); err != nil {
+		return err
+	}
+	*p = append(*p, [2]string{name, value})
+	return nil
+}
+
+// reputationFlags are --reputation ADDRESS=SCORE genesis scores.
+type reputationFlags []app.ReputationGrant
+
+func (r *reputationFlags) String() string { return fmt.Sprint(len(*r), " scores") }
+
+func (r *reputationFlags) Set(v string) error {
+	addr, score, ok := strings.Cut(v, "=")
+	n, err := strconv.ParseUint(score, 10, 64)
+	if !ok || !common.IsHexAddress(addr) || err != nil {
+		return fmt.Errorf("want ADDRESS=SCORE with a 0x address and a whole number, got %q", v)
+	}
+	*r = append(*r, app.ReputationGrant{Address: common.HexToAddress(addr), Score: n})
+	return nil
 }
 
 // testnetNode is one node a testnet holds: its data dir and addresses.
@@ -45,6 +90,10 @@ func parseTestnet(args []string) (testnetConfig, error) {
 	fl.StringVar(&cfg.Out, "out", "./testnet", "`dir` to write node0 .. nodeN-1 in; must be new or empty")
 	fl.IntVar(&cfg.BasePort, "base-port", 0, "first port `P`: node K uses P+3K (P2P), P+3K+1 (RPC), P+3K+2 (HTTP); 0 picks free ports")
 	fl.Var(&cfg.Allocs, "alloc", "genesis balance `ADDRESS=AMOUNT` in micro-units (repeatable)")
+	fl.IntVar(&cfg.FullNodes, "full-nodes", 0, "`N` more nodes that follow the chain but are not genesis validators")
+	fl.Var(&cfg.Params, "param", "genesis chain parameter `NAME=VALUE` (repeatable; names as on /docs)")
+	fl.Var(&cfg.Reputation, "reputation", "genesis reputation `ADDRESS=SCORE` (repeatable)")
+	fl.DurationVar(&cfg.EmptyBlocks, "empty-blocks", 0, "how often an idle chain makes a block, e.g. 500ms (default 6s)")
 	if err := fl.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -54,8 +103,14 @@ func parseTestnet(args []string) (testnetConfig, error) {
 	if cfg.Validators < 1 || cfg.Validators > maxValidators {
 		return cfg, fmt.Errorf("testnet: --validators must be between 1 and %d, got %d", maxValidators, cfg.Validators)
 	}
-	if last := cfg.BasePort + portsPerNode*cfg.Validators - 1; cfg.BasePort != 0 && (cfg.BasePort < 1 || last > 65535) {
-		return cfg, fmt.Errorf("testnet: --base-port %d leaves no room for %d ports below 65536", cfg.BasePort, portsPerNode*cfg.Validators)
+	if cfg.FullNodes < 0 || cfg.nodes() > maxValidators {
+		return cfg, fmt.Errorf("testnet: --full-nodes must be 0 or more, with at most %d nodes in all", maxValidators)
+	}
+	if cfg.EmptyBlocks < 0 {
+		return cfg, errors.New("testnet: --empty-blocks must not be negative")
+	}
+	if last := cfg.BasePort + portsPerNode*cfg.nodes() - 1; cfg.BasePort != 0 && (cfg.BasePort < 1 || last > 65535) {
+		return cfg, fmt.Errorf("testnet: --base-port %d leaves no room for %d ports below 65536", cfg.BasePort, portsPerNode*cfg.nodes())
 	}
 	if cfg.Out == "" {
 		return cfg, errors.New("testnet: --out is empty")
@@ -74,8 +129,8 @@ func testnet(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "wrote a %d-validator testnet of chain %s in %s (genesis allocations besides the treasury: %d)\n",
-		len(nodes), tx.ChainIDString(app.DefaultParams().ChainID), cfg.Out, len(cfg.Allocs))
+	fmt.Fprintf(out, "wrote a %d-validator testnet (and %d full nodes) of chain %s in %s (genesis allocations besides the treasury: %d)\n",
+		cfg.Validators, cfg.FullNodes, tx.ChainIDString(app.DefaultParams().ChainID), cfg.Out, len(cfg.Allocs))
 	for i, n := range nodes {
 		fmt.Fprintf(out, "  node%d  http://%s  rpc %s  p2p %s\n", i, n.HTTPAddr, n.RPCAddr, n.P2PAddr)
 	}
@@ -94,7 +149,7 @@ func writeTestnet(cfg testnetConfig) ([]testnetNode, error) {
 	}
 	nodes, err := writeNodes(cfg)
 	if err != nil {
-		for i := range cfg.Validators {
+		for i := range cfg.nodes() {
 			os.RemoveAll(node.TestnetHome(cfg.Out, i)) // the directory was empty before
 		}
 		return nil, err
@@ -105,7 +160,7 @@ func writeTestnet(cfg testnetConfig) ([]testnetNode, error) {
 func writeNodes(cfg testnetConfig) ([]testnetNode, error) {
 	// 2. The genesis `dforge init` would write, with every validator in it
 	// and every node's operator key.
-	operators := make([]common.Address, cfg.Validators)
+	operators := make([]common.Address, cfg.nodes())
 	for i := range operators {
 		var err error
 		if operators[i], err = operatorAddress(node.TestnetHome(cfg.Out, i)); err != nil {
@@ -114,17 +169,24 @@ func writeNodes(cfg testnetConfig) ([]testnetNode, error) {
 	}
 	genesis := app.TreasuryGenesis(operators...)
 	genesis.Allocations = append(genesis.Allocations, cfg.Allocs...)
+	genesis.Reputation = cfg.Reputation
+	for _, p := range cfg.Params {
+		var err error
+		if genesis.Params, err = genesis.Params.Set(p[0], p[1]); err != nil {
+			return nil, fmt.Errorf("testnet: --param: %w", err)
+		}
+	}
 	appState, err := json.Marshal(genesis)
 	if err != nil {
 		return nil, fmt.Errorf("testnet: encode genesis: %w", err)
 	}
-	ports, err := testnetPorts(cfg.BasePort, cfg.Validators)
+	ports, err := testnetPorts(cfg.BasePort, cfg.nodes())
 	if err != nil {
 		return nil, fmt.Errorf("testnet: %w", err)
 	}
 	// 3. CometBFT homes, keys, genesis and peers.
-	nodes := make([]testnetNode, cfg.Validators)
-	homes := make([]node.TestnetNode, cfg.Validators)
+	nodes := make([]testnetNode, cfg.nodes())
+	homes := make([]node.TestnetNode, cfg.nodes())
 	for i := range nodes {
 		p2p, rpc, http := ports[portsPerNode*i], ports[portsPerNode*i+1], ports[portsPerNode*i+2]
 		home := node.TestnetHome(cfg.Out, i)
@@ -132,7 +194,7 @@ func writeNodes(cfg testnetConfig) ([]testnetNode, error) {
 			Home: home, HTTPAddr: fmt.Sprintf("127.0.0.1:%d", http),
 			RPCAddr: fmt.Sprintf("tcp://127.0.0.1:%d", rpc), P2PAddr: fmt.Sprintf("tcp://127.0.0.1:%d", p2p),
 		}
-		homes[i] = node.TestnetNode{Home: cometHome(home), RPCPort: rpc, P2PPort: p2p}
+		homes[i] = node.TestnetNode{Home: cometHome(home), RPCPort: rpc, P2PPort: p2p, FullNode: i >= cfg.Validators, EmptyBlockInterval: cfg.EmptyBlocks}
 	}
 	if err := node.WriteTestnet(tx.ChainIDString(genesis.Params.ChainID), appState, homes); err != nil {
 		return nil, err

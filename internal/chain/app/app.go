@@ -15,6 +15,7 @@ import (
 
 	"github.com/dforge/dforge/internal/chain/ledger"
 	"github.com/dforge/dforge/internal/chain/params"
+	"github.com/dforge/dforge/internal/chain/reputation"
 	"github.com/dforge/dforge/internal/chain/state"
 	"github.com/dforge/dforge/internal/chain/tx"
 )
@@ -104,6 +105,11 @@ func (a *App) InitChain(_ context.Context, req *abci.InitChainRequest) (*abci.In
 	}
 	if err := initValidators(a.state, req.Validators); err != nil {
 		return nil, err
+	}
+	for _, r := range g.Reputation {
+		if _, err := reputation.Add(a.state, g.Params.Reputation, r.Address, 0, r.Score); err != nil {
+			return nil, fmt.Errorf("genesis reputation of %s: %w", r.Address.Hex(), err)
+		}
 	}
 	a.verifiedMu.Lock() // verify reads the chain id under this lock only
 	a.params = g.Params

@@ -26,6 +26,15 @@ type Genesis struct {
 	// transactions (actions relayed for their users) the chain accepts. A
 	// genesis without the key has none.
 	Operators []common.Address `json:"operators,omitempty"`
+	// Reputation seeds contributors' scores, for a chain that continues a
+	// community's history (and for tests of the multiplier).
+	Reputation []ReputationGrant `json:"reputation,omitempty"`
+}
+
+// ReputationGrant is a genesis reputation score.
+type ReputationGrant struct {
+	Address common.Address `json:"address"`
+	Score   uint64         `json:"score"`
 }
 
 // DefaultParams are the parameters a new single-node chain starts with.

@@ -55,7 +55,16 @@ type Config struct {
 	// LogLevel drops CometBFT's lines below it; nil means slog.LevelWarn,
 	// because CometBFT logs every block and peer message at info.
 	LogLevel slog.Leveler
+	// EmptyBlockInterval, when not zero, overrides how long an idle chain
+	// waits before it makes an empty block (DefaultEmptyBlockInterval).
+	EmptyBlockInterval time.Duration
 }
+
+// DefaultEmptyBlockInterval is how often an idle chain makes a block.
+// Voting periods, timelocks, unbonding and reward epochs are counted in
+// blocks, so time must move them on a quiet chain too; one block in six
+// seconds is what the parameters' defaults assume.
+const DefaultEmptyBlockInterval = 6 * time.Second
 
 func (c Config) configFile() string {
 	return filepath.Join(c.Home, "config", "config.toml")
@@ -94,6 +103,9 @@ func applyOverrides(cc *cmtcfg.Config, c Config) {
 	if c.P2PAddr != "" {
 		cc.P2P.ListenAddress = c.P2PAddr
 	}
+	if c.EmptyBlockInterval > 0 {
+		cc.Consensus.CreateEmptyBlocksInterval = c.EmptyBlockInterval
+	}
 }
 
 // tunedConfig is CometBFT's default configuration adjusted for a forge: blocks
@@ -124,8 +136,9 @@ func tunedConfig() *cmtcfg.Config {
 // only matter when a validator is slow or down (a missing proposer costs one
 // timeout_propose per round it would have led).
 func tuneConsensus(c *cmtcfg.ConsensusConfig) {
-	c.CreateEmptyBlocks = false // the chain is idle when the forge is
-	c.CreateEmptyBlocksInterval = 0
+	// A block as soon as a transaction arrives, else one every interval.
+	c.CreateEmptyBlocks = false
+	c.CreateEmptyBlocksInterval = DefaultEmptyBlockInterval
 	c.TimeoutPropose = 400 * time.Millisecond
 	c.TimeoutProposeDelta = 100 * time.Millisecond
 	c.TimeoutPrevote = 100 * time.Millisecond

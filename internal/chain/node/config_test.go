@@ -83,8 +83,8 @@ func TestInitKeepsFilesAndOverrides(t *testing.T) {
 	if cc.RPC.ListenAddress != "tcp://127.0.0.1:1" || cc.P2P.ListenAddress != DefaultP2PAddr {
 		t.Fatalf("addresses: rpc %s p2p %s", cc.RPC.ListenAddress, cc.P2P.ListenAddress)
 	}
-	if cc.Consensus.CreateEmptyBlocks {
-		t.Fatal("create_empty_blocks is on")
+	if cc.Consensus.CreateEmptyBlocks || cc.Consensus.CreateEmptyBlocksInterval != DefaultEmptyBlockInterval {
+		t.Fatalf("empty blocks: create %v, interval %s", cc.Consensus.CreateEmptyBlocks, cc.Consensus.CreateEmptyBlocksInterval)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"net"
 	"path/filepath"
 	"strings"
+	"time"
 
 	cmtcfg "github.com/cometbft/cometbft/config"
 	"github.com/cometbft/cometbft/p2p"
@@ -24,6 +25,12 @@ type TestnetNode struct {
 	Home string
 	// RPCPort and P2PPort are its loopback listen ports.
 	RPCPort, P2PPort int
+	// FullNode leaves the node out of the genesis validator set: it follows
+	// the chain and can become a validator through governance.
+	FullNode bool
+	// EmptyBlockInterval, when not zero, is its config.toml's
+	// create_empty_blocks_interval.
+	EmptyBlockInterval time.Duration
 }
 
 // testnetNode is one validator's home while WriteTestnet writes it.
@@ -32,6 +39,7 @@ type testnetNode struct {
 	nodeID  p2p.ID
 	p2pPort int
 	val     types.GenesisValidator
+	full    bool // not a genesis validator
 }
 
 // Testnet writes the homes of an n-validator network on this host under dir
@@ -85,6 +93,9 @@ func newTestnetNode(nd TestnetNode, moniker string) (testnetNode, error) {
 	// which the strict address book rejects as non-routable.
 	cc.P2P.AllowDuplicateIP = true
 	cc.P2P.AddrBookStrict = false
+	if nd.EmptyBlockInterval > 0 {
+		cc.Consensus.CreateEmptyBlocksInterval = nd.EmptyBlockInterval
+	}
 	if exists(cc.GenesisFile()) {
 		return testnetNode{}, fmt.Errorf("%s already exists; choose an empty directory", cc.GenesisFile())
 	}
@@ -99,15 +110,17 @@ func newTestnetNode(nd TestnetNode, moniker string) (testnetNode, error) {
 	if err != nil {
 		return testnetNode{}, err
 	}
-	return testnetNode{cc: cc, nodeID: nodeKey.ID(), p2pPort: nd.P2PPort, val: genesisValidator(pv, cc.Moniker)}, nil
+	return testnetNode{cc: cc, nodeID: nodeKey.ID(), p2pPort: nd.P2PPort, val: genesisValidator(pv, cc.Moniker), full: nd.FullNode}, nil
 }
 
 // writeTestnet writes one genesis into every home and each node's
 // config.toml with its persistent peers.
 func writeTestnet(nodes []testnetNode, chainID string, appState json.RawMessage) error {
-	vals := make([]types.GenesisValidator, len(nodes))
-	for i, nd := range nodes {
-		vals[i] = nd.val
+	var vals []types.GenesisValidator
+	for _, nd := range nodes {
+		if !nd.full {
+			vals = append(vals, nd.val)
+		}
 	}
 	// One document, so every node has the same genesis time and hash.
 	doc := newGenesis(chainID, appState, vals)
