@@ -958,3 +958,25 @@ func contributorsGit(ctx context.Context, dir, commit string) ([]Contributor, er
 	}
 	return list, sc.Err()
 }
+
+// CommitAuthors lists the commits reachable from new and not from old
+// (old may be all zeros: everything new reaches), newest first, at most
+// limit, as id and author email.
+func CommitAuthors(ctx context.Context, dir, old, new string, limit int) ([][2]string, error) {
+	args := []string{"rev-list", "--format=%H%x00%ae", "--no-commit-header", "--max-count=" + strconv.Itoa(limit), "--end-of-options", new}
+	if strings.Trim(old, "0") != "" {
+		args = append(args, "^"+old)
+	}
+	out, err := read(ctx, dir, nil, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list pushed commits: %w", err)
+	}
+	var list [][2]string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		id, email, ok := strings.Cut(line, "\x00")
+		if ok {
+			list = append(list, [2]string{id, email})
+		}
+	}
+	return list, nil
+}

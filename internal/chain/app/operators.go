@@ -8,6 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/chain/gov"
 	"github.com/dforge/dforge/internal/chain/ledger"
 	"github.com/dforge/dforge/internal/chain/rewards"
 	"github.com/dforge/dforge/internal/chain/tx"
@@ -78,6 +79,10 @@ func (a *App) applyForge(kv ledger.KV, t tx.Tx, height int64) ([]abci.Event, err
 	}
 	for _, o := range outcomes {
 		events = append(events, rewardEvents(o)...)
+		// Reputation earned raises the contributor's voting power at once.
+		if err := gov.Refresh(kv, a.params.Reputation, o.Account, uint64(height)); err != nil {
+			return nil, err
+		}
 	}
 	return events, nil
 }

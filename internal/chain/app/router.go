@@ -32,7 +32,7 @@ func (a *App) applyOn(kv ledger.KV, t tx.Tx, height int64) ([]abci.Event, error)
 		if err := ledger.Stake(kv, t.From, t.Amount); err != nil {
 			return nil, ledgerError(err)
 		}
-		if err := stakeChanged(kv, t.From, height); err != nil {
+		if err := a.stakeChanged(kv, t.From, height); err != nil {
 			return nil, err
 		}
 		return []abci.Event{amountEvent(t)}, nil
@@ -44,7 +44,7 @@ func (a *App) applyOn(kv ledger.KV, t tx.Tx, height int64) ([]abci.Event, error)
 		if err := ledger.Unstake(kv, t.From, t.Amount, maturesAt); err != nil {
 			return nil, ledgerError(err)
 		}
-		if err := stakeChanged(kv, t.From, height); err != nil {
+		if err := a.stakeChanged(kv, t.From, height); err != nil {
 			return nil, err
 		}
 		ev := amountEvent(t)
@@ -79,12 +79,12 @@ func (a *App) applyOn(kv ledger.KV, t tx.Tx, height int64) ([]abci.Event, error)
 
 // stakeChanged gives governance the account's new stake, whose history
 // voting power is snapshotted from.
-func stakeChanged(kv ledger.KV, a common.Address, height int64) error {
-	staked, err := ledger.Staked(kv, a)
+func (a *App) stakeChanged(kv ledger.KV, addr common.Address, height int64) error {
+	staked, err := ledger.Staked(kv, addr)
 	if err != nil {
 		return err
 	}
-	return gov.StakeChanged(kv, a, uint64(height), staked)
+	return gov.StakeChanged(kv, a.params.Reputation, addr, uint64(height), staked)
 }
 
 // transferEvent describes a movement between two accounts (Transfer, Tip,

@@ -1,9 +1,15 @@
 // Package gov is the chain module for governance: proposals, votes and
 // their tally. Voting power is the voter's stake at the start of the
 // proposal's block times the reputation multiplier then, in basis points.
-// Stakes keep a history (checkpoint lists) instead of being copied when a
-// proposal is made, and the tally is kept as votes arrive, so ending a
-// vote costs the same for ten voters or a hundred thousand.
+//
+// Every staker's power record (stake and multiplier) and the chain's total
+// power keep a history (checkpoint lists), so a proposal snapshots them by
+// reading one record, and the tally is kept as votes arrive: making a
+// proposal, voting and ending a vote each cost the same for ten stakers or
+// a hundred thousand. A record is refreshed when its stake changes, when
+// its owner earns reputation, and by a sweep of a few stakers at the start
+// of every block, which carries reputation decay into voting power within
+// an epoch however many stakers there are.
 //
 // State keys:
 //
@@ -14,7 +20,8 @@
 //	gov/exec/<height>        ids executed at the start of height (JSON)
 //	gov/stakers/n, /<i>      every account that ever staked, in order
 //	gov/staker/<addr>        its place in that list, plus one
-//	gov/stake/<addr>         checkpoint list: A = the account's stake from that height
+//	gov/power/<addr>         checkpoint list: A = stake, B = multiplier (bps)
+//	gov/total                checkpoint list: A = Σ stake × multiplier
 package gov
 
 import (
@@ -26,6 +33,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/chain/checkpoint"
+	"github.com/dforge/dforge/internal/chain/ledger"
 	"github.com/dforge/dforge/internal/chain/params"
 	"github.com/dforge/dforge/internal/chain/reputation"
 )
@@ -120,13 +128,14 @@ func voteKey(id uint64, a common.Address) []byte {
 }
 func endsKey(h uint64) []byte           { return binary.BigEndian.AppendUint64([]byte("gov/ends/"), h) }
 func execKey(h uint64) []byte           { return binary.BigEndian.AppendUint64([]byte("gov/exec/"), h) }
-func stakeKey(a common.Address) []byte  { return append([]byte("gov/stake/"), a.Bytes()...) }
+func powerKey(a common.Address) []byte  { return append([]byte("gov/power/"), a.Bytes()...) }
 func stakerKey(a common.Address) []byte { return append([]byte("gov/staker/"), a.Bytes()...) }
 func stakerAtKey(i uint64) []byte       { return binary.BigEndian.AppendUint64([]byte("gov/stakers/"), i) }
 
 var (
 	seqKey         = []byte("gov/seq")
 	stakerCountKey = []byte("gov/stakers/n")
+	totalKey       = []byte("gov/total")
 )
 
 // GetProposal reads proposal id.
@@ -188,70 +197,113 @@ func setUint(kv KV, key []byte, n uint64) error {
 	return kv.Set(key, binary.BigEndian.AppendUint64(nil, n))
 }
 
-// StakeChanged records a's stake (now staked) from height on; the ledger
-// calls nothing itself, so the app calls this after every Stake and Unstake.
-func StakeChanged(kv KV, a common.Address, height, staked uint64) error {
+// StakeChanged refreshes a's power record after its stake became staked;
+// the app calls it after every Stake and Unstake.
+func StakeChanged(kv KV, p params.Reputation, a common.Address, height, staked uint64) error {
+	if err := enlist(kv, a); err != nil {
+		return err
+	}
+	return refresh(kv, p, a, height, staked)
+}
+
+// Refresh recomputes a's power record from its current stake and
+// reputation (after a reward raised it); an account that never staked has
+// none to refresh.
+func Refresh(kv KV, p params.Reputation, a common.Address, height uint64) error {
 	place, err := getUint(kv, stakerKey(a))
+	if err != nil || place == 0 {
+		return err
+	}
+	staked, err := ledger.Staked(kv, a)
 	if err != nil {
 		return err
 	}
-	if place == 0 {
-		n, err := getUint(kv, stakerCountKey)
+	return refresh(kv, p, a, height, staked)
+}
+
+// enlist adds a to the staker list the sweep walks.
+func enlist(kv KV, a common.Address) error {
+	place, err := getUint(kv, stakerKey(a))
+	if err != nil || place != 0 {
+		return err
+	}
+	n, err := getUint(kv, stakerCountKey)
+	if err != nil {
+		return err
+	}
+	if err := kv.Set(stakerAtKey(n), a.Bytes()); err != nil {
+		return err
+	}
+	if err := setUint(kv, stakerCountKey, n+1); err != nil {
+		return err
+	}
+	return setUint(kv, stakerKey(a), n+1)
+}
+
+// refresh writes a's record and moves the total by the change in power;
+// nothing is written when nothing changed.
+func refresh(kv KV, p params.Reputation, a common.Address, height, staked uint64) error {
+	score, err := reputation.Score(kv, p, a)
+	if err != nil {
+		return err
+	}
+	m := reputation.Multiplier(p, score)
+	old, _, err := checkpoint.Last(kv, powerKey(a))
+	if err != nil {
+		return err
+	}
+	if old.A == staked && old.B == m {
+		return nil
+	}
+	if err := checkpoint.Record(kv, powerKey(a), checkpoint.Entry{Height: height, A: staked, B: m}); err != nil {
+		return err
+	}
+	total, _, err := checkpoint.Last(kv, totalKey)
+	if err != nil {
+		return err
+	}
+	sum := total.A - reputation.Apply(old.A, old.B) + reputation.Apply(staked, m)
+	return checkpoint.Record(kv, totalKey, checkpoint.Entry{Height: height, A: sum})
+}
+
+// Sweep refreshes n stakers, block after block round the staker list, so
+// decayed reputation reaches voting power without an epoch-wide rewrite.
+// Where it starts follows from the height, so a sweep that changes nothing
+// writes nothing (an idle chain's blocks keep their app hash).
+func Sweep(kv KV, p params.Reputation, height uint64, n int) error {
+	count, err := getUint(kv, stakerCountKey)
+	if err != nil || count == 0 {
+		return err
+	}
+	at := height % count * uint64(n) % count
+	for range min(uint64(n), count) {
+		at %= count
+		raw, err := kv.Get(stakerAtKey(at))
 		if err != nil {
 			return err
 		}
-		if err := kv.Set(stakerAtKey(n), a.Bytes()); err != nil {
+		if err := Refresh(kv, p, common.BytesToAddress(raw), height); err != nil {
 			return err
 		}
-		if err := setUint(kv, stakerCountKey, n+1); err != nil {
-			return err
-		}
-		if err := setUint(kv, stakerKey(a), n+1); err != nil {
-			return err
-		}
+		at++
 	}
-	return checkpoint.Record(kv, stakeKey(a), checkpoint.Entry{Height: height, A: staked})
+	return nil
 }
 
 // PowerBefore is a's voting power at the start of block height: its stake
-// then times its reputation multiplier then.
-func PowerBefore(kv KV, p params.Reputation, a common.Address, height uint64) (stake, multiplierBps, power uint64, err error) {
-	e, _, err := checkpoint.Before(kv, stakeKey(a), height)
-	if err != nil {
-		return 0, 0, 0, err
+// then times its multiplier then.
+func PowerBefore(kv KV, _ params.Reputation, a common.Address, height uint64) (stake, multiplierBps, power uint64, err error) {
+	e, ok, err := checkpoint.Before(kv, powerKey(a), height)
+	if err != nil || !ok {
+		return 0, params.OneBps, 0, err
 	}
-	score, err := reputation.ScoreBefore(kv, p, a, height)
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	m := reputation.Multiplier(p, score)
-	return e.A, m, reputation.Apply(e.A, m), nil
+	return e.A, e.B, reputation.Apply(e.A, e.B), nil
 }
 
-// TotalPowerBefore sums every staker's power at the start of block
-// height. It reads every account that ever staked: proposals are rare, and
-// this keeps votes and tallies from reading more than their own keys.
-func TotalPowerBefore(kv KV, p params.Reputation, height uint64) (uint64, error) {
-	n, err := getUint(kv, stakerCountKey)
-	if err != nil {
-		return 0, err
-	}
-	var total uint64
-	for i := range n {
-		raw, err := kv.Get(stakerAtKey(i))
-		if err != nil {
-			return 0, err
-		}
-		_, _, power, err := PowerBefore(kv, p, common.BytesToAddress(raw), height)
-		if err != nil {
-			return 0, err
-		}
-		if total+power < total {
-			return 0, errors.New("total voting power overflows")
-		}
-		total += power
-	}
-	return total, nil
+// TotalPowerBefore is every staker's power summed, at the start of block height.
+func TotalPowerBefore(kv KV, _ params.Reputation, height uint64) (uint64, error) {
+	e, _, err := checkpoint.Before(kv, totalKey, height)
+	return e.A, err
 }
 
 func idList(kv KV, key []byte) ([]uint64, error) {

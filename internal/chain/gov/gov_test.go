@@ -7,6 +7,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/chain/gov"
+	"github.com/dforge/dforge/internal/chain/ledger"
 	"github.com/dforge/dforge/internal/chain/params"
 	"github.com/dforge/dforge/internal/chain/reputation"
 	"github.com/dforge/dforge/internal/chain/state"
@@ -70,17 +71,18 @@ func vote(t *testing.T, kv gov.KV, p params.Params, height uint64, who common.Ad
 // reputation multiplier; stake moved afterwards does not count.
 func TestVotingPowerIsSnapshottedAtTheProposal(t *testing.T) {
 	kv, p := state.OpenMemory(), testParams()
-	must(t, gov.StakeChanged(kv, alice, 2, 1000))
-	must(t, gov.StakeChanged(kv, bob, 2, 3000))
+	must(t, gov.StakeChanged(kv, p.Reputation, alice, 2, 1000))
+	must(t, gov.StakeChanged(kv, p.Reputation, bob, 2, 3000))
 	if _, err := reputation.Add(kv, p.Reputation, bob, 3, 500); err != nil { // 1.5x
 		t.Fatal(err)
 	}
+	must(t, gov.StakeChanged(kv, p.Reputation, bob, 3, 3000)) // refreshed, as after a reward
 	pr := propose(t, kv, p, 5, gov.TypeText, "")
 	if pr.TotalPower != 1000+4500 {
 		t.Fatalf("total power %d, want 5500", pr.TotalPower)
 	}
-	must(t, gov.StakeChanged(kv, bob, 6, 0))      // unstakes everything after the snapshot
-	must(t, gov.StakeChanged(kv, carol, 6, 9999)) // stakes after it
+	must(t, gov.StakeChanged(kv, p.Reputation, bob, 6, 0))      // unstakes everything after the snapshot
+	must(t, gov.StakeChanged(kv, p.Reputation, carol, 6, 9999)) // stakes after it
 	pr = vote(t, kv, p, 7, bob, pr.ID, gov.Yes)
 	if pr.Yes != 4500 {
 		t.Fatalf("bob's yes counts %d, want 4500", pr.Yes)
@@ -92,7 +94,7 @@ func TestVotingPowerIsSnapshottedAtTheProposal(t *testing.T) {
 
 func TestAVoteCanChangeWhileActiveOnly(t *testing.T) {
 	kv, p := state.OpenMemory(), testParams()
-	must(t, gov.StakeChanged(kv, alice, 1, 100))
+	must(t, gov.StakeChanged(kv, p.Reputation, alice, 1, 100))
 	pr := propose(t, kv, p, 2, gov.TypeText, "{}")
 	vote(t, kv, p, 3, alice, pr.ID, gov.No)
 	pr = vote(t, kv, p, 4, alice, pr.ID, gov.Yes)
@@ -131,7 +133,7 @@ func TestTally(t *testing.T) {
 			}{{alice, c.yes, gov.Yes}, {bob, c.no, gov.No}, {carol, c.abstain, gov.Abstain}, {common.HexToAddress("0xd0"), 100 - c.yes - c.no - c.abstain, ""}}
 			for _, v := range voters {
 				if v.stake > 0 {
-					must(t, gov.StakeChanged(kv, v.who, 1, v.stake))
+					must(t, gov.StakeChanged(kv, p.Reputation, v.who, 1, v.stake))
 				}
 			}
 			pr := propose(t, kv, p, 2, gov.TypeParam, `{"name":"quorumBps","value":"5000"}`)
@@ -158,7 +160,7 @@ func TestTally(t *testing.T) {
 
 func TestExecutionWaitsForTheTimelockAndRecordsAFailure(t *testing.T) {
 	kv, p := state.OpenMemory(), testParams()
-	must(t, gov.StakeChanged(kv, alice, 1, 100))
+	must(t, gov.StakeChanged(kv, p.Reputation, alice, 1, 100))
 	pr := propose(t, kv, p, 2, gov.TypeSpend, `{"to":"0x00000000000000000000000000000000000000b0","amount":"99","reason":"audit"}`)
 	vote(t, kv, p, 3, alice, pr.ID, gov.Yes)
 	fx := &effects{fail: errors.New("the treasury holds 5 micro-units, the spend asks for 99")}
@@ -202,5 +204,38 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Decayed reputation reaches voting power through the sweep, and the total
+// stays the sum of the records.
+func TestSweepCarriesDecayIntoPower(t *testing.T) {
+	kv, p := state.OpenMemory(), testParams()
+	if _, err := reputation.AdvanceEpoch(kv, 1, 10); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reputation.Add(kv, p.Reputation, bob, 1, 500); err != nil { // 1.5x
+		t.Fatal(err)
+	}
+	must(t, ledger.InitGenesis(kv, []ledger.Allocation{{Address: alice, Amount: 100}, {Address: bob, Amount: 1000}}))
+	must(t, ledger.Stake(kv, alice, 100))
+	must(t, ledger.Stake(kv, bob, 1000))
+	must(t, gov.StakeChanged(kv, p.Reputation, alice, 1, 100))
+	must(t, gov.StakeChanged(kv, p.Reputation, bob, 1, 1000))
+	if total, _ := gov.TotalPowerBefore(kv, p.Reputation, 2); total != 100+1500 {
+		t.Fatalf("total %d, want 1600", total)
+	}
+	for h := uint64(2); h <= 31; h++ { // three epochs: 500 × 0.98³ = 470 points, 1.47x
+		if _, err := reputation.AdvanceEpoch(kv, h, 10); err != nil {
+			t.Fatal(err)
+		}
+		must(t, gov.Sweep(kv, p.Reputation, h, 1))
+	}
+	_, m, power, _ := gov.PowerBefore(kv, p.Reputation, bob, 32)
+	if m != 14_700 || power != 1470 {
+		t.Fatalf("bob after decay: multiplier %d, power %d", m, power)
+	}
+	if total, _ := gov.TotalPowerBefore(kv, p.Reputation, 32); total != 100+1470 {
+		t.Fatalf("total %d, want 1570", total)
 	}
 }

@@ -275,18 +275,45 @@ func (h *Repos) Pushed(ctx context.Context, u *auth.User, r gitserver.Repo, upda
 	if err != nil {
 		return fmt.Errorf("repository id %q: %w", r.ID, err)
 	}
+	rec, err := h.record(ctx, r)
+	if err != nil {
+		return err
+	}
 	for _, up := range updates {
 		if up.Old == up.New {
 			continue
 		}
-		_, err := h.forge.Do(ctx, u.Address, "repo.push", chainforge.RepoPush{
-			Repo: id, Ref: up.Ref, Old: up.Old, New: up.New, Forced: up.Forced,
-		})
+		push := chainforge.RepoPush{Repo: id, Ref: up.Ref, Old: up.Old, New: up.New, Forced: up.Forced}
+		if !rec.Private && up.Ref == "refs/heads/"+rec.DefaultBranch && !up.Deleted() {
+			push.Commits = h.accountCommits(ctx, r.Path, up)
+		}
+		_, err := h.forge.Do(ctx, u.Address, "repo.push", push)
 		if err != nil {
 			return fmt.Errorf("record the push of %s: %w", up.Ref, err)
 		}
 	}
 	return nil
+}
+
+// accountCommits lists the commits an update brings to the default branch
+// whose author email names a dForge account: an address as its local part
+// (0xabc...@users.dforge, the form the node suggests). Profile emails are
+// private to the node, so they never link a commit to an account on chain.
+// A failure to list costs the rewards, never the push.
+func (h *Repos) accountCommits(ctx context.Context, dir string, up gitserver.RefUpdate) []chainforge.PushCommit {
+	list, err := gitstore.CommitAuthors(ctx, dir, up.Old, up.New, chainforge.MaxPushCommits)
+	if err != nil {
+		h.log.WarnContext(ctx, "list pushed commits for rewards", "dir", dir, "err", err)
+		return nil
+	}
+	var out []chainforge.PushCommit
+	for _, c := range list {
+		local, _, _ := strings.Cut(c[1], "@")
+		if common.IsHexAddress(local) && strings.HasPrefix(local, "0x") && len(local) == 42 {
+			out = append(out, chainforge.PushCommit{SHA: c[0], Author: common.HexToAddress(local)})
+		}
+	}
+	return out
 }
 
 // --- flows that change the forge record and the git data together ---
