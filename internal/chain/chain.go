@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/cometbft/cometbft/mempool"
 	"github.com/cometbft/cometbft/rpc/client/local"
@@ -30,6 +31,9 @@ type Config struct {
 	// Genesis is the app state of a new chain; ignored once the chain exists.
 	Genesis app.Genesis
 	Logger  *slog.Logger
+	// EmptyBlockInterval, when not zero, overrides config.toml's interval
+	// between an idle chain's blocks.
+	EmptyBlockInterval time.Duration
 }
 
 // Chain is the node's running chain: the ABCI app and CometBFT around it.
@@ -57,7 +61,7 @@ func nodeConfig(cfg Config) node.Config {
 	appState, _ := json.Marshal(cfg.Genesis) // plain structs and integers: cannot fail
 	return node.Config{
 		Home: filepath.Join(cfg.Dir, "comet"), ChainID: tx.ChainIDString(cfg.Genesis.Params.ChainID), AppState: appState,
-		RPCAddr: cfg.RPCAddr, P2PAddr: cfg.P2PAddr, Logger: cfg.Logger,
+		RPCAddr: cfg.RPCAddr, P2PAddr: cfg.P2PAddr, Logger: cfg.Logger, EmptyBlockInterval: cfg.EmptyBlockInterval,
 	}
 }
 

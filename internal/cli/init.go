@@ -51,6 +51,10 @@ func initData(args []string, out io.Writer) error {
 	data := fl.String("data", envOr("DFORGE_DATA", "./data"), "data directory to create (env DFORGE_DATA)")
 	var allocs allocFlags
 	fl.Var(&allocs, "alloc", "genesis balance ADDRESS=AMOUNT in micro-units (repeatable)")
+	var params paramFlags
+	fl.Var(&params, "param", "genesis chain parameter `NAME=VALUE` (repeatable; names as on /docs/governance)")
+	var rep reputationFlags
+	fl.Var(&rep, "reputation", "genesis reputation `ADDRESS=SCORE` (repeatable)")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -60,6 +64,12 @@ func initData(args []string, out io.Writer) error {
 	}
 	genesis := app.TreasuryGenesis(operator)
 	genesis.Allocations = append(genesis.Allocations, allocs...)
+	genesis.Reputation = rep
+	for _, p := range params {
+		if genesis.Params, err = genesis.Params.Set(p[0], p[1]); err != nil {
+			return fmt.Errorf("init: --param: %w", err)
+		}
+	}
 	dir := filepath.Join(*data, "chain")
 	if err := chain.Init(chain.Config{Dir: dir, Genesis: genesis}); err != nil {
 		return fmt.Errorf("init chain: %w", err)

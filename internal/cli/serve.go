@@ -45,6 +45,8 @@ type ServeConfig struct {
 	// Maintainers are the wallets of the people who run the node, shown
 	// as its team on the home page.
 	Maintainers []common.Address
+	// EmptyBlocks, when not zero, is how often the idle chain makes a block.
+	EmptyBlocks time.Duration
 	Dist        fs.FS // the web app; nil means the embedded build
 }
 
@@ -62,6 +64,11 @@ func parseServe(args []string) (ServeConfig, error) {
 		return cfg, fmt.Errorf("DFORGE_MAINTAINERS: %w", err)
 	}
 	fl.Var(maintainers, "maintainer", "wallet `address` of a maintainer of this node, shown as its team; repeat it or separate addresses with commas (env DFORGE_MAINTAINERS)")
+	emptyBlocks, err := envDuration("DFORGE_EMPTY_BLOCKS")
+	if err != nil {
+		return cfg, err
+	}
+	fl.DurationVar(&cfg.EmptyBlocks, "empty-blocks", emptyBlocks, "how often an idle chain makes a block, e.g. 2s; 0 keeps config.toml's (6s when new) (env DFORGE_EMPTY_BLOCKS)")
 	home := fl.String("home", "", "node `dir` written by dforge testnet: the data dir plus the settings in its dforge.env (flags and env override them)")
 	if err := fl.Parse(args); err != nil {
 		return cfg, err
@@ -81,6 +88,19 @@ func parseServe(args []string) (ServeConfig, error) {
 		cfg.DB = store.DefaultDSN(cfg.DataDir)
 	}
 	return cfg, nil
+}
+
+// envDuration reads a duration such as "2s" from the environment; unset is 0.
+func envDuration(key string) (time.Duration, error) {
+	v := os.Getenv(key)
+	if v == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("%s=%q is not a duration such as 2s or 500ms", key, v)
+	}
+	return d, nil
 }
 
 // addressList is a flag of wallet addresses, repeated or comma-separated.
@@ -163,7 +183,7 @@ func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer
 	}
 	ch, err := chain.Open(ctx, chain.Config{
 		Dir: filepath.Join(cfg.DataDir, "chain"), RPCAddr: cfg.RPCAddr, P2PAddr: cfg.P2PAddr,
-		Genesis: app.TreasuryGenesis(operator), Logger: log,
+		Genesis: app.TreasuryGenesis(operator), Logger: log, EmptyBlockInterval: cfg.EmptyBlocks,
 	})
 	if err != nil {
 		return err

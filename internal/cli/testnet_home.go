@@ -22,6 +22,8 @@ var homeSettingFlags = map[string]string{
 	"DFORGE_DB":       "db",
 	"DFORGE_RPC_ADDR": "rpc-addr",
 	"DFORGE_P2P_ADDR": "p2p-addr",
+	// The node's team, shown on its home page.
+	"DFORGE_MAINTAINERS": "maintainer",
 }
 
 // applyHome makes the node directory home the data dir and fills the serve
