@@ -28,11 +28,14 @@ describe('route table', () => {
     ['/grants', 'ecosystem', {}],
     ['/admin', 'workspace', {}],
     ['/blog/introducing%20dforge', 'blogPost', { id: 'introducing dforge' }],
+    ['/governance', 'governance', {}],
+    ['/governance/new', 'newProposal', {}],
+    ['/governance/7', 'proposal', { id: '7' }],
   ])('%s shows %s', (path, screen, params) => {
     expect(matchRoute(path)).toMatchObject({ screen, params })
   })
 
-  it.each(['/nope', '/repository', '/repository/1/2', '/blog/a/b', '/ada/engine/nope', '/ada/engine/issues/1/2', '/ada/engine/commit', '/ada'])('%s is not found', (path) => {
+  it.each(['/nope', '/repository', '/repository/1/2', '/blog/a/b', '/ada/engine/nope', '/ada/engine/issues/1/2', '/ada/engine/commit', '/ada', '/governance/7/votes'])('%s is not found', (path) => {
     expect(matchRoute(path).screen).toBe('notFound')
   })
 })

@@ -6,6 +6,7 @@ import { QueryState } from '@/components/QueryState'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { type MetricName, useWebVitals } from './api'
 import { ChainFigures } from './ChainFigures'
+import { GovernanceFigures } from './GovernanceFigures'
 import './analytics.css'
 
 /** The spec's thresholds (good up to, poor above); times in ms, CLS unitless. */
@@ -78,6 +79,7 @@ export default function AnalyticsScreen() {
         </QueryState>
       </Card>
       <ChainFigures />
+      <GovernanceFigures />
     </div>
   )
 }

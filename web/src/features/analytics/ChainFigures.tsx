@@ -54,7 +54,6 @@ export function ChainFigures() {
         <PreloadLink to="/treasury">{t('chain.treasuryLink')}</PreloadLink>
         <PreloadLink to="/validators">{t('chain.validatorsLink')}</PreloadLink>
       </p>
-      <p className="muted">{t('chain.later')}</p>
     </Card>
   )
 }

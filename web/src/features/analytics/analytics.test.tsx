@@ -8,12 +8,28 @@ preloadNamespaces('analytics')
 
 const VITALS = { windowDays: 28, metrics: [{ metric: 'LCP', page: '/', p75: 1234, count: 40, rating: 'good' }] }
 
-/** The chain API over chain, plus the web-vitals summary the page also reads. */
-function stubNode(chain: FakeChain) {
+const GOVERNANCE = {
+  supply: 1_000_000_000_000,
+  staked: 250_000_000_000,
+  treasury: 400_000_000_000,
+  rewards_per_epoch: [
+    { epoch: 3, minted: 500_000_000 },
+    { epoch: 1, minted: 1_000_000_000 },
+    { epoch: 2, minted: 250_000_000 },
+  ],
+  proposals: { active: 2, passed: 1, rejected: 3, executed: 4, failed: 1 },
+}
+
+/** The chain API over chain, plus the web-vitals summary and the governance figures (at path) the page also reads. */
+function stubNode(chain: FakeChain, governance: { path: string; body: unknown } = { path: '/api/v1/analytics/governance', body: GOVERNANCE }) {
   const fetchMock = stubChain(chain)
   const chainAnswer = fetchMock.getMockImplementation()!
   fetchMock.mockImplementation(async (input, init) =>
-    String(input) === '/api/v1/analytics/web-vitals' ? json(VITALS) : chainAnswer(input, init),
+    String(input) === '/api/v1/analytics/web-vitals'
+      ? json(VITALS)
+      : String(input) === governance.path
+        ? json(governance.body)
+        : chainAnswer(input, init),
   )
   return fetchMock
 }
@@ -51,12 +67,41 @@ describe('AnalyticsScreen', () => {
     expect(await screen.findByText('Good')).toBeTruthy()
   })
 
-  it('says rewards per epoch and proposals come with the governance milestone, not the chain milestone', async () => {
+  it('shows proposals by status and the rewards minted per epoch as a bar list', async () => {
     stubNode(fakeChain())
     renderScreen(<AnalyticsScreen />, '/analytics')
-    const section = await screen.findByRole('region', { name: 'Chain figures' })
-    expect(within(section).getByText('Rewards per epoch and governance proposals arrive with the governance milestone.')).toBeTruthy()
-    expect(screen.queryByText(/chain milestone/)).toBeNull()
+    const section = await screen.findByRole('region', { name: 'Governance and rewards' })
+    await waitFor(() => expect(within(section).getByTestId('proposals-executed').textContent).toBe('4'))
+    const counts = Object.fromEntries(
+      within(section)
+        .getAllByRole('definition')
+        .map((dd) => [dd.previousElementSibling?.textContent, dd.textContent]),
+    )
+    expect(counts).toEqual({ Active: '2', Passed: '1', Rejected: '3', Executed: '4', Failed: '1' })
+    expect(within(section).getByRole('link', { name: 'Failed' }).getAttribute('href')).toBe('/governance?status=failed')
+
+    const table = within(section).getByRole('table', { name: 'Rewards minted per epoch' })
+    await waitFor(() => expect(within(table).getByText('1,000 DFG')).toBeTruthy())
+    const rows = within(table).getAllByRole('row').slice(1)
+    // Oldest first: epoch, then what it minted.
+    expect(rows.map((r) => within(r).getAllByRole('cell').slice(0, 2).map((c) => c.textContent))).toEqual([
+      ['1', '1,000 DFG'],
+      ['2', '250 DFG'],
+      ['3', '500 DFG'],
+    ])
+    const bar = (epoch: number) => (screen.getByTestId(`epoch-${epoch}`).querySelector('.epoch-bar') as HTMLElement).style.width
+    expect([bar(1), bar(2), bar(3)]).toEqual(['100%', '25%', '50%'])
+    expect(screen.queryByText(/milestone/)).toBeNull()
+  })
+
+  it('reads the figures from /api/v1/analytics/chain when the node has no /analytics/governance', async () => {
+    const fetchMock = stubNode(fakeChain(), { path: '/api/v1/analytics/chain', body: { ...GOVERNANCE, rewards_per_epoch: [] } })
+    renderScreen(<AnalyticsScreen />, '/analytics')
+    const section = await screen.findByRole('region', { name: 'Governance and rewards' })
+    expect(await within(section).findByText('No rewards minted yet')).toBeTruthy()
+    expect(within(section).getByTestId('proposals-rejected').textContent).toBe('3')
+    expect(callsTo(fetchMock, '/api/v1/analytics/governance')).toHaveLength(1)
+    expect(callsTo(fetchMock, '/api/v1/analytics/chain')).toHaveLength(1)
   })
 
   it('polls the status and follows new blocks', async () => {

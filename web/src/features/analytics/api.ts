@@ -1,5 +1,9 @@
 import { useQuery } from '@tanstack/react-query'
-import { getJSON } from '@/lib/http'
+import { NotFoundError } from '@/components/QueryState'
+import type { ProposalStatus } from '@/features/governance/proposals'
+import type { Micro } from '@/features/wallet/amount'
+import { getChain } from '@/features/wallet/chain'
+import { getJSON, retryUnlessNotFound } from '@/lib/http'
 
 export type MetricName = 'CLS' | 'LCP' | 'INP' | 'FCP' | 'TTFB'
 export type Rating = 'good' | 'needs-improvement' | 'poor'
@@ -33,4 +37,32 @@ async function fetchHealth(): Promise<Health> {
 
 export function useHealth() {
   return useQuery({ queryKey: ['healthz'], queryFn: fetchHealth, refetchInterval: 30_000, retry: false })
+}
+
+/** Chain-wide governance and reward figures (amounts in micro-units). */
+export interface GovernanceFigures {
+  supply: Micro
+  staked: Micro
+  treasury: Micro
+  rewards_per_epoch: { epoch: number; minted: Micro }[]
+  proposals: Record<ProposalStatus, number>
+}
+
+/**
+ * The contract lets a node publish these on GET /api/v1/analytics/governance
+ * or add them to GET /api/v1/analytics/chain; this reads the first and falls
+ * back to the second.
+ */
+async function getGovernanceFigures(): Promise<GovernanceFigures> {
+  try {
+    return await getChain<GovernanceFigures>('/api/v1/analytics/governance')
+  } catch (err) {
+    if (!(err instanceof NotFoundError)) throw err
+    return getChain<GovernanceFigures>('/api/v1/analytics/chain')
+  }
+}
+
+export function useGovernanceFigures() {
+  // Proposals close and rewards are minted once per epoch: a minute's staleness is plenty fresh.
+  return useQuery({ queryKey: ['analytics', 'governance'], queryFn: getGovernanceFigures, retry: retryUnlessNotFound, staleTime: 60_000 })
 }

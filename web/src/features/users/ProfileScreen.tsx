@@ -1,8 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Card } from '@/components/Card'
-import { EmptyState } from '@/components/EmptyState'
 import { PageHeader } from '@/components/PageHeader'
 import { QueryState } from '@/components/QueryState'
 import { SignInNotice } from '@/components/SignInNotice'
@@ -12,7 +9,7 @@ import { userQuery } from './api'
 import { UserProfile } from './UserScreen'
 import './users.css'
 
-/** The signed-in user's own profile, as others see it, with a link to edit it. */
+/** The signed-in user's own profile, as others see it (contribution scores included), with a link to edit it. */
 export default function ProfileScreen() {
   const { t } = useTranslation('users')
   useDocumentTitle(t('profile.title'))
@@ -30,26 +27,5 @@ export default function ProfileScreen() {
 
 function OwnProfile({ login }: { login: string }) {
   const query = useQuery(userQuery(login))
-  return (
-    <QueryState query={query}>
-      {(u) => (
-        <UserProfile user={u} own>
-          <Contributions />
-        </UserProfile>
-      )}
-    </QueryState>
-  )
-}
-
-function Contributions() {
-  const { t } = useTranslation('users')
-  const contributionsId = useId()
-  return (
-    <Card as="section" className="profile-section" aria-labelledby={contributionsId}>
-      <h2 id={contributionsId}>{t('profile.contributions')}</h2>
-      {/* No invented zeros: scores exist only once rewarded contributions do. */}
-      <EmptyState message={t('profile.noContributions')} />
-      <p className="muted">{t('profile.contributionsNote')}</p>
-    </Card>
-  )
+  return <QueryState query={query}>{(u) => <UserProfile user={u} own />}</QueryState>
 }

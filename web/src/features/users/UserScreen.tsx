@@ -11,9 +11,10 @@ import { NotFoundError, QueryState } from '@/components/QueryState'
 import { retryUnlessNotFound } from '@/lib/http'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { formatAmount, type PublicUser, tipsQuery, tokenQuery, userQuery } from './api'
+import { ContributionScores } from './ContributionScores'
 import './users.css'
 
-/** A user's public page: profile fields, wallet and the tips they received. */
+/** A user's public page: profile fields, wallet, contribution scores and the tips they received. */
 export default function UserScreen() {
   const { t } = useTranslation('users')
   const id = useRoute().params.id ?? ''
@@ -91,6 +92,7 @@ export function UserProfile({ user, own = false, children }: { user: PublicUser;
           )}
         </dl>
       </Card>
+      <ContributionScores address={user.wallet_address} />
       {children}
       <TipsReceived login={user.login} />
     </div>

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { preloadNamespaces, renderScreen, signIn, stubFetch, WALLET } from '@/test/render'
 import { formatAmount } from './api'
@@ -45,6 +45,50 @@ describe('UserScreen', () => {
     expect(fetchMock).toHaveBeenCalledWith('/api/v1/users/grace', expect.anything())
   })
 
+  it('shows the contribution scores, reputation and multiplier in a Contributions card', async () => {
+    const fetchMock = stubFetch({
+      '/api/v1/users/grace': GRACE,
+      '/api/v1/chain/tips?target=user%3Agrace&limit=20': [],
+      '/api/v1/chain/params': PARAMS,
+      [`/api/v1/accounts/${WALLET}/reputation`]: {
+        address: WALLET,
+        reputation: 1234,
+        multiplier_bps: 11_234,
+        scores: { total: 27, commit: 15, pr: 6, issue: 4, review: 2 },
+        earned: 812_500_000,
+        withheld: 0,
+      },
+    })
+    renderScreen(<UserScreen />, '/user/grace')
+    const card = await screen.findByRole('region', { name: 'Contributions' })
+    // Amounts read "Loading…" until the chain params (the token's decimals) are in.
+    await waitFor(() => expect(within(card).getByTestId('score-earned').textContent).toBe('812.5 DFG'))
+    const scores = Object.fromEntries(
+      within(card)
+        .getAllByRole('definition')
+        .map((dd) => [dd.previousElementSibling?.textContent, dd.textContent]),
+    )
+    expect(scores).toEqual({
+      Total: '27',
+      Commits: '15',
+      'Pull requests': '6',
+      Issues: '4',
+      Reviews: '2',
+      Reputation: '1,234',
+      Multiplier: '1.1234×',
+      'Rewards earned': '812.5 DFG',
+    })
+    expect(fetchMock).toHaveBeenCalledWith(`/api/v1/accounts/${WALLET}/reputation`, expect.anything())
+  })
+
+  it('shows an empty Contributions card for a user the chain has not rewarded', async () => {
+    stubFetch({ '/api/v1/users/grace': GRACE, '/api/v1/chain/tips?target=user%3Agrace&limit=20': [], '/api/v1/chain/params': PARAMS })
+    renderScreen(<UserScreen />, '/user/grace')
+    const card = await screen.findByRole('region', { name: 'Contributions' })
+    expect(await within(card).findByText('No contributions yet')).toBeTruthy()
+    expect(within(card).queryByTestId('score-total')).toBeNull()
+  })
+
   it('says so when nobody has tipped yet', async () => {
     stubFetch({ '/api/v1/users/grace': GRACE, '/api/v1/chain/tips?target=user%3Agrace&limit=20': [], '/api/v1/chain/params': PARAMS })
     renderScreen(<UserScreen />, '/user/grace')
@@ -65,7 +109,9 @@ describe('ProfileScreen', () => {
     renderScreen(<ProfileScreen />, '/profile')
     expect(await screen.findByRole('heading', { level: 1, name: 'ada' })).toBeTruthy()
     expect(screen.getByText(WALLET)).toBeTruthy()
-    expect(screen.getByText('No contributions yet')).toBeTruthy()
+    // The same Contributions card as on the public page, once: empty until the chain rewards the user.
+    expect(await screen.findByText('No contributions yet')).toBeTruthy()
+    expect(screen.getAllByRole('heading', { level: 2, name: 'Contributions' })).toHaveLength(1)
     expect(screen.getByRole('link', { name: 'Edit profile in settings' }).getAttribute('href')).toBe('/settings')
     expect(screen.queryByRole('link', { name: 'Send a tip' })).toBeNull()
   })

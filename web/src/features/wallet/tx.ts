@@ -8,13 +8,25 @@ import { ApiError, postJSON } from '@/lib/http'
 import { toBigInt } from './amount'
 import { getAccount, paramsQuery, refreshChain, type TxResult, type TypedField } from './chain'
 
-/** The transactions the wallet pages sign (EIP-712 primary types). */
-export type TxKind = 'Transfer' | 'Tip' | 'Stake' | 'Unstake' | 'TreasuryDeposit'
+/** The transactions the wallet and governance pages sign (EIP-712 primary types). */
+export type TxKind = 'Transfer' | 'Tip' | 'Stake' | 'Unstake' | 'TreasuryDeposit' | 'Propose' | 'Vote'
 
+/** A transaction's values; each kind uses the fields its published type names. */
 export interface TxInput {
-  amount: bigint
+  amount?: bigint
   to?: string
   target?: string
+  /** Propose: "text" | "param" | "spend" | "validator". */
+  proposalType?: string
+  title?: string
+  description?: string
+  /** Propose: the type's fields as a JSON object of strings. */
+  payload?: string
+  deposit?: bigint
+  /** Vote: the proposal's id. */
+  proposal?: number
+  /** Vote: "yes" | "no" | "abstain". */
+  option?: string
 }
 
 /**
@@ -66,8 +78,15 @@ export async function sendTx(client: QueryClient, from: string, kind: TxKind, in
   const message = buildMessage(params.types[kind], {
     from: signer,
     to: input.to,
-    amount: input.amount.toString(),
+    amount: input.amount?.toString(),
     target: input.target,
+    proposalType: input.proposalType,
+    title: input.title,
+    description: input.description,
+    payload: input.payload,
+    deposit: input.deposit?.toString(),
+    proposal: input.proposal?.toString(),
+    option: input.option,
     nonce: toBigInt(account.nonce).toString(),
   })
   const wallet = await currentWallet()
@@ -94,19 +113,19 @@ function describe(err: unknown): TxError {
 
 export type TxState = { step: 'idle' } | { step: TxStep } | { step: 'committed'; result: TxResult } | { step: 'error'; error: TxError }
 
-/** A form's transaction: its progress for display and run(), which reports whether it committed. */
+/** A form's transaction: its progress for display and run(), which resolves to the committed result, or null when it did not commit. */
 export function useChainTx(from: string, kind: TxKind) {
   const client = useQueryClient()
   const [state, setState] = useState<TxState>({ step: 'idle' })
-  const run = async (input: TxInput): Promise<boolean> => {
+  const run = async (input: TxInput): Promise<TxResult | null> => {
     try {
       const result = await sendTx(client, from, kind, input, (step) => setState({ step }))
       setState({ step: 'committed', result })
       void refreshChain(client)
-      return true
+      return result
     } catch (err) {
       setState({ step: 'error', error: describe(err) })
-      return false
+      return null
     }
   }
   const busy = state.step === 'preparing' || state.step === 'signing' || state.step === 'submitting'

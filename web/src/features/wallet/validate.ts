@@ -18,6 +18,9 @@ export const FORM_FIELDS: Record<TxKind, FieldName[]> = {
   Stake: ['amount'],
   Unstake: ['amount'],
   TreasuryDeposit: ['amount'],
+  // Signed by the governance pages' own forms, not by TxForm.
+  Propose: [],
+  Vote: [],
 }
 
 export interface AmountRules {

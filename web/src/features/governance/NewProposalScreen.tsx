@@ -1,0 +1,348 @@
+import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Button } from '@/components/Button'
+import { Card } from '@/components/Card'
+import { PageHeader } from '@/components/PageHeader'
+import { PreloadLink } from '@/components/PreloadLink'
+import { QueryState } from '@/components/QueryState'
+import { SignInNotice } from '@/components/SignInNotice'
+import { MarkdownEditor } from '@/features/issues/parts'
+import { nav } from '@/features/repositories/nav'
+import { checksumAddress } from '@/features/wallet/address'
+import { decimalSeparator, formatAmount, toBigInt } from '@/features/wallet/amount'
+import { type Account, useAccount } from '@/features/wallet/chain'
+import { useChainFormat } from '@/features/wallet/format'
+import { TxStatus } from '@/features/wallet/TxStatus'
+import { useChainTx } from '@/features/wallet/tx'
+import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { useSignedInUser } from '@/stores/useSignedInUser'
+import { findCreatedProposal, type GovChainParams, type GovParams, type ParamDoc, proposalHref, useGovParams, useParamDocs } from './api'
+import { checkProposal, type FieldError, type ProposalField, type ProposalValues, TITLE_MAX, TYPE_FIELDS } from './proposalForm'
+import { PROPOSAL_TYPES, type ProposalType } from './proposals'
+// The Markdown editor's styles, and the wallet's amount list and transaction status.
+import '@/features/issues/issues.css'
+import '@/features/wallet/wallet.css'
+import './governance.css'
+
+const EMPTY: ProposalValues = { type: 'text', title: '', description: '', paramName: '', paramValue: '', to: '', amount: '', reason: '', pubKey: '', power: '' }
+
+/** /governance/new: a proposal, checked here, then signed as a Propose transaction with the deposit. */
+export default function NewProposalScreen() {
+  const { t } = useTranslation('governance')
+  useDocumentTitle(t('new.title'))
+  const user = useSignedInUser()
+  return (
+    <div className="stack">
+      <PageHeader
+        title={t('new.title')}
+        lead={t('new.lead')}
+        actions={
+          <PreloadLink className="btn btn-outline btn-md" to="/governance">
+            {t('back')}
+          </PreloadLink>
+        }
+      />
+      {!user ? (
+        <SignInNotice message={t('new.signedOut')} />
+      ) : !user.walletAddress ? (
+        <Card>
+          <p>{t('new.noWallet')}</p>
+        </Card>
+      ) : (
+        <Proposer address={user.walletAddress} />
+      )}
+    </div>
+  )
+}
+
+function Proposer({ address }: { address: string }) {
+  const { t } = useTranslation('governance')
+  const params = useGovParams()
+  const account = useAccount(address)
+  return (
+    <QueryState query={params}>
+      {(p) =>
+        p.gov ? (
+          <div className="proposal-form-layout">
+            <Card>
+              <ProposalForm from={address} params={p} gov={p.gov} account={account.data} />
+            </Card>
+            <Requirements gov={p.gov} account={account} />
+          </div>
+        ) : (
+          <p className="alert-error" role="alert">
+            {t('new.unsupported')}
+          </p>
+        )
+      }
+    </QueryState>
+  )
+}
+
+/** What proposing takes (the deposit and the minimum stake) beside what the user has. */
+function Requirements({ gov, account }: { gov: GovParams; account: ReturnType<typeof useAccount> }) {
+  const { t } = useTranslation('governance')
+  const fmt = useChainFormat()
+  const headingId = useId()
+  const a = account.data
+  return (
+    <Card as="section" aria-labelledby={headingId} className="proposal-requirements">
+      <h2 id={headingId}>{t('new.requirements.title')}</h2>
+      <dl className="amount-list">
+        <div>
+          <dt>{t('new.requirements.deposit')}</dt>
+          <dd className="num" data-testid="gov-deposit">
+            {fmt.amount(gov.proposalDeposit)}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('new.requirements.minStake')}</dt>
+          <dd className="num" data-testid="gov-min-stake">
+            {fmt.amount(gov.minProposerStake)}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('new.requirements.yourStake')}</dt>
+          <dd className="num" data-testid="gov-your-stake">
+            {a ? fmt.amount(a.staked) : t('state.loading', { ns: 'common' })}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('new.requirements.yourBalance')}</dt>
+          <dd className="num" data-testid="gov-your-balance">
+            {a ? fmt.amount(a.balance) : t('state.loading', { ns: 'common' })}
+          </dd>
+        </div>
+      </dl>
+      <p className="muted">{t('new.requirements.depositNote')}</p>
+      {a && shortfalls(gov, a).map((key) => <ShortfallNote key={key} which={key} gov={gov} account={a} />)}
+    </Card>
+  )
+}
+
+type Shortfall = 'stake' | 'balance'
+
+function shortfalls(gov: GovParams, a: Account): Shortfall[] {
+  const out: Shortfall[] = []
+  if (toBigInt(a.staked) < toBigInt(gov.minProposerStake)) out.push('stake')
+  if (toBigInt(a.balance) < toBigInt(gov.proposalDeposit)) out.push('balance')
+  return out
+}
+
+function ShortfallNote({ which, gov, account }: { which: Shortfall; gov: GovParams; account: Account }) {
+  const { t } = useTranslation('governance')
+  const fmt = useChainFormat()
+  return (
+    <p className="alert-error">
+      {which === 'stake'
+        ? t('new.shortfall.stake', { min: fmt.amount(gov.minProposerStake), staked: fmt.amount(account.staked) })
+        : t('new.shortfall.balance', { deposit: fmt.amount(gov.proposalDeposit), balance: fmt.amount(account.balance) })}{' '}
+      <PreloadLink to="/wallet">{t('new.shortfall.wallet')}</PreloadLink>
+    </p>
+  )
+}
+
+function ProposalForm({ from, params, gov, account }: { from: string; params: GovChainParams; gov: GovParams; account: Account | undefined }) {
+  const { t, i18n } = useTranslation('governance')
+  const id = useId()
+  const tx = useChainTx(from, 'Propose')
+  const docs = useParamDocs()
+  const [values, setValues] = useState<ProposalValues>(EMPTY)
+  const [errors, setErrors] = useState<Partial<Record<ProposalField, FieldError>>>({})
+  const [blocked, setBlocked] = useState<Shortfall[]>([])
+  const [locating, setLocating] = useState(false)
+  const controls = useRef(new Map<ProposalField, HTMLElement>())
+  const { decimals, symbol } = params.token
+  const separator = decimalSeparator(i18n.resolvedLanguage)
+  const fields: ProposalField[] = ['title', 'description', ...TYPE_FIELDS[values.type]]
+
+  const set = (name: keyof ProposalValues) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [name]: e.target.value }))
+  const register = (name: ProposalField) => (el: HTMLElement | null) => {
+    if (el) controls.current.set(name, el)
+  }
+
+  const showErrors = (errs: Partial<Record<ProposalField, FieldError>>) => {
+    setErrors(errs)
+    const first = fields.find((f) => errs[f])
+    const el = first && controls.current.get(first)
+    // The description's control is the editor; its textarea takes the focus.
+    ;(el?.querySelector('textarea') ?? el)?.focus()
+  }
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault()
+    if (tx.busy || locating) return
+    const checked = checkProposal(values, { decimals, symbol, separator, paramDocs: docs.data ?? [] })
+    if (!checked.payload) return showErrors(checked.errors)
+    if (values.type === 'spend') {
+      // A mixed-case address carries an EIP-55 checksum; a wrong one is a typo.
+      const canonical = await checksumAddress(checked.payload.to)
+      if (!canonical) return showErrors({ to: { key: 'to.checksum' } })
+      checked.payload.to = canonical
+    }
+    setErrors({})
+    const short = account ? shortfalls(gov, account) : []
+    setBlocked(short)
+    if (short.length) return
+    const result = await tx.run({
+      proposalType: values.type,
+      title: values.title.trim(),
+      description: values.description,
+      payload: JSON.stringify(checked.payload),
+      deposit: toBigInt(gov.proposalDeposit),
+    })
+    if (!result) return
+    setLocating(true)
+    const created = await findCreatedProposal(from, result.height).catch(() => null)
+    nav.go(created ? proposalHref(created.id) : '/governance')
+  }
+
+  const error = (name: ProposalField) => {
+    const err = errors[name]
+    return err ? (
+      <span id={`${id}-${name}-error`} className="field-error">
+        {t(`new.errors.${err.key}`, err.values)}
+      </span>
+    ) : null
+  }
+  const described = (name: ProposalField, hint = false) =>
+    [hint ? `${id}-${name}-hint` : '', errors[name] ? `${id}-${name}-error` : ''].filter(Boolean).join(' ') || undefined
+  const input = (name: ProposalField, label: string, opts: { hint?: ReactNode; mono?: boolean; decimal?: boolean } = {}) => (
+    <div className="field" key={name}>
+      <label htmlFor={`${id}-${name}`}>{label}</label>
+      <input
+        id={`${id}-${name}`}
+        ref={register(name)}
+        className={opts.mono ? 'mono' : undefined}
+        value={values[name]}
+        onChange={set(name)}
+        autoComplete="off"
+        spellCheck={false}
+        inputMode={opts.decimal ? 'decimal' : undefined}
+        aria-invalid={errors[name] ? true : undefined}
+        aria-describedby={described(name, opts.hint !== undefined)}
+      />
+      {opts.hint !== undefined && (
+        <span id={`${id}-${name}-hint`} className="muted field-hint">
+          {opts.hint}
+        </span>
+      )}
+      {error(name)}
+    </div>
+  )
+
+  const doc = docs.data?.find((d) => d.name === values.paramName)
+  return (
+    <form className="proposal-form" onSubmit={(e) => void submit(e)} noValidate aria-label={t('new.title')}>
+      <fieldset disabled={tx.busy || locating}>
+        <div className="field">
+          <label htmlFor={`${id}-type`}>{t('new.type')}</label>
+          <select id={`${id}-type`} value={values.type} onChange={(e) => setValues((v) => ({ ...v, type: e.target.value as ProposalType }))} aria-describedby={`${id}-type-hint`}>
+            {PROPOSAL_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {t(`types.${type}`)}
+              </option>
+            ))}
+          </select>
+          <span id={`${id}-type-hint`} className="muted field-hint">
+            {t(`new.typeHints.${values.type}`)}
+          </span>
+        </div>
+        {input('title', t('new.titleLabel'), { hint: t('new.titleHint', { max: TITLE_MAX }) })}
+        <div ref={register('description')} className="proposal-description">
+          <MarkdownEditor label={t('new.descriptionLabel')} value={values.description} onChange={(description) => setValues((v) => ({ ...v, description }))} rows={10} />
+          {error('description')}
+        </div>
+
+        {values.type === 'param' && (
+          <>
+            <div className="field">
+              <label htmlFor={`${id}-paramName`}>{t('new.paramName')}</label>
+              <QueryState query={docs}>
+                {(list) => (
+                  <select
+                    id={`${id}-paramName`}
+                    ref={register('paramName')}
+                    value={values.paramName}
+                    onChange={set('paramName')}
+                    aria-invalid={errors.paramName ? true : undefined}
+                    aria-describedby={described('paramName', !!doc)}
+                  >
+                    <option value="">{t('new.paramChoose')}</option>
+                    {groups(list).map(([group, items]) => (
+                      <optgroup key={group} label={t(`paramGroups.${group}`, { defaultValue: group })}>
+                        {items.map((d) => (
+                          <option key={d.name} value={d.name}>
+                            {d.name}
+                          </option>
+                        ))}
+                      </optgroup>
+                    ))}
+                  </select>
+                )}
+              </QueryState>
+              {doc && (
+                <span id={`${id}-paramName-hint`} className="muted field-hint">
+                  <ParamHint doc={doc} decimals={decimals} symbol={symbol} />
+                </span>
+              )}
+              {error('paramName')}
+            </div>
+            {input('paramValue', t('new.paramValue'), {
+              hint: doc ? t(`units.${doc.unit}`, { defaultValue: doc.unit }) : t('new.paramValueHint'),
+              mono: true,
+            })}
+          </>
+        )}
+        {values.type === 'spend' && (
+          <>
+            {input('to', t('new.to'), { hint: t('new.toHint'), mono: true })}
+            {input('amount', t('new.amount', { symbol }), { decimal: true })}
+            {input('reason', t('new.reason'), { hint: t('new.reasonHint') })}
+          </>
+        )}
+        {values.type === 'validator' && (
+          <>
+            {input('pubKey', t('new.pubKey'), { hint: t('new.pubKeyHint'), mono: true })}
+            {input('power', t('new.power'), { hint: t('new.powerHint') })}
+          </>
+        )}
+
+        {blocked.length > 0 && (
+          <div role="alert">
+            {account && blocked.map((which) => <ShortfallNote key={which} which={which} gov={gov} account={account} />)}
+          </div>
+        )}
+        <Button type="submit">{t('new.submit')}</Button>
+        <p className="muted">{t('new.submitNote', { deposit: `${formatAmount(gov.proposalDeposit, decimals, i18n.resolvedLanguage)} ${symbol}` })}</p>
+      </fieldset>
+      <TxStatus state={tx.state} kind="Propose" params={params} />
+      {locating && (
+        <p className="muted" role="status">
+          {t('new.opening')}
+        </p>
+      )}
+    </form>
+  )
+}
+
+/** A parameter's explanation, current value and bounds. */
+function ParamHint({ doc, decimals, symbol }: { doc: ParamDoc; decimals: number; symbol: string }) {
+  const { t, i18n } = useTranslation('governance')
+  // Micro-units also read as tokens.
+  const show = (v: string | number | bigint) => (doc.unit === 'micro' ? `${v} (${formatAmount(v, decimals, i18n.resolvedLanguage)} ${symbol})` : String(v))
+  return (
+    <>
+      {doc.doc}
+      {doc.value !== undefined && <> {t('new.paramCurrent', { value: show(doc.value) })}</>}
+      {doc.min !== undefined && doc.max !== undefined && <> {t('new.paramRange', { min: String(doc.min), max: String(doc.max) })}</>}
+    </>
+  )
+}
+
+/** The parameters by group, in the order the API lists them. */
+function groups(docs: ParamDoc[]): [string, ParamDoc[]][] {
+  const out = new Map<string, ParamDoc[]>()
+  for (const d of docs) out.set(d.group, [...(out.get(d.group) ?? []), d])
+  return [...out]
+}

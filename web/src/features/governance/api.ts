@@ -1,0 +1,113 @@
+// The governance API (/api/v1/governance/*) as TanStack Query hooks. Keys
+// start with "chain", so a new block (useLiveChain) refreshes the tally,
+// the votes and the statuses along with the rest of the chain's queries.
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import type { Micro } from '@/features/wallet/amount'
+import { type ChainParams, getChain, getChainPage, paramsQuery } from '@/features/wallet/chain'
+import { retryUnlessNotFound } from '@/lib/http'
+import type { Proposal, ProposalFilter, Vote, VotingPower } from './proposals'
+
+/** params.gov of GET /api/v1/chain/params (amounts in micro-units, ratios in bps). */
+export interface GovParams {
+  votingPeriodBlocks: number
+  proposalDeposit: Micro
+  minProposerStake: Micro
+  quorumBps: number
+  thresholdBps: number
+  timelockBlocks: number
+}
+
+/** The chain params with the governance group, which nodes before governance do not publish. */
+export type GovChainParams = ChainParams & { gov?: GovParams }
+
+export function useGovParams() {
+  return useQuery({ ...paramsQuery, select: (p: ChainParams) => p as GovChainParams })
+}
+
+/** One changeable parameter from GET /api/v1/chain/param-docs. */
+export interface ParamDoc {
+  name: string
+  group: string
+  /** blocks, micro (token micro-units), bps, points or count. */
+  unit: string
+  doc: string
+  value?: string
+  default?: string
+  min?: Micro
+  max?: Micro
+}
+
+export function useParamDocs() {
+  return useQuery({ queryKey: ['gov', 'paramDocs'], queryFn: () => getChain<ParamDoc[]>('/api/v1/chain/param-docs'), staleTime: 60_000 })
+}
+
+const PROPOSALS = '/api/v1/governance/proposals'
+
+export function useProposals(filter: ProposalFilter, page: number, limit: number) {
+  const path = filter === 'all' ? PROPOSALS : `${PROPOSALS}?status=${filter}`
+  return useQuery({
+    queryKey: ['chain', 'gov', 'proposals', filter, page, limit],
+    queryFn: () => getChainPage<Proposal>(path, page, limit),
+    placeholderData: keepPreviousData,
+  })
+}
+
+export function useProposal(id: number) {
+  return useQuery({
+    queryKey: ['chain', 'gov', 'proposal', id],
+    queryFn: () => getChain<Proposal>(`${PROPOSALS}/${id}`),
+    enabled: id >= 0,
+    retry: retryUnlessNotFound,
+  })
+}
+
+export function useVotes(id: number, page: number, limit: number) {
+  return useQuery({
+    queryKey: ['chain', 'gov', 'votes', id, page, limit],
+    queryFn: () => getChainPage<Vote>(`${PROPOSALS}/${id}/votes`, page, limit),
+    placeholderData: keepPreviousData,
+  })
+}
+
+/** address's voting power on proposal: its stake as snapshotted when the proposal was created, times its multiplier. */
+export function usePower(address: string, proposal: number) {
+  return useQuery({
+    queryKey: ['chain', 'gov', 'power', address.toLowerCase(), proposal],
+    queryFn: () => getChain<VotingPower>(`/api/v1/governance/power/${encodeURIComponent(address)}?proposal=${proposal}`),
+  })
+}
+
+const VOTE_PAGE = 100
+
+/**
+ * address's current vote on proposal, or null. The API lists votes (newest
+ * first) without a filter by voter, so this reads pages until it finds one.
+ */
+export function useOwnVote(address: string, proposal: number) {
+  return useQuery({
+    queryKey: ['chain', 'gov', 'ownVote', address.toLowerCase(), proposal],
+    queryFn: async () => {
+      const me = address.toLowerCase()
+      for (let page = 1; ; page++) {
+        const { items, total } = await getChainPage<Vote>(`${PROPOSALS}/${proposal}/votes`, page, VOTE_PAGE)
+        const found = items.find((v) => v.voter.toLowerCase() === me)
+        if (found) return found
+        const more = total === null ? items.length === VOTE_PAGE : page * VOTE_PAGE < total
+        if (!more) return null
+      }
+    },
+  })
+}
+
+/**
+ * The proposal a Propose committed in block height created. The transaction's
+ * result names no proposal id, so it is the newest proposal by proposer made
+ * in that block (the list is newest first).
+ */
+export async function findCreatedProposal(proposer: string, height: number): Promise<Proposal | null> {
+  const { items } = await getChainPage<Proposal>(PROPOSALS, 1, 20)
+  return items.find((p) => p.proposer.toLowerCase() === proposer.toLowerCase() && p.created_height === height) ?? null
+}
+
+/** Where a proposal's page is. */
+export const proposalHref = (id: number) => `/governance/${id}`
