@@ -91,6 +91,7 @@ func (a *API) Register(mux *http.ServeMux) {
 		mux.HandleFunc("POST /api/v1/chain/txs", a.postChainTx)
 		mux.HandleFunc("GET /api/v1/accounts/{address}", a.getAccount)
 		a.registerChainReads(mux)
+		a.registerGovernance(mux)
 	}
 	a.registerAuth(mux)
 	a.registerRepos(mux)

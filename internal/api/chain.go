@@ -8,6 +8,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/signer/core/apitypes"
 
+	"github.com/dforge/dforge/internal/chain/params"
 	"github.com/dforge/dforge/internal/chain/tx"
 )
 
@@ -22,6 +23,22 @@ type chainParams struct {
 	UnbondingBlocks uint64          `json:"unbondingBlocks"`
 	EIP712Domain    tx.PublicDomain `json:"eip712Domain"`
 	Types           apitypes.Types  `json:"types"`
+	// The governance, reward and reputation parameters in force; GET
+	// /api/v1/chain/param-docs explains each.
+	Gov        params.Gov       `json:"gov"`
+	Rewards    params.Rewards   `json:"rewards"`
+	Reputation reputationParams `json:"reputation"`
+}
+
+// reputationParams are params.Reputation as the API names them.
+type reputationParams struct {
+	PR               uint64 `json:"pr"`
+	Review           uint64 `json:"review"`
+	Issue            uint64 `json:"issue"`
+	Commit           uint64 `json:"commit"`
+	DecayBps         uint64 `json:"decayBps"`
+	PointsPerBps     uint64 `json:"pointsPerBps"`
+	MaxMultiplierBps uint64 `json:"maxMultiplierBps"`
 }
 
 type tokenInfo struct {
@@ -37,6 +54,10 @@ func (a *API) getChainParams(w http.ResponseWriter, r *http.Request) {
 		UnbondingBlocks: p.UnbondingBlocks,
 		EIP712Domain:    tx.PublishedDomain(p.ChainID),
 		Types:           tx.Types(),
+		Gov:             p.Gov,
+		Rewards:         p.Rewards,
+		Reputation: reputationParams{PR: p.Reputation.PR, Review: p.Reputation.Review, Issue: p.Reputation.Issue, Commit: p.Reputation.Commit,
+			DecayBps: p.Reputation.DecayBps, PointsPerBps: p.Reputation.PerPointBps, MaxMultiplierBps: p.Reputation.MaxMultiplierBps},
 	})
 }
 

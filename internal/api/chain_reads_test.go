@@ -24,6 +24,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/names"
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/markdown"
 	"github.com/dforge/dforge/internal/store"
 )
 
@@ -36,11 +37,16 @@ type chainNode struct {
 
 func startChainNode(t *testing.T, allocs ...ledger.Allocation) *chainNode {
 	t.Helper()
+	return startChainNodeWith(t, app.Genesis{Params: app.DefaultParams(), Allocations: allocs})
+}
+
+// startChainNodeWith starts a chain-only node from genesis.
+func startChainNodeWith(t *testing.T, genesis app.Genesis) *chainNode {
+	t.Helper()
 	dir := t.TempDir()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	genesis := app.Genesis{Params: app.DefaultParams(), Allocations: allocs}
 	ch, err := chain.Open(ctx, chain.Config{Dir: filepath.Join(dir, "chain"), RPCAddr: "tcp://127.0.0.1:0", P2PAddr: "tcp://127.0.0.1:0", Genesis: genesis, Logger: log})
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +60,7 @@ func startChainNode(t *testing.T, allocs ...ledger.Allocation) *chainNode {
 	ixDone := make(chan error, 1)
 	go func() { ixDone <- ix.Run(ixCtx) }()
 	mux := http.NewServeMux()
-	api.New(log, api.Services{Chain: ch, Index: ix}, "test").Register(mux)
+	api.New(log, api.Services{Chain: ch, Index: ix, Markdown: markdown.New()}, "test").Register(mux)
 	srv := httptest.NewServer(mux)
 	t.Cleanup(func() {
 		srv.Close()

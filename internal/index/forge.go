@@ -61,6 +61,9 @@ func forgePeople(c forge.Change) []common.Address {
 	if c.Issue != nil {
 		people = append(people, c.Issue.Assignees...)
 	}
+	for _, is := range c.ClosedIssues {
+		people = append(people, is.Assignees...)
+	}
 	return people
 }
 
@@ -81,7 +84,8 @@ func writeChange(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 		}
 	}
 	steps := []func() error{
-		func() error { return writeIssue(ctx, tx, c) },
+		func() error { return writeIssue(ctx, tx, c, ch.Issue) },
+		func() error { return writeClosedIssues(ctx, tx, c) },
 		func() error { return writePull(ctx, tx, c) },
 		func() error { return writeComment(ctx, tx, c) },
 		func() error { return writeLabel(ctx, tx, c) },
@@ -142,8 +146,17 @@ func timeAt(c forgeChange, at uint64) sql.NullInt64 {
 	return sql.NullInt64{Int64: c.timeNS, Valid: at != 0 && int64(at) == c.height}
 }
 
-func writeIssue(ctx context.Context, tx *sql.Tx, c forgeChange) error {
-	is := c.change.Issue
+// writeClosedIssues writes the issues a merged pull request closed.
+func writeClosedIssues(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+	for i := range c.change.ClosedIssues {
+		if err := writeIssue(ctx, tx, c, &c.change.ClosedIssues[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeIssue(ctx context.Context, tx *sql.Tx, c forgeChange, is *forge.Issue) error {
 	if is == nil {
 		return nil
 	}

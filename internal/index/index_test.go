@@ -110,7 +110,7 @@ func TestProjectionFollowsTheChain(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s.Supply != 1_500_000 || s.Staked != 150_000 || s.Unbonding != 0 || s.Treasury.Balance != 1_000 || s.Accounts != 3 || s.Validators != 1 || s.Height != ix.Height() || s.AppHash == "" {
+		if s.Supply != 1_500_000 || s.Staked != 150_000 || s.Unbonding != 0 || s.Treasury.Balance != 1_000 || s.Accounts != 3 || s.Validators != 1 || s.Height == 0 || s.Height > ix.Height() || s.AppHash == "" {
 			t.Fatalf("status = %+v", s)
 		}
 		aliceTxs, total, err := ix.Txs(ctx, index.TxFilter{Address: &alice.addr}, index.Page{Number: 1, Limit: 100})
@@ -118,7 +118,7 @@ func TestProjectionFollowsTheChain(t *testing.T) {
 			t.Fatalf("alice's history: %d (total %d) %v, oldest %+v", len(aliceTxs), total, err, aliceTxs[len(aliceTxs)-1])
 		}
 		blocks, total, err := ix.Blocks(ctx, index.Page{Number: 1, Limit: 3})
-		if err != nil || total != ix.Height() || len(blocks) != 3 || blocks[0].Height != ix.Height() {
+		if err != nil || total < s.Height || len(blocks) != 3 || blocks[0].Height != total {
 			t.Fatalf("blocks = %+v (total %d) %v", blocks, total, err)
 		}
 		b, err := ix.Block(ctx, transfer.Height)

@@ -86,7 +86,7 @@ func (ix *Index) reset(ctx context.Context) error {
 	}
 	defer tx.Rollback()
 	defer ix.changed() // once committed (or not): see readcache.go
-	for _, table := range []string{"chain_index", "chain_txs", "chain_blocks", "chain_accounts"} {
+	for _, table := range append([]string{"chain_index", "chain_txs", "chain_blocks", "chain_accounts"}, govTables...) {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
 			return fmt.Errorf("empty %s: %w", table, err)
 		}
@@ -182,6 +182,7 @@ type blockRows struct {
 	txs      []txRow
 	accounts deltas
 	forge    []forgeChange // the block's forge actions, in order
+	gov      govRows       // its proposals, votes, rewards and epochs
 }
 
 type blockRow struct {
@@ -256,6 +257,9 @@ func buildBlock(b *ctypes.ResultBlock, r *ctypes.ResultBlockResults) (blockRows,
 		if err := rows.accounts.apply(ev); err != nil {
 			return blockRows{}, err
 		}
+		if err := rows.gov.apply(ev); err != nil {
+			return blockRows{}, err
+		}
 	}
 	for i, raw := range blk.Txs {
 		res := r.TxResults[i]
@@ -295,6 +299,9 @@ func (rows *blockRows) applyTx(row *txRow, events []abci.Event) error {
 			}
 		}
 		if err := rows.accounts.apply(ev); err != nil {
+			return err
+		}
+		if err := rows.gov.apply(ev); err != nil {
 			return err
 		}
 	}
@@ -346,7 +353,7 @@ func (d deltas) apply(ev abci.Event) error {
 		attrs[a.Key] = a.Value
 	}
 	switch ev.Type {
-	case string(tx.KindTransfer), string(tx.KindTip), string(tx.KindTreasuryDeposit):
+	case string(tx.KindTransfer), string(tx.KindTip), string(tx.KindTreasuryDeposit), app.EventMove:
 		return d.move(ev.Type, attrs, "from", "to", func(from, to *delta, n int64) error {
 			return errors.Join(addTo(&from.balance, -n), addTo(&to.balance, n))
 		})
@@ -358,6 +365,8 @@ func (d deltas) apply(ev abci.Event) error {
 		return d.own(ev.Type, attrs, "from", func(x *delta, n int64) error {
 			return errors.Join(addTo(&x.staked, -n), addTo(&x.unbonding, n))
 		})
+	case app.EventMint:
+		return d.own(ev.Type, attrs, "to", func(x *delta, n int64) error { return addTo(&x.balance, n) })
 	case app.EventUnbondingMatured:
 		return d.own(ev.Type, attrs, "address", func(x *delta, n int64) error {
 			return errors.Join(addTo(&x.unbonding, -n), addTo(&x.balance, n))

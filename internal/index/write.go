@@ -31,6 +31,9 @@ func writeBlock(ctx context.Context, tx *sql.Tx, prev int64, rows blockRows) err
 	if err := writeForge(ctx, tx, rows.forge); err != nil {
 		return err
 	}
+	if err := writeGov(ctx, tx, b, rows.gov); err != nil {
+		return err
+	}
 	res, err := tx.ExecContext(ctx, `UPDATE chain_index SET height = $1 WHERE id = 1 AND height = $2`, b.height, prev)
 	if err != nil {
 		return fmt.Errorf("advance projected height: %w", err)

@@ -126,7 +126,8 @@ func TestChainAPI(t *testing.T) {
 		"tampered amount": {tampered, "wrong_signer"},
 		"unknown type":    {strings.Replace(sign(5, 1), `"Transfer"`, `"Mint"`, 1), "unknown_type"},
 		"not json":        {"nope", "invalid_json"},
-		"oversized":       {`{"type":"Transfer","message":{"from":"` + strings.Repeat("a", 5000) + `"}}`, "body_too_large"},
+		"oversized":       {`{"type":"Transfer","message":{"from":"` + strings.Repeat("a", 5000) + `"}}`, "tx_too_large"},
+		"over 128 KiB":    {`{"type":"Transfer","message":{"from":"` + strings.Repeat("a", 140_000) + `"}}`, "body_too_large"},
 	}
 	for name, c := range cases {
 		res, body := do(t, "POST", srv.URL+"/api/v1/chain/txs", c.body)

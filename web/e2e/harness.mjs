@@ -65,14 +65,21 @@ wait "$pid"
  * Starts the real binary on a free loopback port with a fresh data directory
  * and waits until /healthz answers. Returns { url, stop(), logs() }.
  */
-export async function startNode({ timeout = 20_000, alloc = {}, home = '' } = {}) {
+export async function startNode({ timeout = 20_000, alloc = {}, params = {}, emptyBlocks = '', home = '' } = {}) {
   const bin = requireBinary()
   // A node of a network written by `dforge testnet` runs from its own dir.
   const dataDir = home || mkdtempSync(join(tmpdir(), 'dforge-e2e-'))
-  // Funded accounts need a genesis of their own, written before the first start.
-  const allocs = Object.entries(alloc).flatMap(([address, amount]) => ['--alloc', `${address}=${amount}`])
-  if (allocs.length) execFileSync(bin, ['init', '--data', dataDir, ...allocs], { stdio: 'pipe' })
-  const child = spawn('/bin/sh', ['-c', WATCHDOG, bin, dataDir, home], { stdio: ['pipe', 'pipe', 'pipe'] })
+  // Funded accounts and chain parameters need a genesis of their own,
+  // written before the first start.
+  const genesis = [
+    ...Object.entries(alloc).flatMap(([address, amount]) => ['--alloc', `${address}=${amount}`]),
+    ...Object.entries(params).flatMap(([name, value]) => ['--param', `${name}=${value}`]),
+  ]
+  if (genesis.length) execFileSync(bin, ['init', '--data', dataDir, ...genesis], { stdio: 'pipe' })
+  // A short interval between an idle chain's blocks lets block-counted
+  // periods (voting, timelocks) pass within a test.
+  const env = emptyBlocks ? { ...process.env, DFORGE_EMPTY_BLOCKS: emptyBlocks } : process.env
+  const child = spawn('/bin/sh', ['-c', WATCHDOG, bin, dataDir, home], { stdio: ['pipe', 'pipe', 'pipe'], env })
   let stdout = ''
   let stderr = ''
   let serverPid = 0
@@ -170,10 +177,10 @@ export async function startNetwork(validators) {
  * Registers `before`/`after` hooks that start one node and one browser for
  * the file. Returns an object whose `node` and `browser` are set in `before`.
  */
-export function useNodeAndBrowser({ browserArgs = [], alloc = {} } = {}) {
+export function useNodeAndBrowser({ browserArgs = [], alloc = {}, params = {}, emptyBlocks = '' } = {}) {
   const env = { node: null, browser: null }
   before(async () => {
-    env.node = await startNode({ alloc })
+    env.node = await startNode({ alloc, params, emptyBlocks })
     env.browser = await launchBrowser(browserArgs)
   })
   after(async () => {

@@ -33,6 +33,11 @@ var Tables = map[string]string{
 	"forge_reviews":         "id",
 	"forge_review_comments": "id",
 	"forge_ref_updates":     "id",
+	// Governance and rewards.
+	"gov_proposals": "id",
+	"gov_votes":     "proposal, voter",
+	"chain_rewards": "height, seq",
+	"chain_epochs":  "epoch",
 }
 
 // Dump reads every row of the projection in st as text.
