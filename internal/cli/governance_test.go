@@ -52,11 +52,11 @@ func TestGovernanceOnFourValidators(t *testing.T) {
 	}
 	eventually(t, ctx, "5 nodes connected", time.Minute, func() (string, bool) { return connected(ctx, nodes, 4) })
 
-	// 1. Stake: power is stake × multiplier, so 1000, 3000 and 500 tokens.
+	// 1. Stake: power is stake × multiplier, so 1000, 3000 and 600 tokens.
 	for _, s := range []struct {
 		v      *voter
 		tokens uint64
-	}{{alice, 1000}, {bob, 2000}, {carol, 500}} {
+	}{{alice, 1000}, {bob, 2000}, {carol, 600}} {
 		s.v.send(t, ctx, nodes[0], tx.KindStake, map[string]any{"amount": strconv.FormatUint(s.tokens*token, 10)})
 	}
 
@@ -102,12 +102,12 @@ func TestGovernanceOnFourValidators(t *testing.T) {
 		}
 		return strings.Join(states, ", "), done
 	})
-	// The tally by hand: alice 1000 × 1.0 + bob 2000 × 1.5 yes, carol 500 × 1.0 no.
-	if tl := got[1].Tally; tl.Yes != 4000*token || tl.No != 500*token || tl.Abstain != 0 || tl.TotalPower != 4500*token || tl.Voters != 3 {
+	// The tally by hand: alice 1000 × 1.0 + bob 2000 × 1.5 yes, carol 600 × 1.0 no.
+	if tl := got[1].Tally; tl.Yes != 4000*token || tl.No != 600*token || tl.Abstain != 0 || tl.TotalPower != 4600*token || tl.Voters != 3 {
 		t.Fatalf("tally of #1: %+v", tl)
 	}
-	// #3: 500 of 4500 voted, below the 33.4 % quorum.
-	if tl := got[3].Tally; tl.Yes != 500*token || tl.TotalPower != 4500*token {
+	// #3: 600 of 4600 voted, below the 33.4 % quorum.
+	if tl := got[3].Tally; tl.Yes != 600*token || tl.TotalPower != 4600*token {
 		t.Fatalf("tally of #3: %+v", tl)
 	}
 
@@ -123,8 +123,23 @@ func TestGovernanceOnFourValidators(t *testing.T) {
 			t.Fatalf("%s: dave after the spend: %s", n.name, acct)
 		}
 	}
-	// Deposits: three back to alice, one (the rejected #3's) forfeited.
-	if acct := account(ctx, nodes[0], alice.addr); acct != fmt.Sprintf("balance %d nonce %d", (10_000-1000-10)*token, alice.nonce) {
+	// The new quorum takes effect: #5 gets 1600 of 4600 (34.8 %), enough
+	// under the old 33.4 % but not under the new 50 %.
+	alice.send(t, ctx, nodes[1], tx.KindPropose, map[string]any{
+		"proposalType": "text", "title": "Judged by the new quorum", "description": "", "payload": "{}", "deposit": "10000000",
+	})
+	alice.send(t, ctx, nodes[2], tx.KindVote, map[string]any{"proposal": "5", "option": "yes"})
+	carol.send(t, ctx, nodes[3], tx.KindVote, map[string]any{"proposal": "5", "option": "yes"})
+	eventually(t, ctx, "#5 decided", 2*time.Minute, func() (string, bool) {
+		p, err := readProposal(ctx, nodes[4], 5)
+		got[5] = p
+		return fmt.Sprintf("#5 %s %v", p.Status, err), err == nil && p.Status != "active"
+	})
+	if p := got[5]; p.Status != "rejected" || p.Tally.Yes != 1600*token || p.Tally.TotalPower != 4600*token {
+		t.Fatalf("#5 under the new quorum: %+v", p)
+	}
+	// Deposits: three back to alice, two (the rejected #3's and #5's) forfeited.
+	if acct := account(ctx, nodes[0], alice.addr); acct != fmt.Sprintf("balance %d nonce %d", (10_000-1000-20)*token, alice.nonce) {
 		t.Fatalf("alice: %s", acct)
 	}
 
