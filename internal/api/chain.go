@@ -37,7 +37,7 @@ type reputationParams struct {
 	Issue            uint64 `json:"issue"`
 	Commit           uint64 `json:"commit"`
 	DecayBps         uint64 `json:"decayBps"`
-	PointsPerBps     uint64 `json:"pointsPerBps"`
+	PerPointBps      uint64 `json:"multiplierPerPointBps"` // the parameter's name in /docs/governance
 	MaxMultiplierBps uint64 `json:"maxMultiplierBps"`
 }
 
@@ -57,7 +57,7 @@ func (a *API) getChainParams(w http.ResponseWriter, r *http.Request) {
 		Gov:             p.Gov,
 		Rewards:         p.Rewards,
 		Reputation: reputationParams{PR: p.Reputation.PR, Review: p.Reputation.Review, Issue: p.Reputation.Issue, Commit: p.Reputation.Commit,
-			DecayBps: p.Reputation.DecayBps, PointsPerBps: p.Reputation.PerPointBps, MaxMultiplierBps: p.Reputation.MaxMultiplierBps},
+			DecayBps: p.Reputation.DecayBps, PerPointBps: p.Reputation.PerPointBps, MaxMultiplierBps: p.Reputation.MaxMultiplierBps},
 	})
 }
 

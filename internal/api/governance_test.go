@@ -129,7 +129,7 @@ func TestGovernance(t *testing.T) {
 	_, params := get[chainParamsJSON](t, n, "/api/v1/chain/params")
 	if params.Gov["votingPeriodBlocks"] != votingBlocks || params.Gov["quorumBps"] != 3340 || params.Gov["proposalDeposit"] != 1_000 ||
 		params.Rewards["pr"] != 100_000_000 || params.Rewards["minRepoContributors"] != 2 ||
-		params.Reputation["pointsPerBps"] != 10 || params.Reputation["maxMultiplierBps"] != 20_000 {
+		params.Reputation["multiplierPerPointBps"] != 10 || params.Reputation["maxMultiplierBps"] != 20_000 {
 		t.Fatalf("params = %+v", params)
 	}
 	docOf := func(name string) paramDocJSON {

@@ -58,7 +58,8 @@ func parseGenesis(raw []byte) (Genesis, error) {
 }
 
 // TreasuryAddress is the treasury's account. No key controls it: only the
-// state machine moves its funds (governance spends, in a later milestone).
+// state machine moves its funds: rewards' treasury share comes in, and
+// executed spend proposals go out.
 var TreasuryAddress = common.BytesToAddress(crypto.Keccak256([]byte("dforge/treasury"))[12:])
 
 // TreasuryGenesis is what a new chain starts with: the default parameters,

@@ -64,7 +64,8 @@ func Testnet(dir string, n int, chainID string, appState json.RawMessage) error 
 // host: each with its own keys, its loopback ports, persistent peers that
 // connect every pair of nodes once (node i dials nodes 0..i-1), and one shared
 // genesis listing all the validators with appState. Consensus has dForge's
-// tuned settings (no empty blocks, short timeouts), as a single node has.
+// tuned settings (an empty block only when idle for the interval, short
+// timeouts), as a single node has.
 func WriteTestnet(chainID string, appState json.RawMessage, nodes []TestnetNode) error {
 	if len(nodes) < 1 {
 		return errors.New("testnet: need at least one validator")
