@@ -129,11 +129,20 @@ func (a *API) listVotes(w http.ResponseWriter, r *http.Request) {
 		a.writeError(w, r, err)
 		return
 	}
+	var voter *common.Address
+	if raw := r.URL.Query().Get("voter"); raw != "" {
+		addr, err := parseAddress("voter", raw)
+		if err != nil {
+			a.writeError(w, r, err)
+			return
+		}
+		voter = &addr
+	}
 	if _, err := a.index.Proposal(r.Context(), id); err != nil {
 		a.writeError(w, r, err)
 		return
 	}
-	votes, total, err := a.index.Votes(r.Context(), id, p)
+	votes, total, err := a.index.Votes(r.Context(), id, voter, p)
 	a.respondList(w, r, p, total, votes, err)
 }
 

@@ -193,6 +193,13 @@ func TestGovernance(t *testing.T) {
 		votes[0].Power != bobPower.Power || votes[0].VoterName == "" || votes[0].Time == "" || votes[1].Voter != alice.addr.Hex() || votes[1].Power != 30_000 {
 		t.Fatalf("votes = %+v", votes)
 	}
+	// One voter's vote, as the proposal page asks for it.
+	if _, mine := get[[]voteJSON](t, n, "/api/v1/governance/proposals/1/votes?voter="+strings.ToLower(alice.addr.Hex())); len(mine) != 1 || mine[0].Voter != alice.addr.Hex() || mine[0].Option != "yes" {
+		t.Fatalf("alice's vote = %+v", mine)
+	}
+	if _, none := get[[]voteJSON](t, n, "/api/v1/governance/proposals/1/votes?voter=0x000000000000000000000000000000000000cafe"); len(none) != 0 {
+		t.Fatalf("a voter who did not vote has votes: %+v", none)
+	}
 	if _, p := get[proposalJSON](t, n, "/api/v1/governance/proposals/1"); p.Tally.Yes != 30_000 || p.Tally.No != 15_000 || p.Tally.Voters != 2 {
 		t.Fatalf("tally after the votes = %+v", p.Tally)
 	}
@@ -249,6 +256,7 @@ func TestGovernance(t *testing.T) {
 		"/api/v1/governance/proposals/0":                                      "400 invalid_id",
 		"/api/v1/governance/proposals/abc":                                    "400 invalid_id",
 		"/api/v1/governance/proposals/99/votes":                               "404 not_found",
+		"/api/v1/governance/proposals/1/votes?voter=0x12":                     "400 invalid_address",
 		"/api/v1/governance/power/0x12":                                       "400 invalid_address",
 		"/api/v1/governance/power/" + bob.addr.Hex() + "?proposal=99":         "404 not_found",
 		"/api/v1/governance/power/" + bob.addr.Hex() + "?proposal=first":      "400 invalid_id",

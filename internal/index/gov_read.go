@@ -202,12 +202,17 @@ func (ix *Index) Proposal(ctx context.Context, id uint64) (Proposal, error) {
 	return p, nil
 }
 
-// Votes lists the votes on proposal id, newest first, and counts them all.
-func (ix *Index) Votes(ctx context.Context, id uint64, pg Page) ([]Vote, int64, error) {
+// Votes lists the votes on proposal id, newest first, and counts them all;
+// with a voter, only that account's vote (an empty list if it has none).
+func (ix *Index) Votes(ctx context.Context, id uint64, voter *common.Address, pg Page) ([]Vote, int64, error) {
 	out := []Vote{}
+	where, args := `v.proposal = $1`, []any{int64(id)}
+	if voter != nil {
+		where, args = where+` AND v.voter = $2`, append(args, voter.Hex())
+	}
 	total, err := ix.listPage(ctx, `v.proposal, v.voter, `+userExpr("ua")+`, v.option, v.power, v.height, v.time_ns`,
-		`gov_votes v LEFT JOIN chain_accounts ua ON ua.address = v.voter`, `gov_votes v`, `v.proposal = $1`,
-		"v.height DESC, v.voter", []any{int64(id)}, pg, func(rows *sql.Rows) error {
+		`gov_votes v LEFT JOIN chain_accounts ua ON ua.address = v.voter`, `gov_votes v`, where,
+		"v.height DESC, v.voter", args, pg, func(rows *sql.Rows) error {
 			var v Vote
 			var proposal, power, ns int64
 			var voter, name string

@@ -85,7 +85,7 @@ func TestGovernanceAndRewardsRebuildEqualsLive(t *testing.T) {
 			passed.EndedHeight == nil || passed.Payload["value"] != "4000" || passed.Deposit != 1_000 || passed.CreatedAt == "" {
 			t.Fatalf("passed proposal = %+v", passed)
 		}
-		votes, total, err := ix.Votes(ctx, 1, index.Page{Number: 1, Limit: 10})
+		votes, total, err := ix.Votes(ctx, 1, nil, index.Page{Number: 1, Limit: 10})
 		if err != nil || total != 2 || len(votes) != 2 || votes[0].Voter != alice.addr.Hex() || votes[0].Option != "abstain" ||
 			votes[1].Voter != bob.addr.Hex() || votes[1].Option != "yes" || votes[1].Power != 10_000 {
 			t.Fatalf("votes = %+v (total %d) %v", votes, total, err)

@@ -77,24 +77,13 @@ export function usePower(address: string, proposal: number) {
   })
 }
 
-const VOTE_PAGE = 100
-
-/**
- * address's current vote on proposal, or null. The API lists votes (newest
- * first) without a filter by voter, so this reads pages until it finds one.
- */
+/** address's current vote on proposal, or null. */
 export function useOwnVote(address: string, proposal: number) {
   return useQuery({
     queryKey: ['chain', 'gov', 'ownVote', address.toLowerCase(), proposal],
     queryFn: async () => {
-      const me = address.toLowerCase()
-      for (let page = 1; ; page++) {
-        const { items, total } = await getChainPage<Vote>(`${PROPOSALS}/${proposal}/votes`, page, VOTE_PAGE)
-        const found = items.find((v) => v.voter.toLowerCase() === me)
-        if (found) return found
-        const more = total === null ? items.length === VOTE_PAGE : page * VOTE_PAGE < total
-        if (!more) return null
-      }
+      const { items } = await getChainPage<Vote>(`${PROPOSALS}/${proposal}/votes?voter=${address}`, 1, 1)
+      return items[0] ?? null
     },
   })
 }

@@ -113,7 +113,8 @@ export function stubGov(gov: FakeGov = fakeGov(), chain: FakeChain = fakeChain({
       const id = Number(m[1])
       const found = gov.proposals.find((x) => x.id === id)
       if (!found) return notFound()
-      return m[2] ? paged(gov.votes.filter((v) => v.proposal === id), url) : json(found)
+      const voter = url.searchParams.get('voter')?.toLowerCase()
+      return m[2] ? paged(gov.votes.filter((v) => v.proposal === id && (!voter || v.voter.toLowerCase() === voter)), url) : json(found)
     }
     m = /^\/api\/v1\/governance\/power\/([^/]+)$/.exec(p)
     if (m) {
