@@ -4,12 +4,16 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
+
+	"github.com/dforge/dforge/internal/blocks"
 )
 
 const (
@@ -47,7 +51,11 @@ type gitResult struct {
 	source      string // what http-backend served for the clones
 	clones      map[string][]transfer
 	pushes      map[string][]transfer
-	failures    []string
+	// stored is, for each dForge push, the time from its return until the
+	// node had stored its objects as IPFS blocks (they are stored after
+	// the push is acknowledged; the blockstore is emptied before each).
+	stored   []time.Duration
+	failures []string
 }
 
 // benchGit pushes the large repository into dForge, then times clones of
@@ -79,6 +87,7 @@ func benchGit(ctx context.Context, o options, g *gitTool, c *client, data string
 	} else {
 		r.repo = repo
 		fmt.Fprintf(out, "  pushed in %s (%.1f MB/s)\n", r.firstPush.d.Round(time.Millisecond), r.firstPush.mbps())
+		r.blocksStored(ctx, c, out)
 		if dir, ok := bareDir(data, repo.ID); ok {
 			backendRoot, backendPath = filepath.Join(data, "git"), "/"+filepath.Base(filepath.Dir(dir))+"/"+filepath.Base(dir)
 			r.source = "the bare repository dForge holds (" + filepath.Join("<data>", "git", backendPath[1:]) + ")"
@@ -131,6 +140,9 @@ func benchGit(ctx context.Context, o options, g *gitTool, c *client, data string
 	defer backendPush.Close()
 	for round := range o.rounds {
 		for _, name := range order(round, servers) {
+			if name == dforgeServer {
+				emptyBlockstore(data, n)
+			}
 			t, err := pushFresh(ctx, g, c, name, round, big, tmp, backendPush.URL)
 			if ctx.Err() != nil {
 				return r
@@ -141,9 +153,56 @@ func benchGit(ctx context.Context, o options, g *gitTool, c *client, data string
 			}
 			r.pushes[name] = append(r.pushes[name], t)
 			fmt.Fprintf(out, "  push round %d, %s: %s, %.1f MB/s\n", round+1, name, t.d.Round(time.Millisecond), t.mbps())
+			if name == dforgeServer {
+				r.blocksStored(ctx, c, out)
+			}
 		}
 	}
 	return r
+}
+
+// blocksStored records how long after a push the node took to store its
+// objects as blocks. The next round thus starts on an idle node.
+func (r *gitResult) blocksStored(ctx context.Context, c *client, out io.Writer) {
+	d, err := waitForBlocks(ctx, c)
+	if err != nil {
+		r.failures = append(r.failures, "blocks probe: "+err.Error())
+		return
+	}
+	r.stored = append(r.stored, d)
+	fmt.Fprintf(out, "    its objects were stored as IPFS blocks %s after the push returned\n", d.Round(time.Millisecond))
+}
+
+// waitForBlocks waits, from outside, until the node has stored the objects
+// of the pushes before it as blocks: its gateway answers for a block it
+// does not hold only once the pushes queued before the request are stored.
+func waitForBlocks(ctx context.Context, c *client) (time.Duration, error) {
+	never := blocks.CIDForGitObject(strings.Repeat("0", 40)) // no object hashes to zeros
+	start := time.Now()
+	req, err := http.NewRequestWithContext(ctx, http.MethodHead, c.base+"/ipfs/"+never.String()+"?format=raw", nil)
+	if err != nil {
+		return 0, err
+	}
+	res, err := c.http.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusNotFound {
+		return 0, fmt.Errorf("/ipfs of a CID never stored answered %d", res.StatusCode)
+	}
+	return time.Since(start), nil
+}
+
+// emptyBlockstore removes the node's stored blocks, so the next push
+// stores all of its objects again, as the first push into the node did.
+func emptyBlockstore(data string, n *notes) {
+	dirs, _ := filepath.Glob(filepath.Join(data, "blocks", "[0-9a-f][0-9a-f]"))
+	for _, d := range dirs {
+		if err := os.RemoveAll(d); err != nil {
+			n.add("emptying the blockstore: %v", err)
+		}
+	}
 }
 
 // order is the servers of a round: dForge first in even rounds.

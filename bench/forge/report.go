@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -35,6 +36,10 @@ func (r *report) print(out io.Writer) {
 		}
 		r.printTransfers(out, "\nClone: git clone --bare --no-local over HTTP, the same bare repository", g.clones)
 		r.printTransfers(out, "\nPush: git push of every branch into a new empty repository", g.pushes)
+		if len(g.stored) > 0 {
+			fmt.Fprintf(out, "  dForge stores a push's objects as IPFS blocks after acknowledging it (the blockstore emptied before each push):\n"+
+				"  median %s after the push returned; push and storage together: %s\n", medianDuration(g.stored).Round(time.Millisecond), g.pushAndStore())
+		}
 	}
 
 	fmt.Fprintf(out, "\nIssues: %d through POST /api/v1/repos/{o}/{r}/issues from %d concurrent clients (each answers after its block)\n", o.issues, o.issueWorkers)
@@ -159,6 +164,9 @@ func (r *report) printTargets(out io.Writer) {
 	}
 	fmt.Fprintf(tw, "  clone MB/s, dForge / http-backend\t%s\t(target >= 0.95)\n", clones)
 	fmt.Fprintf(tw, "  push MB/s, dForge / http-backend\t%s\t(target >= 0.95)\n", pushes)
+	if r.git != nil && len(r.git.stored) > 0 {
+		fmt.Fprintf(tw, "  the same, counting dForge's block storage after the push\t%s\t(for reference)\n", r.git.storedRatio())
+	}
 	for _, e := range r.latency.endpoints {
 		p99 := na
 		if e.unavailable == "" {
@@ -179,4 +187,32 @@ func (r *report) hugeMB() float64 {
 		return float64(r.opts.hugeMB)
 	}
 	return mb(r.huge.info.PackedBytes)
+}
+
+func medianDuration(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// pushAndStore is dForge's median push time plus the median time to store
+// its blocks, as MB/s.
+func (g *gitResult) pushAndStore() string {
+	t, ok := median(g.pushes[dforgeServer])
+	if !ok {
+		t = g.firstPush
+	}
+	t.d += medianDuration(g.stored)
+	return fmt.Sprintf("%s, %.1f MB/s", t.d.Round(time.Millisecond), t.mbps())
+}
+
+// storedRatio is the push ratio with dForge's block storage counted.
+func (g *gitResult) storedRatio() string {
+	d, okD := median(g.pushes[dforgeServer])
+	b, okB := median(g.pushes[backendServer])
+	if !okD || !okB || b.mbps() == 0 {
+		return na
+	}
+	d.d += medianDuration(g.stored)
+	return fmt.Sprintf("%.2f", d.mbps()/b.mbps())
 }

@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -34,17 +35,28 @@ const GitRaw = 0x78
 // ErrNotFound is returned for a block the store does not hold.
 var ErrNotFound = errors.New("block not found")
 
-// Store is a directory of blocks.
+// Store is a directory of blocks, and the queue of pushes whose objects
+// are still to be stored (queue.go).
 type Store struct {
-	dir string
+	dir   string
+	queue *queue
 }
 
-// Open returns the blockstore in dir, creating it.
-func Open(dir string) (*Store, error) {
+// Open returns the blockstore in dir, creating it, and starts its queue's
+// worker (log: where its failures go; nil is slog's default). Close stops
+// it.
+func Open(dir string, log *slog.Logger) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create blocks dir: %w", err)
 	}
-	return &Store{dir: dir}, nil
+	if log == nil {
+		log = slog.Default()
+	}
+	s := &Store{dir: dir}
+	if err := s.startQueue(log); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // CIDForGitObject is the CID of the git object with the given hex SHA-1

@@ -43,10 +43,7 @@ func TestCIDForGitObject(t *testing.T) {
 }
 
 func TestPutChecksTheHash(t *testing.T) {
-	s, err := blocks.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openStore(t, t.TempDir())
 	c := blocks.CIDForGitObject(emptyBlob)
 	if err := s.Put(c, []byte("blob 1\x00x")); err == nil {
 		t.Fatal("a block that does not hash to its CID was stored")
@@ -84,16 +81,24 @@ func TestPutChecksTheHash(t *testing.T) {
 	}
 }
 
+// openStore opens the blockstore in dir until the test ends.
+func openStore(t *testing.T, dir string) *blocks.Store {
+	t.Helper()
+	s, err := blocks.Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
 func sha1Hex(s string) string {
 	sum := sha1.Sum([]byte(s))
 	return hex.EncodeToString(sum[:])
 }
 
 func TestGateway(t *testing.T) {
-	s, err := blocks.Open(filepath.Join(t.TempDir(), "blocks"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openStore(t, filepath.Join(t.TempDir(), "blocks"))
 	block := []byte("blob 12\x00hello, ipfs\n")
 	id := sha1Hex(string(block))
 	c := blocks.CIDForGitObject(id)

@@ -1,6 +1,7 @@
 package blocks
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -14,6 +15,10 @@ import (
 
 // RawType is the media type of a raw block.
 const RawType = "application/vnd.ipld.raw"
+
+// queueWait bounds how long a request for a missing block waits for the
+// pushes queued before it: a large push's objects take seconds to store.
+const queueWait = time.Minute
 
 // Gateway serves blocks at GET and HEAD /ipfs/{cid} as an IPFS trustless
 // gateway (specs.ipfs.tech/http-gateways/trustless-gateway) limited to raw
@@ -55,6 +60,14 @@ func (s *Store) serveBlock(log *slog.Logger, w http.ResponseWriter, r *http.Requ
 		return
 	}
 	f, _, err := s.Open(c)
+	if errors.Is(err, ErrNotFound) && s.Queued() > 0 {
+		// The block may be one of a push still being stored.
+		ctx, cancel := context.WithTimeout(r.Context(), queueWait)
+		if s.Settle(ctx) == nil {
+			f, _, err = s.Open(c)
+		}
+		cancel()
+	}
 	if errors.Is(err, ErrNotFound) {
 		plain(w, http.StatusNotFound, "No block with this CID is stored on this node.")
 		return

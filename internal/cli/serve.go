@@ -229,10 +229,11 @@ func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer
 	if err != nil {
 		return err
 	}
-	blockStore, err := blocks.Open(filepath.Join(cfg.DataDir, "blocks"))
+	blockStore, err := blocks.Open(filepath.Join(cfg.DataDir, "blocks"), log)
 	if err != nil {
 		return err
 	}
+	defer blockStore.Close() // after the git server: its last pushes queue jobs
 	// Owners in git URLs resolve as in the API: through the index, and the
 	// default names of people who signed in here (auth's users).
 	users := auth.New(st, auth.Config{ChainID: ch.Params().ChainID, Names: ix, Log: log})

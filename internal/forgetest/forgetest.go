@@ -139,9 +139,10 @@ func Start(t testing.TB, opts ...Option) *Node {
 	if n.GitStore, err = gitstore.Open(filepath.Join(dir, "git")); err != nil {
 		t.Fatal(err)
 	}
-	if n.Blocks, err = blocks.Open(filepath.Join(dir, "blocks")); err != nil {
+	if n.Blocks, err = blocks.Open(filepath.Join(dir, "blocks"), Quiet); err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { n.Blocks.Close() })
 	n.auth = auth.New(n.Store, auth.Config{ChainID: 7771, Names: n.Index, Log: Quiet})
 	n.Repos = gitrepos.New(n.Forge, n.GitStore, n.Blocks, Quiet).WithUsers(n.auth)
 	gitSrv := gitserver.New(gitserver.Config{Repos: n.Repos, Store: n.GitStore, Blocks: n.Blocks, Log: Quiet})

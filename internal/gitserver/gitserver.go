@@ -69,7 +69,8 @@ type Repos interface {
 	// shown to the pusher. Any refusal rejects the whole push.
 	CheckUpdate(ctx context.Context, user *auth.User, r Repo, u RefUpdate) error
 	// Pushed records a push's ref updates once git has applied them (and,
-	// for a public repository, once its new objects are in the blockstore).
+	// for a public repository, once its new objects are queued for the
+	// blockstore).
 	Pushed(ctx context.Context, user *auth.User, r Repo, updates []RefUpdate) error
 }
 

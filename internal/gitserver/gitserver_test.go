@@ -197,6 +197,7 @@ func TestPrivateRepositoryIsInvisible(t *testing.T) {
 	if h.refOf(r, "refs/heads/main") != head {
 		t.Fatal("owner's push to the private repository did not land")
 	}
+	h.settleBlocks()
 	for _, id := range strings.Fields(h.run(r.Path, "rev-list", "--objects", "--all")) {
 		if len(id) == 40 && h.blocks.HasGitObject(id) {
 			t.Fatalf("object %s of a private repository is in the blockstore", id)
@@ -367,6 +368,7 @@ func TestLargePushes(t *testing.T) {
 		h.commit(work, fmt.Sprintf("batch %d", c), files)
 	}
 	h.run(work, "push", "--quiet", "origin", "main")
+	h.settleBlocks() // the blocks are stored after the push returns
 	ids := strings.Fields(h.run(r.Path, "rev-list", "--objects", "--all"))
 	objects := 0
 	for _, id := range ids {
@@ -472,6 +474,7 @@ func TestMalformedPackIsRefusedCleanly(t *testing.T) {
 	if leftovers, _ := filepath.Glob(filepath.Join(r.Path, "objects", "incoming-*")); len(leftovers) > 0 {
 		t.Fatalf("quarantine left behind: %v", leftovers)
 	}
+	h.settleBlocks()
 	if h.blocks.HasGitObject(next) {
 		t.Fatal("a refused push's commit was stored as a block")
 	}

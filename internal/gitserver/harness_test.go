@@ -73,10 +73,11 @@ func newHarness(t *testing.T) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bs, err := blocks.Open(filepath.Join(dir, "blocks"))
+	bs, err := blocks.Open(filepath.Join(dir, "blocks"), log)
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { bs.Close() })
 	repos := &fakeRepos{repos: map[string]*fakeRepo{}}
 	gitSrv := gitserver.New(gitserver.Config{Repos: repos, Store: gs, Blocks: bs, Log: log})
 	t.Cleanup(func() { gitSrv.Close() })
@@ -93,6 +94,17 @@ func newHarness(t *testing.T) *harness {
 	home := filepath.Join(dir, "home")
 	os.MkdirAll(home, 0o755)
 	return &harness{t: t, srv: srv, git: gs, blocks: bs, repos: repos, auth: svc, st: st, home: home}
+}
+
+// settleBlocks waits until the objects of every push so far are stored as
+// blocks (or dropped).
+func (h *harness) settleBlocks() {
+	h.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := h.blocks.Settle(ctx); err != nil {
+		h.t.Fatal(err)
+	}
 }
 
 // tester is a signed-up user with an access token.

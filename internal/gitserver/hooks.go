@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dforge/dforge/internal/auth"
+	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/usererr"
 )
@@ -146,16 +147,15 @@ func (s *Server) preReceive(ctx context.Context, p *push, updates []RefUpdate) h
 	return hookResponse{OK: true}
 }
 
-// postReceive stores the new objects of a public repository as blocks,
-// then records the push.
+// postReceive queues the new objects of a public repository for the
+// blockstore, then records the push. The objects are stored after the push
+// returns (blocks/queue.go): copying them would double a large push's time.
 func (s *Server) postReceive(ctx context.Context, p *push, updates []RefUpdate) hookResponse {
 	if !p.repo.Private && s.blocks != nil {
-		n, err := s.storeBlocks(ctx, p.repo, updates)
-		if err != nil {
-			s.log.ErrorContext(ctx, "store pushed objects as blocks", "repo", p.repo.ID, "err", err)
-			return hookResponse{Message: "The push was received, but its objects could not be stored as IPFS blocks; the node operator has been told."}
+		if err := s.queueBlocks(ctx, p.repo, updates); err != nil {
+			s.log.ErrorContext(ctx, "queue pushed objects for the blockstore", "repo", p.repo.ID, "err", err)
+			return hookResponse{Message: "The push was received, but its objects could not be queued for storage as IPFS blocks; the node operator has been told."}
 		}
-		s.log.DebugContext(ctx, "stored pushed objects as blocks", "repo", p.repo.ID, "objects", n)
 	}
 	if err := s.repos.Pushed(ctx, &p.user, p.repo, updates); err != nil {
 		if ue, ok := usererr.As(err); ok {
@@ -167,10 +167,10 @@ func (s *Server) postReceive(ctx context.Context, p *push, updates []RefUpdate) 
 	return hookResponse{OK: true}
 }
 
-// storeBlocks puts every object the push brought into the blockstore: all
+// queueBlocks queues every object the push brought for the blockstore: all
 // that the new tips reach and neither the old tips nor the refs the push
-// left alone do (their objects were stored when they were pushed).
-func (s *Server) storeBlocks(ctx context.Context, repo Repo, updates []RefUpdate) (int, error) {
+// left alone do (their objects were queued when they were pushed).
+func (s *Server) queueBlocks(ctx context.Context, repo Repo, updates []RefUpdate) error {
 	var include, exclude []string
 	pushed := map[string]bool{}
 	for _, u := range updates {
@@ -183,16 +183,16 @@ func (s *Server) storeBlocks(ctx context.Context, repo Repo, updates []RefUpdate
 		}
 	}
 	if len(include) == 0 {
-		return 0, nil
+		return nil
 	}
 	refs, err := gitstore.Refs(ctx, repo.Path)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	for _, r := range refs {
 		if !pushed[r.Name] {
 			exclude = append(exclude, r.ID)
 		}
 	}
-	return s.blocks.ImportObjects(ctx, repo.Path, include, exclude)
+	return s.blocks.Enqueue(blocks.Job{Dir: repo.Path, Include: include, Exclude: exclude})
 }
