@@ -165,6 +165,9 @@ func TestGovernance(t *testing.T) {
 	}
 	pr := active[0]
 	want := tallyJSON{TotalPower: 30_000 + 15_000, QuorumBps: 3340, ThresholdBps: 5000}
+	if created.ProposalID != 1 {
+		t.Fatalf("the Propose's result names proposal %d, want 1", created.ProposalID)
+	}
 	if pr.ID != 1 || pr.Proposer != alice.addr.Hex() || pr.ProposerName == "" || pr.Type != "param" || pr.Status != "active" ||
 		pr.Payload["name"] != "quorumBps" || pr.Payload["value"] != "4000" || pr.Deposit != 1_000 || pr.Tally != want ||
 		pr.CreatedHeight != created.Height || pr.VotingEndHeight != created.Height+votingBlocks-1 || pr.EndedHeight != nil ||

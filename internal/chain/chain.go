@@ -9,9 +9,11 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
+	abci "github.com/cometbft/cometbft/abci/types"
 	"github.com/cometbft/cometbft/mempool"
 	"github.com/cometbft/cometbft/rpc/client/local"
 	"github.com/ethereum/go-ethereum/common"
@@ -49,6 +51,9 @@ type Result struct {
 	Height int64  `json:"height"`
 	Code   uint32 `json:"code"`
 	Log    string `json:"log"`
+	// ProposalID is the proposal a Propose created, so a client can open
+	// it without searching.
+	ProposalID uint64 `json:"proposalId,omitempty"`
 }
 
 // Init creates the chain in cfg.Dir from cfg.Genesis (keys, config and
@@ -125,7 +130,32 @@ func (c *Chain) Submit(ctx context.Context, env tx.Envelope) (Result, error) {
 	if res.CheckTx.Code != 0 {
 		return Result{}, &tx.Error{Code: res.CheckTx.Code, Name: tx.CodeName(res.CheckTx.Code), Message: res.CheckTx.Log}
 	}
-	return Result{Hash: hex.EncodeToString(res.Hash), Height: res.Height, Code: res.TxResult.Code, Log: res.TxResult.Log}, nil
+	return Result{Hash: hex.EncodeToString(res.Hash), Height: res.Height, Code: res.TxResult.Code, Log: res.TxResult.Log,
+		ProposalID: createdProposal(res.TxResult.Events)}, nil
+}
+
+// createdProposal is the id in a transaction's Proposal event caused by a
+// Propose; 0 when there is none.
+func createdProposal(events []abci.Event) uint64 {
+	for _, e := range events {
+		if e.Type != app.EventProposal {
+			continue
+		}
+		var id uint64
+		created := false
+		for _, a := range e.Attributes {
+			switch a.Key {
+			case "id":
+				id, _ = strconv.ParseUint(a.Value, 10, 64)
+			case "cause":
+				created = a.Value == "propose"
+			}
+		}
+		if created {
+			return id
+		}
+	}
+	return 0
 }
 
 // Close stops CometBFT and then closes the application state.

@@ -16,7 +16,7 @@ import { TxStatus } from '@/features/wallet/TxStatus'
 import { useChainTx } from '@/features/wallet/tx'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { findCreatedProposal, type GovChainParams, type GovParams, type ParamDoc, proposalHref, useGovParams, useParamDocs } from './api'
+import { type GovChainParams, type GovParams, type ParamDoc, proposalHref, useGovParams, useParamDocs } from './api'
 import { checkProposal, type FieldError, type ProposalField, type ProposalValues, TITLE_MAX, TYPE_FIELDS } from './proposalForm'
 import { PROPOSAL_TYPES, type ProposalType } from './proposals'
 // The Markdown editor's styles, and the wallet's amount list and transaction status.
@@ -193,8 +193,7 @@ function ProposalForm({ from, params, gov, account }: { from: string; params: Go
     })
     if (!result) return
     setLocating(true)
-    const created = await findCreatedProposal(from, result.height).catch(() => null)
-    nav.go(created ? proposalHref(created.id) : '/governance')
+    nav.go(result.proposalId ? proposalHref(result.proposalId) : '/governance')
   }
 
   const error = (name: ProposalField) => {

@@ -88,15 +88,5 @@ export function useOwnVote(address: string, proposal: number) {
   })
 }
 
-/**
- * The proposal a Propose committed in block height created. The transaction's
- * result names no proposal id, so it is the newest proposal by proposer made
- * in that block (the list is newest first).
- */
-export async function findCreatedProposal(proposer: string, height: number): Promise<Proposal | null> {
-  const { items } = await getChainPage<Proposal>(PROPOSALS, 1, 20)
-  return items.find((p) => p.proposer.toLowerCase() === proposer.toLowerCase() && p.created_height === height) ?? null
-}
-
 /** Where a proposal's page is. */
 export const proposalHref = (id: number) => `/governance/${id}`

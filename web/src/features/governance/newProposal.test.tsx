@@ -4,7 +4,7 @@ import { nav } from '@/features/repositories/nav'
 import { callsTo, fakeChain, HASH, installWallet, SIGNATURE } from '@/features/wallet/testing'
 import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
 import NewProposalScreen from './NewProposalScreen'
-import { fakeGov, GOV_PARAMS, OTHER, proposal, stubGov, WALLET } from './testing'
+import { fakeGov, GOV_PARAMS, OTHER, stubGov, WALLET } from './testing'
 
 preloadNamespaces('governance', 'issues', 'wallet')
 
@@ -117,17 +117,14 @@ describe('NewProposalScreen', () => {
   it('signs a Propose with the type, title, description, payload and the deposit, then opens the new proposal', async () => {
     const wallet = installWallet()
     const posted: unknown[] = []
-    const gov = fakeGov({ proposals: [proposal({ id: 1 })] })
     const chain = fakeChain({
       params: GOV_PARAMS,
       relay: (body) => {
         posted.push(body)
-        // The node indexes the proposal in the block that committed it.
-        gov.proposals = [proposal({ id: 7, proposer: WALLET.toLowerCase(), created_height: 8, type: 'spend' }), ...gov.proposals]
-        return { hash: HASH(99), height: 8, code: 0, log: '' }
+        return { hash: HASH(99), height: 8, code: 0, log: '', proposalId: 7 }
       },
     })
-    await openForm(chain, gov)
+    await openForm(chain)
     fill('Type', 'spend')
     fill('Title', '  Fund the docs  ')
     fireEvent.change(description(), { target: { value: 'Pay **Grace** for the docs.' } })

@@ -89,6 +89,8 @@ export interface TxResult {
   log: string
   /** Set for an Unstake by nodes that report it. */
   maturesAt?: number
+  /** The proposal a Propose created. */
+  proposalId?: number
 }
 
 /** One page of a list, with the total from X-Total-Count when the server sent it. */
