@@ -4,12 +4,14 @@ import (
 	"context"
 	"crypto/sha1"
 	"encoding/hex"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/forgetest"
 	"github.com/dforge/dforge/internal/index"
 )
@@ -518,6 +520,17 @@ func TestForkTransferStarDelete(t *testing.T) {
 	n.JSON("PUT", repoPath(alice, "lib")+"/collaborators/"+carol.Name(), bob, map[string]string{"permission": "write"}, http.StatusForbidden, nil)
 	n.JSON("PUT", repoPath(alice, "lib")+"/collaborators/"+carol.Name(), alice, map[string]string{"permission": "write"}, http.StatusNoContent, nil)
 	n.JSON("GET", repoPath(alice, "lib")+"/collaborators/"+carol.Name(), nil, nil, http.StatusNoContent, nil)
+	// A large push elsewhere just before keeps the blockstore's queue busy,
+	// so the storage of carol's push still waits when the transfer below
+	// moves the git data.
+	create(t, n, alice, "bulk", false)
+	bulk := n.Clone(n.Remote(alice, alice.Name(), "bulk"))
+	files := map[string]string{}
+	for i := range 1000 {
+		files[fmt.Sprintf("gen/%04d.txt", i)] = fmt.Sprintf("file %d\n", i)
+	}
+	n.Commit(bulk, "Many files", files)
+	n.Git(bulk, "push", "--quiet", "origin", "main")
 	n.Git(dir, "push", "--quiet", "origin", "main")
 
 	// Transfer to carol: the repository and its git data move.
@@ -525,6 +538,14 @@ func TestForkTransferStarDelete(t *testing.T) {
 	n.JSON("POST", repoPath(alice, "lib")+"/transfer", alice, map[string]string{"new_owner": carol.Name()}, http.StatusAccepted, &got)
 	if got.Owner.Login != carol.Name() {
 		t.Fatalf("transferred %+v", got)
+	}
+	// Carol's push is still stored as blocks: the move waited for the
+	// queued storage, which reads the old path.
+	for _, line := range strings.Split(strings.TrimSpace(n.Git(dir, "rev-list", "--objects", "HEAD~1..HEAD")), "\n") {
+		id, _, _ := strings.Cut(line, " ")
+		if res := n.Call("GET", "/ipfs/"+blocks.CIDForGitObject(id).String()+"?format=raw", nil, nil); res.Status != http.StatusOK {
+			t.Fatalf("object %s of carol's push: /ipfs answered %d", id, res.Status)
+		}
 	}
 	n.JSON("GET", repoPath(alice, "lib"), nil, nil, http.StatusNotFound, nil)
 	n.JSON("GET", repoPath(carol, "lib")+"/contents/c.txt", nil, nil, http.StatusOK, nil)

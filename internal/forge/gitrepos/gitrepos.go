@@ -24,6 +24,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -136,6 +137,7 @@ func (h *Repos) relocate(r index.Repo, want string) error {
 	if err := os.MkdirAll(filepath.Dir(want), 0o755); err != nil {
 		return fmt.Errorf("move repository %d to its owner: %w", r.ID, err)
 	}
+	h.settleBlocks(r)
 	if err := os.Rename(found[0], want); err != nil {
 		return fmt.Errorf("move repository %d to its owner: %w", r.ID, err)
 	}
@@ -404,6 +406,20 @@ func (h *Repos) created(ctx context.Context, res forge.Result) (index.Repo, erro
 		return index.Repo{}, fmt.Errorf("the forge applied %s without a repository", res.Change.Action)
 	}
 	return h.forge.Index().RepoByID(ctx, res.Change.Repos[0].ID)
+}
+
+// settleBlocks lets the pushes queued for the blockstore be stored before
+// r's directory moves: their jobs name the old path. A queue that takes
+// longer only costs those objects' blocks, never the move.
+func (h *Repos) settleBlocks(r index.Repo) {
+	if r.Private || h.blocks == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := h.blocks.Settle(ctx); err != nil {
+		h.log.Warn("move a repository with pushes still queued for the blockstore", "repo", r.ID, "err", err)
+	}
 }
 
 // importBlocks stores a public repository's objects as blocks. A failure
