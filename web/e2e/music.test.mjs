@@ -123,7 +123,11 @@ describe('music player', () => {
       await next.click()
       await expectEventually(() => trackName(page).innerText(), TRACKS[(i + 1) % 4])
       seen.push(await trackName(page).innerText())
-      srcs.push(new URL((await audioState(page)).src).pathname)
+      // The audio element takes its new source just after the name renders.
+      const before = srcs[srcs.length - 1]
+      let src = before
+      await waitFor(async () => (src = new URL((await audioState(page)).src).pathname) !== before, { message: 'the audio source to follow the track' })
+      srcs.push(src)
     }
     assert.deepEqual(seen, [...TRACKS, 'Polyhymnia'])
     assert.equal(new Set(srcs.slice(0, 4)).size, 4, `each track has its own file: ${srcs.join(', ')}`)
