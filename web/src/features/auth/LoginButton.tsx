@@ -1,5 +1,6 @@
 import i18n from 'i18next'
 import { type ComponentType, type MouseEvent, useRef, useState } from 'react'
+import { flushSync } from 'react-dom'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 
@@ -68,7 +69,9 @@ export function LoginButton() {
       {open && Chooser && (
         <Chooser
           onClose={() => {
-            setOpen(false)
+            // Unmount the dialog first: a render of it in between would pull
+            // focus back inside, and it would fall to the page as it goes.
+            flushSync(() => setOpen(false))
             opener.current?.focus()
           }}
         />
