@@ -175,7 +175,7 @@ func (r *gitResult) blocksStored(ctx context.Context, c *client, out io.Writer) 
 
 // waitForBlocks waits, from outside, until the node has stored the objects
 // of the pushes before it as blocks: its gateway answers for a block it
-// does not hold only once the pushes queued before the request are stored.
+// does not hold only once its queue of pushes is empty.
 func waitForBlocks(ctx context.Context, c *client) (time.Duration, error) {
 	never := blocks.CIDForGitObject(strings.Repeat("0", 40)) // no object hashes to zeros
 	start := time.Now()

@@ -150,22 +150,14 @@ func (r *report) printTransfers(out io.Writer, title string, byServer map[string
 func (r *report) printTargets(out io.Writer) {
 	fmt.Fprintln(out, "\nAgainst the targets (figures only; nothing is asserted)")
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	speedRatio := func(byServer map[string][]transfer) string {
-		d, okD := median(byServer[dforgeServer])
-		b, okB := median(byServer[backendServer])
-		if !okD || !okB || b.mbps() == 0 {
-			return na
-		}
-		return fmt.Sprintf("%.2f", d.mbps()/b.mbps())
-	}
 	clones, pushes := na, na
 	if r.git != nil {
-		clones, pushes = speedRatio(r.git.clones), speedRatio(r.git.pushes)
+		clones, pushes = speedRatio(r.git.clones, 0), speedRatio(r.git.pushes, 0)
 	}
 	fmt.Fprintf(tw, "  clone MB/s, dForge / http-backend\t%s\t(target >= 0.95)\n", clones)
 	fmt.Fprintf(tw, "  push MB/s, dForge / http-backend\t%s\t(target >= 0.95)\n", pushes)
 	if r.git != nil && len(r.git.stored) > 0 {
-		fmt.Fprintf(tw, "  the same, counting dForge's block storage after the push\t%s\t(for reference)\n", r.git.storedRatio())
+		fmt.Fprintf(tw, "  the same, counting dForge's block storage after the push\t%s\t(for reference)\n", speedRatio(r.git.pushes, medianDuration(r.git.stored)))
 	}
 	for _, e := range r.latency.endpoints {
 		p99 := na
@@ -206,13 +198,14 @@ func (g *gitResult) pushAndStore() string {
 	return fmt.Sprintf("%s, %.1f MB/s", t.d.Round(time.Millisecond), t.mbps())
 }
 
-// storedRatio is the push ratio with dForge's block storage counted.
-func (g *gitResult) storedRatio() string {
-	d, okD := median(g.pushes[dforgeServer])
-	b, okB := median(g.pushes[backendServer])
+// speedRatio is dForge's median MB/s over http-backend's, with extra
+// added to dForge's median time.
+func speedRatio(byServer map[string][]transfer, extra time.Duration) string {
+	d, okD := median(byServer[dforgeServer])
+	b, okB := median(byServer[backendServer])
 	if !okD || !okB || b.mbps() == 0 {
 		return na
 	}
-	d.d += medianDuration(g.stored)
+	d.d += extra
 	return fmt.Sprintf("%.2f", d.mbps()/b.mbps())
 }

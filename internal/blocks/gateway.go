@@ -17,7 +17,7 @@ import (
 const RawType = "application/vnd.ipld.raw"
 
 // queueWait bounds how long a request for a missing block waits for the
-// pushes queued before it: a large push's objects take seconds to store.
+// queue of pushes to empty: a large push's objects take seconds to store.
 const queueWait = time.Minute
 
 // Gateway serves blocks at GET and HEAD /ipfs/{cid} as an IPFS trustless

@@ -21,8 +21,9 @@ import (
 // long again as git's own work, so it runs after the push, in the order the
 // pushes came, from a journal on disk: a job is a file in <dir>/.queue,
 // removed once its objects are stored, and a restart finishes what a stop
-// interrupted. The gateway waits for the queue before it answers "not
-// found", so a client that fetches a block right after a push still gets it.
+// interrupted. The gateway waits for the queue to empty before it answers
+// "not found", so a client that fetches a block right after a push still
+// gets it.
 
 // Job is the objects of one push to store: those reachable from Include
 // and not from Exclude (git ids) in the repository at Dir.
