@@ -45,7 +45,11 @@ const (
 	// pendingRetry: the newest block is stored before its results are, for a
 	// moment; look again soon.
 	pendingRetry = 20 * time.Millisecond
-	errorRetry   = 2 * time.Second
+	// A failing projection is retried after errorRetry, doubling up to
+	// maxErrorRetry: a fixed database or binary is picked up within that,
+	// without a restart and without spinning meanwhile.
+	errorRetry    = 2 * time.Second
+	maxErrorRetry = 30 * time.Second
 )
 
 // errPending says the newest block's results are not saved yet.
@@ -73,7 +77,11 @@ type Index struct {
 
 	mu       sync.Mutex
 	height   int64         // last projected height; -1 before the genesis is
-	advanced chan struct{} // closed when height moves, then replaced
+	advanced chan struct{} // closed when height moves or a stall is recorded, then replaced
+	stall    *Stall        // the block Run cannot project; nil while it keeps up
+
+	// The retry pause after a failure: retryMin, doubling up to retryMax.
+	retryMin, retryMax time.Duration
 
 	kick     chan struct{} // wakes the follower; buffered, never blocks
 	done     chan struct{} // closed when Run returns
@@ -87,6 +95,7 @@ func New(log *slog.Logger, st *store.Store, client Client) *Index {
 		log: log.With("component", "index"), db: st.DB(), rdb: st.ReadDB(),
 		stmts: newStmtCache(st.ReadDB(), st.Dialect()), dialect: st.Dialect(), client: client,
 		height: -1, advanced: make(chan struct{}), kick: make(chan struct{}, 1), done: make(chan struct{}),
+		retryMin: errorRetry, retryMax: maxErrorRetry,
 	}
 }
 
@@ -100,21 +109,36 @@ func (ix *Index) Height() int64 {
 
 func (ix *Index) setHeight(h int64) {
 	ix.mu.Lock()
-	defer ix.mu.Unlock()
 	ix.height = h
+	ix.notify()
+	var passed *Stall
+	if ix.stall != nil && h >= ix.stall.Height {
+		passed, ix.stall = ix.stall, nil
+	}
+	ix.mu.Unlock()
+	ix.logRecovery(passed)
+}
+
+// notify wakes the WaitFor callers; ix.mu must be held.
+func (ix *Index) notify() {
 	close(ix.advanced)
 	ix.advanced = make(chan struct{})
 }
 
 // WaitFor blocks until the block at height is projected, so a page that
-// reads SQL after a write sees it.
+// reads SQL after a write sees it. While Run is stuck on a block at or
+// below height it returns a *Stall at once: the wait could last until an
+// operator steps in.
 func (ix *Index) WaitFor(ctx context.Context, height int64) error {
 	for {
 		ix.mu.Lock()
-		cur, advanced := ix.height, ix.advanced
+		cur, advanced, stall := ix.height, ix.advanced, ix.stall
 		ix.mu.Unlock()
 		if cur >= height {
 			return nil
+		}
+		if stall != nil && stall.Height <= height {
+			return fmt.Errorf("wait for height %d to be indexed (indexed: %d): %w", height, cur, stall)
 		}
 		ix.wake()
 		select {
@@ -145,11 +169,13 @@ func (ix *Index) wake() {
 }
 
 // Run follows the chain until ctx is cancelled: it projects what is
-// committed, then each new block. Failures are logged and retried; Run
-// returns nil when ctx ends.
+// committed, then each new block. A failure is recorded as a Stall (see
+// stall.go) and retried with backoff until it clears; Run returns nil when
+// ctx ends.
 func (ix *Index) Run(ctx context.Context) error {
 	defer ix.doneOnce.Do(func() { close(ix.done) })
 	ix.listen(ctx)
+	failures := 0
 	for {
 		delay := pollInterval
 		err := ix.Sync(ctx)
@@ -159,13 +185,16 @@ func (ix *Index) Run(ctx context.Context) error {
 		case errors.Is(err, errPending):
 			delay = pendingRetry
 		case err != nil:
-			ix.log.Warn("project chain", "height", ix.Height(), "err", err)
+			failures++
+			ix.stalled(err)
 			// Do not spin on kicks while the database or the chain is failing.
-			if !sleep(ctx, errorRetry) {
+			if !sleep(ctx, ix.retryDelay(failures)) {
 				return nil
 			}
 			continue
 		}
+		failures = 0
+		ix.recovered()
 		select {
 		case <-ctx.Done():
 			return nil
