@@ -92,7 +92,7 @@ func (a *API) postSIWE(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := a.auth.SignIn(r.Context(), auth.SignInRequest{
-		Message: in.Message, Signature: in.Signature, Origin: auth.OriginOf(r), UserAgent: r.UserAgent(), IP: auth.ClientIP(r),
+		Message: in.Message, Signature: in.Signature, Origins: auth.OriginsOf(r), UserAgent: r.UserAgent(), IP: auth.ClientIP(r),
 	})
 	if err != nil {
 		a.writeError(w, r, err)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -62,6 +63,8 @@ type nodeOpts struct {
 	names           auth.Names
 	tls             bool
 	publicURL       string // the node behind a TLS-terminating proxy
+	allowedOrigins  []string
+	logs            io.Writer // the node's log, as text; nil drops it
 }
 
 func newNode(t *testing.T, opts ...nodeOpts) *node {
@@ -75,7 +78,11 @@ func newNode(t *testing.T, opts ...nodeOpts) *node {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	logs := o.logs
+	if logs == nil {
+		logs = io.Discard
+	}
+	log := slog.New(slog.NewTextHandler(logs, nil))
 	clk := &clock{now: time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)}
 	svc := auth.New(st, auth.Config{ChainID: testChainID, Names: o.names, Now: clk.Now, Log: log})
 	h, err := web.NewHandler(web.Deps{
@@ -86,10 +93,15 @@ func newNode(t *testing.T, opts ...nodeOpts) *node {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h, err = auth.PublicOrigin(h, o.publicURL); err != nil {
+	srv := httptest.NewUnstartedServer(nil)
+	origins, err := auth.NewOrigins(o.publicURL, o.allowedOrigins, srv.Listener.Addr())
+	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewUnstartedServer(h)
+	if o.tls && o.publicURL == "" {
+		origins.Public.Scheme = "https" // what `serve --public-url https://...` would say
+	}
+	srv.Config.Handler = auth.WithOrigins(h, origins)
 	if o.tls {
 		srv.StartTLS()
 	} else {
@@ -168,6 +180,10 @@ func (u *user) do(method, path string, body any, header ...string) response {
 		req.Header.Set(k, v)
 	}
 	for i := 0; i+1 < len(header); i += 2 {
+		if header[i] == "Host" { // net/http sends req.Host, not the header
+			req.Host = header[i+1]
+			continue
+		}
 		if header[i+1] == "" {
 			req.Header.Del(header[i])
 		} else {
@@ -362,11 +378,65 @@ func TestSignInBehindAProxyUsesThePublicOrigin(t *testing.T) {
 	}
 }
 
-func TestPublicOriginMustBeAnOrigin(t *testing.T) {
+func TestOriginsMustBeOrigins(t *testing.T) {
 	t.Parallel()
-	for _, bad := range []string{"forge.example.org", "ftp://forge.example.org", "https://", "https://forge.example.org/sub"} {
-		if _, err := auth.PublicOrigin(http.NotFoundHandler(), bad); err == nil {
-			t.Errorf("PublicOrigin accepted %q", bad)
+	listen := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 3000}
+	for _, bad := range []string{"forge.example.org", "ftp://forge.example.org", "https://", "https://forge.example.org/sub",
+		"https://u:p@forge.example.org", "https://forge.example.org?x=1"} {
+		if _, err := auth.NewOrigins(bad, nil, listen); err == nil {
+			t.Errorf("NewOrigins accepted the public URL %q", bad)
+		}
+		if _, err := auth.NewOrigins("", []string{bad}, listen); err == nil {
+			t.Errorf("NewOrigins accepted the allowed origin %q", bad)
+		}
+	}
+}
+
+// The phishing attack of issue 11: a page on evil.example fetches a real
+// nonce, has the victim sign a message for evil.example, and posts it with
+// Host: evil.example. The node's origins are its configuration, so the
+// Host header cannot make it accept the message.
+func TestSignInRefusesAnotherDomainWhateverTheHostHeader(t *testing.T) {
+	t.Parallel()
+	var logs syncBuffer
+	n := newNode(t, nodeOpts{logs: &logs})
+	victim := n.newUser()
+	m := victim.message()
+	m.domain, m.uri = "evil.example", "http://evil.example/"
+	res := victim.do("POST", "/api/v1/auth/siwe", map[string]string{"message": m.String(), "signature": sign(victim.key, m.String())},
+		"Host", "evil.example")
+	if res.StatusCode != 401 || res.code() != "siwe_domain_mismatch" || sessionCookie(res) != nil {
+		t.Fatalf("a message for evil.example sent with Host evil.example = %d %s, cookie %v; want 401 siwe_domain_mismatch and no session",
+			res.StatusCode, res.body, sessionCookie(res))
+	}
+	if !strings.Contains(logs.String(), "level=WARN") || !strings.Contains(logs.String(), "claimed=evil.example") {
+		t.Fatalf("the refusal was not logged at warn with the claimed domain:\n%s", logs.String())
+	}
+	// The victim's own sign-in on the real node still works.
+	victim.signIn()
+}
+
+// A node on a loopback address answers to each loopback name, and an
+// operator can allow more origins (a dev proxy); nothing else passes.
+func TestSignInAcceptsTheConfiguredOrigins(t *testing.T) {
+	t.Parallel()
+	n := newNode(t, nodeOpts{allowedOrigins: []string{"http://localhost:5173"}})
+	_, port, _ := net.SplitHostPort(n.host())
+	for _, tc := range []struct {
+		host string
+		want int
+	}{
+		{"localhost:" + port, 200},
+		{"[::1]:" + port, 200},
+		{"localhost:5173", 200},
+		{"127.0.0.1:5173", 401},
+		{"localhost:" + port + "0", 401},
+	} {
+		u := n.newUser()
+		m := u.message()
+		m.domain, m.uri = tc.host, "http://"+tc.host+"/"
+		if res := u.postSIWE(m.String(), sign(u.key, m.String())); res.StatusCode != tc.want {
+			t.Errorf("a message for %s = %d %s, want %d", tc.host, res.StatusCode, res.body, tc.want)
 		}
 	}
 }
@@ -530,4 +600,22 @@ func TestAnonymousAndBadCredentials(t *testing.T) {
 	if res := anon.do("GET", "/api/v1/version", nil); res.StatusCode != 200 {
 		t.Fatalf("stale cookie on a public route = %d %s", res.StatusCode, res.body)
 	}
+}
+
+// syncBuffer is a log sink the node's goroutines may write concurrently.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

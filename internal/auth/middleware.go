@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"net"
 	"net/http"
-	"net/url"
 	"strings"
 
 	"github.com/dforge/dforge/internal/usererr"
@@ -175,37 +173,4 @@ func ClientIP(r *http.Request) string {
 		return r.RemoteAddr
 	}
 	return host
-}
-
-// OriginOf is where r was sent: the node's public origin when one is
-// configured (see PublicOrigin), else the scheme of its connection and its Host.
-func OriginOf(r *http.Request) Origin {
-	if o, ok := r.Context().Value(publicOriginKey{}).(Origin); ok {
-		return o
-	}
-	if r.TLS != nil {
-		return Origin{Scheme: "https", Host: r.Host}
-	}
-	return Origin{Scheme: "http", Host: r.Host}
-}
-
-type publicOriginKey struct{}
-
-// PublicOrigin makes every request behave as if sent to publicURL's origin
-// (https://forge.example.org): a node behind a reverse proxy that ends TLS
-// sees plain HTTP, but the browser signs SIWE messages for, and must get
-// Secure cookies from, the public origin. The URL is the operator's
-// configuration, never a request header, so clients cannot spoof it.
-func PublicOrigin(next http.Handler, publicURL string) (http.Handler, error) {
-	if publicURL == "" {
-		return next, nil
-	}
-	u, err := url.Parse(publicURL)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Path != "" && u.Path != "/" {
-		return nil, fmt.Errorf("public URL %q: want http(s)://host[:port] with no path", publicURL)
-	}
-	o := Origin{Scheme: u.Scheme, Host: u.Host}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), publicOriginKey{}, o)))
-	}), nil
 }

@@ -18,7 +18,9 @@ const CookieName = "dforge_session"
 type SignInRequest struct {
 	Message   string
 	Signature string
-	Origin    Origin
+	// Origins are the node's configured origins (OriginsOf): a message
+	// must be for one of them. The request's Host has no say.
+	Origins   Origins
 	UserAgent string
 	IP        string
 }
@@ -49,7 +51,7 @@ func (s *Service) SignIn(ctx context.Context, req SignInRequest) (SignInResult, 
 		return SignInResult{}, errMessage(err)
 	}
 	// 2. It must be meant for this node, this chain and this moment.
-	if err := s.checkMessage(m, req.Origin, now); err != nil {
+	if err := s.checkMessage(ctx, m, req.Origins, now); err != nil {
 		return SignInResult{}, err
 	}
 	// 3. The address it names must have signed it.

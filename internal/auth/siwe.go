@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"net/url"
@@ -425,16 +426,15 @@ func errMessage(err error) error {
 	return unauthenticated("siwe_invalid_message", "This is not a valid Sign-In with Ethereum message ("+err.Error()+"). Sign in again.")
 }
 
-// Origin is where a request was sent: its scheme and Host.
-type Origin struct {
-	Scheme string // "http" or "https"
-	Host   string // host[:port], as in the Host header
-}
-
-// checkMessage checks what a message claims against where it arrived and
-// the clock; the nonce and signature are checked by the caller.
-func (s *Service) checkMessage(m *Message, at Origin, now time.Time) error {
-	if !strings.EqualFold(m.Domain, at.Host) || m.Scheme != "" && !strings.EqualFold(m.Scheme, at.Scheme) {
+// checkMessage checks what a message claims against the node's own
+// origins and the clock; the nonce and signature are checked by the caller.
+func (s *Service) checkMessage(ctx context.Context, m *Message, origins Origins, now time.Time) error {
+	at, ok := origins.accepts(m.Scheme, m.Domain)
+	if !ok {
+		// A message for another domain is what a phishing page asks a
+		// wallet to sign: the operator should see it.
+		s.log.WarnContext(ctx, "sign-in refused: message for another domain", "claimed", m.Domain, "scheme", m.Scheme,
+			"address", m.Address.Hex(), "accepted", origins.names())
 		return errDomain
 	}
 	u, err := url.Parse(m.URI)

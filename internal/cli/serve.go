@@ -39,9 +39,12 @@ type ServeConfig struct {
 	DB      string // DSN; empty means SQLite in DataDir
 	RPCAddr string // CometBFT RPC listen address
 	P2PAddr string // CometBFT peer-to-peer listen address
-	// PublicURL is the origin browsers use when a reverse proxy fronts the
-	// node (https://forge.example.org); empty means the request's own.
+	// PublicURL is the node's origin as browsers reach it, e.g. behind a
+	// reverse proxy (https://forge.example.org); empty means
+	// http://<listen address>. Sign-in accepts it and AllowedOrigins only.
 	PublicURL string
+	// AllowedOrigins are further origins sign-in accepts (a dev proxy).
+	AllowedOrigins []string
 	// Maintainers are the wallets of the people who run the node, shown
 	// as its team on the home page.
 	Maintainers []common.Address
@@ -58,7 +61,10 @@ func parseServe(args []string) (ServeConfig, error) {
 	fl.StringVar(&cfg.DB, "db", os.Getenv("DFORGE_DB"), "database DSN: a SQLite path or postgres://... (env DFORGE_DB; default SQLite in the data dir)")
 	fl.StringVar(&cfg.RPCAddr, "rpc-addr", envOr("DFORGE_RPC_ADDR", node.DefaultRPCAddr), "CometBFT RPC listen address (env DFORGE_RPC_ADDR)")
 	fl.StringVar(&cfg.P2PAddr, "p2p-addr", envOr("DFORGE_P2P_ADDR", node.DefaultP2PAddr), "CometBFT peer-to-peer listen address (env DFORGE_P2P_ADDR)")
-	fl.StringVar(&cfg.PublicURL, "public-url", os.Getenv("DFORGE_PUBLIC_URL"), "public origin behind a TLS-terminating proxy, e.g. https://forge.example.org (env DFORGE_PUBLIC_URL)")
+	fl.StringVar(&cfg.PublicURL, "public-url", os.Getenv("DFORGE_PUBLIC_URL"), "the node's origin as browsers reach it, e.g. https://forge.example.org behind a proxy; sign-in accepts only it and --allowed-origin (env DFORGE_PUBLIC_URL; default http://<addr>)")
+	allowed := &stringList{values: &cfg.AllowedOrigins}
+	allowed.parse(os.Getenv("DFORGE_ALLOWED_ORIGINS"))
+	fl.Var(allowed, "allowed-origin", "another `origin` sign-in accepts, e.g. http://localhost:5173 for the Vite dev server; repeat it or separate origins with commas (env DFORGE_ALLOWED_ORIGINS)")
 	maintainers := &addressList{addrs: &cfg.Maintainers}
 	if err := maintainers.parse(os.Getenv("DFORGE_MAINTAINERS")); err != nil {
 		return cfg, fmt.Errorf("DFORGE_MAINTAINERS: %w", err)
@@ -81,8 +87,10 @@ func parseServe(args []string) (ServeConfig, error) {
 			return cfg, err
 		}
 	}
-	if _, err := auth.PublicOrigin(http.NotFoundHandler(), cfg.PublicURL); err != nil {
-		return cfg, err
+	// Check the origins now, so a typo stops the node before it starts;
+	// the listen address only fills in the default.
+	if _, err := auth.NewOrigins(cfg.PublicURL, cfg.AllowedOrigins, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)}); err != nil {
+		return cfg, fmt.Errorf("serve: %w", err)
 	}
 	if cfg.DB == "" {
 		cfg.DB = store.DefaultDSN(cfg.DataDir)
@@ -101,6 +109,37 @@ func envDuration(key string) (time.Duration, error) {
 		return 0, fmt.Errorf("%s=%q is not a duration such as 2s or 500ms", key, v)
 	}
 	return d, nil
+}
+
+// stringList is a flag of strings, repeated or comma-separated. The first
+// use of the flag replaces what the environment gave.
+type stringList struct {
+	values  *[]string
+	flagSet bool
+}
+
+func (l *stringList) String() string {
+	if l == nil || l.values == nil {
+		return ""
+	}
+	return strings.Join(*l.values, ",")
+}
+
+func (l *stringList) Set(v string) error {
+	if !l.flagSet {
+		*l.values, l.flagSet = nil, true
+	}
+	l.parse(v)
+	return nil
+}
+
+// parse adds the comma-separated values of v.
+func (l *stringList) parse(v string) {
+	for _, part := range strings.Split(v, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			*l.values = append(*l.values, part)
+		}
+	}
 }
 
 // addressList is a flag of wallet addresses, repeated or comma-separated.
@@ -245,15 +284,20 @@ func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer
 	if err != nil {
 		return fmt.Errorf("build handler: %w", err)
 	}
-	if handler, err = auth.PublicOrigin(handler, cfg.PublicURL); err != nil {
-		return fmt.Errorf("serve: %w", err)
-	}
 
-	// 5. Listen, announce the URL, and serve until asked to stop.
+	// 5. Listen, announce the URL, and serve until asked to stop. The
+	// node's origins need the listen address when no public URL is set.
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
+	origins, err := auth.NewOrigins(cfg.PublicURL, cfg.AllowedOrigins, ln.Addr())
+	if err != nil {
+		ln.Close()
+		return fmt.Errorf("serve: %w", err)
+	}
+	handler = auth.WithOrigins(handler, origins)
+	log.Info("sign-in origins", "public", origins.Public.String(), "allowed", origins.Allowed)
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	log.Info("dforge node listening", "url", "http://"+ln.Addr().String(), "data", cfg.DataDir, "db", st.Dialect())
 	fmt.Fprintf(out, "dForge is running at http://%s\n", ln.Addr())

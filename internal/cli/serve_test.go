@@ -35,6 +35,26 @@ func TestServeFlagsAndEnv(t *testing.T) {
 	}
 }
 
+func TestServeOriginFlags(t *testing.T) {
+	t.Setenv("DFORGE_ALLOWED_ORIGINS", "http://localhost:5173, https://dev.example")
+	cfg, err := parseServe(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(cfg.AllowedOrigins, " "); got != "http://localhost:5173 https://dev.example" {
+		t.Fatalf("allowed origins from env = %q", got)
+	}
+	cfg, err = parseServe([]string{"--allowed-origin", "http://a.example", "--allowed-origin", "http://b.example"})
+	if err != nil || strings.Join(cfg.AllowedOrigins, " ") != "http://a.example http://b.example" {
+		t.Fatalf("flags must replace env and repeat: %+v, %v", cfg.AllowedOrigins, err)
+	}
+	for _, bad := range [][]string{{"--allowed-origin", "evil.example"}, {"--public-url", "https://forge.example.org/path"}} {
+		if _, err := parseServe(bad); err == nil {
+			t.Errorf("parseServe(%q) accepted a value that is not an origin", bad)
+		}
+	}
+}
+
 func TestServeDefaults(t *testing.T) {
 	t.Setenv("DFORGE_ADDR", "")
 	t.Setenv("DFORGE_DATA", "")

@@ -153,7 +153,15 @@ func Start(t testing.TB, opts ...Option) *Node {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(h)
+	// Sign-in accepts the node's configured origins only: here, the
+	// test server's own address, as `serve` defaults to its listen address.
+	srv := httptest.NewUnstartedServer(nil)
+	origins, err := auth.NewOrigins("", nil, srv.Listener.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Config.Handler = auth.WithOrigins(h, origins)
+	srv.Start()
 	t.Cleanup(srv.Close)
 	n.URL = srv.URL
 	if err := os.MkdirAll(n.home, 0o755); err != nil {
