@@ -32,15 +32,16 @@ func newWallet(t testing.TB) wallet {
 	return wallet{k, crypto.PubkeyToAddress(k.PublicKey)}
 }
 
-// newChain starts an app whose genesis gives alice 1000 micro-units.
-func newChain(t *testing.T, alice wallet) (*app.App, *state.Store) {
+// newChain starts an app whose genesis gives alice 1000 micro-units and
+// lists operators.
+func newChain(t *testing.T, alice wallet, operators ...common.Address) (*app.App, *state.Store) {
 	t.Helper()
 	st := state.OpenMemory()
 	a, err := app.New(st)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, _ := json.Marshal(app.Genesis{Params: app.DefaultParams(), Allocations: []ledger.Allocation{{Address: alice.addr, Amount: 1000}}})
+	g, _ := json.Marshal(app.Genesis{Params: app.DefaultParams(), Allocations: []ledger.Allocation{{Address: alice.addr, Amount: 1000}}, Operators: operators})
 	if _, err := a.InitChain(context.Background(), &abci.InitChainRequest{AppStateBytes: g}); err != nil {
 		t.Fatal(err)
 	}
@@ -185,8 +186,11 @@ func FuzzCheckTx(f *testing.F) {
 	}
 	f.Add(claim(f, alice, "alice", 0))
 	f.Add([]byte(`{"type":"Stake","message":{},"signature":"0x"}`))
+	for _, seed := range textSeeds(f, alice) {
+		f.Add(seed)
+	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		a, st := newChain(t, alice)
+		a, st := newChain(t, alice, alice.addr)
 		before := st.Hash()
 		res, err := a.CheckTx(context.Background(), &abci.CheckTxRequest{Tx: raw, Type: abci.CHECK_TX_TYPE_CHECK})
 		if err != nil {
@@ -194,6 +198,9 @@ func FuzzCheckTx(f *testing.F) {
 		}
 		if res.Code != 0 && (tx.CodeName(res.Code) == "" || res.Log == "") {
 			t.Fatalf("code %d %q is not a stable rejection with a message", res.Code, res.Log)
+		}
+		if res.Code == 0 {
+			checkAdmittedText(t, raw)
 		}
 		if !bytes.Equal(st.Hash(), before) {
 			t.Fatal("CheckTx changed committed state")

@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"reflect"
 	"strconv"
 
 	abci "github.com/cometbft/cometbft/abci/types"
@@ -66,36 +67,70 @@ const (
 // handler applies one action's payload.
 type handler func(s *session, payload []byte) error
 
-// actions lists every action and its handler; adding one is one entry.
-var actions map[string]handler
+// action is one entry of the actions table: a zero value of its payload
+// type (which its handler decodes; CheckText decodes it without state)
+// and its handler.
+type action struct {
+	payload any
+	apply   handler
+}
+
+// actions lists every action; adding one is one entry.
+var actions map[string]action
 
 func init() {
-	actions = map[string]handler{
-		"repo.create":           repoCreate,
-		"repo.update":           repoUpdate,
-		"repo.delete":           repoDelete,
-		"repo.transfer":         repoTransfer,
-		"repo.fork":             repoFork,
-		"repo.star":             func(s *session, p []byte) error { return repoFlag(s, p, flagStar, true) },
-		"repo.unstar":           func(s *session, p []byte) error { return repoFlag(s, p, flagStar, false) },
-		"repo.watch":            func(s *session, p []byte) error { return repoFlag(s, p, flagWatch, true) },
-		"repo.unwatch":          func(s *session, p []byte) error { return repoFlag(s, p, flagWatch, false) },
-		"repo.collaborator.set": collaboratorSet,
-		"repo.push":             repoPush,
-		"issue.create":          issueCreate,
-		"issue.edit":            issueEdit,
-		"issue.close":           func(s *session, p []byte) error { return issueSetState(s, p, false, StateClosed) },
-		"issue.reopen":          func(s *session, p []byte) error { return issueSetState(s, p, false, StateOpen) },
-		"issue.comment":         issueComment,
-		"label.create":          labelCreate,
-		"label.delete":          labelDelete,
-		"pr.create":             pullCreate,
-		"pr.update":             pullUpdate,
-		"pr.close":              func(s *session, p []byte) error { return issueSetState(s, p, true, StateClosed) },
-		"pr.reopen":             func(s *session, p []byte) error { return issueSetState(s, p, true, StateOpen) },
-		"pr.review":             pullReview,
-		"pr.merge":              pullMerge,
+	actions = map[string]action{
+		"repo.create":           {RepoCreate{}, repoCreate},
+		"repo.update":           {RepoUpdate{}, repoUpdate},
+		"repo.delete":           {RepoRef{}, repoDelete},
+		"repo.transfer":         {RepoTransfer{}, repoTransfer},
+		"repo.fork":             {RepoFork{}, repoFork},
+		"repo.star":             {RepoRef{}, func(s *session, p []byte) error { return repoFlag(s, p, flagStar, true) }},
+		"repo.unstar":           {RepoRef{}, func(s *session, p []byte) error { return repoFlag(s, p, flagStar, false) }},
+		"repo.watch":            {RepoRef{}, func(s *session, p []byte) error { return repoFlag(s, p, flagWatch, true) }},
+		"repo.unwatch":          {RepoRef{}, func(s *session, p []byte) error { return repoFlag(s, p, flagWatch, false) }},
+		"repo.collaborator.set": {CollaboratorSet{}, collaboratorSet},
+		"repo.push":             {RepoPush{}, repoPush},
+		"issue.create":          {IssueCreate{}, issueCreate},
+		"issue.edit":            {IssueEdit{}, issueEdit},
+		"issue.close":           {IssueState{}, func(s *session, p []byte) error { return issueSetState(s, p, false, StateClosed) }},
+		"issue.reopen":          {IssueState{}, func(s *session, p []byte) error { return issueSetState(s, p, false, StateOpen) }},
+		"issue.comment":         {IssueComment{}, issueComment},
+		"label.create":          {LabelCreate{}, labelCreate},
+		"label.delete":          {LabelDelete{}, labelDelete},
+		"pr.create":             {PullCreate{}, pullCreate},
+		"pr.update":             {PullUpdate{}, pullUpdate},
+		"pr.close":              {IssueState{}, func(s *session, p []byte) error { return issueSetState(s, p, true, StateClosed) }},
+		"pr.reopen":             {IssueState{}, func(s *session, p []byte) error { return issueSetState(s, p, true, StateOpen) }},
+		"pr.review":             {PullReview{}, pullReview},
+		"pr.merge":              {PullMerge{}, pullMerge},
 	}
+}
+
+// PayloadOf returns a pointer to a new zero value of action's payload
+// type, or false for an unknown action.
+func PayloadOf(action string) (any, bool) {
+	a, ok := actions[action]
+	if !ok {
+		return nil, false
+	}
+	return reflect.New(reflect.TypeOf(a.payload)).Interface(), true
+}
+
+// CheckText decodes payload as action's and holds its text to the text
+// rules, without state: what the module would refuse with
+// tx.CodeInvalidText (the error's Field names the field), so a node can
+// refuse it before relaying. Other faults are left to Apply.
+func CheckText(action, payload string) error {
+	p, ok := PayloadOf(action)
+	if !ok {
+		return nil
+	}
+	err := decode([]byte(payload), p)
+	if errors.Is(err, &tx.Error{Code: tx.CodeInvalidText}) {
+		return err
+	}
+	return nil
 }
 
 // Actions lists the action names, for documentation and tests.
@@ -129,7 +164,7 @@ func Apply(kv KV, env Env, actor common.Address, action, payload string) (abci.E
 
 // ApplyChange is Apply returning the Change itself.
 func ApplyChange(kv KV, env Env, actor common.Address, action, payload string) (Change, error) {
-	h, ok := actions[action]
+	a, ok := actions[action]
 	if !ok {
 		return Change{}, tx.NewError(tx.CodeUnknownAction, "unknown forge action %q", action)
 	}
@@ -137,7 +172,7 @@ func ApplyChange(kv KV, env Env, actor common.Address, action, payload string) (
 		return Change{}, invalid("actor", "is the zero address")
 	}
 	s := &session{kv: kv, env: env, actor: actor, change: Change{Action: action, Actor: actor, Height: env.Height}}
-	if err := h(s, []byte(payload)); err != nil {
+	if err := a.apply(s, []byte(payload)); err != nil {
 		return Change{}, err
 	}
 	return s.change, nil
@@ -178,8 +213,13 @@ func ParseEvent(ev abci.Event) (Change, error) {
 }
 
 // decode reads a payload strictly: one JSON object of the action's fields,
-// nothing unknown, nothing after it.
+// nothing unknown, nothing after it, and every string held to the text
+// rules (checkText). JSON decoding would quietly turn invalid UTF-8 into
+// U+FFFD, so the raw payload is checked first.
 func decode(payload []byte, dst any) error {
+	if err := tx.CheckBody("payload", string(payload)); err != nil {
+		return err
+	}
 	dec := json.NewDecoder(bytes.NewReader(payload))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
@@ -188,5 +228,5 @@ func decode(payload []byte, dst any) error {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return tx.NewError(tx.CodeInvalidField, "the payload has data after its JSON object")
 	}
-	return nil
+	return checkText(dst)
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -539,7 +540,11 @@ func TestDeterministic(t *testing.T) {
 // panic or an internal error.
 func FuzzApply(f *testing.F) {
 	for _, s := range []string{`{"repo":1,"title":"t"}`, `{"name":"x"}`, `{"repo":1,"number":1,"body":"b"}`, `null`, `[]`, `{"repo":-1}`,
-		`{"repo":1,"ref":"refs/heads/main","old":"` + forge.ZeroSHA + `","new":"` + sha1 + `","forced":true}`} {
+		`{"repo":1,"ref":"refs/heads/main","old":"` + forge.ZeroSHA + `","new":"` + sha1 + `","forced":true}`,
+		// Text the projection must never see: NUL, other C0, invalid UTF-8.
+		`{"repo":1,"title":"a\u0000"}`, `{"name":"x","description":"\u001b[1m"}`, `{"repo":1,"number":1,"body":"\u0000"}`,
+		`{"repo":1,"title":"t","body":"a\n\tb"}`, `{"repo":1,"title":"a` + "\xff" + `"}`, `{"repo":1,"name":"l\n","color":"#000000"}`,
+		`{"repo":1,"number":1,"state":"comment","commitSha":"` + sha1 + `","comments":[{"path":"a","line":1,"side":"new","body":"\u0000"}]}`} {
 		for i := range forge.Actions() {
 			f.Add(uint8(i), s)
 		}
@@ -551,11 +556,65 @@ func FuzzApply(f *testing.F) {
 		actions := forge.Actions()
 		action := actions[int(which)%len(actions)]
 		for _, actor := range []common.Address{owner, stranger} {
-			_, err := forge.Apply(state.NewOverlay(w.st), forge.Env{Height: 99}, actor, action, payload)
+			c, err := forge.ApplyChange(state.NewOverlay(w.st), forge.Env{Height: 99}, actor, action, payload)
 			var te *tx.Error
 			if err != nil && (!errors.As(err, &te) || tx.CodeName(te.Code) == "" || te.Message == "") {
 				t.Fatalf("%s %q: %v is not a stable rejection", action, payload, err)
 			}
+			checkFuzzedText(t, action, payload, c, err)
 		}
 	})
+}
+
+// checkFuzzedText holds an applied action to the text rules: the
+// stateless CheckText refuses exactly what Apply refuses as invalid_text,
+// and an accepted action's change carries no text the SQL projection
+// could refuse.
+func checkFuzzedText(t *testing.T, action, payload string, c forge.Change, err error) {
+	t.Helper()
+	pre := forge.CheckText(action, payload)
+	if pre != nil && !errors.Is(err, &tx.Error{Code: tx.CodeInvalidText}) {
+		t.Fatalf("%s %q: CheckText refused (%v) but Apply answered %v", action, payload, pre, err)
+	}
+	if err != nil {
+		return
+	}
+	if !utf8.ValidString(payload) {
+		t.Fatalf("%s %q was accepted though it is not valid UTF-8", action, payload)
+	}
+	data, merr := json.Marshal(c)
+	if merr != nil {
+		t.Fatal(merr)
+	}
+	var v any
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatal(err)
+	}
+	if bad := badText(v); bad != "" {
+		t.Fatalf("%s %q was accepted with the text %q", action, payload, bad)
+	}
+}
+
+// badText returns the first string in v that the body rule (the loosest)
+// refuses.
+func badText(v any) string {
+	switch v := v.(type) {
+	case string:
+		if tx.CheckBody("", v) != nil {
+			return v
+		}
+	case []any:
+		for _, e := range v {
+			if bad := badText(e); bad != "" {
+				return bad
+			}
+		}
+	case map[string]any:
+		for _, e := range v {
+			if bad := badText(e); bad != "" {
+				return bad
+			}
+		}
+	}
+	return ""
 }

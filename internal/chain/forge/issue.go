@@ -14,7 +14,7 @@ import (
 type IssueCreate struct {
 	Repo      uint64           `json:"repo"`
 	Title     string           `json:"title"`
-	Body      string           `json:"body"`
+	Body      string           `json:"body" text:"body"`
 	Labels    []uint64         `json:"labels"`
 	Assignees []common.Address `json:"assignees"`
 }
@@ -117,7 +117,7 @@ type IssueEdit struct {
 	Repo      uint64            `json:"repo"`
 	Number    uint64            `json:"number"`
 	Title     *string           `json:"title"`
-	Body      *string           `json:"body"`
+	Body      *string           `json:"body" text:"body"`
 	Labels    *[]uint64         `json:"labels"`
 	Assignees *[]common.Address `json:"assignees"`
 }
@@ -260,7 +260,7 @@ func (s *session) moveOpenCount(r *Repo, is *Issue, state string) {
 type IssueComment struct {
 	Repo   uint64 `json:"repo"`
 	Number uint64 `json:"number"`
-	Body   string `json:"body"`
+	Body   string `json:"body" text:"body"`
 }
 
 func issueComment(s *session, payload []byte) error {

@@ -27,7 +27,7 @@ const (
 type PullCreate struct {
 	Repo       uint64 `json:"repo"`
 	Title      string `json:"title"`
-	Body       string `json:"body"`
+	Body       string `json:"body" text:"body"`
 	HeadRepo   uint64 `json:"headRepo"`
 	HeadBranch string `json:"headBranch"`
 	BaseBranch string `json:"baseBranch"`
@@ -187,7 +187,7 @@ type PullReview struct {
 	Repo      uint64              `json:"repo"`
 	Number    uint64              `json:"number"`
 	State     string              `json:"state"`
-	Body      string              `json:"body"`
+	Body      string              `json:"body" text:"body"`
 	CommitSHA string              `json:"commitSha"`
 	Comments  []PullReviewComment `json:"comments"`
 }
@@ -197,7 +197,7 @@ type PullReviewComment struct {
 	Path string `json:"path"`
 	Line uint64 `json:"line"`
 	Side string `json:"side"`
-	Body string `json:"body"`
+	Body string `json:"body" text:"body"`
 }
 
 func pullReview(s *session, payload []byte) error {

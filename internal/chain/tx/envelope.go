@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"unicode/utf8"
 )
 
 // MaxTxBytes is the largest encoded value transaction (every kind but
@@ -74,6 +75,11 @@ func Encode(env Envelope) ([]byte, error) {
 func Decode(b []byte) (Envelope, error) {
 	if len(b) > MaxForgeTxBytes {
 		return Envelope{}, tooLarge(len(b), MaxForgeTxBytes)
+	}
+	// JSON decoding would turn invalid UTF-8 into U+FFFD, quietly changing
+	// the text that was sent; refuse it instead.
+	if !utf8.Valid(b) {
+		return Envelope{}, NewError(CodeInvalidText, "the transaction is not valid UTF-8")
 	}
 	var raw map[string]json.RawMessage
 	if err := decodeOne(b, &raw); err != nil {

@@ -31,6 +31,9 @@ const (
 	CodeInsufficientStake uint32 = 22
 	CodeBadDeposit        uint32 = 23
 	CodeNoVotingPower     uint32 = 24
+	// CodeInvalidText: a text field is not valid UTF-8 or holds control
+	// characters (see CheckLine and CheckBody).
+	CodeInvalidText uint32 = 25
 )
 
 // codeNames gives each code its machine-readable name.
@@ -58,6 +61,7 @@ var codeNames = map[uint32]string{
 	CodeInsufficientStake: "insufficient_stake",
 	CodeBadDeposit:        "bad_deposit",
 	CodeNoVotingPower:     "no_voting_power",
+	CodeInvalidText:       "invalid_text",
 }
 
 // CodeName returns the name of a code ("bad_signature"), or "" if the code
@@ -70,6 +74,10 @@ type Error struct {
 	Code    uint32
 	Name    string
 	Message string
+	// Field is the field at fault (its JSON name, "comments[0].body"),
+	// when the check that failed knows it. It is not carried in ABCI
+	// responses, only to callers in the same process.
+	Field string
 }
 
 func (e *Error) Error() string { return e.Name + ": " + e.Message }

@@ -55,6 +55,9 @@ var (
 		if !ok {
 			return "", invalidField("target", "must be a string such as \"user:alice\" or \"repo:alice/x\"")
 		}
+		if err := CheckLine("target", s); err != nil {
+			return "", err
+		}
 		if _, err := ParseTarget(s); err != nil {
 			return "", invalidField("target", "is not valid: %v", err)
 		}
@@ -66,6 +69,9 @@ var (
 		s, ok := v.(string)
 		if !ok || s == "" || len(s) > maxNameLen {
 			return "", invalidField("username", "must be a string of 1 to %d characters", maxNameLen)
+		}
+		if err := CheckLine("username", s); err != nil {
+			return "", err
 		}
 		t.Username = s
 		return s, nil
@@ -94,23 +100,29 @@ var (
 		return s, nil
 	}}
 	// payloadField is the action's fields as compact JSON; the forge module
-	// decodes it strictly. Its size is bounded by the envelope's.
+	// decodes it strictly. Its size is bounded by the envelope's. As JSON
+	// it may hold whitespace but no other raw control character, and its
+	// strings' escapes (\u0000) are checked by the module that decodes it.
 	payloadField = field{name: "payload", typ: "string", read: func(v any, t *Tx) (string, error) {
 		s, ok := v.(string)
 		if !ok {
 			return "", invalidField("payload", "must be a string holding the action's fields as JSON")
+		}
+		if err := CheckBody("payload", s); err != nil {
+			return "", err
 		}
 		t.Payload = s
 		return s, nil
 	}}
 )
 
-// Governance fields. The gov module owns the rules; these only shape.
+// Governance fields. The gov module owns the rules; these only shape,
+// and hold text to the text rules (a description is a Markdown body).
 var (
-	proposalTypeField = stringField("proposalType", 16, func(t *Tx, s string) { t.ProposalType = s })
-	titleField        = stringField("title", 1024, func(t *Tx, s string) { t.Title = s })
-	descriptionField  = stringField("description", MaxProposeTxBytes, func(t *Tx, s string) { t.Description = s })
-	optionField       = stringField("option", 16, func(t *Tx, s string) { t.Option = s })
+	proposalTypeField = stringField("proposalType", 16, CheckLine, func(t *Tx, s string) { t.ProposalType = s })
+	titleField        = stringField("title", 1024, CheckLine, func(t *Tx, s string) { t.Title = s })
+	descriptionField  = stringField("description", MaxProposeTxBytes, CheckBody, func(t *Tx, s string) { t.Description = s })
+	optionField       = stringField("option", 16, CheckLine, func(t *Tx, s string) { t.Option = s })
 	depositField      = field{name: "deposit", typ: "uint256", read: func(v any, t *Tx) (string, error) {
 		n, err := readUint("deposit", v)
 		t.Deposit = n
@@ -126,12 +138,16 @@ var (
 	}}
 )
 
-// stringField is a string member of at most maxLen bytes.
-func stringField(name string, maxLen int, set func(*Tx, string)) field {
+// stringField is a string member of at most maxLen bytes that passes
+// check (CheckLine or CheckBody).
+func stringField(name string, maxLen int, check func(field, s string) error, set func(*Tx, string)) field {
 	return field{name: name, typ: "string", read: func(v any, t *Tx) (string, error) {
 		s, ok := v.(string)
 		if !ok || len(s) > maxLen {
 			return "", invalidField(name, "must be a string of at most %d bytes", maxLen)
+		}
+		if err := check(name, s); err != nil {
+			return "", err
 		}
 		set(t, s)
 		return s, nil

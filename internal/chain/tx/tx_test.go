@@ -609,6 +609,20 @@ func FuzzDecodeVerify(f *testing.F) {
 		f.Add(bytes.Replace(b, []byte(`"250"`), []byte(`"0"`), 1))
 		f.Add(bytes.Replace(b, []byte(`"3"`), []byte(`-3`), 1))
 		f.Add(b[:len(b)-1])
+		// Text no node's projection may see, in every text field: signed,
+		// so only the text rules can refuse them.
+		for _, field := range []string{"title", "description", "proposalType", "option", "username", "target", "payload"} {
+			if msg := messageFor(kind, w.addr); msg[field] != nil {
+				base := msg[field].(string)
+				for _, bad := range []string{"\x00", "\x01\x1b", "\n"} {
+					msg[field] = base + bad
+					if b, err := tx.Encode(w.sign(f, string(kind), msg, chainID, 27)); err == nil {
+						f.Add(b)
+						f.Add(bytes.Replace(b, []byte(`\u0000`), []byte("\xff"), 1))
+					}
+				}
+			}
+		}
 	}
 	for _, s := range []string{"", "{}", "null", "[]", `{"type":"Transfer","message":{},"signature":"0x"}`,
 		`{"type":"Tip","message":{"from":"0x","to":1e400,"amount":[],"target":{},"nonce":null},"signature":"0x00"}`} {
@@ -636,7 +650,24 @@ func FuzzDecodeVerify(f *testing.F) {
 		if again != got {
 			t.Fatalf("re-encoded tx verifies as %+v, first as %+v", again, got)
 		}
+		checkVerifiedText(t, got)
 	})
+}
+
+// checkVerifiedText: a verified transaction carries no text the SQL
+// projection could refuse, and its one-line fields are one line.
+func checkVerifiedText(t *testing.T, got tx.Tx) {
+	t.Helper()
+	for _, line := range []string{got.Title, got.ProposalType, got.Option, got.Username, got.Target, got.Action} {
+		if err := tx.CheckLine("", line); err != nil {
+			t.Fatalf("verified with the one-line text %q: %v", line, err)
+		}
+	}
+	for _, body := range []string{got.Description, got.Payload} {
+		if err := tx.CheckBody("", body); err != nil {
+			t.Fatalf("verified with the text %q: %v", body, err)
+		}
+	}
 }
 
 func wantKnown(t *testing.T, err error) {
