@@ -48,6 +48,7 @@ var statusOf = map[usererr.Kind]int{
 	usererr.Forbidden:       http.StatusForbidden,
 	usererr.Conflict:        http.StatusConflict,
 	usererr.Unprocessable:   http.StatusUnprocessableEntity,
+	usererr.Unavailable:     http.StatusServiceUnavailable,
 }
 
 // writeError answers a user error with its status and code; anything else is

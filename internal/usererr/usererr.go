@@ -16,6 +16,7 @@ const (
 	Forbidden       // credentials that do not allow this (403)
 	Conflict        // the request clashes with the current state (409)
 	Unprocessable   // well-formed but failing validation (422)
+	Unavailable     // the node cannot complete it now; trying later may (503)
 )
 
 // Error is a user-caused failure with a stable code and a readable message.

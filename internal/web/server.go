@@ -39,6 +39,13 @@ type Pinger interface {
 	Ping(ctx context.Context) error
 }
 
+// IndexHealth is what /healthz asks the chain index (an *index.Index): how
+// far it has projected, and the block it is stuck at, if any.
+type IndexHealth interface {
+	Height() int64
+	Stall() *index.Stall
+}
+
 // Deps are what the handler is built from.
 type Deps struct {
 	Log     *slog.Logger
@@ -46,6 +53,8 @@ type Deps struct {
 	DB      Pinger
 	Dist    fs.FS // the built app; ui.Dist() in production
 	Version string
+	// Index, when set, is reported by /healthz: a stuck block makes it 503.
+	Index IndexHealth
 	// Auth resolves the user of every /api/v1 request; nil leaves them anonymous.
 	Auth *auth.Service
 	// SignInPerMinute caps nonce, sign-in and second-factor requests per IP;
@@ -102,6 +111,9 @@ func NewNodeHandler(log *slog.Logger, st *store.Store, ch *chain.Chain, ix *inde
 		Auth: id, Forge: d.Forge, Git: d.GitStore, Blocks: d.Blocks, Maintainers: d.Maintainers,
 	}, version)
 	d.Log, d.DB, d.Dist, d.Version, d.Auth = log, st, dist, version, id
+	if ix != nil { // a nil *index.Index in the interface would not read as nil
+		d.Index = ix
+	}
 	return NewHandler(d)
 }
 
@@ -138,7 +150,7 @@ func NewHandler(d Deps) (http.Handler, error) {
 	mux := http.NewServeMux()
 	d.API.Register(mux)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-	mux.HandleFunc("GET /healthz", health(d.DB, d.Version))
+	mux.HandleFunc("GET /healthz", health(d.DB, d.Index, d.Version))
 	// /api itself is the app's API reference page; only /api/... is the API.
 	mux.Handle("GET /api", spa)
 	mux.Handle("/", spa)
@@ -201,17 +213,47 @@ func withGit(d Deps, next http.Handler) http.Handler {
 	})
 }
 
-func health(db Pinger, version string) http.HandlerFunc {
+// healthBody is /healthz's answer. The index fields appear when the node
+// has a chain index; index_stuck_at and index_error only while it is stuck.
+type healthBody struct {
+	Status       string `json:"status"` // ok, or degraded (503) when anything below is not ok
+	Database     string `json:"database"`
+	Index        string `json:"index,omitempty"` // ok or stalled
+	IndexHeight  *int64 `json:"index_height,omitempty"`
+	IndexStuckAt int64  `json:"index_stuck_at,omitempty"` // the block it cannot project
+	IndexError   string `json:"index_error,omitempty"`
+	Version      string `json:"version"`
+}
+
+func health(db Pinger, ix IndexHealth, version string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
-		status, code, dbState := "ok", http.StatusOK, "ok"
+		body := healthBody{Status: "ok", Database: "ok", Version: version}
 		if err := db.Ping(ctx); err != nil {
-			status, code, dbState = "degraded", http.StatusServiceUnavailable, "unreachable"
+			body.Status, body.Database = "degraded", "unreachable"
+		}
+		if ix != nil {
+			reportIndex(&body, ix)
+		}
+		code := http.StatusOK
+		if body.Status != "ok" {
+			code = http.StatusServiceUnavailable
 		}
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Cache-Control", "no-store")
 		w.WriteHeader(code)
-		json.NewEncoder(w).Encode(map[string]string{"status": status, "database": dbState, "version": version})
+		json.NewEncoder(w).Encode(body)
+	}
+}
+
+// reportIndex adds the index's state: a stuck block degrades the node,
+// since its pages and writes no longer follow the chain.
+func reportIndex(body *healthBody, ix IndexHealth) {
+	h := ix.Height()
+	body.Index, body.IndexHeight = "ok", &h
+	if s := ix.Stall(); s != nil {
+		body.Status, body.Index = "degraded", "stalled"
+		body.IndexStuckAt, body.IndexError = s.Height, s.Err.Error()
 	}
 }
