@@ -234,7 +234,7 @@ func (s *Service) doPublic(ctx context.Context, actor common.Address, action, pa
 		return Result{}, rejection(&tx.Error{Code: committed.Code, Name: tx.CodeName(committed.Code), Message: committed.Log})
 	}
 	if err := s.ix.WaitFor(ctx, committed.Height); err != nil {
-		return Result{}, fmt.Errorf("wait for the index: %w", err)
+		return Result{}, indexWaitError(committed, err)
 	}
 	res := Result{Height: committed.Height, TxHash: committed.Hash}
 	for _, ev := range committed.Events {
@@ -245,6 +245,20 @@ func (s *Service) doPublic(ctx context.Context, actor common.Address, action, pa
 		}
 	}
 	return res, nil
+}
+
+// indexWaitError says why a committed action is not visible yet. A stuck
+// index is the node's problem, not the request's: the action is on chain,
+// so the client must learn not to send it again.
+func indexWaitError(c chain.Committed, err error) error {
+	var stall *index.Stall
+	if !errors.As(err, &stall) {
+		return fmt.Errorf("wait for the index: %w", err)
+	}
+	return &usererr.Error{Kind: usererr.Unavailable, Code: "index_stalled", Message: fmt.Sprintf(
+		"the action was accepted on chain (block %d, transaction %s), but this node's view of the chain is behind: "+
+			"it cannot index block %d yet, so the change will show once the node catches up; do not send it again",
+		c.Height, c.Hash, stall.Height)}
 }
 
 // relay signs the action with the operator's next nonce and admits it to
