@@ -735,8 +735,8 @@ func (a *API) putCollaborator(w http.ResponseWriter, r *http.Request, id *auth.I
 	if err := ownerOnly(viewerPerm, "manage its collaborators"); err != nil {
 		return err
 	}
-	if _, err := a.forge.Do(r.Context(), id.User.Address, "repo.collaborator.set", chainforge.CollaboratorSet{Repo: rec.ID, User: who, Permission: perm}); err != nil {
-		return err
+	if err := a.hosting.SetCollaborator(r.Context(), id.User.Address, rec, who, perm); err != nil {
+		return a.hostingError(w, r, err)
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
@@ -750,8 +750,8 @@ func (a *API) deleteCollaborator(w http.ResponseWriter, r *http.Request, id *aut
 	if err := ownerOnly(viewerPerm, "manage its collaborators"); err != nil {
 		return err
 	}
-	if _, err := a.forge.Do(r.Context(), id.User.Address, "repo.collaborator.set", chainforge.CollaboratorSet{Repo: rec.ID, User: who, Permission: "none"}); err != nil {
-		return err
+	if err := a.hosting.SetCollaborator(r.Context(), id.User.Address, rec, who, "none"); err != nil {
+		return a.hostingError(w, r, err)
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil

@@ -182,6 +182,10 @@ type Change struct {
 
 // RepoID is the repository the change is about (the new one for a fork).
 func (c Change) RepoID() uint64 {
+	// Before Repos: removing a collaborator may delete their forks.
+	if c.Collaborator != nil {
+		return c.Collaborator.Repo
+	}
 	if len(c.Repos) > 0 {
 		return c.Repos[0].ID
 	}
@@ -192,8 +196,6 @@ func (c Change) RepoID() uint64 {
 		return c.Label.Repo
 	case c.DeletedLabel != nil:
 		return c.DeletedLabel.Repo
-	case c.Collaborator != nil:
-		return c.Collaborator.Repo
 	case c.Ref != nil:
 		return c.Ref.Repo
 	}

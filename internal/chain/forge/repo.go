@@ -176,6 +176,12 @@ func repoDelete(s *session, payload []byte) error {
 	if err != nil {
 		return err
 	}
+	return s.deleteRepo(r)
+}
+
+// deleteRepo deletes r: its name is free again, and its parent, if it
+// still exists, counts one fork less.
+func (s *session) deleteRepo(r *Repo) error {
 	if err := s.kv.Set(repoNameKey(r.Owner, strings.ToLower(r.Name)), none); err != nil {
 		return err
 	}
@@ -183,7 +189,6 @@ func repoDelete(s *session, payload []byte) error {
 	if err := s.saveRepo(r); err != nil {
 		return err
 	}
-	// A fork's parent, if it still exists, counts one fork less.
 	if r.ForkOf == 0 {
 		return nil
 	}
@@ -229,7 +234,11 @@ func repoTransfer(s *session, payload []byte) error {
 	if err := s.kv.Set(collabKey(r.ID, p.NewOwner), none); err != nil {
 		return err
 	}
-	return s.saveRepo(r)
+	if err := s.saveRepo(r); err != nil {
+		return err
+	}
+	// The former owner reads a private repository no more.
+	return s.revokeForks(r, oldOwner)
 }
 
 // RepoFork is the payload of repo.fork: the fork belongs to the actor and
@@ -266,6 +275,11 @@ func repoFork(s *session, payload []byte) error {
 	}
 	if err := s.createRepo(fork); err != nil {
 		return err
+	}
+	if src.Private {
+		if err := s.addFork(src.ID, fork.ID); err != nil {
+			return err
+		}
 	}
 	src.Forks++
 	return s.saveRepo(src)
@@ -353,7 +367,7 @@ func collaboratorSet(s *session, payload []byte) error {
 		return err
 	}
 	s.change.Collaborator = &Collaborator{Repo: r.ID, User: p.User, Permission: perm.String()}
-	return nil
+	return s.revokeForks(r, p.User)
 }
 
 // RepoPush is the payload of repo.push: one ref update, reported after git

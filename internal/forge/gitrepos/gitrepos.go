@@ -483,9 +483,14 @@ func (h *Repos) Delete(ctx context.Context, actor common.Address, r index.Repo) 
 	return nil
 }
 
-// Transfer gives r to newOwner and moves its git data under them.
+// Transfer gives r to newOwner and moves its git data under them. The
+// former owner's forks of a private repository go, with their git data.
 func (h *Repos) Transfer(ctx context.Context, actor common.Address, r index.Repo, newOwner common.Address) (index.Repo, error) {
-	if _, err := h.forge.Do(ctx, actor, "repo.transfer", chainforge.RepoTransfer{Repo: r.ID, NewOwner: newOwner}); err != nil {
+	res, err := h.forge.Do(ctx, actor, "repo.transfer", chainforge.RepoTransfer{Repo: r.ID, NewOwner: newOwner})
+	if err != nil {
+		return index.Repo{}, err
+	}
+	if err := h.dropDeleted(ctx, res.Change); err != nil {
 		return index.Repo{}, err
 	}
 	moved, err := h.forge.Index().RepoByID(ctx, r.ID)
@@ -497,6 +502,55 @@ func (h *Repos) Transfer(ctx context.Context, actor common.Address, r index.Repo
 		return moved, fmt.Errorf("%w: %v", ErrGitData, err)
 	}
 	return moved, nil
+}
+
+// SetCollaborator gives user permission on r ("none" removes them). Who
+// can no longer read a private repository loses their forks of it (the
+// forge module deletes them), and this deletes their git data.
+func (h *Repos) SetCollaborator(ctx context.Context, actor common.Address, r index.Repo, user common.Address, perm string) error {
+	res, err := h.forge.Do(ctx, actor, "repo.collaborator.set", chainforge.CollaboratorSet{Repo: r.ID, User: user, Permission: perm})
+	if err != nil {
+		return err
+	}
+	return h.dropDeleted(ctx, res.Change)
+}
+
+// dropDeleted deletes the git data of the repositories an action deleted
+// besides the one it named (the forks that went with a loss of access).
+// Their records are gone already, so nobody reaches them through git;
+// this frees the disk.
+func (h *Repos) dropDeleted(ctx context.Context, c chainforge.Change) error {
+	var failed []string
+	for _, r := range c.Repos {
+		if !r.Deleted {
+			continue
+		}
+		if err := h.deleteGit(ctx, r.ID, r.Owner); err != nil {
+			h.log.ErrorContext(ctx, "delete the git data of a revoked fork", "repo", r.ID, "err", err)
+			failed = append(failed, repoID(r.ID))
+		}
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%w: delete repositories %s", ErrGitData, strings.Join(failed, ", "))
+	}
+	return nil
+}
+
+// deleteGit deletes repository id's git data, under owner or, when a
+// transfer left it there, under a former owner.
+func (h *Repos) deleteGit(ctx context.Context, id uint64, owner common.Address) error {
+	err := h.git.Delete(ctx, ownerDir(owner.Hex()), repoID(id))
+	if !errors.Is(err, gitstore.ErrNotFound) {
+		return err
+	}
+	found, _ := filepath.Glob(filepath.Join(h.git.Root(), "*", repoID(id)+".git"))
+	for _, dir := range found {
+		err := h.git.Delete(ctx, filepath.Base(filepath.Dir(dir)), repoID(id))
+		if err != nil && !errors.Is(err, gitstore.ErrNotFound) {
+			return err
+		}
+	}
+	return nil
 }
 
 // Update changes r's settings; a new default branch also becomes the git
