@@ -72,8 +72,16 @@ func New(log *slog.Logger, s Services, version string) *API {
 	return a
 }
 
-// Register adds every API route to mux.
+// Register adds every API route to mux, behind the one bound on query
+// parameters (boundQuery).
 func (a *API) Register(mux *http.ServeMux) {
+	routes := &http.ServeMux{} // a literal, so the OpenAPI generator, which reads the source, sees its type
+	a.routes(routes)
+	mux.Handle("/api/", a.boundQuery(routes))
+}
+
+// routes lists every API route.
+func (a *API) routes(mux *http.ServeMux) {
 	// The web-vitals path is the one the seed client posts to, outside /api/v1.
 	mux.HandleFunc("POST /api/analytics/web-vitals", a.postWebVital)
 	mux.HandleFunc("GET /api/v1/analytics/web-vitals", a.getWebVitals)

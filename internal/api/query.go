@@ -1,0 +1,75 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"unicode/utf8"
+
+	"github.com/dforge/dforge/internal/usererr"
+)
+
+// Query parameters are bounded once, for every API route, before the
+// handler runs: an unbounded value reaches SQL (a 60,000-character q made
+// SQLite's LIKE fail with "pattern too complex") and git. The limits are
+// far above anything a person or client sends.
+const (
+	// maxSearchChars bounds q, the search text, in characters (Gitea
+	// clients send a few words).
+	maxSearchChars = 256
+	// maxPathBytes bounds the parameters that name a file or directory in
+	// a repository, as long as a path may be on Linux (PATH_MAX).
+	maxPathBytes = 4096
+	// maxQueryBytes bounds every other parameter: refs, names, addresses,
+	// filters, numbers.
+	maxQueryBytes = 1024
+)
+
+// pathParams are the query parameters holding a path in a repository.
+var pathParams = map[string]bool{"path": true, "dir": true}
+
+// boundQuery answers 422 query_too_long, naming the parameter, when a
+// query parameter of the request is longer than its limit; otherwise
+// routes serves it.
+func (a *API) boundQuery(routes *http.ServeMux) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := checkQuery(r); err != nil {
+			// The route the request was for, as the metrics label it.
+			_, r.Pattern = routes.Handler(r)
+			a.writeError(w, r, err)
+			return
+		}
+		routes.ServeHTTP(w, r)
+	})
+}
+
+// checkQuery returns a user error for a query parameter (or its name) over
+// its limit.
+func checkQuery(r *http.Request) error {
+	if r.URL.RawQuery == "" {
+		return nil
+	}
+	for name, values := range r.URL.Query() {
+		if len(name) > maxQueryBytes {
+			return tooLong("", fmt.Sprintf("a query parameter's name may be at most %d bytes", maxQueryBytes))
+		}
+		for _, v := range values {
+			switch {
+			case name == "q":
+				if utf8.RuneCountInString(v) > maxSearchChars {
+					return tooLong(name, fmt.Sprintf("q may be at most %d characters", maxSearchChars))
+				}
+			case pathParams[name]:
+				if len(v) > maxPathBytes {
+					return tooLong(name, fmt.Sprintf("%s may be at most %d bytes", name, maxPathBytes))
+				}
+			case len(v) > maxQueryBytes:
+				return tooLong(name, fmt.Sprintf("%s may be at most %d bytes", name, maxQueryBytes))
+			}
+		}
+	}
+	return nil
+}
+
+func tooLong(field, message string) error {
+	return &usererr.Error{Kind: usererr.Unprocessable, Code: "query_too_long", Field: field, Message: message}
+}

@@ -1,0 +1,84 @@
+package api_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// TestLongQueryParameters: a query parameter past its bound is refused
+// with 422 query_too_long naming it, on the anonymous searches and lists
+// that once answered a 60,000-character q with a 500 (SQLite: "LIKE or
+// GLOB pattern too complex"); q within the bound still finds what it
+// should, and absurd page numbers are refused or clamped, never a 500.
+func TestLongQueryParameters(t *testing.T) {
+	t.Parallel()
+	n := startIssuesNode(t)
+	alice := n.NewUser()
+	n.repo(alice, "lathe", false)
+	base := "/api/v1/repos/" + alice.Name() + "/lathe"
+	n.must(http.StatusCreated, alice, "POST", base+"/issues", map[string]any{"title": "Spindle wobbles"})
+	n.push(alice, alice, "lathe", "true-up", "main", map[string]string{"spindle.txt": "trued\n"})
+	n.must(http.StatusCreated, alice, "POST", base+"/pulls", map[string]any{"head": "true-up", "base": "main", "title": "True the spindle"})
+
+	// found reads the names a list or {ok, data} search answer holds.
+	found := func(body []byte) string {
+		var page struct{ Data []map[string]any }
+		var list []map[string]any
+		if json.Unmarshal(body, &list) != nil {
+			if err := json.Unmarshal(body, &page); err != nil {
+				t.Fatalf("not a list: %s", body)
+			}
+			list = page.Data
+		}
+		var names []string
+		for _, v := range list {
+			for _, k := range []string{"title", "name", "login"} {
+				if s, ok := v[k].(string); ok {
+					names = append(names, s)
+				}
+			}
+		}
+		return strings.Join(names, ",")
+	}
+	long := strings.Repeat("a", 60000)
+	for _, c := range []struct{ path, q, want string }{
+		{"/api/v1/repos/search", "lath", "lathe"},
+		{"/api/v1/repos/issues/search", "wobble", "Spindle wobbles"},
+		{"/api/v1/users/search", alice.Name()[len("user-"):], alice.Name()},
+		{base + "/issues", "wobble", "Spindle wobbles"},
+		{base + "/pulls", "true", "True the spindle"},
+	} {
+		if res := n.call(nil, "GET", c.path+"?q="+long, nil); res.status != http.StatusUnprocessableEntity ||
+			res.obj()["code"] != "query_too_long" || !strings.HasPrefix(res.obj()["message"].(string), "q ") {
+			t.Errorf("%s with a 60,000-character q: %d %s", c.path, res.status, res.body)
+		}
+		// Within the bound (256 characters, not bytes), and on the same
+		// page as the known match.
+		n.must(http.StatusOK, nil, "GET", c.path+"?q="+url.QueryEscape(strings.Repeat("é", 256)), nil)
+		if got := found(n.must(http.StatusOK, nil, "GET", c.path+"?q="+c.q, nil).body); got != c.want {
+			t.Errorf("%s?q=%s found %q, want %q", c.path, c.q, got, c.want)
+		}
+	}
+
+	// Every other parameter is bounded too, naming it.
+	for _, path := range []string{base + "/issues?labels=", "/api/v1/repos/search?sort=", base + "/commits?path="} {
+		res := n.must(http.StatusUnprocessableEntity, nil, "GET", path+strings.Repeat("x", 5000), nil).obj()
+		if name := path[strings.Index(path, "?")+1 : len(path)-1]; res["code"] != "query_too_long" || !strings.HasPrefix(res["message"].(string), name+" ") {
+			t.Errorf("%s…: %v", path, res)
+		}
+	}
+
+	// Numbers past any page: refused (page) or clamped (limit), never a 500.
+	n.must(http.StatusBadRequest, nil, "GET", base+"/issues?page=99999999999999999999", nil)
+	n.must(http.StatusBadRequest, nil, "GET", base+"/issues?page=-1", nil)
+	n.must(http.StatusBadRequest, nil, "GET", base+"/issues?limit=-5", nil)
+	if got := found(n.must(http.StatusOK, nil, "GET", base+"/issues?page=2147483647&limit=2147483647", nil).body); got != "" {
+		t.Errorf("a page far past the end lists %q", got)
+	}
+	if res := n.must(http.StatusOK, nil, "GET", "/api/v1/repos/search?limit=99999999", nil); !strings.Contains(found(res.body), "lathe") {
+		t.Errorf("a huge limit: %s", res.body)
+	}
+}
