@@ -202,6 +202,32 @@ func serve(ctx context.Context, args []string, out io.Writer) error {
 	return Serve(ctx, cfg, log, out)
 }
 
+// catchUpTimeout bounds the wait for the index at start: past it the node
+// serves what is projected while the index goes on catching up.
+const catchUpTimeout = 2 * time.Minute
+
+// catchUpIndex waits until ix reaches the chain's tip, but never forever: a
+// block the index cannot project must not keep the node from listening, or
+// the operator could not even read /healthz to learn which block it is. The
+// index keeps retrying in the background either way.
+func catchUpIndex(ctx context.Context, ix *index.Index, log *slog.Logger) error {
+	wait, cancel := context.WithTimeout(ctx, catchUpTimeout)
+	defer cancel()
+	err := ix.WaitForTip(wait)
+	var stall *index.Stall
+	switch {
+	case err == nil || ctx.Err() != nil:
+		return err
+	case errors.As(err, &stall):
+		log.Warn("serving with the chain index stuck; /healthz reports it", "height", stall.Height, "err", stall.Err)
+		return nil
+	case errors.Is(err, context.DeadlineExceeded):
+		log.Warn("serving before the chain index has caught up", "indexed", ix.Height(), "waited", catchUpTimeout)
+		return nil
+	}
+	return fmt.Errorf("catch up the chain index: %w", err)
+}
+
 // Serve runs a node until ctx is cancelled, then shuts down gracefully.
 func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer) error {
 	// 1. Open the database and apply migrations.
@@ -242,11 +268,11 @@ func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer
 	}()
 	// Pages read SQL, so serve once it holds the chain as it stands (after
 	// a restart that is the few blocks since the last run).
-	if err := ix.WaitForTip(ctx); err != nil {
+	if err := catchUpIndex(ctx, ix, log); err != nil {
 		if ctx.Err() != nil {
 			return nil // asked to stop while catching up
 		}
-		return fmt.Errorf("catch up the chain index: %w", err)
+		return err
 	}
 
 	// The forge: actions relayed with the operator key, private
