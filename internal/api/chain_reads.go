@@ -63,11 +63,12 @@ func (a *API) listTxs(w http.ResponseWriter, r *http.Request) {
 	var f index.TxFilter
 	q := r.URL.Query()
 	if v := q.Get("type"); v != "" {
-		if !tx.Kind(v).Known() {
+		k, ok := tx.FoldKind(v) // a filter, not a signed type: any case will do
+		if !ok {
 			a.writeError(w, r, usererr.InvalidField("type", "invalid_type", fmt.Sprintf("type must be one of %s", kindList())))
 			return
 		}
-		f.Type = v
+		f.Type = string(k)
 	}
 	if v := q.Get("address"); v != "" {
 		addr, err := parseAddress("address", v)

@@ -234,6 +234,10 @@ func TestChainReads(t *testing.T) {
 		if len(tips) != 1 || tips[0].Hash != tip.Hash {
 			t.Errorf("type=Tip = %+v", tips)
 		}
+		// A filter is not a signed type: any case names it.
+		if _, lower := get[[]index.Tx](t, n, "/api/v1/chain/txs?type=tip"); len(lower) != 1 || lower[0].Hash != tip.Hash {
+			t.Errorf("type=tip = %+v", lower)
+		}
 		_, mine := get[[]index.Tx](t, n, "/api/v1/chain/txs?type=Transfer&address="+bob.addr.Hex())
 		if len(mine) != 1 || mine[0].Hash != transfer.Hash || mine[0].Amount != 250_000 || mine[0].To != bob.addr.Hex() {
 			t.Errorf("bob's transfers = %+v", mine)

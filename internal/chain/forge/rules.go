@@ -5,8 +5,6 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/dforge/dforge/internal/chain/tx"
 )
 
 // Limits on what an action may carry. Bodies are Markdown; the envelope's
@@ -27,40 +25,14 @@ const (
 	MaxPath           = 4096
 )
 
-// reservedRepoNames are Gitea's reserved repository names.
-var reservedRepoNames = []string{".", "..", "-"}
-
-// reservedRepoSuffixes are Gitea's reserved patterns (*.git, *.wiki, ...).
-var reservedRepoSuffixes = []string{".git", ".wiki", ".rss", ".atom"}
-
-// ValidateRepoName checks a repository name against Gitea's rules: 1 to
-// 100 letters, digits, '-', '_' and '.', not a reserved name or suffix.
-func ValidateRepoName(name string) error {
-	if name == "" || len(name) > MaxRepoName {
-		return tx.NewError(tx.CodeInvalidName, "a repository name has 1 to %d characters", MaxRepoName)
-	}
-	for _, r := range name {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
-			return tx.NewError(tx.CodeInvalidName, "a repository name may contain only letters, digits, '-', '_' and '.'")
-		}
-	}
-	lower := strings.ToLower(name)
-	if slices.Contains(reservedRepoNames, lower) {
-		return tx.NewError(tx.CodeInvalidName, "%q is reserved and cannot name a repository", name)
-	}
-	for _, suffix := range reservedRepoSuffixes {
-		if strings.HasSuffix(lower, suffix) {
-			return tx.NewError(tx.CodeInvalidName, "a repository name may not end in %q", suffix)
-		}
-	}
-	return nil
-}
-
 // ValidateBranch checks a branch name by git's ref rules (check-ref-format),
 // as far as a name alone can be checked.
 func ValidateBranch(field, name string) error {
 	if name == "" || len(name) > MaxBranch {
 		return invalid(field, "must be a branch name of 1 to %d bytes", MaxBranch)
+	}
+	if name == "HEAD" {
+		return invalid(field, "cannot be HEAD: git keeps that name for the checked-out commit and refuses it as a branch")
 	}
 	if !utf8.ValidString(name) || strings.ContainsAny(name, " ~^:?*[\\\x7f") || strings.Contains(name, "..") ||
 		strings.Contains(name, "@{") || strings.Contains(name, "//") || name == "@" ||
@@ -81,7 +53,17 @@ func validateRef(ref string) error {
 	if len(ref) > MaxRef || !strings.HasPrefix(ref, "refs/") {
 		return invalid("ref", "must be a full ref name of at most %d bytes, such as refs/heads/main", MaxRef)
 	}
-	return ValidateBranch("ref", strings.TrimPrefix(ref, "refs/"))
+	return ValidateRefName("ref", strings.TrimPrefix(ref, "refs/"))
+}
+
+// ValidateRefName checks the part of a ref after "refs/" ("heads/main",
+// "tags/v1") by git's rules, and refuses refs/heads/HEAD: a branch that
+// git refuses to create by name.
+func ValidateRefName(field, name string) error {
+	if name == "heads/HEAD" {
+		return invalid(field, "cannot be refs/heads/HEAD: git keeps HEAD for the checked-out commit and refuses it as a branch")
+	}
+	return ValidateBranch(field, name)
 }
 
 // ZeroSHA is git's "no object" id.

@@ -61,6 +61,18 @@ func Kinds() []Kind {
 	return kinds
 }
 
+// FoldKind returns the registered type spelled name in any case. It is for
+// reads, such as a filter on the type; a transaction's own type must be
+// spelled exactly (see unknownKind).
+func FoldKind(name string) (Kind, bool) {
+	for k := range registry {
+		if strings.EqualFold(string(k), name) {
+			return k, true
+		}
+	}
+	return "", false
+}
+
 // Known reports whether k is a registered transaction type.
 func (k Kind) Known() bool {
 	_, ok := registry[k]

@@ -22,7 +22,7 @@ func TypedData(kind Kind, message map[string]any, chainID uint64) apitypes.Typed
 func Sign(key *ecdsa.PrivateKey, kind Kind, message map[string]any, chainID uint64) (Envelope, error) {
 	fields, ok := registry[kind]
 	if !ok {
-		return Envelope{}, NewError(CodeUnknownType, "unknown transaction type %q", kind)
+		return Envelope{}, unknownKind(string(kind))
 	}
 	t := Tx{Kind: kind}
 	canonical, err := readMessage(fields, message, &t)

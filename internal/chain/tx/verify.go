@@ -46,7 +46,7 @@ func Verify(env Envelope, chainID uint64) (Tx, error) {
 	kind := Kind(env.Type)
 	fields, ok := registry[kind]
 	if !ok {
-		return Tx{}, NewError(CodeUnknownType, "unknown transaction type %q; known types are %s", env.Type, knownTypes())
+		return Tx{}, unknownKind(env.Type)
 	}
 	// 2. Read the message; the canonical form is what gets hashed.
 	t := Tx{Kind: kind}
@@ -70,6 +70,21 @@ func Verify(env Envelope, chainID uint64) (Tx, error) {
 		return Tx{}, NewError(CodeWrongSigner, "the signature does not match the sender address %s: it was made by another key, for another chain, or over a different message", t.From.Hex())
 	}
 	return t, nil
+}
+
+// unknownKind refuses a type name that is not registered, naming the right
+// spelling when only the case is wrong. Type names stay case-sensitive: the
+// name is the EIP-712 primaryType the wallet signed, and a client that sent
+// "transfer" has most likely signed primaryType "transfer" too, whose type
+// hash differs (it would then read wrong_signer, which says less). Were the
+// envelope's spelling folded instead, one signed transaction would have
+// several encodings: several CometBFT hashes for one transfer, and one more
+// spelling in every place that reads the type.
+func unknownKind(name string) *Error {
+	if k, ok := FoldKind(name); ok {
+		return NewError(CodeUnknownType, "unknown transaction type %q: type names are case-sensitive; did you mean %q?", name, k)
+	}
+	return NewError(CodeUnknownType, "unknown transaction type %q; known types are %s", name, knownTypes())
 }
 
 func knownTypes() string {

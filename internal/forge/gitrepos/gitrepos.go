@@ -264,7 +264,7 @@ func checkRef(ref string) error {
 		return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field",
 			Message: fmt.Sprintf("ref %s is refused: refs are names under refs/ of at most %d bytes", ref, chainforge.MaxRef)}
 	}
-	if err := chainforge.ValidateBranch("ref", rest); err != nil {
+	if err := chainforge.ValidateRefName("ref", rest); err != nil {
 		return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field", Message: "ref " + ref + " is refused: " + err.Error()}
 	}
 	return nil

@@ -375,9 +375,16 @@ export function useRepoSearch(q: string, sort: RepositorySort, page: number, lim
   })
 }
 
+/** Repository names the forge keeps (any case): Gitea's ".", ".." and "-", and HEAD and api. */
+const reservedRepoNames = ['.', '..', '-', 'head', 'api']
+
+/** Windows device names, alone or with an extension ("con", "con.txt"). */
+const windowsDevice = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/
+
 /**
- * Gitea's repository name rules: 1 to 100 letters, digits, '-', '_' and '.',
- * not "." or "..", not "-", and not ending in .git, .wiki, .rss or .atom.
+ * The chain's repository name rules (internal/chain/forge/names.go): 1 to
+ * 100 letters, digits, '-', '_' and '.', no "..", not starting with '-', not
+ * a reserved or Windows device name, not ending in .git, .wiki, .rss or .atom.
  * Returns the key of what is wrong (in the repositories namespace), or null.
  */
 export function repoNameProblem(name: string): string | null {
@@ -385,7 +392,10 @@ export function repoNameProblem(name: string): string | null {
   if (name.length > 100) return 'create.errors.nameTooLong'
   if (!/^[A-Za-z0-9._-]+$/.test(name)) return 'create.errors.nameChars'
   const lower = name.toLowerCase()
-  if (lower === '.' || lower === '..' || lower === '-') return 'create.errors.nameReserved'
+  if (reservedRepoNames.includes(lower)) return 'create.errors.nameReserved'
+  if (name.includes('..')) return 'create.errors.nameDots'
+  if (name.startsWith('-')) return 'create.errors.nameDash'
+  if (windowsDevice.test(lower.split('.')[0])) return 'create.errors.nameDevice'
   if (['.git', '.wiki', '.rss', '.atom'].some((s) => lower.endsWith(s))) return 'create.errors.nameSuffix'
   return null
 }

@@ -411,7 +411,18 @@ describe('repository name rules', () => {
     ['..', 'create.errors.nameReserved'],
     ['site.git', 'create.errors.nameSuffix'],
     ['Wiki.WIKI', 'create.errors.nameSuffix'],
+    ['HEAD', 'create.errors.nameReserved'],
+    ['Api', 'create.errors.nameReserved'],
+    ['a..b', 'create.errors.nameDots'],
+    ['-lead', 'create.errors.nameDash'],
+    ['CON', 'create.errors.nameDevice'],
+    ['nul.txt', 'create.errors.nameDevice'],
+    ['lpt9', 'create.errors.nameDevice'],
     ['good-name_1.0', null],
+    ['.profile', null],
+    ['console', null],
+    ['heads', null],
+    ['lead-', null],
   ])('%j -> %s', (name, problem) => {
     expect(repoNameProblem(name)).toBe(problem)
   })
