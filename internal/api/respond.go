@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"unicode/utf8"
 
 	"github.com/getsentry/sentry-go"
 
@@ -67,7 +68,8 @@ func (a *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	writeJSON(w, http.StatusInternalServerError, errorBody{Message: "the server could not complete the request; please try again", Code: "internal"})
 }
 
-// decode reads a JSON body of at most limit bytes into v.
+// decode reads a JSON body of at most limit bytes into v, whose strings
+// may hold no control characters but tab, newline and carriage return.
 func decode(w http.ResponseWriter, r *http.Request, limit int64, v any) error {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	var tooBig *http.MaxBytesError
@@ -77,10 +79,14 @@ func decode(w http.ResponseWriter, r *http.Request, limit int64, v any) error {
 	if err != nil {
 		return &usererr.Error{Kind: usererr.Invalid, Code: "unreadable_body", Message: "request body could not be read"}
 	}
+	// Unmarshal would quietly turn invalid UTF-8 into U+FFFD.
+	if !utf8.Valid(body) {
+		return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_text", Message: "request body is not valid UTF-8"}
+	}
 	if err := json.Unmarshal(body, v); err != nil {
 		return decodeError(err)
 	}
-	return nil
+	return checkBodyText(v)
 }
 
 func decodeError(err error) error {

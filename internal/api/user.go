@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dforge/dforge/internal/auth"
+	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/usererr"
 )
 
@@ -68,7 +69,14 @@ func (a *API) patchUserSettings(w http.ResponseWriter, r *http.Request, id *auth
 }
 
 func (a *API) getUserByName(w http.ResponseWriter, r *http.Request) {
-	u, err := a.auth.UserByName(r.Context(), r.PathValue("username"))
+	name := r.PathValue("username")
+	// No name holds a control character, and PostgreSQL would fail the
+	// look-up of one with NUL: such a name names nobody.
+	if tx.CheckLine("username", name) != nil {
+		a.writeError(w, r, &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: "There is no user with that name."})
+		return
+	}
+	u, err := a.auth.UserByName(r.Context(), name)
 	if err != nil {
 		a.writeError(w, r, err)
 		return

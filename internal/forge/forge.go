@@ -150,11 +150,18 @@ type Result struct {
 // fields, e.g. chainforge.IssueCreate, or its JSON) and returns once the
 // projection shows it. A refusal comes back as a *usererr.Error with the
 // chain's code and message: 404 not_found, 403 forbidden or
-// protected_branch, 409 conflict or name_taken, 422 for invalid input.
+// protected_branch, 409 conflict or name_taken, 422 for invalid input
+// (invalid_text, naming the field, for text with control characters).
 func (s *Service) Do(ctx context.Context, actor common.Address, action string, payload any) (Result, error) {
 	raw, err := compactJSON(payload)
 	if err != nil {
 		return Result{}, usererr.InvalidField("payload", "invalid_field", "the action's fields are not JSON: "+err.Error())
+	}
+	// The module's text rules need no state: refuse such text here, before
+	// it costs a nonce and a block, and with the field named, which a
+	// rejection coming back from the chain no longer carries.
+	if err := chainforge.CheckText(action, raw); err != nil {
+		return Result{}, rejection(err)
 	}
 	if isPrivate(action, raw) {
 		return s.doPrivate(ctx, actor, action, raw)
@@ -369,12 +376,12 @@ func rejection(err error) error {
 		kind = usererr.Forbidden
 	case tx.CodeConflict, tx.CodeNameTaken:
 		kind = usererr.Conflict
-	case tx.CodeInvalidName, tx.CodeInvalidField, tx.CodeUnknownAction, tx.CodeTxTooLarge:
+	case tx.CodeInvalidName, tx.CodeInvalidField, tx.CodeInvalidText, tx.CodeUnknownAction, tx.CodeTxTooLarge:
 		kind = usererr.Unprocessable
 	default:
 		// not_operator, bad_nonce after a retry, ...: the node's fault,
 		// not the user's.
 		return fmt.Errorf("relay forge action: %w", te)
 	}
-	return &usererr.Error{Kind: kind, Code: te.Name, Message: te.Message}
+	return &usererr.Error{Kind: kind, Code: te.Name, Message: te.Message, Field: te.Field}
 }

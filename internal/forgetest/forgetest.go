@@ -23,6 +23,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -82,11 +83,53 @@ type Option func(*options)
 
 type options struct {
 	maintainers []common.Address
+	postgres    string // admin DSN of a PostgreSQL server; "" is SQLite
 }
 
 // WithMaintainers names the node's maintainers (serve --maintainer).
 func WithMaintainers(addrs ...common.Address) Option {
 	return func(o *options) { o.maintainers = addrs }
+}
+
+// WithPostgres keeps the node's SQL in a fresh database on the PostgreSQL
+// server adminDSN points at (DFORGE_TEST_PG), instead of a SQLite file.
+func WithPostgres(adminDSN string) Option {
+	return func(o *options) { o.postgres = adminDSN }
+}
+
+// Stores names the SQL stores a test should run a node on, each with its
+// option: SQLite always, PostgreSQL when DFORGE_TEST_PG points at a
+// server (as the store and index tests do).
+func Stores() map[string][]Option {
+	out := map[string][]Option{"sqlite": nil}
+	if admin := os.Getenv("DFORGE_TEST_PG"); admin != "" {
+		out["postgres"] = []Option{WithPostgres(admin)}
+	}
+	return out
+}
+
+var dbSeq atomic.Int64
+
+// PostgresDB creates a fresh database on the server adminDSN points at,
+// dropped when the test ends, and returns its DSN.
+func PostgresDB(t testing.TB, adminDSN string) string {
+	t.Helper()
+	ctx := context.Background()
+	name := fmt.Sprintf("dforge_node_%d_%d", time.Now().UnixNano(), dbSeq.Add(1))
+	admin, err := store.OpenAdmin(ctx, adminDSN)
+	if err != nil {
+		t.Fatalf("connect postgres: %v", err)
+	}
+	dsn, err := admin.CreateDatabase(ctx, name)
+	if err != nil {
+		admin.Close()
+		t.Fatalf("create database: %v", err)
+	}
+	t.Cleanup(func() {
+		admin.DropDatabase(ctx, name)
+		admin.Close()
+	})
+	return dsn
 }
 
 // Start runs a node for the test; it stops when the test ends.
@@ -118,8 +161,12 @@ func Start(t testing.TB, opts ...Option) *Node {
 	}
 	t.Cleanup(func() { n.Chain.Close() })
 	// 2. SQL and the index following the chain.
-	if n.Store, err = store.Open(ctx, filepath.Join(dir, "dforge.db")); err != nil {
-		t.Fatal(err)
+	dsn := filepath.Join(dir, "dforge.db")
+	if o.postgres != "" {
+		dsn = PostgresDB(t, o.postgres)
+	}
+	if n.Store, err = store.Open(ctx, dsn); err != nil {
+		t.Fatalf("open store: %v", err)
 	}
 	t.Cleanup(func() { n.Store.Close() })
 	n.Index = index.New(Quiet, n.Store, n.Chain.Client())
