@@ -106,9 +106,14 @@ func (a *API) tokenOwner(r *http.Request, need auth.Scope) (*auth.Identity, erro
 	if err != nil {
 		return nil, err
 	}
-	self, err := a.auth.IsSelf(r.Context(), id.User, r.PathValue("username"))
-	if err != nil {
-		return nil, err
+	name := r.PathValue("username")
+	// A name with a control character is nobody's (and PostgreSQL would
+	// fail the look-up of one with NUL).
+	self := tx.CheckLine("username", name) == nil
+	if self {
+		if self, err = a.auth.IsSelf(r.Context(), id.User, name); err != nil {
+			return nil, err
+		}
 	}
 	if !self {
 		return nil, &usererr.Error{Kind: usererr.Forbidden, Code: "forbidden", Message: "You can only manage your own access tokens."}
