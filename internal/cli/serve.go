@@ -27,6 +27,7 @@ import (
 	"github.com/dforge/dforge/internal/gitserver"
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/p2p"
 	"github.com/dforge/dforge/internal/store"
 	"github.com/dforge/dforge/internal/web"
 	ui "github.com/dforge/dforge/web"
@@ -48,6 +49,11 @@ type ServeConfig struct {
 	// Maintainers are the wallets of the people who run the node, shown
 	// as its team on the home page.
 	Maintainers []common.Address
+	// IPFSListen are the libp2p host's listen multiaddrs (TCP); none means
+	// p2p.DefaultListen, or a free loopback port when that one is taken.
+	IPFSListen []string
+	// IPFSPeers are IPFS peers to keep connected, /ip4/.../tcp/.../p2p/<id>.
+	IPFSPeers []string
 	// EmptyBlocks, when not zero, is how often the idle chain makes a block.
 	EmptyBlocks time.Duration
 	Dist        fs.FS // the web app; nil means the embedded build
@@ -75,6 +81,12 @@ func parseServe(args []string) (ServeConfig, error) {
 		return cfg, err
 	}
 	fl.DurationVar(&cfg.EmptyBlocks, "empty-blocks", emptyBlocks, "how often an idle chain makes a block, e.g. 2s; 0 keeps config.toml's (6s when new) (env DFORGE_EMPTY_BLOCKS)")
+	ipfsListen := &stringList{values: &cfg.IPFSListen}
+	ipfsListen.parse(os.Getenv("DFORGE_P2P_LISTEN"))
+	fl.Var(ipfsListen, "p2p-listen", "IPFS (libp2p, bitswap) listen `multiaddr`, TCP; repeat it or separate with commas (env DFORGE_P2P_LISTEN; default "+p2p.DefaultListen+", or a free port when that one is taken)")
+	ipfsPeers := &stringList{values: &cfg.IPFSPeers}
+	ipfsPeers.parse(os.Getenv("DFORGE_IPFS_PEERS"))
+	fl.Var(ipfsPeers, "ipfs-peer", "IPFS peer to keep connected and fetch blocks from, a `multiaddr` ending in /p2p/<peer id> (a Kubo node, another dForge node); repeat it or separate with commas (env DFORGE_IPFS_PEERS)")
 	home := fl.String("home", "", "node `dir` written by dforge testnet: the data dir plus the settings in its dforge.env (flags and env override them)")
 	if err := fl.Parse(args); err != nil {
 		return cfg, err
@@ -90,6 +102,9 @@ func parseServe(args []string) (ServeConfig, error) {
 	// Check the origins now, so a typo stops the node before it starts;
 	// the listen address only fills in the default.
 	if _, err := auth.NewOrigins(cfg.PublicURL, cfg.AllowedOrigins, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)}); err != nil {
+		return cfg, fmt.Errorf("serve: %w", err)
+	}
+	if _, _, err := ipfsAddrs(cfg); err != nil {
 		return cfg, fmt.Errorf("serve: %w", err)
 	}
 	if cfg.DB == "" {
@@ -299,6 +314,13 @@ func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer
 		return err
 	}
 	defer blockStore.Close() // after the git server: its last pushes queue jobs
+	// The IPFS host: bitswap over the blockstore, so peers (Kubo, other
+	// nodes) fetch public git objects by CID, and this node from them.
+	ipfsNode, err := startIPFS(ctx, cfg, blockStore, log)
+	if err != nil {
+		return err
+	}
+	defer ipfsNode.Close() // before the blockstore closes
 	// Owners in git URLs resolve as in the API: through the index, and the
 	// default names of people who signed in here (auth's users).
 	users := auth.New(st, auth.Config{ChainID: ch.Params().ChainID, Names: ix, Log: log})

@@ -69,6 +69,9 @@ type Node struct {
 	peering *peering.PeeringService
 	gater   *gater
 	log     *slog.Logger
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // Start runs a host on cfg.ListenAddrs serving cfg.Blockstore over bitswap,
@@ -230,11 +233,14 @@ func verify(c cid.Cid, data []byte) error {
 	return nil
 }
 
-// Close stops keeping peers, bitswap and the host.
+// Close stops keeping peers, bitswap and the host; later calls do nothing.
 func (n *Node) Close() error {
-	n.peering.Stop()
-	n.bitswap.Close()
-	return n.host.Close()
+	n.closeOnce.Do(func() {
+		n.peering.Stop()
+		n.bitswap.Close()
+		n.closeErr = n.host.Close()
+	})
+	return n.closeErr
 }
 
 // gater is the host's connection gater: the node dials loopback addresses
