@@ -3,8 +3,10 @@ package api
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"unicode/utf8"
 
+	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/usererr"
 )
 
@@ -65,7 +67,28 @@ func checkQuery(r *http.Request) error {
 			case len(v) > maxQueryBytes:
 				return tooLong(name, fmt.Sprintf("%s may be at most %d bytes", name, maxQueryBytes))
 			}
+			if err := checkQueryText(name, v); err != nil {
+				return err
+			}
 		}
+	}
+	return nil
+}
+
+// checkQueryText refuses control characters and invalid UTF-8 in a query
+// parameter: PostgreSQL refuses NUL in any text it compares (a search for
+// "%00" was a 500 there). A path in a repository may hold any byte but
+// NUL, as git allows, so only NUL is refused in one; it never reaches SQL.
+func checkQueryText(name, v string) error {
+	if pathParams[name] {
+		if i := strings.IndexByte(v, 0); i >= 0 {
+			return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_text", Field: name,
+				Message: fmt.Sprintf("%s has a NUL character at byte %d, which no path holds", name, i)}
+		}
+		return nil
+	}
+	if err := tx.CheckLine(name, v); err != nil {
+		return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_text", Field: name, Message: err.Error()}
 	}
 	return nil
 }

@@ -1,6 +1,8 @@
 package api_test
 
 import (
+	"github.com/dforge/dforge/internal/forgetest"
+
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -80,5 +82,40 @@ func TestLongQueryParameters(t *testing.T) {
 	}
 	if res := n.must(http.StatusOK, nil, "GET", "/api/v1/repos/search?limit=99999999", nil); !strings.Contains(found(res.body), "lathe") {
 		t.Errorf("a huge limit: %s", res.body)
+	}
+}
+
+// TestControlCharactersInQueryParameters: a NUL in q made PostgreSQL
+// refuse the search (a 500). Every query parameter but a path is held to
+// the one-line rule, a path only to "no NUL", on both stores.
+func TestControlCharactersInQueryParameters(t *testing.T) {
+	t.Parallel()
+	for name, opts := range forgetest.Stores() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			n := &issuesNode{Node: forgetest.Start(t, opts...), t: t}
+			alice := n.NewUser()
+			n.repo(alice, "loom", false)
+			base := "/api/v1/repos/" + alice.Name() + "/loom"
+			for _, path := range []string{
+				"/api/v1/repos/search?q=a%00b", "/api/v1/repos/issues/search?q=%00", "/api/v1/users/search?q=%00",
+				base + "/issues?q=%00", base + "/pulls?q=%01", base + "/issues?q=%FF", base + "/issues?labels=bug%00",
+				base + "/contents?ref=main%00", base + "/raw/README.md?path=a%00b",
+			} {
+				res := n.Call("GET", path, nil, nil)
+				var body struct{ Code, Field string }
+				json.Unmarshal(res.Body, &body)
+				if res.Status != http.StatusUnprocessableEntity || body.Code != "invalid_text" || body.Field == "" {
+					t.Errorf("GET %s = %d %s, want 422 invalid_text naming the parameter", path, res.Status, res.Body)
+				}
+			}
+			// A tab in a path is a byte git allows; it is looked up, not refused.
+			if res := n.Call("GET", base+"/contents?path=a%09b", nil, nil); res.Status == http.StatusUnprocessableEntity || res.Status >= 500 {
+				t.Errorf("a path with a tab = %d %s, want it looked up", res.Status, res.Body)
+			}
+			if res := n.Call("GET", "/api/v1/repos/search?q=loom", nil, nil); res.Status != http.StatusOK || !strings.Contains(string(res.Body), "loom") {
+				t.Errorf("a plain search after them = %d %s", res.Status, res.Body)
+			}
+		})
 	}
 }

@@ -2,9 +2,13 @@ package api_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http"
 	"net/url"
 	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/dforge/dforge/internal/forgetest"
 )
@@ -143,5 +147,50 @@ func (n *issuesNode) writesStillWork(u *forgetest.User, base string) {
 	}
 	if res := n.call(u, "GET", "/api/v1/users/"+url.PathEscape("a\x00b")+"/tokens", nil); res.status != http.StatusForbidden {
 		n.t.Errorf("the tokens of a user name with NUL: %d %s, want 403", res.status, res.body)
+	}
+}
+
+// TestClientTextOutsideJSON: text that reaches SQL from a URL or a header
+// rather than a JSON string. A web-vitals URL whose path decodes to NUL or
+// invalid UTF-8 is refused; a User-Agent with bytes that are not UTF-8 is
+// stored without them. On PostgreSQL both were a 500.
+func TestClientTextOutsideJSON(t *testing.T) {
+	t.Parallel()
+	for name, opts := range forgetest.Stores() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			n := forgetest.Start(t, opts...)
+			beacon := func(url string) int {
+				return n.Call("POST", "/api/analytics/web-vitals", nil,
+					map[string]any{"name": "LCP", "value": 1, "rating": "good", "id": "v1", "url": url}).Status
+			}
+			for _, bad := range []string{"http://x/a%00b", "/a%FFb", "/a%0Ab"} {
+				if got := beacon(bad); got < 400 || got >= 500 {
+					t.Errorf("a web-vitals url %q = %d, want 4xx", bad, got)
+				}
+			}
+			if got := beacon("/explore"); got >= 300 {
+				t.Errorf("a web-vitals url /explore = %d, want it stored", got)
+			}
+
+			key, _ := crypto.GenerateKey()
+			var nonce struct{ Nonce string }
+			n.JSON("GET", "/api/v1/auth/nonce", nil, nil, http.StatusOK, &nonce)
+			origin, _ := url.Parse(n.URL)
+			msg := siwe{domain: origin.Host, statement: "Sign in to dForge.", uri: n.URL + "/", nonce: nonce.Nonce,
+				address: crypto.PubkeyToAddress(key.PublicKey), chainID: testChainID, issuedAt: time.Now()}.String()
+			body, _ := json.Marshal(map[string]string{"message": msg, "signature": sign(key, msg)})
+			req, _ := http.NewRequest("POST", n.URL+"/api/v1/auth/siwe", bytes.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("User-Agent", "Browser/1.0 \xff\xfe(bytes that are not UTF-8)")
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			if res.StatusCode != http.StatusOK {
+				t.Fatalf("sign-in with a User-Agent that is not UTF-8 = %d, want 200", res.StatusCode)
+			}
+		})
 	}
 }

@@ -136,7 +136,7 @@ func (s *Service) startSession(ctx context.Context, userID int64, userAgent, ip 
 	ns := NewSession{Secret: randomHex(32), ExpiresAt: now.Add(SessionTTL)}
 	ns.CSRFToken = csrfToken(ns.Secret)
 	_, err := s.store.AddSession(ctx, hash(ns.Secret), store.Session{
-		UserID: userID, CreatedAt: now, LastSeenAt: now, ExpiresAt: ns.ExpiresAt, UserAgent: truncate(userAgent, 255), IP: ip,
+		UserID: userID, CreatedAt: now, LastSeenAt: now, ExpiresAt: ns.ExpiresAt, UserAgent: printable(userAgent, 255), IP: ip,
 	})
 	if err != nil {
 		return NewSession{}, fmt.Errorf("start session: %w", err)

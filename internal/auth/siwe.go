@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/ethereum/go-ethereum/accounts"
 	"github.com/ethereum/go-ethereum/common"
@@ -285,11 +287,28 @@ func (p *lineParser) has(prefix string) bool {
 	return ok && strings.HasPrefix(line, prefix)
 }
 
+// truncate cuts s to at most n bytes on a character boundary, adding "...".
 func truncate(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
 	return s[:n] + "..."
+}
+
+// printable is what a client sent in a header (its User-Agent), made safe
+// to store and show: invalid UTF-8 and control characters dropped (a NUL
+// would make PostgreSQL refuse the row), at most n bytes.
+func printable(s string, n int) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return -1
+		}
+		return r
+	}, strings.ToValidUTF8(s, ""))
+	return truncate(s, n)
 }
 
 // Character classes of RFC 3986 and RFC 5234.

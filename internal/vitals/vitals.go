@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/dforge/dforge/internal/store"
 	"github.com/dforge/dforge/internal/usererr"
@@ -106,6 +109,11 @@ func pagePath(raw string) (string, error) {
 	}
 	if u.Path == "" {
 		return "/", nil
+	}
+	// The decoded path may hold what %00 or %FF spelled: PostgreSQL
+	// refuses NUL and invalid UTF-8, and no page has them in its path.
+	if !utf8.ValidString(u.Path) || strings.IndexFunc(u.Path, unicode.IsControl) >= 0 {
+		return "", usererr.InvalidField("url", "invalid_url", "url must be a page's URL, without control characters")
 	}
 	return u.Path, nil
 }
