@@ -127,8 +127,8 @@ func (ix *Index) notify() {
 
 // WaitFor blocks until the block at height is projected, so a page that
 // reads SQL after a write sees it. While Run is stuck on a block at or
-// below height it returns a *Stall at once: the wait could last until an
-// operator steps in.
+// below height (a retry failed too) it returns a *Stall at once: the wait
+// could last until an operator steps in.
 func (ix *Index) WaitFor(ctx context.Context, height int64) error {
 	for {
 		ix.mu.Lock()
@@ -137,7 +137,7 @@ func (ix *Index) WaitFor(ctx context.Context, height int64) error {
 		if cur >= height {
 			return nil
 		}
-		if stall != nil && stall.Height <= height {
+		if stall.confirmed() && stall.Height <= height {
 			return fmt.Errorf("wait for height %d to be indexed (indexed: %d): %w", height, cur, stall)
 		}
 		ix.wake()

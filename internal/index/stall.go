@@ -14,7 +14,14 @@ type Stall struct {
 	Height int64     // the first block not projected
 	Err    error     // why the last attempt failed
 	Since  time.Time // the first failure at this height
+	// Attempts counts the failures at this height in a row. WaitFor gives
+	// up on a stall only once a retry failed too: one failure may be a
+	// passing hiccup (a busy database, the chain's RPC restarting).
+	Attempts int
 }
+
+// confirmed says a retry failed as well: the block is really stuck.
+func (s *Stall) confirmed() bool { return s != nil && s.Attempts > 1 }
 
 func (s *Stall) Error() string {
 	return fmt.Sprintf("the chain index is stuck at block %d: %v", s.Height, s.Err)
@@ -37,9 +44,9 @@ func (ix *Index) stalled(err error) {
 	ix.mu.Lock()
 	h, prev := ix.height+1, ix.stall
 	again := prev != nil && prev.Height == h
-	s := &Stall{Height: h, Err: err, Since: time.Now()}
+	s := &Stall{Height: h, Err: err, Since: time.Now(), Attempts: 1}
 	if again {
-		s.Since = prev.Since
+		s.Since, s.Attempts = prev.Since, prev.Attempts+1
 	}
 	ix.stall = s
 	ix.notify() // waiters for this height or later learn they would wait in vain
