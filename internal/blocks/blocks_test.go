@@ -154,13 +154,13 @@ func TestGateway(t *testing.T) {
 		{"cached", "GET", "/ipfs/" + c.String() + "?format=raw", map[string]string{"If-None-Match": `"` + c.String() + `.raw"`}, 304},
 		{"range", "GET", "/ipfs/" + c.String() + "?format=raw", map[string]string{"Range": "bytes=0-3"}, 206},
 		{"bad CID", "GET", "/ipfs/not-a-cid?format=raw", nil, 400},
-		{"path inside", "GET", "/ipfs/" + c.String() + "/README.md?format=raw", nil, 400},
+		{"path inside", "GET", "/ipfs/" + c.String() + "/README.md?format=raw", nil, 406}, // raw blocks take no path
 		{"unknown", "GET", "/ipfs/" + blocks.CIDForGitObject(emptyBlob).String() + "?format=raw", nil, 404},
 		{"CIDv0 unknown", "GET", "/ipfs/QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG?format=raw", nil, 404},
-		{"CAR", "GET", "/ipfs/" + c.String() + "?format=car", nil, 406},
-		{"Accept CAR", "GET", "/ipfs/" + c.String(), map[string]string{"Accept": "application/vnd.ipld.car"}, 406},
-		{"no format", "GET", "/ipfs/" + c.String(), nil, 406},
-		{"format wins", "GET", "/ipfs/" + c.String() + "?format=car", map[string]string{"Accept": "application/vnd.ipld.raw"}, 406},
+		{"CAR", "GET", "/ipfs/" + c.String() + "?format=car", nil, 200},
+		{"Accept CAR", "GET", "/ipfs/" + c.String(), map[string]string{"Accept": "application/vnd.ipld.car"}, 200},
+		{"no format", "GET", "/ipfs/" + c.String(), nil, 400},
+		{"format wins", "GET", "/ipfs/" + c.String() + "?format=car", map[string]string{"Accept": "application/vnd.ipld.raw"}, 200},
 		{"POST", "POST", "/ipfs/" + c.String() + "?format=raw", nil, 405},
 	} {
 		res, _ := get(tc.method, tc.path, tc.header)

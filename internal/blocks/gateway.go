@@ -3,119 +3,216 @@ package blocks
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"mime"
 	"net/http"
 	"strings"
 	"time"
 
+	"github.com/ipfs/boxo/blockservice"
+	"github.com/ipfs/boxo/blockstore"
+	"github.com/ipfs/boxo/exchange/offline"
+	"github.com/ipfs/boxo/gateway"
+	blockformat "github.com/ipfs/go-block-format"
 	"github.com/ipfs/go-cid"
+	ipld "github.com/ipfs/go-ipld-format"
+	"github.com/multiformats/go-multihash"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // RawType is the media type of a raw block.
 const RawType = "application/vnd.ipld.raw"
 
+// CARType is the media type of a CAR stream.
+const CARType = "application/vnd.ipld.car"
+
 // queueWait bounds how long a request for a missing block waits for the
 // queue of pushes to empty: a large push's objects take seconds to store.
 const queueWait = time.Minute
 
-// Gateway serves blocks at GET and HEAD /ipfs/{cid} as an IPFS trustless
-// gateway (specs.ipfs.tech/http-gateways/trustless-gateway) limited to raw
-// blocks: the client asks with ?format=raw or Accept: application/vnd.ipld.raw
-// and verifies what it gets against the CID itself.
+// Gateway serves the store as an IPFS trustless gateway
+// (specs.ipfs.tech/http-gateways/trustless-gateway), with boxo's gateway:
+//
+//   - GET and HEAD /ipfs/{cid} as a raw block (?format=raw, or Accept:
+//     application/vnd.ipld.raw) or a CAR (?format=car, or Accept:
+//     application/vnd.ipld.car) with dag-scope=block, entity or all
+//     (the default); a CAR may name a path inside the object,
+//     /ipfs/{commit}/tree/README.md/hash (boxo's walk, which stops 1,024
+//     path segments deep: about 500 commits of history);
+//   - the probe /ipfs/bafkqaaa (the empty identity block): 200, empty;
+//   - /ipns/...: 501, as this node resolves no names.
+//
+// Clients verify every block against its CID. The CAR walk (car.go) is
+// depth-first in the git-raw data model's order (gitraw.go), each block once:
+// a commit, its tree, that tree's entries in git's order (each subtree
+// whole before the next entry), then the commit's parents in order, each
+// the same way, skipping blocks already sent (dups=n; a request for dups=y
+// is a 406, as revisiting shared history grows exponentially with the
+// merges in it). dag-scope=entity is the block itself, as for any codec
+// but UnixFS.
+//
+// A block missing while pushes wait in the queue (queue.go) is looked up
+// again once the queue is empty, so a client that fetches right after a
+// push gets its objects.
 func (s *Store) Gateway(log *slog.Logger) http.Handler {
 	if log == nil {
 		log = slog.Default()
 	}
+	bs := blockstore.NewIdStore(settlingStore{Blockstore: s.Blockstore(), s: s})
+	blocksBackend, err := gateway.NewBlocksBackend(blockservice.New(bs, offline.Exchange(bs)))
+	if err != nil {
+		// It fails only on an invalid option, and none is given.
+		panic("blocks: gateway backend: " + err.Error())
+	}
+	backend := carBackend{BlocksBackend: blocksBackend, bs: bs, log: log}
+	h := gateway.NewHandler(gateway.Config{
+		DeserializedResponses: false, // trustless: raw blocks and CARs only
+		NoDNSLink:             true,
+		DisableHTMLErrors:     true,
+		DeprecatedXIpfsPath:   true, // clients of the earlier gateway read it
+		// The node's /metrics counts /ipfs requests by route; boxo's own
+		// histograms stay out of the process-wide registry.
+		MetricsRegistry: prometheus.NewRegistry(),
+	}, backend)
+	h = gateway.NewHeaders(nil).WithDeprecatedXIpfsPath().ApplyCors().Wrap(h)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.serveBlock(log, w, r)
+		if p := r.URL.Path; p == "/ipns" || strings.HasPrefix(p, "/ipns/") {
+			plainError(w, http.StatusNotImplemented, "This gateway serves /ipfs/ only: it resolves no IPNS names or DNSLinks.")
+			return
+		}
+		if r.Method == http.MethodGet || r.Method == http.MethodHead {
+			if status, msg := s.refuse(r); status != 0 {
+				plainError(w, status, msg)
+				return
+			}
+		}
+		rec := &recorder{ResponseWriter: w, head: r.Method == http.MethodHead}
+		h.ServeHTTP(rec, r)
+		if rec.status >= 500 && rec.status != http.StatusNotImplemented {
+			log.ErrorContext(r.Context(), "serve /ipfs", "path", r.URL.Path, "status", rec.status)
+		}
 	})
 }
 
-func (s *Store) serveBlock(log *slog.Logger, w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Allow", "GET, HEAD")
-		plain(w, http.StatusMethodNotAllowed, "Only GET and HEAD are supported.")
-		return
+// refuse answers what boxo would serve otherwise than the spec asks:
+//   - a request naming no format at all is a 400 (boxo: 406);
+//   - a CAR with duplicates (dups=y) is a 406: this gateway sends each block
+//     once (boxo would walk shared history again at every merge reaching it);
+//   - a CAR whose root block is not here is a 404 (boxo: 200 and an empty CAR).
+func (s *Store) refuse(r *http.Request) (int, string) {
+	q := r.URL.Query()
+	format := q.Get("format")
+	accept := strings.Join(r.Header.Values("Accept"), ",")
+	if format == "" && strings.TrimSpace(accept) == "" {
+		return http.StatusBadRequest, "This is a trustless gateway: ask for a raw block (?format=raw or Accept: " + RawType + ") or a CAR (?format=car or Accept: " + CARType + ")."
 	}
-	rest, ok := strings.CutPrefix(r.URL.Path, "/ipfs/")
-	if !ok {
-		plain(w, http.StatusNotFound, "Not found.")
-		return
-	}
-	w.Header().Set("Vary", "Accept")
-	id, sub, _ := strings.Cut(rest, "/")
-	c, err := cid.Decode(id)
-	if err != nil {
-		plain(w, http.StatusBadRequest, fmt.Sprintf("%q is not a valid CID.", id))
-		return
-	}
-	if sub != "" {
-		plain(w, http.StatusBadRequest, "Paths inside a block are not supported: ask for the CID of the object itself.")
-		return
-	}
-	if status, msg := negotiate(r); status != 0 {
-		plain(w, status, msg)
-		return
-	}
-	f, _, err := s.Open(c)
-	if errors.Is(err, ErrNotFound) && s.Queued() > 0 {
-		// The block may be one of a push still being stored.
-		ctx, cancel := context.WithTimeout(r.Context(), queueWait)
-		if s.Settle(ctx) == nil {
-			f, _, err = s.Open(c)
+	// boxo reads the first application/vnd.ipld.* type of Accept, with
+	// ?format and ?car-dups over it.
+	var acceptType string
+	var params map[string]string
+	for part := range strings.SplitSeq(accept, ",") {
+		if part = strings.TrimSpace(part); strings.HasPrefix(part, "application/vnd.ipld") {
+			acceptType, params, _ = mime.ParseMediaType(part)
+			break
 		}
-		cancel()
 	}
-	if errors.Is(err, ErrNotFound) {
-		plain(w, http.StatusNotFound, "No block with this CID is stored on this node.")
-		return
+	if format != "car" && (format != "" || acceptType != CARType) {
+		return 0, ""
 	}
-	if err != nil {
-		log.ErrorContext(r.Context(), "serve block", "cid", c.String(), "err", err)
-		plain(w, http.StatusInternalServerError, "The block could not be read.")
-		return
+	dups := q.Get("car-dups")
+	if dups == "" && acceptType == CARType {
+		dups = params["dups"]
 	}
-	defer f.Close()
-	name := c.String()
-	h := w.Header()
-	h.Set("Content-Type", RawType)
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Cache-Control", "public, max-age=29030400, immutable")
-	h.Set("ETag", `"`+name+`.raw"`)
-	h.Set("X-Ipfs-Path", "/ipfs/"+name)
-	h.Set("X-Ipfs-Roots", name)
-	h.Set("Content-Disposition", `attachment; filename="`+name+`.bin"`)
-	h.Set("Access-Control-Allow-Origin", "*") // public, verifiable data
-	// ServeContent answers If-None-Match (304), Range and HEAD.
-	http.ServeContent(w, r, "", time.Time{}, f)
+	if dups == "y" {
+		return http.StatusNotAcceptable, "This gateway sends each block of a CAR once: ask for dups=n."
+	}
+	// A CID boxo cannot parse gets boxo's own answer.
+	first, _, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/ipfs/"), "/")
+	if c, err := cid.Decode(first); err == nil && !s.hasRoot(r.Context(), c) {
+		return http.StatusNotFound, "No block with this CID is stored on this node."
+	}
+	return 0, ""
 }
 
-// negotiate returns 0 when the client asks for a raw block, else the
-// status and message to answer with. ?format wins over Accept, as the
-// spec says.
-func negotiate(r *http.Request) (int, string) {
-	const onlyRaw = "This gateway serves raw blocks only: ask with ?format=raw or Accept: " + RawType + "."
-	if f := r.URL.Query().Get("format"); f != "" {
-		if f == "raw" {
-			return 0, ""
-		}
-		return http.StatusNotAcceptable, onlyRaw
+// hasRoot reports whether the block c is here, or will be once the queued
+// pushes are stored; identity CIDs hold their block.
+func (s *Store) hasRoot(ctx context.Context, c cid.Cid) bool {
+	if c.Prefix().MhType == multihash.IDENTITY || s.Has(c) {
+		return true
 	}
-	for _, part := range strings.Split(r.Header.Get("Accept"), ",") {
-		mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
-		if err == nil && mt == RawType && params["q"] != "0" {
-			return 0, ""
-		}
-	}
-	return http.StatusNotAcceptable, onlyRaw
+	return settlingStore{s: s}.settle(ctx) && s.Has(c)
 }
 
-func plain(w http.ResponseWriter, status int, msg string) {
+// errHeadOnly stops a body written in answer to HEAD.
+var errHeadOnly = errors.New("blocks: no body in answer to HEAD")
+
+// recorder keeps the status sent. In answer to HEAD it refuses the body
+// after the headers: boxo writes a CAR's body for HEAD too, walking the
+// whole DAG only to have it discarded.
+type recorder struct {
+	http.ResponseWriter
+	head   bool
+	status int
+}
+
+func (w *recorder) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *recorder) Write(p []byte) (int, error) {
+	if w.status == 0 {
+		w.WriteHeader(http.StatusOK)
+	}
+	if w.head {
+		return 0, errHeadOnly
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *recorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// settlingStore is the gateway's view of the blockstore: a block that is
+// not there while pushes are queued is looked for again once they are
+// stored (or queueWait passes), before it is reported missing.
+type settlingStore struct {
+	blockstore.Blockstore
+	s *Store
+}
+
+func (b settlingStore) Get(ctx context.Context, c cid.Cid) (blockformat.Block, error) {
+	blk, err := b.Blockstore.Get(ctx, c)
+	if ipld.IsNotFound(err) && b.settle(ctx) {
+		blk, err = b.Blockstore.Get(ctx, c)
+	}
+	return blk, err
+}
+
+func (b settlingStore) GetSize(ctx context.Context, c cid.Cid) (int, error) {
+	n, err := b.Blockstore.GetSize(ctx, c)
+	if ipld.IsNotFound(err) && b.settle(ctx) {
+		n, err = b.Blockstore.GetSize(ctx, c)
+	}
+	return n, err
+}
+
+// settle waits for the queue to empty; false when nothing was queued or it
+// did not empty in time.
+func (b settlingStore) settle(ctx context.Context) bool {
+	if b.s.Queued() == 0 {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(ctx, queueWait)
+	defer cancel()
+	return b.s.Settle(ctx) == nil
+}
+
+func plainError(w http.ResponseWriter, status int, msg string) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
-	fmt.Fprintln(w, msg)
+	w.Write([]byte(msg + "\n"))
 }

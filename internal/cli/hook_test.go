@@ -51,7 +51,9 @@ func TestServeMountsGit(t *testing.T) {
 		"/alice/proj.git/info/refs?service=git-upload-pack": 401,
 		"/ipfs/not-a-cid?format=raw":                        400,
 		"/ipfs/" + blocks.CIDForGitObject("e69de29bb2d1d6434b8b29ae775ad8c2e48c5391").String() + "?format=raw": 404,
-		"/healthz": 200,
+		"/ipfs/bafkqaaa?format=raw":    200, // the trustless gateway probe
+		"/ipns/example.com?format=raw": 501, // not the app's HTML
+		"/healthz":                     200,
 	} {
 		res, err := http.Get(url + path)
 		if err != nil {

@@ -63,7 +63,8 @@ type Deps struct {
 	// Git serves Smart HTTP at /{owner}/{repo}.git/... (a *gitserver.Server;
 	// nil: no git routes). Its requests are authenticated with Auth.
 	Git http.Handler
-	// IPFS serves blocks at /ipfs/{cid} (blocks.Store.Gateway; nil: none).
+	// IPFS is the trustless gateway at /ipfs/ and /ipns/ (blocks.Store.Gateway;
+	// nil: none).
 	IPFS http.Handler
 	// Forge, GitStore and Blocks give NewNodeHandler's API the forge
 	// routes (repositories, code, issues, pull requests); nil Forge: none.
@@ -187,9 +188,10 @@ func apiOnly(mw func(http.Handler) http.Handler, next http.Handler) http.Handler
 	})
 }
 
-// withGit sends git's Smart HTTP paths and /ipfs/ to their servers ahead
-// of the mux: their paths have wildcards in every segment, which the mux
-// could not tell apart from the app's routes.
+// withGit sends git's Smart HTTP paths, /ipfs/ and /ipns/ to their servers
+// ahead of the mux: their paths have wildcards in every segment, which the
+// mux could not tell apart from the app's routes. /ipns/ goes to the gateway
+// too, which answers 501, rather than to the app's HTML.
 func withGit(d Deps, next http.Handler) http.Handler {
 	if d.Git == nil && d.IPFS == nil {
 		return next
@@ -206,6 +208,9 @@ func withGit(d Deps, next http.Handler) http.Handler {
 			git.ServeHTTP(w, r)
 		case d.IPFS != nil && strings.HasPrefix(p, "/ipfs/"):
 			r.Pattern = "GET /ipfs/{cid}"
+			d.IPFS.ServeHTTP(w, r)
+		case d.IPFS != nil && (p == "/ipns" || strings.HasPrefix(p, "/ipns/")):
+			r.Pattern = "GET /ipns/{name}"
 			d.IPFS.ServeHTTP(w, r)
 		default:
 			next.ServeHTTP(w, r)
