@@ -430,6 +430,150 @@ func TestGzipRequestBody(t *testing.T) {
 	}
 }
 
+func TestMalformedRequestIsTheClientsMistake(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	alice := h.user()
+	h.repo(alice, "alice", "proj", false, false)
+	for _, tc := range []struct {
+		service string
+		user    *tester
+	}{
+		{"git-upload-pack", nil}, // anyone may, on a public repository
+		{"git-receive-pack", alice},
+	} {
+		req, _ := http.NewRequest("POST", h.srv.URL+"/alice/proj.git/"+tc.service, strings.NewReader("hello"))
+		req.Header.Set("Content-Type", "application/x-"+tc.service+"-request")
+		if tc.user != nil {
+			req.SetBasicAuth("git", tc.user.token)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 400 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/plain") ||
+			!bytes.Contains(body, []byte("protocol error: bad line length character: hell")) {
+			t.Fatalf("%s: status %d (%s): %q", tc.service, res.StatusCode, res.Header.Get("Content-Type"), body)
+		}
+	}
+	if logs := h.logs.String(); strings.Contains(logs, "level=ERROR") {
+		t.Fatalf("a client's mistake was logged as an error:\n%s", logs)
+	}
+}
+
+// TestGzipBodiesGitDoesNotReadOrThatAreTooLarge sends gzip bodies that are
+// small on the wire and large inflated: one git stops reading early, one
+// past the bound of an inflated upload-pack request.
+func TestGzipBodiesGitDoesNotReadOrThatAreTooLarge(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	alice := h.user()
+	r := h.repo(alice, "alice", "proj", false, false)
+	main := h.refOf(r, "refs/heads/main")
+
+	// 200 MiB of '0' (200 KiB as gzip): git reads flush packets, and ends
+	// after the first.
+	zeros := gzipMembers(strings.Repeat("0", 1<<20), 200)
+	// 80 MiB of wants, all of which git would read.
+	wants := gzipMembers(strings.Repeat(pkt("want "+main+"\n"), 1<<20/50), 80)
+	for _, tc := range []struct {
+		name    string
+		body    []byte
+		chunked bool
+		status  int
+	}{
+		{"zeros", zeros, false, 400},
+		{"zeros, chunked", zeros, true, 400},
+		{"wants past the bound", wants, false, 413},
+	} {
+		// The panic this guards against came or not with the timing: try
+		// a few times, on one connection.
+		for range 3 {
+			var body io.Reader = bytes.NewReader(tc.body)
+			if tc.chunked {
+				body = io.MultiReader(body) // no length known: sent chunked
+			}
+			req, _ := http.NewRequest("POST", h.srv.URL+"/alice/proj.git/git-upload-pack", body)
+			req.Header.Set("Content-Type", "application/x-git-upload-pack-request")
+			req.Header.Set("Content-Encoding", "gzip")
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+			out, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != tc.status {
+				t.Fatalf("%s: status %d: %q", tc.name, res.StatusCode, out)
+			}
+		}
+	}
+	if p := h.panics.String(); p != "" {
+		t.Fatalf("the HTTP server logged:\n%s", p)
+	}
+	if logs := h.logs.String(); strings.Contains(logs, "level=ERROR") {
+		t.Fatalf("a client's mistake was logged as an error:\n%s", logs)
+	}
+	// The repository still serves.
+	h.clone(h.remote(nil, "alice", "proj"))
+}
+
+// TestStalledBodyAfterGitEnded: git has ended, the client still holds
+// its body open. The handler stops waiting after a grace period, and the
+// connection, with a body half read, serves no other request.
+func TestStalledBodyAfterGitEnded(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	alice := h.user()
+	h.repo(alice, "alice", "proj", false, false)
+	for _, tc := range []struct {
+		name, protocol, body string
+		status               int
+	}{
+		// git reads a flush, answers nothing and ends: the status is open.
+		{"no answer", "", "0000", 408},
+		// git answers ls-refs and ends: only dropping the connection is left.
+		{"answered", "version=2", pkt("command=ls-refs\n") + "0000", 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			conn, err := net.Dial("tcp", strings.TrimPrefix(h.srv.URL, "http://"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			// A chunked body that never ends.
+			fmt.Fprintf(conn, "POST /alice/proj.git/git-upload-pack HTTP/1.1\r\nHost: x\r\n"+
+				"Content-Type: application/x-git-upload-pack-request\r\nGit-Protocol: %s\r\n"+
+				"Transfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n", tc.protocol, len(tc.body), tc.body)
+			res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := io.ReadAll(res.Body)
+			if res.StatusCode != tc.status {
+				t.Fatalf("status %d: %q", res.StatusCode, out)
+			}
+			if tc.status == 408 && (err != nil || !res.Close) {
+				t.Fatalf("the answer should be whole (%v) and close the connection (%v)", err, res.Close)
+			}
+			if tc.status == 200 && (err == nil || !bytes.Contains(out, []byte("refs/heads/main"))) {
+				t.Fatalf("the answer should be cut off after the refs (%v): %q", err, out)
+			}
+		})
+	}
+}
+
+// gzipMembers is s gzipped, n times over: one gzip body of s repeated.
+func gzipMembers(s string, n int) []byte {
+	var one bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&one, gzip.BestCompression)
+	zw.Write([]byte(s))
+	zw.Close()
+	return bytes.Repeat(one.Bytes(), n)
+}
+
 func TestMalformedPackIsRefusedCleanly(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	stdlog "log"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -50,6 +51,8 @@ func TestMain(m *testing.M) {
 type harness struct {
 	t      *testing.T
 	srv    *httptest.Server
+	logs   *syncBuffer // the node's log, as text
+	panics *syncBuffer // the HTTP server's own log: panics it recovered
 	git    *gitstore.Store
 	blocks *blocks.Store
 	repos  *fakeRepos
@@ -67,7 +70,8 @@ func newHarness(t *testing.T) *harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	logs, panics := &syncBuffer{}, &syncBuffer{}
+	log := slog.New(slog.NewTextHandler(logs, nil))
 	svc := auth.New(st, auth.Config{ChainID: 1, Log: log})
 	gs, err := gitstore.Open(filepath.Join(dir, "git"))
 	if err != nil {
@@ -89,11 +93,19 @@ func newHarness(t *testing.T) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(h)
+	srv := httptest.NewUnstartedServer(h)
+	srv.Config.ErrorLog = stdlog.New(panics, "", 0)
+	srv.Start()
+	// No request may panic the server, whatever the test sent.
+	t.Cleanup(func() {
+		if strings.Contains(panics.String(), "panic") {
+			t.Errorf("the HTTP server recovered a panic:\n%s", panics)
+		}
+	})
 	t.Cleanup(srv.Close)
 	home := filepath.Join(dir, "home")
 	os.MkdirAll(home, 0o755)
-	return &harness{t: t, srv: srv, git: gs, blocks: bs, repos: repos, auth: svc, st: st, home: home}
+	return &harness{t: t, srv: srv, logs: logs, panics: panics, git: gs, blocks: bs, repos: repos, auth: svc, st: st, home: home}
 }
 
 // settleBlocks waits until the objects of every push so far are stored as
@@ -258,6 +270,24 @@ func basic(u *tester) map[string]string {
 	req, _ := http.NewRequest("GET", "/", nil)
 	req.SetBasicAuth("git", u.token)
 	return map[string]string{"Authorization": req.Header.Get("Authorization")}
+}
+
+// syncBuffer is a buffer that server goroutines write while a test reads.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // fakeRepos is the forge as far as git is concerned: owners and

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/gitstore"
@@ -110,7 +112,7 @@ func (s *Server) advertise(w http.ResponseWriter, r *http.Request, repo Repo, se
 		prefix = append(pktLine("# service="+service+"\n"), "0000"...)
 	}
 	cmd := s.command(r.Context(), service, repo, proto, "--stateless-rpc", "--advertise-refs", repo.Path)
-	s.stream(w, r, cmd, "application/x-"+service+"-advertisement", prefix)
+	s.stream(w, r, cmd, "application/x-"+service+"-advertisement", prefix, nil)
 }
 
 // rpc runs one upload-pack or receive-pack exchange.
@@ -119,15 +121,11 @@ func (s *Server) rpc(w http.ResponseWriter, r *http.Request, repo Repo, service 
 		textError(w, http.StatusUnsupportedMediaType, "The request body must be application/x-"+service+"-request.")
 		return
 	}
-	body, err := requestBody(r)
+	body, err := requestBody(r, service)
 	if err != nil {
 		textError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	defer body.Close()
-	// Git may answer before it has read the whole request (progress);
-	// HTTP/1.1 handlers cannot read the body after writing unless asked to.
-	http.NewResponseController(w).EnableFullDuplex()
 
 	ctx := r.Context()
 	if service == receivePack {
@@ -137,10 +135,15 @@ func (s *Server) rpc(w http.ResponseWriter, r *http.Request, repo Repo, service 
 		ctx = context.WithoutCancel(ctx)
 	}
 	cmd := s.command(ctx, service, repo, gitProtocol(r), "--stateless-rpc", repo.Path)
-	cmd.Stdin = body
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		s.fail(w, r, cmd, err, "")
+		return
+	}
 	if service == receivePack {
 		token, done, err := s.startPush(*user, repo)
 		if err != nil {
+			stdin.Close()
 			s.log.ErrorContext(ctx, "start hook endpoint", "err", err)
 			textError(w, http.StatusInternalServerError, "The push could not be prepared; please try again.")
 			return
@@ -148,7 +151,8 @@ func (s *Server) rpc(w http.ResponseWriter, r *http.Request, repo Repo, service 
 		defer done()
 		cmd.Env = append(cmd.Env, "DFORGE_HOOK_BIN="+s.hookBin, "DFORGE_HOOK_URL="+s.hooks.url, "DFORGE_HOOK_TOKEN="+token)
 	}
-	s.stream(w, r, cmd, "application/x-"+service+"-result", nil)
+	in := &input{body: body, raw: r.Body, stdin: stdin, done: make(chan struct{})}
+	s.stream(w, r, cmd, "application/x-"+service+"-result", nil, in)
 }
 
 // command is `git -c ... <service> args...` with the settings every
@@ -166,9 +170,10 @@ func (s *Server) command(ctx context.Context, service string, repo Repo, proto s
 }
 
 // stream runs cmd and copies its output to the client as it comes, with a
-// flush per write. Headers go out with the first bytes, so a git that
-// fails before saying anything still gets a proper 500.
-func (s *Server) stream(w http.ResponseWriter, r *http.Request, cmd *exec.Cmd, contentType string, prefix []byte) {
+// flush per write. Headers go out with git's first bytes, so until then the
+// status is still open: a git that fails before saying anything gets a
+// proper error status. in, if not nil, is fed to git's standard input.
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, cmd *exec.Cmd, contentType string, prefix []byte, in *input) {
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		s.fail(w, r, cmd, err, "")
@@ -180,18 +185,53 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, cmd *exec.Cmd, c
 		s.fail(w, r, cmd, err, "")
 		return
 	}
-	out := &responseWriter{w: w, rc: http.NewResponseController(w), contentType: contentType, prefix: prefix}
+	rc := http.NewResponseController(w)
+	if in != nil {
+		// Git may answer before it has read the whole request (progress);
+		// HTTP/1.1 handlers cannot read the body after writing unless asked to.
+		rc.EnableFullDuplex()
+		go in.pump()
+	}
+	out := &responseWriter{w: w, rc: rc, contentType: contentType, prefix: prefix}
 	_, copyErr := io.CopyBuffer(out, stdout, make([]byte, 64*1024))
 	if copyErr != nil {
 		io.Copy(io.Discard, stdout) // the client is gone; let git finish or fail
 	}
 	err = cmd.Wait()
+	stalled := in != nil && in.finish(rc)
+	var exit *exec.ExitError
 	switch {
-	case err != nil && !out.started:
-		s.fail(w, r, cmd, err, stderr.String())
+	case stalled && out.started:
+		// The unread rest of the body would be taken for the next request.
+		panic(http.ErrAbortHandler)
+	case stalled:
+		w.Header().Set("Connection", "close")
+		textError(w, http.StatusRequestTimeout, "The request body stopped coming before its end.")
+	case out.started:
+		if err != nil {
+			s.log.WarnContext(r.Context(), "git ended with an error", "cmd", cmd.Args[len(cmd.Args)-3:], "err", err, "stderr", stderr.String())
+		}
+	case in != nil && errors.Is(in.err, errBodyTooLarge):
+		textError(w, http.StatusRequestEntityTooLarge, in.err.Error())
+	case in != nil && in.err != nil && err != nil:
+		s.log.InfoContext(r.Context(), "request body unreadable", "err", in.err)
+		textError(w, http.StatusBadRequest, "The request body could not be read: "+in.err.Error())
+	case in != nil && errors.As(err, &exit) && exit.ExitCode() == 128:
+		// Git dies with 128 on a request it cannot parse, and has said
+		// nothing yet: the client's mistake, in git's own words.
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = "git refused the request."
+		}
+		s.log.InfoContext(r.Context(), "git refused the request", "cmd", cmd.Args[len(cmd.Args)-3:], "stderr", msg)
+		textError(w, http.StatusBadRequest, msg)
+	case in != nil && err == nil && in.unread:
+		textError(w, http.StatusBadRequest, "The request body goes on after the end of the git request.")
+	case err != nil && r.Context().Err() != nil:
+		s.log.InfoContext(r.Context(), "client left before git answered", "cmd", cmd.Args[len(cmd.Args)-3:])
 	case err != nil:
-		s.log.WarnContext(r.Context(), "git ended with an error", "cmd", cmd.Args[len(cmd.Args)-3:], "err", err, "stderr", stderr.String())
-	case !out.started:
+		s.fail(w, r, cmd, err, stderr.String())
+	default:
 		out.start() // an empty answer is still an answer
 	}
 }
@@ -201,9 +241,22 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, cmd *exec.Cmd, err
 	textError(w, http.StatusInternalServerError, "git could not serve this request.")
 }
 
+// Bounds of a gzip request body once inflated, so a small body cannot make
+// the server inflate without end. Git compresses only fetch requests held
+// whole in memory; even a negotiation over a million refs is a few tens of
+// MiB (git http-backend buffers 10 MiB of them by default). Git never
+// compresses a push, whose pack is compressed already; the bound there only
+// stops a small body from posing as a huge pack.
+const (
+	maxInflatedUploadPack  = 64 << 20
+	maxInflatedReceivePack = 4 << 30
+)
+
+var errBodyTooLarge = errors.New("the request body is too large once decompressed")
+
 // requestBody is the request body, gunzipped on the fly when git sent it
 // compressed (it does for large negotiations).
-func requestBody(r *http.Request) (io.ReadCloser, error) {
+func requestBody(r *http.Request, service string) (io.Reader, error) {
 	switch enc := strings.ToLower(r.Header.Get("Content-Encoding")); enc {
 	case "", "identity":
 		return r.Body, nil
@@ -212,10 +265,97 @@ func requestBody(r *http.Request) (io.ReadCloser, error) {
 		if err != nil {
 			return nil, fmt.Errorf("the request body is not valid gzip: %v", err)
 		}
-		return gz, nil
+		limit := int64(maxInflatedUploadPack)
+		if service == receivePack {
+			limit = maxInflatedReceivePack
+		}
+		return &limitReader{r: gz, n: limit}, nil
 	default:
 		return nil, fmt.Errorf("content encoding %q is not supported", enc)
 	}
+}
+
+// limitReader reads at most n bytes and fails with errBodyTooLarge if
+// there are more.
+type limitReader struct {
+	r io.Reader
+	n int64
+}
+
+func (l *limitReader) Read(p []byte) (int, error) {
+	if int64(len(p)) > l.n+1 {
+		p = p[:l.n+1]
+	}
+	n, err := l.r.Read(p)
+	if int64(n) > l.n {
+		n, err = int(l.n), errBodyTooLarge
+	}
+	l.n -= int64(n)
+	return n, err
+}
+
+// input feeds the request body to git on a goroutine of its own, the only
+// one that reads the body.
+type input struct {
+	body  io.Reader     // r.Body, or its gunzipped view
+	raw   io.ReadCloser // r.Body
+	stdin io.WriteCloser
+	done  chan struct{}
+	// Set before done closes:
+	err    error // reading the body failed (errBodyTooLarge, a broken or truncated body)
+	unread bool  // git stopped reading before the end of the body
+}
+
+func (in *input) pump() {
+	defer close(in.done)
+	buf := make([]byte, 64*1024)
+	for {
+		n, err := in.body.Read(buf)
+		if n > 0 {
+			if _, werr := in.stdin.Write(buf[:n]); werr != nil {
+				in.unread = true // git has exited or closed its input
+				break
+			}
+		}
+		if err != nil {
+			if err != io.EOF {
+				in.err = err
+			}
+			break
+		}
+	}
+	in.stdin.Close()
+	// Closing the body reads what git left of it (net/http reads at most
+	// 256 KiB, and past that closes the connection after the answer).
+	// This must happen before the handler returns: net/http's own close
+	// after a full-duplex handler can reach the body's end, start its
+	// background read of the connection, and then panic with "invalid
+	// concurrent Body.Read call" when it reads the next request.
+	in.raw.Close()
+}
+
+// bodyGrace is how long a body may stall once git has ended before the
+// handler stops waiting for it (as long as exec gives git's own I/O).
+const bodyGrace = 5 * time.Second
+
+// finish waits, once git has ended, for the pump to end, so that nothing
+// reads the body after the handler returns. A client that stops sending
+// for bodyGrace is cut off; finish then reports true, and the connection
+// must not serve another request.
+func (in *input) finish(rc *http.ResponseController) (stalled bool) {
+	t := time.NewTimer(bodyGrace)
+	defer t.Stop()
+	select {
+	case <-in.done:
+		return false
+	case <-t.C:
+	}
+	if err := rc.SetReadDeadline(time.Now()); err != nil {
+		<-in.done // no deadline to cut it short: wait for the client
+		return false
+	}
+	<-in.done
+	return true
 }
 
 // protocolRule admits what git sends in Git-Protocol ("version=2", keys
