@@ -219,7 +219,9 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, cmd *exec.Cmd, c
 	case in != nil && errors.As(err, &exit) && exit.ExitCode() == 128:
 		// Git dies with 128 on a request it cannot parse, and has said
 		// nothing yet: the client's mistake, in git's own words.
-		msg := strings.TrimSpace(stderr.String())
+		// Git names the repository by its path on this disk; the client
+		// knows it by its URL, and the layout of the disk is not theirs.
+		msg := strings.TrimSpace(strings.ReplaceAll(stderr.String(), cmd.Args[len(cmd.Args)-1], r.URL.Path))
 		if msg == "" {
 			msg = "git refused the request."
 		}
