@@ -49,19 +49,7 @@ func TestGatewayProbe(t *testing.T) {
 // entries depth-first in git's order, then the parents the same way, each
 // block once; dag-scope=block and entity send the block alone.
 func TestGatewayCAR(t *testing.T) {
-	repo := gitRepo(t)
-	first := commitFile(t, repo, "b.txt", "one\n")
-	if err := os.MkdirAll(filepath.Join(repo, "dir", "sub"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	commitFile(t, repo, "dir/sub/c.txt", "two\n")
-	git(t, repo, "update-index", "--add", "--cacheinfo", "160000,"+strings.Repeat("5", 40)+",vendor")
-	gitCommit(t, repo, "a submodule")
-	git(t, repo, "checkout", "--quiet", "-b", "side", first)
-	commitFile(t, repo, "a.txt", "side\n")
-	git(t, repo, "checkout", "--quiet", "main")
-	git(t, repo, "-c", "user.name=T", "-c", "user.email=t@example.com", "merge", "--quiet", "--no-edit", "side")
-	commitFile(t, repo, "dir/sub/c.txt", "one\n") // the blob of b.txt: sent once
+	repo := sampleRepo(t)
 	head := revParse(t, repo, "HEAD")
 	git(t, repo, "-c", "user.name=T", "-c", "user.email=t@example.com", "tag", "-a", "-m", "v1", "v1", head)
 	tag := revParse(t, repo, "v1")
@@ -220,6 +208,26 @@ func TestGatewayRefusals(t *testing.T) {
 			t.Errorf("%s: %d, want %d", tc.name, res.StatusCode, tc.status)
 		}
 	}
+}
+
+// sampleRepo is a repository with what a walk meets: nested trees, a
+// submodule, a merge, and a blob in two places.
+func sampleRepo(t *testing.T) string {
+	t.Helper()
+	repo := gitRepo(t)
+	first := commitFile(t, repo, "b.txt", "one\n")
+	if err := os.MkdirAll(filepath.Join(repo, "dir", "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	commitFile(t, repo, "dir/sub/c.txt", "two\n")
+	git(t, repo, "update-index", "--add", "--cacheinfo", "160000,"+strings.Repeat("5", 40)+",vendor")
+	gitCommit(t, repo, "a submodule")
+	git(t, repo, "checkout", "--quiet", "-b", "side", first)
+	commitFile(t, repo, "a.txt", "side\n")
+	git(t, repo, "checkout", "--quiet", "main")
+	git(t, repo, "-c", "user.name=T", "-c", "user.email=t@example.com", "merge", "--quiet", "--no-edit", "side")
+	commitFile(t, repo, "dir/sub/c.txt", "one\n") // the blob of b.txt: sent once
+	return repo
 }
 
 // walkOrder is the documented CAR order, from git's own listings: a commit,
