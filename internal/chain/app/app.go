@@ -103,6 +103,9 @@ func (a *App) InitChain(_ context.Context, req *abci.InitChainRequest) (*abci.In
 	if err := initOperators(a.state, g.Operators); err != nil {
 		return nil, err
 	}
+	if err := initNodes(a.state, g.Nodes); err != nil {
+		return nil, err
+	}
 	if err := initValidators(a.state, req.Validators); err != nil {
 		return nil, err
 	}

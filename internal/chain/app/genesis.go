@@ -9,6 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/dforge/dforge/internal/chain/ledger"
+	"github.com/dforge/dforge/internal/chain/nodes"
 	"github.com/dforge/dforge/internal/chain/params"
 )
 
@@ -29,6 +30,10 @@ type Genesis struct {
 	// Reputation seeds contributors' scores, for a chain that continues a
 	// community's history (and for tests of the multiplier).
 	Reputation []ReputationGrant `json:"reputation,omitempty"`
+	// Nodes register operators' nodes (URL, libp2p peer id and
+	// addresses), as a RegisterNode transaction does later; each names
+	// one of Operators.
+	Nodes []nodes.Node `json:"nodes,omitempty"`
 }
 
 // ReputationGrant is a genesis reputation score.
@@ -52,6 +57,17 @@ func parseGenesis(raw []byte) (Genesis, error) {
 	for i, op := range g.Operators {
 		if op == (common.Address{}) || slices.Contains(g.Operators[:i], op) {
 			return g, fmt.Errorf("genesis app state: operator %s is the zero address or listed twice", op.Hex())
+		}
+	}
+	for i, n := range g.Nodes {
+		if !slices.Contains(g.Operators, n.Operator) {
+			return g, fmt.Errorf("genesis app state: node %s: its operator is not among the genesis operators", n.Operator.Hex())
+		}
+		if slices.ContainsFunc(g.Nodes[:i], func(m nodes.Node) bool { return m.Operator == n.Operator }) {
+			return g, fmt.Errorf("genesis app state: node %s is listed twice", n.Operator.Hex())
+		}
+		if _, err := nodes.Canonical(n); err != nil {
+			return g, fmt.Errorf("genesis app state: node %s: %w", n.Operator.Hex(), err)
 		}
 	}
 	return g, nil

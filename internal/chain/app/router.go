@@ -72,6 +72,8 @@ func (a *App) applyOn(kv ledger.KV, t tx.Tx, height int64) ([]abci.Event, error)
 		return a.propose(kv, t, height)
 	case tx.KindVote:
 		return a.vote(kv, t, height)
+	case tx.KindRegisterNode:
+		return registerNode(kv, t)
 	default:
 		return nil, tx.NewError(tx.CodeUnknownType, "%s transactions are not enabled on this chain yet", t.Kind)
 	}

@@ -138,6 +138,22 @@ var (
 	}}
 )
 
+// Node registry fields, only bounded and held to the one-line rule here;
+// the nodes module parses them. addrs holds the node's libp2p multiaddrs
+// separated by single spaces (EIP-712 string, since every member type the
+// chain signs is a scalar).
+const (
+	MaxNodeURLLen   = 256
+	MaxPeerIDLen    = 128
+	MaxNodeAddrsLen = 2048
+)
+
+var (
+	urlField    = stringField("url", MaxNodeURLLen, CheckLine, func(t *Tx, s string) { t.URL = s })
+	peerIDField = stringField("peerId", MaxPeerIDLen, CheckLine, func(t *Tx, s string) { t.PeerID = s })
+	addrsField  = stringField("addrs", MaxNodeAddrsLen, CheckLine, func(t *Tx, s string) { t.Addrs = s })
+)
+
 // stringField is a string member of at most maxLen bytes that passes
 // check (CheckLine or CheckBody).
 func stringField(name string, maxLen int, check func(field, s string) error, set func(*Tx, string)) field {

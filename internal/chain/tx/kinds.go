@@ -35,6 +35,10 @@ const (
 	// votes on one (again, to change the vote).
 	KindPropose Kind = "Propose"
 	KindVote    Kind = "Vote"
+	// KindRegisterNode records an operator's node in the node registry:
+	// its public URL and its libp2p peer id and addresses. Only operator
+	// keys may sign one.
+	KindRegisterNode Kind = "RegisterNode"
 )
 
 // registry lists every transaction type and its EIP-712 members in signing
@@ -49,6 +53,7 @@ var registry = map[Kind][]field{
 	KindForge:           {fromField, actorField, actionField, payloadField, nonceField},
 	KindPropose:         {fromField, proposalTypeField, titleField, descriptionField, payloadField, depositField, nonceField},
 	KindVote:            {fromField, proposalField, optionField, nonceField},
+	KindRegisterNode:    {fromField, urlField, peerIDField, addrsField, nonceField},
 }
 
 // Kinds returns every known transaction type, sorted.

@@ -65,6 +65,8 @@ func TestTextFieldsOfEveryKind(t *testing.T) {
 		{tx.KindClaimUsername, "username", "al\x00ice"},
 		{tx.KindTip, "target", "user:al\x00ice"},
 		{tx.KindForge, "payload", `{"repo":1,"title":"a` + "\x00" + `"}`},
+		{tx.KindRegisterNode, "url", "https://a\tb"},
+		{tx.KindRegisterNode, "addrs", "/ip4/1.2.3.4/tcp/1\n/ip4/1.2.3.4/tcp/2"},
 	} {
 		msg := messageFor(c.kind, w.addr)
 		msg[c.field] = c.value

@@ -63,6 +63,13 @@ func (w wallet) sign(t testing.TB, primaryType string, message map[string]any, i
 	return tx.Envelope{Type: primaryType, Message: message, Signature: hexutil.Encode(sig)}
 }
 
+// A node registration's fields; the tx package only bounds them.
+const (
+	nodeURL    = "https://forge.example.org"
+	nodePeerID = "12D3KooWD3eckifWpRn9wQpMG9R9hX3sD158z7EqHWmweQAJU5SA"
+	nodeAddrs  = "/ip4/203.0.113.7/tcp/4101 /dns4/forge.example.org/tcp/4101"
+)
+
 var recipient = common.HexToAddress("0x70997970C51812dc3A010C7d01b50e0d17dc79C8")
 
 func transferMsg(from common.Address) map[string]any {
@@ -91,6 +98,9 @@ func messageFor(kind tx.Kind, from common.Address) map[string]any {
 	case tx.KindVote:
 		delete(m, "amount")
 		m["proposal"], m["option"] = "4", "yes"
+	case tx.KindRegisterNode:
+		delete(m, "amount")
+		m["url"], m["peerId"], m["addrs"] = nodeURL, nodePeerID, nodeAddrs
 	}
 	return m
 }
@@ -153,6 +163,9 @@ func TestEveryKindRoundTrips(t *testing.T) {
 			}
 			if kind == tx.KindTip {
 				want.Target = "pr:alice/x#4"
+			}
+			if kind == tx.KindRegisterNode {
+				want.Amount, want.URL, want.PeerID, want.Addrs = 0, nodeURL, nodePeerID, nodeAddrs
 			}
 			if got != want {
 				t.Fatalf("got %+v, want %+v", got, want)
@@ -520,6 +533,7 @@ func TestPublishedShapes(t *testing.T) {
 		"Forge":           "from:address actor:address action:string payload:string nonce:uint256",
 		"Propose":         "from:address proposalType:string title:string description:string payload:string deposit:uint256 nonce:uint256",
 		"Vote":            "from:address proposal:uint256 option:string nonce:uint256",
+		"RegisterNode":    "from:address url:string peerId:string addrs:string nonce:uint256",
 	}
 	if len(parsed) != len(wantFields) {
 		t.Fatalf("published %d types, want %d: %s", len(parsed), len(wantFields), types)
@@ -611,7 +625,7 @@ func FuzzDecodeVerify(f *testing.F) {
 		f.Add(b[:len(b)-1])
 		// Text no node's projection may see, in every text field: signed,
 		// so only the text rules can refuse them.
-		for _, field := range []string{"title", "description", "proposalType", "option", "username", "target", "payload"} {
+		for _, field := range []string{"title", "description", "proposalType", "option", "username", "target", "payload", "url", "peerId", "addrs"} {
 			if msg := messageFor(kind, w.addr); msg[field] != nil {
 				base := msg[field].(string)
 				for _, bad := range []string{"\x00", "\x01\x1b", "\n"} {
@@ -658,7 +672,7 @@ func FuzzDecodeVerify(f *testing.F) {
 // projection could refuse, and its one-line fields are one line.
 func checkVerifiedText(t *testing.T, got tx.Tx) {
 	t.Helper()
-	for _, line := range []string{got.Title, got.ProposalType, got.Option, got.Username, got.Target, got.Action} {
+	for _, line := range []string{got.Title, got.ProposalType, got.Option, got.Username, got.Target, got.Action, got.URL, got.PeerID, got.Addrs} {
 		if err := tx.CheckLine("", line); err != nil {
 			t.Fatalf("verified with the one-line text %q: %v", line, err)
 		}

@@ -34,7 +34,12 @@ type Tx struct {
 	Deposit      uint64
 	Proposal     uint64
 	Option       string
-	Hash         [32]byte // the EIP-712 digest the wallet signed
+	// RegisterNode: the node's public URL, libp2p peer id and multiaddrs
+	// (separated by single spaces).
+	URL    string
+	PeerID string
+	Addrs  string
+	Hash   [32]byte // the EIP-712 digest the wallet signed
 }
 
 // Verify checks env as a transaction on the chain chainID and returns it

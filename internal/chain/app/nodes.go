@@ -1,0 +1,53 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+
+	abci "github.com/cometbft/cometbft/abci/types"
+
+	"github.com/dforge/dforge/internal/chain/ledger"
+	"github.com/dforge/dforge/internal/chain/nodes"
+	"github.com/dforge/dforge/internal/chain/tx"
+)
+
+// The node registry: each operator's node (internal/chain/nodes), from
+// the genesis and from RegisterNode transactions signed by the operator.
+
+func initNodes(kv ledger.KV, list []nodes.Node) error {
+	for _, n := range list {
+		if _, err := nodes.Register(kv, n); err != nil {
+			return fmt.Errorf("genesis node of %s: %w", n.Operator.Hex(), err)
+		}
+	}
+	return nil
+}
+
+// registerNode applies a RegisterNode: only an operator key registers a
+// node, and a registration replaces the operator's previous one.
+func registerNode(kv ledger.KV, t tx.Tx) ([]abci.Event, error) {
+	ok, err := isOperator(kv, t.From)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, tx.NewError(tx.CodeNotOperator, "%s is not an operator of this chain: only operator keys register nodes", t.From.Hex())
+	}
+	n, err := nodes.Register(kv, nodes.Node{Operator: t.From, URL: t.URL, PeerID: t.PeerID, Addrs: nodes.SplitAddrs(t.Addrs)})
+	if err != nil {
+		return nil, nodesError(err)
+	}
+	return []abci.Event{nodes.Event(n)}, nil
+}
+
+// nodesError gives a registration rule violation its stable code, naming
+// the field.
+func nodesError(err error) error {
+	var fe *nodes.FieldError
+	if !errors.As(err, &fe) {
+		return err
+	}
+	e := tx.NewError(tx.CodeInvalidField, "field %q %s", fe.Field, fe.Msg)
+	e.Field = fe.Field
+	return e
+}
