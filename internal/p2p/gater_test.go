@@ -49,10 +49,7 @@ func TestNeverDialsAnAddressItWasNotGiven(t *testing.T) {
 
 // A configured peer that drops the connection is dialled again.
 func TestKeptPeerIsRedialled(t *testing.T) {
-	t.Parallel()
-	if testing.Short() {
-		t.Skip("waits for the peering backoff (5 to 13 s)")
-	}
+	t.Parallel() // it waits for the peering backoff (5 to 13 s)
 	a := startTestNode(t)
 	b := startTestNode(t)
 	infos, _ := peer.AddrInfosFromP2pAddrs(a.Addrs()...)
