@@ -20,6 +20,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/app"
 	"github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/chain/names"
+	"github.com/dforge/dforge/internal/chain/nodes"
 	"github.com/dforge/dforge/internal/chain/tx"
 )
 
@@ -86,7 +87,7 @@ func (ix *Index) reset(ctx context.Context) error {
 	}
 	defer tx.Rollback()
 	defer ix.changed() // once committed (or not): see readcache.go
-	for _, table := range append([]string{"chain_index", "chain_txs", "chain_blocks", "chain_accounts"}, govTables...) {
+	for _, table := range append([]string{"chain_index", "chain_txs", "chain_blocks", "chain_accounts", "chain_nodes"}, govTables...) {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
 			return fmt.Errorf("empty %s: %w", table, err)
 		}
@@ -102,7 +103,7 @@ func (ix *Index) reset(ctx context.Context) error {
 }
 
 // projectGenesis writes the genesis allocations as the accounts at the
-// genesis height.
+// genesis height, and the genesis nodes.
 func (ix *Index) projectGenesis(ctx context.Context, g genesisInfo) error {
 	d := deltas{}
 	var total uint64
@@ -115,8 +116,15 @@ func (ix *Index) projectGenesis(ctx context.Context, g genesisInfo) error {
 			return err
 		}
 	}
-	err := ix.inTx(ctx, func(tx *sql.Tx) error {
+	registered, err := genesisNodes(g.state.Nodes)
+	if err != nil {
+		return fmt.Errorf("project genesis: %w", err)
+	}
+	err = ix.inTx(ctx, func(tx *sql.Tx) error {
 		if err := writeAccounts(ctx, tx, g.height, d); err != nil {
+			return err
+		}
+		if err := writeNodes(ctx, tx, g.height, registered); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO chain_index (id, height, chain_id, genesis_hash, genesis_time_ns) VALUES (1, $1, $2, $3, $4)`,
@@ -183,6 +191,7 @@ type blockRows struct {
 	accounts deltas
 	forge    []forgeChange // the block's forge actions, in order
 	gov      govRows       // its proposals, votes, rewards and epochs
+	nodes    []nodes.Node  // its node registrations, in order
 }
 
 type blockRow struct {
@@ -291,12 +300,19 @@ func (rows *blockRows) applyTx(row *txRow, events []abci.Event) error {
 			if err != nil {
 				return err
 			}
-			rows.forge = append(rows.forge, forgeChange{change: c, height: row.height, timeNS: row.timeNS})
+			rows.forge = append(rows.forge, forgeChange{change: c, height: row.height, timeNS: row.timeNS, relayer: row.from})
 			// The people a forge action names become known accounts, so
 			// their default names resolve (an owner in a URL).
 			for _, a := range forgePeople(c) {
 				rows.accounts.add(a, func(*delta) error { return nil })
 			}
+		}
+		if ev.Type == nodes.EventType {
+			n, err := nodes.ParseEvent(ev)
+			if err != nil {
+				return err
+			}
+			rows.nodes = append(rows.nodes, n)
 		}
 		if err := rows.accounts.apply(ev); err != nil {
 			return err

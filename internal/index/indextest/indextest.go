@@ -19,6 +19,7 @@ var Tables = map[string]string{
 	"chain_blocks":   "height",
 	"chain_txs":      "height, tx_index",
 	"chain_accounts": "address",
+	"chain_nodes":    "operator",
 	// The forge's projection (without forge_private_index, node-local).
 	"forge_repos":           "id",
 	"forge_collaborators":   "repo_id, user_address",
