@@ -14,6 +14,7 @@ import (
 	"github.com/cometbft/cometbft/types"
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/chain/tx"
 )
 
@@ -118,6 +119,9 @@ func broadcastError(err error) error {
 // PendingNonce is the nonce addr's next transaction needs to enter the
 // mempool (committed plus admitted transactions).
 func (c *Chain) PendingNonce(addr common.Address) (uint64, error) { return c.app.PendingNonce(addr) }
+
+// ForgeRefs lists a public repository's refs on chain.
+func (c *Chain) ForgeRefs(repo uint64) ([]forge.Ref, error) { return c.app.ForgeRefs(repo) }
 
 // IsOperator reports whether addr may relay forge actions on this chain.
 func (c *Chain) IsOperator(addr common.Address) (bool, error) { return c.app.IsOperator(addr) }

@@ -40,6 +40,7 @@ type Chain interface {
 	PendingNonce(addr common.Address) (uint64, error)
 	Account(addr common.Address) (app.Account, error)
 	IsOperator(addr common.Address) (bool, error)
+	ForgeRefs(repo uint64) ([]chainforge.Ref, error)
 }
 
 // Config is what New needs.
@@ -134,6 +135,15 @@ func indexEntries(entries []private.Entry) []index.PrivateEntry {
 		out[i] = index.PrivateEntry{Seq: e.Seq, TimeNS: e.TimeNS, Events: []abci.Event{e.Change.Event()}}
 	}
 	return out
+}
+
+// Refs lists a repository's refs as the chain (or, for a private one,
+// the private store) holds them: the values git must follow.
+func (s *Service) Refs(repo uint64) ([]chainforge.Ref, error) {
+	if chainforge.IsPrivateID(repo) {
+		return s.private.Refs(repo)
+	}
+	return s.chain.ForgeRefs(repo)
 }
 
 // Result is an applied action: what it changed (with the ids and numbers
@@ -374,7 +384,7 @@ func rejection(err error) error {
 		kind = usererr.NotFound
 	case tx.CodeForbidden, tx.CodeProtectedBranch:
 		kind = usererr.Forbidden
-	case tx.CodeConflict, tx.CodeNameTaken:
+	case tx.CodeConflict, tx.CodeNameTaken, tx.CodeStaleRef:
 		kind = usererr.Conflict
 	case tx.CodeInvalidName, tx.CodeInvalidField, tx.CodeInvalidText, tx.CodeUnknownAction, tx.CodeTxTooLarge:
 		kind = usererr.Unprocessable

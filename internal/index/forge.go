@@ -25,6 +25,9 @@ type forgeChange struct {
 	change forge.Change
 	height int64
 	timeNS int64
+	// relayer is the operator whose transaction carried the action ("" for
+	// the private store's): replicas fetch a repository's git data from it.
+	relayer string
 }
 
 // forgeTables hold the forge projection; each has a repo_id column except
@@ -112,8 +115,8 @@ func writeRepo(ctx context.Context, tx *sql.Tx, c forgeChange, r forge.Repo) err
 	protected, _ := json.Marshal(r.ProtectedBranches)
 	_, err := tx.ExecContext(ctx, `INSERT INTO forge_repos (id, owner, name, lower_name, description, default_branch,
 		protected_branches, private, fork_of, stars, forks, watchers, open_issues, open_pulls,
-		created_height, created_time_ns, updated_height, updated_time_ns)
-		VALUES ($1, $2, $3, lower($3), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $15)
+		created_height, created_time_ns, updated_height, updated_time_ns, relayer)
+		VALUES ($1, $2, $3, lower($3), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $15, $17)
 		ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, name = excluded.name, lower_name = excluded.lower_name,
 		description = excluded.description, default_branch = excluded.default_branch,
 		protected_branches = excluded.protected_branches, stars = excluded.stars, forks = excluded.forks,
@@ -121,7 +124,7 @@ func writeRepo(ctx context.Context, tx *sql.Tx, c forgeChange, r forge.Repo) err
 		updated_height = excluded.updated_height, updated_time_ns = excluded.updated_time_ns`,
 		int64(r.ID), r.Owner.Hex(), r.Name, r.Description, r.DefaultBranch, string(protected), r.Private,
 		nullable(r.ForkOf, r.ForkOf != 0), int64(r.Stars), int64(r.Forks), int64(r.Watchers), int64(r.OpenIssues), int64(r.OpenPulls),
-		int64(r.CreatedHeight), c.timeNS, c.height)
+		int64(r.CreatedHeight), c.timeNS, c.height, c.relayer)
 	if err != nil {
 		return fmt.Errorf("write repository %d: %w", r.ID, err)
 	}
@@ -306,15 +309,13 @@ func writeFlag(ctx context.Context, tx *sql.Tx, c forgeChange, table string, f *
 }
 
 func writeRef(ctx context.Context, tx *sql.Tx, c forgeChange) error {
-	ref := c.change.Ref
-	if ref == nil {
-		return nil
-	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO forge_ref_updates (id, repo_id, ref, old_sha, new_sha, forced, pusher, height, time_ns)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, int64(ref.ID), int64(ref.Repo), ref.Ref, ref.Old, ref.New, ref.Forced,
-		c.change.Actor.Hex(), c.height, c.timeNS)
-	if err != nil {
-		return fmt.Errorf("write ref update %d: %w", ref.ID, err)
+	for _, ref := range c.change.RefUpdates() {
+		_, err := tx.ExecContext(ctx, `INSERT INTO forge_ref_updates (id, repo_id, ref, old_sha, new_sha, forced, pusher, height, time_ns)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, int64(ref.ID), int64(ref.Repo), ref.Ref, ref.Old, ref.New, ref.Forced,
+			c.change.Actor.Hex(), c.height, c.timeNS)
+		if err != nil {
+			return fmt.Errorf("write ref update %d: %w", ref.ID, err)
+		}
 	}
 	return nil
 }

@@ -106,3 +106,11 @@ const EventNonceUsed = "NonceUsed"
 func nonceUsedEvent(t tx.Tx) abci.Event {
 	return abci.Event{Type: EventNonceUsed, Attributes: []abci.EventAttribute{{Key: "from", Value: t.From.Hex(), Index: true}}}
 }
+
+// ForgeRefs lists a public repository's refs as of the last finalized
+// block: the values pushes committed, which every node's git follows.
+func (a *App) ForgeRefs(repo uint64) ([]forge.Ref, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return forge.Refs(a.state, repo)
+}

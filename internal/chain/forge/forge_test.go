@@ -240,8 +240,8 @@ func TestProtectedBranches(t *testing.T) {
 	}
 	w.ok(writer, "repo.push", push("refs/heads/main", forge.ZeroSHA, sha1, false))
 	c := w.ok(writer, "repo.push", push("refs/heads/main", sha1, sha2, false))
-	if c.Ref == nil || c.Ref.ID != 2 || c.Ref.New != sha2 || c.Ref.Ref != "refs/heads/main" {
-		t.Fatalf("ref update = %+v", c.Ref)
+	if len(c.Refs) != 1 || c.Refs[0].ID != 2 || c.Refs[0].New != sha2 || c.Refs[0].Ref != "refs/heads/main" {
+		t.Fatalf("ref update = %+v", c.Refs)
 	}
 	w.fails(tx.CodeProtectedBranch, writer, "repo.push", push("refs/heads/main", sha2, sha3, true))
 	w.fails(tx.CodeProtectedBranch, owner, "repo.push", push("refs/heads/main", sha2, forge.ZeroSHA, false))

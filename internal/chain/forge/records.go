@@ -173,7 +173,10 @@ type Change struct {
 	Collaborator *Collaborator `json:"collaborator,omitempty"`
 	Star         *Flag         `json:"star,omitempty"`
 	Watch        *Flag         `json:"watch,omitempty"`
-	Ref          *RefUpdate    `json:"ref,omitempty"`
+	// Refs are a push's ref updates, in the payload's order.
+	Refs []RefUpdate `json:"refs,omitempty"`
+	// Ref is the one update of a push in events written before Refs.
+	Ref *RefUpdate `json:"ref,omitempty"`
 	// ClosedIssues are the issues a merged pull request closed ("fixes #3").
 	ClosedIssues []Issue `json:"closedIssues,omitempty"`
 	// Contributions is the accepted work the action brings the rewards module.
@@ -196,10 +199,20 @@ func (c Change) RepoID() uint64 {
 		return c.Label.Repo
 	case c.DeletedLabel != nil:
 		return c.DeletedLabel.Repo
+	case len(c.Refs) > 0:
+		return c.Refs[0].Repo
 	case c.Ref != nil:
 		return c.Ref.Repo
 	}
 	return 0
+}
+
+// RefUpdates is the push's ref updates, from events of either form.
+func (c Change) RefUpdates() []RefUpdate {
+	if len(c.Refs) == 0 && c.Ref != nil {
+		return []RefUpdate{*c.Ref}
+	}
+	return c.Refs
 }
 
 // State keys. Ids and numbers are 8-byte big-endian, addresses 20 bytes,
@@ -235,6 +248,31 @@ func labelNameKey(repo uint64, lower string) []byte {
 	return key([]byte("labelname"), u64(repo), []byte(lower))
 }
 func refKey(repo uint64, ref string) []byte { return key([]byte("ref"), u64(repo), []byte(ref)) }
+
+// Ref is a ref's value in state: the commit it names.
+type Ref struct {
+	Name string `json:"name"`
+	ID   string `json:"id"`
+}
+
+// Scanner reads a range of keys in order (state.Store.Scan).
+type Scanner interface {
+	Scan(prefix []byte, fn func(key, value []byte) error) error
+}
+
+// Refs lists repository repo's refs in state, by name; deleted refs are
+// not listed.
+func Refs(st Scanner, repo uint64) ([]Ref, error) {
+	prefix := refKey(repo, "")
+	var out []Ref
+	err := st.Scan(prefix, func(k, v []byte) error {
+		if !isNone(v) && !isZeroSHA(string(v)) {
+			out = append(out, Ref{Name: string(k[len(prefix):]), ID: string(v)})
+		}
+		return nil
+	})
+	return out, err
+}
 
 // none marks a released key: the store has no delete, and values must not
 // be empty.

@@ -370,19 +370,55 @@ func collaboratorSet(s *session, payload []byte) error {
 	return s.revokeForks(r, p.User)
 }
 
-// RepoPush is the payload of repo.push: one ref update, reported after git
-// applied it. Forced says the new commit does not descend from the old one
-// (the service asks git); the chain cannot see commits, so it trusts the
-// operator for that fact and enforces the rule.
+// RepoPush is the payload of repo.push: the ref updates of one push,
+// applied all or none. The node records them before git moves the refs
+// (the push is acknowledged once they are in a block), so the chain orders
+// pushes: an update applies only if Old is the ref's value on chain (the
+// zero id for a ref the chain does not have), and a push that lost a race
+// to another node is refused with stale_ref, as git refuses a
+// non-fast-forward. Forced says the new commit does not descend from the
+// old one (the node asks git); the chain cannot see commits, so it trusts
+// the operator for that fact and enforces the rule.
+//
+// Ref, Old, New and Forced are one update, the form before Updates; blocks
+// that hold it still replay. A payload has one form or the other.
 type RepoPush struct {
-	Repo   uint64 `json:"repo"`
-	Ref    string `json:"ref"`
-	Old    string `json:"old"`
-	New    string `json:"new"`
-	Forced bool   `json:"forced"`
+	Repo    uint64      `json:"repo"`
+	Updates []RefChange `json:"updates,omitempty"`
+	Ref     string      `json:"ref,omitempty"`
+	Old     string      `json:"old,omitempty"`
+	New     string      `json:"new,omitempty"`
+	Forced  bool        `json:"forced,omitempty"`
 	// Commits are those this push brought to the default branch whose
 	// authors are dForge accounts; each may earn its author a reward.
 	Commits []PushCommit `json:"commits,omitempty"`
+}
+
+// RefChange is one ref update of a push.
+type RefChange struct {
+	Ref    string `json:"ref"`
+	Old    string `json:"old"`
+	New    string `json:"new"`
+	Forced bool   `json:"forced,omitempty"`
+}
+
+// MaxPushRefs bounds the ref updates of one repo.push.
+const MaxPushRefs = 1000
+
+// changes is the push's updates in either form.
+func (p RepoPush) changes() ([]RefChange, error) {
+	single := p.Ref != "" || p.Old != "" || p.New != "" || p.Forced
+	switch {
+	case single && len(p.Updates) > 0:
+		return nil, invalid("updates", "cannot be given with ref, old and new")
+	case single:
+		return []RefChange{{Ref: p.Ref, Old: p.Old, New: p.New, Forced: p.Forced}}, nil
+	case len(p.Updates) == 0:
+		return nil, invalid("updates", "must list at least one ref update")
+	case len(p.Updates) > MaxPushRefs:
+		return nil, invalid("updates", "may list at most %d ref updates", MaxPushRefs)
+	}
+	return p.Updates, nil
 }
 
 func repoPush(s *session, payload []byte) error {
@@ -394,56 +430,106 @@ func repoPush(s *session, payload []byte) error {
 	if err != nil {
 		return err
 	}
-	if err := validateRef(p.Ref); err != nil {
-		return err
-	}
-	if err := validateSHA("old", p.Old); err != nil {
-		return err
-	}
-	if err := validateSHA("new", p.New); err != nil {
-		return err
-	}
-	if p.Old == p.New {
-		return invalid("new", "is the same commit as old; nothing changed")
-	}
-	if branch, ok := strings.CutPrefix(p.Ref, "refs/heads/"); ok && slices.Contains(r.ProtectedBranches, branch) {
-		switch {
-		case isZeroSHA(p.New):
-			return tx.NewError(tx.CodeProtectedBranch, "branch %s of %s is protected and cannot be deleted", branch, r.Name)
-		case p.Forced && !isZeroSHA(p.Old):
-			return tx.NewError(tx.CodeProtectedBranch, "branch %s of %s is protected: force-pushes are refused", branch, r.Name)
-		}
-	}
-	id, err := s.nextID("push")
+	updates, err := p.changes()
 	if err != nil {
 		return err
 	}
-	if err := s.kv.Set(refKey(r.ID, p.Ref), []byte(p.New)); err != nil {
-		return err
+	// 1. Every update is checked before any is applied.
+	seen := make([]string, 0, len(updates))
+	for _, u := range updates {
+		if err := s.checkRefChange(r, u); err != nil {
+			return err
+		}
+		if slices.Contains(seen, u.Ref) {
+			return invalid("updates", "name %s more than once", u.Ref)
+		}
+		seen = append(seen, u.Ref)
 	}
-	s.change.Ref = &RefUpdate{ID: id, Repo: r.ID, Ref: p.Ref, Old: p.Old, New: p.New, Forced: p.Forced}
+	// 2. Then they are applied, in the payload's order.
+	for _, u := range updates {
+		id, err := s.nextID("push")
+		if err != nil {
+			return err
+		}
+		if err := s.kv.Set(refKey(r.ID, u.Ref), []byte(u.New)); err != nil {
+			return err
+		}
+		s.change.Refs = append(s.change.Refs, RefUpdate{ID: id, Repo: r.ID, Ref: u.Ref, Old: u.Old, New: u.New, Forced: u.Forced})
+	}
 	if err := s.addContributor(r, s.actor); err != nil {
 		return err
 	}
-	if err := s.pushedCommits(r, p); err != nil {
+	if err := s.pushedCommits(r, updates, p.Commits); err != nil {
 		return err
 	}
 	return s.saveRepo(r)
 }
 
+// checkRefChange checks one update against the rules and the ref's value
+// on chain.
+func (s *session) checkRefChange(r *Repo, u RefChange) error {
+	if err := validateRef(u.Ref); err != nil {
+		return err
+	}
+	if err := validateSHA("old", u.Old); err != nil {
+		return err
+	}
+	if err := validateSHA("new", u.New); err != nil {
+		return err
+	}
+	if u.Old == u.New {
+		return invalid("new", "is the same commit as old; nothing changed")
+	}
+	if branch, ok := strings.CutPrefix(u.Ref, "refs/heads/"); ok && slices.Contains(r.ProtectedBranches, branch) {
+		switch {
+		case isZeroSHA(u.New):
+			return tx.NewError(tx.CodeProtectedBranch, "branch %s of %s is protected and cannot be deleted", branch, r.Name)
+		case u.Forced && !isZeroSHA(u.Old):
+			return tx.NewError(tx.CodeProtectedBranch, "branch %s of %s is protected: force-pushes are refused", branch, r.Name)
+		}
+	}
+	current, err := s.refValue(r.ID, u.Ref)
+	if err != nil {
+		return err
+	}
+	if current != u.Old && !(current == "" && isZeroSHA(u.Old)) {
+		if current == "" {
+			return tx.NewError(tx.CodeStaleRef, "%s of %s does not exist any more (expected %s)", u.Ref, r.Name, u.Old)
+		}
+		return tx.NewError(tx.CodeStaleRef, "%s of %s is at %s, not %s: it moved since (fetch first)", u.Ref, r.Name, current, u.Old)
+	}
+	return nil
+}
+
+// refValue is the ref's commit on chain; "" for a ref it does not have
+// (never pushed, or deleted).
+func (s *session) refValue(repo uint64, ref string) (string, error) {
+	v, err := s.kv.Get(refKey(repo, ref))
+	if err != nil {
+		return "", err
+	}
+	if isNone(v) || isZeroSHA(string(v)) {
+		return "", nil
+	}
+	return string(v), nil
+}
+
 // pushedCommits reports the commits a push brought to the default branch.
-func (s *session) pushedCommits(r *Repo, p RepoPush) error {
-	if len(p.Commits) == 0 {
+func (s *session) pushedCommits(r *Repo, updates []RefChange, commits []PushCommit) error {
+	if len(commits) == 0 {
 		return nil
 	}
-	if p.Ref != "refs/heads/"+r.DefaultBranch || isZeroSHA(p.New) {
+	toDefault := slices.ContainsFunc(updates, func(u RefChange) bool {
+		return u.Ref == "refs/heads/"+r.DefaultBranch && !isZeroSHA(u.New)
+	})
+	if !toDefault {
 		return invalid("commits", "are reported only for a push to the default branch %s", r.DefaultBranch)
 	}
-	if len(p.Commits) > MaxPushCommits {
+	if len(commits) > MaxPushCommits {
 		return invalid("commits", "may list at most %d commits", MaxPushCommits)
 	}
-	seen := make([]string, 0, len(p.Commits))
-	for _, c := range p.Commits {
+	seen := make([]string, 0, len(commits))
+	for _, c := range commits {
 		if err := validateSHA("commits", c.SHA); err != nil || isZeroSHA(c.SHA) {
 			return invalid("commits", "sha %q is not a commit id", c.SHA)
 		}

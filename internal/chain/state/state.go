@@ -64,6 +64,35 @@ func (s *Store) Set(key, value []byte) error {
 	return nil
 }
 
+// Scan calls fn for each key starting with prefix in the working
+// version, in key order, until fn returns an error. fn must not write.
+func (s *Store) Scan(prefix []byte, fn func(key, value []byte) error) error {
+	it, err := s.tree.Iterator(prefix, prefixEnd(prefix), true)
+	if err != nil {
+		return fmt.Errorf("scan %x: %w", prefix, err)
+	}
+	defer it.Close()
+	for ; it.Valid(); it.Next() {
+		if err := fn(it.Key(), it.Value()); err != nil {
+			return err
+		}
+	}
+	return it.Error()
+}
+
+// prefixEnd is the first key after every key starting with prefix (nil:
+// no end).
+func prefixEnd(prefix []byte) []byte {
+	end := append([]byte(nil), prefix...)
+	for i := len(end) - 1; i >= 0; i-- {
+		if end[i] < 0xff {
+			end[i]++
+			return end[:i+1]
+		}
+	}
+	return nil
+}
+
 // Commit saves the working version and returns its root hash (the app hash).
 func (s *Store) Commit() ([]byte, int64, error) {
 	hash, version, err := s.tree.SaveVersion()

@@ -34,6 +34,9 @@ const (
 	// CodeInvalidText: a text field is not valid UTF-8 or holds control
 	// characters (see CheckLine and CheckBody).
 	CodeInvalidText uint32 = 25
+	// CodeStaleRef: a ref update's old value is not the ref's value on
+	// chain (another push moved it first), as git's "fetch first".
+	CodeStaleRef uint32 = 26
 )
 
 // codeNames gives each code its machine-readable name.
@@ -62,6 +65,7 @@ var codeNames = map[uint32]string{
 	CodeBadDeposit:        "bad_deposit",
 	CodeNoVotingPower:     "no_voting_power",
 	CodeInvalidText:       "invalid_text",
+	CodeStaleRef:          "stale_ref",
 }
 
 // CodeName returns the name of a code ("bad_signature"), or "" if the code

@@ -47,6 +47,13 @@ func Open(dir string) (*Store, error) {
 // OpenMemory is an empty store in memory, for tests.
 func OpenMemory() *Store { return &Store{st: state.OpenMemory()} }
 
+// Refs lists a private repository's refs.
+func (s *Store) Refs(repo uint64) ([]forge.Ref, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return forge.Refs(s.st, repo)
+}
+
 // Close releases the store.
 func (s *Store) Close() error { return s.st.Close() }
 

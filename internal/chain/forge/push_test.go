@@ -1,0 +1,59 @@
+package forge_test
+
+import (
+	"testing"
+
+	"github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/chain/tx"
+)
+
+// The chain orders pushes: an update applies only from the ref's value on
+// chain, and a push's updates apply all or none.
+func TestPushIsCompareAndSwapAndAtomic(t *testing.T) {
+	w := newWorld(t)
+	id := w.team()
+	up := func(ref, old, new string) m { return m{"ref": ref, "old": old, "new": new} }
+	refs := func() map[string]string {
+		t.Helper()
+		list, err := forge.Refs(w.st, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, r := range list {
+			out[r.Name] = r.ID
+		}
+		return out
+	}
+
+	// A ref the chain lacks is created from the zero id only.
+	w.fails(tx.CodeStaleRef, writer, "repo.push", m{"repo": id, "ref": "refs/heads/main", "old": sha1, "new": sha2})
+	c := w.ok(writer, "repo.push", m{"repo": id, "updates": []m{up("refs/heads/main", forge.ZeroSHA, sha1), up("refs/tags/v1", forge.ZeroSHA, sha1)}})
+	if len(c.Refs) != 2 || c.Refs[0].Ref != "refs/heads/main" || c.Refs[1].Ref != "refs/tags/v1" || c.Refs[0].ID+1 != c.Refs[1].ID || c.RepoID() != id {
+		t.Fatalf("refs of the change = %+v", c.Refs)
+	}
+	// Another node's push from the same old value loses the race.
+	w.ok(writer, "repo.push", m{"repo": id, "ref": "refs/heads/main", "old": sha1, "new": sha2})
+	w.fails(tx.CodeStaleRef, maint, "repo.push", m{"repo": id, "ref": "refs/heads/main", "old": sha1, "new": sha3})
+	w.fails(tx.CodeStaleRef, maint, "repo.push", m{"repo": id, "ref": "refs/tags/v1", "old": forge.ZeroSHA, "new": sha3})
+	// One stale update refuses the whole push.
+	w.fails(tx.CodeStaleRef, writer, "repo.push", m{"repo": id, "updates": []m{up("refs/heads/topic", forge.ZeroSHA, sha3), up("refs/heads/main", sha1, sha3)}})
+	if got := refs(); len(got) != 2 || got["refs/heads/main"] != sha2 || got["refs/tags/v1"] != sha1 {
+		t.Fatalf("refs after a refused push = %v", got)
+	}
+	// A deleted ref is gone, and comes back from the zero id.
+	w.ok(writer, "repo.push", m{"repo": id, "ref": "refs/tags/v1", "old": sha1, "new": forge.ZeroSHA})
+	w.fails(tx.CodeStaleRef, writer, "repo.push", m{"repo": id, "ref": "refs/tags/v1", "old": sha1, "new": forge.ZeroSHA})
+	w.ok(writer, "repo.push", m{"repo": id, "ref": "refs/tags/v1", "old": forge.ZeroSHA, "new": sha3})
+	if got := refs(); len(got) != 2 || got["refs/tags/v1"] != sha3 {
+		t.Fatalf("refs = %v", got)
+	}
+	// Malformed lists.
+	for _, bad := range []m{
+		{"repo": id, "updates": []m{}},
+		{"repo": id, "updates": []m{up("refs/heads/a", forge.ZeroSHA, sha1), up("refs/heads/a", forge.ZeroSHA, sha1)}},
+		{"repo": id, "ref": "refs/heads/b", "old": forge.ZeroSHA, "new": sha1, "updates": []m{up("refs/heads/c", forge.ZeroSHA, sha1)}},
+	} {
+		w.fails(tx.CodeInvalidField, writer, "repo.push", bad)
+	}
+}
