@@ -29,6 +29,7 @@ func (a *API) registerChainReads(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/chain/txs", a.listTxs)
 	mux.HandleFunc("GET /api/v1/chain/txs/{hash}", a.getTx)
 	mux.HandleFunc("GET /api/v1/chain/validators", a.listValidators)
+	mux.HandleFunc("GET /api/v1/nodes", a.listNodes)
 	mux.HandleFunc("GET /api/v1/chain/tips", a.listTips)
 	mux.HandleFunc("GET /api/v1/accounts/{address}/txs", a.listAccountTxs)
 	mux.HandleFunc("GET /api/v1/usernames/{name}", a.getUsername)

@@ -19,11 +19,11 @@ import (
 // id and addresses, and the block it was registered in (the genesis
 // height for a genesis entry).
 type Node struct {
-	Operator common.Address `json:"operator"`
-	URL      string         `json:"url"`
-	PeerID   string         `json:"peerId"`
-	Addrs    []string       `json:"addrs"`
-	Height   int64          `json:"height"`
+	Operator common.Address
+	URL      string
+	PeerID   string
+	Addrs    []string
+	Height   int64
 }
 
 // writeNodes records registrations made at height, in order.
