@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"math"
 	"mime"
 	"net/http"
 	"net/url"
@@ -367,14 +368,15 @@ func (a *API) getTree(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	page, perPage := 1, treePageSize
 	if v := q.Get("page"); v != "" {
-		if page, err = strconv.Atoi(v); err != nil || page < 0 {
+		// Bounded so (page-1)*perPage cannot overflow into a negative slice index.
+		if page, err = strconv.Atoi(v); err != nil || page < 0 || page > math.MaxInt32 {
 			a.writeError(w, r, usererr.InvalidField("page", "invalid_page", "page must be a whole number from 1 up (0 is the first page)"))
 			return
 		}
 		page = max(page, 1) // as pageOf: 0 is the default
 	}
 	if v := q.Get("per_page"); v != "" {
-		if perPage, err = strconv.Atoi(v); err != nil || perPage < 0 {
+		if perPage, err = strconv.Atoi(v); err != nil || perPage < 0 || perPage > math.MaxInt32 {
 			a.writeError(w, r, usererr.InvalidField("per_page", "invalid_limit", "per_page must be a whole number from 1 up (0 is the default)"))
 			return
 		}

@@ -119,3 +119,25 @@ func TestControlCharactersInQueryParameters(t *testing.T) {
 		})
 	}
 }
+
+// TestHugePageNumbers: a page number near the int limit once overflowed
+// the git tree listing's slice bounds (a panic, 500). Huge pages are a
+// client's mistake or an empty page, on every paged list.
+func TestHugePageNumbers(t *testing.T) {
+	t.Parallel()
+	n := startIssuesNode(t)
+	alice := n.NewUser()
+	n.repo(alice, "kiln", false)
+	n.push(alice, alice, "kiln", "glaze", "main", map[string]string{"glaze.txt": "celadon\n"})
+	base := "/api/v1/repos/" + alice.Name() + "/kiln"
+	for _, path := range []string{
+		base + "/git/trees/glaze?page=9223372036854775807", base + "/git/trees/glaze?per_page=9223372036854775807&page=2",
+		base + "/git/trees/glaze?page=2147483647", base + "/branches?page=9223372036854775807", base + "/commits?page=9223372036854775807",
+		base + "/issues?page=9223372036854775807", "/api/v1/repos/search?page=9223372036854775807",
+	} {
+		res := n.Call("GET", path, nil, nil)
+		if res.Status >= 500 || res.Status != http.StatusOK && res.Status != http.StatusBadRequest && res.Status != http.StatusUnprocessableEntity {
+			t.Errorf("GET %s = %d %s, want 200 (an empty page) or a 4xx", path, res.Status, res.Body)
+		}
+	}
+}
