@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,6 +15,8 @@ import (
 	"github.com/dforge/dforge/internal/chain"
 	"github.com/dforge/dforge/internal/chain/app"
 	"github.com/dforge/dforge/internal/chain/ledger"
+	"github.com/dforge/dforge/internal/chain/nodes"
+	"github.com/dforge/dforge/internal/p2p"
 )
 
 // allocFlags collects repeated --alloc ADDRESS=AMOUNT flags.
@@ -45,7 +48,9 @@ func operatorAddress(data string) (common.Address, error) {
 }
 
 // initData creates a data dir whose genesis funds the treasury and the
-// given allocations; `serve` on an empty data dir does the same with none.
+// given allocations and registers the node (its URL, libp2p peer id and
+// listen address); `serve` on an empty data dir does the same with no
+// allocations, and registers the node once it runs.
 func initData(args []string, out io.Writer) error {
 	fl := flag.NewFlagSet("init", flag.ContinueOnError)
 	data := fl.String("data", envOr("DFORGE_DATA", "./data"), "data directory to create (env DFORGE_DATA)")
@@ -55,6 +60,14 @@ func initData(args []string, out io.Writer) error {
 	fl.Var(&params, "param", "genesis chain parameter `NAME=VALUE` (repeatable; names as on /docs/governance)")
 	var rep reputationFlags
 	fl.Var(&rep, "reputation", "genesis reputation `ADDRESS=SCORE` (repeatable)")
+	// Where the node will serve, for its entry in the node registry; as
+	// `serve` takes them.
+	addr := fl.String("addr", envOr("DFORGE_ADDR", "127.0.0.1:3000"), "the HTTP listen address serve will use, for the node registry (env DFORGE_ADDR)")
+	publicURL := fl.String("public-url", os.Getenv("DFORGE_PUBLIC_URL"), "the node's origin as browsers reach it, for the node registry (env DFORGE_PUBLIC_URL; default http://<addr>)")
+	var p2pListen []string
+	listen := &stringList{values: &p2pListen}
+	listen.parse(os.Getenv("DFORGE_P2P_LISTEN"))
+	fl.Var(listen, "p2p-listen", "the IPFS (libp2p) listen `multiaddr` serve will use, for the node registry; repeatable (env DFORGE_P2P_LISTEN; default "+p2p.DefaultListen+")")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -62,7 +75,16 @@ func initData(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	url, err := nodeURL(*publicURL, *addr)
+	if err != nil {
+		return fmt.Errorf("init: %w", err)
+	}
+	self, err := genesisNode(*data, operator, url, p2pListen)
+	if err != nil {
+		return fmt.Errorf("init: %w", err)
+	}
 	genesis := app.TreasuryGenesis(operator)
+	genesis.Nodes = []nodes.Node{self}
 	genesis.Allocations = append(genesis.Allocations, allocs...)
 	genesis.Reputation = rep
 	for _, p := range params {
@@ -74,6 +96,7 @@ func initData(args []string, out io.Writer) error {
 	if err := chain.Init(chain.Config{Dir: dir, Genesis: genesis}); err != nil {
 		return fmt.Errorf("init chain: %w", err)
 	}
-	fmt.Fprintf(out, "initialised %s with %d genesis allocations besides the treasury; operator %s\n", dir, len(allocs), operator.Hex())
+	fmt.Fprintf(out, "initialised %s with %d genesis allocations besides the treasury; operator %s; node %s, peer %s\n",
+		dir, len(allocs), operator.Hex(), self.URL, self.PeerID)
 	return nil
 }

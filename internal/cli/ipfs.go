@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"path/filepath"
 
 	"github.com/multiformats/go-multiaddr"
 
@@ -24,7 +23,7 @@ func startIPFS(ctx context.Context, cfg ServeConfig, bs *blocks.Store, log *slog
 	if err != nil {
 		return nil, err
 	}
-	key, err := p2p.LoadKey(filepath.Join(cfg.DataDir, "p2p", "key"))
+	key, err := p2p.LoadKey(p2pKeyFile(cfg.DataDir))
 	if err != nil {
 		return nil, err
 	}

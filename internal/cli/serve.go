@@ -346,6 +346,10 @@ func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer
 	}
 	handler = auth.WithOrigins(handler, origins)
 	log.Info("sign-in origins", "public", origins.Public.String(), "allowed", origins.Allowed)
+	// The node registry: the node registers itself again when it runs with
+	// another URL or other IPFS addresses than its entry says.
+	stopRegistration := startNodeRegistration(ctx, log, ch, ix, forgeSvc, runningNode(operator, origins.Public.String(), ipfsNode))
+	defer stopRegistration()
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	log.Info("dforge node listening", "url", "http://"+ln.Addr().String(), "data", cfg.DataDir, "db", st.Dialect())
 	fmt.Fprintf(out, "dForge is running at http://%s\n", ln.Addr())

@@ -16,6 +16,7 @@ import (
 
 	"github.com/dforge/dforge/internal/chain/app"
 	"github.com/dforge/dforge/internal/chain/node"
+	chainnodes "github.com/dforge/dforge/internal/chain/nodes"
 	"github.com/dforge/dforge/internal/chain/tx"
 )
 
@@ -23,15 +24,16 @@ import (
 // node with its own ports, databases and goroutines.
 const maxValidators = 64
 
-// portsPerNode are a testnet node's P2P, RPC and HTTP ports, in that order.
-const portsPerNode = 3
+// portsPerNode are a testnet node's CometBFT P2P, RPC, HTTP and IPFS
+// (libp2p) ports, in that order.
+const portsPerNode = 4
 
 // testnetConfig is what `dforge testnet` writes.
 type testnetConfig struct {
 	Validators int
 	Out        string
-	// BasePort 0 picks free ports; otherwise node K listens on BasePort+3K
-	// (P2P), +1 (RPC) and +2 (HTTP).
+	// BasePort 0 picks free ports; otherwise node K listens on BasePort+4K
+	// (P2P), +1 (RPC), +2 (HTTP) and +3 (IPFS).
 	BasePort int
 	Allocs   allocFlags
 	// FullNodes follow the chain without being genesis validators (one
@@ -81,6 +83,7 @@ func (r *reputationFlags) Set(v string) error {
 // testnetNode is one node a testnet holds: its data dir and addresses.
 type testnetNode struct {
 	Home, HTTPAddr, RPCAddr, P2PAddr string
+	IPFSListen                       string // the libp2p listen multiaddr
 }
 
 func parseTestnet(args []string) (testnetConfig, error) {
@@ -88,7 +91,7 @@ func parseTestnet(args []string) (testnetConfig, error) {
 	cfg := testnetConfig{}
 	fl.IntVar(&cfg.Validators, "validators", 4, fmt.Sprintf("number of validators `N`, 1 to %d", maxValidators))
 	fl.StringVar(&cfg.Out, "out", "./testnet", "`dir` to write node0 .. nodeN-1 in; must be new or empty")
-	fl.IntVar(&cfg.BasePort, "base-port", 0, "first port `P`: node K uses P+3K (P2P), P+3K+1 (RPC), P+3K+2 (HTTP); 0 picks free ports")
+	fl.IntVar(&cfg.BasePort, "base-port", 0, "first port `P`: node K uses P+4K (P2P), P+4K+1 (RPC), P+4K+2 (HTTP), P+4K+3 (IPFS); 0 picks free ports")
 	fl.Var(&cfg.Allocs, "alloc", "genesis balance `ADDRESS=AMOUNT` in micro-units (repeatable)")
 	fl.IntVar(&cfg.FullNodes, "full-nodes", 0, "`N` more nodes that follow the chain but are not genesis validators")
 	fl.Var(&cfg.Params, "param", "genesis chain parameter `NAME=VALUE` (repeatable; names as on /docs)")
@@ -132,7 +135,7 @@ func testnet(args []string, out io.Writer) error {
 	fmt.Fprintf(out, "wrote a %d-validator testnet (and %d full nodes) of chain %s in %s (genesis allocations besides the treasury: %d)\n",
 		cfg.Validators, cfg.FullNodes, tx.ChainIDString(app.DefaultParams().ChainID), cfg.Out, len(cfg.Allocs))
 	for i, n := range nodes {
-		fmt.Fprintf(out, "  node%d  http://%s  rpc %s  p2p %s\n", i, n.HTTPAddr, n.RPCAddr, n.P2PAddr)
+		fmt.Fprintf(out, "  node%d  http://%s  rpc %s  p2p %s  ipfs %s\n", i, n.HTTPAddr, n.RPCAddr, n.P2PAddr, n.IPFSListen)
 	}
 	fmt.Fprintf(out, "start node K with: dforge serve --home %s\n", filepath.Join(cfg.Out, "nodeK"))
 	return nil
@@ -140,7 +143,7 @@ func testnet(args []string, out io.Writer) error {
 
 // writeTestnet writes cfg.Validators node directories under cfg.Out, each a
 // complete data dir (as `serve --data` creates) sharing one genesis, plus
-// the dforge.env that gives `serve --home` its HTTP address.
+// the dforge.env that gives `serve --home` its HTTP and IPFS addresses.
 func writeTestnet(cfg testnetConfig) ([]testnetNode, error) {
 	// 1. Never write into a directory that holds anything: keys are not
 	// overwritten, and a half-old network would not start.
@@ -158,20 +161,40 @@ func writeTestnet(cfg testnetConfig) ([]testnetNode, error) {
 }
 
 func writeNodes(cfg testnetConfig) ([]testnetNode, error) {
-	// 2. The genesis `dforge init` would write, with every validator in it
-	// and every node's operator key.
+	// 2. Each node's ports and addresses.
+	ports, err := testnetPorts(cfg.BasePort, cfg.nodes())
+	if err != nil {
+		return nil, fmt.Errorf("testnet: %w", err)
+	}
+	nodes := make([]testnetNode, cfg.nodes())
+	homes := make([]node.TestnetNode, cfg.nodes())
+	for i := range nodes {
+		p2p, rpc, http, ipfs := ports[portsPerNode*i], ports[portsPerNode*i+1], ports[portsPerNode*i+2], ports[portsPerNode*i+3]
+		home := node.TestnetHome(cfg.Out, i)
+		nodes[i] = testnetNode{
+			Home: home, HTTPAddr: fmt.Sprintf("127.0.0.1:%d", http),
+			RPCAddr: fmt.Sprintf("tcp://127.0.0.1:%d", rpc), P2PAddr: fmt.Sprintf("tcp://127.0.0.1:%d", p2p),
+			IPFSListen: fmt.Sprintf("/ip4/127.0.0.1/tcp/%d", ipfs),
+		}
+		homes[i] = node.TestnetNode{Home: cometHome(home), RPCPort: rpc, P2PPort: p2p, FullNode: i >= cfg.Validators, EmptyBlockInterval: cfg.EmptyBlocks}
+	}
+	// 3. The genesis `dforge init` would write, with every validator in it,
+	// every node's operator key and every node's registry entry.
 	operators := make([]common.Address, cfg.nodes())
-	for i := range operators {
-		var err error
-		if operators[i], err = operatorAddress(node.TestnetHome(cfg.Out, i)); err != nil {
+	registry := make([]chainnodes.Node, cfg.nodes())
+	for i, n := range nodes {
+		if operators[i], err = operatorAddress(n.Home); err != nil {
+			return nil, fmt.Errorf("testnet: node%d: %w", i, err)
+		}
+		if registry[i], err = genesisNode(n.Home, operators[i], "http://"+n.HTTPAddr, []string{n.IPFSListen}); err != nil {
 			return nil, fmt.Errorf("testnet: node%d: %w", i, err)
 		}
 	}
 	genesis := app.TreasuryGenesis(operators...)
+	genesis.Nodes = registry
 	genesis.Allocations = append(genesis.Allocations, cfg.Allocs...)
 	genesis.Reputation = cfg.Reputation
 	for _, p := range cfg.Params {
-		var err error
 		if genesis.Params, err = genesis.Params.Set(p[0], p[1]); err != nil {
 			return nil, fmt.Errorf("testnet: --param: %w", err)
 		}
@@ -180,28 +203,14 @@ func writeNodes(cfg testnetConfig) ([]testnetNode, error) {
 	if err != nil {
 		return nil, fmt.Errorf("testnet: encode genesis: %w", err)
 	}
-	ports, err := testnetPorts(cfg.BasePort, cfg.nodes())
-	if err != nil {
-		return nil, fmt.Errorf("testnet: %w", err)
-	}
-	// 3. CometBFT homes, keys, genesis and peers.
-	nodes := make([]testnetNode, cfg.nodes())
-	homes := make([]node.TestnetNode, cfg.nodes())
-	for i := range nodes {
-		p2p, rpc, http := ports[portsPerNode*i], ports[portsPerNode*i+1], ports[portsPerNode*i+2]
-		home := node.TestnetHome(cfg.Out, i)
-		nodes[i] = testnetNode{
-			Home: home, HTTPAddr: fmt.Sprintf("127.0.0.1:%d", http),
-			RPCAddr: fmt.Sprintf("tcp://127.0.0.1:%d", rpc), P2PAddr: fmt.Sprintf("tcp://127.0.0.1:%d", p2p),
-		}
-		homes[i] = node.TestnetNode{Home: cometHome(home), RPCPort: rpc, P2PPort: p2p, FullNode: i >= cfg.Validators, EmptyBlockInterval: cfg.EmptyBlocks}
-	}
+	// 4. CometBFT homes, keys, genesis and peers.
 	if err := node.WriteTestnet(tx.ChainIDString(genesis.Params.ChainID), appState, homes); err != nil {
 		return nil, err
 	}
-	// 4. What `serve --home` needs besides the chain: the HTTP address.
+	// 5. What `serve --home` needs besides the chain: the HTTP and IPFS
+	// addresses the registry names.
 	for _, n := range nodes {
-		if err := writeHomeSettings(n.Home, "DFORGE_ADDR="+n.HTTPAddr); err != nil {
+		if err := writeHomeSettings(n.Home, "DFORGE_ADDR="+n.HTTPAddr, "DFORGE_P2P_LISTEN="+n.IPFSListen); err != nil {
 			return nil, fmt.Errorf("testnet: %w", err)
 		}
 	}

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -22,6 +24,8 @@ var homeSettingFlags = map[string]string{
 	"DFORGE_DB":       "db",
 	"DFORGE_RPC_ADDR": "rpc-addr",
 	"DFORGE_P2P_ADDR": "p2p-addr",
+	// The IPFS (libp2p) listen address, which the node registry names.
+	"DFORGE_P2P_LISTEN": "p2p-listen",
 	// The node's team, shown on its home page.
 	"DFORGE_MAINTAINERS": "maintainer",
 }
@@ -82,7 +86,7 @@ func readHomeSettings(home string) (map[string]string, error) {
 		key, value, ok := strings.Cut(text, "=")
 		key = strings.TrimSpace(key)
 		if _, known := homeSettingFlags[key]; !ok || !known {
-			return nil, fmt.Errorf("%s:%d: want KEY=VALUE with KEY one of DFORGE_ADDR, DFORGE_DB, DFORGE_RPC_ADDR, DFORGE_P2P_ADDR, got %q", path, line, text)
+			return nil, fmt.Errorf("%s:%d: want KEY=VALUE with KEY one of %s, got %q", path, line, strings.Join(slices.Sorted(maps.Keys(homeSettingFlags)), ", "), text)
 		}
 		settings[key] = strings.TrimSpace(value)
 	}

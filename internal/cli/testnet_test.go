@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -50,7 +51,7 @@ func TestTestnetRefusesBadInput(t *testing.T) {
 // node's stored address, leaves the chain addresses to config.toml, and that
 // flags and the environment still win.
 func TestServeHomeSettings(t *testing.T) {
-	for _, k := range []string{"DFORGE_ADDR", "DFORGE_DATA", "DFORGE_DB", "DFORGE_RPC_ADDR", "DFORGE_P2P_ADDR"} {
+	for _, k := range []string{"DFORGE_ADDR", "DFORGE_DATA", "DFORGE_DB", "DFORGE_RPC_ADDR", "DFORGE_P2P_ADDR", "DFORGE_P2P_LISTEN"} {
 		t.Setenv(k, "")
 	}
 	dir := filepath.Join(t.TempDir(), "net")
@@ -62,11 +63,11 @@ func TestServeHomeSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := ServeConfig{Addr: "127.0.0.1:40005", DataDir: home, DB: filepath.Join(home, "dforge.db")}
-	if cfg.Addr != want.Addr || cfg.DataDir != want.DataDir || cfg.DB != want.DB || cfg.RPCAddr != "" || cfg.P2PAddr != "" {
+	want := ServeConfig{Addr: "127.0.0.1:40006", DataDir: home, DB: filepath.Join(home, "dforge.db"), IPFSListen: []string{"/ip4/127.0.0.1/tcp/40007"}}
+	if cfg.Addr != want.Addr || cfg.DataDir != want.DataDir || cfg.DB != want.DB || cfg.RPCAddr != "" || cfg.P2PAddr != "" || !slices.Equal(cfg.IPFSListen, want.IPFSListen) {
 		t.Fatalf("serve --home = %+v, want %+v (no chain addresses: config.toml's)", cfg, want)
 	}
-	if rpc, p2p, err := node.ListenAddrs(cometHome(home)); err != nil || rpc != "tcp://127.0.0.1:40004" || p2p != "tcp://127.0.0.1:40003" {
+	if rpc, p2p, err := node.ListenAddrs(cometHome(home)); err != nil || rpc != "tcp://127.0.0.1:40005" || p2p != "tcp://127.0.0.1:40004" {
 		t.Fatalf("node1 chain addresses = %s %s %v", rpc, p2p, err)
 	}
 	cfg, _ = parseServe([]string{"--home", home, "--addr", "127.0.0.1:1"})

@@ -238,7 +238,7 @@ func (s *Service) doPublic(ctx context.Context, actor common.Address, action, pa
 		defer cancel()
 	}
 	// 1. Sign with the next nonce and get it into the mempool.
-	pending, nonce, err := s.relay(ctx, actor, action, payload)
+	pending, nonce, err := s.relay(ctx, tx.KindForge, map[string]any{"actor": actor.Hex(), "action": action, "payload": payload})
 	if err != nil {
 		return Result{}, rejection(err)
 	}
@@ -278,10 +278,11 @@ func indexWaitError(c chain.Committed, err error) error {
 		c.Height, c.Hash, stall.Height)}
 }
 
-// relay signs the action with the operator's next nonce and admits it to
-// the mempool. A bad nonce (another process used the key, or a dropped
+// relay signs a transaction of kind (message without from and nonce,
+// which it adds) with the operator's next nonce and admits it to the
+// mempool. A bad nonce (another process used the key, or a dropped
 // transaction left a gap) resyncs the nonce once and retries.
-func (s *Service) relay(ctx context.Context, actor common.Address, action, payload string) (*chain.Pending, uint64, error) {
+func (s *Service) relay(ctx context.Context, kind tx.Kind, message map[string]any) (*chain.Pending, uint64, error) {
 	s.relayMu.Lock()
 	defer s.relayMu.Unlock()
 	for attempt := 0; ; attempt++ {
@@ -292,9 +293,8 @@ func (s *Service) relay(ctx context.Context, actor common.Address, action, paylo
 			}
 			s.nonce, s.nonceSync = n, true
 		}
-		env, err := tx.Sign(s.key, tx.KindForge, map[string]any{
-			"from": s.operator.Hex(), "actor": actor.Hex(), "action": action, "payload": payload, "nonce": s.nonce,
-		}, s.chain.Params().ChainID)
+		message["from"], message["nonce"] = s.operator.Hex(), s.nonce
+		env, err := tx.Sign(s.key, kind, message, s.chain.Params().ChainID)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -308,7 +308,7 @@ func (s *Service) relay(ctx context.Context, actor common.Address, action, paylo
 			// transactions; wait for it rather than fail the user.
 			select {
 			case <-ctx.Done():
-				return nil, 0, fmt.Errorf("relay forge action: %w (%w)", err, ctx.Err())
+				return nil, 0, fmt.Errorf("relay %s: %w (%w)", kind, err, ctx.Err())
 			case <-time.After(catchUpRetry):
 			}
 			attempt--
@@ -350,7 +350,7 @@ func (s *Service) await(ctx context.Context, p *chain.Pending, nonce uint64) (ch
 		select {
 		case o := <-done:
 			if o.err != nil {
-				return chain.Committed{}, fmt.Errorf("wait for the forge action's block: %w", o.err)
+				return chain.Committed{}, fmt.Errorf("wait for the transaction's block: %w", o.err)
 			}
 			return o.c, nil
 		case <-tick.C:
