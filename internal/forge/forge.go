@@ -173,6 +173,9 @@ func (s *Service) Do(ctx context.Context, actor common.Address, action string, p
 	if err := chainforge.CheckText(action, raw); err != nil {
 		return Result{}, rejection(err)
 	}
+	if err := s.checkNameClash(ctx, actor, action, raw); err != nil {
+		return Result{}, err
+	}
 	if isPrivate(action, raw) {
 		return s.doPrivate(ctx, actor, action, raw)
 	}

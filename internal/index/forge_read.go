@@ -102,13 +102,16 @@ func (ix *Index) RepoByID(ctx context.Context, id uint64) (Repo, error) {
 }
 
 // RepoByName finds owner's repository called name, in any case. Should a
-// public and a private one share the name (made on two nodes), the public
-// one, which every node shows, wins.
+// public and a private one share the name (the public one made or moved
+// there on another node, or transferred in by someone else), the private
+// one wins on the node that holds it: its owner pushes to owner/name
+// believing it private, and the public one would publish that push. The
+// public one stays reachable by id, and by name on every other node.
 func (ix *Index) RepoByName(ctx context.Context, owner common.Address, name string) (Repo, error) {
 	lower := strings.ToLower(name)
 	r, err := remember(ix, readKey("repo-by-name", "", owner.Hex(), lower), func() (Repo, error) {
 		return scanRepo(ix.queryRow(ctx, `SELECT `+repoColumns+` FROM `+repoFrom+`
-		WHERE r.owner = $1 AND r.lower_name = $2 ORDER BY r.private LIMIT 1`, owner.Hex(), lower))
+		WHERE r.owner = $1 AND r.lower_name = $2 ORDER BY r.private DESC LIMIT 1`, owner.Hex(), lower))
 	})
 	r.ProtectedBranches = slices.Clone(r.ProtectedBranches)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -118,6 +121,19 @@ func (ix *Index) RepoByName(ctx context.Context, owner common.Address, name stri
 		return Repo{}, fmt.Errorf("read repository %s: %w", name, err)
 	}
 	return r, nil
+}
+
+// NameUsed reports whether owner has a repository called name (in any
+// case) that is private (private true) or public (private false), other
+// than the repository except (0: none).
+func (ix *Index) NameUsed(ctx context.Context, owner common.Address, name string, private bool, except uint64) (bool, error) {
+	var n int
+	err := ix.queryRow(ctx, `SELECT COUNT(*) FROM forge_repos WHERE owner = $1 AND lower_name = $2 AND private = $3 AND id <> $4`,
+		owner.Hex(), strings.ToLower(name), private, int64(except)).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("look up repository name %s: %w", name, err)
+	}
+	return n > 0, nil
 }
 
 // Permission is what u may do in r, by the forge module's own rule
