@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/zlib"
 	"context"
-	"crypto/rand"
 	"crypto/sha1"
 	"encoding/hex"
 	"errors"
@@ -21,34 +20,30 @@ import (
 // The fallback when no dForge peer sends a repository's objects: its
 // commit DAG by CID over bitswap, from any IPFS peer (a Kubo node that
 // pinned it, say). A git-raw block is a loose object's bytes, so each one
-// fetched is hashed against its id and written as a loose object. They go
-// to a quarantine directory first and join the repository's objects only
-// once the whole walk is done: a walk cut short leaves no object without
-// the ones it reaches, which would stop a later walk there.
+// fetched is hashed against its id and written as a loose object into the
+// quarantine; the walk stops at objects the repository has. The blocks
+// stay in this node's blockstore (p2p.Node.Fetch stores them), so a retry
+// after a walk cut short asks the network only for the rest.
 
 const (
 	blockTimeout  = 20 * time.Second // for one block
 	blockParallel = 16               // blocks asked for at once
 )
 
-// bitswapFetch fetches ids and everything they reach that dir lacks.
-func (r *Replicator) bitswapFetch(ctx context.Context, dir string, ids []string) error {
-	objects := filepath.Join(dir, "objects")
-	suffix := make([]byte, 6)
-	rand.Read(suffix)
-	quarantine := filepath.Join(objects, "incoming-replica-"+hex.EncodeToString(suffix))
-	defer os.RemoveAll(quarantine)
+// bitswapFetch fetches ids and everything they reach that q's repository
+// lacks into q.
+func (r *Replicator) bitswapFetch(ctx context.Context, q *quarantine, ids []string) error {
 	seen := map[string]bool{}
 	for _, id := range ids {
 		seen[id] = true
 	}
-	var fetched []string
-	for frontier := ids; len(frontier) > 0; {
-		links, err := r.fetchLevel(ctx, quarantine, frontier)
-		if err != nil {
+	frontier, err := missing(ctx, q.repo, q, ids)
+	for len(frontier) > 0 && err == nil {
+		var links []string
+		if links, err = r.fetchLevel(ctx, q.path, frontier); err != nil {
 			return err
 		}
-		fetched = append(fetched, frontier...)
+		q.loose = append(q.loose, frontier...)
 		var next []string
 		for _, id := range links {
 			if !seen[id] {
@@ -56,21 +51,9 @@ func (r *Replicator) bitswapFetch(ctx context.Context, dir string, ids []string)
 				next = append(next, id)
 			}
 		}
-		if frontier, err = missing(ctx, dir, next); err != nil {
-			return err
-		}
+		frontier, err = missing(ctx, q.repo, q, next)
 	}
-	// The walk is complete: the objects join the repository.
-	for _, id := range fetched {
-		dst := filepath.Join(objects, id[:2], id[2:])
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return fmt.Errorf("store object %s: %w", id, err)
-		}
-		if err := os.Rename(filepath.Join(quarantine, id[:2], id[2:]), dst); err != nil {
-			return fmt.Errorf("store object %s: %w", id, err)
-		}
-	}
-	return nil
+	return err
 }
 
 // fetchLevel fetches ids at once (blockParallel at a time), writes each as

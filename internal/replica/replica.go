@@ -22,10 +22,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
 	blockformat "github.com/ipfs/go-block-format"
 	"github.com/ipfs/go-cid"
-
-	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/gitstore"

@@ -88,7 +88,9 @@ func (r *Replicator) sync(ctx context.Context, pr index.PublicRepo) error {
 	}
 	status := Status{State: Replicating, Total: len(todo)}
 	r.setStatus(pr.ID, status)
-	// 3. The objects it lacks, from dForge peers or else over bitswap.
+	// 3. The objects it lacks, from dForge peers or else over bitswap,
+	// each source's verified apart: every new value is here with all it
+	// reaches.
 	var news, olds []string
 	for _, c := range todo {
 		if c.SHA != gitstore.ZeroID {
@@ -98,18 +100,11 @@ func (r *Replicator) sync(ctx context.Context, pr index.PublicRepo) error {
 			olds = append(olds, old)
 		}
 	}
-	need, err := missing(ctx, target, news)
-	if err != nil {
-		return err
-	}
-	if len(need) > 0 {
-		if err := r.fetch(ctx, target, pr, todo, need); err != nil {
+	have := localValues(local)
+	if verify(ctx, target, nil, news, have) != nil {
+		if err := r.fetch(ctx, target, pr, todo, news, have); err != nil {
 			return err
 		}
-	}
-	// 4. Every new value is here with all it reaches.
-	if err := verify(ctx, target, news, localValues(local)); err != nil {
-		return err
 	}
 	// 5. Each ref moves from the value it has here to the chain's; a ref
 	// moved meanwhile (a push) fails its swap, and the next run sees it.
@@ -171,32 +166,43 @@ func localValues(local map[string]string) []string {
 	return out
 }
 
-// fetch brings the objects need names (and all they reach) into dir: from
-// each dForge peer in turn over git's protocol, then over bitswap.
-func (r *Replicator) fetch(ctx context.Context, dir string, pr index.PublicRepo, todo []index.ChainRef, need []string) error {
+// fetch brings news and all they reach into dir: from each dForge peer in
+// turn over git's protocol, then over bitswap. What a source sends lands
+// in a quarantine and joins dir's objects only once verified, so a peer
+// that sends too little (a shallow copy, say) leaves nothing behind.
+func (r *Replicator) fetch(ctx context.Context, dir string, pr index.PublicRepo, todo []index.ChainRef, news, have []string) error {
 	listed, err := r.cfg.Peers.Peers(ctx)
 	if err != nil {
 		r.log.WarnContext(ctx, "list dForge peers", "err", err)
 	}
 	var errs []error
-	for _, p := range orderPeers(listed, todo, r.cfg.Self) {
-		err := r.gitFetch(ctx, dir, p, pr, need)
+	try := func(source string, get func(q *quarantine) error) bool {
+		q, err := newQuarantine(dir)
+		if err == nil {
+			defer q.discard()
+			err = get(q)
+		}
+		if err == nil {
+			err = verify(ctx, dir, q, news, have)
+		}
+		if err == nil {
+			err = q.migrate()
+		}
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", p.URL, err))
+			errs = append(errs, fmt.Errorf("%s: %w", source, err))
 		}
-		if need, err = missing(ctx, dir, need); err != nil {
-			return err
-		}
-		if len(need) == 0 {
+		return err == nil
+	}
+	for _, p := range orderPeers(listed, todo, r.cfg.Self) {
+		if try(p.URL, func(q *quarantine) error { return r.gitFetch(ctx, q, p, pr, news) }) {
 			return nil
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
 		}
 	}
-	if r.cfg.Bitswap != nil {
-		err := r.bitswapFetch(ctx, dir, need)
-		if err == nil {
-			return nil
-		}
-		errs = append(errs, fmt.Errorf("bitswap: %w", err))
+	if r.cfg.Bitswap != nil && try("bitswap", func(q *quarantine) error { return r.bitswapFetch(ctx, q, news) }) {
+		return nil
 	}
 	if len(errs) == 0 {
 		return fmt.Errorf("%w: no peer is known", errNoSource)
@@ -208,42 +214,43 @@ func (r *Replicator) fetch(ctx context.Context, dir string, pr index.PublicRepo,
 // (protocol v2; the git store allows any id in a want), without refs: the
 // refs move once verified. A peer without one of them fails the whole
 // fetch, so then each is asked for alone.
-func (r *Replicator) gitFetch(ctx context.Context, dir string, p Peer, pr index.PublicRepo, ids []string) error {
+func (r *Replicator) gitFetch(ctx context.Context, q *quarantine, p Peer, pr index.PublicRepo, ids []string) error {
 	remote, err := repoURL(p.URL, pr.Owner.Address, pr.Name, r.cfg.Protocols)
 	if err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, fetchTimeout)
 	defer cancel()
-	err = r.fetchIDs(ctx, dir, remote, ids)
+	err = r.fetchIDs(ctx, q, remote, ids)
 	if err == nil || len(ids) == 1 || ctx.Err() != nil {
 		return err
 	}
 	var failed []error
 	for _, id := range ids {
-		if err := r.fetchIDs(ctx, dir, remote, []string{id}); err != nil {
+		if err := r.fetchIDs(ctx, q, remote, []string{id}); err != nil {
 			failed = append(failed, err)
 		}
 	}
 	return errors.Join(failed...)
 }
 
-func (r *Replicator) fetchIDs(ctx context.Context, dir, remote string, ids []string) error {
+func (r *Replicator) fetchIDs(ctx context.Context, q *quarantine, remote string, ids []string) error {
 	args := []string{
 		"-c", "protocol.version=2", "-c", "credential.helper=", "-c", "http.followRedirects=false",
 		"-c", "http.lowSpeedLimit=" + lowSpeedLimit, "-c", "http.lowSpeedTime=" + lowSpeedTime,
 		"fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules", "--no-auto-gc", "--", remote,
 	}
-	_, err := git(ctx, dir, []string{"GIT_ALLOW_PROTOCOL=" + r.cfg.Protocols, "GIT_TERMINAL_PROMPT=0"}, nil, append(args, ids...)...)
+	env := append(q.env(), "GIT_ALLOW_PROTOCOL="+r.cfg.Protocols, "GIT_TERMINAL_PROMPT=0")
+	_, err := git(ctx, q.repo, env, nil, append(args, ids...)...)
 	return err
 }
 
-// missing lists the ids dir does not have.
-func missing(ctx context.Context, dir string, ids []string) ([]string, error) {
+// missing lists the ids neither dir nor q has.
+func missing(ctx context.Context, dir string, q *quarantine, ids []string) ([]string, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	out, err := git(ctx, dir, nil, strings.NewReader(strings.Join(ids, "\n")+"\n"), "cat-file", "--batch-check=%(objectname)")
+	out, err := git(ctx, dir, q.env(), strings.NewReader(strings.Join(ids, "\n")+"\n"), "cat-file", "--batch-check=%(objectname)")
 	if err != nil {
 		return nil, err
 	}
@@ -256,10 +263,11 @@ func missing(ctx context.Context, dir string, ids []string) ([]string, error) {
 	return lacking, nil
 }
 
-// verify checks that every id is in dir with everything it reaches, past
-// what the refs here (have) reach already: the objects are complete and
-// connected, whoever sent them.
-func verify(ctx context.Context, dir string, ids, have []string) error {
+// verify checks that every id is in dir (or q, when not nil) with all it
+// reaches, past what the refs here (have) reach already: the objects are
+// complete and connected, whoever sent them. A shallow boundary would let
+// history stop short, so a repository that has one fails.
+func verify(ctx context.Context, dir string, q *quarantine, ids, have []string) error {
 	if len(ids) == 0 {
 		return nil
 	}
@@ -270,7 +278,10 @@ func verify(ctx context.Context, dir string, ids, have []string) error {
 	for _, id := range have {
 		in.WriteString("^" + id + "\n") // git before 2.42 takes no --not here
 	}
-	if _, err := git(ctx, dir, nil, strings.NewReader(in.String()), "rev-list", "--objects", "--missing=error", "--quiet", "--stdin"); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, "shallow")); err == nil {
+		return errors.New("verify the fetched objects: the repository became shallow")
+	}
+	if _, err := git(ctx, dir, q.env(), strings.NewReader(in.String()), "rev-list", "--objects", "--missing=error", "--quiet", "--stdin"); err != nil {
 		return fmt.Errorf("verify the fetched objects: %w", err)
 	}
 	return nil

@@ -1,0 +1,121 @@
+package replica
+
+import (
+	"context"
+	"crypto/rand"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	blockformat "github.com/ipfs/go-block-format"
+	"github.com/ipfs/go-cid"
+	libp2ppeer "github.com/libp2p/go-libp2p/core/peer"
+	"github.com/multiformats/go-multiaddr"
+
+	"github.com/dforge/dforge/internal/blocks"
+	"github.com/dforge/dforge/internal/p2p"
+)
+
+// With no dForge peer to ask, the repository comes over bitswap from an
+// IPFS node holding its blocks: every object, checked, written with git,
+// and kept as a block here so this node serves it too.
+func TestReplicatesOverBitswap(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := newWork(t)
+	w.commit("README.md", "# demo\n")
+	big := make([]byte, 200<<10)
+	rand.Read(big)
+	w.commit("data.bin", string(big))
+	tip := w.commit("src/main.go", "package main\n")
+	if err := writeFile(filepath.Join(w.dir, "src", "lib.go"), "package main\n\nvar x = 1\n"); err != nil {
+		t.Fatal(err)
+	}
+	run(t, w.dir, "add", "-A")
+	run(t, w.dir, "commit", "--quiet", "-m", "lib")
+	run(t, w.dir, "tag", "-a", "-m", "first", "v1", tip)
+	tip = run(t, w.dir, "rev-parse", "HEAD")
+	tag := run(t, w.dir, "rev-parse", "v1")
+
+	storeA := openBlocks(t)
+	if _, err := storeA.ImportRepository(ctx, filepath.Join(w.dir, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	a := startIPFS(t, storeA)
+	storeB := openBlocks(t)
+	b := startIPFS(t, storeB)
+	infos, err := libp2ppeer.AddrInfosFromP2pAddrs(a.Addrs()...)
+	if err != nil || len(infos) != 1 {
+		t.Fatal(infos, err)
+	}
+	if err := b.Connect(ctx, infos[0]); err != nil {
+		t.Fatal(err)
+	}
+
+	chain := newChain()
+	chain.addRepo(1, "demo", node0)
+	chain.push(1, node0, map[string]string{"refs/heads/main": tip, "refs/tags/v1": tag})
+	dead := Peer{Operator: node0, URL: "http://127.0.0.1:1"} // refuses connections
+	r, git := newReplicator(t, chain, dead)
+	r.cfg.Bitswap, r.cfg.Blocks, r.cfg.Protocols = b, storeB, "http"
+	if err := r.sync(ctx, chain.repo(1)); err != nil {
+		t.Fatal(err)
+	}
+	dir := localDir(t, git, 1)
+	assertRefs(t, dir, map[string]string{"refs/heads/main": tip, "refs/tags/v1": tag})
+	for _, id := range strings.Fields(run(t, w.dir, "rev-list", "--objects", "--no-object-names", "--all")) {
+		if !storeB.HasGitObject(id) {
+			t.Fatalf("object %s was replicated but is not a block here", id)
+		}
+	}
+}
+
+// A block whose bytes are not the object asked for is refused.
+func TestBitswapRefusesAnotherObject(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := newWork(t)
+	tip := w.commit("README.md", "# demo\n")
+	chain := newChain()
+	chain.addRepo(1, "demo", node0)
+	chain.push(1, node0, map[string]string{"refs/heads/main": tip})
+	r, git := newReplicator(t, chain)
+	r.cfg.Bitswap = liar{}
+	err := r.sync(ctx, chain.repo(1))
+	if err == nil || !strings.Contains(err.Error(), "holds another object") {
+		t.Fatalf("sync = %v, want the block refused", err)
+	}
+	if hasRepo(localDir(t, git, 1)) {
+		t.Fatal("a refused replication left a repository")
+	}
+}
+
+// liar answers every CID with the same blob.
+type liar struct{}
+
+func (liar) Fetch(_ context.Context, c cid.Cid) (blockformat.Block, error) {
+	return blockformat.NewBlockWithCid([]byte("blob 5\x00hello"), c)
+}
+
+func openBlocks(t *testing.T) *blocks.Store {
+	t.Helper()
+	s, err := blocks.Open(filepath.Join(t.TempDir(), "blocks"), quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func startIPFS(t *testing.T, s *blocks.Store) *p2p.Node {
+	t.Helper()
+	n, err := p2p.Start(context.Background(), p2p.Config{
+		ListenAddrs: []multiaddr.Multiaddr{multiaddr.StringCast("/ip4/127.0.0.1/tcp/0")},
+		Blockstore:  s.Blockstore(), Log: quiet,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { n.Close() })
+	return n
+}
