@@ -9,8 +9,9 @@ import { ChainTable, type Column } from '@/features/wallet/lists'
 import '@/features/wallet/wallet.css'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import './explorer.css'
+import { NodesSection } from './NodesSection'
 
-/** /validators: the CometBFT validator set with each validator's voting power and share of the total. */
+/** /validators: the CometBFT validator set with each validator's voting power and share of the total, and the node registry. */
 export default function ValidatorsScreen() {
   const { t } = useTranslation('explorer')
   useDocumentTitle(t('validators.title'))
@@ -25,6 +26,7 @@ export default function ValidatorsScreen() {
           {(list) => (list.length === 0 ? <EmptyState message={t('validators.empty')} /> : <ValidatorTable validators={list} />)}
         </QueryState>
       </section>
+      <NodesSection />
     </div>
   )
 }
