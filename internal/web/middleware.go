@@ -96,3 +96,24 @@ func secureHeaders(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
+
+// bodyTimeout bounds how long a request other than git's may take to send
+// its body: a client that announces 1,000 bytes and sends 10 would hold a
+// connection and a goroutine for good (the server's ReadHeaderTimeout ends
+// at the headers). Git's pushes are exempt: a large pack takes its time,
+// and the git server watches its own bodies.
+const defaultBodyTimeout = time.Minute
+
+// limitBodyTime sets the connection's read deadline for each request's
+// body; the server moves it again for the next request.
+func limitBodyTime(next http.Handler, timeout time.Duration) http.Handler {
+	if timeout <= 0 {
+		timeout = defaultBodyTimeout
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Not every ResponseWriter supports deadlines (httptest
+		// recorders): then the request goes without one.
+		_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(timeout))
+		next.ServeHTTP(w, r)
+	})
+}

@@ -60,6 +60,9 @@ type Deps struct {
 	// SignInPerMinute caps nonce, sign-in and second-factor requests per IP;
 	// 0 means DefaultSignInPerMinute.
 	SignInPerMinute int
+	// BodyTimeout bounds how long a request's body may take to arrive,
+	// git's excepted; 0 means a minute.
+	BodyTimeout time.Duration
 	// Git serves Smart HTTP at /{owner}/{repo}.git/... (a *gitserver.Server;
 	// nil: no git routes). Its requests are authenticated with Auth.
 	Git http.Handler
@@ -171,7 +174,7 @@ func NewHandler(d Deps) (http.Handler, error) {
 	if d.Auth != nil {
 		h = apiOnly(d.Auth.Middleware, mux)
 	}
-	h = withGit(d, h)
+	h = withGit(d, limitBodyTime(h, d.BodyTimeout))
 	return recoverPanics(d.Log, observe(d.Log, metrics, secureHeaders(limits.wrap(h)))), nil
 }
 
