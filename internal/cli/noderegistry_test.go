@@ -129,33 +129,38 @@ func TestServeRegistersTheNodeItRuns(t *testing.T) {
 			t.Errorf("serve: %v", err)
 		}
 	}()
-	type apiNode struct {
-		Operator, URL, PeerID string
-		Addrs                 []string
+	got := waitRegistered(t, url)
+	if len(got) != 1 || got[0].URL != url || got[0].Operator != genesis[0].Operator.Hex() || got[0].PeerID != genesis[0].PeerID || len(got[0].Addrs) == 0 {
+		t.Fatalf("registry %+v, want the node at %s with peer %s", got, url, genesis[0].PeerID)
 	}
-	var got []apiNode
+}
+
+// apiNode is a node as GET /api/v1/nodes lists it.
+type apiNode struct {
+	Operator string   `json:"operator"`
+	URL      string   `json:"url"`
+	PeerID   string   `json:"peer_id"`
+	Addrs    []string `json:"addrs"`
+}
+
+// waitRegistered waits until the node serving url lists itself in the
+// node registry under url (serve registers in the background) and returns
+// the registry.
+func waitRegistered(t *testing.T, url string) []apiNode {
+	t.Helper()
+	var list []apiNode
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		got = nil
 		res, err := http.Get(url + "/api/v1/nodes")
 		if err != nil {
 			t.Fatal(err)
 		}
-		var list []struct {
-			Operator string   `json:"operator"`
-			URL      string   `json:"url"`
-			PeerID   string   `json:"peer_id"`
-			Addrs    []string `json:"addrs"`
-		}
-		json.NewDecoder(res.Body).Decode(&list)
+		list = nil
+		err = json.NewDecoder(res.Body).Decode(&list)
 		res.Body.Close()
-		for _, n := range list {
-			got = append(got, apiNode{n.Operator, n.URL, n.PeerID, n.Addrs})
-		}
-		if len(got) == 1 && got[0].URL == url {
-			break
+		if err == nil && slices.ContainsFunc(list, func(n apiNode) bool { return n.URL == url }) {
+			return list
 		}
 	}
-	if len(got) != 1 || got[0].URL != url || got[0].Operator != genesis[0].Operator.Hex() || got[0].PeerID != genesis[0].PeerID || len(got[0].Addrs) == 0 {
-		t.Fatalf("registry %+v, want the node at %s with peer %s", got, url, genesis[0].PeerID)
-	}
+	t.Fatalf("the node at %s never registered itself: %+v", url, list)
+	return nil
 }
