@@ -74,15 +74,17 @@ func TestActivityContributorsAndTeam(t *testing.T) {
 		t.Fatal(err)
 	}
 	mill := alice.Name() + "/mill"
-	// A merge is recorded, then the base branch moves and its push is.
+	// A merge's move of the base branch is recorded as a push, then the
+	// merge; a first commit is a push too.
 	want := []string{
-		"push " + alice.Name() + " " + mill + " refs/heads/main",
 		"pull.merge " + alice.Name() + " " + mill + ` #2 "Fix the crash"`,
+		"push " + alice.Name() + " " + mill + " refs/heads/main",
 		"review " + bob.Name() + " " + mill + ` #2 "Fix the crash" approve`,
 		"pull.open " + alice.Name() + " " + mill + ` #2 "Fix the crash"`,
 		"push " + alice.Name() + " " + mill + " refs/heads/fix",
 		"comment " + alice.Name() + " " + mill + ` #1 "Crash on start"`,
 		"issue.open " + bob.Name() + " " + mill + ` #1 "Crash on start"`,
+		"push " + alice.Name() + " " + mill + " refs/heads/main",
 		"repo.create " + alice.Name() + " " + mill,
 	}
 	var got []string
@@ -92,8 +94,8 @@ func TestActivityContributorsAndTeam(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("activity:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if res.header.Get("X-Total-Count") != "8" {
-		t.Fatalf("X-Total-Count %q, want 8", res.header.Get("X-Total-Count"))
+	if res.header.Get("X-Total-Count") != "9" {
+		t.Fatalf("X-Total-Count %q, want 9", res.header.Get("X-Total-Count"))
 	}
 	if strings.Contains(string(res.body), "secret") || strings.Contains(string(res.body), "Hidden") ||
 		strings.Contains(string(res.body), carol.Address.Hex()) {
@@ -107,28 +109,29 @@ func TestActivityContributorsAndTeam(t *testing.T) {
 			t.Fatalf("item %d: %+v", i, a)
 		}
 	}
-	if feed[1].Actor.Address != alice.Address.Hex() || !feed[1].IsPull || feed[5].IsPull {
-		t.Fatalf("merge %+v, comment %+v", feed[1], feed[5])
+	if feed[0].Actor.Address != alice.Address.Hex() || !feed[0].IsPull || feed[5].IsPull {
+		t.Fatalf("merge %+v, comment %+v", feed[0], feed[5])
 	}
 	// Paged like every list: page 2 of 3 is the next three, with links.
 	res = n.must(http.StatusOK, nil, "GET", "/api/v1/activity?page=2&limit=3", nil)
 	var page []index.Activity
 	json.Unmarshal(res.body, &page)
 	if len(page) != 3 || activityLine(page[0]) != want[3] || activityLine(page[2]) != want[5] ||
-		res.header.Get("X-Total-Count") != "8" || !strings.Contains(res.header.Get("Link"), `rel="next"`) {
+		res.header.Get("X-Total-Count") != "9" || !strings.Contains(res.header.Get("Link"), `rel="next"`) {
 		t.Fatalf("page 2: %s %v", res.body, res.header)
 	}
 	n.must(http.StatusBadRequest, nil, "GET", "/api/v1/activity?limit=-1", nil)
 
-	// 4. Top contributors over the last 30 days: alice pushed twice (her
-	// branch, the merge), opened and merged a pull request, and commented;
+	// 4. Top contributors over the last 30 days: alice pushed three times
+	// (the first commit, her branch, the merge), opened and merged a pull
+	// request, and commented;
 	// bob opened an issue and reviewed. Carol's private work counts for
 	// nothing.
 	var top []index.Contributor
 	res = n.must(http.StatusOK, nil, "GET", "/api/v1/contributors/top", nil)
 	json.Unmarshal(res.body, &top)
 	wantTop := []index.Contributor{
-		{Address: alice.Address.Hex(), Username: alice.Name(), Total: 5, Pushes: 2, PullsOpened: 1, PullsMerged: 1, Comments: 1},
+		{Address: alice.Address.Hex(), Username: alice.Name(), Total: 6, Pushes: 3, PullsOpened: 1, PullsMerged: 1, Comments: 1},
 		{Address: bob.Address.Hex(), Username: bob.Name(), Total: 2, Reviews: 1, IssuesOpened: 1},
 	}
 	if mustJSON(top) != mustJSON(wantTop) {

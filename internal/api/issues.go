@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/auth"
+	"github.com/dforge/dforge/internal/blocks"
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/index"
@@ -38,7 +39,9 @@ func (a *API) registerIssues(mux *http.ServeMux) {
 	}
 	cfg := forge.PullsConfig{Dir: a.hosting.Dir}
 	if a.blocks != nil {
-		cfg.ImportBlocks = a.blocks.ImportObjects
+		cfg.QueueBlocks = func(dir string, include, exclude []string) error {
+			return a.blocks.Enqueue(blocks.Job{Dir: dir, Include: include, Exclude: exclude})
+		}
 	}
 	h := &issuesAPI{API: a, pulls: forge.NewPulls(a.forge, cfg)}
 	w := func(fn userHandler) http.HandlerFunc { return a.signedIn(auth.ScopeWrite, fn) }

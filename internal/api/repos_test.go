@@ -137,9 +137,11 @@ func TestCreateCloneablePushBrowse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seen := map[string]string{}
+	seen := map[string]string{} // newest first; the first commit's is the oldest
 	for _, u := range updates {
-		seen[u.Ref] = u.New
+		if seen[u.Ref] == "" {
+			seen[u.Ref] = u.New
+		}
 		if u.Height <= 0 || u.Pusher.Address != alice.Address.Hex() {
 			t.Fatalf("ref update %+v", u)
 		}
@@ -380,9 +382,10 @@ func TestPrivateRepositoryStaysHidden(t *testing.T) {
 	if _, err := n.TryGit("", "clone", n.Remote(nil, alice.Name(), "secret"), filepath.Join(t.TempDir(), "y")); err == nil {
 		t.Fatal("an anonymous client cloned a private repository")
 	}
-	// Nothing of it on chain, and no blocks: its commits carry no CID.
+	// Nothing of it on chain, and no blocks: its commits carry no CID. (The
+	// private store has the first commit and the push.)
 	updates, _, err := n.Index.RefUpdates(context.Background(), r.ID, index.Page{Number: 1, Limit: 10})
-	if err != nil || len(updates) != 1 || updates[0].New != tip {
+	if err != nil || len(updates) != 2 || updates[0].New != tip || strings.Trim(updates[1].Old, "0") != "" {
 		t.Fatalf("private ref updates %+v %v", updates, err)
 	}
 	if after := forgeTxs(); after != before {

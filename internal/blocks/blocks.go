@@ -26,6 +26,7 @@ import (
 	"github.com/ipfs/go-cid"
 	"github.com/multiformats/go-multihash"
 
+	"github.com/dforge/dforge/internal/crash"
 	"github.com/dforge/dforge/internal/gitstore"
 )
 
@@ -186,6 +187,7 @@ func (s *Store) write(digest string, r io.Reader) error {
 	if err := os.Rename(tmp.Name(), final); err != nil {
 		return fmt.Errorf("store block %s: %w", digest, err)
 	}
+	crash.Point(crash.BlockStorage)
 	return nil
 }
 

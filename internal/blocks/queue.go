@@ -54,6 +54,18 @@ func (s *Store) startQueue(log *slog.Logger) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create block queue: %w", err)
 	}
+	// What a crash leaves: a job not yet renamed into the journal (the
+	// node's start queues its objects again: gitrepos.Reconcile) and
+	// half-written blocks.
+	for _, pattern := range []string{filepath.Join(dir, ".new-*"), filepath.Join(s.dir, "??", ".put-*")} {
+		debris, _ := filepath.Glob(pattern)
+		for _, p := range debris {
+			if err := os.Remove(p); err != nil {
+				return fmt.Errorf("remove %s: %w", p, err)
+			}
+			log.Info("removed what a stop left in the blockstore", "path", p)
+		}
+	}
 	left, err := jobFiles(dir)
 	if err != nil {
 		return err

@@ -18,7 +18,7 @@ commands:
   init      create a data dir: dforge init --data DIR --alloc ADDRESS=AMOUNT ...
   testnet   write N validators' node dirs for one host: dforge testnet --validators N --out DIR
   reindex   rebuild the SQL projection of a stopped node's chain: dforge reindex --data DIR [--db DSN]
-  hook      run by git inside a push: dforge hook pre-receive|post-receive
+  hook      run by git inside a push: dforge hook pre-receive
   version   print the version
 
 Run 'dforge serve -h' for the serve flags (serve --home DIR/nodeK runs a testnet node).`

@@ -24,14 +24,17 @@ import (
 // (pr.update), tells whether a pull request merges cleanly, and merges.
 //
 // A merge is decided before anything moves: the permission is checked,
-// git computes the merge commit(s) without touching a ref, the chain (or
-// the private store) records pr.merge, and only then does the base branch
-// move, by compare-and-swap, followed by its repo.push record. A refused
-// merge therefore leaves the branch and the record as they were.
+// git computes the merge commit(s) without touching a ref (their objects
+// synced to disk), the chain (or the private store) records the base
+// branch's move as a repo.push, compare-and-swap as any push's, then
+// pr.merge, and only then does the local branch move, by compare-and-swap
+// too. A merge refused by the chain leaves the branch and the record as
+// they were; the chain's value of the branch always names objects this
+// node holds.
 type Pulls struct {
 	svc    *Service
 	dir    func(index.Repo) (string, error)
-	blocks func(ctx context.Context, dir string, include, exclude []string) (int, error)
+	blocks func(dir string, include, exclude []string) error
 
 	mu    sync.Mutex
 	locks map[uint64]*sync.Mutex // per base repository: merges and head syncs
@@ -43,9 +46,10 @@ type Pulls struct {
 type PullsConfig struct {
 	// Dir is where a repository's bare git repository is (gitrepos.Repos.Dir).
 	Dir func(index.Repo) (string, error)
-	// ImportBlocks stores a public repository's new objects as IPFS blocks
-	// (blocks.Store.ImportObjects); nil stores none.
-	ImportBlocks func(ctx context.Context, dir string, include, exclude []string) (int, error)
+	// QueueBlocks journals a public repository's new objects (reachable
+	// from include, not from exclude) for the blockstore
+	// (blocks.Store.Enqueue); nil stores none.
+	QueueBlocks func(dir string, include, exclude []string) error
 }
 
 type mergeability struct {
@@ -60,7 +64,7 @@ const maxMergeableCache = 4096
 
 // NewPulls returns the pull request service over svc.
 func NewPulls(svc *Service, cfg PullsConfig) *Pulls {
-	return &Pulls{svc: svc, dir: cfg.Dir, blocks: cfg.ImportBlocks, locks: map[uint64]*sync.Mutex{}, mergeable: map[[2]string]mergeability{}}
+	return &Pulls{svc: svc, dir: cfg.Dir, blocks: cfg.QueueBlocks, locks: map[uint64]*sync.Mutex{}, mergeable: map[[2]string]mergeability{}}
 }
 
 func (p *Pulls) lock(repo uint64) func() {
@@ -470,28 +474,47 @@ func (p *Pulls) Merge(ctx context.Context, actor common.Address, base index.Repo
 	case err != nil:
 		return index.Pull{}, err
 	}
-	// 4. The record: the chain (or private store) checks the rules again.
+	// 4. The records: the branch's move, from the value this node has (a
+	// push another node made first refuses it), then the merge; the chain
+	// (or private store) checks the rules again.
+	ref := "refs/heads/" + pr.BaseBranch
+	if tip != old {
+		push := chainforge.RepoPush{Repo: base.ID, Updates: []chainforge.RefChange{{Ref: ref, Old: old, New: tip}}}
+		if _, err := p.svc.Do(ctx, actor, "repo.push", push); err != nil {
+			if ue, ok := usererr.As(err); ok && ue.Code == "stale_ref" {
+				return index.Pull{}, conflictErr("stale_ref", "%s moved while #%d was being merged (another push reached the chain first); merge again", pr.BaseBranch, number)
+			}
+			return index.Pull{}, err
+		}
+	}
 	if _, err := p.svc.Do(ctx, actor, "pr.merge", chainforge.PullMerge{Repo: base.ID, Number: number, Style: req.Style, MergeSHA: tip}); err != nil {
+		if tip != old {
+			p.svc.log.ErrorContext(ctx, "the base branch of a refused merge moved on chain", "repo", base.ID, "number", number, "tip", tip, "err", err)
+			p.moveBase(ctx, base, dir, ref, tip, old)
+		}
 		return index.Pull{}, err
 	}
-	// 5. The branch moves, its objects become blocks, and the push is
-	// recorded like any other.
-	ref := "refs/heads/" + pr.BaseBranch
+	// 5. The branch moves here, and its objects become blocks.
+	p.moveBase(ctx, base, dir, ref, tip, old)
+	return p.svc.ix.Pull(ctx, base.ID, number)
+}
+
+// moveBase moves the local base branch to the value the chain took and
+// queues the new objects for the blockstore. A branch that moved here
+// meanwhile is left for the node's start to bring to the chain's value.
+func (p *Pulls) moveBase(ctx context.Context, base index.Repo, dir, ref, tip, old string) {
+	if tip == old {
+		return
+	}
 	if err := gitstore.MoveRef(ctx, dir, ref, tip, old); err != nil {
-		p.svc.log.ErrorContext(ctx, "move the base branch of a recorded merge", "repo", base.ID, "number", number, "err", err)
-		return index.Pull{}, conflictErr("conflict", "the merge of #%d is recorded, but %s moved meanwhile, so it was not updated; merge %s into it by hand", number, pr.BaseBranch, tip)
+		p.svc.log.ErrorContext(ctx, "move the base branch of a recorded merge", "repo", base.ID, "ref", ref, "err", err)
+		return
 	}
 	if !base.Private && p.blocks != nil {
-		if _, err := p.blocks(ctx, dir, []string{tip}, []string{old}); err != nil {
-			p.svc.log.ErrorContext(ctx, "store a merge's objects as IPFS blocks", "repo", base.ID, "err", err)
+		if err := p.blocks(dir, []string{tip}, []string{old}); err != nil {
+			p.svc.log.ErrorContext(ctx, "queue a merge's objects for the blockstore", "repo", base.ID, "err", err)
 		}
 	}
-	if tip != old {
-		if _, err := p.svc.Do(ctx, actor, "repo.push", chainforge.RepoPush{Repo: base.ID, Ref: ref, Old: old, New: tip}); err != nil {
-			p.svc.log.ErrorContext(ctx, "record the push of a merge", "repo", base.ID, "number", number, "err", err)
-		}
-	}
-	return p.svc.ix.Pull(ctx, base.ID, number)
 }
 
 // mergeMessage is the commit title and message: the request's, else

@@ -12,9 +12,10 @@
 // challenged (401) instead, the same way for both, so git can offer its
 // credentials without the answer revealing anything.
 //
-// Pushes run the node's hooks (see hooks.go): pre-receive asks Repos to
-// check every ref update, post-receive stores the pushed objects of public
-// repositories in the blockstore and tells Repos what was pushed.
+// Pushes run the node's pre-receive hook (see hooks.go): Repos checks
+// every ref update and records them (on chain, for a public repository)
+// before git moves the refs; the pushed objects of public repositories are
+// then stored in the blockstore.
 package gitserver
 
 import (
@@ -68,10 +69,21 @@ type Repos interface {
 	// protected branch, say). Return a *usererr.Error: its message is
 	// shown to the pusher. Any refusal rejects the whole push.
 	CheckUpdate(ctx context.Context, user *auth.User, r Repo, u RefUpdate) error
-	// Pushed records a push's ref updates once git has applied them (and,
-	// for a public repository, once its new objects are queued for the
-	// blockstore).
-	Pushed(ctx context.Context, user *auth.User, r Repo, updates []RefUpdate) error
+	// Commit records a push's ref updates before git applies them: on
+	// chain for a public repository, compare-and-swap, all or none, and
+	// returns once they are committed (git then moves the refs). An
+	// update whose Old is not the ref's recorded value is refused with a
+	// *usererr.Error of code StaleRef; any error declines the push.
+	Commit(ctx context.Context, user *auth.User, r Repo, updates []RefUpdate) error
+}
+
+// Pending is implemented by Repos whose git data may still be on its way
+// to this node (replicated from the node that received the push). For a
+// repository found but not on disk, Pending says why and whether to come
+// back: the request is answered 503 with Retry-After and the message,
+// which git shows, instead of 404.
+type Pending interface {
+	Pending(ctx context.Context, r Repo) (message string, retry bool)
 }
 
 // Config is what a Server is built with.

@@ -299,6 +299,9 @@ type fakeRepos struct {
 	n        int
 	resolved []string
 	pushes   []pushRecord
+	// chain is the refs the "chain" holds, by repository id and ref: a
+	// push applies only from them (refs it has not seen apply from any).
+	chain map[string]map[string]string
 }
 
 type fakeRepo struct {
@@ -370,11 +373,40 @@ func (f *fakeRepos) CheckUpdate(_ context.Context, _ *auth.User, r gitserver.Rep
 	return nil
 }
 
-func (f *fakeRepos) Pushed(_ context.Context, u *auth.User, r gitserver.Repo, updates []gitserver.RefUpdate) error {
+func (f *fakeRepos) Commit(_ context.Context, u *auth.User, r gitserver.Repo, updates []gitserver.RefUpdate) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.chain == nil {
+		f.chain = map[string]map[string]string{}
+	}
+	refs := f.chain[r.ID]
+	if refs == nil {
+		refs = map[string]string{}
+		f.chain[r.ID] = refs
+	}
+	for _, up := range updates {
+		if cur, ok := refs[up.Ref]; ok && cur != up.Old {
+			return &usererr.Error{Kind: usererr.Conflict, Code: gitserver.StaleRef, Message: up.Ref + " is at " + cur + ", not " + up.Old}
+		}
+	}
+	for _, up := range updates {
+		refs[up.Ref] = up.New
+	}
 	f.pushes = append(f.pushes, pushRecord{user: u.Address, repo: r.ID, updates: updates})
 	return nil
+}
+
+// moveOnChain moves a ref on the fake chain, as another node's push would.
+func (f *fakeRepos) moveOnChain(r gitserver.Repo, ref, id string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.chain == nil {
+		f.chain = map[string]map[string]string{}
+	}
+	if f.chain[r.ID] == nil {
+		f.chain[r.ID] = map[string]string{}
+	}
+	f.chain[r.ID][ref] = id
 }
 
 func (f *fakeRepos) pushesTo(r gitserver.Repo) []pushRecord {

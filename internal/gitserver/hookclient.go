@@ -16,15 +16,16 @@ import (
 	"github.com/dforge/dforge/internal/gitstore"
 )
 
-// RunHook is `dforge hook <name>`, run by git inside receive-pack: it reads
-// the ref updates git passes on stdin ("<old> <new> <ref>" lines), works
-// out which are forced, and hands them to the node through the endpoint
-// and token in its environment. The node's messages go to stderr, which
-// git shows the pusher as "remote: ...". A non-nil error rejects the push
-// (for pre-receive); its text is the reason.
+// RunHook is `dforge hook pre-receive`, run by git inside receive-pack: it
+// reads the ref updates git passes on stdin ("<old> <new> <ref>" lines),
+// works out which are forced, and hands them, with where git quarantines
+// the pushed objects, to the node through the endpoint and token in its
+// environment. The node's messages go to stderr, which git shows the
+// pusher as "remote: ...". A non-nil error rejects the push; its text is
+// the reason.
 func RunHook(ctx context.Context, name string, stdin io.Reader, stderr io.Writer) error {
-	if name != gitstore.PreReceive && name != gitstore.PostReceive {
-		return fmt.Errorf("unknown hook %q (want %s or %s)", name, gitstore.PreReceive, gitstore.PostReceive)
+	if name != gitstore.PreReceive {
+		return fmt.Errorf("unknown hook %q (want %s)", name, gitstore.PreReceive)
 	}
 	url, token := os.Getenv("DFORGE_HOOK_URL"), os.Getenv("DFORGE_HOOK_TOKEN")
 	if url == "" || token == "" {
@@ -34,7 +35,7 @@ func RunHook(ctx context.Context, name string, stdin io.Reader, stderr io.Writer
 	if err != nil {
 		return err
 	}
-	resp, err := callNode(ctx, url+"/"+name, token, updates)
+	resp, err := callNode(ctx, url+"/"+name, token, hookRequest{Updates: updates, Quarantine: os.Getenv("GIT_QUARANTINE_PATH")})
 	if err != nil {
 		return fmt.Errorf("the node could not take this push: %w", err)
 	}
@@ -83,8 +84,8 @@ func forced(ctx context.Context, u RefUpdate) bool {
 // hookClient talks to the node on loopback: never through a proxy.
 var hookClient = &http.Client{Transport: &http.Transport{Proxy: nil}}
 
-func callNode(ctx context.Context, url, token string, updates []RefUpdate) (hookResponse, error) {
-	body, err := json.Marshal(hookRequest{Updates: updates})
+func callNode(ctx context.Context, url, token string, hr hookRequest) (hookResponse, error) {
+	body, err := json.Marshal(hr)
 	if err != nil {
 		return hookResponse{}, err
 	}

@@ -15,17 +15,31 @@ import (
 
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/blocks"
+	"github.com/dforge/dforge/internal/crash"
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/usererr"
 )
 
-// The hooks of a push call back into the node over HTTP on loopback: the
+// The hook of a push calls back into the node over HTTP on loopback: the
 // git server starts receive-pack with the endpoint's URL and a one-time
 // token for this push in its environment (DFORGE_HOOK_URL,
-// DFORGE_HOOK_TOKEN), the hooks inherit them, and the token tells the node
+// DFORGE_HOOK_TOKEN), the hook inherits them, and the token tells the node
 // which user pushes to which repository. A token is good for one
-// pre-receive and one post-receive call, and only while its receive-pack
-// runs.
+// pre-receive call, and only while its receive-pack runs.
+//
+// A push, step by step (the chain orders ref updates; docs/architecture.md):
+//  1. receive-pack writes the pack to its quarantine (always a pack:
+//     receive.unpackLimit=1) and runs pre-receive, which calls the node.
+//  2. The node checks each update (Repos.CheckUpdate), links the
+//     quarantine's files into the repository and syncs them
+//     (gitstore.StagePush), and records the updates (Repos.Commit: one
+//     repo.push on chain, compare-and-swap, waited for). A refusal, a
+//     lost race included, drops the staged files and declines the push.
+//  3. It journals the new objects for the blockstore and says yes; git
+//     moves the refs and reports to the client: the push is acknowledged.
+//  4. When receive-pack ends, the node checks that git moved every ref the
+//     chain took (moving any it did not) and forgets the staging.
+// A crash anywhere is repaired at start (gitrepos.Repos.Reconcile).
 
 // push is one receive-pack run.
 type push struct {
@@ -33,11 +47,18 @@ type push struct {
 	repo Repo
 	mu   sync.Mutex
 	used map[string]bool // hook names already called
+	// Set by pre-receive once the chain has the updates:
+	staged    *gitstore.Staged
+	committed []RefUpdate
+	keep      bool // the record's outcome is unknown: leave the staging for the start
 }
 
 // hookRequest is what `dforge hook` sends; hookResponse what it gets back.
 type hookRequest struct {
 	Updates []RefUpdate `json:"updates"`
+	// Quarantine is receive-pack's GIT_QUARANTINE_PATH: where the pushed
+	// objects wait until git accepts the push.
+	Quarantine string `json:"quarantine,omitempty"`
 }
 
 type hookResponse struct {
@@ -56,12 +77,14 @@ func (s *Server) startPush(user auth.User, repo Repo) (string, func(), error) {
 	rand.Read(b)
 	token := hex.EncodeToString(b)
 	s.hooks.mu.Lock()
-	s.hooks.pushes[token] = &push{user: user, repo: repo, used: map[string]bool{}}
+	p := &push{user: user, repo: repo, used: map[string]bool{}}
+	s.hooks.pushes[token] = p
 	s.hooks.mu.Unlock()
 	return token, func() {
 		s.hooks.mu.Lock()
 		delete(s.hooks.pushes, token)
 		s.hooks.mu.Unlock()
+		s.settle(p)
 	}, nil
 }
 
@@ -73,7 +96,6 @@ func (s *Server) listenHooks() error {
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /"+gitstore.PreReceive, s.hookHandler(gitstore.PreReceive, s.preReceive))
-	mux.HandleFunc("POST /"+gitstore.PostReceive, s.hookHandler(gitstore.PostReceive, s.postReceive))
 	s.hooks.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	s.hooks.url = "http://" + ln.Addr().String()
 	go s.hooks.srv.Serve(ln)
@@ -109,7 +131,7 @@ var objectID = regexp.MustCompile(`^[0-9a-f]{40}$`)
 
 // hookHandler authenticates a hook call by its token, checks its updates
 // and answers with what handle says.
-func (s *Server) hookHandler(hook string, handle func(context.Context, *push, []RefUpdate) hookResponse) http.HandlerFunc {
+func (s *Server) hookHandler(hook string, handle func(context.Context, *push, hookRequest) hookResponse) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		token, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		p, ok := s.hooks.claim(token, hook)
@@ -129,42 +151,128 @@ func (s *Server) hookHandler(hook string, handle func(context.Context, *push, []
 			}
 		}
 		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(handle(r.Context(), p, req.Updates))
+		json.NewEncoder(w).Encode(handle(r.Context(), p, req))
 	}
 }
 
-// preReceive asks Repos about every update; one refusal rejects the push.
-func (s *Server) preReceive(ctx context.Context, p *push, updates []RefUpdate) hookResponse {
+// preReceive carries out steps 2 and 3 of a push (above): checked,
+// staged, on chain, journaled for the blockstore.
+func (s *Server) preReceive(ctx context.Context, p *push, req hookRequest) hookResponse {
+	crash.Point(crash.BeforeHooks)
+	// The push goes on whatever the client does: the chain may take it.
+	ctx = context.WithoutCancel(ctx)
+	updates := req.Updates
 	for _, u := range updates {
 		if err := s.repos.CheckUpdate(ctx, &p.user, p.repo, u); err != nil {
-			if ue, ok := usererr.As(err); ok {
-				return hookResponse{Message: ue.Message}
+			return s.refusal(ctx, p, "check ref update", err)
+		}
+	}
+	if len(updates) == 0 {
+		return hookResponse{OK: true}
+	}
+	// 2. The objects on disk for good, then the updates on chain.
+	var staged *gitstore.Staged
+	if req.Quarantine != "" {
+		refs := make([]gitstore.StagedRef, len(updates))
+		for i, u := range updates {
+			refs[i] = gitstore.StagedRef{Ref: u.Ref, Old: u.Old, New: u.New}
+		}
+		var err error
+		if staged, err = gitstore.StagePush(p.repo.Path, req.Quarantine, refs); err != nil {
+			s.log.ErrorContext(ctx, "stage pushed objects", "repo", p.repo.ID, "err", err)
+			if staged != nil {
+				staged.Drop()
 			}
-			s.log.ErrorContext(ctx, "check ref update", "repo", p.repo.ID, "ref", u.Ref, "err", err)
-			return hookResponse{Message: "The node could not check this push; please try again."}
+			return hookResponse{Message: "The node could not store the pushed objects; please try again."}
+		}
+	}
+	crash.Point(crash.PreReceive)
+	if err := s.repos.Commit(ctx, &p.user, p.repo, updates); err != nil {
+		if _, known := usererr.As(err); known && staged != nil {
+			staged.Drop() // refused: git drops the quarantine, and nothing names these objects
+		}
+		p.mu.Lock()
+		p.keep = staged != nil // the outcome is unknown: the start decides
+		p.mu.Unlock()
+		return s.refusal(ctx, p, "record ref updates", err)
+	}
+	crash.Point(crash.ChainCommitted)
+	p.mu.Lock()
+	p.staged, p.committed = staged, updates
+	p.mu.Unlock()
+	// 3. The new objects of a public repository, for the blockstore.
+	if !p.repo.Private && s.blocks != nil {
+		if err := s.queueBlocks(ctx, p.repo, updates); err != nil {
+			// The push stands; the start queues what is missing.
+			s.log.ErrorContext(ctx, "queue pushed objects for the blockstore", "repo", p.repo.ID, "err", err)
 		}
 	}
 	return hookResponse{OK: true}
 }
 
-// postReceive queues the new objects of a public repository for the
-// blockstore, then records the push. The objects are stored after the push
-// returns (blocks/queue.go): copying them would double a large push's time.
-func (s *Server) postReceive(ctx context.Context, p *push, updates []RefUpdate) hookResponse {
-	if !p.repo.Private && s.blocks != nil {
-		if err := s.queueBlocks(ctx, p.repo, updates); err != nil {
-			s.log.ErrorContext(ctx, "queue pushed objects for the blockstore", "repo", p.repo.ID, "err", err)
-			return hookResponse{Message: "The push was received, but its objects could not be queued for storage as IPFS blocks; the node operator has been told."}
+// refusal is the answer to a push that is declined: a user error's
+// message (a lost race worded as git words a non-fast-forward), else a
+// logged failure.
+func (s *Server) refusal(ctx context.Context, p *push, what string, err error) hookResponse {
+	ue, ok := usererr.As(err)
+	switch {
+	case ok && ue.Code == StaleRef:
+		// git's own words for a non-fast-forward its client detects.
+		return hookResponse{Message: "! [rejected] non-fast-forward (fetch first): " + ue.Message + "\n" +
+			"hint: Updates were rejected because the remote contains work that you do\n" +
+			"hint: not have locally: another push reached the chain first. You may want\n" +
+			"hint: to first integrate the remote changes (e.g., 'git pull ...') before\n" +
+			"hint: pushing again."}
+	case ok:
+		return hookResponse{Message: ue.Message}
+	}
+	s.log.ErrorContext(ctx, what, "repo", p.repo.ID, "err", err)
+	return hookResponse{Message: "The node could not record this push; please try again."}
+}
+
+// StaleRef is the code of Repos.Commit's refusal of an update whose old
+// value is not the ref's current one.
+const StaleRef = "stale_ref"
+
+// settle is step 4, once receive-pack has ended: every ref the chain took
+// is where the chain says (git may fail to lock a ref after the chain took
+// its update), and the staging is forgotten.
+func (s *Server) settle(p *push) {
+	p.mu.Lock()
+	staged, committed, keep := p.staged, p.committed, p.keep
+	p.mu.Unlock()
+	if keep || len(committed) == 0 {
+		return
+	}
+	ctx := context.Background()
+	var moves []gitstore.RefMove
+	for _, u := range committed {
+		id, found, err := gitstore.RefValue(ctx, p.repo.Path, u.Ref)
+		if err != nil {
+			s.log.ErrorContext(ctx, "read a pushed ref", "repo", p.repo.ID, "ref", u.Ref, "err", err)
+			return // the start puts it right
+		}
+		if !found {
+			id = gitstore.ZeroID
+		}
+		// Only a ref git left at its old value: one moved since belongs
+		// to a later push.
+		if id == u.Old && id != u.New {
+			moves = append(moves, gitstore.RefMove{Ref: u.Ref, Old: id, New: u.New})
 		}
 	}
-	if err := s.repos.Pushed(ctx, &p.user, p.repo, updates); err != nil {
-		if ue, ok := usererr.As(err); ok {
-			return hookResponse{Message: ue.Message}
+	if len(moves) > 0 {
+		s.log.WarnContext(ctx, "git did not move refs the chain took; moving them", "repo", p.repo.ID, "refs", moves)
+		if err := gitstore.UpdateRefs(ctx, p.repo.Path, moves); err != nil {
+			s.log.ErrorContext(ctx, "move pushed refs to the chain's values", "repo", p.repo.ID, "err", err)
+			return
 		}
-		s.log.ErrorContext(ctx, "record push", "repo", p.repo.ID, "err", err)
-		return hookResponse{Message: "The push was received, but the node could not record it; the node operator has been told."}
 	}
-	return hookResponse{OK: true}
+	if staged != nil {
+		if err := staged.Done(); err != nil {
+			s.log.ErrorContext(ctx, "forget a push's staging", "repo", p.repo.ID, "err", err)
+		}
+	}
 }
 
 // queueBlocks queues every object the push brought for the blockstore: all

@@ -23,9 +23,6 @@ func TestHookTokenIsOneTime(t *testing.T) {
 	if _, ok := s.hooks.claim(token, gitstore.PreReceive); ok {
 		t.Fatal("a token served pre-receive twice")
 	}
-	if _, ok := s.hooks.claim(token, gitstore.PostReceive); !ok {
-		t.Fatal("post-receive was refused after pre-receive")
-	}
 	other, done2, _ := s.startPush(auth.User{}, Repo{ID: "2"})
 	done2()
 	if _, ok := s.hooks.claim(other, gitstore.PreReceive); ok {

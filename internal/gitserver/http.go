@@ -162,6 +162,11 @@ func (s *Server) command(ctx context.Context, service string, repo Repo, proto s
 	if s.store != nil {
 		settings = append(settings, "-c", "core.hooksPath="+s.store.HooksDir())
 	}
+	if service == receivePack {
+		// Every push arrives as a pack, which pre-receive stages with a
+		// hard link (hooks.go), however few objects it holds.
+		settings = append(settings, "-c", "receive.unpackLimit=1")
+	}
 	cmd := gitstore.Command(ctx, repo.Path, append(append(settings, strings.TrimPrefix(service, "git-")), args...)...)
 	if proto != "" {
 		cmd.Env = append(cmd.Env, "GIT_PROTOCOL="+proto)

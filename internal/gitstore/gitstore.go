@@ -315,11 +315,14 @@ func run(ctx context.Context, dir string, env []string, stdin io.Reader, args ..
 
 // Command is `git args...` run in dir with an environment cleared of the
 // GIT_* variables the node itself may have been started with (GIT_DIR in a
-// hook, say), so every command sees only the repository it names.
+// hook, say), so every command sees only the repository it names. Every
+// command also syncs the loose objects it writes (git syncs packs, not
+// loose objects, by default): a merge or a first commit goes on chain once
+// written, and the chain must only name objects that are on disk.
 func Command(ctx context.Context, dir string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "git", args...)
 	cmd.Dir = dir
-	cmd.Env = CleanEnv(os.Environ())
+	cmd.Env = append(CleanEnv(os.Environ()), "GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.fsync", "GIT_CONFIG_VALUE_0=loose-object")
 	cmd.WaitDelay = 5 * time.Second
 	return cmd
 }

@@ -6,11 +6,9 @@ import (
 	"path/filepath"
 )
 
-// Hook names the node handles.
-const (
-	PreReceive  = "pre-receive"
-	PostReceive = "post-receive"
-)
+// PreReceive is the hook the node handles. (post-receive was one too,
+// before ref updates went on chain ahead of git; Open removes it.)
+const PreReceive = "pre-receive"
 
 // The hooks run the node's own binary, named by the git server in the
 // environment of the receive-pack it starts (with the URL and one-time
@@ -27,10 +25,13 @@ exec "$DFORGE_HOOK_BIN" hook %[1]s
 `
 
 func writeHooks(dir string) error {
+	if err := os.Remove(filepath.Join(dir, "post-receive")); err != nil && !os.IsNotExist(err) {
+		return fmt.Errorf("remove the old post-receive hook: %w", err)
+	}
 	for _, h := range []struct {
 		name string
 		exit int
-	}{{PreReceive, 1}, {PostReceive, 0}} {
+	}{{PreReceive, 1}} {
 		path := filepath.Join(dir, h.name)
 		tmp := path + ".tmp"
 		if err := os.WriteFile(tmp, fmt.Appendf(nil, hookScript, h.name, h.exit), 0o755); err != nil {

@@ -207,3 +207,28 @@ func resolveRef(ctx context.Context, dir, name string) (string, bool, error) {
 	}
 	return verify(ctx, dir, id+"^{commit}")
 }
+
+// RefValue is the object the full ref name points at, unpeeled (what a
+// push's hooks report); found is false when there is no such ref.
+func RefValue(ctx context.Context, dir, name string) (id string, found bool, err error) {
+	id, found, err = readRefFiles(dir, name)
+	if !errors.Is(err, errAskGit) {
+		return id, found, err
+	}
+	out, err := run(ctx, dir, nil, nil, "for-each-ref", "--format=%(objectname)", "--count=1", name)
+	if err != nil {
+		return "", false, err
+	}
+	return out, out != "", nil
+}
+
+// readRefFiles reads one full ref name from the ref files.
+func readRefFiles(dir, name string) (string, bool, error) {
+	if !strings.HasPrefix(name, "refs/") {
+		return "", false, errAskGit
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "reftable")); err == nil {
+		return "", false, errAskGit
+	}
+	return readRef(dir, name, 0)
+}

@@ -496,7 +496,7 @@ func (s *session) checkRefChange(r *Repo, u RefChange) error {
 		if current == "" {
 			return tx.NewError(tx.CodeStaleRef, "%s of %s does not exist any more (expected %s)", u.Ref, r.Name, u.Old)
 		}
-		return tx.NewError(tx.CodeStaleRef, "%s of %s is at %s, not %s: it moved since (fetch first)", u.Ref, r.Name, current, u.Old)
+		return tx.NewError(tx.CodeStaleRef, "%s of %s is at %s, not %s: another push moved it first", u.Ref, r.Name, current, u.Old)
 	}
 	return nil
 }

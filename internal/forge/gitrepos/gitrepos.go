@@ -21,6 +21,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -230,6 +231,10 @@ func (h *Repos) CheckUpdate(ctx context.Context, u *auth.User, r gitserver.Repo,
 	if err := checkRef(up.Ref); err != nil {
 		return err
 	}
+	if !Replicated(up.Ref) {
+		return &usererr.Error{Kind: usererr.Forbidden, Code: "forbidden",
+			Message: fmt.Sprintf("ref %s is refused: refs/pull/ and refs/dforge/ are kept by the node", up.Ref)}
+	}
 	branch, ok := strings.CutPrefix(up.Ref, "refs/heads/")
 	if !ok || !isProtected(rec, branch) {
 		return nil
@@ -270,9 +275,13 @@ func checkRef(ref string) error {
 	return nil
 }
 
-// Pushed records each ref update as a repo.push action, in order: on
-// chain for a public repository, in the private store for a private one.
-func (h *Repos) Pushed(ctx context.Context, u *auth.User, r gitserver.Repo, updates []gitserver.RefUpdate) error {
+// Commit records a push's ref updates as one repo.push action, before git
+// moves the refs: on chain for a public repository (the chain orders
+// pushes across nodes: each update applies only from the ref's value
+// there), in the private store for a private one. The objects are
+// reachable in the repository already (staged by the git server), so the
+// commits a push brings to the default branch can be listed for rewards.
+func (h *Repos) Commit(ctx context.Context, u *auth.User, r gitserver.Repo, updates []gitserver.RefUpdate) error {
 	id, err := strconv.ParseUint(r.ID, 10, 64)
 	if err != nil {
 		return fmt.Errorf("repository id %q: %w", r.ID, err)
@@ -281,17 +290,36 @@ func (h *Repos) Pushed(ctx context.Context, u *auth.User, r gitserver.Repo, upda
 	if err != nil {
 		return err
 	}
+	push := chainforge.RepoPush{Repo: id}
 	for _, up := range updates {
 		if up.Old == up.New {
 			continue
 		}
-		push := chainforge.RepoPush{Repo: id, Ref: up.Ref, Old: up.Old, New: up.New, Forced: up.Forced}
+		push.Updates = append(push.Updates, chainforge.RefChange{Ref: up.Ref, Old: up.Old, New: up.New, Forced: up.Forced})
 		if !rec.Private && up.Ref == "refs/heads/"+rec.DefaultBranch && !up.Deleted() {
 			push.Commits = h.accountCommits(ctx, r.Path, up)
 		}
-		_, err := h.forge.Do(ctx, u.Address, "repo.push", push)
-		if err != nil {
-			return fmt.Errorf("record the push of %s: %w", up.Ref, err)
+	}
+	return h.recordRefs(ctx, u.Address, push, "refs/heads/"+rec.DefaultBranch)
+}
+
+// recordRefs applies push, split into actions of at most MaxPushRefs
+// updates (so a push of more refs is atomic per part), the commits going
+// with the default branch's update. A committed action whose index is
+// stalled is recorded all the same.
+func (h *Repos) recordRefs(ctx context.Context, actor common.Address, push chainforge.RepoPush, defaultRef string) error {
+	all := push.Updates
+	for len(all) > 0 {
+		part := push
+		part.Updates, all = all[:min(len(all), chainforge.MaxPushRefs)], all[min(len(all), chainforge.MaxPushRefs):]
+		if !slices.ContainsFunc(part.Updates, func(u chainforge.RefChange) bool { return u.Ref == defaultRef }) {
+			part.Commits = nil
+		}
+		if _, err := h.forge.Do(ctx, actor, "repo.push", part); err != nil {
+			if ue, ok := usererr.As(err); ok && ue.Code == "index_stalled" {
+				continue // on chain: the index shows it once it catches up
+			}
+			return err
 		}
 	}
 	return nil
@@ -387,7 +415,8 @@ func (h *Repos) Create(ctx context.Context, actor common.Address, o CreateOption
 	if err != nil {
 		return index.Repo{}, err
 	}
-	// 3. The git data, and the first commit's objects as blocks.
+	// 3. The git data, then its first commit on chain (other nodes
+	// replicate it) and in the blockstore.
 	opts := gitstore.CreateOptions{DefaultBranch: o.DefaultBranch, README: o.README, Author: o.Author}
 	dir, err := h.git.Create(ctx, ownerDir(r.Owner.Address), repoID(r.ID), opts)
 	if err != nil {
@@ -395,7 +424,9 @@ func (h *Repos) Create(ctx context.Context, actor common.Address, o CreateOption
 		return r, fmt.Errorf("%w: repository %d: %v", ErrGitData, r.ID, err)
 	}
 	if o.README != nil {
-		h.importBlocks(ctx, r, dir)
+		if err := h.recordNewRefs(ctx, actor, r, dir); err != nil {
+			return r, err
+		}
 	}
 	return r, nil
 }
@@ -422,15 +453,49 @@ func (h *Repos) settleBlocks(r index.Repo) {
 	}
 }
 
-// importBlocks stores a public repository's objects as blocks. A failure
-// is logged, not returned: the repository itself is made and works; the
-// blocks can be imported again (ImportRepository skips stored ones).
-func (h *Repos) importBlocks(ctx context.Context, r index.Repo, dir string) {
-	if r.Private || h.blocks == nil {
+// recordNewRefs records the refs a new repository's git data starts with
+// (a first commit; a fork's branches and tags) as a push from nothing, as
+// a push's are, so other nodes replicate them, and queues their objects
+// for the blockstore. A node that dies before the record took them finds
+// at start refs the chain lacks, and removes them (Reconcile).
+func (h *Repos) recordNewRefs(ctx context.Context, actor common.Address, r index.Repo, dir string) error {
+	refs, err := gitstore.Refs(ctx, dir)
+	if err != nil {
+		return fmt.Errorf("%w: repository %d: %v", ErrGitData, r.ID, err)
+	}
+	push := chainforge.RepoPush{Repo: r.ID}
+	var tips []string
+	for _, ref := range refs {
+		if !Replicated(ref.Name) {
+			continue
+		}
+		push.Updates = append(push.Updates, chainforge.RefChange{Ref: ref.Name, Old: gitstore.ZeroID, New: ref.ID})
+		tips = append(tips, ref.ID)
+	}
+	if err := h.recordRefs(ctx, actor, push, ""); err != nil {
+		h.log.ErrorContext(ctx, "record the refs of a new repository", "repo", r.ID, "err", err)
+		return fmt.Errorf("%w: record the refs of repository %d: %v", ErrGitData, r.ID, err)
+	}
+	h.queueBlocks(ctx, r, dir, tips, nil)
+	return nil
+}
+
+// Replicated reports whether ref is one the chain records and every node
+// holds: not the node's own refs/pull/ (each node keeps a pull request's
+// head from its record) and refs/dforge/.
+func Replicated(ref string) bool {
+	return strings.HasPrefix(ref, "refs/") && !strings.HasPrefix(ref, "refs/pull/") && !strings.HasPrefix(ref, "refs/dforge/")
+}
+
+// queueBlocks journals a public repository's objects reachable from
+// include and not from exclude for the blockstore. A failure is logged:
+// the start queues what is missing (Reconcile).
+func (h *Repos) queueBlocks(ctx context.Context, r index.Repo, dir string, include, exclude []string) {
+	if r.Private || h.blocks == nil || len(include) == 0 {
 		return
 	}
-	if _, err := h.blocks.ImportRepository(ctx, dir); err != nil {
-		h.log.ErrorContext(ctx, "store a repository's objects as IPFS blocks", "repo", r.ID, "err", err)
+	if err := h.blocks.Enqueue(blocks.Job{Dir: dir, Include: include, Exclude: exclude}); err != nil {
+		h.log.ErrorContext(ctx, "queue a repository's objects for the blockstore", "repo", r.ID, "err", err)
 	}
 }
 
@@ -462,7 +527,9 @@ func (h *Repos) Fork(ctx context.Context, actor common.Address, src index.Repo, 
 		h.log.ErrorContext(ctx, "fork git repository for a recorded fork", "repo", r.ID, "source", src.ID, "err", err)
 		return r, fmt.Errorf("%w: fork %d of %d: %v", ErrGitData, r.ID, src.ID, err)
 	}
-	h.importBlocks(ctx, r, dir)
+	if err := h.recordNewRefs(ctx, actor, r, dir); err != nil {
+		return r, err
+	}
 	return r, nil
 }
 
