@@ -36,7 +36,8 @@ type API struct {
 	forge    *forge.Service
 	git      *gitstore.Store
 	blocks   *blocks.Store
-	hosting  *gitrepos.Repos // the forge's repositories with their git data
+	hosting  *gitrepos.Repos   // the forge's repositories with their git data
+	replicas gitrepos.Replicas // nil: this node replicates nothing
 	// maintainers are the node's team (serve --maintainer), shown at /node/team.
 	maintainers []common.Address
 	version     string
@@ -54,6 +55,9 @@ type Services struct {
 	Forge    *forge.Service  // nil serves no forge routes
 	Git      *gitstore.Store // the bare repositories; needed with Forge
 	Blocks   *blocks.Store   // public repositories' objects as IPFS blocks; nil stores none
+	// Replicas reports the copying of public repositories' git data from
+	// other nodes (replica.Replicator); nil: none is copied.
+	Replicas gitrepos.Replicas
 	// Maintainers are the wallets of the people who run the node, listed
 	// at /node/team; none lists no one.
 	Maintainers []common.Address
@@ -62,7 +66,7 @@ type Services struct {
 // New returns the API over the given services.
 func New(log *slog.Logger, s Services, version string) *API {
 	a := &API{log: log, vitals: s.Vitals, support: s.Support, pages: s.Pages, markdown: s.Markdown, chain: s.Chain, index: s.Index, auth: s.Auth,
-		forge: s.Forge, git: s.Git, blocks: s.Blocks, maintainers: uniqueAddresses(s.Maintainers), version: version}
+		forge: s.Forge, git: s.Git, blocks: s.Blocks, replicas: s.Replicas, maintainers: uniqueAddresses(s.Maintainers), version: version}
 	if s.Forge != nil && s.Git != nil {
 		a.hosting = gitrepos.New(s.Forge, s.Git, s.Blocks, log)
 		if s.Auth != nil {

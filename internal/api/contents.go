@@ -16,6 +16,7 @@ import (
 
 	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/forge"
+	"github.com/dforge/dforge/internal/forge/gitrepos"
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/usererr"
@@ -81,6 +82,10 @@ func (a *API) codeOf(r *http.Request) (code, error) {
 		return code{}, err
 	}
 	if !a.hosting.HasGit(rec) {
+		if s, ok := a.replication(rec); ok {
+			return code{}, &usererr.Error{Kind: usererr.Unavailable, Code: "replicating",
+				Message: gitrepos.PendingMessage(toForgeUser(r, rec.Owner).Login+"/"+rec.Name, s)}
+		}
 		return code{}, &usererr.Error{Kind: usererr.NotFound, Code: "no_git_data",
 			Message: "the git data of this repository is not on this node (it was created on another node)"}
 	}

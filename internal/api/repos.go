@@ -18,6 +18,7 @@ import (
 	"github.com/dforge/dforge/internal/forge/gitrepos"
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/replica"
 	"github.com/dforge/dforge/internal/usererr"
 )
 
@@ -197,6 +198,20 @@ type repoJSON struct {
 	// HasGitData is false on a node that holds the record but not the
 	// repository's git data (it was created on another node).
 	HasGitData bool `json:"has_git_data"`
+	// Replication is how copying the git data here from another node
+	// stands, while has_git_data is false on a node that seeds it.
+	Replication *replicationJSON `json:"replication,omitempty"`
+}
+
+// replicationJSON is where copying a repository's git data from another
+// node stands.
+type replicationJSON struct {
+	// State is replicating, ready or failed (retried).
+	State string `json:"state"`
+	// Done is how many of the Total refs are at the chain's values.
+	Done  int    `json:"done"`
+	Total int    `json:"total"`
+	Error string `json:"error,omitempty"`
 }
 
 // repoJSON shapes rec for the request's user, whose permission is perm.
@@ -218,6 +233,9 @@ func (a *API) repoJSON(r *http.Request, rec index.Repo, perm forge.Perm) repoJSO
 		j.ProtectedBranches = []string{}
 	}
 	j.HasGitData = a.hosting.HasGit(rec)
+	if s, ok := a.replication(rec); ok && !j.HasGitData {
+		j.Replication = &replicationJSON{State: s.State, Done: s.Done, Total: s.Total, Error: s.Error}
+	}
 	if dir, err := a.hosting.Dir(rec); err == nil && j.HasGitData {
 		j.Empty = gitstore.IsEmpty(dir)
 	} else {
@@ -755,4 +773,13 @@ func (a *API) deleteCollaborator(w http.ResponseWriter, r *http.Request, id *aut
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
+}
+
+// replication is how copying rec's git data to this node stands; false
+// when the node does not replicate it.
+func (a *API) replication(rec index.Repo) (replica.Status, bool) {
+	if a.replicas == nil || rec.Private {
+		return replica.Status{}, false
+	}
+	return a.replicas.Status(rec.ID)
 }

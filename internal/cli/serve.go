@@ -28,6 +28,7 @@ import (
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/p2p"
+	"github.com/dforge/dforge/internal/replica"
 	"github.com/dforge/dforge/internal/store"
 	"github.com/dforge/dforge/internal/web"
 	ui "github.com/dforge/dforge/web"
@@ -54,6 +55,9 @@ type ServeConfig struct {
 	IPFSListen []string
 	// IPFSPeers are IPFS peers to keep connected, /ip4/.../tcp/.../p2p/<id>.
 	IPFSPeers []string
+	// Seed is which public repositories the node replicates (replica.Policy
+	// terms); none means all.
+	Seed []string
 	// EmptyBlocks, when not zero, is how often the idle chain makes a block.
 	EmptyBlocks time.Duration
 	Dist        fs.FS // the web app; nil means the embedded build
@@ -87,6 +91,9 @@ func parseServe(args []string) (ServeConfig, error) {
 	ipfsPeers := &stringList{values: &cfg.IPFSPeers}
 	ipfsPeers.parse(os.Getenv("DFORGE_IPFS_PEERS"))
 	fl.Var(ipfsPeers, "ipfs-peer", "IPFS peer to keep connected and fetch blocks from, a `multiaddr` ending in /p2p/<peer id> (a Kubo node, another dForge node); repeat it or separate with commas (env DFORGE_IPFS_PEERS)")
+	seed := &stringList{values: &cfg.Seed}
+	seed.parse(os.Getenv("DFORGE_SEED"))
+	fl.Var(seed, "seed", "which public repositories to replicate: all (the default), none, owner:<name or address>, repo:<owner>/<name>, or ! before a rule to block it; repeat it or separate with commas (env DFORGE_SEED)")
 	home := fl.String("home", "", "node `dir` written by dforge testnet: the data dir plus the settings in its dforge.env (flags and env override them)")
 	if err := fl.Parse(args); err != nil {
 		return cfg, err
@@ -106,6 +113,9 @@ func parseServe(args []string) (ServeConfig, error) {
 	}
 	if _, _, err := ipfsAddrs(cfg); err != nil {
 		return cfg, fmt.Errorf("serve: %w", err)
+	}
+	if _, err := replica.ParsePolicy(cfg.Seed...); err != nil {
+		return cfg, fmt.Errorf("serve: --seed: %w", err)
 	}
 	if cfg.DB == "" {
 		cfg.DB = store.DefaultDSN(cfg.DataDir)
@@ -325,10 +335,21 @@ func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer
 	// default names of people who signed in here (auth's users).
 	users := auth.New(st, auth.Config{ChainID: ch.Params().ChainID, Names: ix, Log: log})
 	hosting := gitrepos.New(forgeSvc, gitRepos, blockStore, log).WithUsers(users)
-	gitSrv := gitserver.New(gitserver.Config{Repos: hosting, Store: gitRepos, Blocks: blockStore, Log: log})
+	// Before any push: git data as the chain has it, whatever a crash left.
+	if err := hosting.Reconcile(ctx); err != nil {
+		return err
+	}
+	// The public repositories this node seeds follow the chain's refs,
+	// fetched from other nodes; stopped before the IPFS node and the
+	// blockstore close. A clone of one still on its way is told to retry.
+	policy, _ := replica.ParsePolicy(cfg.Seed...) // checked by parseServe
+	replicator, stopReplica := startReplica(ctx, policy, operator, ix, gitRepos, hosting, blockStore, ipfsNode, log)
+	defer stopReplica()
+	gitSrv := gitserver.New(gitserver.Config{Repos: gitrepos.Seeded{Repos: hosting, Replicas: replicator}, Store: gitRepos, Blocks: blockStore, Log: log})
 	defer gitSrv.Close() // after the HTTP server: in-flight pushes call their hooks
 	handler, err := web.NewNodeHandler(log, st, ch, ix, dist, Version,
-		web.WithGit(gitSrv, blockStore.Gateway(log)), web.WithForge(forgeSvc, gitRepos, blockStore), web.WithMaintainers(cfg.Maintainers))
+		web.WithGit(gitSrv, blockStore.Gateway(log)), web.WithForge(forgeSvc, gitRepos, blockStore), web.WithMaintainers(cfg.Maintainers),
+		web.WithReplicas(replicator))
 	if err != nil {
 		return fmt.Errorf("build handler: %w", err)
 	}

@@ -35,14 +35,17 @@ func TestMain(m *testing.M) {
 
 // runChild is cmd/dforge's main, plus one thing: the parent holds the
 // child's stdin open, so EOF means the test process died (a panic or a
-// -timeout) and the node stops instead of outliving it.
+// -timeout) and the node stops instead of outliving it. A git hook the
+// node runs (the same binary, `hook <name>`) reads its stdin itself.
 func runChild() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	go func() {
-		io.Copy(io.Discard, os.Stdin)
-		stop()
-	}()
+	if len(os.Args) < 2 || os.Args[1] != "hook" {
+		go func() {
+			io.Copy(io.Discard, os.Stdin)
+			stop()
+		}()
+	}
 	if err := Run(ctx, os.Args[1:], os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "dforge:", err)
 		return 1

@@ -96,6 +96,13 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request, req request, 
 		}
 	}
 	if !filepath.IsAbs(repo.Path) || !exists(filepath.Join(repo.Path, "HEAD")) {
+		if p, ok := s.repos.(Pending); ok {
+			if msg, pending := p.Pending(ctx, repo); pending {
+				w.Header().Set("Retry-After", "10")
+				textError(w, http.StatusServiceUnavailable, msg)
+				return Repo{}, nil, false
+			}
+		}
 		s.log.ErrorContext(ctx, "repository missing on disk", "repo", repo.ID, "path", repo.Path)
 		notFound(w)
 		return Repo{}, nil, false

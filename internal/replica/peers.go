@@ -31,6 +31,30 @@ type StaticPeers []Peer
 // Peers returns the list.
 func (s StaticPeers) Peers(context.Context) ([]Peer, error) { return s, nil }
 
+// Registry is the on-chain node registry (*index.Index).
+type Registry interface {
+	Nodes(ctx context.Context) ([]index.Node, error)
+}
+
+// RegistryPeers are the nodes the registry lists.
+func RegistryPeers(reg Registry) Peers { return registryPeers{reg} }
+
+type registryPeers struct{ reg Registry }
+
+func (p registryPeers) Peers(ctx context.Context) ([]Peer, error) {
+	nodes, err := p.reg.Nodes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Peer, 0, len(nodes))
+	for _, n := range nodes {
+		if n.URL != "" {
+			out = append(out, Peer{Operator: n.Operator, URL: n.URL})
+		}
+	}
+	return out, nil
+}
+
 // PeerList joins several sources; a failing one is skipped while others answer.
 type PeerList []Peers
 

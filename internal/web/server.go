@@ -23,6 +23,7 @@ import (
 	"github.com/dforge/dforge/internal/chain"
 	"github.com/dforge/dforge/internal/chain/app"
 	"github.com/dforge/dforge/internal/forge"
+	"github.com/dforge/dforge/internal/forge/gitrepos"
 	"github.com/dforge/dforge/internal/gitserver"
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
@@ -74,6 +75,9 @@ type Deps struct {
 	Forge    *forge.Service
 	GitStore *gitstore.Store
 	Blocks   *blocks.Store
+	// Replicas reports the copying of public repositories from other
+	// nodes, shown by the API while one is on its way; nil: none.
+	Replicas gitrepos.Replicas
 	// Maintainers are the node's team, listed by the API at /node/team.
 	Maintainers []common.Address
 }
@@ -89,6 +93,11 @@ func WithGit(git, ipfs http.Handler) Option {
 // WithForge gives the API the forge service and the git data it serves.
 func WithForge(f *forge.Service, git *gitstore.Store, bs *blocks.Store) Option {
 	return func(d *Deps) { d.Forge, d.GitStore, d.Blocks = f, git, bs }
+}
+
+// WithReplicas gives the API how replicating repositories stands.
+func WithReplicas(r gitrepos.Replicas) Option {
+	return func(d *Deps) { d.Replicas = r }
 }
 
 // WithMaintainers names the node's maintainers by wallet address.
@@ -112,7 +121,7 @@ func NewNodeHandler(log *slog.Logger, st *store.Store, ch *chain.Chain, ix *inde
 	id := newAuth(log, st, ch, ix)
 	d.API = api.New(log, api.Services{
 		Vitals: vitals.New(st), Support: support.New(st), Pages: pages.New(content.FS, md), Markdown: md, Chain: ch, Index: ix,
-		Auth: id, Forge: d.Forge, Git: d.GitStore, Blocks: d.Blocks, Maintainers: d.Maintainers,
+		Auth: id, Forge: d.Forge, Git: d.GitStore, Blocks: d.Blocks, Replicas: d.Replicas, Maintainers: d.Maintainers,
 	}, version)
 	d.Log, d.DB, d.Dist, d.Version, d.Auth = log, st, dist, version, id
 	if ix != nil { // a nil *index.Index in the interface would not read as nil
