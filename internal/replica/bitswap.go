@@ -5,11 +5,12 @@ import (
 	"compress/zlib"
 	"context"
 	"crypto/sha1"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"time"
@@ -19,11 +20,18 @@ import (
 
 // The fallback when no dForge peer sends a repository's objects: its
 // commit DAG by CID over bitswap, from any IPFS peer (a Kubo node that
-// pinned it, say). A git-raw block is a loose object's bytes, so each one
-// fetched is hashed against its id and written as a loose object into the
-// quarantine; the walk stops at objects the repository has. The blocks
-// stay in this node's blockstore (p2p.Node.Fetch stores them), so a retry
-// after a walk cut short asks the network only for the rest.
+// pinned it, say). A git-raw block is a loose object's bytes; each one
+// fetched is hashed against its id and added to a pack (no deltas), which
+// `git index-pack` checks again and indexes into the quarantine. The walk
+// stops at objects the repository has. The blocks stay in this node's
+// blockstore (p2p.Node.Fetch stores them), so a retry after a walk cut
+// short asks the network only for the rest.
+//
+// One pack rather than a file per block: for 500 objects of 2 KiB a pack
+// (index-pack included) took 0.3 ms an object, loose files (zlib, temp
+// file, rename) 1.1 ms and a `git hash-object -w` each 3 ms, on a shared
+// 2-core machine (BenchmarkWriteObjects); and the repository gets one
+// file, not 500.
 
 const (
 	blockTimeout  = 20 * time.Second // for one block
@@ -33,6 +41,11 @@ const (
 // bitswapFetch fetches ids and everything they reach that q's repository
 // lacks into q.
 func (r *Replicator) bitswapFetch(ctx context.Context, q *quarantine, ids []string) error {
+	pack, err := newPackFile(q.path)
+	if err != nil {
+		return err
+	}
+	defer pack.close()
 	seen := map[string]bool{}
 	for _, id := range ids {
 		seen[id] = true
@@ -40,10 +53,9 @@ func (r *Replicator) bitswapFetch(ctx context.Context, q *quarantine, ids []stri
 	frontier, err := missing(ctx, q.repo, q, ids)
 	for len(frontier) > 0 && err == nil {
 		var links []string
-		if links, err = r.fetchLevel(ctx, q.path, frontier); err != nil {
+		if links, err = r.fetchLevel(ctx, pack, frontier); err != nil {
 			return err
 		}
-		q.loose = append(q.loose, frontier...)
 		var next []string
 		for _, id := range links {
 			if !seen[id] {
@@ -53,12 +65,15 @@ func (r *Replicator) bitswapFetch(ctx context.Context, q *quarantine, ids []stri
 		}
 		frontier, err = missing(ctx, q.repo, q, next)
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	return pack.index(ctx, q)
 }
 
-// fetchLevel fetches ids at once (blockParallel at a time), writes each as
-// a loose object in quarantine, and returns the ids they link to.
-func (r *Replicator) fetchLevel(ctx context.Context, quarantine string, ids []string) ([]string, error) {
+// fetchLevel fetches ids at once (blockParallel at a time), adds each to
+// pack, and returns the ids they link to.
+func (r *Replicator) fetchLevel(ctx context.Context, pack *packFile, ids []string) ([]string, error) {
 	var (
 		mu    sync.Mutex
 		links []string
@@ -71,7 +86,7 @@ func (r *Replicator) fetchLevel(ctx context.Context, quarantine string, ids []st
 		slots <- struct{}{}
 		go func() {
 			defer func() { <-slots; wg.Done() }()
-			ls, err := r.fetchObject(ctx, quarantine, id)
+			ls, err := r.fetchObject(ctx, pack, id)
 			mu.Lock()
 			defer mu.Unlock()
 			links = append(links, ls...)
@@ -84,7 +99,7 @@ func (r *Replicator) fetchLevel(ctx context.Context, quarantine string, ids []st
 	return links, errors.Join(errs...)
 }
 
-func (r *Replicator) fetchObject(ctx context.Context, quarantine, id string) ([]string, error) {
+func (r *Replicator) fetchObject(ctx context.Context, pack *packFile, id string) ([]string, error) {
 	ctx, cancel := context.WithTimeout(ctx, blockTimeout)
 	defer cancel()
 	blk, err := r.cfg.Bitswap.Fetch(ctx, blocks.CIDForGitObject(id))
@@ -99,39 +114,96 @@ func (r *Replicator) fetchObject(ctx context.Context, quarantine, id string) ([]
 	if err != nil {
 		return nil, fmt.Errorf("object %s: %w", id, err)
 	}
-	if err := writeLoose(quarantine, id, data); err != nil {
+	if err := pack.add(data); err != nil {
 		return nil, err
 	}
 	return links, nil
 }
 
-// writeLoose writes a loose object (zlib over the block's bytes) through a
-// temporary file, so no reader sees a partial one.
-func writeLoose(objects, id string, data []byte) error {
-	dir := filepath.Join(objects, id[:2])
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("write object %s: %w", id, err)
-	}
-	f, err := os.CreateTemp(dir, "tmp_obj_")
+// packFile gathers objects as the entries of a version 2 pack without
+// deltas, in a temporary file (the count goes in the pack's header, so
+// the entries come first).
+type packFile struct {
+	mu sync.Mutex
+	f  *os.File
+	n  uint32
+}
+
+// packTypes are the pack's codes of the object types.
+var packTypes = map[string]byte{"commit": 1, "tree": 2, "blob": 3, "tag": 4}
+
+func newPackFile(dir string) (*packFile, error) {
+	f, err := os.CreateTemp(dir, "entries-")
 	if err != nil {
-		return fmt.Errorf("write object %s: %w", id, err)
+		return nil, fmt.Errorf("start a pack of fetched objects: %w", err)
 	}
-	defer os.Remove(f.Name()) // after the rename, nothing
-	zw := zlib.NewWriter(f)
-	_, err = zw.Write(data)
-	if cerr := zw.Close(); err == nil {
-		err = cerr
+	return &packFile{f: f}, nil
+}
+
+// add appends an object given in its loose form ("<type> <size>\0...").
+func (p *packFile) add(loose []byte) error {
+	header, body, _ := bytes.Cut(loose, []byte{0})
+	kind, _, _ := bytes.Cut(header, []byte{' '})
+	code, ok := packTypes[string(kind)]
+	if !ok {
+		return fmt.Errorf("pack an object: unknown type %q", kind)
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	// The entry header: type and size, 4 bits then 7 per byte.
+	size := len(body)
+	entry := []byte{code<<4 | byte(size&0x0f)}
+	for size >>= 4; size > 0; size >>= 7 {
+		entry[len(entry)-1] |= 0x80
+		entry = append(entry, byte(size&0x7f))
 	}
-	if err == nil {
-		err = os.Rename(f.Name(), filepath.Join(dir, id[2:]))
+	var z bytes.Buffer
+	z.Write(entry)
+	zw := zlib.NewWriter(&z)
+	zw.Write(body)
+	if err := zw.Close(); err != nil {
+		return fmt.Errorf("pack an object: %w", err)
 	}
-	if err != nil {
-		return fmt.Errorf("write object %s: %w", id, err)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, err := p.f.Write(z.Bytes()); err != nil {
+		return fmt.Errorf("pack an object: %w", err)
+	}
+	p.n++
+	return nil
+}
+
+// index writes the pack (header, entries, SHA-1 trailer) through `git
+// index-pack --stdin` into q, which checks each object and indexes it.
+func (p *packFile) index(ctx context.Context, q *quarantine) error {
+	if p.n == 0 {
+		return nil
+	}
+	if _, err := p.f.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("write the pack of fetched objects: %w", err)
+	}
+	pr, pw := io.Pipe()
+	go func() {
+		sum := sha1.New()
+		w := io.MultiWriter(pw, sum)
+		header := binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32([]byte("PACK"), 2), p.n)
+		_, err := w.Write(header)
+		if err == nil {
+			_, err = io.Copy(w, p.f)
+		}
+		if err == nil {
+			_, err = pw.Write(sum.Sum(nil))
+		}
+		pw.CloseWithError(err)
+	}()
+	defer pr.Close()
+	if _, err := git(ctx, q.repo, q.env(), pr, "index-pack", "--stdin"); err != nil {
+		return fmt.Errorf("write the pack of fetched objects: %w", err)
 	}
 	return nil
+}
+
+func (p *packFile) close() {
+	p.f.Close()
+	os.Remove(p.f.Name())
 }
 
 // objectLinks reads the ids a loose object refers to: a commit's tree and

@@ -1,8 +1,14 @@
 package replica
 
 import (
+	"bytes"
+	"compress/zlib"
 	"context"
 	"crypto/rand"
+	"crypto/sha1"
+	"encoding/hex"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -118,4 +124,88 @@ func startIPFS(t *testing.T, s *blocks.Store) *p2p.Node {
 	}
 	t.Cleanup(func() { n.Close() })
 	return n
+}
+
+// BenchmarkWriteObjects measures writing fetched blocks into a repository,
+// as the bitswap fallback does (one pack through index-pack), against a
+// loose file per object and a `git hash-object -w` per object:
+// go test -run XXX -bench WriteObjects ./internal/replica.
+func BenchmarkWriteObjects(b *testing.B) {
+	objects := make([][]byte, 500)
+	ids := make([]string, len(objects))
+	for i := range objects {
+		body := make([]byte, 2048)
+		rand.Read(body)
+		objects[i] = append([]byte("blob 2048\x00"), body...)
+		sum := sha1.Sum(objects[i])
+		ids[i] = hex.EncodeToString(sum[:])
+	}
+	perObject := func(b *testing.B) {
+		b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(objects)), "µs/object")
+	}
+	bare := func(b *testing.B) string {
+		dir := filepath.Join(b.TempDir(), "r.git")
+		if out, err := exec.Command("git", "init", "--quiet", "--bare", dir).CombinedOutput(); err != nil {
+			b.Fatal(err, string(out))
+		}
+		return dir
+	}
+	b.Run("pack", func(b *testing.B) {
+		for range b.N {
+			q, err := newQuarantine(bare(b))
+			if err != nil {
+				b.Fatal(err)
+			}
+			pack, err := newPackFile(q.path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, o := range objects {
+				if err := pack.add(o); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := pack.index(context.Background(), q); err != nil {
+				b.Fatal(err)
+			}
+			pack.close()
+		}
+		perObject(b)
+	})
+	b.Run("loose", func(b *testing.B) {
+		for range b.N {
+			dir := filepath.Join(bare(b), "objects")
+			for i, o := range objects {
+				var z bytes.Buffer
+				zw := zlib.NewWriter(&z)
+				zw.Write(o)
+				zw.Close()
+				f, err := os.CreateTemp(dir, "tmp_obj_")
+				if err != nil {
+					b.Fatal(err)
+				}
+				f.Write(z.Bytes())
+				f.Close()
+				os.MkdirAll(filepath.Join(dir, ids[i][:2]), 0o755)
+				if err := os.Rename(f.Name(), filepath.Join(dir, ids[i][:2], ids[i][2:])); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		perObject(b)
+	})
+	b.Run("hash-object", func(b *testing.B) {
+		for range b.N {
+			dir := bare(b)
+			for _, o := range objects {
+				_, body, _ := bytes.Cut(o, []byte{0})
+				cmd := exec.Command("git", "hash-object", "-w", "--literally", "-t", "blob", "--stdin")
+				cmd.Dir, cmd.Stdin = dir, bytes.NewReader(body)
+				if out, err := cmd.CombinedOutput(); err != nil {
+					b.Fatal(err, string(out))
+				}
+			}
+		}
+		perObject(b)
+	})
 }

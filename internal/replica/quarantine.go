@@ -19,10 +19,6 @@ import (
 type quarantine struct {
 	repo string // the repository
 	path string // objects/incoming-replica-<random>
-	// loose are the loose objects written into it, in the order written
-	// (bitswap); migrate moves them last first, so an object arrives
-	// after those it reaches.
-	loose []string
 }
 
 func newQuarantine(repo string) (*quarantine, error) {
@@ -45,7 +41,7 @@ func (q *quarantine) env() []string {
 }
 
 // migrate moves q's objects into the repository: each pack's data before
-// its index (which makes git see it), loose objects after what they reach.
+// its index (which makes git see it), then loose objects (a small fetch's).
 // An object the repository has already is left as it is.
 func (q *quarantine) migrate() error {
 	objects := filepath.Join(q.repo, "objects")
@@ -79,13 +75,8 @@ func (q *quarantine) migrate() error {
 	return nil
 }
 
-// looseFiles lists q's loose objects, xx/yyyy…, those written by bitswap
-// in reverse order and any others (git's own unpacking) before them.
+// looseFiles lists q's loose objects, xx/yyyy….
 func (q *quarantine) looseFiles() ([]string, error) {
-	written := map[string]bool{}
-	for _, id := range q.loose {
-		written[filepath.Join(id[:2], id[2:])] = true
-	}
 	var out []string
 	err := filepath.WalkDir(q.path, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -98,16 +89,13 @@ func (q *quarantine) looseFiles() ([]string, error) {
 			}
 			return nil
 		}
-		if !written[rel] && isHexString(d.Name()) && len(d.Name()) == 38 {
+		if isHexString(d.Name()) && len(d.Name()) == 38 {
 			out = append(out, rel)
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("list fetched objects: %w", err)
-	}
-	for _, id := range slices.Backward(q.loose) {
-		out = append(out, filepath.Join(id[:2], id[2:]))
 	}
 	return out, nil
 }
