@@ -40,7 +40,8 @@ type queue struct {
 	dir     string
 	log     *slog.Logger
 	mu      sync.Mutex
-	pending int           // jobs in the journal
+	pending int             // jobs in the journal
+	held    map[string]bool // jobs journaled but not to run yet (EnqueueHeld)
 	idle    chan struct{} // closed while pending is 0
 	wake    chan struct{}
 	stop    context.CancelFunc
@@ -71,7 +72,7 @@ func (s *Store) startQueue(log *slog.Logger) error {
 		return err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	q := &queue{dir: dir, log: log, idle: make(chan struct{}), wake: make(chan struct{}, 1), stop: cancel, done: make(chan struct{})}
+	q := &queue{dir: dir, log: log, held: map[string]bool{}, idle: make(chan struct{}), wake: make(chan struct{}, 1), stop: cancel, done: make(chan struct{})}
 	q.pending = len(left)
 	if q.pending == 0 {
 		close(q.idle)
@@ -84,20 +85,38 @@ func (s *Store) startQueue(log *slog.Logger) error {
 // Enqueue writes job to the journal; the worker stores its objects soon
 // after. It returns once the job would survive a crash of the node.
 func (s *Store) Enqueue(job Job) error {
+	release, err := s.EnqueueHeld(job)
+	if err == nil {
+		release()
+	}
+	return err
+}
+
+// EnqueueHeld writes job to the journal as Enqueue does, but the worker
+// leaves it until release is called: a push journals its objects before
+// the chain commits it, and they are stored once git is done with the
+// push, not while it competes for the disk. A restart runs it whatever.
+func (s *Store) EnqueueHeld(job Job) (release func(), err error) {
 	if len(job.Include) == 0 {
-		return nil
+		return func() {}, nil
 	}
 	b, err := json.Marshal(job)
 	if err != nil {
-		return fmt.Errorf("encode block job: %w", err)
+		return nil, fmt.Errorf("encode block job: %w", err)
 	}
 	q := s.queue
 	suffix := make([]byte, 4)
 	rand.Read(suffix)
 	// The name sorts in arrival order: the worker runs jobs oldest first.
 	name := fmt.Sprintf("%016x-%s.json", time.Now().UnixNano(), hex.EncodeToString(suffix))
+	q.mu.Lock()
+	q.held[name] = true
+	q.mu.Unlock()
 	if err := writeFileSynced(q.dir, name, b); err != nil {
-		return fmt.Errorf("queue block job: %w", err)
+		q.mu.Lock()
+		delete(q.held, name)
+		q.mu.Unlock()
+		return nil, fmt.Errorf("queue block job: %w", err)
 	}
 	q.mu.Lock()
 	if q.pending == 0 {
@@ -105,11 +124,18 @@ func (s *Store) Enqueue(job Job) error {
 	}
 	q.pending++
 	q.mu.Unlock()
-	select {
-	case q.wake <- struct{}{}:
-	default:
-	}
-	return nil
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			q.mu.Lock()
+			delete(q.held, name)
+			q.mu.Unlock()
+			select {
+			case q.wake <- struct{}{}:
+			default:
+			}
+		})
+	}, nil
 }
 
 // Settle waits until every queued job has run, or ctx ends.
@@ -151,6 +177,12 @@ func (s *Store) work(ctx context.Context) {
 			q.log.ErrorContext(ctx, "list queued block jobs", "err", err)
 		}
 		for _, name := range names {
+			q.mu.Lock()
+			held := q.held[name]
+			q.mu.Unlock()
+			if held {
+				continue // its release wakes the worker
+			}
 			if !s.runJob(ctx, name) {
 				return
 			}

@@ -35,10 +35,12 @@ import (
 //     (gitstore.StagePush), and records the updates (Repos.Commit: one
 //     repo.push on chain, compare-and-swap, waited for). A refusal, a
 //     lost race included, drops the staged files and declines the push.
-//  3. It journals the new objects for the blockstore and says yes; git
-//     moves the refs and reports to the client: the push is acknowledged.
+//  3. It journals the new objects for the blockstore (held) and says yes;
+//     git moves the refs and reports to the client: the push is
+//     acknowledged.
 //  4. When receive-pack ends, the node checks that git moved every ref the
-//     chain took (moving any it did not) and forgets the staging.
+//     chain took (moving any it did not), forgets the staging and lets the
+//     queue store the blocks.
 // A crash anywhere is repaired at start (gitrepos.Repos.Reconcile).
 
 // push is one receive-pack run.
@@ -50,7 +52,8 @@ type push struct {
 	// Set by pre-receive once the chain has the updates:
 	staged    *gitstore.Staged
 	committed []RefUpdate
-	keep      bool // the record's outcome is unknown: leave the staging for the start
+	keep      bool   // the record's outcome is unknown: leave the staging for the start
+	release   func() // lets the worker store the push's blocks
 }
 
 // hookRequest is what `dforge hook` sends; hookResponse what it gets back.
@@ -200,12 +203,17 @@ func (s *Server) preReceive(ctx context.Context, p *push, req hookRequest) hookR
 	p.mu.Lock()
 	p.staged, p.committed = staged, updates
 	p.mu.Unlock()
-	// 3. The new objects of a public repository, for the blockstore.
+	// 3. The new objects of a public repository, for the blockstore,
+	// stored once git is done with the push.
 	if !p.repo.Private && s.blocks != nil {
-		if err := s.queueBlocks(ctx, p.repo, updates); err != nil {
+		release, err := s.queueBlocks(ctx, p.repo, updates)
+		if err != nil {
 			// The push stands; the start queues what is missing.
 			s.log.ErrorContext(ctx, "queue pushed objects for the blockstore", "repo", p.repo.ID, "err", err)
 		}
+		p.mu.Lock()
+		p.release = release
+		p.mu.Unlock()
 	}
 	return hookResponse{OK: true}
 }
@@ -239,8 +247,11 @@ const StaleRef = "stale_ref"
 // its update), and the staging is forgotten.
 func (s *Server) settle(p *push) {
 	p.mu.Lock()
-	staged, committed, keep := p.staged, p.committed, p.keep
+	staged, committed, keep, release := p.staged, p.committed, p.keep, p.release
 	p.mu.Unlock()
+	if release != nil {
+		defer release()
+	}
 	if keep || len(committed) == 0 {
 		return
 	}
@@ -278,7 +289,7 @@ func (s *Server) settle(p *push) {
 // queueBlocks queues every object the push brought for the blockstore: all
 // that the new tips reach and neither the old tips nor the refs the push
 // left alone do (their objects were queued when they were pushed).
-func (s *Server) queueBlocks(ctx context.Context, repo Repo, updates []RefUpdate) error {
+func (s *Server) queueBlocks(ctx context.Context, repo Repo, updates []RefUpdate) (release func(), err error) {
 	var include, exclude []string
 	pushed := map[string]bool{}
 	for _, u := range updates {
@@ -291,16 +302,16 @@ func (s *Server) queueBlocks(ctx context.Context, repo Repo, updates []RefUpdate
 		}
 	}
 	if len(include) == 0 {
-		return nil
+		return nil, nil
 	}
 	refs, err := gitstore.Refs(ctx, repo.Path)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, r := range refs {
 		if !pushed[r.Name] {
 			exclude = append(exclude, r.ID)
 		}
 	}
-	return s.blocks.Enqueue(blocks.Job{Dir: repo.Path, Include: include, Exclude: exclude})
+	return s.blocks.EnqueueHeld(blocks.Job{Dir: repo.Path, Include: include, Exclude: exclude})
 }
