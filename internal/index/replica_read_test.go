@@ -1,0 +1,57 @@
+package index_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/chain/app"
+	"github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/index"
+)
+
+// What a replicating node reads: the public repositories changed since a
+// height, with the operator that relayed their creation, and each ref's
+// value as the chain has it (its latest update) with the relaying operator.
+func TestReplicaReads(t *testing.T) {
+	t.Parallel()
+	eachDatabase(t, func(t *testing.T, name, dsn string) {
+		ctx := context.Background()
+		op0, op1 := newWallet(), newWallet()
+		alice := newWallet().addr
+		ch := openChain(t, t.TempDir(), app.Genesis{Params: testParams, Operators: []common.Address{op0.addr, op1.addr}})
+		st := openStore(t, dsn)
+		defer st.Close()
+		ix := index.New(quiet, st, ch.Client())
+		defer follow(t, ix)()
+
+		forgeAct(t, op0, ch, ix, alice, "repo.create", map[string]any{"name": "demo"})
+		forgeAct(t, op0, ch, ix, alice, "repo.push", map[string]any{"repo": 1, "ref": "refs/heads/main", "old": forge.ZeroSHA, "new": sha1})
+		forgeAct(t, op1, ch, ix, alice, "repo.push", map[string]any{"repo": 1, "ref": "refs/heads/main", "old": sha1, "new": sha2})
+		forgeAct(t, op1, ch, ix, alice, "repo.push", map[string]any{"repo": 1, "ref": "refs/heads/topic", "old": forge.ZeroSHA, "new": sha3})
+		forgeAct(t, op0, ch, ix, alice, "repo.push", map[string]any{"repo": 1, "ref": "refs/heads/topic", "old": sha3, "new": forge.ZeroSHA, "forced": true})
+		if err := ix.ProjectPrivate(ctx, privateEntries(t, alice)...); err != nil {
+			t.Fatal(err)
+		}
+
+		refs, err := ix.ChainRefs(ctx, 1)
+		if err != nil || len(refs) != 2 {
+			t.Fatalf("chain refs = %+v, %v", refs, err)
+		}
+		if main := refs[0]; main.Ref != "refs/heads/main" || main.SHA != sha2 || main.Relayer != op1.addr {
+			t.Errorf("main = %+v, want %s relayed by %s", main, sha2, op1.addr)
+		}
+		if topic := refs[1]; topic.Ref != "refs/heads/topic" || topic.SHA != forge.ZeroSHA || topic.Relayer != op0.addr || topic.Update <= refs[0].Update {
+			t.Errorf("topic = %+v, want deleted by %s, the newest update", topic, op0.addr)
+		}
+
+		repos, err := ix.PublicRepos(ctx, -1)
+		if err != nil || len(repos) != 1 || repos[0].Name != "demo" || repos[0].Relayer != op0.addr {
+			t.Fatalf("public repositories = %+v, %v (the private one is not listed)", repos, err)
+		}
+		if later, err := ix.PublicRepos(ctx, repos[0].UpdatedHeight); err != nil || len(later) != 0 {
+			t.Fatalf("public repositories changed after %d = %+v, %v", repos[0].UpdatedHeight, later, err)
+		}
+	})
+}
