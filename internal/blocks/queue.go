@@ -42,7 +42,7 @@ type queue struct {
 	mu      sync.Mutex
 	pending int             // jobs in the journal
 	held    map[string]bool // jobs journaled but not to run yet (EnqueueHeld)
-	idle    chan struct{} // closed while pending is 0
+	idle    chan struct{}   // closed while pending is 0
 	wake    chan struct{}
 	stop    context.CancelFunc
 	done    chan struct{}
