@@ -79,6 +79,9 @@ func StagePush(dir, quarantine string, updates []StagedRef) (*Staged, error) {
 			st.Files = append(st.Files, filepath.ToSlash(filepath.Join("objects", f)))
 		}
 	}
+	if len(st.Files) == 0 {
+		return st, nil // a deletion, or objects the repository has: nothing to journal
+	}
 	// 2. The journal, then the links, then their data and directories on disk.
 	if err := st.writeJournal(); err != nil {
 		return nil, err
@@ -187,6 +190,9 @@ func (st *Staged) writeJournal() error {
 // Done forgets the staging once the push is settled: git moved the refs,
 // or the node recorded them and will move them at its next start.
 func (st *Staged) Done() error {
+	if st.Journal == "" {
+		return nil
+	}
 	if err := os.Remove(st.Journal); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("remove push journal: %w", err)
 	}
