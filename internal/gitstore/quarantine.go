@@ -237,6 +237,65 @@ func StagedPushes(dir string) ([]*Staged, error) {
 	return out, nil
 }
 
+// Quarantine is a temporary object directory inside a repository's
+// objects, as receive-pack keeps a push's: objects fetched into it land
+// there, git reads the repository's own through it (as alternates), and
+// they join the repository only at Migrate, once verified. Until then no
+// reader of the repository sees them.
+type Quarantine struct {
+	Repo string // the repository
+	Path string // objects/<prefix><random>
+}
+
+// NewQuarantine makes a quarantine in repo's objects, named prefix and a
+// random suffix.
+func NewQuarantine(repo, prefix string) (*Quarantine, error) {
+	suffix := make([]byte, 6)
+	rand.Read(suffix)
+	q := &Quarantine{Repo: repo, Path: filepath.Join(repo, "objects", prefix+hex.EncodeToString(suffix))}
+	if err := os.MkdirAll(filepath.Join(q.Path, "pack"), 0o755); err != nil {
+		return nil, fmt.Errorf("make a quarantine: %w", err)
+	}
+	return q, nil
+}
+
+// Env is git's environment to read and write through q; a nil q reads the
+// repository alone.
+func (q *Quarantine) Env() []string {
+	if q == nil {
+		return nil
+	}
+	return []string{"GIT_OBJECT_DIRECTORY=" + q.Path, "GIT_ALTERNATE_OBJECT_DIRECTORIES=" + filepath.Join(q.Repo, "objects")}
+}
+
+// Migrate moves q's objects into the repository in the order git does
+// (quarantineFiles): each pack's data before its index, which makes git
+// see it, then loose objects. An object the repository has already is
+// left as it is.
+func (q *Quarantine) Migrate() error {
+	objects := filepath.Join(q.Repo, "objects")
+	files, err := quarantineFiles(q.Path)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		dst := filepath.Join(objects, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return fmt.Errorf("move quarantined objects: %w", err)
+		}
+		if _, err := os.Lstat(dst); err == nil {
+			continue
+		}
+		if err := os.Rename(filepath.Join(q.Path, filepath.FromSlash(f)), dst); err != nil {
+			return fmt.Errorf("move quarantined objects: %w", err)
+		}
+	}
+	return nil
+}
+
+// Discard removes what is left of q.
+func (q *Quarantine) Discard() { os.RemoveAll(q.Path) }
+
 // writeSynced writes path through a synced temporary file and syncs its
 // directory, so a crash leaves the whole file or none.
 func writeSynced(path string, b []byte) error {

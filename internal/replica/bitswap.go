@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/dforge/dforge/internal/blocks"
+	"github.com/dforge/dforge/internal/gitstore"
 )
 
 // The fallback when no dForge peer sends a repository's objects: its
@@ -40,8 +41,8 @@ const (
 
 // bitswapFetch fetches ids and everything they reach that q's repository
 // lacks into q.
-func (r *Replicator) bitswapFetch(ctx context.Context, q *quarantine, ids []string) error {
-	pack, err := newPackFile(q.path)
+func (r *Replicator) bitswapFetch(ctx context.Context, q *gitstore.Quarantine, ids []string) error {
+	pack, err := newPackFile(q.Path)
 	if err != nil {
 		return err
 	}
@@ -50,7 +51,7 @@ func (r *Replicator) bitswapFetch(ctx context.Context, q *quarantine, ids []stri
 	for _, id := range ids {
 		seen[id] = true
 	}
-	frontier, err := missing(ctx, q.repo, q, ids)
+	frontier, err := missing(ctx, q.Repo, q, ids)
 	for len(frontier) > 0 && err == nil {
 		var links []string
 		if links, err = r.fetchLevel(ctx, pack, frontier); err != nil {
@@ -63,7 +64,7 @@ func (r *Replicator) bitswapFetch(ctx context.Context, q *quarantine, ids []stri
 				next = append(next, id)
 			}
 		}
-		frontier, err = missing(ctx, q.repo, q, next)
+		frontier, err = missing(ctx, q.Repo, q, next)
 	}
 	if err != nil {
 		return err
@@ -173,7 +174,7 @@ func (p *packFile) add(loose []byte) error {
 
 // index writes the pack (header, entries, SHA-1 trailer) through `git
 // index-pack --stdin` into q, which checks each object and indexes it.
-func (p *packFile) index(ctx context.Context, q *quarantine) error {
+func (p *packFile) index(ctx context.Context, q *gitstore.Quarantine) error {
 	if p.n == 0 {
 		return nil
 	}
@@ -195,7 +196,7 @@ func (p *packFile) index(ctx context.Context, q *quarantine) error {
 		pw.CloseWithError(err)
 	}()
 	defer pr.Close()
-	if _, err := git(ctx, q.repo, q.env(), pr, "index-pack", "--stdin"); err != nil {
+	if _, err := git(ctx, q.Repo, q.Env(), pr, "index-pack", "--stdin"); err != nil {
 		return fmt.Errorf("write the pack of fetched objects: %w", err)
 	}
 	return nil

@@ -19,6 +19,7 @@ import (
 	"github.com/multiformats/go-multiaddr"
 
 	"github.com/dforge/dforge/internal/blocks"
+	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/p2p"
 )
 
@@ -152,11 +153,11 @@ func BenchmarkWriteObjects(b *testing.B) {
 	}
 	b.Run("pack", func(b *testing.B) {
 		for range b.N {
-			q, err := newQuarantine(bare(b))
+			q, err := gitstore.NewQuarantine(bare(b), "incoming-replica-")
 			if err != nil {
 				b.Fatal(err)
 			}
-			pack, err := newPackFile(q.path)
+			pack, err := newPackFile(q.Path)
 			if err != nil {
 				b.Fatal(err)
 			}

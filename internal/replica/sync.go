@@ -176,17 +176,17 @@ func (r *Replicator) fetch(ctx context.Context, dir string, pr index.PublicRepo,
 		r.log.WarnContext(ctx, "list dForge peers", "err", err)
 	}
 	var errs []error
-	try := func(source string, get func(q *quarantine) error) bool {
-		q, err := newQuarantine(dir)
+	try := func(source string, get func(q *gitstore.Quarantine) error) bool {
+		q, err := gitstore.NewQuarantine(dir, "incoming-replica-")
 		if err == nil {
-			defer q.discard()
+			defer q.Discard()
 			err = get(q)
 		}
 		if err == nil {
 			err = verify(ctx, dir, q, news, have)
 		}
 		if err == nil {
-			err = q.migrate()
+			err = q.Migrate()
 		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", source, err))
@@ -194,14 +194,14 @@ func (r *Replicator) fetch(ctx context.Context, dir string, pr index.PublicRepo,
 		return err == nil
 	}
 	for _, p := range orderPeers(listed, todo, r.cfg.Self) {
-		if try(p.URL, func(q *quarantine) error { return r.gitFetch(ctx, q, p, pr, news) }) {
+		if try(p.URL, func(q *gitstore.Quarantine) error { return r.gitFetch(ctx, q, p, pr, news) }) {
 			return nil
 		}
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 	}
-	if r.cfg.Bitswap != nil && try("bitswap", func(q *quarantine) error { return r.bitswapFetch(ctx, q, news) }) {
+	if r.cfg.Bitswap != nil && try("bitswap", func(q *gitstore.Quarantine) error { return r.bitswapFetch(ctx, q, news) }) {
 		return nil
 	}
 	if len(errs) == 0 {
@@ -214,7 +214,7 @@ func (r *Replicator) fetch(ctx context.Context, dir string, pr index.PublicRepo,
 // (protocol v2; the git store allows any id in a want), without refs: the
 // refs move once verified. A peer without one of them fails the whole
 // fetch, so then each is asked for alone.
-func (r *Replicator) gitFetch(ctx context.Context, q *quarantine, p Peer, pr index.PublicRepo, ids []string) error {
+func (r *Replicator) gitFetch(ctx context.Context, q *gitstore.Quarantine, p Peer, pr index.PublicRepo, ids []string) error {
 	remote, err := repoURL(p.URL, pr.Owner.Address, pr.Name, r.cfg.Protocols)
 	if err != nil {
 		return err
@@ -234,23 +234,23 @@ func (r *Replicator) gitFetch(ctx context.Context, q *quarantine, p Peer, pr ind
 	return errors.Join(failed...)
 }
 
-func (r *Replicator) fetchIDs(ctx context.Context, q *quarantine, remote string, ids []string) error {
+func (r *Replicator) fetchIDs(ctx context.Context, q *gitstore.Quarantine, remote string, ids []string) error {
 	args := []string{
 		"-c", "protocol.version=2", "-c", "credential.helper=", "-c", "http.followRedirects=false",
 		"-c", "http.lowSpeedLimit=" + lowSpeedLimit, "-c", "http.lowSpeedTime=" + lowSpeedTime,
 		"fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--no-recurse-submodules", "--no-auto-gc", "--", remote,
 	}
-	env := append(q.env(), "GIT_ALLOW_PROTOCOL="+r.cfg.Protocols, "GIT_TERMINAL_PROMPT=0")
-	_, err := git(ctx, q.repo, env, nil, append(args, ids...)...)
+	env := append(q.Env(), "GIT_ALLOW_PROTOCOL="+r.cfg.Protocols, "GIT_TERMINAL_PROMPT=0")
+	_, err := git(ctx, q.Repo, env, nil, append(args, ids...)...)
 	return err
 }
 
 // missing lists the ids neither dir nor q has.
-func missing(ctx context.Context, dir string, q *quarantine, ids []string) ([]string, error) {
+func missing(ctx context.Context, dir string, q *gitstore.Quarantine, ids []string) ([]string, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	out, err := git(ctx, dir, q.env(), strings.NewReader(strings.Join(ids, "\n")+"\n"), "cat-file", "--batch-check=%(objectname)")
+	out, err := git(ctx, dir, q.Env(), strings.NewReader(strings.Join(ids, "\n")+"\n"), "cat-file", "--batch-check=%(objectname)")
 	if err != nil {
 		return nil, err
 	}
@@ -267,7 +267,7 @@ func missing(ctx context.Context, dir string, q *quarantine, ids []string) ([]st
 // reaches, past what the refs here (have) reach already: the objects are
 // complete and connected, whoever sent them. A shallow boundary would let
 // history stop short, so a repository that has one fails.
-func verify(ctx context.Context, dir string, q *quarantine, ids, have []string) error {
+func verify(ctx context.Context, dir string, q *gitstore.Quarantine, ids, have []string) error {
 	if len(ids) == 0 {
 		return nil
 	}
@@ -281,7 +281,7 @@ func verify(ctx context.Context, dir string, q *quarantine, ids, have []string) 
 	if _, err := os.Stat(filepath.Join(dir, "shallow")); err == nil {
 		return errors.New("verify the fetched objects: the repository became shallow")
 	}
-	if _, err := git(ctx, dir, q.env(), strings.NewReader(in.String()), "rev-list", "--objects", "--missing=error", "--quiet", "--stdin"); err != nil {
+	if _, err := git(ctx, dir, q.Env(), strings.NewReader(in.String()), "rev-list", "--objects", "--missing=error", "--quiet", "--stdin"); err != nil {
 		return fmt.Errorf("verify the fetched objects: %w", err)
 	}
 	return nil
