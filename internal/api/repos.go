@@ -47,6 +47,7 @@ func (a *API) registerRepos(mux *http.ServeMux) {
 	mux.HandleFunc("DELETE /api/v1/repos/{owner}/{repo}", user(auth.ScopeWrite, a.deleteRepo))
 	mux.HandleFunc("POST /api/v1/repos/{owner}/{repo}/forks", user(auth.ScopeWrite, a.forkRepo))
 	mux.HandleFunc("POST /api/v1/repos/{owner}/{repo}/transfer", user(auth.ScopeWrite, a.transferRepo))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/replication", a.getReplication)
 
 	mux.HandleFunc("GET /api/v1/user/starred/{owner}/{repo}", user(auth.ScopeRead, a.getStarred))
 	mux.HandleFunc("PUT /api/v1/user/starred/{owner}/{repo}", user(auth.ScopeWrite, a.flagRepo("repo.star", http.StatusNoContent)))

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { EmptyState } from '@/components/EmptyState'
 import { QueryState } from '@/components/QueryState'
-import { type RegisteredNode, useNodes } from './nodes'
+import { type RegisteredNode, useNodes } from '@/lib/nodes'
 
 /** The node registry: each operator's node with its public URL and its IPFS (libp2p) peer id and addresses. */
 export function NodesSection() {

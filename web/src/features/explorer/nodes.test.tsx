@@ -1,9 +1,9 @@
 import { screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { fakeChain, stubChain } from '@/features/wallet/testing'
+import type { RegisteredNode } from '@/lib/nodes'
 import { json, preloadNamespaces, renderScreen, stubFetch } from '@/test/render'
 import { NodesSection } from './NodesSection'
-import type { RegisteredNode } from './nodes'
 import ValidatorsScreen from './ValidatorsScreen'
 
 preloadNamespaces('explorer', 'wallet')

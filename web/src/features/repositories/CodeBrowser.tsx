@@ -3,8 +3,9 @@ import { useTranslation } from 'react-i18next'
 import { EmptyState } from '@/components/EmptyState'
 import { PreloadLink } from '@/components/PreloadLink'
 import { NotFoundError, QueryState } from '@/components/QueryState'
-import { type ContentEntry, type Repository, repoHref, useBranches, useContents, useTags } from './api'
+import { type ContentEntry, isReplicatingError, type Repository, repoHref, useBranches, useContents, useTags } from './api'
 import { isBinary, isImage, MAX_HIGHLIGHT_BYTES, MAX_VIEW_BYTES, useFileBytes } from './blob'
+import { Replicating } from './Replicating'
 import { shortSha, useForgeFormat } from './format'
 import { nav } from './nav'
 
@@ -85,6 +86,8 @@ export function CodeView({ repo, path, gitRef, refParam }: { repo: Repository; p
   if (contents.error instanceof NotFoundError) {
     return <EmptyState message={t('code.pathNotFound', { path: path || '/', ref: gitRef })} />
   }
+  // The git data is on its way to this node (503 replicating): its progress, not an error.
+  if (isReplicatingError(contents.error)) return <Replicating repo={repo} />
   return (
     <QueryState query={contents}>
       {(data) => (Array.isArray(data) ? <TreeListing repo={repo} entries={data} path={path} refParam={refParam} /> : <FileView repo={repo} entry={data} gitRef={gitRef} refParam={refParam} />)}

@@ -4,6 +4,7 @@ import { PreloadLink } from '@/components/PreloadLink'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { type Repository, repoHref } from './api'
 import { Breadcrumbs, CodeView, RefPicker } from './CodeBrowser'
+import { isReplicating, Replicating } from './Replicating'
 import { RepoPage } from './RepoLayout'
 
 /** The tree or file at /:owner/:repo/src/{path}?ref= (the default branch without ref). */
@@ -17,6 +18,14 @@ function Code({ repo, path, refParam }: { repo: Repository; path: string; refPar
   const { t } = useTranslation('repositories')
   const gitRef = refParam ?? repo.default_branch
   useDocumentTitle(path ? `${path} · ${repo.full_name}` : repo.full_name)
+  if (isReplicating(repo)) {
+    return (
+      <div className="stack">
+        <h1 className="sr-only">{path || repo.full_name}</h1>
+        <Replicating repo={repo} />
+      </div>
+    )
+  }
   return (
     <div className="stack">
       <h1 className="sr-only">{path || repo.full_name}</h1>

@@ -13,6 +13,8 @@ import { type RepoCounts, type Repository, repoHref, repoKeys, useCounts, useRea
 import { CodeView } from './CodeBrowser'
 import { useForgeFormat } from './format'
 import { nav } from './nav'
+import { NodesPanel } from './NodesPanel'
+import { isReplicating, NotOnThisNode, Replicating } from './Replicating'
 import { RepoFrame, RepoNotFound, RepoPage } from './RepoLayout'
 
 /**
@@ -62,8 +64,7 @@ function RepoHome({ repo }: { repo: Repository }) {
   return (
     <div className="repo-home">
       <div className="repo-main stack">
-        {repo.empty ? <EmptyRepository repo={repo} /> : <CodeView repo={repo} path="" gitRef={repo.default_branch} />}
-        {!repo.empty && <Readme repo={repo} />}
+        <RepoCode repo={repo} />
       </div>
       <aside className="repo-side stack" aria-label={t('home.about')}>
         <Card as="section" aria-labelledby="repo-about">
@@ -72,8 +73,22 @@ function RepoHome({ repo }: { repo: Repository }) {
           <CloneBox url={cloneUrl(repo)} />
         </Card>
         <Counts repo={repo} />
+        <NodesPanel repo={repo} />
       </aside>
     </div>
+  )
+}
+
+/** The default branch's tree and README; while the git data is on its way to this node, its progress instead. */
+function RepoCode({ repo }: { repo: Repository }) {
+  if (isReplicating(repo)) return <Replicating repo={repo} />
+  if (repo.has_git_data === false && !repo.private) return <NotOnThisNode />
+  if (repo.empty) return <EmptyRepository repo={repo} />
+  return (
+    <>
+      <CodeView repo={repo} path="" gitRef={repo.default_branch} />
+      <Readme repo={repo} />
+    </>
   )
 }
 

@@ -3,7 +3,7 @@
 // pages read; the server may send more.
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Page } from '@/features/wallet/chain'
-import { apiFetch, apiError, deleteJSON, getJSON, patchJSON, postJSON, putJSON, retryUnlessNotFound } from '@/lib/http'
+import { ApiError, apiFetch, apiError, deleteJSON, getJSON, patchJSON, postJSON, putJSON, retryUnlessNotFound } from '@/lib/http'
 import { NotFoundError } from '@/components/QueryState'
 
 /** A user as Gitea's API nests it (owner, author, poster). */
@@ -43,6 +43,10 @@ export interface Repository {
   created_at?: string
   updated_at: string
   permissions?: Permissions
+  /** dForge's: false on a node that has the record but not the git data. */
+  has_git_data?: boolean
+  /** dForge's: how copying the git data to this node stands, while has_git_data is false on a node that seeds it. */
+  replication?: { state: string; done: number; total: number; error?: string } | null
 }
 
 /** GET /repos/{o}/{r}/counts (dForge's). */
@@ -179,7 +183,13 @@ export async function getText(path: string): Promise<string> {
   return res.text()
 }
 
-const notFoundRetry = { retry: retryUnlessNotFound }
+/** Whether a code route's error is its 503 "replicating": the git data is on its way to this node. */
+export function isReplicatingError(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 503 && error.code === 'replicating'
+}
+
+// Neither a missing document nor git data still on its way comes back on a second try.
+const notFoundRetry = { retry: (failures: number, error: Error) => !isReplicatingError(error) && retryUnlessNotFound(failures, error) }
 const paged = { ...notFoundRetry, placeholderData: keepPreviousData }
 
 export const repoKeys = {

@@ -18,7 +18,7 @@ export interface RegisteredNode {
 /** The most nodes one request lists (the API's page limit); a registry has one node per operator. */
 const NODES_LIMIT = 100
 
-/** The node registry; under the 'chain' key, so it refreshes with each new block. */
+/** The node registry (the explorer's nodes, a repository's holders); under the 'chain' key, so it refreshes with each new block. */
 export function useNodes() {
   return useQuery({ queryKey: ['chain', 'nodes'], queryFn: () => getJSON<RegisteredNode[]>(`/api/v1/nodes?limit=${NODES_LIMIT}`) })
 }
