@@ -7,15 +7,22 @@
 // written through a temporary file and renamed into place once their hash
 // is checked, so a reader never sees a partial or wrong block. Only objects
 // of public repositories are put here: what is here, the gateway serves.
+//
+// A git object whose loose form is over 1 MiB is also here as a UnixFS
+// file of that form (unixfs.go), and a push of such objects has a
+// manifest (manifest.go): blocks of sha2-256, under the 64 hex digits of
+// their digest, each checked against it as a git object's is.
 package blocks
 
 import (
 	"bytes"
 	"context"
 	"crypto/sha1"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"log/slog"
 	"os"
@@ -74,18 +81,51 @@ func CIDForGitObject(id string) cid.Cid {
 	return cid.NewCidV1(GitRaw, mh)
 }
 
-// digestOf returns the SHA-1 digest a CID names. Blocks are found by
-// multihash, as in any IPFS blockstore, so the same bytes asked for under
-// another codec are found too; other hash functions are never here.
+// digestOf returns the SHA-1 or SHA-256 digest a CID names, in hex. Blocks
+// are found by multihash, as in any IPFS blockstore, so the same bytes
+// asked for under another codec are found too; other hash functions are
+// never here.
 func digestOf(c cid.Cid) (string, bool) {
 	if !c.Defined() {
 		return "", false
 	}
 	dec, err := multihash.Decode(c.Hash())
-	if err != nil || dec.Code != multihash.SHA1 || len(dec.Digest) != sha1.Size {
+	if err != nil {
 		return "", false
 	}
-	return hex.EncodeToString(dec.Digest), true
+	switch {
+	case dec.Code == multihash.SHA1 && len(dec.Digest) == sha1.Size,
+		dec.Code == multihash.SHA2_256 && len(dec.Digest) == sha256.Size:
+		return hex.EncodeToString(dec.Digest), true
+	}
+	return "", false
+}
+
+// Storable reports whether the store takes the block c: a git object
+// (git-raw, sha1), or a big object's UnixFS chunk or node (raw, dag-pb) or
+// a push's manifest (dag-cbor), with sha2-256. Nothing else is put here,
+// nor asked of peers.
+func Storable(c cid.Cid) bool {
+	if !c.Defined() {
+		return false
+	}
+	p := c.Prefix()
+	switch p.Codec {
+	case GitRaw:
+		return p.MhType == multihash.SHA1 && p.MhLength == sha1.Size
+	case cid.Raw, cid.DagProtobuf, cid.DagCBOR:
+		return p.MhType == multihash.SHA2_256 && p.MhLength == sha256.Size
+	}
+	return false
+}
+
+// newHash is the hash function of a block named by a hex digest of its
+// length: SHA-1 (40 digits) or SHA-256 (64).
+func newHash(digest string) hash.Hash {
+	if len(digest) == 2*sha256.Size {
+		return sha256.New()
+	}
+	return sha1.New()
 }
 
 func (s *Store) path(digest string) string {
@@ -140,27 +180,46 @@ func (s *Store) Get(c cid.Cid) ([]byte, error) {
 }
 
 // Put stores data as the block c after checking that data hashes to c.
+// Only the kinds of block Storable names are taken.
 func (s *Store) Put(c cid.Cid, data []byte) error {
 	d, ok := digestOf(c)
-	if !ok || c.Type() != GitRaw {
-		return fmt.Errorf("put block %s: only git-raw sha1 blocks are stored", c)
+	if !ok || !Storable(c) {
+		return fmt.Errorf("put block %s: only git-raw sha1 blocks and raw, dag-pb and dag-cbor sha2-256 blocks are stored", c)
 	}
 	return s.write(d, bytes.NewReader(data))
 }
 
 // PutGitObject stores the loose form of a git object streamed from git,
-// checking that it hashes to the object's id.
+// checking that it hashes to the object's id. A big one (IsBig) is stored
+// as a UnixFS file too, before its git-raw block: an object whose block is
+// here has its chunks here.
 func (s *Store) PutGitObject(o gitstore.Object) error {
 	if !CIDForGitObject(o.ID).Defined() {
 		return fmt.Errorf("put git object: bad id %q", o.ID)
 	}
 	header := o.Type + " " + strconv.FormatInt(o.Size, 10) + "\x00"
 	body := io.MultiReader(bytes.NewReader([]byte(header)), &exactReader{r: o.Body, left: o.Size, id: o.ID})
-	return s.write(o.ID, body)
+	var chunks func(string) error
+	if IsBig(o.Type, o.Size) {
+		chunks = func(tmp string) error {
+			if _, err := s.putUnixFSFile(tmp); err != nil {
+				return fmt.Errorf("store object %s as UnixFS: %w", o.ID, err)
+			}
+			return nil
+		}
+	}
+	return s.writeThen(o.ID, body, chunks)
 }
 
-// write streams r into the block file named by its hex SHA-1 digest.
+// write streams r into the block file named by its hex SHA-1 or SHA-256
+// digest.
 func (s *Store) write(digest string, r io.Reader) error {
+	return s.writeThen(digest, r, nil)
+}
+
+// writeThen is write, calling before (when not nil) with the checked
+// temporary file's path before it becomes the block.
+func (s *Store) writeThen(digest string, r io.Reader, before func(tmp string) error) error {
 	final := s.path(digest)
 	if _, err := os.Stat(final); err == nil {
 		return nil // blocks are immutable: a stored one is the same bytes
@@ -173,7 +232,7 @@ func (s *Store) write(digest string, r io.Reader) error {
 		return fmt.Errorf("create block file: %w", err)
 	}
 	defer os.Remove(tmp.Name()) // a no-op once renamed
-	h := sha1.New()
+	h := newHash(digest)
 	_, err = io.Copy(io.MultiWriter(tmp, h), r)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
@@ -183,6 +242,11 @@ func (s *Store) write(digest string, r io.Reader) error {
 	}
 	if got := hex.EncodeToString(h.Sum(nil)); got != digest {
 		return fmt.Errorf("write block %s: content hashes to %s", digest, got)
+	}
+	if before != nil {
+		if err := before(tmp.Name()); err != nil {
+			return err
+		}
 	}
 	if err := os.Rename(tmp.Name(), final); err != nil {
 		return fmt.Errorf("store block %s: %w", digest, err)

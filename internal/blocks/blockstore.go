@@ -2,6 +2,7 @@ package blocks
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -11,6 +12,7 @@ import (
 	blockformat "github.com/ipfs/go-block-format"
 	"github.com/ipfs/go-cid"
 	ipld "github.com/ipfs/go-ipld-format"
+	"github.com/multiformats/go-multihash"
 )
 
 // ErrDeleteRefused is returned by the boxo view's DeleteBlock: blocks leave
@@ -20,8 +22,9 @@ var ErrDeleteRefused = errors.New("blocks: deleting a block is not supported")
 
 // Blockstore returns the store as a boxo blockstore, for bitswap,
 // blockservice and the gateway. Blocks are found by multihash (any codec
-// naming a sha1 digest that is here gets its bytes under the CID asked
-// for); only git-raw sha1 blocks are stored, each checked against its CID.
+// naming a digest that is here gets its bytes under the CID asked for);
+// only the kinds Storable names are stored (git-raw sha1; raw, dag-pb and
+// dag-cbor sha2-256), each checked against its CID.
 // A block that is not here is an ipld.ErrNotFound, as boxo expects.
 func (s *Store) Blockstore() blockstore.Blockstore {
 	return boxoStore{s: s}
@@ -83,8 +86,10 @@ func (b boxoStore) DeleteBlock(context.Context, cid.Cid) error {
 	return ErrDeleteRefused
 }
 
-// AllKeysChan lists every stored block as a git-raw CID. It reads the
-// store's two-level directory; temporary and queue files are skipped.
+// AllKeysChan lists every stored block: a sha1 one as a git-raw CID, a
+// sha2-256 one as a raw CID (the store keeps multihashes, not codecs, as
+// boxo's own blockstore does). It reads the store's two-level directory;
+// temporary and queue files are skipped.
 func (b boxoStore) AllKeysChan(ctx context.Context) (<-chan cid.Cid, error) {
 	top, err := os.ReadDir(b.s.dir)
 	if err != nil {
@@ -102,10 +107,15 @@ func (b boxoStore) AllKeysChan(ctx context.Context) (<-chan cid.Cid, error) {
 				continue
 			}
 			for _, f := range files {
-				if !isHex(f.Name(), 38) {
+				var c cid.Cid
+				switch {
+				case isHex(f.Name(), 38):
+					c = CIDForGitObject(d.Name() + f.Name())
+				case isHex(f.Name(), 62):
+					c = rawCID(d.Name() + f.Name())
+				default:
 					continue
 				}
-				c := CIDForGitObject(d.Name() + f.Name())
 				select {
 				case out <- c:
 				case <-ctx.Done():
@@ -129,4 +139,14 @@ func isHex(s string, n int) bool {
 		}
 	}
 	return true
+}
+
+// rawCID is the raw CIDv1 of the sha2-256 digest in hex.
+func rawCID(digest string) cid.Cid {
+	d, _ := hex.DecodeString(digest)
+	mh, err := multihash.Encode(d, multihash.SHA2_256)
+	if err != nil {
+		return cid.Undef
+	}
+	return cid.NewCidV1(cid.Raw, mh)
 }
