@@ -34,7 +34,8 @@ import (
 	"github.com/libp2p/go-libp2p/p2p/transport/tcp"
 	"github.com/multiformats/go-multiaddr"
 	manet "github.com/multiformats/go-multiaddr/net"
-	"github.com/multiformats/go-multihash"
+
+	"github.com/dforge/dforge/internal/blocks"
 )
 
 // DefaultListen is where a node listens unless told otherwise: loopback,
@@ -200,11 +201,12 @@ func (n *Node) Connect(ctx context.Context, p peer.AddrInfo) error {
 // Fetch returns the block c, from the blockstore or else over bitswap from
 // the connected peers, and stores it. Bitswap names a received block by
 // hashing its bytes, so a peer cannot pass other bytes off as c; Fetch
-// checks again before the block is stored. Only git-raw sha1 blocks are
-// asked for: the blockstore holds nothing else. ctx bounds the wait.
+// checks again before the block is stored. Only CIDv1 of the kinds the
+// blockstore holds are asked for (blocks.Storable: git objects, and the
+// UnixFS chunks and manifests of big ones). ctx bounds the wait.
 func (n *Node) Fetch(ctx context.Context, c cid.Cid) (blockformat.Block, error) {
-	if !c.Defined() || c.Type() != gitRaw || c.Prefix().MhType != multihash.SHA1 {
-		return nil, fmt.Errorf("p2p: fetch %s: only git-raw sha1 blocks are fetched", c)
+	if !blocks.Storable(c) || c.Version() != 1 {
+		return nil, fmt.Errorf("p2p: fetch %s: only git-raw sha1 blocks and raw, dag-pb and dag-cbor sha2-256 CIDv1 are fetched", c)
 	}
 	blk, err := n.blocks.GetBlock(ctx, c)
 	if err != nil {
@@ -218,9 +220,6 @@ func (n *Node) Fetch(ctx context.Context, c cid.Cid) (blockformat.Block, error) 
 	}
 	return blk, nil
 }
-
-// gitRaw is the multicodec of a git object's loose form (blocks.GitRaw).
-const gitRaw = 0x78
 
 func verify(c cid.Cid, data []byte) error {
 	got, err := c.Prefix().Sum(data)

@@ -140,7 +140,7 @@ func TestFetchRefusesOtherKindsOfCID(t *testing.T) {
 	t.Parallel()
 	n := startNode(t, openStore(t).Blockstore())
 	raw := cid.NewCidV1(cid.Raw, blocks.CIDForGitObject("e69de29bb2d1d6434b8b29ae775ad8c2e48c5391").Hash())
-	for _, c := range []cid.Cid{cid.Undef, raw, blockformat.NewBlock([]byte("x")).Cid()} {
+	for _, c := range []cid.Cid{cid.Undef, raw, blockformat.NewBlock([]byte("x")).Cid()} { // a raw sha1, a CIDv0
 		if _, err := n.Fetch(context.Background(), c); err == nil || !strings.Contains(err.Error(), "only git-raw sha1") {
 			t.Errorf("fetch %s: %v", c, err)
 		}
