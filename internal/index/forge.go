@@ -310,9 +310,9 @@ func writeFlag(ctx context.Context, tx *sql.Tx, c forgeChange, table string, f *
 
 func writeRef(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 	for _, ref := range c.change.RefUpdates() {
-		_, err := tx.ExecContext(ctx, `INSERT INTO forge_ref_updates (id, repo_id, ref, old_sha, new_sha, forced, pusher, height, time_ns, relayer)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, int64(ref.ID), int64(ref.Repo), ref.Ref, ref.Old, ref.New, ref.Forced,
-			c.change.Actor.Hex(), c.height, c.timeNS, c.relayer)
+		_, err := tx.ExecContext(ctx, `INSERT INTO forge_ref_updates (id, repo_id, ref, old_sha, new_sha, forced, pusher, height, time_ns, relayer, manifest)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, int64(ref.ID), int64(ref.Repo), ref.Ref, ref.Old, ref.New, ref.Forced,
+			c.change.Actor.Hex(), c.height, c.timeNS, c.relayer, ref.Manifest)
 		if err != nil {
 			return fmt.Errorf("write ref update %d: %w", ref.ID, err)
 		}

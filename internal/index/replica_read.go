@@ -80,6 +80,29 @@ func (ix *Index) ChainRefs(ctx context.Context, repo uint64) ([]ChainRef, error)
 	return out, nil
 }
 
+// Manifests lists the manifests of repo's pushes (CIDs of the blocks
+// mapping their big objects to UnixFS files), newest first, each once.
+func (ix *Index) Manifests(ctx context.Context, repo uint64) ([]string, error) {
+	rows, err := ix.rdb.QueryContext(ctx, `SELECT manifest FROM forge_ref_updates
+		WHERE repo_id = $1 AND manifest <> '' GROUP BY manifest ORDER BY MAX(id) DESC`, int64(repo))
+	if err != nil {
+		return nil, fmt.Errorf("read manifests of repository %d: %w", repo, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var m string
+		if err := rows.Scan(&m); err != nil {
+			return nil, fmt.Errorf("read manifests of repository %d: %w", repo, err)
+		}
+		out = append(out, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read manifests of repository %d: %w", repo, err)
+	}
+	return out, nil
+}
+
 // storedAddress parses a stored address; anything else is the zero address.
 func storedAddress(s string) common.Address {
 	if !common.IsHexAddress(s) {

@@ -31,12 +31,20 @@ func TestReplicaReads(t *testing.T) {
 		forgeAct(t, op1, ch, ix, alice, "repo.push", map[string]any{"repo": 1, "ref": "refs/heads/main", "old": sha1, "new": sha2})
 		forgeAct(t, op1, ch, ix, alice, "repo.push", map[string]any{"repo": 1, "ref": "refs/heads/topic", "old": forge.ZeroSHA, "new": sha3})
 		forgeAct(t, op0, ch, ix, alice, "repo.push", map[string]any{"repo": 1, "ref": "refs/heads/topic", "old": sha3, "new": forge.ZeroSHA, "forced": true})
+		const m1, m2 = "bafyreibme22gw2h7y2h7tg2fhqotaqjucnbc24deqo72b6mkl2egezxhvy", "bafyreih43yvs5w5fnp2aqya7w4q75g24gogrb3sct2qe7lsvcg3i7p4pxe"
+		forgeAct(t, op0, ch, ix, alice, "repo.push", map[string]any{"repo": 1, "manifest": m1,
+			"updates": []map[string]any{{"ref": "refs/tags/v1", "old": forge.ZeroSHA, "new": sha1}, {"ref": "refs/tags/v2", "old": forge.ZeroSHA, "new": sha2}}})
+		forgeAct(t, op0, ch, ix, alice, "repo.push", map[string]any{"repo": 1, "ref": "refs/tags/v3", "old": forge.ZeroSHA, "new": sha3, "manifest": m2})
+		forgeAct(t, op0, ch, ix, alice, "repo.push", map[string]any{"repo": 1, "ref": "refs/tags/v3", "old": sha3, "new": sha1})
+		if got, err := ix.Manifests(ctx, 1); err != nil || len(got) != 2 || got[0] != m2 || got[1] != m1 {
+			t.Fatalf("manifests = %v, %v; want %s then %s", got, err, m2, m1)
+		}
 		if err := ix.ProjectPrivate(ctx, privateEntries(t, alice)...); err != nil {
 			t.Fatal(err)
 		}
 
 		refs, err := ix.ChainRefs(ctx, 1)
-		if err != nil || len(refs) != 2 {
+		if err != nil || len(refs) != 5 {
 			t.Fatalf("chain refs = %+v, %v", refs, err)
 		}
 		if main := refs[0]; main.Ref != "refs/heads/main" || main.SHA != sha2 || main.Relayer != op1.addr {

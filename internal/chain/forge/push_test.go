@@ -1,6 +1,7 @@
 package forge_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/dforge/dforge/internal/chain/forge"
@@ -55,5 +56,34 @@ func TestPushIsCompareAndSwapAndAtomic(t *testing.T) {
 		{"repo": id, "ref": "refs/heads/b", "old": forge.ZeroSHA, "new": sha1, "updates": []m{up("refs/heads/c", forge.ZeroSHA, sha1)}},
 	} {
 		w.fails(tx.CodeInvalidField, writer, "repo.push", bad)
+	}
+}
+
+// A push may name the manifest of its big objects: a CIDv1 dag-cbor
+// sha2-256 in base32, carried on each of its ref updates; anything else
+// refuses the push.
+func TestPushManifest(t *testing.T) {
+	w := newWorld(t)
+	id := w.team()
+	const manifest = "bafyreibme22gw2h7y2h7tg2fhqotaqjucnbc24deqo72b6mkl2egezxhvy" // dag-cbor sha2-256 of "foo"
+	c := w.ok(writer, "repo.push", m{"repo": id, "manifest": manifest,
+		"updates": []m{{"ref": "refs/heads/main", "old": forge.ZeroSHA, "new": sha1}, {"ref": "refs/tags/v1", "old": forge.ZeroSHA, "new": sha1}}})
+	if len(c.Refs) != 2 || c.Refs[0].Manifest != manifest || c.Refs[1].Manifest != manifest {
+		t.Fatalf("refs of the change = %+v", c.Refs)
+	}
+	if c := w.ok(writer, "repo.push", m{"repo": id, "ref": "refs/heads/main", "old": sha1, "new": sha2}); c.Refs[0].Manifest != "" {
+		t.Fatalf("a push without a manifest has %q", c.Refs[0].Manifest)
+	}
+	for _, bad := range []string{
+		"manifest", // not a CID
+		"QmRJzsvyCQyizr73Gmms8ZRtvNxmgqumxc2KUp71dfEmoj",              // CIDv0
+		"bafkreibme22gw2h7y2h7tg2fhqotaqjucnbc24deqo72b6mkl2egezxhvy", // raw codec
+		"baf4bcfal53d3l2r7b7n4sxin2r7tyw6coxniumy",                    // git-raw sha1
+		"zdpuAoPnekKvccPH2KVtY7PGMuwgtDQ2uWrP43XnuxY3b5ziZ",           // the same CID in base58
+		strings.ToUpper(manifest),
+		"bafyrgqhx7o5g4brw7ciok3536mud4usmn6rsasxcta4c2yshihinyzrygjxcqlcbxzpeevgyqidxfrkrriwfvdamp57nugkzjj7lkokfhypno", // sha2-512
+		manifest + strings.Repeat("a", forge.MaxManifest),                                                                // too long
+	} {
+		w.fails(tx.CodeInvalidField, writer, "repo.push", m{"repo": id, "ref": "refs/heads/main", "old": sha2, "new": sha3, "manifest": bad})
 	}
 }

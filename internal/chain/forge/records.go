@@ -145,14 +145,16 @@ type Flag struct {
 }
 
 // RefUpdate is a pushed ref: old and new are commit ids, all zeros for
-// "none" (a ref created or deleted).
+// "none" (a ref created or deleted). Manifest is the push's manifest of
+// big objects (RepoPush.Manifest), on each of its updates.
 type RefUpdate struct {
-	ID     uint64 `json:"id"`
-	Repo   uint64 `json:"repo"`
-	Ref    string `json:"ref"`
-	Old    string `json:"old"`
-	New    string `json:"new"`
-	Forced bool   `json:"forced"`
+	ID       uint64 `json:"id"`
+	Repo     uint64 `json:"repo"`
+	Ref      string `json:"ref"`
+	Old      string `json:"old"`
+	New      string `json:"new"`
+	Forced   bool   `json:"forced"`
+	Manifest string `json:"manifest,omitempty"`
 }
 
 // Change is what one action did, as records in their new state: the

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ipfs/go-cid"
+	"github.com/multiformats/go-multihash"
 
 	"github.com/dforge/dforge/internal/chain/rewards"
 	"github.com/dforge/dforge/internal/chain/tx"
@@ -392,6 +394,32 @@ type RepoPush struct {
 	// Commits are those this push brought to the default branch whose
 	// authors are dForge accounts; each may earn its author a reward.
 	Commits []PushCommit `json:"commits,omitempty"`
+	// Manifest, when the push brought git objects over 1 MiB, is the CID
+	// of the block that maps their ids to their UnixFS files
+	// (internal/blocks): a CIDv1, dag-cbor, sha2-256, in its canonical
+	// base32 form. The chain checks its form only; a replica reads it to
+	// fetch those objects in chunks.
+	Manifest string `json:"manifest,omitempty"`
+}
+
+// MaxManifest bounds a manifest CID's length (a CIDv1 of a sha2-256
+// digest in base32 is 59 characters).
+const MaxManifest = 100
+
+// validateManifest accepts a manifest CID of the one kind a node makes.
+func validateManifest(s string) error {
+	const want = "must be the CIDv1 (base32) of a dag-cbor sha2-256 block"
+	if len(s) > MaxManifest {
+		return invalid("manifest", "%s of at most %d characters", want, MaxManifest)
+	}
+	c, err := cid.Decode(s)
+	if err != nil || c.Version() != 1 || c.Type() != cid.DagCBOR || c.String() != s {
+		return invalid("manifest", "%s", want)
+	}
+	if p := c.Prefix(); p.MhType != multihash.SHA2_256 || p.MhLength != 32 {
+		return invalid("manifest", "%s", want)
+	}
+	return nil
 }
 
 // RefChange is one ref update of a push.
@@ -434,6 +462,11 @@ func repoPush(s *session, payload []byte) error {
 	if err != nil {
 		return err
 	}
+	if p.Manifest != "" {
+		if err := validateManifest(p.Manifest); err != nil {
+			return err
+		}
+	}
 	// 1. Every update is checked before any is applied.
 	seen := make([]string, 0, len(updates))
 	for _, u := range updates {
@@ -454,7 +487,7 @@ func repoPush(s *session, payload []byte) error {
 		if err := s.kv.Set(refKey(r.ID, u.Ref), []byte(u.New)); err != nil {
 			return err
 		}
-		s.change.Refs = append(s.change.Refs, RefUpdate{ID: id, Repo: r.ID, Ref: u.Ref, Old: u.Old, New: u.New, Forced: u.Forced})
+		s.change.Refs = append(s.change.Refs, RefUpdate{ID: id, Repo: r.ID, Ref: u.Ref, Old: u.Old, New: u.New, Forced: u.Forced, Manifest: p.Manifest})
 	}
 	if err := s.addContributor(r, s.actor); err != nil {
 		return err
