@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dforge/dforge/internal/cli.Version=$(VERSION)
 WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run build web deps test test-go test-web test-e2e fuzz bench-web bench-chain bench-forge bench-gov bench-p2p music openapi fmt lint clean
+.PHONY: run build web deps test test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p music openapi fmt lint clean
 
 ## run: install what is needed, build, and start a node on the embedded defaults
 run: build
@@ -46,6 +46,10 @@ test-web: web/node_modules/.installed
 test-e2e: build
 	scripts/ensure-chromium.sh
 	cd web && DFORGE_BIN=$(CURDIR)/$(BIN) node --test --test-concurrency=1 e2e/
+
+## interop: a Kubo v0.42.0 node fetches a pushed public repository's git objects from a dForge node by CID over bitswap (ipfs block get, ipfs dag export); Kubo is built once into ~/.cache/dforge (minutes), so this stays out of make test
+interop: build
+	$(GO) run ./tools/interop -bin $(BIN)
 
 ## bench-web: Lighthouse on /, /explore and /governance against the built binary
 bench-web: build

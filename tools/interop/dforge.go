@@ -1,0 +1,338 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/accounts"
+	"github.com/ethereum/go-ethereum/common/hexutil"
+	"github.com/ethereum/go-ethereum/crypto"
+)
+
+// dforgeNode is a running `dforge serve` on loopback.
+type dforgeNode struct {
+	url     string // http://127.0.0.1:port
+	p2pAddr string // /ip4/127.0.0.1/tcp/port/p2p/<peer id>
+}
+
+var runningAt = regexp.MustCompile(`running at (http://\S+)`)
+
+// startDForge runs `dforge serve` with a fresh data dir, every listener
+// on 127.0.0.1 and the IPFS host on a fixed free port, and reads its URL
+// and peer id from its output.
+func (r *run) startDForge(ctx context.Context, bin string) (*dforgeNode, error) {
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	listen := fmt.Sprintf("/ip4/127.0.0.1/tcp/%d", port)
+	cmd := exec.Command(bin, "serve", "--data", filepath.Join(r.tmp, "dforge"), "--addr", "127.0.0.1:0",
+		"--rpc-addr", "tcp://127.0.0.1:0", "--p2p-addr", "tcp://127.0.0.1:0", "--p2p-listen", listen)
+	cmd.Env = append(envWithout(envWithout(os.Environ(), "DFORGE_"), "SENTRY_DSN="), "DFORGE_DB=")
+	n := &dforgeNode{}
+	var peerID string
+	t0 := time.Now()
+	_, err = r.startProc(ctx, "dforge serve", filepath.Join(r.tmp, "dforge.log"), cmd, 3*time.Minute, func(line string) bool {
+		if m := runningAt.FindStringSubmatch(line); m != nil {
+			n.url = m[1]
+		}
+		var rec struct {
+			Msg    string `json:"msg"`
+			PeerID string `json:"peer_id"`
+		}
+		if json.Unmarshal([]byte(line), &rec) == nil && rec.Msg == "ipfs node listening" {
+			peerID = rec.PeerID
+		}
+		return n.url != "" && peerID != ""
+	})
+	if err != nil {
+		return nil, err
+	}
+	n.p2pAddr = listen + "/p2p/" + peerID
+	r.logf("dforge serve at %s, IPFS %s, ready in %s", n.url, n.p2pAddr, r.time("dForge node start", t0).Round(time.Millisecond))
+	return n, nil
+}
+
+// pushedRepo is a public repository pushed to the node, with the git
+// directory it was pushed from.
+type pushedRepo struct {
+	dir    string // the pusher's work tree
+	gitEnv []string
+	head   string   // the last commit's id
+	tree   string   // its root tree
+	blob   string   // README.md at head
+	subdir string   // the tree of docs/ at head
+	all    []string // every object reachable from head
+}
+
+// pushRepo signs a new wallet in, creates a public repository and pushes
+// three commits to it with the git binary, then waits until the node has
+// stored every pushed object as a block (the node stores them after it
+// acknowledges the push).
+func (r *run) pushRepo(ctx context.Context, n *dforgeNode) (*pushedRepo, error) {
+	c, err := signIn(ctx, n.url)
+	if err != nil {
+		return nil, fmt.Errorf("sign in: %w", err)
+	}
+	const name = "interop"
+	if err := c.call(ctx, "POST", "/api/v1/user/repos", map[string]any{
+		"name": name, "description": "Kubo interop", "private": false, "auto_init": false, "default_branch": "main",
+	}, nil, nil); err != nil {
+		return nil, fmt.Errorf("create repository: %w", err)
+	}
+	r.logf("signed in as %s, created public repository %s/%s", c.login, c.login, name)
+
+	home := filepath.Join(r.tmp, "home")
+	p := &pushedRepo{dir: filepath.Join(r.tmp, "work")}
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return nil, err
+	}
+	p.gitEnv = append(envWithout(os.Environ(), "GIT_"), "HOME="+home, "GIT_CONFIG_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0",
+		"GIT_AUTHOR_NAME=Interop", "GIT_AUTHOR_EMAIL=interop@example.org",
+		"GIT_COMMITTER_NAME=Interop", "GIT_COMMITTER_EMAIL=interop@example.org")
+	if _, err := p.git(ctx, "", "init", "--quiet", "-b", "main", p.dir); err != nil {
+		return nil, err
+	}
+	commits := []map[string]string{
+		{"README.md": "# interop\n\nFetched by Kubo over bitswap.\n"},
+		{"docs/guide.md": "# Guide\n", "docs/deep/notes.txt": strings.Repeat("notes ", 500), "main.go": "package main\n\nfunc main() {}\n"},
+		{"README.md": "# interop\n\nFetched by Kubo over bitswap, by CID.\n", "bin.dat": string(bytes.Repeat([]byte{0, 1, 2, 255}, 4096))},
+	}
+	for i, files := range commits {
+		for f, content := range files {
+			path := filepath.Join(p.dir, f)
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				return nil, err
+			}
+			if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+				return nil, err
+			}
+		}
+		if _, err := p.git(ctx, p.dir, "add", "-A"); err != nil {
+			return nil, err
+		}
+		if _, err := p.git(ctx, p.dir, "commit", "--quiet", "-m", fmt.Sprintf("commit %d", i+1)); err != nil {
+			return nil, err
+		}
+	}
+	remote, _ := url.Parse(n.url)
+	remote.Path = "/" + c.login + "/" + name + ".git"
+	remote.User = url.UserPassword("git", c.token)
+	t0 := time.Now()
+	if _, err := p.git(ctx, p.dir, "push", "--quiet", remote.String(), "main"); err != nil {
+		return nil, fmt.Errorf("push: %w", err)
+	}
+	r.logf("pushed 3 commits in %s", r.time("git push", t0).Round(time.Millisecond))
+
+	for ref, dst := range map[string]*string{"HEAD": &p.head, "HEAD^{tree}": &p.tree, "HEAD:README.md": &p.blob, "HEAD:docs": &p.subdir} {
+		out, err := p.git(ctx, p.dir, "rev-parse", ref)
+		if err != nil {
+			return nil, err
+		}
+		*dst = strings.TrimSpace(string(out))
+	}
+	out, err := p.git(ctx, p.dir, "rev-list", "--objects", "HEAD")
+	if err != nil {
+		return nil, err
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		p.all = append(p.all, strings.Fields(line)[0])
+	}
+
+	// The node's own gateway (offline: its blockstore only) says when
+	// every object is a block, so the fetches below time bitswap alone.
+	t0 = time.Now()
+	if err := waitForBlocks(ctx, n.url, p.all, time.Minute); err != nil {
+		return nil, err
+	}
+	r.logf("the node stored all %d objects as blocks %s after the push", len(p.all), r.time("blocks stored after push", t0).Round(time.Millisecond))
+	return p, nil
+}
+
+func (p *pushedRepo) git(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir, cmd.Env = dir, p.gitEnv
+	return runCmd(ctx, 2*time.Minute, cmd)
+}
+
+// loose is the object id as git stores it loose, "<type> <size>\x00<content>":
+// what a git-raw block holds.
+func (p *pushedRepo) loose(ctx context.Context, id string) ([]byte, error) {
+	typ, err := p.git(ctx, p.dir, "cat-file", "-t", id)
+	if err != nil {
+		return nil, err
+	}
+	t := strings.TrimSpace(string(typ))
+	body, err := p.git(ctx, p.dir, "cat-file", t, id)
+	if err != nil {
+		return nil, err
+	}
+	return append(fmt.Appendf(nil, "%s %d\x00", t, len(body)), body...), nil
+}
+
+func waitForBlocks(ctx context.Context, base string, ids []string, wait time.Duration) error {
+	deadline := time.Now().Add(wait)
+	client := &http.Client{Timeout: 10 * time.Second}
+	for _, id := range ids {
+		c, err := gitCID(id)
+		if err != nil {
+			return err
+		}
+		for {
+			req, _ := http.NewRequestWithContext(ctx, "GET", base+"/ipfs/"+c.String()+"?format=raw", nil)
+			res, err := client.Do(req)
+			if err == nil {
+				io.Copy(io.Discard, res.Body)
+				res.Body.Close()
+				if res.StatusCode == http.StatusOK {
+					break
+				}
+			}
+			if time.Now().After(deadline) {
+				status := "no answer"
+				if err == nil {
+					status = res.Status
+				}
+				return fmt.Errorf("object %s (%s) is not a block on the node %s after the push (%s)", id, c, wait, status)
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+	}
+	return nil
+}
+
+// client is a signed-in user of the node's API with a personal access token.
+type client struct {
+	base, login, token string
+	http               *http.Client
+}
+
+// signIn makes a new wallet, signs in with it (EIP-4361, personal_sign) and
+// creates a write token with the session, as bench/forge does.
+func signIn(ctx context.Context, base string) (*client, error) {
+	key, err := crypto.GenerateKey()
+	if err != nil {
+		return nil, err
+	}
+	c := &client{base: base, http: &http.Client{Timeout: time.Minute}}
+	var params struct{ EIP712Domain struct{ ChainID uint64 } }
+	if err := c.call(ctx, "GET", "/api/v1/chain/params", nil, &params, nil); err != nil {
+		return nil, err
+	}
+	var nonce struct{ Nonce string }
+	if err := c.call(ctx, "GET", "/api/v1/auth/nonce", nil, &nonce, nil); err != nil {
+		return nil, err
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return nil, err
+	}
+	msg := fmt.Sprintf("%s wants you to sign in with your Ethereum account:\n%s\n\nSign in to dForge.\n\nURI: %s\nVersion: 1\nChain ID: %d\nNonce: %s\nIssued At: %s",
+		u.Host, crypto.PubkeyToAddress(key.PublicKey).Hex(), base+"/", params.EIP712Domain.ChainID, nonce.Nonce, time.Now().UTC().Format(time.RFC3339))
+	sig, err := personalSign(key, msg)
+	if err != nil {
+		return nil, err
+	}
+	var session struct {
+		User      struct{ Login string }
+		CSRFToken string
+	}
+	var cookies []*http.Cookie
+	err = c.call(ctx, "POST", "/api/v1/auth/siwe", map[string]string{"message": msg, "signature": sig}, &session,
+		func(res *http.Response) { cookies = res.Cookies() })
+	if err != nil {
+		return nil, err
+	}
+	c.login = session.User.Login
+	var token struct{ SHA1 string }
+	err = c.call(ctx, "POST", "/api/v1/users/"+c.login+"/tokens", map[string]any{"name": "interop", "scopes": []string{"write"}}, &token,
+		nil, func(req *http.Request) {
+			for _, ck := range cookies {
+				req.AddCookie(ck)
+			}
+			req.Header.Set("X-CSRF-Token", session.CSRFToken)
+		})
+	if err != nil {
+		return nil, err
+	}
+	if token.SHA1 == "" {
+		return nil, errors.New("the new access token came back without its secret")
+	}
+	c.token = token.SHA1
+	return c, nil
+}
+
+// personalSign is EIP-191 personal_sign, with v = 27 or 28 as wallets send it.
+func personalSign(key *ecdsa.PrivateKey, msg string) (string, error) {
+	sig, err := crypto.Sign(accounts.TextHash([]byte(msg)), key)
+	if err != nil {
+		return "", err
+	}
+	sig[crypto.RecoveryIDOffset] += 27
+	return hexutil.Encode(sig), nil
+}
+
+// call sends a JSON request (with the token once there is one) and decodes
+// a 2xx answer into out. seen sees the response; edit changes the request.
+func (c *client) call(ctx context.Context, method, path string, body, out any, seen func(*http.Response), edit ...func(*http.Request)) error {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Accept", "application/json")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if c.token != "" {
+		req.Header.Set("Authorization", "token "+c.token)
+	}
+	for _, e := range edit {
+		e(req)
+	}
+	res, err := c.http.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	data, err := io.ReadAll(res.Body)
+	if err != nil {
+		return err
+	}
+	if seen != nil {
+		seen(res)
+	}
+	if res.StatusCode/100 != 2 {
+		return fmt.Errorf("%s %s: HTTP %d: %s", method, path, res.StatusCode, strings.TrimSpace(string(data[:min(len(data), 300)])))
+	}
+	if out != nil {
+		if err := json.Unmarshal(data, out); err != nil {
+			return fmt.Errorf("%s %s: decode: %w", method, path, err)
+		}
+	}
+	return nil
+}
