@@ -23,7 +23,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -43,6 +42,7 @@ import (
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/store"
+	"github.com/dforge/dforge/internal/store/storetest"
 	"github.com/dforge/dforge/internal/web"
 )
 
@@ -108,30 +108,6 @@ func Stores() map[string][]Option {
 	return out
 }
 
-var dbSeq atomic.Int64
-
-// PostgresDB creates a fresh database on the server adminDSN points at,
-// dropped when the test ends, and returns its DSN.
-func PostgresDB(t testing.TB, adminDSN string) string {
-	t.Helper()
-	ctx := context.Background()
-	name := fmt.Sprintf("dforge_node_%d_%d", time.Now().UnixNano(), dbSeq.Add(1))
-	admin, err := store.OpenAdmin(ctx, adminDSN)
-	if err != nil {
-		t.Fatalf("connect postgres: %v", err)
-	}
-	dsn, err := admin.CreateDatabase(ctx, name)
-	if err != nil {
-		admin.Close()
-		t.Fatalf("create database: %v", err)
-	}
-	t.Cleanup(func() {
-		admin.DropDatabase(ctx, name)
-		admin.Close()
-	})
-	return dsn
-}
-
 // Start runs a node for the test; it stops when the test ends.
 func Start(t testing.TB, opts ...Option) *Node {
 	t.Helper()
@@ -163,7 +139,7 @@ func Start(t testing.TB, opts ...Option) *Node {
 	// 2. SQL and the index following the chain.
 	dsn := filepath.Join(dir, "dforge.db")
 	if o.postgres != "" {
-		dsn = PostgresDB(t, o.postgres)
+		dsn = storetest.TestDatabase(t, o.postgres)
 	}
 	if n.Store, err = store.Open(ctx, dsn); err != nil {
 		t.Fatalf("open store: %v", err)

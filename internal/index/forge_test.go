@@ -17,6 +17,7 @@ import (
 	"github.com/dforge/dforge/internal/forge/private"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/index/indextest"
+	"github.com/dforge/dforge/internal/store/storetest"
 )
 
 const (
@@ -151,7 +152,7 @@ func TestForgeRebuildEqualsLive(t *testing.T) {
 		want := indextest.Dump(t, live)
 		fresh := filepath.Join(t.TempDir(), "rebuilt.db")
 		if name == "postgres" {
-			fresh = postgresDB(t, os.Getenv("DFORGE_TEST_PG"))
+			fresh = storetest.TestDatabase(t, os.Getenv("DFORGE_TEST_PG"))
 		}
 		rebuilt := openStore(t, fresh)
 		defer rebuilt.Close()

@@ -19,6 +19,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/index/indextest"
+	"github.com/dforge/dforge/internal/store/storetest"
 )
 
 // govParams are testParams with short votes (ten blocks: room for a few
@@ -167,7 +168,7 @@ func TestGovernanceAndRewardsRebuildEqualsLive(t *testing.T) {
 		}
 		fresh := filepath.Join(t.TempDir(), "rebuilt.db")
 		if name == "postgres" {
-			fresh = postgresDB(t, os.Getenv("DFORGE_TEST_PG"))
+			fresh = storetest.TestDatabase(t, os.Getenv("DFORGE_TEST_PG"))
 		}
 		rebuilt := openStore(t, fresh)
 		defer rebuilt.Close()

@@ -3,13 +3,11 @@ package index_test
 import (
 	"context"
 	"crypto/ecdsa"
-	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,6 +19,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/store"
+	"github.com/dforge/dforge/internal/store/storetest"
 )
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -34,7 +33,7 @@ func databases(t *testing.T) map[string]string {
 	t.Helper()
 	out := map[string]string{"sqlite": filepath.Join(t.TempDir(), "index.db")}
 	if admin := os.Getenv("DFORGE_TEST_PG"); admin != "" {
-		out["postgres"] = postgresDB(t, admin)
+		out["postgres"] = storetest.TestDatabase(t, admin)
 	}
 	return out
 }
@@ -48,28 +47,6 @@ func eachDatabase(t *testing.T, test func(t *testing.T, name, dsn string)) {
 			test(t, name, dsn)
 		})
 	}
-}
-
-var dbSeq atomic.Int64
-
-func postgresDB(t *testing.T, adminDSN string) string {
-	t.Helper()
-	ctx := context.Background()
-	name := fmt.Sprintf("dforge_index_%d_%d", time.Now().UnixNano(), dbSeq.Add(1))
-	admin, err := store.OpenAdmin(ctx, adminDSN)
-	if err != nil {
-		t.Fatalf("connect postgres: %v", err)
-	}
-	dsn, err := admin.CreateDatabase(ctx, name)
-	if err != nil {
-		admin.Close()
-		t.Fatalf("create database: %v", err)
-	}
-	t.Cleanup(func() {
-		admin.DropDatabase(ctx, name)
-		admin.Close()
-	})
-	return dsn
 }
 
 func openStore(t *testing.T, dsn string) *store.Store {

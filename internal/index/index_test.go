@@ -17,6 +17,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/index/indextest"
+	"github.com/dforge/dforge/internal/store/storetest"
 )
 
 // TestProjectionFollowsTheChain drives a real single-validator node through
@@ -229,7 +230,7 @@ func TestRebuildEqualsLive(t *testing.T) {
 		// of the same engine and into the live one.
 		fresh := filepath.Join(t.TempDir(), "rebuilt.db")
 		if name == "postgres" {
-			fresh = postgresDB(t, os.Getenv("DFORGE_TEST_PG"))
+			fresh = storetest.TestDatabase(t, os.Getenv("DFORGE_TEST_PG"))
 		}
 		rebuilt := openStore(t, fresh)
 		defer rebuilt.Close()

@@ -2,13 +2,13 @@ package store_test
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/dforge/dforge/internal/store"
+	"github.com/dforge/dforge/internal/store/storetest"
 )
 
 // openStores returns a fresh SQLite store and, when DFORGE_TEST_PG points at
@@ -31,25 +31,11 @@ func openStores(t *testing.T) map[string]*store.Store {
 
 func openPostgres(t *testing.T, adminDSN string) *store.Store {
 	t.Helper()
-	ctx := context.Background()
-	name := fmt.Sprintf("dforge_test_%d", time.Now().UnixNano())
-	admin, err := store.OpenAdmin(ctx, adminDSN)
-	if err != nil {
-		t.Fatalf("connect postgres: %v", err)
-	}
-	t.Cleanup(func() { admin.Close() })
-	dsn, err := admin.CreateDatabase(ctx, name)
-	if err != nil {
-		t.Fatalf("create database: %v", err)
-	}
-	s, err := store.Open(ctx, dsn)
+	s, err := store.Open(context.Background(), storetest.TestDatabase(t, adminDSN))
 	if err != nil {
 		t.Fatalf("open postgres: %v", err)
 	}
-	t.Cleanup(func() {
-		s.Close()
-		admin.DropDatabase(ctx, name)
-	})
+	t.Cleanup(func() { s.Close() })
 	return s
 }
 
