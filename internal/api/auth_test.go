@@ -25,6 +25,7 @@ import (
 
 	"github.com/dforge/dforge/internal/api"
 	"github.com/dforge/dforge/internal/auth"
+	"github.com/dforge/dforge/internal/logtest"
 	"github.com/dforge/dforge/internal/store"
 	"github.com/dforge/dforge/internal/web"
 )
@@ -398,7 +399,7 @@ func TestOriginsMustBeOrigins(t *testing.T) {
 // Host header cannot make it accept the message.
 func TestSignInRefusesAnotherDomainWhateverTheHostHeader(t *testing.T) {
 	t.Parallel()
-	var logs syncBuffer
+	var logs logtest.Buffer
 	n := newNode(t, nodeOpts{logs: &logs})
 	victim := n.newUser()
 	m := victim.message()
@@ -600,22 +601,4 @@ func TestAnonymousAndBadCredentials(t *testing.T) {
 	if res := anon.do("GET", "/api/v1/version", nil); res.StatusCode != 200 {
 		t.Fatalf("stale cookie on a public route = %d %s", res.StatusCode, res.body)
 	}
-}
-
-// syncBuffer is a log sink the node's goroutines may write concurrently.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf strings.Builder
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/gitserver"
 	"github.com/dforge/dforge/internal/gitstore"
+	"github.com/dforge/dforge/internal/logtest"
 	"github.com/dforge/dforge/internal/store"
 	"github.com/dforge/dforge/internal/usererr"
 	"github.com/dforge/dforge/internal/web"
@@ -51,8 +52,8 @@ func TestMain(m *testing.M) {
 type harness struct {
 	t      *testing.T
 	srv    *httptest.Server
-	logs   *syncBuffer // the node's log, as text
-	panics *syncBuffer // the HTTP server's own log: panics it recovered
+	logs   *logtest.Buffer // the node's log, as text
+	panics *logtest.Buffer // the HTTP server's own log: panics it recovered
 	git    *gitstore.Store
 	blocks *blocks.Store
 	repos  *fakeRepos
@@ -70,7 +71,7 @@ func newHarness(t *testing.T) *harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	logs, panics := &syncBuffer{}, &syncBuffer{}
+	logs, panics := &logtest.Buffer{}, &logtest.Buffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
 	svc := auth.New(st, auth.Config{ChainID: 1, Log: log})
 	gs, err := gitstore.Open(filepath.Join(dir, "git"))
@@ -270,24 +271,6 @@ func basic(u *tester) map[string]string {
 	req, _ := http.NewRequest("GET", "/", nil)
 	req.SetBasicAuth("git", u.token)
 	return map[string]string{"Authorization": req.Header.Get("Authorization")}
-}
-
-// syncBuffer is a buffer that server goroutines write while a test reads.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // fakeRepos is the forge as far as git is concerned: owners and

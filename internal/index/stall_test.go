@@ -1,12 +1,10 @@
 package index_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"log/slog"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -19,6 +17,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/ledger"
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/logtest"
 )
 
 // fixableChain serves a scripted chain whose block bad has broken results
@@ -36,40 +35,6 @@ func (c *fixableChain) BlockResults(ctx context.Context, h *int64) (*ctypes.Resu
 		return c.broken, nil
 	}
 	return c.scriptedChain.BlockResults(ctx, h)
-}
-
-// logBuffer collects a logger's lines; the follower writes while the test reads.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-// count is how many lines hold all of parts.
-func (b *logBuffer) count(parts ...string) int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	n := 0
-	for _, line := range strings.Split(b.buf.String(), "\n") {
-		if all(line, parts) {
-			n++
-		}
-	}
-	return n
-}
-
-func all(line string, parts []string) bool {
-	for _, p := range parts {
-		if !strings.Contains(line, p) {
-			return false
-		}
-	}
-	return line != ""
 }
 
 // eventually fails the test unless cond holds within 10 s.
@@ -128,7 +93,7 @@ func testStuckBlock(t *testing.T, dsn string, junk []byte, bad item) {
 	broken.TxResults = []*abci.ExecTxResult{{Code: bad.code, Log: bad.log, Events: bad.events}}
 	chain := &fixableChain{scriptedChain: c, bad: 2, broken: &broken}
 
-	var logs logBuffer
+	var logs logtest.Buffer
 	st := openStore(t, dsn)
 	defer st.Close()
 	ix := index.New(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})), st, chain)
@@ -149,9 +114,9 @@ func testStuckBlock(t *testing.T, dsn string, junk []byte, bad item) {
 	}
 
 	// 2. Retries go on, logged once at ERROR (then only at DEBUG).
-	eventually(t, "three retries", func() bool { return logs.count("level=DEBUG", "height=2") >= 3 })
-	if n := logs.count("level=ERROR", "height=2"); n != 1 {
-		t.Fatalf("%d ERROR lines for the stuck block, want 1:\n%s", n, logs.buf.String())
+	eventually(t, "three retries", func() bool { return logs.Count("level=DEBUG", "height=2") >= 3 })
+	if n := logs.Count("level=ERROR", "height=2"); n != 1 {
+		t.Fatalf("%d ERROR lines for the stuck block, want 1:\n%s", n, logs.String())
 	}
 	if ix.Height() != 1 {
 		t.Fatalf("height = %d after retries, want 1", ix.Height())
@@ -171,7 +136,7 @@ func testStuckBlock(t *testing.T, dsn string, junk []byte, bad item) {
 	if s := ix.Stall(); s != nil {
 		t.Fatalf("stall = %+v after recovery, want none", s)
 	}
-	if n := logs.count("level=INFO", "height=2"); n != 1 {
-		t.Fatalf("%d INFO lines for the recovery, want 1:\n%s", n, logs.buf.String())
+	if n := logs.Count("level=INFO", "height=2"); n != 1 {
+		t.Fatalf("%d INFO lines for the recovery, want 1:\n%s", n, logs.String())
 	}
 }
