@@ -909,7 +909,7 @@ func (a *API) getReadme(w http.ResponseWriter, r *http.Request) {
 	case gitstore.IsBinary(data):
 		out = ""
 	case ext == ".md" || ext == ".markdown":
-		if out, err = a.markdown.Render(data); err != nil {
+		if out, err = a.markdown.RenderStored(data); err != nil {
 			a.writeError(w, r, err)
 			return
 		}

@@ -46,7 +46,7 @@ func (a *API) renderBody(ctx context.Context, l *linker, body string) string {
 	if strings.TrimSpace(body) == "" {
 		return ""
 	}
-	out, err := a.markdown.Render([]byte(body))
+	out, err := a.markdown.RenderStored([]byte(body))
 	if err != nil {
 		a.log.WarnContext(ctx, "render a body", "err", err)
 		return "<p>" + html.EscapeString(body) + "</p>"

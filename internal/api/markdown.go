@@ -1,12 +1,20 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
 
 	"github.com/dforge/dforge/internal/usererr"
 )
 
-const maxMarkdownBody = 1 << 20
+// maxMarkdownText bounds the text POST /markdown renders. Gitea has no
+// limit; rendering costs time linear in the text (internal/markdown), and
+// this keeps one anonymous request's share small. Stored bodies are at most
+// 64 KiB, READMEs are rendered from the repository.
+const maxMarkdownText = 256 << 10
+
+// maxMarkdownBody leaves room for JSON's escapes of that text ("\u003c").
+const maxMarkdownBody = 6*maxMarkdownText + 4<<10
 
 // markdownOption is Gitea's MarkdownOption; encoding/json matches its
 // capitalised field names and our lower-case ones alike.
@@ -18,7 +26,12 @@ type markdownOption struct {
 // postMarkdown renders Markdown to sanitized HTML, as Gitea's POST /markdown does.
 func (a *API) postMarkdown(w http.ResponseWriter, r *http.Request) {
 	var opt markdownOption
-	if err := decode(w, r, maxMarkdownBody, &opt); err != nil {
+	err := decode(w, r, maxMarkdownBody, &opt)
+	if ue, ok := usererr.As(err); (ok && ue.Kind == usererr.TooLarge) || len(opt.Text) > maxMarkdownText {
+		err = &usererr.Error{Kind: usererr.Unprocessable, Code: "too_large", Field: "text",
+			Message: fmt.Sprintf("the text is too large to render: the most is %d bytes", maxMarkdownText)}
+	}
+	if err != nil {
 		a.writeError(w, r, err)
 		return
 	}

@@ -5,6 +5,7 @@ package markdown
 import (
 	"bytes"
 	"fmt"
+	"html"
 
 	"github.com/microcosm-cc/bluemonday"
 	"github.com/yuin/goldmark"
@@ -12,10 +13,19 @@ import (
 	"github.com/yuin/goldmark/parser"
 )
 
+// maxOutputPerByte and maxOutputBase bound the HTML goldmark may write for
+// an input (ordinary Markdown writes about twice its size; nested quotes
+// and lists, many times more).
+const (
+	maxOutputPerByte = 32
+	maxOutputBase    = 64 << 10
+)
+
 // Renderer turns Markdown into sanitized HTML. It is safe for concurrent use.
 type Renderer struct {
 	md     goldmark.Markdown
 	policy *bluemonday.Policy
+	cache  *cache
 }
 
 // New returns a Renderer for GitHub-flavoured Markdown.
@@ -25,20 +35,60 @@ func New() *Renderer {
 	// for the client's lazy highlighter.
 	policy.AllowAttrs("id").OnElements("h1", "h2", "h3", "h4", "h5", "h6")
 	policy.AllowAttrs("class").Matching(bluemonday.SpaceSeparatedTokens).OnElements("code")
-	return &Renderer{
-		md: goldmark.New(
-			goldmark.WithExtensions(extension.GFM),
-			goldmark.WithParserOptions(parser.WithAutoHeadingID()),
-		),
-		policy: policy,
-	}
+
+	// The extensions register their parsers with rec; they run wrapped in
+	// meters (budget.go).
+	rec := &configRecorder{cfg: parser.NewConfig()}
+	rec.AddOptions(
+		parser.WithBlockParsers(parser.DefaultBlockParsers()...),
+		parser.WithInlineParsers(parser.DefaultInlineParsers()...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
+		parser.WithAutoHeadingID(),
+	)
+	md := goldmark.New(goldmark.WithParser(rec), goldmark.WithExtensions(extension.GFM))
+	md.SetParser(parser.NewParser(meteredConfig(rec.cfg)...))
+	return &Renderer{md: md, policy: policy, cache: newCache(cacheEntries, cacheBytes)}
 }
 
-// Render converts src to sanitized HTML.
+// Render converts src to sanitized HTML. Its cost is bounded by src's size:
+// Markdown that would take goldmark more is shown as preformatted text.
 func (r *Renderer) Render(src []byte) (string, error) {
+	out, err := r.convert(src)
+	if err == errTooComplex {
+		return r.policy.Sanitize("<pre>" + html.EscapeString(string(src)) + "</pre>"), nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return r.policy.Sanitize(out), nil
+}
+
+// RenderStored is Render for stored text (issue and comment bodies, reviews,
+// READMEs), which is read far more often than written: the HTML is kept in a
+// bounded cache keyed by src's hash.
+func (r *Renderer) RenderStored(src []byte) (string, error) {
+	return r.cache.get(src, func() (string, error) { return r.Render(src) })
+}
+
+// convert runs goldmark within src's budget, giving errTooComplex when
+// the parse spends it or the HTML outgrows maxOutput.
+func (r *Renderer) convert(src []byte) (out string, err error) {
+	pc := parser.NewContext()
+	pc.Set(meterKey, newMeter(len(src)))
+	defer func() {
+		if v := recover(); v != nil {
+			if v != errTooComplex {
+				panic(v)
+			}
+			err = errTooComplex
+		}
+	}()
 	var buf bytes.Buffer
-	if err := r.md.Convert(src, &buf); err != nil {
+	if err := r.md.Convert(src, &buf, parser.WithContext(pc)); err != nil {
 		return "", fmt.Errorf("render markdown: %w", err)
 	}
-	return r.policy.Sanitize(buf.String()), nil
+	if buf.Len() > maxOutputPerByte*len(src)+maxOutputBase {
+		return "", errTooComplex
+	}
+	return buf.String(), nil
 }

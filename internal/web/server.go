@@ -170,6 +170,9 @@ func NewHandler(d Deps) (http.Handler, error) {
 	limits := rateLimits{
 		"POST /api/analytics/web-vitals": newLimiter(120, time.Minute),
 		"POST /api/v1/contact":           newLimiter(20, 10*time.Minute),
+		// Rendering costs CPU; the playground's live preview asks once
+		// per pause in typing.
+		"POST /api/v1/markdown": newLimiter(60, time.Minute),
 	}
 	signIn := d.SignInPerMinute
 	if signIn <= 0 {
