@@ -10,10 +10,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"strconv"
 	"sync"
 	"time"
+
+	blockformat "github.com/ipfs/go-block-format"
+	"github.com/ipfs/go-cid"
 
 	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/gitstore"
@@ -28,6 +32,12 @@ import (
 // blockstore (p2p.Node.Fetch stores them), so a retry after a walk cut
 // short asks the network only for the rest.
 //
+// A git object over 1 MiB may not travel as one block: the push that
+// brought it recorded a manifest on chain (blocks.Manifest) naming the
+// UnixFS file of its loose form. The walk reads the repository's manifests
+// first and fetches each object they name as that file, 1 MiB chunks each
+// checked against its CID, the whole against the git id.
+//
 // One pack rather than a file per block: for 500 objects of 2 KiB a pack
 // (index-pack included) took 0.3 ms an object, loose files (zlib, temp
 // file, rename) 1.1 ms and a `git hash-object -w` each 3 ms, on a shared
@@ -40,13 +50,14 @@ const (
 )
 
 // bitswapFetch fetches ids and everything they reach that q's repository
-// lacks into q.
-func (r *Replicator) bitswapFetch(ctx context.Context, q *gitstore.Quarantine, ids []string) error {
+// (repo on chain) lacks into q.
+func (r *Replicator) bitswapFetch(ctx context.Context, q *gitstore.Quarantine, repo uint64, ids []string) error {
 	pack, err := newPackFile(q.Path)
 	if err != nil {
 		return err
 	}
 	defer pack.close()
+	pack.big = r.bigObjects(ctx, repo)
 	seen := map[string]bool{}
 	for _, id := range ids {
 		seen[id] = true
@@ -101,13 +112,22 @@ func (r *Replicator) fetchLevel(ctx context.Context, pack *packFile, ids []strin
 }
 
 func (r *Replicator) fetchObject(ctx context.Context, pack *packFile, id string) ([]string, error) {
-	ctx, cancel := context.WithTimeout(ctx, blockTimeout)
-	defer cancel()
-	blk, err := r.cfg.Bitswap.Fetch(ctx, blocks.CIDForGitObject(id))
-	if err != nil {
-		return nil, err
+	var data []byte
+	if root, ok := pack.big[id]; ok {
+		var err error
+		if data, err = r.fetchUnixFS(ctx, root, id); err != nil {
+			r.log.WarnContext(ctx, "fetch a big object's chunks; trying its block", "object", id, "root", root.String(), "err", err)
+		}
 	}
-	data := blk.RawData()
+	if data == nil {
+		ctx, cancel := context.WithTimeout(ctx, blockTimeout)
+		defer cancel()
+		blk, err := r.cfg.Bitswap.Fetch(ctx, blocks.CIDForGitObject(id))
+		if err != nil {
+			return nil, err
+		}
+		data = blk.RawData()
+	}
 	if sum := sha1.Sum(data); hex.EncodeToString(sum[:]) != id {
 		return nil, fmt.Errorf("block %s holds another object", id)
 	}
@@ -121,13 +141,73 @@ func (r *Replicator) fetchObject(ctx context.Context, pack *packFile, id string)
 	return links, nil
 }
 
+// bigObjects maps the git ids of repo's big objects to their UnixFS roots,
+// from the manifests its pushes recorded on chain, each fetched (at once,
+// blockParallel at a time) and checked. A manifest no peer sends is left
+// out: its objects are asked for as blocks.
+func (r *Replicator) bigObjects(ctx context.Context, repo uint64) blocks.Manifest {
+	list, err := r.cfg.Chain.Manifests(ctx, repo)
+	if err != nil {
+		r.log.WarnContext(ctx, "list the manifests of big objects", "repo", repo, "err", err)
+		return nil
+	}
+	var (
+		mu    sync.Mutex
+		wg    sync.WaitGroup
+		slots = make(chan struct{}, blockParallel)
+		all   = blocks.Manifest{}
+	)
+	for _, s := range list {
+		c, err := cid.Decode(s)
+		if err != nil || !blocks.IsManifestCID(c) {
+			continue // the chain checked it; an old projection might not have
+		}
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			ctx, cancel := context.WithTimeout(ctx, blockTimeout)
+			defer cancel()
+			blk, err := r.cfg.Bitswap.Fetch(ctx, c)
+			var m blocks.Manifest
+			if err == nil {
+				m, err = blocks.DecodeManifest(blk)
+			}
+			if err != nil {
+				r.log.WarnContext(ctx, "fetch a manifest of big objects", "repo", repo, "manifest", s, "err", err)
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			maps.Copy(all, m) // the same object has the same root in any manifest
+		}()
+	}
+	wg.Wait()
+	return all
+}
+
+// fetchUnixFS reads the big object id from its UnixFS file root.
+func (r *Replicator) fetchUnixFS(ctx context.Context, root cid.Cid, id string) ([]byte, error) {
+	get := func(ctx context.Context, c cid.Cid) (blockformat.Block, error) {
+		ctx, cancel := context.WithTimeout(ctx, blockTimeout)
+		defer cancel()
+		return r.cfg.Bitswap.Fetch(ctx, c)
+	}
+	var buf bytes.Buffer
+	if err := blocks.ReadUnixFSObject(ctx, get, root, id, &buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
 // packFile gathers objects as the entries of a version 2 pack without
 // deltas, in a temporary file (the count goes in the pack's header, so
 // the entries come first).
 type packFile struct {
-	mu sync.Mutex
-	f  *os.File
-	n  uint32
+	mu  sync.Mutex
+	f   *os.File
+	n   uint32
+	big blocks.Manifest // objects to read as UnixFS files, by git id
 }
 
 // packTypes are the pack's codes of the object types.

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -74,6 +75,74 @@ func TestReplicatesOverBitswap(t *testing.T) {
 		if !storeB.HasGitObject(id) {
 			t.Fatalf("object %s was replicated but is not a block here", id)
 		}
+	}
+}
+
+// A blob over 1 MiB whose git-raw block no peer sends comes as the UnixFS
+// file its push's manifest names: each 1 MiB chunk over bitswap, checked,
+// and the whole against the blob's id. The chunks stay here, served too.
+func TestReplicatesABigObjectFromItsChunks(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w := newWork(t)
+	w.commit("README.md", "# big\n")
+	big := make([]byte, 3<<20)
+	rand.Read(big)
+	tip := w.commit("data/big.bin", string(big))
+	blob := run(t, w.dir, "rev-parse", "HEAD:data/big.bin")
+	gitDir := filepath.Join(w.dir, ".git")
+
+	// Node A: the repository's blocks, the manifest its push would record,
+	// and no git-raw block of the big blob.
+	dirA := filepath.Join(t.TempDir(), "blocks")
+	storeA, err := blocks.Open(dirA, quiet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { storeA.Close() })
+	if _, err := storeA.ImportRepository(ctx, gitDir); err != nil {
+		t.Fatal(err)
+	}
+	manifest, err := blocks.PushManifest(ctx, gitDir, filepath.Join(gitDir, "objects"))
+	if err != nil || len(manifest) != 1 {
+		t.Fatalf("manifest %v, %v", manifest, err)
+	}
+	mc, err := storeA.PutManifest(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dirA, blob[:2], blob[2:])); err != nil {
+		t.Fatal(err)
+	}
+	a := startIPFS(t, storeA)
+	storeB := openBlocks(t)
+	b := startIPFS(t, storeB)
+	infos, err := libp2ppeer.AddrInfosFromP2pAddrs(a.Addrs()...)
+	if err != nil || len(infos) != 1 {
+		t.Fatal(infos, err)
+	}
+	if err := b.Connect(ctx, infos[0]); err != nil {
+		t.Fatal(err)
+	}
+
+	chain := newChain()
+	chain.addRepo(1, "big", node0)
+	chain.push(1, node0, map[string]string{"refs/heads/main": tip})
+	chain.addManifest(1, mc.String())
+	r, git := newReplicator(t, chain, Peer{Operator: node0, URL: "http://127.0.0.1:1"})
+	r.cfg.Bitswap, r.cfg.Blocks, r.cfg.Protocols = b, storeB, "http"
+	if err := r.sync(ctx, chain.repo(1)); err != nil {
+		t.Fatal(err)
+	}
+	dir := localDir(t, git, 1)
+	assertRefs(t, dir, map[string]string{"refs/heads/main": tip})
+	// git checks the object against its id as it indexes it, and again here.
+	if size := run(t, dir, "cat-file", "-s", blob); size != strconv.Itoa(len(big)) {
+		t.Fatalf("the replicated blob is %s bytes", size)
+	}
+	run(t, dir, "fsck", "--strict")
+	if !storeB.Has(manifest[blob]) {
+		t.Fatal("the fetched chunks are not kept as blocks here")
 	}
 }
 

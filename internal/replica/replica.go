@@ -38,6 +38,9 @@ type Chain interface {
 	WaitFor(ctx context.Context, height int64) error
 	PublicRepos(ctx context.Context, after int64) ([]index.PublicRepo, error)
 	ChainRefs(ctx context.Context, repo uint64) ([]index.ChainRef, error)
+	// Manifests are the CIDs of the manifests of repo's big objects,
+	// newest first (read by the bitswap fallback).
+	Manifests(ctx context.Context, repo uint64) ([]string, error)
 }
 
 // Dirs says where a repository's git data is (gitrepos.Repos.Dir, which

@@ -31,12 +31,13 @@ var (
 
 // fakeChain is the projection as the replicator reads it, set by the test.
 type fakeChain struct {
-	mu       sync.Mutex
-	height   int64
-	repos    map[uint64]index.PublicRepo
-	refs     map[uint64]map[string]index.ChainRef
-	update   uint64
-	advanced chan struct{}
+	mu        sync.Mutex
+	height    int64
+	repos     map[uint64]index.PublicRepo
+	refs      map[uint64]map[string]index.ChainRef
+	update    uint64
+	advanced  chan struct{}
+	manifests map[uint64][]string // newest first
 }
 
 func newChain() *fakeChain {
@@ -118,6 +119,22 @@ func (c *fakeChain) ChainRefs(_ context.Context, id uint64) ([]index.ChainRef, e
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Ref < out[j].Ref })
 	return out, nil
+}
+
+func (c *fakeChain) Manifests(_ context.Context, id uint64) ([]string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.manifests[id], nil
+}
+
+// addManifest records a push's manifest of big objects in repo id.
+func (c *fakeChain) addManifest(id uint64, manifest string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.manifests == nil {
+		c.manifests = map[uint64][]string{}
+	}
+	c.manifests[id] = append([]string{manifest}, c.manifests[id]...)
 }
 
 func (c *fakeChain) repo(id uint64) index.PublicRepo {

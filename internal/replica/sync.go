@@ -201,7 +201,7 @@ func (r *Replicator) fetch(ctx context.Context, dir string, pr index.PublicRepo,
 			return ctx.Err()
 		}
 	}
-	if r.cfg.Bitswap != nil && try("bitswap", func(q *gitstore.Quarantine) error { return r.bitswapFetch(ctx, q, news) }) {
+	if r.cfg.Bitswap != nil && try("bitswap", func(q *gitstore.Quarantine) error { return r.bitswapFetch(ctx, q, pr.ID, news) }) {
 		return nil
 	}
 	if len(errs) == 0 {
