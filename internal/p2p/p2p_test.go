@@ -22,6 +22,7 @@ import (
 
 	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/p2p"
+	"github.com/dforge/dforge/internal/p2p/p2ptest"
 )
 
 // Node B fetches every object of a real repository from node A by CID,
@@ -36,14 +37,14 @@ func TestFetchGitObjectsOverBitswap(t *testing.T) {
 	commitFile(t, repo, "data.bin", string(big))
 	commitFile(t, repo, "src/main.go", "package main\n\nfunc main() {}\n")
 
-	storeA := openStore(t)
+	storeA := p2ptest.OpenBlocks(t)
 	if _, err := storeA.ImportRepository(ctx, filepath.Join(repo, ".git")); err != nil {
 		t.Fatal(err)
 	}
-	a := startNode(t, storeA.Blockstore())
-	storeB := openStore(t)
-	b := startNode(t, storeB.Blockstore())
-	if err := b.Connect(ctx, addrInfo(t, a)); err != nil {
+	a := p2ptest.StartNode(t, storeA.Blockstore())
+	storeB := p2ptest.OpenBlocks(t)
+	b := p2ptest.StartNode(t, storeB.Blockstore())
+	if err := b.Connect(ctx, p2ptest.AddrInfo(t, a)); err != nil {
 		t.Fatal(err)
 	}
 
@@ -81,11 +82,11 @@ func TestFetchGitObjectsOverBitswap(t *testing.T) {
 // A node started with --ipfs-peer connects to it by itself and fetches.
 func TestConfiguredPeerIsDialled(t *testing.T) {
 	t.Parallel()
-	storeA := openStore(t)
+	storeA := p2ptest.OpenBlocks(t)
 	data := []byte("blob 6\x00hello\n")
 	c := putBlock(t, storeA, data)
-	a := startNode(t, storeA.Blockstore())
-	b := startNode(t, openStore(t).Blockstore(), a.Addrs()...)
+	a := p2ptest.StartNode(t, storeA.Blockstore())
+	b := p2ptest.StartNode(t, p2ptest.OpenBlocks(t).Blockstore(), a.Addrs()...)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
@@ -97,9 +98,9 @@ func TestConfiguredPeerIsDialled(t *testing.T) {
 
 func TestFetchOfAMissingBlockEndsWithTheContext(t *testing.T) {
 	t.Parallel()
-	a := startNode(t, openStore(t).Blockstore())
-	b := startNode(t, openStore(t).Blockstore())
-	if err := b.Connect(context.Background(), addrInfo(t, a)); err != nil {
+	a := p2ptest.StartNode(t, p2ptest.OpenBlocks(t).Blockstore())
+	b := p2ptest.StartNode(t, p2ptest.OpenBlocks(t).Blockstore())
+	if err := b.Connect(context.Background(), p2ptest.AddrInfo(t, a)); err != nil {
 		t.Fatal(err)
 	}
 	missing := blocks.CIDForGitObject("e69de29bb2d1d6434b8b29ae775ad8c2e48c5391")
@@ -118,12 +119,12 @@ func TestFetchOfAMissingBlockEndsWithTheContext(t *testing.T) {
 // A peer that sends other bytes for a CID does not get them stored.
 func TestBlockWithTheWrongBytesIsRefused(t *testing.T) {
 	t.Parallel()
-	storeA := openStore(t)
+	storeA := p2ptest.OpenBlocks(t)
 	c := putBlock(t, storeA, []byte("blob 6\x00hello\n"))
-	a := startNode(t, lying{storeA.Blockstore()})
-	storeB := openStore(t)
-	b := startNode(t, storeB.Blockstore())
-	if err := b.Connect(context.Background(), addrInfo(t, a)); err != nil {
+	a := p2ptest.StartNode(t, lying{storeA.Blockstore()})
+	storeB := p2ptest.OpenBlocks(t)
+	b := p2ptest.StartNode(t, storeB.Blockstore())
+	if err := b.Connect(context.Background(), p2ptest.AddrInfo(t, a)); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
@@ -138,7 +139,7 @@ func TestBlockWithTheWrongBytesIsRefused(t *testing.T) {
 
 func TestFetchRefusesOtherKindsOfCID(t *testing.T) {
 	t.Parallel()
-	n := startNode(t, openStore(t).Blockstore())
+	n := p2ptest.StartNode(t, p2ptest.OpenBlocks(t).Blockstore())
 	raw := cid.NewCidV1(cid.Raw, blocks.CIDForGitObject("e69de29bb2d1d6434b8b29ae775ad8c2e48c5391").Hash())
 	for _, c := range []cid.Cid{cid.Undef, raw, blockformat.NewBlock([]byte("x")).Cid()} { // a raw sha1, a CIDv0
 		if _, err := n.Fetch(context.Background(), c); err == nil || !strings.Contains(err.Error(), "only git-raw sha1") {
@@ -186,14 +187,14 @@ func TestParsePeer(t *testing.T) {
 
 func TestListenErrors(t *testing.T) {
 	t.Parallel()
-	a := startNode(t, openStore(t).Blockstore())
+	a := p2ptest.StartNode(t, p2ptest.OpenBlocks(t).Blockstore())
 	// The same port again is ErrListen (serve then falls back to a free one).
 	busy, _ := peer.SplitAddr(a.Addrs()[0])
-	_, err := p2p.Start(context.Background(), p2p.Config{ListenAddrs: []multiaddr.Multiaddr{busy}, Blockstore: openStore(t).Blockstore(), Log: quiet})
+	_, err := p2p.Start(context.Background(), p2p.Config{ListenAddrs: []multiaddr.Multiaddr{busy}, Blockstore: p2ptest.OpenBlocks(t).Blockstore(), Log: quiet})
 	if !errors.Is(err, p2p.ErrListen) {
 		t.Fatalf("listen on a busy port: %v", err)
 	}
-	_, err = p2p.Start(context.Background(), p2p.Config{ListenAddrs: []multiaddr.Multiaddr{multiaddr.StringCast("/ip4/127.0.0.1/udp/0/quic-v1")}, Blockstore: openStore(t).Blockstore(), Log: quiet})
+	_, err = p2p.Start(context.Background(), p2p.Config{ListenAddrs: []multiaddr.Multiaddr{multiaddr.StringCast("/ip4/127.0.0.1/udp/0/quic-v1")}, Blockstore: p2ptest.OpenBlocks(t).Blockstore(), Log: quiet})
 	if err == nil || !strings.Contains(err.Error(), "only TCP") {
 		t.Fatalf("a QUIC listen address: %v", err)
 	}
@@ -211,40 +212,6 @@ func (l lying) Get(ctx context.Context, c cid.Cid) (blockformat.Block, error) {
 }
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
-
-func startNode(t *testing.T, bs blockstore.Blockstore, peers ...multiaddr.Multiaddr) *p2p.Node {
-	t.Helper()
-	n, err := p2p.Start(context.Background(), p2p.Config{
-		ListenAddrs: []multiaddr.Multiaddr{multiaddr.StringCast("/ip4/127.0.0.1/tcp/0")},
-		Peers:       peers,
-		Blockstore:  bs,
-		Log:         quiet,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { n.Close() })
-	return n
-}
-
-func addrInfo(t *testing.T, n *p2p.Node) peer.AddrInfo {
-	t.Helper()
-	infos, err := peer.AddrInfosFromP2pAddrs(n.Addrs()...)
-	if err != nil || len(infos) != 1 {
-		t.Fatalf("addresses of %s: %v %v", n.PeerID(), infos, err)
-	}
-	return infos[0]
-}
-
-func openStore(t *testing.T) *blocks.Store {
-	t.Helper()
-	s, err := blocks.Open(filepath.Join(t.TempDir(), "blocks"), quiet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
 
 func putBlock(t *testing.T, s *blocks.Store, data []byte) cid.Cid {
 	t.Helper()

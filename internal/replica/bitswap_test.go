@@ -16,12 +16,10 @@ import (
 
 	blockformat "github.com/ipfs/go-block-format"
 	"github.com/ipfs/go-cid"
-	libp2ppeer "github.com/libp2p/go-libp2p/core/peer"
-	"github.com/multiformats/go-multiaddr"
 
 	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/gitstore"
-	"github.com/dforge/dforge/internal/p2p"
+	"github.com/dforge/dforge/internal/p2p/p2ptest"
 )
 
 // With no dForge peer to ask, the repository comes over bitswap from an
@@ -45,18 +43,14 @@ func TestReplicatesOverBitswap(t *testing.T) {
 	tip = run(t, w.dir, "rev-parse", "HEAD")
 	tag := run(t, w.dir, "rev-parse", "v1")
 
-	storeA := openBlocks(t)
+	storeA := p2ptest.OpenBlocks(t)
 	if _, err := storeA.ImportRepository(ctx, filepath.Join(w.dir, ".git")); err != nil {
 		t.Fatal(err)
 	}
-	a := startIPFS(t, storeA)
-	storeB := openBlocks(t)
-	b := startIPFS(t, storeB)
-	infos, err := libp2ppeer.AddrInfosFromP2pAddrs(a.Addrs()...)
-	if err != nil || len(infos) != 1 {
-		t.Fatal(infos, err)
-	}
-	if err := b.Connect(ctx, infos[0]); err != nil {
+	a := p2ptest.StartNode(t, storeA.Blockstore())
+	storeB := p2ptest.OpenBlocks(t)
+	b := p2ptest.StartNode(t, storeB.Blockstore())
+	if err := b.Connect(ctx, p2ptest.AddrInfo(t, a)); err != nil {
 		t.Fatal(err)
 	}
 
@@ -114,14 +108,10 @@ func TestReplicatesABigObjectFromItsChunks(t *testing.T) {
 	if err := os.Remove(filepath.Join(dirA, blob[:2], blob[2:])); err != nil {
 		t.Fatal(err)
 	}
-	a := startIPFS(t, storeA)
-	storeB := openBlocks(t)
-	b := startIPFS(t, storeB)
-	infos, err := libp2ppeer.AddrInfosFromP2pAddrs(a.Addrs()...)
-	if err != nil || len(infos) != 1 {
-		t.Fatal(infos, err)
-	}
-	if err := b.Connect(ctx, infos[0]); err != nil {
+	a := p2ptest.StartNode(t, storeA.Blockstore())
+	storeB := p2ptest.OpenBlocks(t)
+	b := p2ptest.StartNode(t, storeB.Blockstore())
+	if err := b.Connect(ctx, p2ptest.AddrInfo(t, a)); err != nil {
 		t.Fatal(err)
 	}
 
@@ -171,29 +161,6 @@ type liar struct{}
 
 func (liar) Fetch(_ context.Context, c cid.Cid) (blockformat.Block, error) {
 	return blockformat.NewBlockWithCid([]byte("blob 5\x00hello"), c)
-}
-
-func openBlocks(t *testing.T) *blocks.Store {
-	t.Helper()
-	s, err := blocks.Open(filepath.Join(t.TempDir(), "blocks"), quiet)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
-
-func startIPFS(t *testing.T, s *blocks.Store) *p2p.Node {
-	t.Helper()
-	n, err := p2p.Start(context.Background(), p2p.Config{
-		ListenAddrs: []multiaddr.Multiaddr{multiaddr.StringCast("/ip4/127.0.0.1/tcp/0")},
-		Blockstore:  s.Blockstore(), Log: quiet,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { n.Close() })
-	return n
 }
 
 // BenchmarkWriteObjects measures writing fetched blocks into a repository,
