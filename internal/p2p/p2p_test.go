@@ -44,9 +44,7 @@ func TestFetchGitObjectsOverBitswap(t *testing.T) {
 	a := p2ptest.StartNode(t, storeA.Blockstore())
 	storeB := p2ptest.OpenBlocks(t)
 	b := p2ptest.StartNode(t, storeB.Blockstore())
-	if err := b.Connect(ctx, p2ptest.AddrInfo(t, a)); err != nil {
-		t.Fatal(err)
-	}
+	p2ptest.Connect(t, b, a)
 
 	ids := objectsOf(t, repo)
 	for _, id := range ids {
@@ -100,9 +98,7 @@ func TestFetchOfAMissingBlockEndsWithTheContext(t *testing.T) {
 	t.Parallel()
 	a := p2ptest.StartNode(t, p2ptest.OpenBlocks(t).Blockstore())
 	b := p2ptest.StartNode(t, p2ptest.OpenBlocks(t).Blockstore())
-	if err := b.Connect(context.Background(), p2ptest.AddrInfo(t, a)); err != nil {
-		t.Fatal(err)
-	}
+	p2ptest.Connect(t, b, a)
 	missing := blocks.CIDForGitObject("e69de29bb2d1d6434b8b29ae775ad8c2e48c5391")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
@@ -124,9 +120,7 @@ func TestBlockWithTheWrongBytesIsRefused(t *testing.T) {
 	a := p2ptest.StartNode(t, lying{storeA.Blockstore()})
 	storeB := p2ptest.OpenBlocks(t)
 	b := p2ptest.StartNode(t, storeB.Blockstore())
-	if err := b.Connect(context.Background(), p2ptest.AddrInfo(t, a)); err != nil {
-		t.Fatal(err)
-	}
+	p2ptest.Connect(t, b, a)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if blk, err := b.Fetch(ctx, c); err == nil {

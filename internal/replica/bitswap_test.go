@@ -50,9 +50,7 @@ func TestReplicatesOverBitswap(t *testing.T) {
 	a := p2ptest.StartNode(t, storeA.Blockstore())
 	storeB := p2ptest.OpenBlocks(t)
 	b := p2ptest.StartNode(t, storeB.Blockstore())
-	if err := b.Connect(ctx, p2ptest.AddrInfo(t, a)); err != nil {
-		t.Fatal(err)
-	}
+	p2ptest.Connect(t, b, a)
 
 	chain := newChain()
 	chain.addRepo(1, "demo", node0)
@@ -111,9 +109,7 @@ func TestReplicatesABigObjectFromItsChunks(t *testing.T) {
 	a := p2ptest.StartNode(t, storeA.Blockstore())
 	storeB := p2ptest.OpenBlocks(t)
 	b := p2ptest.StartNode(t, storeB.Blockstore())
-	if err := b.Connect(ctx, p2ptest.AddrInfo(t, a)); err != nil {
-		t.Fatal(err)
-	}
+	p2ptest.Connect(t, b, a)
 
 	chain := newChain()
 	chain.addRepo(1, "big", node0)

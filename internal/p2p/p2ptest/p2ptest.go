@@ -47,12 +47,14 @@ func StartNode(t testing.TB, bs blockstore.Blockstore, peers ...multiaddr.Multia
 	return n
 }
 
-// AddrInfo is n's identity and address, for another node to connect to.
-func AddrInfo(t testing.TB, n *p2p.Node) peer.AddrInfo {
+// Connect connects from to to.
+func Connect(t testing.TB, from, to *p2p.Node) {
 	t.Helper()
-	infos, err := peer.AddrInfosFromP2pAddrs(n.Addrs()...)
+	infos, err := peer.AddrInfosFromP2pAddrs(to.Addrs()...)
 	if err != nil || len(infos) != 1 {
-		t.Fatalf("addresses of %s: %v %v", n.PeerID(), infos, err)
+		t.Fatalf("addresses of %s: %v %v", to.PeerID(), infos, err)
 	}
-	return infos[0]
+	if err := from.Connect(context.Background(), infos[0]); err != nil {
+		t.Fatal(err)
+	}
 }
