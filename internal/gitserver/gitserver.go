@@ -74,7 +74,9 @@ type Repos interface {
 	// returns once they are committed (git then moves the refs). An
 	// update whose Old is not the ref's recorded value is refused with a
 	// *usererr.Error of code StaleRef; any error declines the push.
-	Commit(ctx context.Context, user *auth.User, r Repo, updates []RefUpdate) error
+	// manifest, when not "", is the CID of the manifest of the push's
+	// objects over 1 MiB (blocks.Manifest), recorded with the updates.
+	Commit(ctx context.Context, user *auth.User, r Repo, updates []RefUpdate, manifest string) error
 }
 
 // Pending is implemented by Repos whose git data may still be on its way

@@ -293,9 +293,10 @@ type fakeRepo struct {
 }
 
 type pushRecord struct {
-	user    common.Address
-	repo    string
-	updates []gitserver.RefUpdate
+	user     common.Address
+	repo     string
+	updates  []gitserver.RefUpdate
+	manifest string
 }
 
 func (f *fakeRepos) next() int {
@@ -356,7 +357,7 @@ func (f *fakeRepos) CheckUpdate(_ context.Context, _ *auth.User, r gitserver.Rep
 	return nil
 }
 
-func (f *fakeRepos) Commit(_ context.Context, u *auth.User, r gitserver.Repo, updates []gitserver.RefUpdate) error {
+func (f *fakeRepos) Commit(_ context.Context, u *auth.User, r gitserver.Repo, updates []gitserver.RefUpdate, manifest string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.chain == nil {
@@ -375,7 +376,7 @@ func (f *fakeRepos) Commit(_ context.Context, u *auth.User, r gitserver.Repo, up
 	for _, up := range updates {
 		refs[up.Ref] = up.New
 	}
-	f.pushes = append(f.pushes, pushRecord{user: u.Address, repo: r.ID, updates: updates})
+	f.pushes = append(f.pushes, pushRecord{user: u.Address, repo: r.ID, updates: updates, manifest: manifest})
 	return nil
 }
 

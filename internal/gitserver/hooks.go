@@ -33,7 +33,8 @@ import (
 //  2. The node checks each update (Repos.CheckUpdate), links the
 //     quarantine's files into the repository and syncs them
 //     (gitstore.StagePush), and records the updates (Repos.Commit: one
-//     repo.push on chain, compare-and-swap, waited for). A refusal, a
+//     repo.push on chain, compare-and-swap, waited for; with the manifest
+//     of its objects over 1 MiB, pushManifest). A refusal, a
 //     lost race included, drops the staged files and declines the push.
 //  3. It journals the new objects for the blockstore (held) and says yes;
 //     git moves the refs and reports to the client: the push is
@@ -189,8 +190,9 @@ func (s *Server) preReceive(ctx context.Context, p *push, req hookRequest) hookR
 			return hookResponse{Message: "The node could not store the pushed objects; please try again."}
 		}
 	}
+	manifest := s.pushManifest(ctx, p.repo, req.Quarantine)
 	crash.Point(crash.PreReceive)
-	if err := s.repos.Commit(ctx, &p.user, p.repo, updates); err != nil {
+	if err := s.repos.Commit(ctx, &p.user, p.repo, updates, manifest); err != nil {
 		if _, known := usererr.As(err); known && staged != nil {
 			staged.Drop() // refused: git drops the quarantine, and nothing names these objects
 		}

@@ -281,7 +281,8 @@ func checkRef(ref string) error {
 // there), in the private store for a private one. The objects are
 // reachable in the repository already (staged by the git server), so the
 // commits a push brings to the default branch can be listed for rewards.
-func (h *Repos) Commit(ctx context.Context, u *auth.User, r gitserver.Repo, updates []gitserver.RefUpdate) error {
+// manifest (its big objects' UnixFS files) goes with every part.
+func (h *Repos) Commit(ctx context.Context, u *auth.User, r gitserver.Repo, updates []gitserver.RefUpdate, manifest string) error {
 	id, err := strconv.ParseUint(r.ID, 10, 64)
 	if err != nil {
 		return fmt.Errorf("repository id %q: %w", r.ID, err)
@@ -290,7 +291,7 @@ func (h *Repos) Commit(ctx context.Context, u *auth.User, r gitserver.Repo, upda
 	if err != nil {
 		return err
 	}
-	push := chainforge.RepoPush{Repo: id}
+	push := chainforge.RepoPush{Repo: id, Manifest: manifest}
 	for _, up := range updates {
 		if up.Old == up.New {
 			continue
