@@ -3,7 +3,6 @@ package index_test
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -17,7 +16,6 @@ import (
 	"github.com/dforge/dforge/internal/forge/private"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/index/indextest"
-	"github.com/dforge/dforge/internal/store/storetest"
 )
 
 const (
@@ -150,11 +148,7 @@ func TestForgeRebuildEqualsLive(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := indextest.Dump(t, live)
-		fresh := filepath.Join(t.TempDir(), "rebuilt.db")
-		if name == "postgres" {
-			fresh = storetest.TestDatabase(t, os.Getenv("DFORGE_TEST_PG"))
-		}
-		rebuilt := openStore(t, fresh)
+		rebuilt := openStore(t, freshDatabase(t, name))
 		defer rebuilt.Close()
 		rix := index.New(quiet, rebuilt, hist)
 		if _, err := index.Rebuild(ctx, quiet, rebuilt, hist); err != nil {

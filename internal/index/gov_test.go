@@ -2,7 +2,6 @@ package index_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -19,7 +18,6 @@ import (
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/index/indextest"
-	"github.com/dforge/dforge/internal/store/storetest"
 )
 
 // govParams are testParams with short votes (ten blocks: room for a few
@@ -166,11 +164,7 @@ func TestGovernanceAndRewardsRebuildEqualsLive(t *testing.T) {
 			t.Fatalf("governance rows: %d proposals, %d votes, %d rewards, %d epochs", len(want["gov_proposals"]),
 				len(want["gov_votes"]), len(want["chain_rewards"]), len(want["chain_epochs"]))
 		}
-		fresh := filepath.Join(t.TempDir(), "rebuilt.db")
-		if name == "postgres" {
-			fresh = storetest.TestDatabase(t, os.Getenv("DFORGE_TEST_PG"))
-		}
-		rebuilt := openStore(t, fresh)
+		rebuilt := openStore(t, freshDatabase(t, name))
 		defer rebuilt.Close()
 		if _, err := index.Rebuild(ctx, quiet, rebuilt, hist); err != nil {
 			t.Fatal(err)

@@ -38,6 +38,16 @@ func databases(t *testing.T) map[string]string {
 	return out
 }
 
+// freshDatabase returns the DSN of one more fresh database of the kind
+// name ("sqlite" or "postgres") names in databases.
+func freshDatabase(t *testing.T, name string) string {
+	t.Helper()
+	if name == "postgres" {
+		return storetest.TestDatabase(t, os.Getenv("DFORGE_TEST_PG"))
+	}
+	return filepath.Join(t.TempDir(), "rebuilt.db")
+}
+
 // eachDatabase runs test as a parallel subtest against each of databases(t).
 func eachDatabase(t *testing.T, test func(t *testing.T, name, dsn string)) {
 	t.Helper()

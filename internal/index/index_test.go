@@ -3,8 +3,6 @@ package index_test
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -17,7 +15,6 @@ import (
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/index/indextest"
-	"github.com/dforge/dforge/internal/store/storetest"
 )
 
 // TestProjectionFollowsTheChain drives a real single-validator node through
@@ -228,11 +225,7 @@ func TestRebuildEqualsLive(t *testing.T) {
 
 		// 2. Rebuilt from the stopped node's blocks, into a fresh database
 		// of the same engine and into the live one.
-		fresh := filepath.Join(t.TempDir(), "rebuilt.db")
-		if name == "postgres" {
-			fresh = storetest.TestDatabase(t, os.Getenv("DFORGE_TEST_PG"))
-		}
-		rebuilt := openStore(t, fresh)
+		rebuilt := openStore(t, freshDatabase(t, name))
 		defer rebuilt.Close()
 		h, err := index.Rebuild(ctx, quiet, rebuilt, hist)
 		if err != nil || h != resumed.Height() {

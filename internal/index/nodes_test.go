@@ -3,8 +3,6 @@ package index_test
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -17,7 +15,6 @@ import (
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/index/indextest"
-	"github.com/dforge/dforge/internal/store/storetest"
 )
 
 const (
@@ -89,11 +86,7 @@ func TestNodesProjection(t *testing.T) {
 		if err := index.New(quiet, st, hist).Sync(ctx); err != nil {
 			t.Fatal(err)
 		}
-		fresh := filepath.Join(t.TempDir(), "rebuilt.db")
-		if name == "postgres" {
-			fresh = storetest.TestDatabase(t, os.Getenv("DFORGE_TEST_PG"))
-		}
-		rebuilt := openStore(t, fresh)
+		rebuilt := openStore(t, freshDatabase(t, name))
 		defer rebuilt.Close()
 		if _, err := index.Rebuild(ctx, quiet, rebuilt, hist); err != nil {
 			t.Fatal(err)
