@@ -21,6 +21,7 @@ func TestReplicaReads(t *testing.T) {
 		op0, op1 := newWallet(), newWallet()
 		alice := newWallet().addr
 		ch := openChain(t, t.TempDir(), app.Genesis{Params: testParams, Operators: []common.Address{op0.addr, op1.addr}})
+		defer ch.Close() // before its temporary directory goes
 		st := openStore(t, dsn)
 		defer st.Close()
 		ix := index.New(quiet, st, ch.Client())
