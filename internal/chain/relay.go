@@ -44,7 +44,15 @@ func (c *Chain) Broadcast(ctx context.Context, env tx.Envelope) (*Pending, error
 		return nil, err
 	}
 	client := c.node.Client()
-	// 1. Listen for the transaction's block before it can possibly commit.
+	// 1. Refuse at once what would fail in its block: CheckTx admits a
+	// forge action another one beat, so that gossip carries it to a block.
+	if err := c.app.Precheck(raw); err != nil {
+		if st, serr := client.Status(ctx); serr == nil && st.SyncInfo.CatchingUp {
+			return nil, ErrCatchingUp // judged against a state behind the chain's
+		}
+		return nil, err
+	}
+	// 2. Listen for the transaction's block before it can possibly commit.
 	subscriber := fmt.Sprintf("dforge-relay-%d", relaySeq.Add(1))
 	query := types.EventQueryTxFor(raw).String()
 	out, err := client.Subscribe(ctx, subscriber, query, 1)
@@ -54,7 +62,7 @@ func (c *Chain) Broadcast(ctx context.Context, env tx.Envelope) (*Pending, error
 	unsubscribe := func() {
 		client.UnsubscribeAll(context.Background(), subscriber) // fails harmlessly once the node has stopped
 	}
-	// 2. CheckTx.
+	// 3. CheckTx.
 	res, err := client.BroadcastTxSync(ctx, raw)
 	if err == nil && res.Code != abci.CodeTypeOK {
 		err = &tx.Error{Code: res.Code, Name: tx.CodeName(res.Code), Message: res.Log}

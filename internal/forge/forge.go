@@ -41,6 +41,9 @@ type Chain interface {
 	Account(addr common.Address) (app.Account, error)
 	IsOperator(addr common.Address) (bool, error)
 	ForgeRefs(repo uint64) ([]chainforge.Ref, error)
+	// Committing is a *chain.NotCommitting when the network cannot make
+	// blocks now (too few validators online).
+	Committing(ctx context.Context) error
 }
 
 // Config is what New needs.
@@ -240,12 +243,17 @@ func (s *Service) doPublic(ctx context.Context, actor common.Address, action, pa
 		ctx, cancel = context.WithTimeout(ctx, waitTimeout)
 		defer cancel()
 	}
-	// 1. Sign with the next nonce and get it into the mempool.
+	// 1. Refuse what the network cannot commit now: it would wait in the
+	// mempool with no answer to give, and apply whenever it comes back.
+	if err := s.committing(ctx); err != nil {
+		return Result{}, err
+	}
+	// 2. Sign with the next nonce and get it into the mempool.
 	pending, nonce, err := s.relay(ctx, tx.KindForge, map[string]any{"actor": actor.Hex(), "action": action, "payload": payload})
 	if err != nil {
 		return Result{}, rejection(err)
 	}
-	// 2. Wait for its block, then for the block's projection.
+	// 3. Wait for its block, then for the block's projection.
 	committed, err := s.await(ctx, pending, nonce)
 	if err != nil {
 		return Result{}, err
@@ -265,6 +273,40 @@ func (s *Service) doPublic(ctx context.Context, actor common.Address, action, pa
 		}
 	}
 	return res, nil
+}
+
+// Codes of the refusals of an action the network cannot commit now:
+// NoQuorum before it is sent (nothing changed), NotCommitted once it
+// waits in the mempool (it applies if the network commits it later).
+const (
+	NoQuorum     = "no_quorum"
+	NotCommitted = "not_committed"
+)
+
+// quorumWait is how long an action waits for the network to be able to
+// commit before it is refused: a node that has just started is connected
+// to its peers within a moment.
+const quorumWait = 3 * time.Second
+
+// committing is a NoQuorum refusal when the chain says the network cannot
+// commit now, and still says so after quorumWait. Failing to ask is no
+// refusal: the relay finds out.
+func (s *Service) committing(ctx context.Context) error {
+	deadline := time.Now().Add(quorumWait)
+	for {
+		var nc *chain.NotCommitting
+		if err := s.chain.Committing(ctx); !errors.As(err, &nc) {
+			return nil
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return &usererr.Error{Kind: usererr.Unavailable, Code: NoQuorum,
+				Message: nc.Error() + ". Nothing was changed; try again once enough validators are back online."}
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
 
 // indexWaitError says why a committed action is not visible yet. A stuck
@@ -333,7 +375,9 @@ const dropCheck = time.Second
 
 // await waits for the transaction's block. Should the transaction leave
 // the mempool without a block (evicted), the operator's committed nonce
-// passes it without its event arriving; then it was dropped.
+// passes it without its event arriving; then it was dropped. Should the
+// network stop making blocks, it answers NotCommitted rather than wait
+// for the validators to come back.
 func (s *Service) await(ctx context.Context, p *chain.Pending, nonce uint64) (chain.Committed, error) {
 	type outcome struct {
 		c   chain.Committed
@@ -357,6 +401,11 @@ func (s *Service) await(ctx context.Context, p *chain.Pending, nonce uint64) (ch
 			}
 			return o.c, nil
 		case <-tick.C:
+			var nc *chain.NotCommitting
+			if err := s.chain.Committing(ctx); errors.As(err, &nc) && nc.Stalled {
+				return chain.Committed{}, &usererr.Error{Kind: usererr.Unavailable, Code: NotCommitted,
+					Message: nc.Error() + ". This action waits on this node and is applied if the network commits it later: check before sending it again."}
+			}
 			acct, err := s.chain.Account(s.operator)
 			if err != nil || acct.Nonce <= nonce {
 				passed = 0

@@ -193,7 +193,7 @@ func (s *Server) preReceive(ctx context.Context, p *push, req hookRequest) hookR
 	manifest := s.pushManifest(ctx, p.repo, req.Quarantine)
 	crash.Point(crash.PreReceive)
 	if err := s.repos.Commit(ctx, &p.user, p.repo, updates, manifest); err != nil {
-		if _, known := usererr.As(err); known && staged != nil {
+		if ue, known := usererr.As(err); known && ue.Code != NotCommitted && staged != nil {
 			staged.Drop() // refused: git drops the quarantine, and nothing names these objects
 		}
 		p.mu.Lock()
@@ -243,6 +243,11 @@ func (s *Server) refusal(ctx context.Context, p *push, what string, err error) h
 // StaleRef is the code of Repos.Commit's refusal of an update whose old
 // value is not the ref's current one.
 const StaleRef = "stale_ref"
+
+// NotCommitted is the code of Repos.Commit's answer when the network
+// stopped committing while the updates waited for a block: they may still
+// apply, so the staged objects stay for the start to settle.
+const NotCommitted = "not_committed"
 
 // settle is step 4, once receive-pack has ended: every ref the chain took
 // is where the chain says (git may fail to lock a ref after the chain took

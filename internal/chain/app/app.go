@@ -121,7 +121,8 @@ func (a *App) InitChain(_ context.Context, req *abci.InitChainRequest) (*abci.In
 }
 
 // CheckTx admits a transaction to the mempool if it would apply on top of
-// committed state plus the transactions already admitted.
+// committed state plus the transactions already admitted, or if it is a
+// forge action the module refuses there (see below).
 // The signature is checked before taking the state lock: CometBFT calls
 // CheckTx from every RPC request's goroutine (the node uses a client that
 // serializes only consensus calls), so recoveries run on all cores.
@@ -135,11 +136,16 @@ func (a *App) CheckTx(_ context.Context, req *abci.CheckTxRequest) (*abci.CheckT
 		// transactions admitted after it.
 		tentative := state.NewOverlay(a.check)
 		_, err = a.applyOn(tentative, t, a.state.Version()+1)
-		if req.Type == abci.CHECK_TX_TYPE_RECHECK && isActionFailure(err) {
-			// A relayed forge action that a newer block made fail (another
-			// node took the name first) stays in the mempool and will fail
-			// in its block, using its nonce: dropping it would strand the
-			// operator's later transactions behind a nonce gap.
+		if (req.Type == abci.CHECK_TX_TYPE_RECHECK && isActionFailure(err)) || isStateFailure(err) {
+			// A relayed forge action that fails on this node's view (a
+			// newer block or an action already admitted took the name or
+			// moved the ref first) stays in line and fails in its block,
+			// using its nonce: that block is how its relayer learns the
+			// outcome. Refused here, an action gossiped from another node
+			// would live in its relayer's mempool only (a full node's
+			// never reaches a block), and the operator's later
+			// transactions would be stranded behind its nonce. A relayer
+			// refuses its own failing action before sending it (Precheck).
 			tentative = state.NewOverlay(a.check)
 			err = ledger.UseNonce(tentative, t.From, t.Nonce)
 		}
@@ -152,6 +158,28 @@ func (a *App) CheckTx(_ context.Context, req *abci.CheckTxRequest) (*abci.CheckT
 		return &abci.CheckTxResponse{Code: code, Log: log, Codespace: "dforge"}, nil
 	}
 	return &abci.CheckTxResponse{Code: abci.CodeTypeOK}, nil
+}
+
+// Precheck says whether raw would apply on top of committed state plus
+// the transactions already admitted, without admitting it: a relayer asks
+// before sending its own transaction, so that a forge action another one
+// beat is refused at once rather than in a block (CheckTx admits it). The
+// refusal is a *tx.Error.
+func (a *App) Precheck(raw []byte) error {
+	t, err := a.verify(raw)
+	if err == nil {
+		a.mu.Lock()
+		_, err = a.applyOn(state.NewOverlay(a.check), t, a.state.Version()+1)
+		a.mu.Unlock()
+	}
+	if err == nil {
+		return nil
+	}
+	var te *tx.Error
+	if errors.As(err, &te) {
+		return te
+	}
+	return fmt.Errorf("precheck: %w", err)
 }
 
 func (a *App) FinalizeBlock(_ context.Context, req *abci.FinalizeBlockRequest) (*abci.FinalizeBlockResponse, error) {

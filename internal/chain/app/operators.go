@@ -99,6 +99,22 @@ func isActionFailure(err error) bool {
 	return errors.As(err, &f)
 }
 
+// isStateFailure says whether err is an action failure that comes from the
+// state the action met (another action took the name or moved the ref
+// first), not from the action itself: on another node, or in another
+// order, the same action may apply.
+func isStateFailure(err error) bool {
+	var f actionFailure
+	if !errors.As(err, &f) {
+		return false
+	}
+	switch f.err.Code {
+	case tx.CodeNotFound, tx.CodeForbidden, tx.CodeConflict, tx.CodeNameTaken, tx.CodeProtectedBranch, tx.CodeStaleRef:
+		return true
+	}
+	return false
+}
+
 // EventNonceUsed is the one event of a failed transaction that still used
 // its sender's nonce (a refused forge action).
 const EventNonceUsed = "NonceUsed"
