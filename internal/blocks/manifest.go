@@ -6,7 +6,11 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"runtime"
 	"slices"
+	"strconv"
+	"strings"
+	"sync"
 
 	blockformat "github.com/ipfs/go-block-format"
 	"github.com/ipfs/go-cid"
@@ -106,23 +110,34 @@ func DecodeManifest(blk blockformat.Block) (Manifest, error) {
 
 // PushManifest is the manifest of the big objects a push brought: those
 // in its quarantine (receive-pack's GIT_QUARANTINE_PATH inside the
-// repository dir), each read once to compute its UnixFS root; nil when
-// there are none. Nothing is stored: the block job stores the chunks.
+// repository dir), each read once to compute its UnixFS root, by
+// manifestWorkers at once (the push waits for it); nil when there are
+// none. Nothing is stored: the block job stores the chunks.
 func PushManifest(ctx context.Context, dir, quarantine string) (Manifest, error) {
-	var m Manifest
-	err := gitstore.LargeObjects(ctx, dir, quarantine, IsBig, func(o gitstore.Object) error {
-		if len(m) == MaxManifestObjects || LooseSize(o.Type, o.Size) > MaxBigObject {
+	var (
+		mu sync.Mutex
+		m  Manifest
+	)
+	err := gitstore.LargeObjects(ctx, dir, quarantine, manifestWorkers, IsBig, func(o gitstore.Object) error {
+		mu.Lock()
+		full := len(m) >= MaxManifestObjects
+		mu.Unlock()
+		if full || LooseSize(o.Type, o.Size) > MaxBigObject {
 			return nil
 		}
-		header := o.Type + " " + fmt.Sprint(o.Size) + "\x00"
-		root, err := UnixFSRoot(io.MultiReader(bytes.NewReader([]byte(header)), &exactReader{r: o.Body, left: o.Size, id: o.ID}))
+		header := o.Type + " " + strconv.FormatInt(o.Size, 10) + "\x00"
+		root, err := UnixFSRoot(io.MultiReader(strings.NewReader(header), &exactReader{r: o.Body, left: o.Size, id: o.ID}))
 		if err != nil {
 			return fmt.Errorf("object %s: %w", o.ID, err)
 		}
+		mu.Lock()
+		defer mu.Unlock()
 		if m == nil {
 			m = Manifest{}
 		}
-		m[o.ID] = root
+		if len(m) < MaxManifestObjects {
+			m[o.ID] = root
+		}
 		return nil
 	})
 	if err != nil {
@@ -130,6 +145,11 @@ func PushManifest(ctx context.Context, dir, quarantine string) (Manifest, error)
 	}
 	return m, nil
 }
+
+// manifestWorkers read and hash a push's big objects at once: git inflates
+// while Go hashes, on each core (a push of 72 big objects, 79 MB, in a
+// 100 MB pack: 0.28 s one at a time).
+var manifestWorkers = min(runtime.NumCPU(), 4)
 
 // PutManifest stores the manifest's block and returns its CID.
 func (s *Store) PutManifest(m Manifest) (cid.Cid, error) {

@@ -13,8 +13,10 @@ import (
 // (a push's quarantine, GIT_QUARANTINE_PATH, inside the repository dir)
 // that large says is large, given its type and content size, streaming
 // its content. Only that directory is read, not the repository's own
-// objects: it lists what a push brought without walking its history.
-func LargeObjects(ctx context.Context, dir, objects string, large func(kind string, size int64) bool, fn func(Object) error) error {
+// objects: it lists what a push brought without walking its history. The
+// large objects are read by up to workers git processes at once, so fn
+// must be safe to call concurrently.
+func LargeObjects(ctx context.Context, dir, objects string, workers int, large func(kind string, size int64) bool, fn func(Object) error) error {
 	env := "GIT_OBJECT_DIRECTORY=" + objects
 	// 1. Every object there, by type and size: the pack's index and each
 	// entry's header, no content inflated.
@@ -26,7 +28,7 @@ func LargeObjects(ctx context.Context, dir, objects string, large func(kind stri
 	if err != nil {
 		return fmt.Errorf("list pushed objects: %w: %s", err, strings.TrimSpace(stderr.String()))
 	}
-	var ids strings.Builder
+	var ids []string
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
@@ -38,17 +40,45 @@ func LargeObjects(ctx context.Context, dir, objects string, large func(kind stri
 			return fmt.Errorf("list pushed objects: bad line %q", sc.Text())
 		}
 		if large(f[1], size) {
-			ids.WriteString(f[0] + "\n")
+			ids = append(ids, f[0])
 		}
 	}
-	if ids.Len() == 0 {
+	// 2. The large ones' content, a share to each worker.
+	workers = max(1, min(workers, len(ids)))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errs := make(chan error, workers)
+	for w := range workers {
+		var share strings.Builder
+		for i := w; i < len(ids); i += workers {
+			share.WriteString(ids[i] + "\n")
+		}
+		go func() {
+			err := readLarge(ctx, dir, env, share.String(), fn)
+			if err != nil {
+				cancel() // the others stop too
+			}
+			errs <- err
+		}()
+	}
+	var first error
+	for range workers {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// readLarge streams the objects named in ids (one per line) to fn.
+func readLarge(ctx context.Context, dir, env, ids string, fn func(Object) error) error {
+	if ids == "" {
 		return nil
 	}
-	// 2. The large ones' content.
 	read := Command(ctx, dir, "cat-file", "--batch")
 	read.Env = append(read.Env, env)
-	read.Stdin = strings.NewReader(ids.String())
-	stderr.Reset()
+	read.Stdin = strings.NewReader(ids)
+	var stderr bytes.Buffer
 	read.Stderr = &stderr
 	content, err := read.StdoutPipe()
 	if err != nil {
