@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dforge/dforge/internal/cli.Version=$(VERSION)
 WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run build web deps test test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p music openapi fmt lint clean
+.PHONY: run build web deps test test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication music openapi fmt lint clean
 
 ## run: install what is needed, build, and start a node on the embedded defaults
 run: build
@@ -71,6 +71,10 @@ bench-gov:
 ## bench-p2p: resident memory libp2p and bitswap add to a node serving 1,000 blocks to a peer, and the fetch rate (BENCH_FLAGS=-max-size 1048000 for big blocks)
 bench-p2p:
 	$(GO) run ./bench/p2p $(BENCH_FLAGS)
+
+## bench-replication: replication lag of small pushes (p50, p99), the bench repository replicated to a fresh node from dForge peers and over bitswap against git clone, each node's RSS (BENCH_FLAGS=-quick for a smoke run)
+bench-replication:
+	$(GO) run ./bench/replication $(BENCH_FLAGS)
 
 ## fuzz: fuzz transaction decoding, CheckTx, the SIWE parser and the forge module (FUZZTIME each; make test runs their seeds)
 FUZZTIME ?= 30s

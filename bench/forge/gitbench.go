@@ -4,16 +4,15 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 
-	"github.com/dforge/dforge/internal/blocks"
+	"github.com/dforge/dforge/bench/internal/corpus"
+	"github.com/dforge/dforge/bench/internal/forgenode"
 )
 
 const (
@@ -45,8 +44,8 @@ func median(ts []transfer) (transfer, bool) {
 }
 
 type gitResult struct {
-	repo        *repo  // the dForge repository holding the large repository, for the API figures
-	unavailable string // why the dForge side is missing, if it is
+	repo        *forgenode.Repo // the dForge repository holding the large repository, for the API figures
+	unavailable string          // why the dForge side is missing, if it is
 	firstPush   transfer
 	source      string // what http-backend served for the clones
 	clones      map[string][]transfer
@@ -63,20 +62,20 @@ type gitResult struct {
 // of the large repository into fresh repositories of each; rounds
 // alternate the order of the two servers. A dForge API or git failure
 // leaves http-backend's figures alone.
-func benchGit(ctx context.Context, o options, g *gitTool, c *client, data string, big *corpus, tmp string, n *notes, out io.Writer) *gitResult {
+func benchGit(ctx context.Context, o options, g *gitTool, c *forgenode.Client, data string, big *corpus.Repo, tmp string, n *notes, out io.Writer) *gitResult {
 	r := &gitResult{clones: map[string][]transfer{}, pushes: map[string][]transfer{}}
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
 		r.failures = append(r.failures, err.Error())
 		return r
 	}
 	// 1. The large repository in dForge, through the API and git.
-	backendRoot, backendPath := filepath.Dir(big.path), "/"+filepath.Base(big.path)
+	backendRoot, backendPath := filepath.Dir(big.Path), "/"+filepath.Base(big.Path)
 	r.source = "the benchmark's cached copy (dForge does not hold one)"
-	repo, err := c.createRepo(ctx, "bench-big")
+	repo, err := c.CreateRepo(ctx, "bench-big")
 	if err == nil {
-		fmt.Fprintf(out, "  pushing the repository into %s ...\n", repo.path())
-		r.firstPush.bytes = big.info.PackedBytes
-		r.firstPush.d, err = g.push(ctx, big.path, authed(c.gitURL(*repo), c.token))
+		fmt.Fprintf(out, "  pushing the repository into %s ...\n", repo.Path())
+		r.firstPush.bytes = big.Info.PackedBytes
+		r.firstPush.d, err = g.push(ctx, big.Path, authed(c.GitURL(*repo), c.Token))
 		if err != nil {
 			err = fmt.Errorf("push into a new dForge repository: %w", err)
 		}
@@ -91,8 +90,8 @@ func benchGit(ctx context.Context, o options, g *gitTool, c *client, data string
 		if dir, ok := bareDir(data, repo.ID); ok {
 			backendRoot, backendPath = filepath.Join(data, "git"), "/"+filepath.Base(filepath.Dir(dir))+"/"+filepath.Base(dir)
 			r.source = "the bare repository dForge holds (" + filepath.Join("<data>", "git", backendPath[1:]) + ")"
-			if head, err := g.head(ctx, dir, corpusBranch); err != nil || head != big.info.Head {
-				n.add("dForge's copy of the repository has %s at %q (%v), the cache at %s", corpusBranch, head, err, big.info.Head)
+			if head, err := g.Head(ctx, dir, corpus.Branch); err != nil || head != big.Info.Head {
+				n.add("dForge's copy of the repository has %s at %q (%v), the cache at %s", corpus.Branch, head, err, big.Info.Head)
 			}
 		} else {
 			n.add("dForge's bare repository for id %d was not found under <data>/git, so http-backend served the cached copy", repo.ID)
@@ -106,7 +105,7 @@ func benchGit(ctx context.Context, o options, g *gitTool, c *client, data string
 	}
 	servers := map[string]remote{backendServer: {url: backend.URL + backendPath}}
 	if r.repo != nil {
-		servers[dforgeServer] = remote{url: c.gitURL(*r.repo)}
+		servers[dforgeServer] = remote{url: c.GitURL(*r.repo)}
 	}
 
 	// 2. Clones, alternating which server goes first.
@@ -118,8 +117,8 @@ func benchGit(ctx context.Context, o options, g *gitTool, c *client, data string
 			t.d, t.bytes, err = g.clone(ctx, servers[name], dest)
 			if err == nil {
 				var head string
-				if head, err = g.head(ctx, dest, corpusBranch); err == nil && head != big.info.Head {
-					err = fmt.Errorf("the clone has %s at %s, want %s", corpusBranch, head, big.info.Head)
+				if head, err = g.Head(ctx, dest, corpus.Branch); err == nil && head != big.Info.Head {
+					err = fmt.Errorf("the clone has %s at %s, want %s", corpus.Branch, head, big.Info.Head)
 				}
 			}
 			os.RemoveAll(dest)
@@ -163,35 +162,14 @@ func benchGit(ctx context.Context, o options, g *gitTool, c *client, data string
 
 // blocksStored records how long after a push the node took to store its
 // objects as blocks. The next round thus starts on an idle node.
-func (r *gitResult) blocksStored(ctx context.Context, c *client, out io.Writer) {
-	d, err := waitForBlocks(ctx, c)
+func (r *gitResult) blocksStored(ctx context.Context, c *forgenode.Client, out io.Writer) {
+	d, err := c.WaitForBlocks(ctx)
 	if err != nil {
 		r.failures = append(r.failures, "blocks probe: "+err.Error())
 		return
 	}
 	r.stored = append(r.stored, d)
 	fmt.Fprintf(out, "    its objects were stored as IPFS blocks %s after the push returned\n", d.Round(time.Millisecond))
-}
-
-// waitForBlocks waits, from outside, until the node has stored the objects
-// of the pushes before it as blocks: its gateway answers for a block it
-// does not hold only once its queue of pushes is empty.
-func waitForBlocks(ctx context.Context, c *client) (time.Duration, error) {
-	never := blocks.CIDForGitObject(strings.Repeat("0", 40)) // no object hashes to zeros
-	start := time.Now()
-	req, err := http.NewRequestWithContext(ctx, http.MethodHead, c.base+"/ipfs/"+never.String()+"?format=raw", nil)
-	if err != nil {
-		return 0, err
-	}
-	res, err := c.http.Do(req)
-	if err != nil {
-		return 0, err
-	}
-	res.Body.Close()
-	if res.StatusCode != http.StatusNotFound {
-		return 0, fmt.Errorf("/ipfs of a CID never stored answered %d", res.StatusCode)
-	}
-	return time.Since(start), nil
 }
 
 // emptyBlockstore removes the node's stored blocks, so the next push
@@ -217,15 +195,15 @@ func order(round int, servers map[string]remote) []string {
 // pushFresh pushes the large repository into a new empty repository of
 // the named server: one created through dForge's API, or a `git init
 // --bare` of http-backend's (removed afterwards).
-func pushFresh(ctx context.Context, g *gitTool, c *client, server string, round int, big *corpus, tmp, backendURL string) (transfer, error) {
-	t := transfer{bytes: big.info.PackedBytes}
+func pushFresh(ctx context.Context, g *gitTool, c *forgenode.Client, server string, round int, big *corpus.Repo, tmp, backendURL string) (transfer, error) {
+	t := transfer{bytes: big.Info.PackedBytes}
 	var err error
 	if server == dforgeServer {
-		repo, err := c.createRepo(ctx, fmt.Sprintf("bench-push-%d", round+1))
+		repo, err := c.CreateRepo(ctx, fmt.Sprintf("bench-push-%d", round+1))
 		if err != nil {
 			return t, err
 		}
-		t.d, err = g.push(ctx, big.path, authed(c.gitURL(*repo), c.token))
+		t.d, err = g.push(ctx, big.Path, authed(c.GitURL(*repo), c.Token))
 		return t, err
 	}
 	name := fmt.Sprintf("push-%d.git", round+1)
@@ -234,7 +212,7 @@ func pushFresh(ctx context.Context, g *gitTool, c *client, server string, round 
 	if err := g.initBare(ctx, dir); err != nil {
 		return t, err
 	}
-	t.d, err = g.push(ctx, big.path, remote{url: backendURL + "/" + name})
+	t.d, err = g.push(ctx, big.Path, remote{url: backendURL + "/" + name})
 	return t, err
 }
 

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/dforge/dforge/bench/internal/forgenode"
 )
 
 type issuesResult struct {
@@ -33,12 +35,12 @@ func (r issuesResult) rate() float64 {
 // workers concurrent clients. Each request answers once its chain
 // transaction is in a block and projected; a 5xx is retried (for up to
 // 30 s) and counted. The first request tells whether the API is there.
-func createIssues(ctx context.Context, c *client, repo repo, want, workers int, out io.Writer) issuesResult {
+func createIssues(ctx context.Context, c *forgenode.Client, repo forgenode.Repo, want, workers int, out io.Writer) issuesResult {
 	r := issuesResult{want: want}
 	if want == 0 {
 		return r
 	}
-	path := "/api/v1/repos/" + repo.path() + "/issues"
+	path := "/api/v1/repos/" + repo.Path() + "/issues"
 	post := func(i int) (time.Duration, int, error) {
 		body := map[string]any{
 			"title": fmt.Sprintf("Benchmark issue %d", i),
@@ -47,9 +49,9 @@ func createIssues(ctx context.Context, c *client, repo repo, want, workers int, 
 		t0 := time.Now()
 		retried := 0
 		for {
-			err := c.call(ctx, "POST", path, body, nil, nil)
-			var ae *apiError
-			if err == nil || !errors.As(err, &ae) || ae.status < 500 || time.Since(t0) > 30*time.Second {
+			err := c.Call(ctx, "POST", path, body, nil, nil)
+			var ae *forgenode.APIError
+			if err == nil || !errors.As(err, &ae) || ae.Status < 500 || time.Since(t0) > 30*time.Second {
 				return time.Since(t0), retried, err
 			}
 			retried++

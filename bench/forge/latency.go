@@ -16,6 +16,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/dforge/dforge/bench/internal/corpus"
+	"github.com/dforge/dforge/bench/internal/forgenode"
 )
 
 // endpoint is one API read under load; the first candidate path that
@@ -51,7 +54,7 @@ func (e endpointResult) rps() float64 {
 // benchLatency loads each endpoint of repo in turn with o.conns keep-alive
 // connections for o.duration, after a short warm-up, anonymously (the
 // repository is public), with wrk when it is installed.
-func benchLatency(ctx context.Context, o options, base string, repo *repo, tmp string, out io.Writer) latencyResult {
+func benchLatency(ctx context.Context, o options, base string, repo *forgenode.Repo, tmp string, out io.Writer) latencyResult {
 	res := latencyResult{tool: "built-in Go load generator (wrk is not installed): exact percentiles of every request's duration"}
 	wrk, wrkErr := exec.LookPath("wrk")
 	if wrkErr == nil {
@@ -59,10 +62,10 @@ func benchLatency(ctx context.Context, o options, base string, repo *repo, tmp s
 	}
 	var eps []endpoint
 	if repo != nil {
-		p := "/api/v1/repos/" + repo.path()
+		p := "/api/v1/repos/" + repo.Path()
 		eps = []endpoint{
 			{"repository home", []string{p}},
-			{"file tree", []string{p + "/contents?ref=" + corpusBranch, p + "/contents/?ref=" + corpusBranch, p + "/git/trees/" + corpusBranch}},
+			{"file tree", []string{p + "/contents?ref=" + corpus.Branch, p + "/contents/?ref=" + corpus.Branch, p + "/git/trees/" + corpus.Branch}},
 			{"issue list", []string{p + "/issues?limit=50", p + "/issues?state=open&limit=50"}},
 		}
 	} else {
@@ -196,7 +199,7 @@ func runWrk(ctx context.Context, wrk, url string, o options, er *endpointResult)
 		cmd := exec.CommandContext(ctx, wrk, "-t"+threads, "-c"+strconv.Itoa(o.conns), "-d"+secs+"s", "--latency", "--timeout", "30s", url)
 		b, err := cmd.CombinedOutput()
 		if err != nil {
-			return "", fmt.Errorf("wrk: %w: %s", err, firstLine(string(b)))
+			return "", fmt.Errorf("wrk: %w: %s", err, forgenode.FirstLine(string(b)))
 		}
 		return string(b), nil
 	}

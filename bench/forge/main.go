@@ -41,6 +41,9 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/dforge/dforge/bench/internal/corpus"
+	"github.com/dforge/dforge/bench/internal/forgenode"
 )
 
 type options struct {
@@ -70,7 +73,7 @@ func mainCode() int {
 	flag.IntVar(&o.conns, "conns", 64, "concurrent keep-alive connections of the latency runs")
 	flag.BoolVar(&o.quick, "quick", false, "a small smoke run: -big-mb 16 -huge-mb 48 -issues 200 -rounds 1 -duration 2s unless given")
 	flag.StringVar(&o.bin, "bin", "", "dforge binary to run (default: go build ./cmd/dforge into the temporary directory)")
-	flag.StringVar(&o.cache, "cache", defaultCache(), "directory where the repositories are built once and reused")
+	flag.StringVar(&o.cache, "cache", corpus.DefaultCache(), "directory where the repositories are built once and reused")
 	flag.DurationVar(&o.timeout, "timeout", 90*time.Minute, "abort the run after this long")
 	flag.Parse()
 	if o.quick {
@@ -107,15 +110,6 @@ func mainCode() int {
 	return 0
 }
 
-// defaultCache is $XDG_CACHE_HOME/dforge-bench-forge, else ./.cache/bench-forge
-// (git-ignored) so the space it takes is in plain sight.
-func defaultCache() string {
-	if x := os.Getenv("XDG_CACHE_HOME"); x != "" {
-		return filepath.Join(x, "dforge-bench-forge")
-	}
-	return filepath.Join(".cache", "bench-forge")
-}
-
 func run(ctx context.Context, o options, out io.Writer) (err error) {
 	tmp, err := os.MkdirTemp("", "dforge-bench-forge-")
 	if err != nil {
@@ -127,46 +121,47 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "dForge forge benchmark: GOMAXPROCS=%d, %s/%s, %s%s\n", runtime.GOMAXPROCS(0), runtime.GOOS, runtime.GOARCH, g.version, loadAvg())
+	fmt.Fprintf(out, "dForge forge benchmark: GOMAXPROCS=%d, %s/%s, %s%s\n", runtime.GOMAXPROCS(0), runtime.GOOS, runtime.GOARCH, g.Version, loadAvg())
 	r := &report{opts: o, notes: &notes{}}
 	r.latency.tool = "-"
 
 	// 0. The dforge binary and the two repositories.
 	fmt.Fprintln(out, "[0/4] the dforge binary and the cached repositories ...")
-	bin, err := dforgeBinary(ctx, o.bin, tmp, r.notes, out)
+	bin, err := forgenode.Binary(ctx, o.bin, tmp, r.notes.add, out)
 	if err != nil {
 		return err
 	}
-	if r.big, err = bigRepo(ctx, g, o.cache, o.bigMB, out); err != nil {
+	if r.big, err = corpus.Big(ctx, g.Git, o.cache, o.bigMB, out); err != nil {
 		return fmt.Errorf("build the %d MB repository: %w", o.bigMB, err)
 	}
-	if r.huge, err = hugeRepo(ctx, g, o.cache, o.hugeMB, out); err != nil {
+	if r.huge, err = corpus.Huge(ctx, g.Git, o.cache, o.hugeMB, out); err != nil {
 		return fmt.Errorf("build the %d MB repository: %w", o.hugeMB, err)
 	}
 
 	// The node, and a signed-in user with a token.
 	data := filepath.Join(tmp, "node")
-	n, err := startNode(ctx, bin, data, filepath.Join(tmp, "node.log"))
+	n, err := forgenode.Start(ctx, bin, []string{"serve", "--data", data, "--addr", "127.0.0.1:0",
+		"--rpc-addr", "tcp://127.0.0.1:0", "--p2p-addr", "tcp://127.0.0.1:0"}, nil, filepath.Join(tmp, "node.log"))
 	if err != nil {
 		return err
 	}
 	defer func() {
-		err = errors.Join(err, n.stop())
-		for _, l := range n.logs.top(5) {
-			r.notes.add("the node logged %dx %s: %s", l.count, l.level, l.text)
+		err = errors.Join(err, n.Stop())
+		for _, l := range n.Logs.Top(5) {
+			r.notes.add("the node logged %dx %s: %s", l.Count, l.Level, l.Text)
 		}
 		fmt.Fprintln(out)
 		r.print(out)
 		fmt.Fprintf(out, "\nThe run took %s.\n", time.Since(started).Round(time.Second))
 	}()
-	fmt.Fprintf(out, "node %s started at %s (data in %s)\n", filepath.Base(bin), n.url, data)
-	c, err := signIn(ctx, n.url)
+	fmt.Fprintf(out, "node %s started at %s (data in %s)\n", filepath.Base(bin), n.URL, data)
+	c, err := forgenode.SignIn(ctx, n.URL)
 	if err != nil {
 		return fmt.Errorf("sign in: %w", err)
 	}
-	fmt.Fprintf(out, "signed in as %s with a personal access token\n\n", c.login)
+	fmt.Fprintf(out, "signed in as %s with a personal access token\n\n", c.Login)
 
-	fmt.Fprintf(out, "[1/4] clone and push of the %.0f MB repository, %d round(s) per server ...\n", mb(r.big.info.PackedBytes), o.rounds)
+	fmt.Fprintf(out, "[1/4] clone and push of the %.0f MB repository, %d round(s) per server ...\n", mb(r.big.Info.PackedBytes), o.rounds)
 	r.git = benchGit(ctx, o, g, c, data, r.big, filepath.Join(tmp, "git"), r.notes, out)
 	if err := ctx.Err(); err != nil {
 		return err
@@ -175,7 +170,7 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 	fmt.Fprintf(out, "[2/4] %d issues through the API, %d at a time ...\n", o.issues, o.issueWorkers)
 	repo := r.git.repo
 	if repo == nil {
-		repo, err = c.createRepo(ctx, "bench-issues")
+		repo, err = c.CreateRepo(ctx, "bench-issues")
 		if err != nil {
 			r.issues.unavailable = err.Error()
 		}
@@ -188,12 +183,12 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 	}
 
 	fmt.Fprintf(out, "[3/4] API latency under %d connections, %s per endpoint ...\n", o.conns, o.duration)
-	r.latency = benchLatency(ctx, o, n.url, repo, tmp, out)
+	r.latency = benchLatency(ctx, o, n.URL, repo, tmp, out)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 
-	fmt.Fprintf(out, "[4/4] peak RSS: push and clone of the %.0f MB repository ...\n", mb(r.huge.info.PackedBytes))
+	fmt.Fprintf(out, "[4/4] peak RSS: push and clone of the %.0f MB repository ...\n", mb(r.huge.Info.PackedBytes))
 	r.memory = benchMemory(ctx, g, c, n, r.huge, filepath.Join(tmp, "huge-clone"), r.notes, out)
 	return ctx.Err()
 }

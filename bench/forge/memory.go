@@ -12,6 +12,9 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/dforge/dforge/bench/internal/corpus"
+	"github.com/dforge/dforge/bench/internal/forgenode"
 )
 
 // memPhase is the memory of one git operation through the node.
@@ -33,29 +36,29 @@ type memoryResult struct {
 // then clones it, sampling /proc all the while. The node is restarted
 // before each, so each peak (VmHWM counts from the process's start) is the
 // operation's own and not that of the load tests before it.
-func benchMemory(ctx context.Context, g *gitTool, c *client, n *node, huge *corpus, dest string, notes *notes, out io.Writer) memoryResult {
+func benchMemory(ctx context.Context, g *gitTool, c *forgenode.Client, n *forgenode.Node, huge *corpus.Repo, dest string, notes *notes, out io.Writer) memoryResult {
 	r := memoryResult{
-		push:  memPhase{what: fmt.Sprintf("push of %.0f MB into a new repository and the storage of its blocks, node restarted first", mb(huge.info.PackedBytes))},
-		clone: memPhase{what: fmt.Sprintf("clone of %.0f MB, node restarted first", mb(huge.info.PackedBytes))},
+		push:  memPhase{what: fmt.Sprintf("push of %.0f MB into a new repository and the storage of its blocks, node restarted first", mb(huge.Info.PackedBytes))},
+		clone: memPhase{what: fmt.Sprintf("clone of %.0f MB, node restarted first", mb(huge.Info.PackedBytes))},
 	}
-	repo, err := c.createRepo(ctx, "bench-huge")
+	repo, err := c.CreateRepo(ctx, "bench-huge")
 	if err != nil {
 		r.push.unavailable, r.clone.unavailable = err.Error(), err.Error()
 		fmt.Fprintf(out, "  not available (%s)\n", err)
 		return r
 	}
-	if err := n.restart(ctx); err != nil {
+	if err := n.Restart(ctx); err != nil {
 		r.push.unavailable, r.clone.unavailable = "restart the node: "+err.Error(), "restart the node: "+err.Error()
 		return r
 	}
-	c.base = n.url // a restarted node listens on another free port
-	s := sample(n.pid())
-	r.push.t.bytes = huge.info.PackedBytes
-	r.push.t.d, err = g.push(ctx, huge.path, authed(c.gitURL(*repo), c.token))
+	c.Base = n.URL // a restarted node listens on another free port
+	s := sample(n.PID())
+	r.push.t.bytes = huge.Info.PackedBytes
+	r.push.t.d, err = g.push(ctx, huge.Path, authed(c.GitURL(*repo), c.Token))
 	if err == nil {
 		// The peak covers the storage of the push's blocks too, and the
 		// clone after the restart runs alone.
-		r.push.stored, err = waitForBlocks(ctx, c)
+		r.push.stored, err = c.WaitForBlocks(ctx)
 	}
 	r.push.node, r.push.child, r.push.samples = s.stop()
 	if err != nil {
@@ -65,18 +68,18 @@ func benchMemory(ctx context.Context, g *gitTool, c *client, n *node, huge *corp
 	}
 	fmt.Fprintf(out, "  push: %s, its blocks stored %s later, node peak RSS %s\n", r.push.t.d.Round(time.Millisecond), r.push.stored.Round(time.Millisecond), mib(r.push.node.hwm))
 
-	if err := n.restart(ctx); err != nil {
+	if err := n.Restart(ctx); err != nil {
 		r.clone.unavailable = "restart the node: " + err.Error()
 		return r
 	}
-	c.base = n.url
-	s = sample(n.pid())
-	r.clone.t.d, r.clone.t.bytes, err = g.clone(ctx, remote{url: c.gitURL(*repo)}, dest)
+	c.Base = n.URL
+	s = sample(n.PID())
+	r.clone.t.d, r.clone.t.bytes, err = g.clone(ctx, remote{url: c.GitURL(*repo)}, dest)
 	r.clone.node, r.clone.child, r.clone.samples = s.stop()
 	if err == nil {
 		var head string
-		if head, err = g.head(ctx, dest, corpusBranch); err == nil && head != huge.info.Head {
-			err = fmt.Errorf("the clone has %s at %s, want %s", corpusBranch, head, huge.info.Head)
+		if head, err = g.Head(ctx, dest, corpus.Branch); err == nil && head != huge.Info.Head {
+			err = fmt.Errorf("the clone has %s at %s, want %s", corpus.Branch, head, huge.Info.Head)
 		}
 	}
 	os.RemoveAll(dest)

@@ -7,12 +7,14 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/dforge/dforge/bench/internal/corpus"
 )
 
 type report struct {
 	opts      options
 	notes     *notes
-	big, huge *corpus
+	big, huge *corpus.Repo
 	git       *gitResult
 	issues    issuesResult
 	latency   latencyResult
@@ -25,7 +27,7 @@ func (r *report) print(out io.Writer) {
 	o := r.opts
 	if r.big != nil {
 		fmt.Fprintf(out, "Large repository: %s\n  %.1f MB packed, %d objects, %d commits; %s\n",
-			r.big.info.Recipe, mb(r.big.info.PackedBytes), r.big.info.Objects, r.big.info.Commits, r.big.path)
+			r.big.Info.Recipe, mb(r.big.Info.PackedBytes), r.big.Info.Objects, r.big.Info.Commits, r.big.Path)
 	}
 	if g := r.git; g != nil {
 		fmt.Fprintf(out, "  http-backend served %s\n", g.source)
@@ -178,7 +180,7 @@ func (r *report) hugeMB() float64 {
 	if r.huge == nil {
 		return float64(r.opts.hugeMB)
 	}
-	return mb(r.huge.info.PackedBytes)
+	return mb(r.huge.Info.PackedBytes)
 }
 
 func medianDuration(ds []time.Duration) time.Duration {

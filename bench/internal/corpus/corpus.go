@@ -1,4 +1,8 @@
-package main
+// Package corpus builds the benchmarks' git repositories once into a cache
+// directory and reuses them: the 200 MB repository with history (the Go
+// sources) of bench-forge's clone and push figures and bench-replication's
+// replication figures, and the ~1 GB one of generated blobs.
+package corpus
 
 import (
 	"bufio"
@@ -28,15 +32,15 @@ import (
 // changes: the directory names carry it.
 const corpusVersion = 1
 
-// corpus is a bare repository of the cache and what it holds.
-type corpus struct {
-	path string
-	info corpusInfo
+// Repo is a bare repository of the cache and what it holds.
+type Repo struct {
+	Path string
+	Info Info
 }
 
-// corpusInfo is written next to the repository (bench-forge.json) once it is
+// Info is written next to the repository (bench-forge.json) once it is
 // complete; a directory without it is an interrupted build.
-type corpusInfo struct {
+type Info struct {
 	Version     int       `json:"version"`
 	Recipe      string    `json:"recipe"`
 	PackedBytes int64     `json:"packed_bytes"`
@@ -50,8 +54,9 @@ type corpusInfo struct {
 }
 
 const (
-	infoFile     = "bench-forge.json"
-	corpusBranch = "main"
+	infoFile = "bench-forge.json"
+	// Branch is the repositories' one branch.
+	Branch = "main"
 	// historyCommits is how many commits bring the Go sources in.
 	historyCommits = 20
 	fillerCommits  = 5
@@ -60,21 +65,21 @@ const (
 	hugeCommits    = 4
 )
 
-// bigRepo is the repository of the clone and push figures: the Go
+// Big is the repository of the clone and push figures: the Go
 // toolchain's sources ($GOROOT/src, misc, test, lib) brought in over 20
 // commits, each also editing some of the files already there (so the
 // history has deltas), then commits of generated incompressible files until
 // the packed size reaches targetMB.
-func bigRepo(ctx context.Context, g *gitTool, cache string, targetMB int, out io.Writer) (*corpus, error) {
+func Big(ctx context.Context, g *Git, cache string, targetMB int, out io.Writer) (*Repo, error) {
 	name := fmt.Sprintf("big-v%d-%dmb.git", corpusVersion, targetMB)
 	return cached(ctx, g, cache, name, out, func(ctx context.Context, dir string) (string, error) {
 		return buildBig(ctx, g, dir, int64(targetMB)*1e6)
 	})
 }
 
-// hugeRepo is the repository of the memory figure: targetMB of
+// Huge is the repository of the memory figure: targetMB of
 // incompressible 2 MiB blobs in 4 commits.
-func hugeRepo(ctx context.Context, g *gitTool, cache string, targetMB int, out io.Writer) (*corpus, error) {
+func Huge(ctx context.Context, g *Git, cache string, targetMB int, out io.Writer) (*Repo, error) {
 	name := fmt.Sprintf("huge-v%d-%dmb.git", corpusVersion, targetMB)
 	return cached(ctx, g, cache, name, out, func(ctx context.Context, dir string) (string, error) {
 		total := int64(targetMB) * 1e6
@@ -94,11 +99,11 @@ func hugeRepo(ctx context.Context, g *gitTool, cache string, targetMB int, out i
 
 // cached returns the repository name of the cache, building it with build
 // first when it is not there (in a temporary directory, renamed when done).
-func cached(ctx context.Context, g *gitTool, cache, name string, out io.Writer, build func(context.Context, string) (string, error)) (*corpus, error) {
+func cached(ctx context.Context, g *Git, cache, name string, out io.Writer, build func(context.Context, string) (string, error)) (*Repo, error) {
 	final := filepath.Join(cache, name)
 	if c, err := loadCorpus(final); err == nil {
 		fmt.Fprintf(out, "  %s: cached, %.1f MB packed, %d objects, %d commits (built %s in %s with %s)\n",
-			name, mb(c.info.PackedBytes), c.info.Objects, c.info.Commits, c.info.Built.Format(time.DateOnly), c.info.BuildTime, c.info.GoVersion)
+			name, mb(c.Info.PackedBytes), c.Info.Objects, c.Info.Commits, c.Info.Built.Format(time.DateOnly), c.Info.BuildTime, c.Info.GoVersion)
 		return c, nil
 	}
 	if err := os.MkdirAll(cache, 0o755); err != nil {
@@ -121,7 +126,7 @@ func cached(ctx context.Context, g *gitTool, cache, name string, out io.Writer, 
 	}
 	defer os.RemoveAll(tmp) // gone after the rename; a leftover after a failure
 	t0 := time.Now()
-	if _, err := g.output(ctx, "", "init", "--bare", "--quiet", "--initial-branch="+corpusBranch, tmp); err != nil {
+	if _, err := g.Output(ctx, "", "init", "--bare", "--quiet", "--initial-branch="+Branch, tmp); err != nil {
 		return nil, err
 	}
 	// Generated blobs are never worth a delta search (not in the cache's
@@ -133,7 +138,7 @@ func cached(ctx context.Context, g *gitTool, cache, name string, out io.Writer, 
 	if err != nil {
 		return nil, err
 	}
-	info := corpusInfo{Version: corpusVersion, Recipe: recipe, Branch: corpusBranch, GoVersion: runtime.Version(), Built: time.Now().UTC()}
+	info := Info{Version: corpusVersion, Recipe: recipe, Branch: Branch, GoVersion: runtime.Version(), Built: time.Now().UTC()}
 	if err := describe(ctx, g, tmp, &info); err != nil {
 		return nil, err
 	}
@@ -150,41 +155,41 @@ func cached(ctx context.Context, g *gitTool, cache, name string, out io.Writer, 
 	}
 	fmt.Fprintf(out, "  %s: built in %s: %s; %.1f MB packed, %d objects, %d commits\n",
 		name, info.BuildTime, recipe, mb(info.PackedBytes), info.Objects, info.Commits)
-	return &corpus{path: final, info: info}, nil
+	return &Repo{Path: final, Info: info}, nil
 }
 
-func loadCorpus(dir string) (*corpus, error) {
+func loadCorpus(dir string) (*Repo, error) {
 	b, err := os.ReadFile(filepath.Join(dir, infoFile))
 	if err != nil {
 		return nil, err
 	}
-	c := &corpus{path: dir}
-	if err := json.Unmarshal(b, &c.info); err != nil {
+	c := &Repo{Path: dir}
+	if err := json.Unmarshal(b, &c.Info); err != nil {
 		return nil, err
 	}
-	if c.info.Version != corpusVersion || c.info.Head == "" {
+	if c.Info.Version != corpusVersion || c.Info.Head == "" {
 		return nil, errors.New("built by another version of the benchmark")
 	}
 	return c, nil
 }
 
 // describe fills in the packed size, object and commit counts and head.
-func describe(ctx context.Context, g *gitTool, dir string, info *corpusInfo) error {
+func describe(ctx context.Context, g *Git, dir string, info *Info) error {
 	var err error
-	if info.PackedBytes, err = packBytes(dir); err != nil {
+	if info.PackedBytes, err = PackBytes(dir); err != nil {
 		return err
 	}
-	if info.Head, err = g.head(ctx, dir, corpusBranch); err != nil {
+	if info.Head, err = g.Head(ctx, dir, Branch); err != nil {
 		return err
 	}
-	s, err := g.output(ctx, dir, "rev-list", "--count", info.Head)
+	s, err := g.Output(ctx, dir, "rev-list", "--count", info.Head)
 	if err != nil {
 		return err
 	}
 	if info.Commits, err = strconv.Atoi(strings.TrimSpace(s)); err != nil {
 		return err
 	}
-	s, err = g.output(ctx, dir, "count-objects", "-v")
+	s, err = g.Output(ctx, dir, "count-objects", "-v")
 	if err != nil {
 		return err
 	}
@@ -198,7 +203,7 @@ func describe(ctx context.Context, g *gitTool, dir string, info *corpusInfo) err
 
 // buildBig writes the Go sources' history, then tops the repository up with
 // generated files until its packed size reaches target.
-func buildBig(ctx context.Context, g *gitTool, dir string, target int64) (string, error) {
+func buildBig(ctx context.Context, g *Git, dir string, target int64) (string, error) {
 	files, err := gorootFiles(target * 2)
 	if err != nil {
 		return "", err
@@ -211,10 +216,10 @@ func buildBig(ctx context.Context, g *gitTool, dir string, target int64) (string
 	// packed size of generated data is its raw size, plus a little).
 	fill := 0
 	for attempt := 0; ; attempt++ {
-		if _, err := g.output(ctx, dir, "repack", "-a", "-d", "-q"); err != nil {
+		if _, err := g.Output(ctx, dir, "repack", "-a", "-d", "-q"); err != nil {
 			return "", err
 		}
-		have, err := packBytes(dir)
+		have, err := PackBytes(dir)
 		if err != nil {
 			return "", err
 		}
@@ -334,9 +339,9 @@ func goHistory(w *importWriter, files []sourceFile) error {
 
 // fastImport runs `git fast-import` in the bare repository dir and lets
 // write feed it.
-func fastImport(ctx context.Context, g *gitTool, dir string, write func(*importWriter) error) error {
+func fastImport(ctx context.Context, g *Git, dir string, write func(*importWriter) error) error {
 	// unpackLimit 0: a small import is a pack too, not loose objects.
-	cmd := g.command(ctx, dir, "-c", "fastimport.unpackLimit=0", "fast-import", "--quiet")
+	cmd := g.Command(ctx, dir, "-c", "fastimport.unpackLimit=0", "fast-import", "--quiet")
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return err
@@ -356,7 +361,7 @@ func fastImport(ctx context.Context, g *gitTool, dir string, write func(*importW
 	}
 	stdin.Close()
 	if err := cmd.Wait(); err != nil {
-		return gitError([]string{"fast-import"}, err, stderr.String())
+		return Error([]string{"fast-import"}, err, stderr.String())
 	}
 	return werr
 }
@@ -386,12 +391,12 @@ func (w *importWriter) data(b []byte) {
 // later run, to continue from the branch as the repository has it.
 func (w *importWriter) commit(n int, msg string, resume bool) {
 	when := 1_700_000_000 + int64(n)*86_400
-	w.printf("commit refs/heads/%s\n", corpusBranch)
+	w.printf("commit refs/heads/%s\n", Branch)
 	w.printf("author bench-forge <bench@dforge.invalid> %d +0000\n", when)
 	w.printf("committer bench-forge <bench@dforge.invalid> %d +0000\n", when)
 	w.data([]byte(msg + "\n"))
 	if resume {
-		w.printf("from refs/heads/%s^0\n", corpusBranch)
+		w.printf("from refs/heads/%s^0\n", Branch)
 	}
 }
 
@@ -444,3 +449,15 @@ func quotePath(p string) string {
 	b.WriteByte('"')
 	return b.String()
 }
+
+// DefaultCache is $XDG_CACHE_HOME/dforge-bench-forge, else
+// ./.cache/bench-forge (git-ignored) so the space it takes is in plain
+// sight. The benchmarks share it: each repository is built once.
+func DefaultCache() string {
+	if x := os.Getenv("XDG_CACHE_HOME"); x != "" {
+		return filepath.Join(x, "dforge-bench-forge")
+	}
+	return filepath.Join(".cache", "bench-forge")
+}
+
+func mb(n int64) float64 { return float64(n) / 1e6 }

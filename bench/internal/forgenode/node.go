@@ -1,4 +1,4 @@
-package main
+package forgenode
 
 import (
 	"bufio"
@@ -12,17 +12,18 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 )
 
-// dforgeBinary is the binary the benchmark runs: -bin when given, else this
+// Binary is the binary a benchmark runs: -bin when given, else this
 // tree's ./cmd/dforge built into tmp (the build cache makes that quick
 // after the first time). If the tree does not build (other work in
-// progress), bin/dforge is used when there is one, and a note says so.
-func dforgeBinary(ctx context.Context, bin, tmp string, n *notes, out io.Writer) (string, error) {
+// progress), bin/dforge is used when there is one, and note says so.
+func Binary(ctx context.Context, bin, tmp string, note func(format string, args ...any), out io.Writer) (string, error) {
 	if bin != "" {
 		return filepath.Abs(bin)
 	}
@@ -47,7 +48,7 @@ func dforgeBinary(ctx context.Context, bin, tmp string, n *notes, out io.Writer)
 	if statErr != nil {
 		return "", fmt.Errorf("go build ./cmd/dforge: %w\n%s", err, msg)
 	}
-	n.add("this tree did not build (%s), so the run used bin/dforge built %s", firstLine(string(msg)), st.ModTime().Format(time.DateTime))
+	note("this tree did not build (%s), so the run used bin/dforge built %s", FirstLine(string(msg)), st.ModTime().Format(time.DateTime))
 	fmt.Fprintf(out, "  ./cmd/dforge does not build; using bin/dforge of %s\n", st.ModTime().Format(time.DateTime))
 	return prebuilt, nil
 }
@@ -61,7 +62,7 @@ func moduleRoot(ctx context.Context) (string, error) {
 	return filepath.Dir(mod), nil
 }
 
-func firstLine(s string) string {
+func FirstLine(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i] + " ..."
@@ -69,34 +70,35 @@ func firstLine(s string) string {
 	return s
 }
 
-// node is a `dforge serve` subprocess on 127.0.0.1, in its own process
+// Node is a `dforge <args>` subprocess (serve) on 127.0.0.1, in its own process
 // group so that git processes it leaves behind can be ended with it.
-type node struct {
-	bin, data, logPath string
-	url                string
-	cmd                *exec.Cmd
-	exited             chan struct{}
-	logs               *logCounter
-	logFile            *os.File
+type Node struct {
+	Bin, LogPath string
+	Args, Env    []string
+	URL          string // from its "running at" line
+	Logs         *LogCounter
+	cmd          *exec.Cmd
+	exited       chan struct{}
+	logFile      *os.File
 }
 
 var runningAt = regexp.MustCompile(`running at (http://\S+)`)
 
-// startNode runs `dforge serve` on data (created on first start, as
-// `dforge init` would) and waits until it listens.
-func startNode(ctx context.Context, bin, data, logPath string) (*node, error) {
-	n := &node{bin: bin, data: data, logPath: logPath, logs: newLogCounter()}
+// Start runs `bin args...` (a `dforge serve`) with env added to this
+// process's environment less its DFORGE_ settings, its stderr appended to
+// logPath, and waits until it says where it listens.
+func Start(ctx context.Context, bin string, args, env []string, logPath string) (*Node, error) {
+	n := &Node{Bin: bin, Args: args, Env: env, LogPath: logPath, Logs: newLogCounter()}
 	return n, n.start(ctx)
 }
 
-func (n *node) start(ctx context.Context) error {
-	logFile, err := os.OpenFile(n.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+func (n *Node) start(ctx context.Context) error {
+	logFile, err := os.OpenFile(n.LogPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command(n.bin, "serve", "--data", n.data, "--addr", "127.0.0.1:0",
-		"--rpc-addr", "tcp://127.0.0.1:0", "--p2p-addr", "tcp://127.0.0.1:0")
-	cmd.Env = append(envWithout(envWithout(os.Environ(), "DFORGE_"), "SENTRY_DSN="), "DFORGE_DB=")
+	cmd := exec.Command(n.Bin, n.Args...)
+	cmd.Env = append(append(envWithout(envWithout(os.Environ(), "DFORGE_"), "SENTRY_DSN="), "DFORGE_DB="), n.Env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
@@ -110,7 +112,7 @@ func (n *node) start(ctx context.Context) error {
 	}
 	if err := cmd.Start(); err != nil {
 		logFile.Close()
-		return fmt.Errorf("start %s: %w", n.bin, err)
+		return fmt.Errorf("start %s: %w", n.Bin, err)
 	}
 	n.cmd, n.logFile, n.exited = cmd, logFile, make(chan struct{})
 	urls := make(chan string, 1)
@@ -126,7 +128,7 @@ func (n *node) start(ctx context.Context) error {
 			}
 		}
 	})
-	pipes.Go(func() { n.logs.consume(io.TeeReader(stderr, logFile)) })
+	pipes.Go(func() { n.Logs.consume(io.TeeReader(stderr, logFile)) })
 	go func() {
 		pipes.Wait() // reading ends before Wait closes the pipes
 		cmd.Wait()
@@ -136,37 +138,37 @@ func (n *node) start(ctx context.Context) error {
 	wait, cancel := context.WithTimeout(ctx, 3*time.Minute)
 	defer cancel()
 	select {
-	case n.url = <-urls:
+	case n.URL = <-urls:
 		return nil
 	case <-n.exited:
-		return fmt.Errorf("dforge serve exited during start-up (%s); its log: %s%s", cmd.ProcessState, n.logPath, n.logs.last())
+		return fmt.Errorf("dforge serve exited during start-up (%s); its log: %s%s", cmd.ProcessState, n.LogPath, n.Logs.Last())
 	case <-wait.Done():
-		return errors.Join(fmt.Errorf("dforge serve did not start: %w", wait.Err()), n.stop())
+		return errors.Join(fmt.Errorf("dforge serve did not start: %w", wait.Err()), n.Stop())
 	}
 }
 
-// pid is the node's process id.
-func (n *node) pid() int { return n.cmd.Process.Pid }
+// PID is the node's process id.
+func (n *Node) PID() int { return n.cmd.Process.Pid }
 
-// restart stops the node and starts it again on the same data dir: a
+// Restart stops the node and starts it again on the same data dir: a
 // fresh process, whose peak RSS counts from zero.
-func (n *node) restart(ctx context.Context) error {
-	if err := n.stop(); err != nil {
+func (n *Node) Restart(ctx context.Context) error {
+	if err := n.Stop(); err != nil {
 		return err
 	}
 	return n.start(ctx)
 }
 
-// stop asks the node to shut down (SIGTERM), waits, and kills its process
+// Stop asks the node to shut down (SIGTERM), waits, and kills its process
 // group if it has not gone after 30 s.
-func (n *node) stop() error {
+func (n *Node) Stop() error {
 	if n.cmd == nil {
 		return nil
 	}
 	defer func() { n.cmd = nil; n.logFile.Close() }()
 	pgid := n.cmd.Process.Pid
-	n.logs.setMuted(true) // CometBFT's shutdown lines are no news
-	defer n.logs.setMuted(false)
+	n.Logs.SetMuted(true) // CometBFT's shutdown lines are no news
+	defer n.Logs.SetMuted(false)
 	select {
 	case <-n.exited:
 		return nil
@@ -184,24 +186,25 @@ func (n *node) stop() error {
 	return errors.New("dforge serve did not stop within 30 s of SIGTERM and was killed")
 }
 
-// logCounter counts the warnings and errors of the node's JSON log by
+// LogCounter counts the warnings and errors of the node's JSON log by
 // message and error, so a failure under load shows up once in the report.
-type logCounter struct {
+type LogCounter struct {
 	mu     sync.Mutex
 	muted  bool
-	counts map[string]*logLine
+	counts map[string]*LogLine
 	order  []string
 	tail   []string // the last lines, for a node that dies at start-up
 }
 
-type logLine struct {
-	level, text string
-	count       int
+// LogLine is a warning or error and how often it was logged.
+type LogLine struct {
+	Level, Text string
+	Count       int
 }
 
-func newLogCounter() *logCounter { return &logCounter{counts: map[string]*logLine{}} }
+func newLogCounter() *LogCounter { return &LogCounter{counts: map[string]*LogLine{}} }
 
-func (l *logCounter) consume(r io.Reader) {
+func (l *LogCounter) consume(r io.Reader) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	for sc.Scan() {
@@ -210,7 +213,7 @@ func (l *logCounter) consume(r io.Reader) {
 	io.Copy(io.Discard, r)
 }
 
-func (l *logCounter) add(line string) {
+func (l *LogCounter) add(line string) {
 	var rec map[string]any
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -236,36 +239,67 @@ func (l *logCounter) add(line string) {
 	}
 	key := level + " " + text
 	if c, ok := l.counts[key]; ok {
-		c.count++
+		c.Count++
 		return
 	}
-	l.counts[key] = &logLine{level: level, text: text, count: 1}
+	l.counts[key] = &LogLine{Level: level, Text: text, Count: 1}
 	l.order = append(l.order, key)
 }
 
-func (l *logCounter) setMuted(m bool) {
+func (l *LogCounter) SetMuted(m bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.muted = m
 }
 
-// top is the k most frequent warnings and errors.
-func (l *logCounter) top(k int) []logLine {
+// Top is the k most frequent warnings and errors.
+func (l *LogCounter) Top(k int) []LogLine {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	lines := make([]logLine, 0, len(l.order))
+	lines := make([]LogLine, 0, len(l.order))
 	for _, key := range l.order {
 		lines = append(lines, *l.counts[key])
 	}
-	sort.SliceStable(lines, func(i, j int) bool { return lines[i].count > lines[j].count })
+	sort.SliceStable(lines, func(i, j int) bool { return lines[i].Count > lines[j].Count })
 	return lines[:min(len(lines), k)]
 }
 
-func (l *logCounter) last() string {
+func (l *LogCounter) Last() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if len(l.tail) == 0 {
 		return ""
 	}
 	return "\n  " + strings.Join(l.tail, "\n  ")
+}
+
+// envWithout drops the variables that start with prefix.
+func envWithout(env []string, prefix string) []string {
+	var out []string
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, prefix) {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// Memory is the node's resident memory now (VmRSS) and at its peak since
+// it started (VmHWM), in bytes, from /proc.
+func (n *Node) Memory() (rss, peak int64, err error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", n.PID()))
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+		switch {
+		case ok && k == "VmRSS":
+			rss = kb << 10
+		case ok && k == "VmHWM":
+			peak = kb << 10
+		}
+	}
+	return rss, peak, nil
 }

@@ -1,4 +1,8 @@
-package main
+// Package forgenode runs dForge nodes for the benchmarks (the dforge binary
+// built from this tree, `dforge serve` as a subprocess in its own process
+// group) and talks to them from outside, as users do: Sign-In with
+// Ethereum, a personal access token, the REST API.
+package forgenode
 
 import (
 	"bytes"
@@ -16,46 +20,49 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/dforge/dforge/bench/internal/corpus"
+	"github.com/dforge/dforge/internal/blocks"
 )
 
-// client is a signed-in user of the node's API, authenticated by a
+// Client is a signed-in user of the node's API, authenticated by a
 // personal access token (`Authorization: token ...`), as Gitea clients are.
-type client struct {
-	base  string
-	http  *http.Client
-	login string
-	token string
+type Client struct {
+	Base  string
+	HTTP  *http.Client
+	Login string
+	Token string
 }
 
-// apiError is a non-2xx answer.
-type apiError struct {
-	method, path string
-	status       int
-	message      string
+// APIError is a non-2xx answer.
+type APIError struct {
+	Method, Path string
+	Status       int
+	Message      string
 }
 
-func (e *apiError) Error() string {
-	msg := e.message
+func (e *APIError) Error() string {
+	msg := e.Message
 	if msg == "" {
-		msg = http.StatusText(e.status)
+		msg = http.StatusText(e.Status)
 	}
-	return fmt.Sprintf("%s %s: HTTP %d %s", e.method, e.path, e.status, msg)
+	return fmt.Sprintf("%s %s: HTTP %d %s", e.Method, e.Path, e.Status, msg)
 }
 
-// signIn makes a new wallet, signs in with it (EIP-4361, personal_sign)
+// SignIn makes a new wallet, signs in with it (EIP-4361, personal_sign)
 // and creates an access token with the session.
-func signIn(ctx context.Context, base string) (*client, error) {
+func SignIn(ctx context.Context, base string) (*Client, error) {
 	key, err := crypto.GenerateKey()
 	if err != nil {
 		return nil, err
 	}
-	c := &client{base: base, http: &http.Client{Timeout: 2 * time.Minute}}
+	c := &Client{Base: base, HTTP: &http.Client{Timeout: 2 * time.Minute}}
 	var params struct{ EIP712Domain struct{ ChainID uint64 } }
-	if err := c.call(ctx, "GET", "/api/v1/chain/params", nil, &params, nil); err != nil {
+	if err := c.Call(ctx, "GET", "/api/v1/chain/params", nil, &params, nil); err != nil {
 		return nil, err
 	}
 	var nonce struct{ Nonce string }
-	if err := c.call(ctx, "GET", "/api/v1/auth/nonce", nil, &nonce, nil); err != nil {
+	if err := c.Call(ctx, "GET", "/api/v1/auth/nonce", nil, &nonce, nil); err != nil {
 		return nil, err
 	}
 	u, err := url.Parse(base)
@@ -72,14 +79,14 @@ func signIn(ctx context.Context, base string) (*client, error) {
 		CSRFToken string
 	}
 	var cookies []*http.Cookie
-	err = c.call(ctx, "POST", "/api/v1/auth/siwe", map[string]string{"message": msg, "signature": sig}, &session,
+	err = c.Call(ctx, "POST", "/api/v1/auth/siwe", map[string]string{"message": msg, "signature": sig}, &session,
 		func(res *http.Response) { cookies = res.Cookies() })
 	if err != nil {
 		return nil, err
 	}
-	c.login = session.User.Login
+	c.Login = session.User.Login
 	var token struct{ SHA1 string }
-	err = c.call(ctx, "POST", "/api/v1/users/"+c.login+"/tokens", map[string]any{"name": "bench-forge", "scopes": []string{"admin"}}, &token,
+	err = c.Call(ctx, "POST", "/api/v1/users/"+c.Login+"/tokens", map[string]any{"name": "dforge-bench", "scopes": []string{"admin"}}, &token,
 		nil, func(req *http.Request) {
 			for _, ck := range cookies {
 				req.AddCookie(ck)
@@ -92,7 +99,7 @@ func signIn(ctx context.Context, base string) (*client, error) {
 	if token.SHA1 == "" {
 		return nil, fmt.Errorf("the new access token came back without its secret")
 	}
-	c.token = token.SHA1
+	c.Token = token.SHA1
 	return c, nil
 }
 
@@ -112,10 +119,10 @@ func personalSign(key *ecdsa.PrivateKey, msg string) (string, error) {
 	return hexutil.Encode(sig), nil
 }
 
-// call sends a JSON request (with the token once there is one) and decodes
+// Call sends a JSON request (with the token once there is one) and decodes
 // a 2xx answer into out. seen, when set, sees the response; edit changes
 // the request before it goes.
-func (c *client) call(ctx context.Context, method, path string, body, out any, seen func(*http.Response), edit ...func(*http.Request)) error {
+func (c *Client) Call(ctx context.Context, method, path string, body, out any, seen func(*http.Response), edit ...func(*http.Request)) error {
 	var rd io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)
@@ -124,7 +131,7 @@ func (c *client) call(ctx context.Context, method, path string, body, out any, s
 		}
 		rd = bytes.NewReader(b)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
+	req, err := http.NewRequestWithContext(ctx, method, c.Base+path, rd)
 	if err != nil {
 		return err
 	}
@@ -132,13 +139,13 @@ func (c *client) call(ctx context.Context, method, path string, body, out any, s
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	if c.token != "" {
-		req.Header.Set("Authorization", "token "+c.token)
+	if c.Token != "" {
+		req.Header.Set("Authorization", "token "+c.Token)
 	}
 	for _, e := range edit {
 		e(req)
 	}
-	res, err := c.http.Do(req)
+	res, err := c.HTTP.Do(req)
 	if err != nil {
 		return err
 	}
@@ -156,7 +163,7 @@ func (c *client) call(ctx context.Context, method, path string, body, out any, s
 		if e.Message == "" && !strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") {
 			e.Message = strings.TrimSpace(string(data[:min(len(data), 200)]))
 		}
-		return &apiError{method: method, path: path, status: res.StatusCode, message: e.Message}
+		return &APIError{Method: method, Path: path, Status: res.StatusCode, Message: e.Message}
 	}
 	if out != nil {
 		if err := json.Unmarshal(data, out); err != nil {
@@ -166,8 +173,8 @@ func (c *client) call(ctx context.Context, method, path string, body, out any, s
 	return nil
 }
 
-// repo is a repository as the API shows it (Gitea's Repository).
-type repo struct {
+// Repo is a repository as the API shows it (Gitea's Repository).
+type Repo struct {
 	ID       int64  `json:"id"`
 	Name     string `json:"name"`
 	FullName string `json:"full_name"`
@@ -177,19 +184,19 @@ type repo struct {
 	} `json:"owner"`
 }
 
-// path is "owner/name" for API and git paths.
-func (r repo) path() string {
+// Path is "owner/name" for API and git paths.
+func (r Repo) Path() string {
 	if r.FullName != "" {
 		return r.FullName
 	}
 	return r.Owner.Login + "/" + r.Name
 }
 
-// createRepo creates an empty public repository (POST /api/v1/user/repos).
-func (c *client) createRepo(ctx context.Context, name string) (*repo, error) {
-	var r repo
-	err := c.call(ctx, "POST", "/api/v1/user/repos", map[string]any{
-		"name": name, "description": "bench-forge", "private": false, "auto_init": false, "default_branch": corpusBranch,
+// CreateRepo creates an empty public repository (POST /api/v1/user/repos).
+func (c *Client) CreateRepo(ctx context.Context, name string) (*Repo, error) {
+	var r Repo
+	err := c.Call(ctx, "POST", "/api/v1/user/repos", map[string]any{
+		"name": name, "description": "dforge-bench", "private": false, "auto_init": false, "default_branch": corpus.Branch,
 	}, &r, nil)
 	if err != nil {
 		return nil, err
@@ -198,10 +205,31 @@ func (c *client) createRepo(ctx context.Context, name string) (*repo, error) {
 		r.Name = name
 	}
 	if r.Owner.Login == "" {
-		r.Owner.Login = c.login
+		r.Owner.Login = c.Login
 	}
 	return &r, nil
 }
 
-// gitURL is the repository's Smart HTTP URL on the node.
-func (c *client) gitURL(r repo) string { return c.base + "/" + r.path() + ".git" }
+// GitURL is the repository's Smart HTTP URL on the node.
+func (c *Client) GitURL(r Repo) string { return c.Base + "/" + r.Path() + ".git" }
+
+// WaitForBlocks waits, from outside, until the node has stored the objects
+// of the pushes before it as IPFS blocks: its gateway answers for a block
+// it does not hold only once its queue of pushes is empty.
+func (c *Client) WaitForBlocks(ctx context.Context) (time.Duration, error) {
+	never := blocks.CIDForGitObject(strings.Repeat("0", 40)) // no object hashes to zeros
+	start := time.Now()
+	req, err := http.NewRequestWithContext(ctx, http.MethodHead, c.Base+"/ipfs/"+never.String()+"?format=raw", nil)
+	if err != nil {
+		return 0, err
+	}
+	res, err := c.HTTP.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusNotFound {
+		return 0, fmt.Errorf("/ipfs of a CID never stored answered %d", res.StatusCode)
+	}
+	return time.Since(start), nil
+}
