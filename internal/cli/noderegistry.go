@@ -7,9 +7,12 @@ import (
 	"net"
 	"path/filepath"
 	"slices"
+	"strings"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/libp2p/go-libp2p/core/peer"
+	"github.com/multiformats/go-multiaddr"
 
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/chain/nodes"
@@ -132,4 +135,83 @@ func startNodeRegistration(ctx context.Context, log *slog.Logger, ch operatorCha
 		cancel()
 		<-done
 	}
+}
+
+// startRegistryPeers keeps the IPFS host connected to the other nodes the
+// registry lists, so bitswap can fetch from them what their git URLs do
+// not serve: it reads the registry at start and each time the index's
+// height moves, and hands each new or changed entry to the host, whose
+// peering service redials it with backoff. stop cancels it and waits for
+// it to end.
+func startRegistryPeers(ctx context.Context, log *slog.Logger, ix *index.Index, host *p2p.Node) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		known := map[string]string{} // peer id -> the addresses it was given with
+		for ctx.Err() == nil {
+			h := ix.Height()
+			connectRegistry(ctx, log, ix, host, known)
+			if err := ix.WaitFor(ctx, h+1); err != nil {
+				select { // a stalled index answers at once; do not spin on it
+				case <-ctx.Done():
+				case <-time.After(time.Second):
+				}
+			}
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
+}
+
+// connectRegistry dials the registered nodes that are not in known with
+// the addresses they list now, this one aside.
+func connectRegistry(ctx context.Context, log *slog.Logger, ix *index.Index, host *p2p.Node, known map[string]string) {
+	registered, err := ix.Nodes(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			log.Warn("read the node registry for IPFS peers", "err", err)
+		}
+		return
+	}
+	for _, n := range registered {
+		addrs := strings.Join(n.Addrs, " ")
+		if n.PeerID == host.PeerID().String() || known[n.PeerID] == addrs {
+			continue
+		}
+		known[n.PeerID] = addrs
+		info, err := registryPeer(n)
+		if err != nil {
+			log.Warn("a node registry entry names no IPFS peer to dial", "operator", n.Operator.Hex(), "err", err)
+			continue
+		}
+		dialCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		err = host.Connect(dialCtx, info)
+		cancel()
+		if err != nil && ctx.Err() == nil {
+			log.Info("registered node not reachable over IPFS yet; retrying with backoff", "operator", n.Operator.Hex(), "peer", n.PeerID, "err", err)
+		}
+	}
+}
+
+// registryPeer is a registry entry's libp2p peer and addresses.
+func registryPeer(n index.Node) (peer.AddrInfo, error) {
+	id, err := peer.Decode(n.PeerID)
+	if err != nil {
+		return peer.AddrInfo{}, fmt.Errorf("peer id %q: %w", n.PeerID, err)
+	}
+	info := peer.AddrInfo{ID: id}
+	for _, s := range n.Addrs {
+		a, err := multiaddr.NewMultiaddr(s)
+		if err != nil {
+			return peer.AddrInfo{}, fmt.Errorf("address %q: %w", s, err)
+		}
+		info.Addrs = append(info.Addrs, a)
+	}
+	if len(info.Addrs) == 0 {
+		return peer.AddrInfo{}, fmt.Errorf("peer %s has no address", id)
+	}
+	return info, nil
 }

@@ -73,15 +73,16 @@ type nodeProc struct {
 	done chan struct{}
 }
 
-// startNodeProc runs `dforge serve --home home` and waits for the line that
-// says it listens. The process is killed when the test ends.
-func startNodeProc(t *testing.T, ctx context.Context, home, name string) *nodeProc {
+// startNodeProc runs `dforge serve --home home` with args (more serve
+// flags) and waits for the line that says it listens. The process is
+// killed when the test ends.
+func startNodeProc(t *testing.T, ctx context.Context, home, name string, args ...string) *nodeProc {
 	t.Helper()
 	rpc, _, err := node.ListenAddrs(cometHome(home))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(os.Args[0], "serve", "--home", home)
+	cmd := exec.Command(os.Args[0], append([]string{"serve", "--home", home}, args...)...)
 	cmd.Env = append(withoutDForgeEnv(os.Environ()), childEnv+"=1")
 	if _, err := cmd.StdinPipe(); err != nil { // held open until we exit
 		t.Fatal(err)
@@ -266,12 +267,20 @@ func repoURL(base, owner, name string) string {
 // crSignIn signs key in with SIWE on the node at base and makes a write token.
 func crSignIn(t *testing.T, ctx context.Context, base string, key *ecdsa.PrivateKey) crUser {
 	t.Helper()
+	return crSignInAt(t, ctx, base, base, key)
+}
+
+// crSignInAt signs key in on the node at base whose configured origin
+// (--public-url) is origin: the message names origin, as a wallet on that
+// page would sign it, and goes to base.
+func crSignInAt(t *testing.T, ctx context.Context, base, origin string, key *ecdsa.PrivateKey) crUser {
+	t.Helper()
 	var nonce struct{ Nonce string }
 	if err := getJSON(ctx, base+"/api/v1/auth/nonce", &nonce); err != nil {
 		t.Fatal(err)
 	}
 	msg := fmt.Sprintf("%s wants you to sign in with your Ethereum account:\n%s\n\nSign in to dForge.\n\nURI: %s/\nVersion: 1\nChain ID: %d\nNonce: %s\nIssued At: %s",
-		strings.TrimPrefix(base, "http://"), crypto.PubkeyToAddress(key.PublicKey).Hex(), base, app.DefaultParams().ChainID, nonce.Nonce,
+		strings.TrimPrefix(origin, "http://"), crypto.PubkeyToAddress(key.PublicKey).Hex(), origin, app.DefaultParams().ChainID, nonce.Nonce,
 		time.Now().UTC().Format(time.RFC3339))
 	sig, err := crypto.Sign(accounts.TextHash([]byte(msg)), key)
 	if err != nil {

@@ -163,6 +163,33 @@ func TestReplicationLosingAValidator(t *testing.T) {
 	net.waitServes(t, ctx, lost, url, want)
 	t.Logf("node3 caught up and serves the push it missed %v after its start", time.Since(start))
 	cloneFsck(t, net.nodes[lost].url+url)
+
+	// 4. Two of four down: node0 and node1 still see each other, but no
+	// block comes. Once node0 has made none for a while, a push to it is
+	// refused, saying why, and changes nothing.
+	net.nodes[2].kill()
+	net.nodes[3].kill()
+	stalled := net.nodes[:2]
+	last := waitSameState(t, ctx, stalled, 0)
+	eventually(t, ctx, "node0 to make no block for 7 s", 30*time.Second, func() (string, bool) {
+		now := waitSameState(t, ctx, stalled, 0)
+		if now.height != last.height {
+			last, start = now, time.Now()
+		}
+		return now.String(), time.Since(start) > 7*time.Second
+	})
+	work.commit(map[string]string{"CHANGES.md": "- refused: two validators down\n"})
+	start = time.Now()
+	out, err := work.push(ctx, alice.users[0].remote(net.nodes[0].url, "demo"), "main")
+	if err == nil || !strings.Contains(out, "cannot commit now") {
+		t.Fatalf("a push to a stalled network: %v\n%s", err, out)
+	}
+	t.Logf("with two validators of four down, a push was refused in %v:\n%s", time.Since(start), out)
+	for i := range 2 {
+		if got, err := lsRemote(net.nodes[i].url + url); err != nil || got != want {
+			t.Fatalf("node%d's refs after a refused push: %s %v, want %s", i, got, err, want)
+		}
+	}
 }
 
 // TestReplicationWithoutQuorum: of two validators one dies. The survivor
@@ -247,6 +274,20 @@ func TestReplicationWithoutQuorum(t *testing.T) {
 	}
 	gitIn(t, repos[0], "fsck", "--strict", "--no-dangling")
 
+	// An API write is refused the same way (503 no_quorum).
+	req, _ := http.NewRequestWithContext(ctx, "POST", repoAPI+"/issues", strings.NewReader(`{"title":"while node1 is down"}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "token "+alice.users[0].token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), `"no_quorum"`) {
+		t.Fatalf("an issue without quorum: %d %s", res.StatusCode, body)
+	}
+
 	// 4. Both back: the refused push never lands, and a new one does.
 	net.restart(t, ctx, 1)
 	eventually(t, ctx, "2 validators connected", time.Minute, func() (string, bool) { return connected(ctx, net.nodes, 1) })
@@ -266,17 +307,20 @@ func TestReplicationWithoutQuorum(t *testing.T) {
 type procNet struct {
 	dir   string
 	nodes []*nodeProc
+	args  [][]string // more serve flags, by node
 }
 
 // startProcNet writes a testnet of validators and full nodes that makes
-// an empty block every half second, starts every node and waits until
-// each is connected to all the others.
-func startProcNet(t *testing.T, ctx context.Context, validators, fullNodes int) *procNet {
+// an empty block every half second, starts every node (node i with the
+// serve flags nodeArgs[i], when given) and waits until each is connected
+// to all the others.
+func startProcNet(t *testing.T, ctx context.Context, validators, fullNodes int, nodeArgs ...[]string) *procNet {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatal("this test needs the git binary")
 	}
-	n := &procNet{dir: filepath.Join(t.TempDir(), "net"), nodes: make([]*nodeProc, validators+fullNodes)}
+	n := &procNet{dir: filepath.Join(t.TempDir(), "net"), nodes: make([]*nodeProc, validators+fullNodes), args: make([][]string, validators+fullNodes)}
+	copy(n.args, nodeArgs)
 	args := []string{"testnet", "--validators", fmt.Sprint(validators), "--full-nodes", fmt.Sprint(fullNodes), "--out", n.dir, "--empty-blocks", "500ms"}
 	if err := Run(ctx, args, io.Discard); err != nil {
 		t.Fatal(err)
@@ -287,7 +331,7 @@ func startProcNet(t *testing.T, ctx context.Context, validators, fullNodes int) 
 		wg.Add(1)
 		go func() { // validators start together: blocks need 2/3 of them
 			defer wg.Done()
-			n.nodes[i] = startNodeProc(t, ctx, node.TestnetHome(n.dir, i), fmt.Sprintf("node%d", i))
+			n.nodes[i] = startNodeProc(t, ctx, node.TestnetHome(n.dir, i), fmt.Sprintf("node%d", i), n.args[i]...)
 		}()
 	}
 	wg.Wait()
@@ -304,7 +348,7 @@ func startProcNet(t *testing.T, ctx context.Context, validators, fullNodes int) 
 // restart starts node i again from its dir, as after a crash.
 func (n *procNet) restart(t *testing.T, ctx context.Context, i int) {
 	t.Helper()
-	n.nodes[i] = startNodeProc(t, ctx, node.TestnetHome(n.dir, i), fmt.Sprintf("node%d-restarted", i))
+	n.nodes[i] = startNodeProc(t, ctx, node.TestnetHome(n.dir, i), fmt.Sprintf("node%d-restarted", i), n.args[i]...)
 }
 
 // wallet is one person's key, signed in on some of the nodes (a session

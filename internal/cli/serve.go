@@ -331,6 +331,9 @@ func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer
 		return err
 	}
 	defer ipfsNode.Close() // before the blockstore closes
+	// It keeps the nodes the registry lists connected, its bitswap peers.
+	stopRegistryPeers := startRegistryPeers(ctx, log, ix, ipfsNode)
+	defer stopRegistryPeers() // before the IPFS node closes
 	// Owners in git URLs resolve as in the API: through the index, and the
 	// default names of people who signed in here (auth's users).
 	users := auth.New(st, auth.Config{ChainID: ch.Params().ChainID, Names: ix, Log: log})

@@ -190,8 +190,16 @@ func (r *Replicator) fetch(ctx context.Context, dir string, pr index.PublicRepo,
 		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", source, err))
+			return false
 		}
-		return err == nil
+		// Which source sent them, and why those before it did not: the
+		// only trace of a fallback that worked.
+		attrs := []any{"repo", pr.ID, "source", source}
+		if len(errs) > 0 {
+			attrs = append(attrs, "failed", errors.Join(errs...).Error())
+		}
+		r.log.InfoContext(ctx, "fetched the objects to replicate", attrs...)
+		return true
 	}
 	for _, p := range orderPeers(listed, todo, r.cfg.Self) {
 		if try(p.URL, func(q *gitstore.Quarantine) error { return r.gitFetch(ctx, q, p, pr, news) }) {
