@@ -171,6 +171,7 @@ func TestReplicationLosingAValidator(t *testing.T) {
 	net.nodes[3].kill()
 	stalled := net.nodes[:2]
 	last := waitSameState(t, ctx, stalled, 0)
+	start = time.Now()
 	eventually(t, ctx, "node0 to make no block for 7 s", 30*time.Second, func() (string, bool) {
 		now := waitSameState(t, ctx, stalled, 0)
 		if now.height != last.height {
@@ -179,6 +180,7 @@ func TestReplicationLosingAValidator(t *testing.T) {
 		return now.String(), time.Since(start) > 7*time.Second
 	})
 	work.commit(map[string]string{"CHANGES.md": "- refused: two validators down\n"})
+	alice.login(t, ctx, net, 0)
 	start = time.Now()
 	out, err := work.push(ctx, alice.users[0].remote(net.nodes[0].url, "demo"), "main")
 	if err == nil || !strings.Contains(out, "cannot commit now") {
