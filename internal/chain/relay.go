@@ -46,7 +46,7 @@ func (c *Chain) Broadcast(ctx context.Context, env tx.Envelope) (*Pending, error
 	client := c.node.Client()
 	// 1. Refuse at once what would fail in its block: CheckTx admits a
 	// forge action another one beat, so that gossip carries it to a block.
-	if err := c.app.Precheck(raw); err != nil {
+	if err := c.precheck(raw); err != nil {
 		if st, serr := client.Status(ctx); serr == nil && st.SyncInfo.CatchingUp {
 			return nil, ErrCatchingUp // judged against a state behind the chain's
 		}
@@ -126,7 +126,26 @@ func broadcastError(err error) error {
 
 // PendingNonce is the nonce addr's next transaction needs to enter the
 // mempool (committed plus admitted transactions).
-func (c *Chain) PendingNonce(addr common.Address) (uint64, error) { return c.app.PendingNonce(addr) }
+func (c *Chain) PendingNonce(addr common.Address) (uint64, error) {
+	defer c.lockMempool()()
+	return c.app.PendingNonce(addr)
+}
+
+// precheck is App.Precheck against the mempool's state.
+func (c *Chain) precheck(raw []byte) error {
+	defer c.lockMempool()()
+	return c.app.Precheck(raw)
+}
+
+// lockMempool holds the mempool still and returns its unlock. Between a
+// block's commit and the recheck of the transactions still waiting, which
+// CometBFT does under this lock, the app's mempool state lacks them: its
+// nonces run behind.
+func (c *Chain) lockMempool() func() {
+	mp := c.node.Comet().Mempool()
+	mp.Lock()
+	return mp.Unlock
+}
 
 // ForgeRefs lists a public repository's refs on chain.
 func (c *Chain) ForgeRefs(repo uint64) ([]forge.Ref, error) { return c.app.ForgeRefs(repo) }
