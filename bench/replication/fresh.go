@@ -101,6 +101,7 @@ type freshResult struct {
 	replicator time.Duration // the replicator's start to the repository published, from the node's log
 	wall       time.Duration // the process's start to its git server listing the repository
 	bytes      int64
+	source     string // where the replicator says the objects came from
 	failure    string
 }
 
@@ -152,17 +153,17 @@ func replicateFresh(ctx context.Context, g *corpus.Git, net *testnet, i int, rep
 	}
 	r.wall = seen.Sub(t0)
 	// The replicator logs the repository just after it publishes it.
-	started, done, err := replicationSpan(net.nodes[i].LogPath, logFrom, repo.Name)
+	span, err := replicationSpan(net.nodes[i].LogPath, logFrom, repo.Name)
 	for try := 0; err != nil && try < 20; try++ {
 		sleep(ctx, 100*time.Millisecond)
-		started, done, err = replicationSpan(net.nodes[i].LogPath, logFrom, repo.Name)
+		span, err = replicationSpan(net.nodes[i].LogPath, logFrom, repo.Name)
 	}
 	if err != nil {
 		return fail(err)
 	}
-	r.replicator = done.Sub(started)
-	fmt.Fprintf(out, "  node%d replicated %.1f MB in %s (%.1f MB/s); %s from its process's start to its git server listing it\n",
-		i, mb(r.bytes), r.replicator.Round(time.Millisecond), mb(r.bytes)/r.replicator.Seconds(), r.wall.Round(time.Millisecond))
+	r.replicator, r.source = span.done.Sub(span.started), span.source
+	fmt.Fprintf(out, "  node%d replicated %.1f MB in %s (%.1f MB/s) from %s; %s from its process's start to its git server listing it\n",
+		i, mb(r.bytes), r.replicator.Round(time.Millisecond), mb(r.bytes)/r.replicator.Seconds(), r.source, r.wall.Round(time.Millisecond))
 	return r
 }
 
@@ -181,37 +182,50 @@ func logSize(path string) int64 {
 	return st.Size()
 }
 
+// span is a replication as the node's log tells it.
+type span struct {
+	started, done time.Time
+	source        string
+}
+
 // replicationSpan reads the node's log from offset on: when its
-// replicator started, and when it logged the repository name replicated.
-func replicationSpan(path string, offset int64, name string) (started, done time.Time, err error) {
+// replicator started, where the objects came from, and when it logged
+// the repository name replicated.
+func replicationSpan(path string, offset int64, name string) (s span, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return started, done, err
+		return s, err
 	}
 	defer f.Close()
 	if _, err := f.Seek(offset, io.SeekStart); err != nil {
-		return started, done, err
+		return s, err
 	}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	for sc.Scan() {
 		var rec struct {
-			Time time.Time
-			Msg  string
-			Name string
+			Time   time.Time
+			Msg    string
+			Name   string
+			Source string
 		}
 		if json.Unmarshal(sc.Bytes(), &rec) != nil {
 			continue
 		}
 		switch {
 		case rec.Msg == "replicating public repositories":
-			started = rec.Time
+			s.started = rec.Time
+		case rec.Msg == "fetched the objects to replicate":
+			s.source = rec.Source
 		case rec.Msg == "replicated repository" && rec.Name == name:
-			done = rec.Time // the last: a repository may take more than one pass
+			s.done = rec.Time // the last: a repository may take more than one pass
 		}
 	}
-	if started.IsZero() || done.IsZero() {
-		return started, done, fmt.Errorf("the node's log %s has no replicator start (%v) or no replication of %s (%v)", path, started, name, done)
+	if s.started.IsZero() || s.done.IsZero() {
+		return s, fmt.Errorf("the node's log %s has no replicator start (%v) or no replication of %s (%v)", path, s.started, name, s.done)
 	}
-	return started, done, sc.Err()
+	if s.source == "" {
+		s.source = "an unlogged source"
+	}
+	return s, sc.Err()
 }

@@ -81,8 +81,8 @@ func (r *report) printFresh(out io.Writer, what string, f freshResult, clone tra
 		if cloned {
 			ratio = fmt.Sprintf("%.2f × git clone", clone.d.Seconds()/f.replicator.Seconds())
 		}
-		fmt.Fprintf(out, "| %s | %s (%.1f MB/s), %s; %s from the node's start | %s |\n",
-			what, f.replicator.Round(time.Millisecond), mb(f.bytes)/f.replicator.Seconds(), ratio, f.wall.Round(time.Millisecond), target)
+		fmt.Fprintf(out, "| %s | %s (%.1f MB/s), %s; %s from the node's start; objects from %s | %s |\n",
+			what, f.replicator.Round(time.Millisecond), mb(f.bytes)/f.replicator.Seconds(), ratio, f.wall.Round(time.Millisecond), f.source, target)
 	}
 }
 
