@@ -221,6 +221,49 @@ func (n *Node) Fetch(ctx context.Context, c cid.Cid) (blockformat.Block, error) 
 	return blk, nil
 }
 
+// Session returns ctx carrying one bitswap session: the Fetch and
+// FetchMany calls made under it share it, so bitswap learns which peers
+// hold the blocks and asks them directly, where a fetch without one is a
+// session of its own that first asks every peer whether it has the block.
+// A walk of a DAG runs under one. The session ends with ctx.
+func (n *Node) Session(ctx context.Context) context.Context {
+	return blockservice.ContextWithSession(ctx, n.blocks)
+}
+
+// FetchMany fetches cs as Fetch does, all asked for at once: blocks in
+// the blockstore come from it, the rest over bitswap (ask under Session
+// for a walk). Each block is sent on the channel, checked and stored, as
+// it comes, in no order; the channel closes once all have come or ctx
+// ends. A CID Fetch would refuse, or a block not hashing to its CID, is
+// logged and never sent: the caller sees it missing.
+func (n *Node) FetchMany(ctx context.Context, cs []cid.Cid) <-chan blockformat.Block {
+	asked := make([]cid.Cid, 0, len(cs))
+	for _, c := range cs {
+		if blocks.Storable(c) && c.Version() == 1 {
+			asked = append(asked, c)
+		} else {
+			n.log.WarnContext(ctx, "p2p: not fetching a CID of a kind not stored", "cid", c)
+		}
+	}
+	in := n.blocks.GetBlocks(ctx, asked)
+	out := make(chan blockformat.Block)
+	go func() {
+		defer close(out)
+		for blk := range in {
+			if err := verify(blk.Cid(), blk.RawData()); err != nil {
+				n.log.WarnContext(ctx, "p2p: refusing a block", "err", err)
+				continue
+			}
+			select {
+			case out <- blk:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out
+}
+
 func verify(c cid.Cid, data []byte) error {
 	got, err := c.Prefix().Sum(data)
 	if err != nil {

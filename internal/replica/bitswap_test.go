@@ -159,6 +159,18 @@ func (liar) Fetch(_ context.Context, c cid.Cid) (blockformat.Block, error) {
 	return blockformat.NewBlockWithCid([]byte("blob 5\x00hello"), c)
 }
 
+func (l liar) FetchMany(ctx context.Context, cs []cid.Cid) <-chan blockformat.Block {
+	out := make(chan blockformat.Block, len(cs))
+	defer close(out)
+	for _, c := range cs {
+		blk, _ := l.Fetch(ctx, c)
+		out <- blk
+	}
+	return out
+}
+
+func (liar) Session(ctx context.Context) context.Context { return ctx }
+
 // BenchmarkWriteObjects measures writing fetched blocks into a repository,
 // as the bitswap fallback does (one pack through index-pack), against a
 // loose file per object and a `git hash-object -w` per object:
@@ -193,8 +205,9 @@ func BenchmarkWriteObjects(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			var p packer
 			for _, o := range objects {
-				if err := pack.add(o); err != nil {
+				if err := pack.add(&p, o); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -49,10 +49,17 @@ type Dirs interface {
 	Dir(r index.Repo) (string, error)
 }
 
-// BlockFetcher fetches a block by CID from IPFS peers, checking its hash
-// (*p2p.Node).
+// BlockFetcher fetches blocks by CID from IPFS peers, checking each one's
+// hash (*p2p.Node).
 type BlockFetcher interface {
 	Fetch(ctx context.Context, c cid.Cid) (blockformat.Block, error)
+	// FetchMany asks for cs at once and sends each block as it comes, in
+	// no order; one that does not come is not sent, and the channel closes
+	// once all have come or ctx ends.
+	FetchMany(ctx context.Context, cs []cid.Cid) <-chan blockformat.Block
+	// Session returns ctx carrying one session for the fetches made under
+	// it: the peers that answered are asked first.
+	Session(ctx context.Context) context.Context
 }
 
 // Config is what a Replicator is built with.
