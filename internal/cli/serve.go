@@ -342,6 +342,18 @@ func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer
 	if err := hosting.Reconcile(ctx); err != nil {
 		return err
 	}
+	// A push whose outcome was unknown settles once the chain decides it,
+	// not at the next start; stopped before the blockstore closes.
+	settleCtx, stopSettling := context.WithCancel(ctx)
+	settling := make(chan struct{})
+	go func() {
+		defer close(settling)
+		hosting.FollowUnsettled(settleCtx)
+	}()
+	defer func() {
+		stopSettling()
+		<-settling
+	}()
 	// The public repositories this node seeds follow the chain's refs,
 	// fetched from other nodes; stopped before the IPFS node and the
 	// blockstore close. A clone of one still on its way is told to retry.

@@ -140,6 +140,21 @@ func indexEntries(entries []private.Entry) []index.PrivateEntry {
 	return out
 }
 
+// Relaying reports whether a transaction this node relayed still waits in
+// the mempool: until none does, an action whose outcome was unknown
+// (NotCommitted) may yet commit.
+func (s *Service) Relaying() (bool, error) {
+	acct, err := s.chain.Account(s.operator)
+	if err != nil {
+		return false, fmt.Errorf("read operator account: %w", err)
+	}
+	pending, err := s.chain.PendingNonce(s.operator)
+	if err != nil {
+		return false, fmt.Errorf("read operator nonce: %w", err)
+	}
+	return pending > acct.Nonce, nil
+}
+
 // Refs lists a repository's refs as the chain (or, for a private one,
 // the private store) holds them: the values git must follow.
 func (s *Service) Refs(repo uint64) ([]chainforge.Ref, error) {

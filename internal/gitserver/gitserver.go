@@ -88,6 +88,19 @@ type Pending interface {
 	Pending(ctx context.Context, r Repo) (message string, retry bool)
 }
 
+// Settler is implemented by Repos that settle, while the node runs, a
+// push whose record's outcome was unknown when it ended (NotCommitted: its
+// transaction may still commit): its objects stay staged until the chain
+// decides, then its refs follow the chain (gitrepos.Repos.FollowUnsettled).
+type Settler interface {
+	// LockPush is held by a push from before receive-pack starts until
+	// the push is settled, and returns its release: pushes share it, the
+	// settling of an unknown outcome takes it alone.
+	LockPush(r Repo) (unlock func())
+	// Unsettled remembers r: a push to it ended with its outcome unknown.
+	Unsettled(r Repo)
+}
+
 // Config is what a Server is built with.
 type Config struct {
 	Repos  Repos           // nil: every repository answers 404

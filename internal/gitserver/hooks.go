@@ -42,7 +42,9 @@ import (
 //  4. When receive-pack ends, the node checks that git moved every ref the
 //     chain took (moving any it did not), forgets the staging and lets the
 //     queue store the blocks.
-// A crash anywhere is repaired at start (gitrepos.Repos.Reconcile).
+// A crash anywhere is repaired at start (gitrepos.Repos.Reconcile). A push
+// whose record's outcome is unknown (NotCommitted) keeps its staging, and
+// is settled once the chain decides it (Settler), or else at the start.
 
 // push is one receive-pack run.
 type push struct {
@@ -53,7 +55,7 @@ type push struct {
 	// Set by pre-receive once the chain has the updates:
 	staged    *gitstore.Staged
 	committed []RefUpdate
-	keep      bool   // the record's outcome is unknown: leave the staging for the start
+	keep      bool   // the record's outcome is unknown: leave the staging until the chain decides
 	release   func() // lets the worker store the push's blocks
 }
 
@@ -77,6 +79,13 @@ func (s *Server) startPush(user auth.User, repo Repo) (string, func(), error) {
 	if s.hooks.err != nil {
 		return "", nil, s.hooks.err
 	}
+	// The repository's push lock, so that the settling of an earlier
+	// push's unknown outcome never reads this one's staging or refs half-made.
+	unlock := func() {}
+	settler, _ := s.repos.(Settler)
+	if settler != nil {
+		unlock = settler.LockPush(repo)
+	}
 	b := make([]byte, 32)
 	rand.Read(b)
 	token := hex.EncodeToString(b)
@@ -85,10 +94,13 @@ func (s *Server) startPush(user auth.User, repo Repo) (string, func(), error) {
 	s.hooks.pushes[token] = p
 	s.hooks.mu.Unlock()
 	return token, func() {
+		defer unlock()
 		s.hooks.mu.Lock()
 		delete(s.hooks.pushes, token)
 		s.hooks.mu.Unlock()
-		s.settle(p)
+		if keep := s.settle(p); keep && settler != nil {
+			settler.Unsettled(repo)
+		}
 	}, nil
 }
 
@@ -246,13 +258,14 @@ const StaleRef = "stale_ref"
 
 // NotCommitted is the code of Repos.Commit's answer when the network
 // stopped committing while the updates waited for a block: they may still
-// apply, so the staged objects stay for the start to settle.
+// apply, so the staged objects stay until the chain decides (Settler).
 const NotCommitted = "not_committed"
 
 // settle is step 4, once receive-pack has ended: every ref the chain took
 // is where the chain says (git may fail to lock a ref after the chain took
-// its update), and the staging is forgotten.
-func (s *Server) settle(p *push) {
+// its update), and the staging is forgotten. It reports whether the
+// push's outcome is unknown, its staging kept for the chain to decide.
+func (s *Server) settle(p *push) bool {
 	p.mu.Lock()
 	staged, committed, keep, release := p.staged, p.committed, p.keep, p.release
 	p.mu.Unlock()
@@ -260,7 +273,7 @@ func (s *Server) settle(p *push) {
 		defer release()
 	}
 	if keep || len(committed) == 0 {
-		return
+		return keep
 	}
 	ctx := context.Background()
 	var moves []gitstore.RefMove
@@ -268,7 +281,7 @@ func (s *Server) settle(p *push) {
 		id, found, err := gitstore.RefValue(ctx, p.repo.Path, u.Ref)
 		if err != nil {
 			s.log.ErrorContext(ctx, "read a pushed ref", "repo", p.repo.ID, "ref", u.Ref, "err", err)
-			return // the start puts it right
+			return false // the start puts it right
 		}
 		if !found {
 			id = gitstore.ZeroID
@@ -283,7 +296,7 @@ func (s *Server) settle(p *push) {
 		s.log.WarnContext(ctx, "git did not move refs the chain took; moving them", "repo", p.repo.ID, "refs", moves)
 		if err := gitstore.UpdateRefs(ctx, p.repo.Path, moves); err != nil {
 			s.log.ErrorContext(ctx, "move pushed refs to the chain's values", "repo", p.repo.ID, "err", err)
-			return
+			return false
 		}
 	}
 	if staged != nil {
@@ -291,6 +304,7 @@ func (s *Server) settle(p *push) {
 			s.log.ErrorContext(ctx, "forget a push's staging", "repo", p.repo.ID, "err", err)
 		}
 	}
+	return false
 }
 
 // queueBlocks queues every object the push brought for the blockstore: all

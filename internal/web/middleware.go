@@ -57,8 +57,15 @@ func observe(log *slog.Logger, m *httpMetrics, next http.Handler) http.Handler {
 	})
 }
 
+// levelFor is the level a request's log line takes: ERROR for the
+// server's faults; INFO for a 503, the node's deliberate "not now, try
+// again" (a repository still replicating, no quorum), a client's
+// retryable condition rather than a fault.
 func levelFor(status int) slog.Level {
-	if status >= 500 {
+	switch {
+	case status == http.StatusServiceUnavailable:
+		return slog.LevelInfo
+	case status >= 500:
 		return slog.LevelError
 	}
 	return slog.LevelDebug

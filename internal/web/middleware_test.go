@@ -41,3 +41,17 @@ func TestRateLimitPerAddress(t *testing.T) {
 		}
 	}
 }
+
+func TestLevelForRetryableUnavailable(t *testing.T) {
+	t.Parallel()
+	for status, want := range map[int]slog.Level{
+		http.StatusServiceUnavailable:  slog.LevelInfo, // a repository still replicating
+		http.StatusInternalServerError: slog.LevelError,
+		http.StatusBadGateway:          slog.LevelError,
+		http.StatusOK:                  slog.LevelDebug,
+	} {
+		if got := levelFor(status); got != want {
+			t.Errorf("levelFor(%d) = %v, want %v", status, got, want)
+		}
+	}
+}

@@ -52,6 +52,10 @@ type Repos struct {
 	users  Users         // nil: owners resolve through the index alone
 	log    *slog.Logger
 	moveMu *sync.Mutex // one directory move at a time
+	// pushes are the repositories' push locks; unsettled the pushes whose
+	// outcome waits for the chain (FollowUnsettled).
+	pushes    *pushLocks
+	unsettled *unsettled
 }
 
 // Users finds the people who signed in on this node (auth.Service). The
@@ -68,7 +72,8 @@ func New(f *forge.Service, g *gitstore.Store, bs *blocks.Store, log *slog.Logger
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Repos{forge: f, git: g, blocks: bs, log: log.With("component", "gitrepos"), moveMu: &sync.Mutex{}}
+	return &Repos{forge: f, git: g, blocks: bs, log: log.With("component", "gitrepos"), moveMu: &sync.Mutex{},
+		pushes: &pushLocks{m: map[uint64]*pushLock{}}, unsettled: &unsettled{ids: map[uint64]bool{}, added: make(chan struct{}, 1)}}
 }
 
 // WithUsers returns the bridge resolving owners through u as well.

@@ -84,10 +84,18 @@ func (h *Repos) reconcile(ctx context.Context, id uint64, dir string, adopt bool
 	if err != nil {
 		return err
 	}
+	_, err = h.follow(ctx, id, dir, adopt, true)
+	return err
+}
+
+// follow is steps 2 to 4 of reconcile: stagings, refs, blocks. With
+// decided false a transaction of this node's may still commit, so a
+// staging the chain has not taken is kept; follow counts those.
+func (h *Repos) follow(ctx context.Context, id uint64, dir string, adopt, decided bool) (kept int, err error) {
 	// The values to follow, and what this node has.
 	onChain, err := h.forge.Refs(id)
 	if err != nil {
-		return fmt.Errorf("read the recorded refs: %w", err)
+		return 0, fmt.Errorf("read the recorded refs: %w", err)
 	}
 	chain := map[string]string{}
 	for _, r := range onChain {
@@ -95,7 +103,7 @@ func (h *Repos) reconcile(ctx context.Context, id uint64, dir string, adopt bool
 	}
 	refs, err := gitstore.Refs(ctx, dir)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	local := map[string]string{}
 	for _, r := range refs {
@@ -109,28 +117,31 @@ func (h *Repos) reconcile(ctx context.Context, id uint64, dir string, adopt bool
 	}
 	has, err := gitstore.HasObjects(ctx, dir, ids)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	// 2. Stagings a crash left.
 	staged, err := gitstore.StagedPushes(dir)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	for _, st := range staged {
-		if h.tookPush(ctx, dir, st, chain, has) {
+		switch {
+		case h.tookPush(ctx, dir, st, chain, has):
 			err = st.Done()
-		} else {
+		case decided:
 			h.log.InfoContext(ctx, "dropped the objects of a push the chain never took", "repo", id, "files", st.Files)
 			err = st.Drop()
+		default:
+			kept++
 		}
 		if err != nil {
-			return err
+			return 0, err
 		}
 	}
 	// 3. Refs.
 	if adopt {
 		if err := h.adopt(ctx, id, chain, local, has); err != nil {
-			return err
+			return 0, err
 		}
 	}
 	var moves []gitstore.RefMove
@@ -147,12 +158,12 @@ func (h *Repos) reconcile(ctx context.Context, id uint64, dir string, adopt bool
 	if len(moves) > 0 {
 		h.log.InfoContext(ctx, "moved refs to the values on chain", "repo", id, "refs", moves)
 		if err := gitstore.UpdateRefs(ctx, dir, moves); err != nil {
-			return err
+			return 0, err
 		}
 	}
 	// 4. Blocks of a public repository.
 	if chainforge.IsPrivateID(id) || h.blocks == nil {
-		return nil
+		return kept, nil
 	}
 	var include, exclude []string
 	for _, v := range chain {
@@ -168,7 +179,7 @@ func (h *Repos) reconcile(ctx context.Context, id uint64, dir string, adopt bool
 		h.log.InfoContext(ctx, "queued objects missing from the blockstore", "repo", id, "tips", include)
 		h.queueBlocks(ctx, index.Repo{ID: id}, dir, include, exclude)
 	}
-	return nil
+	return kept, nil
 }
 
 // tookPush reports whether the chain took a staged push: some update's
