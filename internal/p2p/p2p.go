@@ -135,7 +135,16 @@ func Start(ctx context.Context, cfg Config) (*Node, error) {
 
 	// 2. Bitswap over the host, serving the blockstore. No content routing:
 	// wants go to connected peers only.
-	bs := bitswap.New(ctx, bsnet.NewFromIpfsHost(h), nil, cfg.Blockstore)
+	//
+	// A peer that stays silent about a block is not taken to lack it: a
+	// walk of a repository keeps hundreds of blocks wanted from one peer,
+	// and boxo's timeout (twice the latency of the peer's messages, some
+	// 50 ms on loopback; a 5 s floor did not do either) took the last in
+	// its queue as missing, after which the session asked nobody for them
+	// for a minute. The peers speak bitswap 1.2 (boxo, Kubo) and say
+	// DONT_HAVE themselves.
+	bs := bitswap.New(ctx, bsnet.NewFromIpfsHost(h), nil, cfg.Blockstore,
+		bitswap.SetSimulateDontHavesOnTimeout(false))
 	n := &Node{
 		host:    h,
 		bitswap: bs,

@@ -37,7 +37,7 @@ import (
 // short asks the network only for the rest.
 //
 // The walk is one bitswap session and a worklist, not a level of history
-// at a time: up to wantWindow objects are wanted at once, and an object's
+// at a time: up to wantWindow (256) objects are wanted at once, and an object's
 // links (a commit's tree and parents, a tree's entries) are wanted as soon
 // as it comes, while decoders (one per CPU) check and pack the objects
 // that came. Asking 16 blocks at a time, each its own session (bitswap
@@ -59,8 +59,13 @@ import (
 const (
 	blockTimeout  = 20 * time.Second // with objects wanted and none coming
 	blockParallel = 16               // manifests asked for at once
-	wantWindow    = 1024             // objects wanted and not yet come
-	bigParallel   = 8                // big objects read as UnixFS files at once
+	// Objects wanted and not yet come: well under the 1024 tasks a bitswap
+	// server (boxo's default, so Kubo's and ours) queues for a peer, past
+	// which it drops wants silently, and bitswap asks again only 30 s
+	// later. With 512 the 200 MB bench repository stalled so, now and
+	// then; with 256 it did not, at the same speed.
+	wantWindow  = 256
+	bigParallel = 8 // big objects read as UnixFS files at once
 )
 
 // bitswapFetch fetches ids and everything they reach that q's repository
