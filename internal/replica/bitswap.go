@@ -58,21 +58,21 @@ import (
 
 const (
 	blockTimeout  = 20 * time.Second // with objects wanted and none coming
+	askAgainAfter = 2 * time.Second  // with objects wanted and none coming
 	blockParallel = 16               // manifests asked for at once
-	// Objects wanted and not yet come: well under the 1024 tasks a bitswap
-	// server (boxo's default, so Kubo's and ours) queues for a peer, past
-	// which it drops wants silently, and bitswap asks again only 30 s
-	// later. With 512 the 200 MB bench repository stalled so, now and
-	// then; with 256 it did not, at the same speed.
-	wantWindow  = 256
-	bigParallel = 8 // big objects read as UnixFS files at once
+	bigParallel   = 8                // big objects read as UnixFS files at once
+	// Objects wanted and not yet come: well under the 1024 wants a bitswap
+	// server (boxo's default, so Kubo's and ours) queues for a peer; as
+	// fast as 512 on the 200 MB bench repository.
+	wantWindow = 256
 )
 
 // bitswapFetch fetches ids and everything they reach that q's repository
 // (repo on chain) lacks into q.
 func (r *Replicator) bitswapFetch(ctx context.Context, q *gitstore.Quarantine, repo uint64, ids []string) error {
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel() // ends the session
+	defer cancel() // ends the sessions
+	plain := ctx
 	ctx = r.cfg.Bitswap.Session(ctx)
 	pack, err := newPackFile(q.Path)
 	if err != nil {
@@ -85,7 +85,7 @@ func (r *Replicator) bitswapFetch(ctx context.Context, q *gitstore.Quarantine, r
 		return err
 	}
 	defer here.close()
-	w := &walk{r: r, pack: pack, here: here, seen: map[string]bool{}, wanted: map[string]bool{}}
+	w := &walk{r: r, pack: pack, here: here, plain: plain, seen: map[string]bool{}, wanted: map[string]bool{}, came: map[string]bool{}}
 	if err := w.run(ctx, ids); err != nil {
 		return err
 	}
@@ -94,19 +94,24 @@ func (r *Replicator) bitswapFetch(ctx context.Context, q *gitstore.Quarantine, r
 
 // walk is one fetch of a repository's objects over bitswap.
 type walk struct {
-	r    *Replicator
-	pack *packFile
-	here *objectsHere
+	r     *Replicator
+	pack  *packFile
+	here  *objectsHere
+	plain context.Context // the walk's, without its session
 
 	// The dispatcher's (run's) own.
 	seen   map[string]bool // met as an id or a link
 	todo   []string        // to want
 	wanted map[string]bool // wanted, not yet packed
+	asks   context.Context // of the FetchMany calls; cancelled to ask again
+	cancel context.CancelFunc
 
-	came chan fetched // fetchers -> decoders
-	done chan decoded // decoders -> dispatcher
-	wg   sync.WaitGroup
-	bigs chan struct{} // slots of bigParallel
+	mu      sync.Mutex
+	came    map[string]bool // objects handed to the decoders, each once
+	fetched chan fetched    // fetchers -> decoders
+	done    chan decoded    // decoders -> dispatcher
+	wg      sync.WaitGroup
+	bigs    chan struct{} // slots of bigParallel
 }
 
 type fetched struct {
@@ -127,18 +132,22 @@ func (w *walk) run(ctx context.Context, ids []string) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer w.wg.Wait()
 	defer cancel() // stops fetchers and decoders, before the wait
-	w.came = make(chan fetched, wantWindow)
+	w.fetched = make(chan fetched, wantWindow)
 	w.done = make(chan decoded, wantWindow)
 	w.bigs = make(chan struct{}, bigParallel)
 	for range runtime.GOMAXPROCS(0) {
 		w.wg.Add(1)
 		go w.decode(ctx)
 	}
+	w.asks, w.cancel = context.WithCancel(ctx)
+	defer func() { w.cancel() }()
 	if err := w.add(ids); err != nil {
 		return err
 	}
 	stall := time.NewTimer(blockTimeout)
 	defer stall.Stop()
+	quiet := time.NewTimer(askAgainAfter)
+	defer quiet.Stop()
 	for {
 		w.want(ctx)
 		if len(w.wanted) == 0 {
@@ -163,6 +172,10 @@ func (w *walk) run(ctx context.Context, ids []string) error {
 				}
 			}
 			stall.Reset(blockTimeout)
+			quiet.Reset(askAgainAfter)
+		case <-quiet.C:
+			w.askAgain(ctx)
+			quiet.Reset(askAgainAfter)
 		case <-stall.C:
 			for id := range w.wanted {
 				return fmt.Errorf("no peer sent %d of the objects wanted in %s (%s among them)", len(w.wanted), blockTimeout, id)
@@ -216,23 +229,68 @@ func (w *walk) want(ctx context.Context) {
 	if len(cids) == 0 {
 		return
 	}
-	blks := w.r.cfg.Bitswap.FetchMany(ctx, cids)
+	w.fetchMany(ctx, batch, cids)
+}
+
+// fetchMany asks for cids (batch maps them to their ids) and hands each
+// block that comes to the decoders.
+func (w *walk) fetchMany(ctx context.Context, batch map[cid.Cid]string, cids []cid.Cid) {
+	blks := w.r.cfg.Bitswap.FetchMany(w.asks, cids)
 	w.wg.Add(1)
 	go func() {
 		defer w.wg.Done()
 		for blk := range blks {
-			id, ok := batch[blk.Cid()]
-			if !ok {
-				continue // not asked for in this batch
-			}
-			delete(batch, blk.Cid()) // packed once, whatever the fetcher sends
-			select {
-			case w.came <- fetched{id: id, data: blk.RawData()}:
-			case <-ctx.Done():
-				return
+			if id, ok := batch[blk.Cid()]; ok && w.claim(id) {
+				w.hand(ctx, fetched{id: id, data: blk.RawData()})
 			}
 		}
 	}()
+}
+
+// claim reports whether id goes to the decoders now, the first time it
+// comes: asked for again, an object may come twice.
+func (w *walk) claim(id string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.came[id] {
+		return false
+	}
+	w.came[id] = true
+	return true
+}
+
+func (w *walk) hand(ctx context.Context, f fetched) {
+	select {
+	case w.fetched <- f:
+	case <-ctx.Done():
+	}
+}
+
+// askAgain cancels the wants of the objects wanted and not come, and asks
+// for them anew in a new session. Now and then a serving peer never sends
+// a block it was asked for and found (the 200 MB bench repository over
+// loopback on a busy machine), and bitswap repeats a peer's wants only
+// every 30 s.
+func (w *walk) askAgain(ctx context.Context) {
+	batch := map[cid.Cid]string{}
+	var cids []cid.Cid
+	w.mu.Lock()
+	for id := range w.wanted {
+		if _, big := w.pack.big[id]; !big && !w.came[id] {
+			c := blocks.CIDForGitObject(id)
+			batch[c] = id
+			cids = append(cids, c)
+		}
+	}
+	w.mu.Unlock()
+	if len(cids) == 0 {
+		return
+	}
+	w.r.log.DebugContext(ctx, "asking again over bitswap for objects not come", "objects", len(cids))
+	w.cancel()
+	asks, cancel := context.WithCancel(w.plain)
+	w.asks, w.cancel = w.r.cfg.Bitswap.Session(asks), cancel
+	w.fetchMany(ctx, batch, cids)
 }
 
 // fetchBig reads the big object id from its UnixFS file root, else as a
@@ -255,9 +313,8 @@ func (w *walk) fetchBig(ctx context.Context, id string, root cid.Cid) {
 			data = blk.RawData()
 		}
 	}
-	select {
-	case w.came <- fetched{id: id, data: data, err: err}:
-	case <-ctx.Done():
+	if w.claim(id) {
+		w.hand(ctx, fetched{id: id, data: data, err: err})
 	}
 }
 
@@ -268,7 +325,7 @@ func (w *walk) decode(ctx context.Context) {
 	for {
 		var f fetched
 		select {
-		case f = <-w.came:
+		case f = <-w.fetched:
 		case <-ctx.Done():
 			return
 		}
