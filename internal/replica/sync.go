@@ -253,24 +253,6 @@ func (r *Replicator) fetchIDs(ctx context.Context, q *gitstore.Quarantine, remot
 	return err
 }
 
-// missing lists the ids neither dir nor q has.
-func missing(ctx context.Context, dir string, q *gitstore.Quarantine, ids []string) ([]string, error) {
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	out, err := git(ctx, dir, q.Env(), strings.NewReader(strings.Join(ids, "\n")+"\n"), "cat-file", "--batch-check=%(objectname)")
-	if err != nil {
-		return nil, err
-	}
-	var lacking []string
-	for _, line := range strings.Split(out, "\n") {
-		if id, ok := strings.CutSuffix(line, " missing"); ok {
-			lacking = append(lacking, id)
-		}
-	}
-	return lacking, nil
-}
-
 // verify checks that every id is in dir (or q, when not nil) with all it
 // reaches, past what the refs here (have) reach already: the objects are
 // complete and connected, whoever sent them. A shallow boundary would let
