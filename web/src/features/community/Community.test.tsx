@@ -28,19 +28,19 @@ describe('CommunityScreen', () => {
     })
     expect(screen.getByText(/appear here once the chain records activity/)).toBeTruthy()
     expect(screen.getByText('No featured projects yet')).toBeTruthy()
-    expect(screen.getByText(/Posting opens once the forum itself is built/)).toBeTruthy()
+    expect(screen.getByText(/dForge has no forum of its own yet/)).toBeTruthy()
     expect(screen.queryByText(/once accounts arrive/)).toBeNull()
   })
 })
 
 describe('ForumScreen', () => {
-  it('has a disabled New topic button that says why: accounts exist, the forum does not yet', async () => {
+  it('has a disabled New topic button that says why: the forum does not exist yet', async () => {
     renderScreen(<ForumScreen />, '/forum')
     const button = await screen.findByRole('button', { name: 'New topic' })
     expect((button as HTMLButtonElement).disabled).toBe(true)
     const note = document.getElementById(button.getAttribute('aria-describedby')!)
     expect(note?.textContent).toBe(
-      "Accounts exist now: sign in with Login. Posting still needs the forum itself, which is among the roadmap's later ideas.",
+      "This node has no forum yet, so topics cannot be posted here. Use a repository's issues or the contact form instead.",
     )
     expect(screen.queryByText(/chain milestone/)).toBeNull()
   })
@@ -74,9 +74,7 @@ describe('ForumTopicScreen', () => {
     expect(reply.disabled).toBe(true)
     expect((screen.getByRole('button', { name: 'Post reply' }) as HTMLButtonElement).disabled).toBe(true)
     const note = document.getElementById(reply.getAttribute('aria-describedby')!)?.textContent
-    expect(note).toMatch(/Replies need an account and an existing topic/)
-    expect(note).toMatch(/Accounts exist now \(sign in with Login\)/)
-    expect(note).toMatch(/later ideas/)
+    expect(note).toBe('This node has no forum yet, so there are no topics to reply to.')
     expect(note).not.toMatch(/chain milestone/)
   })
 })

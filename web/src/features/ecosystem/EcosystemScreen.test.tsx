@@ -33,10 +33,10 @@ describe('EcosystemScreen', () => {
     expect(screen.getByRole('link', { name: 'Treasury' }).getAttribute('href')).toBe('/treasury')
   })
 
-  it('says tips work now, on the wallet page, while bounties are a later idea', async () => {
+  it('says tips work now, on the wallet page, and that there are no bounties', async () => {
     renderAt('/bounties')
     expect(await screen.findByText(/Tips work now, on the wallet page/)).toBeTruthy()
-    expect(screen.getByText(/bounties are among the roadmap's later ideas/)).toBeTruthy()
+    expect(screen.getByText(/dForge has no bounties/)).toBeTruthy()
     expect(screen.queryByText(/chain milestone/)).toBeNull()
     const related = screen.getByRole('region', { name: 'Related pages' })
     expect(within(related).getByRole('link', { name: 'Wallet' }).getAttribute('href')).toBe('/wallet')

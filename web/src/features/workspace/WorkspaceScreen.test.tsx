@@ -45,7 +45,7 @@ describe('WorkspaceScreen', () => {
   it('/admin tells a signed-in user that administration is for the node operator', async () => {
     signIn()
     renderAt('/admin')
-    expect(await screen.findByText(/Node administration is for the operator of this node/)).toBeTruthy()
+    expect(await screen.findByText(/This node has no administration page. Its operator configures it/)).toBeTruthy()
     expect(screen.getByRole('link', { name: 'Configuration' }).getAttribute('href')).toBe('/docs/configuration')
   })
 
