@@ -11,8 +11,8 @@ const FILTERS = ['unread', 'all'] as const
 type Filter = (typeof FILTERS)[number]
 
 /**
- * The signed-in user's notifications. Nothing can notify anyone before the
- * forge milestone, and there is no endpoint to read them, so the list is empty.
+ * The signed-in user's notifications. The node makes none yet and has no
+ * endpoint to read them, so the list shows its empty state.
  */
 export default function NotificationsScreen() {
   const { t } = useTranslation('notifications')
