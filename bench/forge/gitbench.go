@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/dforge/dforge/bench/internal/corpus"
-	"github.com/dforge/dforge/bench/internal/forgenode"
+	"github.com/dforge/dforge/internal/forgenode"
 )
 
 const (

@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/dforge/dforge/bench/internal/forgenode"
+	"github.com/dforge/dforge/internal/forgenode"
 )
 
 type issuesResult struct {

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/dforge/dforge/bench/internal/corpus"
-	"github.com/dforge/dforge/bench/internal/forgenode"
+	"github.com/dforge/dforge/internal/forgenode"
 )
 
 // endpoint is one API read under load; the first candidate path that

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/dforge/dforge/bench/internal/corpus"
-	"github.com/dforge/dforge/bench/internal/forgenode"
+	"github.com/dforge/dforge/internal/forgenode"
 )
 
 // pushBig pushes the bench repository (every branch) to a new repository

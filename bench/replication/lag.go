@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/dforge/dforge/bench/internal/corpus"
-	"github.com/dforge/dforge/bench/internal/forgenode"
+	"github.com/dforge/dforge/internal/forgenode"
 )
 
 // lagPoll is how often node1 is asked for the pushed ref: the lag's

@@ -41,7 +41,7 @@ import (
 	"time"
 
 	"github.com/dforge/dforge/bench/internal/corpus"
-	"github.com/dforge/dforge/bench/internal/forgenode"
+	"github.com/dforge/dforge/internal/forgenode"
 )
 
 type options struct {

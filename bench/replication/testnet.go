@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dforge/dforge/bench/internal/forgenode"
+	"github.com/dforge/dforge/internal/forgenode"
 )
 
 // testnet is `dforge testnet --validators 2 --full-nodes 2`: node0 and

@@ -3,9 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/ecdsa"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -17,9 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ethereum/go-ethereum/accounts"
-	"github.com/ethereum/go-ethereum/common/hexutil"
-	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/dforge/dforge/internal/forgenode"
 )
 
 // dforgeNode is a running `dforge serve` on loopback.
@@ -83,17 +79,17 @@ type pushedRepo struct {
 // stored every pushed object as a block (the node stores them after it
 // acknowledges the push).
 func (r *run) pushRepo(ctx context.Context, n *dforgeNode) (*pushedRepo, error) {
-	c, err := signIn(ctx, n.url)
+	c, err := forgenode.SignIn(ctx, n.url)
 	if err != nil {
 		return nil, fmt.Errorf("sign in: %w", err)
 	}
 	const name = "interop"
-	if err := c.call(ctx, "POST", "/api/v1/user/repos", map[string]any{
+	if err := c.Call(ctx, "POST", "/api/v1/user/repos", map[string]any{
 		"name": name, "description": "Kubo interop", "private": false, "auto_init": false, "default_branch": "main",
 	}, nil, nil); err != nil {
 		return nil, fmt.Errorf("create repository: %w", err)
 	}
-	r.logf("signed in as %s, created public repository %s/%s", c.login, c.login, name)
+	r.logf("signed in as %s, created public repository %s/%s", c.Login, c.Login, name)
 
 	home := filepath.Join(r.tmp, "home")
 	p := &pushedRepo{dir: filepath.Join(r.tmp, "work")}
@@ -129,8 +125,8 @@ func (r *run) pushRepo(ctx context.Context, n *dforgeNode) (*pushedRepo, error) 
 		}
 	}
 	remote, _ := url.Parse(n.url)
-	remote.Path = "/" + c.login + "/" + name + ".git"
-	remote.User = url.UserPassword("git", c.token)
+	remote.Path = "/" + c.Login + "/" + name + ".git"
+	remote.User = url.UserPassword("git", c.Token)
 	t0 := time.Now()
 	if _, err := p.git(ctx, p.dir, "push", "--quiet", remote.String(), "main"); err != nil {
 		return nil, fmt.Errorf("push: %w", err)
@@ -213,125 +209,6 @@ func waitForBlocks(ctx context.Context, base string, ids []string, wait time.Dur
 				return ctx.Err()
 			case <-time.After(100 * time.Millisecond):
 			}
-		}
-	}
-	return nil
-}
-
-// client is a signed-in user of the node's API with a personal access token.
-type client struct {
-	base, login, token string
-	http               *http.Client
-}
-
-// signIn makes a new wallet, signs in with it (EIP-4361, personal_sign) and
-// creates a write token with the session, as bench/forge does.
-func signIn(ctx context.Context, base string) (*client, error) {
-	key, err := crypto.GenerateKey()
-	if err != nil {
-		return nil, err
-	}
-	c := &client{base: base, http: &http.Client{Timeout: time.Minute}}
-	var params struct{ EIP712Domain struct{ ChainID uint64 } }
-	if err := c.call(ctx, "GET", "/api/v1/chain/params", nil, &params, nil); err != nil {
-		return nil, err
-	}
-	var nonce struct{ Nonce string }
-	if err := c.call(ctx, "GET", "/api/v1/auth/nonce", nil, &nonce, nil); err != nil {
-		return nil, err
-	}
-	u, err := url.Parse(base)
-	if err != nil {
-		return nil, err
-	}
-	msg := fmt.Sprintf("%s wants you to sign in with your Ethereum account:\n%s\n\nSign in to dForge.\n\nURI: %s\nVersion: 1\nChain ID: %d\nNonce: %s\nIssued At: %s",
-		u.Host, crypto.PubkeyToAddress(key.PublicKey).Hex(), base+"/", params.EIP712Domain.ChainID, nonce.Nonce, time.Now().UTC().Format(time.RFC3339))
-	sig, err := personalSign(key, msg)
-	if err != nil {
-		return nil, err
-	}
-	var session struct {
-		User      struct{ Login string }
-		CSRFToken string
-	}
-	var cookies []*http.Cookie
-	err = c.call(ctx, "POST", "/api/v1/auth/siwe", map[string]string{"message": msg, "signature": sig}, &session,
-		func(res *http.Response) { cookies = res.Cookies() })
-	if err != nil {
-		return nil, err
-	}
-	c.login = session.User.Login
-	var token struct{ SHA1 string }
-	err = c.call(ctx, "POST", "/api/v1/users/"+c.login+"/tokens", map[string]any{"name": "interop", "scopes": []string{"write"}}, &token,
-		nil, func(req *http.Request) {
-			for _, ck := range cookies {
-				req.AddCookie(ck)
-			}
-			req.Header.Set("X-CSRF-Token", session.CSRFToken)
-		})
-	if err != nil {
-		return nil, err
-	}
-	if token.SHA1 == "" {
-		return nil, errors.New("the new access token came back without its secret")
-	}
-	c.token = token.SHA1
-	return c, nil
-}
-
-// personalSign is EIP-191 personal_sign, with v = 27 or 28 as wallets send it.
-func personalSign(key *ecdsa.PrivateKey, msg string) (string, error) {
-	sig, err := crypto.Sign(accounts.TextHash([]byte(msg)), key)
-	if err != nil {
-		return "", err
-	}
-	sig[crypto.RecoveryIDOffset] += 27
-	return hexutil.Encode(sig), nil
-}
-
-// call sends a JSON request (with the token once there is one) and decodes
-// a 2xx answer into out. seen sees the response; edit changes the request.
-func (c *client) call(ctx context.Context, method, path string, body, out any, seen func(*http.Response), edit ...func(*http.Request)) error {
-	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return err
-		}
-		rd = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Accept", "application/json")
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if c.token != "" {
-		req.Header.Set("Authorization", "token "+c.token)
-	}
-	for _, e := range edit {
-		e(req)
-	}
-	res, err := c.http.Do(req)
-	if err != nil {
-		return err
-	}
-	defer res.Body.Close()
-	data, err := io.ReadAll(res.Body)
-	if err != nil {
-		return err
-	}
-	if seen != nil {
-		seen(res)
-	}
-	if res.StatusCode/100 != 2 {
-		return fmt.Errorf("%s %s: HTTP %d: %s", method, path, res.StatusCode, strings.TrimSpace(string(data[:min(len(data), 300)])))
-	}
-	if out != nil {
-		if err := json.Unmarshal(data, out); err != nil {
-			return fmt.Errorf("%s %s: decode: %w", method, path, err)
 		}
 	}
 	return nil

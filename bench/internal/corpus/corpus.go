@@ -23,6 +23,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dforge/dforge/internal/forgenode"
 )
 
 // The two repositories are built once with `git fast-import` into the cache
@@ -55,8 +57,9 @@ type Info struct {
 
 const (
 	infoFile = "bench-forge.json"
-	// Branch is the repositories' one branch.
-	Branch = "main"
+	// Branch is the repositories' one branch, the one forgenode.CreateRepo
+	// makes the default.
+	Branch = forgenode.DefaultBranch
 	// historyCommits is how many commits bring the Go sources in.
 	historyCommits = 20
 	fillerCommits  = 5

@@ -21,7 +21,6 @@ import (
 	"github.com/ethereum/go-ethereum/common/hexutil"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/dforge/dforge/bench/internal/corpus"
 	"github.com/dforge/dforge/internal/blocks"
 )
 
@@ -192,11 +191,14 @@ func (r Repo) Path() string {
 	return r.Owner.Login + "/" + r.Name
 }
 
+// DefaultBranch is the default branch of the repositories CreateRepo makes.
+const DefaultBranch = "main"
+
 // CreateRepo creates an empty public repository (POST /api/v1/user/repos).
 func (c *Client) CreateRepo(ctx context.Context, name string) (*Repo, error) {
 	var r Repo
 	err := c.Call(ctx, "POST", "/api/v1/user/repos", map[string]any{
-		"name": name, "description": "dforge-bench", "private": false, "auto_init": false, "default_branch": corpus.Branch,
+		"name": name, "description": "dforge-bench", "private": false, "auto_init": false, "default_branch": DefaultBranch,
 	}, &r, nil)
 	if err != nil {
 		return nil, err
