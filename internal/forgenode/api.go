@@ -1,7 +1,7 @@
-// Package forgenode runs dForge nodes for the benchmarks (the dforge binary
-// built from this tree, `dforge serve` as a subprocess in its own process
-// group) and talks to them from outside, as users do: Sign-In with
-// Ethereum, a personal access token, the REST API.
+// Package forgenode runs dForge nodes for the benchmarks and the interop
+// check (the dforge binary built from this tree, `dforge serve` as a
+// subprocess in its own process group) and talks to them from outside, as
+// users do: Sign-In with Ethereum, a personal access token, the REST API.
 package forgenode
 
 import (
