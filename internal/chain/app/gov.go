@@ -258,7 +258,9 @@ func (g *govEffects) Execute(kv gov.KV, p *gov.Proposal) error {
 	if p.Type == gov.TypeParam {
 		// The new value holds from the next action on.
 		next, _ := g.a.params.Set(p.Payload["name"], p.Payload["value"])
+		g.a.verifiedMu.Lock() // CheckTx's verify reads the chain id under this lock only
 		g.a.params = next
+		g.a.verifiedMu.Unlock()
 	}
 	return nil
 }
