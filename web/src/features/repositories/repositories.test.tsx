@@ -72,8 +72,12 @@ describe('ExploreScreen', () => {
     fireEvent.change(input, { target: { value: 'ledger' } })
     expect(new URLSearchParams(window.location.search).get('q')).toBe('ledger')
     expect(await screen.findByText('No repositories match “ledger”.')).toBeTruthy()
-    const last = new URL(api.sent('GET', '/api/v1/repos/search').at(-1)?.url ?? '', 'http://x').searchParams
-    expect([last.get('q'), last.get('sort'), last.get('order')]).toEqual(['ledger', 'alpha', 'asc'])
+    // The empty-state text can render from the previous (query-less) answer before the
+    // debounced search is sent, so wait for the request itself.
+    await waitFor(() => {
+      const last = new URL(api.sent('GET', '/api/v1/repos/search').at(-1)?.url ?? '', 'http://x').searchParams
+      expect([last.get('q'), last.get('sort'), last.get('order')]).toEqual(['ledger', 'alpha', 'asc'])
+    })
   })
 
   it('falls back to the default sort for an unknown ?sort=', async () => {
