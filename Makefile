@@ -90,7 +90,7 @@ music:
 
 ## openapi: regenerate web/public/openapi.json (shown at /docs/api, served at /openapi.json) from internal/api; a Go test fails when it is out of date
 openapi:
-	$(GO) run ./internal/api/openapi/gen -dir internal/api -o web/public/openapi.json
+	$(GO) run ./tools/openapi/gen -dir internal/api -o web/public/openapi.json
 
 fmt:
 	gofmt -w cmd internal content web/*.go tools

@@ -11,12 +11,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dforge/dforge/internal/api/openapi"
 	"github.com/dforge/dforge/internal/forgetest"
+	"github.com/dforge/dforge/tools/openapi"
 )
 
 // The OpenAPI document shown at /docs/api is generated from this package's
-// source (internal/api/openapi) and checked in as web/public/openapi.json,
+// source by tools/openapi and checked in as web/public/openapi.json,
 // which the node serves at /openapi.json. These tests keep the file in step
 // with the code, and check that every operation it lists is a route the
 // node serves.

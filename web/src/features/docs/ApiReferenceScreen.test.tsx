@@ -7,7 +7,7 @@ import { endpointsOf, filterEndpoints, groupEndpoints, groupOf, type OpenApiDocu
 
 preloadNamespaces('docs')
 
-// A few operations in the shapes internal/api/openapi writes them.
+// A few operations in the shapes tools/openapi writes them.
 const SPEC: OpenApiDocument = {
   openapi: '3.0.3',
   info: { title: 'dForge API', version: '1' },

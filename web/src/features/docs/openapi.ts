@@ -3,7 +3,7 @@ import { getJSON } from '@/lib/http'
 
 /**
  * The node's OpenAPI document: generated from internal/api by `make openapi`
- * (internal/api/openapi), checked in as web/public/openapi.json and served
+ * (tools/openapi), checked in as web/public/openapi.json and served
  * with the app at /openapi.json. A Go test fails when it and the code differ.
  */
 export const OPENAPI_URL = '/openapi.json'

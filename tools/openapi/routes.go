@@ -82,7 +82,7 @@ func (g *gen) addRoute(call *ast.CallExpr, sc *scope) {
 	pattern, ok := g.constString(call.Args[0], sc)
 	if !ok {
 		g.errs = append(g.errs, fmt.Errorf("%s: the route's pattern is not a constant string: the OpenAPI generator "+
-			"(internal/api/openapi) reads \"METHOD /path\" patterns made of string literals and constants", where))
+			"(tools/openapi) reads \"METHOD /path\" patterns made of string literals and constants", where))
 		return
 	}
 	method, p := "", pattern

@@ -1,7 +1,7 @@
 // Command gen writes the node's OpenAPI document (see package openapi):
 //
-//	go run ./internal/api/openapi/gen            # writes web/public/openapi.json
-//	go run ./internal/api/openapi/gen -check     # fails when that file is out of date
+//	go run ./tools/openapi/gen            # writes web/public/openapi.json
+//	go run ./tools/openapi/gen -check     # fails when that file is out of date
 //
 // Run it from the repository root; `make openapi` does.
 package main
@@ -12,7 +12,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/dforge/dforge/internal/api/openapi"
+	"github.com/dforge/dforge/tools/openapi"
 )
 
 func main() {
