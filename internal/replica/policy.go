@@ -103,6 +103,7 @@ func parseRule(term string) (rule, error) {
 		}
 		r.owner, r.name = ownerKey(owner), strings.ToLower(strings.TrimSuffix(name, ".git"))
 	default:
+		//lint:ignore ST1005 the colon is the "repo:" prefix's own
 		return rule{}, fmt.Errorf("seeding policy %q: unknown kind %q; use owner: or repo:", term, kind)
 	}
 	return r, nil

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/build"
 	"hash/fnv"
 	"io"
 	"io/fs"
@@ -262,7 +263,7 @@ type sourceFile struct {
 // gorootFiles lists $GOROOT/{src,misc,test,lib} in path order, as much of
 // it as fits in limit raw bytes (all of it for the full-size repository).
 func gorootFiles(limit int64) ([]sourceFile, error) {
-	root := runtime.GOROOT()
+	root := build.Default.GOROOT
 	if out, err := exec.Command("go", "env", "GOROOT").Output(); err == nil && strings.TrimSpace(string(out)) != "" {
 		root = strings.TrimSpace(string(out))
 	}

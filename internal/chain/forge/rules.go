@@ -1,7 +1,6 @@
 package forge
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -116,5 +115,3 @@ func firstDuplicate[T comparable](s []T) (T, bool) {
 	var zero T
 	return zero, false
 }
-
-func describe(r *Repo) string { return fmt.Sprintf("%s (repository %d)", r.Name, r.ID) }

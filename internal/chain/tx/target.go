@@ -70,6 +70,7 @@ func ParseTarget(s string) (Target, error) {
 func parseRepoTarget(s string) (Target, error) {
 	owner, repo, ok := strings.Cut(s, "/")
 	if !ok {
+		//lint:ignore ST1005 the colon is the "repo:" prefix's own
 		return Target{}, errors.New("want OWNER/NAME after repo:")
 	}
 	if err := checkName(owner); err != nil {
@@ -81,6 +82,7 @@ func parseRepoTarget(s string) (Target, error) {
 func parseNumberedTarget(kind TargetKind, s string) (Target, error) {
 	repoPart, num, ok := strings.Cut(s, "#")
 	if !ok {
+		//lint:ignore ST1005 the colon is the "issue:" or "pr:" prefix's own
 		return Target{}, fmt.Errorf("want OWNER/NAME#N after %s:", kind)
 	}
 	t, err := parseRepoTarget(repoPart)

@@ -41,7 +41,7 @@ func TestPushRecordsTheManifestOfBigObjects(t *testing.T) {
 	work := n.Clone(n.Remote(alice, alice.Name(), "big"))
 	big := make([]byte, 3<<20)
 	rand.Read(big)
-	tip := n.Commit(work, "Add data", map[string]string{"data/big.bin": string(big)})
+	n.Commit(work, "Add data", map[string]string{"data/big.bin": string(big)})
 	n.Git(work, "push", "--quiet", "origin", "main")
 	blob := strings.TrimSpace(n.Git(work, "rev-parse", "HEAD:data/big.bin"))
 
@@ -78,7 +78,7 @@ func TestPushRecordsTheManifestOfBigObjects(t *testing.T) {
 	if again, err := n.Index.Manifests(ctx, r.ID); err != nil || len(again) != 1 {
 		t.Fatalf("manifests after a small push = %v, %v", again, err)
 	}
-	tip = strings.TrimSpace(n.Git(work, "rev-parse", "HEAD"))
+	tip := strings.TrimSpace(n.Git(work, "rev-parse", "HEAD"))
 
 	// 2. Another node replicates the repository over bitswap. The blob's
 	// git-raw block is gone from this node: only its chunks can bring it.
