@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dforge/dforge/internal/cli.Version=$(VERSION)
 WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run build web deps test test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication music openapi fmt lint clean
+.PHONY: run build web deps test test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication music openapi fmt lint lint-go lint-web clean
 
 ## run: install what is needed, build, and start a node on the embedded defaults
 run: build
@@ -46,6 +46,23 @@ test-web: web/node_modules/.installed
 test-e2e: build
 	scripts/ensure-chromium.sh
 	cd web && DFORGE_BIN=$(CURDIR)/$(BIN) node --test --test-concurrency=1 e2e/
+
+## lint: go vet, staticcheck and the layering check (lint-go); tsc, ESLint and the import-cycle check (lint-web)
+lint: lint-go lint-web
+
+# staticcheck 2026.2.2, the release that knows Go 1.26. `go run pkg@version`
+# fetches it through the module proxy into the module cache, outside go.mod.
+STATICCHECK_VERSION ?= v0.8.2
+
+## lint-go: go vet, staticcheck (pinned, fetched by go run), and tools/layering: the chain, forge, index and git store never import the API, web, git server or CLI packages
+lint-go:
+	$(GO) vet ./...
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
+	GO=$(GO) $(GO) run ./tools/layering
+
+## lint-web: the web app's type check, ESLint with no warnings, and no import cycles (tools from web/package.json)
+lint-web: web/node_modules/.installed
+	cd web && npx tsc -b && $(NPM) run lint && $(NPM) run cycles
 
 ## interop: a Kubo v0.42.0 node fetches a pushed public repository's git objects from a dForge node by CID over bitswap (ipfs block get, ipfs dag export); Kubo is built once into ~/.cache/dforge (minutes), so this stays out of make test
 interop: build
