@@ -107,7 +107,7 @@ type TxFilter struct {
 }
 
 func notFound(format string, args ...any) error {
-	return &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: fmt.Sprintf(format, args...)}
+	return usererr.Missingf(format, args...)
 }
 
 func formatTime(ns int64) string { return time.Unix(0, ns).UTC().Format(time.RFC3339Nano) }
