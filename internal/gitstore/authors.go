@@ -57,7 +57,10 @@ func contributorsGit(ctx context.Context, dir, commit string) ([]Contributor, er
 		}
 		list = append(list, c)
 	}
-	return list, sc.Err()
+	if err := sc.Err(); err != nil {
+		return list, fmt.Errorf("list contributors: %w", err)
+	}
+	return list, nil
 }
 
 // CommitAuthors lists the commits reachable from new and not from old

@@ -37,7 +37,7 @@ func OpenBlob(ctx context.Context, dir, id string) (*Blob, error) {
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		cancel()
-		return nil, err
+		return nil, fmt.Errorf("pipe cat-file: %w", err)
 	}
 	if err := cmd.Start(); err != nil {
 		cancel()
@@ -65,7 +65,11 @@ func readBlobGit(ctx context.Context, dir, id string, limit int64) ([]byte, erro
 		return nil, err
 	}
 	defer b.Close()
-	return io.ReadAll(io.LimitReader(b, limit))
+	data, err := io.ReadAll(io.LimitReader(b, limit))
+	if err != nil {
+		return data, fmt.Errorf("read blob %s: %w", id, err)
+	}
+	return data, nil
 }
 
 // sniffLen is how much of a file decides whether it is binary (git's own

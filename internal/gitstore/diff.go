@@ -47,7 +47,7 @@ func WriteCommitDiff(ctx context.Context, dir string, c Commit, format DiffForma
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return err
+		return fmt.Errorf("pipe git %s: %w", args[0], err)
 	}
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start git %s: %w", args[0], err)

@@ -234,7 +234,11 @@ func countGit(ctx context.Context, dir, commit, path string) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("count commits: %w", err)
 	}
-	return strconv.Atoi(strings.TrimSpace(string(out)))
+	n, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil {
+		return 0, fmt.Errorf("count commits: %w", err)
+	}
+	return n, nil
 }
 
 // commitsByID reads the given commits (no files), in one git call.

@@ -115,7 +115,7 @@ func verifyGit(ctx context.Context, dir, rev string) (string, bool, error) {
 		if errors.As(err, &ee) && (ee.ExitCode() == 1 || ee.ExitCode() == 128) {
 			return "", false, nil
 		}
-		return "", false, err
+		return "", false, fmt.Errorf("resolve %s: %w", rev, err)
 	}
 	return strings.TrimSpace(string(out)), true, nil
 }

@@ -55,7 +55,7 @@ func lsTreeGit(ctx context.Context, dir, treeish, base string, recursive bool) (
 	}
 	out, err := read(ctx, dir, nil, append(args, "--end-of-options", treeish)...)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("list tree %s: %w", treeish, err)
 	}
 	var entries []Entry
 	for _, rec := range bytes.Split(out, []byte{0}) {
