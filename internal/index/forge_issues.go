@@ -247,7 +247,10 @@ func (ix *Index) fillIssues(ctx context.Context, repo uint64, issues []Issue) er
 			is.Assignees = append(is.Assignees, user(addr, name))
 		}
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read issue assignees: %w", err)
+	}
+	return nil
 }
 
 // Comment is a comment on an issue or pull request.

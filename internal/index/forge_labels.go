@@ -30,5 +30,8 @@ func (ix *Index) Labels(ctx context.Context, repo uint64) ([]Label, error) {
 		}
 		out = append(out, l)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list labels: %w", err)
+	}
+	return out, nil
 }

@@ -72,7 +72,10 @@ func (ix *Index) PullsOf(ctx context.Context, repo uint64, issues []Issue) (map[
 		pr.Issue = at[uint64(n)]
 		out[uint64(n)] = pr
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read pull requests: %w", err)
+	}
+	return out, nil
 }
 
 const pullColumns = `p.head_repo_id, p.head_branch, p.base_branch, p.head_sha, p.base_sha, p.merged,
@@ -179,5 +182,8 @@ func (ix *Index) ReviewComments(ctx context.Context, repo, number uint64) ([]Rev
 		c.ID, c.ReviewID, c.Line = uint64(id), uint64(review), uint64(line)
 		out = append(out, c)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list review comments: %w", err)
+	}
+	return out, nil
 }

@@ -34,7 +34,10 @@ func (ix *Index) Collaborators(ctx context.Context, repo uint64) ([]Collaborator
 		c.User = user(addr, name)
 		out = append(out, c)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list collaborators: %w", err)
+	}
+	return out, nil
 }
 
 // Stargazers (table forge_stars) or watchers (forge_watches) of a
