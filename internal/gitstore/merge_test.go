@@ -146,13 +146,12 @@ func TestCompareFiles(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	m := newMergeRepo(t)
-	from := git(t, m.bare, "rev-parse", "refs/heads/main")
 	big := ""
 	for i := 0; i < 50; i++ {
 		big += "a fairly long line of text that a rename keeps as it is\n"
 	}
 	m.commit("main", "Prepare", map[string]string{"old name.txt": big})
-	from = git(t, m.bare, "rev-parse", "refs/heads/main")
+	from := git(t, m.bare, "rev-parse", "refs/heads/main")
 	to := m.commit("main", "Change", map[string]string{
 		"old name.txt": "", "new name.txt": big + "one more\n", "README.md": "# r\n\none\n2\nthree\n", "bin.dat": "\x00\x01\x02", "added.txt": "x\ny\n",
 	})
