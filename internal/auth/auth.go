@@ -88,13 +88,13 @@ func hash(secret string) string {
 }
 
 func unauthenticated(code, message string) error {
-	return &usererr.Error{Kind: usererr.Unauthenticated, Code: code, Message: message}
+	return usererr.New(usererr.Unauthenticated, code, message)
 }
 
 func forbidden(code, message string) error {
-	return &usererr.Error{Kind: usererr.Forbidden, Code: code, Message: message}
+	return usererr.New(usererr.Forbidden, code, message)
 }
 
 func unprocessable(field, code, message string) error {
-	return &usererr.Error{Kind: usererr.Unprocessable, Code: code, Message: message, Field: field}
+	return usererr.New(usererr.Unprocessable, code, message).On(field)
 }

@@ -202,7 +202,7 @@ func (s *Service) RevokeSession(ctx context.Context, u User, sessionID int64) er
 		return fmt.Errorf("revoke session: %w", err)
 	}
 	if !ok {
-		return &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: "You have no session with that id."}
+		return usererr.Missingf("You have no session with that id.")
 	}
 	return nil
 }

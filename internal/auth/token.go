@@ -119,7 +119,7 @@ func (s *Service) RevokeToken(ctx context.Context, u User, id int64) error {
 		return fmt.Errorf("revoke token: %w", err)
 	}
 	if !ok {
-		return &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: "You have no access token with that id."}
+		return usererr.Missingf("You have no access token with that id.")
 	}
 	return nil
 }

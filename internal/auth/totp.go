@@ -40,7 +40,7 @@ func (s *Service) TwoFactor(ctx context.Context, u User) (TwoFactorStatus, error
 	return TwoFactorStatus{Enabled: true, RecoveryCodesLeft: left}, nil
 }
 
-var errAlreadyOn = &usererr.Error{Kind: usererr.Conflict, Code: "twofactor_already_enabled", Message: "Two-factor authentication is already on. Turn it off first to set up a new authenticator."}
+var errAlreadyOn = usererr.Clashf("twofactor_already_enabled", "Two-factor authentication is already on. Turn it off first to set up a new authenticator.")
 
 // TOTPSetup is a new secret for the user's authenticator app.
 type TOTPSetup struct {
@@ -83,7 +83,7 @@ func (s *Service) EnableTOTP(ctx context.Context, u User, code string) ([]string
 		return nil, errAlreadyOn
 	}
 	if !ok {
-		return nil, &usererr.Error{Kind: usererr.Conflict, Code: "twofactor_not_set_up", Message: "Set up your authenticator app first, then enter its code."}
+		return nil, usererr.Clashf("twofactor_not_set_up", "Set up your authenticator app first, then enter its code.")
 	}
 	step, ok := matchTOTP(t.Secret, code, s.now())
 	if !ok {
@@ -108,7 +108,7 @@ func (s *Service) EnableTOTP(ctx context.Context, u User, code string) ([]string
 // code or a recovery code, so a stolen session alone cannot do it.
 func (s *Service) DisableTOTP(ctx context.Context, u User, code string) error {
 	if !u.TwoFactor {
-		return &usererr.Error{Kind: usererr.Conflict, Code: "twofactor_not_enabled", Message: "Two-factor authentication is not on."}
+		return usererr.Clashf("twofactor_not_enabled", "Two-factor authentication is not on.")
 	}
 	ok, err := s.useSecondFactor(ctx, u.ID, code, s.now())
 	if err != nil {

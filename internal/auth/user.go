@@ -72,7 +72,7 @@ func (s *Service) userByID(ctx context.Context, id int64) (User, error) {
 // UserByName finds the user a username names. An account the chain knows
 // that never signed in here comes back with ID 0 and an empty profile.
 func (s *Service) UserByName(ctx context.Context, username string) (User, error) {
-	notFound := &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: "There is no user called " + username + "."}
+	notFound := usererr.Missingf("There is no user called %s.", username)
 	addr, ok, err := s.names.AddressOf(ctx, username)
 	if err != nil {
 		return User{}, fmt.Errorf("resolve username %q: %w", username, err)

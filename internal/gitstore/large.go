@@ -82,7 +82,7 @@ func readLarge(ctx context.Context, dir, env, ids string, fn func(Object) error)
 	read.Stderr = &stderr
 	content, err := read.StdoutPipe()
 	if err != nil {
-		return err
+		return fmt.Errorf("pipe cat-file: %w", err)
 	}
 	if err := read.Start(); err != nil {
 		return fmt.Errorf("start cat-file: %w", err)

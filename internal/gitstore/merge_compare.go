@@ -108,7 +108,7 @@ func FilePatch(ctx context.Context, dir, from, to string, f FileChange, limit in
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return "", false, err
+		return "", false, fmt.Errorf("pipe git diff: %w", err)
 	}
 	if err := cmd.Start(); err != nil {
 		return "", false, fmt.Errorf("git diff: %w", err)

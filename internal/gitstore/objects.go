@@ -66,7 +66,7 @@ func WalkObjects(ctx context.Context, dir string, include, exclude []string, ski
 	revList.Stderr = &revErr
 	listed, err := revList.StdoutPipe()
 	if err != nil {
-		return err
+		return fmt.Errorf("pipe rev-list: %w", err)
 	}
 	// 2. The objects themselves.
 	catFile := Command(ctx, dir, "cat-file", "--batch", "--buffer")
@@ -74,11 +74,11 @@ func WalkObjects(ctx context.Context, dir string, include, exclude []string, ski
 	catFile.Stderr = &catErr
 	wanted, err := catFile.StdinPipe()
 	if err != nil {
-		return err
+		return fmt.Errorf("pipe cat-file: %w", err)
 	}
 	objects, err := catFile.StdoutPipe()
 	if err != nil {
-		return err
+		return fmt.Errorf("pipe cat-file: %w", err)
 	}
 	if err := revList.Start(); err != nil {
 		return fmt.Errorf("start rev-list: %w", err)

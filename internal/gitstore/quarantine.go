@@ -176,7 +176,7 @@ func isHex(s string) bool { return s != "" && strings.Trim(s, "0123456789abcdef"
 func (st *Staged) writeJournal() error {
 	b, err := json.Marshal(st)
 	if err != nil {
-		return err
+		return fmt.Errorf("encode push journal: %w", err)
 	}
 	name := make([]byte, 8)
 	rand.Read(name)
@@ -215,7 +215,7 @@ func (st *Staged) Drop() error {
 func StagedPushes(dir string) ([]*Staged, error) {
 	names, err := filepath.Glob(filepath.Join(dir, journalPrefix+"*.json"))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("list push journals: %w", err)
 	}
 	var out []*Staged
 	for _, name := range names {

@@ -27,7 +27,7 @@ type Location struct {
 func (s *Store) List() ([]Location, error) {
 	found, err := filepath.Glob(filepath.Join(s.root, "*", "*.git"))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("list repositories: %w", err)
 	}
 	var out []Location
 	for _, p := range found {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -202,8 +203,11 @@ func resolveRef(ctx context.Context, dir, name string) (string, bool, error) {
 	if errors.Is(err, errAskGit) {
 		return verify(ctx, dir, name+"^{commit}")
 	}
-	if err != nil || !found {
-		return "", false, err
+	if err != nil {
+		return "", false, fmt.Errorf("read ref %s: %w", name, err)
+	}
+	if !found {
+		return "", false, nil
 	}
 	return verify(ctx, dir, id+"^{commit}")
 }
@@ -212,12 +216,15 @@ func resolveRef(ctx context.Context, dir, name string) (string, bool, error) {
 // push's hooks report); found is false when there is no such ref.
 func RefValue(ctx context.Context, dir, name string) (id string, found bool, err error) {
 	id, found, err = readRefFiles(dir, name)
-	if !errors.Is(err, errAskGit) {
-		return id, found, err
+	if err != nil && !errors.Is(err, errAskGit) {
+		return "", false, fmt.Errorf("read ref %s: %w", name, err)
+	}
+	if err == nil {
+		return id, found, nil
 	}
 	out, err := run(ctx, dir, nil, nil, "for-each-ref", "--format=%(objectname)", "--count=1", name)
 	if err != nil {
-		return "", false, err
+		return "", false, fmt.Errorf("read ref %s: %w", name, err)
 	}
 	return out, out != "", nil
 }

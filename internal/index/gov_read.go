@@ -368,7 +368,10 @@ func (ix *Index) GovFigures(ctx context.Context) (GovFigures, error) {
 			f.RewardsPerEpoch = append(f.RewardsPerEpoch, EpochRewards{Epoch: uint64(epoch), Minted: uint64(minted)})
 		}
 		slices.Reverse(f.RewardsPerEpoch)
-		return rows.Err()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("sum rewards by epoch: %w", err)
+		}
+		return nil
 	})
 	if err != nil {
 		return GovFigures{}, fmt.Errorf("read governance figures: %w", err)
@@ -394,5 +397,8 @@ func readProposalCounts(ctx context.Context, tx *sql.Tx, c *ProposalsByStatus) e
 			*dst = n
 		}
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("count proposals: %w", err)
+	}
+	return nil
 }

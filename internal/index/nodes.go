@@ -69,7 +69,7 @@ func (ix *Index) Nodes(ctx context.Context) ([]Node, error) {
 func (ix *Index) nodes(ctx context.Context) ([]Node, error) {
 	rows, err := ix.query(ctx, `SELECT operator, url, peer_id, addrs, height FROM chain_nodes ORDER BY lower(operator)`)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("read nodes: %w", err)
 	}
 	defer rows.Close()
 	out := []Node{}
@@ -77,7 +77,7 @@ func (ix *Index) nodes(ctx context.Context) ([]Node, error) {
 		var n Node
 		var operator, addrs string
 		if err := rows.Scan(&operator, &n.URL, &n.PeerID, &addrs, &n.Height); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("read nodes: %w", err)
 		}
 		n.Operator = common.HexToAddress(operator)
 		if err := json.Unmarshal([]byte(addrs), &n.Addrs); err != nil {
@@ -85,5 +85,8 @@ func (ix *Index) nodes(ctx context.Context) ([]Node, error) {
 		}
 		out = append(out, n)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read nodes: %w", err)
+	}
+	return out, nil
 }

@@ -25,18 +25,18 @@ func (ix *Index) listPage(ctx context.Context, cols, from, countFrom, where, ord
 	q := fmt.Sprintf("SELECT %s FROM %s%s ORDER BY %s LIMIT $%d OFFSET $%d", cols, from, where, order, n+1, n+2)
 	rows, err := ix.query(ctx, q, append(args[:n:n], p.Limit, p.offset())...)
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("read page: %w", err)
 	}
 	defer rows.Close()
 	got := 0
 	for rows.Next() {
 		if err := scan(rows); err != nil {
-			return 0, err
+			return 0, fmt.Errorf("read page: %w", err)
 		}
 		got++
 	}
 	if err := rows.Err(); err != nil {
-		return 0, err
+		return 0, fmt.Errorf("read page: %w", err)
 	}
 	rows.Close()
 	if total, ok := pageTotal(p, got); ok {
@@ -47,8 +47,10 @@ func (ix *Index) listPage(ctx context.Context, cols, from, countFrom, where, ord
 	count := "SELECT COUNT(*) FROM " + countFrom + where
 	return remember(ix, readKey("count", count, args...), func() (int64, error) {
 		var total int64
-		err := ix.queryRow(ctx, count, args...).Scan(&total)
-		return total, err
+		if err := ix.queryRow(ctx, count, args...).Scan(&total); err != nil {
+			return 0, fmt.Errorf("count rows: %w", err)
+		}
+		return total, nil
 	})
 }
 

@@ -107,7 +107,7 @@ type TxFilter struct {
 }
 
 func notFound(format string, args ...any) error {
-	return &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: fmt.Sprintf(format, args...)}
+	return usererr.Missingf(format, args...)
 }
 
 func formatTime(ns int64) string { return time.Unix(0, ns).UTC().Format(time.RFC3339Nano) }
@@ -214,17 +214,17 @@ func (ix *Index) page(ctx context.Context, cols, from, where, order string, args
 	q := fmt.Sprintf("SELECT %s, COUNT(*) OVER () FROM %s%s ORDER BY %s LIMIT $%d OFFSET $%d", cols, from, where, order, n+1, n+2)
 	rows, err := ix.query(ctx, q, append(args, p.Limit, p.offset())...)
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("read page: %w", err)
 	}
 	defer rows.Close()
 	total := int64(-1)
 	for rows.Next() {
 		if err := scan(rows, &total); err != nil {
-			return 0, err
+			return 0, fmt.Errorf("read page: %w", err)
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return 0, err
+		return 0, fmt.Errorf("read page: %w", err)
 	}
 	rows.Close() // SQLite has one connection: free it for the count
 	switch {
@@ -233,8 +233,10 @@ func (ix *Index) page(ctx context.Context, cols, from, where, order string, args
 	case p.Number == 1:
 		return 0, nil
 	}
-	err = ix.queryRow(ctx, "SELECT COUNT(*) FROM "+from+where, args...).Scan(&total)
-	return total, err
+	if err := ix.queryRow(ctx, "SELECT COUNT(*) FROM "+from+where, args...).Scan(&total); err != nil {
+		return 0, fmt.Errorf("count rows: %w", err)
+	}
+	return total, nil
 }
 
 // Block reads one block and its transactions.

@@ -41,7 +41,7 @@ func New(fsys fs.FS, md *markdown.Renderer) *Service {
 
 var slugPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
-var errNotFound = &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: "page not found"}
+var errNotFound = usererr.Missingf("page not found")
 
 // Page returns pages/{slug}.md.
 func (s *Service) Page(slug string) (Page, error) { return s.document("pages", slug) }

@@ -76,7 +76,7 @@ func validate(m Message) error {
 
 func required(field, v string, max int) error {
 	if v == "" {
-		return usererr.InvalidField(field, "required", field+" is required")
+		return usererr.InvalidField(field, usererr.CodeRequired, field+" is required")
 	}
 	if !utf8.ValidString(v) || utf8.RuneCountInString(v) > max {
 		return usererr.InvalidField(field, "too_long", fmt.Sprintf("%s must be at most %d characters", field, max))

@@ -1,0 +1,119 @@
+package gitstore
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+)
+
+// Branches and tags as the browser lists them, through for-each-ref.
+
+// Branch is a branch and its newest commit.
+type Branch struct {
+	Name   string
+	Commit Commit // without files
+}
+
+// Tag is a tag: lightweight, or annotated with its own message.
+type Tag struct {
+	Name      string
+	ID        string // the tag object's id (the commit's, when lightweight)
+	Commit    string // the commit it points at ("" when not a commit)
+	Message   string // of an annotated tag
+	Annotated bool
+}
+
+const refFormat = "%(refname)%00%(objectname)%00%(objecttype)%00%(*objectname)%00%(*objecttype)%00%(contents)%1e"
+
+// Branches lists the branches by name, each with its newest commit.
+func Branches(ctx context.Context, dir string) ([]Branch, error) {
+	refs, err := forEachRef(ctx, dir, "refs/heads/")
+	if err != nil {
+		return nil, err
+	}
+	var branches []Branch
+	ids := map[string][]int{}
+	var order []string
+	for _, r := range refs {
+		if r.typ != "commit" {
+			continue
+		}
+		ids[r.id] = append(ids[r.id], len(branches))
+		if len(ids[r.id]) == 1 {
+			order = append(order, r.id)
+		}
+		branches = append(branches, Branch{Name: strings.TrimPrefix(r.name, "refs/heads/")})
+	}
+	commits, err := commitsByID(ctx, dir, order)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range commits {
+		for _, i := range ids[c.ID] {
+			branches[i].Commit = c
+		}
+	}
+	return branches, nil
+}
+
+// Tags lists the tags by name.
+func Tags(ctx context.Context, dir string) ([]Tag, error) {
+	refs, err := forEachRef(ctx, dir, "refs/tags/")
+	if err != nil {
+		return nil, err
+	}
+	tags := []Tag{}
+	for _, r := range refs {
+		t := Tag{Name: strings.TrimPrefix(r.name, "refs/tags/"), ID: r.id}
+		switch {
+		case r.typ == "commit":
+			t.Commit = r.id
+		case r.typ == "tag":
+			t.Annotated, t.Message = true, strings.TrimRight(r.contents, "\n")
+			if r.peeledType == "commit" {
+				t.Commit = r.peeled
+			}
+		}
+		tags = append(tags, t)
+	}
+	return tags, nil
+}
+
+type refLine struct {
+	name, id, typ, peeled, peeledType, contents string
+}
+
+func forEachRef(ctx context.Context, dir, prefix string) ([]refLine, error) {
+	out, err := read(ctx, dir, nil, "for-each-ref", "--sort=refname", "--format="+refFormat, prefix)
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", prefix, err)
+	}
+	var refs []refLine
+	for _, rec := range bytes.Split(out, []byte{0x1e}) {
+		rec = bytes.TrimPrefix(rec, []byte{'\n'})
+		if len(rec) == 0 {
+			continue
+		}
+		f := strings.SplitN(string(rec), "\x00", 6)
+		if len(f) != 6 {
+			return nil, fmt.Errorf("for-each-ref: unexpected record %q", rec)
+		}
+		refs = append(refs, refLine{name: f[0], id: f[1], typ: f[2], peeled: f[3], peeledType: f[4], contents: f[5]})
+	}
+	return refs, nil
+}
+
+// RefNames lists the full names of refs under prefix ("refs/" for all)
+// with the objects they point at.
+func RefNames(ctx context.Context, dir, prefix string) ([]Ref, error) {
+	refs, err := forEachRef(ctx, dir, prefix)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Ref, 0, len(refs))
+	for _, r := range refs {
+		out = append(out, Ref{Name: r.name, ID: r.id})
+	}
+	return out, nil
+}

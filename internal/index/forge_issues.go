@@ -1,0 +1,285 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// Issues (pull requests' conversations too) with their labels, assignees
+// and comments.
+
+// Issue is a projected issue or pull request conversation.
+type Issue struct {
+	Repo          uint64  `json:"repo"`
+	Number        uint64  `json:"number"`
+	IsPull        bool    `json:"isPull"`
+	Author        User    `json:"author"`
+	Title         string  `json:"title"`
+	Body          string  `json:"body"`
+	State         string  `json:"state"`
+	StateReason   string  `json:"stateReason"`
+	Comments      uint64  `json:"comments"`
+	Labels        []Label `json:"labels"`
+	Assignees     []User  `json:"assignees"`
+	CreatedHeight int64   `json:"createdHeight"`
+	Created       string  `json:"created"`
+	UpdatedHeight int64   `json:"updatedHeight"`
+	Updated       string  `json:"updated"`
+	Closed        string  `json:"closed,omitempty"`
+}
+
+const issueColumns = `i.repo_id, i.number, i.is_pull, i.author, ` + "COALESCE(ua.username, ua.default_name, '')" + `, i.title, i.body,
+
+	i.state, i.state_reason, i.comments, i.created_height, i.created_time_ns, i.updated_height, i.updated_time_ns, i.closed_time_ns`
+
+const issueFrom = `forge_issues i LEFT JOIN chain_accounts ua ON ua.address = i.author`
+
+func scanIssue(row scanner, extra ...any) (Issue, error) {
+	var is Issue
+	var repo, number, comments, createdNS, updatedNS int64
+	var author, authorName string
+	var closedNS sql.NullInt64
+	err := row.Scan(append([]any{&repo, &number, &is.IsPull, &author, &authorName, &is.Title, &is.Body, &is.State, &is.StateReason,
+		&comments, &is.CreatedHeight, &createdNS, &is.UpdatedHeight, &updatedNS, &closedNS}, extra...)...)
+	is.Repo, is.Number, is.Comments, is.Author = uint64(repo), uint64(number), uint64(comments), user(author, authorName)
+	is.Created, is.Updated = formatTime(createdNS), formatTime(updatedNS)
+	if closedNS.Valid {
+		is.Closed = formatTime(closedNS.Int64)
+	}
+	is.Labels, is.Assignees = []Label{}, []User{}
+	return is, err
+}
+
+// Issue reads issue (or pull request) number of repository repo.
+func (ix *Index) Issue(ctx context.Context, repo, number uint64) (Issue, error) {
+	is, err := scanIssue(ix.queryRow(ctx, `SELECT `+issueColumns+` FROM `+issueFrom+` WHERE i.repo_id = $1 AND i.number = $2`, int64(repo), int64(number)))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Issue{}, notFound("there is no issue or pull request #%d", number)
+	}
+	if err != nil {
+		return Issue{}, fmt.Errorf("read issue #%d: %w", number, err)
+	}
+	list := []Issue{is}
+	if err := ix.fillIssues(ctx, repo, list); err != nil {
+		return Issue{}, err
+	}
+	return list[0], nil
+}
+
+// IssueFilter narrows an issue list; zero fields match everything.
+type IssueFilter struct {
+	IsPull *bool
+	State  string // "open", "closed" or "" for both
+	Author *common.Address
+	Label  uint64
+	Query  string // a substring of the title, any case
+}
+
+// Issues lists repo's issues (or pull requests) matching f, newest first.
+// The page is read through an index in number order and stops at its last
+// row (no window over every match); the total is counted apart, without
+// the joins (over a covering index when only kind and state filter), and
+// only when the page alone cannot tell it.
+//
+// A page, like the total, is kept until the projection changes
+// (readcache.go): a busy list is read from SQL once per change, and each
+// caller gets its own copy.
+func (ix *Index) Issues(ctx context.Context, repo uint64, f IssueFilter, p Page) ([]Issue, int64, error) {
+	where, args := issueWhere(repo, f)
+	key := readKey("issues", where, append(args[:len(args):len(args)], p.Number, p.Limit)...)
+	page, err := rememberSized(ix, key, func() (issuePage, error) {
+		out := []Issue{}
+		total, err := ix.listPage(ctx, issueColumns, issueFrom, `forge_issues i`, where, "i.number DESC", args, p, func(rows *sql.Rows) error {
+			is, err := scanIssue(rows)
+			out = append(out, is)
+			return err
+		})
+		if err != nil {
+			return issuePage{}, fmt.Errorf("list issues: %w", err)
+		}
+		if err := ix.fillIssues(ctx, repo, out); err != nil {
+			return issuePage{}, err
+		}
+		return issuePage{out, total}, nil
+	}, issuePage.size)
+	if err != nil {
+		return nil, 0, err
+	}
+	return cloneIssues(page.issues), page.total, nil
+}
+
+// issuePage is a page of issues and the list's total.
+type issuePage struct {
+	issues []Issue
+	total  int64
+}
+
+func (p issuePage) size() int64 {
+	n := int64(0)
+	for _, is := range p.issues {
+		n += int64(len(is.Title)+len(is.Body)+len(is.Author.Address)+len(is.Author.Username)) + 512
+		for _, l := range is.Labels {
+			n += int64(len(l.Name)+len(l.Color)+len(l.Description)) + 64
+		}
+		for _, u := range is.Assignees {
+			n += int64(len(u.Address)+len(u.Username)) + 32
+		}
+	}
+	return n
+}
+
+// cloneIssues copies a list and the slices of its issues, so no caller
+// shares them with the cache.
+func cloneIssues(list []Issue) []Issue {
+	out := slices.Clone(list)
+	for i := range out {
+		out[i].Labels = slices.Clone(out[i].Labels)
+		out[i].Assignees = slices.Clone(out[i].Assignees)
+	}
+	return out
+}
+
+// issueWhere is the condition (over forge_issues i) and arguments of f.
+// The indexes of migration 00005 serve each combination of kind and state
+// in number order: (repo_id, is_pull, state, number), (repo_id, state,
+// number), (repo_id, is_pull, number) and the primary key.
+func issueWhere(repo uint64, f IssueFilter) (string, []any) {
+	args := []any{int64(repo)}
+	where := []string{"i.repo_id = $1"}
+	arg := func(v any) string {
+		args = append(args, v)
+		return fmt.Sprintf("$%d", len(args))
+	}
+	if f.IsPull != nil {
+		where = append(where, "i.is_pull = "+arg(*f.IsPull))
+	}
+	if f.State != "" {
+		where = append(where, "i.state = "+arg(f.State))
+	}
+	if f.Author != nil {
+		where = append(where, "i.author = "+arg(f.Author.Hex()))
+	}
+	if f.Label != 0 {
+		where = append(where, "EXISTS (SELECT 1 FROM forge_issue_labels l WHERE l.repo_id = i.repo_id AND l.number = i.number AND l.label_id = "+arg(int64(f.Label))+")")
+	}
+	if f.Query != "" {
+		where = append(where, `lower(i.title) LIKE `+arg("%"+likeEscape(strings.ToLower(f.Query))+"%")+` ESCAPE '\'`)
+	}
+	return strings.Join(where, " AND "), args
+}
+
+// issueNumbers is the IN list of the numbers of issues, as placeholders
+// after the first len(args), and the arguments with them.
+func issueNumbers(issues []Issue, args []any) (string, []any) {
+	var b strings.Builder
+	for i, is := range issues {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		args = append(args, int64(is.Number))
+		fmt.Fprintf(&b, "$%d", len(args))
+	}
+	return b.String(), args
+}
+
+// fillIssues reads the labels and assignees of issues of one repository:
+// one query each for the whole list, by the list's numbers.
+func (ix *Index) fillIssues(ctx context.Context, repo uint64, issues []Issue) error {
+	if len(issues) == 0 {
+		return nil
+	}
+	at := make(map[uint64]*Issue, len(issues))
+	lo, hi := issues[0].Number, issues[0].Number
+	for i := range issues {
+		at[issues[i].Number] = &issues[i]
+		lo, hi = min(lo, issues[i].Number), max(hi, issues[i].Number)
+	}
+	// A page of a list is usually a run of numbers (the default list of
+	// a repository whose issues are mostly open): one range then reads it
+	// all. A sparse page (a filter) names its numbers, so the read never
+	// strays over the numbers between.
+	cond, args := "BETWEEN $2 AND $3", []any{int64(repo), int64(lo), int64(hi)}
+	if hi-lo >= 2*uint64(len(issues)) {
+		var in string
+		in, args = issueNumbers(issues, []any{int64(repo)})
+		cond = "IN (" + in + ")"
+	}
+	rows, err := ix.query(ctx, `SELECT il.number, l.id, l.name, l.color, l.description FROM forge_issue_labels il
+		JOIN forge_labels l ON l.id = il.label_id WHERE il.repo_id = $1 AND il.number `+cond+` ORDER BY il.number, l.name, l.id`, args...)
+	if err != nil {
+		return fmt.Errorf("read issue labels: %w", err)
+	}
+	for rows.Next() {
+		var n int64
+		var l Label
+		if err := rows.Scan(&n, &l.ID, &l.Name, &l.Color, &l.Description); err != nil {
+			rows.Close()
+			return fmt.Errorf("read issue labels: %w", err)
+		}
+		if is := at[uint64(n)]; is != nil {
+			is.Labels = append(is.Labels, l)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read issue labels: %w", err)
+	}
+	rows, err = ix.query(ctx, `SELECT ia.number, ia.assignee, `+userExpr("a")+` FROM forge_issue_assignees ia
+		LEFT JOIN chain_accounts a ON a.address = ia.assignee WHERE ia.repo_id = $1 AND ia.number `+cond+` ORDER BY ia.number, ia.assignee`,
+		args...)
+	if err != nil {
+		return fmt.Errorf("read issue assignees: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var n int64
+		var addr, name string
+		if err := rows.Scan(&n, &addr, &name); err != nil {
+			return fmt.Errorf("read issue assignees: %w", err)
+		}
+		if is := at[uint64(n)]; is != nil {
+			is.Assignees = append(is.Assignees, user(addr, name))
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read issue assignees: %w", err)
+	}
+	return nil
+}
+
+// Comment is a comment on an issue or pull request.
+type Comment struct {
+	ID      uint64 `json:"id"`
+	Repo    uint64 `json:"repo"`
+	Number  uint64 `json:"number"`
+	Author  User   `json:"author"`
+	Body    string `json:"body"`
+	Height  int64  `json:"height"`
+	Created string `json:"created"`
+}
+
+// Comments lists the comments of issue number, oldest first.
+func (ix *Index) Comments(ctx context.Context, repo, number uint64, p Page) ([]Comment, int64, error) {
+	out := []Comment{}
+	total, err := ix.page(ctx, `c.id, c.repo_id, c.number, c.author, `+userExpr("a")+`, c.body, c.height, c.time_ns`,
+		`forge_comments c LEFT JOIN chain_accounts a ON a.address = c.author`, "c.repo_id = $1 AND c.number = $2", "c.id",
+		[]any{int64(repo), int64(number)}, p, func(rows *sql.Rows, total *int64) error {
+			var c Comment
+			var id, r, n, ns int64
+			var author, name string
+			err := rows.Scan(&id, &r, &n, &author, &name, &c.Body, &c.Height, &ns, total)
+			c.ID, c.Repo, c.Number, c.Author, c.Created = uint64(id), uint64(r), uint64(n), user(author, name), formatTime(ns)
+			out = append(out, c)
+			return err
+		})
+	if err != nil {
+		return nil, 0, fmt.Errorf("list comments: %w", err)
+	}
+	return out, total, nil
+}
