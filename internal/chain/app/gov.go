@@ -1,7 +1,6 @@
 package app
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -31,7 +30,7 @@ const (
 )
 
 // propose applies a Propose transaction.
-func (a *App) propose(kv ledger.KV, t tx.Tx, height int64) ([]abci.Event, error) {
+func (a *App) propose(kv state.KV, t tx.Tx, height int64) ([]abci.Event, error) {
 	staked, err := ledger.Staked(kv, t.From)
 	if err != nil {
 		return nil, err
@@ -60,7 +59,7 @@ func (a *App) propose(kv ledger.KV, t tx.Tx, height int64) ([]abci.Event, error)
 }
 
 // vote applies a Vote transaction.
-func (a *App) vote(kv ledger.KV, t tx.Tx, height int64) ([]abci.Event, error) {
+func (a *App) vote(kv state.KV, t tx.Tx, height int64) ([]abci.Event, error) {
 	pr, v, err := gov.CastVote(kv, a.params.Reputation, uint64(height), t.From, t.Proposal, t.Option)
 	if err != nil {
 		return nil, govError(err)
@@ -219,7 +218,7 @@ type govEffects struct {
 
 // SettleDeposit returns the deposit when the vote reached quorum and gives
 // it to the treasury when it did not.
-func (g *govEffects) SettleDeposit(kv gov.KV, p *gov.Proposal, refund bool) error {
+func (g *govEffects) SettleDeposit(kv state.KV, p *gov.Proposal, refund bool) error {
 	if p.Deposit == 0 {
 		return nil
 	}
@@ -236,7 +235,7 @@ func (g *govEffects) SettleDeposit(kv gov.KV, p *gov.Proposal, refund bool) erro
 
 // Execute applies a passed proposal on an overlay, so a failure leaves
 // nothing behind; its error is the reason the proposal records.
-func (g *govEffects) Execute(kv gov.KV, p *gov.Proposal) error {
+func (g *govEffects) Execute(kv state.KV, p *gov.Proposal) error {
 	o := state.NewOverlay(kv)
 	var err error
 	switch p.Type {
@@ -265,7 +264,7 @@ func (g *govEffects) Execute(kv gov.KV, p *gov.Proposal) error {
 	return nil
 }
 
-func (g *govEffects) setParam(kv gov.KV, name, value string) error {
+func (g *govEffects) setParam(kv state.KV, name, value string) error {
 	next, err := g.a.params.Set(name, value)
 	if err != nil {
 		return err
@@ -277,7 +276,7 @@ func (g *govEffects) setParam(kv gov.KV, name, value string) error {
 	return kv.Set(paramsKey, raw)
 }
 
-func (g *govEffects) spend(kv gov.KV, m map[string]string) error {
+func (g *govEffects) spend(kv state.KV, m map[string]string) error {
 	amount, err := strconv.ParseUint(m["amount"], 10, 64)
 	if err != nil {
 		return fmt.Errorf("amount %q: %w", m["amount"], err)
@@ -306,29 +305,18 @@ func validatorKey(pub []byte) []byte { return append([]byte("app/validator/"), p
 
 var validatorCountKey = []byte("app/validators/n")
 
-func initValidators(kv ledger.KV, vals []abci.ValidatorUpdate) error {
+func initValidators(kv state.KV, vals []abci.ValidatorUpdate) error {
 	for _, v := range vals {
-		if err := kv.Set(validatorKey(v.PubKeyBytes), binary.BigEndian.AppendUint64(nil, uint64(v.Power))); err != nil {
+		if err := state.SetUint64(kv, validatorKey(v.PubKeyBytes), uint64(v.Power)); err != nil {
 			return err
 		}
 	}
-	return kv.Set(validatorCountKey, binary.BigEndian.AppendUint64(nil, uint64(len(vals))))
-}
-
-func readUint(kv ledger.KV, key []byte) (uint64, error) {
-	v, err := kv.Get(key)
-	if err != nil || v == nil {
-		return 0, err
-	}
-	if len(v) != 8 {
-		return 0, fmt.Errorf("corrupt value at %q", key)
-	}
-	return binary.BigEndian.Uint64(v), nil
+	return state.SetUint64(kv, validatorCountKey, uint64(len(vals)))
 }
 
 // changeValidator adds, re-weights or removes a validator; CometBFT gets
 // the update at the end of this block and applies it two blocks later.
-func (a *App) changeValidator(kv gov.KV, m map[string]string) error {
+func (a *App) changeValidator(kv state.KV, m map[string]string) error {
 	pub, err := gov.ValidatorKey(m["pubKey"])
 	if err != nil {
 		return err
@@ -337,11 +325,11 @@ func (a *App) changeValidator(kv gov.KV, m map[string]string) error {
 	if err != nil || power > gov.MaxValidatorPower {
 		return fmt.Errorf("power %q is not a whole number up to %d", m["power"], uint64(gov.MaxValidatorPower))
 	}
-	old, err := readUint(kv, validatorKey(pub))
+	old, err := state.GetUint64(kv, validatorKey(pub))
 	if err != nil {
 		return err
 	}
-	n, err := readUint(kv, validatorCountKey)
+	n, err := state.GetUint64(kv, validatorCountKey)
 	if err != nil {
 		return err
 	}
@@ -355,10 +343,10 @@ func (a *App) changeValidator(kv gov.KV, m map[string]string) error {
 	case old == 0:
 		n++
 	}
-	if err := kv.Set(validatorKey(pub), binary.BigEndian.AppendUint64(nil, power)); err != nil {
+	if err := state.SetUint64(kv, validatorKey(pub), power); err != nil {
 		return err
 	}
-	if err := kv.Set(validatorCountKey, binary.BigEndian.AppendUint64(nil, n)); err != nil {
+	if err := state.SetUint64(kv, validatorCountKey, n); err != nil {
 		return err
 	}
 	a.validatorUpdates = append(a.validatorUpdates, abci.ValidatorUpdate{Power: int64(power), PubKeyType: "ed25519", PubKeyBytes: pub})

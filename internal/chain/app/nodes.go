@@ -6,15 +6,15 @@ import (
 
 	abci "github.com/cometbft/cometbft/abci/types"
 
-	"github.com/dforge/dforge/internal/chain/ledger"
 	"github.com/dforge/dforge/internal/chain/nodes"
+	"github.com/dforge/dforge/internal/chain/state"
 	"github.com/dforge/dforge/internal/chain/tx"
 )
 
 // The node registry: each operator's node (internal/chain/nodes), from
 // the genesis and from RegisterNode transactions signed by the operator.
 
-func initNodes(kv ledger.KV, list []nodes.Node) error {
+func initNodes(kv state.KV, list []nodes.Node) error {
 	for _, n := range list {
 		if _, err := nodes.Register(kv, n); err != nil {
 			return fmt.Errorf("genesis node of %s: %w", n.Operator.Hex(), err)
@@ -25,7 +25,7 @@ func initNodes(kv ledger.KV, list []nodes.Node) error {
 
 // registerNode applies a RegisterNode: only an operator key registers a
 // node, and a registration replaces the operator's previous one.
-func registerNode(kv ledger.KV, t tx.Tx) ([]abci.Event, error) {
+func registerNode(kv state.KV, t tx.Tx) ([]abci.Event, error) {
 	ok, err := isOperator(kv, t.From)
 	if err != nil {
 		return nil, err

@@ -12,13 +12,14 @@ import (
 	"github.com/dforge/dforge/internal/chain/gov"
 	"github.com/dforge/dforge/internal/chain/ledger"
 	"github.com/dforge/dforge/internal/chain/names"
+	"github.com/dforge/dforge/internal/chain/state"
 	"github.com/dforge/dforge/internal/chain/tx"
 )
 
 // applyOn routes a verified transaction to the module that owns its type;
 // height is the block it is applied in. Every transaction first consumes
 // its sender's nonce, so a replay fails.
-func (a *App) applyOn(kv ledger.KV, t tx.Tx, height int64) ([]abci.Event, error) {
+func (a *App) applyOn(kv state.KV, t tx.Tx, height int64) ([]abci.Event, error) {
 	if err := ledger.UseNonce(kv, t.From, t.Nonce); err != nil {
 		return nil, ledgerError(err)
 	}
@@ -81,7 +82,7 @@ func (a *App) applyOn(kv ledger.KV, t tx.Tx, height int64) ([]abci.Event, error)
 
 // stakeChanged gives governance the account's new stake, whose history
 // voting power is snapshotted from.
-func (a *App) stakeChanged(kv ledger.KV, addr common.Address, height int64) error {
+func (a *App) stakeChanged(kv state.KV, addr common.Address, height int64) error {
 	staked, err := ledger.Staked(kv, addr)
 	if err != nil {
 		return err

@@ -23,14 +23,9 @@ import (
 	abci "github.com/cometbft/cometbft/abci/types"
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/dforge/dforge/internal/chain/state"
 	"github.com/dforge/dforge/internal/chain/tx"
 )
-
-// KV is the state the module reads and writes.
-type KV interface {
-	Get(key []byte) ([]byte, error)
-	Set(key, value []byte) error
-}
 
 // Env is where an action is applied.
 type Env struct {
@@ -145,7 +140,7 @@ func Actions() []string {
 
 // session is one action being applied.
 type session struct {
-	kv     KV
+	kv     state.KV
 	env    Env
 	actor  common.Address
 	change Change
@@ -154,7 +149,7 @@ type session struct {
 // Apply applies one action for actor and returns its event. A rejected
 // action returns a *tx.Error with a stable code and may have written to
 // kv: callers apply it on an overlay they drop on error, as the app does.
-func Apply(kv KV, env Env, actor common.Address, action, payload string) (abci.Event, error) {
+func Apply(kv state.KV, env Env, actor common.Address, action, payload string) (abci.Event, error) {
 	ch, err := ApplyChange(kv, env, actor, action, payload)
 	if err != nil {
 		return abci.Event{}, err
@@ -163,7 +158,7 @@ func Apply(kv KV, env Env, actor common.Address, action, payload string) (abci.E
 }
 
 // ApplyChange is Apply returning the Change itself.
-func ApplyChange(kv KV, env Env, actor common.Address, action, payload string) (Change, error) {
+func ApplyChange(kv state.KV, env Env, actor common.Address, action, payload string) (Change, error) {
 	a, ok := actions[action]
 	if !ok {
 		return Change{}, tx.NewError(tx.CodeUnknownAction, "unknown forge action %q", action)

@@ -12,13 +12,9 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
-)
 
-// KV is the state the module reads and writes.
-type KV interface {
-	Get(key []byte) ([]byte, error)
-	Set(key, value []byte) error
-}
+	"github.com/dforge/dforge/internal/chain/state"
+)
 
 // Rule violations a claim can cause; the app maps them to codes.
 var (
@@ -123,7 +119,7 @@ func ownerKey(lower string) []byte    { return append([]byte("names/owner/"), lo
 func nameKey(a common.Address) []byte { return append([]byte("names/name/"), a.Bytes()...) }
 
 // Of is a's current username: the claimed one, else Default(a).
-func Of(kv KV, a common.Address) (string, error) {
+func Of(kv state.KV, a common.Address) (string, error) {
 	v, err := kv.Get(nameKey(a))
 	if err != nil {
 		return "", fmt.Errorf("read username of %s: %w", a.Hex(), err)
@@ -137,7 +133,7 @@ func Of(kv KV, a common.Address) (string, error) {
 // Owner is the account holding name (any case), if any. Default names
 // belong to their address, which they encode only in part, so they are
 // looked up by the caller, not here.
-func Owner(kv KV, name string) (common.Address, bool, error) {
+func Owner(kv state.KV, name string) (common.Address, bool, error) {
 	v, err := kv.Get(ownerKey(strings.ToLower(name)))
 	if err != nil {
 		return common.Address{}, false, fmt.Errorf("read owner of %q: %w", name, err)
@@ -151,7 +147,7 @@ func Owner(kv KV, name string) (common.Address, bool, error) {
 // Claim gives name to a and frees a's previous claimed name, which it
 // returns ("" when a had only its default). Claiming Default(a) gives up
 // the claimed name. A change of case of one's own name is a claim too.
-func Claim(kv KV, a common.Address, name string) (string, error) {
+func Claim(kv state.KV, a common.Address, name string) (string, error) {
 	previous, err := claimed(kv, a)
 	if err != nil {
 		return "", err
@@ -182,7 +178,7 @@ func Claim(kv KV, a common.Address, name string) (string, error) {
 }
 
 // claimed is a's claimed name, "" if none.
-func claimed(kv KV, a common.Address) (string, error) {
+func claimed(kv state.KV, a common.Address) (string, error) {
 	name, err := Of(kv, a)
 	if err != nil || name == Default(a) {
 		return "", err
@@ -190,7 +186,7 @@ func claimed(kv KV, a common.Address) (string, error) {
 	return name, nil
 }
 
-func release(kv KV, a common.Address, previous string) error {
+func release(kv state.KV, a common.Address, previous string) error {
 	if previous == "" {
 		return nil
 	}

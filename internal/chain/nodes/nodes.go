@@ -19,13 +19,9 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/multiformats/go-multiaddr"
-)
 
-// KV is the state the module reads and writes.
-type KV interface {
-	Get(key []byte) ([]byte, error)
-	Set(key, value []byte) error
-}
+	"github.com/dforge/dforge/internal/chain/state"
+)
 
 // Node is one operator's registered node.
 type Node struct {
@@ -175,35 +171,25 @@ func nodeKey(a common.Address) []byte { return append([]byte("nodes/node/"), a.B
 // Register checks n and records it as its operator's node, replacing the
 // previous registration. It returns the node as recorded (canonical). That
 // the operator is one is for the caller to check.
-func Register(kv KV, n Node) (Node, error) {
+func Register(kv state.KV, n Node) (Node, error) {
 	n, err := Canonical(n)
 	if err != nil {
 		return n, err
 	}
-	raw, err := json.Marshal(n)
-	if err != nil {
-		return n, fmt.Errorf("encode node of %s: %w", n.Operator.Hex(), err)
-	}
-	if err := kv.Set(nodeKey(n.Operator), raw); err != nil {
+	if err := state.SetJSON(kv, nodeKey(n.Operator), n); err != nil {
 		return n, fmt.Errorf("register node of %s: %w", n.Operator.Hex(), err)
 	}
 	return n, nil
 }
 
 // Of is the node operator registered, if any.
-func Of(kv KV, operator common.Address) (Node, bool, error) {
-	raw, err := kv.Get(nodeKey(operator))
+func Of(kv state.KV, operator common.Address) (Node, bool, error) {
+	var n Node
+	ok, err := state.GetJSON(kv, nodeKey(operator), &n)
 	if err != nil {
 		return Node{}, false, fmt.Errorf("read node of %s: %w", operator.Hex(), err)
 	}
-	if raw == nil {
-		return Node{}, false, nil
-	}
-	var n Node
-	if err := json.Unmarshal(raw, &n); err != nil {
-		return Node{}, false, fmt.Errorf("decode node of %s: %w", operator.Hex(), err)
-	}
-	return n, true, nil
+	return n, ok, nil
 }
 
 // EventType is the event of a registration, a RegisterNode transaction's.
