@@ -79,7 +79,7 @@ func (a *App) applyForge(kv state.KV, t tx.Tx, height int64) ([]abci.Event, erro
 		return nil, err
 	}
 	for _, o := range outcomes {
-		events = append(events, rewardEvents(o)...)
+		events = append(events, rewards.Events(o, TreasuryAddress)...)
 		// Reputation earned raises the contributor's voting power at once.
 		if err := gov.Refresh(kv, a.params.Reputation, o.Account, uint64(height)); err != nil {
 			return nil, err

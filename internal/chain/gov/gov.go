@@ -26,7 +26,6 @@ package gov
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -101,16 +100,6 @@ type Vote struct {
 	Power    uint64         `json:"power"`
 	Height   uint64         `json:"height"`
 }
-
-// Rule violations; the app gives each a transaction code.
-var (
-	ErrInvalid           = errors.New("invalid proposal")
-	ErrNotFound          = errors.New("no such proposal")
-	ErrClosed            = errors.New("voting on this proposal has ended")
-	ErrNoPower           = errors.New("no voting power on this proposal")
-	ErrInsufficientStake = errors.New("not enough stake to propose")
-	ErrBadDeposit        = errors.New("the deposit does not match the chain's proposal deposit")
-)
 
 // Text limits.
 const (

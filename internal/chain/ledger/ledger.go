@@ -1,25 +1,17 @@
 // Package ledger is the chain module for accounts and the native token:
 // balances and nonces in integer micro-units, genesis allocations,
-// transfers and staking (stake.go). It owns its state keys and rules and is pure: it reads and
-// writes only the store it is given.
+// transfers and staking (stake.go). It owns its state keys, its rules, its
+// events (events.go) and the codes its rule violations carry (errors.go),
+// and is pure: it reads and writes only the store it is given.
 package ledger
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/chain/state"
-)
-
-// Rule violations a transaction can cause; the app maps them to codes.
-var (
-	ErrBadNonce          = errors.New("nonce does not match the account's next nonce")
-	ErrInsufficientFunds = errors.New("balance is too low for this amount")
-	ErrNonPositive       = errors.New("amount must be greater than zero")
-	ErrOverflow          = errors.New("amount would overflow the balance")
 )
 
 func balanceKey(a common.Address) []byte { return append([]byte("ledger/balance/"), a.Bytes()...) }

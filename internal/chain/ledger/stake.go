@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
 
@@ -28,9 +27,6 @@ import (
 //
 // The store has no delete, so a paid entry stays in state as a record; each
 // height's queue is read exactly once, by MatureUnbondings at that height.
-
-// ErrInsufficientStake is an unstake of more than the account has staked.
-var ErrInsufficientStake = errors.New("the amount is more than the account has staked")
 
 func stakedKey(a common.Address) []byte    { return append([]byte("ledger/staked/"), a.Bytes()...) }
 func unbondingKey(a common.Address) []byte { return append([]byte("ledger/unbonding/"), a.Bytes()...) }
@@ -90,10 +86,6 @@ func sub(kv state.KV, key []byte, delta uint64, short error) error {
 	}
 	return state.SetUint64(kv, key, v-delta)
 }
-
-// errCorrupt reports totals that disagree with per-account amounts, which
-// only a bug or a damaged store can cause.
-var errCorrupt = errors.New("ledger totals are inconsistent")
 
 // Stake moves amount from a's balance into its stake.
 func Stake(kv state.KV, a common.Address, amount uint64) error {

@@ -1,8 +1,9 @@
 // Package names is the chain module for usernames. Every account has a
 // default name derived from its address; an account may claim another name
 // once no other account holds it. Names are unique across the chain without
-// regard to case. The module is pure: it reads and writes only the store it
-// is given.
+// regard to case. The module owns its state keys, its ClaimUsername event
+// (events.go) and the codes of its rule violations (errors.go), and is
+// pure: it reads and writes only the store it is given.
 package names
 
 import (
@@ -14,13 +15,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/chain/state"
-)
-
-// Rule violations a claim can cause; the app maps them to codes.
-var (
-	ErrInvalid  = errors.New("invalid username")
-	ErrTaken    = errors.New("username is taken")
-	ErrReserved = errors.New("username is reserved")
 )
 
 // MaxLen is the longest username, as on GitHub.

@@ -8,7 +8,6 @@ package nodes
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -41,23 +40,6 @@ const (
 	MaxAddrs   = 8
 	MaxAddrLen = 200
 )
-
-// ErrInvalid is a registration that breaks the rules; the error names the
-// field at fault (see FieldError).
-var ErrInvalid = errors.New("invalid node registration")
-
-// FieldError is a rule violation in one field of a registration.
-type FieldError struct {
-	Field string // "url", "peerId" or "addrs"
-	Msg   string
-}
-
-func (e *FieldError) Error() string { return fmt.Sprintf("%s: %s", e.Field, e.Msg) }
-func (e *FieldError) Unwrap() error { return ErrInvalid }
-
-func invalid(field, format string, args ...any) error {
-	return &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
-}
 
 // Canonical checks n against the rules and returns it in canonical form:
 // the peer id as base58 and each address as go-multiaddr prints it, so
