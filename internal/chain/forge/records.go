@@ -9,7 +9,6 @@ import (
 
 	"github.com/dforge/dforge/internal/chain/rewards"
 	"github.com/dforge/dforge/internal/chain/state"
-	"github.com/dforge/dforge/internal/chain/tx"
 )
 
 // Issue and pull request states, and the reasons an issue is closed.
@@ -397,16 +396,6 @@ func (s *session) savePull(p *Pull) error {
 	}
 	s.change.Pull = p
 	return nil
-}
-
-// Error helpers: every rejection is a *tx.Error with a stable code.
-func notFound(format string, args ...any) error { return tx.NewError(tx.CodeNotFound, format, args...) }
-func forbidden(format string, args ...any) error {
-	return tx.NewError(tx.CodeForbidden, format, args...)
-}
-func conflict(format string, args ...any) error { return tx.NewError(tx.CodeConflict, format, args...) }
-func invalid(field, format string, args ...any) error {
-	return tx.NewError(tx.CodeInvalidField, "field %q %s", field, fmt.Sprintf(format, args...))
 }
 
 func sortStrings(s []string) { slices.Sort(s) }
