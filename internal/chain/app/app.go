@@ -188,45 +188,19 @@ func (a *App) FinalizeBlock(_ context.Context, req *abci.FinalizeBlockRequest) (
 	if req.Height <= 0 {
 		return nil, fmt.Errorf("finalize block: height %d is not positive", req.Height)
 	}
-	// 1. Unbondings that mature at this height return to their balances
-	// before any transaction of the block, which may then spend them.
-	events, err := a.matureUnbondings(uint64(req.Height))
-	if err != nil {
-		return nil, err
-	}
-	// 2. A new reward epoch may begin, then votes that end now are
-	// tallied and passed proposals due now are executed.
+	// 1. The block-start rules (blockstart.go), which may change the
+	// validator set.
 	a.validatorUpdates = nil
-	begin, err := a.beginBlock(uint64(req.Height))
+	events, err := a.startBlock(uint64(req.Height))
 	if err != nil {
 		return nil, err
 	}
-	events = append(events, begin...)
-	// 3. The block's transactions, in order.
+	// 2. The block's transactions, in order.
 	results := make([]*abci.ExecTxResult, len(req.Txs))
 	for i, raw := range req.Txs {
 		results[i] = a.deliver(raw, req.Height)
 	}
 	return &abci.FinalizeBlockResponse{Events: events, TxResults: results, ValidatorUpdates: a.validatorUpdates, AppHash: a.state.WorkingHash()}, nil
-}
-
-// matureUnbondings pays the unbonding entries maturing at height and gives
-// one UnbondingMatured event for each. An error here is a broken store,
-// not a bad transaction, so it halts the block.
-func (a *App) matureUnbondings(height uint64) ([]abci.Event, error) {
-	o := state.NewOverlay(a.state)
-	paid, err := ledger.MatureUnbondings(o, height)
-	if err != nil {
-		return nil, fmt.Errorf("mature unbondings at height %d: %w", height, err)
-	}
-	if err := o.Flush(a.state); err != nil {
-		return nil, fmt.Errorf("mature unbondings at height %d: %w", height, err)
-	}
-	events := make([]abci.Event, len(paid))
-	for i, m := range paid {
-		events[i] = unbondingMaturedEvent(m, height)
-	}
-	return events, nil
 }
 
 // deliver applies one transaction of a block; a failed one changes nothing.

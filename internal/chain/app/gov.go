@@ -1,7 +1,6 @@
 package app
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,8 +12,6 @@ import (
 
 	"github.com/dforge/dforge/internal/chain/gov"
 	"github.com/dforge/dforge/internal/chain/ledger"
-	"github.com/dforge/dforge/internal/chain/reputation"
-	"github.com/dforge/dforge/internal/chain/rewards"
 	"github.com/dforge/dforge/internal/chain/state"
 	"github.com/dforge/dforge/internal/chain/tx"
 )
@@ -23,15 +20,8 @@ import (
 // controls it, as with the treasury.
 var EscrowAddress = common.BytesToAddress(crypto.Keccak256([]byte("dforge/gov-escrow"))[12:])
 
-// Governance event types. Each carries the proposal (and the vote) as
-// JSON in "data", which the index projects as it is.
-const (
-	EventProposal = "Proposal"
-	EventVote     = "Vote"
-)
-
 // propose applies a Propose transaction.
-func (a *App) propose(kv ledger.KV, t tx.Tx, height int64) ([]abci.Event, error) {
+func (a *App) propose(kv state.KV, t tx.Tx, height int64) ([]abci.Event, error) {
 	staked, err := ledger.Staked(kv, t.From)
 	if err != nil {
 		return nil, err
@@ -41,173 +31,31 @@ func (a *App) propose(kv ledger.KV, t tx.Tx, height int64) ([]abci.Event, error)
 	}
 	c := gov.Create{Proposer: t.From, Type: t.ProposalType, Title: t.Title, Description: t.Description, Payload: t.Payload, Deposit: t.Deposit}
 	if _, err := c.Validate(a.params); err != nil {
-		return nil, govError(err)
+		return nil, gov.TxError(err)
 	}
 	if t.Deposit > 0 {
 		if err := ledger.Transfer(kv, t.From, EscrowAddress, t.Deposit); err != nil {
-			return nil, ledgerError(err)
+			return nil, ledger.TxError(err)
 		}
 	}
 	pr, err := gov.Propose(kv, a.params, uint64(height), c)
 	if err != nil {
-		return nil, govError(err)
+		return nil, gov.TxError(err)
 	}
-	events := []abci.Event{proposalEvent(pr, "propose")}
+	events := []abci.Event{gov.ProposalEvent(pr, "propose")}
 	if t.Deposit > 0 {
-		events = append(events, moveEvent(t.From, EscrowAddress, t.Deposit, "deposit"))
+		events = append(events, ledger.MoveEvent(t.From, EscrowAddress, t.Deposit, "deposit"))
 	}
 	return events, nil
 }
 
 // vote applies a Vote transaction.
-func (a *App) vote(kv ledger.KV, t tx.Tx, height int64) ([]abci.Event, error) {
+func (a *App) vote(kv state.KV, t tx.Tx, height int64) ([]abci.Event, error) {
 	pr, v, err := gov.CastVote(kv, a.params.Reputation, uint64(height), t.From, t.Proposal, t.Option)
 	if err != nil {
-		return nil, govError(err)
+		return nil, gov.TxError(err)
 	}
-	data, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	ev := proposalEvent(pr, "vote")
-	ev.Attributes = append(ev.Attributes,
-		abci.EventAttribute{Key: "voter", Value: t.From.Hex(), Index: true},
-		abci.EventAttribute{Key: "vote", Value: string(data)})
-	return []abci.Event{ev}, nil
-}
-
-func proposalEvent(pr *gov.Proposal, cause string) abci.Event {
-	data, _ := json.Marshal(pr) // a Proposal always marshals
-	return abci.Event{Type: EventProposal, Attributes: []abci.EventAttribute{
-		{Key: "id", Value: strconv.FormatUint(pr.ID, 10), Index: true},
-		{Key: "cause", Value: cause},
-		{Key: "status", Value: pr.Status, Index: true},
-		{Key: "data", Value: string(data)},
-	}}
-}
-
-// govError gives a governance rule violation its stable transaction code.
-func govError(err error) error {
-	msg := err.Error()
-	switch {
-	case errors.Is(err, gov.ErrNotFound):
-		return tx.NewError(tx.CodeNotFound, "%s", msg)
-	case errors.Is(err, gov.ErrClosed):
-		return tx.NewError(tx.CodeProposalClosed, "%s", msg)
-	case errors.Is(err, gov.ErrNoPower):
-		return tx.NewError(tx.CodeNoVotingPower, "%s", msg)
-	case errors.Is(err, gov.ErrBadDeposit):
-		return tx.NewError(tx.CodeBadDeposit, "%s", msg)
-	case errors.Is(err, gov.ErrInvalid):
-		return tx.NewError(tx.CodeInvalidField, "%s", msg)
-	}
-	return err
-}
-
-// EventMove is a movement of tokens the state machine made itself (a
-// deposit into or out of escrow, a treasury spend); EventMint is new
-// tokens (a reward). The index applies both to balances.
-const (
-	EventMove = "Move"
-	EventMint = "Mint"
-)
-
-func moveEvent(from, to common.Address, amount uint64, reason string) abci.Event {
-	return abci.Event{Type: EventMove, Attributes: []abci.EventAttribute{
-		{Key: "from", Value: from.Hex(), Index: true},
-		{Key: "to", Value: to.Hex(), Index: true},
-		{Key: "amount", Value: strconv.FormatUint(amount, 10)},
-		{Key: "reason", Value: reason},
-	}}
-}
-
-func mintEvent(to common.Address, amount uint64, reason string) abci.Event {
-	return abci.Event{Type: EventMint, Attributes: []abci.EventAttribute{
-		{Key: "to", Value: to.Hex(), Index: true},
-		{Key: "amount", Value: strconv.FormatUint(amount, 10)},
-		{Key: "reason", Value: reason},
-	}}
-}
-
-// rewardEvents are a reward's outcome and the mints it made.
-func rewardEvents(o rewards.Outcome) []abci.Event {
-	events := []abci.Event{rewardEvent(o)}
-	if o.Minted > 0 {
-		events = append(events, mintEvent(o.Account, o.Minted, "reward"))
-	}
-	if o.Treasury > 0 {
-		events = append(events, mintEvent(TreasuryAddress, o.Treasury, "reward share"))
-	}
-	return events
-}
-
-// EventReward is a contribution's reward outcome, as JSON in "data".
-const EventReward = "Reward"
-
-func rewardEvent(o rewards.Outcome) abci.Event {
-	data, _ := json.Marshal(o) // plain integers and strings
-	return abci.Event{Type: EventReward, Attributes: []abci.EventAttribute{
-		{Key: "account", Value: o.Account.Hex(), Index: true},
-		{Key: "kind", Value: o.Kind, Index: true},
-		{Key: "data", Value: string(data)},
-	}}
-}
-
-// sweepPerBlock is how many stakers' voting power each block refreshes: at
-// one block in six seconds, 64 reach a million stakers within an epoch.
-const sweepPerBlock = 64
-
-// EventEpoch marks the block a reward epoch begins in.
-const EventEpoch = "Epoch"
-
-// beginBlock runs the block-start rules after unbondings: a new epoch, then
-// governance.
-func (a *App) beginBlock(height uint64) ([]abci.Event, error) {
-	o := state.NewOverlay(a.state)
-	started, err := reputation.AdvanceEpoch(o, height, a.params.Rewards.EpochBlocks)
-	if err != nil {
-		return nil, fmt.Errorf("advance the epoch at height %d: %w", height, err)
-	}
-	if err := gov.Sweep(o, a.params.Reputation, height, sweepPerBlock); err != nil {
-		return nil, fmt.Errorf("refresh voting power at height %d: %w", height, err)
-	}
-	if err := o.Flush(a.state); err != nil {
-		return nil, err
-	}
-	var events []abci.Event
-	if started {
-		epoch, err := reputation.Epoch(a.state)
-		if err != nil {
-			return nil, err
-		}
-		events = append(events, abci.Event{Type: EventEpoch, Attributes: []abci.EventAttribute{
-			{Key: "epoch", Value: strconv.FormatUint(epoch, 10), Index: true},
-		}})
-	}
-	ended, err := a.beginGovernance(height)
-	return append(events, ended...), err
-}
-
-// beginGovernance ends the votes and runs the executions due at height.
-func (a *App) beginGovernance(height uint64) ([]abci.Event, error) {
-	o := state.NewOverlay(a.state)
-	fx := &govEffects{a: a}
-	changed, err := gov.BeginBlock(o, height, a.params.Gov.TimelockBlocks, fx)
-	if err != nil {
-		return nil, fmt.Errorf("governance at height %d: %w", height, err)
-	}
-	if err := o.Flush(a.state); err != nil {
-		return nil, err
-	}
-	events := fx.events
-	for _, pr := range changed {
-		cause := "end"
-		if pr.Status == gov.StatusExecuted || pr.Status == gov.StatusFailed {
-			cause = "execute"
-		}
-		events = append(events, proposalEvent(pr, cause))
-	}
-	return events, nil
+	return []abci.Event{gov.VoteEvent(pr, t.From, v)}, nil
 }
 
 // govEffects is what passed proposals do to the rest of the chain; events
@@ -219,7 +67,7 @@ type govEffects struct {
 
 // SettleDeposit returns the deposit when the vote reached quorum and gives
 // it to the treasury when it did not.
-func (g *govEffects) SettleDeposit(kv gov.KV, p *gov.Proposal, refund bool) error {
+func (g *govEffects) SettleDeposit(kv state.KV, p *gov.Proposal, refund bool) error {
 	if p.Deposit == 0 {
 		return nil
 	}
@@ -230,13 +78,13 @@ func (g *govEffects) SettleDeposit(kv gov.KV, p *gov.Proposal, refund bool) erro
 	if err := ledger.Transfer(kv, EscrowAddress, to, p.Deposit); err != nil {
 		return err
 	}
-	g.events = append(g.events, moveEvent(EscrowAddress, to, p.Deposit, reason))
+	g.events = append(g.events, ledger.MoveEvent(EscrowAddress, to, p.Deposit, reason))
 	return nil
 }
 
 // Execute applies a passed proposal on an overlay, so a failure leaves
 // nothing behind; its error is the reason the proposal records.
-func (g *govEffects) Execute(kv gov.KV, p *gov.Proposal) error {
+func (g *govEffects) Execute(kv state.KV, p *gov.Proposal) error {
 	o := state.NewOverlay(kv)
 	var err error
 	switch p.Type {
@@ -265,7 +113,7 @@ func (g *govEffects) Execute(kv gov.KV, p *gov.Proposal) error {
 	return nil
 }
 
-func (g *govEffects) setParam(kv gov.KV, name, value string) error {
+func (g *govEffects) setParam(kv state.KV, name, value string) error {
 	next, err := g.a.params.Set(name, value)
 	if err != nil {
 		return err
@@ -277,7 +125,7 @@ func (g *govEffects) setParam(kv gov.KV, name, value string) error {
 	return kv.Set(paramsKey, raw)
 }
 
-func (g *govEffects) spend(kv gov.KV, m map[string]string) error {
+func (g *govEffects) spend(kv state.KV, m map[string]string) error {
 	amount, err := strconv.ParseUint(m["amount"], 10, 64)
 	if err != nil {
 		return fmt.Errorf("amount %q: %w", m["amount"], err)
@@ -293,7 +141,7 @@ func (g *govEffects) spend(kv gov.KV, m map[string]string) error {
 	if err := ledger.Transfer(kv, TreasuryAddress, to, amount); err != nil {
 		return err
 	}
-	g.events = append(g.events, moveEvent(TreasuryAddress, to, amount, "treasury spend"))
+	g.events = append(g.events, ledger.MoveEvent(TreasuryAddress, to, amount, "treasury spend"))
 	return nil
 }
 
@@ -306,29 +154,18 @@ func validatorKey(pub []byte) []byte { return append([]byte("app/validator/"), p
 
 var validatorCountKey = []byte("app/validators/n")
 
-func initValidators(kv ledger.KV, vals []abci.ValidatorUpdate) error {
+func initValidators(kv state.KV, vals []abci.ValidatorUpdate) error {
 	for _, v := range vals {
-		if err := kv.Set(validatorKey(v.PubKeyBytes), binary.BigEndian.AppendUint64(nil, uint64(v.Power))); err != nil {
+		if err := state.SetUint64(kv, validatorKey(v.PubKeyBytes), uint64(v.Power)); err != nil {
 			return err
 		}
 	}
-	return kv.Set(validatorCountKey, binary.BigEndian.AppendUint64(nil, uint64(len(vals))))
-}
-
-func readUint(kv ledger.KV, key []byte) (uint64, error) {
-	v, err := kv.Get(key)
-	if err != nil || v == nil {
-		return 0, err
-	}
-	if len(v) != 8 {
-		return 0, fmt.Errorf("corrupt value at %q", key)
-	}
-	return binary.BigEndian.Uint64(v), nil
+	return state.SetUint64(kv, validatorCountKey, uint64(len(vals)))
 }
 
 // changeValidator adds, re-weights or removes a validator; CometBFT gets
 // the update at the end of this block and applies it two blocks later.
-func (a *App) changeValidator(kv gov.KV, m map[string]string) error {
+func (a *App) changeValidator(kv state.KV, m map[string]string) error {
 	pub, err := gov.ValidatorKey(m["pubKey"])
 	if err != nil {
 		return err
@@ -337,11 +174,11 @@ func (a *App) changeValidator(kv gov.KV, m map[string]string) error {
 	if err != nil || power > gov.MaxValidatorPower {
 		return fmt.Errorf("power %q is not a whole number up to %d", m["power"], uint64(gov.MaxValidatorPower))
 	}
-	old, err := readUint(kv, validatorKey(pub))
+	old, err := state.GetUint64(kv, validatorKey(pub))
 	if err != nil {
 		return err
 	}
-	n, err := readUint(kv, validatorCountKey)
+	n, err := state.GetUint64(kv, validatorCountKey)
 	if err != nil {
 		return err
 	}
@@ -355,10 +192,10 @@ func (a *App) changeValidator(kv gov.KV, m map[string]string) error {
 	case old == 0:
 		n++
 	}
-	if err := kv.Set(validatorKey(pub), binary.BigEndian.AppendUint64(nil, power)); err != nil {
+	if err := state.SetUint64(kv, validatorKey(pub), power); err != nil {
 		return err
 	}
-	if err := kv.Set(validatorCountKey, binary.BigEndian.AppendUint64(nil, n)); err != nil {
+	if err := state.SetUint64(kv, validatorCountKey, n); err != nil {
 		return err
 	}
 	a.validatorUpdates = append(a.validatorUpdates, abci.ValidatorUpdate{Power: int64(power), PubKeyType: "ed25519", PubKeyBytes: pub})

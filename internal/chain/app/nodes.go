@@ -1,20 +1,19 @@
 package app
 
 import (
-	"errors"
 	"fmt"
 
 	abci "github.com/cometbft/cometbft/abci/types"
 
-	"github.com/dforge/dforge/internal/chain/ledger"
 	"github.com/dforge/dforge/internal/chain/nodes"
+	"github.com/dforge/dforge/internal/chain/state"
 	"github.com/dforge/dforge/internal/chain/tx"
 )
 
 // The node registry: each operator's node (internal/chain/nodes), from
 // the genesis and from RegisterNode transactions signed by the operator.
 
-func initNodes(kv ledger.KV, list []nodes.Node) error {
+func initNodes(kv state.KV, list []nodes.Node) error {
 	for _, n := range list {
 		if _, err := nodes.Register(kv, n); err != nil {
 			return fmt.Errorf("genesis node of %s: %w", n.Operator.Hex(), err)
@@ -25,7 +24,7 @@ func initNodes(kv ledger.KV, list []nodes.Node) error {
 
 // registerNode applies a RegisterNode: only an operator key registers a
 // node, and a registration replaces the operator's previous one.
-func registerNode(kv ledger.KV, t tx.Tx) ([]abci.Event, error) {
+func registerNode(_ *App, kv state.KV, t tx.Tx, _ int64) ([]abci.Event, error) {
 	ok, err := isOperator(kv, t.From)
 	if err != nil {
 		return nil, err
@@ -35,19 +34,7 @@ func registerNode(kv ledger.KV, t tx.Tx) ([]abci.Event, error) {
 	}
 	n, err := nodes.Register(kv, nodes.Node{Operator: t.From, URL: t.URL, PeerID: t.PeerID, Addrs: nodes.SplitAddrs(t.Addrs)})
 	if err != nil {
-		return nil, nodesError(err)
+		return nil, nodes.TxError(err)
 	}
 	return []abci.Event{nodes.Event(n)}, nil
-}
-
-// nodesError gives a registration rule violation its stable code, naming
-// the field.
-func nodesError(err error) error {
-	var fe *nodes.FieldError
-	if !errors.As(err, &fe) {
-		return err
-	}
-	e := tx.NewError(tx.CodeInvalidField, "field %q %s", fe.Field, fe.Msg)
-	e.Field = fe.Field
-	return e
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/gov"
 	"github.com/dforge/dforge/internal/chain/ledger"
 	"github.com/dforge/dforge/internal/chain/rewards"
+	"github.com/dforge/dforge/internal/chain/state"
 	"github.com/dforge/dforge/internal/chain/tx"
 )
 
@@ -20,7 +21,7 @@ import (
 
 func operatorKey(a common.Address) []byte { return append([]byte("app/operator/"), a.Bytes()...) }
 
-func initOperators(kv ledger.KV, ops []common.Address) error {
+func initOperators(kv state.KV, ops []common.Address) error {
 	for _, op := range ops {
 		if err := kv.Set(operatorKey(op), []byte{1}); err != nil {
 			return fmt.Errorf("genesis operator %s: %w", op.Hex(), err)
@@ -29,7 +30,7 @@ func initOperators(kv ledger.KV, ops []common.Address) error {
 	return nil
 }
 
-func isOperator(kv ledger.KV, a common.Address) (bool, error) {
+func isOperator(kv state.KV, a common.Address) (bool, error) {
 	v, err := kv.Get(operatorKey(a))
 	if err != nil {
 		return false, fmt.Errorf("read operator %s: %w", a.Hex(), err)
@@ -55,7 +56,7 @@ func (a *App) PendingNonce(addr common.Address) (uint64, error) {
 }
 
 // applyForge applies a Forge transaction from an operator.
-func (a *App) applyForge(kv ledger.KV, t tx.Tx, height int64) ([]abci.Event, error) {
+func (a *App) applyForge(kv state.KV, t tx.Tx, height int64) ([]abci.Event, error) {
 	ok, err := isOperator(kv, t.From)
 	if err != nil {
 		return nil, err
@@ -78,7 +79,7 @@ func (a *App) applyForge(kv ledger.KV, t tx.Tx, height int64) ([]abci.Event, err
 		return nil, err
 	}
 	for _, o := range outcomes {
-		events = append(events, rewardEvents(o)...)
+		events = append(events, rewards.Events(o, TreasuryAddress)...)
 		// Reputation earned raises the contributor's voting power at once.
 		if err := gov.Refresh(kv, a.params.Reputation, o.Account, uint64(height)); err != nil {
 			return nil, err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dforge/dforge/internal/chain/ledger"
 	"github.com/dforge/dforge/internal/chain/names"
+	"github.com/dforge/dforge/internal/chain/state"
 )
 
 // Account is an account's committed ledger state, in micro-units.
@@ -35,7 +36,7 @@ func (a *App) Account(addr common.Address) (Account, error) {
 	for _, r := range []struct {
 		what string
 		dst  *uint64
-		read func(ledger.KV, common.Address) (uint64, error)
+		read func(state.KV, common.Address) (uint64, error)
 	}{
 		{"balance", &acct.Balance, ledger.Balance},
 		{"staked amount", &acct.Staked, ledger.Staked},

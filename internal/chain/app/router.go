@@ -1,10 +1,7 @@
 package app
 
 import (
-	"errors"
 	"math"
-	"strconv"
-	"strings"
 
 	abci "github.com/cometbft/cometbft/abci/types"
 	"github.com/ethereum/go-ethereum/common"
@@ -12,76 +9,87 @@ import (
 	"github.com/dforge/dforge/internal/chain/gov"
 	"github.com/dforge/dforge/internal/chain/ledger"
 	"github.com/dforge/dforge/internal/chain/names"
+	"github.com/dforge/dforge/internal/chain/state"
 	"github.com/dforge/dforge/internal/chain/tx"
 )
 
-// applyOn routes a verified transaction to the module that owns its type;
-// height is the block it is applied in. Every transaction first consumes
-// its sender's nonce, so a replay fails.
-func (a *App) applyOn(kv ledger.KV, t tx.Tx, height int64) ([]abci.Event, error) {
+// handler applies one verified transaction of its kind on kv, after its
+// nonce was used; height is the block it is applied in. A rule violation
+// comes back as a *tx.Error (each module's TxError gives it its code).
+type handler func(a *App, kv state.KV, t tx.Tx, height int64) ([]abci.Event, error)
+
+// handlers routes every transaction kind to the module that owns it;
+// enabling a kind is one entry (TestEveryKindHasAHandler).
+var handlers = map[tx.Kind]handler{
+	tx.KindTransfer:        applyTransfer,
+	tx.KindTip:             applyTransfer,
+	tx.KindTreasuryDeposit: applyTreasuryDeposit,
+	tx.KindStake:           (*App).applyStake,
+	tx.KindUnstake:         (*App).applyUnstake,
+	tx.KindClaimUsername:   applyClaimUsername,
+	tx.KindForge:           (*App).applyForge,
+	tx.KindPropose:         (*App).propose,
+	tx.KindVote:            (*App).vote,
+	tx.KindRegisterNode:    registerNode,
+}
+
+// applyOn applies a verified transaction: it first consumes its sender's
+// nonce, so a replay fails, then hands it to its kind's handler.
+func (a *App) applyOn(kv state.KV, t tx.Tx, height int64) ([]abci.Event, error) {
 	if err := ledger.UseNonce(kv, t.From, t.Nonce); err != nil {
-		return nil, ledgerError(err)
+		return nil, ledger.TxError(err)
 	}
-	switch t.Kind {
-	case tx.KindTransfer, tx.KindTip:
-		if err := ledger.Transfer(kv, t.From, t.To, t.Amount); err != nil {
-			return nil, ledgerError(err)
-		}
-		return []abci.Event{transferEvent(t)}, nil
-	case tx.KindStake:
-		if err := ledger.Stake(kv, t.From, t.Amount); err != nil {
-			return nil, ledgerError(err)
-		}
-		if err := a.stakeChanged(kv, t.From, height); err != nil {
-			return nil, err
-		}
-		return []abci.Event{amountEvent(t)}, nil
-	case tx.KindUnstake:
-		maturesAt := uint64(height) + a.params.UnbondingBlocks
-		if height <= 0 || maturesAt > math.MaxInt64 {
-			return nil, tx.NewError(tx.CodeInvalidField, "the unbonding period from height %d is out of range", height)
-		}
-		if err := ledger.Unstake(kv, t.From, t.Amount, maturesAt); err != nil {
-			return nil, ledgerError(err)
-		}
-		if err := a.stakeChanged(kv, t.From, height); err != nil {
-			return nil, err
-		}
-		ev := amountEvent(t)
-		ev.Attributes = append(ev.Attributes, abci.EventAttribute{Key: "maturesAt", Value: strconv.FormatUint(maturesAt, 10)})
-		return []abci.Event{ev}, nil
-	case tx.KindTreasuryDeposit:
-		if err := ledger.Transfer(kv, t.From, TreasuryAddress, t.Amount); err != nil {
-			return nil, ledgerError(err)
-		}
-		t.To = TreasuryAddress
-		return []abci.Event{transferEvent(t)}, nil
-	case tx.KindClaimUsername:
-		previous, err := names.Claim(kv, t.From, t.Username)
-		if err != nil {
-			return nil, namesError(err)
-		}
-		// Claiming one's default name in any case gives back the default.
-		if t.Username, err = names.Of(kv, t.From); err != nil {
-			return nil, err
-		}
-		return []abci.Event{claimUsernameEvent(t, previous)}, nil
-	case tx.KindForge:
-		return a.applyForge(kv, t, height)
-	case tx.KindPropose:
-		return a.propose(kv, t, height)
-	case tx.KindVote:
-		return a.vote(kv, t, height)
-	case tx.KindRegisterNode:
-		return registerNode(kv, t)
-	default:
+	h, ok := handlers[t.Kind]
+	if !ok {
 		return nil, tx.NewError(tx.CodeUnknownType, "%s transactions are not enabled on this chain yet", t.Kind)
 	}
+	return h(a, kv, t, height)
+}
+
+// applyTransfer applies a Transfer or a Tip.
+func applyTransfer(_ *App, kv state.KV, t tx.Tx, _ int64) ([]abci.Event, error) {
+	if err := ledger.Transfer(kv, t.From, t.To, t.Amount); err != nil {
+		return nil, ledger.TxError(err)
+	}
+	return []abci.Event{ledger.TransferEvent(t)}, nil
+}
+
+// applyTreasuryDeposit is a transfer to the treasury.
+func applyTreasuryDeposit(_ *App, kv state.KV, t tx.Tx, _ int64) ([]abci.Event, error) {
+	if err := ledger.Transfer(kv, t.From, TreasuryAddress, t.Amount); err != nil {
+		return nil, ledger.TxError(err)
+	}
+	t.To = TreasuryAddress
+	return []abci.Event{ledger.TransferEvent(t)}, nil
+}
+
+func (a *App) applyStake(kv state.KV, t tx.Tx, height int64) ([]abci.Event, error) {
+	if err := ledger.Stake(kv, t.From, t.Amount); err != nil {
+		return nil, ledger.TxError(err)
+	}
+	if err := a.stakeChanged(kv, t.From, height); err != nil {
+		return nil, err
+	}
+	return []abci.Event{ledger.StakeEvent(t)}, nil
+}
+
+func (a *App) applyUnstake(kv state.KV, t tx.Tx, height int64) ([]abci.Event, error) {
+	maturesAt := uint64(height) + a.params.UnbondingBlocks
+	if height <= 0 || maturesAt > math.MaxInt64 {
+		return nil, tx.NewError(tx.CodeInvalidField, "the unbonding period from height %d is out of range", height)
+	}
+	if err := ledger.Unstake(kv, t.From, t.Amount, maturesAt); err != nil {
+		return nil, ledger.TxError(err)
+	}
+	if err := a.stakeChanged(kv, t.From, height); err != nil {
+		return nil, err
+	}
+	return []abci.Event{ledger.UnstakeEvent(t, maturesAt)}, nil
 }
 
 // stakeChanged gives governance the account's new stake, whose history
 // voting power is snapshotted from.
-func (a *App) stakeChanged(kv ledger.KV, addr common.Address, height int64) error {
+func (a *App) stakeChanged(kv state.KV, addr common.Address, height int64) error {
 	staked, err := ledger.Staked(kv, addr)
 	if err != nil {
 		return err
@@ -89,77 +97,14 @@ func (a *App) stakeChanged(kv ledger.KV, addr common.Address, height int64) erro
 	return gov.StakeChanged(kv, a.params.Reputation, addr, uint64(height), staked)
 }
 
-// transferEvent describes a movement between two accounts (Transfer, Tip,
-// TreasuryDeposit, whose "to" is the treasury).
-func transferEvent(t tx.Tx) abci.Event {
-	attrs := []abci.EventAttribute{
-		{Key: "from", Value: t.From.Hex(), Index: true},
-		{Key: "to", Value: t.To.Hex(), Index: true},
-		{Key: "amount", Value: strconv.FormatUint(t.Amount, 10)},
+func applyClaimUsername(_ *App, kv state.KV, t tx.Tx, _ int64) ([]abci.Event, error) {
+	previous, err := names.Claim(kv, t.From, t.Username)
+	if err != nil {
+		return nil, names.TxError(err)
 	}
-	if t.Target != "" {
-		attrs = append(attrs, abci.EventAttribute{Key: "target", Value: t.Target, Index: true})
+	// Claiming one's default name in any case gives back the default.
+	if t.Username, err = names.Of(kv, t.From); err != nil {
+		return nil, err
 	}
-	return abci.Event{Type: string(t.Kind), Attributes: attrs}
-}
-
-// amountEvent describes a transaction on the sender's own account (Stake,
-// Unstake).
-func amountEvent(t tx.Tx) abci.Event {
-	return abci.Event{Type: string(t.Kind), Attributes: []abci.EventAttribute{
-		{Key: "from", Value: t.From.Hex(), Index: true},
-		{Key: "amount", Value: strconv.FormatUint(t.Amount, 10)},
-	}}
-}
-
-// claimUsernameEvent names the claimed username and the claimed name it
-// replaced ("" when the account had only its default).
-func claimUsernameEvent(t tx.Tx, previous string) abci.Event {
-	return abci.Event{Type: string(t.Kind), Attributes: []abci.EventAttribute{
-		{Key: "from", Value: t.From.Hex(), Index: true},
-		{Key: "username", Value: t.Username, Index: true},
-		{Key: "previous", Value: previous},
-	}}
-}
-
-// namesError gives a username rule violation its stable transaction code.
-func namesError(err error) error {
-	switch {
-	case errors.Is(err, names.ErrTaken):
-		return tx.NewError(tx.CodeUsernameTaken, "that username is taken by another account; choose another")
-	case errors.Is(err, names.ErrInvalid), errors.Is(err, names.ErrReserved):
-		return tx.NewError(tx.CodeInvalidField, "%s", strings.TrimPrefix(err.Error(), names.ErrInvalid.Error()+": "))
-	default:
-		return err
-	}
-}
-
-// EventUnbondingMatured is the block-level event for an unbonding entry
-// paid back to its account at the start of a block.
-const EventUnbondingMatured = "UnbondingMatured"
-
-func unbondingMaturedEvent(m ledger.Matured, height uint64) abci.Event {
-	return abci.Event{Type: EventUnbondingMatured, Attributes: []abci.EventAttribute{
-		{Key: "address", Value: m.Address.Hex(), Index: true},
-		{Key: "amount", Value: strconv.FormatUint(m.Amount, 10)},
-		{Key: "height", Value: strconv.FormatUint(height, 10)},
-	}}
-}
-
-// ledgerError gives a ledger rule violation its stable transaction code.
-func ledgerError(err error) error {
-	switch {
-	case errors.Is(err, ledger.ErrBadNonce):
-		return tx.NewError(tx.CodeBadNonce, "%s", err.Error())
-	case errors.Is(err, ledger.ErrInsufficientStake):
-		return tx.NewError(tx.CodeInsufficientFunds, "%s", err.Error())
-	case errors.Is(err, ledger.ErrInsufficientFunds):
-		return tx.NewError(tx.CodeInsufficientFunds, "the sender's balance is too low for this amount")
-	case errors.Is(err, ledger.ErrNonPositive):
-		return tx.NewError(tx.CodeNonPositiveAmount, "the amount must be greater than zero")
-	case errors.Is(err, ledger.ErrOverflow):
-		return tx.NewError(tx.CodeInvalidField, "the amount would overflow the recipient's balance")
-	default:
-		return err
-	}
+	return []abci.Event{names.ClaimEvent(t, previous)}, nil
 }

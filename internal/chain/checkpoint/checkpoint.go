@@ -13,14 +13,11 @@ package checkpoint
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
-)
 
-// KV is the state the lists live in.
-type KV interface {
-	Get(key []byte) ([]byte, error)
-	Set(key, value []byte) error
-}
+	"github.com/dforge/dforge/internal/chain/state"
+)
 
 // Entry is the value (a pair, for callers that need two numbers) from
 // Height on.
@@ -34,18 +31,15 @@ func entryKey(prefix []byte, i uint64) []byte {
 	return binary.BigEndian.AppendUint64(append(append([]byte{}, prefix...), '/'), i)
 }
 
-func count(kv KV, prefix []byte) (uint64, error) {
-	v, err := kv.Get(countKey(prefix))
-	if err != nil || v == nil {
-		return 0, err
-	}
-	if len(v) != 8 {
+func count(kv state.KV, prefix []byte) (uint64, error) {
+	n, err := state.GetUint64(kv, countKey(prefix))
+	if errors.Is(err, state.ErrCorrupt) {
 		return 0, fmt.Errorf("checkpoint %s: corrupt count", prefix)
 	}
-	return binary.BigEndian.Uint64(v), nil
+	return n, err
 }
 
-func entry(kv KV, prefix []byte, i uint64) (Entry, error) {
+func entry(kv state.KV, prefix []byte, i uint64) (Entry, error) {
 	v, err := kv.Get(entryKey(prefix, i))
 	if err != nil {
 		return Entry{}, err
@@ -57,7 +51,7 @@ func entry(kv KV, prefix []byte, i uint64) (Entry, error) {
 }
 
 // Record sets the value from e.Height on.
-func Record(kv KV, prefix []byte, e Entry) error {
+func Record(kv state.KV, prefix []byte, e Entry) error {
 	n, err := count(kv, prefix)
 	if err != nil {
 		return err
@@ -82,14 +76,14 @@ func Record(kv KV, prefix []byte, e Entry) error {
 		return err
 	}
 	if i == n {
-		return kv.Set(countKey(prefix), binary.BigEndian.AppendUint64(nil, n+1))
+		return state.SetUint64(kv, countKey(prefix), n+1)
 	}
 	return nil
 }
 
 // Before returns the last entry recorded before height (the value at the
 // start of that block); ok is false when there is none.
-func Before(kv KV, prefix []byte, height uint64) (e Entry, ok bool, err error) {
+func Before(kv state.KV, prefix []byte, height uint64) (e Entry, ok bool, err error) {
 	n, err := count(kv, prefix)
 	if err != nil || n == 0 {
 		return Entry{}, false, err
@@ -116,7 +110,7 @@ func Before(kv KV, prefix []byte, height uint64) (e Entry, ok bool, err error) {
 }
 
 // Last returns the latest entry; ok is false when there is none.
-func Last(kv KV, prefix []byte) (Entry, bool, error) {
+func Last(kv state.KV, prefix []byte) (Entry, bool, error) {
 	n, err := count(kv, prefix)
 	if err != nil || n == 0 {
 		return Entry{}, false, err

@@ -18,19 +18,13 @@ import (
 	"errors"
 	"io"
 	"reflect"
-	"strconv"
 
 	abci "github.com/cometbft/cometbft/abci/types"
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/dforge/dforge/internal/chain/state"
 	"github.com/dforge/dforge/internal/chain/tx"
 )
-
-// KV is the state the module reads and writes.
-type KV interface {
-	Get(key []byte) ([]byte, error)
-	Set(key, value []byte) error
-}
 
 // Env is where an action is applied.
 type Env struct {
@@ -50,19 +44,6 @@ const PrivateIDBase uint64 = 1 << 48
 
 // IsPrivateID reports whether id was given by a private store.
 func IsPrivateID(id uint64) bool { return id >= PrivateIDBase }
-
-// EventType is the type of the event every applied action gives.
-const EventType = "Forge"
-
-// Event attribute keys. "data" holds the Change as JSON; the others repeat
-// a few of its values for people and for CometBFT's event queries.
-const (
-	AttrAction = "action"
-	AttrActor  = "actor"
-	AttrRepo   = "repo"
-	AttrNumber = "number"
-	AttrData   = "data"
-)
 
 // handler applies one action's payload.
 type handler func(s *session, payload []byte) error
@@ -145,7 +126,7 @@ func Actions() []string {
 
 // session is one action being applied.
 type session struct {
-	kv     KV
+	kv     state.KV
 	env    Env
 	actor  common.Address
 	change Change
@@ -154,7 +135,7 @@ type session struct {
 // Apply applies one action for actor and returns its event. A rejected
 // action returns a *tx.Error with a stable code and may have written to
 // kv: callers apply it on an overlay they drop on error, as the app does.
-func Apply(kv KV, env Env, actor common.Address, action, payload string) (abci.Event, error) {
+func Apply(kv state.KV, env Env, actor common.Address, action, payload string) (abci.Event, error) {
 	ch, err := ApplyChange(kv, env, actor, action, payload)
 	if err != nil {
 		return abci.Event{}, err
@@ -163,7 +144,7 @@ func Apply(kv KV, env Env, actor common.Address, action, payload string) (abci.E
 }
 
 // ApplyChange is Apply returning the Change itself.
-func ApplyChange(kv KV, env Env, actor common.Address, action, payload string) (Change, error) {
+func ApplyChange(kv state.KV, env Env, actor common.Address, action, payload string) (Change, error) {
 	a, ok := actions[action]
 	if !ok {
 		return Change{}, tx.NewError(tx.CodeUnknownAction, "unknown forge action %q", action)
@@ -176,40 +157,6 @@ func ApplyChange(kv KV, env Env, actor common.Address, action, payload string) (
 		return Change{}, err
 	}
 	return s.change, nil
-}
-
-// Event is the change as the event the indexer reads.
-func (c Change) Event() abci.Event {
-	data, _ := json.Marshal(c) // plain structs of strings and integers: cannot fail
-	attrs := []abci.EventAttribute{
-		{Key: AttrAction, Value: c.Action, Index: true},
-		{Key: AttrActor, Value: c.Actor.Hex(), Index: true},
-	}
-	if id := c.RepoID(); id != 0 {
-		attrs = append(attrs, abci.EventAttribute{Key: AttrRepo, Value: strconv.FormatUint(id, 10), Index: true})
-	}
-	if c.Issue != nil {
-		attrs = append(attrs, abci.EventAttribute{Key: AttrNumber, Value: strconv.FormatUint(c.Issue.Number, 10)})
-	}
-	attrs = append(attrs, abci.EventAttribute{Key: AttrData, Value: string(data)})
-	return abci.Event{Type: EventType, Attributes: attrs}
-}
-
-// ParseEvent reads the Change back from an event of EventType.
-func ParseEvent(ev abci.Event) (Change, error) {
-	if ev.Type != EventType {
-		return Change{}, errors.New("not a forge event")
-	}
-	for _, a := range ev.Attributes {
-		if a.Key == AttrData {
-			var c Change
-			if err := json.Unmarshal([]byte(a.Value), &c); err != nil {
-				return Change{}, errors.New("forge event: undecodable data: " + err.Error())
-			}
-			return c, nil
-		}
-	}
-	return Change{}, errors.New("forge event without data")
 }
 
 // decode reads a payload strictly: one JSON object of the action's fields,

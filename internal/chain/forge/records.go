@@ -1,7 +1,6 @@
 package forge
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -9,7 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/chain/rewards"
-	"github.com/dforge/dforge/internal/chain/tx"
+	"github.com/dforge/dforge/internal/chain/state"
 )
 
 // Issue and pull request states, and the reasons an issue is closed.
@@ -219,7 +218,7 @@ func (c Change) RefUpdates() []RefUpdate {
 
 // State keys. Ids and numbers are 8-byte big-endian, addresses 20 bytes,
 // so keys of one kind sort by id.
-func u64(n uint64) []byte { return binary.BigEndian.AppendUint64(nil, n) }
+func u64(n uint64) []byte { return state.Uint64(n) }
 
 func key(parts ...[]byte) []byte {
 	k := []byte("forge/")
@@ -257,14 +256,9 @@ type Ref struct {
 	ID   string `json:"id"`
 }
 
-// Scanner reads a range of keys in order (state.Store.Scan).
-type Scanner interface {
-	Scan(prefix []byte, fn func(key, value []byte) error) error
-}
-
 // Refs lists repository repo's refs in state, by name; deleted refs are
 // not listed.
-func Refs(st Scanner, repo uint64) ([]Ref, error) {
+func Refs(st state.Scanner, repo uint64) ([]Ref, error) {
 	prefix := refKey(repo, "")
 	var out []Ref
 	err := st.Scan(prefix, func(k, v []byte) error {
@@ -309,10 +303,8 @@ func (s *session) getID(k []byte) (uint64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("read %q: %w", k, err)
 	}
-	if len(v) != 8 {
-		return 0, nil
-	}
-	return binary.BigEndian.Uint64(v), nil
+	id, _ := state.ParseUint64(v) // 0 for a missing or released key
+	return id, nil
 }
 
 // nextID gives the next id of a chain-wide (or store-wide) sequence.
@@ -404,16 +396,6 @@ func (s *session) savePull(p *Pull) error {
 	}
 	s.change.Pull = p
 	return nil
-}
-
-// Error helpers: every rejection is a *tx.Error with a stable code.
-func notFound(format string, args ...any) error { return tx.NewError(tx.CodeNotFound, format, args...) }
-func forbidden(format string, args ...any) error {
-	return tx.NewError(tx.CodeForbidden, format, args...)
-}
-func conflict(format string, args ...any) error { return tx.NewError(tx.CodeConflict, format, args...) }
-func invalid(field, format string, args ...any) error {
-	return tx.NewError(tx.CodeInvalidField, "field %q %s", field, fmt.Sprintf(format, args...))
 }
 
 func sortStrings(s []string) { slices.Sort(s) }

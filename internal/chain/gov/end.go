@@ -1,20 +1,24 @@
 package gov
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/dforge/dforge/internal/chain/state"
+)
 
 // Effects is what the app does for governance: move a deposit and apply a
 // passed proposal. Execute must leave kv untouched when it fails (apply
 // on an overlay), and says why in its error.
 type Effects interface {
-	SettleDeposit(kv KV, p *Proposal, refund bool) error
-	Execute(kv KV, p *Proposal) error
+	SettleDeposit(kv state.KV, p *Proposal, refund bool) error
+	Execute(kv state.KV, p *Proposal) error
 }
 
 // BeginBlock runs at the start of block height, before its transactions:
 // it tallies the proposals whose voting ends now, then executes the passed
 // ones due now (those of this very block too when timelock is 0). It
 // returns the proposals it changed, in order.
-func BeginBlock(kv KV, height, timelock uint64, fx Effects) ([]*Proposal, error) {
+func BeginBlock(kv state.KV, height, timelock uint64, fx Effects) ([]*Proposal, error) {
 	ending, err := idList(kv, endsKey(height))
 	if err != nil {
 		return nil, err
@@ -41,7 +45,7 @@ func BeginBlock(kv KV, height, timelock uint64, fx Effects) ([]*Proposal, error)
 	return changed, nil
 }
 
-func end(kv KV, id, height, timelock uint64, fx Effects) (*Proposal, error) {
+func end(kv state.KV, id, height, timelock uint64, fx Effects) (*Proposal, error) {
 	pr, err := GetProposal(kv, id)
 	if err != nil {
 		return nil, err
@@ -66,7 +70,7 @@ func end(kv KV, id, height, timelock uint64, fx Effects) (*Proposal, error) {
 	return pr, saveProposal(kv, pr)
 }
 
-func execute(kv KV, id, height uint64, fx Effects) (*Proposal, error) {
+func execute(kv state.KV, id, height uint64, fx Effects) (*Proposal, error) {
 	pr, err := GetProposal(kv, id)
 	if err != nil {
 		return nil, err

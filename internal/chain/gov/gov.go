@@ -26,8 +26,6 @@ package gov
 
 import (
 	"encoding/binary"
-	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -36,10 +34,8 @@ import (
 	"github.com/dforge/dforge/internal/chain/ledger"
 	"github.com/dforge/dforge/internal/chain/params"
 	"github.com/dforge/dforge/internal/chain/reputation"
+	"github.com/dforge/dforge/internal/chain/state"
 )
-
-// KV is the state the module reads and writes.
-type KV = checkpoint.KV
 
 // Proposal statuses.
 const (
@@ -105,16 +101,6 @@ type Vote struct {
 	Height   uint64         `json:"height"`
 }
 
-// Rule violations; the app gives each a transaction code.
-var (
-	ErrInvalid           = errors.New("invalid proposal")
-	ErrNotFound          = errors.New("no such proposal")
-	ErrClosed            = errors.New("voting on this proposal has ended")
-	ErrNoPower           = errors.New("no voting power on this proposal")
-	ErrInsufficientStake = errors.New("not enough stake to propose")
-	ErrBadDeposit        = errors.New("the deposit does not match the chain's proposal deposit")
-)
-
 // Text limits.
 const (
 	MaxTitle       = 200
@@ -139,9 +125,9 @@ var (
 )
 
 // GetProposal reads proposal id.
-func GetProposal(kv KV, id uint64) (*Proposal, error) {
+func GetProposal(kv state.KV, id uint64) (*Proposal, error) {
 	var p Proposal
-	ok, err := getJSON(kv, proposalKey(id), &p)
+	ok, err := state.GetJSON(kv, proposalKey(id), &p)
 	if err != nil {
 		return nil, err
 	}
@@ -151,55 +137,21 @@ func GetProposal(kv KV, id uint64) (*Proposal, error) {
 	return &p, nil
 }
 
-func saveProposal(kv KV, p *Proposal) error { return putJSON(kv, proposalKey(p.ID), p) }
+func saveProposal(kv state.KV, p *Proposal) error { return state.SetJSON(kv, proposalKey(p.ID), p) }
 
 // GetVote reads a's vote on proposal id; nil when a has not voted.
-func GetVote(kv KV, id uint64, a common.Address) (*Vote, error) {
+func GetVote(kv state.KV, id uint64, a common.Address) (*Vote, error) {
 	var v Vote
-	ok, err := getJSON(kv, voteKey(id, a), &v)
+	ok, err := state.GetJSON(kv, voteKey(id, a), &v)
 	if err != nil || !ok {
 		return nil, err
 	}
 	return &v, nil
 }
 
-func getJSON(kv KV, key []byte, dst any) (bool, error) {
-	raw, err := kv.Get(key)
-	if err != nil || raw == nil {
-		return false, err
-	}
-	if err := json.Unmarshal(raw, dst); err != nil {
-		return false, fmt.Errorf("decode %q: %w", key, err)
-	}
-	return true, nil
-}
-
-func putJSON(kv KV, key []byte, v any) error {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	return kv.Set(key, raw)
-}
-
-func getUint(kv KV, key []byte) (uint64, error) {
-	v, err := kv.Get(key)
-	if err != nil || v == nil {
-		return 0, err
-	}
-	if len(v) != 8 {
-		return 0, fmt.Errorf("corrupt value at %q", key)
-	}
-	return binary.BigEndian.Uint64(v), nil
-}
-
-func setUint(kv KV, key []byte, n uint64) error {
-	return kv.Set(key, binary.BigEndian.AppendUint64(nil, n))
-}
-
 // StakeChanged refreshes a's power record after its stake became staked;
 // the app calls it after every Stake and Unstake.
-func StakeChanged(kv KV, p params.Reputation, a common.Address, height, staked uint64) error {
+func StakeChanged(kv state.KV, p params.Reputation, a common.Address, height, staked uint64) error {
 	if err := enlist(kv, a); err != nil {
 		return err
 	}
@@ -209,8 +161,8 @@ func StakeChanged(kv KV, p params.Reputation, a common.Address, height, staked u
 // Refresh recomputes a's power record from its current stake and
 // reputation (after a reward raised it); an account that never staked has
 // none to refresh.
-func Refresh(kv KV, p params.Reputation, a common.Address, height uint64) error {
-	place, err := getUint(kv, stakerKey(a))
+func Refresh(kv state.KV, p params.Reputation, a common.Address, height uint64) error {
+	place, err := state.GetUint64(kv, stakerKey(a))
 	if err != nil || place == 0 {
 		return err
 	}
@@ -222,27 +174,27 @@ func Refresh(kv KV, p params.Reputation, a common.Address, height uint64) error 
 }
 
 // enlist adds a to the staker list the sweep walks.
-func enlist(kv KV, a common.Address) error {
-	place, err := getUint(kv, stakerKey(a))
+func enlist(kv state.KV, a common.Address) error {
+	place, err := state.GetUint64(kv, stakerKey(a))
 	if err != nil || place != 0 {
 		return err
 	}
-	n, err := getUint(kv, stakerCountKey)
+	n, err := state.GetUint64(kv, stakerCountKey)
 	if err != nil {
 		return err
 	}
 	if err := kv.Set(stakerAtKey(n), a.Bytes()); err != nil {
 		return err
 	}
-	if err := setUint(kv, stakerCountKey, n+1); err != nil {
+	if err := state.SetUint64(kv, stakerCountKey, n+1); err != nil {
 		return err
 	}
-	return setUint(kv, stakerKey(a), n+1)
+	return state.SetUint64(kv, stakerKey(a), n+1)
 }
 
 // refresh writes a's record and moves the total by the change in power;
 // nothing is written when nothing changed.
-func refresh(kv KV, p params.Reputation, a common.Address, height, staked uint64) error {
+func refresh(kv state.KV, p params.Reputation, a common.Address, height, staked uint64) error {
 	score, err := reputation.Score(kv, p, a)
 	if err != nil {
 		return err
@@ -270,8 +222,8 @@ func refresh(kv KV, p params.Reputation, a common.Address, height, staked uint64
 // decayed reputation reaches voting power without an epoch-wide rewrite.
 // Where it starts follows from the height, so a sweep that changes nothing
 // writes nothing (an idle chain's blocks keep their app hash).
-func Sweep(kv KV, p params.Reputation, height uint64, n int) error {
-	count, err := getUint(kv, stakerCountKey)
+func Sweep(kv state.KV, p params.Reputation, height uint64, n int) error {
+	count, err := state.GetUint64(kv, stakerCountKey)
 	if err != nil || count == 0 {
 		return err
 	}
@@ -292,7 +244,7 @@ func Sweep(kv KV, p params.Reputation, height uint64, n int) error {
 
 // PowerBefore is a's voting power at the start of block height: its stake
 // then times its multiplier then.
-func PowerBefore(kv KV, _ params.Reputation, a common.Address, height uint64) (stake, multiplierBps, power uint64, err error) {
+func PowerBefore(kv state.KV, _ params.Reputation, a common.Address, height uint64) (stake, multiplierBps, power uint64, err error) {
 	e, ok, err := checkpoint.Before(kv, powerKey(a), height)
 	if err != nil || !ok {
 		return 0, params.OneBps, 0, err
@@ -301,21 +253,21 @@ func PowerBefore(kv KV, _ params.Reputation, a common.Address, height uint64) (s
 }
 
 // TotalPowerBefore is every staker's power summed, at the start of block height.
-func TotalPowerBefore(kv KV, _ params.Reputation, height uint64) (uint64, error) {
+func TotalPowerBefore(kv state.KV, _ params.Reputation, height uint64) (uint64, error) {
 	e, _, err := checkpoint.Before(kv, totalKey, height)
 	return e.A, err
 }
 
-func idList(kv KV, key []byte) ([]uint64, error) {
+func idList(kv state.KV, key []byte) ([]uint64, error) {
 	var ids []uint64
-	_, err := getJSON(kv, key, &ids)
+	_, err := state.GetJSON(kv, key, &ids)
 	return ids, err
 }
 
-func appendID(kv KV, key []byte, id uint64) error {
+func appendID(kv state.KV, key []byte, id uint64) error {
 	ids, err := idList(kv, key)
 	if err != nil {
 		return err
 	}
-	return putJSON(kv, key, append(ids, id))
+	return state.SetJSON(kv, key, append(ids, id))
 }

@@ -26,7 +26,7 @@ type effects struct {
 	fail              error
 }
 
-func (e *effects) SettleDeposit(_ gov.KV, p *gov.Proposal, refund bool) error {
+func (e *effects) SettleDeposit(_ state.KV, p *gov.Proposal, refund bool) error {
 	if refund {
 		e.refunds = append(e.refunds, p.ID)
 	} else {
@@ -35,7 +35,7 @@ func (e *effects) SettleDeposit(_ gov.KV, p *gov.Proposal, refund bool) error {
 	return nil
 }
 
-func (e *effects) Execute(_ gov.KV, p *gov.Proposal) error {
+func (e *effects) Execute(_ state.KV, p *gov.Proposal) error {
 	if e.fail != nil {
 		return e.fail
 	}
@@ -49,7 +49,7 @@ func testParams() params.Params {
 	return p
 }
 
-func propose(t *testing.T, kv gov.KV, p params.Params, height uint64, typ, payload string) *gov.Proposal {
+func propose(t *testing.T, kv state.KV, p params.Params, height uint64, typ, payload string) *gov.Proposal {
 	t.Helper()
 	pr, err := gov.Propose(kv, p, height, gov.Create{Proposer: alice, Type: typ, Title: "Raise the quorum", Payload: payload, Deposit: p.Gov.ProposalDeposit})
 	if err != nil {
@@ -58,7 +58,7 @@ func propose(t *testing.T, kv gov.KV, p params.Params, height uint64, typ, paylo
 	return pr
 }
 
-func vote(t *testing.T, kv gov.KV, p params.Params, height uint64, who common.Address, id uint64, option string) *gov.Proposal {
+func vote(t *testing.T, kv state.KV, p params.Params, height uint64, who common.Address, id uint64, option string) *gov.Proposal {
 	t.Helper()
 	pr, _, err := gov.CastVote(kv, p.Reputation, height, who, id, option)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/chain/params"
+	"github.com/dforge/dforge/internal/chain/state"
 )
 
 // Create is what a Propose transaction asks for.
@@ -129,17 +130,17 @@ func parseUint(s string) (uint64, error) {
 // Propose makes a proposal at height. The caller has already moved the
 // deposit out of the proposer's balance (into the escrow) on the same
 // store, and checked the proposer's stake.
-func Propose(kv KV, p params.Params, height uint64, c Create) (*Proposal, error) {
+func Propose(kv state.KV, p params.Params, height uint64, c Create) (*Proposal, error) {
 	payload, err := c.Validate(p)
 	if err != nil {
 		return nil, err
 	}
-	id, err := getUint(kv, seqKey)
+	id, err := state.GetUint64(kv, seqKey)
 	if err != nil {
 		return nil, err
 	}
 	id++
-	if err := setUint(kv, seqKey, id); err != nil {
+	if err := state.SetUint64(kv, seqKey, id); err != nil {
 		return nil, err
 	}
 	total, err := TotalPowerBefore(kv, p.Reputation, height)
@@ -159,7 +160,7 @@ func Propose(kv KV, p params.Params, height uint64, c Create) (*Proposal, error)
 }
 
 // CastVote records voter's vote at height, replacing an earlier one.
-func CastVote(kv KV, p params.Reputation, height uint64, voter common.Address, id uint64, option string) (*Proposal, *Vote, error) {
+func CastVote(kv state.KV, p params.Reputation, height uint64, voter common.Address, id uint64, option string) (*Proposal, *Vote, error) {
 	if !slices.Contains([]string{Yes, No, Abstain}, option) {
 		return nil, nil, fmt.Errorf("%w: the option must be yes, no or abstain", ErrInvalid)
 	}
@@ -189,7 +190,7 @@ func CastVote(kv KV, p params.Reputation, height uint64, voter common.Address, i
 	}
 	*pr.option(option) += power
 	v := &Vote{Proposal: id, Voter: voter, Option: option, Power: power, Height: height}
-	if err := putJSON(kv, voteKey(id, voter), v); err != nil {
+	if err := state.SetJSON(kv, voteKey(id, voter), v); err != nil {
 		return nil, nil, err
 	}
 	return pr, v, saveProposal(kv, pr)

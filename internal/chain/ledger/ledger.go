@@ -1,30 +1,17 @@
 // Package ledger is the chain module for accounts and the native token:
 // balances and nonces in integer micro-units, genesis allocations,
-// transfers and staking (stake.go). It owns its state keys and rules and is pure: it reads and
-// writes only the store it is given.
+// transfers and staking (stake.go). It owns its state keys, its rules, its
+// events (events.go) and the codes its rule violations carry (errors.go),
+// and is pure: it reads and writes only the store it is given.
 package ledger
 
 import (
-	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
 
 	"github.com/ethereum/go-ethereum/common"
-)
 
-// KV is the state the ledger reads and writes.
-type KV interface {
-	Get(key []byte) ([]byte, error)
-	Set(key, value []byte) error
-}
-
-// Rule violations a transaction can cause; the app maps them to codes.
-var (
-	ErrBadNonce          = errors.New("nonce does not match the account's next nonce")
-	ErrInsufficientFunds = errors.New("balance is too low for this amount")
-	ErrNonPositive       = errors.New("amount must be greater than zero")
-	ErrOverflow          = errors.New("amount would overflow the balance")
+	"github.com/dforge/dforge/internal/chain/state"
 )
 
 func balanceKey(a common.Address) []byte { return append([]byte("ledger/balance/"), a.Bytes()...) }
@@ -32,34 +19,18 @@ func nonceKey(a common.Address) []byte   { return append([]byte("ledger/nonce/")
 
 var supplyKey = []byte("ledger/supply")
 
-func getUint(kv KV, key []byte) (uint64, error) {
-	v, err := kv.Get(key)
-	if err != nil {
-		return 0, err
-	}
-	if v == nil {
-		return 0, nil
-	}
-	if len(v) != 8 {
-		return 0, fmt.Errorf("corrupt value at %q", key)
-	}
-	return binary.BigEndian.Uint64(v), nil
-}
-
-func setUint(kv KV, key []byte, n uint64) error {
-	return kv.Set(key, binary.BigEndian.AppendUint64(nil, n))
-}
-
 // Balance is the spendable balance of a in micro-units.
-func Balance(kv KV, a common.Address) (uint64, error) { return getUint(kv, balanceKey(a)) }
+func Balance(kv state.KV, a common.Address) (uint64, error) {
+	return state.GetUint64(kv, balanceKey(a))
+}
 
 // Nonce is the nonce a's next transaction must carry.
-func Nonce(kv KV, a common.Address) (uint64, error) { return getUint(kv, nonceKey(a)) }
+func Nonce(kv state.KV, a common.Address) (uint64, error) { return state.GetUint64(kv, nonceKey(a)) }
 
 // Supply is the total of all tokens in micro-units: every balance, stake
 // and unbonding entry. Genesis and contribution rewards (Mint) create
 // tokens; transfers, staking and unbonding move them without changing it.
-func Supply(kv KV) (uint64, error) { return getUint(kv, supplyKey) }
+func Supply(kv state.KV) (uint64, error) { return state.GetUint64(kv, supplyKey) }
 
 // Allocation is a genesis balance.
 type Allocation struct {
@@ -69,7 +40,7 @@ type Allocation struct {
 
 // InitGenesis credits the allocations in the order given, so every node
 // builds the same tree.
-func InitGenesis(kv KV, allocs []Allocation) error {
+func InitGenesis(kv state.KV, allocs []Allocation) error {
 	for _, a := range allocs {
 		if err := credit(kv, a.Address, a.Amount); err != nil {
 			return fmt.Errorf("genesis allocation to %s: %w", a.Address, err)
@@ -81,7 +52,7 @@ func InitGenesis(kv KV, allocs []Allocation) error {
 	return nil
 }
 
-func addSupply(kv KV, amount uint64) error {
+func addSupply(kv state.KV, amount uint64) error {
 	s, err := Supply(kv)
 	if err != nil {
 		return err
@@ -89,10 +60,10 @@ func addSupply(kv KV, amount uint64) error {
 	if s > math.MaxUint64-amount {
 		return ErrOverflow
 	}
-	return setUint(kv, supplyKey, s+amount)
+	return state.SetUint64(kv, supplyKey, s+amount)
 }
 
-func credit(kv KV, a common.Address, amount uint64) error {
+func credit(kv state.KV, a common.Address, amount uint64) error {
 	b, err := Balance(kv, a)
 	if err != nil {
 		return err
@@ -100,10 +71,10 @@ func credit(kv KV, a common.Address, amount uint64) error {
 	if b > math.MaxUint64-amount {
 		return ErrOverflow
 	}
-	return setUint(kv, balanceKey(a), b+amount)
+	return state.SetUint64(kv, balanceKey(a), b+amount)
 }
 
-func debit(kv KV, a common.Address, amount uint64) error {
+func debit(kv state.KV, a common.Address, amount uint64) error {
 	b, err := Balance(kv, a)
 	if err != nil {
 		return err
@@ -111,12 +82,12 @@ func debit(kv KV, a common.Address, amount uint64) error {
 	if b < amount {
 		return ErrInsufficientFunds
 	}
-	return setUint(kv, balanceKey(a), b-amount)
+	return state.SetUint64(kv, balanceKey(a), b-amount)
 }
 
 // UseNonce checks that nonce is a's next one and advances it. Replayed and
 // out-of-order transactions fail here.
-func UseNonce(kv KV, a common.Address, nonce uint64) error {
+func UseNonce(kv state.KV, a common.Address, nonce uint64) error {
 	want, err := Nonce(kv, a)
 	if err != nil {
 		return err
@@ -124,11 +95,11 @@ func UseNonce(kv KV, a common.Address, nonce uint64) error {
 	if nonce != want {
 		return fmt.Errorf("%w (got %d, want %d)", ErrBadNonce, nonce, want)
 	}
-	return setUint(kv, nonceKey(a), want+1)
+	return state.SetUint64(kv, nonceKey(a), want+1)
 }
 
 // Transfer moves amount from one account to another.
-func Transfer(kv KV, from, to common.Address, amount uint64) error {
+func Transfer(kv state.KV, from, to common.Address, amount uint64) error {
 	if amount == 0 {
 		return ErrNonPositive
 	}
@@ -140,7 +111,7 @@ func Transfer(kv KV, from, to common.Address, amount uint64) error {
 
 // Mint creates amount new tokens in a's balance: only the state machine's
 // own rules (contribution rewards) call it.
-func Mint(kv KV, a common.Address, amount uint64) error {
+func Mint(kv state.KV, a common.Address, amount uint64) error {
 	if amount == 0 {
 		return nil
 	}

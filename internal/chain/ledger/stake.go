@@ -2,11 +2,12 @@ package ledger
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/chain/state"
 )
 
 // Staking: an account moves part of its balance into its stake, and moves
@@ -26,9 +27,6 @@ import (
 //
 // The store has no delete, so a paid entry stays in state as a record; each
 // height's queue is read exactly once, by MatureUnbondings at that height.
-
-// ErrInsufficientStake is an unstake of more than the account has staked.
-var ErrInsufficientStake = errors.New("the amount is more than the account has staked")
 
 func stakedKey(a common.Address) []byte    { return append([]byte("ledger/staked/"), a.Bytes()...) }
 func unbondingKey(a common.Address) []byte { return append([]byte("ledger/unbonding/"), a.Bytes()...) }
@@ -51,48 +49,46 @@ func unbondEntryKey(height, seq uint64) []byte {
 const entryLen = common.AddressLength + 8
 
 // Staked is a's staked amount in micro-units.
-func Staked(kv KV, a common.Address) (uint64, error) { return getUint(kv, stakedKey(a)) }
+func Staked(kv state.KV, a common.Address) (uint64, error) { return state.GetUint64(kv, stakedKey(a)) }
 
 // Unbonding is the sum of a's unbonding entries that have not matured yet.
-func Unbonding(kv KV, a common.Address) (uint64, error) { return getUint(kv, unbondingKey(a)) }
+func Unbonding(kv state.KV, a common.Address) (uint64, error) {
+	return state.GetUint64(kv, unbondingKey(a))
+}
 
 // TotalStaked is the sum of all accounts' staked amounts.
-func TotalStaked(kv KV) (uint64, error) { return getUint(kv, totalStakedKey) }
+func TotalStaked(kv state.KV) (uint64, error) { return state.GetUint64(kv, totalStakedKey) }
 
 // TotalUnbonding is the sum of all pending unbonding entries.
-func TotalUnbonding(kv KV) (uint64, error) { return getUint(kv, totalUnbondingKey) }
+func TotalUnbonding(kv state.KV) (uint64, error) { return state.GetUint64(kv, totalUnbondingKey) }
 
 // add adds delta to the counter at key, failing on overflow.
-func add(kv KV, key []byte, delta uint64) error {
-	v, err := getUint(kv, key)
+func add(kv state.KV, key []byte, delta uint64) error {
+	v, err := state.GetUint64(kv, key)
 	if err != nil {
 		return err
 	}
 	if v > math.MaxUint64-delta {
 		return ErrOverflow
 	}
-	return setUint(kv, key, v+delta)
+	return state.SetUint64(kv, key, v+delta)
 }
 
 // sub subtracts delta from the counter at key; short is returned (wrapped
 // with the amounts) when the counter holds less than delta.
-func sub(kv KV, key []byte, delta uint64, short error) error {
-	v, err := getUint(kv, key)
+func sub(kv state.KV, key []byte, delta uint64, short error) error {
+	v, err := state.GetUint64(kv, key)
 	if err != nil {
 		return err
 	}
 	if v < delta {
 		return fmt.Errorf("%w (has %d, needs %d)", short, v, delta)
 	}
-	return setUint(kv, key, v-delta)
+	return state.SetUint64(kv, key, v-delta)
 }
 
-// errCorrupt reports totals that disagree with per-account amounts, which
-// only a bug or a damaged store can cause.
-var errCorrupt = errors.New("ledger totals are inconsistent")
-
 // Stake moves amount from a's balance into its stake.
-func Stake(kv KV, a common.Address, amount uint64) error {
+func Stake(kv state.KV, a common.Address, amount uint64) error {
 	if amount == 0 {
 		return ErrNonPositive
 	}
@@ -107,7 +103,7 @@ func Stake(kv KV, a common.Address, amount uint64) error {
 
 // Unstake moves amount from a's stake into an unbonding entry that matures
 // at maturesAt, when MatureUnbondings pays it back to a's balance.
-func Unstake(kv KV, a common.Address, amount, maturesAt uint64) error {
+func Unstake(kv state.KV, a common.Address, amount, maturesAt uint64) error {
 	if amount == 0 {
 		return ErrNonPositive
 	}
@@ -118,7 +114,7 @@ func Unstake(kv KV, a common.Address, amount, maturesAt uint64) error {
 	if staked < amount {
 		return fmt.Errorf("%w: %d micro-units are staked, the unstake asks for %d", ErrInsufficientStake, staked, amount)
 	}
-	if err := setUint(kv, stakedKey(a), staked-amount); err != nil {
+	if err := state.SetUint64(kv, stakedKey(a), staked-amount); err != nil {
 		return err
 	}
 	if err := sub(kv, totalStakedKey, amount, errCorrupt); err != nil {
@@ -132,7 +128,7 @@ func Unstake(kv KV, a common.Address, amount, maturesAt uint64) error {
 	}
 	// Append the entry to the queue of its maturing height.
 	countKey := unbondCountKey(maturesAt)
-	seq, err := getUint(kv, countKey)
+	seq, err := state.GetUint64(kv, countKey)
 	if err != nil {
 		return err
 	}
@@ -140,7 +136,7 @@ func Unstake(kv KV, a common.Address, amount, maturesAt uint64) error {
 	if err := kv.Set(unbondEntryKey(maturesAt, seq), entry); err != nil {
 		return err
 	}
-	return setUint(kv, countKey, seq+1)
+	return state.SetUint64(kv, countKey, seq+1)
 }
 
 // Matured is an unbonding entry paid back to its account.
@@ -153,8 +149,8 @@ type Matured struct {
 // order the entries were made, and returns them. It reads only that
 // height's queue, so its cost is the number of entries paid. Call it once
 // per height, before the block's transactions.
-func MatureUnbondings(kv KV, height uint64) ([]Matured, error) {
-	n, err := getUint(kv, unbondCountKey(height))
+func MatureUnbondings(kv state.KV, height uint64) ([]Matured, error) {
+	n, err := state.GetUint64(kv, unbondCountKey(height))
 	if err != nil || n == 0 {
 		return nil, err
 	}

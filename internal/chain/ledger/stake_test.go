@@ -10,7 +10,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/state"
 )
 
-func amounts(t *testing.T, kv ledger.KV, a common.Address) (bal, staked, unbonding uint64) {
+func amounts(t *testing.T, kv state.KV, a common.Address) (bal, staked, unbonding uint64) {
 	t.Helper()
 	var err error
 	if bal, err = ledger.Balance(kv, a); err != nil {

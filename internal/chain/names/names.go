@@ -1,8 +1,9 @@
 // Package names is the chain module for usernames. Every account has a
 // default name derived from its address; an account may claim another name
 // once no other account holds it. Names are unique across the chain without
-// regard to case. The module is pure: it reads and writes only the store it
-// is given.
+// regard to case. The module owns its state keys, its ClaimUsername event
+// (events.go) and the codes of its rule violations (errors.go), and is
+// pure: it reads and writes only the store it is given.
 package names
 
 import (
@@ -12,19 +13,8 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
-)
 
-// KV is the state the module reads and writes.
-type KV interface {
-	Get(key []byte) ([]byte, error)
-	Set(key, value []byte) error
-}
-
-// Rule violations a claim can cause; the app maps them to codes.
-var (
-	ErrInvalid  = errors.New("invalid username")
-	ErrTaken    = errors.New("username is taken")
-	ErrReserved = errors.New("username is reserved")
+	"github.com/dforge/dforge/internal/chain/state"
 )
 
 // MaxLen is the longest username, as on GitHub.
@@ -123,7 +113,7 @@ func ownerKey(lower string) []byte    { return append([]byte("names/owner/"), lo
 func nameKey(a common.Address) []byte { return append([]byte("names/name/"), a.Bytes()...) }
 
 // Of is a's current username: the claimed one, else Default(a).
-func Of(kv KV, a common.Address) (string, error) {
+func Of(kv state.KV, a common.Address) (string, error) {
 	v, err := kv.Get(nameKey(a))
 	if err != nil {
 		return "", fmt.Errorf("read username of %s: %w", a.Hex(), err)
@@ -137,7 +127,7 @@ func Of(kv KV, a common.Address) (string, error) {
 // Owner is the account holding name (any case), if any. Default names
 // belong to their address, which they encode only in part, so they are
 // looked up by the caller, not here.
-func Owner(kv KV, name string) (common.Address, bool, error) {
+func Owner(kv state.KV, name string) (common.Address, bool, error) {
 	v, err := kv.Get(ownerKey(strings.ToLower(name)))
 	if err != nil {
 		return common.Address{}, false, fmt.Errorf("read owner of %q: %w", name, err)
@@ -151,7 +141,7 @@ func Owner(kv KV, name string) (common.Address, bool, error) {
 // Claim gives name to a and frees a's previous claimed name, which it
 // returns ("" when a had only its default). Claiming Default(a) gives up
 // the claimed name. A change of case of one's own name is a claim too.
-func Claim(kv KV, a common.Address, name string) (string, error) {
+func Claim(kv state.KV, a common.Address, name string) (string, error) {
 	previous, err := claimed(kv, a)
 	if err != nil {
 		return "", err
@@ -182,7 +172,7 @@ func Claim(kv KV, a common.Address, name string) (string, error) {
 }
 
 // claimed is a's claimed name, "" if none.
-func claimed(kv KV, a common.Address) (string, error) {
+func claimed(kv state.KV, a common.Address) (string, error) {
 	name, err := Of(kv, a)
 	if err != nil || name == Default(a) {
 		return "", err
@@ -190,7 +180,7 @@ func claimed(kv KV, a common.Address) (string, error) {
 	return name, nil
 }
 
-func release(kv KV, a common.Address, previous string) error {
+func release(kv state.KV, a common.Address, previous string) error {
 	if previous == "" {
 		return nil
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/cometbft/cometbft/abci/example/kvstore"
 	"github.com/cometbft/cometbft/rpc/client/local"
+	"github.com/cometbft/cometbft/types"
 )
 
 // testLogger keeps CometBFT quiet unless the test runs with -v, and lets
@@ -89,7 +90,7 @@ func TestSingleValidatorCommitIdleRestart(t *testing.T) {
 	if got := query(t, ctx, n.Client(), "k"); got != "v" {
 		t.Fatalf("query k = %q, want v", got)
 	}
-	assertIdle(t, ctx, n.Client())
+	assertIdle(t, ctx, n.Client(), h)
 	addr := validatorAddress(t, ctx, n.Client())
 	stopTwice(t, n)
 
@@ -110,16 +111,51 @@ func TestSingleValidatorCommitIdleRestart(t *testing.T) {
 	stopTwice(t, n)
 }
 
-// assertIdle checks that no block is made without transactions. A block with
-// transactions is followed by one more, which commits its app hash; wait for
-// that before measuring.
-func assertIdle(t *testing.T, ctx context.Context, c *local.Local) {
+// idleWindow is how long assertIdle watches for a block that must not
+// come. With the node's timeouts (timeout_commit 10ms, a proposal within
+// 400ms) an empty block would be made well within it. Watching for
+// something that must not happen is the one wait that cannot end on a
+// signal.
+const idleWindow = time.Second
+
+// assertIdle checks that no block is made without transactions. The block
+// with transactions (at height h) is followed by one more, which commits
+// its app hash: it waits for that block's event first, then watches for
+// another one.
+func assertIdle(t *testing.T, ctx context.Context, c *local.Local, h int64) {
 	t.Helper()
-	time.Sleep(300 * time.Millisecond)
-	before := height(t, ctx, c)
-	time.Sleep(time.Second)
-	if after := height(t, ctx, c); after != before {
-		t.Fatalf("empty blocks while idle: height %d -> %d", before, after)
+	const subscriber = "assert-idle"
+	// Subscribe before reading the height, so no block slips between.
+	blocks, err := c.Subscribe(ctx, subscriber, types.EventQueryNewBlock.String(), 8)
+	if err != nil {
+		t.Fatalf("subscribe to new blocks: %v", err)
+	}
+	defer func() { _ = c.UnsubscribeAll(context.Background(), subscriber) }()
+	wait, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	for height(t, ctx, c) < h+1 {
+		select {
+		case <-blocks:
+		case <-wait.Done():
+			t.Fatalf("no block %d, which commits the app hash of block %d", h+1, h)
+		}
+	}
+	idle := time.NewTimer(idleWindow)
+	defer idle.Stop()
+	for {
+		select {
+		case ev := <-blocks:
+			b, ok := ev.Data.(types.EventDataNewBlock)
+			if !ok || b.Block.Height <= h+1 {
+				continue // an event of the blocks awaited above
+			}
+			t.Fatalf("empty block %d while idle after height %d", b.Block.Height, h+1)
+		case <-idle.C:
+			if after := height(t, ctx, c); after != h+1 {
+				t.Fatalf("empty blocks while idle: height %d -> %d", h+1, after)
+			}
+			return
+		}
 	}
 }
 

@@ -7,25 +7,18 @@
 package nodes
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 
-	abci "github.com/cometbft/cometbft/abci/types"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/libp2p/go-libp2p/core/peer"
 	"github.com/multiformats/go-multiaddr"
-)
 
-// KV is the state the module reads and writes.
-type KV interface {
-	Get(key []byte) ([]byte, error)
-	Set(key, value []byte) error
-}
+	"github.com/dforge/dforge/internal/chain/state"
+)
 
 // Node is one operator's registered node.
 type Node struct {
@@ -45,23 +38,6 @@ const (
 	MaxAddrs   = 8
 	MaxAddrLen = 200
 )
-
-// ErrInvalid is a registration that breaks the rules; the error names the
-// field at fault (see FieldError).
-var ErrInvalid = errors.New("invalid node registration")
-
-// FieldError is a rule violation in one field of a registration.
-type FieldError struct {
-	Field string // "url", "peerId" or "addrs"
-	Msg   string
-}
-
-func (e *FieldError) Error() string { return fmt.Sprintf("%s: %s", e.Field, e.Msg) }
-func (e *FieldError) Unwrap() error { return ErrInvalid }
-
-func invalid(field, format string, args ...any) error {
-	return &FieldError{Field: field, Msg: fmt.Sprintf(format, args...)}
-}
 
 // Canonical checks n against the rules and returns it in canonical form:
 // the peer id as base58 and each address as go-multiaddr prints it, so
@@ -175,77 +151,23 @@ func nodeKey(a common.Address) []byte { return append([]byte("nodes/node/"), a.B
 // Register checks n and records it as its operator's node, replacing the
 // previous registration. It returns the node as recorded (canonical). That
 // the operator is one is for the caller to check.
-func Register(kv KV, n Node) (Node, error) {
+func Register(kv state.KV, n Node) (Node, error) {
 	n, err := Canonical(n)
 	if err != nil {
 		return n, err
 	}
-	raw, err := json.Marshal(n)
-	if err != nil {
-		return n, fmt.Errorf("encode node of %s: %w", n.Operator.Hex(), err)
-	}
-	if err := kv.Set(nodeKey(n.Operator), raw); err != nil {
+	if err := state.SetJSON(kv, nodeKey(n.Operator), n); err != nil {
 		return n, fmt.Errorf("register node of %s: %w", n.Operator.Hex(), err)
 	}
 	return n, nil
 }
 
 // Of is the node operator registered, if any.
-func Of(kv KV, operator common.Address) (Node, bool, error) {
-	raw, err := kv.Get(nodeKey(operator))
+func Of(kv state.KV, operator common.Address) (Node, bool, error) {
+	var n Node
+	ok, err := state.GetJSON(kv, nodeKey(operator), &n)
 	if err != nil {
 		return Node{}, false, fmt.Errorf("read node of %s: %w", operator.Hex(), err)
 	}
-	if raw == nil {
-		return Node{}, false, nil
-	}
-	var n Node
-	if err := json.Unmarshal(raw, &n); err != nil {
-		return Node{}, false, fmt.Errorf("decode node of %s: %w", operator.Hex(), err)
-	}
-	return n, true, nil
-}
-
-// EventType is the event of a registration, a RegisterNode transaction's.
-const EventType = "RegisterNode"
-
-// Event describes a registration as recorded: "from" is the operator,
-// "addrs" a JSON array.
-func Event(n Node) abci.Event {
-	addrs, _ := json.Marshal(n.Addrs) // a []string always encodes
-	return abci.Event{Type: EventType, Attributes: []abci.EventAttribute{
-		{Key: "from", Value: n.Operator.Hex(), Index: true},
-		{Key: "url", Value: n.URL},
-		{Key: "peerId", Value: n.PeerID, Index: true},
-		{Key: "addrs", Value: string(addrs)},
-	}}
-}
-
-// ParseEvent reads an Event back.
-func ParseEvent(ev abci.Event) (Node, error) {
-	var n Node
-	for _, a := range ev.Attributes {
-		switch a.Key {
-		case "from":
-			if !common.IsHexAddress(a.Value) {
-				return n, fmt.Errorf("%s event: from %q is not an address", EventType, a.Value)
-			}
-			n.Operator = common.HexToAddress(a.Value)
-		case "url":
-			n.URL = a.Value
-		case "peerId":
-			n.PeerID = a.Value
-		case "addrs":
-			if err := json.Unmarshal([]byte(a.Value), &n.Addrs); err != nil {
-				return n, fmt.Errorf("%s event: addrs: %w", EventType, err)
-			}
-		}
-	}
-	if n.Operator == (common.Address{}) || n.URL == "" || n.PeerID == "" {
-		return n, fmt.Errorf("%s event lacks its operator, url or peer id", EventType)
-	}
-	if n.Addrs == nil {
-		n.Addrs = []string{}
-	}
-	return n, nil
+	return n, ok, nil
 }

@@ -14,7 +14,6 @@
 package reputation
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"math/big"
@@ -24,10 +23,8 @@ import (
 
 	"github.com/dforge/dforge/internal/chain/checkpoint"
 	"github.com/dforge/dforge/internal/chain/params"
+	"github.com/dforge/dforge/internal/chain/state"
 )
-
-// KV is the state the module reads and writes.
-type KV = checkpoint.KV
 
 func scoreKey(a common.Address) []byte { return append([]byte("rep/"), a.Bytes()...) }
 
@@ -40,13 +37,13 @@ var (
 // lasted epochBlocks; it runs at the start of every block and reports
 // whether an epoch began. Epochs are counted, not derived from the height,
 // so a change of epochBlocks never renumbers past epochs.
-func AdvanceEpoch(kv KV, height, epochBlocks uint64) (bool, error) {
-	start, err := getUint(kv, epochStartKey)
+func AdvanceEpoch(kv state.KV, height, epochBlocks uint64) (bool, error) {
+	start, err := state.GetUint64(kv, epochStartKey)
 	if err != nil {
 		return false, err
 	}
 	if start == 0 { // the first block the module sees opens epoch 0
-		return false, setUint(kv, epochStartKey, height)
+		return false, state.SetUint64(kv, epochStartKey, height)
 	}
 	if height-start < epochBlocks {
 		return false, nil
@@ -58,23 +55,23 @@ func AdvanceEpoch(kv KV, height, epochBlocks uint64) (bool, error) {
 	if err := checkpoint.Record(kv, epochKey, checkpoint.Entry{Height: height, A: cur + 1}); err != nil {
 		return false, err
 	}
-	return true, setUint(kv, epochStartKey, height)
+	return true, state.SetUint64(kv, epochStartKey, height)
 }
 
 // Epoch is the current epoch.
-func Epoch(kv KV) (uint64, error) {
+func Epoch(kv state.KV) (uint64, error) {
 	e, _, err := checkpoint.Last(kv, epochKey)
 	return e.A, err
 }
 
 // EpochBefore is the epoch at the start of block height.
-func EpochBefore(kv KV, height uint64) (uint64, error) {
+func EpochBefore(kv state.KV, height uint64) (uint64, error) {
 	e, _, err := checkpoint.Before(kv, epochKey, height)
 	return e.A, err
 }
 
 // Score is a's reputation now.
-func Score(kv KV, p params.Reputation, a common.Address) (uint64, error) {
+func Score(kv state.KV, p params.Reputation, a common.Address) (uint64, error) {
 	e, ok, err := checkpoint.Last(kv, scoreKey(a))
 	if err != nil || !ok {
 		return 0, err
@@ -87,7 +84,7 @@ func Score(kv KV, p params.Reputation, a common.Address) (uint64, error) {
 }
 
 // ScoreBefore is a's reputation at the start of block height.
-func ScoreBefore(kv KV, p params.Reputation, a common.Address, height uint64) (uint64, error) {
+func ScoreBefore(kv state.KV, p params.Reputation, a common.Address, height uint64) (uint64, error) {
 	e, ok, err := checkpoint.Before(kv, scoreKey(a), height)
 	if err != nil || !ok {
 		return 0, err
@@ -100,7 +97,7 @@ func ScoreBefore(kv KV, p params.Reputation, a common.Address, height uint64) (u
 }
 
 // Add gives a points at height and returns the new score.
-func Add(kv KV, p params.Reputation, a common.Address, height, points uint64) (uint64, error) {
+func Add(kv state.KV, p params.Reputation, a common.Address, height, points uint64) (uint64, error) {
 	cur, err := Score(kv, p, a)
 	if err != nil {
 		return 0, err
@@ -168,19 +165,4 @@ func Apply(amount, multiplierBps uint64) uint64 {
 		return math.MaxUint64
 	}
 	return v.Uint64()
-}
-
-func getUint(kv KV, key []byte) (uint64, error) {
-	v, err := kv.Get(key)
-	if err != nil || v == nil {
-		return 0, err
-	}
-	if len(v) != 8 {
-		return 0, fmt.Errorf("corrupt value at %q", key)
-	}
-	return binary.BigEndian.Uint64(v), nil
-}
-
-func setUint(kv KV, key []byte, n uint64) error {
-	return kv.Set(key, binary.BigEndian.AppendUint64(nil, n))
 }

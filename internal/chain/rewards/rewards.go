@@ -22,14 +22,11 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/dforge/dforge/internal/chain/checkpoint"
 	"github.com/dforge/dforge/internal/chain/ledger"
 	"github.com/dforge/dforge/internal/chain/params"
 	"github.com/dforge/dforge/internal/chain/reputation"
+	"github.com/dforge/dforge/internal/chain/state"
 )
-
-// KV is the state the module reads and writes.
-type KV = checkpoint.KV
 
 // Contribution kinds.
 const (
@@ -114,7 +111,7 @@ func Points(p params.Reputation, kind string) uint64 {
 
 // Grant rewards each contribution at height, in order, minting to the
 // contributor and the treasury.
-func Grant(kv KV, p params.Params, height uint64, treasury common.Address, cs []Contribution) ([]Outcome, error) {
+func Grant(kv state.KV, p params.Params, height uint64, treasury common.Address, cs []Contribution) ([]Outcome, error) {
 	epoch, err := reputation.Epoch(kv)
 	if err != nil {
 		return nil, err
@@ -130,7 +127,7 @@ func Grant(kv KV, p params.Params, height uint64, treasury common.Address, cs []
 	return out, nil
 }
 
-func grant(kv KV, p params.Params, height, epoch uint64, treasury common.Address, c Contribution) (Outcome, error) {
+func grant(kv state.KV, p params.Params, height, epoch uint64, treasury common.Address, c Contribution) (Outcome, error) {
 	score, err := reputation.Score(kv, p.Reputation, c.Account)
 	if err != nil {
 		return Outcome{}, err
@@ -185,7 +182,7 @@ func eligibility(p params.Rewards, c Contribution) string {
 // markDone records c as rewarded and reports whether it already was: a
 // commit pays once wherever it is pushed, an issue once however often it
 // is reopened and closed, a review once per reviewer and pull request.
-func markDone(kv KV, c Contribution) (bool, error) {
+func markDone(kv state.KV, c Contribution) (bool, error) {
 	var id []byte
 	switch c.Kind {
 	case KindCommit:
@@ -208,7 +205,7 @@ func markDone(kv KV, c Contribution) (bool, error) {
 
 // capped takes gross from the three caps' room and returns what fits and,
 // when not all of it did, the cap that bound.
-func capped(kv KV, p params.Rewards, epoch uint64, c Contribution, gross uint64) (uint64, string, error) {
+func capped(kv state.KV, p params.Rewards, epoch uint64, c Contribution, gross uint64) (uint64, string, error) {
 	keys := []struct {
 		key    []byte
 		cap    uint64
@@ -221,7 +218,7 @@ func capped(kv KV, p params.Rewards, epoch uint64, c Contribution, gross uint64)
 	granted, reason := gross, ""
 	used := make([]uint64, len(keys))
 	for i, k := range keys {
-		u, err := getUint(kv, k.key)
+		u, err := state.GetUint64(kv, k.key)
 		if err != nil {
 			return 0, "", err
 		}
@@ -232,7 +229,7 @@ func capped(kv KV, p params.Rewards, epoch uint64, c Contribution, gross uint64)
 		}
 	}
 	for i, k := range keys {
-		if err := setUint(kv, k.key, used[i]+granted); err != nil {
+		if err := state.SetUint64(kv, k.key, used[i]+granted); err != nil {
 			return 0, "", err
 		}
 	}
@@ -244,19 +241,6 @@ func usedKey(epoch uint64, rest []byte) []byte {
 }
 
 // Used is what the chain minted (gross) in epoch, for the analytics.
-func Used(kv KV, epoch uint64) (uint64, error) { return getUint(kv, usedKey(epoch, []byte("all"))) }
-
-func getUint(kv KV, key []byte) (uint64, error) {
-	v, err := kv.Get(key)
-	if err != nil || v == nil {
-		return 0, err
-	}
-	if len(v) != 8 {
-		return 0, fmt.Errorf("corrupt value at %q", key)
-	}
-	return binary.BigEndian.Uint64(v), nil
-}
-
-func setUint(kv KV, key []byte, n uint64) error {
-	return kv.Set(key, binary.BigEndian.AppendUint64(nil, n))
+func Used(kv state.KV, epoch uint64) (uint64, error) {
+	return state.GetUint64(kv, usedKey(epoch, []byte("all")))
 }

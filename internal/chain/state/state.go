@@ -1,6 +1,10 @@
 // Package state is the chain's authenticated key-value store: an IAVL tree
 // whose root hash is the app hash CometBFT agrees on. Writes go to a working
 // version that Commit saves; nothing here reads a clock or ranges over a map.
+//
+// Modules read and write it through KV (kv.go), one transaction at a time
+// on an Overlay, with the typed helpers there (GetUint64, GetJSON, ...)
+// that fix how numbers and records are encoded.
 package state
 
 import (
