@@ -194,6 +194,12 @@ func (s *Store) Put(c cid.Cid, data []byte) error {
 // as a UnixFS file too, before its git-raw block: an object whose block is
 // here has its chunks here.
 func (s *Store) PutGitObject(o gitstore.Object) error {
+	return s.putGitObject(o, nil)
+}
+
+// putGitObject is PutGitObject, adding a big object's UnixFS root to m
+// when m is not nil.
+func (s *Store) putGitObject(o gitstore.Object, m *manifestBuilder) error {
 	if !CIDForGitObject(o.ID).Defined() {
 		return fmt.Errorf("put git object: bad id %q", o.ID)
 	}
@@ -202,9 +208,11 @@ func (s *Store) PutGitObject(o gitstore.Object) error {
 	var chunks func(string) error
 	if IsBig(o.Type, o.Size) {
 		chunks = func(tmp string) error {
-			if _, err := s.putUnixFSFile(tmp); err != nil {
+			root, err := s.putUnixFSFile(tmp)
+			if err != nil {
 				return fmt.Errorf("store object %s as UnixFS: %w", o.ID, err)
 			}
+			m.add(o.ID, root)
 			return nil
 		}
 	}
@@ -290,12 +298,26 @@ func (e *exactReader) Read(p []byte) (int, error) {
 // written by importWriters goroutines while git streams the next ones;
 // large ones are streamed to their file in order, never held whole.
 func (s *Store) ImportObjects(ctx context.Context, dir string, include, exclude []string) (int, error) {
-	p := newPutPool(s, importWriters)
+	return s.importObjects(ctx, dir, include, exclude, nil)
+}
+
+// importObjects is ImportObjects, adding the UnixFS root of every big
+// object among them to m when m is not nil, stored now or before.
+func (s *Store) importObjects(ctx context.Context, dir string, include, exclude []string, m *manifestBuilder) (int, error) {
+	p := newPutPool(s, importWriters, m)
 	n := 0
-	err := gitstore.WalkObjects(ctx, dir, include, exclude, s.HasGitObject, func(o gitstore.Object) error {
+	var storedBig []string // big objects stored before: their roots are read back after the walk
+	skip := func(id string) bool {
+		size, ok := s.blockSize(id)
+		if ok && m != nil && size > ChunkSize {
+			storedBig = append(storedBig, id)
+		}
+		return ok
+	}
+	err := gitstore.WalkObjects(ctx, dir, include, exclude, skip, func(o gitstore.Object) error {
 		n++
 		if o.Size > bufferedObject {
-			return s.PutGitObject(o)
+			return s.putGitObject(o, m)
 		}
 		body := make([]byte, o.Size)
 		if _, err := io.ReadFull(o.Body, body); err != nil {
@@ -305,6 +327,9 @@ func (s *Store) ImportObjects(ctx context.Context, dir string, include, exclude 
 	})
 	if werr := p.wait(); err == nil {
 		err = werr
+	}
+	if err == nil {
+		err = s.addStoredRoots(storedBig, m)
 	}
 	if err != nil {
 		return n, fmt.Errorf("import objects: %w", err)
@@ -326,14 +351,14 @@ type putPool struct {
 	err  error
 }
 
-func newPutPool(s *Store, workers int) *putPool {
+func newPutPool(s *Store, workers int, m *manifestBuilder) *putPool {
 	p := &putPool{s: s, jobs: make(chan gitstore.Object, 2*workers)}
 	for range workers {
 		p.wg.Add(1)
 		go func() {
 			defer p.wg.Done()
 			for o := range p.jobs {
-				if err := s.PutGitObject(o); err != nil {
+				if err := s.putGitObject(o, m); err != nil {
 					p.fail(err)
 				}
 			}

@@ -31,6 +31,11 @@ type Job struct {
 	Dir     string   `json:"dir"`
 	Include []string `json:"include"`
 	Exclude []string `json:"exclude"`
+	// Repo and Pusher, for a push to a public repository, ask for the
+	// manifest of the job's big objects to be recorded on chain once they
+	// are stored (record.go); a job without them records none.
+	Repo   uint64 `json:"repo,omitempty"`
+	Pusher string `json:"pusher,omitempty"`
 }
 
 const queueDir = ".queue"
@@ -46,6 +51,10 @@ type queue struct {
 	wake    chan struct{}
 	stop    context.CancelFunc
 	done    chan struct{}
+	// The manifests' journal (record.go).
+	recorder    ManifestRecorder
+	recordWake  chan struct{}
+	recordsDone chan struct{}
 }
 
 // startQueue opens the journal in dir and starts its worker, which first
@@ -72,13 +81,15 @@ func (s *Store) startQueue(log *slog.Logger) error {
 		return err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	q := &queue{dir: dir, log: log, held: map[string]bool{}, idle: make(chan struct{}), wake: make(chan struct{}, 1), stop: cancel, done: make(chan struct{})}
+	q := &queue{dir: dir, log: log, held: map[string]bool{}, idle: make(chan struct{}), wake: make(chan struct{}, 1), stop: cancel, done: make(chan struct{}),
+		recordWake: make(chan struct{}, 1), recordsDone: make(chan struct{})}
 	q.pending = len(left)
 	if q.pending == 0 {
 		close(q.idle)
 	}
 	s.queue = q
 	go s.work(ctx)
+	go s.sendRecords(ctx)
 	return nil
 }
 
@@ -164,6 +175,7 @@ func (s *Store) Queued() int {
 func (s *Store) Close() error {
 	s.queue.stop()
 	<-s.queue.done
+	<-s.queue.recordsDone
 	return nil
 }
 
@@ -204,9 +216,20 @@ func (s *Store) runJob(ctx context.Context, name string) bool {
 	if err == nil {
 		var n int
 		start := time.Now()
-		n, err = s.ImportObjects(ctx, job.Dir, job.Include, job.Exclude)
+		var m *manifestBuilder
+		if job.Repo != 0 {
+			m = &manifestBuilder{}
+		}
+		n, err = s.importObjects(ctx, job.Dir, job.Include, job.Exclude, m)
 		if ctx.Err() != nil {
 			return false
+		}
+		if err == nil && m != nil && len(m.m) > 0 {
+			if err := s.journalManifest(name, job, m.m); err != nil {
+				// The objects are stored; only the bitswap path to the
+				// big ones is missing, and git peers serve them.
+				q.log.ErrorContext(ctx, "journal the manifest of a push's big objects", "repo", job.Repo, "err", err)
+			}
 		}
 		q.log.DebugContext(ctx, "stored pushed objects as blocks", "repo", job.Dir, "objects", n, "took", time.Since(start))
 	}

@@ -22,7 +22,8 @@ import (
 // host runs; a push to it, with a 5 MiB file, reaches node1 over bitswap
 // after its git fetch fails, complete (same refs, clean fsck). A git-raw
 // block of 5 MiB is over libp2p's 4 MiB message limit, so that file can
-// only come as its UnixFS chunks, which the push's manifest names.
+// only come as its UnixFS chunks, which the push's manifest names (node0
+// records it once it has stored the push's blocks, after the push).
 func TestReplicationFallsBackToBitswap(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

@@ -338,6 +338,7 @@ func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer
 	// default names of people who signed in here (auth's users).
 	users := auth.New(st, auth.Config{ChainID: ch.Params().ChainID, Names: ix, Log: log})
 	hosting := gitrepos.New(forgeSvc, gitRepos, blockStore, log).WithUsers(users)
+	blockStore.RecordManifests(hosting.RecordManifest)
 	// Before any push: git data as the chain has it, whatever a crash left.
 	if err := hosting.Reconcile(ctx); err != nil {
 		return err

@@ -168,6 +168,9 @@ func Start(t testing.TB, opts ...Option) *Node {
 	t.Cleanup(func() { n.Blocks.Close() })
 	n.auth = auth.New(n.Store, auth.Config{ChainID: 7771, Names: n.Index, Log: Quiet})
 	n.Repos = gitrepos.New(n.Forge, n.GitStore, n.Blocks, Quiet).WithUsers(n.auth)
+	if n.Blocks != nil {
+		n.Blocks.RecordManifests(n.Repos.RecordManifest)
+	}
 	gitSrv := gitserver.New(gitserver.Config{Repos: n.Repos, Store: n.GitStore, Blocks: n.Blocks, Log: Quiet})
 	t.Cleanup(func() { gitSrv.Close() })
 	h, err := web.NewNodeHandler(Quiet, n.Store, n.Chain, n.Index,

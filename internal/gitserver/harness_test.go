@@ -149,7 +149,7 @@ func (h *harness) user(scopes ...string) *tester {
 // commit unless empty.
 func (h *harness) repo(owner *tester, ownerName, name string, private, empty bool) gitserver.Repo {
 	h.t.Helper()
-	id := fmt.Sprintf("r%d", h.repos.next())
+	id := fmt.Sprintf("%d", h.repos.next())
 	opts := gitstore.CreateOptions{DefaultBranch: "main"}
 	if !empty {
 		opts.README = []byte("# " + name + "\n")

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -33,12 +34,13 @@ import (
 //  2. The node checks each update (Repos.CheckUpdate), links the
 //     quarantine's files into the repository and syncs them
 //     (gitstore.StagePush), and records the updates (Repos.Commit: one
-//     repo.push on chain, compare-and-swap, waited for; with the manifest
-//     of its objects over 1 MiB, pushManifest). A refusal, a
+//     repo.push on chain, compare-and-swap, waited for). A refusal, a
 //     lost race included, drops the staged files and declines the push.
 //  3. It journals the new objects for the blockstore (held) and says yes;
 //     git moves the refs and reports to the client: the push is
-//     acknowledged.
+//     acknowledged. The job that stores them later records the manifest
+//     of its objects over 1 MiB on chain (blocks: record.go), so hashing
+//     them is not on the push's path.
 //  4. When receive-pack ends, the node checks that git moved every ref the
 //     chain took (moving any it did not), forgets the staging and lets the
 //     queue store the blocks.
@@ -202,9 +204,8 @@ func (s *Server) preReceive(ctx context.Context, p *push, req hookRequest) hookR
 			return hookResponse{Message: "The node could not store the pushed objects; please try again."}
 		}
 	}
-	manifest := s.pushManifest(ctx, p.repo, req.Quarantine)
 	crash.Point(crash.PreReceive)
-	if err := s.repos.Commit(ctx, &p.user, p.repo, updates, manifest); err != nil {
+	if err := s.repos.Commit(ctx, &p.user, p.repo, updates, ""); err != nil {
 		if ue, known := usererr.As(err); known && ue.Code != NotCommitted && staged != nil {
 			staged.Drop() // refused: git drops the quarantine, and nothing names these objects
 		}
@@ -220,7 +221,7 @@ func (s *Server) preReceive(ctx context.Context, p *push, req hookRequest) hookR
 	// 3. The new objects of a public repository, for the blockstore,
 	// stored once git is done with the push.
 	if !p.repo.Private && s.blocks != nil {
-		release, err := s.queueBlocks(ctx, p.repo, updates)
+		release, err := s.queueBlocks(ctx, p.repo, p.user.Address.Hex(), updates)
 		if err != nil {
 			// The push stands; the start queues what is missing.
 			s.log.ErrorContext(ctx, "queue pushed objects for the blockstore", "repo", p.repo.ID, "err", err)
@@ -310,7 +311,7 @@ func (s *Server) settle(p *push) bool {
 // queueBlocks queues every object the push brought for the blockstore: all
 // that the new tips reach and neither the old tips nor the refs the push
 // left alone do (their objects were queued when they were pushed).
-func (s *Server) queueBlocks(ctx context.Context, repo Repo, updates []RefUpdate) (release func(), err error) {
+func (s *Server) queueBlocks(ctx context.Context, repo Repo, pusher string, updates []RefUpdate) (release func(), err error) {
 	var include, exclude []string
 	pushed := map[string]bool{}
 	for _, u := range updates {
@@ -334,5 +335,6 @@ func (s *Server) queueBlocks(ctx context.Context, repo Repo, updates []RefUpdate
 			exclude = append(exclude, r.ID)
 		}
 	}
-	return s.blocks.EnqueueHeld(blocks.Job{Dir: repo.Path, Include: include, Exclude: exclude})
+	id, _ := strconv.ParseUint(repo.ID, 10, 64) // not a number: no manifest is recorded
+	return s.blocks.EnqueueHeld(blocks.Job{Dir: repo.Path, Include: include, Exclude: exclude, Repo: id, Pusher: pusher})
 }

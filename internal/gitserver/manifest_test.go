@@ -3,20 +3,36 @@ package gitserver_test
 import (
 	"context"
 	"crypto/rand"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ipfs/go-cid"
 
 	"github.com/dforge/dforge/internal/blocks"
 )
 
-// A push to a public repository sends the manifest of its objects over
-// 1 MiB with its ref updates, the manifest's block stored; a push of
-// small objects sends none, and a private repository's never does.
-func TestPushSendsTheManifestOfBigObjects(t *testing.T) {
+// recorded is one manifest the blockstore asked to record on chain.
+type recorded struct {
+	repo     uint64
+	pusher   string
+	manifest cid.Cid
+}
+
+// A push to a public repository sends no manifest with its ref updates:
+// the job that stores its objects builds the manifest of those over 1 MiB
+// after the push, stores its block and has it recorded for the pusher. A
+// push of small objects records none, and a private repository's never
+// does.
+func TestPushRecordsTheManifestOfBigObjectsAfterThePush(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
+	got := make(chan recorded, 10)
+	h.blocks.RecordManifests(func(_ context.Context, repo uint64, pusher string, manifest cid.Cid) error {
+		got <- recorded{repo, pusher, manifest}
+		return nil
+	})
 	alice := h.user()
 	big := make([]byte, 2<<20)
 	rand.Read(big)
@@ -29,22 +45,30 @@ func TestPushSendsTheManifestOfBigObjects(t *testing.T) {
 		h.commit(work, "small", map[string]string{"small.txt": "small\n"})
 		h.run(work, "push", "--quiet", "origin", "main")
 		blob := strings.TrimSpace(h.run(work, "rev-parse", "HEAD:big.bin"))
+		h.settleBlocks()
 
 		pushes := h.repos.pushesTo(r)
-		if len(pushes) != 2 || pushes[1].manifest != "" {
-			t.Fatalf("%s: pushes %+v; the second brings no big object", name, pushes)
+		if len(pushes) != 2 || pushes[0].manifest != "" || pushes[1].manifest != "" {
+			t.Fatalf("%s: pushes %+v; no push carries a manifest", name, pushes)
 		}
 		if private {
-			if pushes[0].manifest != "" {
-				t.Fatalf("a private push sent a manifest: %s", pushes[0].manifest)
+			select {
+			case rec := <-got:
+				t.Fatalf("a private push recorded a manifest: %+v", rec)
+			case <-time.After(200 * time.Millisecond):
 			}
 			continue
 		}
-		c, err := cid.Decode(pushes[0].manifest)
-		if err != nil {
-			t.Fatalf("manifest %q: %v", pushes[0].manifest, err)
+		var rec recorded
+		select {
+		case rec = <-got:
+		case <-time.After(10 * time.Second):
+			t.Fatal("no manifest was recorded for the push of a big object")
 		}
-		blk, err := h.blocks.Blockstore().Get(context.Background(), c)
+		if id, _ := strconv.ParseUint(r.ID, 10, 64); rec.repo != id || !strings.EqualFold(rec.pusher, alice.addr.Hex()) {
+			t.Fatalf("recorded %+v; want repository %s pushed by %s", rec, r.ID, alice.addr.Hex())
+		}
+		blk, err := h.blocks.Blockstore().Get(context.Background(), rec.manifest)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,9 +76,13 @@ func TestPushSendsTheManifestOfBigObjects(t *testing.T) {
 		if err != nil || len(m) != 1 || !m[blob].Defined() {
 			t.Fatalf("manifest %v, %v; want the blob %s", m, err, blob)
 		}
-		h.settleBlocks()
 		if !h.blocks.Has(m[blob]) || !h.blocks.HasGitObject(blob) {
 			t.Fatal("the big blob's block or UnixFS file was not stored")
+		}
+		select {
+		case extra := <-got:
+			t.Fatalf("the push of small objects recorded a manifest: %+v", extra)
+		case <-time.After(200 * time.Millisecond):
 		}
 	}
 }

@@ -35,7 +35,7 @@ type forgeChange struct {
 var forgeTables = []string{
 	"forge_collaborators", "forge_stars", "forge_watches", "forge_labels", "forge_issues",
 	"forge_issue_labels", "forge_issue_assignees", "forge_comments", "forge_pulls",
-	"forge_reviews", "forge_review_comments", "forge_ref_updates",
+	"forge_reviews", "forge_review_comments", "forge_ref_updates", "forge_manifests",
 }
 
 // resetForge deletes the chain's forge rows, keeping the private store's.
@@ -97,6 +97,7 @@ func writeChange(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 		func() error { return writeFlag(ctx, tx, c, "forge_stars", ch.Star) },
 		func() error { return writeFlag(ctx, tx, c, "forge_watches", ch.Watch) },
 		func() error { return writeRef(ctx, tx, c) },
+		func() error { return writeManifest(ctx, tx, c) },
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -316,6 +317,21 @@ func writeRef(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 		if err != nil {
 			return fmt.Errorf("write ref update %d: %w", ref.ID, err)
 		}
+	}
+	return nil
+}
+
+// writeManifest records a manifest of big objects sent after its push;
+// the same one twice is one row.
+func writeManifest(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+	m := c.change.Manifest
+	if m == nil {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO forge_manifests (repo_id, manifest, height) VALUES ($1, $2, $3)
+		ON CONFLICT (repo_id, manifest) DO NOTHING`, int64(m.Repo), m.Manifest, c.height)
+	if err != nil {
+		return fmt.Errorf("write manifest of repository %d: %w", m.Repo, err)
 	}
 	return nil
 }

@@ -83,8 +83,12 @@ func (ix *Index) ChainRefs(ctx context.Context, repo uint64) ([]ChainRef, error)
 // Manifests lists the manifests of repo's pushes (CIDs of the blocks
 // mapping their big objects to UnixFS files), newest first, each once.
 func (ix *Index) Manifests(ctx context.Context, repo uint64) ([]string, error) {
-	rows, err := ix.rdb.QueryContext(ctx, `SELECT manifest FROM forge_ref_updates
-		WHERE repo_id = $1 AND manifest <> '' GROUP BY manifest ORDER BY MAX(id) DESC`, int64(repo))
+	// Newest first by height: a push's own manifest and one sent after it.
+	rows, err := ix.rdb.QueryContext(ctx, `SELECT manifest FROM (
+			SELECT manifest, height FROM forge_ref_updates WHERE repo_id = $1 AND manifest <> ''
+			UNION ALL
+			SELECT manifest, height FROM forge_manifests WHERE repo_id = $1
+		) m GROUP BY manifest ORDER BY MAX(height) DESC, manifest`, int64(repo))
 	if err != nil {
 		return nil, fmt.Errorf("read manifests of repository %d: %w", repo, err)
 	}

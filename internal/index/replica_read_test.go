@@ -40,6 +40,17 @@ func TestReplicaReads(t *testing.T) {
 		if got, err := ix.Manifests(ctx, 1); err != nil || len(got) != 2 || got[0] != m2 || got[1] != m1 {
 			t.Fatalf("manifests = %v, %v; want %s then %s", got, err, m2, m1)
 		}
+		// One sent after its push (twice: one row), and a push's own sent again.
+		const m3 = "bafyreif2uwqjmtjted54brvjeikaiu6ike7kesvy7ucxoa2iasuwojeasy"
+		forgeAct(t, op1, ch, ix, alice, "repo.manifest", map[string]any{"repo": 1, "manifest": m3})
+		forgeAct(t, op1, ch, ix, alice, "repo.manifest", map[string]any{"repo": 1, "manifest": m3})
+		if got, err := ix.Manifests(ctx, 1); err != nil || len(got) != 3 || got[0] != m3 || got[1] != m2 || got[2] != m1 {
+			t.Fatalf("manifests = %v, %v; want %s, %s, %s", got, err, m3, m2, m1)
+		}
+		forgeAct(t, op0, ch, ix, alice, "repo.manifest", map[string]any{"repo": 1, "manifest": m1})
+		if got, err := ix.Manifests(ctx, 1); err != nil || len(got) != 3 || got[0] != m1 || got[1] != m3 {
+			t.Fatalf("manifests = %v, %v; want %s first, then %s", got, err, m1, m3)
+		}
 		if err := ix.ProjectPrivate(ctx, privateEntries(t, alice)...); err != nil {
 			t.Fatal(err)
 		}

@@ -79,13 +79,14 @@ func (r *Replicator) bitswapFetch(ctx context.Context, q *gitstore.Quarantine, r
 		return err
 	}
 	defer pack.close()
-	pack.big = r.bigObjects(ctx, repo)
+	var manifests int
+	pack.big, manifests = r.bigObjects(ctx, repo)
 	here, err := startObjectsHere(ctx, q)
 	if err != nil {
 		return err
 	}
 	defer here.close()
-	w := &walk{r: r, pack: pack, here: here, plain: plain, seen: map[string]bool{}, wanted: map[string]bool{}, came: map[string]bool{}}
+	w := &walk{r: r, pack: pack, here: here, plain: plain, repo: repo, manifests: manifests, seen: map[string]bool{}, wanted: map[string]bool{}, came: map[string]bool{}}
 	if err := w.run(ctx, ids); err != nil {
 		return err
 	}
@@ -98,6 +99,10 @@ type walk struct {
 	pack  *packFile
 	here  *objectsHere
 	plain context.Context // the walk's, without its session
+	// The repository, and how many manifests of big objects it had on
+	// chain when the walk began.
+	repo      uint64
+	manifests int
 
 	// The dispatcher's (run's) own.
 	seen   map[string]bool // met as an id or a link
@@ -174,6 +179,9 @@ func (w *walk) run(ctx context.Context, ids []string) error {
 			stall.Reset(blockTimeout)
 			quiet.Reset(askAgainAfter)
 		case <-quiet.C:
+			if w.newManifest() {
+				return errNewManifest
+			}
 			w.askAgain(ctx)
 			quiet.Reset(askAgainAfter)
 		case <-stall.C:
@@ -184,6 +192,19 @@ func (w *walk) run(ctx context.Context, ids []string) error {
 			return ctx.Err()
 		}
 	}
+}
+
+// errNewManifest ends a walk that waits for objects while a manifest of
+// big objects came on chain: the node that took a push records it after
+// the push, and an object over the peers' message limit comes only as the
+// UnixFS file it names. The repository changed, so it runs again at once.
+var errNewManifest = errors.New("a manifest of big objects came on chain during the walk; walking again")
+
+// newManifest reports whether the repository has more manifests on chain
+// than when the walk began.
+func (w *walk) newManifest() bool {
+	list, err := w.r.cfg.Chain.Manifests(w.plain, w.repo)
+	return err == nil && len(list) > w.manifests
 }
 
 // add puts the ids not met before and not in the repository on the
@@ -416,12 +437,13 @@ func (o *objectsHere) close() {
 // bigObjects maps the git ids of repo's big objects to their UnixFS roots,
 // from the manifests its pushes recorded on chain, each fetched (at once,
 // blockParallel at a time) and checked. A manifest no peer sends is left
-// out: its objects are asked for as blocks.
-func (r *Replicator) bigObjects(ctx context.Context, repo uint64) blocks.Manifest {
+// out: its objects are asked for as blocks. The count is the manifests
+// listed.
+func (r *Replicator) bigObjects(ctx context.Context, repo uint64) (blocks.Manifest, int) {
 	list, err := r.cfg.Chain.Manifests(ctx, repo)
 	if err != nil {
 		r.log.WarnContext(ctx, "list the manifests of big objects", "repo", repo, "err", err)
-		return nil
+		return nil, 0
 	}
 	var (
 		mu    sync.Mutex
@@ -455,7 +477,7 @@ func (r *Replicator) bigObjects(ctx context.Context, repo uint64) blocks.Manifes
 		}()
 	}
 	wg.Wait()
-	return all
+	return all, len(list)
 }
 
 // fetchUnixFS reads the big object id from its UnixFS file root.

@@ -72,6 +72,7 @@ func init() {
 		"repo.unwatch":          {RepoRef{}, func(s *session, p []byte) error { return repoFlag(s, p, flagWatch, false) }},
 		"repo.collaborator.set": {CollaboratorSet{}, collaboratorSet},
 		"repo.push":             {RepoPush{}, repoPush},
+		"repo.manifest":         {RepoManifest{}, repoManifest},
 		"issue.create":          {IssueCreate{}, issueCreate},
 		"issue.edit":            {IssueEdit{}, issueEdit},
 		"issue.close":           {IssueState{}, func(s *session, p []byte) error { return issueSetState(s, p, false, StateClosed) }},

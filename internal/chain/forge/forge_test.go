@@ -530,7 +530,7 @@ func TestDeterministic(t *testing.T) {
 			t.Fatalf("event %d differs:\n%s\n%s", i, a.events[i], b.events[i])
 		}
 	}
-	if len(forge.Actions()) != 24 {
+	if len(forge.Actions()) != 25 {
 		t.Fatalf("actions: %v", forge.Actions())
 	}
 }

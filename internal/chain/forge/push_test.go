@@ -87,3 +87,23 @@ func TestPushManifest(t *testing.T) {
 		w.fails(tx.CodeInvalidField, writer, "repo.push", m{"repo": id, "ref": "refs/heads/main", "old": sha2, "new": sha3, "manifest": bad})
 	}
 }
+
+// The manifest of a push's big objects may come after the push, from a
+// writer; the chain checks its form and that the repository is public.
+func TestRepoManifestAfterThePush(t *testing.T) {
+	w := newWorld(t)
+	id := w.team()
+	const manifest = "bafyreibme22gw2h7y2h7tg2fhqotaqjucnbc24deqo72b6mkl2egezxhvy"
+	c := w.ok(writer, "repo.manifest", m{"repo": id, "manifest": manifest})
+	if c.Manifest == nil || c.Manifest.Repo != id || c.Manifest.Manifest != manifest || c.RepoID() != id || len(c.Repos) != 1 || c.Repos[0].UpdatedHeight != w.height {
+		t.Fatalf("change = %+v", c)
+	}
+	w.fails(tx.CodeForbidden, reader, "repo.manifest", m{"repo": id, "manifest": manifest})
+	w.fails(tx.CodeNotFound, writer, "repo.manifest", m{"repo": id + 100, "manifest": manifest})
+	for _, bad := range []string{"", "manifest", "bafkreibme22gw2h7y2h7tg2fhqotaqjucnbc24deqo72b6mkl2egezxhvy"} {
+		w.fails(tx.CodeInvalidField, writer, "repo.manifest", m{"repo": id, "manifest": bad})
+	}
+	w = newWorld(t)
+	w.private = true
+	w.fails(tx.CodeInvalidField, owner, "repo.manifest", m{"repo": w.team(), "manifest": manifest})
+}

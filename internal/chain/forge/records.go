@@ -178,6 +178,8 @@ type Change struct {
 	Refs []RefUpdate `json:"refs,omitempty"`
 	// Ref is the one update of a push in events written before Refs.
 	Ref *RefUpdate `json:"ref,omitempty"`
+	// Manifest is a manifest of big objects recorded after their push.
+	Manifest *ManifestRecord `json:"manifest,omitempty"`
 	// ClosedIssues are the issues a merged pull request closed ("fixes #3").
 	ClosedIssues []Issue `json:"closedIssues,omitempty"`
 	// Contributions is the accepted work the action brings the rewards module.
@@ -204,6 +206,8 @@ func (c Change) RepoID() uint64 {
 		return c.Refs[0].Repo
 	case c.Ref != nil:
 		return c.Ref.Repo
+	case c.Manifest != nil:
+		return c.Manifest.Repo
 	}
 	return 0
 }

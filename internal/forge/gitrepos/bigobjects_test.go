@@ -45,11 +45,9 @@ func TestPushRecordsTheManifestOfBigObjects(t *testing.T) {
 	n.Git(work, "push", "--quiet", "origin", "main")
 	blob := strings.TrimSpace(n.Git(work, "rev-parse", "HEAD:data/big.bin"))
 
-	// 1. The manifest on chain, its block here, its entry the blob.
-	manifests, err := n.Index.Manifests(ctx, r.ID)
-	if err != nil || len(manifests) != 1 {
-		t.Fatalf("manifests on chain = %v, %v", manifests, err)
-	}
+	// 1. The manifest on chain (recorded once the push's objects are
+	// stored, after the push), its block here, its entry the blob.
+	manifests := waitManifests(t, n, r.ID, 1)
 	c, err := cid.Decode(manifests[0])
 	if err != nil {
 		t.Fatal(err)
@@ -75,6 +73,9 @@ func TestPushRecordsTheManifestOfBigObjects(t *testing.T) {
 	// A push of small objects records none.
 	n.Commit(work, "Small", map[string]string{"notes.txt": "small\n"})
 	n.Git(work, "push", "--quiet", "origin", "main")
+	if err := n.Blocks.Settle(ctx); err != nil { // a record is journaled before its job ends
+		t.Fatal(err)
+	}
 	if again, err := n.Index.Manifests(ctx, r.ID); err != nil || len(again) != 1 {
 		t.Fatalf("manifests after a small push = %v, %v", again, err)
 	}
@@ -157,4 +158,27 @@ func startIPFS(t *testing.T, s *blocks.Store) *p2p.Node {
 	}
 	t.Cleanup(func() { node.Close() })
 	return node
+}
+
+// waitManifests waits until the chain lists want manifests of repo's big
+// objects, and returns them.
+func waitManifests(t *testing.T, n *forgetest.Node, repo uint64, want int) []string {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		got, err := n.Index.Manifests(context.Background(), repo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) >= want {
+			if len(got) != want {
+				t.Fatalf("manifests on chain = %v; want %d", got, want)
+			}
+			return got
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("manifests on chain = %v after 30s; want %d", got, want)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
