@@ -23,124 +23,114 @@ func (a *API) registerChainReads(mux *http.ServeMux) {
 	if a.index == nil {
 		return
 	}
-	mux.HandleFunc("GET /api/v1/chain/status", a.getChainStatus)
-	mux.HandleFunc("GET /api/v1/chain/blocks", a.listBlocks)
-	mux.HandleFunc("GET /api/v1/chain/blocks/{height}", a.getBlock)
-	mux.HandleFunc("GET /api/v1/chain/txs", a.listTxs)
-	mux.HandleFunc("GET /api/v1/chain/txs/{hash}", a.getTx)
-	mux.HandleFunc("GET /api/v1/chain/validators", a.listValidators)
-	mux.HandleFunc("GET /api/v1/nodes", a.listNodes)
-	mux.HandleFunc("GET /api/v1/chain/tips", a.listTips)
-	mux.HandleFunc("GET /api/v1/accounts/{address}/txs", a.listAccountTxs)
-	mux.HandleFunc("GET /api/v1/usernames/{name}", a.getUsername)
+	mux.HandleFunc("GET /api/v1/chain/status", a.serve(a.getChainStatus))
+	mux.HandleFunc("GET /api/v1/chain/blocks", a.serve(a.listBlocks))
+	mux.HandleFunc("GET /api/v1/chain/blocks/{height}", a.serve(a.getBlock))
+	mux.HandleFunc("GET /api/v1/chain/txs", a.serve(a.listTxs))
+	mux.HandleFunc("GET /api/v1/chain/txs/{hash}", a.serve(a.getTx))
+	mux.HandleFunc("GET /api/v1/chain/validators", a.serve(a.listValidators))
+	mux.HandleFunc("GET /api/v1/nodes", a.serve(a.listNodes))
+	mux.HandleFunc("GET /api/v1/chain/tips", a.serve(a.listTips))
+	mux.HandleFunc("GET /api/v1/accounts/{address}/txs", a.serve(a.listAccountTxs))
+	mux.HandleFunc("GET /api/v1/usernames/{name}", a.serve(a.getUsername))
 }
 
-func (a *API) getChainStatus(w http.ResponseWriter, r *http.Request) {
+func (a *API) getChainStatus(w http.ResponseWriter, r *http.Request) error {
 	s, err := a.index.Status(r.Context())
-	a.respond(w, r, s, err)
+	return a.respond(w, r, s, err)
 }
 
-func (a *API) listBlocks(w http.ResponseWriter, r *http.Request) {
+func (a *API) listBlocks(w http.ResponseWriter, r *http.Request) error {
 	p, err := pageOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	blocks, total, err := a.index.Blocks(r.Context(), p)
-	a.respondList(w, r, p, total, blocks, err)
+	return a.respondList(w, r, p, total, blocks, err)
 }
 
-func (a *API) getBlock(w http.ResponseWriter, r *http.Request) {
+func (a *API) getBlock(w http.ResponseWriter, r *http.Request) error {
 	h, err := strconv.ParseInt(r.PathValue("height"), 10, 64)
 	if err != nil || h < 1 {
-		a.writeError(w, r, usererr.InvalidField("height", "invalid_height", "height must be a whole number from 1 up"))
-		return
+		return usererr.InvalidField("height", "invalid_height", "height must be a whole number from 1 up")
 	}
 	b, err := a.index.Block(r.Context(), h)
-	a.respond(w, r, b, err)
+	return a.respond(w, r, b, err)
 }
 
-func (a *API) listTxs(w http.ResponseWriter, r *http.Request) {
+func (a *API) listTxs(w http.ResponseWriter, r *http.Request) error {
 	var f index.TxFilter
 	q := r.URL.Query()
 	if v := q.Get("type"); v != "" {
 		k, ok := tx.FoldKind(v) // a filter, not a signed type: any case will do
 		if !ok {
-			a.writeError(w, r, usererr.InvalidField("type", "invalid_type", fmt.Sprintf("type must be one of %s", kindList())))
-			return
+			return usererr.InvalidField("type", "invalid_type", fmt.Sprintf("type must be one of %s", kindList()))
 		}
 		f.Type = string(k)
 	}
 	if v := q.Get("address"); v != "" {
 		addr, err := parseAddress("address", v)
 		if err != nil {
-			a.writeError(w, r, err)
-			return
+			return err
 		}
 		f.Address = &addr
 	}
-	a.txList(w, r, f)
+	return a.txList(w, r, f)
 }
 
-func (a *API) listAccountTxs(w http.ResponseWriter, r *http.Request) {
+func (a *API) listAccountTxs(w http.ResponseWriter, r *http.Request) error {
 	addr, err := pathAddress(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
-	a.txList(w, r, index.TxFilter{Address: &addr})
+	return a.txList(w, r, index.TxFilter{Address: &addr})
 }
 
-func (a *API) listTips(w http.ResponseWriter, r *http.Request) {
+func (a *API) listTips(w http.ResponseWriter, r *http.Request) error {
 	target := r.URL.Query().Get("target")
 	if _, err := tx.ParseTarget(target); err != nil {
-		a.writeError(w, r, usererr.InvalidField("target", "invalid_target", "target must name what the tips thank, e.g. user:alice or repo:alice/x: "+err.Error()))
-		return
+		return usererr.InvalidField("target", "invalid_target", "target must name what the tips thank, e.g. user:alice or repo:alice/x: "+err.Error())
 	}
-	a.txList(w, r, index.TxFilter{Target: target})
+	return a.txList(w, r, index.TxFilter{Target: target})
 }
 
-func (a *API) txList(w http.ResponseWriter, r *http.Request, f index.TxFilter) {
+func (a *API) txList(w http.ResponseWriter, r *http.Request, f index.TxFilter) error {
 	p, err := pageOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	txs, total, err := a.index.Txs(r.Context(), f, p)
-	a.respondList(w, r, p, total, txs, err)
+	return a.respondList(w, r, p, total, txs, err)
 }
 
 var txHash = regexp.MustCompile(`^(0x)?[0-9a-fA-F]{64}$`)
 
-func (a *API) getTx(w http.ResponseWriter, r *http.Request) {
+func (a *API) getTx(w http.ResponseWriter, r *http.Request) error {
 	raw := r.PathValue("hash")
 	if !txHash.MatchString(raw) {
-		a.writeError(w, r, usererr.InvalidField("hash", "invalid_hash", "a transaction hash is 64 hex digits"))
-		return
+		return usererr.InvalidField("hash", "invalid_hash", "a transaction hash is 64 hex digits")
 	}
 	t, err := a.index.Tx(r.Context(), strings.ToLower(strings.TrimPrefix(raw, "0x")))
-	a.respond(w, r, t, err)
+	return a.respond(w, r, t, err)
 }
 
-func (a *API) listValidators(w http.ResponseWriter, r *http.Request) {
+func (a *API) listValidators(w http.ResponseWriter, r *http.Request) error {
 	p, err := pageOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	vals, err := a.index.Validators(r.Context())
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	// Typed so the OpenAPI generator, which reads the source, sees the item type.
 	var page []index.Validator = pageSlice(vals, p)
-	a.respondList(w, r, p, int64(len(vals)), page, nil)
+	return a.respondList(w, r, p, int64(len(vals)), page, nil)
 }
 
-func (a *API) getUsername(w http.ResponseWriter, r *http.Request) {
+func (a *API) getUsername(w http.ResponseWriter, r *http.Request) error {
 	av, err := a.index.UsernameAvailability(r.Context(), r.PathValue("name"))
-	a.respond(w, r, av, err)
+	return a.respond(w, r, av, err)
 }
 
 func kindList() string {
@@ -204,10 +194,9 @@ func pageWithLimit(r *http.Request, limit int) (index.Page, error) {
 
 // respondList writes one page of a list with X-Total-Count and a Link
 // header (next, last, first, prev) as GitHub and Gitea do.
-func (a *API) respondList(w http.ResponseWriter, r *http.Request, p index.Page, total int64, items any, err error) {
+func (a *API) respondList(w http.ResponseWriter, r *http.Request, p index.Page, total int64, items any, err error) error {
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	w.Header().Set("X-Total-Count", strconv.FormatInt(total, 10))
 	last := max(1, int((total+int64(p.Limit)-1)/int64(p.Limit)))
@@ -230,4 +219,5 @@ func (a *API) respondList(w http.ResponseWriter, r *http.Request, p index.Page, 
 		w.Header().Set("Link", strings.Join(links, ", "))
 	}
 	writeJSON(w, http.StatusOK, items)
+	return nil
 }

@@ -44,22 +44,22 @@ const (
 
 func (a *API) registerContents(mux *http.ServeMux) {
 	const repo = "GET /api/v1/repos/{owner}/{repo}"
-	mux.HandleFunc(repo+"/contents", a.getContents)
-	mux.HandleFunc(repo+"/contents/{path...}", a.getContents)
-	mux.HandleFunc(repo+"/raw/{path...}", a.getRaw)
-	mux.HandleFunc(repo+"/media/{path...}", a.getRaw)
-	mux.HandleFunc(repo+"/git/trees/{sha}", a.getTree)
-	mux.HandleFunc(repo+"/git/blobs/{sha}", a.getBlob)
-	mux.HandleFunc(repo+"/git/refs", a.listRefs)
-	mux.HandleFunc(repo+"/git/refs/{ref...}", a.listRefs)
-	mux.HandleFunc(repo+"/git/commits/{sha}", a.getCommit)
-	mux.HandleFunc(repo+"/branches", a.listBranches)
-	mux.HandleFunc(repo+"/branches/{branch...}", a.getBranch)
-	mux.HandleFunc(repo+"/tags", a.listTags)
-	mux.HandleFunc(repo+"/commits", a.listCommits)
-	mux.HandleFunc(repo+"/readme", a.getReadme)
-	mux.HandleFunc(repo+"/contributors", a.listContributors)
-	mux.HandleFunc(repo+"/counts", a.getCounts)
+	mux.HandleFunc(repo+"/contents", a.serve(a.getContents))
+	mux.HandleFunc(repo+"/contents/{path...}", a.serve(a.getContents))
+	mux.HandleFunc(repo+"/raw/{path...}", a.serve(a.getRaw))
+	mux.HandleFunc(repo+"/media/{path...}", a.serve(a.getRaw))
+	mux.HandleFunc(repo+"/git/trees/{sha}", a.serve(a.getTree))
+	mux.HandleFunc(repo+"/git/blobs/{sha}", a.serve(a.getBlob))
+	mux.HandleFunc(repo+"/git/refs", a.serve(a.listRefs))
+	mux.HandleFunc(repo+"/git/refs/{ref...}", a.serve(a.listRefs))
+	mux.HandleFunc(repo+"/git/commits/{sha}", a.serve(a.getCommit))
+	mux.HandleFunc(repo+"/branches", a.serve(a.listBranches))
+	mux.HandleFunc(repo+"/branches/{branch...}", a.serve(a.getBranch))
+	mux.HandleFunc(repo+"/tags", a.serve(a.listTags))
+	mux.HandleFunc(repo+"/commits", a.serve(a.listCommits))
+	mux.HandleFunc(repo+"/readme", a.serve(a.getReadme))
+	mux.HandleFunc(repo+"/contributors", a.serve(a.listContributors))
+	mux.HandleFunc(repo+"/counts", a.serve(a.getCounts))
 }
 
 // code is a visible repository with its git data on this node.
@@ -216,26 +216,24 @@ func (c code) content(e gitstore.Entry, ref string) contentJSON {
 	return j
 }
 
-func (a *API) getContents(w http.ResponseWriter, r *http.Request) {
+func (a *API) getContents(w http.ResponseWriter, r *http.Request) error {
 	c, e, commit, ref, err := a.fileAt(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	ctx := r.Context()
 	// 1. A directory lists its entries, without content.
 	if e.Type == "tree" {
 		entries, err := gitstore.Tree(ctx, c.dir, commit, e.Path)
 		if err != nil {
-			a.writeError(w, r, gitError(err))
-			return
+			return gitError(err)
 		}
 		out := make([]contentJSON, 0, len(entries))
 		for _, child := range entries {
 			out = append(out, c.content(child, ref))
 		}
 		writeJSON(w, http.StatusOK, out)
-		return
+		return nil
 	}
 	// 2. A file, a symlink or a submodule, with its last commit.
 	j := c.content(e, ref)
@@ -244,18 +242,17 @@ func (a *API) getContents(w http.ResponseWriter, r *http.Request) {
 	}
 	if e.Type != "blob" {
 		writeJSON(w, http.StatusOK, j)
-		return
+		return nil
 	}
 	// 3. The content, unless it is too large or binary.
 	if e.Size > maxContentSize {
 		j.TooLarge = true
 		writeJSON(w, http.StatusOK, j)
-		return
+		return nil
 	}
 	data, err := gitstore.ReadBlob(ctx, c.dir, e.ID, maxContentSize)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	if e.Kind() == "symlink" {
 		j.Target = ptr(string(data))
@@ -263,10 +260,11 @@ func (a *API) getContents(w http.ResponseWriter, r *http.Request) {
 	if gitstore.IsBinary(data) {
 		j.Binary = true
 		writeJSON(w, http.StatusOK, j)
-		return
+		return nil
 	}
 	j.Encoding, j.Content = ptr("base64"), ptr(base64.StdEncoding.EncodeToString(data))
 	writeJSON(w, http.StatusOK, j)
+	return nil
 }
 
 // rawType is what a raw file is served as: text as plain text, images,
@@ -290,15 +288,13 @@ func rawType(head []byte, name string) string {
 
 // getRaw streams a file (raw and media alike: there is no LFS), with
 // headers that keep a browser from running anything in it.
-func (a *API) getRaw(w http.ResponseWriter, r *http.Request) {
+func (a *API) getRaw(w http.ResponseWriter, r *http.Request) error {
 	c, e, _, _, err := a.fileAt(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	if e.Type != "blob" {
-		a.writeError(w, r, &usererr.Error{Kind: usererr.NotFound, Code: "path_not_found", Message: e.Path + " is not a file"})
-		return
+		return &usererr.Error{Kind: usererr.NotFound, Code: "path_not_found", Message: e.Path + " is not a file"}
 	}
 	etag := `"` + e.ID + `"`
 	h := w.Header()
@@ -312,19 +308,17 @@ func (a *API) getRaw(w http.ResponseWriter, r *http.Request) {
 	}
 	if r.Header.Get("If-None-Match") == etag {
 		w.WriteHeader(http.StatusNotModified)
-		return
+		return nil
 	}
 	blob, err := gitstore.OpenBlob(r.Context(), c.dir, e.ID)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	defer blob.Close()
 	head := make([]byte, 8000)
 	n, err := io.ReadFull(blob, head)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		a.writeError(w, r, fmt.Errorf("read blob %s: %w", e.ID, err))
-		return
+		return fmt.Errorf("read blob %s: %w", e.ID, err)
 	}
 	disposition := "inline"
 	if r.URL.Query().Has("download") {
@@ -335,14 +329,15 @@ func (a *API) getRaw(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Length", strconv.FormatInt(e.Size, 10))
 	w.WriteHeader(http.StatusOK)
 	if r.Method == http.MethodHead {
-		return
+		return nil
 	}
 	if _, err := w.Write(head[:n]); err != nil {
-		return
+		return nil
 	}
 	if _, err := io.Copy(w, blob); err != nil {
 		a.log.DebugContext(r.Context(), "raw file stream ended early", "path", e.Path, "err", err)
 	}
+	return nil
 }
 
 // gitEntryJSON and gitTreeJSON are Gitea's GitEntry and GitTreeResponse.
@@ -364,26 +359,23 @@ type gitTreeJSON struct {
 	TotalCount int            `json:"total_count"`
 }
 
-func (a *API) getTree(w http.ResponseWriter, r *http.Request) {
+func (a *API) getTree(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	q := r.URL.Query()
 	page, perPage := 1, treePageSize
 	if v := q.Get("page"); v != "" {
 		// Bounded so (page-1)*perPage cannot overflow into a negative slice index.
 		if page, err = strconv.Atoi(v); err != nil || page < 0 || page > math.MaxInt32 {
-			a.writeError(w, r, usererr.InvalidField("page", "invalid_page", "page must be a whole number from 1 up (0 is the first page)"))
-			return
+			return usererr.InvalidField("page", "invalid_page", "page must be a whole number from 1 up (0 is the first page)")
 		}
 		page = max(page, 1) // as pageOf: 0 is the default
 	}
 	if v := q.Get("per_page"); v != "" {
 		if perPage, err = strconv.Atoi(v); err != nil || perPage < 0 || perPage > math.MaxInt32 {
-			a.writeError(w, r, usererr.InvalidField("per_page", "invalid_limit", "per_page must be a whole number from 1 up (0 is the default)"))
-			return
+			return usererr.InvalidField("per_page", "invalid_limit", "per_page must be a whole number from 1 up (0 is the default)")
 		}
 		if perPage == 0 {
 			perPage = treePageSize
@@ -393,14 +385,12 @@ func (a *API) getTree(w http.ResponseWriter, r *http.Request) {
 	sha := r.PathValue("sha")
 	if !isHex(sha) { // a branch or tag: its commit's tree
 		if sha, _, err = a.resolve(r, c, sha); err != nil {
-			a.writeError(w, r, err)
-			return
+			return err
 		}
 	}
 	entries, err := gitstore.TreeByID(r.Context(), c.dir, sha, q.Get("recursive") == "true" || q.Get("recursive") == "1")
 	if err != nil {
-		a.writeError(w, r, gitError(err))
-		return
+		return gitError(err)
 	}
 	out := gitTreeJSON{SHA: sha, URL: c.api + "/git/trees/" + sha, Page: page, TotalCount: len(entries), Entries: []gitEntryJSON{}}
 	from := min(len(entries), (page-1)*perPage)
@@ -414,6 +404,7 @@ func (a *API) getTree(w http.ResponseWriter, r *http.Request) {
 		out.Entries = append(out.Entries, gitEntryJSON{Path: e.Path, Mode: e.Mode, Type: e.Type, Size: e.Size, SHA: e.ID, URL: c.api + "/git/" + kind + "/" + e.ID})
 	}
 	writeJSON(w, http.StatusOK, out)
+	return nil
 }
 
 func isHex(s string) bool {
@@ -421,26 +412,22 @@ func isHex(s string) bool {
 }
 
 // getBlob is Gitea's GitBlobResponse: a blob by id, base64.
-func (a *API) getBlob(w http.ResponseWriter, r *http.Request) {
+func (a *API) getBlob(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	sha := r.PathValue("sha")
 	if !isHex(sha) {
-		a.writeError(w, r, usererr.InvalidField("sha", "invalid_ref", "a blob is named by its id (hex)"))
-		return
+		return usererr.InvalidField("sha", "invalid_ref", "a blob is named by its id (hex)")
 	}
 	typ, err := gitstore.ObjectType(r.Context(), c.dir, sha)
 	if err != nil || typ != "blob" {
-		a.writeError(w, r, gitError(gitstore.ErrRefNotFound))
-		return
+		return gitError(gitstore.ErrRefNotFound)
 	}
 	data, err := gitstore.ReadBlob(r.Context(), c.dir, sha, maxContentSize+1)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	out := map[string]any{"sha": sha, "url": c.api + "/git/blobs/" + sha, "size": len(data), "too_large": len(data) > maxContentSize,
 		"encoding": nil, "content": nil}
@@ -448,6 +435,7 @@ func (a *API) getBlob(w http.ResponseWriter, r *http.Request) {
 		out["encoding"], out["content"] = "base64", base64.StdEncoding.EncodeToString(data)
 	}
 	writeJSON(w, http.StatusOK, out)
+	return nil
 }
 
 // refJSON is Gitea's Reference.
@@ -461,24 +449,21 @@ type refJSON struct {
 	} `json:"object"`
 }
 
-func (a *API) listRefs(w http.ResponseWriter, r *http.Request) {
+func (a *API) listRefs(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	prefix := "refs/"
 	if sub := strings.TrimPrefix(r.PathValue("ref"), "refs/"); sub != "" {
 		if _, err := gitstore.CleanPath(sub); err != nil {
-			a.writeError(w, r, usererr.InvalidField("ref", "invalid_ref", "that is not a ref name"))
-			return
+			return usererr.InvalidField("ref", "invalid_ref", "that is not a ref name")
 		}
 		prefix += sub
 	}
 	refs, err := gitstore.RefNames(r.Context(), c.dir, "refs/")
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	out := []refJSON{}
 	for _, ref := range refs {
@@ -495,10 +480,10 @@ func (a *API) listRefs(w http.ResponseWriter, r *http.Request) {
 		out = append(out, j)
 	}
 	if len(out) == 0 && prefix != "refs/" {
-		a.writeError(w, r, &usererr.Error{Kind: usererr.NotFound, Code: "ref_not_found", Message: "no ref starts with " + prefix})
-		return
+		return &usererr.Error{Kind: usererr.NotFound, Code: "ref_not_found", Message: "no ref starts with " + prefix}
 	}
 	writeJSON(w, http.StatusOK, out)
+	return nil
 }
 
 // --- commits ---
@@ -616,54 +601,47 @@ func boolParam(r *http.Request, name string, def bool) bool {
 	return def
 }
 
-func (a *API) listCommits(w http.ResponseWriter, r *http.Request) {
+func (a *API) listCommits(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	p, err := pageOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	q := r.URL.Query()
 	filter, err := gitstore.CleanPath(q.Get("path"))
 	if err != nil {
-		a.writeError(w, r, gitError(err))
-		return
+		return gitError(err)
 	}
 	if gitstore.IsEmpty(c.dir) {
-		a.respondList(w, r, p, 0, []commitJSON{}, nil)
-		return
+		return a.respondList(w, r, p, 0, []commitJSON{}, nil)
 	}
 	commit, _, err := a.resolve(r, c, q.Get("sha"))
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	files := boolParam(r, "files", true) || boolParam(r, "stat", false)
 	list, err := gitstore.Log(r.Context(), c.dir, commit, gitstore.LogOptions{Path: filter, Skip: (p.Number - 1) * p.Limit, Limit: p.Limit, Files: files})
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	total, err := gitstore.Count(r.Context(), c.dir, commit, filter)
 	out := make([]commitJSON, 0, len(list))
 	for _, g := range list {
 		out = append(out, c.commit(g, files))
 	}
-	a.respondList(w, r, p, int64(total), out, err)
+	return a.respondList(w, r, p, int64(total), out, err)
 }
 
 // getCommit answers /git/commits/{sha}: the commit as JSON (?diff=true
 // adds its diff, capped at maxJSONDiff), or with .diff or .patch its
 // changes as text, streamed whole.
-func (a *API) getCommit(w http.ResponseWriter, r *http.Request) {
+func (a *API) getCommit(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	sha, format := r.PathValue("sha"), ""
 	for _, ext := range []string{".diff", ".patch"} {
@@ -673,14 +651,12 @@ func (a *API) getCommit(w http.ResponseWriter, r *http.Request) {
 	}
 	if !isHex(sha) {
 		if sha, _, err = a.resolve(r, c, sha); err != nil {
-			a.writeError(w, r, err)
-			return
+			return err
 		}
 	}
 	g, err := gitstore.CommitByID(r.Context(), c.dir, sha)
 	if err != nil {
-		a.writeError(w, r, gitError(err))
-		return
+		return gitError(err)
 	}
 	switch format {
 	case ".diff", ".patch":
@@ -693,18 +669,18 @@ func (a *API) getCommit(w http.ResponseWriter, r *http.Request) {
 		if err := gitstore.WriteCommitDiff(r.Context(), c.dir, g, f, 0, w); err != nil {
 			a.log.ErrorContext(r.Context(), "stream commit diff", "commit", g.ID, "err", err)
 		}
-		return
+		return nil
 	}
 	j := c.commit(g, true)
 	if boolParam(r, "diff", false) {
 		diff, truncated, err := gitstore.CommitDiff(r.Context(), c.dir, g, maxJSONDiff)
 		if err != nil {
-			a.writeError(w, r, err)
-			return
+			return err
 		}
 		j.Diff, j.DiffTruncated = &diff, &truncated
 	}
 	writeJSON(w, http.StatusOK, j)
+	return nil
 }
 
 // --- branches and tags ---
@@ -765,52 +741,46 @@ func (c code) branch(b gitstore.Branch) branchJSON {
 	return j
 }
 
-func (a *API) listBranches(w http.ResponseWriter, r *http.Request) {
+func (a *API) listBranches(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	p, err := pageOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	branches, err := gitstore.Branches(r.Context(), c.dir)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	out := []branchJSON{}
 	for _, b := range pageSlice(branches, p) {
 		out = append(out, c.branch(b))
 	}
-	a.respondList(w, r, p, int64(len(branches)), out, nil)
+	return a.respondList(w, r, p, int64(len(branches)), out, nil)
 }
 
-func (a *API) getBranch(w http.ResponseWriter, r *http.Request) {
+func (a *API) getBranch(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	name := r.PathValue("branch")
 	if _, err := gitstore.ResolveBranch(r.Context(), c.dir, name); err != nil {
-		a.writeError(w, r, gitError(err))
-		return
+		return gitError(err)
 	}
 	branches, err := gitstore.Branches(r.Context(), c.dir)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	for _, b := range branches {
 		if b.Name == name {
 			writeJSON(w, http.StatusOK, c.branch(b))
-			return
+			return nil
 		}
 	}
-	a.writeError(w, r, gitError(gitstore.ErrRefNotFound))
+	return gitError(gitstore.ErrRefNotFound)
 }
 
 // tagJSON is Gitea's Tag.
@@ -826,21 +796,18 @@ type tagJSON struct {
 	TarballURL string `json:"tarball_url"`
 }
 
-func (a *API) listTags(w http.ResponseWriter, r *http.Request) {
+func (a *API) listTags(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	p, err := pageOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	tags, err := gitstore.Tags(r.Context(), c.dir)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	out := []tagJSON{}
 	for _, t := range pageSlice(tags, p) {
@@ -853,7 +820,7 @@ func (a *API) listTags(w http.ResponseWriter, r *http.Request) {
 		}
 		out = append(out, j)
 	}
-	a.respondList(w, r, p, int64(len(tags)), out, nil)
+	return a.respondList(w, r, p, int64(len(tags)), out, nil)
 }
 
 // --- dForge's own: readme, contributors, counts ---
@@ -861,27 +828,23 @@ func (a *API) listTags(w http.ResponseWriter, r *http.Request) {
 // readmeNames are the READMEs looked for, best first (any case).
 var readmeNames = []string{"readme.md", "readme.markdown", "readme", "readme.txt", "readme.rst"}
 
-func (a *API) getReadme(w http.ResponseWriter, r *http.Request) {
+func (a *API) getReadme(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	q := r.URL.Query()
 	dir, err := gitstore.CleanPath(q.Get("dir"))
 	if err != nil {
-		a.writeError(w, r, gitError(err))
-		return
+		return gitError(err)
 	}
 	commit, _, err := a.resolve(r, c, q.Get("ref"))
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	entries, err := gitstore.Tree(r.Context(), c.dir, commit, dir)
 	if err != nil {
-		a.writeError(w, r, gitError(err))
-		return
+		return gitError(err)
 	}
 	var found *gitstore.Entry
 	for _, want := range readmeNames {
@@ -896,13 +859,11 @@ func (a *API) getReadme(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if found == nil {
-		a.writeError(w, r, &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: "this directory has no README"})
-		return
+		return &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: "this directory has no README"}
 	}
 	data, err := gitstore.ReadBlob(r.Context(), c.dir, found.ID, maxReadmeSize)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	var out string
 	switch ext := strings.ToLower(path.Ext(found.Name)); {
@@ -910,14 +871,14 @@ func (a *API) getReadme(w http.ResponseWriter, r *http.Request) {
 		out = ""
 	case ext == ".md" || ext == ".markdown":
 		if out, err = a.markdown.RenderStored(data); err != nil {
-			a.writeError(w, r, err)
-			return
+			return err
 		}
 	default:
 		out = "<pre>" + html.EscapeString(string(data)) + "</pre>"
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"name": found.Name, "path": found.Path, "sha": found.ID, "size": found.Size,
 		"truncated": found.Size > maxReadmeSize, "html": out})
+	return nil
 }
 
 type contributorJSON struct {
@@ -926,36 +887,31 @@ type contributorJSON struct {
 	Commits int    `json:"commits"`
 }
 
-func (a *API) listContributors(w http.ResponseWriter, r *http.Request) {
+func (a *API) listContributors(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	p, err := pageOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	if gitstore.IsEmpty(c.dir) {
-		a.respondList(w, r, p, 0, []contributorJSON{}, nil)
-		return
+		return a.respondList(w, r, p, 0, []contributorJSON{}, nil)
 	}
 	commit, _, err := a.resolve(r, c, r.URL.Query().Get("ref"))
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	list, err := gitstore.Contributors(r.Context(), c.dir, commit)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	out := []contributorJSON{}
 	for _, ct := range pageSlice(list, p) {
 		out = append(out, contributorJSON{Name: ct.Name, Email: ct.Email, Commits: ct.Commits})
 	}
-	a.respondList(w, r, p, int64(len(list)), out, nil)
+	return a.respondList(w, r, p, int64(len(list)), out, nil)
 }
 
 // countsJSON is what a repository's home shows in its header.
@@ -970,23 +926,21 @@ type countsJSON struct {
 	OpenPulls  uint64 `json:"open_pulls"`
 }
 
-func (a *API) getCounts(w http.ResponseWriter, r *http.Request) {
+func (a *API) getCounts(w http.ResponseWriter, r *http.Request) error {
 	rec, _, err := a.repoOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	out := countsJSON{Stars: rec.Stars, Forks: rec.Forks, Watchers: rec.Watchers, OpenIssues: rec.OpenIssues, OpenPulls: rec.OpenPulls}
 	c, err := a.codeOf(r)
 	if err != nil || gitstore.IsEmpty(c.dir) {
 		writeJSON(w, http.StatusOK, out) // no git data here, or none yet
-		return
+		return nil
 	}
 	ctx := r.Context()
 	refs, err := gitstore.RefNames(ctx, c.dir, "refs/")
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	for _, ref := range refs {
 		switch {
@@ -998,9 +952,9 @@ func (a *API) getCounts(w http.ResponseWriter, r *http.Request) {
 	}
 	if commit, _, err := a.resolve(r, c, ""); err == nil {
 		if out.Commits, err = gitstore.Count(ctx, c.dir, commit, ""); err != nil {
-			a.writeError(w, r, err)
-			return
+			return err
 		}
 	}
 	writeJSON(w, http.StatusOK, out)
+	return nil
 }

@@ -44,34 +44,25 @@ func (a *API) registerIssues(mux *http.ServeMux) {
 		}
 	}
 	h := &issuesAPI{API: a, pulls: forge.NewPulls(a.forge, cfg)}
-	w := func(fn userHandler) http.HandlerFunc { return a.signedIn(auth.ScopeWrite, fn) }
+	w := func(fn handler) http.HandlerFunc { return a.signedIn(auth.ScopeWrite, fn) }
 	const repo = "/api/v1/repos/{owner}/{repo}"
-	mux.HandleFunc("GET "+repo+"/issues", h.read(h.listIssues))
+	mux.HandleFunc("GET "+repo+"/issues", h.serve(h.listIssues))
 	mux.HandleFunc("POST "+repo+"/issues", w(h.createIssue))
-	mux.HandleFunc("GET "+repo+"/issues/{index}", h.read(h.getIssue))
+	mux.HandleFunc("GET "+repo+"/issues/{index}", h.serve(h.getIssue))
 	mux.HandleFunc("PATCH "+repo+"/issues/{index}", w(h.editIssue))
-	mux.HandleFunc("GET "+repo+"/issues/{index}/comments", h.read(h.listComments))
+	mux.HandleFunc("GET "+repo+"/issues/{index}/comments", h.serve(h.listComments))
 	mux.HandleFunc("POST "+repo+"/issues/{index}/comments", w(h.createComment))
-	mux.HandleFunc("GET "+repo+"/issues/{index}/labels", h.read(h.listIssueLabels))
+	mux.HandleFunc("GET "+repo+"/issues/{index}/labels", h.serve(h.listIssueLabels))
 	mux.HandleFunc("POST "+repo+"/issues/{index}/labels", w(h.addIssueLabels))
 	mux.HandleFunc("PUT "+repo+"/issues/{index}/labels", w(h.replaceIssueLabels))
 	mux.HandleFunc("DELETE "+repo+"/issues/{index}/labels", w(h.clearIssueLabels))
 	mux.HandleFunc("DELETE "+repo+"/issues/{index}/labels/{id}", w(h.removeIssueLabel))
-	mux.HandleFunc("GET "+repo+"/labels", h.read(h.listLabels))
+	mux.HandleFunc("GET "+repo+"/labels", h.serve(h.listLabels))
 	mux.HandleFunc("POST "+repo+"/labels", w(h.createLabel))
-	mux.HandleFunc("GET "+repo+"/labels/{id}", h.read(h.getLabel))
+	mux.HandleFunc("GET "+repo+"/labels/{id}", h.serve(h.getLabel))
 	mux.HandleFunc("DELETE "+repo+"/labels/{id}", w(h.deleteLabel))
-	mux.HandleFunc("GET /api/v1/issues/{id}", h.read(h.getIssueByID))
+	mux.HandleFunc("GET /api/v1/issues/{id}", h.serve(h.getIssueByID))
 	h.registerPulls(mux, w)
-}
-
-// read serves a route anyone may call; fn's error is the answer.
-func (h *issuesAPI) read(fn func(w http.ResponseWriter, r *http.Request) error) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		if err := fn(w, r); err != nil {
-			h.writeError(w, r, err)
-		}
-	}
 }
 
 // issueOf resolves {owner}/{repo} and its issue or pull request {index}.
@@ -432,8 +423,7 @@ func (h *issuesAPI) respondIssues(w http.ResponseWriter, r *http.Request, repo i
 		}
 		out = append(out, l.issue(repo, is, pr))
 	}
-	h.respondList(w, r, p, total, out, nil)
-	return nil
+	return h.respondList(w, r, p, total, out, nil)
 }
 
 // maxTextBody bounds a JSON body carrying Markdown: room for a body at the
@@ -500,7 +490,11 @@ func containsAddr(list []common.Address, a common.Address) bool {
 	return false
 }
 
-func (h *issuesAPI) createIssue(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (h *issuesAPI) createIssue(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	var in struct {
 		Title     string   `json:"title"`
 		Body      string   `json:"body"`
@@ -610,7 +604,11 @@ func stateChange(is index.Issue, state, reason string) (string, string, error) {
 // editIssue applies Gitea's EditIssueOption: title, body and assignees in
 // one issue.edit, then a close or reopen. Everything is checked first, so
 // that a refusal leaves the issue untouched.
-func (h *issuesAPI) editIssue(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (h *issuesAPI) editIssue(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	var in struct {
 		Title       *string   `json:"title"`
 		Body        *string   `json:"body"`
@@ -786,11 +784,14 @@ func (h *issuesAPI) listComments(w http.ResponseWriter, r *http.Request) error {
 	for i, c := range list {
 		out[i] = l.comment(is, c)
 	}
-	h.respondList(w, r, p, total, out, nil)
-	return nil
+	return h.respondList(w, r, p, total, out, nil)
 }
 
-func (h *issuesAPI) createComment(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (h *issuesAPI) createComment(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	var in struct {
 		Body string `json:"body"`
 	}

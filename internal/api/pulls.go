@@ -10,7 +10,6 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/dforge/dforge/internal/auth"
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/gitstore"
@@ -23,21 +22,21 @@ import (
 // head's commits kept in the base repository, diffs, merge-tree, the merge
 // itself) is forge.Pulls'.
 
-func (h *issuesAPI) registerPulls(mux *http.ServeMux, w func(userHandler) http.HandlerFunc) {
+func (h *issuesAPI) registerPulls(mux *http.ServeMux, w func(handler) http.HandlerFunc) {
 	const pulls = "/api/v1/repos/{owner}/{repo}/pulls"
-	mux.HandleFunc("GET "+pulls, h.read(h.listPulls))
+	mux.HandleFunc("GET "+pulls, h.serve(h.listPulls))
 	mux.HandleFunc("POST "+pulls, w(h.createPull))
 	// {index} is also "N.diff" and "N.patch", as in Gitea.
-	mux.HandleFunc("GET "+pulls+"/{index}", h.read(h.getPull))
+	mux.HandleFunc("GET "+pulls+"/{index}", h.serve(h.getPull))
 	mux.HandleFunc("PATCH "+pulls+"/{index}", w(h.editPull))
-	mux.HandleFunc("GET "+pulls+"/{index}/commits", h.read(h.listPullCommits))
-	mux.HandleFunc("GET "+pulls+"/{index}/files", h.read(h.listPullFiles))
-	mux.HandleFunc("GET "+pulls+"/{index}/reviews", h.read(h.listReviews))
+	mux.HandleFunc("GET "+pulls+"/{index}/commits", h.serve(h.listPullCommits))
+	mux.HandleFunc("GET "+pulls+"/{index}/files", h.serve(h.listPullFiles))
+	mux.HandleFunc("GET "+pulls+"/{index}/reviews", h.serve(h.listReviews))
 	mux.HandleFunc("POST "+pulls+"/{index}/reviews", w(h.createReview))
-	mux.HandleFunc("GET "+pulls+"/{index}/reviews/{id}", h.read(h.getReview))
-	mux.HandleFunc("GET "+pulls+"/{index}/reviews/{id}/comments", h.read(h.listReviewComments))
+	mux.HandleFunc("GET "+pulls+"/{index}/reviews/{id}", h.serve(h.getReview))
+	mux.HandleFunc("GET "+pulls+"/{index}/reviews/{id}/comments", h.serve(h.listReviewComments))
 	mux.HandleFunc("POST "+pulls+"/{index}/merge", w(h.mergePull))
-	mux.HandleFunc("GET "+pulls+"/{index}/merge", h.read(h.isMerged))
+	mux.HandleFunc("GET "+pulls+"/{index}/merge", h.serve(h.isMerged))
 }
 
 // pullOf resolves {owner}/{repo} and its pull request {index}.
@@ -207,8 +206,7 @@ func (h *issuesAPI) listPulls(w http.ResponseWriter, r *http.Request) error {
 		}
 		out = append(out, h.pull(r, repo, perm, pr, false))
 	}
-	h.respondList(w, r, p, total, out, nil)
-	return nil
+	return h.respondList(w, r, p, total, out, nil)
 }
 
 // headOf finds the repository and branch of Gitea's head: "branch" in the
@@ -256,7 +254,11 @@ func headInvalid(format string, args ...any) error {
 	return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field", Field: "head", Message: fmt.Sprintf(format, args...)}
 }
 
-func (h *issuesAPI) createPull(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (h *issuesAPI) createPull(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	var in struct {
 		Head      string   `json:"head"`
 		Base      string   `json:"base"`
@@ -371,7 +373,11 @@ func (h *issuesAPI) pullDiff(w http.ResponseWriter, r *http.Request, number, for
 
 // editPull applies Gitea's EditPullRequestOption: title, body, assignees
 // and state (closed or open). The base branch cannot change.
-func (h *issuesAPI) editPull(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (h *issuesAPI) editPull(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	var in struct {
 		Title     *string   `json:"title"`
 		Body      *string   `json:"body"`
@@ -442,8 +448,7 @@ func (h *issuesAPI) listPullCommits(w http.ResponseWriter, r *http.Request) erro
 	for i, g := range list {
 		out[i] = c.commit(g, true)
 	}
-	h.respondList(w, r, p, int64(total), out, nil)
-	return nil
+	return h.respondList(w, r, p, int64(total), out, nil)
 }
 
 // changedFileJSON is Gitea's ChangedFile, plus the file's patch (cut at
@@ -515,8 +520,7 @@ func (h *issuesAPI) listPullFiles(w http.ResponseWriter, r *http.Request) error 
 		}
 		out[i] = j
 	}
-	h.respondList(w, r, p, int64(len(files)), out, nil)
-	return nil
+	return h.respondList(w, r, p, int64(len(files)), out, nil)
 }
 
 // --- reviews ---
@@ -615,8 +619,7 @@ func (h *issuesAPI) listReviews(w http.ResponseWriter, r *http.Request) error {
 	for _, rv := range pageSlice(list, p) {
 		out = append(out, l.review(pr, rv))
 	}
-	h.respondList(w, r, p, int64(len(list)), out, nil)
-	return nil
+	return h.respondList(w, r, p, int64(len(list)), out, nil)
 }
 
 func findReview(list []index.Review, raw string) (index.Review, error) {
@@ -679,7 +682,11 @@ func reviewEvent(event, body string, inline int) (string, error) {
 	return "", usererr.InvalidField("event", "invalid_field", "event must be APPROVED, REQUEST_CHANGES or COMMENT")
 }
 
-func (h *issuesAPI) createReview(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (h *issuesAPI) createReview(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	var in struct {
 		Event    string `json:"event"`
 		Body     string `json:"body"`
@@ -753,7 +760,11 @@ type mergeConflictJSON struct {
 // mergeStyles maps Gitea's Do to the forge's merge styles.
 var mergeStyles = map[string]string{"merge": gitstore.StyleMerge, "squash": gitstore.StyleSquash, "rebase": gitstore.StyleRebase}
 
-func (h *issuesAPI) mergePull(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (h *issuesAPI) mergePull(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	var in struct {
 		Do                     string `json:"Do"`
 		MergeTitleField        string `json:"MergeTitleField"`

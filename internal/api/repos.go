@@ -39,28 +39,28 @@ func (a *API) registerRepos(mux *http.ServeMux) {
 	user := a.signedIn
 	mux.HandleFunc("POST /api/v1/user/repos", user(auth.ScopeWrite, a.createRepo))
 	mux.HandleFunc("GET /api/v1/user/repos", user(auth.ScopeRead, a.listMyRepos))
-	mux.HandleFunc("GET /api/v1/users/{username}/repos", a.listUserRepos)
-	mux.HandleFunc("GET /api/v1/repos/search", a.searchRepos)
-	mux.HandleFunc("GET /api/v1/repositories/{id}", a.getRepoByID)
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}", a.getRepo)
+	mux.HandleFunc("GET /api/v1/users/{username}/repos", a.serve(a.listUserRepos))
+	mux.HandleFunc("GET /api/v1/repos/search", a.serve(a.searchRepos))
+	mux.HandleFunc("GET /api/v1/repositories/{id}", a.serve(a.getRepoByID))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}", a.serve(a.getRepo))
 	mux.HandleFunc("PATCH /api/v1/repos/{owner}/{repo}", user(auth.ScopeWrite, a.editRepo))
 	mux.HandleFunc("DELETE /api/v1/repos/{owner}/{repo}", user(auth.ScopeWrite, a.deleteRepo))
 	mux.HandleFunc("POST /api/v1/repos/{owner}/{repo}/forks", user(auth.ScopeWrite, a.forkRepo))
 	mux.HandleFunc("POST /api/v1/repos/{owner}/{repo}/transfer", user(auth.ScopeWrite, a.transferRepo))
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/replication", a.getReplication)
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/replication", a.serve(a.getReplication))
 
 	mux.HandleFunc("GET /api/v1/user/starred/{owner}/{repo}", user(auth.ScopeRead, a.getStarred))
 	mux.HandleFunc("PUT /api/v1/user/starred/{owner}/{repo}", user(auth.ScopeWrite, a.flagRepo("repo.star", http.StatusNoContent)))
 	mux.HandleFunc("DELETE /api/v1/user/starred/{owner}/{repo}", user(auth.ScopeWrite, a.flagRepo("repo.unstar", http.StatusNoContent)))
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/stargazers", a.listStargazers)
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/stargazers", a.serve(a.listStargazers))
 	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/subscription", user(auth.ScopeRead, a.getSubscription))
 	mux.HandleFunc("PUT /api/v1/repos/{owner}/{repo}/subscription", user(auth.ScopeWrite, a.flagRepo("repo.watch", http.StatusOK)))
 	mux.HandleFunc("DELETE /api/v1/repos/{owner}/{repo}/subscription", user(auth.ScopeWrite, a.flagRepo("repo.unwatch", http.StatusNoContent)))
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/subscribers", a.listSubscribers)
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/subscribers", a.serve(a.listSubscribers))
 
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/collaborators", a.listCollaborators)
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/collaborators/{collaborator}", a.getCollaborator)
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/collaborators/{collaborator}/permission", a.getCollaboratorPermission)
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/collaborators", a.serve(a.listCollaborators))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/collaborators/{collaborator}", a.serve(a.getCollaborator))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/collaborators/{collaborator}/permission", a.serve(a.getCollaboratorPermission))
 	mux.HandleFunc("PUT /api/v1/repos/{owner}/{repo}/collaborators/{collaborator}", user(auth.ScopeWrite, a.putCollaborator))
 	mux.HandleFunc("DELETE /api/v1/repos/{owner}/{repo}/collaborators/{collaborator}", user(auth.ScopeWrite, a.deleteCollaborator))
 
@@ -319,7 +319,11 @@ func usernameOf(u auth.User) string {
 	return names.Default(u.Address)
 }
 
-func (a *API) createRepo(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (a *API) createRepo(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	var in struct {
 		Name          string `json:"name"`
 		Description   string `json:"description"`
@@ -349,30 +353,33 @@ func (a *API) createRepo(w http.ResponseWriter, r *http.Request, id *auth.Identi
 	return nil
 }
 
-func (a *API) getRepo(w http.ResponseWriter, r *http.Request) {
+func (a *API) getRepo(w http.ResponseWriter, r *http.Request) error {
 	rec, perm, err := a.repoOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	writeJSON(w, http.StatusOK, a.repoWithParent(r, rec, perm))
+	return nil
 }
 
-func (a *API) getRepoByID(w http.ResponseWriter, r *http.Request) {
+func (a *API) getRepoByID(w http.ResponseWriter, r *http.Request) error {
 	id, err := strconv.ParseUint(r.PathValue("id"), 10, 64)
 	if err != nil {
-		a.writeError(w, r, &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: "repository " + r.PathValue("id") + " does not exist"})
-		return
+		return &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: "repository " + r.PathValue("id") + " does not exist"}
 	}
 	rec, perm, err := a.forge.RepoByID(r.Context(), viewerOf(r), id)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	writeJSON(w, http.StatusOK, a.repoWithParent(r, rec, perm))
+	return nil
 }
 
-func (a *API) editRepo(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (a *API) editRepo(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	rec, _, err := a.repoOf(r)
 	if err != nil {
 		return err
@@ -413,7 +420,11 @@ func ownerOnly(perm forge.Perm, what string) error {
 	return nil
 }
 
-func (a *API) deleteRepo(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (a *API) deleteRepo(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	rec, perm, err := a.repoOf(r)
 	if err != nil {
 		return err
@@ -428,7 +439,11 @@ func (a *API) deleteRepo(w http.ResponseWriter, r *http.Request, id *auth.Identi
 	return nil
 }
 
-func (a *API) forkRepo(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (a *API) forkRepo(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	src, _, err := a.repoOf(r)
 	if err != nil {
 		return err
@@ -453,7 +468,11 @@ func (a *API) forkRepo(w http.ResponseWriter, r *http.Request, id *auth.Identity
 	return nil
 }
 
-func (a *API) transferRepo(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (a *API) transferRepo(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	rec, perm, err := a.repoOf(r)
 	if err != nil {
 		return err
@@ -485,38 +504,37 @@ func (a *API) transferRepo(w http.ResponseWriter, r *http.Request, id *auth.Iden
 }
 
 // listRepos answers one page of the repositories f selects.
-func (a *API) listRepos(w http.ResponseWriter, r *http.Request, f index.RepoFilter, wrap bool) {
+func (a *API) listRepos(w http.ResponseWriter, r *http.Request, f index.RepoFilter, wrap bool) error {
 	p, err := pageOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	f.Viewer = viewerOf(r)
 	list, total, err := a.forge.Repos(r.Context(), f, p)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	out, err := a.reposJSON(r, list)
 	if wrap {
-		a.respondList(w, r, p, total, map[string]any{"ok": true, "data": out}, err)
-		return
+		return a.respondList(w, r, p, total, map[string]any{"ok": true, "data": out}, err)
 	}
-	a.respondList(w, r, p, total, out, err)
+	return a.respondList(w, r, p, total, out, err)
 }
 
-func (a *API) listMyRepos(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
-	a.listRepos(w, r, index.RepoFilter{Owner: &id.User.Address}, false)
-	return nil
+func (a *API) listMyRepos(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	return a.listRepos(w, r, index.RepoFilter{Owner: &id.User.Address}, false)
 }
 
-func (a *API) listUserRepos(w http.ResponseWriter, r *http.Request) {
+func (a *API) listUserRepos(w http.ResponseWriter, r *http.Request) error {
 	owner, err := a.hosting.Owner(r.Context(), r.PathValue("username"))
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
-	a.listRepos(w, r, index.RepoFilter{Owner: &owner}, false)
+	return a.listRepos(w, r, index.RepoFilter{Owner: &owner}, false)
 }
 
 // searchSorts maps Gitea's sort names to the index's.
@@ -526,34 +544,35 @@ var searchSorts = map[string]string{"": "updated", "alpha": "name", "name": "nam
 // searchRepos is Gitea's search ({ok, data}). Each sort has one order, the
 // useful one (names A to Z, the rest highest or newest first); order is
 // checked, not applied.
-func (a *API) searchRepos(w http.ResponseWriter, r *http.Request) {
+func (a *API) searchRepos(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	sort, ok := searchSorts[q.Get("sort")]
 	if !ok {
-		a.writeError(w, r, usererr.InvalidField("sort", "invalid_sort", "sort must be alpha, created, updated, stars or forks"))
-		return
+		return usererr.InvalidField("sort", "invalid_sort", "sort must be alpha, created, updated, stars or forks")
 	}
 	if o := q.Get("order"); o != "" && o != "asc" && o != "desc" {
-		a.writeError(w, r, usererr.InvalidField("order", "invalid_order", "order must be asc or desc"))
-		return
+		return usererr.InvalidField("order", "invalid_order", "order must be asc or desc")
 	}
 	f := index.RepoFilter{Query: strings.TrimSpace(q.Get("q")), Sort: sort}
 	if uid := q.Get("owner"); uid != "" {
 		owner, err := a.hosting.Owner(r.Context(), uid)
 		if err != nil {
-			a.respondList(w, r, index.Page{Number: 1, Limit: defaultLimit}, 0, map[string]any{"ok": true, "data": []repoJSON{}}, nil)
-			return
+			return a.respondList(w, r, index.Page{Number: 1, Limit: defaultLimit}, 0, map[string]any{"ok": true, "data": []repoJSON{}}, nil)
 		}
 		f.Owner = &owner
 	}
-	a.listRepos(w, r, f, true)
+	return a.listRepos(w, r, f, true)
 }
 
 // --- stars and watches ---
 
 // flagRepo stars, unstars, watches or unwatches for the signed-in user.
-func (a *API) flagRepo(action string, status int) userHandler {
-	return func(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (a *API) flagRepo(action string, status int) handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		id, err := requireUser(r)
+		if err != nil {
+			return err
+		}
 		rec, _, err := a.repoOf(r)
 		if err != nil {
 			return err
@@ -569,7 +588,11 @@ func (a *API) flagRepo(action string, status int) userHandler {
 	}
 }
 
-func (a *API) getStarred(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (a *API) getStarred(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	rec, _, err := a.repoOf(r)
 	if err != nil {
 		return err
@@ -600,7 +623,11 @@ func watchInfo(r *http.Request, rec index.Repo, on bool) watchInfoJSON {
 	return watchInfoJSON{Subscribed: on, CreatedAt: rec.Created, URL: api + "/subscription", RepositoryURL: api}
 }
 
-func (a *API) getSubscription(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (a *API) getSubscription(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	rec, _, err := a.repoOf(r)
 	if err != nil {
 		return err
@@ -616,33 +643,31 @@ func (a *API) getSubscription(w http.ResponseWriter, r *http.Request, id *auth.I
 }
 
 // userList answers a page of users read by list.
-func (a *API) userList(w http.ResponseWriter, r *http.Request, list func(index.Repo, index.Page) ([]index.User, int64, error)) {
+func (a *API) userList(w http.ResponseWriter, r *http.Request, list func(index.Repo, index.Page) ([]index.User, int64, error)) error {
 	rec, _, err := a.repoOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	p, err := pageOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	users, total, err := list(rec, p)
 	out := make([]forgeUserJSON, 0, len(users))
 	for _, u := range users {
 		out = append(out, toForgeUser(r, u))
 	}
-	a.respondList(w, r, p, total, out, err)
+	return a.respondList(w, r, p, total, out, err)
 }
 
-func (a *API) listStargazers(w http.ResponseWriter, r *http.Request) {
-	a.userList(w, r, func(rec index.Repo, p index.Page) ([]index.User, int64, error) {
+func (a *API) listStargazers(w http.ResponseWriter, r *http.Request) error {
+	return a.userList(w, r, func(rec index.Repo, p index.Page) ([]index.User, int64, error) {
 		return a.forge.Index().Stargazers(r.Context(), rec.ID, p)
 	})
 }
 
-func (a *API) listSubscribers(w http.ResponseWriter, r *http.Request) {
-	a.userList(w, r, func(rec index.Repo, p index.Page) ([]index.User, int64, error) {
+func (a *API) listSubscribers(w http.ResponseWriter, r *http.Request) error {
+	return a.userList(w, r, func(rec index.Repo, p index.Page) ([]index.User, int64, error) {
 		return a.forge.Index().Watchers(r.Context(), rec.ID, p)
 	})
 }
@@ -655,18 +680,17 @@ type collaboratorJSON struct {
 	Permission string `json:"permission"`
 }
 
-func (a *API) listCollaborators(w http.ResponseWriter, r *http.Request) {
+func (a *API) listCollaborators(w http.ResponseWriter, r *http.Request) error {
 	rec, _, err := a.repoOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	list, err := a.forge.Index().Collaborators(r.Context(), rec.ID)
 	out := make([]collaboratorJSON, 0, len(list))
 	for _, c := range list {
 		out = append(out, collaboratorJSON{forgeUserJSON: toForgeUser(r, c.User), Permission: c.Permission})
 	}
-	a.respondList(w, r, index.Page{Number: 1, Limit: max(len(out), 1)}, int64(len(out)), out, err)
+	return a.respondList(w, r, index.Page{Number: 1, Limit: max(len(out), 1)}, int64(len(out)), out, err)
 }
 
 // collaboratorOf resolves the {collaborator} of the path and their
@@ -684,24 +708,22 @@ func (a *API) collaboratorOf(r *http.Request) (index.Repo, common.Address, forge
 	return rec, who, p, viewerPerm, err
 }
 
-func (a *API) getCollaborator(w http.ResponseWriter, r *http.Request) {
+func (a *API) getCollaborator(w http.ResponseWriter, r *http.Request) error {
 	rec, who, _, _, err := a.collaboratorOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	list, err := a.forge.Index().Collaborators(r.Context(), rec.ID)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	for _, c := range list {
 		if common.HexToAddress(c.User.Address) == who {
 			w.WriteHeader(http.StatusNoContent)
-			return
+			return nil
 		}
 	}
-	a.writeError(w, r, &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: r.PathValue("collaborator") + " is not a collaborator"})
+	return &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: r.PathValue("collaborator") + " is not a collaborator"}
 }
 
 // giteaRole names a permission as Gitea's API does: admin for the owner
@@ -718,20 +740,24 @@ func giteaRole(p forge.Perm) string {
 	return "none"
 }
 
-func (a *API) getCollaboratorPermission(w http.ResponseWriter, r *http.Request) {
+func (a *API) getCollaboratorPermission(w http.ResponseWriter, r *http.Request) error {
 	_, who, p, _, err := a.collaboratorOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	u := index.User{Address: who.Hex()}
 	if name, err := a.forge.Index().Username(r.Context(), who); err == nil {
 		u.Username = name
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"permission": giteaRole(p), "role_name": p.String(), "user": toForgeUser(r, u)})
+	return nil
 }
 
-func (a *API) putCollaborator(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (a *API) putCollaborator(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	rec, who, _, viewerPerm, err := a.collaboratorOf(r)
 	if err != nil {
 		return err
@@ -761,7 +787,11 @@ func (a *API) putCollaborator(w http.ResponseWriter, r *http.Request, id *auth.I
 	return nil
 }
 
-func (a *API) deleteCollaborator(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (a *API) deleteCollaborator(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	rec, who, _, viewerPerm, err := a.collaboratorOf(r)
 	if err != nil {
 		return err

@@ -26,8 +26,22 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	json.NewEncoder(w).Encode(v)
 }
 
-// reply writes v as the 200 answer; it returns nil so that a userHandler
-// can end with it.
+// handler is the one shape of every route: it writes the answer, or
+// returns the error that is the answer (see serve).
+type handler func(w http.ResponseWriter, r *http.Request) error
+
+// serve adapts h to net/http, the one adapter every route goes through: an
+// error h returns, before it writes anything, is answered by writeError.
+func (a *API) serve(h handler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if err := h(w, r); err != nil {
+			a.writeError(w, r, err)
+		}
+	}
+}
+
+// reply writes v as the 200 answer; it returns nil so that a handler can
+// end with it.
 func reply(w http.ResponseWriter, v any) error {
 	writeJSON(w, http.StatusOK, v)
 	return nil

@@ -21,29 +21,28 @@ import (
 // chain, issues when it also hosts repositories.
 func (a *API) registerSearch(mux *http.ServeMux) {
 	if a.index != nil {
-		mux.HandleFunc("GET /api/v1/users/search", a.searchUsers)
+		mux.HandleFunc("GET /api/v1/users/search", a.serve(a.searchUsers))
 	}
 	if a.forge != nil && a.hosting != nil {
 		h := &issuesAPI{API: a}
-		mux.HandleFunc("GET /api/v1/repos/issues/search", h.read(h.searchIssues))
+		mux.HandleFunc("GET /api/v1/repos/issues/search", h.serve(h.searchIssues))
 	}
 }
 
 // searchUsers is Gitea's user search ({ok, data}): the accounts whose name,
 // or full name on this node, holds q in any case; the one named q exactly
 // first, then by name. No q lists everyone.
-func (a *API) searchUsers(w http.ResponseWriter, r *http.Request) {
+func (a *API) searchUsers(w http.ResponseWriter, r *http.Request) error {
 	p, err := pageOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	people, total, err := a.index.SearchPeople(r.Context(), r.URL.Query().Get("q"), p)
 	out := make([]userJSON, 0, len(people))
 	for _, pr := range people {
 		out = append(out, personJSON(pr))
 	}
-	a.respondList(w, r, p, total, map[string]any{"ok": true, "data": out}, err)
+	return a.respondList(w, r, p, total, map[string]any{"ok": true, "data": out}, err)
 }
 
 // personJSON is the public user GET /users/{username} gives, for a found
@@ -94,8 +93,7 @@ func (h *issuesAPI) searchIssues(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	h.respondList(w, r, p, total, out, nil)
-	return nil
+	return h.respondList(w, r, p, total, out, nil)
 }
 
 // badSearchField refuses a filter value, as Gitea's validation does: 422.
