@@ -20,6 +20,7 @@ import (
 	"github.com/dforge/dforge/internal/markdown"
 	"github.com/dforge/dforge/internal/pages"
 	"github.com/dforge/dforge/internal/support"
+	"github.com/dforge/dforge/internal/usererr"
 	"github.com/dforge/dforge/internal/vitals"
 )
 
@@ -145,6 +146,5 @@ func giteaVersion(node string) string {
 }
 
 func (a *API) notFound(w http.ResponseWriter, r *http.Request) error {
-	writeJSON(w, http.StatusNotFound, errorBody{Message: "no such API endpoint", Code: "not_found"})
-	return nil
+	return usererr.Missingf("no such API endpoint")
 }

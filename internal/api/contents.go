@@ -83,18 +83,16 @@ func (a *API) codeOf(r *http.Request) (code, error) {
 	}
 	if !a.hosting.HasGit(rec) {
 		if s, ok := a.replication(rec); ok {
-			return code{}, &usererr.Error{Kind: usererr.Unavailable, Code: "replicating",
-				Message: gitrepos.PendingMessage(toForgeUser(r, rec.Owner).Login+"/"+rec.Name, s)}
+			return code{}, usererr.New(usererr.Unavailable, "replicating", gitrepos.PendingMessage(toForgeUser(r, rec.Owner).Login+"/"+rec.Name, s))
 		}
-		return code{}, &usererr.Error{Kind: usererr.NotFound, Code: "no_git_data",
-			Message: "the git data of this repository is not on this node (it was created on another node)"}
+		return code{}, usererr.New(usererr.NotFound, "no_git_data", "the git data of this repository is not on this node (it was created on another node)")
 	}
 	full := toForgeUser(r, rec.Owner).Login + "/" + rec.Name
 	base := siteURL(r)
 	return code{repo: rec, perm: perm, dir: dir, api: base + "/api/v1/repos/" + full, html: base + "/" + full}, nil
 }
 
-var errEmptyRepo = &usererr.Error{Kind: usererr.NotFound, Code: "empty_repository", Message: "this repository is empty: push a first commit"}
+var errEmptyRepo = usererr.New(usererr.NotFound, "empty_repository", "this repository is empty: push a first commit")
 
 // resolve finds the commit ref names (the default branch when empty) and
 // the name to show for it.
@@ -125,9 +123,9 @@ func gitError(err error) error {
 	case errors.Is(err, gitstore.ErrInvalidRef):
 		return usererr.InvalidField("ref", "invalid_ref", "that is not a branch, tag or commit name")
 	case errors.Is(err, gitstore.ErrRefNotFound):
-		return &usererr.Error{Kind: usererr.NotFound, Code: "ref_not_found", Message: "there is no such branch, tag or commit"}
+		return usererr.New(usererr.NotFound, "ref_not_found", "there is no such branch, tag or commit")
 	case errors.Is(err, gitstore.ErrPathNotFound):
-		return &usererr.Error{Kind: usererr.NotFound, Code: "path_not_found", Message: "there is no such file or directory at this ref"}
+		return usererr.New(usererr.NotFound, "path_not_found", "there is no such file or directory at this ref")
 	}
 	return err
 }
@@ -294,7 +292,7 @@ func (a *API) getRaw(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if e.Type != "blob" {
-		return &usererr.Error{Kind: usererr.NotFound, Code: "path_not_found", Message: e.Path + " is not a file"}
+		return usererr.Newf(usererr.NotFound, "path_not_found", "%s is not a file", e.Path)
 	}
 	etag := `"` + e.ID + `"`
 	h := w.Header()
@@ -480,7 +478,7 @@ func (a *API) listRefs(w http.ResponseWriter, r *http.Request) error {
 		out = append(out, j)
 	}
 	if len(out) == 0 && prefix != "refs/" {
-		return &usererr.Error{Kind: usererr.NotFound, Code: "ref_not_found", Message: "no ref starts with " + prefix}
+		return usererr.Newf(usererr.NotFound, "ref_not_found", "no ref starts with %s", prefix)
 	}
 	writeJSON(w, http.StatusOK, out)
 	return nil
@@ -859,7 +857,7 @@ func (a *API) getReadme(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	if found == nil {
-		return &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: "this directory has no README"}
+		return usererr.Missingf("this directory has no README")
 	}
 	data, err := gitstore.ReadBlob(r.Context(), c.dir, found.ID, maxReadmeSize)
 	if err != nil {

@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"errors"
-	"fmt"
 	"html"
 	"net/http"
 	"slices"
@@ -183,7 +182,7 @@ func (a *API) standing(addr common.Address, proposal *uint64) (app.Standing, err
 	}
 	s, err := a.chain.StandingOn(addr, *proposal)
 	if errors.Is(err, gov.ErrNotFound) {
-		return s, &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: fmt.Sprintf("there is no proposal #%d", *proposal)}
+		return s, usererr.Missingf("there is no proposal #%d", *proposal)
 	}
 	return s, err
 }

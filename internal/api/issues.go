@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -83,7 +82,7 @@ func (h *issuesAPI) issueOf(r *http.Request) (index.Repo, forge.Perm, index.Issu
 }
 
 func issueNotFound(what string) error {
-	return &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: "there is no issue or pull request #" + what}
+	return usererr.Missingf("there is no issue or pull request #%s", what)
 }
 
 // --- JSON shapes ---
@@ -436,8 +435,7 @@ const maxTextBody = 8 * chainforge.MaxBody
 func decodeText(w http.ResponseWriter, r *http.Request, v any) error {
 	err := decode(w, r, maxTextBody, v)
 	if ue, ok := usererr.As(err); ok && ue.Kind == usererr.TooLarge {
-		return &usererr.Error{Kind: usererr.Unprocessable, Code: "too_large", Field: "body",
-			Message: fmt.Sprintf("the text is too large: the most a body or comment may hold is %d bytes", chainforge.MaxBody)}
+		return usererr.Unprocessablef("body", usererr.CodeTooLarge, "the text is too large: the most a body or comment may hold is %d bytes", chainforge.MaxBody)
 	}
 	return err
 }
@@ -445,19 +443,17 @@ func decodeText(w http.ResponseWriter, r *http.Request, v any) error {
 // checkBody refuses text over the chain's limit before anything is sent.
 func checkBody(field, text string) error {
 	if len(text) > chainforge.MaxBody {
-		return &usererr.Error{Kind: usererr.Unprocessable, Code: "too_large", Field: field,
-			Message: fmt.Sprintf("the %s is %d bytes; the most is %d bytes", field, len(text), chainforge.MaxBody)}
+		return usererr.Unprocessablef(field, usererr.CodeTooLarge, "the %s is %d bytes; the most is %d bytes", field, len(text), chainforge.MaxBody)
 	}
 	return nil
 }
 
 func checkTitle(title string) error {
 	if strings.TrimSpace(title) == "" {
-		return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field", Field: "title", Message: "the title must not be empty"}
+		return usererr.BadFieldf("title", "the title must not be empty")
 	}
 	if n := len([]rune(title)); n > chainforge.MaxTitle {
-		return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field", Field: "title",
-			Message: fmt.Sprintf("the title is %d characters; the most is %d", n, chainforge.MaxTitle)}
+		return usererr.BadFieldf("title", "the title is %d characters; the most is %d", n, chainforge.MaxTitle)
 	}
 	return nil
 }
@@ -472,7 +468,7 @@ func (h *issuesAPI) assigneesOf(ctx context.Context, one string, many []string) 
 	for _, name := range names {
 		addr, err := h.forge.Owner(ctx, name)
 		if err != nil {
-			return nil, &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field", Field: "assignees", Message: "there is no user " + name + " to assign"}
+			return nil, usererr.BadFieldf("assignees", "there is no user %s to assign", name)
 		}
 		if !containsAddr(out, addr) {
 			out = append(out, addr)
@@ -701,12 +697,11 @@ func (h *issuesAPI) applyIssueEdit(ctx context.Context, actor common.Address, re
 	author := common.HexToAddress(is.Author.Address) == actor
 	if state != "" && is.IsPull {
 		if pr := h.pullRecord(ctx, repo, is); pr != nil && pr.Merged {
-			return &usererr.Error{Kind: usererr.Conflict, Code: "conflict", Message: fmt.Sprintf("pull request #%d is merged; it cannot be closed or reopened", is.Number)}
+			return usererr.Clashf(usererr.CodeConflict, "pull request #%d is merged; it cannot be closed or reopened", is.Number)
 		}
 	}
 	if edit != nil && state != "" && !author && perm < forge.PermMaintain {
-		return &usererr.Error{Kind: usererr.Forbidden, Code: "forbidden",
-			Message: fmt.Sprintf("only the author or a maintainer may close or reopen #%d", is.Number)}
+		return usererr.Deniedf("only the author or a maintainer may close or reopen #%d", is.Number)
 	}
 	if edit != nil {
 		if _, err := h.forge.Do(ctx, actor, "issue.edit", edit); err != nil {
@@ -803,7 +798,7 @@ func (h *issuesAPI) createComment(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	if strings.TrimSpace(in.Body) == "" {
-		return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field", Field: "body", Message: "a comment must have a body"}
+		return usererr.BadFieldf("body", "a comment must have a body")
 	}
 	if err := checkBody("comment", in.Body); err != nil {
 		return err

@@ -45,7 +45,7 @@ func (h *issuesAPI) labelOf(r *http.Request, repo index.Repo) (index.Label, erro
 			return l, nil
 		}
 	}
-	return index.Label{}, &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: "there is no label " + r.PathValue("id") + " in " + repo.Name}
+	return index.Label{}, usererr.Missingf("there is no label %s in %s", r.PathValue("id"), repo.Name)
 }
 
 func (h *issuesAPI) getLabel(w http.ResponseWriter, r *http.Request) error {
@@ -142,7 +142,7 @@ func (h *issuesAPI) labelIDs(ctx context.Context, repo index.Repo, in []any) ([]
 		}
 		id, found := findLabel(all, key)
 		if !found {
-			return nil, &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field", Field: "labels", Message: "there is no label " + key + " in " + repo.Name}
+			return nil, usererr.BadFieldf("labels", "there is no label %s in %s", key, repo.Name)
 		}
 		if !containsID(ids, id) {
 			ids = append(ids, id)
@@ -248,7 +248,7 @@ func (h *issuesAPI) removeIssueLabel(w http.ResponseWriter, r *http.Request) err
 		next = append(next, l.ID)
 	}
 	if !found {
-		return &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: fmt.Sprintf("#%d has no label %s", is.Number, r.PathValue("id"))}
+		return usererr.Missingf("#%d has no label %s", is.Number, r.PathValue("id"))
 	}
 	if _, err := h.forge.Do(r.Context(), id.User.Address, "issue.edit", chainforge.IssueEdit{Repo: repo.ID, Number: is.Number, Labels: &next}); err != nil {
 		return err

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"fmt"
 	"net/http"
 
 	"github.com/dforge/dforge/internal/usererr"
@@ -28,8 +27,7 @@ func (a *API) postMarkdown(w http.ResponseWriter, r *http.Request) error {
 	var opt markdownOption
 	err := decode(w, r, maxMarkdownBody, &opt)
 	if ue, ok := usererr.As(err); (ok && ue.Kind == usererr.TooLarge) || len(opt.Text) > maxMarkdownText {
-		err = &usererr.Error{Kind: usererr.Unprocessable, Code: "too_large", Field: "text",
-			Message: fmt.Sprintf("the text is too large to render: the most is %d bytes", maxMarkdownText)}
+		err = usererr.Unprocessablef("text", usererr.CodeTooLarge, "the text is too large to render: the most is %d bytes", maxMarkdownText)
 	}
 	if err != nil {
 		return err

@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -57,7 +56,7 @@ func (h *issuesAPI) pullOf(r *http.Request, number string) (index.Repo, forge.Pe
 }
 
 func pullNotFound(what string) error {
-	return &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: "there is no pull request #" + what}
+	return usererr.Missingf("there is no pull request #%s", what)
 }
 
 // --- JSON shapes ---
@@ -251,7 +250,7 @@ func (h *issuesAPI) headOf(ctx context.Context, viewer common.Address, base inde
 }
 
 func headInvalid(format string, args ...any) error {
-	return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field", Field: "head", Message: fmt.Sprintf(format, args...)}
+	return usererr.BadFieldf("head", format, args...)
 }
 
 func (h *issuesAPI) createPull(w http.ResponseWriter, r *http.Request) error {
@@ -277,7 +276,7 @@ func (h *issuesAPI) createPull(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if strings.TrimSpace(in.Head) == "" {
-		return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field", Field: "head", Message: "head must name the branch to merge"}
+		return usererr.BadFieldf("head", "head must name the branch to merge")
 	}
 	if err := checkTitle(in.Title); err != nil {
 		return err
@@ -298,15 +297,14 @@ func (h *issuesAPI) createPull(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	if headPerm < forge.PermWrite {
-		return &usererr.Error{Kind: usererr.Forbidden, Code: "forbidden",
-			Message: "a pull request from " + head.Owner.Username + "/" + head.Name + " needs write permission on it; fork the repository and open one from your fork"}
+		return usererr.Deniedf("a pull request from %s/%s needs write permission on it; fork the repository and open one from your fork", head.Owner.Username, head.Name)
 	}
 	assignees, err := h.assigneesOf(ctx, in.Assignee, in.Assignees)
 	if err != nil {
 		return err
 	}
 	if (len(assignees) > 0 || len(in.Labels) > 0) && perm < forge.PermWrite {
-		return &usererr.Error{Kind: usererr.Forbidden, Code: "forbidden", Message: "setting labels or assignees needs write permission on " + base.Name}
+		return usererr.Deniedf("setting labels or assignees needs write permission on %s", base.Name)
 	}
 	pr, err := h.pulls.Open(ctx, actor, base, forge.OpenPull{Head: head, HeadBranch: branch, BaseBranch: in.Base, Title: in.Title, Body: in.Body})
 	if err != nil {
@@ -394,8 +392,7 @@ func (h *issuesAPI) editPull(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if in.Base != nil && *in.Base != pr.BaseBranch {
-		return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field", Field: "base",
-			Message: "the base branch of a pull request cannot change; close it and open another"}
+		return usererr.BadFieldf("base", "the base branch of a pull request cannot change; close it and open another")
 	}
 	edit, err := h.issueEdit(r.Context(), repo, pr.Issue, in.Title, in.Body, in.Assignee, in.Assignees)
 	if err != nil {
@@ -406,7 +403,7 @@ func (h *issuesAPI) editPull(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if state != "" && pr.Merged {
-		return &usererr.Error{Kind: usererr.Conflict, Code: "conflict", Message: "pull request #" + strconv.FormatUint(pr.Number, 10) + " is merged; it cannot be closed or reopened"}
+		return usererr.Clashf(usererr.CodeConflict, "pull request #%d is merged; it cannot be closed or reopened", pr.Number)
 	}
 	if err := h.applyIssueEdit(r.Context(), id.User.Address, repo, perm, pr.Issue, edit, state, ""); err != nil {
 		return err
@@ -629,7 +626,7 @@ func findReview(list []index.Review, raw string) (index.Review, error) {
 			return rv, nil
 		}
 	}
-	return index.Review{}, &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: "there is no review " + raw + " of this pull request"}
+	return index.Review{}, usererr.Missingf("there is no review %s of this pull request", raw)
 }
 
 func (h *issuesAPI) getReview(w http.ResponseWriter, r *http.Request) error {
@@ -676,8 +673,7 @@ func reviewEvent(event, body string, inline int) (string, error) {
 		}
 		return chainforge.ReviewCommented, nil
 	case "PENDING":
-		return "", &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field", Field: "event",
-			Message: "pending (draft) reviews are not kept: submit the review as APPROVED, REQUEST_CHANGES or COMMENT"}
+		return "", usererr.BadFieldf("event", "pending (draft) reviews are not kept: submit the review as APPROVED, REQUEST_CHANGES or COMMENT")
 	}
 	return "", usererr.InvalidField("event", "invalid_field", "event must be APPROVED, REQUEST_CHANGES or COMMENT")
 }
@@ -721,8 +717,7 @@ func (h *issuesAPI) createReview(w http.ResponseWriter, r *http.Request) error {
 		case c.OldPosition > 0:
 			rc.Line, rc.Side = uint64(c.OldPosition), "old"
 		default:
-			return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field", Field: "comments",
-				Message: "an inline comment needs new_position (a line of the new file) or old_position (a line of the old one)"}
+			return usererr.BadFieldf("comments", "an inline comment needs new_position (a line of the new file) or old_position (a line of the old one)")
 		}
 		if err := checkBody("comment", c.Body); err != nil {
 			return err
@@ -786,7 +781,7 @@ func (h *issuesAPI) mergePull(w http.ResponseWriter, r *http.Request) error {
 		style, ok = gitstore.StyleMerge, true
 	}
 	if !ok {
-		return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field", Field: "Do", Message: "Do must be merge, squash or rebase"}
+		return usererr.BadFieldf("Do", "Do must be merge, squash or rebase")
 	}
 	if err := checkBody("MergeMessageField", in.MergeMessageField); err != nil {
 		return err
@@ -814,7 +809,7 @@ func (h *issuesAPI) isMerged(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if !pr.Merged {
-		return &usererr.Error{Kind: usererr.NotFound, Code: "not_merged", Message: "pull request #" + strconv.FormatUint(pr.Number, 10) + " is not merged"}
+		return usererr.Newf(usererr.NotFound, "not_merged", "pull request #%d is not merged", pr.Number)
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil

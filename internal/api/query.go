@@ -82,17 +82,16 @@ func checkQuery(r *http.Request) error {
 func checkQueryText(name, v string) error {
 	if pathParams[name] {
 		if i := strings.IndexByte(v, 0); i >= 0 {
-			return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_text", Field: name,
-				Message: fmt.Sprintf("%s has a NUL character at byte %d, which no path holds", name, i)}
+			return usererr.Unprocessablef(name, usererr.CodeInvalidText, "%s has a NUL character at byte %d, which no path holds", name, i)
 		}
 		return nil
 	}
 	if err := tx.CheckLine(name, v); err != nil {
-		return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_text", Field: name, Message: err.Error()}
+		return usererr.New(usererr.Unprocessable, usererr.CodeInvalidText, err.Error()).On(name)
 	}
 	return nil
 }
 
 func tooLong(field, message string) error {
-	return &usererr.Error{Kind: usererr.Unprocessable, Code: "query_too_long", Field: field, Message: message}
+	return usererr.New(usererr.Unprocessable, "query_too_long", message).On(field)
 }

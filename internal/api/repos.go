@@ -336,8 +336,7 @@ func (a *API) createRepo(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if in.Readme != "" && in.Readme != "Default" {
-		return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field", Field: "readme",
-			Message: `readme names a README template; the only one is "Default"`}
+		return usererr.BadFieldf("readme", `readme names a README template; the only one is "Default"`)
 	}
 	opts := gitrepos.CreateOptions{Name: in.Name, Description: in.Description, DefaultBranch: in.DefaultBranch, Private: in.Private}
 	if in.AutoInit {
@@ -365,7 +364,7 @@ func (a *API) getRepo(w http.ResponseWriter, r *http.Request) error {
 func (a *API) getRepoByID(w http.ResponseWriter, r *http.Request) error {
 	id, err := strconv.ParseUint(r.PathValue("id"), 10, 64)
 	if err != nil {
-		return &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: "repository " + r.PathValue("id") + " does not exist"}
+		return usererr.Missingf("repository %s does not exist", r.PathValue("id"))
 	}
 	rec, perm, err := a.forge.RepoByID(r.Context(), viewerOf(r), id)
 	if err != nil {
@@ -395,8 +394,7 @@ func (a *API) editRepo(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if in.Private != nil && *in.Private != rec.Private {
-		return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field", Field: "private",
-			Message: "a repository's visibility is fixed when it is created: public ones are on chain, private ones never leave this node"}
+		return usererr.BadFieldf("private", "a repository's visibility is fixed when it is created: public ones are on chain, private ones never leave this node")
 	}
 	up := chainforge.RepoUpdate{Name: in.Name, Description: in.Description, DefaultBranch: in.DefaultBranch, ProtectedBranches: in.ProtectedBranches}
 	if up.Name != nil || up.Description != nil || up.DefaultBranch != nil || up.ProtectedBranches != nil {
@@ -415,7 +413,7 @@ func (a *API) editRepo(w http.ResponseWriter, r *http.Request) error {
 // do; the forge module checks again.
 func ownerOnly(perm forge.Perm, what string) error {
 	if perm < forge.PermOwner {
-		return &usererr.Error{Kind: usererr.Forbidden, Code: "forbidden", Message: "only the repository's owner may " + what}
+		return usererr.Deniedf("only the repository's owner may %s", what)
 	}
 	return nil
 }
@@ -458,7 +456,7 @@ func (a *API) forkRepo(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	if in.Organization != "" {
-		return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field", Field: "organization", Message: "dForge has no organizations: a fork belongs to you"}
+		return usererr.BadFieldf("organization", "dForge has no organizations: a fork belongs to you")
 	}
 	fork, err := a.hosting.Fork(r.Context(), id.User.Address, src, in.Name)
 	if err != nil {
@@ -489,7 +487,7 @@ func (a *API) transferRepo(w http.ResponseWriter, r *http.Request) error {
 	}
 	to, err := a.hosting.Owner(r.Context(), strings.TrimSpace(in.NewOwner))
 	if err != nil || in.NewOwner == "" {
-		return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field", Field: "new_owner", Message: "new_owner must be an existing username or an address"}
+		return usererr.BadFieldf("new_owner", "new_owner must be an existing username or an address")
 	}
 	moved, err := a.hosting.Transfer(r.Context(), id.User.Address, rec, to)
 	if err != nil {
@@ -602,7 +600,7 @@ func (a *API) getStarred(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if !starred {
-		return &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: "you have not starred this repository"}
+		return usererr.Missingf("you have not starred this repository")
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
@@ -637,7 +635,7 @@ func (a *API) getSubscription(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if !on {
-		return &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: "you are not watching this repository"}
+		return usererr.Missingf("you are not watching this repository")
 	}
 	return reply(w, watchInfo(r, rec, true))
 }
@@ -723,7 +721,7 @@ func (a *API) getCollaborator(w http.ResponseWriter, r *http.Request) error {
 			return nil
 		}
 	}
-	return &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: r.PathValue("collaborator") + " is not a collaborator"}
+	return usererr.Missingf("%s is not a collaborator", r.PathValue("collaborator"))
 }
 
 // giteaRole names a permission as Gitea's API does: admin for the owner
@@ -775,7 +773,7 @@ func (a *API) putCollaborator(w http.ResponseWriter, r *http.Request) error {
 		perm = "maintain"
 	}
 	if _, ok := chainforge.ParsePerm(perm); !ok || perm == "none" {
-		return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field", Field: "permission", Message: "permission must be read, write, maintain or admin"}
+		return usererr.BadFieldf("permission", "permission must be read, write, maintain or admin")
 	}
 	if err := ownerOnly(viewerPerm, "manage its collaborators"); err != nil {
 		return err

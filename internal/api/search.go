@@ -98,7 +98,7 @@ func (h *issuesAPI) searchIssues(w http.ResponseWriter, r *http.Request) error {
 
 // badSearchField refuses a filter value, as Gitea's validation does: 422.
 func badSearchField(field, code, message string) error {
-	return &usererr.Error{Kind: usererr.Unprocessable, Code: code, Field: field, Message: message}
+	return usererr.New(usererr.Unprocessable, code, message).On(field)
 }
 
 // foundIssuesJSON shapes issues of several repositories as the per-repository

@@ -81,7 +81,7 @@ func (a *API) getUserByName(w http.ResponseWriter, r *http.Request) error {
 	// No name holds a control character, and PostgreSQL would fail the
 	// look-up of one with NUL: such a name names nobody.
 	if tx.CheckLine("username", name) != nil {
-		return &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: "There is no user with that name."}
+		return usererr.Missingf("There is no user with that name.")
 	}
 	u, err := a.auth.UserByName(r.Context(), name)
 	if err != nil {
@@ -123,7 +123,7 @@ func (a *API) tokenOwner(r *http.Request, need auth.Scope) (*auth.Identity, erro
 		}
 	}
 	if !self {
-		return nil, &usererr.Error{Kind: usererr.Forbidden, Code: "forbidden", Message: "You can only manage your own access tokens."}
+		return nil, usererr.Deniedf("You can only manage your own access tokens.")
 	}
 	return id, nil
 }
@@ -185,7 +185,7 @@ func (a *API) deleteToken(w http.ResponseWriter, r *http.Request) error {
 func pathID(r *http.Request, notFound string) (int64, error) {
 	n, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil {
-		return 0, &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: notFound}
+		return 0, usererr.New(usererr.NotFound, usererr.CodeNotFound, notFound)
 	}
 	return n, nil
 }
