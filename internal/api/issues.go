@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ethereum/go-ethereum/common"
-
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/blocks"
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
@@ -458,32 +456,12 @@ func checkTitle(title string) error {
 	return nil
 }
 
-// assigneesOf resolves usernames (Gitea's assignee and assignees).
-func (h *issuesAPI) assigneesOf(ctx context.Context, one string, many []string) ([]common.Address, error) {
-	names := many
-	if one != "" {
-		names = append([]string{one}, many...)
+// assigneeNames are Gitea's assignee and assignees in one list.
+func assigneeNames(one string, many []string) []string {
+	if one == "" {
+		return many
 	}
-	out := []common.Address{}
-	for _, name := range names {
-		addr, err := h.forge.Owner(ctx, name)
-		if err != nil {
-			return nil, usererr.BadFieldf("assignees", "there is no user %s to assign", name)
-		}
-		if !containsAddr(out, addr) {
-			out = append(out, addr)
-		}
-	}
-	return out, nil
-}
-
-func containsAddr(list []common.Address, a common.Address) bool {
-	for _, x := range list {
-		if x == a {
-			return true
-		}
-	}
-	return false
+	return append([]string{one}, many...)
 }
 
 func (h *issuesAPI) createIssue(w http.ResponseWriter, r *http.Request) error {
@@ -511,7 +489,7 @@ func (h *issuesAPI) createIssue(w http.ResponseWriter, r *http.Request) error {
 	if err := checkBody("body", in.Body); err != nil {
 		return err
 	}
-	assignees, err := h.assigneesOf(r.Context(), in.Assignee, in.Assignees)
+	assignees, err := h.forge.Assignees(r.Context(), assigneeNames(in.Assignee, in.Assignees))
 	if err != nil {
 		return err
 	}
@@ -616,19 +594,18 @@ func (h *issuesAPI) editIssue(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeText(w, r, &in); err != nil {
 		return err
 	}
-	repo, perm, is, err := h.issueOf(r)
+	repo, _, is, err := h.issueOf(r)
 	if err != nil {
 		return err
 	}
-	edit, err := h.issueEdit(r.Context(), repo, is, in.Title, in.Body, in.Assignee, in.Assignees)
+	change, err := issueChange(is, in.Title, in.Body, in.Assignee, in.Assignees)
 	if err != nil {
 		return err
 	}
-	state, reason, err := stateChange(is, deref(in.State), in.StateReason)
-	if err != nil {
+	if change.State, change.Reason, err = stateChange(is, deref(in.State), in.StateReason); err != nil {
 		return err
 	}
-	if err := h.applyIssueEdit(r.Context(), id.User.Address, repo, perm, is, edit, state, reason); err != nil {
+	if err := h.forge.EditIssue(r.Context(), id.User.Address, repo, is, change); err != nil {
 		return err
 	}
 	is, err = h.forge.Index().Issue(r.Context(), repo.ID, is.Number)
@@ -657,70 +634,31 @@ func (h *issuesAPI) pullRecord(ctx context.Context, repo index.Repo, is index.Is
 	return &pr
 }
 
-// issueEdit checks and builds the issue.edit an edit asks for (nil: none).
-func (h *issuesAPI) issueEdit(ctx context.Context, repo index.Repo, is index.Issue, title, body, assignee *string, assignees *[]string) (*chainforge.IssueEdit, error) {
-	edit := &chainforge.IssueEdit{Repo: repo.ID, Number: is.Number}
-	changed := false
+// issueChange checks the title and body an edit sets, keeping those that
+// differ from is, and names its assignees (Gitea's assignee and assignees).
+func issueChange(is index.Issue, title, body, assignee *string, assignees *[]string) (forge.IssueChange, error) {
+	var c forge.IssueChange
 	if title != nil && *title != is.Title {
 		if err := checkTitle(*title); err != nil {
-			return nil, err
+			return c, err
 		}
-		edit.Title, changed = title, true
+		c.Title = title
 	}
 	if body != nil && *body != is.Body {
 		if err := checkBody("body", *body); err != nil {
-			return nil, err
+			return c, err
 		}
-		edit.Body, changed = body, true
+		c.Body = body
 	}
 	if assignee != nil || assignees != nil {
 		var many []string
 		if assignees != nil {
 			many = *assignees
 		}
-		list, err := h.assigneesOf(ctx, deref(assignee), many)
-		if err != nil {
-			return nil, err
-		}
-		edit.Assignees, changed = &list, true
+		names := assigneeNames(deref(assignee), many)
+		c.Assignees = &names
 	}
-	if !changed {
-		return nil, nil
-	}
-	return edit, nil
-}
-
-// applyIssueEdit refuses, before either action, what the forge module
-// would refuse of the second (its rules: the author or a writer edits, the
-// author or a maintainer closes and reopens), then applies both.
-func (h *issuesAPI) applyIssueEdit(ctx context.Context, actor common.Address, repo index.Repo, perm forge.Perm, is index.Issue, edit *chainforge.IssueEdit, state, reason string) error {
-	author := common.HexToAddress(is.Author.Address) == actor
-	if state != "" && is.IsPull {
-		if pr := h.pullRecord(ctx, repo, is); pr != nil && pr.Merged {
-			return usererr.Clashf(usererr.CodeConflict, "pull request #%d is merged; it cannot be closed or reopened", is.Number)
-		}
-	}
-	if edit != nil && state != "" && !author && perm < forge.PermMaintain {
-		return usererr.Deniedf("only the author or a maintainer may close or reopen #%d", is.Number)
-	}
-	if edit != nil {
-		if _, err := h.forge.Do(ctx, actor, "issue.edit", edit); err != nil {
-			return err
-		}
-	}
-	if state == "" {
-		return nil
-	}
-	action := "issue.close"
-	if state == chainforge.StateOpen {
-		action = "issue.reopen"
-	}
-	payload := chainforge.IssueState{Repo: repo.ID, Number: is.Number}
-	if state == chainforge.StateClosed && !is.IsPull {
-		payload.Reason = reason
-	}
-	_, err := h.forge.Do(ctx, actor, action, payload)
-	return err
+	return c, nil
 }
 
 // --- comments ---

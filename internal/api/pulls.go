@@ -288,42 +288,10 @@ func (h *issuesAPI) createPull(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	// Who may open it, before git does any work: a writer of the base for
-	// its own branches; a writer of the fork otherwise.
-	headPerm := perm
-	if head.ID != base.ID {
-		if headPerm, err = h.forge.Permission(ctx, head, actor); err != nil {
-			return err
-		}
-	}
-	if headPerm < forge.PermWrite {
-		return usererr.Deniedf("a pull request from %s/%s needs write permission on it; fork the repository and open one from your fork", head.Owner.Username, head.Name)
-	}
-	assignees, err := h.assigneesOf(ctx, in.Assignee, in.Assignees)
+	pr, err := h.pulls.Open(ctx, actor, base, forge.OpenPull{Head: head, HeadBranch: branch, BaseBranch: in.Base, Title: in.Title, Body: in.Body,
+		Assignees: assigneeNames(in.Assignee, in.Assignees), Labels: in.Labels})
 	if err != nil {
 		return err
-	}
-	if (len(assignees) > 0 || len(in.Labels) > 0) && perm < forge.PermWrite {
-		return usererr.Deniedf("setting labels or assignees needs write permission on %s", base.Name)
-	}
-	pr, err := h.pulls.Open(ctx, actor, base, forge.OpenPull{Head: head, HeadBranch: branch, BaseBranch: in.Base, Title: in.Title, Body: in.Body})
-	if err != nil {
-		return err
-	}
-	if len(assignees) > 0 || len(in.Labels) > 0 {
-		edit := chainforge.IssueEdit{Repo: base.ID, Number: pr.Number}
-		if len(assignees) > 0 {
-			edit.Assignees = &assignees
-		}
-		if len(in.Labels) > 0 {
-			edit.Labels = &in.Labels
-		}
-		if _, err := h.forge.Do(ctx, actor, "issue.edit", edit); err != nil {
-			return err
-		}
-		if pr, err = h.forge.Index().Pull(ctx, base.ID, pr.Number); err != nil {
-			return err
-		}
 	}
 	if fresh, err := h.forge.Index().RepoByID(ctx, base.ID); err == nil {
 		base = fresh // its counters moved
@@ -394,18 +362,14 @@ func (h *issuesAPI) editPull(w http.ResponseWriter, r *http.Request) error {
 	if in.Base != nil && *in.Base != pr.BaseBranch {
 		return usererr.BadFieldf("base", "the base branch of a pull request cannot change; close it and open another")
 	}
-	edit, err := h.issueEdit(r.Context(), repo, pr.Issue, in.Title, in.Body, in.Assignee, in.Assignees)
+	change, err := issueChange(pr.Issue, in.Title, in.Body, in.Assignee, in.Assignees)
 	if err != nil {
 		return err
 	}
-	state, _, err := stateChange(pr.Issue, deref(in.State), "")
-	if err != nil {
+	if change.State, _, err = stateChange(pr.Issue, deref(in.State), ""); err != nil {
 		return err
 	}
-	if state != "" && pr.Merged {
-		return usererr.Clashf(usererr.CodeConflict, "pull request #%d is merged; it cannot be closed or reopened", pr.Number)
-	}
-	if err := h.applyIssueEdit(r.Context(), id.User.Address, repo, perm, pr.Issue, edit, state, ""); err != nil {
+	if err := h.forge.EditIssue(r.Context(), id.User.Address, repo, pr.Issue, change); err != nil {
 		return err
 	}
 	if pr, err = h.forge.Index().Pull(r.Context(), repo.ID, pr.Number); err != nil {
