@@ -2,9 +2,7 @@ package api
 
 import (
 	"context"
-	"errors"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -83,157 +81,6 @@ func issueNotFound(what string) error {
 	return usererr.Missingf("there is no issue or pull request #%s", what)
 }
 
-// --- JSON shapes ---
-
-func (l *links) person(u index.User) forgeUserJSON { return toForgeUser(l.req, u) }
-
-// labelJSON is Gitea's Label; colors are hex without '#', as Gitea gives them.
-type labelJSON struct {
-	ID          uint64 `json:"id"`
-	Name        string `json:"name"`
-	Exclusive   bool   `json:"exclusive"`
-	IsArchived  bool   `json:"is_archived"`
-	Color       string `json:"color"`
-	Description string `json:"description"`
-	URL         string `json:"url"`
-}
-
-func (l *links) label(lb index.Label) labelJSON {
-	return labelJSON{ID: lb.ID, Name: lb.Name, Color: strings.TrimPrefix(lb.Color, "#"), Description: lb.Description,
-		URL: l.api + "/labels/" + strconv.FormatUint(lb.ID, 10)}
-}
-
-func (l *links) labels(list []index.Label) []labelJSON {
-	out := make([]labelJSON, len(list))
-	for i, lb := range list {
-		out[i] = l.label(lb)
-	}
-	return out
-}
-
-// repoMetaJSON is Gitea's RepositoryMeta, the repository an issue is in.
-type repoMetaJSON struct {
-	ID       uint64 `json:"id"`
-	Name     string `json:"name"`
-	Owner    string `json:"owner"`
-	FullName string `json:"full_name"`
-}
-
-// pullMetaJSON is Gitea's PullRequestMeta on an issue that is a pull request.
-type pullMetaJSON struct {
-	Merged   bool    `json:"merged"`
-	MergedAt *string `json:"merged_at"`
-	Draft    bool    `json:"draft"`
-	HTMLURL  string  `json:"html_url"`
-}
-
-// issueJSON is Gitea's Issue, plus body_html and state_reason.
-type issueJSON struct {
-	ID               int64           `json:"id"`
-	URL              string          `json:"url"`
-	HTMLURL          string          `json:"html_url"`
-	Number           uint64          `json:"number"`
-	User             forgeUserJSON   `json:"user"`
-	OriginalAuthor   string          `json:"original_author"`
-	OriginalAuthorID int64           `json:"original_author_id"`
-	Title            string          `json:"title"`
-	Body             string          `json:"body"`
-	BodyHTML         string          `json:"body_html"`
-	Ref              string          `json:"ref"`
-	Assets           []struct{}      `json:"assets"`
-	Labels           []labelJSON     `json:"labels"`
-	Milestone        *struct{}       `json:"milestone"`
-	Assignee         *forgeUserJSON  `json:"assignee"`
-	Assignees        []forgeUserJSON `json:"assignees"`
-	State            string          `json:"state"`
-	StateReason      string          `json:"state_reason"`
-	IsLocked         bool            `json:"is_locked"`
-	Comments         uint64          `json:"comments"`
-	Created          string          `json:"created_at"`
-	Updated          string          `json:"updated_at"`
-	Closed           *string         `json:"closed_at"`
-	DueDate          *string         `json:"due_date"`
-	PullRequest      *pullMetaJSON   `json:"pull_request"`
-	Repository       repoMetaJSON    `json:"repository"`
-	PinOrder         int             `json:"pin_order"`
-}
-
-// links builds URLs and renders bodies for one repository in one request.
-type links struct {
-	req    *http.Request
-	origin string // scheme://host
-	api    string // origin + /api/v1/repos/{owner}/{repo}
-	html   string // origin + /{owner}/{repo}
-	owner  string
-	name   string
-	render func(body string) string
-}
-
-func (h *issuesAPI) linksFor(r *http.Request, repo index.Repo) *links {
-	origin := siteURL(r)
-	path := url.PathEscape(repo.Owner.Username) + "/" + url.PathEscape(repo.Name)
-	l := &links{req: r, origin: origin, api: origin + "/api/v1/repos/" + path, html: origin + "/" + path, owner: repo.Owner.Username, name: repo.Name}
-	ctx := r.Context()
-	lk := &linker{owner: repo.Owner.Username, repo: repo.Name,
-		user: func(ctx context.Context, name string) (string, bool) {
-			addr, ok, err := h.forge.Index().AddressOf(ctx, name)
-			if err != nil || !ok {
-				return "", false
-			}
-			n, err := h.forge.Index().Username(ctx, addr)
-			return n, err == nil && n != ""
-		},
-		issue: func(ctx context.Context, n uint64) bool {
-			_, err := h.forge.Index().Issue(ctx, repo.ID, n)
-			return err == nil
-		},
-	}
-	l.render = func(body string) string { return h.renderBody(ctx, lk, body) }
-	return l
-}
-
-// listLinks is linksFor without rendering: lists leave body_html empty
-// (their pages show titles; rendering every body would slow the list).
-func (h *issuesAPI) listLinks(r *http.Request, repo index.Repo) *links {
-	l := h.linksFor(r, repo)
-	l.render = func(string) string { return "" }
-	return l
-}
-
-func optional(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
-// issue shapes is; pr, when is is a pull request, adds its merge state.
-func (l *links) issue(repo index.Repo, is index.Issue, pr *index.Pull) issueJSON {
-	j := issueJSON{
-		ID: globalIssueID(is.Repo, is.Number), URL: l.api + "/issues/" + strconv.FormatUint(is.Number, 10),
-		HTMLURL: l.html + "/issues/" + strconv.FormatUint(is.Number, 10), Number: is.Number, User: l.person(is.Author),
-		Title: is.Title, Body: is.Body, BodyHTML: l.render(is.Body), Assets: []struct{}{}, Labels: l.labels(is.Labels),
-		Assignees: make([]forgeUserJSON, len(is.Assignees)), State: is.State, StateReason: is.StateReason, Comments: is.Comments,
-		Created: is.Created, Updated: is.Updated, Closed: optional(is.Closed),
-		Repository: repoMetaJSON{ID: repo.ID, Name: repo.Name, Owner: repo.Owner.Username, FullName: repo.Owner.Username + "/" + repo.Name},
-	}
-	for i, u := range is.Assignees {
-		j.Assignees[i] = l.person(u)
-	}
-	if len(j.Assignees) > 0 {
-		j.Assignee = &j.Assignees[0]
-	}
-	if is.IsPull {
-		j.HTMLURL = l.html + "/pulls/" + strconv.FormatUint(is.Number, 10)
-		meta := &pullMetaJSON{HTMLURL: j.HTMLURL}
-		if pr != nil {
-			meta.Merged, meta.MergedAt = pr.Merged, optional(pr.MergedAt)
-		}
-		j.PullRequest = meta
-	}
-	return j
-}
-
 // Global issue ids: Gitea's issues have one id across repositories, which
 // the spec's /issue/:id and /pr/:id pages use. The chain numbers issues
 // per repository, so the id packs the repository id and the number (24
@@ -274,8 +121,6 @@ func parseGlobalIssueID(id int64) (repo, number uint64, ok bool) {
 	return repo, number, number > 0 && (repo > 0)
 }
 
-// --- issues ---
-
 func (h *issuesAPI) listIssues(w http.ResponseWriter, r *http.Request) error {
 	repo, _, err := h.repoOf(r)
 	if err != nil {
@@ -287,23 +132,11 @@ func (h *issuesAPI) listIssues(w http.ResponseWriter, r *http.Request) error {
 	}
 	q := r.URL.Query()
 	f := index.IssueFilter{Query: strings.TrimSpace(q.Get("q"))}
-	switch q.Get("state") {
-	case "", chainforge.StateOpen:
-		f.State = chainforge.StateOpen
-	case chainforge.StateClosed:
-		f.State = chainforge.StateClosed
-	case "all":
-	default:
-		return usererr.InvalidField("state", "invalid_state", "state must be open, closed or all")
+	if f.State, err = stateFilter(r); err != nil {
+		return err
 	}
-	switch q.Get("type") {
-	case "":
-	case "issues":
-		f.IsPull = new(false)
-	case "pulls":
-		f.IsPull = new(true)
-	default:
-		return usererr.InvalidField("type", "invalid_type", "type must be issues or pulls")
+	if f.IsPull, err = typeFilter(r); err != nil {
+		return err
 	}
 	if name := q.Get("created_by"); name != "" {
 		addr, err := h.forge.Owner(r.Context(), name)
@@ -659,118 +492,4 @@ func issueChange(is index.Issue, title, body, assignee *string, assignees *[]str
 		c.Assignees = &names
 	}
 	return c, nil
-}
-
-// --- comments ---
-
-// commentJSON is Gitea's Comment, plus body_html.
-type commentJSON struct {
-	ID               uint64        `json:"id"`
-	HTMLURL          string        `json:"html_url"`
-	PullRequestURL   string        `json:"pull_request_url"`
-	IssueURL         string        `json:"issue_url"`
-	User             forgeUserJSON `json:"user"`
-	OriginalAuthor   string        `json:"original_author"`
-	OriginalAuthorID int64         `json:"original_author_id"`
-	Body             string        `json:"body"`
-	BodyHTML         string        `json:"body_html"`
-	Assets           []struct{}    `json:"assets"`
-	Created          string        `json:"created_at"`
-	Updated          string        `json:"updated_at"`
-}
-
-func (l *links) comment(is index.Issue, c index.Comment) commentJSON {
-	kind := "issues"
-	if is.IsPull {
-		kind = "pulls"
-	}
-	page := l.html + "/" + kind + "/" + strconv.FormatUint(is.Number, 10)
-	j := commentJSON{
-		ID: c.ID, HTMLURL: page + "#issuecomment-" + strconv.FormatUint(c.ID, 10), IssueURL: l.html + "/issues/" + strconv.FormatUint(is.Number, 10),
-		User: l.person(c.Author), Body: c.Body, BodyHTML: l.render(c.Body), Assets: []struct{}{}, Created: c.Created, Updated: c.Created,
-	}
-	if is.IsPull {
-		j.PullRequestURL = page
-	}
-	return j
-}
-
-// commentsPage is pageOf, all of them (up to the most a page holds) when
-// no limit is given: Gitea lists an issue's comments whole.
-func commentsPage(r *http.Request) (index.Page, error) { return pageWithLimit(r, maxLimit) }
-
-func (h *issuesAPI) listComments(w http.ResponseWriter, r *http.Request) error {
-	repo, _, is, err := h.issueOf(r)
-	if err != nil {
-		return err
-	}
-	p, err := commentsPage(r)
-	if err != nil {
-		return err
-	}
-	list, total, err := h.forge.Index().Comments(r.Context(), repo.ID, is.Number, p)
-	if err != nil {
-		return err
-	}
-	l := h.linksFor(r, repo)
-	out := make([]commentJSON, len(list))
-	for i, c := range list {
-		out[i] = l.comment(is, c)
-	}
-	return h.respondList(w, r, p, total, out, nil)
-}
-
-func (h *issuesAPI) createComment(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
-	if err != nil {
-		return err
-	}
-	var in struct {
-		Body string `json:"body"`
-	}
-	if err := decodeText(w, r, &in); err != nil {
-		return err
-	}
-	repo, _, is, err := h.issueOf(r)
-	if err != nil {
-		return err
-	}
-	if strings.TrimSpace(in.Body) == "" {
-		return usererr.BadFieldf("body", "a comment must have a body")
-	}
-	if err := checkBody("comment", in.Body); err != nil {
-		return err
-	}
-	res, err := h.forge.Do(r.Context(), id.User.Address, "issue.comment", chainforge.IssueComment{Repo: repo.ID, Number: is.Number, Body: in.Body})
-	if err != nil {
-		return err
-	}
-	c, err := h.findComment(r.Context(), repo.ID, is.Number, res.Change.Comment.ID)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusCreated, h.linksFor(r, repo).comment(is, c))
-	return nil
-}
-
-// findComment reads comment id back: the newest of its issue, usually.
-func (h *issuesAPI) findComment(ctx context.Context, repo, number, id uint64) (index.Comment, error) {
-	ix := h.forge.Index()
-	_, total, err := ix.Comments(ctx, repo, number, index.Page{Number: 1, Limit: 1})
-	if err != nil {
-		return index.Comment{}, err
-	}
-	last := int((total + maxLimit - 1) / maxLimit)
-	for page := last; page >= 1; page-- {
-		list, _, err := ix.Comments(ctx, repo, number, index.Page{Number: page, Limit: maxLimit})
-		if err != nil {
-			return index.Comment{}, err
-		}
-		for _, c := range list {
-			if c.ID == id {
-				return c, nil
-			}
-		}
-	}
-	return index.Comment{}, errors.New("a new comment is missing from the projection")
 }
