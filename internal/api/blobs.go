@@ -15,6 +15,9 @@ import (
 	"github.com/dforge/dforge/internal/usererr"
 )
 
+// A file's contents (Gitea's ContentsResponse, or a directory's listing),
+// its raw bytes (/raw and /media), and a blob by id (/git/blobs/{sha}).
+
 func (a *API) getContents(w http.ResponseWriter, r *http.Request) error {
 	c, e, commit, ref, err := a.fileAt(r)
 	if err != nil {

@@ -6,6 +6,9 @@ import (
 	"github.com/dforge/dforge/internal/gitstore"
 )
 
+// Branches: the list and one branch (Gitea's Branch, with the viewer's
+// push and merge rights and the branch's protection).
+
 func (a *API) listBranches(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {

@@ -10,6 +10,9 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 )
 
+// A repository's collaborators and their permission; the owner adds,
+// changes and removes them (repo.collaborator).
+
 func (a *API) listCollaborators(w http.ResponseWriter, r *http.Request) error {
 	rec, _, err := a.repoOf(r)
 	if err != nil {

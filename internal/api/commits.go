@@ -7,6 +7,10 @@ import (
 	"github.com/dforge/dforge/internal/gitstore"
 )
 
+// Commits: a branch's history (/commits, paged, optionally with a path
+// filter) and one commit (/git/commits/{sha}) with its files and, as text,
+// its diff or patch.
+
 func (a *API) listCommits(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {

@@ -7,6 +7,9 @@ import (
 	"github.com/dforge/dforge/internal/gitstore"
 )
 
+// dForge's own: a repository's contributors (commits per author) and the
+// counts its page shows.
+
 func (a *API) listContributors(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {

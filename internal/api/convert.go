@@ -19,6 +19,10 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 )
 
+// Converters from the forge's records (index, gitstore) to the JSON shapes
+// of types.go, as Gitea's services/convert: the URLs they carry are built
+// from the request (siteURL) and the repository's paths (links, code).
+
 func ptr(s string) *string { return &s }
 
 func (c code) content(e gitstore.Entry, ref string) contentJSON {

@@ -11,6 +11,9 @@ import (
 	"github.com/dforge/dforge/internal/usererr"
 )
 
+// An issue's or pull request's comments: Gitea's Comment, listed whole by
+// default, and a new comment (issue.comment).
+
 // commentsPage is pageOf, all of them (up to the most a page holds) when
 // no limit is given: Gitea lists an issue's comments whole.
 func commentsPage(r *http.Request) (index.Page, error) { return pageWithLimit(r, maxLimit) }

@@ -11,6 +11,10 @@ import (
 	"github.com/dforge/dforge/internal/usererr"
 )
 
+// Lists: ?page= and ?limit= read once (pageOf), a page of a list in memory
+// (pageSlice), and the answer with Gitea's X-Total-Count and Link headers
+// (respondList).
+
 // List paging: ?page= (1-based) and ?limit=, as Gitea's API takes them.
 const (
 	defaultLimit = 20

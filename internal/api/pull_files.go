@@ -6,6 +6,9 @@ import (
 	"github.com/dforge/dforge/internal/gitstore"
 )
 
+// A pull request's commits and changed files (with their patches, each
+// and the page capped).
+
 func (h *issuesAPI) listPullCommits(w http.ResponseWriter, r *http.Request) error {
 	repo, perm, pr, err := h.pullOf(r, r.PathValue("index"))
 	if err != nil {

@@ -10,6 +10,9 @@ import (
 	"github.com/dforge/dforge/internal/usererr"
 )
 
+// Merging a pull request (Gitea's MergePullRequestOption: merge, squash or
+// rebase) through forge.Pulls, and whether it is merged.
+
 // mergeStyles maps Gitea's Do to the forge's merge styles.
 var mergeStyles = map[string]string{"merge": gitstore.StyleMerge, "squash": gitstore.StyleSquash, "rebase": gitstore.StyleRebase}
 

@@ -10,6 +10,9 @@ import (
 	"github.com/dforge/dforge/internal/usererr"
 )
 
+// Pull request reviews: Gitea's PullReview and PullReviewComment, and a
+// new review (pr.review) with inline comments.
+
 // Gitea's review states, and the forge module's.
 var reviewStates = map[string]string{
 	chainforge.ReviewApprove: "APPROVED", chainforge.ReviewRequestChanges: "REQUEST_CHANGES", chainforge.ReviewCommented: "COMMENT",

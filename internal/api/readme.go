@@ -10,6 +10,8 @@ import (
 	"github.com/dforge/dforge/internal/usererr"
 )
 
+// dForge's own: a directory's README rendered on the server.
+
 // readmeNames are the READMEs looked for, best first (any case).
 var readmeNames = []string{"readme.md", "readme.markdown", "readme", "readme.txt", "readme.rst"}
 

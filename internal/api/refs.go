@@ -8,6 +8,8 @@ import (
 	"github.com/dforge/dforge/internal/usererr"
 )
 
+// The repository's refs (/git/refs[/{ref...}]), as Gitea's Reference list.
+
 func (a *API) listRefs(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {

@@ -8,6 +8,9 @@ import (
 	"github.com/dforge/dforge/internal/usererr"
 )
 
+// Stars and watches: the signed-in user's star and subscription on a
+// repository, and who stars and watches it.
+
 // flagRepo stars, unstars, watches or unwatches for the signed-in user.
 func (a *API) flagRepo(action string, status int) handler {
 	return func(w http.ResponseWriter, r *http.Request) error {

@@ -6,6 +6,8 @@ import (
 	"github.com/dforge/dforge/internal/gitstore"
 )
 
+// Tags, as Gitea's Tag list.
+
 func (a *API) listTags(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {

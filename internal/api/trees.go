@@ -9,6 +9,9 @@ import (
 	"github.com/dforge/dforge/internal/usererr"
 )
 
+// A git tree by id or ref, paged as Gitea's GitTreeResponse, optionally
+// recursive.
+
 func (a *API) getTree(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {

@@ -1,5 +1,9 @@
 package api
 
+// The JSON shapes of the forge's resources: Gitea's API v1 structs
+// (modules/structs) with dForge's additions, apart from the handlers that
+// write them. convert.go fills them from the index and git.
+
 // linksJSON is Gitea's FileLinksResponse.
 type linksJSON struct {
 	Self *string `json:"self"`
