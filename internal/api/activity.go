@@ -21,25 +21,24 @@ import (
 // registerActivity adds the home page's reads. The team needs no index
 // (names then are the default ones); the feeds do.
 func (a *API) registerActivity(mux *http.ServeMux) {
-	mux.HandleFunc("GET /api/v1/node/team", a.getTeam)
+	mux.HandleFunc("GET /api/v1/node/team", a.serve(a.getTeam))
 	if a.index == nil {
 		return
 	}
-	mux.HandleFunc("GET /api/v1/activity", a.listActivity)
-	mux.HandleFunc("GET /api/v1/contributors/top", a.listTopContributors)
+	mux.HandleFunc("GET /api/v1/activity", a.serve(a.listActivity))
+	mux.HandleFunc("GET /api/v1/contributors/top", a.serve(a.listTopContributors))
 }
 
 // listActivity lists the actions in public repositories, newest first:
 // repositories created, issues and pull requests opened, comments,
 // reviews, merges and pushes.
-func (a *API) listActivity(w http.ResponseWriter, r *http.Request) {
+func (a *API) listActivity(w http.ResponseWriter, r *http.Request) error {
 	p, err := pageOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	items, total, err := a.index.RecentActivity(r.Context(), p)
-	a.respondList(w, r, p, total, items, err)
+	return a.respondList(w, r, p, total, items, err)
 }
 
 // The top contributors' window of chain time, and the list's sizes.
@@ -54,39 +53,38 @@ const (
 // latest block): pushes, pull requests opened and merged (counted for
 // their author), reviews, issues opened and comments. Ties go to the
 // lower address.
-func (a *API) listTopContributors(w http.ResponseWriter, r *http.Request) {
+func (a *API) listTopContributors(w http.ResponseWriter, r *http.Request) error {
 	limit := defaultTopContributors
 	if v := r.URL.Query().Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
-			a.writeError(w, r, usererr.InvalidField("limit", "invalid_limit",
-				fmt.Sprintf("limit must be a whole number from 1 to %d (0 is the default, %d)", maxTopContributors, defaultTopContributors)))
-			return
+			return usererr.InvalidField("limit", "invalid_limit",
+				fmt.Sprintf("limit must be a whole number from 1 to %d (0 is the default, %d)", maxTopContributors, defaultTopContributors))
 		}
 		if n > 0 {
 			limit = min(n, maxTopContributors)
 		}
 	}
 	list, err := a.index.TopContributors(r.Context(), contributorWindow, limit)
-	a.respond(w, r, list, err)
+	return a.respond(w, r, list, err)
 }
 
 // getTeam lists the node's maintainers (serve --maintainer), in the order
 // configured, with their usernames: the claimed one, else the default.
-func (a *API) getTeam(w http.ResponseWriter, r *http.Request) {
+func (a *API) getTeam(w http.ResponseWriter, r *http.Request) error {
 	team := make([]index.User, 0, len(a.maintainers))
 	for _, addr := range a.maintainers {
 		name := names.Default(addr)
 		if a.index != nil {
 			var err error
 			if name, err = a.index.Username(r.Context(), addr); err != nil {
-				a.writeError(w, r, err)
-				return
+				return err
 			}
 		}
 		team = append(team, index.User{Address: addr.Hex(), Username: name})
 	}
 	writeJSON(w, http.StatusOK, team)
+	return nil
 }
 
 // uniqueAddresses is list without repeats, in its order.

@@ -77,10 +77,10 @@ func TestActivityContributorsAndTeam(t *testing.T) {
 	// A merge's move of the base branch is recorded as a push, then the
 	// merge; a first commit is a push too.
 	want := []string{
-		"pull.merge " + alice.Name() + " " + mill + ` #2 "Fix the crash"`,
+		"pr.merge " + alice.Name() + " " + mill + ` #2 "Fix the crash"`,
 		"push " + alice.Name() + " " + mill + " refs/heads/main",
 		"review " + bob.Name() + " " + mill + ` #2 "Fix the crash" approve`,
-		"pull.open " + alice.Name() + " " + mill + ` #2 "Fix the crash"`,
+		"pr.open " + alice.Name() + " " + mill + ` #2 "Fix the crash"`,
 		"push " + alice.Name() + " " + mill + " refs/heads/fix",
 		"comment " + alice.Name() + " " + mill + ` #1 "Crash on start"`,
 		"issue.open " + bob.Name() + " " + mill + ` #1 "Crash on start"`,

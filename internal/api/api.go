@@ -20,6 +20,7 @@ import (
 	"github.com/dforge/dforge/internal/markdown"
 	"github.com/dforge/dforge/internal/pages"
 	"github.com/dforge/dforge/internal/support"
+	"github.com/dforge/dforge/internal/usererr"
 	"github.com/dforge/dforge/internal/vitals"
 )
 
@@ -87,21 +88,21 @@ func (a *API) Register(mux *http.ServeMux) {
 // routes lists every API route.
 func (a *API) routes(mux *http.ServeMux) {
 	// The web-vitals path is the one the seed client posts to, outside /api/v1.
-	mux.HandleFunc("POST /api/analytics/web-vitals", a.postWebVital)
-	mux.HandleFunc("GET /api/v1/analytics/web-vitals", a.getWebVitals)
-	mux.HandleFunc("POST /api/v1/contact", a.postContact)
-	mux.HandleFunc("GET /api/v1/version", a.getVersion)
-	mux.HandleFunc("GET /api/v1/pages/{slug}", a.getPage)
-	mux.HandleFunc("GET /api/v1/docs", a.listDocs)
-	mux.HandleFunc("GET /api/v1/docs/{slug}", a.getDoc)
-	mux.HandleFunc("GET /api/v1/blog", a.listPosts)
-	mux.HandleFunc("GET /api/v1/blog/{slug}", a.getPost)
-	mux.HandleFunc("GET /api/v1/faq", a.getFAQ)
-	mux.HandleFunc("POST /api/v1/markdown", a.postMarkdown)
+	mux.HandleFunc("POST /api/analytics/web-vitals", a.serve(a.postWebVital))
+	mux.HandleFunc("GET /api/v1/analytics/web-vitals", a.serve(a.getWebVitals))
+	mux.HandleFunc("POST /api/v1/contact", a.serve(a.postContact))
+	mux.HandleFunc("GET /api/v1/version", a.serve(a.getVersion))
+	mux.HandleFunc("GET /api/v1/pages/{slug}", a.serve(a.getPage))
+	mux.HandleFunc("GET /api/v1/docs", a.serve(a.listDocs))
+	mux.HandleFunc("GET /api/v1/docs/{slug}", a.serve(a.getDoc))
+	mux.HandleFunc("GET /api/v1/blog", a.serve(a.listPosts))
+	mux.HandleFunc("GET /api/v1/blog/{slug}", a.serve(a.getPost))
+	mux.HandleFunc("GET /api/v1/faq", a.serve(a.getFAQ))
+	mux.HandleFunc("POST /api/v1/markdown", a.serve(a.postMarkdown))
 	if a.chain != nil {
-		mux.HandleFunc("GET /api/v1/chain/params", a.getChainParams)
-		mux.HandleFunc("POST /api/v1/chain/txs", a.postChainTx)
-		mux.HandleFunc("GET /api/v1/accounts/{address}", a.getAccount)
+		mux.HandleFunc("GET /api/v1/chain/params", a.serve(a.getChainParams))
+		mux.HandleFunc("POST /api/v1/chain/txs", a.serve(a.postChainTx))
+		mux.HandleFunc("GET /api/v1/accounts/{address}", a.serve(a.getAccount))
 		a.registerChainReads(mux)
 		a.registerGovernance(mux)
 	}
@@ -110,7 +111,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.registerIssues(mux)
 	a.registerSearch(mux)
 	a.registerActivity(mux)
-	mux.HandleFunc("/api/", a.notFound)
+	mux.HandleFunc("/api/", a.serve(a.notFound))
 }
 
 // giteaAPIVersion is the Gitea release whose API v1 the forge routes
@@ -121,8 +122,9 @@ func (a *API) routes(mux *http.ServeMux) {
 // node's version alone.
 const giteaAPIVersion = "1.22.0"
 
-func (a *API) getVersion(w http.ResponseWriter, r *http.Request) {
+func (a *API) getVersion(w http.ResponseWriter, r *http.Request) error {
 	writeJSON(w, http.StatusOK, map[string]string{"version": giteaVersion(a.version), "dforge": a.version})
+	return nil
 }
 
 // giteaVersion is giteaAPIVersion+dforge.<node>, the node's version cut to
@@ -143,6 +145,6 @@ func giteaVersion(node string) string {
 	return giteaAPIVersion + "+" + strings.Join(meta, ".")
 }
 
-func (a *API) notFound(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusNotFound, errorBody{Message: "no such API endpoint", Code: "not_found"})
+func (a *API) notFound(w http.ResponseWriter, r *http.Request) error {
+	return usererr.Missingf("no such API endpoint")
 }

@@ -46,7 +46,7 @@ type tokenInfo struct {
 	Decimals uint8  `json:"decimals"`
 }
 
-func (a *API) getChainParams(w http.ResponseWriter, r *http.Request) {
+func (a *API) getChainParams(w http.ResponseWriter, r *http.Request) error {
 	p := a.chain.Params()
 	writeJSON(w, http.StatusOK, chainParams{
 		ChainID:         tx.ChainIDString(p.ChainID),
@@ -59,14 +59,14 @@ func (a *API) getChainParams(w http.ResponseWriter, r *http.Request) {
 		Reputation: reputationParams{PR: p.Reputation.PR, Review: p.Reputation.Review, Issue: p.Reputation.Issue, Commit: p.Reputation.Commit,
 			DecayBps: p.Reputation.DecayBps, PerPointBps: p.Reputation.PerPointBps, MaxMultiplierBps: p.Reputation.MaxMultiplierBps},
 	})
+	return nil
 }
 
 // postChainTx relays a wallet-signed transaction and answers once it is in a block.
-func (a *API) postChainTx(w http.ResponseWriter, r *http.Request) {
+func (a *API) postChainTx(w http.ResponseWriter, r *http.Request) error {
 	var env tx.Envelope
 	if err := decode(w, r, tx.MaxSignedTxBytes, &env); err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), submitTimeout)
 	defer cancel()
@@ -74,11 +74,10 @@ func (a *API) postChainTx(w http.ResponseWriter, r *http.Request) {
 	var rejected *tx.Error
 	if errors.As(err, &rejected) {
 		writeJSON(w, http.StatusBadRequest, errorBody{Message: rejected.Message, Code: rejected.Name})
-		return
+		return nil
 	}
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	// Answer once SQL shows the block, so a page read right after sees the
 	// write. The transaction is committed either way, so a slow index is
@@ -89,26 +88,25 @@ func (a *API) postChainTx(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeJSON(w, http.StatusOK, res)
+	return nil
 }
 
-func (a *API) getAccount(w http.ResponseWriter, r *http.Request) {
+func (a *API) getAccount(w http.ResponseWriter, r *http.Request) error {
 	addr, err := pathAddress(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	if a.index != nil {
 		acct, err := a.index.Account(r.Context(), addr)
-		a.respond(w, r, acct, err)
-		return
+		return a.respond(w, r, acct, err)
 	}
 	acct, err := a.chain.Account(addr)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	// Hex() is the EIP-55 checksummed form wallets display.
 	writeJSON(w, http.StatusOK, map[string]any{
 		"address": acct.Address.Hex(), "username": acct.Username, "balance": acct.Balance, "staked": acct.Staked, "unbonding": acct.Unbonding, "nonce": acct.Nonce,
 	})
+	return nil
 }

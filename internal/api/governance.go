@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"errors"
-	"fmt"
 	"html"
 	"net/http"
 	"slices"
@@ -25,18 +24,18 @@ import (
 
 // registerGovernance adds the governance and rewards routes (the chain is present).
 func (a *API) registerGovernance(mux *http.ServeMux) {
-	mux.HandleFunc("GET /api/v1/chain/param-docs", a.listParamDocs)
-	mux.HandleFunc("GET /api/v1/governance/power/{address}", a.getVotingPower)
+	mux.HandleFunc("GET /api/v1/chain/param-docs", a.serve(a.listParamDocs))
+	mux.HandleFunc("GET /api/v1/governance/power/{address}", a.serve(a.getVotingPower))
 	if a.index == nil {
 		return
 	}
-	mux.HandleFunc("GET /api/v1/governance/proposals", a.listProposals)
-	mux.HandleFunc("GET /api/v1/governance/proposals/{id}", a.getProposal)
-	mux.HandleFunc("GET /api/v1/governance/proposals/{id}/votes", a.listVotes)
-	mux.HandleFunc("GET /api/v1/rewards", a.listRewards)
-	mux.HandleFunc("GET /api/v1/accounts/{address}/reputation", a.getReputation)
-	mux.HandleFunc("GET /api/v1/leaderboard", a.getLeaderboard)
-	mux.HandleFunc("GET /api/v1/analytics/governance", a.getGovernanceFigures)
+	mux.HandleFunc("GET /api/v1/governance/proposals", a.serve(a.listProposals))
+	mux.HandleFunc("GET /api/v1/governance/proposals/{id}", a.serve(a.getProposal))
+	mux.HandleFunc("GET /api/v1/governance/proposals/{id}/votes", a.serve(a.listVotes))
+	mux.HandleFunc("GET /api/v1/rewards", a.serve(a.listRewards))
+	mux.HandleFunc("GET /api/v1/accounts/{address}/reputation", a.serve(a.getReputation))
+	mux.HandleFunc("GET /api/v1/leaderboard", a.serve(a.getLeaderboard))
+	mux.HandleFunc("GET /api/v1/analytics/governance", a.serve(a.getGovernanceFigures))
 }
 
 // paramDoc is a changeable parameter with its current and default values.
@@ -52,7 +51,7 @@ type paramDoc struct {
 	Doc     string `json:"doc"`
 }
 
-func (a *API) listParamDocs(w http.ResponseWriter, r *http.Request) {
+func (a *API) listParamDocs(w http.ResponseWriter, r *http.Request) error {
 	cur, defaults := a.chain.Params(), params.Defaults()
 	docs := []paramDoc{}
 	for _, d := range params.Docs() {
@@ -62,6 +61,7 @@ func (a *API) listParamDocs(w http.ResponseWriter, r *http.Request) {
 			Min: strconv.FormatUint(d.Min, 10), Max: strconv.FormatUint(d.Max, 10), Unit: d.Unit, Doc: d.Doc})
 	}
 	writeJSON(w, http.StatusOK, docs)
+	return nil
 }
 
 // proposalJSON is a proposal with its description rendered.
@@ -85,65 +85,58 @@ func (a *API) renderDescription(ctx context.Context, md string) string {
 	return a.renderBody(ctx, nil, md)
 }
 
-func (a *API) listProposals(w http.ResponseWriter, r *http.Request) {
+func (a *API) listProposals(w http.ResponseWriter, r *http.Request) error {
 	status := r.URL.Query().Get("status")
 	if status != "" && !slices.Contains(index.ProposalStatuses, status) {
-		a.writeError(w, r, usererr.InvalidField("status", "invalid_status", "status must be one of "+strings.Join(index.ProposalStatuses, ", ")))
-		return
+		return usererr.InvalidField("status", "invalid_status", "status must be one of "+strings.Join(index.ProposalStatuses, ", "))
 	}
 	p, err := pageOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	list, total, err := a.index.Proposals(r.Context(), status, p)
 	out := make([]proposalJSON, len(list))
 	for i, pr := range list {
 		out[i] = a.proposalJSON(r.Context(), pr)
 	}
-	a.respondList(w, r, p, total, out, err)
+	return a.respondList(w, r, p, total, out, err)
 }
 
-func (a *API) getProposal(w http.ResponseWriter, r *http.Request) {
+func (a *API) getProposal(w http.ResponseWriter, r *http.Request) error {
 	id, err := proposalID(r.PathValue("id"))
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	p, err := a.index.Proposal(r.Context(), id)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	writeJSON(w, http.StatusOK, a.proposalJSON(r.Context(), p))
+	return nil
 }
 
-func (a *API) listVotes(w http.ResponseWriter, r *http.Request) {
+func (a *API) listVotes(w http.ResponseWriter, r *http.Request) error {
 	id, err := proposalID(r.PathValue("id"))
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	p, err := pageOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	var voter *common.Address
 	if raw := r.URL.Query().Get("voter"); raw != "" {
 		addr, err := parseAddress("voter", raw)
 		if err != nil {
-			a.writeError(w, r, err)
-			return
+			return err
 		}
 		voter = &addr
 	}
 	if _, err := a.index.Proposal(r.Context(), id); err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	votes, total, err := a.index.Votes(r.Context(), id, voter, p)
-	a.respondList(w, r, p, total, votes, err)
+	return a.respondList(w, r, p, total, votes, err)
 }
 
 // votingPower is an account's voting power and what makes it up.
@@ -160,28 +153,26 @@ type votingPower struct {
 // getVotingPower reads an account's voting power from the chain: now, or
 // with ?proposal= as that proposal counts it (the stake and reputation
 // at the start of the block it was made in).
-func (a *API) getVotingPower(w http.ResponseWriter, r *http.Request) {
+func (a *API) getVotingPower(w http.ResponseWriter, r *http.Request) error {
 	addr, err := pathAddress(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	var proposal *uint64
 	if raw := r.URL.Query().Get("proposal"); raw != "" {
 		id, err := proposalIDField("proposal", raw)
 		if err != nil {
-			a.writeError(w, r, err)
-			return
+			return err
 		}
 		proposal = &id
 	}
 	s, err := a.standing(addr, proposal)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	writeJSON(w, http.StatusOK, votingPower{Address: addr.Hex(), Stake: s.Stake, Reputation: s.Reputation,
 		MultiplierBps: s.MultiplierBps, Power: s.Power, Proposal: proposal})
+	return nil
 }
 
 // standing reads addr's standing now, or on proposal when not nil.
@@ -191,7 +182,7 @@ func (a *API) standing(addr common.Address, proposal *uint64) (app.Standing, err
 	}
 	s, err := a.chain.StandingOn(addr, *proposal)
 	if errors.Is(err, gov.ErrNotFound) {
-		return s, &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: fmt.Sprintf("there is no proposal #%d", *proposal)}
+		return s, usererr.Missingf("there is no proposal #%d", *proposal)
 	}
 	return s, err
 }

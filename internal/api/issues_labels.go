@@ -9,7 +9,6 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/dforge/dforge/internal/auth"
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/usererr"
@@ -32,8 +31,7 @@ func (h *issuesAPI) listLabels(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	h.respondList(w, r, p, int64(len(all)), h.linksFor(r, repo).labels(pageSlice(all, p)), nil)
-	return nil
+	return h.respondList(w, r, p, int64(len(all)), h.linksFor(r, repo).labels(pageSlice(all, p)), nil)
 }
 
 func (h *issuesAPI) labelOf(r *http.Request, repo index.Repo) (index.Label, error) {
@@ -47,7 +45,7 @@ func (h *issuesAPI) labelOf(r *http.Request, repo index.Repo) (index.Label, erro
 			return l, nil
 		}
 	}
-	return index.Label{}, &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: "there is no label " + r.PathValue("id") + " in " + repo.Name}
+	return index.Label{}, usererr.Missingf("there is no label %s in %s", r.PathValue("id"), repo.Name)
 }
 
 func (h *issuesAPI) getLabel(w http.ResponseWriter, r *http.Request) error {
@@ -62,7 +60,11 @@ func (h *issuesAPI) getLabel(w http.ResponseWriter, r *http.Request) error {
 	return reply(w, h.linksFor(r, repo).label(l))
 }
 
-func (h *issuesAPI) createLabel(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (h *issuesAPI) createLabel(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	var in struct {
 		Name        string `json:"name"`
 		Color       string `json:"color"`
@@ -91,7 +93,11 @@ func (h *issuesAPI) createLabel(w http.ResponseWriter, r *http.Request, id *auth
 	return nil
 }
 
-func (h *issuesAPI) deleteLabel(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (h *issuesAPI) deleteLabel(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	repo, _, err := h.repoOf(r)
 	if err != nil {
 		return err
@@ -136,7 +142,7 @@ func (h *issuesAPI) labelIDs(ctx context.Context, repo index.Repo, in []any) ([]
 		}
 		id, found := findLabel(all, key)
 		if !found {
-			return nil, &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field", Field: "labels", Message: "there is no label " + key + " in " + repo.Name}
+			return nil, usererr.BadFieldf("labels", "there is no label %s in %s", key, repo.Name)
 		}
 		if !containsID(ids, id) {
 			ids = append(ids, id)
@@ -186,7 +192,11 @@ func (h *issuesAPI) setIssueLabels(w http.ResponseWriter, r *http.Request, actor
 	return reply(w, h.linksFor(r, repo).labels(is.Labels))
 }
 
-func (h *issuesAPI) addIssueLabels(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (h *issuesAPI) addIssueLabels(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	return h.setIssueLabels(w, r, id.User.Address, func(cur, in []uint64) []uint64 {
 		for _, x := range in {
 			if !containsID(cur, x) {
@@ -197,11 +207,19 @@ func (h *issuesAPI) addIssueLabels(w http.ResponseWriter, r *http.Request, id *a
 	}, true)
 }
 
-func (h *issuesAPI) replaceIssueLabels(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (h *issuesAPI) replaceIssueLabels(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	return h.setIssueLabels(w, r, id.User.Address, func(_, in []uint64) []uint64 { return in }, true)
 }
 
-func (h *issuesAPI) clearIssueLabels(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (h *issuesAPI) clearIssueLabels(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	rec := &discard{header: http.Header{}}
 	if err := h.setIssueLabels(rec, r, id.User.Address, func(_, _ []uint64) []uint64 { return []uint64{} }, false); err != nil {
 		return err
@@ -210,7 +228,11 @@ func (h *issuesAPI) clearIssueLabels(w http.ResponseWriter, r *http.Request, id 
 	return nil
 }
 
-func (h *issuesAPI) removeIssueLabel(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (h *issuesAPI) removeIssueLabel(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	repo, _, is, err := h.issueOf(r)
 	if err != nil {
 		return err
@@ -226,7 +248,7 @@ func (h *issuesAPI) removeIssueLabel(w http.ResponseWriter, r *http.Request, id 
 		next = append(next, l.ID)
 	}
 	if !found {
-		return &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: fmt.Sprintf("#%d has no label %s", is.Number, r.PathValue("id"))}
+		return usererr.Missingf("#%d has no label %s", is.Number, r.PathValue("id"))
 	}
 	if _, err := h.forge.Do(r.Context(), id.User.Address, "issue.edit", chainforge.IssueEdit{Repo: repo.ID, Number: is.Number, Labels: &next}); err != nil {
 		return err

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"fmt"
 	"net/http"
 
 	"github.com/dforge/dforge/internal/usererr"
@@ -24,28 +23,25 @@ type markdownOption struct {
 }
 
 // postMarkdown renders Markdown to sanitized HTML, as Gitea's POST /markdown does.
-func (a *API) postMarkdown(w http.ResponseWriter, r *http.Request) {
+func (a *API) postMarkdown(w http.ResponseWriter, r *http.Request) error {
 	var opt markdownOption
 	err := decode(w, r, maxMarkdownBody, &opt)
 	if ue, ok := usererr.As(err); (ok && ue.Kind == usererr.TooLarge) || len(opt.Text) > maxMarkdownText {
-		err = &usererr.Error{Kind: usererr.Unprocessable, Code: "too_large", Field: "text",
-			Message: fmt.Sprintf("the text is too large to render: the most is %d bytes", maxMarkdownText)}
+		err = usererr.Unprocessablef("text", usererr.CodeTooLarge, "the text is too large to render: the most is %d bytes", maxMarkdownText)
 	}
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	switch opt.Mode {
 	case "", "gfm", "markdown", "comment":
 	default:
-		a.writeError(w, r, usererr.InvalidField("mode", "invalid_mode", "mode must be gfm, markdown or comment"))
-		return
+		return usererr.InvalidField("mode", "invalid_mode", "mode must be gfm, markdown or comment")
 	}
 	html, err := a.markdown.Render([]byte(opt.Text))
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Write([]byte(html))
+	return nil
 }

@@ -26,21 +26,19 @@ func toNodeJSON(n index.Node) nodeJSON {
 
 // listNodes lists the node registry: each operator's node with its public
 // URL and libp2p peer id and addresses, by operator address.
-func (a *API) listNodes(w http.ResponseWriter, r *http.Request) {
+func (a *API) listNodes(w http.ResponseWriter, r *http.Request) error {
 	p, err := pageOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	registered, err := a.index.Nodes(r.Context())
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	page := pageSlice(registered, p)
 	out := make([]nodeJSON, len(page))
 	for i, n := range page {
 		out[i] = toNodeJSON(n)
 	}
-	a.respondList(w, r, p, int64(len(registered)), out, nil)
+	return a.respondList(w, r, p, int64(len(registered)), out, nil)
 }

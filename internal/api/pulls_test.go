@@ -277,3 +277,58 @@ func TestPrivatePullRequest(t *testing.T) {
 		t.Fatalf("fast-forward rebase of a private pull request: %s", mustJSON(merged))
 	}
 }
+
+// TestPullRequestLabelsAssigneesAndStateNeedPermission: labels and
+// assignees on a new pull request need write permission on the base, and a
+// refusal opens nothing; a writer's are set on it. An edit that also closes
+// is refused whole to one who is neither its author nor a maintainer.
+func TestPullRequestLabelsAssigneesAndStateNeedPermission(t *testing.T) {
+	t.Parallel()
+	n := startIssuesNode(t)
+	alice, bob, carol := n.NewUser(), n.NewUser(), n.NewUser()
+	repo := n.repo(alice, "lib", false)
+	n.fork(bob, repo)
+	n.push(bob, bob, "lib", "fix", "main", map[string]string{"fix.txt": "fixed\n"})
+	n.push(alice, alice, "lib", "feat", "main", map[string]string{"feat.txt": "new\n"})
+	base := "/api/v1/repos/" + alice.Name() + "/lib"
+	label := n.must(http.StatusCreated, alice, "POST", base+"/labels", map[string]any{"name": "bug", "color": "ee0701"}).obj()
+
+	// 1. Bob, a reader of the base, may open one from his fork, but not set
+	// its labels or assignees: the refusal opens nothing.
+	for _, extra := range []map[string]any{{"labels": []any{label["id"]}}, {"assignees": []string{alice.Name()}}} {
+		body := map[string]any{"head": bob.Name() + ":fix", "title": "Fix it"}
+		for k, v := range extra {
+			body[k] = v
+		}
+		res := n.call(bob, "POST", base+"/pulls", body)
+		if res.status != http.StatusForbidden || !strings.Contains(res.obj()["message"].(string), "labels or assignees") {
+			t.Fatalf("bob's pull request with %v: %d %s", extra, res.status, res.body)
+		}
+	}
+	if got := n.must(http.StatusOK, nil, "GET", base+"/pulls?state=all", nil).list(); len(got) != 0 {
+		t.Fatalf("a refused pull request was opened: %v", got)
+	}
+	n.must(http.StatusUnprocessableEntity, alice, "POST", base+"/pulls", map[string]any{"head": "feat", "title": "X", "assignees": []string{"nobody-here"}})
+	n.must(http.StatusCreated, bob, "POST", base+"/pulls", map[string]any{"head": bob.Name() + ":fix", "title": "Fix it"})
+
+	// 2. Alice's own, with a label and an assignee.
+	pr := n.must(http.StatusCreated, alice, "POST", base+"/pulls", map[string]any{
+		"head": "feat", "title": "Feature", "labels": []any{label["id"]}, "assignee": alice.Name(),
+	}).obj()
+	labels, _ := pr["labels"].([]any)
+	assignees, _ := pr["assignees"].([]any)
+	if pr["number"] != 2.0 || len(labels) != 1 || labels[0].(map[string]any)["name"] != "bug" ||
+		len(assignees) != 1 || assignees[0].(map[string]any)["login"] != alice.Name() {
+		t.Fatalf("alice's pull request: %s", mustJSON(pr))
+	}
+
+	// 3. Carol may not retitle and close bob's: nothing changes.
+	n.must(http.StatusForbidden, carol, "PATCH", base+"/pulls/1", map[string]any{"title": "Mine now", "state": "closed"})
+	if got := n.must(http.StatusOK, nil, "GET", base+"/pulls/1", nil).obj(); got["title"] != "Fix it" || got["state"] != "open" {
+		t.Fatalf("after carol's refused edit: %v %v", got["title"], got["state"])
+	}
+	// Bob, its author, may.
+	if got := n.must(http.StatusCreated, bob, "PATCH", base+"/pulls/1", map[string]any{"title": "Fix it well", "state": "closed"}).obj(); got["title"] != "Fix it well" || got["state"] != "closed" {
+		t.Fatalf("bob's edit: %v %v", got["title"], got["state"])
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	chainforge "github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/usererr"
 )
@@ -82,17 +83,55 @@ func checkQuery(r *http.Request) error {
 func checkQueryText(name, v string) error {
 	if pathParams[name] {
 		if i := strings.IndexByte(v, 0); i >= 0 {
-			return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_text", Field: name,
-				Message: fmt.Sprintf("%s has a NUL character at byte %d, which no path holds", name, i)}
+			return usererr.Unprocessablef(name, usererr.CodeInvalidText, "%s has a NUL character at byte %d, which no path holds", name, i)
 		}
 		return nil
 	}
 	if err := tx.CheckLine(name, v); err != nil {
-		return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_text", Field: name, Message: err.Error()}
+		return usererr.New(usererr.Unprocessable, usererr.CodeInvalidText, err.Error()).On(name)
 	}
 	return nil
 }
 
 func tooLong(field, message string) error {
-	return &usererr.Error{Kind: usererr.Unprocessable, Code: "query_too_long", Field: field, Message: message}
+	return usererr.New(usererr.Unprocessable, "query_too_long", message).On(field)
+}
+
+// boolParam reads a true/false query parameter with a default.
+func boolParam(r *http.Request, name string, def bool) bool {
+	switch r.URL.Query().Get(name) {
+	case "true", "1":
+		return true
+	case "false", "0":
+		return false
+	}
+	return def
+}
+
+// stateFilter reads ?state= of a list of issues or pull requests: open
+// (the default), closed, or all (""), as Gitea's API takes it.
+func stateFilter(r *http.Request) (string, error) {
+	switch r.URL.Query().Get("state") {
+	case "", chainforge.StateOpen:
+		return chainforge.StateOpen, nil
+	case chainforge.StateClosed:
+		return chainforge.StateClosed, nil
+	case "all":
+		return "", nil
+	}
+	return "", usererr.InvalidField("state", "invalid_state", "state must be open, closed or all")
+}
+
+// typeFilter reads ?type= of a list of issues: issues or pulls, nil for
+// both.
+func typeFilter(r *http.Request) (*bool, error) {
+	switch r.URL.Query().Get("type") {
+	case "":
+		return nil, nil
+	case "issues":
+		return new(false), nil
+	case "pulls":
+		return new(true), nil
+	}
+	return nil, usererr.InvalidField("type", "invalid_type", "type must be issues or pulls")
 }

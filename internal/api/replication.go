@@ -55,22 +55,21 @@ type replicaStateJSON struct {
 // data is here, on its way (refs done of total) or not seeded, and the
 // heads it holds for the chain's refs. Any origin may read it (CORS), so
 // the app on one node can ask every registered node.
-func (a *API) getReplication(w http.ResponseWriter, r *http.Request) {
+func (a *API) getReplication(w http.ResponseWriter, r *http.Request) error {
 	// Public data, read by other nodes' apps without credentials; set
 	// before any error so a browser can read a 404 too.
 	w.Header().Set("Access-Control-Allow-Origin", "*")
 	rec, _, err := a.repoOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	out, err := a.replicaState(r.Context(), rec)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	out.Node = replicaNodeJSON{Operator: a.forge.Operator().Hex(), URL: siteURL(r)}
 	writeJSON(w, http.StatusOK, out)
+	return nil
 }
 
 // replicaState compares the refs this node holds for rec with the

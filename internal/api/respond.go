@@ -26,8 +26,22 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	json.NewEncoder(w).Encode(v)
 }
 
-// reply writes v as the 200 answer; it returns nil so that a userHandler
-// can end with it.
+// handler is the one shape of every route: it writes the answer, or
+// returns the error that is the answer (see serve).
+type handler func(w http.ResponseWriter, r *http.Request) error
+
+// serve adapts h to net/http, the one adapter every route goes through: an
+// error h returns, before it writes anything, is answered by writeError.
+func (a *API) serve(h handler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if err := h(w, r); err != nil {
+			a.writeError(w, r, err)
+		}
+	}
+}
+
+// reply writes v as the 200 answer; it returns nil so that a handler can
+// end with it.
 func reply(w http.ResponseWriter, v any) error {
 	writeJSON(w, http.StatusOK, v)
 	return nil
@@ -43,7 +57,7 @@ func writeNoStore(w http.ResponseWriter, status int, v any) {
 var statusOf = map[usererr.Kind]int{
 	usererr.Invalid:  http.StatusBadRequest,
 	usererr.NotFound: http.StatusNotFound,
-	usererr.TooLarge: http.StatusBadRequest,
+	usererr.TooLarge: http.StatusRequestEntityTooLarge,
 
 	usererr.Unauthenticated: http.StatusUnauthorized,
 	usererr.Forbidden:       http.StatusForbidden,
@@ -74,14 +88,14 @@ func decode(w http.ResponseWriter, r *http.Request, limit int64, v any) error {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
-		return &usererr.Error{Kind: usererr.TooLarge, Code: "body_too_large", Message: "request body is too large"}
+		return usererr.New(usererr.TooLarge, usererr.CodeBodyTooLarge, "request body is too large")
 	}
 	if err != nil {
-		return &usererr.Error{Kind: usererr.Invalid, Code: "unreadable_body", Message: "request body could not be read"}
+		return usererr.New(usererr.Invalid, usererr.CodeUnreadable, "request body could not be read")
 	}
 	// Unmarshal would quietly turn invalid UTF-8 into U+FFFD.
 	if !utf8.Valid(body) {
-		return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_text", Message: "request body is not valid UTF-8"}
+		return usererr.Unprocessablef("", usererr.CodeInvalidText, "request body is not valid UTF-8")
 	}
 	if err := json.Unmarshal(body, v); err != nil {
 		return decodeError(err)
@@ -94,5 +108,5 @@ func decodeError(err error) error {
 	if errors.As(err, &typeErr) && typeErr.Field != "" {
 		return usererr.InvalidField(typeErr.Field, "invalid_type", typeErr.Field+" has the wrong type")
 	}
-	return &usererr.Error{Kind: usererr.Invalid, Code: "invalid_json", Message: "request body must be a JSON object"}
+	return usererr.New(usererr.Invalid, usererr.CodeInvalidJSON, "request body must be a JSON object")
 }

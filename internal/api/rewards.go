@@ -12,23 +12,21 @@ import (
 	"github.com/dforge/dforge/internal/usererr"
 )
 
-func (a *API) listRewards(w http.ResponseWriter, r *http.Request) {
+func (a *API) listRewards(w http.ResponseWriter, r *http.Request) error {
 	var account *common.Address
 	if v := r.URL.Query().Get("account"); v != "" {
 		addr, err := parseAddress("account", v)
 		if err != nil {
-			a.writeError(w, r, err)
-			return
+			return err
 		}
 		account = &addr
 	}
 	p, err := pageOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	list, total, err := a.index.Rewards(r.Context(), account, p)
-	a.respondList(w, r, p, total, list, err)
+	return a.respondList(w, r, p, total, list, err)
 }
 
 // reputationJSON is an account's reputation, its accepted contributions
@@ -44,31 +42,29 @@ type reputationJSON struct {
 
 // getReputation reads the score and multiplier from the chain (they decay
 // each epoch, which no event reports) and the contributions from the index.
-func (a *API) getReputation(w http.ResponseWriter, r *http.Request) {
+func (a *API) getReputation(w http.ResponseWriter, r *http.Request) error {
 	addr, err := pathAddress(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	s, err := a.chain.Standing(addr)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	totals, err := a.index.RewardTotals(r.Context(), addr)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	writeJSON(w, http.StatusOK, reputationJSON{Address: addr.Hex(), Reputation: s.Reputation, MultiplierBps: s.MultiplierBps,
 		Scores: totals.Scores, Earned: totals.Earned, Withheld: totals.Withheld})
+	return nil
 }
 
 // leaderboardPeriods are the periods a leaderboard covers, back from the
 // newest block's time (0: the whole chain).
 var leaderboardPeriods = map[string]time.Duration{"week": 7 * 24 * time.Hour, "month": 30 * 24 * time.Hour, "all": 0}
 
-func (a *API) getLeaderboard(w http.ResponseWriter, r *http.Request) {
+func (a *API) getLeaderboard(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	name := q.Get("period")
 	if name == "" {
@@ -76,15 +72,13 @@ func (a *API) getLeaderboard(w http.ResponseWriter, r *http.Request) {
 	}
 	period, ok := leaderboardPeriods[name]
 	if !ok {
-		a.writeError(w, r, usererr.InvalidField("period", "invalid_period", "period must be week, month or all"))
-		return
+		return usererr.InvalidField("period", "invalid_period", "period must be week, month or all")
 	}
 	limit := defaultLimit
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
-			a.writeError(w, r, usererr.InvalidField("limit", "invalid_limit", fmt.Sprintf("limit must be a whole number from 1 to %d (0 is the default, %d)", maxLimit, defaultLimit)))
-			return
+			return usererr.InvalidField("limit", "invalid_limit", fmt.Sprintf("limit must be a whole number from 1 to %d (0 is the default, %d)", maxLimit, defaultLimit))
 		}
 		if n > 0 {
 			limit = min(n, maxLimit)
@@ -92,8 +86,7 @@ func (a *API) getLeaderboard(w http.ResponseWriter, r *http.Request) {
 	}
 	ranks, err := a.index.Leaderboard(r.Context(), period, limit)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	addrs := make([]common.Address, len(ranks))
 	for i, rk := range ranks {
@@ -101,16 +94,16 @@ func (a *API) getLeaderboard(w http.ResponseWriter, r *http.Request) {
 	}
 	standings, err := a.chain.Standings(addrs...)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	for i := range ranks {
 		ranks[i].Reputation = standings[i].Reputation
 	}
 	writeJSON(w, http.StatusOK, ranks)
+	return nil
 }
 
-func (a *API) getGovernanceFigures(w http.ResponseWriter, r *http.Request) {
+func (a *API) getGovernanceFigures(w http.ResponseWriter, r *http.Request) error {
 	f, err := a.index.GovFigures(r.Context())
-	a.respond(w, r, f, err)
+	return a.respond(w, r, f, err)
 }

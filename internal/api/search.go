@@ -3,9 +3,7 @@ package api
 import (
 	"net/http"
 	"strings"
-	"time"
 
-	chainforge "github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/usererr"
 )
@@ -21,40 +19,28 @@ import (
 // chain, issues when it also hosts repositories.
 func (a *API) registerSearch(mux *http.ServeMux) {
 	if a.index != nil {
-		mux.HandleFunc("GET /api/v1/users/search", a.searchUsers)
+		mux.HandleFunc("GET /api/v1/users/search", a.serve(a.searchUsers))
 	}
 	if a.forge != nil && a.hosting != nil {
 		h := &issuesAPI{API: a}
-		mux.HandleFunc("GET /api/v1/repos/issues/search", h.read(h.searchIssues))
+		mux.HandleFunc("GET /api/v1/repos/issues/search", h.serve(h.searchIssues))
 	}
 }
 
 // searchUsers is Gitea's user search ({ok, data}): the accounts whose name,
 // or full name on this node, holds q in any case; the one named q exactly
 // first, then by name. No q lists everyone.
-func (a *API) searchUsers(w http.ResponseWriter, r *http.Request) {
+func (a *API) searchUsers(w http.ResponseWriter, r *http.Request) error {
 	p, err := pageOf(r)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	people, total, err := a.index.SearchPeople(r.Context(), r.URL.Query().Get("q"), p)
 	out := make([]userJSON, 0, len(people))
 	for _, pr := range people {
 		out = append(out, personJSON(pr))
 	}
-	a.respondList(w, r, p, total, map[string]any{"ok": true, "data": out}, err)
-}
-
-// personJSON is the public user GET /users/{username} gives, for a found
-// account: its profile here, if it has one.
-func personJSON(p index.Person) userJSON {
-	j := userJSON{ID: p.ID, Login: p.Username, FullName: p.FullName, Description: p.Description, Location: p.Location,
-		Website: p.Website, WalletAddress: checksummed(p.Address)}
-	if !p.Created.IsZero() {
-		j.Created = p.Created.Format(time.RFC3339)
-	}
-	return j
+	return a.respondList(w, r, p, total, map[string]any{"ok": true, "data": out}, err)
 }
 
 // searchIssues is Gitea's issue search: issues and pull requests whose
@@ -68,23 +54,11 @@ func (h *issuesAPI) searchIssues(w http.ResponseWriter, r *http.Request) error {
 	}
 	q := r.URL.Query()
 	f := index.IssueSearch{Viewer: viewerOf(r), Query: strings.TrimSpace(q.Get("q"))}
-	switch q.Get("state") {
-	case "", chainforge.StateOpen:
-		f.State = chainforge.StateOpen
-	case chainforge.StateClosed:
-		f.State = chainforge.StateClosed
-	case "all":
-	default:
-		return badSearchField("state", "invalid_state", "state must be open, closed or all")
+	if f.State, err = stateFilter(r); err != nil {
+		return unprocessable(err)
 	}
-	switch q.Get("type") {
-	case "":
-	case "issues":
-		f.IsPull = new(false)
-	case "pulls":
-		f.IsPull = new(true)
-	default:
-		return badSearchField("type", "invalid_type", "type must be issues or pulls")
+	if f.IsPull, err = typeFilter(r); err != nil {
+		return unprocessable(err)
 	}
 	list, total, err := h.forge.Index().SearchIssues(r.Context(), f, p)
 	if err != nil {
@@ -94,13 +68,17 @@ func (h *issuesAPI) searchIssues(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	h.respondList(w, r, p, total, out, nil)
-	return nil
+	return h.respondList(w, r, p, total, out, nil)
 }
 
-// badSearchField refuses a filter value, as Gitea's validation does: 422.
-func badSearchField(field, code, message string) error {
-	return &usererr.Error{Kind: usererr.Unprocessable, Code: code, Field: field, Message: message}
+// unprocessable is err, a filter value's user error, as a 422: the search
+// refuses one as Gitea's validation does.
+func unprocessable(err error) error {
+	ue, ok := usererr.As(err)
+	if !ok {
+		return err
+	}
+	return usererr.New(usererr.Unprocessable, ue.Code, ue.Message).On(ue.Field)
 }
 
 // foundIssuesJSON shapes issues of several repositories as the per-repository

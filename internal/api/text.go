@@ -114,5 +114,5 @@ func textError(err error) error {
 	if !errors.As(err, &te) {
 		return err
 	}
-	return &usererr.Error{Kind: usererr.Unprocessable, Code: te.Name, Message: te.Message, Field: te.Field}
+	return usererr.New(usererr.Unprocessable, te.Name, te.Message).On(te.Field)
 }

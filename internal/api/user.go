@@ -44,11 +44,19 @@ func toUserJSON(u auth.User, self bool) userJSON {
 	return j
 }
 
-func (a *API) getUser(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (a *API) getUser(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	return reply(w, toUserJSON(id.User, true))
 }
 
-func (a *API) patchUserSettings(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (a *API) patchUserSettings(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	var in struct {
 		FullName    *string `json:"full_name"`
 		Description *string `json:"description"`
@@ -68,21 +76,20 @@ func (a *API) patchUserSettings(w http.ResponseWriter, r *http.Request, id *auth
 	return reply(w, toUserJSON(u, true))
 }
 
-func (a *API) getUserByName(w http.ResponseWriter, r *http.Request) {
+func (a *API) getUserByName(w http.ResponseWriter, r *http.Request) error {
 	name := r.PathValue("username")
 	// No name holds a control character, and PostgreSQL would fail the
 	// look-up of one with NUL: such a name names nobody.
 	if tx.CheckLine("username", name) != nil {
-		a.writeError(w, r, &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: "There is no user with that name."})
-		return
+		return usererr.Missingf("There is no user with that name.")
 	}
 	u, err := a.auth.UserByName(r.Context(), name)
 	if err != nil {
-		a.writeError(w, r, err)
-		return
+		return err
 	}
 	me, signedIn := auth.UserFrom(r.Context())
 	writeJSON(w, http.StatusOK, toUserJSON(u, signedIn && u.ID != 0 && me.ID == u.ID))
+	return nil
 }
 
 // tokenJSON is Gitea's AccessToken; sha1 (the token) appears only when created.
@@ -116,12 +123,16 @@ func (a *API) tokenOwner(r *http.Request, need auth.Scope) (*auth.Identity, erro
 		}
 	}
 	if !self {
-		return nil, &usererr.Error{Kind: usererr.Forbidden, Code: "forbidden", Message: "You can only manage your own access tokens."}
+		return nil, usererr.Deniedf("You can only manage your own access tokens.")
 	}
 	return id, nil
 }
 
-func (a *API) listTokens(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (a *API) listTokens(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	list, err := a.auth.Tokens(r.Context(), id.User)
 	if err != nil {
 		return err
@@ -133,7 +144,11 @@ func (a *API) listTokens(w http.ResponseWriter, r *http.Request, id *auth.Identi
 	return reply(w, out)
 }
 
-func (a *API) createToken(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (a *API) createToken(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	var in struct {
 		Name   string   `json:"name"`
 		Scopes []string `json:"scopes"`
@@ -149,7 +164,11 @@ func (a *API) createToken(w http.ResponseWriter, r *http.Request, id *auth.Ident
 	return nil
 }
 
-func (a *API) deleteToken(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (a *API) deleteToken(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	tokenID, err := pathID(r, "You have no access token with that id.")
 	if err != nil {
 		return err
@@ -166,12 +185,16 @@ func (a *API) deleteToken(w http.ResponseWriter, r *http.Request, id *auth.Ident
 func pathID(r *http.Request, notFound string) (int64, error) {
 	n, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil {
-		return 0, &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: notFound}
+		return 0, usererr.New(usererr.NotFound, usererr.CodeNotFound, notFound)
 	}
 	return n, nil
 }
 
-func (a *API) getTwoFactor(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (a *API) getTwoFactor(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	st, err := a.auth.TwoFactor(r.Context(), id.User)
 	if err != nil {
 		return err
@@ -179,7 +202,11 @@ func (a *API) getTwoFactor(w http.ResponseWriter, r *http.Request, id *auth.Iden
 	return reply(w, map[string]any{"enabled": st.Enabled, "recoveryCodesLeft": st.RecoveryCodesLeft})
 }
 
-func (a *API) setupTwoFactor(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (a *API) setupTwoFactor(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	setup, err := a.auth.SetupTOTP(r.Context(), id.User)
 	if err != nil {
 		return err
@@ -197,7 +224,11 @@ func decodeCode(w http.ResponseWriter, r *http.Request) (string, error) {
 	return in.Code, err
 }
 
-func (a *API) enableTwoFactor(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (a *API) enableTwoFactor(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	code, err := decodeCode(w, r)
 	if err != nil {
 		return err
@@ -210,7 +241,11 @@ func (a *API) enableTwoFactor(w http.ResponseWriter, r *http.Request, id *auth.I
 	return nil
 }
 
-func (a *API) disableTwoFactor(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (a *API) disableTwoFactor(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	code, err := decodeCode(w, r)
 	if err != nil {
 		return err
@@ -231,7 +266,11 @@ type sessionJSON struct {
 	IP         string    `json:"ip"`
 }
 
-func (a *API) listSessions(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (a *API) listSessions(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	list, err := a.auth.Sessions(r.Context(), id)
 	if err != nil {
 		return err
@@ -243,7 +282,11 @@ func (a *API) listSessions(w http.ResponseWriter, r *http.Request, id *auth.Iden
 	return reply(w, out)
 }
 
-func (a *API) deleteSession(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (a *API) deleteSession(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	sessionID, err := pathID(r, "You have no session with that id.")
 	if err != nil {
 		return err
@@ -258,7 +301,11 @@ func (a *API) deleteSession(w http.ResponseWriter, r *http.Request, id *auth.Ide
 	return nil
 }
 
-func (a *API) getNotificationPrefs(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (a *API) getNotificationPrefs(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	p, err := a.auth.NotificationPrefs(r.Context(), id.User)
 	if err != nil {
 		return err
@@ -267,7 +314,11 @@ func (a *API) getNotificationPrefs(w http.ResponseWriter, r *http.Request, id *a
 }
 
 // putNotificationPrefs replaces the preferences; a key left out keeps its value.
-func (a *API) putNotificationPrefs(w http.ResponseWriter, r *http.Request, id *auth.Identity) error {
+func (a *API) putNotificationPrefs(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	p, err := a.auth.NotificationPrefs(r.Context(), id.User)
 	if err != nil {
 		return err

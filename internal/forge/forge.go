@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -461,4 +462,89 @@ func rejection(err error) error {
 		return fmt.Errorf("relay forge action: %w", te)
 	}
 	return &usererr.Error{Kind: kind, Code: te.Name, Message: te.Message, Field: te.Field}
+}
+
+// IssueChange is an edit of an issue or pull request: the fields to set
+// (nil leaves one as it is) and a close or reopen.
+type IssueChange struct {
+	Title *string
+	Body  *string
+	// Assignees replaces the assignees: usernames or addresses.
+	Assignees *[]string
+	// State is chainforge.StateClosed or StateOpen to close or reopen;
+	// "" leaves the state.
+	State string
+	// Reason is why an issue is closed (chainforge.ReasonCompleted or
+	// ReasonNotPlanned); a pull request has none.
+	Reason string
+}
+
+// EditIssue applies c to issue is of repo for actor: one issue.edit (title,
+// body, assignees), then an issue.close or issue.reopen. What the forge
+// module would refuse of the second is refused before the first is sent
+// (a merged pull request stays closed; the author or a maintainer closes
+// and reopens), so a refusal leaves the issue untouched.
+func (s *Service) EditIssue(ctx context.Context, actor common.Address, repo index.Repo, is index.Issue, c IssueChange) error {
+	// 1. The issue.edit, its assignees resolved.
+	var edit *chainforge.IssueEdit
+	if c.Title != nil || c.Body != nil || c.Assignees != nil {
+		edit = &chainforge.IssueEdit{Repo: repo.ID, Number: is.Number, Title: c.Title, Body: c.Body}
+		if c.Assignees != nil {
+			list, err := s.Assignees(ctx, *c.Assignees)
+			if err != nil {
+				return err
+			}
+			edit.Assignees = &list
+		}
+	}
+	// 2. The refusals of the state change.
+	if c.State != "" && is.IsPull {
+		if pr, err := s.ix.Pull(ctx, repo.ID, is.Number); err == nil && pr.Merged {
+			return usererr.Clashf(usererr.CodeConflict, "pull request #%d is merged; it cannot be closed or reopened", is.Number)
+		}
+	}
+	if edit != nil && c.State != "" && common.HexToAddress(is.Author.Address) != actor {
+		perm, err := s.ix.Permission(ctx, repo, actor)
+		if err != nil {
+			return err
+		}
+		if perm < PermMaintain {
+			return usererr.Deniedf("only the author or a maintainer may close or reopen #%d", is.Number)
+		}
+	}
+	// 3. The actions.
+	if edit != nil {
+		if _, err := s.Do(ctx, actor, "issue.edit", edit); err != nil {
+			return err
+		}
+	}
+	if c.State == "" {
+		return nil
+	}
+	action := "issue.close"
+	if c.State == chainforge.StateOpen {
+		action = "issue.reopen"
+	}
+	payload := chainforge.IssueState{Repo: repo.ID, Number: is.Number}
+	if c.State == chainforge.StateClosed && !is.IsPull {
+		payload.Reason = c.Reason
+	}
+	_, err := s.Do(ctx, actor, action, payload)
+	return err
+}
+
+// Assignees resolves the usernames (or addresses) of an issue's assignees,
+// each once.
+func (s *Service) Assignees(ctx context.Context, names []string) ([]common.Address, error) {
+	out := []common.Address{}
+	for _, name := range names {
+		addr, err := s.Owner(ctx, name)
+		if err != nil {
+			return nil, usererr.BadFieldf("assignees", "there is no user %s to assign", name)
+		}
+		if !slices.Contains(out, addr) {
+			out = append(out, addr)
+		}
+	}
+	return out, nil
 }

@@ -118,14 +118,43 @@ type OpenPull struct {
 	BaseBranch string // the base's default branch when empty
 	Title      string
 	Body       string
+	// Assignees (usernames or addresses) and Labels are set on the new
+	// pull request; either needs write permission on the base.
+	Assignees []string
+	Labels    []uint64
 }
 
-// Open opens a pull request for actor on base. The head's commits are
-// copied into the base repository first, so the record never names a
-// commit the base repository lacks.
+// Open opens a pull request for actor on base. Who may is decided before
+// git does any work: a writer of the base for its own branches, a writer
+// of the fork otherwise. The head's commits are copied into the base
+// repository first, so the record never names a commit the base repository
+// lacks; the assignees and labels follow the record (pr.create, then
+// issue.edit).
 func (p *Pulls) Open(ctx context.Context, actor common.Address, base index.Repo, o OpenPull) (index.Pull, error) {
 	if o.BaseBranch == "" {
 		o.BaseBranch = base.DefaultBranch
+	}
+	// 1. Who may open it, and set its assignees and labels.
+	basePerm, err := p.svc.Permission(ctx, base, actor)
+	if err != nil {
+		return index.Pull{}, err
+	}
+	headPerm := basePerm
+	if o.Head.ID != base.ID {
+		if headPerm, err = p.svc.Permission(ctx, o.Head, actor); err != nil {
+			return index.Pull{}, err
+		}
+	}
+	if headPerm < PermWrite {
+		return index.Pull{}, usererr.Deniedf("a pull request from %s/%s needs write permission on it; fork the repository and open one from your fork",
+			o.Head.Owner.Username, o.Head.Name)
+	}
+	assignees, err := p.svc.Assignees(ctx, o.Assignees)
+	if err != nil {
+		return index.Pull{}, err
+	}
+	if (len(assignees) > 0 || len(o.Labels) > 0) && basePerm < PermWrite {
+		return index.Pull{}, usererr.Deniedf("setting labels or assignees needs write permission on %s", base.Name)
 	}
 	baseDir, err := p.gitDir(base)
 	if err != nil {
@@ -135,7 +164,7 @@ func (p *Pulls) Open(ctx context.Context, actor common.Address, base index.Repo,
 	if err != nil {
 		return index.Pull{}, err
 	}
-	// 1. The branches' commits.
+	// 2. The branches' commits.
 	baseSHA, ok, err := branchCommit(ctx, baseDir, o.BaseBranch)
 	if err != nil {
 		return index.Pull{}, err
@@ -150,7 +179,7 @@ func (p *Pulls) Open(ctx context.Context, actor common.Address, base index.Repo,
 	if !ok {
 		return index.Pull{}, unprocessable("head", "%s/%s has no branch %q", o.Head.Owner.Username, o.Head.Name, o.HeadBranch)
 	}
-	// 2. The head's commits into the base repository, under a name of its
+	// 3. The head's commits into the base repository, under a name of its
 	// own until the pull request has a number.
 	incoming := "refs/dforge/incoming/" + strings.ReplaceAll(actor.Hex(), "0x", "") + "-" + fmt.Sprint(time.Now().UnixNano())
 	if err := gitstore.FetchRef(ctx, baseDir, headDir, headSHA, incoming); err != nil {
@@ -167,7 +196,7 @@ func (p *Pulls) Open(ctx context.Context, actor common.Address, base index.Repo,
 	if err := p.checkComparable(ctx, baseDir, baseSHA, headSHA, o.HeadBranch, o.BaseBranch); err != nil {
 		return index.Pull{}, err
 	}
-	// 3. The record, then the head's permanent ref.
+	// 4. The record, then the head's permanent ref.
 	res, err := p.svc.Do(ctx, actor, "pr.create", chainforge.PullCreate{
 		Repo: base.ID, Title: o.Title, Body: o.Body, HeadRepo: o.Head.ID, HeadBranch: o.HeadBranch, BaseBranch: o.BaseBranch,
 		HeadSHA: headSHA, BaseSHA: baseSHA,
@@ -181,6 +210,19 @@ func (p *Pulls) Open(ctx context.Context, actor common.Address, base index.Repo,
 	number := res.Change.Issue.Number
 	if err := gitstore.SetRef(ctx, baseDir, PullHeadRef(number), headSHA); err != nil {
 		p.svc.log.ErrorContext(ctx, "keep a pull request's head", "repo", base.ID, "number", number, "err", err)
+	}
+	// 5. Its assignees and labels.
+	if len(assignees) > 0 || len(o.Labels) > 0 {
+		edit := chainforge.IssueEdit{Repo: base.ID, Number: number}
+		if len(assignees) > 0 {
+			edit.Assignees = &assignees
+		}
+		if len(o.Labels) > 0 {
+			edit.Labels = &o.Labels
+		}
+		if _, err := p.svc.Do(ctx, actor, "issue.edit", edit); err != nil {
+			return index.Pull{}, err
+		}
 	}
 	return p.svc.ix.Pull(ctx, base.ID, number)
 }

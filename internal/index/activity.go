@@ -16,8 +16,8 @@ import (
 // Activity is one public forge action: a repository created, an issue or
 // pull request opened, a comment, a review, a merge or a push.
 type Activity struct {
-	// Type is repo.create, issue.open, pull.open, comment, review,
-	// pull.merge or push.
+	// Type is repo.create, issue.open, pr.open, comment, review,
+	// pr.merge or push.
 	Type  string       `json:"type"`
 	Actor User         `json:"actor"`
 	Repo  ActivityRepo `json:"repo"`
@@ -54,7 +54,7 @@ const activityUnion = `
 	SELECT 'push', 1, u.pusher, u.repo_id, 0, FALSE, '', u.ref, u.height, u.time_ns, u.id
 	FROM forge_ref_updates u
 	UNION ALL
-	SELECT CASE WHEN i.is_pull THEN 'pull.open' ELSE 'issue.open' END, 2, i.author, i.repo_id, i.number, i.is_pull,
+	SELECT CASE WHEN i.is_pull THEN 'pr.open' ELSE 'issue.open' END, 2, i.author, i.repo_id, i.number, i.is_pull,
 		i.title, '', i.created_height, i.created_time_ns, i.number
 	FROM forge_issues i
 	UNION ALL
@@ -64,7 +64,7 @@ const activityUnion = `
 	SELECT 'review', 4, v.author, v.repo_id, v.number, TRUE, i.title, v.state, v.height, v.time_ns, v.id
 	FROM forge_reviews v JOIN forge_issues i ON i.repo_id = v.repo_id AND i.number = v.number
 	UNION ALL
-	SELECT 'pull.merge', 5, p.merged_by, p.repo_id, p.number, TRUE, i.title, '', p.merged_height, p.merged_time_ns, p.number
+	SELECT 'pr.merge', 5, p.merged_by, p.repo_id, p.number, TRUE, i.title, '', p.merged_height, p.merged_time_ns, p.number
 	FROM forge_pulls p JOIN forge_issues i ON i.repo_id = p.repo_id AND i.number = p.number
 	WHERE p.merged = TRUE AND p.merged_height IS NOT NULL AND p.merged_time_ns IS NOT NULL`
 

@@ -57,9 +57,9 @@ func TestRecentActivityAndTopContributors(t *testing.T) {
 			got = append(got, fmt.Sprintf("%s %s #%d %s%s", a.Type, a.Actor.Address, a.Number, a.State, a.Ref))
 		}
 		want := []string{
-			fmt.Sprintf("pull.merge %s #2 ", bob.Hex()),
+			fmt.Sprintf("pr.merge %s #2 ", bob.Hex()),
 			fmt.Sprintf("review %s #2 approve", bob.Hex()),
-			fmt.Sprintf("pull.open %s #2 ", alice.Hex()),
+			fmt.Sprintf("pr.open %s #2 ", alice.Hex()),
 			fmt.Sprintf("push %s #0 refs/heads/fix", alice.Hex()),
 			fmt.Sprintf("push %s #0 refs/heads/main", alice.Hex()),
 			fmt.Sprintf("comment %s #1 ", alice.Hex()),

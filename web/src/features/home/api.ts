@@ -10,7 +10,7 @@ export interface Person {
   username: string
 }
 
-export type ActivityType = 'repo.create' | 'issue.open' | 'pull.open' | 'comment' | 'review' | 'pull.merge' | 'push'
+export type ActivityType = 'repo.create' | 'issue.open' | 'pr.open' | 'comment' | 'review' | 'pr.merge' | 'push'
 
 /** One action in a public repository (GET /api/v1/activity). */
 export interface Activity {

@@ -70,7 +70,7 @@ describe('HomeScreen', () => {
   it('tells the recent activity as sentences that link to the people, repositories, issues and pull requests', async () => {
     const api = stubHome({
       'GET /api/v1/activity': [
-        activity({ type: 'pull.merge', actor: BOB, number: 2, title: 'Fix the crash', isPull: true, height: 14 }),
+        activity({ type: 'pr.merge', actor: BOB, number: 2, title: 'Fix the crash', isPull: true, height: 14 }),
         activity({ type: 'review', actor: BOB, number: 2, title: 'Fix the crash', isPull: true, state: 'approve', height: 13 }),
         activity({ type: 'comment', number: 3, title: 'Crash on start', height: 12 }),
         activity({ type: 'push', ref: 'refs/heads/main', height: 11 }),

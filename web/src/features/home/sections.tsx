@@ -72,13 +72,13 @@ function sentenceOf(a: Activity): string | null {
       return 'repoCreate'
     case 'issue.open':
       return 'issueOpen'
-    case 'pull.open':
+    case 'pr.open':
       return 'pullOpen'
     case 'comment':
       return a.isPull ? 'commentPull' : 'commentIssue'
     case 'review':
       return a.state === 'approve' ? 'reviewApprove' : a.state === 'request_changes' ? 'reviewChanges' : 'review'
-    case 'pull.merge':
+    case 'pr.merge':
       return 'pullMerge'
     case 'push':
       return a.ref?.startsWith('refs/tags/') ? 'pushTag' : 'push'

@@ -1,0 +1,157 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/dforge/dforge/internal/forge"
+	"github.com/dforge/dforge/internal/forge/gitrepos"
+	"github.com/dforge/dforge/internal/gitstore"
+	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/usererr"
+)
+
+// Reading code, Gitea's API v1 shapes: contents, raw and media files,
+// trees, blobs, refs, branches, tags, commits (with their files and, as
+// text, their diff or patch); plus dForge's readme (rendered on the
+// server), contributors and counts. Every read checks the repository is
+// visible first (404 otherwise), then the ref and path the client names
+// (400 when malformed, 404 when absent). Commits of public repositories
+// carry their IPFS CID.
+
+const (
+	// maxContentSize is the largest file the contents API inlines; a
+	// larger one comes with too_large and no content (raw serves it).
+	maxContentSize = 1 << 20
+	// maxReadmeSize is the largest README rendered.
+	maxReadmeSize = 1 << 20
+	// maxJSONDiff caps the diff a commit's JSON carries (diff_truncated).
+	maxJSONDiff = 1 << 20
+	// treePageSize is Gitea's default page of a git tree.
+	treePageSize = 1000
+)
+
+func (a *API) registerContents(mux *http.ServeMux) {
+	const repo = "GET /api/v1/repos/{owner}/{repo}"
+	mux.HandleFunc(repo+"/contents", a.serve(a.getContents))
+	mux.HandleFunc(repo+"/contents/{path...}", a.serve(a.getContents))
+	mux.HandleFunc(repo+"/raw/{path...}", a.serve(a.getRaw))
+	mux.HandleFunc(repo+"/media/{path...}", a.serve(a.getRaw))
+	mux.HandleFunc(repo+"/git/trees/{sha}", a.serve(a.getTree))
+	mux.HandleFunc(repo+"/git/blobs/{sha}", a.serve(a.getBlob))
+	mux.HandleFunc(repo+"/git/refs", a.serve(a.listRefs))
+	mux.HandleFunc(repo+"/git/refs/{ref...}", a.serve(a.listRefs))
+	mux.HandleFunc(repo+"/git/commits/{sha}", a.serve(a.getCommit))
+	mux.HandleFunc(repo+"/branches", a.serve(a.listBranches))
+	mux.HandleFunc(repo+"/branches/{branch...}", a.serve(a.getBranch))
+	mux.HandleFunc(repo+"/tags", a.serve(a.listTags))
+	mux.HandleFunc(repo+"/commits", a.serve(a.listCommits))
+	mux.HandleFunc(repo+"/readme", a.serve(a.getReadme))
+	mux.HandleFunc(repo+"/contributors", a.serve(a.listContributors))
+	mux.HandleFunc(repo+"/counts", a.serve(a.getCounts))
+}
+
+// code is a visible repository with its git data on this node.
+type code struct {
+	repo index.Repo
+	perm forge.Perm
+	dir  string
+	api  string // the repository's API URL
+	html string // its page
+}
+
+// codeOf finds the path's repository and its git data.
+func (a *API) codeOf(r *http.Request) (code, error) {
+	rec, perm, err := a.repoOf(r)
+	if err != nil {
+		return code{}, err
+	}
+	dir, err := a.hosting.Dir(rec)
+	if err != nil {
+		return code{}, err
+	}
+	if !a.hosting.HasGit(rec) {
+		if s, ok := a.replication(rec); ok {
+			return code{}, usererr.New(usererr.Unavailable, "replicating", gitrepos.PendingMessage(toForgeUser(r, rec.Owner).Login+"/"+rec.Name, s))
+		}
+		return code{}, usererr.New(usererr.NotFound, "no_git_data", "the git data of this repository is not on this node (it was created on another node)")
+	}
+	full := toForgeUser(r, rec.Owner).Login + "/" + rec.Name
+	base := siteURL(r)
+	return code{repo: rec, perm: perm, dir: dir, api: base + "/api/v1/repos/" + full, html: base + "/" + full}, nil
+}
+
+var errEmptyRepo = usererr.New(usererr.NotFound, "empty_repository", "this repository is empty: push a first commit")
+
+// resolve finds the commit ref names (the default branch when empty) and
+// the name to show for it.
+func (a *API) resolve(r *http.Request, c code, ref string) (string, string, error) {
+	if gitstore.IsEmpty(c.dir) {
+		return "", "", errEmptyRepo
+	}
+	if ref == "" {
+		ref = c.repo.DefaultBranch
+		if id, err := gitstore.ResolveBranch(r.Context(), c.dir, ref); err == nil {
+			return id, ref, nil
+		}
+		id, err := gitstore.Resolve(r.Context(), c.dir, "") // HEAD, whatever it is
+		return id, id, gitError(err)
+	}
+	id, err := gitstore.Resolve(r.Context(), c.dir, ref)
+	return id, ref, gitError(err)
+}
+
+// gitError turns gitstore's client errors into user errors.
+func gitError(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, gitstore.ErrInvalidPath):
+		return usererr.InvalidField("path", "invalid_path",
+			"a path is relative to the repository's root, with no '.' or '..' segments, backslashes or control characters")
+	case errors.Is(err, gitstore.ErrInvalidRef):
+		return usererr.InvalidField("ref", "invalid_ref", "that is not a branch, tag or commit name")
+	case errors.Is(err, gitstore.ErrRefNotFound):
+		return usererr.New(usererr.NotFound, "ref_not_found", "there is no such branch, tag or commit")
+	case errors.Is(err, gitstore.ErrPathNotFound):
+		return usererr.New(usererr.NotFound, "path_not_found", "there is no such file or directory at this ref")
+	}
+	return err
+}
+
+// fileAt resolves the request's ref and {path...} to an entry.
+func (a *API) fileAt(r *http.Request) (code, gitstore.Entry, string, string, error) {
+	c, err := a.codeOf(r)
+	if err != nil {
+		return code{}, gitstore.Entry{}, "", "", err
+	}
+	p, err := gitstore.CleanPath(r.PathValue("path"))
+	if err != nil {
+		return code{}, gitstore.Entry{}, "", "", gitError(err)
+	}
+	commit, ref, err := a.resolve(r, c, r.URL.Query().Get("ref"))
+	if err != nil {
+		return code{}, gitstore.Entry{}, "", "", err
+	}
+	e, err := gitstore.Stat(r.Context(), c.dir, commit, p)
+	if err != nil {
+		return code{}, gitstore.Entry{}, "", "", gitError(err)
+	}
+	e.Path = p
+	return c, e, commit, ref, nil
+}
+
+// escapePath escapes each segment of a repository path for a URL.
+func escapePath(p string) string {
+	segs := strings.Split(p, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return strings.Join(segs, "/")
+}
+
+func isHex(s string) bool {
+	return len(s) >= 4 && len(s) <= 64 && strings.Trim(s, "0123456789abcdef") == ""
+}

@@ -1,0 +1,126 @@
+package api
+
+import (
+	"net/http"
+
+	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/forge"
+	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/usererr"
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// A repository's collaborators and their permission; the owner adds,
+// changes and removes them (repo.collaborator).
+
+func (a *API) listCollaborators(w http.ResponseWriter, r *http.Request) error {
+	rec, _, err := a.repoOf(r)
+	if err != nil {
+		return err
+	}
+	list, err := a.forge.Index().Collaborators(r.Context(), rec.ID)
+	out := make([]collaboratorJSON, 0, len(list))
+	for _, c := range list {
+		out = append(out, collaboratorJSON{forgeUserJSON: toForgeUser(r, c.User), Permission: c.Permission})
+	}
+	return a.respondList(w, r, index.Page{Number: 1, Limit: max(len(out), 1)}, int64(len(out)), out, err)
+}
+
+// collaboratorOf resolves the {collaborator} of the path and their
+// permission on the path's repository.
+func (a *API) collaboratorOf(r *http.Request) (index.Repo, common.Address, forge.Perm, forge.Perm, error) {
+	rec, viewerPerm, err := a.repoOf(r)
+	if err != nil {
+		return index.Repo{}, common.Address{}, forge.PermNone, forge.PermNone, err
+	}
+	who, err := a.hosting.Owner(r.Context(), r.PathValue("collaborator"))
+	if err != nil {
+		return index.Repo{}, common.Address{}, forge.PermNone, forge.PermNone, err
+	}
+	p, err := a.forge.Permission(r.Context(), rec, who)
+	return rec, who, p, viewerPerm, err
+}
+
+func (a *API) getCollaborator(w http.ResponseWriter, r *http.Request) error {
+	rec, who, _, _, err := a.collaboratorOf(r)
+	if err != nil {
+		return err
+	}
+	list, err := a.forge.Index().Collaborators(r.Context(), rec.ID)
+	if err != nil {
+		return err
+	}
+	for _, c := range list {
+		if common.HexToAddress(c.User.Address) == who {
+			w.WriteHeader(http.StatusNoContent)
+			return nil
+		}
+	}
+	return usererr.Missingf("%s is not a collaborator", r.PathValue("collaborator"))
+}
+
+func (a *API) getCollaboratorPermission(w http.ResponseWriter, r *http.Request) error {
+	_, who, p, _, err := a.collaboratorOf(r)
+	if err != nil {
+		return err
+	}
+	u := index.User{Address: who.Hex()}
+	if name, err := a.forge.Index().Username(r.Context(), who); err == nil {
+		u.Username = name
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"permission": giteaRole(p), "role_name": p.String(), "user": toForgeUser(r, u)})
+	return nil
+}
+
+func (a *API) putCollaborator(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	rec, who, _, viewerPerm, err := a.collaboratorOf(r)
+	if err != nil {
+		return err
+	}
+	in := struct {
+		Permission string `json:"permission"`
+	}{Permission: "write"} // Gitea's default
+	if r.ContentLength != 0 {
+		if err := decode(w, r, maxRepoBody, &in); err != nil {
+			return err
+		}
+	}
+	perm := in.Permission
+	if perm == "admin" { // Gitea's highest collaborator role is our maintain
+		perm = "maintain"
+	}
+	if _, ok := chainforge.ParsePerm(perm); !ok || perm == "none" {
+		return usererr.BadFieldf("permission", "permission must be read, write, maintain or admin")
+	}
+	if err := ownerOnly(viewerPerm, "manage its collaborators"); err != nil {
+		return err
+	}
+	if err := a.hosting.SetCollaborator(r.Context(), id.User.Address, rec, who, perm); err != nil {
+		return a.hostingError(w, r, err)
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (a *API) deleteCollaborator(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	rec, who, _, viewerPerm, err := a.collaboratorOf(r)
+	if err != nil {
+		return err
+	}
+	if err := ownerOnly(viewerPerm, "manage its collaborators"); err != nil {
+		return err
+	}
+	if err := a.hosting.SetCollaborator(r.Context(), id.User.Address, rec, who, "none"); err != nil {
+		return a.hostingError(w, r, err)
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}

@@ -1,0 +1,430 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/dforge/dforge/internal/auth"
+	"github.com/dforge/dforge/internal/blocks"
+	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/chain/names"
+	"github.com/dforge/dforge/internal/forge"
+	"github.com/dforge/dforge/internal/gitstore"
+	"github.com/dforge/dforge/internal/index"
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// Converters from the forge's records (index, gitstore) to the JSON shapes
+// of types.go, as Gitea's services/convert: the URLs they carry are built
+// from the request (siteURL) and the repository's paths (links, code).
+
+func ptr(s string) *string { return &s }
+
+func (c code) content(e gitstore.Entry, ref string) contentJSON {
+	q := "?ref=" + url.QueryEscape(ref)
+	self := c.api + "/contents/" + escapePath(e.Path) + q
+	kind := "src/branch/"
+	if strings.Trim(ref, "0123456789abcdef") == "" && len(ref) >= 7 {
+		kind = "src/commit/"
+	}
+	htmlURL := c.html + "/" + kind + escapePath(ref) + "/" + escapePath(e.Path)
+	j := contentJSON{Name: e.Name, Path: e.Path, SHA: e.ID, Type: e.Kind(), Size: e.Size, URL: &self, HTMLURL: &htmlURL}
+	switch e.Type {
+	case "tree":
+		j.GitURL = ptr(c.api + "/git/trees/" + e.ID)
+	case "blob":
+		j.GitURL = ptr(c.api + "/git/blobs/" + e.ID)
+		j.DownloadURL = ptr(c.api + "/raw/" + escapePath(e.Path) + q)
+	}
+	j.Links = linksJSON{Self: j.URL, Git: j.GitURL, HTML: j.HTMLURL}
+	return j
+}
+
+func rfc3339(s gitstore.Signature) string {
+	if s.When.IsZero() {
+		return ""
+	}
+	return s.When.Format("2006-01-02T15:04:05Z07:00")
+}
+
+// cidOf is a git object's CID, for a public repository only: a private
+// one's objects are never blocks.
+func (c code) cidOf(id string) string {
+	if c.repo.Private {
+		return ""
+	}
+	if cid := blocks.CIDForGitObject(id); cid.Defined() {
+		return cid.String()
+	}
+	return ""
+}
+
+func (c code) commit(g gitstore.Commit, files bool) commitJSON {
+	var j commitJSON
+	api := c.api + "/git/commits/" + g.ID
+	j.commitMetaJSON = commitMetaJSON{URL: api, SHA: g.ID, Created: rfc3339(g.Committer)}
+	j.HTMLURL = c.html + "/commit/" + g.ID
+	j.Commit.URL = api
+	j.Commit.Author = identityJSON{Name: g.Author.Name, Email: g.Author.Email, Date: rfc3339(g.Author)}
+	j.Commit.Committer = identityJSON{Name: g.Committer.Name, Email: g.Committer.Email, Date: rfc3339(g.Committer)}
+	j.Commit.Message = g.Message
+	j.Commit.Tree = commitMetaJSON{URL: c.api + "/git/trees/" + g.Tree, SHA: g.Tree, Created: j.Created}
+	j.Parents = []commitMetaJSON{}
+	for _, p := range g.Parents {
+		j.Parents = append(j.Parents, commitMetaJSON{URL: c.api + "/git/commits/" + p, SHA: p})
+	}
+	j.CID = c.cidOf(g.ID)
+	if files && g.Files != nil {
+		j.Files = make([]commitFileJSON, 0, len(g.Files))
+		for _, f := range g.Files {
+			fj := commitFileJSON{Filename: f.Path, Status: f.Status, Additions: f.Additions, Deletions: f.Deletions,
+				Changes: f.Additions + f.Deletions, Binary: f.Binary}
+			if f.OldPath != f.Path {
+				fj.PreviousFilename = f.OldPath
+			}
+			j.Files = append(j.Files, fj)
+		}
+		add, del := g.Additions(), g.Deletions()
+		j.Stats = &commitStatsJSON{Total: add + del, Additions: add, Deletions: del}
+	}
+	return j
+}
+
+func (c code) branch(b gitstore.Branch) branchJSON {
+	g := b.Commit
+	protected := false
+	for _, p := range c.repo.ProtectedBranches {
+		protected = protected || p == b.Name
+	}
+	j := branchJSON{
+		Name: b.Name, Protected: protected, StatusCheckContexts: []string{},
+		UserCanPush: c.perm >= forge.PermWrite, UserCanMerge: c.perm >= forge.PermMaintain,
+		Commit: payloadCommitJSON{
+			ID: g.ID, Message: g.Message, URL: c.html + "/commit/" + g.ID, Timestamp: rfc3339(g.Committer), CID: c.cidOf(g.ID),
+			Author:    payloadUserJSON{Name: g.Author.Name, Email: g.Author.Email},
+			Committer: payloadUserJSON{Name: g.Committer.Name, Email: g.Committer.Email},
+		},
+	}
+	if protected {
+		j.EffectiveBranchProtectionName = b.Name
+	}
+	return j
+}
+
+// siteURL is the node's origin as the client reached it (or as the
+// operator configured it behind a proxy).
+func siteURL(r *http.Request) string {
+	o := auth.OriginOf(r)
+	return o.Scheme + "://" + o.Host
+}
+
+func toForgeUser(r *http.Request, u index.User) forgeUserJSON {
+	name := u.Username
+	if name == "" && common.IsHexAddress(u.Address) {
+		name = names.Default(common.HexToAddress(u.Address))
+	}
+	addr := u.Address
+	if common.IsHexAddress(addr) {
+		addr = checksummed(addr)
+	}
+	return forgeUserJSON{Login: name, HTMLURL: siteURL(r) + "/" + name, WalletAddress: addr}
+}
+
+// checksummed is addr in EIP-55 form. Lists show the same few people on
+// every row, and each checksum is a Keccak hash, so recent answers are
+// kept (a bounded map, emptied when full).
+func checksummed(addr string) string {
+	checksumMu.Lock()
+	sum, ok := checksums[addr]
+	checksumMu.Unlock()
+	if ok {
+		return sum
+	}
+	sum = common.HexToAddress(addr).Hex()
+	checksumMu.Lock()
+	if len(checksums) >= 4096 {
+		clear(checksums)
+	}
+	checksums[addr] = sum
+	checksumMu.Unlock()
+	return sum
+}
+
+var (
+	checksumMu sync.Mutex
+	checksums  = map[string]string{}
+)
+
+// repoJSON shapes rec for the request's user, whose permission is perm.
+func (a *API) repoJSON(r *http.Request, rec index.Repo, perm forge.Perm) repoJSON {
+	base := siteURL(r)
+	owner := toForgeUser(r, rec.Owner)
+	full := owner.Login + "/" + rec.Name
+	j := repoJSON{
+		ID: rec.ID, Owner: owner, Name: rec.Name, FullName: full, Description: rec.Description, Private: rec.Private,
+		Fork: rec.ForkOf != 0, HTMLURL: base + "/" + full, URL: base + "/api/v1/repos/" + full, CloneURL: base + "/" + full + ".git",
+		StarsCount: rec.Stars, ForksCount: rec.Forks, WatchersCount: rec.Watchers, OpenIssuesCount: rec.OpenIssues,
+		OpenPRCounter: rec.OpenPulls, DefaultBranch: rec.DefaultBranch, CreatedAt: rec.Created, UpdatedAt: rec.Updated,
+		HasIssues: true, HasPullRequests: true, AllowMergeCommits: true, AllowRebase: true, AllowSquashMerge: true,
+		DefaultMergeStyle: "merge", ProtectedBranches: rec.ProtectedBranches, CreatedHeight: rec.CreatedHeight,
+		UpdatedHeight: rec.UpdatedHeight, OnChain: !rec.Private,
+		Permissions: &permJSON{Admin: perm >= forge.PermOwner, Maintain: perm >= forge.PermMaintain, Push: perm >= forge.PermWrite, Pull: perm >= forge.PermRead},
+	}
+	if j.ProtectedBranches == nil {
+		j.ProtectedBranches = []string{}
+	}
+	j.HasGitData = a.hosting.HasGit(rec)
+	if s, ok := a.replication(rec); ok && !j.HasGitData {
+		j.Replication = &replicationJSON{State: s.State, Done: s.Done, Total: s.Total, Error: s.Error}
+	}
+	if dir, err := a.hosting.Dir(rec); err == nil && j.HasGitData {
+		j.Empty = gitstore.IsEmpty(dir)
+	} else {
+		j.Empty = true
+	}
+	return j
+}
+
+// repoWithParent is repoJSON plus, for a fork, its parent as the user
+// sees it (none when it is gone or hidden).
+func (a *API) repoWithParent(r *http.Request, rec index.Repo, perm forge.Perm) repoJSON {
+	j := a.repoJSON(r, rec, perm)
+	if rec.ForkOf != 0 {
+		if parent, pp, err := a.forge.RepoByID(r.Context(), viewerOf(r), rec.ForkOf); err == nil {
+			pj := a.repoJSON(r, parent, pp)
+			j.Parent = &pj
+		}
+	}
+	return j
+}
+
+// reposJSON shapes a list, each with the viewer's permission.
+func (a *API) reposJSON(r *http.Request, list []index.Repo) ([]repoJSON, error) {
+	out := make([]repoJSON, 0, len(list))
+	viewer := viewerOf(r)
+	for _, rec := range list {
+		p, err := a.forge.Permission(r.Context(), rec, viewer)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, a.repoJSON(r, rec, p))
+	}
+	return out, nil
+}
+
+func watchInfo(r *http.Request, rec index.Repo, on bool) watchInfoJSON {
+	api := siteURL(r) + "/api/v1/repos/" + toForgeUser(r, rec.Owner).Login + "/" + rec.Name
+	return watchInfoJSON{Subscribed: on, CreatedAt: rec.Created, URL: api + "/subscription", RepositoryURL: api}
+}
+
+// giteaRole names a permission as Gitea's API does: admin for the owner
+// (and maintain, which Gitea lacks, as write), write, read, none.
+func giteaRole(p forge.Perm) string {
+	switch {
+	case p >= forge.PermOwner:
+		return "admin"
+	case p >= forge.PermWrite:
+		return "write"
+	case p >= forge.PermRead:
+		return "read"
+	}
+	return "none"
+}
+
+func (l *links) person(u index.User) forgeUserJSON { return toForgeUser(l.req, u) }
+
+func (l *links) label(lb index.Label) labelJSON {
+	return labelJSON{ID: lb.ID, Name: lb.Name, Color: strings.TrimPrefix(lb.Color, "#"), Description: lb.Description,
+		URL: l.api + "/labels/" + strconv.FormatUint(lb.ID, 10)}
+}
+
+func (l *links) labels(list []index.Label) []labelJSON {
+	out := make([]labelJSON, len(list))
+	for i, lb := range list {
+		out[i] = l.label(lb)
+	}
+	return out
+}
+
+// links builds URLs and renders bodies for one repository in one request.
+type links struct {
+	req    *http.Request
+	origin string // scheme://host
+	api    string // origin + /api/v1/repos/{owner}/{repo}
+	html   string // origin + /{owner}/{repo}
+	owner  string
+	name   string
+	render func(body string) string
+}
+
+func (h *issuesAPI) linksFor(r *http.Request, repo index.Repo) *links {
+	origin := siteURL(r)
+	path := url.PathEscape(repo.Owner.Username) + "/" + url.PathEscape(repo.Name)
+	l := &links{req: r, origin: origin, api: origin + "/api/v1/repos/" + path, html: origin + "/" + path, owner: repo.Owner.Username, name: repo.Name}
+	ctx := r.Context()
+	lk := &linker{owner: repo.Owner.Username, repo: repo.Name,
+		user: func(ctx context.Context, name string) (string, bool) {
+			addr, ok, err := h.forge.Index().AddressOf(ctx, name)
+			if err != nil || !ok {
+				return "", false
+			}
+			n, err := h.forge.Index().Username(ctx, addr)
+			return n, err == nil && n != ""
+		},
+		issue: func(ctx context.Context, n uint64) bool {
+			_, err := h.forge.Index().Issue(ctx, repo.ID, n)
+			return err == nil
+		},
+	}
+	l.render = func(body string) string { return h.renderBody(ctx, lk, body) }
+	return l
+}
+
+// listLinks is linksFor without rendering: lists leave body_html empty
+// (their pages show titles; rendering every body would slow the list).
+func (h *issuesAPI) listLinks(r *http.Request, repo index.Repo) *links {
+	l := h.linksFor(r, repo)
+	l.render = func(string) string { return "" }
+	return l
+}
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// issue shapes is; pr, when is is a pull request, adds its merge state.
+func (l *links) issue(repo index.Repo, is index.Issue, pr *index.Pull) issueJSON {
+	j := issueJSON{
+		ID: globalIssueID(is.Repo, is.Number), URL: l.api + "/issues/" + strconv.FormatUint(is.Number, 10),
+		HTMLURL: l.html + "/issues/" + strconv.FormatUint(is.Number, 10), Number: is.Number, User: l.person(is.Author),
+		Title: is.Title, Body: is.Body, BodyHTML: l.render(is.Body), Assets: []struct{}{}, Labels: l.labels(is.Labels),
+		Assignees: make([]forgeUserJSON, len(is.Assignees)), State: is.State, StateReason: is.StateReason, Comments: is.Comments,
+		Created: is.Created, Updated: is.Updated, Closed: optional(is.Closed),
+		Repository: repoMetaJSON{ID: repo.ID, Name: repo.Name, Owner: repo.Owner.Username, FullName: repo.Owner.Username + "/" + repo.Name},
+	}
+	for i, u := range is.Assignees {
+		j.Assignees[i] = l.person(u)
+	}
+	if len(j.Assignees) > 0 {
+		j.Assignee = &j.Assignees[0]
+	}
+	if is.IsPull {
+		j.HTMLURL = l.html + "/pulls/" + strconv.FormatUint(is.Number, 10)
+		meta := &pullMetaJSON{HTMLURL: j.HTMLURL}
+		if pr != nil {
+			meta.Merged, meta.MergedAt = pr.Merged, optional(pr.MergedAt)
+		}
+		j.PullRequest = meta
+	}
+	return j
+}
+
+func (l *links) comment(is index.Issue, c index.Comment) commentJSON {
+	kind := "issues"
+	if is.IsPull {
+		kind = "pulls"
+	}
+	page := l.html + "/" + kind + "/" + strconv.FormatUint(is.Number, 10)
+	j := commentJSON{
+		ID: c.ID, HTMLURL: page + "#issuecomment-" + strconv.FormatUint(c.ID, 10), IssueURL: l.html + "/issues/" + strconv.FormatUint(is.Number, 10),
+		User: l.person(c.Author), Body: c.Body, BodyHTML: l.render(c.Body), Assets: []struct{}{}, Created: c.Created, Updated: c.Created,
+	}
+	if is.IsPull {
+		j.PullRequestURL = page
+	}
+	return j
+}
+
+// pull shapes pr of base; detail adds body_html and what needs a diff
+// (its counts and the merge base), which single reads show and lists skip.
+func (h *issuesAPI) pull(r *http.Request, base index.Repo, perm forge.Perm, pr index.Pull, detail bool) pullJSON {
+	l := h.linksFor(r, base)
+	if !detail {
+		l = h.listLinks(r, base)
+	}
+	is := l.issue(base, pr.Issue, &pr)
+	num := strconv.FormatUint(pr.Number, 10)
+	j := pullJSON{
+		ID: is.ID, URL: l.api + "/pulls/" + num, Number: pr.Number, User: is.User, Title: pr.Title, Body: pr.Body, BodyHTML: is.BodyHTML,
+		Labels: is.Labels, Assignee: is.Assignee, Assignees: is.Assignees, RequestedReviewers: []forgeUserJSON{}, State: pr.State,
+		Comments: pr.Comments, HTMLURL: l.html + "/pulls/" + num, DiffURL: l.html + "/pulls/" + num + ".diff",
+		PatchURL: l.html + "/pulls/" + num + ".patch", ConflictedFiles: []string{}, Merged: pr.Merged, MergedAt: optional(pr.MergedAt),
+		MergeCommitSHA: optional(pr.MergeSHA), MergeStyle: pr.MergeStyle, Created: pr.Created, Updated: pr.Updated, Closed: optional(pr.Closed),
+		Base: prBranchJSON{Label: pr.BaseBranch, Ref: pr.BaseBranch, SHA: pr.BaseSHA, RepoID: base.ID},
+		Head: prBranchJSON{Label: pr.HeadBranch, Ref: pr.HeadBranch, SHA: pr.HeadSHA, RepoID: pr.HeadRepo},
+	}
+	if pr.MergedBy != nil {
+		u := l.person(*pr.MergedBy)
+		j.MergedBy = &u
+	}
+	baseJSON := h.repoJSON(r, base, perm)
+	j.Base.Repo = &baseJSON
+	if pr.HeadRepo == base.ID {
+		j.Head.Repo = &baseJSON
+	} else if head, hp, err := h.forge.RepoByID(r.Context(), viewerOf(r), pr.HeadRepo); err == nil {
+		headJSON := h.repoJSON(r, head, hp)
+		j.Head.Repo, j.Head.Label = &headJSON, head.Owner.Username+":"+pr.HeadBranch
+	}
+	m := h.pulls.Mergeable(r.Context(), base, pr)
+	j.Mergeable, j.MergeableReason = m.Mergeable, m.Reason
+	if len(m.Conflicts) > 0 {
+		j.ConflictedFiles, j.MergeableReason = m.Conflicts, "conflicts"
+	}
+	if detail {
+		if cmp, err := h.pulls.Compare(r.Context(), base, pr); err == nil {
+			j.MergeBase = cmp.From
+			if files, err := gitstore.CompareFiles(r.Context(), cmp.Dir, cmp.From, cmp.To); err == nil {
+				adds, dels, n := 0, 0, len(files)
+				for _, f := range files {
+					adds, dels = adds+f.Additions, dels+f.Deletions
+				}
+				j.Additions, j.Deletions, j.ChangedFiles = &adds, &dels, &n
+			}
+		}
+	}
+	return j
+}
+
+func (l *links) review(pr index.Pull, rv index.Review) reviewJSON {
+	page := l.html + "/pulls/" + strconv.FormatUint(pr.Number, 10)
+	official := rv.State != chainforge.ReviewCommented
+	return reviewJSON{
+		ID: rv.ID, User: l.person(rv.Author), State: reviewStates[rv.State], Body: rv.Body, BodyHTML: l.render(rv.Body),
+		CommitID: rv.CommitSHA, Stale: rv.CommitSHA != pr.HeadSHA, Official: official, CodeCommentsCount: len(rv.Comments),
+		Submitted: rv.Submitted, Updated: rv.Submitted, HTMLURL: page + "#pullrequestreview-" + strconv.FormatUint(rv.ID, 10), PullRequestURL: page,
+	}
+}
+
+func (l *links) reviewComment(pr index.Pull, rv index.Review, c index.ReviewComment) reviewCommentJSON {
+	page := l.html + "/pulls/" + strconv.FormatUint(pr.Number, 10)
+	j := reviewCommentJSON{
+		ID: c.ID, Body: c.Body, BodyHTML: l.render(c.Body), User: l.person(rv.Author), ReviewID: rv.ID, Created: rv.Submitted,
+		Updated: rv.Submitted, Path: c.Path, CommitID: rv.CommitSHA, OriginalCommitID: rv.CommitSHA,
+		HTMLURL: page + "/files#issuecomment-" + strconv.FormatUint(c.ID, 10), PullRequestURL: page,
+	}
+	if c.Side == "old" {
+		j.OriginalPosition = c.Line
+	} else {
+		j.Position = c.Line
+	}
+	return j
+}
+
+// personJSON is the public user GET /users/{username} gives, for a found
+// account: its profile here, if it has one.
+func personJSON(p index.Person) userJSON {
+	j := userJSON{ID: p.ID, Login: p.Username, FullName: p.FullName, Description: p.Description, Location: p.Location,
+		Website: p.Website, WalletAddress: checksummed(p.Address)}
+	if !p.Created.IsZero() {
+		j.Created = p.Created.Format(time.RFC3339)
+	}
+	return j
+}

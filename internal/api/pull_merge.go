@@ -1,0 +1,77 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/dforge/dforge/internal/forge"
+	"github.com/dforge/dforge/internal/gitstore"
+	"github.com/dforge/dforge/internal/usererr"
+)
+
+// Merging a pull request (Gitea's MergePullRequestOption: merge, squash or
+// rebase) through forge.Pulls, and whether it is merged.
+
+// mergeStyles maps Gitea's Do to the forge's merge styles.
+var mergeStyles = map[string]string{"merge": gitstore.StyleMerge, "squash": gitstore.StyleSquash, "rebase": gitstore.StyleRebase}
+
+func (h *issuesAPI) mergePull(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Do                     string `json:"Do"`
+		MergeTitleField        string `json:"MergeTitleField"`
+		MergeMessageField      string `json:"MergeMessageField"`
+		HeadCommitID           string `json:"head_commit_id"`
+		DeleteBranchAfterMerge bool   `json:"delete_branch_after_merge"`
+		ForceMerge             bool   `json:"force_merge"`
+		MergeWhenChecksSucceed bool   `json:"merge_when_checks_succeed"`
+	}
+	if err := decodeText(w, r, &in); err != nil {
+		return err
+	}
+	repo, perm, pr, err := h.pullOf(r, r.PathValue("index"))
+	if err != nil {
+		return err
+	}
+	style, ok := mergeStyles[strings.ToLower(in.Do)]
+	if in.Do == "" {
+		style, ok = gitstore.StyleMerge, true
+	}
+	if !ok {
+		return usererr.BadFieldf("Do", "Do must be merge, squash or rebase")
+	}
+	if err := checkBody("MergeMessageField", in.MergeMessageField); err != nil {
+		return err
+	}
+	merger := usernameOf(id.User)
+	merged, err := h.pulls.Merge(r.Context(), id.User.Address, repo, pr.Number, forge.MergeRequest{
+		Style: style, Title: in.MergeTitleField, Message: in.MergeMessageField, HeadSHA: in.HeadCommitID,
+		Author:    gitstore.Signature{Name: pr.Author.Username, Email: noreplyEmail(r, pr.Author.Username)},
+		Committer: gitstore.Signature{Name: merger, Email: noreplyEmail(r, merger)},
+	})
+	var ce *forge.ConflictError
+	if errors.As(err, &ce) {
+		writeJSON(w, http.StatusConflict, mergeConflictJSON{Message: ce.Error(), Code: "merge_conflict", Files: ce.Files})
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return reply(w, h.pull(r, repo, perm, merged, true))
+}
+
+func (h *issuesAPI) isMerged(w http.ResponseWriter, r *http.Request) error {
+	_, _, pr, err := h.pullOf(r, r.PathValue("index"))
+	if err != nil {
+		return err
+	}
+	if !pr.Merged {
+		return usererr.Newf(usererr.NotFound, "not_merged", "pull request #%d is not merged", pr.Number)
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}

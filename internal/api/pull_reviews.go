@@ -1,0 +1,168 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/usererr"
+)
+
+// Pull request reviews: Gitea's PullReview and PullReviewComment, and a
+// new review (pr.review) with inline comments.
+
+// Gitea's review states, and the forge module's.
+var reviewStates = map[string]string{
+	chainforge.ReviewApprove: "APPROVED", chainforge.ReviewRequestChanges: "REQUEST_CHANGES", chainforge.ReviewCommented: "COMMENT",
+}
+
+func (h *issuesAPI) reviewsOf(r *http.Request) (index.Repo, index.Pull, []index.Review, error) {
+	repo, _, pr, err := h.pullOf(r, r.PathValue("index"))
+	if err != nil {
+		return index.Repo{}, index.Pull{}, nil, err
+	}
+	list, err := h.forge.Index().Reviews(r.Context(), repo.ID, pr.Number)
+	return repo, pr, list, err
+}
+
+func (h *issuesAPI) listReviews(w http.ResponseWriter, r *http.Request) error {
+	repo, pr, list, err := h.reviewsOf(r)
+	if err != nil {
+		return err
+	}
+	p, err := commentsPage(r)
+	if err != nil {
+		return err
+	}
+	l := h.linksFor(r, repo)
+	out := []reviewJSON{}
+	for _, rv := range pageSlice(list, p) {
+		out = append(out, l.review(pr, rv))
+	}
+	return h.respondList(w, r, p, int64(len(list)), out, nil)
+}
+
+func findReview(list []index.Review, raw string) (index.Review, error) {
+	id, err := strconv.ParseUint(raw, 10, 64)
+	for _, rv := range list {
+		if err == nil && rv.ID == id {
+			return rv, nil
+		}
+	}
+	return index.Review{}, usererr.Missingf("there is no review %s of this pull request", raw)
+}
+
+func (h *issuesAPI) getReview(w http.ResponseWriter, r *http.Request) error {
+	repo, pr, list, err := h.reviewsOf(r)
+	if err != nil {
+		return err
+	}
+	rv, err := findReview(list, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	return reply(w, h.linksFor(r, repo).review(pr, rv))
+}
+
+func (h *issuesAPI) listReviewComments(w http.ResponseWriter, r *http.Request) error {
+	repo, pr, list, err := h.reviewsOf(r)
+	if err != nil {
+		return err
+	}
+	rv, err := findReview(list, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	l := h.linksFor(r, repo)
+	out := make([]reviewCommentJSON, len(rv.Comments))
+	for i, c := range rv.Comments {
+		out[i] = l.reviewComment(pr, rv, c)
+	}
+	return reply(w, out)
+}
+
+// reviewEvent maps Gitea's (and GitHub's) review events to the forge's.
+func reviewEvent(event, body string, inline int) (string, error) {
+	switch strings.ToUpper(event) {
+	case "APPROVED", "APPROVE":
+		return chainforge.ReviewApprove, nil
+	case "REQUEST_CHANGES":
+		return chainforge.ReviewRequestChanges, nil
+	case "COMMENT":
+		return chainforge.ReviewCommented, nil
+	case "":
+		if strings.TrimSpace(body) == "" && inline == 0 {
+			return "", usererr.InvalidField("event", "invalid_field", "event must be APPROVED, REQUEST_CHANGES or COMMENT")
+		}
+		return chainforge.ReviewCommented, nil
+	case "PENDING":
+		return "", usererr.BadFieldf("event", "pending (draft) reviews are not kept: submit the review as APPROVED, REQUEST_CHANGES or COMMENT")
+	}
+	return "", usererr.InvalidField("event", "invalid_field", "event must be APPROVED, REQUEST_CHANGES or COMMENT")
+}
+
+func (h *issuesAPI) createReview(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Event    string `json:"event"`
+		Body     string `json:"body"`
+		CommitID string `json:"commit_id"`
+		Comments []struct {
+			Path        string `json:"path"`
+			Body        string `json:"body"`
+			NewPosition int64  `json:"new_position"`
+			OldPosition int64  `json:"old_position"`
+		} `json:"comments"`
+	}
+	if err := decodeText(w, r, &in); err != nil {
+		return err
+	}
+	repo, _, pr, err := h.pullOf(r, r.PathValue("index"))
+	if err != nil {
+		return err
+	}
+	state, err := reviewEvent(in.Event, in.Body, len(in.Comments))
+	if err != nil {
+		return err
+	}
+	if err := checkBody("body", in.Body); err != nil {
+		return err
+	}
+	payload := chainforge.PullReview{Repo: repo.ID, Number: pr.Number, State: state, Body: in.Body, CommitSHA: in.CommitID, Comments: []chainforge.PullReviewComment{}}
+	for _, c := range in.Comments {
+		rc := chainforge.PullReviewComment{Path: c.Path, Body: c.Body}
+		switch {
+		case c.NewPosition > 0:
+			rc.Line, rc.Side = uint64(c.NewPosition), "new"
+		case c.OldPosition > 0:
+			rc.Line, rc.Side = uint64(c.OldPosition), "old"
+		default:
+			return usererr.BadFieldf("comments", "an inline comment needs new_position (a line of the new file) or old_position (a line of the old one)")
+		}
+		if err := checkBody("comment", c.Body); err != nil {
+			return err
+		}
+		payload.Comments = append(payload.Comments, rc)
+	}
+	if payload.CommitSHA == "" {
+		payload.CommitSHA = h.pulls.Sync(r.Context(), repo, pr).HeadSHA
+	}
+	res, err := h.forge.Do(r.Context(), id.User.Address, "pr.review", payload)
+	if err != nil {
+		return err
+	}
+	_, pr, list, err := h.reviewsOf(r)
+	if err != nil {
+		return err
+	}
+	rv, err := findReview(list, strconv.FormatUint(res.Change.Review.ID, 10))
+	if err != nil {
+		return err
+	}
+	return reply(w, h.linksFor(r, repo).review(pr, rv))
+}
