@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/dforge/dforge/internal/blocks"
+	"github.com/dforge/dforge/internal/repoaccess"
 )
 
 // pushManifest is the CID of the manifest of the big objects (over 1 MiB,
@@ -12,7 +13,7 @@ import (
 // quarantine, with the manifest's block stored; "" when there are none.
 // The objects' UnixFS files are stored with the push's other blocks, once
 // git is done. A failure costs replicas the chunks, never the push.
-func (s *Server) pushManifest(ctx context.Context, repo Repo, quarantine string) string {
+func (s *Server) pushManifest(ctx context.Context, repo repoaccess.Repo, quarantine string) string {
 	if repo.Private || s.blocks == nil || quarantine == "" {
 		return ""
 	}

@@ -8,11 +8,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/dforge/dforge/internal/gitserver"
+	"github.com/dforge/dforge/internal/repoaccess"
 	"github.com/dforge/dforge/internal/usererr"
 )
 
-// A push whose record's outcome is unknown (gitserver.NotCommitted: the
+// A push whose record's outcome is unknown (the git server's NotCommitted: the
 // network stopped committing while it waited for a block) keeps its
 // objects staged, because its transaction may still commit. The git
 // server reports it (Unsettled); FollowUnsettled then reconciles that
@@ -21,8 +21,6 @@ import (
 // chain took the push, its staged files dropped once no transaction of
 // this node waits any more. The repository's push lock keeps the
 // settling and its pushes apart.
-
-var _ gitserver.Settler = (*Repos)(nil)
 
 // pushLocks are the push locks of the repositories in use.
 type pushLocks struct {
@@ -83,8 +81,8 @@ func (u *unsettled) list() []uint64 {
 }
 
 // LockPush holds r's push lock, shared with its other pushes, until the
-// returned release (gitserver.Settler).
-func (h *Repos) LockPush(r gitserver.Repo) func() {
+// returned release (the git server's Settler).
+func (h *Repos) LockPush(r repoaccess.Repo) func() {
 	id, err := strconv.ParseUint(r.ID, 10, 64)
 	if err != nil {
 		return func() {}
@@ -92,8 +90,8 @@ func (h *Repos) LockPush(r gitserver.Repo) func() {
 	return h.pushes.hold(id, false)
 }
 
-// Unsettled remembers r for FollowUnsettled (gitserver.Settler).
-func (h *Repos) Unsettled(r gitserver.Repo) {
+// Unsettled remembers r for FollowUnsettled (the git server's Settler).
+func (h *Repos) Unsettled(r repoaccess.Repo) {
 	id, err := strconv.ParseUint(r.ID, 10, 64)
 	if err != nil {
 		return
