@@ -121,7 +121,7 @@ func repoID(id uint64) string { return strconv.FormatUint(id, 10) }
 func (h *Repos) Dir(r index.Repo) (string, error) {
 	want, err := h.git.Path(ownerDir(r.Owner.Address), repoID(r.ID))
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("locate repository %d: %w", r.ID, err)
 	}
 	if _, err := os.Stat(filepath.Join(want, "HEAD")); err == nil {
 		return want, nil
@@ -170,17 +170,17 @@ func (h *Repos) Resolve(ctx context.Context, owner, name string) (repoaccess.Rep
 	if _, ok := usererr.As(err); ok {
 		return repoaccess.Repo{}, false, nil
 	} else if err != nil {
-		return repoaccess.Repo{}, false, err
+		return repoaccess.Repo{}, false, fmt.Errorf("resolve owner %s: %w", owner, err)
 	}
 	r, err := h.forge.Index().RepoByName(ctx, addr, name)
 	if _, ok := usererr.As(err); ok {
 		return repoaccess.Repo{}, false, nil
 	} else if err != nil {
-		return repoaccess.Repo{}, false, err
+		return repoaccess.Repo{}, false, fmt.Errorf("find repository %s/%s: %w", owner, name, err)
 	}
 	dir, err := h.Dir(r)
 	if err != nil {
-		return repoaccess.Repo{}, false, err
+		return repoaccess.Repo{}, false, fmt.Errorf("locate repository %s/%s: %w", owner, name, err)
 	}
 	return repoaccess.Repo{
 		ID: repoID(r.ID), Owner: r.Owner.Username, Name: r.Name, Path: dir, Private: r.Private, DefaultBranch: r.DefaultBranch,
@@ -240,7 +240,7 @@ func Level(p forge.Perm, signedIn bool) repoaccess.Level {
 func (h *Repos) CheckUpdate(ctx context.Context, u *auth.User, r repoaccess.Repo, up repoaccess.RefUpdate) error {
 	rec, err := h.record(ctx, r)
 	if err != nil {
-		return err
+		return fmt.Errorf("read repository %s: %w", r.ID, err)
 	}
 	if err := checkRef(up.Ref); err != nil {
 		return err
@@ -301,7 +301,7 @@ func (h *Repos) Commit(ctx context.Context, u *auth.User, r repoaccess.Repo, upd
 	}
 	rec, err := h.record(ctx, r)
 	if err != nil {
-		return err
+		return fmt.Errorf("read repository %s: %w", r.ID, err)
 	}
 	push := chainforge.RepoPush{Repo: id, Manifest: manifest}
 	for _, up := range updates {
@@ -332,7 +332,7 @@ func (h *Repos) recordRefs(ctx context.Context, actor common.Address, push chain
 			if ue, ok := usererr.As(err); ok && ue.Code == "index_stalled" {
 				continue // on chain: the index shows it once it catches up
 			}
-			return err
+			return fmt.Errorf("record the push: %w", err)
 		}
 	}
 	return nil
@@ -421,11 +421,11 @@ func (h *Repos) Create(ctx context.Context, actor common.Address, o CreateOption
 		Name: o.Name, Description: o.Description, DefaultBranch: o.DefaultBranch, Private: o.Private,
 	})
 	if err != nil {
-		return index.Repo{}, err
+		return index.Repo{}, fmt.Errorf("record the repository: %w", err)
 	}
 	r, err := h.created(ctx, res)
 	if err != nil {
-		return index.Repo{}, err
+		return index.Repo{}, fmt.Errorf("read the new repository: %w", err)
 	}
 	// 3. The git data, then its first commit on chain (other nodes
 	// replicate it) and in the blockstore.
@@ -520,18 +520,18 @@ func (h *Repos) Fork(ctx context.Context, actor common.Address, src index.Repo, 
 	}
 	srcDir, err := h.Dir(src)
 	if err != nil {
-		return index.Repo{}, err
+		return index.Repo{}, fmt.Errorf("locate repository %d: %w", src.ID, err)
 	}
 	if _, err := os.Stat(filepath.Join(srcDir, "HEAD")); err != nil {
 		return index.Repo{}, usererr.Clashf("no_git_data", "the git data of %s/%s is not on this node, so it cannot be forked here", src.Owner.Username, src.Name)
 	}
 	res, err := h.forge.Do(ctx, actor, "repo.fork", chainforge.RepoFork{Repo: src.ID, Name: name})
 	if err != nil {
-		return index.Repo{}, err
+		return index.Repo{}, fmt.Errorf("record the fork: %w", err)
 	}
 	r, err := h.created(ctx, res)
 	if err != nil {
-		return index.Repo{}, err
+		return index.Repo{}, fmt.Errorf("read the new fork: %w", err)
 	}
 	dir, err := h.git.Fork(ctx, srcDir, ownerDir(r.Owner.Address), repoID(r.ID))
 	if err != nil {
@@ -548,7 +548,7 @@ func (h *Repos) Fork(ctx context.Context, actor common.Address, src index.Repo, 
 func (h *Repos) Delete(ctx context.Context, actor common.Address, r index.Repo) error {
 	dir, _ := h.Dir(r) // before the record goes: it knows the owner
 	if _, err := h.forge.Do(ctx, actor, "repo.delete", chainforge.RepoRef{Repo: r.ID}); err != nil {
-		return err
+		return fmt.Errorf("record the deletion: %w", err)
 	}
 	err := h.git.Delete(ctx, ownerDir(r.Owner.Address), repoID(r.ID))
 	if errors.Is(err, gitstore.ErrNotFound) {
@@ -566,14 +566,14 @@ func (h *Repos) Delete(ctx context.Context, actor common.Address, r index.Repo) 
 func (h *Repos) Transfer(ctx context.Context, actor common.Address, r index.Repo, newOwner common.Address) (index.Repo, error) {
 	res, err := h.forge.Do(ctx, actor, "repo.transfer", chainforge.RepoTransfer{Repo: r.ID, NewOwner: newOwner})
 	if err != nil {
-		return index.Repo{}, err
+		return index.Repo{}, fmt.Errorf("record the transfer: %w", err)
 	}
 	if err := h.dropDeleted(ctx, res.Change); err != nil {
 		return index.Repo{}, err
 	}
 	moved, err := h.forge.Index().RepoByID(ctx, r.ID)
 	if err != nil {
-		return index.Repo{}, err
+		return index.Repo{}, fmt.Errorf("read the transferred repository: %w", err)
 	}
 	if _, err := h.Dir(moved); err != nil {
 		h.log.ErrorContext(ctx, "move a transferred repository", "repo", r.ID, "err", err)
@@ -588,7 +588,7 @@ func (h *Repos) Transfer(ctx context.Context, actor common.Address, r index.Repo
 func (h *Repos) SetCollaborator(ctx context.Context, actor common.Address, r index.Repo, user common.Address, perm string) error {
 	res, err := h.forge.Do(ctx, actor, "repo.collaborator.set", chainforge.CollaboratorSet{Repo: r.ID, User: user, Permission: perm})
 	if err != nil {
-		return err
+		return fmt.Errorf("record the collaborator: %w", err)
 	}
 	return h.dropDeleted(ctx, res.Change)
 }
@@ -618,14 +618,17 @@ func (h *Repos) dropDeleted(ctx context.Context, c chainforge.Change) error {
 // transfer left it there, under a former owner.
 func (h *Repos) deleteGit(ctx context.Context, id uint64, owner common.Address) error {
 	err := h.git.Delete(ctx, ownerDir(owner.Hex()), repoID(id))
-	if !errors.Is(err, gitstore.ErrNotFound) {
-		return err
+	switch {
+	case err == nil:
+		return nil
+	case !errors.Is(err, gitstore.ErrNotFound):
+		return fmt.Errorf("delete the git data of repository %d: %w", id, err)
 	}
 	found, _ := filepath.Glob(filepath.Join(h.git.Root(), "*", repoID(id)+".git"))
 	for _, dir := range found {
 		err := h.git.Delete(ctx, filepath.Base(filepath.Dir(dir)), repoID(id))
 		if err != nil && !errors.Is(err, gitstore.ErrNotFound) {
-			return err
+			return fmt.Errorf("delete the git data of repository %d under %s: %w", id, filepath.Base(filepath.Dir(dir)), err)
 		}
 	}
 	return nil
@@ -642,7 +645,7 @@ func (h *Repos) Update(ctx context.Context, actor common.Address, r index.Repo, 
 	}
 	dir, err := h.Dir(r)
 	if err != nil {
-		return index.Repo{}, err
+		return index.Repo{}, fmt.Errorf("locate repository %d: %w", r.ID, err)
 	}
 	if up.DefaultBranch != nil && *up.DefaultBranch != r.DefaultBranch {
 		if err := CheckBranch("default_branch", *up.DefaultBranch); err != nil {
@@ -657,11 +660,11 @@ func (h *Repos) Update(ctx context.Context, actor common.Address, r index.Repo, 
 		}
 	}
 	if _, err := h.forge.Do(ctx, actor, "repo.update", up); err != nil {
-		return index.Repo{}, err
+		return index.Repo{}, fmt.Errorf("record the settings: %w", err)
 	}
 	updated, err := h.forge.Index().RepoByID(ctx, r.ID)
 	if err != nil {
-		return index.Repo{}, err
+		return index.Repo{}, fmt.Errorf("read the updated repository: %w", err)
 	}
 	if up.DefaultBranch != nil && h.HasGit(updated) {
 		if err := gitstore.SetHead(ctx, dir, updated.DefaultBranch); err != nil {

@@ -2,6 +2,7 @@ package gitrepos
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -154,7 +155,7 @@ func (h *Repos) settleUnsettled(ctx context.Context, id uint64) (bool, error) {
 		return true, nil // deleted: its git data went with it
 	}
 	if err != nil {
-		return false, err
+		return false, fmt.Errorf("read repository %d: %w", id, err)
 	}
 	dir, err := h.Dir(r)
 	if err != nil {
@@ -165,11 +166,11 @@ func (h *Repos) settleUnsettled(ctx context.Context, id uint64) (bool, error) {
 	}
 	waiting, err := h.forge.Relaying()
 	if err != nil {
-		return false, err
+		return false, fmt.Errorf("read the relayed actions: %w", err)
 	}
 	kept, err := h.follow(ctx, id, dir, false, r.Private || !waiting)
 	if err != nil {
-		return false, err
+		return false, fmt.Errorf("follow the chain: %w", err)
 	}
 	return kept == 0, nil
 }
