@@ -7,10 +7,12 @@
 // (Git-Protocol header -> GIT_PROTOCOL).
 //
 // Which repository a path names and who may do what is decided by Repos,
-// which the forge model implements. Anyone who may not read a repository
-// gets 404, exactly as for one that does not exist; an anonymous request is
-// challenged (401) instead, the same way for both, so git can offer its
-// credentials without the answer revealing anything.
+// which the forge model implements in the terms of internal/repoaccess:
+// one AccessLevel per request, as soft-serve's backend answers. Anyone who
+// may not read a repository gets 404, exactly as for one that does not
+// exist; an anonymous request is challenged (401) instead, the same way
+// for both, so git can offer its credentials without the answer revealing
+// anything.
 //
 // Pushes run the node's pre-receive hook (see hooks.go): Repos checks
 // every ref update and records them (on chain, for a public repository)
