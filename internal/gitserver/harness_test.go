@@ -355,8 +355,7 @@ func (f *fakeRepos) AccessLevel(_ context.Context, u *auth.User, r repoaccess.Re
 
 func (f *fakeRepos) CheckUpdate(_ context.Context, _ *auth.User, r repoaccess.Repo, u repoaccess.RefUpdate) error {
 	if u.Ref == "refs/heads/"+r.DefaultBranch && u.Forced {
-		return &usererr.Error{Kind: usererr.Forbidden, Code: "protected_branch",
-			Message: "Force-pushing to or deleting " + r.DefaultBranch + " is not allowed: it is a protected branch."}
+		return usererr.Newf(usererr.Forbidden, "protected_branch", "Force-pushing to or deleting %s is not allowed: it is a protected branch.", r.DefaultBranch)
 	}
 	return nil
 }
@@ -374,7 +373,7 @@ func (f *fakeRepos) Commit(_ context.Context, u *auth.User, r repoaccess.Repo, u
 	}
 	for _, up := range updates {
 		if cur, ok := refs[up.Ref]; ok && cur != up.Old {
-			return &usererr.Error{Kind: usererr.Conflict, Code: gitserver.StaleRef, Message: up.Ref + " is at " + cur + ", not " + up.Old}
+			return usererr.Clashf(gitserver.StaleRef, "%s is at %s, not %s", up.Ref, cur, up.Old)
 		}
 	}
 	for _, up := range updates {
