@@ -33,7 +33,7 @@ type issuesAPI struct {
 // registerIssues adds the issue, label and pull request routes when the
 // node hosts repositories.
 func (a *API) registerIssues(mux *http.ServeMux) {
-	if a.forge == nil || a.hosting == nil || a.pulls == nil {
+	if a.forge == nil || a.hosting == nil {
 		return
 	}
 	h := &issuesAPI{API: a, pulls: a.pulls}

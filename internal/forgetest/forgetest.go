@@ -2,8 +2,9 @@
 // builds it (internal/node): a single-validator chain whose genesis lists
 // the node's operator, the SQL index following it, the forge service, the
 // git store, the blockstore, the git server with the forge deciding
-// access, and the HTTP handler in an httptest server. Tests drive it as clients do: the JSON API with
-// access tokens, and the git binary over Smart HTTP.
+// access, and the HTTP handler in an httptest server. Tests drive it as
+// clients do: the JSON API with access tokens, and the git binary over
+// Smart HTTP.
 //
 // A test package using it calls forgetest.Main from TestMain, so the test
 // binary can stand in for the dforge binary in git's hooks.
