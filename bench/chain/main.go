@@ -58,8 +58,8 @@ import (
 	"github.com/dforge/dforge/internal/chain/state"
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/index"
+	dforgenode "github.com/dforge/dforge/internal/node"
 	"github.com/dforge/dforge/internal/store"
-	"github.com/dforge/dforge/internal/web"
 )
 
 // loopback is where every listener binds: port 0 picks a free port.
@@ -352,7 +352,7 @@ func benchHTTP(ctx context.Context, dir string, o options, w *workload, log *slo
 		<-ixDone
 	}()
 	dist := fstest.MapFS{"index.html": {Data: []byte(`<!doctype html><div id="root"></div>`)}}
-	h, err := web.NewNodeHandler(log, st, ch, ix, dist, "bench")
+	h, err := dforgenode.NewServices(log, st, ch, ix).Handler(dforgenode.Site{Dist: dist, Version: "bench"})
 	if err != nil {
 		return load, lat, err
 	}

@@ -38,6 +38,7 @@ type API struct {
 	git      *gitstore.Store
 	blocks   *blocks.Store
 	hosting  *gitrepos.Repos   // the forge's repositories with their git data
+	pulls    *forge.Pulls      // the git side of pull requests
 	replicas gitrepos.Replicas // nil: this node replicates nothing
 	// maintainers are the node's team (serve --maintainer), shown at /node/team.
 	maintainers []common.Address
@@ -56,6 +57,12 @@ type Services struct {
 	Forge    *forge.Service  // nil serves no forge routes
 	Git      *gitstore.Store // the bare repositories; needed with Forge
 	Blocks   *blocks.Store   // public repositories' objects as IPFS blocks; nil stores none
+	// Repos is the forge's repositories with their git data, the one the
+	// git server shares (its locks guard a transferred repository's
+	// move); Pulls the git side of pull requests over it. Both are needed
+	// with Forge: nil serves no repository, issue or pull request routes.
+	Repos *gitrepos.Repos
+	Pulls *forge.Pulls
 	// Replicas reports the copying of public repositories' git data from
 	// other nodes (replica.Replicator); nil: none is copied.
 	Replicas gitrepos.Replicas
@@ -64,17 +71,12 @@ type Services struct {
 	Maintainers []common.Address
 }
 
-// New returns the API over the given services.
+// New returns the API over the given services; it builds none of its
+// own (internal/node builds each service once).
 func New(log *slog.Logger, s Services, version string) *API {
-	a := &API{log: log, vitals: s.Vitals, support: s.Support, pages: s.Pages, markdown: s.Markdown, chain: s.Chain, index: s.Index, auth: s.Auth,
-		forge: s.Forge, git: s.Git, blocks: s.Blocks, replicas: s.Replicas, maintainers: uniqueAddresses(s.Maintainers), version: version}
-	if s.Forge != nil && s.Git != nil {
-		a.hosting = gitrepos.New(s.Forge, s.Git, s.Blocks, log)
-		if s.Auth != nil {
-			a.hosting = a.hosting.WithUsers(s.Auth)
-		}
-	}
-	return a
+	return &API{log: log, vitals: s.Vitals, support: s.Support, pages: s.Pages, markdown: s.Markdown, chain: s.Chain, index: s.Index, auth: s.Auth,
+		forge: s.Forge, git: s.Git, blocks: s.Blocks, hosting: s.Repos, pulls: s.Pulls, replicas: s.Replicas,
+		maintainers: uniqueAddresses(s.Maintainers), version: version}
 }
 
 // Register adds every API route to mux, behind the one bound on query

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/dforge/dforge/internal/auth"
-	"github.com/dforge/dforge/internal/blocks"
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/index"
@@ -32,13 +31,7 @@ func (a *API) registerIssues(mux *http.ServeMux) {
 	if a.forge == nil || a.hosting == nil {
 		return
 	}
-	cfg := forge.PullsConfig{Dir: a.hosting.Dir}
-	if a.blocks != nil {
-		cfg.QueueBlocks = func(dir string, include, exclude []string) error {
-			return a.blocks.Enqueue(blocks.Job{Dir: dir, Include: include, Exclude: exclude})
-		}
-	}
-	h := &issuesAPI{API: a, pulls: forge.NewPulls(a.forge, cfg)}
+	h := &issuesAPI{API: a, pulls: a.pulls}
 	w := func(fn handler) http.HandlerFunc { return a.signedIn(auth.ScopeWrite, fn) }
 	const repo = "/api/v1/repos/{owner}/{repo}"
 	mux.HandleFunc("GET "+repo+"/issues", h.serve(h.listIssues))

@@ -5,28 +5,22 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"path/filepath"
 	"slices"
-	"strings"
-	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/libp2p/go-libp2p/core/peer"
-	"github.com/multiformats/go-multiaddr"
 
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/chain/nodes"
 	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/node"
 	"github.com/dforge/dforge/internal/p2p"
 )
 
 // The node registry from the command line: `init` and `testnet` put each
 // node's entry into the genesis, and `serve` re-registers the node when it
 // runs with another URL, peer id or addresses than its entry says.
-
-// p2pKeyFile is where a data dir keeps the libp2p key (see startIPFS).
-func p2pKeyFile(data string) string { return filepath.Join(data, "p2p", "key") }
 
 // nodeURL is the public origin of a node listening on addr: publicURL when
 // given, else the one sign-in takes (auth.NewOrigins: http://<addr>, with
@@ -48,7 +42,7 @@ func nodeURL(publicURL, addr string) (string, error) {
 // would at its first start) and its libp2p listen addresses (none means
 // p2p.DefaultListen).
 func genesisNode(data string, operator common.Address, url string, listen []string) (nodes.Node, error) {
-	key, err := p2p.LoadKey(p2pKeyFile(data))
+	key, err := p2p.LoadKey(node.P2PKeyFile(data))
 	if err != nil {
 		return nodes.Node{}, err
 	}
@@ -135,83 +129,4 @@ func startNodeRegistration(ctx context.Context, log *slog.Logger, ch operatorCha
 		cancel()
 		<-done
 	}
-}
-
-// startRegistryPeers keeps the IPFS host connected to the other nodes the
-// registry lists, so bitswap can fetch from them what their git URLs do
-// not serve: it reads the registry at start and each time the index's
-// height moves, and hands each new or changed entry to the host, whose
-// peering service redials it with backoff. stop cancels it and waits for
-// it to end.
-func startRegistryPeers(ctx context.Context, log *slog.Logger, ix *index.Index, host *p2p.Node) (stop func()) {
-	ctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		known := map[string]string{} // peer id -> the addresses it was given with
-		for ctx.Err() == nil {
-			h := ix.Height()
-			connectRegistry(ctx, log, ix, host, known)
-			if err := ix.WaitFor(ctx, h+1); err != nil {
-				select { // a stalled index answers at once; do not spin on it
-				case <-ctx.Done():
-				case <-time.After(time.Second):
-				}
-			}
-		}
-	}()
-	return func() {
-		cancel()
-		<-done
-	}
-}
-
-// connectRegistry dials the registered nodes that are not in known with
-// the addresses they list now, this one aside.
-func connectRegistry(ctx context.Context, log *slog.Logger, ix *index.Index, host *p2p.Node, known map[string]string) {
-	registered, err := ix.Nodes(ctx)
-	if err != nil {
-		if ctx.Err() == nil {
-			log.Warn("read the node registry for IPFS peers", "err", err)
-		}
-		return
-	}
-	for _, n := range registered {
-		addrs := strings.Join(n.Addrs, " ")
-		if n.PeerID == host.PeerID().String() || known[n.PeerID] == addrs {
-			continue
-		}
-		known[n.PeerID] = addrs
-		info, err := registryPeer(n)
-		if err != nil {
-			log.Warn("a node registry entry names no IPFS peer to dial", "operator", n.Operator.Hex(), "err", err)
-			continue
-		}
-		dialCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		err = host.Connect(dialCtx, info)
-		cancel()
-		if err != nil && ctx.Err() == nil {
-			log.Info("registered node not reachable over IPFS yet; retrying with backoff", "operator", n.Operator.Hex(), "peer", n.PeerID, "err", err)
-		}
-	}
-}
-
-// registryPeer is a registry entry's libp2p peer and addresses.
-func registryPeer(n index.Node) (peer.AddrInfo, error) {
-	id, err := peer.Decode(n.PeerID)
-	if err != nil {
-		return peer.AddrInfo{}, fmt.Errorf("peer id %q: %w", n.PeerID, err)
-	}
-	info := peer.AddrInfo{ID: id}
-	for _, s := range n.Addrs {
-		a, err := multiaddr.NewMultiaddr(s)
-		if err != nil {
-			return peer.AddrInfo{}, fmt.Errorf("address %q: %w", s, err)
-		}
-		info.Addrs = append(info.Addrs, a)
-	}
-	if len(info.Addrs) == 0 {
-		return peer.AddrInfo{}, fmt.Errorf("peer %s has no address", id)
-	}
-	return info, nil
 }

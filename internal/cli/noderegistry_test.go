@@ -16,6 +16,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/app"
 	"github.com/dforge/dforge/internal/chain/node"
 	"github.com/dforge/dforge/internal/chain/nodes"
+	dforgenode "github.com/dforge/dforge/internal/node"
 	"github.com/dforge/dforge/internal/p2p"
 )
 
@@ -38,10 +39,10 @@ func genesisNodes(t *testing.T, data string) []nodes.Node {
 // peerOf is the peer id of a data dir's libp2p key.
 func peerOf(t *testing.T, data string) string {
 	t.Helper()
-	if _, err := os.Stat(p2pKeyFile(data)); err != nil {
+	if _, err := os.Stat(dforgenode.P2PKeyFile(data)); err != nil {
 		t.Fatalf("p2p key: %v", err)
 	}
-	key, err := p2p.LoadKey(p2pKeyFile(data))
+	key, err := p2p.LoadKey(dforgenode.P2PKeyFile(data))
 	if err != nil {
 		t.Fatal(err)
 	}

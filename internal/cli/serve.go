@@ -11,7 +11,6 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -19,19 +18,11 @@ import (
 	"github.com/getsentry/sentry-go"
 
 	"github.com/dforge/dforge/internal/auth"
-	"github.com/dforge/dforge/internal/blocks"
-	"github.com/dforge/dforge/internal/chain"
-	"github.com/dforge/dforge/internal/chain/app"
-	"github.com/dforge/dforge/internal/chain/node"
-	"github.com/dforge/dforge/internal/forge/gitrepos"
-	"github.com/dforge/dforge/internal/gitserver"
-	"github.com/dforge/dforge/internal/gitstore"
-	"github.com/dforge/dforge/internal/index"
+	chainnode "github.com/dforge/dforge/internal/chain/node"
+	"github.com/dforge/dforge/internal/node"
 	"github.com/dforge/dforge/internal/p2p"
 	"github.com/dforge/dforge/internal/replica"
 	"github.com/dforge/dforge/internal/store"
-	"github.com/dforge/dforge/internal/web"
-	ui "github.com/dforge/dforge/web"
 )
 
 // ServeConfig is what `dforge serve` runs with.
@@ -69,8 +60,8 @@ func parseServe(args []string) (ServeConfig, error) {
 	fl.StringVar(&cfg.Addr, "addr", envOr("DFORGE_ADDR", "127.0.0.1:3000"), "listen address (env DFORGE_ADDR)")
 	fl.StringVar(&cfg.DataDir, "data", envOr("DFORGE_DATA", "./data"), "data directory (env DFORGE_DATA)")
 	fl.StringVar(&cfg.DB, "db", os.Getenv("DFORGE_DB"), "database DSN: a SQLite path or postgres://... (env DFORGE_DB; default SQLite in the data dir)")
-	fl.StringVar(&cfg.RPCAddr, "rpc-addr", envOr("DFORGE_RPC_ADDR", node.DefaultRPCAddr), "CometBFT RPC listen address (env DFORGE_RPC_ADDR)")
-	fl.StringVar(&cfg.P2PAddr, "p2p-addr", envOr("DFORGE_P2P_ADDR", node.DefaultP2PAddr), "CometBFT peer-to-peer listen address (env DFORGE_P2P_ADDR)")
+	fl.StringVar(&cfg.RPCAddr, "rpc-addr", envOr("DFORGE_RPC_ADDR", chainnode.DefaultRPCAddr), "CometBFT RPC listen address (env DFORGE_RPC_ADDR)")
+	fl.StringVar(&cfg.P2PAddr, "p2p-addr", envOr("DFORGE_P2P_ADDR", chainnode.DefaultP2PAddr), "CometBFT peer-to-peer listen address (env DFORGE_P2P_ADDR)")
 	fl.StringVar(&cfg.PublicURL, "public-url", os.Getenv("DFORGE_PUBLIC_URL"), "the node's origin as browsers reach it, e.g. https://forge.example.org behind a proxy; sign-in accepts only it and --allowed-origin (env DFORGE_PUBLIC_URL; default http://<addr>)")
 	allowed := &stringList{values: &cfg.AllowedOrigins}
 	allowed.parse(os.Getenv("DFORGE_ALLOWED_ORIGINS"))
@@ -227,150 +218,24 @@ func serve(ctx context.Context, args []string, out io.Writer) error {
 	return Serve(ctx, cfg, log, out)
 }
 
-// catchUpTimeout bounds the wait for the index at start: past it the node
-// serves what is projected while the index goes on catching up.
-const catchUpTimeout = 2 * time.Minute
-
-// catchUpIndex waits until ix reaches the chain's tip, but never forever: a
-// block the index cannot project must not keep the node from listening, or
-// the operator could not even read /healthz to learn which block it is. The
-// index keeps retrying in the background either way.
-func catchUpIndex(ctx context.Context, ix *index.Index, log *slog.Logger) error {
-	wait, cancel := context.WithTimeout(ctx, catchUpTimeout)
-	defer cancel()
-	err := ix.WaitForTip(wait)
-	var stall *index.Stall
-	switch {
-	case err == nil || ctx.Err() != nil:
-		return err
-	case errors.As(err, &stall):
-		log.Warn("serving with the chain index stuck; /healthz reports it", "height", stall.Height, "err", stall.Err)
-		return nil
-	case errors.Is(err, context.DeadlineExceeded):
-		log.Warn("serving before the chain index has caught up", "indexed", ix.Height(), "waited", catchUpTimeout)
-		return nil
-	}
-	return fmt.Errorf("catch up the chain index: %w", err)
-}
-
 // Serve runs a node until ctx is cancelled, then shuts down gracefully.
 func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer) error {
-	// 1. Open the database and apply migrations.
-	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil {
-		return fmt.Errorf("create data dir: %w", err)
-	}
-	st, err := store.Open(ctx, cfg.DB)
+	// 1. Build the node: store, chain, index, services, git, IPFS, and
+	// the HTTP surface over them (internal/node).
+	ncfg, err := nodeConfig(cfg, log)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-
-	// 2. Start the chain: CometBFT in process around the dForge app. A new
-	// chain lists this node's operator key, created on first start.
-	operator, err := operatorAddress(cfg.DataDir)
+	n, err := node.Build(ctx, ncfg)
 	if err != nil {
-		return err
-	}
-	ch, err := chain.Open(ctx, chain.Config{
-		Dir: filepath.Join(cfg.DataDir, "chain"), RPCAddr: cfg.RPCAddr, P2PAddr: cfg.P2PAddr,
-		Genesis: app.TreasuryGenesis(operator), Logger: log, EmptyBlockInterval: cfg.EmptyBlocks,
-	})
-	if err != nil {
-		return err
-	}
-	defer ch.Close()
-
-	// 3. Project the chain into SQL as blocks commit. The index has its own
-	// context: it stops after the HTTP server, whose last relays wait on it,
-	// and before the chain closes (defers run in reverse).
-	ix := index.New(log, st, ch.Client())
-	ixCtx, stopIndex := context.WithCancel(context.WithoutCancel(ctx))
-	ixDone := make(chan error, 1)
-	go func() { ixDone <- ix.Run(ixCtx) }()
-	defer func() {
-		stopIndex()
-		<-ixDone
-	}()
-	// Pages read SQL, so serve once it holds the chain as it stands (after
-	// a restart that is the few blocks since the last run).
-	if err := catchUpIndex(ctx, ix, log); err != nil {
-		if ctx.Err() != nil {
-			return nil // asked to stop while catching up
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return nil // asked to stop while starting
 		}
 		return err
 	}
+	defer n.Close() // after the HTTP server: in-flight requests use it all
 
-	// The forge: actions relayed with the operator key, private
-	// repositories in the node's private store.
-	forgeSvc, err := openForge(ctx, cfg.DataDir, ch, ix, log)
-	if err != nil {
-		return err
-	}
-	defer forgeSvc.Close()
-
-	// 4. Build the services and the HTTP surface over them.
-	dist := cfg.Dist
-	if dist == nil {
-		dist = ui.Dist()
-	}
-	// The git layer: bare repositories, their objects as IPFS blocks, and
-	// Smart HTTP over them, with the forge deciding access (gitrepos).
-	gitRepos, err := gitstore.Open(filepath.Join(cfg.DataDir, "git"))
-	if err != nil {
-		return err
-	}
-	blockStore, err := blocks.Open(filepath.Join(cfg.DataDir, "blocks"), log)
-	if err != nil {
-		return err
-	}
-	defer blockStore.Close() // after the git server: its last pushes queue jobs
-	// The IPFS host: bitswap over the blockstore, so peers (Kubo, other
-	// nodes) fetch public git objects by CID, and this node from them.
-	ipfsNode, err := startIPFS(ctx, cfg, blockStore, log)
-	if err != nil {
-		return err
-	}
-	defer ipfsNode.Close() // before the blockstore closes
-	// It keeps the nodes the registry lists connected, its bitswap peers.
-	stopRegistryPeers := startRegistryPeers(ctx, log, ix, ipfsNode)
-	defer stopRegistryPeers() // before the IPFS node closes
-	// Owners in git URLs resolve as in the API: through the index, and the
-	// default names of people who signed in here (auth's users).
-	users := auth.New(st, auth.Config{ChainID: ch.Params().ChainID, Names: ix, Log: log})
-	hosting := gitrepos.New(forgeSvc, gitRepos, blockStore, log).WithUsers(users)
-	blockStore.RecordManifests(hosting.RecordManifest)
-	// Before any push: git data as the chain has it, whatever a crash left.
-	if err := hosting.Reconcile(ctx); err != nil {
-		return err
-	}
-	// A push whose outcome was unknown settles once the chain decides it,
-	// not at the next start; stopped before the blockstore closes.
-	settleCtx, stopSettling := context.WithCancel(ctx)
-	settling := make(chan struct{})
-	go func() {
-		defer close(settling)
-		hosting.FollowUnsettled(settleCtx)
-	}()
-	defer func() {
-		stopSettling()
-		<-settling
-	}()
-	// The public repositories this node seeds follow the chain's refs,
-	// fetched from other nodes; stopped before the IPFS node and the
-	// blockstore close. A clone of one still on its way is told to retry.
-	policy, _ := replica.ParsePolicy(cfg.Seed...) // checked by parseServe
-	replicator, stopReplica := startReplica(ctx, policy, operator, ix, gitRepos, hosting, blockStore, ipfsNode, log)
-	defer stopReplica()
-	gitSrv := gitserver.New(gitserver.Config{Repos: gitrepos.Seeded{Repos: hosting, Replicas: replicator}, Store: gitRepos, Blocks: blockStore, Log: log})
-	defer gitSrv.Close() // after the HTTP server: in-flight pushes call their hooks
-	handler, err := web.NewNodeHandler(log, st, ch, ix, dist, Version,
-		web.WithGit(gitSrv, blockStore.Gateway(log)), web.WithForge(forgeSvc, gitRepos, blockStore), web.WithMaintainers(cfg.Maintainers),
-		web.WithReplicas(replicator))
-	if err != nil {
-		return fmt.Errorf("build handler: %w", err)
-	}
-
-	// 5. Listen, announce the URL, and serve until asked to stop. The
+	// 2. Listen, announce the URL, and serve until asked to stop. The
 	// node's origins need the listen address when no public URL is set.
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
@@ -381,14 +246,14 @@ func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer
 		ln.Close()
 		return fmt.Errorf("serve: %w", err)
 	}
-	handler = auth.WithOrigins(handler, origins)
+	handler := auth.WithOrigins(n.Handler, origins)
 	log.Info("sign-in origins", "public", origins.Public.String(), "allowed", origins.Allowed)
 	// The node registry: the node registers itself again when it runs with
 	// another URL or other IPFS addresses than its entry says.
-	stopRegistration := startNodeRegistration(ctx, log, ch, ix, forgeSvc, runningNode(operator, origins.Public.String(), ipfsNode))
+	stopRegistration := startNodeRegistration(ctx, log, n.Chain, n.Index, n.Forge, runningNode(n.Operator, origins.Public.String(), n.IPFS))
 	defer stopRegistration()
 	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
-	log.Info("dforge node listening", "url", "http://"+ln.Addr().String(), "data", cfg.DataDir, "db", st.Dialect())
+	log.Info("dforge node listening", "url", "http://"+ln.Addr().String(), "data", cfg.DataDir, "db", n.Store.Dialect())
 	fmt.Fprintf(out, "dForge is running at http://%s\n", ln.Addr())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -398,8 +263,8 @@ func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer
 		return fmt.Errorf("serve http: %w", err)
 	case <-ctx.Done():
 	}
-	// 6. Graceful shutdown: finish in-flight requests, then stop the index
-	// and the chain and close the store.
+	// 3. Graceful shutdown: finish in-flight requests, then close the
+	// node (its background work, the index, the chain, the store).
 	log.Info("shutting down")
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -407,6 +272,24 @@ func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer
 		return fmt.Errorf("shut down http: %w", err)
 	}
 	return nil
+}
+
+// nodeConfig is what node.Build needs of serve's flags.
+func nodeConfig(cfg ServeConfig, log *slog.Logger) (node.Config, error) {
+	listen, peers, err := ipfsAddrs(cfg)
+	if err != nil {
+		return node.Config{}, fmt.Errorf("serve: %w", err)
+	}
+	seed, err := replica.ParsePolicy(cfg.Seed...)
+	if err != nil {
+		return node.Config{}, fmt.Errorf("serve: --seed: %w", err)
+	}
+	return node.Config{
+		DataDir: cfg.DataDir, DB: cfg.DB, RPCAddr: cfg.RPCAddr, P2PAddr: cfg.P2PAddr, EmptyBlocks: cfg.EmptyBlocks,
+		IPFS: &node.IPFSConfig{Listen: listen, Peers: peers, Seed: seed},
+		Site: node.Site{Dist: cfg.Dist, Version: Version, Maintainers: cfg.Maintainers},
+		Log:  log,
+	}, nil
 }
 
 // initSentry turns on error reporting when SENTRY_DSN is set.

@@ -103,7 +103,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		s.log.Warn("this node's operator key is not in the chain's genesis: public forge actions will be refused", "operator", s.operator.Hex())
 	}
 	if err := s.catchUpPrivate(ctx); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("project the private store: %w", err)
 	}
 	return s, nil
 }
@@ -118,7 +118,7 @@ func (s *Service) catchUpPrivate(ctx context.Context) error {
 	for {
 		done, err := s.ix.PrivateSeq(ctx)
 		if err != nil {
-			return err
+			return fmt.Errorf("read the projected private sequence: %w", err)
 		}
 		entries, err := s.private.Log(done, 500)
 		if err != nil {
@@ -128,7 +128,7 @@ func (s *Service) catchUpPrivate(ctx context.Context) error {
 			return nil
 		}
 		if err := s.ix.ProjectPrivate(ctx, indexEntries(entries)...); err != nil {
-			return err
+			return fmt.Errorf("project private entries: %w", err)
 		}
 	}
 }
@@ -213,12 +213,12 @@ func compactJSON(payload any) (string, error) {
 	default:
 		var err error
 		if b, err = json.Marshal(payload); err != nil {
-			return "", err
+			return "", fmt.Errorf("encode the payload: %w", err)
 		}
 	}
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, b); err != nil {
-		return "", err
+		return "", fmt.Errorf("compact the payload: %w", err)
 	}
 	return buf.String(), nil
 }
@@ -284,7 +284,7 @@ func (s *Service) doPublic(ctx context.Context, actor common.Address, action, pa
 	for _, ev := range committed.Events {
 		if ev.Type == chainforge.EventType {
 			if res.Change, err = chainforge.ParseEvent(ev); err != nil {
-				return Result{}, err
+				return Result{}, fmt.Errorf("parse the forge event: %w", err)
 			}
 		}
 	}
@@ -315,8 +315,8 @@ func (s *Service) committing(ctx context.Context) error {
 			return nil
 		}
 		if time.Now().After(deadline) || ctx.Err() != nil {
-			return &usererr.Error{Kind: usererr.Unavailable, Code: NoQuorum,
-				Message: nc.Error() + ". Nothing was changed; try again once enough validators are back online."}
+			return usererr.New(usererr.Unavailable, NoQuorum,
+				nc.Error()+". Nothing was changed; try again once enough validators are back online.")
 		}
 		select {
 		case <-ctx.Done():
@@ -333,10 +333,10 @@ func indexWaitError(c chain.Committed, err error) error {
 	if !errors.As(err, &stall) {
 		return fmt.Errorf("wait for the index: %w", err)
 	}
-	return &usererr.Error{Kind: usererr.Unavailable, Code: "index_stalled", Message: fmt.Sprintf(
+	return usererr.Newf(usererr.Unavailable, "index_stalled",
 		"the action was accepted on chain (block %d, transaction %s), but this node's view of the chain is behind: "+
 			"it cannot index block %d yet, so the change will show once the node catches up; do not send it again",
-		c.Height, c.Hash, stall.Height)}
+		c.Height, c.Hash, stall.Height)
 }
 
 // relay signs a transaction of kind (message without from and nonce,
@@ -357,7 +357,7 @@ func (s *Service) relay(ctx context.Context, kind tx.Kind, message map[string]an
 		message["from"], message["nonce"] = s.operator.Hex(), s.nonce
 		env, err := tx.Sign(s.key, kind, message, s.chain.Params().ChainID)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, fmt.Errorf("sign %s: %w", kind, err)
 		}
 		pending, err := s.chain.Broadcast(ctx, env)
 		if errors.Is(err, &tx.Error{Code: tx.CodeBadNonce}) && attempt == 0 {
@@ -376,7 +376,7 @@ func (s *Service) relay(ctx context.Context, kind tx.Kind, message map[string]an
 			continue
 		}
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, fmt.Errorf("broadcast %s: %w", kind, err)
 		}
 		s.nonce++
 		return pending, s.nonce - 1, nil
@@ -419,8 +419,8 @@ func (s *Service) await(ctx context.Context, p *chain.Pending, nonce uint64) (ch
 		case <-tick.C:
 			var nc *chain.NotCommitting
 			if err := s.chain.Committing(ctx); errors.As(err, &nc) && nc.Stalled {
-				return chain.Committed{}, &usererr.Error{Kind: usererr.Unavailable, Code: NotCommitted,
-					Message: nc.Error() + ". This action waits on this node and is applied if the network commits it later: check before sending it again."}
+				return chain.Committed{}, usererr.New(usererr.Unavailable, NotCommitted,
+					nc.Error()+". This action waits on this node and is applied if the network commits it later: check before sending it again.")
 			}
 			acct, err := s.chain.Account(s.operator)
 			if err != nil || acct.Nonce <= nonce {
@@ -434,8 +434,7 @@ func (s *Service) await(ctx context.Context, p *chain.Pending, nonce uint64) (ch
 			s.relayMu.Lock()
 			s.nonceSync = false
 			s.relayMu.Unlock()
-			return chain.Committed{}, &usererr.Error{Kind: usererr.Conflict, Code: "dropped",
-				Message: "the chain dropped this action before it was applied (another node's action changed the state first); please try again"}
+			return chain.Committed{}, usererr.Clashf("dropped", "the chain dropped this action before it was applied (another node's action changed the state first); please try again")
 		}
 	}
 }
@@ -461,7 +460,7 @@ func rejection(err error) error {
 		// not the user's.
 		return fmt.Errorf("relay forge action: %w", te)
 	}
-	return &usererr.Error{Kind: kind, Code: te.Name, Message: te.Message, Field: te.Field}
+	return usererr.New(kind, te.Name, te.Message).On(te.Field)
 }
 
 // IssueChange is an edit of an issue or pull request: the fields to set

@@ -83,18 +83,18 @@ func (p *Pulls) lock(repo uint64) func() {
 func PullHeadRef(number uint64) string { return fmt.Sprintf("refs/pull/%d/head", number) }
 
 func unprocessable(field, format string, args ...any) error {
-	return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field", Field: field, Message: fmt.Sprintf(format, args...)}
+	return usererr.BadFieldf(field, format, args...)
 }
 
 func conflictErr(code, format string, args ...any) error {
-	return &usererr.Error{Kind: usererr.Conflict, Code: code, Message: fmt.Sprintf(format, args...)}
+	return usererr.Clashf(code, format, args...)
 }
 
 // gitDir is r's bare repository, which must be on this node.
 func (p *Pulls) gitDir(r index.Repo) (string, error) {
 	dir, err := p.dir(r)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("find the git data of repository %d: %w", r.ID, err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "HEAD")); err != nil {
 		return "", conflictErr("no_git_data", "the git data of %s/%s is not on this node", r.Owner.Username, r.Name)
@@ -167,14 +167,14 @@ func (p *Pulls) Open(ctx context.Context, actor common.Address, base index.Repo,
 	// 2. The branches' commits.
 	baseSHA, ok, err := branchCommit(ctx, baseDir, o.BaseBranch)
 	if err != nil {
-		return index.Pull{}, err
+		return index.Pull{}, fmt.Errorf("read the base branch: %w", err)
 	}
 	if !ok {
 		return index.Pull{}, unprocessable("base", "%s/%s has no branch %q", base.Owner.Username, base.Name, o.BaseBranch)
 	}
 	headSHA, ok, err := branchCommit(ctx, headDir, o.HeadBranch)
 	if err != nil {
-		return index.Pull{}, err
+		return index.Pull{}, fmt.Errorf("read the head branch: %w", err)
 	}
 	if !ok {
 		return index.Pull{}, unprocessable("head", "%s/%s has no branch %q", o.Head.Owner.Username, o.Head.Name, o.HeadBranch)
@@ -186,15 +186,15 @@ func (p *Pulls) Open(ctx context.Context, actor common.Address, base index.Repo,
 		// A fetch by id needs uploadpack.allowAnySHA1InWant (set on every
 		// repository); fall back to the branch for an older one.
 		if err := gitstore.FetchRef(ctx, baseDir, headDir, "refs/heads/"+o.HeadBranch, incoming); err != nil {
-			return index.Pull{}, err
+			return index.Pull{}, fmt.Errorf("fetch the head into the base repository: %w", err)
 		}
 		if headSHA, _, err = gitstore.CommitOf(ctx, baseDir, incoming); err != nil {
-			return index.Pull{}, err
+			return index.Pull{}, fmt.Errorf("read the fetched head: %w", err)
 		}
 	}
 	defer gitstore.DeleteRef(context.WithoutCancel(ctx), baseDir, incoming)
 	if err := p.checkComparable(ctx, baseDir, baseSHA, headSHA, o.HeadBranch, o.BaseBranch); err != nil {
-		return index.Pull{}, err
+		return index.Pull{}, fmt.Errorf("compare the branches: %w", err)
 	}
 	// 4. The record, then the head's permanent ref.
 	res, err := p.svc.Do(ctx, actor, "pr.create", chainforge.PullCreate{
@@ -202,7 +202,7 @@ func (p *Pulls) Open(ctx context.Context, actor common.Address, base index.Repo,
 		HeadSHA: headSHA, BaseSHA: baseSHA,
 	})
 	if err != nil {
-		return index.Pull{}, err
+		return index.Pull{}, fmt.Errorf("record the pull request: %w", err)
 	}
 	if res.Change.Issue == nil {
 		return index.Pull{}, errors.New("pr.create applied without an issue")
@@ -231,7 +231,7 @@ func (p *Pulls) Open(ctx context.Context, actor common.Address, base index.Repo,
 func (p *Pulls) checkComparable(ctx context.Context, dir, base, head, headBranch, baseBranch string) error {
 	mb, err := gitstore.MergeBase(ctx, dir, base, head)
 	if err != nil {
-		return err
+		return fmt.Errorf("find the merge base: %w", err)
 	}
 	if mb == "" {
 		return unprocessable("head", "%s and %s share no history; there is nothing to compare", headBranch, baseBranch)
@@ -277,7 +277,7 @@ func (p *Pulls) sync(ctx context.Context, base index.Repo, pr index.Pull) (index
 	}
 	head, err := p.svc.ix.RepoByID(ctx, pr.HeadRepo)
 	if err != nil {
-		return pr, err
+		return pr, fmt.Errorf("read the head repository: %w", err)
 	}
 	headDir, err := p.gitDir(head)
 	if err != nil {
@@ -290,7 +290,7 @@ func (p *Pulls) sync(ctx context.Context, base index.Repo, pr index.Pull) (index
 		return pr, err
 	}
 	if err := gitstore.FetchRef(ctx, baseDir, headDir, tip, PullHeadRef(pr.Number)); err != nil {
-		return pr, err
+		return pr, fmt.Errorf("fetch the new head of #%d: %w", pr.Number, err)
 	}
 	update := chainforge.PullUpdate{Repo: base.ID, Number: pr.Number, HeadSHA: tip}
 	if baseTip, ok, _ := branchCommit(ctx, baseDir, pr.BaseBranch); ok {
@@ -356,7 +356,7 @@ func (p *Pulls) Compare(ctx context.Context, base index.Repo, pr index.Pull) (Co
 	}
 	from, err := gitstore.MergeBase(ctx, dir, against, pr.HeadSHA)
 	if err != nil {
-		return Comparison{}, err
+		return Comparison{}, fmt.Errorf("find the merge base of #%d: %w", pr.Number, err)
 	}
 	if from == "" {
 		from = against
@@ -458,14 +458,13 @@ func (p *Pulls) Merge(ctx context.Context, actor common.Address, base index.Repo
 	// 1. Who may merge, before anything is computed.
 	perm, err := p.svc.Permission(ctx, base, actor)
 	if err != nil {
-		return index.Pull{}, err
+		return index.Pull{}, fmt.Errorf("read permission: %w", err)
 	}
 	if perm < PermRead {
 		return index.Pull{}, repoNotFound(base.Owner.Username + "/" + base.Name)
 	}
 	if perm < PermMaintain {
-		return index.Pull{}, &usererr.Error{Kind: usererr.Forbidden, Code: "forbidden",
-			Message: fmt.Sprintf("merging needs maintain permission on %s; you have %s", base.Name, perm)}
+		return index.Pull{}, usererr.Deniedf("merging needs maintain permission on %s; you have %s", base.Name, perm)
 	}
 	switch req.Style {
 	case "":
@@ -477,7 +476,7 @@ func (p *Pulls) Merge(ctx context.Context, actor common.Address, base index.Repo
 	// 2. One merge at a time per repository; the head as it is now.
 	pr, err := p.svc.ix.Pull(ctx, base.ID, number)
 	if err != nil {
-		return index.Pull{}, err
+		return index.Pull{}, fmt.Errorf("read pull request #%d: %w", number, err)
 	}
 	if pr.Merged || pr.State != chainforge.StateOpen {
 		return index.Pull{}, conflictErr("conflict", "pull request #%d is already %s", number, map[bool]string{true: "merged", false: "closed"}[pr.Merged])
@@ -495,7 +494,7 @@ func (p *Pulls) Merge(ctx context.Context, actor common.Address, base index.Repo
 	p.ensureHead(ctx, base, pr)
 	old, ok, err := branchCommit(ctx, dir, pr.BaseBranch)
 	if err != nil {
-		return index.Pull{}, err
+		return index.Pull{}, fmt.Errorf("read the base branch: %w", err)
 	}
 	if !ok {
 		return index.Pull{}, conflictErr("conflict", "the base branch %s no longer exists", pr.BaseBranch)
@@ -514,7 +513,7 @@ func (p *Pulls) Merge(ctx context.Context, actor common.Address, base index.Repo
 	case errors.Is(err, gitstore.ErrUnrelated):
 		return index.Pull{}, conflictErr("conflict", "%s and %s share no history", pr.HeadBranch, pr.BaseBranch)
 	case err != nil:
-		return index.Pull{}, err
+		return index.Pull{}, fmt.Errorf("merge #%d: %w", number, err)
 	}
 	// 4. The records: the branch's move, from the value this node has (a
 	// push another node made first refuses it), then the merge; the chain
@@ -526,7 +525,7 @@ func (p *Pulls) Merge(ctx context.Context, actor common.Address, base index.Repo
 			if ue, ok := usererr.As(err); ok && ue.Code == "stale_ref" {
 				return index.Pull{}, conflictErr("stale_ref", "%s moved while #%d was being merged (another push reached the chain first); merge again", pr.BaseBranch, number)
 			}
-			return index.Pull{}, err
+			return index.Pull{}, fmt.Errorf("record the base branch's move: %w", err)
 		}
 	}
 	if _, err := p.svc.Do(ctx, actor, "pr.merge", chainforge.PullMerge{Repo: base.ID, Number: number, Style: req.Style, MergeSHA: tip}); err != nil {
@@ -534,7 +533,7 @@ func (p *Pulls) Merge(ctx context.Context, actor common.Address, base index.Repo
 			p.svc.log.ErrorContext(ctx, "the base branch of a refused merge moved on chain", "repo", base.ID, "number", number, "tip", tip, "err", err)
 			p.moveBase(ctx, base, dir, ref, tip, old)
 		}
-		return index.Pull{}, err
+		return index.Pull{}, fmt.Errorf("record the merge: %w", err)
 	}
 	// 5. The branch moves here, and its objects become blocks.
 	p.moveBase(ctx, base, dir, ref, tip, old)

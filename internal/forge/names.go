@@ -33,19 +33,24 @@ type named struct {
 // and a private repository of the same name.
 func (s *Service) checkNameClash(ctx context.Context, actor common.Address, action, raw string) error {
 	n, ok, err := s.namedBy(ctx, actor, action, raw)
-	if err != nil || !ok || n.owner != actor {
-		return err
+	if err != nil {
+		return fmt.Errorf("find the repository %s names: %w", action, err)
+	}
+	if !ok || n.owner != actor {
+		return nil
 	}
 	clash, err := s.ix.NameUsed(ctx, n.owner, n.name, !n.private, n.id)
-	if err != nil || !clash {
-		return err
+	if err != nil {
+		return fmt.Errorf("check the name %s: %w", n.name, err)
+	}
+	if !clash {
+		return nil
 	}
 	other := "a private"
 	if n.private {
 		other = "a public"
 	}
-	return &usererr.Error{Kind: usererr.Conflict, Code: "name_taken", Field: "name",
-		Message: fmt.Sprintf("you already have %s repository named %s; a public and a private repository cannot share a name", other, n.name)}
+	return usererr.Clashf("name_taken", "you already have %s repository named %s; a public and a private repository cannot share a name", other, n.name).On("name")
 }
 
 // namedBy reads the repository an action names; ok is false for actions

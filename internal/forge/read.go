@@ -27,7 +27,7 @@ const (
 )
 
 func repoNotFound(what string) error {
-	return &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: "repository " + what + " does not exist"}
+	return usererr.Missingf("repository %s does not exist", what)
 }
 
 // Owner resolves an owner as written in a URL: a username (claimed or
@@ -43,7 +43,7 @@ func (s *Service) Owner(ctx context.Context, name string) (common.Address, error
 	if common.IsHexAddress(name) {
 		return common.HexToAddress(name), nil
 	}
-	return common.Address{}, &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: "user " + name + " does not exist"}
+	return common.Address{}, usererr.Missingf("user %s does not exist", name)
 }
 
 // Repo finds owner/name as viewer sees it, with viewer's permission on it
@@ -72,7 +72,7 @@ func (s *Service) RepoByID(ctx context.Context, viewer common.Address, id uint64
 func (s *Service) visible(ctx context.Context, viewer common.Address, r index.Repo, what string) (index.Repo, Perm, error) {
 	p, err := s.ix.Permission(ctx, r, viewer)
 	if err != nil {
-		return index.Repo{}, PermNone, err
+		return index.Repo{}, PermNone, fmt.Errorf("read permission on repository %d: %w", r.ID, err)
 	}
 	if p < PermRead {
 		return index.Repo{}, PermNone, repoNotFound(what)

@@ -1,9 +1,10 @@
-// Package forgetest runs a whole dForge node in a test, as serve wires it:
-// a single-validator chain whose genesis lists the node's operator, the SQL
-// index following it, the forge service, the git store, the blockstore,
-// the git server with the forge deciding access, and the HTTP handler in
-// an httptest server. Tests drive it as clients do: the JSON API with
-// access tokens, and the git binary over Smart HTTP.
+// Package forgetest runs a whole dForge node in a test, built as serve
+// builds it (internal/node): a single-validator chain whose genesis lists
+// the node's operator, the SQL index following it, the forge service, the
+// git store, the blockstore, the git server with the forge deciding
+// access, and the HTTP handler in an httptest server. Tests drive it as
+// clients do: the JSON API with access tokens, and the git binary over
+// Smart HTTP.
 //
 // A test package using it calls forgetest.Main from TestMain, so the test
 // binary can stand in for the dforge binary in git's hooks.
@@ -37,13 +38,12 @@ import (
 	"github.com/dforge/dforge/internal/chain/names"
 	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/forge/gitrepos"
-	"github.com/dforge/dforge/internal/forge/private"
 	"github.com/dforge/dforge/internal/gitserver"
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/node"
 	"github.com/dforge/dforge/internal/store"
 	"github.com/dforge/dforge/internal/store/storetest"
-	"github.com/dforge/dforge/internal/web"
 )
 
 // Main runs the tests, or, when git runs the test binary as a hook
@@ -64,6 +64,8 @@ var Quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 // Node is a running node.
 type Node struct {
+	// Node is the node as internal/node built it: every service, once.
+	Node     *node.Node
 	t        testing.TB
 	URL      string
 	Dir      string
@@ -122,63 +124,30 @@ func Start(t testing.TB, opts ...Option) *Node {
 	defer cancel()
 	dir := t.TempDir()
 	n := &Node{t: t, Dir: dir, home: filepath.Join(dir, "home")}
-	// 1. The chain, with this node's operator in its genesis.
-	key, err := chain.LoadOrCreateOperatorKey(chain.OperatorKeyFile(dir))
-	if err != nil {
-		t.Fatal(err)
+	// The node as serve builds it (internal/node), with a genesis of its
+	// own, free ports, and neither an IPFS host nor replication; its SQL
+	// in dir, or in a fresh PostgreSQL database.
+	cfg := node.Config{
+		DataDir: dir, DB: filepath.Join(dir, "dforge.db"), RPCAddr: "tcp://127.0.0.1:0", P2PAddr: "tcp://127.0.0.1:0",
+		Genesis: func(operator common.Address) app.Genesis {
+			return app.Genesis{Params: app.Params{ChainID: 7771, Symbol: "DFG", Decimals: 6, UnbondingBlocks: 2},
+				Operators: []common.Address{operator}}
+		},
+		Site: node.Site{Dist: fstest.MapFS{"index.html": {Data: []byte("<!doctype html><title>dForge</title>")}}, Version: "test", Maintainers: o.maintainers},
+		Log:  Quiet,
 	}
-	n.Chain, err = chain.Open(ctx, chain.Config{
-		Dir: filepath.Join(dir, "chain"), RPCAddr: "tcp://127.0.0.1:0", P2PAddr: "tcp://127.0.0.1:0", Logger: Quiet,
-		Genesis: app.Genesis{Params: app.Params{ChainID: 7771, Symbol: "DFG", Decimals: 6, UnbondingBlocks: 2},
-			Operators: []common.Address{crypto.PubkeyToAddress(key.PublicKey)}},
-	})
-	if err != nil {
-		t.Fatalf("open chain: %v", err)
-	}
-	t.Cleanup(func() { n.Chain.Close() })
-	// 2. SQL and the index following the chain.
-	dsn := filepath.Join(dir, "dforge.db")
 	if o.postgres != "" {
-		dsn = storetest.TestDatabase(t, o.postgres)
+		cfg.DB = storetest.TestDatabase(t, o.postgres)
 	}
-	if n.Store, err = store.Open(ctx, dsn); err != nil {
-		t.Fatalf("open store: %v", err)
-	}
-	t.Cleanup(func() { n.Store.Close() })
-	n.Index = index.New(Quiet, n.Store, n.Chain.Client())
-	ixCtx, stop := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- n.Index.Run(ixCtx) }()
-	t.Cleanup(func() { stop(); <-done })
-	// 3. The forge, the git data and the HTTP surface.
-	priv, err := private.Open(filepath.Join(dir, "private"))
+	built, err := node.Build(ctx, cfg)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("build the node: %v", err)
 	}
-	if n.Forge, err = forge.New(ctx, forge.Config{Chain: n.Chain, Index: n.Index, OperatorKey: key, Private: priv, Log: Quiet}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { n.Forge.Close() })
-	if n.GitStore, err = gitstore.Open(filepath.Join(dir, "git")); err != nil {
-		t.Fatal(err)
-	}
-	if n.Blocks, err = blocks.Open(filepath.Join(dir, "blocks"), Quiet); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { n.Blocks.Close() })
-	n.auth = auth.New(n.Store, auth.Config{ChainID: 7771, Names: n.Index, Log: Quiet})
-	n.Repos = gitrepos.New(n.Forge, n.GitStore, n.Blocks, Quiet).WithUsers(n.auth)
-	if n.Blocks != nil {
-		n.Blocks.RecordManifests(n.Repos.RecordManifest)
-	}
-	gitSrv := gitserver.New(gitserver.Config{Repos: n.Repos, Store: n.GitStore, Blocks: n.Blocks, Log: Quiet})
-	t.Cleanup(func() { gitSrv.Close() })
-	h, err := web.NewNodeHandler(Quiet, n.Store, n.Chain, n.Index,
-		fstest.MapFS{"index.html": {Data: []byte("<!doctype html><title>dForge</title>")}}, "test",
-		web.WithGit(gitSrv, n.Blocks.Gateway(Quiet)), web.WithForge(n.Forge, n.GitStore, n.Blocks), web.WithMaintainers(o.maintainers))
-	if err != nil {
-		t.Fatal(err)
-	}
+	t.Cleanup(built.Close)
+	n.Node = built
+	n.Chain, n.Store, n.Index, n.Forge = built.Chain, built.Store, built.Index, built.Forge
+	n.GitStore, n.Blocks, n.Repos, n.auth = built.GitStore, built.Blocks, built.Repos, built.Auth
+	h := built.Handler
 	// Sign-in accepts the node's configured origins only: here, the
 	// test server's own address, as `serve` defaults to its listen address.
 	srv := httptest.NewUnstartedServer(nil)

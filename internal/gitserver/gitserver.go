@@ -7,10 +7,12 @@
 // (Git-Protocol header -> GIT_PROTOCOL).
 //
 // Which repository a path names and who may do what is decided by Repos,
-// which the forge model implements. Anyone who may not read a repository
-// gets 404, exactly as for one that does not exist; an anonymous request is
-// challenged (401) instead, the same way for both, so git can offer its
-// credentials without the answer revealing anything.
+// which the forge model implements in the terms of internal/repoaccess:
+// one AccessLevel per request, as soft-serve's backend answers. Anyone who
+// may not read a repository gets 404, exactly as for one that does not
+// exist; an anonymous request is challenged (401) instead, the same way
+// for both, so git can offer its credentials without the answer revealing
+// anything.
 //
 // Pushes run the node's pre-receive hook (see hooks.go): Repos checks
 // every ref update and records them (on chain, for a public repository)
@@ -30,45 +32,21 @@ import (
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/gitstore"
+	"github.com/dforge/dforge/internal/repoaccess"
 )
-
-// Repo is a repository as the git server needs it.
-type Repo struct {
-	ID            string
-	Owner         string // the owner's name as the forge shows it
-	Name          string
-	Path          string // the bare repository on disk (gitstore)
-	Private       bool
-	DefaultBranch string
-}
-
-// RefUpdate is one ref change of a push. Old is gitstore.ZeroID when the
-// ref is created, New when it is deleted. Forced is set for a deletion and
-// for an update that is not a fast-forward (Old is not an ancestor of New).
-type RefUpdate struct {
-	Ref    string `json:"ref"`
-	Old    string `json:"old"`
-	New    string `json:"new"`
-	Forced bool   `json:"forced"`
-}
-
-// Created reports whether the update creates the ref.
-func (u RefUpdate) Created() bool { return u.Old == gitstore.ZeroID }
-
-// Deleted reports whether the update deletes the ref.
-func (u RefUpdate) Deleted() bool { return u.New == gitstore.ZeroID }
 
 // Repos finds repositories and decides access; the forge model implements
 // it. A nil user is an anonymous request.
 type Repos interface {
 	// Resolve finds the repository called name of owner (false: none).
-	Resolve(ctx context.Context, owner, name string) (Repo, bool, error)
-	CanRead(ctx context.Context, viewer *auth.User, r Repo) bool
-	CanWrite(ctx context.Context, user *auth.User, r Repo) bool
+	Resolve(ctx context.Context, owner, name string) (repoaccess.Repo, bool, error)
+	// AccessLevel is what user (nil: anonymous) may do in r: below
+	// Read it does not exist for them, Write lets them push.
+	AccessLevel(ctx context.Context, user *auth.User, r repoaccess.Repo) repoaccess.Level
 	// CheckUpdate refuses a ref update of a push (a force-push to a
 	// protected branch, say). Return a *usererr.Error: its message is
 	// shown to the pusher. Any refusal rejects the whole push.
-	CheckUpdate(ctx context.Context, user *auth.User, r Repo, u RefUpdate) error
+	CheckUpdate(ctx context.Context, user *auth.User, r repoaccess.Repo, u repoaccess.RefUpdate) error
 	// Commit records a push's ref updates before git applies them: on
 	// chain for a public repository, compare-and-swap, all or none, and
 	// returns once they are committed (git then moves the refs). An
@@ -76,7 +54,7 @@ type Repos interface {
 	// *usererr.Error of code StaleRef; any error declines the push.
 	// manifest, when not "", is the CID of the manifest of the push's
 	// objects over 1 MiB (blocks.Manifest), recorded with the updates.
-	Commit(ctx context.Context, user *auth.User, r Repo, updates []RefUpdate, manifest string) error
+	Commit(ctx context.Context, user *auth.User, r repoaccess.Repo, updates []repoaccess.RefUpdate, manifest string) error
 }
 
 // Pending is implemented by Repos whose git data may still be on its way
@@ -85,7 +63,7 @@ type Repos interface {
 // back: the request is answered 503 with Retry-After and the message,
 // which git shows, instead of 404.
 type Pending interface {
-	Pending(ctx context.Context, r Repo) (message string, retry bool)
+	Pending(ctx context.Context, r repoaccess.Repo) (message string, retry bool)
 }
 
 // Settler is implemented by Repos that settle, while the node runs, a
@@ -96,9 +74,9 @@ type Settler interface {
 	// LockPush is held by a push from before receive-pack starts until
 	// the push is settled, and returns its release: pushes share it, the
 	// settling of an unknown outcome takes it alone.
-	LockPush(r Repo) (unlock func())
+	LockPush(r repoaccess.Repo) (unlock func())
 	// Unsettled remembers r: a push to it ended with its outcome unknown.
-	Unsettled(r Repo)
+	Unsettled(r repoaccess.Repo)
 }
 
 // Config is what a Server is built with.

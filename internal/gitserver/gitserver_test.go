@@ -20,7 +20,7 @@ import (
 	"github.com/ipfs/go-cid"
 
 	"github.com/dforge/dforge/internal/blocks"
-	"github.com/dforge/dforge/internal/gitserver"
+	"github.com/dforge/dforge/internal/repoaccess"
 )
 
 func TestCloneFetchShallowAndPartialClone(t *testing.T) {
@@ -304,7 +304,7 @@ func TestPushedObjectsAreServedAsVerifiableBlocks(t *testing.T) {
 
 // verifyBlock checks a fetched block as an IPFS client would: it hashes to
 // the CID, and its "<type> <size>\x00" header matches the object.
-func verifyBlock(t *testing.T, h *harness, r gitserver.Repo, c cid.Cid, id string, body []byte) {
+func verifyBlock(t *testing.T, h *harness, r repoaccess.Repo, c cid.Cid, id string, body []byte) {
 	t.Helper()
 	sum := sha1.Sum(body)
 	if c.Type() != blocks.GitRaw || hex.EncodeToString(sum[:]) != id {

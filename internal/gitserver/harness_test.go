@@ -28,6 +28,7 @@ import (
 	"github.com/dforge/dforge/internal/gitserver"
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/logtest"
+	"github.com/dforge/dforge/internal/repoaccess"
 	"github.com/dforge/dforge/internal/store"
 	"github.com/dforge/dforge/internal/usererr"
 	"github.com/dforge/dforge/internal/web"
@@ -147,7 +148,7 @@ func (h *harness) user(scopes ...string) *tester {
 
 // repo makes a repository of owner, shown as ownerName/name, with a first
 // commit unless empty.
-func (h *harness) repo(owner *tester, ownerName, name string, private, empty bool) gitserver.Repo {
+func (h *harness) repo(owner *tester, ownerName, name string, private, empty bool) repoaccess.Repo {
 	h.t.Helper()
 	id := fmt.Sprintf("%d", h.repos.next())
 	opts := gitstore.CreateOptions{DefaultBranch: "main"}
@@ -159,7 +160,7 @@ func (h *harness) repo(owner *tester, ownerName, name string, private, empty boo
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	r := gitserver.Repo{ID: id, Owner: ownerName, Name: name, Path: path, Private: private, DefaultBranch: "main"}
+	r := repoaccess.Repo{ID: id, Owner: ownerName, Name: name, Path: path, Private: private, DefaultBranch: "main"}
 	h.repos.add(r, owner.addr)
 	if !private && !empty {
 		if _, err := h.blocks.ImportRepository(context.Background(), path); err != nil {
@@ -240,7 +241,7 @@ func (h *harness) commit(dir, msg string, files map[string]string) string {
 }
 
 // refOf reads a ref in the server's bare repository.
-func (h *harness) refOf(r gitserver.Repo, ref string) string {
+func (h *harness) refOf(r repoaccess.Repo, ref string) string {
 	out, err := h.try(r.Path, "rev-parse", "--verify", "--quiet", ref)
 	if err != nil {
 		return ""
@@ -288,14 +289,14 @@ type fakeRepos struct {
 }
 
 type fakeRepo struct {
-	repo    gitserver.Repo
+	repo    repoaccess.Repo
 	writers map[common.Address]bool
 }
 
 type pushRecord struct {
 	user     common.Address
 	repo     string
-	updates  []gitserver.RefUpdate
+	updates  []repoaccess.RefUpdate
 	manifest string
 }
 
@@ -312,52 +313,54 @@ func (f *fakeRepos) resolvedNames() []string {
 	return append([]string(nil), f.resolved...)
 }
 
-func (f *fakeRepos) add(r gitserver.Repo, owner common.Address) {
+func (f *fakeRepos) add(r repoaccess.Repo, owner common.Address) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.repos[strings.ToLower(r.Owner+"/"+r.Name)] = &fakeRepo{repo: r, writers: map[common.Address]bool{owner: true}}
 }
 
-func (f *fakeRepos) addWriter(r gitserver.Repo, u *tester) {
+func (f *fakeRepos) addWriter(r repoaccess.Repo, u *tester) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.repos[strings.ToLower(r.Owner+"/"+r.Name)].writers[u.addr] = true
 }
 
-func (f *fakeRepos) Resolve(_ context.Context, owner, name string) (gitserver.Repo, bool, error) {
+func (f *fakeRepos) Resolve(_ context.Context, owner, name string) (repoaccess.Repo, bool, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.resolved = append(f.resolved, owner+"/"+name)
 	r, ok := f.repos[strings.ToLower(owner+"/"+name)]
 	if !ok {
-		return gitserver.Repo{}, false, nil
+		return repoaccess.Repo{}, false, nil
 	}
 	return r.repo, true, nil
 }
 
-func (f *fakeRepos) writer(u *auth.User, r gitserver.Repo) bool {
+func (f *fakeRepos) writer(u *auth.User, r repoaccess.Repo) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return u != nil && f.repos[strings.ToLower(r.Owner+"/"+r.Name)].writers[u.Address]
 }
 
-func (f *fakeRepos) CanRead(_ context.Context, u *auth.User, r gitserver.Repo) bool {
-	return !r.Private || f.writer(u, r)
+// AccessLevel: writers may push; anyone reads a public repository.
+func (f *fakeRepos) AccessLevel(_ context.Context, u *auth.User, r repoaccess.Repo) repoaccess.Level {
+	switch {
+	case f.writer(u, r):
+		return repoaccess.Write
+	case !r.Private:
+		return repoaccess.Read
+	}
+	return repoaccess.None
 }
 
-func (f *fakeRepos) CanWrite(_ context.Context, u *auth.User, r gitserver.Repo) bool {
-	return f.writer(u, r)
-}
-
-func (f *fakeRepos) CheckUpdate(_ context.Context, _ *auth.User, r gitserver.Repo, u gitserver.RefUpdate) error {
+func (f *fakeRepos) CheckUpdate(_ context.Context, _ *auth.User, r repoaccess.Repo, u repoaccess.RefUpdate) error {
 	if u.Ref == "refs/heads/"+r.DefaultBranch && u.Forced {
-		return &usererr.Error{Kind: usererr.Forbidden, Code: "protected_branch",
-			Message: "Force-pushing to or deleting " + r.DefaultBranch + " is not allowed: it is a protected branch."}
+		return usererr.Newf(usererr.Forbidden, "protected_branch", "Force-pushing to or deleting %s is not allowed: it is a protected branch.", r.DefaultBranch)
 	}
 	return nil
 }
 
-func (f *fakeRepos) Commit(_ context.Context, u *auth.User, r gitserver.Repo, updates []gitserver.RefUpdate, manifest string) error {
+func (f *fakeRepos) Commit(_ context.Context, u *auth.User, r repoaccess.Repo, updates []repoaccess.RefUpdate, manifest string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.chain == nil {
@@ -370,7 +373,7 @@ func (f *fakeRepos) Commit(_ context.Context, u *auth.User, r gitserver.Repo, up
 	}
 	for _, up := range updates {
 		if cur, ok := refs[up.Ref]; ok && cur != up.Old {
-			return &usererr.Error{Kind: usererr.Conflict, Code: gitserver.StaleRef, Message: up.Ref + " is at " + cur + ", not " + up.Old}
+			return usererr.Clashf(gitserver.StaleRef, "%s is at %s, not %s", up.Ref, cur, up.Old)
 		}
 	}
 	for _, up := range updates {
@@ -381,7 +384,7 @@ func (f *fakeRepos) Commit(_ context.Context, u *auth.User, r gitserver.Repo, up
 }
 
 // moveOnChain moves a ref on the fake chain, as another node's push would.
-func (f *fakeRepos) moveOnChain(r gitserver.Repo, ref, id string) {
+func (f *fakeRepos) moveOnChain(r repoaccess.Repo, ref, id string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.chain == nil {
@@ -393,7 +396,7 @@ func (f *fakeRepos) moveOnChain(r gitserver.Repo, ref, id string) {
 	f.chain[r.ID][ref] = id
 }
 
-func (f *fakeRepos) pushesTo(r gitserver.Repo) []pushRecord {
+func (f *fakeRepos) pushesTo(r repoaccess.Repo) []pushRecord {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	var out []pushRecord

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/dforge/dforge/internal/gitstore"
+	"github.com/dforge/dforge/internal/repoaccess"
 )
 
 // RunHook is `dforge hook pre-receive`, run by git inside receive-pack: it
@@ -51,8 +52,8 @@ func RunHook(ctx context.Context, name string, stdin io.Reader, stderr io.Writer
 // readUpdates parses the hook's stdin. The hook runs in the repository
 // with git's environment, quarantined objects included, so merge-base
 // sees the pushed commits before they are accepted.
-func readUpdates(ctx context.Context, stdin io.Reader) ([]RefUpdate, error) {
-	var updates []RefUpdate
+func readUpdates(ctx context.Context, stdin io.Reader) ([]repoaccess.RefUpdate, error) {
+	var updates []repoaccess.RefUpdate
 	sc := bufio.NewScanner(stdin)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	for sc.Scan() {
@@ -60,7 +61,7 @@ func readUpdates(ctx context.Context, stdin io.Reader) ([]RefUpdate, error) {
 		if len(f) != 3 {
 			return nil, fmt.Errorf("unexpected hook input %q", sc.Text())
 		}
-		u := RefUpdate{Old: f[0], New: f[1], Ref: f[2]}
+		u := repoaccess.RefUpdate{Old: f[0], New: f[1], Ref: f[2]}
 		u.Forced = forced(ctx, u)
 		updates = append(updates, u)
 	}
@@ -69,7 +70,7 @@ func readUpdates(ctx context.Context, stdin io.Reader) ([]RefUpdate, error) {
 
 // forced reports whether u is a deletion or not a fast-forward. What git
 // cannot show to be a fast-forward (a tag of a tree, say) counts as forced.
-func forced(ctx context.Context, u RefUpdate) bool {
+func forced(ctx context.Context, u repoaccess.RefUpdate) bool {
 	switch {
 	case u.Deleted():
 		return true

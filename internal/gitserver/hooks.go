@@ -18,6 +18,7 @@ import (
 	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/crash"
 	"github.com/dforge/dforge/internal/gitstore"
+	"github.com/dforge/dforge/internal/repoaccess"
 	"github.com/dforge/dforge/internal/usererr"
 )
 
@@ -51,19 +52,19 @@ import (
 // push is one receive-pack run.
 type push struct {
 	user auth.User
-	repo Repo
+	repo repoaccess.Repo
 	mu   sync.Mutex
 	used map[string]bool // hook names already called
 	// Set by pre-receive once the chain has the updates:
 	staged    *gitstore.Staged
-	committed []RefUpdate
+	committed []repoaccess.RefUpdate
 	keep      bool   // the record's outcome is unknown: leave the staging until the chain decides
 	release   func() // lets the worker store the push's blocks
 }
 
 // hookRequest is what `dforge hook` sends; hookResponse what it gets back.
 type hookRequest struct {
-	Updates []RefUpdate `json:"updates"`
+	Updates []repoaccess.RefUpdate `json:"updates"`
 	// Quarantine is receive-pack's GIT_QUARANTINE_PATH: where the pushed
 	// objects wait until git accepts the push.
 	Quarantine string `json:"quarantine,omitempty"`
@@ -76,7 +77,7 @@ type hookResponse struct {
 
 // startPush opens a push session for user on repo and returns its token
 // and the function that ends it.
-func (s *Server) startPush(user auth.User, repo Repo) (string, func(), error) {
+func (s *Server) startPush(user auth.User, repo repoaccess.Repo) (string, func(), error) {
 	s.hooks.once.Do(func() { s.hooks.err = s.listenHooks() })
 	if s.hooks.err != nil {
 		return "", nil, s.hooks.err
@@ -311,7 +312,7 @@ func (s *Server) settle(p *push) bool {
 // queueBlocks queues every object the push brought for the blockstore: all
 // that the new tips reach and neither the old tips nor the refs the push
 // left alone do (their objects were queued when they were pushed).
-func (s *Server) queueBlocks(ctx context.Context, repo Repo, pusher string, updates []RefUpdate) (release func(), err error) {
+func (s *Server) queueBlocks(ctx context.Context, repo repoaccess.Repo, pusher string, updates []repoaccess.RefUpdate) (release func(), err error) {
 	var include, exclude []string
 	pushed := map[string]bool{}
 	for _, u := range updates {

@@ -8,12 +8,13 @@ import (
 
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/gitstore"
+	"github.com/dforge/dforge/internal/repoaccess"
 )
 
 func TestHookTokenIsOneTime(t *testing.T) {
 	s := New(Config{})
 	defer s.Close()
-	token, done, err := s.startPush(auth.User{Username: "alice"}, Repo{ID: "1"})
+	token, done, err := s.startPush(auth.User{Username: "alice"}, repoaccess.Repo{ID: "1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +24,7 @@ func TestHookTokenIsOneTime(t *testing.T) {
 	if _, ok := s.hooks.claim(token, gitstore.PreReceive); ok {
 		t.Fatal("a token served pre-receive twice")
 	}
-	other, done2, _ := s.startPush(auth.User{}, Repo{ID: "2"})
+	other, done2, _ := s.startPush(auth.User{}, repoaccess.Repo{ID: "2"})
 	done2()
 	if _, ok := s.hooks.claim(other, gitstore.PreReceive); ok {
 		t.Fatal("a token outlived its push")

@@ -17,6 +17,7 @@ import (
 
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/gitstore"
+	"github.com/dforge/dforge/internal/repoaccess"
 )
 
 // ServeHTTP answers one Smart HTTP request. Its identity, if any, is in the
@@ -57,7 +58,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // authorize resolves the repository and checks that the request may read
 // it and, for a push, write to it. It answers the request itself when not.
-func (s *Server) authorize(w http.ResponseWriter, r *http.Request, req request, write bool) (Repo, *auth.User, bool) {
+func (s *Server) authorize(w http.ResponseWriter, r *http.Request, req request, write bool) (repoaccess.Repo, *auth.User, bool) {
 	ctx := r.Context()
 	var user *auth.User
 	id := auth.IdentityFrom(ctx)
@@ -66,33 +67,37 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request, req request, 
 	}
 	if s.repos == nil { // no forge yet: nothing to find
 		notFound(w)
-		return Repo{}, nil, false
+		return repoaccess.Repo{}, nil, false
 	}
 	repo, found, err := s.repos.Resolve(ctx, req.owner, req.name)
 	if err != nil {
 		s.log.ErrorContext(ctx, "resolve repository", "owner", req.owner, "name", req.name, "err", err)
 		textError(w, http.StatusInternalServerError, "The repository could not be looked up; please try again.")
-		return Repo{}, nil, false
+		return repoaccess.Repo{}, nil, false
 	}
-	if !found || !s.repos.CanRead(ctx, user, repo) {
+	level := repoaccess.None
+	if found {
+		level = s.repos.AccessLevel(ctx, user, repo)
+	}
+	if level < repoaccess.Read {
 		if user == nil {
 			challenge(w) // the same for a private and a missing repository
 		} else {
 			notFound(w)
 		}
-		return Repo{}, nil, false
+		return repoaccess.Repo{}, nil, false
 	}
 	if write {
 		switch {
 		case user == nil:
 			challenge(w)
-			return Repo{}, nil, false
+			return repoaccess.Repo{}, nil, false
 		case id.Scope < auth.ScopeWrite:
 			textError(w, http.StatusForbidden, "This access token may only read; pushing needs a token with the write scope.")
-			return Repo{}, nil, false
-		case !s.repos.CanWrite(ctx, user, repo):
+			return repoaccess.Repo{}, nil, false
+		case level < repoaccess.Write:
 			textError(w, http.StatusForbidden, fmt.Sprintf("You may not push to %s/%s.", req.owner, req.name))
-			return Repo{}, nil, false
+			return repoaccess.Repo{}, nil, false
 		}
 	}
 	if !filepath.IsAbs(repo.Path) || !exists(filepath.Join(repo.Path, "HEAD")) {
@@ -100,19 +105,19 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request, req request, 
 			if msg, pending := p.Pending(ctx, repo); pending {
 				w.Header().Set("Retry-After", "10")
 				textError(w, http.StatusServiceUnavailable, msg)
-				return Repo{}, nil, false
+				return repoaccess.Repo{}, nil, false
 			}
 		}
 		s.log.ErrorContext(ctx, "repository missing on disk", "repo", repo.ID, "path", repo.Path)
 		notFound(w)
-		return Repo{}, nil, false
+		return repoaccess.Repo{}, nil, false
 	}
 	return repo, user, true
 }
 
 // advertise answers info/refs: the ref advertisement, preceded for
 // protocol v0/v1 by the "# service=" line smart clients expect.
-func (s *Server) advertise(w http.ResponseWriter, r *http.Request, repo Repo, service string) {
+func (s *Server) advertise(w http.ResponseWriter, r *http.Request, repo repoaccess.Repo, service string) {
 	proto := gitProtocol(r)
 	var prefix []byte
 	if !strings.Contains(proto, "version=2") {
@@ -123,7 +128,7 @@ func (s *Server) advertise(w http.ResponseWriter, r *http.Request, repo Repo, se
 }
 
 // rpc runs one upload-pack or receive-pack exchange.
-func (s *Server) rpc(w http.ResponseWriter, r *http.Request, repo Repo, service string, user *auth.User) {
+func (s *Server) rpc(w http.ResponseWriter, r *http.Request, repo repoaccess.Repo, service string, user *auth.User) {
 	if ct := r.Header.Get("Content-Type"); ct != "application/x-"+service+"-request" {
 		textError(w, http.StatusUnsupportedMediaType, "The request body must be application/x-"+service+"-request.")
 		return
@@ -164,7 +169,7 @@ func (s *Server) rpc(w http.ResponseWriter, r *http.Request, repo Repo, service 
 
 // command is `git -c ... <service> args...` with the settings every
 // repository must have, whatever its own config says.
-func (s *Server) command(ctx context.Context, service string, repo Repo, proto string, args ...string) *exec.Cmd {
+func (s *Server) command(ctx context.Context, service string, repo repoaccess.Repo, proto string, args ...string) *exec.Cmd {
 	settings := []string{"-c", "uploadpack.allowFilter=true", "-c", "uploadpack.allowAnySHA1InWant=true"}
 	if s.store != nil {
 		settings = append(settings, "-c", "core.hooksPath="+s.store.HooksDir())

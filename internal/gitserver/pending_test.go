@@ -14,6 +14,7 @@ import (
 
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/gitserver"
+	"github.com/dforge/dforge/internal/repoaccess"
 )
 
 // onItsWay finds every public repository, with no git data on disk, and
@@ -24,13 +25,15 @@ type onItsWay struct {
 	dir string
 }
 
-func (o onItsWay) Resolve(_ context.Context, owner, name string) (gitserver.Repo, bool, error) {
-	return gitserver.Repo{ID: "1", Owner: owner, Name: name, Path: filepath.Join(o.dir, name+".git")}, true, nil
+func (o onItsWay) Resolve(_ context.Context, owner, name string) (repoaccess.Repo, bool, error) {
+	return repoaccess.Repo{ID: "1", Owner: owner, Name: name, Path: filepath.Join(o.dir, name+".git")}, true, nil
 }
 
-func (onItsWay) CanRead(context.Context, *auth.User, gitserver.Repo) bool { return true }
+func (onItsWay) AccessLevel(context.Context, *auth.User, repoaccess.Repo) repoaccess.Level {
+	return repoaccess.Read
+}
 
-func (onItsWay) Pending(_ context.Context, r gitserver.Repo) (string, bool) {
+func (onItsWay) Pending(_ context.Context, r repoaccess.Repo) (string, bool) {
 	return "The git data of " + r.Owner + "/" + r.Name + " is being copied to this node.", r.Name == "demo"
 }
 

@@ -20,8 +20,8 @@ import (
 	"github.com/dforge/dforge/internal/chain/names"
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/node"
 	"github.com/dforge/dforge/internal/store"
-	"github.com/dforge/dforge/internal/web"
 )
 
 // TestChainAPI relays wallet-signed transactions through the REST API to a
@@ -56,7 +56,7 @@ func TestChainAPI(t *testing.T) {
 		stopIndex()
 		<-ixDone
 	}()
-	h, err := web.NewNodeHandler(log, st, ch, ix, testDist, "test")
+	h, err := node.NewServices(log, st, ch, ix).Handler(node.Site{Dist: testDist, Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,8 +21,8 @@ import (
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/node"
 	"github.com/dforge/dforge/internal/store"
-	"github.com/dforge/dforge/internal/web"
 )
 
 // stuckChain is a chain of one committed block the index cannot project:
@@ -80,7 +80,7 @@ func TestHealthzReportsStuckIndex(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- ix.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
-	h, err := web.NewNodeHandler(quiet, st, nil, ix, testDist, "test")
+	h, err := node.NewServices(quiet, st, nil, ix).Handler(node.Site{Dist: testDist, Version: "test"})
 	if err != nil {
 		t.Fatalf("new handler: %v", err)
 	}

@@ -1,5 +1,7 @@
-// Package web is the node's HTTP front door: it composes the API, the health
-// and metrics endpoints and the single-page app behind shared middleware.
+// Package web is the node's HTTP front door: it composes the API, the git
+// server, the IPFS gateway, the health and metrics endpoints and the
+// single-page app behind shared middleware. It builds no service: they
+// come built (internal/node).
 package web
 
 import (
@@ -12,26 +14,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
-	"github.com/dforge/dforge/content"
 	"github.com/dforge/dforge/internal/api"
 	"github.com/dforge/dforge/internal/auth"
-	"github.com/dforge/dforge/internal/blocks"
-	"github.com/dforge/dforge/internal/chain"
-	"github.com/dforge/dforge/internal/chain/app"
-	"github.com/dforge/dforge/internal/forge"
-	"github.com/dforge/dforge/internal/forge/gitrepos"
 	"github.com/dforge/dforge/internal/gitserver"
-	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
-	"github.com/dforge/dforge/internal/markdown"
-	"github.com/dforge/dforge/internal/pages"
-	"github.com/dforge/dforge/internal/store"
-	"github.com/dforge/dforge/internal/support"
-	"github.com/dforge/dforge/internal/vitals"
 	ui "github.com/dforge/dforge/web"
 )
 
@@ -70,79 +59,11 @@ type Deps struct {
 	// IPFS is the trustless gateway at /ipfs/ and /ipns/ (blocks.Store.Gateway;
 	// nil: none).
 	IPFS http.Handler
-	// Forge, GitStore and Blocks give NewNodeHandler's API the forge
-	// routes (repositories, code, issues, pull requests); nil Forge: none.
-	Forge    *forge.Service
-	GitStore *gitstore.Store
-	Blocks   *blocks.Store
-	// Replicas reports the copying of public repositories from other
-	// nodes, shown by the API while one is on its way; nil: none.
-	Replicas gitrepos.Replicas
-	// Maintainers are the node's team, listed by the API at /node/team.
-	Maintainers []common.Address
-}
-
-// Option adds to what NewNodeHandler builds.
-type Option func(*Deps)
-
-// WithGit mounts the git server and the IPFS gateway.
-func WithGit(git, ipfs http.Handler) Option {
-	return func(d *Deps) { d.Git, d.IPFS = git, ipfs }
-}
-
-// WithForge gives the API the forge service and the git data it serves.
-func WithForge(f *forge.Service, git *gitstore.Store, bs *blocks.Store) Option {
-	return func(d *Deps) { d.Forge, d.GitStore, d.Blocks = f, git, bs }
-}
-
-// WithReplicas gives the API how replicating repositories stands.
-func WithReplicas(r gitrepos.Replicas) Option {
-	return func(d *Deps) { d.Replicas = r }
-}
-
-// WithMaintainers names the node's maintainers by wallet address.
-func WithMaintainers(addrs []common.Address) Option {
-	return func(d *Deps) { d.Maintainers = addrs }
 }
 
 // DefaultSignInPerMinute is generous for people (a sign-in takes two
 // requests) and slow for a script guessing second-factor codes.
 const DefaultSignInPerMinute = 20
-
-// NewNodeHandler builds the services over st, ch (nil: no chain routes) and
-// ix, the chain's SQL projection (nil: no chain reads), and returns the
-// node's whole HTTP surface serving the app in dist.
-func NewNodeHandler(log *slog.Logger, st *store.Store, ch *chain.Chain, ix *index.Index, dist fs.FS, version string, opts ...Option) (http.Handler, error) {
-	var d Deps
-	for _, o := range opts {
-		o(&d)
-	}
-	md := markdown.New()
-	id := newAuth(log, st, ch, ix)
-	d.API = api.New(log, api.Services{
-		Vitals: vitals.New(st), Support: support.New(st), Pages: pages.New(content.FS, md), Markdown: md, Chain: ch, Index: ix,
-		Auth: id, Forge: d.Forge, Git: d.GitStore, Blocks: d.Blocks, Replicas: d.Replicas, Maintainers: d.Maintainers,
-	}, version)
-	d.Log, d.DB, d.Dist, d.Version, d.Auth = log, st, dist, version, id
-	if ix != nil { // a nil *index.Index in the interface would not read as nil
-		d.Index = ix
-	}
-	return NewHandler(d)
-}
-
-// newAuth builds the identity service: SIWE messages must name the chain's
-// EIP-712 chain id (the default chain's when the node runs without one),
-// and usernames come from the index when there is one.
-func newAuth(log *slog.Logger, st *store.Store, ch *chain.Chain, ix *index.Index) *auth.Service {
-	cfg := auth.Config{ChainID: app.DefaultParams().ChainID, Log: log}
-	if ch != nil {
-		cfg.ChainID = ch.Params().ChainID
-	}
-	if ix != nil { // a nil *index.Index in the interface would not read as nil
-		cfg.Names = ix
-	}
-	return auth.New(st, cfg)
-}
 
 // NewHandler returns the node's whole HTTP surface.
 func NewHandler(d Deps) (http.Handler, error) {

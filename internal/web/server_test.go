@@ -12,8 +12,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/dforge/dforge/internal/node"
 	"github.com/dforge/dforge/internal/store"
-	"github.com/dforge/dforge/internal/web"
 )
 
 const indexHTML = `<!doctype html><div id="root"></div>`
@@ -37,7 +37,7 @@ func newServer(t *testing.T) (*httptest.Server, *store.Store) {
 		t.Fatalf("open store: %v", err)
 	}
 	t.Cleanup(func() { st.Close() })
-	h, err := web.NewNodeHandler(slog.New(slog.NewTextHandler(io.Discard, nil)), st, nil, nil, testDist, "test")
+	h, err := node.NewServices(slog.New(slog.NewTextHandler(io.Discard, nil)), st, nil, nil).Handler(node.Site{Dist: testDist, Version: "test"})
 	if err != nil {
 		t.Fatalf("new handler: %v", err)
 	}

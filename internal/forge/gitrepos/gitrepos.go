@@ -1,6 +1,8 @@
 // Package gitrepos joins the forge's repositories to their git data: it is
-// the git server's view of the forge (gitserver.Repos: who may read and
-// push, protected branches, ref updates recorded as repo.push actions) and
+// the git server's view of the forge (the repositories a path names, the
+// access level of a person in one, protected branches, ref updates
+// recorded as repo.push actions, all in repoaccess's terms, so the forge
+// never imports the transport) and
 // the flows that change both at once (create, fork, delete, transfer, a new
 // default branch), so the forge record and the bare repository on disk
 // never drift apart through the API.
@@ -34,9 +36,9 @@ import (
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/forge"
-	"github.com/dforge/dforge/internal/gitserver"
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/repoaccess"
 	"github.com/dforge/dforge/internal/usererr"
 )
 
@@ -64,8 +66,6 @@ type Repos struct {
 type Users interface {
 	UserByName(ctx context.Context, username string) (auth.User, error)
 }
-
-var _ gitserver.Repos = (*Repos)(nil)
 
 // New returns the bridge; bs may be nil.
 func New(f *forge.Service, g *gitstore.Store, bs *blocks.Store, log *slog.Logger) *Repos {
@@ -102,7 +102,7 @@ func (h *Repos) Owner(ctx context.Context, name string) (common.Address, error) 
 func (h *Repos) Repo(ctx context.Context, viewer common.Address, owner, name string) (index.Repo, forge.Perm, error) {
 	addr, err := h.Owner(ctx, owner)
 	if err != nil {
-		return index.Repo{}, forge.PermNone, &usererr.Error{Kind: usererr.NotFound, Code: "not_found", Message: "repository " + owner + "/" + name + " does not exist"}
+		return index.Repo{}, forge.PermNone, usererr.Missingf("repository %s/%s does not exist", owner, name)
 	}
 	return h.forge.Repo(ctx, viewer, addr.Hex(), name)
 }
@@ -121,7 +121,7 @@ func repoID(id uint64) string { return strconv.FormatUint(id, 10) }
 func (h *Repos) Dir(r index.Repo) (string, error) {
 	want, err := h.git.Path(ownerDir(r.Owner.Address), repoID(r.ID))
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("locate repository %d: %w", r.ID, err)
 	}
 	if _, err := os.Stat(filepath.Join(want, "HEAD")); err == nil {
 		return want, nil
@@ -161,35 +161,35 @@ func (h *Repos) HasGit(r index.Repo) bool {
 	return err == nil
 }
 
-// --- gitserver.Repos ---
+// --- the git server's view (gitserver.Repos) ---
 
 // Resolve finds owner/name: owner is a username (claimed or default) or an
-// address. Whether the caller may see it is CanRead's question.
-func (h *Repos) Resolve(ctx context.Context, owner, name string) (gitserver.Repo, bool, error) {
+// address. Whether the caller may see it is AccessLevel's question.
+func (h *Repos) Resolve(ctx context.Context, owner, name string) (repoaccess.Repo, bool, error) {
 	addr, err := h.Owner(ctx, owner)
 	if _, ok := usererr.As(err); ok {
-		return gitserver.Repo{}, false, nil
+		return repoaccess.Repo{}, false, nil
 	} else if err != nil {
-		return gitserver.Repo{}, false, err
+		return repoaccess.Repo{}, false, fmt.Errorf("resolve owner %s: %w", owner, err)
 	}
 	r, err := h.forge.Index().RepoByName(ctx, addr, name)
 	if _, ok := usererr.As(err); ok {
-		return gitserver.Repo{}, false, nil
+		return repoaccess.Repo{}, false, nil
 	} else if err != nil {
-		return gitserver.Repo{}, false, err
+		return repoaccess.Repo{}, false, fmt.Errorf("find repository %s/%s: %w", owner, name, err)
 	}
 	dir, err := h.Dir(r)
 	if err != nil {
-		return gitserver.Repo{}, false, err
+		return repoaccess.Repo{}, false, fmt.Errorf("locate repository %s/%s: %w", owner, name, err)
 	}
-	return gitserver.Repo{
+	return repoaccess.Repo{
 		ID: repoID(r.ID), Owner: r.Owner.Username, Name: r.Name, Path: dir, Private: r.Private, DefaultBranch: r.DefaultBranch,
 	}, true, nil
 }
 
 // record reads the forge's current record of a resolved repository: the
 // push may have begun before a change of permissions or branches.
-func (h *Repos) record(ctx context.Context, r gitserver.Repo) (index.Repo, error) {
+func (h *Repos) record(ctx context.Context, r repoaccess.Repo) (index.Repo, error) {
 	id, err := strconv.ParseUint(r.ID, 10, 64)
 	if err != nil {
 		return index.Repo{}, fmt.Errorf("repository id %q: %w", r.ID, err)
@@ -197,10 +197,15 @@ func (h *Repos) record(ctx context.Context, r gitserver.Repo) (index.Repo, error
 	return h.forge.Index().RepoByID(ctx, id)
 }
 
-func (h *Repos) perm(ctx context.Context, u *auth.User, r gitserver.Repo) forge.Perm {
+// AccessLevel is what u (nil: anonymous) may do in r, from the forge's
+// current record: the owner is admin; collaborators with write or
+// maintain may push, with read may fetch; anyone reads a public
+// repository. A failure to read the record or the permission gives no
+// access.
+func (h *Repos) AccessLevel(ctx context.Context, u *auth.User, r repoaccess.Repo) repoaccess.Level {
 	rec, err := h.record(ctx, r)
 	if err != nil {
-		return forge.PermNone
+		return repoaccess.None
 	}
 	var who common.Address
 	if u != nil {
@@ -209,36 +214,39 @@ func (h *Repos) perm(ctx context.Context, u *auth.User, r gitserver.Repo) forge.
 	p, err := h.forge.Permission(ctx, rec, who)
 	if err != nil {
 		h.log.ErrorContext(ctx, "read permission", "repo", r.ID, "err", err)
-		return forge.PermNone
+		return repoaccess.None
 	}
-	return p
+	return Level(p, u != nil)
 }
 
-// CanRead: the owner, collaborators, and anyone for a public repository.
-func (h *Repos) CanRead(ctx context.Context, u *auth.User, r gitserver.Repo) bool {
-	return h.perm(ctx, u, r) >= forge.PermRead
-}
-
-// CanWrite: the owner and collaborators with write or maintain.
-func (h *Repos) CanWrite(ctx context.Context, u *auth.User, r gitserver.Repo) bool {
-	return u != nil && h.perm(ctx, u, r) >= forge.PermWrite
+// Level maps a forge permission onto an access level. Only a signed-in
+// person pushes, whatever the permission of the zero address.
+func Level(p forge.Perm, signedIn bool) repoaccess.Level {
+	switch {
+	case p >= forge.PermOwner && signedIn:
+		return repoaccess.Admin
+	case p >= forge.PermWrite && signedIn:
+		return repoaccess.Write
+	case p >= forge.PermRead:
+		return repoaccess.Read
+	}
+	return repoaccess.None
 }
 
 // CheckUpdate refuses, before git applies a push, what the forge module
 // would refuse afterwards (the chain checks again, but by then git has
 // moved the ref): deleting or force-pushing a protected branch, and ref
 // names the module does not take.
-func (h *Repos) CheckUpdate(ctx context.Context, u *auth.User, r gitserver.Repo, up gitserver.RefUpdate) error {
+func (h *Repos) CheckUpdate(ctx context.Context, u *auth.User, r repoaccess.Repo, up repoaccess.RefUpdate) error {
 	rec, err := h.record(ctx, r)
 	if err != nil {
-		return err
+		return fmt.Errorf("read repository %s: %w", r.ID, err)
 	}
 	if err := checkRef(up.Ref); err != nil {
 		return err
 	}
 	if !Replicated(up.Ref) {
-		return &usererr.Error{Kind: usererr.Forbidden, Code: "forbidden",
-			Message: fmt.Sprintf("ref %s is refused: refs/pull/ and refs/dforge/ are kept by the node", up.Ref)}
+		return usererr.Deniedf("ref %s is refused: refs/pull/ and refs/dforge/ are kept by the node", up.Ref)
 	}
 	branch, ok := strings.CutPrefix(up.Ref, "refs/heads/")
 	if !ok || !isProtected(rec, branch) {
@@ -263,7 +271,7 @@ func isProtected(r index.Repo, branch string) bool {
 }
 
 func protectedErr(format string, args ...any) error {
-	return &usererr.Error{Kind: usererr.Forbidden, Code: "protected_branch", Message: fmt.Sprintf(format, args...)}
+	return usererr.Newf(usererr.Forbidden, "protected_branch", format, args...)
 }
 
 // checkRef applies the forge module's ref rules (git's own are mostly
@@ -271,11 +279,10 @@ func protectedErr(format string, args ...any) error {
 func checkRef(ref string) error {
 	rest, ok := strings.CutPrefix(ref, "refs/")
 	if !ok || len(ref) > chainforge.MaxRef {
-		return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field",
-			Message: fmt.Sprintf("ref %s is refused: refs are names under refs/ of at most %d bytes", ref, chainforge.MaxRef)}
+		return usererr.Newf(usererr.Unprocessable, usererr.CodeInvalidField, "ref %s is refused: refs are names under refs/ of at most %d bytes", ref, chainforge.MaxRef)
 	}
 	if err := chainforge.ValidateRefName("ref", rest); err != nil {
-		return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field", Message: "ref " + ref + " is refused: " + err.Error()}
+		return usererr.New(usererr.Unprocessable, usererr.CodeInvalidField, "ref "+ref+" is refused: "+err.Error())
 	}
 	return nil
 }
@@ -287,14 +294,14 @@ func checkRef(ref string) error {
 // reachable in the repository already (staged by the git server), so the
 // commits a push brings to the default branch can be listed for rewards.
 // manifest (its big objects' UnixFS files) goes with every part.
-func (h *Repos) Commit(ctx context.Context, u *auth.User, r gitserver.Repo, updates []gitserver.RefUpdate, manifest string) error {
+func (h *Repos) Commit(ctx context.Context, u *auth.User, r repoaccess.Repo, updates []repoaccess.RefUpdate, manifest string) error {
 	id, err := strconv.ParseUint(r.ID, 10, 64)
 	if err != nil {
 		return fmt.Errorf("repository id %q: %w", r.ID, err)
 	}
 	rec, err := h.record(ctx, r)
 	if err != nil {
-		return err
+		return fmt.Errorf("read repository %s: %w", r.ID, err)
 	}
 	push := chainforge.RepoPush{Repo: id, Manifest: manifest}
 	for _, up := range updates {
@@ -325,7 +332,7 @@ func (h *Repos) recordRefs(ctx context.Context, actor common.Address, push chain
 			if ue, ok := usererr.As(err); ok && ue.Code == "index_stalled" {
 				continue // on chain: the index shows it once it catches up
 			}
-			return err
+			return fmt.Errorf("record the push: %w", err)
 		}
 	}
 	return nil
@@ -336,7 +343,7 @@ func (h *Repos) recordRefs(ctx context.Context, actor common.Address, push chain
 // (0xabc...@users.dforge, the form the node suggests). Profile emails are
 // private to the node, so they never link a commit to an account on chain.
 // A failure to list costs the rewards, never the push.
-func (h *Repos) accountCommits(ctx context.Context, dir string, up gitserver.RefUpdate) []chainforge.PushCommit {
+func (h *Repos) accountCommits(ctx context.Context, dir string, up repoaccess.RefUpdate) []chainforge.PushCommit {
 	list, err := gitstore.CommitAuthors(ctx, dir, up.Old, up.New, chainforge.MaxPushCommits)
 	if err != nil {
 		h.log.WarnContext(ctx, "list pushed commits for rewards", "dir", dir, "err", err)
@@ -369,7 +376,7 @@ type CreateOptions struct {
 // anything is written.
 func CheckName(name string) error {
 	if err := chainforge.ValidateRepoName(name); err != nil {
-		return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_name", Field: "name", Message: chainMessage(err)}
+		return usererr.New(usererr.Unprocessable, "invalid_name", chainMessage(err)).On("name")
 	}
 	return nil
 }
@@ -378,11 +385,10 @@ func CheckName(name string) error {
 // git store would refuse.
 func CheckBranch(field, name string) error {
 	if err := chainforge.ValidateBranch(field, name); err != nil {
-		return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field", Field: field, Message: chainMessage(err)}
+		return usererr.New(usererr.Unprocessable, usererr.CodeInvalidField, chainMessage(err)).On(field)
 	}
 	if err := gitstore.CheckBranchName(name); err != nil {
-		return &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field", Field: field,
-			Message: fmt.Sprintf("%s %q is not a branch name this node takes: use letters, digits, '.', '_', '-' and '/'", field, name)}
+		return usererr.BadFieldf(field, "%s %q is not a branch name this node takes: use letters, digits, '.', '_', '-' and '/'", field, name)
 	}
 	return nil
 }
@@ -415,11 +421,11 @@ func (h *Repos) Create(ctx context.Context, actor common.Address, o CreateOption
 		Name: o.Name, Description: o.Description, DefaultBranch: o.DefaultBranch, Private: o.Private,
 	})
 	if err != nil {
-		return index.Repo{}, err
+		return index.Repo{}, fmt.Errorf("record the repository: %w", err)
 	}
 	r, err := h.created(ctx, res)
 	if err != nil {
-		return index.Repo{}, err
+		return index.Repo{}, fmt.Errorf("read the new repository: %w", err)
 	}
 	// 3. The git data, then its first commit on chain (other nodes
 	// replicate it) and in the blockstore.
@@ -514,19 +520,18 @@ func (h *Repos) Fork(ctx context.Context, actor common.Address, src index.Repo, 
 	}
 	srcDir, err := h.Dir(src)
 	if err != nil {
-		return index.Repo{}, err
+		return index.Repo{}, fmt.Errorf("locate repository %d: %w", src.ID, err)
 	}
 	if _, err := os.Stat(filepath.Join(srcDir, "HEAD")); err != nil {
-		return index.Repo{}, &usererr.Error{Kind: usererr.Conflict, Code: "no_git_data",
-			Message: "the git data of " + src.Owner.Username + "/" + src.Name + " is not on this node, so it cannot be forked here"}
+		return index.Repo{}, usererr.Clashf("no_git_data", "the git data of %s/%s is not on this node, so it cannot be forked here", src.Owner.Username, src.Name)
 	}
 	res, err := h.forge.Do(ctx, actor, "repo.fork", chainforge.RepoFork{Repo: src.ID, Name: name})
 	if err != nil {
-		return index.Repo{}, err
+		return index.Repo{}, fmt.Errorf("record the fork: %w", err)
 	}
 	r, err := h.created(ctx, res)
 	if err != nil {
-		return index.Repo{}, err
+		return index.Repo{}, fmt.Errorf("read the new fork: %w", err)
 	}
 	dir, err := h.git.Fork(ctx, srcDir, ownerDir(r.Owner.Address), repoID(r.ID))
 	if err != nil {
@@ -543,7 +548,7 @@ func (h *Repos) Fork(ctx context.Context, actor common.Address, src index.Repo, 
 func (h *Repos) Delete(ctx context.Context, actor common.Address, r index.Repo) error {
 	dir, _ := h.Dir(r) // before the record goes: it knows the owner
 	if _, err := h.forge.Do(ctx, actor, "repo.delete", chainforge.RepoRef{Repo: r.ID}); err != nil {
-		return err
+		return fmt.Errorf("record the deletion: %w", err)
 	}
 	err := h.git.Delete(ctx, ownerDir(r.Owner.Address), repoID(r.ID))
 	if errors.Is(err, gitstore.ErrNotFound) {
@@ -561,14 +566,14 @@ func (h *Repos) Delete(ctx context.Context, actor common.Address, r index.Repo) 
 func (h *Repos) Transfer(ctx context.Context, actor common.Address, r index.Repo, newOwner common.Address) (index.Repo, error) {
 	res, err := h.forge.Do(ctx, actor, "repo.transfer", chainforge.RepoTransfer{Repo: r.ID, NewOwner: newOwner})
 	if err != nil {
-		return index.Repo{}, err
+		return index.Repo{}, fmt.Errorf("record the transfer: %w", err)
 	}
 	if err := h.dropDeleted(ctx, res.Change); err != nil {
 		return index.Repo{}, err
 	}
 	moved, err := h.forge.Index().RepoByID(ctx, r.ID)
 	if err != nil {
-		return index.Repo{}, err
+		return index.Repo{}, fmt.Errorf("read the transferred repository: %w", err)
 	}
 	if _, err := h.Dir(moved); err != nil {
 		h.log.ErrorContext(ctx, "move a transferred repository", "repo", r.ID, "err", err)
@@ -583,7 +588,7 @@ func (h *Repos) Transfer(ctx context.Context, actor common.Address, r index.Repo
 func (h *Repos) SetCollaborator(ctx context.Context, actor common.Address, r index.Repo, user common.Address, perm string) error {
 	res, err := h.forge.Do(ctx, actor, "repo.collaborator.set", chainforge.CollaboratorSet{Repo: r.ID, User: user, Permission: perm})
 	if err != nil {
-		return err
+		return fmt.Errorf("record the collaborator: %w", err)
 	}
 	return h.dropDeleted(ctx, res.Change)
 }
@@ -613,14 +618,17 @@ func (h *Repos) dropDeleted(ctx context.Context, c chainforge.Change) error {
 // transfer left it there, under a former owner.
 func (h *Repos) deleteGit(ctx context.Context, id uint64, owner common.Address) error {
 	err := h.git.Delete(ctx, ownerDir(owner.Hex()), repoID(id))
-	if !errors.Is(err, gitstore.ErrNotFound) {
-		return err
+	switch {
+	case err == nil:
+		return nil
+	case !errors.Is(err, gitstore.ErrNotFound):
+		return fmt.Errorf("delete the git data of repository %d: %w", id, err)
 	}
 	found, _ := filepath.Glob(filepath.Join(h.git.Root(), "*", repoID(id)+".git"))
 	for _, dir := range found {
 		err := h.git.Delete(ctx, filepath.Base(filepath.Dir(dir)), repoID(id))
 		if err != nil && !errors.Is(err, gitstore.ErrNotFound) {
-			return err
+			return fmt.Errorf("delete the git data of repository %d under %s: %w", id, filepath.Base(filepath.Dir(dir)), err)
 		}
 	}
 	return nil
@@ -637,7 +645,7 @@ func (h *Repos) Update(ctx context.Context, actor common.Address, r index.Repo, 
 	}
 	dir, err := h.Dir(r)
 	if err != nil {
-		return index.Repo{}, err
+		return index.Repo{}, fmt.Errorf("locate repository %d: %w", r.ID, err)
 	}
 	if up.DefaultBranch != nil && *up.DefaultBranch != r.DefaultBranch {
 		if err := CheckBranch("default_branch", *up.DefaultBranch); err != nil {
@@ -647,17 +655,16 @@ func (h *Repos) Update(ctx context.Context, actor common.Address, r index.Repo, 
 		// name the branch its first push will create.
 		if h.HasGit(r) && !gitstore.IsEmpty(dir) {
 			if _, err := gitstore.ResolveBranch(ctx, dir, *up.DefaultBranch); err != nil {
-				return index.Repo{}, &usererr.Error{Kind: usererr.Unprocessable, Code: "invalid_field", Field: "default_branch",
-					Message: fmt.Sprintf("there is no branch %s to make the default", *up.DefaultBranch)}
+				return index.Repo{}, usererr.BadFieldf("default_branch", "there is no branch %s to make the default", *up.DefaultBranch)
 			}
 		}
 	}
 	if _, err := h.forge.Do(ctx, actor, "repo.update", up); err != nil {
-		return index.Repo{}, err
+		return index.Repo{}, fmt.Errorf("record the settings: %w", err)
 	}
 	updated, err := h.forge.Index().RepoByID(ctx, r.ID)
 	if err != nil {
-		return index.Repo{}, err
+		return index.Repo{}, fmt.Errorf("read the updated repository: %w", err)
 	}
 	if up.DefaultBranch != nil && h.HasGit(updated) {
 		if err := gitstore.SetHead(ctx, dir, updated.DefaultBranch); err != nil {

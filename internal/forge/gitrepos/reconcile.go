@@ -82,10 +82,12 @@ func (h *Repos) reconcile(ctx context.Context, id uint64, dir string, adopt bool
 		h.log.InfoContext(ctx, "removed what a stop left in a repository", "repo", id, "path", p)
 	}
 	if err != nil {
-		return err
+		return fmt.Errorf("remove debris: %w", err)
 	}
-	_, err = h.follow(ctx, id, dir, adopt, true)
-	return err
+	if _, err = h.follow(ctx, id, dir, adopt, true); err != nil {
+		return fmt.Errorf("follow the chain: %w", err)
+	}
+	return nil
 }
 
 // follow is steps 2 to 4 of reconcile: stagings, refs, blocks. With
@@ -103,7 +105,7 @@ func (h *Repos) follow(ctx context.Context, id uint64, dir string, adopt, decide
 	}
 	refs, err := gitstore.Refs(ctx, dir)
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("read the local refs: %w", err)
 	}
 	local := map[string]string{}
 	for _, r := range refs {
@@ -117,12 +119,12 @@ func (h *Repos) follow(ctx context.Context, id uint64, dir string, adopt, decide
 	}
 	has, err := gitstore.HasObjects(ctx, dir, ids)
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("look up the recorded commits: %w", err)
 	}
 	// 2. Stagings a crash left.
 	staged, err := gitstore.StagedPushes(dir)
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("list staged pushes: %w", err)
 	}
 	for _, st := range staged {
 		switch {
@@ -135,13 +137,13 @@ func (h *Repos) follow(ctx context.Context, id uint64, dir string, adopt, decide
 			kept++
 		}
 		if err != nil {
-			return 0, err
+			return 0, fmt.Errorf("settle a staged push: %w", err)
 		}
 	}
 	// 3. Refs.
 	if adopt {
 		if err := h.adopt(ctx, id, chain, local, has); err != nil {
-			return 0, err
+			return 0, fmt.Errorf("adopt local refs: %w", err)
 		}
 	}
 	var moves []gitstore.RefMove
@@ -158,7 +160,7 @@ func (h *Repos) follow(ctx context.Context, id uint64, dir string, adopt, decide
 	if len(moves) > 0 {
 		h.log.InfoContext(ctx, "moved refs to the values on chain", "repo", id, "refs", moves)
 		if err := gitstore.UpdateRefs(ctx, dir, moves); err != nil {
-			return 0, err
+			return 0, fmt.Errorf("move refs to the values on chain: %w", err)
 		}
 	}
 	// 4. Blocks of a public repository.
@@ -218,7 +220,7 @@ func (h *Repos) adopt(ctx context.Context, id uint64, chain, local map[string]st
 		return nil // no record: nothing to follow
 	}
 	if err != nil {
-		return err
+		return fmt.Errorf("read repository %d: %w", id, err)
 	}
 	if err := h.recordRefs(ctx, common.HexToAddress(r.Owner.Address), push, ""); err != nil {
 		return fmt.Errorf("record the refs from before refs went on chain: %w", err)

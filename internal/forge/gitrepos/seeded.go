@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/dforge/dforge/internal/gitserver"
 	"github.com/dforge/dforge/internal/replica"
+	"github.com/dforge/dforge/internal/repoaccess"
 )
 
 // Replicas reports how copying public repositories from other nodes
@@ -17,17 +17,15 @@ type Replicas interface {
 
 // Seeded is the git server's view of the forge on a node that seeds
 // public repositories (internal/replica): a clone of one whose git data is still
-// on its way is told to come back (gitserver.Pending), not that it does
-// not exist.
+// on its way is told to come back (the git server's Pending), not that it
+// does not exist.
 type Seeded struct {
 	*Repos
 	Replicas Replicas
 }
 
-var _ gitserver.Pending = Seeded{}
-
 // Pending says why r's git data is not here yet, when it is coming.
-func (h Seeded) Pending(_ context.Context, r gitserver.Repo) (string, bool) {
+func (h Seeded) Pending(_ context.Context, r repoaccess.Repo) (string, bool) {
 	id, err := strconv.ParseUint(r.ID, 10, 64)
 	if err != nil || r.Private || h.Replicas == nil {
 		return "", false

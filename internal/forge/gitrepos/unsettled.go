@@ -2,17 +2,18 @@ package gitrepos
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"sync"
 	"time"
 
-	"github.com/dforge/dforge/internal/gitserver"
+	"github.com/dforge/dforge/internal/repoaccess"
 	"github.com/dforge/dforge/internal/usererr"
 )
 
-// A push whose record's outcome is unknown (gitserver.NotCommitted: the
+// A push whose record's outcome is unknown (the git server's NotCommitted: the
 // network stopped committing while it waited for a block) keeps its
 // objects staged, because its transaction may still commit. The git
 // server reports it (Unsettled); FollowUnsettled then reconciles that
@@ -21,8 +22,6 @@ import (
 // chain took the push, its staged files dropped once no transaction of
 // this node waits any more. The repository's push lock keeps the
 // settling and its pushes apart.
-
-var _ gitserver.Settler = (*Repos)(nil)
 
 // pushLocks are the push locks of the repositories in use.
 type pushLocks struct {
@@ -83,8 +82,8 @@ func (u *unsettled) list() []uint64 {
 }
 
 // LockPush holds r's push lock, shared with its other pushes, until the
-// returned release (gitserver.Settler).
-func (h *Repos) LockPush(r gitserver.Repo) func() {
+// returned release (the git server's Settler).
+func (h *Repos) LockPush(r repoaccess.Repo) func() {
 	id, err := strconv.ParseUint(r.ID, 10, 64)
 	if err != nil {
 		return func() {}
@@ -92,8 +91,8 @@ func (h *Repos) LockPush(r gitserver.Repo) func() {
 	return h.pushes.hold(id, false)
 }
 
-// Unsettled remembers r for FollowUnsettled (gitserver.Settler).
-func (h *Repos) Unsettled(r gitserver.Repo) {
+// Unsettled remembers r for FollowUnsettled (the git server's Settler).
+func (h *Repos) Unsettled(r repoaccess.Repo) {
 	id, err := strconv.ParseUint(r.ID, 10, 64)
 	if err != nil {
 		return
@@ -156,7 +155,7 @@ func (h *Repos) settleUnsettled(ctx context.Context, id uint64) (bool, error) {
 		return true, nil // deleted: its git data went with it
 	}
 	if err != nil {
-		return false, err
+		return false, fmt.Errorf("read repository %d: %w", id, err)
 	}
 	dir, err := h.Dir(r)
 	if err != nil {
@@ -167,11 +166,11 @@ func (h *Repos) settleUnsettled(ctx context.Context, id uint64) (bool, error) {
 	}
 	waiting, err := h.forge.Relaying()
 	if err != nil {
-		return false, err
+		return false, fmt.Errorf("read the relayed actions: %w", err)
 	}
 	kept, err := h.follow(ctx, id, dir, false, r.Private || !waiting)
 	if err != nil {
-		return false, err
+		return false, fmt.Errorf("follow the chain: %w", err)
 	}
 	return kept == 0, nil
 }

@@ -79,22 +79,22 @@ func (s *Store) Apply(actor common.Address, action, payload string, timeNS int64
 	defer s.mu.Unlock()
 	last, err := s.seq()
 	if err != nil {
-		return Entry{}, err
+		return Entry{}, fmt.Errorf("read the sequence: %w", err)
 	}
 	e := Entry{Seq: last + 1, TimeNS: timeNS}
 	o := state.NewOverlay(s.st)
 	if e.Change, err = forge.ApplyChange(o, forge.Env{Height: e.Seq, Private: true}, actor, action, payload); err != nil {
-		return Entry{}, err
+		return Entry{}, fmt.Errorf("apply %s: %w", action, err)
 	}
 	raw, err := json.Marshal(e)
 	if err != nil {
 		return Entry{}, fmt.Errorf("encode private entry: %w", err)
 	}
 	if err := o.Set(logKey(e.Seq), raw); err != nil {
-		return Entry{}, err
+		return Entry{}, fmt.Errorf("write private entry %d: %w", e.Seq, err)
 	}
 	if err := o.Set(seqKey, binary.BigEndian.AppendUint64(nil, e.Seq)); err != nil {
-		return Entry{}, err
+		return Entry{}, fmt.Errorf("write the sequence: %w", err)
 	}
 	if err := o.Flush(s.st); err != nil {
 		return Entry{}, fmt.Errorf("write private entry %d: %w", e.Seq, err)
@@ -111,13 +111,13 @@ func (s *Store) Log(after uint64, limit int) ([]Entry, error) {
 	defer s.mu.Unlock()
 	last, err := s.seq()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("read the sequence: %w", err)
 	}
 	var out []Entry
 	for seq := after + 1; seq <= last && len(out) < limit; seq++ {
 		raw, err := s.st.Get(logKey(seq))
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("read private entry %d: %w", seq, err)
 		}
 		var e Entry
 		if err := json.Unmarshal(raw, &e); err != nil {

@@ -1,0 +1,297 @@
+// Package node is the composition root: Build opens everything a dForge
+// node runs on and builds each service once, in one place, as miniflux's
+// daemon start-up and Gitea's routers/init do, then hands them to the HTTP
+// layer. `dforge serve` (and so every `dforge testnet` node) and the
+// in-process test node (forgetest) are built by it, so tests run the node
+// as it is wired in production.
+//
+// One service of each kind means one lock of each kind: the API and the
+// git server share the one *gitrepos.Repos, whose locks guard a
+// transferred repository's directory move and a repository's pushes.
+package node
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/multiformats/go-multiaddr"
+
+	"github.com/dforge/dforge/internal/api"
+	"github.com/dforge/dforge/internal/blocks"
+	"github.com/dforge/dforge/internal/chain"
+	"github.com/dforge/dforge/internal/chain/app"
+	"github.com/dforge/dforge/internal/forge"
+	"github.com/dforge/dforge/internal/forge/gitrepos"
+	"github.com/dforge/dforge/internal/forge/private"
+	"github.com/dforge/dforge/internal/gitserver"
+	"github.com/dforge/dforge/internal/gitstore"
+	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/replica"
+	"github.com/dforge/dforge/internal/store"
+)
+
+// Config is what Build opens a node with.
+type Config struct {
+	DataDir string
+	DB      string // DSN; empty means SQLite in DataDir
+	RPCAddr string // CometBFT RPC listen address ("" keeps config.toml's)
+	P2PAddr string // CometBFT peer-to-peer listen address ("" keeps config.toml's)
+	// EmptyBlocks, when not zero, is how often the idle chain makes a block.
+	EmptyBlocks time.Duration
+	// Genesis is a new chain's genesis, given this node's operator; nil
+	// means app.TreasuryGenesis(operator).
+	Genesis func(operator common.Address) app.Genesis
+	// IPFS runs the libp2p host (bitswap over the blockstore) and the
+	// replication of public repositories; nil runs neither (a test node).
+	IPFS *IPFSConfig
+	Site Site
+	Log  *slog.Logger // nil: slog.Default()
+}
+
+// IPFSConfig is the node's IPFS host and what it replicates.
+type IPFSConfig struct {
+	// Listen are the host's listen multiaddrs (TCP); none means
+	// p2p.DefaultListen, or a free loopback port when that one is taken.
+	Listen []multiaddr.Multiaddr
+	// Peers are IPFS peers to keep connected (/p2p/<id> addresses).
+	Peers []multiaddr.Multiaddr
+	// Seed is which public repositories the node replicates.
+	Seed replica.Policy
+}
+
+// Node is a running node: its services and its HTTP surface. Close stops
+// it.
+type Node struct {
+	*Services
+	// Operator is the address of the node's operator key
+	// (<data>/operator.key), which relays its forge actions.
+	Operator common.Address
+	// API is the JSON API, over the same services.
+	API *api.API
+	// Handler is the node's whole HTTP surface. Sign-in needs the node's
+	// origins around it (auth.WithOrigins), known once it listens.
+	Handler http.Handler
+
+	closers []func() // run in reverse by Close
+	stop    context.CancelFunc
+}
+
+// Build opens the node in cfg.DataDir and builds its services. ctx bounds
+// the start-up only: the node's background work (the index, the IPFS
+// host, settling pushes, replication) runs until Close. On error, what was
+// opened is closed again.
+func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
+	log := cfg.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
+	n := &Node{Services: &Services{Log: log}, stop: stop}
+	defer func() {
+		if err != nil {
+			n.Close()
+		}
+	}()
+	s := n.Services
+
+	// 1. The database, migrated.
+	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil {
+		return nil, fmt.Errorf("create data dir: %w", err)
+	}
+	dsn := cfg.DB
+	if dsn == "" {
+		dsn = store.DefaultDSN(cfg.DataDir)
+	}
+	if s.Store, err = store.Open(ctx, dsn); err != nil {
+		return nil, fmt.Errorf("open the database: %w", err)
+	}
+	n.onClose(func() { s.Store.Close() })
+
+	// 2. The chain: CometBFT in process around the dForge app. A new
+	// chain lists this node's operator key, created on first start.
+	key, err := chain.LoadOrCreateOperatorKey(chain.OperatorKeyFile(cfg.DataDir))
+	if err != nil {
+		return nil, fmt.Errorf("load the operator key: %w", err)
+	}
+	n.Operator = crypto.PubkeyToAddress(key.PublicKey)
+	genesis := app.TreasuryGenesis(n.Operator)
+	if cfg.Genesis != nil {
+		genesis = cfg.Genesis(n.Operator)
+	}
+	if s.Chain, err = chain.Open(ctx, chain.Config{
+		Dir: filepath.Join(cfg.DataDir, "chain"), RPCAddr: cfg.RPCAddr, P2PAddr: cfg.P2PAddr,
+		Genesis: genesis, Logger: log, EmptyBlockInterval: cfg.EmptyBlocks,
+	}); err != nil {
+		return nil, fmt.Errorf("open the chain: %w", err)
+	}
+	n.onClose(func() { s.Chain.Close() })
+
+	// 3. The chain projected into SQL as blocks commit. The index stops
+	// after the HTTP server, whose last relays wait on it, and before the
+	// chain closes. Pages read SQL, so the node serves once it holds the
+	// chain as it stands (after a restart, the few blocks since).
+	s.Index = index.New(log, s.Store, s.Chain.Client())
+	ixDone := make(chan error, 1)
+	ixCtx, stopIndex := context.WithCancel(context.WithoutCancel(ctx))
+	go func() { ixDone <- s.Index.Run(ixCtx) }()
+	n.onClose(func() {
+		stopIndex()
+		<-ixDone
+	})
+	if err := catchUpIndex(ctx, s.Index, log); err != nil {
+		return nil, err
+	}
+
+	// 4. The forge: actions relayed with the operator key, private
+	// repositories in the node's private store.
+	priv, err := private.Open(filepath.Join(cfg.DataDir, "private"))
+	if err != nil {
+		return nil, fmt.Errorf("open the private store: %w", err)
+	}
+	if s.Forge, err = forge.New(ctx, forge.Config{Chain: s.Chain, Index: s.Index, OperatorKey: key, Private: priv, Log: log}); err != nil {
+		priv.Close()
+		return nil, fmt.Errorf("start the forge service: %w", err)
+	}
+	n.onClose(func() { s.Forge.Close() })
+
+	// 5. The git data: bare repositories and their objects as IPFS
+	// blocks. The blockstore closes after the git server, whose last
+	// pushes queue jobs.
+	if s.GitStore, err = gitstore.Open(filepath.Join(cfg.DataDir, "git")); err != nil {
+		return nil, fmt.Errorf("open the git store: %w", err)
+	}
+	if s.Blocks, err = blocks.Open(filepath.Join(cfg.DataDir, "blocks"), log); err != nil {
+		return nil, fmt.Errorf("open the blockstore: %w", err)
+	}
+	n.onClose(func() { s.Blocks.Close() })
+
+	// 6. The IPFS host: bitswap over the blockstore, so peers (Kubo,
+	// other nodes) fetch public git objects by CID, and this node from
+	// them; it keeps the nodes the registry lists connected.
+	if cfg.IPFS != nil {
+		if s.IPFS, err = startIPFS(ctx, cfg.DataDir, *cfg.IPFS, s.Blocks, log); err != nil {
+			return nil, err
+		}
+		n.onClose(func() { s.IPFS.Close() }) // before the blockstore closes
+		n.onClose(startRegistryPeers(bg, log, s.Index, s.IPFS))
+	}
+
+	// 7. The services over the store, the chain and the index: identity,
+	// web-vitals, support, pages, Markdown. Owners in git URLs resolve as
+	// in the API: through the index, and the default names of people who
+	// signed in here (auth's users).
+	s.addBase(s.Store, s.Chain, s.Index)
+	// The one bridge of the forge and its git data, for the API and the
+	// git server alike, and the git side of pull requests over it.
+	s.Repos = gitrepos.New(s.Forge, s.GitStore, s.Blocks, log).WithUsers(s.Auth)
+	// Manifests of pushes' big objects, built as their blocks are stored,
+	// go on chain in the pusher's name (blocks: record.go).
+	s.Blocks.RecordManifests(s.Repos.RecordManifest)
+	s.Pulls = forge.NewPulls(s.Forge, forge.PullsConfig{Dir: s.Repos.Dir, QueueBlocks: func(dir string, include, exclude []string) error {
+		return s.Blocks.Enqueue(blocks.Job{Dir: dir, Include: include, Exclude: exclude})
+	}})
+
+	// 8. Before any push: git data as the chain has it, whatever a crash
+	// left. A push whose outcome was unknown then settles once the chain
+	// decides it, not at the next start.
+	if err := s.Repos.Reconcile(ctx); err != nil {
+		return nil, err
+	}
+	settling := make(chan struct{})
+	settleCtx, stopSettling := context.WithCancel(bg)
+	go func() {
+		defer close(settling)
+		s.Repos.FollowUnsettled(settleCtx)
+	}()
+	n.onClose(func() {
+		stopSettling()
+		<-settling
+	})
+
+	// 9. The public repositories this node seeds follow the chain's refs,
+	// fetched from other nodes; a clone of one still on its way is told
+	// to retry.
+	gitRepos := gitrepos.Seeded{Repos: s.Repos}
+	if s.IPFS != nil {
+		var stopReplica func()
+		s.Replicator, stopReplica = startReplica(bg, cfg.IPFS.Seed, n.Operator, s.Index, s.GitStore, s.Repos, s.Blocks, s.IPFS, log)
+		n.onClose(stopReplica)
+		gitRepos.Replicas = s.Replicator
+	}
+	// 10. Smart HTTP over the git data, the forge deciding access.
+	s.Git = gitserver.New(gitserver.Config{Repos: gitRepos, Store: s.GitStore, Blocks: s.Blocks, Log: log})
+	n.onClose(func() { s.Git.Close() }) // after the HTTP server: in-flight pushes call their hooks
+
+	// 11. The HTTP surface over all of it.
+	n.API = s.api(cfg.Site)
+	if n.Handler, err = s.handler(n.API, cfg.Site); err != nil {
+		return nil, fmt.Errorf("build handler: %w", err)
+	}
+	return n, nil
+}
+
+// The git server's view of the forge is gitrepos's.
+var (
+	_ gitserver.Repos   = (*gitrepos.Repos)(nil)
+	_ gitserver.Settler = (*gitrepos.Repos)(nil)
+	_ gitserver.Pending = gitrepos.Seeded{}
+)
+
+func (n *Node) onClose(f func()) { n.closers = append(n.closers, f) }
+
+// Close stops the node's background work and closes what Build opened,
+// in the reverse order. Stop the HTTP server first: in-flight requests
+// use all of it.
+func (n *Node) Close() {
+	n.stop()
+	for i := len(n.closers) - 1; i >= 0; i-- {
+		n.closers[i]()
+	}
+	n.closers = nil
+}
+
+// catchUpTimeout bounds the wait for the index at start: past it the node
+// serves what is projected while the index goes on catching up.
+const catchUpTimeout = 2 * time.Minute
+
+// catchUpIndex waits until ix reaches the chain's tip, but never forever: a
+// block the index cannot project must not keep the node from listening, or
+// the operator could not even read /healthz to learn which block it is. The
+// index keeps retrying in the background either way.
+func catchUpIndex(ctx context.Context, ix *index.Index, log *slog.Logger) error {
+	wait, cancel := context.WithTimeout(ctx, catchUpTimeout)
+	defer cancel()
+	err := ix.WaitForTip(wait)
+	var stall *index.Stall
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil:
+		return fmt.Errorf("catch up the chain index: %w", ctx.Err())
+	case errors.As(err, &stall):
+		log.Warn("serving with the chain index stuck; /healthz reports it", "height", stall.Height, "err", stall.Err)
+		return nil
+	case errors.Is(err, context.DeadlineExceeded):
+		log.Warn("serving before the chain index has caught up", "indexed", ix.Height(), "waited", catchUpTimeout)
+		return nil
+	}
+	return fmt.Errorf("catch up the chain index: %w", err)
+}
+
+// Site is what the HTTP surface serves besides the services.
+type Site struct {
+	Dist    fs.FS  // the built web app; nil means the embedded build
+	Version string // the node's version, at /api/v1/version and /healthz
+	// Maintainers are the wallets of the people who run the node, listed
+	// as its team at /api/v1/node/team.
+	Maintainers []common.Address
+}

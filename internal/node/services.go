@@ -1,0 +1,120 @@
+package node
+
+import (
+	"log/slog"
+	"net/http"
+
+	"github.com/dforge/dforge/content"
+	"github.com/dforge/dforge/internal/api"
+	"github.com/dforge/dforge/internal/auth"
+	"github.com/dforge/dforge/internal/blocks"
+	"github.com/dforge/dforge/internal/chain"
+	"github.com/dforge/dforge/internal/chain/app"
+	"github.com/dforge/dforge/internal/forge"
+	"github.com/dforge/dforge/internal/forge/gitrepos"
+	"github.com/dforge/dforge/internal/gitserver"
+	"github.com/dforge/dforge/internal/gitstore"
+	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/markdown"
+	"github.com/dforge/dforge/internal/p2p"
+	"github.com/dforge/dforge/internal/pages"
+	"github.com/dforge/dforge/internal/replica"
+	"github.com/dforge/dforge/internal/store"
+	"github.com/dforge/dforge/internal/support"
+	"github.com/dforge/dforge/internal/vitals"
+	"github.com/dforge/dforge/internal/web"
+	ui "github.com/dforge/dforge/web"
+)
+
+// Services are a node's services, each built once: by Build for a node,
+// or by NewServices for a test of the HTTP layer over a store alone.
+type Services struct {
+	Log   *slog.Logger
+	Store *store.Store
+	Chain *chain.Chain // nil: no chain routes
+	Index *index.Index // the chain's SQL projection; nil: no chain reads
+
+	Auth     *auth.Service
+	Vitals   *vitals.Service
+	Support  *support.Service
+	Pages    *pages.Service
+	Markdown *markdown.Renderer
+
+	// The forge and its git data; nil Forge: no forge routes, no git.
+	Forge    *forge.Service
+	GitStore *gitstore.Store
+	Blocks   *blocks.Store
+	// Repos is the forge's repositories with their git data: the one the
+	// API and the git server share.
+	Repos *gitrepos.Repos
+	Pulls *forge.Pulls      // the git side of pull requests, over Repos
+	Git   *gitserver.Server // Smart HTTP over Repos
+
+	IPFS       *p2p.Node           // nil: no IPFS host
+	Replicator *replica.Replicator // nil: no public repository is replicated
+}
+
+// NewServices builds the services over st and, when not nil, the chain
+// ch and its projection ix: identity, web-vitals, support, pages and
+// Markdown. The forge is Build's.
+func NewServices(log *slog.Logger, st *store.Store, ch *chain.Chain, ix *index.Index) *Services {
+	s := &Services{Log: log}
+	s.addBase(st, ch, ix)
+	return s
+}
+
+// addBase builds the services that need only the store, the chain and
+// the index.
+func (s *Services) addBase(st *store.Store, ch *chain.Chain, ix *index.Index) {
+	s.Store, s.Chain, s.Index = st, ch, ix
+	s.Markdown = markdown.New()
+	s.Vitals, s.Support, s.Pages = vitals.New(st), support.New(st), pages.New(content.FS, s.Markdown)
+	// SIWE messages must name the chain's EIP-712 chain id (the default
+	// chain's when there is none), and usernames come from the index
+	// when there is one.
+	cfg := auth.Config{ChainID: app.DefaultParams().ChainID, Log: s.Log}
+	if ch != nil {
+		cfg.ChainID = ch.Params().ChainID
+	}
+	if ix != nil { // a nil *index.Index in the interface would not read as nil
+		cfg.Names = ix
+	}
+	s.Auth = auth.New(st, cfg)
+}
+
+// Handler returns the node's whole HTTP surface over s: the API, the git
+// server and the IPFS gateway when there is a forge, /healthz, /metrics
+// and the app in site.Dist.
+func (s *Services) Handler(site Site) (http.Handler, error) {
+	return s.handler(s.api(site), site)
+}
+
+// api is the JSON API over s.
+func (s *Services) api(site Site) *api.API {
+	svc := api.Services{
+		Vitals: s.Vitals, Support: s.Support, Pages: s.Pages, Markdown: s.Markdown, Chain: s.Chain, Index: s.Index, Auth: s.Auth,
+		Forge: s.Forge, Git: s.GitStore, Blocks: s.Blocks, Repos: s.Repos, Pulls: s.Pulls, Maintainers: site.Maintainers,
+	}
+	if s.Replicator != nil { // a nil pointer in the interface would not read as nil
+		svc.Replicas = s.Replicator
+	}
+	return api.New(s.Log, svc, site.Version)
+}
+
+// handler is the HTTP surface over s with a.
+func (s *Services) handler(a *api.API, site Site) (http.Handler, error) {
+	d := web.Deps{Log: s.Log, API: a, DB: s.Store, Dist: site.Dist, Version: site.Version, Auth: s.Auth}
+	if d.Dist == nil {
+		d.Dist = ui.Dist()
+	}
+	if s.Index != nil {
+		d.Index = s.Index
+	}
+	if s.Git != nil {
+		d.Git = s.Git
+	}
+	if s.Blocks != nil {
+		d.IPFS = s.Blocks.Gateway(s.Log)
+	}
+	return web.NewHandler(d)
+}
