@@ -1,6 +1,6 @@
 import { type FormEvent, type ReactNode, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useRoute } from '@/app/routes'
+import { useRoute } from '@/lib/routes'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { Markdown } from '@/components/Markdown'

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { useRoute } from '@/app/routes'
+import { useRoute } from '@/lib/routes'
 import { PreloadLink } from '@/components/PreloadLink'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { type Repository, repoHref } from './api'

@@ -1,6 +1,6 @@
 import { useMemo } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useRoute } from '@/app/routes'
+import { useRoute } from '@/lib/routes'
 import { Card } from '@/components/Card'
 import { EmptyState } from '@/components/EmptyState'
 import { PreloadLink } from '@/components/PreloadLink'

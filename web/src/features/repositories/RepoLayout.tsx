@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query'
 import { type ReactNode, useId } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useRoute } from '@/app/routes'
+import { useRoute } from '@/lib/routes'
 import { Button } from '@/components/Button'
 import { NotFoundCard } from '@/components/NotFoundCard'
 import { PreloadLink } from '@/components/PreloadLink'
