@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest'
 import { nav } from '@/features/repositories/nav'
-import { callsTo, fakeChain, HASH, installWallet, SIGNATURE } from '@/features/wallet/testing'
+import { callsTo, fakeChain, HASH, installWallet, SIGNATURE } from '@/test/chain'
 import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
 import NewProposalScreen from './NewProposalScreen'
 import { fakeGov, GOV_PARAMS, OTHER, stubGov, WALLET } from './testing'

@@ -6,7 +6,7 @@ import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
 import { repoHref } from '@/features/repositories/api'
 import { useForgeFormat } from '@/features/repositories/format'
-import { shortAddress } from '@/features/wallet/address'
+import { shortAddress } from '@/lib/chain/address'
 import { type Activity, useRecentActivity, useTeam, useTopContributors } from './api'
 
 const TOP_CONTRIBUTORS = 5

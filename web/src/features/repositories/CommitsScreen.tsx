@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
-import { Paged } from '@/features/wallet/lists'
+import { Paged } from '@/components/Lists'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
 import { type Commit, type Repository, repoHref, useCommits } from './api'

@@ -5,7 +5,7 @@ import { EmptyState } from '@/components/EmptyState'
 import { QueryState } from '@/components/QueryState'
 import { useGovFormat } from '@/features/governance/format'
 import { useReputation } from '@/features/rewards/api'
-import { useChainFormat } from '@/features/wallet/format'
+import { useChainFormat } from '@/lib/chain/format'
 
 const SCORES = ['total', 'commit', 'pr', 'issue', 'review'] as const
 

@@ -7,9 +7,9 @@ import { SignInNotice } from '@/components/SignInNotice'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import { AccountSummary } from './AccountSummary'
-import { useAccount, useAccountTxs, useChainParams, useLiveChain } from './chain'
-import { AddressLink } from './links'
-import { Paged, TxTable } from './lists'
+import { useAccount, useAccountTxs, useChainParams, useLiveChain } from '@/lib/chain/api'
+import { AddressLink } from '@/components/ChainLinks'
+import { Paged, TxTable } from '@/components/Lists'
 import { WalletActions } from './WalletActions'
 
 const TX_PAGE_SIZE = 20
