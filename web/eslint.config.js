@@ -51,6 +51,14 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    rules: {
+      // A leading underscore marks a value left out on purpose (a rest sibling, an unused parameter).
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      // Best-effort cleanup (killing a process that may be gone) ignores its error on purpose.
+      'no-empty': ['error', { allowEmptyCatch: true }],
+    },
+  },
+  {
     files: ['**/*.{ts,tsx}'],
     languageOptions: { globals: globals.browser },
     plugins: { 'react-hooks': reactHooks },
@@ -63,6 +71,9 @@ export default tseslint.config(
     files: ['src/**/*.{ts,tsx}'],
     plugins: { 'import-x': importX },
     settings: {
+      // no-cycle follows imports through files it parses itself: it needs the TypeScript parser and extensions.
+      'import-x/extensions': importX.flatConfigs.typescript.settings['import-x/extensions'],
+      'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'],
       'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
     },
     rules: {

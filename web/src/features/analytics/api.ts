@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query'
 import { NotFoundError } from '@/components/QueryState'
-import type { ProposalStatus } from '@/features/governance/proposals'
+import type { ProposalStatus } from '@/features/governance'
 import type { Micro } from '@/lib/chain/amount'
 import { getChain } from '@/lib/chain/api'
 import { getJSON, retryUnlessNotFound } from '@/lib/http'

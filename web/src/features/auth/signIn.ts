@@ -2,7 +2,7 @@
 // SIWE message, and trade the signature for a session. viem's SIWE helpers
 // load only here, when someone actually signs in.
 import { getChainParams } from '@/lib/chain/api'
-import { authNonce, postSiwe, postTwoFactor, type Session, type SiweAnswer } from './api'
+import { authNonce, postSiwe, postTwoFactor, type Session, type SiweAnswer } from '@/lib/authApi'
 import { applySession } from './session'
 import { connectWallet, type Hex, signMessage, type WalletInfo } from '@/lib/wallet'
 

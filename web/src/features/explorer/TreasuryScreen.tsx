@@ -8,7 +8,7 @@ import { useAccount, useChainParams, useChainStatus, useLiveChain, useTxs } from
 import { useChainFormat } from '@/lib/chain/format'
 import { AddressLink } from '@/components/ChainLinks'
 import { Paged, TxTable } from '@/components/Lists'
-import { TxForm } from '@/features/wallet/TxForm'
+import { TxForm } from '@/features/wallet'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import './explorer.css'

@@ -6,8 +6,8 @@ import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
 import { SignInNotice } from '@/components/SignInNotice'
-import { MarkdownEditor } from '@/features/issues/parts'
-import { nav } from '@/features/repositories/nav'
+import { MarkdownEditor } from '@/features/issues'
+import { nav } from '@/lib/forge/nav'
 import { checksumAddress } from '@/lib/chain/address'
 import { decimalSeparator, formatAmount, toBigInt } from '@/lib/chain/amount'
 import { type Account, useAccount } from '@/lib/chain/api'
@@ -20,7 +20,6 @@ import { type GovChainParams, type GovParams, type ParamDoc, proposalHref, useGo
 import { checkProposal, type FieldError, type ProposalField, type ProposalValues, TITLE_MAX, TYPE_FIELDS } from './proposalForm'
 import { PROPOSAL_TYPES, type ProposalType } from './proposals'
 // The Markdown editor's styles, and the wallet's amount list and transaction status.
-import '@/features/issues/issues.css'
 import '@/components/data.css'
 import './governance.css'
 

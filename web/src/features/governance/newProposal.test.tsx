@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest'
-import { nav } from '@/features/repositories/nav'
+import { nav } from '@/lib/forge/nav'
 import { callsTo, fakeChain, HASH, installWallet, SIGNATURE } from '@/test/chain'
 import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
 import NewProposalScreen from './NewProposalScreen'

@@ -3,7 +3,7 @@
 // with "chain": rewards are minted in blocks, so a new block refreshes them.
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { NotFoundError } from '@/components/QueryState'
-import { repoHref } from '@/features/repositories/api'
+import { repoHref } from '@/lib/forge/api'
 import type { Micro } from '@/lib/chain/amount'
 import { getChain, getChainPage } from '@/lib/chain/api'
 
