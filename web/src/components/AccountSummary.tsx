@@ -1,9 +1,8 @@
 import { useTranslation } from 'react-i18next'
-import { Card } from '@/components/Card'
+import { Card } from './Card'
 import type { Account } from '@/lib/chain/api'
 import { useChainFormat } from '@/lib/chain/format'
-import '@/components/data.css'
-import './wallet.css'
+import './data.css'
 
 /** Balance, staked and unbonding of an account, amounts right-aligned in tabular figures. */
 export function AccountSummary({ account, label }: { account: Account; label: string }) {
