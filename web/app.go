@@ -15,7 +15,7 @@ var dist embed.FS
 // The route table is shared with the client router so that the server knows
 // which paths are pages (200) and which are not (404).
 //
-//go:embed src/app/routes.json
+//go:embed src/lib/routes.json
 var routesJSON []byte
 
 // Route is one entry of the client's route table.

@@ -40,6 +40,18 @@ async function typedValues(page) {
   return out
 }
 
+/**
+ * Resolves once every request the page has made so far has been reported:
+ * the page fetches a marker now and the request events arrive in the order the
+ * page made the requests, so a POST made by an earlier click is in posts by then.
+ */
+async function requestsSoFarSeen(page) {
+  const marker = `/favicon.svg?seen=${Date.now()}`
+  const seen = page.waitForRequest((req) => req.url().endsWith(marker))
+  await page.evaluate((url) => fetch(url, { cache: 'no-store' }).then((res) => res.arrayBuffer()), marker)
+  await seen
+}
+
 describe('contact form', () => {
   test('submitting an empty form shows "This field is required." on every field and sends nothing', TIMEOUT, async (t) => {
     const { page, posts } = await contactPage(t)
@@ -52,7 +64,7 @@ describe('contact form', () => {
     }
     // The first invalid field gets the focus.
     assert.equal(await page.evaluate(() => document.activeElement?.id), 'contact-name')
-    await page.waitForTimeout(300)
+    await requestsSoFarSeen(page)
     assert.equal(posts.length, 0, 'nothing was sent')
 
     // Fixing one field clears only its message on the next submit.
@@ -69,7 +81,7 @@ describe('contact form', () => {
     await expectVisible(page.getByText(help.contact.errors.email, { exact: true }))
     assert.equal(await page.getByLabel('Email', { exact: true }).getAttribute('aria-invalid'), 'true')
     assert.equal(await page.getByText(REQUIRED, { exact: true }).count(), 0)
-    await page.waitForTimeout(300)
+    await requestsSoFarSeen(page)
     assert.equal(posts.length, 0, 'nothing was sent')
   })
 

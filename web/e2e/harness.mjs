@@ -276,7 +276,7 @@ export async function waitForShell(page) {
 
 /** The app's route table, shared with the Go server. */
 export function routeTable() {
-  return JSON.parse(readFileSync(join(WEB_DIR, 'src/app/routes.json'), 'utf8'))
+  return JSON.parse(readFileSync(join(WEB_DIR, 'src/lib/routes.json'), 'utf8'))
 }
 
 /** Reads a locale file from the source tree, or null when it does not exist. */

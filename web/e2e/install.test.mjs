@@ -65,9 +65,28 @@ async function expectCardShown(page) {
   await expectVisible(card(page).getByRole('button', { name: 'Close', exact: true }))
 }
 
+/**
+ * Resolves once React has rendered what the timers fired so far set off. The
+ * fake clock runs due timers inside runFor; a state update in one makes React
+ * post its render as a MessageChannel task (the clock does not fake those), and
+ * the page runs posted messages in order, so a message posted now arrives after
+ * that render. Twice, in case React split its work in two.
+ */
+async function renderedDueWork(page) {
+  for (let i = 0; i < 2; i++) {
+    await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const channel = new MessageChannel()
+          channel.port1.onmessage = () => resolve()
+          channel.port2.postMessage(null)
+        }),
+    )
+  }
+}
+
 async function expectNoCard(page) {
-  // Give React a moment (real time) to render anything a due timer set off.
-  await page.waitForTimeout(200)
+  await renderedDueWork(page)
   assert.equal(await page.getByText('Install the app').count(), 0, 'the install card is not shown')
 }
 

@@ -144,9 +144,20 @@ describe('service worker', () => {
 
   test('declining the update keeps the page and the new version waiting', TIMEOUT, async (t) => {
     const { page, dialogs, release } = await deployablePage(t)
+    // Accepting would post SKIP_WAITING to the waiting worker (and the page reloads once it takes over): record those posts.
+    await page.evaluate(() => {
+      window.__posted = []
+      const post = ServiceWorker.prototype.postMessage
+      ServiceWorker.prototype.postMessage = function (...args) {
+        window.__posted.push(args[0])
+        return post.apply(this, args)
+      }
+    })
     await release(false)
     assert.equal(dialogs[0].message, UPDATE_TEXT)
-    await page.waitForTimeout(500)
+    // The app handles the answer when confirm() returns, in that task and its microtasks: a task queued after them sees any post.
+    const posted = await page.evaluate(() => new Promise((resolve) => setTimeout(() => resolve(window.__posted), 0)))
+    assert.deepEqual(posted, [], 'nothing posted to the waiting worker')
     assert.equal(await page.evaluate(() => window.__marker), 1, 'no reload')
     assert.equal(await page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => Boolean(r?.waiting))), true)
   })

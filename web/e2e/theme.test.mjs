@@ -107,8 +107,13 @@ describe('theme', () => {
     await page.goto('/')
     await waitForShell(page)
     await expectTheme(page, 'dark')
+    // The app's listener was added at start-up; listeners on older media query
+    // lists hear a change first, so once this one has, the app has too.
+    await page.evaluate(() => {
+      window.matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => (window.__schemeChanged = true), { once: true })
+    })
     await page.emulateMedia({ colorScheme: 'light' })
-    await page.waitForTimeout(200)
+    await page.waitForFunction(() => window.__schemeChanged === true)
     await expectTheme(page, 'dark')
     // From dark the toggle goes to light.
     await page.getByRole('button', { name: 'Toggle theme' }).click()

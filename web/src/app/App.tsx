@@ -1,7 +1,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { Suspense } from 'react'
-import { matchRoute, RouteContext } from './routes'
-import { screens } from './screens'
+import { PreloadContext } from '@/components/PreloadLink'
+import { matchRoute, RouteContext } from '@/lib/routes'
+import { preloadPath } from './preload'
+import { screenFor } from './screens'
 import { FullScreenLoading, Shell } from './Shell'
 
 const queryClient = new QueryClient({
@@ -14,15 +16,17 @@ const queryClient = new QueryClient({
  */
 export function App({ pathname = window.location.pathname }: { pathname?: string }) {
   const route = matchRoute(pathname)
-  const Screen = screens[route.screen].Component
+  const Screen = screenFor(route.screen).Component
   return (
     <QueryClientProvider client={queryClient}>
       <RouteContext value={route}>
-        <Suspense fallback={<FullScreenLoading />}>
-          <Shell>
-            <Screen />
-          </Shell>
-        </Suspense>
+        <PreloadContext value={preloadPath}>
+          <Suspense fallback={<FullScreenLoading />}>
+            <Shell>
+              <Screen />
+            </Shell>
+          </Suspense>
+        </PreloadContext>
       </RouteContext>
     </QueryClientProvider>
   )

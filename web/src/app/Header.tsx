@@ -6,9 +6,10 @@ import { PreloadLink } from '@/components/PreloadLink'
 import { LoginButton } from '@/features/auth/LoginButton'
 import { logout, useSessionSync } from '@/features/auth/session'
 import { LANGUAGES, normalizeLanguage } from '@/i18n/i18n'
+import { useRoute } from '@/lib/routes'
 import { useAuthStore } from '@/stores/auth'
 import { resolveTheme, useThemeStore } from '@/stores/theme'
-import { preloadPath, useRoute } from './routes'
+import { preloadPath } from './preload'
 
 export const NAV_PAGES = ['home', 'about', 'explore', 'governance', 'rewards'] as const
 

@@ -56,3 +56,8 @@ export const screens = {
 } satisfies Record<string, LazyScreen>
 
 export type ScreenName = keyof typeof screens
+
+/** The screen a route names; the route table names only known screens (routes.test.ts checks). */
+export function screenFor(name: string): LazyScreen {
+  return Object.hasOwn(screens, name) ? screens[name as ScreenName] : screens.notFound
+}

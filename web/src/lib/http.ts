@@ -90,3 +90,8 @@ export async function patchJSON<T>(path: string, body: unknown): Promise<T> {
 export async function deleteJSON(path: string): Promise<void> {
   return sendJSON<void>('DELETE')(path)
 }
+
+/** An error message for a failed write, from the server's message when it sent one. */
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}

@@ -11,7 +11,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { act, render } from '@testing-library/react'
 import { type ReactElement, Suspense } from 'react'
 import { afterEach, beforeAll, beforeEach, expect, vi } from 'vitest'
-import { matchRoute, RouteContext } from '@/app/routes'
+import { matchRoute, RouteContext } from '@/lib/routes'
 import { initI18n } from '@/i18n/i18n'
 import { AUTH_STORAGE_KEY, useAuthStore } from '@/stores/auth'
 

@@ -5,8 +5,8 @@
  * chain parameters it signs typed data against.
  */
 import { afterEach } from 'vitest'
-import type { Eip1193Provider } from '@/features/auth/wallet'
-import type { ChainParams } from '@/features/wallet/chain'
+import type { Eip1193Provider } from '@/lib/wallet'
+import type { ChainParams } from '@/lib/chain/api'
 
 /** Hardhat's well-known account #0: a real key, so signatures recover to ADDRESS. */
 export const PRIVATE_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'

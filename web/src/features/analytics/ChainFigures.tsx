@@ -2,10 +2,10 @@ import { useTranslation } from 'react-i18next'
 import { Card } from '@/components/Card'
 import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
-import { type ChainStatus, useLiveChain } from '@/features/wallet/chain'
-import { useChainFormat } from '@/features/wallet/format'
+import { type ChainStatus, useLiveChain } from '@/lib/chain/api'
+import { useChainFormat } from '@/lib/chain/format'
 // The amount list and tabular figures the chain pages share.
-import '@/features/wallet/wallet.css'
+import '@/components/data.css'
 
 type Format = ReturnType<typeof useChainFormat>
 

@@ -3,9 +3,9 @@ import { Card } from '@/components/Card'
 import { EmptyState } from '@/components/EmptyState'
 import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
-import { PROPOSAL_STATUSES } from '@/features/governance/proposals'
-import { type Micro, toBigInt } from '@/features/wallet/amount'
-import { useChainFormat } from '@/features/wallet/format'
+import { PROPOSAL_STATUSES } from '@/features/governance'
+import { type Micro, toBigInt } from '@/lib/chain/amount'
+import { useChainFormat } from '@/lib/chain/format'
 import { type GovernanceFigures as Figures, useGovernanceFigures } from './api'
 
 /** How many epochs the bar list shows, the latest ones. */

@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { callsTo, fakeChain, type FakeChain, stubChain, TREASURY } from '@/features/wallet/testing'
+import { callsTo, fakeChain, type FakeChain, stubChain, TREASURY } from '@/test/chain'
 import { json, preloadNamespaces, renderScreen } from '@/test/render'
 import AnalyticsScreen from './AnalyticsScreen'
 

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query'
 import { NotFoundError } from '@/components/QueryState'
-import type { ProposalStatus } from '@/features/governance/proposals'
-import type { Micro } from '@/features/wallet/amount'
-import { getChain } from '@/features/wallet/chain'
+import type { ProposalStatus } from '@/features/governance'
+import type { Micro } from '@/lib/chain/amount'
+import { getChain } from '@/lib/chain/api'
 import { getJSON, retryUnlessNotFound } from '@/lib/http'
 
 export type MetricName = 'CLS' | 'LCP' | 'INP' | 'FCP' | 'TTFB'

@@ -5,7 +5,7 @@ import { Spinner } from '@/components/Spinner'
 import { Dialog } from './Dialog'
 import { describeError, type ErrorText } from './errors'
 import { completeTwoFactor, type SignInStep, signInWithWallet } from './signIn'
-import { discoverWallets, type WalletInfo } from './wallet'
+import { discoverWallets, type WalletInfo } from '@/lib/wallet'
 import './auth.css'
 
 const STEPS: readonly SignInStep[] = ['connecting', 'signing', 'verifying']

@@ -1,8 +1,8 @@
 import { useEffect } from 'react'
 import { ApiError } from '@/lib/http'
 import { useAuthStore } from '@/stores/auth'
-import { getSession, postLogout, type Session, toStoreUser } from './api'
-import { forgetWallet } from './wallet'
+import { getSession, postLogout, type Session, toStoreUser } from '@/lib/authApi'
+import { forgetWallet } from '@/lib/wallet'
 
 // Bumped by every sign-in and sign-out here, so a session check that was
 // already under way when one happened knows its answer is stale.

@@ -1,10 +1,10 @@
 // Sign-In with Ethereum (EIP-4361): connect, sign the server's nonce in a
 // SIWE message, and trade the signature for a session. viem's SIWE helpers
 // load only here, when someone actually signs in.
-import { getChainParams } from '@/features/wallet/chain'
-import { authNonce, postSiwe, postTwoFactor, type Session, type SiweAnswer } from './api'
+import { getChainParams } from '@/lib/chain/api'
+import { authNonce, postSiwe, postTwoFactor, type Session, type SiweAnswer } from '@/lib/authApi'
 import { applySession } from './session'
-import { connectWallet, type Hex, signMessage, type WalletInfo } from './wallet'
+import { connectWallet, type Hex, signMessage, type WalletInfo } from '@/lib/wallet'
 
 export type SignInStep = 'connecting' | 'signing' | 'verifying'
 

@@ -1,4 +1,4 @@
-import { useRoute } from '@/app/routes'
+import { useRoute } from '@/lib/routes'
 import { Markdown } from '@/components/Markdown'
 import { QueryState } from '@/components/QueryState'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query'
-import type { Page } from '@/features/content/api'
+import type { Page } from '@/features/content'
 import { getJSON, retryUnlessNotFound } from '@/lib/http'
 
 /** A document in the docs listing; the list endpoint leaves html empty. */

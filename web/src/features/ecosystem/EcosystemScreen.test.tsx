@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { matchRoute } from '@/app/routes'
+import { matchRoute } from '@/lib/routes'
 import en from '@/i18n/locales/en/ecosystem.json'
 import { forbidFetch, renderScreen } from '@/test/render'
 import EcosystemScreen from './EcosystemScreen'

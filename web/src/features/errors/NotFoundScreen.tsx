@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next'
-import { useRoute } from '@/app/routes'
+import { useRoute } from '@/lib/routes'
 import { NotFoundCard } from '@/components/NotFoundCard'
 
 export default function NotFoundScreen() {

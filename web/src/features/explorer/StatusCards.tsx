@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next'
 import { Card } from '@/components/Card'
 import { QueryState } from '@/components/QueryState'
-import { useChainStatus } from '@/features/wallet/chain'
-import { useChainFormat } from '@/features/wallet/format'
+import { useChainStatus } from '@/lib/chain/api'
+import { useChainFormat } from '@/lib/chain/format'
 
 /** The chain at a glance: height, supply, staked, accounts and validators; it follows the polled status. */
 export function StatusCards() {

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
-import { callsTo, fakeChain, HASH, installWallet, OTHER, stubChain, TREASURY, tx, WALLET } from '@/features/wallet/testing'
+import { callsTo, fakeChain, HASH, installWallet, OTHER, stubChain, TREASURY, tx, WALLET } from '@/test/chain'
 import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
 import ExplorerScreen from './ExplorerScreen'
 import { navigation, searchHref } from './search'

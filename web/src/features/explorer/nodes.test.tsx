@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { fakeChain, stubChain } from '@/features/wallet/testing'
+import { fakeChain, stubChain } from '@/test/chain'
 import type { RegisteredNode } from '@/lib/nodes'
 import { json, preloadNamespaces, renderScreen, stubFetch } from '@/test/render'
 import { NodesSection } from './NodesSection'

@@ -1,5 +1,5 @@
-import { isAddress } from '@/features/wallet/address'
-import { explorerHref } from '@/features/wallet/links'
+import { isAddress } from '@/lib/chain/address'
+import { explorerHref } from '@/components/ChainLinks'
 
 /**
  * Where a search of the explorer leads: a whole number is a block height, 64

@@ -2,8 +2,8 @@
 // start with "chain", so a new block (useLiveChain) refreshes the tally,
 // the votes and the statuses along with the rest of the chain's queries.
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import type { Micro } from '@/features/wallet/amount'
-import { type ChainParams, getChain, getChainPage, paramsQuery } from '@/features/wallet/chain'
+import type { Micro } from '@/lib/chain/amount'
+import { type ChainParams, getChain, getChainPage, paramsQuery } from '@/lib/chain/api'
 import { retryUnlessNotFound } from '@/lib/http'
 import type { Proposal, ProposalFilter, Vote, VotingPower } from './proposals'
 

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
-import { formatAmount, type Micro } from '@/features/wallet/amount'
-import { useChainParams } from '@/features/wallet/chain'
+import { formatAmount, type Micro } from '@/lib/chain/amount'
+import { useChainParams } from '@/lib/chain/api'
 
 /**
  * Governance figures in the current language: basis points as a percentage

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { callsTo } from '@/features/wallet/testing'
+import { callsTo } from '@/test/chain'
 import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
 import GovernanceScreen from './GovernanceScreen'
 import { fakeGov, proposal, stubGov, WALLET } from './testing'

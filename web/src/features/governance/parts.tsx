@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { PreloadLink } from '@/components/PreloadLink'
-import { AddressLink } from '@/features/wallet/links'
+import { AddressLink } from '@/components/ChainLinks'
 import type { ProposalStatus, VoteOption } from './proposals'
 
 /** A proposal's status as a label; each status has its own colour. */

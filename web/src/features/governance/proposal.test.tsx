@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { block, callsTo, fakeChain, HASH, installWallet } from '@/features/wallet/testing'
+import { block, callsTo, fakeChain, HASH, installWallet } from '@/test/chain'
 import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
 import ProposalScreen from './ProposalScreen'
 import { readTally } from './proposals'

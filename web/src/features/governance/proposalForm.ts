@@ -1,8 +1,8 @@
 // The create-proposal form's rules, checked before anything is signed: the
 // chain would refuse the same mistakes, but only after a signature and a
 // block. Messages are keys under new.errors.* in the governance namespace.
-import { isAddress, isZeroAddress } from '@/features/wallet/address'
-import { MAX_MICRO, parseAmount, toBigInt } from '@/features/wallet/amount'
+import { isAddress, isZeroAddress } from '@/lib/chain/address'
+import { MAX_MICRO, parseAmount, toBigInt } from '@/lib/chain/amount'
 import type { ParamDoc } from './api'
 import type { ProposalType } from './proposals'
 

@@ -1,6 +1,6 @@
 // Proposals as GET /api/v1/governance/* sends them, and the arithmetic the
 // proposal page shows: all in integers (BigInt), as the chain computes it.
-import { type Micro, toBigInt } from '@/features/wallet/amount'
+import { type Micro, toBigInt } from '@/lib/chain/amount'
 
 /** A proposal's lifecycle: active -> passed | rejected, passed -> executed | failed. */
 export const PROPOSAL_STATUSES = ['active', 'passed', 'rejected', 'executed', 'failed'] as const

@@ -1,7 +1,7 @@
 // Test doubles for the governance pages (imported by tests only): the chain
-// API of wallet/testing plus /api/v1/governance/* and the param docs over
+// API of test/chain.ts plus /api/v1/governance/* and the param docs over
 // in-memory fixtures in the contract's shapes.
-import { fakeChain, type FakeChain, OTHER, PARAMS, stubChain, WALLET } from '@/features/wallet/testing'
+import { fakeChain, type FakeChain, OTHER, PARAMS, stubChain, WALLET } from '@/test/chain'
 import { json } from '@/test/render'
 import type { GovChainParams, ParamDoc } from './api'
 import type { Proposal, Vote, VotingPower } from './proposals'

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { repoFixture, stubApi } from '@/features/repositories/testing'
+import { repoFixture, stubApi } from '@/test/forge'
 import { json, preloadNamespaces, renderScreen } from '@/test/render'
 import type { Activity, Contributor } from './api'
 import HomeScreen from './HomeScreen'

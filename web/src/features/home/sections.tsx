@@ -4,9 +4,9 @@ import { Trans, useTranslation } from 'react-i18next'
 import { EmptyState } from '@/components/EmptyState'
 import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
-import { repoHref } from '@/features/repositories/api'
-import { useForgeFormat } from '@/features/repositories/format'
-import { shortAddress } from '@/features/wallet/address'
+import { repoHref } from '@/lib/forge/api'
+import { useForgeFormat } from '@/lib/forge/format'
+import { shortAddress } from '@/lib/chain/address'
 import { type Activity, useRecentActivity, useTeam, useTopContributors } from './api'
 
 const TOP_CONTRIBUTORS = 5

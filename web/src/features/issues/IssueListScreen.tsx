@@ -4,14 +4,13 @@ import { Button } from '@/components/Button'
 import { EmptyState } from '@/components/EmptyState'
 import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
-import { type Repository, repoHref } from '@/features/repositories/api'
-import { useForgeFormat } from '@/features/repositories/format'
-import { RepoPage } from '@/features/repositories/RepoLayout'
-import { Paged } from '@/features/wallet/lists'
+import { type Repository, repoHref } from '@/lib/forge/api'
+import { RepoPage } from '@/features/repositories'
+import { Paged } from '@/components/Lists'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
-import { type Issue, type IssueStateFilter, useIssues, useLabels } from './api'
-import { LabelBadge, StateBadge, stateKind, UserLink } from './parts'
+import { type IssueStateFilter, useIssues, useLabels } from './api'
+import { IssueRow } from './IssueRow'
 import './issues.css'
 
 export const ISSUES_PER_PAGE = 25
@@ -92,29 +91,3 @@ function IssueList({ repo }: { repo: Repository }) {
   )
 }
 
-/** One row of an issue or pull request list. */
-export function IssueRow({ issue, href, merged = false }: { issue: Issue; href: string; merged?: boolean }) {
-  const { t } = useTranslation('issues')
-  const fmt = useForgeFormat()
-  return (
-    <li className="card card-sm issue-row">
-      <StateBadge kind={stateKind(issue, merged)} />
-      <div className="issue-row-main">
-        <PreloadLink to={href} className="issue-row-title">
-          {issue.title}
-        </PreloadLink>{' '}
-        {issue.labels.map((l) => (
-          <LabelBadge key={l.id} label={l} />
-        ))}
-        <p className="muted issue-row-meta">
-          #{issue.number} · {t('list.opened', { when: fmt.ago(issue.created_at) })} <UserLink user={issue.user} />
-        </p>
-      </div>
-      {issue.comments > 0 && (
-        <span className="muted issue-row-comments" aria-label={t('list.comments', { count: issue.comments })}>
-          💬 {fmt.count(issue.comments)}
-        </span>
-      )}
-    </li>
-  )
-}

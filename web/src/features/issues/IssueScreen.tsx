@@ -1,26 +1,18 @@
-import { useMutation } from '@tanstack/react-query'
-import { type FormEvent, useEffect, useState } from 'react'
+import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useRoute } from '@/app/routes'
-import { Button } from '@/components/Button'
-import { Card } from '@/components/Card'
+import { useRoute } from '@/lib/routes'
 import { NotFoundCard } from '@/components/NotFoundCard'
 import { NotFoundError, QueryState } from '@/components/QueryState'
-import { canMaintain, type Repository, repoHref } from '@/features/repositories/api'
-import { useForgeFormat } from '@/features/repositories/format'
-import { nav } from '@/features/repositories/nav'
-import { errorText, RepoPage } from '@/features/repositories/RepoLayout'
+import type { Repository } from '@/lib/forge/api'
+import { useForgeFormat } from '@/lib/forge/format'
+import { nav } from '@/lib/forge/nav'
+import { RepoPage } from '@/features/repositories'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
-import { useSignedInUser } from '@/stores/useSignedInUser'
-import { addComment, type Issue, setIssueLabels, setState, type StateReason, useComments, useInvalidateIssues, useIssue, useIssueById, useLabels, useSaveIssue } from './api'
+import { IssueActions, IssueLabels, issueHref } from './actions'
+import { type Issue, useComments, useIssue, useIssueById, useSaveIssue } from './api'
 import { Assignees, EditableTitle, OpeningPost, useEditRights } from './edit'
-import { CommentCard, LabelBadge, MarkdownEditor, StateBadge, stateKind, UserLink } from './parts'
+import { CommentCard, StateBadge, stateKind, UserLink } from './parts'
 import './issues.css'
-
-/** The canonical page of an issue or pull request. */
-export function issueHref(owner: string, repo: string, number: number, pull: boolean): string {
-  return `${repoHref.section(owner, repo, pull ? 'pulls' : 'issues')}/${number}`
-}
 
 /**
  * An issue's page, at /:owner/:repo/issues/:number or the spec's /issue/:id
@@ -129,145 +121,5 @@ export function Conversation({ repo, number }: { repo: Repository; number: numbe
         </div>
       )}
     </QueryState>
-  )
-}
-
-/**
- * The comment box, and closing (as completed or not planned) or reopening
- * for the author and maintainers. A comment typed before closing is posted first.
- */
-export function IssueActions({ repo, issue, pull = false }: { repo: Repository; issue: Issue; pull?: boolean }) {
-  const { t } = useTranslation('issues')
-  const user = useSignedInUser()
-  const [text, setText] = useState('')
-  const o = repo.owner.login
-  const invalidate = useInvalidateIssues(o, repo.name)
-  const comment = useMutation({
-    mutationFn: () => addComment(o, repo.name, issue.number, text),
-    onSuccess: () => {
-      setText('')
-      return invalidate()
-    },
-  })
-  const changeState = useMutation({
-    mutationFn: async ({ state, reason }: { state: 'open' | 'closed'; reason?: StateReason }) => {
-      if (text.trim()) await addComment(o, repo.name, issue.number, text)
-      return setState(o, repo.name, issue.number, pull, reason ? { state, state_reason: reason } : { state })
-    },
-    onSuccess: () => {
-      setText('')
-      return invalidate()
-    },
-  })
-  if (!user) return <p className="muted">{t('issue.signInToComment')}</p>
-  const mayClose = canMaintain(repo) || user.username.toLowerCase() === issue.user.login.toLowerCase()
-  const busy = comment.isPending || changeState.isPending
-  const submit = (e: FormEvent) => {
-    e.preventDefault()
-    if (text.trim()) comment.mutate()
-  }
-  const merged = Boolean(issue.pull_request?.merged)
-  return (
-    <Card as="section" aria-label={t('issue.addComment')}>
-      <form onSubmit={submit}>
-        <MarkdownEditor label={t('issue.addComment')} value={text} onChange={setText} />
-        {(comment.isError || changeState.isError) && (
-          <p className="alert-error" role="alert">
-            {errorText(comment.error ?? changeState.error)}
-          </p>
-        )}
-        <div className="button-row">
-          {mayClose && !merged && issue.state === 'open' && (
-            <>
-              <Button variant="outline" disabled={busy} onClick={() => changeState.mutate({ state: 'closed', reason: pull ? undefined : 'completed' })}>
-                {pull ? t('issue.closePull') : t('issue.closeCompleted')}
-              </Button>
-              {!pull && (
-                <Button variant="outline" disabled={busy} onClick={() => changeState.mutate({ state: 'closed', reason: 'not_planned' })}>
-                  {t('issue.closeNotPlanned')}
-                </Button>
-              )}
-            </>
-          )}
-          {mayClose && !merged && issue.state === 'closed' && (
-            <Button variant="outline" disabled={busy} onClick={() => changeState.mutate({ state: 'open' })}>
-              {t('issue.reopen')}
-            </Button>
-          )}
-          <Button type="submit" disabled={busy || !text.trim()}>
-            {t('issue.comment')}
-          </Button>
-        </div>
-      </form>
-    </Card>
-  )
-}
-
-/** The labels of an issue; those with write access can change them. */
-export function IssueLabels({ repo, issue }: { repo: Repository; issue: Issue }) {
-  const { t } = useTranslation('issues')
-  const user = useSignedInUser()
-  const o = repo.owner.login
-  const [editing, setEditing] = useState(false)
-  const [picked, setPicked] = useState<number[]>(issue.labels.map((l) => l.id))
-  const all = useLabels(o, repo.name)
-  const invalidate = useInvalidateIssues(o, repo.name)
-  const save = useMutation({
-    mutationFn: () => setIssueLabels(o, repo.name, issue.number, picked),
-    onSuccess: () => {
-      setEditing(false)
-      return invalidate()
-    },
-  })
-  const canEdit = Boolean(user && repo.permissions?.push)
-  return (
-    <section aria-labelledby="issue-labels" className="issue-side-section">
-      <h2 id="issue-labels">{t('labels.title')}</h2>
-      {!editing && (issue.labels.length === 0 ? <p className="muted">{t('labels.none')}</p> : (
-        <p className="label-list">
-          {issue.labels.map((l) => (
-            <LabelBadge key={l.id} label={l} />
-          ))}
-        </p>
-      ))}
-      {editing && (
-        <QueryState query={all}>
-          {(labels) =>
-            labels.length === 0 ? (
-              <p className="muted">{t('labels.noneInRepo')}</p>
-            ) : (
-              <fieldset className="label-picker">
-                <legend className="sr-only">{t('labels.title')}</legend>
-                {labels.map((l) => (
-                  <label key={l.id}>
-                    <input type="checkbox" checked={picked.includes(l.id)} onChange={(e) => setPicked((p) => (e.target.checked ? [...p, l.id] : p.filter((x) => x !== l.id)))} /> <LabelBadge label={l} />
-                  </label>
-                ))}
-              </fieldset>
-            )
-          }
-        </QueryState>
-      )}
-      {save.isError && (
-        <p className="alert-error" role="alert">
-          {errorText(save.error)}
-        </p>
-      )}
-      {canEdit &&
-        (editing ? (
-          <div className="button-row">
-            <Button size="sm" disabled={save.isPending} onClick={() => save.mutate()}>
-              {t('labels.save')}
-            </Button>
-            <Button size="sm" variant="ghost" onClick={() => setEditing(false)}>
-              {t('labels.cancel')}
-            </Button>
-          </div>
-        ) : (
-          <Button size="sm" variant="outline" onClick={() => setEditing(true)}>
-            {t('labels.edit')}
-          </Button>
-        ))}
-    </section>
   )
 }

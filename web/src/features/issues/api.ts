@@ -2,7 +2,7 @@
 // state_reason (closed as completed or not planned) and body_html.
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
 import { NotFoundError } from '@/components/QueryState'
-import { getPage, repoApi, type User } from '@/features/repositories/api'
+import { getPage, repoApi, type User } from '@/lib/forge/api'
 import { apiError, apiFetch, getJSON, patchJSON, postJSON, putJSON, retryUnlessNotFound } from '@/lib/http'
 
 export interface Label {

@@ -6,10 +6,11 @@ import { Markdown } from '@/components/Markdown'
 import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
 import { Tabs } from '@/components/Tabs'
-import { useForgeFormat } from '@/features/repositories/format'
-import type { User } from '@/features/repositories/api'
+import { useForgeFormat } from '@/lib/forge/format'
+import type { User } from '@/lib/forge/api'
 import { type Comment, type Issue, type Label, labelColor, labelText, renderMarkdown, useBodyHtml } from './api'
-import { NoDescription } from './EmptyStates'
+import { NoDescription } from '@/components/EmptyStates'
+import './issues.css'
 
 export function UserLink({ user }: { user: User | null | undefined }) {
   if (!user?.login) return <span className="muted">—</span>

@@ -2,7 +2,7 @@ import type { Metric } from 'web-vitals'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 
 const reportMessage = vi.fn()
-vi.mock('./monitoring', () => ({ reportMessage: (...a: unknown[]) => reportMessage(...a) }))
+vi.mock('./report', () => ({ reportMessage: (...a: unknown[]) => reportMessage(...a) }))
 
 const { sendMetric, VITALS_ENDPOINT } = await import('./vitals')
 

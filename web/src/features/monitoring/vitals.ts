@@ -1,5 +1,5 @@
 import { type Metric, onCLS, onFCP, onINP, onLCP, onTTFB } from 'web-vitals'
-import { reportMessage } from './monitoring'
+import { reportMessage } from './report'
 
 export const VITALS_ENDPOINT = '/api/analytics/web-vitals'
 

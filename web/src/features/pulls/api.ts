@@ -1,7 +1,7 @@
 // Pull requests, reviews and merges in the shapes of Gitea's API v1.
 import { keepPreviousData, useQueries, useQuery, useQueryClient } from '@tanstack/react-query'
-import { type IssueEdit, type Label, useInvalidateIssues } from '@/features/issues/api'
-import { type Commit, getPage, getText, repoApi, type Repository, type User } from '@/features/repositories/api'
+import { type IssueEdit, type Label, useInvalidateIssues } from '@/features/issues'
+import { type Commit, getPage, getText, repoApi, type Repository, type User } from '@/lib/forge/api'
 import { apiError, apiFetch, getJSON, patchJSON, postJSON, retryUnlessNotFound } from '@/lib/http'
 
 export interface BranchInfo {

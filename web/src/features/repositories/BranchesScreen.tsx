@@ -3,10 +3,10 @@ import { EmptyState } from '@/components/EmptyState'
 import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
-import { ChainTable, type Column } from '@/features/wallet/lists'
+import { ChainTable, type Column } from '@/components/Lists'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
-import { type Branch, type Repository, repoHref, useBranches } from './api'
-import { shortSha, subject, useForgeFormat } from './format'
+import { type Branch, type Repository, repoHref, useBranches } from '@/lib/forge/api'
+import { shortSha, subject, useForgeFormat } from '@/lib/forge/format'
 import { RepoPage } from './RepoLayout'
 
 /** A repository's branches with their last commit; the default and protected ones are marked. */

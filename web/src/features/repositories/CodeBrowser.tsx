@@ -3,11 +3,11 @@ import { useTranslation } from 'react-i18next'
 import { EmptyState } from '@/components/EmptyState'
 import { PreloadLink } from '@/components/PreloadLink'
 import { NotFoundError, QueryState } from '@/components/QueryState'
-import { type ContentEntry, isReplicatingError, type Repository, repoHref, useBranches, useContents, useTags } from './api'
+import { type ContentEntry, isReplicatingError, type Repository, repoHref, useBranches, useContents, useTags } from '@/lib/forge/api'
 import { isBinary, isImage, MAX_HIGHLIGHT_BYTES, MAX_VIEW_BYTES, useFileBytes } from './blob'
 import { Replicating } from './Replicating'
-import { shortSha, useForgeFormat } from './format'
-import { nav } from './nav'
+import { shortSha, useForgeFormat } from '@/lib/forge/format'
+import { nav } from '@/lib/forge/nav'
 
 const FULL_SHA = /^[0-9a-f]{40}$/i
 

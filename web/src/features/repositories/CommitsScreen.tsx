@@ -1,12 +1,13 @@
 import { useTranslation } from 'react-i18next'
 import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
-import { Paged } from '@/features/wallet/lists'
+import { Paged } from '@/components/Lists'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
-import { type Commit, type Repository, repoHref, useCommits } from './api'
+import { type Commit, type Repository, repoHref, useCommits } from '@/lib/forge/api'
+import { CommitAuthor } from '@/components/CommitAuthor'
 import { RefPicker } from './CodeBrowser'
-import { shortSha, subject, useForgeFormat } from './format'
+import { shortSha, subject, useForgeFormat } from '@/lib/forge/format'
 import { RepoPage } from './RepoLayout'
 
 export const COMMITS_PER_PAGE = 30
@@ -40,12 +41,6 @@ function Commits({ repo }: { repo: Repository }) {
       </Paged>
     </div>
   )
-}
-
-/** Who wrote a commit: the forge user when git's author maps to one, else git's name. */
-export function CommitAuthor({ commit }: { commit: Commit }) {
-  if (commit.author?.login) return <PreloadLink to={`/user/${encodeURIComponent(commit.author.login)}`}>{commit.author.login}</PreloadLink>
-  return <span>{commit.commit.author.name}</span>
 }
 
 function CommitRow({ repo, commit }: { repo: Repository; commit: Commit }) {

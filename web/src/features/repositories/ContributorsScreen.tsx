@@ -3,10 +3,10 @@ import { EmptyState } from '@/components/EmptyState'
 import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
-import { ChainTable, type Column } from '@/features/wallet/lists'
+import { ChainTable, type Column } from '@/components/Lists'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
-import { type Contributor, type Repository, useContributors } from './api'
-import { useForgeFormat } from './format'
+import { type Contributor, type Repository, useContributors } from '@/lib/forge/api'
+import { useForgeFormat } from '@/lib/forge/format'
 import { RepoPage } from './RepoLayout'
 
 const commitsOf = (c: Contributor) => c.contributions ?? c.commits ?? 0

@@ -7,9 +7,9 @@ import { PageHeader } from '@/components/PageHeader'
 import { SignInNotice } from '@/components/SignInNotice'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { createRepo, type CreateRepoInput, repoHref, repoNameProblem } from './api'
-import { nav } from './nav'
-import { errorText } from './RepoLayout'
+import { createRepo, type CreateRepoInput, repoHref, repoNameProblem } from '@/lib/forge/api'
+import { nav } from '@/lib/forge/nav'
+import { errorText } from '@/lib/http'
 import './repositories.css'
 
 /** Creates a repository owned by the signed-in user (a chain transaction for a public one). */

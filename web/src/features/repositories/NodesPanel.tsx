@@ -5,7 +5,7 @@ import { Card } from '@/components/Card'
 import { ProgressBar } from '@/components/ProgressBar'
 import { Spinner } from '@/components/Spinner'
 import { type RegisteredNode, useNodes } from '@/lib/nodes'
-import { type Repository, repoHref } from './api'
+import { type Repository, repoHref } from '@/lib/forge/api'
 import { originOf, type ReplicaState, useReplication } from './replication'
 
 type NodeStatus = 'checking' | 'holds' | 'behind' | 'replicating' | 'failed' | 'notSeeding' | 'unreachable'

@@ -3,7 +3,7 @@ import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Card } from '@/components/Card'
 import { ProgressBar } from '@/components/ProgressBar'
-import { type Repository, repoKeys } from './api'
+import { type Repository, repoKeys } from '@/lib/forge/api'
 import { useReplication } from './replication'
 
 /** Whether this node has the repository's record but is still copying its git data. */

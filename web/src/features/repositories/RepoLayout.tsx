@@ -1,16 +1,17 @@
 import { useMutation } from '@tanstack/react-query'
 import { type ReactNode, useId } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useRoute } from '@/app/routes'
+import { useRoute } from '@/lib/routes'
 import { Button } from '@/components/Button'
 import { NotFoundCard } from '@/components/NotFoundCard'
 import { PreloadLink } from '@/components/PreloadLink'
 import { NotFoundError, QueryState } from '@/components/QueryState'
-import NotFoundScreen from '@/features/errors/NotFoundScreen'
+import { NotFoundScreen } from '@/features/errors'
+import { errorText } from '@/lib/http'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { canMaintain, forkRepo, isOwner, type Repository, repoHref, setFlag, useFlag, useInvalidateRepo, useRepo } from './api'
-import { useForgeFormat } from './format'
-import { canOwn, nav } from './nav'
+import { canMaintain, forkRepo, isOwner, type Repository, repoHref, setFlag, useFlag, useInvalidateRepo, useRepo } from '@/lib/forge/api'
+import { useForgeFormat } from '@/lib/forge/format'
+import { canOwn, nav } from '@/lib/forge/nav'
 import './repositories.css'
 
 export type RepoSection = 'code' | 'issues' | 'pulls' | 'commits' | 'branches' | 'tags' | 'contributors' | 'settings'
@@ -19,11 +20,6 @@ export type RepoSection = 'code' | 'issues' | 'pulls' | 'commits' | 'branches' |
 export function useRepoParams(): { owner: string; repo: string } {
   const { params } = useRoute()
   return { owner: params.owner ?? '', repo: params.repo ?? '' }
-}
-
-/** An error message for a failed write, from the server's message when it sent one. */
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }
 
 interface RepoPageProps {

@@ -10,9 +10,10 @@ import { QueryState } from '@/components/QueryState'
 import { SignInNotice } from '@/components/SignInNotice'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { canMaintain, deleteRepo, editRepo, isOwner, type Permission, PERMISSIONS, putCollaborator, removeCollaborator, type Repository, useCollaborators, useInvalidateRepo } from './api'
-import { nav } from './nav'
-import { errorText, RepoPage } from './RepoLayout'
+import { canMaintain, deleteRepo, editRepo, isOwner, type Permission, PERMISSIONS, putCollaborator, removeCollaborator, type Repository, useCollaborators, useInvalidateRepo } from '@/lib/forge/api'
+import { nav } from '@/lib/forge/nav'
+import { RepoPage } from './RepoLayout'
+import { errorText } from '@/lib/http'
 
 /** A repository's settings: description, collaborators (owner) and deletion (owner, confirmed by typing the name). */
 export default function RepoSettingsScreen() {

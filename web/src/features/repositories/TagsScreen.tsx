@@ -3,10 +3,10 @@ import { EmptyState } from '@/components/EmptyState'
 import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
-import { ChainTable, type Column } from '@/features/wallet/lists'
+import { ChainTable, type Column } from '@/components/Lists'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
-import { type Repository, repoHref, type Tag, useTags } from './api'
-import { shortSha, useForgeFormat } from './format'
+import { type Repository, repoHref, type Tag, useTags } from '@/lib/forge/api'
+import { shortSha, useForgeFormat } from '@/lib/forge/format'
 import { RepoPage } from './RepoLayout'
 
 /** A repository's tags, each with its commit and archive downloads. */

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { NotFoundError } from '@/components/QueryState'
 import { apiError, apiFetch } from '@/lib/http'
-import { type ContentEntry, repoApi, encodePath, repoKeys } from './api'
+import { type ContentEntry, repoApi, encodePath, repoKeys } from '@/lib/forge/api'
 
 /** Files above this are not drawn (a download link instead of a frozen page). */
 export const MAX_VIEW_BYTES = 1024 * 1024

@@ -5,7 +5,7 @@ import { json, preloadNamespaces, renderScreen, stubFetch } from '@/test/render'
 import CodeScreen from './CodeScreen'
 import type { ReplicaState } from './replication'
 import RepositoryScreen from './RepositoryScreen'
-import { REPO, repoFixture } from './testing'
+import { REPO, repoFixture } from '@/test/forge'
 
 preloadNamespaces('repositories', 'issues', 'wallet')
 

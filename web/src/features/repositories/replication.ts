@@ -6,7 +6,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { NotFoundError } from '@/components/QueryState'
 import { apiError, apiFetch } from '@/lib/http'
-import { repoApi, repoKeys } from './api'
+import { repoApi, repoKeys } from '@/lib/forge/api'
 
 export type ReplicaStateName = 'ready' | 'replicating' | 'failed' | 'not_seeded' | 'private'
 

@@ -1,18 +1,18 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
-import { repoNameProblem } from './api'
+import { repoNameProblem } from '@/lib/forge/api'
 import BranchesScreen from './BranchesScreen'
 import CodeScreen from './CodeScreen'
 import CommitScreen from './CommitScreen'
 import CommitsScreen from './CommitsScreen'
 import ExploreScreen from './ExploreScreen'
-import { canOwn, nav } from './nav'
+import { canOwn, nav } from '@/lib/forge/nav'
 import NewRepositoryScreen from './NewRepositoryScreen'
 import RepoSettingsScreen from './RepoSettingsScreen'
 import RepositoryScreen from './RepositoryScreen'
 import TagsScreen from './TagsScreen'
-import { noContent, REPO, repoFixture, stubApi, text } from './testing'
+import { noContent, REPO, repoFixture, stubApi, text } from '@/test/forge'
 
 preloadNamespaces('repositories', 'issues', 'wallet')
 

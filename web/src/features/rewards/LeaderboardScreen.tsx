@@ -3,13 +3,13 @@ import { EmptyState } from '@/components/EmptyState'
 import { PageHeader } from '@/components/PageHeader'
 import { QueryState } from '@/components/QueryState'
 import { Tabs } from '@/components/Tabs'
-import { AccountName } from '@/features/governance/parts'
-import { useChainFormat } from '@/features/wallet/format'
+import { AccountName } from '@/features/governance'
+import { useChainFormat } from '@/lib/chain/format'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
 import { type Period, PERIODS, type Rank, useLeaderboard } from './api'
 // The tabular figures the chain pages share.
-import '@/features/wallet/wallet.css'
+import '@/components/data.css'
 import './rewards.css'
 
 const COLUMNS = ['rank', 'contributor', 'earned', 'contributions', 'reputation'] as const

@@ -3,9 +3,9 @@
 // with "chain": rewards are minted in blocks, so a new block refreshes them.
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { NotFoundError } from '@/components/QueryState'
-import { repoHref } from '@/features/repositories/api'
-import type { Micro } from '@/features/wallet/amount'
-import { getChain, getChainPage } from '@/features/wallet/chain'
+import { repoHref } from '@/lib/forge/api'
+import type { Micro } from '@/lib/chain/amount'
+import { getChain, getChainPage } from '@/lib/chain/api'
 
 export const REWARD_KINDS = ['pr', 'review', 'issue_reporter', 'issue_closer', 'commit'] as const
 export type RewardKind = (typeof REWARD_KINDS)[number]

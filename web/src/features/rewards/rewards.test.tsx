@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { callsTo, fakeChain, type FakeChain, OTHER, PARAMS, stubChain } from '@/features/wallet/testing'
+import { callsTo, fakeChain, type FakeChain, OTHER, PARAMS, stubChain } from '@/test/chain'
 import { json, preloadNamespaces, renderScreen, signIn, stubFetch, WALLET } from '@/test/render'
 import type { Rank, Reputation, Reward } from './api'
 import LeaderboardScreen from './LeaderboardScreen'

@@ -1,5 +1,5 @@
 import { PreloadLink } from '@/components/PreloadLink'
-import type { PublicUser } from '@/features/users/api'
+import type { PublicUser } from '@/features/users'
 import './search.css'
 
 /** Users as a search finds them: the display name linking to their page, the login, the bio. */

@@ -2,9 +2,9 @@
 // issues across repositories (GET /repos/issues/search). Repositories are
 // searched with the repositories feature's useRepoSearch.
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
-import type { Issue } from '@/features/issues/api'
-import { getPage, repoHref } from '@/features/repositories/api'
-import type { PublicUser } from '@/features/users/api'
+import type { Issue } from '@/features/issues'
+import { getPage, repoHref } from '@/lib/forge/api'
+import type { PublicUser } from '@/features/users'
 
 /** The accounts whose username or full name holds q, in any case (a leading @ is dropped); all of them for an empty q. */
 export function useUserSearch(query: string, page: number, limit: number) {

@@ -1,6 +1,6 @@
 import { fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { repoFixture, stubApi } from '@/features/repositories/testing'
+import { repoFixture, stubApi } from '@/test/forge'
 import { json, preloadNamespaces, renderScreen, WALLET } from '@/test/render'
 import SearchScreen from './SearchScreen'
 

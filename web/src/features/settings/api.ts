@@ -1,6 +1,6 @@
 // The settings endpoints, with TanStack Query hooks for the reads.
 import { useQuery } from '@tanstack/react-query'
-import { getCurrentUser, type ServerUser } from '@/features/auth/api'
+import { getCurrentUser, type ServerUser } from '@/lib/authApi'
 import { deleteJSON, getJSON, patchJSON, postJSON, putJSON } from '@/lib/http'
 
 export interface ProfilePatch {

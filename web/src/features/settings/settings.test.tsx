@@ -1,6 +1,6 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { type ApiRoute, fakeApi, serverUser } from '@/features/auth/testing'
+import { type ApiRoute, fakeApi, serverUser } from '@/test/auth'
 import { ADDRESS, CHAIN_PARAMS, fakeProvider, injectWallet, userRejected } from '@/test/wallet'
 import { useAuthStore } from '@/stores/auth'
 import { json, preloadNamespaces, renderScreen } from '@/test/render'

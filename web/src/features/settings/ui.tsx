@@ -1,7 +1,7 @@
 import { type ReactNode, useEffect, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
-import { describeError } from '@/features/auth/errors'
+import { describeError } from '@/features/auth'
 
 /** A titled part of a tab. */
 export function Section({ title, children }: { title: string; children: ReactNode }) {

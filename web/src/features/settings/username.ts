@@ -1,8 +1,8 @@
 // Claiming a username is a chain transaction: the wallet signs ClaimUsername
 // as EIP-712 typed data with the domain and types the chain publishes, and
 // the node relays it and answers once it is committed.
-import { connectWallet, currentWallet, signTypedData, type TypedData } from '@/features/auth/wallet'
-import { getAccount, getChainParams, type TxResult } from '@/features/wallet/chain'
+import { connectWallet, currentWallet, signTypedData, type TypedData } from '@/lib/wallet'
+import { getAccount, getChainParams, type TxResult } from '@/lib/chain/api'
 import { postJSON } from '@/lib/http'
 
 /** Names as the chain accepts them (the server checks the finer rules and says why). */

@@ -3,9 +3,9 @@ import { useTranslation } from 'react-i18next'
 import { Card } from '@/components/Card'
 import { EmptyState } from '@/components/EmptyState'
 import { QueryState } from '@/components/QueryState'
-import { useGovFormat } from '@/features/governance/format'
-import { useReputation } from '@/features/rewards/api'
-import { useChainFormat } from '@/features/wallet/format'
+import { useGovFormat } from '@/features/governance'
+import { useReputation } from '@/features/rewards'
+import { useChainFormat } from '@/lib/chain/format'
 
 const SCORES = ['total', 'commit', 'pr', 'issue', 'review'] as const
 

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { type ReactNode, useId } from 'react'
 import { useTranslation } from 'react-i18next'
-import { useRoute } from '@/app/routes'
+import { useRoute } from '@/lib/routes'
 import { Card } from '@/components/Card'
 import { EmptyState } from '@/components/EmptyState'
 import { NotFoundCard } from '@/components/NotFoundCard'

@@ -2,9 +2,10 @@ import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Card } from '@/components/Card'
 import { Tabs } from '@/components/Tabs'
-import type { Account, ChainParams } from './chain'
+import type { Account, ChainParams } from '@/lib/chain/api'
 import { ReceivePanel } from './ReceivePanel'
 import { TxForm } from './TxForm'
+import '@/components/data.css'
 import './wallet.css'
 
 export const WALLET_ACTIONS = ['send', 'receive', 'tip', 'stake', 'unstake'] as const

@@ -1,7 +1,7 @@
-import { isAddress, isZeroAddress } from './address'
-import { parseAmount } from './amount'
+import { isAddress, isZeroAddress } from '@/lib/chain/address'
+import { parseAmount } from '@/lib/chain/amount'
 import { targetError } from './target'
-import type { TxKind } from './tx'
+import type { TxKind } from '@/lib/chain/tx'
 
 export type FieldName = 'to' | 'target' | 'amount'
 

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { json, preloadNamespaces, renderScreen, signIn } from '@/test/render'
-import { callsTo, fakeChain, HASH, installWallet, OTHER, PARAMS, SIGNATURE, stubChain, tx, WALLET } from './testing'
+import { callsTo, fakeChain, HASH, installWallet, OTHER, PARAMS, SIGNATURE, stubChain, tx, WALLET } from '@/test/chain'
 import WalletScreen from './WalletScreen'
 
 preloadNamespaces('wallet')

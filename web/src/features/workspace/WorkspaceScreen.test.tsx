@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { matchRoute } from '@/app/routes'
+import { matchRoute } from '@/lib/routes'
 import { forbidFetch, renderScreen, signIn } from '@/test/render'
 import { WORKSPACE_SLUGS } from './slugs'
 import WorkspaceScreen from './WorkspaceScreen'

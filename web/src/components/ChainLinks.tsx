@@ -1,5 +1,5 @@
 import { PreloadLink } from '@/components/PreloadLink'
-import { shortAddress, shortHash } from './address'
+import { shortAddress, shortHash } from '@/lib/chain/address'
 
 /** Explorer URLs: the explorer shows one block, transaction or address by query string. */
 export const explorerHref = {

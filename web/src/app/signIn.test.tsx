@@ -4,8 +4,8 @@ import { Header } from '@/app/Header'
 import { json, preloadNamespaces, renderScreen } from '@/test/render'
 import { ADDRESS, announceWallet, CHAIN_PARAMS, fakeProvider, injectWallet, userRejected } from '@/test/wallet'
 import { useAuthStore } from '@/stores/auth'
-import { reconcileSession, resetSessionSync } from './session'
-import { type ApiRoute, fakeApi, serverUser } from './testing'
+import { reconcileSession, resetSessionSync } from '@/features/auth/session'
+import { type ApiRoute, fakeApi, serverUser } from '@/test/auth'
 
 preloadNamespaces('auth')
 

@@ -2,7 +2,7 @@
 // URL and records what was sent, and fixtures in Gitea's shapes.
 import { vi } from 'vitest'
 import { json } from '@/test/render'
-import type { Repository } from './api'
+import type { Repository } from '@/lib/forge/api'
 
 type Answer = unknown | ((body: unknown, url: URL) => Response | unknown)
 

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { formatAmount, type Micro } from './amount'
-import { useChainParams } from './chain'
+import { useChainParams } from './api'
 
 /**
  * Formatters in the current language: amounts with the token's decimals and

@@ -1,5 +1,5 @@
 // The auth endpoints the sign-in, the header and settings call, in the
-// shapes the server sends. The chain's endpoints are in wallet/chain.ts.
+// shapes the server sends. The chain's endpoints are in lib/chain/api.ts.
 import { getJSON, postJSON } from '@/lib/http'
 import type { User } from '@/stores/auth'
 

@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { EmptyState } from '@/components/EmptyState'
 import { useUrlParam } from '@/lib/useUrlParam'
-import { type DiffFile, type DiffLine, filePath, splitRows, takeRows, unifiedRows } from './diff'
-import { useForgeFormat } from './format'
+import { type DiffFile, type DiffLine, filePath, splitRows, takeRows, unifiedRows } from '@/lib/forge/diff'
+import { useForgeFormat } from '@/lib/forge/format'
 
 /** A line of a file in a diff: the side is "new" for added and unchanged lines, "old" for deleted ones. */
 export interface LineAnchor {

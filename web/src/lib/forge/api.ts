@@ -2,7 +2,7 @@
 // plus dForge's readme, counts and commit CIDs. Types carry the fields the
 // pages read; the server may send more.
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { Page } from '@/features/wallet/chain'
+import type { Page } from '@/lib/chain/api'
 import { ApiError, apiFetch, apiError, deleteJSON, getJSON, patchJSON, postJSON, putJSON, retryUnlessNotFound } from '@/lib/http'
 import { NotFoundError } from '@/components/QueryState'
 

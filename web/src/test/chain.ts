@@ -3,7 +3,7 @@
 // wallet as the account WALLET, recording what it is asked to sign.
 import { json, stubFetch, WALLET } from '@/test/render'
 import { CHAIN_PARAMS, fakeProvider, injectWallet, type RpcCall, type SignedTypedData, signedTypedData, userRejected } from '@/test/wallet'
-import type { Account, Block, BlockDetail, ChainParams, ChainStatus, Tx, TxResult, Validator } from './chain'
+import type { Account, Block, BlockDetail, ChainParams, ChainStatus, Tx, TxResult, Validator } from '@/lib/chain/api'
 
 export { WALLET }
 export const OTHER = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359'

@@ -1,10 +1,11 @@
 import { useTranslation } from 'react-i18next'
 import { PreloadLink } from '@/components/PreloadLink'
 import { Spinner } from '@/components/Spinner'
-import { shortHash } from './address'
-import type { ChainParams } from './chain'
-import { explorerHref } from './links'
-import type { TxKind, TxState } from './tx'
+import { shortHash } from '@/lib/chain/address'
+import type { ChainParams } from '@/lib/chain/api'
+import { explorerHref } from './ChainLinks'
+import type { TxKind, TxState } from '@/lib/chain/tx'
+import './data.css'
 
 /** What a form's transaction is doing: its step, its block once committed, or why it failed. */
 export function TxStatus({ state, kind, params }: { state: TxState; kind: TxKind; params: ChainParams }) {

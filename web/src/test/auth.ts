@@ -2,7 +2,7 @@
 // JSON shape and a fake of the API. The wallet itself is @/test/wallet's.
 import { json, stubFetch } from '@/test/render'
 import { ADDRESS } from '@/test/wallet'
-import type { ServerUser } from './api'
+import type { ServerUser } from '@/lib/authApi'
 
 export function serverUser(over: Partial<ServerUser> = {}): ServerUser {
   return {

@@ -1,13 +1,17 @@
 import { createContext, useContext } from 'react'
 import table from './routes.json'
-import { type ScreenName, screens } from './screens'
 
-/** The route table shared with the Go server (web/src/app/routes.json). */
-export const routeTable = table as { path: string; screen: ScreenName }[]
+/**
+ * The route table shared with the Go server (web/src/lib/routes.json, embedded
+ * by web/app.go). Each entry names a screen of app/screens.ts, which a test
+ * there checks; matching lives here, apart from the screens, so that a screen
+ * can read its route without importing every other screen.
+ */
+export const routeTable: readonly { path: string; screen: string }[] = table
 
 export interface RouteMatch {
   pathname: string
-  screen: ScreenName
+  screen: string
   /** Values of ":name" segments; "*" holds the rest of the path. */
   params: Record<string, string>
 }
@@ -45,15 +49,6 @@ export function matchRoute(pathname: string): RouteMatch {
     if (params) return { pathname, screen: r.screen, params }
   }
   return { pathname, screen: 'notFound', params: {} }
-}
-
-/** Starts downloading the chunk of the screen at href; used on hover and focus. */
-export function preloadPath(href: string): void {
-  const url = new URL(href, window.location.origin)
-  if (url.origin !== window.location.origin) return
-  screens[matchRoute(url.pathname).screen].preload().catch(() => {
-    // A failed preload is retried on navigation, where the error boundary shows it.
-  })
 }
 
 export const RouteContext = createContext<RouteMatch>(matchRoute('/'))

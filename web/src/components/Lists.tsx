@@ -4,10 +4,10 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { EmptyState } from '@/components/EmptyState'
 import { QueryState } from '@/components/QueryState'
-import type { Page, Tx } from './chain'
-import { useChainFormat } from './format'
-import { AddressLink, BlockLink, TxLink } from './links'
-import './wallet.css'
+import type { Page, Tx } from '@/lib/chain/api'
+import { useChainFormat } from '@/lib/chain/format'
+import { AddressLink, BlockLink, TxLink } from './ChainLinks'
+import './data.css'
 
 /**
  * A paginated list: loading and error states, the empty state on an empty

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next'
-import { Card } from '@/components/Card'
-import type { Account } from './chain'
-import { useChainFormat } from './format'
-import './wallet.css'
+import { Card } from './Card'
+import type { Account } from '@/lib/chain/api'
+import { useChainFormat } from '@/lib/chain/format'
+import './data.css'
 
 /** Balance, staked and unbonding of an account, amounts right-aligned in tabular figures. */
 export function AccountSummary({ account, label }: { account: Account; label: string }) {

@@ -3,10 +3,10 @@
 // user's wallet, then POST /api/v1/chain/txs, which answers once committed.
 import { useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import { currentWallet, type Hex, signTypedData } from '@/features/auth/wallet'
+import { currentWallet, type Hex, signTypedData } from '@/lib/wallet'
 import { ApiError, postJSON } from '@/lib/http'
 import { toBigInt } from './amount'
-import { getAccount, paramsQuery, refreshChain, type TxResult, type TypedField } from './chain'
+import { getAccount, paramsQuery, refreshChain, type TxResult, type TypedField } from './api'
 
 /** The transactions the wallet and governance pages sign (EIP-712 primary types). */
 export type TxKind = 'Transfer' | 'Tip' | 'Stake' | 'Unstake' | 'TreasuryDeposit' | 'Propose' | 'Vote'

@@ -1,0 +1,92 @@
+// ESLint for the web app: the recommended JavaScript, TypeScript and React
+// hooks rules, plus the import rules that keep the feature-folder layout
+// honest (as bulletproof-react does):
+//   - no import cycles (import-x/no-cycle, dynamic imports included);
+//   - the shared folders (components, lib, stores, i18n, test) import neither
+//     a feature nor the app shell;
+//   - a feature imports no app-shell module, and of another feature only its
+//     public entry point, features/<name>/index.ts.
+// Run with `npm run lint` (no warnings allowed) and `npm run cycles`.
+import { readdirSync } from 'node:fs'
+import js from '@eslint/js'
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript'
+import { importX } from 'eslint-plugin-import-x'
+import reactHooks from 'eslint-plugin-react-hooks'
+import globals from 'globals'
+import tseslint from 'typescript-eslint'
+
+const features = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+
+const SHARED = ['components', 'lib', 'stores', 'i18n', 'test']
+
+const layerZones = [
+  ...SHARED.map((dir) => ({
+    target: `./src/${dir}`,
+    from: ['./src/features', './src/app'],
+    message: 'Shared code imports neither a feature nor the app shell: move what both need into components or lib.',
+  })),
+  {
+    target: './src/features',
+    from: './src/app',
+    message: 'A feature does not import the app shell: what it needs from there belongs in components or lib.',
+  },
+]
+
+// One zone per pair of features: only the other feature's index.ts is reachable.
+const featureZones = features.flatMap((feature) =>
+  features
+    .filter((other) => other !== feature)
+    .map((other) => ({
+      target: `./src/features/${feature}`,
+      from: `./src/features/${other}`,
+      except: ['./index.ts'],
+      message: `Import ${other}'s public entry point (@/features/${other}), or move the shared code into components or lib.`,
+    })),
+)
+
+export default tseslint.config(
+  { ignores: ['dist/', 'dev-dist/', 'node_modules/', 'public/', 'coverage/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      // A leading underscore marks a value left out on purpose (a rest sibling, an unused parameter).
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      // Best-effort cleanup (killing a process that may be gone) ignores its error on purpose.
+      'no-empty': ['error', { allowEmptyCatch: true }],
+    },
+  },
+  {
+    files: ['**/*.{ts,tsx}'],
+    languageOptions: { globals: globals.browser },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // no-cycle follows imports through files it parses itself: it needs the TypeScript parser and extensions.
+      'import-x/extensions': importX.flatConfigs.typescript.settings['import-x/extensions'],
+      'import-x/parsers': importX.flatConfigs.typescript.settings['import-x/parsers'],
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: [...layerZones, ...featureZones] }],
+    },
+  },
+  {
+    files: ['**/*.{js,mjs}', 'vite.config.ts'],
+    languageOptions: { globals: globals.node },
+  },
+  {
+    files: ['e2e/**/*.mjs'],
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+  },
+)

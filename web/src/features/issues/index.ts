@@ -1,0 +1,8 @@
+// The issues feature's public entry point. Pull requests are issues too, so
+// the pulls feature builds its pages from these parts; governance and search
+// reuse the Markdown editor and the state badge.
+export { IssueActions, IssueLabels, issueHref } from './actions'
+export { type Comment, type Issue, type IssueEdit, type Label, useComments, useInvalidateIssues, useIssueById } from './api'
+export { Assignees, EditableTitle, OpeningPost, useEditRights } from './edit'
+export { IssueRow } from './IssueRow'
+export { Body, CommentCard, MarkdownEditor, StateBadge, stateKind, UserLink } from './parts'
