@@ -60,7 +60,7 @@ func (h *issuesAPI) createComment(w http.ResponseWriter, r *http.Request) error 
 	if err := checkBody("comment", in.Body); err != nil {
 		return err
 	}
-	res, err := h.forge.Do(r.Context(), id.User.Address, "issue.comment", chainforge.IssueComment{Repo: repo.ID, Number: is.Number, Body: in.Body})
+	res, err := h.forge.Do(r.Context(), id.User.Address, chainforge.IssueComment{Repo: repo.ID, Number: is.Number, Body: in.Body})
 	if err != nil {
 		return err
 	}

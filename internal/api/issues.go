@@ -319,7 +319,7 @@ func (h *issuesAPI) createIssue(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	res, err := h.forge.Do(r.Context(), id.User.Address, "issue.create", chainforge.IssueCreate{
+	res, err := h.forge.Do(r.Context(), id.User.Address, chainforge.IssueCreate{
 		Repo: repo.ID, Title: in.Title, Body: in.Body, Labels: in.Labels, Assignees: assignees,
 	})
 	if err != nil {

@@ -82,7 +82,7 @@ func (h *issuesAPI) createLabel(w http.ResponseWriter, r *http.Request) error {
 	if color != "" && !strings.HasPrefix(color, "#") {
 		color = "#" + color
 	}
-	res, err := h.forge.Do(r.Context(), id.User.Address, "label.create", chainforge.LabelCreate{
+	res, err := h.forge.Do(r.Context(), id.User.Address, chainforge.LabelCreate{
 		Repo: repo.ID, Name: in.Name, Color: color, Description: in.Description,
 	})
 	if err != nil {
@@ -106,7 +106,7 @@ func (h *issuesAPI) deleteLabel(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if _, err := h.forge.Do(r.Context(), id.User.Address, "label.delete", chainforge.LabelDelete{Repo: repo.ID, Label: l.ID}); err != nil {
+	if _, err := h.forge.Do(r.Context(), id.User.Address, chainforge.LabelDelete{Repo: repo.ID, Label: l.ID}); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -182,7 +182,7 @@ func (h *issuesAPI) setIssueLabels(w http.ResponseWriter, r *http.Request, actor
 		current[i] = l.ID
 	}
 	next := change(current, ids)
-	if _, err := h.forge.Do(r.Context(), actor, "issue.edit", chainforge.IssueEdit{Repo: repo.ID, Number: is.Number, Labels: &next}); err != nil {
+	if _, err := h.forge.Do(r.Context(), actor, chainforge.IssueEdit{Repo: repo.ID, Number: is.Number, Labels: &next}); err != nil {
 		return err
 	}
 	is, err = h.forge.Index().Issue(r.Context(), repo.ID, is.Number)
@@ -250,7 +250,7 @@ func (h *issuesAPI) removeIssueLabel(w http.ResponseWriter, r *http.Request) err
 	if !found {
 		return usererr.Missingf("#%d has no label %s", is.Number, r.PathValue("id"))
 	}
-	if _, err := h.forge.Do(r.Context(), id.User.Address, "issue.edit", chainforge.IssueEdit{Repo: repo.ID, Number: is.Number, Labels: &next}); err != nil {
+	if _, err := h.forge.Do(r.Context(), id.User.Address, chainforge.IssueEdit{Repo: repo.ID, Number: is.Number, Labels: &next}); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

@@ -152,7 +152,7 @@ func (h *issuesAPI) createReview(w http.ResponseWriter, r *http.Request) error {
 	if payload.CommitSHA == "" {
 		payload.CommitSHA = h.pulls.Sync(r.Context(), repo, pr).HeadSHA
 	}
-	res, err := h.forge.Do(r.Context(), id.User.Address, "pr.review", payload)
+	res, err := h.forge.Do(r.Context(), id.User.Address, payload)
 	if err != nil {
 		return err
 	}

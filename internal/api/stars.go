@@ -22,7 +22,7 @@ func (a *API) flagRepo(action string, status int) handler {
 		if err != nil {
 			return err
 		}
-		if _, err := a.forge.Do(r.Context(), id.User.Address, action, chainforge.RepoRef{Repo: rec.ID}); err != nil {
+		if _, err := a.forge.Do(r.Context(), id.User.Address, flagAction(action, chainforge.RepoRef{Repo: rec.ID})); err != nil {
 			return err
 		}
 		if status == http.StatusOK { // a watch answers with the subscription
@@ -100,4 +100,19 @@ func (a *API) listSubscribers(w http.ResponseWriter, r *http.Request) error {
 	return a.userList(w, r, func(rec index.Repo, p index.Page) ([]index.User, int64, error) {
 		return a.forge.Index().Watchers(r.Context(), rec.ID, p)
 	})
+}
+
+// flagAction is the typed action of a star or watch route (the name is in
+// the route list, where the OpenAPI generator reads it).
+func flagAction(name string, r chainforge.RepoRef) chainforge.Action {
+	switch name {
+	case "repo.star":
+		return chainforge.RepoStar(r)
+	case "repo.unstar":
+		return chainforge.RepoUnstar(r)
+	case "repo.watch":
+		return chainforge.RepoWatch(r)
+	default:
+		return chainforge.RepoUnwatch(r)
+	}
 }

@@ -175,13 +175,20 @@ type Result struct {
 	Private bool              `json:"private"`
 }
 
-// Do carries out action for actor with payload (a struct of the action's
-// fields, e.g. chainforge.IssueCreate, or its JSON) and returns once the
-// projection shows it. A refusal comes back as a *usererr.Error with the
-// chain's code and message: 404 not_found, 403 forbidden or
+// Do carries out the action a (a typed payload, e.g.
+// chainforge.IssueCreate, which names its action) for actor and returns
+// once the projection shows it. A refusal comes back as a *usererr.Error
+// with the chain's code and message: 404 not_found, 403 forbidden or
 // protected_branch, 409 conflict or name_taken, 422 for invalid input
 // (invalid_text, naming the field, for text with control characters).
-func (s *Service) Do(ctx context.Context, actor common.Address, action string, payload any) (Result, error) {
+func (s *Service) Do(ctx context.Context, actor common.Address, a chainforge.Action) (Result, error) {
+	return s.DoJSON(ctx, actor, a.ActionName(), a)
+}
+
+// DoJSON is Do for an action named at run time with its payload as JSON
+// text or as a value that encodes to it: what relays a client's own
+// action, and tests that send malformed payloads on purpose.
+func (s *Service) DoJSON(ctx context.Context, actor common.Address, action string, payload any) (Result, error) {
 	raw, err := compactJSON(payload)
 	if err != nil {
 		return Result{}, usererr.InvalidField("payload", "invalid_field", "the action's fields are not JSON: "+err.Error())
@@ -513,22 +520,22 @@ func (s *Service) EditIssue(ctx context.Context, actor common.Address, repo inde
 	}
 	// 3. The actions.
 	if edit != nil {
-		if _, err := s.Do(ctx, actor, "issue.edit", edit); err != nil {
+		if _, err := s.Do(ctx, actor, edit); err != nil {
 			return err
 		}
 	}
 	if c.State == "" {
 		return nil
 	}
-	action := "issue.close"
-	if c.State == chainforge.StateOpen {
-		action = "issue.reopen"
+	state := chainforge.IssueState{Repo: repo.ID, Number: is.Number}
+	var action chainforge.Action = chainforge.IssueReopen(state)
+	if c.State == chainforge.StateClosed {
+		if !is.IsPull {
+			state.Reason = c.Reason
+		}
+		action = chainforge.IssueClose(state)
 	}
-	payload := chainforge.IssueState{Repo: repo.ID, Number: is.Number}
-	if c.State == chainforge.StateClosed && !is.IsPull {
-		payload.Reason = c.Reason
-	}
-	_, err := s.Do(ctx, actor, action, payload)
+	_, err := s.Do(ctx, actor, action)
 	return err
 }
 

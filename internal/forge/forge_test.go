@@ -29,7 +29,7 @@ func (n *node) do(t *testing.T, actor common.Address, action string, payload any
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	res, err := n.forge.Do(ctx, actor, action, payload)
+	res, err := n.forge.DoJSON(ctx, actor, action, payload)
 	if err != nil {
 		t.Fatalf("%s: %v", action, err)
 	}
@@ -40,7 +40,7 @@ func (n *node) refused(t *testing.T, kind usererr.Kind, code string, actor commo
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	_, err := n.forge.Do(ctx, actor, action, payload)
+	_, err := n.forge.DoJSON(ctx, actor, action, payload)
 	ue, ok := usererr.As(err)
 	if !ok || ue.Kind != kind || ue.Code != code || ue.Message == "" {
 		t.Fatalf("%s: got %v (%+v), want kind %d code %s", action, err, ue, kind, code)
@@ -217,7 +217,7 @@ func TestConcurrentActions(t *testing.T) {
 	errs := make(chan error, count)
 	for i := range count {
 		go func() {
-			_, err := n.forge.Do(context.Background(), alice, "issue.create", m{"repo": id, "title": "issue " + strconv.Itoa(i)})
+			_, err := n.forge.DoJSON(context.Background(), alice, "issue.create", m{"repo": id, "title": "issue " + strconv.Itoa(i)})
 			errs <- err
 		}()
 	}

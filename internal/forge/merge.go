@@ -197,7 +197,7 @@ func (p *Pulls) Open(ctx context.Context, actor common.Address, base index.Repo,
 		return index.Pull{}, fmt.Errorf("compare the branches: %w", err)
 	}
 	// 4. The record, then the head's permanent ref.
-	res, err := p.svc.Do(ctx, actor, "pr.create", chainforge.PullCreate{
+	res, err := p.svc.Do(ctx, actor, chainforge.PullCreate{
 		Repo: base.ID, Title: o.Title, Body: o.Body, HeadRepo: o.Head.ID, HeadBranch: o.HeadBranch, BaseBranch: o.BaseBranch,
 		HeadSHA: headSHA, BaseSHA: baseSHA,
 	})
@@ -220,7 +220,7 @@ func (p *Pulls) Open(ctx context.Context, actor common.Address, base index.Repo,
 		if len(o.Labels) > 0 {
 			edit.Labels = &o.Labels
 		}
-		if _, err := p.svc.Do(ctx, actor, "issue.edit", edit); err != nil {
+		if _, err := p.svc.Do(ctx, actor, edit); err != nil {
 			return index.Pull{}, err
 		}
 	}
@@ -296,7 +296,7 @@ func (p *Pulls) sync(ctx context.Context, base index.Repo, pr index.Pull) (index
 	if baseTip, ok, _ := branchCommit(ctx, baseDir, pr.BaseBranch); ok {
 		update.BaseSHA = baseTip
 	}
-	if _, err := p.svc.Do(ctx, common.HexToAddress(pr.Author.Address), "pr.update", update); err != nil {
+	if _, err := p.svc.Do(ctx, common.HexToAddress(pr.Author.Address), update); err != nil {
 		return pr, fmt.Errorf("record the new head of #%d: %w", pr.Number, err)
 	}
 	return p.svc.ix.Pull(ctx, base.ID, pr.Number)
@@ -521,14 +521,14 @@ func (p *Pulls) Merge(ctx context.Context, actor common.Address, base index.Repo
 	ref := "refs/heads/" + pr.BaseBranch
 	if tip != old {
 		push := chainforge.RepoPush{Repo: base.ID, Updates: []chainforge.RefChange{{Ref: ref, Old: old, New: tip}}}
-		if _, err := p.svc.Do(ctx, actor, "repo.push", push); err != nil {
+		if _, err := p.svc.Do(ctx, actor, push); err != nil {
 			if ue, ok := usererr.As(err); ok && ue.Code == "stale_ref" {
 				return index.Pull{}, conflictErr("stale_ref", "%s moved while #%d was being merged (another push reached the chain first); merge again", pr.BaseBranch, number)
 			}
 			return index.Pull{}, fmt.Errorf("record the base branch's move: %w", err)
 		}
 	}
-	if _, err := p.svc.Do(ctx, actor, "pr.merge", chainforge.PullMerge{Repo: base.ID, Number: number, Style: req.Style, MergeSHA: tip}); err != nil {
+	if _, err := p.svc.Do(ctx, actor, chainforge.PullMerge{Repo: base.ID, Number: number, Style: req.Style, MergeSHA: tip}); err != nil {
 		if tip != old {
 			p.svc.log.ErrorContext(ctx, "the base branch of a refused merge moved on chain", "repo", base.ID, "number", number, "tip", tip, "err", err)
 			p.moveBase(ctx, base, dir, ref, tip, old)

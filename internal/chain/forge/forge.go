@@ -52,7 +52,7 @@ type handler func(s *session, payload []byte) error
 // type (which its handler decodes; CheckText decodes it without state)
 // and its handler.
 type action struct {
-	payload any
+	payload Action
 	apply   handler
 }
 
@@ -63,27 +63,27 @@ func init() {
 	actions = map[string]action{
 		"repo.create":           {RepoCreate{}, repoCreate},
 		"repo.update":           {RepoUpdate{}, repoUpdate},
-		"repo.delete":           {RepoRef{}, repoDelete},
+		"repo.delete":           {RepoDelete{}, repoDelete},
 		"repo.transfer":         {RepoTransfer{}, repoTransfer},
 		"repo.fork":             {RepoFork{}, repoFork},
-		"repo.star":             {RepoRef{}, func(s *session, p []byte) error { return repoFlag(s, p, flagStar, true) }},
-		"repo.unstar":           {RepoRef{}, func(s *session, p []byte) error { return repoFlag(s, p, flagStar, false) }},
-		"repo.watch":            {RepoRef{}, func(s *session, p []byte) error { return repoFlag(s, p, flagWatch, true) }},
-		"repo.unwatch":          {RepoRef{}, func(s *session, p []byte) error { return repoFlag(s, p, flagWatch, false) }},
+		"repo.star":             {RepoStar{}, func(s *session, p []byte) error { return repoFlag(s, p, flagStar, true) }},
+		"repo.unstar":           {RepoUnstar{}, func(s *session, p []byte) error { return repoFlag(s, p, flagStar, false) }},
+		"repo.watch":            {RepoWatch{}, func(s *session, p []byte) error { return repoFlag(s, p, flagWatch, true) }},
+		"repo.unwatch":          {RepoUnwatch{}, func(s *session, p []byte) error { return repoFlag(s, p, flagWatch, false) }},
 		"repo.collaborator.set": {CollaboratorSet{}, collaboratorSet},
 		"repo.push":             {RepoPush{}, repoPush},
 		"repo.manifest":         {RepoManifest{}, repoManifest},
 		"issue.create":          {IssueCreate{}, issueCreate},
 		"issue.edit":            {IssueEdit{}, issueEdit},
-		"issue.close":           {IssueState{}, func(s *session, p []byte) error { return issueSetState(s, p, false, StateClosed) }},
-		"issue.reopen":          {IssueState{}, func(s *session, p []byte) error { return issueSetState(s, p, false, StateOpen) }},
+		"issue.close":           {IssueClose{}, func(s *session, p []byte) error { return issueSetState(s, p, false, StateClosed) }},
+		"issue.reopen":          {IssueReopen{}, func(s *session, p []byte) error { return issueSetState(s, p, false, StateOpen) }},
 		"issue.comment":         {IssueComment{}, issueComment},
 		"label.create":          {LabelCreate{}, labelCreate},
 		"label.delete":          {LabelDelete{}, labelDelete},
 		"pr.create":             {PullCreate{}, pullCreate},
 		"pr.update":             {PullUpdate{}, pullUpdate},
-		"pr.close":              {IssueState{}, func(s *session, p []byte) error { return issueSetState(s, p, true, StateClosed) }},
-		"pr.reopen":             {IssueState{}, func(s *session, p []byte) error { return issueSetState(s, p, true, StateOpen) }},
+		"pr.close":              {PullClose{}, func(s *session, p []byte) error { return issueSetState(s, p, true, StateClosed) }},
+		"pr.reopen":             {PullReopen{}, func(s *session, p []byte) error { return issueSetState(s, p, true, StateOpen) }},
 		"pr.review":             {PullReview{}, pullReview},
 		"pr.merge":              {PullMerge{}, pullMerge},
 	}

@@ -107,3 +107,21 @@ func TestRepoManifestAfterThePush(t *testing.T) {
 	w.private = true
 	w.fails(tx.CodeInvalidField, owner, "repo.manifest", m{"repo": w.team(), "manifest": manifest})
 }
+
+// Each action's payload type names that action, so a typed payload cannot
+// reach the chain under another action's name.
+func TestPayloadTypesNameTheirAction(t *testing.T) {
+	for _, name := range forge.Actions() {
+		p, ok := forge.PayloadOf(name)
+		if !ok {
+			t.Fatalf("%s has no payload type", name)
+		}
+		a, ok := p.(forge.Action)
+		if !ok {
+			t.Fatalf("%s's payload %T names no action", name, p)
+		}
+		if got := a.ActionName(); got != name {
+			t.Errorf("%s's payload %T names %s", name, p, got)
+		}
+	}
+}

@@ -328,7 +328,7 @@ func (h *Repos) recordRefs(ctx context.Context, actor common.Address, push chain
 		if !slices.ContainsFunc(part.Updates, func(u chainforge.RefChange) bool { return u.Ref == defaultRef }) {
 			part.Commits = nil
 		}
-		if _, err := h.forge.Do(ctx, actor, "repo.push", part); err != nil {
+		if _, err := h.forge.Do(ctx, actor, part); err != nil {
 			if ue, ok := usererr.As(err); ok && ue.Code == "index_stalled" {
 				continue // on chain: the index shows it once it catches up
 			}
@@ -417,7 +417,7 @@ func (h *Repos) Create(ctx context.Context, actor common.Address, o CreateOption
 		return index.Repo{}, err
 	}
 	// 2. The forge record: on chain, or in the private store.
-	res, err := h.forge.Do(ctx, actor, "repo.create", chainforge.RepoCreate{
+	res, err := h.forge.Do(ctx, actor, chainforge.RepoCreate{
 		Name: o.Name, Description: o.Description, DefaultBranch: o.DefaultBranch, Private: o.Private,
 	})
 	if err != nil {
@@ -525,7 +525,7 @@ func (h *Repos) Fork(ctx context.Context, actor common.Address, src index.Repo, 
 	if _, err := os.Stat(filepath.Join(srcDir, "HEAD")); err != nil {
 		return index.Repo{}, usererr.Clashf("no_git_data", "the git data of %s/%s is not on this node, so it cannot be forked here", src.Owner.Username, src.Name)
 	}
-	res, err := h.forge.Do(ctx, actor, "repo.fork", chainforge.RepoFork{Repo: src.ID, Name: name})
+	res, err := h.forge.Do(ctx, actor, chainforge.RepoFork{Repo: src.ID, Name: name})
 	if err != nil {
 		return index.Repo{}, fmt.Errorf("record the fork: %w", err)
 	}
@@ -547,7 +547,7 @@ func (h *Repos) Fork(ctx context.Context, actor common.Address, src index.Repo, 
 // Delete deletes r (the forge checks actor owns it), then its git data.
 func (h *Repos) Delete(ctx context.Context, actor common.Address, r index.Repo) error {
 	dir, _ := h.Dir(r) // before the record goes: it knows the owner
-	if _, err := h.forge.Do(ctx, actor, "repo.delete", chainforge.RepoRef{Repo: r.ID}); err != nil {
+	if _, err := h.forge.Do(ctx, actor, chainforge.RepoDelete{Repo: r.ID}); err != nil {
 		return fmt.Errorf("record the deletion: %w", err)
 	}
 	err := h.git.Delete(ctx, ownerDir(r.Owner.Address), repoID(r.ID))
@@ -564,7 +564,7 @@ func (h *Repos) Delete(ctx context.Context, actor common.Address, r index.Repo) 
 // Transfer gives r to newOwner and moves its git data under them. The
 // former owner's forks of a private repository go, with their git data.
 func (h *Repos) Transfer(ctx context.Context, actor common.Address, r index.Repo, newOwner common.Address) (index.Repo, error) {
-	res, err := h.forge.Do(ctx, actor, "repo.transfer", chainforge.RepoTransfer{Repo: r.ID, NewOwner: newOwner})
+	res, err := h.forge.Do(ctx, actor, chainforge.RepoTransfer{Repo: r.ID, NewOwner: newOwner})
 	if err != nil {
 		return index.Repo{}, fmt.Errorf("record the transfer: %w", err)
 	}
@@ -586,7 +586,7 @@ func (h *Repos) Transfer(ctx context.Context, actor common.Address, r index.Repo
 // can no longer read a private repository loses their forks of it (the
 // forge module deletes them), and this deletes their git data.
 func (h *Repos) SetCollaborator(ctx context.Context, actor common.Address, r index.Repo, user common.Address, perm string) error {
-	res, err := h.forge.Do(ctx, actor, "repo.collaborator.set", chainforge.CollaboratorSet{Repo: r.ID, User: user, Permission: perm})
+	res, err := h.forge.Do(ctx, actor, chainforge.CollaboratorSet{Repo: r.ID, User: user, Permission: perm})
 	if err != nil {
 		return fmt.Errorf("record the collaborator: %w", err)
 	}
@@ -659,7 +659,7 @@ func (h *Repos) Update(ctx context.Context, actor common.Address, r index.Repo, 
 			}
 		}
 	}
-	if _, err := h.forge.Do(ctx, actor, "repo.update", up); err != nil {
+	if _, err := h.forge.Do(ctx, actor, up); err != nil {
 		return index.Repo{}, fmt.Errorf("record the settings: %w", err)
 	}
 	updated, err := h.forge.Index().RepoByID(ctx, r.ID)

@@ -18,7 +18,7 @@ func (h *Repos) RecordManifest(ctx context.Context, repo uint64, pusher string, 
 	if !common.IsHexAddress(pusher) {
 		return fmt.Errorf("record manifest of repository %d: pusher %q is not an address", repo, pusher)
 	}
-	_, err := h.forge.Do(ctx, common.HexToAddress(pusher), "repo.manifest", chainforge.RepoManifest{Repo: repo, Manifest: manifest.String()})
+	_, err := h.forge.Do(ctx, common.HexToAddress(pusher), chainforge.RepoManifest{Repo: repo, Manifest: manifest.String()})
 	if err != nil {
 		return fmt.Errorf("record manifest of repository %d: %w", repo, err)
 	}

@@ -103,7 +103,7 @@ func TestReconcileFollowsTheChain(t *testing.T) {
 
 	// 2. From then on: a ref the chain lacks goes, a ref the chain moved
 	// (the objects being here) follows it.
-	if _, err := n.Forge.Do(ctx, alice.Address, "repo.push", chainforge.RepoPush{Repo: r.ID, Updates: []chainforge.RefChange{
+	if _, err := n.Forge.Do(ctx, alice.Address, chainforge.RepoPush{Repo: r.ID, Updates: []chainforge.RefChange{
 		{Ref: "refs/heads/main", Old: first, New: local},
 		{Ref: "refs/tags/v1", Old: chainforge.ZeroSHA, New: first},
 	}}); err != nil {

@@ -1,0 +1,48 @@
+package forge
+
+// Action is a payload that names its action, so a caller hands the forge
+// one typed value rather than a name and a payload that may disagree
+// (forge.Service.Do). Payloads that several actions share have a named type
+// per action.
+type Action interface {
+	ActionName() string
+}
+
+// The payloads of actions that share a shape.
+type (
+	RepoDelete  RepoRef
+	RepoStar    RepoRef
+	RepoUnstar  RepoRef
+	RepoWatch   RepoRef
+	RepoUnwatch RepoRef
+	IssueClose  IssueState
+	IssueReopen IssueState
+	PullClose   IssueState
+	PullReopen  IssueState
+)
+
+func (RepoCreate) ActionName() string      { return "repo.create" }
+func (RepoUpdate) ActionName() string      { return "repo.update" }
+func (RepoDelete) ActionName() string      { return "repo.delete" }
+func (RepoTransfer) ActionName() string    { return "repo.transfer" }
+func (RepoFork) ActionName() string        { return "repo.fork" }
+func (RepoStar) ActionName() string        { return "repo.star" }
+func (RepoUnstar) ActionName() string      { return "repo.unstar" }
+func (RepoWatch) ActionName() string       { return "repo.watch" }
+func (RepoUnwatch) ActionName() string     { return "repo.unwatch" }
+func (CollaboratorSet) ActionName() string { return "repo.collaborator.set" }
+func (RepoPush) ActionName() string        { return "repo.push" }
+func (RepoManifest) ActionName() string    { return "repo.manifest" }
+func (IssueCreate) ActionName() string     { return "issue.create" }
+func (IssueEdit) ActionName() string       { return "issue.edit" }
+func (IssueClose) ActionName() string      { return "issue.close" }
+func (IssueReopen) ActionName() string     { return "issue.reopen" }
+func (IssueComment) ActionName() string    { return "issue.comment" }
+func (LabelCreate) ActionName() string     { return "label.create" }
+func (LabelDelete) ActionName() string     { return "label.delete" }
+func (PullCreate) ActionName() string      { return "pr.create" }
+func (PullUpdate) ActionName() string      { return "pr.update" }
+func (PullClose) ActionName() string       { return "pr.close" }
+func (PullReopen) ActionName() string      { return "pr.reopen" }
+func (PullReview) ActionName() string      { return "pr.review" }
+func (PullMerge) ActionName() string       { return "pr.merge" }
