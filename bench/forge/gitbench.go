@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/dforge/dforge/bench/internal/corpus"
@@ -112,6 +113,7 @@ func benchGit(ctx context.Context, o options, g *gitTool, c *forgenode.Client, d
 	for round := range o.rounds {
 		for _, name := range order(round, servers) {
 			dest := filepath.Join(tmp, "clone-"+strconv.Itoa(round))
+			syscall.Sync() // as before each push
 			var t transfer
 			var err error
 			t.d, t.bytes, err = g.clone(ctx, servers[name], dest)
@@ -142,6 +144,10 @@ func benchGit(ctx context.Context, o options, g *gitTool, c *forgenode.Client, d
 			if name == dforgeServer {
 				emptyBlockstore(data, n)
 			}
+			// Each push starts on an idle disk: what the last round wrote
+			// or removed (the blocks, the last repository) is written back
+			// first, not during the next server's push.
+			syscall.Sync()
 			t, err := pushFresh(ctx, g, c, name, round, big, tmp, backendPush.URL)
 			if ctx.Err() != nil {
 				return r
