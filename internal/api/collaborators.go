@@ -28,21 +28,21 @@ func (a *API) listCollaborators(w http.ResponseWriter, r *http.Request) error {
 
 // collaboratorOf resolves the {collaborator} of the path and their
 // permission on the path's repository.
-func (a *API) collaboratorOf(r *http.Request) (index.Repo, common.Address, forge.Perm, forge.Perm, error) {
-	rec, viewerPerm, err := a.repoOf(r)
+func (a *API) collaboratorOf(r *http.Request) (index.Repo, common.Address, forge.Perm, error) {
+	rec, _, err := a.repoOf(r)
 	if err != nil {
-		return index.Repo{}, common.Address{}, forge.PermNone, forge.PermNone, err
+		return index.Repo{}, common.Address{}, forge.PermNone, err
 	}
 	who, err := a.hosting.Owner(r.Context(), r.PathValue("collaborator"))
 	if err != nil {
-		return index.Repo{}, common.Address{}, forge.PermNone, forge.PermNone, err
+		return index.Repo{}, common.Address{}, forge.PermNone, err
 	}
 	p, err := a.forge.Permission(r.Context(), rec, who)
-	return rec, who, p, viewerPerm, err
+	return rec, who, p, err
 }
 
 func (a *API) getCollaborator(w http.ResponseWriter, r *http.Request) error {
-	rec, who, _, _, err := a.collaboratorOf(r)
+	rec, who, _, err := a.collaboratorOf(r)
 	if err != nil {
 		return err
 	}
@@ -60,7 +60,7 @@ func (a *API) getCollaborator(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) getCollaboratorPermission(w http.ResponseWriter, r *http.Request) error {
-	_, who, p, _, err := a.collaboratorOf(r)
+	_, who, p, err := a.collaboratorOf(r)
 	if err != nil {
 		return err
 	}
@@ -77,7 +77,7 @@ func (a *API) putCollaborator(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rec, who, _, viewerPerm, err := a.collaboratorOf(r)
+	rec, who, _, err := a.collaboratorOf(r)
 	if err != nil {
 		return err
 	}
@@ -96,9 +96,6 @@ func (a *API) putCollaborator(w http.ResponseWriter, r *http.Request) error {
 	if _, ok := chainforge.ParsePerm(perm); !ok || perm == "none" {
 		return usererr.BadFieldf("permission", "permission must be read, write, maintain or admin")
 	}
-	if err := ownerOnly(viewerPerm, "manage its collaborators"); err != nil {
-		return err
-	}
 	if err := a.hosting.SetCollaborator(r.Context(), id.User.Address, rec, who, perm); err != nil {
 		return a.hostingError(w, r, err)
 	}
@@ -111,11 +108,8 @@ func (a *API) deleteCollaborator(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rec, who, _, viewerPerm, err := a.collaboratorOf(r)
+	rec, who, _, err := a.collaboratorOf(r)
 	if err != nil {
-		return err
-	}
-	if err := ownerOnly(viewerPerm, "manage its collaborators"); err != nil {
 		return err
 	}
 	if err := a.hosting.SetCollaborator(r.Context(), id.User.Address, rec, who, "none"); err != nil {

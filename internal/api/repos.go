@@ -216,25 +216,13 @@ func (a *API) editRepo(w http.ResponseWriter, r *http.Request) error {
 	return reply(w, a.repoWithParent(r, rec, perm))
 }
 
-// ownerOnly refuses, before anything is written, what only the owner may
-// do; the forge module checks again.
-func ownerOnly(perm forge.Perm, what string) error {
-	if perm < forge.PermOwner {
-		return usererr.Deniedf("only the repository's owner may %s", what)
-	}
-	return nil
-}
-
 func (a *API) deleteRepo(w http.ResponseWriter, r *http.Request) error {
 	id, err := requireUser(r)
 	if err != nil {
 		return err
 	}
-	rec, perm, err := a.repoOf(r)
+	rec, _, err := a.repoOf(r)
 	if err != nil {
-		return err
-	}
-	if err := ownerOnly(perm, "delete it"); err != nil {
 		return err
 	}
 	if err := a.hosting.Delete(r.Context(), id.User.Address, rec); err != nil {
@@ -278,7 +266,7 @@ func (a *API) transferRepo(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rec, perm, err := a.repoOf(r)
+	rec, _, err := a.repoOf(r)
 	if err != nil {
 		return err
 	}
@@ -289,14 +277,7 @@ func (a *API) transferRepo(w http.ResponseWriter, r *http.Request) error {
 	if err := decode(w, r, maxRepoBody, &in); err != nil {
 		return err
 	}
-	if err := ownerOnly(perm, "transfer it"); err != nil {
-		return err
-	}
-	to, err := a.hosting.Owner(r.Context(), strings.TrimSpace(in.NewOwner))
-	if err != nil || in.NewOwner == "" {
-		return usererr.BadFieldf("new_owner", "new_owner must be an existing username or an address")
-	}
-	moved, err := a.hosting.Transfer(r.Context(), id.User.Address, rec, to)
+	moved, err := a.hosting.Transfer(r.Context(), id.User.Address, rec, in.NewOwner)
 	if err != nil {
 		return a.hostingError(w, r, err)
 	}

@@ -537,7 +537,14 @@ func TestForkTransferStarDelete(t *testing.T) {
 	n.Git(dir, "push", "--quiet", "origin", "main")
 
 	// Transfer to carol: the repository and its git data move.
-	n.JSON("POST", repoPath(alice, "lib")+"/transfer", bob, map[string]string{"new_owner": carol.Name()}, http.StatusForbidden, nil)
+	var refusal struct{ Message, Code string }
+	n.JSON("POST", repoPath(alice, "lib")+"/transfer", bob, map[string]string{"new_owner": carol.Name()}, http.StatusForbidden, &refusal)
+	if refusal.Code != "forbidden" || refusal.Message != "only the repository's owner may transfer it" {
+		t.Fatalf("a non-owner's transfer: %+v", refusal)
+	}
+	// The service decides permission before it reads the new owner.
+	n.JSON("POST", repoPath(alice, "lib")+"/transfer", bob, map[string]string{"new_owner": "nobody-at-all"}, http.StatusForbidden, nil)
+	n.JSON("POST", repoPath(alice, "lib")+"/transfer", alice, map[string]string{"new_owner": "nobody-at-all"}, http.StatusUnprocessableEntity, nil)
 	n.JSON("POST", repoPath(alice, "lib")+"/transfer", alice, map[string]string{"new_owner": carol.Name()}, http.StatusAccepted, &got)
 	if got.Owner.Login != carol.Name() {
 		t.Fatalf("transferred %+v", got)

@@ -546,6 +546,9 @@ func (h *Repos) Fork(ctx context.Context, actor common.Address, src index.Repo, 
 
 // Delete deletes r (the forge checks actor owns it), then its git data.
 func (h *Repos) Delete(ctx context.Context, actor common.Address, r index.Repo) error {
+	if err := h.ownerOnly(ctx, actor, r, "delete it"); err != nil {
+		return err
+	}
 	dir, _ := h.Dir(r) // before the record goes: it knows the owner
 	if _, err := h.forge.Do(ctx, actor, chainforge.RepoDelete{Repo: r.ID}); err != nil {
 		return fmt.Errorf("record the deletion: %w", err)
@@ -563,7 +566,14 @@ func (h *Repos) Delete(ctx context.Context, actor common.Address, r index.Repo) 
 
 // Transfer gives r to newOwner and moves its git data under them. The
 // former owner's forks of a private repository go, with their git data.
-func (h *Repos) Transfer(ctx context.Context, actor common.Address, r index.Repo, newOwner common.Address) (index.Repo, error) {
+func (h *Repos) Transfer(ctx context.Context, actor common.Address, r index.Repo, newOwnerName string) (index.Repo, error) {
+	if err := h.ownerOnly(ctx, actor, r, "transfer it"); err != nil {
+		return index.Repo{}, err
+	}
+	newOwner, err := h.Owner(ctx, strings.TrimSpace(newOwnerName))
+	if err != nil || strings.TrimSpace(newOwnerName) == "" {
+		return index.Repo{}, usererr.BadFieldf("new_owner", "new_owner must be an existing username or an address")
+	}
 	res, err := h.forge.Do(ctx, actor, chainforge.RepoTransfer{Repo: r.ID, NewOwner: newOwner})
 	if err != nil {
 		return index.Repo{}, fmt.Errorf("record the transfer: %w", err)
@@ -586,6 +596,9 @@ func (h *Repos) Transfer(ctx context.Context, actor common.Address, r index.Repo
 // can no longer read a private repository loses their forks of it (the
 // forge module deletes them), and this deletes their git data.
 func (h *Repos) SetCollaborator(ctx context.Context, actor common.Address, r index.Repo, user common.Address, perm string) error {
+	if err := h.ownerOnly(ctx, actor, r, "manage its collaborators"); err != nil {
+		return err
+	}
 	res, err := h.forge.Do(ctx, actor, chainforge.CollaboratorSet{Repo: r.ID, User: user, Permission: perm})
 	if err != nil {
 		return fmt.Errorf("record the collaborator: %w", err)
@@ -673,4 +686,17 @@ func (h *Repos) Update(ctx context.Context, actor common.Address, r index.Repo, 
 		}
 	}
 	return updated, nil
+}
+
+// ownerOnly refuses, before anything is written, what only the owner may
+// do, with a message that says so; the forge module checks again.
+func (h *Repos) ownerOnly(ctx context.Context, actor common.Address, r index.Repo, what string) error {
+	perm, err := h.forge.Permission(ctx, r, actor)
+	if err != nil {
+		return fmt.Errorf("permission on repository %d: %w", r.ID, err)
+	}
+	if perm < forge.PermOwner {
+		return usererr.Deniedf("only the repository's owner may %s", what)
+	}
+	return nil
 }
