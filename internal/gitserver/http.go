@@ -163,6 +163,9 @@ func (s *Server) rpc(w http.ResponseWriter, r *http.Request, repo repoaccess.Rep
 		defer done()
 		cmd.Env = append(cmd.Env, "DFORGE_HOOK_BIN="+s.hookBin, "DFORGE_HOOK_URL="+s.hooks.url, "DFORGE_HOOK_TOKEN="+token)
 	}
+	if service == receivePack {
+		growPipe(stdin)
+	}
 	in := &input{body: body, raw: r.Body, stdin: stdin, done: make(chan struct{})}
 	s.stream(w, r, cmd, "application/x-"+service+"-result", nil, in)
 }
@@ -327,7 +330,7 @@ type input struct {
 
 func (in *input) pump() {
 	defer close(in.done)
-	buf := make([]byte, 64*1024)
+	buf := make([]byte, 256*1024)
 	for {
 		n, err := in.body.Read(buf)
 		if n > 0 {
