@@ -151,7 +151,11 @@ func (ix *Index) Reviews(ctx context.Context, repo, number uint64) ([]Review, er
 		at[rv.ID] = len(out)
 		out = append(out, rv)
 	}
+	err = rows.Err() // a read cut short is an error, not a shorter list
 	rows.Close()
+	if err != nil {
+		return nil, fmt.Errorf("list reviews: %w", err)
+	}
 	comments, err := ix.ReviewComments(ctx, repo, number)
 	if err != nil {
 		return nil, err
