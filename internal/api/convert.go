@@ -128,11 +128,11 @@ func toForgeUser(r *http.Request, u index.User) forgeUserJSON {
 	if name == "" && common.IsHexAddress(u.Address) {
 		name = names.Default(common.HexToAddress(u.Address))
 	}
-	addr := u.Address
+	addr, id := u.Address, int64(0)
 	if common.IsHexAddress(addr) {
-		addr = checksummed(addr)
+		addr, id = checksummed(addr), index.AccountID(common.HexToAddress(addr))
 	}
-	return forgeUserJSON{Login: name, HTMLURL: siteURL(r) + "/" + name, WalletAddress: addr}
+	return forgeUserJSON{ID: id, Login: name, HTMLURL: siteURL(r) + "/" + name, WalletAddress: addr}
 }
 
 // checksummed is addr in EIP-55 form. Lists show the same few people on

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -313,3 +314,99 @@ func TestGiteaSDK(t *testing.T) {
 		t.Fatalf("ListRepoTags: %+v", tags)
 	}
 }
+
+// TestGiteaSDKDefaults drives the calls whose options the SDK always sends
+// whole: closing an issue or a pull request sends title "" (and, for a
+// pull request, base, body and assignee ""), which leave them as they are;
+// the repository's comments are listed together; the user search parses,
+// with ids and dates from the chain.
+func TestGiteaSDKDefaults(t *testing.T) {
+	t.Parallel()
+	n := forgetest.Start(t)
+	alice, bob := signUpForSDK(t, n), signUpForSDK(t, n)
+	c, owner := alice.client, alice.login
+	const name = "sdk-defaults"
+	_, _, err := c.CreateRepo(gitea.CreateRepoOption{Name: name, AutoInit: true, Readme: "Default"})
+	check(t, "CreateRepo", err)
+	wt := n.Clone(n.Remote(&forgetest.User{Token: alice.token}, owner, name))
+	n.Git(wt, "checkout", "-q", "-b", "feature")
+	n.Commit(wt, "Add the app", map[string]string{"app.go": "package app\n"})
+	n.Git(wt, "push", "-q", "origin", "feature")
+
+	// 1. An issue and a pull request, each with a comment.
+	issue, _, err := c.CreateIssue(owner, name, gitea.CreateIssueOption{Title: "It breaks", Body: "Steps."})
+	check(t, "CreateIssue", err)
+	pr, _, err := c.CreatePullRequest(owner, name, gitea.CreatePullRequestOption{Head: "feature", Base: "main", Title: "Add the app", Body: "The app."})
+	check(t, "CreatePullRequest", err)
+	onIssue, _, err := bob.client.CreateIssueComment(owner, name, issue.Index, gitea.CreateIssueCommentOption{Body: "Me too."})
+	check(t, "CreateIssueComment on the issue", err)
+	onPull, _, err := c.CreateIssueComment(owner, name, pr.Index, gitea.CreateIssueCommentOption{Body: "Ready."})
+	check(t, "CreateIssueComment on the pull request", err)
+
+	// 2. Closing them with the SDK's defaults keeps the titles.
+	closed := gitea.StateClosed
+	edited, _, err := c.EditIssue(owner, name, issue.Index, gitea.EditIssueOption{State: &closed})
+	check(t, "EditIssue closing", err)
+	if edited.State != gitea.StateClosed || edited.Title != "It breaks" || edited.Body != "Steps." {
+		t.Fatalf("EditIssue: %+v", edited)
+	}
+	editedPR, _, err := c.EditPullRequest(owner, name, pr.Index, gitea.EditPullRequestOption{State: &closed})
+	check(t, "EditPullRequest closing", err)
+	if editedPR.State != gitea.StateClosed || editedPR.Title != "Add the app" || editedPR.Base == nil || editedPR.Base.Ref != "main" {
+		t.Fatalf("EditPullRequest: %+v", editedPR)
+	}
+	reopened, _, err := c.EditIssue(owner, name, issue.Index, gitea.EditIssueOption{Title: "It breaks on start", State: ptr(gitea.StateOpen)})
+	check(t, "EditIssue reopening with a title", err)
+	if reopened.State != gitea.StateOpen || reopened.Title != "It breaks on start" {
+		t.Fatalf("EditIssue reopening: %+v", reopened)
+	}
+
+	// 3. The repository's comments, issues' and pull requests' together.
+	all, res, err := c.ListRepoIssueComments(owner, name, gitea.ListIssueCommentOptions{})
+	check(t, "ListRepoIssueComments", err)
+	if len(all) != 2 || all[0].ID != onIssue.ID || all[1].ID != onPull.ID || all[0].Poster == nil || all[0].Poster.UserName != bob.login ||
+		all[0].PRURL != "" || all[1].PRURL == "" || res.Header.Get("X-Total-Count") != "2" {
+		t.Fatalf("ListRepoIssueComments: %+v", all)
+	}
+	// since and before: both comments are older than a second from now.
+	soon := all[1].Created.Add(2 * time.Second)
+	later, _, err := c.ListRepoIssueComments(owner, name, gitea.ListIssueCommentOptions{Since: soon})
+	check(t, "ListRepoIssueComments since", err)
+	earlier, _, err := c.ListRepoIssueComments(owner, name, gitea.ListIssueCommentOptions{Before: soon})
+	check(t, "ListRepoIssueComments before", err)
+	if len(later) != 0 || len(earlier) != 2 {
+		t.Fatalf("ListRepoIssueComments since %v: %d comments, before it: %d", soon, len(later), len(earlier))
+	}
+	one, _, err := c.GetIssueComment(owner, name, onPull.ID)
+	check(t, "GetIssueComment", err)
+	if one.ID != onPull.ID || one.Body != "Ready." || one.PRURL == "" {
+		t.Fatalf("GetIssueComment: %+v", one)
+	}
+
+	// 4. The user search parses: ids and creation dates from the chain.
+	users, _, err := c.SearchUsers(gitea.SearchUsersOption{KeyWord: bob.login})
+	check(t, "SearchUsers", err)
+	if len(users) != 1 || users[0].UserName != bob.login || users[0].ID == 0 || users[0].Created.IsZero() {
+		t.Fatalf("SearchUsers: %+v", users)
+	}
+	me, _, err := bob.client.GetMyUserInfo()
+	check(t, "GetMyUserInfo", err)
+	other, _, err := c.GetUserInfo(bob.login)
+	check(t, "GetUserInfo", err)
+	if me.ID != users[0].ID || other.ID != users[0].ID || !other.Created.Equal(users[0].Created) {
+		t.Fatalf("bob's id: search %d %v, /user %d, /users/{username} %d %v", users[0].ID, users[0].Created, me.ID, other.ID, other.Created)
+	}
+	var byID struct {
+		OK   bool `json:"ok"`
+		Data []struct {
+			ID    int64  `json:"id"`
+			Login string `json:"login"`
+		} `json:"data"`
+	}
+	n.JSON("GET", "/api/v1/users/search?uid="+strconv.FormatInt(users[0].ID, 10), nil, nil, http.StatusOK, &byID)
+	if !byID.OK || len(byID.Data) != 1 || byID.Data[0].Login != bob.login || byID.Data[0].ID != users[0].ID {
+		t.Fatalf("search by uid: %+v", byID)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -3,8 +3,11 @@ package api
 import (
 	"context"
 	"errors"
+	"math"
 	"net/http"
+	"strconv"
 	"strings"
+	"time"
 
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/index"
@@ -37,6 +40,83 @@ func (h *issuesAPI) listComments(w http.ResponseWriter, r *http.Request) error {
 		out[i] = l.comment(is, c)
 	}
 	return h.respondList(w, r, p, total, out, nil)
+}
+
+// listRepoComments is Gitea's GET /repos/{owner}/{repo}/issues/comments:
+// the comments of every issue and pull request of the repository, oldest
+// first, bounded by since and before (RFC 3339) and paged.
+func (h *issuesAPI) listRepoComments(w http.ResponseWriter, r *http.Request) error {
+	repo, _, err := h.repoOf(r)
+	if err != nil {
+		return err
+	}
+	p, err := pageOf(r)
+	if err != nil {
+		return err
+	}
+	var f index.CommentFilter
+	if f.Since, err = timeParam(r, "since"); err != nil {
+		return err
+	}
+	if f.Before, err = timeParam(r, "before"); err != nil {
+		return err
+	}
+	list, total, err := h.forge.Index().RepoComments(r.Context(), repo.ID, f, p)
+	if err != nil {
+		return err
+	}
+	l := h.linksFor(r, repo)
+	out := make([]commentJSON, len(list))
+	for i, c := range list {
+		out[i] = l.comment(index.Issue{Number: c.Number, IsPull: c.IsPull}, c)
+	}
+	return h.respondList(w, r, p, total, out, nil)
+}
+
+// getRepoComment is Gitea's GET /repos/{owner}/{repo}/issues/comments/{id}.
+// Go's mux cannot hold that pattern beside /issues/{index}/comments (the
+// path /issues/comments/comments matches both), so it is registered as
+// /issues/{index}/{id} and answers only when {index} is "comments".
+func (h *issuesAPI) getRepoComment(w http.ResponseWriter, r *http.Request) error {
+	if r.PathValue("index") != "comments" {
+		return usererr.Missingf("there is no such issue route: %s", r.URL.Path)
+	}
+	repo, _, err := h.repoOf(r)
+	if err != nil {
+		return err
+	}
+	raw := r.PathValue("id")
+	id, err := strconv.ParseUint(raw, 10, 64)
+	if err != nil || id == 0 {
+		return usererr.Missingf("there is no comment %s", raw)
+	}
+	c, err := h.forge.Index().CommentByID(r.Context(), repo.ID, id)
+	if err != nil {
+		return err
+	}
+	return reply(w, h.linksFor(r, repo).comment(index.Issue{Number: c.Number, IsPull: c.IsPull}, c))
+}
+
+// timeParam reads query parameter name as an RFC 3339 time, in Unix
+// nanoseconds (at least 1); 0 when absent.
+func timeParam(r *http.Request, name string) (int64, error) {
+	v := r.URL.Query().Get(name)
+	if v == "" {
+		return 0, nil
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return 0, usererr.BadFieldf(name, "%s must be a time in RFC 3339 form, such as 2024-01-02T15:04:05Z", name)
+	}
+	// Nanoseconds hold the years 1678 to 2262: a time past them is the
+	// last (or first) moment they hold, not a wrapped-around number.
+	switch {
+	case t.After(time.Unix(0, math.MaxInt64)):
+		return math.MaxInt64, nil
+	case !t.After(time.Unix(0, 0)):
+		return 1, nil // before every block: since keeps all, before none
+	}
+	return t.UnixNano(), nil
 }
 
 func (h *issuesAPI) createComment(w http.ResponseWriter, r *http.Request) error {

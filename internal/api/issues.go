@@ -36,10 +36,13 @@ func (a *API) registerIssues(mux *http.ServeMux) {
 	const repo = "/api/v1/repos/{owner}/{repo}"
 	mux.HandleFunc("GET "+repo+"/issues", h.serve(h.listIssues))
 	mux.HandleFunc("POST "+repo+"/issues", w(h.createIssue))
+	mux.HandleFunc("GET "+repo+"/issues/comments", h.serve(h.listRepoComments))
 	mux.HandleFunc("GET "+repo+"/issues/{index}", h.serve(h.getIssue))
 	mux.HandleFunc("PATCH "+repo+"/issues/{index}", w(h.editIssue))
 	mux.HandleFunc("GET "+repo+"/issues/{index}/comments", h.serve(h.listComments))
 	mux.HandleFunc("POST "+repo+"/issues/{index}/comments", w(h.createComment))
+	// GET /issues/comments/{id}: see getRepoComment.
+	mux.HandleFunc("GET "+repo+"/issues/{index}/{id}", h.serve(h.getRepoComment))
 	mux.HandleFunc("GET "+repo+"/issues/{index}/labels", h.serve(h.listIssueLabels))
 	mux.HandleFunc("POST "+repo+"/issues/{index}/labels", w(h.addIssueLabels))
 	mux.HandleFunc("PUT "+repo+"/issues/{index}/labels", w(h.replaceIssueLabels))
@@ -462,9 +465,12 @@ func (h *issuesAPI) pullRecord(ctx context.Context, repo index.Repo, is index.Is
 
 // issueChange checks the title and body an edit sets, keeping those that
 // differ from is, and names its assignees (Gitea's assignee and assignees).
+// An empty title leaves the title as it is, as in Gitea: its SDK always
+// sends one, "" when the caller set none. A title of only spaces is still
+// refused.
 func issueChange(is index.Issue, title, body, assignee *string, assignees *[]string) (forge.IssueChange, error) {
 	var c forge.IssueChange
-	if title != nil && *title != is.Title {
+	if title != nil && *title != "" && *title != is.Title {
 		if err := checkTitle(*title); err != nil {
 			return c, err
 		}
@@ -476,7 +482,9 @@ func issueChange(is index.Issue, title, body, assignee *string, assignees *[]str
 		}
 		c.Body = body
 	}
-	if assignee != nil || assignees != nil {
+	// As Gitea: an assignee of "" (the SDK's pull request edit always
+	// sends one) and no assignees leave them as they are; [] clears them.
+	if (assignee != nil && *assignee != "") || assignees != nil {
 		var many []string
 		if assignees != nil {
 			many = *assignees

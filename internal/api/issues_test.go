@@ -146,3 +146,71 @@ func TestPrivateIssues(t *testing.T) {
 		t.Fatalf("private issues: %d", total)
 	}
 }
+
+// TestRepoComments: GET /issues/comments lists every comment of a
+// repository's issues and pull requests, and /issues/comments/{id} reads
+// one of them; a private repository's are 404 to those who cannot read it.
+// An edit's empty title (the Gitea SDK always sends one) leaves the title.
+func TestRepoComments(t *testing.T) {
+	t.Parallel()
+	n := startIssuesNode(t)
+	alice, bob, carol := n.NewUser(), n.NewUser(), n.NewUser()
+	n.repo(alice, "open-one", false)
+	n.repo(alice, "secret", true)
+	for _, name := range []string{"open-one", "secret"} {
+		base := "/api/v1/repos/" + alice.Name() + "/" + name
+		n.must(http.StatusCreated, alice, "POST", base+"/issues", map[string]any{"title": "First"})
+		n.must(http.StatusCreated, alice, "POST", base+"/issues", map[string]any{"title": "Second"})
+		n.must(http.StatusCreated, alice, "POST", base+"/issues/2/comments", map[string]any{"body": "On the second."})
+		n.must(http.StatusCreated, alice, "POST", base+"/issues/1/comments", map[string]any{"body": "On the first."})
+	}
+	base := "/api/v1/repos/" + alice.Name() + "/open-one"
+	n.must(http.StatusCreated, bob, "POST", base+"/issues/1/comments", map[string]any{"body": "Bob's."})
+
+	// 1. All of them, oldest first, paged with Gitea's headers.
+	res := n.must(http.StatusOK, nil, "GET", base+"/issues/comments", nil)
+	all := res.list()
+	if len(all) != 3 || all[0]["body"] != "On the second." || all[1]["body"] != "On the first." || all[2]["body"] != "Bob's." ||
+		!strings.HasSuffix(all[0]["issue_url"].(string), "/issues/2") || res.header.Get("X-Total-Count") != "3" {
+		t.Fatalf("repository comments: %s", res.body)
+	}
+	if page := n.must(http.StatusOK, nil, "GET", base+"/issues/comments?limit=1&page=3", nil).list(); len(page) != 1 || page[0]["id"] != all[2]["id"] {
+		t.Fatalf("page 3 of 1: %v", page)
+	}
+	if none := n.must(http.StatusOK, nil, "GET", base+"/issues/comments?since=2999-01-01T00:00:00Z", nil).list(); len(none) != 0 {
+		t.Fatalf("since the future: %v", none)
+	}
+	if got := n.must(http.StatusOK, nil, "GET", base+"/issues/comments?before=2999-01-01T00:00:00Z", nil).list(); len(got) != 3 {
+		t.Fatalf("before the future: %v", got)
+	}
+	n.must(http.StatusUnprocessableEntity, nil, "GET", base+"/issues/comments?since=yesterday", nil)
+
+	// 2. One by id; an id of another repository, or none, is 404.
+	one := n.must(http.StatusOK, nil, "GET", fmt.Sprintf("%s/issues/comments/%.0f", base, all[2]["id"].(float64)), nil).obj()
+	if one["body"] != "Bob's." || one["user"].(map[string]any)["login"] != bob.Name() || one["user"].(map[string]any)["id"] == 0.0 {
+		t.Fatalf("comment by id: %v", one)
+	}
+	secret := "/api/v1/repos/" + alice.Name() + "/secret"
+	theirs := n.must(http.StatusOK, alice, "GET", secret+"/issues/comments", nil).list()
+	if len(theirs) != 2 {
+		t.Fatalf("alice's private comments: %v", theirs)
+	}
+	n.must(http.StatusNotFound, nil, "GET", fmt.Sprintf("%s/issues/comments/%.0f", base, theirs[0]["id"].(float64)), nil)
+	n.must(http.StatusNotFound, nil, "GET", base+"/issues/comments/99999", nil)
+	n.must(http.StatusNotFound, nil, "GET", base+"/issues/1/99999", nil)
+	for _, who := range []*forgetest.User{nil, carol} {
+		n.must(http.StatusNotFound, who, "GET", secret+"/issues/comments", nil)
+		n.must(http.StatusNotFound, who, "GET", fmt.Sprintf("%s/issues/comments/%.0f", secret, theirs[0]["id"].(float64)), nil)
+	}
+	// The issue's own comments are still its own.
+	if got := n.must(http.StatusOK, nil, "GET", base+"/issues/1/comments", nil).list(); len(got) != 2 {
+		t.Fatalf("issue 1's comments: %v", got)
+	}
+
+	// 3. An empty title leaves the title; one of only spaces is refused.
+	closed := n.must(http.StatusCreated, alice, "PATCH", base+"/issues/1", map[string]any{"title": "", "state": "closed"}).obj()
+	if closed["title"] != "First" || closed["state"] != "closed" {
+		t.Fatalf("closed with an empty title: %v", closed)
+	}
+	n.must(http.StatusUnprocessableEntity, alice, "PATCH", base+"/issues/1", map[string]any{"title": "   "})
+}

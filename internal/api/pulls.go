@@ -223,7 +223,8 @@ func (h *issuesAPI) pullDiff(w http.ResponseWriter, r *http.Request, number, for
 }
 
 // editPull applies Gitea's EditPullRequestOption: title, body, assignees
-// and state (closed or open). The base branch cannot change.
+// and state (closed or open). The base branch cannot change; an empty base
+// (the Gitea SDK always sends one) or an empty title leaves it as it is.
 func (h *issuesAPI) editPull(w http.ResponseWriter, r *http.Request) error {
 	id, err := requireUser(r)
 	if err != nil {
@@ -244,7 +245,7 @@ func (h *issuesAPI) editPull(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if in.Base != nil && *in.Base != pr.BaseBranch {
+	if in.Base != nil && *in.Base != "" && *in.Base != pr.BaseBranch {
 		return usererr.BadFieldf("base", "the base branch of a pull request cannot change; close it and open another")
 	}
 	change, err := issueChange(pr.Issue, in.Title, in.Body, in.Assignee, in.Assignees)

@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/dforge/dforge/internal/index"
@@ -28,14 +29,22 @@ func (a *API) registerSearch(mux *http.ServeMux) {
 }
 
 // searchUsers is Gitea's user search ({ok, data}): the accounts whose name,
-// or full name on this node, holds q in any case; the one named q exactly
-// first, then by name. No q lists everyone.
+// or full name on this node, holds q in any case, and whose id is uid when
+// given; the one named q exactly first, then by name. No q lists everyone.
+// Ids and creation dates come from the chain (index.AccountID), the same
+// on every node.
 func (a *API) searchUsers(w http.ResponseWriter, r *http.Request) error {
 	p, err := pageOf(r)
 	if err != nil {
 		return err
 	}
-	people, total, err := a.index.SearchPeople(r.Context(), r.URL.Query().Get("q"), p)
+	var uid int64
+	if v := r.URL.Query().Get("uid"); v != "" {
+		if uid, err = strconv.ParseInt(v, 10, 64); err != nil || uid < 0 {
+			return usererr.BadFieldf("uid", "uid must be a user id, a whole number")
+		}
+	}
+	people, total, err := a.index.SearchPeople(r.Context(), r.URL.Query().Get("q"), uid, p)
 	out := make([]userJSON, 0, len(people))
 	for _, pr := range people {
 		out = append(out, personJSON(pr))

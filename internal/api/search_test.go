@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/dforge/dforge/internal/forgetest"
+	"github.com/dforge/dforge/internal/index"
 )
 
 // The search tests run a whole node (forgetest) and search what they made
@@ -67,10 +68,19 @@ func TestSearchUsers(t *testing.T) {
 	}
 	got := page.Data[0]
 	_, hasEmail := got["email"]
-	if got["login"] != bob.Name() || got["full_name"] != "Grace Hopper" || got["location"] != "Arlington" || got["id"] != float64(bob.ID) ||
+	if got["login"] != bob.Name() || got["full_name"] != "Grace Hopper" || got["location"] != "Arlington" || got["id"] != float64(index.AccountID(bob.Address)) ||
 		got["wallet_address"] != bob.Address.Hex() || got["created"] == "" || hasEmail {
 		t.Fatalf("bob as found: %v", got)
 	}
+	// uid finds bob by that id, the same on every node (it comes from
+	// his address); an id nobody has finds nobody.
+	if page, res := n.searchUsers("", fmt.Sprintf("&uid=%d", index.AccountID(bob.Address))); len(page.Data) != 1 || page.Data[0]["login"] != bob.Name() {
+		t.Fatalf("search by uid: %s", res.body)
+	}
+	if page, _ := n.searchUsers(alice.Name(), fmt.Sprintf("&uid=%d", index.AccountID(bob.Address))); len(page.Data) != 0 {
+		t.Fatalf("alice's name with bob's uid: %v", page.Data)
+	}
+	n.must(http.StatusUnprocessableEntity, nil, "GET", "/api/v1/users/search?uid=bob", nil)
 	profile := n.must(http.StatusOK, nil, "GET", "/api/v1/users/"+bob.Name(), nil).obj()
 	for _, k := range []string{"id", "login", "full_name", "description", "location", "website", "created", "wallet_address"} {
 		if fmt.Sprint(profile[k]) != fmt.Sprint(got[k]) {

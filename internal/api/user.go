@@ -7,6 +7,7 @@ import (
 
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/chain/tx"
+	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/usererr"
 )
 
@@ -49,7 +50,22 @@ func (a *API) getUser(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, toUserJSON(id.User, true))
+	return reply(w, a.withAccount(r, toUserJSON(id.User, true), id.User))
+}
+
+// withAccount gives j the id and creation date the user search gives u's
+// account: from the chain, so every node answers the same. An account the
+// chain has not seen yet keeps its id (from the address) and the date it
+// first signed in here.
+func (a *API) withAccount(r *http.Request, j userJSON, u auth.User) userJSON {
+	j.ID = index.AccountID(u.Address)
+	if a.index == nil {
+		return j
+	}
+	if p, err := a.index.PersonByAddress(r.Context(), u.Address); err == nil && !p.Created.IsZero() {
+		j.Created = p.Created.Format(time.RFC3339)
+	}
+	return j
 }
 
 func (a *API) patchUserSettings(w http.ResponseWriter, r *http.Request) error {
@@ -88,7 +104,7 @@ func (a *API) getUserByName(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	me, signedIn := auth.UserFrom(r.Context())
-	writeJSON(w, http.StatusOK, toUserJSON(u, signedIn && u.ID != 0 && me.ID == u.ID))
+	writeJSON(w, http.StatusOK, a.withAccount(r, toUserJSON(u, signedIn && u.ID != 0 && me.ID == u.ID), u))
 	return nil
 }
 

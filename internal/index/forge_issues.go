@@ -262,6 +262,8 @@ type Comment struct {
 	Body    string `json:"body"`
 	Height  int64  `json:"height"`
 	Created string `json:"created"`
+	// IsPull is set by the repository-wide reads (RepoComments, CommentByID).
+	IsPull bool `json:"is_pull,omitempty"`
 }
 
 // Comments lists the comments of issue number, oldest first.
@@ -282,4 +284,65 @@ func (ix *Index) Comments(ctx context.Context, repo, number uint64, p Page) ([]C
 		return nil, 0, fmt.Errorf("list comments: %w", err)
 	}
 	return out, total, nil
+}
+
+// CommentFilter bounds a repository's comments by time (Unix nanoseconds;
+// 0 for no bound): Since is inclusive, Before exclusive, as in Gitea.
+type CommentFilter struct {
+	Since, Before int64
+}
+
+const repoCommentCols = `c.id, c.repo_id, c.number, c.author, ` + "%s" + `, c.body, c.height, c.time_ns, COALESCE(i.is_pull, FALSE)`
+
+func repoCommentFrom() string {
+	return `forge_comments c LEFT JOIN chain_accounts a ON a.address = c.author
+		LEFT JOIN forge_issues i ON i.repo_id = c.repo_id AND i.number = c.number`
+}
+
+func scanRepoComment(rows interface{ Scan(...any) error }, extra ...any) (Comment, error) {
+	var c Comment
+	var id, r, n, ns int64
+	var author, name string
+	err := rows.Scan(append([]any{&id, &r, &n, &author, &name, &c.Body, &c.Height, &ns, &c.IsPull}, extra...)...)
+	c.ID, c.Repo, c.Number, c.Author, c.Created = uint64(id), uint64(r), uint64(n), user(author, name), formatTime(ns)
+	return c, err
+}
+
+// RepoComments lists the comments of every issue and pull request of repo
+// within f, oldest first.
+func (ix *Index) RepoComments(ctx context.Context, repo uint64, f CommentFilter, p Page) ([]Comment, int64, error) {
+	out := []Comment{}
+	where, args := "c.repo_id = $1", []any{int64(repo)}
+	if f.Since > 0 {
+		args = append(args, f.Since)
+		where += fmt.Sprintf(" AND c.time_ns >= $%d", len(args))
+	}
+	if f.Before > 0 {
+		args = append(args, f.Before)
+		where += fmt.Sprintf(" AND c.time_ns < $%d", len(args))
+	}
+	total, err := ix.page(ctx, fmt.Sprintf(repoCommentCols, userExpr("a")), repoCommentFrom(), where, "c.id", args, p,
+		func(rows *sql.Rows, total *int64) error {
+			c, err := scanRepoComment(rows, total)
+			out = append(out, c)
+			return err
+		})
+	if err != nil {
+		return nil, 0, fmt.Errorf("list repository comments: %w", err)
+	}
+	return out, total, nil
+}
+
+// CommentByID reads comment id of repo; a missing error when repo has none.
+func (ix *Index) CommentByID(ctx context.Context, repo, id uint64) (Comment, error) {
+	row := ix.queryRow(ctx, "SELECT "+fmt.Sprintf(repoCommentCols, userExpr("a"))+" FROM "+repoCommentFrom()+
+		" WHERE c.id = $1 AND c.repo_id = $2", int64(id), int64(repo))
+	c, err := scanRepoComment(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Comment{}, notFound("there is no comment %d", id)
+	}
+	if err != nil {
+		return Comment{}, fmt.Errorf("read comment %d: %w", id, err)
+	}
+	return c, nil
 }

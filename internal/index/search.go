@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -19,12 +20,32 @@ import (
 // on this node (zero when they never signed in here).
 type Person struct {
 	User
-	ID          int64 // the node-local user id; 0 without a profile here
+	ID          int64 // AccountID of the address: the same on every node
 	FullName    string
 	Description string
 	Location    string
 	Website     string
-	Created     time.Time // when they first signed in here; zero without a profile
+	Created     time.Time // the time of the block that created the account on the chain
+}
+
+// AccountID is an account's numeric id, as Gitea's clients want one: the
+// first 52 bits of its address (13 hex digits), so that every node gives
+// an account the same id without a counter, from the first block on, and
+// JavaScript reads it exactly. Addresses are hashes, so two accounts share
+// an id only past tens of millions of accounts; the id is never 0 for a
+// real address.
+func AccountID(addr common.Address) int64 {
+	var id int64
+	for _, b := range addr[:7] {
+		id = id<<8 | int64(b)
+	}
+	return id >> 4
+}
+
+// accountIDPattern is the LIKE pattern of the addresses whose AccountID
+// is id, over lower(address).
+func accountIDPattern(id int64) string {
+	return fmt.Sprintf("0x%013x%%", id)
 }
 
 // personName is an account's name as projected: the claimed one, else its
@@ -33,24 +54,70 @@ const personName = `COALESCE(a.username, a.default_name)`
 
 // The profile is node-local (store's users table, lower-case addresses);
 // the chain's accounts have EIP-55 addresses. It is joined rather than
-// read per row so the full name can match too.
-const personFrom = `chain_accounts a LEFT JOIN users u ON u.address = lower(a.address)`
+// read per row so the full name can match too. The creation time is the
+// block's (the genesis time for accounts of the genesis state).
+const personFrom = `chain_accounts a LEFT JOIN users u ON u.address = lower(a.address)
+	LEFT JOIN chain_blocks b ON b.height = a.created_height`
 
-const personColumns = `a.address, ` + personName + `, COALESCE(u.id, 0), COALESCE(u.full_name, ''), COALESCE(u.description, ''),
-	COALESCE(u.location, ''), COALESCE(u.website, ''), COALESCE(u.created_at, 0)`
+const personColumns = `a.address, ` + personName + `, COALESCE(u.full_name, ''), COALESCE(u.description, ''),
+	COALESCE(u.location, ''), COALESCE(u.website, ''),
+	COALESCE(b.time_ns, (SELECT genesis_time_ns FROM chain_index WHERE id = 1), 0)`
+
+func scanPerson(row interface{ Scan(...any) error }, extra ...any) (Person, error) {
+	var pr Person
+	var addr, name string
+	var createdNS int64
+	if err := row.Scan(append([]any{&addr, &name, &pr.FullName, &pr.Description, &pr.Location, &pr.Website, &createdNS}, extra...)...); err != nil {
+		return Person{}, err
+	}
+	pr.User = user(addr, name)
+	if common.IsHexAddress(addr) {
+		pr.ID = AccountID(common.HexToAddress(addr))
+	}
+	if createdNS != 0 {
+		pr.Created = time.Unix(0, createdNS).UTC()
+	}
+	return pr, nil
+}
+
+// PersonByAddress reads the account addr as SearchPeople lists it; a
+// missing error when the chain has no such account.
+func (ix *Index) PersonByAddress(ctx context.Context, addr common.Address) (Person, error) {
+	pr, err := scanPerson(ix.queryRow(ctx, `SELECT `+personColumns+` FROM `+personFrom+` WHERE a.address = $1`, addr.Hex()))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Person{}, notFound("the chain has no account %s", addr.Hex())
+	}
+	if err != nil {
+		return Person{}, fmt.Errorf("read account %s: %w", addr.Hex(), err)
+	}
+	return pr, nil
+}
 
 // SearchPeople lists the accounts whose name or node-local full name holds
-// q in any case: the one named q exactly first, then by name. An empty q
-// lists everyone. Profiles change outside the projection, so the answer is
-// not kept in the read cache.
-func (ix *Index) SearchPeople(ctx context.Context, q string, p Page) ([]Person, int64, error) {
+// q in any case, and whose AccountID is uid when uid is not 0: the one
+// named q exactly first, then by name. An empty q lists everyone. Profiles
+// change outside the projection, so the answer is not kept in the read
+// cache.
+func (ix *Index) SearchPeople(ctx context.Context, q string, uid int64, p Page) ([]Person, int64, error) {
 	where, order := "", `lower(`+personName+`), a.address`
-	var match, args []any // match: the arguments of where; args: of the page query
+	var match []any // the arguments of where
+	var conds []string
+	if uid != 0 {
+		match = append(match, accountIDPattern(uid))
+		conds = append(conds, fmt.Sprintf(`lower(a.address) LIKE $%d`, len(match)))
+	}
 	if q = strings.ToLower(strings.TrimSpace(q)); q != "" {
-		match = []any{"%" + likeEscape(q) + "%"}
-		where = ` WHERE lower(` + personName + `) LIKE $1 ESCAPE '\' OR lower(u.full_name) LIKE $1 ESCAPE '\'`
-		order = `CASE WHEN lower(` + personName + `) = $2 THEN 0 ELSE 1 END, ` + order
-		args = []any{match[0], q}
+		match = append(match, "%"+likeEscape(q)+"%")
+		n := len(match)
+		conds = append(conds, fmt.Sprintf(`(lower(`+personName+`) LIKE $%d ESCAPE '\' OR lower(u.full_name) LIKE $%d ESCAPE '\')`, n, n))
+	}
+	if len(conds) > 0 {
+		where = ` WHERE ` + strings.Join(conds, " AND ")
+	}
+	args := append([]any{}, match...) // of the page query
+	if q != "" {
+		args = append(args, q)
+		order = fmt.Sprintf(`CASE WHEN lower(`+personName+`) = $%d THEN 0 ELSE 1 END, `, len(args)) + order
 	}
 	n := len(args)
 	rows, err := ix.query(ctx, fmt.Sprintf(`SELECT %s, COUNT(*) OVER () FROM %s%s ORDER BY %s LIMIT $%d OFFSET $%d`,
@@ -62,15 +129,9 @@ func (ix *Index) SearchPeople(ctx context.Context, q string, p Page) ([]Person, 
 	out := []Person{}
 	total := int64(-1)
 	for rows.Next() {
-		var pr Person
-		var addr, name string
-		var createdMS int64
-		if err := rows.Scan(&addr, &name, &pr.ID, &pr.FullName, &pr.Description, &pr.Location, &pr.Website, &createdMS, &total); err != nil {
+		pr, err := scanPerson(rows, &total)
+		if err != nil {
 			return nil, 0, fmt.Errorf("search people: %w", err)
-		}
-		pr.User = user(addr, name)
-		if createdMS != 0 {
-			pr.Created = time.UnixMilli(createdMS).UTC()
 		}
 		out = append(out, pr)
 	}
