@@ -29,10 +29,12 @@ type userJSON struct {
 	TwoFactorEnabled bool    `json:"two_factor_enabled"`
 }
 
-// toUserJSON shapes u; self adds what only the user may see.
+// toUserJSON shapes u; self adds what only the user may see. The id is
+// the account's on the chain (index.AccountID), the same on every node;
+// u.ID, this node's row, stays inside.
 func toUserJSON(u auth.User, self bool) userJSON {
 	j := userJSON{
-		ID: u.ID, Login: u.Username, FullName: u.Profile.FullName, Description: u.Profile.Description,
+		ID: index.AccountID(u.Address), Login: u.Username, FullName: u.Profile.FullName, Description: u.Profile.Description,
 		Location: u.Profile.Location, Website: u.Profile.Website, WalletAddress: u.Address.Hex(),
 	}
 	if !u.CreatedAt.IsZero() {
@@ -53,12 +55,10 @@ func (a *API) getUser(w http.ResponseWriter, r *http.Request) error {
 	return reply(w, a.withAccount(r, toUserJSON(id.User, true), id.User))
 }
 
-// withAccount gives j the id and creation date the user search gives u's
-// account: from the chain, so every node answers the same. An account the
-// chain has not seen yet keeps its id (from the address) and the date it
-// first signed in here.
+// withAccount gives j the creation date the user search gives u's account:
+// its block's on the chain, so every node answers the same. An account the
+// chain has not seen yet keeps the date it first signed in here.
 func (a *API) withAccount(r *http.Request, j userJSON, u auth.User) userJSON {
-	j.ID = index.AccountID(u.Address)
 	if a.index == nil {
 		return j
 	}
