@@ -322,6 +322,39 @@ func TestFastForwardRebaseMergeAndDeleteBranch(t *testing.T) {
 	}
 }
 
+// TestDeleteBranchAfterMergeKeeps: delete_branch_after_merge leaves a
+// protected head branch and a fork's branch where they are, and the merges
+// still succeed; nothing but the base branch's move is recorded.
+func TestDeleteBranchAfterMergeKeeps(t *testing.T) {
+	t.Parallel()
+	n := startIssuesNode(t)
+	alice, bob := n.NewUser(), n.NewUser()
+	repo := n.repo(alice, "kept", false)
+	fork := n.fork(bob, repo)
+	dir, forkDir := n.dir(repo), n.dir(fork)
+	base := "/api/v1/repos/" + alice.Name() + "/kept"
+	n.push(alice, alice, "kept", "release", "main", map[string]string{"release.txt": "r\n"}, "Release")
+	n.must(http.StatusOK, alice, "PATCH", base, map[string]any{"protected_branches": []string{"main", "release"}})
+	fix := n.push(bob, bob, "kept", "fix", "main", map[string]string{"fix.txt": "f\n"}, "Fix")
+	n.must(http.StatusCreated, alice, "POST", base+"/pulls", map[string]any{"head": "release", "title": "Release"})
+	n.must(http.StatusCreated, bob, "POST", base+"/pulls", map[string]any{"head": bob.Name() + ":fix", "title": "Fix"})
+
+	for number, style := range map[int]string{1: "rebase-merge", 2: "merge"} {
+		before := refUpdates(t, n, repo)
+		merged := n.must(http.StatusOK, alice, "POST", fmt.Sprintf("%s/pulls/%d/merge", base, number),
+			map[string]any{"Do": style, "delete_branch_after_merge": true}).obj()
+		if merged["merged"] != true || refUpdates(t, n, repo) != before+1 {
+			t.Fatalf("#%d: merged %v, ref updates %d -> %d", number, merged["merged"], before, refUpdates(t, n, repo))
+		}
+	}
+	if n.runGit(dir, "for-each-ref", "refs/heads/release") == "" {
+		t.Fatal("the protected head branch was deleted")
+	}
+	if n.branchTip(forkDir, "fix") != fix {
+		t.Fatal("the fork's head branch was deleted")
+	}
+}
+
 func num(v any) string {
 	return strings.TrimSuffix(mustJSON(v), ".0")
 }
