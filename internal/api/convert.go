@@ -171,6 +171,7 @@ func (a *API) repoJSON(r *http.Request, rec index.Repo, perm forge.Perm) repoJSO
 		StarsCount: rec.Stars, ForksCount: rec.Forks, WatchersCount: rec.Watchers, OpenIssuesCount: rec.OpenIssues,
 		OpenPRCounter: rec.OpenPulls, DefaultBranch: rec.DefaultBranch, CreatedAt: rec.Created, UpdatedAt: rec.Updated,
 		HasIssues: true, HasPullRequests: true, AllowMergeCommits: true, AllowRebase: true, AllowSquashMerge: true,
+		AllowRebaseExplicit: true, AllowFastForward: true,
 		DefaultMergeStyle: "merge", ProtectedBranches: rec.ProtectedBranches, CreatedHeight: rec.CreatedHeight,
 		UpdatedHeight: rec.UpdatedHeight, OnChain: !rec.Private,
 		Permissions: &permJSON{Admin: perm >= forge.PermOwner, Maintain: perm >= forge.PermMaintain, Push: perm >= forge.PermWrite, Pull: perm >= forge.PermRead},

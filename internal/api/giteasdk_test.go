@@ -313,6 +313,31 @@ func TestGiteaSDK(t *testing.T) {
 	if len(tags) != 1 || tags[0].Name != "v1.0" || tags[0].Commit == nil || tags[0].Commit.SHA != *pr.MergedCommitID || !strings.HasPrefix(tags[0].Message, "First release") {
 		t.Fatalf("ListRepoTags: %+v", tags)
 	}
+
+	// 8. A second pull request, merged with rebase-merge, its branch deleted.
+	n.Git(wt, "checkout", "-q", "-b", "docs", "FETCH_HEAD")
+	n.Commit(wt, "Document the app", map[string]string{"docs/app.md": "# App\n"})
+	n.Git(wt, "push", "-q", "origin", "docs")
+	docs, _, err := c.CreatePullRequest(owner, name, gitea.CreatePullRequestOption{Head: "docs", Base: "main", Title: "Docs"})
+	check(t, "CreatePullRequest docs", err)
+	rebaseMerge := gitea.MergePullRequestOption{Style: gitea.MergeStyleRebaseMerge, DeleteBranchAfterMerge: true}
+	if ok, res, err := c.MergePullRequest(owner, name, docs.Index, rebaseMerge); !ok || err != nil {
+		t.Fatalf("MergePullRequest rebase-merge: %v %v (status %d)", ok, err, res.StatusCode)
+	}
+	commits, _, err = c.ListRepoCommits(owner, name, gitea.ListCommitOptions{SHA: "main", ListOptions: gitea.ListOptions{PageSize: 1}})
+	check(t, "ListRepoCommits after rebase-merge", err)
+	if len(commits) != 1 || len(commits[0].Parents) != 2 || commits[0].Parents[0].SHA != *pr.MergedCommitID ||
+		!strings.HasPrefix(commits[0].RepoCommit.Message, "Merge pull request 'Docs' (#3)") {
+		t.Fatalf("ListRepoCommits after rebase-merge: %d commits, first %+v", len(commits), commits[0])
+	}
+	rebased, _, err := c.GetSingleCommit(owner, name, commits[0].Parents[1].SHA)
+	check(t, "GetSingleCommit", err)
+	if rebased.RepoCommit == nil || !strings.HasPrefix(rebased.RepoCommit.Message, "Document the app") {
+		t.Fatalf("the merge's second parent: %+v", rebased.RepoCommit)
+	}
+	if _, res, err := c.GetRepoBranch(owner, name, "docs"); err == nil || res == nil || res.StatusCode != http.StatusNotFound {
+		t.Fatalf("GetRepoBranch docs after the merge: %v", err)
+	}
 }
 
 // TestGiteaSDKDefaults drives the calls whose options the SDK always sends

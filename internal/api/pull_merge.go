@@ -10,11 +10,15 @@ import (
 	"github.com/dforge/dforge/internal/usererr"
 )
 
-// Merging a pull request (Gitea's MergePullRequestOption: merge, squash or
-// rebase) through forge.Pulls, and whether it is merged.
+// Merging a pull request (Gitea's MergePullRequestOption: merge, squash,
+// rebase, rebase-merge or fast-forward-only, and delete_branch_after_merge)
+// through forge.Pulls, and whether it is merged.
 
 // mergeStyles maps Gitea's Do to the forge's merge styles.
-var mergeStyles = map[string]string{"merge": gitstore.StyleMerge, "squash": gitstore.StyleSquash, "rebase": gitstore.StyleRebase}
+var mergeStyles = map[string]string{
+	"merge": gitstore.StyleMerge, "squash": gitstore.StyleSquash, "rebase": gitstore.StyleRebase,
+	"rebase-merge": gitstore.StyleRebaseMerge, "fast-forward-only": gitstore.StyleFastForward,
+}
 
 func (h *issuesAPI) mergePull(w http.ResponseWriter, r *http.Request) error {
 	id, err := requireUser(r)
@@ -42,7 +46,7 @@ func (h *issuesAPI) mergePull(w http.ResponseWriter, r *http.Request) error {
 		style, ok = gitstore.StyleMerge, true
 	}
 	if !ok {
-		return usererr.BadFieldf("Do", "Do must be merge, squash or rebase")
+		return usererr.BadFieldf("Do", "Do must be merge, squash, rebase, rebase-merge or fast-forward-only")
 	}
 	if err := checkBody("MergeMessageField", in.MergeMessageField); err != nil {
 		return err
@@ -50,8 +54,9 @@ func (h *issuesAPI) mergePull(w http.ResponseWriter, r *http.Request) error {
 	merger := usernameOf(id.User)
 	merged, err := h.pulls.Merge(r.Context(), id.User.Address, repo, pr.Number, forge.MergeRequest{
 		Style: style, Title: in.MergeTitleField, Message: in.MergeMessageField, HeadSHA: in.HeadCommitID,
-		Author:    gitstore.Signature{Name: pr.Author.Username, Email: noreplyEmail(r, pr.Author.Username)},
-		Committer: gitstore.Signature{Name: merger, Email: noreplyEmail(r, merger)},
+		DeleteBranch: in.DeleteBranchAfterMerge,
+		Author:       gitstore.Signature{Name: pr.Author.Username, Email: noreplyEmail(r, pr.Author.Username)},
+		Committer:    gitstore.Signature{Name: merger, Email: noreplyEmail(r, merger)},
 	})
 	var ce *forge.ConflictError
 	if errors.As(err, &ce) {

@@ -241,6 +241,120 @@ func TestRebaseMergeAndConflicts(t *testing.T) {
 	}
 }
 
+// TestFastForwardRebaseMergeAndDeleteBranch: fast-forward-only moves main
+// to the head without a commit and, with delete_branch_after_merge,
+// deletes the head branch through a recorded ref update; once main has
+// moved, fast-forward-only is refused with nothing recorded; rebase-merge
+// replays the head onto main and joins them with a merge commit, keeping
+// the branch when not asked to delete it.
+func TestFastForwardRebaseMergeAndDeleteBranch(t *testing.T) {
+	t.Parallel()
+	n := startIssuesNode(t)
+	alice := n.NewUser()
+	repo := n.repo(alice, "styles", false)
+	dir := n.dir(repo)
+	base := "/api/v1/repos/" + alice.Name() + "/styles"
+	oldMain := n.branchTip(dir, "main")
+	ffTip := n.push(alice, alice, "styles", "ff", "main", map[string]string{"ff.txt": "ff\n"}, "FF one", "FF two")
+	n.push(alice, alice, "styles", "rm", "main", map[string]string{"rm.txt": "rm\n"}, "RM one", "RM two")
+	n.push(alice, alice, "styles", "late", "main", map[string]string{"late.txt": "late\n"}, "Late")
+	for _, head := range []string{"ff", "rm", "late"} {
+		n.must(http.StatusCreated, alice, "POST", base+"/pulls", map[string]any{"head": head, "title": head})
+	}
+
+	// 1. fast-forward-only: main is the head, no commit made; the head
+	// branch is deleted, the deletion recorded after the merge's push.
+	merged := n.must(http.StatusOK, alice, "POST", base+"/pulls/1/merge",
+		map[string]any{"Do": "fast-forward-only", "delete_branch_after_merge": true}).obj()
+	if tip := n.branchTip(dir, "main"); tip != ffTip || merged["merge_commit_sha"] != ffTip || merged["merge_style"] != "fast-forward-only" {
+		t.Fatalf("fast-forward: main %s, merged %s", tip, mustJSON(merged))
+	}
+	if merges := n.runGit(dir, "rev-list", "--merges", oldMain+".."+ffTip); merges != "" {
+		t.Fatalf("a fast-forward made merge commits: %s", merges)
+	}
+	if left := n.runGit(dir, "for-each-ref", "refs/heads/ff"); left != "" {
+		t.Fatalf("the head branch is still there: %s", left)
+	}
+	updates, _, err := n.Index.RefUpdates(context.Background(), repo.ID, index.Page{Number: 1, Limit: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(updates) != 2 || updates[0].Ref != "refs/heads/ff" || updates[0].Old != ffTip || strings.Trim(updates[0].New, "0") != "" ||
+		updates[1].Ref != "refs/heads/main" || updates[1].Old != oldMain || updates[1].New != ffTip {
+		t.Fatalf("recorded ref updates: %s", mustJSON(updates))
+	}
+
+	// 2. main has moved: late no longer fast-forwards; nothing moves.
+	pushes := refUpdates(t, n, repo)
+	refused := n.call(alice, "POST", base+"/pulls/3/merge", map[string]any{"Do": "fast-forward-only", "delete_branch_after_merge": true})
+	if refused.status != http.StatusConflict || refused.obj()["code"] != "not_fast_forward" || !strings.Contains(refused.obj()["message"].(string), "cannot be fast-forwarded") {
+		t.Fatalf("fast-forward of a moved base: %d %s", refused.status, refused.body)
+	}
+	if n.branchTip(dir, "main") != ffTip || refUpdates(t, n, repo) != pushes || n.runGit(dir, "for-each-ref", "refs/heads/late") == "" {
+		t.Fatal("a refused fast-forward moved main, recorded a push or deleted the branch")
+	}
+	if got := n.must(http.StatusOK, nil, "GET", base+"/pulls/3", nil).obj(); got["merged"] != false || got["state"] != "open" {
+		t.Fatalf("after the refused fast-forward: %v", got)
+	}
+
+	// 3. rebase-merge: rm's commits replayed onto main, joined by a merge
+	// commit whose parents are the old main and the rebased head.
+	merged = n.must(http.StatusOK, alice, "POST", base+"/pulls/2/merge", map[string]any{"Do": "rebase-merge"}).obj()
+	tip := n.branchTip(dir, "main")
+	if merged["merge_commit_sha"] != tip || merged["merge_style"] != "rebase-merge" {
+		t.Fatalf("rebase-merged: %s", mustJSON(merged))
+	}
+	parents := strings.Fields(n.runGit(dir, "log", "-1", "--format=%P", tip))
+	if len(parents) != 2 || parents[0] != ffTip {
+		t.Fatalf("merge commit parents: %v", parents)
+	}
+	if log := n.runGit(dir, "log", "--format=%s|%P", "-2", parents[1]); !strings.HasPrefix(log, "RM two|") || !strings.HasSuffix(log, "\nRM one|"+ffTip) {
+		t.Fatalf("rebased head:\n%s", log)
+	}
+	if msg := n.runGit(dir, "log", "-1", "--format=%s", tip); !strings.HasPrefix(msg, "Merge pull request 'rm' (#2)") {
+		t.Fatalf("merge commit: %q", msg)
+	}
+	if got := n.runGit(dir, "show", tip+":rm.txt"); got != "rm\nmore" {
+		t.Fatalf("rm.txt after the merge: %q", got)
+	}
+	if n.runGit(dir, "for-each-ref", "refs/heads/rm") == "" {
+		t.Fatal("rm was deleted without delete_branch_after_merge")
+	}
+}
+
+// TestDeleteBranchAfterMergeKeeps: delete_branch_after_merge leaves a
+// protected head branch and a fork's branch where they are, and the merges
+// still succeed; nothing but the base branch's move is recorded.
+func TestDeleteBranchAfterMergeKeeps(t *testing.T) {
+	t.Parallel()
+	n := startIssuesNode(t)
+	alice, bob := n.NewUser(), n.NewUser()
+	repo := n.repo(alice, "kept", false)
+	fork := n.fork(bob, repo)
+	dir, forkDir := n.dir(repo), n.dir(fork)
+	base := "/api/v1/repos/" + alice.Name() + "/kept"
+	n.push(alice, alice, "kept", "release", "main", map[string]string{"release.txt": "r\n"}, "Release")
+	n.must(http.StatusOK, alice, "PATCH", base, map[string]any{"protected_branches": []string{"main", "release"}})
+	fix := n.push(bob, bob, "kept", "fix", "main", map[string]string{"fix.txt": "f\n"}, "Fix")
+	n.must(http.StatusCreated, alice, "POST", base+"/pulls", map[string]any{"head": "release", "title": "Release"})
+	n.must(http.StatusCreated, bob, "POST", base+"/pulls", map[string]any{"head": bob.Name() + ":fix", "title": "Fix"})
+
+	for number, style := range map[int]string{1: "rebase-merge", 2: "merge"} {
+		before := refUpdates(t, n, repo)
+		merged := n.must(http.StatusOK, alice, "POST", fmt.Sprintf("%s/pulls/%d/merge", base, number),
+			map[string]any{"Do": style, "delete_branch_after_merge": true}).obj()
+		if merged["merged"] != true || refUpdates(t, n, repo) != before+1 {
+			t.Fatalf("#%d: merged %v, ref updates %d -> %d", number, merged["merged"], before, refUpdates(t, n, repo))
+		}
+	}
+	if n.runGit(dir, "for-each-ref", "refs/heads/release") == "" {
+		t.Fatal("the protected head branch was deleted")
+	}
+	if n.branchTip(forkDir, "fix") != fix {
+		t.Fatal("the fork's head branch was deleted")
+	}
+}
+
 func num(v any) string {
 	return strings.TrimSuffix(mustJSON(v), ".0")
 }

@@ -245,6 +245,7 @@ type repoJSON struct {
 	AllowRebase         bool          `json:"allow_rebase"`
 	AllowRebaseExplicit bool          `json:"allow_rebase_explicit"`
 	AllowSquashMerge    bool          `json:"allow_squash_merge"`
+	AllowFastForward    bool          `json:"allow_fast_forward_only_merge"`
 	DefaultMergeStyle   string        `json:"default_merge_style"`
 	AvatarURL           string        `json:"avatar_url"`
 	Internal            bool          `json:"internal"`

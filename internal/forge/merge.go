@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -440,6 +441,10 @@ type MergeRequest struct {
 	// HeadSHA, when set, is the head the person merging saw: a head that
 	// has moved since is refused rather than merged unseen.
 	HeadSHA string
+	// DeleteBranch deletes the head branch once merged, when it is a
+	// branch of the base repository other than its default or a protected
+	// one, and still at the merged head.
+	DeleteBranch bool
 }
 
 // ConflictError is a merge refused for conflicts, naming the files.
@@ -469,9 +474,9 @@ func (p *Pulls) Merge(ctx context.Context, actor common.Address, base index.Repo
 	switch req.Style {
 	case "":
 		req.Style = gitstore.StyleMerge
-	case gitstore.StyleMerge, gitstore.StyleSquash, gitstore.StyleRebase:
+	case gitstore.StyleMerge, gitstore.StyleSquash, gitstore.StyleRebase, gitstore.StyleRebaseMerge, gitstore.StyleFastForward:
 	default:
-		return index.Pull{}, unprocessable("Do", "the merge style must be merge, squash or rebase")
+		return index.Pull{}, unprocessable("Do", "the merge style must be merge, squash, rebase, rebase-merge or fast-forward-only")
 	}
 	// 2. One merge at a time per repository; the head as it is now.
 	pr, err := p.svc.ix.Pull(ctx, base.ID, number)
@@ -512,6 +517,9 @@ func (p *Pulls) Merge(ctx context.Context, actor common.Address, base index.Repo
 		return index.Pull{}, &ConflictError{Number: number, Files: ce.Files}
 	case errors.Is(err, gitstore.ErrUnrelated):
 		return index.Pull{}, conflictErr("conflict", "%s and %s share no history", pr.HeadBranch, pr.BaseBranch)
+	case errors.Is(err, gitstore.ErrNotFastForward):
+		return index.Pull{}, conflictErr("not_fast_forward", "%s cannot be fast-forwarded to %s: it has commits %s does not have; rebase %s or merge with another style",
+			pr.BaseBranch, pr.HeadBranch, pr.HeadBranch, pr.HeadBranch)
 	case err != nil:
 		return index.Pull{}, fmt.Errorf("merge #%d: %w", number, err)
 	}
@@ -537,7 +545,42 @@ func (p *Pulls) Merge(ctx context.Context, actor common.Address, base index.Repo
 	}
 	// 5. The branch moves here, and its objects become blocks.
 	p.moveBase(ctx, base, dir, ref, tip, old)
+	// 6. The head branch goes, when asked; the merge stands either way.
+	if req.DeleteBranch {
+		p.deleteHead(ctx, actor, base, dir, pr)
+	}
 	return p.svc.ix.Pull(ctx, base.ID, number)
+}
+
+// deleteHead deletes a merged pull request's head branch the way a push
+// deleting it would: recorded first (repo.push from the merged head to
+// nothing, compare-and-swap, which the chain refuses for a protected
+// branch or one that moved), then removed here by compare-and-swap. Only a
+// branch of the base repository itself, other than its default or a
+// protected one, is deleted (a fork's branches are its owner's); the
+// actor, a maintainer, may push there. Failures are logged: the merge is
+// recorded already.
+func (p *Pulls) deleteHead(ctx context.Context, actor common.Address, base index.Repo, dir string, pr index.Pull) {
+	if pr.HeadRepo != base.ID || pr.HeadBranch == base.DefaultBranch || pr.HeadBranch == pr.BaseBranch ||
+		slices.Contains(base.ProtectedBranches, pr.HeadBranch) {
+		return
+	}
+	log := p.svc.log.With("repo", base.ID, "number", pr.Number, "branch", pr.HeadBranch)
+	tip, ok, err := branchCommit(ctx, dir, pr.HeadBranch)
+	if err != nil || !ok || tip != pr.HeadSHA {
+		// Gone already, or moved since: new commits are not deleted unseen.
+		log.InfoContext(ctx, "the head branch of a merge is kept", "tip", tip, "err", err)
+		return
+	}
+	ref := "refs/heads/" + pr.HeadBranch
+	push := chainforge.RepoPush{Repo: base.ID, Updates: []chainforge.RefChange{{Ref: ref, Old: tip, New: chainforge.ZeroSHA}}}
+	if _, err := p.svc.Do(ctx, actor, push); err != nil {
+		log.WarnContext(ctx, "record the deletion of a merged head branch", "err", err)
+		return
+	}
+	if err := gitstore.DeleteRefAt(ctx, dir, ref, tip); err != nil {
+		log.ErrorContext(ctx, "delete a merged head branch recorded as deleted", "err", err)
+	}
 }
 
 // moveBase moves the local base branch to the value the chain took and

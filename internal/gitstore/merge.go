@@ -26,6 +26,12 @@ const (
 	StyleMerge  = "merge"
 	StyleSquash = "squash"
 	StyleRebase = "rebase"
+	// StyleRebaseMerge replays the head onto the base, then joins them with
+	// a merge commit (--no-ff), which keeps a linear branch inside the merge.
+	StyleRebaseMerge = "rebase-merge"
+	// StyleFastForward moves the base to the head, and only when the base
+	// is in the head's history: no commit is made.
+	StyleFastForward = "fast-forward-only"
 )
 
 // ConflictError says a merge cannot be made without a person: the files
@@ -40,6 +46,10 @@ func (e *ConflictError) Error() string {
 
 // ErrUnrelated is returned for branches with no common commit.
 var ErrUnrelated = errors.New("the branches share no history")
+
+// ErrNotFastForward is returned for a fast-forward-only merge whose base
+// is not in the head's history (the base moved since the head branched).
+var ErrNotFastForward = errors.New("the base branch is not an ancestor of the head")
 
 // ErrRefChanged is returned by MoveRef when the ref no longer holds the
 // expected commit (someone pushed meanwhile).
@@ -102,6 +112,19 @@ func MoveRef(ctx context.Context, dir, ref, new, old string) error {
 	}
 	if err != nil {
 		return fmt.Errorf("move %s: %w", ref, err)
+	}
+	return nil
+}
+
+// DeleteRefAt deletes ref only while it holds old: ErrRefChanged if it
+// moved meanwhile.
+func DeleteRefAt(ctx context.Context, dir, ref, old string) error {
+	_, err := run(ctx, dir, nil, nil, "update-ref", "-d", ref, old)
+	if err != nil && strings.Contains(err.Error(), "but expected") {
+		return fmt.Errorf("delete %s: %w", ref, ErrRefChanged)
+	}
+	if err != nil {
+		return fmt.Errorf("delete %s: %w", ref, err)
 	}
 	return nil
 }
@@ -170,12 +193,12 @@ func MergeTree(ctx context.Context, dir, base, head string) (tree string, confli
 
 // MergeOptions describe the commit(s) a merge makes on the base branch.
 type MergeOptions struct {
-	Style string // StyleMerge, StyleSquash or StyleRebase
+	Style string // StyleMerge, StyleSquash, StyleRebase, StyleRebaseMerge or StyleFastForward
 	// Base and Head are commit ids: the base branch's tip and the pull
 	// request's head.
 	Base, Head string
 	// Message is the merge or squash commit's message (unused by rebase,
-	// which keeps each commit's own).
+	// which keeps each commit's own, and by fast-forward-only).
 	Message string
 	// Author of a squash commit (the pull request's author); Committer of
 	// every commit made (the person merging), and author of a merge commit.
@@ -184,8 +207,19 @@ type MergeOptions struct {
 
 // Merge makes the commit(s) that merge Head into Base in opts.Style and
 // returns the new tip for the base branch; no ref moves. A conflict is a
-// *ConflictError; branches without a common commit give ErrUnrelated.
+// *ConflictError; branches without a common commit give ErrUnrelated; a
+// fast-forward-only merge of a base that moved gives ErrNotFastForward.
 func Merge(ctx context.Context, dir string, opts MergeOptions) (string, error) {
+	if opts.Style == StyleFastForward {
+		ff, err := IsAncestor(ctx, dir, opts.Base, opts.Head)
+		if err != nil {
+			return "", err
+		}
+		if !ff {
+			return "", ErrNotFastForward
+		}
+		return opts.Head, nil
+	}
 	tree, conflicts, err := MergeTree(ctx, dir, opts.Base, opts.Head)
 	if err != nil {
 		return "", err
@@ -200,6 +234,14 @@ func Merge(ctx context.Context, dir string, opts MergeOptions) (string, error) {
 		return commitTree(ctx, dir, tree, opts.Message, opts.Author, opts.Committer, opts.Base)
 	case StyleRebase:
 		return rebase(ctx, dir, opts)
+	case StyleRebaseMerge:
+		// The merge commit's tree is the rebased head's: the rebase already
+		// applied the head's changes on top of the base.
+		rebased, err := rebase(ctx, dir, opts)
+		if err != nil {
+			return "", err
+		}
+		return commitTree(ctx, dir, rebased+"^{tree}", opts.Message, opts.Committer, opts.Committer, opts.Base, rebased)
 	}
 	return "", fmt.Errorf("unknown merge style %q", opts.Style)
 }

@@ -103,12 +103,42 @@ func TestMergeStyles(t *testing.T) {
 	if err != nil || ff != merge {
 		t.Fatalf("fast-forward rebase = %s %v, want %s", ff, err, merge)
 	}
+	// rebase-merge: the rebased commits, joined to the base by a merge
+	// commit with the rebased head's tree.
+	rm, err := gitstore.Merge(ctx, m.bare, gitstore.MergeOptions{Style: gitstore.StyleRebaseMerge, Base: base, Head: head, Message: "Merge side", Committer: alice})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := git(t, m.bare, "log", "-1", "--format=%P|%T|%s", rm); got != base+" "+rebased+"|"+tree+"|Merge side" {
+		t.Fatalf("rebase-merge commit: %s (rebased %s)", got, rebased)
+	}
+	// ... a merge commit even when the head already has the base (--no-ff).
+	if noff, err := gitstore.Merge(ctx, m.bare, gitstore.MergeOptions{Style: gitstore.StyleRebaseMerge, Base: base, Head: rebased, Message: "x", Committer: alice}); err != nil ||
+		git(t, m.bare, "log", "-1", "--format=%P", noff) != base+" "+rebased {
+		t.Fatalf("rebase-merge of a head with the base: %s %v", noff, err)
+	}
+	// fast-forward-only: the head itself when it has the base, else refused.
+	if ff, err := gitstore.Merge(ctx, m.bare, gitstore.MergeOptions{Style: gitstore.StyleFastForward, Base: base, Head: rebased}); err != nil || ff != rebased {
+		t.Fatalf("fast-forward = %s %v, want %s", ff, err, rebased)
+	}
+	if _, err := gitstore.Merge(ctx, m.bare, gitstore.MergeOptions{Style: gitstore.StyleFastForward, Base: base, Head: head}); !errors.Is(err, gitstore.ErrNotFastForward) {
+		t.Fatalf("fast-forward of a diverged head: %v", err)
+	}
 	// MoveRef is a compare-and-swap.
 	if err := gitstore.MoveRef(ctx, m.bare, "refs/heads/main", merge, head); !errors.Is(err, gitstore.ErrRefChanged) {
 		t.Fatalf("MoveRef from a stale value: %v", err)
 	}
 	if err := gitstore.MoveRef(ctx, m.bare, "refs/heads/main", merge, base); err != nil {
 		t.Fatal(err)
+	}	// DeleteRefAt too.
+	if err := gitstore.DeleteRefAt(ctx, m.bare, "refs/heads/side", base); !errors.Is(err, gitstore.ErrRefChanged) {
+		t.Fatalf("DeleteRefAt from a stale value: %v", err)
+	}
+	if err := gitstore.DeleteRefAt(ctx, m.bare, "refs/heads/side", head); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := gitstore.CommitOf(ctx, m.bare, "refs/heads/side"); ok || err != nil {
+		t.Fatalf("side after DeleteRefAt: %v %v", ok, err)
 	}
 }
 
@@ -122,7 +152,7 @@ func TestMergeConflicts(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(conflicts, []string{"README.md", "b.txt"}) {
 		t.Fatalf("conflicts = %v %v", conflicts, err)
 	}
-	for _, style := range []string{gitstore.StyleMerge, gitstore.StyleSquash, gitstore.StyleRebase} {
+	for _, style := range []string{gitstore.StyleMerge, gitstore.StyleSquash, gitstore.StyleRebase, gitstore.StyleRebaseMerge} {
 		_, err := gitstore.Merge(ctx, m.bare, gitstore.MergeOptions{Style: style, Base: base, Head: head, Message: "x", Author: alice, Committer: alice})
 		var ce *gitstore.ConflictError
 		if !errors.As(err, &ce) || !reflect.DeepEqual(ce.Files, []string{"README.md", "b.txt"}) {

@@ -415,6 +415,23 @@ func TestPullRequests(t *testing.T) {
 	w.fails(tx.CodeNotFound, maint, "pr.merge", m{"repo": id, "number": 99, "style": "merge", "mergeSha": sha2})
 }
 
+// TestMergeStyles: pr.merge takes every style Gitea's Do names besides
+// manually-merged, and refuses any other.
+func TestMergeStyles(t *testing.T) {
+	w := newWorld(t)
+	id := w.team()
+	for _, style := range []string{"rebase-merge", "fast-forward-only", "merge", "squash", "rebase"} {
+		open := m{"repo": id, "title": "t", "headBranch": "f" + style, "headSha": sha1, "baseSha": sha2}
+		n := w.ok(writer, "pr.create", open).Issue.Number
+		for _, bad := range []string{"manually-merged", "fast-forward", "Rebase-Merge", ""} {
+			w.fails(tx.CodeInvalidField, maint, "pr.merge", m{"repo": id, "number": n, "style": bad, "mergeSha": sha2})
+		}
+		if c := w.ok(maint, "pr.merge", m{"repo": id, "number": n, "style": style, "mergeSha": sha2}); !c.Pull.Merged || c.Pull.MergeStyle != style {
+			t.Fatalf("merged %s = %+v", style, c.Pull)
+		}
+	}
+}
+
 func TestForksAndPullRequestsFromForks(t *testing.T) {
 	w := newWorld(t)
 	id := w.team()

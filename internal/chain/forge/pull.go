@@ -18,7 +18,15 @@ const (
 	MergeCommit = "merge"
 	MergeSquash = "squash"
 	MergeRebase = "rebase"
+	// MergeRebaseMerge rebases the head onto the base, then merges it with
+	// a merge commit; MergeFastForward moves the base to the head only when
+	// the base is in the head's history.
+	MergeRebaseMerge = "rebase-merge"
+	MergeFastForward = "fast-forward-only"
 )
+
+// MergeStyles are the styles pr.merge accepts.
+var MergeStyles = []string{MergeCommit, MergeSquash, MergeRebase, MergeRebaseMerge, MergeFastForward}
 
 // PullCreate is the payload of pr.create: merge HeadBranch of HeadRepo
 // (Repo itself when 0, or a fork of it) into BaseBranch of Repo (its
@@ -325,8 +333,8 @@ func pullMerge(s *session, payload []byte) error {
 	if pr.Merged || is.State == StateClosed {
 		return conflict("pull request #%d is already %s", pr.Number, mergedOrClosed(pr))
 	}
-	if p.Style != MergeCommit && p.Style != MergeSquash && p.Style != MergeRebase {
-		return invalid("style", "must be merge, squash or rebase")
+	if !slices.Contains(MergeStyles, p.Style) {
+		return invalid("style", "must be merge, squash, rebase, rebase-merge or fast-forward-only")
 	}
 	if err := validateSHA("mergeSha", p.MergeSHA); err != nil {
 		return err

@@ -185,16 +185,22 @@ function ConversationTab({ repo, pr }: { repo: Repository; pr: PullRequest }) {
 
 /**
  * The merge box: who may merge (maintainers, from the repository's
- * permissions), how (merge commit, squash, rebase), and what stops it
- * (conflicts, named by file).
+ * permissions), how (merge commit, squash, rebase, rebase then merge
+ * commit, fast-forward only), whether the head branch goes afterwards, and
+ * what stops it (conflicts, named by file).
  */
 function MergeBox({ repo, pr }: { repo: Repository; pr: PullRequest }) {
   const { t } = useTranslation('pulls')
   const fmt = useForgeFormat()
   const id = useId()
   const [style, setStyle] = useState<MergeStyle>('merge')
+  const [deleteBranch, setDeleteBranch] = useState(false)
   const invalidate = useInvalidateIssues(repo.owner.login, repo.name)
-  const merge = useMutation({ mutationFn: () => mergePull(repo.owner.login, repo.name, pr.number, style, pr.head.sha), onSettled: invalidate })
+  const deletable = canDeleteHead(repo, pr)
+  const merge = useMutation({
+    mutationFn: () => mergePull(repo.owner.login, repo.name, pr.number, style, pr.head.sha, deletable && deleteBranch),
+    onSettled: invalidate,
+  })
   if (pr.merged) {
     return (
       <Card as="section" className="merge-box merged" aria-labelledby={`${id}-h`}>
@@ -260,6 +266,12 @@ function MergeBox({ repo, pr }: { repo: Repository; pr: PullRequest }) {
               ))}
             </select>
           </div>
+          {deletable && (
+            <label className="merge-delete-branch">
+              <input type="checkbox" checked={deleteBranch} onChange={(e) => setDeleteBranch(e.target.checked)} />{' '}
+              {t('merge.deleteBranch', { branch: pr.head.ref })}
+            </label>
+          )}
           <Button disabled={conflicted || merge.isPending} onClick={() => merge.mutate()}>
             {merge.isPending ? t('merge.merging') : t(`merge.do.${style}`)}
           </Button>
@@ -273,6 +285,21 @@ function MergeBox({ repo, pr }: { repo: Repository; pr: PullRequest }) {
         </p>
       )}
     </Card>
+  )
+}
+
+/**
+ * Whether the server would delete the head branch after the merge: a
+ * branch of this repository, neither its default nor a protected one.
+ */
+function canDeleteHead(repo: Repository, pr: PullRequest): boolean {
+  const headRepo = pr.head.repo_id ?? pr.head.repo?.id
+  const baseRepo = pr.base.repo_id ?? pr.base.repo?.id ?? repo.id
+  return (
+    (headRepo === undefined || headRepo === baseRepo) &&
+    pr.head.ref !== repo.default_branch &&
+    pr.head.ref !== pr.base.ref &&
+    !(repo.protected_branches ?? []).includes(pr.head.ref)
   )
 }
 

@@ -70,7 +70,7 @@ export interface ReviewComment {
 export type ReviewEvent = 'APPROVED' | 'REQUEST_CHANGES' | 'COMMENT'
 export const REVIEW_EVENTS: ReviewEvent[] = ['COMMENT', 'APPROVED', 'REQUEST_CHANGES']
 
-export const MERGE_STYLES = ['merge', 'squash', 'rebase'] as const
+export const MERGE_STYLES = ['merge', 'squash', 'rebase', 'rebase-merge', 'fast-forward-only'] as const
 export type MergeStyle = (typeof MERGE_STYLES)[number]
 
 /** A comment on one line of the diff, before its review is submitted. */
@@ -156,17 +156,22 @@ export class MergeConflictError extends Error {
 
 /**
  * Merges (maintainers only). headSha is the head the viewer saw, so a
- * branch that moved since is not merged unseen.
+ * branch that moved since is not merged unseen; deleteBranch asks the
+ * server to delete the head branch once merged.
  */
-export async function mergePull(owner: string, repo: string, number: number, style: MergeStyle, headSha: string): Promise<void> {
+export async function mergePull(owner: string, repo: string, number: number, style: MergeStyle, headSha: string, deleteBranch = false): Promise<void> {
   const res = await apiFetch(`${pullApi(owner, repo, number)}/merge`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ Do: style, head_commit_id: headSha }),
+    body: JSON.stringify({ Do: style, head_commit_id: headSha, ...(deleteBranch ? { delete_branch_after_merge: true } : {}) }),
   })
   if (res.status === 409) {
-    const body = (await res.json().catch(() => ({}))) as { message?: string; files?: string[] }
-    throw new MergeConflictError(body.message ?? res.statusText, body.files ?? [])
+    // Only a conflict names files; any other 409 (not_fast_forward,
+    // head_moved, stale_ref) is shown as the server's message.
+    const body = (await res.clone().json().catch(() => ({}))) as { message?: string; code?: string; files?: string[] }
+    if (body.code === undefined || body.code === 'merge_conflict') {
+      throw new MergeConflictError(body.message ?? res.statusText, body.files ?? [])
+    }
   }
   if (!res.ok) throw await apiError(res)
 }

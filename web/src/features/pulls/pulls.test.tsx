@@ -134,6 +134,33 @@ describe('PullRequestScreen', () => {
     await waitFor(() => expect(api.sent('POST', `${REPO}/pulls/4/merge`)[0]?.body).toEqual({ Do: 'squash', head_commit_id: 'b'.repeat(40) }))
   })
 
+  it('offers rebase-merge and fast-forward-only, and deletes the head branch when asked', async () => {
+    const api = prApi(pull(), { [`POST ${REPO}/pulls/4/merge`]: new Response(null, { status: 200 }) }, maintainer)
+    signIn()
+    renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4')
+    const styles = (await screen.findByLabelText('Merge style')) as HTMLSelectElement
+    expect([...styles.options].map((o) => o.textContent)).toEqual([
+      'Create a merge commit', 'Squash and merge', 'Rebase and merge', 'Rebase and create a merge commit', 'Fast-forward only',
+    ])
+    fireEvent.change(styles, { target: { value: 'rebase-merge' } })
+    fireEvent.click(screen.getByLabelText('Delete the branch fast after merging'))
+    fireEvent.click(screen.getByRole('button', { name: 'Rebase and merge (--no-ff)' }))
+    await waitFor(() => expect(api.sent('POST', `${REPO}/pulls/4/merge`)[0]?.body).toEqual({ Do: 'rebase-merge', head_commit_id: 'b'.repeat(40), delete_branch_after_merge: true }))
+  })
+
+  it('shows why a fast-forward is refused, and offers no deletion of a protected head', async () => {
+    const refusal = { message: 'main cannot be fast-forwarded to fast: it has commits fast does not have', code: 'not_fast_forward' }
+    const repo = repoFixture({ permissions: { admin: true, push: true, pull: true }, protected_branches: ['main', 'fast'] })
+    prApi(pull(), { [`POST ${REPO}/pulls/4/merge`]: new Response(JSON.stringify(refusal), { status: 409 }) }, repo)
+    signIn()
+    renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4')
+    fireEvent.change(await screen.findByLabelText('Merge style'), { target: { value: 'fast-forward-only' } })
+    expect(screen.queryByLabelText('Delete the branch fast after merging')).toBeNull()
+    fireEvent.click(screen.getByRole('button', { name: 'Fast-forward' }))
+    expect((await screen.findByText(refusal.message)).getAttribute('role')).toBe('alert')
+    expect(screen.queryByText('This branch has conflicts that must be resolved.')).toBeNull()
+  })
+
   it('names the conflicted files and does not offer the merge', async () => {
     prApi(pull({ mergeable: false, conflicted_files: ['mill.go', 'gears/cog.go'] }), {}, maintainer)
     signIn()

@@ -35,6 +35,8 @@ export interface Repository {
   html_url?: string
   clone_url?: string
   default_branch: string
+  /** dForge's: branches that refuse force-pushes and deletion. */
+  protected_branches?: string[]
   stars_count: number
   forks_count: number
   watchers_count?: number
