@@ -93,7 +93,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request, req request, 
 			challenge(w)
 			return repoaccess.Repo{}, nil, false
 		case id.Scope < auth.ScopeWrite:
-			textError(w, http.StatusForbidden, "This access token may only read; pushing needs a token with the write scope.")
+			textError(w, http.StatusForbidden, "This access token may only read; pushing needs a token with a write scope, such as write:repository.")
 			return repoaccess.Repo{}, nil, false
 		case level < repoaccess.Write:
 			textError(w, http.StatusForbidden, fmt.Sprintf("You may not push to %s/%s.", req.owner, req.name))
