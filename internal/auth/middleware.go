@@ -14,10 +14,11 @@ import (
 // Identity is who a request acts for and with what credential.
 type Identity struct {
 	User      User
-	SessionID int64  // set when signed in with the session cookie
-	CSRFToken string // the session's CSRF token
-	TokenID   int64  // set when signed in with an access token
-	Scope     Scope  // what the credential allows; sessions have ScopeAdmin
+	SessionID int64    // set when signed in with the session cookie
+	CSRFToken string   // the session's CSRF token
+	TokenID   int64    // set when signed in with an access token
+	Scope     Scope    // what the credential allows; sessions have ScopeAdmin
+	Scopes    []string // a token's scope names, for Grants
 
 	secret string // the session cookie's value, to check the CSRF token
 }

@@ -113,6 +113,35 @@ func levelOf(name string) Scope {
 	return 0
 }
 
+// Grants reports whether the identity may act at level need on one of
+// Gitea's scope categories: a session always; a token through all, an alias
+// of that level or above, or read:category/write:category. Only pushes ask
+// it yet; the API's routes check the level (Scope) alone.
+func (id *Identity) Grants(category string, need Scope) bool {
+	if id.TokenID == 0 {
+		return id.Scope >= need
+	}
+	for _, name := range id.Scopes {
+		switch name {
+		case "all":
+			return true
+		case "read", "write", "admin":
+			if levelOf(name) >= need {
+				return true
+			}
+		case "read:" + category:
+			if need <= ScopeRead {
+				return true
+			}
+		case "write:" + category:
+			if need <= ScopeWrite {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // normalizeScopes checks scope names (Gitea's and dForge's aliases) and
 // returns them once each, in scopeOrder. A name it does not know is a 400,
 // as Gitea answers.
@@ -211,5 +240,5 @@ func (s *Service) identifyToken(ctx context.Context, secret string) (*Identity, 
 	for _, name := range t.Scopes {
 		scope = max(scope, levelOf(name))
 	}
-	return &Identity{User: u, TokenID: t.ID, Scope: scope}, nil
+	return &Identity{User: u, TokenID: t.ID, Scope: scope, Scopes: t.Scopes}, nil
 }
