@@ -77,8 +77,7 @@ func TestGiteaTokenScopes(t *testing.T) {
 	}
 
 	// 3. read:repository reads and may not push or change anything;
-	// write:repository pushes and writes. (The API's routes check the
-	// level alone for now; pushes check the category.)
+	// write:repository pushes and writes.
 	repo := create(t, n, alice, "scoped", false)
 	reader := &forgetest.User{Address: alice.Address, Token: mint("read:repository").SHA1}
 	writer := &forgetest.User{Address: alice.Address, Token: mint("write:repository").SHA1}
@@ -98,6 +97,31 @@ func TestGiteaTokenScopes(t *testing.T) {
 	}
 	n.Git(dir, "push", "--quiet", n.Remote(writer, alice.Name(), repo.Name), "HEAD:main")
 	n.JSON("POST", "/api/v1/user/repos", writer, map[string]any{"name": "yes"}, http.StatusCreated, nil)
+
+	// Each category guards its own routes, as in Gitea: issues need
+	// write:issue, the repository write:repository, the account read:user.
+	byUser := &forgetest.User{Address: alice.Address, Token: mint("read:user").SHA1}
+	issue := map[string]any{"title": "Scoped"}
+	for _, c := range []struct {
+		who          *forgetest.User
+		scope        string
+		method, path string
+		want         int
+	}{
+		{writer, "write:repository", "POST", repoPath(alice, repo.Name) + "/issues", http.StatusForbidden},
+		{issues, "write:issue", "POST", repoPath(alice, repo.Name) + "/issues", http.StatusCreated},
+		{issues, "write:issue", "PATCH", repoPath(alice, repo.Name), http.StatusForbidden},
+		{writer, "write:repository", "PATCH", repoPath(alice, repo.Name), http.StatusOK},
+		{writer, "write:repository", "GET", "/api/v1/user", http.StatusForbidden},
+		{byUser, "read:user", "GET", "/api/v1/user", http.StatusOK},
+		{byUser, "read:user", "GET", repoPath(alice, repo.Name), http.StatusForbidden},
+		{byUser, "read:user", "GET", "/api/v1/version", http.StatusOK},
+	} {
+		res := n.Call(c.method, c.path, c.who, issue)
+		if res.Status != c.want || c.want == http.StatusForbidden && !strings.Contains(string(res.Body), "insufficient_scope") {
+			t.Errorf("%s with %s = %d %s, want %d", c.method+" "+c.path, c.scope, res.Status, res.Body, c.want)
+		}
+	}
 
 	// 4. Managing tokens needs admin: write:admin (or all, or admin) may,
 	// read:admin and write:repository may not.

@@ -115,8 +115,8 @@ func levelOf(name string) Scope {
 
 // Grants reports whether the identity may act at level need on one of
 // Gitea's scope categories: a session always; a token through all, an alias
-// of that level or above, or read:category/write:category. Only pushes ask
-// it yet; the API's routes check the level (Scope) alone.
+// of that level or above, or read:category/write:category (write implies
+// read). The API asks it for each request's category and git for a push.
 func (id *Identity) Grants(category string, need Scope) bool {
 	if id.TokenID == 0 {
 		return id.Scope >= need
