@@ -28,7 +28,7 @@ func (a *API) registerAuth(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/users/{username}", a.serve(a.getUserByName))
 	mux.HandleFunc("GET /api/v1/users/{username}/tokens", owner(auth.ScopeRead, a.listTokens))
 	mux.HandleFunc("POST /api/v1/users/{username}/tokens", owner(auth.ScopeAdmin, a.createToken))
-	mux.HandleFunc("DELETE /api/v1/users/{username}/tokens/{id}", owner(auth.ScopeAdmin, a.deleteToken))
+	mux.HandleFunc("DELETE /api/v1/users/{username}/tokens/{token}", owner(auth.ScopeAdmin, a.deleteToken))
 	mux.HandleFunc("GET /api/v1/user/2fa", user(auth.ScopeRead, a.getTwoFactor))
 	mux.HandleFunc("POST /api/v1/user/2fa/setup", user(auth.ScopeAdmin, a.setupTwoFactor))
 	mux.HandleFunc("POST /api/v1/user/2fa/enable", user(auth.ScopeAdmin, a.enableTwoFactor))

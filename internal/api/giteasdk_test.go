@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -435,3 +436,41 @@ func TestGiteaSDKDefaults(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestGiteaSDKTokens manages tokens as the SDK does, with HTTP Basic (the
+// SDK allows nothing else here): Gitea's scope names in, the same names
+// back, and a token deleted by its name.
+func TestGiteaSDKTokens(t *testing.T) {
+	t.Parallel()
+	n := forgetest.Start(t)
+	alice := n.NewUser("all")
+	c, err := gitea.NewClient(n.URL, gitea.SetBasicAuth(alice.Name(), alice.Token))
+	check(t, "gitea.NewClient", err)
+
+	tok, _, err := c.CreateAccessToken(gitea.CreateAccessTokenOption{Name: "tea",
+		Scopes: []gitea.AccessTokenScope{"write:repository", "read:user"}})
+	check(t, "CreateAccessToken", err)
+	if len(tok.Token) != 40 || fmt.Sprint(tok.Scopes) != "[write:repository read:user]" {
+		t.Fatalf("token %+v", tok)
+	}
+	if _, res, err := c.CreateAccessToken(gitea.CreateAccessTokenOption{Name: "bad", Scopes: []gitea.AccessTokenScope{"repo"}}); err == nil || res == nil || res.StatusCode != http.StatusBadRequest {
+		t.Fatalf("a bad scope: %v %v", res, err)
+	}
+	list, _, err := c.ListAccessTokens(gitea.ListAccessTokensOptions{})
+	check(t, "ListAccessTokens", err)
+	if len(list) != 2 || list[1].Name != "tea" || fmt.Sprint(list[1].Scopes) != "[write:repository read:user]" {
+		t.Fatalf("tokens %+v", list)
+	}
+
+	_, err = c.DeleteAccessToken("tea")
+	check(t, "DeleteAccessToken by name", err)
+	list, _, err = c.ListAccessTokens(gitea.ListAccessTokensOptions{})
+	check(t, "ListAccessTokens", err)
+	if len(list) != 1 || list[0].Name == "tea" {
+		t.Fatalf("after deleting tea: %+v", list)
+	}
+	_, err = c.DeleteAccessToken(list[0].ID + 1000)
+	if err == nil {
+		t.Fatal("deleting a missing token by id worked")
+	}
+}

@@ -34,6 +34,10 @@ type handler func(w http.ResponseWriter, r *http.Request) error
 // error h returns, before it writes anything, is answered by writeError.
 func (a *API) serve(h handler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		if err := checkTokenScope(r); err != nil {
+			a.writeError(w, r, err)
+			return
+		}
 		if err := h(w, r); err != nil {
 			a.writeError(w, r, err)
 		}

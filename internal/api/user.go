@@ -185,11 +185,7 @@ func (a *API) deleteToken(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	tokenID, err := pathID(r, "You have no access token with that id.")
-	if err != nil {
-		return err
-	}
-	if err := a.auth.RevokeToken(r.Context(), id.User, tokenID); err != nil {
+	if err := a.auth.RevokeToken(r.Context(), id.User, r.PathValue("token")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

@@ -14,10 +14,11 @@ import (
 // Identity is who a request acts for and with what credential.
 type Identity struct {
 	User      User
-	SessionID int64  // set when signed in with the session cookie
-	CSRFToken string // the session's CSRF token
-	TokenID   int64  // set when signed in with an access token
-	Scope     Scope  // what the credential allows; sessions have ScopeAdmin
+	SessionID int64    // set when signed in with the session cookie
+	CSRFToken string   // the session's CSRF token
+	TokenID   int64    // set when signed in with an access token
+	Scope     Scope    // what the credential allows; sessions have ScopeAdmin
+	Scopes    []string // a token's scope names, for Grants
 
 	secret string // the session cookie's value, to check the CSRF token
 }
@@ -53,7 +54,7 @@ func Require(ctx context.Context, need Scope) (*Identity, error) {
 		return nil, errSignedOut
 	}
 	if id.Scope < need {
-		return nil, forbidden("insufficient_scope", "This access token has the "+id.Scope.String()+" scope; this needs a token with the "+need.String()+" scope.")
+		return nil, forbidden("insufficient_scope", "This access token's scopes are not enough; this needs a token with "+need.hint()+".")
 	}
 	return id, nil
 }
@@ -145,7 +146,7 @@ func allow(r *http.Request, id *Identity) error {
 		return forbidden("csrf_invalid", "This request is missing its security token (X-CSRF-Token). Reload the page and try again.")
 	}
 	if id.TokenID != 0 && id.Scope < ScopeWrite {
-		return forbidden("insufficient_scope", "This access token may only read. Create a token with the write scope to make changes.")
+		return forbidden("insufficient_scope", "This access token may only read. Create a token with "+ScopeWrite.hint()+" to make changes.")
 	}
 	return nil
 }

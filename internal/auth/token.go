@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -31,9 +32,15 @@ func (s Scope) String() string {
 	return scopeNames[s]
 }
 
-func parseScope(name string) (Scope, bool) {
-	i := slices.Index(scopeNames, name)
-	return Scope(i), i > 0
+// hint names the scopes that grant s, for a user's error.
+func (s Scope) hint() string {
+	switch s {
+	case ScopeRead:
+		return "a read or write scope, such as read:repository"
+	case ScopeWrite:
+		return "a write scope, such as write:repository"
+	}
+	return "the all, write:admin or admin scope"
 }
 
 // MaxTokenName is the longest token name.
@@ -76,25 +83,85 @@ func (s *Service) CreateToken(ctx context.Context, u User, name string, scopes [
 	return t, nil
 }
 
-// normalizeScopes checks scope names and returns them once each, weakest first.
+// Gitea's token scopes: "all", "public-only", and read:/write: on each of
+// these categories. dForge keeps them as given and, for now, enforces the
+// level they add up to (see levelOf); per-category checks are to come.
+var scopeCategories = []string{"activitypub", "admin", "issue", "misc", "notification", "organization", "package", "repository", "user"}
+
+// scopeOrder lists every scope name a token may carry, in the order the
+// node returns them: dForge's aliases, then Gitea's.
+var scopeOrder = func() []string {
+	out := []string{"read", "write", "admin", "all", "public-only"}
+	for _, c := range scopeCategories {
+		out = append(out, "read:"+c, "write:"+c)
+	}
+	return out
+}()
+
+// levelOf is what one scope name allows: write:admin, admin and all manage
+// credentials; any other write:* writes; any other read:* (read:admin too:
+// reading must not mint tokens) reads; public-only adds nothing by itself.
+func levelOf(name string) Scope {
+	switch {
+	case name == "admin" || name == "all" || name == "write:admin":
+		return ScopeAdmin
+	case name == "write" || strings.HasPrefix(name, "write:"):
+		return ScopeWrite
+	case name == "read" || strings.HasPrefix(name, "read:"):
+		return ScopeRead
+	}
+	return 0
+}
+
+// Grants reports whether the identity may act at level need on one of
+// Gitea's scope categories: a session always; a token through all, an alias
+// of that level or above, or read:category/write:category (write implies
+// read). The API asks it for each request's category and git for a push.
+func (id *Identity) Grants(category string, need Scope) bool {
+	if id.TokenID == 0 {
+		return id.Scope >= need
+	}
+	for _, name := range id.Scopes {
+		switch name {
+		case "all":
+			return true
+		case "read", "write", "admin":
+			if levelOf(name) >= need {
+				return true
+			}
+		case "read:" + category:
+			if need <= ScopeRead {
+				return true
+			}
+		case "write:" + category:
+			if need <= ScopeWrite {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// normalizeScopes checks scope names (Gitea's and dForge's aliases) and
+// returns them once each, in scopeOrder. A name it does not know is a 400,
+// as Gitea answers.
 func normalizeScopes(in []string) ([]string, error) {
-	var have []Scope
+	have := make([]bool, len(scopeOrder))
 	for _, name := range in {
-		sc, ok := parseScope(strings.ToLower(strings.TrimSpace(name)))
-		if !ok {
-			return nil, unprocessable("scopes", "invalid_scope", fmt.Sprintf("%q is not a scope; use read, write or admin.", name))
+		i := slices.Index(scopeOrder, strings.ToLower(strings.TrimSpace(name)))
+		if i < 0 {
+			return nil, usererr.InvalidField("scopes", "invalid_scope", fmt.Sprintf("%q is not a scope; use all, public-only, read:<category> or write:<category> (categories: %s), or read, write or admin.", name, strings.Join(scopeCategories, ", ")))
 		}
-		if !slices.Contains(have, sc) {
-			have = append(have, sc)
+		have[i] = true
+	}
+	var out []string
+	for i, ok := range have {
+		if ok {
+			out = append(out, scopeOrder[i])
 		}
 	}
-	if len(have) == 0 {
-		return nil, unprocessable("scopes", "invalid_scope", "Choose at least one scope: read, write or admin.")
-	}
-	slices.Sort(have)
-	out := make([]string, len(have))
-	for i, sc := range have {
-		out[i] = sc.String()
+	if len(out) == 0 {
+		return nil, usererr.InvalidField("scopes", "invalid_scope", "Choose at least one scope, such as read:repository or write:repository.")
 	}
 	return out, nil
 }
@@ -112,16 +179,36 @@ func (s *Service) Tokens(ctx context.Context, u User) ([]Token, error) {
 	return out, nil
 }
 
-// RevokeToken deletes one of u's tokens.
-func (s *Service) RevokeToken(ctx context.Context, u User, id int64) error {
-	ok, err := s.store.DeleteAccessToken(ctx, u.ID, id)
+// RevokeToken deletes one of u's tokens, named as Gitea does by its id or,
+// when no token has that id, by its name.
+func (s *Service) RevokeToken(ctx context.Context, u User, idOrName string) error {
+	id, err := strconv.ParseInt(idOrName, 10, 64)
+	if err == nil {
+		ok, err := s.store.DeleteAccessToken(ctx, u.ID, id)
+		if err != nil {
+			return fmt.Errorf("revoke token: %w", err)
+		}
+		if ok {
+			return nil
+		}
+	}
+	list, err := s.store.AccessTokensOf(ctx, u.ID)
 	if err != nil {
 		return fmt.Errorf("revoke token: %w", err)
 	}
-	if !ok {
-		return usererr.Missingf("You have no access token with that id.")
+	for _, t := range list {
+		if t.Name != idOrName {
+			continue
+		}
+		ok, err := s.store.DeleteAccessToken(ctx, u.ID, t.ID)
+		if err != nil {
+			return fmt.Errorf("revoke token: %w", err)
+		}
+		if ok {
+			return nil
+		}
 	}
-	return nil
+	return usererr.Missingf("You have no access token with that id or name.")
 }
 
 var errToken = unauthenticated("invalid_token", "This access token is not valid; it may have been revoked. Create a new one in Settings.")
@@ -151,9 +238,7 @@ func (s *Service) identifyToken(ctx context.Context, secret string) (*Identity, 
 	}
 	var scope Scope
 	for _, name := range t.Scopes {
-		if sc, ok := parseScope(name); ok && sc > scope {
-			scope = sc
-		}
+		scope = max(scope, levelOf(name))
 	}
-	return &Identity{User: u, TokenID: t.ID, Scope: scope}, nil
+	return &Identity{User: u, TokenID: t.ID, Scope: scope, Scopes: t.Scopes}, nil
 }

@@ -92,8 +92,8 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request, req request, 
 		case user == nil:
 			challenge(w)
 			return repoaccess.Repo{}, nil, false
-		case id.Scope < auth.ScopeWrite:
-			textError(w, http.StatusForbidden, "This access token may only read; pushing needs a token with the write scope.")
+		case !id.Grants("repository", auth.ScopeWrite):
+			textError(w, http.StatusForbidden, "This access token may not push; pushing needs a token with write:repository (or write, or all).")
 			return repoaccess.Repo{}, nil, false
 		case level < repoaccess.Write:
 			textError(w, http.StatusForbidden, fmt.Sprintf("You may not push to %s/%s.", req.owner, req.name))

@@ -4,10 +4,23 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { EmptyState } from '@/components/EmptyState'
 import { QueryState } from '@/components/QueryState'
-import { type AccessToken, createToken, keys, type NewAccessToken, revokeToken, type Scope, useTokens } from './api'
+import {
+  type AccessToken,
+  createToken,
+  keys,
+  type NewAccessToken,
+  revokeToken,
+  SCOPE_CATEGORIES,
+  type ScopeCategory,
+  type ScopeLevel,
+  useTokens,
+} from './api'
 import { CopyButton, ErrorAlert, Section, useFormatDate } from './ui'
 
-const SCOPES: readonly Scope[] = ['read', 'write', 'admin']
+type Levels = Partial<Record<ScopeCategory, ScopeLevel>>
+
+/** The scopes a form's levels ask for, as Gitea names them. */
+const scopesOf = (levels: Levels) => SCOPE_CATEGORIES.flatMap((c) => (levels[c] ? [`${levels[c]}:${c}`] : []))
 
 /** Personal access tokens: create (the token is shown once), list, revoke. */
 export function TokensSection({ username }: { username: string }) {
@@ -27,7 +40,8 @@ function CreateForm({ username, onCreated }: { username: string; onCreated: (t: 
   const id = useId()
   const client = useQueryClient()
   const [name, setName] = useState('')
-  const [scopes, setScopes] = useState<Scope[]>(['read'])
+  const [levels, setLevels] = useState<Levels>({ repository: 'read' })
+  const scopes = scopesOf(levels)
   const [tried, setTried] = useState(false)
   const create = useMutation({
     mutationFn: () => createToken(username, name.trim(), scopes),
@@ -68,17 +82,24 @@ function CreateForm({ username, onCreated }: { username: string; onCreated: (t: 
       </div>
       <fieldset className="settings-checks" aria-describedby={tried && scopeMissing ? `${id}-scope-error` : undefined}>
         <legend>{t('security.tokens.scopes')}</legend>
-        {SCOPES.map((scope) => (
-          <label key={scope}>
-            <input
-              type="checkbox"
-              name="scopes"
-              value={scope}
-              checked={scopes.includes(scope)}
-              onChange={(e) => setScopes((s) => (e.target.checked ? [...s, scope] : s.filter((x) => x !== scope)))}
-            />
-            {t(`security.tokens.scope.${scope}`)}
-          </label>
+        <p className="muted">{t('security.tokens.scopesHint')}</p>
+        {SCOPE_CATEGORIES.map((category) => (
+          <div key={category} className="settings-scope-row">
+            <label htmlFor={`${id}-scope-${category}`}>{t(`security.tokens.category.${category}`)}</label>
+            <select
+              id={`${id}-scope-${category}`}
+              name={category}
+              value={levels[category] ?? ''}
+              onChange={(e) => {
+                const value = e.target.value
+                setLevels((l) => ({ ...l, [category]: value === 'read' || value === 'write' ? value : undefined }))
+              }}
+            >
+              <option value="">{t('security.tokens.level.none')}</option>
+              <option value="read">{t('security.tokens.level.read')}</option>
+              <option value="write">{t('security.tokens.level.write')}</option>
+            </select>
+          </div>
         ))}
         {tried && scopeMissing && (
           <span id={`${id}-scope-error`} className="field-error">

@@ -24,7 +24,24 @@ export interface TwoFactorStatus {
   recoveryCodesLeft: number
 }
 
-export type Scope = 'read' | 'write' | 'admin'
+/** Gitea's token scope categories, each read or write (write implies read). */
+export const SCOPE_CATEGORIES = [
+  'repository',
+  'issue',
+  'user',
+  'organization',
+  'notification',
+  'package',
+  'activitypub',
+  'misc',
+  'admin',
+] as const
+export type ScopeCategory = (typeof SCOPE_CATEGORIES)[number]
+export type ScopeLevel = 'read' | 'write'
+
+/** A token scope as the node returns it: Gitea's (`write:repository`,
+ * `all`, `public-only`) or dForge's older `read`, `write`, `admin`. */
+export type Scope = string
 
 export interface AccessToken {
   id: number
@@ -83,7 +100,7 @@ export const useTokens = (username: string) =>
   useQuery({ queryKey: keys.tokens(username), queryFn: () => getJSON<AccessToken[]>(tokensPath(username)) })
 export const createToken = (username: string, name: string, scopes: Scope[]) =>
   postJSON<NewAccessToken>(tokensPath(username), { name, scopes })
-export const revokeToken = (username: string, id: number) => deleteJSON(`${tokensPath(username)}/${id}`)
+export const revokeToken = (username: string, id: number) => deleteJSON(`${tokensPath(username)}/${String(id)}`)
 
 export const useSessions = () => useQuery({ queryKey: keys.sessions, queryFn: () => getJSON<SessionInfo[]>('/api/v1/user/sessions') })
 export const revokeSession = (id: string | number) => deleteJSON(`/api/v1/user/sessions/${encodeURIComponent(String(id))}`)

@@ -1,0 +1,77 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/dforge/dforge/internal/auth"
+	"github.com/dforge/dforge/internal/usererr"
+)
+
+// tokenCategory is the Gitea token scope category of an API path, grouped
+// as Gitea groups its routes: issues and labels are issue, the rest of a
+// repository and your repositories, stars and watches are repository, your
+// account is user, and your credentials (tokens, 2FA, sessions) are admin,
+// the category dForge's admin level has always guarded. "" is a path any
+// token may call (version, markdown, chain and other public reads).
+func tokenCategory(path string) string {
+	p := strings.Split(strings.TrimPrefix(path, "/api/v1/"), "/")
+	switch p[0] {
+	case "repos":
+		if len(p) > 3 && (p[3] == "issues" || p[3] == "labels" || p[3] == "milestones") || len(p) == 3 && p[1] == "issues" && p[2] == "search" {
+			return "issue"
+		}
+		return "repository"
+	case "issues":
+		return "issue"
+	case "orgs":
+		return "organization"
+	case "notifications":
+		return "notification"
+	case "users":
+		if len(p) > 2 && p[2] == "tokens" {
+			return "admin"
+		}
+		return "user"
+	case "user":
+		if len(p) == 1 {
+			return "user"
+		}
+		switch p[1] {
+		case "repos", "starred", "subscriptions":
+			return "repository"
+		case "2fa", "sessions":
+			return "admin"
+		}
+		return "user"
+	case "auth":
+		if len(p) > 1 && p[1] == "session" {
+			return "user"
+		}
+	}
+	return ""
+}
+
+// checkTokenScope refuses a request made with an access token whose scopes
+// do not cover the path's category: read for GET, HEAD and OPTIONS, write
+// otherwise. Sessions, anonymous requests and uncategorised paths pass;
+// the route's own level (signedIn) is checked besides.
+func checkTokenScope(r *http.Request) error {
+	id := auth.IdentityFrom(r.Context())
+	if id == nil || id.TokenID == 0 {
+		return nil
+	}
+	category := tokenCategory(r.URL.Path)
+	if category == "" {
+		return nil
+	}
+	need, verb := auth.ScopeWrite, "write:"
+	if r.Method == http.MethodGet || r.Method == http.MethodHead || r.Method == http.MethodOptions {
+		need, verb = auth.ScopeRead, "read:"
+	}
+	if id.Grants(category, need) {
+		return nil
+	}
+	return usererr.New(usererr.Forbidden, "insufficient_scope",
+		"This access token's scopes do not cover this request; it needs "+verb+category+" (or "+need.String()+", or all).")
+}
