@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 
 	"github.com/dforge/dforge/internal/gitstore"
@@ -36,7 +37,7 @@ func RunHook(ctx context.Context, name string, stdin io.Reader, stderr io.Writer
 	if err != nil {
 		return err
 	}
-	resp, err := callNode(ctx, url+"/"+name, token, hookRequest{Updates: updates, Quarantine: os.Getenv("GIT_QUARANTINE_PATH")})
+	resp, err := callNode(ctx, url+"/"+name, token, hookRequest{Updates: updates, Quarantine: os.Getenv("GIT_QUARANTINE_PATH"), Options: pushOptions()})
 	if err != nil {
 		return fmt.Errorf("the node could not take this push: %w", err)
 	}
@@ -47,6 +48,20 @@ func RunHook(ctx context.Context, name string, stdin io.Reader, stderr io.Writer
 		fmt.Fprintln(stderr, resp.Message)
 	}
 	return nil
+}
+
+// pushOptions are the push's options, which receive-pack passes to the
+// hook as GIT_PUSH_OPTION_COUNT and GIT_PUSH_OPTION_0...
+func pushOptions() []string {
+	n, err := strconv.Atoi(os.Getenv("GIT_PUSH_OPTION_COUNT"))
+	if err != nil || n <= 0 {
+		return nil
+	}
+	options := make([]string, 0, n)
+	for i := range n {
+		options = append(options, os.Getenv("GIT_PUSH_OPTION_"+strconv.Itoa(i)))
+	}
+	return options
 }
 
 // readUpdates parses the hook's stdin. The hook runs in the repository

@@ -68,6 +68,9 @@ type hookRequest struct {
 	// Quarantine is receive-pack's GIT_QUARANTINE_PATH: where the pushed
 	// objects wait until git accepts the push.
 	Quarantine string `json:"quarantine,omitempty"`
+	// Options are the push's options (`git push -o key=value`), as git
+	// hands them to the hook (GIT_PUSH_OPTION_n).
+	Options []string `json:"options,omitempty"`
 }
 
 type hookResponse struct {
@@ -186,8 +189,12 @@ func (s *Server) preReceive(ctx context.Context, p *push, req hookRequest) hookR
 			return s.refusal(ctx, p, "check ref update", err)
 		}
 	}
+	note := pushOptionsNote(req.Options)
+	if len(req.Options) > 0 {
+		s.log.InfoContext(ctx, "push options", "repo", p.repo.ID, "options", req.Options)
+	}
 	if len(updates) == 0 {
-		return hookResponse{OK: true}
+		return hookResponse{OK: true, Message: note}
 	}
 	// 2. The objects on disk for good, then the updates on chain.
 	var staged *gitstore.Staged
@@ -231,7 +238,29 @@ func (s *Server) preReceive(ctx context.Context, p *push, req hookRequest) hookR
 		p.release = release
 		p.mu.Unlock()
 	}
-	return hookResponse{OK: true}
+	return hookResponse{OK: true, Message: note}
+}
+
+// pushOptionsNote is what the pusher is told about the push's options.
+// Like Gitea, a push takes any option and ignores those it does not know
+// (ci.skip, say). Gitea's repo.private and repo.template act on
+// push-to-create, which dForge does not have (a repository is created
+// first), and a repository's visibility is fixed when it is created
+// (PATCH /repos refuses to change it), so they are ignored too, but said
+// to be.
+func pushOptionsNote(options []string) string {
+	var ignored []string
+	for _, o := range options {
+		key, _, _ := strings.Cut(o, "=")
+		if key == "repo.private" || key == "repo.template" {
+			ignored = append(ignored, key)
+		}
+	}
+	if len(ignored) == 0 {
+		return ""
+	}
+	return "dForge ignores the push option " + strings.Join(ignored, ", ") +
+		": there is no push-to-create, and a repository's visibility is fixed when it is created."
 }
 
 // refusal is the answer to a push that is declined: a user error's

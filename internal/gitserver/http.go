@@ -180,7 +180,9 @@ func (s *Server) command(ctx context.Context, service string, repo repoaccess.Re
 	if service == receivePack {
 		// Every push arrives as a pack, which pre-receive stages with a
 		// hard link (hooks.go), however few objects it holds.
-		settings = append(settings, "-c", "receive.unpackLimit=1")
+		// receive.advertisePushOptions: `git push -o ...` works (Gitea's
+		// clients send options; the hook passes them to the node).
+		settings = append(settings, "-c", "receive.unpackLimit=1", "-c", "receive.advertisePushOptions=true")
 	}
 	cmd := gitstore.Command(ctx, repo.Path, append(append(settings, strings.TrimPrefix(service, "git-")), args...)...)
 	if proto != "" {

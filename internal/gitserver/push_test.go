@@ -101,3 +101,39 @@ func TestPushLosingTheRaceOnChainIsANonFastForward(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// git push -o works as on Gitea: options the node does not know are taken
+// and ignored, Gitea's push-to-create ones are ignored and said to be, and
+// the push is recorded either way. A repository whose own config still
+// refuses options (made before they were advertised) takes them too: the
+// git server's command line says so.
+func TestPushOptionsAreAccepted(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	alice := h.user()
+	r := h.repo(alice, "alice", "proj", false, false)
+	h.run(r.Path, "config", "receive.advertisePushOptions", "false")
+	work := h.clone(h.remote(alice, "alice", "proj"))
+
+	head := h.commit(work, "one", map[string]string{"a.txt": "1\n"})
+	out := h.run(work, "push", "-o", "ci.skip", "-o", "foo=bar", "origin", "main")
+	if h.refOf(r, "refs/heads/main") != head {
+		t.Fatalf("the push with options did not land:\n%s", out)
+	}
+	if strings.Contains(out, "ignores") {
+		t.Errorf("unknown options are ignored silently, got:\n%s", out)
+	}
+	pushes := h.repos.pushesTo(r)
+	if len(pushes) == 0 || pushes[len(pushes)-1].updates[0].New != head {
+		t.Fatalf("the push was not recorded: %+v", pushes)
+	}
+
+	head = h.commit(work, "two", map[string]string{"a.txt": "2\n"})
+	out = h.run(work, "push", "-o", "repo.private=true", "origin", "main")
+	if h.refOf(r, "refs/heads/main") != head {
+		t.Fatalf("the push with repo.private did not land:\n%s", out)
+	}
+	if !strings.Contains(out, "remote: dForge ignores the push option repo.private:") {
+		t.Errorf("the pusher is not told repo.private is ignored:\n%s", out)
+	}
+}

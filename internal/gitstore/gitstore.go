@@ -216,7 +216,7 @@ func (s *Store) configure(ctx context.Context, dir string) error {
 		{"core.hooksPath", s.hooks},
 		{"uploadpack.allowFilter", "true"},
 		{"uploadpack.allowAnySHA1InWant", "true"},
-		{"receive.advertisePushOptions", "false"},
+		{"receive.advertisePushOptions", "true"},
 		{"core.logAllRefUpdates", "false"},
 	}
 	for _, kv := range settings {
