@@ -6,7 +6,8 @@ import (
 	"github.com/dforge/dforge/internal/gitstore"
 )
 
-// Tags, as Gitea's Tag list.
+// Tags, as Gitea's Tag list: commit.created is the commit's committer
+// date, and an annotated tag adds its tagger (name, email, date).
 
 func (a *API) listTags(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
@@ -28,7 +29,10 @@ func (a *API) listTags(w http.ResponseWriter, r *http.Request) error {
 			j.Commit = &struct {
 				commitMetaJSON
 				CID string `json:"cid,omitempty"`
-			}{commitMetaJSON{URL: c.api + "/git/commits/" + t.Commit, SHA: t.Commit}, c.cidOf(t.Commit)}
+			}{commitMetaJSON{URL: c.api + "/git/commits/" + t.Commit, SHA: t.Commit, Created: rfc3339(gitstore.Signature{When: t.Committed})}, c.cidOf(t.Commit)}
+		}
+		if t.Annotated && !t.Tagger.When.IsZero() {
+			j.Tagger = &tagTaggerJSON{Name: t.Tagger.Name, Email: t.Tagger.Email, Date: rfc3339(t.Tagger)}
 		}
 		out = append(out, j)
 	}

@@ -161,8 +161,17 @@ type tagJSON struct {
 		commitMetaJSON
 		CID string `json:"cid,omitempty"`
 	} `json:"commit"`
-	ZipballURL string `json:"zipball_url"`
-	TarballURL string `json:"tarball_url"`
+	// Tagger is an annotated tag's, as Gitea's AnnotatedTag has it.
+	Tagger     *tagTaggerJSON `json:"tagger,omitempty"`
+	ZipballURL string         `json:"zipball_url"`
+	TarballURL string         `json:"tarball_url"`
+}
+
+// tagTaggerJSON is Gitea's CommitUser of an annotated tag.
+type tagTaggerJSON struct {
+	Name  string `json:"name"`
+	Email string `json:"email"`
+	Date  string `json:"date"`
 }
 
 type contributorJSON struct {

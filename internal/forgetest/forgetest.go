@@ -300,6 +300,20 @@ func (n *Node) Git(dir string, args ...string) string {
 	return out
 }
 
+// GitAt runs git in dir as Git does, with env added (GIT_COMMITTER_DATE,
+// say), and returns its output.
+func (n *Node) GitAt(dir string, env []string, args ...string) string {
+	n.t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(n.gitEnv(), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		n.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
 // Clone clones remote into a new directory and returns it.
 func (n *Node) Clone(remote string, args ...string) string {
 	n.t.Helper()

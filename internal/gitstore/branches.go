@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Branches and tags as the browser lists them, through for-each-ref.
@@ -22,9 +23,20 @@ type Tag struct {
 	Commit    string // the commit it points at ("" when not a commit)
 	Message   string // of an annotated tag
 	Annotated bool
+	// Committed is the commit's committer date (zero when not a commit).
+	Committed time.Time
+	// Tagger signs an annotated tag (zero otherwise).
+	Tagger Signature
 }
 
-const refFormat = "%(refname)%00%(objectname)%00%(objecttype)%00%(*objectname)%00%(*objecttype)%00%(contents)%1e"
+// refFormat is for-each-ref's record, the message last (it is split on
+// the first NULs only). The dates come with the ref's object and the
+// object an annotated tag peels to, at no extra cost.
+const refFormat = "%(refname)%00%(objectname)%00%(objecttype)%00%(*objectname)%00%(*objecttype)%00" +
+	"%(committerdate:iso-strict)%00%(*committerdate:iso-strict)%00" +
+	"%(taggername)%00%(taggeremail:trim)%00%(taggerdate:iso-strict)%00%(contents)%1e"
+
+const refFields = 11
 
 // Branches lists the branches by name, each with its newest commit.
 func Branches(ctx context.Context, dir string) ([]Branch, error) {
@@ -68,11 +80,12 @@ func Tags(ctx context.Context, dir string) ([]Tag, error) {
 		t := Tag{Name: strings.TrimPrefix(r.name, "refs/tags/"), ID: r.id}
 		switch {
 		case r.typ == "commit":
-			t.Commit = r.id
+			t.Commit, t.Committed = r.id, parseTime(r.committed)
 		case r.typ == "tag":
 			t.Annotated, t.Message = true, strings.TrimRight(r.contents, "\n")
+			t.Tagger = Signature{Name: r.tagger, Email: r.taggerEmail, When: parseTime(r.tagged)}
 			if r.peeledType == "commit" {
-				t.Commit = r.peeled
+				t.Commit, t.Committed = r.peeled, parseTime(r.peeledCommitted)
 			}
 		}
 		tags = append(tags, t)
@@ -81,7 +94,10 @@ func Tags(ctx context.Context, dir string) ([]Tag, error) {
 }
 
 type refLine struct {
-	name, id, typ, peeled, peeledType, contents string
+	name, id, typ, peeled, peeledType string
+	committed, peeledCommitted        string // committer dates, ISO 8601
+	tagger, taggerEmail, tagged       string
+	contents                          string
 }
 
 func forEachRef(ctx context.Context, dir, prefix string) ([]refLine, error) {
@@ -95,11 +111,12 @@ func forEachRef(ctx context.Context, dir, prefix string) ([]refLine, error) {
 		if len(rec) == 0 {
 			continue
 		}
-		f := strings.SplitN(string(rec), "\x00", 6)
-		if len(f) != 6 {
+		f := strings.SplitN(string(rec), "\x00", refFields)
+		if len(f) != refFields {
 			return nil, fmt.Errorf("for-each-ref: unexpected record %q", rec)
 		}
-		refs = append(refs, refLine{name: f[0], id: f[1], typ: f[2], peeled: f[3], peeledType: f[4], contents: f[5]})
+		refs = append(refs, refLine{name: f[0], id: f[1], typ: f[2], peeled: f[3], peeledType: f[4],
+			committed: f[5], peeledCommitted: f[6], tagger: f[7], taggerEmail: f[8], tagged: f[9], contents: f[10]})
 	}
 	return refs, nil
 }
