@@ -16,7 +16,6 @@ export default function TagsScreen() {
 
 function Tags({ repo }: { repo: Repository }) {
   const { t } = useTranslation('repositories')
-  const fmt = useForgeFormat()
   const tags = useTags(repo.owner.login, repo.name)
   useDocumentTitle(t('tags.title', { repo: repo.full_name }))
   const o = repo.owner.login
@@ -30,7 +29,7 @@ function Tags({ repo }: { repo: Repository }) {
         </PreloadLink>
       ),
     },
-    { heading: t('tags.columns.date'), cell: (tag) => (tag.commit.created ? <time dateTime={tag.commit.created}>{fmt.date(tag.commit.created)}</time> : '—') },
+    { heading: t('tags.columns.date'), cell: (tag) => <TagDate tag={tag} /> },
     {
       heading: t('tags.columns.downloads'),
       cell: (tag) => (
@@ -49,5 +48,28 @@ function Tags({ repo }: { repo: Repository }) {
         {(list) => (list.length === 0 ? <EmptyState message={t('tags.empty')} /> : <ChainTable rows={list} rowKey={(tag) => tag.name} columns={columns} caption={t('tags.heading')} />)}
       </QueryState>
     </div>
+  )
+}
+
+/** When a tag's commit was made, relative, the exact date in its title; and who tagged it when, for an annotated tag. */
+function TagDate({ tag }: { tag: Tag }) {
+  const { t } = useTranslation('repositories')
+  const fmt = useForgeFormat()
+  const created = tag.commit.created
+  const tagger = tag.tagger
+  if (!created && !tagger) return <>—</>
+  return (
+    <>
+      {created && (
+        <time dateTime={created} title={fmt.exact(created)}>
+          {fmt.ago(created)}
+        </time>
+      )}
+      {tagger && (
+        <div className="muted" title={fmt.exact(tagger.date)}>
+          {t('tags.tagged', { when: fmt.ago(tagger.date), name: tagger.name })}
+        </div>
+      )}
+    </>
   )
 }

@@ -360,6 +360,27 @@ describe('branches and tags', () => {
     expect(screen.getByText('protected')).toBeTruthy()
   })
 
+  it('shows when each tag was made, relative, with the exact date in its title, and who tagged an annotated one', async () => {
+    const day = 86400000
+    const created = new Date(Date.now() - 3 * day).toISOString()
+    const tagged = new Date(Date.now() - 2 * day).toISOString()
+    stubApi({
+      [`GET ${REPO}`]: repoFixture(),
+      [`GET ${REPO}/tags`]: [
+        { name: 'v1', id: 't'.repeat(40), message: 'First', commit: { sha: 'c'.repeat(40), created }, tagger: { name: 'Ada', email: 'ada@example.org', date: tagged } },
+        { name: 'v2', id: 'd'.repeat(40), commit: { sha: 'd'.repeat(40) } },
+      ],
+    })
+    renderScreen(<TagsScreen />, '/ada/engine/tags')
+    const when = await screen.findByText('3 days ago')
+    expect(when.tagName).toBe('TIME')
+    expect(when.getAttribute('dateTime')).toBe(created)
+    expect(when.getAttribute('title')).toBe(new Date(created).toLocaleString('en', { dateStyle: 'long', timeStyle: 'short' }))
+    expect(screen.getByText('Tagged 2 days ago by Ada').getAttribute('title')).toBe(new Date(tagged).toLocaleString('en', { dateStyle: 'long', timeStyle: 'short' }))
+    const v2 = screen.getByRole('link', { name: 'v2' }).closest('tr')
+    expect(v2?.textContent).toContain('—')
+  })
+
   it('says when there are no tags', async () => {
     stubApi({ [`GET ${REPO}`]: repoFixture(), [`GET ${REPO}/tags`]: [] })
     renderScreen(<TagsScreen />, '/ada/engine/tags')

@@ -111,7 +111,10 @@ export interface Tag {
   name: string
   message?: string
   id: string
+  /** created: the commit's committer date. */
   commit: { sha: string; created?: string }
+  /** An annotated tag's tagger (Gitea's AnnotatedTag). */
+  tagger?: { name: string; email: string; date: string }
   zipball_url?: string
   tarball_url?: string
 }

@@ -15,6 +15,8 @@ export function useForgeFormat() {
   return {
     count,
     date: (iso: string | undefined) => (iso ? new Date(iso).toLocaleDateString(lang, { year: 'numeric', month: 'short', day: 'numeric' }) : ''),
+    /** The exact date and time, for the title of a relative one. */
+    exact: (iso: string | undefined) => (iso ? new Date(iso).toLocaleString(lang, { dateStyle: 'long', timeStyle: 'short' }) : ''),
     /** "3 days ago"; the exact time belongs in a title attribute. */
     ago: (iso: string | undefined, now = Date.now()) => {
       if (!iso) return ''
