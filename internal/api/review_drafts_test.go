@@ -27,11 +27,18 @@ func TestPendingReviewPrivateUntilSubmitted(t *testing.T) {
 		t.Fatalf("draft: %v", draft)
 	}
 	id := num(draft["id"])
+	// A second pending review adds to the first, as in Gitea.
+	again := n.must(http.StatusOK, bob, "POST", base+"/pulls/1/reviews", map[string]any{
+		"event": "PENDING", "comments": []map[string]any{{"path": "src/app.go", "body": "And here.", "new_position": 1}},
+	}).obj()
+	if num(again["id"]) != id || again["comments_count"] != 2.0 || again["body"] != "Thinking" {
+		t.Fatalf("second draft: %v", again)
+	}
 	if got := n.must(http.StatusOK, bob, "GET", base+"/pulls/1/reviews", nil).list(); len(got) != 1 || got[0]["state"] != "PENDING" {
 		t.Fatalf("bob's list: %v", got)
 	}
 	n.must(http.StatusOK, bob, "GET", base+"/pulls/1/reviews/"+id, nil)
-	if c := n.must(http.StatusOK, bob, "GET", base+"/pulls/1/reviews/"+id+"/comments", nil).list(); len(c) != 1 || c[0]["body"] != "Hmm." {
+	if c := n.must(http.StatusOK, bob, "GET", base+"/pulls/1/reviews/"+id+"/comments", nil).list(); len(c) != 2 || c[0]["body"] != "Hmm." {
 		t.Fatalf("draft comments: %v", c)
 	}
 
@@ -53,7 +60,7 @@ func TestPendingReviewPrivateUntilSubmitted(t *testing.T) {
 
 	// 4. Bob submits it: on chain, listed for everyone, the draft gone.
 	rv := n.must(http.StatusOK, bob, "POST", base+"/pulls/1/reviews/"+id, map[string]any{"event": "REQUEST_CHANGES", "body": "Rename A"}).obj()
-	if rv["state"] != "REQUEST_CHANGES" || rv["body"] != "Rename A" || rv["comments_count"] != 1.0 || num(rv["id"]) == id {
+	if rv["state"] != "REQUEST_CHANGES" || rv["body"] != "Rename A" || rv["comments_count"] != 2.0 || num(rv["id"]) == id {
 		t.Fatalf("submitted: %v", rv)
 	}
 	for _, u := range []*forgetest.User{nil, alice, bob} {
@@ -64,7 +71,15 @@ func TestPendingReviewPrivateUntilSubmitted(t *testing.T) {
 	n.must(http.StatusNotFound, bob, "GET", base+"/pulls/1/reviews/"+id, nil)
 	n.must(http.StatusNotFound, bob, "POST", base+"/pulls/1/reviews/"+id, map[string]any{"event": "COMMENT"})
 
-	// 5. Another draft, deleted by its author.
+	// 5. A submit the chain refuses (approving one's own pull request)
+	// leaves the draft as it was.
+	own := num(n.must(http.StatusOK, alice, "POST", base+"/pulls/1/reviews", map[string]any{"body": "self"}).obj()["id"])
+	n.must(http.StatusForbidden, alice, "POST", base+"/pulls/1/reviews/"+own, map[string]any{"event": "APPROVED"})
+	if d := n.must(http.StatusOK, alice, "GET", base+"/pulls/1/reviews/"+own, nil).obj(); d["state"] != "PENDING" || d["body"] != "self" {
+		t.Fatalf("draft after a refused submit: %v", d)
+	}
+
+	// 6. Another draft, deleted by its author.
 	d2 := num(n.must(http.StatusOK, carol, "POST", base+"/pulls/1/reviews", map[string]any{"event": "PENDING", "body": "later"}).obj()["id"])
 	n.must(http.StatusNoContent, carol, "DELETE", base+"/pulls/1/reviews/"+d2, nil)
 	n.must(http.StatusNotFound, carol, "GET", base+"/pulls/1/reviews/"+d2, nil)

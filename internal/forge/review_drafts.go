@@ -29,17 +29,44 @@ func IsDraftID(id uint64) bool { return id > DraftIDBase }
 func draftKey(a common.Address) string { return strings.ToLower(a.Hex()) }
 
 // AddReviewDraft keeps review p, by author, as a pending review and returns
-// it as listed. The state p carries is ignored: it is chosen on submit.
+// it as listed. The state p carries is ignored: it is chosen on submit. As
+// in Gitea an author has one pending review per pull request: a second
+// adds its comments to the first, and its body, if any, replaces the
+// first's.
 func (s *Service) AddReviewDraft(ctx context.Context, author index.User, p chainforge.PullReview) (index.Review, error) {
 	if s.drafts == nil {
 		return index.Review{}, usererr.BadFieldf("event", "this node keeps no pending reviews: submit the review as APPROVED, REQUEST_CHANGES or COMMENT")
 	}
 	p.State = ""
+	key := draftKey(common.HexToAddress(author.Address))
+	list, err := s.drafts.ReviewDraftsOf(ctx, key, p.Repo, p.Number)
+	if err != nil {
+		return index.Review{}, err
+	}
+	if len(list) > 0 {
+		d := list[0]
+		var prev chainforge.PullReview
+		if err := json.Unmarshal([]byte(d.Payload), &prev); err != nil {
+			return index.Review{}, fmt.Errorf("decode review draft %d: %w", d.ID, err)
+		}
+		if strings.TrimSpace(p.Body) == "" {
+			p.Body = prev.Body
+		}
+		p.Comments = append(prev.Comments, p.Comments...)
+		raw, err := json.Marshal(p)
+		if err != nil {
+			return index.Review{}, fmt.Errorf("encode review draft: %w", err)
+		}
+		if _, err := s.drafts.UpdateReviewDraft(ctx, key, d.ID, string(raw)); err != nil {
+			return index.Review{}, err
+		}
+		return draftReview(author, d, p), nil
+	}
 	raw, err := json.Marshal(p)
 	if err != nil {
 		return index.Review{}, fmt.Errorf("encode review draft: %w", err)
 	}
-	d := store.ReviewDraft{Author: draftKey(common.HexToAddress(author.Address)), Repo: p.Repo, Number: p.Number, Payload: string(raw), CreatedAt: s.now()}
+	d := store.ReviewDraft{Author: key, Repo: p.Repo, Number: p.Number, Payload: string(raw), CreatedAt: s.now()}
 	if d.ID, err = s.drafts.AddReviewDraft(ctx, d); err != nil {
 		return index.Review{}, err
 	}

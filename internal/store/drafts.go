@@ -55,3 +55,9 @@ func (s *Store) ReviewDraftsOf(ctx context.Context, author string, repo, number 
 func (s *Store) DeleteReviewDraft(ctx context.Context, author string, id int64) (bool, error) {
 	return s.affected(s.db.ExecContext(ctx, `DELETE FROM review_drafts WHERE id = $1 AND author = $2`, id, author))
 }
+
+// UpdateReviewDraft replaces the payload of author's draft id; false if
+// there is none.
+func (s *Store) UpdateReviewDraft(ctx context.Context, author string, id int64, payload string) (bool, error) {
+	return s.affected(s.db.ExecContext(ctx, `UPDATE review_drafts SET payload = $1 WHERE id = $2 AND author = $3`, payload, id, author))
+}
