@@ -261,6 +261,26 @@ func TestGiteaSDK(t *testing.T) {
 		t.Fatalf("ListPullReviewComments: %+v", inline)
 	}
 
+	// 5b. A pending review: its author's alone until submitted.
+	pending, _, err := bob.client.CreatePullReview(owner, name, pr.Index, gitea.CreatePullReviewOptions{
+		State: gitea.ReviewStatePending, Body: "Thinking",
+		Comments: []gitea.CreatePullReviewComment{{Path: "src/app.go", Body: "Maybe B?", NewLineNum: 3}}})
+	check(t, "CreatePullReview pending", err)
+	if pending.State != gitea.ReviewStatePending || pending.ID == review.ID {
+		t.Fatalf("CreatePullReview pending: %+v", pending)
+	}
+	if reviews, _, err = c.ListPullReviews(owner, name, pr.Index, gitea.ListPullReviewsOptions{}); err != nil || len(reviews) != 1 {
+		t.Fatalf("ListPullReviews with another's draft: %+v %v", reviews, err)
+	}
+	submitted, _, err := bob.client.SubmitPullReview(owner, name, pr.Index, pending.ID, gitea.SubmitPullReviewOptions{State: gitea.ReviewStateComment, Body: "One thought"})
+	check(t, "SubmitPullReview", err)
+	if submitted.State != gitea.ReviewStateComment || submitted.Body != "One thought" || submitted.CodeCommentsCount != 1 || submitted.ID == pending.ID {
+		t.Fatalf("SubmitPullReview: %+v", submitted)
+	}
+	if reviews, _, err = c.ListPullReviews(owner, name, pr.Index, gitea.ListPullReviewsOptions{}); err != nil || len(reviews) != 2 {
+		t.Fatalf("ListPullReviews after submit: %+v %v", reviews, err)
+	}
+
 	// 6. Bob may not merge; alice, the owner, merges with a merge commit.
 	merge := gitea.MergePullRequestOption{Style: gitea.MergeStyleMerge}
 	if ok, res, err := bob.client.MergePullRequest(owner, name, pr.Index, merge); ok || err != nil || res.StatusCode != http.StatusForbidden {

@@ -5,7 +5,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dforge/dforge/internal/auth"
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/usererr"
 )
@@ -16,15 +18,32 @@ import (
 // Gitea's review states, and the forge module's.
 var reviewStates = map[string]string{
 	chainforge.ReviewApprove: "APPROVED", chainforge.ReviewRequestChanges: "REQUEST_CHANGES", chainforge.ReviewCommented: "COMMENT",
+	forge.ReviewPending: "PENDING",
 }
 
+// reviewsOf lists the pull request's reviews on chain and, after them, the
+// signed-in user's own pending ones: no one else sees those.
 func (h *issuesAPI) reviewsOf(r *http.Request) (index.Repo, index.Pull, []index.Review, error) {
 	repo, _, pr, err := h.pullOf(r, r.PathValue("index"))
 	if err != nil {
 		return index.Repo{}, index.Pull{}, nil, err
 	}
 	list, err := h.forge.Index().Reviews(r.Context(), repo.ID, pr.Number)
+	if err != nil {
+		return repo, pr, nil, err
+	}
+	if u, ok := auth.UserFrom(r.Context()); ok {
+		drafts, err := h.forge.ReviewDrafts(r.Context(), reviewer(u), repo.ID, pr.Number)
+		if err != nil {
+			return repo, pr, nil, err
+		}
+		list = append(list, drafts...)
+	}
 	return repo, pr, list, err
+}
+
+func reviewer(u auth.User) index.User {
+	return index.User{Address: u.Address.Hex(), Username: u.Username}
 }
 
 func (h *issuesAPI) listReviews(w http.ResponseWriter, r *http.Request) error {
@@ -84,7 +103,7 @@ func (h *issuesAPI) listReviewComments(w http.ResponseWriter, r *http.Request) e
 }
 
 // reviewEvent maps Gitea's (and GitHub's) review events to the forge's.
-func reviewEvent(event, body string, inline int) (string, error) {
+func reviewEvent(event string) (string, error) {
 	switch strings.ToUpper(event) {
 	case "APPROVED", "APPROVE":
 		return chainforge.ReviewApprove, nil
@@ -92,15 +111,11 @@ func reviewEvent(event, body string, inline int) (string, error) {
 		return chainforge.ReviewRequestChanges, nil
 	case "COMMENT":
 		return chainforge.ReviewCommented, nil
-	case "":
-		if strings.TrimSpace(body) == "" && inline == 0 {
-			return "", usererr.InvalidField("event", "invalid_field", "event must be APPROVED, REQUEST_CHANGES or COMMENT")
-		}
-		return chainforge.ReviewCommented, nil
-	case "PENDING":
-		return "", usererr.BadFieldf("event", "pending (draft) reviews are not kept: submit the review as APPROVED, REQUEST_CHANGES or COMMENT")
+	case "", "PENDING":
+		// As in Gitea, a review without an event is kept pending.
+		return forge.ReviewPending, nil
 	}
-	return "", usererr.InvalidField("event", "invalid_field", "event must be APPROVED, REQUEST_CHANGES or COMMENT")
+	return "", usererr.Unprocessablef("event", "invalid_field", "unknown review event %q: it must be PENDING, APPROVED, REQUEST_CHANGES or COMMENT", event)
 }
 
 func (h *issuesAPI) createReview(w http.ResponseWriter, r *http.Request) error {
@@ -126,7 +141,7 @@ func (h *issuesAPI) createReview(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	state, err := reviewEvent(in.Event, in.Body, len(in.Comments))
+	state, err := reviewEvent(in.Event)
 	if err != nil {
 		return err
 	}
@@ -152,17 +167,99 @@ func (h *issuesAPI) createReview(w http.ResponseWriter, r *http.Request) error {
 	if payload.CommitSHA == "" {
 		payload.CommitSHA = h.pulls.Sync(r.Context(), repo, pr).HeadSHA
 	}
+	if state == forge.ReviewPending {
+		rv, err := h.forge.AddReviewDraft(r.Context(), reviewer(id.User), payload)
+		if err != nil {
+			return err
+		}
+		return reply(w, h.linksFor(r, repo).review(pr, rv))
+	}
 	res, err := h.forge.Do(r.Context(), id.User.Address, payload)
 	if err != nil {
 		return err
 	}
-	_, pr, list, err := h.reviewsOf(r)
+	return h.replyReview(w, r, res.Change.Review.ID)
+}
+
+// replyReview answers with review id as now listed.
+func (h *issuesAPI) replyReview(w http.ResponseWriter, r *http.Request, id uint64) error {
+	repo, pr, list, err := h.reviewsOf(r)
 	if err != nil {
 		return err
 	}
-	rv, err := findReview(list, strconv.FormatUint(res.Change.Review.ID, 10))
+	rv, err := findReview(list, strconv.FormatUint(id, 10))
 	if err != nil {
 		return err
 	}
 	return reply(w, h.linksFor(r, repo).review(pr, rv))
+}
+
+// submitReview submits the user's pending review with Gitea's event
+// (APPROVED, REQUEST_CHANGES or COMMENT) and body.
+func (h *issuesAPI) submitReview(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Event string `json:"event"`
+		Body  string `json:"body"`
+	}
+	if err := decodeText(w, r, &in); err != nil {
+		return err
+	}
+	repo, _, pr, err := h.pullOf(r, r.PathValue("index"))
+	if err != nil {
+		return err
+	}
+	draft, err := strconv.ParseUint(r.PathValue("id"), 10, 64)
+	if err != nil {
+		return usererr.Missingf("there is no review %s of this pull request", r.PathValue("id"))
+	}
+	state, err := reviewEvent(in.Event)
+	if err != nil {
+		return err
+	}
+	if state == forge.ReviewPending {
+		return usererr.Unprocessablef("event", "invalid_field", "a submitted review is APPROVED, REQUEST_CHANGES or COMMENT: it cannot stay pending")
+	}
+	if err := checkBody("body", in.Body); err != nil {
+		return err
+	}
+	res, err := h.forge.SubmitReviewDraft(r.Context(), reviewer(id.User), repo.ID, pr.Number, draft, state, in.Body)
+	if err != nil {
+		return err
+	}
+	return h.replyReview(w, r, res.Change.Review.ID)
+}
+
+// deleteReview deletes the user's pending review; one on chain stays.
+func (h *issuesAPI) deleteReview(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	repo, _, pr, err := h.pullOf(r, r.PathValue("index"))
+	if err != nil {
+		return err
+	}
+	draft, err := strconv.ParseUint(r.PathValue("id"), 10, 64)
+	if err != nil {
+		return usererr.Missingf("there is no review %s of this pull request", r.PathValue("id"))
+	}
+	if !forge.IsDraftID(draft) {
+		_, _, list, err := h.reviewsOf(r)
+		if err != nil {
+			return err
+		}
+		if _, err := findReview(list, r.PathValue("id")); err != nil {
+			return err
+		}
+		return usererr.BadFieldf("id", "a submitted review is on chain and cannot be deleted")
+	}
+	if err := h.forge.DeleteReviewDraft(r.Context(), reviewer(id.User), repo.ID, pr.Number, draft); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
 }

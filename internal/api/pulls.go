@@ -31,6 +31,8 @@ func (h *issuesAPI) registerPulls(mux *http.ServeMux, w func(handler) http.Handl
 	mux.HandleFunc("GET "+pulls+"/{index}/reviews", h.serve(h.listReviews))
 	mux.HandleFunc("POST "+pulls+"/{index}/reviews", w(h.createReview))
 	mux.HandleFunc("GET "+pulls+"/{index}/reviews/{id}", h.serve(h.getReview))
+	mux.HandleFunc("POST "+pulls+"/{index}/reviews/{id}", w(h.submitReview))
+	mux.HandleFunc("DELETE "+pulls+"/{index}/reviews/{id}", w(h.deleteReview))
 	mux.HandleFunc("GET "+pulls+"/{index}/reviews/{id}/comments", h.serve(h.listReviewComments))
 	mux.HandleFunc("POST "+pulls+"/{index}/merge", w(h.mergePull))
 	mux.HandleFunc("GET "+pulls+"/{index}/merge", h.serve(h.isMerged))

@@ -31,6 +31,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/forge/private"
 	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/store"
 	"github.com/dforge/dforge/internal/usererr"
 )
 
@@ -60,6 +61,8 @@ type Config struct {
 	Log     *slog.Logger
 	// Now gives private actions their time; nil means time.Now.
 	Now func() time.Time
+	// Drafts keeps pending reviews, private to their author; nil keeps none.
+	Drafts *store.Store
 }
 
 // Service is the forge service.
@@ -69,6 +72,7 @@ type Service struct {
 	key      *ecdsa.PrivateKey
 	operator common.Address
 	private  *private.Store
+	drafts   *store.Store
 	log      *slog.Logger
 	now      func() time.Time
 
@@ -95,7 +99,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	}
 	s := &Service{
 		chain: cfg.Chain, ix: cfg.Index, key: cfg.OperatorKey, operator: crypto.PubkeyToAddress(cfg.OperatorKey.PublicKey),
-		private: cfg.Private, log: cfg.Log.With("component", "forge"), now: cfg.Now,
+		private: cfg.Private, drafts: cfg.Drafts, log: cfg.Log.With("component", "forge"), now: cfg.Now,
 	}
 	if ok, err := s.chain.IsOperator(s.operator); err != nil {
 		return nil, fmt.Errorf("check operator: %w", err)

@@ -157,7 +157,7 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("open the private store: %w", err)
 	}
-	if s.Forge, err = forge.New(ctx, forge.Config{Chain: s.Chain, Index: s.Index, OperatorKey: key, Private: priv, Log: log}); err != nil {
+	if s.Forge, err = forge.New(ctx, forge.Config{Chain: s.Chain, Index: s.Index, OperatorKey: key, Private: priv, Log: log, Drafts: s.Store}); err != nil {
 		priv.Close()
 		return nil, fmt.Errorf("start the forge service: %w", err)
 	}

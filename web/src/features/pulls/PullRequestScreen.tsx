@@ -374,7 +374,14 @@ function FilesTab({ repo, pr, drafts, setDrafts }: { repo: Repository; pr: PullR
   return (
     <div className="stack">
       {canReview && user ? (
-        <ReviewPanel repo={repo} pr={pr} drafts={drafts} isAuthor={user.username.toLowerCase() === pr.user.login.toLowerCase()} onSubmitted={() => setDrafts(() => [])} />
+        <ReviewPanel
+          repo={repo}
+          pr={pr}
+          drafts={drafts}
+          pending={reviews.data?.find((rv) => rv.state === 'PENDING' && rv.user.login.toLowerCase() === user.username.toLowerCase())}
+          isAuthor={user.username.toLowerCase() === pr.user.login.toLowerCase()}
+          onSubmitted={() => setDrafts(() => [])}
+        />
       ) : (
         !user && <p className="muted">{t('review.signIn')}</p>
       )}

@@ -2,7 +2,7 @@
 import { keepPreviousData, useQueries, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type IssueEdit, type Label, useInvalidateIssues } from '@/features/issues'
 import { type Commit, getPage, getText, repoApi, type Repository, type User } from '@/lib/forge/api'
-import { apiError, apiFetch, getJSON, patchJSON, postJSON, retryUnlessNotFound } from '@/lib/http'
+import { apiError, apiFetch, deleteJSON, getJSON, patchJSON, postJSON, retryUnlessNotFound } from '@/lib/http'
 
 export interface BranchInfo {
   label: string
@@ -176,7 +176,8 @@ export async function mergePull(owner: string, repo: string, number: number, sty
   if (!res.ok) throw await apiError(res)
 }
 
-export function submitReview(owner: string, repo: string, number: number, input: { event: ReviewEvent; body: string; commitId: string; comments: DraftComment[] }) {
+/** Sends a review, or with event PENDING keeps it as the user's pending review (seen by no one else until submitted). */
+export function submitReview(owner: string, repo: string, number: number, input: { event: ReviewEvent | 'PENDING'; body: string; commitId: string; comments: DraftComment[] }) {
   return postJSON<PullReview>(`${pullApi(owner, repo, number)}/reviews`, {
     event: input.event,
     body: input.body,
@@ -188,6 +189,16 @@ export function submitReview(owner: string, repo: string, number: number, input:
       old_position: c.side === 'old' ? c.line : 0,
     })),
   })
+}
+
+/** Submits the user's pending review with its verdict and summary. */
+export function submitPendingReview(owner: string, repo: string, number: number, id: number, input: { event: ReviewEvent; body: string }) {
+  return postJSON<PullReview>(`${pullApi(owner, repo, number)}/reviews/${id}`, input)
+}
+
+/** Deletes the user's pending review. */
+export function deletePendingReview(owner: string, repo: string, number: number, id: number) {
+  return deleteJSON(`${pullApi(owner, repo, number)}/reviews/${id}`)
 }
 
 /** The key a line's comments are grouped under. */

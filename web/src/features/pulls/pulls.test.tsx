@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { nav } from '@/lib/forge/nav'
-import { REPO, repoFixture, stubApi, text } from '@/test/forge'
+import { noContent, REPO, repoFixture, stubApi, text } from '@/test/forge'
 import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
 import type { PullRequest } from './api'
 import { NoPullRequests } from './EmptyStates'
@@ -234,6 +234,39 @@ describe('PullRequestScreen', () => {
       ],
     })
     await waitFor(() => expect(screen.getByText('0 comments wait for this review.')).toBeTruthy())
+  })
+
+  it('saves a review with its line comments as pending', async () => {
+    const api = prApi(pull(), { [`POST ${REPO}/pulls/4/reviews`]: { id: 1125899906842625, state: 'PENDING' } })
+    signIn()
+    renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4?tab=files')
+    fireEvent.click(await screen.findByRole('button', { name: 'Comment on new line 2 of mill.go' }))
+    fireEvent.change(screen.getByLabelText('Comment on line 2 of mill.go'), { target: { value: 'Too fast?' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Add to review' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Save as pending' }))
+    await waitFor(() => expect(api.sent('POST', `${REPO}/pulls/4/reviews`)).toHaveLength(1))
+    expect(api.sent('POST', `${REPO}/pulls/4/reviews`)[0].body).toMatchObject({ event: 'PENDING', comments: [{ path: 'mill.go', body: 'Too fast?', new_position: 2 }] })
+  })
+
+  it('submits or discards the signed-in reviewer\'s pending review', async () => {
+    const draft = { id: 1125899906842625, state: 'PENDING', user: { id: 1, login: 'ada' }, body: '', body_html: '', comments_count: 1, commit_id: 'b'.repeat(40), submitted_at: '2026-01-02T00:00:00Z' }
+    const api = prApi(pull(), {
+      [`GET ${REPO}/pulls/4/reviews`]: [draft],
+      [`GET ${REPO}/pulls/4/reviews/${draft.id}/comments`]: [],
+      [`POST ${REPO}/pulls/4/reviews/${draft.id}`]: { ...draft, id: 11, state: 'APPROVED' },
+      [`DELETE ${REPO}/pulls/4/reviews/${draft.id}`]: noContent(),
+    })
+    signIn()
+    renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4?tab=files')
+    expect(await screen.findByText('Your pending review is saved on this node: only you see it until you submit it.')).toBeTruthy()
+    fireEvent.click(screen.getByRole('radio', { name: 'Approve' }))
+    fireEvent.change(screen.getByLabelText('Summary'), { target: { value: 'Good' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Submit review' }))
+    await waitFor(() => expect(api.sent('POST', `${REPO}/pulls/4/reviews/${draft.id}`)).toHaveLength(1))
+    expect(api.sent('POST', `${REPO}/pulls/4/reviews/${draft.id}`)[0].body).toEqual({ event: 'APPROVED', body: 'Good' })
+    expect(api.sent('POST', `${REPO}/pulls/4/reviews`)).toHaveLength(0)
+    fireEvent.click(screen.getByRole('button', { name: 'Discard pending review' }))
+    await waitFor(() => expect(api.sent('DELETE', `${REPO}/pulls/4/reviews/${draft.id}`)).toHaveLength(1))
   })
 
   it('switches the diff between unified and split layouts', async () => {

@@ -8,7 +8,7 @@ import type { Repository } from '@/lib/forge/api'
 import type { LineAnchor } from '@/components/DiffView'
 import { useForgeFormat } from '@/lib/forge/format'
 import { errorText } from '@/lib/http'
-import { type DraftComment, type PullRequest, type PullReview, REVIEW_EVENTS, type ReviewComment, type ReviewEvent, submitReview } from './api'
+import { deletePendingReview, type DraftComment, type PullRequest, type PullReview, REVIEW_EVENTS, type ReviewComment, type ReviewEvent, submitPendingReview, submitReview } from './api'
 
 /** The comments under one diff line: submitted ones, pending drafts, and the open editor. */
 export function LineComments({ comments, drafts, editing, onSave, onCancel, onDiscard }: {
@@ -78,37 +78,65 @@ function DraftEditor({ anchor, onSave, onCancel }: { anchor: LineAnchor; onSave:
 
 /**
  * Finishes a review: its verdict (comment, approve, request changes), a
- * summary, and the pending line comments, sent as one POST .../reviews.
+ * summary, and the pending line comments, sent as one POST .../reviews;
+ * or keeps them as the user's pending review (only they see it) to submit
+ * or discard later.
  */
-export function ReviewPanel({ repo, pr, drafts, onSubmitted, isAuthor }: { repo: Repository; pr: PullRequest; drafts: DraftComment[]; onSubmitted: () => void; isAuthor: boolean }) {
+export function ReviewPanel({ repo, pr, drafts, pending, onSubmitted, isAuthor }: {
+  repo: Repository
+  pr: PullRequest
+  drafts: DraftComment[]
+  pending?: PullReview
+  onSubmitted: () => void
+  isAuthor: boolean
+}) {
   const { t } = useTranslation('pulls')
   const id = useId()
   const [event, setEvent] = useState<ReviewEvent>('COMMENT')
   const [body, setBody] = useState('')
   const [problem, setProblem] = useState<string | null>(null)
   const invalidate = useInvalidateIssues(repo.owner.login, repo.name)
+  const [o, r, n] = [repo.owner.login, repo.name, pr.number]
+  const done = () => {
+    setBody('')
+    setEvent('COMMENT')
+    onSubmitted()
+    return invalidate()
+  }
   const submit = useMutation({
-    mutationFn: () => submitReview(repo.owner.login, repo.name, pr.number, { event, body, commitId: pr.head.sha, comments: drafts }),
-    onSuccess: () => {
-      setBody('')
-      setEvent('COMMENT')
-      onSubmitted()
-      return invalidate()
-    },
+    mutationFn: (as: ReviewEvent | 'PENDING') =>
+      pending && as !== 'PENDING' ? submitPendingReview(o, r, n, pending.id, { event: as, body }) : submitReview(o, r, n, { event: as, body, commitId: pr.head.sha, comments: drafts }),
+    onSuccess: done,
   })
+  const discard = useMutation({ mutationFn: (p: PullReview) => deletePendingReview(o, r, n, p.id), onSuccess: invalidate })
+  const check = (as: ReviewEvent | 'PENDING') => {
+    if (pending && drafts.length > 0) return t('review.errors.pendingFirst')
+    const comments = drafts.length + (pending?.comments_count ?? 0) + (pending?.body.trim() ? 1 : 0)
+    if ((as === 'COMMENT' || as === 'PENDING') && !body.trim() && comments === 0) return t('review.errors.empty')
+    if (as === 'REQUEST_CHANGES' && !body.trim()) return t('review.errors.reason')
+    return null
+  }
+  const send = (as: ReviewEvent | 'PENDING') => {
+    const p = check(as)
+    setProblem(p)
+    if (!p) submit.mutate(as)
+  }
   const onSubmit = (e: FormEvent) => {
     e.preventDefault()
-    if (event === 'COMMENT' && !body.trim() && drafts.length === 0) return setProblem(t('review.errors.empty'))
-    if (event === 'REQUEST_CHANGES' && !body.trim()) return setProblem(t('review.errors.reason'))
-    setProblem(null)
-    submit.mutate()
+    send(event)
   }
+  const failed = submit.error ?? discard.error
   return (
     <Card as="section" aria-labelledby={`${id}-h`} className="review-panel">
       <h2 id={`${id}-h`}>{t('review.title')}</h2>
       <p className="muted" role="status">
-        {t('review.pendingCount', { count: drafts.length })}
+        {t('review.pendingCount', { count: drafts.length + (pending?.comments_count ?? 0) })}
       </p>
+      {pending && (
+        <p className="muted">
+          <span className="badge">{t('review.pending')}</span> {t('review.pendingSaved')}
+        </p>
+      )}
       <form onSubmit={onSubmit}>
         <div className="field">
           <label htmlFor={`${id}-b`}>{t('review.summary')}</label>
@@ -128,14 +156,25 @@ export function ReviewPanel({ repo, pr, drafts, onSubmitted, isAuthor }: { repo:
             {problem}
           </p>
         )}
-        {submit.isError && (
+        {failed && (
           <p className="alert-error" role="alert">
-            {errorText(submit.error)}
+            {errorText(failed)}
           </p>
         )}
-        <Button type="submit" disabled={submit.isPending}>
-          {t('review.submit')}
-        </Button>
+        <div className="button-row">
+          <Button type="submit" disabled={submit.isPending}>
+            {t('review.submit')}
+          </Button>
+          {pending ? (
+            <Button variant="ghost" disabled={discard.isPending} onClick={() => discard.mutate(pending)}>
+              {t('review.discardPending')}
+            </Button>
+          ) : (
+            <Button variant="secondary" disabled={submit.isPending} onClick={() => send('PENDING')}>
+              {t('review.savePending')}
+            </Button>
+          )}
+        </div>
       </form>
     </Card>
   )
