@@ -130,7 +130,8 @@ func TestMergeStyles(t *testing.T) {
 	}
 	if err := gitstore.MoveRef(ctx, m.bare, "refs/heads/main", merge, base); err != nil {
 		t.Fatal(err)
-	}	// DeleteRefAt too.
+	}
+	// DeleteRefAt too.
 	if err := gitstore.DeleteRefAt(ctx, m.bare, "refs/heads/side", base); !errors.Is(err, gitstore.ErrRefChanged) {
 		t.Fatalf("DeleteRefAt from a stale value: %v", err)
 	}
