@@ -54,8 +54,9 @@ lint: lint-go lint-web
 # fetches it through the module proxy into the module cache, outside go.mod.
 STATICCHECK_VERSION ?= v0.8.2
 
-## lint-go: go vet, staticcheck (pinned, fetched by go run), and tools/layering: the chain, forge, index and git store never import the API, web, git server or CLI packages
+## lint-go: gofmt, go vet, staticcheck (pinned, fetched by go run), and tools/layering: the chain, forge, index and git store never import the API, web, git server or CLI packages
 lint-go:
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$unformatted" ]; then echo "gofmt would change: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
 	GO=$(GO) $(GO) run ./tools/layering
