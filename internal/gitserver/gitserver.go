@@ -51,10 +51,10 @@ type Repos interface {
 	// chain for a public repository, compare-and-swap, all or none, and
 	// returns once they are committed (git then moves the refs). An
 	// update whose Old is not the ref's recorded value is refused with a
-	// *usererr.Error of code StaleRef; any error declines the push.
-	// manifest, when not "", is the CID of the manifest of the push's
-	// objects over 1 MiB (blocks.Manifest), recorded with the updates.
-	Commit(ctx context.Context, user *auth.User, r repoaccess.Repo, updates []repoaccess.RefUpdate, manifest string) error
+	// *usererr.Error of code StaleRef; any error declines the push. (The
+	// manifest of the push's objects over 1 MiB follows on chain once its
+	// blocks are stored: blocks.ManifestRecorder.)
+	Commit(ctx context.Context, user *auth.User, r repoaccess.Repo, updates []repoaccess.RefUpdate) error
 }
 
 // Pending is implemented by Repos whose git data may still be on its way

@@ -294,10 +294,9 @@ type fakeRepo struct {
 }
 
 type pushRecord struct {
-	user     common.Address
-	repo     string
-	updates  []repoaccess.RefUpdate
-	manifest string
+	user    common.Address
+	repo    string
+	updates []repoaccess.RefUpdate
 }
 
 func (f *fakeRepos) next() int {
@@ -360,7 +359,7 @@ func (f *fakeRepos) CheckUpdate(_ context.Context, _ *auth.User, r repoaccess.Re
 	return nil
 }
 
-func (f *fakeRepos) Commit(_ context.Context, u *auth.User, r repoaccess.Repo, updates []repoaccess.RefUpdate, manifest string) error {
+func (f *fakeRepos) Commit(_ context.Context, u *auth.User, r repoaccess.Repo, updates []repoaccess.RefUpdate) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.chain == nil {
@@ -379,7 +378,7 @@ func (f *fakeRepos) Commit(_ context.Context, u *auth.User, r repoaccess.Repo, u
 	for _, up := range updates {
 		refs[up.Ref] = up.New
 	}
-	f.pushes = append(f.pushes, pushRecord{user: u.Address, repo: r.ID, updates: updates, manifest: manifest})
+	f.pushes = append(f.pushes, pushRecord{user: u.Address, repo: r.ID, updates: updates})
 	return nil
 }
 

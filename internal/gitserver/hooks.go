@@ -213,7 +213,7 @@ func (s *Server) preReceive(ctx context.Context, p *push, req hookRequest) hookR
 		}
 	}
 	crash.Point(crash.PreReceive)
-	if err := s.repos.Commit(ctx, &p.user, p.repo, updates, ""); err != nil {
+	if err := s.repos.Commit(ctx, &p.user, p.repo, updates); err != nil {
 		if ue, known := usererr.As(err); known && ue.Code != NotCommitted && staged != nil {
 			staged.Drop() // refused: git drops the quarantine, and nothing names these objects
 		}

@@ -291,8 +291,7 @@ func checkRef(ref string) error {
 // there), in the private store for a private one. The objects are
 // reachable in the repository already (staged by the git server), so the
 // commits a push brings to the default branch can be listed for rewards.
-// manifest (its big objects' UnixFS files) goes with every part.
-func (h *Repos) Commit(ctx context.Context, u *auth.User, r repoaccess.Repo, updates []repoaccess.RefUpdate, manifest string) error {
+func (h *Repos) Commit(ctx context.Context, u *auth.User, r repoaccess.Repo, updates []repoaccess.RefUpdate) error {
 	id, err := strconv.ParseUint(r.ID, 10, 64)
 	if err != nil {
 		return fmt.Errorf("repository id %q: %w", r.ID, err)
@@ -301,7 +300,7 @@ func (h *Repos) Commit(ctx context.Context, u *auth.User, r repoaccess.Repo, upd
 	if err != nil {
 		return fmt.Errorf("read repository %s: %w", r.ID, err)
 	}
-	push := chainforge.RepoPush{Repo: id, Manifest: manifest}
+	push := chainforge.RepoPush{Repo: id}
 	for _, up := range updates {
 		if up.Old == up.New {
 			continue
