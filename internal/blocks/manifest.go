@@ -2,15 +2,9 @@ package blocks
 
 import (
 	"bytes"
-	"context"
 	"fmt"
-	"io"
 	"maps"
-	"runtime"
 	"slices"
-	"strconv"
-	"strings"
-	"sync"
 
 	blockformat "github.com/ipfs/go-block-format"
 	"github.com/ipfs/go-cid"
@@ -20,14 +14,12 @@ import (
 	cidlink "github.com/ipld/go-ipld-prime/linking/cid"
 	"github.com/ipld/go-ipld-prime/node/basicnode"
 	"github.com/multiformats/go-multihash"
-
-	"github.com/dforge/dforge/internal/gitstore"
 )
 
 // Manifest maps the git ids of a push's big objects (IsBig) to the roots
 // of their UnixFS files. It is a dag-cbor block (CIDv1, sha2-256), a map
 // of hex git id to link, {"<id>": &root, ...}, in this store like any
-// block; the push's repo.push transaction names it, so a replica that
+// block; a repo.manifest transaction (or an older push's repo.push) names it, so a replica that
 // walks a repository over bitswap knows which objects to read as UnixFS
 // and where.
 type Manifest map[string]cid.Cid
@@ -107,49 +99,6 @@ func DecodeManifest(blk blockformat.Block) (Manifest, error) {
 	}
 	return m, nil
 }
-
-// PushManifest is the manifest of the big objects a push brought: those
-// in its quarantine (receive-pack's GIT_QUARANTINE_PATH inside the
-// repository dir), each read once to compute its UnixFS root, by
-// manifestWorkers at once (the push waits for it); nil when there are
-// none. Nothing is stored: the block job stores the chunks.
-func PushManifest(ctx context.Context, dir, quarantine string) (Manifest, error) {
-	var (
-		mu sync.Mutex
-		m  Manifest
-	)
-	err := gitstore.LargeObjects(ctx, dir, quarantine, manifestWorkers, IsBig, func(o gitstore.Object) error {
-		mu.Lock()
-		full := len(m) >= MaxManifestObjects
-		mu.Unlock()
-		if full || LooseSize(o.Type, o.Size) > MaxBigObject {
-			return nil
-		}
-		header := o.Type + " " + strconv.FormatInt(o.Size, 10) + "\x00"
-		root, err := UnixFSRoot(io.MultiReader(strings.NewReader(header), &exactReader{r: o.Body, left: o.Size, id: o.ID}))
-		if err != nil {
-			return fmt.Errorf("object %s: %w", o.ID, err)
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		if m == nil {
-			m = Manifest{}
-		}
-		if len(m) < MaxManifestObjects {
-			m[o.ID] = root
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("manifest of big objects: %w", err)
-	}
-	return m, nil
-}
-
-// manifestWorkers read and hash a push's big objects at once: git inflates
-// while Go hashes, on each core (a push of 72 big objects, 79 MB, in a
-// 100 MB pack: 0.28 s one at a time).
-var manifestWorkers = min(runtime.NumCPU(), 4)
 
 // PutManifest stores the manifest's block and returns its CID.
 func (s *Store) PutManifest(m Manifest) (cid.Cid, error) {

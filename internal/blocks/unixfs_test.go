@@ -233,10 +233,9 @@ func TestManifest(t *testing.T) {
 	}
 }
 
-// The manifest of a push lists the big objects of its quarantine (here a
-// whole repository's objects), each with the root its chunks get when the
-// block job stores them; the gateway then serves the manifest and every
-// chunk, as raw blocks and as CARs.
+// The manifest a push's block job records lists the big objects it
+// stored, each with the root of its chunks; the gateway then serves the
+// manifest and every chunk, as raw blocks and as CARs.
 func TestPushManifestAndGateway(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -244,24 +243,21 @@ func TestPushManifestAndGateway(t *testing.T) {
 	loose, id := bigBlob(t, 3<<20)
 	_, body, _ := bytes.Cut(loose, []byte{0})
 	commitFile(t, repo, "big.bin", string(body))
-	commitFile(t, repo, "README.md", "# small\n")
+	head := commitFile(t, repo, "README.md", "# small\n")
 	gitDir := filepath.Join(repo, ".git")
 
-	m, err := blocks.PushManifest(ctx, gitDir, filepath.Join(gitDir, "objects"))
-	if err != nil {
+	// The push's block job stores the objects and records the manifest.
+	s := openStore(t, filepath.Join(t.TempDir(), "blocks"))
+	rec := newRecorder()
+	s.RecordManifests(rec.record)
+	if err := s.Enqueue(blocks.Job{Dir: gitDir, Include: []string{head}, Repo: 7, Pusher: "0xabc"}); err != nil {
 		t.Fatal(err)
 	}
+	mc := rec.wait(t)
+	m := manifestOf(t, s, mc)
 	root, _ := blocks.UnixFSRoot(bytes.NewReader(loose))
 	if len(m) != 1 || !m[id].Equals(root) {
 		t.Fatalf("manifest %v, want %s: %s", m, id, root)
-	}
-	s := openStore(t, filepath.Join(t.TempDir(), "blocks"))
-	mc, err := s.PutManifest(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.ImportRepository(ctx, gitDir); err != nil {
-		t.Fatal(err)
 	}
 	var got bytes.Buffer
 	if err := blocks.ReadUnixFSObject(ctx, s.Blockstore().Get, m[id], id, &got); err != nil || !bytes.Equal(got.Bytes(), loose) {

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	blockformat "github.com/ipfs/go-block-format"
 	"github.com/ipfs/go-cid"
@@ -92,16 +93,28 @@ func TestReplicatesABigObjectFromItsChunks(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { storeA.Close() })
-	if _, err := storeA.ImportRepository(ctx, gitDir); err != nil {
+	// The push's block job stores the objects and records the manifest.
+	recorded := make(chan cid.Cid, 1)
+	storeA.RecordManifests(func(_ context.Context, _ uint64, _ string, m cid.Cid) error {
+		recorded <- m
+		return nil
+	})
+	if err := storeA.Enqueue(blocks.Job{Dir: gitDir, Include: []string{tip}, Repo: 1, Pusher: node0.Hex()}); err != nil {
 		t.Fatal(err)
 	}
-	manifest, err := blocks.PushManifest(ctx, gitDir, filepath.Join(gitDir, "objects"))
-	if err != nil || len(manifest) != 1 {
-		t.Fatalf("manifest %v, %v", manifest, err)
+	var mc cid.Cid
+	select {
+	case mc = <-recorded:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the block job recorded no manifest")
 	}
-	mc, err := storeA.PutManifest(manifest)
+	mblk, err := storeA.Blockstore().Get(ctx, mc)
 	if err != nil {
 		t.Fatal(err)
+	}
+	manifest, err := blocks.DecodeManifest(mblk)
+	if err != nil || len(manifest) != 1 {
+		t.Fatalf("manifest %v, %v", manifest, err)
 	}
 	if err := os.Remove(filepath.Join(dirA, blob[:2], blob[2:])); err != nil {
 		t.Fatal(err)
