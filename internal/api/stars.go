@@ -1,7 +1,10 @@
 package api
 
 import (
+	"context"
 	"net/http"
+
+	"github.com/ethereum/go-ethereum/common"
 
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/index"
@@ -34,42 +37,40 @@ func (a *API) flagRepo(action string, status int) handler {
 }
 
 func (a *API) getStarred(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
-	if err != nil {
+	if _, err := a.flagOf(r, a.forge.Index().Starred, "you have not starred this repository"); err != nil {
 		return err
-	}
-	rec, _, err := a.repoOf(r)
-	if err != nil {
-		return err
-	}
-	starred, err := a.forge.Index().Starred(r.Context(), rec.ID, id.User.Address)
-	if err != nil {
-		return err
-	}
-	if !starred {
-		return usererr.Missingf("you have not starred this repository")
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
 
 func (a *API) getSubscription(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	rec, err := a.flagOf(r, a.forge.Index().Watching, "you are not watching this repository")
 	if err != nil {
 		return err
+	}
+	return reply(w, watchInfo(r, rec, true))
+}
+
+// flagOf is the path's repository if the signed-in user has set the flag
+// isSet reads on it (a star, a watch), else a 404 saying missing.
+func (a *API) flagOf(r *http.Request, isSet func(context.Context, uint64, common.Address) (bool, error), missing string) (index.Repo, error) {
+	id, err := requireUser(r)
+	if err != nil {
+		return index.Repo{}, err
 	}
 	rec, _, err := a.repoOf(r)
 	if err != nil {
-		return err
+		return index.Repo{}, err
 	}
-	on, err := a.forge.Index().Watching(r.Context(), rec.ID, id.User.Address)
+	on, err := isSet(r.Context(), rec.ID, id.User.Address)
 	if err != nil {
-		return err
+		return index.Repo{}, err
 	}
 	if !on {
-		return usererr.Missingf("you are not watching this repository")
+		return index.Repo{}, usererr.Missingf("%s", missing)
 	}
-	return reply(w, watchInfo(r, rec, true))
+	return rec, nil
 }
 
 // userList answers a page of users read by list.
