@@ -51,6 +51,7 @@ func (a *API) registerContents(mux *http.ServeMux) {
 	mux.HandleFunc(repo+"/readme", a.serve(a.getReadme))
 	mux.HandleFunc(repo+"/contributors", a.serve(a.listContributors))
 	mux.HandleFunc(repo+"/counts", a.serve(a.getCounts))
+	a.registerFileWrites(mux)
 }
 
 // code is a visible repository with its git data on this node.
