@@ -52,6 +52,7 @@ func (a *API) registerContents(mux *http.ServeMux) {
 	mux.HandleFunc(repo+"/contributors", a.serve(a.listContributors))
 	mux.HandleFunc(repo+"/counts", a.serve(a.getCounts))
 	a.registerFileWrites(mux)
+	a.registerCodeViews(mux)
 }
 
 // code is a visible repository with its git data on this node.
