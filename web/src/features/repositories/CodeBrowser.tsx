@@ -1,55 +1,14 @@
-import { useEffect, useId, useMemo, useState } from 'react'
+import { useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { EmptyState } from '@/components/EmptyState'
 import { PreloadLink } from '@/components/PreloadLink'
 import { NotFoundError, QueryState } from '@/components/QueryState'
-import { type ContentEntry, isReplicatingError, type Repository, repoHref, useBranches, useContents, useTags } from '@/lib/forge/api'
+import { type ContentEntry, isReplicatingError, type Repository, repoHref, useContents } from '@/lib/forge/api'
 import { isBinary, isImage, MAX_HIGHLIGHT_BYTES, MAX_VIEW_BYTES, useFileBytes } from './blob'
 import { Replicating } from './Replicating'
-import { shortSha, useForgeFormat } from '@/lib/forge/format'
-import { nav } from '@/lib/forge/nav'
-
-const FULL_SHA = /^[0-9a-f]{40}$/i
-
-/**
- * Chooses the branch, tag or commit a view shows; picking one loads the same
- * view at that ref (a full page load, like every navigation).
- */
-export function RefPicker({ repo, current, hrefFor }: { repo: Repository; current: string; hrefFor: (ref: string) => string }) {
-  const { t } = useTranslation('repositories')
-  const id = useId()
-  const branches = useBranches(repo.owner.login, repo.name)
-  const tags = useTags(repo.owner.login, repo.name)
-  const branchNames = branches.data?.map((b) => b.name) ?? []
-  const tagNames = tags.data?.map((tg) => tg.name) ?? []
-  const known = branchNames.includes(current) || tagNames.includes(current)
-  return (
-    <div className="ref-picker">
-      <label htmlFor={id}>{t('code.ref')}</label>
-      <select id={id} value={current} onChange={(e) => nav.go(hrefFor(e.target.value))}>
-        {!known && <option value={current}>{FULL_SHA.test(current) ? shortSha(current) : current}</option>}
-        {branchNames.length > 0 && (
-          <optgroup label={t('code.branches')}>
-            {branchNames.map((b) => (
-              <option key={`b:${b}`} value={b}>
-                {b}
-              </option>
-            ))}
-          </optgroup>
-        )}
-        {tagNames.length > 0 && (
-          <optgroup label={t('code.tags')}>
-            {tagNames.map((tg) => (
-              <option key={`t:${tg}`} value={tg}>
-                {tg}
-              </option>
-            ))}
-          </optgroup>
-        )}
-      </select>
-    </div>
-  )
-}
+import { subject, useForgeFormat } from '@/lib/forge/format'
+import { archiveHref, type CommitSummary, editHref, useLastCommits } from './contentsApi'
+import { RefSelector } from './RefSelector'
 
 /** The path from the repository root to path, each part a link. */
 export function Breadcrumbs({ repo, path, refParam }: { repo: Repository; path: string; refParam?: string }) {
@@ -90,16 +49,19 @@ export function CodeView({ repo, path, gitRef, refParam }: { repo: Repository; p
   if (isReplicatingError(contents.error)) return <Replicating repo={repo} />
   return (
     <QueryState query={contents}>
-      {(data) => (Array.isArray(data) ? <TreeListing repo={repo} entries={data} path={path} refParam={refParam} /> : <FileView repo={repo} entry={data} gitRef={gitRef} refParam={refParam} />)}
+      {(data) => (Array.isArray(data) ? <TreeListing repo={repo} entries={data} path={path} gitRef={gitRef} refParam={refParam} /> : <FileView repo={repo} entry={data} gitRef={gitRef} refParam={refParam} />)}
     </QueryState>
   )
 }
 
 const ORDER: Record<ContentEntry['type'], number> = { dir: 0, submodule: 1, symlink: 2, file: 2 }
 
-export function TreeListing({ repo, entries, path, refParam }: { repo: Repository; entries: ContentEntry[]; path: string; refParam?: string }) {
+export function TreeListing({ repo, entries, path, gitRef, refParam }: { repo: Repository; entries: ContentEntry[]; path: string; gitRef: string; refParam?: string }) {
   const { t } = useTranslation('repositories')
+  const { t: tc } = useTranslation('code')
   const fmt = useForgeFormat()
+  const last = useLastCommits(repo.owner.login, repo.name, path, gitRef)
+  const lastOf = useMemo(() => new Map((last.data?.entries ?? []).map((e) => [e.name, e.commit])), [last.data])
   const sorted = useMemo(() => [...entries].sort((a, b) => ORDER[a.type] - ORDER[b.type] || a.name.localeCompare(b.name)), [entries])
   if (entries.length === 0) return <EmptyState message={t('code.emptyDir')} />
   const parent = path.split('/').filter(Boolean).slice(0, -1).join('/')
@@ -110,6 +72,8 @@ export function TreeListing({ repo, entries, path, refParam }: { repo: Repositor
         <thead>
           <tr>
             <th scope="col">{t('code.columns.name')}</th>
+            <th scope="col">{tc('tree.lastCommit')}</th>
+            <th scope="col">{tc('tree.updated')}</th>
             <th scope="col" className="num">
               {t('code.columns.size')}
             </th>
@@ -118,7 +82,7 @@ export function TreeListing({ repo, entries, path, refParam }: { repo: Repositor
         <tbody>
           {path && (
             <tr>
-              <td colSpan={2}>
+              <td colSpan={4}>
                 <PreloadLink to={repoHref.src(repo.owner.login, repo.name, parent, refParam)} aria-label={t('code.up')}>
                   ..
                 </PreloadLink>
@@ -134,6 +98,7 @@ export function TreeListing({ repo, entries, path, refParam }: { repo: Repositor
                 <PreloadLink to={repoHref.src(repo.owner.login, repo.name, e.path, refParam)}>{e.name}</PreloadLink>
                 {e.type !== 'file' && <span className="sr-only"> ({t(`code.kind.${e.type}`)})</span>}
               </td>
+              <LastCommitCells repo={repo} commit={lastOf.get(e.name)} pending={last.isPending} failed={last.isError} />
               <td className="num muted">{e.type === 'file' ? fmt.bytes(e.size) : ''}</td>
             </tr>
           ))}
@@ -169,6 +134,7 @@ export function FileView({ repo, entry, gitRef, refParam }: { repo: Repository; 
           <PreloadLink className="btn btn-ghost btn-sm" to={repoHref.commits(owner, repo.name, refParam, entry.path)}>
             {t('code.history')}
           </PreloadLink>
+          {entry.type === 'file' && <FileActions repo={repo} entry={entry} refParam={refParam} editable={!tooLarge && !knownBinary} />}
         </span>
       </header>
       {entry.type === 'symlink' && <p className="file-notice">{t('code.symlink', { target: entry.target ?? '' })}</p>}
@@ -245,6 +211,90 @@ export function CodeBlock({ code, filename, highlightable = true }: { code: stri
         <pre className="code-body">
           <code className="hljs" data-highlighted="yes" dangerouslySetInnerHTML={{ __html: html }} />
         </pre>
+      )}
+    </div>
+  )
+}
+
+/** The last commit and its date in a row of the tree listing. */
+function LastCommitCells({ repo, commit, pending, failed }: { repo: Repository; commit: CommitSummary | null | undefined; pending: boolean; failed: boolean }) {
+  const { t } = useTranslation('code')
+  const fmt = useForgeFormat()
+  if (!commit) {
+    const note = pending ? t('tree.loading') : failed ? t('tree.failed') : ''
+    return (
+      <>
+        <td className="muted last-commit">{note}</td>
+        <td />
+      </>
+    )
+  }
+  return (
+    <>
+      <td className="last-commit">
+        <PreloadLink className="muted" to={repoHref.commit(repo.owner.login, repo.name, commit.sha)} title={commit.message}>
+          {subject(commit.message)}
+        </PreloadLink>
+      </td>
+      <td className="muted">
+        <time dateTime={commit.committer.date} title={commit.committer.date}>
+          {fmt.ago(commit.committer.date)}
+        </time>
+      </td>
+    </>
+  )
+}
+
+/** Blame for anyone; edit and delete for people who may push (on a branch, not a tag or commit). */
+function FileActions({ repo, entry, refParam, editable }: { repo: Repository; entry: ContentEntry; refParam?: string; editable: boolean }) {
+  const { t } = useTranslation('code')
+  const owner = repo.owner.login
+  return (
+    <>
+      {editable && (
+        <PreloadLink className="btn btn-ghost btn-sm" to={editHref.blame(owner, repo.name, entry.path, refParam)}>
+          {t('file.blame')}
+        </PreloadLink>
+      )}
+      {repo.permissions?.push && editable && (
+        <PreloadLink className="btn btn-outline btn-sm" to={editHref.edit(owner, repo.name, entry.path, refParam)}>
+          {t('file.edit')}
+        </PreloadLink>
+      )}
+      {repo.permissions?.push && (
+        <PreloadLink className="btn btn-ghost btn-sm" to={editHref.remove(owner, repo.name, entry.path, refParam)}>
+          {t('file.delete')}
+        </PreloadLink>
+      )}
+    </>
+  )
+}
+
+/**
+ * The bar over a code view: the branch or tag selector, the history of
+ * the path, downloads of the ref as .zip and .tar.gz, and New file for
+ * people who may push.
+ */
+export function CodeToolbar({ repo, path, gitRef, hrefFor }: { repo: Repository; path: string; gitRef: string; hrefFor: (ref: string) => string }) {
+  const { t } = useTranslation('code')
+  const owner = repo.owner.login
+  const refParam = gitRef === repo.default_branch ? undefined : gitRef
+  return (
+    <div className="code-toolbar">
+      <RefSelector repo={repo} current={gitRef} hrefFor={hrefFor} />
+      <PreloadLink to={repoHref.commits(owner, repo.name, refParam, path || undefined)}>{t('toolbar.history')}</PreloadLink>
+      <span className="button-row" role="group" aria-label={t('toolbar.download')}>
+        <a className="btn btn-outline btn-sm" href={archiveHref(owner, repo.name, gitRef, 'zip')} download>
+          {t('toolbar.zip')}
+        </a>
+        <a className="btn btn-outline btn-sm" href={archiveHref(owner, repo.name, gitRef, 'tar.gz')} download>
+          {t('toolbar.tarGz')}
+        </a>
+      </span>
+      {repo.permissions?.push && (
+        <PreloadLink className="btn btn-primary btn-sm" to={editHref.create(owner, repo.name, path, refParam)}>
+          {t('toolbar.newFile')}
+        </PreloadLink>
       )}
     </div>
   )

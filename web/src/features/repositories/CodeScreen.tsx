@@ -1,9 +1,7 @@
-import { useTranslation } from 'react-i18next'
 import { useRoute } from '@/lib/routes'
-import { PreloadLink } from '@/components/PreloadLink'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { type Repository, repoHref } from '@/lib/forge/api'
-import { Breadcrumbs, CodeView, RefPicker } from './CodeBrowser'
+import { Breadcrumbs, CodeToolbar, CodeView } from './CodeBrowser'
 import { isReplicating, Replicating } from './Replicating'
 import { RepoPage } from './RepoLayout'
 
@@ -15,7 +13,6 @@ export default function CodeScreen() {
 }
 
 function Code({ repo, path, refParam }: { repo: Repository; path: string; refParam?: string }) {
-  const { t } = useTranslation('repositories')
   const gitRef = refParam ?? repo.default_branch
   useDocumentTitle(path ? `${path} · ${repo.full_name}` : repo.full_name)
   if (isReplicating(repo)) {
@@ -30,10 +27,7 @@ function Code({ repo, path, refParam }: { repo: Repository; path: string; refPar
     <div className="stack">
       <h1 className="sr-only">{path || repo.full_name}</h1>
       <Breadcrumbs repo={repo} path={path} refParam={refParam} />
-      <div className="code-toolbar">
-        <RefPicker repo={repo} current={gitRef} hrefFor={(r) => repoHref.src(repo.owner.login, repo.name, path, r === repo.default_branch ? undefined : r)} />
-        <PreloadLink to={repoHref.commits(repo.owner.login, repo.name, refParam, path || undefined)}>{t('code.history')}</PreloadLink>
-      </div>
+      <CodeToolbar repo={repo} path={path} gitRef={gitRef} hrefFor={(r) => repoHref.src(repo.owner.login, repo.name, path, r === repo.default_branch ? undefined : r)} />
       <CodeView repo={repo} path={path} gitRef={gitRef} refParam={refParam} />
     </div>
   )

@@ -6,7 +6,7 @@ import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
 import { type Commit, type Repository, repoHref, useCommits } from '@/lib/forge/api'
 import { CommitAuthor } from '@/components/CommitAuthor'
-import { RefPicker } from './CodeBrowser'
+import { RefSelector } from './RefSelector'
 import { shortSha, subject, useForgeFormat } from '@/lib/forge/format'
 import { RepoPage } from './RepoLayout'
 
@@ -29,7 +29,7 @@ function Commits({ repo }: { repo: Repository }) {
   return (
     <div className="stack">
       <PageHeader title={t('commits.heading')} lead={path ? t('commits.forPath', { path }) : undefined} />
-      <RefPicker repo={repo} current={gitRef} hrefFor={(r) => repoHref.commits(repo.owner.login, repo.name, r === repo.default_branch ? undefined : r, path || undefined)} />
+      <RefSelector repo={repo} current={gitRef} hrefFor={(r) => repoHref.commits(repo.owner.login, repo.name, r === repo.default_branch ? undefined : r, path || undefined)} />
       <Paged query={commits} page={page} onPage={(p) => setPage(String(p))} limit={COMMITS_PER_PAGE} label={t('commits.heading')} empty={t('commits.empty')}>
         {(items) => (
           <ol className="commit-list plain-list" aria-label={t('commits.heading')}>

@@ -10,7 +10,7 @@ import { NotFoundError, QueryState } from '@/components/QueryState'
 import { NoDescription } from '@/components/EmptyStates'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { type RepoCounts, type Repository, repoHref, repoKeys, useCounts, useReadme, useRepoById } from '@/lib/forge/api'
-import { CodeView } from './CodeBrowser'
+import { CodeToolbar, CodeView } from './CodeBrowser'
 import { useForgeFormat } from '@/lib/forge/format'
 import { nav } from '@/lib/forge/nav'
 import { NodesPanel } from './NodesPanel'
@@ -86,6 +86,7 @@ function RepoCode({ repo }: { repo: Repository }) {
   if (repo.empty) return <EmptyRepository repo={repo} />
   return (
     <>
+      <CodeToolbar repo={repo} path="" gitRef={repo.default_branch} hrefFor={(r) => repoHref.src(repo.owner.login, repo.name, '', r === repo.default_branch ? undefined : r)} />
       <CodeView repo={repo} path="" gitRef={repo.default_branch} />
       <Readme repo={repo} />
     </>

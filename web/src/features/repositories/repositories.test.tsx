@@ -14,7 +14,7 @@ import RepositoryScreen from './RepositoryScreen'
 import TagsScreen from './TagsScreen'
 import { noContent, REPO, repoFixture, stubApi, text } from '@/test/forge'
 
-preloadNamespaces('repositories', 'issues', 'wallet')
+preloadNamespaces('repositories', 'code', 'issues', 'wallet')
 
 let go: ReturnType<typeof vi.spyOn>
 beforeEach(() => {
@@ -242,11 +242,10 @@ describe('CodeScreen', () => {
     expect(screen.getByRole('link', { name: 'Raw' }).getAttribute('href')).toBe(`${REPO}/raw/cmd/main.go?ref=dev`)
     expect(screen.getByRole('link', { name: 'Download' }).getAttribute('download')).toBe('main.go')
     await waitFor(() => expect(document.querySelector('code.hljs .hljs-keyword')?.textContent).toBe('package'))
-    const picker = (await screen.findByLabelText('Branch or tag')) as HTMLSelectElement
-    await waitFor(() => expect(picker.querySelectorAll('option')).toHaveLength(3))
-    expect(picker.value).toBe('dev')
-    fireEvent.change(picker, { target: { value: 'v1' } })
-    expect(go).toHaveBeenCalledWith('/ada/engine/src/cmd/main.go?ref=v1')
+    // The ref selector names the ref shown, and its tags lead to the same file at the tag.
+    fireEvent.click(screen.getByRole('button', { name: /Branch\s+dev/ }))
+    fireEvent.click(screen.getByRole('button', { name: 'Tags' }))
+    expect((await screen.findByRole('link', { name: 'v1' })).getAttribute('href')).toBe('/ada/engine/src/cmd/main.go?ref=v1')
     // Breadcrumbs lead back up the tree, keeping the ref.
     expect(screen.getByRole('link', { name: 'cmd' }).getAttribute('href')).toBe('/ada/engine/src/cmd?ref=dev')
   })

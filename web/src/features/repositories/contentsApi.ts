@@ -1,0 +1,105 @@
+// The code browser's dForge reads (last commit per entry, blame), archive
+// URLs, and Gitea's ChangeFiles write (POST /repos/{o}/{r}/contents).
+import { useQuery } from '@tanstack/react-query'
+import { encodePath, repoApi, repoKeys } from '@/lib/forge/api'
+import { getJSON, postJSON, retryUnlessNotFound } from '@/lib/http'
+
+const enc = encodeURIComponent
+
+export interface CommitSummary {
+  sha: string
+  message: string
+  html_url: string
+  author: { name: string; email: string; date: string }
+  committer: { name: string; email: string; date: string }
+}
+
+export interface LastCommits {
+  commit: string
+  entries: { name: string; path: string; commit: CommitSummary | null }[]
+}
+
+export interface BlameRange {
+  start_line: number
+  lines: string[]
+  commit: CommitSummary
+}
+
+export interface Blame {
+  commit: string
+  path: string
+  ranges: BlameRange[]
+}
+
+/** The newest commit of each entry of directory path at ref. */
+export function useLastCommits(owner: string, repo: string, path: string, ref: string) {
+  return useQuery({
+    queryKey: [...repoKeys.repo(owner, repo), 'last_commits', ref, path],
+    queryFn: () => getJSON<LastCommits>(`${repoApi(owner, repo)}/last_commits?ref=${enc(ref)}${path ? `&path=${enc(path)}` : ''}`),
+    retry: retryUnlessNotFound,
+    staleTime: 60_000,
+  })
+}
+
+export function useBlame(owner: string, repo: string, path: string, ref: string) {
+  return useQuery({
+    queryKey: [...repoKeys.repo(owner, repo), 'blame', ref, path],
+    queryFn: () => getJSON<Blame>(`${repoApi(owner, repo)}/blame/${encodePath(path)}?ref=${enc(ref)}`),
+    retry: retryUnlessNotFound,
+  })
+}
+
+export type ArchiveFormat = 'zip' | 'tar.gz'
+
+/** Gitea's archive URL of ref: the tree as a .zip or .tar.gz download. */
+export const archiveHref = (owner: string, repo: string, ref: string, format: ArchiveFormat) =>
+  `${repoApi(owner, repo)}/archive/${encodePath(ref)}.${format}`
+
+export interface FileOperation {
+  operation: 'create' | 'update' | 'delete'
+  path: string
+  /** base64, for create and update. */
+  content?: string
+  /** The blob being replaced or deleted. */
+  sha?: string
+  from_path?: string
+}
+
+export interface ChangeFilesInput {
+  branch: string
+  new_branch?: string
+  message: string
+  files: FileOperation[]
+}
+
+export interface ChangeFilesResult {
+  commit: { sha: string }
+  files: ({ path: string; sha: string } | null)[]
+}
+
+export const changeFiles = (owner: string, repo: string, input: ChangeFilesInput) =>
+  postJSON<ChangeFilesResult>(`${repoApi(owner, repo)}/contents`, input)
+
+/** Text as the base64 of its UTF-8 bytes, as the contents API takes it. */
+export function toBase64(text: string): string {
+  const bytes = new TextEncoder().encode(text)
+  let bin = ''
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
+  return btoa(bin)
+}
+
+/** The UTF-8 text of base64 content. */
+export function fromBase64(b64: string): string {
+  const bin = atob(b64.replace(/\s/g, ''))
+  const bytes = new Uint8Array(bin.length)
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i)
+  return new TextDecoder().decode(bytes)
+}
+
+/** Page URLs of the editor and blame views (full page loads, like the rest). */
+export const editHref = {
+  edit: (owner: string, repo: string, path: string, ref?: string) => `/${enc(owner)}/${enc(repo)}/_edit/${encodePath(path)}${ref ? `?ref=${enc(ref)}` : ''}`,
+  create: (owner: string, repo: string, dir: string, ref?: string) => `/${enc(owner)}/${enc(repo)}/_new${dir ? `/${encodePath(dir)}` : ''}${ref ? `?ref=${enc(ref)}` : ''}`,
+  remove: (owner: string, repo: string, path: string, ref?: string) => `/${enc(owner)}/${enc(repo)}/_delete/${encodePath(path)}${ref ? `?ref=${enc(ref)}` : ''}`,
+  blame: (owner: string, repo: string, path: string, ref?: string) => `/${enc(owner)}/${enc(repo)}/blame/${encodePath(path)}${ref ? `?ref=${enc(ref)}` : ''}`,
+}
