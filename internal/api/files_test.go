@@ -45,7 +45,15 @@ func recorded(t *testing.T, n *forgetest.Node, repo int64, ref, commit string) b
 
 func TestContentsWrite(t *testing.T) {
 	t.Parallel()
-	n := forgetest.Start(t)
+	for name, opts := range forgetest.Stores() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			testContentsWrite(t, forgetest.Start(t, opts...))
+		})
+	}
+}
+
+func testContentsWrite(t *testing.T, n *forgetest.Node) {
 	alice, bob := n.NewUser(), n.NewUser()
 	ac, bc := sdkClient(t, n, alice), sdkClient(t, n, bob)
 	owner := alice.Name()
@@ -119,6 +127,13 @@ func TestContentsWrite(t *testing.T) {
 	_, res, err = bc.CreateFile(owner, "secret", "bob.md", gitea.CreateFileOptions{Content: b64("hi")})
 	if err == nil || res == nil || res.StatusCode != http.StatusNotFound {
 		t.Fatalf("CreateFile in a private repository by a stranger: %v %v", res, err)
+	}
+	// The owner writes there: recorded in the private store, not on chain.
+	if _, _, err := ac.CreateFile(owner, "secret", "plan.md", gitea.CreateFileOptions{Content: b64("private\n")}); err != nil {
+		t.Fatalf("CreateFile in a private repository by its owner: %v", err)
+	}
+	if raw, _, err := ac.GetFile(owner, "secret", "main", "plan.md"); err != nil || string(raw) != "private\n" {
+		t.Fatalf("GetFile in the private repository: %q %v", raw, err)
 	}
 
 	// 5. Several files on a new branch in one commit (ChangeFiles), with
