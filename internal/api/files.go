@@ -184,8 +184,8 @@ const maxChangeFiles = 1000
 // fileChange checks one change's fields.
 func fileChange(op, path, content, sha, fromPath string) (gitstore.FileWrite, error) {
 	p, err := gitstore.CleanPath(path)
-	if err != nil || p == "" {
-		return gitstore.FileWrite{}, usererr.BadFieldf("path", "path must name a file: relative to the repository's root, with no '.' or '..' segments, backslashes or control characters")
+	if err != nil || p == "" || hasGitDir(p) {
+		return gitstore.FileWrite{}, usererr.BadFieldf("path", "path must name a file: relative to the repository's root, with no '.', '..' or '.git' segments, backslashes or control characters")
 	}
 	ch := gitstore.FileWrite{Op: op, Path: p, SHA: strings.ToLower(strings.TrimSpace(sha))}
 	if op != gitstore.OpCreate && ch.SHA == "" {
@@ -195,7 +195,7 @@ func fileChange(op, path, content, sha, fromPath string) (gitstore.FileWrite, er
 		return gitstore.FileWrite{}, usererr.BadFieldf("sha", "sha must be a blob id in hex")
 	}
 	if fromPath != "" && op == gitstore.OpUpdate {
-		if ch.FromPath, err = gitstore.CleanPath(fromPath); err != nil || ch.FromPath == "" {
+		if ch.FromPath, err = gitstore.CleanPath(fromPath); err != nil || ch.FromPath == "" || hasGitDir(ch.FromPath) {
 			return gitstore.FileWrite{}, usererr.BadFieldf("from_path", "from_path must name a file of the repository")
 		}
 	}
@@ -205,6 +205,17 @@ func fileChange(op, path, content, sha, fromPath string) (gitstore.FileWrite, er
 		}
 	}
 	return ch, nil
+}
+
+// hasGitDir reports whether a segment of p is .git in any case, which
+// git refuses in a tree.
+func hasGitDir(p string) bool {
+	for _, seg := range strings.Split(p, "/") {
+		if strings.EqualFold(seg, ".git") {
+			return true
+		}
+	}
+	return false
 }
 
 // commitFiles writes changes as one commit for the signed-in user and

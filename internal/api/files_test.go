@@ -99,6 +99,9 @@ func testContentsWrite(t *testing.T, n *forgetest.Node) {
 		t.Fatalf("CreateFile on a missing branch: %v %v", res, err)
 	}
 	n.JSON("POST", "/api/v1/repos/"+owner+"/site/contents/x.md", alice, map[string]string{"content": "not base64!"}, http.StatusUnprocessableEntity, nil)
+	n.JSON("POST", "/api/v1/repos/"+owner+"/site/contents/.git/hooks/post-update", alice, map[string]string{"content": b64("x")}, http.StatusUnprocessableEntity, nil)
+	n.JSON("POST", "/api/v1/repos/"+owner+"/site/contents/README.md/inside", alice, map[string]string{"content": b64("x")}, http.StatusUnprocessableEntity, nil)
+	n.JSON("POST", "/api/v1/repos/"+owner+"/site/contents/docs", alice, map[string]string{"content": b64("x")}, http.StatusUnprocessableEntity, nil)
 
 	// 3. An update, then a delete, each with the sha it replaces.
 	updated, _, err := ac.UpdateFile(owner, "site", "docs/intro.md", gitea.UpdateFileOptions{SHA: created.Content.SHA, Content: b64("# Intro\n\nMore.\n")})

@@ -7,7 +7,7 @@ import { type ContentEntry, isReplicatingError, type Repository, repoHref, useCo
 import { isBinary, isImage, MAX_HIGHLIGHT_BYTES, MAX_VIEW_BYTES, useFileBytes } from './blob'
 import { Replicating } from './Replicating'
 import { subject, useForgeFormat } from '@/lib/forge/format'
-import { archiveHref, type CommitSummary, editHref, useLastCommits } from './contentsApi'
+import { archiveHref, type CommitSummary, editHref, useIsBranch, useLastCommits } from './contentsApi'
 import { RefSelector } from './RefSelector'
 
 /** The path from the repository root to path, each part a link. */
@@ -62,11 +62,27 @@ export function TreeListing({ repo, entries, path, gitRef, refParam }: { repo: R
   const fmt = useForgeFormat()
   const last = useLastCommits(repo.owner.login, repo.name, path, gitRef)
   const lastOf = useMemo(() => new Map((last.data?.entries ?? []).map((e) => [e.name, e.commit])), [last.data])
+  const isBranch = useIsBranch(repo, gitRef)
+  const newFile = repo.permissions?.push && isBranch && (
+    <div className="button-row">
+      <PreloadLink className="btn btn-primary btn-sm" to={editHref.create(repo.owner.login, repo.name, path, refParam)}>
+        {tc('toolbar.newFile')}
+      </PreloadLink>
+    </div>
+  )
   const sorted = useMemo(() => [...entries].sort((a, b) => ORDER[a.type] - ORDER[b.type] || a.name.localeCompare(b.name)), [entries])
-  if (entries.length === 0) return <EmptyState message={t('code.emptyDir')} />
+  if (entries.length === 0) {
+    return (
+      <>
+        {newFile}
+        <EmptyState message={t('code.emptyDir')} />
+      </>
+    )
+  }
   const parent = path.split('/').filter(Boolean).slice(0, -1).join('/')
   return (
     <div className="table-scroll">
+      {newFile}
       <table className="data file-tree">
         <caption className="sr-only">{t('code.treeCaption', { path: path || repo.name })}</caption>
         <thead>
@@ -134,7 +150,7 @@ export function FileView({ repo, entry, gitRef, refParam }: { repo: Repository; 
           <PreloadLink className="btn btn-ghost btn-sm" to={repoHref.commits(owner, repo.name, refParam, entry.path)}>
             {t('code.history')}
           </PreloadLink>
-          {entry.type === 'file' && <FileActions repo={repo} entry={entry} refParam={refParam} editable={!tooLarge && !knownBinary} />}
+          {entry.type === 'file' && <FileActions repo={repo} entry={entry} gitRef={gitRef} refParam={refParam} editable={!tooLarge && !knownBinary} />}
         </span>
       </header>
       {entry.type === 'symlink' && <p className="file-notice">{t('code.symlink', { target: entry.target ?? '' })}</p>}
@@ -246,9 +262,11 @@ function LastCommitCells({ repo, commit, pending, failed }: { repo: Repository; 
 }
 
 /** Blame for anyone; edit and delete for people who may push (on a branch, not a tag or commit). */
-function FileActions({ repo, entry, refParam, editable }: { repo: Repository; entry: ContentEntry; refParam?: string; editable: boolean }) {
+function FileActions({ repo, entry, gitRef, refParam, editable }: { repo: Repository; entry: ContentEntry; gitRef: string; refParam?: string; editable: boolean }) {
   const { t } = useTranslation('code')
   const owner = repo.owner.login
+  const isBranch = useIsBranch(repo, gitRef)
+  const writable = Boolean(repo.permissions?.push) && isBranch
   return (
     <>
       {editable && (
@@ -256,12 +274,12 @@ function FileActions({ repo, entry, refParam, editable }: { repo: Repository; en
           {t('file.blame')}
         </PreloadLink>
       )}
-      {repo.permissions?.push && editable && (
+      {writable && editable && (
         <PreloadLink className="btn btn-outline btn-sm" to={editHref.edit(owner, repo.name, entry.path, refParam)}>
           {t('file.edit')}
         </PreloadLink>
       )}
-      {repo.permissions?.push && (
+      {writable && (
         <PreloadLink className="btn btn-ghost btn-sm" to={editHref.remove(owner, repo.name, entry.path, refParam)}>
           {t('file.delete')}
         </PreloadLink>
@@ -272,8 +290,7 @@ function FileActions({ repo, entry, refParam, editable }: { repo: Repository; en
 
 /**
  * The bar over a code view: the branch or tag selector, the history of
- * the path, downloads of the ref as .zip and .tar.gz, and New file for
- * people who may push.
+ * the path, and downloads of the ref as .zip and .tar.gz.
  */
 export function CodeToolbar({ repo, path, gitRef, hrefFor }: { repo: Repository; path: string; gitRef: string; hrefFor: (ref: string) => string }) {
   const { t } = useTranslation('code')
@@ -291,11 +308,6 @@ export function CodeToolbar({ repo, path, gitRef, hrefFor }: { repo: Repository;
           {t('toolbar.tarGz')}
         </a>
       </span>
-      {repo.permissions?.push && (
-        <PreloadLink className="btn btn-primary btn-sm" to={editHref.create(owner, repo.name, path, refParam)}>
-          {t('toolbar.newFile')}
-        </PreloadLink>
-      )}
     </div>
   )
 }

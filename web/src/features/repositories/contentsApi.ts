@@ -1,7 +1,7 @@
 // The code browser's dForge reads (last commit per entry, blame), archive
 // URLs, and Gitea's ChangeFiles write (POST /repos/{o}/{r}/contents).
 import { useQuery } from '@tanstack/react-query'
-import { encodePath, repoApi, repoKeys } from '@/lib/forge/api'
+import { encodePath, type Repository, repoApi, repoKeys, useBranches } from '@/lib/forge/api'
 import { getJSON, postJSON, retryUnlessNotFound } from '@/lib/http'
 
 const enc = encodeURIComponent
@@ -102,4 +102,10 @@ export const editHref = {
   create: (owner: string, repo: string, dir: string, ref?: string) => `/${enc(owner)}/${enc(repo)}/_new${dir ? `/${encodePath(dir)}` : ''}${ref ? `?ref=${enc(ref)}` : ''}`,
   remove: (owner: string, repo: string, path: string, ref?: string) => `/${enc(owner)}/${enc(repo)}/_delete/${encodePath(path)}${ref ? `?ref=${enc(ref)}` : ''}`,
   blame: (owner: string, repo: string, path: string, ref?: string) => `/${enc(owner)}/${enc(repo)}/blame/${encodePath(path)}${ref ? `?ref=${enc(ref)}` : ''}`,
+}
+
+/** Whether ref is a branch of repo (files are written on branches only, not tags or commits). */
+export function useIsBranch(repo: Repository, ref: string): boolean {
+  const branches = useBranches(repo.owner.login, repo.name)
+  return ref === repo.default_branch || Boolean(branches.data?.some((b) => b.name === ref))
 }

@@ -199,3 +199,37 @@ describe('the blame view', () => {
     expect(within(rows[0]).getByRole('link', { name: '1111111' }).getAttribute('href')).toBe(`/ada/engine/commit/${'1'.repeat(40)}`)
   })
 })
+
+describe('the file view', () => {
+  it('offers a writer Blame, Edit and Delete on a branch, and only Blame at a tag', async () => {
+    stubApi({
+      [`GET ${REPO}`]: writer(),
+      [`GET ${REPO}/branches`]: BRANCHES,
+      [`GET ${REPO}/tags`]: TAGS,
+      [`GET ${REPO}/contents/cmd/main.go`]: MAIN_GO,
+    })
+    const first = renderScreen(<CodeScreen />, '/ada/engine/src/cmd/main.go?ref=dev')
+    const edit = await screen.findByRole('link', { name: 'Edit' }, { timeout: 5000 })
+    expect(edit.getAttribute('href')).toBe('/ada/engine/_edit/cmd/main.go?ref=dev')
+    expect(screen.getByRole('link', { name: 'Delete' }).getAttribute('href')).toBe('/ada/engine/_delete/cmd/main.go?ref=dev')
+    expect(screen.getByRole('link', { name: 'Blame' }).getAttribute('href')).toBe('/ada/engine/blame/cmd/main.go?ref=dev')
+    expect(screen.queryByRole('link', { name: 'New file' })).toBeNull()
+    first.unmount()
+    renderScreen(<CodeScreen />, '/ada/engine/src/cmd/main.go?ref=v1.0')
+    expect(await screen.findByRole('link', { name: 'Blame' }, { timeout: 5000 })).toBeTruthy()
+    expect(screen.queryByRole('link', { name: 'Edit' })).toBeNull()
+    expect(screen.queryByRole('link', { name: 'Delete' })).toBeNull()
+  })
+
+  it('offers a writer New file in a directory of a branch', async () => {
+    stubApi({
+      [`GET ${REPO}`]: writer(),
+      [`GET ${REPO}/branches`]: BRANCHES,
+      [`GET ${REPO}/contents/cmd`]: [MAIN_GO],
+      [`GET ${REPO}/last_commits`]: { commit: 'b'.repeat(40), entries: [] },
+    })
+    renderScreen(<CodeScreen />, '/ada/engine/src/cmd?ref=dev')
+    const link = await screen.findByRole('link', { name: 'New file' }, { timeout: 5000 })
+    expect(link.getAttribute('href')).toBe('/ada/engine/_new/cmd?ref=dev')
+  })
+})
