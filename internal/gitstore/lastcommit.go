@@ -81,11 +81,20 @@ func lastCommitsGit(ctx context.Context, dir, commit, path string, names []strin
 			}
 		}
 	}
-	// Stopped early, or done: either way git is ended and waited for.
+	// Stopped early, or done: either way git is ended and waited for. Only
+	// a whole answer is returned (and cached): not one cut by the deadline
+	// or the client, nor git's failure.
+	complete := len(found) == len(want)
+	cut := ctx.Err()
 	cancel()
-	_ = cmd.Wait()
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("read history: %w", err)
+	werr := cmd.Wait()
+	switch {
+	case cut != nil:
+		return nil, fmt.Errorf("read history: %w", cut)
+	case sc.Err() != nil:
+		return nil, fmt.Errorf("read history: %w", sc.Err())
+	case werr != nil && !complete:
+		return nil, fmt.Errorf("read history: %w", werr)
 	}
 	return found, nil
 }
