@@ -139,6 +139,13 @@ func testContentsWrite(t *testing.T, n *forgetest.Node) {
 		t.Fatalf("GetFile in the private repository: %q %v", raw, err)
 	}
 
+	// An empty repository takes a first commit on its default branch.
+	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "blank"}, http.StatusCreated, nil)
+	first, _, err := ac.CreateFile(owner, "blank", "hello.txt", gitea.CreateFileOptions{Content: b64("hello\n")})
+	if err != nil || len(first.Commit.Parents) != 0 {
+		t.Fatalf("CreateFile in an empty repository: %v %+v", err, first)
+	}
+
 	// 5. Several files on a new branch in one commit (ChangeFiles), with
 	// the author given.
 	var files struct {
