@@ -147,9 +147,20 @@ func checkSigned(t *testing.T, h hit, secret, event string) {
 	}
 }
 
-func startHooksNode(t *testing.T, cfg dnode.WebhookConfig) *issuesNode {
+func startHooksNode(t *testing.T, cfg dnode.WebhookConfig, opts ...forgetest.Option) *issuesNode {
 	t.Helper()
-	return &issuesNode{Node: forgetest.Start(t, forgetest.WithWebhooks(cfg)), t: t}
+	return &issuesNode{Node: forgetest.Start(t, append(opts, forgetest.WithWebhooks(cfg))...), t: t}
+}
+
+// onStores runs test on a node over each SQL store (PostgreSQL when
+// DFORGE_TEST_PG is set).
+func onStores(t *testing.T, test func(t *testing.T, opts []forgetest.Option)) {
+	for name, opts := range forgetest.Stores() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			test(t, opts)
+		})
+	}
 }
 
 // TestWebhookPayloads: a hook on a repository receives, signed, Gitea's
@@ -158,7 +169,11 @@ func startHooksNode(t *testing.T, cfg dnode.WebhookConfig) *issuesNode {
 // push), and its delivery log shows each request and answer.
 func TestWebhookPayloads(t *testing.T) {
 	t.Parallel()
-	n := startHooksNode(t, dnode.WebhookConfig{AllowPrivate: true})
+	onStores(t, testWebhookPayloads)
+}
+
+func testWebhookPayloads(t *testing.T, opts []forgetest.Option) {
+	n := startHooksNode(t, dnode.WebhookConfig{AllowPrivate: true}, opts...)
 	rc := newReceiver(t)
 	alice, bob := n.NewUser(), n.NewUser()
 	n.repo(alice, "app", false)
@@ -260,7 +275,11 @@ func TestWebhookPayloads(t *testing.T) {
 // branch's head; a form hook gets payload=<JSON> signed over the JSON.
 func TestWebhookRetryRedeliverAndTest(t *testing.T) {
 	t.Parallel()
-	n := startHooksNode(t, dnode.WebhookConfig{AllowPrivate: true, RetryBase: 50 * time.Millisecond})
+	onStores(t, testWebhookRetryRedeliverAndTest)
+}
+
+func testWebhookRetryRedeliverAndTest(t *testing.T, opts []forgetest.Option) {
+	n := startHooksNode(t, dnode.WebhookConfig{AllowPrivate: true, RetryBase: 50 * time.Millisecond}, opts...)
 	rc := newReceiver(t, http.StatusInternalServerError)
 	alice := n.NewUser()
 	r := n.repo(alice, "app", false)
