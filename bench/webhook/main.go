@@ -205,7 +205,7 @@ func latencies(ctx context.Context, n *node.Node, recv *arrivals, heights map[ui
 func pct(d []time.Duration, p int) time.Duration { return d[min(len(d)-1, len(d)*p/100)] }
 
 func report(out io.Writer, o options, sent, failed, got int, lat []time.Duration) {
-	fmt.Fprintf(out, "  issues opened:        %d (%d refused or failed)\n", sent-failed, failed)
+	fmt.Fprintf(out, "  issues opened:        %d (%d refused or failed), %.1f/s\n", sent-failed, failed, float64(sent-failed)/o.duration.Seconds())
 	fmt.Fprintf(out, "  deliveries received:  %d\n", got)
 	fmt.Fprintf(out, "  latency after block:  p50 %s  p99 %s  max %s  (target p99 < 1s)\n",
 		pct(lat, 50).Round(time.Millisecond), pct(lat, 99).Round(time.Millisecond), lat[len(lat)-1].Round(time.Millisecond))

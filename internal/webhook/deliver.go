@@ -117,6 +117,7 @@ func (s *Service) attempt(ctx context.Context, id int64) {
 			return
 		}
 	}
+	p.body = string(payload)
 	s.finish(ctx, p, s.send(ctx, p, payload), false)
 }
 
@@ -132,8 +133,9 @@ func (s *Service) load(ctx context.Context, id int64) (pending, error) {
 	return p, err
 }
 
-// payload renders p's JSON and fixes it in the row, so every later
-// attempt and a redelivery send the same bytes.
+// payload renders p's JSON; finish fixes it in the row with the first
+// attempt's outcome, so every later attempt and a redelivery send the
+// same bytes.
 func (s *Service) payload(ctx context.Context, p pending) ([]byte, error) {
 	var src source
 	if err := json.Unmarshal([]byte(p.src), &src); err != nil {
@@ -146,9 +148,6 @@ func (s *Service) payload(ctx context.Context, p pending) ([]byte, error) {
 	body, err := json.MarshalIndent(v, "", "  ") // Gitea indents its payloads
 	if err != nil {
 		return nil, fmt.Errorf("encode payload: %w", err)
-	}
-	if _, err := s.db.ExecContext(ctx, `UPDATE webhook_deliveries SET request_body = $1 WHERE id = $2`, string(body), p.id); err != nil {
-		return nil, fmt.Errorf("record payload: %w", err)
 	}
 	return body, nil
 }
@@ -261,16 +260,22 @@ func (s *Service) finish(ctx context.Context, p pending, o outcome, final bool) 
 	}
 	_, err := s.db.ExecContext(ctx, `UPDATE webhook_deliveries SET state = $1, attempts = $2, next_ns = $3, request_url = $4,
 		request_headers = $5, response_status = $6, response_headers = $7, response_body = $8, error = $9, duration_ms = $10,
-		delivered_ns = $11 WHERE id = $12`, state, attempts, next, p.hook.URL, headersJSON(o.reqHeaders), o.status,
-		headersJSON(o.respHeaders), o.respBody, o.err, o.duration.Milliseconds(), now.UnixNano(), p.id)
+		delivered_ns = $11, request_body = $12 WHERE id = $13`, state, attempts, next, p.hook.URL, headersJSON(o.reqHeaders), o.status,
+		headersJSON(o.respHeaders), o.respBody, o.err, o.duration.Milliseconds(), now.UnixNano(), p.body, p.id)
 	if err != nil {
 		s.log.WarnContext(ctx, "record webhook delivery", "id", p.id, "err", err)
 		return
 	}
-	if state != "pending" {
+	// Trimming every pruneEvery-th delivery keeps a busy hook's log near
+	// maxHistory at a fraction of the writes.
+	if state != "pending" && p.id%pruneEvery == 0 {
 		s.prune(ctx, p.hookID)
 	}
 }
+
+// pruneEvery: how often (in delivery ids) finishing a delivery trims its
+// hook's log.
+const pruneEvery = 10
 
 // prune keeps the newest maxHistory finished deliveries of a hook.
 func (s *Service) prune(ctx context.Context, hook int64) {
