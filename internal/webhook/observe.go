@@ -129,6 +129,10 @@ func pushOccurrences(c forge.Change) []occurrence {
 // Observe queues a delivery for each hook that wants each event of the
 // changes, in the transaction that projects them (index.ForgeObserver).
 func (s *Service) Observe(ctx context.Context, tx *sql.Tx, changes []index.ForgeChange) error {
+	// Most nodes have no hooks: then the projection pays one read, once.
+	if some, err := s.anyHooks(ctx, tx); err != nil || !some {
+		return err
+	}
 	for _, fc := range changes {
 		for _, o := range occurrences(fc.Change) {
 			if err := s.queue(ctx, tx, fc, o); err != nil {
@@ -137,6 +141,26 @@ func (s *Service) Observe(ctx context.Context, tx *sql.Tx, changes []index.Forge
 		}
 	}
 	return nil
+}
+
+// anyHooks says whether the node has a hook at all, read once and then
+// kept: Create sets it, and a deleted last hook only costs the queries.
+func (s *Service) anyHooks(ctx context.Context, tx *sql.Tx) (bool, error) {
+	if s.hooksExist.Load() {
+		return true, nil
+	}
+	if s.hooksChecked.Load() {
+		return false, nil
+	}
+	var n int64
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM webhooks`).Scan(&n); err != nil {
+		return false, fmt.Errorf("count hooks: %w", err)
+	}
+	if n > 0 {
+		s.hooksExist.Store(true)
+	}
+	s.hooksChecked.Store(true)
+	return n > 0, nil
 }
 
 // Projected wakes the worker: deliveries may have been queued.

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dforge/dforge/internal/index"
@@ -52,6 +53,10 @@ type Service struct {
 	retryBase time.Duration
 	workers   int
 	now       func() time.Time
+
+	// hooksExist is set once any hook exists (Create, or found by
+	// anyHooks); hooksChecked once the table was read.
+	hooksExist, hooksChecked atomic.Bool
 
 	kick     chan struct{}
 	mu       sync.Mutex

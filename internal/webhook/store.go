@@ -107,6 +107,8 @@ func (s *Service) Create(ctx context.Context, sc Scope, in Input) (Hook, error) 
 	if len(h.Events) == 0 {
 		h.Events = []string{"push"}
 	}
+	// Before the row exists: a block projected meanwhile must look for it.
+	s.hooksExist.Store(true)
 	now := s.now().UnixNano()
 	args := scopeArgs(sc)
 	err := s.db.QueryRowContext(ctx, `INSERT INTO webhooks (repo_id, owner, url, http_method, content_type, secret, events,
