@@ -182,7 +182,7 @@ func testWebhookPayloads(t *testing.T, opts []forgetest.Option) {
 	hook := n.must(http.StatusCreated, alice, "POST", base+"/hooks", map[string]any{
 		"type": "gitea", "active": true,
 		"config": map[string]string{"url": rc.URL + "/hook", "content_type": "json", "secret": secret},
-		"events": []string{"push", "create", "issues", "issue_comment", "pull_request", "pull_request_review_approved"},
+		"events": []string{"push", "create", "delete", "fork", "issues", "issue_comment", "pull_request", "pull_request_review_approved"},
 	}).obj()
 	cfg := hook["config"].(map[string]any)
 	if hook["type"] != "gitea" || cfg["url"] != rc.URL+"/hook" || cfg["content_type"] != "json" || cfg["secret"] != nil || hook["active"] != true {
@@ -246,7 +246,24 @@ func testWebhookPayloads(t *testing.T, opts []forgetest.Option) {
 	}
 	rc.wait(t, "the merge's push", ofType(t, "push", func(p map[string]any) bool { return p["ref"] == "refs/heads/main" }))
 
-	// 4. The log: every delivery, newest first, with request and answer.
+	// 4. Bob forks it: a fork event to the forked repository's hook,
+	// naming both. Alice deletes the merged branch: a delete event.
+	n.must(http.StatusAccepted, bob, "POST", base+"/forks", map[string]any{})
+	fork := rc.wait(t, "fork", ofType(t, "fork", nil))
+	checkSigned(t, fork, secret, "fork")
+	if p := fork.payload(t); p["forkee"].(map[string]any)["full_name"] != alice.Name()+"/app" ||
+		p["repository"].(map[string]any)["full_name"] != bob.Name()+"/app" || p["repository"].(map[string]any)["fork"] != true {
+		t.Fatalf("fork payload: %s", fork.body)
+	}
+	wt := n.Clone(n.Remote(alice, alice.Name(), "app"))
+	n.Git(wt, "push", "-q", "origin", "--delete", "feature")
+	deleted := rc.wait(t, "delete", ofType(t, "delete", nil))
+	checkSigned(t, deleted, secret, "delete")
+	if p := deleted.payload(t); p["ref"] != "feature" || p["ref_type"] != "branch" || p["pusher_type"] != "user" {
+		t.Fatalf("delete payload: %s", deleted.body)
+	}
+
+	// 5. The log: every delivery, newest first, with request and answer.
 	res := n.must(http.StatusOK, alice, "GET", hookPath+"/deliveries?limit=50", nil)
 	log := res.list()
 	if len(log) < 8 || res.header.Get("X-Total-Count") == "" {
