@@ -96,3 +96,45 @@ func pendingCount(t *testing.T, db *sql.DB) int {
 	}
 	return n
 }
+
+// TestHistoryIsBounded: a hook's log keeps about its newest fifty
+// finished deliveries, however many were sent.
+func TestHistoryIsBounded(t *testing.T) {
+	ctx := context.Background()
+	rc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+	defer rc.Close()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "dforge.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	s := webhook.New(webhook.Config{Store: st, Index: index.New(log, st, nil), AllowPrivate: true, Log: log})
+	url, ctype := rc.URL, "json"
+	sc := webhook.Scope{RepoID: 5}
+	h, err := s.Create(ctx, sc, webhook.Input{URL: &url, ContentType: &ctype})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); s.Run(runCtx) }()
+	defer func() { stop(); <-done }()
+	const sent = 120
+	for range sent {
+		if _, err := s.Test(ctx, sc, h.ID, index.Repo{ID: 5, DefaultBranch: "main"}, common.Address{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for pendingCount(t, st.DB()) > 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	_, total, err := s.Deliveries(ctx, sc, h.ID, 1, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total == 0 || total > 60 {
+		t.Fatalf("%d deliveries kept of %d sent, want about 50", total, sent)
+	}
+}
