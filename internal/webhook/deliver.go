@@ -113,12 +113,13 @@ func (s *Service) attempt(ctx context.Context, id int64) {
 	if p.body == "" {
 		if payload, err = s.payload(ctx, p); err != nil {
 			s.log.WarnContext(ctx, "render webhook payload", "id", id, "event", p.typ, "err", err)
-			s.finish(ctx, p, outcome{err: "render payload: " + err.Error()}, true)
+			// Retried like a failed request: a read may fail for a moment.
+			s.finish(ctx, p, outcome{err: "render payload: " + err.Error()})
 			return
 		}
 	}
 	p.body = string(payload)
-	s.finish(ctx, p, s.send(ctx, p, payload), false)
+	s.finish(ctx, p, s.send(ctx, p, payload))
 }
 
 func (s *Service) load(ctx context.Context, id int64) (pending, error) {
@@ -246,16 +247,16 @@ func headersJSON(h http.Header) string {
 }
 
 // finish records an attempt: delivered, pending again after the backoff,
-// or failed once the attempts are spent (or final says so), then trims
+// or failed once the attempts are spent, then trims
 // the hook's history.
-func (s *Service) finish(ctx context.Context, p pending, o outcome, final bool) {
+func (s *Service) finish(ctx context.Context, p pending, o outcome) {
 	now := s.now()
 	attempts := p.attempts + 1
 	state, next := "failed", int64(0)
 	switch {
 	case o.ok():
 		state = "delivered"
-	case !final && attempts < s.attempts:
+	case attempts < s.attempts:
 		state, next = "pending", now.Add(s.retryBase<<(attempts-1)).UnixNano()
 	}
 	_, err := s.db.ExecContext(ctx, `UPDATE webhook_deliveries SET state = $1, attempts = $2, next_ns = $3, request_url = $4,
