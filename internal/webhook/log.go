@@ -148,7 +148,10 @@ func (s *Service) Test(ctx context.Context, sc Scope, id int64, repo index.Repo,
 	}
 	// Before is the head too: the commits listed are the head alone.
 	up := forge.RefUpdate{Repo: repo.ID, Ref: ref, Old: head, New: head}
-	src, err := json.Marshal(source{Change: forge.Change{Action: "repo.push", Actor: sender, Refs: []forge.RefUpdate{up}},
+	// The repository as the caller saw it, should the projection lose it.
+	rec := forge.Repo{ID: repo.ID, Owner: repo.OwnerAddress(), Name: repo.Name, Description: repo.Description,
+		DefaultBranch: repo.DefaultBranch, Private: repo.Private, ForkOf: repo.ForkOf}
+	src, err := json.Marshal(source{Change: forge.Change{Action: "repo.push", Actor: sender, Refs: []forge.RefUpdate{up}, Repos: []forge.Repo{rec}},
 		Ref: ref, TimeNS: s.now().UnixNano(), Test: true})
 	if err != nil {
 		return Delivery{}, fmt.Errorf("encode test event: %w", err)
