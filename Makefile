@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dforge/dforge/internal/cli.Version=$(VERSION)
 WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run build web deps test test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean
+.PHONY: run build web deps test test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean bench-webhook
 
 ## run: install what is needed, build, and start a node on the embedded defaults
 run: build
@@ -97,6 +97,10 @@ bench-replication:
 ## bench-archive: archive downloads (zip, tar.gz) through the node against git archive on the same bare repository (BENCH_FLAGS=-quick for a smoke run)
 bench-archive:
 	$(GO) run ./bench/archive $(BENCH_FLAGS)
+
+## bench-webhook: webhook delivery latency after the event's block (p50, p99) at 100 issues/s for 30 s into a local receiver (BENCH_FLAGS=-duration 5s for a smoke run)
+bench-webhook:
+	$(GO) run ./bench/webhook $(BENCH_FLAGS)
 
 ## fuzz: fuzz transaction decoding, CheckTx, the SIWE parser and the forge module (FUZZTIME each; make test runs their seeds)
 FUZZTIME ?= 30s

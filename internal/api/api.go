@@ -22,6 +22,7 @@ import (
 	"github.com/dforge/dforge/internal/support"
 	"github.com/dforge/dforge/internal/usererr"
 	"github.com/dforge/dforge/internal/vitals"
+	"github.com/dforge/dforge/internal/webhook"
 )
 
 // API holds the services the handlers call.
@@ -40,6 +41,7 @@ type API struct {
 	hosting  *gitrepos.Repos   // the forge's repositories with their git data
 	pulls    *forge.Pulls      // the git side of pull requests
 	replicas gitrepos.Replicas // nil: this node replicates nothing
+	hooks    *webhook.Service  // nil serves no webhook routes
 	// maintainers are the node's team (serve --maintainer), shown at /node/team.
 	maintainers []common.Address
 	version     string
@@ -66,6 +68,9 @@ type Services struct {
 	// Replicas reports the copying of public repositories' git data from
 	// other nodes (replica.Replicator); nil: none is copied.
 	Replicas gitrepos.Replicas
+	// Hooks are the node's webhooks (node-local, never on chain); nil
+	// serves no webhook routes.
+	Hooks *webhook.Service
 	// Maintainers are the wallets of the people who run the node, listed
 	// at /node/team; none lists no one.
 	Maintainers []common.Address
@@ -75,7 +80,7 @@ type Services struct {
 // own (internal/node builds each service once).
 func New(log *slog.Logger, s Services, version string) *API {
 	return &API{log: log, vitals: s.Vitals, support: s.Support, pages: s.Pages, markdown: s.Markdown, chain: s.Chain, index: s.Index, auth: s.Auth,
-		forge: s.Forge, git: s.Git, blocks: s.Blocks, hosting: s.Repos, pulls: s.Pulls, replicas: s.Replicas,
+		forge: s.Forge, git: s.Git, blocks: s.Blocks, hosting: s.Repos, pulls: s.Pulls, replicas: s.Replicas, hooks: s.Hooks,
 		maintainers: uniqueAddresses(s.Maintainers), version: version}
 }
 
@@ -111,6 +116,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.registerAuth(mux)
 	a.registerRepos(mux)
 	a.registerIssues(mux)
+	a.registerHooks(mux)
 	a.registerSearch(mux)
 	a.registerActivity(mux)
 	mux.HandleFunc("/api/", a.serve(a.notFound))

@@ -51,7 +51,10 @@ type ServeConfig struct {
 	Seed []string
 	// EmptyBlocks, when not zero, is how often the idle chain makes a block.
 	EmptyBlocks time.Duration
-	Dist        fs.FS // the web app; nil means the embedded build
+	// WebhookAllowPrivate lets webhooks target loopback, private and
+	// link-local addresses; refused by default (SSRF).
+	WebhookAllowPrivate bool
+	Dist                fs.FS // the web app; nil means the embedded build
 }
 
 func parseServe(args []string) (ServeConfig, error) {
@@ -85,6 +88,7 @@ func parseServe(args []string) (ServeConfig, error) {
 	seed := &stringList{values: &cfg.Seed}
 	seed.parse(os.Getenv("DFORGE_SEED"))
 	fl.Var(seed, "seed", "which public repositories to replicate: all (the default), none, owner:<name or address>, repo:<owner>/<name>, or ! before a rule to block it; repeat it or separate with commas (env DFORGE_SEED)")
+	fl.BoolVar(&cfg.WebhookAllowPrivate, "webhook-allow-private", os.Getenv("DFORGE_WEBHOOK_ALLOW_PRIVATE") == "true", "let webhooks reach loopback, private and link-local addresses (refused by default, against SSRF) (env DFORGE_WEBHOOK_ALLOW_PRIVATE=true)")
 	home := fl.String("home", "", "node `dir` written by dforge testnet: the data dir plus the settings in its dforge.env (flags and env override them)")
 	if err := fl.Parse(args); err != nil {
 		return cfg, err
@@ -286,10 +290,20 @@ func nodeConfig(cfg ServeConfig, log *slog.Logger) (node.Config, error) {
 	}
 	return node.Config{
 		DataDir: cfg.DataDir, DB: cfg.DB, RPCAddr: cfg.RPCAddr, P2PAddr: cfg.P2PAddr, EmptyBlocks: cfg.EmptyBlocks,
-		IPFS: &node.IPFSConfig{Listen: listen, Peers: peers, Seed: seed},
-		Site: node.Site{Dist: cfg.Dist, Version: Version, Maintainers: cfg.Maintainers},
-		Log:  log,
+		IPFS:     &node.IPFSConfig{Listen: listen, Peers: peers, Seed: seed},
+		Site:     node.Site{Dist: cfg.Dist, Version: Version, Maintainers: cfg.Maintainers},
+		Webhooks: node.WebhookConfig{BaseURL: webhookBase(cfg), AllowPrivate: cfg.WebhookAllowPrivate},
+		Log:      log,
 	}, nil
+}
+
+// webhookBase is the node's address for links in webhook payloads: the
+// public URL, else the listen address.
+func webhookBase(cfg ServeConfig) string {
+	if cfg.PublicURL != "" {
+		return cfg.PublicURL
+	}
+	return "http://" + cfg.Addr
 }
 
 // initSentry turns on error reporting when SENTRY_DSN is set.

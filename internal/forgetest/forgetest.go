@@ -86,6 +86,14 @@ type Option func(*options)
 type options struct {
 	maintainers []common.Address
 	postgres    string // admin DSN of a PostgreSQL server; "" is SQLite
+	webhooks    node.WebhookConfig
+}
+
+// WithWebhooks sets how the node delivers webhooks (serve
+// --webhook-allow-private opens private targets, which a test's local
+// receiver is).
+func WithWebhooks(cfg node.WebhookConfig) Option {
+	return func(o *options) { o.webhooks = cfg }
 }
 
 // WithMaintainers names the node's maintainers (serve --maintainer).
@@ -133,8 +141,9 @@ func Start(t testing.TB, opts ...Option) *Node {
 			return app.Genesis{Params: app.Params{ChainID: 7771, Symbol: "DFG", Decimals: 6, UnbondingBlocks: 2},
 				Operators: []common.Address{operator}}
 		},
-		Site: node.Site{Dist: fstest.MapFS{"index.html": {Data: []byte("<!doctype html><title>dForge</title>")}}, Version: "test", Maintainers: o.maintainers},
-		Log:  Quiet,
+		Site:     node.Site{Dist: fstest.MapFS{"index.html": {Data: []byte("<!doctype html><title>dForge</title>")}}, Version: "test", Maintainers: o.maintainers},
+		Webhooks: o.webhooks,
+		Log:      Quiet,
 	}
 	if o.postgres != "" {
 		cfg.DB = storetest.TestDatabase(t, o.postgres)

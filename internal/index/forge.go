@@ -390,6 +390,9 @@ func (ix *Index) ProjectPrivate(ctx context.Context, entries ...PrivateEntry) er
 			if err := writeForge(ctx, tx, changes); err != nil {
 				return err
 			}
+			if err := ix.observe(ctx, tx, changes, true); err != nil {
+				return err
+			}
 			_, err := tx.ExecContext(ctx, `INSERT INTO forge_private_index (id, seq) VALUES (1, $1)
 				ON CONFLICT (id) DO UPDATE SET seq = excluded.seq`, int64(e.Seq))
 			return err
@@ -397,6 +400,7 @@ func (ix *Index) ProjectPrivate(ctx context.Context, entries ...PrivateEntry) er
 		if err != nil {
 			return fmt.Errorf("project private entry %d: %w", e.Seq, err)
 		}
+		ix.projected(len(changes))
 		done = e.Seq
 	}
 	return nil

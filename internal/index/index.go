@@ -83,6 +83,9 @@ type Index struct {
 	// The retry pause after a failure: retryMin, doubling up to retryMax.
 	retryMin, retryMax time.Duration
 
+	// observers see each projected forge action (ObserveForge).
+	observers []ForgeObserver
+
 	kick     chan struct{} // wakes the follower; buffered, never blocks
 	done     chan struct{} // closed when Run returns
 	doneOnce sync.Once

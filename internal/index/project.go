@@ -160,7 +160,15 @@ func (ix *Index) projectHeight(ctx context.Context, h int64, tip bool) error {
 		return fmt.Errorf("project block %d: %w", h, err)
 	}
 	prev := h - 1
-	err = ix.inTx(ctx, func(tx *sql.Tx) error { return writeBlock(ctx, tx, prev, rows) })
+	err = ix.inTx(ctx, func(tx *sql.Tx) error {
+		if err := writeBlock(ctx, tx, prev, rows); err != nil {
+			return err
+		}
+		return ix.observe(ctx, tx, rows.forge, false)
+	})
+	if err == nil {
+		ix.projected(len(rows.forge))
+	}
 	if err != nil {
 		return fmt.Errorf("project block %d: %w", h, err)
 	}

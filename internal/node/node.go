@@ -37,6 +37,7 @@ import (
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/replica"
 	"github.com/dforge/dforge/internal/store"
+	"github.com/dforge/dforge/internal/webhook"
 )
 
 // Config is what Build opens a node with.
@@ -54,7 +55,21 @@ type Config struct {
 	// replication of public repositories; nil runs neither (a test node).
 	IPFS *IPFSConfig
 	Site Site
-	Log  *slog.Logger // nil: slog.Default()
+	// Webhooks are how the node delivers its repositories' webhooks.
+	Webhooks WebhookConfig
+	Log      *slog.Logger // nil: slog.Default()
+}
+
+// WebhookConfig is the node's webhook delivery.
+type WebhookConfig struct {
+	// BaseURL is the node's public address, for links in payloads.
+	BaseURL string
+	// AllowPrivate lets hooks target loopback, private and link-local
+	// addresses (serve --webhook-allow-private), refused by default.
+	AllowPrivate bool
+	// RetryBase is the first pause before a failed delivery is retried
+	// (webhook's default when zero).
+	RetryBase time.Duration
 }
 
 // IPFSConfig is the node's IPFS host and what it replicates.
@@ -140,6 +155,11 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 	// chain closes. Pages read SQL, so the node serves once it holds the
 	// chain as it stands (after a restart, the few blocks since).
 	s.Index = index.New(log, s.Store, s.Chain.Client())
+	// Webhooks queue their deliveries as the index projects forge events,
+	// so they observe it before it starts; they deliver from step 11.
+	s.Hooks = webhook.New(webhook.Config{Store: s.Store, Index: s.Index, Dirs: repoDirs{s}, BaseURL: cfg.Webhooks.BaseURL,
+		AllowPrivate: cfg.Webhooks.AllowPrivate, RetryBase: cfg.Webhooks.RetryBase, Log: log})
+	s.Index.ObserveForge(s.Hooks)
 	ixDone := make(chan error, 1)
 	ixCtx, stopIndex := context.WithCancel(context.WithoutCancel(ctx))
 	go func() { ixDone <- s.Index.Run(ixCtx) }()
@@ -231,7 +251,20 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 	s.Git = gitserver.New(gitserver.Config{Repos: gitRepos, Store: s.GitStore, Blocks: s.Blocks, Log: log})
 	n.onClose(func() { s.Git.Close() }) // after the HTTP server: in-flight pushes call their hooks
 
-	// 11. The HTTP surface over all of it.
+	// 11. Webhook deliveries: what a previous run left queued, then each
+	// new event. They stop before the index and the git data they read.
+	hooksDone := make(chan struct{})
+	hooksCtx, stopHooks := context.WithCancel(bg)
+	go func() {
+		defer close(hooksDone)
+		s.Hooks.Run(hooksCtx)
+	}()
+	n.onClose(func() {
+		stopHooks()
+		<-hooksDone
+	})
+
+	// 12. The HTTP surface over all of it.
 	n.API = s.api(cfg.Site)
 	if n.Handler, err = s.handler(n.API, cfg.Site); err != nil {
 		return nil, fmt.Errorf("build handler: %w", err)
@@ -294,4 +327,19 @@ type Site struct {
 	// Maintainers are the wallets of the people who run the node, listed
 	// as its team at /api/v1/node/team.
 	Maintainers []common.Address
+}
+
+// repoDirs finds a repository's git directory for webhook payloads,
+// through the forge's repositories (built after the webhook service).
+type repoDirs struct{ s *Services }
+
+func (d repoDirs) Dir(ctx context.Context, id uint64) (string, error) {
+	if d.s.Repos == nil {
+		return "", errors.New("no git data yet")
+	}
+	rec, err := d.s.Index.RepoByID(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	return d.s.Repos.Dir(rec)
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/dforge/dforge/internal/support"
 	"github.com/dforge/dforge/internal/vitals"
 	"github.com/dforge/dforge/internal/web"
+	"github.com/dforge/dforge/internal/webhook"
 	ui "github.com/dforge/dforge/web"
 )
 
@@ -49,6 +50,9 @@ type Services struct {
 	Repos *gitrepos.Repos
 	Pulls *forge.Pulls      // the git side of pull requests, over Repos
 	Git   *gitserver.Server // Smart HTTP over Repos
+
+	// Hooks are the node's webhooks and their deliveries; nil: none.
+	Hooks *webhook.Service
 
 	IPFS       *p2p.Node           // nil: no IPFS host
 	Replicator *replica.Replicator // nil: no public repository is replicated
@@ -94,6 +98,7 @@ func (s *Services) api(site Site) *api.API {
 	svc := api.Services{
 		Vitals: s.Vitals, Support: s.Support, Pages: s.Pages, Markdown: s.Markdown, Chain: s.Chain, Index: s.Index, Auth: s.Auth,
 		Forge: s.Forge, Git: s.GitStore, Blocks: s.Blocks, Repos: s.Repos, Pulls: s.Pulls, Maintainers: site.Maintainers,
+		Hooks: s.Hooks,
 	}
 	if s.Replicator != nil { // a nil pointer in the interface would not read as nil
 		svc.Replicas = s.Replicator

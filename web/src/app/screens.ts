@@ -19,6 +19,7 @@ export const screens = {
   tags: lazyScreen(() => import('@/features/repositories/TagsScreen'), 'repositories'),
   contributors: lazyScreen(() => import('@/features/repositories/ContributorsScreen'), 'repositories'),
   repoSettings: lazyScreen(() => import('@/features/repositories/RepoSettingsScreen'), 'repositories'),
+  webhooks: lazyScreen(() => import('@/features/webhooks/WebhooksScreen'), ['webhooks', 'repositories', 'wallet']),
   issues: lazyScreen(() => import('@/features/issues/IssueListScreen'), ['issues', 'repositories', 'wallet']),
   newIssue: lazyScreen(() => import('@/features/issues/NewIssueScreen'), ['issues', 'repositories']),
   issue: lazyScreen(() => import('@/features/issues/IssueScreen'), ['issues', 'repositories']),

@@ -41,6 +41,11 @@ function Settings({ repo, owner }: { repo: Repository; owner: boolean }) {
     <div className="stack narrow">
       <PageHeader title={t('settings.heading')} />
       <GeneralSettings repo={repo} />
+      <Card as="section">
+        <h2>{t('settings.webhooks.title')}</h2>
+        <p className="muted">{t('settings.webhooks.help')}</p>
+        <PreloadLink to={`/${encodeURIComponent(repo.owner.login)}/${encodeURIComponent(repo.name)}/settings/hooks`}>{t('settings.webhooks.manage')}</PreloadLink>
+      </Card>
       {owner && <Collaborators repo={repo} />}
       {owner && <DeleteRepository repo={repo} />}
     </div>

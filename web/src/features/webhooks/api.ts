@@ -1,0 +1,103 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { deleteJSON, getJSON, patchJSON, postJSON } from '@/lib/http'
+import { getPage, repoApi } from '@/lib/forge/api'
+
+/** A repository webhook as the API shows it (Gitea's Hook); the secret is never returned. */
+export interface Hook {
+  id: number
+  type: string
+  branch_filter: string
+  config: { url: string; content_type: string; http_method: string }
+  events: string[]
+  active: boolean
+  created_at: string
+  updated_at: string
+}
+
+/** One entry of a hook's delivery log. */
+export interface Delivery {
+  id: number
+  uuid: string
+  event: string
+  event_type: string
+  state: 'pending' | 'delivered' | 'failed'
+  is_succeed: boolean
+  attempts: number
+  error: string
+  duration_ms: number
+  created_at: string
+  delivered_at: string | null
+  next_attempt_at: string | null
+  request: { url: string; headers: Record<string, string>; body: string }
+  response: { status: number; headers: Record<string, string>; body: string } | null
+}
+
+/** The settings a create or an edit sends (Gitea's CreateHookOption / EditHookOption). */
+export interface HookSettings {
+  url: string
+  contentType: 'json' | 'form'
+  /** Undefined keeps the current secret on an edit. */
+  secret?: string
+  events: string[]
+  branchFilter: string
+  active: boolean
+}
+
+/** The events a hook may choose, in Gitea's names; the ones this node emits. */
+export const HOOK_EVENTS = [
+  'push',
+  'create',
+  'delete',
+  'fork',
+  'repository',
+  'issues',
+  'issue_comment',
+  'pull_request',
+  'pull_request_sync',
+  'pull_request_comment',
+  'pull_request_review_approved',
+  'pull_request_review_rejected',
+  'pull_request_review_comment',
+] as const
+
+export const DELIVERIES_LIMIT = 20
+
+const hooksApi = (owner: string, repo: string) => `${repoApi(owner, repo)}/hooks`
+const hookKey = (owner: string, repo: string) => ['webhooks', owner.toLowerCase(), repo.toLowerCase()]
+
+function body(s: HookSettings) {
+  const config: Record<string, string> = { url: s.url.trim(), content_type: s.contentType }
+  if (s.secret !== undefined) config.secret = s.secret
+  return { type: 'gitea', config, events: s.events, branch_filter: s.branchFilter.trim(), active: s.active }
+}
+
+export function useHooks(owner: string, repo: string) {
+  return useQuery({ queryKey: hookKey(owner, repo), queryFn: () => getJSON<Hook[]>(`${hooksApi(owner, repo)}?limit=50`) })
+}
+
+export function useDeliveries(owner: string, repo: string, hook: number, page: number) {
+  return useQuery({
+    queryKey: [...hookKey(owner, repo), hook, 'deliveries', page],
+    queryFn: () => getPage<Delivery>(`${hooksApi(owner, repo)}/${hook}/deliveries`, {}, page, DELIVERIES_LIMIT),
+    placeholderData: keepPreviousData,
+    // Pending deliveries change on their own: look again while any is queued.
+    refetchInterval: (q) => (q.state.data?.items.some((d) => d.state === 'pending') ? 2000 : false),
+  })
+}
+
+/** The hook mutations of a repository; each refreshes its hooks and logs. */
+export function useHookActions(owner: string, repo: string) {
+  const client = useQueryClient()
+  const onSuccess = () => client.invalidateQueries({ queryKey: hookKey(owner, repo) })
+  const base = hooksApi(owner, repo)
+  return {
+    create: useMutation({ mutationFn: (s: HookSettings) => postJSON<Hook>(base, body(s)), onSuccess }),
+    edit: useMutation({ mutationFn: ({ id, s }: { id: number; s: HookSettings }) => patchJSON<Hook>(`${base}/${id}`, body(s)), onSuccess }),
+    remove: useMutation({ mutationFn: (id: number) => deleteJSON(`${base}/${id}`), onSuccess }),
+    test: useMutation({ mutationFn: (id: number) => postJSON<void>(`${base}/${id}/tests`), onSuccess }),
+    redeliver: useMutation({
+      mutationFn: ({ hook, delivery }: { hook: number; delivery: number }) => postJSON<Delivery>(`${base}/${hook}/deliveries/${delivery}/redeliver`),
+      onSuccess,
+    }),
+  }
+}
