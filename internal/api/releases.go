@@ -233,7 +233,7 @@ func (a *API) getReleaseSub(w http.ResponseWriter, r *http.Request) error {
 	case r.PathValue("sub") == "assets":
 		return a.listReleaseAssets(w, r)
 	}
-	return usererr.Missingf("no such API endpoint")
+	return usererr.Missingf("a release has no %q: ask for /releases/tags/{tag} or /releases/{id}/assets", r.PathValue("sub"))
 }
 
 func (a *API) releaseByTag(r *http.Request) (index.Repo, forge.Perm, index.Release, error) {
