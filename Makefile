@@ -38,6 +38,7 @@ web: web/dist/index.html
 test: test-go test-web test-e2e
 
 test-go: web/dist/index.html
+	scripts/ensure-git-lfs.sh
 	scripts/with-postgres.sh $(GO) test -race -count=1 ./...
 
 test-web: web/node_modules/.installed

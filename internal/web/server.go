@@ -156,6 +156,9 @@ func withGit(d Deps, next http.Handler) http.Handler {
 		switch {
 		case git != nil && !strings.HasPrefix(p, "/api/") && gitserver.IsGitPath(p):
 			r.Pattern = "/{owner}/{repo}.git/" + path.Base(p) // a bounded metrics label
+			if strings.Contains(p, "/info/lfs/") {
+				r.Pattern = "/{owner}/{repo}.git/info/lfs" // not the oid
+			}
 			git.ServeHTTP(w, r)
 		case d.IPFS != nil && strings.HasPrefix(p, "/ipfs/"):
 			r.Pattern = "GET /ipfs/{cid}"
