@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dforge/dforge/internal/cli.Version=$(VERSION)
 WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run build web deps test test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication music openapi fmt lint lint-go lint-web clean
+.PHONY: run build web deps test test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-release music openapi fmt lint lint-go lint-web clean
 
 ## run: install what is needed, build, and start a node on the embedded defaults
 run: build
@@ -94,6 +94,10 @@ bench-p2p:
 ## bench-replication: replication lag of small pushes (p50, p99), the bench repository replicated to a fresh node from dForge peers and over bitswap against git clone, each node's RSS (BENCH_FLAGS=-quick for a smoke run)
 bench-replication:
 	$(GO) run ./bench/replication $(BENCH_FLAGS)
+
+## bench-release: download rate (MB/s) of a 50 MB release asset at its browser_download_url and from the gateway as a CAR, against a static file over local HTTP (BENCH_FLAGS=-mb 10 for a smoke run)
+bench-release:
+	$(GO) run ./bench/release $(BENCH_FLAGS)
 
 ## fuzz: fuzz transaction decoding, CheckTx, the SIWE parser and the forge module (FUZZTIME each; make test runs their seeds)
 FUZZTIME ?= 30s
