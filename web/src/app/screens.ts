@@ -13,6 +13,7 @@ export const screens = {
   commit: lazyScreen(() => import('@/features/repositories/CommitScreen'), 'repositories'),
   branches: lazyScreen(() => import('@/features/repositories/BranchesScreen'), 'repositories'),
   tags: lazyScreen(() => import('@/features/repositories/TagsScreen'), 'repositories'),
+  releases: lazyScreen(() => import('@/features/releases/ReleasesScreen'), ['releases', 'repositories', 'issues']),
   contributors: lazyScreen(() => import('@/features/repositories/ContributorsScreen'), 'repositories'),
   repoSettings: lazyScreen(() => import('@/features/repositories/RepoSettingsScreen'), 'repositories'),
   issues: lazyScreen(() => import('@/features/issues/IssueListScreen'), ['issues', 'repositories', 'wallet']),
