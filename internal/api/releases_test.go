@@ -167,3 +167,26 @@ func download(t *testing.T, url string) []byte {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// A private repository's releases are its readers' alone (404 to anyone
+// else), and its assets are refused: the blockstore is public.
+func TestPrivateReleases(t *testing.T) {
+	t.Parallel()
+	n := forgetest.Start(t)
+	alice, bob := n.NewUser(), n.NewUser()
+	create(t, n, alice, "hidden", true)
+	var rel struct {
+		ID int64 `json:"id"`
+	}
+	n.JSON("POST", repoPath(alice, "hidden")+"/releases", alice, map[string]any{"tag_name": "v1", "name": "One"}, http.StatusCreated, &rel)
+	n.JSON("GET", repoPath(alice, "hidden")+"/releases", alice, nil, http.StatusOK, nil)
+	for _, who := range []*forgetest.User{nil, bob} {
+		n.JSON("GET", repoPath(alice, "hidden")+"/releases", who, nil, http.StatusNotFound, nil)
+		n.JSON("GET", repoPath(alice, "hidden")+"/releases/tags/v1", who, nil, http.StatusNotFound, nil)
+	}
+	n.JSON("POST", repoPath(alice, "hidden")+"/releases/"+itoa(rel.ID)+"/assets?name=a.bin", alice, "bytes", http.StatusUnprocessableEntity, nil)
+	res := n.Call("GET", "/"+alice.Name()+"/hidden/releases/download/v1/a.bin", nil, nil)
+	if res.Status != http.StatusNotFound {
+		t.Fatalf("an anonymous download from a private repository: %d", res.Status)
+	}
+}
