@@ -148,8 +148,18 @@ func TestReleasesWithAssets(t *testing.T) {
 	n.JSON("GET", repoPath(alice, "shipped")+"/releases/tags/v1.0", nil, nil, http.StatusNotFound, nil)
 	n.JSON("DELETE", repoPath(alice, "shipped")+"/releases/tags/v2.0-rc", alice, nil, http.StatusNoContent, nil)
 	n.JSON("GET", repoPath(alice, "shipped")+"/tags", nil, nil, http.StatusOK, &tags)
-	if len(tags) != 2 { // the tags stay, as in Gitea
+	if len(tags) != 2 { // the tags stay, as in Gitea; the draft has none yet
 		t.Fatalf("tags after deleting their releases: %+v", tags)
+	}
+	// Publishing the draft makes its tag.
+	published, _, err := c.EditRelease(owner, "shipped", draft.ID, gitea.EditReleaseOption{IsDraft: ptrBool(false)})
+	check(t, "EditRelease publish", err)
+	if published.IsDraft {
+		t.Fatalf("published draft: %+v", published)
+	}
+	n.JSON("GET", repoPath(alice, "shipped")+"/tags", nil, nil, http.StatusOK, &tags)
+	if len(tags) != 3 {
+		t.Fatalf("tags after publishing the draft: %+v", tags)
 	}
 }
 
@@ -165,6 +175,8 @@ func download(t *testing.T, url string) []byte {
 	}
 	return body
 }
+
+func ptrBool(b bool) *bool { return &b }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
