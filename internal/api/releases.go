@@ -521,7 +521,11 @@ func (a *API) downloadAsset(w http.ResponseWriter, r *http.Request) error {
 		if as.Name != seg[5] {
 			continue
 		}
-		f, err := a.hosting.OpenAsset(r.Context(), as)
+		// A download is counted once: not for HEAD, nor for a range that
+		// resumes or continues one.
+		rng := r.Header.Get("Range")
+		count := r.Method == http.MethodGet && (rng == "" || strings.HasPrefix(rng, "bytes=0-"))
+		f, err := a.hosting.OpenAsset(r.Context(), as, count)
 		if err != nil {
 			return err
 		}

@@ -77,13 +77,27 @@ func TestReleasesWithAssets(t *testing.T) {
 			t.Fatalf("download: %d bytes, not the %d uploaded", len(got), len(data))
 		}
 	}
+	// A ranged read (a resumed download) and HEAD are not counted again.
+	res := n.Call("HEAD", strings.TrimPrefix(att.DownloadURL, n.URL), nil, nil)
+	if res.Status != http.StatusOK {
+		t.Fatalf("HEAD of the asset: %d", res.Status)
+	}
+	req, _ := http.NewRequest("GET", att.DownloadURL, nil)
+	req.Header.Set("Range", "bytes=100-199")
+	part, err := http.DefaultClient.Do(req)
+	check(t, "ranged download", err)
+	chunk, _ := io.ReadAll(part.Body)
+	part.Body.Close()
+	if part.StatusCode != http.StatusPartialContent || !bytes.Equal(chunk, data[100:200]) {
+		t.Fatalf("ranged download: %d, %d bytes", part.StatusCode, len(chunk))
+	}
 	list, _, err := c.ListReleaseAttachments(owner, "shipped", rel.ID, gitea.ListReleaseAttachmentsOptions{})
 	check(t, "ListReleaseAttachments", err)
 	if len(list) != 1 || list[0].DownloadCount != 2 {
 		t.Fatalf("ListReleaseAttachments: %+v", list)
 	}
 	// The gateway serves the file's root block by its CID (trustless).
-	req, _ := http.NewRequest("GET", n.URL+"/ipfs/"+raw.CID+"?format=raw", nil)
+	req, _ = http.NewRequest("GET", n.URL+"/ipfs/"+raw.CID+"?format=raw", nil)
 	gw, err := http.DefaultClient.Do(req)
 	check(t, "gateway", err)
 	gw.Body.Close()
@@ -139,7 +153,7 @@ func TestReleasesWithAssets(t *testing.T) {
 	}
 	_, err = c.DeleteReleaseAttachment(owner, "shipped", rel.ID, att.ID)
 	check(t, "DeleteReleaseAttachment", err)
-	res := n.Call("GET", strings.TrimPrefix(renamed.DownloadURL, n.URL), nil, nil)
+	res = n.Call("GET", strings.TrimPrefix(renamed.DownloadURL, n.URL), nil, nil)
 	if res.Status != http.StatusNotFound {
 		t.Fatalf("download of a deleted asset: %d", res.Status)
 	}

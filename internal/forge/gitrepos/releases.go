@@ -162,9 +162,10 @@ func (h *Repos) DeleteAsset(ctx context.Context, actor common.Address, r index.R
 	return err
 }
 
-// OpenAsset opens an asset's bytes from this node's blockstore and counts
-// the download; a 404 while a replica has not fetched it yet.
-func (h *Repos) OpenAsset(ctx context.Context, a index.Asset) (blocks.FileReader, error) {
+// OpenAsset opens an asset's bytes from this node's blockstore, counting
+// a download when count is set; a 404 while a replica has not fetched it
+// yet.
+func (h *Repos) OpenAsset(ctx context.Context, a index.Asset, count bool) (blocks.FileReader, error) {
 	c, err := cid.Decode(a.CID)
 	if err != nil || h.blocks == nil {
 		return nil, usererr.Missingf("asset %s is not stored on this node", a.Name)
@@ -172,6 +173,9 @@ func (h *Repos) OpenAsset(ctx context.Context, a index.Asset) (blocks.FileReader
 	f, err := blocks.OpenFile(ctx, h.blocks.GetBlock, c)
 	if err != nil {
 		return nil, usererr.New(usererr.NotFound, "not_replicated", "asset "+a.Name+" is not on this node yet: it is fetched from the node that took it")
+	}
+	if !count {
+		return f, nil
 	}
 	if err := h.forge.Index().CountDownload(ctx, a.ID); err != nil {
 		h.log.WarnContext(ctx, "count an asset download", "asset", a.ID, "err", err)

@@ -107,7 +107,7 @@ func TestSecondNodeServesReplicatedFiles(t *testing.T) {
 
 	// The second node serves the download from its own blocks.
 	hostingB := gitrepos.New(n.Forge, gitB, storeB, forgetest.Quiet)
-	f, err := hostingB.OpenAsset(ctx, asset)
+	f, err := hostingB.OpenAsset(ctx, asset, true)
 	if err != nil {
 		t.Fatal(err)
 	}
