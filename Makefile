@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dforge/dforge/internal/cli.Version=$(VERSION)
 WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run build web deps test test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean bench-webhook
+.PHONY: run build web deps test test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean bench-webhook bench-release
 
 ## run: install what is needed, build, and start a node on the embedded defaults
 run: build
@@ -38,6 +38,7 @@ web: web/dist/index.html
 test: test-go test-web test-e2e
 
 test-go: web/dist/index.html
+	scripts/ensure-git-lfs.sh
 	scripts/with-postgres.sh $(GO) test -race -count=1 ./...
 
 test-web: web/node_modules/.installed
@@ -101,6 +102,10 @@ bench-archive:
 ## bench-webhook: webhook delivery latency after the event's block (p50, p99) at 100 issues/s for 30 s into a local receiver (BENCH_FLAGS=-duration 5s for a smoke run)
 bench-webhook:
 	$(GO) run ./bench/webhook $(BENCH_FLAGS)
+
+## bench-release: download rate (MB/s) of a 50 MB release asset at its browser_download_url and from the gateway as a CAR, against a static file over local HTTP (BENCH_FLAGS=-mb 10 for a smoke run)
+bench-release:
+	$(GO) run ./bench/release $(BENCH_FLAGS)
 
 ## fuzz: fuzz transaction decoding, CheckTx, the SIWE parser and the forge module (FUZZTIME each; make test runs their seeds)
 FUZZTIME ?= 30s

@@ -115,6 +115,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	}
 	a.registerAuth(mux)
 	a.registerRepos(mux)
+	a.registerReleases(mux)
 	a.registerIssues(mux)
 	a.registerHooks(mux)
 	a.registerSearch(mux)

@@ -144,7 +144,8 @@ func IsGitPath(escapedPath string) bool {
 	case len(parts) == 4 && parts[0] == "" && (parts[3] == uploadPack || parts[3] == receivePack):
 		return true
 	}
-	return false
+	_, lfs := parseLFSPath(escapedPath)
+	return lfs
 }
 
 // parsePath splits a git path, refusing names that are not plain names

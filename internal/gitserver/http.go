@@ -23,6 +23,10 @@ import (
 // ServeHTTP answers one Smart HTTP request. Its identity, if any, is in the
 // request context (see Authenticate).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if lfs, ok := parseLFSPath(r.URL.EscapedPath()); ok {
+		s.serveLFS(w, r, lfs)
+		return
+	}
 	req, ok := parsePath(r.URL.EscapedPath())
 	if !ok {
 		textError(w, http.StatusBadRequest, "This is not a repository path: owner and repository names may hold letters, digits, '-', '_' and '.'.")

@@ -274,9 +274,10 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 
 // The git server's view of the forge is gitrepos's.
 var (
-	_ gitserver.Repos   = (*gitrepos.Repos)(nil)
-	_ gitserver.Settler = (*gitrepos.Repos)(nil)
-	_ gitserver.Pending = gitrepos.Seeded{}
+	_ gitserver.Repos    = (*gitrepos.Repos)(nil)
+	_ gitserver.Settler  = (*gitrepos.Repos)(nil)
+	_ gitserver.Pending  = gitrepos.Seeded{}
+	_ gitserver.LFSStore = (*gitrepos.Repos)(nil)
 )
 
 func (n *Node) onClose(f func()) { n.closers = append(n.closers, f) }

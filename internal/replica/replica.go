@@ -121,7 +121,8 @@ type Replicator struct {
 	running  map[uint64]bool
 	again    map[uint64]bool // changed while running: run once more
 	failures map[uint64]int
-	ready    chan struct{} // something was queued
+	blobs    map[string]bool // files known complete here (blobs.go)
+	ready    chan struct{}   // something was queued
 }
 
 // New returns a replicator; Run starts it.
@@ -293,6 +294,9 @@ func (r *Replicator) work(ctx context.Context) {
 			continue
 		}
 		err := r.sync(ctx, pr)
+		if err == nil {
+			err = r.syncBlobs(ctx, pr.ID)
+		}
 		r.finish(ctx, pr, err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/getsentry/sentry-go"
@@ -111,6 +112,17 @@ func secureHeaders(next http.Handler) http.Handler {
 // and the git server watches its own bodies.
 const defaultBodyTimeout = time.Minute
 
+// assetBodyTimeout bounds a release asset's upload (up to 1 GiB), which a
+// minute would cut short on most links.
+const assetBodyTimeout = time.Hour
+
+// isAssetUpload reports a POST of a release asset,
+// /api/v1/repos/{owner}/{repo}/releases/{id}/assets.
+func isAssetUpload(r *http.Request) bool {
+	p := r.URL.Path
+	return r.Method == http.MethodPost && strings.HasPrefix(p, "/api/v1/repos/") && strings.HasSuffix(p, "/assets") && strings.Contains(p, "/releases/")
+}
+
 // limitBodyTime sets the connection's read deadline for each request's
 // body; the server moves it again for the next request.
 func limitBodyTime(next http.Handler, timeout time.Duration) http.Handler {
@@ -120,7 +132,11 @@ func limitBodyTime(next http.Handler, timeout time.Duration) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// Not every ResponseWriter supports deadlines (httptest
 		// recorders): then the request goes without one.
-		_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(timeout))
+		limit := timeout
+		if isAssetUpload(r) {
+			limit = max(timeout, assetBodyTimeout)
+		}
+		_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(limit))
 		next.ServeHTTP(w, r)
 	})
 }

@@ -107,6 +107,7 @@ func NewHandler(d Deps) (http.Handler, error) {
 	if d.Auth != nil {
 		h = apiOnly(d.Auth.Middleware, mux)
 	}
+	h = withDownloads(d.API, h)
 	h = withGit(d, limitBodyTime(h, d.BodyTimeout))
 	return recoverPanics(d.Log, observe(d.Log, metrics, secureHeaders(limits.wrap(h)))), nil
 }
@@ -118,6 +119,20 @@ func apiOnly(mw func(http.Handler) http.Handler, next http.Handler) http.Handler
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/api/v1/") {
 			api.ServeHTTP(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// withDownloads sends release asset downloads
+// (/{owner}/{repo}/releases/download/{tag}/{name}) to the API ahead of the
+// mux, whose /api/ prefix they would clash with as a pattern.
+func withDownloads(a *api.API, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if a != nil && api.IsDownloadPath(r.URL.EscapedPath()) {
+			r.Pattern = "GET /{owner}/{repo}/releases/download/{tag}/{name}"
+			a.ServeDownload(w, r)
 			return
 		}
 		next.ServeHTTP(w, r)
@@ -141,6 +156,9 @@ func withGit(d Deps, next http.Handler) http.Handler {
 		switch {
 		case git != nil && !strings.HasPrefix(p, "/api/") && gitserver.IsGitPath(p):
 			r.Pattern = "/{owner}/{repo}.git/" + path.Base(p) // a bounded metrics label
+			if strings.Contains(p, "/info/lfs/") {
+				r.Pattern = "/{owner}/{repo}.git/info/lfs" // not the oid
+			}
 			git.ServeHTTP(w, r)
 		case d.IPFS != nil && strings.HasPrefix(p, "/ipfs/"):
 			r.Pattern = "GET /ipfs/{cid}"

@@ -86,6 +86,13 @@ func init() {
 		"pr.reopen":             {PullReopen{}, func(s *session, p []byte) error { return issueSetState(s, p, true, StateOpen) }},
 		"pr.review":             {PullReview{}, pullReview},
 		"pr.merge":              {PullMerge{}, pullMerge},
+		"release.create":        {ReleaseCreate{}, releaseCreate},
+		"release.edit":          {ReleaseEdit{}, releaseEdit},
+		"release.delete":        {ReleaseDelete{}, releaseDelete},
+		"release.asset.add":     {AssetAdd{}, assetAdd},
+		"release.asset.edit":    {AssetEdit{}, assetEdit},
+		"release.asset.delete":  {AssetDelete{}, assetDelete},
+		"repo.lfs":              {RepoLFS{}, repoLFS},
 	}
 }
 

@@ -180,6 +180,11 @@ type Change struct {
 	Ref *RefUpdate `json:"ref,omitempty"`
 	// Manifest is a manifest of big objects recorded after their push.
 	Manifest *ManifestRecord `json:"manifest,omitempty"`
+	// Release is a release in its new state (Deleted when deleted), with
+	// its assets.
+	Release *Release `json:"release,omitempty"`
+	// LFS are Git LFS objects recorded for the first time.
+	LFS []LFSObject `json:"lfs,omitempty"`
 	// ClosedIssues are the issues a merged pull request closed ("fixes #3").
 	ClosedIssues []Issue `json:"closedIssues,omitempty"`
 	// Contributions is the accepted work the action brings the rewards module.
@@ -208,6 +213,10 @@ func (c Change) RepoID() uint64 {
 		return c.Ref.Repo
 	case c.Manifest != nil:
 		return c.Manifest.Repo
+	case c.Release != nil:
+		return c.Release.Repo
+	case len(c.LFS) > 0:
+		return c.LFS[0].Repo
 	}
 	return 0
 }

@@ -17,6 +17,7 @@ export const screens = {
   commit: lazyScreen(() => import('@/features/repositories/CommitScreen'), 'repositories'),
   branches: lazyScreen(() => import('@/features/repositories/BranchesScreen'), 'repositories'),
   tags: lazyScreen(() => import('@/features/repositories/TagsScreen'), 'repositories'),
+  releases: lazyScreen(() => import('@/features/releases/ReleasesScreen'), ['releases', 'repositories', 'issues']),
   contributors: lazyScreen(() => import('@/features/repositories/ContributorsScreen'), 'repositories'),
   repoSettings: lazyScreen(() => import('@/features/repositories/RepoSettingsScreen'), 'repositories'),
   webhooks: lazyScreen(() => import('@/features/webhooks/WebhooksScreen'), ['webhooks', 'repositories', 'wallet']),

@@ -14,7 +14,7 @@ import { useForgeFormat } from '@/lib/forge/format'
 import { canOwn, nav } from '@/lib/forge/nav'
 import './repositories.css'
 
-export type RepoSection = 'code' | 'issues' | 'pulls' | 'commits' | 'branches' | 'tags' | 'contributors' | 'settings'
+export type RepoSection = 'code' | 'issues' | 'pulls' | 'commits' | 'branches' | 'tags' | 'releases' | 'contributors' | 'settings'
 
 /** The owner and repository names of a /:owner/:repo/... page. */
 export function useRepoParams(): { owner: string; repo: string } {
@@ -201,6 +201,7 @@ function RepoNav({ repo, section }: { repo: Repository; section: RepoSection }) 
     { id: 'commits', to: repoHref.commits(o, n) },
     { id: 'branches', to: repoHref.section(o, n, 'branches') },
     { id: 'tags', to: repoHref.section(o, n, 'tags') },
+    { id: 'releases', to: repoHref.section(o, n, 'releases') },
     { id: 'contributors', to: repoHref.section(o, n, 'contributors') },
   ]
   if (isOwner(repo, user?.username) || canMaintain(repo)) items.push({ id: 'settings', to: repoHref.section(o, n, 'settings') })

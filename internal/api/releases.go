@@ -1,0 +1,540 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/auth"
+	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/forge"
+	"github.com/dforge/dforge/internal/forge/gitrepos"
+	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/usererr"
+)
+
+// Releases and their assets, in Gitea's shapes (Release, Attachment). The
+// record is on chain; the assets are UnixFS files in the blockstore, so
+// besides browser_download_url each asset names its cid, which any IPFS
+// client fetches at /ipfs/{cid}.
+
+func (a *API) registerReleases(mux *http.ServeMux) {
+	if a.hosting == nil {
+		return
+	}
+	user := a.signedIn
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases", a.serve(a.listReleases))
+	mux.HandleFunc("POST /api/v1/repos/{owner}/{repo}/releases", user(auth.ScopeWrite, a.createRelease))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases/latest", a.serve(a.getLatestRelease))
+	mux.HandleFunc("DELETE /api/v1/repos/{owner}/{repo}/releases/tags/{tag}", user(auth.ScopeWrite, a.deleteReleaseByTag))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases/{id}", a.serve(a.getRelease))
+	mux.HandleFunc("PATCH /api/v1/repos/{owner}/{repo}/releases/{id}", user(auth.ScopeWrite, a.editRelease))
+	mux.HandleFunc("DELETE /api/v1/repos/{owner}/{repo}/releases/{id}", user(auth.ScopeWrite, a.deleteRelease))
+	// One pattern for /releases/tags/{tag} and /releases/{id}/assets,
+	// which the mux could not tell apart.
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases/{id}/{sub}", a.serve(a.getReleaseSub))
+	mux.HandleFunc("POST /api/v1/repos/{owner}/{repo}/releases/{id}/assets", user(auth.ScopeWrite, a.createReleaseAsset))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}", a.serve(a.getReleaseAsset))
+	mux.HandleFunc("PATCH /api/v1/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}", user(auth.ScopeWrite, a.editReleaseAsset))
+	mux.HandleFunc("DELETE /api/v1/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}", user(auth.ScopeWrite, a.deleteReleaseAsset))
+}
+
+type releaseJSON struct {
+	ID          int64            `json:"id"`
+	TagName     string           `json:"tag_name"`
+	Target      string           `json:"target_commitish"`
+	Title       string           `json:"name"`
+	Note        string           `json:"body"`
+	URL         string           `json:"url"`
+	HTMLURL     string           `json:"html_url"`
+	TarURL      string           `json:"tarball_url"`
+	ZipURL      string           `json:"zipball_url"`
+	UploadURL   string           `json:"upload_url"`
+	Draft       bool             `json:"draft"`
+	Prerelease  bool             `json:"prerelease"`
+	CreatedAt   string           `json:"created_at"`
+	PublishedAt string           `json:"published_at"`
+	Author      forgeUserJSON    `json:"author"`
+	Assets      []attachmentJSON `json:"assets"`
+}
+
+type attachmentJSON struct {
+	ID            int64  `json:"id"`
+	Name          string `json:"name"`
+	Size          int64  `json:"size"`
+	DownloadCount int64  `json:"download_count"`
+	CreatedAt     string `json:"created_at"`
+	UUID          string `json:"uuid"`
+	DownloadURL   string `json:"browser_download_url"`
+	// CID is the asset's UnixFS root, SHA256 the digest of its bytes.
+	CID    string `json:"cid"`
+	SHA256 string `json:"sha256"`
+}
+
+// createReleaseBody is Gitea's CreateReleaseOption.
+type createReleaseBody struct {
+	TagName    string `json:"tag_name"`
+	Target     string `json:"target_commitish"`
+	Title      string `json:"name"`
+	Note       string `json:"body"`
+	Draft      bool   `json:"draft"`
+	Prerelease bool   `json:"prerelease"`
+}
+
+// editReleaseBody is Gitea's EditReleaseOption: what it leaves out stays.
+type editReleaseBody struct {
+	TagName    *string `json:"tag_name"`
+	Target     *string `json:"target_commitish"`
+	Title      *string `json:"name"`
+	Note       *string `json:"body"`
+	Draft      *bool   `json:"draft"`
+	Prerelease *bool   `json:"prerelease"`
+}
+
+func nsTime(ns int64) string { return time.Unix(0, ns).UTC().Format(time.RFC3339) }
+
+func (a *API) releaseOut(r *http.Request, repo index.Repo, rel index.Release) releaseJSON {
+	full := toForgeUser(r, repo.Owner).Login + "/" + repo.Name
+	base := siteURL(r)
+	api := base + "/api/v1/repos/" + full + "/releases/" + strconv.FormatUint(rel.ID, 10)
+	tag := url.PathEscape(rel.TagName)
+	out := releaseJSON{ID: int64(rel.ID), TagName: rel.TagName, Target: rel.Target, Title: rel.Title, Note: rel.Note,
+		URL: api, HTMLURL: base + "/" + full + "/releases/tag/" + tag,
+		TarURL: base + "/" + full + "/archive/" + tag + ".tar.gz", ZipURL: base + "/" + full + "/archive/" + tag + ".zip",
+		UploadURL: api + "/assets", Draft: rel.Draft, Prerelease: rel.Prerelease,
+		CreatedAt: nsTime(rel.CreatedNS), PublishedAt: nsTime(rel.CreatedNS),
+		Author: toForgeUser(r, a.userOf(r, rel.Publisher)), Assets: []attachmentJSON{}}
+	for _, as := range rel.Assets {
+		out.Assets = append(out.Assets, assetOut(base+"/"+full, rel, as))
+	}
+	return out
+}
+
+func assetOut(repoURL string, rel index.Release, as index.Asset) attachmentJSON {
+	created := as.CreatedNS
+	if created == 0 {
+		created = rel.CreatedNS
+	}
+	return attachmentJSON{ID: int64(as.ID), Name: as.Name, Size: as.Size, DownloadCount: as.Downloads, CreatedAt: nsTime(created),
+		UUID: as.CID, CID: as.CID, SHA256: as.SHA256,
+		DownloadURL: repoURL + "/releases/download/" + url.PathEscape(rel.TagName) + "/" + url.PathEscape(as.Name)}
+}
+
+// userOf names an address as the index knows it.
+func (a *API) userOf(r *http.Request, addr string) index.User {
+	u := index.User{Address: addr}
+	if a.index != nil && common.IsHexAddress(addr) {
+		u.Username, _ = a.index.Username(r.Context(), common.HexToAddress(addr))
+	}
+	return u
+}
+
+// releaseRepo is the request's repository, with the viewer's permission.
+func (a *API) releaseRepo(r *http.Request) (index.Repo, forge.Perm, error) {
+	return a.repoOf(r)
+}
+
+func idParam(r *http.Request, name string) (uint64, error) {
+	id, err := strconv.ParseUint(r.PathValue(name), 10, 64)
+	if err != nil || id == 0 {
+		return 0, usererr.Missingf("%s %q does not exist", name, r.PathValue(name))
+	}
+	return id, nil
+}
+
+// visibleRelease reads a release; a draft is shown to writers only.
+func (a *API) visibleRelease(r *http.Request, repo index.Repo, perm forge.Perm, read func() (index.Release, error)) (index.Release, error) {
+	rel, err := read()
+	if errors.Is(err, index.ErrNoRelease) || err == nil && rel.Draft && perm < forge.PermWrite {
+		return index.Release{}, usererr.Missingf("release does not exist")
+	}
+	return rel, err
+}
+
+func (a *API) releaseByID(r *http.Request) (index.Repo, forge.Perm, index.Release, error) {
+	repo, perm, err := a.releaseRepo(r)
+	if err != nil {
+		return repo, perm, index.Release{}, err
+	}
+	id, err := idParam(r, "id")
+	if err != nil {
+		return repo, perm, index.Release{}, err
+	}
+	rel, err := a.visibleRelease(r, repo, perm, func() (index.Release, error) { return a.index.ReleaseByID(r.Context(), repo.ID, id) })
+	return repo, perm, rel, err
+}
+
+func (a *API) listReleases(w http.ResponseWriter, r *http.Request) error {
+	repo, perm, err := a.releaseRepo(r)
+	if err != nil {
+		return err
+	}
+	p, err := pageOf(r)
+	if err != nil {
+		return err
+	}
+	f := index.ReleaseFilter{Drafts: perm >= forge.PermWrite, Prereleases: true}
+	q := r.URL.Query()
+	if v := q.Get("draft"); v == "false" {
+		f.Drafts = false
+	}
+	if v := q.Get("pre-release"); v == "false" {
+		f.Prereleases = false
+	}
+	list, total, err := a.index.Releases(r.Context(), repo.ID, f, p)
+	if err != nil {
+		return err
+	}
+	out := []releaseJSON{}
+	for _, rel := range list {
+		if q.Get("draft") == "true" && !rel.Draft || q.Get("pre-release") == "true" && !rel.Prerelease {
+			continue
+		}
+		out = append(out, a.releaseOut(r, repo, rel))
+	}
+	return a.respondList(w, r, p, total, out, nil)
+}
+
+func (a *API) getRelease(w http.ResponseWriter, r *http.Request) error {
+	repo, _, rel, err := a.releaseByID(r)
+	if err != nil {
+		return err
+	}
+	return reply(w, a.releaseOut(r, repo, rel))
+}
+
+func (a *API) getLatestRelease(w http.ResponseWriter, r *http.Request) error {
+	repo, perm, err := a.releaseRepo(r)
+	if err != nil {
+		return err
+	}
+	rel, err := a.visibleRelease(r, repo, perm, func() (index.Release, error) { return a.index.LatestRelease(r.Context(), repo.ID) })
+	if err != nil {
+		return err
+	}
+	return reply(w, a.releaseOut(r, repo, rel))
+}
+
+// getReleaseSub is GET /releases/tags/{tag} (a release by its tag) and
+// GET /releases/{id}/assets (a release's assets).
+func (a *API) getReleaseSub(w http.ResponseWriter, r *http.Request) error {
+	switch {
+	case r.PathValue("id") == "tags":
+		r.SetPathValue("tag", r.PathValue("sub"))
+		return a.getReleaseByTag(w, r)
+	case r.PathValue("sub") == "assets":
+		return a.listReleaseAssets(w, r)
+	}
+	return usererr.Missingf("a release has no %q: ask for /releases/tags/{tag} or /releases/{id}/assets", r.PathValue("sub"))
+}
+
+func (a *API) releaseByTag(r *http.Request) (index.Repo, forge.Perm, index.Release, error) {
+	repo, perm, err := a.releaseRepo(r)
+	if err != nil {
+		return repo, perm, index.Release{}, err
+	}
+	rel, err := a.visibleRelease(r, repo, perm, func() (index.Release, error) {
+		return a.index.ReleaseByTag(r.Context(), repo.ID, r.PathValue("tag"))
+	})
+	return repo, perm, rel, err
+}
+
+func (a *API) getReleaseByTag(w http.ResponseWriter, r *http.Request) error {
+	repo, _, rel, err := a.releaseByTag(r)
+	if err != nil {
+		return err
+	}
+	return reply(w, a.releaseOut(r, repo, rel))
+}
+
+func (a *API) createRelease(w http.ResponseWriter, r *http.Request) error {
+	u, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	var in createReleaseBody
+	if err := decode(w, r, maxTextBody, &in); err != nil {
+		return err
+	}
+	repo, perm, err := a.releaseRepo(r)
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(in.TagName) == "" {
+		return usererr.BadFieldf("tag_name", "tag_name is required")
+	}
+	if in.Title == "" {
+		in.Title = in.TagName
+	}
+	rel, err := a.hosting.CreateRelease(r.Context(), u.User.Address, repo, perm, gitrepos.ReleaseOptions{TagName: in.TagName,
+		Target: in.Target, Title: in.Title, Note: in.Note, Draft: in.Draft, Prerelease: in.Prerelease})
+	if err != nil {
+		return a.hostingError(w, r, err)
+	}
+	writeJSON(w, http.StatusCreated, a.releaseOut(r, repo, rel))
+	return nil
+}
+
+func (a *API) editRelease(w http.ResponseWriter, r *http.Request) error {
+	u, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	var in editReleaseBody
+	if err := decode(w, r, maxTextBody, &in); err != nil {
+		return err
+	}
+	repo, perm, rel, err := a.releaseByID(r)
+	if err != nil {
+		return err
+	}
+	e := chainforge.ReleaseEdit{ID: rel.ID, TagName: in.TagName, Target: in.Target, Title: in.Title, Note: in.Note, Draft: in.Draft, Prerelease: in.Prerelease}
+	if e.TagName != nil && *e.TagName == "" {
+		e.TagName = nil // Gitea keeps the tag when it is sent empty
+	}
+	rel, err = a.hosting.EditRelease(r.Context(), u.User.Address, repo, perm, e)
+	if err != nil {
+		return a.hostingError(w, r, err)
+	}
+	return reply(w, a.releaseOut(r, repo, rel))
+}
+
+func (a *API) deleteRelease(w http.ResponseWriter, r *http.Request) error {
+	u, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	repo, perm, rel, err := a.releaseByID(r)
+	if err != nil {
+		return err
+	}
+	if err := a.hosting.DeleteRelease(r.Context(), u.User.Address, repo, perm, rel.ID); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (a *API) deleteReleaseByTag(w http.ResponseWriter, r *http.Request) error {
+	u, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	repo, perm, rel, err := a.releaseByTag(r)
+	if err != nil {
+		return err
+	}
+	if err := a.hosting.DeleteRelease(r.Context(), u.User.Address, repo, perm, rel.ID); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (a *API) repoURL(r *http.Request, repo index.Repo) string {
+	return siteURL(r) + "/" + toForgeUser(r, repo.Owner).Login + "/" + repo.Name
+}
+
+func (a *API) listReleaseAssets(w http.ResponseWriter, r *http.Request) error {
+	repo, _, rel, err := a.releaseByID(r)
+	if err != nil {
+		return err
+	}
+	out := []attachmentJSON{}
+	for _, as := range rel.Assets {
+		out = append(out, assetOut(a.repoURL(r, repo), rel, as))
+	}
+	return reply(w, out)
+}
+
+func (a *API) assetOf(r *http.Request) (index.Repo, forge.Perm, index.Release, index.Asset, error) {
+	repo, perm, rel, err := a.releaseByID(r)
+	if err != nil {
+		return repo, perm, rel, index.Asset{}, err
+	}
+	id, err := idParam(r, "attachment_id")
+	if err != nil {
+		return repo, perm, rel, index.Asset{}, err
+	}
+	for _, as := range rel.Assets {
+		if as.ID == id {
+			return repo, perm, rel, as, nil
+		}
+	}
+	return repo, perm, rel, index.Asset{}, usererr.Missingf("release %d has no asset %d", rel.ID, id)
+}
+
+func (a *API) getReleaseAsset(w http.ResponseWriter, r *http.Request) error {
+	repo, _, rel, as, err := a.assetOf(r)
+	if err != nil {
+		return err
+	}
+	return reply(w, assetOut(a.repoURL(r, repo), rel, as))
+}
+
+// createReleaseAsset takes the file as Gitea does: the multipart field
+// "attachment" (its file name unless ?name= says otherwise), or the whole
+// body as the file with ?name=. The file streams into the blockstore.
+func (a *API) createReleaseAsset(w http.ResponseWriter, r *http.Request) error {
+	u, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	repo, perm, rel, err := a.releaseByID(r)
+	if err != nil {
+		return err
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, gitrepos.MaxAssetUpload+1<<20)
+	body, name, err := assetBody(r)
+	if err != nil {
+		return err
+	}
+	if q := r.URL.Query().Get("name"); q != "" {
+		name = q
+	}
+	if strings.TrimSpace(name) == "" {
+		return usererr.BadFieldf("name", "the asset needs a name: ?name= or the attachment's file name")
+	}
+	as, err := a.hosting.AddAsset(r.Context(), u.User.Address, repo, perm, rel.ID, name, body)
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return usererr.New(usererr.TooLarge, "too_large", fmt.Sprintf("the asset is over the %d bytes this node takes", gitrepos.MaxAssetUpload))
+	}
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, assetOut(a.repoURL(r, repo), rel, as))
+	return nil
+}
+
+// assetBody finds the upload: the multipart part "attachment", read as a
+// stream (never buffered whole), or the raw body.
+func assetBody(r *http.Request) (io.Reader, string, error) {
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mt != "multipart/form-data" {
+		return r.Body, "", nil
+	}
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return nil, "", usererr.BadFieldf("attachment", "the multipart body cannot be read: %v", err)
+	}
+	for range 16 { // the form has one file; a few other fields at most
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, "", usererr.BadFieldf("attachment", "the multipart body cannot be read: %v", err)
+		}
+		if part.FormName() == "attachment" {
+			return part, part.FileName(), nil
+		}
+	}
+	return nil, "", usererr.BadFieldf("attachment", "the multipart form has no \"attachment\" file")
+}
+
+func (a *API) editReleaseAsset(w http.ResponseWriter, r *http.Request) error {
+	u, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Name string `json:"name"`
+	}
+	if err := decode(w, r, maxTextBody, &in); err != nil {
+		return err
+	}
+	repo, perm, rel, as, err := a.assetOf(r)
+	if err != nil {
+		return err
+	}
+	if in.Name == "" {
+		return reply(w, assetOut(a.repoURL(r, repo), rel, as))
+	}
+	as, err = a.hosting.EditAsset(r.Context(), u.User.Address, repo, perm, rel.ID, as.ID, in.Name)
+	if err != nil {
+		return err
+	}
+	return reply(w, assetOut(a.repoURL(r, repo), rel, as))
+}
+
+func (a *API) deleteReleaseAsset(w http.ResponseWriter, r *http.Request) error {
+	u, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	repo, perm, rel, as, err := a.assetOf(r)
+	if err != nil {
+		return err
+	}
+	if err := a.hosting.DeleteAsset(r.Context(), u.User.Address, repo, perm, rel.ID, as.ID); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// IsDownloadPath reports whether an escaped path is a release asset's
+// download, /{owner}/{repo}/releases/download/{tag}/{name}: the web server
+// sends it here ahead of the app's routes.
+func IsDownloadPath(p string) bool {
+	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	return len(parts) == 6 && parts[2] == "releases" && parts[3] == "download" && !strings.HasPrefix(p, "/api/")
+}
+
+// ServeDownload serves a release asset at Gitea's browser_download_url,
+// with range requests, from this node's blockstore.
+func (a *API) ServeDownload(w http.ResponseWriter, r *http.Request) {
+	a.serve(a.downloadAsset)(w, r)
+}
+
+func (a *API) downloadAsset(w http.ResponseWriter, r *http.Request) error {
+	if a.hosting == nil || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+		return usererr.Missingf("no such file")
+	}
+	parts := strings.Split(strings.TrimPrefix(r.URL.EscapedPath(), "/"), "/")
+	var seg [6]string
+	for i, p := range parts {
+		s, err := url.PathUnescape(p)
+		if err != nil {
+			return usererr.Missingf("no such file")
+		}
+		seg[i] = s
+	}
+	repo, perm, err := a.hosting.Repo(r.Context(), viewerOf(r), seg[0], seg[1])
+	if err != nil {
+		return err
+	}
+	rel, err := a.visibleRelease(r, repo, perm, func() (index.Release, error) { return a.index.ReleaseByTag(r.Context(), repo.ID, seg[4]) })
+	if err != nil {
+		return err
+	}
+	for _, as := range rel.Assets {
+		if as.Name != seg[5] {
+			continue
+		}
+		// A download is counted once: not for HEAD, nor for a range that
+		// resumes or continues one.
+		rng := r.Header.Get("Range")
+		count := r.Method == http.MethodGet && (rng == "" || strings.HasPrefix(rng, "bytes=0-"))
+		f, err := a.hosting.OpenAsset(r.Context(), as, count)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": as.Name}))
+		w.Header().Set("ETag", `"`+as.CID+`"`)
+		w.Header().Set("X-Ipfs-Roots", as.CID)
+		http.ServeContent(w, r, as.Name, time.Unix(0, max(as.CreatedNS, rel.CreatedNS)), f)
+		return nil
+	}
+	return usererr.Missingf("release %s has no asset %s", rel.TagName, seg[5])
+}

@@ -1,0 +1,256 @@
+package gitrepos
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ipfs/go-cid"
+
+	"github.com/dforge/dforge/internal/blocks"
+	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/forge"
+	"github.com/dforge/dforge/internal/gitstore"
+	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/usererr"
+)
+
+// Releases: the record is on chain (release.* actions), the tag in git
+// (made here, as a push is, when the release names a tag that does not
+// exist yet) and the assets in the blockstore as UnixFS files.
+
+// MaxAssetUpload is the largest asset a node takes.
+const MaxAssetUpload = 1 << 30
+
+// ReleaseOptions are a new release's fields.
+type ReleaseOptions struct {
+	TagName    string
+	Target     string // branch or commit the tag is made at; the default branch when empty
+	Title      string
+	Note       string
+	Draft      bool
+	Prerelease bool
+}
+
+// CreateRelease records a release of o.TagName, first making the tag at
+// o.Target when the repository has none by that name (not for a draft:
+// Gitea makes a draft's tag when it is published).
+func (h *Repos) CreateRelease(ctx context.Context, actor common.Address, r index.Repo, perm forge.Perm, o ReleaseOptions) (index.Release, error) {
+	if perm < forge.PermWrite {
+		return index.Release{}, usererr.Deniedf("creating a release needs write permission on %s", r.Name)
+	}
+	if err := chainforge.ValidateRefName("tag_name", "tags/"+o.TagName); err != nil || o.TagName == "" {
+		return index.Release{}, usererr.BadFieldf("tag_name", "tag_name %q is not a valid git tag name", o.TagName)
+	}
+	if o.Target == "" {
+		o.Target = r.DefaultBranch
+	}
+	if !o.Draft {
+		if err := h.ensureTag(ctx, actor, r, o.TagName, o.Target); err != nil {
+			return index.Release{}, err
+		}
+	}
+	res, err := h.forge.Do(ctx, actor, chainforge.ReleaseCreate{Repo: r.ID, TagName: o.TagName, Target: o.Target, Title: o.Title,
+		Note: o.Note, Draft: o.Draft, Prerelease: o.Prerelease})
+	if err != nil {
+		return index.Release{}, err
+	}
+	return h.release(ctx, r.ID, res.Change.Release.ID)
+}
+
+// EditRelease changes a release; publishing a draft makes its tag.
+func (h *Repos) EditRelease(ctx context.Context, actor common.Address, r index.Repo, perm forge.Perm, e chainforge.ReleaseEdit) (index.Release, error) {
+	if perm < forge.PermWrite {
+		return index.Release{}, usererr.Deniedf("editing a release needs write permission on %s", r.Name)
+	}
+	cur, err := h.release(ctx, r.ID, e.ID)
+	if err != nil {
+		return index.Release{}, err
+	}
+	tag, target, draft := cur.TagName, cur.Target, cur.Draft
+	if e.TagName != nil {
+		tag = *e.TagName
+		if err := chainforge.ValidateRefName("tag_name", "tags/"+tag); err != nil || tag == "" {
+			return index.Release{}, usererr.BadFieldf("tag_name", "tag_name %q is not a valid git tag name", tag)
+		}
+	}
+	if e.Target != nil && *e.Target != "" {
+		target = *e.Target
+	}
+	if e.Draft != nil {
+		draft = *e.Draft
+	}
+	if !draft {
+		if err := h.ensureTag(ctx, actor, r, tag, target); err != nil {
+			return index.Release{}, err
+		}
+	}
+	e.Repo = r.ID
+	if _, err := h.forge.Do(ctx, actor, e); err != nil {
+		return index.Release{}, err
+	}
+	return h.release(ctx, r.ID, e.ID)
+}
+
+// DeleteRelease deletes a release; its tag stays, as in Gitea.
+func (h *Repos) DeleteRelease(ctx context.Context, actor common.Address, r index.Repo, perm forge.Perm, id uint64) error {
+	if perm < forge.PermWrite {
+		return usererr.Deniedf("deleting a release needs write permission on %s", r.Name)
+	}
+	if _, err := h.release(ctx, r.ID, id); err != nil {
+		return err
+	}
+	_, err := h.forge.Do(ctx, actor, chainforge.ReleaseDelete{Repo: r.ID, ID: id})
+	return err
+}
+
+// AddAsset stores body (at most MaxAssetUpload bytes) as a UnixFS file and
+// attaches it to release id as name.
+func (h *Repos) AddAsset(ctx context.Context, actor common.Address, r index.Repo, perm forge.Perm, id uint64, name string, body io.Reader) (index.Asset, error) {
+	if perm < forge.PermWrite {
+		return index.Asset{}, usererr.Deniedf("uploading a release asset needs write permission on %s", r.Name)
+	}
+	if r.Private || h.blocks == nil {
+		// The blockstore is public (the gateway serves every block in it),
+		// so a private repository's files have no place on this node yet.
+		return index.Asset{}, usererr.Unprocessablef("repo", "private_assets", "release assets are kept as public IPFS blocks: this node takes them for public repositories only")
+	}
+	if _, err := h.release(ctx, r.ID, id); err != nil {
+		return index.Asset{}, err
+	}
+	f, err := h.blocks.PutFile(body, MaxAssetUpload)
+	if errors.Is(err, blocks.ErrTooLarge) {
+		return index.Asset{}, usererr.New(usererr.TooLarge, "too_large", fmt.Sprintf("the asset is over the %d bytes this node takes", MaxAssetUpload))
+	}
+	if err != nil {
+		return index.Asset{}, fmt.Errorf("store the asset: %w", err)
+	}
+	res, err := h.forge.Do(ctx, actor, chainforge.AssetAdd{Repo: r.ID, Release: id, Name: name, Size: f.Size, CID: f.CID.String(), SHA256: f.SHA256})
+	if err != nil {
+		return index.Asset{}, err
+	}
+	assets := res.Change.Release.Assets
+	return h.asset(ctx, r.ID, id, assets[len(assets)-1].ID)
+}
+
+// EditAsset renames an asset.
+func (h *Repos) EditAsset(ctx context.Context, actor common.Address, r index.Repo, perm forge.Perm, release, id uint64, name string) (index.Asset, error) {
+	if perm < forge.PermWrite {
+		return index.Asset{}, usererr.Deniedf("editing a release asset needs write permission on %s", r.Name)
+	}
+	if _, err := h.asset(ctx, r.ID, release, id); err != nil {
+		return index.Asset{}, err
+	}
+	if _, err := h.forge.Do(ctx, actor, chainforge.AssetEdit{Repo: r.ID, Release: release, ID: id, Name: name}); err != nil {
+		return index.Asset{}, err
+	}
+	return h.asset(ctx, r.ID, release, id)
+}
+
+// DeleteAsset removes an asset from its release. Its blocks stay: the same
+// bytes may be another asset, and other nodes may still serve them.
+func (h *Repos) DeleteAsset(ctx context.Context, actor common.Address, r index.Repo, perm forge.Perm, release, id uint64) error {
+	if perm < forge.PermWrite {
+		return usererr.Deniedf("deleting a release asset needs write permission on %s", r.Name)
+	}
+	if _, err := h.asset(ctx, r.ID, release, id); err != nil {
+		return err
+	}
+	_, err := h.forge.Do(ctx, actor, chainforge.AssetDelete{Repo: r.ID, Release: release, ID: id})
+	return err
+}
+
+// OpenAsset opens an asset's bytes from this node's blockstore, counting
+// a download when count is set; a 404 while a replica has not fetched it
+// yet.
+func (h *Repos) OpenAsset(ctx context.Context, a index.Asset, count bool) (blocks.FileReader, error) {
+	c, err := cid.Decode(a.CID)
+	if err != nil || h.blocks == nil {
+		return nil, usererr.Missingf("asset %s is not stored on this node", a.Name)
+	}
+	f, err := blocks.OpenFile(ctx, h.blocks.GetBlock, c)
+	if err != nil {
+		return nil, usererr.New(usererr.NotFound, "not_replicated", "asset "+a.Name+" is not on this node yet: it is fetched from the node that took it")
+	}
+	if !count {
+		return f, nil
+	}
+	if err := h.forge.Index().CountDownload(ctx, a.ID); err != nil {
+		h.log.WarnContext(ctx, "count an asset download", "asset", a.ID, "err", err)
+	}
+	return f, nil
+}
+
+func (h *Repos) release(ctx context.Context, repo, id uint64) (index.Release, error) {
+	rel, err := h.forge.Index().ReleaseByID(ctx, repo, id)
+	if errors.Is(err, index.ErrNoRelease) {
+		return index.Release{}, usererr.Missingf("release %d does not exist", id)
+	}
+	return rel, err
+}
+
+func (h *Repos) asset(ctx context.Context, repo, release, id uint64) (index.Asset, error) {
+	rel, err := h.release(ctx, repo, release)
+	if err != nil {
+		return index.Asset{}, err
+	}
+	for _, a := range rel.Assets {
+		if a.ID == id {
+			return a, nil
+		}
+	}
+	return index.Asset{}, usererr.Missingf("release %d has no asset %d", release, id)
+}
+
+// ensureTag makes refs/tags/<tag> at target when the repository lacks it,
+// recorded as a push from nothing (as any ref update is) before git moves
+// the ref.
+func (h *Repos) ensureTag(ctx context.Context, actor common.Address, r index.Repo, tag, target string) error {
+	dir, err := h.Dir(r)
+	if err != nil {
+		return err
+	}
+	if !h.HasGit(r) {
+		return usererr.New(usererr.NotFound, "no_git_data", "the git data of this repository is not on this node")
+	}
+	ref := "refs/tags/" + tag
+	if _, ok, err := gitstore.CommitOf(ctx, dir, ref); err != nil {
+		return err
+	} else if ok {
+		return nil
+	}
+	release := h.pushes.hold(r.ID, false)
+	defer release()
+	id, ok, err := gitstore.CommitOf(ctx, dir, "refs/heads/"+target)
+	if err == nil && !ok && isCommitID(target) {
+		id, ok, err = gitstore.CommitOf(ctx, dir, target)
+	}
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return usererr.BadFieldf("target_commitish", "target_commitish %q names no branch or commit of this repository", target)
+	}
+	push := chainforge.RepoPush{Repo: r.ID, Updates: []chainforge.RefChange{{Ref: ref, Old: gitstore.ZeroID, New: id}}}
+	if err := h.recordRefs(ctx, actor, push, ""); err != nil {
+		return err
+	}
+	if err := gitstore.UpdateRefs(ctx, dir, []gitstore.RefMove{{Ref: ref, Old: gitstore.ZeroID, New: id}}); err != nil {
+		return fmt.Errorf("%w: make tag %s: %v", ErrGitData, tag, err)
+	}
+	return nil
+}
+
+func isCommitID(s string) bool {
+	if len(s) < 7 || len(s) > 64 {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,97 @@
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
+import { getPage, repoApi } from '@/lib/forge/api'
+import { ApiError, deleteJSON, patchJSON, postJSON } from '@/lib/http'
+import { useAuthStore } from '@/stores/auth'
+
+/** A release asset (Gitea's Attachment), with the CID and SHA-256 of its bytes. */
+export interface Asset {
+  id: number
+  name: string
+  size: number
+  download_count: number
+  created_at: string
+  browser_download_url: string
+  cid: string
+  sha256: string
+}
+
+/** A release (Gitea's Release). */
+export interface Release {
+  id: number
+  tag_name: string
+  target_commitish: string
+  name: string
+  body: string
+  draft: boolean
+  prerelease: boolean
+  created_at: string
+  published_at: string
+  html_url: string
+  tarball_url: string
+  zipball_url: string
+  author: { login: string }
+  assets: Asset[]
+}
+
+export interface ReleaseInput {
+  tag_name: string
+  target_commitish: string
+  name: string
+  body: string
+  draft: boolean
+  prerelease: boolean
+}
+
+const releasesApi = (owner: string, repo: string) => `${repoApi(owner, repo)}/releases`
+
+export const releasesKey = (owner: string, repo: string) => ['repo', owner.toLowerCase(), repo.toLowerCase(), 'releases']
+
+export function useReleases(owner: string, repo: string, page: number, limit: number) {
+  return useQuery({
+    queryKey: [...releasesKey(owner, repo), page, limit],
+    queryFn: () => getPage<Release>(releasesApi(owner, repo), {}, page, limit),
+    placeholderData: keepPreviousData,
+  })
+}
+
+export function useInvalidateReleases(owner: string, repo: string) {
+  const client = useQueryClient()
+  return () => client.invalidateQueries({ queryKey: releasesKey(owner, repo) })
+}
+
+export const createRelease = (owner: string, repo: string, input: ReleaseInput) => postJSON<Release>(releasesApi(owner, repo), input)
+export const editRelease = (owner: string, repo: string, id: number, input: Partial<ReleaseInput>) =>
+  patchJSON<Release>(`${releasesApi(owner, repo)}/${id}`, input)
+export const deleteRelease = (owner: string, repo: string, id: number) => deleteJSON(`${releasesApi(owner, repo)}/${id}`)
+export const deleteAsset = (owner: string, repo: string, release: number, asset: number) =>
+  deleteJSON(`${releasesApi(owner, repo)}/${release}/assets/${asset}`)
+
+/**
+ * Uploads file as an asset of release id, as Gitea's multipart "attachment",
+ * reporting the bytes sent (fetch cannot report upload progress; XHR can).
+ */
+export function uploadAsset(owner: string, repo: string, id: number, file: File, onProgress: (sent: number, total: number) => void): Promise<Asset> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest()
+    xhr.open('POST', `${releasesApi(owner, repo)}/${id}/assets?name=${encodeURIComponent(file.name)}`)
+    xhr.setRequestHeader('Accept', 'application/json')
+    const csrf = useAuthStore.getState().csrfToken
+    if (csrf) xhr.setRequestHeader('X-CSRF-Token', csrf)
+    xhr.withCredentials = true
+    xhr.upload.onprogress = (e) => onProgress(e.loaded, e.lengthComputable ? e.total : file.size)
+    xhr.onerror = () => reject(new Error('network error'))
+    xhr.onload = () => {
+      let body: { message?: string; code?: string } & Partial<Asset> = {}
+      try {
+        body = JSON.parse(xhr.responseText || '{}')
+      } catch {
+        // a proxy's HTML error page: the status says enough
+      }
+      if (xhr.status >= 200 && xhr.status < 300) resolve(body as Asset)
+      else reject(new ApiError(body.message ?? xhr.statusText, xhr.status, body.code ?? ''))
+    }
+    const form = new FormData()
+    form.append('attachment', file, file.name)
+    xhr.send(form)
+  })
+}
