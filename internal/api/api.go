@@ -111,6 +111,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.registerAuth(mux)
 	a.registerRepos(mux)
 	a.registerIssues(mux)
+	a.registerTopics(mux)
 	a.registerSearch(mux)
 	a.registerActivity(mux)
 	mux.HandleFunc("/api/", a.serve(a.notFound))

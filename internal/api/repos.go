@@ -340,6 +340,10 @@ func (a *API) searchRepos(w http.ResponseWriter, r *http.Request) error {
 		return usererr.InvalidField("order", "invalid_order", "order must be asc or desc")
 	}
 	f := index.RepoFilter{Query: strings.TrimSpace(q.Get("q")), Sort: sort}
+	// topic=true: q is a topic the repositories carry, matched exactly.
+	if topic, _ := strconv.ParseBool(q.Get("topic")); topic {
+		f.Topic, f.Query = chainforge.NormalizeTopic(f.Query), ""
+	}
 	if uid := q.Get("owner"); uid != "" {
 		owner, err := a.hosting.Owner(r.Context(), uid)
 		if err != nil {

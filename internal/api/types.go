@@ -258,6 +258,7 @@ type repoJSON struct {
 	DefaultMergeStyle   string        `json:"default_merge_style"`
 	AvatarURL           string        `json:"avatar_url"`
 	Internal            bool          `json:"internal"`
+	Topics              []string      `json:"topics"`
 	// dForge's own.
 	ProtectedBranches []string `json:"protected_branches"`
 	CreatedHeight     int64    `json:"created_height"`

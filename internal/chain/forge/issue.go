@@ -297,6 +297,7 @@ type LabelCreate struct {
 	Name        string `json:"name"`
 	Color       string `json:"color"`
 	Description string `json:"description"`
+	Exclusive   bool   `json:"exclusive,omitempty"`
 }
 
 func labelCreate(s *session, payload []byte) error {
@@ -330,7 +331,7 @@ func labelCreate(s *session, payload []byte) error {
 	if err != nil {
 		return err
 	}
-	l := &Label{ID: id, Repo: r.ID, Name: p.Name, Color: strings.ToLower(p.Color), Description: p.Description}
+	l := &Label{ID: id, Repo: r.ID, Name: p.Name, Color: strings.ToLower(p.Color), Description: p.Description, Exclusive: p.Exclusive}
 	if err := s.putJSON(labelKey(id), l); err != nil {
 		return err
 	}
