@@ -58,7 +58,7 @@ func TestLabelEdit(t *testing.T) {
 	}
 	w.fails(tx.CodeNameTaken, maint, "label.edit", m{"repo": id, "label": bug.ID, "name": "DOCS"})
 	w.ok(maint, "label.create", m{"repo": id, "name": "bug", "color": "#ee0701"}) // the old name is free
-	w.ok(maint, "label.edit", m{"repo": id, "label": bug.ID, "name": "Defect"})    // its own name, another case
+	w.ok(maint, "label.edit", m{"repo": id, "label": bug.ID, "name": "Defect"})   // its own name, another case
 	w.fails(tx.CodeInvalidField, maint, "label.edit", m{"repo": id, "label": bug.ID, "color": "red"})
 	w.fails(tx.CodeInvalidText, maint, "label.edit", m{"repo": id, "label": bug.ID, "name": "a\nb"})
 	w.fails(tx.CodeForbidden, writer, "label.edit", m{"repo": id, "label": bug.ID, "name": "x"})
