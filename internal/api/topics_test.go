@@ -15,7 +15,15 @@ import (
 // /topics/search).
 func TestRepoTopicsAPI(t *testing.T) {
 	t.Parallel()
-	n := forgetest.Start(t)
+	for name, opts := range forgetest.Stores() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			testRepoTopics(t, forgetest.Start(t, opts...))
+		})
+	}
+}
+
+func testRepoTopics(t *testing.T, n *forgetest.Node) {
 	alice, bob := n.NewUser(), n.NewUser()
 	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "app"}, http.StatusCreated, nil)
 	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "hidden", "private": true}, http.StatusCreated, nil)
@@ -107,7 +115,15 @@ func TestRepoTopicsAPI(t *testing.T) {
 // round-trips.
 func TestLabelEditAPI(t *testing.T) {
 	t.Parallel()
-	n := forgetest.Start(t)
+	for name, opts := range forgetest.Stores() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			testLabelEdit(t, forgetest.Start(t, opts...))
+		})
+	}
+}
+
+func testLabelEdit(t *testing.T, n *forgetest.Node) {
 	alice, bob := n.NewUser(), n.NewUser()
 	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "app"}, http.StatusCreated, nil)
 	base := "/api/v1/repos/" + alice.Name() + "/app/labels"
