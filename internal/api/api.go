@@ -112,6 +112,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.registerRepos(mux)
 	a.registerIssues(mux)
 	a.registerTopics(mux)
+	a.registerEmails(mux)
 	a.registerSearch(mux)
 	a.registerActivity(mux)
 	mux.HandleFunc("/api/", a.serve(a.notFound))
