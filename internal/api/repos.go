@@ -344,6 +344,12 @@ func (a *API) searchRepos(w http.ResponseWriter, r *http.Request) error {
 	if topic, _ := strconv.ParseBool(q.Get("topic")); topic {
 		f.Topic, f.Query = chainforge.NormalizeTopic(f.Query), ""
 	}
+	// mode=fork or mode=source (Gitea's): forks only, or no forks.
+	switch mode := q.Get("mode"); mode {
+	case "fork", "source":
+		forks := mode == "fork"
+		f.Forks = &forks
+	}
 	if uid := q.Get("owner"); uid != "" {
 		owner, err := a.hosting.Owner(r.Context(), uid)
 		if err != nil {

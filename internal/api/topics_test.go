@@ -152,3 +152,37 @@ func testLabelEdit(t *testing.T, n *forgetest.Node) {
 	n.JSON("PATCH", id, bob, map[string]any{"name": "mine"}, http.StatusForbidden, nil)
 	n.JSON("PATCH", base+"/999", alice, map[string]any{"name": "x"}, http.StatusNotFound, nil)
 }
+
+// A profile lists its repositories and its forks apart: /repos/search
+// with owner and Gitea's mode=source or mode=fork.
+func TestReposSearchMode(t *testing.T) {
+	t.Parallel()
+	n := forgetest.Start(t)
+	alice, bob := n.NewUser(), n.NewUser()
+	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "app", "auto_init": true}, http.StatusCreated, nil)
+	n.JSON("POST", "/api/v1/user/repos", bob, map[string]any{"name": "own"}, http.StatusCreated, nil)
+	n.JSON("POST", "/api/v1/repos/"+alice.Name()+"/app/forks", bob, map[string]any{}, http.StatusAccepted, nil)
+	names := func(mode string) string {
+		var out struct {
+			Data []struct {
+				Name string `json:"name"`
+				Fork bool   `json:"fork"`
+			} `json:"data"`
+		}
+		n.JSON("GET", "/api/v1/repos/search?sort=alpha&owner="+bob.Name()+"&mode="+mode, nil, nil, http.StatusOK, &out)
+		var list []string
+		for _, r := range out.Data {
+			list = append(list, r.Name+map[bool]string{true: "(fork)"}[r.Fork])
+		}
+		return strings.Join(list, " ")
+	}
+	if got := names(""); got != "app(fork) own" {
+		t.Fatalf("all of bob's: %s", got)
+	}
+	if got := names("source"); got != "own" {
+		t.Fatalf("bob's sources: %s", got)
+	}
+	if got := names("fork"); got != "app(fork)" {
+		t.Fatalf("bob's forks: %s", got)
+	}
+}
