@@ -113,6 +113,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.registerIssues(mux)
 	a.registerTopics(mux)
 	a.registerEmails(mux)
+	a.registerRepoLists(mux)
 	a.registerSearch(mux)
 	a.registerActivity(mux)
 	mux.HandleFunc("/api/", a.serve(a.notFound))

@@ -105,3 +105,49 @@ func summary(list []contributor) string {
 	}
 	return strings.Join(parts, " ")
 }
+
+// Forks, starred and watched repositories, Gitea's lists: each shows only
+// what the viewer may see.
+func TestRepoListsByPeople(t *testing.T) {
+	t.Parallel()
+	n := forgetest.Start(t)
+	alice, bob, carol := n.NewUser(), n.NewUser(), n.NewUser()
+	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "app", "auto_init": true}, http.StatusCreated, nil)
+	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "secret", "private": true}, http.StatusCreated, nil)
+	n.JSON("POST", "/api/v1/repos/"+alice.Name()+"/app/forks", bob, map[string]any{}, http.StatusAccepted, nil)
+	for _, r := range []string{"app", "secret"} {
+		n.JSON("PUT", "/api/v1/user/starred/"+alice.Name()+"/"+r, alice, nil, http.StatusNoContent, nil)
+		n.JSON("PUT", "/api/v1/repos/"+alice.Name()+"/"+r+"/subscription", alice, nil, http.StatusOK, nil)
+	}
+	names := func(path string, u *forgetest.User) string {
+		var out []struct {
+			FullName string `json:"full_name"`
+		}
+		n.JSON("GET", path, u, nil, http.StatusOK, &out)
+		var list []string
+		for _, r := range out {
+			list = append(list, r.FullName)
+		}
+		return strings.Join(list, " ")
+	}
+	if got := names("/api/v1/repos/"+alice.Name()+"/app/forks", nil); got != bob.Name()+"/app" {
+		t.Fatalf("forks: %s", got)
+	}
+	app, secret := alice.Name()+"/app", alice.Name()+"/secret"
+	for _, c := range []struct {
+		path string
+		as   *forgetest.User
+		want string
+	}{
+		{"/api/v1/user/starred", alice, app + " " + secret},
+		{"/api/v1/users/" + alice.Name() + "/starred", carol, app},
+		{"/api/v1/user/subscriptions", alice, app + " " + secret},
+		{"/api/v1/users/" + alice.Name() + "/subscriptions", nil, app},
+		{"/api/v1/user/starred", carol, ""},
+	} {
+		if got := names(c.path, c.as); got != c.want && !(strings.Contains(c.want, " ") && got == secret+" "+app) {
+			t.Errorf("%s: %q, want %q", c.path, got, c.want)
+		}
+	}
+	n.JSON("GET", "/api/v1/users/nobody-here/starred", nil, nil, http.StatusNotFound, nil)
+}

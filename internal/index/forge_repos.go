@@ -151,6 +151,10 @@ type RepoFilter struct {
 	Topic  string // one of its topics, exactly
 	// Forks: nil lists all; true forks only; false sources only.
 	Forks *bool
+	// ForkOf lists the forks of that repository (0: any).
+	ForkOf uint64
+	// StarredBy and WatchedBy list what that account stars or watches.
+	StarredBy, WatchedBy *common.Address
 	// Sort is "updated" (default), "created", "stars", "forks" or "name".
 	Sort string
 }
@@ -182,6 +186,19 @@ func (ix *Index) Repos(ctx context.Context, f RepoFilter, p Page) ([]Repo, int64
 	}
 	if f.Forks != nil {
 		where = append(where, map[bool]string{true: "r.fork_of IS NOT NULL", false: "r.fork_of IS NULL"}[*f.Forks])
+	}
+	if f.ForkOf != 0 {
+		args = append(args, int64(f.ForkOf))
+		where = append(where, fmt.Sprintf("r.fork_of = $%d", len(args)))
+	}
+	for _, flag := range []struct {
+		table string
+		who   *common.Address
+	}{{"forge_stars", f.StarredBy}, {"forge_watches", f.WatchedBy}} {
+		if flag.who != nil {
+			args = append(args, flag.who.Hex())
+			where = append(where, fmt.Sprintf("EXISTS (SELECT 1 FROM %s fl WHERE fl.repo_id = r.id AND fl.user_address = $%d)", flag.table, len(args)))
+		}
 	}
 	out := []Repo{}
 	total, err := ix.page(ctx, repoColumns, repoFrom, strings.Join(where, " AND "), order, args, p, func(rows *sql.Rows, total *int64) error {
