@@ -86,3 +86,41 @@ func (s *session) renameLabel(r *Repo, l *Label, oldName string) error {
 	}
 	return s.kv.Set(newKey, u64(l.ID))
 }
+
+// LabelScope is an exclusive label's scope, as Gitea has it: the name up
+// to its last "/" ("kind" for "kind/bug"); "" for none.
+func LabelScope(name string) string {
+	if i := strings.LastIndex(name, "/"); i > 0 {
+		return name[:i]
+	}
+	return ""
+}
+
+// exclusiveLabels drops, of exclusive labels that share a scope, all but
+// the last listed: adding "kind/feature" to an issue with "kind/bug"
+// replaces it. A list without such a clash comes back as it was.
+func exclusiveLabels(ids []uint64, labels []Label) []uint64 {
+	drop := map[int]bool{}
+	for i, l := range labels {
+		scope := LabelScope(l.Name)
+		if !l.Exclusive || scope == "" {
+			continue
+		}
+		for j := i + 1; j < len(labels); j++ {
+			if labels[j].Exclusive && LabelScope(labels[j].Name) == scope {
+				drop[i] = true
+				break
+			}
+		}
+	}
+	if len(drop) == 0 {
+		return ids
+	}
+	out := make([]uint64, 0, len(ids)-len(drop))
+	for i, id := range ids {
+		if !drop[i] {
+			out = append(out, id)
+		}
+	}
+	return out
+}

@@ -85,3 +85,25 @@ func TestUserEmails(t *testing.T) {
 		t.Fatalf("cleared: %+v", c.Emails)
 	}
 }
+
+// Exclusive labels: of those sharing a scope, an issue keeps the last
+// listed; other labels are left alone.
+func TestExclusiveLabels(t *testing.T) {
+	w := newWorld(t)
+	id := w.team()
+	label := func(name string, exclusive bool) uint64 {
+		return w.ok(maint, "label.create", m{"repo": id, "name": name, "color": "#000000", "exclusive": exclusive}).Label.ID
+	}
+	bug, feature, area, other := label("kind/bug", true), label("kind/feature", true), label("area/ui", false), label("area/api", false)
+	is := w.ok(writer, "issue.create", m{"repo": id, "title": "t", "labels": []uint64{bug, area, feature, other}}).Issue
+	if !slices.Equal(is.Labels, []uint64{area, feature, other}) {
+		t.Fatalf("created with %v", is.Labels)
+	}
+	is = w.ok(writer, "issue.edit", m{"repo": id, "number": is.Number, "labels": []uint64{feature, bug}}).Issue
+	if !slices.Equal(is.Labels, []uint64{bug}) {
+		t.Fatalf("edited to %v", is.Labels)
+	}
+	if forge.LabelScope("kind/bug") != "kind" || forge.LabelScope("bug") != "" || forge.LabelScope("/x") != "" {
+		t.Fatal("LabelScope")
+	}
+}
