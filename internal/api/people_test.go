@@ -110,7 +110,15 @@ func summary(list []contributor) string {
 // what the viewer may see.
 func TestRepoListsByPeople(t *testing.T) {
 	t.Parallel()
-	n := forgetest.Start(t)
+	for name, opts := range forgetest.Stores() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			testRepoListsByPeople(t, forgetest.Start(t, opts...))
+		})
+	}
+}
+
+func testRepoListsByPeople(t *testing.T, n *forgetest.Node) {
 	alice, bob, carol := n.NewUser(), n.NewUser(), n.NewUser()
 	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "app", "auto_init": true}, http.StatusCreated, nil)
 	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "secret", "private": true}, http.StatusCreated, nil)

@@ -157,7 +157,15 @@ func testLabelEdit(t *testing.T, n *forgetest.Node) {
 // with owner and Gitea's mode=source or mode=fork.
 func TestReposSearchMode(t *testing.T) {
 	t.Parallel()
-	n := forgetest.Start(t)
+	for name, opts := range forgetest.Stores() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			testReposSearchMode(t, forgetest.Start(t, opts...))
+		})
+	}
+}
+
+func testReposSearchMode(t *testing.T, n *forgetest.Node) {
 	alice, bob := n.NewUser(), n.NewUser()
 	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "app", "auto_init": true}, http.StatusCreated, nil)
 	n.JSON("POST", "/api/v1/user/repos", bob, map[string]any{"name": "own"}, http.StatusCreated, nil)
