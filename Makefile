@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dforge/dforge/internal/cli.Version=$(VERSION)
 WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run build web deps test test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean bench-webhook bench-release
+.PHONY: run build web deps test test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean bench-webhook bench-release api-coverage
 
 ## run: install what is needed, build, and start a node on the embedded defaults
 run: build
@@ -118,6 +118,10 @@ fuzz:
 ## music: regenerate the four original tracks (needs lame)
 music:
 	$(GO) run ./tools/musicgen -out web/public/music
+
+## api-coverage: how many of Gitea 1.22's API operations (less admin, ActivityPub, packages and Actions) web/public/openapi.json serves, and which are missing
+api-coverage:
+	$(GO) run ./tools/giteacoverage -spec web/public/openapi.json
 
 ## openapi: regenerate web/public/openapi.json (shown at /docs/api, served at /openapi.json) from internal/api; a Go test fails when it is out of date
 openapi:

@@ -2,9 +2,14 @@ package api
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/chain/names"
 	"github.com/dforge/dforge/internal/gitstore"
+	"github.com/dforge/dforge/internal/index"
 )
 
 // dForge's own: a repository's contributors (commits per author) and the
@@ -30,11 +35,70 @@ func (a *API) listContributors(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := []contributorJSON{}
-	for _, ct := range pageSlice(list, p) {
-		out = append(out, contributorJSON{Name: ct.Name, Email: ct.Email, Commits: ct.Commits})
+	merged, err := a.contributorsByAccount(r, list)
+	if err != nil {
+		return err
 	}
-	return a.respondList(w, r, p, int64(len(list)), out, nil)
+	return a.respondList(w, r, p, int64(len(merged)), pageSlice(merged, p), nil)
+}
+
+// contributorsByAccount counts one person once: commits whose author
+// email names an account, by a claim on chain (user.emails), by the
+// wallet's address (0xabc...@users.dforge) or by the account's web commit
+// address (username@noreply.host), are that account's, under its login.
+// Emails that name no account stay as git shows them. Most commits first.
+func (a *API) contributorsByAccount(r *http.Request, list []gitstore.Contributor) ([]contributorJSON, error) {
+	ctx := r.Context()
+	emails := make([]string, 0, len(list))
+	for _, c := range list {
+		emails = append(emails, strings.ToLower(c.Email))
+	}
+	claims, err := a.forge.Index().EmailOwners(ctx, emails)
+	if err != nil {
+		return nil, err
+	}
+	out := []contributorJSON{}
+	at := map[string]int{} // account address or email: its place in out
+	for i, c := range list {
+		key, login := "email:"+emails[i], ""
+		if addr, ok := a.accountOfEmail(r, emails[i], claims); ok {
+			key = addr.Hex()
+			login = toForgeUser(r, a.personOf(r, addr)).Login
+		}
+		if j, ok := at[key]; ok {
+			out[j].Commits += c.Commits
+			continue
+		}
+		at[key] = len(out)
+		out = append(out, contributorJSON{Name: c.Name, Email: c.Email, Commits: c.Commits, Login: login})
+	}
+	slices.SortStableFunc(out, func(x, y contributorJSON) int { return y.Commits - x.Commits })
+	return out, nil
+}
+
+// accountOfEmail is the account a commit email names, if any.
+func (a *API) accountOfEmail(r *http.Request, email string, claims map[string]common.Address) (common.Address, bool) {
+	if addr, ok := claims[email]; ok {
+		return addr, true
+	}
+	local, domain, _ := strings.Cut(email, "@")
+	if len(local) == 42 && strings.HasPrefix(local, "0x") && common.IsHexAddress(local) {
+		return common.HexToAddress(local), true
+	}
+	if strings.HasPrefix(domain, "noreply.") {
+		if addr, err := a.hosting.Owner(r.Context(), local); err == nil {
+			return addr, true
+		}
+	}
+	return common.Address{}, false
+}
+
+// personOf is addr's user as the index names it.
+func (a *API) personOf(r *http.Request, addr common.Address) index.User {
+	if p, err := a.forge.Index().PersonByAddress(r.Context(), addr); err == nil {
+		return p.User
+	}
+	return index.User{Address: addr.Hex(), Username: names.Default(addr)}
 }
 
 func (a *API) getCounts(w http.ResponseWriter, r *http.Request) error {

@@ -179,6 +179,9 @@ func (a *API) repoJSON(r *http.Request, rec index.Repo, perm forge.Perm) repoJSO
 	if j.ProtectedBranches == nil {
 		j.ProtectedBranches = []string{}
 	}
+	if j.Topics = rec.Topics; j.Topics == nil {
+		j.Topics = []string{}
+	}
 	j.HasGitData = a.hosting.HasGit(rec)
 	if s, ok := a.replication(rec); ok && !j.HasGitData {
 		j.Replication = &replicationJSON{State: s.State, Done: s.Done, Total: s.Total, Error: s.Error}
@@ -240,7 +243,7 @@ func giteaRole(p forge.Perm) string {
 func (l *links) person(u index.User) forgeUserJSON { return toForgeUser(l.req, u) }
 
 func (l *links) label(lb index.Label) labelJSON {
-	return labelJSON{ID: lb.ID, Name: lb.Name, Color: strings.TrimPrefix(lb.Color, "#"), Description: lb.Description,
+	return labelJSON{ID: lb.ID, Name: lb.Name, Color: strings.TrimPrefix(lb.Color, "#"), Description: lb.Description, Exclusive: lb.Exclusive,
 		URL: l.api + "/labels/" + strconv.FormatUint(lb.ID, 10)}
 }
 

@@ -35,6 +35,12 @@ type sdkUser struct {
 // the session (POST /users/{username}/tokens) and builds a client with it.
 func signUpForSDK(t *testing.T, n *forgetest.Node) sdkUser {
 	t.Helper()
+	return signUpForSDKWith(t, n, "write")
+}
+
+// signUpForSDKWith is signUpForSDK with the token's scopes.
+func signUpForSDKWith(t *testing.T, n *forgetest.Node, scopes ...string) sdkUser {
+	t.Helper()
 	key, err := crypto.GenerateKey()
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +70,7 @@ func signUpForSDK(t *testing.T, n *forgetest.Node) sdkUser {
 		t.Fatalf("sign-in: cookie %v, session %+v", cookie, session)
 	}
 	res = post(t, n.URL+"/api/v1/users/"+session.User.Login+"/tokens", cookie, session.CSRF,
-		map[string]any{"name": "gitea-sdk", "scopes": []string{"write"}})
+		map[string]any{"name": "gitea-sdk", "scopes": scopes})
 	var tok struct {
 		SHA1 string `json:"sha1"`
 	}

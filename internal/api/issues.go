@@ -51,6 +51,7 @@ func (a *API) registerIssues(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+repo+"/labels", h.serve(h.listLabels))
 	mux.HandleFunc("POST "+repo+"/labels", w(h.createLabel))
 	mux.HandleFunc("GET "+repo+"/labels/{id}", h.serve(h.getLabel))
+	mux.HandleFunc("PATCH "+repo+"/labels/{id}", w(h.editLabel))
 	mux.HandleFunc("DELETE "+repo+"/labels/{id}", w(h.deleteLabel))
 	mux.HandleFunc("GET /api/v1/issues/{id}", h.serve(h.getIssueByID))
 	h.registerPulls(mux, w)

@@ -78,19 +78,68 @@ func (h *issuesAPI) createLabel(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	color := strings.TrimSpace(in.Color)
-	if color != "" && !strings.HasPrefix(color, "#") {
-		color = "#" + color
-	}
 	res, err := h.forge.Do(r.Context(), id.User.Address, chainforge.LabelCreate{
-		Repo: repo.ID, Name: in.Name, Color: color, Description: in.Description,
+		Repo: repo.ID, Name: in.Name, Color: hashColor(in.Color), Description: in.Description, Exclusive: in.Exclusive,
 	})
 	if err != nil {
 		return err
 	}
-	lb := res.Change.Label
-	writeJSON(w, http.StatusCreated, h.linksFor(r, repo).label(index.Label{ID: lb.ID, Name: lb.Name, Color: lb.Color, Description: lb.Description}))
+	writeJSON(w, http.StatusCreated, h.linksFor(r, repo).label(labelOfChange(res.Change.Label)))
 	return nil
+}
+
+// hashColor is a colour as the chain takes it: Gitea's clients send
+// "ee0701" or "#ee0701".
+func hashColor(c string) string {
+	c = strings.TrimSpace(c)
+	if c != "" && !strings.HasPrefix(c, "#") {
+		c = "#" + c
+	}
+	return c
+}
+
+func labelOfChange(lb *chainforge.Label) index.Label {
+	return index.Label{ID: lb.ID, Name: lb.Name, Color: lb.Color, Description: lb.Description, Exclusive: lb.Exclusive}
+}
+
+// editLabel is Gitea's PATCH /repos/{owner}/{repo}/labels/{id}: the
+// fields sent change (label.edit), the others stay.
+func (h *issuesAPI) editLabel(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Name        *string `json:"name"`
+		Color       *string `json:"color"`
+		Description *string `json:"description"`
+		Exclusive   *bool   `json:"exclusive"`
+		IsArchived  *bool   `json:"is_archived"`
+	}
+	if err := decode(w, r, 16<<10, &in); err != nil {
+		return err
+	}
+	repo, _, err := h.repoOf(r)
+	if err != nil {
+		return err
+	}
+	l, err := h.labelOf(r, repo)
+	if err != nil {
+		return err
+	}
+	if in.IsArchived != nil && *in.IsArchived {
+		return usererr.InvalidField("is_archived", "unsupported", "archived labels are not supported here; delete the label instead")
+	}
+	edit := chainforge.LabelEdit{Repo: repo.ID, Label: l.ID, Name: in.Name, Description: in.Description, Exclusive: in.Exclusive}
+	if in.Color != nil {
+		c := hashColor(*in.Color)
+		edit.Color = &c
+	}
+	res, err := h.forge.Do(r.Context(), id.User.Address, edit)
+	if err != nil {
+		return err
+	}
+	return reply(w, h.linksFor(r, repo).label(labelOfChange(res.Change.Label)))
 }
 
 func (h *issuesAPI) deleteLabel(w http.ResponseWriter, r *http.Request) error {

@@ -340,6 +340,16 @@ func (a *API) searchRepos(w http.ResponseWriter, r *http.Request) error {
 		return usererr.InvalidField("order", "invalid_order", "order must be asc or desc")
 	}
 	f := index.RepoFilter{Query: strings.TrimSpace(q.Get("q")), Sort: sort}
+	// topic=true: q is a topic the repositories carry, matched exactly.
+	if topic, _ := strconv.ParseBool(q.Get("topic")); topic {
+		f.Topic, f.Query = chainforge.NormalizeTopic(f.Query), ""
+	}
+	// mode=fork or mode=source (Gitea's): forks only, or no forks.
+	switch mode := q.Get("mode"); mode {
+	case "fork", "source":
+		forks := mode == "fork"
+		f.Forks = &forks
+	}
 	if uid := q.Get("owner"); uid != "" {
 		owner, err := a.hosting.Owner(r.Context(), uid)
 		if err != nil {

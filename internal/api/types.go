@@ -178,6 +178,9 @@ type contributorJSON struct {
 	Name    string `json:"name"`
 	Email   string `json:"email"`
 	Commits int    `json:"commits"`
+	// Login is the account the commits are counted for: the author email
+	// names it (claimed, its wallet's or its web commits'); "" for none.
+	Login string `json:"login,omitempty"`
 }
 
 // countsJSON is what a repository's home shows in its header.
@@ -258,6 +261,7 @@ type repoJSON struct {
 	DefaultMergeStyle   string        `json:"default_merge_style"`
 	AvatarURL           string        `json:"avatar_url"`
 	Internal            bool          `json:"internal"`
+	Topics              []string      `json:"topics"`
 	// dForge's own.
 	ProtectedBranches []string `json:"protected_branches"`
 	CreatedHeight     int64    `json:"created_height"`

@@ -36,7 +36,7 @@ var forgeTables = []string{
 	"forge_collaborators", "forge_stars", "forge_watches", "forge_labels", "forge_issues",
 	"forge_issue_labels", "forge_issue_assignees", "forge_comments", "forge_pulls",
 	"forge_reviews", "forge_review_comments", "forge_ref_updates", "forge_manifests",
-	"forge_releases", "forge_release_assets", "forge_lfs_objects",
+	"forge_releases", "forge_release_assets", "forge_lfs_objects", "forge_repo_topics",
 }
 
 // resetForge deletes the chain's forge rows, keeping the private store's.
@@ -48,6 +48,9 @@ func resetForge(ctx context.Context, tx *sql.Tx) error {
 	}
 	if _, err := tx.ExecContext(ctx, "DELETE FROM forge_repos WHERE id < $1", int64(forge.PrivateIDBase)); err != nil {
 		return fmt.Errorf("empty forge_repos: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, "DELETE FROM forge_user_emails"); err != nil {
+		return fmt.Errorf("empty forge_user_emails: %w", err)
 	}
 	return nil
 }
@@ -101,6 +104,7 @@ func writeChange(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 		func() error { return writeManifest(ctx, tx, c) },
 		func() error { return writeRelease(ctx, tx, c) },
 		func() error { return writeLFS(ctx, tx, c) },
+		func() error { return writeEmails(ctx, tx, c) },
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -117,22 +121,26 @@ func writeRepo(ctx context.Context, tx *sql.Tx, c forgeChange, r forge.Repo) err
 		return deleteRepo(ctx, tx, r.ID)
 	}
 	protected, _ := json.Marshal(r.ProtectedBranches)
+	topics, _ := json.Marshal(r.Topics)
+	if r.Topics == nil {
+		topics = []byte("[]")
+	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO forge_repos (id, owner, name, lower_name, description, default_branch,
 		protected_branches, private, fork_of, stars, forks, watchers, open_issues, open_pulls,
-		created_height, created_time_ns, updated_height, updated_time_ns, relayer)
-		VALUES ($1, $2, $3, lower($3), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $15, $17)
+		created_height, created_time_ns, updated_height, updated_time_ns, relayer, topics)
+		VALUES ($1, $2, $3, lower($3), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $15, $17, $18)
 		ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, name = excluded.name, lower_name = excluded.lower_name,
 		description = excluded.description, default_branch = excluded.default_branch,
 		protected_branches = excluded.protected_branches, stars = excluded.stars, forks = excluded.forks,
 		watchers = excluded.watchers, open_issues = excluded.open_issues, open_pulls = excluded.open_pulls,
-		updated_height = excluded.updated_height, updated_time_ns = excluded.updated_time_ns`,
+		updated_height = excluded.updated_height, updated_time_ns = excluded.updated_time_ns, topics = excluded.topics`,
 		int64(r.ID), r.Owner.Hex(), r.Name, r.Description, r.DefaultBranch, string(protected), r.Private,
 		nullable(r.ForkOf, r.ForkOf != 0), int64(r.Stars), int64(r.Forks), int64(r.Watchers), int64(r.OpenIssues), int64(r.OpenPulls),
-		int64(r.CreatedHeight), c.timeNS, c.height, c.relayer)
+		int64(r.CreatedHeight), c.timeNS, c.height, c.relayer, string(topics))
 	if err != nil {
 		return fmt.Errorf("write repository %d: %w", r.ID, err)
 	}
-	return nil
+	return writeTopics(ctx, tx, r)
 }
 
 func deleteRepo(ctx context.Context, tx *sql.Tx, id uint64) error {
@@ -241,8 +249,9 @@ func writeComment(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 
 func writeLabel(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 	if l := c.change.Label; l != nil {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO forge_labels (id, repo_id, name, color, description) VALUES ($1, $2, $3, $4, $5)`,
-			int64(l.ID), int64(l.Repo), l.Name, l.Color, l.Description); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO forge_labels (id, repo_id, name, color, description, exclusive) VALUES ($1, $2, $3, $4, $5, $6)
+			ON CONFLICT (id) DO UPDATE SET name = excluded.name, color = excluded.color, description = excluded.description, exclusive = excluded.exclusive`,
+			int64(l.ID), int64(l.Repo), l.Name, l.Color, l.Description, l.Exclusive); err != nil {
 			return fmt.Errorf("write label %d: %w", l.ID, err)
 		}
 	}
@@ -405,6 +414,37 @@ func (ix *Index) ProjectPrivate(ctx context.Context, entries ...PrivateEntry) er
 		}
 		ix.projected(len(changes))
 		done = e.Seq
+	}
+	return nil
+}
+
+// writeEmails replaces the account's claimed emails.
+func writeEmails(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+	claim := c.change.Emails
+	if claim == nil {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM forge_user_emails WHERE address = $1`, claim.Address.Hex()); err != nil {
+		return fmt.Errorf("clear the emails of %s: %w", claim.Address.Hex(), err)
+	}
+	for _, e := range claim.Emails {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO forge_user_emails (email, address) VALUES ($1, $2)
+			ON CONFLICT (email) DO UPDATE SET address = excluded.address`, e, claim.Address.Hex()); err != nil {
+			return fmt.Errorf("write the email claims of %s: %w", claim.Address.Hex(), err)
+		}
+	}
+	return nil
+}
+
+// writeTopics rewrites the repository's topic rows from its record.
+func writeTopics(ctx context.Context, tx *sql.Tx, r forge.Repo) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM forge_repo_topics WHERE repo_id = $1`, int64(r.ID)); err != nil {
+		return fmt.Errorf("clear the topics of repository %d: %w", r.ID, err)
+	}
+	for _, t := range r.Topics {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO forge_repo_topics (repo_id, topic) VALUES ($1, $2)`, int64(r.ID), t); err != nil {
+			return fmt.Errorf("write the topics of repository %d: %w", r.ID, err)
+		}
 	}
 	return nil
 }

@@ -13,11 +13,12 @@ type Label struct {
 	Name        string `json:"name"`
 	Color       string `json:"color"`
 	Description string `json:"description"`
+	Exclusive   bool   `json:"exclusive"`
 }
 
 // Labels lists a repository's labels by name.
 func (ix *Index) Labels(ctx context.Context, repo uint64) ([]Label, error) {
-	rows, err := ix.query(ctx, `SELECT id, name, color, description FROM forge_labels WHERE repo_id = $1 ORDER BY name, id`, int64(repo))
+	rows, err := ix.query(ctx, `SELECT id, name, color, description, exclusive FROM forge_labels WHERE repo_id = $1 ORDER BY name, id`, int64(repo))
 	if err != nil {
 		return nil, fmt.Errorf("list labels: %w", err)
 	}
@@ -25,7 +26,7 @@ func (ix *Index) Labels(ctx context.Context, repo uint64) ([]Label, error) {
 	out := []Label{}
 	for rows.Next() {
 		var l Label
-		if err := rows.Scan(&l.ID, &l.Name, &l.Color, &l.Description); err != nil {
+		if err := rows.Scan(&l.ID, &l.Name, &l.Color, &l.Description, &l.Exclusive); err != nil {
 			return nil, fmt.Errorf("list labels: %w", err)
 		}
 		out = append(out, l)

@@ -36,6 +36,7 @@ type Repo struct {
 	Created           string   `json:"created"`
 	UpdatedHeight     int64    `json:"updatedHeight"`
 	Updated           string   `json:"updated"`
+	Topics            []string `json:"topics"`
 }
 
 // OwnerAddress is the owner as an address.
@@ -44,17 +45,17 @@ func (r Repo) OwnerAddress() common.Address { return common.HexToAddress(r.Owner
 const repoColumns = `r.id, r.owner, ` + "COALESCE(oa.username, oa.default_name, '')" + `, r.name, r.description, r.default_branch,
 
 	r.protected_branches, r.private, r.fork_of, r.stars, r.forks, r.watchers, r.open_issues, r.open_pulls,
-	r.created_height, r.created_time_ns, r.updated_height, r.updated_time_ns`
+	r.created_height, r.created_time_ns, r.updated_height, r.updated_time_ns, r.topics`
 
 const repoFrom = `forge_repos r LEFT JOIN chain_accounts oa ON oa.address = r.owner`
 
 func scanRepo(row scanner, extra ...any) (Repo, error) {
 	var r Repo
-	var owner, ownerName, protected string
+	var owner, ownerName, protected, topics string
 	var id, stars, forks, watchers, openIssues, openPulls, createdNS, updatedNS int64
 	var forkOf sql.NullInt64
 	err := row.Scan(append([]any{&id, &owner, &ownerName, &r.Name, &r.Description, &r.DefaultBranch, &protected, &r.Private,
-		&forkOf, &stars, &forks, &watchers, &openIssues, &openPulls, &r.CreatedHeight, &createdNS, &r.UpdatedHeight, &updatedNS}, extra...)...)
+		&forkOf, &stars, &forks, &watchers, &openIssues, &openPulls, &r.CreatedHeight, &createdNS, &r.UpdatedHeight, &updatedNS, &topics}, extra...)...)
 	if err != nil {
 		return r, err
 	}
@@ -65,6 +66,9 @@ func scanRepo(row scanner, extra ...any) (Repo, error) {
 	if err := json.Unmarshal([]byte(protected), &r.ProtectedBranches); err != nil {
 		return r, fmt.Errorf("decode protected branches of repository %d: %w", r.ID, err)
 	}
+	if err := json.Unmarshal([]byte(topics), &r.Topics); err != nil || r.Topics == nil {
+		r.Topics = []string{}
+	}
 	return r, nil
 }
 
@@ -73,7 +77,7 @@ func (ix *Index) RepoByID(ctx context.Context, id uint64) (Repo, error) {
 	r, err := remember(ix, readKey("repo-by-id", "", id), func() (Repo, error) {
 		return scanRepo(ix.queryRow(ctx, `SELECT `+repoColumns+` FROM `+repoFrom+` WHERE r.id = $1`, int64(id)))
 	})
-	r.ProtectedBranches = slices.Clone(r.ProtectedBranches)
+	r.ProtectedBranches, r.Topics = slices.Clone(r.ProtectedBranches), slices.Clone(r.Topics)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Repo{}, notFound("repository %d does not exist", id)
 	}
@@ -95,7 +99,7 @@ func (ix *Index) RepoByName(ctx context.Context, owner common.Address, name stri
 		return scanRepo(ix.queryRow(ctx, `SELECT `+repoColumns+` FROM `+repoFrom+`
 		WHERE r.owner = $1 AND r.lower_name = $2 ORDER BY r.private DESC LIMIT 1`, owner.Hex(), lower))
 	})
-	r.ProtectedBranches = slices.Clone(r.ProtectedBranches)
+	r.ProtectedBranches, r.Topics = slices.Clone(r.ProtectedBranches), slices.Clone(r.Topics)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Repo{}, notFound("repository %s does not exist", name)
 	}
@@ -144,6 +148,13 @@ type RepoFilter struct {
 	Viewer common.Address
 	Owner  *common.Address
 	Query  string // a substring of the name or description, any case
+	Topic  string // one of its topics, exactly
+	// Forks: nil lists all; true forks only; false sources only.
+	Forks *bool
+	// ForkOf lists the forks of that repository (0: any).
+	ForkOf uint64
+	// StarredBy and WatchedBy list what that account stars or watches.
+	StarredBy, WatchedBy *common.Address
 	// Sort is "updated" (default), "created", "stars", "forks" or "name".
 	Sort string
 }
@@ -168,6 +179,26 @@ func (ix *Index) Repos(ctx context.Context, f RepoFilter, p Page) ([]Repo, int64
 	if f.Query != "" {
 		args = append(args, "%"+likeEscape(strings.ToLower(f.Query))+"%")
 		where = append(where, fmt.Sprintf(`(r.lower_name LIKE $%d ESCAPE '\' OR lower(r.description) LIKE $%d ESCAPE '\')`, len(args), len(args)))
+	}
+	if f.Topic != "" {
+		args = append(args, f.Topic)
+		where = append(where, fmt.Sprintf("EXISTS (SELECT 1 FROM forge_repo_topics t WHERE t.repo_id = r.id AND t.topic = $%d)", len(args)))
+	}
+	if f.Forks != nil {
+		where = append(where, map[bool]string{true: "r.fork_of IS NOT NULL", false: "r.fork_of IS NULL"}[*f.Forks])
+	}
+	if f.ForkOf != 0 {
+		args = append(args, int64(f.ForkOf))
+		where = append(where, fmt.Sprintf("r.fork_of = $%d", len(args)))
+	}
+	for _, flag := range []struct {
+		table string
+		who   *common.Address
+	}{{"forge_stars", f.StarredBy}, {"forge_watches", f.WatchedBy}} {
+		if flag.who != nil {
+			args = append(args, flag.who.Hex())
+			where = append(where, fmt.Sprintf("EXISTS (SELECT 1 FROM %s fl WHERE fl.repo_id = r.id AND fl.user_address = $%d)", flag.table, len(args)))
+		}
 	}
 	out := []Repo{}
 	total, err := ix.page(ctx, repoColumns, repoFrom, strings.Join(where, " AND "), order, args, p, func(rows *sql.Rows, total *int64) error {

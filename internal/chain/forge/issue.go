@@ -47,9 +47,11 @@ func (s *session) openIssue(r *Repo, perm Perm, is *Issue) error {
 	if (len(is.Labels) > 0 || len(is.Assignees) > 0) && perm < PermWrite {
 		return forbidden("setting labels or assignees needs write permission on %s; you have %s", r.Name, perm)
 	}
-	if err := s.checkLabels(r, is.Labels); err != nil {
+	labels, err := s.checkLabels(r, is.Labels)
+	if err != nil {
 		return err
 	}
+	is.Labels = labels
 	if err := s.checkAssignees(r, is.Assignees); err != nil {
 		return err
 	}
@@ -69,24 +71,28 @@ func (s *session) openIssue(r *Repo, perm Perm, is *Issue) error {
 	return s.saveIssue(is)
 }
 
-func (s *session) checkLabels(r *Repo, ids []uint64) error {
+// checkLabels checks an issue's label list and returns it as the issue
+// keeps it: of exclusive labels sharing a scope, the last listed.
+func (s *session) checkLabels(r *Repo, ids []uint64) ([]uint64, error) {
 	if len(ids) > MaxIssueLabels {
-		return invalid("labels", "may hold at most %d labels", MaxIssueLabels)
+		return nil, invalid("labels", "may hold at most %d labels", MaxIssueLabels)
 	}
 	if id, dup := firstDuplicate(ids); dup {
-		return invalid("labels", "lists label %d twice", id)
+		return nil, invalid("labels", "lists label %d twice", id)
 	}
+	labels := make([]Label, 0, len(ids))
 	for _, id := range ids {
 		var l Label
 		ok, err := s.getJSON(labelKey(id), &l)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if !ok || l.Repo != r.ID {
-			return notFound("%s has no label %d", r.Name, id)
+			return nil, notFound("%s has no label %d", r.Name, id)
 		}
+		labels = append(labels, l)
 	}
-	return nil
+	return exclusiveLabels(ids, labels), nil
 }
 
 // checkAssignees: each assignee must be able to write to the repository,
@@ -151,10 +157,11 @@ func issueEdit(s *session, payload []byte) error {
 		is.Body = *p.Body
 	}
 	if p.Labels != nil {
-		if err := s.checkLabels(r, *p.Labels); err != nil {
+		labels, err := s.checkLabels(r, *p.Labels)
+		if err != nil {
 			return err
 		}
-		is.Labels = append([]uint64{}, *p.Labels...)
+		is.Labels = append([]uint64{}, labels...)
 	}
 	if p.Assignees != nil {
 		if err := s.checkAssignees(r, *p.Assignees); err != nil {
@@ -297,6 +304,7 @@ type LabelCreate struct {
 	Name        string `json:"name"`
 	Color       string `json:"color"`
 	Description string `json:"description"`
+	Exclusive   bool   `json:"exclusive,omitempty"`
 }
 
 func labelCreate(s *session, payload []byte) error {
@@ -330,7 +338,7 @@ func labelCreate(s *session, payload []byte) error {
 	if err != nil {
 		return err
 	}
-	l := &Label{ID: id, Repo: r.ID, Name: p.Name, Color: strings.ToLower(p.Color), Description: p.Description}
+	l := &Label{ID: id, Repo: r.ID, Name: p.Name, Color: strings.ToLower(p.Color), Description: p.Description, Exclusive: p.Exclusive}
 	if err := s.putJSON(labelKey(id), l); err != nil {
 		return err
 	}

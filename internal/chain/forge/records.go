@@ -48,6 +48,8 @@ type Repo struct {
 	LastNumber    uint64 `json:"lastNumber"`
 	CreatedHeight uint64 `json:"createdHeight"`
 	UpdatedHeight uint64 `json:"updatedHeight"`
+	// Topics are its Gitea topics, sorted (repo.topics); none on most.
+	Topics []string `json:"topics,omitempty"`
 }
 
 // Issue is an issue or, with IsPull, the conversation of a pull request.
@@ -105,6 +107,9 @@ type Label struct {
 	Name        string `json:"name"`
 	Color       string `json:"color"`
 	Description string `json:"description"`
+	// Exclusive: an issue holds one label of its scope ("kind/bug" and
+	// "kind/feature" share "kind"), as Gitea's exclusive labels.
+	Exclusive bool `json:"exclusive,omitempty"`
 }
 
 // Review is a pull request review with its inline comments.
@@ -189,6 +194,8 @@ type Change struct {
 	ClosedIssues []Issue `json:"closedIssues,omitempty"`
 	// Contributions is the accepted work the action brings the rewards module.
 	Contributions []rewards.Contribution `json:"contributions,omitempty"`
+	// Emails is an account's new list of claimed emails (user.emails).
+	Emails *EmailClaim `json:"emails,omitempty"`
 }
 
 // RepoID is the repository the change is about (the new one for a fork).

@@ -1,11 +1,13 @@
 import { useEffect, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
 import { Tabs } from '@/components/Tabs'
 import { NoDescription } from '@/components/EmptyStates'
 import { UserList, useUserSearch } from '@/features/search'
+import { TopicList } from '@/features/topics'
 import { Paged } from '@/components/Lists'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
@@ -62,15 +64,18 @@ function useSettled<T>(value: T, ms = 250): T {
 
 function RepositorySearch() {
   const { t } = useTranslation('repositories')
+  const { t: tt } = useTranslation('topics')
   const id = useId()
   const [query, setQuery] = useUrlParam('q')
   const [sortParam, setSort] = useUrlParam('sort', 'updated')
   const [pageParam, setPage] = useUrlParam('page', '1')
+  // ?topic= (a repository's topic links here): only repositories that carry it.
+  const [topic, setTopic] = useUrlParam('topic')
   // A hand-edited ?sort= that we do not know falls back to the default.
   const sort: RepositorySort = isRepositorySort(sortParam) ? sortParam : 'updated'
   const page = Math.max(1, Number.parseInt(pageParam, 10) || 1)
   const q = useSettled(query.trim())
-  const results = useRepoSearch(q, sort, page, EXPLORE_PAGE_SIZE)
+  const results = useRepoSearch(q, sort, page, EXPLORE_PAGE_SIZE, { topic: topic.trim() || undefined })
   const onQuery = (value: string) => {
     setQuery(value)
     setPage('1')
@@ -93,13 +98,28 @@ function RepositorySearch() {
           </select>
         </div>
       </form>
+      {topic.trim() && (
+        <p className="topic-filter">
+          {tt('filteredBy', { topic: topic.trim() })}{' '}
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={() => {
+              setTopic('')
+              setPage('1')
+            }}
+          >
+            {tt('clearFilter')}
+          </Button>
+        </p>
+      )}
       <Paged
         query={results}
         page={page}
         onPage={(p) => setPage(String(p))}
         limit={EXPLORE_PAGE_SIZE}
         label={t('explore.listLabel')}
-        empty={q ? t('explore.noMatch', { query: q }) : t('explore.empty')}
+        empty={topic.trim() ? tt('noRepositories', { topic: topic.trim() }) : q ? t('explore.noMatch', { query: q }) : t('explore.empty')}
       >
         {(repos) => <RepositoryList repositories={repos} />}
       </Paged>
@@ -118,6 +138,7 @@ export function RepositoryList({ repositories }: { repositories: Repository[] })
             <PreloadLink to={repoHref.home(r.owner.login, r.name)}>{r.full_name}</PreloadLink> {r.private && <span className="badge">{t('visibility.private')}</span>}
           </h2>
           {r.description ? <p>{r.description}</p> : <NoDescription />}
+          {r.topics && r.topics.length > 0 && <TopicList topics={r.topics} />}
           <p className="muted repo-stats">
             <span>{t('explore.stars', { count: r.stars_count, n: fmt.count(r.stars_count) })}</span>
             <span>{t('explore.forks', { count: r.forks_count, n: fmt.count(r.forks_count) })}</span>

@@ -14,8 +14,9 @@ import { canMaintain, deleteRepo, editRepo, isOwner, type Permission, PERMISSION
 import { nav } from '@/lib/forge/nav'
 import { RepoPage } from './RepoLayout'
 import { errorText } from '@/lib/http'
+import { LabelSettings } from '@/features/labels'
 
-/** A repository's settings: description, collaborators (owner) and deletion (owner, confirmed by typing the name). */
+/** A repository's settings: description, labels, collaborators (owner) and deletion (owner, confirmed by typing the name). */
 export default function RepoSettingsScreen() {
   const { t } = useTranslation('repositories')
   const user = useSignedInUser()
@@ -46,6 +47,7 @@ function Settings({ repo, owner }: { repo: Repository; owner: boolean }) {
         <p className="muted">{t('settings.webhooks.help')}</p>
         <PreloadLink to={`/${encodeURIComponent(repo.owner.login)}/${encodeURIComponent(repo.name)}/settings/hooks`}>{t('settings.webhooks.manage')}</PreloadLink>
       </Card>
+      <LabelSettings repo={repo} />
       {owner && <Collaborators repo={repo} />}
       {owner && <DeleteRepository repo={repo} />}
     </div>

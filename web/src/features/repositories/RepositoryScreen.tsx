@@ -9,6 +9,7 @@ import { PreloadLink } from '@/components/PreloadLink'
 import { NotFoundError, QueryState } from '@/components/QueryState'
 import { NoDescription } from '@/components/EmptyStates'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { RepoTopics } from '@/features/topics'
 import { type RepoCounts, type Repository, repoHref, repoKeys, useCounts, useReadme, useRepoById } from '@/lib/forge/api'
 import { CodeToolbar, CodeView } from './CodeBrowser'
 import { useForgeFormat } from '@/lib/forge/format'
@@ -70,6 +71,7 @@ function RepoHome({ repo }: { repo: Repository }) {
         <Card as="section" aria-labelledby="repo-about">
           <h2 id="repo-about">{t('home.about')}</h2>
           {repo.description ? <p>{repo.description}</p> : <NoDescription />}
+          <RepoTopics repo={repo} />
           <CloneBox url={cloneUrl(repo)} />
         </Card>
         <Counts repo={repo} />

@@ -6,6 +6,7 @@ import { SignInNotice } from '@/components/SignInNotice'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import { userQuery } from './api'
+import { EmailClaims } from './EmailClaims'
 import { UserProfile } from './UserScreen'
 import './users.css'
 
@@ -27,5 +28,9 @@ export default function ProfileScreen() {
 
 function OwnProfile({ login }: { login: string }) {
   const query = useQuery(userQuery(login))
-  return <QueryState query={query}>{(u) => <UserProfile user={u} own />}</QueryState>
+  return <QueryState query={query}>{(u) => (
+        <UserProfile user={u} own>
+          <EmailClaims />
+        </UserProfile>
+      )}</QueryState>
 }

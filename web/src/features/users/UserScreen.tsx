@@ -12,6 +12,7 @@ import { retryUnlessNotFound } from '@/lib/http'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { formatAmount, type PublicUser, tipsQuery, tokenQuery, userQuery } from './api'
 import { ContributionScores } from './ContributionScores'
+import { UserRepositories } from './UserRepositories'
 import './users.css'
 
 /** A user's public page: profile fields, wallet, contribution scores and the tips they received. */
@@ -92,6 +93,7 @@ export function UserProfile({ user, own = false, children }: { user: PublicUser;
           )}
         </dl>
       </Card>
+      <UserRepositories login={user.login} />
       <ContributionScores address={user.wallet_address} />
       {children}
       <TipsReceived login={user.login} />

@@ -45,6 +45,8 @@ export interface Repository {
   created_at?: string
   updated_at: string
   permissions?: Permissions
+  /** Gitea's topics: lower-case words its admins tag it with. */
+  topics?: string[]
   /** dForge's: false on a node that has the record but not the git data. */
   has_git_data?: boolean
   /** dForge's: how copying the git data to this node stands, while has_git_data is false on a node that seeds it. */
@@ -378,14 +380,22 @@ const SEARCH_SORT: Record<RepositorySort, { sort: string; order: 'asc' | 'desc' 
   name: { sort: 'alpha', order: 'asc' },
 }
 
-export function searchRepos(q: string, sort: RepositorySort, page: number, limit: number): Promise<Page<Repository>> {
-  return getPage<Repository>('/api/v1/repos/search', { q: q.trim(), ...SEARCH_SORT[sort] }, page, limit)
+/** Narrows a search: repositories carrying a topic (Gitea's topic=true, q is the topic), or one owner's, sources or forks only (Gitea's mode). */
+export interface RepoSearchFilter {
+  topic?: string
+  owner?: string
+  mode?: 'fork' | 'source'
 }
 
-export function useRepoSearch(q: string, sort: RepositorySort, page: number, limit: number) {
+export function searchRepos(q: string, sort: RepositorySort, page: number, limit: number, filter: RepoSearchFilter = {}): Promise<Page<Repository>> {
+  const byTopic = filter.topic ? { q: filter.topic, topic: 'true' } : { q: q.trim() }
+  return getPage<Repository>('/api/v1/repos/search', { ...byTopic, ...SEARCH_SORT[sort], owner: filter.owner, mode: filter.mode }, page, limit)
+}
+
+export function useRepoSearch(q: string, sort: RepositorySort, page: number, limit: number, filter: RepoSearchFilter = {}) {
   return useQuery({
-    queryKey: ['repo-search', q.trim(), sort, page, limit],
-    queryFn: () => searchRepos(q, sort, page, limit),
+    queryKey: ['repo-search', q.trim(), sort, page, limit, filter.topic ?? '', filter.owner ?? '', filter.mode ?? ''],
+    queryFn: () => searchRepos(q, sort, page, limit, filter),
     placeholderData: keepPreviousData,
   })
 }

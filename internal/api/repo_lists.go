@@ -1,0 +1,74 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/auth"
+	"github.com/dforge/dforge/internal/index"
+)
+
+// Lists of repositories by how people relate to them, Gitea's paths: a
+// repository's forks, and what a user stars or watches. Each shows only
+// what the viewer may see, as every repository list does.
+
+func (a *API) registerRepoLists(mux *http.ServeMux) {
+	if a.forge == nil || a.hosting == nil {
+		return
+	}
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/forks", a.serve(a.listForks))
+	mux.HandleFunc("GET /api/v1/user/starred", a.signedIn(auth.ScopeRead, a.listMyStarred))
+	mux.HandleFunc("GET /api/v1/users/{username}/starred", a.serve(a.listUserStarred))
+	mux.HandleFunc("GET /api/v1/user/subscriptions", a.signedIn(auth.ScopeRead, a.listMyWatched))
+	mux.HandleFunc("GET /api/v1/users/{username}/subscriptions", a.serve(a.listUserWatched))
+}
+
+// listForks is Gitea's GET /repos/{owner}/{repo}/forks: newest first.
+func (a *API) listForks(w http.ResponseWriter, r *http.Request) error {
+	rec, _, err := a.repoOf(r)
+	if err != nil {
+		return err
+	}
+	return a.listRepos(w, r, index.RepoFilter{ForkOf: rec.ID, Sort: "created"}, false)
+}
+
+func (a *API) listMyStarred(w http.ResponseWriter, r *http.Request) error {
+	return a.listFlagged(w, r, "", true)
+}
+
+func (a *API) listUserStarred(w http.ResponseWriter, r *http.Request) error {
+	return a.listFlagged(w, r, r.PathValue("username"), true)
+}
+
+func (a *API) listMyWatched(w http.ResponseWriter, r *http.Request) error {
+	return a.listFlagged(w, r, "", false)
+}
+
+func (a *API) listUserWatched(w http.ResponseWriter, r *http.Request) error {
+	return a.listFlagged(w, r, r.PathValue("username"), false)
+}
+
+// listFlagged lists what username (the signed-in user for "") stars, or
+// watches.
+func (a *API) listFlagged(w http.ResponseWriter, r *http.Request, username string, stars bool) error {
+	var who common.Address
+	if username == "" {
+		id, err := requireUser(r)
+		if err != nil {
+			return err
+		}
+		who = id.User.Address
+	} else {
+		addr, err := a.hosting.Owner(r.Context(), username)
+		if err != nil {
+			return err
+		}
+		who = addr
+	}
+	f := index.RepoFilter{WatchedBy: &who}
+	if stars {
+		f = index.RepoFilter{StarredBy: &who}
+	}
+	return a.listRepos(w, r, f, false)
+}

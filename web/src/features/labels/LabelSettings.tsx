@@ -1,0 +1,177 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { type FormEvent, useId, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Button } from '@/components/Button'
+import { Card } from '@/components/Card'
+import { QueryState } from '@/components/QueryState'
+import type { Repository } from '@/lib/forge/api'
+import { errorText } from '@/lib/http'
+import { createLabel, deleteLabel, editLabel, type Label, type LabelInput, labelsKey, normalizeColor, textOn, useLabels } from './api'
+import './labels.css'
+
+/** A repository's labels in its settings: list, create, edit (name, colour, description, exclusive) and delete. */
+export function LabelSettings({ repo }: { repo: Repository }) {
+  const { t } = useTranslation('labels')
+  const id = useId()
+  const owner = repo.owner.login
+  const labels = useLabels(owner, repo.name)
+  const [editing, setEditing] = useState<number | 'new' | null>(null)
+  return (
+    <Card as="section" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>{t('title')}</h2>
+      <p className="muted">{t('help')}</p>
+      <QueryState query={labels}>
+        {(list) =>
+          list.length === 0 ? (
+            <p className="muted">{t('empty')}</p>
+          ) : (
+            <ul className="plain-list label-list" aria-label={t('title')}>
+              {list.map((l) =>
+                editing === l.id ? (
+                  <li key={l.id}>
+                    <LabelForm repo={repo} label={l} onDone={() => setEditing(null)} />
+                  </li>
+                ) : (
+                  <LabelRow key={l.id} repo={repo} label={l} onEdit={() => setEditing(l.id)} />
+                ),
+              )}
+            </ul>
+          )
+        }
+      </QueryState>
+      {editing === 'new' ? (
+        <LabelForm repo={repo} onDone={() => setEditing(null)} />
+      ) : (
+        <Button variant="outline" onClick={() => setEditing('new')}>
+          {t('new')}
+        </Button>
+      )}
+    </Card>
+  )
+}
+
+export function LabelChip({ label }: { label: Pick<Label, 'name' | 'color'> }) {
+  const color = `#${label.color.replace('#', '')}`
+  return (
+    <span className="label-chip" style={{ background: color, color: textOn(color) }}>
+      {label.name}
+    </span>
+  )
+}
+
+function LabelRow({ repo, label, onEdit }: { repo: Repository; label: Label; onEdit: () => void }) {
+  const { t } = useTranslation('labels')
+  const client = useQueryClient()
+  const [confirming, setConfirming] = useState(false)
+  const remove = useMutation({
+    mutationFn: () => deleteLabel(repo.owner.login, repo.name, label.id),
+    onSuccess: () => client.invalidateQueries({ queryKey: labelsKey(repo.owner.login, repo.name) }),
+  })
+  return (
+    <li className="label-row">
+      <LabelChip label={label} />
+      {label.exclusive && <span className="badge">{t('exclusiveBadge')}</span>}
+      <span className="muted label-description">{label.description}</span>
+      <span className="button-row">
+        <Button size="sm" variant="ghost" onClick={onEdit} aria-label={t('editNamed', { name: label.name })}>
+          {t('edit')}
+        </Button>
+        {confirming ? (
+          <>
+            <Button size="sm" variant="danger" disabled={remove.isPending} onClick={() => remove.mutate()}>
+              {t('confirmDelete', { name: label.name })}
+            </Button>
+            <Button size="sm" variant="ghost" onClick={() => setConfirming(false)}>
+              {t('cancel')}
+            </Button>
+          </>
+        ) : (
+          <Button size="sm" variant="ghost" onClick={() => setConfirming(true)} aria-label={t('deleteNamed', { name: label.name })}>
+            {t('delete')}
+          </Button>
+        )}
+      </span>
+      {remove.isError && (
+        <p className="alert-error" role="alert">
+          {errorText(remove.error)}
+        </p>
+      )}
+    </li>
+  )
+}
+
+const DEFAULT_COLOR = '#0075ca'
+
+/** Creates a label, or edits label: only what changed is sent. */
+function LabelForm({ repo, label, onDone }: { repo: Repository; label?: Label; onDone: () => void }) {
+  const { t } = useTranslation('labels')
+  const id = useId()
+  const client = useQueryClient()
+  const [name, setName] = useState(label?.name ?? '')
+  const [color, setColor] = useState(label ? `#${label.color}` : DEFAULT_COLOR)
+  const [description, setDescription] = useState(label?.description ?? '')
+  const [exclusive, setExclusive] = useState(label?.exclusive ?? false)
+  const hex = normalizeColor(color)
+  const problem = !name.trim() ? t('errors.name') : name.length > 50 ? t('errors.nameLong') : !hex ? t('errors.color') : description.length > 255 ? t('errors.description') : null
+  const save = useMutation({
+    mutationFn: () => {
+      const input: LabelInput = { name: name.trim(), color: hex ?? '', description: description.trim(), exclusive }
+      if (!label) return createLabel(repo.owner.login, repo.name, input)
+      const changed: Partial<LabelInput> = {}
+      if (input.name !== label.name) changed.name = input.name
+      if (input.color !== `#${label.color}`) changed.color = input.color
+      if (input.description !== label.description) changed.description = input.description
+      if (input.exclusive !== label.exclusive) changed.exclusive = input.exclusive
+      return editLabel(repo.owner.login, repo.name, label.id, changed)
+    },
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: labelsKey(repo.owner.login, repo.name) })
+      onDone()
+    },
+  })
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    if (!problem) save.mutate()
+  }
+  return (
+    <form className="label-form stack" onSubmit={submit} onKeyDown={(e) => e.key === 'Escape' && onDone()} aria-label={label ? t('editNamed', { name: label.name }) : t('new')}>
+      <div className="label-form-fields">
+        <div className="field">
+          <label htmlFor={`${id}-n`}>{t('name')}</label>
+          <input id={`${id}-n`} value={name} maxLength={50} autoFocus autoComplete="off" onChange={(e) => setName(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-c`}>{t('color')}</label>
+          <span className="label-color">
+            <input type="color" aria-label={t('colorPicker')} value={hex ?? DEFAULT_COLOR} onChange={(e) => setColor(e.target.value)} />
+            <input id={`${id}-c`} value={color} maxLength={7} autoComplete="off" onChange={(e) => setColor(e.target.value)} />
+          </span>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-d`}>{t('description')}</label>
+          <input id={`${id}-d`} value={description} maxLength={255} autoComplete="off" onChange={(e) => setDescription(e.target.value)} />
+        </div>
+      </div>
+      <label className="checkbox">
+        <input type="checkbox" checked={exclusive} onChange={(e) => setExclusive(e.target.checked)} /> {t('exclusive')}
+      </label>
+      <p className="muted">{t('exclusiveHelp')}</p>
+      <p>
+        {t('preview')} <LabelChip label={{ name: name.trim() || t('name'), color: hex ?? DEFAULT_COLOR }} />
+      </p>
+      {(problem || save.isError) && (
+        <p className="alert-error" role="alert">
+          {save.isError ? errorText(save.error) : problem}
+        </p>
+      )}
+      <div className="button-row">
+        <Button type="submit" size="sm" disabled={Boolean(problem) || save.isPending}>
+          {label ? t('save') : t('create')}
+        </Button>
+        <Button size="sm" variant="ghost" onClick={onDone}>
+          {t('cancel')}
+        </Button>
+      </div>
+    </form>
+  )
+}

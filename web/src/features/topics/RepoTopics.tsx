@@ -1,0 +1,93 @@
+import { useMutation } from '@tanstack/react-query'
+import { type FormEvent, useId, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Button } from '@/components/Button'
+import { PreloadLink } from '@/components/PreloadLink'
+import { canMaintain, type Repository, useInvalidateRepo } from '@/lib/forge/api'
+import { errorText } from '@/lib/http'
+import { invalidTopics, MAX_TOPICS, parseTopics, setTopics, topicHref } from './api'
+import './topics.css'
+
+/** A repository's topics, each leading to Explore; its admins edit them in place. */
+export function RepoTopics({ repo }: { repo: Repository }) {
+  const { t } = useTranslation('topics')
+  const [editing, setEditing] = useState(false)
+  const topics = repo.topics ?? []
+  const admin = canMaintain(repo)
+  if (editing) return <TopicsEditor repo={repo} onDone={() => setEditing(false)} />
+  return (
+    <div className="topics">
+      {topics.length > 0 ? (
+        <TopicList topics={topics} />
+      ) : (
+        admin && <p className="muted">{t('none')}</p>
+      )}
+      {admin && (
+        <Button size="sm" variant="ghost" onClick={() => setEditing(true)}>
+          {t('edit')}
+        </Button>
+      )}
+    </div>
+  )
+}
+
+/** Topics as links to Explore, filtered by each. */
+export function TopicList({ topics }: { topics: string[] }) {
+  const { t } = useTranslation('topics')
+  return (
+    <ul className="topic-list" aria-label={t('list')}>
+      {topics.map((topic) => (
+        <li key={topic}>
+          <PreloadLink className="topic" to={topicHref(topic)}>
+            {topic}
+          </PreloadLink>
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+function TopicsEditor({ repo, onDone }: { repo: Repository; onDone: () => void }) {
+  const { t } = useTranslation('topics')
+  const id = useId()
+  const [text, setText] = useState((repo.topics ?? []).join(' '))
+  const invalidate = useInvalidateRepo(repo.owner.login, repo.name)
+  const topics = parseTopics(text)
+  const bad = invalidTopics(topics)
+  const problem = bad.length > 0 ? t('invalid', { topics: bad.join(', ') }) : topics.length > MAX_TOPICS ? t('tooMany', { max: MAX_TOPICS }) : null
+  const save = useMutation({
+    mutationFn: () => setTopics(repo.owner.login, repo.name, topics),
+    onSuccess: async () => {
+      await invalidate()
+      onDone()
+    },
+  })
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    if (!problem) save.mutate()
+  }
+  return (
+    <form className="topics-editor stack" onSubmit={submit} onKeyDown={(e) => e.key === 'Escape' && onDone()}>
+      <div className="field">
+        <label htmlFor={`${id}-t`}>{t('label')}</label>
+        <input id={`${id}-t`} value={text} autoComplete="off" autoFocus aria-describedby={`${id}-h`} aria-invalid={problem ? true : undefined} onChange={(e) => setText(e.target.value)} />
+        <p id={`${id}-h`} className="muted">
+          {t('help', { max: MAX_TOPICS })}
+        </p>
+      </div>
+      {(problem || save.isError) && (
+        <p className="alert-error" role="alert">
+          {problem ?? errorText(save.error)}
+        </p>
+      )}
+      <div className="button-row">
+        <Button type="submit" size="sm" disabled={Boolean(problem) || save.isPending}>
+          {save.isPending ? t('saving') : t('save')}
+        </Button>
+        <Button size="sm" variant="ghost" onClick={onDone}>
+          {t('cancel')}
+        </Button>
+      </div>
+    </form>
+  )
+}

@@ -1,0 +1,83 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { type FormEvent, useId, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Button } from '@/components/Button'
+import { Card } from '@/components/Card'
+import { QueryState } from '@/components/QueryState'
+import { apiFetch, apiError, errorText, getJSON, postJSON } from '@/lib/http'
+
+/** An email as GET /user/emails gives it (Gitea's Email): the wallet's primary one, then the claimed ones. */
+interface Email {
+  email: string
+  primary: boolean
+  verified: boolean
+}
+
+const emailsKey = ['user-emails']
+
+async function dropEmail(email: string): Promise<void> {
+  const res = await apiFetch('/api/v1/user/emails', { method: 'DELETE', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ emails: [email] }) })
+  if (!res.ok) throw await apiError(res)
+}
+
+/**
+ * The emails under which one's commits count as one's own: the wallet's
+ * address email, and emails one claims on chain (public, signed, first
+ * come; not a mailbox check).
+ */
+export function EmailClaims() {
+  const { t } = useTranslation('people')
+  const id = useId()
+  const client = useQueryClient()
+  const emails = useQuery({ queryKey: emailsKey, queryFn: () => getJSON<Email[]>('/api/v1/user/emails') })
+  const [email, setEmail] = useState('')
+  const invalidate = () => client.invalidateQueries({ queryKey: emailsKey })
+  const add = useMutation({
+    mutationFn: () => postJSON<Email[]>('/api/v1/user/emails', { emails: [email.trim()] }),
+    onSuccess: () => {
+      setEmail('')
+      return invalidate()
+    },
+  })
+  const remove = useMutation({ mutationFn: dropEmail, onSuccess: invalidate })
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    if (email.trim()) add.mutate()
+  }
+  return (
+    <Card as="section" className="profile-section" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>{t('emails.title')}</h2>
+      <p className="muted">{t('emails.help')}</p>
+      <QueryState query={emails}>
+        {(list) => (
+          <ul className="plain-list email-list">
+            {list.map((e) => (
+              <li key={e.email}>
+                <code>{e.email}</code> {e.primary ? <span className="badge">{t('emails.wallet')}</span> : <span className="badge">{t('emails.claimed')}</span>}
+                {!e.primary && (
+                  <Button size="sm" variant="ghost" disabled={remove.isPending} onClick={() => remove.mutate(e.email)} aria-label={t('emails.removeNamed', { email: e.email })}>
+                    {t('emails.remove')}
+                  </Button>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryState>
+      <form onSubmit={submit} className="collaborator-form">
+        <div className="field">
+          <label htmlFor={`${id}-e`}>{t('emails.label')}</label>
+          <input id={`${id}-e`} type="email" value={email} autoComplete="email" maxLength={254} onChange={(e) => setEmail(e.target.value)} />
+        </div>
+        <Button type="submit" disabled={add.isPending || !email.trim()}>
+          {t('emails.add')}
+        </Button>
+      </form>
+      {(add.isError || remove.isError) && (
+        <p className="alert-error" role="alert">
+          {errorText(add.error ?? remove.error)}
+        </p>
+      )}
+    </Card>
+  )
+}
