@@ -86,6 +86,17 @@ func init() {
 		"pr.reopen":             {PullReopen{}, func(s *session, p []byte) error { return issueSetState(s, p, true, StateOpen) }},
 		"pr.review":             {PullReview{}, pullReview},
 		"pr.merge":              {PullMerge{}, pullMerge},
+		"org.create":            {OrgCreate{}, orgCreate},
+		"org.update":            {OrgUpdate{}, orgUpdate},
+		"org.delete":            {OrgDelete{}, orgDelete},
+		"org.member.remove":     {OrgMemberRemove{}, orgMemberRemove},
+		"team.create":           {TeamCreate{}, teamCreate},
+		"team.edit":             {TeamEdit{}, teamEdit},
+		"team.delete":           {TeamDelete{}, teamDelete},
+		"team.member.add":       {TeamMemberAdd{}, teamMemberAdd},
+		"team.member.remove":    {TeamMemberRemove{}, teamMemberRemove},
+		"team.repo.add":         {TeamRepoAdd{}, teamRepoAdd},
+		"team.repo.remove":      {TeamRepoRemove{}, teamRepoRemove},
 	}
 }
 

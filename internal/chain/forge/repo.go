@@ -22,6 +22,9 @@ type RepoCreate struct {
 	Description   string `json:"description"`
 	DefaultBranch string `json:"defaultBranch"`
 	Private       bool   `json:"private"`
+	// Org, when set, is the organization that owns the new repository: the
+	// actor must be an owner or in a team that may create repositories.
+	Org uint64 `json:"org,omitempty"`
 }
 
 // DefaultBranch is the default branch of a repository created without one.
@@ -38,8 +41,21 @@ func repoCreate(s *session, payload []byte) error {
 	if p.DefaultBranch == "" {
 		p.DefaultBranch = DefaultBranch
 	}
+	owner := s.actor
+	if p.Org != 0 {
+		o, err := s.org(p.Org)
+		if err != nil {
+			return err
+		}
+		if ok, err := s.canCreateOrgRepo(o); err != nil {
+			return err
+		} else if !ok {
+			return forbidden("creating a repository of %s needs its owners or a team that may create repositories", o.Name)
+		}
+		owner = o.Address
+	}
 	r := &Repo{
-		Owner: s.actor, Name: p.Name, Description: p.Description, DefaultBranch: p.DefaultBranch,
+		Owner: owner, Name: p.Name, Description: p.Description, DefaultBranch: p.DefaultBranch,
 		ProtectedBranches: []string{p.DefaultBranch}, Private: s.env.Private, CreatedHeight: s.env.Height,
 	}
 	return s.createRepo(r)
@@ -61,7 +77,10 @@ func (s *session) createRepo(r *Repo) error {
 	if err := s.kv.Set(repoNameKey(r.Owner, strings.ToLower(r.Name)), u64(id)); err != nil {
 		return err
 	}
-	return s.saveRepo(r)
+	if err := s.saveRepo(r); err != nil {
+		return err
+	}
+	return s.countOrgRepo(r.Owner, true)
 }
 
 func checkRepoFields(r *Repo) error {
@@ -191,6 +210,9 @@ func (s *session) deleteRepo(r *Repo) error {
 	if err := s.saveRepo(r); err != nil {
 		return err
 	}
+	if err := s.leaveOrg(r); err != nil {
+		return err
+	}
 	if r.ForkOf == 0 {
 		return nil
 	}
@@ -227,6 +249,12 @@ func repoTransfer(s *session, payload []byte) error {
 	if p.NewOwner == r.Owner {
 		return conflict("%s already belongs to %s", r.Name, p.NewOwner.Hex())
 	}
+	if err := s.mayTransferTo(p.NewOwner); err != nil {
+		return err
+	}
+	if err := s.leaveOrg(r); err != nil {
+		return err
+	}
 	oldOwner := r.Owner
 	r.Owner = p.NewOwner
 	if err := s.moveName(r, oldOwner, r.Name); err != nil {
@@ -239,8 +267,41 @@ func repoTransfer(s *session, payload []byte) error {
 	if err := s.saveRepo(r); err != nil {
 		return err
 	}
+	if err := s.countOrgRepo(r.Owner, true); err != nil {
+		return err
+	}
 	// The former owner reads a private repository no more.
 	return s.revokeForks(r, oldOwner)
+}
+
+// mayTransferTo refuses a transfer to an organization the actor does not
+// own (Gitea's rule: one moves repositories only into one's own).
+func (s *session) mayTransferTo(newOwner common.Address) error {
+	o, err := s.orgAt(newOwner)
+	if err != nil || o == nil {
+		return err
+	}
+	owner, err := s.isTeamMember(o.OwnersTeam, s.actor)
+	if err != nil {
+		return err
+	}
+	if !owner {
+		return forbidden("transferring a repository to %s is for its owners", o.Name)
+	}
+	return nil
+}
+
+// leaveOrg is r leaving its organization, if it has one: deleted or
+// transferred away, it is counted no more and no team holds it.
+func (s *session) leaveOrg(r *Repo) error {
+	o, err := s.orgAt(r.Owner)
+	if err != nil || o == nil {
+		return err
+	}
+	if err := s.dropRepoTeams(r, o.ID); err != nil {
+		return err
+	}
+	return s.countOrgRepo(r.Owner, false)
 }
 
 // RepoFork is the payload of repo.fork: the fork belongs to the actor and
