@@ -251,7 +251,7 @@ func (a *API) forkRepo(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	if in.Organization != "" {
-		return usererr.BadFieldf("organization", "dForge has no organizations: a fork belongs to you")
+		return usererr.BadFieldf("organization", "a fork belongs to the one who forks; transfer it to the organization afterwards")
 	}
 	fork, err := a.hosting.Fork(r.Context(), id.User.Address, src, in.Name)
 	if err != nil {

@@ -59,7 +59,9 @@ func (s *Service) namedBy(ctx context.Context, actor common.Address, action, raw
 	switch action {
 	case "repo.create":
 		var p chainforge.RepoCreate
-		if json.Unmarshal([]byte(raw), &p) != nil {
+		// An organization's repositories are public, and no node keeps a
+		// private one under its name: nothing to clash with.
+		if json.Unmarshal([]byte(raw), &p) != nil || p.Org != 0 {
 			return named{}, false, nil
 		}
 		return named{owner: actor, name: p.Name, private: p.Private}, true, nil

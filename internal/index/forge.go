@@ -48,7 +48,7 @@ func resetForge(ctx context.Context, tx *sql.Tx) error {
 	if _, err := tx.ExecContext(ctx, "DELETE FROM forge_repos WHERE id < $1", int64(forge.PrivateIDBase)); err != nil {
 		return fmt.Errorf("empty forge_repos: %w", err)
 	}
-	return nil
+	return resetOrgs(ctx, tx)
 }
 
 // forgePeople are the addresses a change names: the actor, owners,
@@ -98,6 +98,10 @@ func writeChange(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 		func() error { return writeFlag(ctx, tx, c, "forge_watches", ch.Watch) },
 		func() error { return writeRef(ctx, tx, c) },
 		func() error { return writeManifest(ctx, tx, c) },
+		func() error { return writeOrgs(ctx, tx, c) },
+		func() error { return writeTeams(ctx, tx, c) },
+		func() error { return writeTeamMembers(ctx, tx, ch.TeamMembers) },
+		func() error { return writeTeamRepos(ctx, tx, ch.TeamRepos) },
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {

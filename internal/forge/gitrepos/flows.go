@@ -29,6 +29,9 @@ type CreateOptions struct {
 	Description   string
 	DefaultBranch string // chainforge.DefaultBranch when empty
 	Private       bool
+	// Org, when set, is the organization that owns the new repository;
+	// its repositories are public.
+	Org uint64
 	// README, when set, is the first commit's README.md, by Author.
 	README []byte
 	Author gitstore.Signature
@@ -78,9 +81,12 @@ func (h *Repos) Create(ctx context.Context, actor common.Address, o CreateOption
 	if err := CheckBranch("default_branch", o.DefaultBranch); err != nil {
 		return index.Repo{}, err
 	}
+	if o.Org != 0 && o.Private {
+		return index.Repo{}, usererr.BadFieldf("private", "an organization's repositories are public: they are on chain, and organizations have no node-local store")
+	}
 	// 2. The forge record: on chain, or in the private store.
 	res, err := h.forge.Do(ctx, actor, chainforge.RepoCreate{
-		Name: o.Name, Description: o.Description, DefaultBranch: o.DefaultBranch, Private: o.Private,
+		Name: o.Name, Description: o.Description, DefaultBranch: o.DefaultBranch, Private: o.Private, Org: o.Org,
 	})
 	if err != nil {
 		return index.Repo{}, fmt.Errorf("record the repository: %w", err)
