@@ -316,24 +316,20 @@ func (s *session) setTeamMember(t *Team, user common.Address, on bool) error {
 	if err != nil {
 		return err
 	}
+	mark := []byte{1}
 	if on {
 		t.Members++
 		teams = append(teams, t.ID)
 		slices.Sort(teams)
-		err = s.kv.Set(teamMemberKey(t.ID, user), []byte{1})
 	} else {
-		o, err := s.org(t.Org)
-		if err != nil {
+		if err := s.keepAnOwner(t); err != nil {
 			return err
-		}
-		if t.ID == o.OwnersTeam && t.Members <= 1 {
-			return conflict("%s needs an owner: add another before the last one leaves", o.Name)
 		}
 		t.Members--
 		teams = slices.DeleteFunc(teams, func(id uint64) bool { return id == t.ID })
-		err = s.kv.Set(teamMemberKey(t.ID, user), none)
+		mark = none
 	}
-	if err != nil {
+	if err := s.kv.Set(teamMemberKey(t.ID, user), mark); err != nil {
 		return err
 	}
 	if err := s.putJSON(memberTeamsKey(t.Org, user), teams); err != nil {
@@ -341,6 +337,18 @@ func (s *session) setTeamMember(t *Team, user common.Address, on bool) error {
 	}
 	s.change.TeamMembers = append(s.change.TeamMembers, TeamMember{Team: t.ID, Org: t.Org, User: user, On: on})
 	return s.saveTeam(t)
+}
+
+// keepAnOwner refuses to take the last member out of an Owners team.
+func (s *session) keepAnOwner(t *Team) error {
+	o, err := s.org(t.Org)
+	if err != nil {
+		return err
+	}
+	if t.ID == o.OwnersTeam && t.Members <= 1 {
+		return conflict("%s needs an owner: add another before the last one leaves", o.Name)
+	}
+	return nil
 }
 
 func teamRepoAdd(s *session, payload []byte) error    { return teamRepoSet(s, payload, true) }

@@ -14,7 +14,7 @@ export const screens = {
   branches: lazyScreen(() => import('@/features/repositories/BranchesScreen'), 'repositories'),
   tags: lazyScreen(() => import('@/features/repositories/TagsScreen'), 'repositories'),
   contributors: lazyScreen(() => import('@/features/repositories/ContributorsScreen'), 'repositories'),
-  repoSettings: lazyScreen(() => import('@/features/repositories/RepoSettingsScreen'), 'repositories'),
+  repoSettings: lazyScreen(() => import('@/features/repositories/RepoSettingsScreen'), ['repositories', 'orgs']),
   issues: lazyScreen(() => import('@/features/issues/IssueListScreen'), ['issues', 'repositories', 'wallet']),
   newIssue: lazyScreen(() => import('@/features/issues/NewIssueScreen'), ['issues', 'repositories']),
   issue: lazyScreen(() => import('@/features/issues/IssueScreen'), ['issues', 'repositories']),
@@ -51,6 +51,8 @@ export const screens = {
   validators: lazyScreen(() => import('@/features/explorer/ValidatorsScreen'), 'explorer'),
   staking: lazyScreen(() => import('@/features/explorer/StakingScreen'), 'explorer'),
   treasury: lazyScreen(() => import('@/features/explorer/TreasuryScreen'), 'explorer'),
+  orgs: lazyScreen(() => import('@/features/orgs/OrgsScreen'), ['orgs', 'wallet']),
+  org: lazyScreen(() => import('@/features/orgs/OrgScreen'), ['orgs', 'wallet']),
   workspace: lazyScreen(() => import('@/features/workspace/WorkspaceScreen'), 'workspace'),
   notFound: lazyScreen(() => import('@/features/errors/NotFoundScreen')),
 } satisfies Record<string, LazyScreen>

@@ -14,6 +14,7 @@ import { canMaintain, deleteRepo, editRepo, isOwner, type Permission, PERMISSION
 import { nav } from '@/lib/forge/nav'
 import { RepoPage } from './RepoLayout'
 import { errorText } from '@/lib/http'
+import { TransferRepository } from '@/features/orgs'
 
 /** A repository's settings: description, collaborators (owner) and deletion (owner, confirmed by typing the name). */
 export default function RepoSettingsScreen() {
@@ -42,6 +43,7 @@ function Settings({ repo, owner }: { repo: Repository; owner: boolean }) {
       <PageHeader title={t('settings.heading')} />
       <GeneralSettings repo={repo} />
       {owner && <Collaborators repo={repo} />}
+      {owner && <TransferRepository repo={repo} />}
       {owner && <DeleteRepository repo={repo} />}
     </div>
   )
