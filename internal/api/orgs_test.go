@@ -220,3 +220,52 @@ func testOrgsWithSDK(t *testing.T, n *forgetest.Node) {
 		t.Fatalf("GetOrg after delete: %v", err)
 	}
 }
+
+// TestOrgScopesAndNames: organization routes need a token's organization
+// scope (Gitea's category), and an organization's name reads as an owner
+// everywhere a user's does.
+func TestOrgScopesAndNames(t *testing.T) {
+	t.Parallel()
+	n := forgetest.Start(t)
+	owner, reader := n.NewUser("write:organization", "write:repository"), n.NewUser("read:organization")
+	n.JSON("POST", "/api/v1/orgs", reader, map[string]string{"username": "nope"}, http.StatusForbidden, nil)
+	n.JSON("POST", "/api/v1/orgs", owner, map[string]string{"username": "guild"}, http.StatusCreated, nil)
+	var mine []map[string]any
+	n.JSON("GET", "/api/v1/user/orgs", reader, nil, http.StatusOK, &mine)
+	if len(mine) != 0 {
+		t.Fatalf("reader's organizations: %v", mine)
+	}
+	n.JSON("POST", "/api/v1/orgs/guild/repos", owner, map[string]any{"name": "lib"}, http.StatusCreated, nil)
+	var user struct {
+		Login string `json:"login"`
+	}
+	n.JSON("GET", "/api/v1/users/guild", nil, nil, http.StatusOK, &user)
+	if user.Login != "guild" {
+		t.Fatalf("/users/guild: %+v", user)
+	}
+	var repos []struct {
+		FullName string `json:"full_name"`
+	}
+	n.JSON("GET", "/api/v1/users/guild/repos", nil, nil, http.StatusOK, &repos)
+	if len(repos) != 1 || repos[0].FullName != "guild/lib" {
+		t.Fatalf("/users/guild/repos: %+v", repos)
+	}
+	// Bad input is named, nothing is half-made.
+	res := n.Call("POST", "/api/v1/orgs/guild/teams", owner, map[string]any{"name": "t", "permission": "owner"})
+	if res.Status != http.StatusUnprocessableEntity || !strings.Contains(string(res.Body), "permission") {
+		t.Fatalf("owner permission: %d %s", res.Status, res.Body)
+	}
+	res = n.Call("POST", "/api/v1/orgs/guild/teams", owner, map[string]any{"name": "t", "permission": "read", "units": []string{"repo.nope"}})
+	if res.Status != http.StatusUnprocessableEntity || !strings.Contains(string(res.Body), "units") {
+		t.Fatalf("bad unit: %d %s", res.Status, res.Body)
+	}
+	var teams []map[string]any
+	n.JSON("GET", "/api/v1/orgs/guild/teams", nil, nil, http.StatusOK, &teams)
+	if len(teams) != 1 {
+		t.Fatalf("teams after refusals: %v", teams)
+	}
+	n.JSON("GET", "/api/v1/teams/999", nil, nil, http.StatusNotFound, nil)
+	n.JSON("GET", "/api/v1/teams/x", nil, nil, http.StatusNotFound, nil)
+	n.JSON("PUT", "/api/v1/teams/1/members/nobody-at-all", owner, nil, http.StatusNotFound, nil)
+	n.JSON("GET", "/api/v1/repos/"+owner.Name()+"/none/teams", nil, nil, http.StatusNotFound, nil)
+}
