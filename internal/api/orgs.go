@@ -9,6 +9,7 @@ import (
 
 	"github.com/dforge/dforge/internal/auth"
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/chain/names"
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/forge/gitrepos"
 	"github.com/dforge/dforge/internal/gitstore"
@@ -124,6 +125,9 @@ func (a *API) createOrg(w http.ResponseWriter, r *http.Request) error {
 	}
 	if strings.TrimSpace(deref(in.UserName)) == "" {
 		return usererr.BadFieldf("username", "username (the organization's name) is required")
+	}
+	if err := names.Validate(*in.UserName); err != nil {
+		return usererr.New(usererr.Unprocessable, "invalid_name", strings.TrimPrefix(err.Error(), names.ErrInvalid.Error()+": ")).On("username")
 	}
 	if err := checkVisibility(in.Visibility); err != nil {
 		return err

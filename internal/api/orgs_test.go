@@ -251,6 +251,12 @@ func TestOrgScopesAndNames(t *testing.T) {
 		t.Fatalf("/users/guild/repos: %+v", repos)
 	}
 	// Bad input is named, nothing is half-made.
+	for _, bad := range []string{"admin", "a b", "-x", "user-0123456789ab"} {
+		res := n.Call("POST", "/api/v1/orgs", owner, map[string]string{"username": bad})
+		if res.Status != http.StatusUnprocessableEntity || !strings.Contains(string(res.Body), `"field":"username"`) {
+			t.Fatalf("org name %q: %d %s", bad, res.Status, res.Body)
+		}
+	}
 	res := n.Call("POST", "/api/v1/orgs/guild/teams", owner, map[string]any{"name": "t", "permission": "owner"})
 	if res.Status != http.StatusUnprocessableEntity || !strings.Contains(string(res.Body), "permission") {
 		t.Fatalf("owner permission: %d %s", res.Status, res.Body)
