@@ -14,10 +14,11 @@ import { useRoute } from '@/lib/routes'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import { type Org, PAGE_SIZE, removeOrgMember, useInvalidateOrgs, useMyTeams, useOrg, useOrgMembers, useOrgRepos } from './api'
+import { OrgSettings } from './OrgSettings'
 import { TeamsPanel } from './TeamsPanel'
 import './orgs.css'
 
-type Tab = 'repos' | 'members' | 'teams'
+type Tab = 'repos' | 'members' | 'teams' | 'settings'
 
 /** /org/:name: an organization's repositories, members and teams; its owners manage the teams here. */
 export default function OrgScreen() {
@@ -39,11 +40,12 @@ function OrgPage({ org }: { org: Org }) {
   const { t } = useTranslation('orgs')
   const [tab, setTab] = useState<Tab>('repos')
   const owner = useIsOwner(org)
-  const tabs = [
+  const tabs: { id: Tab; label: string }[] = [
     { id: 'repos', label: t('org.tabs.repos') },
     { id: 'members', label: t('org.tabs.members') },
     { id: 'teams', label: t('org.tabs.teams') },
-  ] as const
+  ]
+  if (owner) tabs.push({ id: 'settings', label: t('org.tabs.settings') })
   return (
     <div className="stack">
       <PageHeader title={org.full_name || org.username} lead={org.description || undefined} />
@@ -61,6 +63,7 @@ function OrgPage({ org }: { org: Org }) {
         {tab === 'repos' && <Repos org={org} />}
         {tab === 'members' && <Members org={org} owner={owner} />}
         {tab === 'teams' && <TeamsPanel org={org} owner={owner} />}
+        {tab === 'settings' && owner && <OrgSettings org={org} />}
       </Tabs>
     </div>
   )

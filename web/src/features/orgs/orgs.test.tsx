@@ -13,6 +13,9 @@ beforeEach(() => {
 })
 afterEach(() => go.mockRestore())
 
+// The first render loads the screen's modules; a loaded machine needs longer than findBy's default second.
+const SLOW = { timeout: 5000 }
+
 const ACME = { id: 1, username: 'acme', full_name: 'Acme Inc.', description: 'We make things', website: 'https://acme.example', location: 'Earth', visibility: 'public', repo_count: 1 }
 const OWNERS = { id: 1, name: 'Owners', description: '', organization: ACME, permission: 'owner', units: [], includes_all_repositories: true, can_create_org_repo: true }
 const DEVS = { id: 2, name: 'devs', description: 'Developers', organization: ACME, permission: 'write', units: ['repo.code'], includes_all_repositories: false, can_create_org_repo: false }
@@ -22,7 +25,7 @@ describe('OrgsScreen', () => {
   it('lists every organization and asks a visitor to sign in to create one', async () => {
     stubFetch({ '/api/v1/orgs?page=1&limit=20': [ACME] })
     renderScreen(<OrgsScreen />, '/groups')
-    expect(await screen.findByRole('link', { name: 'Acme Inc.' })).toHaveProperty('pathname', '/org/acme')
+    expect(await screen.findByRole('link', { name: 'Acme Inc.' }, SLOW)).toHaveProperty('pathname', '/org/acme')
     expect(screen.getByText(/Sign in with your wallet to see your organizations/)).toBeTruthy()
     expect(screen.queryByRole('button', { name: 'Create organization' })).toBeNull()
   })
@@ -41,7 +44,7 @@ describe('OrgsScreen', () => {
     })
     signIn()
     renderScreen(<OrgsScreen />, '/groups')
-    expect(await screen.findByText('You are not in any organization yet.')).toBeTruthy()
+    expect(await screen.findByText('You are not in any organization yet.', {}, SLOW)).toBeTruthy()
     const name = screen.getByLabelText('Name')
     fireEvent.change(name, { target: { value: 'bad name' } })
     fireEvent.click(screen.getByRole('button', { name: 'Create organization' }))
@@ -62,7 +65,7 @@ describe('OrgsScreen', () => {
     })
     signIn()
     renderScreen(<OrgsScreen />, '/groups')
-    fireEvent.change(await screen.findByLabelText('Name'), { target: { value: 'acme' } })
+    fireEvent.change(await screen.findByLabelText('Name', {}, SLOW), { target: { value: 'acme' } })
     fireEvent.click(screen.getByRole('button', { name: 'Create organization' }))
     expect((await screen.findByRole('alert')).textContent).toContain('belongs to another user or organization')
     expect(go).not.toHaveBeenCalled()
@@ -73,7 +76,7 @@ describe('OrgScreen', () => {
   it('says an unknown organization is not found', async () => {
     stubFetch()
     renderScreen(<OrgScreen />, '/org/nobody')
-    expect(await screen.findByRole('alert')).toBeTruthy()
+    expect(await screen.findByRole('alert', {}, SLOW)).toBeTruthy()
   })
 
   it('shows the repositories, members and teams, with team management for an owner', async () => {
@@ -97,7 +100,7 @@ describe('OrgScreen', () => {
     })
     signIn()
     renderScreen(<OrgScreen />, '/org/acme')
-    expect(await screen.findByRole('heading', { level: 1, name: 'Acme Inc.' })).toBeTruthy()
+    expect(await screen.findByRole('heading', { level: 1, name: 'Acme Inc.' }, SLOW)).toBeTruthy()
     expect((await screen.findByRole('link', { name: 'app' })).getAttribute('href')).toBe('/acme/app')
     expect(await screen.findByText('You own this organization')).toBeTruthy()
 
@@ -118,6 +121,36 @@ describe('OrgScreen', () => {
     await waitFor(() => expect(puts).toEqual(['/api/v1/teams/2/members/grace']))
   })
 
+  it('lets an owner edit the profile and refuses to delete until the name is typed', async () => {
+    const sent: { method: string; url: string; body?: unknown }[] = []
+    stubFetch(async (input, init) => {
+      const url = String(input)
+      if (init?.method === 'PATCH' || init?.method === 'DELETE') {
+        sent.push({ method: init.method, url, body: init.body ? JSON.parse(String(init.body)) : undefined })
+        return init.method === 'PATCH' ? json({ ...ACME, website: 'https://acme.test' }) : new Response(null, { status: 204 })
+      }
+      const routes: Record<string, unknown> = {
+        '/api/v1/orgs/acme': ACME,
+        '/api/v1/orgs/acme/repos?page=1&limit=20': [],
+        '/api/v1/user/teams?page=1&limit=50': [OWNERS],
+      }
+      return Object.hasOwn(routes, url) ? json(routes[url]) : json({ message: 'not found', code: 'not_found' }, 404)
+    })
+    signIn()
+    renderScreen(<OrgScreen />, '/org/acme')
+    fireEvent.click(await screen.findByRole('tab', { name: 'Settings' }, SLOW))
+    fireEvent.change(screen.getByLabelText('Website'), { target: { value: 'https://acme.test' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }))
+    expect(await screen.findByText('Saved.')).toBeTruthy()
+    expect(sent).toEqual([{ method: 'PATCH', url: '/api/v1/orgs/acme', body: { full_name: 'Acme Inc.', description: 'We make things', website: 'https://acme.test', location: 'Earth' } }])
+    const del = screen.getByRole('button', { name: 'Delete' })
+    expect(del).toHaveProperty('disabled', true)
+    fireEvent.change(screen.getByLabelText('Type acme to confirm'), { target: { value: 'acme' } })
+    fireEvent.click(del)
+    await waitFor(() => expect(go).toHaveBeenCalledWith('/groups'))
+    expect(sent.at(-1)).toEqual({ method: 'DELETE', url: '/api/v1/orgs/acme', body: undefined })
+  })
+
   it('shows no management to someone outside the organization', async () => {
     stubFetch({
       '/api/v1/orgs/acme': ACME,
@@ -125,10 +158,11 @@ describe('OrgScreen', () => {
       '/api/v1/orgs/acme/teams?page=1&limit=20': [DEVS],
     })
     renderScreen(<OrgScreen />, '/org/acme')
-    expect(await screen.findByText('This organization has no repositories yet.')).toBeTruthy()
+    expect(await screen.findByText('This organization has no repositories yet.', {}, SLOW)).toBeTruthy()
     fireEvent.click(screen.getByRole('tab', { name: 'Teams' }))
     expect(await screen.findByText('devs')).toBeTruthy()
     expect(screen.queryByRole('button', { name: 'Delete the team devs' })).toBeNull()
     expect(screen.queryByRole('heading', { name: 'New team' })).toBeNull()
+    expect(screen.queryByRole('tab', { name: 'Settings' })).toBeNull()
   })
 })
