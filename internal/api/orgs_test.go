@@ -199,6 +199,24 @@ func testOrgsWithSDK(t *testing.T, n *forgetest.Node) {
 		t.Fatalf("TransferRepo: %+v", moved)
 	}
 
+	// A fork into the organization, by one of its owners; the repository
+	// is seeded first, as forks need git data.
+	_, _, err = carol.client.CreateRepo(gitea.CreateRepoOption{Name: "widget", AutoInit: true})
+	check(t, "CreateRepo", err)
+	acme := "acme"
+	fork, _, err := c.CreateFork(carol.login, "widget", gitea.CreateForkOption{Organization: &acme})
+	check(t, "CreateFork into the organization", err)
+	if fork.FullName != "acme/widget" || fork.Parent == nil || fork.Parent.FullName != carol.login+"/widget" {
+		t.Fatalf("CreateFork: %+v", fork)
+	}
+	nobody := "no-such-org"
+	if _, res, err := c.CreateFork(carol.login, "widget", gitea.CreateForkOption{Organization: &nobody}); err == nil || res.StatusCode != http.StatusUnprocessableEntity {
+		t.Fatalf("fork into no organization: %v", err)
+	}
+	if _, res, err := carol.client.CreateFork(alice.login, "widget", gitea.CreateForkOption{Organization: &acme}); err == nil || res.StatusCode != http.StatusNotFound {
+		t.Fatalf("fork of a missing repository: %v", err)
+	}
+
 	// 6. Removing: the team's repository and member, then the organization.
 	_, err = c.RemoveTeamRepository(team.ID, "acme", "app")
 	check(t, "RemoveTeamRepository", err)
@@ -212,6 +230,7 @@ func testOrgsWithSDK(t *testing.T, n *forgetest.Node) {
 	}
 	check(t, "DeleteRepo", func() error { _, err := c.DeleteRepo("acme", "app"); return err }())
 	check(t, "DeleteRepo", func() error { _, err := c.DeleteRepo("acme", "tool"); return err }())
+	check(t, "DeleteRepo", func() error { _, err := c.DeleteRepo("acme", "widget"); return err }())
 	_, err = c.DeleteTeam(team.ID)
 	check(t, "DeleteTeam", err)
 	_, err = c.DeleteOrg("acme")

@@ -79,7 +79,7 @@ func (s *Service) namedBy(ctx context.Context, actor common.Address, action, raw
 		return s.existing(ctx, p.Repo, "", &p.NewOwner)
 	case "repo.fork":
 		var p chainforge.RepoFork
-		if json.Unmarshal([]byte(raw), &p) != nil {
+		if json.Unmarshal([]byte(raw), &p) != nil || p.Org != 0 {
 			return named{}, false, nil
 		}
 		n, ok, err := s.existing(ctx, p.Repo, p.Name, &actor)

@@ -121,6 +121,17 @@ func TestOrgTransferAndDelete(t *testing.T) {
 	w.fails(tx.CodeConflict, owner, "org.delete", m{"org": o.ID})
 	w.ok(owner, "repo.delete", m{"repo": mine.ID})
 	w.fails(tx.CodeForbidden, reader, "org.delete", m{"org": o.ID})
+	w.fails(tx.CodeNotFound, owner, "org.update", m{"org": 99})
+	// Forks go into an organization for its owners, as repositories do.
+	src := w.ok(reader, "repo.create", m{"name": "lib"}).Repos[0]
+	w.fails(tx.CodeForbidden, writer, "repo.fork", m{"repo": src.ID, "org": o.ID})
+	fork := w.ok(owner, "repo.fork", m{"repo": src.ID, "org": o.ID})
+	if fork.Repos[0].Owner != o.Address || fork.Orgs[0].Repos != 1 {
+		t.Fatalf("fork into the org = %+v", fork)
+	}
+	w.fails(tx.CodeConflict, owner, "repo.fork", m{"repo": fork.Repos[0].ID, "org": o.ID})
+	w.fails(tx.CodeConflict, owner, "org.delete", m{"org": o.ID})
+	w.ok(owner, "repo.delete", m{"repo": fork.Repos[0].ID})
 	if got := w.ok(owner, "org.delete", m{"org": o.ID}).Orgs[0]; !got.Deleted {
 		t.Fatalf("deleted org = %+v", got)
 	}

@@ -41,24 +41,34 @@ func repoCreate(s *session, payload []byte) error {
 	if p.DefaultBranch == "" {
 		p.DefaultBranch = DefaultBranch
 	}
-	owner := s.actor
-	if p.Org != 0 {
-		o, err := s.org(p.Org)
-		if err != nil {
-			return err
-		}
-		if ok, err := s.canCreateOrgRepo(o); err != nil {
-			return err
-		} else if !ok {
-			return forbidden("creating a repository of %s needs its owners or a team that may create repositories", o.Name)
-		}
-		owner = o.Address
+	owner, err := s.newRepoOwner(p.Org)
+	if err != nil {
+		return err
 	}
 	r := &Repo{
 		Owner: owner, Name: p.Name, Description: p.Description, DefaultBranch: p.DefaultBranch,
 		ProtectedBranches: []string{p.DefaultBranch}, Private: s.env.Private, CreatedHeight: s.env.Height,
 	}
 	return s.createRepo(r)
+}
+
+// newRepoOwner is the owner of a repository the actor makes: the actor,
+// or organization org (when not 0) if the actor may create its
+// repositories.
+func (s *session) newRepoOwner(org uint64) (common.Address, error) {
+	if org == 0 {
+		return s.actor, nil
+	}
+	o, err := s.org(org)
+	if err != nil {
+		return common.Address{}, err
+	}
+	if ok, err := s.canCreateOrgRepo(o); err != nil {
+		return common.Address{}, err
+	} else if !ok {
+		return common.Address{}, forbidden("creating a repository of %s needs its owners or a team that may create repositories", o.Name)
+	}
+	return o.Address, nil
 }
 
 // createRepo checks r's fields and name, gives it the next id and saves it.
@@ -310,6 +320,9 @@ type RepoFork struct {
 	Repo        uint64  `json:"repo"`
 	Name        string  `json:"name"`
 	Description *string `json:"description"`
+	// Org, when set, is the organization the fork belongs to, as for
+	// repo.create: its owners and teams that may create repositories.
+	Org uint64 `json:"org,omitempty"`
 }
 
 func repoFork(s *session, payload []byte) error {
@@ -321,7 +334,11 @@ func repoFork(s *session, payload []byte) error {
 	if err != nil {
 		return err
 	}
-	if src.Owner == s.actor {
+	owner, err := s.newRepoOwner(p.Org)
+	if err != nil {
+		return err
+	}
+	if src.Owner == owner {
 		return conflict("you own %s; a fork needs another owner", src.Name)
 	}
 	name := p.Name
@@ -333,7 +350,7 @@ func repoFork(s *session, payload []byte) error {
 		desc = *p.Description
 	}
 	fork := &Repo{
-		Owner: s.actor, Name: name, Description: desc, DefaultBranch: src.DefaultBranch,
+		Owner: owner, Name: name, Description: desc, DefaultBranch: src.DefaultBranch,
 		ProtectedBranches: []string{src.DefaultBranch}, Private: s.env.Private, ForkOf: src.ID, CreatedHeight: s.env.Height,
 	}
 	if err := s.createRepo(fork); err != nil {

@@ -181,6 +181,11 @@ func (h *Repos) queueBlocks(ctx context.Context, r index.Repo, dir string, inclu
 
 // Fork forks src for actor under name (src's name when empty).
 func (h *Repos) Fork(ctx context.Context, actor common.Address, src index.Repo, name string) (index.Repo, error) {
+	return h.ForkInto(ctx, actor, src, name, 0)
+}
+
+// ForkInto is Fork into organization org (0: the actor's own).
+func (h *Repos) ForkInto(ctx context.Context, actor common.Address, src index.Repo, name string, org uint64) (index.Repo, error) {
 	if name != "" {
 		if err := CheckName(name); err != nil {
 			return index.Repo{}, err
@@ -193,7 +198,7 @@ func (h *Repos) Fork(ctx context.Context, actor common.Address, src index.Repo, 
 	if _, err := os.Stat(filepath.Join(srcDir, "HEAD")); err != nil {
 		return index.Repo{}, usererr.Clashf("no_git_data", "the git data of %s/%s is not on this node, so it cannot be forked here", src.Owner.Username, src.Name)
 	}
-	res, err := h.forge.Do(ctx, actor, chainforge.RepoFork{Repo: src.ID, Name: name})
+	res, err := h.forge.Do(ctx, actor, chainforge.RepoFork{Repo: src.ID, Name: name, Org: org})
 	if err != nil {
 		return index.Repo{}, fmt.Errorf("record the fork: %w", err)
 	}
