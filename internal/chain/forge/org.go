@@ -385,3 +385,52 @@ func (s *session) canCreateOrgRepo(o *Org) (bool, error) {
 	}
 	return false, nil
 }
+
+// newRepoOwner is the owner of a repository the actor makes: the actor,
+// or organization org (when not 0) if the actor may create its
+// repositories.
+func (s *session) newRepoOwner(org uint64) (common.Address, error) {
+	if org == 0 {
+		return s.actor, nil
+	}
+	o, err := s.org(org)
+	if err != nil {
+		return common.Address{}, err
+	}
+	if ok, err := s.canCreateOrgRepo(o); err != nil {
+		return common.Address{}, err
+	} else if !ok {
+		return common.Address{}, forbidden("creating a repository of %s needs its owners or a team that may create repositories", o.Name)
+	}
+	return o.Address, nil
+}
+
+// mayTransferTo refuses a transfer to an organization the actor does not
+// own (Gitea's rule: one moves repositories only into one's own).
+func (s *session) mayTransferTo(newOwner common.Address) error {
+	o, err := s.orgAt(newOwner)
+	if err != nil || o == nil {
+		return err
+	}
+	owner, err := s.isTeamMember(o.OwnersTeam, s.actor)
+	if err != nil {
+		return err
+	}
+	if !owner {
+		return forbidden("transferring a repository to %s is for its owners", o.Name)
+	}
+	return nil
+}
+
+// leaveOrg is r leaving its organization, if it has one: deleted or
+// transferred away, it is counted no more and no team holds it.
+func (s *session) leaveOrg(r *Repo) error {
+	o, err := s.orgAt(r.Owner)
+	if err != nil || o == nil {
+		return err
+	}
+	if err := s.dropRepoTeams(r, o.ID); err != nil {
+		return err
+	}
+	return s.countOrgRepo(r.Owner, false)
+}
