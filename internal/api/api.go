@@ -116,6 +116,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.registerAuth(mux)
 	a.registerRepos(mux)
 	a.registerReleases(mux)
+	a.registerOrgs(mux)
 	a.registerIssues(mux)
 	a.registerHooks(mux)
 	a.registerTopics(mux)

@@ -250,14 +250,25 @@ func (a *API) forkRepo(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
+	var org uint64
 	if in.Organization != "" {
-		return usererr.BadFieldf("organization", "dForge has no organizations: a fork belongs to you")
+		o, err := a.forge.Index().OrgByName(r.Context(), in.Organization)
+		if ue, ok := usererr.As(err); ok && ue.Kind == usererr.NotFound {
+			return usererr.BadFieldf("organization", "there is no organization called %s", in.Organization)
+		} else if err != nil {
+			return err
+		}
+		org = o.ID
 	}
-	fork, err := a.hosting.Fork(r.Context(), id.User.Address, src, in.Name)
+	fork, err := a.hosting.ForkInto(r.Context(), id.User.Address, src, in.Name, org)
 	if err != nil {
 		return a.hostingError(w, r, err)
 	}
-	writeJSON(w, http.StatusAccepted, a.repoWithParent(r, fork, forge.PermOwner))
+	perm, err := a.forge.Permission(r.Context(), fork, id.User.Address)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusAccepted, a.repoWithParent(r, fork, perm))
 	return nil
 }
 

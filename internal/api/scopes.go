@@ -11,7 +11,8 @@ import (
 // tokenCategory is the Gitea token scope category of an API path, grouped
 // as Gitea groups its routes: issues and labels are issue, the rest of a
 // repository and your repositories, stars and watches are repository, your
-// account is user, and your credentials (tokens, 2FA, sessions) are admin,
+// account is user, organizations and teams (yours too) are organization,
+// and your credentials (tokens, 2FA, sessions) are admin,
 // the category dForge's admin level has always guarded. "" is a path any
 // token may call (version, markdown, chain and other public reads).
 func tokenCategory(path string) string {
@@ -24,13 +25,16 @@ func tokenCategory(path string) string {
 		return "repository"
 	case "issues":
 		return "issue"
-	case "orgs":
+	case "orgs", "org", "teams":
 		return "organization"
 	case "notifications":
 		return "notification"
 	case "users":
 		if len(p) > 2 && p[2] == "tokens" {
 			return "admin"
+		}
+		if len(p) > 2 && p[2] == "orgs" {
+			return "organization"
 		}
 		return "user"
 	case "user":
@@ -42,6 +46,8 @@ func tokenCategory(path string) string {
 			return "repository"
 		case "2fa", "sessions":
 			return "admin"
+		case "orgs", "teams":
+			return "organization"
 		}
 		return "user"
 	case "auth":

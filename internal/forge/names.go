@@ -59,7 +59,9 @@ func (s *Service) namedBy(ctx context.Context, actor common.Address, action, raw
 	switch action {
 	case "repo.create":
 		var p chainforge.RepoCreate
-		if json.Unmarshal([]byte(raw), &p) != nil {
+		// An organization's repositories are public, and no node keeps a
+		// private one under its name: nothing to clash with.
+		if json.Unmarshal([]byte(raw), &p) != nil || p.Org != 0 {
 			return named{}, false, nil
 		}
 		return named{owner: actor, name: p.Name, private: p.Private}, true, nil
@@ -77,7 +79,7 @@ func (s *Service) namedBy(ctx context.Context, actor common.Address, action, raw
 		return s.existing(ctx, p.Repo, "", &p.NewOwner)
 	case "repo.fork":
 		var p chainforge.RepoFork
-		if json.Unmarshal([]byte(raw), &p) != nil {
+		if json.Unmarshal([]byte(raw), &p) != nil || p.Org != 0 {
 			return named{}, false, nil
 		}
 		n, ok, err := s.existing(ctx, p.Repo, p.Name, &actor)

@@ -52,7 +52,7 @@ func resetForge(ctx context.Context, tx *sql.Tx) error {
 	if _, err := tx.ExecContext(ctx, "DELETE FROM forge_user_emails"); err != nil {
 		return fmt.Errorf("empty forge_user_emails: %w", err)
 	}
-	return nil
+	return resetOrgs(ctx, tx)
 }
 
 // forgePeople are the addresses a change names: the actor, owners,
@@ -105,6 +105,10 @@ func writeChange(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 		func() error { return writeRelease(ctx, tx, c) },
 		func() error { return writeLFS(ctx, tx, c) },
 		func() error { return writeEmails(ctx, tx, c) },
+		func() error { return writeOrgs(ctx, tx, c) },
+		func() error { return writeTeams(ctx, tx, c) },
+		func() error { return writeTeamMembers(ctx, tx, ch.TeamMembers) },
+		func() error { return writeTeamRepos(ctx, tx, ch.TeamRepos) },
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {

@@ -138,7 +138,12 @@ func (ix *Index) Permission(ctx context.Context, r Repo, u common.Address) (forg
 		return forge.PermNone, fmt.Errorf("read permission on repository %d: %w", r.ID, err)
 	}
 	collab, _ := forge.ParsePerm(perm)
-	return forge.PermissionOf(forge.Repo{Owner: r.OwnerAddress(), Private: r.Private}, u, collab), nil
+	// An organization's teams grant as the forge module's permission does.
+	team, err := ix.teamPermission(ctx, r, u)
+	if err != nil {
+		return forge.PermNone, fmt.Errorf("read team permission on repository %d: %w", r.ID, err)
+	}
+	return forge.PermissionOf(forge.Repo{Owner: r.OwnerAddress(), Private: r.Private}, u, max(collab, team)), nil
 }
 
 // RepoFilter narrows a repository list. Viewer sees public repositories

@@ -106,6 +106,16 @@ func TestForgeRebuildEqualsLive(t *testing.T) {
 		act(alice, "repo.update", map[string]any{"repo": 1, "name": "y", "description": "renamed"})
 		act(alice, "repo.transfer", map[string]any{"repo": 2, "newOwner": bob})
 		act(bob, "repo.delete", map[string]any{"repo": 2})
+		// Organizations: one kept with a team, a member and a repository,
+		// one deleted, whose name a second one takes.
+		act(alice, "org.create", map[string]any{"name": "acme", "fullName": "Acme"})
+		act(alice, "team.create", map[string]any{"org": 1, "name": "devs", "permission": "write", "units": []string{"repo.code"}})
+		act(alice, "team.member.add", map[string]any{"team": 2, "user": carol})
+		act(alice, "repo.create", map[string]any{"name": "tool", "org": 1})
+		act(alice, "team.repo.add", map[string]any{"team": 2, "repo": 4})
+		act(bob, "org.create", map[string]any{"name": "gone"})
+		act(bob, "org.delete", map[string]any{"org": 2})
+		act(carol, "org.create", map[string]any{"name": "Gone"})
 		if err := ix.ProjectPrivate(ctx, privateEntries(t, alice)...); err != nil {
 			t.Fatal(err)
 		}
@@ -130,6 +140,26 @@ func TestForgeRebuildEqualsLive(t *testing.T) {
 		collabs, _ := ix.Collaborators(ctx, 1)
 		if len(collabs) != 1 || collabs[0].User.Address != carol.Hex() || collabs[0].Permission != "maintain" {
 			t.Fatalf("collaborators = %+v", collabs)
+		}
+		org, err := ix.OrgByName(ctx, "ACME")
+		if err != nil || org.Repos != 1 || org.FullName != "Acme" {
+			t.Fatalf("organization = %+v %v", org, err)
+		}
+		if owner, ok, err := ix.AddressOf(ctx, "gone"); err != nil || !ok || owner != forge.OrgAddress(3) {
+			t.Fatalf("the freed name resolves to %s %v %v, want the second organization", owner.Hex(), ok, err)
+		}
+		tool, err := ix.RepoByName(ctx, forge.OrgAddress(1), "tool")
+		if err != nil || tool.Owner.Username != "acme" {
+			t.Fatalf("organization's repository = %+v %v", tool, err)
+		}
+		if p, err := ix.Permission(ctx, tool, carol); err != nil || p != forge.PermWrite {
+			t.Fatalf("carol's permission through the team = %v %v", p, err)
+		}
+		if p, err := ix.Permission(ctx, tool, alice); err != nil || p != forge.PermOwner {
+			t.Fatalf("the owner's permission = %v %v", p, err)
+		}
+		if p, err := ix.Permission(ctx, tool, bob); err != nil || p != forge.PermRead {
+			t.Fatalf("a stranger's permission = %v %v", p, err)
 		}
 		secret, err := ix.RepoByName(ctx, alice, "secret")
 		if err != nil || !secret.Private || secret.ID != forge.PrivateIDBase+1 {

@@ -314,6 +314,14 @@ func (rows *blockRows) applyTx(row *txRow, events []abci.Event) error {
 			for _, a := range forgePeople(c) {
 				rows.accounts.add(a, func(*delta) error { return nil })
 			}
+			// An organization's name is its account's username, so its
+			// repositories resolve by name like a user's.
+			for _, o := range c.Orgs {
+				rows.accounts.add(o.Address, func(x *delta) error {
+					x.claimed, x.username = true, sql.NullString{String: o.Name, Valid: !o.Deleted}
+					return nil
+				})
+			}
 		}
 		if ev.Type == nodes.EventType {
 			n, err := nodes.ParseEvent(ev)

@@ -96,6 +96,17 @@ func init() {
 		"release.asset.edit":    {AssetEdit{}, assetEdit},
 		"release.asset.delete":  {AssetDelete{}, assetDelete},
 		"repo.lfs":              {RepoLFS{}, repoLFS},
+		"org.create":            {OrgCreate{}, orgCreate},
+		"org.update":            {OrgUpdate{}, orgUpdate},
+		"org.delete":            {OrgDelete{}, orgDelete},
+		"org.member.remove":     {OrgMemberRemove{}, orgMemberRemove},
+		"team.create":           {TeamCreate{}, teamCreate},
+		"team.edit":             {TeamEdit{}, teamEdit},
+		"team.delete":           {TeamDelete{}, teamDelete},
+		"team.member.add":       {TeamMemberAdd{}, teamMemberAdd},
+		"team.member.remove":    {TeamMemberRemove{}, teamMemberRemove},
+		"team.repo.add":         {TeamRepoAdd{}, teamRepoAdd},
+		"team.repo.remove":      {TeamRepoRemove{}, teamRepoRemove},
 	}
 }
 

@@ -72,7 +72,13 @@ func (s *session) permission(r *Repo, user common.Address) (Perm, error) {
 	if !isNone(v) {
 		collab, _ = ParsePerm(string(v))
 	}
-	return PermissionOf(*r, user, collab), nil
+	// An organization's teams grant on its repositories as a collaborator
+	// would; the higher of the two counts.
+	team, err := s.orgPermission(r, user)
+	if err != nil {
+		return PermNone, err
+	}
+	return PermissionOf(*r, user, max(collab, team)), nil
 }
 
 // access loads repository id for the actor and checks they have at least

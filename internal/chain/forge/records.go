@@ -192,6 +192,13 @@ type Change struct {
 	LFS []LFSObject `json:"lfs,omitempty"`
 	// ClosedIssues are the issues a merged pull request closed ("fixes #3").
 	ClosedIssues []Issue `json:"closedIssues,omitempty"`
+	// Orgs are the organizations changed, in full; a deleted one has
+	// Deleted set.
+	Orgs []Org `json:"orgs,omitempty"`
+	// Teams changed, in full; a deleted one has Deleted set.
+	Teams       []Team       `json:"teams,omitempty"`
+	TeamMembers []TeamMember `json:"teamMembers,omitempty"`
+	TeamRepos   []TeamRepo   `json:"teamRepos,omitempty"`
 	// Contributions is the accepted work the action brings the rewards module.
 	Contributions []rewards.Contribution `json:"contributions,omitempty"`
 	// Emails is an account's new list of claimed emails (user.emails).

@@ -22,6 +22,9 @@ type RepoCreate struct {
 	Description   string `json:"description"`
 	DefaultBranch string `json:"defaultBranch"`
 	Private       bool   `json:"private"`
+	// Org, when set, is the organization that owns the new repository: the
+	// actor must be an owner or in a team that may create repositories.
+	Org uint64 `json:"org,omitempty"`
 }
 
 // DefaultBranch is the default branch of a repository created without one.
@@ -38,8 +41,12 @@ func repoCreate(s *session, payload []byte) error {
 	if p.DefaultBranch == "" {
 		p.DefaultBranch = DefaultBranch
 	}
+	owner, err := s.newRepoOwner(p.Org)
+	if err != nil {
+		return err
+	}
 	r := &Repo{
-		Owner: s.actor, Name: p.Name, Description: p.Description, DefaultBranch: p.DefaultBranch,
+		Owner: owner, Name: p.Name, Description: p.Description, DefaultBranch: p.DefaultBranch,
 		ProtectedBranches: []string{p.DefaultBranch}, Private: s.env.Private, CreatedHeight: s.env.Height,
 	}
 	return s.createRepo(r)
@@ -61,7 +68,10 @@ func (s *session) createRepo(r *Repo) error {
 	if err := s.kv.Set(repoNameKey(r.Owner, strings.ToLower(r.Name)), u64(id)); err != nil {
 		return err
 	}
-	return s.saveRepo(r)
+	if err := s.saveRepo(r); err != nil {
+		return err
+	}
+	return s.countOrgRepo(r.Owner, true)
 }
 
 func checkRepoFields(r *Repo) error {
@@ -191,6 +201,9 @@ func (s *session) deleteRepo(r *Repo) error {
 	if err := s.saveRepo(r); err != nil {
 		return err
 	}
+	if err := s.leaveOrg(r); err != nil {
+		return err
+	}
 	if r.ForkOf == 0 {
 		return nil
 	}
@@ -227,6 +240,12 @@ func repoTransfer(s *session, payload []byte) error {
 	if p.NewOwner == r.Owner {
 		return conflict("%s already belongs to %s", r.Name, p.NewOwner.Hex())
 	}
+	if err := s.mayTransferTo(p.NewOwner); err != nil {
+		return err
+	}
+	if err := s.leaveOrg(r); err != nil {
+		return err
+	}
 	oldOwner := r.Owner
 	r.Owner = p.NewOwner
 	if err := s.moveName(r, oldOwner, r.Name); err != nil {
@@ -239,6 +258,9 @@ func repoTransfer(s *session, payload []byte) error {
 	if err := s.saveRepo(r); err != nil {
 		return err
 	}
+	if err := s.countOrgRepo(r.Owner, true); err != nil {
+		return err
+	}
 	// The former owner reads a private repository no more.
 	return s.revokeForks(r, oldOwner)
 }
@@ -249,6 +271,9 @@ type RepoFork struct {
 	Repo        uint64  `json:"repo"`
 	Name        string  `json:"name"`
 	Description *string `json:"description"`
+	// Org, when set, is the organization the fork belongs to, as for
+	// repo.create: its owners and teams that may create repositories.
+	Org uint64 `json:"org,omitempty"`
 }
 
 func repoFork(s *session, payload []byte) error {
@@ -260,7 +285,11 @@ func repoFork(s *session, payload []byte) error {
 	if err != nil {
 		return err
 	}
-	if src.Owner == s.actor {
+	owner, err := s.newRepoOwner(p.Org)
+	if err != nil {
+		return err
+	}
+	if src.Owner == owner {
 		return conflict("you own %s; a fork needs another owner", src.Name)
 	}
 	name := p.Name
@@ -272,7 +301,7 @@ func repoFork(s *session, payload []byte) error {
 		desc = *p.Description
 	}
 	fork := &Repo{
-		Owner: s.actor, Name: name, Description: desc, DefaultBranch: src.DefaultBranch,
+		Owner: owner, Name: name, Description: desc, DefaultBranch: src.DefaultBranch,
 		ProtectedBranches: []string{src.DefaultBranch}, Private: s.env.Private, ForkOf: src.ID, CreatedHeight: s.env.Height,
 	}
 	if err := s.createRepo(fork); err != nil {

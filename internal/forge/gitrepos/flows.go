@@ -29,6 +29,9 @@ type CreateOptions struct {
 	Description   string
 	DefaultBranch string // chainforge.DefaultBranch when empty
 	Private       bool
+	// Org, when set, is the organization that owns the new repository;
+	// its repositories are public.
+	Org uint64
 	// README, when set, is the first commit's README.md, by Author.
 	README []byte
 	Author gitstore.Signature
@@ -78,9 +81,12 @@ func (h *Repos) Create(ctx context.Context, actor common.Address, o CreateOption
 	if err := CheckBranch("default_branch", o.DefaultBranch); err != nil {
 		return index.Repo{}, err
 	}
+	if o.Org != 0 && o.Private {
+		return index.Repo{}, usererr.BadFieldf("private", "an organization's repositories are public: they are on chain, and organizations have no node-local store")
+	}
 	// 2. The forge record: on chain, or in the private store.
 	res, err := h.forge.Do(ctx, actor, chainforge.RepoCreate{
-		Name: o.Name, Description: o.Description, DefaultBranch: o.DefaultBranch, Private: o.Private,
+		Name: o.Name, Description: o.Description, DefaultBranch: o.DefaultBranch, Private: o.Private, Org: o.Org,
 	})
 	if err != nil {
 		return index.Repo{}, fmt.Errorf("record the repository: %w", err)
@@ -175,6 +181,11 @@ func (h *Repos) queueBlocks(ctx context.Context, r index.Repo, dir string, inclu
 
 // Fork forks src for actor under name (src's name when empty).
 func (h *Repos) Fork(ctx context.Context, actor common.Address, src index.Repo, name string) (index.Repo, error) {
+	return h.ForkInto(ctx, actor, src, name, 0)
+}
+
+// ForkInto is Fork into organization org (0: the actor's own).
+func (h *Repos) ForkInto(ctx context.Context, actor common.Address, src index.Repo, name string, org uint64) (index.Repo, error) {
 	if name != "" {
 		if err := CheckName(name); err != nil {
 			return index.Repo{}, err
@@ -187,7 +198,7 @@ func (h *Repos) Fork(ctx context.Context, actor common.Address, src index.Repo, 
 	if _, err := os.Stat(filepath.Join(srcDir, "HEAD")); err != nil {
 		return index.Repo{}, usererr.Clashf("no_git_data", "the git data of %s/%s is not on this node, so it cannot be forked here", src.Owner.Username, src.Name)
 	}
-	res, err := h.forge.Do(ctx, actor, chainforge.RepoFork{Repo: src.ID, Name: name})
+	res, err := h.forge.Do(ctx, actor, chainforge.RepoFork{Repo: src.ID, Name: name, Org: org})
 	if err != nil {
 		return index.Repo{}, fmt.Errorf("record the fork: %w", err)
 	}

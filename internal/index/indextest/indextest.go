@@ -34,6 +34,11 @@ var Tables = map[string]string{
 	"forge_reviews":         "id",
 	"forge_review_comments": "id",
 	"forge_ref_updates":     "id",
+	// Organizations and teams.
+	"forge_orgs":         "id",
+	"forge_teams":        "id",
+	"forge_team_members": "team_id, user_address",
+	"forge_team_repos":   "team_id, repo_id",
 	// Governance and rewards.
 	"gov_proposals": "id",
 	"gov_votes":     "proposal, voter",

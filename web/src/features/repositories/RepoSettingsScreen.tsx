@@ -15,6 +15,7 @@ import { nav } from '@/lib/forge/nav'
 import { RepoPage } from './RepoLayout'
 import { errorText } from '@/lib/http'
 import { LabelSettings } from '@/features/labels'
+import { TransferRepository } from '@/features/orgs'
 
 /** A repository's settings: description, labels, collaborators (owner) and deletion (owner, confirmed by typing the name). */
 export default function RepoSettingsScreen() {
@@ -49,6 +50,7 @@ function Settings({ repo, owner }: { repo: Repository; owner: boolean }) {
       </Card>
       <LabelSettings repo={repo} />
       {owner && <Collaborators repo={repo} />}
+      {owner && <TransferRepository repo={repo} />}
       {owner && <DeleteRepository repo={repo} />}
     </div>
   )

@@ -17,7 +17,6 @@ describe('WorkspaceScreen', () => {
   it.each([
     ['feed', 'Sign in with your wallet to see your feed.'],
     ['messages', 'Sign in with your wallet to read your messages.'],
-    ['groups', 'Sign in with your wallet to see your groups.'],
     ['dashboard', 'Sign in with your wallet to see your dashboard.'],
     ['reports', 'Sign in with your wallet to see your reports.'],
     ['admin', 'Sign in with your wallet to administer this node.'],
@@ -32,7 +31,6 @@ describe('WorkspaceScreen', () => {
   it.each([
     ['feed', 'Your feed is empty'],
     ['messages', 'No messages yet'],
-    ['groups', 'You are not in any groups yet'],
     ['dashboard', 'Your dashboard is empty'],
     ['reports', 'You have not filed any reports'],
   ])('/%s shows a signed-in user its empty state', async (slug, empty) => {

@@ -11,7 +11,7 @@ import { isWorkspaceSlug, type PersonalSlug, type WorkspaceSlug } from './slugs'
 import './workspace.css'
 
 /**
- * /feed, /messages, /groups, /dashboard, /reports, /admin need a signed-in
+ * /feed, /messages, /dashboard, /reports, /admin need a signed-in
  * user; /monitoring is public and points at the node's observability today.
  */
 export default function WorkspaceScreen() {

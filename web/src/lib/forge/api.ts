@@ -430,7 +430,7 @@ export function canMaintain(repo: Repository): boolean {
   return Boolean(repo.permissions?.admin || repo.permissions?.maintain)
 }
 
-/** Whether login owns repo (delete, collaborators, transfer are the owner's). */
+/** Whether login owns repo (delete, collaborators, transfer are the owner's), or owns the organization that does (admin). */
 export function isOwner(repo: Repository, login: string | undefined): boolean {
-  return Boolean(login) && repo.owner.login.toLowerCase() === login?.toLowerCase()
+  return Boolean(login) && (repo.owner.login.toLowerCase() === login?.toLowerCase() || Boolean(repo.permissions?.admin))
 }

@@ -1,0 +1,131 @@
+import { useMutation } from '@tanstack/react-query'
+import { type FormEvent, useId, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Button } from '@/components/Button'
+import { Card } from '@/components/Card'
+import { Paged } from '@/components/Lists'
+import { PageHeader } from '@/components/PageHeader'
+import { PreloadLink } from '@/components/PreloadLink'
+import { SignInNotice } from '@/components/SignInNotice'
+import { nav } from '@/lib/forge/nav'
+import { errorText } from '@/lib/http'
+import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { useSignedInUser } from '@/stores/useSignedInUser'
+import { createOrg, type Org, orgHref, orgNameProblem, PAGE_SIZE, useOrgList } from './api'
+import './orgs.css'
+
+/** /groups: the signed-in user's organizations, a form for a new one, and every organization on the chain. */
+export default function OrgsScreen() {
+  const { t } = useTranslation('orgs')
+  const user = useSignedInUser()
+  useDocumentTitle(t('groups.title'))
+  return (
+    <div className="stack">
+      <PageHeader title={t('groups.title')} lead={t('groups.lead')} />
+      {user ? (
+        <>
+          <OrgList mine label={t('groups.mine')} empty={t('groups.mineEmpty')} />
+          <NewOrgForm />
+        </>
+      ) : (
+        <SignInNotice message={t('groups.signIn')} />
+      )}
+      <OrgList mine={false} label={t('groups.all')} empty={t('groups.allEmpty')} />
+    </div>
+  )
+}
+
+function OrgList({ mine, label, empty }: { mine: boolean; label: string; empty: string }) {
+  const id = useId()
+  const [page, setPage] = useState(1)
+  const query = useOrgList(mine, page)
+  return (
+    <Card as="section" aria-labelledby={id}>
+      <h2 id={id}>{label}</h2>
+      <Paged query={query} page={page} onPage={setPage} limit={PAGE_SIZE} label={label} empty={empty}>
+        {(orgs) => (
+          <ul className="plain-list org-list">
+            {orgs.map((o) => (
+              <OrgRow key={o.id} org={o} />
+            ))}
+          </ul>
+        )}
+      </Paged>
+    </Card>
+  )
+}
+
+function OrgRow({ org }: { org: Org }) {
+  const { t } = useTranslation('orgs')
+  return (
+    <li>
+      <PreloadLink to={orgHref(org.username)} className="org-name">
+        {org.full_name || org.username}
+      </PreloadLink>
+      {org.full_name && <span className="muted"> @{org.username}</span>}
+      {org.description && <p className="muted org-description">{org.description}</p>}
+      {org.repo_count !== undefined && <span className="muted">{t('org.repoCount', { count: org.repo_count })}</span>}
+    </li>
+  )
+}
+
+function NewOrgForm() {
+  const { t } = useTranslation('orgs')
+  const id = useId()
+  const [name, setName] = useState('')
+  const [fullName, setFullName] = useState('')
+  const [description, setDescription] = useState('')
+  const [touched, setTouched] = useState(false)
+  const problem = orgNameProblem(name.trim())
+  const create = useMutation({
+    mutationFn: () => createOrg({ username: name.trim(), full_name: fullName.trim(), description: description.trim() }),
+    onSuccess: (org) => nav.go(orgHref(org.username)),
+  })
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    setTouched(true)
+    if (!problem) create.mutate()
+  }
+  const showProblem = touched && problem
+  return (
+    <Card as="section" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>{t('create.title')}</h2>
+      <p className="muted">{t('create.lead')}</p>
+      <form onSubmit={submit} noValidate aria-labelledby={`${id}-h`}>
+        <div className="field">
+          <label htmlFor={`${id}-name`}>{t('create.name')}</label>
+          <input
+            id={`${id}-name`}
+            value={name}
+            maxLength={39}
+            autoComplete="off"
+            required
+            aria-invalid={showProblem ? true : undefined}
+            aria-describedby={`${id}-name-help`}
+            onChange={(e) => setName(e.target.value)}
+            onBlur={() => setTouched(true)}
+          />
+          <span id={`${id}-name-help`} className={showProblem ? 'field-error' : 'muted'}>
+            {showProblem ? t(problem) : t('create.nameHelp')}
+          </span>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-full`}>{t('create.fullName')}</label>
+          <input id={`${id}-full`} value={fullName} maxLength={100} onChange={(e) => setFullName(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-desc`}>{t('create.description')}</label>
+          <input id={`${id}-desc`} value={description} maxLength={255} onChange={(e) => setDescription(e.target.value)} />
+        </div>
+        {create.isError && (
+          <p className="alert-error" role="alert">
+            {errorText(create.error)}
+          </p>
+        )}
+        <Button type="submit" disabled={create.isPending}>
+          {create.isPending ? t('create.submitting') : t('create.submit')}
+        </Button>
+      </form>
+    </Card>
+  )
+}

@@ -1,0 +1,280 @@
+import { useMutation } from '@tanstack/react-query'
+import { type FormEvent, useId, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Button } from '@/components/Button'
+import { Card } from '@/components/Card'
+import { Paged } from '@/components/Lists'
+import { PreloadLink } from '@/components/PreloadLink'
+import { QueryState } from '@/components/QueryState'
+import { repoHref } from '@/lib/forge/api'
+import { errorText } from '@/lib/http'
+import {
+  addTeamMember,
+  addTeamRepo,
+  createTeam,
+  deleteTeam,
+  type Org,
+  PAGE_SIZE,
+  removeTeamMember,
+  removeTeamRepo,
+  type Team,
+  TEAM_PERMISSIONS,
+  useInvalidateOrgs,
+  useOrgTeams,
+  useTeamMembers,
+  useTeamRepos,
+} from './api'
+
+/** An organization's teams, each with its members and repositories; owners create, change and delete them. */
+export function TeamsPanel({ org, owner }: { org: Org; owner: boolean }) {
+  const { t } = useTranslation('orgs')
+  const [page, setPage] = useState(1)
+  const query = useOrgTeams(org.username, page)
+  return (
+    <div className="stack">
+      <Card as="section" aria-label={t('org.tabs.teams')}>
+        <Paged query={query} page={page} onPage={setPage} limit={PAGE_SIZE} label={t('org.tabs.teams')} empty={t('teams.empty')}>
+          {(teams) => (
+            <ul className="plain-list team-list">
+              {teams.map((team) => (
+                <TeamRow key={team.id} org={org} team={team} owner={owner} />
+              ))}
+            </ul>
+          )}
+        </Paged>
+      </Card>
+      {owner && <NewTeamForm org={org} />}
+    </div>
+  )
+}
+
+function TeamRow({ org, team, owner }: { org: Org; team: Team; owner: boolean }) {
+  const { t } = useTranslation('orgs')
+  const [open, setOpen] = useState(false)
+  const panel = useId()
+  const invalidate = useInvalidateOrgs()
+  const del = useMutation({ mutationFn: () => deleteTeam(team.id), onSuccess: invalidate })
+  return (
+    <li>
+      <div className="org-member-row">
+        <div>
+          <strong>{team.name}</strong> <span className="muted">{t(`perm.${team.permission}`)}</span>
+          {team.description && <p className="muted org-description">{team.description}</p>}
+        </div>
+        <div>
+          <Button size="sm" variant="outline" aria-expanded={open} aria-controls={panel} onClick={() => setOpen(!open)}>
+            {open ? t('teams.hide') : t('teams.show')}
+          </Button>
+          {owner && team.permission !== 'owner' && (
+            <Button size="sm" variant="danger" disabled={del.isPending} onClick={() => del.mutate()} aria-label={t('teams.deleteNamed', { name: team.name })}>
+              {t('teams.delete')}
+            </Button>
+          )}
+        </div>
+      </div>
+      {del.isError && (
+        <p className="alert-error" role="alert">
+          {errorText(del.error)}
+        </p>
+      )}
+      {open && (
+        <div id={panel} className="stack">
+          <TeamMembers org={org} team={team} owner={owner} />
+          <TeamRepos org={org} team={team} owner={owner} />
+        </div>
+      )}
+    </li>
+  )
+}
+
+function TeamMembers({ org, team, owner }: { org: Org; team: Team; owner: boolean }) {
+  const { t } = useTranslation('orgs')
+  const id = useId()
+  const query = useTeamMembers(org.username, team.id)
+  const invalidate = useInvalidateOrgs()
+  const [login, setLogin] = useState('')
+  const add = useMutation({
+    mutationFn: () => addTeamMember(team.id, login.trim()),
+    onSuccess: () => {
+      setLogin('')
+      return invalidate()
+    },
+  })
+  const remove = useMutation({ mutationFn: (who: string) => removeTeamMember(team.id, who), onSuccess: invalidate })
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    if (login.trim()) add.mutate()
+  }
+  return (
+    <section aria-labelledby={`${id}-h`}>
+      <h3 id={`${id}-h`}>{t('teams.members')}</h3>
+      <QueryState query={query}>
+        {(page) =>
+          page.items.length === 0 ? (
+            <p className="muted">{t('teams.membersEmpty')}</p>
+          ) : (
+            <ul className="plain-list">
+              {page.items.map((u) => (
+                <li key={u.login} className="org-member-row">
+                  <PreloadLink to={`/user/${encodeURIComponent(u.login)}`}>{u.login}</PreloadLink>
+                  {owner && (
+                    <Button size="sm" variant="ghost" disabled={remove.isPending} onClick={() => remove.mutate(u.login)} aria-label={t('teams.removeMemberNamed', { login: u.login })}>
+                      {t('teams.remove')}
+                    </Button>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </QueryState>
+      {owner && (
+        <form onSubmit={submit} className="org-inline-form">
+          <div className="field">
+            <label htmlFor={`${id}-u`}>{t('teams.username')}</label>
+            <input id={`${id}-u`} value={login} autoComplete="off" onChange={(e) => setLogin(e.target.value)} />
+          </div>
+          <Button type="submit" size="sm" disabled={add.isPending || !login.trim()}>
+            {t('teams.addMember')}
+          </Button>
+        </form>
+      )}
+      {(add.isError || remove.isError) && (
+        <p className="alert-error" role="alert">
+          {errorText(add.error ?? remove.error)}
+        </p>
+      )}
+    </section>
+  )
+}
+
+function TeamRepos({ org, team, owner }: { org: Org; team: Team; owner: boolean }) {
+  const { t } = useTranslation('orgs')
+  const id = useId()
+  const query = useTeamRepos(org.username, team.id)
+  const invalidate = useInvalidateOrgs()
+  const [repo, setRepo] = useState('')
+  const add = useMutation({
+    mutationFn: () => addTeamRepo(team.id, org.username, repo.trim()),
+    onSuccess: () => {
+      setRepo('')
+      return invalidate()
+    },
+  })
+  const remove = useMutation({ mutationFn: (name: string) => removeTeamRepo(team.id, org.username, name), onSuccess: invalidate })
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    if (repo.trim()) add.mutate()
+  }
+  const manageable = owner && !team.includes_all_repositories
+  return (
+    <section aria-labelledby={`${id}-h`}>
+      <h3 id={`${id}-h`}>{t('teams.repos')}</h3>
+      {team.includes_all_repositories && <p className="muted">{t('teams.allRepos')}</p>}
+      <QueryState query={query}>
+        {(page) =>
+          page.items.length === 0 ? (
+            <p className="muted">{t('teams.reposEmpty')}</p>
+          ) : (
+            <ul className="plain-list">
+              {page.items.map((r) => (
+                <li key={r.id} className="org-member-row">
+                  <PreloadLink to={repoHref.home(r.owner.login, r.name)}>{r.name}</PreloadLink>
+                  {manageable && (
+                    <Button size="sm" variant="ghost" disabled={remove.isPending} onClick={() => remove.mutate(r.name)} aria-label={t('teams.removeRepoNamed', { name: r.name })}>
+                      {t('teams.remove')}
+                    </Button>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </QueryState>
+      {manageable && (
+        <form onSubmit={submit} className="org-inline-form">
+          <div className="field">
+            <label htmlFor={`${id}-r`}>{t('teams.repoName')}</label>
+            <input id={`${id}-r`} value={repo} autoComplete="off" onChange={(e) => setRepo(e.target.value)} />
+          </div>
+          <Button type="submit" size="sm" disabled={add.isPending || !repo.trim()}>
+            {t('teams.addRepo')}
+          </Button>
+        </form>
+      )}
+      {(add.isError || remove.isError) && (
+        <p className="alert-error" role="alert">
+          {errorText(add.error ?? remove.error)}
+        </p>
+      )}
+    </section>
+  )
+}
+
+function NewTeamForm({ org }: { org: Org }) {
+  const { t } = useTranslation('orgs')
+  const id = useId()
+  const invalidate = useInvalidateOrgs()
+  const [name, setName] = useState('')
+  const [description, setDescription] = useState('')
+  const [permission, setPermission] = useState<(typeof TEAM_PERMISSIONS)[number]>('write')
+  const [canCreate, setCanCreate] = useState(false)
+  const [allRepos, setAllRepos] = useState(false)
+  const create = useMutation({
+    mutationFn: () =>
+      createTeam(org.username, { name: name.trim(), description: description.trim(), permission, can_create_org_repo: canCreate, includes_all_repositories: allRepos }),
+    onSuccess: () => {
+      setName('')
+      setDescription('')
+      return invalidate()
+    },
+  })
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    if (name.trim()) create.mutate()
+  }
+  return (
+    <Card as="section" aria-labelledby={`${id}-h`}>
+      <h2 id={`${id}-h`}>{t('teams.newTitle')}</h2>
+      <form onSubmit={submit} aria-labelledby={`${id}-h`}>
+        <div className="field">
+          <label htmlFor={`${id}-n`}>{t('teams.name')}</label>
+          <input id={`${id}-n`} value={name} maxLength={255} autoComplete="off" required onChange={(e) => setName(e.target.value)} />
+          <span className="muted">{t('teams.nameHelp')}</span>
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-d`}>{t('teams.description')}</label>
+          <input id={`${id}-d`} value={description} maxLength={255} onChange={(e) => setDescription(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-p`}>{t('teams.permission')}</label>
+          <select id={`${id}-p`} value={permission} onChange={(e) => setPermission(e.target.value as (typeof TEAM_PERMISSIONS)[number])}>
+            {TEAM_PERMISSIONS.map((p) => (
+              <option key={p} value={p}>
+                {t(`perm.${p}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field checkbox-field">
+          <label>
+            <input type="checkbox" checked={allRepos} onChange={(e) => setAllRepos(e.target.checked)} /> {t('teams.includesAll')}
+          </label>
+        </div>
+        <div className="field checkbox-field">
+          <label>
+            <input type="checkbox" checked={canCreate} onChange={(e) => setCanCreate(e.target.checked)} /> {t('teams.canCreate')}
+          </label>
+        </div>
+        {create.isError && (
+          <p className="alert-error" role="alert">
+            {errorText(create.error)}
+          </p>
+        )}
+        <Button type="submit" disabled={create.isPending || !name.trim()}>
+          {create.isPending ? t('teams.creating') : t('teams.create')}
+        </Button>
+      </form>
+    </Card>
+  )
+}

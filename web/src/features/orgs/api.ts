@@ -1,0 +1,153 @@
+// Organizations and teams: Gitea's /orgs and /teams API, which the chain's
+// org.* and team.* actions back. Memberships are on chain, so public.
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
+import { deleteJSON, getJSON, patchJSON, postJSON, putJSON, retryUnlessNotFound } from '@/lib/http'
+import { getPage, type Repository, type User } from '@/lib/forge/api'
+
+/** Gitea's Organization, as GET /api/v1/orgs/{org} gives it. */
+export interface Org {
+  id: number
+  username: string
+  full_name: string
+  description: string
+  website: string
+  location: string
+  visibility: string
+  repo_count?: number
+}
+
+export type TeamPermission = 'read' | 'write' | 'admin' | 'owner'
+export const TEAM_PERMISSIONS = ['read', 'write', 'admin'] as const
+
+/** Gitea's Team. */
+export interface Team {
+  id: number
+  name: string
+  description: string
+  organization: Org | null
+  permission: TeamPermission
+  units: string[]
+  includes_all_repositories: boolean
+  can_create_org_repo: boolean
+  members_count?: number
+}
+
+export const PAGE_SIZE = 20
+
+const enc = encodeURIComponent
+const orgApi = (org: string) => `/api/v1/orgs/${enc(org)}`
+const paged = { retry: retryUnlessNotFound, placeholderData: keepPreviousData }
+
+export const orgKeys = {
+  all: ['orgs'] as const,
+  org: (name: string) => ['orgs', 'one', name.toLowerCase()] as const,
+}
+
+/** The signed-in user's organizations, or every organization. */
+export function useOrgList(mine: boolean, page: number) {
+  return useQuery({
+    queryKey: [...orgKeys.all, mine ? 'mine' : 'all', page],
+    queryFn: () => getPage<Org>(mine ? '/api/v1/user/orgs' : '/api/v1/orgs', {}, page, PAGE_SIZE),
+    ...paged,
+  })
+}
+
+export function useOrg(name: string) {
+  return useQuery({ queryKey: orgKeys.org(name), queryFn: () => getJSON<Org>(orgApi(name)), retry: retryUnlessNotFound })
+}
+
+export function useOrgRepos(name: string, page: number) {
+  return useQuery({
+    queryKey: [...orgKeys.org(name), 'repos', page],
+    queryFn: () => getPage<Repository>(`${orgApi(name)}/repos`, {}, page, PAGE_SIZE),
+    ...paged,
+  })
+}
+
+export function useOrgMembers(name: string, page: number) {
+  return useQuery({
+    queryKey: [...orgKeys.org(name), 'members', page],
+    queryFn: () => getPage<User>(`${orgApi(name)}/members`, {}, page, PAGE_SIZE),
+    ...paged,
+  })
+}
+
+export function useOrgTeams(name: string, page: number) {
+  return useQuery({
+    queryKey: [...orgKeys.org(name), 'teams', page],
+    queryFn: () => getPage<Team>(`${orgApi(name)}/teams`, {}, page, PAGE_SIZE),
+    ...paged,
+  })
+}
+
+export function useTeamMembers(org: string, team: number) {
+  return useQuery({
+    queryKey: [...orgKeys.org(org), 'team', team, 'members'],
+    queryFn: () => getPage<User>(`/api/v1/teams/${team}/members`, {}, 1, 50),
+    retry: retryUnlessNotFound,
+  })
+}
+
+export function useTeamRepos(org: string, team: number) {
+  return useQuery({
+    queryKey: [...orgKeys.org(org), 'team', team, 'repos'],
+    queryFn: () => getPage<Repository>(`/api/v1/teams/${team}/repos`, {}, 1, 50),
+    retry: retryUnlessNotFound,
+  })
+}
+
+/** The signed-in user's teams: whether they own an organization is whether they are in its Owners team. */
+export function useMyTeams(enabled: boolean) {
+  return useQuery({
+    queryKey: [...orgKeys.all, 'my-teams'],
+    queryFn: () => getPage<Team>('/api/v1/user/teams', {}, 1, 50),
+    enabled,
+  })
+}
+
+/** Refetches everything shown of organizations after a change. */
+export function useInvalidateOrgs() {
+  const client = useQueryClient()
+  return () => client.invalidateQueries({ queryKey: orgKeys.all })
+}
+
+export interface CreateOrgInput {
+  username: string
+  full_name: string
+  description: string
+}
+
+export const createOrg = (input: CreateOrgInput) => postJSON<Org>('/api/v1/orgs', input)
+export const editOrg = (org: string, input: Partial<Omit<Org, 'id' | 'username'>>) => patchJSON<Org>(orgApi(org), input)
+export const deleteOrg = (org: string) => deleteJSON(orgApi(org))
+export const removeOrgMember = (org: string, login: string) => deleteJSON(`${orgApi(org)}/members/${enc(login)}`)
+
+export interface CreateTeamInput {
+  name: string
+  description: string
+  permission: (typeof TEAM_PERMISSIONS)[number]
+  can_create_org_repo: boolean
+  includes_all_repositories: boolean
+}
+
+export const createTeam = (org: string, input: CreateTeamInput) => postJSON<Team>(`${orgApi(org)}/teams`, { ...input, units: ['repo.code', 'repo.issues', 'repo.pulls'] })
+export const deleteTeam = (team: number) => deleteJSON(`/api/v1/teams/${team}`)
+export const addTeamMember = (team: number, login: string) => putJSON<void>(`/api/v1/teams/${team}/members/${enc(login)}`, {})
+export const removeTeamMember = (team: number, login: string) => deleteJSON(`/api/v1/teams/${team}/members/${enc(login)}`)
+export const addTeamRepo = (team: number, org: string, repo: string) => putJSON<void>(`/api/v1/teams/${team}/repos/${enc(org)}/${enc(repo)}`, {})
+export const removeTeamRepo = (team: number, org: string, repo: string) => deleteJSON(`/api/v1/teams/${team}/repos/${enc(org)}/${enc(repo)}`)
+
+/** POST /repos/{owner}/{repo}/transfer: to a user or an organization the actor owns. */
+export const transferRepo = (owner: string, repo: string, newOwner: string) =>
+  postJSON<Repository>(`/api/v1/repos/${enc(owner)}/${enc(repo)}/transfer`, { new_owner: newOwner })
+
+/** The page of an organization. */
+export const orgHref = (name: string) => `/org/${enc(name)}`
+
+/** Whether name can name an organization: a username's shape (Gitea's), 1 to 39 characters. */
+export function orgNameProblem(name: string): string | null {
+  if (name === '') return 'create.errors.nameRequired'
+  if (name.length > 39) return 'create.errors.nameTooLong'
+  if (!/^[A-Za-z0-9]+([-_.][A-Za-z0-9]+)*$/.test(name)) return 'create.errors.nameChars'
+  return null
+}
