@@ -36,6 +36,7 @@ var forgeTables = []string{
 	"forge_collaborators", "forge_stars", "forge_watches", "forge_labels", "forge_issues",
 	"forge_issue_labels", "forge_issue_assignees", "forge_comments", "forge_pulls",
 	"forge_reviews", "forge_review_comments", "forge_ref_updates", "forge_manifests",
+	"forge_commit_statuses", "forge_branch_protections",
 }
 
 // resetForge deletes the chain's forge rows, keeping the private store's.
@@ -98,6 +99,8 @@ func writeChange(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 		func() error { return writeFlag(ctx, tx, c, "forge_watches", ch.Watch) },
 		func() error { return writeRef(ctx, tx, c) },
 		func() error { return writeManifest(ctx, tx, c) },
+		func() error { return writeStatus(ctx, tx, c) },
+		func() error { return writeProtection(ctx, tx, c) },
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {

@@ -46,3 +46,6 @@ func (PullClose) ActionName() string       { return "pr.close" }
 func (PullReopen) ActionName() string      { return "pr.reopen" }
 func (PullReview) ActionName() string      { return "pr.review" }
 func (PullMerge) ActionName() string       { return "pr.merge" }
+func (StatusCreate) ActionName() string    { return "status.create" }
+func (BranchProtect) ActionName() string   { return "branch.protect" }
+func (BranchUnprotect) ActionName() string { return "branch.unprotect" }

@@ -86,6 +86,9 @@ func init() {
 		"pr.reopen":             {PullReopen{}, func(s *session, p []byte) error { return issueSetState(s, p, true, StateOpen) }},
 		"pr.review":             {PullReview{}, pullReview},
 		"pr.merge":              {PullMerge{}, pullMerge},
+		"status.create":         {StatusCreate{}, statusCreate},
+		"branch.protect":        {BranchProtect{}, branchProtect},
+		"branch.unprotect":      {BranchUnprotect{}, branchUnprotect},
 	}
 }
 

@@ -180,6 +180,12 @@ type Change struct {
 	Ref *RefUpdate `json:"ref,omitempty"`
 	// Manifest is a manifest of big objects recorded after their push.
 	Manifest *ManifestRecord `json:"manifest,omitempty"`
+	// Status is a commit status set (status.create).
+	Status *Status `json:"status,omitempty"`
+	// Protection is a branch's rule as set; DeletedProtection the rule
+	// branch.unprotect removed.
+	Protection        *Protection `json:"protection,omitempty"`
+	DeletedProtection *Protection `json:"deletedProtection,omitempty"`
 	// ClosedIssues are the issues a merged pull request closed ("fixes #3").
 	ClosedIssues []Issue `json:"closedIssues,omitempty"`
 	// Contributions is the accepted work the action brings the rewards module.
@@ -208,6 +214,12 @@ func (c Change) RepoID() uint64 {
 		return c.Ref.Repo
 	case c.Manifest != nil:
 		return c.Manifest.Repo
+	case c.Status != nil:
+		return c.Status.Repo
+	case c.Protection != nil:
+		return c.Protection.Repo
+	case c.DeletedProtection != nil:
+		return c.DeletedProtection.Repo
 	}
 	return 0
 }
