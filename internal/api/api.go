@@ -110,6 +110,8 @@ func (a *API) routes(mux *http.ServeMux) {
 	}
 	a.registerAuth(mux)
 	a.registerRepos(mux)
+	a.registerStatuses(mux)
+	a.registerBranchWrites(mux)
 	a.registerIssues(mux)
 	a.registerSearch(mux)
 	a.registerActivity(mux)

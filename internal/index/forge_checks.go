@@ -204,3 +204,24 @@ func (p Protection) Whitelisted(a common.Address) bool {
 	}
 	return false
 }
+
+// CommitStatusByID is one status.
+func (ix *Index) CommitStatusByID(ctx context.Context, repo, id uint64) (CommitStatus, error) {
+	rows, err := ix.rdb.QueryContext(ctx, `SELECT `+statusCols+` FROM forge_commit_statuses s
+		LEFT JOIN chain_accounts a ON a.address = s.creator WHERE s.repo_id = $1 AND s.id = $2`, int64(repo), int64(id))
+	if err != nil {
+		return CommitStatus{}, fmt.Errorf("read status %d: %w", id, err)
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return CommitStatus{}, fmt.Errorf("read status %d: %w", id, err)
+		}
+		return CommitStatus{}, notFound("status %d does not exist", id)
+	}
+	st, err := scanStatus(rows)
+	if err != nil {
+		return CommitStatus{}, fmt.Errorf("read status %d: %w", id, err)
+	}
+	return st, nil
+}
