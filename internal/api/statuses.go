@@ -21,14 +21,15 @@ func (a *API) registerStatuses(mux *http.ServeMux) {
 	const repo = "/api/v1/repos/{owner}/{repo}"
 	mux.HandleFunc("POST "+repo+"/statuses/{sha}", a.signedIn(auth.ScopeWrite, a.createStatus))
 	mux.HandleFunc("GET "+repo+"/statuses/{sha}", a.serve(a.listStatuses))
-	mux.HandleFunc("GET "+repo+"/commits/{ref}/statuses", a.serve(a.listStatuses))
-	mux.HandleFunc("GET "+repo+"/commits/{ref}/status", a.serve(a.getCombinedStatus))
+	mux.HandleFunc("GET "+repo+"/commits/{commitish}/statuses", a.serve(a.listStatuses))
+	mux.HandleFunc("GET "+repo+"/commits/{commitish}/status", a.serve(a.getCombinedStatus))
 }
 
 // commitStatusJSON is Gitea's CommitStatus.
 type commitStatusJSON struct {
-	ID          int64         `json:"id"`
-	State       string        `json:"state"`
+	ID int64 `json:"id"`
+	// State is "status" in Gitea's CommitStatus (its combined status says "state").
+	State       string        `json:"status"`
 	TargetURL   string        `json:"target_url"`
 	Description string        `json:"description"`
 	URL         string        `json:"url"`
@@ -89,7 +90,8 @@ func (a *API) createStatus(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// statusSHA is the commit of the path: {sha} as given, or {ref} resolved.
+// statusSHA is the commit of the path: {sha} as given, or {commitish} (a
+// branch, tag or commit; a branch with a slash is sent escaped) resolved.
 func (a *API) statusSHA(r *http.Request) (index.Repo, string, error) {
 	if sha := r.PathValue("sha"); sha != "" {
 		rec, _, err := a.repoOf(r)
@@ -105,7 +107,7 @@ func (a *API) statusSHA(r *http.Request) (index.Repo, string, error) {
 	if err != nil {
 		return index.Repo{}, "", err
 	}
-	sha, _, err := a.resolve(r, c, r.PathValue("ref"))
+	sha, _, err := a.resolve(r, c, r.PathValue("commitish"))
 	return c.repo, sha, err
 }
 
