@@ -14,6 +14,7 @@ import { canMaintain, type Repository, repoHref } from '@/lib/forge/api'
 import { CommitAuthor } from '@/components/CommitAuthor'
 import { parseDiff } from '@/lib/forge/diff'
 import { DiffView, type LineAnchor } from '@/components/DiffView'
+import { CommitStatusIcon } from '@/components/CommitStatus'
 import { shortSha, subject, useForgeFormat } from '@/lib/forge/format'
 import { nav } from '@/lib/forge/nav'
 import { RepoPage } from '@/features/repositories'
@@ -126,7 +127,8 @@ function PullDetail({ repo, pr }: { repo: Repository; pr: PullRequest }) {
             {pr.merged
               ? t('pull.merged', { head: pr.head.label || pr.head.ref, base: pr.base.ref, when: fmt.ago(pr.merged_at ?? undefined) })
               : t('pull.wantsToMerge', { head: pr.head.label || pr.head.ref, base: pr.base.ref })}
-          </span>
+          </span>{' '}
+          <CommitStatusIcon owner={repo.owner.login} repo={repo.name} sha={pr.head.sha} />
         </p>
       </header>
       <Tabs label={t('pull.tabs')} tabs={TABS.map((id) => ({ id, label: t(`pull.tab.${id}`) }))} selected={tab} onSelect={setTab}>
