@@ -8,6 +8,7 @@ import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { type Branch, type Repository, repoHref, useBranches } from '@/lib/forge/api'
 import { shortSha, subject, useForgeFormat } from '@/lib/forge/format'
 import { RepoPage } from './RepoLayout'
+import { BranchRowActions, NewBranchForm } from './BranchActions'
 
 /** A repository's branches with their last commit; the default and protected ones are marked. */
 export default function BranchesScreen() {
@@ -15,7 +16,7 @@ export default function BranchesScreen() {
 }
 
 function Branches({ repo }: { repo: Repository }) {
-  const { t } = useTranslation('repositories')
+  const { t } = useTranslation(['repositories', 'branches'])
   const fmt = useForgeFormat()
   const branches = useBranches(repo.owner.login, repo.name)
   useDocumentTitle(t('branches.title', { repo: repo.full_name }))
@@ -45,11 +46,22 @@ function Branches({ repo }: { repo: Repository }) {
     { heading: t('branches.columns.updated'), cell: (b) => (b.commit.timestamp ? <time dateTime={b.commit.timestamp}>{fmt.ago(b.commit.timestamp)}</time> : '—') },
     { heading: t('branches.columns.history'), cell: (b) => <PreloadLink to={repoHref.commits(o, repo.name, b.name)}>{t('branches.commits')}</PreloadLink> },
   ]
+  const canPush = Boolean(repo.permissions?.push)
+  if (canPush) columns.push({ heading: t('branches:actions'), cell: (b) => <BranchRowActions repo={repo} branch={b} /> })
   return (
     <div className="stack">
       <PageHeader title={t('branches.heading')} />
       <QueryState query={branches}>
-        {(list) => (list.length === 0 ? <EmptyState message={t('branches.empty')} /> : <ChainTable rows={list} rowKey={(b) => b.name} columns={columns} caption={t('branches.heading')} />)}
+        {(list) =>
+          list.length === 0 ? (
+            <EmptyState message={t('branches.empty')} />
+          ) : (
+            <>
+              {canPush && <NewBranchForm repo={repo} branches={list} />}
+              <ChainTable rows={list} rowKey={(b) => b.name} columns={columns} caption={t('branches.heading')} />
+            </>
+          )
+        }
       </QueryState>
     </div>
   )

@@ -13,6 +13,7 @@ import { useSignedInUser } from '@/stores/useSignedInUser'
 import { canMaintain, deleteRepo, editRepo, isOwner, type Permission, PERMISSIONS, putCollaborator, removeCollaborator, type Repository, useCollaborators, useInvalidateRepo } from '@/lib/forge/api'
 import { nav } from '@/lib/forge/nav'
 import { RepoPage } from './RepoLayout'
+import { BranchProtectionSettings } from './BranchProtectionSettings'
 import { errorText } from '@/lib/http'
 
 /** A repository's settings: description, collaborators (owner) and deletion (owner, confirmed by typing the name). */
@@ -42,6 +43,7 @@ function Settings({ repo, owner }: { repo: Repository; owner: boolean }) {
       <PageHeader title={t('settings.heading')} />
       <GeneralSettings repo={repo} />
       {owner && <Collaborators repo={repo} />}
+      {owner && <BranchProtectionSettings repo={repo} />}
       {owner && <DeleteRepository repo={repo} />}
     </div>
   )
