@@ -15,6 +15,7 @@ import { CommitAuthor } from '@/components/CommitAuthor'
 import { parseDiff } from '@/lib/forge/diff'
 import { DiffView, type LineAnchor } from '@/components/DiffView'
 import { CommitStatusIcon } from '@/components/CommitStatus'
+import { MergeRequirements } from './MergeRequirements'
 import { shortSha, subject, useForgeFormat } from '@/lib/forge/format'
 import { nav } from '@/lib/forge/nav'
 import { RepoPage } from '@/features/repositories'
@@ -256,6 +257,7 @@ function MergeBox({ repo, pr }: { repo: Repository; pr: PullRequest }) {
       ) : (
         <p className="merge-ok">{t('merge.clean')}</p>
       )}
+      <MergeRequirements repo={repo} pr={pr} />
       {canMaintain(repo) ? (
         <div className="merge-controls">
           <div className="field">

@@ -227,3 +227,12 @@ export function useCompare(owner: string, repo: string, base: string, head: stri
 
 /** The unified diff of a comparison, for the diff viewer. */
 export const comparisonDiff = (c: Comparison) => c.files.map((f) => f.patch ?? '').join('')
+
+/** Approvals that stand: each reviewer's latest verdict, approving. */
+export function approvalsOf(reviews: PullReview[]): number {
+  const latest = new Map<string, PullReview['state']>()
+  for (const r of reviews) {
+    if ((r.state === 'APPROVED' || r.state === 'REQUEST_CHANGES') && !r.dismissed) latest.set(r.user.login, r.state)
+  }
+  return [...latest.values()].filter((s) => s === 'APPROVED').length
+}
