@@ -184,3 +184,32 @@ func TestProtectedMerge(t *testing.T) {
 		t.Fatalf("merged: %v %v %+v", ok, err, got)
 	}
 }
+
+// A private repository's statuses, rules and comparisons are hidden (404)
+// from people who cannot read it, and its writers use them as anywhere.
+func TestPrivateStatusesAndRulesStayHidden(t *testing.T) {
+	t.Parallel()
+	n := forgetest.Start(t)
+	alice, bob := signUpForSDK(t, n), signUpForSDK(t, n)
+	c, owner := alice.client, alice.login
+	const name = "secret"
+	_, _, err := c.CreateRepo(gitea.CreateRepoOption{Name: name, AutoInit: true, Readme: "Default", Private: true})
+	check(t, "CreateRepo", err)
+	wt := n.Clone(n.Remote(&forgetest.User{Token: alice.token}, owner, name))
+	sha := strings.TrimSpace(n.Git(wt, "rev-parse", "HEAD"))
+	_, _, err = c.CreateStatus(owner, name, sha, gitea.CreateStatusOption{State: gitea.StatusSuccess, Context: "ci"})
+	check(t, "CreateStatus", err)
+	_, _, err = c.CreateBranchProtection(owner, name, gitea.CreateBranchProtectionOption{RuleName: "main", RequiredApprovals: 1})
+	check(t, "CreateBranchProtection", err)
+	if got, _, err := c.GetCombinedStatus(owner, name, "main"); err != nil || got.State != gitea.StatusSuccess {
+		t.Fatalf("owner's combined status: %v %+v", err, got)
+	}
+	stranger := &forgetest.User{Token: bob.token}
+	base := "/api/v1/repos/" + owner + "/" + name
+	for _, path := range []string{"/statuses/" + sha, "/commits/main/status", "/branch_protections", "/branch_protections/main", "/compare/main...main"} {
+		n.JSON("GET", base+path, stranger, nil, http.StatusNotFound, nil)
+		n.JSON("GET", base+path, nil, nil, http.StatusNotFound, nil)
+	}
+	n.JSON("POST", base+"/statuses/"+sha, stranger, map[string]string{"state": "failure"}, http.StatusNotFound, nil)
+	n.JSON("DELETE", base+"/branch_protections/main", stranger, nil, http.StatusNotFound, nil)
+}
