@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { type Repository } from '@/lib/forge/api'
-import { useProtections } from '@/lib/forge/branches'
+import { type BranchProtection, useProtections } from '@/lib/forge/branches'
 import { useCombinedStatus } from '@/lib/forge/statuses'
 import { approvalsOf, type PullRequest, useReviews } from './api'
 
@@ -11,13 +11,17 @@ import { approvalsOf, type PullRequest, useReviews } from './api'
  * this says why in advance.
  */
 export function MergeRequirements({ repo, pr }: { repo: Repository; pr: PullRequest }) {
+  const rules = useProtections(repo.owner.login, repo.name)
+  const rule = rules.data?.find((r) => r.rule_name === pr.base.ref)
+  // Only a rule loads the texts that explain it.
+  return rule ? <Requirements repo={repo} pr={pr} rule={rule} /> : null
+}
+
+function Requirements({ repo, pr, rule }: { repo: Repository; pr: PullRequest; rule: BranchProtection }) {
   const { t } = useTranslation(['branches', 'statuses'])
   const o = repo.owner.login
-  const rules = useProtections(o, repo.name)
-  const rule = rules.data?.find((r) => r.rule_name === pr.base.ref)
-  const status = useCombinedStatus(o, repo.name, pr.head.sha, Boolean(rule?.enable_status_check))
+  const status = useCombinedStatus(o, repo.name, pr.head.sha, rule.enable_status_check)
   const reviews = useReviews(o, repo.name, pr.number)
-  if (!rule) return null
   const items: { ok: boolean; text: string }[] = []
   if (rule.enable_status_check) {
     for (const context of rule.status_check_contexts) {

@@ -16,7 +16,9 @@ export default function BranchesScreen() {
 }
 
 function Branches({ repo }: { repo: Repository }) {
-  const { t } = useTranslation(['repositories', 'branches'])
+  const { t } = useTranslation('repositories')
+  // The actions' texts load with them, without holding the list back.
+  const { t: tb } = useTranslation('branches', { useSuspense: false })
   const fmt = useForgeFormat()
   const branches = useBranches(repo.owner.login, repo.name)
   useDocumentTitle(t('branches.title', { repo: repo.full_name }))
@@ -47,7 +49,7 @@ function Branches({ repo }: { repo: Repository }) {
     { heading: t('branches.columns.history'), cell: (b) => <PreloadLink to={repoHref.commits(o, repo.name, b.name)}>{t('branches.commits')}</PreloadLink> },
   ]
   const canPush = Boolean(repo.permissions?.push)
-  if (canPush) columns.push({ heading: t('branches:actions'), cell: (b) => <BranchRowActions repo={repo} branch={b} /> })
+  if (canPush) columns.push({ heading: tb('actions'), cell: (b) => <BranchRowActions repo={repo} branch={b} /> })
   return (
     <div className="stack">
       <PageHeader title={t('branches.heading')} />
