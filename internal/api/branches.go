@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/dforge/dforge/internal/gitstore"
+	"github.com/dforge/dforge/internal/usererr"
 )
 
 // Branches: the list and one branch (Gitea's Branch, with the viewer's
@@ -43,8 +44,10 @@ func (a *API) getBranch(w http.ResponseWriter, r *http.Request) error {
 		return gitError(err)
 	}
 	j, err := a.branchNamed(r, c, name)
-	if err != nil {
+	if ue, ok := usererr.As(err); ok && ue.Kind == usererr.NotFound {
 		return gitError(gitstore.ErrRefNotFound)
+	} else if err != nil {
+		return err
 	}
 	writeJSON(w, http.StatusOK, j)
 	return nil

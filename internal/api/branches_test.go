@@ -213,3 +213,46 @@ func TestPrivateStatusesAndRulesStayHidden(t *testing.T) {
 	n.JSON("POST", base+"/statuses/"+sha, stranger, map[string]string{"state": "failure"}, http.StatusNotFound, nil)
 	n.JSON("DELETE", base+"/branch_protections/main", stranger, nil, http.StatusNotFound, nil)
 }
+
+// A rule's push whitelist: git refuses anyone else's push, with the reason,
+// before anything moves.
+func TestPushWhitelist(t *testing.T) {
+	t.Parallel()
+	n := forgetest.Start(t)
+	alice, bob := signUpForSDK(t, n), signUpForSDK(t, n)
+	c, owner := alice.client, alice.login
+	const name = "listed"
+	_, _, err := c.CreateRepo(gitea.CreateRepoOption{Name: name, AutoInit: true, Readme: "Default"})
+	check(t, "CreateRepo", err)
+	_, err = c.AddCollaborator(owner, name, bob.login, gitea.AddCollaboratorOption{})
+	check(t, "AddCollaborator", err)
+	_, _, err = c.CreateBranch(owner, name, gitea.CreateBranchOption{BranchName: "release", OldBranchName: "main"})
+	check(t, "CreateBranch", err)
+	_, _, err = c.CreateBranchProtection(owner, name, gitea.CreateBranchProtectionOption{RuleName: "release", EnablePush: true,
+		EnablePushWhitelist: true, PushWhitelistUsernames: []string{owner}})
+	check(t, "CreateBranchProtection", err)
+	rule, _, err := c.GetBranchProtection(owner, name, "release")
+	if err != nil || len(rule.PushWhitelistUsernames) != 1 || rule.PushWhitelistUsernames[0] != owner {
+		t.Fatalf("GetBranchProtection: %v %+v", err, rule)
+	}
+	before, _, err := c.GetRepoBranch(owner, name, "release")
+	check(t, "GetRepoBranch", err)
+
+	wt := n.Clone(n.Remote(&forgetest.User{Token: bob.token}, owner, name))
+	n.Git(wt, "checkout", "-q", "release")
+	n.Commit(wt, "Bob's release", map[string]string{"bob.txt": "bob\n"})
+	out, err := n.TryGit(wt, "push", "origin", "release")
+	if err == nil || !strings.Contains(out, "not on its push whitelist") {
+		t.Fatalf("a push from someone off the whitelist: %v\n%s", err, out)
+	}
+	if got, _, err := c.GetRepoBranch(owner, name, "release"); err != nil || got.Commit.ID != before.Commit.ID {
+		t.Fatalf("release after a refused push: %v %+v", err, got)
+	}
+	// Bob's other branches are his to push.
+	n.Git(wt, "push", "-q", "origin", "HEAD:refs/heads/bob")
+
+	wa := n.Clone(n.Remote(&forgetest.User{Token: alice.token}, owner, name))
+	n.Git(wa, "checkout", "-q", "release")
+	n.Commit(wa, "Alice's release", map[string]string{"alice.txt": "alice\n"})
+	n.Git(wa, "push", "-q", "origin", "release")
+}
