@@ -256,3 +256,36 @@ func TestPushWhitelist(t *testing.T) {
 	n.Commit(wa, "Alice's release", map[string]string{"alice.txt": "alice\n"})
 	n.Git(wa, "push", "-q", "origin", "release")
 }
+
+// Renaming a branch (Gitea 1.22's PATCH) moves it in one recorded push; the
+// default branch keeps its name, and a taken name is refused.
+func TestRenameBranch(t *testing.T) {
+	t.Parallel()
+	n := forgetest.Start(t)
+	alice := signUpForSDK(t, n)
+	c, owner := alice.client, alice.login
+	const name = "renamed"
+	_, _, err := c.CreateRepo(gitea.CreateRepoOption{Name: name, AutoInit: true, Readme: "Default"})
+	check(t, "CreateRepo", err)
+	b, _, err := c.CreateBranch(owner, name, gitea.CreateBranchOption{BranchName: "old", OldBranchName: "main"})
+	check(t, "CreateBranch", err)
+	_, _, err = c.CreateBranch(owner, name, gitea.CreateBranchOption{BranchName: "taken", OldBranchName: "main"})
+	check(t, "CreateBranch", err)
+	u, base := &forgetest.User{Token: alice.token}, "/api/v1/repos/"+owner+"/"+name+"/branches/"
+	n.JSON("PATCH", base+"main", u, map[string]string{"name": "trunk"}, http.StatusForbidden, nil)
+	n.JSON("PATCH", base+"old", u, map[string]string{"name": "taken"}, http.StatusConflict, nil)
+	n.JSON("PATCH", base+"old", u, map[string]string{"name": "bad..name"}, http.StatusUnprocessableEntity, nil)
+	n.JSON("PATCH", base+"nope", u, map[string]string{"name": "x"}, http.StatusNotFound, nil)
+	n.JSON("PATCH", base+"old", u, map[string]string{"name": "new/name"}, http.StatusNoContent, nil)
+	got, _, err := c.GetRepoBranch(owner, name, "new/name")
+	if err != nil || got.Commit.ID != b.Commit.ID {
+		t.Fatalf("renamed branch: %v %+v", err, got)
+	}
+	if _, res, err := c.GetRepoBranch(owner, name, "old"); err == nil || res.StatusCode != http.StatusNotFound {
+		t.Fatalf("the old name after a rename: %v", err)
+	}
+	wt := n.Clone(n.Remote(u, owner, name))
+	if out := n.Git(wt, "ls-remote", "origin", "refs/heads/old", "refs/heads/new/name"); !strings.Contains(out, "refs/heads/new/name") || strings.Contains(out, "refs/heads/old") {
+		t.Fatalf("git after a rename: %q", out)
+	}
+}
