@@ -117,6 +117,8 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.registerRepos(mux)
 	a.registerReleases(mux)
 	a.registerOrgs(mux)
+	a.registerStatuses(mux)
+	a.registerBranchWrites(mux)
 	a.registerIssues(mux)
 	a.registerHooks(mux)
 	a.registerTopics(mux)

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/dforge/dforge/internal/gitstore"
+	"github.com/dforge/dforge/internal/usererr"
 )
 
 // Branches: the list and one branch (Gitea's Branch, with the viewer's
@@ -22,9 +23,13 @@ func (a *API) listBranches(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	rules, err := a.forge.Index().Protections(r.Context(), c.repo.ID)
+	if err != nil {
+		return err
+	}
 	out := []branchJSON{}
 	for _, b := range pageSlice(branches, p) {
-		out = append(out, c.branch(b))
+		out = append(out, withRule(c.branch(b), rules))
 	}
 	return a.respondList(w, r, p, int64(len(branches)), out, nil)
 }
@@ -38,15 +43,12 @@ func (a *API) getBranch(w http.ResponseWriter, r *http.Request) error {
 	if _, err := gitstore.ResolveBranch(r.Context(), c.dir, name); err != nil {
 		return gitError(err)
 	}
-	branches, err := gitstore.Branches(r.Context(), c.dir)
-	if err != nil {
+	j, err := a.branchNamed(r, c, name)
+	if ue, ok := usererr.As(err); ok && ue.Kind == usererr.NotFound {
+		return gitError(gitstore.ErrRefNotFound)
+	} else if err != nil {
 		return err
 	}
-	for _, b := range branches {
-		if b.Name == name {
-			writeJSON(w, http.StatusOK, c.branch(b))
-			return nil
-		}
-	}
-	return gitError(gitstore.ErrRefNotFound)
+	writeJSON(w, http.StatusOK, j)
+	return nil
 }

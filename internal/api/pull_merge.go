@@ -63,6 +63,11 @@ func (h *issuesAPI) mergePull(w http.ResponseWriter, r *http.Request) error {
 		writeJSON(w, http.StatusConflict, mergeConflictJSON{Message: ce.Error(), Code: "merge_conflict", Files: ce.Files})
 		return nil
 	}
+	if ue, ok := usererr.As(err); ok && ue.Code == "protected_branch" {
+		// Gitea answers a merge its branch protection refuses with 405.
+		writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"message": ue.Message, "code": ue.Code})
+		return nil
+	}
 	if err != nil {
 		return err
 	}

@@ -528,7 +528,7 @@ func (p *Pulls) Merge(ctx context.Context, actor common.Address, base index.Repo
 	// (or private store) checks the rules again.
 	ref := "refs/heads/" + pr.BaseBranch
 	if tip != old {
-		push := chainforge.RepoPush{Repo: base.ID, Updates: []chainforge.RefChange{{Ref: ref, Old: old, New: tip}}}
+		push := chainforge.RepoPush{Repo: base.ID, Updates: []chainforge.RefChange{{Ref: ref, Old: old, New: tip}}, Merge: number}
 		if _, err := p.svc.Do(ctx, actor, push); err != nil {
 			if ue, ok := usererr.As(err); ok && ue.Code == "stale_ref" {
 				return index.Pull{}, conflictErr("stale_ref", "%s moved while #%d was being merged (another push reached the chain first); merge again", pr.BaseBranch, number)

@@ -37,6 +37,7 @@ var forgeTables = []string{
 	"forge_issue_labels", "forge_issue_assignees", "forge_comments", "forge_pulls",
 	"forge_reviews", "forge_review_comments", "forge_ref_updates", "forge_manifests",
 	"forge_releases", "forge_release_assets", "forge_lfs_objects", "forge_repo_topics",
+	"forge_commit_statuses", "forge_branch_protections",
 }
 
 // resetForge deletes the chain's forge rows, keeping the private store's.
@@ -109,6 +110,8 @@ func writeChange(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 		func() error { return writeTeams(ctx, tx, c) },
 		func() error { return writeTeamMembers(ctx, tx, ch.TeamMembers) },
 		func() error { return writeTeamRepos(ctx, tx, ch.TeamRepos) },
+		func() error { return writeStatus(ctx, tx, c) },
+		func() error { return writeProtection(ctx, tx, c) },
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {

@@ -64,3 +64,6 @@ func (TeamMemberAdd) ActionName() string    { return "team.member.add" }
 func (TeamMemberRemove) ActionName() string { return "team.member.remove" }
 func (TeamRepoAdd) ActionName() string      { return "team.repo.add" }
 func (TeamRepoRemove) ActionName() string   { return "team.repo.remove" }
+func (StatusCreate) ActionName() string     { return "status.create" }
+func (BranchProtect) ActionName() string    { return "branch.protect" }
+func (BranchUnprotect) ActionName() string  { return "branch.unprotect" }

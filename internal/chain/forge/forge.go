@@ -107,6 +107,9 @@ func init() {
 		"team.member.remove":    {TeamMemberRemove{}, teamMemberRemove},
 		"team.repo.add":         {TeamRepoAdd{}, teamRepoAdd},
 		"team.repo.remove":      {TeamRepoRemove{}, teamRepoRemove},
+		"status.create":         {StatusCreate{}, statusCreate},
+		"branch.protect":        {BranchProtect{}, branchProtect},
+		"branch.unprotect":      {BranchUnprotect{}, branchUnprotect},
 	}
 }
 

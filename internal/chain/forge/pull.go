@@ -339,6 +339,9 @@ func pullMerge(s *session, payload []byte) error {
 	if err := validateSHA("mergeSha", p.MergeSHA); err != nil {
 		return err
 	}
+	if err := s.checkMergeRule(base, pr); err != nil {
+		return err
+	}
 	pr.Merged, pr.MergeSHA, pr.MergeStyle, pr.MergedBy, pr.MergedHeight = true, p.MergeSHA, p.Style, s.actor, s.env.Height
 	if err := s.setOpen(pr, false); err != nil {
 		return err

@@ -190,6 +190,12 @@ type Change struct {
 	Release *Release `json:"release,omitempty"`
 	// LFS are Git LFS objects recorded for the first time.
 	LFS []LFSObject `json:"lfs,omitempty"`
+	// Status is a commit status set (status.create).
+	Status *Status `json:"status,omitempty"`
+	// Protection is a branch's rule as set; DeletedProtection the rule
+	// branch.unprotect removed.
+	Protection        *Protection `json:"protection,omitempty"`
+	DeletedProtection *Protection `json:"deletedProtection,omitempty"`
 	// ClosedIssues are the issues a merged pull request closed ("fixes #3").
 	ClosedIssues []Issue `json:"closedIssues,omitempty"`
 	// Orgs are the organizations changed, in full; a deleted one has
@@ -231,6 +237,12 @@ func (c Change) RepoID() uint64 {
 		return c.Release.Repo
 	case len(c.LFS) > 0:
 		return c.LFS[0].Repo
+	case c.Status != nil:
+		return c.Status.Repo
+	case c.Protection != nil:
+		return c.Protection.Repo
+	case c.DeletedProtection != nil:
+		return c.DeletedProtection.Repo
 	}
 	return 0
 }

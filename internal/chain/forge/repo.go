@@ -429,6 +429,10 @@ type RepoPush struct {
 	// base32 form. The chain checks its form only; a replica reads it to
 	// fetch those objects in chunks.
 	Manifest string `json:"manifest,omitempty"`
+	// Merge, when the push moves a base branch to a pull request's merge,
+	// is that pull request's number: a protected branch nobody may push to
+	// takes it once the branch's merge requirements are met.
+	Merge uint64 `json:"merge,omitempty"`
 }
 
 // MaxManifest bounds a manifest CID's length (a CIDv1 of a sha2-256
@@ -500,6 +504,9 @@ func repoPush(s *session, payload []byte) error {
 	seen := make([]string, 0, len(updates))
 	for _, u := range updates {
 		if err := s.checkRefChange(r, u); err != nil {
+			return err
+		}
+		if err := s.checkRuledPush(r, u, p.Merge); err != nil {
 			return err
 		}
 		if slices.Contains(seen, u.Ref) {

@@ -233,8 +233,9 @@ func Level(p forge.Perm, signedIn bool) repoaccess.Level {
 
 // CheckUpdate refuses, before git applies a push, what the forge module
 // would refuse afterwards (the chain checks again, but by then git has
-// moved the ref): deleting or force-pushing a protected branch, and ref
-// names the module does not take.
+// moved the ref): deleting or force-pushing a protected branch, pushing to
+// a branch whose protection rule disables pushing or keeps it to a
+// whitelist, and ref names the module does not take.
 func (h *Repos) CheckUpdate(ctx context.Context, u *auth.User, r repoaccess.Repo, up repoaccess.RefUpdate) error {
 	rec, err := h.record(ctx, r)
 	if err != nil {
@@ -247,7 +248,14 @@ func (h *Repos) CheckUpdate(ctx context.Context, u *auth.User, r repoaccess.Repo
 		return usererr.Deniedf("ref %s is refused: refs/pull/ and refs/dforge/ are kept by the node", up.Ref)
 	}
 	branch, ok := strings.CutPrefix(up.Ref, "refs/heads/")
-	if !ok || !isProtected(rec, branch) {
+	if !ok {
+		return nil
+	}
+	rule, ruled, err := h.forge.Index().Protection(ctx, rec.ID, branch)
+	if err != nil {
+		return fmt.Errorf("read the protection of %s: %w", branch, err)
+	}
+	if !ruled && !isProtected(rec, branch) {
 		return nil
 	}
 	switch {
@@ -255,6 +263,10 @@ func (h *Repos) CheckUpdate(ctx context.Context, u *auth.User, r repoaccess.Repo
 		return protectedErr("Branch %s is protected: it cannot be deleted.", branch)
 	case up.Forced && !up.Created():
 		return protectedErr("Branch %s is protected: force-pushes are refused. Pull, merge or rebase onto it, and push again.", branch)
+	case ruled && !rule.EnablePush:
+		return protectedErr("Branch %s is protected: pushing to it is disabled. Push another branch and open a pull request.", branch)
+	case ruled && len(rule.PushWhitelist) > 0 && (u == nil || !rule.Whitelisted(u.Address)):
+		return protectedErr("Branch %s is protected: you are not on its push whitelist.", branch)
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import { createPull } from './api'
+import { ComparePreview } from './ComparePreview'
 import './pulls.css'
 
 /** Opens a pull request from a branch (or a fork's "owner:branch") into a base branch. */
@@ -60,58 +61,61 @@ function NewPullForm({ repo, branches }: { repo: Repository; branches: string[] 
     if (!problem) create.mutate()
   }
   return (
-    <Card as="section">
-      <form onSubmit={submit} noValidate aria-label={t('new.heading')}>
-        <div className="branch-pickers">
-          <div className="field">
-            <label htmlFor={`${id}-base`}>{t('new.base')}</label>
-            <select id={`${id}-base`} value={base} onChange={(e) => setBase(e.target.value)}>
-              {branches.map((b) => (
-                <option key={b} value={b}>
-                  {b}
-                </option>
-              ))}
-            </select>
+    <>
+      <Card as="section">
+        <form onSubmit={submit} noValidate aria-label={t('new.heading')}>
+          <div className="branch-pickers">
+            <div className="field">
+              <label htmlFor={`${id}-base`}>{t('new.base')}</label>
+              <select id={`${id}-base`} value={base} onChange={(e) => setBase(e.target.value)}>
+                {branches.map((b) => (
+                  <option key={b} value={b}>
+                    {b}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <span aria-hidden="true" className="branch-arrow">
+              ←
+            </span>
+            <div className="field">
+              <label htmlFor={`${id}-head`}>{t('new.head')}</label>
+              <select id={`${id}-head`} value={head} disabled={fork.trim() !== ''} onChange={(e) => setHead(e.target.value)}>
+                <option value="">{t('new.pickHead')}</option>
+                {branches.map((b) => (
+                  <option key={b} value={b}>
+                    {b}
+                  </option>
+                ))}
+              </select>
+            </div>
           </div>
-          <span aria-hidden="true" className="branch-arrow">
-            ←
-          </span>
           <div className="field">
-            <label htmlFor={`${id}-head`}>{t('new.head')}</label>
-            <select id={`${id}-head`} value={head} disabled={fork.trim() !== ''} onChange={(e) => setHead(e.target.value)}>
-              <option value="">{t('new.pickHead')}</option>
-              {branches.map((b) => (
-                <option key={b} value={b}>
-                  {b}
-                </option>
-              ))}
-            </select>
+            <label htmlFor={`${id}-fork`}>{t('new.fork')}</label>
+            <input id={`${id}-fork`} value={fork} placeholder="owner:branch" autoComplete="off" onChange={(e) => setFork(e.target.value)} />
+            <span className="muted">{t('new.forkHelp')}</span>
           </div>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-fork`}>{t('new.fork')}</label>
-          <input id={`${id}-fork`} value={fork} placeholder="owner:branch" autoComplete="off" onChange={(e) => setFork(e.target.value)} />
-          <span className="muted">{t('new.forkHelp')}</span>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-t`}>{t('new.titleLabel')}</label>
-          <input id={`${id}-t`} value={title} maxLength={255} onChange={(e) => setTitle(e.target.value)} />
-        </div>
-        <MarkdownEditor label={t('new.bodyLabel')} value={body} onChange={setBody} rows={8} />
-        {touched && problem && (
-          <p className="field-error" role="alert">
-            {t(problem)}
-          </p>
-        )}
-        {create.isError && (
-          <p className="alert-error" role="alert">
-            {errorText(create.error)}
-          </p>
-        )}
-        <Button type="submit" disabled={create.isPending}>
-          {create.isPending ? t('new.submitting') : t('new.submit')}
-        </Button>
-      </form>
-    </Card>
+          <div className="field">
+            <label htmlFor={`${id}-t`}>{t('new.titleLabel')}</label>
+            <input id={`${id}-t`} value={title} maxLength={255} onChange={(e) => setTitle(e.target.value)} />
+          </div>
+          <MarkdownEditor label={t('new.bodyLabel')} value={body} onChange={setBody} rows={8} />
+          {touched && problem && (
+            <p className="field-error" role="alert">
+              {t(problem)}
+            </p>
+          )}
+          {create.isError && (
+            <p className="alert-error" role="alert">
+              {errorText(create.error)}
+            </p>
+          )}
+          <Button type="submit" disabled={create.isPending}>
+            {create.isPending ? t('new.submitting') : t('new.submit')}
+          </Button>
+        </form>
+      </Card>
+      {!fork.trim() && <ComparePreview repo={repo} base={base} head={head} />}
+    </>
   )
 }

@@ -14,6 +14,8 @@ import { canMaintain, type Repository, repoHref } from '@/lib/forge/api'
 import { CommitAuthor } from '@/components/CommitAuthor'
 import { parseDiff } from '@/lib/forge/diff'
 import { DiffView, type LineAnchor } from '@/components/DiffView'
+import { CommitStatusIcon } from '@/components/CommitStatus'
+import { MergeRequirements } from './MergeRequirements'
 import { shortSha, subject, useForgeFormat } from '@/lib/forge/format'
 import { nav } from '@/lib/forge/nav'
 import { RepoPage } from '@/features/repositories'
@@ -126,7 +128,8 @@ function PullDetail({ repo, pr }: { repo: Repository; pr: PullRequest }) {
             {pr.merged
               ? t('pull.merged', { head: pr.head.label || pr.head.ref, base: pr.base.ref, when: fmt.ago(pr.merged_at ?? undefined) })
               : t('pull.wantsToMerge', { head: pr.head.label || pr.head.ref, base: pr.base.ref })}
-          </span>
+          </span>{' '}
+          <CommitStatusIcon owner={repo.owner.login} repo={repo.name} sha={pr.head.sha} />
         </p>
       </header>
       <Tabs label={t('pull.tabs')} tabs={TABS.map((id) => ({ id, label: t(`pull.tab.${id}`) }))} selected={tab} onSelect={setTab}>
@@ -254,6 +257,7 @@ function MergeBox({ repo, pr }: { repo: Repository; pr: PullRequest }) {
       ) : (
         <p className="merge-ok">{t('merge.clean')}</p>
       )}
+      <MergeRequirements repo={repo} pr={pr} />
       {canMaintain(repo) ? (
         <div className="merge-controls">
           <div className="field">

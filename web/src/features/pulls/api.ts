@@ -208,3 +208,31 @@ export const lineKey = (path: string, side: 'old' | 'new', line: number) => `${s
 export function commentLineKey(c: ReviewComment): string {
   return c.position > 0 ? lineKey(c.path, 'new', c.position) : lineKey(c.path, 'old', c.original_position)
 }
+
+/** Gitea's Compare, with the changed files and their patches. */
+export interface Comparison {
+  total_commits: number
+  commits: Commit[]
+  files: { filename: string; patch?: string; patch_truncated?: boolean }[]
+}
+
+/** What head brings to base: its commits and the diff a pull request would show. */
+export function useCompare(owner: string, repo: string, base: string, head: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['repos', owner, repo, 'compare', base, head],
+    queryFn: () => getJSON<Comparison>(`${repoApi(owner, repo)}/compare/${encodeURIComponent(base)}...${encodeURIComponent(head)}`),
+    enabled,
+  })
+}
+
+/** The unified diff of a comparison, for the diff viewer. */
+export const comparisonDiff = (c: Comparison) => c.files.map((f) => f.patch ?? '').join('')
+
+/** Approvals that stand: each reviewer's latest verdict, approving. */
+export function approvalsOf(reviews: PullReview[]): number {
+  const latest = new Map<string, PullReview['state']>()
+  for (const r of reviews) {
+    if ((r.state === 'APPROVED' || r.state === 'REQUEST_CHANGES') && !r.dismissed) latest.set(r.user.login, r.state)
+  }
+  return [...latest.values()].filter((s) => s === 'APPROVED').length
+}

@@ -8,6 +8,7 @@ import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { type Branch, type Repository, repoHref, useBranches } from '@/lib/forge/api'
 import { shortSha, subject, useForgeFormat } from '@/lib/forge/format'
 import { RepoPage } from './RepoLayout'
+import { BranchRowActions, NewBranchForm } from './BranchActions'
 
 /** A repository's branches with their last commit; the default and protected ones are marked. */
 export default function BranchesScreen() {
@@ -16,6 +17,8 @@ export default function BranchesScreen() {
 
 function Branches({ repo }: { repo: Repository }) {
   const { t } = useTranslation('repositories')
+  // The actions' texts load with them, without holding the list back.
+  const { t: tb } = useTranslation('branches', { useSuspense: false })
   const fmt = useForgeFormat()
   const branches = useBranches(repo.owner.login, repo.name)
   useDocumentTitle(t('branches.title', { repo: repo.full_name }))
@@ -45,11 +48,22 @@ function Branches({ repo }: { repo: Repository }) {
     { heading: t('branches.columns.updated'), cell: (b) => (b.commit.timestamp ? <time dateTime={b.commit.timestamp}>{fmt.ago(b.commit.timestamp)}</time> : '—') },
     { heading: t('branches.columns.history'), cell: (b) => <PreloadLink to={repoHref.commits(o, repo.name, b.name)}>{t('branches.commits')}</PreloadLink> },
   ]
+  const canPush = Boolean(repo.permissions?.push)
+  if (canPush) columns.push({ heading: tb('actions'), cell: (b) => <BranchRowActions repo={repo} branch={b} /> })
   return (
     <div className="stack">
       <PageHeader title={t('branches.heading')} />
       <QueryState query={branches}>
-        {(list) => (list.length === 0 ? <EmptyState message={t('branches.empty')} /> : <ChainTable rows={list} rowKey={(b) => b.name} columns={columns} caption={t('branches.heading')} />)}
+        {(list) =>
+          list.length === 0 ? (
+            <EmptyState message={t('branches.empty')} />
+          ) : (
+            <>
+              {canPush && <NewBranchForm repo={repo} branches={list} />}
+              <ChainTable rows={list} rowKey={(b) => b.name} columns={columns} caption={t('branches.heading')} />
+            </>
+          )
+        }
       </QueryState>
     </div>
   )

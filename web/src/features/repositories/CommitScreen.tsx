@@ -11,6 +11,7 @@ import { CommitAuthor } from '@/components/CommitAuthor'
 import { parseDiff } from '@/lib/forge/diff'
 import { DiffView } from '@/components/DiffView'
 import { shortSha, subject, useForgeFormat } from '@/lib/forge/format'
+import { CommitStatusIcon } from '@/components/CommitStatus'
 import { RepoPage } from './RepoLayout'
 
 /** One commit: its message, author, parents, IPFS CID and diff. */
@@ -46,7 +47,9 @@ function CommitDetail({ repo, commit }: { repo: Repository; commit: Commit }) {
         <dl className="commit-facts">
           <div>
             <dt>{t('commit.sha')}</dt>
-            <dd className="mono">{commit.sha}</dd>
+            <dd className="mono">
+              {commit.sha} <CommitStatusIcon owner={repo.owner.login} repo={repo.name} sha={commit.sha} />
+            </dd>
           </div>
           {commit.parents.length > 0 && (
             <div>

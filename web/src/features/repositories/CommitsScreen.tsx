@@ -7,6 +7,7 @@ import { useUrlParam } from '@/lib/useUrlParam'
 import { type Commit, type Repository, repoHref, useCommits } from '@/lib/forge/api'
 import { CommitAuthor } from '@/components/CommitAuthor'
 import { RefSelector } from './RefSelector'
+import { CommitStatusIcon } from '@/components/CommitStatus'
 import { shortSha, subject, useForgeFormat } from '@/lib/forge/format'
 import { RepoPage } from './RepoLayout'
 
@@ -55,7 +56,7 @@ function CommitRow({ repo, commit }: { repo: Repository; commit: Commit }) {
           {subject(commit.commit.message)}
         </PreloadLink>
         <p className="muted commit-meta">
-          <CommitAuthor commit={commit} /> · <time dateTime={when} title={when}>{fmt.ago(when)}</time>
+          <CommitAuthor commit={commit} /> · <time dateTime={when} title={when}>{fmt.ago(when)}</time> <CommitStatusIcon owner={repo.owner.login} repo={repo.name} sha={commit.sha} />
         </p>
         {commit.files && commit.files.length > 0 && (
           <details>

@@ -13,6 +13,7 @@ import { useSignedInUser } from '@/stores/useSignedInUser'
 import { canMaintain, deleteRepo, editRepo, isOwner, type Permission, PERMISSIONS, putCollaborator, removeCollaborator, type Repository, useCollaborators, useInvalidateRepo } from '@/lib/forge/api'
 import { nav } from '@/lib/forge/nav'
 import { RepoPage } from './RepoLayout'
+import { BranchProtectionSettings } from './BranchProtectionSettings'
 import { errorText } from '@/lib/http'
 import { LabelSettings } from '@/features/labels'
 import { TransferRepository } from '@/features/orgs'
@@ -51,6 +52,7 @@ function Settings({ repo, owner }: { repo: Repository; owner: boolean }) {
       <LabelSettings repo={repo} />
       {owner && <Collaborators repo={repo} />}
       {owner && <TransferRepository repo={repo} />}
+      {owner && <BranchProtectionSettings repo={repo} />}
       {owner && <DeleteRepository repo={repo} />}
     </div>
   )

@@ -1,0 +1,138 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/dforge/dforge/internal/auth"
+	"github.com/dforge/dforge/internal/gitstore"
+	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/usererr"
+)
+
+// Creating, renaming and deleting branches, Gitea's routes and shapes
+// (rename as Gitea 1.22's PATCH); each is a push recorded on chain (or in
+// the private store) before git moves the ref. Branch protection rules
+// (protections.go) and compare (compare.go) are registered here too.
+
+func (a *API) registerBranchWrites(mux *http.ServeMux) {
+	if a.hosting == nil {
+		return
+	}
+	const repo = "/api/v1/repos/{owner}/{repo}"
+	user := a.signedIn
+	mux.HandleFunc("POST "+repo+"/branches", user(auth.ScopeWrite, a.createBranch))
+	mux.HandleFunc("DELETE "+repo+"/branches/{branch...}", user(auth.ScopeWrite, a.deleteBranch))
+	mux.HandleFunc("PATCH "+repo+"/branches/{branch...}", user(auth.ScopeWrite, a.renameBranch))
+	mux.HandleFunc("GET "+repo+"/branch_protections", a.serve(a.listProtections))
+	mux.HandleFunc("POST "+repo+"/branch_protections", user(auth.ScopeWrite, a.createProtection))
+	mux.HandleFunc("GET "+repo+"/branch_protections/{name...}", a.serve(a.getProtection))
+	mux.HandleFunc("PATCH "+repo+"/branch_protections/{name...}", user(auth.ScopeWrite, a.editProtection))
+	mux.HandleFunc("DELETE "+repo+"/branch_protections/{name...}", user(auth.ScopeWrite, a.deleteProtection))
+	mux.HandleFunc("GET "+repo+"/compare/{basehead...}", a.serve(a.compare))
+}
+
+func (a *API) createBranch(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	c, err := a.codeOf(r)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		NewBranchName string `json:"new_branch_name"`
+		OldBranchName string `json:"old_branch_name"`
+		OldRefName    string `json:"old_ref_name"`
+	}
+	if err := decode(w, r, maxRepoBody, &in); err != nil {
+		return err
+	}
+	from := in.OldRefName
+	if from == "" {
+		from = in.OldBranchName
+	}
+	if gitstore.IsEmpty(c.dir) {
+		return errEmptyRepo
+	}
+	if _, err := a.hosting.CreateBranch(r.Context(), id.User.Address, c.repo, in.NewBranchName, from); err != nil {
+		return a.hostingError(w, r, err)
+	}
+	j, err := a.branchNamed(r, c, in.NewBranchName)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, j)
+	return nil
+}
+
+func (a *API) deleteBranch(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	rec, _, err := a.repoOf(r)
+	if err != nil {
+		return err
+	}
+	if err := a.hosting.DeleteBranch(r.Context(), id.User.Address, rec, r.PathValue("branch")); err != nil {
+		return a.hostingError(w, r, err)
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (a *API) renameBranch(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	rec, _, err := a.repoOf(r)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Name string `json:"name"`
+	}
+	if err := decode(w, r, maxRepoBody, &in); err != nil {
+		return err
+	}
+	if err := a.hosting.RenameBranch(r.Context(), id.User.Address, rec, r.PathValue("branch"), in.Name); err != nil {
+		return a.hostingError(w, r, err)
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// branchNamed is branch name of c as Gitea's Branch, with its rule.
+func (a *API) branchNamed(r *http.Request, c code, name string) (branchJSON, error) {
+	branches, err := gitstore.Branches(r.Context(), c.dir)
+	if err != nil {
+		return branchJSON{}, err
+	}
+	rules, err := a.forge.Index().Protections(r.Context(), c.repo.ID)
+	if err != nil {
+		return branchJSON{}, err
+	}
+	for _, b := range branches {
+		if b.Name == name {
+			return withRule(c.branch(b), rules), nil
+		}
+	}
+	return branchJSON{}, usererr.Missingf("branch %s does not exist", name)
+}
+
+// withRule adds the branch's protection rule, if it has one, to j.
+func withRule(j branchJSON, rules []index.Protection) branchJSON {
+	for _, p := range rules {
+		if p.Branch != j.Name {
+			continue
+		}
+		j.Protected, j.EffectiveBranchProtectionName = true, p.Branch
+		j.RequiredApprovals, j.EnableStatusCheck, j.StatusCheckContexts = int(p.RequiredApprovals), p.EnableStatusCheck, p.StatusCheckContexts
+		if !p.EnablePush {
+			j.UserCanPush = false
+		}
+	}
+	return j
+}

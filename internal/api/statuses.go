@@ -1,0 +1,183 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/dforge/dforge/internal/auth"
+	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/usererr"
+)
+
+// Commit statuses, Gitea's shapes: CI results on a commit, on chain
+// (status.create; writers set them). The combined status is the worst
+// state of the latest status of each context.
+
+func (a *API) registerStatuses(mux *http.ServeMux) {
+	if a.hosting == nil {
+		return
+	}
+	const repo = "/api/v1/repos/{owner}/{repo}"
+	mux.HandleFunc("POST "+repo+"/statuses/{sha}", a.signedIn(auth.ScopeWrite, a.createStatus))
+	mux.HandleFunc("GET "+repo+"/statuses/{sha}", a.serve(a.listStatuses))
+	mux.HandleFunc("GET "+repo+"/commits/{commitish}/statuses", a.serve(a.listStatuses))
+	mux.HandleFunc("GET "+repo+"/commits/{commitish}/status", a.serve(a.getCombinedStatus))
+}
+
+// commitStatusJSON is Gitea's CommitStatus.
+type commitStatusJSON struct {
+	ID int64 `json:"id"`
+	// State is "status" in Gitea's CommitStatus (its combined status says "state").
+	State       string        `json:"status"`
+	TargetURL   string        `json:"target_url"`
+	Description string        `json:"description"`
+	URL         string        `json:"url"`
+	Context     string        `json:"context"`
+	Creator     forgeUserJSON `json:"creator"`
+	Created     string        `json:"created_at"`
+	Updated     string        `json:"updated_at"`
+}
+
+// combinedStatusJSON is Gitea's CombinedStatus.
+type combinedStatusJSON struct {
+	State      string             `json:"state"`
+	SHA        string             `json:"sha"`
+	TotalCount int                `json:"total_count"`
+	Statuses   []commitStatusJSON `json:"statuses"`
+	Repository repoJSON           `json:"repository"`
+	CommitURL  string             `json:"commit_url"`
+	URL        string             `json:"url"`
+}
+
+func (a *API) toStatus(r *http.Request, apiURL string, st index.CommitStatus) commitStatusJSON {
+	return commitStatusJSON{
+		ID: int64(st.ID), State: st.State, TargetURL: st.TargetURL, Description: st.Description, Context: st.Context,
+		URL: apiURL + "/statuses/" + st.SHA, Creator: toForgeUser(r, st.Creator), Created: st.Time, Updated: st.Time,
+	}
+}
+
+func (a *API) createStatus(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	rec, _, err := a.repoOf(r)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		State       string `json:"state"`
+		TargetURL   string `json:"target_url"`
+		Description string `json:"description"`
+		Context     string `json:"context"`
+	}
+	if err := decode(w, r, maxRepoBody, &in); err != nil {
+		return err
+	}
+	sha := strings.ToLower(r.PathValue("sha"))
+	res, err := a.forge.Do(r.Context(), id.User.Address, chainforge.StatusCreate{
+		Repo: rec.ID, SHA: sha, State: in.State, Context: in.Context, Description: in.Description, TargetURL: in.TargetURL,
+	})
+	if err != nil {
+		return err
+	}
+	st, err := a.forge.Index().CommitStatusByID(r.Context(), rec.ID, res.Change.Status.ID)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, a.toStatus(r, a.repoAPI(r, rec), st))
+	return nil
+}
+
+// statusSHA is the commit of the path: {sha} as given, or {commitish} (a
+// branch, tag or commit; a branch with a slash is sent escaped) resolved.
+func (a *API) statusSHA(r *http.Request) (index.Repo, string, error) {
+	if sha := r.PathValue("sha"); sha != "" {
+		rec, _, err := a.repoOf(r)
+		if err != nil {
+			return index.Repo{}, "", err
+		}
+		if !isHex(strings.ToLower(sha)) {
+			return index.Repo{}, "", usererr.BadFieldf("sha", "sha must be a commit id")
+		}
+		return rec, strings.ToLower(sha), nil
+	}
+	c, err := a.codeOf(r)
+	if err != nil {
+		return index.Repo{}, "", err
+	}
+	sha, _, err := a.resolve(r, c, r.PathValue("commitish"))
+	return c.repo, sha, err
+}
+
+func (a *API) listStatuses(w http.ResponseWriter, r *http.Request) error {
+	rec, sha, err := a.statusSHA(r)
+	if err != nil {
+		return err
+	}
+	p, err := pageOf(r)
+	if err != nil {
+		return err
+	}
+	list, total, err := a.forge.Index().CommitStatuses(r.Context(), rec.ID, sha, p)
+	if err != nil {
+		return err
+	}
+	apiURL := a.repoAPI(r, rec)
+	out := make([]commitStatusJSON, 0, len(list))
+	for _, st := range list {
+		out = append(out, a.toStatus(r, apiURL, st))
+	}
+	return a.respondList(w, r, p, total, out, nil)
+}
+
+func (a *API) getCombinedStatus(w http.ResponseWriter, r *http.Request) error {
+	rec, sha, err := a.statusSHA(r)
+	if err != nil {
+		return err
+	}
+	_, perm, err := a.repoOf(r)
+	if err != nil {
+		return err
+	}
+	list, err := a.forge.Index().LatestStatuses(r.Context(), rec.ID, sha)
+	if err != nil {
+		return err
+	}
+	apiURL := a.repoAPI(r, rec)
+	out := combinedStatusJSON{SHA: sha, TotalCount: len(list), Statuses: []commitStatusJSON{}, Repository: a.repoJSON(r, rec, perm),
+		CommitURL: apiURL + "/commits/" + sha, URL: apiURL + "/commits/" + sha + "/status"}
+	states := make([]string, 0, len(list))
+	for _, st := range list {
+		out.Statuses = append(out.Statuses, a.toStatus(r, apiURL, st))
+		states = append(states, st.State)
+	}
+	out.State = CombinedState(states)
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// statusRank orders states from worst to best, as Gitea combines them.
+var statusRank = []string{chainforge.StatusError, chainforge.StatusFailure, chainforge.StatusWarning, chainforge.StatusPending, chainforge.StatusSuccess}
+
+// CombinedState is the worst of states; "" for none.
+func CombinedState(states []string) string {
+	worst := len(statusRank)
+	for _, s := range states {
+		for i, r := range statusRank {
+			if r == s && i < worst {
+				worst = i
+			}
+		}
+	}
+	if worst == len(statusRank) {
+		return ""
+	}
+	return statusRank[worst]
+}
+
+// repoAPI is rec's API URL.
+func (a *API) repoAPI(r *http.Request, rec index.Repo) string {
+	return siteURL(r) + "/api/v1/repos/" + toForgeUser(r, rec.Owner).Login + "/" + rec.Name
+}

@@ -1,0 +1,57 @@
+import { useTranslation } from 'react-i18next'
+import { type Repository } from '@/lib/forge/api'
+import { type BranchProtection, useProtections } from '@/lib/forge/branches'
+import { useCombinedStatus } from '@/lib/forge/statuses'
+import { approvalsOf, type PullRequest, useReviews } from './api'
+
+/**
+ * What the base branch's protection rule still asks of the pull request
+ * before it merges: each required check's state on the head, and the
+ * approvals. Nothing when the base branch has no rule. The chain decides;
+ * this says why in advance.
+ */
+export function MergeRequirements({ repo, pr }: { repo: Repository; pr: PullRequest }) {
+  const rules = useProtections(repo.owner.login, repo.name)
+  const rule = rules.data?.find((r) => r.rule_name === pr.base.ref)
+  // Only a rule loads the texts that explain it.
+  return rule ? <Requirements repo={repo} pr={pr} rule={rule} /> : null
+}
+
+function Requirements({ repo, pr, rule }: { repo: Repository; pr: PullRequest; rule: BranchProtection }) {
+  const { t } = useTranslation(['branches', 'statuses'])
+  const o = repo.owner.login
+  const status = useCombinedStatus(o, repo.name, pr.head.sha, rule.enable_status_check)
+  const reviews = useReviews(o, repo.name, pr.number)
+  const items: { ok: boolean; text: string }[] = []
+  if (rule.enable_status_check) {
+    for (const context of rule.status_check_contexts) {
+      const s = status.data?.statuses.find((x) => x.context === context)
+      items.push(
+        s
+          ? { ok: s.status === 'success', text: t('merge.checkState', { context, state: t(`statuses:state.${s.status}`) }) }
+          : { ok: false, text: t('merge.checkMissing', { context }) },
+      )
+    }
+  }
+  if (rule.required_approvals > 0) {
+    const have = approvalsOf(reviews.data ?? [])
+    items.push({ ok: have >= rule.required_approvals, text: t('merge.approvals', { have, need: rule.required_approvals }) })
+  }
+  if (items.length === 0) return null
+  return (
+    <div className="merge-requirements" aria-label={t('merge.heading', { branch: pr.base.ref })} role="group">
+      <p>
+        <strong>{t('merge.heading', { branch: pr.base.ref })}</strong>
+      </p>
+      <ul className="plain-list">
+        {items.map((it) => (
+          <li key={it.text} className={it.ok ? 'merge-ok' : 'merge-missing'}>
+            <span aria-hidden="true">{it.ok ? '✓ ' : '✗ '}</span>
+            {it.text}
+          </li>
+        ))}
+      </ul>
+      {items.every((it) => it.ok) && <p className="muted">{t('merge.met')}</p>}
+    </div>
+  )
+}

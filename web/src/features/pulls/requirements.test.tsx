@@ -1,0 +1,58 @@
+import { screen } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { REPO, repoFixture, stubApi, text } from '@/test/forge'
+import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
+import { approvalsOf, type PullRequest, type PullReview } from './api'
+import PullRequestScreen from './PullRequestScreen'
+
+preloadNamespaces('pulls', 'issues', 'repositories', 'wallet', 'branches', 'statuses')
+
+const HEAD = 'b'.repeat(40)
+const pr: PullRequest = {
+  id: 201,
+  number: 4,
+  title: 'Faster mill',
+  body: '',
+  user: { id: 2, login: 'bob' },
+  labels: [],
+  state: 'open',
+  comments: 0,
+  mergeable: true,
+  merged: false,
+  base: { label: 'main', ref: 'main', sha: 'a'.repeat(40) },
+  head: { label: 'fast', ref: 'fast', sha: HEAD },
+  created_at: '2026-01-01T00:00:00Z',
+  updated_at: '2026-01-01T00:00:00Z',
+}
+const review = (id: number, login: string, state: PullReview['state']): PullReview => ({ id, user: { id, login }, state, body: '', commit_id: HEAD, comments_count: 0, submitted_at: '2026-01-02T00:00:00Z' })
+
+describe('merge requirements', () => {
+  it('counts each reviewer once, by their latest verdict', () => {
+    expect(approvalsOf([review(1, 'cy', 'APPROVED'), review(2, 'dee', 'APPROVED'), review(3, 'cy', 'REQUEST_CHANGES'), review(4, 'dee', 'COMMENT')])).toBe(1)
+  })
+
+  it('explains which checks and approvals the base branch still needs', async () => {
+    stubApi({
+      [`GET ${REPO}`]: repoFixture({ permissions: { admin: true, push: true, pull: true } }),
+      [`GET ${REPO}/pulls/4`]: pr,
+      [`GET ${REPO}/issues/4/comments`]: [],
+      [`GET ${REPO}/pulls/4/reviews`]: [review(9, 'cy', 'APPROVED')],
+      [`GET ${REPO}/pulls/4.diff`]: text(''),
+      [`GET ${REPO}/labels`]: [],
+      [`GET ${REPO}/branch_protections`]: [
+        { rule_name: 'main', branch_name: 'main', enable_push: false, enable_push_whitelist: false, push_whitelist_usernames: [], enable_status_check: true, status_check_contexts: ['build', 'lint'], required_approvals: 2 },
+      ],
+      [`GET ${REPO}/commits/${HEAD}/status`]: {
+        state: 'failure',
+        sha: HEAD,
+        total_count: 1,
+        statuses: [{ id: 1, status: 'failure', context: 'build', description: '', target_url: '', created_at: '2026-01-01T00:00:00Z' }],
+      },
+    })
+    signIn()
+    renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4')
+    expect(await screen.findByText('The check build is failing on the head commit.')).toBeTruthy()
+    expect(screen.getByText('The check lint has not reported on the head commit.')).toBeTruthy()
+    expect(await screen.findByText('1 of 2 required approvals from people who may write.')).toBeTruthy()
+  })
+})
