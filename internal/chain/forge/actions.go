@@ -40,6 +40,9 @@ func (IssueReopen) ActionName() string     { return "issue.reopen" }
 func (IssueComment) ActionName() string    { return "issue.comment" }
 func (LabelCreate) ActionName() string     { return "label.create" }
 func (LabelDelete) ActionName() string     { return "label.delete" }
+func (MilestoneCreate) ActionName() string { return "milestone.create" }
+func (MilestoneEdit) ActionName() string   { return "milestone.edit" }
+func (MilestoneDelete) ActionName() string { return "milestone.delete" }
 func (PullCreate) ActionName() string      { return "pr.create" }
 func (PullUpdate) ActionName() string      { return "pr.update" }
 func (PullClose) ActionName() string       { return "pr.close" }

@@ -63,6 +63,8 @@ type Issue struct {
 	Labels      []uint64         `json:"labels"`
 	Assignees   []common.Address `json:"assignees"`
 	Comments    uint64           `json:"comments"`
+	// Milestone is the milestone it is filed under; 0 for none.
+	Milestone uint64 `json:"milestone,omitempty"`
 	// ClosedHeight is when it was last closed; 0 while open.
 	ClosedHeight  uint64 `json:"closedHeight,omitempty"`
 	CreatedHeight uint64 `json:"createdHeight"`
@@ -164,16 +166,19 @@ type Change struct {
 	Actor  common.Address `json:"actor"`
 	Height uint64         `json:"height"`
 	// Repos changed, in full; a deleted one has Deleted set.
-	Repos        []Repo        `json:"repos,omitempty"`
-	Issue        *Issue        `json:"issue,omitempty"`
-	Pull         *Pull         `json:"pull,omitempty"`
-	Comment      *Comment      `json:"comment,omitempty"`
-	Label        *Label        `json:"label,omitempty"`
-	DeletedLabel *Label        `json:"deletedLabel,omitempty"`
-	Review       *Review       `json:"review,omitempty"`
-	Collaborator *Collaborator `json:"collaborator,omitempty"`
-	Star         *Flag         `json:"star,omitempty"`
-	Watch        *Flag         `json:"watch,omitempty"`
+	Repos        []Repo     `json:"repos,omitempty"`
+	Issue        *Issue     `json:"issue,omitempty"`
+	Pull         *Pull      `json:"pull,omitempty"`
+	Comment      *Comment   `json:"comment,omitempty"`
+	Label        *Label     `json:"label,omitempty"`
+	DeletedLabel *Label     `json:"deletedLabel,omitempty"`
+	Milestone    *Milestone `json:"milestone,omitempty"`
+	// DeletedMilestone is a deleted milestone as it was.
+	DeletedMilestone *Milestone    `json:"deletedMilestone,omitempty"`
+	Review           *Review       `json:"review,omitempty"`
+	Collaborator     *Collaborator `json:"collaborator,omitempty"`
+	Star             *Flag         `json:"star,omitempty"`
+	Watch            *Flag         `json:"watch,omitempty"`
 	// Refs are a push's ref updates, in the payload's order.
 	Refs []RefUpdate `json:"refs,omitempty"`
 	// Ref is the one update of a push in events written before Refs.
@@ -202,6 +207,10 @@ func (c Change) RepoID() uint64 {
 		return c.Label.Repo
 	case c.DeletedLabel != nil:
 		return c.DeletedLabel.Repo
+	case c.Milestone != nil:
+		return c.Milestone.Repo
+	case c.DeletedMilestone != nil:
+		return c.DeletedMilestone.Repo
 	case len(c.Refs) > 0:
 		return c.Refs[0].Repo
 	case c.Ref != nil:
@@ -375,6 +384,11 @@ func (s *session) saveIssue(is *Issue) error {
 		}
 	}
 	is.Labels = live
+	m, err := s.liveMilestone(is.Repo, is.Milestone)
+	if err != nil {
+		return err
+	}
+	is.Milestone = m
 	if err := s.putJSON(issueKey(is.Repo, is.Number), is); err != nil {
 		return err
 	}
