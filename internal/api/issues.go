@@ -52,6 +52,11 @@ func (a *API) registerIssues(mux *http.ServeMux) {
 	mux.HandleFunc("POST "+repo+"/labels", w(h.createLabel))
 	mux.HandleFunc("GET "+repo+"/labels/{id}", h.serve(h.getLabel))
 	mux.HandleFunc("DELETE "+repo+"/labels/{id}", w(h.deleteLabel))
+	mux.HandleFunc("GET "+repo+"/milestones", h.serve(h.listMilestones))
+	mux.HandleFunc("POST "+repo+"/milestones", w(h.createMilestone))
+	mux.HandleFunc("GET "+repo+"/milestones/{id}", h.serve(h.getMilestone))
+	mux.HandleFunc("PATCH "+repo+"/milestones/{id}", w(h.editMilestone))
+	mux.HandleFunc("DELETE "+repo+"/milestones/{id}", w(h.deleteMilestone))
 	mux.HandleFunc("GET /api/v1/issues/{id}", h.serve(h.getIssueByID))
 	h.registerPulls(mux, w)
 }
@@ -141,7 +146,15 @@ func (h *issuesAPI) listIssues(w http.ResponseWriter, r *http.Request) error {
 		}
 		f.Author = &addr
 	}
-	labelIDs, ok, err := h.labelFilter(r.Context(), repo, q.Get("labels"))
+	var ok bool
+	if f.Milestones, ok, err = h.milestoneFilter(r.Context(), repo, q.Get("milestones")); err != nil || !ok {
+		if err == nil {
+			err = h.respondIssues(w, r, repo, p, 0, nil)
+		}
+		return err
+	}
+	var labelIDs []uint64
+	labelIDs, ok, err = h.labelFilter(r.Context(), repo, q.Get("labels"))
 	if err != nil || !ok {
 		if err == nil {
 			err = h.respondIssues(w, r, repo, p, 0, nil)
@@ -304,6 +317,7 @@ func (h *issuesAPI) createIssue(w http.ResponseWriter, r *http.Request) error {
 		Assignee  string   `json:"assignee"`
 		Assignees []string `json:"assignees"`
 		Labels    []uint64 `json:"labels"`
+		Milestone int64    `json:"milestone"`
 	}
 	if err := decodeText(w, r, &in); err != nil {
 		return err
@@ -322,8 +336,12 @@ func (h *issuesAPI) createIssue(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	milestone, err := h.issueMilestone(r.Context(), repo, in.Milestone)
+	if err != nil {
+		return err
+	}
 	res, err := h.forge.Do(r.Context(), id.User.Address, chainforge.IssueCreate{
-		Repo: repo.ID, Title: in.Title, Body: in.Body, Labels: in.Labels, Assignees: assignees,
+		Repo: repo.ID, Title: in.Title, Body: in.Body, Labels: in.Labels, Assignees: assignees, Milestone: milestone,
 	})
 	if err != nil {
 		return err
@@ -417,6 +435,7 @@ func (h *issuesAPI) editIssue(w http.ResponseWriter, r *http.Request) error {
 		Body        *string   `json:"body"`
 		Assignee    *string   `json:"assignee"`
 		Assignees   *[]string `json:"assignees"`
+		Milestone   *int64    `json:"milestone"`
 		State       *string   `json:"state"`
 		StateReason string    `json:"state_reason"`
 	}
@@ -429,6 +448,9 @@ func (h *issuesAPI) editIssue(w http.ResponseWriter, r *http.Request) error {
 	}
 	change, err := issueChange(is, in.Title, in.Body, in.Assignee, in.Assignees)
 	if err != nil {
+		return err
+	}
+	if change.Milestone, err = h.milestoneChange(r.Context(), repo, is, in.Milestone); err != nil {
 		return err
 	}
 	if change.State, change.Reason, err = stateChange(is, deref(in.State), in.StateReason); err != nil {

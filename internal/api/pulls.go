@@ -238,6 +238,7 @@ func (h *issuesAPI) editPull(w http.ResponseWriter, r *http.Request) error {
 		Base      *string   `json:"base"`
 		Assignee  *string   `json:"assignee"`
 		Assignees *[]string `json:"assignees"`
+		Milestone int64     `json:"milestone"`
 		State     *string   `json:"state"`
 	}
 	if err := decodeText(w, r, &in); err != nil {
@@ -253,6 +254,12 @@ func (h *issuesAPI) editPull(w http.ResponseWriter, r *http.Request) error {
 	change, err := issueChange(pr.Issue, in.Title, in.Body, in.Assignee, in.Assignees)
 	if err != nil {
 		return err
+	}
+	// As Gitea's EditPullRequestOption: milestone 0 leaves it as it is.
+	if in.Milestone != 0 {
+		if change.Milestone, err = h.milestoneChange(r.Context(), repo, pr.Issue, &in.Milestone); err != nil {
+			return err
+		}
 	}
 	if change.State, _, err = stateChange(pr.Issue, deref(in.State), ""); err != nil {
 		return err

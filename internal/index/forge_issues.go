@@ -16,27 +16,31 @@ import (
 
 // Issue is a projected issue or pull request conversation.
 type Issue struct {
-	Repo          uint64  `json:"repo"`
-	Number        uint64  `json:"number"`
-	IsPull        bool    `json:"isPull"`
-	Author        User    `json:"author"`
-	Title         string  `json:"title"`
-	Body          string  `json:"body"`
-	State         string  `json:"state"`
-	StateReason   string  `json:"stateReason"`
-	Comments      uint64  `json:"comments"`
-	Labels        []Label `json:"labels"`
-	Assignees     []User  `json:"assignees"`
-	CreatedHeight int64   `json:"createdHeight"`
-	Created       string  `json:"created"`
-	UpdatedHeight int64   `json:"updatedHeight"`
-	Updated       string  `json:"updated"`
-	Closed        string  `json:"closed,omitempty"`
+	Repo        uint64  `json:"repo"`
+	Number      uint64  `json:"number"`
+	IsPull      bool    `json:"isPull"`
+	Author      User    `json:"author"`
+	Title       string  `json:"title"`
+	Body        string  `json:"body"`
+	State       string  `json:"state"`
+	StateReason string  `json:"stateReason"`
+	Comments    uint64  `json:"comments"`
+	Labels      []Label `json:"labels"`
+	Assignees   []User  `json:"assignees"`
+	// MilestoneID is the milestone it is filed under (0 for none), which
+	// Milestone shows.
+	MilestoneID   uint64     `json:"milestoneId,omitempty"`
+	Milestone     *Milestone `json:"milestone,omitempty"`
+	CreatedHeight int64      `json:"createdHeight"`
+	Created       string     `json:"created"`
+	UpdatedHeight int64      `json:"updatedHeight"`
+	Updated       string     `json:"updated"`
+	Closed        string     `json:"closed,omitempty"`
 }
 
 const issueColumns = `i.repo_id, i.number, i.is_pull, i.author, ` + "COALESCE(ua.username, ua.default_name, '')" + `, i.title, i.body,
 
-	i.state, i.state_reason, i.comments, i.created_height, i.created_time_ns, i.updated_height, i.updated_time_ns, i.closed_time_ns`
+	i.state, i.state_reason, i.comments, i.created_height, i.created_time_ns, i.updated_height, i.updated_time_ns, i.closed_time_ns, COALESCE(i.milestone_id, 0)`
 
 const issueFrom = `forge_issues i LEFT JOIN chain_accounts ua ON ua.address = i.author`
 
@@ -45,8 +49,10 @@ func scanIssue(row scanner, extra ...any) (Issue, error) {
 	var repo, number, comments, createdNS, updatedNS int64
 	var author, authorName string
 	var closedNS sql.NullInt64
+	var milestone int64
 	err := row.Scan(append([]any{&repo, &number, &is.IsPull, &author, &authorName, &is.Title, &is.Body, &is.State, &is.StateReason,
-		&comments, &is.CreatedHeight, &createdNS, &is.UpdatedHeight, &updatedNS, &closedNS}, extra...)...)
+		&comments, &is.CreatedHeight, &createdNS, &is.UpdatedHeight, &updatedNS, &closedNS, &milestone}, extra...)...)
+	is.MilestoneID = uint64(milestone)
 	is.Repo, is.Number, is.Comments, is.Author = uint64(repo), uint64(number), uint64(comments), user(author, authorName)
 	is.Created, is.Updated = formatTime(createdNS), formatTime(updatedNS)
 	if closedNS.Valid {
@@ -79,6 +85,8 @@ type IssueFilter struct {
 	Author *common.Address
 	Label  uint64
 	Query  string // a substring of the title, any case
+	// Milestones matches issues filed under any of them.
+	Milestones []uint64
 }
 
 // Issues lists repo's issues (or pull requests) matching f, newest first.
@@ -141,6 +149,10 @@ func cloneIssues(list []Issue) []Issue {
 	for i := range out {
 		out[i].Labels = slices.Clone(out[i].Labels)
 		out[i].Assignees = slices.Clone(out[i].Assignees)
+		if m := out[i].Milestone; m != nil {
+			copied := *m
+			out[i].Milestone = &copied
+		}
 	}
 	return out
 }
@@ -164,6 +176,13 @@ func issueWhere(repo uint64, f IssueFilter) (string, []any) {
 	}
 	if f.Author != nil {
 		where = append(where, "i.author = "+arg(f.Author.Hex()))
+	}
+	if len(f.Milestones) > 0 {
+		in := make([]string, len(f.Milestones))
+		for i, id := range f.Milestones {
+			in[i] = arg(int64(id))
+		}
+		where = append(where, "i.milestone_id IN ("+strings.Join(in, ", ")+")")
 	}
 	if f.Label != 0 {
 		where = append(where, "EXISTS (SELECT 1 FROM forge_issue_labels l WHERE l.repo_id = i.repo_id AND l.number = i.number AND l.label_id = "+arg(int64(f.Label))+")")
@@ -250,7 +269,7 @@ func (ix *Index) fillIssues(ctx context.Context, repo uint64, issues []Issue) er
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("read issue assignees: %w", err)
 	}
-	return nil
+	return ix.fillMilestones(ctx, repo, issues)
 }
 
 // Comment is a comment on an issue or pull request.
