@@ -301,6 +301,11 @@ func issueComment(s *session, payload []byte) error {
 		return err
 	}
 	is.Comments++
+	// The comment's place and author, so it can be edited, deleted and
+	// reacted to.
+	if err := s.putJSON(commentKey(id), commentRef{Repo: r.ID, Number: is.Number, Author: s.actor}); err != nil {
+		return err
+	}
 	s.change.Comment = &Comment{ID: id, Repo: r.ID, Number: is.Number, Author: s.actor, Body: p.Body}
 	return s.saveIssue(is)
 }

@@ -98,6 +98,10 @@ type Comment struct {
 	Number uint64         `json:"number"`
 	Author common.Address `json:"author"`
 	Body   string         `json:"body"`
+	// Edited marks an edit of an existing comment (comment.edit); Deleted
+	// its deletion (comment.delete), which carries no body.
+	Edited  bool `json:"edited,omitempty"`
+	Deleted bool `json:"deleted,omitempty"`
 }
 
 // Label is a repository's label.
@@ -166,13 +170,16 @@ type Change struct {
 	Actor  common.Address `json:"actor"`
 	Height uint64         `json:"height"`
 	// Repos changed, in full; a deleted one has Deleted set.
-	Repos        []Repo     `json:"repos,omitempty"`
-	Issue        *Issue     `json:"issue,omitempty"`
-	Pull         *Pull      `json:"pull,omitempty"`
-	Comment      *Comment   `json:"comment,omitempty"`
-	Label        *Label     `json:"label,omitempty"`
-	DeletedLabel *Label     `json:"deletedLabel,omitempty"`
-	Milestone    *Milestone `json:"milestone,omitempty"`
+	Repos        []Repo        `json:"repos,omitempty"`
+	Issue        *Issue        `json:"issue,omitempty"`
+	Pull         *Pull         `json:"pull,omitempty"`
+	Comment      *Comment      `json:"comment,omitempty"`
+	Label        *Label        `json:"label,omitempty"`
+	DeletedLabel *Label        `json:"deletedLabel,omitempty"`
+	Milestone    *Milestone    `json:"milestone,omitempty"`
+	Reaction     *Reaction     `json:"reaction,omitempty"`
+	Pins         *Pins         `json:"pins,omitempty"`
+	Subscription *Subscription `json:"subscription,omitempty"`
 	// DeletedMilestone is a deleted milestone as it was.
 	DeletedMilestone *Milestone    `json:"deletedMilestone,omitempty"`
 	Review           *Review       `json:"review,omitempty"`
@@ -209,6 +216,14 @@ func (c Change) RepoID() uint64 {
 		return c.DeletedLabel.Repo
 	case c.Milestone != nil:
 		return c.Milestone.Repo
+	case c.Comment != nil:
+		return c.Comment.Repo
+	case c.Reaction != nil:
+		return c.Reaction.Repo
+	case c.Pins != nil:
+		return c.Pins.Repo
+	case c.Subscription != nil:
+		return c.Subscription.Repo
 	case c.DeletedMilestone != nil:
 		return c.DeletedMilestone.Repo
 	case len(c.Refs) > 0:
