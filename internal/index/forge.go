@@ -36,6 +36,7 @@ var forgeTables = []string{
 	"forge_collaborators", "forge_stars", "forge_watches", "forge_labels", "forge_issues",
 	"forge_issue_labels", "forge_issue_assignees", "forge_comments", "forge_pulls",
 	"forge_reviews", "forge_review_comments", "forge_ref_updates", "forge_manifests", "forge_milestones",
+	"forge_reactions", "forge_issue_pins", "forge_issue_subscriptions", "forge_timeline",
 }
 
 // resetForge deletes the chain's forge rows, keeping the private store's.
@@ -87,12 +88,17 @@ func writeChange(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 		}
 	}
 	steps := []func() error{
+		// Before the issue: the timeline compares it with its old row.
+		func() error { return writeTimeline(ctx, tx, c) },
 		func() error { return writeIssue(ctx, tx, c, ch.Issue) },
 		func() error { return writeClosedIssues(ctx, tx, c) },
 		func() error { return writePull(ctx, tx, c) },
 		func() error { return writeComment(ctx, tx, c) },
 		func() error { return writeLabel(ctx, tx, c) },
 		func() error { return writeMilestone(ctx, tx, c) },
+		func() error { return writeReaction(ctx, tx, c) },
+		func() error { return writePins(ctx, tx, c) },
+		func() error { return writeSubscription(ctx, tx, c) },
 		func() error { return writeReview(ctx, tx, c) },
 		func() error { return writeCollaborator(ctx, tx, c) },
 		func() error { return writeFlag(ctx, tx, c, "forge_stars", ch.Star) },
@@ -222,19 +228,6 @@ func writePull(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 		pr.Merged, pr.MergeSHA, pr.MergeStyle, mergedBy, nullable(pr.MergedHeight, pr.Merged), timeAt(c, pr.MergedHeight))
 	if err != nil {
 		return fmt.Errorf("write pull request %d#%d: %w", pr.Repo, pr.Number, err)
-	}
-	return nil
-}
-
-func writeComment(ctx context.Context, tx *sql.Tx, c forgeChange) error {
-	cm := c.change.Comment
-	if cm == nil {
-		return nil
-	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO forge_comments (id, repo_id, number, author, body, height, time_ns)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)`, int64(cm.ID), int64(cm.Repo), int64(cm.Number), cm.Author.Hex(), cm.Body, c.height, c.timeNS)
-	if err != nil {
-		return fmt.Errorf("write comment %d: %w", cm.ID, err)
 	}
 	return nil
 }

@@ -29,13 +29,16 @@ type Issue struct {
 	Assignees   []User  `json:"assignees"`
 	// MilestoneID is the milestone it is filed under (0 for none), which
 	// Milestone shows.
-	MilestoneID   uint64     `json:"milestoneId,omitempty"`
-	Milestone     *Milestone `json:"milestone,omitempty"`
-	CreatedHeight int64      `json:"createdHeight"`
-	Created       string     `json:"created"`
-	UpdatedHeight int64      `json:"updatedHeight"`
-	Updated       string     `json:"updated"`
-	Closed        string     `json:"closed,omitempty"`
+	MilestoneID uint64     `json:"milestoneId,omitempty"`
+	Milestone   *Milestone `json:"milestone,omitempty"`
+	// PinOrder is its place among the pinned issues (PinnedIssues); 0
+	// when not pinned or not read.
+	PinOrder      int    `json:"pinOrder,omitempty"`
+	CreatedHeight int64  `json:"createdHeight"`
+	Created       string `json:"created"`
+	UpdatedHeight int64  `json:"updatedHeight"`
+	Updated       string `json:"updated"`
+	Closed        string `json:"closed,omitempty"`
 }
 
 const issueColumns = `i.repo_id, i.number, i.is_pull, i.author, ` + "COALESCE(ua.username, ua.default_name, '')" + `, i.title, i.body,
@@ -281,6 +284,8 @@ type Comment struct {
 	Body    string `json:"body"`
 	Height  int64  `json:"height"`
 	Created string `json:"created"`
+	// Updated is when it was last edited (Created when never).
+	Updated string `json:"updated"`
 	// IsPull is set by the repository-wide reads (RepoComments, CommentByID).
 	IsPull bool `json:"is_pull,omitempty"`
 }
@@ -288,14 +293,15 @@ type Comment struct {
 // Comments lists the comments of issue number, oldest first.
 func (ix *Index) Comments(ctx context.Context, repo, number uint64, p Page) ([]Comment, int64, error) {
 	out := []Comment{}
-	total, err := ix.page(ctx, `c.id, c.repo_id, c.number, c.author, `+userExpr("a")+`, c.body, c.height, c.time_ns`,
-		`forge_comments c LEFT JOIN chain_accounts a ON a.address = c.author`, "c.repo_id = $1 AND c.number = $2", "c.id",
+	total, err := ix.page(ctx, `c.id, c.repo_id, c.number, c.author, `+userExpr("a")+`, c.body, c.height, c.time_ns, COALESCE(c.updated_time_ns, c.time_ns)`,
+		`forge_comments c LEFT JOIN chain_accounts a ON a.address = c.author`, "c.repo_id = $1 AND c.number = $2 AND c.deleted = FALSE", "c.id",
 		[]any{int64(repo), int64(number)}, p, func(rows *sql.Rows, total *int64) error {
 			var c Comment
-			var id, r, n, ns int64
+			var id, r, n, ns, updatedNS int64
 			var author, name string
-			err := rows.Scan(&id, &r, &n, &author, &name, &c.Body, &c.Height, &ns, total)
+			err := rows.Scan(&id, &r, &n, &author, &name, &c.Body, &c.Height, &ns, &updatedNS, total)
 			c.ID, c.Repo, c.Number, c.Author, c.Created = uint64(id), uint64(r), uint64(n), user(author, name), formatTime(ns)
+			c.Updated = formatTime(updatedNS)
 			out = append(out, c)
 			return err
 		})
@@ -311,7 +317,8 @@ type CommentFilter struct {
 	Since, Before int64
 }
 
-const repoCommentCols = `c.id, c.repo_id, c.number, c.author, ` + "%s" + `, c.body, c.height, c.time_ns, COALESCE(i.is_pull, FALSE)`
+const repoCommentCols = `c.id, c.repo_id, c.number, c.author, ` + "%s" + `, c.body, c.height, c.time_ns, COALESCE(i.is_pull, FALSE),
+	COALESCE(c.updated_time_ns, c.time_ns)`
 
 func repoCommentFrom() string {
 	return `forge_comments c LEFT JOIN chain_accounts a ON a.address = c.author
@@ -320,10 +327,11 @@ func repoCommentFrom() string {
 
 func scanRepoComment(rows interface{ Scan(...any) error }, extra ...any) (Comment, error) {
 	var c Comment
-	var id, r, n, ns int64
+	var id, r, n, ns, updatedNS int64
 	var author, name string
-	err := rows.Scan(append([]any{&id, &r, &n, &author, &name, &c.Body, &c.Height, &ns, &c.IsPull}, extra...)...)
+	err := rows.Scan(append([]any{&id, &r, &n, &author, &name, &c.Body, &c.Height, &ns, &c.IsPull, &updatedNS}, extra...)...)
 	c.ID, c.Repo, c.Number, c.Author, c.Created = uint64(id), uint64(r), uint64(n), user(author, name), formatTime(ns)
+	c.Updated = formatTime(updatedNS)
 	return c, err
 }
 
@@ -331,7 +339,7 @@ func scanRepoComment(rows interface{ Scan(...any) error }, extra ...any) (Commen
 // within f, oldest first.
 func (ix *Index) RepoComments(ctx context.Context, repo uint64, f CommentFilter, p Page) ([]Comment, int64, error) {
 	out := []Comment{}
-	where, args := "c.repo_id = $1", []any{int64(repo)}
+	where, args := "c.repo_id = $1 AND c.deleted = FALSE", []any{int64(repo)}
 	if f.Since > 0 {
 		args = append(args, f.Since)
 		where += fmt.Sprintf(" AND c.time_ns >= $%d", len(args))
@@ -355,7 +363,7 @@ func (ix *Index) RepoComments(ctx context.Context, repo uint64, f CommentFilter,
 // CommentByID reads comment id of repo; a missing error when repo has none.
 func (ix *Index) CommentByID(ctx context.Context, repo, id uint64) (Comment, error) {
 	row := ix.queryRow(ctx, "SELECT "+fmt.Sprintf(repoCommentCols, userExpr("a"))+" FROM "+repoCommentFrom()+
-		" WHERE c.id = $1 AND c.repo_id = $2", int64(id), int64(repo))
+		" WHERE c.id = $1 AND c.repo_id = $2 AND c.deleted = FALSE", int64(id), int64(repo))
 	c, err := scanRepoComment(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Comment{}, notFound("there is no comment %d", id)
