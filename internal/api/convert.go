@@ -261,6 +261,8 @@ type links struct {
 	owner  string
 	name   string
 	render func(body string) string
+	// username reads an address's username ("" when it has none).
+	username func(r *http.Request, addr string) string
 }
 
 func (h *issuesAPI) linksFor(r *http.Request, repo index.Repo) *links {
@@ -283,6 +285,13 @@ func (h *issuesAPI) linksFor(r *http.Request, repo index.Repo) *links {
 		},
 	}
 	l.render = func(body string) string { return h.renderBody(ctx, lk, body) }
+	l.username = func(r *http.Request, addr string) string {
+		if !common.IsHexAddress(addr) {
+			return ""
+		}
+		n, _ := h.forge.Index().Username(r.Context(), common.HexToAddress(addr))
+		return n
+	}
 	return l
 }
 
@@ -308,7 +317,7 @@ func (l *links) issue(repo index.Repo, is index.Issue, pr *index.Pull) issueJSON
 		HTMLURL: l.html + "/issues/" + strconv.FormatUint(is.Number, 10), Number: is.Number, User: l.person(is.Author),
 		Title: is.Title, Body: is.Body, BodyHTML: l.render(is.Body), Assets: []struct{}{}, Labels: l.labels(is.Labels),
 		Assignees: make([]forgeUserJSON, len(is.Assignees)), State: is.State, StateReason: is.StateReason, Comments: is.Comments,
-		Created: is.Created, Updated: is.Updated, Closed: optional(is.Closed), Milestone: milestoneRef(is.Milestone),
+		Created: is.Created, Updated: is.Updated, Closed: optional(is.Closed), Milestone: milestoneRef(is.Milestone), PinOrder: is.PinOrder,
 		Repository: repoMetaJSON{ID: repo.ID, Name: repo.Name, Owner: repo.Owner.Username, FullName: repo.Owner.Username + "/" + repo.Name},
 	}
 	for i, u := range is.Assignees {
