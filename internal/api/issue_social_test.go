@@ -179,6 +179,11 @@ func TestTimelinePinsSubscriptionsSDK(t *testing.T) {
 	if len(pinned) != 1 || pinned[0]["number"] != float64(one.Index) || pinned[0]["pin_order"] != 1.0 {
 		t.Fatalf("pinned: %v", pinned)
 	}
+	var read map[string]any
+	n.JSON("GET", "/api/v1/repos/"+owner+"/"+name+fmt.Sprintf("/issues/%d", one.Index), nil, nil, http.StatusOK, &read)
+	if read["pin_order"] != 1.0 {
+		t.Fatalf("a pinned issue's pin_order: %v", read["pin_order"])
+	}
 
 	// Subscriptions, as the SDK expects them.
 	_, err = bob.client.IssueSubscribe(owner, name, one.Index)

@@ -31,8 +31,7 @@ type Issue struct {
 	// Milestone shows.
 	MilestoneID uint64     `json:"milestoneId,omitempty"`
 	Milestone   *Milestone `json:"milestone,omitempty"`
-	// PinOrder is its place among the pinned issues (PinnedIssues); 0
-	// when not pinned or not read.
+	// PinOrder is its place among the pinned issues; 0 when not pinned.
 	PinOrder      int    `json:"pinOrder,omitempty"`
 	CreatedHeight int64  `json:"createdHeight"`
 	Created       string `json:"created"`
@@ -43,7 +42,8 @@ type Issue struct {
 
 const issueColumns = `i.repo_id, i.number, i.is_pull, i.author, ` + "COALESCE(ua.username, ua.default_name, '')" + `, i.title, i.body,
 
-	i.state, i.state_reason, i.comments, i.created_height, i.created_time_ns, i.updated_height, i.updated_time_ns, i.closed_time_ns, COALESCE(i.milestone_id, 0)`
+	i.state, i.state_reason, i.comments, i.created_height, i.created_time_ns, i.updated_height, i.updated_time_ns, i.closed_time_ns, COALESCE(i.milestone_id, 0),
+	COALESCE((SELECT p.pin_order FROM forge_issue_pins p WHERE p.repo_id = i.repo_id AND p.number = i.number), 0)`
 
 const issueFrom = `forge_issues i LEFT JOIN chain_accounts ua ON ua.address = i.author`
 
@@ -52,10 +52,10 @@ func scanIssue(row scanner, extra ...any) (Issue, error) {
 	var repo, number, comments, createdNS, updatedNS int64
 	var author, authorName string
 	var closedNS sql.NullInt64
-	var milestone int64
+	var milestone, pin int64
 	err := row.Scan(append([]any{&repo, &number, &is.IsPull, &author, &authorName, &is.Title, &is.Body, &is.State, &is.StateReason,
-		&comments, &is.CreatedHeight, &createdNS, &is.UpdatedHeight, &updatedNS, &closedNS, &milestone}, extra...)...)
-	is.MilestoneID = uint64(milestone)
+		&comments, &is.CreatedHeight, &createdNS, &is.UpdatedHeight, &updatedNS, &closedNS, &milestone, &pin}, extra...)...)
+	is.MilestoneID, is.PinOrder = uint64(milestone), int(pin)
 	is.Repo, is.Number, is.Comments, is.Author = uint64(repo), uint64(number), uint64(comments), user(author, authorName)
 	is.Created, is.Updated = formatTime(createdNS), formatTime(updatedNS)
 	if closedNS.Valid {

@@ -126,7 +126,7 @@ func (ix *Index) Reactions(ctx context.Context, repo, number, comment uint64) ([
 // PinnedIssues lists repo's pinned issues and pull requests in pin order,
 // with their pin order.
 func (ix *Index) PinnedIssues(ctx context.Context, repo uint64) ([]Issue, error) {
-	rows, err := ix.query(ctx, `SELECT `+issueColumns+`, p.pin_order FROM forge_issue_pins p
+	rows, err := ix.query(ctx, `SELECT `+issueColumns+` FROM forge_issue_pins p
 		JOIN forge_issues i ON i.repo_id = p.repo_id AND i.number = p.number
 		LEFT JOIN chain_accounts ua ON ua.address = i.author WHERE p.repo_id = $1 ORDER BY p.pin_order`, int64(repo))
 	if err != nil {
@@ -134,13 +134,11 @@ func (ix *Index) PinnedIssues(ctx context.Context, repo uint64) ([]Issue, error)
 	}
 	out := []Issue{}
 	for rows.Next() {
-		var order int64
-		is, err := scanIssue(rows, &order)
+		is, err := scanIssue(rows)
 		if err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("list pinned issues: %w", err)
 		}
-		is.PinOrder = int(order)
 		out = append(out, is)
 	}
 	rows.Close()
