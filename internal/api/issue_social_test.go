@@ -154,7 +154,7 @@ func TestTimelinePinsSubscriptionsSDK(t *testing.T) {
 	if events[0]["body"] != "Seen it" || events[1]["ref_issue"].(map[string]any)["number"] != 2.0 ||
 		events[2]["old_title"] != "Crash" || events[2]["new_title"] != title ||
 		events[3]["milestone"].(map[string]any)["title"] != "v1" ||
-		events[4]["assignee"].(map[string]any)["login"] != owner || events[5]["label"].(map[string]any)["name"] != "bug" {
+		events[4]["assignee"].(map[string]any)["login"] != owner || events[5]["label"].(map[string]any)["name"] != "bug" || events[5]["body"] != "1" {
 		t.Fatalf("timeline events: %v", events)
 	}
 

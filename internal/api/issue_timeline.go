@@ -88,6 +88,9 @@ func (l *links) timeline(r *http.Request, is index.Issue, e index.TimelineEvent)
 	if lb := e.Data.Label; lb != nil {
 		v := l.label(*lb)
 		j.Label = &v
+		if !e.Data.Removed {
+			j.Body = "1" // Gitea's mark of a label added; "" is one removed
+		}
 	}
 	if e.Data.NewMilestone != 0 {
 		j.Milestone = &milestoneJSON{ID: e.Data.NewMilestone, Title: e.Data.NewMilestoneTitle}
