@@ -207,3 +207,39 @@ func TestTimelinePinsSubscriptionsSDK(t *testing.T) {
 		t.Fatalf("after unsubscribing: %v %+v", err, info)
 	}
 }
+
+// TestTimelineClosedByPullRequest: a merged pull request that fixes an
+// issue shows on the issue's timeline as the close, with the pull request
+// as its reference; the pull request's own timeline has the reference to
+// nothing else and its merge.
+func TestTimelineClosedByPullRequest(t *testing.T) {
+	t.Parallel()
+	n := startIssuesNode(t)
+	alice, bob := n.NewUser(), n.NewUser()
+	repo := n.repo(alice, "lib", false)
+	base := "/api/v1/repos/" + alice.Name() + "/lib"
+	n.push(alice, alice, "lib", "main", "main", map[string]string{"lib.go": "package lib\n"})
+	n.must(http.StatusCreated, bob, "POST", base+"/issues", map[string]any{"title": "It breaks"})
+	n.fork(bob, repo)
+	n.push(bob, bob, "lib", "fix", "main", map[string]string{"fix.txt": "fixed\n"})
+	n.must(http.StatusCreated, bob, "POST", base+"/pulls", map[string]any{"head": bob.Name() + ":fix", "title": "Fix it", "body": "Fixes #1."})
+	n.must(http.StatusOK, alice, "POST", base+"/pulls/2/merge", map[string]any{"Do": "merge"})
+
+	events := n.must(http.StatusOK, nil, "GET", base+"/issues/1/timeline", nil).list()
+	var kinds []string
+	for _, e := range events {
+		kinds = append(kinds, e["type"].(string))
+	}
+	if strings.Join(kinds, " ") != "pull_ref close" {
+		t.Fatalf("issue timeline: %v", kinds)
+	}
+	closed := events[1]
+	if ref, _ := closed["ref_issue"].(map[string]any); ref == nil || ref["number"] != 2.0 || ref["pull_request"] == nil ||
+		closed["user"].(map[string]any)["login"] != alice.Name() {
+		t.Fatalf("the close: %v", closed)
+	}
+	pr := n.must(http.StatusOK, nil, "GET", base+"/issues/2/timeline", nil).list()
+	if len(pr) != 1 || pr[0]["type"] != "merge_pull" {
+		t.Fatalf("pull request timeline: %v", pr)
+	}
+}
