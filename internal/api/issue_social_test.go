@@ -222,7 +222,14 @@ func TestTimelineClosedByPullRequest(t *testing.T) {
 	n.must(http.StatusCreated, bob, "POST", base+"/issues", map[string]any{"title": "It breaks"})
 	n.fork(bob, repo)
 	n.push(bob, bob, "lib", "fix", "main", map[string]string{"fix.txt": "fixed\n"})
+	m := n.must(http.StatusCreated, alice, "POST", base+"/milestones", map[string]any{"title": "v1"}).obj()
+	// Filing a pull request under a milestone needs write permission on the base.
+	n.must(http.StatusForbidden, bob, "POST", base+"/pulls", map[string]any{"head": bob.Name() + ":fix", "title": "Fix it", "milestone": m["id"]})
 	n.must(http.StatusCreated, bob, "POST", base+"/pulls", map[string]any{"head": bob.Name() + ":fix", "title": "Fix it", "body": "Fixes #1."})
+	edited := n.must(http.StatusCreated, alice, "PATCH", base+"/pulls/2", map[string]any{"milestone": m["id"]}).obj()
+	if ms, _ := edited["milestone"].(map[string]any); ms == nil || ms["title"] != "v1" {
+		t.Fatalf("pull request milestone: %v", edited["milestone"])
+	}
 	n.must(http.StatusOK, alice, "POST", base+"/pulls/2/merge", map[string]any{"Do": "merge"})
 
 	events := n.must(http.StatusOK, nil, "GET", base+"/issues/1/timeline", nil).list()
@@ -239,7 +246,7 @@ func TestTimelineClosedByPullRequest(t *testing.T) {
 		t.Fatalf("the close: %v", closed)
 	}
 	pr := n.must(http.StatusOK, nil, "GET", base+"/issues/2/timeline", nil).list()
-	if len(pr) != 1 || pr[0]["type"] != "merge_pull" {
+	if len(pr) != 2 || pr[0]["type"] != "milestone" || pr[1]["type"] != "merge_pull" {
 		t.Fatalf("pull request timeline: %v", pr)
 	}
 }
