@@ -89,7 +89,9 @@ func New(log *slog.Logger, s Services, version string) *API {
 func (a *API) Register(mux *http.ServeMux) {
 	routes := &http.ServeMux{} // a literal, so the OpenAPI generator, which reads the source, sees its type
 	a.routes(routes)
-	mux.Handle("/api/", a.boundQuery(routes))
+	comments := &http.ServeMux{} // see registerIssueComments
+	a.registerIssueComments(comments)
+	mux.Handle("/api/", commentPaths(a.boundQuery(comments), a.boundQuery(routes)))
 }
 
 // routes lists every API route.

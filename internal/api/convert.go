@@ -264,6 +264,8 @@ type links struct {
 	owner  string
 	name   string
 	render func(body string) string
+	// username reads an address's username ("" when it has none).
+	username func(r *http.Request, addr string) string
 }
 
 func (h *issuesAPI) linksFor(r *http.Request, repo index.Repo) *links {
@@ -286,6 +288,13 @@ func (h *issuesAPI) linksFor(r *http.Request, repo index.Repo) *links {
 		},
 	}
 	l.render = func(body string) string { return h.renderBody(ctx, lk, body) }
+	l.username = func(r *http.Request, addr string) string {
+		if !common.IsHexAddress(addr) {
+			return ""
+		}
+		n, _ := h.forge.Index().Username(r.Context(), common.HexToAddress(addr))
+		return n
+	}
 	return l
 }
 
@@ -311,7 +320,7 @@ func (l *links) issue(repo index.Repo, is index.Issue, pr *index.Pull) issueJSON
 		HTMLURL: l.html + "/issues/" + strconv.FormatUint(is.Number, 10), Number: is.Number, User: l.person(is.Author),
 		Title: is.Title, Body: is.Body, BodyHTML: l.render(is.Body), Assets: []struct{}{}, Labels: l.labels(is.Labels),
 		Assignees: make([]forgeUserJSON, len(is.Assignees)), State: is.State, StateReason: is.StateReason, Comments: is.Comments,
-		Created: is.Created, Updated: is.Updated, Closed: optional(is.Closed),
+		Created: is.Created, Updated: is.Updated, Closed: optional(is.Closed), Milestone: milestoneRef(is.Milestone), PinOrder: is.PinOrder,
 		Repository: repoMetaJSON{ID: repo.ID, Name: repo.Name, Owner: repo.Owner.Username, FullName: repo.Owner.Username + "/" + repo.Name},
 	}
 	for i, u := range is.Assignees {
@@ -358,7 +367,7 @@ func (h *issuesAPI) pull(r *http.Request, base index.Repo, perm forge.Perm, pr i
 	num := strconv.FormatUint(pr.Number, 10)
 	j := pullJSON{
 		ID: is.ID, URL: l.api + "/pulls/" + num, Number: pr.Number, User: is.User, Title: pr.Title, Body: pr.Body, BodyHTML: is.BodyHTML,
-		Labels: is.Labels, Assignee: is.Assignee, Assignees: is.Assignees, RequestedReviewers: []forgeUserJSON{}, State: pr.State,
+		Labels: is.Labels, Milestone: is.Milestone, Assignee: is.Assignee, Assignees: is.Assignees, RequestedReviewers: []forgeUserJSON{}, State: pr.State,
 		Comments: pr.Comments, HTMLURL: l.html + "/pulls/" + num, DiffURL: l.html + "/pulls/" + num + ".diff",
 		PatchURL: l.html + "/pulls/" + num + ".patch", ConflictedFiles: []string{}, Merged: pr.Merged, MergedAt: optional(pr.MergedAt),
 		MergeCommitSHA: optional(pr.MergeSHA), MergeStyle: pr.MergeStyle, Created: pr.Created, Updated: pr.Updated, Closed: optional(pr.Closed),

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -71,30 +70,6 @@ func (h *issuesAPI) listRepoComments(w http.ResponseWriter, r *http.Request) err
 		out[i] = l.comment(index.Issue{Number: c.Number, IsPull: c.IsPull}, c)
 	}
 	return h.respondList(w, r, p, total, out, nil)
-}
-
-// getRepoComment is Gitea's GET /repos/{owner}/{repo}/issues/comments/{id}.
-// Go's mux cannot hold that pattern beside /issues/{index}/comments (the
-// path /issues/comments/comments matches both), so it is registered as
-// /issues/{index}/{id} and answers only when {index} is "comments".
-func (h *issuesAPI) getRepoComment(w http.ResponseWriter, r *http.Request) error {
-	if r.PathValue("index") != "comments" {
-		return usererr.Missingf("there is no such issue route: %s", r.URL.Path)
-	}
-	repo, _, err := h.repoOf(r)
-	if err != nil {
-		return err
-	}
-	raw := r.PathValue("id")
-	id, err := strconv.ParseUint(raw, 10, 64)
-	if err != nil || id == 0 {
-		return usererr.Missingf("there is no comment %s", raw)
-	}
-	c, err := h.forge.Index().CommentByID(r.Context(), repo.ID, id)
-	if err != nil {
-		return err
-	}
-	return reply(w, h.linksFor(r, repo).comment(index.Issue{Number: c.Number, IsPull: c.IsPull}, c))
 }
 
 // timeParam reads query parameter name as an RFC 3339 time, in Unix

@@ -41,8 +41,18 @@ func (a *API) registerIssues(mux *http.ServeMux) {
 	mux.HandleFunc("PATCH "+repo+"/issues/{index}", w(h.editIssue))
 	mux.HandleFunc("GET "+repo+"/issues/{index}/comments", h.serve(h.listComments))
 	mux.HandleFunc("POST "+repo+"/issues/{index}/comments", w(h.createComment))
-	// GET /issues/comments/{id}: see getRepoComment.
-	mux.HandleFunc("GET "+repo+"/issues/{index}/{id}", h.serve(h.getRepoComment))
+	// GET, PATCH and DELETE /issues/comments/{id}: registerIssueComments.
+	mux.HandleFunc("GET "+repo+"/issues/{index}/reactions", h.serve(h.listIssueReactions))
+	mux.HandleFunc("POST "+repo+"/issues/{index}/reactions", w(h.postIssueReaction))
+	mux.HandleFunc("DELETE "+repo+"/issues/{index}/reactions", w(h.deleteIssueReaction))
+	mux.HandleFunc("GET "+repo+"/issues/{index}/timeline", h.serve(h.listTimeline))
+	mux.HandleFunc("GET "+repo+"/issues/pinned", h.serve(h.listPinned))
+	mux.HandleFunc("POST "+repo+"/issues/{index}/pin", w(h.pinIssue))
+	mux.HandleFunc("DELETE "+repo+"/issues/{index}/pin", w(h.unpinIssue))
+	mux.HandleFunc("GET "+repo+"/issues/{index}/subscriptions", h.serve(h.listSubscribers))
+	mux.HandleFunc("GET "+repo+"/issues/{index}/subscriptions/check", h.signedIn(auth.ScopeRead, h.checkSubscription))
+	mux.HandleFunc("PUT "+repo+"/issues/{index}/subscriptions/{user}", w(h.subscribe))
+	mux.HandleFunc("DELETE "+repo+"/issues/{index}/subscriptions/{user}", w(h.unsubscribe))
 	mux.HandleFunc("GET "+repo+"/issues/{index}/labels", h.serve(h.listIssueLabels))
 	mux.HandleFunc("POST "+repo+"/issues/{index}/labels", w(h.addIssueLabels))
 	mux.HandleFunc("PUT "+repo+"/issues/{index}/labels", w(h.replaceIssueLabels))
@@ -53,6 +63,11 @@ func (a *API) registerIssues(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+repo+"/labels/{id}", h.serve(h.getLabel))
 	mux.HandleFunc("PATCH "+repo+"/labels/{id}", w(h.editLabel))
 	mux.HandleFunc("DELETE "+repo+"/labels/{id}", w(h.deleteLabel))
+	mux.HandleFunc("GET "+repo+"/milestones", h.serve(h.listMilestones))
+	mux.HandleFunc("POST "+repo+"/milestones", w(h.createMilestone))
+	mux.HandleFunc("GET "+repo+"/milestones/{id}", h.serve(h.getMilestone))
+	mux.HandleFunc("PATCH "+repo+"/milestones/{id}", w(h.editMilestone))
+	mux.HandleFunc("DELETE "+repo+"/milestones/{id}", w(h.deleteMilestone))
 	mux.HandleFunc("GET /api/v1/issues/{id}", h.serve(h.getIssueByID))
 	h.registerPulls(mux, w)
 }
@@ -142,7 +157,15 @@ func (h *issuesAPI) listIssues(w http.ResponseWriter, r *http.Request) error {
 		}
 		f.Author = &addr
 	}
-	labelIDs, ok, err := h.labelFilter(r.Context(), repo, q.Get("labels"))
+	var ok bool
+	if f.Milestones, ok, err = h.milestoneFilter(r.Context(), repo, q.Get("milestones")); err != nil || !ok {
+		if err == nil {
+			err = h.respondIssues(w, r, repo, p, 0, nil)
+		}
+		return err
+	}
+	var labelIDs []uint64
+	labelIDs, ok, err = h.labelFilter(r.Context(), repo, q.Get("labels"))
 	if err != nil || !ok {
 		if err == nil {
 			err = h.respondIssues(w, r, repo, p, 0, nil)
@@ -305,6 +328,7 @@ func (h *issuesAPI) createIssue(w http.ResponseWriter, r *http.Request) error {
 		Assignee  string   `json:"assignee"`
 		Assignees []string `json:"assignees"`
 		Labels    []uint64 `json:"labels"`
+		Milestone int64    `json:"milestone"`
 	}
 	if err := decodeText(w, r, &in); err != nil {
 		return err
@@ -323,8 +347,12 @@ func (h *issuesAPI) createIssue(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	milestone, err := h.issueMilestone(r.Context(), repo, in.Milestone)
+	if err != nil {
+		return err
+	}
 	res, err := h.forge.Do(r.Context(), id.User.Address, chainforge.IssueCreate{
-		Repo: repo.ID, Title: in.Title, Body: in.Body, Labels: in.Labels, Assignees: assignees,
+		Repo: repo.ID, Title: in.Title, Body: in.Body, Labels: in.Labels, Assignees: assignees, Milestone: milestone,
 	})
 	if err != nil {
 		return err
@@ -418,6 +446,7 @@ func (h *issuesAPI) editIssue(w http.ResponseWriter, r *http.Request) error {
 		Body        *string   `json:"body"`
 		Assignee    *string   `json:"assignee"`
 		Assignees   *[]string `json:"assignees"`
+		Milestone   *int64    `json:"milestone"`
 		State       *string   `json:"state"`
 		StateReason string    `json:"state_reason"`
 	}
@@ -430,6 +459,9 @@ func (h *issuesAPI) editIssue(w http.ResponseWriter, r *http.Request) error {
 	}
 	change, err := issueChange(is, in.Title, in.Body, in.Assignee, in.Assignees)
 	if err != nil {
+		return err
+	}
+	if change.Milestone, err = h.milestoneChange(r.Context(), repo, is, in.Milestone); err != nil {
 		return err
 	}
 	if change.State, change.Reason, err = stateChange(is, deref(in.State), in.StateReason); err != nil {

@@ -153,6 +153,7 @@ func (h *issuesAPI) createPull(w http.ResponseWriter, r *http.Request) error {
 		Assignee  string   `json:"assignee"`
 		Assignees []string `json:"assignees"`
 		Labels    []uint64 `json:"labels"`
+		Milestone int64    `json:"milestone"`
 	}
 	if err := decodeText(w, r, &in); err != nil {
 		return err
@@ -171,12 +172,16 @@ func (h *issuesAPI) createPull(w http.ResponseWriter, r *http.Request) error {
 	if err := checkBody("body", in.Body); err != nil {
 		return err
 	}
+	milestone, err := h.issueMilestone(ctx, base, in.Milestone)
+	if err != nil {
+		return err
+	}
 	head, branch, err := h.headOf(ctx, actor, base, in.Head)
 	if err != nil {
 		return err
 	}
 	pr, err := h.pulls.Open(ctx, actor, base, forge.OpenPull{Head: head, HeadBranch: branch, BaseBranch: in.Base, Title: in.Title, Body: in.Body,
-		Assignees: assigneeNames(in.Assignee, in.Assignees), Labels: in.Labels})
+		Assignees: assigneeNames(in.Assignee, in.Assignees), Labels: in.Labels, Milestone: milestone})
 	if err != nil {
 		return err
 	}
@@ -238,6 +243,7 @@ func (h *issuesAPI) editPull(w http.ResponseWriter, r *http.Request) error {
 		Base      *string   `json:"base"`
 		Assignee  *string   `json:"assignee"`
 		Assignees *[]string `json:"assignees"`
+		Milestone int64     `json:"milestone"`
 		State     *string   `json:"state"`
 	}
 	if err := decodeText(w, r, &in); err != nil {
@@ -253,6 +259,12 @@ func (h *issuesAPI) editPull(w http.ResponseWriter, r *http.Request) error {
 	change, err := issueChange(pr.Issue, in.Title, in.Body, in.Assignee, in.Assignees)
 	if err != nil {
 		return err
+	}
+	// As Gitea's EditPullRequestOption: milestone 0 leaves it as it is.
+	if in.Milestone != 0 {
+		if change.Milestone, err = h.milestoneChange(r.Context(), repo, pr.Issue, &in.Milestone); err != nil {
+			return err
+		}
 	}
 	if change.State, _, err = stateChange(pr.Issue, deref(in.State), ""); err != nil {
 		return err

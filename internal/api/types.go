@@ -346,7 +346,7 @@ type issueJSON struct {
 	Ref              string          `json:"ref"`
 	Assets           []struct{}      `json:"assets"`
 	Labels           []labelJSON     `json:"labels"`
-	Milestone        *struct{}       `json:"milestone"`
+	Milestone        *milestoneJSON  `json:"milestone"`
 	Assignee         *forgeUserJSON  `json:"assignee"`
 	Assignees        []forgeUserJSON `json:"assignees"`
 	State            string          `json:"state"`
@@ -398,7 +398,7 @@ type pullJSON struct {
 	Body                string          `json:"body"`
 	BodyHTML            string          `json:"body_html"`
 	Labels              []labelJSON     `json:"labels"`
-	Milestone           *struct{}       `json:"milestone"`
+	Milestone           *milestoneJSON  `json:"milestone"`
 	Assignee            *forgeUserJSON  `json:"assignee"`
 	Assignees           []forgeUserJSON `json:"assignees"`
 	RequestedReviewers  []forgeUserJSON `json:"requested_reviewers"`

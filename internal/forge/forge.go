@@ -481,6 +481,9 @@ type IssueChange struct {
 	Body  *string
 	// Assignees replaces the assignees: usernames or addresses.
 	Assignees *[]string
+	// Milestone files it under a milestone (an id the caller checked);
+	// 0 takes it out of its milestone.
+	Milestone *uint64
 	// State is chainforge.StateClosed or StateOpen to close or reopen;
 	// "" leaves the state.
 	State string
@@ -497,8 +500,8 @@ type IssueChange struct {
 func (s *Service) EditIssue(ctx context.Context, actor common.Address, repo index.Repo, is index.Issue, c IssueChange) error {
 	// 1. The issue.edit, its assignees resolved.
 	var edit *chainforge.IssueEdit
-	if c.Title != nil || c.Body != nil || c.Assignees != nil {
-		edit = &chainforge.IssueEdit{Repo: repo.ID, Number: is.Number, Title: c.Title, Body: c.Body}
+	if c.Title != nil || c.Body != nil || c.Assignees != nil || c.Milestone != nil {
+		edit = &chainforge.IssueEdit{Repo: repo.ID, Number: is.Number, Title: c.Title, Body: c.Body, Milestone: c.Milestone}
 		if c.Assignees != nil {
 			list, err := s.Assignees(ctx, *c.Assignees)
 			if err != nil {

@@ -123,6 +123,9 @@ type OpenPull struct {
 	// pull request; either needs write permission on the base.
 	Assignees []string
 	Labels    []uint64
+	// Milestone (an id the caller checked; 0 for none) files it under a
+	// milestone of the base, which needs write permission too.
+	Milestone uint64
 }
 
 // Open opens a pull request for actor on base. Who may is decided before
@@ -156,6 +159,9 @@ func (p *Pulls) Open(ctx context.Context, actor common.Address, base index.Repo,
 	}
 	if (len(assignees) > 0 || len(o.Labels) > 0) && basePerm < PermWrite {
 		return index.Pull{}, usererr.Deniedf("setting labels or assignees needs write permission on %s", base.Name)
+	}
+	if o.Milestone != 0 && basePerm < PermWrite {
+		return index.Pull{}, usererr.Deniedf("setting a milestone needs write permission on %s", base.Name)
 	}
 	baseDir, err := p.gitDir(base)
 	if err != nil {
@@ -212,9 +218,12 @@ func (p *Pulls) Open(ctx context.Context, actor common.Address, base index.Repo,
 	if err := gitstore.SetRef(ctx, baseDir, PullHeadRef(number), headSHA); err != nil {
 		p.svc.log.ErrorContext(ctx, "keep a pull request's head", "repo", base.ID, "number", number, "err", err)
 	}
-	// 5. Its assignees and labels.
-	if len(assignees) > 0 || len(o.Labels) > 0 {
+	// 5. Its assignees, labels and milestone.
+	if len(assignees) > 0 || len(o.Labels) > 0 || o.Milestone != 0 {
 		edit := chainforge.IssueEdit{Repo: base.ID, Number: number}
+		if o.Milestone != 0 {
+			edit.Milestone = &o.Milestone
+		}
 		if len(assignees) > 0 {
 			edit.Assignees = &assignees
 		}

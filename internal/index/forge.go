@@ -38,6 +38,7 @@ var forgeTables = []string{
 	"forge_reviews", "forge_review_comments", "forge_ref_updates", "forge_manifests",
 	"forge_releases", "forge_release_assets", "forge_lfs_objects", "forge_repo_topics",
 	"forge_commit_statuses", "forge_branch_protections",
+	"forge_milestones", "forge_reactions", "forge_issue_pins", "forge_issue_subscriptions", "forge_timeline",
 }
 
 // resetForge deletes the chain's forge rows, keeping the private store's.
@@ -92,11 +93,17 @@ func writeChange(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 		}
 	}
 	steps := []func() error{
+		// Before the issue: the timeline compares it with its old row.
+		func() error { return writeTimeline(ctx, tx, c) },
 		func() error { return writeIssue(ctx, tx, c, ch.Issue) },
 		func() error { return writeClosedIssues(ctx, tx, c) },
 		func() error { return writePull(ctx, tx, c) },
 		func() error { return writeComment(ctx, tx, c) },
 		func() error { return writeLabel(ctx, tx, c) },
+		func() error { return writeMilestone(ctx, tx, c) },
+		func() error { return writeReaction(ctx, tx, c) },
+		func() error { return writePins(ctx, tx, c) },
+		func() error { return writeSubscription(ctx, tx, c) },
 		func() error { return writeReview(ctx, tx, c) },
 		func() error { return writeCollaborator(ctx, tx, c) },
 		func() error { return writeFlag(ctx, tx, c, "forge_stars", ch.Star) },
@@ -183,15 +190,17 @@ func writeIssue(ctx context.Context, tx *sql.Tx, c forgeChange, is *forge.Issue)
 		return nil
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO forge_issues (repo_id, number, is_pull, author, title, body, state, state_reason,
-		comments, created_height, created_time_ns, updated_height, updated_time_ns, closed_height, closed_time_ns)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $11, $13, $14)
+		comments, created_height, created_time_ns, updated_height, updated_time_ns, closed_height, closed_time_ns, milestone_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $11, $13, $14, $15)
 		ON CONFLICT (repo_id, number) DO UPDATE SET title = excluded.title, body = excluded.body, state = excluded.state,
-		state_reason = excluded.state_reason, comments = excluded.comments, updated_height = excluded.updated_height,
+		state_reason = excluded.state_reason, comments = excluded.comments, milestone_id = excluded.milestone_id,
+		updated_height = excluded.updated_height,
 		updated_time_ns = excluded.updated_time_ns, closed_height = excluded.closed_height,
 		closed_time_ns = CASE WHEN excluded.closed_height IS NULL THEN NULL
 			ELSE COALESCE(excluded.closed_time_ns, forge_issues.closed_time_ns) END`,
 		int64(is.Repo), int64(is.Number), is.IsPull, is.Author.Hex(), is.Title, is.Body, is.State, is.StateReason,
-		int64(is.Comments), int64(is.CreatedHeight), c.timeNS, c.height, nullable(is.ClosedHeight, is.ClosedHeight != 0), timeAt(c, is.ClosedHeight))
+		int64(is.Comments), int64(is.CreatedHeight), c.timeNS, c.height, nullable(is.ClosedHeight, is.ClosedHeight != 0), timeAt(c, is.ClosedHeight),
+		nullable(is.Milestone, is.Milestone != 0))
 	if err != nil {
 		return fmt.Errorf("write issue %d#%d: %w", is.Repo, is.Number, err)
 	}
@@ -237,19 +246,6 @@ func writePull(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 		pr.Merged, pr.MergeSHA, pr.MergeStyle, mergedBy, nullable(pr.MergedHeight, pr.Merged), timeAt(c, pr.MergedHeight))
 	if err != nil {
 		return fmt.Errorf("write pull request %d#%d: %w", pr.Repo, pr.Number, err)
-	}
-	return nil
-}
-
-func writeComment(ctx context.Context, tx *sql.Tx, c forgeChange) error {
-	cm := c.change.Comment
-	if cm == nil {
-		return nil
-	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO forge_comments (id, repo_id, number, author, body, height, time_ns)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)`, int64(cm.ID), int64(cm.Repo), int64(cm.Number), cm.Author.Hex(), cm.Body, c.height, c.timeNS)
-	if err != nil {
-		return fmt.Errorf("write comment %d: %w", cm.ID, err)
 	}
 	return nil
 }

@@ -16,27 +16,34 @@ import (
 
 // Issue is a projected issue or pull request conversation.
 type Issue struct {
-	Repo          uint64  `json:"repo"`
-	Number        uint64  `json:"number"`
-	IsPull        bool    `json:"isPull"`
-	Author        User    `json:"author"`
-	Title         string  `json:"title"`
-	Body          string  `json:"body"`
-	State         string  `json:"state"`
-	StateReason   string  `json:"stateReason"`
-	Comments      uint64  `json:"comments"`
-	Labels        []Label `json:"labels"`
-	Assignees     []User  `json:"assignees"`
-	CreatedHeight int64   `json:"createdHeight"`
-	Created       string  `json:"created"`
-	UpdatedHeight int64   `json:"updatedHeight"`
-	Updated       string  `json:"updated"`
-	Closed        string  `json:"closed,omitempty"`
+	Repo        uint64  `json:"repo"`
+	Number      uint64  `json:"number"`
+	IsPull      bool    `json:"isPull"`
+	Author      User    `json:"author"`
+	Title       string  `json:"title"`
+	Body        string  `json:"body"`
+	State       string  `json:"state"`
+	StateReason string  `json:"stateReason"`
+	Comments    uint64  `json:"comments"`
+	Labels      []Label `json:"labels"`
+	Assignees   []User  `json:"assignees"`
+	// MilestoneID is the milestone it is filed under (0 for none), which
+	// Milestone shows.
+	MilestoneID uint64     `json:"milestoneId,omitempty"`
+	Milestone   *Milestone `json:"milestone,omitempty"`
+	// PinOrder is its place among the pinned issues; 0 when not pinned.
+	PinOrder      int    `json:"pinOrder,omitempty"`
+	CreatedHeight int64  `json:"createdHeight"`
+	Created       string `json:"created"`
+	UpdatedHeight int64  `json:"updatedHeight"`
+	Updated       string `json:"updated"`
+	Closed        string `json:"closed,omitempty"`
 }
 
 const issueColumns = `i.repo_id, i.number, i.is_pull, i.author, ` + "COALESCE(ua.username, ua.default_name, '')" + `, i.title, i.body,
 
-	i.state, i.state_reason, i.comments, i.created_height, i.created_time_ns, i.updated_height, i.updated_time_ns, i.closed_time_ns`
+	i.state, i.state_reason, i.comments, i.created_height, i.created_time_ns, i.updated_height, i.updated_time_ns, i.closed_time_ns, COALESCE(i.milestone_id, 0),
+	COALESCE((SELECT p.pin_order FROM forge_issue_pins p WHERE p.repo_id = i.repo_id AND p.number = i.number), 0)`
 
 const issueFrom = `forge_issues i LEFT JOIN chain_accounts ua ON ua.address = i.author`
 
@@ -45,8 +52,10 @@ func scanIssue(row scanner, extra ...any) (Issue, error) {
 	var repo, number, comments, createdNS, updatedNS int64
 	var author, authorName string
 	var closedNS sql.NullInt64
+	var milestone, pin int64
 	err := row.Scan(append([]any{&repo, &number, &is.IsPull, &author, &authorName, &is.Title, &is.Body, &is.State, &is.StateReason,
-		&comments, &is.CreatedHeight, &createdNS, &is.UpdatedHeight, &updatedNS, &closedNS}, extra...)...)
+		&comments, &is.CreatedHeight, &createdNS, &is.UpdatedHeight, &updatedNS, &closedNS, &milestone, &pin}, extra...)...)
+	is.MilestoneID, is.PinOrder = uint64(milestone), int(pin)
 	is.Repo, is.Number, is.Comments, is.Author = uint64(repo), uint64(number), uint64(comments), user(author, authorName)
 	is.Created, is.Updated = formatTime(createdNS), formatTime(updatedNS)
 	if closedNS.Valid {
@@ -79,6 +88,8 @@ type IssueFilter struct {
 	Author *common.Address
 	Label  uint64
 	Query  string // a substring of the title, any case
+	// Milestones matches issues filed under any of them.
+	Milestones []uint64
 }
 
 // Issues lists repo's issues (or pull requests) matching f, newest first.
@@ -141,6 +152,10 @@ func cloneIssues(list []Issue) []Issue {
 	for i := range out {
 		out[i].Labels = slices.Clone(out[i].Labels)
 		out[i].Assignees = slices.Clone(out[i].Assignees)
+		if m := out[i].Milestone; m != nil {
+			copied := *m
+			out[i].Milestone = &copied
+		}
 	}
 	return out
 }
@@ -164,6 +179,13 @@ func issueWhere(repo uint64, f IssueFilter) (string, []any) {
 	}
 	if f.Author != nil {
 		where = append(where, "i.author = "+arg(f.Author.Hex()))
+	}
+	if len(f.Milestones) > 0 {
+		in := make([]string, len(f.Milestones))
+		for i, id := range f.Milestones {
+			in[i] = arg(int64(id))
+		}
+		where = append(where, "i.milestone_id IN ("+strings.Join(in, ", ")+")")
 	}
 	if f.Label != 0 {
 		where = append(where, "EXISTS (SELECT 1 FROM forge_issue_labels l WHERE l.repo_id = i.repo_id AND l.number = i.number AND l.label_id = "+arg(int64(f.Label))+")")
@@ -250,7 +272,7 @@ func (ix *Index) fillIssues(ctx context.Context, repo uint64, issues []Issue) er
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("read issue assignees: %w", err)
 	}
-	return nil
+	return ix.fillMilestones(ctx, repo, issues)
 }
 
 // Comment is a comment on an issue or pull request.
@@ -262,6 +284,8 @@ type Comment struct {
 	Body    string `json:"body"`
 	Height  int64  `json:"height"`
 	Created string `json:"created"`
+	// Updated is when it was last edited (Created when never).
+	Updated string `json:"updated"`
 	// IsPull is set by the repository-wide reads (RepoComments, CommentByID).
 	IsPull bool `json:"is_pull,omitempty"`
 }
@@ -269,14 +293,15 @@ type Comment struct {
 // Comments lists the comments of issue number, oldest first.
 func (ix *Index) Comments(ctx context.Context, repo, number uint64, p Page) ([]Comment, int64, error) {
 	out := []Comment{}
-	total, err := ix.page(ctx, `c.id, c.repo_id, c.number, c.author, `+userExpr("a")+`, c.body, c.height, c.time_ns`,
-		`forge_comments c LEFT JOIN chain_accounts a ON a.address = c.author`, "c.repo_id = $1 AND c.number = $2", "c.id",
+	total, err := ix.page(ctx, `c.id, c.repo_id, c.number, c.author, `+userExpr("a")+`, c.body, c.height, c.time_ns, COALESCE(c.updated_time_ns, c.time_ns)`,
+		`forge_comments c LEFT JOIN chain_accounts a ON a.address = c.author`, "c.repo_id = $1 AND c.number = $2 AND c.deleted = FALSE", "c.id",
 		[]any{int64(repo), int64(number)}, p, func(rows *sql.Rows, total *int64) error {
 			var c Comment
-			var id, r, n, ns int64
+			var id, r, n, ns, updatedNS int64
 			var author, name string
-			err := rows.Scan(&id, &r, &n, &author, &name, &c.Body, &c.Height, &ns, total)
+			err := rows.Scan(&id, &r, &n, &author, &name, &c.Body, &c.Height, &ns, &updatedNS, total)
 			c.ID, c.Repo, c.Number, c.Author, c.Created = uint64(id), uint64(r), uint64(n), user(author, name), formatTime(ns)
+			c.Updated = formatTime(updatedNS)
 			out = append(out, c)
 			return err
 		})
@@ -292,7 +317,8 @@ type CommentFilter struct {
 	Since, Before int64
 }
 
-const repoCommentCols = `c.id, c.repo_id, c.number, c.author, ` + "%s" + `, c.body, c.height, c.time_ns, COALESCE(i.is_pull, FALSE)`
+const repoCommentCols = `c.id, c.repo_id, c.number, c.author, ` + "%s" + `, c.body, c.height, c.time_ns, COALESCE(i.is_pull, FALSE),
+	COALESCE(c.updated_time_ns, c.time_ns)`
 
 func repoCommentFrom() string {
 	return `forge_comments c LEFT JOIN chain_accounts a ON a.address = c.author
@@ -301,10 +327,11 @@ func repoCommentFrom() string {
 
 func scanRepoComment(rows interface{ Scan(...any) error }, extra ...any) (Comment, error) {
 	var c Comment
-	var id, r, n, ns int64
+	var id, r, n, ns, updatedNS int64
 	var author, name string
-	err := rows.Scan(append([]any{&id, &r, &n, &author, &name, &c.Body, &c.Height, &ns, &c.IsPull}, extra...)...)
+	err := rows.Scan(append([]any{&id, &r, &n, &author, &name, &c.Body, &c.Height, &ns, &c.IsPull, &updatedNS}, extra...)...)
 	c.ID, c.Repo, c.Number, c.Author, c.Created = uint64(id), uint64(r), uint64(n), user(author, name), formatTime(ns)
+	c.Updated = formatTime(updatedNS)
 	return c, err
 }
 
@@ -312,7 +339,7 @@ func scanRepoComment(rows interface{ Scan(...any) error }, extra ...any) (Commen
 // within f, oldest first.
 func (ix *Index) RepoComments(ctx context.Context, repo uint64, f CommentFilter, p Page) ([]Comment, int64, error) {
 	out := []Comment{}
-	where, args := "c.repo_id = $1", []any{int64(repo)}
+	where, args := "c.repo_id = $1 AND c.deleted = FALSE", []any{int64(repo)}
 	if f.Since > 0 {
 		args = append(args, f.Since)
 		where += fmt.Sprintf(" AND c.time_ns >= $%d", len(args))
@@ -336,7 +363,7 @@ func (ix *Index) RepoComments(ctx context.Context, repo uint64, f CommentFilter,
 // CommentByID reads comment id of repo; a missing error when repo has none.
 func (ix *Index) CommentByID(ctx context.Context, repo, id uint64) (Comment, error) {
 	row := ix.queryRow(ctx, "SELECT "+fmt.Sprintf(repoCommentCols, userExpr("a"))+" FROM "+repoCommentFrom()+
-		" WHERE c.id = $1 AND c.repo_id = $2", int64(id), int64(repo))
+		" WHERE c.id = $1 AND c.repo_id = $2 AND c.deleted = FALSE", int64(id), int64(repo))
 	c, err := scanRepoComment(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Comment{}, notFound("there is no comment %d", id)

@@ -17,6 +17,8 @@ type IssueCreate struct {
 	Body      string           `json:"body" text:"body"`
 	Labels    []uint64         `json:"labels"`
 	Assignees []common.Address `json:"assignees"`
+	// Milestone, when set, files the issue under a milestone (writers).
+	Milestone uint64 `json:"milestone,omitempty"`
 }
 
 func issueCreate(s *session, payload []byte) error {
@@ -28,7 +30,7 @@ func issueCreate(s *session, payload []byte) error {
 	if err != nil {
 		return err
 	}
-	is := &Issue{Repo: r.ID, Author: s.actor, Title: p.Title, Body: p.Body, Labels: p.Labels, Assignees: p.Assignees}
+	is := &Issue{Repo: r.ID, Author: s.actor, Title: p.Title, Body: p.Body, Labels: p.Labels, Assignees: p.Assignees, Milestone: p.Milestone}
 	if err := s.openIssue(r, perm, is); err != nil {
 		return err
 	}
@@ -44,8 +46,11 @@ func (s *session) openIssue(r *Repo, perm Perm, is *Issue) error {
 	if err := validateText("body", is.Body, MaxBody); err != nil {
 		return err
 	}
-	if (len(is.Labels) > 0 || len(is.Assignees) > 0) && perm < PermWrite {
-		return forbidden("setting labels or assignees needs write permission on %s; you have %s", r.Name, perm)
+	if (len(is.Labels) > 0 || len(is.Assignees) > 0 || is.Milestone != 0) && perm < PermWrite {
+		return forbidden("setting labels, assignees or a milestone needs write permission on %s; you have %s", r.Name, perm)
+	}
+	if err := s.checkIssueMilestone(r, is.Milestone); err != nil {
+		return err
 	}
 	labels, err := s.checkLabels(r, is.Labels)
 	if err != nil {
@@ -126,6 +131,9 @@ type IssueEdit struct {
 	Body      *string           `json:"body" text:"body"`
 	Labels    *[]uint64         `json:"labels"`
 	Assignees *[]common.Address `json:"assignees"`
+	// Milestone, when present, files it under a milestone; 0 takes it
+	// out of its milestone. Writers only.
+	Milestone *uint64 `json:"milestone,omitempty"`
 }
 
 func issueEdit(s *session, payload []byte) error {
@@ -141,8 +149,8 @@ func issueEdit(s *session, payload []byte) error {
 	if err != nil {
 		return err
 	}
-	if perm < PermWrite && (is.Author != s.actor || p.Labels != nil || p.Assignees != nil) {
-		return forbidden("only the author or someone with write permission may edit #%d, and only writers set labels and assignees", is.Number)
+	if perm < PermWrite && (is.Author != s.actor || p.Labels != nil || p.Assignees != nil || p.Milestone != nil) {
+		return forbidden("only the author or someone with write permission may edit #%d, and only writers set labels, assignees and milestones", is.Number)
 	}
 	if p.Title != nil {
 		if err := validateTitle(*p.Title); err != nil {
@@ -168,6 +176,12 @@ func issueEdit(s *session, payload []byte) error {
 			return err
 		}
 		is.Assignees = append([]common.Address{}, *p.Assignees...)
+	}
+	if p.Milestone != nil {
+		if err := s.checkIssueMilestone(r, *p.Milestone); err != nil {
+			return err
+		}
+		is.Milestone = *p.Milestone
 	}
 	return s.saveIssue(is)
 }
@@ -294,6 +308,11 @@ func issueComment(s *session, payload []byte) error {
 		return err
 	}
 	is.Comments++
+	// The comment's place and author, so it can be edited, deleted and
+	// reacted to.
+	if err := s.putJSON(commentKey(id), commentRef{Repo: r.ID, Number: is.Number, Author: s.actor}); err != nil {
+		return err
+	}
 	s.change.Comment = &Comment{ID: id, Repo: r.ID, Number: is.Number, Author: s.actor, Body: p.Body}
 	return s.saveIssue(is)
 }

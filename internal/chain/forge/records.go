@@ -65,6 +65,8 @@ type Issue struct {
 	Labels      []uint64         `json:"labels"`
 	Assignees   []common.Address `json:"assignees"`
 	Comments    uint64           `json:"comments"`
+	// Milestone is the milestone it is filed under; 0 for none.
+	Milestone uint64 `json:"milestone,omitempty"`
 	// ClosedHeight is when it was last closed; 0 while open.
 	ClosedHeight  uint64 `json:"closedHeight,omitempty"`
 	CreatedHeight uint64 `json:"createdHeight"`
@@ -98,6 +100,10 @@ type Comment struct {
 	Number uint64         `json:"number"`
 	Author common.Address `json:"author"`
 	Body   string         `json:"body"`
+	// Edited marks an edit of an existing comment (comment.edit); Deleted
+	// its deletion (comment.delete), which carries no body.
+	Edited  bool `json:"edited,omitempty"`
+	Deleted bool `json:"deleted,omitempty"`
 }
 
 // Label is a repository's label.
@@ -175,10 +181,16 @@ type Change struct {
 	Comment      *Comment      `json:"comment,omitempty"`
 	Label        *Label        `json:"label,omitempty"`
 	DeletedLabel *Label        `json:"deletedLabel,omitempty"`
-	Review       *Review       `json:"review,omitempty"`
-	Collaborator *Collaborator `json:"collaborator,omitempty"`
-	Star         *Flag         `json:"star,omitempty"`
-	Watch        *Flag         `json:"watch,omitempty"`
+	Milestone    *Milestone    `json:"milestone,omitempty"`
+	Reaction     *Reaction     `json:"reaction,omitempty"`
+	Pins         *Pins         `json:"pins,omitempty"`
+	Subscription *Subscription `json:"subscription,omitempty"`
+	// DeletedMilestone is a deleted milestone as it was.
+	DeletedMilestone *Milestone    `json:"deletedMilestone,omitempty"`
+	Review           *Review       `json:"review,omitempty"`
+	Collaborator     *Collaborator `json:"collaborator,omitempty"`
+	Star             *Flag         `json:"star,omitempty"`
+	Watch            *Flag         `json:"watch,omitempty"`
 	// Refs are a push's ref updates, in the payload's order.
 	Refs []RefUpdate `json:"refs,omitempty"`
 	// Ref is the one update of a push in events written before Refs.
@@ -227,6 +239,18 @@ func (c Change) RepoID() uint64 {
 		return c.Label.Repo
 	case c.DeletedLabel != nil:
 		return c.DeletedLabel.Repo
+	case c.Milestone != nil:
+		return c.Milestone.Repo
+	case c.Comment != nil:
+		return c.Comment.Repo
+	case c.Reaction != nil:
+		return c.Reaction.Repo
+	case c.Pins != nil:
+		return c.Pins.Repo
+	case c.Subscription != nil:
+		return c.Subscription.Repo
+	case c.DeletedMilestone != nil:
+		return c.DeletedMilestone.Repo
 	case len(c.Refs) > 0:
 		return c.Refs[0].Repo
 	case c.Ref != nil:
@@ -410,6 +434,11 @@ func (s *session) saveIssue(is *Issue) error {
 		}
 	}
 	is.Labels = live
+	m, err := s.liveMilestone(is.Repo, is.Milestone)
+	if err != nil {
+		return err
+	}
+	is.Milestone = m
 	if err := s.putJSON(issueKey(is.Repo, is.Number), is); err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
 import { type IssueStateFilter, useIssues, useLabels } from './api'
 import { IssueRow } from './IssueRow'
+import { PinnedIssues } from './pinned'
 import './issues.css'
 
 export const ISSUES_PER_PAGE = 25
@@ -23,6 +24,7 @@ export default function IssueListScreen() {
 
 function IssueList({ repo }: { repo: Repository }) {
   const { t } = useTranslation('issues')
+  const { t: tt } = useTranslation('tracker')
   const id = useId()
   const o = repo.owner.login
   const [stateParam, setState] = useUrlParam('state', 'open')
@@ -43,11 +45,17 @@ function IssueList({ repo }: { repo: Repository }) {
       <PageHeader
         title={t('list.heading')}
         actions={
-          <PreloadLink className="btn btn-primary btn-md" to={repoHref.section(o, repo.name, 'issues/new')}>
-            {t('list.new')}
-          </PreloadLink>
+          <>
+            <PreloadLink className="btn btn-outline btn-md" to={repoHref.section(o, repo.name, 'milestones')}>
+              {tt('milestones.heading')}
+            </PreloadLink>
+            <PreloadLink className="btn btn-primary btn-md" to={repoHref.section(o, repo.name, 'issues/new')}>
+              {t('list.new')}
+            </PreloadLink>
+          </>
         }
       />
+      <PinnedIssues repo={repo} />
       <div className="issue-filters">
         <div className="button-row" role="group" aria-label={t('list.stateFilter')}>
           {STATES.map((s) => (

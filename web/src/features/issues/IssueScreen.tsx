@@ -9,9 +9,12 @@ import { nav } from '@/lib/forge/nav'
 import { RepoPage } from '@/features/repositories'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { IssueActions, IssueLabels, issueHref } from './actions'
-import { type Issue, useComments, useIssue, useIssueById, useSaveIssue } from './api'
+import { type Issue, useIssue, useIssueById, useSaveIssue } from './api'
 import { Assignees, EditableTitle, OpeningPost, useEditRights } from './edit'
-import { CommentCard, StateBadge, stateKind, UserLink } from './parts'
+import { StateBadge, stateKind, UserLink } from './parts'
+import { ReactionBar } from './reactions'
+import { MilestonePicker, PinButton, SubscribeButton } from './sidebar'
+import { Timeline } from './timeline'
 import './issues.css'
 
 /**
@@ -96,30 +99,18 @@ function IssueDetail({ repo, issue }: { repo: Repository; issue: Issue }) {
       <div className="issue-layout">
         <div className="stack issue-main">
           <OpeningPost post={issue} label={t('issue.description')} canEdit={may.text} save={save} />
-          <Conversation repo={repo} number={issue.number} />
+          <ReactionBar owner={repo.owner.login} repo={repo.name} target={{ kind: 'issue', number: issue.number }} />
+          <Timeline repo={repo} number={issue.number} />
           <IssueActions repo={repo} issue={issue} />
         </div>
         <aside className="issue-side">
           <Assignees assignees={issue.assignees} canEdit={may.assignees} save={save} />
           <IssueLabels repo={repo} issue={issue} />
+          <MilestonePicker repo={repo} issue={issue} />
+          <SubscribeButton repo={repo} number={issue.number} />
+          <PinButton repo={repo} issue={issue} />
         </aside>
       </div>
     </div>
-  )
-}
-
-/** The comments of an issue or a pull request's conversation. */
-export function Conversation({ repo, number }: { repo: Repository; number: number }) {
-  const comments = useComments(repo.owner.login, repo.name, number)
-  return (
-    <QueryState query={comments}>
-      {(list) => (
-        <div className="stack">
-          {list.map((c) => (
-            <CommentCard key={c.id} comment={c} />
-          ))}
-        </div>
-      )}
-    </QueryState>
   )
 }

@@ -12,6 +12,20 @@ export interface Label {
   description?: string
 }
 
+/** Gitea's Milestone. */
+export interface Milestone {
+  id: number
+  title: string
+  description: string
+  state: 'open' | 'closed'
+  open_issues: number
+  closed_issues: number
+  created_at: string
+  updated_at?: string | null
+  closed_at?: string | null
+  due_on?: string | null
+}
+
 export type StateReason = 'completed' | 'not_planned' | 'reopened' | ''
 
 export interface Issue {
@@ -33,6 +47,10 @@ export interface Issue {
   closed_at?: string | null
   /** Set on the issue of a pull request. */
   pull_request?: { merged: boolean; merged_at?: string | null } | null
+  /** The milestone it is filed under; null for none. */
+  milestone?: Milestone | null
+  /** Its place among the pinned issues; 0 when not pinned. */
+  pin_order?: number
   /** Gitea's RepositoryMeta: the owner is a login here. */
   repository?: { id: number; name: string; owner: string; full_name: string }
 }

@@ -6,3 +6,7 @@ export { type Comment, type Issue, type IssueEdit, type Label, useComments, useI
 export { Assignees, EditableTitle, OpeningPost, useEditRights } from './edit'
 export { IssueRow } from './IssueRow'
 export { Body, CommentCard, MarkdownEditor, StateBadge, stateKind, UserLink } from './parts'
+export { MilestonePicker, PinButton, SubscribeButton } from './sidebar'
+export { ReactionBar } from './reactions'
+export { Timeline, TimelineEntry } from './timeline'
+export { type TimelineEvent, useTimeline } from './tracker'

@@ -115,6 +115,7 @@ describe('IssueScreen', () => {
       [`GET ${REPO}`]: repoFixture(),
       [`GET ${REPO}/issues/3`]: i,
       [`GET ${REPO}/issues/3/comments`]: [comment],
+      [`GET ${REPO}/issues/3/timeline`]: [{ ...comment, type: 'comment', updated_at: comment.created_at }],
       [`GET ${REPO}/labels`]: [BUG, { id: 6, name: 'idea', color: '00ff00' }],
       ...extra,
     })
@@ -177,6 +178,7 @@ describe('IssueScreen', () => {
       [`GET ${REPO}`]: repoFixture({ permissions: { admin: false, push: true, pull: true } }),
       [`GET ${REPO}/issues/3`]: issue(),
       [`GET ${REPO}/issues/3/comments`]: [],
+      [`GET ${REPO}/issues/3/timeline`]: [],
       [`GET ${REPO}/labels`]: [BUG, { id: 6, name: 'idea', color: '00ff00' }],
       [`PUT ${REPO}/issues/3/labels`]: [BUG],
     })
@@ -198,6 +200,7 @@ describe('IssueScreen', () => {
         [`GET ${REPO}`]: repo,
         [`GET ${REPO}/issues/3`]: () => current,
         [`GET ${REPO}/issues/3/comments`]: [],
+        [`GET ${REPO}/issues/3/timeline`]: [],
         [`GET ${REPO}/labels`]: [],
         [`PATCH ${REPO}/issues/3`]: (patch: unknown) => {
           const next = edit(current, patch as Record<string, unknown>)

@@ -9,7 +9,27 @@ import { NotFoundCard } from '@/components/NotFoundCard'
 import { PreloadLink } from '@/components/PreloadLink'
 import { NotFoundError, QueryState } from '@/components/QueryState'
 import { Tabs } from '@/components/Tabs'
-import { Assignees, type Comment, CommentCard, EditableTitle, type Issue, IssueActions, issueHref, IssueLabels, OpeningPost, StateBadge, stateKind, useComments, useEditRights, useInvalidateIssues, useIssueById, UserLink } from '@/features/issues'
+import {
+  Assignees,
+  EditableTitle,
+  type Issue,
+  IssueActions,
+  issueHref,
+  IssueLabels,
+  MilestonePicker,
+  OpeningPost,
+  ReactionBar,
+  StateBadge,
+  stateKind,
+  SubscribeButton,
+  TimelineEntry,
+  type TimelineEvent,
+  useEditRights,
+  useInvalidateIssues,
+  useIssueById,
+  UserLink,
+  useTimeline,
+} from '@/features/issues'
 import { canMaintain, type Repository, repoHref } from '@/lib/forge/api'
 import { CommitAuthor } from '@/components/CommitAuthor'
 import { parseDiff } from '@/lib/forge/diff'
@@ -141,19 +161,19 @@ function PullDetail({ repo, pr }: { repo: Repository; pr: PullRequest }) {
   )
 }
 
-type TimelineItem = { kind: 'comment'; at: string; comment: Comment } | { kind: 'review'; at: string; review: PullReview }
+type TimelineItem = { kind: 'event'; at: string; event: TimelineEvent } | { kind: 'review'; at: string; review: PullReview }
 
 function ConversationTab({ repo, pr }: { repo: Repository; pr: PullRequest }) {
   const { t } = useTranslation('pulls')
   const save = useSavePull(repo.owner.login, repo.name, pr.number)
   const may = useEditRights(repo, pr.user)
   const o = repo.owner.login
-  const comments = useComments(o, repo.name, pr.number)
+  const comments = useTimeline(o, repo.name, pr.number)
   const reviews = useReviews(o, repo.name, pr.number)
   const lineComments = useReviewComments(o, repo.name, pr.number, reviews.data ?? [])
   const timeline = useMemo(() => {
     const items: TimelineItem[] = [
-      ...(comments.data ?? []).map((c): TimelineItem => ({ kind: 'comment', at: c.created_at, comment: c })),
+      ...(comments.data ?? []).map((e): TimelineItem => ({ kind: 'event', at: e.created_at, event: e })),
       ...(reviews.data ?? []).filter((r) => r.state !== 'PENDING').map((r): TimelineItem => ({ kind: 'review', at: r.submitted_at, review: r })),
     ]
     return items.sort((a, b) => a.at.localeCompare(b.at))
@@ -162,12 +182,13 @@ function ConversationTab({ repo, pr }: { repo: Repository; pr: PullRequest }) {
     <div className="issue-layout">
       <div className="stack issue-main">
         <OpeningPost post={pr} label={t('pull.description')} canEdit={may.text} save={save} />
+        <ReactionBar owner={o} repo={repo.name} target={{ kind: 'issue', number: pr.number }} />
         <QueryState query={comments}>
           {() => (
             <div className="stack">
               {timeline.map((item) =>
-                item.kind === 'comment' ? (
-                  <CommentCard key={`c${item.comment.id}`} comment={item.comment} />
+                item.kind === 'event' ? (
+                  <TimelineEntry key={`e${item.event.type}${item.event.id}`} repo={repo} event={item.event} />
                 ) : (
                   <ReviewCard key={`r${item.review.id}`} review={item.review} comments={lineComments.filter((c) => c.pull_request_review_id === item.review.id)} />
                 ),
@@ -181,6 +202,8 @@ function ConversationTab({ repo, pr }: { repo: Repository; pr: PullRequest }) {
       <aside className="issue-side">
         <Assignees assignees={pr.assignees} canEdit={may.assignees} save={save} />
         <IssueLabels repo={repo} issue={asIssue(pr)} />
+        <MilestonePicker repo={repo} issue={asIssue(pr)} />
+        <SubscribeButton repo={repo} number={pr.number} />
       </aside>
     </div>
   )

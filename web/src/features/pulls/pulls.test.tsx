@@ -48,6 +48,7 @@ function prApi(pr: PullRequest = pull(), extra: Record<string, unknown> = {}, re
     [`GET ${REPO}`]: repo,
     [`GET ${REPO}/pulls/4`]: pr,
     [`GET ${REPO}/issues/4/comments`]: [],
+    [`GET ${REPO}/issues/4/timeline`]: [],
     [`GET ${REPO}/pulls/4/reviews`]: [],
     [`GET ${REPO}/pulls/4.diff`]: text(DIFF),
     [`GET ${REPO}/labels`]: [],
@@ -112,6 +113,9 @@ describe('PullRequestScreen', () => {
   it('shows the conversation with reviews and their line comments', async () => {
     prApi(pull(), {
       [`GET ${REPO}/issues/4/comments`]: [{ id: 1, user: { id: 1, login: 'ada' }, body: 'Nice', body_html: '<p>Nice</p>', created_at: '2026-01-02T00:00:00Z' }],
+      [`GET ${REPO}/issues/4/timeline`]: [
+        { id: 1, type: 'comment', user: { id: 1, login: 'ada' }, body: 'Nice', body_html: '<p>Nice</p>', created_at: '2026-01-02T00:00:00Z', updated_at: '2026-01-02T00:00:00Z' },
+      ],
       [`GET ${REPO}/pulls/4/reviews`]: [{ id: 9, user: { id: 3, login: 'cy' }, state: 'APPROVED', body: '', commit_id: 'b', comments_count: 1, submitted_at: '2026-01-03T00:00:00Z' }],
       [`GET ${REPO}/pulls/4/reviews/9/comments`]: [{ id: 1, body: 'Good constant', body_html: '<p>Good constant</p>', user: { id: 3, login: 'cy' }, pull_request_review_id: 9, path: 'mill.go', position: 2, original_position: 0, created_at: '2026-01-03T00:00:00Z' }],
     })

@@ -1,0 +1,273 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+
+	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/usererr"
+)
+
+// An issue's timeline, pins and subscriptions, in Gitea's paths and shapes.
+
+// timelineJSON is Gitea's TimelineComment, with the fields its events use.
+type timelineJSON struct {
+	ID              uint64         `json:"id"`
+	Type            string         `json:"type"`
+	HTMLURL         string         `json:"html_url"`
+	PullRequestURL  string         `json:"pull_request_url"`
+	IssueURL        string         `json:"issue_url"`
+	User            forgeUserJSON  `json:"user"`
+	Body            string         `json:"body"`
+	BodyHTML        string         `json:"body_html,omitempty"`
+	Created         string         `json:"created_at"`
+	Updated         string         `json:"updated_at"`
+	Label           *labelJSON     `json:"label"`
+	Milestone       *milestoneJSON `json:"milestone"`
+	OldMilestone    *milestoneJSON `json:"old_milestone"`
+	NewTitle        string         `json:"new_title"`
+	OldTitle        string         `json:"old_title"`
+	Assignee        *forgeUserJSON `json:"assignee"`
+	RemovedAssignee bool           `json:"removed_assignee"`
+	RefIssue        *refIssueJSON  `json:"ref_issue"`
+	RefComment      *refIDJSON     `json:"ref_comment"`
+}
+
+// refIssueJSON is the part of Gitea's Issue a timeline reference carries.
+type refIssueJSON struct {
+	Number      uint64        `json:"number"`
+	Title       string        `json:"title"`
+	HTMLURL     string        `json:"html_url"`
+	PullRequest *pullMetaJSON `json:"pull_request"`
+}
+
+type refIDJSON struct {
+	ID uint64 `json:"id"`
+}
+
+// listTimeline lists an issue's or pull request's comments and events in
+// order (GET /repos/{owner}/{repo}/issues/{index}/timeline).
+func (h *issuesAPI) listTimeline(w http.ResponseWriter, r *http.Request) error {
+	repo, _, is, err := h.issueOf(r)
+	if err != nil {
+		return err
+	}
+	p, err := commentsPage(r)
+	if err != nil {
+		return err
+	}
+	list, total, err := h.forge.Index().Timeline(r.Context(), repo.ID, is.Number, p)
+	if err != nil {
+		return err
+	}
+	l := h.linksFor(r, repo)
+	out := make([]timelineJSON, len(list))
+	for i, e := range list {
+		out[i] = l.timeline(r, is, e)
+	}
+	return h.respondList(w, r, p, total, out, nil)
+}
+
+func (l *links) timeline(r *http.Request, is index.Issue, e index.TimelineEvent) timelineJSON {
+	kind := "issues"
+	if is.IsPull {
+		kind = "pulls"
+	}
+	page := l.html + "/" + kind + "/" + strconv.FormatUint(is.Number, 10)
+	j := timelineJSON{ID: e.ID, Type: e.Kind, HTMLURL: page, IssueURL: l.html + "/issues/" + strconv.FormatUint(is.Number, 10),
+		User: l.person(e.Actor), Created: e.Created, Updated: e.Created, NewTitle: e.Data.NewTitle, OldTitle: e.Data.OldTitle,
+		RemovedAssignee: e.Data.Removed && e.Kind == index.KindAssignees}
+	if is.IsPull {
+		j.PullRequestURL = page
+	}
+	if c := e.Comment; c != nil {
+		j.ID, j.Body, j.BodyHTML, j.Updated = c.ID, c.Body, l.render(c.Body), c.Updated
+		j.HTMLURL = page + "#issuecomment-" + strconv.FormatUint(c.ID, 10)
+	}
+	if lb := e.Data.Label; lb != nil {
+		v := l.label(*lb)
+		j.Label = &v
+		if !e.Data.Removed {
+			j.Body = "1" // Gitea's mark of a label added; "" is one removed
+		}
+	}
+	if e.Data.NewMilestone != 0 {
+		j.Milestone = &milestoneJSON{ID: e.Data.NewMilestone, Title: e.Data.NewMilestoneTitle}
+	}
+	if e.Data.OldMilestone != 0 {
+		j.OldMilestone = &milestoneJSON{ID: e.Data.OldMilestone, Title: e.Data.OldMilestoneTitle}
+	}
+	if e.Data.Assignee != "" {
+		u := toForgeUser(r, index.User{Address: e.Data.Assignee, Username: l.nameOf(r, e.Data.Assignee)})
+		j.Assignee = &u
+	}
+	if e.Data.Ref != 0 {
+		ref := &refIssueJSON{Number: e.Data.Ref, Title: e.Data.RefTitle, HTMLURL: l.html + "/issues/" + strconv.FormatUint(e.Data.Ref, 10)}
+		if e.Data.RefIsPull {
+			ref.HTMLURL = l.html + "/pulls/" + strconv.FormatUint(e.Data.Ref, 10)
+			ref.PullRequest = &pullMetaJSON{HTMLURL: ref.HTMLURL}
+		}
+		j.RefIssue = ref
+		if e.Data.RefComment != 0 {
+			j.RefComment = &refIDJSON{ID: e.Data.RefComment}
+		}
+	}
+	return j
+}
+
+// nameOf is the username of addr, "" when it has none (its default name
+// is used then).
+func (l *links) nameOf(r *http.Request, addr string) string {
+	if l.username == nil {
+		return ""
+	}
+	return l.username(r, addr)
+}
+
+// listPinned lists a repository's pinned issues and pull requests in pin
+// order.
+func (h *issuesAPI) listPinned(w http.ResponseWriter, r *http.Request) error {
+	repo, _, err := h.repoOf(r)
+	if err != nil {
+		return err
+	}
+	list, err := h.forge.Index().PinnedIssues(r.Context(), repo.ID)
+	if err != nil {
+		return err
+	}
+	pulls, err := h.forge.Index().PullsOf(r.Context(), repo.ID, list)
+	if err != nil {
+		return err
+	}
+	l := h.listLinks(r, repo)
+	out := make([]issueJSON, len(list))
+	for i, is := range list {
+		var pr *index.Pull
+		if got, ok := pulls[is.Number]; ok && is.IsPull {
+			pr = &got
+		}
+		out[i] = l.issue(repo, is, pr)
+	}
+	return reply(w, out)
+}
+
+func (h *issuesAPI) setPin(w http.ResponseWriter, r *http.Request, on bool) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	repo, _, is, err := h.issueOf(r)
+	if err != nil {
+		return err
+	}
+	pin := chainforge.IssuePin{Repo: repo.ID, Number: is.Number}
+	if on {
+		_, err = h.forge.Do(r.Context(), id.User.Address, chainforge.IssuePinAction(pin))
+	} else {
+		_, err = h.forge.Do(r.Context(), id.User.Address, chainforge.IssueUnpin(pin))
+	}
+	if err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// pinIssue pins an issue or pull request at the top of the issue list
+// (writers; at most three).
+func (h *issuesAPI) pinIssue(w http.ResponseWriter, r *http.Request) error {
+	return h.setPin(w, r, true)
+}
+
+// unpinIssue unpins an issue or pull request.
+func (h *issuesAPI) unpinIssue(w http.ResponseWriter, r *http.Request) error {
+	return h.setPin(w, r, false)
+}
+
+// listSubscribers lists the people subscribed to an issue.
+func (h *issuesAPI) listSubscribers(w http.ResponseWriter, r *http.Request) error {
+	repo, _, is, err := h.issueOf(r)
+	if err != nil {
+		return err
+	}
+	list, err := h.forge.Index().Subscribers(r.Context(), repo.ID, is.Number)
+	if err != nil {
+		return err
+	}
+	out := make([]forgeUserJSON, len(list))
+	for i, u := range list {
+		out[i] = toForgeUser(r, u)
+	}
+	return reply(w, out)
+}
+
+// checkSubscription says whether the signed-in user is subscribed to an
+// issue (Gitea's WatchInfo).
+func (h *issuesAPI) checkSubscription(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	repo, _, is, err := h.issueOf(r)
+	if err != nil {
+		return err
+	}
+	on, err := h.forge.Index().Subscribed(r.Context(), repo.ID, is.Number, id.User.Address.Hex())
+	if err != nil {
+		return err
+	}
+	l := h.linksFor(r, repo)
+	return reply(w, watchInfoJSON{Subscribed: on, CreatedAt: is.Created, URL: l.api + "/issues/" + strconv.FormatUint(is.Number, 10) + "/subscriptions",
+		RepositoryURL: l.api})
+}
+
+// setSubscription subscribes or unsubscribes {user}: 201 when it changed,
+// 200 when it already was so, as Gitea answers (for both PUT and DELETE).
+func (h *issuesAPI) setSubscription(w http.ResponseWriter, r *http.Request, on bool) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	repo, _, is, err := h.issueOf(r)
+	if err != nil {
+		return err
+	}
+	who, err := h.forge.Owner(r.Context(), r.PathValue("user"))
+	if err != nil {
+		return usererr.Missingf("there is no user %s", r.PathValue("user"))
+	}
+	was, err := h.forge.Index().Subscribed(r.Context(), repo.ID, is.Number, who.Hex())
+	if err != nil {
+		return err
+	}
+	if was == on {
+		w.WriteHeader(http.StatusOK)
+		return nil
+	}
+	sub := chainforge.IssueSubscribe{Repo: repo.ID, Number: is.Number}
+	if who != id.User.Address {
+		sub.User = who
+	}
+	if on {
+		_, err = h.forge.Do(r.Context(), id.User.Address, chainforge.IssueSubscribeAction(sub))
+	} else {
+		_, err = h.forge.Do(r.Context(), id.User.Address, chainforge.IssueUnsubscribe(sub))
+	}
+	if err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusCreated)
+	return nil
+}
+
+// subscribe subscribes {user} to an issue: oneself, or anyone as a
+// maintainer.
+func (h *issuesAPI) subscribe(w http.ResponseWriter, r *http.Request) error {
+	return h.setSubscription(w, r, true)
+}
+
+// unsubscribe unsubscribes {user} from an issue.
+func (h *issuesAPI) unsubscribe(w http.ResponseWriter, r *http.Request) error {
+	return h.setSubscription(w, r, false)
+}

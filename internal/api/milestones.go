@@ -1,0 +1,312 @@
+package api
+
+import (
+	"context"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/usererr"
+)
+
+// A repository's milestones (Gitea's paths and shapes): writers manage
+// them with milestone.* actions; {id} is a milestone's id or its title, as
+// Gitea allows.
+
+// milestoneJSON is Gitea's Milestone.
+type milestoneJSON struct {
+	ID           uint64  `json:"id"`
+	Title        string  `json:"title"`
+	Description  string  `json:"description"`
+	State        string  `json:"state"`
+	OpenIssues   int64   `json:"open_issues"`
+	ClosedIssues int64   `json:"closed_issues"`
+	Created      string  `json:"created_at"`
+	Updated      *string `json:"updated_at"`
+	Closed       *string `json:"closed_at"`
+	Due          *string `json:"due_on"`
+}
+
+func milestoneOf(m index.Milestone) milestoneJSON {
+	j := milestoneJSON{
+		ID: m.ID, Title: m.Title, Description: m.Description, State: m.State, OpenIssues: m.OpenIssues,
+		ClosedIssues: m.ClosedIssues, Created: m.Created, Updated: optional(m.Updated), Closed: optional(m.Closed),
+	}
+	if m.Due != 0 {
+		due := time.Unix(m.Due, 0).UTC().Format(time.RFC3339)
+		j.Due = &due
+	}
+	return j
+}
+
+// milestoneRef is the milestone an issue shows: nil when it has none.
+func milestoneRef(m *index.Milestone) *milestoneJSON {
+	if m == nil {
+		return nil
+	}
+	j := milestoneOf(*m)
+	return &j
+}
+
+// listMilestones lists a repository's milestones, open ones by default
+// (state=closed or all for the others), name filtering by title.
+func (h *issuesAPI) listMilestones(w http.ResponseWriter, r *http.Request) error {
+	repo, _, err := h.repoOf(r)
+	if err != nil {
+		return err
+	}
+	p, err := pageOf(r)
+	if err != nil {
+		return err
+	}
+	f := index.MilestoneFilter{Name: strings.TrimSpace(r.URL.Query().Get("name"))}
+	if f.State, err = stateFilter(r); err != nil {
+		return err
+	}
+	all, err := h.forge.Index().Milestones(r.Context(), repo.ID, f)
+	if err != nil {
+		return err
+	}
+	page := pageSlice(all, p)
+	out := make([]milestoneJSON, len(page))
+	for i, m := range page {
+		out[i] = milestoneOf(m)
+	}
+	return h.respondList(w, r, p, int64(len(all)), out, nil)
+}
+
+// findMilestone resolves key, a milestone's id or title (any case), in
+// repo.
+func (h *issuesAPI) findMilestone(ctx context.Context, repo index.Repo, key string) (index.Milestone, error) {
+	ix := h.forge.Index()
+	if id, err := strconv.ParseUint(key, 10, 64); err == nil && id > 0 {
+		if m, err := ix.MilestoneByID(ctx, repo.ID, id); err == nil {
+			return m, nil
+		}
+	}
+	all, err := ix.Milestones(ctx, repo.ID, index.MilestoneFilter{})
+	if err != nil {
+		return index.Milestone{}, err
+	}
+	for _, m := range all {
+		if strings.EqualFold(strings.TrimSpace(m.Title), strings.TrimSpace(key)) {
+			return m, nil
+		}
+	}
+	return index.Milestone{}, usererr.Missingf("there is no milestone %s in %s", key, repo.Name)
+}
+
+// getMilestone reads one milestone by id or title.
+func (h *issuesAPI) getMilestone(w http.ResponseWriter, r *http.Request) error {
+	repo, _, err := h.repoOf(r)
+	if err != nil {
+		return err
+	}
+	m, err := h.findMilestone(r.Context(), repo, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	return reply(w, milestoneOf(m))
+}
+
+// dueOf is a due date in Unix seconds: 0 for none.
+func dueOf(t *time.Time) (uint64, error) {
+	if t == nil || t.IsZero() {
+		return 0, nil
+	}
+	if t.Unix() <= 0 || t.Year() > 9999 {
+		return 0, usererr.BadFieldf("due_on", "due_on must be a date between 1970 and 9999")
+	}
+	return uint64(t.Unix()), nil
+}
+
+func milestoneState(s string) (string, error) {
+	switch strings.ToLower(s) {
+	case "", chainforge.StateOpen:
+		return chainforge.StateOpen, nil
+	case chainforge.StateClosed:
+		return chainforge.StateClosed, nil
+	}
+	return "", usererr.InvalidField("state", "invalid_state", "state must be open or closed")
+}
+
+// createMilestone creates a milestone (Gitea's CreateMilestoneOption).
+func (h *issuesAPI) createMilestone(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Title       string     `json:"title"`
+		Description string     `json:"description"`
+		State       string     `json:"state"`
+		Due         *time.Time `json:"due_on"`
+	}
+	if err := decodeText(w, r, &in); err != nil {
+		return err
+	}
+	repo, _, err := h.repoOf(r)
+	if err != nil {
+		return err
+	}
+	if err := checkTitle(in.Title); err != nil {
+		return err
+	}
+	if len(in.Description) > chainforge.MaxMilestoneDesc {
+		return usererr.BadFieldf("description", "the description is %d bytes; the most is %d", len(in.Description), chainforge.MaxMilestoneDesc)
+	}
+	due, err := dueOf(in.Due)
+	if err != nil {
+		return err
+	}
+	state, err := milestoneState(in.State)
+	if err != nil {
+		return err
+	}
+	res, err := h.forge.Do(r.Context(), id.User.Address, chainforge.MilestoneCreate{
+		Repo: repo.ID, Title: in.Title, Description: in.Description, Due: due, State: state,
+	})
+	if err != nil {
+		return err
+	}
+	m, err := h.forge.Index().MilestoneByID(r.Context(), repo.ID, res.Change.Milestone.ID)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, milestoneOf(m))
+	return nil
+}
+
+// editMilestone changes a milestone (Gitea's EditMilestoneOption): an
+// empty title and an absent due date leave them as they are.
+func (h *issuesAPI) editMilestone(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Title       string     `json:"title"`
+		Description *string    `json:"description"`
+		State       *string    `json:"state"`
+		Due         *time.Time `json:"due_on"`
+	}
+	if err := decodeText(w, r, &in); err != nil {
+		return err
+	}
+	repo, _, err := h.repoOf(r)
+	if err != nil {
+		return err
+	}
+	m, err := h.findMilestone(r.Context(), repo, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	edit := chainforge.MilestoneEdit{Repo: repo.ID, Milestone: m.ID, Description: in.Description}
+	if in.Title != "" {
+		if err := checkTitle(in.Title); err != nil {
+			return err
+		}
+		edit.Title = &in.Title
+	}
+	if in.Description != nil && len(*in.Description) > chainforge.MaxMilestoneDesc {
+		return usererr.BadFieldf("description", "the description is %d bytes; the most is %d", len(*in.Description), chainforge.MaxMilestoneDesc)
+	}
+	if in.State != nil {
+		state, err := milestoneState(*in.State)
+		if err != nil {
+			return err
+		}
+		edit.State = &state
+	}
+	if in.Due != nil {
+		due, err := dueOf(in.Due)
+		if err != nil {
+			return err
+		}
+		edit.Due = &due
+	}
+	if _, err := h.forge.Do(r.Context(), id.User.Address, edit); err != nil {
+		return err
+	}
+	if m, err = h.forge.Index().MilestoneByID(r.Context(), repo.ID, m.ID); err != nil {
+		return err
+	}
+	return reply(w, milestoneOf(m))
+}
+
+// deleteMilestone deletes a milestone; its issues stay, filed under none.
+func (h *issuesAPI) deleteMilestone(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	repo, _, err := h.repoOf(r)
+	if err != nil {
+		return err
+	}
+	m, err := h.findMilestone(r.Context(), repo, r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	if _, err := h.forge.Do(r.Context(), id.User.Address, chainforge.MilestoneDelete{Repo: repo.ID, Milestone: m.ID}); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// milestoneFilter reads ?milestones= of an issue list (comma-separated
+// titles or ids); ok is false when none names a milestone of the
+// repository, so nothing can match.
+func (h *issuesAPI) milestoneFilter(ctx context.Context, repo index.Repo, raw string) ([]uint64, bool, error) {
+	if strings.TrimSpace(raw) == "" {
+		return nil, true, nil
+	}
+	var ids []uint64
+	for _, key := range strings.Split(raw, ",") {
+		if key = strings.TrimSpace(key); key == "" {
+			continue
+		}
+		m, err := h.findMilestone(ctx, repo, key)
+		if err != nil {
+			if _, ok := usererr.As(err); ok {
+				continue
+			}
+			return nil, false, err
+		}
+		ids = append(ids, m.ID)
+	}
+	return ids, len(ids) > 0, nil
+}
+
+// issueMilestone checks the milestone id an issue create or edit names:
+// a milestone of repo, or 0 for none.
+func (h *issuesAPI) issueMilestone(ctx context.Context, repo index.Repo, id int64) (uint64, error) {
+	if id == 0 {
+		return 0, nil
+	}
+	if id < 0 || id == math.MaxInt64 {
+		return 0, usererr.BadFieldf("milestone", "there is no milestone %d in %s", id, repo.Name)
+	}
+	if _, err := h.forge.Index().MilestoneByID(ctx, repo.ID, uint64(id)); err != nil {
+		return 0, usererr.BadFieldf("milestone", "there is no milestone %d in %s", id, repo.Name)
+	}
+	return uint64(id), nil
+}
+
+// milestoneChange is the milestone an edit files is under: nil when the
+// edit names none or the one it has.
+func (h *issuesAPI) milestoneChange(ctx context.Context, repo index.Repo, is index.Issue, id *int64) (*uint64, error) {
+	if id == nil {
+		return nil, nil
+	}
+	m, err := h.issueMilestone(ctx, repo, *id)
+	if err != nil || m == is.MilestoneID {
+		return nil, err
+	}
+	return &m, nil
+}

@@ -1,0 +1,183 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// What people do around an issue besides writing it: edit and delete
+// their comments, react, pin, subscribe.
+
+// writeComment writes a new comment, an edit of one, or its deletion (the
+// body is blanked here: the projection shows a deleted comment nowhere).
+func writeComment(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+	cm := c.change.Comment
+	if cm == nil {
+		return nil
+	}
+	var err error
+	switch {
+	case cm.Deleted:
+		_, err = tx.ExecContext(ctx, `UPDATE forge_comments SET deleted = TRUE, body = '', updated_time_ns = $2 WHERE id = $1`, int64(cm.ID), c.timeNS)
+	case cm.Edited:
+		_, err = tx.ExecContext(ctx, `UPDATE forge_comments SET body = $2, updated_time_ns = $3 WHERE id = $1`, int64(cm.ID), cm.Body, c.timeNS)
+	default:
+		_, err = tx.ExecContext(ctx, `INSERT INTO forge_comments (id, repo_id, number, author, body, height, time_ns)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)`, int64(cm.ID), int64(cm.Repo), int64(cm.Number), cm.Author.Hex(), cm.Body, c.height, c.timeNS)
+	}
+	if err != nil {
+		return fmt.Errorf("write comment %d: %w", cm.ID, err)
+	}
+	return nil
+}
+
+func writeReaction(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+	r := c.change.Reaction
+	if r == nil {
+		return nil
+	}
+	var err error
+	if r.On {
+		_, err = tx.ExecContext(ctx, `INSERT INTO forge_reactions (repo_id, number, comment_id, user_address, content, time_ns)
+			VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`, int64(r.Repo), int64(r.Number), int64(r.Comment), r.User.Hex(), r.Content, c.timeNS)
+	} else {
+		_, err = tx.ExecContext(ctx, `DELETE FROM forge_reactions WHERE repo_id = $1 AND number = $2 AND comment_id = $3
+			AND user_address = $4 AND content = $5`, int64(r.Repo), int64(r.Number), int64(r.Comment), r.User.Hex(), r.Content)
+	}
+	if err != nil {
+		return fmt.Errorf("write reaction on %d#%d: %w", r.Repo, r.Number, err)
+	}
+	return nil
+}
+
+// writePins replaces a repository's pinned issues.
+func writePins(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+	p := c.change.Pins
+	if p == nil {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM forge_issue_pins WHERE repo_id = $1`, int64(p.Repo)); err != nil {
+		return fmt.Errorf("write pins of %d: %w", p.Repo, err)
+	}
+	for i, n := range p.Numbers {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO forge_issue_pins (repo_id, number, pin_order) VALUES ($1, $2, $3)`,
+			int64(p.Repo), int64(n), i+1); err != nil {
+			return fmt.Errorf("write pins of %d: %w", p.Repo, err)
+		}
+	}
+	return nil
+}
+
+func writeSubscription(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+	s := c.change.Subscription
+	if s == nil {
+		return nil
+	}
+	var err error
+	if s.On {
+		_, err = tx.ExecContext(ctx, `INSERT INTO forge_issue_subscriptions (repo_id, number, user_address) VALUES ($1, $2, $3)
+			ON CONFLICT DO NOTHING`, int64(s.Repo), int64(s.Number), s.User.Hex())
+	} else {
+		_, err = tx.ExecContext(ctx, `DELETE FROM forge_issue_subscriptions WHERE repo_id = $1 AND number = $2 AND user_address = $3`,
+			int64(s.Repo), int64(s.Number), s.User.Hex())
+	}
+	if err != nil {
+		return fmt.Errorf("write subscription to %d#%d: %w", s.Repo, s.Number, err)
+	}
+	return nil
+}
+
+// Reaction is a person's reaction on an issue or comment.
+type Reaction struct {
+	User    User   `json:"user"`
+	Content string `json:"content"`
+	Created string `json:"created"`
+}
+
+// Reactions lists the reactions on issue number of repo (comment 0) or on
+// one of its comments, oldest first.
+func (ix *Index) Reactions(ctx context.Context, repo, number, comment uint64) ([]Reaction, error) {
+	rows, err := ix.query(ctx, `SELECT r.user_address, `+userExpr("a")+`, r.content, r.time_ns FROM forge_reactions r
+		LEFT JOIN chain_accounts a ON a.address = r.user_address
+		WHERE r.repo_id = $1 AND r.number = $2 AND r.comment_id = $3 ORDER BY r.time_ns, r.user_address, r.content`,
+		int64(repo), int64(number), int64(comment))
+	if err != nil {
+		return nil, fmt.Errorf("list reactions: %w", err)
+	}
+	defer rows.Close()
+	out := []Reaction{}
+	for rows.Next() {
+		var addr, name string
+		var ns int64
+		var r Reaction
+		if err := rows.Scan(&addr, &name, &r.Content, &ns); err != nil {
+			return nil, fmt.Errorf("list reactions: %w", err)
+		}
+		r.User, r.Created = user(addr, name), formatTime(ns)
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list reactions: %w", err)
+	}
+	return out, nil
+}
+
+// PinnedIssues lists repo's pinned issues and pull requests in pin order,
+// with their pin order.
+func (ix *Index) PinnedIssues(ctx context.Context, repo uint64) ([]Issue, error) {
+	rows, err := ix.query(ctx, `SELECT `+issueColumns+` FROM forge_issue_pins p
+		JOIN forge_issues i ON i.repo_id = p.repo_id AND i.number = p.number
+		LEFT JOIN chain_accounts ua ON ua.address = i.author WHERE p.repo_id = $1 ORDER BY p.pin_order`, int64(repo))
+	if err != nil {
+		return nil, fmt.Errorf("list pinned issues: %w", err)
+	}
+	out := []Issue{}
+	for rows.Next() {
+		is, err := scanIssue(rows)
+		if err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("list pinned issues: %w", err)
+		}
+		out = append(out, is)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list pinned issues: %w", err)
+	}
+	return out, ix.fillIssues(ctx, repo, out)
+}
+
+// Subscribers lists the addresses subscribed to issue number of repo.
+func (ix *Index) Subscribers(ctx context.Context, repo, number uint64) ([]User, error) {
+	rows, err := ix.query(ctx, `SELECT s.user_address, `+userExpr("a")+` FROM forge_issue_subscriptions s
+		LEFT JOIN chain_accounts a ON a.address = s.user_address WHERE s.repo_id = $1 AND s.number = $2 ORDER BY s.user_address`,
+		int64(repo), int64(number))
+	if err != nil {
+		return nil, fmt.Errorf("list subscribers: %w", err)
+	}
+	defer rows.Close()
+	out := []User{}
+	for rows.Next() {
+		var addr, name string
+		if err := rows.Scan(&addr, &name); err != nil {
+			return nil, fmt.Errorf("list subscribers: %w", err)
+		}
+		out = append(out, user(addr, name))
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list subscribers: %w", err)
+	}
+	return out, nil
+}
+
+// Subscribed reports whether addr is subscribed to issue number of repo.
+func (ix *Index) Subscribed(ctx context.Context, repo, number uint64, addr string) (bool, error) {
+	var n int64
+	err := ix.queryRow(ctx, `SELECT COUNT(*) FROM forge_issue_subscriptions WHERE repo_id = $1 AND number = $2 AND user_address = $3`,
+		int64(repo), int64(number), addr).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("read subscription: %w", err)
+	}
+	return n > 0, nil
+}
