@@ -86,6 +86,8 @@ func init() {
 		"pr.reopen":             {PullReopen{}, func(s *session, p []byte) error { return issueSetState(s, p, true, StateOpen) }},
 		"pr.review":             {PullReview{}, pullReview},
 		"pr.merge":              {PullMerge{}, pullMerge},
+		"key.add":               {KeyAdd{}, keyAdd},
+		"key.delete":            {KeyDelete{}, keyDelete},
 	}
 }
 

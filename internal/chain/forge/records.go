@@ -182,6 +182,9 @@ type Change struct {
 	Manifest *ManifestRecord `json:"manifest,omitempty"`
 	// ClosedIssues are the issues a merged pull request closed ("fixes #3").
 	ClosedIssues []Issue `json:"closedIssues,omitempty"`
+	// Key is an SSH public key added; DeletedKey one removed.
+	Key        *Key `json:"key,omitempty"`
+	DeletedKey *Key `json:"deletedKey,omitempty"`
 	// Contributions is the accepted work the action brings the rewards module.
 	Contributions []rewards.Contribution `json:"contributions,omitempty"`
 }
