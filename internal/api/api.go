@@ -110,6 +110,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	}
 	a.registerAuth(mux)
 	a.registerRepos(mux)
+	a.registerKeys(mux)
 	a.registerIssues(mux)
 	a.registerSearch(mux)
 	a.registerActivity(mux)

@@ -48,6 +48,10 @@ func resetForge(ctx context.Context, tx *sql.Tx) error {
 	if _, err := tx.ExecContext(ctx, "DELETE FROM forge_repos WHERE id < $1", int64(forge.PrivateIDBase)); err != nil {
 		return fmt.Errorf("empty forge_repos: %w", err)
 	}
+	// SSH keys exist on chain only.
+	if _, err := tx.ExecContext(ctx, "DELETE FROM forge_keys"); err != nil {
+		return fmt.Errorf("empty forge_keys: %w", err)
+	}
 	return nil
 }
 
@@ -98,6 +102,7 @@ func writeChange(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 		func() error { return writeFlag(ctx, tx, c, "forge_watches", ch.Watch) },
 		func() error { return writeRef(ctx, tx, c) },
 		func() error { return writeManifest(ctx, tx, c) },
+		func() error { return writeKey(ctx, tx, c) },
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
