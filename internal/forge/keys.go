@@ -68,11 +68,12 @@ func (s *Service) OwnKey(ctx context.Context, actor common.Address, id uint64) (
 	return k, nil
 }
 
-// KeyOwner is who may use an SSH key of this fingerprint (false: no one).
-func (s *Service) KeyOwner(ctx context.Context, fingerprint string) (common.Address, bool, error) {
+// KeyOwner is who may use an SSH key of this fingerprint, and their
+// username (false: no one).
+func (s *Service) KeyOwner(ctx context.Context, fingerprint string) (common.Address, string, bool, error) {
 	k, ok, err := s.ix.KeyByFingerprint(ctx, fingerprint)
 	if err != nil || !ok {
-		return common.Address{}, false, err
+		return common.Address{}, "", false, err
 	}
-	return common.HexToAddress(k.Owner.Address), true, nil
+	return common.HexToAddress(k.Owner.Address), k.Owner.Username, true, nil
 }
