@@ -68,6 +68,8 @@ type Node struct {
 	Node     *node.Node
 	t        testing.TB
 	URL      string
+	// SSHAddr is where git over SSH listens (WithSSH); "" without it.
+	SSHAddr string
 	Dir      string
 	Chain    *chain.Chain
 	Store    *store.Store
@@ -86,6 +88,7 @@ type Option func(*options)
 type options struct {
 	maintainers []common.Address
 	postgres    string // admin DSN of a PostgreSQL server; "" is SQLite
+	ssh         bool   // serve git over SSH on a free loopback port
 }
 
 // WithMaintainers names the node's maintainers (serve --maintainer).
@@ -139,6 +142,9 @@ func Start(t testing.TB, opts ...Option) *Node {
 	if o.postgres != "" {
 		cfg.DB = storetest.TestDatabase(t, o.postgres)
 	}
+	if o.ssh {
+		cfg.SSHAddr = "127.0.0.1:0"
+	}
 	built, err := node.Build(ctx, cfg)
 	if err != nil {
 		t.Fatalf("build the node: %v", err)
@@ -159,6 +165,9 @@ func Start(t testing.TB, opts ...Option) *Node {
 	srv.Start()
 	t.Cleanup(srv.Close)
 	n.URL = srv.URL
+	if built.SSH != nil {
+		n.SSHAddr = built.SSH.Addr().String()
+	}
 	if err := os.MkdirAll(n.home, 0o755); err != nil {
 		t.Fatal(err)
 	}
