@@ -65,11 +65,11 @@ var Quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 // Node is a running node.
 type Node struct {
 	// Node is the node as internal/node built it: every service, once.
-	Node     *node.Node
-	t        testing.TB
-	URL      string
+	Node *node.Node
+	t    testing.TB
+	URL  string
 	// SSHAddr is where git over SSH listens (WithSSH); "" without it.
-	SSHAddr string
+	SSHAddr  string
 	Dir      string
 	Chain    *chain.Chain
 	Store    *store.Store
