@@ -31,8 +31,15 @@ type keyOut struct {
 // their owner only; a malformed key is a 422 naming the field, and nothing
 // is added.
 func TestSSHKeys(t *testing.T) {
-	t.Parallel()
-	n := forgetest.Start(t)
+	for name, opts := range forgetest.Stores() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			testSSHKeys(t, forgetest.Start(t, opts...))
+		})
+	}
+}
+
+func testSSHKeys(t *testing.T, n *forgetest.Node) {
 	alice, bob := n.NewUser(), n.NewUser()
 	_, pub := n.SSHKey()
 
