@@ -64,6 +64,10 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request, req request, 
 	if id != nil {
 		user = &id.User
 	}
+	if s.repos == nil { // no forge yet: nothing to find
+		notFound(w)
+		return repoaccess.Repo{}, nil, false
+	}
 	repo, level, err := s.find(ctx, user, req.owner, req.name)
 	switch {
 	case errors.Is(err, errNoRepo):
