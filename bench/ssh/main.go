@@ -31,6 +31,7 @@ type options struct {
 	cache   string
 	bigMB   int
 	rounds  int
+	cipher  string
 	timeout time.Duration
 }
 
@@ -42,6 +43,7 @@ func run0() int {
 	flag.StringVar(&o.cache, "cache", corpus.DefaultCache(), "directory where bench-forge builds its repositories once")
 	flag.IntVar(&o.bigMB, "big-mb", 200, "packed size in MB of the repository cloned")
 	flag.IntVar(&o.rounds, "rounds", 3, "clones per protocol (the median counts)")
+	flag.StringVar(&o.cipher, "cipher", "", "the ssh client's cipher (ssh -c), e.g. aes128-gcm@openssh.com; empty: the client's default")
 	flag.DurationVar(&o.timeout, "timeout", 30*time.Minute, "give up after this long")
 	quick := flag.Bool("quick", false, "a smoke run: the 16 MB repository, 2 rounds")
 	flag.Parse()
@@ -129,10 +131,13 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 	}
 	sshURL := fmt.Sprintf("ssh://git@127.0.0.1:%d/%s.git", sshPort, repo.Path())
 	sshEnv := "GIT_SSH_COMMAND=ssh -i " + key + " -o IdentitiesOnly=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o LogLevel=ERROR -F /dev/null"
+	if o.cipher != "" {
+		sshEnv += " -c " + o.cipher
+	}
 
 	// 3. Clones, the two protocols alternating first.
 	fmt.Fprintf(out, "cloning %d time(s) over each protocol ...\n", o.rounds)
-	rates := map[string][]float64{}
+	rates, cpu := map[string][]float64{}, map[string][]float64{}
 	for i := range o.rounds {
 		order := []string{"http", "ssh"}
 		if i%2 == 1 {
@@ -144,13 +149,16 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 				url, env = sshURL, []string{sshEnv}
 			}
 			dest := filepath.Join(tmp, fmt.Sprintf("clone-%s-%d", proto, i))
+			cpu0 := cpuSeconds(n.PID())
 			d, size, err := clone(ctx, g, url, env, dest)
 			if err != nil {
 				return fmt.Errorf("clone over %s: %w", proto, err)
 			}
+			used := cpuSeconds(n.PID()) - cpu0
 			rate := float64(size) / 1e6 / d.Seconds()
 			rates[proto] = append(rates[proto], rate)
-			fmt.Fprintf(out, "  round %d %-4s %6.2fs %8.1f MB/s\n", i+1, proto, d.Seconds(), rate)
+			cpu[proto] = append(cpu[proto], used)
+			fmt.Fprintf(out, "  round %d %-4s %6.2fs %8.1f MB/s  node CPU %5.2fs\n", i+1, proto, d.Seconds(), rate, used)
 			os.RemoveAll(dest)
 		}
 	}
@@ -161,6 +169,9 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 	}
 	fmt.Fprintf(out, "\nclone of %.0f MB (median of %d): Smart HTTP %.1f MB/s, SSH %.1f MB/s, ratio SSH/HTTP %.2f (%s the 0.9 target)\n",
 		float64(big.Info.PackedBytes)/1e6, o.rounds, h, s, s/h, verdict)
+	// CPU time does not depend on what else the machine runs, as wall
+	// time does: it says what serving over SSH costs the node.
+	fmt.Fprintf(out, "node CPU per clone (median, git included): Smart HTTP %.2fs, SSH %.2fs\n", median(cpu["http"]), median(cpu["ssh"]))
 	return nil
 }
 
@@ -184,6 +195,28 @@ func median(xs []float64) float64 {
 	s := slices.Clone(xs)
 	slices.Sort(s)
 	return s[len(s)/2]
+}
+
+// cpuSeconds is the CPU time of process pid and its waited-for children
+// (the git processes it ran), from /proc; 0 where that cannot be read.
+func cpuSeconds(pid int) float64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	// Fields after the command name, which may hold spaces: state is 3rd,
+	// utime, stime, cutime, cstime the 14th to 17th.
+	_, rest, ok := strings.Cut(string(b), ") ")
+	f := strings.Fields(rest)
+	if !ok || len(f) < 15 {
+		return 0
+	}
+	var ticks float64
+	for _, v := range f[11:15] {
+		n, _ := strconv.ParseFloat(v, 64)
+		ticks += n
+	}
+	return ticks / 100 // USER_HZ is 100 on Linux
 }
 
 func freePort() (int, error) {
