@@ -135,7 +135,17 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 		sshEnv += " -c " + o.cipher
 	}
 
-	// 3. Clones, the two protocols alternating first.
+	// 3. Clones, the two protocols alternating first, once the node has
+	// stored the push's blocks (that job would bill its CPU to the first
+	// clone) and after one untimed clone that warms the page cache.
+	if _, err := c.WaitForBlocks(ctx); err != nil {
+		return fmt.Errorf("wait for the push's blocks: %w", err)
+	}
+	warm := filepath.Join(tmp, "clone-warm")
+	if _, _, err := clone(ctx, g, httpURL, nil, warm); err != nil {
+		return fmt.Errorf("warm-up clone: %w", err)
+	}
+	os.RemoveAll(warm)
 	fmt.Fprintf(out, "cloning %d time(s) over each protocol ...\n", o.rounds)
 	rates, cpu := map[string][]float64{}, map[string][]float64{}
 	for i := range o.rounds {
