@@ -60,6 +60,26 @@ func TestGitOverSSH(t *testing.T) {
 	if branch.Commit.ID != sha {
 		t.Fatalf("main is %s after the push, want %s", branch.Commit.ID, sha)
 	}
+	// The push is on chain, in alice's name, as an HTTP push is: after
+	// the README's, a second push of main.
+	var activity []struct {
+		Type  string `json:"type"`
+		Ref   string `json:"ref"`
+		Actor struct {
+			Address string `json:"address"`
+		} `json:"actor"`
+		Height int64 `json:"height"`
+	}
+	n.JSON("GET", "/api/v1/activity?limit=50", nil, nil, http.StatusOK, &activity)
+	pushes := 0
+	for _, a := range activity {
+		if a.Type == "push" && a.Ref == "refs/heads/main" && strings.EqualFold(a.Actor.Address, alice.Address.Hex()) && a.Height > 0 {
+			pushes++
+		}
+	}
+	if pushes != 2 {
+		t.Fatalf("no push by alice on chain: %+v", activity)
+	}
 	// The path may come without its leading slash and .git (scp form).
 	scp := "git@127.0.0.1:" + r.FullName
 	ls := exec.Command("git", "ls-remote", scp, "refs/heads/main")
