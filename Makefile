@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dforge/dforge/internal/cli.Version=$(VERSION)
 WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run build web deps test test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean bench-webhook bench-release api-coverage
+.PHONY: run build web deps test test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean bench-webhook bench-release api-coverage bench-ssh
 
 ## run: install what is needed, build, and start a node on the embedded defaults
 run: build
@@ -82,6 +82,11 @@ bench-chain:
 ## bench-forge: git clone/push throughput against git http-backend, API latency on 10,000 issues, peak RSS of a 1 GB clone (BENCH_FLAGS=-quick for a smoke run)
 bench-forge:
 	$(GO) run ./bench/forge $(BENCH_FLAGS)
+
+## bench-ssh: clone throughput over SSH against Smart HTTP from one node, on bench-forge's cached repository (target ratio >= 0.9; BENCH_FLAGS=-quick for a smoke run)
+bench-ssh:
+	scripts/ensure-ssh.sh
+	$(GO) run ./bench/ssh $(BENCH_FLAGS)
 
 ## bench-gov: the block that tallies a vote of 100,000 stakers against empty and one-transfer blocks (ABCI, on-disk IAVL)
 bench-gov:

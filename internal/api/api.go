@@ -45,6 +45,7 @@ type API struct {
 	// maintainers are the node's team (serve --maintainer), shown at /node/team.
 	maintainers []common.Address
 	version     string
+	sshPort     int // 0: no git over SSH
 }
 
 // Services are what the API calls into.
@@ -74,6 +75,8 @@ type Services struct {
 	// Maintainers are the wallets of the people who run the node, listed
 	// at /node/team; none lists no one.
 	Maintainers []common.Address
+	// SSHPort is the port of git over SSH, for ssh_url; 0: none.
+	SSHPort int
 }
 
 // New returns the API over the given services; it builds none of its
@@ -81,7 +84,7 @@ type Services struct {
 func New(log *slog.Logger, s Services, version string) *API {
 	return &API{log: log, vitals: s.Vitals, support: s.Support, pages: s.Pages, markdown: s.Markdown, chain: s.Chain, index: s.Index, auth: s.Auth,
 		forge: s.Forge, git: s.Git, blocks: s.Blocks, hosting: s.Repos, pulls: s.Pulls, replicas: s.Replicas, hooks: s.Hooks,
-		maintainers: uniqueAddresses(s.Maintainers), version: version}
+		maintainers: uniqueAddresses(s.Maintainers), version: version, sshPort: s.SSHPort}
 }
 
 // Register adds every API route to mux, behind the one bound on query
@@ -121,6 +124,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.registerOrgs(mux)
 	a.registerStatuses(mux)
 	a.registerBranchWrites(mux)
+	a.registerKeys(mux)
 	a.registerIssues(mux)
 	a.registerHooks(mux)
 	a.registerTopics(mux)

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -123,6 +124,25 @@ func siteURL(r *http.Request) string {
 	return o.Scheme + "://" + o.Host
 }
 
+// sshURL is the clone URL over SSH, on the host the client reached (as
+// Gitea's, git@host:owner/repo.git on port 22); "" with no SSH server.
+func (a *API) sshURL(r *http.Request, full string) string {
+	if a.sshPort == 0 {
+		return ""
+	}
+	host := auth.OriginOf(r).Host
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	if strings.Contains(host, ":") && !strings.HasPrefix(host, "[") {
+		host = "[" + host + "]" // IPv6
+	}
+	if a.sshPort == 22 {
+		return "git@" + host + ":" + full + ".git"
+	}
+	return "ssh://git@" + host + ":" + strconv.Itoa(a.sshPort) + "/" + full + ".git"
+}
+
 func toForgeUser(r *http.Request, u index.User) forgeUserJSON {
 	name := u.Username
 	if name == "" && common.IsHexAddress(u.Address) {
@@ -182,6 +202,7 @@ func (a *API) repoJSON(r *http.Request, rec index.Repo, perm forge.Perm) repoJSO
 	if j.Topics = rec.Topics; j.Topics == nil {
 		j.Topics = []string{}
 	}
+	j.SSHURL = a.sshURL(r, full)
 	j.HasGitData = a.hosting.HasGit(rec)
 	if s, ok := a.replication(rec); ok && !j.HasGitData {
 		j.Replication = &replicationJSON{State: s.State, Done: s.Done, Total: s.Total, Error: s.Error}

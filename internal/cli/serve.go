@@ -32,6 +32,8 @@ type ServeConfig struct {
 	DB      string // DSN; empty means SQLite in DataDir
 	RPCAddr string // CometBFT RPC listen address
 	P2PAddr string // CometBFT peer-to-peer listen address
+	// SSHAddr is where git over SSH listens; "" turns it off.
+	SSHAddr string
 	// PublicURL is the node's origin as browsers reach it, e.g. behind a
 	// reverse proxy (https://forge.example.org); empty means
 	// http://<listen address>. Sign-in accepts it and AllowedOrigins only.
@@ -65,6 +67,7 @@ func parseServe(args []string) (ServeConfig, error) {
 	fl.StringVar(&cfg.DB, "db", os.Getenv("DFORGE_DB"), "database DSN: a SQLite path or postgres://... (env DFORGE_DB; default SQLite in the data dir)")
 	fl.StringVar(&cfg.RPCAddr, "rpc-addr", envOr("DFORGE_RPC_ADDR", chainnode.DefaultRPCAddr), "CometBFT RPC listen address (env DFORGE_RPC_ADDR)")
 	fl.StringVar(&cfg.P2PAddr, "p2p-addr", envOr("DFORGE_P2P_ADDR", chainnode.DefaultP2PAddr), "CometBFT peer-to-peer listen address (env DFORGE_P2P_ADDR)")
+	fl.StringVar(&cfg.SSHAddr, "ssh-addr", envOr("DFORGE_SSH_ADDR", node.DefaultSSHAddr), "git over SSH listen address; \"\" turns it off (env DFORGE_SSH_ADDR; the default falls back to a free loopback port when taken)")
 	fl.StringVar(&cfg.PublicURL, "public-url", os.Getenv("DFORGE_PUBLIC_URL"), "the node's origin as browsers reach it, e.g. https://forge.example.org behind a proxy; sign-in accepts only it and --allowed-origin (env DFORGE_PUBLIC_URL; default http://<addr>)")
 	allowed := &stringList{values: &cfg.AllowedOrigins}
 	allowed.parse(os.Getenv("DFORGE_ALLOWED_ORIGINS"))
@@ -290,6 +293,7 @@ func nodeConfig(cfg ServeConfig, log *slog.Logger) (node.Config, error) {
 	}
 	return node.Config{
 		DataDir: cfg.DataDir, DB: cfg.DB, RPCAddr: cfg.RPCAddr, P2PAddr: cfg.P2PAddr, EmptyBlocks: cfg.EmptyBlocks,
+		SSHAddr:  cfg.SSHAddr,
 		IPFS:     &node.IPFSConfig{Listen: listen, Peers: peers, Seed: seed},
 		Site:     node.Site{Dist: cfg.Dist, Version: Version, Maintainers: cfg.Maintainers},
 		Webhooks: node.WebhookConfig{BaseURL: webhookBase(cfg), AllowPrivate: cfg.WebhookAllowPrivate},

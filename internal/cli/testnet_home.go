@@ -24,6 +24,7 @@ var homeSettingFlags = map[string]string{
 	"DFORGE_DB":       "db",
 	"DFORGE_RPC_ADDR": "rpc-addr",
 	"DFORGE_P2P_ADDR": "p2p-addr",
+	"DFORGE_SSH_ADDR": "ssh-addr",
 	// The IPFS (libp2p) listen address, which the node registry names.
 	"DFORGE_P2P_LISTEN": "p2p-listen",
 	// The node's team, shown on its home page.

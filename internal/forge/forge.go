@@ -464,7 +464,8 @@ func rejection(err error) error {
 		kind = usererr.Forbidden
 	case tx.CodeConflict, tx.CodeNameTaken, tx.CodeStaleRef:
 		kind = usererr.Conflict
-	case tx.CodeInvalidName, tx.CodeInvalidField, tx.CodeInvalidText, tx.CodeUnknownAction, tx.CodeTxTooLarge:
+	case tx.CodeInvalidName, tx.CodeInvalidField, tx.CodeInvalidText, tx.CodeUnknownAction, tx.CodeTxTooLarge,
+		tx.CodeInvalidKey, tx.CodeKeyTaken:
 		kind = usererr.Unprocessable
 	default:
 		// not_operator, bad_nonce after a retry, ...: the node's fault,

@@ -65,9 +65,11 @@ var Quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 // Node is a running node.
 type Node struct {
 	// Node is the node as internal/node built it: every service, once.
-	Node     *node.Node
-	t        testing.TB
-	URL      string
+	Node *node.Node
+	t    testing.TB
+	URL  string
+	// SSHAddr is where git over SSH listens (WithSSH); "" without it.
+	SSHAddr  string
 	Dir      string
 	Chain    *chain.Chain
 	Store    *store.Store
@@ -87,6 +89,7 @@ type options struct {
 	maintainers []common.Address
 	postgres    string // admin DSN of a PostgreSQL server; "" is SQLite
 	webhooks    node.WebhookConfig
+	ssh         bool // serve git over SSH on a free loopback port
 }
 
 // WithWebhooks sets how the node delivers webhooks (serve
@@ -148,6 +151,9 @@ func Start(t testing.TB, opts ...Option) *Node {
 	if o.postgres != "" {
 		cfg.DB = storetest.TestDatabase(t, o.postgres)
 	}
+	if o.ssh {
+		cfg.SSHAddr = "127.0.0.1:0"
+	}
 	built, err := node.Build(ctx, cfg)
 	if err != nil {
 		t.Fatalf("build the node: %v", err)
@@ -168,6 +174,9 @@ func Start(t testing.TB, opts ...Option) *Node {
 	srv.Start()
 	t.Cleanup(srv.Close)
 	n.URL = srv.URL
+	if built.SSH != nil {
+		n.SSHAddr = built.SSH.Addr().String()
+	}
 	if err := os.MkdirAll(n.home, 0o755); err != nil {
 		t.Fatal(err)
 	}

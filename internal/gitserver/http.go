@@ -10,13 +10,11 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
 
 	"github.com/dforge/dforge/internal/auth"
-	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/repoaccess"
 )
 
@@ -61,7 +59,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // authorize resolves the repository and checks that the request may read
-// it and, for a push, write to it. It answers the request itself when not.
+// it and, for a push, write to it (the core both transports share:
+// access.go). It answers the request itself when not.
 func (s *Server) authorize(w http.ResponseWriter, r *http.Request, req request, write bool) (repoaccess.Repo, *auth.User, bool) {
 	ctx := r.Context()
 	var user *auth.User
@@ -73,22 +72,17 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request, req request, 
 		notFound(w)
 		return repoaccess.Repo{}, nil, false
 	}
-	repo, found, err := s.repos.Resolve(ctx, req.owner, req.name)
-	if err != nil {
-		s.log.ErrorContext(ctx, "resolve repository", "owner", req.owner, "name", req.name, "err", err)
-		textError(w, http.StatusInternalServerError, "The repository could not be looked up; please try again.")
-		return repoaccess.Repo{}, nil, false
-	}
-	level := repoaccess.None
-	if found {
-		level = s.repos.AccessLevel(ctx, user, repo)
-	}
-	if level < repoaccess.Read {
+	repo, level, err := s.find(ctx, user, req.owner, req.name)
+	switch {
+	case errors.Is(err, errNoRepo):
 		if user == nil {
 			challenge(w) // the same for a private and a missing repository
 		} else {
 			notFound(w)
 		}
+		return repoaccess.Repo{}, nil, false
+	case err != nil:
+		textError(w, http.StatusInternalServerError, "The repository could not be looked up; please try again.")
 		return repoaccess.Repo{}, nil, false
 	}
 	if write {
@@ -104,15 +98,13 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request, req request, 
 			return repoaccess.Repo{}, nil, false
 		}
 	}
-	if !filepath.IsAbs(repo.Path) || !exists(filepath.Join(repo.Path, "HEAD")) {
-		if p, ok := s.repos.(Pending); ok {
-			if msg, pending := p.Pending(ctx, repo); pending {
-				w.Header().Set("Retry-After", "10")
-				textError(w, http.StatusServiceUnavailable, msg)
-				return repoaccess.Repo{}, nil, false
-			}
-		}
-		s.log.ErrorContext(ctx, "repository missing on disk", "repo", repo.ID, "path", repo.Path)
+	var pending *pendingError
+	switch err := s.ready(ctx, repo); {
+	case errors.As(err, &pending):
+		w.Header().Set("Retry-After", "10")
+		textError(w, http.StatusServiceUnavailable, pending.msg)
+		return repoaccess.Repo{}, nil, false
+	case err != nil:
 		notFound(w)
 		return repoaccess.Repo{}, nil, false
 	}
@@ -150,49 +142,23 @@ func (s *Server) rpc(w http.ResponseWriter, r *http.Request, repo repoaccess.Rep
 		// A vanished client ends it anyway, through a truncated body.
 		ctx = context.WithoutCancel(ctx)
 	}
-	cmd := s.command(ctx, service, repo, gitProtocol(r), "--stateless-rpc", repo.Path)
+	cmd, done, err := s.gitCommand(ctx, service, repo, user, gitProtocol(r), "--stateless-rpc", repo.Path)
+	if err != nil {
+		s.log.ErrorContext(ctx, "start hook endpoint", "err", err)
+		textError(w, http.StatusInternalServerError, "The push could not be prepared; please try again.")
+		return
+	}
+	defer done()
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		s.fail(w, r, cmd, err, "")
 		return
 	}
 	if service == receivePack {
-		token, done, err := s.startPush(*user, repo)
-		if err != nil {
-			stdin.Close()
-			s.log.ErrorContext(ctx, "start hook endpoint", "err", err)
-			textError(w, http.StatusInternalServerError, "The push could not be prepared; please try again.")
-			return
-		}
-		defer done()
-		cmd.Env = append(cmd.Env, "DFORGE_HOOK_BIN="+s.hookBin, "DFORGE_HOOK_URL="+s.hooks.url, "DFORGE_HOOK_TOKEN="+token)
-	}
-	if service == receivePack {
 		growPipe(stdin)
 	}
 	in := &input{body: body, raw: r.Body, stdin: stdin, done: make(chan struct{})}
 	s.stream(w, r, cmd, "application/x-"+service+"-result", nil, in)
-}
-
-// command is `git -c ... <service> args...` with the settings every
-// repository must have, whatever its own config says.
-func (s *Server) command(ctx context.Context, service string, repo repoaccess.Repo, proto string, args ...string) *exec.Cmd {
-	settings := []string{"-c", "uploadpack.allowFilter=true", "-c", "uploadpack.allowAnySHA1InWant=true"}
-	if s.store != nil {
-		settings = append(settings, "-c", "core.hooksPath="+s.store.HooksDir())
-	}
-	if service == receivePack {
-		// Every push arrives as a pack, which pre-receive stages with a
-		// hard link (hooks.go), however few objects it holds.
-		// receive.advertisePushOptions: `git push -o ...` works (Gitea's
-		// clients send options; the hook passes them to the node).
-		settings = append(settings, "-c", "receive.unpackLimit=1", "-c", "receive.advertisePushOptions=true")
-	}
-	cmd := gitstore.Command(ctx, repo.Path, append(append(settings, strings.TrimPrefix(service, "git-")), args...)...)
-	if proto != "" {
-		cmd.Env = append(cmd.Env, "GIT_PROTOCOL="+proto)
-	}
-	return cmd
 }
 
 // stream runs cmd and copies its output to the client as it comes, with a

@@ -54,6 +54,10 @@ func resetForge(ctx context.Context, tx *sql.Tx) error {
 	if _, err := tx.ExecContext(ctx, "DELETE FROM forge_user_emails"); err != nil {
 		return fmt.Errorf("empty forge_user_emails: %w", err)
 	}
+	// SSH keys exist on chain only.
+	if _, err := tx.ExecContext(ctx, "DELETE FROM forge_keys"); err != nil {
+		return fmt.Errorf("empty forge_keys: %w", err)
+	}
 	return resetOrgs(ctx, tx)
 }
 
@@ -119,6 +123,7 @@ func writeChange(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 		func() error { return writeTeamRepos(ctx, tx, ch.TeamRepos) },
 		func() error { return writeStatus(ctx, tx, c) },
 		func() error { return writeProtection(ctx, tx, c) },
+		func() error { return writeKey(ctx, tx, c) },
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {

@@ -26,6 +26,7 @@ import (
 	"github.com/multiformats/go-multiaddr"
 
 	"github.com/dforge/dforge/internal/api"
+	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/chain"
 	"github.com/dforge/dforge/internal/chain/app"
@@ -46,6 +47,9 @@ type Config struct {
 	DB      string // DSN; empty means SQLite in DataDir
 	RPCAddr string // CometBFT RPC listen address ("" keeps config.toml's)
 	P2PAddr string // CometBFT peer-to-peer listen address ("" keeps config.toml's)
+	// SSHAddr is where git over SSH listens ("" runs no SSH server); when
+	// it is DefaultSSHAddr and that port is taken, a free loopback port.
+	SSHAddr string
 	// EmptyBlocks, when not zero, is how often the idle chain makes a block.
 	EmptyBlocks time.Duration
 	// Genesis is a new chain's genesis, given this node's operator; nil
@@ -250,6 +254,12 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 	// 10. Smart HTTP over the git data, the forge deciding access.
 	s.Git = gitserver.New(gitserver.Config{Repos: gitRepos, Store: s.GitStore, Blocks: s.Blocks, Log: log})
 	n.onClose(func() { s.Git.Close() }) // after the HTTP server: in-flight pushes call their hooks
+	if cfg.SSHAddr != "" {
+		if s.SSH, err = listenSSH(cfg, s.Git, s.Forge, log); err != nil {
+			return nil, err
+		}
+		n.onClose(func() { s.SSH.Close() }) // before the git server: its pushes call their hooks
+	}
 
 	// 11. Webhook deliveries: what a previous run left queued, then each
 	// new event. They stop before the index and the git data they read.
@@ -270,6 +280,35 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 		return nil, fmt.Errorf("build handler: %w", err)
 	}
 	return n, nil
+}
+
+// DefaultSSHAddr is where `dforge serve` listens for git over SSH.
+const DefaultSSHAddr = "127.0.0.1:2222"
+
+// listenSSH starts git over SSH, keys looked up in the chain's projection
+// and the host key kept in <data>/ssh.
+func listenSSH(cfg Config, git *gitserver.Server, f *forge.Service, log *slog.Logger) (*gitserver.SSHServer, error) {
+	sc := gitserver.SSHConfig{
+		Addr: cfg.SSHAddr, HostKeyFile: filepath.Join(cfg.DataDir, "ssh", "host_ed25519_key"),
+		Keys: func(ctx context.Context, fingerprint string) (*auth.User, bool, error) {
+			owner, name, ok, err := f.KeyOwner(ctx, fingerprint)
+			if err != nil || !ok {
+				return nil, ok, err
+			}
+			return &auth.User{Address: owner, Username: name}, true, nil
+		},
+	}
+	srv, err := git.ListenSSH(sc)
+	if err != nil && cfg.SSHAddr == DefaultSSHAddr {
+		log.Warn("the default ssh port is taken; git over SSH listens on a free loopback port", "err", err)
+		sc.Addr = "127.0.0.1:0"
+		srv, err = git.ListenSSH(sc)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("start git over ssh: %w", err)
+	}
+	log.Info("git over ssh", "addr", srv.Addr().String())
+	return srv, nil
 }
 
 // The git server's view of the forge is gitrepos's.

@@ -2,6 +2,7 @@ package node
 
 import (
 	"log/slog"
+	"net"
 	"net/http"
 
 	"github.com/dforge/dforge/content"
@@ -48,8 +49,9 @@ type Services struct {
 	// Repos is the forge's repositories with their git data: the one the
 	// API and the git server share.
 	Repos *gitrepos.Repos
-	Pulls *forge.Pulls      // the git side of pull requests, over Repos
-	Git   *gitserver.Server // Smart HTTP over Repos
+	Pulls *forge.Pulls         // the git side of pull requests, over Repos
+	Git   *gitserver.Server    // Smart HTTP over Repos
+	SSH   *gitserver.SSHServer // git over SSH, the same core; nil: none
 
 	// Hooks are the node's webhooks and their deliveries; nil: none.
 	Hooks *webhook.Service
@@ -102,6 +104,11 @@ func (s *Services) api(site Site) *api.API {
 	}
 	if s.Replicator != nil { // a nil pointer in the interface would not read as nil
 		svc.Replicas = s.Replicator
+	}
+	if s.SSH != nil {
+		if a, ok := s.SSH.Addr().(*net.TCPAddr); ok {
+			svc.SSHPort = a.Port
+		}
 	}
 	return api.New(s.Log, svc, site.Version)
 }

@@ -121,6 +121,8 @@ func init() {
 		"status.create":         {StatusCreate{}, statusCreate},
 		"branch.protect":        {BranchProtect{}, branchProtect},
 		"branch.unprotect":      {BranchUnprotect{}, branchUnprotect},
+		"key.add":               {KeyAdd{}, keyAdd},
+		"key.delete":            {KeyDelete{}, keyDelete},
 	}
 }
 

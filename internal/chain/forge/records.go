@@ -217,6 +217,9 @@ type Change struct {
 	Teams       []Team       `json:"teams,omitempty"`
 	TeamMembers []TeamMember `json:"teamMembers,omitempty"`
 	TeamRepos   []TeamRepo   `json:"teamRepos,omitempty"`
+	// Key is an SSH public key added; DeletedKey one removed.
+	Key        *Key `json:"key,omitempty"`
+	DeletedKey *Key `json:"deletedKey,omitempty"`
 	// Contributions is the accepted work the action brings the rewards module.
 	Contributions []rewards.Contribution `json:"contributions,omitempty"`
 	// Emails is an account's new list of claimed emails (user.emails).

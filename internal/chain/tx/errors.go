@@ -37,6 +37,12 @@ const (
 	// CodeStaleRef: a ref update's old value is not the ref's value on
 	// chain (another push moved it first), as git's "fetch first".
 	CodeStaleRef uint32 = 26
+	// CodeInvalidKey: an SSH public key that does not parse, is of a type
+	// the forge does not take, or is too weak (RSA under 2048 bits).
+	CodeInvalidKey uint32 = 27
+	// CodeKeyTaken: the SSH public key is registered already (a key
+	// belongs to one account).
+	CodeKeyTaken uint32 = 28
 )
 
 // codeNames gives each code its machine-readable name.
@@ -66,6 +72,8 @@ var codeNames = map[uint32]string{
 	CodeNoVotingPower:     "no_voting_power",
 	CodeInvalidText:       "invalid_text",
 	CodeStaleRef:          "stale_ref",
+	CodeInvalidKey:        "invalid_key",
+	CodeKeyTaken:          "key_taken",
 }
 
 // CodeName returns the name of a code ("bad_signature"), or "" if the code

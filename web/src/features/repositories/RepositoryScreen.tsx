@@ -72,7 +72,7 @@ function RepoHome({ repo }: { repo: Repository }) {
           <h2 id="repo-about">{t('home.about')}</h2>
           {repo.description ? <p>{repo.description}</p> : <NoDescription />}
           <RepoTopics repo={repo} />
-          <CloneBox url={cloneUrl(repo)} />
+          <CloneBox url={cloneUrl(repo)} sshUrl={repo.ssh_url} />
         </Card>
         <Counts repo={repo} />
         <NodesPanel repo={repo} />
@@ -95,9 +95,12 @@ function RepoCode({ repo }: { repo: Repository }) {
   )
 }
 
-export function CloneBox({ url }: { url: string }) {
-  const { t } = useTranslation('repositories')
+/** The clone URL with a copy button; with sshUrl, a choice of HTTPS or SSH. */
+export function CloneBox({ url: httpsUrl, sshUrl }: { url: string; sshUrl?: string }) {
+  const { t } = useTranslation(['repositories', 'sshkeys'])
   const id = useId()
+  const [protocol, setProtocol] = useState<'https' | 'ssh'>('https')
+  const url = protocol === 'ssh' && sshUrl ? sshUrl : httpsUrl
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null)
   const copy = async () => {
     try {
@@ -109,7 +112,16 @@ export function CloneBox({ url }: { url: string }) {
   }
   return (
     <div className="field clone-box">
-      <label htmlFor={id}>{t('home.cloneHttp')}</label>
+      <label htmlFor={id}>{url === httpsUrl ? t('home.cloneHttp') : t('sshkeys:clone.labelSsh')}</label>
+      {sshUrl && (
+        <div className="clone-protocols" role="group" aria-label={t('sshkeys:clone.protocol')}>
+          {(['https', 'ssh'] as const).map((p) => (
+            <Button key={p} size="sm" variant={protocol === p ? 'secondary' : 'ghost'} aria-pressed={protocol === p} onClick={() => setProtocol(p)}>
+              {t(`sshkeys:clone.${p}`)}
+            </Button>
+          ))}
+        </div>
+      )}
       <div className="clone-row">
         <input id={id} className="mono" readOnly value={url} onFocus={(e) => e.currentTarget.select()} />
         <Button size="sm" variant="outline" onClick={copy}>

@@ -34,6 +34,8 @@ export interface Repository {
   empty?: boolean
   html_url?: string
   clone_url?: string
+  /** The clone URL over SSH; absent when the node serves no SSH. */
+  ssh_url?: string
   default_branch: string
   /** dForge's: branches that refuse force-pushes and deletion. */
   protected_branches?: string[]

@@ -1,0 +1,148 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dforge/dforge/internal/auth"
+	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/usererr"
+)
+
+// SSH public keys, in Gitea's shapes (PublicKey). The keys are on chain,
+// so every node lets them into git over SSH.
+
+func (a *API) registerKeys(mux *http.ServeMux) {
+	if a.forge == nil {
+		return
+	}
+	user := a.signedIn
+	mux.HandleFunc("GET /api/v1/user/keys", user(auth.ScopeRead, a.listMyKeys))
+	mux.HandleFunc("POST /api/v1/user/keys", user(auth.ScopeWrite, a.createKey))
+	mux.HandleFunc("GET /api/v1/user/keys/{id}", user(auth.ScopeRead, a.getKey))
+	mux.HandleFunc("DELETE /api/v1/user/keys/{id}", user(auth.ScopeWrite, a.deleteKey))
+	mux.HandleFunc("GET /api/v1/users/{username}/keys", a.serve(a.listUserKeys))
+}
+
+// keyJSON is Gitea's PublicKey.
+type keyJSON struct {
+	ID          uint64        `json:"id"`
+	Key         string        `json:"key"`
+	URL         string        `json:"url"`
+	Title       string        `json:"title"`
+	Fingerprint string        `json:"fingerprint"`
+	CreatedAt   string        `json:"created_at"`
+	User        forgeUserJSON `json:"user"`
+	ReadOnly    bool          `json:"read_only"`
+	KeyType     string        `json:"key_type"`
+	// Height is the block that registered the key.
+	Height int64 `json:"height"`
+}
+
+func toKeyJSON(r *http.Request, k index.Key) keyJSON {
+	return keyJSON{
+		ID: k.ID, Key: k.Key, URL: siteURL(r) + "/api/v1/user/keys/" + strconv.FormatUint(k.ID, 10), Title: k.Title,
+		Fingerprint: k.Fingerprint, CreatedAt: k.Created.Format(time.RFC3339), User: toForgeUser(r, k.Owner),
+		KeyType: "user", Height: k.Height,
+	}
+}
+
+func toKeysJSON(r *http.Request, keys []index.Key) []keyJSON {
+	out := make([]keyJSON, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, toKeyJSON(r, k))
+	}
+	return out
+}
+
+func (a *API) listMyKeys(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	p, err := pageOf(r)
+	if err != nil {
+		return err
+	}
+	keys, total, err := a.forge.Keys(r.Context(), id.User.Address, p)
+	return a.respondList(w, r, p, total, toKeysJSON(r, keys), err)
+}
+
+func (a *API) listUserKeys(w http.ResponseWriter, r *http.Request) error {
+	owner, err := a.forge.Owner(r.Context(), r.PathValue("username"))
+	if err != nil {
+		return err
+	}
+	p, err := pageOf(r)
+	if err != nil {
+		return err
+	}
+	keys, total, err := a.forge.Keys(r.Context(), owner, p)
+	return a.respondList(w, r, p, total, toKeysJSON(r, keys), err)
+}
+
+func (a *API) createKey(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Title    string `json:"title"`
+		Key      string `json:"key"`
+		ReadOnly bool   `json:"read_only"`
+	}
+	if err := decode(w, r, maxSettingsBody, &in); err != nil {
+		return err
+	}
+	if strings.TrimSpace(in.Key) == "" {
+		return usererr.BadFieldf("key", "the key must not be empty: paste a public key such as the content of ~/.ssh/id_ed25519.pub")
+	}
+	k, err := a.forge.AddKey(r.Context(), id.User.Address, in.Title, in.Key)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, toKeyJSON(r, k))
+	return nil
+}
+
+func keyID(r *http.Request) (uint64, error) {
+	id, err := strconv.ParseUint(r.PathValue("id"), 10, 64)
+	if err != nil || id == 0 {
+		return 0, usererr.Missingf("key %q does not exist", r.PathValue("id"))
+	}
+	return id, nil
+}
+
+func (a *API) getKey(w http.ResponseWriter, r *http.Request) error {
+	user, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	id, err := keyID(r)
+	if err != nil {
+		return err
+	}
+	k, err := a.forge.OwnKey(r.Context(), user.User.Address, id)
+	if err != nil {
+		return err
+	}
+	return reply(w, toKeyJSON(r, k))
+}
+
+func (a *API) deleteKey(w http.ResponseWriter, r *http.Request) error {
+	user, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	id, err := keyID(r)
+	if err != nil {
+		return err
+	}
+	if err := a.forge.DeleteKey(r.Context(), user.User.Address, id); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}

@@ -1,0 +1,50 @@
+// SSH public keys (Gitea's /user/keys): registered on chain, so every node
+// lets them into git over SSH.
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { apiError, apiFetch, deleteJSON, postJSON } from '@/lib/http'
+
+export interface PublicKey {
+  id: number
+  key: string
+  title: string
+  fingerprint: string
+  created_at: string
+}
+
+export interface KeyPage {
+  items: PublicKey[]
+  total: number | null
+}
+
+export const KEYS_PER_PAGE = 20
+
+export const sshKeyQueries = {
+  all: ['user', 'keys'] as const,
+  page: (page: number) => ['user', 'keys', page] as const,
+}
+
+async function listKeys(page: number): Promise<KeyPage> {
+  const res = await apiFetch(`/api/v1/user/keys?page=${page}&limit=${KEYS_PER_PAGE}`)
+  if (!res.ok) throw await apiError(res)
+  const items = (await res.json()) as PublicKey[]
+  const total = res.headers.get('X-Total-Count')
+  return { items, total: total === null ? null : Number(total) }
+}
+
+export function useSshKeys(page: number) {
+  return useQuery({ queryKey: sshKeyQueries.page(page), queryFn: () => listKeys(page), placeholderData: keepPreviousData })
+}
+
+export const addSshKey = (title: string, key: string) => postJSON<PublicKey>('/api/v1/user/keys', { title, key })
+export const deleteSshKey = (id: number) => deleteJSON(`/api/v1/user/keys/${id}`)
+
+/** A quick local check of a pasted key, so an obvious mistake is named before anything is sent. */
+export function keyProblem(text: string): 'empty' | 'private' | 'format' | null {
+  const key = text.trim()
+  if (!key) return 'empty'
+  if (key.includes('PRIVATE KEY')) return 'private'
+  if (!/^(?:\S+\s+)?(ssh-ed25519|ssh-rsa|ecdsa-sha2-nistp(256|384|521)|sk-ssh-ed25519@openssh\.com|sk-ecdsa-sha2-nistp256@openssh\.com)\s+[A-Za-z0-9+/]+=*(\s.*)?$/.test(key)) {
+    return 'format'
+  }
+  return null
+}
