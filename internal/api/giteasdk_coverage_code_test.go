@@ -86,7 +86,7 @@ func sdkContents(r *sdkRun, w *sdkWorld) {
 	})
 	r.call("GetContents", func() error {
 		f, _, err := bc.GetContents(owner, name, "main", "README.md")
-		return errors.Join(err, want(f != nil && f.Type == "file" && f.Content != nil && f.LastCommitSha == mainSHA, "%+v", f))
+		return errors.Join(err, want(f != nil && f.Type == "file" && f.Content != nil && f.LastCommitSha != nil && *f.LastCommitSha == mainSHA, "%+v", f))
 	})
 	var created *gitea.FileResponse
 	r.call("CreateFile", func() (err error) {
@@ -463,7 +463,7 @@ func sdkPulls(r *sdkRun, w *sdkWorld) {
 		return errors.Join(err, want(len(got) == 1 && got[0].Index == pr.Index, "%d pulls", len(got)))
 	})
 	r.call("EditPullRequest", func() error {
-		got, _, err := c.EditPullRequest(owner, name, pr.Index, gitea.EditPullRequestOption{Title: "Add the app, A", Body: "The app, with A."})
+		got, _, err := c.EditPullRequest(owner, name, pr.Index, gitea.EditPullRequestOption{Title: "Add the app, A", Body: ptr("The app, with A.")})
 		return errors.Join(err, want(got != nil && got.Title == "Add the app, A" && got.Body == "The app, with A.", "%+v", got))
 	})
 	r.call("GetPullRequestDiff", func() error {

@@ -186,7 +186,7 @@ func TestGiteaSDK(t *testing.T) {
 	}
 	readme, _, err := c.GetContents(owner, name, "main", "README.md")
 	check(t, "GetContents", err)
-	if readme.Type != "file" || readme.Encoding == nil || *readme.Encoding != "base64" || readme.Content == nil || readme.LastCommitSha != tips["main"] {
+	if readme.Type != "file" || readme.Encoding == nil || *readme.Encoding != "base64" || readme.Content == nil || readme.LastCommitSha == nil || *readme.LastCommitSha != tips["main"] {
 		t.Fatalf("GetContents: %+v", readme)
 	}
 	if text, err := base64.StdEncoding.DecodeString(*readme.Content); err != nil || !strings.HasPrefix(string(text), "# "+name+"\n") {
@@ -347,7 +347,7 @@ func TestGiteaSDK(t *testing.T) {
 	n.Git(wt, "push", "-q", "origin", "docs")
 	docs, _, err := c.CreatePullRequest(owner, name, gitea.CreatePullRequestOption{Head: "docs", Base: "main", Title: "Docs"})
 	check(t, "CreatePullRequest docs", err)
-	rebaseMerge := gitea.MergePullRequestOption{Style: gitea.MergeStyleRebaseMerge, DeleteBranchAfterMerge: true}
+	rebaseMerge := gitea.MergePullRequestOption{Style: gitea.MergeStyleRebaseMerge, DeleteBranchAfterMerge: ptr(true)}
 	if ok, res, err := c.MergePullRequest(owner, name, docs.Index, rebaseMerge); !ok || err != nil {
 		t.Fatalf("MergePullRequest rebase-merge: %v %v (status %d)", ok, err, res.StatusCode)
 	}
