@@ -113,6 +113,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.registerIssues(mux)
 	a.registerSearch(mux)
 	a.registerActivity(mux)
+	a.registerNotifications(mux)
 	mux.HandleFunc("/api/", a.serve(a.notFound))
 }
 

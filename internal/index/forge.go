@@ -81,6 +81,10 @@ func writeForge(ctx context.Context, tx *sql.Tx, changes []forgeChange) error {
 
 func writeChange(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 	ch := c.change
+	before, err := issueBefore(ctx, tx, ch.Issue)
+	if err != nil {
+		return err
+	}
 	for _, r := range ch.Repos {
 		if err := writeRepo(ctx, tx, c, r); err != nil {
 			return err
@@ -98,6 +102,7 @@ func writeChange(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 		func() error { return writeFlag(ctx, tx, c, "forge_watches", ch.Watch) },
 		func() error { return writeRef(ctx, tx, c) },
 		func() error { return writeManifest(ctx, tx, c) },
+		func() error { return notifyChange(ctx, tx, c, before) },
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {
