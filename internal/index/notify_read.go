@@ -178,7 +178,7 @@ func (ix *Index) MarkNotifications(ctx context.Context, f NotificationFilter, st
 		return nil, err
 	}
 	var args sqlArgs
-	rows, err := ix.db.QueryContext(ctx, `UPDATE notifications AS n SET `+set+` WHERE `+f.where(&args)+` RETURNING n.id`, args...)
+	rows, err := ix.db.QueryContext(ctx, `UPDATE notifications SET `+set+` WHERE id IN (SELECT n.id FROM notifications n WHERE `+f.where(&args)+`) RETURNING id`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("mark notifications: %w", err)
 	}
