@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dforge/dforge/internal/cli.Version=$(VERSION)
 WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run build web deps test test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean
+.PHONY: run build web deps test test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive bench-notify music openapi fmt lint lint-go lint-web clean
 
 ## run: install what is needed, build, and start a node on the embedded defaults
 run: build
@@ -97,6 +97,11 @@ bench-replication:
 ## bench-archive: archive downloads (zip, tar.gz) through the node against git archive on the same bare repository (BENCH_FLAGS=-quick for a smoke run)
 bench-archive:
 	$(GO) run ./bench/archive $(BENCH_FLAGS)
+
+## bench-notify: (a) a comment on an issue with 1,000 watchers projected with its notifications; (b) the notification list with 100,000 notifications under 64 connections (p50, p99); (c) a comment to the author's SSE badge. Set DFORGE_TEST_PG (or use scripts/with-postgres.sh) for PostgreSQL too
+bench-notify:
+	$(GO) test ./internal/index -run '^$$' -bench BenchmarkNotifyWatchers -benchtime 20x -count=1
+	$(GO) test ./internal/api -run '^$$' -bench 'BenchmarkNotify(List|Badge)' -benchtime 1x -count=1
 
 ## fuzz: fuzz transaction decoding, CheckTx, the SIWE parser and the forge module (FUZZTIME each; make test runs their seeds)
 FUZZTIME ?= 30s

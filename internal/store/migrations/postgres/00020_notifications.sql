@@ -23,7 +23,7 @@ CREATE TABLE notifications (
     UNIQUE (user_address, thread)
 );
 CREATE INDEX notifications_user ON notifications (user_address, updated_ns DESC, id DESC);
-CREATE INDEX notifications_unread ON notifications (user_address, unread);
+CREATE INDEX notifications_status ON notifications (user_address, unread, pinned, reason);
 
 -- +goose Down
 DROP TABLE notifications;
