@@ -196,8 +196,9 @@ func (a *API) unreadCount(r *http.Request, id *auth.Identity) (int64, error) {
 	return a.index.CountNotifications(r.Context(), index.NotificationFilter{User: id.User.Address, Statuses: []string{"unread"}, HideReasons: hidden})
 }
 
-// threadOf is the path's thread if it is the user's: any other is a 404.
-func (a *API) threadOf(r *http.Request, id *auth.Identity) (int64, error) {
+// threadOf is the path's thread id; one that cannot be an id is a 404,
+// as a thread of another user is.
+func threadOf(r *http.Request) (int64, error) {
 	n, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || n <= 0 {
 		return 0, usererr.Missingf("notification thread %q not found", r.PathValue("id"))
@@ -210,7 +211,7 @@ func (a *API) getNotification(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	n, err := a.threadOf(r, id)
+	n, err := threadOf(r)
 	if err != nil {
 		return err
 	}
@@ -233,7 +234,7 @@ func (a *API) readNotification(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	n, err := a.threadOf(r, id)
+	n, err := threadOf(r)
 	if err != nil {
 		return err
 	}
