@@ -112,11 +112,23 @@ func testNotifications(t *testing.T, n *issuesNode) {
 	n.must(http.StatusUnprocessableEntity, alice, "GET", "/api/v1/notifications?status-types=gone", nil)
 	n.must(http.StatusUnprocessableEntity, alice, "GET", "/api/v1/notifications?since=yesterday", nil)
 
+	// An assignment notifies the assignee (a collaborator: assignees need write).
+	n.must(http.StatusNoContent, alice, "PUT", base+"/collaborators/"+dave.Name(), map[string]any{"permission": "write"})
+	n.must(http.StatusCreated, alice, "PATCH", base+"/issues/1", map[string]any{"assignees": []string{dave.Name()}})
+	if got := n.reasons(dave, ""); got != "Issue Crash on start assign" {
+		t.Fatalf("dave after his assignment: %q", got)
+	}
+
 	// 4. bob's pull request fixes the issue and alice merges it: dave (a
 	// participant) hears the issue closed, bob his pull request merged.
 	n.fork(bob, repo)
 	n.push(bob, bob, "app", "fix", "main", map[string]string{"fix.txt": "fixed\n"})
 	n.must(http.StatusCreated, bob, "POST", base+"/pulls", map[string]any{"head": bob.Name() + ":fix", "title": "Fix the crash", "body": "Fixes #1."})
+	// carol's review reaches bob as a review of his pull request.
+	n.must(http.StatusOK, carol, "POST", base+"/pulls/2/reviews", map[string]any{"event": "COMMENT", "body": "Looks fine."})
+	if got := n.reasons(bob, "?subject-type=pull"); got != "Pull Fix the crash review" {
+		t.Fatalf("bob after carol's review: %q", got)
+	}
 	n.must(http.StatusOK, alice, "POST", base+"/pulls/2/merge", map[string]any{"Do": "merge"})
 	dt := n.threads(dave, "")
 	if len(dt) != 1 || dt[0].Subject.Title != "Crash on start" || dt[0].Subject.State != "closed" || dt[0].Reason != "participating" {
