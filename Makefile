@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dforge/dforge/internal/cli.Version=$(VERSION)
 WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run build web deps test test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean bench-webhook bench-release api-coverage bench-ssh
+.PHONY: run build web deps test test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean bench-webhook bench-release api-coverage bench-ssh bench-notify
 
 ## run: install what is needed, build, and start a node on the embedded defaults
 run: build
@@ -111,6 +111,11 @@ bench-webhook:
 ## bench-release: download rate (MB/s) of a 50 MB release asset at its browser_download_url and from the gateway as a CAR, against a static file over local HTTP (BENCH_FLAGS=-mb 10 for a smoke run)
 bench-release:
 	$(GO) run ./bench/release $(BENCH_FLAGS)
+
+## bench-notify: (a) a comment on an issue with 1,000 watchers projected with its notifications; (b) the notification list with 100,000 notifications under 64 connections (p50, p99); (c) a comment to the author's SSE badge. Set DFORGE_TEST_PG (or use scripts/with-postgres.sh) for PostgreSQL too
+bench-notify:
+	$(GO) test ./internal/index -run '^$$' -bench BenchmarkNotifyWatchers -benchtime 20x -count=1
+	$(GO) test ./internal/api -run '^$$' -bench 'BenchmarkNotify(List|Badge)' -benchtime 1x -count=1
 
 ## fuzz: fuzz transaction decoding, CheckTx, the SIWE parser and the forge module (FUZZTIME each; make test runs their seeds)
 FUZZTIME ?= 30s

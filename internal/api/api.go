@@ -132,6 +132,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.registerRepoLists(mux)
 	a.registerSearch(mux)
 	a.registerActivity(mux)
+	a.registerNotifications(mux)
 	mux.HandleFunc("/api/", a.serve(a.notFound))
 }
 

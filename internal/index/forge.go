@@ -91,6 +91,10 @@ func writeForge(ctx context.Context, tx *sql.Tx, changes []forgeChange) error {
 
 func writeChange(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 	ch := c.change
+	before, err := issueBefore(ctx, tx, ch.Issue)
+	if err != nil {
+		return err
+	}
 	for _, r := range ch.Repos {
 		if err := writeRepo(ctx, tx, c, r); err != nil {
 			return err
@@ -124,6 +128,7 @@ func writeChange(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 		func() error { return writeStatus(ctx, tx, c) },
 		func() error { return writeProtection(ctx, tx, c) },
 		func() error { return writeKey(ctx, tx, c) },
+		func() error { return notifyChange(ctx, tx, c, before) },
 	}
 	for _, step := range steps {
 		if err := step(); err != nil {

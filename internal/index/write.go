@@ -31,6 +31,9 @@ func writeBlock(ctx context.Context, tx *sql.Tx, prev int64, rows blockRows) err
 	if err := writeForge(ctx, tx, rows.forge); err != nil {
 		return err
 	}
+	if err := notifyTransfers(ctx, tx, rows.txs); err != nil {
+		return err
+	}
 	if err := writeGov(ctx, tx, b, rows.gov); err != nil {
 		return err
 	}

@@ -1,34 +1,115 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { EmptyState } from '@/components/EmptyState'
+import { Button } from '@/components/Button'
+import { Paged } from '@/components/Lists'
 import { PageHeader } from '@/components/PageHeader'
 import { Tabs } from '@/components/Tabs'
 import { SignInNotice } from '@/components/SignInNotice'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { PAGE_SIZE, useMarkRead, useThreads, type Thread, type ThreadFilter } from './api'
+import './notifications.css'
 
-const FILTERS = ['unread', 'all'] as const
-type Filter = (typeof FILTERS)[number]
+const STATUSES = ['unread', 'all'] as const
+const KINDS = ['', 'Issue', 'Pull', 'Transfer'] as const
 
-/**
- * The signed-in user's notifications. The node makes none yet and has no
- * endpoint to read them, so the list shows its empty state.
- */
+/** The signed-in user's notifications: filters, the list with paging, and marking read. */
 export default function NotificationsScreen() {
   const { t } = useTranslation('notifications')
   useDocumentTitle(t('title'))
   const user = useSignedInUser()
-  const [filter, setFilter] = useState<Filter>('unread')
   return (
     <div className="stack">
       <PageHeader title={t('title')} lead={user ? t('lead') : undefined} />
-      {user ? (
-        <Tabs label={t('filterLabel')} tabs={FILTERS.map((id) => ({ id, label: t(`filters.${id}`) }))} selected={filter} onSelect={setFilter}>
-          <EmptyState message={t(`empty.${filter}`)} />
-        </Tabs>
-      ) : (
-        <SignInNotice message={t('signedOut')} />
-      )}
+      {user ? <Inbox /> : <SignInNotice message={t('signedOut')} />}
     </div>
+  )
+}
+
+function Inbox() {
+  const { t } = useTranslation('notifications')
+  const [filter, setFilter] = useState<ThreadFilter>({ status: 'unread', participating: false, kind: '', repo: '' })
+  const [page, setPage] = useState(1)
+  const query = useThreads(filter, page)
+  const markRead = useMarkRead()
+  const change = (f: Partial<ThreadFilter>) => {
+    setFilter({ ...filter, ...f })
+    setPage(1)
+  }
+  return (
+    <Tabs label={t('filterLabel')} tabs={STATUSES.map((id) => ({ id, label: t(`filters.${id}`) }))} selected={filter.status} onSelect={(status) => change({ status })}>
+      <div className="notification-filters">
+        <label>
+          {t('kind.label')}{' '}
+          <select value={filter.kind} onChange={(e) => change({ kind: e.target.value })}>
+            {KINDS.map((k) => (
+              <option key={k} value={k}>
+                {t(`kind.${k || 'any'}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <input type="checkbox" checked={filter.participating} onChange={(e) => change({ participating: e.target.checked })} /> {t('participating')}
+        </label>
+        <label>
+          {t('repo.label')}{' '}
+          <input
+            type="text"
+            placeholder={t('repo.placeholder')}
+            defaultValue={filter.repo}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') change({ repo: /^[^/\s]+\/[^/\s]+$/.test(e.currentTarget.value.trim()) ? e.currentTarget.value.trim() : '' })
+            }}
+            onBlur={(e) => change({ repo: /^[^/\s]+\/[^/\s]+$/.test(e.target.value.trim()) ? e.target.value.trim() : '' })}
+          />
+        </label>
+        <Button size="sm" variant="outline" disabled={markRead.isPending} onClick={() => markRead.mutate({ repo: filter.repo })}>
+          {t('markAll')}
+        </Button>
+      </div>
+      {markRead.isError && <p role="alert">{t('markFailed')}</p>}
+      <Paged
+        query={query}
+        page={page}
+        onPage={setPage}
+        limit={PAGE_SIZE}
+        label={t('title')}
+        empty={t(`empty.${filter.status}`)}
+      >
+        {(threads) => (
+          <ul className="notification-list">
+            {threads.map((th) => (
+              <ThreadRow key={th.id} thread={th} onRead={() => markRead.mutate({ id: th.id })} busy={markRead.isPending} />
+            ))}
+          </ul>
+        )}
+      </Paged>
+    </Tabs>
+  )
+}
+
+function ThreadRow({ thread, onRead, busy }: { thread: Thread; onRead: () => void; busy: boolean }) {
+  const { t, i18n } = useTranslation('notifications')
+  const href = thread.subject.latest_comment_html_url || thread.subject.html_url
+  const when = new Date(thread.updated_at).toLocaleString(i18n.language)
+  return (
+    <li className={`notification-row${thread.unread ? ' unread' : ''}`}>
+      <div className="notification-main">
+        <span className="notification-kind">{t(`kind.${thread.subject.type}`, { defaultValue: thread.subject.type })}</span>{' '}
+        <a href={href}>{thread.subject.type === 'Transfer' ? t('transferTitle', { amount: thread.amount ?? 0 }) : thread.subject.title}</a>
+        <div className="notification-meta">
+          {thread.repository && <span>{thread.repository.full_name} · </span>}
+          <span>{t(`reason.${thread.reason}`, { defaultValue: thread.reason })}</span>
+          {thread.subject.state && <span> · {t(`state.${thread.subject.state}`, { defaultValue: thread.subject.state })}</span>}
+          <span> · {when}</span>
+        </div>
+      </div>
+      {thread.unread && (
+        <Button size="sm" variant="ghost" onClick={onRead} disabled={busy} aria-label={t('markReadOne', { title: thread.subject.title })}>
+          {t('markRead')}
+        </Button>
+      )}
+    </li>
   )
 }

@@ -1,0 +1,251 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/dforge/dforge/internal/auth"
+	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/usererr"
+)
+
+// Notifications, as Gitea's API shapes them: threads the indexer derives
+// from chain events (internal/index/notify.go), read state kept on this
+// node. A user only ever reaches their own threads: another's id is a 404.
+
+// registerNotifications adds the notification routes.
+func (a *API) registerNotifications(mux *http.ServeMux) {
+	if a.index == nil || a.auth == nil {
+		return
+	}
+	user := a.signedIn
+	mux.HandleFunc("GET /api/v1/notifications", user(auth.ScopeRead, a.listNotifications))
+	mux.HandleFunc("PUT /api/v1/notifications", user(auth.ScopeWrite, a.readNotifications))
+	mux.HandleFunc("GET /api/v1/notifications/new", user(auth.ScopeRead, a.newNotifications))
+	mux.HandleFunc("GET /api/v1/notifications/stream", user(auth.ScopeRead, a.streamNotifications))
+	mux.HandleFunc("GET /api/v1/notifications/threads/{id}", user(auth.ScopeRead, a.getNotification))
+	mux.HandleFunc("PATCH /api/v1/notifications/threads/{id}", user(auth.ScopeWrite, a.readNotification))
+	if a.forge != nil && a.hosting != nil {
+		mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/notifications", user(auth.ScopeRead, a.listNotifications))
+		mux.HandleFunc("PUT /api/v1/repos/{owner}/{repo}/notifications", user(auth.ScopeWrite, a.readNotifications))
+	}
+}
+
+// notifySubjectTypes are the subject types a filter may name, in Gitea's
+// spelling (it accepts them in any case) plus dForge's Transfer.
+var notifySubjectTypes = map[string]string{"issue": "Issue", "pull": "Pull", "commit": "Commit", "repository": "Repository", "transfer": "Transfer"}
+
+var notifyStatuses = map[string]bool{"unread": true, "read": true, "pinned": true}
+
+// notificationFilter reads the query of a list or a mark: status-types,
+// subject-type, since, before, the path's repository, and the user's
+// preferences. statuses is the default status set when none is asked for.
+func (a *API) notificationFilter(r *http.Request, id *auth.Identity, statuses []string) (index.NotificationFilter, error) {
+	q := r.URL.Query()
+	f := index.NotificationFilter{User: id.User.Address, Statuses: statuses}
+	if q.Get("all") == "true" {
+		f.Statuses = nil
+	}
+	if v := q["status-types"]; len(v) > 0 {
+		f.Statuses = nil
+		for _, s := range v {
+			if !notifyStatuses[s] {
+				return f, usererr.BadFieldf("status-types", "status-types must be unread, read or pinned, not %q", s)
+			}
+			f.Statuses = append(f.Statuses, s)
+		}
+	}
+	for _, s := range q["subject-type"] {
+		t, ok := notifySubjectTypes[lower(s)]
+		if !ok {
+			return f, usererr.BadFieldf("subject-type", "subject-type must be issue, pull, commit, repository or transfer, not %q", s)
+		}
+		f.SubjectTypes = append(f.SubjectTypes, t)
+	}
+	var err error
+	if f.SinceNS, err = timeParam(r, "since"); err != nil {
+		return f, err
+	}
+	if f.BeforeNS, err = timeParam(r, "before"); err != nil {
+		return f, err
+	}
+	f.Participating = q.Get("participating") == "true"
+	if r.PathValue("repo") != "" {
+		rec, _, err := a.repoOf(r)
+		if err != nil {
+			return f, err
+		}
+		f.Repo = rec.ID
+	}
+	hidden, err := a.hiddenReasons(r, id)
+	f.HideReasons = hidden
+	return f, err
+}
+
+func lower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 32
+		}
+	}
+	return string(b)
+}
+
+// hiddenReasons are the reasons the user's preferences turn off.
+func (a *API) hiddenReasons(r *http.Request, id *auth.Identity) ([]string, error) {
+	p, err := a.auth.NotificationPrefs(r.Context(), id.User)
+	if err != nil {
+		return nil, fmt.Errorf("read notification preferences: %w", err)
+	}
+	var hidden []string
+	if !p.Mentions {
+		hidden = append(hidden, index.ReasonMention)
+	}
+	if !p.Reviews {
+		hidden = append(hidden, index.ReasonReview)
+	}
+	return hidden, nil
+}
+
+func (a *API) listNotifications(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	f, err := a.notificationFilter(r, id, []string{"unread", "pinned"})
+	if err != nil {
+		return err
+	}
+	p, err := pageOf(r)
+	if err != nil {
+		return err
+	}
+	list, total, err := a.index.Notifications(r.Context(), f, p)
+	if err != nil {
+		return err
+	}
+	return a.respondList(w, r, p, total, a.threadsJSON(r, list), nil)
+}
+
+// readNotifications marks the threads the query picks (by default the
+// unread ones updated before last_read_at, or now) with to-status (by
+// default read), and answers them, as Gitea does, with 205.
+func (a *API) readNotifications(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	f, err := a.notificationFilter(r, id, []string{"unread"})
+	if err != nil {
+		return err
+	}
+	f.HideReasons = nil // marking read what the preferences hide is harmless
+	if f.BeforeNS, err = timeParam(r, "last_read_at"); err != nil {
+		return err
+	}
+	to, err := toStatus(r)
+	if err != nil {
+		return err
+	}
+	ids, err := a.index.MarkNotifications(r.Context(), f, to)
+	if err != nil {
+		return err
+	}
+	out := make([]index.Notification, 0, len(ids))
+	for _, n := range ids {
+		if t, err := a.index.NotificationByID(r.Context(), id.User.Address, n); err == nil {
+			out = append(out, t)
+		}
+	}
+	writeJSON(w, http.StatusResetContent, a.threadsJSON(r, out))
+	return nil
+}
+
+func toStatus(r *http.Request) (string, error) {
+	to := r.URL.Query().Get("to-status")
+	if to == "" {
+		return "read", nil
+	}
+	if !notifyStatuses[to] {
+		return "", usererr.BadFieldf("to-status", "to-status must be unread, read or pinned, not %q", to)
+	}
+	return to, nil
+}
+
+func (a *API) newNotifications(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	n, err := a.unreadCount(r, id)
+	if err != nil {
+		return err
+	}
+	return reply(w, newNotificationsJSON{New: n})
+}
+
+// unreadCount is the badge's number: unread threads the preferences show.
+func (a *API) unreadCount(r *http.Request, id *auth.Identity) (int64, error) {
+	hidden, err := a.hiddenReasons(r, id)
+	if err != nil {
+		return 0, err
+	}
+	return a.index.CountNotifications(r.Context(), index.NotificationFilter{User: id.User.Address, Statuses: []string{"unread"}, HideReasons: hidden})
+}
+
+// threadOf is the path's thread id; one that cannot be an id is a 404,
+// as a thread of another user is.
+func threadOf(r *http.Request) (int64, error) {
+	n, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || n <= 0 {
+		return 0, usererr.Missingf("notification thread %q not found", r.PathValue("id"))
+	}
+	return n, nil
+}
+
+func (a *API) getNotification(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	n, err := threadOf(r)
+	if err != nil {
+		return err
+	}
+	t, err := a.index.NotificationByID(r.Context(), id.User.Address, n)
+	if err != nil {
+		return notFoundThread(n, err)
+	}
+	return reply(w, a.threadJSON(r, t, nil))
+}
+
+func notFoundThread(n int64, err error) error {
+	if errors.Is(err, index.ErrNoNotification) {
+		return usererr.Missingf("notification thread %d not found", n)
+	}
+	return err
+}
+
+func (a *API) readNotification(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	n, err := threadOf(r)
+	if err != nil {
+		return err
+	}
+	to, err := toStatus(r)
+	if err != nil {
+		return err
+	}
+	t, err := a.index.MarkNotification(r.Context(), id.User.Address, n, to)
+	if err != nil {
+		return notFoundThread(n, err)
+	}
+	writeJSON(w, http.StatusResetContent, a.threadJSON(r, t, nil))
+	return nil
+}

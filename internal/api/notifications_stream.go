@@ -1,0 +1,179 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/usererr"
+)
+
+// The JSON shapes of notifications (Gitea's NotificationThread and
+// NotificationSubject, plus dForge's reason and transfer amount), and the
+// badge's live stream.
+
+type notificationSubjectJSON struct {
+	Title                string `json:"title"`
+	URL                  string `json:"url"`
+	HTMLURL              string `json:"html_url"`
+	LatestCommentURL     string `json:"latest_comment_url"`
+	LatestCommentHTMLURL string `json:"latest_comment_html_url"`
+	Type                 string `json:"type"`
+	State                string `json:"state"`
+}
+
+type notificationThreadJSON struct {
+	ID         int64                   `json:"id"`
+	Repository *repoJSON               `json:"repository"`
+	Subject    notificationSubjectJSON `json:"subject"`
+	Unread     bool                    `json:"unread"`
+	Pinned     bool                    `json:"pinned"`
+	UpdatedAt  time.Time               `json:"updated_at"`
+	URL        string                  `json:"url"`
+	// Reason is why the user has the thread (mention, assign, author,
+	// review, participating, subscribed, transfer, tip); Actor who acted
+	// last; Amount a transfer's, in micro-units.
+	Reason string `json:"reason"`
+	Actor  string `json:"actor"`
+	Amount int64  `json:"amount,omitempty"`
+}
+
+type newNotificationsJSON struct {
+	New int64 `json:"new"`
+}
+
+// threadsJSON shapes a list, reading each repository once. A thread whose
+// repository the user can no longer read is left out.
+func (a *API) threadsJSON(r *http.Request, list []index.Notification) []notificationThreadJSON {
+	repos := map[uint64]*repoJSON{}
+	out := make([]notificationThreadJSON, 0, len(list))
+	for _, n := range list {
+		if n.Repo != 0 {
+			if _, ok := repos[n.Repo]; !ok {
+				repos[n.Repo] = a.notifyRepo(r, n.Repo)
+			}
+			if repos[n.Repo] == nil {
+				continue
+			}
+		}
+		out = append(out, a.threadJSON(r, n, repos[n.Repo]))
+	}
+	return out
+}
+
+// notifyRepo is the repository as the viewer sees it; nil when they
+// cannot read it.
+func (a *API) notifyRepo(r *http.Request, id uint64) *repoJSON {
+	if a.forge == nil {
+		return nil
+	}
+	rec, perm, err := a.forge.RepoByID(r.Context(), viewerOf(r), id)
+	if err != nil {
+		return nil
+	}
+	j := a.repoJSON(r, rec, perm)
+	return &j
+}
+
+// threadJSON shapes one thread; repo is its repository's JSON, or nil to
+// read it.
+func (a *API) threadJSON(r *http.Request, n index.Notification, repo *repoJSON) notificationThreadJSON {
+	base := siteURL(r)
+	j := notificationThreadJSON{
+		ID: n.ID, Unread: n.Unread, Pinned: n.Pinned, UpdatedAt: time.Unix(0, n.UpdatedNS).UTC(),
+		URL:     base + "/api/v1/notifications/threads/" + strconv.FormatInt(n.ID, 10),
+		Subject: notificationSubjectJSON{Title: n.Title, Type: n.SubjectType, State: n.State},
+		Reason:  n.Reason, Actor: n.Actor, Amount: n.Amount,
+	}
+	if n.Repo == 0 { // a transfer: its transaction
+		j.Subject.URL = base + "/api/v1/chain/txs/" + n.Title
+		j.Subject.HTMLURL = base + "/explorer/tx/" + n.Title
+		return j
+	}
+	if repo == nil {
+		repo = a.notifyRepo(r, n.Repo)
+	}
+	if repo == nil {
+		return j
+	}
+	j.Repository = repo
+	kind := "issues"
+	if n.SubjectType == "Pull" {
+		kind = "pulls"
+	}
+	num := strconv.FormatUint(n.Number, 10)
+	j.Subject.URL = repo.URL + "/" + kind + "/" + num
+	j.Subject.HTMLURL = repo.HTMLURL + "/" + kind + "/" + num
+	if n.CommentID != 0 {
+		c := strconv.FormatUint(n.CommentID, 10)
+		j.Subject.LatestCommentURL = repo.URL + "/issues/comments/" + c
+		j.Subject.LatestCommentHTMLURL = j.Subject.HTMLURL + "#issuecomment-" + c
+	}
+	return j
+}
+
+// Bounds of the badge's stream.
+const (
+	maxNotifyStreams = 512
+	// streamHeartbeat keeps proxies from closing an idle stream.
+	streamHeartbeat = 20 * time.Second
+)
+
+// notifyStreams bounds the open streams across the node.
+var notifyStreams = make(chan struct{}, maxNotifyStreams)
+
+// streamNotifications sends the unread count as server-sent events: once
+// at the start, then on every change (a block projected, a thread marked),
+// with a comment as heartbeat. It ends when the client leaves or the node
+// stops.
+func (a *API) streamNotifications(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	select {
+	case notifyStreams <- struct{}{}:
+		defer func() { <-notifyStreams }()
+	default:
+		return usererr.New(usererr.Unavailable, "too_many_streams", "this node serves too many live streams; poll /api/v1/notifications/new instead")
+	}
+	rc := http.NewResponseController(w)
+	_ = rc.SetWriteDeadline(time.Time{}) // the stream outlives the server's write timeout
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	heartbeat := time.NewTicker(streamHeartbeat)
+	defer heartbeat.Stop()
+	last := int64(-1)
+	for {
+		changed := a.index.Changes() // before the read, so no change is missed
+		n, err := a.unreadCount(r, id)
+		if err != nil {
+			a.log.WarnContext(r.Context(), "notification stream", "err", err)
+			return nil
+		}
+		if n != last {
+			if _, err := fmt.Fprintf(w, "event: count\ndata: {\"new\":%d}\n\n", n); err != nil {
+				return nil
+			}
+			last = n
+		}
+		if err := rc.Flush(); err != nil {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-heartbeat.C:
+			if _, err := fmt.Fprint(w, ": ping\n\n"); err != nil {
+				return nil
+			}
+		case <-r.Context().Done():
+			return nil
+		case <-a.index.Done():
+			return nil
+		}
+	}
+}

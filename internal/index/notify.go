@@ -1,0 +1,274 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/chain/tx"
+)
+
+// Notifications are derived from the projected chain data in the block's
+// own transaction: every node derives the same threads for the same chain,
+// a crash loses none (the block and its notifications commit together),
+// and a rebuild derives them again. Each recipient set is one INSERT ...
+// SELECT, so a comment on a thread with a thousand watchers costs one
+// statement, not a thousand. The actor is never notified of their own
+// action. Reasons rank who someone is to the thread: a mention beats an
+// assignment beats authorship beats participation beats watching.
+
+// Notification reasons, in rank order (the lowest rank wins).
+const (
+	ReasonMention       = "mention"
+	ReasonAssign        = "assign"
+	ReasonAuthor        = "author"
+	ReasonReview        = "review" // a review on your pull request
+	ReasonParticipating = "participating"
+	ReasonSubscribed    = "subscribed"
+	ReasonTransfer      = "transfer"
+	ReasonTip           = "tip"
+)
+
+// maxMentions bounds the names one text can notify.
+const maxMentions = 50
+
+var mentionRE = regexp.MustCompile(`(?:^|[^\w@/.-])@([A-Za-z0-9][A-Za-z0-9_.-]{0,63})`)
+
+// mentions are the lower-case names text mentions, each once, in order.
+func mentions(texts ...string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range texts {
+		for _, m := range mentionRE.FindAllStringSubmatch(t, -1) {
+			name := strings.ToLower(strings.TrimRight(m[1], ".-"))
+			if name == "" || seen[name] || len(out) == maxMentions {
+				continue
+			}
+			seen[name] = true
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// threadState is an issue's state and assignees before a change.
+type threadState struct {
+	found     bool
+	state     string
+	assignees map[string]bool
+}
+
+// issueBefore reads the state a change's issue had before it is written,
+// to tell an assignment or a reopening from an edit.
+func issueBefore(ctx context.Context, tx *sql.Tx, is *forge.Issue) (threadState, error) {
+	st := threadState{assignees: map[string]bool{}}
+	if is == nil {
+		return st, nil
+	}
+	err := tx.QueryRowContext(ctx, `SELECT state FROM forge_issues WHERE repo_id = $1 AND number = $2`, int64(is.Repo), int64(is.Number)).Scan(&st.state)
+	if err == sql.ErrNoRows {
+		return st, nil
+	}
+	if err != nil {
+		return st, fmt.Errorf("read issue %d#%d before: %w", is.Repo, is.Number, err)
+	}
+	st.found = true
+	rows, err := tx.QueryContext(ctx, `SELECT assignee FROM forge_issue_assignees WHERE repo_id = $1 AND number = $2`, int64(is.Repo), int64(is.Number))
+	if err != nil {
+		return st, fmt.Errorf("read assignees before: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var a string
+		if err := rows.Scan(&a); err != nil {
+			return st, fmt.Errorf("read assignees before: %w", err)
+		}
+		st.assignees[a] = true
+	}
+	return st, rows.Err()
+}
+
+// audience is who one thread event notifies.
+type audience struct {
+	repo, number uint64
+	actor        common.Address
+	commentID    uint64
+	mentioned    []string // lower-case names
+	assigned     []string // addresses newly assigned
+	authorReason string   // ReasonAuthor, or ReasonReview for a review
+	participants bool     // commenters, reviewers, assignees
+	watchers     bool
+}
+
+// notifyChange derives the notifications of one applied forge change,
+// after its rows are written. before is its issue's state before.
+func notifyChange(ctx context.Context, tx *sql.Tx, c forgeChange, before threadState) error {
+	ch := c.change
+	for _, au := range audiences(ch, before) {
+		if err := notifyThread(ctx, tx, c, au); err != nil {
+			return fmt.Errorf("notify about %d#%d: %w", au.repo, au.number, err)
+		}
+	}
+	return nil
+}
+
+// audiences are the thread events of a change: a comment, a review, a
+// merge (and the issues it closed), an issue opened, closed, reopened or
+// assigned. An edit notifies no one.
+func audiences(ch forge.Change, before threadState) []audience {
+	var out []audience
+	thread := func(repo, number uint64) audience {
+		return audience{repo: repo, number: number, actor: ch.Actor, authorReason: ReasonAuthor}
+	}
+	switch {
+	case ch.Comment != nil:
+		au := thread(ch.Comment.Repo, ch.Comment.Number)
+		au.commentID, au.mentioned, au.participants, au.watchers = ch.Comment.ID, mentions(ch.Comment.Body), true, true
+		out = append(out, au)
+	case ch.Review != nil:
+		au := thread(ch.Review.Repo, ch.Review.Number)
+		texts := []string{ch.Review.Body}
+		for _, rc := range ch.Review.Comments {
+			texts = append(texts, rc.Body)
+		}
+		au.authorReason, au.mentioned, au.participants, au.watchers = ReasonReview, mentions(texts...), true, true
+		out = append(out, au)
+	case ch.Pull != nil && ch.Pull.Merged && ch.Pull.MergedHeight == ch.Height:
+		au := thread(ch.Pull.Repo, ch.Pull.Number)
+		au.participants, au.watchers = true, true
+		out = append(out, au)
+	case ch.Issue != nil:
+		if au, ok := issueAudience(ch, before); ok {
+			out = append(out, au)
+		}
+	}
+	for _, is := range ch.ClosedIssues {
+		au := thread(is.Repo, is.Number)
+		au.participants, au.watchers = true, true
+		out = append(out, au)
+	}
+	return out
+}
+
+// issueAudience is who an issue's own change notifies, if anyone.
+func issueAudience(ch forge.Change, before threadState) (audience, bool) {
+	is := ch.Issue
+	au := audience{repo: is.Repo, number: is.Number, actor: ch.Actor, authorReason: ReasonAuthor}
+	for _, a := range is.Assignees {
+		if !before.assignees[a.Hex()] {
+			au.assigned = append(au.assigned, a.Hex())
+		}
+	}
+	switch {
+	case !before.found: // opened
+		au.mentioned, au.watchers = mentions(is.Body), true
+		return au, true
+	case before.state != is.State: // closed or reopened
+		au.participants, au.watchers = true, true
+		return au, true
+	}
+	return au, len(au.assigned) > 0
+}
+
+// sqlArgs numbers a statement's bound parameters as they are added.
+type sqlArgs []any
+
+func (a *sqlArgs) add(v any) string {
+	*a = append(*a, v)
+	return "$" + strconv.Itoa(len(*a))
+}
+
+func (a *sqlArgs) list(vs []string) string {
+	ps := make([]string, len(vs))
+	for i, v := range vs {
+		ps[i] = a.add(v)
+	}
+	return strings.Join(ps, ", ")
+}
+
+// notifyThread inserts or refreshes the thread of one event for everyone
+// in its audience, in one statement. Candidates come with a rank; each
+// person gets the best one. A private repository's thread reaches only
+// its owner and collaborators.
+func notifyThread(ctx context.Context, tx *sql.Tx, c forgeChange, au audience) error {
+	var args sqlArgs
+	repo, number := args.add(int64(au.repo)), args.add(int64(au.number))
+	var parts []string
+	if len(au.mentioned) > 0 {
+		names := args.list(au.mentioned)
+		parts = append(parts, `SELECT address AS u, 1 AS rk FROM chain_accounts WHERE lower(username) IN (`+names+`)
+			OR (username IS NULL AND default_name IN (`+names+`))`)
+	}
+	if len(au.assigned) > 0 {
+		parts = append(parts, `SELECT assignee AS u, 2 AS rk FROM forge_issue_assignees WHERE repo_id = `+repo+` AND number = `+number+
+			` AND assignee IN (`+args.list(au.assigned)+`)`)
+	}
+	parts = append(parts, `SELECT author AS u, 3 AS rk FROM forge_issues WHERE repo_id = `+repo+` AND number = `+number)
+	if au.participants {
+		parts = append(parts,
+			`SELECT author AS u, 4 AS rk FROM forge_comments WHERE repo_id = `+repo+` AND number = `+number,
+			`SELECT author AS u, 4 AS rk FROM forge_reviews WHERE repo_id = `+repo+` AND number = `+number,
+			`SELECT assignee AS u, 4 AS rk FROM forge_issue_assignees WHERE repo_id = `+repo+` AND number = `+number)
+	}
+	if au.watchers {
+		parts = append(parts, `SELECT user_address AS u, 5 AS rk FROM forge_watches WHERE repo_id = `+repo)
+	}
+	thread := args.add(fmt.Sprintf("issue:%d:%d", au.repo, au.number))
+	actor := args.add(au.actor.Hex())
+	authorReason := args.add(au.authorReason)
+	q := `INSERT INTO notifications (user_address, thread, repo_id, number, subject_type, reason, title, actor,
+		comment_id, amount, unread, pinned, height, updated_ns)
+		SELECT c.u, ` + thread + `, i.repo_id, i.number, CASE WHEN i.is_pull THEN 'Pull' ELSE 'Issue' END,
+		CASE MIN(c.rk) WHEN 1 THEN 'mention' WHEN 2 THEN 'assign' WHEN 3 THEN ` + authorReason + `
+			WHEN 4 THEN 'participating' ELSE 'subscribed' END,
+		i.title, ` + actor + `, ` + args.add(int64(au.commentID)) + `, 0, TRUE, FALSE, ` + args.add(c.height) + `, ` + args.add(c.timeNS) + `
+		FROM (` + strings.Join(parts, " UNION ALL ") + `) c
+		JOIN forge_issues i ON i.repo_id = ` + repo + ` AND i.number = ` + number + `
+		JOIN forge_repos r ON r.id = i.repo_id
+		WHERE c.u <> ` + actor + ` AND (r.private = FALSE OR c.u = r.owner
+			OR c.u IN (SELECT user_address FROM forge_collaborators WHERE repo_id = ` + repo + `))
+		GROUP BY c.u, i.repo_id, i.number, i.is_pull, i.title
+		ON CONFLICT (user_address, thread) DO UPDATE SET reason = excluded.reason, title = excluded.title,
+		subject_type = excluded.subject_type, actor = excluded.actor, comment_id = excluded.comment_id,
+		unread = TRUE, height = excluded.height, updated_ns = excluded.updated_ns`
+	if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+		return fmt.Errorf("insert notifications: %w", err)
+	}
+	return nil
+}
+
+// notifyTransfers notifies the recipients of a block's successful
+// transfers and tips; sending to oneself notifies no one.
+func notifyTransfers(ctx context.Context, db *sql.Tx, txs []txRow) error {
+	for _, t := range txs {
+		reason := ""
+		switch t.kind {
+		case string(tx.KindTransfer):
+			reason = ReasonTransfer
+		case string(tx.KindTip):
+			reason = ReasonTip
+		}
+		if reason == "" || t.code != 0 || t.to == "" || !common.IsHexAddress(t.to) {
+			continue
+		}
+		to, from := common.HexToAddress(t.to).Hex(), common.HexToAddress(t.from).Hex()
+		if to == from {
+			continue
+		}
+		_, err := db.ExecContext(ctx, `INSERT INTO notifications (user_address, thread, repo_id, number, subject_type, reason, title, actor,
+			comment_id, amount, unread, pinned, height, updated_ns)
+			VALUES ($1, $2, 0, 0, 'Transfer', $3, $4, $5, 0, $6, TRUE, FALSE, $7, $8)
+			ON CONFLICT (user_address, thread) DO NOTHING`,
+			to, "tx:"+t.hash, reason, t.hash, from, t.amount, t.height, t.timeNS)
+		if err != nil {
+			return fmt.Errorf("notify transfer %s: %w", t.hash, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,91 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/store"
+	"github.com/dforge/dforge/internal/store/storetest"
+)
+
+// BenchmarkNotifyWatchers is `make bench-notify` (a): the projection of a
+// comment on an issue whose repository has 1,000 watchers, the comment row
+// and every watcher's notification, in one transaction as a block's
+// projection writes it. Target: under 100 ms.
+func BenchmarkNotifyWatchers(b *testing.B) {
+	dsns := map[string]string{"sqlite": filepath.Join(b.TempDir(), "bench.db")}
+	if admin := os.Getenv("DFORGE_TEST_PG"); admin != "" {
+		dsns["postgres"] = storetest.TestDatabase(b, admin)
+	}
+	for name, dsn := range dsns {
+		benchNotifyWatchers(b, name, dsn)
+	}
+}
+
+func benchNotifyWatchers(b *testing.B, name, dsn string) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, dsn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	db := st.DB()
+	owner := common.HexToAddress("0x00000000000000000000000000000000000000aa")
+	commenter := common.HexToAddress("0x00000000000000000000000000000000000000bb")
+	setup := forgeChange{height: 1, timeNS: 1, change: forge.Change{Action: "repo.create", Actor: owner, Height: 1,
+		Repos: []forge.Repo{{ID: 1, Owner: owner, Name: "app", DefaultBranch: "main", CreatedHeight: 1}}}}
+	issue := forgeChange{height: 2, timeNS: 2, change: forge.Change{Action: "issue.create", Actor: owner, Height: 2,
+		Issue: &forge.Issue{Repo: 1, Number: 1, Author: owner, Title: "Crash", State: "open", CreatedHeight: 2, UpdatedHeight: 2}}}
+	if err := inTx(ctx, db, func(tx *sql.Tx) error { return writeForge(ctx, tx, []forgeChange{setup, issue}) }); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 1000)
+		INSERT INTO forge_watches (repo_id, user_address, height, time_ns) SELECT 1, 'watcher' || i, 1, 1 FROM s`); err != nil {
+		b.Fatal(err)
+	}
+	next := 0 // comments so far: b.Run calls the body more than once
+	b.Run(name, func(b *testing.B) { commentOnWatched(b, db, commenter, &next) })
+	var n int64
+	if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM notifications WHERE unread = TRUE`).Scan(&n); err != nil || n != 1001 {
+		b.Fatalf("notifications after the comments: %d (want 1,000 watchers and the author) %v", n, err)
+	}
+}
+
+func commentOnWatched(b *testing.B, db *sql.DB, commenter common.Address, next *int) {
+	ctx := context.Background()
+	var worst time.Duration
+	b.ResetTimer()
+	for range b.N {
+		*next++
+		i := *next
+		id := uint64(i)
+		c := forgeChange{height: int64(3 + i), timeNS: int64(3 + i), change: forge.Change{Action: "issue.comment", Actor: commenter, Height: uint64(3 + i),
+			Comment: &forge.Comment{ID: id, Repo: 1, Number: 1, Author: commenter, Body: "Same here."}}}
+		start := time.Now()
+		if err := inTx(ctx, db, func(tx *sql.Tx) error { return writeForge(ctx, tx, []forgeChange{c}) }); err != nil {
+			b.Fatal(err)
+		}
+		worst = max(worst, time.Since(start))
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(worst.Microseconds())/1000, "worst-ms")
+}
+
+func inTx(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return tx.Commit()
+}

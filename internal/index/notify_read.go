@@ -1,0 +1,235 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// Notification is one thread of a user's notifications.
+type Notification struct {
+	ID          int64
+	Repo        uint64 // 0 for a transfer
+	Number      uint64
+	SubjectType string // Issue, Pull or Transfer
+	Reason      string
+	Title       string
+	Actor       string
+	CommentID   uint64
+	Amount      int64
+	Unread      bool
+	Pinned      bool
+	Height      int64
+	UpdatedNS   int64
+	// State is the issue's or pull request's state now: open, closed or
+	// merged ("" for a transfer).
+	State string
+}
+
+// NotificationFilter picks a user's notifications. Statuses are unread,
+// read and pinned (none: all); HideReasons are reasons the user's
+// preferences turn off.
+type NotificationFilter struct {
+	User          common.Address
+	Statuses      []string
+	SubjectTypes  []string
+	Repo          uint64 // 0: any
+	SinceNS       int64  // 0: no bound
+	BeforeNS      int64  // 0: no bound
+	HideReasons   []string
+	Participating bool // not merely watching
+}
+
+func (f NotificationFilter) where(args *sqlArgs) string {
+	conds := []string{"n.user_address = " + args.add(f.User.Hex())}
+	if len(f.Statuses) > 0 {
+		var any []string
+		for _, s := range f.Statuses {
+			switch s {
+			case "unread":
+				any = append(any, "n.unread = TRUE")
+			case "read":
+				any = append(any, "(n.unread = FALSE AND n.pinned = FALSE)")
+			case "pinned":
+				any = append(any, "n.pinned = TRUE")
+			}
+		}
+		if len(any) > 0 {
+			conds = append(conds, "("+strings.Join(any, " OR ")+")")
+		}
+	}
+	if len(f.SubjectTypes) > 0 {
+		conds = append(conds, "n.subject_type IN ("+args.list(f.SubjectTypes)+")")
+	}
+	if f.Repo != 0 {
+		conds = append(conds, "n.repo_id = "+args.add(int64(f.Repo)))
+	}
+	if f.SinceNS != 0 {
+		conds = append(conds, "n.updated_ns >= "+args.add(f.SinceNS))
+	}
+	if f.BeforeNS != 0 {
+		conds = append(conds, "n.updated_ns < "+args.add(f.BeforeNS))
+	}
+	if len(f.HideReasons) > 0 {
+		conds = append(conds, "n.reason NOT IN ("+args.list(f.HideReasons)+")")
+	}
+	if f.Participating {
+		conds = append(conds, "n.reason <> 'subscribed'")
+	}
+	return strings.Join(conds, " AND ")
+}
+
+const notificationColumns = `n.id, n.repo_id, n.number, n.subject_type, n.reason, n.title, n.actor, n.comment_id, n.amount,
+	n.unread, n.pinned, n.height, n.updated_ns, CASE WHEN p.merged THEN 'merged' ELSE COALESCE(i.state, '') END`
+
+// notificationFrom joins each thread's issue and pull request for its state.
+const notificationFrom = `notifications n
+	LEFT JOIN forge_issues i ON i.repo_id = n.repo_id AND i.number = n.number AND n.repo_id <> 0
+	LEFT JOIN forge_pulls p ON p.repo_id = n.repo_id AND p.number = n.number AND n.repo_id <> 0`
+
+func scanNotification(row scanner) (Notification, error) {
+	var n Notification
+	var repo, number, comment int64
+	err := row.Scan(&n.ID, &repo, &number, &n.SubjectType, &n.Reason, &n.Title, &n.Actor, &comment, &n.Amount,
+		&n.Unread, &n.Pinned, &n.Height, &n.UpdatedNS, &n.State)
+	n.Repo, n.Number, n.CommentID = uint64(repo), uint64(number), uint64(comment)
+	return n, err
+}
+
+// Notifications lists a user's threads, newest first, and their total.
+// Read state changes outside the projection, so nothing here is cached.
+func (ix *Index) Notifications(ctx context.Context, f NotificationFilter, p Page) ([]Notification, int64, error) {
+	var args sqlArgs
+	where := f.where(&args)
+	n := len(args)
+	q := `SELECT ` + notificationColumns + ` FROM ` + notificationFrom + ` WHERE ` + where +
+		fmt.Sprintf(` ORDER BY n.updated_ns DESC, n.id DESC LIMIT $%d OFFSET $%d`, n+1, n+2)
+	rows, err := ix.query(ctx, q, append(args, p.Limit, p.offset())...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("read notifications: %w", err)
+	}
+	defer rows.Close()
+	out := []Notification{}
+	for rows.Next() {
+		nt, err := scanNotification(rows)
+		if err != nil {
+			return nil, 0, fmt.Errorf("read notifications: %w", err)
+		}
+		out = append(out, nt)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("read notifications: %w", err)
+	}
+	if p.Number == 1 && len(out) < p.Limit {
+		return out, int64(len(out)), nil
+	}
+	total, err := ix.CountNotifications(ctx, f)
+	return out, total, err
+}
+
+// CountNotifications counts a user's threads f picks.
+func (ix *Index) CountNotifications(ctx context.Context, f NotificationFilter) (int64, error) {
+	var args sqlArgs
+	var n int64
+	if err := ix.queryRow(ctx, `SELECT COUNT(*) FROM notifications n WHERE `+f.where(&args), args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("count notifications: %w", err)
+	}
+	return n, nil
+}
+
+// ErrNoNotification: the user has no thread of that id.
+var ErrNoNotification = errors.New("no such notification")
+
+// NotificationByID is one of user's threads; another user's is
+// ErrNoNotification, as one that does not exist.
+func (ix *Index) NotificationByID(ctx context.Context, user common.Address, id int64) (Notification, error) {
+	n, err := scanNotification(ix.queryRow(ctx, `SELECT `+notificationColumns+` FROM `+notificationFrom+` WHERE n.id = $1 AND n.user_address = $2`, id, user.Hex()))
+	if errors.Is(err, sql.ErrNoRows) {
+		return n, ErrNoNotification
+	}
+	if err != nil {
+		return n, fmt.Errorf("read notification %d: %w", id, err)
+	}
+	return n, nil
+}
+
+// statusSet is the SET clause that gives a thread a status.
+func statusSet(status string) (string, error) {
+	switch status {
+	case "read":
+		return "unread = FALSE, pinned = FALSE", nil
+	case "unread":
+		return "unread = TRUE, pinned = FALSE", nil
+	case "pinned":
+		return "unread = FALSE, pinned = TRUE", nil
+	}
+	return "", fmt.Errorf("unknown status %q", status)
+}
+
+// MarkNotifications gives every thread f picks the status, in one
+// statement, and returns the ids it changed.
+func (ix *Index) MarkNotifications(ctx context.Context, f NotificationFilter, status string) ([]int64, error) {
+	set, err := statusSet(status)
+	if err != nil {
+		return nil, err
+	}
+	var args sqlArgs
+	rows, err := ix.db.QueryContext(ctx, `UPDATE notifications SET `+set+` WHERE id IN (SELECT n.id FROM notifications n WHERE `+f.where(&args)+`) RETURNING id`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("mark notifications: %w", err)
+	}
+	defer rows.Close()
+	ids := []int64{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("mark notifications: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("mark notifications: %w", err)
+	}
+	ix.notifyRead()
+	return ids, nil
+}
+
+// MarkNotification gives one of user's threads the status.
+func (ix *Index) MarkNotification(ctx context.Context, user common.Address, id int64, status string) (Notification, error) {
+	set, err := statusSet(status)
+	if err != nil {
+		return Notification{}, err
+	}
+	res, err := ix.db.ExecContext(ctx, `UPDATE notifications SET `+set+` WHERE id = $1 AND user_address = $2`, id, user.Hex())
+	if err != nil {
+		return Notification{}, fmt.Errorf("mark notification %d: %w", id, err)
+	}
+	if n, err := res.RowsAffected(); err == nil && n == 0 {
+		return Notification{}, ErrNoNotification
+	}
+	ix.notifyRead()
+	return ix.NotificationByID(ctx, user, id)
+}
+
+// notifyRead wakes the badge streams after a change of read state (a new
+// block wakes them through setHeight).
+func (ix *Index) notifyRead() {
+	ix.mu.Lock()
+	ix.notify()
+	ix.mu.Unlock()
+}
+
+// Changes returns a channel closed at the next projected block or change
+// of read state: what a live view of notifications waits on.
+func (ix *Index) Changes() <-chan struct{} {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.advanced
+}
+
+// Done is closed once Run has returned: the node is stopping.
+func (ix *Index) Done() <-chan struct{} { return ix.done }
