@@ -39,7 +39,7 @@ test: test-go test-web test-e2e
 
 test-go: web/dist/index.html
 	scripts/ensure-git-lfs.sh
-	scripts/with-postgres.sh $(GO) test -race -count=1 ./...
+	scripts/with-postgres.sh $(GO) test -race -count=1 -timeout 25m ./...
 
 test-web: web/node_modules/.installed
 	cd web && npx tsc -b && npx vitest run
