@@ -4,15 +4,22 @@ import (
 	"net/http"
 	"testing"
 
+	"github.com/dforge/dforge/internal/forgetest"
 	dnode "github.com/dforge/dforge/internal/node"
 )
 
 // TestOrgHooks: an organization's owner manages its webhooks; a stranger
-// is refused (403), a missing organization is 404; the hook receives the
+// or a member outside the owners team is refused (403), a missing
+// organization is 404; the hook receives the
 // events of every repository the organization owns and none of its
 // owner's own repositories.
 func TestOrgHooks(t *testing.T) {
-	n := startHooksNode(t, dnode.WebhookConfig{AllowPrivate: true})
+	t.Parallel()
+	onStores(t, testOrgHooks)
+}
+
+func testOrgHooks(t *testing.T, opts []forgetest.Option) {
+	n := startHooksNode(t, dnode.WebhookConfig{AllowPrivate: true}, opts...)
 	rc := newReceiver(t)
 	alice, bob := n.NewUser(), n.NewUser()
 	n.must(http.StatusCreated, alice, "POST", "/api/v1/orgs", map[string]any{"username": "hookorg"})
@@ -32,6 +39,10 @@ func TestOrgHooks(t *testing.T) {
 	n.must(http.StatusForbidden, bob, "GET", path, nil)
 	n.must(http.StatusForbidden, bob, "GET", "/api/v1/orgs/hookorg/hooks", nil)
 	n.must(http.StatusForbidden, bob, "DELETE", path, nil)
+	// A member outside the owners team is refused too.
+	team := n.must(http.StatusCreated, alice, "POST", "/api/v1/orgs/hookorg/teams", map[string]any{"name": "devs", "permission": "write"}).obj()
+	n.must(http.StatusNoContent, alice, "PUT", "/api/v1/teams/"+num(team["id"])+"/members/"+bob.Name(), nil)
+	n.must(http.StatusForbidden, bob, "GET", path, nil)
 	if list := n.must(http.StatusOK, alice, "GET", "/api/v1/orgs/hookorg/hooks", nil).list(); len(list) != 1 {
 		t.Fatalf("org hooks: %v", list)
 	}
@@ -61,7 +72,12 @@ func TestOrgHooks(t *testing.T) {
 // TestMyHooks: a user's own hooks fire for every repository the user
 // owns and for no one else's; another user cannot see them by id.
 func TestMyHooks(t *testing.T) {
-	n := startHooksNode(t, dnode.WebhookConfig{AllowPrivate: true})
+	t.Parallel()
+	onStores(t, testMyHooks)
+}
+
+func testMyHooks(t *testing.T, opts []forgetest.Option) {
+	n := startHooksNode(t, dnode.WebhookConfig{AllowPrivate: true}, opts...)
 	rc := newReceiver(t)
 	alice, bob := n.NewUser(), n.NewUser()
 	n.repo(alice, "a1", false)
