@@ -127,6 +127,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.registerKeys(mux)
 	a.registerIssues(mux)
 	a.registerHooks(mux)
+	a.registerOwnerHooks(mux)
 	a.registerTopics(mux)
 	a.registerEmails(mux)
 	a.registerRepoLists(mux)

@@ -16,8 +16,8 @@ import (
 // node-local settings its administrators (maintain and up, Gitea's admin
 // collaborators) manage; the secret is write-only. The delivery log and
 // redelivery are dForge's own routes, for the settings page. Organization
-// hooks (/orgs/{org}/hooks) are webhook.Scope{Owner: org}: their routes
-// wait for organizations' membership rules to authorize them.
+// and user hooks are in owner_hooks.go; the handlers below that take a
+// scope serve all three.
 func (a *API) registerHooks(mux *http.ServeMux) {
 	if a.hooks == nil || a.hosting == nil {
 		return
@@ -103,6 +103,10 @@ func (a *API) listHooks(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	return a.listHooksIn(w, r, sc)
+}
+
+func (a *API) listHooksIn(w http.ResponseWriter, r *http.Request, sc webhook.Scope) error {
 	p, err := pageOf(r)
 	if err != nil {
 		return err
@@ -120,6 +124,10 @@ func (a *API) getHook(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	return a.getHookIn(w, r, sc)
+}
+
+func (a *API) getHookIn(w http.ResponseWriter, r *http.Request, sc webhook.Scope) error {
 	id, err := hookPathID(r, "id")
 	if err != nil {
 		return err
@@ -137,6 +145,10 @@ func (a *API) createHook(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	return a.createHookIn(w, r, sc)
+}
+
+func (a *API) createHookIn(w http.ResponseWriter, r *http.Request, sc webhook.Scope) error {
 	var in hookBody
 	if err := decode(w, r, maxRepoBody, &in); err != nil {
 		return err
@@ -162,6 +174,10 @@ func (a *API) editHook(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	return a.editHookIn(w, r, sc)
+}
+
+func (a *API) editHookIn(w http.ResponseWriter, r *http.Request, sc webhook.Scope) error {
 	id, err := hookPathID(r, "id")
 	if err != nil {
 		return err
@@ -183,6 +199,10 @@ func (a *API) deleteHook(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	return a.deleteHookIn(w, r, sc)
+}
+
+func (a *API) deleteHookIn(w http.ResponseWriter, r *http.Request, sc webhook.Scope) error {
 	id, err := hookPathID(r, "id")
 	if err != nil {
 		return err
@@ -267,6 +287,10 @@ func (a *API) listHookDeliveries(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	return a.listHookDeliveriesIn(w, r, sc)
+}
+
+func (a *API) listHookDeliveriesIn(w http.ResponseWriter, r *http.Request, sc webhook.Scope) error {
 	id, err := hookPathID(r, "id")
 	if err != nil {
 		return err
@@ -288,6 +312,10 @@ func (a *API) getHookDelivery(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	return a.getHookDeliveryIn(w, r, sc)
+}
+
+func (a *API) getHookDeliveryIn(w http.ResponseWriter, r *http.Request, sc webhook.Scope) error {
 	id, err := hookPathID(r, "id")
 	if err != nil {
 		return err
@@ -309,6 +337,10 @@ func (a *API) redeliverHook(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	return a.redeliverHookIn(w, r, sc)
+}
+
+func (a *API) redeliverHookIn(w http.ResponseWriter, r *http.Request, sc webhook.Scope) error {
 	id, err := hookPathID(r, "id")
 	if err != nil {
 		return err

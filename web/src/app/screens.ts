@@ -60,7 +60,7 @@ export const screens = {
   staking: lazyScreen(() => import('@/features/explorer/StakingScreen'), 'explorer'),
   treasury: lazyScreen(() => import('@/features/explorer/TreasuryScreen'), 'explorer'),
   orgs: lazyScreen(() => import('@/features/orgs/OrgsScreen'), ['orgs', 'wallet']),
-  org: lazyScreen(() => import('@/features/orgs/OrgScreen'), ['orgs', 'wallet']),
+  org: lazyScreen(() => import('@/features/orgs/OrgScreen'), ['orgs', 'webhooks', 'wallet']),
   workspace: lazyScreen(() => import('@/features/workspace/WorkspaceScreen'), 'workspace'),
   notFound: lazyScreen(() => import('@/features/errors/NotFoundScreen')),
 } satisfies Record<string, LazyScreen>

@@ -3,18 +3,26 @@ import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
+import { orgHooks, WebhooksPanel } from '@/features/webhooks'
 import { nav } from '@/lib/forge/nav'
 import { errorText } from '@/lib/http'
 import { deleteOrg, editOrg, type Org, useInvalidateOrgs } from './api'
 
-/** An owner's settings of an organization: its profile, and deleting it once it owns no repository. */
+/** An owner's settings of an organization: its profile, its webhooks, and deleting it once it owns no repository. */
 export function OrgSettings({ org }: { org: Org }) {
   return (
     <div className="stack">
       <OrgProfile org={org} />
+      <OrgWebhooks org={org} />
       <DeleteOrg org={org} />
     </div>
   )
+}
+
+/** The organization's webhooks, which fire for every repository it owns (the webhooks feature's panel). */
+function OrgWebhooks({ org }: { org: Org }) {
+  const { t } = useTranslation('webhooks')
+  return <WebhooksPanel scope={orgHooks(org.username)} intro={t('orgIntro')} embedded />
 }
 
 function OrgProfile({ org }: { org: Org }) {

@@ -5,7 +5,7 @@ import { json, preloadNamespaces, renderScreen, signIn, stubFetch } from '@/test
 import OrgScreen from './OrgScreen'
 import OrgsScreen from './OrgsScreen'
 
-preloadNamespaces('orgs', 'wallet')
+preloadNamespaces('orgs', 'webhooks', 'wallet')
 
 let go: MockInstance<(url: string) => void>
 beforeEach(() => {
@@ -149,6 +149,49 @@ describe('OrgScreen', () => {
     fireEvent.click(del)
     await waitFor(() => expect(go).toHaveBeenCalledWith('/groups'))
     expect(sent.at(-1)).toEqual({ method: 'DELETE', url: '/api/v1/orgs/acme', body: undefined })
+  })
+
+  it("lists the organization's webhooks in its settings and adds one, with no test delivery", async () => {
+    const HOOK = {
+      id: 4,
+      type: 'gitea',
+      branch_filter: '',
+      config: { url: 'https://ci.example.org/org', content_type: 'json', http_method: 'POST' },
+      events: ['push'],
+      active: true,
+      created_at: '2026-01-02T00:00:00Z',
+      updated_at: '2026-01-02T00:00:00Z',
+    }
+    const posted: { url: string; body: unknown }[] = []
+    stubFetch(async (input, init) => {
+      const url = String(input)
+      if (init?.method === 'POST') {
+        posted.push({ url, body: JSON.parse(String(init.body)) })
+        return json({ ...HOOK, id: 5, config: { ...HOOK.config, url: 'https://new.example.org/hook' } }, 201)
+      }
+      const routes: Record<string, unknown> = {
+        '/api/v1/orgs/acme': ACME,
+        '/api/v1/orgs/acme/repos?page=1&limit=20': [],
+        '/api/v1/user/teams?page=1&limit=50': [OWNERS],
+        '/api/v1/orgs/acme/hooks?limit=50': [HOOK],
+      }
+      return Object.hasOwn(routes, url) ? json(routes[url]) : json({ message: 'not found', code: 'not_found' }, 404)
+    })
+    signIn()
+    renderScreen(<OrgScreen />, '/org/acme')
+    fireEvent.click(await screen.findByRole('tab', { name: 'Settings' }, SLOW))
+    expect(await screen.findByText('https://ci.example.org/org', {}, SLOW)).toBeTruthy()
+    expect(screen.getByText(/fire for events on every repository it owns/)).toBeTruthy()
+    expect(screen.queryByRole('button', { name: 'Test delivery' })).toBeNull()
+    fireEvent.click(screen.getByRole('button', { name: 'Add webhook' }))
+    fireEvent.change(screen.getByLabelText('Target URL'), { target: { value: 'https://new.example.org/hook' } })
+    const form = screen.getByRole('heading', { name: 'New webhook' }).closest('section') as HTMLElement
+    fireEvent.click(within(form).getByRole('button', { name: 'Add webhook' }))
+    await waitFor(() => expect(posted).toHaveLength(1))
+    expect(posted[0]).toEqual({
+      url: '/api/v1/orgs/acme/hooks',
+      body: { type: 'gitea', config: { url: 'https://new.example.org/hook', content_type: 'json', secret: '' }, events: ['push'], branch_filter: '', active: true },
+    })
   })
 
   it('shows no management to someone outside the organization', async () => {

@@ -4,14 +4,14 @@ import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { Paged } from '@/components/Lists'
 import { errorText } from '@/lib/http'
-import { DELIVERIES_LIMIT, type Delivery, type Hook, useDeliveries, useHookActions } from './api'
+import { DELIVERIES_LIMIT, type Delivery, type Hook, type HookScope, useDeliveries, useHookActions } from './api'
 
 /** A hook's delivery log, newest first: each request and answer, and a redelivery. */
-export function DeliveryLog({ owner, repo, hook, onClose }: { owner: string; repo: string; hook: Hook; onClose: () => void }) {
+export function DeliveryLog({ scope, hook, onClose }: { scope: HookScope; hook: Hook; onClose: () => void }) {
   const { t } = useTranslation('webhooks')
   const [page, setPage] = useState(1)
-  const query = useDeliveries(owner, repo, hook.id, page)
-  const { redeliver } = useHookActions(owner, repo)
+  const query = useDeliveries(scope, hook.id, page)
+  const { redeliver } = useHookActions(scope)
   return (
     <Card as="section" aria-labelledby="webhook-log-h">
       <div className="webhook-log-head">

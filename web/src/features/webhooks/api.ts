@@ -62,8 +62,29 @@ export const HOOK_EVENTS = [
 
 export const DELIVERIES_LIMIT = 20
 
-const hooksApi = (owner: string, repo: string) => `${repoApi(owner, repo)}/hooks`
-const hookKey = (owner: string, repo: string) => ['webhooks', owner.toLowerCase(), repo.toLowerCase()]
+/**
+ * Whose hooks a page manages: a repository's, or an organization's (which
+ * fire for every repository it owns). Only a repository's hooks have
+ * Gitea's test delivery.
+ */
+export interface HookScope {
+  /** The API path of the hook list. */
+  base: string
+  key: readonly string[]
+  testable: boolean
+}
+
+export const repoHooks = (owner: string, repo: string): HookScope => ({
+  base: `${repoApi(owner, repo)}/hooks`,
+  key: ['webhooks', 'repo', owner.toLowerCase(), repo.toLowerCase()],
+  testable: true,
+})
+
+export const orgHooks = (org: string): HookScope => ({
+  base: `/api/v1/orgs/${encodeURIComponent(org)}/hooks`,
+  key: ['webhooks', 'org', org.toLowerCase()],
+  testable: false,
+})
 
 function body(s: HookSettings) {
   const config: Record<string, string> = { url: s.url.trim(), content_type: s.contentType }
@@ -71,25 +92,25 @@ function body(s: HookSettings) {
   return { type: 'gitea', config, events: s.events, branch_filter: s.branchFilter.trim(), active: s.active }
 }
 
-export function useHooks(owner: string, repo: string) {
-  return useQuery({ queryKey: hookKey(owner, repo), queryFn: () => getJSON<Hook[]>(`${hooksApi(owner, repo)}?limit=50`) })
+export function useHooks(scope: HookScope) {
+  return useQuery({ queryKey: [...scope.key], queryFn: () => getJSON<Hook[]>(`${scope.base}?limit=50`) })
 }
 
-export function useDeliveries(owner: string, repo: string, hook: number, page: number) {
+export function useDeliveries(scope: HookScope, hook: number, page: number) {
   return useQuery({
-    queryKey: [...hookKey(owner, repo), hook, 'deliveries', page],
-    queryFn: () => getPage<Delivery>(`${hooksApi(owner, repo)}/${hook}/deliveries`, {}, page, DELIVERIES_LIMIT),
+    queryKey: [...scope.key, hook, 'deliveries', page],
+    queryFn: () => getPage<Delivery>(`${scope.base}/${hook}/deliveries`, {}, page, DELIVERIES_LIMIT),
     placeholderData: keepPreviousData,
     // Pending deliveries change on their own: look again while any is queued.
     refetchInterval: (q) => (q.state.data?.items.some((d) => d.state === 'pending') ? 2000 : false),
   })
 }
 
-/** The hook mutations of a repository; each refreshes its hooks and logs. */
-export function useHookActions(owner: string, repo: string) {
+/** The hook mutations of a scope; each refreshes its hooks and logs. */
+export function useHookActions(scope: HookScope) {
   const client = useQueryClient()
-  const onSuccess = () => client.invalidateQueries({ queryKey: hookKey(owner, repo) })
-  const base = hooksApi(owner, repo)
+  const onSuccess = () => client.invalidateQueries({ queryKey: [...scope.key] })
+  const base = scope.base
   return {
     create: useMutation({ mutationFn: (s: HookSettings) => postJSON<Hook>(base, body(s)), onSuccess }),
     edit: useMutation({ mutationFn: ({ id, s }: { id: number; s: HookSettings }) => patchJSON<Hook>(`${base}/${id}`, body(s)), onSuccess }),
