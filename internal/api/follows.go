@@ -8,6 +8,7 @@ import (
 
 	"github.com/dforge/dforge/internal/auth"
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/usererr"
 )
@@ -46,7 +47,7 @@ func (a *API) setFollow(w http.ResponseWriter, r *http.Request, on bool) error {
 	if err != nil {
 		return err
 	}
-	target, err := a.forge.Owner(r.Context(), r.PathValue("username"))
+	target, err := a.accountOf(r, r.PathValue("username"))
 	if err != nil {
 		return err
 	}
@@ -70,7 +71,7 @@ func (a *API) checkMyFollowing(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) checkUserFollowing(w http.ResponseWriter, r *http.Request) error {
-	follower, err := a.forge.Owner(r.Context(), r.PathValue("username"))
+	follower, err := a.accountOf(r, r.PathValue("username"))
 	if err != nil {
 		return err
 	}
@@ -80,7 +81,7 @@ func (a *API) checkUserFollowing(w http.ResponseWriter, r *http.Request) error {
 // answerFollowing is 204 when follower follows the account named target,
 // else 404, as on Gitea.
 func (a *API) answerFollowing(w http.ResponseWriter, r *http.Request, follower common.Address, target string) error {
-	followed, err := a.forge.Owner(r.Context(), target)
+	followed, err := a.accountOf(r, target)
 	if err != nil {
 		return err
 	}
@@ -134,11 +135,27 @@ func (a *API) followList(w http.ResponseWriter, r *http.Request, username string
 // whoOf is the account username names, or the signed-in user's for "".
 func (a *API) whoOf(r *http.Request, username string) (common.Address, error) {
 	if username != "" {
-		return a.forge.Owner(r.Context(), username)
+		return a.accountOf(r, username)
 	}
 	id, err := requireUser(r)
 	if err != nil {
 		return common.Address{}, err
 	}
 	return id.User.Address, nil
+}
+
+// accountOf is the address of the user or organization named name: one
+// the chain knows, or a user of this node who has not acted on chain yet
+// (they can be followed, and follow, as soon as they sign up).
+func (a *API) accountOf(r *http.Request, name string) (common.Address, error) {
+	// No name holds a control character (and PostgreSQL would fail the
+	// look-up of one with NUL): such a name names nobody.
+	if tx.CheckLine("username", name) != nil {
+		return common.Address{}, usererr.Missingf("There is no user with that name.")
+	}
+	u, err := a.auth.UserByName(r.Context(), name)
+	if err != nil {
+		return common.Address{}, err
+	}
+	return u.Address, nil
 }
