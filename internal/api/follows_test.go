@@ -43,6 +43,7 @@ func testFollowing(t *testing.T, n *forgetest.Node) {
 		t.Fatalf("following oneself: %s", body)
 	}
 	follow(alice, "nobody-here", http.StatusNotFound)
+	follow(alice, "bad%00name", http.StatusNotFound) // a control character names nobody, on PostgreSQL too
 
 	n.JSON("GET", "/api/v1/user/following/"+alice.Name(), bob, nil, http.StatusNoContent, nil)
 	n.JSON("GET", "/api/v1/user/following/"+carol.Name(), bob, nil, http.StatusNotFound, nil)
