@@ -10,7 +10,7 @@ import (
 // changes nothing more, like a star. The chain knows accounts by address
 // only (an account need not have claimed a name), so the API resolves the
 // name and refuses one nobody holds; the module refuses the zero address
-// and the actor itself.
+// (not_found) and the actor itself (invalid_field).
 
 // UserFollow is the payload of user.follow and user.unfollow: the account
 // followed.
@@ -42,7 +42,7 @@ func userFollow(s *session, payload []byte, on bool) error {
 	}
 	switch p.User {
 	case common.Address{}:
-		return invalid("user", "must be an account's address")
+		return notFound("no account has the zero address")
 	case s.actor:
 		return invalid("user", "is you; you cannot follow yourself")
 	}

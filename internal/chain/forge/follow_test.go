@@ -7,7 +7,7 @@ import (
 )
 
 // A follow is set and cleared, twice is the same as once, and nobody
-// follows themself or the zero address.
+// follows themself (invalid_field) or the zero address (not_found).
 func TestFollow(t *testing.T) {
 	w := newWorld(t)
 	c := w.ok(stranger, "user.follow", m{"user": owner.Hex()})
@@ -18,8 +18,8 @@ func TestFollow(t *testing.T) {
 		t.Fatalf("second follow %+v", again.Follow)
 	}
 	w.fails(tx.CodeInvalidField, owner, "user.follow", m{"user": owner.Hex()})
-	w.fails(tx.CodeInvalidField, owner, "user.follow", m{"user": "0x0000000000000000000000000000000000000000"})
-	w.fails(tx.CodeInvalidField, owner, "user.follow", m{})
+	w.fails(tx.CodeNotFound, owner, "user.follow", m{"user": "0x0000000000000000000000000000000000000000"})
+	w.fails(tx.CodeNotFound, owner, "user.follow", m{})
 	u := w.ok(stranger, "user.unfollow", m{"user": owner.Hex()})
 	if f := u.Follow; f == nil || f.Follower != stranger || f.User != owner || f.On {
 		t.Fatalf("unfollow %+v", u.Follow)
