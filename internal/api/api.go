@@ -125,6 +125,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.registerStatuses(mux)
 	a.registerBranchWrites(mux)
 	a.registerKeys(mux)
+	a.registerFollows(mux)
 	a.registerIssues(mux)
 	a.registerHooks(mux)
 	a.registerOwnerHooks(mux)

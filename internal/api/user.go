@@ -27,6 +27,8 @@ type userJSON struct {
 	Created          string  `json:"created"`
 	WalletAddress    string  `json:"wallet_address"`
 	TwoFactorEnabled bool    `json:"two_factor_enabled"`
+	FollowersCount   int64   `json:"followers_count"`
+	FollowingCount   int64   `json:"following_count"`
 }
 
 // toUserJSON shapes u; self adds what only the user may see. The id is
@@ -55,8 +57,8 @@ func (a *API) getUser(w http.ResponseWriter, r *http.Request) error {
 	return reply(w, a.withAccount(r, toUserJSON(id.User, true), id.User))
 }
 
-// withAccount gives j the creation date the user search gives u's account:
-// its block's on the chain, so every node answers the same. An account the
+// withAccount gives j the follow counts of u's account and the creation
+// date the user search gives it: its block's on the chain, so every node answers the same. An account the
 // chain has not seen yet keeps the date it first signed in here.
 func (a *API) withAccount(r *http.Request, j userJSON, u auth.User) userJSON {
 	if a.index == nil {
@@ -64,6 +66,11 @@ func (a *API) withAccount(r *http.Request, j userJSON, u auth.User) userJSON {
 	}
 	if p, err := a.index.PersonByAddress(r.Context(), u.Address); err == nil && !p.Created.IsZero() {
 		j.Created = p.Created.Format(time.RFC3339)
+	}
+	// Follows are on chain too; a failed count leaves 0 rather than
+	// failing the whole user.
+	if followers, following, err := a.index.FollowCounts(r.Context(), u.Address); err == nil {
+		j.FollowersCount, j.FollowingCount = followers, following
 	}
 	return j
 }

@@ -128,6 +128,7 @@ func writeChange(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 		func() error { return writeStatus(ctx, tx, c) },
 		func() error { return writeProtection(ctx, tx, c) },
 		func() error { return writeKey(ctx, tx, c) },
+		func() error { return writeFollow(ctx, tx, c) },
 		func() error { return notifyChange(ctx, tx, c, before) },
 	}
 	for _, step := range steps {

@@ -123,6 +123,8 @@ func init() {
 		"branch.unprotect":      {BranchUnprotect{}, branchUnprotect},
 		"key.add":               {KeyAdd{}, keyAdd},
 		"key.delete":            {KeyDelete{}, keyDelete},
+		"user.follow":           {UserFollow{}, func(s *session, p []byte) error { return userFollow(s, p, true) }},
+		"user.unfollow":         {UserUnfollow{}, func(s *session, p []byte) error { return userFollow(s, p, false) }},
 	}
 }
 

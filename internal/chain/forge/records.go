@@ -224,6 +224,8 @@ type Change struct {
 	Contributions []rewards.Contribution `json:"contributions,omitempty"`
 	// Emails is an account's new list of claimed emails (user.emails).
 	Emails *EmailClaim `json:"emails,omitempty"`
+	// Follow is a follow set or cleared (user.follow, user.unfollow).
+	Follow *Follow `json:"follow,omitempty"`
 }
 
 // RepoID is the repository the change is about (the new one for a fork).

@@ -12,6 +12,7 @@ import { retryUnlessNotFound } from '@/lib/http'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { formatAmount, type PublicUser, tipsQuery, tokenQuery, userQuery } from './api'
 import { ContributionScores } from './ContributionScores'
+import { FollowButton, UserFollows } from './Follows'
 import { UserRepositories } from './UserRepositories'
 import './users.css'
 
@@ -51,9 +52,12 @@ export function UserProfile({ user, own = false, children }: { user: PublicUser;
               {t('profile.editInSettings')}
             </PreloadLink>
           ) : (
-            <a className="btn btn-outline btn-md" href={`/wallet?tip=${encodeURIComponent(`user:${user.login}`)}&to=${user.wallet_address}`}>
-              {t('user.sendTip')}
-            </a>
+            <>
+              <FollowButton login={user.login} />
+              <a className="btn btn-outline btn-md" href={`/wallet?tip=${encodeURIComponent(`user:${user.login}`)}&to=${user.wallet_address}`}>
+                {t('user.sendTip')}
+              </a>
+            </>
           )
         }
       />
@@ -94,6 +98,7 @@ export function UserProfile({ user, own = false, children }: { user: PublicUser;
         </dl>
       </Card>
       <UserRepositories login={user.login} />
+      <UserFollows login={user.login} followers={user.followers_count ?? 0} following={user.following_count ?? 0} />
       <ContributionScores address={user.wallet_address} />
       {children}
       <TipsReceived login={user.login} />

@@ -11,6 +11,8 @@ export interface PublicUser {
   website: string
   created: string
   wallet_address: string
+  followers_count?: number
+  following_count?: number
 }
 
 /** A tip from GET /api/v1/chain/tips: a transfer that names what it thanks. */

@@ -1,0 +1,161 @@
+package api
+
+import (
+	"context"
+	"net/http"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/auth"
+	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/chain/tx"
+	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/usererr"
+)
+
+// Following, as Gitea's /user/following and /users/{username}/followers:
+// follows are on chain (user.follow, user.unfollow) and read from the
+// index, so every node answers the same.
+
+func (a *API) registerFollows(mux *http.ServeMux) {
+	if a.forge == nil || a.auth == nil {
+		return
+	}
+	user := a.signedIn
+	mux.HandleFunc("GET /api/v1/user/followers", user(auth.ScopeRead, a.listMyFollowers))
+	mux.HandleFunc("GET /api/v1/user/following", user(auth.ScopeRead, a.listMyFollowing))
+	mux.HandleFunc("GET /api/v1/user/following/{username}", user(auth.ScopeRead, a.checkMyFollowing))
+	mux.HandleFunc("PUT /api/v1/user/following/{username}", user(auth.ScopeWrite, a.followUser))
+	mux.HandleFunc("DELETE /api/v1/user/following/{username}", user(auth.ScopeWrite, a.unfollowUser))
+	mux.HandleFunc("GET /api/v1/users/{username}/followers", a.serve(a.listUserFollowers))
+	mux.HandleFunc("GET /api/v1/users/{username}/following", a.serve(a.listUserFollowing))
+	mux.HandleFunc("GET /api/v1/users/{username}/following/{target}", a.serve(a.checkUserFollowing))
+}
+
+func (a *API) followUser(w http.ResponseWriter, r *http.Request) error {
+	return a.setFollow(w, r, true)
+}
+
+func (a *API) unfollowUser(w http.ResponseWriter, r *http.Request) error {
+	return a.setFollow(w, r, false)
+}
+
+// setFollow follows or unfollows the path's user for the signed-in one;
+// 204 either way, and again when nothing changes, as on Gitea.
+func (a *API) setFollow(w http.ResponseWriter, r *http.Request, on bool) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	target, err := a.accountOf(r, r.PathValue("username"))
+	if err != nil {
+		return err
+	}
+	var act chainforge.Action = chainforge.UserFollow{User: target}
+	if !on {
+		act = chainforge.UserUnfollow{User: target}
+	}
+	if _, err := a.forge.Do(r.Context(), id.User.Address, act); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (a *API) checkMyFollowing(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	return a.answerFollowing(w, r, id.User.Address, r.PathValue("username"))
+}
+
+func (a *API) checkUserFollowing(w http.ResponseWriter, r *http.Request) error {
+	follower, err := a.accountOf(r, r.PathValue("username"))
+	if err != nil {
+		return err
+	}
+	return a.answerFollowing(w, r, follower, r.PathValue("target"))
+}
+
+// answerFollowing is 204 when follower follows the account named target,
+// else 404, as on Gitea.
+func (a *API) answerFollowing(w http.ResponseWriter, r *http.Request, follower common.Address, target string) error {
+	followed, err := a.accountOf(r, target)
+	if err != nil {
+		return err
+	}
+	on, err := a.forge.Index().IsFollowing(r.Context(), follower, followed)
+	if err != nil {
+		return err
+	}
+	if !on {
+		return usererr.Missingf("%s is not followed", target)
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (a *API) listMyFollowers(w http.ResponseWriter, r *http.Request) error {
+	return a.followList(w, r, "", a.forge.Index().Followers)
+}
+
+func (a *API) listMyFollowing(w http.ResponseWriter, r *http.Request) error {
+	return a.followList(w, r, "", a.forge.Index().Following)
+}
+
+func (a *API) listUserFollowers(w http.ResponseWriter, r *http.Request) error {
+	return a.followList(w, r, r.PathValue("username"), a.forge.Index().Followers)
+}
+
+func (a *API) listUserFollowing(w http.ResponseWriter, r *http.Request) error {
+	return a.followList(w, r, r.PathValue("username"), a.forge.Index().Following)
+}
+
+// followList answers a page of the users list reads for username (the
+// signed-in user for "").
+func (a *API) followList(w http.ResponseWriter, r *http.Request, username string,
+	list func(ctx context.Context, who common.Address, p index.Page) ([]index.User, int64, error)) error {
+	who, err := a.whoOf(r, username)
+	if err != nil {
+		return err
+	}
+	p, err := pageOf(r)
+	if err != nil {
+		return err
+	}
+	users, total, err := list(r.Context(), who, p)
+	out := make([]forgeUserJSON, 0, len(users))
+	for _, u := range users {
+		out = append(out, toForgeUser(r, u))
+	}
+	return a.respondList(w, r, p, total, out, err)
+}
+
+// whoOf is the account username names, or the signed-in user's for "".
+func (a *API) whoOf(r *http.Request, username string) (common.Address, error) {
+	if username != "" {
+		return a.accountOf(r, username)
+	}
+	id, err := requireUser(r)
+	if err != nil {
+		return common.Address{}, err
+	}
+	return id.User.Address, nil
+}
+
+// accountOf is the address of the user or organization named name: one
+// the chain knows, or a user of this node who has not acted on chain yet
+// (they can be followed, and follow, as soon as they sign up).
+func (a *API) accountOf(r *http.Request, name string) (common.Address, error) {
+	// No name holds a control character (and PostgreSQL would fail the
+	// look-up of one with NUL): such a name names nobody.
+	if tx.CheckLine("username", name) != nil {
+		return common.Address{}, usererr.Missingf("There is no user with that name.")
+	}
+	u, err := a.auth.UserByName(r.Context(), name)
+	if err != nil {
+		return common.Address{}, err
+	}
+	return u.Address, nil
+}
