@@ -273,14 +273,14 @@ func sdkIssues(r *sdkRun, w *sdkWorld) {
 		return errors.Join(err, want(re != nil && re.Reaction == "+1" && re.User.UserName == owner, "%+v", re))
 	})
 	r.call("GetIssueReactions", func() error {
-		rs, _, err := bc.GetIssueReactions(owner, name, issue.Index)
+		rs, _, err := bc.ListIssueReactions(owner, name, issue.Index, gitea.ListIssueReactionsOptions{})
 		return errors.Join(err, want(len(rs) == 1 && rs[0].Reaction == "+1", "%+v", rs))
 	})
 	r.call("DeleteIssueReaction", func() error {
 		if _, err := c.DeleteIssueReaction(owner, name, issue.Index, "+1"); err != nil {
 			return err
 		}
-		rs, _, err := bc.GetIssueReactions(owner, name, issue.Index)
+		rs, _, err := bc.ListIssueReactions(owner, name, issue.Index, gitea.ListIssueReactionsOptions{})
 		return errors.Join(err, want(len(rs) == 0, "%+v", rs))
 	})
 	r.call("PostIssueCommentReaction", func() error {
@@ -306,7 +306,7 @@ func sdkIssues(r *sdkRun, w *sdkWorld) {
 		return errors.Join(err, want(wi != nil && wi.Subscribed, "%+v", wi))
 	})
 	r.call("GetIssueSubscribers", func() error {
-		users, _, err := bc.GetIssueSubscribers(owner, name, issue.Index)
+		users, _, err := bc.ListIssueSubscribers(owner, name, issue.Index, gitea.ListIssueSubscribersOptions{})
 		return errors.Join(err, want(hasUser(users, owner), "%v", users))
 	})
 	r.call("IssueUnSubscribe", func() error {

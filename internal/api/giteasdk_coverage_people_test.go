@@ -18,7 +18,7 @@ func sdkOrgs(r *sdkRun, w *sdkWorld) {
 	c, bc, owner := w.alice.client, w.bob.client, w.alice.login
 	r.call("CreateOrg", func() error {
 		o, _, err := c.CreateOrg(gitea.CreateOrgOption{Name: sdkOrg, FullName: "SDK Org", Description: "Made by the SDK", Visibility: gitea.VisibleTypePublic})
-		return errors.Join(err, want(o != nil && o.UserName == sdkOrg && o.FullName == "SDK Org", "%+v", o))
+		return errors.Join(err, want(o != nil && o.Name == sdkOrg && o.FullName == "SDK Org", "%+v", o))
 	})
 	r.call("GetOrg", func() error {
 		o, _, err := bc.GetOrg(sdkOrg)
@@ -37,11 +37,11 @@ func sdkOrgs(r *sdkRun, w *sdkWorld) {
 	})
 	r.call("ListMyOrgs", func() error {
 		os, _, err := c.ListMyOrgs(gitea.ListOrgsOptions{})
-		return errors.Join(err, want(len(os) == 1 && os[0].UserName == sdkOrg, "%+v", os))
+		return errors.Join(err, want(len(os) == 1 && os[0].Name == sdkOrg, "%+v", os))
 	})
 	r.call("ListUserOrgs", func() error {
 		os, _, err := bc.ListUserOrgs(owner, gitea.ListOrgsOptions{})
-		return errors.Join(err, want(len(os) == 1 && os[0].UserName == sdkOrg, "%+v", os))
+		return errors.Join(err, want(len(os) == 1 && os[0].Name == sdkOrg, "%+v", os))
 	})
 	r.call("GetOrgPermissions", func() error {
 		p, _, err := c.GetOrgPermissions(sdkOrg, owner)

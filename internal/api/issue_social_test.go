@@ -77,7 +77,7 @@ func TestCommentsReactionsSDK(t *testing.T) {
 	if len(onComment) != 1 || onComment[0].Reaction != "+1" {
 		t.Fatalf("comment reactions after removal: %+v", onComment)
 	}
-	onIssue, _, err := bob.client.GetIssueReactions(owner, name, is.Index)
+	onIssue, _, err := bob.client.ListIssueReactions(owner, name, is.Index, gitea.ListIssueReactionsOptions{})
 	check(t, "GetIssueReactions", err)
 	if len(onIssue) != 1 || onIssue[0].Reaction != "heart" {
 		t.Fatalf("issue reactions: %+v", onIssue)
@@ -193,7 +193,7 @@ func TestTimelinePinsSubscriptionsSDK(t *testing.T) {
 	}
 	info, _, err := bob.client.CheckIssueSubscription(owner, name, one.Index)
 	check(t, "CheckIssueSubscription", err)
-	subs, _, err := c.GetIssueSubscribers(owner, name, one.Index)
+	subs, _, err := c.ListIssueSubscribers(owner, name, one.Index, gitea.ListIssueSubscribersOptions{})
 	check(t, "GetIssueSubscribers", err)
 	if !info.Subscribed || len(subs) != 1 || subs[0].UserName != bob.login {
 		t.Fatalf("subscription: %+v, subscribers %+v", info, subs)

@@ -34,7 +34,7 @@ func testOrgsWithSDK(t *testing.T, n *forgetest.Node) {
 	// 1. The organization; its name is taken for users and organizations.
 	org, res, err := c.CreateOrg(gitea.CreateOrgOption{Name: "acme", FullName: "Acme Inc.", Description: "We make things", Website: "https://acme.example"})
 	check(t, "CreateOrg", err)
-	if res.StatusCode != http.StatusCreated || org.UserName != "acme" || org.FullName != "Acme Inc." || org.Visibility != "public" || org.ID == 0 {
+	if res.StatusCode != http.StatusCreated || org.Name != "acme" || org.FullName != "Acme Inc." || org.Visibility != "public" || org.ID == 0 {
 		t.Fatalf("CreateOrg: %d %+v", res.StatusCode, org)
 	}
 	_, res, err = bob.client.CreateOrg(gitea.CreateOrgOption{Name: "ACME"})
@@ -114,7 +114,7 @@ func testOrgsWithSDK(t *testing.T, n *forgetest.Node) {
 		Units: []gitea.RepoUnitType{gitea.RepoUnitCode, gitea.RepoUnitPulls}})
 	check(t, "CreateTeam", err)
 	if res.StatusCode != http.StatusCreated || team.Name != "devs" || team.Permission != gitea.AccessModeWrite || team.Organization == nil ||
-		team.Organization.UserName != "acme" || len(team.Units) != 2 {
+		team.Organization.Name != "acme" || len(team.Units) != 2 {
 		t.Fatalf("CreateTeam: %+v", team)
 	}
 	if _, res, err := c.CreateTeam("acme", gitea.CreateTeamOption{Name: "Owners", Permission: gitea.AccessModeRead}); err == nil || res.StatusCode != http.StatusConflict {
