@@ -1,10 +1,10 @@
 package api
 
 import (
-	chainforge "github.com/dforge/dforge/internal/chain/forge"
 	"net/http"
 
 	"github.com/dforge/dforge/internal/auth"
+	chainforge "github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/usererr"
