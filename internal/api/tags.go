@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/dforge/dforge/internal/auth"
@@ -99,7 +100,14 @@ func (a *API) createTag(w http.ResponseWriter, r *http.Request) error {
 	if gitstore.IsEmpty(c.dir) {
 		return errEmptyRepo
 	}
-	tagger := gitstore.Signature{Name: authorName(id.User), Email: gitrepos.AccountEmail(id.User.Address), When: time.Now()}
+	// Git refuses angle brackets and line breaks in a tagger's name.
+	name := strings.Map(func(r rune) rune {
+		if strings.ContainsRune("<>\n\r\x00", r) {
+			return -1
+		}
+		return r
+	}, authorName(id.User))
+	tagger := gitstore.Signature{Name: name, Email: gitrepos.AccountEmail(id.User.Address), When: time.Now()}
 	t, err := a.hosting.CreateTag(r.Context(), id.User.Address, c.repo, gitrepos.NewTag{Name: in.TagName, Target: in.Target, Message: in.Message, Tagger: tagger})
 	if err != nil {
 		return a.hostingError(w, r, err)
