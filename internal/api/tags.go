@@ -49,9 +49,9 @@ func (a *API) listTags(w http.ResponseWriter, r *http.Request) error {
 	return a.respondList(w, r, p, int64(len(tags)), out, nil)
 }
 
-// tag is t as Gitea's Tag.
+// tag is t as Gitea's Tag; its archives are the archive route's.
 func (c code) tag(t gitstore.Tag) tagJSON {
-	j := tagJSON{Name: t.Name, Message: t.Message, ID: t.ID}
+	j := tagJSON{Name: t.Name, Message: t.Message, ID: t.ID, ZipballURL: c.api + "/archive/" + t.Name + ".zip", TarballURL: c.api + "/archive/" + t.Name + ".tar.gz"}
 	if t.Commit != "" {
 		j.Commit = &struct {
 			commitMetaJSON

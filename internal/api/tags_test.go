@@ -37,8 +37,11 @@ func TestTagsCreateGetDelete(t *testing.T) {
 	}
 	got, _, err := bob.client.GetTag(owner, name, "v2")
 	check(t, "GetTag", err)
-	if got.ID != ann.ID {
+	if got.ID != ann.ID || got.ZipballURL == "" {
 		t.Fatalf("GetTag v2: %+v", got)
+	}
+	if zip := n.Call("GET", strings.TrimPrefix(got.ZipballURL, n.URL), nil, nil); zip.Status != http.StatusOK {
+		t.Fatalf("the tag's zipball: %d", zip.Status)
 	}
 	obj, _, err := bob.client.GetAnnotatedTag(owner, name, ann.ID)
 	check(t, "GetAnnotatedTag", err)
