@@ -124,6 +124,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.registerOrgs(mux)
 	a.registerStatuses(mux)
 	a.registerBranchWrites(mux)
+	a.registerTagWrites(mux)
 	a.registerKeys(mux)
 	a.registerFollows(mux)
 	a.registerIssues(mux)

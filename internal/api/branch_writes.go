@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/dforge/dforge/internal/auth"
+	chainforge "github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/usererr"
@@ -122,12 +123,22 @@ func (a *API) branchNamed(r *http.Request, c code, name string) (branchJSON, err
 	return branchJSON{}, usererr.Missingf("branch %s does not exist", name)
 }
 
-// withRule adds the branch's protection rule, if it has one, to j.
+// withRule adds the branch's protection rule, if it has one, to j: its
+// exact rule, else the first-created matching pattern (rules come by
+// name; the chain's creation order is approximated by created time).
 func withRule(j branchJSON, rules []index.Protection) branchJSON {
-	for _, p := range rules {
-		if p.Branch != j.Name {
-			continue
+	var rule *index.Protection
+	for i, p := range rules {
+		if p.Branch == j.Name {
+			rule = &rules[i]
+			break
 		}
+		if chainforge.IsRulePattern(p.Branch) && chainforge.RuleMatches(p.Branch, j.Name) && (rule == nil || p.Created < rule.Created) {
+			rule = &rules[i]
+		}
+	}
+	if rule != nil {
+		p := *rule
 		j.Protected, j.EffectiveBranchProtectionName = true, p.Branch
 		j.RequiredApprovals, j.EnableStatusCheck, j.StatusCheckContexts = int(p.RequiredApprovals), p.EnableStatusCheck, p.StatusCheckContexts
 		if !p.EnablePush {

@@ -12,8 +12,8 @@ import (
 )
 
 // Branch protection rules, Gitea's BranchProtection: on chain
-// (branch.protect, branch.unprotect; the owner's). A rule names one branch
-// exactly. dForge enforces pushing (disabled, or kept to a whitelist of
+// (branch.protect, branch.unprotect; the owner's). A rule names a branch
+// or, as Gitea's rule_name, a glob pattern ("release/*"). dForge enforces pushing (disabled, or kept to a whitelist of
 // users), required status checks and required approvals; the options it
 // does not enforce are refused when set, never silently ignored.
 

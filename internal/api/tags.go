@@ -2,12 +2,32 @@ package api
 
 import (
 	"net/http"
+	"strings"
+	"time"
 
+	"github.com/dforge/dforge/internal/auth"
+	"github.com/dforge/dforge/internal/forge/gitrepos"
 	"github.com/dforge/dforge/internal/gitstore"
+	"github.com/dforge/dforge/internal/usererr"
 )
 
 // Tags, as Gitea's Tag list: commit.created is the commit's committer
-// date, and an annotated tag adds its tagger (name, email, date).
+// date, and an annotated tag adds its tagger (name, email, date). Tags are
+// created (lightweight without a message, annotated with one, signed by
+// the signed-in user) and deleted as Gitea's routes; each is a push
+// recorded on chain before git moves the ref (gitrepos/tags.go).
+
+func (a *API) registerTagWrites(mux *http.ServeMux) {
+	if a.hosting == nil {
+		return
+	}
+	const repo = "/api/v1/repos/{owner}/{repo}"
+	user := a.signedIn
+	mux.HandleFunc("GET "+repo+"/tags/{tag...}", a.serve(a.getTag))
+	mux.HandleFunc("POST "+repo+"/tags", user(auth.ScopeWrite, a.createTag))
+	mux.HandleFunc("DELETE "+repo+"/tags/{tag...}", user(auth.ScopeWrite, a.deleteTag))
+	mux.HandleFunc("GET "+repo+"/git/tags/{sha}", a.serve(a.getAnnotatedTag))
+}
 
 func (a *API) listTags(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
@@ -24,17 +44,132 @@ func (a *API) listTags(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := []tagJSON{}
 	for _, t := range pageSlice(tags, p) {
-		j := tagJSON{Name: t.Name, Message: t.Message, ID: t.ID}
-		if t.Commit != "" {
-			j.Commit = &struct {
-				commitMetaJSON
-				CID string `json:"cid,omitempty"`
-			}{commitMetaJSON{URL: c.api + "/git/commits/" + t.Commit, SHA: t.Commit, Created: rfc3339(gitstore.Signature{When: t.Committed})}, c.cidOf(t.Commit)}
-		}
-		if t.Annotated && !t.Tagger.When.IsZero() {
-			j.Tagger = &tagTaggerJSON{Name: t.Tagger.Name, Email: t.Tagger.Email, Date: rfc3339(t.Tagger)}
-		}
-		out = append(out, j)
+		out = append(out, c.tag(t))
 	}
 	return a.respondList(w, r, p, int64(len(tags)), out, nil)
+}
+
+// tag is t as Gitea's Tag; its archives are the archive route's.
+func (c code) tag(t gitstore.Tag) tagJSON {
+	j := tagJSON{Name: t.Name, Message: t.Message, ID: t.ID, ZipballURL: c.api + "/archive/" + t.Name + ".zip", TarballURL: c.api + "/archive/" + t.Name + ".tar.gz"}
+	if t.Commit != "" {
+		j.Commit = &struct {
+			commitMetaJSON
+			CID string `json:"cid,omitempty"`
+		}{commitMetaJSON{URL: c.api + "/git/commits/" + t.Commit, SHA: t.Commit, Created: rfc3339(gitstore.Signature{When: t.Committed})}, c.cidOf(t.Commit)}
+	}
+	if t.Annotated && !t.Tagger.When.IsZero() {
+		j.Tagger = &tagTaggerJSON{Name: t.Tagger.Name, Email: t.Tagger.Email, Date: rfc3339(t.Tagger)}
+	}
+	return j
+}
+
+func (a *API) getTag(w http.ResponseWriter, r *http.Request) error {
+	c, err := a.codeOf(r)
+	if err != nil {
+		return err
+	}
+	t, ok, err := gitstore.TagNamed(r.Context(), c.dir, r.PathValue("tag"))
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return usererr.Missingf("tag %s does not exist", r.PathValue("tag"))
+	}
+	writeJSON(w, http.StatusOK, c.tag(t))
+	return nil
+}
+
+func (a *API) createTag(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	c, err := a.codeOf(r)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		TagName string `json:"tag_name"`
+		Message string `json:"message"`
+		Target  string `json:"target"`
+	}
+	if err := decode(w, r, maxRepoBody, &in); err != nil {
+		return err
+	}
+	if gitstore.IsEmpty(c.dir) {
+		return errEmptyRepo
+	}
+	// Git refuses angle brackets and line breaks in a tagger's name.
+	name := strings.Map(func(r rune) rune {
+		if strings.ContainsRune("<>\n\r\x00", r) {
+			return -1
+		}
+		return r
+	}, authorName(id.User))
+	tagger := gitstore.Signature{Name: name, Email: gitrepos.AccountEmail(id.User.Address), When: time.Now()}
+	t, err := a.hosting.CreateTag(r.Context(), id.User.Address, c.repo, gitrepos.NewTag{Name: in.TagName, Target: in.Target, Message: in.Message, Tagger: tagger})
+	if err != nil {
+		return a.hostingError(w, r, err)
+	}
+	writeJSON(w, http.StatusCreated, c.tag(t))
+	return nil
+}
+
+func (a *API) deleteTag(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	rec, _, err := a.repoOf(r)
+	if err != nil {
+		return err
+	}
+	if err := a.hosting.DeleteTag(r.Context(), id.User.Address, rec, r.PathValue("tag")); err != nil {
+		return a.hostingError(w, r, err)
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// annotatedTagJSON is Gitea's AnnotatedTag.
+type annotatedTagJSON struct {
+	Tag          string                 `json:"tag"`
+	SHA          string                 `json:"sha"`
+	URL          string                 `json:"url"`
+	Message      string                 `json:"message"`
+	Tagger       *tagTaggerJSON         `json:"tagger"`
+	Object       annotatedTagObjectJSON `json:"object"`
+	Verification *verificationJSON      `json:"verification"`
+}
+
+// annotatedTagObjectJSON is Gitea's AnnotatedTagObject.
+type annotatedTagObjectJSON struct {
+	Type string `json:"type"`
+	URL  string `json:"url"`
+	SHA  string `json:"sha"`
+}
+
+// unsignedTag is the verification of the tags dForge writes: unsigned.
+var unsignedTag = verificationJSON{Reason: "gpg.error.not_signed_tag"}
+
+func (a *API) getAnnotatedTag(w http.ResponseWriter, r *http.Request) error {
+	c, err := a.codeOf(r)
+	if err != nil {
+		return err
+	}
+	sha := r.PathValue("sha")
+	t, ok, err := gitstore.AnnotatedTag(r.Context(), c.dir, sha)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return usererr.Missingf("there is no annotated tag object %s", sha)
+	}
+	j := annotatedTagJSON{Tag: t.Name, SHA: t.ID, URL: c.api + "/git/tags/" + t.ID, Message: t.Message,
+		Tagger:       &tagTaggerJSON{Name: t.Tagger.Name, Email: t.Tagger.Email, Date: rfc3339(t.Tagger)},
+		Object:       annotatedTagObjectJSON{Type: "commit", URL: c.api + "/git/commits/" + t.Commit, SHA: t.Commit},
+		Verification: &unsignedTag}
+	writeJSON(w, http.StatusOK, j)
+	return nil
 }

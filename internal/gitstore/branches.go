@@ -71,7 +71,11 @@ func Branches(ctx context.Context, dir string) ([]Branch, error) {
 
 // Tags lists the tags by name.
 func Tags(ctx context.Context, dir string) ([]Tag, error) {
-	refs, err := forEachRef(ctx, dir, "refs/tags/")
+	return tagsUnder(ctx, dir, "refs/tags/")
+}
+
+func tagsUnder(ctx context.Context, dir, prefix string) ([]Tag, error) {
+	refs, err := forEachRef(ctx, dir, prefix)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,8 @@ import (
 	"fmt"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/chain/forge"
 )
 
 // Commit statuses and branch protection rules, as projected from
@@ -143,6 +145,24 @@ func (ix *Index) Protection(ctx context.Context, repo uint64, branch string) (Pr
 		return Protection{}, false, err
 	}
 	return list[0], true, nil
+}
+
+// RuleFor is the rule that applies to branch, as the chain picks it: the
+// rule naming it exactly, else the first-created pattern matching it.
+func (ix *Index) RuleFor(ctx context.Context, repo uint64, branch string) (Protection, bool, error) {
+	if p, ok, err := ix.Protection(ctx, repo, branch); err != nil || ok {
+		return p, ok, err
+	}
+	list, err := ix.protections(ctx, "repo_id = $1 ORDER BY created_time_ns, branch LIMIT 1000", int64(repo))
+	if err != nil {
+		return Protection{}, false, err
+	}
+	for _, p := range list {
+		if forge.IsRulePattern(p.Branch) && forge.RuleMatches(p.Branch, branch) {
+			return p, true, nil
+		}
+	}
+	return Protection{}, false, nil
 }
 
 func (ix *Index) protections(ctx context.Context, where string, args ...any) ([]Protection, error) {

@@ -15,8 +15,8 @@ import (
 // whitelist, and a merge into it may need required status checks to pass
 // on the pull request's head and a number of approvals from people who may
 // write. The rules are on chain because the chain decides pushes and
-// merges; a rule names a branch exactly (no glob), so the rule of a ref is
-// one state read.
+// merges; a rule names a branch exactly or by a glob pattern
+// (protect_pattern.go).
 
 // Limits of a rule.
 const (
@@ -87,6 +87,10 @@ func branchProtect(s *session, payload []byte) error {
 	}
 	if old != nil {
 		rule.CreatedHeight = old.CreatedHeight
+	} else if IsRulePattern(p.Branch) {
+		if err := s.notePattern(r.ID, p.Branch, true); err != nil {
+			return err
+		}
 	}
 	if err := s.putJSON(protectKey(r.ID, p.Branch), rule); err != nil {
 		return err
@@ -96,7 +100,7 @@ func branchProtect(s *session, payload []byte) error {
 }
 
 func checkProtect(p BranchProtect) error {
-	if err := ValidateBranch("branch", p.Branch); err != nil {
+	if err := ValidateRuleName("branch", p.Branch); err != nil {
 		return err
 	}
 	if len(p.PushWhitelist) > MaxPushWhitelist {
@@ -134,7 +138,7 @@ func branchUnprotect(s *session, payload []byte) error {
 	if err != nil {
 		return err
 	}
-	if err := ValidateBranch("branch", p.Branch); err != nil {
+	if err := ValidateRuleName("branch", p.Branch); err != nil {
 		return err
 	}
 	rule, err := s.protection(r.ID, p.Branch)
@@ -146,6 +150,11 @@ func branchUnprotect(s *session, payload []byte) error {
 	}
 	if err := s.kv.Set(protectKey(r.ID, p.Branch), none); err != nil {
 		return err
+	}
+	if IsRulePattern(p.Branch) {
+		if err := s.notePattern(r.ID, p.Branch, false); err != nil {
+			return err
+		}
 	}
 	s.change.DeletedProtection = rule
 	return nil
@@ -170,7 +179,7 @@ func (s *session) checkRuledPush(r *Repo, u RefChange, merge uint64) error {
 	if !ok {
 		return nil
 	}
-	rule, err := s.protection(r.ID, branch)
+	rule, err := s.ruleFor(r.ID, branch)
 	if err != nil || rule == nil {
 		return err
 	}
@@ -181,7 +190,7 @@ func (s *session) checkRuledPush(r *Repo, u RefChange, merge uint64) error {
 		return tx.NewError(tx.CodeProtectedBranch, "branch %s of %s is protected: force-pushes are refused", branch, r.Name)
 	}
 	if merge != 0 {
-		return s.checkMergePush(r, rule, merge)
+		return s.checkMergePush(r, rule, branch, merge)
 	}
 	if !rule.EnablePush {
 		return tx.NewError(tx.CodeProtectedBranch, "branch %s of %s is protected: pushing to it is disabled; open a pull request", branch, r.Name)
@@ -193,8 +202,8 @@ func (s *session) checkRuledPush(r *Repo, u RefChange, merge uint64) error {
 }
 
 // checkMergePush checks the push that records pull request number's merge
-// into rule's branch.
-func (s *session) checkMergePush(r *Repo, rule *Protection, number uint64) error {
+// into branch, which rule protects.
+func (s *session) checkMergePush(r *Repo, rule *Protection, branch string, number uint64) error {
 	is, pr, err := s.pullRequest(r, number)
 	if err != nil {
 		return err
@@ -202,8 +211,8 @@ func (s *session) checkMergePush(r *Repo, rule *Protection, number uint64) error
 	if pr.Merged || is.State == StateClosed {
 		return conflict("pull request #%d is already %s", pr.Number, mergedOrClosed(pr))
 	}
-	if pr.BaseBranch != rule.Branch {
-		return invalid("merge", "pull request #%d merges into %s, not %s", number, pr.BaseBranch, rule.Branch)
+	if pr.BaseBranch != branch {
+		return invalid("merge", "pull request #%d merges into %s, not %s", number, pr.BaseBranch, branch)
 	}
 	p, err := s.permission(r, s.actor)
 	if err != nil {
@@ -255,7 +264,7 @@ func (s *session) mergeRequirements(r *Repo, rule *Protection, pr *Pull) error {
 
 // checkMergeRule holds a pr.merge to the rule of its base branch.
 func (s *session) checkMergeRule(r *Repo, pr *Pull) error {
-	rule, err := s.protection(r.ID, pr.BaseBranch)
+	rule, err := s.ruleFor(r.ID, pr.BaseBranch)
 	if err != nil || rule == nil {
 		return err
 	}

@@ -140,7 +140,7 @@ func (h *Repos) Protected(ctx context.Context, r index.Repo, branch string) (boo
 	if isProtected(r, branch) {
 		return true, nil
 	}
-	_, ok, err := h.forge.Index().Protection(ctx, r.ID, branch)
+	_, ok, err := h.forge.Index().RuleFor(ctx, r.ID, branch)
 	if err != nil {
 		return false, fmt.Errorf("read the protection of %s: %w", branch, err)
 	}

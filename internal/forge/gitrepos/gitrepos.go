@@ -251,7 +251,7 @@ func (h *Repos) CheckUpdate(ctx context.Context, u *auth.User, r repoaccess.Repo
 	if !ok {
 		return nil
 	}
-	rule, ruled, err := h.forge.Index().Protection(ctx, rec.ID, branch)
+	rule, ruled, err := h.forge.Index().RuleFor(ctx, rec.ID, branch)
 	if err != nil {
 		return fmt.Errorf("read the protection of %s: %w", branch, err)
 	}

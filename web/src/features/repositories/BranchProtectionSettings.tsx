@@ -123,7 +123,10 @@ function RuleForm({ repo, rule, onDone }: { repo: Repository; rule?: BranchProte
       {!rule && <h3>{t('rules.add')}</h3>}
       <div className="field">
         <label htmlFor={`${id}-b`}>{t('rules.branch')}</label>
-        <input id={`${id}-b`} value={branch} disabled={Boolean(rule)} maxLength={255} autoComplete="off" onChange={(e) => setBranch(e.target.value)} />
+        <input id={`${id}-b`} value={branch} disabled={Boolean(rule)} maxLength={255} autoComplete="off" aria-describedby={`${id}-bh`} onChange={(e) => setBranch(e.target.value)} />
+        <span id={`${id}-bh`} className="muted">
+          {t('rules.branchHelp')}
+        </span>
       </div>
       <label className="field-check">
         <input type="checkbox" checked={push} onChange={(e) => setPush(e.target.checked)} /> {t('rules.enablePush')}

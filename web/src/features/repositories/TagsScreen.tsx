@@ -8,6 +8,7 @@ import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { type Repository, repoHref, type Tag, useTags } from '@/lib/forge/api'
 import { shortSha, useForgeFormat } from '@/lib/forge/format'
 import { RepoPage } from './RepoLayout'
+import { NewTagForm, TagRowActions } from './TagActions'
 
 /** A repository's tags, each with its commit and archive downloads. */
 export default function TagsScreen() {
@@ -16,6 +17,7 @@ export default function TagsScreen() {
 
 function Tags({ repo }: { repo: Repository }) {
   const { t } = useTranslation('repositories')
+  const { t: tw } = useTranslation('tagwrites')
   const tags = useTags(repo.owner.login, repo.name)
   useDocumentTitle(t('tags.title', { repo: repo.full_name }))
   const o = repo.owner.login
@@ -41,9 +43,12 @@ function Tags({ repo }: { repo: Repository }) {
       ),
     },
   ]
+  const canPush = Boolean(repo.permissions?.push)
+  if (canPush) columns.push({ heading: tw('actions'), cell: (tag) => <TagRowActions repo={repo} tag={tag} /> })
   return (
     <div className="stack">
       <PageHeader title={t('tags.heading')} />
+      {canPush && <NewTagForm repo={repo} />}
       <QueryState query={tags}>
         {(list) => (list.length === 0 ? <EmptyState message={t('tags.empty')} /> : <ChainTable rows={list} rowKey={(tag) => tag.name} columns={columns} caption={t('tags.heading')} />)}
       </QueryState>

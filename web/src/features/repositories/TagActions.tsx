@@ -1,0 +1,98 @@
+import { useMutation } from '@tanstack/react-query'
+import { type FormEvent, useId, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Button } from '@/components/Button'
+import { Card } from '@/components/Card'
+import { type Repository, type Tag } from '@/lib/forge/api'
+import { createTag, deleteTag, useInvalidateTags } from '@/lib/forge/tags'
+import { errorText } from '@/lib/http'
+import './branches.css'
+
+/** Creates a tag at a branch, tag or commit (people who may push); a message makes it annotated. */
+export function NewTagForm({ repo }: { repo: Repository }) {
+  const { t } = useTranslation('tagwrites')
+  const id = useId()
+  const [name, setName] = useState('')
+  const [target, setTarget] = useState(repo.default_branch)
+  const [message, setMessage] = useState('')
+  const invalidate = useInvalidateTags(repo.owner.login, repo.name)
+  const create = useMutation({
+    mutationFn: () => createTag(repo.owner.login, repo.name, { tag_name: name.trim(), target: target.trim(), message }),
+    onSuccess: () => {
+      setName('')
+      setMessage('')
+      invalidate()
+    },
+  })
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    if (name.trim()) create.mutate()
+  }
+  return (
+    <Card as="section" aria-label={t('create.heading')}>
+      <form onSubmit={submit} className="branch-form">
+        <div className="field">
+          <label htmlFor={`${id}-n`}>{t('create.name')}</label>
+          <input id={`${id}-n`} value={name} maxLength={255} autoComplete="off" onChange={(e) => setName(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-t`}>{t('create.target')}</label>
+          <input id={`${id}-t`} value={target} maxLength={255} autoComplete="off" onChange={(e) => setTarget(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-m`}>{t('create.message')}</label>
+          <textarea id={`${id}-m`} value={message} rows={2} aria-describedby={`${id}-mh`} onChange={(e) => setMessage(e.target.value)} />
+          <small id={`${id}-mh`} className="muted">
+            {t('create.messageHelp')}
+          </small>
+        </div>
+        <Button type="submit" disabled={!name.trim() || create.isPending}>
+          {create.isPending ? t('create.creating') : t('create.submit')}
+        </Button>
+      </form>
+      {create.isError && (
+        <p className="alert-error" role="alert">
+          {errorText(create.error)}
+        </p>
+      )}
+    </Card>
+  )
+}
+
+/** Delete, with confirmation, for one tag. */
+export function TagRowActions({ repo, tag }: { repo: Repository; tag: Tag }) {
+  const { t } = useTranslation('tagwrites')
+  const [confirming, setConfirming] = useState(false)
+  const invalidate = useInvalidateTags(repo.owner.login, repo.name)
+  const del = useMutation({
+    mutationFn: () => deleteTag(repo.owner.login, repo.name, tag.name),
+    onSuccess: () => {
+      setConfirming(false)
+      invalidate()
+    },
+  })
+  return (
+    <div className="branch-actions">
+      {!confirming ? (
+        <Button size="sm" variant="ghost" onClick={() => setConfirming(true)}>
+          {t('delete.open')}
+        </Button>
+      ) : (
+        <span className="branch-inline" role="group" aria-label={t('delete.confirm', { tag: tag.name })}>
+          <span>{t('delete.confirm', { tag: tag.name })}</span>
+          <Button size="sm" variant="danger" disabled={del.isPending} onClick={() => del.mutate()}>
+            {t('delete.submit')}
+          </Button>
+          <Button size="sm" variant="ghost" onClick={() => setConfirming(false)}>
+            {t('cancel')}
+          </Button>
+        </span>
+      )}
+      {del.isError && (
+        <p className="alert-error" role="alert">
+          {errorText(del.error)}
+        </p>
+      )}
+    </div>
+  )
+}
