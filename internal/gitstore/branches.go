@@ -138,3 +138,35 @@ func RefNames(ctx context.Context, dir, prefix string) ([]Ref, error) {
 	}
 	return out, nil
 }
+
+// RefClash is an existing ref whose name git could not keep beside ref
+// ("" when none): refs are files, so refs/heads/a and refs/heads/a/b
+// cannot both exist. The node records a push on chain before git moves its
+// refs, so a ref git would refuse to create must be refused first.
+func RefClash(ctx context.Context, dir, ref string) (string, error) {
+	patterns := []string{ref + "/"}
+	for i := strings.IndexByte(ref, '/'); i >= 0; i = nextSlash(ref, i) {
+		patterns = append(patterns, ref[:i])
+	}
+	out, err := read(ctx, dir, nil, append([]string{"for-each-ref", "--format=%(refname)"}, patterns...)...)
+	if err != nil {
+		return "", fmt.Errorf("list the refs beside %s: %w", ref, err)
+	}
+	for _, name := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if name == "" || name == ref {
+			continue
+		}
+		if strings.HasPrefix(name, ref+"/") || strings.HasPrefix(ref, name+"/") {
+			return name, nil
+		}
+	}
+	return "", nil
+}
+
+func nextSlash(s string, i int) int {
+	j := strings.IndexByte(s[i+1:], '/')
+	if j < 0 {
+		return -1
+	}
+	return i + 1 + j
+}

@@ -247,6 +247,9 @@ func (h *Repos) CheckUpdate(ctx context.Context, u *auth.User, r repoaccess.Repo
 	if !Replicated(up.Ref) {
 		return usererr.Deniedf("ref %s is refused: refs/pull/ and refs/dforge/ are kept by the node", up.Ref)
 	}
+	if err := h.checkClash(ctx, rec, up); err != nil {
+		return err
+	}
 	branch, ok := strings.CutPrefix(up.Ref, "refs/heads/")
 	if !ok {
 		return nil
@@ -267,6 +270,27 @@ func (h *Repos) CheckUpdate(ctx context.Context, u *auth.User, r repoaccess.Repo
 		return protectedErr("Branch %s is protected: pushing to it is disabled. Push another branch and open a pull request.", branch)
 	case ruled && len(rule.PushWhitelist) > 0 && (u == nil || !rule.Whitelisted(u.Address)):
 		return protectedErr("Branch %s is protected: you are not on its push whitelist.", branch)
+	}
+	return nil
+}
+
+// checkClash refuses a new ref that an existing one's name rules out
+// (refs/heads/a beside refs/heads/a/b), which git would refuse only after
+// the chain had recorded it.
+func (h *Repos) checkClash(ctx context.Context, r index.Repo, up repoaccess.RefUpdate) error {
+	if !up.Created() || !h.HasGit(r) {
+		return nil
+	}
+	dir, err := h.Dir(r)
+	if err != nil {
+		return err
+	}
+	clash, err := gitstore.RefClash(ctx, dir, up.Ref)
+	if err != nil {
+		return err
+	}
+	if clash != "" {
+		return usererr.Newf(usererr.Conflict, "ref_clash", "ref %s is refused: %s exists, and git cannot keep both names", up.Ref, clash)
 	}
 	return nil
 }
