@@ -63,6 +63,7 @@ func (a *API) registerRepos(mux *http.ServeMux) {
 	mux.HandleFunc("PUT /api/v1/repos/{owner}/{repo}/collaborators/{collaborator}", user(auth.ScopeWrite, a.putCollaborator))
 	mux.HandleFunc("DELETE /api/v1/repos/{owner}/{repo}/collaborators/{collaborator}", user(auth.ScopeWrite, a.deleteCollaborator))
 
+	a.registerRepoPeople(mux)
 	a.registerContents(mux)
 }
 
