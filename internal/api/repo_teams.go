@@ -132,6 +132,12 @@ func (a *API) getOrgPermissions(w http.ResponseWriter, r *http.Request) error {
 		return usererr.Missingf("There is no user with that name.")
 	}
 	who, err := a.forge.Owner(r.Context(), name)
+	if err != nil && a.auth != nil {
+		// Someone signed in here who has done nothing on chain yet.
+		var u auth.User
+		u, err = a.auth.UserByName(r.Context(), name)
+		who = u.Address
+	}
 	if err != nil {
 		return err
 	}
