@@ -193,6 +193,15 @@ func TestRepoWebsite(t *testing.T) {
 			if got.Website != "" || got.Description != "The site" {
 				t.Fatalf("clearing the website: %+v", got)
 			}
+			// A private repository keeps one too, shown to its readers only.
+			n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "hidden", "private": true}, http.StatusCreated, nil)
+			hidden := "/api/v1/repos/" + alice.Name() + "/hidden"
+			n.JSON("PATCH", hidden, alice, map[string]string{"website": "http://hidden.example"}, http.StatusOK, nil)
+			n.JSON("GET", hidden, alice, nil, http.StatusOK, &got)
+			if got.Website != "http://hidden.example" {
+				t.Fatalf("private repository website: %+v", got)
+			}
+			n.JSON("GET", hidden, bob, nil, http.StatusNotFound, nil)
 		})
 	}
 }
