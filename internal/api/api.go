@@ -119,6 +119,7 @@ func (a *API) routes(mux *http.ServeMux) {
 		a.registerGovernance(mux)
 	}
 	a.registerAuth(mux)
+	a.registerSettings(mux)
 	a.registerRepos(mux)
 	a.registerReleases(mux)
 	a.registerOrgs(mux)

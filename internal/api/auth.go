@@ -24,6 +24,7 @@ func (a *API) registerAuth(mux *http.ServeMux) {
 	// owner routes, the very user the path names.
 	user, owner := a.signedIn, a.tokenOwnerOnly
 	mux.HandleFunc("GET /api/v1/user", user(auth.ScopeRead, a.getUser))
+	mux.HandleFunc("GET /api/v1/user/settings", user(auth.ScopeRead, a.getUserSettings))
 	mux.HandleFunc("PATCH /api/v1/user/settings", user(auth.ScopeWrite, a.patchUserSettings))
 	mux.HandleFunc("GET /api/v1/users/{username}", a.serve(a.getUserByName))
 	mux.HandleFunc("GET /api/v1/users/{username}/tokens", owner(auth.ScopeRead, a.listTokens))

@@ -186,7 +186,7 @@ func (a *API) repoJSON(r *http.Request, rec index.Repo, perm forge.Perm) repoJSO
 	owner := toForgeUser(r, rec.Owner)
 	full := owner.Login + "/" + rec.Name
 	j := repoJSON{
-		ID: rec.ID, Owner: owner, Name: rec.Name, FullName: full, Description: rec.Description, Private: rec.Private,
+		ID: rec.ID, Owner: owner, Name: rec.Name, FullName: full, Description: rec.Description, Website: rec.Website, Private: rec.Private,
 		Fork: rec.ForkOf != 0, HTMLURL: base + "/" + full, URL: base + "/api/v1/repos/" + full, CloneURL: base + "/" + full + ".git",
 		StarsCount: rec.Stars, ForksCount: rec.Forks, WatchersCount: rec.Watchers, OpenIssuesCount: rec.OpenIssues,
 		OpenPRCounter: rec.OpenPulls, DefaultBranch: rec.DefaultBranch, CreatedAt: rec.Created, UpdatedAt: rec.Updated,

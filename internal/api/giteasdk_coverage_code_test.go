@@ -113,7 +113,9 @@ func sdkContents(r *sdkRun, w *sdkWorld) {
 	r.call("UpdateFile stale sha", func() error {
 		_, res, err := c.UpdateFile(owner, name, "docs/guide.md", gitea.UpdateFileOptions{
 			FileOptions: gitea.FileOptions{Message: "Edit again"}, SHA: created.Content.SHA, Content: b64("lost\n")})
-		return status(res, err, http.StatusConflict)
+		// Gitea 1.22 answers a stale sha with 422 (handleCreateOrUpdateFileError:
+		// ErrSHADoesNotMatch is "Invalid"), not 409.
+		return status(res, err, http.StatusUnprocessableEntity)
 	})
 	r.call("CreateFile on a new branch", func() error {
 		got, _, err := c.CreateFile(owner, name, "notes.txt", gitea.CreateFileOptions{

@@ -26,6 +26,7 @@ func (a *API) registerOrgs(mux *http.ServeMux) {
 		return
 	}
 	user := a.signedIn
+	a.registerRepoTeams(mux)
 	mux.HandleFunc("POST /api/v1/orgs", user(auth.ScopeWrite, a.createOrg))
 	mux.HandleFunc("GET /api/v1/orgs", a.serve(a.listOrgs))
 	mux.HandleFunc("GET /api/v1/orgs/{org}", a.serve(a.getOrg))

@@ -63,6 +63,7 @@ func (a *API) registerRepos(mux *http.ServeMux) {
 	mux.HandleFunc("PUT /api/v1/repos/{owner}/{repo}/collaborators/{collaborator}", user(auth.ScopeWrite, a.putCollaborator))
 	mux.HandleFunc("DELETE /api/v1/repos/{owner}/{repo}/collaborators/{collaborator}", user(auth.ScopeWrite, a.deleteCollaborator))
 
+	a.registerRepoPeople(mux)
 	a.registerContents(mux)
 }
 
@@ -193,6 +194,7 @@ func (a *API) editRepo(w http.ResponseWriter, r *http.Request) error {
 	var in struct {
 		Name              *string   `json:"name"`
 		Description       *string   `json:"description"`
+		Website           *string   `json:"website"`
 		DefaultBranch     *string   `json:"default_branch"`
 		Private           *bool     `json:"private"`
 		ProtectedBranches *[]string `json:"protected_branches"`
@@ -203,8 +205,8 @@ func (a *API) editRepo(w http.ResponseWriter, r *http.Request) error {
 	if in.Private != nil && *in.Private != rec.Private {
 		return usererr.BadFieldf("private", "a repository's visibility is fixed when it is created: public ones are on chain, private ones never leave this node")
 	}
-	up := chainforge.RepoUpdate{Name: in.Name, Description: in.Description, DefaultBranch: in.DefaultBranch, ProtectedBranches: in.ProtectedBranches}
-	if up.Name != nil || up.Description != nil || up.DefaultBranch != nil || up.ProtectedBranches != nil {
+	up := chainforge.RepoUpdate{Name: in.Name, Description: in.Description, Website: in.Website, DefaultBranch: in.DefaultBranch, ProtectedBranches: in.ProtectedBranches}
+	if up.Name != nil || up.Description != nil || up.Website != nil || up.DefaultBranch != nil || up.ProtectedBranches != nil {
 		if rec, err = a.hosting.Update(r.Context(), id.User.Address, rec, up); err != nil {
 			return a.hostingError(w, r, err)
 		}

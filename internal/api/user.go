@@ -96,7 +96,7 @@ func (a *API) patchUserSettings(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, toUserJSON(u, true))
+	return reply(w, a.toUserSettingsJSON(r, u))
 }
 
 func (a *API) getUserByName(w http.ResponseWriter, r *http.Request) error {

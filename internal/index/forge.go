@@ -152,16 +152,17 @@ func writeRepo(ctx context.Context, tx *sql.Tx, c forgeChange, r forge.Repo) err
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO forge_repos (id, owner, name, lower_name, description, default_branch,
 		protected_branches, private, fork_of, stars, forks, watchers, open_issues, open_pulls,
-		created_height, created_time_ns, updated_height, updated_time_ns, relayer, topics)
-		VALUES ($1, $2, $3, lower($3), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $15, $17, $18)
+		created_height, created_time_ns, updated_height, updated_time_ns, relayer, topics, website)
+		VALUES ($1, $2, $3, lower($3), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $15, $17, $18, $19)
 		ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, name = excluded.name, lower_name = excluded.lower_name,
 		description = excluded.description, default_branch = excluded.default_branch,
 		protected_branches = excluded.protected_branches, stars = excluded.stars, forks = excluded.forks,
 		watchers = excluded.watchers, open_issues = excluded.open_issues, open_pulls = excluded.open_pulls,
-		updated_height = excluded.updated_height, updated_time_ns = excluded.updated_time_ns, topics = excluded.topics`,
+		updated_height = excluded.updated_height, updated_time_ns = excluded.updated_time_ns, topics = excluded.topics,
+		website = excluded.website`,
 		int64(r.ID), r.Owner.Hex(), r.Name, r.Description, r.DefaultBranch, string(protected), r.Private,
 		nullable(r.ForkOf, r.ForkOf != 0), int64(r.Stars), int64(r.Forks), int64(r.Watchers), int64(r.OpenIssues), int64(r.OpenPulls),
-		int64(r.CreatedHeight), c.timeNS, c.height, c.relayer, string(topics))
+		int64(r.CreatedHeight), c.timeNS, c.height, c.relayer, string(topics), r.Website)
 	if err != nil {
 		return fmt.Errorf("write repository %d: %w", r.ID, err)
 	}

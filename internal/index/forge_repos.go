@@ -37,6 +37,7 @@ type Repo struct {
 	UpdatedHeight     int64    `json:"updatedHeight"`
 	Updated           string   `json:"updated"`
 	Topics            []string `json:"topics"`
+	Website           string   `json:"website"`
 }
 
 // OwnerAddress is the owner as an address.
@@ -45,7 +46,7 @@ func (r Repo) OwnerAddress() common.Address { return common.HexToAddress(r.Owner
 const repoColumns = `r.id, r.owner, ` + "COALESCE(oa.username, oa.default_name, '')" + `, r.name, r.description, r.default_branch,
 
 	r.protected_branches, r.private, r.fork_of, r.stars, r.forks, r.watchers, r.open_issues, r.open_pulls,
-	r.created_height, r.created_time_ns, r.updated_height, r.updated_time_ns, r.topics`
+	r.created_height, r.created_time_ns, r.updated_height, r.updated_time_ns, r.topics, r.website`
 
 const repoFrom = `forge_repos r LEFT JOIN chain_accounts oa ON oa.address = r.owner`
 
@@ -55,7 +56,7 @@ func scanRepo(row scanner, extra ...any) (Repo, error) {
 	var id, stars, forks, watchers, openIssues, openPulls, createdNS, updatedNS int64
 	var forkOf sql.NullInt64
 	err := row.Scan(append([]any{&id, &owner, &ownerName, &r.Name, &r.Description, &r.DefaultBranch, &protected, &r.Private,
-		&forkOf, &stars, &forks, &watchers, &openIssues, &openPulls, &r.CreatedHeight, &createdNS, &r.UpdatedHeight, &updatedNS, &topics}, extra...)...)
+		&forkOf, &stars, &forks, &watchers, &openIssues, &openPulls, &r.CreatedHeight, &createdNS, &r.UpdatedHeight, &updatedNS, &topics, &r.Website}, extra...)...)
 	if err != nil {
 		return r, err
 	}

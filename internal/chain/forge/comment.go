@@ -188,3 +188,7 @@ func containsString(list []string, s string) bool {
 	}
 	return false
 }
+
+// Reactions is the set of reactions the chain accepts, in its order (a
+// copy: callers may not change the chain's).
+func Reactions() []string { return append([]string(nil), reactions...) }

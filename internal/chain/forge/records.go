@@ -50,6 +50,9 @@ type Repo struct {
 	UpdatedHeight uint64 `json:"updatedHeight"`
 	// Topics are its Gitea topics, sorted (repo.topics); none on most.
 	Topics []string `json:"topics,omitempty"`
+	// Website is its project site (repo.update), an http(s) URL; "" for
+	// none, and then absent, so records from before it encode as they did.
+	Website string `json:"website,omitempty"`
 }
 
 // Issue is an issue or, with IsPull, the conversation of a pull request.

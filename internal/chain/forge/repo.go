@@ -81,6 +81,9 @@ func checkRepoFields(r *Repo) error {
 	if err := validateText("description", r.Description, MaxDescription); err != nil {
 		return err
 	}
+	if err := validateWebsite("website", r.Website); err != nil {
+		return err
+	}
 	if err := ValidateBranch("defaultBranch", r.DefaultBranch); err != nil {
 		return err
 	}
@@ -120,6 +123,9 @@ type RepoUpdate struct {
 	Description       *string   `json:"description"`
 	DefaultBranch     *string   `json:"defaultBranch"`
 	ProtectedBranches *[]string `json:"protectedBranches"`
+	// Website is omitted when nil, so payloads from before it encode as
+	// they did.
+	Website *string `json:"website,omitempty"`
 }
 
 func repoUpdate(s *session, payload []byte) error {
@@ -144,6 +150,9 @@ func repoUpdate(s *session, payload []byte) error {
 	}
 	if p.DefaultBranch != nil {
 		r.DefaultBranch = *p.DefaultBranch
+	}
+	if p.Website != nil {
+		r.Website = *p.Website
 	}
 	if p.ProtectedBranches != nil {
 		r.ProtectedBranches = slices.Clone(*p.ProtectedBranches)

@@ -1,6 +1,7 @@
 package forge
 
 import (
+	"net/url"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -11,6 +12,7 @@ import (
 const (
 	MaxRepoName       = 100
 	MaxDescription    = 2048 // Gitea's repository description limit
+	MaxWebsite        = 255  // Gitea's repository website limit
 	MaxTitle          = 255  // characters
 	MaxBody           = 65536
 	MaxBranch         = 255
@@ -83,6 +85,23 @@ func isZeroSHA(sha string) bool { return strings.Trim(sha, "0") == "" }
 func validateTitle(title string) error {
 	if !utf8.ValidString(title) || strings.TrimSpace(title) == "" || utf8.RuneCountInString(title) > MaxTitle {
 		return invalid("title", "must be 1 to %d characters", MaxTitle)
+	}
+	return nil
+}
+
+// validateWebsite holds a website to an absolute http or https URL with a
+// host and no spaces, of at most MaxWebsite bytes; "" clears it. url.Parse
+// is pure, so every node decides alike.
+func validateWebsite(field, s string) error {
+	if s == "" {
+		return nil
+	}
+	if len(s) > MaxWebsite {
+		return invalid(field, "is %d bytes; the most is %d", len(s), MaxWebsite)
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.ContainsAny(s, " \t\n\r") {
+		return invalid(field, "must be an http:// or https:// address")
 	}
 	return nil
 }

@@ -61,9 +61,14 @@ function Settings({ repo, owner }: { repo: Repository; owner: boolean }) {
 function GeneralSettings({ repo }: { repo: Repository }) {
   const { t } = useTranslation('repositories')
   const id = useId()
+  const { t: tw } = useTranslation('website')
   const [description, setDescription] = useState(repo.description)
+  const [website, setWebsite] = useState(repo.website ?? '')
   const invalidate = useInvalidateRepo(repo.owner.login, repo.name)
-  const save = useMutation({ mutationFn: () => editRepo(repo.owner.login, repo.name, { description: description.trim() }), onSuccess: invalidate })
+  const save = useMutation({
+    mutationFn: () => editRepo(repo.owner.login, repo.name, { description: description.trim(), website: website.trim() }),
+    onSuccess: invalidate,
+  })
   const submit = (e: FormEvent) => {
     e.preventDefault()
     save.mutate()
@@ -75,6 +80,22 @@ function GeneralSettings({ repo }: { repo: Repository }) {
         <div className="field">
           <label htmlFor={`${id}-d`}>{t('create.description')}</label>
           <input id={`${id}-d`} value={description} maxLength={2048} onChange={(e) => setDescription(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-w`}>{tw('label')}</label>
+          <input
+            id={`${id}-w`}
+            type="url"
+            inputMode="url"
+            placeholder="https://"
+            value={website}
+            maxLength={255}
+            aria-describedby={`${id}-wh`}
+            onChange={(e) => setWebsite(e.target.value)}
+          />
+          <p id={`${id}-wh`} className="muted">
+            {tw('help')}
+          </p>
         </div>
         {save.isError && (
           <p className="alert-error" role="alert">

@@ -71,6 +71,7 @@ function RepoHome({ repo }: { repo: Repository }) {
         <Card as="section" aria-labelledby="repo-about">
           <h2 id="repo-about">{t('home.about')}</h2>
           {repo.description ? <p>{repo.description}</p> : <NoDescription />}
+          {repo.website && <Website url={repo.website} />}
           <RepoTopics repo={repo} />
           <CloneBox url={cloneUrl(repo)} sshUrl={repo.ssh_url} />
         </Card>
@@ -78,6 +79,19 @@ function RepoHome({ repo }: { repo: Repository }) {
         <NodesPanel repo={repo} />
       </aside>
     </div>
+  )
+}
+
+/** The repository's website, a link only for http(s) (the chain accepts no other). */
+function Website({ url }: { url: string }) {
+  const { t } = useTranslation('website')
+  if (!/^https?:\/\//i.test(url)) return null
+  return (
+    <p>
+      <a href={url} rel="noopener noreferrer nofollow ugc" target="_blank" aria-label={t('link', { url })}>
+        {url.replace(/^https?:\/\//i, '')}
+      </a>
+    </p>
   )
 }
 

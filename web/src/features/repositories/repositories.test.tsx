@@ -14,7 +14,7 @@ import RepositoryScreen from './RepositoryScreen'
 import TagsScreen from './TagsScreen'
 import { noContent, REPO, repoFixture, stubApi, text } from '@/test/forge'
 
-preloadNamespaces('repositories', 'code', 'issues', 'wallet')
+preloadNamespaces('repositories', 'code', 'issues', 'wallet', 'website')
 
 let go: ReturnType<typeof vi.spyOn>
 beforeEach(() => {
@@ -138,6 +138,14 @@ describe('RepositoryScreen', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Copy' }))
     expect(await screen.findByText('Copied to the clipboard.')).toBeTruthy()
     expect(writeText).toHaveBeenCalledWith('http://localhost/ada/engine.git')
+  })
+
+  it('links the website', async () => {
+    homeApi({ [`GET ${REPO}`]: repoFixture({ website: 'https://engine.example/docs' }) })
+    renderScreen(<RepositoryScreen />, '/ada/engine')
+    const link = await screen.findByRole('link', { name: 'Website: https://engine.example/docs' })
+    expect(link.getAttribute('href')).toBe('https://engine.example/docs')
+    expect(link.getAttribute('rel')).toContain('noopener')
   })
 
   it('reads "No description provided" and explains how to push to an empty repository', async () => {
@@ -467,6 +475,15 @@ describe('RepoSettingsScreen', () => {
     fireEvent.click(del)
     await waitFor(() => expect(go).toHaveBeenCalledWith('/explore'))
     expect(api.sent('DELETE', REPO)).toHaveLength(1)
+  })
+
+  it('saves the website with the description', async () => {
+    const api = stubApi({ [`GET ${REPO}`]: owned, [`GET ${REPO}/collaborators`]: [], [`PATCH ${REPO}`]: { ...owned, website: 'https://engine.example' } })
+    signIn()
+    renderScreen(<RepoSettingsScreen />, '/ada/engine/settings')
+    fireEvent.change(await screen.findByLabelText('Website'), { target: { value: ' https://engine.example ' } })
+    fireEvent.click(screen.getAllByRole('button', { name: 'Save' })[0]!)
+    await waitFor(() => expect(api.sent('PATCH', REPO)[0]?.body).toEqual({ description: owned.description, website: 'https://engine.example' }))
   })
 
   it('adds and removes collaborators with a permission', async () => {

@@ -28,6 +28,8 @@ export interface Repository {
   name: string
   full_name: string
   description: string
+  /** Its project site (an http(s) URL); "" for none. */
+  website?: string
   private: boolean
   fork?: boolean
   parent?: Repository | null
@@ -353,7 +355,7 @@ export interface CreateRepoInput {
 
 export const createRepo = (input: CreateRepoInput) => postJSON<Repository>('/api/v1/user/repos', input)
 export const deleteRepo = (owner: string, repo: string) => deleteJSON(repoApi(owner, repo))
-export const editRepo = (owner: string, repo: string, patch: Partial<Pick<Repository, 'description' | 'private' | 'default_branch'>>) =>
+export const editRepo = (owner: string, repo: string, patch: Partial<Pick<Repository, 'description' | 'website' | 'private' | 'default_branch'>>) =>
   patchJSON<Repository>(repoApi(owner, repo), patch)
 export const putCollaborator = (owner: string, repo: string, user: string, permission: Permission) =>
   putJSON<unknown>(`${repoApi(owner, repo)}/collaborators/${enc(user)}`, { permission })
