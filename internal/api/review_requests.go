@@ -42,7 +42,7 @@ func (h *issuesAPI) reviewRequestInput(w http.ResponseWriter, r *http.Request) (
 	}
 	out := []common.Address{}
 	for _, name := range in.Reviewers {
-		addr, err := h.forge.Owner(r.Context(), name)
+		addr, err := h.hosting.Owner(r.Context(), name)
 		if err != nil {
 			// As Gitea: a reviewer who does not exist is not found.
 			return nil, usererr.Missingf("there is no user %s to ask for a review", name)
