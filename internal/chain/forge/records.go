@@ -276,6 +276,9 @@ func (c Change) RepoID() uint64 {
 		return c.Protection.Repo
 	case c.DeletedProtection != nil:
 		return c.DeletedProtection.Repo
+	case c.Pull != nil:
+		// Review requests and dismissals change only the pull request.
+		return c.Pull.Repo
 	}
 	return 0
 }

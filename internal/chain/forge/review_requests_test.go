@@ -15,7 +15,7 @@ func TestReviewRequests(t *testing.T) {
 	pr := w.ok(writer, "pr.create", m{"repo": id, "title": "t", "headBranch": "f", "headSha": sha1, "baseSha": sha2}).Issue.Number
 	ask := func(who ...string) m { return m{"repo": id, "number": pr, "reviewers": who} }
 	c := w.ok(writer, "pr.review.request", ask(maint.Hex(), reader.Hex()))
-	if len(c.Pull.Requested) != 2 || c.Pull.Requested[0].Reviewer != maint || c.Pull.Requested[0].ID == 0 {
+	if len(c.Pull.Requested) != 2 || c.Pull.Requested[0].Reviewer != maint || c.Pull.Requested[0].ID == 0 || c.RepoID() != id {
 		t.Fatalf("requested = %+v", c.Pull.Requested)
 	}
 	if c := w.ok(writer, "pr.review.request", ask(maint.Hex())); len(c.Pull.Requested) != 2 {
