@@ -62,7 +62,11 @@ func TestReviewRequestsAndDismissal(t *testing.T) {
 	if got := strings.Join(requested(n, alice, base), ","); got != bob.Name()+","+dave.Name() {
 		t.Fatalf("requested_reviewers: %s", got)
 	}
+	if list := n.must(http.StatusOK, alice, "GET", base+"/pulls", nil).list(); len(list) != 1 || len(list[0]["requested_reviewers"].([]any)) != 2 {
+		t.Fatalf("pull list: %v", list)
+	}
 	n.must(http.StatusNotFound, carol, "POST", rr, map[string]any{"reviewers": []string{bob.Name()}})
+	n.must(http.StatusNotFound, carol, "DELETE", rr, map[string]any{"reviewers": []string{bob.Name()}})
 	n.must(http.StatusForbidden, dave, "POST", rr, map[string]any{"reviewers": []string{bob.Name()}})
 	n.must(http.StatusUnprocessableEntity, alice, "POST", rr, map[string]any{"reviewers": []string{carol.Name()}})
 	n.must(http.StatusUnprocessableEntity, alice, "POST", rr, map[string]any{"reviewers": []string{alice.Name()}})
