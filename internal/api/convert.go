@@ -388,7 +388,7 @@ func (h *issuesAPI) pull(r *http.Request, base index.Repo, perm forge.Perm, pr i
 	num := strconv.FormatUint(pr.Number, 10)
 	j := pullJSON{
 		ID: is.ID, URL: l.api + "/pulls/" + num, Number: pr.Number, User: is.User, Title: pr.Title, Body: pr.Body, BodyHTML: is.BodyHTML,
-		Labels: is.Labels, Milestone: is.Milestone, Assignee: is.Assignee, Assignees: is.Assignees, RequestedReviewers: []forgeUserJSON{}, State: pr.State,
+		Labels: is.Labels, Milestone: is.Milestone, Assignee: is.Assignee, Assignees: is.Assignees, RequestedReviewers: l.people(pr.RequestedReviewers), State: pr.State,
 		Comments: pr.Comments, HTMLURL: l.html + "/pulls/" + num, DiffURL: l.html + "/pulls/" + num + ".diff",
 		PatchURL: l.html + "/pulls/" + num + ".patch", ConflictedFiles: []string{}, Merged: pr.Merged, MergedAt: optional(pr.MergedAt),
 		MergeCommitSHA: optional(pr.MergeSHA), MergeStyle: pr.MergeStyle, Created: pr.Created, Updated: pr.Updated, Closed: optional(pr.Closed),
@@ -427,12 +427,22 @@ func (h *issuesAPI) pull(r *http.Request, base index.Repo, perm forge.Perm, pr i
 	return j
 }
 
+// people shapes users as Gitea's list of users, [] when none.
+func (l *links) people(us []index.User) []forgeUserJSON {
+	out := make([]forgeUserJSON, len(us))
+	for i, u := range us {
+		out[i] = l.person(u)
+	}
+	return out
+}
+
 func (l *links) review(pr index.Pull, rv index.Review) reviewJSON {
 	page := l.html + "/pulls/" + strconv.FormatUint(pr.Number, 10)
-	official := rv.State != chainforge.ReviewCommented
+	// A request is no review yet; a dismissed review no longer counts.
+	official := rv.State != chainforge.ReviewCommented && rv.State != index.ReviewRequested && !rv.Dismissed
 	return reviewJSON{
 		ID: rv.ID, User: l.person(rv.Author), State: reviewStates[rv.State], Body: rv.Body, BodyHTML: l.render(rv.Body),
-		CommitID: rv.CommitSHA, Stale: rv.CommitSHA != pr.HeadSHA, Official: official, CodeCommentsCount: len(rv.Comments),
+		CommitID: rv.CommitSHA, Stale: rv.CommitSHA != "" && rv.CommitSHA != pr.HeadSHA, Official: official, Dismissed: rv.Dismissed, CodeCommentsCount: len(rv.Comments),
 		Submitted: rv.Submitted, Updated: rv.Submitted, HTMLURL: page + "#pullrequestreview-" + strconv.FormatUint(rv.ID, 10), PullRequestURL: page,
 	}
 }

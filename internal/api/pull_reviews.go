@@ -18,7 +18,7 @@ import (
 // Gitea's review states, and the forge module's.
 var reviewStates = map[string]string{
 	chainforge.ReviewApprove: "APPROVED", chainforge.ReviewRequestChanges: "REQUEST_CHANGES", chainforge.ReviewCommented: "COMMENT",
-	forge.ReviewPending: "PENDING",
+	forge.ReviewPending: "PENDING", index.ReviewRequested: "REQUEST_REVIEW",
 }
 
 // reviewsOf lists the pull request's reviews on chain and, after them, the

@@ -36,6 +36,7 @@ func (h *issuesAPI) registerPulls(mux *http.ServeMux, w func(handler) http.Handl
 	mux.HandleFunc("GET "+pulls+"/{index}/reviews/{id}/comments", h.serve(h.listReviewComments))
 	mux.HandleFunc("POST "+pulls+"/{index}/merge", w(h.mergePull))
 	mux.HandleFunc("GET "+pulls+"/{index}/merge", h.serve(h.isMerged))
+	h.registerReviewRequests(mux, w)
 }
 
 // pullOf resolves {owner}/{repo} and its pull request {index}.

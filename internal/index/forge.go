@@ -39,6 +39,7 @@ var forgeTables = []string{
 	"forge_releases", "forge_release_assets", "forge_lfs_objects", "forge_repo_topics",
 	"forge_commit_statuses", "forge_branch_protections",
 	"forge_milestones", "forge_reactions", "forge_issue_pins", "forge_issue_subscriptions", "forge_timeline",
+	"forge_review_requests",
 }
 
 // resetForge deletes the chain's forge rows, keeping the private store's.
@@ -259,7 +260,7 @@ func writePull(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 	if err != nil {
 		return fmt.Errorf("write pull request %d#%d: %w", pr.Repo, pr.Number, err)
 	}
-	return nil
+	return writeReviewRequests(ctx, tx, c, pr)
 }
 
 func writeLabel(ctx context.Context, tx *sql.Tx, c forgeChange) error {
@@ -281,6 +282,9 @@ func writeLabel(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 }
 
 func writeReview(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+	if err := writeDismissal(ctx, tx, c.change.Dismissal); err != nil {
+		return err
+	}
 	rv := c.change.Review
 	if rv == nil {
 		return nil

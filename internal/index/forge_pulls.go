@@ -21,6 +21,8 @@ type Pull struct {
 	MergeStyle string `json:"mergeStyle"`
 	MergedBy   *User  `json:"mergedBy,omitempty"`
 	MergedAt   string `json:"mergedAt,omitempty"`
+	// RequestedReviewers are the people asked for a review, oldest first.
+	RequestedReviewers []User `json:"requestedReviewers"`
 }
 
 // Pull reads pull request number of repository repo.
@@ -38,6 +40,9 @@ func (ix *Index) Pull(ctx context.Context, repo, number uint64) (Pull, error) {
 		return Pull{}, fmt.Errorf("read pull request #%d: %w", number, err)
 	}
 	pr.Issue = is
+	if pr.RequestedReviewers, err = ix.RequestedReviewers(ctx, repo, number); err != nil {
+		return Pull{}, err
+	}
 	return pr, nil
 }
 
@@ -69,13 +74,13 @@ func (ix *Index) PullsOf(ctx context.Context, repo uint64, issues []Issue) (map[
 		if err != nil {
 			return nil, fmt.Errorf("read pull requests: %w", err)
 		}
-		pr.Issue = at[uint64(n)]
+		pr.Issue, pr.RequestedReviewers = at[uint64(n)], []User{}
 		out[uint64(n)] = pr
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("read pull requests: %w", err)
 	}
-	return out, nil
+	return out, ix.fillRequested(ctx, repo, in, args, out)
 }
 
 const pullColumns = `p.head_repo_id, p.head_branch, p.base_branch, p.head_sha, p.base_sha, p.merged,
@@ -116,6 +121,9 @@ type Review struct {
 	Height    int64           `json:"height"`
 	Submitted string          `json:"submitted"`
 	Comments  []ReviewComment `json:"comments"`
+	// Dismissed by a maintainer, for DismissMessage.
+	Dismissed      bool   `json:"dismissed"`
+	DismissMessage string `json:"dismissMessage,omitempty"`
 }
 
 // ReviewComment is an inline comment of a review.
@@ -129,9 +137,9 @@ type ReviewComment struct {
 }
 
 // Reviews lists the reviews of pull request number, oldest first, with
-// their inline comments.
+// their inline comments, then its open review requests (ReviewRequested).
 func (ix *Index) Reviews(ctx context.Context, repo, number uint64) ([]Review, error) {
-	rows, err := ix.query(ctx, `SELECT r.id, r.author, `+userExpr("a")+`, r.state, r.body, r.commit_sha, r.height, r.time_ns
+	rows, err := ix.query(ctx, `SELECT r.id, r.author, `+userExpr("a")+`, r.state, r.body, r.commit_sha, r.height, r.time_ns, r.dismissed, r.dismiss_message
 		FROM forge_reviews r LEFT JOIN chain_accounts a ON a.address = r.author WHERE r.repo_id = $1 AND r.number = $2 ORDER BY r.id`,
 		int64(repo), int64(number))
 	if err != nil {
@@ -143,7 +151,7 @@ func (ix *Index) Reviews(ctx context.Context, repo, number uint64) ([]Review, er
 		var rv Review
 		var id, ns int64
 		var author, name string
-		if err := rows.Scan(&id, &author, &name, &rv.State, &rv.Body, &rv.CommitSHA, &rv.Height, &ns); err != nil {
+		if err := rows.Scan(&id, &author, &name, &rv.State, &rv.Body, &rv.CommitSHA, &rv.Height, &ns, &rv.Dismissed, &rv.DismissMessage); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("list reviews: %w", err)
 		}
@@ -165,7 +173,11 @@ func (ix *Index) Reviews(ctx context.Context, repo, number uint64) ([]Review, er
 			out[i].Comments = append(out[i].Comments, c)
 		}
 	}
-	return out, nil
+	requests, err := ix.reviewRequests(ctx, repo, number)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, requests...), nil
 }
 
 // ReviewComments lists the inline comments on pull request number.

@@ -547,7 +547,7 @@ func TestDeterministic(t *testing.T) {
 			t.Fatalf("event %d differs:\n%s\n%s", i, a.events[i], b.events[i])
 		}
 	}
-	if len(forge.Actions()) != 64 {
+	if len(forge.Actions()) != 68 {
 		t.Fatalf("actions: %v", forge.Actions())
 	}
 }

@@ -237,6 +237,11 @@ func pullReview(s *session, payload []byte) error {
 		return err
 	}
 	rv := &Review{ID: id, Repo: base.ID, Number: pr.Number, Author: s.actor, State: p.State, Body: p.Body, CommitSHA: p.CommitSHA, Comments: []ReviewComment{}}
+	if s.reviewed(pr, p.State != ReviewCommented) && p.State == ReviewCommented {
+		if err := s.savePull(pr); err != nil {
+			return err
+		}
+	}
 	if p.State != ReviewCommented {
 		// The latest verdict of each reviewer decides who approved at merge.
 		pr.Approvers = slices.DeleteFunc(pr.Approvers, func(a common.Address) bool { return a == s.actor })

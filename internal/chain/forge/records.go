@@ -94,6 +94,10 @@ type Pull struct {
 	MergedHeight uint64 `json:"mergedHeight,omitempty"`
 	// Approvers are the reviewers whose latest review approves.
 	Approvers []common.Address `json:"approvers,omitempty"`
+	// Requested are the open review requests; Dismissed the dismissed
+	// reviews a later verdict of their author has not replaced.
+	Requested []ReviewRequest   `json:"requested,omitempty"`
+	Dismissed []DismissedReview `json:"dismissed,omitempty"`
 }
 
 // Comment is a comment on an issue or pull request conversation.
@@ -189,11 +193,13 @@ type Change struct {
 	Pins         *Pins         `json:"pins,omitempty"`
 	Subscription *Subscription `json:"subscription,omitempty"`
 	// DeletedMilestone is a deleted milestone as it was.
-	DeletedMilestone *Milestone    `json:"deletedMilestone,omitempty"`
-	Review           *Review       `json:"review,omitempty"`
-	Collaborator     *Collaborator `json:"collaborator,omitempty"`
-	Star             *Flag         `json:"star,omitempty"`
-	Watch            *Flag         `json:"watch,omitempty"`
+	DeletedMilestone *Milestone `json:"deletedMilestone,omitempty"`
+	Review           *Review    `json:"review,omitempty"`
+	// Dismissal is a review dismissed or undismissed.
+	Dismissal    *Dismissal    `json:"dismissal,omitempty"`
+	Collaborator *Collaborator `json:"collaborator,omitempty"`
+	Star         *Flag         `json:"star,omitempty"`
+	Watch        *Flag         `json:"watch,omitempty"`
 	// Refs are a push's ref updates, in the payload's order.
 	Refs []RefUpdate `json:"refs,omitempty"`
 	// Ref is the one update of a push in events written before Refs.
@@ -275,6 +281,9 @@ func (c Change) RepoID() uint64 {
 		return c.Protection.Repo
 	case c.DeletedProtection != nil:
 		return c.DeletedProtection.Repo
+	case c.Pull != nil:
+		// Review requests and dismissals change only the pull request.
+		return c.Pull.Repo
 	}
 	return 0
 }

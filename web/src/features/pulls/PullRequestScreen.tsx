@@ -62,6 +62,7 @@ import {
   useSavePull,
 } from './api'
 import { LineComments, ReviewCard, ReviewPanel } from './review'
+import { DismissAction, ReviewersPicker } from './reviewers'
 import './pulls.css'
 
 /**
@@ -174,7 +175,7 @@ function ConversationTab({ repo, pr }: { repo: Repository; pr: PullRequest }) {
   const timeline = useMemo(() => {
     const items: TimelineItem[] = [
       ...(comments.data ?? []).map((e): TimelineItem => ({ kind: 'event', at: e.created_at, event: e })),
-      ...(reviews.data ?? []).filter((r) => r.state !== 'PENDING').map((r): TimelineItem => ({ kind: 'review', at: r.submitted_at, review: r })),
+      ...(reviews.data ?? []).filter((r) => r.state !== 'PENDING' && r.state !== 'REQUEST_REVIEW').map((r): TimelineItem => ({ kind: 'review', at: r.submitted_at, review: r })),
     ]
     return items.sort((a, b) => a.at.localeCompare(b.at))
   }, [comments.data, reviews.data])
@@ -190,7 +191,12 @@ function ConversationTab({ repo, pr }: { repo: Repository; pr: PullRequest }) {
                 item.kind === 'event' ? (
                   <TimelineEntry key={`e${item.event.type}${item.event.id}`} repo={repo} event={item.event} />
                 ) : (
-                  <ReviewCard key={`r${item.review.id}`} review={item.review} comments={lineComments.filter((c) => c.pull_request_review_id === item.review.id)} />
+                  <ReviewCard
+                    key={`r${item.review.id}`}
+                    review={item.review}
+                    comments={lineComments.filter((c) => c.pull_request_review_id === item.review.id)}
+                    action={<DismissAction repo={repo} pr={pr} review={item.review} />}
+                  />
                 ),
               )}
             </div>
@@ -200,6 +206,7 @@ function ConversationTab({ repo, pr }: { repo: Repository; pr: PullRequest }) {
         <IssueActions repo={repo} issue={asIssue(pr)} pull />
       </div>
       <aside className="issue-side">
+        <ReviewersPicker repo={repo} pr={pr} canEdit={may.text} />
         <Assignees assignees={pr.assignees} canEdit={may.assignees} save={save} />
         <IssueLabels repo={repo} issue={asIssue(pr)} />
         <MilestonePicker repo={repo} issue={asIssue(pr)} />

@@ -36,6 +36,8 @@ export interface PullRequest {
   closed_at?: string | null
   /** dForge's: the files `git merge-tree` found in conflict, when mergeable is false. */
   conflicted_files?: string[]
+  /** The people asked for a review who have not answered. */
+  requested_reviewers?: User[] | null
 }
 
 export type ReviewState = 'APPROVED' | 'REQUEST_CHANGES' | 'COMMENT' | 'PENDING' | 'REQUEST_REVIEW' | ''
@@ -195,6 +197,28 @@ export function submitReview(owner: string, repo: string, number: number, input:
 export function submitPendingReview(owner: string, repo: string, number: number, id: number, input: { event: ReviewEvent; body: string }) {
   return postJSON<PullReview>(`${pullApi(owner, repo, number)}/reviews/${id}`, input)
 }
+
+/** Asks people (by login) for a review: the author or writers. */
+export const requestReviewers = (owner: string, repo: string, number: number, reviewers: string[]) =>
+  postJSON<PullReview[]>(`${pullApi(owner, repo, number)}/requested_reviewers`, { reviewers })
+
+/** Withdraws review requests. DELETE with a body, as Gitea takes it. */
+export async function unrequestReviewers(owner: string, repo: string, number: number, reviewers: string[]): Promise<void> {
+  const res = await apiFetch(`${pullApi(owner, repo, number)}/requested_reviewers`, {
+    method: 'DELETE',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ reviewers }),
+  })
+  if (!res.ok) throw await apiError(res)
+}
+
+/** Dismisses an approval or request for changes (maintainers), with the reason. */
+export const dismissReview = (owner: string, repo: string, number: number, id: number, message: string) =>
+  postJSON<PullReview>(`${pullApi(owner, repo, number)}/reviews/${id}/dismissals`, { message })
+
+/** Undoes a dismissal (maintainers). */
+export const undismissReview = (owner: string, repo: string, number: number, id: number) =>
+  postJSON<PullReview>(`${pullApi(owner, repo, number)}/reviews/${id}/undismissals`)
 
 /** Deletes the user's pending review. */
 export function deletePendingReview(owner: string, repo: string, number: number, id: number) {

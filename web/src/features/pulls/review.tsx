@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query'
-import { type FormEvent, useId, useState } from 'react'
+import { type FormEvent, type ReactNode, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
@@ -183,8 +183,9 @@ export function ReviewPanel({ repo, pr, drafts, pending, onSubmitted, isAuthor }
 const VERDICT: Record<string, string> = { APPROVED: 'approved', REQUEST_CHANGES: 'changesRequested', COMMENT: 'commented' }
 
 /** A submitted review in the conversation: who, the verdict, the summary, and its line comments. */
-export function ReviewCard({ review, comments }: { review: PullReview; comments: ReviewComment[] }) {
+export function ReviewCard({ review, comments, action }: { review: PullReview; comments: ReviewComment[]; action?: ReactNode }) {
   const { t } = useTranslation('pulls')
+  const { t: tr } = useTranslation('reviewers')
   const fmt = useForgeFormat()
   const verdict = VERDICT[review.state] ?? 'commented'
   return (
@@ -195,6 +196,12 @@ export function ReviewCard({ review, comments }: { review: PullReview; comments:
         </strong>{' '}
         <span className={`badge verdict-${verdict}`}>{t(`review.badges.${verdict}`)}</span>{' '}
         <time dateTime={review.submitted_at}>{fmt.ago(review.submitted_at)}</time>
+        {review.dismissed && (
+          <>
+            {' '}
+            <span className="badge verdict-dismissed">{tr('dismissed')}</span>
+          </>
+        )}
       </header>
       {review.body.trim() && <Body body={review.body} html={review.body_html} />}
       {comments.length > 0 && (
@@ -209,6 +216,7 @@ export function ReviewCard({ review, comments }: { review: PullReview; comments:
           ))}
         </ul>
       )}
+      {action}
     </Card>
   )
 }
