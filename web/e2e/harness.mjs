@@ -52,7 +52,8 @@ const WATCHDOG = `
 if [ -n "$2" ]; then
   "$0" serve --home "$2" &
 else
-  "$0" serve --addr 127.0.0.1:0 --rpc-addr tcp://127.0.0.1:0 --p2p-addr tcp://127.0.0.1:0 --data "$1" &
+  # $3: extra serve flags (words split on spaces on purpose).
+  "$0" serve --addr 127.0.0.1:0 --rpc-addr tcp://127.0.0.1:0 --p2p-addr tcp://127.0.0.1:0 --data "$1" $3 &
 fi
 pid=$!
 echo "dforge-pid $pid"
@@ -63,9 +64,10 @@ wait "$pid"
 
 /**
  * Starts the real binary on a free loopback port with a fresh data directory
- * and waits until /healthz answers. Returns { url, stop(), logs() }.
+ * and waits until /healthz answers; serveArgs are extra `serve` flags
+ * (e.g. --webhook-allow-private). Returns { url, stop(), logs() }.
  */
-export async function startNode({ timeout = 20_000, alloc = {}, params = {}, emptyBlocks = '', home = '' } = {}) {
+export async function startNode({ timeout = 20_000, alloc = {}, params = {}, emptyBlocks = '', home = '', serveArgs = [] } = {}) {
   const bin = requireBinary()
   // A node of a network written by `dforge testnet` runs from its own dir.
   const dataDir = home || mkdtempSync(join(tmpdir(), 'dforge-e2e-'))
@@ -79,7 +81,7 @@ export async function startNode({ timeout = 20_000, alloc = {}, params = {}, emp
   // A short interval between an idle chain's blocks lets block-counted
   // periods (voting, timelocks) pass within a test.
   const env = emptyBlocks ? { ...process.env, DFORGE_EMPTY_BLOCKS: emptyBlocks } : process.env
-  const child = spawn('/bin/sh', ['-c', WATCHDOG, bin, dataDir, home], { stdio: ['pipe', 'pipe', 'pipe'], env })
+  const child = spawn('/bin/sh', ['-c', WATCHDOG, bin, dataDir, home, serveArgs.join(' ')], { stdio: ['pipe', 'pipe', 'pipe'], env })
   let stdout = ''
   let stderr = ''
   let serverPid = 0
@@ -177,10 +179,10 @@ export async function startNetwork(validators) {
  * Registers `before`/`after` hooks that start one node and one browser for
  * the file. Returns an object whose `node` and `browser` are set in `before`.
  */
-export function useNodeAndBrowser({ browserArgs = [], alloc = {}, params = {}, emptyBlocks = '' } = {}) {
+export function useNodeAndBrowser({ browserArgs = [], alloc = {}, params = {}, emptyBlocks = '', serveArgs = [] } = {}) {
   const env = { node: null, browser: null }
   before(async () => {
-    env.node = await startNode({ alloc, params, emptyBlocks })
+    env.node = await startNode({ alloc, params, emptyBlocks, serveArgs })
     env.browser = await launchBrowser(browserArgs)
   })
   after(async () => {
