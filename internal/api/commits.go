@@ -42,6 +42,9 @@ func (a *API) listCommits(w http.ResponseWriter, r *http.Request) error {
 	for _, g := range list {
 		out = append(out, c.commit(g, files))
 	}
+	if err == nil {
+		err = a.withAccounts(r, out)
+	}
 	return a.respondList(w, r, p, int64(total), out, err)
 }
 
@@ -82,6 +85,11 @@ func (a *API) getCommit(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	j := c.commit(g, true)
+	one := []commitJSON{j}
+	if err := a.withAccounts(r, one); err != nil {
+		return err
+	}
+	j = one[0]
 	if boolParam(r, "diff", false) {
 		diff, truncated, err := gitstore.CommitDiff(r.Context(), c.dir, g, maxJSONDiff)
 		if err != nil {

@@ -57,6 +57,9 @@ func (a *API) compare(w http.ResponseWriter, r *http.Request) error {
 	for _, g := range list {
 		out.Commits = append(out.Commits, c.commit(g, true))
 	}
+	if err := a.withAccounts(r, out.Commits); err != nil {
+		return err
+	}
 	from, err := gitstore.MergeBase(r.Context(), c.dir, base, head)
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -131,5 +132,39 @@ func (a *API) getCounts(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// withAccounts fills each commit's author and committer with the account
+// its email names, by the rules contributorsByAccount counts with, as
+// Gitea links commits to its users; an email that names no account stays
+// null.
+func (a *API) withAccounts(r *http.Request, cs []commitJSON) error {
+	emails := make([]string, 0, 2*len(cs))
+	for _, c := range cs {
+		emails = append(emails, strings.ToLower(c.Commit.Author.Email), strings.ToLower(c.Commit.Committer.Email))
+	}
+	claims, err := a.forge.Index().EmailOwners(r.Context(), emails)
+	if err != nil {
+		return fmt.Errorf("read the accounts of commit emails: %w", err)
+	}
+	found := map[string]*forgeUserJSON{}
+	account := func(email string) *forgeUserJSON {
+		email = strings.ToLower(email)
+		if u, ok := found[email]; ok {
+			return u
+		}
+		var u *forgeUserJSON
+		if addr, ok := a.accountOfEmail(r, email, claims); ok {
+			j := toForgeUser(r, a.personOf(r, addr))
+			u = &j
+		}
+		found[email] = u
+		return u
+	}
+	for i := range cs {
+		cs[i].Author = account(cs[i].Commit.Author.Email)
+		cs[i].Committer = account(cs[i].Commit.Committer.Email)
+	}
 	return nil
 }

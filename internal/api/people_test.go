@@ -66,6 +66,28 @@ func testContributorsByAccount(t *testing.T, n *forgetest.Node) {
 	if got, total := list(); summary(got) != alice.Name()+":4 Bob:1" || total != "2" {
 		t.Fatalf("after the claim: %+v (total %s)", got, total)
 	}
+	// The commits list links each commit to the account its email names,
+	// as Gitea does; Bob's email names nobody, so his commit has none.
+	var commits []struct {
+		Commit struct {
+			Message string `json:"message"`
+		} `json:"commit"`
+		Author *struct {
+			Login string `json:"login"`
+		} `json:"author"`
+	}
+	n.JSON("GET", "/api/v1/repos/"+alice.Name()+"/app/commits?files=false", nil, nil, http.StatusOK, &commits)
+	linked := []string{}
+	for _, c := range commits {
+		who := "-"
+		if c.Author != nil {
+			who = c.Author.Login
+		}
+		linked = append(linked, strings.TrimSpace(c.Commit.Message)+":"+who)
+	}
+	if want := "four:- three:" + alice.Name() + " two:" + alice.Name() + " one:" + alice.Name(); !strings.HasPrefix(strings.Join(linked, " "), want) {
+		t.Fatalf("commit accounts %v, want them to start %q", linked, want)
+	}
 
 	// 3. The claim is public and alice's alone.
 	var emails []struct {

@@ -37,7 +37,7 @@ func (h *issuesAPI) listPullCommits(w http.ResponseWriter, r *http.Request) erro
 	for i, g := range list {
 		out[i] = c.commit(g, true)
 	}
-	return h.respondList(w, r, p, int64(total), out, nil)
+	return h.respondList(w, r, p, int64(total), out, h.withAccounts(r, out))
 }
 
 // A page of files carries each file's patch up to maxFilePatch bytes, and
