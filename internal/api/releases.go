@@ -123,8 +123,12 @@ func assetOut(repoURL string, rel index.Release, as index.Asset) attachmentJSON 
 	if created == 0 {
 		created = rel.CreatedNS
 	}
+	uuid := as.CID
+	if uuid == "" { // a private repository's asset: not an IPFS file
+		uuid = as.SHA256
+	}
 	return attachmentJSON{ID: int64(as.ID), Name: as.Name, Size: as.Size, DownloadCount: as.Downloads, CreatedAt: nsTime(created),
-		UUID: as.CID, CID: as.CID, SHA256: as.SHA256,
+		UUID: uuid, CID: as.CID, SHA256: as.SHA256,
 		DownloadURL: repoURL + "/releases/download/" + url.PathEscape(rel.TagName) + "/" + url.PathEscape(as.Name)}
 }
 
@@ -531,8 +535,12 @@ func (a *API) downloadAsset(w http.ResponseWriter, r *http.Request) error {
 		}
 		defer f.Close()
 		w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": as.Name}))
-		w.Header().Set("ETag", `"`+as.CID+`"`)
-		w.Header().Set("X-Ipfs-Roots", as.CID)
+		if as.CID == "" { // a private repository's asset: no IPFS root
+			w.Header().Set("ETag", `"`+as.SHA256+`"`)
+		} else {
+			w.Header().Set("ETag", `"`+as.CID+`"`)
+			w.Header().Set("X-Ipfs-Roots", as.CID)
+		}
 		http.ServeContent(w, r, as.Name, time.Unix(0, max(as.CreatedNS, rel.CreatedNS)), f)
 		return nil
 	}

@@ -195,7 +195,7 @@ func ptrBool(b bool) *bool { return &b }
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 // A private repository's releases are its readers' alone (404 to anyone
-// else), and its assets are refused: the blockstore is public.
+// else), its assets included (privfiles_test.go has more).
 func TestPrivateReleases(t *testing.T) {
 	t.Parallel()
 	n := forgetest.Start(t)
@@ -210,7 +210,7 @@ func TestPrivateReleases(t *testing.T) {
 		n.JSON("GET", repoPath(alice, "hidden")+"/releases", who, nil, http.StatusNotFound, nil)
 		n.JSON("GET", repoPath(alice, "hidden")+"/releases/tags/v1", who, nil, http.StatusNotFound, nil)
 	}
-	n.JSON("POST", repoPath(alice, "hidden")+"/releases/"+itoa(rel.ID)+"/assets?name=a.bin", alice, "bytes", http.StatusUnprocessableEntity, nil)
+	n.JSON("POST", repoPath(alice, "hidden")+"/releases/"+itoa(rel.ID)+"/assets?name=a.bin", alice, "bytes", http.StatusCreated, nil)
 	res := n.Call("GET", "/"+alice.Name()+"/hidden/releases/download/v1/a.bin", nil, nil)
 	if res.Status != http.StatusNotFound {
 		t.Fatalf("an anonymous download from a private repository: %d", res.Status)

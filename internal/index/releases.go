@@ -246,8 +246,9 @@ func (ix *Index) LFSObjects(ctx context.Context, repo uint64, oids []string) (ma
 // Blobs lists the CIDs of repo's release assets and LFS objects, the
 // UnixFS files a replica fetches besides the git data.
 func (ix *Index) Blobs(ctx context.Context, repo uint64) ([]string, error) {
-	rows, err := ix.rdb.QueryContext(ctx, `SELECT cid FROM forge_release_assets WHERE repo_id = $1
-		UNION SELECT cid FROM forge_lfs_objects WHERE repo_id = $1 ORDER BY cid`, int64(repo))
+	// A private repository's files have no CID: they never leave the node.
+	rows, err := ix.rdb.QueryContext(ctx, `SELECT cid FROM forge_release_assets WHERE repo_id = $1 AND cid <> ''
+		UNION SELECT cid FROM forge_lfs_objects WHERE repo_id = $1 AND cid <> '' ORDER BY cid`, int64(repo))
 	if err != nil {
 		return nil, fmt.Errorf("list blobs of repository %d: %w", repo, err)
 	}
@@ -261,4 +262,19 @@ func (ix *Index) Blobs(ctx context.Context, repo uint64) ([]string, error) {
 		out = append(out, c)
 	}
 	return out, rows.Err()
+}
+
+// PrivateFileInUse reports whether a release asset or LFS object kept in
+// the node's private files (recorded without a CID) has the digest.
+func (ix *Index) PrivateFileInUse(ctx context.Context, digest string) (bool, error) {
+	var one int
+	err := ix.rdb.QueryRowContext(ctx, `SELECT 1 FROM forge_release_assets WHERE sha256 = $1 AND cid = ''
+		UNION ALL SELECT 1 FROM forge_lfs_objects WHERE oid = $1 AND cid = '' LIMIT 1`, digest).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("look up uses of private file %s: %w", digest, err)
+	}
+	return true, nil
 }

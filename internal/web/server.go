@@ -107,7 +107,7 @@ func NewHandler(d Deps) (http.Handler, error) {
 	if d.Auth != nil {
 		h = apiOnly(d.Auth.Middleware, mux)
 	}
-	h = withDownloads(d.API, h)
+	h = withDownloads(d, h)
 	h = withGit(d, limitBodyTime(h, d.BodyTimeout))
 	return recoverPanics(d.Log, observe(d.Log, metrics, secureHeaders(limits.wrap(h)))), nil
 }
@@ -128,11 +128,20 @@ func apiOnly(mw func(http.Handler) http.Handler, next http.Handler) http.Handler
 // withDownloads sends release asset downloads
 // (/{owner}/{repo}/releases/download/{tag}/{name}) to the API ahead of the
 // mux, whose /api/ prefix they would clash with as a pattern.
-func withDownloads(a *api.API, next http.Handler) http.Handler {
+func withDownloads(d Deps, next http.Handler) http.Handler {
+	if d.API == nil {
+		return next
+	}
+	// Signed in (token or session), so a private repository's readers
+	// download its assets.
+	var serve http.Handler = http.HandlerFunc(d.API.ServeDownload)
+	if d.Auth != nil {
+		serve = d.Auth.Middleware(serve)
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if a != nil && api.IsDownloadPath(r.URL.EscapedPath()) {
+		if api.IsDownloadPath(r.URL.EscapedPath()) {
 			r.Pattern = "GET /{owner}/{repo}/releases/download/{tag}/{name}"
-			a.ServeDownload(w, r)
+			serve.ServeHTTP(w, r)
 			return
 		}
 		next.ServeHTTP(w, r)

@@ -234,7 +234,7 @@ func assetAdd(s *session, payload []byte) error {
 	if p.Size < 0 || p.Size > MaxAssetSize {
 		return invalid("size", "must be 0 to %d bytes", int64(MaxAssetSize))
 	}
-	if err := validateBlobCID("cid", p.CID); err != nil {
+	if err := s.validateFileCID("cid", p.CID); err != nil {
 		return err
 	}
 	if err := validateSHA256("sha256", p.SHA256); err != nil {
@@ -313,7 +313,7 @@ func repoLFS(s *session, payload []byte) error {
 		if o.Size < 0 || o.Size > MaxLFSSize {
 			return invalid("objects.size", "must be 0 to %d bytes", MaxLFSSize)
 		}
-		if err := validateBlobCID("objects.cid", o.CID); err != nil {
+		if err := s.validateFileCID("objects.cid", o.CID); err != nil {
 			return err
 		}
 		if o.Repo != 0 && o.Repo != r.ID {
@@ -412,6 +412,19 @@ func validateAssetName(name string) error {
 		return invalid("name", "must be a file name of 1 to %d bytes, without / or \\", MaxAssetName)
 	}
 	return nil
+}
+
+// validateFileCID checks a file's CID: on chain a file is a public UnixFS
+// file named by its CID; a private store's files are kept off the
+// blockstore (the gateway would serve them), so they have none.
+func (s *session) validateFileCID(field, c string) error {
+	if s.env.Private {
+		if c != "" {
+			return invalid(field, "must be empty: a private repository's files are not IPFS blocks")
+		}
+		return nil
+	}
+	return validateBlobCID(field, c)
 }
 
 // validateBlobCID accepts the root of a UnixFS file as a node makes it:

@@ -36,6 +36,7 @@ import (
 	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/privfiles"
 	"github.com/dforge/dforge/internal/repoaccess"
 	"github.com/dforge/dforge/internal/usererr"
 )
@@ -50,8 +51,12 @@ type Repos struct {
 	git    *gitstore.Store
 	blocks *blocks.Store // nil: no IPFS blocks are stored
 	users  Users         // nil: owners resolve through the index alone
-	log    *slog.Logger
-	moveMu *sync.Mutex // one directory move at a time
+	// files keeps private repositories' assets and LFS objects (nil: none
+	// are taken); filesMu orders recording one against removing its file.
+	files   *privfiles.Store
+	filesMu *sync.Mutex
+	log     *slog.Logger
+	moveMu  *sync.Mutex // one directory move at a time
 	// pushes are the repositories' push locks; unsettled the pushes whose
 	// outcome waits for the chain (FollowUnsettled).
 	pushes    *pushLocks
@@ -70,7 +75,7 @@ func New(f *forge.Service, g *gitstore.Store, bs *blocks.Store, log *slog.Logger
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Repos{forge: f, git: g, blocks: bs, log: log.With("component", "gitrepos"), moveMu: &sync.Mutex{},
+	return &Repos{forge: f, git: g, blocks: bs, log: log.With("component", "gitrepos"), moveMu: &sync.Mutex{}, filesMu: &sync.Mutex{},
 		pushes: &pushLocks{m: map[uint64]*pushLock{}}, unsettled: &unsettled{ids: map[uint64]bool{}, added: make(chan struct{}, 1)}}
 }
 
@@ -78,6 +83,14 @@ func New(f *forge.Service, g *gitstore.Store, bs *blocks.Store, log *slog.Logger
 func (h *Repos) WithUsers(u Users) *Repos {
 	c := *h
 	c.users = u
+	return &c
+}
+
+// WithPrivateFiles returns the bridge keeping private repositories' release
+// assets and LFS objects in fs, on this node only.
+func (h *Repos) WithPrivateFiles(fs *privfiles.Store) *Repos {
+	c := *h
+	c.files = fs
 	return &c
 }
 

@@ -45,19 +45,23 @@ func (h *Repos) LFSSizes(ctx context.Context, r repoaccess.Repo, oids []string) 
 	return out, nil
 }
 
-// PutLFS stores body as a UnixFS file, checks it is object oid of size
-// bytes, and records it on chain.
+// PutLFS stores body as a UnixFS file (in the node's private files for a
+// private repository), checks it is object oid of size bytes, and records
+// it on chain (in the private store).
 func (h *Repos) PutLFS(ctx context.Context, u *auth.User, r repoaccess.Repo, oid string, size int64, body io.Reader) error {
 	id, err := strconv.ParseUint(r.ID, 10, 64)
 	if err != nil {
 		return fmt.Errorf("repository id %q: %w", r.ID, err)
 	}
-	if r.Private || h.blocks == nil {
-		// The blockstore is public: the gateway serves every block in it.
-		return lfsRefused(usererr.Unprocessable, "LFS objects are kept as public IPFS blocks: this node takes them for public repositories only")
-	}
 	if size > MaxLFSUpload {
 		return lfsRefused(usererr.TooLarge, "the object is %d bytes; this node takes at most %d", size, MaxLFSUpload)
+	}
+	if r.Private {
+		// The blockstore is public: the gateway serves every block in it.
+		return h.putPrivateLFS(ctx, u.Address, id, oid, size, body)
+	}
+	if h.blocks == nil {
+		return lfsRefused(usererr.Unprocessable, "this node keeps no LFS objects")
 	}
 	f, err := h.blocks.PutFile(body, size)
 	if errors.Is(err, blocks.ErrTooLarge) {
@@ -84,6 +88,10 @@ func (h *Repos) OpenLFS(ctx context.Context, r repoaccess.Repo, oid string) (io.
 		return nil, err
 	}
 	o, ok := objs[oid]
+	if ok && o.CID == "" {
+		// A private repository's object, in the node's private files.
+		return h.openPrivate(oid, "object "+oid)
+	}
 	if !ok || h.blocks == nil {
 		return nil, lfsRefused(usererr.NotFound, "object %s does not exist", oid)
 	}

@@ -112,13 +112,14 @@ func (h *Repos) AddAsset(ctx context.Context, actor common.Address, r index.Repo
 	if perm < forge.PermWrite {
 		return index.Asset{}, usererr.Deniedf("uploading a release asset needs write permission on %s", r.Name)
 	}
-	if r.Private || h.blocks == nil {
-		// The blockstore is public (the gateway serves every block in it),
-		// so a private repository's files have no place on this node yet.
-		return index.Asset{}, usererr.Unprocessablef("repo", "private_assets", "release assets are kept as public IPFS blocks: this node takes them for public repositories only")
-	}
 	if _, err := h.release(ctx, r.ID, id); err != nil {
 		return index.Asset{}, err
+	}
+	if r.Private {
+		return h.addPrivateAsset(ctx, actor, r, id, name, body)
+	}
+	if h.blocks == nil {
+		return index.Asset{}, usererr.Unprocessablef("repo", "no_blocks", "this node keeps no release assets")
 	}
 	f, err := h.blocks.PutFile(body, MaxAssetUpload)
 	if errors.Is(err, blocks.ErrTooLarge) {
@@ -150,22 +151,48 @@ func (h *Repos) EditAsset(ctx context.Context, actor common.Address, r index.Rep
 }
 
 // DeleteAsset removes an asset from its release. Its blocks stay: the same
-// bytes may be another asset, and other nodes may still serve them.
+// bytes may be another asset, and other nodes may still serve them. A
+// private asset's file goes when no other asset or LFS object names it.
 func (h *Repos) DeleteAsset(ctx context.Context, actor common.Address, r index.Repo, perm forge.Perm, release, id uint64) error {
 	if perm < forge.PermWrite {
 		return usererr.Deniedf("deleting a release asset needs write permission on %s", r.Name)
 	}
-	if _, err := h.asset(ctx, r.ID, release, id); err != nil {
+	as, err := h.asset(ctx, r.ID, release, id)
+	if err != nil {
 		return err
 	}
-	_, err := h.forge.Do(ctx, actor, chainforge.AssetDelete{Repo: r.ID, Release: release, ID: id})
-	return err
+	if _, err := h.forge.Do(ctx, actor, chainforge.AssetDelete{Repo: r.ID, Release: release, ID: id}); err != nil {
+		return err
+	}
+	if as.CID == "" && h.files != nil {
+		h.removeUnused(ctx, as.SHA256)
+	}
+	return nil
 }
 
 // OpenAsset opens an asset's bytes from this node's blockstore, counting
 // a download when count is set; a 404 while a replica has not fetched it
 // yet.
-func (h *Repos) OpenAsset(ctx context.Context, a index.Asset, count bool) (blocks.FileReader, error) {
+func (h *Repos) OpenAsset(ctx context.Context, a index.Asset, count bool) (io.ReadSeekCloser, error) {
+	f, err := h.openAssetBytes(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	if !count {
+		return f, nil
+	}
+	if err := h.forge.Index().CountDownload(ctx, a.ID); err != nil {
+		h.log.WarnContext(ctx, "count an asset download", "asset", a.ID, "err", err)
+	}
+	return f, nil
+}
+
+// openAssetBytes opens a private asset from the node's private files, a
+// public one from the blockstore.
+func (h *Repos) openAssetBytes(ctx context.Context, a index.Asset) (io.ReadSeekCloser, error) {
+	if a.CID == "" {
+		return h.openPrivate(a.SHA256, "asset "+a.Name)
+	}
 	c, err := cid.Decode(a.CID)
 	if err != nil || h.blocks == nil {
 		return nil, usererr.Missingf("asset %s is not stored on this node", a.Name)
@@ -173,12 +200,6 @@ func (h *Repos) OpenAsset(ctx context.Context, a index.Asset, count bool) (block
 	f, err := blocks.OpenFile(ctx, h.blocks.GetBlock, c)
 	if err != nil {
 		return nil, usererr.New(usererr.NotFound, "not_replicated", "asset "+a.Name+" is not on this node yet: it is fetched from the node that took it")
-	}
-	if !count {
-		return f, nil
-	}
-	if err := h.forge.Index().CountDownload(ctx, a.ID); err != nil {
-		h.log.WarnContext(ctx, "count an asset download", "asset", a.ID, "err", err)
 	}
 	return f, nil
 }

@@ -99,9 +99,16 @@ function ReleaseCard({ repo, release, canWrite }: { repo: Repository; release: R
                 <td>{fmt.bytes(a.size)}</td>
                 <td>{a.download_count}</td>
                 <td>
-                  <a className="mono" href={ipfsHref(a.cid)} title={t('assets.sha256', { sha: a.sha256 })}>
-                    {a.cid.slice(0, 16)}…
-                  </a>
+                  {a.cid ? (
+                    <a className="mono" href={ipfsHref(a.cid)} title={t('assets.sha256', { sha: a.sha256 })}>
+                      {a.cid.slice(0, 16)}…
+                    </a>
+                  ) : (
+                    // A private repository's file is no IPFS block: its digest only.
+                    <span className="mono" title={t('assets.sha256', { sha: a.sha256 })}>
+                      {a.sha256.slice(0, 16)}…
+                    </span>
+                  )}
                 </td>
                 {canWrite && (
                   <td>
