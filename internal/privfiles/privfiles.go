@@ -32,8 +32,12 @@ type File struct {
 	SHA256 string
 }
 
-// Open makes (if needed) and opens the store in dir.
+// Open makes (if needed) and opens the store in dir. Temporary files left
+// by a crash are uploads never acknowledged: they go.
 func Open(dir string) (*Store, error) {
+	if err := os.RemoveAll(filepath.Join(dir, "tmp")); err != nil {
+		return nil, fmt.Errorf("clear the private files' temporary directory: %w", err)
+	}
 	if err := os.MkdirAll(filepath.Join(dir, "tmp"), 0o700); err != nil {
 		return nil, fmt.Errorf("make the private files directory: %w", err)
 	}

@@ -110,3 +110,28 @@ func TestRepoLFS(t *testing.T) {
 		w.fails(tx.CodeInvalidField, writer, "repo.lfs", bad)
 	}
 }
+
+// A private store's files are kept off the blockstore: their records carry
+// no CID, and one with a CID is refused (on chain a CID stays required).
+func TestPrivateFilesHaveNoCID(t *testing.T) {
+	w := newWorld(t)
+	w.private = true
+	id := w.team()
+	rel := w.ok(writer, "release.create", m{"repo": id, "tagName": "v1"}).Release
+	a := w.ok(writer, "release.asset.add", m{"repo": id, "release": rel.ID, "name": "a.bin", "size": 3, "sha256": digest64}).Release.Assets
+	if len(a) != 1 || a[0].CID != "" || a[0].SHA256 != digest64 {
+		t.Fatalf("private assets = %+v", a)
+	}
+	w.fails(tx.CodeInvalidField, writer, "release.asset.add", m{"repo": id, "release": rel.ID, "name": "b.bin", "size": 3, "cid": fileCID, "sha256": digest64})
+	lfs := w.ok(writer, "repo.lfs", m{"repo": id, "objects": []m{{"oid": digest64, "size": 3}}}).LFS
+	if len(lfs) != 1 || lfs[0].CID != "" {
+		t.Fatalf("private LFS objects = %+v", lfs)
+	}
+	w.fails(tx.CodeInvalidField, writer, "repo.lfs", m{"repo": id, "objects": []m{{"oid": strings.Repeat("cd", 32), "size": 3, "cid": rawCID}}})
+
+	pub := newWorld(t)
+	pid := pub.team()
+	prel := pub.ok(writer, "release.create", m{"repo": pid, "tagName": "v1"}).Release
+	pub.fails(tx.CodeInvalidField, writer, "release.asset.add", m{"repo": pid, "release": prel.ID, "name": "a.bin", "size": 3, "sha256": digest64})
+	pub.fails(tx.CodeInvalidField, writer, "repo.lfs", m{"repo": pid, "objects": []m{{"oid": digest64, "size": 3}}})
+}
