@@ -30,7 +30,26 @@ func TestPublicOnlyTokenHidesPrivateRepos(t *testing.T) {
 	}
 	reader := mint("pub-read", "public-only", "read:repository", "read:issue", "read:user")
 	writer := mint("pub-write", "public-only", "write:repository", "write:issue", "read:user")
-	full := mint("full", "read:repository")
+	full := mint("full", "read:repository", "read:issue")
+	for _, repo := range []string{open.Name, secret.Name} {
+		n.JSON("POST", repoPath(alice, repo)+"/issues", alice, map[string]any{"title": "Findme in " + repo}, http.StatusCreated, nil)
+	}
+	found := func(u *forgetest.User) []string {
+		t.Helper()
+		var list []struct {
+			Repository struct {
+				Name string `json:"name"`
+			} `json:"repository"`
+		}
+		res := n.Call("GET", "/api/v1/repos/issues/search?q=Findme", u, nil)
+		res.Decode(t, &list)
+		out := []string{res.Header.Get("X-Total-Count")}
+		for _, is := range list {
+			out = append(out, is.Repository.Name)
+		}
+		sort.Strings(out[1:])
+		return out
+	}
 
 	names := func(u *forgetest.User, path string, search bool) []string {
 		t.Helper()
@@ -83,6 +102,9 @@ func TestPublicOnlyTokenHidesPrivateRepos(t *testing.T) {
 		if got := names(u, "/api/v1/repos/search?q=pubonly", true); strings.Join(got, ",") != open.Name {
 			t.Errorf("%s: search = %v, want only %s", label, got, open.Name)
 		}
+		if got := found(u); strings.Join(got, ",") != "1,"+open.Name {
+			t.Errorf("%s: issue search = %v, want 1 issue, in %s", label, got, open.Name)
+		}
 		// Git answers as to a stranger.
 		if out, err := n.TryGit("", "clone", n.Remote(u, alice.Name(), secret.Name), filepath.Join(t.TempDir(), "secret")); err == nil || !strings.Contains(out, "not found") {
 			t.Errorf("%s: clone of the private repository: %v\n%s", label, err, out)
@@ -109,6 +131,9 @@ func TestPublicOnlyTokenHidesPrivateRepos(t *testing.T) {
 	}
 	if got := names(full, "/api/v1/repos/search?q=pubonly", true); len(got) != 2 {
 		t.Errorf("full token: search = %v, want both", got)
+	}
+	if got := found(full); strings.Join(got, ",") != "2,"+open.Name+","+secret.Name {
+		t.Errorf("full token: issue search = %v, want both", got)
 	}
 	n.Clone(n.Remote(full, alice.Name(), secret.Name))
 }

@@ -91,12 +91,20 @@ func (s *Service) Permission(ctx context.Context, r index.Repo, user common.Addr
 	return s.ix.Permission(ctx, r, user)
 }
 
-// Repos lists the repositories f selects that f.Viewer may see; under a
-// public-only token, the public ones only, as anyone sees them.
-func (s *Service) Repos(ctx context.Context, f index.RepoFilter, p index.Page) ([]index.Repo, int64, error) {
+// ListViewer is whose private repositories a list across repositories may
+// include: viewer's, or, under a public-only token, no one's (the list then
+// holds what anyone sees).
+func ListViewer(ctx context.Context, viewer common.Address) common.Address {
 	if auth.IdentityFrom(ctx).PublicOnly() {
-		f.Viewer = common.Address{}
+		return common.Address{}
 	}
+	return viewer
+}
+
+// Repos lists the repositories f selects that f.Viewer may see (see
+// ListViewer).
+func (s *Service) Repos(ctx context.Context, f index.RepoFilter, p index.Page) ([]index.Repo, int64, error) {
+	f.Viewer = ListViewer(ctx, f.Viewer)
 	return s.ix.Repos(ctx, f, p)
 }
 
