@@ -137,3 +137,46 @@ func TestPublicOnlyTokenHidesPrivateRepos(t *testing.T) {
 	}
 	n.Clone(n.Remote(full, alice.Name(), secret.Name))
 }
+
+// A public-only token does not read its user's notifications about a
+// private repository: left out of the list and the count, 404 by id.
+func TestPublicOnlyTokenHidesPrivateNotifications(t *testing.T) {
+	t.Parallel()
+	n := forgetest.Start(t)
+	alice, bob := n.NewUser(), n.NewUser("all")
+	create(t, n, alice, "hidden", true)
+	base := repoPath(alice, "hidden")
+	n.JSON("PUT", base+"/collaborators/"+bob.Name(), alice, map[string]string{"permission": "write"}, http.StatusNoContent, nil)
+	n.JSON("PUT", base+"/subscription", bob, nil, http.StatusOK, nil)
+	n.JSON("POST", base+"/issues", alice, map[string]any{"title": "Secret plan"}, http.StatusCreated, nil)
+
+	var all []struct {
+		ID int64 `json:"id"`
+	}
+	n.JSON("GET", "/api/v1/notifications", bob, nil, http.StatusOK, &all)
+	if len(all) != 1 {
+		t.Fatalf("bob's notifications with his session: %+v, want 1", all)
+	}
+	var tok tokenOut
+	n.JSON("POST", "/api/v1/users/"+bob.Name()+"/tokens", bob, map[string]any{"name": "pub", "scopes": []string{"public-only", "write:notification"}}, http.StatusCreated, &tok)
+	pub := &forgetest.User{Address: bob.Address, Token: tok.SHA1}
+	var list []struct {
+		ID int64 `json:"id"`
+	}
+	n.JSON("GET", "/api/v1/notifications", pub, nil, http.StatusOK, &list)
+	if len(list) != 0 {
+		t.Errorf("public-only notifications: %+v, want none", list)
+	}
+	var count struct{ New int64 }
+	n.JSON("GET", "/api/v1/notifications/new", pub, nil, http.StatusOK, &count)
+	if count.New != 0 {
+		t.Errorf("public-only unread count %d, want 0", count.New)
+	}
+	thread := "/api/v1/notifications/threads/" + strconv.FormatInt(all[0].ID, 10)
+	for _, method := range []string{"GET", "PATCH"} {
+		if res := n.Call(method, thread, pub, nil); res.Status != http.StatusNotFound {
+			t.Errorf("public-only %s of the thread = %d %s, want 404", method, res.Status, res.Body)
+		}
+	}
+	n.JSON("GET", thread, bob, nil, http.StatusOK, nil)
+}
