@@ -44,7 +44,7 @@ var notifyStatuses = map[string]bool{"unread": true, "read": true, "pinned": tru
 // preferences. statuses is the default status set when none is asked for.
 func (a *API) notificationFilter(r *http.Request, id *auth.Identity, statuses []string) (index.NotificationFilter, error) {
 	q := r.URL.Query()
-	f := index.NotificationFilter{User: id.User.Address, Statuses: statuses}
+	f := index.NotificationFilter{User: id.User.Address, Statuses: statuses, PublicOnly: id.PublicOnly()}
 	if q.Get("all") == "true" {
 		f.Statuses = nil
 	}
@@ -193,7 +193,7 @@ func (a *API) unreadCount(r *http.Request, id *auth.Identity) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return a.index.CountNotifications(r.Context(), index.NotificationFilter{User: id.User.Address, Statuses: []string{"unread"}, HideReasons: hidden})
+	return a.index.CountNotifications(r.Context(), index.NotificationFilter{User: id.User.Address, Statuses: []string{"unread"}, HideReasons: hidden, PublicOnly: id.PublicOnly()})
 }
 
 // threadOf is the path's thread id; one that cannot be an id is a 404,
@@ -215,11 +215,29 @@ func (a *API) getNotification(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	t, err := a.index.NotificationByID(r.Context(), id.User.Address, n)
+	t, err := a.threadFor(r, id, n)
 	if err != nil {
-		return notFoundThread(n, err)
+		return err
 	}
 	return reply(w, a.threadJSON(r, t, nil))
+}
+
+// threadFor is the user's thread n; under a public-only token a thread of
+// a private repository is not found, as the repository is not.
+func (a *API) threadFor(r *http.Request, id *auth.Identity, n int64) (index.Notification, error) {
+	t, err := a.index.NotificationByID(r.Context(), id.User.Address, n)
+	if err != nil {
+		return t, notFoundThread(n, err)
+	}
+	if t.Repo != 0 && id.PublicOnly() {
+		if a.forge == nil {
+			return t, notFoundThread(n, index.ErrNoNotification)
+		}
+		if _, _, err := a.forge.RepoByID(r.Context(), id.User.Address, t.Repo); err != nil {
+			return t, notFoundThread(n, index.ErrNoNotification)
+		}
+	}
+	return t, nil
 }
 
 func notFoundThread(n int64, err error) error {
@@ -240,6 +258,9 @@ func (a *API) readNotification(w http.ResponseWriter, r *http.Request) error {
 	}
 	to, err := toStatus(r)
 	if err != nil {
+		return err
+	}
+	if _, err := a.threadFor(r, id, n); err != nil {
 		return err
 	}
 	t, err := a.index.MarkNotification(r.Context(), id.User.Address, n, to)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/usererr"
 )
@@ -62,7 +63,7 @@ func (h *issuesAPI) searchIssues(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	q := r.URL.Query()
-	f := index.IssueSearch{Viewer: viewerOf(r), Query: strings.TrimSpace(q.Get("q"))}
+	f := index.IssueSearch{Viewer: forge.ListViewer(r.Context(), viewerOf(r)), Query: strings.TrimSpace(q.Get("q"))}
 	if f.State, err = stateFilter(r); err != nil {
 		return unprocessable(err)
 	}

@@ -100,7 +100,8 @@ var scopeOrder = func() []string {
 
 // levelOf is what one scope name allows: write:admin, admin and all manage
 // credentials; any other write:* writes; any other read:* (read:admin too:
-// reading must not mint tokens) reads; public-only adds nothing by itself.
+// reading must not mint tokens) reads; public-only adds no level: it
+// narrows what the others reach (see PublicOnly).
 func levelOf(name string) Scope {
 	switch {
 	case name == "admin" || name == "all" || name == "write:admin":
@@ -140,6 +141,13 @@ func (id *Identity) Grants(category string, need Scope) bool {
 		}
 	}
 	return false
+}
+
+// PublicOnly reports whether the identity is a token with Gitea's
+// public-only scope: it reaches public resources only, so the forge answers
+// its private repositories as it answers a stranger's request.
+func (id *Identity) PublicOnly() bool {
+	return id != nil && id.TokenID != 0 && slices.Contains(id.Scopes, "public-only")
 }
 
 // normalizeScopes checks scope names (Gitea's and dForge's aliases) and

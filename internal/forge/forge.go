@@ -518,7 +518,7 @@ func (s *Service) EditIssue(ctx context.Context, actor common.Address, repo inde
 		}
 	}
 	if edit != nil && c.State != "" && common.HexToAddress(is.Author.Address) != actor {
-		perm, err := s.ix.Permission(ctx, repo, actor)
+		perm, err := s.Permission(ctx, repo, actor)
 		if err != nil {
 			return err
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/dforge/dforge/internal/auth"
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/usererr"
@@ -70,7 +71,7 @@ func (s *Service) RepoByID(ctx context.Context, viewer common.Address, id uint64
 }
 
 func (s *Service) visible(ctx context.Context, viewer common.Address, r index.Repo, what string) (index.Repo, Perm, error) {
-	p, err := s.ix.Permission(ctx, r, viewer)
+	p, err := s.Permission(ctx, r, viewer)
 	if err != nil {
 		return index.Repo{}, PermNone, fmt.Errorf("read permission on repository %d: %w", r.ID, err)
 	}
@@ -80,13 +81,30 @@ func (s *Service) visible(ctx context.Context, viewer common.Address, r index.Re
 	return r, p, nil
 }
 
-// Permission is what user may do in r.
+// Permission is what user may do in r. Under a public-only token (the
+// request's identity in ctx) a private repository is no one's: every
+// lookup, API or git, then answers as to a stranger, 404.
 func (s *Service) Permission(ctx context.Context, r index.Repo, user common.Address) (Perm, error) {
+	if r.Private && auth.IdentityFrom(ctx).PublicOnly() {
+		return PermNone, nil
+	}
 	return s.ix.Permission(ctx, r, user)
 }
 
-// Repos lists the repositories f selects that f.Viewer may see.
+// ListViewer is whose private repositories a list across repositories may
+// include: viewer's, or, under a public-only token, no one's (the list then
+// holds what anyone sees).
+func ListViewer(ctx context.Context, viewer common.Address) common.Address {
+	if auth.IdentityFrom(ctx).PublicOnly() {
+		return common.Address{}
+	}
+	return viewer
+}
+
+// Repos lists the repositories f selects that f.Viewer may see (see
+// ListViewer).
 func (s *Service) Repos(ctx context.Context, f index.RepoFilter, p index.Page) ([]index.Repo, int64, error) {
+	f.Viewer = ListViewer(ctx, f.Viewer)
 	return s.ix.Repos(ctx, f, p)
 }
 

@@ -42,6 +42,9 @@ type NotificationFilter struct {
 	BeforeNS      int64  // 0: no bound
 	HideReasons   []string
 	Participating bool // not merely watching
+	// PublicOnly leaves out threads of private repositories (a public-only
+	// token's view).
+	PublicOnly bool
 }
 
 func (f NotificationFilter) where(args *sqlArgs) string {
@@ -79,6 +82,9 @@ func (f NotificationFilter) where(args *sqlArgs) string {
 	}
 	if f.Participating {
 		conds = append(conds, "n.reason <> 'subscribed'")
+	}
+	if f.PublicOnly {
+		conds = append(conds, "NOT EXISTS (SELECT 1 FROM forge_repos pr WHERE pr.id = n.repo_id AND pr.private = TRUE)")
 	}
 	return strings.Join(conds, " AND ")
 }
