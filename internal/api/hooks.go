@@ -316,11 +316,7 @@ func (a *API) getHookDelivery(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) getHookDeliveryIn(w http.ResponseWriter, r *http.Request, sc webhook.Scope) error {
-	id, err := hookPathID(r, "id")
-	if err != nil {
-		return err
-	}
-	delivery, err := hookPathID(r, "delivery")
+	id, delivery, err := deliveryPath(r)
 	if err != nil {
 		return err
 	}
@@ -341,11 +337,7 @@ func (a *API) redeliverHook(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) redeliverHookIn(w http.ResponseWriter, r *http.Request, sc webhook.Scope) error {
-	id, err := hookPathID(r, "id")
-	if err != nil {
-		return err
-	}
-	delivery, err := hookPathID(r, "delivery")
+	id, delivery, err := deliveryPath(r)
 	if err != nil {
 		return err
 	}
@@ -355,4 +347,13 @@ func (a *API) redeliverHookIn(w http.ResponseWriter, r *http.Request, sc webhook
 	}
 	writeJSON(w, http.StatusCreated, toDelivery(d))
 	return nil
+}
+
+// deliveryPath is the hook and delivery ids a delivery's path names.
+func deliveryPath(r *http.Request) (hook, delivery int64, err error) {
+	if hook, err = hookPathID(r, "id"); err != nil {
+		return 0, 0, err
+	}
+	delivery, err = hookPathID(r, "delivery")
+	return hook, delivery, err
 }
