@@ -44,6 +44,8 @@ type API struct {
 	hooks    *webhook.Service  // nil serves no webhook routes
 	// maintainers are the node's team (serve --maintainer), shown at /node/team.
 	maintainers []common.Address
+	// admins are the node's admins and moderators (serve --admin).
+	admins []common.Address
 	version     string
 	sshPort     int // 0: no git over SSH
 }
@@ -75,6 +77,9 @@ type Services struct {
 	// Maintainers are the wallets of the people who run the node, listed
 	// at /node/team; none lists no one.
 	Maintainers []common.Address
+	// Admins are the node's admins and moderators (serve --admin); the
+	// admin and moderation routes answer 404 to everyone else.
+	Admins []common.Address
 	// SSHPort is the port of git over SSH, for ssh_url; 0: none.
 	SSHPort int
 }
@@ -84,7 +89,7 @@ type Services struct {
 func New(log *slog.Logger, s Services, version string) *API {
 	return &API{log: log, vitals: s.Vitals, support: s.Support, pages: s.Pages, markdown: s.Markdown, chain: s.Chain, index: s.Index, auth: s.Auth,
 		forge: s.Forge, git: s.Git, blocks: s.Blocks, hosting: s.Repos, pulls: s.Pulls, replicas: s.Replicas, hooks: s.Hooks,
-		maintainers: uniqueAddresses(s.Maintainers), version: version, sshPort: s.SSHPort}
+		maintainers: uniqueAddresses(s.Maintainers), admins: uniqueAddresses(s.Admins), version: version, sshPort: s.SSHPort}
 }
 
 // Register adds every API route to mux, behind the one bound on query

@@ -29,6 +29,9 @@ type userJSON struct {
 	TwoFactorEnabled bool    `json:"two_factor_enabled"`
 	FollowersCount   int64   `json:"followers_count"`
 	FollowingCount   int64   `json:"following_count"`
+	// IsAdmin is Gitea's field: this node's admin (serve --admin). Only
+	// the user themself is told.
+	IsAdmin bool `json:"is_admin"`
 }
 
 // toUserJSON shapes u; self adds what only the user may see. The id is
@@ -54,7 +57,7 @@ func (a *API) getUser(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, a.withAccount(r, toUserJSON(id.User, true), id.User))
+	return reply(w, a.withAccount(r, a.selfJSON(id.User), id.User))
 }
 
 // withAccount gives j the follow counts of u's account and the creation

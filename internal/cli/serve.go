@@ -43,6 +43,9 @@ type ServeConfig struct {
 	// Maintainers are the wallets of the people who run the node, shown
 	// as its team on the home page.
 	Maintainers []common.Address
+	// Admins are the wallets of the node's admins and moderators: they see
+	// the admin console, the report queue and the support tickets.
+	Admins []common.Address
 	// IPFSListen are the libp2p host's listen multiaddrs (TCP); none means
 	// p2p.DefaultListen, or a free loopback port when that one is taken.
 	IPFSListen []string
@@ -77,6 +80,11 @@ func parseServe(args []string) (ServeConfig, error) {
 		return cfg, fmt.Errorf("DFORGE_MAINTAINERS: %w", err)
 	}
 	fl.Var(maintainers, "maintainer", "wallet `address` of a maintainer of this node, shown as its team; repeat it or separate addresses with commas (env DFORGE_MAINTAINERS)")
+	admins := &addressList{addrs: &cfg.Admins}
+	if err := admins.parse(os.Getenv("DFORGE_ADMINS")); err != nil {
+		return cfg, fmt.Errorf("DFORGE_ADMINS: %w", err)
+	}
+	fl.Var(admins, "admin", "wallet `address` of an admin and moderator of this node (the admin console, reports, support tickets); repeat it or separate addresses with commas (env DFORGE_ADMINS)")
 	emptyBlocks, err := envDuration("DFORGE_EMPTY_BLOCKS")
 	if err != nil {
 		return cfg, err
@@ -295,7 +303,7 @@ func nodeConfig(cfg ServeConfig, log *slog.Logger) (node.Config, error) {
 		DataDir: cfg.DataDir, DB: cfg.DB, RPCAddr: cfg.RPCAddr, P2PAddr: cfg.P2PAddr, EmptyBlocks: cfg.EmptyBlocks,
 		SSHAddr:  cfg.SSHAddr,
 		IPFS:     &node.IPFSConfig{Listen: listen, Peers: peers, Seed: seed},
-		Site:     node.Site{Dist: cfg.Dist, Version: Version, Maintainers: cfg.Maintainers},
+		Site:     node.Site{Dist: cfg.Dist, Version: Version, Maintainers: cfg.Maintainers, Admins: cfg.Admins},
 		Webhooks: node.WebhookConfig{BaseURL: webhookBase(cfg), AllowPrivate: cfg.WebhookAllowPrivate},
 		Log:      log,
 	}, nil

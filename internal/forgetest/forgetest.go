@@ -87,6 +87,7 @@ type Option func(*options)
 
 type options struct {
 	maintainers []common.Address
+	admins      []common.Address
 	postgres    string // admin DSN of a PostgreSQL server; "" is SQLite
 	webhooks    node.WebhookConfig
 	ssh         bool // serve git over SSH on a free loopback port
@@ -102,6 +103,11 @@ func WithWebhooks(cfg node.WebhookConfig) Option {
 // WithMaintainers names the node's maintainers (serve --maintainer).
 func WithMaintainers(addrs ...common.Address) Option {
 	return func(o *options) { o.maintainers = addrs }
+}
+
+// WithAdmins names the node's admins and moderators (serve --admin).
+func WithAdmins(addrs ...common.Address) Option {
+	return func(o *options) { o.admins = addrs }
 }
 
 // WithPostgres keeps the node's SQL in a fresh database on the PostgreSQL
@@ -144,7 +150,7 @@ func Start(t testing.TB, opts ...Option) *Node {
 			return app.Genesis{Params: app.Params{ChainID: 7771, Symbol: "DFG", Decimals: 6, UnbondingBlocks: 2},
 				Operators: []common.Address{operator}}
 		},
-		Site:     node.Site{Dist: fstest.MapFS{"index.html": {Data: []byte("<!doctype html><title>dForge</title>")}}, Version: "test", Maintainers: o.maintainers},
+		Site:     node.Site{Dist: fstest.MapFS{"index.html": {Data: []byte("<!doctype html><title>dForge</title>")}}, Version: "test", Maintainers: o.maintainers, Admins: o.admins},
 		Webhooks: o.webhooks,
 		Log:      Quiet,
 	}

@@ -374,6 +374,8 @@ type Site struct {
 	// Maintainers are the wallets of the people who run the node, listed
 	// as its team at /api/v1/node/team.
 	Maintainers []common.Address
+	// Admins are the wallets of the node's admins and moderators.
+	Admins []common.Address
 }
 
 // repoDirs finds a repository's git directory for webhook payloads,

@@ -99,7 +99,7 @@ func (s *Services) Handler(site Site) (http.Handler, error) {
 func (s *Services) api(site Site) *api.API {
 	svc := api.Services{
 		Vitals: s.Vitals, Support: s.Support, Pages: s.Pages, Markdown: s.Markdown, Chain: s.Chain, Index: s.Index, Auth: s.Auth,
-		Forge: s.Forge, Git: s.GitStore, Blocks: s.Blocks, Repos: s.Repos, Pulls: s.Pulls, Maintainers: site.Maintainers,
+		Forge: s.Forge, Git: s.GitStore, Blocks: s.Blocks, Repos: s.Repos, Pulls: s.Pulls, Maintainers: site.Maintainers, Admins: site.Admins,
 		Hooks: s.Hooks,
 	}
 	if s.Replicator != nil { // a nil pointer in the interface would not read as nil
