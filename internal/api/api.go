@@ -45,9 +45,9 @@ type API struct {
 	// maintainers are the node's team (serve --maintainer), shown at /node/team.
 	maintainers []common.Address
 	// admins are the node's admins and moderators (serve --admin).
-	admins []common.Address
-	version     string
-	sshPort     int // 0: no git over SSH
+	admins  []common.Address
+	version string
+	sshPort int // 0: no git over SSH
 }
 
 // Services are what the API calls into.
