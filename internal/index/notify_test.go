@@ -57,3 +57,42 @@ func TestTransferNotifications(t *testing.T) {
 		}
 	})
 }
+
+// TestLocalNotifications: a node-local event (a direct message) notifies
+// its user only, and a second one makes the read thread unread again.
+func TestLocalNotifications(t *testing.T) {
+	t.Parallel()
+	eachDatabase(t, func(t *testing.T, name, dsn string) {
+		ctx := context.Background()
+		alice, bob := newWallet(), newWallet()
+		ch := openChain(t, t.TempDir(), app.Genesis{Params: testParams})
+		defer ch.Close()
+		st := openStore(t, dsn)
+		defer st.Close()
+		ix := index.New(quiet, st, ch.Client())
+		defer follow(t, ix)()
+
+		n := index.LocalNotification{User: bob.addr, Thread: "message:7", SubjectType: "Message", Reason: "message", Title: "hello", Actor: alice.addr, Number: 7}
+		if err := ix.NotifyLocal(ctx, index.LocalNotification{User: bob.addr, Thread: "local:message:7"}); err == nil {
+			t.Fatal("a thread given with its prefix was accepted")
+		}
+		if err := ix.NotifyLocal(ctx, n); err != nil {
+			t.Fatalf("notify bob: %v", err)
+		}
+		unread := index.NotificationFilter{User: bob.addr, Statuses: []string{"unread"}}
+		if _, err := ix.MarkNotifications(ctx, unread, "read"); err != nil {
+			t.Fatalf("mark read: %v", err)
+		}
+		n.Title = "hello again"
+		if err := ix.NotifyLocal(ctx, n); err != nil {
+			t.Fatalf("notify bob again: %v", err)
+		}
+		got, total, err := ix.Notifications(ctx, unread, index.Page{Number: 1, Limit: 10})
+		if err != nil || total != 1 || got[0].Title != "hello again" || got[0].SubjectType != "Message" || got[0].Number != 7 || got[0].Actor != alice.addr.Hex() {
+			t.Fatalf("bob's unread: %+v (total %d) %v", got, total, err)
+		}
+		if c, _ := ix.CountNotifications(ctx, index.NotificationFilter{User: alice.addr}); c != 0 {
+			t.Fatalf("alice has %d notifications of bob's message", c)
+		}
+	})
+}

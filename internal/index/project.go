@@ -87,10 +87,14 @@ func (ix *Index) reset(ctx context.Context) error {
 	}
 	defer tx.Rollback()
 	defer ix.changed() // once committed (or not): see readcache.go
-	for _, table := range append([]string{"chain_index", "chain_txs", "chain_blocks", "chain_accounts", "chain_nodes", "notifications"}, govTables...) {
+	for _, table := range append([]string{"chain_index", "chain_txs", "chain_blocks", "chain_accounts", "chain_nodes"}, govTables...) {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
 			return fmt.Errorf("empty %s: %w", table, err)
 		}
+	}
+	// Node-local notifications (messages, tickets) are not the chain's.
+	if _, err := tx.ExecContext(ctx, "DELETE FROM notifications WHERE thread NOT LIKE '"+LocalThreadPrefix+"%'"); err != nil {
+		return fmt.Errorf("empty notifications: %w", err)
 	}
 	if err := resetForge(ctx, tx); err != nil {
 		return err
