@@ -55,6 +55,26 @@ func TestServeOriginFlags(t *testing.T) {
 	}
 }
 
+func TestServeAdminFlag(t *testing.T) {
+	const a, b = "0x00000000000000000000000000000000000000aa", "0x00000000000000000000000000000000000000bb"
+	t.Setenv("DFORGE_ADMINS", a)
+	cfg, err := parseServe(nil)
+	if err != nil || len(cfg.Admins) != 1 || !strings.EqualFold(cfg.Admins[0].Hex(), a) {
+		t.Fatalf("admins from env = %v, %v", cfg.Admins, err)
+	}
+	cfg, err = parseServe([]string{"--admin", b})
+	if err != nil || len(cfg.Admins) != 1 || !strings.EqualFold(cfg.Admins[0].Hex(), b) {
+		t.Fatalf("the flag must replace env: %v, %v", cfg.Admins, err)
+	}
+	if _, err := parseServe([]string{"--admin", "alice"}); err == nil {
+		t.Fatal("--admin accepted a value that is not a wallet address")
+	}
+	t.Setenv("DFORGE_ADMINS", "nope")
+	if _, err := parseServe(nil); err == nil {
+		t.Fatal("DFORGE_ADMINS accepted a value that is not a wallet address")
+	}
+}
+
 func TestServeDefaults(t *testing.T) {
 	t.Setenv("DFORGE_ADDR", "")
 	t.Setenv("DFORGE_DATA", "")
