@@ -165,6 +165,7 @@ func TestForgeRebuildEqualsLive(t *testing.T) {
 		if err != nil || !secret.Private || secret.ID != forge.PrivateIDBase+1 {
 			t.Fatalf("private repository = %+v %v", secret, err)
 		}
+		checkActivity(t, ix, alice, bob)
 
 		// 3. Rebuilt from the blocks, into a fresh database (with the same
 		// private entries) and into the live one.
@@ -226,5 +227,48 @@ func TestRefusedForgeActionUsesTheNonce(t *testing.T) {
 	}
 	if list, total, _ := ix.Repos(ctx, index.RepoFilter{}, index.Page{Number: 1, Limit: 5}); total != 0 || len(list) != 0 {
 		t.Fatalf("repositories = %+v", list)
+	}
+}
+
+// checkActivity checks the activity projection of TestForgeRebuildEqualsLive:
+// every verb in the public list, nothing of the deleted repository nor of
+// the private one, which its owner alone sees.
+func checkActivity(t *testing.T, ix *index.Index, owner, stranger common.Address) {
+	t.Helper()
+	ctx := context.Background()
+	all := index.Page{Number: 1, Limit: 100}
+	public, _, err := ix.RecentActivity(ctx, all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	verbs := map[string]bool{}
+	for _, a := range public {
+		verbs[a.Type] = true
+		if a.Repo.ID == 2 || a.Repo.Private {
+			t.Fatalf("public activity holds %+v", a)
+		}
+	}
+	for _, v := range []string{"repo.create", "push", "issue.open", "pr.open", "comment", "review", "pr.merge"} {
+		if !verbs[v] {
+			t.Errorf("public activity has no %s: %+v", v, public)
+		}
+	}
+	private := func(viewer common.Address) (n int) {
+		list, _, err := ix.Activities(ctx, index.ActivityFilter{Viewer: viewer}, all)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range list {
+			if a.Repo.Private {
+				n++
+			}
+		}
+		return n
+	}
+	if n := private(owner); n != 3 {
+		t.Errorf("the owner sees %d private actions, want 3 (create, issue, comment)", n)
+	}
+	if n := private(stranger); n != 0 {
+		t.Errorf("a stranger sees %d private actions", n)
 	}
 }
