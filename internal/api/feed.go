@@ -28,8 +28,10 @@ func (a *API) registerFeed(mux *http.ServeMux) {
 // listMyFeed lists, newest first, the signed-in user's own actions and
 // those of the accounts they follow and in the repositories they watch or
 // star: repositories created, issues and pull requests opened, comments,
-// reviews, merges and pushes. Private repositories' actions appear only
-// to those who may read them, and never under a public-only token.
+// reviews, merges and pushes, in the shape of GET /activity. This route is
+// dForge's own; Gitea's nearest is /users/{username}/activities/feeds.
+// Private repositories' actions appear only to those who may read them,
+// and never under a public-only token.
 func (a *API) listMyFeed(w http.ResponseWriter, r *http.Request) error {
 	id, err := requireUser(r)
 	if err != nil {
