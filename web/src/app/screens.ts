@@ -3,7 +3,7 @@ import { lazyScreen, type LazyScreen } from './lazyScreen'
 // One entry per screen of the route table (routes.json names them). Each is
 // its own chunk, fetched on first visit or when a link to it is hovered.
 export const screens = {
-  home: lazyScreen(() => import('@/features/home/HomeScreen'), 'home'),
+  home: lazyScreen(() => import('@/features/home/HomeScreen'), ['home', 'feed']),
   info: lazyScreen(() => import('@/features/content/InfoScreen')),
   explore: lazyScreen(() => import('@/features/repositories/ExploreScreen'), ['repositories', 'issues', 'wallet']),
   repository: lazyScreen(() => import('@/features/repositories/RepositoryScreen'), ['repositories', 'code', 'issues']),

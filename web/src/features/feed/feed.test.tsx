@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { preloadNamespaces, renderScreen, signIn, stubFetch, WALLET } from '@/test/render'
 import FeedScreen from './FeedScreen'
+import { FeedLink } from './index'
 import type { FeedItem } from './api'
 
 preloadNamespaces('feed')
@@ -69,5 +70,14 @@ describe('FeedScreen', () => {
     signIn(WALLET)
     renderScreen(<FeedScreen />, '/feed')
     expect(await screen.findByRole('alert')).toBeTruthy()
+  })
+
+  it('links Home to the feed for a signed-in user only', async () => {
+    const { unmount } = renderScreen(<FeedLink />, '/')
+    expect(screen.queryByRole('link')).toBeNull()
+    unmount()
+    signIn(WALLET)
+    renderScreen(<FeedLink />, '/')
+    expect((await screen.findByRole('link', { name: 'Your feed' })).getAttribute('href')).toBe('/feed')
   })
 })
