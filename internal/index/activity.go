@@ -70,8 +70,10 @@ type ActivityFilter struct {
 }
 
 func (f ActivityFilter) where(args *sqlArgs) string {
-	v := args.add(f.Viewer.Hex())
-	conds := []string{readableRepo("r", v)}
+	conds := []string{"r.private = FALSE"}
+	if f.Viewer != (common.Address{}) {
+		conds[0] = readableRepo("r", args.add(f.Viewer.Hex()))
+	}
 	if f.FeedOf != nil {
 		me := args.add(f.FeedOf.Hex())
 		conds = append(conds, `(a.actor = `+me+`
@@ -113,6 +115,10 @@ var activityColumns = `a.verb, a.actor, ` + userExpr("ua") + `, r.id, r.owner, `
 const activityFrom = `forge_activity a JOIN forge_repos r ON r.id = a.repo_id
 	LEFT JOIN chain_accounts ua ON ua.address = a.actor LEFT JOIN chain_accounts oa ON oa.address = r.owner`
 
+// activityCountFrom is what the filter reads, for a total without the
+// names' joins.
+const activityCountFrom = `forge_activity a JOIN forge_repos r ON r.id = a.repo_id`
+
 // Newest first. Chain heights and the private store's sequence numbers
 // are not comparable, times are; within a block, by verb, then key.
 const activityOrder = "a.time_ns DESC, a.height DESC, a.ord DESC, a.k DESC, a.repo_id DESC"
@@ -145,9 +151,9 @@ func (ix *Index) Activities(ctx context.Context, f ActivityFilter, p Page) ([]Ac
 	key := readKey("activity", where, append(args[:len(args):len(args)], p.Number, p.Limit)...)
 	page, err := rememberSized(ix, key, func() (activityPage, error) {
 		out := []Activity{}
-		total, err := ix.page(ctx, activityColumns, activityFrom, where, activityOrder, args, p,
-			func(rows *sql.Rows, total *int64) error {
-				a, err := scanActivity(rows, total)
+		total, err := ix.listPage(ctx, activityColumns, activityFrom, activityCountFrom, where, activityOrder, args, p,
+			func(rows *sql.Rows) error {
+				a, err := scanActivity(rows)
 				out = append(out, a)
 				return err
 			})
@@ -159,12 +165,12 @@ func (ix *Index) Activities(ctx context.Context, f ActivityFilter, p Page) ([]Ac
 	return append([]Activity{}, page.items...), page.total, nil
 }
 
-func scanActivity(rows *sql.Rows, total *int64) (Activity, error) {
+func scanActivity(rows *sql.Rows) (Activity, error) {
 	var a Activity
 	var actor, actorName, owner, ownerName, detail string
 	var repo, number, k, ns int64
 	err := rows.Scan(&a.Type, &actor, &actorName, &repo, &owner, &ownerName, &a.Repo.Name, &a.Repo.Private, &number, &a.IsPull,
-		&a.Title, &detail, &a.Content, &k, &a.Height, &ns, total)
+		&a.Title, &detail, &a.Content, &k, &a.Height, &ns)
 	if err != nil {
 		return a, err
 	}

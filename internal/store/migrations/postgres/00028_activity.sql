@@ -23,7 +23,7 @@ CREATE TABLE forge_activity (
 );
 -- The public list (newest first), a followed account's actions and a
 -- watched or starred repository's.
-CREATE INDEX forge_activity_time ON forge_activity (time_ns, height, ord, k);
+CREATE INDEX forge_activity_time ON forge_activity (time_ns, height, ord, k, repo_id);
 CREATE INDEX forge_activity_actor ON forge_activity (actor, time_ns);
 CREATE INDEX forge_activity_repo ON forge_activity (repo_id, time_ns);
 
