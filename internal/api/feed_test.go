@@ -42,7 +42,15 @@ func hasLine(lines []string, want string) bool {
 
 func TestFeed(t *testing.T) {
 	t.Parallel()
-	n := &issuesNode{Node: forgetest.Start(t), t: t}
+	for name, opts := range forgetest.Stores() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			testFeed(t, &issuesNode{Node: forgetest.Start(t, opts...), t: t})
+		})
+	}
+}
+
+func testFeed(t *testing.T, n *issuesNode) {
 	alice, bob, carol, dave := n.NewUser(), n.NewUser("all"), n.NewUser(), n.NewUser()
 	n.repo(alice, "lamp", false)
 	n.repo(alice, "vault", true)
