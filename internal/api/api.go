@@ -141,6 +141,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.registerRepoLists(mux)
 	a.registerSearch(mux)
 	a.registerActivity(mux)
+	a.registerFeed(mux)
 	a.registerNotifications(mux)
 	mux.HandleFunc("/api/", a.serve(a.notFound))
 }

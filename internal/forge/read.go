@@ -108,6 +108,14 @@ func (s *Service) Repos(ctx context.Context, f index.RepoFilter, p index.Page) (
 	return s.ix.Repos(ctx, f, p)
 }
 
+// Activities lists the actions f selects, newest first, with the private
+// repositories' among them only where viewer may read them (see
+// ListViewer): f.Viewer is set here, whatever the caller put there.
+func (s *Service) Activities(ctx context.Context, viewer common.Address, f index.ActivityFilter, p index.Page) ([]index.Activity, int64, error) {
+	f.Viewer = ListViewer(ctx, viewer)
+	return s.ix.Activities(ctx, f, p)
+}
+
 // Index is the projection the service reads, for the detailed reads
 // (issues, comments, pull requests, reviews, labels) once a caller has
 // checked the repository is visible with Repo or RepoByID.

@@ -5,17 +5,23 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"hash/fnv"
+	"strings"
 	"time"
+
+	"github.com/ethereum/go-ethereum/common"
 )
 
-// Node-wide reads over the forge projection for the home page: the recent
-// activity feed and the most active contributors. Both cover public
-// repositories only: a private repository's rows (and anything about
-// them) never appear, whoever asks.
+// Reads over the activity projection (forge_activity, written by
+// activity_project.go): Home's public list, a signed-in user's feed and
+// Gitea's user and repository feeds are one query with different filters.
+// A private repository's rows appear only to those who may read it.
 
-// Activity is one public forge action: a repository created, an issue or
-// pull request opened, a comment, a review, a merge or a push.
+// Activity is one forge action: a repository created, an issue or pull
+// request opened, a comment, a review, a merge or a push.
 type Activity struct {
+	// ID is the same on every node for the same action (see activityID).
+	ID int64 `json:"id"`
 	// Type is repo.create, issue.open, pr.open, comment, review,
 	// pr.merge or push.
 	Type  string       `json:"type"`
@@ -29,9 +35,13 @@ type Activity struct {
 	// State is a review's verdict: approve, request_changes or comment.
 	State string `json:"state,omitempty"`
 	// Ref is the ref a push updated (refs/heads/main).
-	Ref    string `json:"ref,omitempty"`
-	Height int64  `json:"height"`
-	Time   string `json:"time"`
+	Ref string `json:"ref,omitempty"`
+	// CommentID and Content are a comment's id and its first 200
+	// characters.
+	CommentID uint64 `json:"commentId,omitempty"`
+	Content   string `json:"content,omitempty"`
+	Height    int64  `json:"height"`
+	Time      string `json:"time"`
 }
 
 // ActivityRepo names the repository an action happened in.
@@ -40,82 +50,131 @@ type ActivityRepo struct {
 	Owner    string `json:"owner"`
 	Name     string `json:"name"`
 	FullName string `json:"fullName"`
+	Private  bool   `json:"private,omitempty"`
 }
 
-// activityUnion lists every action with the same columns: kind, ord (the
-// order of kinds within one block, for a stable sort), actor, repo_id,
-// number, is_pull, title, detail (a review's state, a push's ref),
-// height, time_ns and k (the row's own key, the last tiebreak).
-const activityUnion = `
-	SELECT 'repo.create' AS kind, 0 AS ord, r.owner AS actor, r.id AS repo_id, 0 AS number, FALSE AS is_pull,
-		'' AS title, '' AS detail, r.created_height AS height, r.created_time_ns AS time_ns, r.id AS k
-	FROM forge_repos r
-	UNION ALL
-	SELECT 'push', 1, u.pusher, u.repo_id, 0, FALSE, '', u.ref, u.height, u.time_ns, u.id
-	FROM forge_ref_updates u
-	UNION ALL
-	SELECT CASE WHEN i.is_pull THEN 'pr.open' ELSE 'issue.open' END, 2, i.author, i.repo_id, i.number, i.is_pull,
-		i.title, '', i.created_height, i.created_time_ns, i.number
-	FROM forge_issues i
-	UNION ALL
-	SELECT 'comment', 3, c.author, c.repo_id, c.number, i.is_pull, i.title, '', c.height, c.time_ns, c.id
-	FROM forge_comments c JOIN forge_issues i ON i.repo_id = c.repo_id AND i.number = c.number
-	UNION ALL
-	SELECT 'review', 4, v.author, v.repo_id, v.number, TRUE, i.title, v.state, v.height, v.time_ns, v.id
-	FROM forge_reviews v JOIN forge_issues i ON i.repo_id = v.repo_id AND i.number = v.number
-	UNION ALL
-	SELECT 'pr.merge', 5, p.merged_by, p.repo_id, p.number, TRUE, i.title, '', p.merged_height, p.merged_time_ns, p.number
-	FROM forge_pulls p JOIN forge_issues i ON i.repo_id = p.repo_id AND i.number = p.number
-	WHERE p.merged = TRUE AND p.merged_height IS NOT NULL AND p.merged_time_ns IS NOT NULL`
+// ActivityFilter selects actions. Viewer is whose private repositories
+// may appear (the zero address: public ones only); a repository made
+// private after the fact drops out, as the filter is on its current row.
+type ActivityFilter struct {
+	Viewer common.Address
+	// FeedOf selects what that account follows: its own actions, those
+	// of the accounts it follows, and those in repositories it watches or
+	// stars.
+	FeedOf *common.Address
+	// Actor selects one account's actions; Repo one repository's.
+	Actor *common.Address
+	Repo  uint64
+	// SinceNS and BeforeNS bound the time (0: unbounded).
+	SinceNS, BeforeNS int64
+}
 
-var activityColumns = `a.kind, a.actor, ` + userExpr("ua") + `, r.id, r.owner, ` + userExpr("oa") +
-	`, r.name, a.number, a.is_pull, a.title, a.detail, a.height, a.time_ns`
+func (f ActivityFilter) where(args *sqlArgs) string {
+	conds := []string{"r.private = FALSE"}
+	if f.Viewer != (common.Address{}) {
+		conds[0] = readableRepo("r", args.add(f.Viewer.Hex()))
+	}
+	if f.FeedOf != nil {
+		me := args.add(f.FeedOf.Hex())
+		conds = append(conds, `(a.actor = `+me+`
+			OR a.actor IN (SELECT followed FROM forge_follows WHERE follower = `+me+`)
+			OR a.repo_id IN (SELECT repo_id FROM forge_stars WHERE user_address = `+me+`)
+			OR a.repo_id IN (SELECT repo_id FROM forge_watches WHERE user_address = `+me+`))`)
+	}
+	if f.Actor != nil {
+		conds = append(conds, "a.actor = "+args.add(f.Actor.Hex()))
+	}
+	if f.Repo != 0 {
+		conds = append(conds, "a.repo_id = "+args.add(int64(f.Repo)))
+	}
+	if f.SinceNS != 0 {
+		conds = append(conds, "a.time_ns >= "+args.add(f.SinceNS))
+	}
+	if f.BeforeNS != 0 {
+		conds = append(conds, "a.time_ns < "+args.add(f.BeforeNS))
+	}
+	return strings.Join(conds, " AND ")
+}
 
-// The private filter is on the repository each row joins, so it also
-// holds for a repository that became private after the fact.
-const activityFrom = `(` + activityUnion + `) a JOIN forge_repos r ON r.id = a.repo_id
+// readableRepo is the condition that the viewer (the placeholder v) may
+// read the repository r: it is public, or theirs, or they collaborate on
+// it, or a team of its organization holding it counts them in, as
+// Permission decides one at a time. The zero address reads public ones.
+func readableRepo(r, v string) string {
+	return `(` + r + `.private = FALSE OR ` + r + `.owner = ` + v + `
+		OR EXISTS (SELECT 1 FROM forge_collaborators c WHERE c.repo_id = ` + r + `.id AND c.user_address = ` + v + `)
+		OR EXISTS (SELECT 1 FROM forge_teams t JOIN forge_team_members m ON m.team_id = t.id
+			JOIN forge_orgs o ON o.id = t.org_id
+			WHERE m.user_address = ` + v + ` AND o.address = ` + r + `.owner
+			AND (t.includes_all_repos OR EXISTS (SELECT 1 FROM forge_team_repos tr WHERE tr.team_id = t.id AND tr.repo_id = ` + r + `.id))))`
+}
+
+var activityColumns = `a.verb, a.actor, ` + userExpr("ua") + `, r.id, r.owner, ` + userExpr("oa") +
+	`, r.name, r.private, a.number, a.is_pull, a.title, a.detail, a.content, a.k, a.height, a.time_ns`
+
+const activityFrom = `forge_activity a JOIN forge_repos r ON r.id = a.repo_id
 	LEFT JOIN chain_accounts ua ON ua.address = a.actor LEFT JOIN chain_accounts oa ON oa.address = r.owner`
 
-// RecentActivity lists the public repositories' actions, newest first
-// (by height, then kind and key within a block). A page is kept until the
-// projection changes (readcache.go), so the home page's feed is read from
-// SQL once per change however often it is asked for.
-func (ix *Index) RecentActivity(ctx context.Context, p Page) ([]Activity, int64, error) {
-	type activityPage struct {
-		items []Activity
-		total int64
+// activityCountFrom is what the filter reads, for a total without the
+// names' joins.
+const activityCountFrom = `forge_activity a JOIN forge_repos r ON r.id = a.repo_id`
+
+// Newest first. Chain heights and the private store's sequence numbers
+// are not comparable, times are; within a block, by verb, then key.
+const activityOrder = "a.time_ns DESC, a.height DESC, a.ord DESC, a.k DESC, a.repo_id DESC"
+
+type activityPage struct {
+	items []Activity
+	total int64
+}
+
+func (pg activityPage) size() int64 {
+	n := int64(0)
+	for _, a := range pg.items {
+		n += int64(len(a.Title)+len(a.Ref)+len(a.Content)+len(a.Repo.FullName)) + 256
 	}
-	page, err := rememberSized(ix, readKey("activity", "", p.Number, p.Limit), func() (activityPage, error) {
+	return n
+}
+
+// RecentActivity lists the public repositories' actions, newest first:
+// the home page's list.
+func (ix *Index) RecentActivity(ctx context.Context, p Page) ([]Activity, int64, error) {
+	return ix.Activities(ctx, ActivityFilter{}, p)
+}
+
+// Activities lists the actions f selects, newest first. A page is kept
+// until the projection changes (readcache.go), so the home page's list is
+// read from SQL once per change however often it is asked for.
+func (ix *Index) Activities(ctx context.Context, f ActivityFilter, p Page) ([]Activity, int64, error) {
+	var args sqlArgs
+	where := f.where(&args)
+	key := readKey("activity", where, append(args[:len(args):len(args)], p.Number, p.Limit)...)
+	page, err := rememberSized(ix, key, func() (activityPage, error) {
 		out := []Activity{}
-		total, err := ix.page(ctx, activityColumns, activityFrom, "r.private = FALSE", "a.height DESC, a.ord DESC, a.k DESC, a.repo_id DESC",
-			nil, p, func(rows *sql.Rows, total *int64) error {
-				a, err := scanActivity(rows, total)
+		total, err := ix.listPage(ctx, activityColumns, activityFrom, activityCountFrom, where, activityOrder, args, p,
+			func(rows *sql.Rows) error {
+				a, err := scanActivity(rows)
 				out = append(out, a)
 				return err
 			})
 		return activityPage{out, total}, err
-	}, func(pg activityPage) int64 {
-		n := int64(0)
-		for _, a := range pg.items {
-			n += int64(len(a.Title)+len(a.Ref)+len(a.Repo.FullName)) + 256
-		}
-		return n
-	})
+	}, activityPage.size)
 	if err != nil {
-		return nil, 0, fmt.Errorf("list recent activity: %w", err)
+		return nil, 0, fmt.Errorf("list activity: %w", err)
 	}
 	return append([]Activity{}, page.items...), page.total, nil
 }
 
-func scanActivity(rows *sql.Rows, total *int64) (Activity, error) {
+func scanActivity(rows *sql.Rows) (Activity, error) {
 	var a Activity
 	var actor, actorName, owner, ownerName, detail string
-	var repo, number, ns int64
-	err := rows.Scan(&a.Type, &actor, &actorName, &repo, &owner, &ownerName, &a.Repo.Name, &number, &a.IsPull, &a.Title, &detail,
-		&a.Height, &ns, total)
+	var repo, number, k, ns int64
+	err := rows.Scan(&a.Type, &actor, &actorName, &repo, &owner, &ownerName, &a.Repo.Name, &a.Repo.Private, &number, &a.IsPull,
+		&a.Title, &detail, &a.Content, &k, &a.Height, &ns)
 	if err != nil {
 		return a, err
 	}
+	a.ID = activityID(uint64(repo), a.Type, uint64(k))
 	a.Actor = user(actor, actorName)
 	a.Repo.ID, a.Repo.Owner = uint64(repo), user(owner, ownerName).Username
 	a.Repo.FullName = a.Repo.Owner + "/" + a.Repo.Name
@@ -125,8 +184,19 @@ func scanActivity(rows *sql.Rows, total *int64) (Activity, error) {
 		a.State = detail
 	case "push":
 		a.Ref = detail
+	case "comment":
+		a.CommentID = uint64(k)
 	}
 	return a, nil
+}
+
+// activityID is a row's number for clients that want one (Gitea's
+// Activity.id): a hash of its key, cut to 52 bits so JavaScript reads it
+// exactly, the same on every node without a counter.
+func activityID(repo uint64, verb string, k uint64) int64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d/%s/%d", repo, verb, k)
+	return int64(h.Sum64() >> 12)
 }
 
 // Contributor is an account's contributions to public repositories over a

@@ -3,7 +3,10 @@ package index_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	abci "github.com/cometbft/cometbft/abci/types"
@@ -16,6 +19,7 @@ import (
 	"github.com/dforge/dforge/internal/forge/private"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/index/indextest"
+	"github.com/dforge/dforge/internal/store"
 )
 
 const (
@@ -116,6 +120,15 @@ func TestForgeRebuildEqualsLive(t *testing.T) {
 		act(bob, "org.create", map[string]any{"name": "gone"})
 		act(bob, "org.delete", map[string]any{"org": 2})
 		act(carol, "org.create", map[string]any{"name": "Gone"})
+		// A comment edited and one deleted: the activity follows both.
+		act(bob, "issue.comment", map[string]any{"repo": 1, "number": 2, "body": "first words"})
+		act(bob, "issue.comment", map[string]any{"repo": 1, "number": 2, "body": "regret"})
+		on2, _, err := ix.Comments(ctx, 1, 2, index.Page{Number: 1, Limit: 10})
+		if err != nil || len(on2) != 2 {
+			t.Fatalf("comments on #2: %+v %v", on2, err)
+		}
+		act(bob, "comment.edit", map[string]any{"repo": 1, "comment": on2[0].ID, "body": "second words"})
+		act(bob, "comment.delete", map[string]any{"repo": 1, "comment": on2[1].ID})
 		if err := ix.ProjectPrivate(ctx, privateEntries(t, alice)...); err != nil {
 			t.Fatal(err)
 		}
@@ -165,6 +178,7 @@ func TestForgeRebuildEqualsLive(t *testing.T) {
 		if err != nil || !secret.Private || secret.ID != forge.PrivateIDBase+1 {
 			t.Fatalf("private repository = %+v %v", secret, err)
 		}
+		checkActivity(t, ix, alice, bob)
 
 		// 3. Rebuilt from the blocks, into a fresh database (with the same
 		// private entries) and into the live one.
@@ -192,6 +206,7 @@ func TestForgeRebuildEqualsLive(t *testing.T) {
 			t.Fatal(err)
 		}
 		indextest.SameDump(t, "rebuild in place", indextest.Dump(t, live), want)
+		checkBackfill(t, live, name)
 		// Private entries projected twice are written once.
 		if err := rix.ProjectPrivate(ctx, privateEntries(t, alice)...); err != nil {
 			t.Fatal(err)
@@ -226,5 +241,106 @@ func TestRefusedForgeActionUsesTheNonce(t *testing.T) {
 	}
 	if list, total, _ := ix.Repos(ctx, index.RepoFilter{}, index.Page{Number: 1, Limit: 5}); total != 0 || len(list) != 0 {
 		t.Fatalf("repositories = %+v", list)
+	}
+}
+
+// checkActivity checks the activity projection of TestForgeRebuildEqualsLive:
+// every verb in the public list, nothing of the deleted repository nor of
+// the private one, which its owner alone sees.
+func checkActivity(t *testing.T, ix *index.Index, owner, stranger common.Address) {
+	t.Helper()
+	ctx := context.Background()
+	all := index.Page{Number: 1, Limit: 100}
+	public, _, err := ix.RecentActivity(ctx, all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	verbs := map[string]bool{}
+	for _, a := range public {
+		verbs[a.Type] = true
+		if a.Repo.ID == 2 || a.Repo.Private {
+			t.Fatalf("public activity holds %+v", a)
+		}
+	}
+	for _, a := range public {
+		if a.Type == "comment" && (a.Content == "regret" || a.Content == "first words") {
+			t.Errorf("a deleted or edited comment shows as it was: %+v", a)
+		}
+	}
+	for _, v := range []string{"repo.create", "push", "issue.open", "pr.open", "comment", "review", "pr.merge"} {
+		if !verbs[v] {
+			t.Errorf("public activity has no %s: %+v", v, public)
+		}
+	}
+	private := func(viewer common.Address) (n int) {
+		list, _, err := ix.Activities(ctx, index.ActivityFilter{Viewer: viewer}, all)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range list {
+			if a.Repo.Private {
+				n++
+			}
+		}
+		return n
+	}
+	if n := private(owner); n != 3 {
+		t.Errorf("the owner sees %d private actions, want 3 (create, issue, comment)", n)
+	}
+	if n := private(stranger); n != 0 {
+		t.Errorf("a stranger sees %d private actions", n)
+	}
+}
+
+// checkBackfill empties forge_activity and fills it again with migration
+// 00028's statements, as a node that had the forge tables before the
+// activity table gets it: the same rows as the indexer's, but for the
+// creator of a repository, which the migration takes to be its owner.
+func checkBackfill(t *testing.T, st *store.Store, dialect string) {
+	t.Helper()
+	const rows = `SELECT repo_id, verb, k, ord, CASE WHEN verb = 'repo.create' THEN '' ELSE actor END, number, is_pull, title, detail,
+		content, height, time_ns FROM forge_activity ORDER BY repo_id, verb, k`
+	dump := func() []string {
+		t.Helper()
+		r, err := st.DB().Query(rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		var out []string
+		for r.Next() {
+			v := make([]any, 12)
+			ptrs := make([]any, len(v))
+			for i := range v {
+				ptrs[i] = &v[i]
+			}
+			if err := r.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, fmt.Sprint(v...))
+		}
+		return out
+	}
+	want := dump()
+	if len(want) == 0 {
+		t.Fatal("no activity to compare")
+	}
+	sqlText, err := os.ReadFile(filepath.Join("..", "store", "migrations", dialect, "00028_activity.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := strings.Split(string(sqlText), "-- +goose Down")[0]
+	if _, err := st.DB().Exec(`DELETE FROM forge_activity`); err != nil {
+		t.Fatal(err)
+	}
+	for _, stmt := range strings.Split(up, ";\n") {
+		if i := strings.Index(stmt, "INSERT INTO"); i >= 0 {
+			if _, err := st.DB().Exec(stmt[i:]); err != nil {
+				t.Fatalf("backfill: %v\n%s", err, stmt[i:])
+			}
+		}
+	}
+	if got := dump(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("backfilled activity:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

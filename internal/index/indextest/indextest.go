@@ -34,6 +34,7 @@ var Tables = map[string]string{
 	"forge_reviews":         "id",
 	"forge_review_comments": "id",
 	"forge_ref_updates":     "id",
+	"forge_activity":        "repo_id, verb, k",
 	// Organizations and teams.
 	"forge_orgs":         "id",
 	"forge_teams":        "id",

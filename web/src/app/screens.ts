@@ -3,7 +3,7 @@ import { lazyScreen, type LazyScreen } from './lazyScreen'
 // One entry per screen of the route table (routes.json names them). Each is
 // its own chunk, fetched on first visit or when a link to it is hovered.
 export const screens = {
-  home: lazyScreen(() => import('@/features/home/HomeScreen'), 'home'),
+  home: lazyScreen(() => import('@/features/home/HomeScreen'), ['home', 'feed']),
   info: lazyScreen(() => import('@/features/content/InfoScreen')),
   explore: lazyScreen(() => import('@/features/repositories/ExploreScreen'), ['repositories', 'issues', 'wallet']),
   repository: lazyScreen(() => import('@/features/repositories/RepositoryScreen'), ['repositories', 'code', 'issues']),
@@ -48,6 +48,7 @@ export const screens = {
   forumTopic: lazyScreen(() => import('@/features/community/ForumTopicScreen'), 'community'),
   events: lazyScreen(() => import('@/features/community/EventsScreen'), 'community'),
   notifications: lazyScreen(() => import('@/features/notifications/NotificationsScreen'), 'notifications'),
+  feed: lazyScreen(() => import('@/features/feed/FeedScreen'), 'feed'),
   search: lazyScreen(() => import('@/features/search/SearchScreen'), 'search'),
   leaderboard: lazyScreen(() => import('@/features/rewards/LeaderboardScreen'), 'rewards'),
   analytics: lazyScreen(() => import('@/features/analytics/AnalyticsScreen'), 'analytics'),

@@ -4,6 +4,7 @@ import { Trans, useTranslation } from 'react-i18next'
 import { EmptyState } from '@/components/EmptyState'
 import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
+import { FeedLink } from '@/features/feed'
 import { repoHref } from '@/lib/forge/api'
 import { useForgeFormat } from '@/lib/forge/format'
 import { shortAddress } from '@/lib/chain/address'
@@ -54,11 +55,14 @@ export function RecentActivity() {
         return items.length === 0 ? (
           <EmptyState message={t('activity.empty')} />
         ) : (
-          <ul className="home-list activity-list">
-            {items.map((a) => (
-              <ActivityItem key={`${a.height}-${a.type}-${a.repo.id}-${a.number ?? ''}-${a.ref ?? ''}-${a.time}`} item={a} />
-            ))}
-          </ul>
+          <>
+            <ul className="home-list activity-list">
+              {items.map((a) => (
+                <ActivityItem key={`${a.height}-${a.type}-${a.repo.id}-${a.number ?? ''}-${a.ref ?? ''}-${a.time}`} item={a} />
+              ))}
+            </ul>
+            <FeedLink />
+          </>
         )
       }}
     </QueryState>

@@ -1,0 +1,102 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/big"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/store"
+	"github.com/dforge/dforge/internal/store/storetest"
+)
+
+// BenchmarkActivity reads pages of the activity projection holding
+// 200,000 actions by 1,000 accounts in 1,000 repositories: Home's public
+// first page, and the first and a deep page of the feed of an account
+// that follows 50 of them and stars 20 repositories. The read cache is
+// bypassed, so each read is the SQL query. Run it with
+//
+//	go test ./internal/index -run '^$' -bench BenchmarkActivity -benchtime 50x
+//
+// (under scripts/with-postgres.sh for PostgreSQL too).
+func BenchmarkActivity(b *testing.B) {
+	dsns := map[string]string{"sqlite": filepath.Join(b.TempDir(), "bench.db")}
+	if admin := os.Getenv("DFORGE_TEST_PG"); admin != "" {
+		dsns["postgres"] = storetest.TestDatabase(b, admin)
+	}
+	for name, dsn := range dsns {
+		benchActivity(b, name, dsn)
+	}
+}
+
+func benchActivity(b *testing.B, name, dsn string) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, dsn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	ix := New(slog.New(slog.NewTextHandler(io.Discard, nil)), st, nil)
+	viewer := common.HexToAddress("0x00000000000000000000000000000000000000aa")
+	if err := fillActivity(ctx, st.DB(), viewer); err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		f    ActivityFilter
+		page int
+	}{
+		{"home", ActivityFilter{}, 1},
+		{"feed", ActivityFilter{Viewer: viewer, FeedOf: &viewer}, 1},
+		{"feed-page-50", ActivityFilter{Viewer: viewer, FeedOf: &viewer}, 50},
+	} {
+		b.Run(name+"/"+c.name, func(b *testing.B) {
+			for b.Loop() {
+				ix.changed() // past the read cache: every read is the query
+				list, _, err := ix.Activities(ctx, c.f, Page{Number: c.page, Limit: 20})
+				if err != nil || len(list) != 20 {
+					b.Fatalf("page %d: %d items, %v", c.page, len(list), err)
+				}
+			}
+		})
+	}
+}
+
+// fillActivity writes 1,000 repositories through the projection, then
+// 200 actions in each, every account acting in every fifth repository,
+// and the viewer's follows and stars.
+func fillActivity(ctx context.Context, db *sql.DB, viewer common.Address) error {
+	var changes []forgeChange
+	for i := uint64(1); i <= 1000; i++ {
+		owner := common.BigToAddress(new(big.Int).SetUint64(i))
+		changes = append(changes, forgeChange{height: 1, timeNS: 1, change: forge.Change{Action: "repo.create", Actor: owner, Height: 1,
+			Repos: []forge.Repo{{ID: i, Owner: owner, Name: fmt.Sprintf("r%d", i), DefaultBranch: "main", CreatedHeight: 1}}}})
+	}
+	if err := inTx(ctx, db, func(tx *sql.Tx) error { return writeForge(ctx, tx, changes) }); err != nil {
+		return fmt.Errorf("write repositories: %w", err)
+	}
+	stmts := []string{
+		`WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 200000)
+		INSERT INTO forge_activity (repo_id, verb, k, ord, actor, number, is_pull, title, detail, content, height, time_ns)
+		SELECT i % 1000 + 1, 'comment', i, 3, 'actor' || (i % 997), 1, FALSE, 'A title', '', 'Some words', i / 10 + 2, i * 1000 + 2000
+		FROM s`,
+		`WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 50)
+		INSERT INTO forge_follows (follower, followed, height, time_ns) SELECT '` + viewer.Hex() + `', 'actor' || (i * 19), 1, 1 FROM s`,
+		`WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 20)
+		INSERT INTO forge_stars (repo_id, user_address, height, time_ns) SELECT i * 50, '` + viewer.Hex() + `', 1, 1 FROM s`,
+	}
+	for _, q := range stmts {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("fill: %w", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,1 @@
+export { FeedLink } from './FeedLink'
