@@ -15,7 +15,6 @@ describe('WorkspaceScreen', () => {
   })
 
   it.each([
-    ['feed', 'Sign in with your wallet to see your feed.'],
     ['messages', 'Sign in with your wallet to read your messages.'],
     ['dashboard', 'Sign in with your wallet to see your dashboard.'],
     ['reports', 'Sign in with your wallet to see your reports.'],
@@ -29,7 +28,6 @@ describe('WorkspaceScreen', () => {
   })
 
   it.each([
-    ['feed', 'Your feed is empty'],
     ['messages', 'No messages yet'],
     ['dashboard', 'Your dashboard is empty'],
     ['reports', 'You have not filed any reports'],
