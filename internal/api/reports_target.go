@@ -34,7 +34,7 @@ const maxTarget = 300
 
 func (a *API) reportTarget(r *http.Request, kind, target string) (moderation.Target, error) {
 	if kind == "" {
-		return moderation.Target{}, usererr.InvalidField("kind", usererr.CodeRequired, "kind is required: user, repository, issue or comment")
+		return moderation.Target{}, usererr.Unprocessablef("kind", usererr.CodeRequired, "kind is required: user, repository, issue or comment")
 	}
 	k, ok := moderation.ParseKind(kind)
 	resolve := targetResolvers[k]
@@ -42,7 +42,7 @@ func (a *API) reportTarget(r *http.Request, kind, target string) (moderation.Tar
 		return moderation.Target{}, badKind("kind", kind)
 	}
 	if target == "" {
-		return moderation.Target{}, usererr.InvalidField("target", usererr.CodeRequired, "target is required: what you report")
+		return moderation.Target{}, usererr.Unprocessablef("target", usererr.CodeRequired, "target is required: what you report")
 	}
 	if len(target) > maxTarget || tx.CheckLine("target", target) != nil {
 		return moderation.Target{}, usererr.BadFieldf("target", "target is not a %s's name", kind)

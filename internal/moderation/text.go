@@ -30,7 +30,7 @@ func checkText(field, s string, max int, multiline bool) error {
 // checkReason reads a report's category.
 func checkReason(reason string) error {
 	if reason == "" {
-		return usererr.InvalidField("reason", usererr.CodeRequired, "reason is required: one of "+strings.Join(Reasons, ", "))
+		return usererr.Unprocessablef("reason", usererr.CodeRequired, "reason is required: one of %s", strings.Join(Reasons, ", "))
 	}
 	if !slices.Contains(Reasons, reason) {
 		return usererr.BadFieldf("reason", "reason must be one of %s", strings.Join(Reasons, ", "))
@@ -43,7 +43,7 @@ func checkReason(reason string) error {
 func checkModReason(reason string) (string, error) {
 	reason = strings.TrimSpace(reason)
 	if reason == "" {
-		return "", usererr.InvalidField("reason", usererr.CodeRequired, "reason is required: it is shown in place of the hidden content")
+		return "", usererr.Unprocessablef("reason", usererr.CodeRequired, "reason is required: it is shown in place of the hidden content")
 	}
 	if err := checkText("reason", reason, MaxReason, false); err != nil {
 		return "", fmt.Errorf("check the reason: %w", err)
