@@ -62,6 +62,19 @@ func (v modView) maskComment(repo, id uint64, j *commentJSON) {
 	}
 }
 
+// maskText is the hidden flag, the reason and the text (body, html) of
+// an item as the viewer sees it.
+func (v modView) maskText(kind moderation.Kind, key, body, html string) (bool, string, string, string) {
+	reason, ok := v.hidden(kind, key)
+	if !ok {
+		return false, "", body, html
+	}
+	if !v.admin {
+		body, html = hiddenMarker, ""
+	}
+	return true, reason, body, html
+}
+
 // maskRepo marks a hidden repository and hides its description.
 func (v modView) maskRepo(j *repoJSON) {
 	reason, ok := v.hidden(moderation.KindRepository, moderation.RepoKey(j.ID))
