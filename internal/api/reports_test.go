@@ -5,6 +5,7 @@ import (
 	"crypto/ecdsa"
 	"fmt"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -168,6 +169,11 @@ func testModeration(t *testing.T, opts []forgetest.Option) {
 			t.Fatalf("hidden comment as others see it: %v", cs)
 		}
 	}
+	for _, e := range n.must(200, carol, "GET", base+"/issues/1/timeline", nil).list() {
+		if e["type"] == "comment" && (e["hidden"] != true || e["body"] == "more spam") {
+			t.Fatalf("hidden comment in the timeline: %v", e)
+		}
+	}
 	if is := n.must(200, admin, "GET", base+"/issues/1", nil).obj(); is["hidden"] != true || is["body"] != "buy now" {
 		t.Fatalf("hidden issue as the admin sees it: %v", is)
 	}
@@ -180,6 +186,29 @@ func testModeration(t *testing.T, opts []forgetest.Option) {
 	}
 	if mine := n.must(200, bob, "GET", "/api/v1/user/reports", nil).list(); !anyAction(mine, "hidden") {
 		t.Fatalf("bob's reports after the hide: %v", mine)
+	}
+
+	// 7b. Hide the repository and the user: the repository leaves the
+	// lists for others (not for the admin), and both pages carry the notice.
+	repoRep := report(carol, "repository", an+"/tools", 201)
+	n.must(200, admin, "POST", fmt.Sprintf("/api/v1/admin/reports/%v/hide", repoRep["id"]), map[string]any{"reason": "spam repository"})
+	if rp := n.must(200, carol, "GET", base, nil).obj(); rp["hidden"] != true || rp["hidden_reason"] != "spam repository" {
+		t.Fatalf("hidden repository: %v", rp)
+	}
+	search := "/api/v1/users/" + an + "/repos"
+	if l := n.must(200, carol, "GET", search, nil).list(); len(l) != 0 {
+		t.Fatalf("a hidden repository listed to others: %v", l)
+	}
+	if l := n.must(200, admin, "GET", search, nil).list(); len(l) != 1 {
+		t.Fatalf("the admin's list: %v", l)
+	}
+	userRep := report(bob, "user", an, 201) // his first was dismissed
+	n.must(200, admin, "POST", fmt.Sprintf("/api/v1/admin/reports/%v/hide", userRep["id"]), map[string]any{"reason": "spammer"})
+	if u := n.must(200, bob, "GET", "/api/v1/users/"+an, nil).obj(); u["hidden"] != true || u["hidden_reason"] != "spammer" {
+		t.Fatalf("hidden user: %v", u)
+	}
+	if h := n.must(200, admin, "GET", "/api/v1/admin/hidden", nil).list(); len(h) != 4 {
+		t.Fatalf("hidden list: %v", h)
 	}
 
 	// 8. Suspend alice through the repository's report: her writes are
@@ -236,4 +265,27 @@ func postSignedTransfer(t *testing.T, n *forgetest.Node, key *ecdsa.PrivateKey, 
 		t.Fatal(err)
 	}
 	return n.Call(http.MethodPost, "/api/v1/chain/txs", nil, env)
+}
+
+// A suspended account's push over SSH is refused with code suspended, its
+// clone still works; lifted, the push goes through.
+func TestSuspendedPushOverSSH(t *testing.T) {
+	t.Parallel()
+	adminKey, _ := crypto.GenerateKey()
+	n := forgetest.Start(t, forgetest.WithSSH(), forgetest.WithAdmins(crypto.PubkeyToAddress(adminKey.PublicKey)))
+	admin, alice, bob := keyedUser(t, n, adminKey), n.NewUser(), n.NewUser()
+	key, _ := addKey(t, n, alice)
+	create(t, n, alice, "hello", false)
+	var rep struct{ ID int64 }
+	n.JSON("POST", "/api/v1/reports", bob, map[string]any{"kind": "user", "target": alice.Name(), "reason": "abuse"}, http.StatusCreated, &rep)
+	n.JSON("POST", fmt.Sprintf("/api/v1/admin/reports/%d/suspend", rep.ID), admin, map[string]any{"reason": "abuse"}, http.StatusOK, nil)
+
+	dir := filepath.Join(t.TempDir(), "hello")
+	n.GitSSH("", key, "clone", "--quiet", n.SSHRemote(alice.Name(), "hello"), dir)
+	n.Commit(dir, "over ssh", map[string]string{"ssh.txt": "hello\n"})
+	if out, err := n.TryGitSSH(dir, key, "push", "origin", "HEAD:main"); err == nil || !strings.Contains(out, "suspended") {
+		t.Fatalf("a suspended push over ssh: %v\n%s", err, out)
+	}
+	n.JSON("DELETE", "/api/v1/admin/suspensions/"+alice.Address.Hex(), admin, nil, http.StatusNoContent, nil)
+	n.GitSSH(dir, key, "push", "--quiet", "origin", "HEAD:main")
 }

@@ -168,9 +168,11 @@ func (s *Service) HideFor(ctx context.Context, moderator common.Address, id int6
 }
 
 // SuspendFor stops the account report id's target belongs to from
-// writing through this node, and resolves every open report of it.
+// writing through this node, and resolves every open report of it. A
+// report already resolved by hiding its target may still lead to a
+// suspension (the content hidden, then its author stopped).
 func (s *Service) SuspendFor(ctx context.Context, moderator common.Address, id int64, reason string) (Report, error) {
-	rep, err := s.openReport(ctx, id)
+	rep, err := s.Report(ctx, id)
 	if err != nil {
 		return Report{}, err
 	}
