@@ -105,3 +105,10 @@ func (v modView) listed(repoID uint64) bool {
 	_, hid := v.hidden(moderation.KindRepository, moderation.RepoKey(repoID))
 	return !hid || v.admin
 }
+
+// listedUser is listed for a user: hidden users leave the user search for
+// everyone but the admins.
+func (v modView) listedUser(addr common.Address) bool {
+	_, hid := v.hidden(moderation.KindUser, moderation.UserKey(addr))
+	return !hid || v.admin
+}

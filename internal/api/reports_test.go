@@ -207,6 +207,14 @@ func testModeration(t *testing.T, opts []forgetest.Option) {
 	if u := n.must(200, bob, "GET", "/api/v1/users/"+an, nil).obj(); u["hidden"] != true || u["hidden_reason"] != "spammer" {
 		t.Fatalf("hidden user: %v", u)
 	}
+	found := func(u *forgetest.User) int {
+		var out struct{ Data []map[string]any }
+		n.JSON("GET", "/api/v1/users/search?q="+an[len("user-"):], u, nil, 200, &out)
+		return len(out.Data)
+	}
+	if others, admins := found(bob), found(admin); others != 0 || admins != 1 {
+		t.Fatalf("a hidden user in the user search: %d for others, %d for the admin", others, admins)
+	}
 	if h := n.must(200, admin, "GET", "/api/v1/admin/hidden", nil).list(); len(h) != 4 {
 		t.Fatalf("hidden list: %v", h)
 	}
