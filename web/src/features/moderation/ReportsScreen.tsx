@@ -11,6 +11,7 @@ import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import { KINDS, MAX_REASON, type ModAction, PAGE_SIZE, type QueueFilter, type Report, useIsModerator, useModerate, useMyReports, useQueue } from './api'
 import { ModDialog } from './ModDialog'
+import { HiddenList, SuspensionList } from './ModerationLists'
 import './moderation.css'
 
 const STATUSES = ['open', 'resolved'] as const
@@ -28,7 +29,13 @@ export default function ReportsScreen() {
         <SignInNotice message={t('signedOut')} />
       ) : (
         <>
-          {moderator.data && <Queue />}
+          {moderator.data && (
+            <>
+              <Queue />
+              <HiddenList />
+              <SuspensionList />
+            </>
+          )}
           <MyReports />
         </>
       )}

@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { getJSON, postJSON } from '@/lib/http'
+import { deleteJSON, getJSON, postJSON } from '@/lib/http'
 import { getPage } from '@/lib/forge/api'
 
 /** What a report names; forum posts join the list when the forum lands. */
@@ -89,5 +89,56 @@ export function useFileReport() {
   return useMutation({
     mutationFn: (r: { kind: ReportKind; target: string; reason: ReportReason; detail: string }) => postJSON<Report>('/api/v1/reports', r),
     onSuccess: () => client.invalidateQueries({ queryKey: ['moderation', 'mine'] }),
+  })
+}
+
+/** An item hidden on this node. */
+export interface HiddenItem {
+  kind: ReportKind
+  target: string
+  target_label: string
+  reason: string
+  hidden_by: string
+  created_at: string
+}
+
+/** An account suspended from writing through this node. */
+export interface Suspension {
+  address: string
+  username: string
+  reason: string
+  suspended_by: string
+  created_at: string
+}
+
+/** One page of the hidden items. */
+export function useHiddenItems(page: number) {
+  return useQuery({
+    queryKey: ['moderation', 'hidden', page],
+    queryFn: () => getPage<HiddenItem>('/api/v1/admin/hidden', {}, page, PAGE_SIZE),
+    placeholderData: keepPreviousData,
+  })
+}
+
+/** The suspended accounts. */
+export function useSuspensions() {
+  return useQuery({ queryKey: ['moderation', 'suspensions'], queryFn: () => getJSON<Suspension[]>('/api/v1/admin/suspensions') })
+}
+
+/** Shows a hidden item again. */
+export function useUnhide() {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (h: HiddenItem) => deleteJSON(`/api/v1/admin/hidden/${encodeURIComponent(h.kind)}/${encodeURIComponent(h.target)}`),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['moderation'] }),
+  })
+}
+
+/** Lets a suspended account write through this node again. */
+export function useLift() {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (address: string) => deleteJSON(`/api/v1/admin/suspensions/${encodeURIComponent(address)}`),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['moderation'] }),
   })
 }

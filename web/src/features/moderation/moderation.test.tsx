@@ -63,10 +63,14 @@ describe('ReportsScreen', () => {
         return json({ ...report, status: 'resolved', action: 'hidden' })
       }
       if (url.startsWith('/api/v1/admin/reports')) return page(open ? [report] : [])
+      if (url.startsWith('/api/v1/admin/hidden')) return page([])
+      if (url === '/api/v1/admin/suspensions') return json([])
       return json({ message: 'not found', code: 'not_found' }, 404)
     })
     signIn(WALLET)
     renderScreen(<ReportsScreen />, '/reports')
+    expect(await screen.findByText('Nothing is hidden on this node.')).toBeTruthy()
+    expect(await screen.findByText('No account is suspended on this node.')).toBeTruthy()
     const card = await screen.findByRole('article', { name: 'Report 3' })
     expect(within(card).getByText('Buy now links')).toBeTruthy()
     fireEvent.change(screen.getByRole('combobox', { name: 'Kind' }), { target: { value: 'comment' } })
@@ -80,6 +84,35 @@ describe('ReportsScreen', () => {
     fireEvent.click(submit)
     await waitFor(() => expect(calls.some((c) => c.startsWith('POST /api/v1/admin/reports/3/hide') && c.includes('advertising'))).toBe(true))
     expect(await screen.findByText('No open reports')).toBeTruthy()
+  })
+})
+
+describe('SuspensionList', () => {
+  it('lifts a suspension after confirming', async () => {
+    const calls: string[] = []
+    let suspended = true
+    const addr = '0x0000000000000000000000000000000000000002'
+    stubFetch(async (input, init) => {
+      const url = String(input)
+      calls.push(`${init?.method ?? 'GET'} ${url}`)
+      if (url === '/api/v1/user') return json({ login: 'ada', is_admin: true })
+      if (url === `/api/v1/admin/suspensions/${addr}`) {
+        suspended = false
+        return new Response(null, { status: 204 })
+      }
+      if (url === '/api/v1/admin/suspensions')
+        return json(suspended ? [{ address: addr, username: 'spammer', reason: 'spam account', suspended_by: WALLET, created_at: '2026-01-02T03:04:05Z' }] : [])
+      return page([])
+    })
+    signIn(WALLET)
+    renderScreen(<ReportsScreen />, '/reports')
+    const card = await screen.findByRole('article', { name: 'spammer' })
+    expect(within(card).getByText(/spam account/)).toBeTruthy()
+    fireEvent.click(within(card).getByRole('button', { name: 'Lift' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Let spammer write through this node again?' })
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Lift' }))
+    await waitFor(() => expect(calls).toContain(`DELETE /api/v1/admin/suspensions/${addr}`))
+    expect(await screen.findByText('No account is suspended on this node.')).toBeTruthy()
   })
 })
 
