@@ -2,10 +2,12 @@ import { type KeyboardEvent, type ReactNode, useEffect, useId, useRef } from 're
 import { createPortal } from 'react-dom'
 import './moderation.css'
 
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled])'
+
 /**
  * A small modal for the report and moderation forms: labelled by its
- * title, Escape or a click outside closes it, focus starts on the first
- * field and goes back to whatever opened it.
+ * title, Tab stays inside, Escape or a click outside closes it, focus
+ * starts on the first field and goes back to whatever opened it.
  */
 export function ModDialog({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
   const id = useId()
@@ -14,7 +16,7 @@ export function ModDialog({ title, onClose, children }: { title: string; onClose
   close.current = onClose
   useEffect(() => {
     const opener = document.activeElement as HTMLElement | null
-    ref.current?.querySelector<HTMLElement>('select, textarea, input, button')?.focus()
+    ref.current?.querySelector<HTMLElement>(FOCUSABLE)?.focus()
     return () => {
       if (opener?.isConnected) opener.focus()
     }
@@ -23,6 +25,19 @@ export function ModDialog({ title, onClose, children }: { title: string; onClose
     if (e.key === 'Escape') {
       e.stopPropagation()
       close.current()
+      return
+    }
+    // Tab and Shift+Tab stay inside the dialog.
+    if (e.key !== 'Tab' || !ref.current) return
+    const items = [...ref.current.querySelectorAll<HTMLElement>(FOCUSABLE)]
+    if (items.length === 0) return
+    const [first, last] = [items[0], items[items.length - 1]]
+    if (e.shiftKey && document.activeElement === first) {
+      e.preventDefault()
+      last.focus()
+    } else if (!e.shiftKey && document.activeElement === last) {
+      e.preventDefault()
+      first.focus()
     }
   }
   return createPortal(
