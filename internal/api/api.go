@@ -18,6 +18,7 @@ import (
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/markdown"
+	"github.com/dforge/dforge/internal/moderation"
 	"github.com/dforge/dforge/internal/pages"
 	"github.com/dforge/dforge/internal/support"
 	"github.com/dforge/dforge/internal/usererr"
@@ -42,6 +43,7 @@ type API struct {
 	pulls    *forge.Pulls      // the git side of pull requests
 	replicas gitrepos.Replicas // nil: this node replicates nothing
 	hooks    *webhook.Service  // nil serves no webhook routes
+	mod      *moderation.Service
 	// maintainers are the node's team (serve --maintainer), shown at /node/team.
 	maintainers []common.Address
 	// admins are the node's admins and moderators (serve --admin).
@@ -82,13 +84,16 @@ type Services struct {
 	Admins []common.Address
 	// SSHPort is the port of git over SSH, for ssh_url; 0: none.
 	SSHPort int
+	// Moderation is the node's reports, hidden list and suspensions; nil
+	// serves no report routes and hides nothing.
+	Moderation *moderation.Service
 }
 
 // New returns the API over the given services; it builds none of its
 // own (internal/node builds each service once).
 func New(log *slog.Logger, s Services, version string) *API {
 	return &API{log: log, vitals: s.Vitals, support: s.Support, pages: s.Pages, markdown: s.Markdown, chain: s.Chain, index: s.Index, auth: s.Auth,
-		forge: s.Forge, git: s.Git, blocks: s.Blocks, hosting: s.Repos, pulls: s.Pulls, replicas: s.Replicas, hooks: s.Hooks,
+		forge: s.Forge, git: s.Git, blocks: s.Blocks, hosting: s.Repos, pulls: s.Pulls, replicas: s.Replicas, hooks: s.Hooks, mod: s.Moderation,
 		maintainers: uniqueAddresses(s.Maintainers), admins: uniqueAddresses(s.Admins), version: version, sshPort: s.SSHPort}
 }
 
@@ -143,6 +148,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.registerActivity(mux)
 	a.registerFeed(mux)
 	a.registerNotifications(mux)
+	a.registerReports(mux)
 	mux.HandleFunc("/api/", a.serve(a.notFound))
 }
 

@@ -68,6 +68,9 @@ func (a *API) postChainTx(w http.ResponseWriter, r *http.Request) error {
 	if err := decode(w, r, tx.MaxSignedTxBytes, &env); err != nil {
 		return err
 	}
+	if err := a.checkRelayedSigner(r, env); err != nil {
+		return err
+	}
 	ctx, cancel := context.WithTimeout(r.Context(), submitTimeout)
 	defer cancel()
 	res, err := a.chain.Submit(ctx, env)

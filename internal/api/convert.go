@@ -212,6 +212,7 @@ func (a *API) repoJSON(r *http.Request, rec index.Repo, perm forge.Perm) repoJSO
 	} else {
 		j.Empty = true
 	}
+	a.modViewOf(r).maskRepo(&j)
 	return j
 }
 
@@ -231,8 +232,11 @@ func (a *API) repoWithParent(r *http.Request, rec index.Repo, perm forge.Perm) r
 // reposJSON shapes a list, each with the viewer's permission.
 func (a *API) reposJSON(r *http.Request, list []index.Repo) ([]repoJSON, error) {
 	out := make([]repoJSON, 0, len(list))
-	viewer := viewerOf(r)
+	viewer, mv := viewerOf(r), a.modViewOf(r)
 	for _, rec := range list {
+		if !mv.listed(rec.ID) {
+			continue
+		}
 		p, err := a.forge.Permission(r.Context(), rec, viewer)
 		if err != nil {
 			return nil, err
@@ -284,6 +288,8 @@ type links struct {
 	html   string // origin + /{owner}/{repo}
 	owner  string
 	name   string
+	repoID uint64
+	mod    modView
 	render func(body string) string
 	// username reads an address's username ("" when it has none).
 	username func(r *http.Request, addr string) string
@@ -292,7 +298,8 @@ type links struct {
 func (h *issuesAPI) linksFor(r *http.Request, repo index.Repo) *links {
 	origin := siteURL(r)
 	path := url.PathEscape(repo.Owner.Username) + "/" + url.PathEscape(repo.Name)
-	l := &links{req: r, origin: origin, api: origin + "/api/v1/repos/" + path, html: origin + "/" + path, owner: repo.Owner.Username, name: repo.Name}
+	l := &links{req: r, origin: origin, api: origin + "/api/v1/repos/" + path, html: origin + "/" + path, owner: repo.Owner.Username, name: repo.Name,
+		repoID: repo.ID, mod: h.modViewOf(r)}
 	ctx := r.Context()
 	lk := &linker{owner: repo.Owner.Username, repo: repo.Name,
 		user: func(ctx context.Context, name string) (string, bool) {
@@ -358,6 +365,7 @@ func (l *links) issue(repo index.Repo, is index.Issue, pr *index.Pull) issueJSON
 		}
 		j.PullRequest = meta
 	}
+	l.mod.maskIssue(repo.ID, is.Number, &j)
 	return j
 }
 
@@ -374,6 +382,7 @@ func (l *links) comment(is index.Issue, c index.Comment) commentJSON {
 	if is.IsPull {
 		j.PullRequestURL = page
 	}
+	l.mod.maskComment(l.repoID, c.ID, &j)
 	return j
 }
 
@@ -394,6 +403,9 @@ func (h *issuesAPI) pull(r *http.Request, base index.Repo, perm forge.Perm, pr i
 		MergeCommitSHA: optional(pr.MergeSHA), MergeStyle: pr.MergeStyle, Created: pr.Created, Updated: pr.Updated, Closed: optional(pr.Closed),
 		Base: prBranchJSON{Label: pr.BaseBranch, Ref: pr.BaseBranch, SHA: pr.BaseSHA, RepoID: base.ID},
 		Head: prBranchJSON{Label: pr.HeadBranch, Ref: pr.HeadBranch, SHA: pr.HeadSHA, RepoID: pr.HeadRepo},
+	}
+	if is.Hidden { // is carries what the viewer may see of it
+		j.Hidden, j.HiddenReason, j.Title, j.Body = true, is.HiddenReason, is.Title, is.Body
 	}
 	if pr.MergedBy != nil {
 		u := l.person(*pr.MergedBy)

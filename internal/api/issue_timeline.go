@@ -6,6 +6,7 @@ import (
 
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/moderation"
 	"github.com/dforge/dforge/internal/usererr"
 )
 
@@ -32,6 +33,9 @@ type timelineJSON struct {
 	RemovedAssignee bool           `json:"removed_assignee"`
 	RefIssue        *refIssueJSON  `json:"ref_issue"`
 	RefComment      *refIDJSON     `json:"ref_comment"`
+	// Hidden: this node's moderators hid the comment (dForge); HiddenReason is why.
+	Hidden       bool   `json:"hidden,omitempty"`
+	HiddenReason string `json:"hidden_reason,omitempty"`
 }
 
 // refIssueJSON is the part of Gitea's Issue a timeline reference carries.
@@ -84,6 +88,7 @@ func (l *links) timeline(r *http.Request, is index.Issue, e index.TimelineEvent)
 	if c := e.Comment; c != nil {
 		j.ID, j.Body, j.BodyHTML, j.Updated = c.ID, c.Body, l.render(c.Body), c.Updated
 		j.HTMLURL = page + "#issuecomment-" + strconv.FormatUint(c.ID, 10)
+		j.Hidden, j.HiddenReason, j.Body, j.BodyHTML = l.mod.maskText(moderation.KindComment, moderation.CommentKey(l.repoID, c.ID), j.Body, j.BodyHTML)
 	}
 	if lb := e.Data.Label; lb != nil {
 		v := l.label(*lb)

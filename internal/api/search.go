@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/usererr"
@@ -47,7 +49,11 @@ func (a *API) searchUsers(w http.ResponseWriter, r *http.Request) error {
 	}
 	people, total, err := a.index.SearchPeople(r.Context(), r.URL.Query().Get("q"), uid, p)
 	out := make([]userJSON, 0, len(people))
+	mv := a.modViewOf(r)
 	for _, pr := range people {
+		if !mv.listedUser(common.HexToAddress(pr.Address)) {
+			continue // hidden by this node's moderators
+		}
 		out = append(out, personJSON(pr))
 	}
 	return a.respondList(w, r, p, total, map[string]any{"ok": true, "data": out}, err)

@@ -275,6 +275,9 @@ type repoJSON struct {
 	// Replication is how copying the git data here from another node
 	// stands, while has_git_data is false on a node that seeds it.
 	Replication *replicationJSON `json:"replication,omitempty"`
+	// Hidden: this node's moderators hid it (dForge); HiddenReason is why.
+	Hidden       bool   `json:"hidden,omitempty"`
+	HiddenReason string `json:"hidden_reason,omitempty"`
 }
 
 // replicationJSON is where copying a repository's git data from another
@@ -360,6 +363,9 @@ type issueJSON struct {
 	PullRequest      *pullMetaJSON   `json:"pull_request"`
 	Repository       repoMetaJSON    `json:"repository"`
 	PinOrder         int             `json:"pin_order"`
+	// Hidden: this node's moderators hid it (dForge); HiddenReason is why.
+	Hidden       bool   `json:"hidden,omitempty"`
+	HiddenReason string `json:"hidden_reason,omitempty"`
 }
 
 // commentJSON is Gitea's Comment, plus body_html.
@@ -376,6 +382,9 @@ type commentJSON struct {
 	Assets           []struct{}    `json:"assets"`
 	Created          string        `json:"created_at"`
 	Updated          string        `json:"updated_at"`
+	// Hidden: this node's moderators hid it (dForge); HiddenReason is why.
+	Hidden       bool   `json:"hidden,omitempty"`
+	HiddenReason string `json:"hidden_reason,omitempty"`
 }
 
 // prBranchJSON is Gitea's PRBranchInfo.
@@ -429,6 +438,9 @@ type pullJSON struct {
 	Updated             string          `json:"updated_at"`
 	Closed              *string         `json:"closed_at"`
 	PinOrder            int             `json:"pin_order"`
+	// Hidden: this node's moderators hid it (dForge); HiddenReason is why.
+	Hidden       bool   `json:"hidden,omitempty"`
+	HiddenReason string `json:"hidden_reason,omitempty"`
 }
 
 // changedFileJSON is Gitea's ChangedFile, plus the file's patch (cut at

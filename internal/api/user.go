@@ -32,6 +32,9 @@ type userJSON struct {
 	// IsAdmin is Gitea's field: this node's admin (serve --admin). Only
 	// the user themself is told.
 	IsAdmin bool `json:"is_admin"`
+	// Hidden: this node's moderators hid it (dForge); HiddenReason is why.
+	Hidden       bool   `json:"hidden,omitempty"`
+	HiddenReason string `json:"hidden_reason,omitempty"`
 }
 
 // toUserJSON shapes u; self adds what only the user may see. The id is
@@ -114,7 +117,9 @@ func (a *API) getUserByName(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	me, signedIn := auth.UserFrom(r.Context())
-	writeJSON(w, http.StatusOK, a.withAccount(r, toUserJSON(u, signedIn && u.ID != 0 && me.ID == u.ID), u))
+	j := a.withAccount(r, toUserJSON(u, signedIn && u.ID != 0 && me.ID == u.ID), u)
+	a.modViewOf(r).maskUser(u.Address, &j)
+	writeJSON(w, http.StatusOK, j)
 	return nil
 }
 

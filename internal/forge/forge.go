@@ -63,6 +63,15 @@ type Config struct {
 	Now func() time.Time
 	// Drafts keeps pending reviews, private to their author; nil keeps none.
 	Drafts *store.Store
+	// Writers refuses the actions of accounts this node does not write
+	// for (its moderators' suspensions); nil refuses none.
+	Writers Writers
+}
+
+// Writers decides whether the node relays an account's writes; a refusal
+// is a *usererr.Error (moderation: 403 suspended).
+type Writers interface {
+	CheckWriter(ctx context.Context, addr common.Address) error
 }
 
 // Service is the forge service.
@@ -73,6 +82,7 @@ type Service struct {
 	operator common.Address
 	private  *private.Store
 	drafts   *store.Store
+	writers  Writers
 	log      *slog.Logger
 	now      func() time.Time
 
@@ -99,7 +109,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	}
 	s := &Service{
 		chain: cfg.Chain, ix: cfg.Index, key: cfg.OperatorKey, operator: crypto.PubkeyToAddress(cfg.OperatorKey.PublicKey),
-		private: cfg.Private, drafts: cfg.Drafts, log: cfg.Log.With("component", "forge"), now: cfg.Now,
+		private: cfg.Private, drafts: cfg.Drafts, writers: cfg.Writers, log: cfg.Log.With("component", "forge"), now: cfg.Now,
 	}
 	if ok, err := s.chain.IsOperator(s.operator); err != nil {
 		return nil, fmt.Errorf("check operator: %w", err)
@@ -193,6 +203,13 @@ func (s *Service) Do(ctx context.Context, actor common.Address, a chainforge.Act
 // text or as a value that encodes to it: what relays a client's own
 // action, and tests that send malformed payloads on purpose.
 func (s *Service) DoJSON(ctx context.Context, actor common.Address, action string, payload any) (Result, error) {
+	// Every write the node relays for a user passes here: a suspended
+	// account's is refused before anything is signed.
+	if s.writers != nil {
+		if err := s.writers.CheckWriter(ctx, actor); err != nil {
+			return Result{}, err
+		}
+	}
 	raw, err := compactJSON(payload)
 	if err != nil {
 		return Result{}, usererr.InvalidField("payload", "invalid_field", "the action's fields are not JSON: "+err.Error())

@@ -10,6 +10,7 @@ import (
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/repoaccess"
+	"github.com/dforge/dforge/internal/usererr"
 )
 
 // The core both transports share, Smart HTTP (http.go) and SSH (ssh.go):
@@ -47,6 +48,23 @@ func (s *Server) find(ctx context.Context, user *auth.User, owner, name string) 
 		return repoaccess.Repo{}, repoaccess.None, errNoRepo
 	}
 	return repo, level, nil
+}
+
+// refusedWriter is why user may not push through this node at all (a
+// suspended account), as "code: message"; "" lets them.
+func (s *Server) refusedWriter(ctx context.Context, user *auth.User) string {
+	if s.writers == nil || user == nil {
+		return ""
+	}
+	err := s.writers.CheckWriter(ctx, user.Address)
+	if err == nil {
+		return ""
+	}
+	if ue, ok := usererr.As(err); ok {
+		return ue.Code + ": " + ue.Message
+	}
+	s.log.ErrorContext(ctx, "check the pusher", "err", err)
+	return "unavailable: the push could not be checked; please try again"
 }
 
 // ready checks that repo's git data is on this disk: errNoRepo if not,

@@ -29,6 +29,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/gitstore"
@@ -88,6 +90,15 @@ type Config struct {
 	// means this process's own executable (the dforge binary).
 	HookBin string
 	Log     *slog.Logger
+	// Writers refuses pushes by accounts this node does not write for
+	// (its moderators' suspensions); nil refuses none.
+	Writers Writers
+}
+
+// Writers decides whether the node relays an account's writes; a refusal
+// is a *usererr.Error whose code and message the pusher is shown.
+type Writers interface {
+	CheckWriter(ctx context.Context, addr common.Address) error
 }
 
 // Server is the Smart HTTP handler.
@@ -98,11 +109,12 @@ type Server struct {
 	hookBin string
 	log     *slog.Logger
 	hooks   hookServer
+	writers Writers
 }
 
 // New returns the git server.
 func New(cfg Config) *Server {
-	s := &Server{repos: cfg.Repos, store: cfg.Store, blocks: cfg.Blocks, hookBin: cfg.HookBin, log: cfg.Log}
+	s := &Server{repos: cfg.Repos, store: cfg.Store, blocks: cfg.Blocks, hookBin: cfg.HookBin, log: cfg.Log, writers: cfg.Writers}
 	if s.log == nil {
 		s.log = slog.Default()
 	}

@@ -97,6 +97,10 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request, req request, 
 			textError(w, http.StatusForbidden, fmt.Sprintf("You may not push to %s/%s.", req.owner, req.name))
 			return repoaccess.Repo{}, nil, false
 		}
+		if why := s.refusedWriter(ctx, user); why != "" {
+			textError(w, http.StatusForbidden, why)
+			return repoaccess.Repo{}, nil, false
+		}
 	}
 	var pending *pendingError
 	switch err := s.ready(ctx, repo); {

@@ -370,6 +370,12 @@ func (srv *SSHServer) exec(user *auth.User, ch ssh.Channel, proto, command strin
 		fmt.Fprintf(stderr, "fatal: you may not push to %s/%s\n", owner, name)
 		return 1
 	}
+	if service == receivePack {
+		if why := srv.git.refusedWriter(ctx, user); why != "" {
+			fmt.Fprintf(stderr, "fatal: %s\n", why)
+			return 1
+		}
+	}
 	var pending *pendingError
 	if err := srv.git.ready(ctx, repo); errors.As(err, &pending) {
 		fmt.Fprintf(stderr, "fatal: %s\n", pending.msg)

@@ -36,6 +36,7 @@ import (
 	"github.com/dforge/dforge/internal/gitserver"
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/moderation"
 	"github.com/dforge/dforge/internal/privfiles"
 	"github.com/dforge/dforge/internal/replica"
 	"github.com/dforge/dforge/internal/store"
@@ -135,6 +136,11 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 		return nil, fmt.Errorf("open the database: %w", err)
 	}
 	n.onClose(func() { s.Store.Close() })
+	// The node's moderation (reports, hidden list, suspensions): the
+	// forge and the git server refuse suspended accounts' writes.
+	if s.Moderation, err = moderation.New(ctx, s.Store); err != nil {
+		return nil, fmt.Errorf("load moderation: %w", err)
+	}
 
 	// 2. The chain: CometBFT in process around the dForge app. A new
 	// chain lists this node's operator key, created on first start.
@@ -182,7 +188,7 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("open the private store: %w", err)
 	}
-	if s.Forge, err = forge.New(ctx, forge.Config{Chain: s.Chain, Index: s.Index, OperatorKey: key, Private: priv, Log: log, Drafts: s.Store}); err != nil {
+	if s.Forge, err = forge.New(ctx, forge.Config{Chain: s.Chain, Index: s.Index, OperatorKey: key, Private: priv, Log: log, Drafts: s.Store, Writers: s.Moderation}); err != nil {
 		priv.Close()
 		return nil, fmt.Errorf("start the forge service: %w", err)
 	}
@@ -259,7 +265,7 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 		gitRepos.Replicas = s.Replicator
 	}
 	// 10. Smart HTTP over the git data, the forge deciding access.
-	s.Git = gitserver.New(gitserver.Config{Repos: gitRepos, Store: s.GitStore, Blocks: s.Blocks, Log: log})
+	s.Git = gitserver.New(gitserver.Config{Repos: gitRepos, Store: s.GitStore, Blocks: s.Blocks, Log: log, Writers: s.Moderation})
 	n.onClose(func() { s.Git.Close() }) // after the HTTP server: in-flight pushes call their hooks
 	if cfg.SSHAddr != "" {
 		if s.SSH, err = listenSSH(cfg, s.Git, s.Forge, log); err != nil {

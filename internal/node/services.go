@@ -1,6 +1,7 @@
 package node
 
 import (
+	"context"
 	"log/slog"
 	"net"
 	"net/http"
@@ -17,6 +18,7 @@ import (
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/markdown"
+	"github.com/dforge/dforge/internal/moderation"
 	"github.com/dforge/dforge/internal/p2p"
 	"github.com/dforge/dforge/internal/pages"
 	"github.com/dforge/dforge/internal/replica"
@@ -41,6 +43,8 @@ type Services struct {
 	Support  *support.Service
 	Pages    *pages.Service
 	Markdown *markdown.Renderer
+	// Moderation is the node's reports, hidden list and suspensions.
+	Moderation *moderation.Service
 
 	// The forge and its git data; nil Forge: no forge routes, no git.
 	Forge    *forge.Service
@@ -65,6 +69,13 @@ type Services struct {
 // Markdown. The forge is Build's.
 func NewServices(log *slog.Logger, st *store.Store, ch *chain.Chain, ix *index.Index) *Services {
 	s := &Services{Log: log}
+	// Build loads moderation with its start-up context; here a failed
+	// load only leaves the moderation routes out (logged).
+	if mod, err := moderation.New(context.Background(), st); err != nil {
+		log.Error("load moderation", "err", err)
+	} else {
+		s.Moderation = mod
+	}
 	s.addBase(st, ch, ix)
 	return s
 }
@@ -100,7 +111,7 @@ func (s *Services) api(site Site) *api.API {
 	svc := api.Services{
 		Vitals: s.Vitals, Support: s.Support, Pages: s.Pages, Markdown: s.Markdown, Chain: s.Chain, Index: s.Index, Auth: s.Auth,
 		Forge: s.Forge, Git: s.GitStore, Blocks: s.Blocks, Repos: s.Repos, Pulls: s.Pulls, Maintainers: site.Maintainers, Admins: site.Admins,
-		Hooks: s.Hooks,
+		Hooks: s.Hooks, Moderation: s.Moderation,
 	}
 	if s.Replicator != nil { // a nil pointer in the interface would not read as nil
 		svc.Replicas = s.Replicator

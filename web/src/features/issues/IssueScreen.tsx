@@ -6,6 +6,7 @@ import { NotFoundError, QueryState } from '@/components/QueryState'
 import type { Repository } from '@/lib/forge/api'
 import { useForgeFormat } from '@/lib/forge/format'
 import { nav } from '@/lib/forge/nav'
+import { ReportButton } from '@/features/moderation'
 import { RepoPage } from '@/features/repositories'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { IssueActions, IssueLabels, issueHref } from './actions'
@@ -93,7 +94,8 @@ function IssueDetail({ repo, issue }: { repo: Repository; issue: Issue }) {
           <StateBadge kind={stateKind(issue)} />{' '}
           <span className="muted">
             <UserLink user={issue.user} /> {t('issue.opened', { when: fmt.ago(issue.created_at) })} · {t('issue.comments', { count: issue.comments })}
-          </span>
+          </span>{' '}
+          <ReportButton kind="issue" target={`${repo.full_name}#${issue.number}`} label={t('issue.title', { number: issue.number })} />
         </p>
       </header>
       <div className="issue-layout">

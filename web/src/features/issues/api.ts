@@ -53,6 +53,9 @@ export interface Issue {
   pin_order?: number
   /** Gitea's RepositoryMeta: the owner is a login here. */
   repository?: { id: number; name: string; owner: string; full_name: string }
+  /** Set when this node's moderators hid it: the API then sends a marker as its text to everyone but the node's admins. */
+  hidden?: boolean
+  hidden_reason?: string
 }
 
 export interface Comment {
@@ -62,6 +65,9 @@ export interface Comment {
   body_html?: string
   created_at: string
   updated_at?: string
+  /** Set when this node's moderators hid it: the API then sends a marker as its text to everyone but the node's admins. */
+  hidden?: boolean
+  hidden_reason?: string
 }
 
 export type IssueStateFilter = 'open' | 'closed' | 'all'

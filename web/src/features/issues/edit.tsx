@@ -10,6 +10,7 @@ import type { Repository, User } from '@/lib/forge/api'
 import { useForgeFormat } from '@/lib/forge/format'
 import { errorText } from '@/lib/http'
 import { useSignedInUser } from '@/stores/useSignedInUser'
+import { HiddenContent } from '@/features/moderation'
 import type { IssueEdit } from './api'
 import { Body, MarkdownEditor, UserLink } from './parts'
 
@@ -165,7 +166,7 @@ export function OpeningPost({
   canEdit,
   save,
 }: {
-  post: { user: User; created_at: string; body: string; body_html?: string }
+  post: { user: User; created_at: string; body: string; body_html?: string; hidden?: boolean; hidden_reason?: string }
   label: string
   canEdit: boolean
   save: SaveIssue
@@ -220,7 +221,9 @@ export function OpeningPost({
           </div>
         </form>
       ) : (
-        <Body body={post.body} html={post.body_html} />
+        <HiddenContent item={post}>
+          <Body body={post.body} html={post.body_html} />
+        </HiddenContent>
       )}
     </Card>
   )

@@ -8,6 +8,7 @@ import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
+import { HiddenContent, ReportButton } from '@/features/moderation'
 import { type Repository, repoHref } from '@/lib/forge/api'
 import { useForgeFormat } from '@/lib/forge/format'
 import { errorText } from '@/lib/http'
@@ -76,6 +77,7 @@ function TimelineComment({ repo, comment }: { repo: Repository; comment: Comment
           </time>
           {edited && <span> · {t('comment.edited')}</span>}
         </span>
+        <ReportButton kind="comment" target={`${o}/${repo.name}/comments/${comment.id}`} author={comment.user?.login} />
         {mine && !editing && (
           <span className="button-row">
             <Button
@@ -120,7 +122,9 @@ function TimelineComment({ repo, comment }: { repo: Repository; comment: Comment
           </div>
         </form>
       ) : (
-        <Body body={comment.body} html={comment.body_html} />
+        <HiddenContent item={comment}>
+          <Body body={comment.body} html={comment.body_html} />
+        </HiddenContent>
       )}
       {(save.isError || remove.isError) && (
         <p className="alert-error" role="alert">

@@ -153,6 +153,8 @@ export interface TimelineEvent {
   old_title?: string
   assignee?: User | null
   removed_assignee?: boolean
+  hidden?: boolean
+  hidden_reason?: string
   ref_issue?: { number: number; title: string; html_url: string; pull_request?: object | null } | null
   ref_comment?: { id: number } | null
 }
@@ -166,7 +168,7 @@ export function useTimeline(owner: string, repo: string, number: number) {
 
 /** A comment of the timeline as the comment cards show it. */
 export function asComment(e: TimelineEvent): Comment {
-  return { id: e.id, user: e.user, body: e.body, body_html: e.body_html, created_at: e.created_at, updated_at: e.updated_at }
+  return { id: e.id, user: e.user, body: e.body, body_html: e.body_html, created_at: e.created_at, updated_at: e.updated_at, hidden: e.hidden, hidden_reason: e.hidden_reason }
 }
 
 // --- pins and subscriptions ---

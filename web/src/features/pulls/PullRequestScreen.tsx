@@ -38,6 +38,7 @@ import { CommitStatusIcon } from '@/components/CommitStatus'
 import { MergeRequirements } from './MergeRequirements'
 import { shortSha, subject, useForgeFormat } from '@/lib/forge/format'
 import { nav } from '@/lib/forge/nav'
+import { ReportButton } from '@/features/moderation'
 import { RepoPage } from '@/features/repositories'
 import { errorText } from '@/lib/http'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
@@ -150,7 +151,8 @@ function PullDetail({ repo, pr }: { repo: Repository; pr: PullRequest }) {
               ? t('pull.merged', { head: pr.head.label || pr.head.ref, base: pr.base.ref, when: fmt.ago(pr.merged_at ?? undefined) })
               : t('pull.wantsToMerge', { head: pr.head.label || pr.head.ref, base: pr.base.ref })}
           </span>{' '}
-          <CommitStatusIcon owner={repo.owner.login} repo={repo.name} sha={pr.head.sha} />
+          <CommitStatusIcon owner={repo.owner.login} repo={repo.name} sha={pr.head.sha} />{' '}
+          <ReportButton kind="issue" target={`${repo.full_name}#${pr.number}`} label={t('pull.title', { number: pr.number })} />
         </p>
       </header>
       <Tabs label={t('pull.tabs')} tabs={TABS.map((id) => ({ id, label: t(`pull.tab.${id}`) }))} selected={tab} onSelect={setTab}>

@@ -9,6 +9,7 @@ import { PreloadLink } from '@/components/PreloadLink'
 import { NotFoundError, QueryState } from '@/components/QueryState'
 import { NoDescription } from '@/components/EmptyStates'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { HiddenNotice, ReportButton } from '@/features/moderation'
 import { RepoTopics } from '@/features/topics'
 import { type RepoCounts, type Repository, repoHref, repoKeys, useCounts, useReadme, useRepoById } from '@/lib/forge/api'
 import { CodeToolbar, CodeView } from './CodeBrowser'
@@ -70,10 +71,11 @@ function RepoHome({ repo }: { repo: Repository }) {
       <aside className="repo-side stack" aria-label={t('home.about')}>
         <Card as="section" aria-labelledby="repo-about">
           <h2 id="repo-about">{t('home.about')}</h2>
-          {repo.description ? <p>{repo.description}</p> : <NoDescription />}
+          {repo.hidden ? <HiddenNotice reason={repo.hidden_reason} /> : repo.description ? <p>{repo.description}</p> : <NoDescription />}
           {repo.website && <Website url={repo.website} />}
           <RepoTopics repo={repo} />
           <CloneBox url={cloneUrl(repo)} sshUrl={repo.ssh_url} />
+          <ReportButton kind="repository" target={repo.full_name} label={repo.full_name} />
         </Card>
         <Counts repo={repo} />
         <NodesPanel repo={repo} />

@@ -8,6 +8,7 @@ import { NotFoundCard } from '@/components/NotFoundCard'
 import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
 import { NotFoundError, QueryState } from '@/components/QueryState'
+import { HiddenNotice, ReportButton } from '@/features/moderation'
 import { retryUnlessNotFound } from '@/lib/http'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { formatAmount, type PublicUser, tipsQuery, tokenQuery, userQuery } from './api'
@@ -54,6 +55,7 @@ export function UserProfile({ user, own = false, children }: { user: PublicUser;
           ) : (
             <>
               <FollowButton login={user.login} />
+              <ReportButton kind="user" target={user.login} label={`@${user.login}`} />
               <a className="btn btn-outline btn-md" href={`/wallet?tip=${encodeURIComponent(`user:${user.login}`)}&to=${user.wallet_address}`}>
                 {t('user.sendTip')}
               </a>
@@ -63,7 +65,8 @@ export function UserProfile({ user, own = false, children }: { user: PublicUser;
       />
       <Card as="section" className="profile-section" aria-labelledby={detailsId}>
         <h2 id={detailsId}>{t('user.about')}</h2>
-        {user.description && <p className="profile-bio">{user.description}</p>}
+        {user.hidden && <HiddenNotice reason={user.hidden_reason} />}
+        {user.description && !user.hidden && <p className="profile-bio">{user.description}</p>}
         <dl className="profile-details">
           {user.location && (
             <>

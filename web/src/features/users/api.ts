@@ -13,6 +13,9 @@ export interface PublicUser {
   wallet_address: string
   followers_count?: number
   following_count?: number
+  /** Set when this node's moderators hid it; the API then masks its profile text for everyone but the node's admins. */
+  hidden?: boolean
+  hidden_reason?: string
 }
 
 /** A tip from GET /api/v1/chain/tips: a transfer that names what it thanks. */

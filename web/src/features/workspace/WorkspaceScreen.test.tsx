@@ -17,7 +17,6 @@ describe('WorkspaceScreen', () => {
   it.each([
     ['messages', 'Sign in with your wallet to read your messages.'],
     ['dashboard', 'Sign in with your wallet to see your dashboard.'],
-    ['reports', 'Sign in with your wallet to see your reports.'],
     ['admin', 'Sign in with your wallet to administer this node.'],
   ])('/%s asks a signed-out visitor to sign in', async (slug, notice) => {
     renderAt(`/${slug}`)
@@ -30,7 +29,6 @@ describe('WorkspaceScreen', () => {
   it.each([
     ['messages', 'No messages yet'],
     ['dashboard', 'Your dashboard is empty'],
-    ['reports', 'You have not filed any reports'],
   ])('/%s shows a signed-in user its empty state', async (slug, empty) => {
     signIn()
     renderAt(`/${slug}`)

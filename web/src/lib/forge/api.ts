@@ -28,6 +28,9 @@ export interface Repository {
   name: string
   full_name: string
   description: string
+  /** Set when this node's moderators hid it; the API then masks its description for everyone but the node's admins. */
+  hidden?: boolean
+  hidden_reason?: string
   /** Its project site (an http(s) URL); "" for none. */
   website?: string
   private: boolean

@@ -1,0 +1,359 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/auth"
+	"github.com/dforge/dforge/internal/chain/tx"
+	"github.com/dforge/dforge/internal/moderation"
+	"github.com/dforge/dforge/internal/usererr"
+)
+
+// Reports and moderation (a dForge extension; all node-local, see
+// internal/moderation): anyone signed in reports a user, repository,
+// issue or comment; the node's admins work the queue. Every admin route
+// answers 404 to everyone else (requireAdmin).
+
+// maxReportBody bounds a report or a moderator's action.
+const maxReportBody = 16 << 10
+
+// registerReports adds the report and moderation routes.
+func (a *API) registerReports(mux *http.ServeMux) {
+	if a.mod == nil {
+		return
+	}
+	w := func(fn handler) http.HandlerFunc { return a.signedIn(auth.ScopeWrite, fn) }
+	mux.HandleFunc("POST /api/v1/reports", w(a.postReport))
+	mux.HandleFunc("GET /api/v1/user/reports", a.signedIn(auth.ScopeRead, a.listMyReports))
+	mux.HandleFunc("GET /api/v1/admin/reports", a.serve(a.listReports))
+	mux.HandleFunc("POST /api/v1/admin/reports/{id}/dismiss", a.serve(a.dismissReport))
+	mux.HandleFunc("POST /api/v1/admin/reports/{id}/hide", a.serve(a.hideReported))
+	mux.HandleFunc("POST /api/v1/admin/reports/{id}/suspend", a.serve(a.suspendReported))
+	mux.HandleFunc("GET /api/v1/admin/hidden", a.serve(a.listHidden))
+	mux.HandleFunc("GET /api/v1/admin/hidden/{kind}/{id}", a.serve(a.getHidden))
+	mux.HandleFunc("DELETE /api/v1/admin/hidden/{kind}/{id}", a.serve(a.unhide))
+	mux.HandleFunc("GET /api/v1/admin/suspensions", a.serve(a.listSuspensions))
+	mux.HandleFunc("DELETE /api/v1/admin/suspensions/{address}", a.serve(a.liftSuspension))
+}
+
+// reportJSON is a report as its reporter and the moderators see it.
+type reportJSON struct {
+	ID          int64  `json:"id"`
+	Kind        string `json:"kind"`
+	Target      string `json:"target"` // the stable key: an address, a repository id, "repo:number", "repo:comment"
+	TargetLabel string `json:"target_label"`
+	Subject     string `json:"subject"` // the account whose content it is
+	Reporter    string `json:"reporter"`
+	Reason      string `json:"reason"`
+	Detail      string `json:"detail"`
+	Status      string `json:"status"`
+	Action      string `json:"action"`
+	Note        string `json:"note"`
+	ResolvedBy  string `json:"resolved_by,omitempty"`
+	Created     string `json:"created_at"`
+	Resolved    string `json:"resolved_at,omitempty"`
+}
+
+func toReportJSON(rep moderation.Report) reportJSON {
+	j := reportJSON{ID: rep.ID, Kind: string(rep.Kind), Target: rep.Key, TargetLabel: rep.Label, Subject: rep.Subject.Hex(),
+		Reporter: rep.Reporter.Hex(), Reason: rep.Reason, Detail: rep.Detail, Status: rep.Status, Action: rep.Action, Note: rep.Note,
+		Created: rep.Created.Format(time.RFC3339)}
+	if rep.Status == moderation.StatusResolved {
+		j.ResolvedBy, j.Resolved = rep.ResolvedBy.Hex(), rep.Resolved.Format(time.RFC3339)
+	}
+	return j
+}
+
+// hiddenJSON is an item hidden on this node.
+type hiddenJSON struct {
+	Kind    string `json:"kind"`
+	Target  string `json:"target"`
+	Label   string `json:"target_label"`
+	Reason  string `json:"reason"`
+	By      string `json:"hidden_by"`
+	Created string `json:"created_at"`
+}
+
+func toHiddenJSON(h moderation.Hidden) hiddenJSON {
+	return hiddenJSON{Kind: string(h.Kind), Target: h.Key, Label: h.Label, Reason: h.Reason, By: h.By.Hex(), Created: h.Created.Format(time.RFC3339)}
+}
+
+// suspensionJSON is an account suspended on this node.
+type suspensionJSON struct {
+	Address  string `json:"address"`
+	Username string `json:"username"`
+	Reason   string `json:"reason"`
+	By       string `json:"suspended_by"`
+	Created  string `json:"created_at"`
+}
+
+// postReport files a report: {kind, target, reason, detail}. The target
+// must exist for the reporter: something they cannot read is a 404.
+func (a *API) postReport(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	var in struct {
+		Kind   string `json:"kind"`
+		Target string `json:"target"`
+		Reason string `json:"reason"`
+		Detail string `json:"detail"`
+	}
+	if err := decode(w, r, maxReportBody, &in); err != nil {
+		return err
+	}
+	t, err := a.reportTarget(r, in.Kind, strings.TrimSpace(in.Target))
+	if err != nil {
+		return err
+	}
+	rep, err := a.mod.File(r.Context(), id.User.Address, t, in.Reason, in.Detail)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, toReportJSON(rep))
+	return nil
+}
+
+// listMyReports lists the signed-in user's reports and what became of them.
+func (a *API) listMyReports(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	p, err := pageOf(r)
+	if err != nil {
+		return err
+	}
+	list, total, err := a.mod.Mine(r.Context(), id.User.Address, p.Limit, (p.Number-1)*p.Limit)
+	return a.respondList(w, r, p, total, reportsJSON(list), err)
+}
+
+func reportsJSON(list []moderation.Report) []reportJSON {
+	out := make([]reportJSON, len(list))
+	for i, rep := range list {
+		out[i] = toReportJSON(rep)
+	}
+	return out
+}
+
+// listReports is the moderators' queue: ?status=open|resolved|all
+// (default open) and ?kind=.
+func (a *API) listReports(w http.ResponseWriter, r *http.Request) error {
+	if _, err := a.requireAdmin(r); err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	var f moderation.Filter
+	switch st := q.Get("status"); st {
+	case "", moderation.StatusOpen:
+		f.Status = moderation.StatusOpen
+	case moderation.StatusResolved:
+		f.Status = st
+	case "all":
+	default:
+		return usererr.BadFieldf("status", "status must be open, resolved or all")
+	}
+	if k := q.Get("kind"); k != "" {
+		kind, ok := moderation.ParseKind(k)
+		if !ok {
+			return badKind("kind", k)
+		}
+		f.Kind = kind
+	}
+	p, err := pageOf(r)
+	if err != nil {
+		return err
+	}
+	list, total, err := a.mod.Queue(r.Context(), f, p.Limit, (p.Number-1)*p.Limit)
+	return a.respondList(w, r, p, total, reportsJSON(list), err)
+}
+
+func badKind(field, kind string) error {
+	names := make([]string, len(moderation.Kinds))
+	for i, k := range moderation.Kinds {
+		names[i] = string(k)
+	}
+	return usererr.BadFieldf(field, "%q is not a kind of report; kinds: %s", kind, strings.Join(names, ", "))
+}
+
+// modAction is the body of a moderator's action: the reason others see
+// (hide, suspend) or a note (dismiss).
+type modAction struct {
+	Reason string `json:"reason"`
+}
+
+// reportAction reads the admin, the report id and the body of an action.
+func (a *API) reportAction(w http.ResponseWriter, r *http.Request) (common.Address, int64, modAction, error) {
+	admin, err := a.requireAdmin(r)
+	if err != nil {
+		return common.Address{}, 0, modAction{}, err
+	}
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return common.Address{}, 0, modAction{}, usererr.Missingf("there is no report %s", r.PathValue("id"))
+	}
+	var in modAction
+	if r.ContentLength != 0 {
+		if err := decode(w, r, maxReportBody, &in); err != nil {
+			return common.Address{}, 0, modAction{}, err
+		}
+	}
+	return admin.User.Address, id, in, nil
+}
+
+func (a *API) dismissReport(w http.ResponseWriter, r *http.Request) error {
+	admin, id, in, err := a.reportAction(w, r)
+	if err != nil {
+		return err
+	}
+	rep, err := a.mod.Dismiss(r.Context(), admin, id, in.Reason)
+	if err != nil {
+		return err
+	}
+	return reply(w, toReportJSON(rep))
+}
+
+func (a *API) hideReported(w http.ResponseWriter, r *http.Request) error {
+	admin, id, in, err := a.reportAction(w, r)
+	if err != nil {
+		return err
+	}
+	rep, err := a.mod.HideFor(r.Context(), admin, id, in.Reason)
+	if err != nil {
+		return err
+	}
+	return reply(w, toReportJSON(rep))
+}
+
+func (a *API) suspendReported(w http.ResponseWriter, r *http.Request) error {
+	admin, id, in, err := a.reportAction(w, r)
+	if err != nil {
+		return err
+	}
+	rep, err := a.mod.SuspendFor(r.Context(), admin, id, in.Reason)
+	if err != nil {
+		return err
+	}
+	return reply(w, toReportJSON(rep))
+}
+
+func (a *API) listHidden(w http.ResponseWriter, r *http.Request) error {
+	if _, err := a.requireAdmin(r); err != nil {
+		return err
+	}
+	var kind moderation.Kind
+	if k := r.URL.Query().Get("kind"); k != "" {
+		var ok bool
+		if kind, ok = moderation.ParseKind(k); !ok {
+			return badKind("kind", k)
+		}
+	}
+	p, err := pageOf(r)
+	if err != nil {
+		return err
+	}
+	list, total, err := a.mod.HiddenList(r.Context(), kind, p.Limit, (p.Number-1)*p.Limit)
+	out := make([]hiddenJSON, len(list))
+	for i, h := range list {
+		out[i] = toHiddenJSON(h)
+	}
+	return a.respondList(w, r, p, total, out, err)
+}
+
+// hiddenPath reads {kind}/{id} of the hidden routes.
+func (a *API) hiddenPath(r *http.Request) (moderation.Kind, string, error) {
+	if _, err := a.requireAdmin(r); err != nil {
+		return "", "", err
+	}
+	kind, ok := moderation.ParseKind(r.PathValue("kind"))
+	key := strings.ToLower(r.PathValue("id"))
+	if !ok || !moderation.ParseKey(kind, key) {
+		return "", "", usererr.Missingf("nothing such is hidden on this node")
+	}
+	return kind, key, nil
+}
+
+func (a *API) getHidden(w http.ResponseWriter, r *http.Request) error {
+	kind, key, err := a.hiddenPath(r)
+	if err != nil {
+		return err
+	}
+	h, ok := a.mod.IsHidden(kind, key)
+	if !ok {
+		return usererr.Missingf("%s %s is not hidden on this node", kind, key)
+	}
+	return reply(w, toHiddenJSON(h))
+}
+
+func (a *API) unhide(w http.ResponseWriter, r *http.Request) error {
+	kind, key, err := a.hiddenPath(r)
+	if err != nil {
+		return err
+	}
+	if err := a.mod.Unhide(r.Context(), kind, key); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (a *API) listSuspensions(w http.ResponseWriter, r *http.Request) error {
+	if _, err := a.requireAdmin(r); err != nil {
+		return err
+	}
+	list, err := a.mod.Suspensions(r.Context())
+	if err != nil {
+		return err
+	}
+	out := make([]suspensionJSON, len(list))
+	for i, sp := range list {
+		out[i] = suspensionJSON{Address: sp.Address.Hex(), Reason: sp.Reason, By: sp.By.Hex(), Created: sp.Created.Format(time.RFC3339)}
+		if a.index != nil {
+			out[i].Username, _ = a.index.Username(r.Context(), sp.Address) // a missing name leaves the address
+		}
+	}
+	return reply(w, out)
+}
+
+func (a *API) liftSuspension(w http.ResponseWriter, r *http.Request) error {
+	if _, err := a.requireAdmin(r); err != nil {
+		return err
+	}
+	raw := r.PathValue("address")
+	if !common.IsHexAddress(raw) {
+		return usererr.Missingf("%s is not suspended on this node", raw)
+	}
+	if err := a.mod.Lift(r.Context(), common.HexToAddress(raw)); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// checkRelayedSigner refuses a wallet-signed transaction whose signer (or,
+// for a forge action, whose actor) this node's moderators suspended; a
+// transaction that does not verify is left for the chain to refuse.
+func (a *API) checkRelayedSigner(r *http.Request, env tx.Envelope) error {
+	if a.mod == nil {
+		return nil
+	}
+	t, err := tx.Verify(env, a.chain.Params().ChainID)
+	if err != nil {
+		return nil
+	}
+	for _, addr := range []common.Address{t.From, t.Actor} {
+		if addr == (common.Address{}) {
+			continue
+		}
+		if err := a.mod.CheckWriter(r.Context(), addr); err != nil {
+			return err
+		}
+	}
+	return nil
+}
