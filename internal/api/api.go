@@ -142,6 +142,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.registerSearch(mux)
 	a.registerActivity(mux)
 	a.registerNotifications(mux)
+	a.registerDashboard(mux)
 	mux.HandleFunc("/api/", a.serve(a.notFound))
 }
 
