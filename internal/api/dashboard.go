@@ -6,6 +6,7 @@ import (
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/usererr"
 )
 
 // The dashboard: what needs the signed-in user, in one answer (a dForge
@@ -148,7 +149,7 @@ func (h *issuesAPI) dashIssues(r *http.Request, f index.IssueSearch, seeAll stri
 	if err != nil {
 		return dashIssuesJSON{}, err
 	}
-	items, err := h.foundIssuesJSON(r, list)
+	items, err := h.openIssuesJSON(r, list)
 	if err != nil {
 		return dashIssuesJSON{}, err
 	}
@@ -162,31 +163,56 @@ func (h *issuesAPI) dashPulls(r *http.Request, f index.IssueSearch) (dashPullsJS
 	if err != nil {
 		return dashPullsJSON{}, err
 	}
-	items, err := h.foundIssuesJSON(r, list)
+	items, err := h.openIssuesJSON(r, list)
 	if err != nil {
 		return dashPullsJSON{}, err
 	}
-	heads := make([]index.Head, 0, len(list))
-	headOf := map[int64]index.Head{}
-	for _, is := range list {
-		pr, err := h.forge.Index().PullsOf(r.Context(), is.Repo, []index.Issue{is})
-		if err != nil {
-			return dashPullsJSON{}, err
-		}
-		if p, ok := pr[is.Number]; ok {
-			hd := index.Head{Repo: is.Repo, SHA: p.HeadSHA}
-			heads = append(heads, hd)
-			headOf[globalIssueID(is.Repo, is.Number)] = hd
-		}
-	}
-	statuses, err := h.index.HeadStatuses(r.Context(), heads)
+	checks, err := h.index.ChecksOf(r.Context(), list)
 	if err != nil {
 		return dashPullsJSON{}, err
 	}
 	out := dashPullsJSON{TotalCount: total, Items: make([]dashPullJSON, 0, len(items)), SeeAll: seePulls}
+	keyOf := make(map[int64]index.IssueKey, len(list))
+	for _, is := range list {
+		keyOf[globalIssueID(is.Repo, is.Number)] = index.IssueKey{Repo: is.Repo, Number: is.Number}
+	}
 	for _, it := range items {
-		hd := headOf[it.ID]
-		out.Items = append(out.Items, dashPullJSON{issueJSON: it, HeadSHA: hd.SHA, Checks: h.checksJSON(r, it, statuses[hd])})
+		c := checks[keyOf[it.ID]]
+		out.Items = append(out.Items, dashPullJSON{issueJSON: it, HeadSHA: c.HeadSHA, Checks: h.checksJSON(r, it, c.Statuses)})
+	}
+	return out, nil
+}
+
+// openIssuesJSON shapes open issues of several repositories, in order.
+// Open pull requests are not merged, so unlike foundIssuesJSON it reads no
+// pull request records. Each repository is read through the forge, which
+// checks again that the viewer may read it; the dashboard's sections are
+// searches of readable repositories, so none is dropped but one made
+// private since the search.
+func (h *issuesAPI) openIssuesJSON(r *http.Request, list []index.Issue) ([]issueJSON, error) {
+	type repoOut struct {
+		repo  index.Repo
+		links *links
+	}
+	repos := map[uint64]*repoOut{}
+	out := make([]issueJSON, 0, len(list))
+	for _, is := range list {
+		ro, ok := repos[is.Repo]
+		if !ok {
+			rec, _, err := h.forge.RepoByID(r.Context(), viewerOf(r), is.Repo)
+			if err != nil {
+				if _, ok := usererr.As(err); !ok {
+					return nil, err
+				}
+			} else {
+				ro = &repoOut{repo: rec, links: h.listLinks(r, rec)}
+			}
+			repos[is.Repo] = ro
+		}
+		if ro == nil {
+			continue
+		}
+		out = append(out, ro.links.issue(ro.repo, is, nil))
 	}
 	return out, nil
 }

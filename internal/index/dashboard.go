@@ -64,46 +64,101 @@ func (ix *Index) UserRepos(ctx context.Context, u, viewer common.Address, p Page
 	return out, page.total, nil
 }
 
-// Head names a commit of a repository.
-type Head struct {
-	Repo uint64
-	SHA  string
+// PullChecks is a pull request's head and the latest status of each
+// context of it, in context order (at most MaxLatestStatuses).
+type PullChecks struct {
+	HeadSHA  string
+	Statuses []CommitStatus
 }
 
-// HeadStatuses is the latest status of each context of each head, in one
-// query (the dashboard shows a dozen pull requests' checks at once).
-// Heads without statuses are absent; each head's list is in context
-// order and bounded by MaxLatestStatuses.
-func (ix *Index) HeadStatuses(ctx context.Context, heads []Head) (map[Head][]CommitStatus, error) {
-	out := map[Head][]CommitStatus{}
-	if len(heads) == 0 {
-		return out, nil
-	}
+// IssueKey names an issue or pull request.
+type IssueKey struct {
+	Repo, Number uint64
+}
+
+// ChecksOf reads the heads of the pull requests among issues and their
+// latest statuses, in two queries for all of them (the dashboard shows a
+// page of pull requests' checks at once). Kept until the projection
+// changes, as statuses and heads are projected.
+func (ix *Index) ChecksOf(ctx context.Context, issues []Issue) (map[IssueKey]PullChecks, error) {
 	var conds []string
 	var args []any
-	for _, h := range heads {
-		args = append(args, int64(h.Repo), h.SHA)
-		conds = append(conds, fmt.Sprintf("(s.repo_id = $%d AND s.sha = $%d)", len(args)-1, len(args)))
+	for _, is := range issues {
+		if is.IsPull {
+			args = append(args, int64(is.Repo), int64(is.Number))
+			conds = append(conds, fmt.Sprintf("(p.repo_id = $%d AND p.number = $%d)", len(args)-1, len(args)))
+		}
 	}
-	rows, err := ix.rdb.QueryContext(ctx, `SELECT `+statusCols+`, s.repo_id FROM forge_commit_statuses s
+	if len(conds) == 0 {
+		return map[IssueKey]PullChecks{}, nil
+	}
+	where := strings.Join(conds, " OR ")
+	got, err := remember(ix, readKey("pull-checks", where, args...), func() (map[IssueKey]PullChecks, error) {
+		return ix.readChecks(ctx, where, args)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read checks of pull requests: %w", err)
+	}
+	return got, nil
+}
+
+func (ix *Index) readChecks(ctx context.Context, where string, args []any) (map[IssueKey]PullChecks, error) {
+	out := map[IssueKey]PullChecks{}
+	rows, err := ix.query(ctx, `SELECT p.repo_id, p.number, p.head_sha FROM forge_pulls p WHERE `+where, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	type head struct {
+		repo int64
+		sha  string
+	}
+	keys := map[head][]IssueKey{}
+	var heads []any
+	var conds []string
+	for rows.Next() {
+		var repo, number int64
+		var sha string
+		if err := rows.Scan(&repo, &number, &sha); err != nil {
+			return nil, err
+		}
+		k := IssueKey{uint64(repo), uint64(number)}
+		out[k] = PullChecks{HeadSHA: sha, Statuses: []CommitStatus{}}
+		h := head{repo, sha}
+		if _, seen := keys[h]; !seen {
+			heads = append(heads, repo, sha)
+			conds = append(conds, fmt.Sprintf("(s.repo_id = $%d AND s.sha = $%d)", len(heads)-1, len(heads)))
+		}
+		keys[h] = append(keys[h], k)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows.Close()
+	if len(conds) == 0 {
+		return out, nil
+	}
+	srows, err := ix.query(ctx, `SELECT `+statusCols+`, s.repo_id FROM forge_commit_statuses s
 		LEFT JOIN chain_accounts a ON a.address = s.creator
 		WHERE (`+strings.Join(conds, " OR ")+`) AND s.id = (SELECT MAX(l.id) FROM forge_commit_statuses l
 			WHERE l.repo_id = s.repo_id AND l.sha = s.sha AND l.context = s.context)
-		ORDER BY s.repo_id, s.sha, s.context`, args...)
+		ORDER BY s.repo_id, s.sha, s.context`, heads...)
 	if err != nil {
-		return nil, fmt.Errorf("read latest statuses of heads: %w", err)
+		return nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
+	defer srows.Close()
+	for srows.Next() {
 		var repo int64
-		st, err := scanStatus(rows, &repo)
+		st, err := scanStatus(srows, &repo)
 		if err != nil {
-			return nil, fmt.Errorf("read latest statuses of heads: %w", err)
+			return nil, err
 		}
-		h := Head{Repo: uint64(repo), SHA: st.SHA}
-		if len(out[h]) < MaxLatestStatuses {
-			out[h] = append(out[h], st)
+		for _, k := range keys[head{repo, st.SHA}] {
+			if c := out[k]; len(c.Statuses) < MaxLatestStatuses {
+				c.Statuses = append(c.Statuses, st)
+				out[k] = c
+			}
 		}
 	}
-	return out, rows.Err()
+	return out, srows.Err()
 }
