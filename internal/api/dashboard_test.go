@@ -79,7 +79,7 @@ func (s dashSection) titles() string {
 // nobody else's: the review requests and assignments they got (in public
 // and private repositories they may read), their open pull requests with
 // the combined status of each head, their repositories by ownership and
-// collaboration, their notifications. A public-only token sees none of
+// collaboration and organization membership, their notifications. A public-only token sees none of
 // the private repository's items, a stranger sees nothing of either user,
 // and the "see all" queries list the same items through Gitea's issue
 // search.
@@ -99,6 +99,9 @@ func testDashboard(t *testing.T, n *issuesNode) {
 	n.repo(alice, "sec", true)
 	n.repo(bob, "tool", false)
 	pub, sec, tool := "/api/v1/repos/"+alice.Name()+"/pub", "/api/v1/repos/"+alice.Name()+"/sec", "/api/v1/repos/"+bob.Name()+"/tool"
+	// An organization's repository is its members' too.
+	n.must(http.StatusCreated, alice, "POST", "/api/v1/orgs", map[string]string{"username": "dashorg"})
+	n.must(http.StatusCreated, alice, "POST", "/api/v1/orgs/dashorg/repos", map[string]any{"name": "shared"})
 	for _, r := range []string{pub, sec} { // assignees need write permission
 		n.must(http.StatusNoContent, alice, "PUT", r+"/collaborators/"+bob.Name(), map[string]any{"permission": "write"})
 	}
@@ -231,7 +234,12 @@ func testDashboard(t *testing.T, n *issuesNode) {
 		t.Fatalf("carol's dashboard: %+v", d)
 	}
 	d = dash(alice)
-	if d.ReviewRequests.TotalCount != 0 || d.Assigned.TotalCount != 0 || d.Pulls.TotalCount != 2 || d.Repositories.TotalCount != 2 {
+	if d.ReviewRequests.TotalCount != 0 || d.Assigned.TotalCount != 0 || d.Pulls.TotalCount != 2 || d.Repositories.TotalCount != 3 ||
+		!slices.ContainsFunc(d.Repositories.Items, func(r struct {
+			FullName string `json:"full_name"`
+		}) bool {
+			return r.FullName == "dashorg/shared"
+		}) {
 		t.Fatalf("alice's dashboard: %+v", d)
 	}
 	n.must(http.StatusUnauthorized, nil, "GET", "/api/v1/user/dashboard", nil)

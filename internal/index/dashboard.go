@@ -21,9 +21,13 @@ const repoVisible = `(r.private = FALSE OR r.owner = $1 OR EXISTS (SELECT 1 FROM
 
 // userRepoWhere is the condition of the repositories the account at $2
 // owns, collaborates on, or whose owning organization it is a member of.
-const userRepoWhere = repoVisible + ` AND (r.owner = $2
-	OR r.id IN (SELECT c2.repo_id FROM forge_collaborators c2 WHERE c2.user_address = $2)
-	OR r.owner IN (SELECT o.address FROM forge_team_members m JOIN forge_orgs o ON o.id = m.org_id WHERE m.user_address = $2))`
+// The ids come from the account's own rows (owner, collaborator and team
+// member indexes), so the read sorts a user's few repositories rather than
+// scanning every repository in order until ten match.
+const userRepoWhere = repoVisible + ` AND r.id IN (SELECT o1.id FROM forge_repos o1 WHERE o1.owner = $2
+	UNION SELECT c2.repo_id FROM forge_collaborators c2 WHERE c2.user_address = $2
+	UNION SELECT o3.id FROM forge_team_members m JOIN forge_orgs og ON og.id = m.org_id JOIN forge_repos o3 ON o3.owner = og.address
+		WHERE m.user_address = $2)`
 
 type repoPage struct {
 	repos []Repo
