@@ -66,6 +66,10 @@ type dashPullJSON struct {
 	issueJSON
 	HeadSHA string         `json:"head_sha"`
 	Checks  dashChecksJSON `json:"checks"`
+	// Approvals counts the reviewers whose latest verdict approves (not
+	// dismissed), as branch protection's required approvals count them
+	// among those who may write.
+	Approvals int `json:"approvals"`
 }
 
 // dashChecksJSON is the combined status of a head: state is the worst of
@@ -178,7 +182,7 @@ func (h *issuesAPI) dashPulls(r *http.Request, f index.IssueSearch) (dashPullsJS
 	}
 	for _, it := range items {
 		c := checks[keyOf[it.ID]]
-		out.Items = append(out.Items, dashPullJSON{issueJSON: it, HeadSHA: c.HeadSHA, Checks: h.checksJSON(r, it, c.Statuses)})
+		out.Items = append(out.Items, dashPullJSON{issueJSON: it, HeadSHA: c.HeadSHA, Checks: h.checksJSON(r, it, c.Statuses), Approvals: c.Approvals})
 	}
 	return out, nil
 }

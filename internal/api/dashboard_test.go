@@ -16,9 +16,10 @@ type dashOut struct {
 	Pulls          struct {
 		dashSection
 		Items []struct {
-			Title   string `json:"title"`
-			HeadSHA string `json:"head_sha"`
-			Checks  struct {
+			Title     string `json:"title"`
+			HeadSHA   string `json:"head_sha"`
+			Approvals int    `json:"approvals"`
+			Checks    struct {
 				State      string `json:"state"`
 				TotalCount int    `json:"total_count"`
 				Statuses   []struct {
@@ -126,6 +127,10 @@ func testDashboard(t *testing.T, n *issuesNode) {
 	n.must(http.StatusCreated, bob, "POST", tool+"/statuses/"+head, map[string]any{"state": "success", "context": "lint"})
 	n.must(http.StatusCreated, bob, "POST", tool+"/statuses/"+head, map[string]any{"state": "pending", "context": "test"})
 	n.must(http.StatusCreated, bob, "POST", tool+"/statuses/"+head, map[string]any{"state": "failure", "context": "test"})
+	// Alice approves it; carol approves, then asks for changes.
+	n.must(http.StatusOK, alice, "POST", tool+"/pulls/1/reviews", map[string]any{"event": "APPROVED", "body": "ok"})
+	n.must(http.StatusOK, carol, "POST", tool+"/pulls/1/reviews", map[string]any{"event": "APPROVED", "body": "ok"})
+	n.must(http.StatusOK, carol, "POST", tool+"/pulls/1/reviews", map[string]any{"event": "REQUEST_CHANGES", "body": "wait"})
 
 	dash := func(u *forgetest.User) dashOut {
 		t.Helper()
@@ -149,7 +154,7 @@ func testDashboard(t *testing.T, n *issuesNode) {
 		t.Fatalf("bob's pull requests: %+v", d.Pulls)
 	}
 	pr := d.Pulls.Items[0]
-	if pr.Title != "Bob fix" || pr.HeadSHA != head || pr.Checks.State != "failure" || pr.Checks.TotalCount != 2 ||
+	if pr.Title != "Bob fix" || pr.HeadSHA != head || pr.Approvals != 1 || pr.Checks.State != "failure" || pr.Checks.TotalCount != 2 ||
 		len(pr.Checks.Statuses) != 2 || pr.Checks.Statuses[0].Context != "lint" || pr.Checks.Statuses[1].Status != "failure" {
 		t.Fatalf("bob's pull request and its checks: %+v", pr)
 	}
@@ -205,6 +210,7 @@ func testDashboard(t *testing.T, n *issuesNode) {
 		{carol, "mentioned=true", "Public bug"},
 		{carol, "assigned=true", ""},
 		{bob, "reviewed=true", ""},
+		{carol, "reviewed=true", "Bob fix"},
 		{nil, "q=bug&assigned=true", "Public bug"}, // anonymous: the relation means nothing, the private one stays hidden
 	} {
 		if got := search(c.u, c.q); got != c.want {

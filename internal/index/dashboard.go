@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/chain/forge"
 )
 
 // The dashboard's reads that the other lists do not already make: a
@@ -68,11 +70,13 @@ func (ix *Index) UserRepos(ctx context.Context, u, viewer common.Address, p Page
 	return out, page.total, nil
 }
 
-// PullChecks is a pull request's head and the latest status of each
-// context of it, in context order (at most MaxLatestStatuses).
+// PullChecks is a pull request's head, the latest status of each context
+// of it, in context order (at most MaxLatestStatuses), and its approvals:
+// the reviewers whose latest verdict approves and is not dismissed.
 type PullChecks struct {
-	HeadSHA  string
-	Statuses []CommitStatus
+	HeadSHA   string
+	Statuses  []CommitStatus
+	Approvals int
 }
 
 // IssueKey names an issue or pull request.
@@ -80,30 +84,68 @@ type IssueKey struct {
 	Repo, Number uint64
 }
 
-// ChecksOf reads the heads of the pull requests among issues and their
-// latest statuses, in two queries for all of them (the dashboard shows a
+// ChecksOf reads the heads of the pull requests among issues, their
+// latest statuses and their approvals, in three queries for all of them (the dashboard shows a
 // page of pull requests' checks at once). Kept until the projection
 // changes, as statuses and heads are projected.
 func (ix *Index) ChecksOf(ctx context.Context, issues []Issue) (map[IssueKey]PullChecks, error) {
-	var conds []string
 	var args []any
 	for _, is := range issues {
 		if is.IsPull {
 			args = append(args, int64(is.Repo), int64(is.Number))
-			conds = append(conds, fmt.Sprintf("(p.repo_id = $%d AND p.number = $%d)", len(args)-1, len(args)))
 		}
 	}
-	if len(conds) == 0 {
+	if len(args) == 0 {
 		return map[IssueKey]PullChecks{}, nil
 	}
-	where := strings.Join(conds, " OR ")
-	got, err := remember(ix, readKey("pull-checks", where, args...), func() (map[IssueKey]PullChecks, error) {
-		return ix.readChecks(ctx, where, args)
+	got, err := remember(ix, readKey("pull-checks", "", args...), func() (map[IssueKey]PullChecks, error) {
+		out, err := ix.readChecks(ctx, pullPairs("p", len(args)/2), args)
+		if err != nil {
+			return nil, err
+		}
+		return out, ix.readApprovals(ctx, pullPairs("v", len(args)/2), args, out)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read checks of pull requests: %w", err)
 	}
 	return got, nil
+}
+
+// pullPairs is the condition that alias is one of n pull requests, given
+// as 2n arguments (repository, number).
+func pullPairs(alias string, n int) string {
+	conds := make([]string, n)
+	for i := range n {
+		conds[i] = fmt.Sprintf("(%s.repo_id = $%d AND %s.number = $%d)", alias, 2*i+1, alias, 2*i+2)
+	}
+	return strings.Join(conds, " OR ")
+}
+
+// readApprovals counts each pull request's approvals into out, as the
+// forge module keeps its approvers: the latest verdict (approve or request
+// changes) of each reviewer, when it approves and is not dismissed.
+func (ix *Index) readApprovals(ctx context.Context, where string, args []any, out map[IssueKey]PullChecks) error {
+	rows, err := ix.query(ctx, `SELECT v.repo_id, v.number, COUNT(*) FROM forge_reviews v
+		WHERE (`+where+`) AND v.state = $`+fmt.Sprint(len(args)+1)+` AND v.dismissed = FALSE
+			AND v.id = (SELECT MAX(l.id) FROM forge_reviews l
+				WHERE l.repo_id = v.repo_id AND l.number = v.number AND l.author = v.author AND l.state <> $`+fmt.Sprint(len(args)+2)+`)
+		GROUP BY v.repo_id, v.number`, append(args[:len(args):len(args)], forge.ReviewApprove, forge.ReviewCommented)...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var repo, number, n int64
+		if err := rows.Scan(&repo, &number, &n); err != nil {
+			return err
+		}
+		k := IssueKey{uint64(repo), uint64(number)}
+		if c, ok := out[k]; ok {
+			c.Approvals = int(n)
+			out[k] = c
+		}
+	}
+	return rows.Err()
 }
 
 func (ix *Index) readChecks(ctx context.Context, where string, args []any) (map[IssueKey]PullChecks, error) {

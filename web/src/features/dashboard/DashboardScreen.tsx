@@ -120,7 +120,19 @@ function IssueRow({ issue, extra }: { issue: DashIssue; extra?: ReactNode }) {
 }
 
 function PullSection({ section }: { section: Section<DashPull> }) {
-  return <SectionCard name="pulls" section={section} row={(pr) => <IssueRow key={pr.id} issue={pr} extra={<Checks pull={pr} />} />} />
+  return <SectionCard name="pulls" section={section} row={(pr) => <IssueRow key={pr.id} issue={pr} extra={<PullState pull={pr} />} />} />
+}
+
+/** A pull request's checks and approvals (a "see all" page, from the issue search, has neither). */
+function PullState({ pull }: { pull: DashPull }) {
+  const { t } = useTranslation('dashboard')
+  if (!pull.checks) return null
+  return (
+    <span className="dashboard-pull-state">
+      <Checks pull={pull} />
+      <span className="dashboard-approvals">{t('approvals', { count: pull.approvals })}</span>
+    </span>
+  )
 }
 
 const CHECK_ICONS: Record<string, string> = { success: '✓', failure: '✗', error: '✗', warning: '!', pending: '●' }
@@ -128,8 +140,6 @@ const CHECK_ICONS: Record<string, string> = { success: '✓', failure: '✗', er
 /** The combined status of a pull request's head, with each check's state in its label. */
 function Checks({ pull }: { pull: DashPull }) {
   const { t } = useTranslation('dashboard')
-  // A "see all" page comes from the issue search, which has no checks.
-  if (!pull.checks) return null
   const state = pull.checks.state || 'none'
   const label = t(`checks.${state}`)
   const detail = pull.checks.statuses.map((s) => `${s.context}: ${t(`checks.${s.status || 'none'}`)}`).join(', ')

@@ -25,6 +25,8 @@ export type CheckState = '' | 'success' | 'pending' | 'warning' | 'failure' | 'e
 /** One of the user's open pull requests with the combined status of its head. */
 export interface DashPull extends DashIssue {
   head_sha: string
+  /** Reviewers whose latest verdict approves (not dismissed). */
+  approvals: number
   checks: { state: CheckState; total_count: number; statuses: { id: number; context: string; status: CheckState; description: string; target_url: string }[] }
 }
 

@@ -33,6 +33,7 @@ const dashboard: Dashboard = {
       {
         ...issue(4, 'Fix the build', true),
         head_sha: 'abc',
+        approvals: 2,
         checks: {
           state: 'failure',
           total_count: 2,
@@ -72,6 +73,7 @@ describe('DashboardScreen', () => {
     expect(within(screen.getByRole('region', { name: /Assigned to you/ })).getByText('Nothing open is assigned to you.')).toBeTruthy()
     const pulls = screen.getByRole('region', { name: /Your open pull requests/ })
     expect(within(pulls).getByText('Checks failed')).toBeTruthy()
+    expect(within(pulls).getByText('approvals: 2')).toBeTruthy()
     expect(within(pulls).getByTitle('lint: Checks passed, test: Checks failed')).toBeTruthy()
     const repos = screen.getByRole('region', { name: /Your repositories/ })
     expect(within(repos).getByRole('link', { name: 'ada/secret' }).getAttribute('href')).toBe('/ada/secret')
