@@ -149,6 +149,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.registerFeed(mux)
 	a.registerNotifications(mux)
 	a.registerReports(mux)
+	a.registerDashboard(mux)
 	mux.HandleFunc("/api/", a.serve(a.notFound))
 }
 

@@ -1,12 +1,14 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/usererr"
@@ -62,7 +64,9 @@ func (a *API) searchUsers(w http.ResponseWriter, r *http.Request) error {
 // searchIssues is Gitea's issue search: issues and pull requests whose
 // title or body holds q in any case, across the repositories the caller
 // may read, the most recently updated first. state is open (the default),
-// closed or all; type is issues or pulls (both when absent).
+// closed or all; type is issues or pulls (both when absent); created,
+// assigned, review_requested, reviewed and mentioned narrow it to the
+// signed-in user's (relationFilter).
 func (h *issuesAPI) searchIssues(w http.ResponseWriter, r *http.Request) error {
 	p, err := pageOf(r)
 	if err != nil {
@@ -76,6 +80,9 @@ func (h *issuesAPI) searchIssues(w http.ResponseWriter, r *http.Request) error {
 	if f.IsPull, err = typeFilter(r); err != nil {
 		return unprocessable(err)
 	}
+	if err := h.relationFilter(r, &f); err != nil {
+		return err
+	}
 	list, total, err := h.forge.Index().SearchIssues(r.Context(), f, p)
 	if err != nil {
 		return err
@@ -85,6 +92,41 @@ func (h *issuesAPI) searchIssues(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return h.respondList(w, r, p, total, out, nil)
+}
+
+// relationFilter reads Gitea's created, assigned, review_requested,
+// reviewed and mentioned: each true narrows the search to issues of that
+// relation to the signed-in user. As in Gitea, they mean nothing to an
+// anonymous caller, and a value other than true/1 is false.
+func (h *issuesAPI) relationFilter(r *http.Request, f *index.IssueSearch) error {
+	u, ok := auth.UserFrom(r.Context())
+	if !ok {
+		return nil
+	}
+	// Literal names, so the OpenAPI generator lists each parameter.
+	if boolParam(r, "created", false) {
+		f.Author = u.Address
+	}
+	if boolParam(r, "assigned", false) {
+		f.Assignee = u.Address
+	}
+	if boolParam(r, "review_requested", false) {
+		f.ReviewRequested = u.Address
+	}
+	if boolParam(r, "reviewed", false) {
+		f.Reviewer = u.Address
+	}
+	if boolParam(r, "mentioned", false) {
+		name, err := h.index.Username(r.Context(), u.Address)
+		if err != nil {
+			return fmt.Errorf("read the username to search mentions of: %w", err)
+		}
+		if name == "" { // an account the chain does not know yet: no one could mention it
+			name = u.Address.Hex()
+		}
+		f.MentionName = name
+	}
+	return nil
 }
 
 // unprocessable is err, a filter value's user error, as a 422: the search

@@ -158,6 +158,13 @@ type IssueSearch struct {
 	Query  string // a substring of the title or body, any case
 	State  string // "open", "closed" or "" for both
 	IsPull *bool
+	// Relations to one account (the zero address: no condition), Gitea's
+	// created, assigned, review_requested, reviewed and mentioned: issues
+	// they opened, are assigned, are asked to review (open requests),
+	// reviewed, or are mentioned in (MentionName, "@name" in the body or a
+	// comment, as typed: a longer name that starts with it matches too).
+	Author, Assignee, ReviewRequested, Reviewer common.Address
+	MentionName                                 string
 }
 
 // The issues joined with their repository, for its privacy; the count
@@ -216,7 +223,37 @@ func issueSearchWhere(f IssueSearch) (string, []any) {
 		n := arg("%" + likeEscape(q) + "%")
 		where = append(where, `(lower(i.title) LIKE `+n+` ESCAPE '\' OR lower(i.body) LIKE `+n+` ESCAPE '\')`)
 	}
+	where = append(where, relationWhere(f, arg)...)
 	return strings.Join(where, " AND "), args
+}
+
+// relationWhere is the conditions of f's relations to one account. Each
+// starts from the account's own rows (an index on the account), so a
+// user's few issues are found without reading every issue.
+func relationWhere(f IssueSearch, arg func(any) string) []string {
+	var where []string
+	zero := common.Address{}
+	if f.Author != zero {
+		where = append(where, "i.author = "+arg(f.Author.Hex()))
+	}
+	for _, rel := range []struct {
+		who   common.Address
+		table string
+	}{
+		{f.Assignee, "SELECT repo_id, number FROM forge_issue_assignees WHERE assignee = "},
+		{f.ReviewRequested, "SELECT repo_id, number FROM forge_review_requests WHERE reviewer = "},
+		{f.Reviewer, "SELECT repo_id, number FROM forge_reviews WHERE author = "},
+	} {
+		if rel.who != zero {
+			where = append(where, "(i.repo_id, i.number) IN ("+rel.table+arg(rel.who.Hex())+")")
+		}
+	}
+	if f.MentionName != "" {
+		n := arg("%@" + likeEscape(strings.ToLower(f.MentionName)) + "%")
+		where = append(where, `(lower(i.body) LIKE `+n+` ESCAPE '\' OR (i.repo_id, i.number) IN
+			(SELECT c.repo_id, c.number FROM forge_comments c WHERE lower(c.body) LIKE `+n+` ESCAPE '\'))`)
+	}
+	return where
 }
 
 // fillIssuesOfRepos is fillIssues for a list that spans repositories: one

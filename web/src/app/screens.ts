@@ -50,6 +50,7 @@ export const screens = {
   notifications: lazyScreen(() => import('@/features/notifications/NotificationsScreen'), 'notifications'),
   feed: lazyScreen(() => import('@/features/feed/FeedScreen'), 'feed'),
   reports: lazyScreen(() => import('@/features/moderation/ReportsScreen'), 'moderation'),
+  dashboard: lazyScreen(() => import('@/features/dashboard/DashboardScreen'), 'dashboard'),
   search: lazyScreen(() => import('@/features/search/SearchScreen'), 'search'),
   leaderboard: lazyScreen(() => import('@/features/rewards/LeaderboardScreen'), 'rewards'),
   analytics: lazyScreen(() => import('@/features/analytics/AnalyticsScreen'), 'analytics'),

@@ -16,7 +16,6 @@ describe('WorkspaceScreen', () => {
 
   it.each([
     ['messages', 'Sign in with your wallet to read your messages.'],
-    ['dashboard', 'Sign in with your wallet to see your dashboard.'],
     ['admin', 'Sign in with your wallet to administer this node.'],
   ])('/%s asks a signed-out visitor to sign in', async (slug, notice) => {
     renderAt(`/${slug}`)
@@ -28,7 +27,6 @@ describe('WorkspaceScreen', () => {
 
   it.each([
     ['messages', 'No messages yet'],
-    ['dashboard', 'Your dashboard is empty'],
   ])('/%s shows a signed-in user its empty state', async (slug, empty) => {
     signIn()
     renderAt(`/${slug}`)
