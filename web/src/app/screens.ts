@@ -48,6 +48,7 @@ export const screens = {
   forumTopic: lazyScreen(() => import('@/features/community/ForumTopicScreen'), 'community'),
   events: lazyScreen(() => import('@/features/community/EventsScreen'), 'community'),
   notifications: lazyScreen(() => import('@/features/notifications/NotificationsScreen'), 'notifications'),
+  messages: lazyScreen(() => import('@/features/messages/MessagesScreen'), ['messages', 'issues']),
   search: lazyScreen(() => import('@/features/search/SearchScreen'), 'search'),
   leaderboard: lazyScreen(() => import('@/features/rewards/LeaderboardScreen'), 'rewards'),
   analytics: lazyScreen(() => import('@/features/analytics/AnalyticsScreen'), 'analytics'),
