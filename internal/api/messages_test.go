@@ -229,6 +229,12 @@ func TestDirectMessageRefusals(t *testing.T) {
 			if list := n.conversations(alice); len(list) != 1 {
 				t.Errorf("alice's conversations: %+v", list)
 			}
+
+			// Messages are the account's own: a token needs Gitea's user scope.
+			repoOnly, userRead := n.NewUser("read:repository"), n.NewUser("read:user")
+			n.JSON("GET", "/api/v1/messages/conversations", repoOnly, nil, http.StatusForbidden, nil)
+			n.JSON("GET", "/api/v1/messages/unread", userRead, nil, http.StatusOK, nil)
+			n.JSON("POST", "/api/v1/messages", userRead, map[string]string{"to": bob.Name(), "body": "hi"}, http.StatusForbidden, nil)
 		})
 	}
 }

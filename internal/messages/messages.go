@@ -216,7 +216,7 @@ func conversationOf(ctx context.Context, t *sql.Tx, a, b int64, now time.Time) (
 	return id, nil
 }
 
-// ErrNotFound is a conversation the user is not in, or none: the two
+// notFound is a conversation the user is not in, or none: the two
 // answer alike, so nobody learns of another's conversations.
 func notFound(id int64) error {
 	return usererr.Missingf("conversation %d not found", id)
