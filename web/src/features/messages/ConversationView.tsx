@@ -40,7 +40,7 @@ function BlockButton({ login, blocked }: { login: string; blocked: boolean }) {
   const block = useBlockUser()
   return (
     <div className="block-action">
-      <Button size="sm" variant={blocked ? 'outline' : 'danger'} disabled={block.isPending} onClick={() => block.mutate({ login, block: !blocked })}>
+      <Button size="sm" variant="outline" disabled={block.isPending} onClick={() => block.mutate({ login, block: !blocked })}>
         {blocked ? t('unblock', { name: login }) : t('block', { name: login })}
       </Button>
       {block.isError && <SendError error={block.error} />}
