@@ -58,6 +58,7 @@ type Conversation struct {
 	Peer    common.Address // the other user
 	Last    *Message       // nil: none yet
 	Unread  int64          // messages from the peer after the user's last read one
+	Blocked bool           // the user has blocked the peer
 	Created time.Time
 	Updated time.Time
 }

@@ -14,10 +14,12 @@ import (
 // another's is not found.
 
 // conversationColumns read a member row m of the user, its conversation
-// c, the peer p and the last message l (absent before the first).
+// c, the peer p and the last message l (absent before the first), with
+// the unread count and whether the user has blocked the peer.
 const conversationColumns = `c.id, p.address, c.created_at, c.updated_at,
 	COALESCE(l.id, 0), COALESCE(s.address, ''), COALESCE(l.body, ''), COALESCE(l.created_at, 0),
-	(SELECT COUNT(*) FROM direct_messages x WHERE x.conversation_id = c.id AND x.id > m.last_read_id AND x.sender_id <> m.user_id)`
+	(SELECT COUNT(*) FROM direct_messages x WHERE x.conversation_id = c.id AND x.id > m.last_read_id AND x.sender_id <> m.user_id),
+	(SELECT COUNT(*) FROM user_blocks b WHERE b.blocker_id = m.user_id AND b.blocked_address = p.address)`
 
 const conversationFrom = `FROM conversation_members m
 	JOIN conversations c ON c.id = m.conversation_id
@@ -30,11 +32,13 @@ func scanConversation(row interface{ Scan(...any) error }) (Conversation, error)
 	var peer, sender string
 	var created, updated, lastCreated int64
 	var last Message
-	err := row.Scan(&c.ID, &peer, &created, &updated, &last.ID, &sender, &last.Body, &lastCreated, &c.Unread)
+	var blocks int64
+	err := row.Scan(&c.ID, &peer, &created, &updated, &last.ID, &sender, &last.Body, &lastCreated, &c.Unread, &blocks)
 	if err != nil {
 		return c, err
 	}
 	c.Peer, c.Created, c.Updated = common.HexToAddress(peer), time.UnixMilli(created).UTC(), time.UnixMilli(updated).UTC()
+	c.Blocked = blocks > 0
 	if last.ID != 0 {
 		last.Conversation, last.Sender, last.Created = c.ID, common.HexToAddress(sender), time.UnixMilli(lastCreated).UTC()
 		c.Last = &last

@@ -45,6 +45,7 @@ describe('direct messages', () => {
     await expectVisible(ada.page.locator('.message-thread strong', { hasText: 'there' }))
 
     await bo.page.goto('/messages')
+    await expectVisible(bo.page.locator('header').getByRole('link', { name: 'Messages: 1 unread' }))
     const row = bo.page.getByRole('link', { name: `${ada.name}, unread messages: 1` })
     await expectVisible(row)
     await row.click()

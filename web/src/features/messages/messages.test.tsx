@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { json, preloadNamespaces, renderScreen, signIn, stubFetch, WALLET } from '@/test/render'
 import MessagesScreen from './MessagesScreen'
+import { MessagesBadge } from './MessagesBadge'
 import type { Conversation, Message } from './api'
 
 preloadNamespaces('messages', 'issues')
@@ -118,5 +119,14 @@ describe('MessagesScreen', () => {
     signIn(WALLET)
     renderScreen(<MessagesScreen />, '/messages/99')
     expect(await screen.findByText('This could not be found.')).toBeTruthy()
+  })
+
+  it('shows the unread count on the header’s envelope', async () => {
+    stubFetch({ '/api/v1/messages/unread': { unread: 3, conversations: 2 } })
+    signIn(WALLET)
+    renderScreen(<MessagesBadge />, '/')
+    const link = await screen.findByRole('link', { name: 'Messages: 3 unread' })
+    expect(link.getAttribute('href')).toBe('/messages')
+    expect(link.textContent).toBe('3')
   })
 })
