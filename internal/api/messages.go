@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -116,6 +117,7 @@ func (a *API) sendMessage(w http.ResponseWriter, r *http.Request) error {
 		}
 		return err
 	}
+	in.To = strings.TrimSpace(in.To)
 	if in.To == "" {
 		return usererr.Unprocessablef("to", usererr.CodeRequired, "to is required: the username of the recipient")
 	}

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
@@ -17,12 +17,17 @@ export function ConversationView({ id, me }: { id: number; me: string }) {
 
 function Open({ conversation: c, me }: { conversation: Conversation; me: string }) {
   const { t } = useTranslation('messages')
-  const markRead = useMarkConversationRead()
-  const { mutate, isPending } = markRead
-  // Open is reading: whatever arrives while the page is open is read too.
+  const { mutate } = useMarkConversationRead()
+  // Open is reading: whatever arrives while the page is open is read too,
+  // once per last message (a failed mark is not retried in a loop).
+  const marked = useRef(0)
+  const last = c.last_message?.id ?? 0
   useEffect(() => {
-    if (c.unread_count > 0 && !isPending) mutate(c.id)
-  }, [c.id, c.unread_count, isPending, mutate])
+    if (c.unread_count > 0 && marked.current !== last) {
+      marked.current = last
+      mutate(c.id)
+    }
+  }, [c.id, c.unread_count, last, mutate])
   return (
     <section className="conversation" aria-labelledby="conversation-title">
       <header className="conversation-header">
