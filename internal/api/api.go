@@ -18,6 +18,7 @@ import (
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/markdown"
+	"github.com/dforge/dforge/internal/messages"
 	"github.com/dforge/dforge/internal/moderation"
 	"github.com/dforge/dforge/internal/pages"
 	"github.com/dforge/dforge/internal/support"
@@ -44,6 +45,7 @@ type API struct {
 	replicas gitrepos.Replicas // nil: this node replicates nothing
 	hooks    *webhook.Service  // nil serves no webhook routes
 	mod      *moderation.Service
+	messages *messages.Service // nil serves no direct message routes
 	// maintainers are the node's team (serve --maintainer), shown at /node/team.
 	maintainers []common.Address
 	// admins are the node's admins and moderators (serve --admin).
@@ -76,6 +78,9 @@ type Services struct {
 	// Hooks are the node's webhooks (node-local, never on chain); nil
 	// serves no webhook routes.
 	Hooks *webhook.Service
+	// Messages are the direct messages between this node's users
+	// (node-local, never on chain); nil serves no message routes.
+	Messages *messages.Service
 	// Maintainers are the wallets of the people who run the node, listed
 	// at /node/team; none lists no one.
 	Maintainers []common.Address
@@ -93,7 +98,7 @@ type Services struct {
 // own (internal/node builds each service once).
 func New(log *slog.Logger, s Services, version string) *API {
 	return &API{log: log, vitals: s.Vitals, support: s.Support, pages: s.Pages, markdown: s.Markdown, chain: s.Chain, index: s.Index, auth: s.Auth,
-		forge: s.Forge, git: s.Git, blocks: s.Blocks, hosting: s.Repos, pulls: s.Pulls, replicas: s.Replicas, hooks: s.Hooks, mod: s.Moderation,
+		forge: s.Forge, git: s.Git, blocks: s.Blocks, hosting: s.Repos, pulls: s.Pulls, replicas: s.Replicas, hooks: s.Hooks, mod: s.Moderation, messages: s.Messages,
 		maintainers: uniqueAddresses(s.Maintainers), admins: uniqueAddresses(s.Admins), version: version, sshPort: s.SSHPort}
 }
 
@@ -150,6 +155,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.registerNotifications(mux)
 	a.registerReports(mux)
 	a.registerDashboard(mux)
+	a.registerMessages(mux)
 	mux.HandleFunc("/api/", a.serve(a.notFound))
 }
 

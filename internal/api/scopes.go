@@ -29,6 +29,8 @@ func tokenCategory(path string) string {
 		return "organization"
 	case "notifications":
 		return "notification"
+	case "messages": // direct messages are the account's own, as Gitea's /user is
+		return "user"
 	case "users":
 		if len(p) > 2 && p[2] == "tokens" {
 			return "admin"

@@ -18,6 +18,7 @@ import (
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/markdown"
+	"github.com/dforge/dforge/internal/messages"
 	"github.com/dforge/dforge/internal/moderation"
 	"github.com/dforge/dforge/internal/p2p"
 	"github.com/dforge/dforge/internal/pages"
@@ -45,6 +46,7 @@ type Services struct {
 	Markdown *markdown.Renderer
 	// Moderation is the node's reports, hidden list and suspensions.
 	Moderation *moderation.Service
+	Messages   *messages.Service // direct messages, node-local
 
 	// The forge and its git data; nil Forge: no forge routes, no git.
 	Forge    *forge.Service
@@ -97,6 +99,11 @@ func (s *Services) addBase(st *store.Store, ch *chain.Chain, ix *index.Index) {
 		cfg.Names = ix
 	}
 	s.Auth = auth.New(st, cfg)
+	var notify messages.Notifier
+	if ix != nil { // a nil *index.Index in the interface would not read as nil
+		notify = ix
+	}
+	s.Messages = messages.New(s.Log, st, notify)
 }
 
 // Handler returns the node's whole HTTP surface over s: the API, the git
@@ -111,7 +118,7 @@ func (s *Services) api(site Site) *api.API {
 	svc := api.Services{
 		Vitals: s.Vitals, Support: s.Support, Pages: s.Pages, Markdown: s.Markdown, Chain: s.Chain, Index: s.Index, Auth: s.Auth,
 		Forge: s.Forge, Git: s.GitStore, Blocks: s.Blocks, Repos: s.Repos, Pulls: s.Pulls, Maintainers: site.Maintainers, Admins: site.Admins,
-		Hooks: s.Hooks, Moderation: s.Moderation,
+		Hooks: s.Hooks, Moderation: s.Moderation, Messages: s.Messages,
 	}
 	if s.Replicator != nil { // a nil pointer in the interface would not read as nil
 		svc.Replicas = s.Replicator

@@ -5,6 +5,7 @@ import { Logo } from '@/components/Logo'
 import { PreloadLink } from '@/components/PreloadLink'
 import { LoginButton } from '@/features/auth/LoginButton'
 import { logout, useSessionSync } from '@/features/auth/session'
+import { MessagesBadge } from '@/features/messages'
 import { NotificationBadge } from '@/features/notifications'
 import { LANGUAGES, normalizeLanguage } from '@/i18n/i18n'
 import { useRoute } from '@/lib/routes'
@@ -115,6 +116,7 @@ function Account() {
   }
   return (
     <div className="account">
+      <MessagesBadge />
       <NotificationBadge />
       <PreloadLink to="/profile" className="btn btn-ghost btn-sm" title={user.displayName || undefined}>
         {user.username}

@@ -51,6 +51,7 @@ export const screens = {
   feed: lazyScreen(() => import('@/features/feed/FeedScreen'), 'feed'),
   reports: lazyScreen(() => import('@/features/moderation/ReportsScreen'), 'moderation'),
   dashboard: lazyScreen(() => import('@/features/dashboard/DashboardScreen'), 'dashboard'),
+  messages: lazyScreen(() => import('@/features/messages/MessagesScreen'), ['messages', 'issues']),
   search: lazyScreen(() => import('@/features/search/SearchScreen'), 'search'),
   leaderboard: lazyScreen(() => import('@/features/rewards/LeaderboardScreen'), 'rewards'),
   analytics: lazyScreen(() => import('@/features/analytics/AnalyticsScreen'), 'analytics'),

@@ -15,7 +15,6 @@ describe('WorkspaceScreen', () => {
   })
 
   it.each([
-    ['messages', 'Sign in with your wallet to read your messages.'],
     ['admin', 'Sign in with your wallet to administer this node.'],
   ])('/%s asks a signed-out visitor to sign in', async (slug, notice) => {
     renderAt(`/${slug}`)
@@ -26,7 +25,6 @@ describe('WorkspaceScreen', () => {
   })
 
   it.each([
-    ['messages', 'No messages yet'],
   ])('/%s shows a signed-in user its empty state', async (slug, empty) => {
     signIn()
     renderAt(`/${slug}`)

@@ -1,5 +1,5 @@
 /** The personal and operations pages this screen serves, by first path segment. */
-export const WORKSPACE_SLUGS = ['messages', 'monitoring', 'admin'] as const
+export const WORKSPACE_SLUGS = ['monitoring', 'admin'] as const
 export type WorkspaceSlug = (typeof WORKSPACE_SLUGS)[number]
 export type PersonalSlug = Exclude<WorkspaceSlug, 'monitoring' | 'admin'>
 
