@@ -2,22 +2,25 @@ package api
 
 import (
 	"net/http"
+
+	"github.com/dforge/dforge/internal/auth"
 )
 
 // registerAdmin adds the admin console's routes. Each answers 404 to
 // everyone but the node's admins (requireAdmin). The support tickets'
 // admin routes are in registerTickets.
 func (a *API) registerAdmin(mux *http.ServeMux) {
-	mux.HandleFunc("GET /api/v1/admin/node", a.serve(a.getAdminNode))
-	mux.HandleFunc("GET /api/v1/admin/settings", a.serve(a.getAdminSettings))
-	if a.auth == nil {
+	if a.auth == nil { // no one signs in, so there is no admin
 		return
 	}
-	mux.HandleFunc("GET /api/v1/admin/users", a.serve(a.listAdminUsers))
-	mux.HandleFunc("GET /api/v1/admin/users/{username}/sessions", a.serve(a.listAdminSessions))
-	mux.HandleFunc("DELETE /api/v1/admin/sessions/{id}", a.serve(a.deleteAdminSession))
-	mux.HandleFunc("GET /api/v1/admin/users/{username}/tokens", a.serve(a.listAdminTokens))
-	mux.HandleFunc("DELETE /api/v1/admin/tokens/{id}", a.serve(a.deleteAdminToken))
+	admin := a.adminOnly
+	mux.HandleFunc("GET /api/v1/admin/node", admin(auth.ScopeRead, a.getAdminNode))
+	mux.HandleFunc("GET /api/v1/admin/settings", admin(auth.ScopeRead, a.getAdminSettings))
+	mux.HandleFunc("GET /api/v1/admin/users", admin(auth.ScopeRead, a.listAdminUsers))
+	mux.HandleFunc("GET /api/v1/admin/users/{username}/sessions", admin(auth.ScopeRead, a.listAdminSessions))
+	mux.HandleFunc("DELETE /api/v1/admin/sessions/{id}", admin(auth.ScopeAdmin, a.deleteAdminSession))
+	mux.HandleFunc("GET /api/v1/admin/users/{username}/tokens", admin(auth.ScopeRead, a.listAdminTokens))
+	mux.HandleFunc("DELETE /api/v1/admin/tokens/{id}", admin(auth.ScopeAdmin, a.deleteAdminToken))
 }
 
 // listAdminUsers is Gitea's admin user list: the accounts that signed in

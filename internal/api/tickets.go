@@ -24,10 +24,11 @@ func (a *API) registerTickets(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/v1/user/tickets/{id}/replies", user(auth.ScopeWrite, a.replyMyTicket))
 	mux.HandleFunc("PATCH /api/v1/user/tickets/{id}", user(auth.ScopeWrite, a.patchMyTicket))
 	// The admin routes answer 404 to everyone but the node's admins.
-	mux.HandleFunc("GET /api/v1/admin/tickets", a.serve(a.listAdminTickets))
-	mux.HandleFunc("GET /api/v1/admin/tickets/{id}", a.serve(a.getAdminTicket))
-	mux.HandleFunc("POST /api/v1/admin/tickets/{id}/replies", a.serve(a.replyAdminTicket))
-	mux.HandleFunc("PATCH /api/v1/admin/tickets/{id}", a.serve(a.patchAdminTicket))
+	admin := a.adminOnly
+	mux.HandleFunc("GET /api/v1/admin/tickets", admin(auth.ScopeRead, a.listAdminTickets))
+	mux.HandleFunc("GET /api/v1/admin/tickets/{id}", admin(auth.ScopeRead, a.getAdminTicket))
+	mux.HandleFunc("POST /api/v1/admin/tickets/{id}/replies", admin(auth.ScopeWrite, a.replyAdminTicket))
+	mux.HandleFunc("PATCH /api/v1/admin/tickets/{id}", admin(auth.ScopeWrite, a.patchAdminTicket))
 }
 
 // ticketJSON is one ticket: the contact message that opened it, its

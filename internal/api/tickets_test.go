@@ -153,7 +153,7 @@ func TestAdminConsole(t *testing.T) {
 			t.Parallel()
 			adminAddr := forgetest.NewAddress()
 			n := forgetest.Start(t, append(opts, forgetest.WithAdmins(adminAddr))...)
-			admin, bob := n.UserAt(adminAddr), n.NewUser()
+			admin, bob := n.UserAt(adminAddr, "all"), n.NewUser()
 
 			// 1. Not an admin: 404 everywhere, signed in or not.
 			routes := []struct{ method, path string }{
@@ -176,6 +176,13 @@ func TestAdminConsole(t *testing.T) {
 					}
 				}
 			}
+
+			// A token of the admin's that only reads cannot revoke, nor
+			// can one that may not read the admin category.
+			reader, coder := n.UserAt(adminAddr, "read:admin"), n.UserAt(adminAddr, "write:repository")
+			n.JSON("GET", "/api/v1/admin/users", reader, nil, http.StatusOK, nil)
+			n.JSON("DELETE", "/api/v1/admin/tokens/1", reader, nil, http.StatusForbidden, nil)
+			n.JSON("GET", "/api/v1/admin/users", coder, nil, http.StatusForbidden, nil)
 
 			// 2. The admin lists the users, Gitea's shape.
 			var users []struct {

@@ -231,7 +231,17 @@ func (n *Node) UserAt(addr common.Address, scopes ...string) *User {
 	if err != nil {
 		n.t.Fatal(err)
 	}
-	tok, err := n.auth.CreateToken(ctx, auth.User{ID: su.ID, Address: addr}, "test", scopes)
+	// The first token is "test"; another for the same wallet (a token of
+	// other scopes) needs a name of its own.
+	have, err := n.Store.AccessTokensOf(ctx, su.ID)
+	if err != nil {
+		n.t.Fatal(err)
+	}
+	name := "test"
+	if len(have) > 0 {
+		name = fmt.Sprintf("test-%d", len(have)+1)
+	}
+	tok, err := n.auth.CreateToken(ctx, auth.User{ID: su.ID, Address: addr}, name, scopes)
 	if err != nil {
 		n.t.Fatal(err)
 	}
