@@ -25,6 +25,22 @@ func (a *API) requireAdmin(r *http.Request) (*auth.Identity, error) {
 	return id, nil
 }
 
+// adminOnly serves h to the node's admins whose credential allows at
+// least need (revoking credentials takes the admin level, as the user's
+// own /user/sessions does). Everyone else gets requireAdmin's 404 first,
+// so a scope error never confirms that the route exists.
+func (a *API) adminOnly(need auth.Scope, h handler) http.HandlerFunc {
+	return a.serve(func(w http.ResponseWriter, r *http.Request) error {
+		if _, err := a.requireAdmin(r); err != nil {
+			return err
+		}
+		if _, err := auth.Require(r.Context(), need); err != nil {
+			return err
+		}
+		return h(w, r)
+	})
+}
+
 // selfJSON is the signed-in user as they see themself, with is_admin.
 func (a *API) selfJSON(u auth.User) userJSON {
 	j := toUserJSON(u, true)

@@ -49,9 +49,13 @@ type API struct {
 	// maintainers are the node's team (serve --maintainer), shown at /node/team.
 	maintainers []common.Address
 	// admins are the node's admins and moderators (serve --admin).
-	admins  []common.Address
-	version string
-	sshPort int // 0: no git over SSH
+	admins []common.Address
+	// settings are what the node runs with, for the admin console;
+	// dataDir is where it keeps its data (its disk is reported).
+	settings []Setting
+	dataDir  string
+	version  string
+	sshPort  int // 0: no git over SSH
 }
 
 // Services are what the API calls into.
@@ -92,6 +96,12 @@ type Services struct {
 	// Moderation is the node's reports, hidden list and suspensions; nil
 	// serves no report routes and hides nothing.
 	Moderation *moderation.Service
+	// Settings are the settings the node runs with, minus secrets, shown
+	// read-only in the admin console.
+	Settings []Setting
+	// DataDir is the node's data directory, whose disk the admin console
+	// reports; "" reports none.
+	DataDir string
 }
 
 // New returns the API over the given services; it builds none of its
@@ -99,7 +109,7 @@ type Services struct {
 func New(log *slog.Logger, s Services, version string) *API {
 	return &API{log: log, vitals: s.Vitals, support: s.Support, pages: s.Pages, markdown: s.Markdown, chain: s.Chain, index: s.Index, auth: s.Auth,
 		forge: s.Forge, git: s.Git, blocks: s.Blocks, hosting: s.Repos, pulls: s.Pulls, replicas: s.Replicas, hooks: s.Hooks, mod: s.Moderation, messages: s.Messages,
-		maintainers: uniqueAddresses(s.Maintainers), admins: uniqueAddresses(s.Admins), version: version, sshPort: s.SSHPort}
+		maintainers: uniqueAddresses(s.Maintainers), admins: uniqueAddresses(s.Admins), settings: s.Settings, dataDir: s.DataDir, version: version, sshPort: s.SSHPort}
 }
 
 // Register adds every API route to mux, behind the one bound on query
@@ -156,6 +166,8 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.registerReports(mux)
 	a.registerDashboard(mux)
 	a.registerMessages(mux)
+	a.registerTickets(mux)
+	a.registerAdmin(mux)
 	mux.HandleFunc("/api/", a.serve(a.notFound))
 }
 

@@ -3,11 +3,14 @@ package api
 import (
 	"net/http"
 
+	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/support"
 )
 
 const maxContactBody = 32 << 10
 
+// postContact takes a message from the contact form. From a signed-in
+// user it opens a support ticket (see /user/tickets).
 func (a *API) postContact(w http.ResponseWriter, r *http.Request) error {
 	var m support.Message
 	if err := decode(w, r, maxContactBody, &m); err != nil {
@@ -17,7 +20,12 @@ func (a *API) postContact(w http.ResponseWriter, r *http.Request) error {
 	if err := checkLines(textField{"name", m.Name}, textField{"email", m.Email}, textField{"subject", m.Subject}); err != nil {
 		return err
 	}
-	id, err := a.support.Submit(r.Context(), m)
+	// A signed-in sender's message is a ticket they follow at /help.
+	var from int64
+	if u, ok := auth.UserFrom(r.Context()); ok {
+		from = u.ID
+	}
+	id, err := a.support.Submit(r.Context(), from, m)
 	if err != nil {
 		return err
 	}

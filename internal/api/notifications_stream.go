@@ -93,6 +93,11 @@ func (a *API) threadJSON(r *http.Request, n index.Notification, repo *repoJSON) 
 		j.Subject.HTMLURL = base + "/messages/" + num
 		return j
 	}
+	if n.SubjectType == "Ticket" { // a support ticket (node-local)
+		num := strconv.FormatUint(n.Number, 10)
+		j.Subject.URL, j.Subject.HTMLURL = base+"/api/v1/user/tickets/"+num, base+"/help/tickets/"+num
+		return j
+	}
 	if n.Repo == 0 { // a transfer: its transaction
 		j.Subject.URL = base + "/api/v1/chain/txs/" + n.Title
 		j.Subject.HTMLURL = base + "/explorer/tx/" + n.Title

@@ -12,7 +12,7 @@ import (
 // as Gitea groups its routes: issues and labels are issue, the rest of a
 // repository and your repositories, stars and watches are repository, your
 // account is user, organizations and teams (yours too) are organization,
-// and your credentials (tokens, 2FA, sessions) are admin,
+// and your credentials (tokens, 2FA, sessions) and the admin console are admin,
 // the category dForge's admin level has always guarded. "" is a path any
 // token may call (version, markdown, chain and other public reads).
 func tokenCategory(path string) string {
@@ -31,6 +31,8 @@ func tokenCategory(path string) string {
 		return "notification"
 	case "messages": // direct messages are the account's own, as Gitea's /user is
 		return "user"
+	case "admin":
+		return "admin" // Gitea's read:admin / write:admin
 	case "users":
 		if len(p) > 2 && p[2] == "tokens" {
 			return "admin"

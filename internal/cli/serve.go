@@ -303,7 +303,7 @@ func nodeConfig(cfg ServeConfig, log *slog.Logger) (node.Config, error) {
 		DataDir: cfg.DataDir, DB: cfg.DB, RPCAddr: cfg.RPCAddr, P2PAddr: cfg.P2PAddr, EmptyBlocks: cfg.EmptyBlocks,
 		SSHAddr:  cfg.SSHAddr,
 		IPFS:     &node.IPFSConfig{Listen: listen, Peers: peers, Seed: seed},
-		Site:     node.Site{Dist: cfg.Dist, Version: Version, Maintainers: cfg.Maintainers, Admins: cfg.Admins},
+		Site:     node.Site{Dist: cfg.Dist, Version: Version, Maintainers: cfg.Maintainers, Admins: cfg.Admins, Settings: settingsSummary(cfg)},
 		Webhooks: node.WebhookConfig{BaseURL: webhookBase(cfg), AllowPrivate: cfg.WebhookAllowPrivate},
 		Log:      log,
 	}, nil

@@ -13,6 +13,8 @@ package forgetest
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -207,13 +209,39 @@ func (n *Node) NewUser(scopes ...string) *User {
 		scopes = []string{"write"}
 	}
 	key, _ := crypto.GenerateKey()
-	addr := crypto.PubkeyToAddress(key.PublicKey)
+	return n.UserAt(crypto.PubkeyToAddress(key.PublicKey), scopes...)
+}
+
+// NewAddress is a fresh wallet address, for a user named before the node
+// starts (WithAdmins) and signed up with UserAt.
+func NewAddress() common.Address {
+	key, _ := crypto.GenerateKey()
+	return crypto.PubkeyToAddress(key.PublicKey)
+}
+
+// UserAt signs up the wallet addr and gives it a token of scopes (write
+// when none are given).
+func (n *Node) UserAt(addr common.Address, scopes ...string) *User {
+	n.t.Helper()
+	if len(scopes) == 0 {
+		scopes = []string{"write"}
+	}
 	ctx := context.Background()
 	su, err := n.Store.EnsureUser(ctx, strings.ToLower(addr.Hex()), time.Now())
 	if err != nil {
 		n.t.Fatal(err)
 	}
-	tok, err := n.auth.CreateToken(ctx, auth.User{ID: su.ID, Address: addr}, "test", scopes)
+	// The first token is "test"; another for the same wallet (a token of
+	// other scopes) needs a name of its own.
+	have, err := n.Store.AccessTokensOf(ctx, su.ID)
+	if err != nil {
+		n.t.Fatal(err)
+	}
+	name := "test"
+	if len(have) > 0 {
+		name = fmt.Sprintf("test-%d", len(have)+1)
+	}
+	tok, err := n.auth.CreateToken(ctx, auth.User{ID: su.ID, Address: addr}, name, scopes)
 	if err != nil {
 		n.t.Fatal(err)
 	}
@@ -362,4 +390,20 @@ func (n *Node) Commit(dir, msg string, files map[string]string) string {
 	n.Git(dir, "add", "-A")
 	n.Git(dir, "commit", "--quiet", "-m", msg)
 	return strings.TrimSpace(n.Git(dir, "rev-parse", "HEAD"))
+}
+
+// SignIn starts a browser session for u, as a finished sign-in does, and
+// returns the session cookie's value.
+func (n *Node) SignIn(u *User) string {
+	n.t.Helper()
+	secret := fmt.Sprintf("%x", sha256.Sum256([]byte(u.Token+time.Now().String())))
+	sum := sha256.Sum256([]byte(secret))
+	now := time.Now()
+	_, err := n.Store.AddSession(context.Background(), hex.EncodeToString(sum[:]), store.Session{
+		UserID: u.ID, CreatedAt: now, LastSeenAt: now, ExpiresAt: now.Add(auth.SessionTTL), UserAgent: "forgetest",
+	})
+	if err != nil {
+		n.t.Fatal(err)
+	}
+	return secret
 }

@@ -116,7 +116,7 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 		log = slog.Default()
 	}
 	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
-	n := &Node{Services: &Services{Log: log}, stop: stop}
+	n := &Node{Services: &Services{Log: log, DataDir: cfg.DataDir}, stop: stop}
 	defer func() {
 		if err != nil {
 			n.Close()
@@ -382,6 +382,9 @@ type Site struct {
 	Maintainers []common.Address
 	// Admins are the wallets of the node's admins and moderators.
 	Admins []common.Address
+	// Settings are the settings the node runs with, minus secrets, shown
+	// read-only in the admin console (serve's flags).
+	Settings []api.Setting
 }
 
 // repoDirs finds a repository's git directory for webhook payloads,

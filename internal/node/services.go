@@ -62,6 +62,9 @@ type Services struct {
 	// Hooks are the node's webhooks and their deliveries; nil: none.
 	Hooks *webhook.Service
 
+	// DataDir is the node's data directory; "" when built without one.
+	DataDir string
+
 	IPFS       *p2p.Node           // nil: no IPFS host
 	Replicator *replica.Replicator // nil: no public repository is replicated
 }
@@ -87,7 +90,8 @@ func NewServices(log *slog.Logger, st *store.Store, ch *chain.Chain, ix *index.I
 func (s *Services) addBase(st *store.Store, ch *chain.Chain, ix *index.Index) {
 	s.Store, s.Chain, s.Index = st, ch, ix
 	s.Markdown = markdown.New()
-	s.Vitals, s.Support, s.Pages = vitals.New(st), support.New(st), pages.New(content.FS, s.Markdown)
+	s.Vitals, s.Pages = vitals.New(st), pages.New(content.FS, s.Markdown)
+	s.Support = support.New(st, nil)
 	// SIWE messages must name the chain's EIP-712 chain id (the default
 	// chain's when there is none), and usernames come from the index
 	// when there is one.
@@ -97,6 +101,7 @@ func (s *Services) addBase(st *store.Store, ch *chain.Chain, ix *index.Index) {
 	}
 	if ix != nil { // a nil *index.Index in the interface would not read as nil
 		cfg.Names = ix
+		s.Support = support.New(st, ix) // answers to tickets notify their users
 	}
 	s.Auth = auth.New(st, cfg)
 	var notify messages.Notifier
@@ -118,7 +123,7 @@ func (s *Services) api(site Site) *api.API {
 	svc := api.Services{
 		Vitals: s.Vitals, Support: s.Support, Pages: s.Pages, Markdown: s.Markdown, Chain: s.Chain, Index: s.Index, Auth: s.Auth,
 		Forge: s.Forge, Git: s.GitStore, Blocks: s.Blocks, Repos: s.Repos, Pulls: s.Pulls, Maintainers: site.Maintainers, Admins: site.Admins,
-		Hooks: s.Hooks, Moderation: s.Moderation, Messages: s.Messages,
+		Hooks: s.Hooks, Moderation: s.Moderation, Messages: s.Messages, Settings: site.Settings, DataDir: s.DataDir,
 	}
 	if s.Replicator != nil { // a nil pointer in the interface would not read as nil
 		svc.Replicas = s.Replicator

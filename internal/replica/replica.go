@@ -348,3 +348,32 @@ func (r *Replicator) forget(id uint64) {
 
 // errNoSource is a fetch nobody could serve.
 var errNoSource = errors.New("no dForge peer or IPFS peer sent the objects")
+
+// Summary counts the seeded repositories by where their replication
+// stands, for the node's health in the admin console.
+type Summary struct {
+	Repos       int `json:"repos"`
+	Ready       int `json:"ready"`
+	Replicating int `json:"replicating"`
+	Failed      int `json:"failed"`
+	Queued      int `json:"queued"`
+	Running     int `json:"running"`
+}
+
+// Summary is where the replication of every seeded repository stands.
+func (r *Replicator) Summary() Summary {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := Summary{Repos: len(r.status), Queued: len(r.queue), Running: len(r.running)}
+	for _, st := range r.status {
+		switch st.State {
+		case Ready:
+			s.Ready++
+		case Replicating:
+			s.Replicating++
+		case Failed:
+			s.Failed++
+		}
+	}
+	return s
+}

@@ -15,14 +15,17 @@ type ContactMessage struct {
 	Subject   string
 	Message   string
 	CreatedAt time.Time
+	// UserID is the signed-in sender's account; 0 for an anonymous
+	// message, answered by e-mail outside the node.
+	UserID int64
 }
 
 // AddContactMessage stores a message and returns its id.
 func (s *Store) AddContactMessage(ctx context.Context, m ContactMessage) (int64, error) {
 	var id int64
-	err := s.db.QueryRowContext(ctx, `INSERT INTO contact_messages (name, email, subject, message, created_at)
-		VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-		m.Name, m.Email, m.Subject, m.Message, m.CreatedAt.UnixMilli()).Scan(&id)
+	err := s.db.QueryRowContext(ctx, `INSERT INTO contact_messages (name, email, subject, message, created_at, user_id, status, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $5) RETURNING id`,
+		m.Name, m.Email, m.Subject, m.Message, m.CreatedAt.UnixMilli(), m.UserID, TicketOpen).Scan(&id)
 	if err != nil {
 		return 0, fmt.Errorf("insert contact message: %w", err)
 	}

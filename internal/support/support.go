@@ -1,5 +1,7 @@
-// Package support takes messages from the contact form. They are private to
-// the node: support conversations never go on chain.
+// Package support takes messages from the contact form and keeps them as
+// support tickets: a signed-in sender's message is a ticket they follow
+// and reply to, the node's staff answer it from the admin console. They
+// are private to the node: support conversations never go on chain.
 package support
 
 import (
@@ -10,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/store"
 	"github.com/dforge/dforge/internal/usererr"
 )
@@ -30,23 +33,34 @@ type Message struct {
 	Message string `json:"message"`
 }
 
-// Service stores contact messages.
-type Service struct {
-	store *store.Store
-	now   func() time.Time
+// Notifier tells a user about an answer to their ticket (an *index.Index).
+type Notifier interface {
+	NotifyLocal(ctx context.Context, n index.LocalNotification) error
 }
 
-// New returns a Service backed by st.
-func New(st *store.Store) *Service { return &Service{store: st, now: time.Now} }
+// Service stores contact messages and the tickets they open.
+type Service struct {
+	store  *store.Store
+	notify Notifier // nil notifies no one
+	now    func() time.Time
+}
 
-// Submit validates and stores a message, returning its id.
-func (s *Service) Submit(ctx context.Context, m Message) (int64, error) {
+// New returns a Service backed by st that notifies through notify (nil:
+// no notifications).
+func New(st *store.Store, notify Notifier) *Service {
+	return &Service{store: st, notify: notify, now: time.Now}
+}
+
+// Submit validates and stores a message, returning its id. from is the
+// signed-in sender's account id, which makes the message a ticket they
+// can follow; 0 for an anonymous sender.
+func (s *Service) Submit(ctx context.Context, from int64, m Message) (int64, error) {
 	m = trim(m)
 	if err := validate(m); err != nil {
 		return 0, err
 	}
 	id, err := s.store.AddContactMessage(ctx, store.ContactMessage{
-		Name: m.Name, Email: m.Email, Subject: m.Subject, Message: m.Message, CreatedAt: s.now(),
+		Name: m.Name, Email: m.Email, Subject: m.Subject, Message: m.Message, CreatedAt: s.now(), UserID: from,
 	})
 	if err != nil {
 		return 0, fmt.Errorf("submit contact message: %w", err)

@@ -121,6 +121,11 @@ function Account() {
       <PreloadLink to="/profile" className="btn btn-ghost btn-sm" title={user.displayName || undefined}>
         {user.username}
       </PreloadLink>
+      {user.isAdmin && (
+        <PreloadLink to="/admin" className="btn btn-ghost btn-sm">
+          {t('header.admin')}
+        </PreloadLink>
+      )}
       <Button size="sm" variant="ghost" onClick={() => go('/settings')} onMouseEnter={() => preloadPath('/settings')}>
         {t('header.settings')}
       </Button>

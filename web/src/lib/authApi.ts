@@ -16,6 +16,8 @@ export interface ServerUser {
   created: string
   wallet_address: string
   two_factor_enabled: boolean
+  /** This node's admin (serve --admin); told to the user themself only. */
+  is_admin?: boolean
 }
 
 export interface Session {
@@ -29,6 +31,7 @@ export type SiweAnswer = Session | { twoFactorRequired: true; challenge: string 
 export function toStoreUser(u: ServerUser): User {
   const user: User = { username: u.login, walletAddress: u.wallet_address }
   if (u.full_name) user.displayName = u.full_name
+  if (u.is_admin) user.isAdmin = true
   return user
 }
 

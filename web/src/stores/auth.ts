@@ -7,6 +7,8 @@ export interface User {
   username: string
   walletAddress?: string
   displayName?: string
+  /** One of the node's admins: the header links the admin console. The server decides; this only shows the link. */
+  isAdmin?: boolean
 }
 
 interface AuthState {

@@ -4,15 +4,24 @@ import { Button } from '@/components/Button'
 import { PageHeader } from '@/components/PageHeader'
 import { ApiError } from '@/lib/http'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import type { User } from '@/stores/auth'
+import { useSignedInUser } from '@/stores/useSignedInUser'
+import { PreloadLink } from '@/components/PreloadLink'
 import { type ContactMessage, useSendContact } from './api'
 import { type ContactErrors, LIMITS, validateContact } from './contactForm'
 import './help.css'
 
 const EMPTY: ContactMessage = { name: '', email: '', subject: '', message: '' }
 
+/** The form's starting values: a signed-in user's name is filled in. */
+function initial(user: User | null): ContactMessage {
+  return user ? { ...EMPTY, name: user.displayName || user.username } : EMPTY
+}
+
 export default function ContactScreen() {
   const { t } = useTranslation('help')
-  const [values, setValues] = useState(EMPTY)
+  const user = useSignedInUser()
+  const [values, setValues] = useState(() => initial(user))
   const [errors, setErrors] = useState<ContactErrors>({})
   const [sent, setSent] = useState(false)
   const send = useSendContact()
@@ -29,7 +38,7 @@ export default function ContactScreen() {
     send.mutate(values, {
       onSuccess: () => {
         setSent(true)
-        setValues(EMPTY)
+        setValues(initial(user))
       },
       onError: (err) => {
         // A field the server rejected is shown on that field; the text stays.
@@ -47,6 +56,11 @@ export default function ContactScreen() {
         <p className="alert-success" role="status">
           {t('contact.success')}
         </p>
+        {user && (
+          <p>
+            <PreloadLink to="/help">{t('tickets:followUp')}</PreloadLink>
+          </p>
+        )}
         <div>
           <Button variant="outline" onClick={() => setSent(false)}>
             {t('contact.sendAnother')}

@@ -1,12 +1,11 @@
 import { useTranslation } from 'react-i18next'
 import { Card } from '@/components/Card'
-import { EmptyState } from '@/components/EmptyState'
 import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
 import { useDocs } from '@/features/docs'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
-import { useAuthStore } from '@/stores/auth'
+import { MyTickets } from './MyTickets'
 import './help.css'
 
 const CATEGORIES = [
@@ -80,10 +79,4 @@ function PopularArticles() {
       )}
     </QueryState>
   )
-}
-
-function MyTickets() {
-  const { t } = useTranslation('help')
-  const signedIn = useAuthStore((s) => s.isAuthenticated)
-  return <EmptyState message={signedIn ? t('tickets.empty') : t('tickets.signedOut')} />
 }

@@ -1,0 +1,127 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/dforge/dforge/internal/replica"
+)
+
+// Setting is one setting the node runs with, as the admin console shows
+// it: secrets (the database password) are left out.
+type Setting struct {
+	// Name is the serve flag, e.g. "addr".
+	Name string `json:"name"`
+	// Value is the effective value; lists are comma-separated.
+	Value string `json:"value"`
+	// Env is the environment variable that also sets it.
+	Env string `json:"env,omitempty"`
+}
+
+// adminNodeJSON is the node's health for its admins.
+type adminNodeJSON struct {
+	Version     string                `json:"version"`
+	Chain       *chainHealthJSON      `json:"chain,omitempty"`
+	Index       *indexHealthJSON      `json:"index,omitempty"`
+	Replication replicationHealthJSON `json:"replication"`
+	Disk        *diskJSON             `json:"disk,omitempty"`
+}
+
+// chainHealthJSON is where this node's copy of the chain stands.
+type chainHealthJSON struct {
+	Height          int64      `json:"height"`
+	LatestBlockTime *time.Time `json:"latest_block_time,omitempty"` // none before the first block
+	CatchingUp      bool       `json:"catching_up"`
+	Peers           int        `json:"peers"`
+	Error           string     `json:"error,omitempty"`
+}
+
+// indexHealthJSON is the SQL projection: Lag blocks behind the chain.
+type indexHealthJSON struct {
+	Height  int64  `json:"height"`
+	Lag     int64  `json:"lag"`
+	Stalled bool   `json:"stalled"`
+	StuckAt int64  `json:"stuck_at,omitempty"`
+	Error   string `json:"error,omitempty"`
+}
+
+// replicationHealthJSON counts the public repositories this node seeds by
+// where their git data stands; Enabled is false on a node that
+// replicates none.
+type replicationHealthJSON struct {
+	Enabled bool `json:"enabled"`
+	replica.Summary
+}
+
+// diskJSON is the file system that holds the data directory.
+type diskJSON struct {
+	Path       string `json:"path"`
+	TotalBytes uint64 `json:"total_bytes"`
+	FreeBytes  uint64 `json:"free_bytes"`
+	UsedBytes  uint64 `json:"used_bytes"`
+}
+
+// getAdminNode is the node's health: chain height and peers, the
+// projection's lag, replication and disk.
+func (a *API) getAdminNode(w http.ResponseWriter, r *http.Request) error {
+	if _, err := a.requireAdmin(r); err != nil {
+		return err
+	}
+	out := adminNodeJSON{Version: a.version, Chain: a.chainHealth(r.Context())}
+	if a.index != nil {
+		out.Index = &indexHealthJSON{Height: a.index.Height()}
+		if out.Chain != nil {
+			out.Index.Lag = max(0, out.Chain.Height-out.Index.Height)
+		}
+		if s := a.index.Stall(); s != nil {
+			out.Index.Stalled, out.Index.StuckAt, out.Index.Error = true, s.Height, s.Err.Error()
+		}
+	}
+	if rs, ok := a.replicas.(interface{ Summary() replica.Summary }); ok {
+		out.Replication = replicationHealthJSON{Enabled: true, Summary: rs.Summary()}
+	}
+	if a.dataDir != "" {
+		out.Disk = diskUsage(a.dataDir)
+	}
+	writeNoStore(w, http.StatusOK, out)
+	return nil
+}
+
+// chainHealth asks the in-process CometBFT node; nil without a chain.
+func (a *API) chainHealth(ctx context.Context) *chainHealthJSON {
+	if a.chain == nil {
+		return nil
+	}
+	out := &chainHealthJSON{}
+	client := a.chain.Client()
+	st, err := client.Status(ctx)
+	if err != nil {
+		out.Error = "status: " + err.Error()
+		return out
+	}
+	out.Height, out.CatchingUp = st.SyncInfo.LatestBlockHeight, st.SyncInfo.CatchingUp
+	if out.Height > 0 {
+		t := st.SyncInfo.LatestBlockTime.UTC()
+		out.LatestBlockTime = &t
+	}
+	ni, err := client.NetInfo(ctx)
+	if err != nil {
+		out.Error = "peers: " + err.Error()
+		return out
+	}
+	out.Peers = ni.NPeers
+	return out
+}
+
+// getAdminSettings is the settings the node runs with (serve's flags and
+// environment), read-only and without secrets.
+func (a *API) getAdminSettings(w http.ResponseWriter, r *http.Request) error {
+	if _, err := a.requireAdmin(r); err != nil {
+		return err
+	}
+	out := make([]Setting, len(a.settings))
+	copy(out, a.settings)
+	writeNoStore(w, http.StatusOK, out)
+	return nil
+}

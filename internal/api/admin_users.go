@@ -1,0 +1,120 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/dforge/dforge/internal/auth"
+)
+
+// registerAdmin adds the admin console's routes. Each answers 404 to
+// everyone but the node's admins (requireAdmin). The support tickets'
+// admin routes are in registerTickets.
+func (a *API) registerAdmin(mux *http.ServeMux) {
+	if a.auth == nil { // no one signs in, so there is no admin
+		return
+	}
+	admin := a.adminOnly
+	mux.HandleFunc("GET /api/v1/admin/node", admin(auth.ScopeRead, a.getAdminNode))
+	mux.HandleFunc("GET /api/v1/admin/settings", admin(auth.ScopeRead, a.getAdminSettings))
+	mux.HandleFunc("GET /api/v1/admin/users", admin(auth.ScopeRead, a.listAdminUsers))
+	mux.HandleFunc("GET /api/v1/admin/users/{username}/sessions", admin(auth.ScopeRead, a.listAdminSessions))
+	mux.HandleFunc("DELETE /api/v1/admin/sessions/{id}", admin(auth.ScopeAdmin, a.deleteAdminSession))
+	mux.HandleFunc("GET /api/v1/admin/users/{username}/tokens", admin(auth.ScopeRead, a.listAdminTokens))
+	mux.HandleFunc("DELETE /api/v1/admin/tokens/{id}", admin(auth.ScopeAdmin, a.deleteAdminToken))
+}
+
+// listAdminUsers is Gitea's admin user list: the accounts that signed in
+// on this node, oldest first, with their e-mail and is_admin.
+func (a *API) listAdminUsers(w http.ResponseWriter, r *http.Request) error {
+	if _, err := a.requireAdmin(r); err != nil {
+		return err
+	}
+	p, err := pageOf(r)
+	if err != nil {
+		return err
+	}
+	list, total, err := a.auth.Users(r.Context(), p.Limit, (p.Number-1)*p.Limit)
+	if err != nil {
+		return err
+	}
+	out := make([]userJSON, len(list))
+	for i, u := range list {
+		out[i] = a.selfJSON(u) // the admin sees what the user sees of themself
+	}
+	return a.respondList(w, r, p, total, out, nil)
+}
+
+// listAdminSessions lists a user's signed-in browsers.
+func (a *API) listAdminSessions(w http.ResponseWriter, r *http.Request) error {
+	me, err := a.requireAdmin(r)
+	if err != nil {
+		return err
+	}
+	u, err := a.auth.UserByName(r.Context(), r.PathValue("username"))
+	if err != nil {
+		return err
+	}
+	list, err := a.auth.SessionsOf(r.Context(), u)
+	if err != nil {
+		return err
+	}
+	out := make([]sessionJSON, len(list))
+	for i, s := range list {
+		out[i] = sessionJSON{ID: s.ID, Current: s.ID == me.SessionID, CreatedAt: s.CreatedAt.UTC(), LastSeenAt: s.LastSeenAt.UTC(), UserAgent: s.UserAgent, IP: s.IP}
+	}
+	writeNoStore(w, http.StatusOK, out)
+	return nil
+}
+
+// deleteAdminSession signs a session out: its next request is 401.
+func (a *API) deleteAdminSession(w http.ResponseWriter, r *http.Request) error {
+	if _, err := a.requireAdmin(r); err != nil {
+		return err
+	}
+	id, err := pathID(r, "There is no session with that id.")
+	if err != nil {
+		return err
+	}
+	if err := a.auth.RevokeAnySession(r.Context(), id); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// listAdminTokens lists a user's access tokens (never their secrets).
+func (a *API) listAdminTokens(w http.ResponseWriter, r *http.Request) error {
+	if _, err := a.requireAdmin(r); err != nil {
+		return err
+	}
+	u, err := a.auth.UserByName(r.Context(), r.PathValue("username"))
+	if err != nil {
+		return err
+	}
+	list, err := a.auth.Tokens(r.Context(), u)
+	if err != nil {
+		return err
+	}
+	out := make([]tokenJSON, len(list))
+	for i, t := range list {
+		out[i] = toTokenJSON(t)
+	}
+	writeNoStore(w, http.StatusOK, out)
+	return nil
+}
+
+// deleteAdminToken revokes an access token: it is refused from then on.
+func (a *API) deleteAdminToken(w http.ResponseWriter, r *http.Request) error {
+	if _, err := a.requireAdmin(r); err != nil {
+		return err
+	}
+	id, err := pathID(r, "There is no access token with that id.")
+	if err != nil {
+		return err
+	}
+	if err := a.auth.RevokeAnyToken(r.Context(), id); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
