@@ -1,13 +1,15 @@
-// Accessibility: axe-core on every route of the route table, signed in, in
-// the default (dark-warm) and the light theme, against real data (a
-// repository with an issue, a pull request and a milestone, an
-// organization, a proposal). Serious and critical violations must be zero.
+// Page quality in the browser. Accessibility: axe-core on every route of the
+// route table, signed in, in the default (dark-warm) and the light theme,
+// against real data (a repository with an issue, a pull request and a
+// milestone, an organization, a proposal); serious and critical violations
+// must be zero. Layout shift: /analytics keeps its layout while its data
+// loads (CLS under 0.1, the "good" threshold).
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { describe, test } from 'node:test'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { expectVisible, openPage, routeTable, useNodeAndBrowser, waitFor, waitForShell } from './harness.mjs'
+import { expectVisible, openPage, routeTable, useNodeAndBrowser, waitFor, waitForShell, TIMEOUT } from './harness.mjs'
 import { headlessWallet, TEST_WALLET_NAME } from './wallet.mjs'
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
@@ -95,10 +97,10 @@ function concretePaths(d) {
       .replace(/^\/docs\/\*$/, '/docs/getting-started')
       .replace(/^\/help\/\*$/, '/help/getting-started')
       .replace(/\/\*$/, '/README.md')
-  const paths = routeTable().map((r) => fill(r.path))
-  const left = paths.filter((p) => p.includes(':'))
+  const routes = routeTable().map((r) => ({ path: fill(r.path), screen: r.screen }))
+  const left = routes.filter((r) => r.path.includes(':'))
   assert.deepEqual(left, [], 'every route parameter has a sample value')
-  return [...new Set(paths)]
+  return routes
 }
 
 /**
@@ -119,14 +121,16 @@ async function violations(page, only) {
 }
 
 describe('accessibility', () => {
-  test('every route, signed in, in the dark-warm and the light theme, has no serious or critical axe violation', { timeout: 300_000 }, async (t) => {
+  test('every route, signed in, in the dark-warm theme (and each screen in the light one) has no serious or critical axe violation', { timeout: 300_000 }, async (t) => {
     const { context, page } = await openPage(t, env.browser, env.node.url, { viewport: { width: 1280, height: 900 } })
     const data = await sampleData(page)
-    const paths = concretePaths(data)
+    const routes = concretePaths(data)
     const problems = []
     for (const [i, theme] of THEMES.entries()) {
-      // The first theme gets every rule; the other only the colour ones.
+      // The first theme gets every rule on every route; the other, which
+      // changes colours only, the colour rules on one route per screen.
       const only = i === 0 ? undefined : ['color-contrast', 'link-in-text-block']
+      const paths = i === 0 ? routes.map((r) => r.path) : [...new Map(routes.map((r) => [r.screen, r.path]).reverse()).values()]
       await page.evaluate((theme) => localStorage.setItem('theme-storage', JSON.stringify({ state: { theme }, version: 0 })), theme)
       const queue = [...paths]
       const walk = async (pg) => {
@@ -142,5 +146,37 @@ describe('accessibility', () => {
       for (const o of others) await o.close()
     }
     assert.deepEqual(problems, [], `axe found ${problems.length} serious or critical violations:\n${problems.join('\n')}`)
+  })
+})
+
+/** Sums every layout shift not caused by input, from the first paint on (stricter than web-vitals' session windows). */
+async function trackLayoutShift(page) {
+  await page.addInitScript(() => {
+    window.__cls = 0
+    window.__shifts = []
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        if (e.hadRecentInput) continue
+        window.__cls += e.value
+        window.__shifts.push({ value: e.value, sources: (e.sources ?? []).map((s) => s.node?.className || s.node?.nodeName || '?') })
+      }
+    }).observe({ type: 'layout-shift', buffered: true })
+  })
+}
+
+describe('layout shift', () => {
+  test('/analytics does not move its own layout while its figures load (CLS < 0.1)', TIMEOUT, async (t) => {
+    const { page } = await openPage(t, env.browser, env.node.url, { viewport: { width: 1280, height: 900 } })
+    await trackLayoutShift(page)
+    await page.goto('/analytics')
+    await waitForShell(page)
+    await expectVisible(page.getByTestId('chain-height'))
+    await expectVisible(page.getByTestId('proposals-active'))
+    await expectVisible(page.getByRole('heading', { name: 'Core Web Vitals' }))
+    await waitFor(async () => (await page.locator('[aria-busy="true"], .inline-loading').count()) === 0, { message: 'every figure to load' })
+    // Shifts are reported after the frame that made them: let two frames pass.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
+    const { cls, shifts } = await page.evaluate(() => ({ cls: window.__cls, shifts: window.__shifts }))
+    assert.ok(cls < 0.1, `CLS ${cls.toFixed(3)} on /analytics: ${JSON.stringify(shifts)}`)
   })
 })
