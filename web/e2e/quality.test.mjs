@@ -20,6 +20,9 @@ const env = useNodeAndBrowser({
   emptyBlocks: '300ms',
 })
 const THEMES = ['dark-warm', 'light']
+// Paths that are the same screen with the same data as another route (the
+// API reference is large, so axe on it twice costs much): checked once.
+const ALIASES = { '/api': '/docs/api', '/home': '/' }
 
 
 /** Calls the API with the page's session (cookie + CSRF); returns the JSON body, failing on an unexpected status. */
@@ -97,7 +100,12 @@ function concretePaths(d) {
       .replace(/^\/docs\/\*$/, '/docs/getting-started')
       .replace(/^\/help\/\*$/, '/help/getting-started')
       .replace(/\/\*$/, '/README.md')
-  const routes = routeTable().map((r) => ({ path: fill(r.path), screen: r.screen }))
+  const table = routeTable()
+  for (const [alias, path] of Object.entries(ALIASES)) {
+    const screen = (p) => table.find((r) => r.path === p)?.screen
+    assert.ok(screen(alias) && screen(alias) === screen(path), `${alias} is the screen of ${path}`)
+  }
+  const routes = table.filter((r) => !(r.path in ALIASES)).map((r) => ({ path: fill(r.path), screen: r.screen }))
   const left = routes.filter((r) => r.path.includes(':'))
   assert.deepEqual(left, [], 'every route parameter has a sample value')
   return routes
