@@ -70,6 +70,8 @@ async function sampleData(page) {
   await api(page, 'POST', `${base}/contents/notes.md`, { content: Buffer.from('# Notes\n').toString('base64'), message: 'Add notes', new_branch: 'notes' }, 201)
   const issue = await api(page, 'POST', `${base}/issues`, { title: 'The build is slow' }, 201)
   const pull = await api(page, 'POST', `${base}/pulls`, { title: 'Add notes', head: 'notes', base: repo.default_branch }, 201)
+  // Merged, so its page shows the "Merged" badge (a colour the light theme once failed).
+  await api(page, 'POST', `${base}/pulls/${pull.number}/merge`, { Do: 'merge' })
   const milestone = await api(page, 'POST', `${base}/milestones`, { title: 'v1.0' }, 201)
   const branch = await api(page, 'GET', `${base}/branches/${repo.default_branch}`)
   const org = `axe-org-${login.slice(5, 11)}`
