@@ -31,13 +31,31 @@ function savedCopyPlugin() {
       if (response.status !== 200 || /private|no-store/i.test(cc) || response.headers.has('Set-Cookie')) return null
       return response
     },
-    cachedResponseWillBeUsed: async ({ cachedResponse }: { cachedResponse?: Response }) => {
-      if (!cachedResponse) return cachedResponse ?? null
-      const headers = new Headers(cachedResponse.headers)
-      headers.set('X-Dforge-Saved-Copy', '1')
-      return new Response(await cachedResponse.blob(), { status: cachedResponse.status, statusText: cachedResponse.statusText, headers })
-    },
+    cachedResponseWillBeUsed: markSavedCopy,
   }
+}
+
+/**
+ * Content (pages, docs, blog, FAQ) is the same for every visitor, so it is
+ * kept even when the answer went to a signed-in visitor (marked private).
+ */
+function contentPlugin() {
+  return {
+    cacheWillUpdate: async ({ response }: { response: Response }) => {
+      const cc = response.headers.get('Cache-Control') ?? ''
+      if (response.status !== 200 || /no-store/i.test(cc) || response.headers.has('Set-Cookie')) return null
+      return response
+    },
+    cachedResponseWillBeUsed: markSavedCopy,
+  }
+}
+
+// Self-contained (copied into sw.js as source).
+async function markSavedCopy({ cachedResponse }: { cachedResponse?: Response }) {
+  if (!cachedResponse) return cachedResponse ?? null
+  const headers = new Headers(cachedResponse.headers)
+  headers.set('X-Dforge-Saved-Copy', '1')
+  return new Response(await cachedResponse.blob(), { status: cachedResponse.status, statusText: cachedResponse.statusText, headers })
 }
 
 export default defineConfig({
@@ -72,10 +90,10 @@ export default defineConfig({
         navigateFallbackDenylist: [/^\/api\//, /^\/ipfs\//, /^\/metrics$/, /^\/healthz$/, /\.git(\/|$)/],
         // API reads are network-first: a failed or slow (3 s) network falls
         // back to the last saved copy, marked so the page can show its age.
-        // Content pages are kept longer than other reads. Nothing private is
-        // kept: answers to signed-in requests are Cache-Control: private
-        // (the API sets it), requests with Authorization and the user's
-        // own areas are never cached.
+        // Content is the same for everyone and always kept. Nothing private
+        // is kept of other reads: answers to signed-in requests are
+        // Cache-Control: private (the API sets it), and requests with
+        // Authorization and the user's own areas are never cached.
         runtimeCaching: [
           {
             urlPattern: ({ url }) => /^\/api\/v1\/(pages|docs|blog|faq)(\/|$)/.test(url.pathname),
@@ -84,7 +102,7 @@ export default defineConfig({
               cacheName: 'dforge-content',
               networkTimeoutSeconds: 3,
               expiration: { maxEntries: 200 },
-              plugins: [savedCopyPlugin()],
+              plugins: [contentPlugin()],
             },
           },
           {

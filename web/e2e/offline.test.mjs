@@ -56,6 +56,12 @@ describe('saved copies', () => {
     const { context, page } = await openPage(t, env.browser, env.node.url, { serviceWorkers: 'allow' })
     await page.goto('/about')
     await waitForControl(page)
+    // A public list read while online, kept as a saved copy too.
+    await page.goto('/explore')
+    await waitForShell(page)
+    await expectVisible(page.getByText('No repositories yet', { exact: false }))
+    await page.goto('/about')
+    await waitForShell(page)
     const heading = page.locator('main h1', { hasText: 'About dForge' })
     await expectVisible(heading)
     // Online, every answer is fresh: no notice.
@@ -72,5 +78,12 @@ describe('saved copies', () => {
     // The page's own text is there, not an error.
     assert.match(await page.locator('main').innerText(), /open-source code forge/)
     assert.equal(await page.getByText('Oops! Something went wrong').count(), 0)
+
+    // The list seen before opens offline as well, with the same notice.
+    await page.goto('/explore')
+    await waitForShell(page)
+    await expectVisible(page.getByText('No repositories yet', { exact: false }))
+    await expectVisible(page.locator('main .saved-copy-notice'))
+    assert.equal(await page.getByRole('alert').count(), 0, 'no load error on /explore')
   })
 })
