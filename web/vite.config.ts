@@ -17,6 +17,47 @@ function keepGitkeep(): Plugin {
   }
 }
 
+/**
+ * The service worker's rules for saved API answers (functions are copied
+ * into sw.js as source, so they use nothing from this file): keep only a
+ * 200 that is neither private nor no-store, and mark an answer served from
+ * the cache with X-Dforge-Saved-Copy (src/lib/savedCopy.ts reads it with
+ * the Date the node sent).
+ */
+function savedCopyPlugin() {
+  return {
+    cacheWillUpdate: async ({ response }: { response: Response }) => {
+      const cc = response.headers.get('Cache-Control') ?? ''
+      if (response.status !== 200 || /private|no-store/i.test(cc) || response.headers.has('Set-Cookie')) return null
+      return response
+    },
+    cachedResponseWillBeUsed: markSavedCopy,
+  }
+}
+
+/**
+ * Content (pages, docs, blog, FAQ) is the same for every visitor, so it is
+ * kept even when the answer went to a signed-in visitor (marked private).
+ */
+function contentPlugin() {
+  return {
+    cacheWillUpdate: async ({ response }: { response: Response }) => {
+      const cc = response.headers.get('Cache-Control') ?? ''
+      if (response.status !== 200 || /no-store/i.test(cc) || response.headers.has('Set-Cookie')) return null
+      return response
+    },
+    cachedResponseWillBeUsed: markSavedCopy,
+  }
+}
+
+// Self-contained (copied into sw.js as source).
+async function markSavedCopy({ cachedResponse }: { cachedResponse?: Response }) {
+  if (!cachedResponse) return cachedResponse ?? null
+  const headers = new Headers(cachedResponse.headers)
+  headers.set('X-Dforge-Saved-Copy', '1')
+  return new Response(await cachedResponse.blob(), { status: cachedResponse.status, statusText: cachedResponse.statusText, headers })
+}
+
 export default defineConfig({
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   plugins: [
@@ -47,11 +88,37 @@ export default defineConfig({
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest,json}'],
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api\//, /^\/ipfs\//, /^\/metrics$/, /^\/healthz$/, /\.git(\/|$)/],
+        // API reads are network-first: a failed or slow (3 s) network falls
+        // back to the last saved copy, marked so the page can show its age.
+        // Content is the same for everyone and always kept. Nothing private
+        // is kept of other reads: answers to signed-in requests are
+        // Cache-Control: private (the API sets it), and requests with
+        // Authorization and the user's own areas are never cached.
         runtimeCaching: [
           {
-            urlPattern: ({ url }) => /^\/api\/v1\/(pages|docs|blog|faq)/.test(url.pathname),
+            urlPattern: ({ url }) => /^\/api\/v1\/(pages|docs|blog|faq)(\/|$)/.test(url.pathname),
             handler: 'NetworkFirst',
-            options: { cacheName: 'dforge-content', networkTimeoutSeconds: 3 },
+            options: {
+              cacheName: 'dforge-content',
+              networkTimeoutSeconds: 3,
+              expiration: { maxEntries: 200 },
+              plugins: [contentPlugin()],
+            },
+          },
+          {
+            urlPattern: ({ url, request, sameOrigin }) =>
+              sameOrigin &&
+              url.pathname.startsWith('/api/v1/') &&
+              !/^\/api\/v1\/(user(\/|$)|notifications|messages|admin|auth|analytics)/.test(url.pathname) &&
+              !url.pathname.endsWith('/stream') &&
+              !request.headers.has('Authorization'),
+            handler: 'NetworkFirst',
+            options: {
+              cacheName: 'dforge-api',
+              networkTimeoutSeconds: 3,
+              expiration: { maxEntries: 300, maxAgeSeconds: 7 * 86_400 },
+              plugins: [savedCopyPlugin()],
+            },
           },
         ],
       },

@@ -10,6 +10,7 @@ import (
 
 	"github.com/getsentry/sentry-go"
 
+	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/usererr"
 )
 
@@ -34,6 +35,13 @@ type handler func(w http.ResponseWriter, r *http.Request) error
 // error h returns, before it writes anything, is answered by writeError.
 func (a *API) serve(h handler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		// An answer to a signed-in request may hold what only that user
+		// can read (a private repository, their own settings): the client's
+		// offline cache keeps nothing marked private. A handler may still
+		// set a stricter rule (no-store).
+		if auth.IdentityFrom(r.Context()) != nil {
+			w.Header().Set("Cache-Control", "private")
+		}
 		if err := checkTokenScope(r); err != nil {
 			a.writeError(w, r, err)
 			return

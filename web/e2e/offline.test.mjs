@@ -1,7 +1,8 @@
-// The offline banner: bottom right, only while the browser is offline.
+// The offline banner: bottom right, only while the browser is offline; and
+// saved copies: API reads the service worker kept open offline, with their age.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { expectHidden, expectVisible, openPage, useNodeAndBrowser, waitForShell, TIMEOUT } from './harness.mjs'
+import { expectHidden, expectVisible, openPage, useNodeAndBrowser, waitFor, waitForShell, TIMEOUT } from './harness.mjs'
 
 const env = useNodeAndBrowser()
 
@@ -35,5 +36,54 @@ describe('offline banner', () => {
     await expectVisible(title)
     await context.setOffline(false)
     await expectHidden(title)
+  })
+})
+
+/** Reloads until the service worker controls the page (the first load never is). */
+async function waitForControl(page) {
+  await waitFor(
+    async () => {
+      await page.reload()
+      await waitForShell(page)
+      return page.evaluate(() => Boolean(navigator.serviceWorker.controller))
+    },
+    { timeout: 20_000, interval: 250, message: 'the service worker to control the page' },
+  )
+}
+
+describe('saved copies', () => {
+  test('a page read online opens offline from its saved copy, which says how old it is', TIMEOUT, async (t) => {
+    const { context, page } = await openPage(t, env.browser, env.node.url, { serviceWorkers: 'allow' })
+    await page.goto('/about')
+    await waitForControl(page)
+    // A public list read while online, kept as a saved copy too.
+    await page.goto('/explore')
+    await waitForShell(page)
+    await expectVisible(page.getByText('No repositories yet', { exact: false }))
+    await page.goto('/about')
+    await waitForShell(page)
+    const heading = page.locator('main h1', { hasText: 'About dForge' })
+    await expectVisible(heading)
+    // Online, every answer is fresh: no notice.
+    assert.equal(await page.locator('.saved-copy-notice').count(), 0, 'no saved-copy notice while the node answers')
+
+    await context.setOffline(true)
+    await page.reload()
+    await waitForShell(page)
+    await expectVisible(heading)
+    await expectVisible(page.getByText('Saved copy from', { exact: false }))
+    const notice = page.locator('main .saved-copy-notice')
+    assert.match(await notice.innerText(), /^Saved copy from (\d+ seconds?|\d+ minutes?) ago: you are offline\.$/)
+    assert.equal(await notice.getAttribute('role'), 'status')
+    // The page's own text is there, not an error.
+    assert.match(await page.locator('main').innerText(), /open-source code forge/)
+    assert.equal(await page.getByText('Oops! Something went wrong').count(), 0)
+
+    // The list seen before opens offline as well, with the same notice.
+    await page.goto('/explore')
+    await waitForShell(page)
+    await expectVisible(page.getByText('No repositories yet', { exact: false }))
+    await expectVisible(page.locator('main .saved-copy-notice'))
+    assert.equal(await page.getByRole('alert').count(), 0, 'no load error on /explore')
   })
 })

@@ -7,7 +7,9 @@ import { screenFor } from './screens'
 import { FullScreenLoading, Shell } from './Shell'
 
 const queryClient = new QueryClient({
-  defaultOptions: { queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false } },
+  // offlineFirst: a read is tried even when the browser says it is offline,
+  // so the service worker can answer it from its saved copies.
+  defaultOptions: { queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false, networkMode: 'offlineFirst' } },
 })
 
 /**

@@ -4,6 +4,7 @@ import { Spinner } from '@/components/Spinner'
 import { MusicPlayer } from '@/features/music/MusicPlayer'
 import { InstallPrompt } from '@/features/pwa/InstallPrompt'
 import { OfflineBanner } from '@/features/pwa/OfflineBanner'
+import { SavedCopyNotice } from '@/features/pwa/SavedCopyNotice'
 import { Footer } from './Footer'
 import { Header } from './Header'
 import { ScreenBoundary } from './ScreenBoundary'
@@ -14,6 +15,7 @@ export function Shell({ children }: { children: ReactNode }) {
     <div className="shell">
       <Header />
       <main className="shell-main container" id="main">
+        <SavedCopyNotice />
         <ScreenBoundary>
           <Suspense fallback={<FullScreenLoading />}>
             {children}

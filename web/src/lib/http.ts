@@ -1,4 +1,5 @@
 import { NotFoundError } from '@/components/QueryState'
+import { noteResponse } from '@/lib/savedCopy'
 import { useAuthStore } from '@/stores/auth'
 
 /** An API error with the server's stable code and readable message. */
@@ -48,7 +49,10 @@ export function apiFetch(path: string, init: RequestInit = {}): Promise<Response
   if (!headers.has('Accept')) headers.set('Accept', 'application/json')
   const csrf = useAuthStore.getState().csrfToken
   if (csrf && method !== 'GET' && method !== 'HEAD') headers.set('X-CSRF-Token', csrf)
-  return fetch(path, { ...init, method, headers, credentials: 'same-origin' })
+  return fetch(path, { ...init, method, headers, credentials: 'same-origin' }).then((res) => {
+    noteResponse(res)
+    return res
+  })
 }
 
 /** The JSON body of a successful response, or undefined for one without a body (204). */

@@ -31,55 +31,61 @@ export default function AnalyticsScreen() {
   return (
     <div className="stack">
       <PageHeader title={t('title')} lead={t('lead', { days: vitals.data?.windowDays ?? 28 })} />
-      <Card as="section" aria-labelledby="vitals-title">
-        <h2 id="vitals-title">{t('vitals.title')}</h2>
-        <QueryState query={vitals}>
-          {({ metrics }) =>
-            metrics.length === 0 ? (
-              <EmptyState message={t('vitals.empty')} />
-            ) : (
-              <div className="table-scroll">
-                <table className="data">
-                  <thead>
-                    <tr>
-                      <th scope="col">{t('vitals.metric')}</th>
-                      <th scope="col">{t('vitals.page')}</th>
-                      <th scope="col">{t('vitals.p75')}</th>
-                      <th scope="col">{t('vitals.samples')}</th>
-                      <th scope="col">{t('vitals.rating')}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {metrics.map((m) => (
-                      <tr key={`${m.metric} ${m.page}`}>
-                        <td>
-                          <abbr title={t(`metrics.${m.metric}`)}>{m.metric}</abbr>
-                          <div className="muted small">
-                            {t('vitals.thresholds', {
-                              good: formatMetric(m.metric, THRESHOLDS[m.metric][0], locale),
-                              poor: formatMetric(m.metric, THRESHOLDS[m.metric][1], locale),
-                            })}
-                          </div>
-                        </td>
-                        <td>
-                          <code>{m.page}</code>
-                        </td>
-                        <td>{formatMetric(m.metric, m.p75, locale)}</td>
-                        <td>{m.count.toLocaleString(locale)}</td>
-                        <td>
-                          <span className={`badge rating-${m.rating}`}>{t(`ratings.${m.rating}`)}</span>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )
-          }
-        </QueryState>
-      </Card>
+      {/* The chain's figures have a fixed shape and come first; the vitals
+          table grows with the pages measured, so it is last and moves nothing. */}
       <ChainFigures />
       <GovernanceFigures />
+      <Card as="section" aria-labelledby="vitals-title">
+        <h2 id="vitals-title">{t('vitals.title')}</h2>
+        {vitals.isPending ? (
+          <div className="empty-state figure-block-placeholder" aria-busy="true" />
+        ) : (
+          <QueryState query={vitals}>
+            {({ metrics }) =>
+              metrics.length === 0 ? (
+                <EmptyState message={t('vitals.empty')} />
+              ) : (
+                <div className="table-scroll">
+                  <table className="data">
+                    <thead>
+                      <tr>
+                        <th scope="col">{t('vitals.metric')}</th>
+                        <th scope="col">{t('vitals.page')}</th>
+                        <th scope="col">{t('vitals.p75')}</th>
+                        <th scope="col">{t('vitals.samples')}</th>
+                        <th scope="col">{t('vitals.rating')}</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {metrics.map((m) => (
+                        <tr key={`${m.metric} ${m.page}`}>
+                          <td>
+                            <abbr title={t(`metrics.${m.metric}`)}>{m.metric}</abbr>
+                            <div className="muted small">
+                              {t('vitals.thresholds', {
+                                good: formatMetric(m.metric, THRESHOLDS[m.metric][0], locale),
+                                poor: formatMetric(m.metric, THRESHOLDS[m.metric][1], locale),
+                              })}
+                            </div>
+                          </td>
+                          <td>
+                            <code>{m.page}</code>
+                          </td>
+                          <td>{formatMetric(m.metric, m.p75, locale)}</td>
+                          <td>{m.count.toLocaleString(locale)}</td>
+                          <td>
+                            <span className={`badge rating-${m.rating}`}>{t(`ratings.${m.rating}`)}</span>
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              )
+            }
+          </QueryState>
+        )}
+      </Card>
     </div>
   )
 }

@@ -32,28 +32,37 @@ export function ChainFigures() {
   return (
     <Card as="section" aria-labelledby="chain-title" className="chain-figures">
       <h2 id="chain-title">{t('chain.title')}</h2>
-      <QueryState query={status}>
-        {(s) => (
-          <>
-            <dl className="amount-list">
-              {FIGURES.map(([key, read]) => (
-                <div key={key}>
-                  <dt>{t(`chain.${key}`)}</dt>
-                  <dd className="num" data-testid={`chain-${key}`}>
-                    {read(s, fmt)}
-                  </dd>
-                </div>
-              ))}
-            </dl>
-            {s.time && <p className="muted">{t('chain.time', { time: fmt.time(s.time) })}</p>}
-          </>
-        )}
-      </QueryState>
+      {status.isPending ? (
+        // The same list with placeholders while the first answer is on its way, so nothing below moves when it comes.
+        <Figures fmt={fmt} />
+      ) : (
+        <QueryState query={status}>{(s) => <Figures status={s} fmt={fmt} />}</QueryState>
+      )}
       <p className="button-row">
         <PreloadLink to="/explorer">{t('chain.explorer')}</PreloadLink>
         <PreloadLink to="/treasury">{t('chain.treasuryLink')}</PreloadLink>
         <PreloadLink to="/validators">{t('chain.validatorsLink')}</PreloadLink>
       </p>
     </Card>
+  )
+}
+
+/** The figures of status, or same-sized placeholders while it loads. */
+function Figures({ status, fmt }: { status?: ChainStatus; fmt: Format }) {
+  const { t } = useTranslation('analytics')
+  return (
+    <div aria-busy={!status}>
+      <dl className="amount-list">
+        {FIGURES.map(([key, read]) => (
+          <div key={key}>
+            <dt>{t(`chain.${key}`)}</dt>
+            <dd className="num" data-testid={status ? `chain-${key}` : undefined}>
+              {status ? read(status, fmt) : <span className="figure-placeholder" aria-hidden="true" />}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      <p className="muted">{status?.time ? t('chain.time', { time: fmt.time(status.time) }) : '\u00a0'}</p>
+    </div>
   )
 }

@@ -18,19 +18,27 @@ export function GovernanceFigures() {
   return (
     <Card as="section" aria-labelledby="governance-title" className="governance-figures">
       <h2 id="governance-title">{t('governance.title')}</h2>
-      <QueryState query={figures}>
-        {(f) => (
-          <>
-            <Proposals figures={f} />
-            <RewardsPerEpoch epochs={f.rewards_per_epoch ?? []} />
-          </>
-        )}
-      </QueryState>
+      {figures.isPending ? (
+        // Placeholders of the same size while loading, so the page below does not move.
+        <div aria-busy="true">
+          <Proposals />
+          <RewardsPerEpoch />
+        </div>
+      ) : (
+        <QueryState query={figures}>
+          {(f) => (
+            <>
+              <Proposals figures={f} />
+              <RewardsPerEpoch epochs={f.rewards_per_epoch ?? []} />
+            </>
+          )}
+        </QueryState>
+      )}
     </Card>
   )
 }
 
-function Proposals({ figures }: { figures: Figures }) {
+function Proposals({ figures }: { figures?: Figures }) {
   const { t } = useTranslation('analytics')
   const fmt = useChainFormat()
   return (
@@ -42,8 +50,8 @@ function Proposals({ figures }: { figures: Figures }) {
             <dt>
               <PreloadLink to={`/governance?status=${status}`}>{t(`governance.status.${status}`)}</PreloadLink>
             </dt>
-            <dd className="num" data-testid={`proposals-${status}`}>
-              {fmt.count(figures.proposals?.[status] ?? 0)}
+            <dd className="num" data-testid={figures ? `proposals-${status}` : undefined}>
+              {figures ? fmt.count(figures.proposals?.[status] ?? 0) : <span className="figure-placeholder" aria-hidden="true" />}
             </dd>
           </div>
         ))}
@@ -52,15 +60,18 @@ function Proposals({ figures }: { figures: Figures }) {
   )
 }
 
-function RewardsPerEpoch({ epochs }: { epochs: { epoch: number; minted: Micro }[] }) {
+/** The bar list; without epochs (loading) an empty-state-sized placeholder. */
+function RewardsPerEpoch({ epochs }: { epochs?: { epoch: number; minted: Micro }[] }) {
   const { t } = useTranslation('analytics')
   const fmt = useChainFormat()
-  const shown = [...epochs].sort((a, b) => a.epoch - b.epoch).slice(-EPOCHS)
+  const shown = [...(epochs ?? [])].sort((a, b) => a.epoch - b.epoch).slice(-EPOCHS)
   const max = shown.reduce((m, e) => (toBigInt(e.minted) > m ? toBigInt(e.minted) : m), 0n)
   return (
     <>
       <h3>{t('governance.rewardsPerEpoch')}</h3>
-      {shown.length === 0 ? (
+      {!epochs ? (
+        <div className="empty-state figure-block-placeholder" aria-hidden="true" />
+      ) : shown.length === 0 ? (
         <EmptyState message={t('governance.noRewards')} />
       ) : (
         <div className="table-scroll">

@@ -1,3 +1,4 @@
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Card } from '@/components/Card'
 import { EmptyState } from '@/components/EmptyState'
@@ -6,14 +7,16 @@ import { QueryState } from '@/components/QueryState'
 import { usePosts } from '@/features/blog'
 import { repoHref, useRepoSearch } from '@/lib/forge/api'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { type PickerTarget, RepoPicker } from './RepoPicker'
 import { RecentActivity, Team, TopContributors } from './sections'
 import './home.css'
 
+// An action with a picker asks which repository first (RepoPicker), then opens its form.
 const QUICK_ACTIONS = [
   { key: 'createRepository', to: '/new' },
-  { key: 'reportIssue', to: '/explore' },
-  { key: 'newPullRequest', to: '/explore' },
-  { key: 'createProposal', to: '/governance' },
+  { key: 'reportIssue', picker: 'issues' },
+  { key: 'newPullRequest', picker: 'pulls' },
+  { key: 'createProposal', to: '/governance/new' },
 ] as const
 
 export default function HomeScreen() {
@@ -33,19 +36,7 @@ export default function HomeScreen() {
           </PreloadLink>
         </div>
       </section>
-      <section aria-labelledby="quick-title">
-        <h2 id="quick-title">{t('quick.title')}</h2>
-        <ul className="grid plain-list">
-          {QUICK_ACTIONS.map((a) => (
-            <li key={a.key}>
-              <PreloadLink className="card card-md card-link" to={a.to}>
-                <strong>{t(`quick.${a.key}`)}</strong>
-                <span className="muted">{t(`quick.${a.key}Hint`)}</span>
-              </PreloadLink>
-            </li>
-          ))}
-        </ul>
-      </section>
+      <QuickActions />
       <div className="home-columns">
         <Section id="trending" title={t('trending.title')}>
           <Trending />
@@ -67,6 +58,40 @@ export default function HomeScreen() {
         <PreloadLink to="/team">{t('team.link')}</PreloadLink>
       </Card>
     </div>
+  )
+}
+
+function QuickActions() {
+  const { t } = useTranslation('home')
+  const [picker, setPicker] = useState<PickerTarget | null>(null)
+  return (
+    <section aria-labelledby="quick-title">
+      <h2 id="quick-title">{t('quick.title')}</h2>
+      <ul className="grid plain-list">
+        {QUICK_ACTIONS.map((a) => {
+          const body = (
+            <>
+              <strong>{t(`quick.${a.key}`)}</strong>
+              <span className="muted">{t(`quick.${a.key}Hint`)}</span>
+            </>
+          )
+          return (
+            <li key={a.key}>
+              {'picker' in a ? (
+                <button type="button" className="card card-md card-link quick-action" aria-haspopup="dialog" onClick={() => setPicker(a.picker)}>
+                  {body}
+                </button>
+              ) : (
+                <PreloadLink className="card card-md card-link" to={a.to}>
+                  {body}
+                </PreloadLink>
+              )}
+            </li>
+          )
+        })}
+      </ul>
+      {picker && <RepoPicker target={picker} onClose={() => setPicker(null)} />}
+    </section>
   )
 }
 

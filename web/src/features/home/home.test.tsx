@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react'
+import { fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { repoFixture, stubApi } from '@/test/forge'
 import { json, preloadNamespaces, renderScreen } from '@/test/render'
@@ -127,5 +127,50 @@ describe('HomeScreen', () => {
     const section = await screen.findByRole('region', { name: 'Recent activity' })
     expect(await within(section).findByRole('alert')).toBeTruthy()
     expect(within(section).getByRole('button', { name: 'Retry' })).toBeTruthy()
+  })
+
+  it('"Report issue" asks which repository, searching as you type, and links to its new-issue form', async () => {
+    const api = stubHome({
+      'GET /api/v1/repos/search': (_: unknown, url: URL) =>
+        url.searchParams.get('q') === 'loo'
+          ? { ok: true, data: [repoFixture({ id: 8, name: 'loom', full_name: 'ada/loom', private: true })] }
+          : url.searchParams.get('q') === 'zzz'
+            ? { ok: true, data: [] }
+            : { ok: true, data: [repoFixture()] },
+    })
+    renderScreen(<HomeScreen />, '/')
+    const action = screen.getByRole('button', { name: /^Report issue/ })
+    expect(action.getAttribute('aria-haspopup')).toBe('dialog')
+    action.focus()
+    fireEvent.click(action)
+    const dialog = await screen.findByRole('dialog', { name: 'Report an issue' })
+    const box = within(dialog).getByRole('searchbox', { name: 'Search repositories' })
+    expect(document.activeElement).toBe(box)
+    expect((await within(dialog).findByRole('link', { name: /ada\/engine/ })).getAttribute('href')).toBe('/ada/engine/issues/new')
+
+    fireEvent.change(box, { target: { value: 'loo' } })
+    const loom = await within(dialog).findByRole('link', { name: /ada\/loom/ })
+    expect(loom.getAttribute('href')).toBe('/ada/loom/issues/new')
+    expect(within(loom).getByText('Private')).toBeTruthy()
+    expect(api.sent('GET', '/api/v1/repos/search').some((c) => c.url.includes('q=loo'))).toBe(true)
+    // The arrow keys go from the box to the results and back.
+    fireEvent.keyDown(box, { key: 'ArrowDown' })
+    expect(document.activeElement).toBe(loom)
+    fireEvent.keyDown(loom, { key: 'ArrowUp' })
+    expect(document.activeElement).toBe(box)
+
+    fireEvent.change(box, { target: { value: 'zzz' } })
+    expect(await within(dialog).findByText('No repository matches “zzz”.')).toBeTruthy()
+    fireEvent.keyDown(dialog, { key: 'Escape' })
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(document.activeElement).toBe(action)
+  })
+
+  it('"New pull request" opens the chosen repository\'s new-pull-request form', async () => {
+    stubHome({ 'GET /api/v1/repos/search': { ok: true, data: [repoFixture()] } })
+    renderScreen(<HomeScreen />, '/')
+    fireEvent.click(screen.getByRole('button', { name: /^New pull request/ }))
+    const dialog = await screen.findByRole('dialog', { name: 'New pull request' })
+    expect((await within(dialog).findByRole('link', { name: /ada\/engine/ })).getAttribute('href')).toBe('/ada/engine/pulls/new')
   })
 })

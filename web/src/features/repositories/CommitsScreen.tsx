@@ -71,7 +71,7 @@ function CommitRow({ repo, commit }: { repo: Repository; commit: Commit }) {
           </details>
         )}
       </div>
-      <PreloadLink to={href} className="mono commit-sha" aria-label={t('commits.shaLabel', { sha: commit.sha })}>
+      <PreloadLink to={href} className="mono commit-sha" aria-label={t('commits.shaLabel', { sha: shortSha(commit.sha) })}>
         {shortSha(commit.sha)}
       </PreloadLink>
     </li>

@@ -6,6 +6,7 @@ import { keepPreviousData, type QueryClient, useQuery, useQueryClient } from '@t
 import { useEffect, useRef } from 'react'
 import { NotFoundError } from '@/components/QueryState'
 import { apiError, retryUnlessNotFound } from '@/lib/http'
+import { noteResponse } from '@/lib/savedCopy'
 import type { Micro } from './amount'
 import { parseExactJSON } from './exactJSON'
 
@@ -104,6 +105,7 @@ export const POLL_MS = 2_000
 
 async function fetchChain(path: string): Promise<Response> {
   const res = await fetch(path, { headers: { Accept: 'application/json' } })
+  noteResponse(res)
   if (res.status === 404) throw new NotFoundError(`not found: ${path}`)
   if (!res.ok) throw await apiError(res)
   return res
