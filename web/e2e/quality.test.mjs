@@ -18,6 +18,8 @@ const env = useNodeAndBrowser({
   alloc: { [privateKeyToAccount(KEY).address]: 1_000_000_000n },
   params: { proposalDeposit: 10_000_000, minProposerStake: 100_000_000 },
   emptyBlocks: '300ms',
+  // The wallet is the node's admin, so /admin shows the console itself.
+  serveArgs: ['--admin', privateKeyToAccount(KEY).address],
 })
 const THEMES = ['dark-warm', 'light']
 // Paths that are the same screen with the same data as another route (the
@@ -77,7 +79,9 @@ async function sampleData(page) {
   const org = `axe-org-${login.slice(5, 11)}`
   await api(page, 'POST', '/orgs', { username: org }, 201)
   const posts = await api(page, 'GET', '/blog')
-  return { login, repo, issue, pull, milestone, sha: branch.commit.id, org, post: (posts.items ?? posts)[0].slug }
+  // A signed-in contact message is a support ticket, with a page of its own.
+  const ticket = await api(page, 'POST', '/contact', { name: 'Axe', email: 'axe@example.org', subject: 'Contrast', message: 'Checking the ticket page.' }, 201)
+  return { login, repo, issue, pull, milestone, sha: branch.commit.id, org, post: (posts.items ?? posts)[0].slug, ticket: ticket.id }
 }
 
 /** A concrete path for each route of the table, with the sample data's ids. */
@@ -94,6 +98,9 @@ function concretePaths(d) {
       .replace(/^\/blog\/:id$/, `/blog/${d.post}`)
       .replace(/^\/org\/:name$/, `/org/${d.org}`)
       .replace(/^\/forum\/topic\/:id$/, '/forum/topic/welcome')
+      .replace(/^\/help\/tickets\/:id$/, `/help/tickets/${d.ticket}`)
+      // No second account on this node to write to: a conversation that is not there.
+      .replace(/^\/messages\/:id$/, '/messages/1')
       .replace(/\/issues\/:number$/, `/issues/${d.issue.number}`)
       .replace(/\/pulls\/:number$/, `/pulls/${d.pull.number}`)
       .replace(/\/milestones\/:id$/, `/milestones/${d.milestone.id}`)

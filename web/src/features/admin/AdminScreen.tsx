@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
+import { SignInNotice } from '@/components/SignInNotice'
 import { Tabs } from '@/components/Tabs'
 import { NotFoundScreen } from '@/features/errors'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
@@ -16,13 +17,27 @@ const TABS = ['users', 'tickets', 'node', 'settings'] as const
 type Tab = (typeof TABS)[number]
 
 /**
- * /admin, the console of the node's admins (serve --admin). Anyone else sees
- * the not-found page of any unknown route, as the API answers them 404.
+ * /admin, the console of the node's admins (serve --admin). A visitor is
+ * asked to sign in, as on every personal page; a signed-in user who is not
+ * an admin sees the not-found page of any unknown route, as the API answers
+ * them 404.
  */
 export default function AdminScreen() {
   const user = useSignedInUser()
-  if (!user?.isAdmin) return <NotFoundScreen />
+  if (!user) return <SignedOut />
+  if (!user.isAdmin) return <NotFoundScreen />
   return <Console />
+}
+
+function SignedOut() {
+  const { t } = useTranslation('admin')
+  useDocumentTitle(t('title'))
+  return (
+    <>
+      <PageHeader title={t('title')} />
+      <SignInNotice message={t('signIn')} />
+    </>
+  )
 }
 
 function Console() {

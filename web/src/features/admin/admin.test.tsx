@@ -17,10 +17,10 @@ function page(items: unknown[], total = items.length) {
 const bob = { id: 2, login: 'bob', full_name: 'Bob', email: 'bob@example.org', created: '2026-01-01T00:00:00Z', wallet_address: '0xb0b', two_factor_enabled: false, is_admin: false }
 
 describe('AdminScreen', () => {
-  it('is the not-found page for a signed-out visitor and for a user who is not an admin', () => {
+  it('asks a visitor to sign in, and is the not-found page for a user who is not an admin', () => {
     const fetchMock = stubFetch()
     renderScreen(<AdminScreen />, '/admin')
-    expect(screen.getByRole('heading', { level: 1 }).textContent).toMatch(/not found/i)
+    expect(screen.getByRole('status').textContent).toContain("The admin console is for this node's admins.")
     signIn()
     expect(screen.getByRole('heading', { level: 1 }).textContent).toMatch(/not found/i)
     expect(fetchMock).not.toHaveBeenCalled()
