@@ -92,10 +92,12 @@ func (f NotificationFilter) where(args *sqlArgs) string {
 const notificationColumns = `n.id, n.repo_id, n.number, n.subject_type, n.reason, n.title, n.actor, n.comment_id, n.amount,
 	n.unread, n.pinned, n.height, n.updated_ns, CASE WHEN p.merged THEN 'merged' ELSE COALESCE(i.state, '') END`
 
-// notificationFrom joins each thread's issue and pull request for its state.
-const notificationFrom = `notifications n
+// notificationJoins join each thread's issue and pull request for its state.
+const notificationJoins = `
 	LEFT JOIN forge_issues i ON i.repo_id = n.repo_id AND i.number = n.number AND n.repo_id <> 0
 	LEFT JOIN forge_pulls p ON p.repo_id = n.repo_id AND p.number = n.number AND n.repo_id <> 0`
+
+const notificationFrom = `notifications n` + notificationJoins
 
 func scanNotification(row scanner) (Notification, error) {
 	var n Notification
@@ -112,8 +114,11 @@ func (ix *Index) Notifications(ctx context.Context, f NotificationFilter, p Page
 	var args sqlArgs
 	where := f.where(&args)
 	n := len(args)
-	q := `SELECT ` + notificationColumns + ` FROM ` + notificationFrom + ` WHERE ` + where +
-		fmt.Sprintf(` ORDER BY n.updated_ns DESC, n.id DESC LIMIT $%d OFFSET $%d`, n+1, n+2)
+	// The page's ids first, from the index alone (the rows its OFFSET
+	// skips are never read from the table), then those rows in full.
+	q := `SELECT ` + notificationColumns + ` FROM (SELECT n.id FROM notifications n WHERE ` + where +
+		fmt.Sprintf(` ORDER BY n.updated_ns DESC, n.id DESC LIMIT $%d OFFSET $%d) pg`, n+1, n+2) +
+		` JOIN notifications n ON n.id = pg.id` + notificationJoins + ` ORDER BY n.updated_ns DESC, n.id DESC`
 	rows, err := ix.query(ctx, q, append(args, p.Limit, p.offset())...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("read notifications: %w", err)
@@ -137,14 +142,27 @@ func (ix *Index) Notifications(ctx context.Context, f NotificationFilter, p Page
 	return out, total, err
 }
 
-// CountNotifications counts a user's threads f picks.
+// CountNotifications counts a user's threads f picks. A filter on the
+// columns notification_counts keeps (status, subject type, reason) sums a
+// few counter rows (migration 00026); one on a repository, a time or
+// visibility counts the threads themselves.
 func (ix *Index) CountNotifications(ctx context.Context, f NotificationFilter) (int64, error) {
 	var args sqlArgs
 	var n int64
-	if err := ix.queryRow(ctx, `SELECT COUNT(*) FROM notifications n WHERE `+f.where(&args), args...).Scan(&n); err != nil {
+	from := `SELECT COUNT(*) FROM notifications n WHERE `
+	if f.countable() {
+		from = `SELECT COALESCE(SUM(n.threads), 0) FROM notification_counts n WHERE `
+	}
+	q := from + f.where(&args)
+	if err := ix.queryRow(ctx, q, args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count notifications: %w", err)
 	}
 	return n, nil
+}
+
+// countable: every condition of f is on a column the counters keep.
+func (f NotificationFilter) countable() bool {
+	return f.Repo == 0 && f.SinceNS == 0 && f.BeforeNS == 0 && !f.PublicOnly
 }
 
 // ErrNoNotification: the user has no thread of that id.
