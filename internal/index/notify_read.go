@@ -28,6 +28,16 @@ type Notification struct {
 	// State is the issue's or pull request's state now: open, closed or
 	// merged ("" for a transfer).
 	State string
+	// Reward is a Reward thread's outcome; nil for other subjects.
+	Reward *RewardNote
+}
+
+// RewardNote is what a reward thread tells: the kind of contribution,
+// and what was withheld and why (rewards.Reason*; "" when nothing was).
+type RewardNote struct {
+	Kind     string
+	Withheld int64
+	Reason   string
 }
 
 // NotificationFilter picks a user's notifications. Statuses are unread,
@@ -90,21 +100,28 @@ func (f NotificationFilter) where(args *sqlArgs) string {
 }
 
 const notificationColumns = `n.id, n.repo_id, n.number, n.subject_type, n.reason, n.title, n.actor, n.comment_id, n.amount,
-	n.unread, n.pinned, n.height, n.updated_ns, CASE WHEN p.merged THEN 'merged' ELSE COALESCE(i.state, '') END`
+	n.unread, n.pinned, n.height, n.updated_ns, CASE WHEN p.merged THEN 'merged' ELSE COALESCE(i.state, '') END,
+	w.kind, w.withheld, w.reason`
 
 // notificationJoins join each thread's issue and pull request for its state.
 const notificationJoins = `
 	LEFT JOIN forge_issues i ON i.repo_id = n.repo_id AND i.number = n.number AND n.repo_id <> 0
-	LEFT JOIN forge_pulls p ON p.repo_id = n.repo_id AND p.number = n.number AND n.repo_id <> 0`
+	LEFT JOIN forge_pulls p ON p.repo_id = n.repo_id AND p.number = n.number AND n.repo_id <> 0
+	LEFT JOIN chain_rewards w ON w.height = n.height AND w.seq = n.number AND n.subject_type = 'Reward'`
 
 const notificationFrom = `notifications n` + notificationJoins
 
 func scanNotification(row scanner) (Notification, error) {
 	var n Notification
 	var repo, number, comment int64
+	var kind, reason sql.NullString
+	var withheld sql.NullInt64
 	err := row.Scan(&n.ID, &repo, &number, &n.SubjectType, &n.Reason, &n.Title, &n.Actor, &comment, &n.Amount,
-		&n.Unread, &n.Pinned, &n.Height, &n.UpdatedNS, &n.State)
+		&n.Unread, &n.Pinned, &n.Height, &n.UpdatedNS, &n.State, &kind, &withheld, &reason)
 	n.Repo, n.Number, n.CommentID = uint64(repo), uint64(number), uint64(comment)
+	if kind.Valid {
+		n.Reward = &RewardNote{Kind: kind.String, Withheld: withheld.Int64, Reason: reason.String}
+	}
 	return n, err
 }
 
