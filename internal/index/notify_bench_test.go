@@ -69,7 +69,7 @@ func commentOnWatched(b *testing.B, db *sql.DB, owner, commenter common.Address,
 		// As the chain's event carries it: the comment and its issue.
 		c := forgeChange{height: int64(3 + i), timeNS: int64(3 + i), change: forge.Change{Action: "issue.comment", Actor: commenter, Height: uint64(3 + i),
 			Comment: &forge.Comment{ID: id, Repo: 1, Number: 1, Author: commenter, Body: "Same here."},
-			Issue: &forge.Issue{Repo: 1, Number: 1, Author: owner, Title: "Crash", State: "open", Comments: id, CreatedHeight: 2, UpdatedHeight: uint64(3 + i)}}}
+			Issue:   &forge.Issue{Repo: 1, Number: 1, Author: owner, Title: "Crash", State: "open", Comments: id, CreatedHeight: 2, UpdatedHeight: uint64(3 + i)}}}
 		start := time.Now()
 		if err := inTx(ctx, db, func(tx *sql.Tx) error { return writeForge(ctx, tx, []forgeChange{c}) }); err != nil {
 			b.Fatal(err)

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/store"
 )
 
 // Notification is one thread of a user's notifications.
@@ -212,14 +214,46 @@ func statusSet(status string) (string, error) {
 }
 
 // MarkNotifications gives every thread f picks the status, in one
-// statement, and returns the ids it changed.
+// statement, and returns the ids it changed. On PostgreSQL the statement
+// leaves the counters alone and the user is recounted at its end, in the
+// same transaction (see migration 00026): one counter row updated once
+// per thread would cost quadratic time there.
 func (ix *Index) MarkNotifications(ctx context.Context, f NotificationFilter, status string) ([]int64, error) {
 	set, err := statusSet(status)
 	if err != nil {
 		return nil, err
 	}
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("mark notifications: %w", err)
+	}
+	defer tx.Rollback()
+	recount := ix.dialect == store.Postgres
+	if recount {
+		if _, err := tx.ExecContext(ctx, `SET LOCAL dforge.recount = 'on'`); err != nil {
+			return nil, fmt.Errorf("mark notifications: %w", err)
+		}
+	}
 	var args sqlArgs
-	rows, err := ix.db.QueryContext(ctx, `UPDATE notifications SET `+set+` WHERE id IN (SELECT n.id FROM notifications n WHERE `+f.where(&args)+`) RETURNING id`, args...)
+	ids, err := markedIDs(ctx, tx, `UPDATE notifications SET `+set+` WHERE id IN (SELECT n.id FROM notifications n WHERE `+
+		f.where(&args)+`) RETURNING id`, args)
+	if err != nil {
+		return nil, err
+	}
+	if recount {
+		if err := recountNotifications(ctx, tx, f.User); err != nil {
+			return nil, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("mark notifications: %w", err)
+	}
+	ix.notifyRead()
+	return ids, nil
+}
+
+func markedIDs(ctx context.Context, tx *sql.Tx, q string, args []any) ([]int64, error) {
+	rows, err := tx.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("mark notifications: %w", err)
 	}
@@ -235,8 +269,20 @@ func (ix *Index) MarkNotifications(ctx context.Context, f NotificationFilter, st
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("mark notifications: %w", err)
 	}
-	ix.notifyRead()
 	return ids, nil
+}
+
+// recountNotifications rewrites user's counters from their threads.
+func recountNotifications(ctx context.Context, tx *sql.Tx, user common.Address) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM notification_counts WHERE user_address = $1`, user.Hex()); err != nil {
+		return fmt.Errorf("recount notifications: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO notification_counts (user_address, subject_type, reason, unread, pinned, threads)
+		SELECT user_address, subject_type, reason, unread, pinned, COUNT(*) FROM notifications WHERE user_address = $1
+		GROUP BY user_address, subject_type, reason, unread, pinned`, user.Hex()); err != nil {
+		return fmt.Errorf("recount notifications: %w", err)
+	}
+	return nil
 }
 
 // MarkNotification gives one of user's threads the status.

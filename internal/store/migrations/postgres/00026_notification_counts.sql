@@ -25,11 +25,15 @@ INSERT INTO notification_counts (user_address, subject_type, reason, unread, pin
 CREATE INDEX notifications_list ON notifications (user_address, updated_ns DESC, id DESC, unread, pinned, subject_type, reason, repo_id);
 DROP INDEX notifications_user;
 
--- Statement-level triggers with transition tables: a statement that
--- writes many threads of one user (a mark of all as read, a reset) moves
--- each counter once by the number of its rows. A row-level trigger would
--- update the same counter row once per thread, and PostgreSQL keeps every
--- version of a row updated within one transaction: quadratic.
+-- Inserts and deletes (a block's new threads, a reset) are counted by
+-- statement triggers over transition tables: one grouped upsert per
+-- statement. A thread whose counted columns change moves between counters
+-- by a row trigger, which fires only when they change (a new comment on an
+-- unread thread changes none). PostgreSQL keeps every version of a row
+-- updated within one transaction, so a statement that moves thousands of
+-- one user's threads (a mark of all as read) must not update their counter
+-- row once each: such a mark sets dforge.recount, which the row trigger
+-- honours, and recounts the user at its end.
 -- +goose StatementBegin
 CREATE FUNCTION notifications_count_add() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -57,25 +61,20 @@ $$;
 -- +goose StatementEnd
 
 -- +goose StatementBegin
-CREATE FUNCTION notifications_count_move() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION notifications_count_row() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    -- Only the rows whose counted columns changed move between counters.
-    UPDATE notification_counts c SET threads = c.threads - d.n
-    FROM (SELECT o.user_address, o.subject_type, o.reason, o.unread, o.pinned, COUNT(*) AS n
-          FROM old_rows o JOIN new_rows w ON w.id = o.id
-          WHERE (o.user_address, o.subject_type, o.reason, o.unread, o.pinned)
-              IS DISTINCT FROM (w.user_address, w.subject_type, w.reason, w.unread, w.pinned)
-          GROUP BY o.user_address, o.subject_type, o.reason, o.unread, o.pinned) d
-    WHERE c.user_address = d.user_address AND c.subject_type = d.subject_type AND c.reason = d.reason
-        AND c.unread = d.unread AND c.pinned = d.pinned;
+    -- A mark of many threads recounts their user at its end instead
+    -- (index.MarkNotifications).
+    IF current_setting('dforge.recount', true) = 'on' THEN
+        RETURN NULL;
+    END IF;
+    UPDATE notification_counts SET threads = threads - 1
+    WHERE user_address = OLD.user_address AND subject_type = OLD.subject_type AND reason = OLD.reason
+        AND unread = OLD.unread AND pinned = OLD.pinned;
     INSERT INTO notification_counts (user_address, subject_type, reason, unread, pinned, threads)
-    SELECT w.user_address, w.subject_type, w.reason, w.unread, w.pinned, COUNT(*)
-    FROM new_rows w JOIN old_rows o ON o.id = w.id
-    WHERE (o.user_address, o.subject_type, o.reason, o.unread, o.pinned)
-        IS DISTINCT FROM (w.user_address, w.subject_type, w.reason, w.unread, w.pinned)
-    GROUP BY w.user_address, w.subject_type, w.reason, w.unread, w.pinned
+    VALUES (NEW.user_address, NEW.subject_type, NEW.reason, NEW.unread, NEW.pinned, 1)
     ON CONFLICT (user_address, subject_type, reason, unread, pinned)
-    DO UPDATE SET threads = notification_counts.threads + excluded.threads;
+    DO UPDATE SET threads = notification_counts.threads + 1;
     RETURN NULL;
 END;
 $$;
@@ -85,8 +84,10 @@ CREATE TRIGGER notifications_count_insert AFTER INSERT ON notifications
     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION notifications_count_add();
 CREATE TRIGGER notifications_count_delete AFTER DELETE ON notifications
     REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION notifications_count_remove();
-CREATE TRIGGER notifications_count_update AFTER UPDATE ON notifications
-    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION notifications_count_move();
+CREATE TRIGGER notifications_count_update AFTER UPDATE OF user_address, subject_type, reason, unread, pinned ON notifications
+    FOR EACH ROW WHEN (OLD.user_address <> NEW.user_address OR OLD.subject_type <> NEW.subject_type
+        OR OLD.reason <> NEW.reason OR OLD.unread <> NEW.unread OR OLD.pinned <> NEW.pinned)
+    EXECUTE FUNCTION notifications_count_row();
 
 -- +goose Down
 CREATE INDEX notifications_user ON notifications (user_address, updated_ns DESC, id DESC);
@@ -94,7 +95,7 @@ DROP INDEX notifications_list;
 DROP TRIGGER notifications_count_update ON notifications;
 DROP TRIGGER notifications_count_delete ON notifications;
 DROP TRIGGER notifications_count_insert ON notifications;
-DROP FUNCTION notifications_count_move();
+DROP FUNCTION notifications_count_row();
 DROP FUNCTION notifications_count_remove();
 DROP FUNCTION notifications_count_add();
 DROP TABLE notification_counts;
