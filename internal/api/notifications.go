@@ -34,8 +34,11 @@ func (a *API) registerNotifications(mux *http.ServeMux) {
 }
 
 // notifySubjectTypes are the subject types a filter may name, in Gitea's
-// spelling (it accepts them in any case) plus dForge's Transfer.
-var notifySubjectTypes = map[string]string{"issue": "Issue", "pull": "Pull", "commit": "Commit", "repository": "Repository", "transfer": "Transfer"}
+// spelling (it accepts them in any case) plus dForge's Transfer, Reward
+// and Proposal, and the node-local Message and Ticket.
+var notifySubjectTypes = map[string]string{"issue": "Issue", "pull": "Pull", "commit": "Commit", "repository": "Repository",
+	"transfer": "Transfer", "reward": index.SubjectReward, "proposal": index.SubjectProposal,
+	"message": "Message", "ticket": "Ticket"}
 
 var notifyStatuses = map[string]bool{"unread": true, "read": true, "pinned": true}
 
@@ -60,7 +63,7 @@ func (a *API) notificationFilter(r *http.Request, id *auth.Identity, statuses []
 	for _, s := range q["subject-type"] {
 		t, ok := notifySubjectTypes[lower(s)]
 		if !ok {
-			return f, usererr.BadFieldf("subject-type", "subject-type must be issue, pull, commit, repository or transfer, not %q", s)
+			return f, usererr.BadFieldf("subject-type", "subject-type must be issue, pull, commit, repository, transfer, reward or proposal, not %q", s)
 		}
 		f.SubjectTypes = append(f.SubjectTypes, t)
 	}
@@ -105,7 +108,13 @@ func (a *API) hiddenReasons(r *http.Request, id *auth.Identity) ([]string, error
 		hidden = append(hidden, index.ReasonMention)
 	}
 	if !p.Reviews {
-		hidden = append(hidden, index.ReasonReview)
+		hidden = append(hidden, index.ReasonReview, index.ReasonReviewRequested)
+	}
+	if !p.Rewards {
+		hidden = append(hidden, index.ReasonReward, index.ReasonRewardWithheld)
+	}
+	if !p.Governance {
+		hidden = append(hidden, index.ReasonProposalOpened, index.ReasonProposalEnding)
 	}
 	return hidden, nil
 }

@@ -32,12 +32,23 @@ type notificationThreadJSON struct {
 	Pinned     bool                    `json:"pinned"`
 	UpdatedAt  time.Time               `json:"updated_at"`
 	URL        string                  `json:"url"`
-	// Reason is why the user has the thread (mention, assign, author,
-	// review, participating, subscribed, transfer, tip); Actor who acted
-	// last; Amount a transfer's, in micro-units.
+	// Reason is why the user has the thread (mention, review_requested,
+	// assign, author, review, participating, subscribed, transfer, tip,
+	// reward, reward_withheld, proposal_opened, proposal_ending); Actor who
+	// acted last; Amount a transfer's or what a reward paid, in
+	// micro-units.
 	Reason string `json:"reason"`
 	Actor  string `json:"actor"`
 	Amount int64  `json:"amount,omitempty"`
+	// Reward is a Reward thread's contribution kind, and what was
+	// withheld and why.
+	Reward *notificationRewardJSON `json:"reward,omitempty"`
+}
+
+type notificationRewardJSON struct {
+	Kind     string `json:"kind"`
+	Withheld int64  `json:"withheld"`
+	Reason   string `json:"reason"`
 }
 
 type newNotificationsJSON struct {
@@ -87,18 +98,29 @@ func (a *API) threadJSON(r *http.Request, n index.Notification, repo *repoJSON) 
 		Subject: notificationSubjectJSON{Title: n.Title, Type: n.SubjectType, State: n.State},
 		Reason:  n.Reason, Actor: n.Actor, Amount: n.Amount,
 	}
-	if n.SubjectType == "Message" { // a direct message: its conversation
+	switch {
+	case n.SubjectType == "Message": // a direct message: its conversation
 		num := strconv.FormatUint(n.Number, 10)
 		j.Subject.URL = base + "/api/v1/messages/conversations/" + num
 		j.Subject.HTMLURL = base + "/messages/" + num
 		return j
-	}
-	if n.SubjectType == "Ticket" { // a support ticket (node-local)
+	case n.SubjectType == "Ticket": // a support ticket (node-local)
 		num := strconv.FormatUint(n.Number, 10)
 		j.Subject.URL, j.Subject.HTMLURL = base+"/api/v1/user/tickets/"+num, base+"/help/tickets/"+num
 		return j
-	}
-	if n.Repo == 0 { // a transfer: its transaction
+	case n.SubjectType == index.SubjectReward:
+		j.Subject.URL = base + "/api/v1/rewards"
+		j.Subject.HTMLURL = base + "/rewards"
+		if n.Reward != nil {
+			j.Reward = &notificationRewardJSON{Kind: n.Reward.Kind, Withheld: n.Reward.Withheld, Reason: n.Reward.Reason}
+		}
+		return j
+	case n.SubjectType == index.SubjectProposal:
+		id := strconv.FormatUint(n.Number, 10)
+		j.Subject.URL = base + "/api/v1/governance/proposals/" + id
+		j.Subject.HTMLURL = base + "/governance/" + id
+		return j
+	case n.Repo == 0: // a transfer: its transaction
 		j.Subject.URL = base + "/api/v1/chain/txs/" + n.Title
 		j.Subject.HTMLURL = base + "/explorer/tx/" + n.Title
 		return j

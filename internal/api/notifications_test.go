@@ -152,8 +152,14 @@ func testNotifications(t *testing.T, n *issuesNode) {
 	}
 
 	// 6. Marking read: one thread, then all; read threads show with all=true.
+	// alice also heard of her reward for reporting the issue the merge
+	// closed.
+	if got := n.reasons(alice, "?subject-type=reward"); got != "Reward "+alice.Name()+"/app#1 reward" {
+		t.Fatalf("alice's reward: %q", got)
+	}
+	n.must(http.StatusResetContent, alice, "PUT", "/api/v1/notifications?subject-type=reward", nil)
 	n.must(http.StatusResetContent, alice, "PATCH", path, nil)
-	if n.unread(alice) != 0 || len(n.threads(alice, "")) != 0 || len(n.threads(alice, "?all=true")) != 1 {
+	if n.unread(alice) != 0 || len(n.threads(alice, "")) != 0 || len(n.threads(alice, "?all=true&subject-type=issue")) != 1 {
 		t.Fatalf("alice after marking her thread read: %d unread", n.unread(alice))
 	}
 	n.must(http.StatusResetContent, dave, "PUT", "/api/v1/notifications", nil)

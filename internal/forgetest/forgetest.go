@@ -13,6 +13,7 @@ package forgetest
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -93,6 +94,13 @@ type options struct {
 	postgres    string // admin DSN of a PostgreSQL server; "" is SQLite
 	webhooks    node.WebhookConfig
 	ssh         bool // serve git over SSH on a free loopback port
+	genesis     func(*app.Genesis)
+}
+
+// WithGenesis lets the test change the node's genesis (parameters,
+// allocations) before the chain starts.
+func WithGenesis(change func(*app.Genesis)) Option {
+	return func(o *options) { o.genesis = change }
 }
 
 // WithWebhooks sets how the node delivers webhooks (serve
@@ -149,8 +157,12 @@ func Start(t testing.TB, opts ...Option) *Node {
 	cfg := node.Config{
 		DataDir: dir, DB: filepath.Join(dir, "dforge.db"), RPCAddr: "tcp://127.0.0.1:0", P2PAddr: "tcp://127.0.0.1:0",
 		Genesis: func(operator common.Address) app.Genesis {
-			return app.Genesis{Params: app.Params{ChainID: 7771, Symbol: "DFG", Decimals: 6, UnbondingBlocks: 2},
+			g := app.Genesis{Params: app.Params{ChainID: 7771, Symbol: "DFG", Decimals: 6, UnbondingBlocks: 2},
 				Operators: []common.Address{operator}}
+			if o.genesis != nil {
+				o.genesis(&g)
+			}
+			return g
 		},
 		Site:     node.Site{Dist: fstest.MapFS{"index.html": {Data: []byte("<!doctype html><title>dForge</title>")}}, Version: "test", Maintainers: o.maintainers, Admins: o.admins},
 		Webhooks: o.webhooks,
@@ -196,6 +208,8 @@ type User struct {
 	Address common.Address
 	Token   string
 	ID      int64
+	// Key is the wallet's key, to sign the user's own transactions.
+	Key *ecdsa.PrivateKey
 }
 
 // Name is the user's username (their default name: they claim none).
@@ -205,11 +219,17 @@ func (u *User) Name() string { return names.Default(u.Address) }
 // when none are given).
 func (n *Node) NewUser(scopes ...string) *User {
 	n.t.Helper()
-	if len(scopes) == 0 {
-		scopes = []string{"write"}
-	}
 	key, _ := crypto.GenerateKey()
-	return n.UserAt(crypto.PubkeyToAddress(key.PublicKey), scopes...)
+	return n.NewUserWith(key, scopes...)
+}
+
+// NewUserWith signs up the wallet of key (one a genesis funded, say) as
+// NewUser does.
+func (n *Node) NewUserWith(key *ecdsa.PrivateKey, scopes ...string) *User {
+	n.t.Helper()
+	u := n.UserAt(crypto.PubkeyToAddress(key.PublicKey), scopes...)
+	u.Key = key
+	return u
 }
 
 // NewAddress is a fresh wallet address, for a user named before the node
@@ -220,7 +240,7 @@ func NewAddress() common.Address {
 }
 
 // UserAt signs up the wallet addr and gives it a token of scopes (write
-// when none are given).
+// when none are given); its Key is nil.
 func (n *Node) UserAt(addr common.Address, scopes ...string) *User {
 	n.t.Helper()
 	if len(scopes) == 0 {

@@ -92,7 +92,7 @@ func writeForge(ctx context.Context, tx *sql.Tx, changes []forgeChange) error {
 
 func writeChange(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 	ch := c.change
-	before, err := issueBefore(ctx, tx, ch.Issue)
+	before, err := threadBefore(ctx, tx, ch)
 	if err != nil {
 		return err
 	}

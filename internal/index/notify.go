@@ -20,19 +20,22 @@ import (
 // and a rebuild derives them again. Each recipient set is one INSERT ...
 // SELECT, so a comment on a thread with a thousand watchers costs one
 // statement, not a thousand. The actor is never notified of their own
-// action. Reasons rank who someone is to the thread: a mention beats an
-// assignment beats authorship beats participation beats watching.
+// action. Reasons rank who someone is to the thread: a mention beats a
+// review request beats an assignment beats authorship beats participation
+// beats watching. An edit notifies only the people its text newly
+// mentions.
 
 // Notification reasons, in rank order (the lowest rank wins).
 const (
-	ReasonMention       = "mention"
-	ReasonAssign        = "assign"
-	ReasonAuthor        = "author"
-	ReasonReview        = "review" // a review on your pull request
-	ReasonParticipating = "participating"
-	ReasonSubscribed    = "subscribed"
-	ReasonTransfer      = "transfer"
-	ReasonTip           = "tip"
+	ReasonMention         = "mention"
+	ReasonReviewRequested = "review_requested"
+	ReasonAssign          = "assign"
+	ReasonAuthor          = "author"
+	ReasonReview          = "review" // a review on your pull request
+	ReasonParticipating   = "participating"
+	ReasonSubscribed      = "subscribed"
+	ReasonTransfer        = "transfer"
+	ReasonTip             = "tip"
 )
 
 // maxMentions bounds the names one text can notify.
@@ -57,21 +60,66 @@ func mentions(texts ...string) []string {
 	return out
 }
 
-// threadState is an issue's state and assignees before a change.
+// threadState is what a change's thread was before it is written: the
+// issue's state, assignees and body, the pull request's open review
+// requests, and an edited comment's body.
 type threadState struct {
-	found     bool
-	state     string
-	assignees map[string]bool
+	found       bool
+	state       string
+	body        string
+	assignees   map[string]bool
+	requested   map[string]bool
+	commentBody string
 }
 
-// issueBefore reads the state a change's issue had before it is written,
-// to tell an assignment or a reopening from an edit.
+// threadBefore reads the state a change's thread had before it is
+// written, to tell an assignment, a reopening, a new review request or a
+// new mention from an edit that changes none of them.
+func threadBefore(ctx context.Context, tx *sql.Tx, ch forge.Change) (threadState, error) {
+	st, err := issueBefore(ctx, tx, ch.Issue)
+	if err != nil {
+		return st, err
+	}
+	if st.requested, err = requestedBefore(ctx, tx, ch.Pull); err != nil {
+		return st, err
+	}
+	if c := ch.Comment; c != nil && c.Edited {
+		err := tx.QueryRowContext(ctx, `SELECT body FROM forge_comments WHERE id = $1`, int64(c.ID)).Scan(&st.commentBody)
+		if err != nil && err != sql.ErrNoRows {
+			return st, fmt.Errorf("read comment %d before: %w", c.ID, err)
+		}
+	}
+	return st, nil
+}
+
+// requestedBefore is the reviewers pr had open requests for before.
+func requestedBefore(ctx context.Context, tx *sql.Tx, pr *forge.Pull) (map[string]bool, error) {
+	out := map[string]bool{}
+	if pr == nil || len(pr.Requested) == 0 {
+		return out, nil
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT reviewer FROM forge_review_requests WHERE repo_id = $1 AND number = $2`, int64(pr.Repo), int64(pr.Number))
+	if err != nil {
+		return nil, fmt.Errorf("read review requests before: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var a string
+		if err := rows.Scan(&a); err != nil {
+			return nil, fmt.Errorf("read review requests before: %w", err)
+		}
+		out[a] = true
+	}
+	return out, rows.Err()
+}
+
+// issueBefore reads the state, body and assignees is had before.
 func issueBefore(ctx context.Context, tx *sql.Tx, is *forge.Issue) (threadState, error) {
 	st := threadState{assignees: map[string]bool{}}
 	if is == nil {
 		return st, nil
 	}
-	err := tx.QueryRowContext(ctx, `SELECT state FROM forge_issues WHERE repo_id = $1 AND number = $2`, int64(is.Repo), int64(is.Number)).Scan(&st.state)
+	err := tx.QueryRowContext(ctx, `SELECT state, body FROM forge_issues WHERE repo_id = $1 AND number = $2`, int64(is.Repo), int64(is.Number)).Scan(&st.state, &st.body)
 	if err == sql.ErrNoRows {
 		return st, nil
 	}
@@ -100,8 +148,10 @@ type audience struct {
 	actor        common.Address
 	commentID    uint64
 	mentioned    []string // lower-case names
+	requested    []string // addresses newly asked for a review
 	assigned     []string // addresses newly assigned
 	authorReason string   // ReasonAuthor, or ReasonReview for a review
+	noAuthor     bool     // the author hears only as one of the above
 	participants bool     // commenters, reviewers, assignees
 	watchers     bool
 }
@@ -119,14 +169,22 @@ func notifyChange(ctx context.Context, tx *sql.Tx, c forgeChange, before threadS
 }
 
 // audiences are the thread events of a change: a comment, a review, a
-// merge (and the issues it closed), an issue opened, closed, reopened or
-// assigned. An edit notifies no one.
+// review request, a merge (and the issues it closed), an issue opened,
+// closed, reopened or assigned. An edit notifies only whom its text newly
+// mentions; a deleted comment no one.
 func audiences(ch forge.Change, before threadState) []audience {
 	var out []audience
 	thread := func(repo, number uint64) audience {
 		return audience{repo: repo, number: number, actor: ch.Actor, authorReason: ReasonAuthor}
 	}
 	switch {
+	case ch.Comment != nil && ch.Comment.Deleted:
+	case ch.Comment != nil && ch.Comment.Edited:
+		au := thread(ch.Comment.Repo, ch.Comment.Number)
+		au.commentID, au.mentioned, au.noAuthor = ch.Comment.ID, newMentions(before.commentBody, ch.Comment.Body), true
+		if len(au.mentioned) > 0 {
+			out = append(out, au)
+		}
 	case ch.Comment != nil:
 		au := thread(ch.Comment.Repo, ch.Comment.Number)
 		au.commentID, au.mentioned, au.participants, au.watchers = ch.Comment.ID, mentions(ch.Comment.Body), true, true
@@ -145,6 +203,10 @@ func audiences(ch forge.Change, before threadState) []audience {
 		out = append(out, au)
 	case ch.Issue != nil:
 		if au, ok := issueAudience(ch, before); ok {
+			out = append(out, au)
+		}
+	case ch.Pull != nil:
+		if au, ok := requestAudience(ch, before); ok {
 			out = append(out, au)
 		}
 	}
@@ -170,10 +232,40 @@ func issueAudience(ch forge.Change, before threadState) (audience, bool) {
 		au.mentioned, au.watchers = mentions(is.Body), true
 		return au, true
 	case before.state != is.State: // closed or reopened
-		au.participants, au.watchers = true, true
+		au.mentioned, au.participants, au.watchers = newMentions(before.body, is.Body), true, true
 		return au, true
 	}
-	return au, len(au.assigned) > 0
+	// An edit: the newly assigned and newly mentioned only.
+	au.mentioned, au.noAuthor = newMentions(before.body, is.Body), true
+	return au, len(au.assigned) > 0 || len(au.mentioned) > 0
+}
+
+// newMentions are the names after mentions that before did not.
+func newMentions(before, after string) []string {
+	old := map[string]bool{}
+	for _, m := range mentions(before) {
+		old[m] = true
+	}
+	var out []string
+	for _, m := range mentions(after) {
+		if !old[m] {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// requestAudience is the reviewers a change of a pull request newly asks
+// for a review, if any: only they hear of it.
+func requestAudience(ch forge.Change, before threadState) (audience, bool) {
+	pr := ch.Pull
+	au := audience{repo: pr.Repo, number: pr.Number, actor: ch.Actor, noAuthor: true}
+	for _, rq := range pr.Requested {
+		if a := rq.Reviewer.Hex(); !before.requested[a] {
+			au.requested = append(au.requested, a)
+		}
+	}
+	return au, len(au.requested) > 0
 }
 
 // sqlArgs numbers a statement's bound parameters as they are added.
@@ -205,19 +297,28 @@ func notifyThread(ctx context.Context, tx *sql.Tx, c forgeChange, au audience) e
 		parts = append(parts, `SELECT address AS u, 1 AS rk FROM chain_accounts WHERE lower(username) IN (`+names+`)
 			OR (username IS NULL AND default_name IN (`+names+`))`)
 	}
+	if len(au.requested) > 0 {
+		parts = append(parts, `SELECT reviewer AS u, 2 AS rk FROM forge_review_requests WHERE repo_id = `+repo+` AND number = `+number+
+			` AND reviewer IN (`+args.list(au.requested)+`)`)
+	}
 	if len(au.assigned) > 0 {
-		parts = append(parts, `SELECT assignee AS u, 2 AS rk FROM forge_issue_assignees WHERE repo_id = `+repo+` AND number = `+number+
+		parts = append(parts, `SELECT assignee AS u, 3 AS rk FROM forge_issue_assignees WHERE repo_id = `+repo+` AND number = `+number+
 			` AND assignee IN (`+args.list(au.assigned)+`)`)
 	}
-	parts = append(parts, `SELECT author AS u, 3 AS rk FROM forge_issues WHERE repo_id = `+repo+` AND number = `+number)
+	if !au.noAuthor {
+		parts = append(parts, `SELECT author AS u, 4 AS rk FROM forge_issues WHERE repo_id = `+repo+` AND number = `+number)
+	}
 	if au.participants {
 		parts = append(parts,
-			`SELECT author AS u, 4 AS rk FROM forge_comments WHERE repo_id = `+repo+` AND number = `+number,
-			`SELECT author AS u, 4 AS rk FROM forge_reviews WHERE repo_id = `+repo+` AND number = `+number,
-			`SELECT assignee AS u, 4 AS rk FROM forge_issue_assignees WHERE repo_id = `+repo+` AND number = `+number)
+			`SELECT author AS u, 5 AS rk FROM forge_comments WHERE repo_id = `+repo+` AND number = `+number,
+			`SELECT author AS u, 5 AS rk FROM forge_reviews WHERE repo_id = `+repo+` AND number = `+number,
+			`SELECT assignee AS u, 5 AS rk FROM forge_issue_assignees WHERE repo_id = `+repo+` AND number = `+number)
 	}
 	if au.watchers {
-		parts = append(parts, `SELECT user_address AS u, 5 AS rk FROM forge_watches WHERE repo_id = `+repo)
+		parts = append(parts, `SELECT user_address AS u, 6 AS rk FROM forge_watches WHERE repo_id = `+repo)
+	}
+	if len(parts) == 0 {
+		return nil
 	}
 	thread := args.add(fmt.Sprintf("issue:%d:%d", au.repo, au.number))
 	actor := args.add(au.actor.Hex())
@@ -225,8 +326,8 @@ func notifyThread(ctx context.Context, tx *sql.Tx, c forgeChange, au audience) e
 	q := `INSERT INTO notifications (user_address, thread, repo_id, number, subject_type, reason, title, actor,
 		comment_id, amount, unread, pinned, height, updated_ns)
 		SELECT c.u, ` + thread + `, i.repo_id, i.number, CASE WHEN i.is_pull THEN 'Pull' ELSE 'Issue' END,
-		CASE MIN(c.rk) WHEN 1 THEN 'mention' WHEN 2 THEN 'assign' WHEN 3 THEN ` + authorReason + `
-			WHEN 4 THEN 'participating' ELSE 'subscribed' END,
+		CASE MIN(c.rk) WHEN 1 THEN 'mention' WHEN 2 THEN 'review_requested' WHEN 3 THEN 'assign' WHEN 4 THEN ` + authorReason + `
+			WHEN 5 THEN 'participating' ELSE 'subscribed' END,
 		i.title, ` + actor + `, ` + args.add(int64(au.commentID)) + `, 0, TRUE, FALSE, ` + args.add(c.height) + `, ` + args.add(c.timeNS) + `
 		FROM (` + strings.Join(parts, " UNION ALL ") + `) c
 		JOIN forge_issues i ON i.repo_id = ` + repo + ` AND i.number = ` + number + `

@@ -51,14 +51,14 @@ func benchNotifyWatchers(b *testing.B, name, dsn string) {
 		b.Fatal(err)
 	}
 	next := 0 // comments so far: b.Run calls the body more than once
-	b.Run(name, func(b *testing.B) { commentOnWatched(b, db, commenter, &next) })
+	b.Run(name, func(b *testing.B) { commentOnWatched(b, db, owner, commenter, &next) })
 	var n int64
 	if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM notifications WHERE unread = TRUE`).Scan(&n); err != nil || n != 1001 {
 		b.Fatalf("notifications after the comments: %d (want 1,000 watchers and the author) %v", n, err)
 	}
 }
 
-func commentOnWatched(b *testing.B, db *sql.DB, commenter common.Address, next *int) {
+func commentOnWatched(b *testing.B, db *sql.DB, owner, commenter common.Address, next *int) {
 	ctx := context.Background()
 	var worst time.Duration
 	b.ResetTimer()
@@ -66,8 +66,10 @@ func commentOnWatched(b *testing.B, db *sql.DB, commenter common.Address, next *
 		*next++
 		i := *next
 		id := uint64(i)
+		// As the chain's event carries it: the comment and its issue.
 		c := forgeChange{height: int64(3 + i), timeNS: int64(3 + i), change: forge.Change{Action: "issue.comment", Actor: commenter, Height: uint64(3 + i),
-			Comment: &forge.Comment{ID: id, Repo: 1, Number: 1, Author: commenter, Body: "Same here."}}}
+			Comment: &forge.Comment{ID: id, Repo: 1, Number: 1, Author: commenter, Body: "Same here."},
+			Issue:   &forge.Issue{Repo: 1, Number: 1, Author: owner, Title: "Crash", State: "open", Comments: id, CreatedHeight: 2, UpdatedHeight: uint64(3 + i)}}}
 		start := time.Now()
 		if err := inTx(ctx, db, func(tx *sql.Tx) error { return writeForge(ctx, tx, []forgeChange{c}) }); err != nil {
 			b.Fatal(err)

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/store"
 )
 
 // Notification is one thread of a user's notifications.
@@ -28,6 +30,16 @@ type Notification struct {
 	// State is the issue's or pull request's state now: open, closed or
 	// merged ("" for a transfer).
 	State string
+	// Reward is a Reward thread's outcome; nil for other subjects.
+	Reward *RewardNote
+}
+
+// RewardNote is what a reward thread tells: the kind of contribution,
+// and what was withheld and why (rewards.Reason*; "" when nothing was).
+type RewardNote struct {
+	Kind     string
+	Withheld int64
+	Reason   string
 }
 
 // NotificationFilter picks a user's notifications. Statuses are unread,
@@ -90,19 +102,28 @@ func (f NotificationFilter) where(args *sqlArgs) string {
 }
 
 const notificationColumns = `n.id, n.repo_id, n.number, n.subject_type, n.reason, n.title, n.actor, n.comment_id, n.amount,
-	n.unread, n.pinned, n.height, n.updated_ns, CASE WHEN p.merged THEN 'merged' ELSE COALESCE(i.state, '') END`
+	n.unread, n.pinned, n.height, n.updated_ns, CASE WHEN p.merged THEN 'merged' ELSE COALESCE(i.state, '') END,
+	w.kind, w.withheld, w.reason`
 
-// notificationFrom joins each thread's issue and pull request for its state.
-const notificationFrom = `notifications n
+// notificationJoins join each thread's issue and pull request for its state.
+const notificationJoins = `
 	LEFT JOIN forge_issues i ON i.repo_id = n.repo_id AND i.number = n.number AND n.repo_id <> 0
-	LEFT JOIN forge_pulls p ON p.repo_id = n.repo_id AND p.number = n.number AND n.repo_id <> 0`
+	LEFT JOIN forge_pulls p ON p.repo_id = n.repo_id AND p.number = n.number AND n.repo_id <> 0
+	LEFT JOIN chain_rewards w ON w.height = n.height AND w.seq = n.number AND n.subject_type = 'Reward'`
+
+const notificationFrom = `notifications n` + notificationJoins
 
 func scanNotification(row scanner) (Notification, error) {
 	var n Notification
 	var repo, number, comment int64
+	var kind, reason sql.NullString
+	var withheld sql.NullInt64
 	err := row.Scan(&n.ID, &repo, &number, &n.SubjectType, &n.Reason, &n.Title, &n.Actor, &comment, &n.Amount,
-		&n.Unread, &n.Pinned, &n.Height, &n.UpdatedNS, &n.State)
+		&n.Unread, &n.Pinned, &n.Height, &n.UpdatedNS, &n.State, &kind, &withheld, &reason)
 	n.Repo, n.Number, n.CommentID = uint64(repo), uint64(number), uint64(comment)
+	if kind.Valid {
+		n.Reward = &RewardNote{Kind: kind.String, Withheld: withheld.Int64, Reason: reason.String}
+	}
 	return n, err
 }
 
@@ -112,8 +133,11 @@ func (ix *Index) Notifications(ctx context.Context, f NotificationFilter, p Page
 	var args sqlArgs
 	where := f.where(&args)
 	n := len(args)
-	q := `SELECT ` + notificationColumns + ` FROM ` + notificationFrom + ` WHERE ` + where +
-		fmt.Sprintf(` ORDER BY n.updated_ns DESC, n.id DESC LIMIT $%d OFFSET $%d`, n+1, n+2)
+	// The page's ids first, from the index alone (the rows its OFFSET
+	// skips are never read from the table), then those rows in full.
+	q := `SELECT ` + notificationColumns + ` FROM (SELECT n.id FROM notifications n WHERE ` + where +
+		fmt.Sprintf(` ORDER BY n.updated_ns DESC, n.id DESC LIMIT $%d OFFSET $%d) pg`, n+1, n+2) +
+		` JOIN notifications n ON n.id = pg.id` + notificationJoins + ` ORDER BY n.updated_ns DESC, n.id DESC`
 	rows, err := ix.query(ctx, q, append(args, p.Limit, p.offset())...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("read notifications: %w", err)
@@ -137,14 +161,27 @@ func (ix *Index) Notifications(ctx context.Context, f NotificationFilter, p Page
 	return out, total, err
 }
 
-// CountNotifications counts a user's threads f picks.
+// CountNotifications counts a user's threads f picks. A filter on the
+// columns notification_counts keeps (status, subject type, reason) sums a
+// few counter rows (migration 00026); one on a repository, a time or
+// visibility counts the threads themselves.
 func (ix *Index) CountNotifications(ctx context.Context, f NotificationFilter) (int64, error) {
 	var args sqlArgs
 	var n int64
-	if err := ix.queryRow(ctx, `SELECT COUNT(*) FROM notifications n WHERE `+f.where(&args), args...).Scan(&n); err != nil {
+	from := `SELECT COUNT(*) FROM notifications n WHERE `
+	if f.countable() {
+		from = `SELECT COALESCE(SUM(n.threads), 0) FROM notification_counts n WHERE `
+	}
+	q := from + f.where(&args)
+	if err := ix.queryRow(ctx, q, args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count notifications: %w", err)
 	}
 	return n, nil
+}
+
+// countable: every condition of f is on a column the counters keep.
+func (f NotificationFilter) countable() bool {
+	return f.Repo == 0 && f.SinceNS == 0 && f.BeforeNS == 0 && !f.PublicOnly
 }
 
 // ErrNoNotification: the user has no thread of that id.
@@ -177,14 +214,46 @@ func statusSet(status string) (string, error) {
 }
 
 // MarkNotifications gives every thread f picks the status, in one
-// statement, and returns the ids it changed.
+// statement, and returns the ids it changed. On PostgreSQL the statement
+// leaves the counters alone and the user is recounted at its end, in the
+// same transaction (see migration 00026): one counter row updated once
+// per thread would cost quadratic time there.
 func (ix *Index) MarkNotifications(ctx context.Context, f NotificationFilter, status string) ([]int64, error) {
 	set, err := statusSet(status)
 	if err != nil {
 		return nil, err
 	}
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("mark notifications: %w", err)
+	}
+	defer tx.Rollback()
+	recount := ix.dialect == store.Postgres
+	if recount {
+		if _, err := tx.ExecContext(ctx, `SET LOCAL dforge.recount = 'on'`); err != nil {
+			return nil, fmt.Errorf("mark notifications: %w", err)
+		}
+	}
 	var args sqlArgs
-	rows, err := ix.db.QueryContext(ctx, `UPDATE notifications SET `+set+` WHERE id IN (SELECT n.id FROM notifications n WHERE `+f.where(&args)+`) RETURNING id`, args...)
+	ids, err := markedIDs(ctx, tx, `UPDATE notifications SET `+set+` WHERE id IN (SELECT n.id FROM notifications n WHERE `+
+		f.where(&args)+`) RETURNING id`, args)
+	if err != nil {
+		return nil, err
+	}
+	if recount {
+		if err := recountNotifications(ctx, tx, f.User); err != nil {
+			return nil, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, fmt.Errorf("mark notifications: %w", err)
+	}
+	ix.notifyRead()
+	return ids, nil
+}
+
+func markedIDs(ctx context.Context, tx *sql.Tx, q string, args []any) ([]int64, error) {
+	rows, err := tx.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("mark notifications: %w", err)
 	}
@@ -200,8 +269,20 @@ func (ix *Index) MarkNotifications(ctx context.Context, f NotificationFilter, st
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("mark notifications: %w", err)
 	}
-	ix.notifyRead()
 	return ids, nil
+}
+
+// recountNotifications rewrites user's counters from their threads.
+func recountNotifications(ctx context.Context, tx *sql.Tx, user common.Address) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM notification_counts WHERE user_address = $1`, user.Hex()); err != nil {
+		return fmt.Errorf("recount notifications: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO notification_counts (user_address, subject_type, reason, unread, pinned, threads)
+		SELECT user_address, subject_type, reason, unread, pinned, COUNT(*) FROM notifications WHERE user_address = $1
+		GROUP BY user_address, subject_type, reason, unread, pinned`, user.Hex()); err != nil {
+		return fmt.Errorf("recount notifications: %w", err)
+	}
+	return nil
 }
 
 // MarkNotification gives one of user's threads the status.

@@ -96,3 +96,66 @@ func TestLocalNotifications(t *testing.T) {
 		}
 	})
 }
+
+// TestNotificationCountersAfterReset: the counters behind the totals and
+// the badge follow marks and new threads, and a reset for another chain
+// leaves exactly the node-local threads counted.
+func TestNotificationCountersAfterReset(t *testing.T) {
+	t.Parallel()
+	eachDatabase(t, func(t *testing.T, name, dsn string) {
+		ctx := context.Background()
+		alice, bob := newWallet(), newWallet()
+		ch := openChain(t, t.TempDir(), app.Genesis{Params: testParams, Allocations: []ledger.Allocation{{Address: alice.addr, Amount: 1_000_000}}})
+		st := openStore(t, dsn)
+		defer st.Close()
+		ix := index.New(quiet, st, ch.Client())
+		stop := follow(t, ix)
+		alice.submit(t, ch, ix, tx.KindTransfer, map[string]any{"to": bob.addr.Hex(), "amount": amount(1)})
+		alice.submit(t, ch, ix, tx.KindTransfer, map[string]any{"to": bob.addr.Hex(), "amount": amount(2)})
+		local := index.LocalNotification{User: bob.addr, Thread: "message:1", SubjectType: "Message", Reason: "message", Title: "hi", Actor: alice.addr, Number: 1}
+		if err := ix.NotifyLocal(ctx, local); err != nil {
+			t.Fatal(err)
+		}
+		list, _, err := ix.Notifications(ctx, index.NotificationFilter{User: bob.addr}, index.Page{Number: 1, Limit: 10})
+		if err != nil || len(list) != 3 {
+			t.Fatalf("bob's threads: %+v %v", list, err)
+		}
+		if _, err := ix.MarkNotification(ctx, bob.addr, list[1].ID, "pinned"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ix.MarkNotifications(ctx, index.NotificationFilter{User: bob.addr, SubjectTypes: []string{"Message"}}, "read"); err != nil {
+			t.Fatal(err)
+		}
+		counts := func(want map[string]int64) {
+			t.Helper()
+			for status, n := range want {
+				f := index.NotificationFilter{User: bob.addr}
+				if status != "all" {
+					f.Statuses = []string{status}
+				}
+				// The counters' sum, and a count of the threads themselves
+				// (a time bound makes CountNotifications count rows).
+				got, err := ix.CountNotifications(ctx, f)
+				f.SinceNS = 1
+				rows, err2 := ix.CountNotifications(ctx, f)
+				if err != nil || err2 != nil || got != n || rows != n {
+					t.Fatalf("bob's %s threads: counters %d, rows %d, want %d (%v %v)", status, got, rows, n, err, err2)
+				}
+			}
+		}
+		counts(map[string]int64{"all": 3, "unread": 1, "pinned": 1, "read": 1})
+		stop()
+		ch.Close()
+
+		// Another chain on the same database: its projection is rebuilt,
+		// and only the node-local thread is left, read.
+		other := openChain(t, t.TempDir(), app.Genesis{Params: testParams, Allocations: []ledger.Allocation{{Address: bob.addr, Amount: 5}}})
+		defer other.Close()
+		rix := index.New(quiet, st, other.Client())
+		if err := rix.Sync(ctx); err != nil {
+			t.Fatal(err)
+		}
+		ix = rix
+		counts(map[string]int64{"all": 1, "unread": 0, "pinned": 0, "read": 1})
+	})
+}

@@ -37,6 +37,12 @@ func writeBlock(ctx context.Context, tx *sql.Tx, prev int64, rows blockRows) err
 	if err := writeGov(ctx, tx, b, rows.gov); err != nil {
 		return err
 	}
+	if err := notifyRewards(ctx, tx, b); err != nil {
+		return err
+	}
+	if err := notifyProposals(ctx, tx, b, rows.gov); err != nil {
+		return err
+	}
 	if err := writeNodes(ctx, tx, b.height, rows.nodes); err != nil {
 		return err
 	}

@@ -84,6 +84,14 @@ func connect(ctx context.Context, dsn string) (*Store, error) {
 		// SQLite allows one writer; a single connection avoids SQLITE_BUSY
 		// between our own goroutines while WAL keeps readers cheap.
 		db.SetMaxOpenConns(1)
+	} else {
+		// database/sql keeps 2 idle connections by default: under load every
+		// other request would open a new PostgreSQL connection (a server
+		// process each), which costs far more than the query. Keep a pool
+		// sized to the machine instead, and let requests queue for it.
+		n := pgConns()
+		db.SetMaxOpenConns(n)
+		db.SetMaxIdleConns(n)
 	}
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
@@ -108,6 +116,9 @@ func readerSource(path string) string {
 // (a large list) does not hold up the rest, few enough to bound the page
 // caches (2 MB each by default).
 func readConns() int { return max(4, 2*runtime.GOMAXPROCS(0)) }
+
+// pgConns is the size of the PostgreSQL pool.
+func pgConns() int { return max(16, 8*runtime.GOMAXPROCS(0)) }
 
 // openReaders opens the SQLite read pool once migrations have made the
 // schema; PostgreSQL reads through db.

@@ -117,7 +117,9 @@ type NotificationPrefs struct {
 // NotificationPrefsOf reads a user's preferences; ok is false when they never set any.
 func (s *Store) NotificationPrefsOf(ctx context.Context, userID int64) (NotificationPrefs, bool, error) {
 	var p NotificationPrefs
-	err := s.db.QueryRowContext(ctx, `SELECT email, mentions, reviews, governance, rewards
+	// Every notification list and badge reads them: through the read pool,
+	// so they do not queue for SQLite's one writer connection.
+	err := s.rdb.QueryRowContext(ctx, `SELECT email, mentions, reviews, governance, rewards
 		FROM notification_preferences WHERE user_id = $1`, userID).Scan(&p.Email, &p.Mentions, &p.Reviews, &p.Governance, &p.Rewards)
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, false, nil

@@ -7,11 +7,12 @@ import { Tabs } from '@/components/Tabs'
 import { SignInNotice } from '@/components/SignInNotice'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { useChainFormat } from '@/lib/chain/format'
 import { PAGE_SIZE, useMarkRead, useThreads, type Thread, type ThreadFilter } from './api'
 import './notifications.css'
 
 const STATUSES = ['unread', 'all'] as const
-const KINDS = ['', 'Issue', 'Pull', 'Transfer'] as const
+const KINDS = ['', 'Issue', 'Pull', 'Transfer', 'Reward', 'Proposal'] as const
 
 /** The signed-in user's notifications: filters, the list with paging, and marking read. */
 export default function NotificationsScreen() {
@@ -97,7 +98,9 @@ function ThreadRow({ thread, onRead, busy }: { thread: Thread; onRead: () => voi
     <li className={`notification-row${thread.unread ? ' unread' : ''}`}>
       <div className="notification-main">
         <span className="notification-kind">{t(`kind.${thread.subject.type}`, { defaultValue: thread.subject.type })}</span>{' '}
-        <a href={href}>{thread.subject.type === 'Transfer' ? t('transferTitle', { amount: thread.amount ?? 0 }) : thread.subject.title}</a>
+        <a href={href}>
+          <ThreadTitle thread={thread} />
+        </a>
         <div className="notification-meta">
           {thread.repository && <span>{thread.repository.full_name} · </span>}
           <span>{t(`reason.${thread.reason}`, { defaultValue: thread.reason })}</span>
@@ -112,4 +115,31 @@ function ThreadRow({ thread, onRead, busy }: { thread: Thread; onRead: () => voi
       )}
     </li>
   )
+}
+
+/**
+ * What a thread is about, in words: an issue's or proposal's title, or for
+ * the chain's own events a sentence (a transfer received, a reward earned
+ * or withheld and why, a proposal opening or about to end).
+ */
+function ThreadTitle({ thread }: { thread: Thread }) {
+  const { t } = useTranslation('notifications')
+  const format = useChainFormat()
+  const { subject, reward } = thread
+  switch (subject.type) {
+    case 'Transfer':
+      return <>{t('transferTitle', { amount: thread.amount ?? 0 })}</>
+    case 'Reward': {
+      const kind = t(`rewardKind.${reward?.kind ?? ''}`, { defaultValue: reward?.kind ?? '' })
+      const what = subject.title
+      if (!reward?.reason) return <>{t('reward.earned', { amount: format.amount(thread.amount ?? 0), kind, what })}</>
+      const why = t(`withheldReason.${reward.reason}`, { defaultValue: reward.reason })
+      return thread.amount
+        ? <>{t('reward.partly', { amount: format.amount(thread.amount), withheld: format.amount(reward.withheld), kind, what, why })}</>
+        : <>{t('reward.withheld', { kind, what, why })}</>
+    }
+    case 'Proposal':
+      return <>{t(thread.reason === 'proposal_ending' ? 'proposal.ending' : 'proposal.opened', { title: subject.title })}</>
+  }
+  return <>{subject.title}</>
 }

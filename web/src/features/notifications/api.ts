@@ -13,13 +13,16 @@ export interface Thread {
   updated_at: string
   reason: string
   actor: string
+  /** A transfer's amount, or what a reward paid, in micro-units. */
   amount?: number
+  /** A Reward thread's contribution kind, and what was withheld and why ('' when nothing was). */
+  reward?: { kind: string; withheld: number; reason: string }
 }
 
 export interface ThreadFilter {
   status: 'unread' | 'all'
   participating: boolean
-  /** Issue, Pull or Transfer; '' for any. */
+  /** Issue, Pull, Transfer, Reward or Proposal; '' for any. */
   kind: string
   /** owner/name; '' for every repository. */
   repo: string

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { preloadNamespaces, renderScreen, signIn, stubFetch, WALLET } from '@/test/render'
 import NotificationsScreen from './NotificationsScreen'
 import type { Thread } from './api'
+import { CHAIN_PARAMS } from '@/test/wallet'
 
 preloadNamespaces('notifications', 'users')
 
@@ -57,5 +58,57 @@ describe('NotificationsScreen', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Mark “Crash on start” as read' }))
     await waitFor(() => expect(calls).toContain('PATCH /api/v1/notifications/threads/7'))
     expect(await screen.findByText('No unread notifications')).toBeTruthy()
+  })
+
+  it('renders rewards earned and withheld, and proposals, in words', async () => {
+    const chainThread = (id: number, over: Partial<Thread>): Thread => ({ ...thread, id, repository: null, ...over })
+    const threads: Thread[] = [
+      chainThread(1, {
+        subject: { ...thread.subject, title: 'alice/app#2', type: 'Reward', state: '', html_url: 'http://node/rewards' },
+        reason: 'reward',
+        amount: 90_000_000,
+        reward: { kind: 'pr', withheld: 0, reason: '' },
+      }),
+      chainThread(2, {
+        subject: { ...thread.subject, title: 'alice/app#3', type: 'Reward', state: '', html_url: 'http://node/rewards' },
+        reason: 'reward_withheld',
+        amount: 0,
+        reward: { kind: 'issue_closer', withheld: 0, reason: 'own_issue' },
+      }),
+      chainThread(3, {
+        subject: { ...thread.subject, title: 'alice/app#4', type: 'Reward', state: '', html_url: 'http://node/rewards' },
+        reason: 'reward_withheld',
+        amount: 1_500_000,
+        reward: { kind: 'pr', withheld: 500_000, reason: 'cap_account' },
+      }),
+      chainThread(4, {
+        subject: { ...thread.subject, title: 'Adopt a logo', type: 'Proposal', state: '', html_url: 'http://node/governance/1' },
+        reason: 'proposal_ending',
+      }),
+      chainThread(5, {
+        subject: { ...thread.subject, title: 'Raise the quorum', type: 'Proposal', state: '', html_url: 'http://node/governance/2' },
+        reason: 'proposal_opened',
+      }),
+      { ...thread, id: 6, subject: { ...thread.subject, title: 'App', type: 'Pull' }, reason: 'review_requested' },
+    ]
+    const calls: string[] = []
+    stubFetch(async (input) => {
+      const url = String(input)
+      calls.push(url)
+      if (url.startsWith('/api/v1/chain/params')) return new Response(JSON.stringify(CHAIN_PARAMS), { status: 200, headers: { 'Content-Type': 'application/json' } })
+      return page(threads)
+    })
+    signIn(WALLET)
+    renderScreen(<NotificationsScreen />, '/notifications')
+    expect(await screen.findByText('You earned 90 DFG for your pull request alice/app#2')).toBeTruthy()
+    expect(screen.getByText('No reward for your issue closed alice/app#3: you closed your own issue')).toBeTruthy()
+    expect(screen.getByText('You earned 1.5 DFG for your pull request alice/app#4; 0.5 DFG withheld: you reached this epoch’s limit per account')).toBeTruthy()
+    expect(screen.getByRole('link', { name: 'Voting ends soon: Adopt a logo' }).getAttribute('href')).toBe('http://node/governance/1')
+    expect(screen.getByText('New proposal: Raise the quorum')).toBeTruthy()
+    expect(screen.getByText('Voting ends soon: you have not voted')).toBeTruthy()
+    expect(screen.getByText('Your review was requested')).toBeTruthy()
+    expect(screen.getAllByText('A reward withheld')).toHaveLength(2)
+    fireEvent.change(screen.getByRole('combobox', { name: 'Kind' }), { target: { value: 'Reward' } })
+    await waitFor(() => expect(calls.some((c) => c.includes('subject-type=Reward'))).toBe(true))
   })
 })
