@@ -1,6 +1,8 @@
 package api
 
 import (
+	"encoding/json"
+	"fmt"
 	"net/http"
 
 	"github.com/dforge/dforge/internal/auth"
@@ -110,41 +112,66 @@ func (h *issuesAPI) getDashboard(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	hidden, err := h.hiddenReasons(r, id)
+	if err != nil {
+		return err
+	}
+	// A dashboard left open is asked for again and again; it changes only
+	// with the projection, so it is built once per change (see
+	// index.RememberAnswer) for this user, token view, preferences, URL
+	// and this node's hidden list (the moderation version is read before
+	// the answer is built, so a later change misses the cache).
+	key := fmt.Sprintf("dashboard|%s|%t|%v|%s|%s", id.User.Address.Hex(), id.PublicOnly(), hidden, siteURL(r), h.modViewOf(r).key())
+	body, err := h.index.RememberAnswer(key, func() ([]byte, error) {
+		out, err := h.dashboard(r, id, hidden)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(out)
+	})
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	_, err = w.Write(append(body, '\n'))
+	return err
+}
+
+// dashboard reads the dashboard's sections for id.
+func (h *issuesAPI) dashboard(r *http.Request, id *auth.Identity, hidden []string) (dashboardJSON, error) {
 	me := id.User.Address
 	viewer := forge.ListViewer(r.Context(), me)
 	open, pulls := "open", true
 	var out dashboardJSON
+	var err error
 	// 1. Review requests, assignments and the user's own pull requests.
 	if out.ReviewRequests, err = h.dashIssues(r, index.IssueSearch{Viewer: viewer, State: open, IsPull: &pulls, ReviewRequested: me}, seeReviewRequests); err != nil {
-		return err
+		return out, err
 	}
 	if out.Assigned, err = h.dashIssues(r, index.IssueSearch{Viewer: viewer, State: open, Assignee: me}, seeAssigned); err != nil {
-		return err
+		return out, err
 	}
 	if out.Pulls, err = h.dashPulls(r, index.IssueSearch{Viewer: viewer, State: open, IsPull: &pulls, Author: me}); err != nil {
-		return err
+		return out, err
 	}
 	// 2. Repositories.
 	repos, total, err := h.index.UserRepos(r.Context(), me, viewer, index.Page{Number: 1, Limit: dashboardLimit})
 	if err != nil {
-		return err
+		return out, err
 	}
 	items, err := h.reposJSON(r, repos)
 	if err != nil {
-		return err
+		return out, err
 	}
 	out.Repositories = dashReposJSON{TotalCount: total, Items: items, SeeAll: seeRepos}
 	// 3. Notifications, as the list shows them by default.
-	f := index.NotificationFilter{User: me, Statuses: []string{"unread", "pinned"}, PublicOnly: id.PublicOnly()}
-	if f.HideReasons, err = h.hiddenReasons(r, id); err != nil {
-		return err
-	}
+	f := index.NotificationFilter{User: me, Statuses: []string{"unread", "pinned"}, PublicOnly: id.PublicOnly(), HideReasons: hidden}
 	threads, total, err := h.index.Notifications(r.Context(), f, index.Page{Number: 1, Limit: dashboardLimit})
 	if err != nil {
-		return err
+		return out, err
 	}
 	out.Notifications = dashThreadsJSON{TotalCount: total, Items: h.threadsJSON(r, threads), SeeAll: seeNotifications}
-	return reply(w, out)
+	return out, nil
 }
 
 // dashIssues is the first page of the search f and its total.

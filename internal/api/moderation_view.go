@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -26,6 +27,15 @@ type modView struct {
 func (a *API) modViewOf(r *http.Request) modView {
 	v := viewerOf(r)
 	return modView{mod: a.mod, admin: v != (common.Address{}) && a.isAdmin(v)}
+}
+
+// key names what the view masks with, for an answer kept for later: the
+// viewer's admin standing and the hidden list's version.
+func (v modView) key() string {
+	if v.mod == nil {
+		return "none"
+	}
+	return fmt.Sprintf("%t:%d", v.admin, v.mod.Version())
 }
 
 // hidden tells whether the item is hidden on this node, and why.

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -130,6 +131,31 @@ func scanNotification(row scanner) (Notification, error) {
 // Notifications lists a user's threads, newest first, and their total.
 // Read state changes outside the projection, so nothing here is cached.
 func (ix *Index) Notifications(ctx context.Context, f NotificationFilter, p Page) ([]Notification, int64, error) {
+	// A user's list is read again and again (a page left open, the
+	// dashboard); it changes only with a block or a change of read state,
+	// both of which move the read cache's generation (notifyRead).
+	pg, err := rememberSized(ix, readKey("notifications", "", f.key(), p.Number, p.Limit), func() (notificationPage, error) {
+		list, total, err := ix.readNotifications(ctx, f, p)
+		return notificationPage{list, total}, err
+	}, func(pg notificationPage) int64 { return int64(len(pg.list)) * 384 })
+	if err != nil {
+		return nil, 0, err
+	}
+	return slices.Clone(pg.list), pg.total, nil
+}
+
+type notificationPage struct {
+	list  []Notification
+	total int64
+}
+
+// key is f as a read cache key.
+func (f NotificationFilter) key() string {
+	return fmt.Sprintf("%s|%v|%v|%d|%d|%d|%v|%t|%t", f.User.Hex(), f.Statuses, f.SubjectTypes, f.Repo, f.SinceNS, f.BeforeNS,
+		f.HideReasons, f.Participating, f.PublicOnly)
+}
+
+func (ix *Index) readNotifications(ctx context.Context, f NotificationFilter, p Page) ([]Notification, int64, error) {
 	var args sqlArgs
 	where := f.where(&args)
 	n := len(args)
@@ -157,7 +183,7 @@ func (ix *Index) Notifications(ctx context.Context, f NotificationFilter, p Page
 	if p.Number == 1 && len(out) < p.Limit {
 		return out, int64(len(out)), nil
 	}
-	total, err := ix.CountNotifications(ctx, f)
+	total, err := ix.countNotifications(ctx, f)
 	return out, total, err
 }
 
@@ -166,6 +192,10 @@ func (ix *Index) Notifications(ctx context.Context, f NotificationFilter, p Page
 // few counter rows (migration 00026); one on a repository, a time or
 // visibility counts the threads themselves.
 func (ix *Index) CountNotifications(ctx context.Context, f NotificationFilter) (int64, error) {
+	return remember(ix, readKey("notification-count", "", f.key()), func() (int64, error) { return ix.countNotifications(ctx, f) })
+}
+
+func (ix *Index) countNotifications(ctx context.Context, f NotificationFilter) (int64, error) {
 	var args sqlArgs
 	var n int64
 	from := `SELECT COUNT(*) FROM notifications n WHERE `
@@ -303,8 +333,10 @@ func (ix *Index) MarkNotification(ctx context.Context, user common.Address, id i
 }
 
 // notifyRead wakes the badge streams after a change of read state (a new
-// block wakes them through setHeight).
+// block wakes them through setHeight), and moves the read cache on: the
+// change has been written, so no answer read before it is used again.
 func (ix *Index) notifyRead() {
+	ix.changed()
 	ix.mu.Lock()
 	ix.notify()
 	ix.mu.Unlock()

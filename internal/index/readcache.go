@@ -96,3 +96,12 @@ func readKey(kind string, sql string, args ...any) string {
 	}
 	return b.String()
 }
+
+// RememberAnswer keeps an answer the API builds from several of the
+// index's reads (a user's dashboard) until the projection changes, under
+// the same rule as the index's own reads: key must name everything the
+// answer depends on besides the projection (the user, their token's view,
+// their preferences, the site's URL).
+func (ix *Index) RememberAnswer(key string, build func() ([]byte, error)) ([]byte, error) {
+	return rememberSized(ix, readKey("answer", key), build, func(b []byte) int64 { return int64(len(b)) })
+}

@@ -32,6 +32,7 @@ func (s *Service) Hide(ctx context.Context, moderator common.Address, t Target, 
 	}
 	s.mu.Lock()
 	s.hidden[hiddenKey{h.Kind, h.Key}] = h
+	s.version++
 	s.mu.Unlock()
 	return h, nil
 }
@@ -47,6 +48,7 @@ func (s *Service) Unhide(ctx context.Context, kind Kind, key string) error {
 	}
 	s.mu.Lock()
 	delete(s.hidden, hiddenKey{kind, key})
+	s.version++
 	s.mu.Unlock()
 	return nil
 }

@@ -127,6 +127,9 @@ type Service struct {
 	mu        sync.RWMutex
 	hidden    map[hiddenKey]Hidden
 	suspended map[common.Address]Suspension
+	// version moves on with every change of the hidden list, so an answer
+	// kept for later (a cached dashboard) can name the list it masked with.
+	version uint64
 }
 
 // New returns the service over st, with the hidden list and the
@@ -157,6 +160,14 @@ func (s *Service) load(ctx context.Context) error {
 		s.suspended[sp.Address] = sp
 	}
 	return nil
+}
+
+// Version names the current hidden list: it changes whenever an item is
+// hidden or shown again.
+func (s *Service) Version() uint64 {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.version
 }
 
 // IsHidden tells whether the item is hidden on this node, and why.
