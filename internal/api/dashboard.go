@@ -1,7 +1,6 @@
 package api
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 
@@ -122,20 +121,17 @@ func (h *issuesAPI) getDashboard(w http.ResponseWriter, r *http.Request) error {
 	// and this node's hidden list (the moderation version is read before
 	// the answer is built, so a later change misses the cache).
 	key := fmt.Sprintf("dashboard|%s|%t|%v|%s|%s", id.User.Address.Hex(), id.PublicOnly(), hidden, siteURL(r), h.modViewOf(r).key())
-	body, err := h.index.RememberAnswer(key, func() ([]byte, error) {
-		out, err := h.dashboard(r, id, hidden)
-		if err != nil {
-			return nil, err
-		}
-		return json.Marshal(out)
-	})
+	var out dashboardJSON
+	out, err = index.RememberAnswer(h.index, key, dashboardSize, func() (dashboardJSON, error) { return h.dashboard(r, id, hidden) })
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	_, err = w.Write(append(body, '\n'))
-	return err
+	return reply(w, out)
 }
+
+// dashboardSize is about what a dashboard holds, for the read cache's
+// bound: five sections of ten items of a few hundred bytes.
+const dashboardSize = 32 << 10
 
 // dashboard reads the dashboard's sections for id.
 func (h *issuesAPI) dashboard(r *http.Request, id *auth.Identity, hidden []string) (dashboardJSON, error) {

@@ -333,7 +333,8 @@ func testWebhookRetryRedeliverAndTest(t *testing.T, opts []forgetest.Option) {
 
 	// Redeliver: the same body, a new delivery id.
 	again := n.must(http.StatusCreated, alice, "POST", hookPath+"/deliveries/"+num(d["id"])+"/redeliver", nil).obj()
-	if again["uuid"] == d["uuid"] || again["state"] != "pending" {
+	// A quick receiver may have answered before the reply was written.
+	if again["uuid"] == d["uuid"] || (again["state"] != "pending" && again["state"] != "delivered") {
 		t.Fatalf("redelivery: %s", mustJSON(again))
 	}
 	re := rc.wait(t, "redelivery", func(h hit) bool { return h.header.Get("X-Gitea-Delivery") == again["uuid"] })

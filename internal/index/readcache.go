@@ -101,7 +101,7 @@ func readKey(kind string, sql string, args ...any) string {
 // index's reads (a user's dashboard) until the projection changes, under
 // the same rule as the index's own reads: key must name everything the
 // answer depends on besides the projection (the user, their token's view,
-// their preferences, the site's URL).
-func (ix *Index) RememberAnswer(key string, build func() ([]byte, error)) ([]byte, error) {
-	return rememberSized(ix, readKey("answer", key), build, func(b []byte) int64 { return int64(len(b)) })
+// their preferences, the site's URL), and callers must not change it.
+func RememberAnswer[T any](ix *Index, key string, size int64, build func() (T, error)) (T, error) {
+	return rememberSized(ix, readKey("answer", key), build, func(T) int64 { return size })
 }
