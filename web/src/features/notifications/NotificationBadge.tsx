@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { PreloadLink } from '@/components/PreloadLink'
 import { useUnreadCount, useUnreadStream } from './api'
+import './notifications.css'
 
 /** The header's bell: a link to /notifications with the unread count, kept live by the server's stream. */
 export function NotificationBadge() {

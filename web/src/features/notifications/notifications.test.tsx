@@ -55,7 +55,7 @@ describe('NotificationsScreen', () => {
     fireEvent.change(screen.getByRole('combobox', { name: 'Kind' }), { target: { value: 'Pull' } })
     await waitFor(() => expect(calls.some((c) => c.includes('subject-type=Pull'))).toBe(true))
     fireEvent.change(screen.getByRole('combobox', { name: 'Kind' }), { target: { value: '' } })
-    fireEvent.click(await screen.findByRole('button', { name: 'Mark “Crash on start” as read' }))
+    fireEvent.click(await screen.findByRole('button', { name: 'Mark as read: Crash on start' }))
     await waitFor(() => expect(calls).toContain('PATCH /api/v1/notifications/threads/7'))
     expect(await screen.findByText('No unread notifications')).toBeTruthy()
   })
