@@ -146,7 +146,9 @@ type keptDashboard struct {
 }
 
 // writeDashboard writes d: its kept encoding body, or d encoded when none
-// was kept.
+// was kept. The cache always keeps one; the Encode call is also where
+// tools/openapi reads the answer's shape (it cannot see through the
+// generic cache), so it stays.
 func writeDashboard(w http.ResponseWriter, d dashboardJSON, body []byte) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	if body != nil {

@@ -1,4 +1,5 @@
-import { useState } from 'react'
+import { useState, type ReactNode } from 'react'
+import type { UseQueryResult } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { EmptyState } from '@/components/EmptyState'
@@ -70,71 +71,76 @@ function UserRow({ user, open, onToggle, lang }: { user: AdminUser; open: boolea
 
 function Sessions({ login, lang }: { login: string; lang: string }) {
   const { t } = useTranslation('admin')
-  const query = useAdminSessions(login)
-  const revoke = useRevoke('sessions', login)
   return (
-    <section aria-label={t('sessions.title', { login })}>
-      <h3>{t('sessions.title', { login })}</h3>
-      <QueryState query={query}>
-        {(list) =>
-          list.length === 0 ? (
-            <EmptyState message={t('sessions.empty')} />
-          ) : (
-            <ul className="plain-list admin-list">
-              {list.map((s) => (
-                <li key={s.id}>
-                  <span>
-                    {s.userAgent || t('sessions.unknownAgent')} · {s.ip || '—'} · {t('sessions.lastSeen', { date: new Date(s.lastSeenAt).toLocaleString(lang) })}
-                    {s.current && <span className="badge">{t('sessions.current')}</span>}
-                  </span>
-                  <Button
-                    size="sm"
-                    variant="danger"
-                    disabled={revoke.isPending}
-                    onClick={() => {
-                      if (window.confirm(t('sessions.confirm', { login }))) revoke.mutate(s.id)
-                    }}
-                  >
-                    {t('sessions.revoke')}
-                  </Button>
-                </li>
-              ))}
-            </ul>
-          )
-        }
-      </QueryState>
-      {revoke.isError && <p role="alert" className="field-error">{errorText(revoke.error)}</p>}
-    </section>
+    <Revocable
+      kind="sessions"
+      login={login}
+      query={useAdminSessions(login)}
+      label={(s) => (
+        <>
+          {s.userAgent || t('sessions.unknownAgent')} · {s.ip || '—'} · {t('sessions.lastSeen', { date: new Date(s.lastSeenAt).toLocaleString(lang) })}
+          {s.current && <span className="badge">{t('sessions.current')}</span>}
+        </>
+      )}
+      confirm={() => t('sessions.confirm', { login })}
+    />
   )
 }
 
 function Tokens({ login, lang }: { login: string; lang: string }) {
   const { t } = useTranslation('admin')
-  const query = useAdminTokens(login)
-  const revoke = useRevoke('tokens', login)
   return (
-    <section aria-label={t('tokens.title', { login })}>
-      <h3>{t('tokens.title', { login })}</h3>
+    <Revocable
+      kind="tokens"
+      login={login}
+      query={useAdminTokens(login)}
+      label={(tk) => (
+        <>
+          <strong>{tk.name}</strong> · …{tk.token_last_eight} · {tk.scopes.join(', ')} · {new Date(tk.created_at).toLocaleDateString(lang)}
+        </>
+      )}
+      confirm={(tk) => t('tokens.confirm', { name: tk.name, login })}
+    />
+  )
+}
+
+/** A user's sessions or tokens, each with a revoke button behind a confirmation. */
+function Revocable<T extends { id: number }>({
+  kind,
+  login,
+  query,
+  label,
+  confirm,
+}: {
+  kind: 'sessions' | 'tokens'
+  login: string
+  query: UseQueryResult<T[]>
+  label: (item: T) => ReactNode
+  confirm: (item: T) => string
+}) {
+  const { t } = useTranslation('admin')
+  const revoke = useRevoke(kind, login)
+  return (
+    <section aria-label={t(`${kind}.title`, { login })}>
+      <h3>{t(`${kind}.title`, { login })}</h3>
       <QueryState query={query}>
         {(list) =>
           list.length === 0 ? (
-            <EmptyState message={t('tokens.empty')} />
+            <EmptyState message={t(`${kind}.empty`)} />
           ) : (
             <ul className="plain-list admin-list">
-              {list.map((tk) => (
-                <li key={tk.id}>
-                  <span>
-                    <strong>{tk.name}</strong> · …{tk.token_last_eight} · {tk.scopes.join(', ')} · {new Date(tk.created_at).toLocaleDateString(lang)}
-                  </span>
+              {list.map((item) => (
+                <li key={item.id}>
+                  <span>{label(item)}</span>
                   <Button
                     size="sm"
                     variant="danger"
                     disabled={revoke.isPending}
                     onClick={() => {
-                      if (window.confirm(t('tokens.confirm', { name: tk.name, login }))) revoke.mutate(tk.id)
+                      if (window.confirm(confirm(item))) revoke.mutate(item.id)
                     }}
                   >
-                    {t('tokens.revoke')}
+                    {t(`${kind}.revoke`)}
                   </Button>
                 </li>
               ))}
