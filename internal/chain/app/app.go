@@ -16,6 +16,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/ledger"
 	"github.com/dforge/dforge/internal/chain/params"
 	"github.com/dforge/dforge/internal/chain/reputation"
+	"github.com/dforge/dforge/internal/chain/roles"
 	"github.com/dforge/dforge/internal/chain/state"
 	"github.com/dforge/dforge/internal/chain/tx"
 )
@@ -107,6 +108,9 @@ func (a *App) InitChain(_ context.Context, req *abci.InitChainRequest) (*abci.In
 		return nil, err
 	}
 	if err := initValidators(a.state, req.Validators); err != nil {
+		return nil, err
+	}
+	if err := roles.InitGenesis(a.state, g.Roles); err != nil {
 		return nil, err
 	}
 	for _, r := range g.Reputation {

@@ -11,6 +11,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/ledger"
 	"github.com/dforge/dforge/internal/chain/nodes"
 	"github.com/dforge/dforge/internal/chain/params"
+	"github.com/dforge/dforge/internal/chain/roles"
 )
 
 // Params are the chain parameters (package params).
@@ -34,6 +35,10 @@ type Genesis struct {
 	// addresses), as a RegisterNode transaction does later; each names
 	// one of Operators.
 	Nodes []nodes.Node `json:"nodes,omitempty"`
+	// Roles seed the community's first role holders (forum moderators,
+	// event organizers, ambassadors); governance grants and revokes
+	// them afterwards.
+	Roles []roles.Grant `json:"roles,omitempty"`
 }
 
 // ReputationGrant is a genesis reputation score.
@@ -68,6 +73,11 @@ func parseGenesis(raw []byte) (Genesis, error) {
 		}
 		if _, err := nodes.Canonical(n); err != nil {
 			return g, fmt.Errorf("genesis app state: node %s: %w", n.Operator.Hex(), err)
+		}
+	}
+	for _, r := range g.Roles {
+		if !roles.Valid(r.Role) || r.Address == (common.Address{}) {
+			return g, fmt.Errorf("genesis app state: role %q of %s: the role must be one of %v and the address not zero", r.Role, r.Address.Hex(), roles.All)
 		}
 	}
 	return g, nil
