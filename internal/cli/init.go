@@ -16,6 +16,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/app"
 	"github.com/dforge/dforge/internal/chain/ledger"
 	"github.com/dforge/dforge/internal/chain/nodes"
+	"github.com/dforge/dforge/internal/chain/roles"
 	"github.com/dforge/dforge/internal/p2p"
 )
 
@@ -34,6 +35,21 @@ func (a *allocFlags) Set(v string) error {
 		return fmt.Errorf("amount in %q must be a positive whole number of micro-units", v)
 	}
 	*a = append(*a, ledger.Allocation{Address: common.HexToAddress(addr), Amount: n})
+	return nil
+}
+
+// roleFlags collects repeated --role ADDRESS=ROLE flags: the community's
+// first role holders, before governance can grant any.
+type roleFlags []roles.Grant
+
+func (r *roleFlags) String() string { return fmt.Sprint(len(*r), " roles") }
+
+func (r *roleFlags) Set(v string) error {
+	addr, role, ok := strings.Cut(v, "=")
+	if !ok || !common.IsHexAddress(addr) || !roles.Valid(role) {
+		return fmt.Errorf("want ADDRESS=ROLE with a 0x address and a role of %s, got %q", strings.Join(roles.All, ", "), v)
+	}
+	*r = append(*r, roles.Grant{Address: common.HexToAddress(addr), Role: role})
 	return nil
 }
 
@@ -60,6 +76,8 @@ func initData(args []string, out io.Writer) error {
 	fl.Var(&params, "param", "genesis chain parameter `NAME=VALUE` (repeatable; names as on /docs/governance)")
 	var rep reputationFlags
 	fl.Var(&rep, "reputation", "genesis reputation `ADDRESS=SCORE` (repeatable)")
+	var holders roleFlags
+	fl.Var(&holders, "role", "genesis community role `ADDRESS=ROLE`: forum_moderator, event_organizer or ambassador (repeatable)")
 	// Where the node will serve, for its entry in the node registry; as
 	// `serve` takes them.
 	addr := fl.String("addr", envOr("DFORGE_ADDR", "127.0.0.1:3000"), "the HTTP listen address serve will use, for the node registry (env DFORGE_ADDR)")
@@ -87,6 +105,7 @@ func initData(args []string, out io.Writer) error {
 	genesis.Nodes = []nodes.Node{self}
 	genesis.Allocations = append(genesis.Allocations, allocs...)
 	genesis.Reputation = rep
+	genesis.Roles = holders
 	for _, p := range params {
 		if genesis.Params, err = genesis.Params.Set(p[0], p[1]); err != nil {
 			return fmt.Errorf("init: --param: %w", err)

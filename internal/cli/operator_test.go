@@ -14,6 +14,7 @@ import (
 
 	"github.com/dforge/dforge/internal/chain"
 	"github.com/dforge/dforge/internal/chain/node"
+	"github.com/dforge/dforge/internal/chain/roles"
 )
 
 // genesisOperators reads the operators of a data dir's genesis.
@@ -97,5 +98,34 @@ func TestServeOnAFreshDataDirListsItsOperator(t *testing.T) {
 	}
 	if got := genesisOperators(t, dir); len(got) != 1 || got[0] != operatorOf(t, dir) {
 		t.Fatalf("genesis operators %v", got)
+	}
+}
+
+func TestInitSeedsRoles(t *testing.T) {
+	dir := t.TempDir()
+	mod := "0x00000000000000000000000000000000000000a1"
+	args := []string{"init", "--data", dir, "--role", mod + "=forum_moderator", "--role", mod + "=event_organizer"}
+	if err := Run(context.Background(), args, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(filepath.Join(cometHome(dir), "config", "genesis.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		AppState struct {
+			Roles []roles.Grant `json:"roles"`
+		} `json:"app_state"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := []roles.Grant{{Address: common.HexToAddress(mod), Role: roles.ForumModerator}, {Address: common.HexToAddress(mod), Role: roles.EventOrganizer}}
+	if !slices.Equal(doc.AppState.Roles, want) {
+		t.Fatalf("genesis roles %v, want %v", doc.AppState.Roles, want)
+	}
+	bad := []string{"init", "--data", t.TempDir(), "--role", mod + "=king"}
+	if err := Run(context.Background(), bad, io.Discard); err == nil {
+		t.Fatal("init accepted an unknown role")
 	}
 }

@@ -67,7 +67,7 @@ wait "$pid"
  * and waits until /healthz answers; serveArgs are extra `serve` flags
  * (e.g. --webhook-allow-private). Returns { url, stop(), logs() }.
  */
-export async function startNode({ timeout = 20_000, alloc = {}, params = {}, emptyBlocks = '', home = '', serveArgs = [] } = {}) {
+export async function startNode({ timeout = 20_000, alloc = {}, params = {}, roles = {}, emptyBlocks = '', home = '', serveArgs = [] } = {}) {
   const bin = requireBinary()
   // A node of a network written by `dforge testnet` runs from its own dir.
   const dataDir = home || mkdtempSync(join(tmpdir(), 'dforge-e2e-'))
@@ -76,6 +76,8 @@ export async function startNode({ timeout = 20_000, alloc = {}, params = {}, emp
   const genesis = [
     ...Object.entries(alloc).flatMap(([address, amount]) => ['--alloc', `${address}=${amount}`]),
     ...Object.entries(params).flatMap(([name, value]) => ['--param', `${name}=${value}`]),
+    // roles: { address: 'forum_moderator' | ['forum_moderator', 'event_organizer'] }
+    ...Object.entries(roles).flatMap(([address, held]) => [held].flat().flatMap((role) => ['--role', `${address}=${role}`])),
   ]
   if (genesis.length) execFileSync(bin, ['init', '--data', dataDir, ...genesis], { stdio: 'pipe' })
   // A short interval between an idle chain's blocks lets block-counted
