@@ -76,12 +76,12 @@ func testEvents(t *testing.T, n *forgetest.Node, org *forgetest.User) {
 	}
 	n.JSON("POST", "/api/v1/events", nil, meetup, http.StatusUnauthorized, nil)
 	bad := map[string]map[string]any{
-		"ends_at":    with(meetup, "ends_at", day.Add(-time.Hour).Format(time.RFC3339)),
-		"online_url": with(meetup, "online_url", "ftp://files.example/x"),
-		"timezone":   with(meetup, "timezone", "Mars/Olympus_Mons"),
-		"title":      with(meetup, "title", "two\nlines"),
-		"starts_at":  with(meetup, "starts_at", "tomorrow"),
-		"place":      with(with(meetup, "online_url", ""), "place", " "),
+		"ends_at":    withField(meetup, "ends_at", day.Add(-time.Hour).Format(time.RFC3339)),
+		"online_url": withField(meetup, "online_url", "ftp://files.example/x"),
+		"timezone":   withField(meetup, "timezone", "Mars/Olympus_Mons"),
+		"title":      withField(meetup, "title", "two\nlines"),
+		"starts_at":  withField(meetup, "starts_at", "tomorrow"),
+		"place":      withField(withField(meetup, "online_url", ""), "place", " "),
 	}
 	for field, body := range bad {
 		var got apiError
@@ -90,7 +90,7 @@ func testEvents(t *testing.T, n *forgetest.Node, org *forgetest.User) {
 			t.Errorf("bad %s: answer names %q (%s)", field, got.Field, got.Message)
 		}
 	}
-	n.JSON("POST", "/api/v1/events", org, with(meetup, "ends_at", meetup["starts_at"]), http.StatusUnprocessableEntity, nil)
+	n.JSON("POST", "/api/v1/events", org, withField(meetup, "ends_at", meetup["starts_at"]), http.StatusUnprocessableEntity, nil)
 
 	// A past event: the chain has no clock, the lists use the wall clock.
 	ago := time.Now().UTC().Add(-72 * time.Hour).Truncate(time.Second)
@@ -222,7 +222,7 @@ func testEvents(t *testing.T, n *forgetest.Node, org *forgetest.User) {
 	}
 }
 
-func with(m map[string]any, k string, v any) map[string]any {
+func withField(m map[string]any, k string, v any) map[string]any {
 	out := map[string]any{}
 	for key, val := range m {
 		out[key] = val

@@ -19,12 +19,12 @@ func eventWorld(t *testing.T) *world {
 	return w
 }
 
-func meetup() m {
+func meetupPayload() m {
 	return m{"title": "Meetup", "description": "Talks\n\tand **pizza**", "startsAt": 1900000000, "endsAt": 1900003600,
 		"timezone": "Europe/Berlin", "place": "Berlin"}
 }
 
-func with(p m, k string, v any) m {
+func eventWith(p m, k string, v any) m {
 	out := m{}
 	for key, val := range p {
 		out[key] = val
@@ -41,8 +41,8 @@ func with(p m, k string, v any) m {
 // edit and cancel events; a refused action changes nothing.
 func TestEventOrganizersOnly(t *testing.T) {
 	w := eventWorld(t)
-	w.fails(tx.CodeForbidden, stranger, "event.create", meetup())
-	e := w.ok(maint, "event.create", meetup()).CommunityEvent
+	w.fails(tx.CodeForbidden, stranger, "event.create", meetupPayload())
+	e := w.ok(maint, "event.create", meetupPayload()).CommunityEvent
 	if e == nil || e.ID != 1 || e.Organizer != maint || e.Title != "Meetup" || e.Place != "Berlin" {
 		t.Fatalf("created %+v", e)
 	}
@@ -56,14 +56,14 @@ func TestEventOrganizersOnly(t *testing.T) {
 	if err := roles.Set(w.st, maint, roles.EventOrganizer, false); err != nil {
 		t.Fatal(err)
 	}
-	w.fails(tx.CodeForbidden, maint, "event.create", meetup())
+	w.fails(tx.CodeForbidden, maint, "event.create", meetupPayload())
 	// Private stores hold no events.
 	p := newWorld(t)
 	p.private = true
 	if err := roles.Set(p.st, maint, roles.EventOrganizer, true); err != nil {
 		t.Fatal(err)
 	}
-	p.fails(tx.CodeForbidden, maint, "event.create", meetup())
+	p.fails(tx.CodeForbidden, maint, "event.create", meetupPayload())
 }
 
 // TestEventRefusesBadFields: each bad field is invalid_field naming it,
@@ -71,21 +71,21 @@ func TestEventOrganizersOnly(t *testing.T) {
 func TestEventRefusesBadFields(t *testing.T) {
 	w := eventWorld(t)
 	bad := map[string]m{
-		"endsAt":      with(meetup(), "endsAt", 1899999999),
-		"endsAt=":     with(meetup(), "endsAt", 1900000000),
-		"startsAt":    with(meetup(), "startsAt", 0),
-		"endsAt<0":    with(meetup(), "endsAt", -5),
-		"title":       with(meetup(), "title", " "),
-		"long title":  with(meetup(), "title", strings.Repeat("t", forge.MaxTitle+1)),
-		"description": with(meetup(), "description", strings.Repeat("d", forge.MaxEventDescription+1)),
-		"timezone":    with(meetup(), "timezone", "Europe/Ber lin"),
-		"no timezone": with(meetup(), "timezone", nil),
-		"long zone":   with(meetup(), "timezone", strings.Repeat("a", 65)),
-		"ftp url":     with(meetup(), "onlineUrl", "ftp://example.com/x"),
-		"js url":      with(meetup(), "onlineUrl", "javascript:alert(1)"),
-		"long url":    with(meetup(), "onlineUrl", "https://x.example/"+strings.Repeat("a", forge.MaxEventURL)),
-		"long place":  with(meetup(), "place", strings.Repeat("p", forge.MaxEventPlace+1)),
-		"nowhere":     with(meetup(), "place", nil),
+		"endsAt":      eventWith(meetupPayload(), "endsAt", 1899999999),
+		"endsAt=":     eventWith(meetupPayload(), "endsAt", 1900000000),
+		"startsAt":    eventWith(meetupPayload(), "startsAt", 0),
+		"endsAt<0":    eventWith(meetupPayload(), "endsAt", -5),
+		"title":       eventWith(meetupPayload(), "title", " "),
+		"long title":  eventWith(meetupPayload(), "title", strings.Repeat("t", forge.MaxTitle+1)),
+		"description": eventWith(meetupPayload(), "description", strings.Repeat("d", forge.MaxEventDescription+1)),
+		"timezone":    eventWith(meetupPayload(), "timezone", "Europe/Ber lin"),
+		"no timezone": eventWith(meetupPayload(), "timezone", nil),
+		"long zone":   eventWith(meetupPayload(), "timezone", strings.Repeat("a", 65)),
+		"ftp url":     eventWith(meetupPayload(), "onlineUrl", "ftp://example.com/x"),
+		"js url":      eventWith(meetupPayload(), "onlineUrl", "javascript:alert(1)"),
+		"long url":    eventWith(meetupPayload(), "onlineUrl", "https://x.example/"+strings.Repeat("a", forge.MaxEventURL)),
+		"long place":  eventWith(meetupPayload(), "place", strings.Repeat("p", forge.MaxEventPlace+1)),
+		"nowhere":     eventWith(meetupPayload(), "place", nil),
 	}
 	for name, p := range bad {
 		_, err := w.do(maint, "event.create", p)
@@ -93,11 +93,11 @@ func TestEventRefusesBadFields(t *testing.T) {
 			t.Errorf("%s: got %v, want invalid_field", name, err)
 		}
 	}
-	_, err := w.do(maint, "event.create", with(meetup(), "endsAt", 1899999999))
+	_, err := w.do(maint, "event.create", eventWith(meetupPayload(), "endsAt", 1899999999))
 	if err == nil || !strings.Contains(err.Error(), "endsAt") {
 		t.Fatalf("end before start: %v does not name endsAt", err)
 	}
-	e := w.ok(maint, "event.create", meetup()).CommunityEvent
+	e := w.ok(maint, "event.create", meetupPayload()).CommunityEvent
 	if e.ID != 1 {
 		t.Fatalf("refused events used ids: %d", e.ID)
 	}
@@ -116,7 +116,7 @@ func TestEventRefusesBadFields(t *testing.T) {
 // cancelled event refuses answers and edits.
 func TestEventRSVP(t *testing.T) {
 	w := eventWorld(t)
-	id := w.ok(maint, "event.create", meetup()).CommunityEvent.ID
+	id := w.ok(maint, "event.create", meetupPayload()).CommunityEvent.ID
 	c := w.ok(stranger, "event.rsvp", m{"event": id, "status": "going"})
 	if c.RSVP == nil || c.RSVP.Status != "going" || c.CommunityEvent.Going != 1 {
 		t.Fatalf("rsvp %+v %+v", c.RSVP, c.CommunityEvent)
