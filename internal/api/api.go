@@ -167,6 +167,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.registerDashboard(mux)
 	a.registerMessages(mux)
 	a.registerTickets(mux)
+	a.registerEvents(mux)
 	a.registerAdmin(mux)
 	mux.HandleFunc("/api/", a.serve(a.notFound))
 }

@@ -130,6 +130,7 @@ func writeChange(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 		func() error { return writeProtection(ctx, tx, c) },
 		func() error { return writeKey(ctx, tx, c) },
 		func() error { return writeFollow(ctx, tx, c) },
+		func() error { return writeCommunityEvent(ctx, tx, c) },
 		func() error { return writeActivity(ctx, tx, c) },
 		func() error { return notifyChange(ctx, tx, c, before) },
 	}

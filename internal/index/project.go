@@ -99,6 +99,9 @@ func (ix *Index) reset(ctx context.Context) error {
 	if err := resetForge(ctx, tx); err != nil {
 		return err
 	}
+	if err := resetEvents(ctx, tx); err != nil {
+		return err
+	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit reset: %w", err)
 	}

@@ -98,6 +98,7 @@ function concretePaths(d) {
       .replace(/^\/blog\/:id$/, `/blog/${d.post}`)
       .replace(/^\/org\/:name$/, `/org/${d.org}`)
       .replace(/^\/forum\/topic\/:id$/, '/forum/topic/welcome')
+      .replace(/^\/events\/:id$/, '/events/1')
       .replace(/^\/help\/tickets\/:id$/, `/help/tickets/${d.ticket}`)
       // No second account on this node to write to: a conversation that is not there.
       .replace(/^\/messages\/:id$/, '/messages/1')

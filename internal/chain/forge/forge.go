@@ -129,6 +129,10 @@ func init() {
 		"key.delete":            {KeyDelete{}, keyDelete},
 		"user.follow":           {UserFollow{}, func(s *session, p []byte) error { return userFollow(s, p, true) }},
 		"user.unfollow":         {UserUnfollow{}, func(s *session, p []byte) error { return userFollow(s, p, false) }},
+		"event.create":          {EventCreate{}, eventCreate},
+		"event.edit":            {EventEdit{}, eventEdit},
+		"event.cancel":          {EventCancel{}, eventCancel},
+		"event.rsvp":            {EventRSVPSet{}, eventRSVP},
 	}
 }
 

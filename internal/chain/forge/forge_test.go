@@ -11,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/chain/roles"
 	"github.com/dforge/dforge/internal/chain/state"
 	"github.com/dforge/dforge/internal/chain/tx"
 )
@@ -547,7 +548,7 @@ func TestDeterministic(t *testing.T) {
 			t.Fatalf("event %d differs:\n%s\n%s", i, a.events[i], b.events[i])
 		}
 	}
-	if len(forge.Actions()) != 68 {
+	if len(forge.Actions()) != 72 {
 		t.Fatalf("actions: %v", forge.Actions())
 	}
 }
@@ -561,7 +562,10 @@ func FuzzApply(f *testing.F) {
 		// Text the projection must never see: NUL, other C0, invalid UTF-8.
 		`{"repo":1,"title":"a\u0000"}`, `{"name":"x","description":"\u001b[1m"}`, `{"repo":1,"number":1,"body":"\u0000"}`,
 		`{"repo":1,"title":"t","body":"a\n\tb"}`, `{"repo":1,"title":"a` + "\xff" + `"}`, `{"repo":1,"name":"l\n","color":"#000000"}`,
-		`{"repo":1,"number":1,"state":"comment","commitSha":"` + sha1 + `","comments":[{"path":"a","line":1,"side":"new","body":"\u0000"}]}`} {
+		`{"repo":1,"number":1,"state":"comment","commitSha":"` + sha1 + `","comments":[{"path":"a","line":1,"side":"new","body":"\u0000"}]}`,
+		// Events: the organizer's fields and an answer.
+		`{"title":"t","description":"a\n\tb","startsAt":1,"endsAt":2,"timezone":"Etc/GMT+1","onlineUrl":"https://x.example","place":"p\u0000"}`,
+		`{"event":1,"title":"t\r","endsAt":1,"timezone":"Europe/Ber lin","onlineUrl":"ftp://x"}`, `{"event":1,"status":"going"}`} {
 		for i := range forge.Actions() {
 			f.Add(uint8(i), s)
 		}
@@ -570,6 +574,10 @@ func FuzzApply(f *testing.F) {
 		w := newWorld(t)
 		id := w.team()
 		w.ok(reader, "issue.create", m{"repo": id, "title": "t"})
+		if err := roles.Set(w.st, owner, roles.EventOrganizer, true); err != nil {
+			t.Fatal(err)
+		}
+		w.ok(owner, "event.create", m{"title": "t", "startsAt": 1, "endsAt": 2, "timezone": "UTC", "place": "p"})
 		actions := forge.Actions()
 		action := actions[int(which)%len(actions)]
 		for _, actor := range []common.Address{owner, stranger} {

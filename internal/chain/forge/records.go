@@ -235,6 +235,10 @@ type Change struct {
 	Emails *EmailClaim `json:"emails,omitempty"`
 	// Follow is a follow set or cleared (user.follow, user.unfollow).
 	Follow *Follow `json:"follow,omitempty"`
+	// CommunityEvent is an event in its new state (event.*); RSVP the
+	// answer event.rsvp set.
+	CommunityEvent *Event     `json:"communityEvent,omitempty"`
+	RSVP           *EventRSVP `json:"rsvp,omitempty"`
 }
 
 // RepoID is the repository the change is about (the new one for a fork).

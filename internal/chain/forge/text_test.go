@@ -66,6 +66,12 @@ func TestTextRules(t *testing.T) {
 			{"path": "a.go", "line": 1, "side": "new", "body": "fine\n"}, {"path": "a.go", "line": 2, "side": "new", "body": "nul\x00"}}}},
 		{"pr.review", "comments[0].path", m{"repo": id, "number": pr, "state": "comment", "commitSha": sha1, "comments": []m{
 			{"path": "a\n.go", "line": 1, "side": "new", "body": "b"}}}},
+		{"event.create", "title", m{"title": "Meet\tup", "startsAt": 1, "endsAt": 2, "timezone": "UTC", "place": "p"}},
+		{"event.create", "description", m{"title": "t", "description": "a\x00b", "startsAt": 1, "endsAt": 2, "timezone": "UTC", "place": "p"}},
+		{"event.create", "place", m{"title": "t", "startsAt": 1, "endsAt": 2, "timezone": "UTC", "place": "two\nlines"}},
+		{"event.create", "onlineUrl", m{"title": "t", "startsAt": 1, "endsAt": 2, "timezone": "UTC", "onlineUrl": "https://x.example/\r"}},
+		{"event.edit", "timezone", m{"event": 1, "timezone": "UTC\x1b"}},
+		{"event.rsvp", "status", m{"event": 1, "status": "going\x00"}},
 	}
 	for _, c := range refused {
 		_, err := w.do(maint, c.action, c.p)

@@ -40,6 +40,9 @@ var Tables = map[string]string{
 	"forge_teams":        "id",
 	"forge_team_members": "team_id, user_address",
 	"forge_team_repos":   "team_id, repo_id",
+	// Community events and their answers.
+	"community_events":      "id",
+	"community_event_rsvps": "event_id, address",
 	// Governance and rewards.
 	"gov_proposals": "id",
 	"gov_votes":     "proposal, voter",

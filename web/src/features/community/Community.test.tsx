@@ -2,7 +2,6 @@ import { fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { forbidFetch, renderScreen } from '@/test/render'
 import CommunityScreen from './CommunityScreen'
-import EventsScreen from './EventsScreen'
 import ForumScreen from './ForumScreen'
 import ForumTopicScreen from './ForumTopicScreen'
 
@@ -76,14 +75,5 @@ describe('ForumTopicScreen', () => {
     const note = document.getElementById(reply.getAttribute('aria-describedby')!)?.textContent
     expect(note).toBe('This node has no forum yet, so there are no topics to reply to.')
     expect(note).not.toMatch(/chain milestone/)
-  })
-})
-
-describe('EventsScreen', () => {
-  it('shows no upcoming events and how to propose one', async () => {
-    renderScreen(<EventsScreen />, '/events')
-    expect(await screen.findByText('No upcoming events')).toBeTruthy()
-    expect(screen.getByRole('heading', { level: 2, name: 'Propose an event' })).toBeTruthy()
-    expect(screen.getByRole('link', { name: 'Contact us' }).getAttribute('href')).toBe('/help/contact')
   })
 })

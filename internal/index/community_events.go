@@ -1,0 +1,215 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
+)
+
+// Community events (community_events, community_event_rsvps), projected
+// from event.create|edit|cancel|rsvp. The chain keeps each event's going
+// and maybe counts, so the rows are written as the change carries them.
+// An event is upcoming until it ends (one under way is still on the
+// upcoming list) and past once it has ended; "now" is the caller's, as the
+// chain has no clock.
+
+// CommunityEvent is an event on the community calendar.
+type CommunityEvent struct {
+	ID          uint64
+	Organizer   User
+	Title       string
+	Description string
+	// StartsAt and EndsAt are Unix seconds.
+	StartsAt, EndsAt int64
+	Timezone         string
+	OnlineURL        string
+	Place            string
+	Cancelled        bool
+	Going, Maybe     int64
+	// CreatedNS and UpdatedNS are block times in Unix nanoseconds.
+	CreatedNS, UpdatedNS int64
+}
+
+// EventRSVP is one account's answer to an event.
+type EventRSVP struct {
+	User   User
+	Status string
+	TimeNS int64
+}
+
+// Which events a list holds.
+const (
+	EventsUpcoming = "upcoming"
+	EventsPast     = "past"
+)
+
+var eventTables = []string{"community_event_rsvps", "community_events"}
+
+// resetEvents empties the events projection: events exist on chain only.
+func resetEvents(ctx context.Context, tx *sql.Tx) error {
+	for _, table := range eventTables {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
+			return fmt.Errorf("empty %s: %w", table, err)
+		}
+	}
+	return nil
+}
+
+func writeCommunityEvent(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+	e := c.change.CommunityEvent
+	if e == nil {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO community_events (id, organizer, title, description, starts_at, ends_at,
+		timezone, online_url, place, cancelled, going, maybe, created_height, created_time_ns, updated_height, updated_time_ns)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $14)
+		ON CONFLICT (id) DO UPDATE SET title = excluded.title, description = excluded.description,
+		starts_at = excluded.starts_at, ends_at = excluded.ends_at, timezone = excluded.timezone,
+		online_url = excluded.online_url, place = excluded.place, cancelled = excluded.cancelled,
+		going = excluded.going, maybe = excluded.maybe, updated_height = excluded.updated_height,
+		updated_time_ns = excluded.updated_time_ns`,
+		int64(e.ID), e.Organizer.Hex(), e.Title, e.Description, e.StartsAt, e.EndsAt, e.Timezone, e.OnlineURL, e.Place,
+		e.Cancelled, int64(e.Going), int64(e.Maybe), int64(e.CreatedHeight), c.timeNS, c.height)
+	if err != nil {
+		return fmt.Errorf("write event %d: %w", e.ID, err)
+	}
+	if r := c.change.RSVP; r != nil {
+		_, err = tx.ExecContext(ctx, `INSERT INTO community_event_rsvps (event_id, address, status, height, time_ns)
+			VALUES ($1, $2, $3, $4, $5) ON CONFLICT (event_id, address) DO UPDATE SET status = excluded.status,
+			height = excluded.height, time_ns = excluded.time_ns`, int64(r.Event), r.User.Hex(), r.Status, c.height, c.timeNS)
+		if err != nil {
+			return fmt.Errorf("write answer of %s to event %d: %w", r.User.Hex(), r.Event, err)
+		}
+	}
+	return nil
+}
+
+const eventCols = `e.id, e.organizer, COALESCE(a.username, a.default_name, ''), e.title, e.description, e.starts_at, e.ends_at,
+	e.timezone, e.online_url, e.place, e.cancelled, e.going, e.maybe, e.created_time_ns, e.updated_time_ns`
+
+const eventFrom = `community_events e LEFT JOIN chain_accounts a ON a.address = e.organizer`
+
+func scanEvent(row interface{ Scan(...any) error }) (CommunityEvent, error) {
+	var e CommunityEvent
+	var id int64
+	var addr, name string
+	err := row.Scan(&id, &addr, &name, &e.Title, &e.Description, &e.StartsAt, &e.EndsAt, &e.Timezone, &e.OnlineURL,
+		&e.Place, &e.Cancelled, &e.Going, &e.Maybe, &e.CreatedNS, &e.UpdatedNS)
+	e.ID, e.Organizer = uint64(id), user(addr, name)
+	return e, err
+}
+
+// Events lists one page of the upcoming events (not ended by nowUnix,
+// soonest first) or the past ones (latest first). Cancelled events stay
+// listed, marked.
+func (ix *Index) Events(ctx context.Context, when string, nowUnix int64, p Page) ([]CommunityEvent, int64, error) {
+	where, order := "e.ends_at > $1", "e.starts_at, e.id"
+	if when == EventsPast {
+		where, order = "e.ends_at <= $1", "e.starts_at DESC, e.id DESC"
+	}
+	out := []CommunityEvent{}
+	total, err := ix.listPage(ctx, eventCols, eventFrom, "community_events e", where, order, []any{nowUnix}, p,
+		func(rows *sql.Rows) error {
+			e, err := scanEvent(rows)
+			out = append(out, e)
+			return err
+		})
+	if err != nil {
+		return nil, 0, fmt.Errorf("list %s events: %w", when, err)
+	}
+	return out, total, nil
+}
+
+// UpcomingEvents are the next limit events that have not ended by
+// nowUnix and are not cancelled, soonest first (for /community).
+func (ix *Index) UpcomingEvents(ctx context.Context, nowUnix int64, limit int) ([]CommunityEvent, error) {
+	return ix.eventsWhere(ctx, "e.ends_at > $1 AND NOT e.cancelled", "e.starts_at, e.id", limit, nowUnix)
+}
+
+// CalendarEvents are the events a calendar feed holds: those that ended
+// after sinceUnix (recent and upcoming), cancelled ones included so
+// subscribers drop them, by start, at most limit.
+func (ix *Index) CalendarEvents(ctx context.Context, sinceUnix int64, limit int) ([]CommunityEvent, error) {
+	return ix.eventsWhere(ctx, "e.ends_at > $1", "e.starts_at, e.id", limit, sinceUnix)
+}
+
+func (ix *Index) eventsWhere(ctx context.Context, where, order string, limit int, args ...any) ([]CommunityEvent, error) {
+	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s ORDER BY %s LIMIT $%d", eventCols, eventFrom, where, order, len(args)+1)
+	rows, err := ix.query(ctx, q, append(args, limit)...)
+	if err != nil {
+		return nil, fmt.Errorf("read events: %w", err)
+	}
+	defer rows.Close()
+	out := []CommunityEvent{}
+	for rows.Next() {
+		e, err := scanEvent(rows)
+		if err != nil {
+			return nil, fmt.Errorf("read events: %w", err)
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// Event is event id; false when there is none.
+func (ix *Index) Event(ctx context.Context, id uint64) (CommunityEvent, bool, error) {
+	e, err := scanEvent(ix.queryRow(ctx, "SELECT "+eventCols+" FROM "+eventFrom+" WHERE e.id = $1", int64(id)))
+	if err == sql.ErrNoRows {
+		return CommunityEvent{}, false, nil
+	}
+	if err != nil {
+		return CommunityEvent{}, false, fmt.Errorf("read event %d: %w", id, err)
+	}
+	return e, true, nil
+}
+
+// EventRSVPs lists one page of the answers to event id, latest first.
+func (ix *Index) EventRSVPs(ctx context.Context, id uint64, p Page) ([]EventRSVP, int64, error) {
+	out := []EventRSVP{}
+	total, err := ix.listPage(ctx, "r.address, "+userExpr("a")+", r.status, r.time_ns",
+		"community_event_rsvps r LEFT JOIN chain_accounts a ON a.address = r.address", "community_event_rsvps r",
+		"r.event_id = $1", "r.height DESC, r.address", []any{int64(id)}, p, func(rows *sql.Rows) error {
+			var addr, name string
+			var r EventRSVP
+			err := rows.Scan(&addr, &name, &r.Status, &r.TimeNS)
+			r.User = user(addr, name)
+			out = append(out, r)
+			return err
+		})
+	if err != nil {
+		return nil, 0, fmt.Errorf("list answers to event %d: %w", id, err)
+	}
+	return out, total, nil
+}
+
+// MyRSVPs are who's answers to the events ids, by event ("" for none).
+func (ix *Index) MyRSVPs(ctx context.Context, who common.Address, ids []uint64) (map[uint64]string, error) {
+	out := map[uint64]string{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	args := []any{who.Hex()}
+	marks := make([]string, len(ids))
+	for i, id := range ids {
+		args = append(args, int64(id))
+		marks[i] = fmt.Sprintf("$%d", i+2)
+	}
+	rows, err := ix.query(ctx, `SELECT event_id, status FROM community_event_rsvps WHERE address = $1 AND event_id IN (`+
+		strings.Join(marks, ", ")+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read answers of %s: %w", who.Hex(), err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var status string
+		if err := rows.Scan(&id, &status); err != nil {
+			return nil, fmt.Errorf("read answers of %s: %w", who.Hex(), err)
+		}
+		out[uint64(id)] = status
+	}
+	return out, rows.Err()
+}
