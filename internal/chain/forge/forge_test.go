@@ -561,7 +561,13 @@ func FuzzApply(f *testing.F) {
 		// Text the projection must never see: NUL, other C0, invalid UTF-8.
 		`{"repo":1,"title":"a\u0000"}`, `{"name":"x","description":"\u001b[1m"}`, `{"repo":1,"number":1,"body":"\u0000"}`,
 		`{"repo":1,"title":"t","body":"a\n\tb"}`, `{"repo":1,"title":"a` + "\xff" + `"}`, `{"repo":1,"name":"l\n","color":"#000000"}`,
-		`{"repo":1,"number":1,"state":"comment","commitSha":"` + sha1 + `","comments":[{"path":"a","line":1,"side":"new","body":"\u0000"}]}`} {
+		`{"repo":1,"number":1,"state":"comment","commitSha":"` + sha1 + `","comments":[{"path":"a","line":1,"side":"new","body":"\u0000"}]}`,
+		// The same in the text fields of later actions: releases, milestones,
+		// organizations and teams, topics, statuses, keys, review requests.
+		`{"repo":1,"tagName":"v1\u0000","title":"t","note":"a\u0001"}`, `{"repo":1,"title":"m\n","description":"d\u0000"}`,
+		`{"name":"o","fullName":"O\u0000","website":"https://a\tb","location":"l"}`, `{"org":1,"name":"t\u001f","description":"d"}`,
+		`{"repo":1,"add":["go\u0000"]}`, `{"repo":1,"sha":"` + sha1 + `","state":"success","context":"ci\u0000","targetUrl":"u"}`,
+		`{"title":"k\u0000","key":"ssh-ed25519 AAAA"}`, `{"repo":1,"number":1,"reviewers":["a"],"message":"\u0000"}`} {
 		for i := range forge.Actions() {
 			f.Add(uint8(i), s)
 		}
