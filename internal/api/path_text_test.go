@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -50,6 +51,41 @@ func TestNULAndInvalidUTF8InPathValues(t *testing.T) {
 			// A file named with control characters other than NUL is a file
 			// git allows; it still reads.
 			n.JSON("GET", r+"/contents/README.md", nil, nil, http.StatusOK, nil)
+		})
+	}
+}
+
+// TestControlBytesInEveryRepoRouteParameter fills every path parameter of
+// every operation the OpenAPI document lists under /repos/{owner}/{repo}
+// (writes too, as the repository's owner) with invalid UTF-8 and control
+// bytes, on SQLite and PostgreSQL: none answers 500, so a route added
+// later is held to it as well.
+func TestControlBytesInEveryRepoRouteParameter(t *testing.T) {
+	t.Parallel()
+	for name, opts := range forgetest.Stores() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			n := forgetest.Start(t, opts...)
+			alice := n.NewUser()
+			create(t, n, alice, "app", false)
+			param := regexp.MustCompile(`\{[a-z_]+\}`)
+			for _, bad := range []string{"%ff", "%c0%80", "%1b", "a%0ab"} {
+				for _, op := range repoOperations(t) {
+					method, tmpl, _ := strings.Cut(op, " ")
+					if op == "DELETE /api/v1/repos/{owner}/{repo}" || strings.HasSuffix(op, "/transfer") {
+						continue // would take the repository away from the rest of the loop
+					}
+					p := strings.Replace(strings.Replace(tmpl, "{owner}", alice.Name(), 1), "{repo}", "app", 1)
+					p = param.ReplaceAllString(p, bad)
+					var body any
+					if method != "GET" && method != "DELETE" {
+						body = map[string]any{}
+					}
+					if res := n.Call(method, p, alice, body); res.Status >= 500 {
+						t.Errorf("%s %s: %d %s", method, p, res.Status, res.Body)
+					}
+				}
+			}
 		})
 	}
 }
