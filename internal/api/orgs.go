@@ -133,6 +133,9 @@ func (a *API) createOrg(w http.ResponseWriter, r *http.Request) error {
 	if err := checkVisibility(in.Visibility); err != nil {
 		return err
 	}
+	if err := checkChainLines(textField{"full_name", deref(in.FullName)}); err != nil {
+		return err
+	}
 	res, err := a.forge.Do(r.Context(), id.User.Address, chainforge.OrgCreate{
 		Name: *in.UserName, FullName: deref(in.FullName), Description: deref(in.Description),
 		Website: deref(in.Website), Location: deref(in.Location), Visibility: chainforge.VisibilityPublic,
@@ -172,6 +175,9 @@ func (a *API) editOrg(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := checkVisibility(in.Visibility); err != nil {
+		return err
+	}
+	if err := checkChainLines(textField{"full_name", deref(in.FullName)}); err != nil {
 		return err
 	}
 	up := chainforge.OrgUpdate{Org: o.ID, FullName: in.FullName, Description: in.Description, Website: in.Website, Location: in.Location}

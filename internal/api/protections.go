@@ -174,11 +174,14 @@ func (a *API) createProtection(w http.ResponseWriter, r *http.Request) error {
 	if err := decode(w, r, maxRepoBody, &in); err != nil {
 		return err
 	}
-	name := ""
+	name, field := "", "rule_name"
 	if in.RuleName != nil && *in.RuleName != "" {
 		name = *in.RuleName
 	} else if in.BranchName != nil {
-		name = *in.BranchName
+		name, field = *in.BranchName, "branch_name"
+	}
+	if err := checkChainLines(textField{field, name}); err != nil {
+		return err
 	}
 	if name == "" {
 		return usererr.BadFieldf("rule_name", "rule_name or branch_name must name a branch")

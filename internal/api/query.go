@@ -35,6 +35,11 @@ var pathParams = map[string]bool{"path": true, "dir": true}
 // routes serves it.
 func (a *API) boundQuery(routes *http.ServeMux) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := checkPath(r); err != nil {
+			_, r.Pattern = routes.Handler(r)
+			a.writeError(w, r, err)
+			return
+		}
 		if err := checkQuery(r); err != nil {
 			// The route the request was for, as the metrics label it.
 			_, r.Pattern = routes.Handler(r)
@@ -43,6 +48,17 @@ func (a *API) boundQuery(routes *http.ServeMux) http.Handler {
 		}
 		routes.ServeHTTP(w, r)
 	})
+}
+
+// checkPath answers 404 for a URL whose path decodes to a NUL: no user,
+// repository, ref, tag, label or file is named with one (the chain and git
+// refuse it), and as a path value it reached PostgreSQL (which refuses to
+// compare it: a 500) or git's command line (which cannot carry it).
+func checkPath(r *http.Request) error {
+	if strings.IndexByte(r.URL.Path, 0) >= 0 {
+		return usererr.Missingf("nothing is named with a NUL character")
+	}
+	return nil
 }
 
 // checkQuery returns a user error for a query parameter (or its name) over

@@ -275,6 +275,9 @@ func (a *API) createRelease(w http.ResponseWriter, r *http.Request) error {
 	if strings.TrimSpace(in.TagName) == "" {
 		return usererr.BadFieldf("tag_name", "tag_name is required")
 	}
+	if err := checkChainLines(textField{"tag_name", in.TagName}, textField{"target_commitish", in.Target}, textField{"name", in.Title}); err != nil {
+		return err
+	}
 	if in.Title == "" {
 		in.Title = in.TagName
 	}
@@ -294,6 +297,9 @@ func (a *API) editRelease(w http.ResponseWriter, r *http.Request) error {
 	}
 	var in editReleaseBody
 	if err := decode(w, r, maxTextBody, &in); err != nil {
+		return err
+	}
+	if err := checkChainLines(textField{"tag_name", deref(in.TagName)}, textField{"target_commitish", deref(in.Target)}, textField{"name", deref(in.Title)}); err != nil {
 		return err
 	}
 	repo, perm, rel, err := a.releaseByID(r)

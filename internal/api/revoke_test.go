@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -104,4 +105,50 @@ func TestTransferDropsFormerOwnersPrivateForks(t *testing.T) {
 	if _, err := os.Stat(gitDir(n, bob, bobs)); err != nil {
 		t.Fatalf("the collaborator's fork: %v", err)
 	}
+}
+
+// A private repository never comes to belong to an organization. An
+// organization's repositories are public and its teams live on chain, out
+// of the private store's sight, so there a transfer into one was checked
+// against no owner: a stranger to the organization moved his private
+// repository into it (202) and its owners could then read it, and losing
+// a team could not take anyone's forks of it away. A transfer and a fork
+// into an organization are refused instead, whoever asks.
+func TestPrivateRepositoriesStayOutOfOrganizations(t *testing.T) {
+	t.Parallel()
+	n := forgetest.Start(t)
+	alice, bob := n.NewUser(), n.NewUser()
+	create(t, n, alice, "secret", true)
+	create(t, n, bob, "bsecret", true)
+	n.JSON("POST", "/api/v1/orgs", alice, map[string]any{"username": "acme"}, http.StatusCreated, nil)
+	n.JSON("PUT", repoPath(alice, "secret")+"/collaborators/"+bob.Name(), alice, map[string]string{"permission": "read"}, http.StatusNoContent, nil)
+
+	refused := func(who *forgetest.User, path string, body map[string]any, field string) {
+		t.Helper()
+		res := n.Call("POST", path, who, body)
+		var got struct{ Code, Field string }
+		json.Unmarshal(res.Body, &got)
+		if res.Status != http.StatusUnprocessableEntity || got.Field != field {
+			t.Fatalf("POST %s %v: %d %s, want 422 naming %s", path, body, res.Status, res.Body, field)
+		}
+	}
+	refused(bob, repoPath(bob, "bsecret")+"/transfer", map[string]any{"new_owner": "acme"}, "new_owner")    // a stranger to acme
+	refused(alice, repoPath(alice, "secret")+"/transfer", map[string]any{"new_owner": "acme"}, "new_owner") // its owner
+	refused(bob, repoPath(alice, "secret")+"/forks", map[string]any{"organization": "acme"}, "organization")
+
+	for _, name := range []string{"secret", "bsecret"} {
+		n.JSON("GET", "/api/v1/repos/acme/"+name, alice, nil, http.StatusNotFound, nil)
+	}
+	n.JSON("GET", repoPath(alice, "secret")+"/contents/README.md", alice, nil, http.StatusOK, nil)
+	n.JSON("GET", repoPath(bob, "bsecret")+"/contents/README.md", bob, nil, http.StatusOK, nil)
+	n.JSON("GET", repoPath(bob, "bsecret"), alice, nil, http.StatusNotFound, nil)
+	var repos []repoOut
+	n.JSON("GET", "/api/v1/orgs/acme/repos", alice, nil, http.StatusOK, &repos)
+	if len(repos) != 0 {
+		t.Fatalf("acme's repositories: %+v", repos)
+	}
+	// A public repository still moves into an organization its owner owns.
+	create(t, n, alice, "open", false)
+	n.JSON("POST", repoPath(alice, "open")+"/transfer", alice, map[string]any{"new_owner": "acme"}, http.StatusAccepted, nil)
+	n.JSON("GET", "/api/v1/repos/acme/open", nil, nil, http.StatusOK, nil)
 }

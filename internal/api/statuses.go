@@ -75,6 +75,9 @@ func (a *API) createStatus(w http.ResponseWriter, r *http.Request) error {
 	if err := decode(w, r, maxRepoBody, &in); err != nil {
 		return err
 	}
+	if err := checkChainLines(textField{"target_url", in.TargetURL}); err != nil {
+		return err
+	}
 	sha := strings.ToLower(r.PathValue("sha"))
 	res, err := a.forge.Do(r.Context(), id.User.Address, chainforge.StatusCreate{
 		Repo: rec.ID, SHA: sha, State: in.State, Context: in.Context, Description: in.Description, TargetURL: in.TargetURL,

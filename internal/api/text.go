@@ -107,6 +107,19 @@ func checkLines(fields ...textField) error {
 	return nil
 }
 
+// checkChainLines holds one-line fields a handler passes to the chain
+// verbatim (untrimmed) to tx.CheckLine under the names the client sent.
+// The chain would refuse the same text, but naming its payload's field
+// (fullName, targetUrl), which a Gitea client never sent.
+func checkChainLines(fields ...textField) error {
+	for _, f := range fields {
+		if err := tx.CheckLine(f.name, f.value); err != nil {
+			return textError(err)
+		}
+	}
+	return nil
+}
+
 // textError turns a text rule's *tx.Error into the 422 the API answers:
 // code invalid_text, the field named.
 func textError(err error) error {

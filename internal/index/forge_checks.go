@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -140,6 +141,11 @@ func (ix *Index) Protections(ctx context.Context, repo uint64) ([]Protection, er
 
 // Protection is branch's rule; false when it has none.
 func (ix *Index) Protection(ctx context.Context, repo uint64, branch string) (Protection, bool, error) {
+	if !utf8.ValidString(branch) {
+		// The chain takes no such rule, and PostgreSQL would refuse to
+		// compare it (a 500 for a URL's %ff).
+		return Protection{}, false, nil
+	}
 	list, err := ix.protections(ctx, "repo_id = $1 AND branch = $2", int64(repo), branch)
 	if err != nil || len(list) == 0 {
 		return Protection{}, false, err

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Releases, their assets and Git LFS objects: written from release.* and
@@ -168,6 +169,11 @@ func (ix *Index) ReleaseByID(ctx context.Context, repo, id uint64) (Release, err
 
 // ReleaseByTag is repo's release of tag.
 func (ix *Index) ReleaseByTag(ctx context.Context, repo uint64, tag string) (Release, error) {
+	if !utf8.ValidString(tag) {
+		// The chain takes no such tag, and PostgreSQL would refuse to
+		// compare it (a 500 for a URL's %ff).
+		return Release{}, ErrNoRelease
+	}
 	return ix.releaseWhere(ctx, `repo_id = $1 AND tag_name = $2`, int64(repo), tag)
 }
 

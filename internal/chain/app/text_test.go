@@ -86,6 +86,10 @@ func textSeeds(f *testing.F, alice wallet) [][]byte {
 		{tx.KindForge, forgeMsg("repo.create", `{"name":"x","description":"ok"}`)},
 		{tx.KindPropose, map[string]any{"from": alice.addr.Hex(), "proposalType": "text", "title": "a\x00", "description": "d", "payload": "{}", "deposit": "1", "nonce": "0"}},
 		{tx.KindClaimUsername, map[string]any{"from": alice.addr.Hex(), "username": "al\x1bice", "nonce": "0"}},
+		{tx.KindRegisterNode, map[string]any{"from": alice.addr.Hex(), "url": "https://n.example\x00", "peerId": "p", "addrs": "/ip4/1.2.3.4/tcp/1", "nonce": "0"}},
+		{tx.KindRegisterNode, map[string]any{"from": alice.addr.Hex(), "url": "https://n.example", "peerId": "p\x00", "addrs": "/ip4/1.2.3.4/tcp/1\n/ip4/1.2.3.4/tcp/2", "nonce": "0"}},
+		{tx.KindVote, map[string]any{"from": alice.addr.Hex(), "proposal": "1", "option": "yes\x00", "nonce": "0"}},
+		{tx.KindTip, map[string]any{"from": alice.addr.Hex(), "to": alice.addr.Hex(), "amount": "1", "target": "user:a\x00", "nonce": "0"}},
 	}
 	var seeds [][]byte
 	for _, m := range msgs {
@@ -126,7 +130,7 @@ func checkAdmittedText(t *testing.T, raw []byte) {
 	if err != nil {
 		t.Fatalf("admitted, but does not verify: %v", err)
 	}
-	for _, line := range []string{got.Title, got.ProposalType, got.Option, got.Username, got.Target, got.Action} {
+	for _, line := range []string{got.Title, got.ProposalType, got.Option, got.Username, got.Target, got.Action, got.URL, got.PeerID, got.Addrs} {
 		if err := tx.CheckLine("", line); err != nil {
 			t.Fatalf("admitted with the one-line text %q: %v", line, err)
 		}

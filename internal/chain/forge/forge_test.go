@@ -565,7 +565,13 @@ func FuzzApply(f *testing.F) {
 		`{"repo":1,"number":1,"state":"comment","commitSha":"` + sha1 + `","comments":[{"path":"a","line":1,"side":"new","body":"\u0000"}]}`,
 		// Events: the organizer's fields and an answer.
 		`{"title":"t","description":"a\n\tb","startsAt":1,"endsAt":2,"timezone":"Etc/GMT+1","onlineUrl":"https://x.example","place":"p\u0000"}`,
-		`{"event":1,"title":"t\r","endsAt":1,"timezone":"Europe/Ber lin","onlineUrl":"ftp://x"}`, `{"event":1,"status":"going"}`} {
+		`{"event":1,"title":"t\r","endsAt":1,"timezone":"Europe/Ber lin","onlineUrl":"ftp://x"}`, `{"event":1,"status":"going"}`,
+		// The same in the text fields of later actions: releases, milestones,
+		// organizations and teams, topics, statuses, keys, review requests.
+		`{"repo":1,"tagName":"v1\u0000","title":"t","note":"a\u0001"}`, `{"repo":1,"title":"m\n","description":"d\u0000"}`,
+		`{"name":"o","fullName":"O\u0000","website":"https://a\tb","location":"l"}`, `{"org":1,"name":"t\u001f","description":"d"}`,
+		`{"repo":1,"add":["go\u0000"]}`, `{"repo":1,"sha":"` + sha1 + `","state":"success","context":"ci\u0000","targetUrl":"u"}`,
+		`{"title":"k\u0000","key":"ssh-ed25519 AAAA"}`, `{"repo":1,"number":1,"reviewers":["a"],"message":"\u0000"}`} {
 		for i := range forge.Actions() {
 			f.Add(uint8(i), s)
 		}

@@ -161,3 +161,82 @@ func fillStrings(t *testing.T, v reflect.Value, path string) []string {
 	}
 	return nil
 }
+
+// TestTextEachFieldOfEveryAction walks the actions table and, for every
+// string field of every payload type (nested and in slices too), sends a
+// payload whose other strings are plain text and whose one field holds a
+// NUL: CheckText (the node's check before relaying) and Apply (the chain)
+// both refuse it with invalid_text naming that field. TestTextEveryField
+// only sees the first field of each action; this one fails for any field
+// a new action (or a new field of an old one) would let through.
+func TestTextEachFieldOfEveryAction(t *testing.T) {
+	w := newWorld(t)
+	w.team()
+	checked := 0
+	for _, action := range forge.Actions() {
+		p, _ := forge.PayloadOf(action)
+		var fields []textField
+		collectStrings(t, reflect.ValueOf(p).Elem(), "", &fields)
+		for _, f := range fields {
+			f.v.SetString("x\x00")
+			raw, err := json.Marshal(p)
+			f.v.SetString("x")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := forge.CheckText(action, string(raw)); fieldOf(err) != f.path {
+				t.Errorf("%s %s: CheckText = %v, want invalid_text naming %s", action, f.path, err, f.path)
+			}
+			_, err = forge.Apply(state.NewOverlay(w.st), forge.Env{Height: 9}, owner, action, string(raw))
+			var te *tx.Error
+			if !errors.As(err, &te) || te.Code != tx.CodeInvalidText || te.Field != f.path {
+				t.Errorf("%s %s: Apply = %v, want invalid_text naming %s", action, f.path, err, f.path)
+			}
+			checked++
+		}
+	}
+	t.Logf("%d string fields of %d actions refuse NUL", checked, len(forge.Actions()))
+}
+
+// textField is one string in a payload being built: its JSON path and
+// the settable value.
+type textField struct {
+	path string
+	v    reflect.Value
+}
+
+// collectStrings sets every string under v to "x" and every slice to one
+// element, and appends each string's path and value to out in order.
+func collectStrings(t *testing.T, v reflect.Value, path string, out *[]textField) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		collectStrings(t, v.Elem(), path, out)
+	case reflect.String:
+		v.SetString("x")
+		*out = append(*out, textField{path, v})
+	case reflect.Slice:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return
+		}
+		v.Set(reflect.MakeSlice(v.Type(), 1, 1))
+		collectStrings(t, v.Index(0), path+"[0]", out)
+	case reflect.Struct:
+		for i := range v.NumField() {
+			f := v.Type().Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if !f.IsExported() || name == "-" {
+				continue
+			}
+			if name == "" {
+				name = f.Name
+			}
+			if path != "" {
+				name = path + "." + name
+			}
+			collectStrings(t, v.Field(i), name, out)
+		}
+	case reflect.Map, reflect.Interface:
+		t.Fatalf("%s: a payload type holds a %s", path, v.Kind())
+	}
+}

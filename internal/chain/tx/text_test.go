@@ -2,6 +2,7 @@ package tx_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/dforge/dforge/internal/chain/tx"
@@ -88,5 +89,41 @@ func TestEnvelopeInvalidUTF8(t *testing.T) {
 	b := []byte(`{"type":"Transfer","message":{"from":"` + "\xff" + `"},"signature":"0x"}`)
 	if _, err := tx.Decode(b); !errors.Is(err, &tx.Error{Code: tx.CodeInvalidText}) {
 		t.Fatalf("Decode of invalid UTF-8: %v, want invalid_text", err)
+	}
+}
+
+// TestEveryStringMemberRefusesNUL walks the registry (every type's EIP-712
+// members) rather than a list: each string member of each type, set to its
+// usual value with a NUL appended, is refused naming the member, so a type
+// or a member added later cannot skip the text rules. The action member
+// has a stricter rule of its own (lower-case letters and dots) and is
+// refused as invalid_field.
+func TestEveryStringMemberRefusesNUL(t *testing.T) {
+	w := fixedWallet(t)
+	types := tx.Types()
+	checked := 0
+	for _, kind := range tx.Kinds() {
+		for _, member := range types[string(kind)] {
+			if member.Type != "string" {
+				continue
+			}
+			msg := messageFor(kind, w.addr)
+			value, _ := msg[member.Name].(string)
+			msg[member.Name] = value + "\x00"
+			_, err := submit(t, w.sign(t, string(kind), msg, chainID, 27), chainID)
+			var te *tx.Error
+			switch {
+			case member.Name == "action":
+				if !errors.As(err, &te) || te.Code != tx.CodeInvalidField || !strings.Contains(te.Message, `"action"`) {
+					t.Errorf("%s with a NUL in action: %v, want invalid_field naming action", kind, err)
+				}
+			case !isText(err, member.Name):
+				t.Errorf("%s with a NUL in %s: %v, want invalid_text naming %s", kind, member.Name, err, member.Name)
+			}
+			checked++
+		}
+	}
+	if checked < 12 {
+		t.Fatalf("only %d string members found; the walk is broken", checked)
 	}
 }

@@ -198,6 +198,9 @@ func (h *Repos) ForkInto(ctx context.Context, actor common.Address, src index.Re
 	if _, err := os.Stat(filepath.Join(srcDir, "HEAD")); err != nil {
 		return index.Repo{}, usererr.Clashf("no_git_data", "the git data of %s/%s is not on this node, so it cannot be forked here", src.Owner.Username, src.Name)
 	}
+	if src.Private && org != 0 {
+		return index.Repo{}, usererr.BadFieldf("organization", "a private repository cannot be forked into an organization: an organization's repositories are public")
+	}
 	res, err := h.forge.Do(ctx, actor, chainforge.RepoFork{Repo: src.ID, Name: name, Org: org})
 	if err != nil {
 		return index.Repo{}, fmt.Errorf("record the fork: %w", err)
@@ -247,6 +250,9 @@ func (h *Repos) Transfer(ctx context.Context, actor common.Address, r index.Repo
 	if err != nil || strings.TrimSpace(newOwnerName) == "" {
 		return index.Repo{}, usererr.BadFieldf("new_owner", "new_owner must be an existing username or an address")
 	}
+	if err := h.privateStaysPersonal(ctx, r, newOwner, "new_owner"); err != nil {
+		return index.Repo{}, err
+	}
 	res, err := h.forge.Do(ctx, actor, chainforge.RepoTransfer{Repo: r.ID, NewOwner: newOwner})
 	if err != nil {
 		return index.Repo{}, fmt.Errorf("record the transfer: %w", err)
@@ -263,6 +269,27 @@ func (h *Repos) Transfer(ctx context.Context, actor common.Address, r index.Repo
 		return moved, fmt.Errorf("%w: %v", ErrGitData, err)
 	}
 	return moved, nil
+}
+
+// privateStaysPersonal refuses to give a private repository to an
+// organization. An organization's repositories are public (they are on
+// chain; organizations and their teams live there too and have no place
+// in a node's private store), so inside the private store an organization
+// is no owner at all: nobody could be checked as its owner before the
+// transfer, and its teams could grant nothing after it, nor could losing a
+// team take anyone's forks away.
+func (h *Repos) privateStaysPersonal(ctx context.Context, r index.Repo, newOwner common.Address, field string) error {
+	if !r.Private {
+		return nil
+	}
+	_, isOrg, err := h.forge.Index().OrgAt(ctx, newOwner)
+	if err != nil {
+		return fmt.Errorf("look up the new owner: %w", err)
+	}
+	if isOrg {
+		return usererr.BadFieldf(field, "a private repository cannot be transferred to an organization: an organization's repositories are public")
+	}
+	return nil
 }
 
 // SetCollaborator gives user permission on r ("none" removes them). Who
