@@ -547,7 +547,7 @@ func TestDeterministic(t *testing.T) {
 			t.Fatalf("event %d differs:\n%s\n%s", i, a.events[i], b.events[i])
 		}
 	}
-	if len(forge.Actions()) != 68 {
+	if len(forge.Actions()) != 73 {
 		t.Fatalf("actions: %v", forge.Actions())
 	}
 }
@@ -561,7 +561,12 @@ func FuzzApply(f *testing.F) {
 		// Text the projection must never see: NUL, other C0, invalid UTF-8.
 		`{"repo":1,"title":"a\u0000"}`, `{"name":"x","description":"\u001b[1m"}`, `{"repo":1,"number":1,"body":"\u0000"}`,
 		`{"repo":1,"title":"t","body":"a\n\tb"}`, `{"repo":1,"title":"a` + "\xff" + `"}`, `{"repo":1,"name":"l\n","color":"#000000"}`,
-		`{"repo":1,"number":1,"state":"comment","commitSha":"` + sha1 + `","comments":[{"path":"a","line":1,"side":"new","body":"\u0000"}]}`} {
+		`{"repo":1,"number":1,"state":"comment","commitSha":"` + sha1 + `","comments":[{"path":"a","line":1,"side":"new","body":"\u0000"}]}`,
+		// Marketplace listings: URL templates, events, multi-line descriptions.
+		`{"name":"CI","description":"a\nb","events":["push"],"url_template":"https://ci.example/{owner}/{repo}?id={repo_id}","homepage":""}`,
+		`{"name":"CI\u0000","events":["push"],"url_template":"https://ci.example/"}`,
+		`{"name":"CI","events":["push"],"url_template":"javascript:alert(1)//{owner}"}`,
+		`{"name":"CI","events":[],"url_template":"ftp://x/{nope}"}`, `{"listing":1,"repo":1}`} {
 		for i := range forge.Actions() {
 			f.Add(uint8(i), s)
 		}

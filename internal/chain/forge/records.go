@@ -235,6 +235,11 @@ type Change struct {
 	Emails *EmailClaim `json:"emails,omitempty"`
 	// Follow is a follow set or cleared (user.follow, user.unfollow).
 	Follow *Follow `json:"follow,omitempty"`
+	// Listing is a marketplace listing in its new state (Deleted when
+	// deleted); Install a listing installed in or removed from a
+	// repository.
+	Listing *Listing `json:"listing,omitempty"`
+	Install *Install `json:"install,omitempty"`
 }
 
 // RepoID is the repository the change is about (the new one for a fork).

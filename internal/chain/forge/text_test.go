@@ -66,6 +66,12 @@ func TestTextRules(t *testing.T) {
 			{"path": "a.go", "line": 1, "side": "new", "body": "fine\n"}, {"path": "a.go", "line": 2, "side": "new", "body": "nul\x00"}}}},
 		{"pr.review", "comments[0].path", m{"repo": id, "number": pr, "state": "comment", "commitSha": sha1, "comments": []m{
 			{"path": "a\n.go", "line": 1, "side": "new", "body": "b"}}}},
+		{"listing.publish", "name", m{"name": "ci\tbot", "events": []string{"push"}, "url_template": "https://ci.example/"}},
+		{"listing.publish", "description", m{"name": "ci", "description": "a\x00b", "events": []string{"push"}, "url_template": "https://ci.example/"}},
+		{"listing.publish", "events[0]", m{"name": "ci", "events": []string{"push\x00"}, "url_template": "https://ci.example/"}},
+		{"listing.publish", "url_template", m{"name": "ci", "events": []string{"push"}, "url_template": "https://ci.example/\n"}},
+		{"listing.publish", "homepage", m{"name": "ci", "events": []string{"push"}, "url_template": "https://ci.example/", "homepage": "https://x\x01"}},
+		{"listing.update", "name", m{"id": 1, "name": "a\u009bb"}},
 	}
 	for _, c := range refused {
 		_, err := w.do(maint, c.action, c.p)
