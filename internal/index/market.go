@@ -145,8 +145,8 @@ func (ix *Index) Listing(ctx context.Context, id uint64) (Listing, bool, error) 
 // ones included (their webhooks stay until removed), oldest first.
 func (ix *Index) RepoInstalls(ctx context.Context, repo uint64) ([]ListingInstall, error) {
 	rows, err := ix.query(ctx, `SELECT `+listingCols+`, n.installer, `+userExpr("b")+`, n.height, n.time_ns
-		FROM market_installs n JOIN `+listingFrom+` ON l.id = n.listing_id
-		LEFT JOIN chain_accounts b ON b.address = n.installer
+		FROM market_installs n JOIN market_listings l ON l.id = n.listing_id
+		LEFT JOIN chain_accounts a ON a.address = l.publisher LEFT JOIN chain_accounts b ON b.address = n.installer
 		WHERE n.repo_id = $1 ORDER BY n.height, n.listing_id`, int64(repo))
 	if err != nil {
 		return nil, fmt.Errorf("list installs of repository %d: %w", repo, err)

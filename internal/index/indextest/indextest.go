@@ -40,6 +40,9 @@ var Tables = map[string]string{
 	"forge_teams":        "id",
 	"forge_team_members": "team_id, user_address",
 	"forge_team_repos":   "team_id, repo_id",
+	// The marketplace (market_hooks is node-local).
+	"market_listings": "id",
+	"market_installs": "listing_id, repo_id",
 	// Governance and rewards.
 	"gov_proposals": "id",
 	"gov_votes":     "proposal, voter",
