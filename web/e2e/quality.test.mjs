@@ -99,6 +99,8 @@ function concretePaths(d) {
       .replace(/^\/org\/:name$/, `/org/${d.org}`)
       .replace(/^\/forum\/topic\/:id$/, '/forum/topic/welcome')
       .replace(/^\/help\/tickets\/:id$/, `/help/tickets/${d.ticket}`)
+      // No listing is published on this node: the detail's not-found state.
+      .replace(/^\/marketplace\/:id$/, '/marketplace/1')
       // No second account on this node to write to: a conversation that is not there.
       .replace(/^\/messages\/:id$/, '/messages/1')
       .replace(/\/issues\/:number$/, `/issues/${d.issue.number}`)
