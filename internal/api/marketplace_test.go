@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/dforge/dforge/internal/forgetest"
@@ -199,4 +200,52 @@ func testMarketplace(t *testing.T, n *forgetest.Node) {
 	if hs := hooks(); len(hs) != 0 {
 		t.Fatalf("uninstalling the deleted listing left hooks: %+v", hs)
 	}
+}
+
+// An organization's owners install into its repositories (the forge's own
+// permission check); two installs of one listing at once leave one
+// install and one webhook, whichever the chain refuses cleaned up.
+func TestMarketplaceOrgAndRace(t *testing.T) {
+	t.Parallel()
+	n := forgetest.Start(t)
+	pub, alice := n.NewUser(), n.NewUser()
+	var ci marketListing
+	n.JSON("POST", "/api/v1/marketplace/listings", pub, ciBody("Org CI"), http.StatusCreated, &ci)
+	org := "acme-" + strings.ToLower(alice.Name()[5:11])
+	n.JSON("POST", "/api/v1/orgs", alice, map[string]any{"username": org}, http.StatusCreated, nil)
+	n.JSON("POST", "/api/v1/orgs/"+org+"/repos", alice, map[string]any{"name": "tool"}, http.StatusCreated, nil)
+	repo := "/api/v1/repos/" + org + "/tool"
+	n.JSON("POST", repo+"/marketplace/installs", pub, map[string]any{"listing": ci.ID}, http.StatusForbidden, nil)
+
+	statuses := make([]int, 2)
+	var wg sync.WaitGroup
+	for i := range statuses {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			statuses[i] = n.Call("POST", repo+"/marketplace/installs", alice, map[string]any{"listing": ci.ID}).Status
+		}()
+	}
+	wg.Wait()
+	slices.Sort(statuses)
+	if !slices.Equal(statuses, []int{http.StatusCreated, http.StatusConflict}) {
+		t.Fatalf("two installs at once answered %v, want one 201 and one 409", statuses)
+	}
+	var hs []marketHook
+	n.JSON("GET", repo+"/hooks", alice, nil, http.StatusOK, &hs)
+	if len(hs) != 1 || hs[0].Config["url"] != fmt.Sprintf("https://ci.example/hooks/%s/tool?id=%d", org, mustRepoID(t, n, repo, alice)) {
+		t.Fatalf("hooks after two installs at once: %+v, want one", hs)
+	}
+	var got marketListing
+	n.JSON("GET", fmt.Sprintf("/api/v1/marketplace/listings/%d", ci.ID), nil, nil, http.StatusOK, &got)
+	if got.Installs != 1 {
+		t.Fatalf("installs %d, want 1", got.Installs)
+	}
+}
+
+func mustRepoID(t *testing.T, n *forgetest.Node, path string, u *forgetest.User) uint64 {
+	t.Helper()
+	var r struct{ ID uint64 }
+	n.JSON("GET", path, u, nil, http.StatusOK, &r)
+	return r.ID
 }
