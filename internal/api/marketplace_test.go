@@ -206,8 +206,15 @@ func testMarketplace(t *testing.T, n *forgetest.Node) {
 // permission check); two installs of one listing at once leave one
 // install and one webhook, whichever the chain refuses cleaned up.
 func TestMarketplaceOrgAndRace(t *testing.T) {
-	t.Parallel()
-	n := forgetest.Start(t)
+	for name, opts := range forgetest.Stores() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			testMarketplaceOrgAndRace(t, forgetest.Start(t, opts...))
+		})
+	}
+}
+
+func testMarketplaceOrgAndRace(t *testing.T, n *forgetest.Node) {
 	pub, alice := n.NewUser(), n.NewUser()
 	var ci marketListing
 	n.JSON("POST", "/api/v1/marketplace/listings", pub, ciBody("Org CI"), http.StatusCreated, &ci)
