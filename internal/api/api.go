@@ -18,6 +18,7 @@ import (
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/markdown"
+	"github.com/dforge/dforge/internal/market"
 	"github.com/dforge/dforge/internal/messages"
 	"github.com/dforge/dforge/internal/moderation"
 	"github.com/dforge/dforge/internal/pages"
@@ -46,6 +47,7 @@ type API struct {
 	hooks    *webhook.Service  // nil serves no webhook routes
 	mod      *moderation.Service
 	messages *messages.Service // nil serves no direct message routes
+	market   *market.Service   // nil serves no marketplace routes
 	// maintainers are the node's team (serve --maintainer), shown at /node/team.
 	maintainers []common.Address
 	// admins are the node's admins and moderators (serve --admin).
@@ -85,6 +87,9 @@ type Services struct {
 	// Messages are the direct messages between this node's users
 	// (node-local, never on chain); nil serves no message routes.
 	Messages *messages.Service
+	// Market is the marketplace (listings on chain, installs as
+	// webhooks); nil serves no marketplace routes.
+	Market *market.Service
 	// Maintainers are the wallets of the people who run the node, listed
 	// at /node/team; none lists no one.
 	Maintainers []common.Address
@@ -108,7 +113,7 @@ type Services struct {
 // own (internal/node builds each service once).
 func New(log *slog.Logger, s Services, version string) *API {
 	return &API{log: log, vitals: s.Vitals, support: s.Support, pages: s.Pages, markdown: s.Markdown, chain: s.Chain, index: s.Index, auth: s.Auth,
-		forge: s.Forge, git: s.Git, blocks: s.Blocks, hosting: s.Repos, pulls: s.Pulls, replicas: s.Replicas, hooks: s.Hooks, mod: s.Moderation, messages: s.Messages,
+		forge: s.Forge, git: s.Git, blocks: s.Blocks, hosting: s.Repos, pulls: s.Pulls, replicas: s.Replicas, hooks: s.Hooks, mod: s.Moderation, messages: s.Messages, market: s.Market,
 		maintainers: uniqueAddresses(s.Maintainers), admins: uniqueAddresses(s.Admins), settings: s.Settings, dataDir: s.DataDir, version: version, sshPort: s.SSHPort}
 }
 
@@ -155,6 +160,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.registerFollows(mux)
 	a.registerIssues(mux)
 	a.registerHooks(mux)
+	a.registerMarketplace(mux)
 	a.registerOwnerHooks(mux)
 	a.registerTopics(mux)
 	a.registerEmails(mux)

@@ -482,7 +482,7 @@ func rejection(err error) error {
 	case tx.CodeConflict, tx.CodeNameTaken, tx.CodeStaleRef:
 		kind = usererr.Conflict
 	case tx.CodeInvalidName, tx.CodeInvalidField, tx.CodeInvalidText, tx.CodeUnknownAction, tx.CodeTxTooLarge,
-		tx.CodeInvalidKey, tx.CodeKeyTaken:
+		tx.CodeInvalidKey, tx.CodeKeyTaken, tx.CodeInvalidURL:
 		kind = usererr.Unprocessable
 	default:
 		// not_operator, bad_nonce after a retry, ...: the node's fault,

@@ -39,7 +39,7 @@ var forgeTables = []string{
 	"forge_releases", "forge_release_assets", "forge_lfs_objects", "forge_repo_topics",
 	"forge_commit_statuses", "forge_branch_protections",
 	"forge_milestones", "forge_reactions", "forge_issue_pins", "forge_issue_subscriptions", "forge_timeline",
-	"forge_review_requests", "forge_activity",
+	"forge_review_requests", "forge_activity", "market_installs",
 }
 
 // resetForge deletes the chain's forge rows, keeping the private store's.
@@ -58,6 +58,9 @@ func resetForge(ctx context.Context, tx *sql.Tx) error {
 	// SSH keys exist on chain only.
 	if _, err := tx.ExecContext(ctx, "DELETE FROM forge_keys"); err != nil {
 		return fmt.Errorf("empty forge_keys: %w", err)
+	}
+	if err := resetMarket(ctx, tx); err != nil {
+		return err
 	}
 	return resetOrgs(ctx, tx)
 }
@@ -131,6 +134,7 @@ func writeChange(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 		func() error { return writeKey(ctx, tx, c) },
 		func() error { return writeFollow(ctx, tx, c) },
 		func() error { return writeCommunityEvent(ctx, tx, c) },
+		func() error { return writeMarket(ctx, tx, c) },
 		func() error { return writeActivity(ctx, tx, c) },
 		func() error { return notifyChange(ctx, tx, c, before) },
 	}

@@ -109,7 +109,24 @@ func TestForgeRebuildEqualsLive(t *testing.T) {
 		act(bob, "repo.fork", map[string]any{"repo": 1})
 		act(alice, "repo.update", map[string]any{"repo": 1, "name": "y", "description": "renamed"})
 		act(alice, "repo.transfer", map[string]any{"repo": 2, "newOwner": bob})
+		// Marketplace listings: installs, one in a repository deleted next
+		// (its install goes with it), a listing renamed and one deleted.
+		ci := map[string]any{"name": "CI", "description": "a\nb", "events": []string{"push"}, "url_template": "https://ci.example/{owner}/{repo}"}
+		act(bob, "listing.publish", ci)
+		act(alice, "listing.install", map[string]any{"listing": 1, "repo": 1})
+		act(bob, "listing.install", map[string]any{"listing": 1, "repo": 2})
+		act(bob, "listing.update", map[string]any{"id": 1, "name": "CI two", "homepage": "https://ci.example"})
+		ci["name"] = "Gone"
+		act(carol, "listing.publish", ci)
+		act(alice, "listing.install", map[string]any{"listing": 2, "repo": 1})
+		act(carol, "listing.delete", map[string]any{"id": 2})
 		act(bob, "repo.delete", map[string]any{"repo": 2})
+		if l, ok, err := ix.Listing(ctx, 1); err != nil || !ok || l.Installs != 1 || l.Name != "CI two" {
+			t.Fatalf("listing 1 after its repository 2 was deleted: %+v %v %v, want 1 install", l, ok, err)
+		}
+		if l, ok, err := ix.Listing(ctx, 2); err != nil || !ok || !l.Deleted || l.Installs != 1 {
+			t.Fatalf("deleted listing 2: %+v %v %v", l, ok, err)
+		}
 		// Organizations: one kept with a team, a member and a repository,
 		// one deleted, whose name a second one takes.
 		act(alice, "org.create", map[string]any{"name": "acme", "fullName": "Acme"})

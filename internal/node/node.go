@@ -36,6 +36,7 @@ import (
 	"github.com/dforge/dforge/internal/gitserver"
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/market"
 	"github.com/dforge/dforge/internal/moderation"
 	"github.com/dforge/dforge/internal/privfiles"
 	"github.com/dforge/dforge/internal/replica"
@@ -236,6 +237,8 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 	s.Pulls = forge.NewPulls(s.Forge, forge.PullsConfig{Dir: s.Repos.Dir, QueueBlocks: func(dir string, include, exclude []string) error {
 		return s.Blocks.Enqueue(blocks.Job{Dir: dir, Include: include, Exclude: exclude})
 	}})
+	// The marketplace: listings on chain, installs as this node's webhooks.
+	s.Market = market.New(s.Forge, s.Hooks, s.Index, s.Store)
 
 	// 8. Before any push: git data as the chain has it, whatever a crash
 	// left. A push whose outcome was unknown then settles once the chain

@@ -18,6 +18,7 @@ import (
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/markdown"
+	"github.com/dforge/dforge/internal/market"
 	"github.com/dforge/dforge/internal/messages"
 	"github.com/dforge/dforge/internal/moderation"
 	"github.com/dforge/dforge/internal/p2p"
@@ -61,6 +62,8 @@ type Services struct {
 
 	// Hooks are the node's webhooks and their deliveries; nil: none.
 	Hooks *webhook.Service
+	// Market is the marketplace over the forge and the webhooks; nil: none.
+	Market *market.Service
 
 	// DataDir is the node's data directory; "" when built without one.
 	DataDir string
@@ -123,7 +126,7 @@ func (s *Services) api(site Site) *api.API {
 	svc := api.Services{
 		Vitals: s.Vitals, Support: s.Support, Pages: s.Pages, Markdown: s.Markdown, Chain: s.Chain, Index: s.Index, Auth: s.Auth,
 		Forge: s.Forge, Git: s.GitStore, Blocks: s.Blocks, Repos: s.Repos, Pulls: s.Pulls, Maintainers: site.Maintainers, Admins: site.Admins,
-		Hooks: s.Hooks, Moderation: s.Moderation, Messages: s.Messages, Settings: site.Settings, DataDir: s.DataDir,
+		Hooks: s.Hooks, Market: s.Market, Moderation: s.Moderation, Messages: s.Messages, Settings: site.Settings, DataDir: s.DataDir,
 	}
 	if s.Replicator != nil { // a nil pointer in the interface would not read as nil
 		svc.Replicas = s.Replicator

@@ -81,7 +81,10 @@ async function sampleData(page) {
   const posts = await api(page, 'GET', '/blog')
   // A signed-in contact message is a support ticket, with a page of its own.
   const ticket = await api(page, 'POST', '/contact', { name: 'Axe', email: 'axe@example.org', subject: 'Contrast', message: 'Checking the ticket page.' }, 201)
-  return { login, repo, issue, pull, milestone, sha: branch.commit.id, org, post: (posts.items ?? posts)[0].slug, ticket: ticket.id }
+  // A marketplace listing, installed into the repository.
+  const listing = await api(page, 'POST', '/marketplace/listings', { name: 'Axe CI', description: 'Checks every push.', events: ['push'], url_template: 'https://ci.example/{owner}/{repo}', homepage: 'https://ci.example' }, 201)
+  await api(page, 'POST', `${base}/marketplace/installs`, { listing: listing.id }, 201)
+  return { login, repo, issue, pull, milestone, sha: branch.commit.id, org, post: (posts.items ?? posts)[0].slug, ticket: ticket.id, listing: listing.id }
 }
 
 /** A concrete path for each route of the table, with the sample data's ids. */
@@ -100,6 +103,7 @@ function concretePaths(d) {
       .replace(/^\/forum\/topic\/:id$/, '/forum/topic/welcome')
       .replace(/^\/events\/:id$/, '/events/1')
       .replace(/^\/help\/tickets\/:id$/, `/help/tickets/${d.ticket}`)
+      .replace(/^\/marketplace\/:id$/, `/marketplace/${d.listing}`)
       // No second account on this node to write to: a conversation that is not there.
       .replace(/^\/messages\/:id$/, '/messages/1')
       .replace(/\/issues\/:number$/, `/issues/${d.issue.number}`)

@@ -133,6 +133,11 @@ func init() {
 		"event.edit":            {EventEdit{}, eventEdit},
 		"event.cancel":          {EventCancel{}, eventCancel},
 		"event.rsvp":            {EventRSVPSet{}, eventRSVP},
+		"listing.publish":       {ListingPublish{}, listingPublish},
+		"listing.update":        {ListingUpdate{}, listingUpdate},
+		"listing.delete":        {ListingDelete{}, listingDelete},
+		"listing.install":       {ListingInstall{}, func(s *session, p []byte) error { return listingInstall(s, p, true) }},
+		"listing.uninstall":     {ListingUninstall{}, func(s *session, p []byte) error { return listingInstall(s, p, false) }},
 	}
 }
 

@@ -548,7 +548,7 @@ func TestDeterministic(t *testing.T) {
 			t.Fatalf("event %d differs:\n%s\n%s", i, a.events[i], b.events[i])
 		}
 	}
-	if len(forge.Actions()) != 72 {
+	if len(forge.Actions()) != 77 {
 		t.Fatalf("actions: %v", forge.Actions())
 	}
 }
@@ -571,7 +571,12 @@ func FuzzApply(f *testing.F) {
 		`{"repo":1,"tagName":"v1\u0000","title":"t","note":"a\u0001"}`, `{"repo":1,"title":"m\n","description":"d\u0000"}`,
 		`{"name":"o","fullName":"O\u0000","website":"https://a\tb","location":"l"}`, `{"org":1,"name":"t\u001f","description":"d"}`,
 		`{"repo":1,"add":["go\u0000"]}`, `{"repo":1,"sha":"` + sha1 + `","state":"success","context":"ci\u0000","targetUrl":"u"}`,
-		`{"title":"k\u0000","key":"ssh-ed25519 AAAA"}`, `{"repo":1,"number":1,"reviewers":["a"],"message":"\u0000"}`} {
+		`{"title":"k\u0000","key":"ssh-ed25519 AAAA"}`, `{"repo":1,"number":1,"reviewers":["a"],"message":"\u0000"}`,
+		// Marketplace listings: URL templates, events, multi-line descriptions.
+		`{"name":"CI","description":"a\nb","events":["push"],"url_template":"https://ci.example/{owner}/{repo}?id={repo_id}","homepage":""}`,
+		`{"name":"CI\u0000","events":["push"],"url_template":"https://ci.example/"}`,
+		`{"name":"CI","events":["push"],"url_template":"javascript:alert(1)//{owner}"}`,
+		`{"name":"CI","events":[],"url_template":"ftp://x/{nope}"}`, `{"listing":1,"repo":1}`} {
 		for i := range forge.Actions() {
 			f.Add(uint8(i), s)
 		}

@@ -239,6 +239,11 @@ type Change struct {
 	// answer event.rsvp set.
 	CommunityEvent *Event     `json:"communityEvent,omitempty"`
 	RSVP           *EventRSVP `json:"rsvp,omitempty"`
+	// Listing is a marketplace listing in its new state (Deleted when
+	// deleted); Install a listing installed in or removed from a
+	// repository.
+	Listing *Listing `json:"listing,omitempty"`
+	Install *Install `json:"install,omitempty"`
 }
 
 // RepoID is the repository the change is about (the new one for a fork).

@@ -72,6 +72,12 @@ func TestTextRules(t *testing.T) {
 		{"event.create", "onlineUrl", m{"title": "t", "startsAt": 1, "endsAt": 2, "timezone": "UTC", "onlineUrl": "https://x.example/\r"}},
 		{"event.edit", "timezone", m{"event": 1, "timezone": "UTC\x1b"}},
 		{"event.rsvp", "status", m{"event": 1, "status": "going\x00"}},
+		{"listing.publish", "name", m{"name": "ci\tbot", "events": []string{"push"}, "url_template": "https://ci.example/"}},
+		{"listing.publish", "description", m{"name": "ci", "description": "a\x00b", "events": []string{"push"}, "url_template": "https://ci.example/"}},
+		{"listing.publish", "events[0]", m{"name": "ci", "events": []string{"push\x00"}, "url_template": "https://ci.example/"}},
+		{"listing.publish", "url_template", m{"name": "ci", "events": []string{"push"}, "url_template": "https://ci.example/\n"}},
+		{"listing.publish", "homepage", m{"name": "ci", "events": []string{"push"}, "url_template": "https://ci.example/", "homepage": "https://x\x01"}},
+		{"listing.update", "name", m{"id": 1, "name": "a\u009bb"}},
 	}
 	for _, c := range refused {
 		_, err := w.do(maint, c.action, c.p)

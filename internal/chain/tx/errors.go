@@ -43,6 +43,11 @@ const (
 	// CodeKeyTaken: the SSH public key is registered already (a key
 	// belongs to one account).
 	CodeKeyTaken uint32 = 28
+	// CodeInvalidURL: a marketplace listing's URL template is not an
+	// absolute http:// or https:// URL, or holds braces other than its
+	// placeholders. (Numbered apart from the codes other modules add
+	// alongside, so parallel additions cannot collide.)
+	CodeInvalidURL uint32 = 60
 )
 
 // codeNames gives each code its machine-readable name.
@@ -74,6 +79,7 @@ var codeNames = map[uint32]string{
 	CodeStaleRef:          "stale_ref",
 	CodeInvalidKey:        "invalid_key",
 	CodeKeyTaken:          "key_taken",
+	CodeInvalidURL:        "invalid_url",
 }
 
 // CodeName returns the name of a code ("bad_signature"), or "" if the code

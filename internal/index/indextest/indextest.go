@@ -43,6 +43,9 @@ var Tables = map[string]string{
 	// Community events and their answers.
 	"community_events":      "id",
 	"community_event_rsvps": "event_id, address",
+	// The marketplace (market_hooks is node-local).
+	"market_listings": "id",
+	"market_installs": "listing_id, repo_id",
 	// Governance and rewards.
 	"gov_proposals": "id",
 	"gov_votes":     "proposal, voter",

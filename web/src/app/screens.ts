@@ -61,6 +61,7 @@ export const screens = {
   status: lazyScreen(() => import('@/features/analytics/StatusScreen'), 'analytics'),
   playground: lazyScreen(() => import('@/features/playground/PlaygroundScreen'), 'playground'),
   ecosystem: lazyScreen(() => import('@/features/ecosystem/EcosystemScreen'), 'ecosystem'),
+  marketplace: lazyScreen(() => import('@/features/marketplace/MarketplaceScreen'), 'marketplace'),
   wallet: lazyScreen(() => import('@/features/wallet/WalletScreen'), 'wallet'),
   explorer: lazyScreen(() => import('@/features/explorer/ExplorerScreen'), 'explorer'),
   validators: lazyScreen(() => import('@/features/explorer/ValidatorsScreen'), 'explorer'),

@@ -43,8 +43,8 @@ describe('EcosystemScreen', () => {
   })
 
   it('has no actions: these pages move no tokens', async () => {
-    renderAt('/marketplace')
-    await screen.findByText('No listings yet')
+    renderAt('/grants')
+    await screen.findByText('No grants yet')
     expect(screen.queryByRole('button')).toBeNull()
   })
 
