@@ -195,6 +195,7 @@ function RoleCard({ role, count, holders }: { role: CommunityRole; count: number
           ))}
         </ul>
       )}
+      {count > holders.length && holders.length > 0 && <p className="muted">{t('roles.andMore', { count: fmt.count(count - holders.length) })}</p>}
       {more && <PreloadLink to={more}>{t(`roles.more.${role}`)}</PreloadLink>}
     </Card>
   )
