@@ -175,6 +175,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.registerTickets(mux)
 	a.registerEvents(mux)
 	a.registerAdmin(mux)
+	a.registerCommunity(mux)
 	mux.HandleFunc("/api/", a.serve(a.notFound))
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/chain/names"
 	"github.com/dforge/dforge/internal/chain/nodes"
+	"github.com/dforge/dforge/internal/chain/roles"
 	"github.com/dforge/dforge/internal/chain/tx"
 )
 
@@ -87,7 +88,7 @@ func (ix *Index) reset(ctx context.Context) error {
 	}
 	defer tx.Rollback()
 	defer ix.changed() // once committed (or not): see readcache.go
-	for _, table := range append([]string{"chain_index", "chain_txs", "chain_blocks", "chain_accounts", "chain_nodes"}, govTables...) {
+	for _, table := range append([]string{"chain_index", "chain_txs", "chain_blocks", "chain_accounts", "chain_nodes", "community_roles"}, govTables...) {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
 			return fmt.Errorf("empty %s: %w", table, err)
 		}
@@ -110,7 +111,7 @@ func (ix *Index) reset(ctx context.Context) error {
 }
 
 // projectGenesis writes the genesis allocations as the accounts at the
-// genesis height, and the genesis nodes.
+// genesis height, the genesis nodes and the genesis role holders.
 func (ix *Index) projectGenesis(ctx context.Context, g genesisInfo) error {
 	d := deltas{}
 	var total uint64
@@ -132,6 +133,9 @@ func (ix *Index) projectGenesis(ctx context.Context, g genesisInfo) error {
 			return err
 		}
 		if err := writeNodes(ctx, tx, g.height, registered); err != nil {
+			return err
+		}
+		if err := writeRoles(ctx, tx, blockRow{height: g.height, timeNS: g.timeNS}, genesisRoles(g.state.Roles)); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO chain_index (id, height, chain_id, genesis_hash, genesis_time_ns) VALUES (1, $1, $2, $3, $4)`,
@@ -204,9 +208,10 @@ type blockRows struct {
 	block    blockRow
 	txs      []txRow
 	accounts deltas
-	forge    []forgeChange // the block's forge actions, in order
-	gov      govRows       // its proposals, votes, rewards and epochs
-	nodes    []nodes.Node  // its node registrations, in order
+	forge    []forgeChange  // the block's forge actions, in order
+	gov      govRows        // its proposals, votes, rewards and epochs
+	nodes    []nodes.Node   // its node registrations, in order
+	roles    []roles.Change // its role grants and revocations, in order
 }
 
 type blockRow struct {
@@ -282,6 +287,9 @@ func buildBlock(b *ctypes.ResultBlock, r *ctypes.ResultBlockResults) (blockRows,
 			return blockRows{}, err
 		}
 		if err := rows.gov.apply(ev); err != nil {
+			return blockRows{}, err
+		}
+		if err := roleRows(&rows.roles, ev); err != nil {
 			return blockRows{}, err
 		}
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dforge/dforge/internal/chain/gov"
 	"github.com/dforge/dforge/internal/chain/ledger"
+	"github.com/dforge/dforge/internal/chain/roles"
 	"github.com/dforge/dforge/internal/chain/state"
 	"github.com/dforge/dforge/internal/chain/tx"
 )
@@ -94,6 +95,8 @@ func (g *govEffects) Execute(kv state.KV, p *gov.Proposal) error {
 		err = g.spend(o, p.Payload)
 	case gov.TypeValidator:
 		err = g.a.changeValidator(o, p.Payload)
+	case gov.TypeRole:
+		err = g.changeRole(o, p)
 	default:
 		return nil
 	}
@@ -142,6 +145,17 @@ func (g *govEffects) spend(kv state.KV, m map[string]string) error {
 		return err
 	}
 	g.events = append(g.events, ledger.MoveEvent(TreasuryAddress, to, amount, "treasury spend"))
+	return nil
+}
+
+// changeRole grants or revokes the community role the proposal names,
+// with a roles.Event for the index.
+func (g *govEffects) changeRole(kv state.KV, p *gov.Proposal) error {
+	c := roles.Change{Account: common.HexToAddress(p.Payload["account"]), Role: p.Payload["role"], Action: p.Payload["action"], Proposal: p.ID}
+	if err := roles.Apply(kv, c); err != nil {
+		return err
+	}
+	g.events = append(g.events, roles.Event(c))
 	return nil
 }
 

@@ -52,6 +52,7 @@ const (
 	TypeParam     = "param"
 	TypeSpend     = "spend"
 	TypeValidator = "validator"
+	TypeRole      = "role" // grants or revokes a community role (package roles)
 )
 
 // Options of a vote.

@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/chain/params"
+	"github.com/dforge/dforge/internal/chain/roles"
 	"github.com/dforge/dforge/internal/chain/state"
 )
 
@@ -32,6 +33,7 @@ var payloadKeys = map[string][]string{
 	TypeParam:     {"name", "value"},
 	TypeSpend:     {"amount", "reason", "to"},
 	TypeValidator: {"power", "pubKey"},
+	TypeRole:      {"account", "action", "role"},
 }
 
 // MaxValidatorPower bounds a validator's power so CometBFT's total (at
@@ -49,7 +51,7 @@ func (c Create) Validate(p params.Params) (map[string]string, error) {
 	}
 	keys, ok := payloadKeys[c.Type]
 	if !ok {
-		return nil, fmt.Errorf("%w: the type must be text, param, spend or validator", ErrInvalid)
+		return nil, fmt.Errorf("%w: the type must be text, param, spend, validator or role", ErrInvalid)
 	}
 	payload, err := decodePayload(c.Payload, keys)
 	if err != nil {
@@ -106,6 +108,24 @@ func checkEffect(typ string, m map[string]string, p params.Params) error {
 		if n, err := parseUint(m["power"]); err != nil || n > MaxValidatorPower {
 			return fmt.Errorf("%w: power must be a whole number from 0 (remove) to %d", ErrInvalid, uint64(MaxValidatorPower))
 		}
+	case TypeRole:
+		return checkRole(m)
+	}
+	return nil
+}
+
+// checkRole refuses a role change naming an unknown role or action, or an
+// account that is not a non-zero 0x address. Whether the account holds the
+// role is decided when the proposal executes: the vote may take weeks.
+func checkRole(m map[string]string) error {
+	if !roles.Valid(m["role"]) {
+		return fmt.Errorf("%w: role must be one of %s", ErrInvalid, strings.Join(roles.All, ", "))
+	}
+	if !common.IsHexAddress(m["account"]) || common.HexToAddress(m["account"]) == (common.Address{}) {
+		return fmt.Errorf("%w: account must be a 0x address other than zero", ErrInvalid)
+	}
+	if m["action"] != roles.ActionGrant && m["action"] != roles.ActionRevoke {
+		return fmt.Errorf("%w: action must be grant or revoke", ErrInvalid)
 	}
 	return nil
 }

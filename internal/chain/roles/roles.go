@@ -75,3 +75,27 @@ func InitGenesis(kv state.KV, grants []Grant) error {
 	}
 	return nil
 }
+
+// Apply grants or revokes as c says. Granting a role the account holds,
+// or revoking one it does not, fails with the reason a proposal records.
+func Apply(kv state.KV, c Change) error {
+	if !Valid(c.Role) {
+		return fmt.Errorf("unknown role %q: it must be one of %v", c.Role, All)
+	}
+	if c.Account == (common.Address{}) {
+		return fmt.Errorf("the zero address cannot hold a role")
+	}
+	held, err := Has(kv, c.Account, c.Role)
+	if err != nil {
+		return err
+	}
+	switch {
+	case c.Action == ActionGrant && held:
+		return fmt.Errorf("%s already holds the role %s", c.Account.Hex(), c.Role)
+	case c.Action == ActionRevoke && !held:
+		return fmt.Errorf("%s does not hold the role %s, so it cannot be revoked", c.Account.Hex(), c.Role)
+	case c.Action != ActionGrant && c.Action != ActionRevoke:
+		return fmt.Errorf("unknown action %q: it must be grant or revoke", c.Action)
+	}
+	return Set(kv, c.Account, c.Role, c.Action == ActionGrant)
+}

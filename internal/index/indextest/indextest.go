@@ -20,6 +20,8 @@ var Tables = map[string]string{
 	"chain_txs":      "height, tx_index",
 	"chain_accounts": "address",
 	"chain_nodes":    "operator",
+	// Community roles' holders.
+	"community_roles": "address, role",
 	// The forge's projection (without forge_private_index, node-local).
 	"forge_repos":           "id",
 	"forge_collaborators":   "repo_id, user_address",

@@ -1,7 +1,7 @@
 /** The token and ecosystem pages this screen serves, by first path segment. */
 // /wallet, /staking, /validators, /explorer and /treasury show chain data and
 // have their own screens (features/wallet, features/explorer).
-export const ECOSYSTEM_SLUGS = ['grants', 'bounties', 'ambassadors'] as const
+export const ECOSYSTEM_SLUGS = ['grants', 'bounties'] as const
 export type EcosystemSlug = (typeof ECOSYSTEM_SLUGS)[number]
 
 export function isEcosystemSlug(value: string): value is EcosystemSlug {
@@ -42,5 +42,4 @@ interface EcosystemPage {
 export const PAGES: Record<EcosystemSlug, EcosystemPage> = {
   grants: { links: ['governance', 'treasury', 'roadmap', 'whitepaper'] },
   bounties: { links: ['wallet', 'rewards', 'governance', 'roadmap', 'security'] },
-  ambassadors: { links: ['community', 'events', 'contact'] },
 }

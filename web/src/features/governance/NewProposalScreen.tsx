@@ -17,13 +17,11 @@ import { useChainTx } from '@/lib/chain/tx'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import { type GovChainParams, type GovParams, type ParamDoc, proposalHref, useGovParams, useParamDocs } from './api'
-import { checkProposal, type FieldError, type ProposalField, type ProposalValues, TITLE_MAX, TYPE_FIELDS } from './proposalForm'
-import { PROPOSAL_TYPES, type ProposalType } from './proposals'
+import { checkProposal, type FieldError, initialValues, type ProposalField, type ProposalValues, TITLE_MAX, TYPE_FIELDS } from './proposalForm'
+import { COMMUNITY_ROLES, PROPOSAL_TYPES, type ProposalType, ROLE_ACTIONS } from './proposals'
 // The Markdown editor's styles, and the wallet's amount list and transaction status.
 import '@/components/data.css'
 import './governance.css'
-
-const EMPTY: ProposalValues = { type: 'text', title: '', description: '', paramName: '', paramValue: '', to: '', amount: '', reason: '', pubKey: '', power: '' }
 
 /** /governance/new: a proposal, checked here, then signed as a Propose transaction with the deposit. */
 export default function NewProposalScreen() {
@@ -146,7 +144,7 @@ function ProposalForm({ from, params, gov, account }: { from: string; params: Go
   const id = useId()
   const tx = useChainTx(from, 'Propose')
   const docs = useParamDocs()
-  const [values, setValues] = useState<ProposalValues>(EMPTY)
+  const [values, setValues] = useState<ProposalValues>(() => initialValues(window.location.search))
   const [errors, setErrors] = useState<Partial<Record<ProposalField, FieldError>>>({})
   const [blocked, setBlocked] = useState<Shortfall[]>([])
   const [locating, setLocating] = useState(false)
@@ -178,6 +176,11 @@ function ProposalForm({ from, params, gov, account }: { from: string; params: Go
       const canonical = await checksumAddress(checked.payload.to)
       if (!canonical) return showErrors({ to: { key: 'to.checksum' } })
       checked.payload.to = canonical
+    }
+    if (values.type === 'role') {
+      const canonical = await checksumAddress(checked.payload.account)
+      if (!canonical) return showErrors({ account: { key: 'account.checksum' } })
+      checked.payload.account = canonical
     }
     setErrors({})
     const short = account ? shortfalls(gov, account) : []
@@ -303,6 +306,33 @@ function ProposalForm({ from, params, gov, account }: { from: string; params: Go
           <>
             {input('pubKey', t('new.pubKey'), { hint: t('new.pubKeyHint'), mono: true })}
             {input('power', t('new.power'), { hint: t('new.powerHint') })}
+          </>
+        )}
+        {values.type === 'role' && (
+          <>
+            {input('account', t('new.account'), { hint: t('new.accountHint'), mono: true })}
+            <div className="field">
+              <label htmlFor={`${id}-role`}>{t('new.role')}</label>
+              <select id={`${id}-role`} ref={register('role')} value={values.role} onChange={set('role')} aria-describedby={described('role')}>
+                {COMMUNITY_ROLES.map((role) => (
+                  <option key={role} value={role}>
+                    {t(`roles.${role}`)}
+                  </option>
+                ))}
+              </select>
+              {error('role')}
+            </div>
+            <div className="field">
+              <label htmlFor={`${id}-roleAction`}>{t('new.roleAction')}</label>
+              <select id={`${id}-roleAction`} ref={register('roleAction')} value={values.roleAction} onChange={set('roleAction')} aria-describedby={described('roleAction')}>
+                {ROLE_ACTIONS.map((action) => (
+                  <option key={action} value={action}>
+                    {t(`roleActions.${action}`)}
+                  </option>
+                ))}
+              </select>
+              {error('roleAction')}
+            </div>
           </>
         )}
 

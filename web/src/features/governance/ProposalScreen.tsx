@@ -155,6 +155,12 @@ function payloadRows(p: Proposal, t: T, fmt: ReturnType<typeof useChainFormat>):
         [t('proposal.validator.pubKey'), dash(v('pubKey'), (s) => <code className="mono">{s}</code>)],
         [t('proposal.validator.power'), dash(v('power'))],
       ]
+    case 'role':
+      return [
+        [t('proposal.role.account'), dash(v('account'), (s) => <AddressLink address={s} full />)],
+        [t('proposal.role.role'), dash(v('role'), (s) => t(`roles.${s}`, { defaultValue: s }))],
+        [t('proposal.role.action'), dash(v('action'), (s) => t(`roleActions.${s}`, { defaultValue: s }))],
+      ]
     default:
       return []
   }

@@ -24,10 +24,10 @@ const errorOfLabel = (label: string | RegExp) => errorOf(screen.getByLabelText(l
 const submit = () => fireEvent.click(screen.getByRole('button', { name: 'Sign and propose' }))
 
 /** Signs in, renders the form over the fake node and waits for the requirements. */
-async function openForm(chain = fakeChain({ params: GOV_PARAMS }), gov = fakeGov()) {
+async function openForm(chain = fakeChain({ params: GOV_PARAMS }), gov = fakeGov(), path = '/governance/new') {
   const fetchMock = stubGov(gov, chain)
   signIn(WALLET)
-  renderScreen(<NewProposalScreen />, '/governance/new')
+  renderScreen(<NewProposalScreen />, path)
   await waitFor(() => expect(screen.getByTestId('gov-your-stake').textContent).toBe('2 DFG'))
   return fetchMock
 }
@@ -54,6 +54,7 @@ describe('NewProposalScreen', () => {
       'Parameter change',
       'Treasury spend',
       'Validator set change',
+      'Community role',
     ])
   })
 
@@ -205,5 +206,41 @@ describe('NewProposalScreen', () => {
     const alert = await screen.findByRole('alert', {}, { timeout: 3000 })
     expect(alert.textContent).toBe('The transaction was included in a block but failed: insufficient_stake: stake 1 is below 2')
     expect(go).not.toHaveBeenCalled()
+  })
+
+  it('opens prefilled from a role link and signs {account, role, action} with the checksummed account', async () => {
+    const wallet = installWallet()
+    await openForm(undefined, undefined, `/governance/new?type=role&role=ambassador&action=grant&account=${OTHER.toLowerCase()}`)
+    expect((screen.getByLabelText('Type') as HTMLSelectElement).value).toBe('role')
+    expect((screen.getByLabelText('Account') as HTMLInputElement).value).toBe(OTHER.toLowerCase())
+    expect((screen.getByLabelText('Role') as HTMLSelectElement).value).toBe('ambassador')
+    expect((screen.getByLabelText('Action') as HTMLSelectElement).value).toBe('grant')
+    fill('Title', 'Make Grace an ambassador')
+    fireEvent.change(description(), { target: { value: 'She runs the Lisbon meetup.' } })
+    submit()
+    await waitFor(() => expect(wallet.signed()).toHaveLength(1), { timeout: 3000 })
+    expect(wallet.signed()[0].message).toMatchObject({
+      proposalType: 'role',
+      payload: JSON.stringify({ account: OTHER, role: 'ambassador', action: 'grant' }),
+    })
+  })
+
+  it('checks a role proposal’s account before anything is signed', async () => {
+    const wallet = installWallet()
+    await openForm()
+    fill('Type', 'role')
+    fill('Title', 'Revoke a moderator')
+    fireEvent.change(description(), { target: { value: 'Inactive for a year.' } })
+    fill('Role', 'forum_moderator')
+    fill('Action', 'revoke')
+    submit()
+    expect(errorOfLabel('Account')).toBe("Enter the account's address.")
+    fill('Account', '0x0000000000000000000000000000000000000000')
+    submit()
+    expect(errorOfLabel('Account')).toBe('The zero address cannot hold a role.')
+    fill('Account', 'grace')
+    submit()
+    expect(errorOfLabel('Account')).toBe('An address is 0x followed by 40 hex digits.')
+    expect(wallet.requests).toEqual([])
   })
 })

@@ -54,6 +54,14 @@ describe('ProposalScreen', () => {
     expect(within(desc).getByText('this').tagName).toBe('STRONG')
   })
 
+  it('shows a role proposal’s account, role and action in words', async () => {
+    stubGov(fakeGov({ proposals: [proposal({ id: 4, title: 'Grace as ambassador', type: 'role', payload: { account: OTHER, role: 'ambassador', action: 'grant' } })] }), paced())
+    renderScreen(<ProposalScreen />, '/governance/4')
+    const details = await screen.findByRole('region', { name: 'Details' })
+    const rows = Object.fromEntries(within(details).getAllByRole('definition').map((dd) => [dd.previousElementSibling?.textContent, dd.textContent]))
+    expect(rows).toMatchObject({ Type: 'Community role', Account: OTHER, Role: 'Ambassador', Action: 'Grant' })
+  })
+
   it('shows the live tally with each option’s power and share, and whether quorum and threshold are reached', async () => {
     stubGov(fakeGov({ proposals: [proposal({ id: 1, tally: TALLY })] }), paced())
     renderScreen(<ProposalScreen />, '/governance/1')

@@ -4,7 +4,7 @@
 import { isAddress, isZeroAddress } from '@/lib/chain/address'
 import { MAX_MICRO, parseAmount, toBigInt } from '@/lib/chain/amount'
 import type { ParamDoc } from './api'
-import type { ProposalType } from './proposals'
+import { COMMUNITY_ROLES, type CommunityRole, type ProposalType, ROLE_ACTIONS, type RoleAction } from './proposals'
 
 export const TITLE_MAX = 200
 
@@ -19,6 +19,9 @@ export interface ProposalValues {
   reason: string
   pubKey: string
   power: string
+  account: string
+  role: CommunityRole
+  roleAction: RoleAction
 }
 
 export type ProposalField = Exclude<keyof ProposalValues, 'type'>
@@ -29,6 +32,43 @@ export const TYPE_FIELDS: Record<ProposalType, ProposalField[]> = {
   param: ['paramName', 'paramValue'],
   spend: ['to', 'amount', 'reason'],
   validator: ['pubKey', 'power'],
+  role: ['account', 'role', 'roleAction'],
+}
+
+export const EMPTY: ProposalValues = {
+  type: 'text',
+  title: '',
+  description: '',
+  paramName: '',
+  paramValue: '',
+  to: '',
+  amount: '',
+  reason: '',
+  pubKey: '',
+  power: '',
+  account: '',
+  role: 'ambassador',
+  roleAction: 'grant',
+}
+
+/**
+ * The form's first values: a link may prefill a role proposal
+ * (?type=role&role=ambassador&action=grant&account=0x…), as the ambassador
+ * program's "Propose me" does; anything else in the query is ignored.
+ */
+export function initialValues(search: string): ProposalValues {
+  const q = new URLSearchParams(search)
+  const type = q.get('type') ?? ''
+  if (type !== 'role') return EMPTY
+  const role = q.get('role') ?? ''
+  const action = q.get('action') ?? ''
+  return {
+    ...EMPTY,
+    type: 'role',
+    account: q.get('account') ?? '',
+    role: (COMMUNITY_ROLES as readonly string[]).includes(role) ? (role as CommunityRole) : EMPTY.role,
+    roleAction: (ROLE_ACTIONS as readonly string[]).includes(action) ? (action as RoleAction) : EMPTY.roleAction,
+  }
 }
 
 export interface FieldError {
@@ -85,6 +125,16 @@ export function checkProposal(v: ProposalValues, rules: Rules): { errors: Partia
       const err = wholeNumberError(power)
       if (err) errors.power = err
       payload = { pubKey, power }
+      break
+    }
+    case 'role': {
+      const account = v.account.trim()
+      if (account === '') errors.account = { key: 'account.required' }
+      else if (!isAddress(account)) errors.account = { key: 'account.format' }
+      else if (isZeroAddress(account)) errors.account = { key: 'account.zero' }
+      if (!COMMUNITY_ROLES.includes(v.role)) errors.role = { key: 'role.required' }
+      if (!ROLE_ACTIONS.includes(v.roleAction)) errors.roleAction = { key: 'roleAction.required' }
+      payload = { account, role: v.role, action: v.roleAction }
       break
     }
   }

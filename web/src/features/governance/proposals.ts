@@ -10,9 +10,14 @@ export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number]
 export type ProposalFilter = 'all' | ProposalStatus
 export const PROPOSAL_FILTERS: readonly ProposalFilter[] = ['all', ...PROPOSAL_STATUSES]
 
-/** What a proposal does once passed: nothing (text), or change a parameter, spend from the treasury, change a validator. */
-export const PROPOSAL_TYPES = ['text', 'param', 'spend', 'validator'] as const
+/** What a proposal does once passed: nothing (text), or change a parameter, spend from the treasury, change a validator, grant or revoke a community role. */
+export const PROPOSAL_TYPES = ['text', 'param', 'spend', 'validator', 'role'] as const
 export type ProposalType = (typeof PROPOSAL_TYPES)[number]
+
+/** A role proposal grants or revokes one of the community roles (COMMUNITY_ROLES). */
+export { COMMUNITY_ROLES, type CommunityRole } from '@/lib/community'
+export const ROLE_ACTIONS = ['grant', 'revoke'] as const
+export type RoleAction = (typeof ROLE_ACTIONS)[number]
 
 export const VOTE_OPTIONS = ['yes', 'no', 'abstain'] as const
 export type VoteOption = (typeof VOTE_OPTIONS)[number]

@@ -1,0 +1,78 @@
+// The community API (dForge's): who holds the community roles and the
+// community page's figures. Both read the chain's projection, so their
+// keys start with 'chain' and a screen's useLiveChain refreshes them when
+// a block lands.
+import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { type Micro } from '@/lib/chain/amount'
+import { getChain, getChainPage } from '@/lib/chain/api'
+import type { Repository } from '@/lib/forge/api'
+
+/** The roles governance grants (internal/chain/roles), in the order pages show them. */
+export const COMMUNITY_ROLES = ['forum_moderator', 'event_organizer', 'ambassador'] as const
+export type CommunityRole = (typeof COMMUNITY_ROLES)[number]
+
+/** A holder's public profile, as GET /users/{name} gives it. */
+export interface HolderProfile {
+  id: number
+  login: string
+  full_name: string
+  description: string
+  /** Their region, as they wrote it in their profile. */
+  location: string
+  website: string
+  wallet_address: string
+  avatar_url: string
+}
+
+export interface RoleHolder {
+  user: HolderProfile
+  role: CommunityRole
+  /** The block the role was granted in; the genesis height for a genesis holder. */
+  height: number
+  /** The role proposal that granted it; 0 for a genesis holder. */
+  proposal: number
+  granted: string
+}
+
+export interface TrendingRepo {
+  repository: Repository
+  recent_stars: number
+  recent_activity: number
+}
+
+export interface Contributor {
+  rank: number
+  address: string
+  name: string
+  earned: Micro
+  contributions: number
+  reputation: number
+}
+
+/** GET /api/v1/community/overview: each figure is defined in docs/architecture.md ("Community page"). */
+export interface CommunityOverview {
+  height: number
+  repositories: number
+  contributors: number
+  proposals: number
+  open_proposals: number
+  window_days: number
+  trending: TrendingRepo[]
+  most_starred: Repository[]
+  top_contributors: Contributor[]
+  roles: { role: CommunityRole; holders: number }[]
+}
+
+export function useCommunityOverview() {
+  return useQuery({ queryKey: ['chain', 'community', 'overview'], queryFn: () => getChain<CommunityOverview>('/api/v1/community/overview') })
+}
+
+/** One page of a role's holders (every role when role is undefined), the longest-standing first. */
+export function useRoleHolders(role: CommunityRole | undefined, page: number, limit: number) {
+  const path = role ? `/api/v1/community/roles?role=${role}` : '/api/v1/community/roles'
+  return useQuery({
+    queryKey: ['chain', 'community', 'roles', role ?? 'all', page, limit],
+    queryFn: () => getChainPage<RoleHolder>(path, page, limit),
+    placeholderData: keepPreviousData,
+  })
+}
