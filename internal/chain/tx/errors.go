@@ -43,6 +43,17 @@ const (
 	// CodeKeyTaken: the SSH public key is registered already (a key
 	// belongs to one account).
 	CodeKeyTaken uint32 = 28
+	// Bounty codes (internal/chain/bounty), numbered apart from the
+	// codes other modules add meanwhile.
+	// CodeBountyNotOpen: the issue is closed (or merged), so it takes no
+	// new funding.
+	CodeBountyNotOpen uint32 = 50
+	// CodeBountyNotIssue: the number names a pull request, not an issue.
+	CodeBountyNotIssue uint32 = 51
+	// CodeBountyNotExpired: a refund asked before the share's expiry.
+	CodeBountyNotExpired uint32 = 52
+	// CodeBountyNoShare: the sender has no share in the issue's bounty.
+	CodeBountyNoShare uint32 = 53
 )
 
 // codeNames gives each code its machine-readable name.
@@ -74,6 +85,10 @@ var codeNames = map[uint32]string{
 	CodeStaleRef:          "stale_ref",
 	CodeInvalidKey:        "invalid_key",
 	CodeKeyTaken:          "key_taken",
+	CodeBountyNotOpen:     "bounty_issue_closed",
+	CodeBountyNotIssue:    "bounty_not_an_issue",
+	CodeBountyNotExpired:  "bounty_not_expired",
+	CodeBountyNoShare:     "bounty_nothing_to_refund",
 }
 
 // CodeName returns the name of a code ("bad_signature"), or "" if the code
