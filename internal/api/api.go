@@ -168,6 +168,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.registerMessages(mux)
 	a.registerTickets(mux)
 	a.registerAdmin(mux)
+	a.registerBounties(mux)
 	mux.HandleFunc("/api/", a.serve(a.notFound))
 }
 
