@@ -59,7 +59,8 @@ export function useBounties(f: BountyFilter, page: number, limit: number) {
   return useQuery({
     queryKey: ['chain', 'bounties', f.tab, f.repo, f.language, page, limit],
     queryFn: () => getChainPage<Bounty>(bountiesPath(f), page, limit),
-    placeholderData: keepPreviousData,
+    // Paging keeps the rows on screen; a tab switch does not show the other tab's rows under its columns.
+    placeholderData: (previous, query) => (query?.queryKey[2] === f.tab ? keepPreviousData(previous) : undefined),
   })
 }
 
