@@ -126,6 +126,11 @@ func scanBounty(rows interface{ Scan(...any) error }) (Bounty, error) {
 // the height they were paid at, newest first.
 func (ix *Index) Bounties(ctx context.Context, f BountyFilter, pg Page) ([]Bounty, int64, error) {
 	where, args := "b.status = $1", []any{f.Status}
+	if f.Status == bounty.StatusOpen {
+		// Shares left on an issue closed by hand wait for their refunds;
+		// nobody can earn them, so the list of open bounties leaves them out.
+		where += " AND i.state = 'open'"
+	}
 	order := "b.total DESC, b.repo_id, b.number"
 	if f.Status == bounty.StatusPaid {
 		order = "b.paid_height DESC, b.repo_id, b.number"
