@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dforge/dforge/internal/cli.Version=$(VERSION)
 WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run build web deps test test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean bench-webhook bench-release api-coverage bench-ssh bench-notify bench-dashboard bench-feed
+.PHONY: run build web deps test test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean bench-webhook bench-release api-coverage bench-ssh bench-notify bench-dashboard bench-feed bench-bounty
 
 ## run: install what is needed, build, and start a node on the embedded defaults
 run: build
@@ -91,6 +91,10 @@ bench-ssh:
 ## bench-gov: the block that tallies a vote of 100,000 stakers against empty and one-transfer blocks (ABCI, on-disk IAVL)
 bench-gov:
 	$(GO) run ./bench/gov $(BENCH_FLAGS)
+
+## bench-bounty: the block of a merge that pays a bounty of 1, 10 and 100 funders against the same merge without one (ABCI, on-disk IAVL; median of 31)
+bench-bounty:
+	$(GO) run ./bench/bounty $(BENCH_FLAGS)
 
 ## bench-p2p: resident memory libp2p and bitswap add to a node serving 1,000 blocks to a peer, and the fetch rate (BENCH_FLAGS=-max-size 1048000 for big blocks)
 bench-p2p:

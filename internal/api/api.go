@@ -176,6 +176,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.registerEvents(mux)
 	a.registerAdmin(mux)
 	a.registerCommunity(mux)
+	a.registerBounties(mux)
 	mux.HandleFunc("/api/", a.serve(a.notFound))
 }
 

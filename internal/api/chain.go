@@ -76,6 +76,10 @@ func (a *API) postChainTx(w http.ResponseWriter, r *http.Request) error {
 	res, err := a.chain.Submit(ctx, env)
 	var rejected *tx.Error
 	if errors.As(err, &rejected) {
+		if status, field, ok := bountyRefusal(env.Type, rejected); ok {
+			writeJSON(w, status, errorBody{Message: rejected.Message, Code: rejected.Name, Field: field})
+			return nil
+		}
 		writeJSON(w, http.StatusBadRequest, errorBody{Message: rejected.Message, Code: rejected.Name})
 		return nil
 	}

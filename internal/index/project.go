@@ -18,6 +18,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/chain/app"
+	"github.com/dforge/dforge/internal/chain/bounty"
 	"github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/chain/names"
 	"github.com/dforge/dforge/internal/chain/nodes"
@@ -88,7 +89,7 @@ func (ix *Index) reset(ctx context.Context) error {
 	}
 	defer tx.Rollback()
 	defer ix.changed() // once committed (or not): see readcache.go
-	for _, table := range append([]string{"chain_index", "chain_txs", "chain_blocks", "chain_accounts", "chain_nodes", "community_roles"}, govTables...) {
+	for _, table := range append([]string{"chain_index", "chain_txs", "chain_blocks", "chain_accounts", "chain_nodes", "community_roles"}, append(govTables, bountyTables...)...) {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
 			return fmt.Errorf("empty %s: %w", table, err)
 		}
@@ -208,10 +209,11 @@ type blockRows struct {
 	block    blockRow
 	txs      []txRow
 	accounts deltas
-	forge    []forgeChange  // the block's forge actions, in order
-	gov      govRows        // its proposals, votes, rewards and epochs
-	nodes    []nodes.Node   // its node registrations, in order
-	roles    []roles.Change // its role grants and revocations, in order
+	forge    []forgeChange   // the block's forge actions, in order
+	gov      govRows         // its proposals, votes, rewards and epochs
+	nodes    []nodes.Node    // its node registrations, in order
+	roles    []roles.Change  // its role grants and revocations, in order
+	bounties []bounty.Change // its bounty changes, in order
 }
 
 type blockRow struct {
@@ -344,6 +346,13 @@ func (rows *blockRows) applyTx(row *txRow, events []abci.Event) error {
 				return err
 			}
 			rows.nodes = append(rows.nodes, n)
+		}
+		if ev.Type == bounty.EventType {
+			b, err := bounty.ParseEvent(ev)
+			if err != nil {
+				return err
+			}
+			rows.bounties = append(rows.bounties, b)
 		}
 		if err := rows.accounts.apply(ev); err != nil {
 			return err

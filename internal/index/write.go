@@ -49,6 +49,9 @@ func writeBlock(ctx context.Context, tx *sql.Tx, prev int64, rows blockRows) err
 	if err := writeRoles(ctx, tx, b, rows.roles); err != nil {
 		return err
 	}
+	if err := writeBounties(ctx, tx, b, rows.bounties); err != nil {
+		return err
+	}
 	res, err := tx.ExecContext(ctx, `UPDATE chain_index SET height = $1 WHERE id = 1 AND height = $2`, b.height, prev)
 	if err != nil {
 		return fmt.Errorf("advance projected height: %w", err)

@@ -73,6 +73,13 @@ func (a *App) applyForge(kv state.KV, t tx.Tx, height int64) ([]abci.Event, erro
 		return nil, err
 	}
 	events := []abci.Event{ch.Event()}
+	// A merge that closes issues pays their bounties to the pull
+	// request's author, in this same transaction.
+	paid, err := payBounties(kv, ch, uint64(height))
+	if err != nil {
+		return nil, err
+	}
+	events = append(events, paid...)
 	// The state machine mints the rewards of the work the action accepted.
 	outcomes, err := rewards.Grant(kv, a.params, uint64(height), TreasuryAddress, ch.Contributions)
 	if err != nil {

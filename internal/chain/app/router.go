@@ -31,6 +31,8 @@ var handlers = map[tx.Kind]handler{
 	tx.KindPropose:         (*App).propose,
 	tx.KindVote:            (*App).vote,
 	tx.KindRegisterNode:    registerNode,
+	tx.KindBountyFund:      applyBountyFund,
+	tx.KindBountyRefund:    applyBountyRefund,
 }
 
 // applyOn applies a verified transaction: it first consumes its sender's

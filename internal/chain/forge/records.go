@@ -493,3 +493,32 @@ func (s *session) savePull(p *Pull) error {
 }
 
 func sortStrings(s []string) { slices.Sort(s) }
+
+// IssueOf reads issue or pull request number of repository repo as state
+// holds it, for modules that act on issues (bounties). ok is false when
+// the repository does not exist (or was deleted) or has no such number;
+// private repositories are never in the chain's state, so theirs are
+// never found there.
+func IssueOf(kv state.Reader, repo, number uint64) (is Issue, ok bool, err error) {
+	var r Repo
+	found, err := getRecord(kv, repoKey(repo), &r)
+	if err != nil || !found || r.Deleted || repo == 0 {
+		return Issue{}, false, err
+	}
+	found, err = getRecord(kv, issueKey(repo, number), &is)
+	return is, found, err
+}
+
+func getRecord(kv state.Reader, k []byte, dst any) (bool, error) {
+	v, err := kv.Get(k)
+	if err != nil {
+		return false, fmt.Errorf("read %q: %w", k, err)
+	}
+	if isNone(v) {
+		return false, nil
+	}
+	if err := json.Unmarshal(v, dst); err != nil {
+		return false, fmt.Errorf("decode %q: %w", k, err)
+	}
+	return true, nil
+}

@@ -48,6 +48,17 @@ const (
 	// placeholders. (Numbered apart from the codes other modules add
 	// alongside, so parallel additions cannot collide.)
 	CodeInvalidURL uint32 = 60
+	// Bounty codes (internal/chain/bounty), numbered apart from the
+	// codes other modules add meanwhile.
+	// CodeBountyNotOpen: the issue is closed (or merged), so it takes no
+	// new funding.
+	CodeBountyNotOpen uint32 = 50
+	// CodeBountyNotIssue: the number names a pull request, not an issue.
+	CodeBountyNotIssue uint32 = 51
+	// CodeBountyNotExpired: a refund asked before the share's expiry.
+	CodeBountyNotExpired uint32 = 52
+	// CodeBountyNoShare: the sender has no share in the issue's bounty.
+	CodeBountyNoShare uint32 = 53
 )
 
 // codeNames gives each code its machine-readable name.
@@ -80,6 +91,10 @@ var codeNames = map[uint32]string{
 	CodeInvalidKey:        "invalid_key",
 	CodeKeyTaken:          "key_taken",
 	CodeInvalidURL:        "invalid_url",
+	CodeBountyNotOpen:     "bounty_issue_closed",
+	CodeBountyNotIssue:    "bounty_not_an_issue",
+	CodeBountyNotExpired:  "bounty_not_expired",
+	CodeBountyNoShare:     "bounty_nothing_to_refund",
 }
 
 // CodeName returns the name of a code ("bad_signature"), or "" if the code

@@ -154,6 +154,27 @@ var (
 	addrsField  = stringField("addrs", MaxNodeAddrsLen, CheckLine, func(t *Tx, s string) { t.Addrs = s })
 )
 
+// Bounty fields: the issue is named as the forge names it on chain (the
+// repository's id and the issue's number), so a rename never moves a
+// bounty; the bounty module checks they name an open public issue.
+var (
+	repoField   = positiveField("repo", "a repository id (1 or more)", func(t *Tx, n uint64) { t.Repo = n })
+	issueField  = positiveField("issue", "an issue number (1 or more)", func(t *Tx, n uint64) { t.Issue = n })
+	expiryField = positiveField("expiry", "a block height (1 or more)", func(t *Tx, n uint64) { t.Expiry = n })
+)
+
+// positiveField is a uint256 member that must be 1 or more.
+func positiveField(name, what string, set func(*Tx, uint64)) field {
+	return field{name: name, typ: "uint256", read: func(v any, t *Tx) (string, error) {
+		n, err := readUint(name, v)
+		if err == nil && n == 0 {
+			err = invalidField(name, "must be %s", what)
+		}
+		set(t, n)
+		return strconv.FormatUint(n, 10), err
+	}}
+}
+
 // stringField is a string member of at most maxLen bytes that passes
 // check (CheckLine or CheckBody).
 func stringField(name string, maxLen int, check func(field, s string) error, set func(*Tx, string)) field {

@@ -39,6 +39,11 @@ const (
 	// its public URL and its libp2p peer id and addresses. Only operator
 	// keys may sign one.
 	KindRegisterNode Kind = "RegisterNode"
+	// KindBountyFund moves an amount from the sender into the bounty
+	// escrow of a public issue; KindBountyRefund takes the sender's share
+	// back once it expired on an issue no merge paid.
+	KindBountyFund   Kind = "BountyFund"
+	KindBountyRefund Kind = "BountyRefund"
 )
 
 // registry lists every transaction type and its EIP-712 members in signing
@@ -54,6 +59,8 @@ var registry = map[Kind][]field{
 	KindPropose:         {fromField, proposalTypeField, titleField, descriptionField, payloadField, depositField, nonceField},
 	KindVote:            {fromField, proposalField, optionField, nonceField},
 	KindRegisterNode:    {fromField, urlField, peerIDField, addrsField, nonceField},
+	KindBountyFund:      {fromField, repoField, issueField, amountField, expiryField, nonceField},
+	KindBountyRefund:    {fromField, repoField, issueField, nonceField},
 }
 
 // Kinds returns every known transaction type, sorted.

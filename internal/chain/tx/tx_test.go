@@ -101,6 +101,11 @@ func messageFor(kind tx.Kind, from common.Address) map[string]any {
 	case tx.KindRegisterNode:
 		delete(m, "amount")
 		m["url"], m["peerId"], m["addrs"] = nodeURL, nodePeerID, nodeAddrs
+	case tx.KindBountyFund:
+		m["repo"], m["issue"], m["expiry"] = "7", "2", "100"
+	case tx.KindBountyRefund:
+		delete(m, "amount")
+		m["repo"], m["issue"] = "7", "2"
 	}
 	return m
 }
@@ -166,6 +171,12 @@ func TestEveryKindRoundTrips(t *testing.T) {
 			}
 			if kind == tx.KindRegisterNode {
 				want.Amount, want.URL, want.PeerID, want.Addrs = 0, nodeURL, nodePeerID, nodeAddrs
+			}
+			if kind == tx.KindBountyFund {
+				want.Repo, want.Issue, want.Expiry = 7, 2, 100
+			}
+			if kind == tx.KindBountyRefund {
+				want.Amount, want.Repo, want.Issue = 0, 7, 2
 			}
 			if got != want {
 				t.Fatalf("got %+v, want %+v", got, want)
@@ -534,6 +545,8 @@ func TestPublishedShapes(t *testing.T) {
 		"Propose":         "from:address proposalType:string title:string description:string payload:string deposit:uint256 nonce:uint256",
 		"Vote":            "from:address proposal:uint256 option:string nonce:uint256",
 		"RegisterNode":    "from:address url:string peerId:string addrs:string nonce:uint256",
+		"BountyFund":      "from:address repo:uint256 issue:uint256 amount:uint256 expiry:uint256 nonce:uint256",
+		"BountyRefund":    "from:address repo:uint256 issue:uint256 nonce:uint256",
 	}
 	if len(parsed) != len(wantFields) {
 		t.Fatalf("published %d types, want %d: %s", len(parsed), len(wantFields), types)

@@ -39,6 +39,11 @@ type Tx struct {
 	URL    string
 	PeerID string
 	Addrs  string
+	// Bounties: the repository (its chain id), the issue's number and the
+	// height a BountyFund share can be refunded after.
+	Repo   uint64
+	Issue  uint64
+	Expiry uint64
 	Hash   [32]byte // the EIP-712 digest the wallet signed
 }
 

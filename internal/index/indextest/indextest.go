@@ -53,6 +53,9 @@ var Tables = map[string]string{
 	"gov_votes":     "proposal, voter",
 	"chain_rewards": "height, seq",
 	"chain_epochs":  "epoch",
+
+	"bounties":       "repo_id, number",
+	"bounty_funders": "repo_id, number, seq",
 	// The counters of the notifications derived from all of the above: a
 	// rebuild, in place (after a reset) or fresh, must count the same.
 	"notification_counts": "user_address, subject_type, reason, unread, pinned",

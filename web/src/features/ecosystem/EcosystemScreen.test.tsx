@@ -33,22 +33,13 @@ describe('EcosystemScreen', () => {
     expect(screen.getByRole('link', { name: 'Treasury' }).getAttribute('href')).toBe('/treasury')
   })
 
-  it('says tips work now, on the wallet page, and that there are no bounties', async () => {
-    renderAt('/bounties')
-    expect(await screen.findByText(/Tips work now, on the wallet page/)).toBeTruthy()
-    expect(screen.getByText(/dForge has no bounties/)).toBeTruthy()
-    expect(screen.queryByText(/chain milestone/)).toBeNull()
-    const related = screen.getByRole('region', { name: 'Related pages' })
-    expect(within(related).getByRole('link', { name: 'Wallet' }).getAttribute('href')).toBe('/wallet')
-  })
-
   it('has no actions: these pages move no tokens', async () => {
     renderAt('/grants')
     await screen.findByText('No grants yet')
     expect(screen.queryByRole('button')).toBeNull()
   })
 
-  it.each(['wallet', 'staking', 'validators', 'explorer', 'treasury'])('leaves /%s, which shows chain data, to its own screen', (slug) => {
+  it.each(['wallet', 'staking', 'validators', 'explorer', 'treasury', 'bounties'])('leaves /%s, which shows chain data, to its own screen', (slug) => {
     expect(matchRoute(`/${slug}`).screen).toBe(slug)
   })
 })

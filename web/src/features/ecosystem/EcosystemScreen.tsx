@@ -9,7 +9,7 @@ import { type EcosystemSlug, isEcosystemSlug, LINK_TARGETS, PAGES } from './page
 import './ecosystem.css'
 
 /**
- * /grants and /bounties: token pages that are not
+ * /grants: token pages that are not
  * built yet, so each says what it is for, when it arrives and shows its
  * empty state.
  */

@@ -1,7 +1,8 @@
 /** The token and ecosystem pages this screen serves, by first path segment. */
-// /wallet, /staking, /validators, /explorer and /treasury show chain data and
-// have their own screens (features/wallet, features/explorer).
-export const ECOSYSTEM_SLUGS = ['grants', 'bounties'] as const
+// /wallet, /staking, /validators, /explorer, /treasury and /bounties show chain
+// data and have their own screens (features/wallet, features/explorer,
+// features/bounties).
+export const ECOSYSTEM_SLUGS = ['grants'] as const
 export type EcosystemSlug = (typeof ECOSYSTEM_SLUGS)[number]
 
 export function isEcosystemSlug(value: string): value is EcosystemSlug {
@@ -41,5 +42,4 @@ interface EcosystemPage {
 // The texts of each page are pages.<slug>.* in the ecosystem namespace.
 export const PAGES: Record<EcosystemSlug, EcosystemPage> = {
   grants: { links: ['governance', 'treasury', 'roadmap', 'whitepaper'] },
-  bounties: { links: ['wallet', 'rewards', 'governance', 'roadmap', 'security'] },
 }

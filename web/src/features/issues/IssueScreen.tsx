@@ -6,6 +6,7 @@ import { NotFoundError, QueryState } from '@/components/QueryState'
 import type { Repository } from '@/lib/forge/api'
 import { useForgeFormat } from '@/lib/forge/format'
 import { nav } from '@/lib/forge/nav'
+import { BountyPanel } from '@/features/bounties'
 import { ReportButton } from '@/features/moderation'
 import { RepoPage } from '@/features/repositories'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
@@ -111,6 +112,7 @@ function IssueDetail({ repo, issue }: { repo: Repository; issue: Issue }) {
           <MilestonePicker repo={repo} issue={issue} />
           <SubscribeButton repo={repo} number={issue.number} />
           <PinButton repo={repo} issue={issue} />
+          <BountyPanel owner={repo.owner.login} repo={repo.name} repoId={repo.id} isPrivate={repo.private} number={issue.number} open={issue.state === 'open'} />
         </aside>
       </div>
     </div>

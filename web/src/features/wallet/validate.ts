@@ -18,9 +18,11 @@ export const FORM_FIELDS: Record<TxKind, FieldName[]> = {
   Stake: ['amount'],
   Unstake: ['amount'],
   TreasuryDeposit: ['amount'],
-  // Signed by the governance pages' own forms, not by TxForm.
+  // Signed by the governance and bounty pages' own forms, not by TxForm.
   Propose: [],
   Vote: [],
+  BountyFund: [],
+  BountyRefund: [],
 }
 
 export interface AmountRules {

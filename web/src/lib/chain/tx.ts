@@ -8,8 +8,8 @@ import { ApiError, postJSON } from '@/lib/http'
 import { toBigInt } from './amount'
 import { getAccount, paramsQuery, refreshChain, type TxResult, type TypedField } from './api'
 
-/** The transactions the wallet and governance pages sign (EIP-712 primary types). */
-export type TxKind = 'Transfer' | 'Tip' | 'Stake' | 'Unstake' | 'TreasuryDeposit' | 'Propose' | 'Vote'
+/** The transactions the wallet, governance and bounty pages sign (EIP-712 primary types). */
+export type TxKind = 'Transfer' | 'Tip' | 'Stake' | 'Unstake' | 'TreasuryDeposit' | 'Propose' | 'Vote' | 'BountyFund' | 'BountyRefund'
 
 /** A transaction's values; each kind uses the fields its published type names. */
 export interface TxInput {
@@ -27,6 +27,11 @@ export interface TxInput {
   proposal?: number
   /** Vote: "yes" | "no" | "abstain". */
   option?: string
+  /** Bounties: the repository's id on chain and the issue's number. */
+  repo?: number
+  issue?: number
+  /** BountyFund: the block height after which the funder may take the share back. */
+  expiry?: number
 }
 
 /**
@@ -87,6 +92,9 @@ export async function sendTx(client: QueryClient, from: string, kind: TxKind, in
     deposit: input.deposit?.toString(),
     proposal: input.proposal?.toString(),
     option: input.option,
+    repo: input.repo?.toString(),
+    issue: input.issue?.toString(),
+    expiry: input.expiry?.toString(),
     nonce: toBigInt(account.nonce).toString(),
   })
   const wallet = await currentWallet()

@@ -1,0 +1,200 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/dforge/dforge/internal/chain/bounty"
+)
+
+// The bounties' projection (internal/chain/bounty): each Bounty event
+// carries the issue's bounty in its new state, written as it is; the
+// funders' rows are replaced while it is open and kept as they were once
+// a merge paid it, so the paid history shows who put up the reward.
+
+var bountyTables = []string{"bounties", "bounty_funders"}
+
+// writeBounties writes a block's bounty changes, in order.
+func writeBounties(ctx context.Context, tx *sql.Tx, b blockRow, list []bounty.Change) error {
+	for _, c := range list {
+		if err := writeBounty(ctx, tx, b, c); err != nil {
+			return fmt.Errorf("write bounty %d#%d: %w", c.Bounty.Repo, c.Bounty.Number, err)
+		}
+	}
+	return nil
+}
+
+func writeBounty(ctx context.Context, tx *sql.Tx, blk blockRow, c bounty.Change) error {
+	b := c.Bounty
+	expiry := uint64(0)
+	for _, s := range b.Shares {
+		expiry = max(expiry, s.Expiry)
+	}
+	paidTo, paidNS := "", int64(0)
+	if b.Status == bounty.StatusPaid {
+		paidTo, paidNS = b.PaidTo.Hex(), blk.timeNS
+	}
+	funders := int64(len(b.Shares))
+	if _, err := tx.ExecContext(ctx, `INSERT INTO bounties (repo_id, number, status, total, funders, expiry, paid_to, paid_amount,
+		paid_height, paid_time_ns, created_height, updated_height) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)
+		ON CONFLICT (repo_id, number) DO UPDATE SET status = excluded.status, total = excluded.total,
+		funders = CASE WHEN excluded.status = 'paid' THEN bounties.funders ELSE excluded.funders END,
+		expiry = CASE WHEN excluded.status = 'paid' THEN bounties.expiry ELSE excluded.expiry END,
+		paid_to = excluded.paid_to, paid_amount = excluded.paid_amount, paid_height = excluded.paid_height,
+		paid_time_ns = excluded.paid_time_ns, updated_height = excluded.updated_height`,
+		int64(b.Repo), int64(b.Number), b.Status, int64(b.Total), funders, int64(expiry), paidTo, int64(b.PaidAmount),
+		int64(b.PaidHeight), paidNS, blk.height); err != nil {
+		return fmt.Errorf("upsert: %w", err)
+	}
+	if b.Status == bounty.StatusPaid {
+		return nil // the shares stay as the history of who funded it
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM bounty_funders WHERE repo_id = $1 AND number = $2`, int64(b.Repo), int64(b.Number)); err != nil {
+		return fmt.Errorf("clear funders: %w", err)
+	}
+	for i, s := range b.Shares {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO bounty_funders (repo_id, number, seq, funder, amount, expiry) VALUES ($1, $2, $3, $4, $5, $6)`,
+			int64(b.Repo), int64(b.Number), i, s.Funder.Hex(), int64(s.Amount), int64(s.Expiry)); err != nil {
+			return fmt.Errorf("insert funder: %w", err)
+		}
+	}
+	return nil
+}
+
+// Bounty is an issue's bounty as the API shows it.
+type Bounty struct {
+	Repo        string   `json:"repo"`
+	RepoID      uint64   `json:"repo_id"`
+	Number      uint64   `json:"number"`
+	Title       string   `json:"title"`
+	IssueState  string   `json:"issue_state"`
+	Status      string   `json:"status"`
+	Total       uint64   `json:"total"`
+	FunderCount int64    `json:"funder_count"`
+	Expiry      uint64   `json:"expiry"`
+	PaidTo      *User    `json:"paid_to"`
+	PaidAmount  uint64   `json:"paid_amount"`
+	PaidHeight  int64    `json:"paid_height"`
+	PaidAt      string   `json:"paid_at,omitempty"`
+	Funders     []Funder `json:"funders,omitempty"`
+}
+
+// Funder is one funder's share.
+type Funder struct {
+	User
+	Amount uint64 `json:"amount"`
+	Expiry uint64 `json:"expiry"`
+}
+
+// BountyFilter selects bounties: by status (open or paid), repository id
+// (0 for all) and repository topic ("" for all).
+type BountyFilter struct {
+	Status string
+	RepoID uint64
+	Topic  string
+}
+
+const bountyCols = `r.owner, ` + `COALESCE(oa.username, oa.default_name, '')` + `, r.name, b.repo_id, b.number, i.title, i.state, b.status, b.total,
+	b.funders, b.expiry, b.paid_to, ` + `COALESCE(pa.username, pa.default_name, '')` + `, b.paid_amount, b.paid_height, b.paid_time_ns`
+
+// Only public repositories' issues reach the chain; the join on
+// forge_repos hides those of deleted (or since hidden) repositories.
+const bountyFrom = `bounties b JOIN forge_repos r ON r.id = b.repo_id AND r.private = FALSE
+	JOIN forge_issues i ON i.repo_id = b.repo_id AND i.number = b.number
+	LEFT JOIN chain_accounts oa ON oa.address = r.owner LEFT JOIN chain_accounts pa ON pa.address = b.paid_to`
+
+func scanBounty(rows interface{ Scan(...any) error }) (Bounty, error) {
+	var b Bounty
+	var owner, ownerName, name, paidTo, paidName string
+	var repo, number, total, expiry, paidAmount, paidNS int64
+	if err := rows.Scan(&owner, &ownerName, &name, &repo, &number, &b.Title, &b.IssueState, &b.Status, &total,
+		&b.FunderCount, &expiry, &paidTo, &paidName, &paidAmount, &b.PaidHeight, &paidNS); err != nil {
+		return Bounty{}, err
+	}
+	b.Repo = user(owner, ownerName).Username + "/" + name
+	b.RepoID, b.Number, b.Total, b.Expiry, b.PaidAmount = uint64(repo), uint64(number), uint64(total), uint64(expiry), uint64(paidAmount)
+	if paidTo != "" {
+		u := user(paidTo, paidName)
+		b.PaidTo, b.PaidAt = &u, formatTime(paidNS)
+	}
+	return b, nil
+}
+
+// Bounties lists bounties: open ones by value, most first; paid ones by
+// the height they were paid at, newest first.
+func (ix *Index) Bounties(ctx context.Context, f BountyFilter, pg Page) ([]Bounty, int64, error) {
+	where, args := "b.status = $1", []any{f.Status}
+	if f.Status == bounty.StatusOpen {
+		// Shares left on an issue closed by hand wait for their refunds;
+		// nobody can earn them, so the list of open bounties leaves them out.
+		where += " AND i.state = 'open'"
+	}
+	order := "b.total DESC, b.repo_id, b.number"
+	if f.Status == bounty.StatusPaid {
+		order = "b.paid_height DESC, b.repo_id, b.number"
+	}
+	if f.RepoID != 0 {
+		args = append(args, int64(f.RepoID))
+		where += fmt.Sprintf(" AND b.repo_id = $%d", len(args))
+	}
+	if f.Topic != "" {
+		args = append(args, f.Topic)
+		where += fmt.Sprintf(" AND EXISTS (SELECT 1 FROM forge_repo_topics t WHERE t.repo_id = b.repo_id AND t.topic = $%d)", len(args))
+	}
+	out := []Bounty{}
+	total, err := ix.listPage(ctx, bountyCols, bountyFrom, bountyFrom, where, order, args, pg, func(rows *sql.Rows) error {
+		b, err := scanBounty(rows)
+		if err != nil {
+			return err
+		}
+		out = append(out, b)
+		return nil
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("list bounties: %w", err)
+	}
+	return out, total, nil
+}
+
+// BountyOf reads the bounty of issue number of repository repo with its
+// funders; ok is false when it was never funded.
+func (ix *Index) BountyOf(ctx context.Context, repo, number uint64) (b Bounty, ok bool, err error) {
+	err = ix.snapshot(ctx, func(tx *sql.Tx) error {
+		row := tx.QueryRowContext(ctx, `SELECT `+bountyCols+` FROM `+bountyFrom+` WHERE b.repo_id = $1 AND b.number = $2`, int64(repo), int64(number))
+		b, err = scanBounty(row)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		ok = true
+		b.Funders, err = readFunders(ctx, tx, repo, number)
+		return err
+	})
+	if err != nil {
+		return Bounty{}, false, fmt.Errorf("read bounty %d#%d: %w", repo, number, err)
+	}
+	return b, ok, nil
+}
+
+func readFunders(ctx context.Context, tx *sql.Tx, repo, number uint64) ([]Funder, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT f.funder, `+userExpr("a")+`, f.amount, f.expiry FROM bounty_funders f
+		LEFT JOIN chain_accounts a ON a.address = f.funder WHERE f.repo_id = $1 AND f.number = $2 ORDER BY f.seq`, int64(repo), int64(number))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Funder{}
+	for rows.Next() {
+		var addr, name string
+		var amount, expiry int64
+		if err := rows.Scan(&addr, &name, &amount, &expiry); err != nil {
+			return nil, err
+		}
+		out = append(out, Funder{User: user(addr, name), Amount: uint64(amount), Expiry: uint64(expiry)})
+	}
+	return out, rows.Err()
+}
