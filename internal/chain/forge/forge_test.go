@@ -547,7 +547,7 @@ func TestDeterministic(t *testing.T) {
 			t.Fatalf("event %d differs:\n%s\n%s", i, a.events[i], b.events[i])
 		}
 	}
-	if len(forge.Actions()) != 68 {
+	if len(forge.Actions()) != 78 {
 		t.Fatalf("actions: %v", forge.Actions())
 	}
 }
@@ -561,7 +561,10 @@ func FuzzApply(f *testing.F) {
 		// Text the projection must never see: NUL, other C0, invalid UTF-8.
 		`{"repo":1,"title":"a\u0000"}`, `{"name":"x","description":"\u001b[1m"}`, `{"repo":1,"number":1,"body":"\u0000"}`,
 		`{"repo":1,"title":"t","body":"a\n\tb"}`, `{"repo":1,"title":"a` + "\xff" + `"}`, `{"repo":1,"name":"l\n","color":"#000000"}`,
-		`{"repo":1,"number":1,"state":"comment","commitSha":"` + sha1 + `","comments":[{"path":"a","line":1,"side":"new","body":"\u0000"}]}`} {
+		`{"repo":1,"number":1,"state":"comment","commitSha":"` + sha1 + `","comments":[{"path":"a","line":1,"side":"new","body":"\u0000"}]}`,
+		// The forum's: a topic, a reply with a quote, bad categories.
+		`{"category":"general","title":"t","body":"b\n"}`, `{"category":"x","title":"t","body":"b"}`, `{"topic":1,"body":"b","quote":1}`,
+		`{"topic":1,"title":"\u0000"}`, `{"post":1,"body":"\r\n"}`, `{"topic":1,"category":"announcements"}`} {
 		for i := range forge.Actions() {
 			f.Add(uint8(i), s)
 		}
@@ -570,6 +573,8 @@ func FuzzApply(f *testing.F) {
 		w := newWorld(t)
 		id := w.team()
 		w.ok(reader, "issue.create", m{"repo": id, "title": "t"})
+		topic := w.ok(reader, "forum.topic.create", m{"category": "help", "title": "t", "body": "b"}).ForumTopic.ID
+		w.ok(owner, "forum.post.create", m{"topic": topic, "body": "b"})
 		actions := forge.Actions()
 		action := actions[int(which)%len(actions)]
 		for _, actor := range []common.Address{owner, stranger} {

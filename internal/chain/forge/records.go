@@ -235,6 +235,11 @@ type Change struct {
 	Emails *EmailClaim `json:"emails,omitempty"`
 	// Follow is a follow set or cleared (user.follow, user.unfollow).
 	Follow *Follow `json:"follow,omitempty"`
+	// ForumTopic and ForumPost are a forum topic and post in their new
+	// state; ForumRevision the text an edit replaced (forum.go).
+	ForumTopic    *ForumTopic    `json:"forumTopic,omitempty"`
+	ForumPost     *ForumPost     `json:"forumPost,omitempty"`
+	ForumRevision *ForumRevision `json:"forumRevision,omitempty"`
 }
 
 // RepoID is the repository the change is about (the new one for a fork).

@@ -43,6 +43,9 @@ const (
 	// CodeKeyTaken: the SSH public key is registered already (a key
 	// belongs to one account).
 	CodeKeyTaken uint32 = 28
+	// CodeTopicLocked: a reply (or an author's edit) in a forum topic a
+	// moderator locked.
+	CodeTopicLocked uint32 = 29
 )
 
 // codeNames gives each code its machine-readable name.
@@ -74,6 +77,7 @@ var codeNames = map[uint32]string{
 	CodeStaleRef:          "stale_ref",
 	CodeInvalidKey:        "invalid_key",
 	CodeKeyTaken:          "key_taken",
+	CodeTopicLocked:       "topic_locked",
 }
 
 // CodeName returns the name of a code ("bad_signature"), or "" if the code
