@@ -59,6 +59,9 @@ func resetForge(ctx context.Context, tx *sql.Tx) error {
 	if _, err := tx.ExecContext(ctx, "DELETE FROM forge_keys"); err != nil {
 		return fmt.Errorf("empty forge_keys: %w", err)
 	}
+	if err := resetForum(ctx, tx); err != nil {
+		return err
+	}
 	return resetOrgs(ctx, tx)
 }
 
@@ -130,6 +133,7 @@ func writeChange(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 		func() error { return writeProtection(ctx, tx, c) },
 		func() error { return writeKey(ctx, tx, c) },
 		func() error { return writeFollow(ctx, tx, c) },
+		func() error { return writeForum(ctx, tx, c) },
 		func() error { return writeActivity(ctx, tx, c) },
 		func() error { return notifyChange(ctx, tx, c, before) },
 	}
