@@ -154,4 +154,6 @@ func (c *Chain) ForgeRefs(repo uint64) ([]forge.Ref, error) { return c.app.Forge
 func (c *Chain) IsOperator(addr common.Address) (bool, error) { return c.app.IsOperator(addr) }
 
 // HasRole reports whether addr holds a community role (roles.*) on chain.
-func (c *Chain) HasRole(addr common.Address, role string) (bool, error) { return c.app.HasRole(addr, role) }
+func (c *Chain) HasRole(addr common.Address, role string) (bool, error) {
+	return c.app.HasRole(addr, role)
+}
