@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -256,12 +257,17 @@ func (a *API) getForumTopic(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) writeForumTopic(w http.ResponseWriter, r *http.Request, status int, id uint64) error {
-	t, err := a.forge.Index().ForumTopicByID(r.Context(), id)
+	// Rendered once per change of the projection, as a page of replies.
+	key := fmt.Sprintf("forum-topic|%d|%s", id, siteURL(r))
+	kept, err := index.RememberAnswer(a.forge.Index(), key, forumPostsSize/8, func() (keptForumTopic, error) {
+		t, err := a.forge.Index().ForumTopicByID(r.Context(), id)
+		return keptForumTopic{t, a.renderBody(r.Context(), nil, t.Body)}, err
+	})
 	if err != nil {
 		return err
 	}
-	out := forumTopicDetailJSON{forumTopicJSON: toForumTopicJSON(r, t.ForumTopicSummary), Body: t.Body,
-		BodyHTML: a.renderBody(r.Context(), nil, t.Body)}
+	t := kept.topic
+	out := forumTopicDetailJSON{forumTopicJSON: toForumTopicJSON(r, t.ForumTopicSummary), Body: t.Body, BodyHTML: kept.html}
 	if me := auth.IdentityFrom(r.Context()); me != nil {
 		mod, err := a.isForumModerator(me.User.Address)
 		if err != nil {
@@ -275,6 +281,12 @@ func (a *API) writeForumTopic(w http.ResponseWriter, r *http.Request, status int
 	}
 	writeJSON(w, status, out)
 	return nil
+}
+
+// keptForumTopic is a topic with its rendered body.
+type keptForumTopic struct {
+	topic index.ForumTopic
+	html  string
 }
 
 // forumID reads the path's id of a topic or post; one that is not a
@@ -390,11 +402,13 @@ func (a *API) listForumPosts(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	t, err := a.forge.Index().ForumTopicByID(r.Context(), id)
-	if err != nil {
-		return err
-	}
-	posts, total, err := a.forge.Index().ForumPosts(r.Context(), id, p)
+	// A page of rendered replies changes only with the projection: it is
+	// built once per change (index.RememberAnswer), and only what the
+	// viewer may do is added per request.
+	key := fmt.Sprintf("forum-posts|%d|%d|%d|%s", id, p.Number, p.Limit, siteURL(r))
+	kept, err := index.RememberAnswer(a.forge.Index(), key, forumPostsSize, func() (keptForumPosts, error) {
+		return a.forumPosts(r, id, p)
+	})
 	if err != nil {
 		return err
 	}
@@ -402,12 +416,39 @@ func (a *API) listForumPosts(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	out := make([]forumPostJSON, len(kept.posts))
+	copy(out, kept.posts)
+	for i := range out {
+		out[i].CanEdit = mod || me != (common.Address{}) && strings.EqualFold(out[i].Author.WalletAddress, me.Hex()) && !kept.locked
+	}
+	return a.respondList(w, r, p, kept.total, out, nil)
+}
+
+// keptForumPosts is a page of a topic's replies as every viewer sees it.
+type keptForumPosts struct {
+	posts  []forumPostJSON
+	total  int64
+	locked bool
+}
+
+// forumPostsSize is what the read cache counts for a kept page: up to a
+// hundred rendered replies.
+const forumPostsSize = 256 << 10
+
+func (a *API) forumPosts(r *http.Request, id uint64, p index.Page) (keptForumPosts, error) {
+	t, err := a.forge.Index().ForumTopicByID(r.Context(), id)
+	if err != nil {
+		return keptForumPosts{}, err
+	}
+	posts, total, err := a.forge.Index().ForumPosts(r.Context(), id, p)
+	if err != nil {
+		return keptForumPosts{}, err
+	}
 	out := make([]forumPostJSON, len(posts))
 	for i, post := range posts {
 		out[i] = a.toForumPostJSON(r, post, t.Answer)
-		out[i].CanEdit = mod || me != (common.Address{}) && strings.EqualFold(post.Author.Address, me.Hex()) && !t.Locked
 	}
-	return a.respondList(w, r, p, total, out, nil)
+	return keptForumPosts{posts: out, total: total, locked: t.Locked}, nil
 }
 
 // forumViewer is the signed-in user (the zero address for none) and
