@@ -104,6 +104,10 @@ type forumPostJSON struct {
 	Revisions uint64        `json:"revisions"`
 	IsAnswer  bool          `json:"is_answer"`
 	CanEdit   bool          `json:"can_edit"`
+	// Hidden: this node's moderators hid it (reported); everyone but the
+	// node's admins gets a marker instead of its text.
+	Hidden       bool   `json:"hidden"`
+	HiddenReason string `json:"hidden_reason,omitempty"`
 	CreatedAt time.Time     `json:"created_at"`
 	UpdatedAt time.Time     `json:"updated_at"`
 }
@@ -418,8 +422,10 @@ func (a *API) listForumPosts(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := make([]forumPostJSON, len(kept.posts))
 	copy(out, kept.posts)
+	mv := a.modViewOf(r)
 	for i := range out {
 		out[i].CanEdit = mod || me != (common.Address{}) && strings.EqualFold(out[i].Author.WalletAddress, me.Hex()) && !kept.locked
+		mv.maskForumPost(&out[i])
 	}
 	return a.respondList(w, r, p, kept.total, out, nil)
 }
@@ -521,6 +527,7 @@ func (a *API) writeForumPost(w http.ResponseWriter, r *http.Request, status int,
 	}
 	out := a.toForumPostJSON(r, p, t.Answer)
 	out.CanEdit = mod || me != (common.Address{}) && strings.EqualFold(p.Author.Address, me.Hex()) && !t.Locked
+	a.modViewOf(r).maskForumPost(&out)
 	writeJSON(w, status, out)
 	return nil
 }

@@ -335,3 +335,40 @@ func testForumReplies(t *testing.T, n *forumNode) {
 		t.Fatalf("bob's threads: %+v", th)
 	}
 }
+
+// TestForumReports: a forum reply can be reported; once the node's admin
+// hides it, everyone else sees the marker instead of its text, the admin
+// still sees it, flagged.
+func TestForumReports(t *testing.T) {
+	t.Parallel()
+	adminAddr := forgetest.NewAddress()
+	n := startForum(t, []forgetest.Option{forgetest.WithAdmins(adminAddr)})
+	admin, alice, bob := n.UserAt(adminAddr), n.NewUser(), n.NewUser()
+	topic := n.topic(alice, "general", "Hello", "hi")
+	spam := n.reply(bob, topic.ID, map[string]any{"body": "buy now"}, http.StatusCreated)
+	var rep struct {
+		ID          int64  `json:"id"`
+		TargetLabel string `json:"target_label"`
+	}
+	n.JSON("POST", "/api/v1/reports", alice, map[string]any{"kind": "forum_post", "target": fmt.Sprint(spam.ID), "reason": "spam", "detail": "ads"}, http.StatusCreated, &rep)
+	if !strings.Contains(rep.TargetLabel, "Hello") {
+		t.Fatalf("report: %+v", rep)
+	}
+	n.refused("POST", "/api/v1/reports", alice, map[string]any{"kind": "forum_post", "target": "999", "reason": "spam"}, http.StatusNotFound, "not_found", "")
+	n.refused("POST", "/api/v1/reports", alice, map[string]any{"kind": "forum_post", "target": "x", "reason": "spam"}, http.StatusUnprocessableEntity, "invalid_field", "target")
+	n.JSON("POST", fmt.Sprintf("/api/v1/admin/reports/%d/hide", rep.ID), admin, map[string]any{"reason": "advertising"}, http.StatusOK, nil)
+	var posts []struct {
+		Body         string `json:"body"`
+		Hidden       bool   `json:"hidden"`
+		HiddenReason string `json:"hidden_reason"`
+	}
+	path := fmt.Sprintf("/api/v1/forum/topics/%d/posts", topic.ID)
+	n.JSON("GET", path, alice, nil, http.StatusOK, &posts)
+	if len(posts) != 1 || !posts[0].Hidden || posts[0].HiddenReason != "advertising" || strings.Contains(posts[0].Body, "buy now") {
+		t.Fatalf("the hidden reply as others see it: %+v", posts)
+	}
+	n.JSON("GET", path, admin, nil, http.StatusOK, &posts)
+	if len(posts) != 1 || !posts[0].Hidden || posts[0].Body != "buy now" {
+		t.Fatalf("the hidden reply as the admin sees it: %+v", posts)
+	}
+}
