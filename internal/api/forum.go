@@ -106,10 +106,10 @@ type forumPostJSON struct {
 	CanEdit   bool          `json:"can_edit"`
 	// Hidden: this node's moderators hid it (reported); everyone but the
 	// node's admins gets a marker instead of its text.
-	Hidden       bool   `json:"hidden"`
-	HiddenReason string `json:"hidden_reason,omitempty"`
-	CreatedAt time.Time     `json:"created_at"`
-	UpdatedAt time.Time     `json:"updated_at"`
+	Hidden       bool      `json:"hidden"`
+	HiddenReason string    `json:"hidden_reason,omitempty"`
+	CreatedAt    time.Time `json:"created_at"`
+	UpdatedAt    time.Time `json:"updated_at"`
 }
 
 // forumRevisionJSON is the text one edit replaced: revision n (1 is the
