@@ -15,6 +15,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/roles"
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/moderation"
 	"github.com/dforge/dforge/internal/usererr"
 )
 
@@ -610,10 +611,17 @@ func (a *API) listForumRevisions(w http.ResponseWriter, r *http.Request, kind st
 	if err != nil {
 		return err
 	}
+	// A reply the moderators hid keeps its earlier texts hidden too.
+	mv := a.modViewOf(r)
+	_, hidden := mv.hidden(moderation.KindForumPost, moderation.ForumPostKey(id))
+	hidden = hidden && kind == chainforge.ForumRevisionPost && !mv.admin
 	out := make([]forumRevisionJSON, len(revs))
 	for i, rv := range revs {
 		out[i] = forumRevisionJSON{N: rv.N, Title: rv.Title, Body: rv.Body, Editor: toForgeUser(r, rv.Editor),
 			Height: rv.Height, CreatedAt: forumTime(rv.TimeNS)}
+		if hidden {
+			out[i].Body = hiddenMarker
+		}
 	}
 	return a.respondList(w, r, p, total, out, nil)
 }

@@ -371,4 +371,11 @@ func TestForumReports(t *testing.T) {
 	if len(posts) != 1 || !posts[0].Hidden || posts[0].Body != "buy now" {
 		t.Fatalf("the hidden reply as the admin sees it: %+v", posts)
 	}
+	// Its earlier texts stay hidden too.
+	n.JSON("PATCH", fmt.Sprintf("/api/v1/forum/posts/%d", spam.ID), bob, map[string]any{"body": "buy now, cheap"}, http.StatusOK, nil)
+	var revs []forumRevision
+	n.JSON("GET", fmt.Sprintf("/api/v1/forum/posts/%d/revisions", spam.ID), alice, nil, http.StatusOK, &revs)
+	if len(revs) != 1 || strings.Contains(revs[0].Body, "buy now") {
+		t.Fatalf("the hidden reply's history as others see it: %+v", revs)
+	}
 }

@@ -9,6 +9,7 @@ import { NotFoundCard } from '@/components/NotFoundCard'
 import { NotFoundError, QueryState } from '@/components/QueryState'
 import { SignInNotice } from '@/components/SignInNotice'
 import { MarkdownEditor, UserLink } from '@/features/issues'
+import { HiddenContent, ReportButton } from '@/features/moderation'
 import { useForgeFormat } from '@/lib/forge/format'
 import { errorText } from '@/lib/http'
 import { useRoute } from '@/lib/routes'
@@ -201,9 +202,15 @@ function PostCard({ post, topic, onQuote }: { post: Post; topic: Topic; onQuote:
           </>
         )}
       </header>
-      {editing ? <EditPostForm post={post} onDone={() => setEditing(false)} /> : <Markdown html={post.body_html} />}
+      {editing ? (
+        <EditPostForm post={post} onDone={() => setEditing(false)} />
+      ) : (
+        <HiddenContent item={post}>
+          <Markdown html={post.body_html} />
+        </HiddenContent>
+      )}
       <div className="button-row">
-        {topic.can_reply && (
+        {topic.can_reply && !post.hidden && (
           <Button size="sm" variant="ghost" onClick={() => onQuote(post)}>
             {t('post.quote')}
           </Button>
@@ -223,6 +230,7 @@ function PostCard({ post, topic, onQuote }: { post: Post; topic: Topic; onQuote:
             {t('history.show', { count: post.revisions })}
           </Button>
         )}
+        <ReportButton kind="forum_post" target={String(post.id)} label={t('post.label', { login: post.author.login })} />
       </div>
       {answer.isError && (
         <p className="field-error" role="alert">

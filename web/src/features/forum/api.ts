@@ -44,6 +44,9 @@ export interface Post {
   revisions: number
   is_answer: boolean
   can_edit: boolean
+  /** This node's moderators hid it; everyone but the admins gets a marker as its body. */
+  hidden?: boolean
+  hidden_reason?: string
   created_at: string
   updated_at: string
 }

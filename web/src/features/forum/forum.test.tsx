@@ -7,7 +7,7 @@ import type { Post, Topic, TopicSummary } from './api'
 import ForumScreen from './ForumScreen'
 import ForumTopicScreen from './ForumTopicScreen'
 
-preloadNamespaces('forum', 'issues', 'wallet')
+preloadNamespaces('forum', 'issues', 'wallet', 'moderation')
 
 let go: ReturnType<typeof vi.spyOn>
 beforeEach(() => {
@@ -188,6 +188,22 @@ describe('ForumTopicScreen', () => {
     expect(screen.getAllByText('Locked').length).toBeGreaterThan(0)
     expect(screen.queryByRole('textbox', { name: 'Your reply' })).toBeNull()
     expect(await screen.findByText('No replies yet. Be the first to answer.')).toBeTruthy()
+  })
+
+  it('shows a reply the moderators hid as hidden, and offers Report on the others', async () => {
+    stubApi({
+      'GET /api/v1/forum/topics/1': topic({ replies: 2 }),
+      'GET /api/v1/forum/topics/1/posts': () =>
+        paged([post({ id: 7, hidden: true, hidden_reason: 'advertising', body: "[hidden by this node's moderators]", body_html: '' }), post({ id: 8, body: 'Fine', body_html: '<p>Fine</p>' })]),
+    })
+    signIn()
+    renderScreen(<ForumTopicScreen />, '/forum/topic/1')
+    expect(await screen.findByText('Fine')).toBeTruthy()
+    const [hidden, shown] = screen.getAllByRole('article', { name: 'Reply by bob' })
+    expect(within(hidden).getByRole('note').textContent).toMatch(/advertising/)
+    expect(within(hidden).queryByRole('button', { name: 'Quote' })).toBeNull()
+    expect(within(shown).getByRole('button', { name: 'Quote' })).toBeTruthy()
+    expect(within(shown).getByRole('button', { name: /Report/ })).toBeTruthy()
   })
 
   it('asks a visitor to sign in to reply', async () => {
