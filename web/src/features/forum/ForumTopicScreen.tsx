@@ -6,6 +6,7 @@ import { Card } from '@/components/Card'
 import { Paged } from '@/components/Lists'
 import { Markdown } from '@/components/Markdown'
 import { NotFoundCard } from '@/components/NotFoundCard'
+import { PreloadLink } from '@/components/PreloadLink'
 import { NotFoundError, QueryState } from '@/components/QueryState'
 import { SignInNotice } from '@/components/SignInNotice'
 import { MarkdownEditor, UserLink } from '@/features/issues'
@@ -68,7 +69,7 @@ function TopicPage({ topic }: { topic: Topic }) {
   return (
     <div className="stack forum">
       <p>
-        <a href="/forum">{t('backToForum')}</a>
+        <PreloadLink to="/forum">{t('backToForum')}</PreloadLink>
       </p>
       <OpeningPost topic={topic} />
       {topic.can_moderate && <ModeratorControls topic={topic} />}
