@@ -158,6 +158,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.registerTagWrites(mux)
 	a.registerKeys(mux)
 	a.registerFollows(mux)
+	a.registerForum(mux)
 	a.registerIssues(mux)
 	a.registerHooks(mux)
 	a.registerMarketplace(mux)

@@ -85,6 +85,11 @@ func (v modView) maskText(kind moderation.Kind, key, body, html string) (bool, s
 	return true, reason, body, html
 }
 
+// maskForumPost is maskComment for a forum reply.
+func (v modView) maskForumPost(j *forumPostJSON) {
+	j.Hidden, j.HiddenReason, j.Body, j.BodyHTML = v.maskText(moderation.KindForumPost, moderation.ForumPostKey(j.ID), j.Body, j.BodyHTML)
+}
+
 // maskRepo marks a hidden repository and hides its description.
 func (v modView) maskRepo(j *repoJSON) {
 	reason, ok := v.hidden(moderation.KindRepository, moderation.RepoKey(j.ID))

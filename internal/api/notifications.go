@@ -38,7 +38,7 @@ func (a *API) registerNotifications(mux *http.ServeMux) {
 // and Proposal, and the node-local Message and Ticket.
 var notifySubjectTypes = map[string]string{"issue": "Issue", "pull": "Pull", "commit": "Commit", "repository": "Repository",
 	"transfer": "Transfer", "reward": index.SubjectReward, "proposal": index.SubjectProposal,
-	"message": "Message", "ticket": "Ticket"}
+	"message": "Message", "ticket": "Ticket", "topic": index.SubjectTopic}
 
 var notifyStatuses = map[string]bool{"unread": true, "read": true, "pinned": true}
 
@@ -63,7 +63,7 @@ func (a *API) notificationFilter(r *http.Request, id *auth.Identity, statuses []
 	for _, s := range q["subject-type"] {
 		t, ok := notifySubjectTypes[lower(s)]
 		if !ok {
-			return f, usererr.BadFieldf("subject-type", "subject-type must be issue, pull, commit, repository, transfer, reward or proposal, not %q", s)
+			return f, usererr.BadFieldf("subject-type", "subject-type must be issue, pull, commit, repository, transfer, reward, proposal or topic, not %q", s)
 		}
 		f.SubjectTypes = append(f.SubjectTypes, t)
 	}

@@ -115,6 +115,16 @@ func (a *API) threadJSON(r *http.Request, n index.Notification, repo *repoJSON) 
 			j.Reward = &notificationRewardJSON{Kind: n.Reward.Kind, Withheld: n.Reward.Withheld, Reason: n.Reward.Reason}
 		}
 		return j
+	case n.SubjectType == index.SubjectTopic: // a forum topic; CommentID is the reply
+		id := strconv.FormatUint(n.Number, 10)
+		j.Subject.URL = base + "/api/v1/forum/topics/" + id
+		j.Subject.HTMLURL = base + "/forum/topic/" + id
+		if n.CommentID != 0 {
+			c := strconv.FormatUint(n.CommentID, 10)
+			j.Subject.LatestCommentURL = base + "/api/v1/forum/posts/" + c
+			j.Subject.LatestCommentHTMLURL = j.Subject.HTMLURL + "#post-" + c
+		}
+		return j
 	case n.SubjectType == index.SubjectProposal:
 		id := strconv.FormatUint(n.Number, 10)
 		j.Subject.URL = base + "/api/v1/governance/proposals/" + id

@@ -17,16 +17,18 @@ import (
 //   - user: a username or a wallet address;
 //   - repository: "owner/name";
 //   - issue: "owner/name#number" (an issue or a pull request);
-//   - comment: "owner/name/comments/id".
+//   - comment: "owner/name/comments/id";
+//   - forum_post: a forum reply's id.
 //
 // targetResolvers resolves each kind with the reporter's eyes, so
 // anything they cannot read is a 404 exactly as if it did not exist. A
-// new kind (forum posts) adds a line here and one to moderation.Kinds.
+// new kind adds a line here and one to moderation.Kinds.
 var targetResolvers = map[moderation.Kind]func(a *API, r *http.Request, target string) (moderation.Target, error){
 	moderation.KindUser:       (*API).reportedUser,
 	moderation.KindRepository: (*API).reportedRepo,
 	moderation.KindIssue:      (*API).reportedIssue,
 	moderation.KindComment:    (*API).reportedComment,
+	moderation.KindForumPost:  (*API).reportedForumPost,
 }
 
 // maxTarget bounds a target's text: a name, an address or a path.
@@ -34,7 +36,7 @@ const maxTarget = 300
 
 func (a *API) reportTarget(r *http.Request, kind, target string) (moderation.Target, error) {
 	if kind == "" {
-		return moderation.Target{}, usererr.Unprocessablef("kind", usererr.CodeRequired, "kind is required: user, repository, issue or comment")
+		return moderation.Target{}, usererr.Unprocessablef("kind", usererr.CodeRequired, "kind is required: user, repository, issue, comment or forum_post")
 	}
 	k, ok := moderation.ParseKind(kind)
 	resolve := targetResolvers[k]
@@ -150,4 +152,21 @@ func (a *API) reportedComment(r *http.Request, target string) (moderation.Target
 	return moderation.Target{Kind: moderation.KindComment, Key: moderation.CommentKey(repo.ID, c.ID),
 		Label:   repo.Owner.Username + "/" + repo.Name + "#" + strconv.FormatUint(c.Number, 10) + " comment " + raw,
 		Subject: common.HexToAddress(c.Author.Address)}, nil
+}
+
+func (a *API) reportedForumPost(r *http.Request, target string) (moderation.Target, error) {
+	id, err := strconv.ParseUint(target, 10, 63)
+	if err != nil || id == 0 {
+		return moderation.Target{}, usererr.BadFieldf("target", "a forum reply is named by its id")
+	}
+	p, err := a.forge.Index().ForumPostByID(r.Context(), id)
+	if err != nil {
+		return moderation.Target{}, err
+	}
+	t, err := a.forge.Index().ForumTopicByID(r.Context(), p.Topic)
+	if err != nil {
+		return moderation.Target{}, err
+	}
+	return moderation.Target{Kind: moderation.KindForumPost, Key: moderation.ForumPostKey(p.ID),
+		Label: "forum: " + t.Title + " (reply " + target + ")", Subject: common.HexToAddress(p.Author.Address)}, nil
 }

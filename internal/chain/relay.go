@@ -152,3 +152,8 @@ func (c *Chain) ForgeRefs(repo uint64) ([]forge.Ref, error) { return c.app.Forge
 
 // IsOperator reports whether addr may relay forge actions on this chain.
 func (c *Chain) IsOperator(addr common.Address) (bool, error) { return c.app.IsOperator(addr) }
+
+// HasRole reports whether addr holds a community role (roles.*) on chain.
+func (c *Chain) HasRole(addr common.Address, role string) (bool, error) {
+	return c.app.HasRole(addr, role)
+}

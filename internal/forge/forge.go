@@ -479,7 +479,7 @@ func rejection(err error) error {
 		kind = usererr.NotFound
 	case tx.CodeForbidden, tx.CodeProtectedBranch:
 		kind = usererr.Forbidden
-	case tx.CodeConflict, tx.CodeNameTaken, tx.CodeStaleRef:
+	case tx.CodeConflict, tx.CodeNameTaken, tx.CodeStaleRef, tx.CodeTopicLocked:
 		kind = usererr.Conflict
 	case tx.CodeInvalidName, tx.CodeInvalidField, tx.CodeInvalidText, tx.CodeUnknownAction, tx.CodeTxTooLarge,
 		tx.CodeInvalidKey, tx.CodeKeyTaken, tx.CodeInvalidURL:

@@ -62,6 +62,9 @@ func resetForge(ctx context.Context, tx *sql.Tx) error {
 	if err := resetMarket(ctx, tx); err != nil {
 		return err
 	}
+	if err := resetForum(ctx, tx); err != nil {
+		return err
+	}
 	return resetOrgs(ctx, tx)
 }
 
@@ -135,6 +138,7 @@ func writeChange(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 		func() error { return writeFollow(ctx, tx, c) },
 		func() error { return writeCommunityEvent(ctx, tx, c) },
 		func() error { return writeMarket(ctx, tx, c) },
+		func() error { return writeForum(ctx, tx, c) },
 		func() error { return writeActivity(ctx, tx, c) },
 		func() error { return notifyChange(ctx, tx, c, before) },
 	}

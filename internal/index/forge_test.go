@@ -15,6 +15,7 @@ import (
 	"github.com/dforge/dforge/internal/chain"
 	"github.com/dforge/dforge/internal/chain/app"
 	"github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/chain/names"
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/forge/private"
 	"github.com/dforge/dforge/internal/index"
@@ -146,6 +147,14 @@ func TestForgeRebuildEqualsLive(t *testing.T) {
 		}
 		act(bob, "comment.edit", map[string]any{"repo": 1, "comment": on2[0].ID, "body": "second words"})
 		act(bob, "comment.delete", map[string]any{"repo": 1, "comment": on2[1].ID})
+		// The forum: a topic, replies (one quoting), edits kept as
+		// revisions, an accepted answer.
+		act(carol, "forum.topic.create", map[string]any{"category": "help", "title": "How?", "body": "ask @" + names.Default(alice)})
+		act(bob, "forum.post.create", map[string]any{"topic": 1, "body": "like this"})
+		act(alice, "forum.post.create", map[string]any{"topic": 1, "body": "> like this\n\nthanks", "quote": 1})
+		act(carol, "forum.topic.edit", map[string]any{"topic": 1, "title": "How so?"})
+		act(bob, "forum.post.edit", map[string]any{"post": 1, "body": "like that"})
+		act(carol, "forum.topic.answer", map[string]any{"topic": 1, "post": 1})
 		if err := ix.ProjectPrivate(ctx, privateEntries(t, alice)...); err != nil {
 			t.Fatal(err)
 		}
@@ -194,6 +203,13 @@ func TestForgeRebuildEqualsLive(t *testing.T) {
 		secret, err := ix.RepoByName(ctx, alice, "secret")
 		if err != nil || !secret.Private || secret.ID != forge.PrivateIDBase+1 {
 			t.Fatalf("private repository = %+v %v", secret, err)
+		}
+		topic, err := ix.ForumTopicByID(ctx, 1)
+		if err != nil || topic.Title != "How so?" || topic.Answer != 1 || topic.Replies != 2 || topic.Revisions != 1 {
+			t.Fatalf("forum topic = %+v %v", topic, err)
+		}
+		if revs, _, err := ix.ForumRevisions(ctx, forge.ForumRevisionPost, 1, index.Page{Number: 1, Limit: 10}); err != nil || len(revs) != 1 || revs[0].Body != "like this" {
+			t.Fatalf("post revisions = %+v %v", revs, err)
 		}
 		checkActivity(t, ix, alice, bob)
 

@@ -182,7 +182,7 @@ func ParseKey(kind Kind, key string) bool {
 	switch kind {
 	case KindUser:
 		return common.IsHexAddress(key)
-	case KindRepository:
+	case KindRepository, KindForumPost:
 		return key != "" && strings.Trim(key, "0123456789") == ""
 	default:
 		a, b, ok := strings.Cut(key, ":")

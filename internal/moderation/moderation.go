@@ -29,17 +29,17 @@ import (
 // Kind is what a report names.
 type Kind string
 
-// The kinds a report may name. Forum posts join this list (and the API's
-// resolver table) when the forum lands.
+// The kinds a report may name.
 const (
 	KindUser       Kind = "user"
 	KindRepository Kind = "repository"
 	KindIssue      Kind = "issue" // an issue or a pull request
 	KindComment    Kind = "comment"
+	KindForumPost  Kind = "forum_post" // a reply in a forum topic
 )
 
 // Kinds lists every kind, in the order the UI offers them.
-var Kinds = []Kind{KindUser, KindRepository, KindIssue, KindComment}
+var Kinds = []Kind{KindUser, KindRepository, KindIssue, KindComment, KindForumPost}
 
 // ParseKind reads a kind's name.
 func ParseKind(s string) (Kind, bool) {
@@ -89,6 +89,7 @@ type Target struct {
 // targets: ids, not names, so a rename keeps a hidden item hidden.
 func UserKey(a common.Address) string { return strings.ToLower(a.Hex()) }
 func RepoKey(id uint64) string        { return strconv.FormatUint(id, 10) }
+func ForumPostKey(id uint64) string   { return strconv.FormatUint(id, 10) }
 func IssueKey(repo, number uint64) string {
 	return strconv.FormatUint(repo, 10) + ":" + strconv.FormatUint(number, 10)
 }

@@ -117,7 +117,8 @@ func isStateFailure(err error) bool {
 		return false
 	}
 	switch f.err.Code {
-	case tx.CodeNotFound, tx.CodeForbidden, tx.CodeConflict, tx.CodeNameTaken, tx.CodeProtectedBranch, tx.CodeStaleRef:
+	case tx.CodeNotFound, tx.CodeForbidden, tx.CodeConflict, tx.CodeNameTaken, tx.CodeProtectedBranch, tx.CodeStaleRef,
+		tx.CodeTopicLocked:
 		return true
 	}
 	return false

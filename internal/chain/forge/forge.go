@@ -138,6 +138,16 @@ func init() {
 		"listing.delete":        {ListingDelete{}, listingDelete},
 		"listing.install":       {ListingInstall{}, func(s *session, p []byte) error { return listingInstall(s, p, true) }},
 		"listing.uninstall":     {ListingUninstall{}, func(s *session, p []byte) error { return listingInstall(s, p, false) }},
+		"forum.topic.create":    {ForumTopicCreate{}, forumTopicCreate},
+		"forum.topic.edit":      {ForumTopicEdit{}, forumTopicEdit},
+		"forum.topic.answer":    {ForumTopicAnswer{}, forumTopicAnswer},
+		"forum.topic.pin":       {ForumTopicPin{}, func(s *session, p []byte) error { return forumTopicFlag(s, p, false, true) }},
+		"forum.topic.unpin":     {ForumTopicUnpin{}, func(s *session, p []byte) error { return forumTopicFlag(s, p, false, false) }},
+		"forum.topic.lock":      {ForumTopicLock{}, func(s *session, p []byte) error { return forumTopicFlag(s, p, true, true) }},
+		"forum.topic.unlock":    {ForumTopicUnlock{}, func(s *session, p []byte) error { return forumTopicFlag(s, p, true, false) }},
+		"forum.topic.move":      {ForumTopicMove{}, forumTopicMove},
+		"forum.post.create":     {ForumPostCreate{}, forumPostCreate},
+		"forum.post.edit":       {ForumPostEdit{}, forumPostEdit},
 	}
 }
 

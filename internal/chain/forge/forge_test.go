@@ -548,7 +548,7 @@ func TestDeterministic(t *testing.T) {
 			t.Fatalf("event %d differs:\n%s\n%s", i, a.events[i], b.events[i])
 		}
 	}
-	if len(forge.Actions()) != 77 {
+	if len(forge.Actions()) != 87 {
 		t.Fatalf("actions: %v", forge.Actions())
 	}
 }
@@ -576,7 +576,10 @@ func FuzzApply(f *testing.F) {
 		`{"name":"CI","description":"a\nb","events":["push"],"url_template":"https://ci.example/{owner}/{repo}?id={repo_id}","homepage":""}`,
 		`{"name":"CI\u0000","events":["push"],"url_template":"https://ci.example/"}`,
 		`{"name":"CI","events":["push"],"url_template":"javascript:alert(1)//{owner}"}`,
-		`{"name":"CI","events":[],"url_template":"ftp://x/{nope}"}`, `{"listing":1,"repo":1}`} {
+		`{"name":"CI","events":[],"url_template":"ftp://x/{nope}"}`, `{"listing":1,"repo":1}`,
+		// The forum's: a topic, a reply with a quote, bad categories.
+		`{"category":"general","title":"t","body":"b\n"}`, `{"category":"x","title":"t","body":"b"}`, `{"topic":1,"body":"b","quote":1}`,
+		`{"topic":1,"title":"\u0000"}`, `{"post":1,"body":"\r\n"}`, `{"topic":1,"category":"announcements"}`} {
 		for i := range forge.Actions() {
 			f.Add(uint8(i), s)
 		}
@@ -589,6 +592,8 @@ func FuzzApply(f *testing.F) {
 			t.Fatal(err)
 		}
 		w.ok(owner, "event.create", m{"title": "t", "startsAt": 1, "endsAt": 2, "timezone": "UTC", "place": "p"})
+		topic := w.ok(reader, "forum.topic.create", m{"category": "help", "title": "t", "body": "b"}).ForumTopic.ID
+		w.ok(owner, "forum.post.create", m{"topic": topic, "body": "b"})
 		actions := forge.Actions()
 		action := actions[int(which)%len(actions)]
 		for _, actor := range []common.Address{owner, stranger} {

@@ -244,6 +244,11 @@ type Change struct {
 	// repository.
 	Listing *Listing `json:"listing,omitempty"`
 	Install *Install `json:"install,omitempty"`
+	// ForumTopic and ForumPost are a forum topic and post in their new
+	// state; ForumRevision the text an edit replaced (forum.go).
+	ForumTopic    *ForumTopic    `json:"forumTopic,omitempty"`
+	ForumPost     *ForumPost     `json:"forumPost,omitempty"`
+	ForumRevision *ForumRevision `json:"forumRevision,omitempty"`
 }
 
 // RepoID is the repository the change is about (the new one for a fork).

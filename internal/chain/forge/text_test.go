@@ -78,6 +78,15 @@ func TestTextRules(t *testing.T) {
 		{"listing.publish", "url_template", m{"name": "ci", "events": []string{"push"}, "url_template": "https://ci.example/\n"}},
 		{"listing.publish", "homepage", m{"name": "ci", "events": []string{"push"}, "url_template": "https://ci.example/", "homepage": "https://x\x01"}},
 		{"listing.update", "name", m{"id": 1, "name": "a\u009bb"}},
+		{"forum.topic.create", "title", m{"category": "general", "title": "a\nb", "body": "b"}},
+		{"forum.topic.create", "title", m{"category": "general", "title": "a\tb", "body": "b"}},
+		{"forum.topic.create", "body", m{"category": "general", "title": "t", "body": "a\x00b"}},
+		{"forum.topic.create", "category", m{"category": "gen\x01", "title": "t", "body": "b"}},
+		{"forum.topic.edit", "title", m{"topic": 1, "title": "a\rb"}},
+		{"forum.topic.edit", "body", m{"topic": 1, "body": "\x1b[2J"}},
+		{"forum.post.create", "body", m{"topic": 1, "body": "nul\x00"}},
+		{"forum.post.edit", "body", m{"post": 1, "body": "\x07"}},
+		{"forum.topic.move", "category", m{"topic": 1, "category": "help\n"}},
 	}
 	for _, c := range refused {
 		_, err := w.do(maint, c.action, c.p)
@@ -89,6 +98,8 @@ func TestTextRules(t *testing.T) {
 	w.ok(reader, "issue.comment", m{"repo": id, "number": n, "body": "line\n\tindented\r\n"})
 	w.ok(maint, "pr.review", m{"repo": id, "number": pr, "state": "comment", "commitSha": sha1, "body": "a\nb",
 		"comments": []m{{"path": "a.go", "line": 1, "side": "new", "body": "x\ty\nz"}}})
+	topic := w.ok(reader, "forum.topic.create", m{"category": "help", "title": "ok \ufffd", "body": "a\r\n\tb"}).ForumTopic.ID
+	w.ok(reader, "forum.post.create", m{"topic": topic, "body": "line\n\tindented\r\n"})
 }
 
 // TestTextInvalidUTF8 sends a payload JSON decoding would quietly repair.

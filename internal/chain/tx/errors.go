@@ -59,6 +59,9 @@ const (
 	CodeBountyNotExpired uint32 = 52
 	// CodeBountyNoShare: the sender has no share in the issue's bounty.
 	CodeBountyNoShare uint32 = 53
+	// CodeTopicLocked: a reply (or an author's edit) in a forum topic a
+	// moderator locked.
+	CodeTopicLocked uint32 = 29
 )
 
 // codeNames gives each code its machine-readable name.
@@ -95,6 +98,7 @@ var codeNames = map[uint32]string{
 	CodeBountyNotIssue:    "bounty_not_an_issue",
 	CodeBountyNotExpired:  "bounty_not_expired",
 	CodeBountyNoShare:     "bounty_nothing_to_refund",
+	CodeTopicLocked:       "topic_locked",
 }
 
 // CodeName returns the name of a code ("bad_signature"), or "" if the code

@@ -2,8 +2,8 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { deleteJSON, getJSON, postJSON } from '@/lib/http'
 import { getPage } from '@/lib/forge/api'
 
-/** What a report names; forum posts join the list when the forum lands. */
-export const KINDS = ['user', 'repository', 'issue', 'comment'] as const
+/** What a report names (forum_post: a reply in a forum topic, named by its id). */
+export const KINDS = ['user', 'repository', 'issue', 'comment', 'forum_post'] as const
 export type ReportKind = (typeof KINDS)[number]
 
 /** The categories a report picks from (the server's moderation.Reasons). */

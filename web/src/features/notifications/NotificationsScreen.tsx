@@ -12,7 +12,7 @@ import { PAGE_SIZE, useMarkRead, useThreads, type Thread, type ThreadFilter } fr
 import './notifications.css'
 
 const STATUSES = ['unread', 'all'] as const
-const KINDS = ['', 'Issue', 'Pull', 'Transfer', 'Reward', 'Proposal'] as const
+const KINDS = ['', 'Issue', 'Pull', 'Transfer', 'Reward', 'Proposal', 'Topic'] as const
 
 /** The signed-in user's notifications: filters, the list with paging, and marking read. */
 export default function NotificationsScreen() {

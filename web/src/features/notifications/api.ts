@@ -22,7 +22,7 @@ export interface Thread {
 export interface ThreadFilter {
   status: 'unread' | 'all'
   participating: boolean
-  /** Issue, Pull, Transfer, Reward or Proposal; '' for any. */
+  /** Issue, Pull, Transfer, Reward, Proposal or Topic (a forum topic); '' for any. */
   kind: string
   /** owner/name; '' for every repository. */
   repo: string

@@ -1,0 +1,732 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/auth"
+	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/chain/roles"
+	"github.com/dforge/dforge/internal/chain/tx"
+	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/moderation"
+	"github.com/dforge/dforge/internal/usererr"
+)
+
+// The community forum (a dForge extension, /api/v1/forum): topics in
+// fixed categories with their replies, on chain as the forum.* forge
+// actions and read from the index. Every write is checked here first
+// (the field named, 403 for moderation without the role, 409
+// topic_locked on a locked topic), and again by the state machine.
+
+func (a *API) registerForum(mux *http.ServeMux) {
+	if a.forge == nil || a.chain == nil {
+		return
+	}
+	user := a.signedIn
+	mux.HandleFunc("GET /api/v1/forum/categories", a.serve(a.listForumCategories))
+	mux.HandleFunc("GET /api/v1/forum/topics", a.serve(a.listForumTopics))
+	mux.HandleFunc("POST /api/v1/forum/topics", user(auth.ScopeWrite, a.createForumTopic))
+	mux.HandleFunc("GET /api/v1/forum/topics/{id}", a.serve(a.getForumTopic))
+	mux.HandleFunc("PATCH /api/v1/forum/topics/{id}", user(auth.ScopeWrite, a.editForumTopic))
+	mux.HandleFunc("GET /api/v1/forum/topics/{id}/posts", a.serve(a.listForumPosts))
+	mux.HandleFunc("POST /api/v1/forum/topics/{id}/posts", user(auth.ScopeWrite, a.createForumPost))
+	mux.HandleFunc("GET /api/v1/forum/topics/{id}/revisions", a.serve(a.listForumTopicRevisions))
+	mux.HandleFunc("PUT /api/v1/forum/topics/{id}/answer", user(auth.ScopeWrite, a.markForumAnswer))
+	mux.HandleFunc("DELETE /api/v1/forum/topics/{id}/answer", user(auth.ScopeWrite, a.unmarkForumAnswer))
+	mux.HandleFunc("PUT /api/v1/forum/topics/{id}/pin", user(auth.ScopeWrite, a.pinForumTopic))
+	mux.HandleFunc("DELETE /api/v1/forum/topics/{id}/pin", user(auth.ScopeWrite, a.unpinForumTopic))
+	mux.HandleFunc("PUT /api/v1/forum/topics/{id}/lock", user(auth.ScopeWrite, a.lockForumTopic))
+	mux.HandleFunc("DELETE /api/v1/forum/topics/{id}/lock", user(auth.ScopeWrite, a.unlockForumTopic))
+	mux.HandleFunc("POST /api/v1/forum/topics/{id}/move", user(auth.ScopeWrite, a.moveForumTopic))
+	mux.HandleFunc("GET /api/v1/forum/posts/{id}", a.serve(a.getForumPost))
+	mux.HandleFunc("PATCH /api/v1/forum/posts/{id}", user(auth.ScopeWrite, a.editForumPost))
+	mux.HandleFunc("GET /api/v1/forum/posts/{id}/revisions", a.serve(a.listForumPostRevisions))
+}
+
+// forumCategoryJSON is a category with its number of topics.
+type forumCategoryJSON struct {
+	Name   string `json:"name"`
+	Topics int64  `json:"topics"`
+}
+
+// forumTopicJSON is a topic as lists show it.
+type forumTopicJSON struct {
+	ID       uint64        `json:"id"`
+	Title    string        `json:"title"`
+	Category string        `json:"category"`
+	Author   forgeUserJSON `json:"author"`
+	Pinned   bool          `json:"pinned"`
+	Locked   bool          `json:"locked"`
+	// Answered says a reply is marked as the accepted answer
+	// (answer_post_id).
+	Answered     bool      `json:"answered"`
+	AnswerPostID uint64    `json:"answer_post_id"`
+	Replies      uint64    `json:"replies"`
+	Revisions    uint64    `json:"revisions"`
+	CreatedAt    time.Time `json:"created_at"`
+	UpdatedAt    time.Time `json:"updated_at"`
+	LastPostAt   time.Time `json:"last_post_at"`
+	HTMLURL      string    `json:"html_url"`
+}
+
+// forumTopicDetailJSON is a topic with its text and what the signed-in
+// user may do with it.
+type forumTopicDetailJSON struct {
+	forumTopicJSON
+	Body     string `json:"body"`
+	BodyHTML string `json:"body_html"`
+	// CanEdit: the user wrote it or moderates the forum (and, on a
+	// locked topic, only the latter).
+	CanEdit bool `json:"can_edit"`
+	// CanAnswer: the user may mark the accepted answer.
+	CanAnswer bool `json:"can_answer"`
+	// CanModerate: the user holds the forum moderator role (pin, lock,
+	// move, edit anything).
+	CanModerate bool `json:"can_moderate"`
+	// CanReply: the user is signed in and the topic is not locked.
+	CanReply bool `json:"can_reply"`
+}
+
+// forumPostJSON is a reply in a topic.
+type forumPostJSON struct {
+	ID        uint64        `json:"id"`
+	TopicID   uint64        `json:"topic_id"`
+	Author    forgeUserJSON `json:"author"`
+	Body      string        `json:"body"`
+	BodyHTML  string        `json:"body_html"`
+	QuoteID   uint64        `json:"quote_id"`
+	Revisions uint64        `json:"revisions"`
+	IsAnswer  bool          `json:"is_answer"`
+	CanEdit   bool          `json:"can_edit"`
+	// Hidden: this node's moderators hid it (reported); everyone but the
+	// node's admins gets a marker instead of its text.
+	Hidden       bool      `json:"hidden"`
+	HiddenReason string    `json:"hidden_reason,omitempty"`
+	CreatedAt    time.Time `json:"created_at"`
+	UpdatedAt    time.Time `json:"updated_at"`
+}
+
+// forumRevisionJSON is the text one edit replaced: revision n (1 is the
+// first edit), with the title for a topic's.
+type forumRevisionJSON struct {
+	N         uint64        `json:"n"`
+	Title     string        `json:"title"`
+	Body      string        `json:"body"`
+	Editor    forgeUserJSON `json:"editor"`
+	Height    int64         `json:"height"`
+	CreatedAt time.Time     `json:"created_at"`
+}
+
+// forumTopicBody opens a topic.
+type forumTopicBody struct {
+	Category string `json:"category"`
+	Title    string `json:"title"`
+	Body     string `json:"body"`
+}
+
+// forumTopicEditBody edits a topic; absent fields stay. A category (a
+// moderator's) moves it.
+type forumTopicEditBody struct {
+	Title    *string `json:"title"`
+	Body     *string `json:"body"`
+	Category *string `json:"category"`
+}
+
+// forumPostBody is a reply; quote is a post of the same topic it quotes.
+type forumPostBody struct {
+	Body  string `json:"body"`
+	Quote uint64 `json:"quote"`
+}
+
+// forumPostEditBody is a reply's new text.
+type forumPostEditBody struct {
+	Body string `json:"body"`
+}
+
+// forumAnswerBody names the reply to mark as the accepted answer.
+type forumAnswerBody struct {
+	Post uint64 `json:"post"`
+}
+
+// forumMoveBody names the category to move a topic to.
+type forumMoveBody struct {
+	Category string `json:"category"`
+}
+
+func forumTime(ns int64) time.Time { return time.Unix(0, ns).UTC() }
+
+func toForumTopicJSON(r *http.Request, t index.ForumTopicSummary) forumTopicJSON {
+	return forumTopicJSON{ID: t.ID, Title: t.Title, Category: t.Category, Author: toForgeUser(r, t.Author),
+		Pinned: t.Pinned, Locked: t.Locked, Answered: t.Answer != 0, AnswerPostID: t.Answer, Replies: t.Replies,
+		Revisions: t.Revisions, CreatedAt: forumTime(t.CreatedNS), UpdatedAt: forumTime(t.UpdatedNS), LastPostAt: forumTime(t.LastPostNS),
+		HTMLURL: siteURL(r) + "/forum/topic/" + strconv.FormatUint(t.ID, 10)}
+}
+
+// listForumCategories lists the categories with their numbers of topics.
+func (a *API) listForumCategories(w http.ResponseWriter, r *http.Request) error {
+	cats, err := a.forge.Index().ForumCategories(r.Context())
+	if err != nil {
+		return err
+	}
+	out := make([]forumCategoryJSON, len(cats))
+	for i, c := range cats {
+		out[i] = forumCategoryJSON{Name: c.Name, Topics: c.Topics}
+	}
+	return reply(w, out)
+}
+
+// listForumTopics lists topics, pinned first, then by latest activity:
+// of one category (?category=), whose title holds ?q=.
+func (a *API) listForumTopics(w http.ResponseWriter, r *http.Request) error {
+	p, err := pageOf(r)
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	f := index.ForumFilter{Category: q.Get("category"), Query: q.Get("q")}
+	if f.Category != "" && !chainforge.ValidForumCategory(f.Category) {
+		return forumCategoryError()
+	}
+	if len(f.Query) > index.MaxForumQuery || tx.CheckLine("q", f.Query) != nil {
+		return usererr.BadFieldf("q", "the search must be one line of at most %d bytes", index.MaxForumQuery)
+	}
+	topics, total, err := a.forge.Index().ForumTopics(r.Context(), f, p)
+	if err != nil {
+		return err
+	}
+	out := make([]forumTopicJSON, len(topics))
+	for i, t := range topics {
+		out[i] = toForumTopicJSON(r, t)
+	}
+	return a.respondList(w, r, p, total, out, nil)
+}
+
+func forumCategoryError() error {
+	return usererr.BadFieldf("category", "the category must be one of %s", strings.Join(chainforge.ForumCategories, ", "))
+}
+
+// createForumTopic opens a topic; only moderators open one in
+// announcements.
+func (a *API) createForumTopic(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	var in forumTopicBody
+	if err := decodeText(w, r, &in); err != nil {
+		return err
+	}
+	if !chainforge.ValidForumCategory(in.Category) {
+		return forumCategoryError()
+	}
+	if err := checkTitle(in.Title); err != nil {
+		return err
+	}
+	if err := checkForumBody(in.Body); err != nil {
+		return err
+	}
+	if in.Category == chainforge.ForumAnnouncements {
+		if err := a.requireForumModerator(id.User.Address, "Only forum moderators may open topics in announcements."); err != nil {
+			return err
+		}
+	}
+	res, err := a.forge.Do(r.Context(), id.User.Address, chainforge.ForumTopicCreate{Category: in.Category, Title: in.Title, Body: in.Body})
+	if err != nil {
+		return err
+	}
+	return a.writeForumTopic(w, r, http.StatusCreated, res.Change.ForumTopic.ID)
+}
+
+func checkForumBody(body string) error {
+	if strings.TrimSpace(body) == "" {
+		return usererr.BadFieldf("body", "the body must not be empty")
+	}
+	return checkBody("body", body)
+}
+
+// getForumTopic is one topic with its rendered text and what the
+// signed-in user may do with it.
+func (a *API) getForumTopic(w http.ResponseWriter, r *http.Request) error {
+	id, err := forumID(r, "topic")
+	if err != nil {
+		return err
+	}
+	return a.writeForumTopic(w, r, http.StatusOK, id)
+}
+
+func (a *API) writeForumTopic(w http.ResponseWriter, r *http.Request, status int, id uint64) error {
+	// Rendered once per change of the projection, as a page of replies.
+	key := fmt.Sprintf("forum-topic|%d|%s", id, siteURL(r))
+	kept, err := index.RememberAnswer(a.forge.Index(), key, forumPostsSize/8, func() (keptForumTopic, error) {
+		t, err := a.forge.Index().ForumTopicByID(r.Context(), id)
+		return keptForumTopic{t, a.renderBody(r.Context(), nil, t.Body)}, err
+	})
+	if err != nil {
+		return err
+	}
+	t := kept.topic
+	out := forumTopicDetailJSON{forumTopicJSON: toForumTopicJSON(r, t.ForumTopicSummary), Body: t.Body, BodyHTML: kept.html}
+	if me := auth.IdentityFrom(r.Context()); me != nil {
+		mod, err := a.isForumModerator(me.User.Address)
+		if err != nil {
+			return err
+		}
+		author := strings.EqualFold(t.Author.Address, me.User.Address.Hex())
+		out.CanModerate = mod
+		out.CanEdit = mod || author && !t.Locked
+		out.CanAnswer = mod || author
+		out.CanReply = !t.Locked
+	}
+	writeJSON(w, status, out)
+	return nil
+}
+
+// keptForumTopic is a topic with its rendered body.
+type keptForumTopic struct {
+	topic index.ForumTopic
+	html  string
+}
+
+// forumID reads the path's id of a topic or post; one that is not a
+// number names nothing.
+func forumID(r *http.Request, what string) (uint64, error) {
+	n, err := strconv.ParseUint(r.PathValue("id"), 10, 63)
+	if err != nil || n == 0 {
+		return 0, usererr.Missingf("There is no such forum %s.", what)
+	}
+	return n, nil
+}
+
+func (a *API) isForumModerator(addr common.Address) (bool, error) {
+	return a.chain.HasRole(addr, roles.ForumModerator)
+}
+
+// requireForumModerator is 403 with msg for anyone without the role.
+func (a *API) requireForumModerator(addr common.Address, msg string) error {
+	mod, err := a.isForumModerator(addr)
+	if err != nil {
+		return err
+	}
+	if !mod {
+		return usererr.New(usererr.Forbidden, usererr.CodeForbidden, msg)
+	}
+	return nil
+}
+
+// topicLockedError is the refusal of a reply or an author's edit in a
+// locked topic, with the chain's code.
+func topicLockedError() error {
+	return usererr.New(usererr.Conflict, tx.CodeName(tx.CodeTopicLocked), "This topic is locked: it takes no more replies or edits.")
+}
+
+// editForumTopic changes a topic's title or body (its author, or a
+// moderator) and, for a moderator, moves it to another category.
+func (a *API) editForumTopic(w http.ResponseWriter, r *http.Request) error {
+	me, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	id, err := forumID(r, "topic")
+	if err != nil {
+		return err
+	}
+	var in forumTopicEditBody
+	if err := decodeText(w, r, &in); err != nil {
+		return err
+	}
+	t, err := a.forge.Index().ForumTopicByID(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	if err := checkForumTopicEdit(in); err != nil {
+		return err
+	}
+	if err := a.mayEditForum(me.User.Address, t.Author, t.Locked); err != nil {
+		return err
+	}
+	if in.Category != nil && *in.Category != t.Category {
+		if err := a.requireForumModerator(me.User.Address, "Only forum moderators may move topics."); err != nil {
+			return err
+		}
+	}
+	act := chainforge.ForumTopicEdit{Topic: id, Title: in.Title, Body: in.Body, Category: in.Category}
+	if _, err := a.forge.Do(r.Context(), me.User.Address, act); err != nil {
+		return err
+	}
+	return a.writeForumTopic(w, r, http.StatusOK, id)
+}
+
+func checkForumTopicEdit(in forumTopicEditBody) error {
+	if in.Title == nil && in.Body == nil && in.Category == nil {
+		return usererr.BadFieldf("title", "give a title, a body or a category to change")
+	}
+	if in.Category != nil && !chainforge.ValidForumCategory(*in.Category) {
+		return forumCategoryError()
+	}
+	if in.Title != nil {
+		if err := checkTitle(*in.Title); err != nil {
+			return err
+		}
+	}
+	if in.Body != nil {
+		return checkForumBody(*in.Body)
+	}
+	return nil
+}
+
+// mayEditForum lets the author or a moderator edit; in a locked topic
+// only a moderator.
+func (a *API) mayEditForum(me common.Address, author index.User, locked bool) error {
+	mod, err := a.isForumModerator(me)
+	if err != nil || mod {
+		return err
+	}
+	if !strings.EqualFold(author.Address, me.Hex()) {
+		return usererr.New(usererr.Forbidden, usererr.CodeForbidden, "Only its author or a forum moderator may edit this.")
+	}
+	if locked {
+		return topicLockedError()
+	}
+	return nil
+}
+
+// listForumPosts lists a topic's replies, oldest first.
+func (a *API) listForumPosts(w http.ResponseWriter, r *http.Request) error {
+	id, err := forumID(r, "topic")
+	if err != nil {
+		return err
+	}
+	p, err := pageOf(r)
+	if err != nil {
+		return err
+	}
+	// A page of rendered replies changes only with the projection: it is
+	// built once per change (index.RememberAnswer), and only what the
+	// viewer may do is added per request.
+	key := fmt.Sprintf("forum-posts|%d|%d|%d|%s", id, p.Number, p.Limit, siteURL(r))
+	kept, err := index.RememberAnswer(a.forge.Index(), key, forumPostsSize, func() (keptForumPosts, error) {
+		return a.forumPosts(r, id, p)
+	})
+	if err != nil {
+		return err
+	}
+	me, mod, err := a.forumViewer(r)
+	if err != nil {
+		return err
+	}
+	out := make([]forumPostJSON, len(kept.posts))
+	copy(out, kept.posts)
+	mv := a.modViewOf(r)
+	for i := range out {
+		out[i].CanEdit = mod || me != (common.Address{}) && strings.EqualFold(out[i].Author.WalletAddress, me.Hex()) && !kept.locked
+		mv.maskForumPost(&out[i])
+	}
+	return a.respondList(w, r, p, kept.total, out, nil)
+}
+
+// keptForumPosts is a page of a topic's replies as every viewer sees it.
+type keptForumPosts struct {
+	posts  []forumPostJSON
+	total  int64
+	locked bool
+}
+
+// forumPostsSize is what the read cache counts for a kept page: up to a
+// hundred rendered replies.
+const forumPostsSize = 256 << 10
+
+func (a *API) forumPosts(r *http.Request, id uint64, p index.Page) (keptForumPosts, error) {
+	t, err := a.forge.Index().ForumTopicByID(r.Context(), id)
+	if err != nil {
+		return keptForumPosts{}, err
+	}
+	posts, total, err := a.forge.Index().ForumPosts(r.Context(), id, p)
+	if err != nil {
+		return keptForumPosts{}, err
+	}
+	out := make([]forumPostJSON, len(posts))
+	for i, post := range posts {
+		out[i] = a.toForumPostJSON(r, post, t.Answer)
+	}
+	return keptForumPosts{posts: out, total: total, locked: t.Locked}, nil
+}
+
+// forumViewer is the signed-in user (the zero address for none) and
+// whether they moderate the forum.
+func (a *API) forumViewer(r *http.Request) (common.Address, bool, error) {
+	id := auth.IdentityFrom(r.Context())
+	if id == nil {
+		return common.Address{}, false, nil
+	}
+	mod, err := a.isForumModerator(id.User.Address)
+	return id.User.Address, mod, err
+}
+
+func (a *API) toForumPostJSON(r *http.Request, p index.ForumPost, answer uint64) forumPostJSON {
+	return forumPostJSON{ID: p.ID, TopicID: p.Topic, Author: toForgeUser(r, p.Author), Body: p.Body,
+		BodyHTML: a.renderBody(r.Context(), nil, p.Body), QuoteID: p.Quote, Revisions: p.Revisions, IsAnswer: p.ID == answer,
+		CreatedAt: forumTime(p.CreatedNS), UpdatedAt: forumTime(p.UpdatedNS)}
+}
+
+// createForumPost replies in a topic, optionally quoting one of its
+// posts; a locked topic refuses it (409 topic_locked).
+func (a *API) createForumPost(w http.ResponseWriter, r *http.Request) error {
+	me, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	id, err := forumID(r, "topic")
+	if err != nil {
+		return err
+	}
+	var in forumPostBody
+	if err := decodeText(w, r, &in); err != nil {
+		return err
+	}
+	t, err := a.forge.Index().ForumTopicByID(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	if t.Locked {
+		return topicLockedError()
+	}
+	if err := checkForumBody(in.Body); err != nil {
+		return err
+	}
+	if in.Quote != 0 {
+		q, err := a.forge.Index().ForumPostByID(r.Context(), in.Quote)
+		if err != nil || q.Topic != id {
+			return usererr.BadFieldf("quote", "the quoted post must be a reply in this topic")
+		}
+	}
+	res, err := a.forge.Do(r.Context(), me.User.Address, chainforge.ForumPostCreate{Topic: id, Body: in.Body, Quote: in.Quote})
+	if err != nil {
+		return err
+	}
+	return a.writeForumPost(w, r, http.StatusCreated, res.Change.ForumPost.ID)
+}
+
+func (a *API) writeForumPost(w http.ResponseWriter, r *http.Request, status int, id uint64) error {
+	p, err := a.forge.Index().ForumPostByID(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	t, err := a.forge.Index().ForumTopicByID(r.Context(), p.Topic)
+	if err != nil {
+		return err
+	}
+	me, mod, err := a.forumViewer(r)
+	if err != nil {
+		return err
+	}
+	out := a.toForumPostJSON(r, p, t.Answer)
+	out.CanEdit = mod || me != (common.Address{}) && strings.EqualFold(p.Author.Address, me.Hex()) && !t.Locked
+	a.modViewOf(r).maskForumPost(&out)
+	writeJSON(w, status, out)
+	return nil
+}
+
+// getForumPost is one reply.
+func (a *API) getForumPost(w http.ResponseWriter, r *http.Request) error {
+	id, err := forumID(r, "post")
+	if err != nil {
+		return err
+	}
+	return a.writeForumPost(w, r, http.StatusOK, id)
+}
+
+// editForumPost changes a reply's text (its author, or a moderator); the
+// text it replaces is kept as a revision.
+func (a *API) editForumPost(w http.ResponseWriter, r *http.Request) error {
+	me, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	id, err := forumID(r, "post")
+	if err != nil {
+		return err
+	}
+	var in forumPostEditBody
+	if err := decodeText(w, r, &in); err != nil {
+		return err
+	}
+	p, err := a.forge.Index().ForumPostByID(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	t, err := a.forge.Index().ForumTopicByID(r.Context(), p.Topic)
+	if err != nil {
+		return err
+	}
+	if err := checkForumBody(in.Body); err != nil {
+		return err
+	}
+	if err := a.mayEditForum(me.User.Address, p.Author, t.Locked); err != nil {
+		return err
+	}
+	if _, err := a.forge.Do(r.Context(), me.User.Address, chainforge.ForumPostEdit{Post: id, Body: in.Body}); err != nil {
+		return err
+	}
+	return a.writeForumPost(w, r, http.StatusOK, id)
+}
+
+// listForumTopicRevisions lists the texts a topic's edits replaced,
+// newest first.
+func (a *API) listForumTopicRevisions(w http.ResponseWriter, r *http.Request) error {
+	return a.listForumRevisions(w, r, chainforge.ForumRevisionTopic, func(ctx context.Context, id uint64) error {
+		_, err := a.forge.Index().ForumTopicByID(ctx, id)
+		return err
+	})
+}
+
+// listForumPostRevisions lists the texts a reply's edits replaced,
+// newest first.
+func (a *API) listForumPostRevisions(w http.ResponseWriter, r *http.Request) error {
+	return a.listForumRevisions(w, r, chainforge.ForumRevisionPost, func(ctx context.Context, id uint64) error {
+		_, err := a.forge.Index().ForumPostByID(ctx, id)
+		return err
+	})
+}
+
+func (a *API) listForumRevisions(w http.ResponseWriter, r *http.Request, kind string, exists func(context.Context, uint64) error) error {
+	id, err := forumID(r, kind)
+	if err != nil {
+		return err
+	}
+	p, err := pageOf(r)
+	if err != nil {
+		return err
+	}
+	if err := exists(r.Context(), id); err != nil {
+		return err
+	}
+	revs, total, err := a.forge.Index().ForumRevisions(r.Context(), kind, id, p)
+	if err != nil {
+		return err
+	}
+	// A reply the moderators hid keeps its earlier texts hidden too.
+	mv := a.modViewOf(r)
+	_, hidden := mv.hidden(moderation.KindForumPost, moderation.ForumPostKey(id))
+	hidden = hidden && kind == chainforge.ForumRevisionPost && !mv.admin
+	out := make([]forumRevisionJSON, len(revs))
+	for i, rv := range revs {
+		out[i] = forumRevisionJSON{N: rv.N, Title: rv.Title, Body: rv.Body, Editor: toForgeUser(r, rv.Editor),
+			Height: rv.Height, CreatedAt: forumTime(rv.TimeNS)}
+		if hidden {
+			out[i].Body = hiddenMarker
+		}
+	}
+	return a.respondList(w, r, p, total, out, nil)
+}
+
+// markForumAnswer marks a reply as the topic's accepted answer (the
+// topic's author or a moderator).
+func (a *API) markForumAnswer(w http.ResponseWriter, r *http.Request) error {
+	var in forumAnswerBody
+	if err := decode(w, r, maxTextBody, &in); err != nil {
+		return err
+	}
+	if in.Post == 0 {
+		return usererr.BadFieldf("post", "name the reply to mark as the answer")
+	}
+	return a.setForumAnswer(w, r, in.Post)
+}
+
+// unmarkForumAnswer clears the topic's accepted answer.
+func (a *API) unmarkForumAnswer(w http.ResponseWriter, r *http.Request) error {
+	return a.setForumAnswer(w, r, 0)
+}
+
+func (a *API) setForumAnswer(w http.ResponseWriter, r *http.Request, post uint64) error {
+	me, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	id, err := forumID(r, "topic")
+	if err != nil {
+		return err
+	}
+	t, err := a.forge.Index().ForumTopicByID(r.Context(), id)
+	if err != nil {
+		return err
+	}
+	if post != 0 {
+		p, err := a.forge.Index().ForumPostByID(r.Context(), post)
+		if err != nil || p.Topic != id {
+			return usererr.BadFieldf("post", "the answer must be a reply in this topic")
+		}
+	}
+	if !strings.EqualFold(t.Author.Address, me.User.Address.Hex()) {
+		if err := a.requireForumModerator(me.User.Address, "Only the topic's author or a forum moderator may mark its answer."); err != nil {
+			return err
+		}
+	}
+	if _, err := a.forge.Do(r.Context(), me.User.Address, chainforge.ForumTopicAnswer{Topic: id, Post: post}); err != nil {
+		return err
+	}
+	return a.writeForumTopic(w, r, http.StatusOK, id)
+}
+
+// pinForumTopic pins a topic to the top of its lists (moderators).
+func (a *API) pinForumTopic(w http.ResponseWriter, r *http.Request) error {
+	return a.moderateForumTopic(w, r, func(id uint64) chainforge.Action { return chainforge.ForumTopicPin{Topic: id} })
+}
+
+// unpinForumTopic unpins a topic (moderators).
+func (a *API) unpinForumTopic(w http.ResponseWriter, r *http.Request) error {
+	return a.moderateForumTopic(w, r, func(id uint64) chainforge.Action { return chainforge.ForumTopicUnpin{Topic: id} })
+}
+
+// lockForumTopic locks a topic: it takes no more replies (moderators).
+func (a *API) lockForumTopic(w http.ResponseWriter, r *http.Request) error {
+	return a.moderateForumTopic(w, r, func(id uint64) chainforge.Action { return chainforge.ForumTopicLock{Topic: id} })
+}
+
+// unlockForumTopic unlocks a topic (moderators).
+func (a *API) unlockForumTopic(w http.ResponseWriter, r *http.Request) error {
+	return a.moderateForumTopic(w, r, func(id uint64) chainforge.Action { return chainforge.ForumTopicUnlock{Topic: id} })
+}
+
+// moveForumTopic moves a topic to another category (moderators).
+func (a *API) moveForumTopic(w http.ResponseWriter, r *http.Request) error {
+	var in forumMoveBody
+	if err := decode(w, r, maxTextBody, &in); err != nil {
+		return err
+	}
+	if !chainforge.ValidForumCategory(in.Category) {
+		return forumCategoryError()
+	}
+	return a.moderateForumTopic(w, r, func(id uint64) chainforge.Action {
+		return chainforge.ForumTopicMove{Topic: id, Category: in.Category}
+	})
+}
+
+// moderateForumTopic applies a moderator's action to the path's topic and
+// answers the topic; anyone else gets 403 and nothing changes.
+func (a *API) moderateForumTopic(w http.ResponseWriter, r *http.Request, action func(uint64) chainforge.Action) error {
+	me, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	id, err := forumID(r, "topic")
+	if err != nil {
+		return err
+	}
+	if _, err := a.forge.Index().ForumTopicByID(r.Context(), id); err != nil {
+		return err
+	}
+	if err := a.requireForumModerator(me.User.Address, "Only forum moderators may pin, lock or move topics."); err != nil {
+		return err
+	}
+	if _, err := a.forge.Do(r.Context(), me.User.Address, action(id)); err != nil {
+		return err
+	}
+	return a.writeForumTopic(w, r, http.StatusOK, id)
+}

@@ -1,0 +1,197 @@
+import { useMutation } from '@tanstack/react-query'
+import { type FormEvent, useId, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Button } from '@/components/Button'
+import { Card } from '@/components/Card'
+import { Paged } from '@/components/Lists'
+import { PageHeader } from '@/components/PageHeader'
+import { PreloadLink } from '@/components/PreloadLink'
+import { SignInNotice } from '@/components/SignInNotice'
+import { Tabs } from '@/components/Tabs'
+import { MarkdownEditor, UserLink } from '@/features/issues'
+import { useForgeFormat } from '@/lib/forge/format'
+import { nav } from '@/lib/forge/nav'
+import { errorText } from '@/lib/http'
+import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { useUrlParam } from '@/lib/useUrlParam'
+import { useSignedInUser } from '@/stores/useSignedInUser'
+import { CATEGORIES, type Category, createTopic, MAX_QUERY, MAX_TITLE, TOPICS_PAGE, type TopicSummary, useCategories, useTopics } from './api'
+import { TopicMarkers } from './parts'
+import './forum.css'
+
+type Tab = 'all' | Category
+
+/** /forum: topics by category, pinned first then latest activity, a title search, and the New topic form. */
+export default function ForumScreen() {
+  const { t } = useTranslation('forum')
+  useDocumentTitle(t('title'))
+  const [category, setCategory] = useUrlParam('category', 'all')
+  const [q, setQ] = useUrlParam('q')
+  const [page, setPage] = useState(1)
+  const selected: Tab = (CATEGORIES as readonly string[]).includes(category) ? (category as Category) : 'all'
+  const counts = useCategories()
+  const count = (id: Tab) => {
+    const list = counts.data ?? []
+    return id === 'all' ? list.reduce((n, c) => n + c.topics, 0) : list.find((c) => c.name === id)?.topics
+  }
+  const tabs = (['all', ...CATEGORIES] as Tab[]).map((id) => {
+    const n = count(id)
+    return { id, label: n === undefined || counts.data === undefined ? t(`categories.${id}`) : t('categoryCount', { name: t(`categories.${id}`), count: n }) }
+  })
+  return (
+    <div className="stack forum">
+      <PageHeader title={t('title')} lead={t('lead')} />
+      <SearchForm
+        value={q}
+        onSearch={(v) => {
+          setQ(v)
+          setPage(1)
+        }}
+      />
+      <Tabs
+        label={t('categoriesLabel')}
+        tabs={tabs}
+        selected={selected}
+        onSelect={(id) => {
+          setCategory(id)
+          setPage(1)
+        }}
+      >
+        <p className="muted">{t(`categoryDescriptions.${selected}`)}</p>
+        <TopicList category={selected === 'all' ? '' : selected} q={q} page={page} onPage={setPage} />
+      </Tabs>
+      <NewTopic category={selected === 'all' ? 'general' : selected} />
+    </div>
+  )
+}
+
+function SearchForm({ value, onSearch }: { value: string; onSearch: (q: string) => void }) {
+  const { t } = useTranslation('forum')
+  const id = useId()
+  const [text, setText] = useState(value)
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    onSearch(text.trim())
+  }
+  return (
+    <form role="search" className="forum-search" onSubmit={submit} aria-label={t('search.label')}>
+      <label htmlFor={id}>{t('search.label')}</label>
+      <input id={id} type="search" value={text} maxLength={MAX_QUERY} placeholder={t('search.placeholder')} onChange={(e) => setText(e.target.value)} />
+      <Button type="submit" size="sm" variant="outline">
+        {t('search.submit')}
+      </Button>
+    </form>
+  )
+}
+
+function TopicList({ category, q, page, onPage }: { category: string; q: string; page: number; onPage: (p: number) => void }) {
+  const { t } = useTranslation('forum')
+  const topics = useTopics(category, q, page)
+  return (
+    <Paged query={topics} page={page} onPage={onPage} limit={TOPICS_PAGE} label={t('listLabel')} empty={q ? t('noMatches', { q }) : t('empty')}>
+      {(items) => (
+        <ul className="forum-topics" aria-label={t('listLabel')}>
+          {items.map((topic) => (
+            <TopicRow key={topic.id} topic={topic} />
+          ))}
+        </ul>
+      )}
+    </Paged>
+  )
+}
+
+function TopicRow({ topic }: { topic: TopicSummary }) {
+  const { t } = useTranslation('forum')
+  const fmt = useForgeFormat()
+  return (
+    <li className="forum-topic-row">
+      <div>
+        <PreloadLink to={`/forum/topic/${topic.id}`} className="forum-topic-title">
+          {topic.title}
+        </PreloadLink>
+        <TopicMarkers topic={topic} />
+      </div>
+      <div className="muted forum-topic-meta">
+        <span className="badge">{t(`categories.${topic.category}`)}</span> <UserLink user={topic.author} /> · {t('replies', { count: topic.replies })} ·{' '}
+        <time dateTime={topic.last_post_at} title={topic.last_post_at}>
+          {t('lastActivity', { when: fmt.ago(topic.last_post_at) })}
+        </time>
+      </div>
+    </li>
+  )
+}
+
+/** The New topic form for a signed-in user; a visitor is asked to sign in. */
+function NewTopic({ category }: { category: Category }) {
+  const { t } = useTranslation('forum')
+  const user = useSignedInUser()
+  return (
+    <section className="forum-new" aria-labelledby="forum-new-topic">
+      <h2 id="forum-new-topic">{t('new.heading')}</h2>
+      {user ? <NewTopicForm key={category} initial={category} /> : <SignInNotice message={t('new.signIn')} />}
+    </section>
+  )
+}
+
+function NewTopicForm({ initial }: { initial: Category }) {
+  const { t } = useTranslation('forum')
+  const id = useId()
+  const [category, setCategory] = useState<Category>(initial)
+  const [title, setTitle] = useState('')
+  const [body, setBody] = useState('')
+  const [touched, setTouched] = useState(false)
+  const create = useMutation({
+    mutationFn: () => createTopic({ category, title: title.trim(), body }),
+    onSuccess: (topic) => nav.go(`/forum/topic/${topic.id}`),
+  })
+  const missingTitle = touched && !title.trim()
+  const missingBody = touched && !body.trim()
+  const submit = (e: FormEvent) => {
+    e.preventDefault()
+    setTouched(true)
+    if (title.trim() && body.trim()) create.mutate()
+  }
+  return (
+    <Card>
+      <form onSubmit={submit} noValidate aria-label={t('new.heading')}>
+        <div className="field">
+          <label htmlFor={`${id}-c`}>{t('new.category')}</label>
+          <select id={`${id}-c`} value={category} onChange={(e) => setCategory(e.target.value as Category)}>
+            {CATEGORIES.map((c) => (
+              <option key={c} value={c}>
+                {t(`categories.${c}`)}
+              </option>
+            ))}
+          </select>
+          {category === 'announcements' && <span className="muted">{t('new.announcementsNote')}</span>}
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-t`}>{t('new.titleLabel')}</label>
+          <input
+            id={`${id}-t`}
+            value={title}
+            maxLength={MAX_TITLE}
+            aria-invalid={missingTitle || undefined}
+            aria-describedby={missingTitle ? `${id}-te` : undefined}
+            onChange={(e) => setTitle(e.target.value)}
+          />
+          {missingTitle && (
+            <span id={`${id}-te`} className="field-error">
+              {t('new.titleRequired')}
+            </span>
+          )}
+        </div>
+        <MarkdownEditor label={t('new.bodyLabel')} value={body} onChange={setBody} rows={8} />
+        {missingBody && <p className="field-error">{t('new.bodyRequired')}</p>}
+        {create.isError && (
+          <p className="field-error" role="alert">
+            {errorText(create.error)}
+          </p>
+        )}
+        <Button type="submit" disabled={create.isPending}>
+          {create.isPending ? t('new.posting') : t('new.submit')}
+        </Button>
+      </form>
+    </Card>
+  )
+}

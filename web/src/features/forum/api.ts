@@ -1,0 +1,152 @@
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
+import { deleteJSON, getJSON, patchJSON, postJSON, putJSON } from '@/lib/http'
+import { getPage, type User } from '@/lib/forge/api'
+
+/** The forum's categories, in the order the server lists them. */
+export const CATEGORIES = ['general', 'help', 'showcase', 'development', 'announcements'] as const
+export type Category = (typeof CATEGORIES)[number]
+
+/** A topic as lists show it (GET /api/v1/forum/topics). */
+export interface TopicSummary {
+  id: number
+  title: string
+  category: Category
+  author: User
+  pinned: boolean
+  locked: boolean
+  answered: boolean
+  answer_post_id: number
+  replies: number
+  revisions: number
+  created_at: string
+  updated_at: string
+  last_post_at: string
+}
+
+/** A topic with its text and what the signed-in user may do with it. */
+export interface Topic extends TopicSummary {
+  body: string
+  body_html: string
+  can_edit: boolean
+  can_answer: boolean
+  can_moderate: boolean
+  can_reply: boolean
+}
+
+/** A reply in a topic. */
+export interface Post {
+  id: number
+  topic_id: number
+  author: User
+  body: string
+  body_html: string
+  quote_id: number
+  revisions: number
+  is_answer: boolean
+  can_edit: boolean
+  /** This node's moderators hid it; everyone but the admins gets a marker as its body. */
+  hidden?: boolean
+  hidden_reason?: string
+  created_at: string
+  updated_at: string
+}
+
+/** The text one edit replaced (n 1 is the first edit). */
+export interface Revision {
+  n: number
+  title: string
+  body: string
+  editor: User
+  height: number
+  created_at: string
+}
+
+export interface CategoryCount {
+  name: Category
+  topics: number
+}
+
+export const TOPICS_PAGE = 20
+export const POSTS_PAGE = 20
+/** The most a title may hold, in characters, and a body, in bytes (the chain's limits). */
+export const MAX_TITLE = 255
+export const MAX_BODY = 65536
+/** The longest search the server takes, in bytes. */
+export const MAX_QUERY = 100
+
+const API = '/api/v1/forum'
+export const topicPath = (id: number) => `${API}/topics/${id}`
+const postPath = (id: number) => `${API}/posts/${id}`
+
+export const forumKeys = {
+  all: ['forum'] as const,
+  categories: ['forum', 'categories'] as const,
+  topics: (category: string, q: string, page: number) => ['forum', 'topics', category, q, page] as const,
+  topic: (id: number) => ['forum', 'topic', id] as const,
+  posts: (id: number, page: number) => ['forum', 'topic', id, 'posts', page] as const,
+  revisions: (kind: 'topics' | 'posts', id: number) => ['forum', kind, id, 'revisions'] as const,
+}
+
+export function useCategories() {
+  return useQuery({ queryKey: forumKeys.categories, queryFn: () => getJSON<CategoryCount[]>(`${API}/categories`) })
+}
+
+/** A page of topics, pinned first, then by latest activity. */
+export function useTopics(category: string, q: string, page: number) {
+  return useQuery({
+    queryKey: forumKeys.topics(category, q, page),
+    queryFn: () => getPage<TopicSummary>(`${API}/topics`, { category, q }, page, TOPICS_PAGE),
+    placeholderData: keepPreviousData,
+  })
+}
+
+export function useTopic(id: number) {
+  return useQuery({ queryKey: forumKeys.topic(id), queryFn: () => getJSON<Topic>(topicPath(id)), enabled: id > 0 })
+}
+
+/** A page of a topic's replies, oldest first. */
+export function usePosts(id: number, page: number) {
+  return useQuery({
+    queryKey: forumKeys.posts(id, page),
+    queryFn: () => getPage<Post>(`${topicPath(id)}/posts`, {}, page, POSTS_PAGE),
+    placeholderData: keepPreviousData,
+    enabled: id > 0,
+  })
+}
+
+/** The texts the edits of a topic or reply replaced, newest first (the first page: up to 50). */
+export function useRevisions(kind: 'topics' | 'posts', id: number) {
+  return useQuery({
+    queryKey: forumKeys.revisions(kind, id),
+    queryFn: async () => (await getPage<Revision>(`${API}/${kind}/${id}/revisions`, {}, 1, 50)).items,
+  })
+}
+
+/** Invalidates everything the forum shows after a write. */
+export function useInvalidateForum() {
+  const client = useQueryClient()
+  return () => client.invalidateQueries({ queryKey: forumKeys.all })
+}
+
+export const createTopic = (input: { category: Category; title: string; body: string }) => postJSON<Topic>(`${API}/topics`, input)
+export const editTopic = (id: number, input: { title?: string; body?: string }) => patchJSON<Topic>(topicPath(id), input)
+export const createPost = (topic: number, input: { body: string; quote?: number }) => postJSON<Post>(`${topicPath(topic)}/posts`, input)
+export const editPost = (id: number, body: string) => patchJSON<Post>(postPath(id), { body })
+export const markAnswer = (topic: number, post: number) => putJSON<Topic>(`${topicPath(topic)}/answer`, { post })
+export const unmarkAnswer = (topic: number) => deleteJSON(`${topicPath(topic)}/answer`)
+export const moveTopic = (topic: number, category: Category) => postJSON<Topic>(`${topicPath(topic)}/move`, { category })
+
+/** Pins or locks a topic (on) or undoes it: moderators only. */
+export function setTopicFlag(topic: number, flag: 'pin' | 'lock', on: boolean) {
+  const path = `${topicPath(topic)}/${flag}`
+  return on ? putJSON<Topic>(path, {}) : deleteJSON(path)
+}
+
+/** A reply quoting post: its text as a Markdown quote, then a blank line for the answer. */
+export function quoteOf(post: Post): string {
+  const quoted = post.body
+    .split('\n')
+    .map((line) => `> ${line}`.trimEnd())
+    .join('\n')
+  return `@${post.author.login}:\n${quoted}\n\n`
+}
