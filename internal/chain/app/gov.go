@@ -94,6 +94,8 @@ func (g *govEffects) Execute(kv state.KV, p *gov.Proposal) error {
 		err = g.spend(o, p.Payload)
 	case gov.TypeValidator:
 		err = g.a.changeValidator(o, p.Payload)
+	case gov.TypeGrant:
+		err = g.openGrant(o, p)
 	default:
 		return nil
 	}

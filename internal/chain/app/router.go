@@ -31,6 +31,7 @@ var handlers = map[tx.Kind]handler{
 	tx.KindPropose:         (*App).propose,
 	tx.KindVote:            (*App).vote,
 	tx.KindRegisterNode:    registerNode,
+	tx.KindGrantApprove:    applyGrantApprove,
 }
 
 // applyOn applies a verified transaction: it first consumes its sender's

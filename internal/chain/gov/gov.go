@@ -52,6 +52,9 @@ const (
 	TypeParam     = "param"
 	TypeSpend     = "spend"
 	TypeValidator = "validator"
+	// TypeGrant escrows a grant's total from the treasury; its reviewers
+	// release it milestone by milestone (package grants).
+	TypeGrant = "grant"
 )
 
 // Options of a vote.

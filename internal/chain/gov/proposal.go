@@ -12,6 +12,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/dforge/dforge/internal/chain/grants"
 	"github.com/dforge/dforge/internal/chain/params"
 	"github.com/dforge/dforge/internal/chain/state"
 )
@@ -32,6 +33,7 @@ var payloadKeys = map[string][]string{
 	TypeParam:     {"name", "value"},
 	TypeSpend:     {"amount", "reason", "to"},
 	TypeValidator: {"power", "pubKey"},
+	TypeGrant:     grants.PayloadKeys,
 }
 
 // MaxValidatorPower bounds a validator's power so CometBFT's total (at
@@ -49,7 +51,7 @@ func (c Create) Validate(p params.Params) (map[string]string, error) {
 	}
 	keys, ok := payloadKeys[c.Type]
 	if !ok {
-		return nil, fmt.Errorf("%w: the type must be text, param, spend or validator", ErrInvalid)
+		return nil, fmt.Errorf("%w: the type must be text, param, spend, validator or grant", ErrInvalid)
 	}
 	payload, err := decodePayload(c.Payload, keys)
 	if err != nil {
@@ -105,6 +107,10 @@ func checkEffect(typ string, m map[string]string, p params.Params) error {
 		}
 		if n, err := parseUint(m["power"]); err != nil || n > MaxValidatorPower {
 			return fmt.Errorf("%w: power must be a whole number from 0 (remove) to %d", ErrInvalid, uint64(MaxValidatorPower))
+		}
+	case TypeGrant:
+		if _, err := grants.ParseTerms(m); err != nil {
+			return fmt.Errorf("%w: %v", ErrInvalid, err)
 		}
 	}
 	return nil

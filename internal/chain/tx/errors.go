@@ -43,6 +43,15 @@ const (
 	// CodeKeyTaken: the SSH public key is registered already (a key
 	// belongs to one account).
 	CodeKeyTaken uint32 = 28
+	// Grant codes (50-59 are the grants module's): a GrantApprove whose
+	// sender is not one of the grant's reviewers, whose milestone was
+	// released already, which this reviewer approved already, or whose
+	// grant expired; an unknown grant or milestone.
+	CodeNotReviewer       uint32 = 50
+	CodeMilestoneReleased uint32 = 51
+	CodeAlreadyApproved   uint32 = 52
+	CodeGrantExpired      uint32 = 53
+	CodeGrantNotFound     uint32 = 54
 )
 
 // codeNames gives each code its machine-readable name.
@@ -74,6 +83,11 @@ var codeNames = map[uint32]string{
 	CodeStaleRef:          "stale_ref",
 	CodeInvalidKey:        "invalid_key",
 	CodeKeyTaken:          "key_taken",
+	CodeNotReviewer:       "not_reviewer",
+	CodeMilestoneReleased: "milestone_released",
+	CodeAlreadyApproved:   "already_approved",
+	CodeGrantExpired:      "grant_expired",
+	CodeGrantNotFound:     "grant_not_found",
 }
 
 // CodeName returns the name of a code ("bad_signature"), or "" if the code

@@ -39,6 +39,9 @@ const (
 	// its public URL and its libp2p peer id and addresses. Only operator
 	// keys may sign one.
 	KindRegisterNode Kind = "RegisterNode"
+	// KindGrantApprove is a grant reviewer's approval of one milestone
+	// (numbered from 0) of a grant (its proposal's id).
+	KindGrantApprove Kind = "GrantApprove"
 )
 
 // registry lists every transaction type and its EIP-712 members in signing
@@ -54,6 +57,7 @@ var registry = map[Kind][]field{
 	KindPropose:         {fromField, proposalTypeField, titleField, descriptionField, payloadField, depositField, nonceField},
 	KindVote:            {fromField, proposalField, optionField, nonceField},
 	KindRegisterNode:    {fromField, urlField, peerIDField, addrsField, nonceField},
+	KindGrantApprove:    {fromField, grantField, milestoneField, nonceField},
 }
 
 // Kinds returns every known transaction type, sorted.

@@ -101,6 +101,9 @@ func messageFor(kind tx.Kind, from common.Address) map[string]any {
 	case tx.KindRegisterNode:
 		delete(m, "amount")
 		m["url"], m["peerId"], m["addrs"] = nodeURL, nodePeerID, nodeAddrs
+	case tx.KindGrantApprove:
+		delete(m, "amount")
+		m["grant"], m["milestone"] = "4", "0"
 	}
 	return m
 }
@@ -166,6 +169,9 @@ func TestEveryKindRoundTrips(t *testing.T) {
 			}
 			if kind == tx.KindRegisterNode {
 				want.Amount, want.URL, want.PeerID, want.Addrs = 0, nodeURL, nodePeerID, nodeAddrs
+			}
+			if kind == tx.KindGrantApprove {
+				want.Amount, want.Grant = 0, 4
 			}
 			if got != want {
 				t.Fatalf("got %+v, want %+v", got, want)
@@ -534,6 +540,7 @@ func TestPublishedShapes(t *testing.T) {
 		"Propose":         "from:address proposalType:string title:string description:string payload:string deposit:uint256 nonce:uint256",
 		"Vote":            "from:address proposal:uint256 option:string nonce:uint256",
 		"RegisterNode":    "from:address url:string peerId:string addrs:string nonce:uint256",
+		"GrantApprove":    "from:address grant:uint256 milestone:uint256 nonce:uint256",
 	}
 	if len(parsed) != len(wantFields) {
 		t.Fatalf("published %d types, want %d: %s", len(parsed), len(wantFields), types)

@@ -39,7 +39,11 @@ type Tx struct {
 	URL    string
 	PeerID string
 	Addrs  string
-	Hash   [32]byte // the EIP-712 digest the wallet signed
+	// GrantApprove: the grant (its proposal's id) and the milestone's
+	// index, from 0.
+	Grant     uint64
+	Milestone uint64
+	Hash      [32]byte // the EIP-712 digest the wallet signed
 }
 
 // Verify checks env as a transaction on the chain chainID and returns it
