@@ -76,7 +76,7 @@ func (a *API) postChainTx(w http.ResponseWriter, r *http.Request) error {
 	res, err := a.chain.Submit(ctx, env)
 	var rejected *tx.Error
 	if errors.As(err, &rejected) {
-		writeJSON(w, http.StatusBadRequest, errorBody{Message: rejected.Message, Code: rejected.Name})
+		writeJSON(w, rejectionStatus(rejected.Code), errorBody{Message: rejected.Message, Code: rejected.Name})
 		return nil
 	}
 	if err != nil {
