@@ -27,12 +27,6 @@ describe('EcosystemScreen', () => {
     expect(within(related).getAllByRole('link')).toHaveLength(PAGES[slug].links.length)
   })
 
-  it('links a grant to the treasury that would pay it', async () => {
-    renderAt('/grants')
-    expect(await screen.findByText('No grants yet')).toBeTruthy()
-    expect(screen.getByRole('link', { name: 'Treasury' }).getAttribute('href')).toBe('/treasury')
-  })
-
   it('says tips work now, on the wallet page, and that there are no bounties', async () => {
     renderAt('/bounties')
     expect(await screen.findByText(/Tips work now, on the wallet page/)).toBeTruthy()
@@ -48,7 +42,7 @@ describe('EcosystemScreen', () => {
     expect(screen.queryByRole('button')).toBeNull()
   })
 
-  it.each(['wallet', 'staking', 'validators', 'explorer', 'treasury'])('leaves /%s, which shows chain data, to its own screen', (slug) => {
+  it.each(['wallet', 'staking', 'validators', 'explorer', 'treasury', 'grants'])('leaves /%s, which shows chain data, to its own screen', (slug) => {
     expect(matchRoute(`/${slug}`).screen).toBe(slug)
   })
 })

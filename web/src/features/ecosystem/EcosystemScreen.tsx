@@ -9,7 +9,7 @@ import { type EcosystemSlug, isEcosystemSlug, LINK_TARGETS, PAGES } from './page
 import './ecosystem.css'
 
 /**
- * /grants, /bounties, /ambassadors and /marketplace: token pages that are not
+ * /bounties, /ambassadors and /marketplace: token pages that are not
  * built yet, so each says what it is for, when it arrives and shows its
  * empty state.
  */

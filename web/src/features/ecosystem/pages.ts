@@ -1,7 +1,8 @@
 /** The token and ecosystem pages this screen serves, by first path segment. */
 // /wallet, /staking, /validators, /explorer and /treasury show chain data and
 // have their own screens (features/wallet, features/explorer).
-export const ECOSYSTEM_SLUGS = ['grants', 'bounties', 'ambassadors', 'marketplace'] as const
+// /grants has its own screen (features/grants).
+export const ECOSYSTEM_SLUGS = ['bounties', 'ambassadors', 'marketplace'] as const
 export type EcosystemSlug = (typeof ECOSYSTEM_SLUGS)[number]
 
 export function isEcosystemSlug(value: string): value is EcosystemSlug {
@@ -40,7 +41,6 @@ interface EcosystemPage {
 
 // The texts of each page are pages.<slug>.* in the ecosystem namespace.
 export const PAGES: Record<EcosystemSlug, EcosystemPage> = {
-  grants: { links: ['governance', 'treasury', 'roadmap', 'whitepaper'] },
   bounties: { links: ['wallet', 'rewards', 'governance', 'roadmap', 'security'] },
   ambassadors: { links: ['community', 'events', 'contact'] },
   marketplace: { links: ['integrations', 'roadmap', 'contact'] },

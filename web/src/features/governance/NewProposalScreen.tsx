@@ -6,15 +6,17 @@ import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
 import { SignInNotice } from '@/components/SignInNotice'
+import { checkGrantTerms, emptyGrantTerms, type GrantTerms, GrantTermsEditor, type TermsErrors } from '@/features/grants'
 import { MarkdownEditor } from '@/features/issues'
 import { nav } from '@/lib/forge/nav'
 import { checksumAddress } from '@/lib/chain/address'
 import { decimalSeparator, formatAmount, toBigInt } from '@/lib/chain/amount'
-import { type Account, useAccount } from '@/lib/chain/api'
+import { type Account, useAccount, useChainStatus } from '@/lib/chain/api'
 import { useChainFormat } from '@/lib/chain/format'
 import { TxStatus } from '@/components/TxStatus'
 import { useChainTx } from '@/lib/chain/tx'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { useUrlParam } from '@/lib/useUrlParam'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import { type GovChainParams, type GovParams, type ParamDoc, proposalHref, useGovParams, useParamDocs } from './api'
 import { checkProposal, type FieldError, type ProposalField, type ProposalValues, TITLE_MAX, TYPE_FIELDS } from './proposalForm'
@@ -24,6 +26,15 @@ import '@/components/data.css'
 import './governance.css'
 
 const EMPTY: ProposalValues = { type: 'text', title: '', description: '', paramName: '', paramValue: '', to: '', amount: '', reason: '', pubKey: '', power: '' }
+
+/** The form's first values: ?type= picks the type; a grant starts from the grants feature's template. */
+function useInitialValues(): ProposalValues {
+  const { t } = useTranslation('grants')
+  const [type] = useUrlParam('type', 'text')
+  if (!(PROPOSAL_TYPES as readonly string[]).includes(type)) return EMPTY
+  if (type !== 'grant') return { ...EMPTY, type: type as ProposalType }
+  return { ...EMPTY, type: 'grant', title: t('template.title'), description: t('template.description') }
+}
 
 /** /governance/new: a proposal, checked here, then signed as a Propose transaction with the deposit. */
 export default function NewProposalScreen() {
@@ -146,7 +157,10 @@ function ProposalForm({ from, params, gov, account }: { from: string; params: Go
   const id = useId()
   const tx = useChainTx(from, 'Propose')
   const docs = useParamDocs()
-  const [values, setValues] = useState<ProposalValues>(EMPTY)
+  const [values, setValues] = useState<ProposalValues>(useInitialValues())
+  const [grant, setGrant] = useState<GrantTerms>(emptyGrantTerms)
+  const [grantErrors, setGrantErrors] = useState<TermsErrors>({})
+  const status = useChainStatus()
   const [errors, setErrors] = useState<Partial<Record<ProposalField, FieldError>>>({})
   const [blocked, setBlocked] = useState<Shortfall[]>([])
   const [locating, setLocating] = useState(false)
@@ -172,7 +186,16 @@ function ProposalForm({ from, params, gov, account }: { from: string; params: Go
     e.preventDefault()
     if (tx.busy || locating) return
     const checked = checkProposal(values, { decimals, symbol, separator, paramDocs: docs.data ?? [] })
+    const terms = values.type === 'grant' ? checkGrantTerms(grant, { decimals, symbol, separator, height: status.data?.height }) : undefined
+    setGrantErrors(terms?.errors ?? {})
     if (!checked.payload) return showErrors(checked.errors)
+    if (terms && !terms.payload) {
+      setErrors({})
+      // The first control the terms editor marked invalid takes the focus.
+      document.querySelector<HTMLElement>('.grant-editor [aria-invalid="true"]')?.focus()
+      return
+    }
+    if (terms?.payload) checked.payload = terms.payload
     if (values.type === 'spend') {
       // A mixed-case address carries an EIP-55 checksum; a wrong one is a typo.
       const canonical = await checksumAddress(checked.payload.to)
@@ -305,6 +328,8 @@ function ProposalForm({ from, params, gov, account }: { from: string; params: Go
             {input('power', t('new.power'), { hint: t('new.powerHint') })}
           </>
         )}
+
+        {values.type === 'grant' && <GrantTermsEditor value={grant} onChange={setGrant} errors={grantErrors} symbol={symbol} height={status.data?.height} />}
 
         {blocked.length > 0 && (
           <div role="alert">

@@ -54,6 +54,7 @@ describe('NewProposalScreen', () => {
       'Parameter change',
       'Treasury spend',
       'Validator set change',
+      'Grant',
     ])
   })
 

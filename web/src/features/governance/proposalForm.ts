@@ -29,6 +29,8 @@ export const TYPE_FIELDS: Record<ProposalType, ProposalField[]> = {
   param: ['paramName', 'paramValue'],
   spend: ['to', 'amount', 'reason'],
   validator: ['pubKey', 'power'],
+  // The grant's terms have their own editor and check (features/grants).
+  grant: [],
 }
 
 export interface FieldError {
@@ -56,6 +58,7 @@ export function checkProposal(v: ProposalValues, rules: Rules): { errors: Partia
   let payload: Record<string, string> = {}
   switch (v.type) {
     case 'text':
+    case 'grant':
       break
     case 'param': {
       const doc = rules.paramDocs.find((d) => d.name === v.paramName)

@@ -10,8 +10,8 @@ export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number]
 export type ProposalFilter = 'all' | ProposalStatus
 export const PROPOSAL_FILTERS: readonly ProposalFilter[] = ['all', ...PROPOSAL_STATUSES]
 
-/** What a proposal does once passed: nothing (text), or change a parameter, spend from the treasury, change a validator. */
-export const PROPOSAL_TYPES = ['text', 'param', 'spend', 'validator'] as const
+/** What a proposal does once passed: nothing (text), or change a parameter, spend from the treasury, change a validator, escrow a grant (features/grants). */
+export const PROPOSAL_TYPES = ['text', 'param', 'spend', 'validator', 'grant'] as const
 export type ProposalType = (typeof PROPOSAL_TYPES)[number]
 
 export const VOTE_OPTIONS = ['yes', 'no', 'abstain'] as const

@@ -21,6 +21,8 @@ export const FORM_FIELDS: Record<TxKind, FieldName[]> = {
   // Signed by the governance pages' own forms, not by TxForm.
   Propose: [],
   Vote: [],
+  // Signed by the grants page's approve button.
+  GrantApprove: [],
 }
 
 export interface AmountRules {

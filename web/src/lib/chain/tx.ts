@@ -9,7 +9,7 @@ import { toBigInt } from './amount'
 import { getAccount, paramsQuery, refreshChain, type TxResult, type TypedField } from './api'
 
 /** The transactions the wallet and governance pages sign (EIP-712 primary types). */
-export type TxKind = 'Transfer' | 'Tip' | 'Stake' | 'Unstake' | 'TreasuryDeposit' | 'Propose' | 'Vote'
+export type TxKind = 'Transfer' | 'Tip' | 'Stake' | 'Unstake' | 'TreasuryDeposit' | 'Propose' | 'Vote' | 'GrantApprove'
 
 /** A transaction's values; each kind uses the fields its published type names. */
 export interface TxInput {
@@ -27,6 +27,9 @@ export interface TxInput {
   proposal?: number
   /** Vote: "yes" | "no" | "abstain". */
   option?: string
+  /** GrantApprove: the grant's id (its proposal's) and the milestone's index, from 0. */
+  grant?: number
+  milestone?: number
 }
 
 /**
@@ -87,6 +90,8 @@ export async function sendTx(client: QueryClient, from: string, kind: TxKind, in
     deposit: input.deposit?.toString(),
     proposal: input.proposal?.toString(),
     option: input.option,
+    grant: input.grant?.toString(),
+    milestone: input.milestone?.toString(),
     nonce: toBigInt(account.nonce).toString(),
   })
   const wallet = await currentWallet()
