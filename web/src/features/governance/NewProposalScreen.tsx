@@ -160,6 +160,7 @@ function ProposalForm({ from, params, gov, account }: { from: string; params: Go
   const [values, setValues] = useState<ProposalValues>(useInitialValues())
   const [grant, setGrant] = useState<GrantTerms>(emptyGrantTerms)
   const [grantErrors, setGrantErrors] = useState<TermsErrors>({})
+  const [termsFocus, setTermsFocus] = useState(0)
   const status = useChainStatus()
   const [errors, setErrors] = useState<Partial<Record<ProposalField, FieldError>>>({})
   const [blocked, setBlocked] = useState<Shortfall[]>([])
@@ -191,8 +192,7 @@ function ProposalForm({ from, params, gov, account }: { from: string; params: Go
     if (!checked.payload) return showErrors(checked.errors)
     if (terms && !terms.payload) {
       setErrors({})
-      // The first control the terms editor marked invalid takes the focus.
-      document.querySelector<HTMLElement>('.grant-editor [aria-invalid="true"]')?.focus()
+      setTermsFocus((n) => n + 1)
       return
     }
     if (terms?.payload) checked.payload = terms.payload
@@ -329,7 +329,9 @@ function ProposalForm({ from, params, gov, account }: { from: string; params: Go
           </>
         )}
 
-        {values.type === 'grant' && <GrantTermsEditor value={grant} onChange={setGrant} errors={grantErrors} symbol={symbol} height={status.data?.height} />}
+        {values.type === 'grant' && (
+          <GrantTermsEditor value={grant} onChange={setGrant} errors={grantErrors} symbol={symbol} height={status.data?.height} focusRequest={termsFocus} />
+        )}
 
         {blocked.length > 0 && (
           <div role="alert">

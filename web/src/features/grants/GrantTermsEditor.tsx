@@ -1,4 +1,4 @@
-import { useId } from 'react'
+import { useEffect, useId, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { emptyMilestone, type GrantTerms, MAX_MILESTONES, MAX_REVIEWERS, type MilestoneRow, type TermsErrors } from './terms'
@@ -15,6 +15,7 @@ export function GrantTermsEditor({
   errors,
   symbol,
   height,
+  focusRequest = 0,
 }: {
   value: GrantTerms
   onChange: (next: GrantTerms) => void
@@ -22,9 +23,15 @@ export function GrantTermsEditor({
   symbol: string
   /** The chain's height now, for the expiry's hint. */
   height?: number
+  /** Each new value moves the focus to the first invalid control (after a refused submit). */
+  focusRequest?: number
 }) {
   const { t } = useTranslation('grants')
   const id = useId()
+  const root = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    if (focusRequest > 0) root.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus()
+  }, [focusRequest])
   const setRow = (i: number, field: keyof MilestoneRow, v: string) =>
     onChange({ ...value, milestones: value.milestones.map((m, j) => (j === i ? { ...m, [field]: v } : m)) })
   const remove = (i: number) => onChange({ ...value, milestones: value.milestones.filter((_, j) => j !== i) })
@@ -42,7 +49,7 @@ export function GrantTermsEditor({
   const described = (name: string, hint?: string) => [hint ?? '', errors[name] ? errorId(name) : ''].filter(Boolean).join(' ') || undefined
 
   return (
-    <div className="grant-editor">
+    <div className="grant-editor" ref={root}>
       <fieldset className="grant-milestones" aria-describedby={errors.milestones ? errorId('milestones') : undefined}>
         <legend>{t('editor.milestones')}</legend>
         <p className="muted field-hint">{t('editor.milestonesHint', { max: MAX_MILESTONES })}</p>
