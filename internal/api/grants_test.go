@@ -115,10 +115,22 @@ func testGrants(t *testing.T, opts []forgetest.Option) {
 	})
 	reviewers := []string{crypto.PubkeyToAddress(r1.PublicKey).Hex(), crypto.PubkeyToAddress(r2.PublicKey).Hex(), crypto.PubkeyToAddress(r3.PublicKey).Hex()}
 	payload, _ := json.Marshal(map[string]string{"milestones": string(milestones), "reviewers": strings.Join(reviewers, ","), "expiry": strconv.FormatInt(expiry, 10)})
+	// A payload that breaks a rule is refused before a block, naming the field.
+	bad := strings.Replace(string(payload), `\"amount\":\"3000\"`, `\"amount\":\"0\"`, 1)
+	if bad == string(payload) {
+		t.Fatal("the bad payload is the good one")
+	}
+	res := n.Call("POST", "/api/v1/chain/txs", nil, n.sign(alice, tx.KindPropose, map[string]any{"proposalType": "grant", "title": "Translations",
+		"description": "", "payload": bad, "deposit": "1000"}))
+	var refusal apiError
+	if err := json.Unmarshal(res.Body, &refusal); err != nil || res.Status != http.StatusBadRequest || refusal.Code != "invalid_field" ||
+		!strings.Contains(refusal.Message, "milestones[0].amount") {
+		t.Fatalf("a zero milestone amount: %d %s", res.Status, res.Body)
+	}
 	n.send(alice, tx.KindPropose, map[string]any{"proposalType": "grant", "title": "Translations", "description": "Docs in every language.",
 		"payload": string(payload), "deposit": "1000"})
 	var list []index.GrantInfo
-	res := n.JSON("GET", "/api/v1/grants?status=proposed", nil, nil, http.StatusOK, &list)
+	res = n.JSON("GET", "/api/v1/grants?status=proposed", nil, nil, http.StatusOK, &list)
 	if res.Header.Get("X-Total-Count") != "1" || len(list) != 1 {
 		t.Fatalf("proposed grants = %+v", list)
 	}

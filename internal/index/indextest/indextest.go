@@ -45,6 +45,10 @@ var Tables = map[string]string{
 	"gov_votes":     "proposal, voter",
 	"chain_rewards": "height, seq",
 	"chain_epochs":  "epoch",
+	// Treasury grants.
+	"grants":           "id",
+	"grant_milestones": "grant_id, milestone",
+	"grant_approvals":  "grant_id, milestone, reviewer",
 	// The counters of the notifications derived from all of the above: a
 	// rebuild, in place (after a reset) or fresh, must count the same.
 	"notification_counts": "user_address, subject_type, reason, unread, pinned",
