@@ -93,7 +93,9 @@ func TestGrantsRebuildEqualsLive(t *testing.T) {
 		}
 
 		// 3. Two of three reviewers release milestone 0; one approves 1.
-		approve := func(w *wallet, m string) { w.submit(t, ch, ix, tx.KindGrantApprove, map[string]any{"grant": "1", "milestone": m}) }
+		approve := func(w *wallet, m string) {
+			w.submit(t, ch, ix, tx.KindGrantApprove, map[string]any{"grant": "1", "milestone": m})
+		}
 		approve(r1, "0")
 		approve(r3, "1")
 		approve(r2, "0")
