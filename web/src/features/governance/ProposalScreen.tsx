@@ -155,6 +155,9 @@ function payloadRows(p: Proposal, t: T, fmt: ReturnType<typeof useChainFormat>):
         [t('proposal.validator.pubKey'), dash(v('pubKey'), (s) => <code className="mono">{s}</code>)],
         [t('proposal.validator.power'), dash(v('power'))],
       ]
+    case 'grant':
+      // Its milestones, reviewers and approvals are on the grant's page (features/grants).
+      return [[t('types.grant'), <PreloadLink to={`/grants/${p.id}`}>{p.title}</PreloadLink>]]
     default:
       return []
   }
