@@ -80,7 +80,7 @@ func (a *API) postChainTx(w http.ResponseWriter, r *http.Request) error {
 			writeJSON(w, status, errorBody{Message: rejected.Message, Code: rejected.Name, Field: field})
 			return nil
 		}
-		writeJSON(w, http.StatusBadRequest, errorBody{Message: rejected.Message, Code: rejected.Name})
+		writeJSON(w, rejectionStatus(rejected.Code), errorBody{Message: rejected.Message, Code: rejected.Name})
 		return nil
 	}
 	if err != nil {

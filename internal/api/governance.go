@@ -36,6 +36,7 @@ func (a *API) registerGovernance(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/accounts/{address}/reputation", a.serve(a.getReputation))
 	mux.HandleFunc("GET /api/v1/leaderboard", a.serve(a.getLeaderboard))
 	mux.HandleFunc("GET /api/v1/analytics/governance", a.serve(a.getGovernanceFigures))
+	a.registerGrants(mux)
 }
 
 // paramDoc is a changeable parameter with its current and default values.

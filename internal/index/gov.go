@@ -31,6 +31,7 @@ type govRows struct {
 	votes     []gov.Vote
 	rewards   []rewards.Outcome
 	epochs    []uint64
+	grants    []grantChange // grant proposals and Grant events, in order (grants.go)
 }
 
 // apply reads one event of the block into rows; events of other kinds
@@ -44,6 +45,9 @@ func (g *govRows) apply(ev abci.Event) error {
 			return fmt.Errorf("%s event: data is not a proposal (%v)", ev.Type, err)
 		}
 		g.proposals = append(g.proposals, p)
+		if p.Type == gov.TypeGrant {
+			g.grants = append(g.grants, grantChange{proposal: &p})
+		}
 		if raw, ok := attrs["vote"]; ok {
 			var v gov.Vote
 			if err := json.Unmarshal([]byte(raw), &v); err != nil || v.Proposal != p.ID {
@@ -51,6 +55,8 @@ func (g *govRows) apply(ev abci.Event) error {
 			}
 			g.votes = append(g.votes, v)
 		}
+	case app.EventGrant:
+		return g.applyGrant(ev)
 	case app.EventReward:
 		var o rewards.Outcome
 		if err := json.Unmarshal([]byte(attributes(ev)["data"]), &o); err != nil {
@@ -130,6 +136,9 @@ func writeGov(ctx context.Context, tx *sql.Tx, b blockRow, g govRows) error {
 			nums[2], nums[3], nums[4], nums[5], nums[6], o.Reason, nums[7], nums[8], b.timeNS); err != nil {
 			return fmt.Errorf("write reward %d: %w", seq, err)
 		}
+	}
+	if err := writeGrants(ctx, tx, b, g.grants); err != nil {
+		return err
 	}
 	for _, e := range g.epochs {
 		n, err := sqlInt(e)

@@ -89,7 +89,7 @@ func (ix *Index) reset(ctx context.Context) error {
 	}
 	defer tx.Rollback()
 	defer ix.changed() // once committed (or not): see readcache.go
-	for _, table := range append([]string{"chain_index", "chain_txs", "chain_blocks", "chain_accounts", "chain_nodes", "community_roles"}, append(govTables, bountyTables...)...) {
+	for _, table := range append([]string{"chain_index", "chain_txs", "chain_blocks", "chain_accounts", "chain_nodes", "community_roles"}, append(govTables, append(bountyTables, grantTables...)...)...) {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
 			return fmt.Errorf("empty %s: %w", table, err)
 		}

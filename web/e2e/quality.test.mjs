@@ -94,6 +94,7 @@ function concretePaths(d) {
     path
       .replace(/^\/:owner\/:repo/, repoPath)
       .replace(/^\/governance\/:id$/, '/governance/1')
+      .replace(/^\/grants\/:id$/, '/grants/1')
       .replace(/^\/repository\/:id$/, `/repository/${d.repo.id}`)
       .replace(/^\/issue\/:id$/, `/issue/${d.issue.id}`)
       .replace(/^\/pr\/:id$/, `/pr/${d.pull.id}`)

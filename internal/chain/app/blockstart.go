@@ -39,7 +39,15 @@ func (a *App) startBlock(height uint64) ([]abci.Event, error) {
 	// 3. Votes that end now are tallied and passed proposals due now are
 	// executed.
 	ended, err := a.beginGovernance(height)
-	return append(events, ended...), err
+	if err != nil {
+		return nil, err
+	}
+	events = append(events, ended...)
+	// 4. Grants that expire now return what they did not release to the
+	// treasury (after the executions, so a grant opened in this block
+	// with this expiry could not exist: its execution refuses it).
+	expired, err := a.expireGrants(height)
+	return append(events, expired...), err
 }
 
 // matureUnbondings pays the unbonding entries maturing at height and gives

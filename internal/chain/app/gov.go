@@ -97,6 +97,8 @@ func (g *govEffects) Execute(kv state.KV, p *gov.Proposal) error {
 		err = g.a.changeValidator(o, p.Payload)
 	case gov.TypeRole:
 		err = g.changeRole(o, p)
+	case gov.TypeGrant:
+		err = g.openGrant(o, p)
 	default:
 		return nil
 	}

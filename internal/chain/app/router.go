@@ -33,6 +33,7 @@ var handlers = map[tx.Kind]handler{
 	tx.KindRegisterNode:    registerNode,
 	tx.KindBountyFund:      applyBountyFund,
 	tx.KindBountyRefund:    applyBountyRefund,
+	tx.KindGrantApprove:    applyGrantApprove,
 }
 
 // applyOn applies a verified transaction: it first consumes its sender's

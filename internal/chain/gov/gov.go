@@ -53,6 +53,9 @@ const (
 	TypeSpend     = "spend"
 	TypeValidator = "validator"
 	TypeRole      = "role" // grants or revokes a community role (package roles)
+	// TypeGrant escrows a grant's total from the treasury; its reviewers
+	// release it milestone by milestone (package grants).
+	TypeGrant = "grant"
 )
 
 // Options of a vote.

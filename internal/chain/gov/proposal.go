@@ -12,6 +12,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/dforge/dforge/internal/chain/grants"
 	"github.com/dforge/dforge/internal/chain/params"
 	"github.com/dforge/dforge/internal/chain/roles"
 	"github.com/dforge/dforge/internal/chain/state"
@@ -34,6 +35,7 @@ var payloadKeys = map[string][]string{
 	TypeSpend:     {"amount", "reason", "to"},
 	TypeValidator: {"power", "pubKey"},
 	TypeRole:      {"account", "action", "role"},
+	TypeGrant:     grants.PayloadKeys,
 }
 
 // MaxValidatorPower bounds a validator's power so CometBFT's total (at
@@ -51,7 +53,7 @@ func (c Create) Validate(p params.Params) (map[string]string, error) {
 	}
 	keys, ok := payloadKeys[c.Type]
 	if !ok {
-		return nil, fmt.Errorf("%w: the type must be text, param, spend, validator or role", ErrInvalid)
+		return nil, fmt.Errorf("%w: the type must be text, param, spend, validator, role or grant", ErrInvalid)
 	}
 	payload, err := decodePayload(c.Payload, keys)
 	if err != nil {
@@ -107,6 +109,10 @@ func checkEffect(typ string, m map[string]string, p params.Params) error {
 		}
 		if n, err := parseUint(m["power"]); err != nil || n > MaxValidatorPower {
 			return fmt.Errorf("%w: power must be a whole number from 0 (remove) to %d", ErrInvalid, uint64(MaxValidatorPower))
+		}
+	case TypeGrant:
+		if _, err := grants.ParseTerms(m); err != nil {
+			return fmt.Errorf("%w: %v", ErrInvalid, err)
 		}
 	case TypeRole:
 		return checkRole(m)

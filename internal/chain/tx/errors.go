@@ -62,6 +62,15 @@ const (
 	// CodeTopicLocked: a reply (or an author's edit) in a forum topic a
 	// moderator locked.
 	CodeTopicLocked uint32 = 29
+	// Grant codes (54-58 are the grants module's): a GrantApprove whose
+	// sender is not one of the grant's reviewers, whose milestone was
+	// released already, which this reviewer approved already, or whose
+	// grant expired; an unknown grant or milestone.
+	CodeNotReviewer       uint32 = 54
+	CodeMilestoneReleased uint32 = 55
+	CodeAlreadyApproved   uint32 = 56
+	CodeGrantExpired      uint32 = 57
+	CodeGrantNotFound     uint32 = 58
 )
 
 // codeNames gives each code its machine-readable name.
@@ -99,6 +108,11 @@ var codeNames = map[uint32]string{
 	CodeBountyNotExpired:  "bounty_not_expired",
 	CodeBountyNoShare:     "bounty_nothing_to_refund",
 	CodeTopicLocked:       "topic_locked",
+	CodeNotReviewer:       "not_reviewer",
+	CodeMilestoneReleased: "milestone_released",
+	CodeAlreadyApproved:   "already_approved",
+	CodeGrantExpired:      "grant_expired",
+	CodeGrantNotFound:     "grant_not_found",
 }
 
 // CodeName returns the name of a code ("bad_signature"), or "" if the code

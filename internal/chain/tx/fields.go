@@ -138,6 +138,24 @@ var (
 	}}
 )
 
+// Grant fields: the grant (its proposal's id) and the milestone's index,
+// numbered from 0; the grants module knows whether they exist.
+var (
+	grantField = field{name: "grant", typ: "uint256", read: func(v any, t *Tx) (string, error) {
+		n, err := readUint("grant", v)
+		if err == nil && n == 0 {
+			err = invalidField("grant", "must be a grant id (1 or more)")
+		}
+		t.Grant = n
+		return strconv.FormatUint(n, 10), err
+	}}
+	milestoneField = field{name: "milestone", typ: "uint256", read: func(v any, t *Tx) (string, error) {
+		n, err := readUint("milestone", v)
+		t.Milestone = n
+		return strconv.FormatUint(n, 10), err
+	}}
+)
+
 // Node registry fields, only bounded and held to the one-line rule here;
 // the nodes module parses them. addrs holds the node's libp2p multiaddrs
 // separated by single spaces (EIP-712 string, since every member type the

@@ -44,6 +44,9 @@ const (
 	// back once it expired on an issue no merge paid.
 	KindBountyFund   Kind = "BountyFund"
 	KindBountyRefund Kind = "BountyRefund"
+	// KindGrantApprove is a grant reviewer's approval of one milestone
+	// (numbered from 0) of a grant (its proposal's id).
+	KindGrantApprove Kind = "GrantApprove"
 )
 
 // registry lists every transaction type and its EIP-712 members in signing
@@ -61,6 +64,7 @@ var registry = map[Kind][]field{
 	KindRegisterNode:    {fromField, urlField, peerIDField, addrsField, nonceField},
 	KindBountyFund:      {fromField, repoField, issueField, amountField, expiryField, nonceField},
 	KindBountyRefund:    {fromField, repoField, issueField, nonceField},
+	KindGrantApprove:    {fromField, grantField, milestoneField, nonceField},
 }
 
 // Kinds returns every known transaction type, sorted.

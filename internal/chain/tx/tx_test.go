@@ -106,6 +106,9 @@ func messageFor(kind tx.Kind, from common.Address) map[string]any {
 	case tx.KindBountyRefund:
 		delete(m, "amount")
 		m["repo"], m["issue"] = "7", "2"
+	case tx.KindGrantApprove:
+		delete(m, "amount")
+		m["grant"], m["milestone"] = "4", "0"
 	}
 	return m
 }
@@ -177,6 +180,9 @@ func TestEveryKindRoundTrips(t *testing.T) {
 			}
 			if kind == tx.KindBountyRefund {
 				want.Amount, want.Repo, want.Issue = 0, 7, 2
+			}
+			if kind == tx.KindGrantApprove {
+				want.Amount, want.Grant = 0, 4
 			}
 			if got != want {
 				t.Fatalf("got %+v, want %+v", got, want)
@@ -547,6 +553,7 @@ func TestPublishedShapes(t *testing.T) {
 		"RegisterNode":    "from:address url:string peerId:string addrs:string nonce:uint256",
 		"BountyFund":      "from:address repo:uint256 issue:uint256 amount:uint256 expiry:uint256 nonce:uint256",
 		"BountyRefund":    "from:address repo:uint256 issue:uint256 nonce:uint256",
+		"GrantApprove":    "from:address grant:uint256 milestone:uint256 nonce:uint256",
 	}
 	if len(parsed) != len(wantFields) {
 		t.Fatalf("published %d types, want %d: %s", len(parsed), len(wantFields), types)

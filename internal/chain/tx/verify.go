@@ -44,7 +44,11 @@ type Tx struct {
 	Repo   uint64
 	Issue  uint64
 	Expiry uint64
-	Hash   [32]byte // the EIP-712 digest the wallet signed
+	// GrantApprove: the grant (its proposal's id) and the milestone's
+	// index, from 0.
+	Grant     uint64
+	Milestone uint64
+	Hash      [32]byte // the EIP-712 digest the wallet signed
 }
 
 // Verify checks env as a transaction on the chain chainID and returns it

@@ -56,6 +56,10 @@ var Tables = map[string]string{
 
 	"bounties":       "repo_id, number",
 	"bounty_funders": "repo_id, number, seq",
+	// Treasury grants.
+	"grants":           "id",
+	"grant_milestones": "grant_id, milestone",
+	"grant_approvals":  "grant_id, milestone, reviewer",
 	// The counters of the notifications derived from all of the above: a
 	// rebuild, in place (after a reset) or fresh, must count the same.
 	"notification_counts": "user_address, subject_type, reason, unread, pinned",

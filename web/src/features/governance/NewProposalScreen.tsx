@@ -6,11 +6,12 @@ import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
 import { SignInNotice } from '@/components/SignInNotice'
+import { checkGrantTerms, emptyGrantTerms, type GrantTerms, GrantTermsEditor, type TermsErrors } from '@/features/grants'
 import { MarkdownEditor } from '@/features/issues'
 import { nav } from '@/lib/forge/nav'
 import { checksumAddress } from '@/lib/chain/address'
 import { decimalSeparator, formatAmount, toBigInt } from '@/lib/chain/amount'
-import { type Account, useAccount } from '@/lib/chain/api'
+import { type Account, useAccount, useChainStatus } from '@/lib/chain/api'
 import { useChainFormat } from '@/lib/chain/format'
 import { TxStatus } from '@/components/TxStatus'
 import { useChainTx } from '@/lib/chain/tx'
@@ -22,6 +23,14 @@ import { COMMUNITY_ROLES, PROPOSAL_TYPES, type ProposalType, ROLE_ACTIONS } from
 // The Markdown editor's styles, and the wallet's amount list and transaction status.
 import '@/components/data.css'
 import './governance.css'
+
+/** The form's first values: a link may prefill a role proposal (initialValues); a grant starts from the grants feature's template. */
+function useInitialValues(): ProposalValues {
+  const { t } = useTranslation('grants')
+  const initial = initialValues(window.location.search)
+  if (initial.type !== 'grant') return initial
+  return { ...initial, title: t('template.title'), description: t('template.description') }
+}
 
 /** /governance/new: a proposal, checked here, then signed as a Propose transaction with the deposit. */
 export default function NewProposalScreen() {
@@ -144,7 +153,11 @@ function ProposalForm({ from, params, gov, account }: { from: string; params: Go
   const id = useId()
   const tx = useChainTx(from, 'Propose')
   const docs = useParamDocs()
-  const [values, setValues] = useState<ProposalValues>(() => initialValues(window.location.search))
+  const [values, setValues] = useState<ProposalValues>(useInitialValues())
+  const [grant, setGrant] = useState<GrantTerms>(emptyGrantTerms)
+  const [grantErrors, setGrantErrors] = useState<TermsErrors>({})
+  const [termsFocus, setTermsFocus] = useState(0)
+  const status = useChainStatus()
   const [errors, setErrors] = useState<Partial<Record<ProposalField, FieldError>>>({})
   const [blocked, setBlocked] = useState<Shortfall[]>([])
   const [locating, setLocating] = useState(false)
@@ -170,7 +183,15 @@ function ProposalForm({ from, params, gov, account }: { from: string; params: Go
     e.preventDefault()
     if (tx.busy || locating) return
     const checked = checkProposal(values, { decimals, symbol, separator, paramDocs: docs.data ?? [] })
+    const terms = values.type === 'grant' ? checkGrantTerms(grant, { decimals, symbol, separator, height: status.data?.height }) : undefined
+    setGrantErrors(terms?.errors ?? {})
     if (!checked.payload) return showErrors(checked.errors)
+    if (terms && !terms.payload) {
+      setErrors({})
+      setTermsFocus((n) => n + 1)
+      return
+    }
+    if (terms?.payload) checked.payload = terms.payload
     if (values.type === 'spend') {
       // A mixed-case address carries an EIP-55 checksum; a wrong one is a typo.
       const canonical = await checksumAddress(checked.payload.to)
@@ -334,6 +355,10 @@ function ProposalForm({ from, params, gov, account }: { from: string; params: Go
               {error('roleAction')}
             </div>
           </>
+        )}
+
+        {values.type === 'grant' && (
+          <GrantTermsEditor value={grant} onChange={setGrant} errors={grantErrors} symbol={symbol} height={status.data?.height} focusRequest={termsFocus} />
         )}
 
         {blocked.length > 0 && (

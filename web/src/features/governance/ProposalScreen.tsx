@@ -161,6 +161,9 @@ function payloadRows(p: Proposal, t: T, fmt: ReturnType<typeof useChainFormat>):
         [t('proposal.role.role'), dash(v('role'), (s) => t(`roles.${s}`, { defaultValue: s }))],
         [t('proposal.role.action'), dash(v('action'), (s) => t(`roleActions.${s}`, { defaultValue: s }))],
       ]
+    case 'grant':
+      // Its milestones, reviewers and approvals are on the grant's page (features/grants).
+      return [[t('types.grant'), <PreloadLink to={`/grants/${p.id}`}>{p.title}</PreloadLink>]]
     default:
       return []
   }

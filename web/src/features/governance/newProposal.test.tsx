@@ -6,7 +6,7 @@ import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
 import NewProposalScreen from './NewProposalScreen'
 import { fakeGov, GOV_PARAMS, OTHER, stubGov, WALLET } from './testing'
 
-preloadNamespaces('governance', 'issues', 'wallet')
+preloadNamespaces('governance', 'issues', 'wallet', 'grants')
 
 let go: MockInstance<(url: string) => void>
 beforeEach(() => {
@@ -55,6 +55,7 @@ describe('NewProposalScreen', () => {
       'Treasury spend',
       'Validator set change',
       'Community role',
+      'Grant',
     ])
   })
 
@@ -154,6 +155,52 @@ describe('NewProposalScreen', () => {
         signature: SIGNATURE,
       },
     ])
+  })
+
+  it('opens on a grant with its template, checks the terms, and signs them as the grant payload', async () => {
+    const wallet = installWallet()
+    stubGov(fakeGov(), fakeChain({ params: GOV_PARAMS, relay: () => ({ hash: HASH(98), height: 8, code: 0, log: '', proposalId: 9 }) }))
+    signIn(WALLET)
+    renderScreen(<NewProposalScreen />, '/governance/new?type=grant')
+    await waitFor(() => expect(screen.getByTestId('gov-your-stake').textContent).toBe('2 DFG'))
+    expect((screen.getByLabelText('Type') as HTMLSelectElement).value).toBe('grant')
+    expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('Grant: ')
+    expect((description() as HTMLTextAreaElement).value).toContain('## Deliverables')
+
+    // Nothing is signed while the terms are incomplete; each field says why.
+    fill('Title', 'Grant: translations')
+    submit()
+    expect(errorOfLabel('What is delivered')).toBe('Say what this milestone delivers.')
+    expect(errorOfLabel('Reviewers')).toBe('Name from 1 to 15 reviewers.')
+    await waitFor(() => expect(errorOfLabel('Expiry block')).toBe('Enter a block height: a whole number from 1 up.'))
+    expect(document.activeElement).toBe(screen.getByLabelText('What is delivered'))
+    expect(wallet.requests).toEqual([])
+
+    fill('What is delivered', 'The guide in French')
+    fill('Amount (DFG)', '2')
+    fill('Recipient address', OTHER)
+    fireEvent.click(screen.getByRole('button', { name: 'Add a milestone' }))
+    expect(screen.getAllByLabelText('What is delivered')).toHaveLength(2)
+    fireEvent.click(screen.getByRole('button', { name: 'Remove milestone 2' }))
+    expect(screen.getAllByLabelText('What is delivered')).toHaveLength(1)
+    fill('Reviewers', `${OTHER}, ${WALLET}`)
+    fill('Expiry block', '5')
+    submit()
+    await waitFor(() => expect(errorOfLabel('Expiry block')).toBe('The expiry must be after the current block, 7.'))
+    fill('Expiry block', '900')
+    submit()
+
+    await waitFor(() => expect(go).toHaveBeenCalledWith('/governance/9'), { timeout: 3000 })
+    const [signed] = wallet.signed()
+    expect(signed.message).toMatchObject({
+      proposalType: 'grant',
+      title: 'Grant: translations',
+      payload: JSON.stringify({
+        milestones: JSON.stringify([{ description: 'The guide in French', amount: '2000000', recipient: OTHER }]),
+        reviewers: `${OTHER},${WALLET}`,
+        expiry: '900',
+      }),
+    })
   })
 
   it('sends a text proposal with an empty payload, and goes to the list when the new proposal cannot be found', async () => {

@@ -107,6 +107,12 @@ describe('ProposalScreen', () => {
     expect(screen.queryByRole('region', { name: 'Your vote' })).toBeNull()
   })
 
+  it('links a grant proposal to the grant page, where its milestones are', async () => {
+    stubGov(fakeGov({ proposals: [proposal({ id: 4, type: 'grant', title: 'Translations', payload: { milestones: '[]', reviewers: OTHER, expiry: '900' } })] }), paced())
+    renderScreen(<ProposalScreen />, '/governance/4')
+    expect((await screen.findByRole('link', { name: 'Translations' })).getAttribute('href')).toBe('/grants/4')
+  })
+
   it('lists the voters with their vote and power', async () => {
     stubGov(
       fakeGov({ votes: [vote({ voter: OTHER, voter_name: 'grace', option: 'no', power: 3_000_000, height: 7 }), vote({ voter: WALLET, option: 'yes' })] }),

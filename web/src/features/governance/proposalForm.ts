@@ -33,6 +33,8 @@ export const TYPE_FIELDS: Record<ProposalType, ProposalField[]> = {
   spend: ['to', 'amount', 'reason'],
   validator: ['pubKey', 'power'],
   role: ['account', 'role', 'roleAction'],
+  // The grant's terms have their own editor and check (features/grants).
+  grant: [],
 }
 
 export const EMPTY: ProposalValues = {
@@ -59,6 +61,8 @@ export const EMPTY: ProposalValues = {
 export function initialValues(search: string): ProposalValues {
   const q = new URLSearchParams(search)
   const type = q.get('type') ?? ''
+  // A grant starts from the grants feature's template (NewProposalScreen).
+  if (type === 'grant') return { ...EMPTY, type: 'grant' }
   if (type !== 'role') return EMPTY
   const role = q.get('role') ?? ''
   const action = q.get('action') ?? ''
@@ -96,6 +100,7 @@ export function checkProposal(v: ProposalValues, rules: Rules): { errors: Partia
   let payload: Record<string, string> = {}
   switch (v.type) {
     case 'text':
+    case 'grant':
       break
     case 'param': {
       const doc = rules.paramDocs.find((d) => d.name === v.paramName)

@@ -10,8 +10,8 @@ export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number]
 export type ProposalFilter = 'all' | ProposalStatus
 export const PROPOSAL_FILTERS: readonly ProposalFilter[] = ['all', ...PROPOSAL_STATUSES]
 
-/** What a proposal does once passed: nothing (text), or change a parameter, spend from the treasury, change a validator, grant or revoke a community role. */
-export const PROPOSAL_TYPES = ['text', 'param', 'spend', 'validator', 'role'] as const
+/** What a proposal does once passed: nothing (text), or change a parameter, spend from the treasury, change a validator, grant or revoke a community role, escrow a grant (features/grants). */
+export const PROPOSAL_TYPES = ['text', 'param', 'spend', 'validator', 'role', 'grant'] as const
 export type ProposalType = (typeof PROPOSAL_TYPES)[number]
 
 /** A role proposal grants or revokes one of the community roles (COMMUNITY_ROLES). */

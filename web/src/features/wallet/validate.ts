@@ -23,6 +23,8 @@ export const FORM_FIELDS: Record<TxKind, FieldName[]> = {
   Vote: [],
   BountyFund: [],
   BountyRefund: [],
+  // Signed by the grants page's approve button.
+  GrantApprove: [],
 }
 
 export interface AmountRules {

@@ -8,8 +8,8 @@ import { ApiError, postJSON } from '@/lib/http'
 import { toBigInt } from './amount'
 import { getAccount, paramsQuery, refreshChain, type TxResult, type TypedField } from './api'
 
-/** The transactions the wallet, governance and bounty pages sign (EIP-712 primary types). */
-export type TxKind = 'Transfer' | 'Tip' | 'Stake' | 'Unstake' | 'TreasuryDeposit' | 'Propose' | 'Vote' | 'BountyFund' | 'BountyRefund'
+/** The transactions the wallet, governance, bounty and grant pages sign (EIP-712 primary types). */
+export type TxKind = 'Transfer' | 'Tip' | 'Stake' | 'Unstake' | 'TreasuryDeposit' | 'Propose' | 'Vote' | 'BountyFund' | 'BountyRefund' | 'GrantApprove'
 
 /** A transaction's values; each kind uses the fields its published type names. */
 export interface TxInput {
@@ -32,6 +32,9 @@ export interface TxInput {
   issue?: number
   /** BountyFund: the block height after which the funder may take the share back. */
   expiry?: number
+  /** GrantApprove: the grant's id (its proposal's) and the milestone's index, from 0. */
+  grant?: number
+  milestone?: number
 }
 
 /**
@@ -95,6 +98,8 @@ export async function sendTx(client: QueryClient, from: string, kind: TxKind, in
     repo: input.repo?.toString(),
     issue: input.issue?.toString(),
     expiry: input.expiry?.toString(),
+    grant: input.grant?.toString(),
+    milestone: input.milestone?.toString(),
     nonce: toBigInt(account.nonce).toString(),
   })
   const wallet = await currentWallet()

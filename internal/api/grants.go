@@ -1,0 +1,66 @@
+package api
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+
+	"github.com/dforge/dforge/internal/chain/tx"
+	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/usererr"
+)
+
+// Treasury grants (a dForge extension): grant proposals and the grants
+// they made, from the SQL projection. A grant is applied for with a
+// Propose of type grant and its milestones are approved with
+// wallet-signed GrantApprove transactions, both through POST
+// /api/v1/chain/txs.
+
+// registerGrants adds the grant routes (the chain and its index are present).
+func (a *API) registerGrants(mux *http.ServeMux) {
+	mux.HandleFunc("GET /api/v1/grants", a.serve(a.listGrants))
+	mux.HandleFunc("GET /api/v1/grants/{id}", a.serve(a.getGrant))
+}
+
+// listGrants lists grants, newest first, with their milestones and
+// approvals; status narrows the list (proposed, active, completed,
+// expired, rejected).
+func (a *API) listGrants(w http.ResponseWriter, r *http.Request) error {
+	status := r.URL.Query().Get("status")
+	if status != "" && !slices.Contains(index.GrantStatuses, status) {
+		return usererr.InvalidField("status", "invalid_status", "status must be one of "+strings.Join(index.GrantStatuses, ", "))
+	}
+	p, err := pageOf(r)
+	if err != nil {
+		return err
+	}
+	list, total, err := a.index.Grants(r.Context(), status, p)
+	return a.respondList(w, r, p, total, list, err)
+}
+
+// getGrant reads one grant (its id is its proposal's) with each
+// milestone's approvals by reviewer.
+func (a *API) getGrant(w http.ResponseWriter, r *http.Request) error {
+	id, err := proposalID(r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	g, err := a.index.Grant(r.Context(), id)
+	return a.respond(w, r, g, err)
+}
+
+// rejectionStatus is the HTTP status of a transaction the chain refused:
+// the grant refusals say what a client must tell apart (404 unknown, 403
+// not a reviewer, 409 a state that already moved on); every other
+// refusal is a 400.
+func rejectionStatus(code uint32) int {
+	switch code {
+	case tx.CodeGrantNotFound:
+		return http.StatusNotFound
+	case tx.CodeNotReviewer:
+		return http.StatusForbidden
+	case tx.CodeMilestoneReleased, tx.CodeAlreadyApproved, tx.CodeGrantExpired:
+		return http.StatusConflict
+	}
+	return http.StatusBadRequest
+}

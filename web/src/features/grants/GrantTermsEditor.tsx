@@ -1,0 +1,149 @@
+import { useEffect, useId, useRef } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Button } from '@/components/Button'
+import { emptyMilestone, type GrantTerms, MAX_MILESTONES, MAX_REVIEWERS, type MilestoneRow, type TermsErrors } from './terms'
+import './grants.css'
+
+/**
+ * The grant proposal's terms: milestones (added and removed as rows), the
+ * reviewers and the expiry. Controlled: the governance form holds the
+ * value and checks it with checkGrantTerms before signing.
+ */
+export function GrantTermsEditor({
+  value,
+  onChange,
+  errors,
+  symbol,
+  height,
+  focusRequest = 0,
+}: {
+  value: GrantTerms
+  onChange: (next: GrantTerms) => void
+  errors: TermsErrors
+  symbol: string
+  /** The chain's height now, for the expiry's hint. */
+  height?: number
+  /** Each new value moves the focus to the first invalid control (after a refused submit). */
+  focusRequest?: number
+}) {
+  const { t } = useTranslation('grants')
+  const id = useId()
+  const root = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    if (focusRequest > 0) root.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus()
+  }, [focusRequest])
+  const setRow = (i: number, field: keyof MilestoneRow, v: string) =>
+    onChange({ ...value, milestones: value.milestones.map((m, j) => (j === i ? { ...m, [field]: v } : m)) })
+  const remove = (i: number) => onChange({ ...value, milestones: value.milestones.filter((_, j) => j !== i) })
+  const add = () => onChange({ ...value, milestones: [...value.milestones, emptyMilestone()] })
+
+  const errorId = (name: string) => `${id}-${name.replaceAll('.', '-')}-error`
+  const error = (name: string) => {
+    const err = errors[name]
+    return err ? (
+      <span id={errorId(name)} className="field-error">
+        {t(`errors.${err.key}`, err.values)}
+      </span>
+    ) : null
+  }
+  const described = (name: string, hint?: string) => [hint ?? '', errors[name] ? errorId(name) : ''].filter(Boolean).join(' ') || undefined
+
+  return (
+    <div className="grant-editor" ref={root}>
+      <fieldset className="grant-milestones" aria-describedby={errors.milestones ? errorId('milestones') : undefined}>
+        <legend>{t('editor.milestones')}</legend>
+        <p className="muted field-hint">{t('editor.milestonesHint', { max: MAX_MILESTONES })}</p>
+        {value.milestones.map((m, i) => {
+          const at = `milestones.${i}`
+          return (
+            <fieldset key={i} className="grant-milestone-row">
+              <legend>{t('editor.milestone', { n: i + 1 })}</legend>
+              <div className="field">
+                <label htmlFor={`${id}-${i}-description`}>{t('editor.description')}</label>
+                <textarea
+                  id={`${id}-${i}-description`}
+                  rows={2}
+                  value={m.description}
+                  onChange={(e) => setRow(i, 'description', e.target.value)}
+                  aria-invalid={errors[`${at}.description`] ? true : undefined}
+                  aria-describedby={described(`${at}.description`)}
+                />
+                {error(`${at}.description`)}
+              </div>
+              <div className="grant-milestone-pair">
+                <div className="field">
+                  <label htmlFor={`${id}-${i}-amount`}>{t('editor.amount', { symbol })}</label>
+                  <input
+                    id={`${id}-${i}-amount`}
+                    inputMode="decimal"
+                    autoComplete="off"
+                    value={m.amount}
+                    onChange={(e) => setRow(i, 'amount', e.target.value)}
+                    aria-invalid={errors[`${at}.amount`] ? true : undefined}
+                    aria-describedby={described(`${at}.amount`)}
+                  />
+                  {error(`${at}.amount`)}
+                </div>
+                <div className="field">
+                  <label htmlFor={`${id}-${i}-recipient`}>{t('editor.recipient')}</label>
+                  <input
+                    id={`${id}-${i}-recipient`}
+                    className="mono"
+                    autoComplete="off"
+                    spellCheck={false}
+                    placeholder="0x…"
+                    value={m.recipient}
+                    onChange={(e) => setRow(i, 'recipient', e.target.value)}
+                    aria-invalid={errors[`${at}.recipient`] ? true : undefined}
+                    aria-describedby={described(`${at}.recipient`)}
+                  />
+                  {error(`${at}.recipient`)}
+                </div>
+              </div>
+              <Button size="sm" variant="ghost" onClick={() => remove(i)} disabled={value.milestones.length <= 1}>
+                {t('editor.remove', { n: i + 1 })}
+              </Button>
+            </fieldset>
+          )
+        })}
+        <Button size="sm" variant="outline" onClick={add} disabled={value.milestones.length >= MAX_MILESTONES}>
+          {t('editor.add')}
+        </Button>
+        {error('milestones')}
+      </fieldset>
+      <div className="field">
+        <label htmlFor={`${id}-reviewers`}>{t('editor.reviewers')}</label>
+        <textarea
+          id={`${id}-reviewers`}
+          className="mono"
+          rows={3}
+          spellCheck={false}
+          value={value.reviewers}
+          onChange={(e) => onChange({ ...value, reviewers: e.target.value })}
+          aria-invalid={errors.reviewers ? true : undefined}
+          aria-describedby={described('reviewers', `${id}-reviewers-hint`)}
+        />
+        <span id={`${id}-reviewers-hint`} className="muted field-hint">
+          {t('editor.reviewersHint', { max: MAX_REVIEWERS })}
+        </span>
+        {error('reviewers')}
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-expiry`}>{t('editor.expiry')}</label>
+        <input
+          id={`${id}-expiry`}
+          inputMode="numeric"
+          autoComplete="off"
+          value={value.expiry}
+          onChange={(e) => onChange({ ...value, expiry: e.target.value })}
+          aria-invalid={errors.expiry ? true : undefined}
+          aria-describedby={described('expiry', `${id}-expiry-hint`)}
+        />
+        <span id={`${id}-expiry-hint`} className="muted field-hint">
+          {height === undefined ? t('editor.expiryHint') : t('editor.expiryHintAt', { height })}
+        </span>
+        {error('expiry')}
+      </div>
+    </div>
+  )
+}
