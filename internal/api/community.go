@@ -3,6 +3,7 @@ package api
 import (
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -69,6 +70,11 @@ type communityOverviewJSON struct {
 	MostStarred     []repoJSON         `json:"most_starred"`
 	TopContributors []index.Rank       `json:"top_contributors"`
 	Roles           []roleCountJSON    `json:"roles"`
+	// Topics counts the forum's topics; LatestTopics are its newest and
+	// UpcomingEvents the next events of the calendar (by the wall clock).
+	Topics         int64            `json:"topics"`
+	LatestTopics   []forumTopicJSON `json:"latest_topics"`
+	UpcomingEvents []eventJSON      `json:"upcoming_events"`
 }
 
 // trendingRepoJSON is a repository and what it gained in the window.
@@ -103,8 +109,39 @@ func (a *API) getCommunityOverview(w http.ResponseWriter, r *http.Request) error
 	for i, c := range o.RoleCounts {
 		j.Roles[i] = roleCountJSON{Role: c.Role, Holders: c.Holders}
 	}
+	if err := a.communityForumAndEvents(r, &j); err != nil {
+		return err
+	}
 	writeJSON(w, http.StatusOK, j)
 	return nil
+}
+
+// communityLatest is how many topics and events the overview lists.
+const communityLatest = 5
+
+// communityForumAndEvents adds the forum's figures and the next events;
+// "next" depends on the clock, so these are read per request rather than
+// kept with the overview.
+func (a *API) communityForumAndEvents(r *http.Request, j *communityOverviewJSON) error {
+	ctx := r.Context()
+	var err error
+	if j.Topics, err = a.index.ForumTopicCount(ctx); err != nil {
+		return err
+	}
+	topics, err := a.index.LatestForumTopics(ctx, communityLatest)
+	if err != nil {
+		return err
+	}
+	j.LatestTopics = make([]forumTopicJSON, len(topics))
+	for i, t := range topics {
+		j.LatestTopics[i] = toForumTopicJSON(r, t)
+	}
+	events, err := a.index.UpcomingEvents(ctx, time.Now().Unix(), communityLatest)
+	if err != nil {
+		return err
+	}
+	j.UpcomingEvents, err = a.eventsJSON(r, events)
+	return err
 }
 
 // trendingJSON shapes the trending repositories as reposJSON does, which

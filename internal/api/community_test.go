@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/crypto"
 
@@ -50,6 +51,13 @@ type (
 			Role    string `json:"role"`
 			Holders int64  `json:"holders"`
 		} `json:"roles"`
+		Topics       int64 `json:"topics"`
+		LatestTopics []struct {
+			Title string `json:"title"`
+		} `json:"latest_topics"`
+		UpcomingEvents []struct {
+			Title string `json:"title"`
+		} `json:"upcoming_events"`
 	}
 )
 
@@ -221,6 +229,23 @@ func testCommunity(t *testing.T, opts []forgetest.Option) {
 		if rc.Role != roles.All[i] || rc.Holders != want[rc.Role] {
 			t.Fatalf("role counts: %+v", o.Roles)
 		}
+	}
+
+	if o.Topics != 0 || len(o.LatestTopics) != 0 || len(o.UpcomingEvents) != 0 {
+		t.Fatalf("forum and events before any: %+v", o)
+	}
+	// Forum topics and the organizer's events show as they are made; a
+	// past event is not upcoming.
+	n.must(http.StatusCreated, bob, "POST", "/api/v1/forum/topics", map[string]any{"category": "help", "title": "How do I fork?", "body": "Asking."})
+	n.must(http.StatusCreated, alice, "POST", "/api/v1/forum/topics", map[string]any{"category": "showcase", "title": "My library", "body": "See lib."})
+	soon, gone := time.Now().UTC().Add(48*time.Hour).Truncate(time.Second), time.Now().UTC().Add(-48*time.Hour).Truncate(time.Second)
+	for title, at := range map[string]time.Time{"Meetup": soon, "Last week's call": gone} {
+		n.must(http.StatusCreated, carol, "POST", "/api/v1/events", map[string]any{"title": title, "starts_at": at.Format(time.RFC3339),
+			"ends_at": at.Add(time.Hour).Format(time.RFC3339), "timezone": "UTC", "place": "Berlin"})
+	}
+	o = overview()
+	if o.Topics != 2 || len(o.LatestTopics) != 2 || o.LatestTopics[0].Title != "My library" || len(o.UpcomingEvents) != 1 || o.UpcomingEvents[0].Title != "Meetup" {
+		t.Fatalf("forum and events in the overview: %+v", o)
 	}
 
 	// 5. The revocation passes; bob is no longer listed.

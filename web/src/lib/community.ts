@@ -61,6 +61,28 @@ export interface CommunityOverview {
   most_starred: Repository[]
   top_contributors: Contributor[]
   roles: { role: CommunityRole; holders: number }[]
+  /** The forum's topics, its newest ones, and the calendar's next events. */
+  topics: number
+  latest_topics: CommunityTopic[]
+  upcoming_events: CommunityEventSummary[]
+}
+
+export interface CommunityTopic {
+  id: number
+  title: string
+  category: string
+  author: { login: string }
+  replies: number
+  created_at: string
+}
+
+export interface CommunityEventSummary {
+  id: number
+  title: string
+  starts_at: string
+  timezone: string
+  place: string
+  online_url: string
 }
 
 export function useCommunityOverview() {

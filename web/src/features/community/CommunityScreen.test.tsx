@@ -30,6 +30,9 @@ function overview(over: Partial<CommunityOverview> = {}): CommunityOverview {
       { role: 'event_organizer', holders: 1 },
       { role: 'ambassador', holders: 1 },
     ],
+    topics: 3,
+    latest_topics: [{ id: 12, title: 'How do I mirror a repository?', category: 'help', author: { login: 'ada' }, replies: 4, created_at: '2026-11-25T09:00:00Z' }],
+    upcoming_events: [{ id: 5, title: 'Contributor call', starts_at: '2026-12-03T17:00:00Z', timezone: 'UTC', place: '', online_url: 'https://meet.example/call' }],
     ...over,
   }
 }
@@ -69,6 +72,7 @@ describe('CommunityScreen', () => {
     expect(screen.getByTestId('figure-contributors').textContent).toBe('17')
     expect(screen.getByTestId('figure-proposals').textContent).toBe('6')
     expect(screen.getByTestId('figure-openProposals').textContent).toBe('2')
+    expect(screen.getByTestId('figure-topics').textContent).toBe('3')
     expect(screen.getByText('As of block 1,234.')).toBeTruthy()
 
     const trending = screen.getByRole('region', { name: 'Trending' })
@@ -84,6 +88,12 @@ describe('CommunityScreen', () => {
     const contributors = screen.getByRole('region', { name: 'Top contributors' })
     expect(within(contributors).getByRole('link', { name: 'grace' }).getAttribute('href')).toBe('/grace')
     expect(await within(contributors).findByText('Earned 90 DFG · contributions: 4')).toBeTruthy()
+    const topics = screen.getByRole('region', { name: 'Latest forum topics' })
+    expect(within(topics).getByRole('link', { name: 'How do I mirror a repository?' }).getAttribute('href')).toBe('/forum/topic/12')
+    expect(within(topics).getByText('by ada · replies: 4')).toBeTruthy()
+    const events = screen.getByRole('region', { name: 'Upcoming events' })
+    expect(within(events).getByRole('link', { name: 'Contributor call' }).getAttribute('href')).toBe('/events/5')
+    expect(within(events).getByText(/online/).querySelector('time')?.getAttribute('dateTime')).toBe('2026-12-03T17:00:00Z')
 
     const organizers = await screen.findByRole('listitem', { name: 'Event organizers (1)' })
     expect(within(organizers).getByRole('link', { name: 'ev' }).getAttribute('href')).toBe('/ev')
@@ -97,13 +107,26 @@ describe('CommunityScreen', () => {
 
   it('shows each list’s empty state on a new chain', async () => {
     stubNode({
-      overview: overview({ repositories: 0, contributors: 0, proposals: 0, open_proposals: 0, trending: [], most_starred: [], top_contributors: [] }),
+      overview: overview({
+        repositories: 0,
+        contributors: 0,
+        proposals: 0,
+        open_proposals: 0,
+        trending: [],
+        most_starred: [],
+        top_contributors: [],
+        topics: 0,
+        latest_topics: [],
+        upcoming_events: [],
+      }),
       holders: [],
     })
     renderScreen(<CommunityScreen />, '/community')
     expect(await screen.findByText('Nothing happened in the last 7 days.')).toBeTruthy()
     expect(screen.getByText('No public repository has a star yet.')).toBeTruthy()
     expect(screen.getByText('No contribution has been rewarded yet.')).toBeTruthy()
+    expect(screen.getByText('No one has opened a topic yet.')).toBeTruthy()
+    expect(screen.getByText('No event is planned yet.')).toBeTruthy()
     expect(await screen.findAllByText('No one holds this role yet.')).toHaveLength(3)
   })
 

@@ -7,7 +7,16 @@ import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
 import { useLiveChain } from '@/lib/chain/api'
 import { useChainFormat } from '@/lib/chain/format'
-import { COMMUNITY_ROLES, type CommunityOverview, type CommunityRole, type RoleHolder, useCommunityOverview, useRoleHolders } from '@/lib/community'
+import {
+  COMMUNITY_ROLES,
+  type CommunityEventSummary,
+  type CommunityOverview,
+  type CommunityRole,
+  type CommunityTopic,
+  type RoleHolder,
+  useCommunityOverview,
+  useRoleHolders,
+} from '@/lib/community'
 import type { Repository } from '@/lib/forge/api'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import './community.css'
@@ -35,6 +44,8 @@ export default function CommunityScreen() {
               <Trending overview={o} />
               <MostStarred repos={o.most_starred} />
               <TopContributors overview={o} />
+              <LatestTopics topics={o.latest_topics} />
+              <UpcomingEvents events={o.upcoming_events} />
             </div>
             <Roles overview={o} />
           </>
@@ -53,6 +64,7 @@ function Figures({ overview: o }: { overview: CommunityOverview }) {
     ['contributors', o.contributors, t('figures.contributorsHint')],
     ['proposals', o.proposals, t('figures.proposalsHint')],
     ['openProposals', o.open_proposals, t('figures.openProposalsHint')],
+    ['topics', o.topics, t('figures.topicsHint')],
   ]
   return (
     <section aria-labelledby="community-figures">
@@ -152,6 +164,57 @@ function TopContributors({ overview: o }: { overview: CommunityOverview }) {
   )
 }
 
+function LatestTopics({ topics }: { topics: CommunityTopic[] }) {
+  const { t } = useTranslation('communityPage')
+  const fmt = useChainFormat()
+  return (
+    <ListCard id="community-topics" title={t('topics.title')}>
+      {topics.length === 0 ? (
+        <EmptyState message={t('topics.empty')} action={<PreloadLink to="/forum">{t('topics.forum')}</PreloadLink>} />
+      ) : (
+        <>
+          <ol className="community-list">
+            {topics.map((topic) => (
+              <li key={topic.id}>
+                <PreloadLink to={`/forum/topic/${topic.id}`}>{topic.title}</PreloadLink>
+                <span className="muted">{t('topics.by', { author: topic.author.login, count: fmt.count(topic.replies) })}</span>
+              </li>
+            ))}
+          </ol>
+          <PreloadLink to="/forum">{t('topics.forum')}</PreloadLink>
+        </>
+      )}
+    </ListCard>
+  )
+}
+
+function UpcomingEvents({ events }: { events: CommunityEventSummary[] }) {
+  const { t, i18n } = useTranslation('communityPage')
+  const when = (e: CommunityEventSummary) => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(e.starts_at))
+  return (
+    <ListCard id="community-events" title={t('events.title')}>
+      {events.length === 0 ? (
+        <EmptyState message={t('events.empty')} action={<PreloadLink to="/events">{t('events.calendar')}</PreloadLink>} />
+      ) : (
+        <>
+          <ol className="community-list">
+            {events.map((e) => (
+              <li key={e.id}>
+                <PreloadLink to={`/events/${e.id}`}>{e.title}</PreloadLink>
+                <span className="muted">
+                  <time dateTime={e.starts_at}>{when(e)}</time>
+                  {e.place ? ` · ${e.place}` : ` · ${t('events.online')}`}
+                </span>
+              </li>
+            ))}
+          </ol>
+          <PreloadLink to="/events">{t('events.calendar')}</PreloadLink>
+        </>
+      )}
+    </ListCard>
+  )
+}
+
 function Roles({ overview: o }: { overview: CommunityOverview }) {
   const { t } = useTranslation('communityPage')
   const holders = useRoleHolders(undefined, 1, HOLDERS_SHOWN)
@@ -203,6 +266,8 @@ function RoleCard({ role, count, holders }: { role: CommunityRole; count: number
 
 // Each way to take part: its label under takePart.<id>, and where it leads.
 const WAYS = [
+  { id: 'forum', to: '/forum' },
+  { id: 'events', to: '/events' },
   { id: 'governance', to: '/governance' },
   { id: 'ambassadors', to: '/ambassadors' },
   { id: 'rewards', to: '/rewards' },
