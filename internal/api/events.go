@@ -14,6 +14,7 @@ import (
 
 	"github.com/dforge/dforge/internal/auth"
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/chain/roles"
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/usererr"
@@ -165,7 +166,7 @@ func (a *API) eventPermissions(w http.ResponseWriter, r *http.Request) error {
 	var out eventPermissionsJSON
 	if id, err := requireUser(r); err == nil {
 		out.CanRSVP = true
-		ok, err := a.chain.EventOrganizer(id.User.Address)
+		ok, err := a.chain.HasRole(id.User.Address, roles.EventOrganizer)
 		if err != nil {
 			return err
 		}
@@ -300,7 +301,7 @@ func (a *API) requireOrganizer(r *http.Request) (addr common.Address, err error)
 	if err != nil {
 		return addr, err
 	}
-	ok, err := a.chain.EventOrganizer(id.User.Address)
+	ok, err := a.chain.HasRole(id.User.Address, roles.EventOrganizer)
 	if err != nil {
 		return addr, err
 	}

@@ -26,6 +26,3 @@ func (c *Chain) Standings(addrs ...common.Address) ([]app.Standing, error) {
 func (c *Chain) StandingOn(addr common.Address, proposal uint64) (app.Standing, error) {
 	return c.app.StandingOn(addr, proposal)
 }
-
-// EventOrganizer reports whether addr holds the event organizer role.
-func (c *Chain) EventOrganizer(addr common.Address) (bool, error) { return c.app.EventOrganizer(addr) }
