@@ -181,10 +181,10 @@ export async function startNetwork(validators) {
  * Registers `before`/`after` hooks that start one node and one browser for
  * the file. Returns an object whose `node` and `browser` are set in `before`.
  */
-export function useNodeAndBrowser({ browserArgs = [], alloc = {}, params = {}, emptyBlocks = '', serveArgs = [] } = {}) {
+export function useNodeAndBrowser({ browserArgs = [], alloc = {}, params = {}, roles = {}, emptyBlocks = '', serveArgs = [] } = {}) {
   const env = { node: null, browser: null }
   before(async () => {
-    env.node = await startNode({ alloc, params, emptyBlocks, serveArgs })
+    env.node = await startNode({ alloc, params, roles, emptyBlocks, serveArgs })
     env.browser = await launchBrowser(browserArgs)
   })
   after(async () => {
