@@ -73,6 +73,7 @@ func TestBountiesRebuildEqualsLive(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer hist.Close()
+		catchUp(t, live, hist)
 		want := indextest.Dump(t, live)
 		if len(want["bounties"]) != 2 || len(want["bounty_funders"]) != 3 {
 			t.Fatalf("bounty rows: %v", want["bounties"])

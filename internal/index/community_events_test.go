@@ -72,6 +72,7 @@ func TestEventsRebuildEqualsLive(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer hist.Close()
+		catchUp(t, live, hist)
 		want := indextest.Dump(t, live)
 		if len(want["community_events"]) != 3 || len(want["community_event_rsvps"]) != 3 {
 			t.Fatalf("live rows: %v %v", want["community_events"], want["community_event_rsvps"])

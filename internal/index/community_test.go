@@ -77,6 +77,7 @@ func TestCommunityRolesProjection(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer hist.Close()
+		catchUp(t, live, hist)
 		if err := index.New(quiet, live, hist).Sync(ctx); err != nil {
 			t.Fatal(err)
 		}

@@ -59,6 +59,10 @@ func resetForge(ctx context.Context, tx *sql.Tx) error {
 	if _, err := tx.ExecContext(ctx, "DELETE FROM forge_keys"); err != nil {
 		return fmt.Errorf("empty forge_keys: %w", err)
 	}
+	// So does following: a reset for another chain must not keep this one's.
+	if _, err := tx.ExecContext(ctx, "DELETE FROM forge_follows"); err != nil {
+		return fmt.Errorf("empty forge_follows: %w", err)
+	}
 	if err := resetMarket(ctx, tx); err != nil {
 		return err
 	}

@@ -220,6 +220,7 @@ func TestForgeRebuildEqualsLive(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer hist.Close()
+		catchUp(t, live, hist)
 		resumed := index.New(quiet, live, hist)
 		if err := resumed.Sync(ctx); err != nil {
 			t.Fatal(err)

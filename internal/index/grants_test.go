@@ -126,6 +126,7 @@ func TestGrantsRebuildEqualsLive(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer hist.Close()
+		catchUp(t, live, hist)
 		if err := index.New(quiet, live, hist).Sync(ctx); err != nil {
 			t.Fatal(err)
 		}

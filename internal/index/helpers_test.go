@@ -155,3 +155,13 @@ func checkAgainstChain(t *testing.T, ch *chain.Chain, ix *index.Index, addrs ...
 		}
 	}
 }
+
+// catchUp projects into st what the closed chain committed after the
+// follower stopped: CometBFT may make one more (empty) block to commit the
+// last app hash just after, and a rebuild from the history includes it.
+func catchUp(t *testing.T, st *store.Store, hist index.Client) {
+	t.Helper()
+	if err := index.New(quiet, st, hist).Sync(context.Background()); err != nil {
+		t.Fatalf("catch the live projection up to the history: %v", err)
+	}
+}

@@ -214,6 +214,7 @@ func TestRebuildEqualsLive(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer hist.Close()
+		catchUp(t, live, hist)
 		// CometBFT may have committed an empty block after the last
 		// transaction's; the live index resumes through it from the
 		// stored chain.
