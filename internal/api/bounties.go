@@ -27,7 +27,8 @@ func (a *API) registerBounties(mux *http.ServeMux) {
 // listBounties lists open bounties by value, or paid ones newest first,
 // each with its repository's main language; repo=owner/name narrows to one
 // repository and language= (any case) to the repositories whose main
-// language it is (bounty_language.go).
+// language it is: the one with the most bytes of code at the head of the
+// default branch, as /languages counts them.
 func (a *API) listBounties(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	f := index.BountyFilter{Status: q.Get("state")}
