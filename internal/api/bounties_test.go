@@ -255,7 +255,7 @@ func TestBountyLanguage(t *testing.T) {
 			list("?language=go", goRow)
 			list("?language=GO", goRow)
 			list("?language=Python", pyRow)
-			list("?language=python&repo="+alice.Name()+"/gotool")
+			list("?language=python&repo=" + alice.Name() + "/gotool")
 			list("?language=cobol")
 			list("?language=go&state=paid")
 			n.must(http.StatusUnprocessableEntity, nil, "GET", "/api/v1/bounties?language="+strings.Repeat("x", 65), nil)
