@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/dforge/dforge/internal/chain/bounty"
-	"github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/usererr"
@@ -25,13 +24,14 @@ func (a *API) registerBounties(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/issues/{index}/bounty", a.serve(a.getIssueBounty))
 }
 
-// listBounties lists open bounties by value, or paid ones newest first;
-// repo=owner/name narrows to one repository and language= to repositories
-// carrying that topic (the index keeps no language per repository: it is
-// computed from git on request, too dear for a filter).
+// listBounties lists open bounties by value, or paid ones newest first,
+// each with its repository's main language; repo=owner/name narrows to one
+// repository and language= (any case) to the repositories whose main
+// language it is: the one with the most bytes of code at the head of the
+// default branch, as /languages counts them.
 func (a *API) listBounties(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
-	f := index.BountyFilter{Status: q.Get("state"), Topic: forge.NormalizeTopic(q.Get("language"))}
+	f := index.BountyFilter{Status: q.Get("state")}
 	switch f.Status {
 	case "":
 		f.Status = bounty.StatusOpen
@@ -50,11 +50,23 @@ func (a *API) listBounties(w http.ResponseWriter, r *http.Request) error {
 		}
 		f.RepoID = repo.ID
 	}
+	lang, err := languageParam(q.Get("language"))
+	if err != nil {
+		return err
+	}
 	p, err := pageOf(r)
 	if err != nil {
 		return err
 	}
+	if lang != "" {
+		if f.RepoIDs, err = a.reposInLanguage(r.Context(), viewerOf(r), f.Status, lang); err != nil {
+			return err
+		}
+	}
 	list, total, err := a.index.Bounties(r.Context(), f, p)
+	if err == nil {
+		err = a.withLanguages(r.Context(), viewerOf(r), list)
+	}
 	return a.respondList(w, r, p, total, list, err)
 }
 
@@ -84,6 +96,9 @@ func (a *API) getIssueBounty(w http.ResponseWriter, r *http.Request) error {
 	}
 	if !ok {
 		b = index.Bounty{Repo: repo.Owner.Username + "/" + repo.Name, RepoID: repo.ID, Number: n, Title: is.Title, IssueState: is.State, Status: "none", Funders: []index.Funder{}}
+	}
+	if b.Language, err = a.mainLanguage(r.Context(), repo); err != nil {
+		return err
 	}
 	writeJSON(w, http.StatusOK, b)
 	return nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -212,4 +213,57 @@ func mustKey(t *testing.T) *ecdsa.PrivateKey {
 		t.Fatal(err)
 	}
 	return k
+}
+
+// TestBountyLanguage filters the bounty list by the repositories' main
+// language, counted from the git data of their default branch.
+func TestBountyLanguage(t *testing.T) {
+	t.Parallel()
+	for store, opts := range forgetest.Stores() {
+		t.Run(store, func(t *testing.T) {
+			t.Parallel()
+			k := mustKey(t)
+			n := startBountyNode(t, opts, k)
+			funder, alice := n.NewUserWith(k), n.NewUser()
+			goRepo, pyRepo := n.repo(alice, "gotool", false), n.repo(alice, "pytool", false)
+			n.push(alice, alice, "gotool", "main", "main", map[string]string{"main.go": "package main\n\nfunc main() {}\n", "util.py": "x = 1\n"})
+			n.push(alice, alice, "pytool", "main", "main", map[string]string{"tool.py": "def main():\n    print('hello, world')\n"})
+			for _, r := range []index.Repo{goRepo, pyRepo} {
+				n.must(http.StatusCreated, alice, "POST", "/api/v1/repos/"+alice.Name()+"/"+r.Name+"/issues", map[string]any{"title": "Help " + r.Name})
+				if res := n.fund(funder, r.ID, 1, 100, n.height()+1000); res.Status != http.StatusOK {
+					t.Fatalf("fund %s: %d %s", r.Name, res.Status, res.Body)
+				}
+			}
+			list := func(query string, want ...string) {
+				t.Helper()
+				var got []index.Bounty
+				res := n.JSON("GET", "/api/v1/bounties"+query, nil, nil, http.StatusOK, &got)
+				if total := res.Header.Get("X-Total-Count"); total != strconv.Itoa(len(want)) {
+					t.Fatalf("%s: X-Total-Count %q, want %d", query, total, len(want))
+				}
+				if len(got) != len(want) {
+					t.Fatalf("%s: %+v, want %v", query, got, want)
+				}
+				for i, b := range got {
+					if b.Repo+" "+b.Language != want[i] {
+						t.Fatalf("%s: row %d is %s in %q, want %s", query, i, b.Repo, b.Language, want[i])
+					}
+				}
+			}
+			goRow, pyRow := alice.Name()+"/gotool Go", alice.Name()+"/pytool Python"
+			list("", goRow, pyRow)
+			list("?language=go", goRow)
+			list("?language=GO", goRow)
+			list("?language=Python", pyRow)
+			list("?language=python&repo=" + alice.Name() + "/gotool")
+			list("?language=cobol")
+			list("?language=go&state=paid")
+			n.must(http.StatusUnprocessableEntity, nil, "GET", "/api/v1/bounties?language="+strings.Repeat("x", 65), nil)
+			var b index.Bounty
+			n.JSON("GET", "/api/v1/repos/"+alice.Name()+"/pytool/issues/1/bounty", nil, nil, http.StatusOK, &b)
+			if b.Language != "Python" {
+				t.Fatalf("bounty's language %q, want Python", b.Language)
+			}
+		})
+	}
 }

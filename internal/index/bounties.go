@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/dforge/dforge/internal/chain/bounty"
 )
@@ -65,20 +66,23 @@ func writeBounty(ctx context.Context, tx *sql.Tx, blk blockRow, c bounty.Change)
 
 // Bounty is an issue's bounty as the API shows it.
 type Bounty struct {
-	Repo        string   `json:"repo"`
-	RepoID      uint64   `json:"repo_id"`
-	Number      uint64   `json:"number"`
-	Title       string   `json:"title"`
-	IssueState  string   `json:"issue_state"`
-	Status      string   `json:"status"`
-	Total       uint64   `json:"total"`
-	FunderCount int64    `json:"funder_count"`
-	Expiry      uint64   `json:"expiry"`
-	PaidTo      *User    `json:"paid_to"`
-	PaidAmount  uint64   `json:"paid_amount"`
-	PaidHeight  int64    `json:"paid_height"`
-	PaidAt      string   `json:"paid_at,omitempty"`
-	Funders     []Funder `json:"funders,omitempty"`
+	Repo        string `json:"repo"`
+	RepoID      uint64 `json:"repo_id"`
+	Number      uint64 `json:"number"`
+	Title       string `json:"title"`
+	IssueState  string `json:"issue_state"`
+	Status      string `json:"status"`
+	Total       uint64 `json:"total"`
+	FunderCount int64  `json:"funder_count"`
+	Expiry      uint64 `json:"expiry"`
+	PaidTo      *User  `json:"paid_to"`
+	PaidAmount  uint64 `json:"paid_amount"`
+	PaidHeight  int64  `json:"paid_height"`
+	PaidAt      string `json:"paid_at,omitempty"`
+	// Language is the repository's main language, set by the API ("" when
+	// unknown): the index keeps none.
+	Language string   `json:"language"`
+	Funders  []Funder `json:"funders,omitempty"`
 }
 
 // Funder is one funder's share.
@@ -89,11 +93,12 @@ type Funder struct {
 }
 
 // BountyFilter selects bounties: by status (open or paid), repository id
-// (0 for all) and repository topic ("" for all).
+// (0 for all) and a set of repositories (nil for all; an empty, non-nil
+// set matches nothing, as when no repository has the language asked for).
 type BountyFilter struct {
-	Status string
-	RepoID uint64
-	Topic  string
+	Status  string
+	RepoID  uint64
+	RepoIDs []uint64
 }
 
 const bountyCols = `r.owner, ` + `COALESCE(oa.username, oa.default_name, '')` + `, r.name, b.repo_id, b.number, i.title, i.state, b.status, b.total,
@@ -122,15 +127,26 @@ func scanBounty(rows interface{ Scan(...any) error }) (Bounty, error) {
 	return b, nil
 }
 
-// Bounties lists bounties: open ones by value, most first; paid ones by
-// the height they were paid at, newest first.
-func (ix *Index) Bounties(ctx context.Context, f BountyFilter, pg Page) ([]Bounty, int64, error) {
-	where, args := "b.status = $1", []any{f.Status}
-	if f.Status == bounty.StatusOpen {
+// bountyWhere is the condition of f's status, with its arguments: the
+// list and the read of its repositories share it.
+func bountyWhere(status string) (string, []any) {
+	where := "b.status = $1"
+	if status == bounty.StatusOpen {
 		// Shares left on an issue closed by hand wait for their refunds;
 		// nobody can earn them, so the list of open bounties leaves them out.
 		where += " AND i.state = 'open'"
 	}
+	return where, []any{status}
+}
+
+// Bounties lists bounties: open ones by value, most first; paid ones by
+// the height they were paid at, newest first.
+func (ix *Index) Bounties(ctx context.Context, f BountyFilter, pg Page) ([]Bounty, int64, error) {
+	out := []Bounty{}
+	if f.RepoIDs != nil && len(f.RepoIDs) == 0 {
+		return out, 0, nil
+	}
+	where, args := bountyWhere(f.Status)
 	order := "b.total DESC, b.repo_id, b.number"
 	if f.Status == bounty.StatusPaid {
 		order = "b.paid_height DESC, b.repo_id, b.number"
@@ -139,11 +155,14 @@ func (ix *Index) Bounties(ctx context.Context, f BountyFilter, pg Page) ([]Bount
 		args = append(args, int64(f.RepoID))
 		where += fmt.Sprintf(" AND b.repo_id = $%d", len(args))
 	}
-	if f.Topic != "" {
-		args = append(args, f.Topic)
-		where += fmt.Sprintf(" AND EXISTS (SELECT 1 FROM forge_repo_topics t WHERE t.repo_id = b.repo_id AND t.topic = $%d)", len(args))
+	if len(f.RepoIDs) > 0 {
+		marks := make([]string, len(f.RepoIDs))
+		for i, id := range f.RepoIDs {
+			args = append(args, int64(id))
+			marks[i] = fmt.Sprintf("$%d", len(args))
+		}
+		where += " AND b.repo_id IN (" + strings.Join(marks, ", ") + ")"
 	}
-	out := []Bounty{}
 	total, err := ix.listPage(ctx, bountyCols, bountyFrom, bountyFrom, where, order, args, pg, func(rows *sql.Rows) error {
 		b, err := scanBounty(rows)
 		if err != nil {
@@ -156,6 +175,30 @@ func (ix *Index) Bounties(ctx context.Context, f BountyFilter, pg Page) ([]Bount
 		return nil, 0, fmt.Errorf("list bounties: %w", err)
 	}
 	return out, total, nil
+}
+
+// BountyRepos is the ids of the public repositories with bounties of
+// status that the list shows (open ones on open issues only), in order:
+// the language filter picks among them.
+func (ix *Index) BountyRepos(ctx context.Context, status string) ([]uint64, error) {
+	where, args := bountyWhere(status)
+	rows, err := ix.query(ctx, `SELECT DISTINCT b.repo_id FROM `+bountyFrom+` WHERE `+where+` ORDER BY b.repo_id`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("read bounty repositories: %w", err)
+	}
+	defer rows.Close()
+	out := []uint64{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("read bounty repositories: %w", err)
+		}
+		out = append(out, uint64(id))
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read bounty repositories: %w", err)
+	}
+	return out, nil
 }
 
 // BountyOf reads the bounty of issue number of repository repo with its

@@ -10,7 +10,7 @@ import { Tabs } from '@/components/Tabs'
 import { useLiveChain } from '@/lib/chain/api'
 import { useChainFormat } from '@/lib/chain/format'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
-import { type Bounty, BOUNTY_TABS, type BountyFilter, type BountyTab, bountyIssueHref, useBounties } from './api'
+import { type Bounty, BOUNTY_TABS, type BountyFilter, type BountyTab, bountyIssueHref, COMMON_LANGUAGES, useBounties } from './api'
 import '@/components/data.css'
 import './bounties.css'
 
@@ -19,7 +19,8 @@ const LIMIT = 20
 /**
  * /bounties: open bounties, the most valuable first, and the history of
  * paid ones, newest first; both narrow to a repository (owner/name) and a
- * language (a repository topic). Funding happens on an issue's page.
+ * language (the repository's main one, counted from its code on the node).
+ * Funding happens on an issue's page.
  */
 export default function BountiesScreen() {
   const { t } = useTranslation('bounties')
@@ -58,7 +59,7 @@ function Filters({ filter, onApply }: { filter: BountyFilter; onApply: (f: Parti
     const r = repo.trim()
     if (r && !/^[^/\s]+\/[^/\s]+$/.test(r)) return setError(t('filters.repoShape'))
     setError(null)
-    onApply({ repo: r, language: language.trim().toLowerCase() })
+    onApply({ repo: r, language: language.trim() })
   }
   const clear = () => {
     setRepo('')
@@ -86,7 +87,20 @@ function Filters({ filter, onApply }: { filter: BountyFilter; onApply: (f: Parti
       </div>
       <div className="field">
         <label htmlFor={`${id}-language`}>{t('filters.language')}</label>
-        <input id={`${id}-language`} value={language} onChange={(e) => setLanguage(e.target.value)} aria-describedby={`${id}-language-hint`} />
+        <input
+          id={`${id}-language`}
+          value={language}
+          onChange={(e) => setLanguage(e.target.value)}
+          list={`${id}-languages`}
+          maxLength={64}
+          autoComplete="off"
+          aria-describedby={`${id}-language-hint`}
+        />
+        <datalist id={`${id}-languages`}>
+          {COMMON_LANGUAGES.map((l) => (
+            <option key={l} value={l} />
+          ))}
+        </datalist>
         <p id={`${id}-language-hint`} className="muted">
           {t('filters.languageHint')}
         </p>
@@ -112,6 +126,15 @@ function BountyList({ filter, page, onPage }: { filter: BountyFilter; page: numb
     cell: (b) => (
       <>
         <PreloadLink to={bountyIssueHref(b)}>{b.title}</PreloadLink> <span className="muted">{`${b.repo}#${b.number}`}</span>
+        {b.language && (
+          <>
+            {' '}
+            <span className="bounty-language">
+              <span className="sr-only">{t('columns.language')} </span>
+              {b.language}
+            </span>
+          </>
+        )}
       </>
     ),
   }

@@ -37,14 +37,19 @@ export interface Bounty {
   paid_amount: Micro
   paid_height: number
   paid_at?: string
+  /** The repository's main language (most bytes on its default branch), '' when unknown. */
+  language: string
   funders?: Funder[]
 }
+
+/** Languages the filter offers as suggestions; any other name may be typed. */
+export const COMMON_LANGUAGES = ['Go', 'Rust', 'TypeScript', 'JavaScript', 'Python', 'C', 'C++', 'C#', 'Java', 'Kotlin', 'Swift', 'Ruby', 'PHP', 'Haskell', 'Elixir', 'Zig', 'Solidity', 'Shell'] as const
 
 export interface BountyFilter {
   tab: BountyTab
   /** owner/name, or '' for every repository. */
   repo: string
-  /** A repository topic (the language filter), or '' for all. */
+  /** A repository's main language (any case), or '' for all. */
   language: string
 }
 

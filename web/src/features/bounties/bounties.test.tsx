@@ -39,6 +39,7 @@ function bounty(over: Partial<Bounty>): Bounty {
     paid_to: null,
     paid_amount: 0,
     paid_height: 0,
+    language: 'Go',
     ...over,
   }
 }
@@ -65,7 +66,7 @@ describe('BountiesScreen', () => {
   it('lists open bounties by value, then the paid history, and filters by repository and language', async () => {
     const fetchMock = stubBounties(
       {
-        open: [bounty({ title: 'It crashes', total: 2_500_000 }), bounty({ number: 5, title: 'Slow start', total: 1_000_000, funder_count: 1 })],
+        open: [bounty({ title: 'It crashes', total: 2_500_000 }), bounty({ number: 5, title: 'Slow start', total: 1_000_000, funder_count: 1, language: '' })],
         paid: [bounty({ number: 1, title: 'Fixed leak', status: 'paid', total: 0, paid_amount: 7_000_000, paid_height: 42, paid_to: { address: OTHER, username: 'bob' } })],
       },
       null,
@@ -77,6 +78,10 @@ describe('BountiesScreen', () => {
     await waitFor(() => expect(within(rows[1]).getByText('2.5 DFG')).toBeTruthy())
     expect(within(rows[1]).getByRole('link', { name: 'It crashes' }).getAttribute('href')).toBe('/ada/engine/issues/3')
     expect(within(rows[2]).getByText('Slow start')).toBeTruthy()
+    // The repository's main language shows when the node knows it.
+    expect(within(rows[1]).getByText('Go')).toBeTruthy()
+    expect(within(rows[1]).getByText('Language:')).toBeTruthy()
+    expect(within(rows[2]).queryByText('Language:')).toBeNull()
 
     fireEvent.click(screen.getByRole('tab', { name: 'Paid' }))
     const paid = await screen.findByRole('table', { name: 'Paid' })
@@ -88,11 +93,16 @@ describe('BountiesScreen', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Apply filters' }))
     expect(screen.getByRole('alert').textContent).toBe('Write the repository as owner/name.')
     fireEvent.change(screen.getByLabelText('Repository'), { target: { value: 'ada/engine' } })
-    fireEvent.change(screen.getByLabelText('Language'), { target: { value: 'Go' } })
+    const language = screen.getByLabelText('Language')
+    // Suggestions come from a datalist tied to the input; any name may be typed.
+    const suggestions = document.getElementById(language.getAttribute('list')!)!
+    expect(suggestions.tagName).toBe('DATALIST')
+    expect(Array.from(suggestions.querySelectorAll('option'), (o) => o.value)).toContain('TypeScript')
+    fireEvent.change(language, { target: { value: ' TypeScript ' } })
     fireEvent.click(screen.getByRole('button', { name: 'Apply filters' }))
     await waitFor(() => {
       const last = callsTo(fetchMock, '/api/v1/bounties').at(-1)!
-      expect([last.searchParams.get('state'), last.searchParams.get('repo'), last.searchParams.get('language')]).toEqual(['paid', 'ada/engine', 'go'])
+      expect([last.searchParams.get('state'), last.searchParams.get('repo'), last.searchParams.get('language')]).toEqual(['paid', 'ada/engine', 'TypeScript'])
     })
   })
 
