@@ -440,13 +440,17 @@ func TestRefusedInput(t *testing.T) {
 	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "CODE"}, http.StatusConflict, nil)
 	base := repoPath(alice, "code")
 	for _, p := range []string{
-		"/contents/..%2F..%2Fetc%2Fpasswd", "/contents/%2e%2e/README.md", "/raw/a/%2E%2E/%2E%2E/x", "/raw/README.md%00",
+		"/contents/..%2F..%2Fetc%2Fpasswd", "/contents/%2e%2e/README.md", "/raw/a/%2E%2E/%2E%2E/x",
 		"/contents/a%5Cb", "/media/.%2FREADME.md", "/contents/README.md?ref=../../x", "/contents?ref=--upload-pack=x",
 		"/raw/README.md?ref=main:README.md", "/commits?path=../x", "/commits?sha=HEAD~1", "/readme?dir=/etc",
 	} {
 		if res := n.Call("GET", base+p, alice, nil); res.Status != http.StatusBadRequest {
 			t.Errorf("%s: %d %s", p, res.Status, res.Body)
 		}
+	}
+	// A path with a NUL names nothing: 404 before any handler (issue 11).
+	if res := n.Call("GET", base+"/raw/README.md%00", alice, nil); res.Status != http.StatusNotFound {
+		t.Errorf("NUL in the path: %d %s", res.Status, res.Body)
 	}
 	// A literal ".." never reaches a file: the router cleans the path first.
 	if res := n.Call("GET", base+"/raw/src/../../../../etc/passwd", alice, nil); res.Status == http.StatusOK {
