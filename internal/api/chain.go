@@ -76,11 +76,8 @@ func (a *API) postChainTx(w http.ResponseWriter, r *http.Request) error {
 	res, err := a.chain.Submit(ctx, env)
 	var rejected *tx.Error
 	if errors.As(err, &rejected) {
-		if status, field, ok := bountyRefusal(env.Type, rejected); ok {
-			writeJSON(w, status, errorBody{Message: rejected.Message, Code: rejected.Name, Field: field})
-			return nil
-		}
-		writeJSON(w, rejectionStatus(rejected.Code), errorBody{Message: rejected.Message, Code: rejected.Name})
+		status, field := refusal(env.Type, rejected)
+		writeJSON(w, status, errorBody{Message: rejected.Message, Code: rejected.Name, Field: field})
 		return nil
 	}
 	if err != nil {
@@ -116,4 +113,23 @@ func (a *API) getAccount(w http.ResponseWriter, r *http.Request) error {
 		"address": acct.Address.Hex(), "username": acct.Username, "balance": acct.Balance, "staked": acct.Staked, "unbonding": acct.Unbonding, "nonce": acct.Nonce,
 	})
 	return nil
+}
+
+// refusal is the HTTP status (and the field, when one is to blame) of a
+// transaction the chain refused: the bounty and grant refusals say what a
+// client must tell apart (404 unknown, 403 not a reviewer, 409 a state
+// that already moved on, 422 naming a field); every other refusal is 400.
+func refusal(kind string, e *tx.Error) (status int, field string) {
+	if status, field, ok := bountyRefusal(kind, e); ok {
+		return status, field
+	}
+	switch e.Code {
+	case tx.CodeGrantNotFound:
+		return http.StatusNotFound, ""
+	case tx.CodeNotReviewer:
+		return http.StatusForbidden, ""
+	case tx.CodeMilestoneReleased, tx.CodeAlreadyApproved, tx.CodeGrantExpired:
+		return http.StatusConflict, ""
+	}
+	return http.StatusBadRequest, ""
 }

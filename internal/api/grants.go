@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/usererr"
 )
@@ -47,20 +46,4 @@ func (a *API) getGrant(w http.ResponseWriter, r *http.Request) error {
 	}
 	g, err := a.index.Grant(r.Context(), id)
 	return a.respond(w, r, g, err)
-}
-
-// rejectionStatus is the HTTP status of a transaction the chain refused:
-// the grant refusals say what a client must tell apart (404 unknown, 403
-// not a reviewer, 409 a state that already moved on); every other
-// refusal is a 400.
-func rejectionStatus(code uint32) int {
-	switch code {
-	case tx.CodeGrantNotFound:
-		return http.StatusNotFound
-	case tx.CodeNotReviewer:
-		return http.StatusForbidden
-	case tx.CodeMilestoneReleased, tx.CodeAlreadyApproved, tx.CodeGrantExpired:
-		return http.StatusConflict
-	}
-	return http.StatusBadRequest
 }
