@@ -9,16 +9,19 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	abci "github.com/cometbft/cometbft/abci/types"
 
+	"github.com/dforge/dforge/internal/chain/delegation"
 	"github.com/dforge/dforge/internal/chain/ledger"
 	"github.com/dforge/dforge/internal/chain/params"
 	"github.com/dforge/dforge/internal/chain/reputation"
 	"github.com/dforge/dforge/internal/chain/roles"
 	"github.com/dforge/dforge/internal/chain/state"
 	"github.com/dforge/dforge/internal/chain/tx"
+	"github.com/dforge/dforge/internal/chain/upgrade"
 )
 
 // App is the ABCI application.
@@ -112,6 +115,21 @@ func (a *App) InitChain(_ context.Context, req *abci.InitChainRequest) (*abci.In
 	}
 	if err := roles.InitGenesis(a.state, g.Roles); err != nil {
 		return nil, err
+	}
+	for _, name := range g.Upgrades {
+		if err := upgrade.Apply(a.state, name, 0); err != nil {
+			return nil, err
+		}
+	}
+	for _, d := range g.Delegations {
+		scopes, err := delegation.ParseScopes(strings.Join(d.Scopes, ","))
+		if err != nil {
+			return nil, fmt.Errorf("genesis delegation of %s: %w", d.Account.Hex(), err)
+		}
+		d.Scopes = scopes
+		if _, err := delegation.Give(a.state, d, 0); err != nil {
+			return nil, fmt.Errorf("genesis delegation of %s: %w", d.Account.Hex(), err)
+		}
 	}
 	for _, r := range g.Reputation {
 		if _, err := reputation.Add(a.state, g.Params.Reputation, r.Address, 0, r.Score); err != nil {

@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"strconv"
 
 	abci "github.com/cometbft/cometbft/abci/types"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/ledger"
 	"github.com/dforge/dforge/internal/chain/reputation"
 	"github.com/dforge/dforge/internal/chain/state"
+	"github.com/dforge/dforge/internal/chain/upgrade"
 )
 
 // The block-start rules: what the state machine does at the start of every
@@ -23,12 +25,19 @@ const sweepPerBlock = 64
 // startBlock runs the block-start rules at height and returns their
 // events, in order.
 func (a *App) startBlock(height uint64) ([]abci.Event, error) {
-	// 1. Unbondings that mature at this height return to their balances
-	// before any transaction of the block, which may then spend them.
-	events, err := a.matureUnbondings(height)
+	// 0. Upgrades due now apply first, so the whole block runs under the
+	// new rules; one this binary does not know halts the node here.
+	events, err := a.applyUpgrades(height)
 	if err != nil {
 		return nil, err
 	}
+	// 1. Unbondings that mature at this height return to their balances
+	// before any transaction of the block, which may then spend them.
+	matured, err := a.matureUnbondings(height)
+	if err != nil {
+		return nil, err
+	}
+	events = append(events, matured...)
 	// 2. A new reward epoch may begin, and a few stakers' voting power is
 	// refreshed.
 	epoch, err := a.advanceEpoch(height)
@@ -97,7 +106,7 @@ func (a *App) advanceEpoch(height uint64) ([]abci.Event, error) {
 // events, then each changed proposal.
 func (a *App) beginGovernance(height uint64) ([]abci.Event, error) {
 	o := state.NewOverlay(a.state)
-	fx := &govEffects{a: a}
+	fx := &govEffects{a: a, height: height}
 	changed, err := gov.BeginBlock(o, height, a.params.Gov.TimelockBlocks, fx)
 	if err != nil {
 		return nil, fmt.Errorf("governance at height %d: %w", height, err)
@@ -112,6 +121,28 @@ func (a *App) beginGovernance(height uint64) ([]abci.Event, error) {
 			cause = "execute"
 		}
 		events = append(events, gov.ProposalEvent(pr, cause))
+	}
+	return events, nil
+}
+
+// EventUpgrade marks the block an upgrade applied from.
+const EventUpgrade = "Upgrade"
+
+// applyUpgrades applies the upgrades scheduled at height.
+func (a *App) applyUpgrades(height uint64) ([]abci.Event, error) {
+	o := state.NewOverlay(a.state)
+	done, err := upgrade.BeginBlock(o, height)
+	if err != nil {
+		return nil, fmt.Errorf("upgrade at height %d: %w", height, err)
+	}
+	if err := o.Flush(a.state); err != nil {
+		return nil, err
+	}
+	events := make([]abci.Event, len(done))
+	for i, p := range done {
+		events[i] = abci.Event{Type: EventUpgrade, Attributes: []abci.EventAttribute{
+			{Key: "name", Value: p.Name, Index: true}, {Key: "height", Value: strconv.FormatUint(p.Height, 10)},
+		}}
 	}
 	return events, nil
 }

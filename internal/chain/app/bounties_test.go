@@ -46,6 +46,11 @@ func newBountyChain(t *testing.T, funders int) *bountyChain {
 		c.wallets = append(c.wallets, w)
 		g.Allocations = append(g.Allocations, ledger.Allocation{Address: w.addr, Amount: 1_000_000})
 	}
+	// The operator relays for everyone here, under their delegations.
+	g.Delegations = delegatedTo(c.op.addr, c.owner.addr)
+	for _, w := range c.wallets {
+		g.Delegations = append(g.Delegations, delegatedTo(c.op.addr, w.addr)...)
+	}
 	raw, _ := json.Marshal(g)
 	if _, err := a.InitChain(context.Background(), &abci.InitChainRequest{AppStateBytes: raw}); err != nil {
 		t.Fatal(err)

@@ -17,7 +17,9 @@ import (
 	"github.com/dforge/dforge/internal/chain/tx"
 )
 
-// newForgeChain starts an app whose genesis lists op as its operator.
+// newForgeChain starts an app whose genesis lists op as its operator, as
+// chains were made before the own-keys upgrade: op relays for anyone.
+// (authority_test.go tests the rules after it.)
 func newForgeChain(t *testing.T, op wallet) (*app.App, *state.Store) {
 	t.Helper()
 	st := state.OpenMemory()
@@ -25,7 +27,9 @@ func newForgeChain(t *testing.T, op wallet) (*app.App, *state.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, _ := json.Marshal(app.TreasuryGenesis(op.addr))
+	gen := app.TreasuryGenesis(op.addr)
+	gen.Upgrades = nil
+	g, _ := json.Marshal(gen)
 	if _, err := a.InitChain(context.Background(), &abci.InitChainRequest{AppStateBytes: g}); err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +111,9 @@ func TestRecheckKeepsARefusedActionInLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, _ := json.Marshal(app.TreasuryGenesis(op1.addr, op2.addr))
+	gen := app.TreasuryGenesis(op1.addr, op2.addr)
+	gen.Upgrades = nil // operators relaying for anyone: the rules before own-keys
+	g, _ := json.Marshal(gen)
 	ctx := context.Background()
 	if _, err := a.InitChain(ctx, &abci.InitChainRequest{AppStateBytes: g}); err != nil {
 		t.Fatal(err)

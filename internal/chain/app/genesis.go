@@ -8,10 +8,12 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/dforge/dforge/internal/chain/delegation"
 	"github.com/dforge/dforge/internal/chain/ledger"
 	"github.com/dforge/dforge/internal/chain/nodes"
 	"github.com/dforge/dforge/internal/chain/params"
 	"github.com/dforge/dforge/internal/chain/roles"
+	"github.com/dforge/dforge/internal/chain/upgrade"
 )
 
 // Params are the chain parameters (package params).
@@ -39,6 +41,15 @@ type Genesis struct {
 	// event organizers, ambassadors); governance grants and revokes
 	// them afterwards.
 	Roles []roles.Grant `json:"roles,omitempty"`
+	// Upgrades are the rule changes (package upgrade) the chain applies
+	// from its first block. A new chain takes every one its binary knows;
+	// a genesis without them keeps the first rules until governance
+	// schedules each.
+	Upgrades []string `json:"upgrades,omitempty"`
+	// Delegations seed delegations (own-keys rules), as Delegate
+	// transactions would: for a chain that continues a community's
+	// history, and for tests.
+	Delegations []delegation.Delegation `json:"delegations,omitempty"`
 }
 
 // ReputationGrant is a genesis reputation score.
@@ -75,6 +86,14 @@ func parseGenesis(raw []byte) (Genesis, error) {
 			return g, fmt.Errorf("genesis app state: node %s: %w", n.Operator.Hex(), err)
 		}
 	}
+	for i, name := range g.Upgrades {
+		if !upgrade.Known(name) || slices.Contains(g.Upgrades[:i], name) {
+			return g, fmt.Errorf("genesis app state: upgrade %q is unknown to this binary or listed twice", name)
+		}
+	}
+	if len(g.Delegations) > 0 && !slices.Contains(g.Upgrades, upgrade.OwnKeys) {
+		return g, fmt.Errorf("genesis app state: delegations need the %s upgrade", upgrade.OwnKeys)
+	}
 	for _, r := range g.Roles {
 		if !roles.Valid(r.Role) || r.Address == (common.Address{}) {
 			return g, fmt.Errorf("genesis app state: role %q of %s: the role must be one of %v and the address not zero", r.Role, r.Address.Hex(), roles.All)
@@ -97,6 +116,7 @@ func TreasuryGenesis(operators ...common.Address) Genesis {
 		Params:      p,
 		Allocations: []ledger.Allocation{{Address: TreasuryAddress, Amount: 100_000_000 * pow10(p.Decimals)}},
 		Operators:   operators,
+		Upgrades:    upgrade.All(),
 	}
 }
 

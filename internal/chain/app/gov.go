@@ -15,6 +15,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/roles"
 	"github.com/dforge/dforge/internal/chain/state"
 	"github.com/dforge/dforge/internal/chain/tx"
+	"github.com/dforge/dforge/internal/chain/upgrade"
 )
 
 // EscrowAddress holds proposal deposits while their vote runs. No key
@@ -63,6 +64,7 @@ func (a *App) vote(kv state.KV, t tx.Tx, height int64) ([]abci.Event, error) {
 // collects the token movements they make.
 type govEffects struct {
 	a      *App
+	height uint64 // the block the proposals execute in
 	events []abci.Event
 }
 
@@ -99,6 +101,8 @@ func (g *govEffects) Execute(kv state.KV, p *gov.Proposal) error {
 		err = g.changeRole(o, p)
 	case gov.TypeGrant:
 		err = g.openGrant(o, p)
+	case gov.TypeUpgrade:
+		err = g.scheduleUpgrade(o, p.Payload)
 	default:
 		return nil
 	}
@@ -216,4 +220,15 @@ func (a *App) changeValidator(kv state.KV, m map[string]string) error {
 	}
 	a.validatorUpdates = append(a.validatorUpdates, abci.ValidatorUpdate{Power: int64(power), PubKeyType: "ed25519", PubKeyBytes: pub})
 	return nil
+}
+
+// scheduleUpgrade schedules the upgrade a passed proposal names. A name
+// this binary does not know is scheduled all the same: the nodes that run
+// a release knowing it cross the height, the others halt there.
+func (g *govEffects) scheduleUpgrade(kv state.KV, payload map[string]string) error {
+	height, err := strconv.ParseUint(payload["height"], 10, 64)
+	if err != nil {
+		return fmt.Errorf("read the upgrade height: %w", err)
+	}
+	return upgrade.Schedule(kv, upgrade.Plan{Name: payload["name"], Height: height}, g.height)
 }

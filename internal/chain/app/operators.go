@@ -15,9 +15,10 @@ import (
 	"github.com/dforge/dforge/internal/chain/tx"
 )
 
-// Operators are the keys nodes relay forge actions with. They are fixed at
-// genesis (governance may manage them later); the forge module trusts an
-// operator to name the user it acts for, never to bypass the rules.
+// Operators are the keys nodes relayed forge actions with before the
+// own-keys upgrade: fixed at genesis, trusted to name the user they acted
+// for (never to bypass the rules). From that upgrade on they gate nothing:
+// authority comes from the users' own keys (authority.go).
 
 func operatorKey(a common.Address) []byte { return append([]byte("app/operator/"), a.Bytes()...) }
 
@@ -55,22 +56,26 @@ func (a *App) PendingNonce(addr common.Address) (uint64, error) {
 	return ledger.Nonce(a.check, addr)
 }
 
-// applyForge applies a Forge transaction from an operator.
+// applyForge applies a Forge transaction: signed by the actor or a key it
+// delegated to (own-keys rules, authority.go), or, on a chain that has
+// not reached that upgrade, by a genesis operator.
 func (a *App) applyForge(kv state.KV, t tx.Tx, height int64) ([]abci.Event, error) {
-	ok, err := isOperator(kv, t.From)
+	env, err := a.forgeEnv(kv, t, uint64(height))
 	if err != nil {
 		return nil, err
 	}
-	if !ok {
-		return nil, tx.NewError(tx.CodeNotOperator, "%s is not an operator of this chain: forge actions are relayed only by the operator keys its genesis lists", t.From.Hex())
-	}
-	ch, err := forge.ApplyChange(kv, forge.Env{Height: uint64(height)}, t.Actor, t.Action, t.Payload)
+	ch, err := forge.ApplyChange(kv, env, t.Actor, t.Action, t.Payload)
 	var te *tx.Error
 	if errors.As(err, &te) {
 		return nil, actionFailure{te}
 	}
 	if err != nil {
 		return nil, err
+	}
+	if on, err := ownKeys(kv); err != nil {
+		return nil, err
+	} else if on {
+		signed(&ch, t, env)
 	}
 	events := []abci.Event{ch.Event()}
 	// A merge that closes issues pays their bounties to the pull
@@ -93,6 +98,34 @@ func (a *App) applyForge(kv state.KV, t tx.Tx, height int64) ([]abci.Event, erro
 		}
 	}
 	return events, nil
+}
+
+// forgeEnv decides who may sign t under the rules in force.
+func (a *App) forgeEnv(kv state.KV, t tx.Tx, height uint64) (forge.Env, error) {
+	on, err := ownKeys(kv)
+	if err != nil {
+		return forge.Env{}, err
+	}
+	if on {
+		// A refusal here is the action's, with the signer's nonce right:
+		// in a block it still uses the nonce (deliver), so a relayer
+		// whose delegation lapsed between CheckTx and the block is not
+		// stranded behind a nonce gap; CheckTx refuses it outright.
+		env, err := authorize(kv, t, height)
+		var te *tx.Error
+		if errors.As(err, &te) {
+			return env, actionFailure{te}
+		}
+		return env, err
+	}
+	ok, err := isOperator(kv, t.From)
+	if err != nil {
+		return forge.Env{}, err
+	}
+	if !ok {
+		return forge.Env{}, tx.NewError(tx.CodeNotOperator, "%s is not an operator of this chain: forge actions are relayed only by the operator keys its genesis lists", t.From.Hex())
+	}
+	return forge.Env{Height: height}, nil
 }
 
 // actionFailure is a forge action the module refused, from an operator

@@ -34,6 +34,8 @@ var handlers = map[tx.Kind]handler{
 	tx.KindBountyFund:      applyBountyFund,
 	tx.KindBountyRefund:    applyBountyRefund,
 	tx.KindGrantApprove:    applyGrantApprove,
+	tx.KindDelegate:        applyDelegate,
+	tx.KindUndelegate:      applyUndelegate,
 }
 
 // applyOn applies a verified transaction: it first consumes its sender's

@@ -34,6 +34,9 @@ type Env struct {
 	// Private says the store is a node's private store: every repository
 	// in it is private, and its ids start at PrivateIDBase.
 	Private bool
+	// Delegated says the action was signed under a delegation, not by the
+	// actor's own key (own-keys rules): sensitive changes are refused.
+	Delegated bool
 }
 
 // PrivateIDBase is where a private store's ids (repositories, labels,

@@ -181,6 +181,11 @@ type Change struct {
 	Action string         `json:"action"`
 	Actor  common.Address `json:"actor"`
 	Height uint64         `json:"height"`
+	// Signer is the key that signed the action and Delegation the
+	// delegate key it acted under ("" when the actor signed it): set
+	// under the own-keys rules, so anyone can check who did what.
+	Signer     string `json:"signer,omitempty"`
+	Delegation string `json:"delegation,omitempty"`
 	// Repos changed, in full; a deleted one has Deleted set.
 	Repos        []Repo        `json:"repos,omitempty"`
 	Issue        *Issue        `json:"issue,omitempty"`

@@ -312,6 +312,13 @@ func (s *session) setTeamMember(t *Team, user common.Address, on bool) error {
 	if err != nil || was == on {
 		return err
 	}
+	if s.env.Delegated {
+		if o, err := s.org(t.Org); err != nil {
+			return err
+		} else if o.OwnersTeam == t.ID {
+			return signatureRequired("changing an organization's owners")
+		}
+	}
 	teams, err := s.memberTeams(t.Org, user)
 	if err != nil {
 		return err

@@ -56,6 +56,9 @@ const (
 	// TypeGrant escrows a grant's total from the treasury; its reviewers
 	// release it milestone by milestone (package grants).
 	TypeGrant = "grant"
+	// TypeUpgrade schedules a named rule change at a height (package
+	// upgrade): from that block on the new rules apply.
+	TypeUpgrade = "upgrade"
 )
 
 // Options of a vote.

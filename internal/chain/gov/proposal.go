@@ -16,6 +16,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/params"
 	"github.com/dforge/dforge/internal/chain/roles"
 	"github.com/dforge/dforge/internal/chain/state"
+	"github.com/dforge/dforge/internal/chain/upgrade"
 )
 
 // Create is what a Propose transaction asks for.
@@ -36,6 +37,7 @@ var payloadKeys = map[string][]string{
 	TypeValidator: {"power", "pubKey"},
 	TypeRole:      {"account", "action", "role"},
 	TypeGrant:     grants.PayloadKeys,
+	TypeUpgrade:   {"height", "name"},
 }
 
 // MaxValidatorPower bounds a validator's power so CometBFT's total (at
@@ -53,7 +55,7 @@ func (c Create) Validate(p params.Params) (map[string]string, error) {
 	}
 	keys, ok := payloadKeys[c.Type]
 	if !ok {
-		return nil, fmt.Errorf("%w: the type must be text, param, spend, validator, role or grant", ErrInvalid)
+		return nil, fmt.Errorf("%w: the type must be text, param, spend, validator, role, grant or upgrade", ErrInvalid)
 	}
 	payload, err := decodePayload(c.Payload, keys)
 	if err != nil {
@@ -116,6 +118,13 @@ func checkEffect(typ string, m map[string]string, p params.Params) error {
 		}
 	case TypeRole:
 		return checkRole(m)
+	case TypeUpgrade:
+		if err := upgrade.ValidName(m["name"]); err != nil {
+			return fmt.Errorf("%w: %v", ErrInvalid, err)
+		}
+		if n, err := parseUint(m["height"]); err != nil || n == 0 {
+			return fmt.Errorf("%w: height must be a block height (1 or more)", ErrInvalid)
+		}
 	}
 	return nil
 }

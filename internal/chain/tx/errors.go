@@ -71,6 +71,19 @@ const (
 	CodeAlreadyApproved   uint32 = 56
 	CodeGrantExpired      uint32 = 57
 	CodeGrantNotFound     uint32 = 58
+	// Authority codes (own keys, 70-79): a forge action whose signer is
+	// neither its actor nor holds the actor's live delegation for its
+	// scope; a sensitive action not signed by the actor's own wallet; a
+	// delegation's scopes unknown, its expiry passed, an Undelegate
+	// signed by neither side; too many actions in one block from one
+	// account or one relayer; an upgrade proposal this chain cannot take.
+	CodeNotDelegated      uint32 = 70
+	CodeSignatureRequired uint32 = 71
+	CodeInvalidScope      uint32 = 72
+	CodeDelegationExpired uint32 = 73
+	CodeNotDelegator      uint32 = 74
+	CodeRateLimited       uint32 = 75
+	CodeInvalidUpgrade    uint32 = 76
 )
 
 // codeNames gives each code its machine-readable name.
@@ -113,6 +126,13 @@ var codeNames = map[uint32]string{
 	CodeAlreadyApproved:   "already_approved",
 	CodeGrantExpired:      "grant_expired",
 	CodeGrantNotFound:     "grant_not_found",
+	CodeNotDelegated:      "not_delegated",
+	CodeSignatureRequired: "wallet_signature_required",
+	CodeInvalidScope:      "invalid_scope",
+	CodeDelegationExpired: "expiry_passed",
+	CodeNotDelegator:      "not_delegator",
+	CodeRateLimited:       "rate_limited",
+	CodeInvalidUpgrade:    "invalid_upgrade",
 }
 
 // CodeName returns the name of a code ("bad_signature"), or "" if the code

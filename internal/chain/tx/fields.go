@@ -181,6 +181,23 @@ var (
 	expiryField = positiveField("expiry", "a block height (1 or more)", func(t *Tx, n uint64) { t.Expiry = n })
 )
 
+// Delegation fields: the delegate and account are addresses (the module
+// refuses the zero address with its own message); the scopes a
+// comma-separated list the delegation module parses.
+var (
+	delegateField = field{name: "delegate", typ: "address", read: func(v any, t *Tx) (string, error) {
+		a, err := readAddress("delegate", v)
+		t.Delegate = a
+		return a.Hex(), err
+	}}
+	accountField = field{name: "account", typ: "address", read: func(v any, t *Tx) (string, error) {
+		a, err := readAddress("account", v)
+		t.Account = a
+		return a.Hex(), err
+	}}
+	scopesField = stringField("scopes", 256, CheckLine, func(t *Tx, s string) { t.Scopes = s })
+)
+
 // positiveField is a uint256 member that must be 1 or more.
 func positiveField(name, what string, set func(*Tx, uint64)) field {
 	return field{name: name, typ: "uint256", read: func(v any, t *Tx) (string, error) {

@@ -47,6 +47,12 @@ const (
 	// KindGrantApprove is a grant reviewer's approval of one milestone
 	// (numbered from 0) of a grant (its proposal's id).
 	KindGrantApprove Kind = "GrantApprove"
+	// KindDelegate authorizes the delegate key to sign forge actions of
+	// the given scopes in the sender's name until the expiry height;
+	// KindUndelegate drops such a delegation, signed by the account that
+	// gave it or by its delegate (internal/chain/delegation).
+	KindDelegate   Kind = "Delegate"
+	KindUndelegate Kind = "Undelegate"
 )
 
 // registry lists every transaction type and its EIP-712 members in signing
@@ -65,6 +71,8 @@ var registry = map[Kind][]field{
 	KindBountyFund:      {fromField, repoField, issueField, amountField, expiryField, nonceField},
 	KindBountyRefund:    {fromField, repoField, issueField, nonceField},
 	KindGrantApprove:    {fromField, grantField, milestoneField, nonceField},
+	KindDelegate:        {fromField, delegateField, scopesField, expiryField, nonceField},
+	KindUndelegate:      {fromField, accountField, delegateField, nonceField},
 }
 
 // Kinds returns every known transaction type, sorted.

@@ -109,6 +109,12 @@ func messageFor(kind tx.Kind, from common.Address) map[string]any {
 	case tx.KindGrantApprove:
 		delete(m, "amount")
 		m["grant"], m["milestone"] = "4", "0"
+	case tx.KindDelegate:
+		delete(m, "amount")
+		m["delegate"], m["scopes"], m["expiry"] = recipient.Hex(), "issue,repository", "1000"
+	case tx.KindUndelegate:
+		delete(m, "amount")
+		m["account"], m["delegate"] = from.Hex(), recipient.Hex()
 	}
 	return m
 }
@@ -183,6 +189,12 @@ func TestEveryKindRoundTrips(t *testing.T) {
 			}
 			if kind == tx.KindGrantApprove {
 				want.Amount, want.Grant = 0, 4
+			}
+			if kind == tx.KindDelegate {
+				want.Amount, want.Delegate, want.Scopes, want.Expiry = 0, recipient, "issue,repository", 1000
+			}
+			if kind == tx.KindUndelegate {
+				want.Amount, want.Account, want.Delegate = 0, w.addr, recipient
 			}
 			if got != want {
 				t.Fatalf("got %+v, want %+v", got, want)
@@ -554,6 +566,8 @@ func TestPublishedShapes(t *testing.T) {
 		"BountyFund":      "from:address repo:uint256 issue:uint256 amount:uint256 expiry:uint256 nonce:uint256",
 		"BountyRefund":    "from:address repo:uint256 issue:uint256 nonce:uint256",
 		"GrantApprove":    "from:address grant:uint256 milestone:uint256 nonce:uint256",
+		"Delegate":        "from:address delegate:address scopes:string expiry:uint256 nonce:uint256",
+		"Undelegate":      "from:address account:address delegate:address nonce:uint256",
 	}
 	if len(parsed) != len(wantFields) {
 		t.Fatalf("published %d types, want %d: %s", len(parsed), len(wantFields), types)

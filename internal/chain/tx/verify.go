@@ -23,7 +23,7 @@ type Tx struct {
 	Nonce    uint64
 	Target   string         // what a Tip thanks; empty for other types
 	Username string         // the name a ClaimUsername claims
-	Actor    common.Address // the user a Forge action is for; From is the operator relaying it
+	Actor    common.Address // the user a Forge action is for; From signed it: the actor, or a key it delegated to
 	Action   string         // a Forge action's name, e.g. "issue.create"
 	Payload  string         // a Forge action's or a proposal's fields as JSON
 	// Governance: a Propose's type, title, description and deposit; a
@@ -48,7 +48,13 @@ type Tx struct {
 	// index, from 0.
 	Grant     uint64
 	Milestone uint64
-	Hash      [32]byte // the EIP-712 digest the wallet signed
+	// Delegate and Undelegate: the key authorized, the account that
+	// authorized it (Undelegate; From for Delegate) and the scopes as the
+	// message spells them (the delegation module parses them).
+	Delegate common.Address
+	Account  common.Address
+	Scopes   string
+	Hash     [32]byte // the EIP-712 digest the wallet signed
 }
 
 // Verify checks env as a transaction on the chain chainID and returns it
