@@ -149,6 +149,7 @@ func (a *API) routes(mux *http.ServeMux) {
 		a.registerGovernance(mux)
 	}
 	a.registerAuth(mux)
+	a.registerDelegations(mux)
 	a.registerSettings(mux)
 	a.registerRepos(mux)
 	a.registerReleases(mux)

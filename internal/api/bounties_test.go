@@ -21,7 +21,6 @@ import (
 // bountyNode is a node whose genesis funds two wallets.
 type bountyNode struct {
 	*issuesNode
-	nonces map[common.Address]uint64
 }
 
 func startBountyNode(t *testing.T, opts []forgetest.Option, keys ...*ecdsa.PrivateKey) *bountyNode {
@@ -31,14 +30,14 @@ func startBountyNode(t *testing.T, opts []forgetest.Option, keys ...*ecdsa.Priva
 			g.Allocations = append(g.Allocations, ledger.Allocation{Address: crypto.PubkeyToAddress(k.PublicKey), Amount: 1_000_000})
 		}
 	}))
-	return &bountyNode{issuesNode: &issuesNode{Node: forgetest.Start(t, opts...), t: t}, nonces: map[common.Address]uint64{}}
+	return &bountyNode{issuesNode: &issuesNode{Node: forgetest.Start(t, opts...), t: t}}
 }
 
 // submit signs kind with u's wallet and relays it as the web does; the
 // nonce moves on only when the chain took it.
 func (n *bountyNode) submit(u *forgetest.User, kind tx.Kind, msg map[string]any, edit func(*tx.Envelope)) forgetest.Response {
 	n.t.Helper()
-	msg["from"], msg["nonce"] = u.Address.Hex(), strconv.FormatUint(n.nonces[u.Address], 10)
+	msg["from"], msg["nonce"] = u.Address.Hex(), strconv.FormatUint(n.Nonce(u.Address), 10)
 	env, err := tx.Sign(u.Key, kind, msg, 7771)
 	if err != nil {
 		n.t.Fatal(err)
@@ -48,7 +47,6 @@ func (n *bountyNode) submit(u *forgetest.User, kind tx.Kind, msg map[string]any,
 	}
 	res := n.Call("POST", "/api/v1/chain/txs", nil, env)
 	if res.Status == http.StatusOK {
-		n.nonces[u.Address]++
 	}
 	return res
 }

@@ -89,10 +89,9 @@ func testCommunity(t *testing.T, opts []forgetest.Option) {
 	}))
 	n := &issuesNode{Node: forgetest.Start(t, opts...), t: t}
 	alice, bob, carol := n.NewUserWith(keys[0]), n.NewUserWith(keys[1]), n.NewUserWith(keys[2])
-	nonces := map[*forgetest.User]uint64{}
 	send := func(u *forgetest.User, kind tx.Kind, msg map[string]any) {
 		t.Helper()
-		msg["from"], msg["nonce"] = u.Address.Hex(), strconv.FormatUint(nonces[u], 10)
+		msg["from"], msg["nonce"] = u.Address.Hex(), strconv.FormatUint(n.Nonce(u.Address), 10)
 		env, err := tx.Sign(u.Key, kind, msg, 7771)
 		check(t, "sign", err)
 		var out struct{ Code uint32 }
@@ -100,7 +99,6 @@ func testCommunity(t *testing.T, opts []forgetest.Option) {
 		if err := json.Unmarshal(res.Body, &out); err != nil || res.Status != http.StatusOK || out.Code != 0 {
 			t.Fatalf("relay %s: %d %s", kind, res.Status, res.Body)
 		}
-		nonces[u]++
 	}
 	// pass proposes a role change as alice, votes yes with both stakers
 	// and makes blocks until the proposal is no longer active.
@@ -150,7 +148,7 @@ func testCommunity(t *testing.T, opts []forgetest.Option) {
 	// 2. A role proposal with a bad account is refused before it is made.
 	send(alice, tx.KindStake, map[string]any{"amount": "10000"})
 	send(bob, tx.KindStake, map[string]any{"amount": "10000"})
-	env, err := tx.Sign(alice.Key, tx.KindPropose, map[string]any{"from": alice.Address.Hex(), "nonce": strconv.FormatUint(nonces[alice], 10),
+	env, err := tx.Sign(alice.Key, tx.KindPropose, map[string]any{"from": alice.Address.Hex(), "nonce": strconv.FormatUint(n.Nonce(alice.Address), 10),
 		"proposalType": "role", "title": "Bad", "description": "", "payload": `{"account":"0x0000000000000000000000000000000000000000","role":"ambassador","action":"grant"}`, "deposit": "1000"}, 7771)
 	check(t, "sign", err)
 	if res := n.Call("POST", "/api/v1/chain/txs", nil, env); res.Status != http.StatusBadRequest || !json.Valid(res.Body) {

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"bytes"
+	"crypto/ecdsa"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -16,6 +17,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/dforge/dforge/internal/auth"
+	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/forgetest"
 )
 
@@ -29,6 +31,12 @@ import (
 type sdkUser struct {
 	login, token string
 	client       *gitea.Client
+	key          *ecdsa.PrivateKey // the wallet, for what no token may do
+}
+
+// wallet is u as the test harness's user, to sign with its wallet.
+func (u sdkUser) wallet() *forgetest.User {
+	return &forgetest.User{Address: crypto.PubkeyToAddress(u.key.PublicKey), Token: u.token, Key: u.key}
 }
 
 // signUpForSDK signs a new wallet in with SIWE, creates a write token with
@@ -69,6 +77,7 @@ func signUpForSDKWith(t *testing.T, n *forgetest.Node, scopes ...string) sdkUser
 	if cookie == nil || session.CSRF == "" || session.User.Login == "" {
 		t.Fatalf("sign-in: cookie %v, session %+v", cookie, session)
 	}
+	delegateAfterSignIn(t, n, key, cookie)
 	res = post(t, n.URL+"/api/v1/users/"+session.User.Login+"/tokens", cookie, session.CSRF,
 		map[string]any{"name": "gitea-sdk", "scopes": scopes})
 	var tok struct {
@@ -79,7 +88,7 @@ func signUpForSDKWith(t *testing.T, n *forgetest.Node, scopes ...string) sdkUser
 	if err != nil {
 		t.Fatalf("gitea.NewClient: %v", err)
 	}
-	return sdkUser{login: session.User.Login, token: tok.SHA1, client: client}
+	return sdkUser{login: session.User.Login, token: tok.SHA1, client: client, key: key}
 }
 
 func post(t *testing.T, url string, cookie *http.Cookie, csrf string, body any) *http.Response {
@@ -111,6 +120,34 @@ func decodeBody(t *testing.T, res *http.Response, want int, v any) {
 	}
 	if err := json.Unmarshal(buf.Bytes(), v); err != nil {
 		t.Fatalf("decode %s: %v", buf.Bytes(), err)
+	}
+}
+
+// delegateAfterSignIn is sign-in's second signature, as the web app asks
+// for it: the Delegate message the node offers, signed by the wallet and
+// submitted to the chain.
+func delegateAfterSignIn(t *testing.T, n *forgetest.Node, key *ecdsa.PrivateKey, cookie *http.Cookie) {
+	t.Helper()
+	req, _ := http.NewRequest("GET", n.URL+"/api/v1/user/delegation", nil)
+	req.AddCookie(cookie)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ask struct {
+		Needed  bool           `json:"needed"`
+		Message map[string]any `json:"message"`
+	}
+	decodeBody(t, res, http.StatusOK, &ask)
+	if !ask.Needed {
+		t.Fatalf("a new wallet's sign-in needs no delegation: %+v", ask)
+	}
+	env, err := tx.Sign(key, tx.KindDelegate, ask.Message, testChainID)
+	check(t, "sign the delegation", err)
+	var out struct{ Code uint32 }
+	decodeBody(t, post(t, n.URL+"/api/v1/chain/txs", nil, "", env), http.StatusOK, &out)
+	if out.Code != 0 {
+		t.Fatalf("delegation refused: %+v", out)
 	}
 }
 

@@ -37,14 +37,13 @@ func TestGrants(t *testing.T) {
 // grantsNode relays wallet-signed transactions to a forgetest node.
 type grantsNode struct {
 	*forgetest.Node
-	t      *testing.T
-	nonces map[common.Address]uint64
+	t *testing.T
 }
 
 func (n *grantsNode) sign(key *ecdsa.PrivateKey, kind tx.Kind, msg map[string]any) tx.Envelope {
 	n.t.Helper()
 	from := crypto.PubkeyToAddress(key.PublicKey)
-	msg["from"], msg["nonce"] = from.Hex(), strconv.FormatUint(n.nonces[from], 10)
+	msg["from"], msg["nonce"] = from.Hex(), strconv.FormatUint(n.Nonce(from), 10)
 	env, err := tx.Sign(key, kind, msg, 7771)
 	check(n.t, "sign", err)
 	return env
@@ -58,7 +57,6 @@ func (n *grantsNode) send(key *ecdsa.PrivateKey, kind tx.Kind, msg map[string]an
 	if err := json.Unmarshal(res.Body, &out); err != nil || res.Status != http.StatusOK || out.Code != 0 {
 		n.t.Fatalf("relay %s: %d %s", kind, res.Status, res.Body)
 	}
-	n.nonces[crypto.PubkeyToAddress(key.PublicKey)]++
 }
 
 // refused relays a transaction that must be refused with status and code.
@@ -104,7 +102,7 @@ func testGrants(t *testing.T, opts []forgetest.Option) {
 		g.Allocations = append(g.Allocations, ledger.Allocation{Address: crypto.PubkeyToAddress(alice.PublicKey), Amount: 1_000_000},
 			ledger.Allocation{Address: app.TreasuryAddress, Amount: treasury})
 	}))
-	n := &grantsNode{Node: forgetest.Start(t, opts...), t: t, nonces: map[common.Address]uint64{}}
+	n := &grantsNode{Node: forgetest.Start(t, opts...), t: t}
 	n.send(alice, tx.KindStake, map[string]any{"amount": "10000"})
 
 	// 1. The proposal: the grant is listed as proposed, with its terms.

@@ -44,7 +44,9 @@ func TestPublicAndPrivateCannotShareAName(t *testing.T) {
 	// 3. Bob moves his public "vault" into alice's name: refusing would tell
 	// bob that alice has a private "vault". It moves; alice/vault stays her
 	// private repository on this node, so her push stays private.
-	n.JSON("POST", "/api/v1/repos/"+bob.Name()+"/vault/transfer", bob, map[string]string{"new_owner": alice.Name()}, http.StatusAccepted, nil)
+	if res := n.WalletCall("POST", "/api/v1/repos/"+bob.Name()+"/vault/transfer", bob, map[string]string{"new_owner": alice.Name()}); res.Status != http.StatusAccepted {
+		t.Fatalf("transfer signed by bob's wallet: %d %s", res.Status, res.Body)
+	}
 	if res := n.Call("GET", "/api/v1/repos/"+alice.Name()+"/vault", nil, nil); res.Status != http.StatusNotFound {
 		t.Fatalf("anonymous alice/vault after the transfer = %d %s, want 404 (her private repository)", res.Status, res.Body)
 	}

@@ -269,10 +269,9 @@ func testProposalNotifications(t *testing.T, opts []forgetest.Option) {
 	}))
 	n := &issuesNode{Node: forgetest.Start(t, opts...), t: t}
 	alice, bob, carol, dave := n.NewUserWith(keys[0]), n.NewUserWith(keys[1]), n.NewUserWith(keys[2]), n.NewUserWith(keys[3])
-	nonces := map[*forgetest.User]uint64{}
 	send := func(u *forgetest.User, kind tx.Kind, msg map[string]any) {
 		t.Helper()
-		msg["from"], msg["nonce"] = u.Address.Hex(), strconv.FormatUint(nonces[u], 10)
+		msg["from"], msg["nonce"] = u.Address.Hex(), strconv.FormatUint(n.Nonce(u.Address), 10)
 		env, err := tx.Sign(u.Key, kind, msg, 7771)
 		check(t, "sign", err)
 		var out struct{ Code uint32 }
@@ -280,7 +279,6 @@ func testProposalNotifications(t *testing.T, opts []forgetest.Option) {
 		if err := json.Unmarshal(res.Body, &out); err != nil || res.Status != http.StatusOK || out.Code != 0 {
 			t.Fatalf("relay %s: %d %s", kind, res.Status, res.Body)
 		}
-		nonces[u]++
 	}
 	// alice, bob and carol stake; dave holds none.
 	for _, u := range []*forgetest.User{alice, bob, carol} {

@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -191,10 +192,19 @@ func testOrgsWithSDK(t *testing.T, n *forgetest.Node) {
 	if _, res, err := bob.client.TransferRepo(bob.login, "tool", gitea.TransferRepoOption{NewOwner: "acme"}); err == nil || res.StatusCode != http.StatusForbidden {
 		t.Fatalf("transfer into an organization one does not own: %v", err)
 	}
-	_, err = c.AddTeamMember(teams[1].ID, bob.login)
-	check(t, "AddTeamMember to Owners", err)
-	moved, _, err := bob.client.TransferRepo(bob.login, "tool", gitea.TransferRepoOption{NewOwner: "acme"})
-	check(t, "TransferRepo", err)
+	// Who owns an organization, and moving a repository, are the wallets'
+	// to sign: a token gets 403 wallet_signature_required.
+	if res, err := c.AddTeamMember(teams[1].ID, bob.login); err == nil || res.StatusCode != http.StatusForbidden {
+		t.Fatalf("AddTeamMember to Owners with a token: %v", err)
+	}
+	if res := n.WalletCall("PUT", fmt.Sprintf("/api/v1/teams/%d/members/%s", teams[1].ID, bob.login), alice.wallet(), nil); res.Status != http.StatusNoContent {
+		t.Fatalf("AddTeamMember to Owners by the wallet: %d %s", res.Status, res.Body)
+	}
+	if res := n.WalletCall("POST", "/api/v1/repos/"+bob.login+"/tool/transfer", bob.wallet(), map[string]string{"new_owner": "acme"}); res.Status != http.StatusAccepted {
+		t.Fatalf("TransferRepo by the wallet: %d %s", res.Status, res.Body)
+	}
+	moved, _, err := bob.client.GetRepo("acme", "tool")
+	check(t, "GetRepo", err)
 	if moved.FullName != "acme/tool" || moved.Owner.UserName != "acme" {
 		t.Fatalf("TransferRepo: %+v", moved)
 	}
@@ -228,13 +238,19 @@ func testOrgsWithSDK(t *testing.T, n *forgetest.Node) {
 	if _, err := c.DeleteOrg("acme"); err == nil {
 		t.Fatal("deleted an organization that owns repositories")
 	}
-	check(t, "DeleteRepo", func() error { _, err := c.DeleteRepo("acme", "app"); return err }())
-	check(t, "DeleteRepo", func() error { _, err := c.DeleteRepo("acme", "tool"); return err }())
-	check(t, "DeleteRepo", func() error { _, err := c.DeleteRepo("acme", "widget"); return err }())
+	if res, err := c.DeleteRepo("acme", "app"); err == nil || res.StatusCode != http.StatusForbidden {
+		t.Fatalf("DeleteRepo with a token: %v", err)
+	}
+	for _, name := range []string{"app", "tool", "widget"} {
+		if res := n.WalletCall("DELETE", "/api/v1/repos/acme/"+name, alice.wallet(), nil); res.Status != http.StatusNoContent {
+			t.Fatalf("delete acme/%s by alice's wallet: %d %s", name, res.Status, res.Body)
+		}
+	}
 	_, err = c.DeleteTeam(team.ID)
 	check(t, "DeleteTeam", err)
-	_, err = c.DeleteOrg("acme")
-	check(t, "DeleteOrg", err)
+	if res := n.WalletCall("DELETE", "/api/v1/orgs/acme", alice.wallet(), nil); res.Status != http.StatusNoContent {
+		t.Fatalf("delete acme by alice's wallet: %d %s", res.Status, res.Body)
+	}
 	if _, res, err := c.GetOrg("acme"); err == nil || res.StatusCode != http.StatusNotFound {
 		t.Fatalf("GetOrg after delete: %v", err)
 	}

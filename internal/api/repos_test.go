@@ -549,7 +549,11 @@ func TestForkTransferStarDelete(t *testing.T) {
 	// The service decides permission before it reads the new owner.
 	n.JSON("POST", repoPath(alice, "lib")+"/transfer", bob, map[string]string{"new_owner": "nobody-at-all"}, http.StatusForbidden, nil)
 	n.JSON("POST", repoPath(alice, "lib")+"/transfer", alice, map[string]string{"new_owner": "nobody-at-all"}, http.StatusUnprocessableEntity, nil)
-	n.JSON("POST", repoPath(alice, "lib")+"/transfer", alice, map[string]string{"new_owner": carol.Name()}, http.StatusAccepted, &got)
+	res := n.WalletCall("POST", repoPath(alice, "lib")+"/transfer", alice, map[string]string{"new_owner": carol.Name()})
+	if res.Status != http.StatusAccepted {
+		t.Fatalf("transfer signed by alice's wallet: %d %s", res.Status, res.Body)
+	}
+	res.Decode(t, &got)
 	if got.Owner.Login != carol.Name() {
 		t.Fatalf("transferred %+v", got)
 	}
@@ -570,7 +574,9 @@ func TestForkTransferStarDelete(t *testing.T) {
 
 	// Delete: the owner alone; the fork lives on.
 	n.JSON("DELETE", repoPath(carol, "lib"), bob, nil, http.StatusForbidden, nil)
-	n.JSON("DELETE", repoPath(carol, "lib"), carol, nil, http.StatusNoContent, nil)
+	if res := n.WalletCall("DELETE", repoPath(carol, "lib"), carol, nil); res.Status != http.StatusNoContent {
+		t.Fatalf("delete signed by carol's wallet: %d %s", res.Status, res.Body)
+	}
 	n.JSON("GET", repoPath(carol, "lib"), carol, nil, http.StatusNotFound, nil)
 	if _, err := os.Stat(filepath.Join(n.Dir, "git", strings.ToLower(carol.Address.Hex()), "1.git")); !os.IsNotExist(err) {
 		t.Fatalf("deleted repository's git data: %v", err)

@@ -19,6 +19,9 @@ type errorBody struct {
 	Message string `json:"message"`
 	Code    string `json:"code"`
 	Field   string `json:"field,omitempty"`
+	// Sign is the transaction to sign with the user's wallet instead
+	// (code wallet_signature_required): {type, message}.
+	Sign any `json:"sign,omitempty"`
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
@@ -43,6 +46,11 @@ func (a *API) serve(h handler) http.HandlerFunc {
 			w.Header().Set("Cache-Control", "private")
 		}
 		if err := checkTokenScope(r); err != nil {
+			a.writeError(w, r, err)
+			return
+		}
+		r, err := withSignedTx(r)
+		if err != nil {
 			a.writeError(w, r, err)
 			return
 		}
@@ -76,13 +84,14 @@ var statusOf = map[usererr.Kind]int{
 	usererr.Conflict:        http.StatusConflict,
 	usererr.Unprocessable:   http.StatusUnprocessableEntity,
 	usererr.Unavailable:     http.StatusServiceUnavailable,
+	usererr.TooMany:         http.StatusTooManyRequests,
 }
 
 // writeError answers a user error with its status and code; anything else is
 // the server's fault: logged, reported, and answered without internals.
 func (a *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if ue, ok := usererr.As(err); ok {
-		writeJSON(w, statusOf[ue.Kind], errorBody{Message: ue.Message, Code: ue.Code, Field: ue.Field})
+		writeJSON(w, statusOf[ue.Kind], errorBody{Message: ue.Message, Code: ue.Code, Field: ue.Field, Sign: ue.Sign})
 		return
 	}
 	a.log.ErrorContext(r.Context(), "request failed", slog.String("path", r.URL.Path), slog.Any("err", err))

@@ -149,6 +149,8 @@ func TestPrivateRepositoriesStayOutOfOrganizations(t *testing.T) {
 	}
 	// A public repository still moves into an organization its owner owns.
 	create(t, n, alice, "open", false)
-	n.JSON("POST", repoPath(alice, "open")+"/transfer", alice, map[string]any{"new_owner": "acme"}, http.StatusAccepted, nil)
+	if res := n.WalletCall("POST", repoPath(alice, "open")+"/transfer", alice, map[string]any{"new_owner": "acme"}); res.Status != http.StatusAccepted {
+		t.Fatalf("transfer signed by alice's wallet: %d %s", res.Status, res.Body)
+	}
 	n.JSON("GET", "/api/v1/repos/acme/open", nil, nil, http.StatusOK, nil)
 }

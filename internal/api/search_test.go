@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
 	"github.com/dforge/dforge/internal/forgetest"
 	"github.com/dforge/dforge/internal/index"
 )
@@ -43,9 +46,11 @@ func logins(list []map[string]any) []string {
 func TestSearchUsers(t *testing.T) {
 	t.Parallel()
 	n := startIssuesNode(t)
-	alice, bob, carol, dave := n.NewUser(), n.NewUser(), n.NewUser(), n.NewUser()
-	// A forge action on chain makes its people accounts the chain knows;
-	// dave signs in but does nothing, so he is no account yet.
+	alice, bob, carol := n.NewUser(), n.NewUser(), n.NewUser()
+	// A transaction on chain makes its people accounts the chain knows;
+	// dave has a token on this node but never signed a delegation (a
+	// wallet whose key the test does not hold), so he is no account yet.
+	dave := n.UserAt(common.BytesToAddress(crypto.Keccak256([]byte(t.Name()))[12:]))
 	for _, u := range []*forgetest.User{alice, bob, carol} {
 		n.repo(u, "things", false)
 	}

@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"os"
 	"os/exec"
@@ -16,9 +17,25 @@ import (
 func addKey(t *testing.T, n *forgetest.Node, u *forgetest.User) (string, int64) {
 	t.Helper()
 	private, pub := n.SSHKey()
-	var k keyOut
-	n.JSON("POST", "/api/v1/user/keys", u, map[string]any{"title": "key", "key": pub}, http.StatusCreated, &k)
+	k := walletAddKey(t, n, u, "key", pub)
 	return private, k.ID
+}
+
+// walletAddKey adds an SSH key as the web app does: adding a key is never
+// delegated, so the node hands the action to the user's wallet to sign
+// (403 wallet_signature_required with the transaction), which submits it.
+func walletAddKey(t *testing.T, n *forgetest.Node, u *forgetest.User, title, pub string) keyOut {
+	t.Helper()
+	if res := n.Call("POST", "/api/v1/user/keys", u, map[string]any{"title": title, "key": pub}); res.Status != http.StatusForbidden ||
+		!strings.Contains(string(res.Body), `"wallet_signature_required"`) || !strings.Contains(string(res.Body), `"sign"`) {
+		t.Fatalf("a delegate adding a key: %d %s", res.Status, res.Body)
+	}
+	res := n.WalletCall("POST", "/api/v1/user/keys", u, map[string]any{"title": title, "key": pub})
+	var k keyOut
+	if res.Status != http.StatusCreated || json.Unmarshal(res.Body, &k) != nil || k.Title != title {
+		t.Fatalf("the wallet adding a key: %d %s", res.Status, res.Body)
+	}
+	return k
 }
 
 // Git over SSH with the git binary and OpenSSH's client: a key registered

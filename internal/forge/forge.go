@@ -27,6 +27,7 @@ import (
 
 	"github.com/dforge/dforge/internal/chain"
 	"github.com/dforge/dforge/internal/chain/app"
+	"github.com/dforge/dforge/internal/chain/delegation"
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/forge/private"
@@ -46,6 +47,10 @@ type Chain interface {
 	// Committing is a *chain.NotCommitting when the network cannot make
 	// blocks now (too few validators online).
 	Committing(ctx context.Context) error
+	OwnKeys() (bool, error)
+	Delegation(account, delegate common.Address) (delegation.Delegation, bool, error)
+	PrecheckAction(actor common.Address, action, payload string) error
+	Height() uint64
 }
 
 // Config is what New needs.
@@ -111,7 +116,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		chain: cfg.Chain, ix: cfg.Index, key: cfg.OperatorKey, operator: crypto.PubkeyToAddress(cfg.OperatorKey.PublicKey),
 		private: cfg.Private, drafts: cfg.Drafts, writers: cfg.Writers, log: cfg.Log.With("component", "forge"), now: cfg.Now,
 	}
-	if ok, err := s.chain.IsOperator(s.operator); err != nil {
+	if ok, err := s.needsOperator(); err != nil {
 		return nil, fmt.Errorf("check operator: %w", err)
 	} else if !ok {
 		s.log.Warn("this node's operator key is not in the chain's genesis: public forge actions will be refused", "operator", s.operator.Hex())
@@ -120,6 +125,15 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		return nil, fmt.Errorf("project the private store: %w", err)
 	}
 	return s, nil
+}
+
+// needsOperator reports whether this node may relay: any node under the
+// own-keys rules, a genesis operator before them.
+func (s *Service) needsOperator() (bool, error) {
+	if on, err := s.chain.OwnKeys(); err != nil || on {
+		return on, err
+	}
+	return s.chain.IsOperator(s.operator)
 }
 
 // Close closes the private store.
@@ -292,18 +306,24 @@ func (s *Service) doPublic(ctx context.Context, actor common.Address, action, pa
 	if err := s.committing(ctx); err != nil {
 		return Result{}, err
 	}
-	// 2. Sign with the next nonce and get it into the mempool.
-	pending, nonce, err := s.relay(ctx, tx.KindForge, map[string]any{"actor": actor.Hex(), "action": action, "payload": payload})
+	// 2. The user's own signed transaction, when the request carries one;
+	// else the node signs, if the user's delegation lets it (own-keys
+	// rules), with its next nonce, and gets it into the mempool.
+	signer := s.operator
+	pending, nonce, err := s.signAndSend(ctx, actor, action, payload)
 	if err != nil {
-		return Result{}, rejection(err)
+		return Result{}, err
+	}
+	if _, ok := ctx.Value(signedKey{}).(tx.Envelope); ok {
+		signer = actor
 	}
 	// 3. Wait for its block, then for the block's projection.
-	committed, err := s.await(ctx, pending, nonce)
+	committed, err := s.await(ctx, pending, signer, nonce)
 	if err != nil {
 		return Result{}, err
 	}
 	if committed.Code != 0 {
-		return Result{}, rejection(&tx.Error{Code: committed.Code, Name: tx.CodeName(committed.Code), Message: committed.Log})
+		return Result{}, s.authorityRefusal(&tx.Error{Code: committed.Code, Name: tx.CodeName(committed.Code), Message: committed.Log}, actor, action, payload)
 	}
 	if err := s.ix.WaitFor(ctx, committed.Height); err != nil {
 		return Result{}, indexWaitError(committed, err)
@@ -317,6 +337,23 @@ func (s *Service) doPublic(ctx context.Context, actor common.Address, action, pa
 		}
 	}
 	return res, nil
+}
+
+// signAndSend gets the action into the mempool: the user's own signed
+// transaction when ctx carries one (WithSigned), else one the node signs
+// under the user's delegation.
+func (s *Service) signAndSend(ctx context.Context, actor common.Address, action, payload string) (*chain.Pending, uint64, error) {
+	if env, ok := ctx.Value(signedKey{}).(tx.Envelope); ok {
+		return s.submitSigned(ctx, env, actor, action, payload)
+	}
+	if err := s.checkAuthority(ctx, actor, action, payload); err != nil {
+		return nil, 0, err
+	}
+	pending, nonce, err := s.relay(ctx, tx.KindForge, map[string]any{"actor": actor.Hex(), "action": action, "payload": payload})
+	if err != nil {
+		return nil, 0, s.authorityRefusal(err, actor, action, payload)
+	}
+	return pending, nonce, nil
 }
 
 // Codes of the refusals of an action the network cannot commit now:
@@ -422,7 +459,7 @@ const dropCheck = time.Second
 // passes it without its event arriving; then it was dropped. Should the
 // network stop making blocks, it answers NotCommitted rather than wait
 // for the validators to come back.
-func (s *Service) await(ctx context.Context, p *chain.Pending, nonce uint64) (chain.Committed, error) {
+func (s *Service) await(ctx context.Context, p *chain.Pending, signer common.Address, nonce uint64) (chain.Committed, error) {
 	type outcome struct {
 		c   chain.Committed
 		err error
@@ -450,7 +487,7 @@ func (s *Service) await(ctx context.Context, p *chain.Pending, nonce uint64) (ch
 				return chain.Committed{}, usererr.New(usererr.Unavailable, NotCommitted,
 					nc.Error()+". This action waits on this node and is applied if the network commits it later: check before sending it again.")
 			}
-			acct, err := s.chain.Account(s.operator)
+			acct, err := s.chain.Account(signer)
 			if err != nil || acct.Nonce <= nonce {
 				passed = 0
 				continue
@@ -484,6 +521,10 @@ func rejection(err error) error {
 	case tx.CodeInvalidName, tx.CodeInvalidField, tx.CodeInvalidText, tx.CodeUnknownAction, tx.CodeTxTooLarge,
 		tx.CodeInvalidKey, tx.CodeKeyTaken, tx.CodeInvalidURL:
 		kind = usererr.Unprocessable
+	case tx.CodeNotDelegated:
+		return notDelegated()
+	case tx.CodeRateLimited:
+		kind = usererr.TooMany
 	default:
 		// not_operator, bad_nonce after a retry, ...: the node's fault,
 		// not the user's.

@@ -21,7 +21,7 @@ func (s *Service) RegisterNode(ctx context.Context, n nodes.Node) error {
 	if err != nil {
 		return fmt.Errorf("register node: %w", err)
 	}
-	committed, err := s.await(ctx, pending, nonce)
+	committed, err := s.await(ctx, pending, s.operator, nonce)
 	if err != nil {
 		return fmt.Errorf("register node: %w", err)
 	}

@@ -15,6 +15,7 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -27,6 +28,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -38,7 +40,10 @@ import (
 	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/chain"
 	"github.com/dforge/dforge/internal/chain/app"
+	"github.com/dforge/dforge/internal/chain/delegation"
 	"github.com/dforge/dforge/internal/chain/names"
+	"github.com/dforge/dforge/internal/chain/tx"
+	"github.com/dforge/dforge/internal/chain/upgrade"
 	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/forge/gitrepos"
 	"github.com/dforge/dforge/internal/gitserver"
@@ -158,7 +163,7 @@ func Start(t testing.TB, opts ...Option) *Node {
 		DataDir: dir, DB: filepath.Join(dir, "dforge.db"), RPCAddr: "tcp://127.0.0.1:0", P2PAddr: "tcp://127.0.0.1:0",
 		Genesis: func(operator common.Address) app.Genesis {
 			g := app.Genesis{Params: app.Params{ChainID: 7771, Symbol: "DFG", Decimals: 6, UnbondingBlocks: 2},
-				Operators: []common.Address{operator}}
+				Operators: []common.Address{operator}, Upgrades: upgrade.All()}
 			if o.genesis != nil {
 				o.genesis(&g)
 			}
@@ -227,16 +232,94 @@ func (n *Node) NewUser(scopes ...string) *User {
 // NewUser does.
 func (n *Node) NewUserWith(key *ecdsa.PrivateKey, scopes ...string) *User {
 	n.t.Helper()
-	u := n.UserAt(crypto.PubkeyToAddress(key.PublicKey), scopes...)
-	u.Key = key
-	return u
+	addr := crypto.PubkeyToAddress(key.PublicKey)
+	keyring.Store(addr, key)
+	return n.UserAt(addr, scopes...)
 }
+
+// keyring holds the keys of the wallets NewAddress and NewUserWith made,
+// so UserAt can sign their delegations.
+var keyring sync.Map // common.Address -> *ecdsa.PrivateKey
 
 // NewAddress is a fresh wallet address, for a user named before the node
 // starts (WithAdmins) and signed up with UserAt.
 func NewAddress() common.Address {
 	key, _ := crypto.GenerateKey()
-	return crypto.PubkeyToAddress(key.PublicKey)
+	addr := crypto.PubkeyToAddress(key.PublicKey)
+	keyring.Store(addr, key)
+	return addr
+}
+
+// WalletCall makes the request as Call does. When the node answers that
+// the action needs u's own signature (403 wallet_signature_required), it
+// signs the transaction that answer holds with u's wallet and sends the
+// request again with it (X-Dforge-Signed-Tx), as the web app does, and
+// returns that answer.
+func (n *Node) WalletCall(method, path string, u *User, body any) Response {
+	n.t.Helper()
+	res := n.Call(method, path, u, body)
+	var refusal struct {
+		Code string `json:"code"`
+		Sign struct {
+			Type    string         `json:"type"`
+			Message map[string]any `json:"message"`
+		} `json:"sign"`
+	}
+	if res.Status != http.StatusForbidden || json.Unmarshal(res.Body, &refusal) != nil || refusal.Code != forge.CodeSignatureRequired {
+		return res
+	}
+	if u.Key == nil {
+		n.t.Fatalf("%s %s needs the wallet's signature, and the user has no key", method, path)
+	}
+	env, err := tx.Sign(u.Key, tx.Kind(refusal.Sign.Type), refusal.Sign.Message, n.Chain.Params().ChainID)
+	if err != nil {
+		n.t.Fatalf("sign %s: %v", refusal.Sign.Type, err)
+	}
+	raw, err := tx.Encode(env)
+	if err != nil {
+		n.t.Fatal(err)
+	}
+	return n.CallWith(method, path, u, body, http.Header{"X-Dforge-Signed-Tx": {base64.StdEncoding.EncodeToString(raw)}})
+}
+
+// Nonce is the nonce addr's next transaction needs: committed plus
+// waiting in the mempool, as a wallet asks its node.
+func (n *Node) Nonce(addr common.Address) uint64 {
+	n.t.Helper()
+	nonce, err := n.Chain.PendingNonce(addr)
+	if err != nil {
+		n.t.Fatal(err)
+	}
+	return nonce
+}
+
+// delegate signs, as the wallet of key, a delegation of every scope to
+// the node's operator key, as a finished sign-in does, and waits for it.
+func (n *Node) delegate(key *ecdsa.PrivateKey) {
+	n.t.Helper()
+	addr := crypto.PubkeyToAddress(key.PublicKey)
+	if d, ok, err := n.Chain.Delegation(addr, n.Forge.Operator()); err != nil {
+		n.t.Fatal(err)
+	} else if ok && d.Expiry > n.Chain.Height()+1000 {
+		return
+	}
+	nonce, err := n.Chain.PendingNonce(addr)
+	if err != nil {
+		n.t.Fatal(err)
+	}
+	env, err := tx.Sign(key, tx.KindDelegate, map[string]any{
+		"from": addr.Hex(), "delegate": n.Forge.Operator().Hex(), "scopes": strings.Join(delegation.Scopes, ","),
+		"expiry": n.Chain.Height() + 1_000_000, "nonce": nonce,
+	}, n.Chain.Params().ChainID)
+	if err != nil {
+		n.t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := n.Chain.Submit(ctx, env)
+	if err != nil || res.Code != 0 {
+		n.t.Fatalf("delegate %s to the node: %v %+v", addr.Hex(), err, res)
+	}
 }
 
 // UserAt signs up the wallet addr and gives it a token of scopes (write
@@ -265,7 +348,12 @@ func (n *Node) UserAt(addr common.Address, scopes ...string) *User {
 	if err != nil {
 		n.t.Fatal(err)
 	}
-	return &User{Address: addr, Token: tok.Secret, ID: su.ID}
+	u := &User{Address: addr, Token: tok.Secret, ID: su.ID}
+	if key, ok := keyring.Load(addr); ok {
+		u.Key = key.(*ecdsa.PrivateKey)
+		n.delegate(u.Key)
+	}
+	return u
 }
 
 // Response is an answer of the API.
@@ -286,6 +374,12 @@ func (r Response) Decode(t testing.TB, v any) {
 // Call sends a request as u (nil: anonymous) with body as JSON (nil: none).
 func (n *Node) Call(method, path string, u *User, body any) Response {
 	n.t.Helper()
+	return n.CallWith(method, path, u, body, nil)
+}
+
+// CallWith is Call with extra request headers.
+func (n *Node) CallWith(method, path string, u *User, body any, header http.Header) Response {
+	n.t.Helper()
 	var rd io.Reader
 	if body != nil {
 		b, err := json.Marshal(body)
@@ -303,6 +397,9 @@ func (n *Node) Call(method, path string, u *User, body any) Response {
 	}
 	if u != nil {
 		req.Header.Set("Authorization", "token "+u.Token)
+	}
+	for k, v := range header {
+		req.Header[k] = v
 	}
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	res, err := client.Do(req)

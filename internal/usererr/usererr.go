@@ -23,6 +23,7 @@ const (
 	Conflict        // the request clashes with the current state (409)
 	Unprocessable   // well-formed but failing validation (422)
 	Unavailable     // the node cannot complete it now; trying later may (503)
+	TooMany         // over a rate limit; trying later will do (429)
 )
 
 // Codes that clients branch on and that more than one package returns. A code
@@ -46,6 +47,10 @@ type Error struct {
 	Code    string
 	Message string
 	Field   string // the input field at fault, when there is one
+	// Sign is a transaction for the user's own wallet to sign instead,
+	// when the node may not do this in their name
+	// (wallet_signature_required).
+	Sign any
 }
 
 func (e *Error) Error() string { return e.Message }

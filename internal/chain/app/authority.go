@@ -146,3 +146,22 @@ func (a *App) OwnKeys() (bool, error) {
 	defer a.mu.Unlock()
 	return ownKeys(a.state)
 }
+
+// Height is the last committed block's height.
+func (a *App) Height() int64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.state.Version()
+}
+
+// PrecheckAction says whether actor's own signature would get action
+// through, on top of committed state plus the admitted transactions,
+// without signing anything: a node asks before it hands a sensitive
+// action to the user's wallet, so a malformed one is refused at once.
+// The refusal is a *tx.Error.
+func (a *App) PrecheckAction(actor common.Address, action, payload string) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	_, err := forge.ApplyChange(state.NewOverlay(a.check), forge.Env{Height: uint64(a.state.Version() + 1)}, actor, action, payload)
+	return err
+}

@@ -294,6 +294,9 @@ func teamMemberSet(s *session, payload []byte, on bool) error {
 	if err != nil {
 		return err
 	}
+	if err := s.checkOwnersChange(t); err != nil {
+		return err
+	}
 	if p.User == (common.Address{}) {
 		return invalid("user", "must be an address")
 	}
@@ -312,13 +315,7 @@ func (s *session) setTeamMember(t *Team, user common.Address, on bool) error {
 	if err != nil || was == on {
 		return err
 	}
-	if s.env.Delegated {
-		if o, err := s.org(t.Org); err != nil {
-			return err
-		} else if o.OwnersTeam == t.ID {
-			return signatureRequired("changing an organization's owners")
-		}
-	}
+
 	teams, err := s.memberTeams(t.Org, user)
 	if err != nil {
 		return err
@@ -473,5 +470,22 @@ func (s *session) saveTeam(t *Team) error {
 		return err
 	}
 	s.change.Teams = append(s.change.Teams, *t)
+	return nil
+}
+
+// checkOwnersChange refuses a delegate's change to an Owners team's
+// members: who owns an organization is the owners' own signature's to
+// change (own-keys rules).
+func (s *session) checkOwnersChange(t *Team) error {
+	if !s.env.Delegated {
+		return nil
+	}
+	o, err := s.org(t.Org)
+	if err != nil {
+		return err
+	}
+	if o.OwnersTeam == t.ID {
+		return signatureRequired("changing an organization's owners")
+	}
 	return nil
 }
