@@ -22,6 +22,10 @@ func (c *Chain) Delegations(account common.Address) ([]delegation.Delegation, er
 	return c.app.Delegations(account)
 }
 
+// Halted receives why this binary cannot go on with the chain (an
+// upgrade it does not know, at the block it stopped at).
+func (c *Chain) Halted() <-chan error { return c.app.Halted() }
+
 // Height is the last committed block's height.
 func (c *Chain) Height() uint64 { return uint64(c.app.Height()) }
 

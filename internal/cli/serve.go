@@ -276,6 +276,10 @@ func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer
 	select {
 	case err := <-errc:
 		return fmt.Errorf("serve http: %w", err)
+	case err := <-n.Chain.Halted():
+		log.Error("the chain halted on this release", "err", err)
+		srv.Close()
+		return fmt.Errorf("halted: %w", err)
 	case <-ctx.Done():
 	}
 	// 3. Graceful shutdown: finish in-flight requests, then close the

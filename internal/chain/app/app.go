@@ -41,6 +41,10 @@ type App struct {
 	// validatorUpdates are the validator set changes of the block being
 	// finalized (executed proposals), returned with it.
 	validatorUpdates []abci.ValidatorUpdate
+	// halted receives, once, why the chain cannot go on on this binary
+	// (an upgrade it does not know); the node stops with that message.
+	halted   chan error
+	haltOnce sync.Once
 }
 
 // maxVerified bounds the cache; it is emptied when full.
@@ -51,7 +55,7 @@ var paramsKey = []byte("app/params")
 // New returns the application over st, loading the parameters of an
 // already-initialised chain.
 func New(st *state.Store) (*App, error) {
-	a := &App{state: st, check: state.NewOverlay(st), verified: map[string]tx.Tx{}}
+	a := &App{state: st, check: state.NewOverlay(st), verified: map[string]tx.Tx{}, halted: make(chan error, 1)}
 	raw, err := st.Get(paramsKey)
 	if err != nil {
 		return nil, fmt.Errorf("load params: %w", err)
@@ -63,6 +67,11 @@ func New(st *state.Store) (*App, error) {
 	}
 	return a, nil
 }
+
+// Halted receives why the chain cannot go on on this binary: an upgrade
+// scheduled at the block being finalized that it does not implement.
+// CometBFT stops consensus at that block; the node should stop and say so.
+func (a *App) Halted() <-chan error { return a.halted }
 
 // ConcurrentCheckTx declares that CheckTx, Query and Info may be called
 // concurrently with each other and with consensus: every one of them takes
@@ -214,6 +223,9 @@ func (a *App) FinalizeBlock(_ context.Context, req *abci.FinalizeBlockRequest) (
 	// validator set.
 	a.validatorUpdates = nil
 	events, err := a.startBlock(uint64(req.Height))
+	if errors.Is(err, upgrade.ErrUnknown) {
+		a.haltOnce.Do(func() { a.halted <- err })
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/ledger"
 	"github.com/dforge/dforge/internal/chain/state"
 	"github.com/dforge/dforge/internal/chain/tx"
+	"github.com/dforge/dforge/internal/chain/upgrade"
 )
 
 // Expected results of TestAppHashStable, computed on the code before the
@@ -48,6 +49,39 @@ func fixedWallet(t testing.TB, seed string) wallet {
 // attribute keys and order, result codes and logs) against the values the
 // code gave before it was refactored.
 func TestAppHashStable(t *testing.T) {
+	hash, results := playStableChain(t, false)
+	if hash != stableAppHash {
+		t.Errorf("app hash %s, want %s: a consensus change", hash, stableAppHash)
+	}
+	if results != stableResults {
+		t.Errorf("block results digest %s, want %s: a consensus change (events, codes or logs)", results, stableResults)
+	}
+}
+
+// Expected results of TestAppHashStableOwnKeys: the same blocks on a chain
+// born with the own-keys rules (issue 22), where the operator relays under
+// genesis delegations, plus a block of delegations given, used, refused
+// and revoked. Pinned once, on purpose, when those rules were made; the
+// same warning holds.
+const (
+	ownKeysAppHash = "4fcb463969b2b29f40e64bdc081dc266424e070a4448776ed555b9953f3ad5a5"
+	ownKeysResults = "8175f5d43fd5d0b72f101952f8034279f2649756aef75f4af2b05dbe8dbfe71a"
+)
+
+func TestAppHashStableOwnKeys(t *testing.T) {
+	hash, results := playStableChain(t, true)
+	if hash != ownKeysAppHash {
+		t.Errorf("app hash %s, want %s: a consensus change", hash, ownKeysAppHash)
+	}
+	if results != ownKeysResults {
+		t.Errorf("block results digest %s, want %s: a consensus change (events, codes or logs)", results, ownKeysResults)
+	}
+}
+
+// playStableChain runs the fixed blocks and returns the final app hash and
+// the digest of every FinalizeBlock answer; ownKeys makes the chain under
+// the own-keys rules.
+func playStableChain(t *testing.T, ownKeys bool) (string, string) {
 	alice, bob, carol, op := fixedWallet(t, "alice"), fixedWallet(t, "bob"), fixedWallet(t, "carol"), fixedWallet(t, "operator")
 	p := app.DefaultParams()
 	p.UnbondingBlocks = 2
@@ -64,6 +98,10 @@ func TestAppHashStable(t *testing.T) {
 		},
 		Operators:  []common.Address{op.addr},
 		Reputation: []app.ReputationGrant{{Address: bob.addr, Score: 300}},
+	}
+	if ownKeys {
+		g.Upgrades = []string{upgrade.OwnKeys}
+		g.Delegations = delegatedTo(op.addr, alice.addr, bob.addr, carol.addr)
 	}
 	raw, err := json.Marshal(g)
 	if err != nil {
@@ -98,6 +136,10 @@ func TestAppHashStable(t *testing.T) {
 	amount := func(w wallet, kind tx.Kind, n uint64) []byte {
 		return send(w, kind, map[string]any{"amount": strconv.FormatUint(n, 10)})
 	}
+	notOperator := fail
+	if ownKeys {
+		notOperator = send // any key registers its node
+	}
 	act := func(actor wallet, action, payload string) []byte {
 		return send(op, tx.KindForge, map[string]any{"actor": actor.addr.Hex(), "action": action, "payload": payload})
 	}
@@ -122,7 +164,7 @@ func TestAppHashStable(t *testing.T) {
 			send(carol, tx.KindClaimUsername, map[string]any{"username": "carol-2"}),
 			fail(bob, tx.KindClaimUsername, map[string]any{"username": "carol-2"}), // taken
 			send(op, tx.KindRegisterNode, map[string]any{"url": "https://node.example", "peerId": testPeerID, "addrs": "/ip4/1.2.3.4/tcp/4001"}),
-			fail(alice, tx.KindRegisterNode, map[string]any{"url": "https://x.example", "peerId": testPeerID, "addrs": ""}), // not an operator
+			notOperator(alice, tx.KindRegisterNode, map[string]any{"url": "https://x.example", "peerId": testPeerID, "addrs": ""}),
 			act(alice, "repo.create", `{"name":"x","description":"the x"}`),
 			act(alice, "repo.create", `{"name":"X"}`), // refused: uses the nonce
 			act(alice, "repo.collaborator.set", `{"repo":1,"user":"`+bob.addr.Hex()+`","permission":"write"}`),
@@ -160,6 +202,16 @@ func TestAppHashStable(t *testing.T) {
 		{amount(alice, tx.KindStake, 5)},
 		{},
 	}
+	if ownKeys {
+		blocks = append(blocks, [][]byte{
+			send(carol, tx.KindDelegate, map[string]any{"delegate": bob.addr.Hex(), "scopes": "issue", "expiry": "100"}),
+			send(bob, tx.KindForge, map[string]any{"actor": carol.addr.Hex(), "action": "issue.create", "payload": `{"repo":1,"title":"via bob"}`}),
+			send(bob, tx.KindForge, map[string]any{"actor": carol.addr.Hex(), "action": "repo.create", "payload": `{"name":"nope"}`}), // out of scope
+			send(alice, tx.KindForge, map[string]any{"actor": alice.addr.Hex(), "action": "repo.delete", "payload": `{"repo":1}`}),
+			fail(carol, tx.KindUndelegate, map[string]any{"account": alice.addr.Hex(), "delegate": op.addr.Hex()}), // a stranger
+			send(carol, tx.KindUndelegate, map[string]any{"account": carol.addr.Hex(), "delegate": bob.addr.Hex()}),
+		})
+	}
 
 	digest := sha256.New()
 	enc := json.NewEncoder(digest)
@@ -179,10 +231,5 @@ func TestAppHashStable(t *testing.T) {
 			t.Logf("  block event %s", ev.Type)
 		}
 	}
-	if got := hex.EncodeToString(st.Hash()); got != stableAppHash {
-		t.Errorf("app hash %s, want %s: a consensus change", got, stableAppHash)
-	}
-	if got := hex.EncodeToString(digest.Sum(nil)); got != stableResults {
-		t.Errorf("block results digest %s, want %s: a consensus change (events, codes or logs)", got, stableResults)
-	}
+	return hex.EncodeToString(st.Hash()), hex.EncodeToString(digest.Sum(nil))
 }
