@@ -150,6 +150,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	}
 	a.registerAuth(mux)
 	a.registerDelegations(mux)
+	a.registerNetwork(mux)
 	a.registerSettings(mux)
 	a.registerRepos(mux)
 	a.registerReleases(mux)

@@ -8,8 +8,10 @@ import (
 
 	"github.com/ethereum/go-ethereum/signer/core/apitypes"
 
+	"github.com/dforge/dforge/internal/chain"
 	"github.com/dforge/dforge/internal/chain/params"
 	"github.com/dforge/dforge/internal/chain/tx"
+	"github.com/dforge/dforge/internal/usererr"
 )
 
 // submitTimeout bounds how long a relay waits for its block.
@@ -79,6 +81,9 @@ func (a *API) postChainTx(w http.ResponseWriter, r *http.Request) error {
 		status, field := refusal(env.Type, rejected)
 		writeJSON(w, status, errorBody{Message: rejected.Message, Code: rejected.Name, Field: field})
 		return nil
+	}
+	if errors.Is(err, chain.ErrNotCommitted) || errors.Is(err, chain.ErrCatchingUp) {
+		return usererr.New(usererr.Unavailable, "not_committed", err.Error())
 	}
 	if err != nil {
 		return err

@@ -100,7 +100,7 @@ func TestSSHKeysGiteaSDK(t *testing.T) {
 	u := signUpForSDK(t, n)
 	_, pub := n.SSHKey()
 	// Adding a key is never delegated: a token gets 403, and the wallet
-	// signs it (a deliberate difference from Gitea, docs/gitea-differences.md).
+	// signs it (a deliberate difference from Gitea: docs/architecture.md, Who signs what).
 	if _, res, err := u.client.CreatePublicKey(gitea.CreateKeyOption{Title: "sdk", Key: pub}); err == nil || res.StatusCode != http.StatusForbidden {
 		t.Fatalf("CreatePublicKey with a token: %v", err)
 	}

@@ -45,6 +45,10 @@ type Chain struct {
 	state *state.Store
 }
 
+// ErrNotCommitted says a transaction waits in the mempool and no block took
+// it in time (the network is not committing): it may still apply later.
+var ErrNotCommitted = errors.New("the network committed no block with this transaction in time; it waits in the mempool and may still apply: check before sending it again")
+
 // Result is a committed transaction.
 type Result struct {
 	Hash   string `json:"hash"`
@@ -123,6 +127,9 @@ func (c *Chain) Submit(ctx context.Context, env tx.Envelope) (Result, error) {
 	var invalid mempool.ErrInvalidTx
 	if errors.As(err, &invalid) {
 		return Result{}, &tx.Error{Code: invalid.Code, Name: tx.CodeName(invalid.Code), Message: invalid.Log}
+	}
+	if err != nil && strings.Contains(err.Error(), "timed out waiting for tx to be included in a block") {
+		return Result{}, ErrNotCommitted
 	}
 	if err != nil {
 		return Result{}, fmt.Errorf("broadcast tx: %w", err)

@@ -27,6 +27,7 @@ import (
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/chain/app"
 	"github.com/dforge/dforge/internal/chain/node"
+	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/gitstore"
 )
 
@@ -301,6 +302,7 @@ func crSignInAt(t *testing.T, ctx context.Context, base, origin string, key *ecd
 			cookie = c
 		}
 	}
+	crDelegate(t, ctx, base, key, cookie)
 	res, body = crPost(t, ctx, base+"/api/v1/users/"+session.User.Login+"/tokens", cookie, session.CSRF,
 		map[string]any{"name": "git", "scopes": []string{"write"}})
 	var tok struct{ SHA1 string }
@@ -308,6 +310,39 @@ func crSignInAt(t *testing.T, ctx context.Context, base, origin string, key *ecd
 		t.Fatalf("create token: %d %s", res.StatusCode, body)
 	}
 	return crUser{login: session.User.Login, token: tok.SHA1}
+}
+
+// crDelegate is sign-in's second signature: the Delegate message the node
+// offers, signed by the wallet and submitted to the chain.
+func crDelegate(t *testing.T, ctx context.Context, base string, key *ecdsa.PrivateKey, cookie *http.Cookie) {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(ctx, "GET", base+"/api/v1/user/delegation", nil)
+	req.AddCookie(cookie)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	var ask struct {
+		Needed  bool           `json:"needed"`
+		Message map[string]any `json:"message"`
+	}
+	if res.StatusCode != http.StatusOK || json.Unmarshal(body, &ask) != nil {
+		t.Fatalf("delegation request: %d %s", res.StatusCode, body)
+	}
+	if !ask.Needed {
+		return
+	}
+	env, err := tx.Sign(key, tx.KindDelegate, ask.Message, app.DefaultParams().ChainID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A stalled network commits no delegation: the user's writes are then
+	// refused as the network's (503), which the tests of a stall expect.
+	if res, body := crPost(t, ctx, base+"/api/v1/chain/txs", nil, "", env); res.StatusCode != http.StatusOK && res.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("delegate: %d %s", res.StatusCode, body)
+	}
 }
 
 // crCreateRepo creates an empty public repository and returns its id.

@@ -58,6 +58,8 @@ func TestReindexEqualsLive(t *testing.T) {
 	relay(1, tx.KindTip, map[string]any{"to": bob, "amount": "5", "target": "user:bob"})
 	relay(2, tx.KindStake, map[string]any{"amount": "300"})
 	relay(3, tx.KindClaimUsername, map[string]any{"username": "alice"})
+	// A forge action alice signs herself: no node acts for her.
+	relay(4, tx.KindForge, map[string]any{"actor": alice.Hex(), "action": "repo.create", "payload": `{"name":"mine"}`})
 	// The node registers itself too: it listens on another port than the
 	// one init put into its genesis entry.
 	waitRegistered(t, url)
@@ -85,8 +87,13 @@ func TestReindexEqualsLive(t *testing.T) {
 	liveDSN := filepath.Join(dir, "d.db")
 	catchUp(t, dir, liveDSN)
 	want := dumpChainTables(t, liveDSN)
-	if len(want["chain_txs"]) != 5 {
-		t.Fatalf("live projection has %d transactions, want 5 (4 relayed, the node's registration)", len(want["chain_txs"]))
+	if len(want["chain_txs"]) != 6 {
+		t.Fatalf("live projection has %d transactions, want 6 (5 relayed, the node's registration)", len(want["chain_txs"]))
+	}
+	// Anyone may audit the chain: every forge action had its authority.
+	var audit strings.Builder
+	if err := Run(ctx, []string{"verify", "--data", dir}, &audit); err != nil || !strings.Contains(audit.String(), "1 forge actions: 0 failed") {
+		t.Fatalf("verify: %v\n%s", err, audit.String())
 	}
 
 	// 2. Rebuilt by `dforge reindex`, into a fresh database and in place.

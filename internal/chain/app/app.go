@@ -45,6 +45,9 @@ type App struct {
 	// (an upgrade it does not know); the node stops with that message.
 	halted   chan error
 	haltOnce sync.Once
+	// forgeAll accepts any signer's forge action: set only by tests
+	// (export_test.go), to force a forged action into a block.
+	forgeAll bool
 }
 
 // maxVerified bounds the cache; it is emptied when full.

@@ -41,6 +41,7 @@ type ownKeysChain struct {
 	nonces       map[common.Address]uint64
 	signers      map[string]common.Address // who signed each transaction
 	height       int64
+	genesis      []byte
 }
 
 func newOwnKeysChain(t *testing.T) *ownKeysChain {
@@ -57,6 +58,7 @@ func newOwnKeysChain(t *testing.T) *ownKeysChain {
 	if _, err := a.InitChain(context.Background(), &abci.InitChainRequest{AppStateBytes: raw}); err != nil {
 		t.Fatal(err)
 	}
+	c.genesis = raw
 	return c
 }
 

@@ -106,6 +106,9 @@ func (a *App) forgeEnv(kv state.KV, t tx.Tx, height uint64) (forge.Env, error) {
 	if err != nil {
 		return forge.Env{}, err
 	}
+	if on && a.forgeAll {
+		return forge.Env{Height: height}, nil
+	}
 	if on {
 		// A refusal here is the action's, with the signer's nonce right:
 		// in a block it still uses the nonce (deliver), so a relayer
