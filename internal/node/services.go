@@ -106,6 +106,9 @@ func (s *Services) addBase(st *store.Store, ch *chain.Chain, ix *index.Index) {
 		cfg.Names = ix
 		s.Support = support.New(st, ix) // answers to tickets notify their users
 	}
+	if s.Moderation != nil { // suspended accounts write nothing (auth's middleware)
+		cfg.Writers = s.Moderation
+	}
 	s.Auth = auth.New(st, cfg)
 	var notify messages.Notifier
 	if ix != nil { // a nil *index.Index in the interface would not read as nil
