@@ -38,7 +38,7 @@ func (a *API) listActivity(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	items, total, err := a.index.RecentActivity(r.Context(), p)
-	return a.respondList(w, r, p, total, items, err)
+	return a.respondList(w, r, p, total, a.modViewOf(r).maskActivities(items), err)
 }
 
 // The top contributors' window of chain time, and the list's sizes.

@@ -43,7 +43,7 @@ func (a *API) listMyFeed(w http.ResponseWriter, r *http.Request) error {
 	}
 	me := id.User.Address
 	items, total, err := a.forge.Activities(r.Context(), me, index.ActivityFilter{FeedOf: &me}, p)
-	return a.respondList(w, r, p, total, items, err)
+	return a.respondList(w, r, p, total, a.modViewOf(r).maskActivities(items), err)
 }
 
 // listUserActivityFeeds lists a user's feed as Gitea does: what they
@@ -108,7 +108,7 @@ func (a *API) respondActivities(w http.ResponseWriter, r *http.Request, f index.
 	}
 	repos := map[uint64]*repoJSON{}
 	out := make([]activityJSON, 0, len(items))
-	for _, it := range items {
+	for _, it := range a.modViewOf(r).maskActivities(items) {
 		repo, ok := repos[it.Repo.ID]
 		if !ok {
 			// The list was filtered by the same rule; one that turns

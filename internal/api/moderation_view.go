@@ -6,6 +6,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/moderation"
 )
 
@@ -126,4 +127,39 @@ func (v modView) listed(repoID uint64) bool {
 func (v modView) listedUser(addr common.Address) bool {
 	_, hid := v.hidden(moderation.KindUser, moderation.UserKey(addr))
 	return !hid || v.admin
+}
+
+// maskActivities is list as the viewer sees it: a hidden issue's title
+// and a hidden comment's text give way to the marker. It returns a copy,
+// since the list may be one the index keeps for every viewer.
+func (v modView) maskActivities(list []index.Activity) []index.Activity {
+	if v.mod == nil || v.admin {
+		return list
+	}
+	out := make([]index.Activity, len(list))
+	for i, it := range list {
+		if it.Number != 0 {
+			if _, ok := v.hidden(moderation.KindIssue, moderation.IssueKey(it.Repo.ID, it.Number)); ok {
+				it.Title = hiddenMarker
+			}
+		}
+		if it.CommentID != 0 {
+			if _, ok := v.hidden(moderation.KindComment, moderation.CommentKey(it.Repo.ID, it.CommentID)); ok {
+				it.Content = hiddenMarker
+			}
+		}
+		out[i] = it
+	}
+	return out
+}
+
+// maskNotification hides a hidden issue's or pull request's title in a
+// notification's subject.
+func (v modView) maskNotification(n *index.Notification) {
+	if v.admin || n.Repo == 0 || (n.SubjectType != "Issue" && n.SubjectType != "Pull") {
+		return
+	}
+	if _, ok := v.hidden(moderation.KindIssue, moderation.IssueKey(n.Repo, n.Number)); ok {
+		n.Title = hiddenMarker
+	}
 }

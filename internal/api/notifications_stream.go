@@ -91,6 +91,7 @@ func (a *API) notifyRepo(r *http.Request, id uint64) *repoJSON {
 // threadJSON shapes one thread; repo is its repository's JSON, or nil to
 // read it.
 func (a *API) threadJSON(r *http.Request, n index.Notification, repo *repoJSON) notificationThreadJSON {
+	a.modViewOf(r).maskNotification(&n) // n is a copy
 	base := siteURL(r)
 	j := notificationThreadJSON{
 		ID: n.ID, Unread: n.Unread, Pinned: n.Pinned, UpdatedAt: time.Unix(0, n.UpdatedNS).UTC(),

@@ -18,6 +18,8 @@ import (
 func tokenCategory(path string) string {
 	p := strings.Split(strings.TrimPrefix(path, "/api/v1/"), "/")
 	switch p[0] {
+	case "repositories": // a repository by its id
+		return "repository"
 	case "repos":
 		if len(p) > 3 && (p[3] == "issues" || p[3] == "labels" || p[3] == "milestones") || len(p) == 3 && p[1] == "issues" && p[2] == "search" {
 			return "issue"
@@ -72,6 +74,9 @@ func checkTokenScope(r *http.Request) error {
 		return nil
 	}
 	category := tokenCategory(r.URL.Path)
+	if IsDownloadPath(r.URL.EscapedPath()) { // Gitea's browser_download_url, outside /api/v1
+		category = "repository"
+	}
 	if category == "" {
 		return nil
 	}

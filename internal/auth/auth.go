@@ -45,6 +45,15 @@ type Config struct {
 	// Now is the clock; nil means time.Now. Tests move it.
 	Now func() time.Time
 	Log *slog.Logger
+	// Writers refuses the writes of accounts this node's moderators
+	// suspended (*moderation.Service); nil refuses none.
+	Writers Writers
+}
+
+// Writers says whether an account may write through this node: nil, or
+// the refusal (a usererr with code suspended).
+type Writers interface {
+	CheckWriter(ctx context.Context, addr common.Address) error
 }
 
 // Service owns identity: sign-in, sessions, tokens, second factors and users.
@@ -54,11 +63,12 @@ type Service struct {
 	names   Names
 	now     func() time.Time
 	log     *slog.Logger
+	writers Writers
 }
 
 // New returns the auth service over st.
 func New(st *store.Store, cfg Config) *Service {
-	s := &Service{store: st, chainID: cfg.ChainID, names: cfg.Names, now: cfg.Now, log: cfg.Log}
+	s := &Service{store: st, chainID: cfg.ChainID, names: cfg.Names, now: cfg.Now, log: cfg.Log, writers: cfg.Writers}
 	if s.now == nil {
 		s.now = time.Now
 	}

@@ -67,8 +67,9 @@ var signInPaths = map[string]bool{"/api/v1/auth/siwe": true, "/api/v1/auth/2fa":
 // Authorization header (`token <t>`, `Bearer <t>`, or HTTP Basic with the
 // token as the password, as git sends it) or from the session cookie, and
 // puts the identity in the request's context. It refuses a bad token (401),
-// a token's write beyond its scope (403) and a cookie-authenticated write
-// without the session's X-CSRF-Token (403).
+// a token's write beyond its scope (403), a cookie-authenticated write
+// without the session's X-CSRF-Token (403) and any write of a suspended
+// account but signing out (403 suspended).
 func (s *Service) Middleware(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if signInPaths[r.URL.Path] {
@@ -78,6 +79,9 @@ func (s *Service) Middleware(next http.Handler) http.Handler {
 		id, err := s.identify(r)
 		if err == nil && id != nil {
 			err = allow(r, id)
+		}
+		if err == nil && id != nil {
+			err = s.allowWriter(r, id)
 		}
 		if err != nil {
 			s.fail(w, r, err)
@@ -149,6 +153,33 @@ func allow(r *http.Request, id *Identity) error {
 		return forbidden("insufficient_scope", "This access token may only read. Create a token with "+ScopeWrite.hint()+" to make changes.")
 	}
 	return nil
+}
+
+// signingOut tells whether r stays open to a suspended account: signing
+// out, and revoking its own sessions and tokens (it may still need to cut
+// off a stolen credential), which write nothing anyone else sees.
+func signingOut(r *http.Request) bool {
+	p := r.URL.Path
+	switch {
+	case r.Method == http.MethodPost && p == "/api/v1/auth/logout":
+		return true
+	case r.Method != http.MethodDelete:
+		return false
+	case strings.HasPrefix(p, "/api/v1/user/sessions/"):
+		return true
+	}
+	parts := strings.Split(strings.TrimPrefix(p, "/api/v1/users/"), "/")
+	return len(parts) == 3 && parts[1] == "tokens" && strings.HasPrefix(p, "/api/v1/users/")
+}
+
+// allowWriter refuses every write of an account this node's moderators
+// suspended, in one place, so that no route (a node-local one that never
+// reaches the forge service included) forgets to.
+func (s *Service) allowWriter(r *http.Request, id *Identity) error {
+	if s.writers == nil || safeMethod(r.Method) || signingOut(r) {
+		return nil
+	}
+	return s.writers.CheckWriter(r.Context(), id.User.Address)
 }
 
 // fail writes an auth error; anything else is the server's fault.

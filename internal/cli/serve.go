@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,6 +24,7 @@ import (
 	"github.com/dforge/dforge/internal/p2p"
 	"github.com/dforge/dforge/internal/replica"
 	"github.com/dforge/dforge/internal/store"
+	"github.com/dforge/dforge/internal/web"
 )
 
 // ServeConfig is what `dforge serve` runs with.
@@ -307,7 +309,7 @@ func nodeConfig(cfg ServeConfig, log *slog.Logger) (node.Config, error) {
 		DataDir: cfg.DataDir, DB: cfg.DB, RPCAddr: cfg.RPCAddr, P2PAddr: cfg.P2PAddr, EmptyBlocks: cfg.EmptyBlocks,
 		SSHAddr:  cfg.SSHAddr,
 		IPFS:     &node.IPFSConfig{Listen: listen, Peers: peers, Seed: seed},
-		Site:     node.Site{Dist: cfg.Dist, Version: Version, Maintainers: cfg.Maintainers, Admins: cfg.Admins, Settings: settingsSummary(cfg)},
+		Site:     node.Site{Dist: cfg.Dist, Version: Version, Maintainers: cfg.Maintainers, Admins: cfg.Admins, Settings: settingsSummary(cfg), ConnectSources: reporterOrigins()},
 		Webhooks: node.WebhookConfig{BaseURL: webhookBase(cfg), AllowPrivate: cfg.WebhookAllowPrivate},
 		Log:      log,
 	}, nil
@@ -320,6 +322,19 @@ func webhookBase(cfg ServeConfig) string {
 		return cfg.PublicURL
 	}
 	return "http://" + cfg.Addr
+}
+
+// reporterOrigins are the Sentry hosts the app's pages may report to: the
+// app's build-time DSN (VITE_SENTRY_DSN, when given to the node too) and
+// the node's own, which the app is usually built with.
+func reporterOrigins() []string {
+	var out []string
+	for _, name := range []string{"VITE_SENTRY_DSN", "SENTRY_DSN"} {
+		if o := web.Origin(os.Getenv(name)); o != "" && !slices.Contains(out, o) {
+			out = append(out, o)
+		}
+	}
+	return out
 }
 
 // initSentry turns on error reporting when SENTRY_DSN is set.

@@ -72,6 +72,13 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request, req request, 
 		notFound(w)
 		return repoaccess.Repo{}, nil, false
 	}
+	// A token must cover repositories to read one at all, as the API's
+	// /repos routes ask; refused before the lookup, so the answer is the
+	// same for a private, a public and a missing repository.
+	if id != nil && !id.Grants("repository", auth.ScopeRead) {
+		textError(w, http.StatusForbidden, "This access token may not read repositories; git and LFS need a token with read:repository (write:repository to push), or all.")
+		return repoaccess.Repo{}, nil, false
+	}
 	repo, level, err := s.find(ctx, user, req.owner, req.name)
 	switch {
 	case errors.Is(err, errNoRepo):

@@ -388,6 +388,9 @@ type Site struct {
 	// Settings are the settings the node runs with, minus secrets, shown
 	// read-only in the admin console (serve's flags).
 	Settings []api.Setting
+	// ConnectSources are origins the app's pages may call besides this
+	// node (the browser's Sentry DSN host), for their Content-Security-Policy.
+	ConnectSources []string
 }
 
 // repoDirs finds a repository's git directory for webhook payloads,

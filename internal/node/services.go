@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 
 	"github.com/dforge/dforge/content"
 	"github.com/dforge/dforge/internal/api"
@@ -106,6 +107,9 @@ func (s *Services) addBase(st *store.Store, ch *chain.Chain, ix *index.Index) {
 		cfg.Names = ix
 		s.Support = support.New(st, ix) // answers to tickets notify their users
 	}
+	if s.Moderation != nil { // suspended accounts write nothing (auth's middleware)
+		cfg.Writers = s.Moderation
+	}
 	s.Auth = auth.New(st, cfg)
 	var notify messages.Notifier
 	if ix != nil { // a nil *index.Index in the interface would not read as nil
@@ -141,12 +145,13 @@ func (s *Services) api(site Site) *api.API {
 
 // handler is the HTTP surface over s with a.
 func (s *Services) handler(a *api.API, site Site) (http.Handler, error) {
-	d := web.Deps{Log: s.Log, API: a, DB: s.Store, Dist: site.Dist, Version: site.Version, Auth: s.Auth}
+	d := web.Deps{Log: s.Log, API: a, DB: s.Store, Dist: site.Dist, Version: site.Version, Auth: s.Auth, ConnectSources: site.ConnectSources}
 	if d.Dist == nil {
 		d.Dist = ui.Dist()
 	}
 	if s.Index != nil {
 		d.Index = s.Index
+		d.Peers = s.peerOrigins
 	}
 	if s.Git != nil {
 		d.Git = s.Git
@@ -155,4 +160,21 @@ func (s *Services) handler(a *api.API, site Site) (http.Handler, error) {
 		d.IPFS = s.Blocks.Gateway(s.Log)
 	}
 	return web.NewHandler(d)
+}
+
+// peerOrigins are the registered nodes' origins, which the app's pages ask
+// about a repository's replicas (their Content-Security-Policy names them).
+func (s *Services) peerOrigins(ctx context.Context) []string {
+	nodes, err := s.Index.Nodes(ctx)
+	if err != nil {
+		s.Log.WarnContext(ctx, "list the nodes for the page policy", "err", err)
+		return nil
+	}
+	var out []string
+	for _, n := range nodes {
+		if o := web.Origin(n.URL); o != "" && !slices.Contains(out, o) {
+			out = append(out, o)
+		}
+	}
+	return out
 }

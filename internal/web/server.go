@@ -59,6 +59,12 @@ type Deps struct {
 	// IPFS is the trustless gateway at /ipfs/ and /ipns/ (blocks.Store.Gateway;
 	// nil: none).
 	IPFS http.Handler
+	// ConnectSources are origins besides this node's the app's pages may
+	// call (the browser's Sentry DSN host), for their Content-Security-Policy.
+	ConnectSources []string
+	// Peers, when set, names more such origins at each request: the other
+	// registered nodes, which the app asks about a repository's replicas.
+	Peers func(context.Context) []string
 }
 
 // DefaultSignInPerMinute is generous for people (a sign-in takes two
@@ -81,13 +87,14 @@ func NewHandler(d Deps) (http.Handler, error) {
 	reg := prometheus.NewRegistry()
 	metrics := newMetrics(reg)
 
+	var app http.Handler = withPolicy(d.ConnectSources, d.Peers, spa)
 	mux := http.NewServeMux()
 	d.API.Register(mux)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	mux.HandleFunc("GET /healthz", health(d.DB, d.Index, d.Version))
 	// /api itself is the app's API reference page; only /api/... is the API.
-	mux.Handle("GET /api", spa)
-	mux.Handle("/", spa)
+	mux.Handle("GET /api", app)
+	mux.Handle("/", app)
 	limits := rateLimits{
 		"POST /api/analytics/web-vitals": newLimiter(120, time.Minute),
 		"POST /api/v1/contact":           newLimiter(20, 10*time.Minute),
