@@ -21,8 +21,9 @@ func (ix *Index) Username(ctx context.Context, a common.Address) (string, error)
 // AddressOf finds the account whose username is name, in any case. A
 // default name resolves to its account while that account has claimed no
 // other; defaults encode only part of an address, so only accounts the
-// chain has touched resolve, and should two share a default the older one
-// keeps it.
+// chain has touched resolve. Wide defaults (80 bits, since own-keys) do
+// not collide; should two accounts share a legacy one (48 bits, before
+// own-keys) the older one keeps it.
 func (ix *Index) AddressOf(ctx context.Context, name string) (common.Address, bool, error) {
 	if name == "" || len(name) > names.MaxLen {
 		// No username is (the chain claims only valid ones, default names
@@ -44,12 +45,17 @@ func (ix *Index) AddressOf(ctx context.Context, name string) (common.Address, bo
 	return f.addr, f.ok, nil
 }
 
-// addressOf reads AddressOf's answer for a lower-case name.
+// addressOf reads AddressOf's answer for a lower-case name. A name shaped
+// like a default belongs to the address it names before anyone who
+// claimed it (only possible before own-keys refused such claims).
 func (ix *Index) addressOf(ctx context.Context, lower string) (common.Address, bool, error) {
-	for _, q := range []string{
-		`SELECT address FROM chain_accounts WHERE lower(username) = $1`,
-		`SELECT address FROM chain_accounts WHERE default_name = $1 AND username IS NULL ORDER BY created_height, address LIMIT 1`,
-	} {
+	claimed := `SELECT address FROM chain_accounts WHERE lower(username) = $1`
+	byDefault := `SELECT address FROM chain_accounts WHERE default_name = $1 AND username IS NULL ORDER BY id LIMIT 1`
+	order := []string{claimed, byDefault}
+	if names.IsDefaultShape(lower) {
+		order = []string{byDefault, claimed}
+	}
+	for _, q := range order {
 		var addr string
 		err := ix.queryRow(ctx, q, lower).Scan(&addr)
 		if errors.Is(err, sql.ErrNoRows) {

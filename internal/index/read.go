@@ -329,12 +329,13 @@ func (ix *Index) Tx(ctx context.Context, hash string) (Tx, error) {
 	return t, nil
 }
 
-// Account reads an account.
+// Account reads an account. One the chain has not met has the wide
+// default name: the one it gets on any chain past own-keys.
 func (ix *Index) Account(ctx context.Context, a common.Address) (Account, error) {
 	acct := Account{Address: a.Hex(), Username: names.Default(a)}
 	var balance, staked, unbonding, nonce int64
 	var username sql.NullString
-	err := ix.queryRow(ctx, `SELECT balance, staked, unbonding, nonce, username FROM chain_accounts WHERE address = $1`, a.Hex()).
+	err := ix.queryRow(ctx, `SELECT balance, staked, unbonding, nonce, COALESCE(username, default_name) FROM chain_accounts WHERE address = $1`, a.Hex()).
 		Scan(&balance, &staked, &unbonding, &nonce, &username)
 	if errors.Is(err, sql.ErrNoRows) {
 		return acct, nil
