@@ -18,6 +18,25 @@ func (ix *Index) Username(ctx context.Context, a common.Address) (string, error)
 	return acct.Username, err
 }
 
+// DefaultName is a's default name under the projected chain's rules: the
+// wide one (names.Default) once the chain has crossed own-keys, or before
+// anything is projected; the legacy one before that. An account the chain
+// has not met yet is called what it will be called when the chain meets it.
+func (ix *Index) DefaultName(ctx context.Context, a common.Address) (string, error) {
+	wide, err := remember(ix, readKey("wide-names", ""), func() (bool, error) {
+		var wide bool
+		err := ix.queryRow(ctx, `SELECT wide_names FROM chain_index WHERE id = 1`).Scan(&wide)
+		if errors.Is(err, sql.ErrNoRows) {
+			return true, nil
+		}
+		return wide, err
+	})
+	if err != nil {
+		return "", fmt.Errorf("read naming rules: %w", err)
+	}
+	return defaultName(a, wide), nil
+}
+
 // AddressOf finds the account whose username is name, in any case. A
 // default name resolves to its account while that account has claimed no
 // other; defaults encode only part of an address, so only accounts the
