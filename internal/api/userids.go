@@ -7,6 +7,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/auth"
+	"github.com/dforge/dforge/internal/chain/names"
 	"github.com/dforge/dforge/internal/index"
 )
 
@@ -53,6 +54,17 @@ func (a *API) accountID(ctx context.Context, u auth.User) int64 {
 		return id
 	}
 	return localID(u)
+}
+
+// defaultName is addr's default name as the chain's rules give it (the
+// legacy form on a chain before own-keys); without an index, the wide one.
+func (a *API) defaultName(ctx context.Context, addr common.Address) string {
+	if a.index != nil {
+		if name, err := a.index.DefaultName(ctx, addr); err == nil {
+			return name
+		}
+	}
+	return names.Default(addr)
 }
 
 // localID is the id of a user only this node knows (index.LocalUserIDBase
