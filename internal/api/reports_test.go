@@ -1,19 +1,16 @@
 package api_test
 
 import (
-	"context"
 	"crypto/ecdsa"
 	"fmt"
 	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
-	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/forgetest"
 )
@@ -34,17 +31,9 @@ func TestReportsAndModeration(t *testing.T) {
 // transactions of their own.
 func keyedUser(t *testing.T, n *forgetest.Node, key *ecdsa.PrivateKey) *forgetest.User {
 	t.Helper()
-	addr := crypto.PubkeyToAddress(key.PublicKey)
-	ctx := context.Background()
-	su, err := n.Store.EnsureUser(ctx, strings.ToLower(addr.Hex()), time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok, err := n.Node.Auth.CreateToken(ctx, auth.User{ID: su.ID, Address: addr}, "test", []string{"write"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &forgetest.User{Address: addr, Token: tok.Secret, ID: su.ID}
+	u := n.NewUserWith(key, "write")
+	u.Key = nil // as before: the user's actions go through the node
+	return u
 }
 
 func testModeration(t *testing.T, opts []forgetest.Option) {

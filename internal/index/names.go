@@ -5,11 +5,13 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/chain/names"
+	"github.com/dforge/dforge/internal/chain/upgrade"
 )
 
 // Username is a's username as projected: the claimed one, else its default.
@@ -19,15 +21,15 @@ func (ix *Index) Username(ctx context.Context, a common.Address) (string, error)
 }
 
 // DefaultName is a's default name under the projected chain's rules: the
-// wide one (names.Default) once the chain has crossed own-keys, or before
-// anything is projected; the legacy one before that. An account the chain
+// wide one (names.Default) once the chain has crossed own-keys (before
+// anything is projected, when its genesis has it), the legacy one before. An account the chain
 // has not met yet is called what it will be called when the chain meets it.
 func (ix *Index) DefaultName(ctx context.Context, a common.Address) (string, error) {
 	wide, err := remember(ix, readKey("wide-names", ""), func() (bool, error) {
 		var wide bool
 		err := ix.queryRow(ctx, `SELECT wide_names FROM chain_index WHERE id = 1`).Scan(&wide)
 		if errors.Is(err, sql.ErrNoRows) {
-			return true, nil
+			return ix.genesisWide(ctx) // the genesis is not projected yet
 		}
 		return wide, err
 	})
@@ -35,6 +37,19 @@ func (ix *Index) DefaultName(ctx context.Context, a common.Address) (string, err
 		return "", fmt.Errorf("read naming rules: %w", err)
 	}
 	return defaultName(a, wide), nil
+}
+
+// genesisWide reports whether the chain's genesis starts with own-keys.
+func (ix *Index) genesisWide(ctx context.Context) (bool, error) {
+	res, err := ix.client.Genesis(ctx)
+	if err != nil {
+		return false, fmt.Errorf("read genesis: %w", err)
+	}
+	g, err := readGenesis(res.Genesis)
+	if err != nil {
+		return false, err
+	}
+	return slices.Contains(g.state.Upgrades, upgrade.OwnKeys), nil
 }
 
 // AddressOf finds the account whose username is name, in any case. A
