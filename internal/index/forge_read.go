@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
-
 )
 
 // The forge reads (forge_repos.go, forge_issues.go, forge_pulls.go,
