@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"slices"
 
@@ -42,8 +43,9 @@ func (a *API) adminOnly(need auth.Scope, h handler) http.HandlerFunc {
 }
 
 // selfJSON is the signed-in user as they see themself, with is_admin.
-func (a *API) selfJSON(u auth.User) userJSON {
+func (a *API) selfJSON(ctx context.Context, u auth.User) userJSON {
 	j := toUserJSON(u, true)
+	j.ID = a.accountID(ctx, u)
 	j.IsAdmin = a.isAdmin(u.Address)
 	return j
 }

@@ -39,7 +39,7 @@ func (a *API) listAdminUsers(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := make([]userJSON, len(list))
 	for i, u := range list {
-		out[i] = a.selfJSON(u) // the admin sees what the user sees of themself
+		out[i] = a.selfJSON(r.Context(), u) // the admin sees what the user sees of themself
 	}
 	return a.respondList(w, r, p, total, out, nil)
 }

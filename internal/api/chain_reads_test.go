@@ -153,7 +153,7 @@ func TestChainReads(t *testing.T) {
 			}
 		}
 		_, b := get[index.Account](t, n, "/api/v1/accounts/"+bob.addr.Hex())
-		if b.Username != names.Default(bob.addr) || b.Balance != 249_000 {
+		if b.Username != names.LegacyDefault(bob.addr) || b.Balance != 249_000 {
 			t.Errorf("bob = %+v", b)
 		}
 		res, txs := get[[]index.Tx](t, n, "/api/v1/accounts/"+bob.addr.Hex()+"/txs")
@@ -295,10 +295,10 @@ func TestChainReads(t *testing.T) {
 
 	t.Run("usernames", func(t *testing.T) {
 		cases := map[string]index.Availability{
-			"ALICE":                 {Name: "ALICE", Owner: alice.addr.Hex(), Reason: "this username is taken"},
-			names.Default(bob.addr): {Name: names.Default(bob.addr), Owner: bob.addr.Hex(), Reason: "this username is taken"},
-			"carol":                 {Name: "carol", Available: true},
-			"settings":              {Name: "settings", Reason: `"settings" is used by the forge itself`},
+			"ALICE":                       {Name: "ALICE", Owner: alice.addr.Hex(), Reason: "this username is taken"},
+			names.LegacyDefault(bob.addr): {Name: names.LegacyDefault(bob.addr), Owner: bob.addr.Hex(), Reason: "this username is taken"},
+			"carol":                       {Name: "carol", Available: true},
+			"settings":                    {Name: "settings", Reason: `"settings" is used by the forge itself`},
 		}
 		for name, want := range cases {
 			res, got := get[index.Availability](t, n, "/api/v1/usernames/"+name)

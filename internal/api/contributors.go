@@ -8,7 +8,6 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/dforge/dforge/internal/chain/names"
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
 )
@@ -99,7 +98,7 @@ func (a *API) personOf(r *http.Request, addr common.Address) index.User {
 	if p, err := a.forge.Index().PersonByAddress(r.Context(), addr); err == nil {
 		return p.User
 	}
-	return index.User{Address: addr.Hex(), Username: names.Default(addr)}
+	return index.User{Address: addr.Hex(), Username: a.defaultName(r.Context(), addr)}
 }
 
 func (a *API) getCounts(w http.ResponseWriter, r *http.Request) error {

@@ -150,7 +150,8 @@ func toForgeUser(r *http.Request, u index.User) forgeUserJSON {
 	}
 	addr, id := u.Address, int64(0)
 	if common.IsHexAddress(addr) {
-		addr, id = checksummed(addr), index.AccountID(common.HexToAddress(addr))
+		addr = checksummed(addr)
+		id = userIDOf(r, common.HexToAddress(addr))
 	}
 	return forgeUserJSON{ID: id, Login: name, HTMLURL: siteURL(r) + "/" + name, WalletAddress: addr}
 }

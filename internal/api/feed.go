@@ -63,7 +63,7 @@ func (a *API) listUserActivityFeeds(w http.ResponseWriter, r *http.Request) erro
 	} else {
 		f.FeedOf = &who
 	}
-	return a.respondActivities(w, r, f, p, index.AccountID(who))
+	return a.respondActivities(w, r, f, p, userIDOf(r, who))
 }
 
 // listRepoActivityFeeds lists a repository's actions as Gitea does,

@@ -9,7 +9,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/auth"
-	"github.com/dforge/dforge/internal/chain/names"
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/messages"
@@ -351,10 +350,13 @@ func (a *API) accountJSON(r *http.Request, addr common.Address) userJSON {
 	}
 	// Not on chain yet: a user of this node, with the date they first
 	// signed in here (Gitea's clients parse created).
-	if u, err := a.auth.UserByName(r.Context(), names.Default(addr)); err == nil && u.Address == addr {
-		return toUserJSON(u, false)
+	name := a.defaultName(r.Context(), addr)
+	if u, err := a.auth.UserByName(r.Context(), name); err == nil && u.Address == addr {
+		j := toUserJSON(u, false)
+		j.ID = a.accountID(r.Context(), u)
+		return j
 	}
-	return personJSON(index.Person{User: index.User{Address: addr.Hex(), Username: names.Default(addr)}, ID: index.AccountID(addr)})
+	return personJSON(index.Person{User: index.User{Address: addr.Hex(), Username: name}, ID: userIDOf(r, addr)})
 }
 
 func (a *API) messageJSON(r *http.Request, m messages.Message) (messageJSON, error) {

@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -8,7 +9,6 @@ import (
 
 	"code.gitea.io/sdk/gitea"
 
-	"github.com/dforge/dforge/internal/chain/names"
 	"github.com/dforge/dforge/internal/forgetest"
 )
 
@@ -42,6 +42,15 @@ type dmError struct {
 type dmNode struct {
 	*forgetest.Node
 	t *testing.T
+}
+
+// operatorName is the node operator's username as the chain gives it.
+func (n dmNode) operatorName() string {
+	name, err := n.Index.Username(context.Background(), n.Node.Node.Operator)
+	if err != nil {
+		n.t.Fatal(err)
+	}
+	return name
 }
 
 // send posts a message from u and checks the status; it answers the
@@ -220,7 +229,7 @@ func TestDirectMessageRefusals(t *testing.T) {
 			// The node's operator is an account on chain (it relays alice's
 			// follow) that never signed in here.
 			n.JSON("PUT", "/api/v1/user/following/"+bob.Name(), alice, nil, http.StatusNoContent, nil)
-			if _, e := n.send(alice, names.Default(n.Node.Node.Operator), "hi", http.StatusUnprocessableEntity); e.Code != "no_account" || e.Field != "to" {
+			if _, e := n.send(alice, n.operatorName(), "hi", http.StatusUnprocessableEntity); e.Code != "no_account" || e.Field != "to" {
 				t.Errorf("to the operator: %+v", e)
 			}
 			if u, _ := n.unread(bob); u != 1 {

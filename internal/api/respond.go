@@ -54,6 +54,7 @@ func (a *API) serve(h handler) http.HandlerFunc {
 			a.writeError(w, r, err)
 			return
 		}
+		r = a.withUserIDs(r)
 		if err := h(w, r); err != nil {
 			a.writeError(w, r, err)
 		}

@@ -36,8 +36,8 @@ func (a *API) registerSearch(mux *http.ServeMux) {
 // searchUsers is Gitea's user search ({ok, data}): the accounts whose name,
 // or full name on this node, holds q in any case, and whose id is uid when
 // given; the one named q exactly first, then by name. No q lists everyone.
-// Ids and creation dates come from the chain (index.AccountID), the same
-// on every node.
+// Ids and creation dates come from the chain (index.UserID), the same on
+// every node; a uid of a user only this node knows finds that user.
 func (a *API) searchUsers(w http.ResponseWriter, r *http.Request) error {
 	p, err := pageOf(r)
 	if err != nil {
@@ -49,6 +49,9 @@ func (a *API) searchUsers(w http.ResponseWriter, r *http.Request) error {
 			return usererr.BadFieldf("uid", "uid must be a user id, a whole number")
 		}
 	}
+	if uid >= index.LocalUserIDBase {
+		return a.searchLocalUser(w, r, p, uid)
+	}
 	people, total, err := a.index.SearchPeople(r.Context(), r.URL.Query().Get("q"), uid, p)
 	out := make([]userJSON, 0, len(people))
 	mv := a.modViewOf(r)
@@ -59,6 +62,32 @@ func (a *API) searchUsers(w http.ResponseWriter, r *http.Request) error {
 		out = append(out, personJSON(pr))
 	}
 	return a.respondList(w, r, p, total, map[string]any{"ok": true, "data": out}, err)
+}
+
+// searchLocalUser answers a user search by the id of an account only this
+// node knows (index.LocalUserIDBase): that user, when q (if any) is in
+// their name or full name.
+func (a *API) searchLocalUser(w http.ResponseWriter, r *http.Request, p index.Page, uid int64) error {
+	out := []userJSON{}
+	addr, ok, err := a.index.AddressOfUserID(r.Context(), uid)
+	if err != nil {
+		return err
+	}
+	if ok && a.modViewOf(r).listedUser(addr) {
+		u, err := a.auth.UserByID(r.Context(), uid-index.LocalUserIDBase)
+		if err != nil {
+			return err
+		}
+		q := strings.ToLower(strings.TrimSpace(r.URL.Query().Get("q")))
+		if strings.Contains(strings.ToLower(u.Username), q) || strings.Contains(strings.ToLower(u.Profile.FullName), q) {
+			out = append(out, a.withAccount(r, toUserJSON(u, false), u))
+		}
+	}
+	total := int64(len(out))
+	if p.Number > 1 {
+		out = out[:0] // past the one match
+	}
+	return a.respondList(w, r, p, total, map[string]any{"ok": true, "data": out}, nil)
 }
 
 // searchIssues is Gitea's issue search: issues and pull requests whose

@@ -73,16 +73,17 @@ func TestSearchUsers(t *testing.T) {
 	}
 	got := page.Data[0]
 	_, hasEmail := got["email"]
-	if got["login"] != bob.Name() || got["full_name"] != "Grace Hopper" || got["location"] != "Arlington" || got["id"] != float64(index.AccountID(bob.Address)) ||
+	bobID, _ := got["id"].(float64)
+	if got["login"] != bob.Name() || got["full_name"] != "Grace Hopper" || got["location"] != "Arlington" || bobID < 1 || bobID >= float64(index.LocalUserIDBase) ||
 		got["wallet_address"] != bob.Address.Hex() || got["created"] == "" || hasEmail {
 		t.Fatalf("bob as found: %v", got)
 	}
-	// uid finds bob by that id, the same on every node (it comes from
-	// his address); an id nobody has finds nobody.
-	if page, res := n.searchUsers("", fmt.Sprintf("&uid=%d", index.AccountID(bob.Address))); len(page.Data) != 1 || page.Data[0]["login"] != bob.Name() {
+	// uid finds bob by that id, the same on every node (his account's
+	// number in the chain's order); an id nobody has finds nobody.
+	if page, res := n.searchUsers("", fmt.Sprintf("&uid=%d", int64(bobID))); len(page.Data) != 1 || page.Data[0]["login"] != bob.Name() {
 		t.Fatalf("search by uid: %s", res.body)
 	}
-	if page, _ := n.searchUsers(alice.Name(), fmt.Sprintf("&uid=%d", index.AccountID(bob.Address))); len(page.Data) != 0 {
+	if page, _ := n.searchUsers(alice.Name(), fmt.Sprintf("&uid=%d", int64(bobID))); len(page.Data) != 0 {
 		t.Fatalf("alice's name with bob's uid: %v", page.Data)
 	}
 	n.must(http.StatusUnprocessableEntity, nil, "GET", "/api/v1/users/search?uid=bob", nil)

@@ -254,5 +254,6 @@ func (a *API) localUser(ctx context.Context, id int64) *userJSON {
 		return nil
 	}
 	j := toUserJSON(u, false)
+	j.ID = a.accountID(ctx, u)
 	return &j
 }

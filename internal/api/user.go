@@ -7,7 +7,6 @@ import (
 
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/chain/tx"
-	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/usererr"
 )
 
@@ -38,11 +37,11 @@ type userJSON struct {
 }
 
 // toUserJSON shapes u; self adds what only the user may see. The id is
-// the account's on the chain (index.AccountID), the same on every node;
-// u.ID, this node's row, stays inside.
+// the local one (localID); the API's methods set the chain's
+// (accountID), the same on every node, once the chain knows the account.
 func toUserJSON(u auth.User, self bool) userJSON {
 	j := userJSON{
-		ID: index.AccountID(u.Address), Login: u.Username, FullName: u.Profile.FullName, Description: u.Profile.Description,
+		ID: localID(u), Login: u.Username, FullName: u.Profile.FullName, Description: u.Profile.Description,
 		Location: u.Profile.Location, Website: u.Profile.Website, WalletAddress: u.Address.Hex(),
 	}
 	if !u.CreatedAt.IsZero() {
@@ -60,13 +59,14 @@ func (a *API) getUser(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, a.withAccount(r, a.selfJSON(id.User), id.User))
+	return reply(w, a.withAccount(r, a.selfJSON(r.Context(), id.User), id.User))
 }
 
 // withAccount gives j the follow counts of u's account and the creation
 // date the user search gives it: its block's on the chain, so every node answers the same. An account the
 // chain has not seen yet keeps the date it first signed in here.
 func (a *API) withAccount(r *http.Request, j userJSON, u auth.User) userJSON {
+	j.ID = a.accountID(r.Context(), u)
 	if a.index == nil {
 		return j
 	}

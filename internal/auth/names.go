@@ -13,11 +13,16 @@ import (
 )
 
 // localNames stands in for the chain's names when a node runs without its
-// index: every address has its default name, which resolves back through
-// the users who signed in here. Claimed names need the index.
+// index: every address has its (wide) default name, which resolves back
+// through the users who signed in here. Claimed names need the index.
 type localNames struct{ store *store.Store }
 
-var defaultName = regexp.MustCompile(`^(?i)user-([0-9a-f]{12})$`)
+// defaultName is a default name: the wide one (names.Default, 80 bits of
+// the address, which nobody can grind a second wallet to share) or, on a
+// chain before own-keys, the legacy one (48 bits). Either resolves only
+// when exactly one user here has that prefix: two wallets sharing it are
+// two accounts, and neither takes the other's name.
+var defaultName = regexp.MustCompile(`^(?i)user-([0-9a-f]{20}|[0-9a-f]{12})$`)
 
 func (n localNames) Username(_ context.Context, addr common.Address) (string, error) {
 	return names.Default(addr), nil
@@ -32,7 +37,7 @@ func (n localNames) AddressOf(ctx context.Context, username string) (common.Addr
 	if err != nil {
 		return common.Address{}, false, fmt.Errorf("resolve default name: %w", err)
 	}
-	if len(found) != 1 { // none, or two addresses sharing 48 bits: neither is named
+	if len(found) != 1 { // none, or two addresses sharing the prefix: neither is named
 		return common.Address{}, false, nil
 	}
 	return common.HexToAddress(found[0]), true, nil

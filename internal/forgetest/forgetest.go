@@ -215,10 +215,24 @@ type User struct {
 	ID      int64
 	// Key is the wallet's key, to sign the user's own transactions.
 	Key *ecdsa.PrivateKey
+
+	node *Node // whose chain names the user
 }
 
-// Name is the user's username (their default name: they claim none).
-func (u *User) Name() string { return names.Default(u.Address) }
+// Name is the user's username: their default name (they claim none) as
+// the node's chain gives it: "user-" and 20 hex digits of the address on
+// a chain with the own-keys upgrade, 12 on the harness's default chain,
+// which keeps the rules before it (the operator relays for anyone).
+func (u *User) Name() string {
+	if u.node == nil {
+		return names.Default(u.Address)
+	}
+	name, err := u.node.Index.DefaultName(context.Background(), u.Address)
+	if err != nil {
+		u.node.t.Fatal(err)
+	}
+	return name
+}
 
 // NewUser signs up a new wallet and gives it a token of scopes (write
 // when none are given).
@@ -348,7 +362,7 @@ func (n *Node) UserAt(addr common.Address, scopes ...string) *User {
 	if err != nil {
 		n.t.Fatal(err)
 	}
-	u := &User{Address: addr, Token: tok.Secret, ID: su.ID}
+	u := &User{Address: addr, Token: tok.Secret, ID: su.ID, node: n}
 	if key, ok := keyring.Load(addr); ok {
 		u.Key = key.(*ecdsa.PrivateKey)
 		n.delegate(u.Key)

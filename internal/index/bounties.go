@@ -101,8 +101,8 @@ type BountyFilter struct {
 	RepoIDs []uint64
 }
 
-const bountyCols = `r.owner, ` + `COALESCE(oa.username, oa.default_name, '')` + `, r.name, b.repo_id, b.number, i.title, i.state, b.status, b.total,
-	b.funders, b.expiry, b.paid_to, ` + `COALESCE(pa.username, pa.default_name, '')` + `, b.paid_amount, b.paid_height, b.paid_time_ns`
+const bountyCols = `r.owner, ` + `COALESCE(oa.username, oa.default_name, (SELECT CASE WHEN wide_names THEN '' ELSE '-' END FROM chain_index WHERE id = 1), '')` + `, r.name, b.repo_id, b.number, i.title, i.state, b.status, b.total,
+	b.funders, b.expiry, b.paid_to, ` + `COALESCE(pa.username, pa.default_name, (SELECT CASE WHEN wide_names THEN '' ELSE '-' END FROM chain_index WHERE id = 1), '')` + `, b.paid_amount, b.paid_height, b.paid_time_ns`
 
 // Only public repositories' issues reach the chain; the join on
 // forge_repos hides those of deleted (or since hidden) repositories.

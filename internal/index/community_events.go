@@ -87,7 +87,7 @@ func writeCommunityEvent(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 	return nil
 }
 
-const eventCols = `e.id, e.organizer, COALESCE(a.username, a.default_name, ''), e.title, e.description, e.starts_at, e.ends_at,
+const eventCols = `e.id, e.organizer, COALESCE(a.username, a.default_name, (SELECT CASE WHEN wide_names THEN '' ELSE '-' END FROM chain_index WHERE id = 1), ''), e.title, e.description, e.starts_at, e.ends_at,
 	e.timezone, e.online_url, e.place, e.cancelled, e.going, e.maybe, e.created_time_ns, e.updated_time_ns`
 
 const eventFrom = `community_events e LEFT JOIN chain_accounts a ON a.address = e.organizer`

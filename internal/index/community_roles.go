@@ -73,7 +73,7 @@ type RoleHolder struct {
 const holderFrom = `community_roles c LEFT JOIN chain_accounts a ON a.address = c.address
 	LEFT JOIN users u ON u.address = lower(c.address)`
 
-const holderColumns = `c.address, COALESCE(a.username, a.default_name, ''), COALESCE(u.full_name, ''), COALESCE(u.description, ''),
+const holderColumns = `c.address, COALESCE(a.id, 0), COALESCE(a.username, a.default_name, (SELECT CASE WHEN wide_names THEN '' ELSE '-' END FROM chain_index WHERE id = 1), ''), COALESCE(u.full_name, ''), COALESCE(u.description, ''),
 	COALESCE(u.location, ''), COALESCE(u.website, ''), 0, c.role, c.height, c.proposal, c.time_ns`
 
 // RoleHolders lists the holders of role (every role when ""), the

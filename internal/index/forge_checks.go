@@ -70,7 +70,7 @@ type CommitStatus struct {
 	Time        string `json:"time"`
 }
 
-const statusCols = `s.id, s.sha, s.context, s.state, s.description, s.target_url, s.creator, ` + "COALESCE(a.username, a.default_name, '')" + `, s.time_ns`
+const statusCols = `s.id, s.sha, s.context, s.state, s.description, s.target_url, s.creator, ` + "COALESCE(a.username, a.default_name, (SELECT CASE WHEN wide_names THEN '' ELSE '-' END FROM chain_index WHERE id = 1), '')" + `, s.time_ns`
 
 func scanStatus(rows *sql.Rows, extra ...any) (CommitStatus, error) {
 	var st CommitStatus

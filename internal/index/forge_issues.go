@@ -40,7 +40,7 @@ type Issue struct {
 	Closed        string `json:"closed,omitempty"`
 }
 
-const issueColumns = `i.repo_id, i.number, i.is_pull, i.author, ` + "COALESCE(ua.username, ua.default_name, '')" + `, i.title, i.body,
+const issueColumns = `i.repo_id, i.number, i.is_pull, i.author, ` + "COALESCE(ua.username, ua.default_name, (SELECT CASE WHEN wide_names THEN '' ELSE '-' END FROM chain_index WHERE id = 1), '')" + `, i.title, i.body,
 
 	i.state, i.state_reason, i.comments, i.created_height, i.created_time_ns, i.updated_height, i.updated_time_ns, i.closed_time_ns, COALESCE(i.milestone_id, 0),
 	COALESCE((SELECT p.pin_order FROM forge_issue_pins p WHERE p.repo_id = i.repo_id AND p.number = i.number), 0)`

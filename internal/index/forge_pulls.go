@@ -85,7 +85,7 @@ func (ix *Index) PullsOf(ctx context.Context, repo uint64, issues []Issue) (map[
 
 const pullColumns = `p.head_repo_id, p.head_branch, p.base_branch, p.head_sha, p.base_sha, p.merged,
 
-	p.merge_sha, p.merge_style, p.merged_by, ` + "COALESCE(a.username, a.default_name, '')" + `, p.merged_time_ns`
+	p.merge_sha, p.merge_style, p.merged_by, ` + "COALESCE(a.username, a.default_name, (SELECT CASE WHEN wide_names THEN '' ELSE '-' END FROM chain_index WHERE id = 1), '')" + `, p.merged_time_ns`
 
 const pullFrom = `forge_pulls p LEFT JOIN chain_accounts a ON a.address = p.merged_by`
 

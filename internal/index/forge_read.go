@@ -4,8 +4,6 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
-
-	"github.com/dforge/dforge/internal/chain/names"
 )
 
 // The forge reads (forge_repos.go, forge_issues.go, forge_pulls.go,
@@ -19,14 +17,23 @@ type User struct {
 	Username string `json:"username"`
 }
 
-// userExpr gives a user's name from chain_accounts joined as alias a.
-func userExpr(a string) string { return "COALESCE(" + a + ".username, " + a + ".default_name, '')" }
+// userExpr gives a user's name from chain_accounts joined as alias a: the
+// claimed one, else the default. An address the chain has not met has no
+// row, and gets "" (wide names) or "-" (a chain before own-keys; no name
+// starts with '-'), which user turns into the default the chain's rules
+// will give it.
+func userExpr(a string) string {
+	return "COALESCE(" + a + ".username, " + a + ".default_name, " + unmetName + ", '')"
+}
 
-// user builds a User from an address and the joined name ("" when the
-// chain never touched the account: its default name).
+// unmetName is the marker of the naming rules in force, for userExpr.
+const unmetName = "(SELECT CASE WHEN wide_names THEN '' ELSE '-' END FROM chain_index WHERE id = 1)"
+
+// user builds a User from an address and the joined name (userExpr).
 func user(addr, name string) User {
-	if name == "" && common.IsHexAddress(addr) {
-		name = names.Default(common.HexToAddress(addr))
+	if (name == "" || name == "-") && common.IsHexAddress(addr) {
+		a := common.HexToAddress(addr)
+		name = defaultName(a, name == "")
 	}
 	return User{Address: addr, Username: name}
 }

@@ -43,7 +43,7 @@ type Repo struct {
 // OwnerAddress is the owner as an address.
 func (r Repo) OwnerAddress() common.Address { return common.HexToAddress(r.Owner.Address) }
 
-const repoColumns = `r.id, r.owner, ` + "COALESCE(oa.username, oa.default_name, '')" + `, r.name, r.description, r.default_branch,
+const repoColumns = `r.id, r.owner, ` + "COALESCE(oa.username, oa.default_name, (SELECT CASE WHEN wide_names THEN '' ELSE '-' END FROM chain_index WHERE id = 1), '')" + `, r.name, r.description, r.default_branch,
 
 	r.protected_branches, r.private, r.fork_of, r.stars, r.forks, r.watchers, r.open_issues, r.open_pulls,
 	r.created_height, r.created_time_ns, r.updated_height, r.updated_time_ns, r.topics, r.website`

@@ -75,7 +75,7 @@ type ForumFilter struct {
 // MaxForumQuery bounds a title search, in bytes.
 const MaxForumQuery = 100
 
-const forumTopicColumns = `t.id, t.category, t.title, t.author, ` + `COALESCE(a.username, a.default_name, '')` + `, t.pinned, t.locked,
+const forumTopicColumns = `t.id, t.category, t.title, t.author, ` + `COALESCE(a.username, a.default_name, (SELECT CASE WHEN wide_names THEN '' ELSE '-' END FROM chain_index WHERE id = 1), '')` + `, t.pinned, t.locked,
 	t.answer_post_id, t.reply_count, t.revisions, t.created_time_ns, t.updated_time_ns, t.last_post_time_ns`
 
 const forumTopicFrom = `forum_topics t LEFT JOIN chain_accounts a ON a.address = t.author`
@@ -218,7 +218,7 @@ func (ix *Index) ForumTopicByID(ctx context.Context, id uint64) (ForumTopic, err
 	return t, nil
 }
 
-const forumPostColumns = `p.id, p.topic_id, p.author, COALESCE(a.username, a.default_name, ''), p.body, p.quote_id, p.revisions,
+const forumPostColumns = `p.id, p.topic_id, p.author, COALESCE(a.username, a.default_name, (SELECT CASE WHEN wide_names THEN '' ELSE '-' END FROM chain_index WHERE id = 1), ''), p.body, p.quote_id, p.revisions,
 	p.created_time_ns, p.updated_time_ns`
 
 const forumPostFrom = `forum_posts p LEFT JOIN chain_accounts a ON a.address = p.author`
@@ -275,7 +275,7 @@ func (ix *Index) ForumRevisions(ctx context.Context, kind string, id uint64, p P
 		return nil, 0, notFound("there is no forum %s %d", kind, id)
 	}
 	out := []ForumRevision{}
-	total, err := ix.listPage(ctx, `r.n, r.title, r.body, r.editor, COALESCE(a.username, a.default_name, ''), r.height, r.time_ns`,
+	total, err := ix.listPage(ctx, `r.n, r.title, r.body, r.editor, COALESCE(a.username, a.default_name, (SELECT CASE WHEN wide_names THEN '' ELSE '-' END FROM chain_index WHERE id = 1), ''), r.height, r.time_ns`,
 		`forum_revisions r LEFT JOIN chain_accounts a ON a.address = r.editor`, "forum_revisions r",
 		"r.kind = $1 AND r.target_id = $2", "r.n DESC", []any{kind, sid}, p, func(rows *sql.Rows) error {
 			var r ForumRevision

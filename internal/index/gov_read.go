@@ -136,7 +136,7 @@ type ProposalsByStatus struct {
 // ProposalStatuses are the statuses a proposal list may be narrowed to.
 var ProposalStatuses = []string{gov.StatusActive, gov.StatusPassed, gov.StatusRejected, gov.StatusExecuted, gov.StatusFailed}
 
-const proposalColumns = `p.id, p.proposer, ` + "COALESCE(ua.username, ua.default_name, '')" + `, p.type, p.title, p.description,
+const proposalColumns = `p.id, p.proposer, ` + "COALESCE(ua.username, ua.default_name, (SELECT CASE WHEN wide_names THEN '' ELSE '-' END FROM chain_index WHERE id = 1), '')" + `, p.type, p.title, p.description,
 	p.payload, p.deposit, p.status, p.failure, p.created_height, p.created_time_ns, p.voting_end_height, p.execute_height,
 	p.ended_height, p.quorum_bps, p.threshold_bps, p.total_power, p.yes_power, p.no_power, p.abstain_power, p.voters`
 

@@ -47,7 +47,7 @@ type GrantApproval struct {
 	Time     string `json:"time"`
 }
 
-const grantColumns = `g.id, g.title, g.proposer, ` + "COALESCE(ua.username, ua.default_name, '')" + `, g.status, g.failure,
+const grantColumns = `g.id, g.title, g.proposer, ` + "COALESCE(ua.username, ua.default_name, (SELECT CASE WHEN wide_names THEN '' ELSE '-' END FROM chain_index WHERE id = 1), '')" + `, g.status, g.failure,
 	g.total, g.released, g.refunded, g.expiry, g.reviewers, g.created_height, g.created_time_ns`
 
 const grantFrom = `grants g LEFT JOIN chain_accounts ua ON ua.address = g.proposer`

@@ -39,7 +39,7 @@ func TestProjectionFollowsTheChain(t *testing.T) {
 		if err := ix.WaitFor(ctx, 0); err != nil {
 			t.Fatal(err)
 		}
-		if a, _ := ix.Account(ctx, alice.addr); a.Balance != 1_000_000 || a.Username != names.Default(alice.addr) {
+		if a, _ := ix.Account(ctx, alice.addr); a.Balance != 1_000_000 || a.Username != names.LegacyDefault(alice.addr) {
 			t.Fatalf("alice at genesis = %+v", a)
 		}
 
@@ -88,7 +88,7 @@ func TestProjectionFollowsTheChain(t *testing.T) {
 				t.Errorf("AddressOf(%q) = %s %v %v, want %s", name, got.Hex(), ok, err, owner.Hex())
 			}
 		}
-		if _, ok, _ := ix.AddressOf(ctx, names.Default(bob.addr)); ok {
+		if _, ok, _ := ix.AddressOf(ctx, names.LegacyDefault(bob.addr)); ok {
 			t.Error("bob's default name still resolves after his claim")
 		}
 		if u, _ := ix.Username(ctx, bob.addr); u != "Bobby" {
@@ -204,7 +204,7 @@ func TestRebuildEqualsLive(t *testing.T) {
 		alice.submit(t, ch, ix, tx.KindUnstake, map[string]any{"amount": amount(2_000)})
 		alice.submit(t, ch, ix, tx.KindClaimUsername, map[string]any{"username": "alice"})
 		bob.submit(t, ch, ix, tx.KindTreasuryDeposit, map[string]any{"amount": amount(7)})
-		alice.submit(t, ch, ix, tx.KindClaimUsername, map[string]any{"username": names.Default(alice.addr)})
+		alice.submit(t, ch, ix, tx.KindClaimUsername, map[string]any{"username": names.LegacyDefault(alice.addr)})
 		stop()
 		if err := ch.Close(); err != nil {
 			t.Fatal(err)

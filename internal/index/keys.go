@@ -42,7 +42,7 @@ func writeKey(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 	return nil
 }
 
-const keyCols = `k.id, k.owner, ` + `COALESCE(a.username, a.default_name, '')` + `, k.title, k.key, k.fingerprint, k.created_height, k.created_time_ns`
+const keyCols = `k.id, k.owner, ` + `COALESCE(a.username, a.default_name, (SELECT CASE WHEN wide_names THEN '' ELSE '-' END FROM chain_index WHERE id = 1), '')` + `, k.title, k.key, k.fingerprint, k.created_height, k.created_time_ns`
 const keyFrom = `forge_keys k LEFT JOIN chain_accounts a ON a.address = k.owner`
 
 func scanKey(row interface{ Scan(...any) error }) (Key, error) {

@@ -88,7 +88,7 @@ func resetMarket(ctx context.Context, tx *sql.Tx) error {
 	return nil
 }
 
-const listingCols = `l.id, l.publisher, ` + `COALESCE(a.username, a.default_name, '')` + `, l.name, l.description, l.events,
+const listingCols = `l.id, l.publisher, ` + `COALESCE(a.username, a.default_name, (SELECT CASE WHEN wide_names THEN '' ELSE '-' END FROM chain_index WHERE id = 1), '')` + `, l.name, l.description, l.events,
 	l.url_template, l.homepage, l.deleted, l.created_time_ns, l.updated_time_ns,
 	(SELECT COUNT(*) FROM market_installs i WHERE i.listing_id = l.id)`
 const listingFrom = `market_listings l LEFT JOIN chain_accounts a ON a.address = l.publisher`

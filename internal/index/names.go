@@ -5,11 +5,13 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/chain/names"
+	"github.com/dforge/dforge/internal/chain/upgrade"
 )
 
 // Username is a's username as projected: the claimed one, else its default.
@@ -18,11 +20,47 @@ func (ix *Index) Username(ctx context.Context, a common.Address) (string, error)
 	return acct.Username, err
 }
 
+// DefaultName is a's default name under the projected chain's rules: the
+// wide one (names.Default) once the chain has crossed own-keys (before
+// anything is projected, when its genesis has it), the legacy one before. An account the chain
+// has not met yet is called what it will be called when the chain meets it.
+func (ix *Index) DefaultName(ctx context.Context, a common.Address) (string, error) {
+	wide, err := remember(ix, readKey("wide-names", ""), func() (bool, error) {
+		var wide bool
+		err := ix.queryRow(ctx, `SELECT wide_names FROM chain_index WHERE id = 1`).Scan(&wide)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ix.genesisWide(ctx) // the genesis is not projected yet
+		}
+		return wide, err
+	})
+	if err != nil {
+		return "", fmt.Errorf("read naming rules: %w", err)
+	}
+	return defaultName(a, wide), nil
+}
+
+// genesisWide reports whether the chain's genesis starts with own-keys.
+func (ix *Index) genesisWide(ctx context.Context) (bool, error) {
+	if ix.client == nil {
+		return true, nil // an index over SQL alone (tests): a new chain's rules
+	}
+	res, err := ix.client.Genesis(ctx)
+	if err != nil {
+		return false, fmt.Errorf("read genesis: %w", err)
+	}
+	g, err := readGenesis(res.Genesis)
+	if err != nil {
+		return false, err
+	}
+	return slices.Contains(g.state.Upgrades, upgrade.OwnKeys), nil
+}
+
 // AddressOf finds the account whose username is name, in any case. A
 // default name resolves to its account while that account has claimed no
 // other; defaults encode only part of an address, so only accounts the
-// chain has touched resolve, and should two share a default the older one
-// keeps it.
+// chain has touched resolve. Wide defaults (80 bits, since own-keys) do
+// not collide; should two accounts share a legacy one (48 bits, before
+// own-keys) the older one keeps it.
 func (ix *Index) AddressOf(ctx context.Context, name string) (common.Address, bool, error) {
 	if name == "" || len(name) > names.MaxLen {
 		// No username is (the chain claims only valid ones, default names
@@ -44,12 +82,17 @@ func (ix *Index) AddressOf(ctx context.Context, name string) (common.Address, bo
 	return f.addr, f.ok, nil
 }
 
-// addressOf reads AddressOf's answer for a lower-case name.
+// addressOf reads AddressOf's answer for a lower-case name. A name shaped
+// like a default belongs to the address it names before anyone who
+// claimed it (only possible before own-keys refused such claims).
 func (ix *Index) addressOf(ctx context.Context, lower string) (common.Address, bool, error) {
-	for _, q := range []string{
-		`SELECT address FROM chain_accounts WHERE lower(username) = $1`,
-		`SELECT address FROM chain_accounts WHERE default_name = $1 AND username IS NULL ORDER BY created_height, address LIMIT 1`,
-	} {
+	claimed := `SELECT address FROM chain_accounts WHERE lower(username) = $1`
+	byDefault := `SELECT address FROM chain_accounts WHERE default_name = $1 AND username IS NULL ORDER BY id LIMIT 1`
+	order := []string{claimed, byDefault}
+	if names.IsDefaultShape(lower) {
+		order = []string{byDefault, claimed}
+	}
+	for _, q := range order {
 		var addr string
 		err := ix.queryRow(ctx, q, lower).Scan(&addr)
 		if errors.Is(err, sql.ErrNoRows) {

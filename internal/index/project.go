@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -20,10 +21,10 @@ import (
 	"github.com/dforge/dforge/internal/chain/app"
 	"github.com/dforge/dforge/internal/chain/bounty"
 	"github.com/dforge/dforge/internal/chain/forge"
-	"github.com/dforge/dforge/internal/chain/names"
 	"github.com/dforge/dforge/internal/chain/nodes"
 	"github.com/dforge/dforge/internal/chain/roles"
 	"github.com/dforge/dforge/internal/chain/tx"
+	"github.com/dforge/dforge/internal/chain/upgrade"
 )
 
 // genesisInfo identifies the chain a projection belongs to.
@@ -70,6 +71,12 @@ func (ix *Index) prepare(ctx context.Context) error {
 		return ix.projectGenesis(ctx, g)
 	case err != nil:
 		return fmt.Errorf("read projected height: %w", err)
+	case hash == reprojectMark:
+		ix.log.Warn("a migration asked for the chain's projection to be rebuilt; replaying every block", "chain", g.chainID)
+		if err := ix.reset(ctx); err != nil {
+			return err
+		}
+		return ix.projectGenesis(ctx, g)
 	case hash != g.hash:
 		ix.log.Warn("the database holds another chain's projection; rebuilding it", "chain", g.chainID)
 		if err := ix.reset(ctx); err != nil {
@@ -80,6 +87,10 @@ func (ix *Index) prepare(ctx context.Context) error {
 	ix.setHeight(height)
 	return nil
 }
+
+// reprojectMark is the genesis hash a migration writes when the rows it
+// adds can only come from replaying the chain (00039: account ids).
+const reprojectMark = "reproject"
 
 // reset empties the projection.
 func (ix *Index) reset(ctx context.Context) error {
@@ -129,8 +140,11 @@ func (ix *Index) projectGenesis(ctx context.Context, g genesisInfo) error {
 	if err != nil {
 		return fmt.Errorf("project genesis: %w", err)
 	}
+	// A chain made with the own-keys upgrade names accounts the wide way
+	// from its genesis on.
+	wide := slices.Contains(g.state.Upgrades, upgrade.OwnKeys)
 	err = ix.inTx(ctx, func(tx *sql.Tx) error {
-		if err := writeAccounts(ctx, tx, g.height, d); err != nil {
+		if err := writeAccounts(ctx, tx, g.height, d, wide); err != nil {
 			return err
 		}
 		if err := writeNodes(ctx, tx, g.height, registered); err != nil {
@@ -139,8 +153,8 @@ func (ix *Index) projectGenesis(ctx context.Context, g genesisInfo) error {
 		if err := writeRoles(ctx, tx, blockRow{height: g.height, timeNS: g.timeNS}, genesisRoles(g.state.Roles)); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO chain_index (id, height, chain_id, genesis_hash, genesis_time_ns) VALUES (1, $1, $2, $3, $4)`,
-			g.height, g.chainID, g.hash, g.timeNS)
+		_, err := tx.ExecContext(ctx, `INSERT INTO chain_index (id, height, chain_id, genesis_hash, genesis_time_ns, wide_names) VALUES (1, $1, $2, $3, $4, $5)`,
+			g.height, g.chainID, g.hash, g.timeNS, wide)
 		if err != nil {
 			return fmt.Errorf("record genesis: %w", err)
 		}
@@ -214,6 +228,7 @@ type blockRows struct {
 	nodes    []nodes.Node    // its node registrations, in order
 	roles    []roles.Change  // its role grants and revocations, in order
 	bounties []bounty.Change // its bounty changes, in order
+	upgrades []string        // the upgrades that apply from this block
 }
 
 type blockRow struct {
@@ -243,9 +258,13 @@ type txRow struct {
 
 // delta is what one block changes in one account.
 type delta struct {
+	seq                               int // the order the block met the account in (0 first)
 	balance, staked, unbonding, nonce int64
-	claimed                           bool           // the block set the username
-	username                          sql.NullString // the claimed name; NULL: back to the default
+	claimed                           bool // the block set the username
+	// username is the name claimed; NULL (a deleted organization) or the
+	// account's default name (writeAccount decides, under the naming rules
+	// in force) mean back to the default.
+	username sql.NullString
 }
 
 type deltas map[common.Address]*delta
@@ -253,7 +272,7 @@ type deltas map[common.Address]*delta
 func (d deltas) add(a common.Address, change func(*delta) error) error {
 	x := d[a]
 	if x == nil {
-		x = &delta{}
+		x = &delta{seq: len(d)}
 		d[a] = x
 	}
 	return change(x)
@@ -285,6 +304,9 @@ func buildBlock(b *ctypes.ResultBlock, r *ctypes.ResultBlockResults) (blockRows,
 		accounts: deltas{},
 	}
 	for _, ev := range r.FinalizeBlockEvents {
+		if name, ok := upgradeName(ev); ok {
+			rows.upgrades = append(rows.upgrades, name)
+		}
 		if err := rows.accounts.apply(ev); err != nil {
 			return blockRows{}, err
 		}
@@ -312,10 +334,27 @@ func buildBlock(b *ctypes.ResultBlock, r *ctypes.ResultBlockResults) (blockRows,
 	return rows, nil
 }
 
+// upgradeName is the upgrade a block-start event applies, if it is one.
+func upgradeName(ev abci.Event) (string, bool) {
+	if ev.Type != app.EventUpgrade {
+		return "", false
+	}
+	for _, a := range ev.Attributes {
+		if a.Key == "name" {
+			return a.Value, true
+		}
+	}
+	return "", false
+}
+
 // applyTx applies a successful transaction: its events, and the use of the
 // sender's nonce. The events' values are the ones the chain applied, so
-// they also fill the row.
+// they also fill the row. The sender is met first, then the accounts the
+// events name, in order: the order that numbers new accounts (delta.seq).
 func (rows *blockRows) applyTx(row *txRow, events []abci.Event) error {
+	if common.IsHexAddress(row.from) {
+		rows.accounts.add(common.HexToAddress(row.from), func(*delta) error { return nil })
+	}
 	for _, ev := range events {
 		if ev.Type == row.kind {
 			overlay(row, ev)
@@ -463,9 +502,9 @@ func (d deltas) claim(attrs map[string]string) error {
 	if err != nil {
 		return err
 	}
-	name := attrs["username"]
-	// Claiming one's default name gives up the claimed one.
-	username := sql.NullString{String: name, Valid: !strings.EqualFold(name, names.Default(from))}
+	// Claiming one's default name gives up the claimed one: writeAccount
+	// tells, knowing which default the chain's rules give.
+	username := sql.NullString{String: attrs["username"], Valid: true}
 	return d.add(from, func(x *delta) error {
 		x.claimed, x.username = true, username
 		return nil

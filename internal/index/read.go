@@ -12,7 +12,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/chain/app"
-	"github.com/dforge/dforge/internal/chain/names"
 	"github.com/dforge/dforge/internal/store"
 	"github.com/dforge/dforge/internal/usererr"
 )
@@ -329,12 +328,17 @@ func (ix *Index) Tx(ctx context.Context, hash string) (Tx, error) {
 	return t, nil
 }
 
-// Account reads an account.
+// Account reads an account. One the chain has not met has the default
+// name the chain's rules will give it (DefaultName).
 func (ix *Index) Account(ctx context.Context, a common.Address) (Account, error) {
-	acct := Account{Address: a.Hex(), Username: names.Default(a)}
+	def, err := ix.DefaultName(ctx, a)
+	if err != nil {
+		return Account{}, err
+	}
+	acct := Account{Address: a.Hex(), Username: def}
 	var balance, staked, unbonding, nonce int64
 	var username sql.NullString
-	err := ix.queryRow(ctx, `SELECT balance, staked, unbonding, nonce, username FROM chain_accounts WHERE address = $1`, a.Hex()).
+	err = ix.queryRow(ctx, `SELECT balance, staked, unbonding, nonce, COALESCE(username, default_name) FROM chain_accounts WHERE address = $1`, a.Hex()).
 		Scan(&balance, &staked, &unbonding, &nonce, &username)
 	if errors.Is(err, sql.ErrNoRows) {
 		return acct, nil

@@ -20,32 +20,12 @@ import (
 // on this node (zero when they never signed in here).
 type Person struct {
 	User
-	ID          int64 // AccountID of the address: the same on every node
+	ID          int64 // the account's user id (UserID): the same on every node
 	FullName    string
 	Description string
 	Location    string
 	Website     string
 	Created     time.Time // the time of the block that created the account on the chain
-}
-
-// AccountID is an account's numeric id, as Gitea's clients want one: the
-// first 52 bits of its address (13 hex digits), so that every node gives
-// an account the same id without a counter, from the first block on, and
-// JavaScript reads it exactly. Addresses are hashes, so two accounts share
-// an id only past tens of millions of accounts; the id is never 0 for a
-// real address.
-func AccountID(addr common.Address) int64 {
-	var id int64
-	for _, b := range addr[:7] {
-		id = id<<8 | int64(b)
-	}
-	return id >> 4
-}
-
-// accountIDPattern is the LIKE pattern of the addresses whose AccountID
-// is id, over lower(address).
-func accountIDPattern(id int64) string {
-	return fmt.Sprintf("0x%013x%%", id)
 }
 
 // personName is an account's name as projected: the claimed one, else its
@@ -59,7 +39,7 @@ const personName = `COALESCE(a.username, a.default_name)`
 const personFrom = `chain_accounts a LEFT JOIN users u ON u.address = lower(a.address)
 	LEFT JOIN chain_blocks b ON b.height = a.created_height`
 
-const personColumns = `a.address, ` + personName + `, COALESCE(u.full_name, ''), COALESCE(u.description, ''),
+const personColumns = `a.address, COALESCE(a.id, 0), ` + personName + `, COALESCE(u.full_name, ''), COALESCE(u.description, ''),
 	COALESCE(u.location, ''), COALESCE(u.website, ''),
 	COALESCE(b.time_ns, (SELECT genesis_time_ns FROM chain_index WHERE id = 1), 0)`
 
@@ -67,13 +47,10 @@ func scanPerson(row interface{ Scan(...any) error }, extra ...any) (Person, erro
 	var pr Person
 	var addr, name string
 	var createdNS int64
-	if err := row.Scan(append([]any{&addr, &name, &pr.FullName, &pr.Description, &pr.Location, &pr.Website, &createdNS}, extra...)...); err != nil {
+	if err := row.Scan(append([]any{&addr, &pr.ID, &name, &pr.FullName, &pr.Description, &pr.Location, &pr.Website, &createdNS}, extra...)...); err != nil {
 		return Person{}, err
 	}
 	pr.User = user(addr, name)
-	if common.IsHexAddress(addr) {
-		pr.ID = AccountID(common.HexToAddress(addr))
-	}
 	if createdNS != 0 {
 		pr.Created = time.Unix(0, createdNS).UTC()
 	}
@@ -94,7 +71,7 @@ func (ix *Index) PersonByAddress(ctx context.Context, addr common.Address) (Pers
 }
 
 // SearchPeople lists the accounts whose name or node-local full name holds
-// q in any case, and whose AccountID is uid when uid is not 0: the one
+// q in any case, and whose user id is uid when uid is not 0: the one
 // named q exactly first, then by name. An empty q lists everyone. Profiles
 // change outside the projection, so the answer is not kept in the read
 // cache.
@@ -103,8 +80,8 @@ func (ix *Index) SearchPeople(ctx context.Context, q string, uid int64, p Page) 
 	var match []any // the arguments of where
 	var conds []string
 	if uid != 0 {
-		match = append(match, accountIDPattern(uid))
-		conds = append(conds, fmt.Sprintf(`lower(a.address) LIKE $%d`, len(match)))
+		match = append(match, uid)
+		conds = append(conds, fmt.Sprintf(`a.id = $%d`, len(match)))
 	}
 	if q = strings.ToLower(strings.TrimSpace(q)); q != "" {
 		match = append(match, "%"+likeEscape(q)+"%")

@@ -108,7 +108,7 @@ func TestChainAPI(t *testing.T) {
 	}
 	_, body = do(t, "GET", srv.URL+"/api/v1/accounts/"+alice.Hex(), "")
 	if !strings.Contains(body, `"balance":700`) || !strings.Contains(body, `"nonce":1`) || !strings.Contains(body, `"address":"`+alice.Hex()+`"`) ||
-		!strings.Contains(body, `"username":"`+names.Default(alice)+`"`) {
+		!strings.Contains(body, `"username":"`+names.LegacyDefault(alice)+`"`) {
 		t.Fatalf("account = %s", body)
 	}
 

@@ -232,7 +232,8 @@ func (r renderer) user(ctx context.Context, a common.Address) *userJSON {
 	if err != nil || name == "" {
 		name = names.Default(a)
 	}
-	return &userJSON{ID: index.AccountID(a), Login: name, LoginName: name, UserName: name, HTMLURL: r.base + "/" + name}
+	id, _ := r.index.UserID(ctx, a) // a failed read leaves 0 rather than no payload
+	return &userJSON{ID: id, Login: name, LoginName: name, UserName: name, HTMLURL: r.base + "/" + name}
 }
 
 func (r renderer) repoRecord(ctx context.Context, rec forge.Repo) *repoJSON {

@@ -19,8 +19,8 @@ func TestClaimUsernameIsUniqueAcrossTheChain(t *testing.T) {
 	t.Parallel()
 	alice, bob := newWallet(t), newWallet(t)
 	a, _ := newStakingChain(t, 10, alice, bob)
-	if got := account(t, a, alice.addr).Username; got != names.Default(alice.addr) {
-		t.Fatalf("before any claim the username is %q, want the default %q", got, names.Default(alice.addr))
+	if got := account(t, a, alice.addr).Username; got != names.LegacyDefault(alice.addr) {
+		t.Fatalf("before any claim the username is %q, want the default %q", got, names.LegacyDefault(alice.addr))
 	}
 
 	res := finalize(t, a, 1, claim(t, alice, "Alice", 0))
@@ -50,8 +50,8 @@ func TestClaimUsernameIsUniqueAcrossTheChain(t *testing.T) {
 		t.Fatalf("bob's username is %q, want alice", got)
 	}
 	// Claiming one's default name gives the claimed one up.
-	res = finalize(t, a, 3, claim(t, alice, names.Default(alice.addr), 2))
-	if res.TxResults[0].Code != 0 || account(t, a, alice.addr).Username != names.Default(alice.addr) {
+	res = finalize(t, a, 3, claim(t, alice, names.LegacyDefault(alice.addr), 2))
+	if res.TxResults[0].Code != 0 || account(t, a, alice.addr).Username != names.LegacyDefault(alice.addr) {
 		t.Fatalf("back to default: code %d %q, username %q", res.TxResults[0].Code, res.TxResults[0].Log, account(t, a, alice.addr).Username)
 	}
 }
@@ -62,7 +62,7 @@ func TestClaimUsernameRejections(t *testing.T) {
 	a, _ := newStakingChain(t, 10, alice, bob)
 	for _, tc := range []struct{ name string }{
 		{"-alice"}, {"alice-"}, {"al..ice"}, {"al ice"}, {"settings"}, {"ADMIN"}, {"repo.git"},
-		{"a234567890123456789012345678901234567890"}, {names.Default(bob.addr)},
+		{"a234567890123456789012345678901234567890"}, {names.LegacyDefault(bob.addr)},
 	} {
 		if r := checkTx(t, a, claim(t, alice, tc.name, 0)); r.Code != tx.CodeInvalidField || r.Log == "" {
 			t.Errorf("claim %q: code %d (%s), want invalid_field with a message", tc.name, r.Code, r.Log)

@@ -117,7 +117,7 @@ func orgCreate(s *session, payload []byte) error {
 	}
 	o.ID, o.Address = id, OrgAddress(id)
 	// The name is a username: the names module refuses one a user holds.
-	if err := names.Validate(o.Name); err != nil {
+	if err := names.ValidateIn(s.kv, o.Name); err != nil {
 		return tx.NewError(tx.CodeInvalidName, "%s", err.Error())
 	}
 	if _, err := names.Claim(s.kv, o.Address, o.Name); err != nil {
@@ -196,7 +196,12 @@ func orgDelete(s *session, payload []byte) error {
 	if o.Repos > 0 {
 		return conflict("%s still owns %d repositories; transfer or delete them first", o.Name, o.Repos)
 	}
-	if _, err := names.Claim(s.kv, o.Address, names.Default(o.Address)); err != nil {
+	// Claiming the default (the one the rules in force give) frees the name.
+	def, err := names.DefaultIn(s.kv, o.Address)
+	if err != nil {
+		return err
+	}
+	if _, err := names.Claim(s.kv, o.Address, def); err != nil {
 		return err
 	}
 	if err := s.kv.Set(orgAddrKey(o.Address), none); err != nil {

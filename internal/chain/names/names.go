@@ -1,5 +1,6 @@
 // Package names is the chain module for usernames. Every account has a
-// default name derived from its address; an account may claim another name
+// default name derived from its address ("user-" and 20 hex digits since
+// the own-keys upgrade, 12 before it: DefaultIn); an account may claim another name
 // once no other account holds it. Names are unique across the chain without
 // regard to case. The module owns its state keys, its ClaimUsername event
 // (events.go) and the codes of its rule violations (errors.go), and is
@@ -15,22 +16,50 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/chain/state"
+	"github.com/dforge/dforge/internal/chain/upgrade"
 )
 
 // MaxLen is the longest username, as on GitHub.
 const MaxLen = 39
 
-// defaultPrefix starts every default name; the rest is hex from the address.
+// defaultPrefix starts every default name; the rest is hex from the
+// address: 20 digits (80 bits) since the own-keys upgrade, 12 before it.
+// 48 bits could be ground in hours to take over another wallet's name;
+// 80 cannot.
 const (
-	defaultPrefix  = "user-"
-	defaultHexLen  = 12
-	defaultNameLen = len(defaultPrefix) + defaultHexLen
+	defaultPrefix = "user-"
+	defaultHexLen = 20
+	legacyHexLen  = 12
 )
 
-// Default is the name an account has until it claims one: "user-" and the
-// first twelve hex digits of its address, in lower case.
-func Default(a common.Address) string {
-	return defaultPrefix + strings.ToLower(a.Hex()[2:2+defaultHexLen])
+// Default is the name an account has until it claims one, on a chain past
+// the own-keys upgrade (every new chain): "user-" and the first twenty hex
+// digits of its address, in lower case. Off-chain code names accounts
+// with it; the state machine asks DefaultIn, which knows the rules in
+// force.
+func Default(a common.Address) string { return defaultOf(a, defaultHexLen) }
+
+// LegacyDefault is the default name before the own-keys upgrade: "user-"
+// and the first twelve hex digits. Only chains made before the upgrade
+// hold it, until they cross it.
+func LegacyDefault(a common.Address) string { return defaultOf(a, legacyHexLen) }
+
+func defaultOf(a common.Address, digits int) string {
+	return defaultPrefix + strings.ToLower(a.Hex()[2:2+digits])
+}
+
+// DefaultIn is a's default name under the rules in force in kv: Default
+// once the own-keys upgrade applies, LegacyDefault before, so that old
+// blocks replay to the same state.
+func DefaultIn(kv state.Reader, a common.Address) (string, error) {
+	wide, err := upgrade.Done(kv, upgrade.OwnKeys)
+	if err != nil {
+		return "", fmt.Errorf("default name of %s: %w", a.Hex(), err)
+	}
+	if wide {
+		return Default(a), nil
+	}
+	return LegacyDefault(a), nil
 }
 
 // reserved are names that would shadow a page or an API path of the forge,
@@ -51,8 +80,24 @@ var reserved = []string{
 // Validate checks a name against the forge's rules (Gitea's): 1 to MaxLen
 // letters, digits, '-', '_' and '.', starting and ending with a letter or
 // digit, with no two of '-', '_', '.' in a row, not ending in ".git" and
-// not reserved. Default names are refused too: they belong to addresses.
+// not reserved. Names shaped like a default name, old or new, are refused
+// too: they belong to addresses.
 func Validate(name string) error {
+	return validate(name, true)
+}
+
+// ValidateIn is Validate under the rules in force in kv: before the
+// own-keys upgrade only the old default shape was refused, and blocks of
+// that time must replay as they ran.
+func ValidateIn(kv state.Reader, name string) error {
+	wide, err := upgrade.Done(kv, upgrade.OwnKeys)
+	if err != nil {
+		return fmt.Errorf("validate username: %w", err)
+	}
+	return validate(name, wide)
+}
+
+func validate(name string, wide bool) error {
 	if err := checkShape(name); err != nil {
 		return fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
@@ -60,10 +105,18 @@ func Validate(name string) error {
 	if slices.Contains(reserved, lower) || strings.HasSuffix(lower, ".git") {
 		return fmt.Errorf("%w: %q is used by the forge itself", ErrReserved, name)
 	}
-	if looksDefault(lower) {
-		return fmt.Errorf("%w: names of the form user-<12 hex digits> are the default names of addresses", ErrReserved)
+	if looksDefault(lower, legacyHexLen) || wide && looksDefault(lower, defaultHexLen) {
+		return fmt.Errorf("%w: names of the form user-<12 or 20 hex digits> are the default names of addresses", ErrReserved)
 	}
 	return nil
+}
+
+// IsDefaultShape reports whether name has the shape of a default name (the
+// wide one, or the legacy one): such a name belongs to an address, and no
+// account can claim it.
+func IsDefaultShape(name string) bool {
+	lower := strings.ToLower(name)
+	return looksDefault(lower, defaultHexLen) || looksDefault(lower, legacyHexLen)
 }
 
 // CanOwn reports whether name may appear as an owner in a URL: the shape of
@@ -97,9 +150,9 @@ func isAlnum(r rune) bool {
 	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
 }
 
-func looksDefault(lower string) bool {
+func looksDefault(lower string, digits int) bool {
 	hex, ok := strings.CutPrefix(lower, defaultPrefix)
-	if !ok || len(lower) != defaultNameLen {
+	if !ok || len(hex) != digits {
 		return false
 	}
 	return strings.IndexFunc(hex, func(r rune) bool { return !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f') }) < 0
@@ -112,16 +165,14 @@ var free = []byte{0}
 func ownerKey(lower string) []byte    { return append([]byte("names/owner/"), lower...) }
 func nameKey(a common.Address) []byte { return append([]byte("names/name/"), a.Bytes()...) }
 
-// Of is a's current username: the claimed one, else Default(a).
+// Of is a's current username: the claimed one, else its default under the
+// rules in force (DefaultIn).
 func Of(kv state.KV, a common.Address) (string, error) {
-	v, err := kv.Get(nameKey(a))
-	if err != nil {
-		return "", fmt.Errorf("read username of %s: %w", a.Hex(), err)
+	name, err := claimed(kv, a)
+	if err != nil || name != "" {
+		return name, err
 	}
-	if v == nil || len(v) == len(free) && v[0] == 0 {
-		return Default(a), nil
-	}
-	return string(v), nil
+	return DefaultIn(kv, a)
 }
 
 // Owner is the account holding name (any case), if any. Default names
@@ -139,17 +190,22 @@ func Owner(kv state.KV, name string) (common.Address, bool, error) {
 }
 
 // Claim gives name to a and frees a's previous claimed name, which it
-// returns ("" when a had only its default). Claiming Default(a) gives up
-// the claimed name. A change of case of one's own name is a claim too.
+// returns ("" when a had only its default). Claiming a's default name (the
+// one in force, DefaultIn) gives up the claimed name. A change of case of
+// one's own name is a claim too.
 func Claim(kv state.KV, a common.Address, name string) (string, error) {
 	previous, err := claimed(kv, a)
 	if err != nil {
 		return "", err
 	}
-	if strings.EqualFold(name, Default(a)) {
+	def, err := DefaultIn(kv, a)
+	if err != nil {
+		return "", err
+	}
+	if strings.EqualFold(name, def) {
 		return previous, release(kv, a, previous)
 	}
-	if err := Validate(name); err != nil {
+	if err := ValidateIn(kv, name); err != nil {
 		return "", err
 	}
 	owner, taken, err := Owner(kv, name)
@@ -171,13 +227,18 @@ func Claim(kv state.KV, a common.Address, name string) (string, error) {
 	return previous, nil
 }
 
-// claimed is a's claimed name, "" if none.
-func claimed(kv state.KV, a common.Address) (string, error) {
-	name, err := Of(kv, a)
-	if err != nil || name == Default(a) {
-		return "", err
+// claimed is a's claimed name, "" if none. It is read as stored, not
+// compared with a default: a name claimed before own-keys that happens to
+// have the wide default's shape stays a claimed name, released like any.
+func claimed(kv state.Reader, a common.Address) (string, error) {
+	v, err := kv.Get(nameKey(a))
+	if err != nil {
+		return "", fmt.Errorf("read username of %s: %w", a.Hex(), err)
 	}
-	return name, nil
+	if v == nil || len(v) == len(free) && v[0] == 0 {
+		return "", nil
+	}
+	return string(v), nil
 }
 
 func release(kv state.KV, a common.Address, previous string) error {
