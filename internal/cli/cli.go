@@ -18,7 +18,7 @@ commands:
   init      create a data dir: dforge init --data DIR --alloc ADDRESS=AMOUNT ...
   testnet   write N validators' node dirs for one host: dforge testnet --validators N --out DIR
   reindex   rebuild the SQL projection of a stopped node's chain: dforge reindex --data DIR [--db DSN]
-  join      make a node for a running network and serve it: dforge join --peer URL --data DIR [serve flags]
+  join      make a node for a running network and serve it: dforge join --peer URL --data DIR [-- serve flags]
   verify    re-check every forge action of a stopped node's chain against the delegations in force at its height: dforge verify --data DIR
   hook      run by git inside a push: dforge hook pre-receive
   version   print the version

@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ethereum/go-ethereum/crypto"
+)
+
+// TestLateNodeJoinsAndTakesWrites: a network runs and holds data; a node
+// made later with `dforge join --peer URL` (no genesis change, nobody's
+// permission) syncs and serves clones of what was pushed before it; a user
+// who signs in there (delegating to that node's own key) opens an issue
+// and pushes through it; the first node agrees on both.
+func TestLateNodeJoinsAndTakesWrites(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	defer cancel()
+	net := startProcNet(t, ctx, 1, 0)
+	first := net.nodes[0]
+
+	// 1. alice pushes demo to the first node.
+	aliceKey, _ := crypto.GenerateKey()
+	alice := crSignIn(t, ctx, first.url, aliceKey)
+	crCreateRepo(t, ctx, first.url, alice, "demo")
+	work := crGitWork(t)
+	work.commit(map[string]string{"README.md": "# demo\n"})
+	if out, err := work.push(ctx, alice.remote(first.url, "demo"), "main"); err != nil {
+		t.Fatalf("push to the first node: %v\n%s", err, out)
+	}
+	want := work.headRefs("main")
+
+	// 2. A node joins from the first one's URL and serves demo.
+	data := filepath.Join(t.TempDir(), "late")
+	cmd := exec.Command(os.Args[0], "join", "--peer", first.url, "--data", data, "--", "--addr", "127.0.0.1:0",
+		"--rpc-addr", "tcp://127.0.0.1:0", "--p2p-addr", "tcp://127.0.0.1:0", "--ssh-addr", "", "--p2p-listen", "/ip4/127.0.0.1/tcp/0")
+	cmd.Env = append(withoutDForgeEnv(os.Environ()), childEnv+"=1")
+	if _, err := cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	late := startProc(t, ctx, "late", cmd)
+	eventually(t, ctx, "the late node serves demo", 60*time.Second, func() (string, bool) {
+		got, err := lsRemote(repoURL(late.url, alice.login, "demo"))
+		return fmt.Sprintf("%q %v", got, err), err == nil && got == want
+	})
+
+	// 3. bob signs in on the late node, opens an issue on demo and pushes
+	// a repository of his own there.
+	bobKey, _ := crypto.GenerateKey()
+	bob := crSignIn(t, ctx, late.url, bobKey)
+	res, body := crTokenPost(t, ctx, late.url+"/api/v1/repos/"+alice.login+"/demo/issues", bob, map[string]any{"title": "from the late node"})
+	if res.StatusCode != http.StatusCreated {
+		t.Fatalf("open an issue through the late node: %d %s", res.StatusCode, body)
+	}
+	crCreateRepo(t, ctx, late.url, bob, "fresh")
+	mine := crGitWork(t)
+	mine.commit(map[string]string{"a.txt": "a\n"})
+	if out, err := mine.push(ctx, bob.remote(late.url, "fresh"), "main"); err != nil {
+		t.Fatalf("push through the late node: %v\n%s", err, out)
+	}
+
+	// 4. The first node agrees.
+	eventually(t, ctx, "the first node shows bob's issue", 30*time.Second, func() (string, bool) {
+		var issues []struct{ Title string }
+		err := getJSON(ctx, first.url+"/api/v1/repos/"+alice.login+"/demo/issues?state=all", &issues)
+		b, _ := json.Marshal(issues)
+		return string(b) + fmt.Sprint(err), err == nil && len(issues) == 1 && issues[0].Title == "from the late node"
+	})
+	eventually(t, ctx, "the first node serves bob's push", 45*time.Second, func() (string, bool) {
+		got, err := lsRemote(repoURL(first.url, bob.login, "fresh"))
+		return fmt.Sprintf("%q %v", got, err), err == nil && strings.TrimSpace(got) == mine.headRefs("main")
+	})
+}
+
+// crTokenPost POSTs body as JSON with u's token.
+func crTokenPost(t *testing.T, ctx context.Context, url string, u crUser, body any) (*http.Response, string) {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	req, _ := http.NewRequestWithContext(ctx, "POST", url, strings.NewReader(string(b)))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "token "+u.token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	out, _ := io.ReadAll(res.Body)
+	return res, string(out)
+}
