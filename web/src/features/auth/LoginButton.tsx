@@ -1,23 +1,8 @@
-import i18n from 'i18next'
-import { type ComponentType, type MouseEvent, useRef, useState } from 'react'
+import { type MouseEvent, useRef, useState } from 'react'
 import { flushSync } from 'react-dom'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
-
-type Chooser = ComponentType<{ onClose: () => void }>
-
-let chooser: Promise<Chooser> | null = null
-
-/** The chooser's chunk and its 'auth' strings, fetched once, on first hover or click. */
-function loadChooser(): Promise<Chooser> {
-  chooser ??= Promise.all([import('./WalletChooser'), i18n.loadNamespaces('auth')])
-    .then(([mod]) => mod.default)
-    .catch((err: unknown) => {
-      chooser = null // offline for a moment: the next click tries again
-      throw err
-    })
-  return chooser
-}
+import { type Chooser, loadChooser } from './chooser'
 
 /** The header's Login button: opens the wallet chooser, which is its own chunk. */
 export function LoginButton() {

@@ -7,6 +7,7 @@ import { getJSON } from '@/lib/http'
 import { toBigInt } from './amount'
 import { getAccount, getChainParams, type TxResult } from './api'
 import { signAndRelay, type TxStep, typedMessage } from './tx'
+import { explainWalletError } from './walletSignature'
 
 /** The scopes a delegation can cover, as the chain names them. */
 export const DELEGATION_SCOPES = ['issue', 'misc', 'notification', 'organization', 'repository', 'user'] as const
@@ -49,7 +50,9 @@ export function useDelegations() {
 export async function authorizeNode(need: DelegationNeed, onStep?: (s: TxStep) => void): Promise<TxResult> {
   const params = await getChainParams()
   const message = await typedMessage(params, 'Delegate', need.message)
-  return signAndRelay(params, message.from, 'Delegate', message, onStep)
+  return signAndRelay(params, message.from, 'Delegate', message, onStep).catch((err: unknown) => {
+    throw explainWalletError(err)
+  })
 }
 
 /** Ends account's delegation to delegate with an Undelegate its own wallet signs. */
@@ -57,5 +60,7 @@ export async function revokeDelegation(account: string, delegate: string, onStep
   const [params, chainAccount] = await Promise.all([getChainParams(), getAccount(account)])
   const nonce = toBigInt(chainAccount.nonce).toString()
   const message = await typedMessage(params, 'Undelegate', { from: account, account, delegate, nonce })
-  return signAndRelay(params, message.from, 'Undelegate', message, onStep)
+  return signAndRelay(params, message.from, 'Undelegate', message, onStep).catch((err: unknown) => {
+    throw explainWalletError(err)
+  })
 }

@@ -20,7 +20,8 @@ export function signRequestOf(err: unknown): SignRequest | null {
 /** A failed own-signature step, explained in the interface language; the wallet's or server's error is kept as cause. */
 export class WalletSignatureError extends Error {}
 
-function explain(err: unknown): Error {
+/** err, or for a transaction that did not go through (declined, no wallet, refused by the chain) an error saying so in the interface language. */
+export function explainWalletError(err: unknown): Error {
   const detail = describeTxError(err)
   const t = (key: string, values?: Record<string, string>) => i18n.t(`walletSignature.${key}`, { ns: 'common', ...values })
   switch (detail.kind) {
@@ -45,7 +46,7 @@ export async function signWithOwnWallet(request: SignRequest): Promise<TxResult>
     const message = await typedMessage(params, type, request.message)
     return await signAndRelay(params, message.from, type, message)
   } catch (err) {
-    throw explain(err)
+    throw explainWalletError(err)
   } finally {
     useWalletPromptStore.getState().closed()
   }
