@@ -43,6 +43,11 @@ export async function apiError(res: Response): Promise<ApiError> {
   } catch {
     err = new ApiError(res.statusText, res.status, 'unknown', undefined, retryAfter)
   }
+  return noteRefusal(err)
+}
+
+/** Raises the app-wide "sign in again" prompt when err is a write refused as not delegated; for answers read without apiError (an upload's XHR). */
+export function noteRefusal(err: ApiError): ApiError {
   if (err.status === 401 && err.code === NOT_DELEGATED) useDelegationStore.getState().expired(err.message)
   return err
 }

@@ -36,7 +36,7 @@ function WalletPromptNotice() {
   const open = useWalletPromptStore((s) => s.open)
   if (!open) return null
   return (
-    <p className="account-notice" role="status">
+    <p className="account-notice wallet-prompt-notice" role="status">
       {t('walletSignature.prompt')}
     </p>
   )
