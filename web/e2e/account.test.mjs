@@ -64,7 +64,12 @@ describe('account header', () => {
     await expectVisible(header(page).getByRole('button', { name: 'Settings', exact: true }))
     await expectVisible(header(page).getByRole('button', { name: 'Logout', exact: true }))
     assert.equal(await header(page).getByRole('button', { name: 'Login', exact: true }).count(), 0)
-    assert.deepEqual(asked.map((r) => r.method), ['eth_requestAccounts', 'personal_sign'])
+    // The SIWE message, then (when the node needs it) the Delegate transaction of the second prompt.
+    assert.deepEqual(asked.slice(0, 2).map((r) => r.method), ['eth_requestAccounts', 'personal_sign'])
+    assert.deepEqual(
+      asked.slice(2).map((r) => (r.method === 'eth_signTypedData_v4' ? JSON.parse(r.params[1]).primaryType : r.method)),
+      asked.length > 2 ? ['Delegate'] : [],
+    )
     const saved = await stored(page)
     assert.equal(saved.state.user.username, defaultName(account.address))
     assert.equal(saved.state.user.walletAddress, account.address)

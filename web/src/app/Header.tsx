@@ -109,30 +109,37 @@ function Account() {
   const user = useAuthStore((s) => s.user)
   const isAuthenticated = useAuthStore((s) => s.isAuthenticated)
   const [leaving, setLeaving] = useState(false)
-  if (!isAuthenticated || !user) return <LoginButton />
+  const signedIn = isAuthenticated && !!user
   const onLogout = () => {
     setLeaving(true)
     void logout().finally(() => setLeaving(false))
   }
+  // The LoginButton stays in the same place signed in or out, so the
+  // sign-in dialog it opened outlives the sign-in for its second prompt.
   return (
-    <div className="account">
-      <MessagesBadge />
-      <NotificationBadge />
-      <PreloadLink to="/profile" className="btn btn-ghost btn-sm" title={user.displayName || undefined}>
-        {user.username}
-      </PreloadLink>
-      {user.isAdmin && (
-        <PreloadLink to="/admin" className="btn btn-ghost btn-sm">
-          {t('header.admin')}
-        </PreloadLink>
+    <>
+      <LoginButton signedIn={signedIn} />
+      {signedIn && (
+        <div className="account">
+          <MessagesBadge />
+          <NotificationBadge />
+          <PreloadLink to="/profile" className="btn btn-ghost btn-sm" title={user.displayName || undefined}>
+            {user.username}
+          </PreloadLink>
+          {user.isAdmin && (
+            <PreloadLink to="/admin" className="btn btn-ghost btn-sm">
+              {t('header.admin')}
+            </PreloadLink>
+          )}
+          <Button size="sm" variant="ghost" onClick={() => go('/settings')} onMouseEnter={() => preloadPath('/settings')}>
+            {t('header.settings')}
+          </Button>
+          <Button size="sm" variant="outline" onClick={onLogout} disabled={leaving}>
+            {t('header.logout')}
+          </Button>
+        </div>
       )}
-      <Button size="sm" variant="ghost" onClick={() => go('/settings')} onMouseEnter={() => preloadPath('/settings')}>
-        {t('header.settings')}
-      </Button>
-      <Button size="sm" variant="outline" onClick={onLogout} disabled={leaving}>
-        {t('header.logout')}
-      </Button>
-    </div>
+    </>
   )
 }
 

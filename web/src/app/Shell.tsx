@@ -1,6 +1,7 @@
 import i18n from 'i18next'
 import { type ReactNode, Suspense } from 'react'
 import { Spinner } from '@/components/Spinner'
+import { AccountNotices } from '@/features/auth/AccountNotices'
 import { MusicPlayer } from '@/features/music/MusicPlayer'
 import { InstallPrompt } from '@/features/pwa/InstallPrompt'
 import { OfflineBanner } from '@/features/pwa/OfflineBanner'
@@ -15,6 +16,7 @@ export function Shell({ children }: { children: ReactNode }) {
     <div className="shell">
       <Header />
       <main className="shell-main container" id="main">
+        <AccountNotices />
         <SavedCopyNotice />
         <ScreenBoundary>
           <Suspense fallback={<FullScreenLoading />}>

@@ -179,6 +179,7 @@ describe('wallet chooser', () => {
       '✓Connect the wallet (done)',
       '✕Sign the sign-in message (failed)',
       '3Check the signature (not started)',
+      '4Allow this node to post for you (not started)',
     ])
     expect(api.find('POST', '/api/v1/auth/siwe')).toHaveLength(0)
     expect(useAuthStore.getState().isAuthenticated).toBe(false)

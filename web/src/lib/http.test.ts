@@ -2,6 +2,7 @@ import { act } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { NotFoundError } from '@/components/QueryState'
 import { useAuthStore } from '@/stores/auth'
+import { useDelegationStore } from '@/stores/delegation'
 import { json, stubFetch } from '@/test/render'
 import { ApiError, deleteJSON, getJSON, patchJSON, postJSON, putJSON } from './http'
 
@@ -51,5 +52,23 @@ describe('http', () => {
     expect(invalid).toBeInstanceOf(ApiError)
     expect(invalid).toMatchObject({ status: 422, code: 'invalid_field', field: 'website', message: 'website must start with http' })
     expect(await postJSON('/busy').catch((e: unknown) => e)).toMatchObject({ status: 429, code: 'rate_limited', retryAfter: 12 })
+  })
+
+  it('reads the transaction a refusal asks the wallet to sign', async () => {
+    const sign = { type: 'Forge', message: { from: '0xabc', actor: '0xabc', action: 'org.delete', payload: '{}', nonce: 2 } }
+    stubFetch(async () => json({ message: 'needs your own signature', code: 'wallet_signature_required', sign }, 403))
+    expect(await deleteJSON('/api/v1/orgs/acme').catch((e: unknown) => e)).toMatchObject({ status: 403, code: 'wallet_signature_required', sign })
+    expect(useDelegationStore.getState().status).toBe('ok')
+  })
+
+  it('raises the app-wide prompt when a write is refused as not delegated, and only then', async () => {
+    stubFetch(async (input) =>
+      String(input) === '/gone' ? json({ message: 'delegation expired', code: 'not_delegated' }, 401) : json({ message: 'sign in', code: 'unauthenticated' }, 401),
+    )
+    await postJSON('/other').catch(() => {})
+    expect(useDelegationStore.getState().status).toBe('ok')
+    await postJSON('/gone').catch(() => {})
+    expect(useDelegationStore.getState()).toMatchObject({ status: 'expired', message: 'delegation expired' })
+    act(() => useDelegationStore.getState().clear())
   })
 })

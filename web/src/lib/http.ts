@@ -1,6 +1,13 @@
 import { NotFoundError } from '@/components/QueryState'
 import { noteResponse } from '@/lib/savedCopy'
 import { useAuthStore } from '@/stores/auth'
+import { useDelegationStore } from '@/stores/delegation'
+
+/** What a 403 wallet_signature_required asks the user's own wallet to sign (an EIP-712 message of the given primary type). */
+export interface SignRequest {
+  type: string
+  message: Record<string, unknown>
+}
 
 /** An API error with the server's stable code and readable message. */
 export class ApiError extends Error {
@@ -11,21 +18,38 @@ export class ApiError extends Error {
     readonly field?: string,
     /** Seconds to wait before trying again, from a 429's Retry-After. */
     readonly retryAfter?: number,
+    /** A sensitive action's transaction for the user's own wallet (code wallet_signature_required). */
+    readonly sign?: SignRequest,
   ) {
     super(message)
   }
 }
 
-/** The ApiError for a failed response, from its JSON {message, code, field} body when it has one. */
+/** The code of a write refused because this node's delegation from the user ran out or was revoked. */
+export const NOT_DELEGATED = 'not_delegated'
+
+/**
+ * The ApiError for a failed response, from its JSON {message, code, field}
+ * body when it has one. A 401 not_delegated also raises the app-wide
+ * "sign in again" prompt, wherever the refused write was made.
+ */
 export async function apiError(res: Response): Promise<ApiError> {
   const retry = Number(res.headers.get('Retry-After'))
   const retryAfter = Number.isFinite(retry) && retry > 0 ? retry : undefined
+  let err: ApiError
   try {
-    const body = (await res.json()) as { message?: string; code?: string; field?: string }
-    return new ApiError(body.message ?? res.statusText, res.status, body.code ?? 'unknown', body.field, retryAfter)
+    const body = (await res.json()) as { message?: string; code?: string; field?: string; sign?: SignRequest }
+    err = new ApiError(body.message ?? res.statusText, res.status, body.code ?? 'unknown', body.field, retryAfter, body.sign)
   } catch {
-    return new ApiError(res.statusText, res.status, 'unknown', undefined, retryAfter)
+    err = new ApiError(res.statusText, res.status, 'unknown', undefined, retryAfter)
   }
+  return noteRefusal(err)
+}
+
+/** Raises the app-wide "sign in again" prompt when err is a write refused as not delegated; for answers read without apiError (an upload's XHR). */
+export function noteRefusal(err: ApiError): ApiError {
+  if (err.status === 401 && err.code === NOT_DELEGATED) useDelegationStore.getState().expired(err.message)
+  return err
 }
 
 async function errorFrom(res: Response): Promise<Error> {

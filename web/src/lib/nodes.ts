@@ -19,6 +19,6 @@ export interface RegisteredNode {
 const NODES_LIMIT = 100
 
 /** The node registry (the explorer's nodes, a repository's holders); under the 'chain' key, so it refreshes with each new block. */
-export function useNodes() {
-  return useQuery({ queryKey: ['chain', 'nodes'], queryFn: () => getJSON<RegisteredNode[]>(`/api/v1/nodes?limit=${NODES_LIMIT}`) })
+export function useNodes(enabled = true) {
+  return useQuery({ queryKey: ['chain', 'nodes'], queryFn: () => getJSON<RegisteredNode[]>(`/api/v1/nodes?limit=${NODES_LIMIT}`), enabled })
 }

@@ -56,6 +56,26 @@ export const CHAIN_PARAMS: ChainParams = {
       { name: 'username', type: 'string' },
       { name: 'nonce', type: 'uint256' },
     ],
+    Forge: [
+      { name: 'from', type: 'address' },
+      { name: 'actor', type: 'address' },
+      { name: 'action', type: 'string' },
+      { name: 'payload', type: 'string' },
+      { name: 'nonce', type: 'uint256' },
+    ],
+    Delegate: [
+      { name: 'from', type: 'address' },
+      { name: 'delegate', type: 'address' },
+      { name: 'scopes', type: 'string' },
+      { name: 'expiry', type: 'uint256' },
+      { name: 'nonce', type: 'uint256' },
+    ],
+    Undelegate: [
+      { name: 'from', type: 'address' },
+      { name: 'account', type: 'address' },
+      { name: 'delegate', type: 'address' },
+      { name: 'nonce', type: 'uint256' },
+    ],
   },
 }
 

@@ -1,26 +1,16 @@
-import i18n from 'i18next'
-import { type ComponentType, type MouseEvent, useRef, useState } from 'react'
+import { type MouseEvent, useRef, useState } from 'react'
 import { flushSync } from 'react-dom'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
+import { type Chooser, loadChooser } from './chooser'
 
-type Chooser = ComponentType<{ onClose: () => void }>
-
-let chooser: Promise<Chooser> | null = null
-
-/** The chooser's chunk and its 'auth' strings, fetched once, on first hover or click. */
-function loadChooser(): Promise<Chooser> {
-  chooser ??= Promise.all([import('./WalletChooser'), i18n.loadNamespaces('auth')])
-    .then(([mod]) => mod.default)
-    .catch((err: unknown) => {
-      chooser = null // offline for a moment: the next click tries again
-      throw err
-    })
-  return chooser
-}
-
-/** The header's Login button: opens the wallet chooser, which is its own chunk. */
-export function LoginButton() {
+/**
+ * The header's Login button: opens the wallet chooser, which is its own
+ * chunk. Once the sign-in message is accepted the user is signed in
+ * (signedIn) and the button goes, but the chooser stays open for the
+ * second prompt, the node's delegation.
+ */
+export function LoginButton({ signedIn = false }: { signedIn?: boolean }) {
   const { t } = useTranslation()
   const [Chooser, setChooser] = useState<Chooser | null>(null)
   const [open, setOpen] = useState(false)
@@ -48,34 +38,38 @@ export function LoginButton() {
 
   const preload = () => void loadChooser().catch(() => {})
 
+  const chooser = open && Chooser && (
+    <Chooser
+      onClose={() => {
+        // Unmount the dialog first: a render of it in between would pull
+        // focus back inside, and it would fall to the page as it goes.
+        flushSync(() => setOpen(false))
+        opener.current?.focus()
+      }}
+    />
+  )
+  // The same tree either way: the chooser must not remount when the button goes.
   return (
     <>
-      <Button
-        size="sm"
-        aria-haspopup="dialog"
-        aria-busy={loading || undefined}
-        aria-describedby={failed ? 'login-failed' : undefined}
-        onClick={openChooser}
-        onMouseEnter={preload}
-        onFocus={preload}
-      >
-        {t('header.login')}
-      </Button>
-      {failed && (
+      {!signedIn && (
+        <Button
+          size="sm"
+          aria-haspopup="dialog"
+          aria-busy={loading || undefined}
+          aria-describedby={failed ? 'login-failed' : undefined}
+          onClick={openChooser}
+          onMouseEnter={preload}
+          onFocus={preload}
+        >
+          {t('header.login')}
+        </Button>
+      )}
+      {failed && !signedIn && (
         <span id="login-failed" role="alert">
           {t('header.loginFailed')}
         </span>
       )}
-      {open && Chooser && (
-        <Chooser
-          onClose={() => {
-            // Unmount the dialog first: a render of it in between would pull
-            // focus back inside, and it would fall to the page as it goes.
-            flushSync(() => setOpen(false))
-            opener.current?.focus()
-          }}
-        />
-      )}
+      {chooser}
     </>
   )
 }

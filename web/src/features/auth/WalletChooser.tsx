@@ -4,11 +4,11 @@ import { Button } from '@/components/Button'
 import { Dialog } from '@/components/Dialog'
 import { Spinner } from '@/components/Spinner'
 import { describeError, type ErrorText } from './errors'
-import { completeTwoFactor, type SignInStep, signInWithWallet } from './signIn'
+import { authorizeThisNode, completeTwoFactor, type SignInStep, signInWithWallet } from './signIn'
 import { discoverWallets, type WalletInfo } from '@/lib/wallet'
 import './auth.css'
 
-const STEPS: readonly SignInStep[] = ['connecting', 'signing', 'verifying']
+const STEPS: readonly SignInStep[] = ['connecting', 'signing', 'verifying', 'authorizing']
 
 /** Where to get a wallet; names are brands, the labels still go through i18n. */
 const WALLET_SITES = [
@@ -23,14 +23,19 @@ type Phase =
   | { name: 'discovering' }
   | { name: 'choose'; wallets: WalletInfo[] }
   | { name: 'none' }
-  | { name: 'progress'; wallet: WalletInfo; step: SignInStep }
+  /** expiry: the block the delegation asked for in the second prompt would hold until. */
+  | { name: 'progress'; wallet: WalletInfo; step: SignInStep; expiry?: number }
   | { name: 'failed'; wallet: WalletInfo; step: SignInStep; error: ErrorText }
   | { name: 'twoFactor'; challenge: string; wallet: WalletInfo }
+  /** Signed in, but this node holds no delegation: the second prompt was declined or failed. */
+  | { name: 'unauthorized'; wallet: WalletInfo; error: ErrorText }
 
 /**
  * The sign-in dialog: pick a wallet, then connect, sign the SIWE message and
- * have the server check it, with each step shown as it happens. An account
- * with two-factor authentication answers a code in the same dialog.
+ * have the server check it, then (a second prompt, when this node needs it)
+ * sign the delegation that lets the node post in the user's name, with each
+ * step shown as it happens. An account with two-factor authentication
+ * answers a code in the same dialog, before the second prompt.
  */
 export default function WalletChooser({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation('auth')
@@ -57,6 +62,19 @@ export default function WalletChooser({ onClose }: { onClose: () => void }) {
     void discover()
   }, [discover])
 
+  // Signed in by now: whatever happens here, the user stays signed in.
+  const authorize = async (wallet: WalletInfo) => {
+    setPhase({ name: 'progress', wallet, step: 'authorizing' })
+    try {
+      await authorizeThisNode((need) => {
+        if (open.current) setPhase({ name: 'progress', wallet, step: 'authorizing', expiry: need.expiry })
+      })
+      if (open.current) onClose()
+    } catch (err) {
+      if (open.current) setPhase({ name: 'unauthorized', wallet, error: describeError(err) })
+    }
+  }
+
   const start = async (wallet: WalletInfo) => {
     let step: SignInStep = 'connecting'
     try {
@@ -65,7 +83,7 @@ export default function WalletChooser({ onClose }: { onClose: () => void }) {
         if (open.current) setPhase({ name: 'progress', wallet, step: s })
       })
       if (!open.current) return
-      if (result.done) onClose()
+      if (result.done) await authorize(wallet)
       else setPhase({ name: 'twoFactor', challenge: result.challenge, wallet })
     } catch (err) {
       if (open.current) setPhase({ name: 'failed', wallet, step, error: describeError(err) })
@@ -85,7 +103,7 @@ export default function WalletChooser({ onClose }: { onClose: () => void }) {
       {phase.name === 'none' && <NoWallet onLookAgain={() => void discover()} />}
       {(phase.name === 'progress' || phase.name === 'failed') && (
         <>
-          <Progress wallet={phase.wallet} step={phase.step} failed={phase.name === 'failed'} />
+          <Progress wallet={phase.wallet} step={phase.step} failed={phase.name === 'failed'} expiry={phase.name === 'progress' ? phase.expiry : undefined} />
           {phase.name === 'failed' && (
             <>
               <p className="alert-error" role="alert">
@@ -104,7 +122,24 @@ export default function WalletChooser({ onClose }: { onClose: () => void }) {
         </>
       )}
       {phase.name === 'twoFactor' && (
-        <TwoFactorForm challenge={phase.challenge} onDone={onClose} onStartOver={() => void start(phase.wallet)} isOpen={open} />
+        <TwoFactorForm challenge={phase.challenge} onDone={() => void authorize(phase.wallet)} onStartOver={() => void start(phase.wallet)} isOpen={open} />
+      )}
+      {phase.name === 'unauthorized' && (
+        <>
+          <Progress wallet={phase.wallet} step="authorizing" failed />
+          <p className="alert-error" role="alert">
+            {t(phase.error.key, phase.error.values)}
+          </p>
+          <p>{t('authorize.signedInAnyway')}</p>
+          <div className="button-row">
+            <Button autoFocus onClick={() => void authorize(phase.wallet)}>
+              {t('authorize.retry')}
+            </Button>
+            <Button variant="outline" onClick={onClose}>
+              {t('authorize.later')}
+            </Button>
+          </div>
+        </>
       )}
     </Dialog>
   )
@@ -126,7 +161,7 @@ function WalletList({ wallets, onChoose }: { wallets: WalletInfo[]; onChoose: (w
   )
 }
 
-function Progress({ wallet, step, failed }: { wallet: WalletInfo; step: SignInStep; failed: boolean }) {
+function Progress({ wallet, step, failed, expiry }: { wallet: WalletInfo; step: SignInStep; failed: boolean; expiry?: number }) {
   const { t } = useTranslation('auth')
   const current = STEPS.indexOf(step)
   return (
@@ -148,7 +183,8 @@ function Progress({ wallet, step, failed }: { wallet: WalletInfo; step: SignInSt
       </ol>
       {!failed && (
         <p role="status" className="signin-status">
-          {t(`steps.status.${step}`)}
+          {/* Why a second prompt: said while the wallet shows it. */}
+          {step === 'authorizing' && expiry !== undefined ? t('steps.status.authorizingUntil', { block: expiry }) : t(`steps.status.${step}`)}
         </p>
       )}
     </>

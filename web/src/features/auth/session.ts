@@ -1,6 +1,7 @@
 import { useEffect } from 'react'
 import { ApiError } from '@/lib/http'
 import { useAuthStore } from '@/stores/auth'
+import { useDelegationStore } from '@/stores/delegation'
 import { getSession, postLogout, type Session, toStoreUser } from '@/lib/authApi'
 import { forgetWallet } from '@/lib/wallet'
 
@@ -29,7 +30,7 @@ export async function reconcileSession(): Promise<void> {
     const session = await getSession()
     if (stillCurrent()) applySession(session)
   } catch (err) {
-    if (err instanceof ApiError && err.status === 401 && stillCurrent()) useAuthStore.getState().logout()
+    if (err instanceof ApiError && err.status === 401 && stillCurrent()) signOutHere()
   }
 }
 
@@ -60,9 +61,15 @@ export async function logout(): Promise<void> {
   } catch {
     // Already gone, or offline: the local sign-out below is what the user sees.
   } finally {
-    useAuthStore.getState().logout()
+    signOutHere()
     forgetWallet()
   }
+}
+
+/** The local sign-out: the user and what was known of their node's authorization. */
+function signOutHere() {
+  useAuthStore.getState().logout()
+  useDelegationStore.getState().clear()
 }
 
 /** Lets the next mounted header check the session again (tests start each case as a fresh page load). */

@@ -56,6 +56,9 @@ export interface Issue {
   /** Set when this node's moderators hid it: the API then sends a marker as its text to everyone but the node's admins. */
   hidden?: boolean
   hidden_reason?: string
+  /** The key that signed it on chain, and the delegate key it acted under ("" when the author signed it, both "" on older records). */
+  signer?: string
+  delegation?: string
 }
 
 export interface Comment {
@@ -68,6 +71,9 @@ export interface Comment {
   /** Set when this node's moderators hid it: the API then sends a marker as its text to everyone but the node's admins. */
   hidden?: boolean
   hidden_reason?: string
+  /** The key that signed it on chain, and the delegate key it acted under ("" when the author signed it, both "" on older records). */
+  signer?: string
+  delegation?: string
 }
 
 export type IssueStateFilter = 'open' | 'closed' | 'all'

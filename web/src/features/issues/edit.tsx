@@ -6,6 +6,7 @@ import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState 
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
+import { type Signed, SignerBadge } from '@/components/SignerBadge'
 import type { Repository, User } from '@/lib/forge/api'
 import { useForgeFormat } from '@/lib/forge/format'
 import { errorText } from '@/lib/http'
@@ -166,7 +167,7 @@ export function OpeningPost({
   canEdit,
   save,
 }: {
-  post: { user: User; created_at: string; body: string; body_html?: string; hidden?: boolean; hidden_reason?: string }
+  post: { user: User; created_at: string; body: string; body_html?: string; hidden?: boolean; hidden_reason?: string } & Signed
   label: string
   canEdit: boolean
   save: SaveIssue
@@ -193,6 +194,7 @@ export function OpeningPost({
             <UserLink user={post.user} />
           </strong>{' '}
           <time dateTime={post.created_at}>{fmt.ago(post.created_at)}</time>
+          <SignerBadge signer={post.signer} delegation={post.delegation} />
         </span>
         {canEdit && !editor.editing && (
           <Button id={editor.buttonId} size="sm" variant="ghost" aria-label={t('edit.editBody')} onClick={open}>

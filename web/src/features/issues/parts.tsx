@@ -5,6 +5,7 @@ import { Card } from '@/components/Card'
 import { Markdown } from '@/components/Markdown'
 import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
+import { SignerBadge } from '@/components/SignerBadge'
 import { Tabs } from '@/components/Tabs'
 import { useForgeFormat } from '@/lib/forge/format'
 import type { User } from '@/lib/forge/api'
@@ -60,6 +61,7 @@ export function CommentCard({ comment }: { comment: Comment }) {
         <time dateTime={comment.created_at} title={comment.created_at}>
           {fmt.ago(comment.created_at)}
         </time>
+        <SignerBadge signer={comment.signer} delegation={comment.delegation} />
       </header>
       <Body body={comment.body} html={comment.body_html} />
     </Card>

@@ -8,6 +8,7 @@ import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
+import { SignerBadge } from '@/components/SignerBadge'
 import { HiddenContent, ReportButton } from '@/features/moderation'
 import { type Repository, repoHref } from '@/lib/forge/api'
 import { useForgeFormat } from '@/lib/forge/format'
@@ -75,6 +76,7 @@ function TimelineComment({ repo, comment }: { repo: Repository; comment: Comment
           <time dateTime={comment.created_at} title={fmt.exact(comment.created_at)}>
             {fmt.ago(comment.created_at)}
           </time>
+          <SignerBadge signer={comment.signer} delegation={comment.delegation} />
           {edited && <span> · {t('comment.edited')}</span>}
         </span>
         <ReportButton kind="comment" target={`${o}/${repo.name}/comments/${comment.id}`} author={comment.user?.login} />

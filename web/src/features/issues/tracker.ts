@@ -157,6 +157,9 @@ export interface TimelineEvent {
   hidden_reason?: string
   ref_issue?: { number: number; title: string; html_url: string; pull_request?: object | null } | null
   ref_comment?: { id: number } | null
+  /** A comment's signer and delegation, as on the comment itself. */
+  signer?: string
+  delegation?: string
 }
 
 export function useTimeline(owner: string, repo: string, number: number) {
@@ -168,7 +171,7 @@ export function useTimeline(owner: string, repo: string, number: number) {
 
 /** A comment of the timeline as the comment cards show it. */
 export function asComment(e: TimelineEvent): Comment {
-  return { id: e.id, user: e.user, body: e.body, body_html: e.body_html, created_at: e.created_at, updated_at: e.updated_at, hidden: e.hidden, hidden_reason: e.hidden_reason }
+  return { id: e.id, user: e.user, body: e.body, body_html: e.body_html, created_at: e.created_at, updated_at: e.updated_at, hidden: e.hidden, hidden_reason: e.hidden_reason, signer: e.signer, delegation: e.delegation }
 }
 
 // --- pins and subscriptions ---

@@ -15,7 +15,8 @@ export function TransferRepository({ repo }: { repo: Repository }) {
   const [newOwner, setNewOwner] = useState('')
   const transfer = useMutation({
     mutationFn: () => transferRepo(repo.owner.login, repo.name, newOwner.trim()),
-    onSuccess: (moved) => nav.go(repoHref.home(moved.owner.login, moved.name)),
+    // Signed by the user's wallet, there is no answer to read the new home from: it is the new owner's.
+    onSuccess: (moved) => nav.go(moved ? repoHref.home(moved.owner.login, moved.name) : repoHref.home(newOwner.trim(), repo.name)),
   })
   const submit = (e: FormEvent) => {
     e.preventDefault()

@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
 import { deleteJSON, getJSON, patchJSON, postJSON, putJSON, retryUnlessNotFound } from '@/lib/http'
 import { getPage, type Repository, type User } from '@/lib/forge/api'
+import { withWalletSignature } from '@/lib/chain/walletSignature'
 
 /** Gitea's Organization, as GET /api/v1/orgs/{org} gives it. */
 export interface Org {
@@ -119,7 +120,7 @@ export interface CreateOrgInput {
 
 export const createOrg = (input: CreateOrgInput) => postJSON<Org>('/api/v1/orgs', input)
 export const editOrg = (org: string, input: Partial<Omit<Org, 'id' | 'username'>>) => patchJSON<Org>(orgApi(org), input)
-export const deleteOrg = (org: string) => deleteJSON(orgApi(org))
+export const deleteOrg = (org: string) => withWalletSignature(() => deleteJSON(orgApi(org)))
 export const removeOrgMember = (org: string, login: string) => deleteJSON(`${orgApi(org)}/members/${enc(login)}`)
 
 export interface CreateTeamInput {
@@ -132,14 +133,18 @@ export interface CreateTeamInput {
 
 export const createTeam = (org: string, input: CreateTeamInput) => postJSON<Team>(`${orgApi(org)}/teams`, { ...input, units: ['repo.code', 'repo.issues', 'repo.pulls'] })
 export const deleteTeam = (team: number) => deleteJSON(`/api/v1/teams/${team}`)
-export const addTeamMember = (team: number, login: string) => putJSON<void>(`/api/v1/teams/${team}/members/${enc(login)}`, {})
-export const removeTeamMember = (team: number, login: string) => deleteJSON(`/api/v1/teams/${team}/members/${enc(login)}`)
+// The Owners team's members are sensitive: the node asks the user's own wallet to sign those changes.
+export const addTeamMember = (team: number, login: string) => withWalletSignature(() => putJSON<void>(`/api/v1/teams/${team}/members/${enc(login)}`, {}))
+export const removeTeamMember = (team: number, login: string) => withWalletSignature(() => deleteJSON(`/api/v1/teams/${team}/members/${enc(login)}`))
 export const addTeamRepo = (team: number, org: string, repo: string) => putJSON<void>(`/api/v1/teams/${team}/repos/${enc(org)}/${enc(repo)}`, {})
 export const removeTeamRepo = (team: number, org: string, repo: string) => deleteJSON(`/api/v1/teams/${team}/repos/${enc(org)}/${enc(repo)}`)
 
-/** POST /repos/{owner}/{repo}/transfer: to a user or an organization the actor owns. */
+/**
+ * POST /repos/{owner}/{repo}/transfer: to a user or an organization the
+ * actor owns. Never delegated: undefined when the user's own wallet signed it.
+ */
 export const transferRepo = (owner: string, repo: string, newOwner: string) =>
-  postJSON<Repository>(`/api/v1/repos/${enc(owner)}/${enc(repo)}/transfer`, { new_owner: newOwner })
+  withWalletSignature(() => postJSON<Repository>(`/api/v1/repos/${enc(owner)}/${enc(repo)}/transfer`, { new_owner: newOwner }))
 
 /** The page of an organization. */
 export const orgHref = (name: string) => `/org/${enc(name)}`

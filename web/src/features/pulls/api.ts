@@ -38,6 +38,9 @@ export interface PullRequest {
   conflicted_files?: string[]
   /** The people asked for a review who have not answered. */
   requested_reviewers?: User[] | null
+  /** The key that signed it on chain, and the delegate key it acted under ("" when the author signed it, both "" on older records). */
+  signer?: string
+  delegation?: string
 }
 
 export type ReviewState = 'APPROVED' | 'REQUEST_CHANGES' | 'COMMENT' | 'PENDING' | 'REQUEST_REVIEW' | ''

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
 import { getPage, repoApi } from '@/lib/forge/api'
-import { ApiError, deleteJSON, patchJSON, postJSON } from '@/lib/http'
+import { ApiError, deleteJSON, noteRefusal, patchJSON, postJSON } from '@/lib/http'
 import { useAuthStore } from '@/stores/auth'
 
 /** A release asset (Gitea's Attachment), with the CID and SHA-256 of its bytes. */
@@ -88,7 +88,7 @@ export function uploadAsset(owner: string, repo: string, id: number, file: File,
         // a proxy's HTML error page: the status says enough
       }
       if (xhr.status >= 200 && xhr.status < 300) resolve(body as Asset)
-      else reject(new ApiError(body.message ?? xhr.statusText, xhr.status, body.code ?? ''))
+      else reject(noteRefusal(new ApiError(body.message ?? xhr.statusText, xhr.status, body.code ?? '')))
     }
     const form = new FormData()
     form.append('attachment', file, file.name)

@@ -6,6 +6,7 @@ import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import { AccountTab } from './AccountTab'
+import { AuthorizedNodesTab } from './AuthorizedNodesTab'
 import { NotificationsTab } from './NotificationsTab'
 import { ProfileTab } from './ProfileForm'
 import { SessionsSection } from './SessionsSection'
@@ -14,7 +15,7 @@ import { TokensSection } from './TokensSection'
 import { TwoFactorSection } from './TwoFactorSection'
 import './settings.css'
 
-export const TABS = ['profile', 'account', 'notifications', 'ssh', 'security'] as const
+export const TABS = ['profile', 'account', 'notifications', 'ssh', 'nodes', 'security'] as const
 type Tab = (typeof TABS)[number]
 
 const isTab = (s: string): s is Tab => (TABS as readonly string[]).includes(s)
@@ -37,6 +38,7 @@ export default function SettingsScreen() {
             {tab === 'account' && <AccountTab user={user} />}
             {tab === 'notifications' && <NotificationsTab />}
             {tab === 'ssh' && <SshKeysTab />}
+            {tab === 'nodes' && <AuthorizedNodesTab walletAddress={user.walletAddress} />}
             {tab === 'security' && (
               <>
                 <TwoFactorSection />

@@ -1,6 +1,7 @@
 // SSH public keys (Gitea's /user/keys): registered on chain, so every node
 // lets them into git over SSH.
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { withWalletSignature } from '@/lib/chain/walletSignature'
 import { apiError, apiFetch, deleteJSON, postJSON } from '@/lib/http'
 
 export interface PublicKey {
@@ -35,7 +36,8 @@ export function useSshKeys(page: number) {
   return useQuery({ queryKey: sshKeyQueries.page(page), queryFn: () => listKeys(page), placeholderData: keepPreviousData })
 }
 
-export const addSshKey = (title: string, key: string) => postJSON<PublicKey>('/api/v1/user/keys', { title, key })
+/** Adding a key lets it push in the user's name, so the node asks the user's own wallet to sign it. */
+export const addSshKey = (title: string, key: string) => withWalletSignature(() => postJSON<PublicKey>('/api/v1/user/keys', { title, key }))
 export const deleteSshKey = (id: number) => deleteJSON(`/api/v1/user/keys/${id}`)
 
 /** A quick local check of a pasted key, so an obvious mistake is named before anything is sent. */

@@ -6,7 +6,7 @@ import { useState } from 'react'
 import { currentWallet, type Hex, signTypedData } from '@/lib/wallet'
 import { ApiError, postJSON } from '@/lib/http'
 import { toBigInt } from './amount'
-import { getAccount, paramsQuery, refreshChain, type TxResult, type TypedField } from './api'
+import { type ChainParams, getAccount, paramsQuery, refreshChain, type TxResult, type TypedField } from './api'
 
 /** The transactions the wallet, governance, bounty and grant pages sign (EIP-712 primary types). */
 export type TxKind = 'Transfer' | 'Tip' | 'Stake' | 'Unstake' | 'TreasuryDeposit' | 'Propose' | 'Vote' | 'BountyFund' | 'BountyRefund' | 'GrantApprove'
@@ -53,6 +53,21 @@ export function buildMessage(fields: TypedField[] | undefined, values: Record<st
   )
 }
 
+/**
+ * A message the server prepared (a delegation, a sensitive action) in the
+ * form the wallet signs: the published type's fields in order, numbers as
+ * decimal strings, addresses in their EIP-55 form (viem refuses a
+ * mixed-case address whose checksum is wrong, and the server may send any case).
+ */
+export async function typedMessage(params: ChainParams, primaryType: string, values: Record<string, unknown>): Promise<Record<string, string>> {
+  const { getAddress } = await import('viem')
+  const fields = params.types[primaryType]
+  const strings = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, v === undefined || v === null ? undefined : String(v)]))
+  const message = buildMessage(fields, strings)
+  for (const f of fields ?? []) if (f.type === 'address') message[f.name] = getAddress(message[f.name])
+  return message
+}
+
 /** Whether the wallet said the user declined (EIP-1193 code 4001), however deeply a library wrapped it. */
 export function isUserRejection(err: unknown): boolean {
   for (let e = err, depth = 0; e && depth < 10; depth++) {
@@ -70,9 +85,13 @@ export type TxError =
   | { kind: 'server'; message: string; code: string }
   | { kind: 'other'; message: string }
 
-class TxFailure extends Error {
-  constructor(readonly detail: TxError) {
-    super(detail.kind)
+/** A transaction that did not go through; a wallet's refusal is kept as the cause. */
+export class TxFailure extends Error {
+  constructor(
+    readonly detail: TxError,
+    cause?: unknown,
+  ) {
+    super(detail.kind, { cause })
   }
 }
 
@@ -102,23 +121,40 @@ export async function sendTx(client: QueryClient, from: string, kind: TxKind, in
     milestone: input.milestone?.toString(),
     nonce: toBigInt(account.nonce).toString(),
   })
+  return signAndRelay(params, signer, kind, message, onStep)
+}
+
+/**
+ * Signs message as EIP-712 primaryType in the browser wallet (as signer,
+ * with the chain's published domain and types) and relays it; resolves once
+ * it is in a block. The sign-in's delegation, its revocation and the
+ * sensitive actions a node may not sign use it as the wallet forms do.
+ */
+export async function signAndRelay(
+  params: ChainParams,
+  signer: string,
+  primaryType: string,
+  message: Record<string, string>,
+  onStep: (s: TxStep) => void = () => {},
+): Promise<TxResult> {
   const wallet = await currentWallet()
   if (!wallet) throw new TxFailure({ kind: 'noWallet' })
   onStep('signing')
   let signature: Hex
   try {
-    signature = await signTypedData(wallet, signer, { domain: params.eip712Domain, types: params.types, primaryType: kind, message })
+    signature = await signTypedData(wallet, signer as Hex, { domain: params.eip712Domain, types: params.types, primaryType, message })
   } catch (err) {
-    if (isUserRejection(err)) throw new TxFailure({ kind: 'rejected' })
+    if (isUserRejection(err)) throw new TxFailure({ kind: 'rejected' }, err)
     throw err
   }
   onStep('submitting')
-  const result = await postJSON<TxResult>('/api/v1/chain/txs', { type: kind, message, signature })
+  const result = await postJSON<TxResult>('/api/v1/chain/txs', { type: primaryType, message, signature })
   if (result.code !== 0) throw new TxFailure({ kind: 'failed', log: result.log })
   return result
 }
 
-function describe(err: unknown): TxError {
+/** What went wrong with a transaction, for display. */
+export function describeTxError(err: unknown): TxError {
   if (err instanceof TxFailure) return err.detail
   if (err instanceof ApiError) return { kind: 'server', message: err.message, code: err.code }
   return { kind: 'other', message: err instanceof Error ? err.message : String(err) }
@@ -137,7 +173,7 @@ export function useChainTx(from: string, kind: TxKind) {
       void refreshChain(client)
       return result
     } catch (err) {
-      setState({ step: 'error', error: describe(err) })
+      setState({ step: 'error', error: describeTxError(err) })
       return null
     }
   }

@@ -3,6 +3,7 @@
 // pages read; the server may send more.
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Page } from '@/lib/chain/api'
+import { withWalletSignature } from '@/lib/chain/walletSignature'
 import { ApiError, apiFetch, apiError, deleteJSON, getJSON, patchJSON, postJSON, putJSON, retryUnlessNotFound } from '@/lib/http'
 import { NotFoundError } from '@/components/QueryState'
 
@@ -357,7 +358,8 @@ export interface CreateRepoInput {
 }
 
 export const createRepo = (input: CreateRepoInput) => postJSON<Repository>('/api/v1/user/repos', input)
-export const deleteRepo = (owner: string, repo: string) => deleteJSON(repoApi(owner, repo))
+/** Deleting is never delegated: the owner's own wallet signs it when the node asks (withWalletSignature). */
+export const deleteRepo = (owner: string, repo: string) => withWalletSignature(() => deleteJSON(repoApi(owner, repo)))
 export const editRepo = (owner: string, repo: string, patch: Partial<Pick<Repository, 'description' | 'website' | 'private' | 'default_branch'>>) =>
   patchJSON<Repository>(repoApi(owner, repo), patch)
 export const putCollaborator = (owner: string, repo: string, user: string, permission: Permission) =>
