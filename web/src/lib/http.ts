@@ -73,10 +73,37 @@ export function apiFetch(path: string, init: RequestInit = {}): Promise<Response
   if (!headers.has('Accept')) headers.set('Accept', 'application/json')
   const csrf = useAuthStore.getState().csrfToken
   if (csrf && method !== 'GET' && method !== 'HEAD') headers.set('X-CSRF-Token', csrf)
+  if (signedTx && method !== 'GET' && method !== 'HEAD') {
+    headers.set(SIGNED_TX_HEADER, signedTx)
+    signedTx = null
+  }
   return fetch(path, { ...init, method, headers, credentials: 'same-origin' }).then((res) => {
     noteResponse(res)
     return res
   })
+}
+
+/** Carries a transaction the user's own wallet signed for a request's action (see withSignedTx). */
+export const SIGNED_TX_HEADER = 'X-Dforge-Signed-Tx'
+
+let signedTx: string | null = null
+
+/**
+ * Runs call with envelope (a signed transaction's {type, message,
+ * signature}) attached to the first write it makes, as the node asks
+ * after a 403 wallet_signature_required: the same request, sent again
+ * with the user's own signature, does what it asked, answer included.
+ */
+export async function withSignedTx<T>(envelope: unknown, call: () => Promise<T>): Promise<T> {
+  const bytes = new TextEncoder().encode(JSON.stringify(envelope))
+  let binary = ''
+  for (const b of bytes) binary += String.fromCharCode(b)
+  signedTx = btoa(binary)
+  try {
+    return await call()
+  } finally {
+    signedTx = null
+  }
 }
 
 /** The JSON body of a successful response, or undefined for one without a body (204). */

@@ -137,20 +137,24 @@ export async function signAndRelay(
   message: Record<string, string>,
   onStep: (s: TxStep) => void = () => {},
 ): Promise<TxResult> {
-  const wallet = await currentWallet()
-  if (!wallet) throw new TxFailure({ kind: 'noWallet' })
   onStep('signing')
-  let signature: Hex
-  try {
-    signature = await signTypedData(wallet, signer as Hex, { domain: params.eip712Domain, types: params.types, primaryType, message })
-  } catch (err) {
-    if (isUserRejection(err)) throw new TxFailure({ kind: 'rejected' }, err)
-    throw err
-  }
+  const signature = await signTyped(params, signer, primaryType, message)
   onStep('submitting')
   const result = await postJSON<TxResult>('/api/v1/chain/txs', { type: primaryType, message, signature })
   if (result.code !== 0) throw new TxFailure({ kind: 'failed', log: result.log })
   return result
+}
+
+/** Signs message as EIP-712 primaryType in the browser wallet, as signer, without relaying it. */
+export async function signTyped(params: ChainParams, signer: string, primaryType: string, message: Record<string, string>): Promise<Hex> {
+  const wallet = await currentWallet()
+  if (!wallet) throw new TxFailure({ kind: 'noWallet' })
+  try {
+    return await signTypedData(wallet, signer as Hex, { domain: params.eip712Domain, types: params.types, primaryType, message })
+  } catch (err) {
+    if (isUserRejection(err)) throw new TxFailure({ kind: 'rejected' }, err)
+    throw err
+  }
 }
 
 /** What went wrong with a transaction, for display. */

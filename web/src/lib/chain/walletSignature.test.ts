@@ -26,11 +26,10 @@ describe('withWalletSignature', () => {
     await expect(withWalletSignature(() => deleteJSON('/api/v1/repos/ada/demo'))).resolves.toBeUndefined()
   })
 
-  it('has the wallet sign the Forge transaction the server asked for and relays it', async () => {
+  it('has the wallet sign the Forge transaction the server asked for and sends the request again with it', async () => {
     const api = fakeApi({
-      'DELETE /api/v1/repos/ada/demo': refusal,
+      'DELETE /api/v1/repos/ada/demo': (req) => (req.headers.get('X-Dforge-Signed-Tx') ? new Response(null, { status: 204 }) : refusal()),
       'GET /api/v1/chain/params': () => CHAIN_PARAMS,
-      'POST /api/v1/chain/txs': () => ({ hash: '0xfeed', height: 30, code: 0, log: '' }),
     })
     const opened: number[] = []
     const wallet = fakeProvider({
@@ -45,12 +44,14 @@ describe('withWalletSignature', () => {
     const [typed] = signedTypedData(wallet.calls)
     expect(typed.primaryType).toBe('Forge')
     expect(typed.message).toMatchObject({ action: 'repo.delete', payload: '{"repo":7}', nonce: '9' })
-    const [tx] = api.find('POST', '/api/v1/chain/txs')
-    expect(tx.body).toEqual({
+    const [first, again] = api.find('DELETE', '/api/v1/repos/ada/demo')
+    expect(first.headers.get('X-Dforge-Signed-Tx')).toBeNull()
+    expect(JSON.parse(atob(again.headers.get('X-Dforge-Signed-Tx') ?? ''))).toEqual({
       type: 'Forge',
       message: { from: ADDRESS, actor: ADDRESS, action: 'repo.delete', payload: '{"repo":7}', nonce: '9' },
       signature: `0x${'11'.repeat(65)}`,
     })
+    expect(api.find('POST', '/api/v1/chain/txs')).toHaveLength(0)
     // The shell said why the wallet asked while it did, and no longer.
     expect(opened).toEqual([1])
     expect(useWalletPromptStore.getState().open).toBe(0)

@@ -2,13 +2,14 @@
 // organization, adding an SSH key, changing an organization's Owners) are
 // never delegated: the node's API answers them 403 wallet_signature_required
 // with the Forge transaction to sign. withWalletSignature has the user's own
-// wallet sign it and relays it, so the flow carries on as if the call had
-// succeeded.
+// wallet sign it and sends the same request again with it (the
+// X-Dforge-Signed-Tx header), so the node does what was asked, side effects
+// and answer included, under the user's own signature.
 import i18n from 'i18next'
-import { ApiError, type SignRequest } from '@/lib/http'
+import { ApiError, withSignedTx, type SignRequest } from '@/lib/http'
 import { useWalletPromptStore } from '@/stores/walletPrompt'
-import { getChainParams, type TxResult } from './api'
-import { describeTxError, signAndRelay, typedMessage } from './tx'
+import { getChainParams } from './api'
+import { describeTxError, signTyped, typedMessage } from './tx'
 
 export const WALLET_SIGNATURE_REQUIRED = 'wallet_signature_required'
 
@@ -36,15 +37,15 @@ export function explainWalletError(err: unknown): Error {
   }
 }
 
-/** Signs what the server asked the user's own wallet to sign, and relays it; resolves once it is in a block. */
-export async function signWithOwnWallet(request: SignRequest): Promise<TxResult> {
+/** Has the user's own wallet sign what the server asked it to sign, and returns the signed envelope. */
+export async function signEnvelope(request: SignRequest): Promise<{ type: string; message: Record<string, string>; signature: string }> {
   const prompt = useWalletPromptStore.getState()
   prompt.opened()
   try {
     const params = await getChainParams()
     const type = request.type || 'Forge'
     const message = await typedMessage(params, type, request.message)
-    return await signAndRelay(params, message.from, type, message)
+    return { type, message, signature: await signTyped(params, message.from, type, message) }
   } catch (err) {
     throw explainWalletError(err)
   } finally {
@@ -54,9 +55,9 @@ export async function signWithOwnWallet(request: SignRequest): Promise<TxResult>
 
 /**
  * Runs call; when the server answers that the action needs the user's own
- * signature, has the wallet sign it and relays it instead. Resolves to
- * call's answer, or undefined when the wallet's transaction did the work
- * (a relayed transaction has no resource to answer with).
+ * signature, has the wallet sign it and runs call again carrying it, so
+ * the answer is the action's own. Resolves to call's answer (undefined
+ * kept in the type for callers written for a relayed transaction).
  */
 export async function withWalletSignature<T>(call: () => Promise<T>): Promise<T | undefined> {
   try {
@@ -64,7 +65,7 @@ export async function withWalletSignature<T>(call: () => Promise<T>): Promise<T 
   } catch (err) {
     const request = signRequestOf(err)
     if (!request) throw err
-    await signWithOwnWallet(request)
-    return undefined
+    const envelope = await signEnvelope(request)
+    return await withSignedTx(envelope, call)
   }
 }
