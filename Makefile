@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dforge/dforge/internal/cli.Version=$(VERSION)
 WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run build web deps test test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean bench-webhook bench-release api-coverage bench-ssh bench-notify bench-dashboard bench-feed bench-bounty bench-forum
+.PHONY: run build web deps test test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean bench-webhook bench-release api-coverage bench-ssh bench-notify bench-dashboard bench-feed bench-bounty bench-forum bench-auth
 
 ## run: install what is needed, build, and start a node on the embedded defaults
 run: build
@@ -78,6 +78,10 @@ bench-web: build
 ## bench-chain: signed transfers per second (HTTP relay, direct RPC) and commit latency, against CometBFT's kvstore
 bench-chain:
 	$(GO) run ./bench/chain
+
+## bench-auth: forge-action throughput with delegation checks against the operator path (same run), one delegated action's commit latency, and dforge verify on 100,000 forge actions
+bench-auth:
+	$(GO) run ./bench/auth $(BENCH_FLAGS)
 
 ## bench-forge: git clone/push throughput against git http-backend, API latency on 10,000 issues, peak RSS of a 1 GB clone (BENCH_FLAGS=-quick for a smoke run)
 bench-forge:
