@@ -151,7 +151,7 @@ func TestActivityContributorsAndTeam(t *testing.T) {
 	var team []index.User
 	res = n.must(http.StatusOK, nil, "GET", "/api/v1/node/team", nil)
 	json.Unmarshal(res.body, &team)
-	wantTeam := []index.User{{Address: maya.Hex(), Username: "maya"}, {Address: quiet.Hex(), Username: names.LegacyDefault(quiet)}} // the harness's chain is from before own-keys
+	wantTeam := []index.User{{Address: maya.Hex(), Username: "maya"}, {Address: quiet.Hex(), Username: names.Default(quiet)}} // the harness chain is born with own-keys: 80-bit default names
 	if mustJSON(team) != mustJSON(wantTeam) {
 		t.Fatalf("team: %s, want %s", res.body, mustJSON(wantTeam))
 	}

@@ -350,6 +350,7 @@ func (l *links) issue(repo index.Repo, is index.Issue, pr *index.Pull) issueJSON
 		Title: is.Title, Body: is.Body, BodyHTML: l.render(is.Body), Assets: []struct{}{}, Labels: l.labels(is.Labels),
 		Assignees: make([]forgeUserJSON, len(is.Assignees)), State: is.State, StateReason: is.StateReason, Comments: is.Comments,
 		Created: is.Created, Updated: is.Updated, Closed: optional(is.Closed), Milestone: milestoneRef(is.Milestone), PinOrder: is.PinOrder,
+		Signer: is.Signer, Delegation: is.Delegation,
 		Repository: repoMetaJSON{ID: repo.ID, Name: repo.Name, Owner: repo.Owner.Username, FullName: repo.Owner.Username + "/" + repo.Name},
 	}
 	for i, u := range is.Assignees {
@@ -379,6 +380,7 @@ func (l *links) comment(is index.Issue, c index.Comment) commentJSON {
 	j := commentJSON{
 		ID: c.ID, HTMLURL: page + "#issuecomment-" + strconv.FormatUint(c.ID, 10), IssueURL: l.html + "/issues/" + strconv.FormatUint(is.Number, 10),
 		User: l.person(c.Author), Body: c.Body, BodyHTML: l.render(c.Body), Assets: []struct{}{}, Created: c.Created, Updated: c.Created,
+		Signer: c.Signer, Delegation: c.Delegation,
 	}
 	if is.IsPull {
 		j.PullRequestURL = page

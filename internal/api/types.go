@@ -363,6 +363,11 @@ type issueJSON struct {
 	PullRequest      *pullMetaJSON   `json:"pull_request"`
 	Repository       repoMetaJSON    `json:"repository"`
 	PinOrder         int             `json:"pin_order"`
+	// Signer is the key that signed it and Delegation the delegate key it
+	// was signed under, "" when the author's own (dForge; both "" for
+	// records from before the own-keys rules).
+	Signer     string `json:"signer"`
+	Delegation string `json:"delegation"`
 	// Hidden: this node's moderators hid it (dForge); HiddenReason is why.
 	Hidden       bool   `json:"hidden,omitempty"`
 	HiddenReason string `json:"hidden_reason,omitempty"`
@@ -382,6 +387,9 @@ type commentJSON struct {
 	Assets           []struct{}    `json:"assets"`
 	Created          string        `json:"created_at"`
 	Updated          string        `json:"updated_at"`
+	// Signer and Delegation: as an issue's (dForge).
+	Signer     string `json:"signer"`
+	Delegation string `json:"delegation"`
 	// Hidden: this node's moderators hid it (dForge); HiddenReason is why.
 	Hidden       bool   `json:"hidden,omitempty"`
 	HiddenReason string `json:"hidden_reason,omitempty"`

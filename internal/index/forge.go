@@ -217,8 +217,9 @@ func writeIssue(ctx context.Context, tx *sql.Tx, c forgeChange, is *forge.Issue)
 		return nil
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO forge_issues (repo_id, number, is_pull, author, title, body, state, state_reason,
-		comments, created_height, created_time_ns, updated_height, updated_time_ns, closed_height, closed_time_ns, milestone_id)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $11, $13, $14, $15)
+		comments, created_height, created_time_ns, updated_height, updated_time_ns, closed_height, closed_time_ns, milestone_id,
+		signer, delegation)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $11, $13, $14, $15, $16, $17)
 		ON CONFLICT (repo_id, number) DO UPDATE SET title = excluded.title, body = excluded.body, state = excluded.state,
 		state_reason = excluded.state_reason, comments = excluded.comments, milestone_id = excluded.milestone_id,
 		updated_height = excluded.updated_height,
@@ -227,7 +228,7 @@ func writeIssue(ctx context.Context, tx *sql.Tx, c forgeChange, is *forge.Issue)
 			ELSE COALESCE(excluded.closed_time_ns, forge_issues.closed_time_ns) END`,
 		int64(is.Repo), int64(is.Number), is.IsPull, is.Author.Hex(), is.Title, is.Body, is.State, is.StateReason,
 		int64(is.Comments), int64(is.CreatedHeight), c.timeNS, c.height, nullable(is.ClosedHeight, is.ClosedHeight != 0), timeAt(c, is.ClosedHeight),
-		nullable(is.Milestone, is.Milestone != 0))
+		nullable(is.Milestone, is.Milestone != 0), c.change.Signer, c.change.Delegation)
 	if err != nil {
 		return fmt.Errorf("write issue %d#%d: %w", is.Repo, is.Number, err)
 	}

@@ -38,12 +38,18 @@ type Issue struct {
 	UpdatedHeight int64  `json:"updatedHeight"`
 	Updated       string `json:"updated"`
 	Closed        string `json:"closed,omitempty"`
+	// Signer is the key that signed its creation and Delegation the
+	// delegate it acted under ("" when the author signed; both "" before
+	// the own-keys rules).
+	Signer     string `json:"signer"`
+	Delegation string `json:"delegation"`
 }
 
 const issueColumns = `i.repo_id, i.number, i.is_pull, i.author, ` + "COALESCE(ua.username, ua.default_name, (SELECT CASE WHEN wide_names THEN '' ELSE '-' END FROM chain_index WHERE id = 1), '')" + `, i.title, i.body,
 
 	i.state, i.state_reason, i.comments, i.created_height, i.created_time_ns, i.updated_height, i.updated_time_ns, i.closed_time_ns, COALESCE(i.milestone_id, 0),
-	COALESCE((SELECT p.pin_order FROM forge_issue_pins p WHERE p.repo_id = i.repo_id AND p.number = i.number), 0)`
+	COALESCE((SELECT p.pin_order FROM forge_issue_pins p WHERE p.repo_id = i.repo_id AND p.number = i.number), 0),
+	i.signer, i.delegation`
 
 const issueFrom = `forge_issues i LEFT JOIN chain_accounts ua ON ua.address = i.author`
 
@@ -54,7 +60,7 @@ func scanIssue(row scanner, extra ...any) (Issue, error) {
 	var closedNS sql.NullInt64
 	var milestone, pin int64
 	err := row.Scan(append([]any{&repo, &number, &is.IsPull, &author, &authorName, &is.Title, &is.Body, &is.State, &is.StateReason,
-		&comments, &is.CreatedHeight, &createdNS, &is.UpdatedHeight, &updatedNS, &closedNS, &milestone, &pin}, extra...)...)
+		&comments, &is.CreatedHeight, &createdNS, &is.UpdatedHeight, &updatedNS, &closedNS, &milestone, &pin, &is.Signer, &is.Delegation}, extra...)...)
 	is.MilestoneID, is.PinOrder = uint64(milestone), int(pin)
 	is.Repo, is.Number, is.Comments, is.Author = uint64(repo), uint64(number), uint64(comments), user(author, authorName)
 	is.Created, is.Updated = formatTime(createdNS), formatTime(updatedNS)
@@ -288,18 +294,21 @@ type Comment struct {
 	Updated string `json:"updated"`
 	// IsPull is set by the repository-wide reads (RepoComments, CommentByID).
 	IsPull bool `json:"is_pull,omitempty"`
+	// Signer and Delegation: as an Issue's.
+	Signer     string `json:"signer"`
+	Delegation string `json:"delegation"`
 }
 
 // Comments lists the comments of issue number, oldest first.
 func (ix *Index) Comments(ctx context.Context, repo, number uint64, p Page) ([]Comment, int64, error) {
 	out := []Comment{}
-	total, err := ix.page(ctx, `c.id, c.repo_id, c.number, c.author, `+userExpr("a")+`, c.body, c.height, c.time_ns, COALESCE(c.updated_time_ns, c.time_ns)`,
+	total, err := ix.page(ctx, `c.id, c.repo_id, c.number, c.author, `+userExpr("a")+`, c.body, c.height, c.time_ns, COALESCE(c.updated_time_ns, c.time_ns), c.signer, c.delegation`,
 		`forge_comments c LEFT JOIN chain_accounts a ON a.address = c.author`, "c.repo_id = $1 AND c.number = $2 AND c.deleted = FALSE", "c.id",
 		[]any{int64(repo), int64(number)}, p, func(rows *sql.Rows, total *int64) error {
 			var c Comment
 			var id, r, n, ns, updatedNS int64
 			var author, name string
-			err := rows.Scan(&id, &r, &n, &author, &name, &c.Body, &c.Height, &ns, &updatedNS, total)
+			err := rows.Scan(&id, &r, &n, &author, &name, &c.Body, &c.Height, &ns, &updatedNS, &c.Signer, &c.Delegation, total)
 			c.ID, c.Repo, c.Number, c.Author, c.Created = uint64(id), uint64(r), uint64(n), user(author, name), formatTime(ns)
 			c.Updated = formatTime(updatedNS)
 			out = append(out, c)
@@ -318,7 +327,7 @@ type CommentFilter struct {
 }
 
 const repoCommentCols = `c.id, c.repo_id, c.number, c.author, ` + "%s" + `, c.body, c.height, c.time_ns, COALESCE(i.is_pull, FALSE),
-	COALESCE(c.updated_time_ns, c.time_ns)`
+	COALESCE(c.updated_time_ns, c.time_ns), c.signer, c.delegation`
 
 func repoCommentFrom() string {
 	return `forge_comments c LEFT JOIN chain_accounts a ON a.address = c.author
@@ -329,7 +338,7 @@ func scanRepoComment(rows interface{ Scan(...any) error }, extra ...any) (Commen
 	var c Comment
 	var id, r, n, ns, updatedNS int64
 	var author, name string
-	err := rows.Scan(append([]any{&id, &r, &n, &author, &name, &c.Body, &c.Height, &ns, &c.IsPull, &updatedNS}, extra...)...)
+	err := rows.Scan(append([]any{&id, &r, &n, &author, &name, &c.Body, &c.Height, &ns, &c.IsPull, &updatedNS, &c.Signer, &c.Delegation}, extra...)...)
 	c.ID, c.Repo, c.Number, c.Author, c.Created = uint64(id), uint64(r), uint64(n), user(author, name), formatTime(ns)
 	c.Updated = formatTime(updatedNS)
 	return c, err

@@ -23,8 +23,9 @@ func writeComment(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 	case cm.Edited:
 		_, err = tx.ExecContext(ctx, `UPDATE forge_comments SET body = $2, updated_time_ns = $3 WHERE id = $1`, int64(cm.ID), cm.Body, c.timeNS)
 	default:
-		_, err = tx.ExecContext(ctx, `INSERT INTO forge_comments (id, repo_id, number, author, body, height, time_ns)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)`, int64(cm.ID), int64(cm.Repo), int64(cm.Number), cm.Author.Hex(), cm.Body, c.height, c.timeNS)
+		_, err = tx.ExecContext(ctx, `INSERT INTO forge_comments (id, repo_id, number, author, body, height, time_ns, signer, delegation)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, int64(cm.ID), int64(cm.Repo), int64(cm.Number), cm.Author.Hex(), cm.Body, c.height, c.timeNS,
+			c.change.Signer, c.change.Delegation)
 	}
 	if err != nil {
 		return fmt.Errorf("write comment %d: %w", cm.ID, err)

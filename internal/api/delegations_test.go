@@ -1,0 +1,83 @@
+package api_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/dforge/dforge/internal/chain/tx"
+	"github.com/dforge/dforge/internal/forgetest"
+)
+
+// A signed-in user's delegation to this node: listed in settings, named
+// on the records the node signs, revoked by the user's wallet (the next
+// write is a clear 401 not_delegated), and renewed by signing in again.
+func TestDelegationListRevokeAndRenew(t *testing.T) {
+	t.Parallel()
+	n := forgetest.Start(t)
+	alice := n.NewUser()
+	operator := n.Forge.Operator().Hex()
+
+	var list []struct {
+		Delegate string   `json:"delegate"`
+		Scopes   []string `json:"scopes"`
+		Live     bool     `json:"live"`
+		ThisNode bool     `json:"thisNode"`
+	}
+	n.JSON("GET", "/api/v1/user/delegations", alice, nil, http.StatusOK, &list)
+	if len(list) != 1 || list[0].Delegate != operator || !list[0].Live || !list[0].ThisNode || len(list[0].Scopes) != 6 {
+		t.Fatalf("delegations after sign-in: %+v", list)
+	}
+	n.JSON("GET", "/api/v1/user/delegations", nil, nil, http.StatusUnauthorized, nil)
+
+	// 1. The node signs alice's issue under her delegation, and says so.
+	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "lib"}, http.StatusCreated, nil)
+	base := "/api/v1/repos/" + alice.Name() + "/lib"
+	var issue struct{ Signer, Delegation string }
+	n.JSON("POST", base+"/issues", alice, map[string]any{"title": "signed by the node"}, http.StatusCreated, &issue)
+	if issue.Signer != operator || issue.Delegation != operator {
+		t.Fatalf("issue signer %q delegation %q, want the node's key %s", issue.Signer, issue.Delegation, operator)
+	}
+	var comment struct{ Signer, Delegation string }
+	n.JSON("POST", base+"/issues/1/comments", alice, map[string]any{"body": "me too"}, http.StatusCreated, &comment)
+	if comment.Signer != operator || comment.Delegation != operator {
+		t.Fatalf("comment signer %q delegation %q", comment.Signer, comment.Delegation)
+	}
+
+	// 2. alice's wallet revokes it: the next write is 401 not_delegated,
+	// and nothing is written.
+	env, err := tx.Sign(alice.Key, tx.KindUndelegate, map[string]any{"from": alice.Address.Hex(), "account": alice.Address.Hex(), "delegate": operator, "nonce": n.Nonce(alice.Address)}, n.Chain.Params().ChainID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.JSON("POST", "/api/v1/chain/txs", nil, env, http.StatusOK, nil)
+	res := n.Call("POST", base+"/issues", alice, map[string]any{"title": "after the revocation"})
+	if res.Status != http.StatusUnauthorized || !strings.Contains(string(res.Body), `"not_delegated"`) {
+		t.Fatalf("a write after the revocation: %d %s", res.Status, res.Body)
+	}
+	var issues []struct{ Title string }
+	n.JSON("GET", base+"/issues?state=all", alice, nil, http.StatusOK, &issues)
+	if len(issues) != 1 {
+		t.Fatalf("issues after the refused write: %+v", issues)
+	}
+
+	// 3. Signing in again offers the Delegate to sign; once signed, writes work.
+	var ask struct {
+		Needed  bool           `json:"needed"`
+		Message map[string]any `json:"message"`
+	}
+	n.JSON("GET", "/api/v1/user/delegation", alice, nil, http.StatusOK, &ask)
+	if !ask.Needed || ask.Message["delegate"] != operator {
+		t.Fatalf("delegation request after the revocation: %+v", ask)
+	}
+	renew, err := tx.Sign(alice.Key, tx.KindDelegate, ask.Message, n.Chain.Params().ChainID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.JSON("POST", "/api/v1/chain/txs", nil, renew, http.StatusOK, nil)
+	n.JSON("GET", "/api/v1/user/delegation", alice, nil, http.StatusOK, &ask)
+	if ask.Needed {
+		t.Fatal("a fresh delegation still asked for")
+	}
+	n.JSON("POST", base+"/issues", alice, map[string]any{"title": "renewed"}, http.StatusCreated, nil)
+}
