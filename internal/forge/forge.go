@@ -1,9 +1,10 @@
 // Package forge is the forge service: it carries out what signed-in users
 // do with repositories, issues and pull requests, and reads them back.
-// Public actions become Forge transactions, signed with the node's
-// operator key and naming the user as actor; the chain's forge module
-// decides them, and the service answers once the index has projected the
-// block, so the next page read sees the write. Private repositories'
+// Public actions become Forge transactions naming the user as actor,
+// signed with the node's operator key under the user's delegation, or by
+// the user's own wallet (sensitive actions; authority.go); the chain's
+// forge module decides them, and the service answers once the index has
+// projected the block, so the next page read sees the write. Private repositories'
 // actions go through the same module into the node's private store and
 // are projected the same way, never leaving the node.
 package forge
