@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { generatePrivateKey } from 'viem/accounts'
-import { expectHidden, expectVisible, expectEventually, openPage, useNodeAndBrowser, waitForShell, TIMEOUT } from './harness.mjs'
+import { expectHidden, expectVisible, expectEventually, openPage, useNodeAndBrowser, waitForShell, TIMEOUT, waitDelegated } from './harness.mjs'
 import { headlessWallet, TEST_WALLET_NAME } from './wallet.mjs'
 
 const env = useNodeAndBrowser()
@@ -22,13 +22,14 @@ async function pageWithWallet(t) {
 }
 
 /** The name a fresh account has before it claims one (names.Default). */
-const defaultName = (address) => `user-${address.slice(2, 14).toLowerCase()}`
+const defaultName = (address) => `user-${address.slice(2, 22).toLowerCase()}`
 
 async function signIn(page, account) {
   await page.goto('/about')
   await waitForShell(page)
   await header(page).getByRole('button', { name: 'Login', exact: true }).click()
   await dialog(page).getByRole('button', { name: TEST_WALLET_NAME }).click()
+  await waitDelegated(page)
   await expectHidden(dialog(page))
   await expectVisible(header(page).getByRole('link', { name: defaultName(account.address), exact: true }))
 }

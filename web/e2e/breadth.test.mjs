@@ -5,12 +5,12 @@ import assert from 'node:assert/strict'
 import { createServer } from 'node:http'
 import { describe, test } from 'node:test'
 import { generatePrivateKey } from 'viem/accounts'
-import { expectEventually, expectVisible, openPage, useNodeAndBrowser, waitForShell, TIMEOUT } from './harness.mjs'
+import { expectEventually, expectVisible, openPage, useNodeAndBrowser, waitForShell, TIMEOUT, waitDelegated } from './harness.mjs'
 import { headlessWallet, TEST_WALLET_NAME } from './wallet.mjs'
 
 // Webhooks here go to a loopback receiver, which a node refuses by default.
 const env = useNodeAndBrowser({ serveArgs: ['--webhook-allow-private'] })
-const defaultName = (address) => `user-${address.slice(2, 14).toLowerCase()}`
+const defaultName = (address) => `user-${address.slice(2, 22).toLowerCase()}`
 
 /** A browser context signed in with a fresh wallet; returns the page and login. */
 async function signedIn(t, from = '/explore') {
@@ -21,6 +21,7 @@ async function signedIn(t, from = '/explore') {
   await waitForShell(page)
   await page.locator('header').getByRole('button', { name: 'Login', exact: true }).click()
   await page.getByRole('dialog').getByRole('button', { name: TEST_WALLET_NAME }).click()
+  await waitDelegated(page)
   const login = defaultName(wallet.address)
   await expectVisible(page.locator('header').getByRole('link', { name: login, exact: true }))
   return { page, login }

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { describe, test } from 'node:test'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { expectHidden, expectVisible, openPage, useNodeAndBrowser, waitFor, waitForShell } from './harness.mjs'
+import { expectHidden, expectVisible, openPage, useNodeAndBrowser, waitFor, waitForShell, waitDelegated } from './harness.mjs'
 import { headlessWallet, TEST_WALLET_NAME } from './wallet.mjs'
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
@@ -36,6 +36,7 @@ async function signedIn(t) {
   await waitForShell(page)
   await page.locator('header').getByRole('button', { name: 'Login', exact: true }).click()
   await page.getByRole('dialog').getByRole('button', { name: TEST_WALLET_NAME }).click()
+  await waitDelegated(page)
   await expectVisible(page.getByTestId('account-balance'))
   const login = await page.evaluate(async () => (await (await fetch('/api/v1/user')).json()).login)
   assert.ok(login, 'the signed-in user has a login')

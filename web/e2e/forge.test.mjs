@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { generatePrivateKey } from 'viem/accounts'
-import { expectEventually, expectVisible, launchBrowser, openPage, startNetwork, waitForShell, TIMEOUT } from './harness.mjs'
+import { expectEventually, expectVisible, launchBrowser, openPage, startNetwork, waitForShell, TIMEOUT, waitDelegated } from './harness.mjs'
 import { headlessWallet, TEST_WALLET_NAME } from './wallet.mjs'
 
 // Two validators of one chain: everything is done on the first, and the
@@ -26,7 +26,7 @@ after(async () => {
   await Promise.all(network?.nodes.map((n) => n.stop()) ?? [])
   if (network) rmSync(network.dir, { recursive: true, force: true })
 })
-const defaultName = (address) => `user-${address.slice(2, 14).toLowerCase()}`
+const defaultName = (address) => `user-${address.slice(2, 22).toLowerCase()}`
 
 /** A browser context signed in with a fresh wallet; returns the page, wallet and login. */
 async function signedIn(t, from = '/explore') {
@@ -37,6 +37,7 @@ async function signedIn(t, from = '/explore') {
   await waitForShell(page)
   await page.locator('header').getByRole('button', { name: 'Login', exact: true }).click()
   await page.getByRole('dialog').getByRole('button', { name: TEST_WALLET_NAME }).click()
+  await waitDelegated(page)
   const login = defaultName(wallet.address)
   await expectVisible(page.locator('header').getByRole('link', { name: login, exact: true }))
   return { page, wallet, login }

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { expectVisible, openPage, useNodeAndBrowser, waitForShell, TIMEOUT } from './harness.mjs'
+import { expectVisible, openPage, useNodeAndBrowser, waitForShell, TIMEOUT, waitDelegated } from './harness.mjs'
 import { headlessWallet, TEST_WALLET_NAME } from './wallet.mjs'
 
 const ALICE = generatePrivateKey()
@@ -28,6 +28,7 @@ async function signedIn(t, key) {
   await waitForShell(page)
   await page.locator('header').getByRole('button', { name: 'Login', exact: true }).click()
   await page.getByRole('dialog').getByRole('button', { name: TEST_WALLET_NAME }).click()
+  await waitDelegated(page)
   await expectVisible(page.getByTestId('account-balance'))
   return { page, wallet }
 }

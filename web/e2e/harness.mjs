@@ -348,3 +348,17 @@ export async function startProxy(target, rewrites = {}) {
       }),
   }
 }
+
+// waitDelegated waits until the signed-in wallet's delegation to the node
+// is committed: sign-in's second signature (the Delegate transaction) goes
+// on after the header shows the account, and writes need it.
+export async function waitDelegated(page, timeout = 30_000) {
+  await waitFor(
+    () =>
+      page.evaluate(async () => {
+        const r = await fetch('/api/v1/user/delegation', { headers: { Accept: 'application/json' } })
+        return r.ok && (await r.json()).needed === false
+      }),
+    { timeout, interval: 200, message: 'the sign-in delegation to be committed' },
+  )
+}

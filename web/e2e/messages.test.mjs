@@ -6,12 +6,12 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { generatePrivateKey } from 'viem/accounts'
-import { expectHidden, expectVisible, openPage, useNodeAndBrowser, waitForShell, TIMEOUT } from './harness.mjs'
+import { expectHidden, expectVisible, openPage, useNodeAndBrowser, waitForShell, TIMEOUT, waitDelegated } from './harness.mjs'
 import { headlessWallet, TEST_WALLET_NAME } from './wallet.mjs'
 
 const env = useNodeAndBrowser()
 
-const defaultName = (address) => `user-${address.slice(2, 14).toLowerCase()}`
+const defaultName = (address) => `user-${address.slice(2, 22).toLowerCase()}`
 
 /** A fresh context with its own wallet, signed in. */
 async function signedIn(t) {
@@ -24,6 +24,7 @@ async function signedIn(t) {
   await header.getByRole('button', { name: 'Login', exact: true }).click()
   const dialog = page.getByRole('dialog', { name: 'Sign in with your wallet' })
   await dialog.getByRole('button', { name: TEST_WALLET_NAME }).click()
+  await waitDelegated(page)
   await expectHidden(dialog)
   const name = defaultName(wallet.address)
   await expectVisible(header.getByRole('link', { name, exact: true }))

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { describe, test } from 'node:test'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { expectVisible, openPage, routeTable, useNodeAndBrowser, waitFor, waitForShell, TIMEOUT } from './harness.mjs'
+import { expectVisible, openPage, routeTable, useNodeAndBrowser, waitFor, waitForShell, TIMEOUT, waitDelegated } from './harness.mjs'
 import { headlessWallet, TEST_WALLET_NAME } from './wallet.mjs'
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
@@ -53,6 +53,7 @@ async function sampleData(page) {
   await waitForShell(page)
   await page.locator('header').getByRole('button', { name: 'Login', exact: true }).click()
   await page.getByRole('dialog').getByRole('button', { name: TEST_WALLET_NAME }).click()
+  await waitDelegated(page)
   await expectVisible(page.getByTestId('account-balance'))
   const login = (await api(page, 'GET', '/user')).login
 

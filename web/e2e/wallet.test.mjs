@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { expectVisible, openPage, useNodeAndBrowser, waitForShell, TIMEOUT } from './harness.mjs'
+import { expectVisible, openPage, useNodeAndBrowser, waitForShell, TIMEOUT, waitDelegated } from './harness.mjs'
 import { headlessWallet, TEST_WALLET_NAME } from './wallet.mjs'
 
 const KEY = generatePrivateKey()
@@ -29,6 +29,7 @@ async function signedInWallet(t) {
   await waitForShell(page)
   await header(page).getByRole('button', { name: 'Login', exact: true }).click()
   await page.getByRole('dialog').getByRole('button', { name: TEST_WALLET_NAME }).click()
+  await waitDelegated(page)
   await expectVisible(page.getByTestId('account-balance'))
   return { page, wallet }
 }
@@ -45,7 +46,7 @@ describe('wallet', () => {
   test('signs in, claims a username, sends, stakes and unstakes; the page shows what the chain holds', TIMEOUT, async (t) => {
     // 1. Sign in with the wallet (SIWE).
     const { page, wallet } = await signedInWallet(t)
-    const defaultName = `user-${wallet.address.slice(2, 14).toLowerCase()}`
+    const defaultName = `user-${wallet.address.slice(2, 22).toLowerCase()}`
     await expectVisible(header(page).getByRole('link', { name: defaultName, exact: true }))
 
     // 2. Claim a username: a ClaimUsername transaction signed in the wallet.
