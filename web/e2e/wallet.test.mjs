@@ -88,7 +88,7 @@ describe('wallet', () => {
     await expectVisible(page.getByTestId('account-unbonding').getByText('40 DFG'))
     // The history lists the four transactions.
     const history = await page.evaluate(async (a) => (await fetch(`/api/v1/accounts/${a}/txs`)).json(), wallet.address)
-    assert.deepEqual(history.map((tx) => tx.type), ['Unstake', 'Stake', 'Transfer', 'ClaimUsername'])
+    assert.deepEqual(history.map((tx) => tx.type), ['Unstake', 'Stake', 'Transfer', 'ClaimUsername', 'Delegate'])
   })
 
   test('a signature declined in the wallet sends nothing and says so', TIMEOUT, async (t) => {
