@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -78,20 +77,4 @@ func TestLateNodeJoinsAndTakesWrites(t *testing.T) {
 		got, err := lsRemote(repoURL(first.url, bob.login, "fresh"))
 		return fmt.Sprintf("%q %v", got, err), err == nil && strings.TrimSpace(got) == mine.headRefs("main")
 	})
-}
-
-// crTokenPost POSTs body as JSON with u's token.
-func crTokenPost(t *testing.T, ctx context.Context, url string, u crUser, body any) (*http.Response, string) {
-	t.Helper()
-	b, _ := json.Marshal(body)
-	req, _ := http.NewRequestWithContext(ctx, "POST", url, strings.NewReader(string(b)))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "token "+u.token)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	out, _ := io.ReadAll(res.Body)
-	return res, string(out)
 }

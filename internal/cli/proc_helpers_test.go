@@ -355,17 +355,9 @@ func crCreateRepo(t *testing.T, ctx context.Context, base string, u crUser, name
 // its id.
 func crNewRepo(t *testing.T, ctx context.Context, base string, u crUser, name string, private bool) uint64 {
 	t.Helper()
-	req, _ := http.NewRequestWithContext(ctx, "POST", base+"/api/v1/user/repos", strings.NewReader(fmt.Sprintf(`{"name":%q,"private":%t}`, name, private)))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "token "+u.token)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	body, _ := io.ReadAll(res.Body)
+	res, body := crTokenPost(t, ctx, base+"/api/v1/user/repos", u, map[string]any{"name": name, "private": private})
 	var repo struct{ ID uint64 }
-	if res.StatusCode != http.StatusCreated || json.Unmarshal(body, &repo) != nil || repo.ID == 0 {
+	if res.StatusCode != http.StatusCreated || json.Unmarshal([]byte(body), &repo) != nil || repo.ID == 0 {
 		t.Fatalf("create %s: %d %s", name, res.StatusCode, body)
 	}
 	return repo.ID
@@ -468,4 +460,20 @@ func lsRemote(remote string) (string, error) {
 		return "", fmt.Errorf("%v: %s", err, bytes.TrimSpace(out))
 	}
 	return strings.TrimSpace(string(out)), nil
+}
+
+// crTokenPost POSTs body as JSON with u's token.
+func crTokenPost(t *testing.T, ctx context.Context, url string, u crUser, body any) (*http.Response, string) {
+	t.Helper()
+	b, _ := json.Marshal(body)
+	req, _ := http.NewRequestWithContext(ctx, "POST", url, strings.NewReader(string(b)))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "token "+u.token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	out, _ := io.ReadAll(res.Body)
+	return res, string(out)
 }

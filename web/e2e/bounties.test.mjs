@@ -6,22 +6,14 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { describe, test } from 'node:test'
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts'
-import { expectVisible, openPage, useNodeAndBrowser, waitFor, waitForShell, waitDelegated } from './harness.mjs'
+import { expectVisible, openPage, useNodeAndBrowser, waitFor, waitForShell, waitDelegated, apiAs } from './harness.mjs'
 import { headlessWallet, TEST_WALLET_NAME } from './wallet.mjs'
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
 const KEY = generatePrivateKey()
 const env = useNodeAndBrowser({ alloc: { [privateKeyToAccount(KEY).address]: 1_000_000_000n }, emptyBlocks: '300ms' })
 
-async function api(page, method, path, body, want = 200) {
-  const res = await page.evaluate(async ({ method, path, body }) => {
-    const csrf = JSON.parse(localStorage.getItem('auth-storage')).state.csrfToken
-    const r = await fetch(`/api/v1${path}`, { method, headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf }, body: body === undefined ? undefined : JSON.stringify(body) })
-    return { status: r.status, text: await r.text() }
-  }, { method, path, body })
-  assert.equal(res.status, want, `${method} ${path}: ${res.text}`)
-  return JSON.parse(res.text)
-}
+const api = apiAs
 
 async function violations(page, only) {
   await waitFor(async () => (await page.locator('.inline-loading, .fullscreen-loading').count()) === 0, { timeout: 5_000 }).catch(() => {})

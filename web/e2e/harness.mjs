@@ -5,6 +5,7 @@
 // context, so storage starts empty. Run with:
 //   cd web && DFORGE_BIN=../bin/dforge node --test --test-concurrency=1 e2e/
 
+import assert from 'node:assert/strict'
 import { execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -361,4 +362,16 @@ export async function waitDelegated(page, timeout = 30_000) {
       }),
     { timeout, interval: 200, message: 'the sign-in delegation to be committed' },
   )
+}
+
+// apiAs calls the API from page as its signed-in user (the session cookie
+// and the stored CSRF token), checks the status and returns the JSON body.
+export async function apiAs(page, method, path, body, want = 200) {
+  const res = await page.evaluate(async ({ method, path, body }) => {
+    const csrf = JSON.parse(localStorage.getItem('auth-storage')).state.csrfToken
+    const r = await fetch(`/api/v1${path}`, { method, headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf }, body: body === undefined ? undefined : JSON.stringify(body) })
+    return { status: r.status, text: await r.text() }
+  }, { method, path, body })
+  assert.equal(res.status, want, `${method} ${path}: ${res.text}`)
+  return JSON.parse(res.text)
 }

@@ -5,20 +5,12 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { generatePrivateKey } from 'viem/accounts'
-import { expectVisible, openPage, useNodeAndBrowser, waitForShell, waitDelegated } from './harness.mjs'
+import { expectVisible, openPage, useNodeAndBrowser, waitForShell, waitDelegated, apiAs } from './harness.mjs'
 import { headlessWallet, TEST_WALLET_NAME } from './wallet.mjs'
 
 const env = useNodeAndBrowser({ emptyBlocks: '300ms' })
 
-async function api(page, method, path, body, want = 200) {
-  const res = await page.evaluate(async ({ method, path, body }) => {
-    const csrf = JSON.parse(localStorage.getItem('auth-storage')).state.csrfToken
-    const r = await fetch(`/api/v1${path}`, { method, headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': csrf }, body: body === undefined ? undefined : JSON.stringify(body) })
-    return { status: r.status, text: await r.text() }
-  }, { method, path, body })
-  assert.equal(res.status, want, `${method} ${path}: ${res.text}`)
-  return JSON.parse(res.text)
-}
+const api = apiAs
 
 // typedPrimaryTypes lists the EIP-712 types the wallet was asked to sign.
 const typedPrimaryTypes = (wallet) =>

@@ -49,12 +49,17 @@ func fixedWallet(t testing.TB, seed string) wallet {
 // attribute keys and order, result codes and logs) against the values the
 // code gave before it was refactored.
 func TestAppHashStable(t *testing.T) {
-	hash, results := playStableChain(t, false)
-	if hash != stableAppHash {
-		t.Errorf("app hash %s, want %s: a consensus change", hash, stableAppHash)
+	checkPins(t, false, stableAppHash, stableResults)
+}
+
+// checkPins plays the stable chain and compares it with its pins.
+func checkPins(t *testing.T, ownKeys bool, wantHash, wantResults string) {
+	hash, results := playStableChain(t, ownKeys)
+	if hash != wantHash {
+		t.Errorf("app hash %s, want %s: a consensus change", hash, wantHash)
 	}
-	if results != stableResults {
-		t.Errorf("block results digest %s, want %s: a consensus change (events, codes or logs)", results, stableResults)
+	if results != wantResults {
+		t.Errorf("block results digest %s, want %s: a consensus change (events, codes or logs)", results, wantResults)
 	}
 }
 
@@ -69,13 +74,7 @@ const (
 )
 
 func TestAppHashStableOwnKeys(t *testing.T) {
-	hash, results := playStableChain(t, true)
-	if hash != ownKeysAppHash {
-		t.Errorf("app hash %s, want %s: a consensus change", hash, ownKeysAppHash)
-	}
-	if results != ownKeysResults {
-		t.Errorf("block results digest %s, want %s: a consensus change (events, codes or logs)", results, ownKeysResults)
-	}
+	checkPins(t, true, ownKeysAppHash, ownKeysResults)
 }
 
 // playStableChain runs the fixed blocks and returns the final app hash and
