@@ -16,6 +16,7 @@ import (
 	abci "github.com/cometbft/cometbft/abci/types"
 	"github.com/cometbft/cometbft/mempool"
 	"github.com/cometbft/cometbft/rpc/client/local"
+	"github.com/cometbft/cometbft/rpc/core"
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/chain/app"
@@ -130,6 +131,9 @@ func (c *Chain) Submit(ctx context.Context, env tx.Envelope) (Result, error) {
 	}
 	if err != nil && strings.Contains(err.Error(), "timed out waiting for tx to be included in a block") {
 		return Result{}, ErrNotCommitted
+	}
+	if err != nil && strings.Contains(err.Error(), core.ErrEndpointClosedCatchingUp.Error()) {
+		return Result{}, ErrCatchingUp
 	}
 	if err != nil {
 		return Result{}, fmt.Errorf("broadcast tx: %w", err)

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dforge/dforge/internal/chain/app"
+	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/ethereum/go-ethereum/crypto"
 )
 
@@ -51,8 +53,19 @@ func TestLateNodeJoinsAndTakesWrites(t *testing.T) {
 		return fmt.Sprintf("%q %v", got, err), err == nil && got == want
 	})
 
-	// 3. bob signs in on the late node, opens an issue on demo and pushes
-	// a repository of his own there.
+	// 3. Once it takes transactions (it has caught up with the chain), bob
+	// signs in on the late node, opens an issue on demo and pushes a
+	// repository of his own there.
+	eventually(t, ctx, "the late node takes transactions", 60*time.Second, func() (string, bool) {
+		stranger, _ := crypto.GenerateKey()
+		env, err := tx.Sign(stranger, tx.KindTransfer, map[string]any{"from": crypto.PubkeyToAddress(stranger.PublicKey).Hex(),
+			"to": crypto.PubkeyToAddress(aliceKey.PublicKey).Hex(), "amount": "1", "nonce": "0"}, app.DefaultParams().ChainID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, body := crPost(t, ctx, late.url+"/api/v1/chain/txs", nil, "", env)
+		return fmt.Sprintf("%d %s", res.StatusCode, body), res.StatusCode != http.StatusServiceUnavailable
+	})
 	bobKey, _ := crypto.GenerateKey()
 	bob := crSignIn(t, ctx, late.url, bobKey)
 	res, body := crTokenPost(t, ctx, late.url+"/api/v1/repos/"+alice.login+"/demo/issues", bob, map[string]any{"title": "from the late node"})
