@@ -34,7 +34,7 @@ const (
 // checkAuthority refuses an action the chain would refuse for want of
 // authority, before anything is signed.
 func (s *Service) checkAuthority(ctx context.Context, actor common.Address, action, payload string) error {
-	on, err := s.chain.OwnKeys()
+	on, err := s.ownKeysApply()
 	if err != nil || !on {
 		return err
 	}
@@ -53,6 +53,20 @@ func (s *Service) checkAuthority(ctx context.Context, actor common.Address, acti
 		return notDelegated()
 	}
 	return nil
+}
+
+// ownKeysApply says whether the chain runs the own-keys rules. An applied
+// upgrade is never undone, so once it has, the answer is kept and the
+// chain's lock is not taken again for it on every action.
+func (s *Service) ownKeysApply() (bool, error) {
+	if s.ownKeys.Load() {
+		return true, nil
+	}
+	on, err := s.chain.OwnKeys()
+	if on {
+		s.ownKeys.Store(true)
+	}
+	return on, err
 }
 
 func notDelegated() error {

@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	abci "github.com/cometbft/cometbft/abci/types"
@@ -99,6 +100,8 @@ type Service struct {
 	nonceSync bool // nonce is known; false after a surprise
 	// privateMu orders private actions with their projection.
 	privateMu sync.Mutex
+	// ownKeys is set once the chain applies the own-keys rules (ownKeysApply).
+	ownKeys atomic.Bool
 }
 
 // waitTimeout bounds how long Do waits for a block when ctx has no deadline.
@@ -131,7 +134,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 // needsOperator reports whether this node may relay: any node under the
 // own-keys rules, a genesis operator before them.
 func (s *Service) needsOperator() (bool, error) {
-	if on, err := s.chain.OwnKeys(); err != nil || on {
+	if on, err := s.ownKeysApply(); err != nil || on {
 		return on, err
 	}
 	return s.chain.IsOperator(s.operator)

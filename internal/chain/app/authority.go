@@ -65,8 +65,10 @@ func count(kv state.KV, kind string, who common.Address, height uint64, limit ui
 		return fmt.Errorf("read the %s count of %s: %w", kind, who.Hex(), err)
 	}
 	n := uint64(0)
-	if at, ok := state.ParseUint64(v[:min(8, len(v))]); ok && at == height && len(v) == 16 {
-		n, _ = state.ParseUint64(v[8:])
+	if len(v) == 16 {
+		if at, _ := state.ParseUint64(v[:8]); at == height {
+			n, _ = state.ParseUint64(v[8:])
+		}
 	}
 	if n >= limit {
 		return tx.NewError(tx.CodeRateLimited, "%s signed or acted in %d forge actions in block %d already, the most one block takes; try again in the next block", who.Hex(), limit, height)

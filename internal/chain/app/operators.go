@@ -60,7 +60,11 @@ func (a *App) PendingNonce(addr common.Address) (uint64, error) {
 // delegated to (own-keys rules, authority.go), or, on a chain that has
 // not reached that upgrade, by a genesis operator.
 func (a *App) applyForge(kv state.KV, t tx.Tx, height int64) ([]abci.Event, error) {
-	env, err := a.forgeEnv(kv, t, uint64(height))
+	on, err := ownKeys(kv)
+	if err != nil {
+		return nil, err
+	}
+	env, err := a.forgeEnv(kv, t, uint64(height), on)
 	if err != nil {
 		return nil, err
 	}
@@ -72,9 +76,7 @@ func (a *App) applyForge(kv state.KV, t tx.Tx, height int64) ([]abci.Event, erro
 	if err != nil {
 		return nil, err
 	}
-	if on, err := ownKeys(kv); err != nil {
-		return nil, err
-	} else if on {
+	if on {
 		signed(&ch, t, env)
 	}
 	events := []abci.Event{ch.Event()}
@@ -100,12 +102,9 @@ func (a *App) applyForge(kv state.KV, t tx.Tx, height int64) ([]abci.Event, erro
 	return events, nil
 }
 
-// forgeEnv decides who may sign t under the rules in force.
-func (a *App) forgeEnv(kv state.KV, t tx.Tx, height uint64) (forge.Env, error) {
-	on, err := ownKeys(kv)
-	if err != nil {
-		return forge.Env{}, err
-	}
+// forgeEnv decides who may sign t under the rules in force (on: the
+// own-keys rules).
+func (a *App) forgeEnv(kv state.KV, t tx.Tx, height uint64, on bool) (forge.Env, error) {
 	if on && a.forgeAll {
 		return forge.Env{Height: height}, nil
 	}

@@ -1,6 +1,7 @@
 package forge
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/dforge/dforge/internal/chain/delegation"
@@ -18,14 +19,7 @@ import (
 var sensitive = []string{"repo.delete", "repo.transfer", "org.delete", "key.add"}
 
 // Sensitive reports whether action is never delegated.
-func Sensitive(action string) bool {
-	for _, a := range sensitive {
-		if a == action {
-			return true
-		}
-	}
-	return false
-}
+func Sensitive(action string) bool { return slices.Contains(sensitive, action) }
 
 // scopeByPrefix maps an action's first word to its scope, as Gitea's token
 // categories cover its API routes; exceptions are in scopeByAction.
