@@ -304,6 +304,59 @@ export function watchScripts(page) {
 export const TIMEOUT = { timeout: 90_000 }
 
 /**
+ * For tests that install the service worker: Workbox precaches the app's
+ * ~650 files one request after another, which takes from 10 s on an idle
+ * machine to about a minute on a busy two-core one.
+ */
+export const SW_TIMEOUT = { timeout: 240_000 }
+
+/** How long a service worker's install may take before a test fails. */
+const SW_INSTALL_MS = 150_000
+
+/**
+ * The page's active service worker registration ({ scope, active }), or
+ * { error } when nothing registers within 3 s of load or the worker does not
+ * activate within SW_INSTALL_MS.
+ */
+export function activeServiceWorker(page) {
+  return page.evaluate(async (limit) => {
+    const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
+    const deadline = Date.now() + limit
+    let seen = false
+    for (let i = 0; Date.now() < deadline; i++) {
+      const r = await navigator.serviceWorker.getRegistration()
+      if (r) seen = true
+      if (r?.active) return { scope: r.scope, active: r.active.scriptURL }
+      if (!r && i >= 30) break
+      await sleep(100)
+    }
+    return {
+      error: seen
+        ? 'a service worker was registered but never became active (its install failed: is every precached URL served with 200?)'
+        : 'no service worker was registered within 3 s of load',
+    }
+  }, SW_INSTALL_MS)
+}
+
+/**
+ * Waits for the service worker to install, then reloads until it controls
+ * the page (the first load never is).
+ */
+export async function waitForServiceWorker(page) {
+  const reg = await activeServiceWorker(page)
+  assert.equal(reg.error, undefined, reg.error)
+  await waitFor(
+    async () => {
+      await page.reload()
+      await waitForShell(page)
+      return page.evaluate(() => Boolean(navigator.serviceWorker.controller))
+    },
+    { timeout: 20_000, interval: 250, message: 'the service worker to control the page' },
+  )
+  return reg
+}
+
+/**
  * A loopback HTTP proxy in front of a node, so a test can change what a path
  * serves (a new /sw.js, as after a deploy) while everything else comes from
  * the real binary. rewrites maps a path to a function of the upstream body

@@ -2,7 +2,7 @@
 // saved copies: API reads the service worker kept open offline, with their age.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { expectHidden, expectVisible, openPage, useNodeAndBrowser, waitFor, waitForShell, TIMEOUT } from './harness.mjs'
+import { expectHidden, expectVisible, openPage, useNodeAndBrowser, waitForServiceWorker, waitForShell, SW_TIMEOUT, TIMEOUT } from './harness.mjs'
 
 const env = useNodeAndBrowser()
 
@@ -39,23 +39,11 @@ describe('offline banner', () => {
   })
 })
 
-/** Reloads until the service worker controls the page (the first load never is). */
-async function waitForControl(page) {
-  await waitFor(
-    async () => {
-      await page.reload()
-      await waitForShell(page)
-      return page.evaluate(() => Boolean(navigator.serviceWorker.controller))
-    },
-    { timeout: 20_000, interval: 250, message: 'the service worker to control the page' },
-  )
-}
-
 describe('saved copies', () => {
-  test('a page read online opens offline from its saved copy, which says how old it is', TIMEOUT, async (t) => {
+  test('a page read online opens offline from its saved copy, which says how old it is', SW_TIMEOUT, async (t) => {
     const { context, page } = await openPage(t, env.browser, env.node.url, { serviceWorkers: 'allow' })
     await page.goto('/about')
-    await waitForControl(page)
+    await waitForServiceWorker(page)
     // A public list read while online, kept as a saved copy too.
     await page.goto('/explore')
     await waitForShell(page)

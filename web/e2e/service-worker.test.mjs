@@ -2,51 +2,21 @@
 // and the precached shell that opens offline.
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
-import { expectVisible, openPage, startProxy, useNodeAndBrowser, waitFor, waitForShell, TIMEOUT } from './harness.mjs'
+import {
+  activeServiceWorker,
+  expectVisible,
+  openPage,
+  startProxy,
+  useNodeAndBrowser,
+  waitFor,
+  waitForServiceWorker,
+  waitForShell,
+  SW_TIMEOUT,
+  TIMEOUT,
+} from './harness.mjs'
 
 const env = useNodeAndBrowser()
 const SW = { serviceWorkers: 'allow' }
-
-/**
- * The active registration for the page ({ scope, active }), or { error } when
- * nothing registers within 3 s of load or the worker never activates.
- */
-function readyRegistration(page) {
-  return page.evaluate(async () => {
-    const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
-    let seen = false
-    for (let i = 0; i < 150; i++) {
-      const r = await navigator.serviceWorker.getRegistration()
-      if (r) seen = true
-      if (r?.active) return { scope: r.scope, active: r.active.scriptURL }
-      if (!r && i >= 30) break
-      await sleep(100)
-    }
-    return {
-      error: seen
-        ? 'a service worker was registered but never became active (its install failed: is every precached URL served with 200?)'
-        : 'no service worker was registered within 3 s of load',
-    }
-  })
-}
-
-async function expectActiveWorker(page) {
-  const reg = await readyRegistration(page)
-  assert.equal(reg.error, undefined, reg.error)
-  return reg
-}
-
-/** Reloads until the service worker controls the page (the first load is never controlled). */
-async function waitForControl(page) {
-  await waitFor(
-    async () => {
-      await page.reload()
-      await waitForShell(page)
-      return page.evaluate(() => Boolean(navigator.serviceWorker.controller))
-    },
-    { timeout: 15_000, interval: 250, message: 'the service worker to control the page' },
-  )
-}
 
 /** A page behind a proxy whose /sw.js can be changed, as a deploy would. */
 async function deployablePage(t) {
@@ -61,8 +31,7 @@ async function deployablePage(t) {
   })
   await opened.page.goto('/')
   await waitForShell(opened.page)
-  await expectActiveWorker(opened.page)
-  await waitForControl(opened.page)
+  await waitForServiceWorker(opened.page)
   const release = async (accept) => {
     deploy.accept = accept
     deploy.suffix = `\n// release ${Date.now()}\n`
@@ -95,22 +64,22 @@ describe('service worker', () => {
     assert.match(res.headers.get('cache-control') ?? '', /immutable/)
   })
 
-  test('after load the worker at /sw.js is registered with scope /', TIMEOUT, async (t) => {
+  test('after load the worker at /sw.js is registered with scope /', SW_TIMEOUT, async (t) => {
     const { page } = await openPage(t, env.browser, env.node.url, SW)
     await page.goto('/')
     await waitForShell(page)
-    const reg = await expectActiveWorker(page)
+    const reg = await activeServiceWorker(page)
+    assert.equal(reg.error, undefined, reg.error)
     assert.equal(reg.scope, `${env.node.url}/`)
     assert.ok(reg.active?.endsWith('/sw.js'), `active worker script is ${reg.active}`)
     assert.ok(reg.active.startsWith(env.node.url), 'the worker is served from the site itself')
   })
 
-  test('once the worker controls the page, the app shell opens offline from the precache', TIMEOUT, async (t) => {
+  test('once the worker controls the page, the app shell opens offline from the precache', SW_TIMEOUT, async (t) => {
     const { context, page } = await openPage(t, env.browser, env.node.url, SW)
     await page.goto('/')
     await waitForShell(page)
-    await expectActiveWorker(page)
-    await waitForControl(page)
+    await waitForServiceWorker(page)
 
     await context.setOffline(true)
     assert.equal(await page.evaluate(() => navigator.onLine), false)
@@ -127,7 +96,7 @@ describe('service worker', () => {
     assert.equal(await page.getByText('Oops! Something went wrong').count(), 0)
   })
 
-  test('a new version asks to update, and OK reloads the page into it', TIMEOUT, async (t) => {
+  test('a new version asks to update, and OK reloads the page into it', SW_TIMEOUT, async (t) => {
     const { page, dialogs, release } = await deployablePage(t)
     await release(true)
     assert.deepEqual(dialogs, [{ type: 'confirm', message: UPDATE_TEXT }])
@@ -142,7 +111,7 @@ describe('service worker', () => {
     assert.equal(dialogs.length, 1, 'asked once')
   })
 
-  test('declining the update keeps the page and the new version waiting', TIMEOUT, async (t) => {
+  test('declining the update keeps the page and the new version waiting', SW_TIMEOUT, async (t) => {
     const { page, dialogs, release } = await deployablePage(t)
     // Accepting would post SKIP_WAITING to the waiting worker (and the page reloads once it takes over): record those posts.
     await page.evaluate(() => {
