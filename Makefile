@@ -79,9 +79,10 @@ bench-web: build
 bench-chain:
 	$(GO) run ./bench/chain
 
-## bench-auth: forge-action throughput with delegation checks against the operator path (same run), one delegated action's commit latency, and dforge verify on 100,000 forge actions
+## bench-auth: forge-action throughput with delegation checks against the operator path (same run), one delegated action's commit latency, dforge verify on 100,000 forge actions, and an honest action's commit in blocks during a flood by a relayer of 1,000 accounts (two validator processes), against a quiet chain
 bench-auth:
 	$(GO) run ./bench/auth $(BENCH_FLAGS)
+	DFORGE_FLOOD_HONEST=100 $(GO) test ./internal/cli -run '^TestFloodOfRelayedActionsLeavesRoomForOthers$$' -count=1 -v | grep -E 'flood of|quiet chain|^(ok|FAIL|---)' 
 
 ## bench-forge: git clone/push throughput against git http-backend, API latency on 10,000 issues, peak RSS of a 1 GB clone (BENCH_FLAGS=-quick for a smoke run)
 bench-forge:

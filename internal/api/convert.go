@@ -404,8 +404,9 @@ func (h *issuesAPI) pull(r *http.Request, base index.Repo, perm forge.Perm, pr i
 		Comments: pr.Comments, HTMLURL: l.html + "/pulls/" + num, DiffURL: l.html + "/pulls/" + num + ".diff",
 		PatchURL: l.html + "/pulls/" + num + ".patch", ConflictedFiles: []string{}, Merged: pr.Merged, MergedAt: optional(pr.MergedAt),
 		MergeCommitSHA: optional(pr.MergeSHA), MergeStyle: pr.MergeStyle, Created: pr.Created, Updated: pr.Updated, Closed: optional(pr.Closed),
-		Base: prBranchJSON{Label: pr.BaseBranch, Ref: pr.BaseBranch, SHA: pr.BaseSHA, RepoID: base.ID},
-		Head: prBranchJSON{Label: pr.HeadBranch, Ref: pr.HeadBranch, SHA: pr.HeadSHA, RepoID: pr.HeadRepo},
+		Base:   prBranchJSON{Label: pr.BaseBranch, Ref: pr.BaseBranch, SHA: pr.BaseSHA, RepoID: base.ID},
+		Head:   prBranchJSON{Label: pr.HeadBranch, Ref: pr.HeadBranch, SHA: pr.HeadSHA, RepoID: pr.HeadRepo},
+		Signer: is.Signer, Delegation: is.Delegation,
 	}
 	if is.Hidden { // is carries what the viewer may see of it
 		j.Hidden, j.HiddenReason, j.Title, j.Body = true, is.HiddenReason, is.Title, is.Body

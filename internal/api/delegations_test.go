@@ -81,3 +81,40 @@ func TestDelegationListRevokeAndRenew(t *testing.T) {
 	}
 	n.JSON("POST", base+"/issues", alice, map[string]any{"title": "renewed"}, http.StatusCreated, nil)
 }
+
+// The wallet lists the user's own forge actions, though the node's key
+// signed them: by actor, with each action's name, beside the user's own
+// Delegate; another account's list does not hold them.
+func TestAccountTxsListForgeActionsByActor(t *testing.T) {
+	t.Parallel()
+	n := forgetest.Start(t)
+	alice, bob := n.NewUser(), n.NewUser()
+	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "lib"}, http.StatusCreated, nil)
+	n.JSON("POST", "/api/v1/repos/"+alice.Name()+"/lib/issues", alice, map[string]any{"title": "first"}, http.StatusCreated, nil)
+
+	type row struct{ Type, From, Actor, Action string }
+	var txs []row
+	n.JSON("GET", "/api/v1/accounts/"+alice.Address.Hex()+"/txs", nil, nil, http.StatusOK, &txs)
+	var actions []string
+	var delegated bool
+	for _, r := range txs {
+		switch r.Type {
+		case string(tx.KindForge):
+			if r.Actor != alice.Address.Hex() || r.From != n.Forge.Operator().Hex() {
+				t.Fatalf("a forge action in alice's list: %+v", r)
+			}
+			actions = append(actions, r.Action)
+		case string(tx.KindDelegate):
+			delegated = r.From == alice.Address.Hex()
+		}
+	}
+	if strings.Join(actions, ",") != "issue.create,repo.create" || !delegated {
+		t.Fatalf("alice's transactions, newest first: %+v", txs)
+	}
+	n.JSON("GET", "/api/v1/accounts/"+bob.Address.Hex()+"/txs", nil, nil, http.StatusOK, &txs)
+	for _, r := range txs {
+		if r.Type == string(tx.KindForge) {
+			t.Fatalf("bob's list holds a forge action: %+v", r)
+		}
+	}
+}

@@ -47,6 +47,9 @@ func TestPullRequestFromBranchReviewAndMerge(t *testing.T) {
 	if pr["additions"] != 4.0 || pr["changed_files"] != 1.0 || pr["body_html"] != "<p>Adds <strong>A</strong>.</p>\n" {
 		t.Fatalf("stats: %v %v %v", pr["additions"], pr["changed_files"], pr["body_html"])
 	}
+	if op := n.Forge.Operator().Hex(); pr["signer"] != op || pr["delegation"] != op {
+		t.Fatalf("signed by %v under %v, want this node's key %s under alice's delegation", pr["signer"], pr["delegation"], op)
+	}
 	n.must(http.StatusConflict, alice, "POST", base+"/pulls", map[string]any{"head": "feature", "title": "Again"})
 	n.must(http.StatusUnprocessableEntity, alice, "POST", base+"/pulls", map[string]any{"head": "nope", "title": "No branch"})
 	n.must(http.StatusForbidden, bob, "POST", base+"/pulls", map[string]any{"head": "feature", "title": "Not his"})

@@ -446,6 +446,9 @@ type pullJSON struct {
 	Updated             string          `json:"updated_at"`
 	Closed              *string         `json:"closed_at"`
 	PinOrder            int             `json:"pin_order"`
+	// Signer and Delegation: as an issue's (dForge).
+	Signer     string `json:"signer"`
+	Delegation string `json:"delegation"`
 	// Hidden: this node's moderators hid it (dForge); HiddenReason is why.
 	Hidden       bool   `json:"hidden,omitempty"`
 	HiddenReason string `json:"hidden_reason,omitempty"`

@@ -254,6 +254,8 @@ type txRow struct {
 	code     uint32
 	log      string
 	timeNS   int64
+	actor    string // a forge action's actor
+	action   string // a forge action's name
 }
 
 // delta is what one block changes in one account.
@@ -545,8 +547,11 @@ func decodeTx(raw []byte) txRow {
 		amount: parseAmount(m["amount"]), target: messageString(m["target"]), username: messageString(m["username"]),
 		nonce: parseAmount(m["nonce"]),
 	}
-	if env.Type == string(tx.KindTreasuryDeposit) {
+	switch env.Type {
+	case string(tx.KindTreasuryDeposit):
 		row.to = app.TreasuryAddress.Hex()
+	case string(tx.KindForge):
+		row.actor, row.action = messageAddress(m["actor"]), messageString(m["action"])
 	}
 	return row
 }

@@ -58,6 +58,10 @@ type Tx struct {
 	Code     uint32 `json:"code"`
 	Log      string `json:"log"`
 	Time     string `json:"time"`
+	// Actor is the user a forge action acts for, who may not have signed
+	// it (a node acts under the user's delegation); Action names it.
+	Actor  string `json:"actor,omitempty"`
+	Action string `json:"action,omitempty"`
 }
 
 // Account is an account as projected; an address the chain never touched
@@ -101,7 +105,7 @@ type Validator struct {
 // TxFilter narrows a transaction list; zero fields match everything.
 type TxFilter struct {
 	Type    string
-	Address *common.Address // sender or recipient
+	Address *common.Address // sender, recipient or a forge action's actor
 	Target  string          // applied tips of this object only
 }
 
@@ -254,7 +258,7 @@ func (ix *Index) Block(ctx context.Context, height int64) (BlockDetail, error) {
 	return BlockDetail{Block: b, Transactions: txs}, nil
 }
 
-const txColumnList = `hash, height, tx_index, type, sender, recipient, amount, target, username, nonce, code, log, time_ns`
+const txColumnList = `hash, height, tx_index, type, sender, recipient, amount, target, username, nonce, code, log, time_ns, actor, action`
 
 func (ix *Index) queryTxs(ctx context.Context, q string, args ...any) ([]Tx, error) {
 	rows, err := ix.query(ctx, q, args...)
@@ -280,7 +284,7 @@ func (ix *Index) queryTxs(ctx context.Context, q string, args ...any) ([]Tx, err
 func scanTx(row scanner, extra ...any) (Tx, error) {
 	var t Tx
 	var amount, nonce, code, ns int64
-	err := row.Scan(append([]any{&t.Hash, &t.Height, &t.Index, &t.Type, &t.From, &t.To, &amount, &t.Target, &t.Username, &nonce, &code, &t.Log, &ns}, extra...)...)
+	err := row.Scan(append([]any{&t.Hash, &t.Height, &t.Index, &t.Type, &t.From, &t.To, &amount, &t.Target, &t.Username, &nonce, &code, &t.Log, &ns, &t.Actor, &t.Action}, extra...)...)
 	t.Amount, t.Nonce, t.Code, t.Time = uint64(amount), uint64(nonce), uint32(code), formatTime(ns)
 	return t, err
 }
@@ -297,7 +301,8 @@ func (ix *Index) Txs(ctx context.Context, f TxFilter, p Page) ([]Tx, int64, erro
 		where = append(where, "type = "+arg(f.Type))
 	}
 	if f.Address != nil {
-		where = append(where, "(sender = "+arg(f.Address.Hex())+" OR recipient = "+arg(f.Address.Hex())+")")
+		a := arg(f.Address.Hex())
+		where = append(where, "(sender = "+a+" OR recipient = "+a+" OR actor = "+a+")")
 	}
 	if f.Target != "" {
 		where = append(where, "type = 'Tip' AND code = 0 AND target = "+arg(f.Target))

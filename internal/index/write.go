@@ -66,7 +66,7 @@ func writeBlock(ctx context.Context, tx *sql.Tx, prev int64, rows blockRows) err
 	return nil
 }
 
-const txColumns = 13
+const txColumns = 15
 
 // txBatch rows go in one INSERT: far fewer round trips for a full block,
 // and well under both engines' limit on bound parameters.
@@ -75,7 +75,7 @@ const txBatch = 200
 func insertTxs(ctx context.Context, tx *sql.Tx, txs []txRow) error {
 	for chunk := range slices.Chunk(txs, txBatch) {
 		var q strings.Builder
-		q.WriteString(`INSERT INTO chain_txs (height, tx_index, hash, type, sender, recipient, amount, target, username, nonce, code, log, time_ns) VALUES `)
+		q.WriteString(`INSERT INTO chain_txs (height, tx_index, hash, type, sender, recipient, amount, target, username, nonce, code, log, time_ns, actor, action) VALUES `)
 		args := make([]any, 0, len(chunk)*txColumns)
 		for i, t := range chunk {
 			if i > 0 {
@@ -89,7 +89,7 @@ func insertTxs(ctx context.Context, tx *sql.Tx, txs []txRow) error {
 				fmt.Fprintf(&q, "$%d", i*txColumns+c+1)
 			}
 			q.WriteString(")")
-			args = append(args, t.height, t.index, t.hash, t.kind, t.from, t.to, t.amount, t.target, t.username, t.nonce, int64(t.code), t.log, t.timeNS)
+			args = append(args, t.height, t.index, t.hash, t.kind, t.from, t.to, t.amount, t.target, t.username, t.nonce, int64(t.code), t.log, t.timeNS, t.actor, t.action)
 		}
 		if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
 			return fmt.Errorf("insert transactions: %w", err)

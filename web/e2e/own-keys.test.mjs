@@ -38,6 +38,23 @@ describe('own keys', () => {
     await waitForShell(page)
     await expectVisible(page.getByText(/^Signed via node /).first())
 
+    // A pull request says the same.
+    await api(page, 'POST', `/repos/${login}/keys/contents/notes.md`, { content: btoa('notes\n'), message: 'Add notes', new_branch: 'notes' }, 201)
+    const pull = await api(page, 'POST', `/repos/${login}/keys/pulls`, { head: 'notes', base: 'main', title: 'Notes' }, 201)
+    assert.equal(pull.delegation, issue.delegation)
+    await page.goto(`/${login}/keys/pulls/${pull.number}`)
+    await waitForShell(page)
+    await expectVisible(page.getByText(/^Signed via node /).first())
+
+    // The wallet lists the user's own forge actions, though the node signed them.
+    await page.goto('/wallet')
+    await waitForShell(page)
+    const txs = page.getByRole('table', { name: 'Transactions' })
+    await expectVisible(txs.getByRole('row').filter({ hasText: 'Forge action issue.create' }), 30_000)
+    await expectVisible(txs.getByRole('row').filter({ hasText: 'Forge action pr.create' }))
+    await expectVisible(txs.getByRole('row').filter({ hasText: 'Forge action repo.create' }))
+    await expectVisible(txs.getByRole('row').filter({ hasText: 'Delegation' }))
+
     // Settings list the node; revoking it takes the wallet's signature.
     await page.goto('/settings?tab=nodes')
     await waitForShell(page)

@@ -66,10 +66,10 @@ function Pager({ page, onPage, total, limit, count, label }: { page: number; onP
   )
 }
 
-/** The transaction type in the reader's language, with what it names (a tip's target, a claimed username) unless plain. */
+/** The transaction type in the reader's language, with what it names (a tip's target, a claimed username, a forge action) unless plain. */
 export function TxType({ tx, plain = false }: { tx: Tx; plain?: boolean }) {
   const { t } = useTranslation('wallet')
-  const detail = plain ? '' : tx.target || (tx.type === 'ClaimUsername' ? tx.username : '')
+  const detail = plain ? '' : tx.target || tx.action || (tx.type === 'ClaimUsername' ? tx.username : '')
   return (
     <>
       {t(`txTypes.${tx.type}`, { defaultValue: tx.type })}

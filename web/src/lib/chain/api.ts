@@ -64,6 +64,10 @@ export interface Tx {
   code: number
   log: string
   time: string
+  /** A forge action's user, who may not have signed it (a node acts under their delegation). */
+  actor?: string
+  /** A forge action's name, e.g. issue.create. */
+  action?: string
 }
 
 export interface Validator {
