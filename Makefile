@@ -79,9 +79,13 @@ bench-web: build
 bench-chain:
 	$(GO) run ./bench/chain
 
-## bench-auth: forge-action throughput with delegation checks against the operator path (same run), one delegated action's commit latency, dforge verify on 100,000 forge actions, and an honest action's commit in blocks during a flood by a relayer of 1,000 accounts (two validator processes), against a quiet chain
-bench-auth:
-	$(GO) run ./bench/auth $(BENCH_FLAGS)
+## bench-auth: forge-action throughput with delegation checks against the operator path (same run), one delegated action's commit latency, dforge verify on 100,000 forge actions, issue creation through the API against the code before own-keys (AUTH_BASELINE, built once), and an honest action's commit in blocks during a flood by a relayer of 1,000 accounts (two validator processes), against a quiet chain
+# The yardstick of the API figure: the code before the own-keys work.
+AUTH_BASELINE ?= 4896c66
+
+bench-auth: build
+	scripts/build-rev.sh $(AUTH_BASELINE) $(HOME)/.cache/dforge/dforge-$(AUTH_BASELINE)
+	$(GO) run ./bench/auth -bin $(BIN) -old-bin $(HOME)/.cache/dforge/dforge-$(AUTH_BASELINE) $(BENCH_FLAGS)
 	DFORGE_FLOOD_HONEST=100 $(GO) test ./internal/cli -run '^TestFloodOfRelayedActionsLeavesRoomForOthers$$' -count=1 -v | grep -E 'flood of|quiet chain|^(ok|FAIL|---)' 
 
 ## bench-forge: git clone/push throughput against git http-backend, API latency on 10,000 issues, peak RSS of a 1 GB clone (BENCH_FLAGS=-quick for a smoke run)

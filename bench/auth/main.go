@@ -10,9 +10,12 @@
 //  2. One transaction's commit latency on a real single-validator CometBFT
 //     node, one delegated action at a time, against the operator path.
 //  3. The audit (`dforge verify`) of a chain of 100,000 forge actions.
+//  4. Issue creation through the REST API by this checkout's binary and
+//     by the code before own-keys (-old-bin), alternating, on fresh nodes.
 //
-// It prints figures only and never fails on timing. Everything runs in this
-// process; the nodes listen on 127.0.0.1 in a temporary directory.
+// It prints figures only and never fails on timing. Figures 1-3 run in
+// this process, figure 4 starts the binaries; the nodes listen on
+// 127.0.0.1 in temporary directories.
 package main
 
 import (
@@ -46,8 +49,17 @@ func main() {
 	rounds := flag.Int("rounds", 3, "throughput rounds per rule set")
 	commits := flag.Int("commits", 200, "one-at-a-time commits per rule set")
 	audit := flag.Int("audit", 100_000, "forge actions in the audited chain")
+	bin := flag.String("bin", "bin/dforge", "this checkout's dforge binary, for the API figure")
+	oldBin := flag.String("old-bin", "", "the yardstick's dforge binary (the code before own-keys), for the API figure")
+	apiIssues := flag.Int("api-issues", 1000, "issues per API round")
+	apiWorkers := flag.Int("api-workers", 32, "concurrent API clients")
+	apiRounds := flag.Int("api-rounds", 3, "API rounds per binary")
 	flag.Parse()
-	if err := run(*actions, *rounds, *commits, *audit); err != nil {
+	err := run(*actions, *rounds, *commits, *audit)
+	if err == nil {
+		err = benchAPI(context.Background(), *bin, *oldBin, *apiIssues, *apiWorkers, *apiRounds)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench-auth:", err)
 		os.Exit(1)
 	}

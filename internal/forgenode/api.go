@@ -22,6 +22,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/dforge/dforge/internal/blocks"
+	"github.com/dforge/dforge/internal/chain/tx"
 )
 
 // Client is a signed-in user of the node's API, authenticated by a
@@ -99,7 +100,35 @@ func SignIn(ctx context.Context, base string) (*Client, error) {
 		return nil, fmt.Errorf("the new access token came back without its secret")
 	}
 	c.Token = token.SHA1
+	if err := c.delegate(ctx, key, params.EIP712Domain.ChainID); err != nil {
+		return nil, err
+	}
 	return c, nil
+}
+
+// delegate is sign-in's second signature: the Delegate the node offers,
+// signed and submitted, so that the node may write for the user. A node
+// from before the own-keys rules has no such offer (404) and needs none.
+func (c *Client) delegate(ctx context.Context, key *ecdsa.PrivateKey, chainID uint64) error {
+	var ask struct {
+		Needed  bool           `json:"needed"`
+		Message map[string]any `json:"message"`
+	}
+	err := c.Call(ctx, "GET", "/api/v1/user/delegation", nil, &ask, nil)
+	if apiErr, ok := err.(*APIError); ok && apiErr.Status == http.StatusNotFound {
+		return nil
+	}
+	if err != nil || !ask.Needed {
+		return err
+	}
+	env, err := tx.Sign(key, tx.KindDelegate, ask.Message, chainID)
+	if err != nil {
+		return fmt.Errorf("sign the delegation: %w", err)
+	}
+	if err := c.Call(ctx, "POST", "/api/v1/chain/txs", env, nil, nil); err != nil {
+		return fmt.Errorf("submit the delegation: %w", err)
+	}
+	return nil
 }
 
 // siweMessage is an EIP-4361 message as a wallet shows it.
