@@ -202,24 +202,20 @@ func TestSelfSignedAndSensitiveActions(t *testing.T) {
 	}
 	// The Owners team's members are sensitive too; other teams are not.
 	c.must(c.forge(c.alice, c.alice.addr, "org.create", `{"name":"acme"}`))
-	org := orgID(t, c)
+	org := firstOrg
 	wantCode(t, "adding an owner under a delegation",
 		c.block(c.forge(c.node0, c.alice.addr, "team.member.add", `{"team":`+org.owners+`,"user":"`+c.bob.addr.Hex()+`"}`))[0], tx.CodeSignatureRequired)
 	c.must(c.forge(c.alice, c.alice.addr, "team.member.add", `{"team":`+org.owners+`,"user":"`+c.bob.addr.Hex()+`"}`))
+	// Removing an owner from the organization is an owners change too.
+	remove := `{"org":` + org.id + `,"user":"` + c.bob.addr.Hex() + `"}`
+	wantCode(t, "removing an owner under a delegation", c.block(c.forge(c.node0, c.alice.addr, "org.member.remove", remove))[0], tx.CodeSignatureRequired)
+	c.must(c.forge(c.alice, c.alice.addr, "org.member.remove", remove))
 	c.must(c.forge(c.alice, c.alice.addr, "repo.transfer", `{"repo":1,"newOwner":"`+c.bob.addr.Hex()+`"}`))
 }
 
-type orgIDs struct{ owners string }
-
-func orgID(t *testing.T, c *ownKeysChain) orgIDs {
-	t.Helper()
-	raw, err := c.st.Get([]byte("forge/org-by-name/acme"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_ = raw
-	return orgIDs{owners: "1"}
-}
+// firstOrg holds the ids a fresh chain gives its first organization and
+// that organization's Owners team.
+var firstOrg = struct{ id, owners string }{id: "1", owners: "1"}
 
 // Scopes, expiry and revocation decide, block by block.
 func TestDelegationScopesExpiryAndRevocation(t *testing.T) {

@@ -236,6 +236,7 @@ func orgMemberRemove(s *session, payload []byte) error {
 	} else if !member {
 		return notFound("%s is not a member of %s", p.User.Hex(), o.Name)
 	}
+	var live []*Team
 	for _, id := range teams {
 		t, err := s.teamRecord(id)
 		if err != nil {
@@ -244,6 +245,14 @@ func orgMemberRemove(s *session, payload []byte) error {
 		if t.Deleted {
 			continue
 		}
+		// Removing an owner changes the owners: the owner's own wallet's
+		// to sign, as team.member.remove on the Owners team is.
+		if err := s.checkOwnersChange(t); err != nil {
+			return err
+		}
+		live = append(live, t)
+	}
+	for _, t := range live {
 		if err := s.setTeamMember(t, p.User, false); err != nil {
 			return err
 		}
