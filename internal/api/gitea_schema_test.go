@@ -1,0 +1,260 @@
+package api_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// A small validator of JSON answers against Gitea 1.22's OpenAPI 2.0
+// document (testdata/gitea-1.22-swagger.json, templates/swagger/v1_json.tmpl
+// of Gitea v1.22.6 with its two template placeholders filled in).
+//
+// Gitea's document marks few fields required, yet Gitea always sends every
+// field of its structs, and clients read them: so every property a schema
+// lists is expected, unless giteaDifferences says why not.
+
+// giteaDifferences are the properties dForge leaves out on purpose, or
+// that Gitea itself leaves out (omitempty in its modules/structs), keyed
+// Definition.property, each with its reason. It is the one place for them.
+var giteaDifferences = map[string]string{
+	// Gitea omits these when empty (omitempty in modules/structs).
+	"Repository.permissions":        "Gitea omits it for anonymous readers (omitempty)",
+	"Repository.internal_tracker":   "Gitea omits it when the repository has no tracker settings (omitempty)",
+	"Repository.external_tracker":   "Gitea omits it unless an external tracker is set (omitempty)",
+	"Repository.external_wiki":      "Gitea omits it unless an external wiki is set (omitempty)",
+	"Repository.mirror_updated":     "Gitea omits it for repositories that are not mirrors (omitempty)",
+	"ChangedFile.previous_filename": "Gitea omits it unless the file was renamed (omitempty)",
+	"DeployKey.repository":          "Gitea omits it (omitempty)",
+	"Commit.files":                  "Gitea omits it in lists unless asked for (omitempty)",
+	"Commit.stats":                  "Gitea omits it in lists unless asked for (omitempty)",
+}
+
+// giteaAdditions are properties Gitea sends beyond its document: User's
+// MarshalJSON adds username (the login, kept for older clients).
+var giteaAdditions = map[string]map[string]*schema{
+	"User": {"username": {Type: "string"}},
+}
+
+// swagger is the part of an OpenAPI 2.0 document the validator reads.
+type swagger struct {
+	Paths       map[string]map[string]json.RawMessage `json:"paths"`
+	Definitions map[string]*schema                    `json:"definitions"`
+	Responses   map[string]*swaggerResponse           `json:"responses"`
+}
+
+type swaggerResponse struct {
+	Ref    string             `json:"$ref"`
+	Schema *schema            `json:"schema"`
+	Header map[string]*schema `json:"headers"`
+}
+
+type operation struct {
+	Responses map[string]*swaggerResponse `json:"responses"`
+}
+
+type schema struct {
+	Ref        string             `json:"$ref"`
+	Type       string             `json:"type"`
+	Format     string             `json:"format"`
+	Enum       []any              `json:"enum"`
+	Required   []string           `json:"required"`
+	Properties map[string]*schema `json:"properties"`
+	Items      *schema            `json:"items"`
+	Extra      json.RawMessage    `json:"additionalProperties"`
+}
+
+func loadSwagger(path string) (*swagger, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var s swagger
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("parse %s: %w", path, err)
+	}
+	return &s, nil
+}
+
+// bodySchema is what Gitea documents for an answer of status to method on
+// the templated path: ok false when the status is not documented. The
+// error responses (APIError, APIForbiddenError, APIValidationError) list
+// their body's fields as headers, a quirk of go-swagger: they become an
+// object's properties. A nil schema is an answer Gitea gives no body.
+func (s *swagger) bodySchema(method, path string, status int) (sch *schema, ok bool) {
+	raw, found := s.Paths[path][strings.ToLower(method)]
+	if !found {
+		return nil, false
+	}
+	var op operation
+	if json.Unmarshal(raw, &op) != nil {
+		return nil, false
+	}
+	res := op.Responses[fmt.Sprint(status)]
+	if res == nil {
+		return nil, false
+	}
+	if name, ok := strings.CutPrefix(res.Ref, "#/responses/"); ok {
+		res = s.Responses[name]
+	}
+	if res.Schema == nil && len(res.Header) > 0 {
+		return &schema{Type: "object", Properties: res.Header}, true
+	}
+	return res.Schema, true
+}
+
+// validate checks v (decoded with UseNumber) against sch and returns the
+// drifts found, each as "where: what".
+func (s *swagger) validate(sch *schema, v any) []string {
+	var problems []string
+	s.check("$", "", sch, v, &problems)
+	return problems
+}
+
+func (s *swagger) check(at, def string, sch *schema, v any, problems *[]string) {
+	fail := func(format string, args ...any) {
+		*problems = append(*problems, at+": "+fmt.Sprintf(format, args...))
+	}
+	if name, ok := strings.CutPrefix(sch.Ref, "#/definitions/"); ok {
+		def, sch = name, s.Definitions[name]
+		if sch == nil {
+			fail("no definition %s", name)
+			return
+		}
+	}
+	if v == nil {
+		// OpenAPI 2.0 cannot say nullable; Gitea sends null for its pointer
+		// fields, which are objects, lists, strings and times. A number or
+		// a boolean is never null in Gitea's answers.
+		if sch.Type == "integer" || sch.Type == "number" || sch.Type == "boolean" {
+			fail("null, want %s", sch.Type)
+		}
+		return
+	}
+	if len(sch.Enum) > 0 && !slices.ContainsFunc(sch.Enum, func(e any) bool { return fmt.Sprint(e) == fmt.Sprint(v) }) {
+		fail("%v is not one of %v", v, sch.Enum)
+	}
+	typ := sch.Type
+	if typ == "" && sch.Properties != nil {
+		typ = "object"
+	}
+	switch typ {
+	case "string":
+		str, ok := v.(string)
+		if !ok {
+			fail("%s, want a string", jsonType(v))
+		} else if sch.Format == "date-time" {
+			if _, err := time.Parse(time.RFC3339, str); err != nil {
+				fail("%q is not an RFC 3339 time", str)
+			}
+		}
+	case "integer":
+		if n, ok := v.(json.Number); !ok {
+			fail("%s, want an integer", jsonType(v))
+		} else if _, err := n.Int64(); err != nil {
+			fail("%s is not an integer", n)
+		}
+	case "number":
+		if _, ok := v.(json.Number); !ok {
+			fail("%s, want a number", jsonType(v))
+		}
+	case "boolean":
+		if _, ok := v.(bool); !ok {
+			fail("%s, want a boolean", jsonType(v))
+		}
+	case "array":
+		list, ok := v.([]any)
+		if !ok {
+			fail("%s, want an array", jsonType(v))
+			return
+		}
+		for i, item := range list {
+			if sch.Items != nil {
+				s.check(fmt.Sprintf("%s[%d]", at, i), def, sch.Items, item, problems)
+			}
+		}
+	case "object":
+		obj, ok := v.(map[string]any)
+		if !ok {
+			fail("%s, want an object", jsonType(v))
+			return
+		}
+		props := sch.Properties
+		if extra := giteaAdditions[def]; extra != nil {
+			props = merged(props, extra)
+		}
+		for _, name := range sortedKeys(props) {
+			val, present := obj[name]
+			if !present {
+				if _, deliberate := giteaDifferences[def+"."+name]; !deliberate || slices.Contains(sch.Required, name) {
+					fail("missing %s (%s.%s)", name, def, name)
+				}
+				continue
+			}
+			s.check(at+"."+name, def, props[name], val, problems)
+		}
+		if len(sch.Extra) > 0 && sch.Extra[0] == '{' {
+			var each schema
+			if json.Unmarshal(sch.Extra, &each) == nil {
+				for _, k := range sortedKeys(obj) {
+					if _, named := props[k]; !named {
+						s.check(at+"."+k, def, &each, obj[k], problems)
+					}
+				}
+			}
+		}
+	}
+}
+
+func jsonType(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "a string"
+	case json.Number:
+		return "a number"
+	case bool:
+		return "a boolean"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+func merged(a, b map[string]*schema) map[string]*schema {
+	out := make(map[string]*schema, len(a)+len(b))
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// decodeNumbers decodes a JSON body keeping numbers as json.Number, so
+// that an integer is told from a fraction.
+func decodeNumbers(body []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(body))
+	d.UseNumber()
+	var v any
+	err := d.Decode(&v)
+	return v, err
+}
