@@ -423,6 +423,9 @@ func (h *issuesAPI) pull(r *http.Request, base index.Repo, perm forge.Perm, pr i
 		headJSON := h.repoJSON(r, head, hp)
 		j.Head.Repo, j.Head.Label = &headJSON, head.Owner.Username+":"+pr.HeadBranch
 	}
+	if comments, err := h.index.ReviewComments(r.Context(), base.ID, pr.Number); err == nil {
+		j.ReviewComments = len(comments)
+	}
 	m := h.pulls.Mergeable(r.Context(), base, pr)
 	j.Mergeable, j.MergeableReason = m.Mergeable, m.Reason
 	if len(m.Conflicts) > 0 {

@@ -19,20 +19,51 @@ import (
 // field of its structs, and clients read them: so every property a schema
 // lists is expected, unless giteaDifferences says why not.
 
+// The one place for how dForge's answers differ from Gitea 1.22's
+// document, each with its reason.
+//
 // giteaDifferences are the properties dForge leaves out on purpose, or
 // that Gitea itself leaves out (omitempty in its modules/structs), keyed
-// Definition.property, each with its reason. It is the one place for them.
+// Definition.property.
 var giteaDifferences = map[string]string{
 	// Gitea omits these when empty (omitempty in modules/structs).
 	"Repository.permissions":        "Gitea omits it for anonymous readers (omitempty)",
-	"Repository.internal_tracker":   "Gitea omits it when the repository has no tracker settings (omitempty)",
+	"Repository.internal_tracker":   "Gitea omits it (omitempty); dForge has no tracker settings",
 	"Repository.external_tracker":   "Gitea omits it unless an external tracker is set (omitempty)",
 	"Repository.external_wiki":      "Gitea omits it unless an external wiki is set (omitempty)",
 	"Repository.mirror_updated":     "Gitea omits it for repositories that are not mirrors (omitempty)",
 	"ChangedFile.previous_filename": "Gitea omits it unless the file was renamed (omitempty)",
-	"DeployKey.repository":          "Gitea omits it (omitempty)",
-	"Commit.files":                  "Gitea omits it in lists unless asked for (omitempty)",
-	"Commit.stats":                  "Gitea omits it in lists unless asked for (omitempty)",
+	"Commit.files":                  "Gitea omits it unless asked for (omitempty)",
+	"Commit.stats":                  "Gitea omits it unless asked for (omitempty)",
+
+	// dForge's own choices.
+	"User.email":                "a profile's email is shown to its owner only (Gitea shows others a noreply placeholder)",
+	"CommitMeta.created":        "a parent commit's: Gitea sends Go's zero time (0001-01-01), which says nothing",
+	"PullRequest.additions":     "lists skip the diff stats (a git diff per pull request); GET /pulls/{index} has them",
+	"PullRequest.deletions":     "as additions",
+	"PullRequest.changed_files": "as additions",
+}
+
+// briefUser are the User properties a user inside another answer (an
+// owner, a poster, a list of members) leaves out: it is built from the
+// chain's name and address alone, and the profile is at /users/{username}.
+// The profile operations have them.
+var briefUser = map[string]bool{
+	"created": true, "description": true, "location": true, "website": true,
+	"followers_count": true, "following_count": true, "starred_repos_count": true,
+}
+
+var profileOperations = map[string]bool{"GET /user": true, "GET /users/{username}": true, "GET /users/search": true}
+
+// giteaCorrections are answers Gitea's document gets wrong: the schema of
+// what Gitea 1.22 sends instead, by operation.
+var giteaCorrections = map[string]*schema{
+	// routers/api/v1/repo/topic.go TopicSearch sends {"topics": [...]}.
+	"GET /topics/search": {Type: "object", Properties: map[string]*schema{
+		"topics": {Type: "array", Items: &schema{Ref: "#/definitions/TopicResponse"}}}},
+	// routers/api/v1/user/settings.go sends one UserSettings, not a list.
+	"GET /user/settings":   {Ref: "#/definitions/UserSettings"},
+	"PATCH /user/settings": {Ref: "#/definitions/UserSettings"},
 }
 
 // giteaAdditions are properties Gitea sends beyond its document: User's
@@ -110,15 +141,22 @@ func (s *swagger) bodySchema(method, path string, status int) (sch *schema, ok b
 
 // validate checks v (decoded with UseNumber) against sch and returns the
 // drifts found, each as "where: what".
-func (s *swagger) validate(sch *schema, v any) []string {
-	var problems []string
-	s.check("$", "", sch, v, &problems)
-	return problems
+// On a profile operation, a User has every property (see briefUser).
+func (s *swagger) validate(sch *schema, v any, profile bool) []string {
+	c := checker{swagger: s, profile: profile}
+	c.check("$", "", sch, v)
+	return c.problems
 }
 
-func (s *swagger) check(at, def string, sch *schema, v any, problems *[]string) {
+type checker struct {
+	*swagger
+	profile  bool
+	problems []string
+}
+
+func (s *checker) check(at, def string, sch *schema, v any) {
 	fail := func(format string, args ...any) {
-		*problems = append(*problems, at+": "+fmt.Sprintf(format, args...))
+		s.problems = append(s.problems, at+": "+fmt.Sprintf(format, args...))
 	}
 	if name, ok := strings.CutPrefix(sch.Ref, "#/definitions/"); ok {
 		def, sch = name, s.Definitions[name]
@@ -175,7 +213,7 @@ func (s *swagger) check(at, def string, sch *schema, v any, problems *[]string) 
 		}
 		for i, item := range list {
 			if sch.Items != nil {
-				s.check(fmt.Sprintf("%s[%d]", at, i), def, sch.Items, item, problems)
+				s.check(fmt.Sprintf("%s[%d]", at, i), def, sch.Items, item)
 			}
 		}
 	case "object":
@@ -191,19 +229,21 @@ func (s *swagger) check(at, def string, sch *schema, v any, problems *[]string) 
 		for _, name := range sortedKeys(props) {
 			val, present := obj[name]
 			if !present {
-				if _, deliberate := giteaDifferences[def+"."+name]; !deliberate || slices.Contains(sch.Required, name) {
+				_, deliberate := giteaDifferences[def+"."+name]
+				brief := def == "User" && briefUser[name] && !(s.profile && (at == "$" || strings.HasPrefix(at, "$.data[")))
+				if !deliberate && !brief || slices.Contains(sch.Required, name) {
 					fail("missing %s (%s.%s)", name, def, name)
 				}
 				continue
 			}
-			s.check(at+"."+name, def, props[name], val, problems)
+			s.check(at+"."+name, def, props[name], val)
 		}
 		if len(sch.Extra) > 0 && sch.Extra[0] == '{' {
 			var each schema
 			if json.Unmarshal(sch.Extra, &each) == nil {
 				for _, k := range sortedKeys(obj) {
 					if _, named := props[k]; !named {
-						s.check(at+"."+k, def, &each, obj[k], problems)
+						s.check(at+"."+k, def, &each, obj[k])
 					}
 				}
 			}

@@ -466,6 +466,7 @@ type pullJSON struct {
 	Draft               bool            `json:"draft"`
 	IsLocked            bool            `json:"is_locked"`
 	Comments            uint64          `json:"comments"`
+	ReviewComments      int             `json:"review_comments"`
 	Additions           *int            `json:"additions,omitempty"`
 	Deletions           *int            `json:"deletions,omitempty"`
 	ChangedFiles        *int            `json:"changed_files,omitempty"`

@@ -136,7 +136,7 @@ func (a *API) getUserByName(w http.ResponseWriter, r *http.Request) error {
 type tokenJSON struct {
 	ID        int64     `json:"id"`
 	Name      string    `json:"name"`
-	SHA1      string    `json:"sha1,omitempty"`
+	SHA1      string    `json:"sha1"` // the secret at creation only; "" after, as Gitea
 	LastEight string    `json:"token_last_eight"`
 	Scopes    []string  `json:"scopes"`
 	CreatedAt time.Time `json:"created_at"`
