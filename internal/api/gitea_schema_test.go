@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"testing"
 	"time"
 )
 
@@ -42,6 +43,9 @@ var giteaDifferences = map[string]string{
 	"PullRequest.additions":     "lists skip the diff stats (a git diff per pull request); GET /pulls/{index} has them",
 	"PullRequest.deletions":     "as additions",
 	"PullRequest.changed_files": "as additions",
+	"TopicResponse.id":          "a topic is a word on repositories, with no record (id, dates) of its own",
+	"TopicResponse.created":     "as id",
+	"TopicResponse.updated":     "as id",
 }
 
 // briefUser are the User properties a user inside another answer (an
@@ -297,4 +301,40 @@ func decodeNumbers(body []byte) (any, error) {
 	var v any
 	err := d.Decode(&v)
 	return v, err
+}
+
+// TestGiteaSchemaValidator: the validator finds each kind of drift.
+func TestGiteaSchemaValidator(t *testing.T) {
+	spec, err := loadSwagger("testdata/gitea-1.22-swagger.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	user, _ := spec.bodySchema("GET", "/user", 200)
+	good := `{"id":1,"login":"a","username":"a","login_name":"","source_id":0,"full_name":"","email":"","avatar_url":"",
+		"html_url":"","language":"","is_admin":false,"last_login":"1970-01-01T00:00:00Z","created":"2024-01-02T03:04:05Z",
+		"restricted":false,"active":true,"prohibit_login":false,"location":"","website":"","description":"",
+		"visibility":"public","followers_count":0,"following_count":0,"starred_repos_count":0}`
+	cases := map[string]struct{ body, want string }{
+		"a whole user":           {good, ""},
+		"no username":            {strings.Replace(good, `"username":"a",`, "", 1), "$: missing username (User.username)"},
+		"a string id":            {strings.Replace(good, `"id":1`, `"id":"1"`, 1), "$.id: a string, want an integer"},
+		"a fractional id":        {strings.Replace(good, `"id":1`, `"id":1.5`, 1), "$.id: 1.5 is not an integer"},
+		"a time not RFC 3339":    {strings.Replace(good, `"2024-01-02T03:04:05Z"`, `"2024-01-02 03:04"`, 1), `$.created: "2024-01-02 03:04" is not an RFC 3339 time`},
+		"a null boolean":         {strings.Replace(good, `"active":true`, `"active":null`, 1), "$.active: null, want boolean"},
+		"an array for an object": {`[]`, "$: an array, want an object"},
+	}
+	for name, c := range cases {
+		v, err := decodeNumbers([]byte(c.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Join(spec.validate(user, v, true), "; ")
+		if got != c.want {
+			t.Errorf("%s: problems %q, want %q", name, got, c.want)
+		}
+	}
+	state := &schema{Type: "string", Enum: []any{"open", "closed"}}
+	if got := strings.Join(spec.validate(state, "half-open", false), "; "); got != "$: half-open is not one of [open closed]" {
+		t.Errorf("a state out of the enum: %q", got)
+	}
 }

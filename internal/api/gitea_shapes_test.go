@@ -60,6 +60,9 @@ func TestGiteaResponseShapes(t *testing.T) {
 	if gets < 120 {
 		t.Errorf("%d GET operations validated, want at least 120 of the %d served", gets, len(served))
 	}
+	if len(s.empty) > 0 {
+		t.Errorf("these answered an empty list, so none of their items were checked: %v", s.empty)
+	}
 	t.Logf("%d operations validated (%d GETs), %d answers", len(s.ops), gets, s.answers)
 	for _, op := range sortedKeys(s.problems) {
 		t.Errorf("%s drifts from Gitea 1.22:\n\t%s", op, strings.Join(s.problems[op], "\n\t"))
@@ -81,7 +84,8 @@ type shapeRun struct {
 	ops      map[string]bool
 	problems map[string][]string
 	answers  int
-	sweeping bool // a wrong status fails the test but not the run
+	sweeping bool     // a wrong status fails the test but not the run
+	empty    []string // operations that answered an empty list: nothing of their items checked
 }
 
 // do sends method on tmpl (Gitea's templated path under /api/v1) with the
@@ -133,6 +137,9 @@ func (s *shapeRun) do(u *forgetest.User, method, tmpl string, body any, want int
 		sch = fixed
 	}
 	s.problems[op] = append(s.problems[op], s.spec.validate(sch, v, profileOperations[op])...)
+	if list, ok := v.([]any); ok && len(list) == 0 {
+		s.empty = append(s.empty, op)
+	}
 	if len(s.problems[op]) == 0 {
 		delete(s.problems, op)
 	}
@@ -171,6 +178,7 @@ func buildShapesWorld(s *shapeRun, n *issuesNode) *shapesWorld {
 
 	// 1. The repository, a feature branch and an annotated tag, pushed.
 	s.do(a, "POST", "/user/repos", map[string]any{"name": r, "description": "Shapes", "auto_init": true, "readme": "Default"}, http.StatusCreated)
+	s.do(a, "POST", "/repos/{owner}/{repo}/contents/{filepath}", map[string]any{"content": b64("# Docs\n"), "message": "Add docs"}, http.StatusCreated, o, r, "docs/index.md")
 	wt := n.Clone(n.Remote(a, o, r))
 	w.sha["main"] = strings.TrimSpace(n.Git(wt, "rev-parse", "HEAD"))
 	n.Git(wt, "tag", "-a", "v0.1", "-m", "First tag")
@@ -181,6 +189,8 @@ func buildShapesWorld(s *shapeRun, n *issuesNode) *shapesWorld {
 	w.sha["blob"] = strings.TrimSpace(n.Git(wt, "rev-parse", "main:README.md"))
 	repo := s.do(a, "PATCH", "/repos/{owner}/{repo}", map[string]any{"website": "https://example.org"}, http.StatusOK, o, r)
 	w.ids["/repositories/{id}"] = id(repo, "id")
+	s.do(a, "POST", "/repos/{owner}/{repo}/branches", map[string]any{"new_branch_name": "next", "old_branch_name": "main"}, http.StatusCreated, o, r)
+	s.do(w.bob, "POST", "/repos/{owner}/{repo}/forks", map[string]any{}, http.StatusAccepted, o, r)
 	s.do(a, "PUT", "/repos/{owner}/{repo}/topics", map[string]any{"topics": []string{"go", "forge"}}, http.StatusNoContent, o, r)
 	s.do(a, "POST", "/repos/{owner}/{repo}/branch_protections", map[string]any{"rule_name": "main", "branch_name": "main"}, http.StatusCreated, o, r)
 	s.do(a, "POST", "/repos/{owner}/{repo}/statuses/{sha}", map[string]any{"state": "success", "context": "ci", "target_url": "https://ci.example.org/1"}, http.StatusCreated, o, r, w.sha["main"])
@@ -202,6 +212,10 @@ func buildShapesWorld(s *shapeRun, n *issuesNode) *shapesWorld {
 	s.do(a, "POST", "/repos/{owner}/{repo}/issues/comments/{id}/reactions", map[string]any{"content": "heart"}, 0, o, r, id(comment, "id"))
 	s.do(a, "POST", "/repos/{owner}/{repo}/issues/{index}/reactions", map[string]any{"content": "+1"}, 0, o, r, w.ids["issue"])
 	s.do(a, "POST", "/repos/{owner}/{repo}/issues/{index}/pin", nil, http.StatusNoContent, o, r, w.ids["issue"])
+	s.do(a, "PUT", "/repos/{owner}/{repo}/issues/{index}/subscriptions/{user}", nil, 0, o, r, w.ids["issue"], o)
+	s.do(a, "PUT", "/repos/{owner}/{repo}/issues/{index}/labels", map[string]any{"labels": []int64{labelID}}, http.StatusOK, o, r, w.ids["issue"])
+	s.do(a, "PATCH", "/repos/{owner}/{repo}/labels/{id}", map[string]any{"description": "Something is broken"}, http.StatusOK, o, r, id(label, "id"))
+	s.do(a, "PATCH", "/repos/{owner}/{repo}/milestones/{id}", map[string]any{"description": "The first"}, http.StatusOK, o, r, id(ms, "id"))
 	s.do(a, "PATCH", "/repos/{owner}/{repo}/issues/{index}", map[string]any{"body": "Steps: **one**, two"}, http.StatusCreated, o, r, w.ids["issue"])
 	// Bob's issue gets an answer: a notification for him.
 	s.do(a, "POST", "/repos/{owner}/{repo}/issues/{index}/comments", map[string]any{"body": "Read the docs."}, http.StatusCreated, o, r, "2")
@@ -212,12 +226,15 @@ func buildShapesWorld(s *shapeRun, n *issuesNode) *shapesWorld {
 	review := s.do(w.bob, "POST", "/repos/{owner}/{repo}/pulls/{index}/reviews", map[string]any{"event": "COMMENT", "body": "A few notes",
 		"comments": []map[string]any{{"path": "src/app.go", "new_position": 3, "body": "Name it better"}}}, http.StatusOK, o, r, w.ids["pull"])
 	w.ids["review"] = id(review, "id")
+	s.do(a, "PATCH", "/repos/{owner}/{repo}/pulls/{index}", map[string]any{"body": "Adds A, named."}, http.StatusCreated, o, r, w.ids["pull"])
 
 	// 4. A release with an asset.
 	rel := s.do(a, "POST", "/repos/{owner}/{repo}/releases", map[string]any{"tag_name": "v1.0", "name": "One", "body": "First release", "target_commitish": "main"}, http.StatusCreated, o, r)
 	w.ids["release"] = id(rel, "id")
 	asset := s.do(a, "POST", "/repos/{owner}/{repo}/releases/{id}/assets?name=tool.bin", "bytes", http.StatusCreated, o, r, w.ids["release"])
 	w.ids["asset"] = id(asset, "id")
+	s.do(a, "PATCH", "/repos/{owner}/{repo}/releases/{id}", map[string]any{"body": "First release, edited"}, http.StatusOK, o, r, w.ids["release"])
+	s.do(a, "PATCH", "/repos/{owner}/{repo}/branch_protections/{name}", map[string]any{"required_approvals": 1}, http.StatusOK, o, r, "main")
 
 	// 5. Webhooks of the repository, the organization and the user.
 	hook := func(tmpl string, args ...string) string {
@@ -226,6 +243,7 @@ func buildShapesWorld(s *shapeRun, n *issuesNode) *shapesWorld {
 		return id(h, "id")
 	}
 	w.ids["/repos/{owner}/{repo}/hooks/{id}"] = hook("/repos/{owner}/{repo}/hooks", o, r)
+	s.do(a, "PATCH", "/repos/{owner}/{repo}/hooks/{id}", map[string]any{"events": []string{"push", "issues", "pull_request"}}, http.StatusOK, o, r, w.ids["/repos/{owner}/{repo}/hooks/{id}"])
 
 	// 6. An organization with a repository and a team.
 	s.do(a, "POST", "/orgs", map[string]any{"username": w.org, "full_name": "Shapes Org", "description": "Testing shapes"}, http.StatusCreated)
