@@ -40,6 +40,7 @@ func (a *API) listAdminUsers(w http.ResponseWriter, r *http.Request) error {
 	out := make([]userJSON, len(list))
 	for i, u := range list {
 		out[i] = a.selfJSON(r.Context(), u) // the admin sees what the user sees of themself
+		out[i].HTMLURL = siteURL(r) + "/" + u.Username
 	}
 	return a.respondList(w, r, p, total, out, nil)
 }

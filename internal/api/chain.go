@@ -79,7 +79,7 @@ func (a *API) postChainTx(w http.ResponseWriter, r *http.Request) error {
 	var rejected *tx.Error
 	if errors.As(err, &rejected) {
 		status, field := refusal(env.Type, rejected)
-		writeJSON(w, status, errorBody{Message: rejected.Message, Code: rejected.Name, Field: field})
+		writeJSON(w, status, errorBody{Message: rejected.Message, Code: rejected.Name, Field: field, URL: docsURL(r)})
 		return nil
 	}
 	if errors.Is(err, chain.ErrNotCommitted) || errors.Is(err, chain.ErrCatchingUp) {

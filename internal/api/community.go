@@ -52,7 +52,7 @@ func (a *API) listRoleHolders(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := make([]roleHolderJSON, len(list))
 	for i, h := range list {
-		out[i] = roleHolderJSON{User: personJSON(h.Person), Role: h.Role, Height: h.Height, Proposal: h.Proposal, Granted: h.Granted}
+		out[i] = roleHolderJSON{User: personJSON(r, h.Person), Role: h.Role, Height: h.Height, Proposal: h.Proposal, Granted: h.Granted}
 	}
 	return a.respondList(w, r, p, total, out, nil)
 }

@@ -153,7 +153,7 @@ func toForgeUser(r *http.Request, u index.User) forgeUserJSON {
 		addr = checksummed(addr)
 		id = userIDOf(r, common.HexToAddress(addr))
 	}
-	return forgeUserJSON{ID: id, Login: name, HTMLURL: siteURL(r) + "/" + name, WalletAddress: addr}
+	return forgeUserJSON{ID: id, Login: name, HTMLURL: siteURL(r) + "/" + name, WalletAddress: addr, giteaUserJSON: giteaUser(name)}
 }
 
 // checksummed is addr in EIP-55 form. Lists show the same few people on
@@ -192,7 +192,8 @@ func (a *API) repoJSON(r *http.Request, rec index.Repo, perm forge.Perm) repoJSO
 		StarsCount: rec.Stars, ForksCount: rec.Forks, WatchersCount: rec.Watchers, OpenIssuesCount: rec.OpenIssues,
 		OpenPRCounter: rec.OpenPulls, DefaultBranch: rec.DefaultBranch, CreatedAt: rec.Created, UpdatedAt: rec.Updated,
 		HasIssues: true, HasPullRequests: true, AllowMergeCommits: true, AllowRebase: true, AllowSquashMerge: true,
-		AllowRebaseExplicit: true, AllowFastForward: true,
+		AllowRebaseExplicit: true, AllowFastForward: true, LanguagesURL: base + "/api/v1/repos/" + full + "/languages", Link: "/" + full,
+		ObjectFormatName: "sha1", ArchivedAt: giteaUnshown, ProjectsMode: "all",
 		DefaultMergeStyle: "merge", ProtectedBranches: rec.ProtectedBranches, CreatedHeight: rec.CreatedHeight,
 		UpdatedHeight: rec.UpdatedHeight, OnChain: !rec.Private,
 		Permissions: &permJSON{Admin: perm >= forge.PermOwner, Maintain: perm >= forge.PermMaintain, Push: perm >= forge.PermWrite, Pull: perm >= forge.PermRead},
@@ -423,6 +424,9 @@ func (h *issuesAPI) pull(r *http.Request, base index.Repo, perm forge.Perm, pr i
 		headJSON := h.repoJSON(r, head, hp)
 		j.Head.Repo, j.Head.Label = &headJSON, head.Owner.Username+":"+pr.HeadBranch
 	}
+	if comments, err := h.index.ReviewComments(r.Context(), base.ID, pr.Number); err == nil {
+		j.ReviewComments = len(comments)
+	}
 	m := h.pulls.Mergeable(r.Context(), base, pr)
 	j.Mergeable, j.MergeableReason = m.Mergeable, m.Reason
 	if len(m.Conflicts) > 0 {
@@ -480,9 +484,9 @@ func (l *links) reviewComment(pr index.Pull, rv index.Review, c index.ReviewComm
 
 // personJSON is the public user GET /users/{username} gives, for a found
 // account: its profile here, if it has one.
-func personJSON(p index.Person) userJSON {
+func personJSON(r *http.Request, p index.Person) userJSON {
 	j := userJSON{ID: p.ID, Login: p.Username, FullName: p.FullName, Description: p.Description, Location: p.Location,
-		Website: p.Website, WalletAddress: checksummed(p.Address)}
+		Website: p.Website, WalletAddress: checksummed(p.Address), HTMLURL: siteURL(r) + "/" + p.Username, giteaUserJSON: giteaUser(p.Username)}
 	if !p.Created.IsZero() {
 		j.Created = p.Created.Format(time.RFC3339)
 	}

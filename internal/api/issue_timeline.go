@@ -33,6 +33,20 @@ type timelineJSON struct {
 	RemovedAssignee bool           `json:"removed_assignee"`
 	RefIssue        *refIssueJSON  `json:"ref_issue"`
 	RefComment      *refIDJSON     `json:"ref_comment"`
+	// Gitea's fields of events dForge does not record (projects, time
+	// tracking, dependencies, review threads resolved, references moved,
+	// teams assigned): zero, null.
+	ReviewID       int64          `json:"review_id"`
+	RefAction      string         `json:"ref_action"`
+	RefCommitSHA   string         `json:"ref_commit_sha"`
+	OldRef         string         `json:"old_ref"`
+	NewRef         string         `json:"new_ref"`
+	ProjectID      int64          `json:"project_id"`
+	OldProjectID   int64          `json:"old_project_id"`
+	ResolveDoer    *forgeUserJSON `json:"resolve_doer"`
+	AssigneeTeam   any            `json:"assignee_team"`
+	DependentIssue any            `json:"dependent_issue"`
+	TrackedTime    any            `json:"tracked_time"`
 	// Hidden: this node's moderators hid the comment (dForge); HiddenReason is why.
 	Hidden       bool   `json:"hidden,omitempty"`
 	HiddenReason string `json:"hidden_reason,omitempty"`

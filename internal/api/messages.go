@@ -345,7 +345,7 @@ func (a *API) unblockUser(w http.ResponseWriter, r *http.Request) error {
 func (a *API) accountJSON(r *http.Request, addr common.Address) userJSON {
 	if a.index != nil {
 		if p, err := a.index.PersonByAddress(r.Context(), addr); err == nil {
-			return personJSON(p)
+			return personJSON(r, p)
 		}
 	}
 	// Not on chain yet: a user of this node, with the date they first
@@ -356,7 +356,7 @@ func (a *API) accountJSON(r *http.Request, addr common.Address) userJSON {
 		j.ID = a.accountID(r.Context(), u)
 		return j
 	}
-	return personJSON(index.Person{User: index.User{Address: addr.Hex(), Username: name}, ID: userIDOf(r, addr)})
+	return personJSON(r, index.Person{User: index.User{Address: addr.Hex(), Username: name}, ID: userIDOf(r, addr)})
 }
 
 func (a *API) messageJSON(r *http.Request, m messages.Message) (messageJSON, error) {

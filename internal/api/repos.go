@@ -84,7 +84,7 @@ func (a *API) repoOf(r *http.Request) (index.Repo, forge.Perm, error) {
 // data was not: a 500 that says so, after logging the cause.
 func (a *API) gitDataFailed(w http.ResponseWriter, r *http.Request, err error) {
 	a.log.ErrorContext(r.Context(), "git data", "path", r.URL.Path, "err", err)
-	writeJSON(w, http.StatusInternalServerError, errorBody{Code: "git_data_failed",
+	writeJSON(w, http.StatusInternalServerError, errorBody{Code: "git_data_failed", URL: docsURL(r),
 		Message: "The repository was recorded, but this node could not write its git data. The node's operator has been told; please try again later or contact them."})
 }
 

@@ -18,7 +18,9 @@ import (
 type errorBody struct {
 	Message string `json:"message"`
 	Code    string `json:"code"`
-	Field   string `json:"field,omitempty"`
+	// URL is the API's documentation, as Gitea's errors give it.
+	URL   string `json:"url"`
+	Field string `json:"field,omitempty"`
 	// Sign is the transaction to sign with the user's wallet instead
 	// (code wallet_signature_required): {type, message}.
 	Sign any `json:"sign,omitempty"`
@@ -92,7 +94,7 @@ var statusOf = map[usererr.Kind]int{
 // the server's fault: logged, reported, and answered without internals.
 func (a *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if ue, ok := usererr.As(err); ok {
-		writeJSON(w, statusOf[ue.Kind], errorBody{Message: ue.Message, Code: ue.Code, Field: ue.Field, Sign: ue.Sign})
+		writeJSON(w, statusOf[ue.Kind], errorBody{Message: ue.Message, Code: ue.Code, Field: ue.Field, Sign: ue.Sign, URL: docsURL(r)})
 		return
 	}
 	a.log.ErrorContext(r.Context(), "request failed", slog.String("path", r.URL.Path), slog.Any("err", err))
@@ -101,7 +103,13 @@ func (a *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	} else {
 		sentry.CaptureException(err)
 	}
-	writeJSON(w, http.StatusInternalServerError, errorBody{Message: "the server could not complete the request; please try again", Code: "internal"})
+	writeJSON(w, http.StatusInternalServerError, errorBody{Message: "the server could not complete the request; please try again", Code: "internal", URL: docsURL(r)})
+}
+
+// docsURL is the page that documents the API (Gitea's errors point to its
+// swagger page).
+func docsURL(r *http.Request) string {
+	return siteURL(r) + "/docs/api"
 }
 
 // decode reads a JSON body of at most limit bytes into v, whose strings

@@ -59,7 +59,7 @@ func (a *API) searchUsers(w http.ResponseWriter, r *http.Request) error {
 		if !mv.listedUser(common.HexToAddress(pr.Address)) {
 			continue // hidden by this node's moderators
 		}
-		out = append(out, personJSON(pr))
+		out = append(out, personJSON(r, pr))
 	}
 	return a.respondList(w, r, p, total, map[string]any{"ok": true, "data": out}, err)
 }

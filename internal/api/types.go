@@ -200,12 +200,39 @@ type countsJSON struct {
 type forgeUserJSON struct {
 	ID            int64  `json:"id"`
 	Login         string `json:"login"`
-	LoginName     string `json:"login_name"`
 	FullName      string `json:"full_name"`
 	Email         string `json:"email"`
 	AvatarURL     string `json:"avatar_url"`
 	HTMLURL       string `json:"html_url"`
 	WalletAddress string `json:"wallet_address"`
+	// IsAdmin: Gitea tells it to the user and the site's admins only.
+	IsAdmin bool `json:"is_admin"`
+	giteaUserJSON
+}
+
+// giteaUserJSON are the fields of Gitea's User that are the same for every
+// dForge account: a wallet signs itself in (no login name or source, never
+// prohibited or restricted), every profile is public, and Gitea's answer
+// for a time it does not show is the Unix epoch. Username repeats the
+// login, as Gitea's User.MarshalJSON adds it for older clients.
+type giteaUserJSON struct {
+	UserName      string `json:"username"`
+	LoginName     string `json:"login_name"`
+	SourceID      int64  `json:"source_id"`
+	Active        bool   `json:"active"`
+	ProhibitLogin bool   `json:"prohibit_login"`
+	Restricted    bool   `json:"restricted"`
+	Language      string `json:"language"`
+	LastLogin     string `json:"last_login"`
+	Visibility    string `json:"visibility"`
+}
+
+// giteaUnshown is the time Gitea sends for one it does not show (a zero
+// Unix time): a last login, the archiving of a repository never archived.
+const giteaUnshown = "1970-01-01T00:00:00Z"
+
+func giteaUser(login string) giteaUserJSON {
+	return giteaUserJSON{UserName: login, Active: true, LastLogin: giteaUnshown, Visibility: "public"}
 }
 
 // permJSON is Gitea's Permission, with the maintain level Gitea lacks.
@@ -262,6 +289,22 @@ type repoJSON struct {
 	AvatarURL           string        `json:"avatar_url"`
 	Internal            bool          `json:"internal"`
 	Topics              []string      `json:"topics"`
+	LanguagesURL        string        `json:"languages_url"`
+	Link                string        `json:"link"`
+	ObjectFormatName    string        `json:"object_format_name"`
+	ArchivedAt          string        `json:"archived_at"`
+	// Gitea's settings dForge has one answer to: no packages, no
+	// projects of its own, no mirrors, no pending transfers (a transfer
+	// is done at once), merges keep the head branch.
+	HasActions                    bool    `json:"has_actions"`
+	HasPackages                   bool    `json:"has_packages"`
+	ProjectsMode                  string  `json:"projects_mode"`
+	MirrorInterval                string  `json:"mirror_interval"`
+	RepoTransfer                  *string `json:"repo_transfer"`
+	IgnoreWhitespaceConflicts     bool    `json:"ignore_whitespace_conflicts"`
+	AllowRebaseUpdate             bool    `json:"allow_rebase_update"`
+	DefaultDeleteBranchAfterMerge bool    `json:"default_delete_branch_after_merge"`
+	DefaultAllowMaintainerEdit    bool    `json:"default_allow_maintainer_edit"`
 	// dForge's own.
 	ProtectedBranches []string `json:"protected_branches"`
 	CreatedHeight     int64    `json:"created_height"`
@@ -423,6 +466,7 @@ type pullJSON struct {
 	Draft               bool            `json:"draft"`
 	IsLocked            bool            `json:"is_locked"`
 	Comments            uint64          `json:"comments"`
+	ReviewComments      int             `json:"review_comments"`
 	Additions           *int            `json:"additions,omitempty"`
 	Deletions           *int            `json:"deletions,omitempty"`
 	ChangedFiles        *int            `json:"changed_files,omitempty"`

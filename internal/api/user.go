@@ -7,6 +7,7 @@ import (
 
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/chain/tx"
+	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/usererr"
 )
 
@@ -28,12 +29,15 @@ type userJSON struct {
 	TwoFactorEnabled bool    `json:"two_factor_enabled"`
 	FollowersCount   int64   `json:"followers_count"`
 	FollowingCount   int64   `json:"following_count"`
+	StarredRepos     int64   `json:"starred_repos_count"`
+	HTMLURL          string  `json:"html_url"`
 	// IsAdmin is Gitea's field: this node's admin (serve --admin). Only
 	// the user themself is told.
 	IsAdmin bool `json:"is_admin"`
 	// Hidden: this node's moderators hid it (dForge); HiddenReason is why.
 	Hidden       bool   `json:"hidden,omitempty"`
 	HiddenReason string `json:"hidden_reason,omitempty"`
+	giteaUserJSON
 }
 
 // toUserJSON shapes u; self adds what only the user may see. The id is
@@ -43,6 +47,7 @@ func toUserJSON(u auth.User, self bool) userJSON {
 	j := userJSON{
 		ID: localID(u), Login: u.Username, FullName: u.Profile.FullName, Description: u.Profile.Description,
 		Location: u.Profile.Location, Website: u.Profile.Website, WalletAddress: u.Address.Hex(),
+		giteaUserJSON: giteaUser(u.Username),
 	}
 	if !u.CreatedAt.IsZero() {
 		j.Created = u.CreatedAt.UTC().Format(time.RFC3339)
@@ -67,6 +72,7 @@ func (a *API) getUser(w http.ResponseWriter, r *http.Request) error {
 // chain has not seen yet keeps the date it first signed in here.
 func (a *API) withAccount(r *http.Request, j userJSON, u auth.User) userJSON {
 	j.ID = a.accountID(r.Context(), u)
+	j.HTMLURL = siteURL(r) + "/" + j.Login
 	if a.index == nil {
 		return j
 	}
@@ -77,6 +83,9 @@ func (a *API) withAccount(r *http.Request, j userJSON, u auth.User) userJSON {
 	// failing the whole user.
 	if followers, following, err := a.index.FollowCounts(r.Context(), u.Address); err == nil {
 		j.FollowersCount, j.FollowingCount = followers, following
+	}
+	if _, stars, err := a.forge.Repos(r.Context(), index.RepoFilter{StarredBy: &u.Address, Viewer: viewerOf(r)}, index.Page{Number: 1, Limit: 1}); err == nil {
+		j.StarredRepos = stars
 	}
 	return j
 }
@@ -127,7 +136,7 @@ func (a *API) getUserByName(w http.ResponseWriter, r *http.Request) error {
 type tokenJSON struct {
 	ID        int64     `json:"id"`
 	Name      string    `json:"name"`
-	SHA1      string    `json:"sha1,omitempty"`
+	SHA1      string    `json:"sha1"` // the secret at creation only; "" after, as Gitea
 	LastEight string    `json:"token_last_eight"`
 	Scopes    []string  `json:"scopes"`
 	CreatedAt time.Time `json:"created_at"`

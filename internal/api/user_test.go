@@ -182,7 +182,7 @@ func TestAccessTokens(t *testing.T) {
 	if res.StatusCode != 200 || len(list) != 1 || list[0]["token_last_eight"] != readToken[32:] || strings.Contains(string(res.body), readToken) {
 		t.Fatalf("list tokens = %d %s", res.StatusCode, res.body)
 	}
-	if _, has := list[0]["sha1"]; has {
+	if sha1, has := list[0]["sha1"]; !has || sha1 != "" {
 		t.Fatalf("list shows the token: %s", res.body)
 	}
 

@@ -19,15 +19,27 @@ import (
 // The payloads, in Gitea's shapes (modules/structs/hook.go): the fields
 // its clients read, with dForge's values.
 
+// userJSON is Gitea's User as the API's users inside other answers are
+// (internal/api forgeUserJSON): the fields every dForge account fills the
+// same way (a wallet signs itself in, every profile is public, a time
+// Gitea does not show is the Unix epoch), username repeating login.
 type userJSON struct {
-	ID        int64  `json:"id"`
-	Login     string `json:"login"`
-	LoginName string `json:"login_name"`
-	FullName  string `json:"full_name"`
-	Email     string `json:"email"`
-	AvatarURL string `json:"avatar_url"`
-	HTMLURL   string `json:"html_url"`
-	UserName  string `json:"username"`
+	ID            int64  `json:"id"`
+	Login         string `json:"login"`
+	LoginName     string `json:"login_name"`
+	FullName      string `json:"full_name"`
+	Email         string `json:"email"`
+	AvatarURL     string `json:"avatar_url"`
+	HTMLURL       string `json:"html_url"`
+	UserName      string `json:"username"`
+	IsAdmin       bool   `json:"is_admin"`
+	SourceID      int64  `json:"source_id"`
+	Active        bool   `json:"active"`
+	ProhibitLogin bool   `json:"prohibit_login"`
+	Restricted    bool   `json:"restricted"`
+	Language      string `json:"language"`
+	LastLogin     string `json:"last_login"`
+	Visibility    string `json:"visibility"`
 }
 
 type repoJSON struct {
@@ -233,7 +245,8 @@ func (r renderer) user(ctx context.Context, a common.Address) *userJSON {
 		name = names.Default(a)
 	}
 	id, _ := r.index.UserID(ctx, a) // a failed read leaves 0 rather than no payload
-	return &userJSON{ID: id, Login: name, LoginName: name, UserName: name, HTMLURL: r.base + "/" + name}
+	return &userJSON{ID: id, Login: name, UserName: name, HTMLURL: r.base + "/" + name,
+		Active: true, LastLogin: "1970-01-01T00:00:00Z", Visibility: "public"}
 }
 
 func (r renderer) repoRecord(ctx context.Context, rec forge.Repo) *repoJSON {
