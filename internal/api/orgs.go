@@ -136,6 +136,9 @@ func (a *API) createOrg(w http.ResponseWriter, r *http.Request) error {
 	if err := checkChainLines(textField{"full_name", deref(in.FullName)}); err != nil {
 		return err
 	}
+	if err := checkOrgWebsite(in.Website); err != nil {
+		return err
+	}
 	res, err := a.forge.Do(r.Context(), id.User.Address, chainforge.OrgCreate{
 		Name: *in.UserName, FullName: deref(in.FullName), Description: deref(in.Description),
 		Website: deref(in.Website), Location: deref(in.Location), Visibility: chainforge.VisibilityPublic,
@@ -159,6 +162,16 @@ func (a *API) getOrg(w http.ResponseWriter, r *http.Request) error {
 	return reply(w, toOrgJSON(r, o))
 }
 
+// checkOrgWebsite refuses a website that is not an http(s) address (a
+// javascript: link on the organization's page), as repository and user
+// settings do.
+func checkOrgWebsite(w *string) error {
+	if w != nil && !chainforge.ValidWebsite(*w) {
+		return usererr.BadFieldf("website", "website must be empty or an http:// or https:// address of at most %d bytes", chainforge.MaxWebsite)
+	}
+	return nil
+}
+
 // editOrg sets the fields sent, as Gitea does; an empty visibility
 // leaves it.
 func (a *API) editOrg(w http.ResponseWriter, r *http.Request) error {
@@ -178,6 +191,9 @@ func (a *API) editOrg(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := checkChainLines(textField{"full_name", deref(in.FullName)}); err != nil {
+		return err
+	}
+	if err := checkOrgWebsite(in.Website); err != nil {
 		return err
 	}
 	up := chainforge.OrgUpdate{Org: o.ID, FullName: in.FullName, Description: in.Description, Website: in.Website, Location: in.Location}

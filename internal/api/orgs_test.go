@@ -42,6 +42,17 @@ func testOrgsWithSDK(t *testing.T, n *forgetest.Node) {
 	if err == nil || res.StatusCode != http.StatusConflict {
 		t.Fatalf("CreateOrg of a taken name: %v %v", res, err)
 	}
+	// A website is an http(s) address: no javascript: link on the org's page.
+	for _, bad := range []string{"javascript:alert(document.cookie)", "data:text/html,<b>hi</b>"} {
+		_, res, err = bob.client.CreateOrg(gitea.CreateOrgOption{Name: "linked", Website: bad})
+		if err == nil || res.StatusCode != http.StatusUnprocessableEntity {
+			t.Fatalf("CreateOrg with website %q: %v %v", bad, res, err)
+		}
+		_, err = c.EditOrg("acme", gitea.EditOrgOption{Website: bad})
+		if err == nil {
+			t.Fatalf("EditOrg with website %q was accepted", bad)
+		}
+	}
 	_, res, err = bob.client.CreateOrg(gitea.CreateOrgOption{Name: "hidden", Visibility: gitea.VisibleTypePrivate})
 	if err == nil || res.StatusCode != http.StatusUnprocessableEntity {
 		t.Fatalf("CreateOrg private: %v %v", res, err)
@@ -230,8 +241,14 @@ func testOrgsWithSDK(t *testing.T, n *forgetest.Node) {
 	// 6. Removing: the team's repository and member, then the organization.
 	_, err = c.RemoveTeamRepository(team.ID, "acme", "app")
 	check(t, "RemoveTeamRepository", err)
-	_, err = c.DeleteOrgMembership("acme", bob.login)
-	check(t, "DeleteOrgMembership", err)
+	// bob is an owner: taking him out changes the owners, which only
+	// alice's own wallet may sign.
+	if res, err := c.DeleteOrgMembership("acme", bob.login); err == nil || res.StatusCode != http.StatusForbidden {
+		t.Fatalf("DeleteOrgMembership of an owner under a delegation: %v %v", res, err)
+	}
+	if res := n.WalletCall("DELETE", "/api/v1/orgs/acme/members/"+bob.login, alice.wallet(), nil); res.Status != http.StatusNoContent {
+		t.Fatalf("DeleteOrgMembership signed by alice's wallet: %d %s", res.Status, res.Body)
+	}
 	if ok, _, err := c.CheckOrgMembership("acme", bob.login); err != nil || ok {
 		t.Fatalf("bob still a member: %v %v", ok, err)
 	}

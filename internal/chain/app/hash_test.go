@@ -64,13 +64,15 @@ func checkPins(t *testing.T, ownKeys bool, wantHash, wantResults string) {
 }
 
 // Expected results of TestAppHashStableOwnKeys: the same blocks on a chain
-// born with the own-keys rules (issue 22), where the operator relays under
-// genesis delegations, plus a block of delegations given, used, refused
-// and revoked. Pinned once, on purpose, when those rules were made; the
-// same warning holds.
+// born with every upgrade this binary knows (upgrade.All: own-keys, then
+// safe-urls), as a new chain's genesis lists them, where the operator
+// relays under genesis delegations, plus a block of delegations given,
+// used, refused and revoked. Pinned on purpose when own-keys was made,
+// and again when safe-urls joined the list (the genesis marks it done);
+// the same warning holds.
 const (
-	ownKeysAppHash = "4fcb463969b2b29f40e64bdc081dc266424e070a4448776ed555b9953f3ad5a5"
-	ownKeysResults = "8175f5d43fd5d0b72f101952f8034279f2649756aef75f4af2b05dbe8dbfe71a"
+	ownKeysAppHash = "40fd27f94a80c91374d7d9f6b92a74a64e0258b35f16fd5274547e34d59def1d"
+	ownKeysResults = "3797bf3eed97c4e221dededb019f2d650735493f5fa6ed562c415a329217bd70"
 )
 
 func TestAppHashStableOwnKeys(t *testing.T) {
@@ -79,7 +81,7 @@ func TestAppHashStableOwnKeys(t *testing.T) {
 
 // playStableChain runs the fixed blocks and returns the final app hash and
 // the digest of every FinalizeBlock answer; ownKeys makes the chain under
-// the own-keys rules.
+// the rules of every known upgrade.
 func playStableChain(t *testing.T, ownKeys bool) (string, string) {
 	alice, bob, carol, op := fixedWallet(t, "alice"), fixedWallet(t, "bob"), fixedWallet(t, "carol"), fixedWallet(t, "operator")
 	p := app.DefaultParams()
@@ -99,7 +101,7 @@ func playStableChain(t *testing.T, ownKeys bool) (string, string) {
 		Reputation: []app.ReputationGrant{{Address: bob.addr, Score: 300}},
 	}
 	if ownKeys {
-		g.Upgrades = []string{upgrade.OwnKeys}
+		g.Upgrades = upgrade.All()
 		g.Delegations = delegatedTo(op.addr, alice.addr, bob.addr, carol.addr)
 	}
 	raw, err := json.Marshal(g)

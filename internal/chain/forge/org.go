@@ -9,6 +9,7 @@ import (
 
 	"github.com/dforge/dforge/internal/chain/names"
 	"github.com/dforge/dforge/internal/chain/tx"
+	"github.com/dforge/dforge/internal/chain/upgrade"
 )
 
 // Organizations, as Gitea models them: an account that owns repositories
@@ -108,6 +109,9 @@ func orgCreate(s *session, payload []byte) error {
 	if err := checkOrgFields(o); err != nil {
 		return err
 	}
+	if err := s.checkOrgWebsite(o.Website); err != nil {
+		return err
+	}
 	if s.env.Private {
 		return invalid("org", "organizations live on chain, not in a node's private store")
 	}
@@ -179,7 +183,24 @@ func orgUpdate(s *session, payload []byte) error {
 	if err := checkOrgFields(o); err != nil {
 		return err
 	}
+	if p.Website != nil {
+		if err := s.checkOrgWebsite(o.Website); err != nil {
+			return err
+		}
+	}
 	return s.saveOrg(o)
+}
+
+// checkOrgWebsite wants an http(s) address or "" from the safe-urls
+// upgrade on; before it a website was only bounded, and blocks of that
+// time replay so. An org keeps a website it had: only a new one is
+// checked.
+func (s *session) checkOrgWebsite(w string) error {
+	on, err := upgrade.Done(s.kv, upgrade.SafeURLs)
+	if err != nil || !on {
+		return err
+	}
+	return validateWebsite("website", w)
 }
 
 // orgDelete deletes an organization that owns no repository (Gitea asks

@@ -10,6 +10,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/names"
 	"github.com/dforge/dforge/internal/chain/state"
 	"github.com/dforge/dforge/internal/chain/tx"
+	"github.com/dforge/dforge/internal/chain/upgrade"
 )
 
 // newOrg has owner create organization name and returns it.
@@ -144,4 +145,24 @@ func TestOrgTransferAndDelete(t *testing.T) {
 	if forge.OrgAddress(1) == forge.OrgAddress(2) || forge.OrgAddress(1) == (common.Address{}) {
 		t.Fatal("org addresses collide")
 	}
+}
+
+// An organization's website is an http(s) address from the safe-urls
+// upgrade on; before it, blocks that stored another kind replay as they
+// did, and an org keeps such a website until its owner sets a new one.
+func TestOrgWebsiteIsAnHTTPAddressFromSafeURLs(t *testing.T) {
+	w := newWorld(t)
+	w.ok(owner, "org.create", m{"name": "old", "website": "javascript:alert(1)"})
+
+	if err := upgrade.Apply(w.st, upgrade.SafeURLs, w.height+1); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"javascript:alert(1)", "data:text/html,hi", "//example.org", "https://"} {
+		w.fails(tx.CodeInvalidField, owner, "org.create", m{"name": "acme", "website": bad})
+		w.fails(tx.CodeInvalidField, owner, "org.update", m{"org": 1, "website": bad})
+	}
+	w.ok(owner, "org.create", m{"name": "acme", "website": "https://acme.example"})
+	w.ok(owner, "org.update", m{"org": 1, "description": "kept its website"})
+	w.ok(owner, "org.update", m{"org": 1, "website": "https://old.example"})
+	w.ok(owner, "org.update", m{"org": 1, "website": ""})
 }

@@ -92,6 +92,11 @@ func validateTitle(title string) error {
 // validateWebsite holds a website to an absolute http or https URL with a
 // host and no spaces, of at most MaxWebsite bytes; "" clears it. url.Parse
 // is pure, so every node decides alike.
+// ValidWebsite says whether s may be a record's website: "" or an
+// absolute http(s) address with a host, of at most MaxWebsite bytes. The
+// API checks it before it relays, whatever rules the chain runs.
+func ValidWebsite(s string) bool { return validateWebsite("website", s) == nil }
+
 func validateWebsite(field, s string) error {
 	if s == "" {
 		return nil

@@ -25,9 +25,14 @@ import (
 // key may register a node; default names carry 80 bits of the address.
 const OwnKeys = "own-keys"
 
+// SafeURLs makes every URL a record holds on chain an http(s) address:
+// an organization's website was only bounded in length, so it could hold
+// a javascript: link its page would show.
+const SafeURLs = "safe-urls"
+
 // known lists the upgrades this binary implements, oldest first. A new
 // rule change is one more name here and a Done check where it applies.
-var known = []string{OwnKeys}
+var known = []string{OwnKeys, SafeURLs}
 
 // extra are names a node was told to treat as known with no rule change
 // (Allow): how an operator crosses an upgrade whose rules this release

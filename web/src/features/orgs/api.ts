@@ -121,7 +121,8 @@ export interface CreateOrgInput {
 export const createOrg = (input: CreateOrgInput) => postJSON<Org>('/api/v1/orgs', input)
 export const editOrg = (org: string, input: Partial<Omit<Org, 'id' | 'username'>>) => patchJSON<Org>(orgApi(org), input)
 export const deleteOrg = (org: string) => withWalletSignature(() => deleteJSON(orgApi(org)))
-export const removeOrgMember = (org: string, login: string) => deleteJSON(`${orgApi(org)}/members/${enc(login)}`)
+// Removing an owner changes the owners: the node asks the user's own wallet to sign that.
+export const removeOrgMember = (org: string, login: string) => withWalletSignature(() => deleteJSON(`${orgApi(org)}/members/${enc(login)}`))
 
 export interface CreateTeamInput {
   name: string
