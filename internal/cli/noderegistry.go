@@ -2,16 +2,19 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"slices"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/libp2p/go-libp2p/core/peer"
 
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/chain/nodes"
+	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/node"
@@ -102,7 +105,7 @@ func syncNodeRegistry(ctx context.Context, log *slog.Logger, ch operatorChain, i
 	if i >= 0 && sameNode(registered[i], want) {
 		return
 	}
-	if err := svc.RegisterNode(ctx, want); err != nil {
+	if err := registerWithRetry(ctx, svc, want); err != nil {
 		if ctx.Err() == nil {
 			log.Warn("could not register this node in the node registry", "err", err)
 		}
@@ -110,6 +113,26 @@ func syncNodeRegistry(ctx context.Context, log *slog.Logger, ch operatorChain, i
 	}
 	log.Info("registered this node in the node registry", "url", want.URL, "peer_id", want.PeerID, "addrs", want.Addrs)
 }
+
+// registerWithRetry registers want, trying again a few blocks later when
+// the chain refused it for the block's bound on registrations (any key
+// may register under own-keys, so a flood can fill a block).
+func registerWithRetry(ctx context.Context, svc *forge.Service, want nodes.Node) error {
+	var err error
+	for attempt := range registerAttempts {
+		if err = svc.RegisterNode(ctx, want); !errors.Is(err, &tx.Error{Code: tx.CodeRateLimited}) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(time.Duration(attempt+1) * time.Second):
+		}
+	}
+	return err
+}
+
+const registerAttempts = 10
 
 func sameNode(n index.Node, want nodes.Node) bool {
 	return n.URL == want.URL && n.PeerID == want.PeerID && slices.Equal(n.Addrs, want.Addrs)

@@ -23,9 +23,12 @@ import (
 // actor of, and how many one key may sign for others. An honest user
 // makes a handful a block and an honest node a few hundred; a flood's
 // excess is refused at CheckTx, so it never fills the blocks.
+// Node registrations are bounded for the whole chain: a block takes
+// MaxRegistrationsPerBlock, whoever signs them.
 const (
-	MaxActionsPerAccount = 32
-	MaxRelayedPerSigner  = 512
+	MaxActionsPerAccount     = 32
+	MaxRelayedPerSigner      = 512
+	MaxRegistrationsPerBlock = 16
 )
 
 // ownKeys reports whether the own-keys rules apply in kv.
@@ -69,6 +72,9 @@ func count(kv state.KV, kind string, who common.Address, height uint64, limit ui
 		if at, _ := state.ParseUint64(v[:8]); at == height {
 			n, _ = state.ParseUint64(v[8:])
 		}
+	}
+	if n >= limit && kind == "register" {
+		return tx.NewError(tx.CodeRateLimited, "block %d holds %d node registrations already, the most one block takes; try again in the next block", height, limit)
 	}
 	if n >= limit {
 		return tx.NewError(tx.CodeRateLimited, "%s signed or acted in %d forge actions in block %d already, the most one block takes; try again in the next block", who.Hex(), limit, height)

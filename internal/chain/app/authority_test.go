@@ -306,3 +306,27 @@ func TestFloodsAreBoundedPerBlock(t *testing.T) {
 		t.Fatalf("bob's action in the flooded block: %d %s", r.Code, r.Log)
 	}
 }
+
+// Under own-keys any key registers a node, so a block takes at most
+// MaxRegistrationsPerBlock registrations, whoever signs them; the next
+// block takes more.
+func TestNodeRegistrationsAreBoundedPerBlock(t *testing.T) {
+	c := newOwnKeysChain(t)
+	register := func(w wallet, i int) []byte {
+		return c.sign(w, tx.KindRegisterNode, map[string]any{"url": fmt.Sprintf("https://node%d.example", i), "peerId": testPeerID, "addrs": ""})
+	}
+	var txs [][]byte
+	for i := range app.MaxRegistrationsPerBlock + 2 {
+		txs = append(txs, register(newWallet(t), i))
+	}
+	res := c.block(txs...)
+	for i, r := range res[:app.MaxRegistrationsPerBlock] {
+		if r.Code != 0 {
+			t.Fatalf("registration %d within the bound: %d %s", i, r.Code, r.Log)
+		}
+	}
+	for _, r := range res[app.MaxRegistrationsPerBlock:] {
+		wantCode(t, "a registration past the bound", r, tx.CodeRateLimited)
+	}
+	c.must(register(newWallet(t), 99))
+}
