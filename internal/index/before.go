@@ -13,7 +13,7 @@ import (
 )
 
 // Before is what an edit changed, as the projection found it before
-// writing the change: the chain's event carries only the new state, and
+// writing the change (an issue, review requests, a release's draft flag): the chain's event carries only the new state, and
 // observers (webhooks) tell an assignment, a label change or a new review
 // request from it, as Gitea sends each as its own event.
 type Before struct {
@@ -23,6 +23,9 @@ type Before struct {
 	// Requested are the reviewers a pull request had open requests for
 	// (pr.review.request, pr.review.unrequest).
 	Requested []common.Address
+	// WasDraft: an edited release was a draft (release.edit), for
+	// Gitea's rule that a draft made public is published, not updated.
+	WasDraft bool
 }
 
 // readBefore reads what ch is about to change, for the actions whose
@@ -46,6 +49,16 @@ func readBefore(ctx context.Context, tx *sql.Tx, ch forge.Change) (*Before, erro
 			b.Requested = append(b.Requested, common.HexToAddress(a))
 		}
 		return b, nil
+	case ch.Action == "release.edit" && ch.Release != nil:
+		var draft bool
+		err := tx.QueryRowContext(ctx, `SELECT draft FROM forge_releases WHERE id = $1`, int64(ch.Release.ID)).Scan(&draft)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read release %d before its edit: %w", ch.Release.ID, err)
+		}
+		return &Before{WasDraft: draft}, nil
 	}
 	return nil, nil
 }
