@@ -167,30 +167,30 @@ type branchJSON struct {
 }
 
 type pullJSON struct {
-	ID             int64       `json:"id"`
-	URL            string      `json:"url"`
-	Number         uint64      `json:"number"`
-	User           *userJSON   `json:"user"`
-	Title          string      `json:"title"`
-	Body           string      `json:"body"`
+	ID             int64          `json:"id"`
+	URL            string         `json:"url"`
+	Number         uint64         `json:"number"`
+	User           *userJSON      `json:"user"`
+	Title          string         `json:"title"`
+	Body           string         `json:"body"`
 	Labels         []labelJSON    `json:"labels"`
 	Milestone      *milestoneJSON `json:"milestone"`
 	Assignees      []*userJSON    `json:"assignees"`
 	State          string         `json:"state"`
-	IsLocked       bool        `json:"is_locked"`
-	Comments       uint64      `json:"comments"`
-	HTMLURL        string      `json:"html_url"`
-	DiffURL        string      `json:"diff_url"`
-	PatchURL       string      `json:"patch_url"`
-	Mergeable      bool        `json:"mergeable"`
-	Merged         bool        `json:"merged"`
-	MergedAt       *string     `json:"merged_at"`
-	MergedCommitID *string     `json:"merge_commit_sha"`
-	MergedBy       *userJSON   `json:"merged_by"`
-	Base           *branchJSON `json:"base"`
-	Head           *branchJSON `json:"head"`
-	UpdatedAt      string      `json:"updated_at"`
-	ClosedAt       *string     `json:"closed_at"`
+	IsLocked       bool           `json:"is_locked"`
+	Comments       uint64         `json:"comments"`
+	HTMLURL        string         `json:"html_url"`
+	DiffURL        string         `json:"diff_url"`
+	PatchURL       string         `json:"patch_url"`
+	Mergeable      bool           `json:"mergeable"`
+	Merged         bool           `json:"merged"`
+	MergedAt       *string        `json:"merged_at"`
+	MergedCommitID *string        `json:"merge_commit_sha"`
+	MergedBy       *userJSON      `json:"merged_by"`
+	Base           *branchJSON    `json:"base"`
+	Head           *branchJSON    `json:"head"`
+	UpdatedAt      string         `json:"updated_at"`
+	ClosedAt       *string        `json:"closed_at"`
 }
 
 type commentJSON struct {
