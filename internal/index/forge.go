@@ -28,6 +28,9 @@ type forgeChange struct {
 	// relayer is the operator whose transaction carried the action ("" for
 	// the private store's): replicas fetch a repository's git data from it.
 	relayer string
+	// before is what the change is about to edit (readBefore), set as it
+	// is written, for the observers.
+	before *Before
 }
 
 // forgeTables hold the forge projection; each has a repo_id column except
@@ -92,8 +95,14 @@ func forgePeople(c forge.Change) []common.Address {
 }
 
 func writeForge(ctx context.Context, tx *sql.Tx, changes []forgeChange) error {
-	for _, c := range changes {
-		if err := writeChange(ctx, tx, c); err != nil {
+	for i := range changes {
+		c := &changes[i]
+		before, err := readBefore(ctx, tx, c.change)
+		if err != nil {
+			return fmt.Errorf("project %s at height %d: %w", c.change.Action, c.height, err)
+		}
+		c.before = before
+		if err := writeChange(ctx, tx, *c); err != nil {
 			return fmt.Errorf("project %s at height %d: %w", c.change.Action, c.height, err)
 		}
 	}

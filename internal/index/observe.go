@@ -13,6 +13,9 @@ type ForgeChange struct {
 	Height  int64 // the block's height, or the private store's sequence number
 	TimeNS  int64 // the block's time
 	Private bool  // from the node's private store, not the chain
+	// Before is what an edit changed from (readBefore); nil for changes
+	// that are not edits of an issue or of review requests.
+	Before *Before
 }
 
 // ForgeObserver sees every forge action the index projects, chain and
@@ -40,7 +43,7 @@ func (ix *Index) observe(ctx context.Context, tx *sql.Tx, changes []forgeChange,
 	}
 	out := make([]ForgeChange, len(changes))
 	for i, c := range changes {
-		out[i] = ForgeChange{Change: c.change, Height: c.height, TimeNS: c.timeNS, Private: private}
+		out[i] = ForgeChange{Change: c.change, Height: c.height, TimeNS: c.timeNS, Private: private, Before: c.before}
 	}
 	for _, o := range ix.observers {
 		if err := o.Observe(ctx, tx, out); err != nil {

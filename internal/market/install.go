@@ -41,10 +41,16 @@ func (s *Service) Install(ctx context.Context, actor common.Address, repo index.
 	if installed {
 		return Install{}, usererr.Clashf("conflict", "%s is installed in %s already", l.Name, repo.Name)
 	}
+	// The chain lets a listing ask for Gitea's wiki and package events,
+	// which no node sends: the webhook subscribes to the others.
+	events := webhook.Sent(l.Events)
+	if len(events) == 0 {
+		return Install{}, usererr.BadFieldf("listing", "%s asks only for events this node never sends (%v)", l.Name, l.Events)
+	}
 	// 2. The webhook.
 	url := chainforge.FillURLTemplate(l.URLTemplate, repo.Owner.Username, repo.Name, repo.ID)
 	contentType, active := "json", true
-	hook, err := s.hooks.Create(ctx, webhook.Scope{RepoID: repo.ID}, webhook.Input{URL: &url, ContentType: &contentType, Events: l.Events, Active: &active})
+	hook, err := s.hooks.Create(ctx, webhook.Scope{RepoID: repo.ID}, webhook.Input{URL: &url, ContentType: &contentType, Events: events, Active: &active})
 	if err != nil {
 		return Install{}, fmt.Errorf("create the webhook: %w", err)
 	}

@@ -42,16 +42,42 @@ type Hook struct {
 	Updated      time.Time
 }
 
-// Events are the hook event names Gitea accepts (models/webhook), in its
-// order. dForge emits create, delete, fork, push, issues, issue_comment,
-// pull_request, pull_request_comment, pull_request_review_* and
-// repository; the others have no counterpart here yet and never fire.
+// Events are the hook events a hook may subscribe to: Gitea's names
+// (models/webhook), in its order, each of which this node sends. Gitea's
+// wiki and package events are left out, as dForge has neither; status is
+// the commit status event Gitea added after 1.22.
 var Events = []string{
 	"create", "delete", "fork", "push", "issues", "issue_assign", "issue_label", "issue_milestone",
 	"issue_comment", "pull_request", "pull_request_assign", "pull_request_label", "pull_request_milestone",
 	"pull_request_comment", "pull_request_review_approved", "pull_request_review_rejected",
-	"pull_request_review_comment", "pull_request_sync", "pull_request_review_request", "wiki",
-	"repository", "release", "package", "status",
+	"pull_request_review_comment", "pull_request_sync", "pull_request_review_request",
+	"repository", "release", "status",
+}
+
+// neverSent are Gitea's events no dForge node sends: a subscription to
+// one is refused by name rather than kept and never delivered.
+var neverSent = map[string]string{
+	"wiki":    "dForge repositories have no wiki",
+	"package": "dForge has no package registry",
+}
+
+// Sent keeps of events the ones a hook may subscribe to, in their order:
+// a marketplace listing (whose events the chain checks against its own,
+// older list) installs a hook for those.
+func Sent(events []string) []string {
+	out := []string{}
+	for _, e := range events {
+		if slices.Contains(Events, e) && !slices.Contains(out, e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// NeverSent says whether event is one of Gitea's that no dForge node sends.
+func NeverSent(event string) bool {
+	_, ok := neverSent[event]
+	return ok
 }
 
 // Bounds on what a hook holds.
@@ -162,6 +188,9 @@ func checkText(field, s string, limit int) error {
 func checkEvents(in []string) ([]string, error) {
 	out := make([]string, 0, len(in))
 	for _, e := range in {
+		if why, ok := neverSent[e]; ok {
+			return nil, usererr.BadFieldf("events", "event %q is never sent (%s): events are %s", e, why, strings.Join(Events, ", "))
+		}
 		if !slices.Contains(Events, e) {
 			return nil, usererr.BadFieldf("events", "unknown event %q: events are %s", e, strings.Join(Events, ", "))
 		}

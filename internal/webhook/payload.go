@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -144,7 +146,8 @@ type issueJSON struct {
 	User        *userJSON      `json:"user"`
 	Title       string         `json:"title"`
 	Body        string         `json:"body"`
-	Labels      []any          `json:"labels"`
+	Labels      []labelJSON    `json:"labels"`
+	Milestone   *milestoneJSON `json:"milestone"`
 	State       string         `json:"state"`
 	IsLocked    bool           `json:"is_locked"`
 	Comments    uint64         `json:"comments"`
@@ -164,28 +167,30 @@ type branchJSON struct {
 }
 
 type pullJSON struct {
-	ID             int64       `json:"id"`
-	URL            string      `json:"url"`
-	Number         uint64      `json:"number"`
-	User           *userJSON   `json:"user"`
-	Title          string      `json:"title"`
-	Body           string      `json:"body"`
-	Labels         []any       `json:"labels"`
-	State          string      `json:"state"`
-	IsLocked       bool        `json:"is_locked"`
-	Comments       uint64      `json:"comments"`
-	HTMLURL        string      `json:"html_url"`
-	DiffURL        string      `json:"diff_url"`
-	PatchURL       string      `json:"patch_url"`
-	Mergeable      bool        `json:"mergeable"`
-	Merged         bool        `json:"merged"`
-	MergedAt       *string     `json:"merged_at"`
-	MergedCommitID *string     `json:"merge_commit_sha"`
-	MergedBy       *userJSON   `json:"merged_by"`
-	Base           *branchJSON `json:"base"`
-	Head           *branchJSON `json:"head"`
-	UpdatedAt      string      `json:"updated_at"`
-	ClosedAt       *string     `json:"closed_at"`
+	ID             int64          `json:"id"`
+	URL            string         `json:"url"`
+	Number         uint64         `json:"number"`
+	User           *userJSON      `json:"user"`
+	Title          string         `json:"title"`
+	Body           string         `json:"body"`
+	Labels         []labelJSON    `json:"labels"`
+	Milestone      *milestoneJSON `json:"milestone"`
+	Assignees      []*userJSON    `json:"assignees"`
+	State          string         `json:"state"`
+	IsLocked       bool           `json:"is_locked"`
+	Comments       uint64         `json:"comments"`
+	HTMLURL        string         `json:"html_url"`
+	DiffURL        string         `json:"diff_url"`
+	PatchURL       string         `json:"patch_url"`
+	Mergeable      bool           `json:"mergeable"`
+	Merged         bool           `json:"merged"`
+	MergedAt       *string        `json:"merged_at"`
+	MergedCommitID *string        `json:"merge_commit_sha"`
+	MergedBy       *userJSON      `json:"merged_by"`
+	Base           *branchJSON    `json:"base"`
+	Head           *branchJSON    `json:"head"`
+	UpdatedAt      string         `json:"updated_at"`
+	ClosedAt       *string        `json:"closed_at"`
 }
 
 type commentJSON struct {
@@ -199,12 +204,49 @@ type commentJSON struct {
 	UpdatedAt      string    `json:"updated_at"`
 }
 
+// labelJSON is Gitea's Label.
+type labelJSON struct {
+	ID          uint64 `json:"id"`
+	Name        string `json:"name"`
+	Exclusive   bool   `json:"exclusive"`
+	IsArchived  bool   `json:"is_archived"`
+	Color       string `json:"color"`
+	Description string `json:"description"`
+	URL         string `json:"url"`
+}
+
+// milestoneJSON is Gitea's Milestone.
+type milestoneJSON struct {
+	ID           uint64  `json:"id"`
+	Title        string  `json:"title"`
+	Description  string  `json:"description"`
+	State        string  `json:"state"`
+	OpenIssues   int64   `json:"open_issues"`
+	ClosedIssues int64   `json:"closed_issues"`
+	Created      string  `json:"created_at"`
+	Updated      *string `json:"updated_at"`
+	Closed       *string `json:"closed_at"`
+	Due          *string `json:"due_on"`
+}
+
+// changesJSON is Gitea's ChangesPayload: what an edit replaced.
+type changesJSON struct {
+	Title *changeFrom `json:"title,omitempty"`
+	Body  *changeFrom `json:"body,omitempty"`
+}
+
+type changeFrom struct {
+	From string `json:"from"`
+}
+
 type issuePayload struct {
-	Action string     `json:"action"`
-	Number uint64     `json:"number"`
-	Issue  *issueJSON `json:"issue"`
-	Repo   *repoJSON  `json:"repository"`
-	Sender *userJSON  `json:"sender"`
+	Action   string       `json:"action"`
+	Number   uint64       `json:"number"`
+	Changes  *changesJSON `json:"changes,omitempty"`
+	Issue    *issueJSON   `json:"issue"`
+	Repo     *repoJSON    `json:"repository"`
+	Sender   *userJSON    `json:"sender"`
+	CommitID string       `json:"commit_id"`
 }
 
 type issueCommentPayload struct {
@@ -223,13 +265,70 @@ type reviewJSON struct {
 }
 
 type pullPayload struct {
-	Action      string      `json:"action"`
-	Number      uint64      `json:"number"`
-	PullRequest *pullJSON   `json:"pull_request"`
-	Repo        *repoJSON   `json:"repository"`
-	Sender      *userJSON   `json:"sender"`
-	CommitID    string      `json:"commit_id"`
-	Review      *reviewJSON `json:"review"`
+	Action            string       `json:"action"`
+	Number            uint64       `json:"number"`
+	Changes           *changesJSON `json:"changes,omitempty"`
+	PullRequest       *pullJSON    `json:"pull_request"`
+	RequestedReviewer *userJSON    `json:"requested_reviewer"`
+	Repo              *repoJSON    `json:"repository"`
+	Sender            *userJSON    `json:"sender"`
+	CommitID          string       `json:"commit_id"`
+	Review            *reviewJSON  `json:"review"`
+}
+
+// assetJSON is Gitea's Attachment, as the API's release assets are.
+type assetJSON struct {
+	ID            uint64 `json:"id"`
+	Name          string `json:"name"`
+	Size          int64  `json:"size"`
+	DownloadCount int64  `json:"download_count"`
+	CreatedAt     string `json:"created_at"`
+	UUID          string `json:"uuid"`
+	DownloadURL   string `json:"browser_download_url"`
+}
+
+// releaseJSON is Gitea's Release.
+type releaseJSON struct {
+	ID          uint64      `json:"id"`
+	TagName     string      `json:"tag_name"`
+	Target      string      `json:"target_commitish"`
+	Title       string      `json:"name"`
+	Note        string      `json:"body"`
+	URL         string      `json:"url"`
+	HTMLURL     string      `json:"html_url"`
+	TarURL      string      `json:"tarball_url"`
+	ZipURL      string      `json:"zipball_url"`
+	UploadURL   string      `json:"upload_url"`
+	Draft       bool        `json:"draft"`
+	Prerelease  bool        `json:"prerelease"`
+	CreatedAt   string      `json:"created_at"`
+	PublishedAt string      `json:"published_at"`
+	Author      *userJSON   `json:"author"`
+	Assets      []assetJSON `json:"assets"`
+}
+
+// releasePayload is Gitea's ReleasePayload.
+type releasePayload struct {
+	Action  string       `json:"action"`
+	Release *releaseJSON `json:"release"`
+	Repo    *repoJSON    `json:"repository"`
+	Sender  *userJSON    `json:"sender"`
+}
+
+// statusPayload is Gitea's CommitStatusPayload (the status event Gitea
+// added after 1.22, in GitHub's shape).
+type statusPayload struct {
+	Commit      *payloadCommit `json:"commit"`
+	Context     string         `json:"context"`
+	CreatedAt   string         `json:"created_at"`
+	Description string         `json:"description"`
+	ID          uint64         `json:"id"`
+	Repo        *repoJSON      `json:"repository"`
+	Sender      *userJSON      `json:"sender"`
+	SHA         string         `json:"sha"`
+	State       string         `json:"state"`
+	TargetURL   string         `json:"target_url"`
+	UpdatedAt   *string        `json:"updated_at"`
 }
 
 // renderer builds payloads; reads resolve names and repositories.
@@ -305,8 +404,12 @@ func (r renderer) render(ctx context.Context, eventType string, src source) (any
 		return repositoryPayload{Action: action, Repo: repo, Sender: sender}, nil
 	case "fork":
 		return r.forkPayload(ctx, c, sender)
-	case "issues", "issue_comment", "pull_request_comment":
+	case "issues", "issue_assign", "issue_label", "issue_milestone", "issue_comment", "pull_request_comment":
 		return r.issuePayload(ctx, eventType, src, sender)
+	case "release":
+		return r.releasePayload(ctx, src, sender)
+	case "status":
+		return r.statusPayload(ctx, src, sender)
 	}
 	return r.pullPayload(ctx, eventType, src, sender)
 }
@@ -447,8 +550,59 @@ func (r renderer) issueRecord(ctx context.Context, c forge.Change) (forge.Issue,
 	if err != nil {
 		return forge.Issue{}, fmt.Errorf("read issue %d#%d: %w", repo, number, err)
 	}
-	return forge.Issue{Repo: is.Repo, Number: is.Number, IsPull: is.IsPull, Author: common.HexToAddress(is.Author.Address),
-		Title: is.Title, Body: is.Body, State: is.State, Comments: is.Comments}, nil
+	out := forge.Issue{Repo: is.Repo, Number: is.Number, IsPull: is.IsPull, Author: common.HexToAddress(is.Author.Address),
+		Title: is.Title, Body: is.Body, State: is.State, Comments: is.Comments, Milestone: is.MilestoneID}
+	for _, l := range is.Labels {
+		out.Labels = append(out.Labels, l.ID)
+	}
+	for _, a := range is.Assignees {
+		out.Assignees = append(out.Assignees, common.HexToAddress(a.Address))
+	}
+	return out, nil
+}
+
+// labels are the issue's labels as the repository defines them now (a
+// label deleted since is left out).
+func (r renderer) labels(ctx context.Context, repo *repoJSON, is forge.Issue) []labelJSON {
+	out := []labelJSON{}
+	if len(is.Labels) == 0 {
+		return out
+	}
+	defined, err := r.index.Labels(ctx, is.Repo)
+	if err != nil {
+		return out
+	}
+	for _, l := range defined {
+		if slices.Contains(is.Labels, l.ID) {
+			out = append(out, labelJSON{ID: l.ID, Name: l.Name, Exclusive: l.Exclusive, Color: strings.TrimPrefix(l.Color, "#"),
+				Description: l.Description, URL: repo.URL + "/labels/" + strconv.FormatUint(l.ID, 10)})
+		}
+	}
+	return out
+}
+
+// milestone is the issue's milestone, nil for none.
+func (r renderer) milestone(ctx context.Context, is forge.Issue) *milestoneJSON {
+	if is.Milestone == 0 {
+		return nil
+	}
+	m, err := r.index.MilestoneByID(ctx, is.Repo, is.Milestone)
+	if err != nil {
+		return nil
+	}
+	optional := func(s string) *string {
+		if s == "" {
+			return nil
+		}
+		return &s
+	}
+	j := &milestoneJSON{ID: m.ID, Title: m.Title, Description: m.Description, State: m.State, OpenIssues: m.OpenIssues,
+		ClosedIssues: m.ClosedIssues, Created: m.Created, Updated: optional(m.Updated), Closed: optional(m.Closed)}
+	if m.Due != 0 {
+		d := time.Unix(m.Due, 0).UTC().Format(time.RFC3339)
+		j.Due = &d
+	}
+	return j
 }
 
 func (r renderer) issue(ctx context.Context, repo *repoJSON, is forge.Issue, at int64, pull *forge.Pull) *issueJSON {
@@ -458,8 +612,8 @@ func (r renderer) issue(ctx context.Context, repo *repoJSON, is forge.Issue, at 
 	}
 	n := strconv.FormatUint(is.Number, 10)
 	j := &issueJSON{ID: globalIssueID(is.Repo, is.Number), URL: repo.URL + "/issues/" + n, HTMLURL: repo.HTMLURL + "/" + kind + "/" + n,
-		Number: is.Number, User: r.user(ctx, is.Author), Title: is.Title, Body: is.Body, Labels: []any{}, State: is.State,
-		Comments: is.Comments, Assignees: []*userJSON{}, UpdatedAt: stamp(at),
+		Number: is.Number, User: r.user(ctx, is.Author), Title: is.Title, Body: is.Body, Labels: r.labels(ctx, repo, is), State: is.State,
+		Milestone: r.milestone(ctx, is), Comments: is.Comments, Assignees: []*userJSON{}, UpdatedAt: stamp(at),
 		Repository: &issueRepoJSON{ID: repo.ID, Name: repo.Name, Owner: repo.Owner.Login, FullName: repo.FullName}}
 	for _, a := range is.Assignees {
 		j.Assignees = append(j.Assignees, r.user(ctx, a))
@@ -489,8 +643,8 @@ func (r renderer) issuePayload(ctx context.Context, eventType string, src source
 		return nil, err
 	}
 	issue := r.issue(ctx, repo, is, src.TimeNS, nil)
-	if eventType == "issues" {
-		return issuePayload{Action: issueAction(c.Action), Number: is.Number, Issue: issue, Repo: repo, Sender: sender}, nil
+	if eventType != "issue_comment" && eventType != "pull_request_comment" {
+		return issuePayload{Action: actionOf(src), Number: is.Number, Changes: src.Changes, Issue: issue, Repo: repo, Sender: sender}, nil
 	}
 	if c.Comment == nil {
 		return nil, errors.New("a comment event without its comment")
@@ -506,6 +660,15 @@ func (r renderer) issuePayload(ctx context.Context, eventType string, src source
 		}
 	}
 	return p, nil
+}
+
+// actionOf is the payload's action: the one the occurrence named, else
+// the forge action's.
+func actionOf(src source) string {
+	if src.Action != "" {
+		return src.Action
+	}
+	return issueAction(src.Change.Action)
 }
 
 // issueAction is Gitea's HookIssueAction for a forge action.
@@ -545,7 +708,8 @@ func (r renderer) pullRecord(ctx context.Context, c forge.Change, is forge.Issue
 func (r renderer) pull(ctx context.Context, repo *repoJSON, is forge.Issue, pr forge.Pull, at int64) *pullJSON {
 	issue := r.issue(ctx, repo, is, at, &pr)
 	j := &pullJSON{ID: issue.ID, URL: issue.URL, Number: is.Number, User: issue.User, Title: is.Title, Body: is.Body,
-		Labels: []any{}, State: is.State, Comments: is.Comments, HTMLURL: issue.HTMLURL, DiffURL: issue.HTMLURL + ".diff",
+		Labels: issue.Labels, Milestone: issue.Milestone, Assignees: issue.Assignees, State: is.State, Comments: is.Comments,
+		HTMLURL: issue.HTMLURL, DiffURL: issue.HTMLURL + ".diff",
 		PatchURL: issue.HTMLURL + ".patch", Mergeable: !pr.Merged && is.State == forge.StateOpen, Merged: pr.Merged,
 		UpdatedAt: issue.UpdatedAt, ClosedAt: issue.ClosedAt,
 		Base: &branchJSON{Label: pr.BaseBranch, Ref: pr.BaseBranch, Sha: pr.BaseSHA, RepoID: repo.ID, Repo: repo},
@@ -578,8 +742,11 @@ func (r renderer) pullPayload(ctx context.Context, eventType string, src source,
 	if err != nil {
 		return nil, err
 	}
-	p := pullPayload{Action: issueAction(c.Action), Number: is.Number, PullRequest: r.pull(ctx, repo, is, pr, src.TimeNS),
+	p := pullPayload{Action: actionOf(src), Number: is.Number, Changes: src.Changes, PullRequest: r.pull(ctx, repo, is, pr, src.TimeNS),
 		Repo: repo, Sender: sender, CommitID: pr.HeadSHA}
+	if src.Reviewer != nil {
+		p.RequestedReviewer = r.user(ctx, *src.Reviewer)
+	}
 	if c.Review != nil {
 		p.Action = "reviewed"
 		p.Review = &reviewJSON{Type: eventType, Content: c.Review.Body}
@@ -604,4 +771,62 @@ func globalIssueID(repo, number uint64) int64 {
 		return 0
 	}
 	return flag | int64(repo<<numberBits|number)
+}
+
+// releasePayload is Gitea's release event: the release as the change
+// recorded it (a deleted one is no longer projected), with the times the
+// index keeps when it still has it.
+func (r renderer) releasePayload(ctx context.Context, src source, sender *userJSON) (any, error) {
+	rel := src.Change.Release
+	if rel == nil {
+		return nil, errors.New("a release event without its release")
+	}
+	repo, err := r.repo(ctx, src.Change, rel.Repo)
+	if err != nil {
+		return nil, err
+	}
+	created := src.TimeNS
+	downloads := map[uint64]int64{}
+	if projected, err := r.index.ReleaseByID(ctx, rel.Repo, rel.ID); err == nil {
+		created = projected.CreatedNS
+		for _, as := range projected.Assets {
+			downloads[as.ID] = as.Downloads
+		}
+	}
+	api := repo.URL + "/releases/" + strconv.FormatUint(rel.ID, 10)
+	tag := url.PathEscape(rel.TagName)
+	j := &releaseJSON{ID: rel.ID, TagName: rel.TagName, Target: rel.Target, Title: rel.Title, Note: rel.Note, URL: api,
+		HTMLURL: repo.HTMLURL + "/releases/tag/" + tag, TarURL: repo.HTMLURL + "/archive/" + tag + ".tar.gz",
+		ZipURL: repo.HTMLURL + "/archive/" + tag + ".zip", UploadURL: api + "/assets", Draft: rel.Draft, Prerelease: rel.Prerelease,
+		CreatedAt: stamp(created), PublishedAt: stamp(created), Author: r.user(ctx, rel.Publisher), Assets: []assetJSON{}}
+	for _, as := range rel.Assets {
+		uuid := as.CID
+		if uuid == "" { // a private repository's asset: not an IPFS file
+			uuid = as.SHA256
+		}
+		j.Assets = append(j.Assets, assetJSON{ID: as.ID, Name: as.Name, Size: as.Size, DownloadCount: downloads[as.ID],
+			CreatedAt: stamp(created), UUID: uuid, DownloadURL: repo.HTMLURL + "/releases/download/" + tag + "/" + url.PathEscape(as.Name)})
+	}
+	return releasePayload{Action: actionOf(src), Release: j, Repo: repo, Sender: sender}, nil
+}
+
+// statusPayload is Gitea's status event for a commit status set, with
+// the commit from the git data here (nil when this node has none).
+func (r renderer) statusPayload(ctx context.Context, src source, sender *userJSON) (any, error) {
+	st := src.Change.Status
+	if st == nil {
+		return nil, errors.New("a status event without its status")
+	}
+	repo, err := r.repo(ctx, src.Change, st.Repo)
+	if err != nil {
+		return nil, err
+	}
+	p := statusPayload{Context: st.Context, CreatedAt: stamp(src.TimeNS), Description: st.Description, ID: st.ID, Repo: repo,
+		Sender: sender, SHA: st.SHA, State: st.State, TargetURL: st.TargetURL}
+	updated := p.CreatedAt
+	p.UpdatedAt = &updated
+	if commits := r.commits(ctx, repo, forge.RefUpdate{Repo: st.Repo, Old: st.SHA, New: st.SHA}); len(commits) > 0 {
+		p.Commit = &commits[0]
+	}
+	return p, nil
 }

@@ -43,7 +43,7 @@ export interface HookSettings {
   active: boolean
 }
 
-/** The events a hook may choose, in Gitea's names; the ones this node emits. */
+/** The events a hook may choose, in Gitea's names: every one this node sends (internal/webhook.Events). */
 export const HOOK_EVENTS = [
   'push',
   'create',
@@ -51,13 +51,22 @@ export const HOOK_EVENTS = [
   'fork',
   'repository',
   'issues',
+  'issue_assign',
+  'issue_label',
+  'issue_milestone',
   'issue_comment',
   'pull_request',
+  'pull_request_assign',
+  'pull_request_label',
+  'pull_request_milestone',
   'pull_request_sync',
   'pull_request_comment',
   'pull_request_review_approved',
   'pull_request_review_rejected',
   'pull_request_review_comment',
+  'pull_request_review_request',
+  'release',
+  'status',
 ] as const
 
 export const DELIVERIES_LIMIT = 20
