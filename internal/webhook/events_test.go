@@ -26,3 +26,35 @@ func TestSettingsPageOffersTheEventsSent(t *testing.T) {
 		t.Fatalf("the settings page offers %v; hooks take %v", page, Events)
 	}
 }
+
+// A subscription to issues or pull_request also takes the events under
+// it, as Gitea's issuesHook and pullHook decide; other subscriptions take
+// their own event only.
+func TestGroupSubscriptionsTakeTheirEvents(t *testing.T) {
+	cases := []struct {
+		events []string
+		event  string
+		want   bool
+	}{
+		{[]string{"issues"}, "issues", true},
+		{[]string{"issues"}, "issue_label", true},
+		{[]string{"issues"}, "issue_assign", true},
+		{[]string{"issues"}, "issue_comment", true},
+		{[]string{"issues"}, "pull_request_label", false},
+		{[]string{"pull_request"}, "pull_request_review_approved", true},
+		{[]string{"pull_request"}, "pull_request_review_request", true},
+		{[]string{"pull_request"}, "issue_label", false},
+		{[]string{"issue_label"}, "issue_label", true},
+		{[]string{"issue_label"}, "issues", false},
+		{[]string{"issue_label"}, "issue_assign", false},
+		{[]string{"release"}, "status", false},
+	}
+	for _, c := range cases {
+		if got := (Hook{Active: true, Events: c.events}).wants(c.event); got != c.want {
+			t.Errorf("a hook subscribed to %v wants %s: %v, want %v", c.events, c.event, got, c.want)
+		}
+	}
+	if (Hook{Events: []string{"issues"}}).wants("issues") {
+		t.Error("an inactive hook wants an event")
+	}
+}

@@ -202,9 +202,23 @@ func checkEvents(in []string) ([]string, error) {
 }
 
 // wants says whether h subscribes to the hook event type (Gitea's
-// HookEventType, e.g. pull_request_review_approved).
+// HookEventType, e.g. pull_request_review_approved). As in Gitea, a
+// subscription to issues also takes the issue_* events (assign, label,
+// milestone, comment) and one to pull_request the pull_request_* events.
 func (h Hook) wants(eventType string) bool {
-	return h.Active && slices.Contains(h.Events, eventType)
+	if !h.Active {
+		return false
+	}
+	if slices.Contains(h.Events, eventType) {
+		return true
+	}
+	switch {
+	case strings.HasPrefix(eventType, "issue_"):
+		return slices.Contains(h.Events, "issues")
+	case strings.HasPrefix(eventType, "pull_request_"):
+		return slices.Contains(h.Events, "pull_request")
+	}
+	return false
 }
 
 // branchMatches applies the branch filter to a push, create or delete of
