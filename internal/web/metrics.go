@@ -1,8 +1,12 @@
 package web
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+	dto "github.com/prometheus/client_model/go"
 )
 
 type httpMetrics struct {
@@ -24,4 +28,14 @@ func newMetrics(reg *prometheus.Registry) *httpMetrics {
 	}
 	reg.MustRegister(m.requests, m.duration, collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
+}
+
+// cometMetrics gathers CometBFT's metrics from the default registry: the
+// families named cometbft_*, as the default registry also holds the Go
+// runtime's and process's, which the node's own registry serves already.
+type cometMetrics struct{}
+
+func (cometMetrics) Gather() ([]*dto.MetricFamily, error) {
+	all, err := prometheus.DefaultGatherer.Gather()
+	return slices.DeleteFunc(all, func(f *dto.MetricFamily) bool { return !strings.HasPrefix(f.GetName(), "cometbft_") }), err
 }

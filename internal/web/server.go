@@ -90,7 +90,9 @@ func NewHandler(d Deps) (http.Handler, error) {
 	var app http.Handler = withPolicy(d.ConnectSources, d.Peers, spa)
 	mux := http.NewServeMux()
 	d.API.Register(mux)
-	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	// The node's own metrics (with the Go runtime's and process's), and
+	// CometBFT's (cometbft_*), which it registers in the default registry.
+	mux.Handle("GET /metrics", promhttp.HandlerFor(prometheus.Gatherers{reg, cometMetrics{}}, promhttp.HandlerOpts{}))
 	mux.HandleFunc("GET /healthz", health(d.DB, d.Index, d.Version))
 	// /api itself is the app's API reference page; only /api/... is the API.
 	mux.Handle("GET /api", app)

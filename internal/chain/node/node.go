@@ -67,7 +67,7 @@ func newNode(ctx context.Context, cc *cmtcfg.Config, cfg Config, app abcitypes.A
 		clientCreator(app),
 		nm.DefaultGenesisDocProviderFunc(cc),
 		dbs.provide,
-		nm.DefaultMetricsProvider(cc.Instrumentation),
+		metricsProvider(cc.Instrumentation),
 		newLogger(cfg),
 	)
 	if err != nil {
@@ -75,6 +75,23 @@ func newNode(ctx context.Context, cc *cmtcfg.Config, cfg Config, app abcitypes.A
 		return nil, errors.Join(fmt.Errorf("create cometbft node: %w", err), dbs.closeAll())
 	}
 	return &Node{cmt: cmt, dbs: dbs}, nil
+}
+
+// metricsOnce gives CometBFT's Prometheus metrics (consensus height,
+// rounds, peers, mempool size, block interval: the usual cometbft_*
+// names) to the first node a process starts. They register in
+// Prometheus's default registry, which the node's /metrics serves beside
+// its own; CometBFT's own listener stays off (one port per node is
+// enough), and a second node in one process (tests) gets none, as a
+// second registration of the same names would panic.
+var metricsOnce sync.Once
+
+func metricsProvider(ic *cmtcfg.InstrumentationConfig) nm.MetricsProvider {
+	on := false
+	metricsOnce.Do(func() { on = true })
+	withMetrics := *ic
+	withMetrics.Prometheus = on
+	return nm.DefaultMetricsProvider(&withMetrics)
 }
 
 // ConcurrentApp is an application whose mempool and query calls may run
