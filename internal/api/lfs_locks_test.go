@@ -25,7 +25,7 @@ func needLFS(t *testing.T) {
 // Git LFS file locking with the real git-lfs client: a writer locks a
 // file and pushes changes to it with lock verification on (no warning);
 // another writer cannot lock it, and their push of a change to it is
-// refused; only the holder unlocks it, or the repository's admin with
+// refused, by git-lfs and by the node (git push --no-verify); only the holder unlocks it, or the repository's admin with
 // --force (not another writer), after which the push goes through.
 func TestGitLFSLocks(t *testing.T) {
 	t.Parallel()
@@ -72,6 +72,11 @@ func TestGitLFSLocks(t *testing.T) {
 	out, err := n.TryGit(aliceDir, "push", "origin", "main")
 	if err == nil || !strings.Contains(out, "locked") {
 		t.Fatalf("alice's push of a file bob locked: %v\n%s", err, out)
+	}
+	// The node refuses it too, to a client that skips git-lfs's check.
+	out, err = n.TryGit(aliceDir, "push", "--no-verify", "origin", "main")
+	if err == nil || !strings.Contains(out, "file.bin is locked by "+bob.Name()) {
+		t.Fatalf("alice's push of a file bob locked, unverified: %v\n%s", err, out)
 	}
 
 	// 5. Unlocking: alice cannot without --force; bob, a writer but no

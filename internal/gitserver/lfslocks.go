@@ -1,13 +1,19 @@
 package gitserver
 
 import (
+	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
+	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/lfslock"
 	"github.com/dforge/dforge/internal/repoaccess"
 	"github.com/dforge/dforge/internal/usererr"
@@ -153,4 +159,59 @@ func decodeLFS(w http.ResponseWriter, r *http.Request, v any, empty bool) bool {
 	}
 	lfsError(w, http.StatusUnprocessableEntity, "The request is not JSON: "+err.Error())
 	return false
+}
+
+// checkLocks refuses a push whose new commits change a path someone else
+// holds a lock on. git-lfs's pre-push hook makes the same check on the
+// client; this one also holds for a client that skips it (git push
+// --no-verify, or no git-lfs at all). It costs nothing while nobody else
+// holds a lock in the repository.
+func (s *Server) checkLocks(ctx context.Context, p *push, req hookRequest) error {
+	if s.locks == nil {
+		return nil
+	}
+	theirs, err := s.locks.HeldByOthers(ctx, p.repo, &p.user)
+	if err != nil || len(theirs) == 0 {
+		return err
+	}
+	// The paths the commits new to the repository change (a merge's own
+	// changes are its parents').
+	args := []string{"log", "--format=", "--name-only", "-z", "--no-renames"}
+	tips := 0
+	for _, u := range req.Updates {
+		if !u.Deleted() {
+			args = append(args, u.New)
+			tips++
+		}
+	}
+	if tips == 0 {
+		return nil
+	}
+	cmd := gitstore.Command(ctx, p.repo.Path, append(args, "--not", "--all", "--")...)
+	if req.Quarantine != "" {
+		cmd.Env = append(cmd.Env, "GIT_OBJECT_DIRECTORY="+req.Quarantine, "GIT_ALTERNATE_OBJECT_DIRECTORIES="+filepath.Join(p.repo.Path, "objects"))
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return fmt.Errorf("list the pushed paths: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("list the pushed paths: %w", err)
+	}
+	var refused error
+	rd := bufio.NewReader(out)
+	for refused == nil {
+		path, err := rd.ReadString(0)
+		if l, held := theirs[strings.TrimPrefix(strings.TrimSuffix(path, "\x00"), "\n")]; held {
+			refused = lfslock.Refusal(l)
+			cmd.Process.Kill() // the rest need not be read
+		}
+		if err != nil {
+			break
+		}
+	}
+	if err := cmd.Wait(); refused == nil && err != nil {
+		return fmt.Errorf("list the pushed paths: %w", err)
+	}
+	return refused
 }

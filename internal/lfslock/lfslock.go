@@ -29,6 +29,7 @@ const (
 	CodeLocked     = "lock_exists"   // 409: the path is locked already
 	CodeNotOwner   = "lock_not_ours" // 403: someone else's lock, not forced
 	CodeInvalidPth = "invalid_path"  // 422
+	CodePushLocked = "path_locked"   // a push changing someone else's locked path
 )
 
 // Limits of a page of locks and of a path.
@@ -135,6 +136,31 @@ func (s *Service) Verify(ctx context.Context, repo repoaccess.Repo, user *auth.U
 		}
 	}
 	return ours, theirs, next, nil
+}
+
+// HeldByOthers are repo's locks held by anyone but user, by path.
+func (s *Service) HeldByOthers(ctx context.Context, repo repoaccess.Repo, user *auth.User) (map[string]Lock, error) {
+	out := map[string]Lock{}
+	for after := int64(0); ; {
+		rows, err := s.store.LFSLocks(ctx, store.LFSLockFilter{RepoID: repo.ID, After: after, Limit: MaxLimit})
+		if err != nil {
+			return nil, fmt.Errorf("list locks: %w", err)
+		}
+		for _, r := range rows {
+			if r.OwnerAddress != addressOf(user) {
+				out[r.Path] = lockOf(r)
+			}
+		}
+		if len(rows) < MaxLimit {
+			return out, nil
+		}
+		after = rows[len(rows)-1].ID + 1
+	}
+}
+
+// Refusal is why a push that changes locked's path is refused.
+func Refusal(locked Lock) error {
+	return usererr.New(usererr.Forbidden, CodePushLocked, fmt.Sprintf("%s is locked by %s: they may unlock it (git lfs unlock), or an admin of the repository with --force.", locked.Path, locked.Owner))
 }
 
 // Unlock releases lock id of repo for user, whose access there is level.
