@@ -66,7 +66,11 @@ func (s *Server) serveLocks(w http.ResponseWriter, r *http.Request, req lfsReque
 	}
 	list := req.action == "locks" && r.Method == http.MethodGet
 	if !list && r.Method != http.MethodPost {
-		w.Header().Set("Allow", map[bool]string{true: "GET, POST", false: "POST"}[req.action == "locks"])
+		allow := "POST"
+		if req.action == "locks" {
+			allow = "GET, POST"
+		}
+		w.Header().Set("Allow", allow)
 		lfsError(w, http.StatusMethodNotAllowed, "Method not allowed here.")
 		return
 	}

@@ -26,10 +26,10 @@ import (
 
 // Stable codes of the refusals.
 const (
-	CodeLocked     = "lock_exists"   // 409: the path is locked already
-	CodeNotOwner   = "lock_not_ours" // 403: someone else's lock, not forced
-	CodeInvalidPth = "invalid_path"  // 422
-	CodePushLocked = "path_locked"   // a push changing someone else's locked path
+	CodeLocked      = "lock_exists"   // 409: the path is locked already
+	CodeNotOwner    = "lock_not_ours" // 403: someone else's lock, not forced
+	CodeInvalidPath = "invalid_path"  // 422
+	CodePushLocked  = "path_locked"   // a push changing someone else's locked path
 )
 
 // Limits of a page of locks and of a path.
@@ -197,9 +197,9 @@ func (s *Service) Unlock(ctx context.Context, repo repoaccess.Repo, user *auth.U
 func checkPath(p string) error {
 	switch {
 	case p == "":
-		return usererr.Unprocessablef("path", CodeInvalidPth, "Name the path to lock.")
+		return usererr.Unprocessablef("path", CodeInvalidPath, "Name the path to lock.")
 	case len(p) > MaxPath || !utf8.ValidString(p) || strings.ContainsRune(p, 0) || strings.HasPrefix(p, "/"):
-		return usererr.Unprocessablef("path", CodeInvalidPth, "The path must be a file's path in the repository, relative to its root, of at most %d bytes.", MaxPath)
+		return usererr.Unprocessablef("path", CodeInvalidPath, "The path must be a file's path in the repository, relative to its root, of at most %d bytes.", MaxPath)
 	}
 	return nil
 }
