@@ -264,6 +264,9 @@ func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer
 		return fmt.Errorf("serve: %w", err)
 	}
 	handler := auth.WithOrigins(n.Handler, origins)
+	if n.SSH != nil {
+		n.SSH.SetHTTPURL(origins.Public.String()) // git-lfs-authenticate's href
+	}
 	log.Info("sign-in origins", "public", origins.Public.String(), "allowed", origins.Allowed)
 	// The node registry: the node registers itself again when it runs with
 	// another URL or other IPFS addresses than its entry says.

@@ -201,6 +201,7 @@ func Start(t testing.TB, opts ...Option) *Node {
 	n.URL = srv.URL
 	if built.SSH != nil {
 		n.SSHAddr = built.SSH.Addr().String()
+		built.SSH.SetHTTPURL(srv.URL)
 	}
 	if err := os.MkdirAll(n.home, 0o755); err != nil {
 		t.Fatal(err)

@@ -21,7 +21,10 @@ import (
 func Authenticate(mw func(http.Handler) http.Handler, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
-		if r.Header.Get("Authorization") == "" {
+		h := r.Header.Get("Authorization")
+		if _, isTicket := ticketOf(h); h == "" || isTicket {
+			// A ticket of git-lfs-authenticate is the git server's to
+			// check (ticket.go), not the middleware's.
 			next.ServeHTTP(w, r.WithContext(auth.WithIdentity(ctx, nil)))
 			return
 		}

@@ -34,6 +34,7 @@ import (
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/gitstore"
+	"github.com/dforge/dforge/internal/lfslock"
 	"github.com/dforge/dforge/internal/repoaccess"
 )
 
@@ -93,6 +94,8 @@ type Config struct {
 	// Writers refuses pushes by accounts this node does not write for
 	// (its moderators' suspensions); nil refuses none.
 	Writers Writers
+	// Locks keeps Git LFS file locks; nil answers the locking API 501.
+	Locks *lfslock.Service
 }
 
 // Writers decides whether the node relays an account's writes; a refusal
@@ -110,11 +113,14 @@ type Server struct {
 	log     *slog.Logger
 	hooks   hookServer
 	writers Writers
+	locks   *lfslock.Service
+	tickets tickets // the LFS credentials git-lfs-authenticate gives
 }
 
 // New returns the git server.
 func New(cfg Config) *Server {
-	s := &Server{repos: cfg.Repos, store: cfg.Store, blocks: cfg.Blocks, hookBin: cfg.HookBin, log: cfg.Log, writers: cfg.Writers}
+	s := &Server{repos: cfg.Repos, store: cfg.Store, blocks: cfg.Blocks, hookBin: cfg.HookBin, log: cfg.Log, writers: cfg.Writers, locks: cfg.Locks}
+	s.tickets = newTickets()
 	if s.log == nil {
 		s.log = slog.Default()
 	}

@@ -189,6 +189,9 @@ func (s *Server) preReceive(ctx context.Context, p *push, req hookRequest) hookR
 			return s.refusal(ctx, p, "check ref update", err)
 		}
 	}
+	if err := s.checkLocks(ctx, p, req); err != nil {
+		return s.refusal(ctx, p, "check lfs locks", err)
+	}
 	note := pushOptionsNote(req.Options)
 	if len(req.Options) > 0 {
 		s.log.InfoContext(ctx, "push options", "repo", p.repo.ID, "options", req.Options)

@@ -21,7 +21,17 @@ import (
 // ServeHTTP answers one Smart HTTP request. Its identity, if any, is in the
 // request context (see Authenticate).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if lfs, ok := parseLFSPath(r.URL.EscapedPath()); ok {
+	lfs, isLFS := parseLFSPath(r.URL.EscapedPath())
+	if secret, ok := ticketOf(r.Header.Get("Authorization")); ok {
+		// A git-lfs-authenticate ticket opens the LFS endpoint only.
+		tk, valid := s.tickets.check(secret)
+		if !isLFS || !valid {
+			challenge(w)
+			return
+		}
+		r = r.WithContext(withTicket(auth.WithIdentity(r.Context(), tk.identity()), tk))
+	}
+	if isLFS {
 		s.serveLFS(w, r, lfs)
 		return
 	}
@@ -80,6 +90,9 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request, req request, 
 		return repoaccess.Repo{}, nil, false
 	}
 	repo, level, err := s.find(ctx, user, req.owner, req.name)
+	if tk, ok := ticketFrom(ctx); ok && err == nil && tk.Repo != repo.ID {
+		err = errNoRepo // a ticket is good for its own repository only
+	}
 	switch {
 	case errors.Is(err, errNoRepo):
 		if user == nil {

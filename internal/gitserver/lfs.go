@@ -44,8 +44,9 @@ const MaxLFSBatch = 1000
 // lfsRequest is a parsed LFS path.
 type lfsRequest struct {
 	owner, name string
-	action      string // "batch", "verify" or "object"
+	action      string // "batch", "verify", "object", "locks", "locks/verify" or "unlock"
 	oid         string
+	lockID      string // of "unlock"
 }
 
 func parseLFSPath(escapedPath string) (lfsRequest, bool) {
@@ -61,6 +62,12 @@ func parseLFSPath(escapedPath string) (lfsRequest, bool) {
 		req.action = "batch"
 	case len(parts) == 7 && parts[5] == "objects" && isOID(parts[6]):
 		req.action, req.oid = "object", parts[6]
+	case len(parts) == 6 && parts[5] == "locks":
+		req.action = "locks"
+	case len(parts) == 7 && parts[5] == "locks" && parts[6] == "verify":
+		req.action = "locks/verify"
+	case len(parts) == 8 && parts[5] == "locks" && parts[7] == "unlock" && isDigits(parts[6]):
+		req.action, req.lockID = "unlock", parts[6]
 	default:
 		return lfsRequest{}, false
 	}
@@ -72,12 +79,20 @@ func parseLFSPath(escapedPath string) (lfsRequest, bool) {
 	return req, true
 }
 
+func isDigits(s string) bool {
+	return len(s) > 0 && len(s) <= 19 && strings.Trim(s, "0123456789") == ""
+}
+
 func isOID(s string) bool {
 	return len(s) == 64 && strings.Trim(s, "0123456789abcdef") == ""
 }
 
 // serveLFS answers an LFS request.
 func (s *Server) serveLFS(w http.ResponseWriter, r *http.Request, req lfsRequest) {
+	if strings.HasPrefix(req.action, "lock") || req.action == "unlock" {
+		s.serveLocks(w, r, req)
+		return
+	}
 	store, ok := s.repos.(LFSStore)
 	if !ok {
 		lfsError(w, http.StatusNotImplemented, "This node keeps no Git LFS objects.")
@@ -175,6 +190,10 @@ func (s *Server) lfsBatch(w http.ResponseWriter, r *http.Request, store LFSStore
 		return
 	}
 	base := lfsBase(r, req)
+	expires := 3600
+	if tk, ok := ticketFrom(r.Context()); ok { // the actions last as long as the ticket
+		expires = max(1, int(tk.Expires-s.tickets.now().Unix()))
+	}
 	header := map[string]string{}
 	if a := r.Header.Get("Authorization"); a != "" {
 		header["Authorization"] = a
@@ -191,12 +210,12 @@ func (s *Server) lfsBatch(w http.ResponseWriter, r *http.Request, store LFSStore
 			ans.Error = &lfsObjectError{Code: http.StatusNotFound, Message: "Object does not exist"}
 		case in.Operation == "download":
 			ans.Size = size
-			ans.Actions = map[string]lfsAction{"download": {Href: href, Header: header, ExpiresIn: 3600}}
+			ans.Actions = map[string]lfsAction{"download": {Href: href, Header: header, ExpiresIn: expires}}
 		case recorded: // already here: nothing to upload
 		default:
 			ans.Actions = map[string]lfsAction{
-				"upload": {Href: href, Header: header, ExpiresIn: 3600},
-				"verify": {Href: base + "/verify", Header: header, ExpiresIn: 3600},
+				"upload": {Href: href, Header: header, ExpiresIn: expires},
+				"verify": {Href: base + "/verify", Header: header, ExpiresIn: expires},
 			}
 		}
 		ans.Authenticated = len(header) > 0

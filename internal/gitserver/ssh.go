@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -80,6 +81,16 @@ type SSHServer struct {
 	// ctx ends when Close gives up waiting: commands are then killed.
 	ctx    context.Context
 	cancel context.CancelFunc
+	// httpURL is the node's public HTTP origin, for git-lfs-authenticate
+	// (SetHTTPURL); "" until known.
+	httpURL atomic.Value
+}
+
+// SetHTTPURL tells the server the node's public HTTP origin
+// ("http://host:port"), where git-lfs-authenticate sends git-lfs; known
+// once the HTTP server listens.
+func (srv *SSHServer) SetHTTPURL(origin string) {
+	srv.httpURL.Store(strings.TrimSuffix(origin, "/"))
 }
 
 // ListenSSH starts the SSH server of s on cfg.Addr.
@@ -312,8 +323,15 @@ var sshServices = map[string]string{
 func parseCommand(command string) (service, owner, name string, err error) {
 	verb, arg, ok := cutService(command)
 	if !ok {
-		return "", "", "", fmt.Errorf("dForge serves git only (git-upload-pack, git-receive-pack, git-upload-archive), not %q", firstWord(command))
+		return "", "", "", fmt.Errorf("dForge serves git only (git-upload-pack, git-receive-pack, git-upload-archive, git-lfs-authenticate), not %q", firstWord(command))
 	}
+	owner, name, err = parseRepoPath(arg)
+	return verb, owner, name, err
+}
+
+// parseRepoPath reads `'/owner/repo.git'`, quoted as git quotes it, with
+// or without the leading slash (or ~) and the .git suffix.
+func parseRepoPath(arg string) (owner, name string, err error) {
 	arg = strings.TrimSpace(arg)
 	if len(arg) >= 2 && (arg[0] == '\'' && arg[len(arg)-1] == '\'' || arg[0] == '"' && arg[len(arg)-1] == '"') {
 		arg = arg[1 : len(arg)-1]
@@ -321,15 +339,15 @@ func parseCommand(command string) (service, owner, name string, err error) {
 	arg = strings.TrimPrefix(strings.TrimPrefix(arg, "~"), "/")
 	parts := strings.Split(arg, "/")
 	if len(parts) != 2 {
-		return "", "", "", fmt.Errorf("%q is not a repository path; use owner/repo.git", arg)
+		return "", "", fmt.Errorf("%q is not a repository path; use owner/repo.git", arg)
 	}
 	owner, name = parts[0], strings.TrimSuffix(parts[1], ".git")
 	for _, n := range []string{owner, name} {
 		if !nameRule.MatchString(n) || n == "." || n == ".." {
-			return "", "", "", fmt.Errorf("%q is not a repository path; use owner/repo.git", arg)
+			return "", "", fmt.Errorf("%q is not a repository path; use owner/repo.git", arg)
 		}
 	}
-	return verb, owner, name, nil
+	return owner, name, nil
 }
 
 func cutService(command string) (service, arg string, ok bool) {
@@ -353,6 +371,9 @@ func firstWord(s string) string {
 func (srv *SSHServer) exec(user *auth.User, ch ssh.Channel, proto, command string) uint32 {
 	ctx := srv.ctx
 	stderr := ch.Stderr()
+	if args, ok := strings.CutPrefix(strings.TrimSpace(command), lfsAuthenticate+" "); ok {
+		return srv.lfsAuthenticate(ctx, user, ch, args)
+	}
 	service, owner, name, err := parseCommand(command)
 	if err != nil {
 		fmt.Fprintf(stderr, "fatal: %v\n", err)

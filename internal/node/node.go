@@ -36,6 +36,7 @@ import (
 	"github.com/dforge/dforge/internal/gitserver"
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/lfslock"
 	"github.com/dforge/dforge/internal/market"
 	"github.com/dforge/dforge/internal/moderation"
 	"github.com/dforge/dforge/internal/privfiles"
@@ -268,7 +269,7 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 		gitRepos.Replicas = s.Replicator
 	}
 	// 10. Smart HTTP over the git data, the forge deciding access.
-	s.Git = gitserver.New(gitserver.Config{Repos: gitRepos, Store: s.GitStore, Blocks: s.Blocks, Log: log, Writers: s.Moderation})
+	s.Git = gitserver.New(gitserver.Config{Repos: gitRepos, Store: s.GitStore, Blocks: s.Blocks, Log: log, Writers: s.Moderation, Locks: lfslock.New(s.Store)})
 	n.onClose(func() { s.Git.Close() }) // after the HTTP server: in-flight pushes call their hooks
 	if cfg.SSHAddr != "" {
 		if s.SSH, err = listenSSH(cfg, s.Git, s.Forge, log); err != nil {
