@@ -64,17 +64,17 @@ func checkPins(t *testing.T, ownKeys bool, wantHash, wantResults string) {
 }
 
 // Expected results of TestAppHashStableOwnKeys: the same blocks on a chain
-// born with every upgrade this binary knows (upgrade.All: own-keys, then
-// safe-urls), as a new chain's genesis lists them, where the operator
+// born with every upgrade this binary knows (upgrade.All: own-keys,
+// safe-urls, route-names), as a new chain's genesis lists them, where the operator
 // relays under genesis delegations, plus a block of delegations given,
 // used, refused and revoked. Pinned on purpose when own-keys was made,
-// again when safe-urls joined the list (the genesis marks it done), and
-// again when own-keys bounded node registrations per block (the chain
-// keeps a count, so the node registered in block 2 changes the state);
-// the same warning holds.
+// again when safe-urls joined the list (the genesis marks it done), again
+// when own-keys bounded node registrations per block (the chain keeps a
+// count, so the node registered in block 2 changes the state), and again
+// when route-names joined the list; the same warning holds.
 const (
-	ownKeysAppHash = "6aac76088e9d452ff888d471da61adf7dfb3c48eceb4009a58c8b7df90209010"
-	ownKeysResults = "5bde8bd34a1827e70783717e67b3c7ab47b232d748920cf3dacff7fc000ebc86"
+	ownKeysAppHash = "5b6b8466b7ad06ea0fae8db23c8ff783f981c69f3eb2cb40ce2cb6163459efa2"
+	ownKeysResults = "8049d910f1c5a65b7e9ed51e1fa5c4f161d546978c5457e28bdb1938f4d04b1e"
 )
 
 func TestAppHashStableOwnKeys(t *testing.T) {

@@ -77,13 +77,27 @@ var reserved = []string{
 	"robots.txt", "sw.js",
 }
 
+// routeNames are pages of the web app the reserved list missed, reserved
+// from the route-names upgrade on (before it, blocks that claimed one
+// replay as they ran, and its holder keeps it).
+var routeNames = []string{
+	"ambassadors", "code-examples", "integrations", "issue", "leaderboard", "license", "partners", "pr",
+	"press", "repository", "roadmap", "tutorials", "whitepaper",
+}
+
+// rules are the naming rules in force: which upgrades have applied.
+type rules struct {
+	wide   bool // own-keys: default names carry 20 hex digits
+	routes bool // route-names: routeNames are reserved
+}
+
 // Validate checks a name against the forge's rules (Gitea's): 1 to MaxLen
 // letters, digits, '-', '_' and '.', starting and ending with a letter or
 // digit, with no two of '-', '_', '.' in a row, not ending in ".git" and
 // not reserved. Names shaped like a default name, old or new, are refused
 // too: they belong to addresses.
 func Validate(name string) error {
-	return validate(name, true)
+	return validate(name, rules{wide: true, routes: true})
 }
 
 // ValidateIn is Validate under the rules in force in kv: before the
@@ -94,18 +108,22 @@ func ValidateIn(kv state.Reader, name string) error {
 	if err != nil {
 		return fmt.Errorf("validate username: %w", err)
 	}
-	return validate(name, wide)
+	routes, err := upgrade.Done(kv, upgrade.RouteNames)
+	if err != nil {
+		return fmt.Errorf("validate username: %w", err)
+	}
+	return validate(name, rules{wide: wide, routes: routes})
 }
 
-func validate(name string, wide bool) error {
+func validate(name string, r rules) error {
 	if err := checkShape(name); err != nil {
 		return fmt.Errorf("%w: %v", ErrInvalid, err)
 	}
 	lower := strings.ToLower(name)
-	if slices.Contains(reserved, lower) || strings.HasSuffix(lower, ".git") {
+	if slices.Contains(reserved, lower) || r.routes && slices.Contains(routeNames, lower) || strings.HasSuffix(lower, ".git") {
 		return fmt.Errorf("%w: %q is used by the forge itself", ErrReserved, name)
 	}
-	if looksDefault(lower, legacyHexLen) || wide && looksDefault(lower, defaultHexLen) {
+	if looksDefault(lower, legacyHexLen) || r.wide && looksDefault(lower, defaultHexLen) {
 		return fmt.Errorf("%w: names of the form user-<12 or 20 hex digits> are the default names of addresses", ErrReserved)
 	}
 	return nil

@@ -120,3 +120,24 @@ func TestOwnerFollowsClaims(t *testing.T) {
 		t.Fatal("the released name still has an owner")
 	}
 }
+
+// The web app's page names the first reserved list missed are reserved
+// from the route-names upgrade on; one claimed before stays its holder's.
+func TestRouteNamesAreReservedFromTheirUpgrade(t *testing.T) {
+	kv := state.OpenMemory()
+	early, late := common.Address{0xaa, 3}, common.Address{0xbb, 4}
+	if _, err := names.Claim(kv, early, "roadmap"); err != nil {
+		t.Fatalf("before the upgrade roadmap is refused: %v", err)
+	}
+	if err := upgrade.Apply(kv, upgrade.RouteNames, 9); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"issue", "PR", "Repository", "leaderboard", "whitepaper"} {
+		if _, err := names.Claim(kv, late, n); !errors.Is(err, names.ErrReserved) {
+			t.Fatalf("after the upgrade claiming %q: %v, want ErrReserved", n, err)
+		}
+	}
+	if got, _ := names.Of(kv, early); got != "roadmap" {
+		t.Fatalf("the earlier claim became %q", got)
+	}
+}

@@ -30,9 +30,14 @@ const OwnKeys = "own-keys"
 // a javascript: link its page would show.
 const SafeURLs = "safe-urls"
 
+// RouteNames reserves the names of the web app's pages that the first
+// list missed (issue, pr, roadmap, ...): a user holding one would have a
+// profile the app can never show.
+const RouteNames = "route-names"
+
 // known lists the upgrades this binary implements, oldest first. A new
 // rule change is one more name here and a Done check where it applies.
-var known = []string{OwnKeys, SafeURLs}
+var known = []string{OwnKeys, SafeURLs, RouteNames}
 
 // extra are names a node was told to treat as known with no rule change
 // (Allow): how an operator crosses an upgrade whose rules this release
