@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/forgetest"
 	"github.com/dforge/dforge/tools/openapi"
 )
@@ -44,6 +45,70 @@ func TestOpenAPIDocumentIsCurrent(t *testing.T) {
 	if !bytes.Equal(have, res.JSON) {
 		t.Fatalf("web/public/openapi.json is out of date with internal/api: run `make openapi` (and commit the file).\n%s",
 			openapiDiff(have, res.JSON))
+	}
+}
+
+// TestOpenAPIListsEveryTxType holds POST /api/v1/chain/txs to the tx
+// package's registry: a client generated from the document must be able
+// to build every transaction type the chain accepts, with the members the
+// wallet signs, in signing order.
+func TestOpenAPIListsEveryTxType(t *testing.T) {
+	var d struct {
+		Paths      map[string]map[string]any `json:"paths"`
+		Components struct {
+			Schemas map[string]any `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(generateOpenAPI(t).JSON, &d); err != nil {
+		t.Fatal(err)
+	}
+	// resolve follows a $ref to its component.
+	resolve := func(s any) map[string]any {
+		m, _ := s.(map[string]any)
+		if ref, ok := m["$ref"].(string); ok {
+			m, _ = d.Components.Schemas[strings.TrimPrefix(ref, "#/components/schemas/")].(map[string]any)
+		}
+		return m
+	}
+	dig := func(v any, keys ...string) any {
+		for _, k := range keys {
+			m, _ := v.(map[string]any)
+			v = m[k]
+		}
+		return v
+	}
+	body := resolve(dig(d.Paths["/api/v1/chain/txs"]["post"], "requestBody", "content", "application/json", "schema"))
+	variants, _ := body["oneOf"].([]any)
+	listed := map[string][]any{} // type: the message's required members
+	for _, v := range variants {
+		env := resolve(v)
+		enum, _ := dig(env, "properties", "type", "enum").([]any)
+		if len(enum) != 1 {
+			t.Fatalf("an envelope variant without its one type: %v", env)
+		}
+		msg := resolve(dig(env, "properties", "message"))
+		listed[enum[0].(string)], _ = msg["required"].([]any)
+		if msg["additionalProperties"] != false {
+			t.Errorf("%s: the message allows other fields, which the chain refuses", enum[0])
+		}
+	}
+	types := tx.Types()
+	for _, kind := range tx.Kinds() {
+		members, ok := listed[string(kind)]
+		if !ok {
+			t.Errorf("POST /api/v1/chain/txs does not list the %s transaction", kind)
+			continue
+		}
+		var want []any
+		for _, m := range types[string(kind)] {
+			want = append(want, m.Name)
+		}
+		if fmt.Sprint(members) != fmt.Sprint(want) {
+			t.Errorf("%s: the document's message has %v, the chain signs %v", kind, members, want)
+		}
+	}
+	if len(listed) != len(tx.Kinds()) {
+		t.Errorf("the document lists %d transaction types, the chain has %d", len(listed), len(tx.Kinds()))
 	}
 }
 

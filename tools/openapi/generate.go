@@ -151,11 +151,12 @@ func (g *gen) document() (map[string]any, int, error) {
 		tags[tag] = true
 		item[strings.ToLower(r.method)] = g.operation(r, opID, tag)
 	}
+	tagDescriptions := g.stringMap(g.root, "OpenAPITags")
 	var tagList []any
 	for _, t := range sortedKeys(tags) {
-		desc, ok := tagDescriptions[t]
-		if !ok {
-			g.warn(fmt.Sprintf("the tag %q has no description: add one to tagDescriptions (tools/openapi/tags.go)", t))
+		desc := tagDescriptions[t]
+		if desc == "" {
+			g.warn(fmt.Sprintf("the operations under %q have no tag description: add one to OpenAPITags in the API package", t))
 			tagList = append(tagList, map[string]any{"name": t})
 			continue
 		}
@@ -231,6 +232,21 @@ func (g *gen) authNames() (cookie, csrf string, signIn map[string]bool) {
 
 // stringSet is the keys of a package-level map literal (var name = map[string]bool{...}).
 func (g *gen) stringSet(p *pkg, name string) map[string]bool {
+	m := g.stringMap(p, name)
+	if m == nil {
+		return nil
+	}
+	out := map[string]bool{}
+	for k := range m {
+		out[k] = true
+	}
+	return out
+}
+
+// stringMap reads a package-level map literal with constant string keys:
+// each key with its value when that is a constant string ("" otherwise).
+// nil when there is no such variable.
+func (g *gen) stringMap(p *pkg, name string) map[string]string {
 	for _, f := range p.files {
 		for _, d := range f.ast.Decls {
 			gd, ok := d.(*ast.GenDecl)
@@ -247,12 +263,15 @@ func (g *gen) stringSet(p *pkg, name string) map[string]bool {
 					if !ok {
 						return nil
 					}
-					out := map[string]bool{}
+					sc := newScope(nil, f)
+					out := map[string]string{}
 					for _, el := range lit.Elts {
-						if kv, ok := el.(*ast.KeyValueExpr); ok {
-							if k, ok := g.constString(kv.Key, newScope(nil, f)); ok {
-								out[k] = true
-							}
+						kv, ok := el.(*ast.KeyValueExpr)
+						if !ok {
+							continue
+						}
+						if k, ok := g.constString(kv.Key, sc); ok {
+							out[k], _ = g.constString(kv.Value, sc)
 						}
 					}
 					return out

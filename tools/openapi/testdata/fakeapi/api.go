@@ -13,6 +13,11 @@ import (
 
 type API struct{ things *store }
 
+const thingsTag = "Things and their files."
+
+// OpenAPITags describe the groups of operations.
+var OpenAPITags = map[string]string{"things": thingsTag}
+
 type store struct{}
 
 // Thing is a stored thing.

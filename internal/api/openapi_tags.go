@@ -1,9 +1,10 @@
-package openapi
+package api
 
-// tagDescriptions say what each group of operations (the first path
-// segment after /api/v1) is about. A group missing here is a warning, and
-// Redocly's tag-description rule fails `make lint`.
-var tagDescriptions = map[string]string{
+// OpenAPITags say what each group of operations in the OpenAPI document is
+// about, by the group's name: the first path segment after /api/v1 (or
+// /api). tools/openapi reads this literal (`make openapi`); a group
+// missing here is a warning there, and an error for `make lint`'s Redocly.
+var OpenAPITags = map[string]string{
 	"accounts":      "Chain accounts by address: balance, reputation and transactions.",
 	"activity":      "The node's public activity feed.",
 	"admin":         "Node administration and moderation: reports, hidden content, users and the node's health. Admins only.",
