@@ -159,6 +159,28 @@ func operations(doc []byte) map[string]bool {
 	return out
 }
 
+// anonymousOperations lists the operations whose security allows no
+// credentials: the empty requirement, or none at all.
+func anonymousOperations(doc []byte) map[string]bool {
+	var d struct {
+		Paths map[string]map[string]struct {
+			Security []map[string]any `json:"security"`
+		} `json:"paths"`
+	}
+	json.Unmarshal(doc, &d)
+	out := map[string]bool{}
+	for p, item := range d.Paths {
+		for m, op := range item {
+			anonymous := len(op.Security) == 0
+			for _, req := range op.Security {
+				anonymous = anonymous || len(req) == 0
+			}
+			out[strings.ToUpper(m)+" "+p] = anonymous
+		}
+	}
+	return out
+}
+
 func sortedSet(m map[string]bool) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
@@ -183,8 +205,13 @@ var pathParam = regexp.MustCompile(`\{([^}]+)\}`)
 // TestOpenAPIRoutesExist calls every operation of the document on a whole
 // node, anonymously: each must reach a handler (which may well refuse the
 // call), never the API's catch-all "no such API endpoint" 404.
+//
+// An operation the document lets anyone call must not turn an anonymous
+// caller away for want of sign-in (401 unauthenticated).
 func TestOpenAPIRoutesExist(t *testing.T) {
-	ops := operations(generateOpenAPI(t).JSON)
+	doc := generateOpenAPI(t).JSON
+	ops := operations(doc)
+	public := anonymousOperations(doc)
 	if len(ops) < 50 {
 		t.Fatalf("only %d operations in the document: the generator missed routes", len(ops))
 	}
@@ -202,11 +229,14 @@ func TestOpenAPIRoutesExist(t *testing.T) {
 			body = map[string]any{}
 		}
 		res := n.Call(method, url, nil, body)
+		var e struct{ Message, Code string }
+		json.Unmarshal(res.Body, &e)
+		if res.Status == http.StatusUnauthorized && e.Code == "unauthenticated" && public[key] {
+			t.Errorf("%s: the document lets anyone call it, but it answers %s to an anonymous caller", key, res.Body)
+		}
 		if res.Status != http.StatusNotFound {
 			continue
 		}
-		var e struct{ Message, Code string }
-		json.Unmarshal(res.Body, &e)
 		if e.Code == "not_found" && e.Message == "no such API endpoint" {
 			t.Errorf("%s (as %s %s): answered the API's catch-all 404, so no handler serves it", key, method, url)
 		}

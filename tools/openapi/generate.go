@@ -1,6 +1,7 @@
 // Package openapi generates the node's OpenAPI document from the source of
 // the API package (internal/api), without running anything: go/parser and
-// go/ast only.
+// go/ast only. The one exception is the chain's transaction envelope, whose
+// variants come from the tx package's registry itself (txschema.go).
 //
 // It starts at (*API).Register and follows every call that is handed the
 // mux, so each mux.HandleFunc("METHOD /path", handler) becomes an
@@ -13,9 +14,11 @@
 //     rest of the path); query parameters from q.Get("name") and the like
 //     in the handler and the package functions it hands the request to;
 //   - a handler wrapped by a function that takes an auth.Scope (signedIn,
-//     tokenOwnerOnly) needs sign-in: the operation gets the security
-//     requirements and x-dforge-scope, the least scope an access token
-//     needs;
+//     tokenOwnerOnly), or that calls auth.Require (requireUser,
+//     requireAdmin) before it could answer, needs sign-in: its operation
+//     lists the credentials and x-dforge-scope, the least scope an access
+//     token needs; any other lists them beside the empty requirement
+//     (anonymous callers welcome);
 //   - the request body is the value decode (json.Unmarshal into a
 //     parameter) fills, and each 2xx answer the value writeJSON (a
 //     json.NewEncoder(w).Encode) writes, as JSON schemas made from struct
@@ -125,6 +128,19 @@ func (g *gen) document() (map[string]any, int, error) {
 	uses := map[string]int{}
 	for _, r := range g.routes {
 		uses[handlerName(r.h)]++
+	}
+	// A handler that demands sign-in itself needs it as much as a wrapped
+	// one; a write with a token needs at least the write scope.
+	for _, r := range g.routes {
+		if r.h.scope != "" || r.h.decl == nil && r.h.lit == nil {
+			continue
+		}
+		if s := g.handlerScope(r.h); s != "" {
+			if r.method != "GET" && r.method != "HEAD" && r.method != "OPTIONS" {
+				s = maxScope(s, "write")
+			}
+			r.h.scope = s
+		}
 	}
 	paths := map[string]any{}
 	tags := map[string]bool{}

@@ -52,14 +52,15 @@ func TestGenerateFindsEveryRoute(t *testing.T) {
 	res, d := generateFake(t)
 	want := map[string][]string{
 		"/api/v1/things":                   {"get", "post"},
-		"/api/v1/things/{id}":              {"get"},
+		"/api/v1/things/{id}":              {"get", "delete"},
+		"/api/v1/things/{id}/mine":         {"get"},
 		"/api/v1/things/{id}/flag":         {"put"},
 		"/api/v1/things/{id}/watch":        {"put"},
 		"/api/v1/things/{id}/files/{path}": {"get"},
 		"/api/v1/things/{id}/tags":         {"delete"},
 	}
-	if res.Operations != 7 || len(d.Paths) != len(want) {
-		t.Fatalf("%d operations on %d paths, want 7 on %d (the catch-all left out): %v", res.Operations, len(d.Paths), len(want), d.Paths)
+	if res.Operations != 9 || len(d.Paths) != len(want) {
+		t.Fatalf("%d operations on %d paths, want 9 on %d (the catch-all left out): %v", res.Operations, len(d.Paths), len(want), d.Paths)
 	}
 	for p, methods := range want {
 		for _, m := range methods {
@@ -78,6 +79,8 @@ func TestGenerateSecurityFromWrappers(t *testing.T) {
 		{"/api/v1/things/{id}/flag", "put", "admin"},    // a closure over signedIn, around a factory
 		{"/api/v1/things/{id}/tags", "delete", "admin"}, // the same closure
 		{"/api/v1/things/{id}/files/{path}", "get", ""}, // a.read, no sign-in
+		{"/api/v1/things/{id}", "delete", "write"},      // requireUser in the handler, before it answers; a write
+		{"/api/v1/things/{id}/mine", "get", ""},         // requireUser only to see who asks
 	}
 	for _, c := range cases {
 		op := d.Paths[c.path][c.method]
