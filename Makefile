@@ -48,7 +48,7 @@ test-e2e: build
 	scripts/ensure-chromium.sh
 	cd web && DFORGE_BIN=$(CURDIR)/$(BIN) node --test --test-concurrency=1 e2e/
 
-## lint: go vet, staticcheck and the layering check (lint-go); tsc, ESLint and the import-cycle check (lint-web)
+## lint: go vet, staticcheck and the layering check (lint-go); tsc, ESLint, the import-cycle check and the OpenAPI lint (lint-web)
 lint: lint-go lint-web
 
 # staticcheck 2026.2.2, the release that knows Go 1.26. `go run pkg@version`
@@ -62,9 +62,10 @@ lint-go:
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
 	GO=$(GO) $(GO) run ./tools/layering
 
-## lint-web: the web app's type check, ESLint with no warnings, and no import cycles (tools from web/package.json)
+## lint-web: the web app's type check, ESLint with no warnings, no import cycles, and Redocly's recommended rules on the OpenAPI document (web/redocly.yaml; tools from web/package.json)
 lint-web: web/node_modules/.installed
 	cd web && npx tsc -b && $(NPM) run lint && $(NPM) run cycles
+	cd web && REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx --no-install redocly lint --max-problems 1000
 
 ## interop: a Kubo v0.42.0 node fetches a pushed public repository's git objects from a dForge node by CID over bitswap (ipfs block get, ipfs dag export); Kubo is built once into ~/.cache/dforge (minutes), so this stays out of make test
 interop: build

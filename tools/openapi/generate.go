@@ -1,6 +1,7 @@
 // Package openapi generates the node's OpenAPI document from the source of
 // the API package (internal/api), without running anything: go/parser and
-// go/ast only.
+// go/ast only. The one exception is the chain's transaction envelope, whose
+// variants come from the tx package's registry itself (txschema.go).
 //
 // It starts at (*API).Register and follows every call that is handed the
 // mux, so each mux.HandleFunc("METHOD /path", handler) becomes an
@@ -13,9 +14,11 @@
 //     rest of the path); query parameters from q.Get("name") and the like
 //     in the handler and the package functions it hands the request to;
 //   - a handler wrapped by a function that takes an auth.Scope (signedIn,
-//     tokenOwnerOnly) needs sign-in: the operation gets the security
-//     requirements and x-dforge-scope, the least scope an access token
-//     needs;
+//     tokenOwnerOnly), or that calls auth.Require (requireUser,
+//     requireAdmin) before it could answer, needs sign-in: its operation
+//     lists the credentials and x-dforge-scope, the least scope an access
+//     token needs; any other lists them beside the empty requirement
+//     (anonymous callers welcome);
 //   - the request body is the value decode (json.Unmarshal into a
 //     parameter) fills, and each 2xx answer the value writeJSON (a
 //     json.NewEncoder(w).Encode) writes, as JSON schemas made from struct
@@ -46,18 +49,19 @@ import (
 
 // gen holds one generation's state.
 type gen struct {
-	mod        *module
-	root       *pkg
-	routes     []*route
-	components map[string]schema
-	compNames  map[*typeDecl]string
-	compOwner  map[string]*typeDecl
-	visiting   map[*typeDecl]bool
-	sinks      map[*funcDecl]*sink
-	depth      int
-	tf         *file
-	errs       []error
-	warnings   []string
+	mod         *module
+	root        *pkg
+	routes      []*route
+	components  map[string]schema
+	compNames   map[*typeDecl]string
+	compOwner   map[string]*typeDecl
+	visiting    map[*typeDecl]bool
+	sinks       map[*funcDecl]*sink
+	signInPaths map[string]bool // paths the auth middleware serves without credentials
+	depth       int
+	tf          *file
+	errs        []error
+	warnings    []string
 }
 
 func (g *gen) warn(s string) { g.warnings = append(g.warnings, s) }
@@ -88,6 +92,7 @@ func Generate(dir string) (*Result, error) {
 	}
 	g := &gen{mod: mod, root: root, components: map[string]schema{}, compNames: map[*typeDecl]string{},
 		compOwner: map[string]*typeDecl{}, visiting: map[*typeDecl]bool{}, sinks: map[*funcDecl]*sink{}}
+	_, _, g.signInPaths = g.authNames()
 	if err := g.registrations(); err != nil {
 		return nil, err
 	}
@@ -124,6 +129,19 @@ func (g *gen) document() (map[string]any, int, error) {
 	for _, r := range g.routes {
 		uses[handlerName(r.h)]++
 	}
+	// A handler that demands sign-in itself needs it as much as a wrapped
+	// one; a write with a token needs at least the write scope.
+	for _, r := range g.routes {
+		if r.h.scope != "" || r.h.decl == nil && r.h.lit == nil {
+			continue
+		}
+		if s := g.handlerScope(r.h); s != "" {
+			if r.method != "GET" && r.method != "HEAD" && r.method != "OPTIONS" {
+				s = maxScope(s, "write")
+			}
+			r.h.scope = s
+		}
+	}
 	paths := map[string]any{}
 	tags := map[string]bool{}
 	seen := map[string]string{}
@@ -149,9 +167,16 @@ func (g *gen) document() (map[string]any, int, error) {
 		tags[tag] = true
 		item[strings.ToLower(r.method)] = g.operation(r, opID, tag)
 	}
+	tagDescriptions := g.stringMap(g.root, "OpenAPITags")
 	var tagList []any
 	for _, t := range sortedKeys(tags) {
-		tagList = append(tagList, map[string]any{"name": t})
+		desc := tagDescriptions[t]
+		if desc == "" {
+			g.warn(fmt.Sprintf("the operations under %q have no tag description: add one to OpenAPITags in the API package", t))
+			tagList = append(tagList, map[string]any{"name": t})
+			continue
+		}
+		tagList = append(tagList, map[string]any{"name": t, "description": desc})
 	}
 	doc := map[string]any{
 		"openapi": "3.0.3",
@@ -163,10 +188,14 @@ func (g *gen) document() (map[string]any, int, error) {
 				"Errors answer {message, code, field}. Lists take page (from 1) and limit, and answer with " +
 				"X-Total-Count and Link headers. Operations with x-dforge-scope need sign-in: the session cookie " +
 				"(and, for a write, the X-CSRF-Token header), or an access token (`Authorization: token …`, or " +
-				"HTTP Basic with the token as the password) with at least that scope: read, write or admin.",
+				"HTTP Basic with the token as the password) with at least that scope: read, write or admin. " +
+				"Any other operation may be called anonymously or signed in; signed in, it answers what that user may see.",
+			"license": map[string]any{"name": "AGPL-3.0-or-later", "url": "https://www.gnu.org/licenses/agpl-3.0.html"},
 		},
-		"tags":  tagList,
-		"paths": paths,
+		// Paths start with /api, so the server is the node that serves the document.
+		"servers": []any{map[string]any{"url": "/", "description": "the node serving this document"}},
+		"tags":    tagList,
+		"paths":   paths,
 		"components": map[string]any{
 			"schemas":         g.components,
 			"securitySchemes": g.securitySchemes(),
@@ -189,27 +218,119 @@ func (g *gen) errorSchema() schema {
 		"message": schema{"type": "string"}, "code": schema{"type": "string"}, "field": schema{"type": "string"}}}
 }
 
-func (g *gen) securitySchemes() map[string]any {
-	cookie, csrf := "dforge_session", "X-CSRF-Token"
-	if p, _ := g.mod.load(g.mod.path + "/internal/auth"); p != nil {
-		s := newScope(nil, p.files[0])
-		if v, ok := g.constString(ast.NewIdent("CookieName"), s); ok {
-			cookie = v
-		}
-		if v, ok := g.constString(ast.NewIdent("CSRFHeader"), s); ok {
-			csrf = v
+// The security schemes. The token schemes take Gitea's names, so a client
+// configured for Gitea's document finds them; Gitea's query-string tokens
+// (?token=, ?access_token=) are not listed, since the node does not read them.
+const (
+	schemeSession = "SessionCookie"
+	schemeCSRF    = "CSRFToken"
+	schemeHeader  = "AuthorizationHeaderToken"
+	schemeBasic   = "BasicAuth"
+)
+
+// authNames reads the session cookie's and the CSRF header's names, and the
+// paths that ignore credentials, from internal/auth.
+func (g *gen) authNames() (cookie, csrf string, signIn map[string]bool) {
+	cookie, csrf = "dforge_session", "X-CSRF-Token"
+	p, _ := g.mod.load(g.mod.path + "/internal/auth")
+	if p == nil {
+		return cookie, csrf, nil
+	}
+	s := newScope(nil, p.files[0])
+	if v, ok := g.constString(ast.NewIdent("CookieName"), s); ok {
+		cookie = v
+	}
+	if v, ok := g.constString(ast.NewIdent("CSRFHeader"), s); ok {
+		csrf = v
+	}
+	return cookie, csrf, g.stringSet(p, "signInPaths")
+}
+
+// stringSet is the keys of a package-level map literal (var name = map[string]bool{...}).
+func (g *gen) stringSet(p *pkg, name string) map[string]bool {
+	m := g.stringMap(p, name)
+	if m == nil {
+		return nil
+	}
+	out := map[string]bool{}
+	for k := range m {
+		out[k] = true
+	}
+	return out
+}
+
+// stringMap reads a package-level map literal with constant string keys:
+// each key with its value when that is a constant string ("" otherwise).
+// nil when there is no such variable.
+func (g *gen) stringMap(p *pkg, name string) map[string]string {
+	for _, f := range p.files {
+		for _, d := range f.ast.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.VAR {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				vs := spec.(*ast.ValueSpec)
+				for i, n := range vs.Names {
+					if n.Name != name || i >= len(vs.Values) {
+						continue
+					}
+					lit, ok := vs.Values[i].(*ast.CompositeLit)
+					if !ok {
+						return nil
+					}
+					sc := newScope(nil, f)
+					out := map[string]string{}
+					for _, el := range lit.Elts {
+						kv, ok := el.(*ast.KeyValueExpr)
+						if !ok {
+							continue
+						}
+						if k, ok := g.constString(kv.Key, sc); ok {
+							out[k], _ = g.constString(kv.Value, sc)
+						}
+					}
+					return out
+				}
+			}
 		}
 	}
+	return nil
+}
+
+func (g *gen) securitySchemes() map[string]any {
+	cookie, csrf, _ := g.authNames()
 	return map[string]any{
-		"sessionCookie": map[string]any{"type": "apiKey", "in": "cookie", "name": cookie,
+		schemeSession: map[string]any{"type": "apiKey", "in": "cookie", "name": cookie,
 			"description": "The browser session, set by signing in with a wallet (POST /api/v1/auth/siwe). A session may do everything its user may."},
-		"csrfToken": map[string]any{"type": "apiKey", "in": "header", "name": csrf,
+		schemeCSRF: map[string]any{"type": "apiKey", "in": "header", "name": csrf,
 			"description": "The session's CSRF token (csrfToken in the sign-in and GET /api/v1/auth/session answers); every write made with the session cookie carries it."},
-		"accessToken": map[string]any{"type": "apiKey", "in": "header", "name": "Authorization",
+		schemeHeader: map[string]any{"type": "apiKey", "in": "header", "name": "Authorization",
 			"description": "`token <access token>` (or `Bearer <access token>`): a personal access token, made with POST /api/v1/users/{username}/tokens. Its scope (read, write or admin) must be at least the operation's x-dforge-scope."},
-		"basicAuth": map[string]any{"type": "http", "scheme": "basic",
+		schemeBasic: map[string]any{"type": "http", "scheme": "basic",
 			"description": "HTTP Basic with an access token as the password, as git sends it."},
 	}
+}
+
+// security is an operation's security requirements. Every request passes
+// the auth middleware, so any operation may be called signed in; one
+// that needs sign-in lists the credentials only, a public one adds the
+// empty requirement (anonymous), and a sign-in path, which ignores any
+// credential, has none. A write with the session cookie also needs the
+// CSRF header.
+func (g *gen) security(r *route) []any {
+	if g.signInPaths[r.path] {
+		return []any{}
+	}
+	session := map[string]any{schemeSession: []any{}}
+	if r.method != "GET" && r.method != "HEAD" && r.method != "OPTIONS" {
+		session[schemeCSRF] = []any{}
+	}
+	reqs := []any{session, map[string]any{schemeHeader: []any{}}, map[string]any{schemeBasic: []any{}}}
+	if r.h.scope == "" {
+		reqs = append([]any{map[string]any{}}, reqs...)
+	}
+	return reqs
 }
 
 func (g *gen) operation(r *route, opID, tag string) map[string]any {
@@ -249,7 +370,8 @@ func (g *gen) operation(r *route, opID, tag string) map[string]any {
 	if len(o.request) > 0 {
 		out["requestBody"] = map[string]any{"required": true, "content": map[string]any{"application/json": map[string]any{"schema": oneOf(o.request)}}}
 	}
-	responses := map[string]any{"default": map[string]any{"$ref": "#/components/responses/Error"}}
+	// Errors share one shape; a user's mistake is a 4xx, the rest (default) a 5xx.
+	responses := map[string]any{"4XX": map[string]any{"$ref": "#/components/responses/Error"}, "default": map[string]any{"$ref": "#/components/responses/Error"}}
 	for status, resp := range o.responses {
 		rm := map[string]any{"description": http.StatusText(status)}
 		content := map[string]any{}
@@ -274,12 +396,8 @@ func (g *gen) operation(r *route, opID, tag string) map[string]any {
 		responses[strconv.Itoa(status)] = rm
 	}
 	out["responses"] = responses
+	out["security"] = g.security(r)
 	if r.h.scope != "" {
-		session := map[string]any{"sessionCookie": []any{}}
-		if r.method != "GET" && r.method != "HEAD" {
-			session["csrfToken"] = []any{}
-		}
-		out["security"] = []any{session, map[string]any{"accessToken": []any{}}, map[string]any{"basicAuth": []any{}}}
 		out["x-dforge-scope"] = r.h.scope
 		if r.h.wrapper == "tokenOwnerOnly" {
 			out["x-dforge-owner-only"] = true

@@ -13,6 +13,7 @@ import (
 // discarding ResponseWriter, and the writeJSON/decode helpers.
 
 type doc struct {
+	Tags       []map[string]any                     `json:"tags"`
 	Paths      map[string]map[string]map[string]any `json:"paths"`
 	Components struct {
 		Schemas map[string]map[string]any `json:"schemas"`
@@ -51,14 +52,15 @@ func TestGenerateFindsEveryRoute(t *testing.T) {
 	res, d := generateFake(t)
 	want := map[string][]string{
 		"/api/v1/things":                   {"get", "post"},
-		"/api/v1/things/{id}":              {"get"},
+		"/api/v1/things/{id}":              {"get", "delete"},
+		"/api/v1/things/{id}/mine":         {"get"},
 		"/api/v1/things/{id}/flag":         {"put"},
 		"/api/v1/things/{id}/watch":        {"put"},
 		"/api/v1/things/{id}/files/{path}": {"get"},
 		"/api/v1/things/{id}/tags":         {"delete"},
 	}
-	if res.Operations != 7 || len(d.Paths) != len(want) {
-		t.Fatalf("%d operations on %d paths, want 7 on %d (the catch-all left out): %v", res.Operations, len(d.Paths), len(want), d.Paths)
+	if res.Operations != 9 || len(d.Paths) != len(want) {
+		t.Fatalf("%d operations on %d paths, want 9 on %d (the catch-all left out): %v", res.Operations, len(d.Paths), len(want), d.Paths)
 	}
 	for p, methods := range want {
 		for _, m := range methods {
@@ -77,6 +79,8 @@ func TestGenerateSecurityFromWrappers(t *testing.T) {
 		{"/api/v1/things/{id}/flag", "put", "admin"},    // a closure over signedIn, around a factory
 		{"/api/v1/things/{id}/tags", "delete", "admin"}, // the same closure
 		{"/api/v1/things/{id}/files/{path}", "get", ""}, // a.read, no sign-in
+		{"/api/v1/things/{id}", "delete", "write"},      // requireUser in the handler, before it answers; a write
+		{"/api/v1/things/{id}/mine", "get", ""},         // requireUser only to see who asks
 	}
 	for _, c := range cases {
 		op := d.Paths[c.path][c.method]
@@ -84,14 +88,24 @@ func TestGenerateSecurityFromWrappers(t *testing.T) {
 		if scope != c.scope {
 			t.Errorf("%s %s: scope %q, want %q", c.method, c.path, scope, c.scope)
 		}
-		if (op["security"] != nil) != (c.scope != "") {
+		// Every operation says how it is called: a public one may be
+		// called anonymously (the empty requirement), one needing sign-in
+		// may not.
+		reqs, _ := op["security"].([]any)
+		anonymous := len(reqs) > 0 && reflect.DeepEqual(reqs[0], map[string]any{})
+		if len(reqs) == 0 || anonymous != (c.scope == "") {
 			t.Errorf("%s %s: security %v", c.method, c.path, op["security"])
 		}
 	}
 	if got := at(d.Paths["/api/v1/things"]["post"], "security"); !reflect.DeepEqual(got, []any{
-		map[string]any{"sessionCookie": []any{}, "csrfToken": []any{}}, map[string]any{"accessToken": []any{}}, map[string]any{"basicAuth": []any{}},
+		map[string]any{"SessionCookie": []any{}, "CSRFToken": []any{}}, map[string]any{"AuthorizationHeaderToken": []any{}}, map[string]any{"BasicAuth": []any{}},
 	}) {
 		t.Errorf("a write's security: %v", got)
+	}
+	if got := at(d.Paths["/api/v1/things"]["get"], "security"); !reflect.DeepEqual(got, []any{
+		map[string]any{}, map[string]any{"SessionCookie": []any{}}, map[string]any{"AuthorizationHeaderToken": []any{}}, map[string]any{"BasicAuth": []any{}},
+	}) {
+		t.Errorf("a public read's security: %v", got)
 	}
 }
 
@@ -152,7 +166,7 @@ func TestGenerateSchemas(t *testing.T) {
 		"id":      map[string]any{"type": "integer", "format": "int64"},
 		"name":    map[string]any{"type": "string"},
 		"created": map[string]any{"type": "string", "format": "date-time"},
-		"parent":  map[string]any{"allOf": []any{map[string]any{"$ref": "#/components/schemas/Thing"}}, "nullable": true},
+		"parent":  map[string]any{"type": "object", "allOf": []any{map[string]any{"$ref": "#/components/schemas/Thing"}}, "nullable": true},
 		"count":   map[string]any{"type": "string"}, // ,string
 		"tags":    map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
 		"Note":    map[string]any{"type": "string", "description": "A remark."},
@@ -163,6 +177,13 @@ func TestGenerateSchemas(t *testing.T) {
 	}
 	if thing["description"] != "A stored thing." {
 		t.Errorf("Thing's description: %v", thing["description"])
+	}
+}
+
+func TestGenerateTagsFromTheAPIPackage(t *testing.T) {
+	_, d := generateFake(t)
+	if want := []map[string]any{{"name": "things", "description": "Things and their files."}}; !reflect.DeepEqual(d.Tags, want) {
+		t.Errorf("tags %v, want %v (from OpenAPITags)", d.Tags, want)
 	}
 }
 

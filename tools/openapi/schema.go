@@ -103,14 +103,16 @@ func clone(s schema) schema {
 	return out
 }
 
-// nullable marks a schema as possibly null; a reference is wrapped, since
-// OpenAPI 3.0 ignores what sits beside $ref.
+// nullable marks a schema as possibly null. OpenAPI 3.0 only honours
+// nullable beside a type, so a schema without one (any value) stays as it
+// is, and a reference, beside which everything is ignored, is wrapped
+// with the type it names: components are structs, so objects.
 func nullable(s schema) schema {
-	if len(s) == 0 {
-		return s
-	}
 	if _, ok := s["$ref"]; ok {
-		return schema{"allOf": []any{s}, "nullable": true}
+		return schema{"type": "object", "allOf": []any{s}, "nullable": true}
+	}
+	if _, typed := s["type"]; !typed {
+		return s
 	}
 	s = clone(s)
 	s["nullable"] = true
@@ -149,7 +151,12 @@ func (g *gen) component(td *typeDecl) string {
 	g.compNames[td] = name
 	g.compOwner[name] = td
 	g.components[name] = schema{} // a placeholder while the fields are made: types may refer to themselves
-	s := g.structSchema(td.spec.Type.(*ast.StructType), td.file)
+	var s schema
+	if build := builtComponents[td.pkg.path+"."+td.spec.Name.Name]; build != nil {
+		s = build(g, td, name)
+	} else {
+		s = g.structSchema(td.spec.Type.(*ast.StructType), td.file)
+	}
 	if doc := cleanDoc(td.doc, td.spec.Name.Name); doc != "" {
 		s["description"] = doc
 	}
@@ -317,7 +324,7 @@ func (g *gen) schemaOfExpr(e ast.Expr, sc *scope) schema {
 		}
 	case *ast.Ident:
 		if e.Name == "nil" && sc.lookup("nil") == nil {
-			return schema{"nullable": true}
+			return schema{} // null, which OpenAPI 3.0 cannot say without a type
 		}
 		if b := sc.lookup(e.Name); b != nil {
 			if b.arg != nil && (b.typ == nil || g.isInterface(&tref{b.typ, b.tf})) {

@@ -13,6 +13,11 @@ import (
 
 type API struct{ things *store }
 
+const thingsTag = "Things and their files."
+
+// OpenAPITags describe the groups of operations.
+var OpenAPITags = map[string]string{"things": thingsTag}
+
 type store struct{}
 
 // Thing is a stored thing.
@@ -59,6 +64,33 @@ func (a *API) registerMore(mux *http.ServeMux) {
 	// The file's path may have slashes.
 	mux.HandleFunc("GET "+thing+"/files/{path...}", a.read(a.getFile))
 	mux.HandleFunc("DELETE "+thing+"/tags", w(a.clearTags))
+	// Sign-in the handler demands itself, first thing or only maybe.
+	mux.HandleFunc("DELETE "+thing, a.read(a.deleteThing))
+	mux.HandleFunc("GET "+thing+"/mine", a.read(a.mine))
+}
+
+// requireUser is the signed-in user.
+func requireUser(r *http.Request) (*auth.Identity, error) { return auth.Require(r, auth.ScopeRead) }
+
+func (a *API) deleteThing(w http.ResponseWriter, r *http.Request) error {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil {
+		return err
+	}
+	if _, err := requireUser(r); err != nil {
+		return err
+	}
+	_ = id
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// mine says whether the thing is the caller's; anyone may ask.
+func (a *API) mine(w http.ResponseWriter, r *http.Request) error {
+	if _, err := requireUser(r); err == nil {
+		return reply(w, true)
+	}
+	return reply(w, false)
 }
 
 type userHandler func(w http.ResponseWriter, r *http.Request, id *auth.Identity) error

@@ -12,11 +12,13 @@ const SPEC: OpenApiDocument = {
   openapi: '3.0.3',
   info: { title: 'dForge API', version: '1' },
   paths: {
-    '/api/analytics/web-vitals': { post: { operationId: 'postWebVital', summary: 'Post web vital', requestBody: {} } },
+    '/api/analytics/web-vitals': { post: { operationId: 'postWebVital', summary: 'Post web vital', requestBody: {}, security: [] } },
     '/api/v1/repos/{owner}/{repo}/issues': {
       get: {
         operationId: 'listIssues',
         summary: 'List issues',
+        // Public, and signed in it shows what the user may see.
+        security: [{}, { SessionCookie: [] }, { AuthorizationHeaderToken: [] }, { BasicAuth: [] }],
         parameters: [
           { name: 'owner', in: 'path', required: true, schema: { type: 'string' } },
           { name: 'repo', in: 'path', required: true, schema: { type: 'string' } },
@@ -31,7 +33,7 @@ const SPEC: OpenApiDocument = {
           { name: 'repo', in: 'path', required: true, schema: { type: 'string' } },
         ],
         requestBody: { required: true },
-        security: [{ sessionCookie: [], csrfToken: [] }, { accessToken: [] }, { basicAuth: [] }],
+        security: [{ SessionCookie: [], CSRFToken: [] }, { AuthorizationHeaderToken: [] }, { BasicAuth: [] }],
         'x-dforge-scope': 'write',
       },
     },
@@ -40,7 +42,7 @@ const SPEC: OpenApiDocument = {
         operationId: 'createToken',
         summary: 'Create token',
         description: 'Only the user the path names may call it.',
-        security: [{ sessionCookie: [], csrfToken: [] }, { accessToken: [] }],
+        security: [{ SessionCookie: [], CSRFToken: [] }, { AuthorizationHeaderToken: [] }],
         'x-dforge-scope': 'admin',
         'x-dforge-owner-only': true,
       },

@@ -23,6 +23,7 @@ export interface OpenApiOperation {
   tags?: string[]
   parameters?: OpenApiParameter[]
   requestBody?: unknown
+  /** The credentials it takes; an empty requirement ({}) among them means anonymous calls work too. */
   security?: unknown[]
   /** The least scope an access token needs; set on every operation that needs sign-in. */
   'x-dforge-scope'?: string
@@ -75,6 +76,15 @@ function isOperation(v: unknown): v is OpenApiOperation {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
 }
 
+/**
+ * Whether an operation may be called without credentials: it lists no
+ * requirement, or the empty one ({}) beside the credentials it also takes.
+ */
+function anonymous(security: unknown[] | undefined): boolean {
+  if (!security || security.length === 0) return true
+  return security.some((r) => typeof r === 'object' && r !== null && Object.keys(r).length === 0)
+}
+
 /** Every operation of the document, ordered by path, then method (GET first). */
 export function endpointsOf(doc: OpenApiDocument): Endpoint[] {
   const out: Endpoint[] = []
@@ -82,7 +92,7 @@ export function endpointsOf(doc: OpenApiDocument): Endpoint[] {
     for (const [m, op] of Object.entries(item ?? {})) {
       const method = m.toLowerCase()
       if (!METHODS.includes(method) || !isOperation(op)) continue
-      const signedIn = (op.security?.length ?? 0) > 0 || op['x-dforge-scope'] !== undefined
+      const signedIn = op['x-dforge-scope'] !== undefined || !anonymous(op.security)
       out.push({
         id: op.operationId ?? `${method}-${path}`,
         method: method.toUpperCase(),

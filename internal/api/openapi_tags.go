@@ -1,0 +1,48 @@
+package api
+
+// OpenAPITags say what each group of operations in the OpenAPI document is
+// about, by the group's name: the first path segment after /api/v1 (or
+// /api). tools/openapi reads this literal (`make openapi`); a group
+// missing here is a warning there, and an error for `make lint`'s Redocly.
+var OpenAPITags = map[string]string{
+	"accounts":      "Chain accounts by address: balance, reputation and transactions.",
+	"activity":      "The node's public activity feed.",
+	"admin":         "Node administration and moderation: reports, hidden content, users and the node's health. Admins only.",
+	"analytics":     "Governance statistics and the web app's vitals.",
+	"auth":          "Signing in with a wallet (SIWE) and two-factor codes, the session, signing out.",
+	"blog":          "The project's blog posts.",
+	"bounties":      "Bounties funded on public issues.",
+	"chain":         "The chain: blocks, transactions (POST /chain/txs relays a wallet-signed one), parameters, genesis and peers.",
+	"community":     "Community overview and roles.",
+	"contact":       "The contact form.",
+	"contributors":  "Top contributors across the node.",
+	"docs":          "The documentation pages.",
+	"events":        "Community events and their calendar.",
+	"events.ics":    "The events calendar as iCalendar.",
+	"faq":           "Frequently asked questions.",
+	"forum":         "The forum: categories, topics, posts and their revisions.",
+	"governance":    "Governance proposals, votes and voting power.",
+	"grants":        "Grants and their milestones.",
+	"issues":        "An issue or pull request by its global id.",
+	"leaderboard":   "The contributors' leaderboard.",
+	"markdown":      "Rendering Markdown as the node does (Gitea's API).",
+	"marketplace":   "Marketplace listings.",
+	"messages":      "Direct messages between users.",
+	"node":          "This node's maintainers.",
+	"nodes":         "The node registry.",
+	"notifications": "The signed-in user's notifications (Gitea's API), and their live stream.",
+	"org":           "Creating a repository in an organization (Gitea's API).",
+	"orgs":          "Organizations, their members, teams, repositories and webhooks (Gitea's API).",
+	"pages":         "The site's content pages (about, terms, privacy, licence, ...).",
+	"reports":       "Reporting content to moderators.",
+	"repos":         "Repositories and everything in them: code, branches, commits, issues, pull requests, releases, webhooks (Gitea's API).",
+	"repositories":  "A repository by its id (Gitea's API).",
+	"rewards":       "Contribution rewards.",
+	"settings":      "The node's settings as Gitea's API reports them.",
+	"teams":         "Organization teams, their members and repositories (Gitea's API).",
+	"topics":        "Repository topics.",
+	"user":          "The signed-in user: profile, keys, tokens, sessions, two-factor, follows, stars, blocks (Gitea's API).",
+	"usernames":     "On-chain usernames.",
+	"users":         "Users by name: profiles, followers, repositories, tokens (Gitea's API).",
+	"version":       "The node's version (Gitea's API).",
+}
