@@ -55,6 +55,19 @@ describe('own keys', () => {
     await expectVisible(txs.getByRole('row').filter({ hasText: 'Forge action repo.create' }))
     await expectVisible(txs.getByRole('row').filter({ hasText: 'Delegation' }))
 
+    // A transfer is never relayed: under the delegation it is refused, and
+    // from the settings page the wallet signs it.
+    await api(page, 'POST', '/orgs', { username: `${login}-org` }, 201)
+    const relayed = await api(page, 'POST', `/repos/${login}/keys/transfer`, { new_owner: `${login}-org` }, 403)
+    assert.equal(relayed.code, 'wallet_signature_required')
+    await page.goto(`/${login}/keys/settings`)
+    await waitForShell(page)
+    await page.getByLabel('New owner (user or organization)').fill(`${login}-org`)
+    await page.getByRole('button', { name: 'Transfer', exact: true }).click()
+    await page.waitForURL(new RegExp(`/${login}-org/keys$`), { timeout: 30_000 })
+    assert.deepEqual(typedPrimaryTypes(wallet), ['Delegate', 'Forge'])
+    assert.equal((await api(page, 'GET', `/repos/${login}-org/keys`)).owner.login, `${login}-org`)
+
     // Settings list the node; revoking it takes the wallet's signature.
     await page.goto('/settings?tab=nodes')
     await waitForShell(page)
@@ -63,12 +76,12 @@ describe('own keys', () => {
     await list.getByRole('button', { name: /^Revoke / }).click()
     await list.getByRole('group', { name: /^Confirm revoking/ }).getByRole('button', { name: 'Revoke' }).click()
     await expectVisible(page.getByText(/You have not authorized any node yet/), 30_000)
-    assert.deepEqual(typedPrimaryTypes(wallet), ['Delegate', 'Undelegate'])
+    assert.deepEqual(typedPrimaryTypes(wallet), ['Delegate', 'Forge', 'Undelegate'])
 
     // The next write is refused, and the app asks to sign in again.
-    const refused = await api(page, 'POST', `/repos/${login}/keys/issues`, { title: 'Not any more' }, 401)
+    const refused = await api(page, 'POST', `/repos/${login}-org/keys/issues`, { title: 'Not any more' }, 401)
     assert.equal(refused.code, 'not_delegated')
-    await page.goto(`/${login}/keys/issues/${issue.number}`)
+    await page.goto(`/${login}-org/keys/issues/${issue.number}`)
     await waitForShell(page)
     await page.getByRole('textbox', { name: /comment/i }).first().fill('Once more, please')
     await page.getByRole('button', { name: /^Comment$/ }).first().click()
@@ -78,7 +91,7 @@ describe('own keys', () => {
     // Signing in again is the same sign-in: the wallet is chosen, then both prompts.
     await page.getByRole('dialog').getByRole('button', { name: TEST_WALLET_NAME }).click()
     await waitDelegated(page)
-    assert.deepEqual(typedPrimaryTypes(wallet), ['Delegate', 'Undelegate', 'Delegate'])
-    await api(page, 'POST', `/repos/${login}/keys/issues`, { title: 'Renewed' }, 201)
+    assert.deepEqual(typedPrimaryTypes(wallet), ['Delegate', 'Forge', 'Undelegate', 'Delegate'])
+    await api(page, 'POST', `/repos/${login}-org/keys/issues`, { title: 'Renewed' }, 201)
   })
 })
