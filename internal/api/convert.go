@@ -464,6 +464,7 @@ func (l *links) review(pr index.Pull, rv index.Review) reviewJSON {
 		ID: rv.ID, User: l.person(rv.Author), State: reviewStates[rv.State], Body: rv.Body, BodyHTML: l.render(rv.Body),
 		CommitID: rv.CommitSHA, Stale: rv.CommitSHA != "" && rv.CommitSHA != pr.HeadSHA, Official: official, Dismissed: rv.Dismissed, CodeCommentsCount: len(rv.Comments),
 		Submitted: rv.Submitted, Updated: rv.Submitted, HTMLURL: page + "#pullrequestreview-" + strconv.FormatUint(rv.ID, 10), PullRequestURL: page,
+		Signer: rv.Signer, Delegation: rv.Delegation,
 	}
 }
 

@@ -89,7 +89,10 @@ func TestPullRequestFromBranchReviewAndMerge(t *testing.T) {
 		t.Fatalf("review: %v", rv)
 	}
 	n.must(http.StatusForbidden, alice, "POST", base+"/pulls/1/reviews", map[string]any{"event": "APPROVED"})
-	if got := n.must(http.StatusOK, nil, "GET", base+"/pulls/1/reviews", nil).list(); len(got) != 1 || got[0]["id"] != rv["id"] {
+	if op := n.Forge.Operator().Hex(); rv["signer"] != op || rv["delegation"] != op {
+		t.Fatalf("review signed by %v under %v, want this node's key %s under bob's delegation", rv["signer"], rv["delegation"], op)
+	}
+	if got := n.must(http.StatusOK, nil, "GET", base+"/pulls/1/reviews", nil).list(); len(got) != 1 || got[0]["id"] != rv["id"] || got[0]["signer"] != rv["signer"] {
 		t.Fatalf("reviews: %v", got)
 	}
 	rc := n.must(http.StatusOK, nil, "GET", base+"/pulls/1/reviews/"+num(rv["id"])+"/comments", nil).list()

@@ -534,6 +534,10 @@ type reviewJSON struct {
 	HTMLURL           string         `json:"html_url"`
 	PullRequestURL    string         `json:"pull_request_url"`
 	Resolver          *forgeUserJSON `json:"-"`
+	// Signer and Delegation: as an issue's (dForge; "" for a review
+	// request, which is no record of the reviewer's).
+	Signer     string `json:"signer"`
+	Delegation string `json:"delegation"`
 }
 
 // reviewCommentJSON is Gitea's PullReviewComment, plus body_html: position

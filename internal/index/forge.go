@@ -313,9 +313,9 @@ func writeReview(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 	if rv == nil {
 		return nil
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO forge_reviews (id, repo_id, number, author, state, body, commit_sha, height, time_ns)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, int64(rv.ID), int64(rv.Repo), int64(rv.Number), rv.Author.Hex(),
-		rv.State, rv.Body, rv.CommitSHA, c.height, c.timeNS); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO forge_reviews (id, repo_id, number, author, state, body, commit_sha, height, time_ns, signer, delegation)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, int64(rv.ID), int64(rv.Repo), int64(rv.Number), rv.Author.Hex(),
+		rv.State, rv.Body, rv.CommitSHA, c.height, c.timeNS, c.change.Signer, c.change.Delegation); err != nil {
 		return fmt.Errorf("write review %d: %w", rv.ID, err)
 	}
 	for _, cm := range rv.Comments {

@@ -124,6 +124,9 @@ type Review struct {
 	// Dismissed by a maintainer, for DismissMessage.
 	Dismissed      bool   `json:"dismissed"`
 	DismissMessage string `json:"dismissMessage,omitempty"`
+	// Signer and Delegation: who signed it on chain, as an issue's.
+	Signer     string `json:"signer"`
+	Delegation string `json:"delegation"`
 }
 
 // ReviewComment is an inline comment of a review.
@@ -139,7 +142,7 @@ type ReviewComment struct {
 // Reviews lists the reviews of pull request number, oldest first, with
 // their inline comments, then its open review requests (ReviewRequested).
 func (ix *Index) Reviews(ctx context.Context, repo, number uint64) ([]Review, error) {
-	rows, err := ix.query(ctx, `SELECT r.id, r.author, `+userExpr("a")+`, r.state, r.body, r.commit_sha, r.height, r.time_ns, r.dismissed, r.dismiss_message
+	rows, err := ix.query(ctx, `SELECT r.id, r.author, `+userExpr("a")+`, r.state, r.body, r.commit_sha, r.height, r.time_ns, r.dismissed, r.dismiss_message, r.signer, r.delegation
 		FROM forge_reviews r LEFT JOIN chain_accounts a ON a.address = r.author WHERE r.repo_id = $1 AND r.number = $2 ORDER BY r.id`,
 		int64(repo), int64(number))
 	if err != nil {
@@ -151,7 +154,7 @@ func (ix *Index) Reviews(ctx context.Context, repo, number uint64) ([]Review, er
 		var rv Review
 		var id, ns int64
 		var author, name string
-		if err := rows.Scan(&id, &author, &name, &rv.State, &rv.Body, &rv.CommitSHA, &rv.Height, &ns, &rv.Dismissed, &rv.DismissMessage); err != nil {
+		if err := rows.Scan(&id, &author, &name, &rv.State, &rv.Body, &rv.CommitSHA, &rv.Height, &ns, &rv.Dismissed, &rv.DismissMessage, &rv.Signer, &rv.Delegation); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("list reviews: %w", err)
 		}

@@ -56,6 +56,9 @@ export interface PullReview {
   submitted_at: string
   stale?: boolean
   dismissed?: boolean
+  /** The key that signed it on chain, and the delegate key it acted under ("" when the reviewer signed it). */
+  signer?: string
+  delegation?: string
 }
 
 /** Gitea's PullReviewComment: position is the line in the new file, original_position in the old one. */

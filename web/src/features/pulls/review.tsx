@@ -3,6 +3,7 @@ import { type FormEvent, type ReactNode, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
+import { SignerBadge } from '@/components/SignerBadge'
 import { Body, useInvalidateIssues, UserLink } from '@/features/issues'
 import type { Repository } from '@/lib/forge/api'
 import type { LineAnchor } from '@/components/DiffView'
@@ -195,7 +196,8 @@ export function ReviewCard({ review, comments, action }: { review: PullReview; c
           <UserLink user={review.user} />
         </strong>{' '}
         <span className={`badge verdict-${verdict}`}>{t(`review.badges.${verdict}`)}</span>{' '}
-        <time dateTime={review.submitted_at}>{fmt.ago(review.submitted_at)}</time>
+        <time dateTime={review.submitted_at}>{fmt.ago(review.submitted_at)}</time>{' '}
+        <SignerBadge signer={review.signer} delegation={review.delegation} />
         {review.dismissed && (
           <>
             {' '}
