@@ -180,6 +180,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.registerAdmin(mux)
 	a.registerCommunity(mux)
 	a.registerBounties(mux)
+	a.registerMisc(mux)
 	mux.HandleFunc("/api/", a.serve(a.notFound))
 }
 
@@ -187,9 +188,12 @@ func (a *API) routes(mux *http.ServeMux) {
 // follow. Gitea's clients read /version to learn what a server can do (the
 // Go SDK refuses a server older than 1.11 and picks request shapes by
 // version), so version is that release with the node's own version as
-// semver build metadata, e.g. "1.22.0+dforge.1.0.0-dev"; dforge is the
-// node's version alone.
-const giteaAPIVersion = "1.22.0"
+// semver build metadata, e.g. "1.24.0+dforge.1.0.0-dev"; dforge is the
+// node's version alone. 1.24 is the newest release whose additions the
+// node serves (1.24's branch rename, PATCH .../branches/{branch}); of
+// 1.23's it lacks tag protections (404), and 1.25's action routes and
+// shapes are not served, so it claims no later one.
+const giteaAPIVersion = "1.24.0"
 
 func (a *API) getVersion(w http.ResponseWriter, r *http.Request) error {
 	writeJSON(w, http.StatusOK, map[string]string{"version": giteaVersion(a.version), "dforge": a.version})
