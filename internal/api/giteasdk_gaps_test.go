@@ -131,8 +131,13 @@ func sdkGapCode(r *sdkRun, w *sdkWorld) {
 		return status(res, err, http.StatusNotFound)
 	})
 	r.call("RenameRepoBranch as a reader", func() error {
-		_, res, err := w.carol.client.RenameRepoBranch(owner, name, "new-name", gitea.RenameRepoBranchOption{Name: "mine"})
-		return status(res, err, http.StatusForbidden)
+		// The SDK reads only the status of a rename.
+		ok, res, err := w.carol.client.RenameRepoBranch(owner, name, "new-name", gitea.RenameRepoBranchOption{Name: "mine"})
+		if ok || err != nil || res == nil || res.StatusCode != http.StatusForbidden {
+			return want(false, "ok %v, %v, %+v", ok, err, res)
+		}
+		_, _, err = c.GetRepoBranch(owner, name, "new-name")
+		return err
 	})
 }
 
