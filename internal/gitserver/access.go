@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/dforge/dforge/internal/auth"
@@ -48,6 +49,23 @@ func (s *Server) find(ctx context.Context, user *auth.User, owner, name string) 
 		return repoaccess.Repo{}, repoaccess.None, errNoRepo
 	}
 	return repo, level, nil
+}
+
+// findDeployed resolves owner/name for a deploy key that opens the
+// repositories of ids: read access to one of them, errNoRepo otherwise.
+func (s *Server) findDeployed(ctx context.Context, ids []string, owner, name string) (repoaccess.Repo, repoaccess.Level, error) {
+	if s.repos == nil {
+		return repoaccess.Repo{}, repoaccess.None, errNoRepo
+	}
+	repo, found, err := s.repos.Resolve(ctx, owner, name)
+	if err != nil {
+		s.log.ErrorContext(ctx, "resolve repository", "owner", owner, "name", name, "err", err)
+		return repoaccess.Repo{}, repoaccess.None, err
+	}
+	if !found || !slices.Contains(ids, repo.ID) {
+		return repoaccess.Repo{}, repoaccess.None, errNoRepo
+	}
+	return repo, repoaccess.Read, nil
 }
 
 // refusedWriter is why user may not push through this node at all (a

@@ -35,11 +35,18 @@ import (
 // ("SHA256:..."). The forge's projection of key.add implements it.
 type KeyLookup func(ctx context.Context, fingerprint string) (*auth.User, bool, error)
 
+// DeployKeyLookup returns the ids (repoaccess.Repo.ID) of the
+// repositories a deploy key opens; none: it is no deploy key.
+type DeployKeyLookup func(ctx context.Context, fingerprint string) ([]string, error)
+
 // SSHConfig is what the SSH server is built with.
 type SSHConfig struct {
 	Addr        string    // listen address, e.g. "127.0.0.1:2222"
 	HostKeyFile string    // ed25519 host key, created on first start
 	Keys        KeyLookup // who a key is
+	// DeployKeys finds the repositories a deploy key (node-local, not a
+	// person's) opens, by fingerprint; nil: none.
+	DeployKeys DeployKeyLookup
 	// MaxConns bounds concurrent connections; 0 means DefaultMaxSSHConns.
 	MaxConns int
 }
@@ -207,9 +214,35 @@ func (srv *SSHServer) authenticate(meta ssh.ConnMetadata, key ssh.PublicKey) (*s
 		return nil, errors.New("the key could not be looked up")
 	}
 	if !ok {
-		return nil, errors.New("unknown public key")
+		return srv.authenticateDeployKey(ctx, fp)
 	}
 	return &ssh.Permissions{Extensions: map[string]string{"address": user.Address.Hex(), "username": user.Username}}, nil
+}
+
+// authenticateDeployKey lets in a repository's deploy key: the connection
+// then reads those repositories, as no one in particular.
+func (srv *SSHServer) authenticateDeployKey(ctx context.Context, fp string) (*ssh.Permissions, error) {
+	if srv.cfg.DeployKeys == nil {
+		return nil, errors.New("unknown public key")
+	}
+	repos, err := srv.cfg.DeployKeys(ctx, fp)
+	if err != nil {
+		srv.git.log.ErrorContext(ctx, "ssh: look up deploy key", "fingerprint", fp, "err", err)
+		return nil, errors.New("the key could not be looked up")
+	}
+	if len(repos) == 0 {
+		return nil, errors.New("unknown public key")
+	}
+	return &ssh.Permissions{Extensions: map[string]string{"deploy": strings.Join(repos, ",")}}, nil
+}
+
+// deployOf is the repositories a deploy key's connection may read; nil
+// for a person's key.
+func deployOf(p *ssh.Permissions) []string {
+	if p.Extensions["deploy"] == "" {
+		return nil
+	}
+	return strings.Split(p.Extensions["deploy"], ",")
 }
 
 // handle runs one connection: the handshake, then its sessions.
@@ -222,7 +255,10 @@ func (srv *SSHServer) handle(conn net.Conn) {
 	defer sc.Close()
 	conn.SetDeadline(time.Time{})
 	go ssh.DiscardRequests(reqs)
-	user := userOf(sc.Permissions)
+	user, deploy := userOf(sc.Permissions), deployOf(sc.Permissions)
+	if deploy != nil {
+		user = nil
+	}
 	var sessions sync.WaitGroup
 	defer sessions.Wait()
 	open := make(chan struct{}, maxSSHSessions)
@@ -246,7 +282,7 @@ func (srv *SSHServer) handle(conn net.Conn) {
 		go func() {
 			defer sessions.Done()
 			defer func() { <-open }()
-			srv.session(user, ch, chReqs)
+			srv.session(user, deploy, ch, chReqs)
 		}()
 	}
 }
@@ -260,7 +296,7 @@ func userOf(p *ssh.Permissions) *auth.User {
 // session serves one session channel: environment requests (GIT_PROTOCOL),
 // then one exec of a git service. A shell is refused with a greeting, as
 // GitHub and Gitea do.
-func (srv *SSHServer) session(user *auth.User, ch ssh.Channel, reqs <-chan *ssh.Request) {
+func (srv *SSHServer) session(user *auth.User, deploy []string, ch ssh.Channel, reqs <-chan *ssh.Request) {
 	defer ch.Close()
 	var proto string
 	for req := range reqs {
@@ -279,11 +315,15 @@ func (srv *SSHServer) session(user *auth.User, ch ssh.Channel, reqs <-chan *ssh.
 			}
 			req.Reply(true, nil)
 			go ssh.DiscardRequests(reqs) // window changes, signals: nothing to do
-			srv.exit(ch, srv.exec(user, ch, proto, cmd.Command))
+			srv.exit(ch, srv.exec(user, deploy, ch, proto, cmd.Command))
 			return
 		case "shell":
 			req.Reply(true, nil)
-			fmt.Fprintf(ch.Stderr(), "Hi %s! You've successfully authenticated, but dForge does not provide shell access.\r\n", user.Username)
+			who := "there"
+			if user != nil {
+				who = user.Username
+			}
+			fmt.Fprintf(ch.Stderr(), "Hi %s! You've successfully authenticated, but dForge does not provide shell access.\r\n", who)
 			srv.exit(ch, 1)
 			return
 		case "pty-req":
@@ -350,7 +390,7 @@ func firstWord(s string) string {
 // exec runs one git service for user and returns its exit status. Refusals
 // go to the client's standard error in git's "fatal:" style; a repository
 // the user may not read is "not found", exactly as a missing one.
-func (srv *SSHServer) exec(user *auth.User, ch ssh.Channel, proto, command string) uint32 {
+func (srv *SSHServer) exec(user *auth.User, deploy []string, ch ssh.Channel, proto, command string) uint32 {
 	ctx := srv.ctx
 	stderr := ch.Stderr()
 	service, owner, name, err := parseCommand(command)
@@ -358,7 +398,16 @@ func (srv *SSHServer) exec(user *auth.User, ch ssh.Channel, proto, command strin
 		fmt.Fprintf(stderr, "fatal: %v\n", err)
 		return 1
 	}
+	if deploy != nil && service == receivePack {
+		// A push is a person's transaction on chain; a deploy key is
+		// no one's, so it reads only.
+		fmt.Fprintln(stderr, "fatal: deploy keys read repositories on this node; push with your own key")
+		return 1
+	}
 	repo, level, err := srv.git.find(ctx, user, owner, name)
+	if deploy != nil {
+		repo, level, err = srv.git.findDeployed(ctx, deploy, owner, name)
+	}
 	switch {
 	case errors.Is(err, errNoRepo):
 		fmt.Fprintf(stderr, "fatal: repository '%s/%s' not found\n", owner, name)
