@@ -35,10 +35,13 @@ type deployKeyJSON struct {
 	Fingerprint string `json:"fingerprint"`
 	CreatedAt   string `json:"created_at"`
 	ReadOnly    bool   `json:"read_only"`
+	// Repository is the key's, as Gitea gives it to the repository's
+	// admins (appendPrivateInformation), the only ones who see keys here.
+	Repository *repoJSON `json:"repository,omitempty"`
 }
 
-func toDeployKeyJSON(r *http.Request, k deploykeys.Key) deployKeyJSON {
-	return deployKeyJSON{ID: k.ID, KeyID: k.ID, Key: k.Key, Title: k.Title, Fingerprint: k.Fingerprint, ReadOnly: k.ReadOnly,
+func toDeployKeyJSON(r *http.Request, repo *repoJSON, k deploykeys.Key) deployKeyJSON {
+	return deployKeyJSON{Repository: repo, ID: k.ID, KeyID: k.ID, Key: k.Key, Title: k.Title, Fingerprint: k.Fingerprint, ReadOnly: k.ReadOnly,
 		URL:       siteURL(r) + "/api/v1/repos/" + r.PathValue("owner") + "/" + r.PathValue("repo") + "/keys/" + strconv.FormatInt(k.ID, 10),
 		CreatedAt: k.Created.Format(time.RFC3339)}
 }
@@ -54,8 +57,9 @@ func (a *API) listDeployKeys(w http.ResponseWriter, r *http.Request) error {
 	}
 	keys, total, err := a.deployKeys.List(r.Context(), perm, repo.ID, r.URL.Query().Get("fingerprint"), p.Limit, (p.Number-1)*p.Limit)
 	out := make([]deployKeyJSON, 0, len(keys))
+	rj := a.repoJSON(r, repo, perm)
 	for _, k := range keys {
-		out = append(out, toDeployKeyJSON(r, k))
+		out = append(out, toDeployKeyJSON(r, &rj, k))
 	}
 	return a.respondList(w, r, p, total, out, err)
 }
@@ -77,7 +81,8 @@ func (a *API) createDeployKey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, toDeployKeyJSON(r, k))
+	rj := a.repoJSON(r, repo, perm)
+	writeJSON(w, http.StatusCreated, toDeployKeyJSON(r, &rj, k))
 	return nil
 }
 
@@ -103,7 +108,8 @@ func (a *API) getDeployKey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, toDeployKeyJSON(r, k))
+	rj := a.repoJSON(r, repo, perm)
+	return reply(w, toDeployKeyJSON(r, &rj, k))
 }
 
 func (a *API) deleteDeployKey(w http.ResponseWriter, r *http.Request) error {
