@@ -192,6 +192,10 @@ func sdkGapIssues(r *sdkRun, w *sdkWorld) {
 		res, err := bc.DeleteIssue(owner, name, spare.Index)
 		return status(res, err, http.StatusForbidden)
 	})
+	r.call("SearchIssues finds it before", func() error {
+		found, _, err := cc.ListIssues(gitea.ListIssueOption{KeyWord: "watches", State: gitea.StateAll})
+		return errors.Join(err, want(len(found) == 1 && found[0].Title == spare.Title, "%d found", len(found)))
+	})
 	r.call("DeleteIssue as the poster (not admin)", func() error {
 		res, err := cc.DeleteIssue(owner, name, spare.Index)
 		return status(res, err, http.StatusForbidden)
@@ -206,12 +210,13 @@ func sdkGapIssues(r *sdkRun, w *sdkWorld) {
 			}
 		}
 		list, _, err := cc.ListRepoIssues(owner, name, gitea.ListIssueOption{State: gitea.StateAll})
-		for _, i := range list {
-			if i.Index == spare.Index {
+		found, _, serr := cc.ListIssues(gitea.ListIssueOption{KeyWord: "watches", State: gitea.StateAll})
+		for _, i := range append(list, found...) {
+			if i.Title == spare.Title {
 				return want(false, "deleted issue listed")
 			}
 		}
-		return err
+		return errors.Join(err, serr)
 	})
 	r.call("DeleteIssue unknown", func() error {
 		res, err := c.DeleteIssue(owner, name, 9999)
@@ -239,7 +244,20 @@ func sdkGapPulls(r *sdkRun, w *sdkWorld) {
 		return status(res, err, http.StatusNotFound)
 	})
 	r.call("GetPullRequestByBaseHead private to a stranger", func() error {
-		_, res, err := w.carol.client.GetPullRequestByBaseHead(owner, "nope-private", "main", "feature")
+		if _, _, err := c.CreateRepo(gitea.CreateRepoOption{Name: "gaps-private", Private: true, AutoInit: true, Readme: "Default"}); err != nil {
+			return err
+		}
+		if _, _, err := c.CreateFile(owner, "gaps-private", "secret.txt", gitea.CreateFileOptions{
+			FileOptions: gitea.FileOptions{Message: "Secret", BranchName: "main", NewBranchName: "hidden"}, Content: b64("s\n")}); err != nil {
+			return err
+		}
+		if _, _, err := c.CreatePullRequest(owner, "gaps-private", gitea.CreatePullRequestOption{Head: "hidden", Base: "main", Title: "Hidden"}); err != nil {
+			return err
+		}
+		if got, _, err := c.GetPullRequestByBaseHead(owner, "gaps-private", "main", "hidden"); err != nil || got.Title != "Hidden" {
+			return errors.Join(err, want(false, "the owner: %+v", got))
+		}
+		_, res, err := w.carol.client.GetPullRequestByBaseHead(owner, "gaps-private", "main", "hidden")
 		return status(res, err, http.StatusNotFound)
 	})
 	r.call("DismissPullReview of a comment review", func() error {

@@ -272,7 +272,7 @@ func (h *issuesAPI) issues(ctx context.Context, repo index.Repo, f index.IssueFi
 	}
 	if len(labelIDs) <= 1 {
 		list, total, err := ix.Issues(ctx, repo.ID, f, p)
-		kept := h.withoutDeleted(ctx, repo.ID, list)
+		kept := h.withoutDeleted(ctx, list)
 		return kept, total - int64(len(list)-len(kept)), err
 	}
 	var matched []index.Issue
@@ -281,7 +281,7 @@ func (h *issuesAPI) issues(ctx context.Context, repo index.Repo, f index.IssueFi
 		if err != nil {
 			return nil, 0, err
 		}
-		for _, is := range h.withoutDeleted(ctx, repo.ID, list) {
+		for _, is := range h.withoutDeleted(ctx, list) {
 			if hasLabels(is, labelIDs[1:]) {
 				matched = append(matched, is)
 			}
@@ -296,7 +296,7 @@ func (h *issuesAPI) issues(ctx context.Context, repo index.Repo, f index.IssueFi
 // withoutDeleted leaves out of list the issues deleted on this node
 // (deleteIssue), for everyone but the node's admins. A page may come out
 // shorter than asked: the deleted are few, and the list is the chain's.
-func (h *issuesAPI) withoutDeleted(ctx context.Context, repo uint64, list []index.Issue) []index.Issue {
+func (h *issuesAPI) withoutDeleted(ctx context.Context, list []index.Issue) []index.Issue {
 	if h.mod == nil {
 		return list
 	}
@@ -305,7 +305,7 @@ func (h *issuesAPI) withoutDeleted(ctx context.Context, repo uint64, list []inde
 	}
 	kept := list[:0:0]
 	for _, is := range list {
-		if hd, ok := h.mod.IsHidden(moderation.KindIssue, moderation.IssueKey(repo, is.Number)); !ok || !hd.Deleted {
+		if hd, ok := h.mod.IsHidden(moderation.KindIssue, moderation.IssueKey(is.Repo, is.Number)); !ok || !hd.Deleted {
 			kept = append(kept, is)
 		}
 	}
@@ -466,7 +466,7 @@ func (h *issuesAPI) getIssueByID(w http.ResponseWriter, r *http.Request) error {
 		return issueNotFound(raw)
 	}
 	is, err := h.forge.Index().Issue(r.Context(), repo.ID, number)
-	if err != nil {
+	if err != nil || h.deletedHere(r, repo.ID, number) {
 		return issueNotFound(raw)
 	}
 	return h.replyIssue(w, r, repo, is)
