@@ -49,6 +49,9 @@ func (h *issuesAPI) timesJSON(r *http.Request, repo index.Repo, ts []timetrack.T
 	l := h.linksFor(r, repo)
 	out := make([]trackedTimeJSON, 0, len(ts))
 	for _, t := range ts {
+		if h.deletedHere(r, repo.ID, t.Issue) {
+			continue // its issue is 404 here to this viewer
+		}
 		is, ok := issues[t.Issue]
 		if !ok {
 			got, err := h.forge.Index().Issue(r.Context(), repo.ID, t.Issue)

@@ -172,6 +172,10 @@ func (s *Service) Update(ctx context.Context, owner bool, org uint64, id int64, 
 	}
 	if _, err := s.db.ExecContext(ctx, `UPDATE org_labels SET name = $1, name_key = $2, color = $3, description = $4, exclusive = $5 WHERE id = $6`,
 		l.Name, strings.ToLower(l.Name), l.Color, l.Description, l.Exclusive, id); err != nil {
+		// A label of that name made meanwhile breaks the unique key.
+		if s.db.QueryRowContext(ctx, `SELECT id FROM org_labels WHERE org_id = $1 AND name_key = $2 AND id <> $3`, int64(org), strings.ToLower(l.Name), id).Scan(&other) == nil {
+			return Label{}, clash(l.Name)
+		}
 		return Label{}, fmt.Errorf("update org label: %w", err)
 	}
 	return l, nil

@@ -86,7 +86,7 @@ func (s *Service) List(ctx context.Context, perm chainforge.Perm, viewer common.
 		}
 		f.User = &viewer
 	}
-	where := `repo_id = $1 AND ($2 = 0 OR issue_number = $2) AND ($3 = '' OR user_address = $3) AND created_ms >= $4 AND created_ms < $5`
+	where := `repo_id = $1 AND (CAST($2 AS BIGINT) = 0 OR issue_number = $2) AND ($3 = '' OR user_address = $3) AND created_ms >= $4 AND created_ms < $5`
 	user := ""
 	if f.User != nil {
 		user = key(*f.User)
