@@ -17,10 +17,19 @@ import (
 // TestGiteaSDKGaps is the SDK program's second part (issue 23): the calls
 // the first run (TestGiteaSDKCoverage) found failing, each answered the
 // way Gitea 1.22+ answers. Unlike the coverage table, every call here must
-// pass.
+// pass. Its tables are node-local SQL, so it runs on each store
+// (PostgreSQL when DFORGE_TEST_PG names a server).
 func TestGiteaSDKGaps(t *testing.T) {
 	t.Parallel()
-	n := forgetest.Start(t)
+	for name, opts := range forgetest.Stores() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			sdkGaps(t, forgetest.Start(t, opts...))
+		})
+	}
+}
+
+func sdkGaps(t *testing.T, n *forgetest.Node) {
 	w := &sdkWorld{n: n, alice: signUpForSDKWith(t, n, "all"), bob: signUpForSDK(t, n), carol: signUpForSDK(t, n), repo: "gaps"}
 	r := &sdkRun{t: t}
 	r.area = "setup"
