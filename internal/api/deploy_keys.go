@@ -65,6 +65,10 @@ func (a *API) listDeployKeys(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) createDeployKey(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
 	repo, perm, err := a.repoOf(r)
 	if err != nil {
 		return err
@@ -77,7 +81,7 @@ func (a *API) createDeployKey(w http.ResponseWriter, r *http.Request) error {
 	if err := decode(w, r, maxRepoBody, &in); err != nil {
 		return err
 	}
-	k, err := a.deployKeys.Add(r.Context(), perm, repo.ID, in.Title, in.Key, in.ReadOnly)
+	k, err := a.deployKeys.Add(r.Context(), perm, id.User.Address, repo.ID, in.Title, in.Key, in.ReadOnly)
 	if err != nil {
 		return err
 	}

@@ -12,8 +12,8 @@ import (
 )
 
 // A deploy key (node-local) reads its repository over SSH, even a private
-// one, and nothing else: no other repository, no push; deleted, it opens
-// nothing. The API refuses a bad key, a user's key and anyone but the
+// one, and nothing else; a read-only one pushes nothing, another pushes in
+// the name of the admin who added it; deleted, it opens nothing. The API refuses a bad key, a user's key and anyone but the
 // repository's admins, and a private repository's keys are 404 to others.
 func TestDeployKeyOverSSH(t *testing.T) {
 	t.Parallel()
@@ -69,10 +69,38 @@ func TestDeployKeyOverSSH(t *testing.T) {
 	if err == nil || !strings.Contains(out, "not found") {
 		t.Fatalf("a deploy key cloned another repository: %v\n%s", err, out)
 	}
-	n.Commit(dir, "from ci", map[string]string{"ci.txt": "ci\n"})
+	sha := n.Commit(dir, "from ci", map[string]string{"ci.txt": "ci\n"})
 	out, err = n.TryGitSSH(dir, private, "push", "origin", "HEAD:main")
-	if err == nil || !strings.Contains(out, "deploy keys read repositories") {
-		t.Fatalf("a deploy key pushed: %v\n%s", err, out)
+	if err == nil || !strings.Contains(out, "is read-only") {
+		t.Fatalf("a read-only deploy key pushed: %v\n%s", err, out)
+	}
+
+	// A key that is not read-only pushes, in the name of the admin who
+	// added it (a push is a person's transaction on chain).
+	writer, writerPub := n.SSHKey()
+	n.JSON("POST", keys, alice, map[string]any{"title": "release bot", "key": writerPub, "read_only": false}, http.StatusCreated, nil)
+	n.GitSSH(dir, writer, "push", "--quiet", "origin", "HEAD:main")
+	var branch struct {
+		Commit struct {
+			ID     string `json:"id"`
+			Author struct {
+				Name string `json:"name"`
+			} `json:"author"`
+		} `json:"commit"`
+	}
+	n.JSON("GET", repoPath(alice, "secret")+"/branches/main", alice, nil, http.StatusOK, &branch)
+	if branch.Commit.ID != sha {
+		t.Fatalf("main is %s after the deploy key's push, want %s", branch.Commit.ID, sha)
+	}
+	var feed []struct {
+		OpType  string `json:"op_type"`
+		ActUser struct {
+			Login string `json:"login"`
+		} `json:"act_user"`
+	}
+	n.JSON("GET", repoPath(alice, "secret")+"/activities/feeds", alice, nil, http.StatusOK, &feed)
+	if len(feed) == 0 || feed[0].OpType != "commit_repo" || feed[0].ActUser.Login != alice.Name() {
+		t.Fatalf("the deploy key's push is not alice's: %+v", feed)
 	}
 
 	// Deleted, it opens nothing.

@@ -4,7 +4,10 @@
 //
 // Deploy keys are credentials, so they are node-local like tokens: never
 // on chain, kept in this node's SQL, and they open the repository on this
-// node only. Only the repository's admins manage them.
+// node only. Only the repository's admins manage them. A push is a
+// person's transaction on chain, so a key that is not read-only pushes in
+// the name of the admin who added it, with that person's rights at the
+// time of the push.
 package deploykeys
 
 import (
@@ -14,6 +17,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/ethereum/go-ethereum/common"
 
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/store"
@@ -31,6 +36,7 @@ type Key struct {
 	Key         string // "<type> <base64>", as the chain keeps user keys
 	Fingerprint string // "SHA256:..."
 	ReadOnly    bool
+	AddedBy     common.Address // the admin who added it, in whose name it pushes
 	Created     time.Time
 }
 
@@ -63,7 +69,7 @@ func mayManage(perm chainforge.Perm) error {
 
 // Add gives repo the key, after checking that perm (the caller's on repo)
 // allows it and the key is a valid SSH public key no one uses yet there.
-func (s *Service) Add(ctx context.Context, perm chainforge.Perm, repo uint64, title, text string, readOnly bool) (Key, error) {
+func (s *Service) Add(ctx context.Context, perm chainforge.Perm, by common.Address, repo uint64, title, text string, readOnly bool) (Key, error) {
 	if err := mayManage(perm); err != nil {
 		return Key{}, err
 	}
@@ -84,10 +90,10 @@ func (s *Service) Add(ctx context.Context, perm chainforge.Perm, repo uint64, ti
 			return Key{}, usererr.Unprocessablef("key", "key_in_use", "this key is a user's SSH key; a deploy key must be a key of its own")
 		}
 	}
-	k := Key{Repo: repo, Title: title, Key: pk.Key, Fingerprint: pk.Fingerprint, ReadOnly: readOnly, Created: s.now().UTC().Truncate(time.Millisecond)}
-	err = s.db.QueryRowContext(ctx, `INSERT INTO deploy_keys (repo_id, title, key_text, fingerprint, read_only, created_ms)
-		VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (repo_id, fingerprint) DO NOTHING RETURNING id`,
-		int64(repo), k.Title, k.Key, k.Fingerprint, k.ReadOnly, k.Created.UnixMilli()).Scan(&k.ID)
+	k := Key{Repo: repo, Title: title, Key: pk.Key, Fingerprint: pk.Fingerprint, ReadOnly: readOnly, AddedBy: by, Created: s.now().UTC().Truncate(time.Millisecond)}
+	err = s.db.QueryRowContext(ctx, `INSERT INTO deploy_keys (repo_id, title, key_text, fingerprint, read_only, added_by, created_ms)
+		VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (repo_id, fingerprint) DO NOTHING RETURNING id`,
+		int64(repo), k.Title, k.Key, k.Fingerprint, k.ReadOnly, strings.ToLower(by.Hex()), k.Created.UnixMilli()).Scan(&k.ID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Key{}, usererr.Unprocessablef("key", "key_in_use", "this key is already a deploy key of the repository")
 	}
@@ -97,15 +103,16 @@ func (s *Service) Add(ctx context.Context, perm chainforge.Perm, repo uint64, ti
 	return k, nil
 }
 
-const columns = `id, repo_id, title, key_text, fingerprint, read_only, created_ms`
+const columns = `id, repo_id, title, key_text, fingerprint, read_only, added_by, created_ms`
 
 func scan(row interface{ Scan(...any) error }) (Key, error) {
 	var k Key
 	var repo, created int64
-	if err := row.Scan(&k.ID, &repo, &k.Title, &k.Key, &k.Fingerprint, &k.ReadOnly, &created); err != nil {
+	var by string
+	if err := row.Scan(&k.ID, &repo, &k.Title, &k.Key, &k.Fingerprint, &k.ReadOnly, &by, &created); err != nil {
 		return Key{}, err
 	}
-	k.Repo, k.Created = uint64(repo), time.UnixMilli(created).UTC()
+	k.Repo, k.AddedBy, k.Created = uint64(repo), common.HexToAddress(by), time.UnixMilli(created).UTC()
 	return k, nil
 }
 
@@ -167,16 +174,18 @@ func (s *Service) Delete(ctx context.Context, perm chainforge.Perm, repo uint64,
 	return nil
 }
 
-// Grant is what a deploy key opens: one repository, read-only or not.
+// Grant is what a deploy key opens: one repository, read-only or not,
+// and whose name its pushes are in.
 type Grant struct {
 	Repo     uint64
 	ReadOnly bool
+	AddedBy  common.Address
 }
 
 // Grants returns what the key of fingerprint opens (none: it is no
 // deploy key), for git over SSH.
 func (s *Service) Grants(ctx context.Context, fingerprint string) ([]Grant, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT repo_id, read_only FROM deploy_keys WHERE fingerprint = $1 ORDER BY id`, fingerprint)
+	rows, err := s.db.QueryContext(ctx, `SELECT repo_id, read_only, added_by FROM deploy_keys WHERE fingerprint = $1 ORDER BY id`, fingerprint)
 	if err != nil {
 		return nil, fmt.Errorf("look up deploy key: %w", err)
 	}
@@ -185,10 +194,11 @@ func (s *Service) Grants(ctx context.Context, fingerprint string) ([]Grant, erro
 	for rows.Next() {
 		var g Grant
 		var repo int64
-		if err := rows.Scan(&repo, &g.ReadOnly); err != nil {
+		var by string
+		if err := rows.Scan(&repo, &g.ReadOnly, &by); err != nil {
 			return nil, fmt.Errorf("scan deploy key: %w", err)
 		}
-		g.Repo = uint64(repo)
+		g.Repo, g.AddedBy = uint64(repo), common.HexToAddress(by)
 		out = append(out, g)
 	}
 	return out, rows.Err()

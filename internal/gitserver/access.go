@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/dforge/dforge/internal/auth"
@@ -51,21 +50,25 @@ func (s *Server) find(ctx context.Context, user *auth.User, owner, name string) 
 	return repo, level, nil
 }
 
-// findDeployed resolves owner/name for a deploy key that opens the
-// repositories of ids: read access to one of them, errNoRepo otherwise.
-func (s *Server) findDeployed(ctx context.Context, ids []string, owner, name string) (repoaccess.Repo, repoaccess.Level, error) {
+// findDeployed resolves owner/name for a deploy key that opens grants:
+// the repository and its grant, or errNoRepo when it is none of them.
+func (s *Server) findDeployed(ctx context.Context, grants []DeployGrant, owner, name string) (repoaccess.Repo, DeployGrant, error) {
 	if s.repos == nil {
-		return repoaccess.Repo{}, repoaccess.None, errNoRepo
+		return repoaccess.Repo{}, DeployGrant{}, errNoRepo
 	}
 	repo, found, err := s.repos.Resolve(ctx, owner, name)
 	if err != nil {
 		s.log.ErrorContext(ctx, "resolve repository", "owner", owner, "name", name, "err", err)
-		return repoaccess.Repo{}, repoaccess.None, err
+		return repoaccess.Repo{}, DeployGrant{}, err
 	}
-	if !found || !slices.Contains(ids, repo.ID) {
-		return repoaccess.Repo{}, repoaccess.None, errNoRepo
+	if found {
+		for _, g := range grants {
+			if g.Repo == repo.ID {
+				return repo, g, nil
+			}
+		}
 	}
-	return repo, repoaccess.Read, nil
+	return repoaccess.Repo{}, DeployGrant{}, errNoRepo
 }
 
 // refusedWriter is why user may not push through this node at all (a

@@ -3,6 +3,7 @@ package gitserver
 import (
 	"context"
 	"crypto/ed25519"
+	"encoding/json"
 	"crypto/rand"
 	"encoding/pem"
 	"errors"
@@ -35,9 +36,19 @@ import (
 // ("SHA256:..."). The forge's projection of key.add implements it.
 type KeyLookup func(ctx context.Context, fingerprint string) (*auth.User, bool, error)
 
-// DeployKeyLookup returns the ids (repoaccess.Repo.ID) of the
-// repositories a deploy key opens; none: it is no deploy key.
-type DeployKeyLookup func(ctx context.Context, fingerprint string) ([]string, error)
+// DeployGrant is a repository a deploy key opens (Repo is its
+// repoaccess.Repo.ID): to read, and to push unless ReadOnly. A push is a
+// person's transaction on chain, so it is made in the name of AddedBy,
+// the admin who added the key, with their rights at the time.
+type DeployGrant struct {
+	Repo     string
+	ReadOnly bool
+	AddedBy  auth.User
+}
+
+// DeployKeyLookup returns what a deploy key opens; none: it is no
+// deploy key.
+type DeployKeyLookup func(ctx context.Context, fingerprint string) ([]DeployGrant, error)
 
 // SSHConfig is what the SSH server is built with.
 type SSHConfig struct {
@@ -225,24 +236,28 @@ func (srv *SSHServer) authenticateDeployKey(ctx context.Context, fp string) (*ss
 	if srv.cfg.DeployKeys == nil {
 		return nil, errors.New("unknown public key")
 	}
-	repos, err := srv.cfg.DeployKeys(ctx, fp)
+	grants, err := srv.cfg.DeployKeys(ctx, fp)
 	if err != nil {
 		srv.git.log.ErrorContext(ctx, "ssh: look up deploy key", "fingerprint", fp, "err", err)
 		return nil, errors.New("the key could not be looked up")
 	}
-	if len(repos) == 0 {
+	if len(grants) == 0 {
 		return nil, errors.New("unknown public key")
 	}
-	return &ssh.Permissions{Extensions: map[string]string{"deploy": strings.Join(repos, ",")}}, nil
+	b, err := json.Marshal(grants)
+	if err != nil {
+		return nil, err
+	}
+	return &ssh.Permissions{Extensions: map[string]string{"deploy": string(b)}}, nil
 }
 
-// deployOf is the repositories a deploy key's connection may read; nil
-// for a person's key.
-func deployOf(p *ssh.Permissions) []string {
-	if p.Extensions["deploy"] == "" {
+// deployOf is what a deploy key's connection opens; nil for a person's key.
+func deployOf(p *ssh.Permissions) []DeployGrant {
+	var grants []DeployGrant
+	if p.Extensions["deploy"] == "" || json.Unmarshal([]byte(p.Extensions["deploy"]), &grants) != nil {
 		return nil
 	}
-	return strings.Split(p.Extensions["deploy"], ",")
+	return grants
 }
 
 // handle runs one connection: the handshake, then its sessions.
@@ -296,7 +311,7 @@ func userOf(p *ssh.Permissions) *auth.User {
 // session serves one session channel: environment requests (GIT_PROTOCOL),
 // then one exec of a git service. A shell is refused with a greeting, as
 // GitHub and Gitea do.
-func (srv *SSHServer) session(user *auth.User, deploy []string, ch ssh.Channel, reqs <-chan *ssh.Request) {
+func (srv *SSHServer) session(user *auth.User, deploy []DeployGrant, ch ssh.Channel, reqs <-chan *ssh.Request) {
 	defer ch.Close()
 	var proto string
 	for req := range reqs {
@@ -390,7 +405,7 @@ func firstWord(s string) string {
 // exec runs one git service for user and returns its exit status. Refusals
 // go to the client's standard error in git's "fatal:" style; a repository
 // the user may not read is "not found", exactly as a missing one.
-func (srv *SSHServer) exec(user *auth.User, deploy []string, ch ssh.Channel, proto, command string) uint32 {
+func (srv *SSHServer) exec(user *auth.User, deploy []DeployGrant, ch ssh.Channel, proto, command string) uint32 {
 	ctx := srv.ctx
 	stderr := ch.Stderr()
 	service, owner, name, err := parseCommand(command)
@@ -398,15 +413,20 @@ func (srv *SSHServer) exec(user *auth.User, deploy []string, ch ssh.Channel, pro
 		fmt.Fprintf(stderr, "fatal: %v\n", err)
 		return 1
 	}
-	if deploy != nil && service == receivePack {
-		// A push is a person's transaction on chain; a deploy key is
-		// no one's, so it reads only.
-		fmt.Fprintln(stderr, "fatal: deploy keys read repositories on this node; push with your own key")
-		return 1
-	}
 	repo, level, err := srv.git.find(ctx, user, owner, name)
 	if deploy != nil {
-		repo, level, err = srv.git.findDeployed(ctx, deploy, owner, name)
+		var grant DeployGrant
+		repo, grant, err = srv.git.findDeployed(ctx, deploy, owner, name)
+		level = repoaccess.Read
+		if err == nil && service == receivePack {
+			if grant.ReadOnly {
+				fmt.Fprintf(stderr, "fatal: this deploy key of %s/%s is read-only\n", owner, name)
+				return 1
+			}
+			// The push is the key's admin's, with their rights now.
+			user = &grant.AddedBy
+			level = srv.git.repos.AccessLevel(ctx, user, repo)
+		}
 	}
 	switch {
 	case errors.Is(err, errNoRepo):

@@ -315,13 +315,21 @@ func listenSSH(cfg Config, git *gitserver.Server, f *forge.Service, dk *deployke
 			}
 			return &auth.User{Address: owner, Username: name}, true, nil
 		},
-		DeployKeys: func(ctx context.Context, fingerprint string) ([]string, error) {
+		DeployKeys: func(ctx context.Context, fingerprint string) ([]gitserver.DeployGrant, error) {
 			grants, err := dk.Grants(ctx, fingerprint)
-			ids := make([]string, 0, len(grants))
-			for _, g := range grants {
-				ids = append(ids, strconv.FormatUint(g.Repo, 10))
+			if err != nil {
+				return nil, err
 			}
-			return ids, err
+			out := make([]gitserver.DeployGrant, 0, len(grants))
+			for _, g := range grants {
+				name, err := f.Index().Username(ctx, g.AddedBy)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, gitserver.DeployGrant{Repo: strconv.FormatUint(g.Repo, 10), ReadOnly: g.ReadOnly,
+					AddedBy: auth.User{Address: g.AddedBy, Username: name}})
+			}
+			return out, nil
 		},
 	}
 	srv, err := git.ListenSSH(sc)
