@@ -3,8 +3,8 @@ package gitserver
 import (
 	"context"
 	"crypto/ed25519"
-	"encoding/json"
 	"crypto/rand"
+	"encoding/json"
 	"encoding/pem"
 	"errors"
 	"fmt"
