@@ -13,6 +13,7 @@ import (
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/chain"
+	"github.com/dforge/dforge/internal/deploykeys"
 	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/forge/gitrepos"
 	"github.com/dforge/dforge/internal/gitstore"
@@ -21,8 +22,10 @@ import (
 	"github.com/dforge/dforge/internal/market"
 	"github.com/dforge/dforge/internal/messages"
 	"github.com/dforge/dforge/internal/moderation"
+	"github.com/dforge/dforge/internal/orglabels"
 	"github.com/dforge/dforge/internal/pages"
 	"github.com/dforge/dforge/internal/support"
+	"github.com/dforge/dforge/internal/timetrack"
 	"github.com/dforge/dforge/internal/usererr"
 	"github.com/dforge/dforge/internal/vitals"
 	"github.com/dforge/dforge/internal/webhook"
@@ -48,6 +51,11 @@ type API struct {
 	mod      *moderation.Service
 	messages *messages.Service // nil serves no direct message routes
 	market   *market.Service   // nil serves no marketplace routes
+	// deployKeys, trackedTimes and orgLabels are node-local Gitea
+	// resources; nil serves none of their routes.
+	deployKeys   *deploykeys.Service
+	trackedTimes *timetrack.Service
+	orgLabels    *orglabels.Service
 	// maintainers are the node's team (serve --maintainer), shown at /node/team.
 	maintainers []common.Address
 	// admins are the node's admins and moderators (serve --admin).
@@ -90,6 +98,12 @@ type Services struct {
 	// Market is the marketplace (listings on chain, installs as
 	// webhooks); nil serves no marketplace routes.
 	Market *market.Service
+	// DeployKeys are repositories' deploy keys, TrackedTimes the time
+	// tracked on issues and OrgLabels organizations' labels: node-local,
+	// never on chain; nil serves none of their routes.
+	DeployKeys   *deploykeys.Service
+	TrackedTimes *timetrack.Service
+	OrgLabels    *orglabels.Service
 	// Maintainers are the wallets of the people who run the node, listed
 	// at /node/team; none lists no one.
 	Maintainers []common.Address
@@ -114,6 +128,7 @@ type Services struct {
 func New(log *slog.Logger, s Services, version string) *API {
 	return &API{log: log, vitals: s.Vitals, support: s.Support, pages: s.Pages, markdown: s.Markdown, chain: s.Chain, index: s.Index, auth: s.Auth,
 		forge: s.Forge, git: s.Git, blocks: s.Blocks, hosting: s.Repos, pulls: s.Pulls, replicas: s.Replicas, hooks: s.Hooks, mod: s.Moderation, messages: s.Messages, market: s.Market,
+		deployKeys: s.DeployKeys, trackedTimes: s.TrackedTimes, orgLabels: s.OrgLabels,
 		maintainers: uniqueAddresses(s.Maintainers), admins: uniqueAddresses(s.Admins), settings: s.Settings, dataDir: s.DataDir, version: version, sshPort: s.SSHPort}
 }
 
@@ -180,6 +195,10 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.registerAdmin(mux)
 	a.registerCommunity(mux)
 	a.registerBounties(mux)
+	a.registerMisc(mux)
+	a.registerDeployKeys(mux)
+	a.registerTrackedTimes(mux)
+	a.registerOrgLabels(mux)
 	mux.HandleFunc("/api/", a.serve(a.notFound))
 }
 
@@ -187,9 +206,12 @@ func (a *API) routes(mux *http.ServeMux) {
 // follow. Gitea's clients read /version to learn what a server can do (the
 // Go SDK refuses a server older than 1.11 and picks request shapes by
 // version), so version is that release with the node's own version as
-// semver build metadata, e.g. "1.22.0+dforge.1.0.0-dev"; dforge is the
-// node's version alone.
-const giteaAPIVersion = "1.22.0"
+// semver build metadata, e.g. "1.24.0+dforge.1.0.0-dev"; dforge is the
+// node's version alone. 1.24 is the newest release whose additions the
+// node serves (1.24's branch rename, PATCH .../branches/{branch}); of
+// 1.23's it lacks tag protections (404), and 1.25's action routes and
+// shapes are not served, so it claims no later one.
+const giteaAPIVersion = "1.24.0"
 
 func (a *API) getVersion(w http.ResponseWriter, r *http.Request) error {
 	writeJSON(w, http.StatusOK, map[string]string{"version": giteaVersion(a.version), "dforge": a.version})

@@ -43,6 +43,9 @@ func TestGiteaResponseShapes(t *testing.T) {
 	gets := 0
 	s.sweeping = true
 	for _, tmpl := range served {
+		if _, skip := sweepSkip[tmpl]; skip {
+			continue
+		}
 		args, ok := w.params(tmpl)
 		if !ok {
 			t.Errorf("GET %s: the test has no values for its parameters", tmpl)
@@ -73,6 +76,14 @@ func TestGiteaResponseShapes(t *testing.T) {
 // 2xx.
 var sweepStatus = map[string]int{
 	"/repos/{owner}/{repo}/pulls/{index}/merge": http.StatusNotFound, // the pull request is open
+}
+
+// sweepSkip are GETs the sweep leaves out, with why.
+var sweepSkip = map[string]string{
+	// Gitea 1.22 answers 200 with an empty body when it signs nothing
+	// (its document lists no other status); newer Gitea, and dForge, which
+	// signs no commits, answer 404 in the error shape. There is no JSON.
+	"/signing-key.gpg": "no key: 404, which Gitea 1.22's document does not list",
 }
 
 // shapeRun sends requests and records, per operation, how the answers
@@ -272,7 +283,16 @@ func buildShapesWorld(s *shapeRun, n *issuesNode) *shapesWorld {
 	s.do(a, "POST", "/users/{username}/tokens", map[string]any{"name": "bot", "scopes": []string{"read:repository"}}, http.StatusCreated, o)
 	s.do(nil, "POST", "/markdown", map[string]any{"text": "# Hi", "mode": "markdown"}, http.StatusOK)
 
-	// 8. Bob's notification thread.
+	// 8. Node-local resources (issue 23): a deploy key, an organization
+	// label, time tracked on the issue.
+	dk := s.do(a, "POST", "/repos/{owner}/{repo}/keys", map[string]any{"title": "ci", "key": sshKey(t, "ci"), "read_only": true}, http.StatusCreated, o, r)
+	w.ids["/repos/{owner}/{repo}/keys/{id}"] = id(dk, "id")
+	ol := s.do(a, "POST", "/orgs/{org}/labels", map[string]any{"name": "triage", "color": "#aabbcc", "description": "To sort"}, http.StatusCreated, w.org)
+	w.ids["/orgs/{org}/labels/{id}"] = id(ol, "id")
+	s.do(a, "POST", "/repos/{owner}/{repo}/issues/{index}/times", map[string]any{"time": 3600}, http.StatusOK, o, r, w.ids["issue"])
+	s.do(nil, "POST", "/markup", map[string]any{"Text": "# Hi", "Mode": "gfm"}, http.StatusOK)
+
+	// 9. Bob's notification thread.
 	list := s.do(w.bob, "GET", "/notifications", nil, http.StatusOK)
 	if items, _ := list.([]any); len(items) > 0 {
 		w.ids["/notifications/threads/{id}"] = id(items[0], "id")
@@ -306,6 +326,14 @@ func (w *shapesWorld) params(tmpl string) ([]string, bool) {
 		return []string{w.ids["team"], w.org, w.orgRepo}, true
 	case "/users/{username}/following/{target}":
 		return []string{o, w.bob.Name()}, true
+	case "/repos/{owner}/{repo}/pulls/{base}/{head}":
+		return []string{o, r, "main", "feature"}, true
+	case "/gitignore/templates/{name}":
+		return []string{"Go"}, true
+	case "/licenses/{name}":
+		return []string{"MIT"}, true
+	case "/label/templates/{name}":
+		return []string{"Default"}, true
 	}
 	byName := map[string]string{
 		"owner": o, "repo": r, "org": w.org, "username": o, "collaborator": w.bob.Name(),

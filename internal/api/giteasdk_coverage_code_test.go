@@ -44,8 +44,7 @@ func sdkContents(r *sdkRun, w *sdkWorld) {
 		return status(res, err, http.StatusNotFound)
 	})
 
-	// Branch protection. (Tag protection is Gitea 1.23's: the SDK refuses it
-	// on a 1.22 server.)
+	// Branch protection. (Tag protection, Gitea 1.23's, is not served.)
 	r.call("CreateBranchProtection", func() error {
 		p, _, err := c.CreateBranchProtection(owner, name, gitea.CreateBranchProtectionOption{RuleName: "release/*", RequiredApprovals: 1})
 		return errors.Join(err, want(p != nil && p.RuleName == "release/*" && p.RequiredApprovals == 1, "%+v", p))

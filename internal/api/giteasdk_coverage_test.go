@@ -173,7 +173,7 @@ func sdkRepositories(r *sdkRun, w *sdkWorld) {
 		if err != nil {
 			return err
 		}
-		return want(strings.HasPrefix(v, "1.22"), "version %q", v)
+		return want(strings.HasPrefix(v, "1.24.0+dforge"), "version %q", v)
 	})
 	r.call("CreateRepo", func() (err error) {
 		repo, _, err = c.CreateRepo(gitea.CreateRepoOption{Name: name, Description: "SDK coverage", AutoInit: true, Readme: "Default"})

@@ -174,7 +174,7 @@ func TestGiteaSDK(t *testing.T) {
 	check(t, "ServerVersion", err)
 	var raw map[string]string
 	n.JSON("GET", "/api/v1/version", nil, nil, http.StatusOK, &raw)
-	if v != "1.22.0+dforge.test" || raw["version"] != v || raw["dforge"] != "test" {
+	if v != "1.24.0+dforge.test" || raw["version"] != v || raw["dforge"] != "test" {
 		t.Fatalf("server version %q, /version %v", v, raw)
 	}
 	if err := c.CheckServerVersionConstraint(">= 1.22"); err != nil {

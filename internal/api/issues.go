@@ -2,14 +2,18 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/auth"
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/moderation"
 	"github.com/dforge/dforge/internal/usererr"
 )
 
@@ -39,6 +43,9 @@ func (a *API) registerIssues(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+repo+"/issues/comments", h.serve(h.listRepoComments))
 	mux.HandleFunc("GET "+repo+"/issues/{index}", h.serve(h.getIssue))
 	mux.HandleFunc("PATCH "+repo+"/issues/{index}", w(h.editIssue))
+	if a.mod != nil {
+		mux.HandleFunc("DELETE "+repo+"/issues/{index}", w(h.deleteIssue))
+	}
 	mux.HandleFunc("GET "+repo+"/issues/{index}/comments", h.serve(h.listComments))
 	mux.HandleFunc("POST "+repo+"/issues/{index}/comments", w(h.createComment))
 	// GET, PATCH and DELETE /issues/comments/{id}: registerIssueComments.
@@ -86,7 +93,46 @@ func (h *issuesAPI) issueOf(r *http.Request) (index.Repo, forge.Perm, index.Issu
 	if err != nil {
 		return index.Repo{}, 0, index.Issue{}, err
 	}
+	if h.deletedHere(r, repo.ID, n) {
+		return index.Repo{}, 0, index.Issue{}, issueNotFound(r.PathValue("index"))
+	}
 	return repo, perm, is, nil
+}
+
+// deletedHere tells whether issue number of repo was deleted on this node
+// (deleteIssue) and the viewer is not one of the node's admins, who still
+// see it: it is then 404.
+func (h *issuesAPI) deletedHere(r *http.Request, repo, number uint64) bool {
+	if h.mod == nil {
+		return false
+	}
+	hd, ok := h.mod.IsHidden(moderation.KindIssue, moderation.IssueKey(repo, number))
+	return ok && hd.Deleted && !h.modViewOf(r).admin
+}
+
+// deleteIssue is Gitea's DELETE /issues/{index}. An issue on chain cannot
+// be deleted, so the repository's admins (as in Gitea, no one else) remove
+// it from this node: it joins the node's hidden list marked deleted, and is
+// 404 here to everyone but the node's admins; other nodes keep showing it.
+func (h *issuesAPI) deleteIssue(w http.ResponseWriter, r *http.Request) error {
+	id, err := requireUser(r)
+	if err != nil {
+		return err
+	}
+	repo, perm, is, err := h.issueOf(r)
+	if err != nil {
+		return err
+	}
+	if perm < chainforge.PermMaintain { // Gitea's repository admin
+		return usererr.Deniedf("only the repository's admins may delete an issue")
+	}
+	t := moderation.Target{Kind: moderation.KindIssue, Key: moderation.IssueKey(repo.ID, is.Number),
+		Label: fmt.Sprintf("%s/%s#%d", repo.Owner.Username, repo.Name, is.Number), Subject: common.HexToAddress(is.Author.Address)}
+	if _, err := h.mod.Delete(r.Context(), id.User.Address, t); err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
 }
 
 func issueNotFound(what string) error {
@@ -225,7 +271,9 @@ func (h *issuesAPI) issues(ctx context.Context, repo index.Repo, f index.IssueFi
 		f.Label = labelIDs[0]
 	}
 	if len(labelIDs) <= 1 {
-		return ix.Issues(ctx, repo.ID, f, p)
+		list, total, err := ix.Issues(ctx, repo.ID, f, p)
+		kept := h.withoutDeleted(ctx, list)
+		return kept, total - int64(len(list)-len(kept)), err
 	}
 	var matched []index.Issue
 	for page := 1; ; page++ {
@@ -233,7 +281,7 @@ func (h *issuesAPI) issues(ctx context.Context, repo index.Repo, f index.IssueFi
 		if err != nil {
 			return nil, 0, err
 		}
-		for _, is := range list {
+		for _, is := range h.withoutDeleted(ctx, list) {
 			if hasLabels(is, labelIDs[1:]) {
 				matched = append(matched, is)
 			}
@@ -243,6 +291,25 @@ func (h *issuesAPI) issues(ctx context.Context, repo index.Repo, f index.IssueFi
 		}
 	}
 	return pageSlice(matched, p), int64(len(matched)), nil
+}
+
+// withoutDeleted leaves out of list the issues deleted on this node
+// (deleteIssue), for everyone but the node's admins. A page may come out
+// shorter than asked: the deleted are few, and the list is the chain's.
+func (h *issuesAPI) withoutDeleted(ctx context.Context, list []index.Issue) []index.Issue {
+	if h.mod == nil {
+		return list
+	}
+	if u, ok := auth.UserFrom(ctx); ok && h.isAdmin(u.Address) {
+		return list
+	}
+	kept := list[:0:0]
+	for _, is := range list {
+		if hd, ok := h.mod.IsHidden(moderation.KindIssue, moderation.IssueKey(is.Repo, is.Number)); !ok || !hd.Deleted {
+			kept = append(kept, is)
+		}
+	}
+	return kept
 }
 
 func hasLabels(is index.Issue, ids []uint64) bool {
@@ -399,7 +466,7 @@ func (h *issuesAPI) getIssueByID(w http.ResponseWriter, r *http.Request) error {
 		return issueNotFound(raw)
 	}
 	is, err := h.forge.Index().Issue(r.Context(), repo.ID, number)
-	if err != nil {
+	if err != nil || h.deletedHere(r, repo.ID, number) {
 		return issueNotFound(raw)
 	}
 	return h.replyIssue(w, r, repo, is)

@@ -36,6 +36,7 @@ func (h *issuesAPI) registerPulls(mux *http.ServeMux, w func(handler) http.Handl
 	mux.HandleFunc("GET "+pulls+"/{index}/reviews/{id}/comments", h.serve(h.listReviewComments))
 	mux.HandleFunc("POST "+pulls+"/{index}/merge", w(h.mergePull))
 	mux.HandleFunc("GET "+pulls+"/{index}/merge", h.serve(h.isMerged))
+	mux.HandleFunc("GET "+pulls+"/{base}/{head...}", h.serve(h.getPullByBranches))
 	h.registerReviewRequests(mux, w)
 }
 
@@ -50,7 +51,7 @@ func (h *issuesAPI) pullOf(r *http.Request, number string) (index.Repo, forge.Pe
 		return index.Repo{}, 0, index.Pull{}, pullNotFound(number)
 	}
 	pr, err := h.forge.Index().Pull(r.Context(), repo.ID, n)
-	if ue, ok := usererr.As(err); ok && ue.Kind == usererr.NotFound {
+	if ue, ok := usererr.As(err); (ok && ue.Kind == usererr.NotFound) || (err == nil && h.deletedHere(r, repo.ID, n)) {
 		return index.Repo{}, 0, index.Pull{}, pullNotFound(number)
 	}
 	return repo, perm, pr, err
@@ -203,6 +204,37 @@ func (h *issuesAPI) getPull(w http.ResponseWriter, r *http.Request) error {
 	repo, perm, pr, err := h.pullOf(r, raw)
 	if err != nil {
 		return err
+	}
+	pr = h.pulls.Sync(r.Context(), repo, pr)
+	return reply(w, h.pull(r, repo, perm, pr, true))
+}
+
+// getPullByBranches is Gitea's GET /pulls/{base}/{head}: the pull request
+// from head ("branch", "owner:branch" or "owner/repo:branch", as on
+// creation) into the base branch.
+func (h *issuesAPI) getPullByBranches(w http.ResponseWriter, r *http.Request) error {
+	repo, perm, err := h.repoOf(r)
+	if err != nil {
+		return err
+	}
+	base, spec := r.PathValue("base"), r.PathValue("head")
+	headRepo, branch, err := h.headOf(r.Context(), viewerOf(r), repo, spec)
+	if ue, ok := usererr.As(err); ok && ue.Kind != usererr.NotFound {
+		err = usererr.Missingf("there is no pull request from %s into %s", spec, base)
+	}
+	if err != nil {
+		return err
+	}
+	number, err := h.forge.Index().PullByBranches(r.Context(), repo.ID, headRepo.ID, base, branch)
+	if err != nil {
+		return err
+	}
+	pr, err := h.forge.Index().Pull(r.Context(), repo.ID, number)
+	if err != nil {
+		return err
+	}
+	if h.deletedHere(r, repo.ID, number) {
+		return pullNotFound(strconv.FormatUint(number, 10))
 	}
 	pr = h.pulls.Sync(r.Context(), repo, pr)
 	return reply(w, h.pull(r, repo, perm, pr, true))

@@ -112,14 +112,17 @@ func (h *issuesAPI) unrequestReviews(w http.ResponseWriter, r *http.Request) err
 
 // verdictOf finds review raw among the pull request's reviews on chain and
 // checks it is a verdict (an approval or a request for changes): only
-// those count, so only those are dismissed.
+// those count, so only those are dismissed. Gitea (1.22 to 1.25,
+// routers/api/v1/repo/pull_review.go dismissReview) refuses any other
+// review with 403 and this message, which clients may match.
 func verdictOf(list []index.Review, raw string) (index.Review, error) {
 	rv, err := findReview(list, raw)
 	if err != nil {
 		return rv, err
 	}
 	if rv.State != chainforge.ReviewApprove && rv.State != chainforge.ReviewRequestChanges {
-		return rv, usererr.Unprocessablef("id", "invalid_field", "review %d is not an approval or a request for changes; only those are dismissed", rv.ID)
+		return rv, usererr.Newf(usererr.Forbidden, "not_a_verdict",
+			"not need to dismiss this review because it's type is not Approve or change request (review %d is neither an approval nor a request for changes)", rv.ID)
 	}
 	return rv, nil
 }

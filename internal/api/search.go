@@ -112,10 +112,12 @@ func (h *issuesAPI) searchIssues(w http.ResponseWriter, r *http.Request) error {
 	if err := h.relationFilter(r, &f); err != nil {
 		return err
 	}
-	list, total, err := h.forge.Index().SearchIssues(r.Context(), f, p)
+	found, total, err := h.forge.Index().SearchIssues(r.Context(), f, p)
 	if err != nil {
 		return err
 	}
+	list := h.withoutDeleted(r.Context(), found)
+	total -= int64(len(found) - len(list))
 	out, err := h.foundIssuesJSON(r, list)
 	if err != nil {
 		return err

@@ -50,6 +50,27 @@ func (s *Server) find(ctx context.Context, user *auth.User, owner, name string) 
 	return repo, level, nil
 }
 
+// findDeployed resolves owner/name for a deploy key that opens grants:
+// the repository and its grant, or errNoRepo when it is none of them.
+func (s *Server) findDeployed(ctx context.Context, grants []DeployGrant, owner, name string) (repoaccess.Repo, DeployGrant, error) {
+	if s.repos == nil {
+		return repoaccess.Repo{}, DeployGrant{}, errNoRepo
+	}
+	repo, found, err := s.repos.Resolve(ctx, owner, name)
+	if err != nil {
+		s.log.ErrorContext(ctx, "resolve repository", "owner", owner, "name", name, "err", err)
+		return repoaccess.Repo{}, DeployGrant{}, err
+	}
+	if found {
+		for _, g := range grants {
+			if g.Repo == repo.ID {
+				return repo, g, nil
+			}
+		}
+	}
+	return repoaccess.Repo{}, DeployGrant{}, errNoRepo
+}
+
 // refusedWriter is why user may not push through this node at all (a
 // suspended account), as "code: message"; "" lets them.
 func (s *Server) refusedWriter(ctx context.Context, user *auth.User) string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"encoding/json"
 	"encoding/pem"
 	"errors"
 	"fmt"
@@ -36,11 +37,28 @@ import (
 // ("SHA256:..."). The forge's projection of key.add implements it.
 type KeyLookup func(ctx context.Context, fingerprint string) (*auth.User, bool, error)
 
+// DeployGrant is a repository a deploy key opens (Repo is its
+// repoaccess.Repo.ID): to read, and to push unless ReadOnly. A push is a
+// person's transaction on chain, so it is made in the name of AddedBy,
+// the admin who added the key, with their rights at the time.
+type DeployGrant struct {
+	Repo     string
+	ReadOnly bool
+	AddedBy  auth.User
+}
+
+// DeployKeyLookup returns what a deploy key opens; none: it is no
+// deploy key.
+type DeployKeyLookup func(ctx context.Context, fingerprint string) ([]DeployGrant, error)
+
 // SSHConfig is what the SSH server is built with.
 type SSHConfig struct {
 	Addr        string    // listen address, e.g. "127.0.0.1:2222"
 	HostKeyFile string    // ed25519 host key, created on first start
 	Keys        KeyLookup // who a key is
+	// DeployKeys finds the repositories a deploy key (node-local, not a
+	// person's) opens, by fingerprint; nil: none.
+	DeployKeys DeployKeyLookup
 	// MaxConns bounds concurrent connections; 0 means DefaultMaxSSHConns.
 	MaxConns int
 }
@@ -218,9 +236,39 @@ func (srv *SSHServer) authenticate(meta ssh.ConnMetadata, key ssh.PublicKey) (*s
 		return nil, errors.New("the key could not be looked up")
 	}
 	if !ok {
-		return nil, errors.New("unknown public key")
+		return srv.authenticateDeployKey(ctx, fp)
 	}
 	return &ssh.Permissions{Extensions: map[string]string{"address": user.Address.Hex(), "username": user.Username}}, nil
+}
+
+// authenticateDeployKey lets in a repository's deploy key: the connection
+// then reads those repositories, as no one in particular.
+func (srv *SSHServer) authenticateDeployKey(ctx context.Context, fp string) (*ssh.Permissions, error) {
+	if srv.cfg.DeployKeys == nil {
+		return nil, errors.New("unknown public key")
+	}
+	grants, err := srv.cfg.DeployKeys(ctx, fp)
+	if err != nil {
+		srv.git.log.ErrorContext(ctx, "ssh: look up deploy key", "fingerprint", fp, "err", err)
+		return nil, errors.New("the key could not be looked up")
+	}
+	if len(grants) == 0 {
+		return nil, errors.New("unknown public key")
+	}
+	b, err := json.Marshal(grants)
+	if err != nil {
+		return nil, err
+	}
+	return &ssh.Permissions{Extensions: map[string]string{"deploy": string(b)}}, nil
+}
+
+// deployOf is what a deploy key's connection opens; nil for a person's key.
+func deployOf(p *ssh.Permissions) []DeployGrant {
+	var grants []DeployGrant
+	if p.Extensions["deploy"] == "" || json.Unmarshal([]byte(p.Extensions["deploy"]), &grants) != nil {
+		return nil
+	}
+	return grants
 }
 
 // handle runs one connection: the handshake, then its sessions.
@@ -233,7 +281,10 @@ func (srv *SSHServer) handle(conn net.Conn) {
 	defer sc.Close()
 	conn.SetDeadline(time.Time{})
 	go ssh.DiscardRequests(reqs)
-	user := userOf(sc.Permissions)
+	user, deploy := userOf(sc.Permissions), deployOf(sc.Permissions)
+	if deploy != nil {
+		user = nil
+	}
 	var sessions sync.WaitGroup
 	defer sessions.Wait()
 	open := make(chan struct{}, maxSSHSessions)
@@ -257,7 +308,7 @@ func (srv *SSHServer) handle(conn net.Conn) {
 		go func() {
 			defer sessions.Done()
 			defer func() { <-open }()
-			srv.session(user, ch, chReqs)
+			srv.session(user, deploy, ch, chReqs)
 		}()
 	}
 }
@@ -271,7 +322,7 @@ func userOf(p *ssh.Permissions) *auth.User {
 // session serves one session channel: environment requests (GIT_PROTOCOL),
 // then one exec of a git service. A shell is refused with a greeting, as
 // GitHub and Gitea do.
-func (srv *SSHServer) session(user *auth.User, ch ssh.Channel, reqs <-chan *ssh.Request) {
+func (srv *SSHServer) session(user *auth.User, deploy []DeployGrant, ch ssh.Channel, reqs <-chan *ssh.Request) {
 	defer ch.Close()
 	var proto string
 	for req := range reqs {
@@ -290,11 +341,15 @@ func (srv *SSHServer) session(user *auth.User, ch ssh.Channel, reqs <-chan *ssh.
 			}
 			req.Reply(true, nil)
 			go ssh.DiscardRequests(reqs) // window changes, signals: nothing to do
-			srv.exit(ch, srv.exec(user, ch, proto, cmd.Command))
+			srv.exit(ch, srv.exec(user, deploy, ch, proto, cmd.Command))
 			return
 		case "shell":
 			req.Reply(true, nil)
-			fmt.Fprintf(ch.Stderr(), "Hi %s! You've successfully authenticated, but dForge does not provide shell access.\r\n", user.Username)
+			who := "there"
+			if user != nil {
+				who = user.Username
+			}
+			fmt.Fprintf(ch.Stderr(), "Hi %s! You've successfully authenticated, but dForge does not provide shell access.\r\n", who)
 			srv.exit(ch, 1)
 			return
 		case "pty-req":
@@ -368,7 +423,7 @@ func firstWord(s string) string {
 // exec runs one git service for user and returns its exit status. Refusals
 // go to the client's standard error in git's "fatal:" style; a repository
 // the user may not read is "not found", exactly as a missing one.
-func (srv *SSHServer) exec(user *auth.User, ch ssh.Channel, proto, command string) uint32 {
+func (srv *SSHServer) exec(user *auth.User, deploy []DeployGrant, ch ssh.Channel, proto, command string) uint32 {
 	ctx := srv.ctx
 	stderr := ch.Stderr()
 	if args, ok := strings.CutPrefix(strings.TrimSpace(command), lfsAuthenticate+" "); ok {
@@ -380,6 +435,20 @@ func (srv *SSHServer) exec(user *auth.User, ch ssh.Channel, proto, command strin
 		return 1
 	}
 	repo, level, err := srv.git.find(ctx, user, owner, name)
+	if deploy != nil {
+		var grant DeployGrant
+		repo, grant, err = srv.git.findDeployed(ctx, deploy, owner, name)
+		level = repoaccess.Read
+		if err == nil && service == receivePack {
+			if grant.ReadOnly {
+				fmt.Fprintf(stderr, "fatal: this deploy key of %s/%s is read-only\n", owner, name)
+				return 1
+			}
+			// The push is the key's admin's, with their rights now.
+			user = &grant.AddedBy
+			level = srv.git.repos.AccessLevel(ctx, user, repo)
+		}
+	}
 	switch {
 	case errors.Is(err, errNoRepo):
 		fmt.Fprintf(stderr, "fatal: repository '%s/%s' not found\n", owner, name)

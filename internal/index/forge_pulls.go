@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 )
 
@@ -205,4 +206,22 @@ func (ix *Index) ReviewComments(ctx context.Context, repo, number uint64) ([]Rev
 		return nil, fmt.Errorf("list review comments: %w", err)
 	}
 	return out, nil
+}
+
+// PullByBranches finds the number of repo's pull request from headBranch
+// of headRepo into baseBranch: the open one when there is one, else the
+// newest (Gitea's GET /pulls/{base}/{head}).
+func (ix *Index) PullByBranches(ctx context.Context, repo, headRepo uint64, baseBranch, headBranch string) (uint64, error) {
+	var number int64
+	err := ix.queryRow(ctx, `SELECT p.number FROM forge_pulls p JOIN forge_issues i ON i.repo_id = p.repo_id AND i.number = p.number
+		WHERE p.repo_id = $1 AND p.head_repo_id = $2 AND p.base_branch = $3 AND p.head_branch = $4
+		ORDER BY CASE WHEN i.state = 'open' THEN 0 ELSE 1 END, p.number DESC LIMIT 1`,
+		int64(repo), int64(headRepo), baseBranch, headBranch).Scan(&number)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, notFound("no pull request from %s into %s", headBranch, baseBranch)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("find the pull request from %s into %s: %w", headBranch, baseBranch, err)
+	}
+	return uint64(number), nil
 }

@@ -31,6 +31,30 @@ func (s *Service) Hide(ctx context.Context, moderator common.Address, t Target, 
 		return Hidden{}, err
 	}
 	s.mu.Lock()
+	// A deleted item hidden again stays deleted (the row keeps its mark).
+	h.Deleted = s.hidden[hiddenKey{h.Kind, h.Key}].Deleted
+	s.hidden[hiddenKey{h.Kind, h.Key}] = h
+	s.version++
+	s.mu.Unlock()
+	return h, nil
+}
+
+// DeletedReason is what the hidden list says of an issue its repository's
+// admins deleted.
+const DeletedReason = "Deleted by the repository's admins."
+
+// Delete removes the issue t from this node on behalf of its repository's
+// admin by (the caller checks that by is one): it joins the hidden list,
+// marked deleted, so it is 404 here to everyone but the node's admins, who
+// may show it again (Unhide). The chain keeps it; other nodes still show it.
+func (s *Service) Delete(ctx context.Context, by common.Address, t Target) (Hidden, error) {
+	h := Hidden{Kind: t.Kind, Key: t.Key, Label: t.Label, Reason: DeletedReason, By: by, Created: s.now(), Deleted: true}
+	if _, err := s.db.ExecContext(ctx, `INSERT INTO mod_hidden (kind, target, label, reason, hidden_by, created_ms, deleted) VALUES ($1, $2, $3, $4, $5, $6, TRUE)
+		ON CONFLICT (kind, target) DO UPDATE SET reason = excluded.reason, hidden_by = excluded.hidden_by, created_ms = excluded.created_ms, deleted = TRUE`,
+		string(h.Kind), h.Key, h.Label, h.Reason, UserKey(by), ms(h.Created)); err != nil {
+		return Hidden{}, fmt.Errorf("insert deleted: %w", err)
+	}
+	s.mu.Lock()
 	s.hidden[hiddenKey{h.Kind, h.Key}] = h
 	s.version++
 	s.mu.Unlock()
@@ -66,7 +90,7 @@ func (s *Service) HiddenList(ctx context.Context, kind Kind, limit, offset int) 
 
 // queryHidden reads hidden items; limit 0 reads all of them.
 func (s *Service) queryHidden(ctx context.Context, kind Kind, limit, offset int) ([]Hidden, error) {
-	q := `SELECT kind, target, label, reason, hidden_by, created_ms FROM mod_hidden WHERE $1 = '' OR kind = $1 ORDER BY created_ms DESC, kind, target`
+	q := `SELECT kind, target, label, reason, hidden_by, created_ms, deleted FROM mod_hidden WHERE $1 = '' OR kind = $1 ORDER BY created_ms DESC, kind, target`
 	args := []any{string(kind)}
 	if limit > 0 {
 		q += ` LIMIT $2 OFFSET $3`
@@ -82,7 +106,7 @@ func (s *Service) queryHidden(ctx context.Context, kind Kind, limit, offset int)
 		var h Hidden
 		var kind, by string
 		var created int64
-		if err := rows.Scan(&kind, &h.Key, &h.Label, &h.Reason, &by, &created); err != nil {
+		if err := rows.Scan(&kind, &h.Key, &h.Label, &h.Reason, &by, &created, &h.Deleted); err != nil {
 			return nil, fmt.Errorf("scan hidden: %w", err)
 		}
 		h.Kind, h.By, h.Created = Kind(kind), common.HexToAddress(by), fromMS(created)

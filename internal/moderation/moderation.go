@@ -105,6 +105,9 @@ type Hidden struct {
 	Reason  string
 	By      common.Address
 	Created time.Time
+	// Deleted: the repository's admins deleted it (an issue, through
+	// Gitea's DELETE): it is 404 on this node to all but the node's admins.
+	Deleted bool
 }
 
 // Suspension stops an account from writing through this node.

@@ -19,6 +19,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -30,6 +31,7 @@ import (
 	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/chain"
 	"github.com/dforge/dforge/internal/chain/app"
+	"github.com/dforge/dforge/internal/deploykeys"
 	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/forge/gitrepos"
 	"github.com/dforge/dforge/internal/forge/private"
@@ -272,7 +274,7 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 	s.Git = gitserver.New(gitserver.Config{Repos: gitRepos, Store: s.GitStore, Blocks: s.Blocks, Log: log, Writers: s.Moderation, Locks: lfslock.New(s.Store)})
 	n.onClose(func() { s.Git.Close() }) // after the HTTP server: in-flight pushes call their hooks
 	if cfg.SSHAddr != "" {
-		if s.SSH, err = listenSSH(cfg, s.Git, s.Forge, log); err != nil {
+		if s.SSH, err = listenSSH(cfg, s.Git, s.Forge, s.DeployKeys, log); err != nil {
 			return nil, err
 		}
 		n.onClose(func() { s.SSH.Close() }) // before the git server: its pushes call their hooks
@@ -304,7 +306,7 @@ const DefaultSSHAddr = "127.0.0.1:2222"
 
 // listenSSH starts git over SSH, keys looked up in the chain's projection
 // and the host key kept in <data>/ssh.
-func listenSSH(cfg Config, git *gitserver.Server, f *forge.Service, log *slog.Logger) (*gitserver.SSHServer, error) {
+func listenSSH(cfg Config, git *gitserver.Server, f *forge.Service, dk *deploykeys.Service, log *slog.Logger) (*gitserver.SSHServer, error) {
 	sc := gitserver.SSHConfig{
 		Addr: cfg.SSHAddr, HostKeyFile: filepath.Join(cfg.DataDir, "ssh", "host_ed25519_key"),
 		Keys: func(ctx context.Context, fingerprint string) (*auth.User, bool, error) {
@@ -313,6 +315,22 @@ func listenSSH(cfg Config, git *gitserver.Server, f *forge.Service, log *slog.Lo
 				return nil, ok, err
 			}
 			return &auth.User{Address: owner, Username: name}, true, nil
+		},
+		DeployKeys: func(ctx context.Context, fingerprint string) ([]gitserver.DeployGrant, error) {
+			grants, err := dk.Grants(ctx, fingerprint)
+			if err != nil {
+				return nil, err
+			}
+			out := make([]gitserver.DeployGrant, 0, len(grants))
+			for _, g := range grants {
+				name, err := f.Index().Username(ctx, g.AddedBy)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, gitserver.DeployGrant{Repo: strconv.FormatUint(g.Repo, 10), ReadOnly: g.ReadOnly,
+					AddedBy: auth.User{Address: g.AddedBy, Username: name}})
+			}
+			return out, nil
 		},
 	}
 	srv, err := git.ListenSSH(sc)

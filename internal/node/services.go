@@ -13,6 +13,7 @@ import (
 	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/chain"
 	"github.com/dforge/dforge/internal/chain/app"
+	"github.com/dforge/dforge/internal/deploykeys"
 	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/forge/gitrepos"
 	"github.com/dforge/dforge/internal/gitserver"
@@ -22,11 +23,13 @@ import (
 	"github.com/dforge/dforge/internal/market"
 	"github.com/dforge/dforge/internal/messages"
 	"github.com/dforge/dforge/internal/moderation"
+	"github.com/dforge/dforge/internal/orglabels"
 	"github.com/dforge/dforge/internal/p2p"
 	"github.com/dforge/dforge/internal/pages"
 	"github.com/dforge/dforge/internal/replica"
 	"github.com/dforge/dforge/internal/store"
 	"github.com/dforge/dforge/internal/support"
+	"github.com/dforge/dforge/internal/timetrack"
 	"github.com/dforge/dforge/internal/vitals"
 	"github.com/dforge/dforge/internal/web"
 	"github.com/dforge/dforge/internal/webhook"
@@ -49,6 +52,12 @@ type Services struct {
 	// Moderation is the node's reports, hidden list and suspensions.
 	Moderation *moderation.Service
 	Messages   *messages.Service // direct messages, node-local
+	// DeployKeys, TrackedTimes and OrgLabels are Gitea's resources kept
+	// node-local: repositories' deploy keys (credentials, which also open
+	// git over SSH here), time tracked on issues, organizations' labels.
+	DeployKeys   *deploykeys.Service
+	TrackedTimes *timetrack.Service
+	OrgLabels    *orglabels.Service
 
 	// The forge and its git data; nil Forge: no forge routes, no git.
 	Forge    *forge.Service
@@ -116,6 +125,16 @@ func (s *Services) addBase(st *store.Store, ch *chain.Chain, ix *index.Index) {
 		notify = ix
 	}
 	s.Messages = messages.New(s.Log, st, notify)
+	// A user's SSH key (on chain, the forge's) is no deploy key; the
+	// forge is built after these, so the check looks it up when asked.
+	s.DeployKeys = deploykeys.New(st, func(ctx context.Context, fingerprint string) (bool, error) {
+		if s.Forge == nil {
+			return false, nil
+		}
+		_, _, ok, err := s.Forge.KeyOwner(ctx, fingerprint)
+		return ok, err
+	})
+	s.TrackedTimes, s.OrgLabels = timetrack.New(st), orglabels.New(st)
 }
 
 // Handler returns the node's whole HTTP surface over s: the API, the git
@@ -131,6 +150,7 @@ func (s *Services) api(site Site) *api.API {
 		Vitals: s.Vitals, Support: s.Support, Pages: s.Pages, Markdown: s.Markdown, Chain: s.Chain, Index: s.Index, Auth: s.Auth,
 		Forge: s.Forge, Git: s.GitStore, Blocks: s.Blocks, Repos: s.Repos, Pulls: s.Pulls, Maintainers: site.Maintainers, Admins: site.Admins,
 		Hooks: s.Hooks, Market: s.Market, Moderation: s.Moderation, Messages: s.Messages, Settings: site.Settings, DataDir: s.DataDir,
+		DeployKeys: s.DeployKeys, TrackedTimes: s.TrackedTimes, OrgLabels: s.OrgLabels,
 	}
 	if s.Replicator != nil { // a nil pointer in the interface would not read as nil
 		svc.Replicas = s.Replicator
