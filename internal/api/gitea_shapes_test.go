@@ -83,7 +83,8 @@ var sweepSkip = map[string]string{
 	// Gitea 1.22 answers 200 with an empty body when it signs nothing
 	// (its document lists no other status); newer Gitea, and dForge, which
 	// signs no commits, answer 404 in the error shape. There is no JSON.
-	"/signing-key.gpg": "no key: 404, which Gitea 1.22's document does not list",
+	"/signing-key.gpg":                      "no key: 404, which Gitea 1.22's document does not list",
+	"/repos/{owner}/{repo}/signing-key.gpg": "no key: as /signing-key.gpg",
 }
 
 // shapeRun sends requests and records, per operation, how the answers

@@ -497,6 +497,10 @@ func sdkGapMisc(r *sdkRun, w *sdkWorld) {
 		_, res, err := c.GetSigningKeyGPG()
 		return status(res, err, http.StatusNotFound)
 	})
+	r.call("GetRepoSigningKeyGPG", func() error {
+		_, res, err := c.GetRepoSigningKeyGPG("nobody", "nothing")
+		return status(res, err, http.StatusNotFound)
+	})
 }
 
 func contains(list []string, s string) bool {

@@ -32,6 +32,9 @@ func (a *API) registerMisc(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/label/templates", a.serve(a.listLabelTemplates))
 	mux.HandleFunc("GET /api/v1/label/templates/{name}", a.serve(a.getLabelTemplate))
 	mux.HandleFunc("GET /api/v1/signing-key.gpg", a.serve(a.getSigningKeyGPG))
+	// The same for a repository: the node signs no repository's commits,
+	// so every repository (and none) answers alike, revealing nothing.
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/signing-key.gpg", a.serve(a.getSigningKeyGPG))
 }
 
 // postMarkdownRaw renders the request body, Markdown as plain text, as

@@ -34,6 +34,7 @@ func (a *API) registerReleases(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases", a.serve(a.listReleases))
 	mux.HandleFunc("POST /api/v1/repos/{owner}/{repo}/releases", user(auth.ScopeWrite, a.createRelease))
 	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases/latest", a.serve(a.getLatestRelease))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases/tags/{tag}", a.serve(a.getReleaseByTag))
 	mux.HandleFunc("DELETE /api/v1/repos/{owner}/{repo}/releases/tags/{tag}", user(auth.ScopeWrite, a.deleteReleaseByTag))
 	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases/{id}", a.serve(a.getRelease))
 	mux.HandleFunc("PATCH /api/v1/repos/{owner}/{repo}/releases/{id}", user(auth.ScopeWrite, a.editRelease))
