@@ -166,7 +166,15 @@ func (a *API) getOrg(w http.ResponseWriter, r *http.Request) error {
 // javascript: link on the organization's page), as repository and user
 // settings do.
 func checkOrgWebsite(w *string) error {
-	if w != nil && !chainforge.ValidWebsite(*w) {
+	if w == nil {
+		return nil
+	}
+	// Control characters are the text rules' refusal (invalid_text), as
+	// for every field; the address's form is checked after.
+	if err := checkChainLines(textField{"website", *w}); err != nil {
+		return err
+	}
+	if !chainforge.ValidWebsite(*w) {
 		return usererr.BadFieldf("website", "website must be empty or an http:// or https:// address of at most %d bytes", chainforge.MaxWebsite)
 	}
 	return nil

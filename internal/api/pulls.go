@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -218,6 +220,11 @@ func (h *issuesAPI) getPullByBranches(w http.ResponseWriter, r *http.Request) er
 		return err
 	}
 	base, spec := r.PathValue("base"), r.PathValue("head")
+	if !isBranchText(base) || !isBranchText(spec) {
+		// No branch is named so: nothing to look up (a database refuses
+		// bytes that are not UTF-8).
+		return usererr.Missingf("there is no pull request from %q into %q", spec, base)
+	}
 	headRepo, branch, err := h.headOf(r.Context(), viewerOf(r), repo, spec)
 	if ue, ok := usererr.As(err); ok && ue.Kind != usererr.NotFound {
 		err = usererr.Missingf("there is no pull request from %s into %s", spec, base)
@@ -238,6 +245,12 @@ func (h *issuesAPI) getPullByBranches(w http.ResponseWriter, r *http.Request) er
 	}
 	pr = h.pulls.Sync(r.Context(), repo, pr)
 	return reply(w, h.pull(r, repo, perm, pr, true))
+}
+
+// isBranchText says whether s could name a branch: UTF-8 without control
+// characters.
+func isBranchText(s string) bool {
+	return utf8.ValidString(s) && !strings.ContainsFunc(s, unicode.IsControl)
 }
 
 // pullDiff streams the pull request's diff or patch series as text.
