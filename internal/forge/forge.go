@@ -394,11 +394,22 @@ func (s *Service) committing(ctx context.Context) error {
 	}
 }
 
+// IndexBehind is the refusal code of an action committed on chain that
+// the node's index has not reached in time.
+const IndexBehind = "index_behind"
+
 // indexWaitError says why a committed action is not visible yet. A stuck
 // index is the node's problem, not the request's: the action is on chain,
 // so the client must learn not to send it again.
 func indexWaitError(c chain.Committed, err error) error {
 	var stall *index.Stall
+	if errors.Is(err, context.DeadlineExceeded) && !errors.As(err, &stall) {
+		// Not stuck, only behind (a flood of blocks to project): the same
+		// answer, for the same reason.
+		return usererr.Newf(usererr.Unavailable, IndexBehind,
+			"the action was accepted on chain (block %d, transaction %s), but this node's view of the chain is still catching up: "+
+				"the change will show once it has; do not send it again", c.Height, c.Hash)
+	}
 	if !errors.As(err, &stall) {
 		return fmt.Errorf("wait for the index: %w", err)
 	}
