@@ -97,8 +97,11 @@ func TestFloodOfRelayedActionsLeavesRoomForOthers(t *testing.T) {
 		t.Logf("the same before the flood (a quiet chain): p50 %d, p99 %d, max %d blocks", quiet[len(quiet)/2], quiet[min(len(quiet)-1, len(quiet)*99/100)], quiet[len(quiet)-1])
 	}
 	// Liveness in blocks, not time: had the flood starved bob, his issues
-	// would wait as many blocks as the flood lasts.
-	if worst := waited[len(waited)-1]; worst > 10 {
+	// would wait as long as the flood lasts (hundreds of blocks). The
+	// bound is loose because the count starts when bob sends, and a node
+	// slowed down (the race detector: 17 blocks seen) prepares his action
+	// while the flood's blocks go by; make bench-auth gives the figure.
+	if worst := waited[len(waited)-1]; worst > 50 {
 		t.Fatalf("bob's issue committed %d blocks after it was sent (all: %v)", worst, waited)
 	}
 	if f.admitted.Load() == 0 {
