@@ -79,6 +79,13 @@ func TestFloodOfRelayedActionsLeavesRoomForOthers(t *testing.T) {
 		t.Fatalf("action %d of one block: %d %s, want rate_limited", limit+1, codes[limit], logs[limit])
 	}
 	f.next = limit // the refused ones used no nonce
+	// node1 was stopped: wait until the chain makes blocks again (its
+	// answer meanwhile is an honest 503: no block for seconds).
+	paused := chainHeight(t, ctx, honest)
+	eventually(t, ctx, "blocks again after the pause", time.Minute, func() (string, bool) {
+		h := chainHeight(t, ctx, honest)
+		return fmt.Sprint("height ", h), h >= paused+2
+	})
 
 	// 2. The flood goes on; bob opens issues through node1, one at a
 	// time, each counted in blocks from the chain's height when he sends
