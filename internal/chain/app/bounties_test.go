@@ -226,7 +226,8 @@ func TestBountyRefusals(t *testing.T) {
 }
 
 // A merge that closes an issue with no bounty writes no bounty state, so a
-// chain without bounties keeps its app hash (TestAppHashStable pins one).
+// chain without bounties keeps its app hash (the checkpoints of
+// TestAppHashStableBeforeUpgrades and TestAppHashStable pin one).
 func TestMergeWithoutBountyWritesNothing(t *testing.T) {
 	c := newBountyChain(t, 1)
 	n := c.issue(c.wallets[0].addr, "Bug")

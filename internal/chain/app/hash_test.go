@@ -13,20 +13,46 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/dforge/dforge/internal/chain/app"
+	"github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/chain/ledger"
 	"github.com/dforge/dforge/internal/chain/state"
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/chain/upgrade"
 )
 
-// Expected results of TestAppHashStable, computed on the code before the
-// chain modules were reshaped (issue 13). A change to either value is a
-// CONSENSUS CHANGE: every node running the old code would compute another
-// app hash, or give other events, for the same blocks. Update them only
-// with a deliberate, coordinated upgrade of the chain.
+// The pins of the stable chain. A change to any of them is a CONSENSUS
+// CHANGE: every node running the old code would compute another app hash,
+// or give other events, for the same blocks. Update them only with a
+// deliberate, coordinated upgrade of the chain.
+//
+// The checkpoints are the app hash and results digest after the blocks the
+// scenario had before it took every action (playStableChain's first
+// blocks); they are the pins of those blocks, unchanged since:
+// checkpointBeforeUpgrades* was computed on the code before the chain
+// modules were reshaped (issue 13); checkpointOwnKeys* was pinned on
+// purpose when own-keys was made, again when safe-urls joined upgrade.All
+// (the genesis marks it done), again when own-keys bounded node
+// registrations per block (the chain keeps a count, so the node
+// registered in block 2 changes the state), and again when route-names
+// joined the list.
+//
+// The finals are the same chains after the blocks of coverSteps, which
+// run every forge action and transaction kind. They were pinned on
+// purpose when those blocks were added (issue 22: TestAppHashStable is
+// re-pinned once, on purpose), so a record field that changes an old
+// encoding (a new field without omitempty) changes them. A new action or
+// kind is a new step, and so a new deliberate re-pin of both finals; the
+// checkpoints stay.
 const (
-	stableAppHash = "8c72bbdd5840db1e344a4bbfc8833e7de14816c7f67311b1704d92e894ac1c0e"
-	stableResults = "360c0bc40d300d23be362f8537b23e463ac1c52eaedd7c995d60051aa4d1369d"
+	checkpointBeforeUpgradesAppHash = "8c72bbdd5840db1e344a4bbfc8833e7de14816c7f67311b1704d92e894ac1c0e"
+	checkpointBeforeUpgradesResults = "360c0bc40d300d23be362f8537b23e463ac1c52eaedd7c995d60051aa4d1369d"
+	checkpointOwnKeysAppHash        = "5b6b8466b7ad06ea0fae8db23c8ff783f981c69f3eb2cb40ce2cb6163459efa2"
+	checkpointOwnKeysResults        = "8049d910f1c5a65b7e9ed51e1fa5c4f161d546978c5457e28bdb1938f4d04b1e"
+
+	beforeUpgradesAppHash = "5e405de843f49b6e6455a45d726809b2e47223cfdc74d713502cd9a99df720c5"
+	beforeUpgradesResults = "e8ffe0313ddaacd7318f45273d70cc25c7c6a9043ac5191aabf4857b22070654"
+	stableAppHash         = "62783a76a345ae01de1d8e1e80537e80bedb9c178ff335d1fd66fba39b2c93f3"
+	stableResults         = "9fae13e611649558c7153608c4cc96b55dfdbefaea3011814db2e6590f058f51"
 )
 
 // fixedWallet is a wallet whose key is derived from seed, so its address
@@ -41,50 +67,101 @@ func fixedWallet(t testing.TB, seed string) wallet {
 	return wallet{k, crypto.PubkeyToAddress(k.PublicKey)}
 }
 
-// TestAppHashStable runs a fixed sequence of blocks through every kind of
-// transaction and every block-start rule (unbondings maturing, a new reward
-// epoch, a vote ending, a proposal executing, failed transactions, a
-// refused forge action that still uses its nonce), and checks the final app
-// hash and a digest of every FinalizeBlock answer (events with their
-// attribute keys and order, result codes and logs) against the values the
-// code gave before it was refactored.
+// TestAppHashStable plays the stable chain as a chain born today: its
+// genesis lists every upgrade this binary knows (upgrade.All), so it runs
+// under own-keys rules from block 1, where the operator relays under
+// genesis delegations and users sign their sensitive actions. It checks
+// the app hash and a digest of every FinalizeBlock answer (events with
+// their attribute keys and order, result codes and logs) after the
+// original blocks, and after the blocks that run every action and kind.
 func TestAppHashStable(t *testing.T) {
-	checkPins(t, false, stableAppHash, stableResults)
+	checkPins(t, true, checkpointOwnKeysAppHash, checkpointOwnKeysResults, stableAppHash, stableResults)
+}
+
+// TestAppHashStableBeforeUpgrades plays the stable chain as a chain made
+// before any upgrade, where the genesis operator names the actor of every
+// forge action: a fixed sequence of blocks through every kind of
+// transaction and every block-start rule (unbondings maturing, a new
+// reward epoch, a vote ending, a proposal executing, failed transactions,
+// a refused forge action that still uses its nonce), then every action,
+// and the own-keys upgrade passed by governance. Its checkpoint is what
+// the code gave before it was refactored: old chains replay unchanged.
+func TestAppHashStableBeforeUpgrades(t *testing.T) {
+	checkPins(t, false, checkpointBeforeUpgradesAppHash, checkpointBeforeUpgradesResults, beforeUpgradesAppHash, beforeUpgradesResults)
 }
 
 // checkPins plays the stable chain and compares it with its pins.
-func checkPins(t *testing.T, ownKeys bool, wantHash, wantResults string) {
-	hash, results := playStableChain(t, ownKeys)
-	if hash != wantHash {
-		t.Errorf("app hash %s, want %s: a consensus change", hash, wantHash)
+func checkPins(t *testing.T, ownKeys bool, checkpointHash, checkpointResults, wantHash, wantResults string) {
+	run := playStableChain(t, ownKeys)
+	if run.checkpointHash != checkpointHash {
+		t.Errorf("app hash after the original blocks %s, want %s: a consensus change that old chains would see", run.checkpointHash, checkpointHash)
 	}
-	if results != wantResults {
-		t.Errorf("block results digest %s, want %s: a consensus change (events, codes or logs)", results, wantResults)
+	if run.checkpointResults != checkpointResults {
+		t.Errorf("block results digest after the original blocks %s, want %s: a consensus change (events, codes or logs) that old chains would see", run.checkpointResults, checkpointResults)
+	}
+	if run.hash != wantHash {
+		t.Errorf("app hash %s, want %s: a consensus change", run.hash, wantHash)
+	}
+	if run.results != wantResults {
+		t.Errorf("block results digest %s, want %s: a consensus change (events, codes or logs)", run.results, wantResults)
 	}
 }
 
-// Expected results of TestAppHashStableOwnKeys: the same blocks on a chain
-// born with every upgrade this binary knows (upgrade.All: own-keys,
-// safe-urls, route-names), as a new chain's genesis lists them, where the operator
-// relays under genesis delegations, plus a block of delegations given,
-// used, refused and revoked. Pinned on purpose when own-keys was made,
-// again when safe-urls joined the list (the genesis marks it done), again
-// when own-keys bounded node registrations per block (the chain keeps a
-// count, so the node registered in block 2 changes the state), and again
-// when route-names joined the list; the same warning holds.
-const (
-	ownKeysAppHash = "5b6b8466b7ad06ea0fae8db23c8ff783f981c69f3eb2cb40ce2cb6163459efa2"
-	ownKeysResults = "8049d910f1c5a65b7e9ed51e1fa5c4f161d546978c5457e28bdb1938f4d04b1e"
-)
-
-func TestAppHashStableOwnKeys(t *testing.T) {
-	checkPins(t, true, ownKeysAppHash, ownKeysResults)
+// TestStableChainCoversEveryAction fails when a forge action or a
+// transaction kind never succeeds in the stable chain, in either mode: a
+// new one needs its step in coverSteps (and a deliberate re-pin). Every
+// step of coverSteps succeeds, so a rule change that refuses one shows
+// here by name, not only as another hash.
+func TestStableChainCoversEveryAction(t *testing.T) {
+	for _, ownKeys := range []bool{false, true} {
+		run := playStableChain(t, ownKeys)
+		succeeded := map[string]bool{}
+		for _, o := range run.outcomes {
+			if o.code == 0 {
+				succeeded[string(o.kind)], succeeded[o.action] = true, true
+			} else if o.step {
+				t.Errorf("own keys %v: the step %s %s of block %d fails with code %d (%s)", ownKeys, o.kind, o.action, o.height, o.code, tx.CodeName(o.code))
+			}
+		}
+		for _, action := range forge.Actions() {
+			if !succeeded[action] {
+				t.Errorf("own keys %v: forge action %s never succeeds in the stable chain: add a step to coverSteps", ownKeys, action)
+			}
+		}
+		for _, kind := range tx.Kinds() {
+			if !succeeded[string(kind)] {
+				t.Errorf("own keys %v: no %s transaction succeeds in the stable chain: add a step to coverSteps", ownKeys, kind)
+			}
+		}
+	}
 }
 
-// playStableChain runs the fixed blocks and returns the final app hash and
-// the digest of every FinalizeBlock answer; ownKeys makes the chain under
-// the rules of every known upgrade.
-func playStableChain(t *testing.T, ownKeys bool) (string, string) {
+// stableRun is what playStableChain saw.
+type stableRun struct {
+	// checkpointHash and checkpointResults are the app hash and results
+	// digest after the original blocks; hash and results after them all.
+	checkpointHash, checkpointResults string
+	hash, results                     string
+	// outcomes are the result codes of every transaction the scenario
+	// signed.
+	outcomes []outcome
+}
+
+// outcome is a transaction's kind, its forge action if any, its block and
+// its result code; step says it is one of coverSteps'.
+type outcome struct {
+	kind   tx.Kind
+	action string
+	height int64
+	code   uint32
+	step   bool
+}
+
+// playStableChain runs the fixed blocks, then coverSteps', and returns the
+// app hash and the digest of every FinalizeBlock answer after each part,
+// and every transaction's outcome; ownKeys makes the chain under the rules
+// of every known upgrade.
+func playStableChain(t *testing.T, ownKeys bool) stableRun {
 	alice, bob, carol, op := fixedWallet(t, "alice"), fixedWallet(t, "bob"), fixedWallet(t, "carol"), fixedWallet(t, "operator")
 	p := app.DefaultParams()
 	p.UnbondingBlocks = 2
@@ -124,11 +201,15 @@ func playStableChain(t *testing.T, ownKeys bool) (string, string) {
 	}
 
 	nonces := map[common.Address]uint64{}
+	sent := map[string]outcome{} // every signed transaction, by its bytes
 	send := func(w wallet, kind tx.Kind, m map[string]any) []byte {
 		m["from"] = w.addr.Hex()
 		m["nonce"] = strconv.FormatUint(nonces[w.addr], 10)
 		nonces[w.addr]++
-		return encodeSigned(t, w, kind, p.ChainID, m)
+		raw := encodeSigned(t, w, kind, p.ChainID, m)
+		action, _ := m["action"].(string)
+		sent[string(raw)] = outcome{kind: kind, action: action}
+		return raw
 	}
 	// fail is a transaction that fails in its block without using its nonce.
 	fail := func(w wallet, kind tx.Kind, m map[string]any) []byte {
@@ -216,23 +297,54 @@ func playStableChain(t *testing.T, ownKeys bool) (string, string) {
 		})
 	}
 
+	var run stableRun
 	digest := sha256.New()
 	enc := json.NewEncoder(digest)
 	if err := enc.Encode(init); err != nil {
 		t.Fatal(err)
 	}
-	for i, txs := range blocks {
-		res := finalize(t, a, int64(i+1), txs...)
+	play := func(height int64, txs [][]byte, steps bool) {
+		res := finalize(t, a, height, txs...)
 		if err := enc.Encode(res); err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("block %d: app hash %x", i+1, res.AppHash)
+		t.Logf("block %d: app hash %x", height, res.AppHash)
 		for j, r := range res.TxResults {
-			t.Logf("  tx %d: code %d %s events %d", j, r.Code, r.Log, len(r.Events))
+			o, ok := sent[string(txs[j])]
+			if ok {
+				o.height, o.code, o.step = height, r.Code, steps
+				run.outcomes = append(run.outcomes, o)
+			}
+			t.Logf("  tx %d %s %s: code %d %s events %d", j, o.kind, o.action, r.Code, r.Log, len(r.Events))
 		}
 		for _, ev := range res.Events {
 			t.Logf("  block event %s", ev.Type)
 		}
 	}
-	return hex.EncodeToString(st.Hash()), hex.EncodeToString(digest.Sum(nil))
+	for i, txs := range blocks {
+		play(int64(i+1), txs, false)
+	}
+	run.checkpointHash, run.checkpointResults = hex.EncodeToString(st.Hash()), hex.EncodeToString(digest.Sum(nil))
+
+	// Every action and kind, in the blocks after.
+	h0 := len(blocks) + 1
+	for i, steps := range coverSteps(t, alice, bob, carol, uint64(h0), ownKeys) {
+		txs := make([][]byte, len(steps))
+		for j, s := range steps {
+			signer := op
+			switch {
+			case s.action == "":
+				txs[j] = send(s.by, s.kind, s.msg)
+				continue
+			case s.signer != nil:
+				signer = *s.signer
+			case s.self && ownKeys:
+				signer = s.by
+			}
+			txs[j] = send(signer, tx.KindForge, map[string]any{"actor": s.by.addr.Hex(), "action": s.action, "payload": s.payload})
+		}
+		play(int64(h0+i), txs, true)
+	}
+	run.hash, run.results = hex.EncodeToString(st.Hash()), hex.EncodeToString(digest.Sum(nil))
+	return run
 }
