@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dforge/dforge/internal/cli.Version=$(VERSION)
 WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run build web deps test test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean bench-webhook bench-release api-coverage bench-ssh bench-notify bench-dashboard bench-feed bench-bounty bench-forum bench-auth
+.PHONY: run build web deps test test-short test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean bench-webhook bench-release api-coverage bench-ssh bench-notify bench-dashboard bench-feed bench-bounty bench-forum bench-auth
 
 ## run: install what is needed, build, and start a node on the embedded defaults
 run: build
@@ -40,6 +40,11 @@ test: test-go test-web test-e2e
 test-go: web/dist/index.html
 	scripts/ensure-git-lfs.sh
 	scripts/with-postgres.sh $(GO) test -race -count=1 -timeout 25m ./...
+
+## test-short: the inner loop, in minutes: Go tests that start no node, server or process (go test -short, no race detector) and the web unit tests
+test-short: web/dist/index.html web/node_modules/.installed
+	$(GO) test -short -count=1 ./...
+	cd web && npx vitest run
 
 test-web: web/node_modules/.installed
 	cd web && npx tsc -b && npx vitest run

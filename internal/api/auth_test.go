@@ -70,6 +70,9 @@ type nodeOpts struct {
 
 func newNode(t *testing.T, opts ...nodeOpts) *node {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts a whole node: make test runs it, make test-short does not")
+	}
 	var o nodeOpts
 	if len(opts) > 0 {
 		o = opts[0]

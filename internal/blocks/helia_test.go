@@ -22,6 +22,9 @@ import (
 // trustless-gateway block broker and a sha1 hasher, routed to this gateway
 // only (web/scripts/helia-check.mjs). A gateway that alters a block fails it.
 func TestHeliaFetchesVerifiedBlocks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a Helia node in Node.js: make test runs it, make test-short does not")
+	}
 	web, err := filepath.Abs(filepath.Join("..", "..", "web"))
 	if err != nil {
 		t.Fatal(err)

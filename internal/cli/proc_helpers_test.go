@@ -79,6 +79,9 @@ type nodeProc struct {
 // killed when the test ends.
 func startNodeProc(t *testing.T, ctx context.Context, home, name string, args ...string) *nodeProc {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts a whole node: make test runs it, make test-short does not")
+	}
 	rpc, _, err := node.ListenAddrs(cometHome(home))
 	if err != nil {
 		t.Fatal(err)

@@ -27,6 +27,9 @@ import (
 // the repository's refs are the chain's, every object they reach is in
 // the blockstore, git's fsck is clean and nothing of the crash is left.
 func TestPushSurvivesAKillAtEachStep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills a node at each step of a push: make test runs it, make test-short does not")
+	}
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatal("this test needs the git binary")
 	}

@@ -318,6 +318,9 @@ type procNet struct {
 // to all the others.
 func startProcNet(t *testing.T, ctx context.Context, validators, fullNodes int, nodeArgs ...[]string) *procNet {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts a whole node: make test runs it, make test-short does not")
+	}
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatal("this test needs the git binary")
 	}

@@ -46,6 +46,9 @@ func operatorKey(t *testing.T, dir string) *ecdsa.PrivateKey {
 // startNode runs a node in dir; cfg.Dir defaults to dir/chain.
 func startNode(t *testing.T, dir string, cfg chain.Config) *node {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts a whole node: make test runs it, make test-short does not")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	if cfg.Dir == "" {

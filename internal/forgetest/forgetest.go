@@ -145,6 +145,7 @@ func Stores() map[string][]Option {
 // Start runs a node for the test; it stops when the test ends.
 func Start(t testing.TB, opts ...Option) *Node {
 	t.Helper()
+	Long(t)
 	var o options
 	for _, opt := range opts {
 		opt(&o)
@@ -538,4 +539,14 @@ func (n *Node) SignIn(u *User) string {
 		n.t.Fatal(err)
 	}
 	return secret
+}
+
+// Long marks a test that starts a whole node (a chain, a store, git), the
+// bulk of the suite's time. `make test-short` (go test -short) leaves it
+// out for the inner loop; `make test` runs it.
+func Long(t testing.TB) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts a whole node: make test runs it, make test-short does not")
+	}
 }

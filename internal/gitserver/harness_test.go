@@ -65,6 +65,9 @@ type harness struct {
 
 func newHarness(t *testing.T) *harness {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("runs a git server with real git clients: make test runs it, make test-short does not")
+	}
 	ctx := context.Background()
 	dir := t.TempDir()
 	st, err := store.Open(ctx, filepath.Join(dir, "node.db"))

@@ -63,6 +63,9 @@ func bareWithHistory(t *testing.T) (string, []string) {
 }
 
 func TestResolveReadsRefsAsGitDoes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compares with git over thousands of refs: make test runs it, make test-short does not")
+	}
 	ctx := context.Background()
 	bare, c := bareWithHistory(t)
 	tree := git(t, bare, "rev-parse", c[0]+"^{tree}")

@@ -49,6 +49,9 @@ func TestNeverDialsAnAddressItWasNotGiven(t *testing.T) {
 
 // A configured peer that drops the connection is dialled again.
 func TestKeptPeerIsRedialled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for libp2p redial back-off: make test runs it, make test-short does not")
+	}
 	t.Parallel() // it waits for the peering backoff (5 to 13 s)
 	a := startTestNode(t)
 	b := startTestNode(t)

@@ -33,6 +33,9 @@ func testLogger(cfg *Config) {
 
 func startNode(t *testing.T, ctx context.Context, cfg Config) *Node {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts a CometBFT node: make test runs it, make test-short does not")
+	}
 	testLogger(&cfg)
 	n, err := Start(ctx, cfg, kvstore.NewInMemoryApplication())
 	if err != nil {
