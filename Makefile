@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dforge/dforge/internal/cli.Version=$(VERSION)
 WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run build web deps test test-short test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean bench-webhook bench-release api-coverage bench-ssh bench-notify bench-dashboard bench-feed bench-bounty bench-forum bench-auth
+.PHONY: run build web deps i18n-fill release-check test test-short test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean bench-webhook bench-release api-coverage bench-ssh bench-notify bench-dashboard bench-feed bench-bounty bench-forum bench-auth
 
 ## run: install what is needed, build, and start a node on the embedded defaults
 run: build
@@ -52,6 +52,14 @@ test-web: web/node_modules/.installed
 test-e2e: build
 	scripts/ensure-chromium.sh
 	cd web && DFORGE_BIN=$(CURDIR)/$(BIN) node --test --test-concurrency=1 e2e/
+
+## i18n-fill: copies each new English string into every other locale and lists it in web/src/i18n/untranslated.json until it is translated
+i18n-fill: web/node_modules/.installed
+	cd web && node scripts/i18n-fill.mjs
+
+## release-check: what a release would ship unfinished: locale keys missing or extra, and strings still in English (web/src/i18n/untranslated.json)
+release-check: web/node_modules/.installed
+	cd web && node scripts/i18n-missing.mjs
 
 ## lint: go vet, staticcheck and the layering check (lint-go); tsc, ESLint, the import-cycle check and the OpenAPI lint (lint-web)
 lint: lint-go lint-web

@@ -29,5 +29,10 @@ for (const nsFile of readdirSync(join(root, 'en'))) {
     }
   }
 }
+// Strings scripts/i18n-fill.mjs copied from English, not yet translated.
+const untranslated = JSON.parse(readFileSync(new URL('../src/i18n/untranslated.json', import.meta.url), 'utf8'))
+for (const [lang, namespaces] of Object.entries(untranslated)) {
+  for (const [ns, paths] of Object.entries(namespaces)) console.log(`${lang}/${ns}.json: untranslated ${paths.join(', ')}`)
+}
 console.log(problems ? `${problems} locale files need work` : 'all locales complete')
 process.exitCode = problems ? 1 : 0
