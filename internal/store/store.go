@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"testing/fstest"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	"github.com/pressly/goose/v3"
@@ -143,9 +144,9 @@ func (s *Store) openReaders(ctx context.Context, dsn string) error {
 }
 
 func (s *Store) migrate(ctx context.Context) error {
-	dir, err := fs.Sub(migrations, "migrations/"+string(s.dialect))
+	dir, err := Migrations(s.dialect)
 	if err != nil {
-		return fmt.Errorf("find migrations: %w", err)
+		return err
 	}
 	provider, err := goose.NewProvider(gooseDialect[s.dialect], s.db, dir)
 	if err != nil {
@@ -155,6 +156,36 @@ func (s *Store) migrate(ctx context.Context) error {
 		return fmt.Errorf("apply migrations: %w", err)
 	}
 	return nil
+}
+
+// idColumn is what a migration's {{ID}} becomes: the dialect's
+// auto-numbered primary key.
+var idColumn = map[Dialect]string{
+	SQLite:   "INTEGER PRIMARY KEY AUTOINCREMENT",
+	Postgres: "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
+}
+
+// Migrations returns the dialect's migrations as goose reads them (an
+// in-memory fs.FS; fstest.MapFS is the standard library's): every
+// file of migrations/shared, written once for both engines with {{ID}} for
+// the auto-numbered key, unless migrations/<dialect> has a file of the same
+// name, which replaces it where the engines really differ (triggers).
+func Migrations(d Dialect) (fs.FS, error) {
+	out := fstest.MapFS{}
+	for _, sub := range []string{"shared", string(d)} {
+		entries, err := fs.ReadDir(migrations, "migrations/"+sub)
+		if err != nil {
+			return nil, fmt.Errorf("list %s migrations: %w", sub, err)
+		}
+		for _, e := range entries {
+			raw, err := fs.ReadFile(migrations, "migrations/"+sub+"/"+e.Name())
+			if err != nil {
+				return nil, fmt.Errorf("read migration %s: %w", e.Name(), err)
+			}
+			out[e.Name()] = &fstest.MapFile{Data: []byte(strings.ReplaceAll(string(raw), "{{ID}}", idColumn[d]))}
+		}
+	}
+	return out, nil
 }
 
 // Dialect reports which SQL engine the store uses.

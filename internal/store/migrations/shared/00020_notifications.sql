@@ -5,7 +5,7 @@
 -- and a rebuild derives them again. unread and pinned are the node-local
 -- read state: never on chain.
 CREATE TABLE notifications (
-    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id {{ID}},
     user_address TEXT    NOT NULL,
     thread       TEXT    NOT NULL,
     repo_id      BIGINT  NOT NULL,

@@ -12,7 +12,7 @@ CREATE INDEX contact_messages_status ON contact_messages (status, updated_at DES
 
 -- A reply on a ticket, by its user or by the node's staff (staff TRUE).
 CREATE TABLE ticket_replies (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    id {{ID}},
     ticket_id BIGINT NOT NULL REFERENCES contact_messages (id) ON DELETE CASCADE,
     author_id BIGINT NOT NULL,
     staff BOOLEAN NOT NULL,

@@ -3,7 +3,7 @@
 -- person's own bookkeeping, node-local and never on chain. repo_id and
 -- issue_number name the issue on chain; user_address is who spent it.
 CREATE TABLE tracked_times (
-    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id {{ID}},
     repo_id      BIGINT NOT NULL,
     issue_number BIGINT NOT NULL,
     user_address TEXT   NOT NULL,

@@ -5,7 +5,7 @@
 -- keep their own lists. Targets are keyed by stable ids (an address, a
 -- repository id, "repo:number", "repo:comment"), so renames keep them.
 CREATE TABLE mod_reports (
-    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    id          {{ID}},
     reporter    TEXT   NOT NULL,
     kind        TEXT   NOT NULL,
     target      TEXT   NOT NULL,

@@ -4,7 +4,7 @@
 -- one sends pr.review and deletes the row. payload is the review as it
 -- will be sent (chainforge.PullReview as JSON, without its state).
 CREATE TABLE review_drafts (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    id {{ID}},
     author     TEXT   NOT NULL,
     repo_id    BIGINT NOT NULL,
     number     BIGINT NOT NULL,

@@ -3,7 +3,7 @@
 -- (repo_id) or to an owner (owner, the address: an organization's or a
 -- user's hooks, repo_id 0). The secret stays here and is never returned.
 CREATE TABLE webhooks (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    id {{ID}},
     repo_id       BIGINT  NOT NULL DEFAULT 0,
     owner         TEXT    NOT NULL DEFAULT '',
     url           TEXT    NOT NULL,
@@ -27,7 +27,7 @@ CREATE INDEX webhooks_owner ON webhooks (owner);
 -- bytes), and records each attempt's response. state: pending (next_ns
 -- is when to try), delivered, failed (attempts exhausted).
 CREATE TABLE webhook_deliveries (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    id {{ID}},
     hook_id       BIGINT NOT NULL,
     uuid          TEXT   NOT NULL,
     event         TEXT   NOT NULL,

@@ -6,7 +6,7 @@
 -- admin who added the key: a key that is not read-only pushes in their
 -- name (a push is a person's transaction on chain).
 CREATE TABLE deploy_keys (
-    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id {{ID}},
     repo_id     BIGINT  NOT NULL,
     title       TEXT    NOT NULL,
     key_text    TEXT    NOT NULL,

@@ -1,6 +1,6 @@
 -- +goose Up
 CREATE TABLE web_vitals (
-    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id {{ID}},
     name TEXT NOT NULL,
     value DOUBLE PRECISION NOT NULL,
     rating TEXT NOT NULL,
@@ -15,7 +15,7 @@ CREATE TABLE web_vitals (
 CREATE INDEX web_vitals_received ON web_vitals (received_at);
 
 CREATE TABLE contact_messages (
-    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id {{ID}},
     name TEXT NOT NULL,
     email TEXT NOT NULL,
     subject TEXT NOT NULL,

@@ -2,7 +2,7 @@
 -- Node-local identity: never on chain. Secrets (session ids, access tokens,
 -- recovery codes) are stored only as SHA-256 hex digests.
 CREATE TABLE users (
-    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id {{ID}},
     address TEXT NOT NULL UNIQUE, -- lowercase 0x-hex
     full_name TEXT NOT NULL DEFAULT '',
     description TEXT NOT NULL DEFAULT '',
@@ -20,7 +20,7 @@ CREATE TABLE auth_nonces (
 CREATE INDEX auth_nonces_expires ON auth_nonces (expires_at);
 
 CREATE TABLE sessions (
-    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id {{ID}},
     token_hash TEXT NOT NULL UNIQUE,
     user_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     created_at BIGINT NOT NULL,
@@ -40,7 +40,7 @@ CREATE TABLE twofactor_challenges (
 );
 
 CREATE TABLE access_tokens (
-    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id {{ID}},
     user_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     name TEXT NOT NULL,
     token_hash TEXT NOT NULL UNIQUE,
@@ -60,7 +60,7 @@ CREATE TABLE user_totp (
 );
 
 CREATE TABLE recovery_codes (
-    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id {{ID}},
     user_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     code_hash TEXT NOT NULL,
     used_at BIGINT,

@@ -4,7 +4,7 @@
 -- repository; the owner is kept by address (whose lock it is) and by the
 -- name shown at the time it was taken.
 CREATE TABLE lfs_locks (
-    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id {{ID}},
     repo_id TEXT NOT NULL,
     path TEXT NOT NULL,
     owner_address TEXT NOT NULL,

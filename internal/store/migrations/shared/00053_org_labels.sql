@@ -4,7 +4,7 @@
 -- is kept here for its owners to manage (internal/orglabels says why).
 -- name_key is the lower-cased name: one name once per organization.
 CREATE TABLE org_labels (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    id {{ID}},
     org_id      BIGINT  NOT NULL,
     name        TEXT    NOT NULL,
     name_key    TEXT    NOT NULL,

@@ -5,7 +5,7 @@
 -- row with the other's id and how far they have read; a block is one
 -- user's refusal of messages from an account (signed in here or not).
 CREATE TABLE conversations (
-    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id {{ID}},
     user_low BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     user_high BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     last_message_id BIGINT NOT NULL DEFAULT 0,
@@ -26,7 +26,7 @@ CREATE TABLE conversation_members (
 CREATE INDEX conversation_members_user ON conversation_members (user_id, last_message_id DESC);
 
 CREATE TABLE direct_messages (
-    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id {{ID}},
     conversation_id BIGINT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
     sender_id BIGINT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
     body TEXT NOT NULL,
