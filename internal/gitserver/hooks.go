@@ -29,7 +29,7 @@ import (
 // which user pushes to which repository. A token is good for one
 // pre-receive call, and only while its receive-pack runs.
 //
-// A push, step by step (the chain orders ref updates; docs/architecture.md):
+// A push, step by step (the chain orders ref updates; internal/gitserver/README.md):
 //  1. receive-pack writes the pack to its quarantine (always a pack:
 //     receive.unpackLimit=1) and runs pre-receive, which calls the node.
 //  2. The node checks each update (Repos.CheckUpdate), links the

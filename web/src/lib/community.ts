@@ -49,7 +49,7 @@ export interface Contributor {
   reputation: number
 }
 
-/** GET /api/v1/community/overview: each figure is defined in docs/architecture.md ("Community page"). */
+/** GET /api/v1/community/overview: each figure is defined in internal/api/doc/home.md ("Community page"). */
 export interface CommunityOverview {
   height: number
   repositories: number
