@@ -128,8 +128,7 @@ func (s *Server) ListenSSH(cfg SSHConfig) (*SSHServer, error) {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	srv := &SSHServer{git: s, cfg: cfg, slots: make(chan struct{}, cfg.MaxConns), conns: map[net.Conn]struct{}{}, ctx: ctx, cancel: cancel,
-		m: newSSHMetrics(cfg.Metrics)}
+	srv := &SSHServer{git: s, cfg: cfg, slots: make(chan struct{}, cfg.MaxConns), conns: map[net.Conn]struct{}{}, ctx: ctx, cancel: cancel}
 	srv.config = &ssh.ServerConfig{PublicKeyCallback: srv.authenticate, ServerVersion: "SSH-2.0-dForge"}
 	srv.config.Ciphers = sshCiphers
 	srv.config.AddHostKey(signer)
@@ -137,6 +136,8 @@ func (s *Server) ListenSSH(cfg SSHConfig) (*SSHServer, error) {
 		cancel()
 		return nil, fmt.Errorf("listen for ssh on %s: %w", cfg.Addr, err)
 	}
+	// Registered once listening: a caller may retry on another port.
+	srv.m = newSSHMetrics(cfg.Metrics)
 	srv.wg.Add(1)
 	go srv.serve()
 	return srv, nil
