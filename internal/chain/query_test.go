@@ -71,6 +71,25 @@ func TestABCIQueryProvesAgainstTheHeader(t *testing.T) {
 		verifyOps(t, res.ProofOps.Ops, root, map[string][]byte{string(res.Key): nil})
 	}
 	assertQueryRefusals(t, ctx, c, h)
+	assertTxSearchByEvent(t, ctx, c, alice, 3)
+}
+
+// assertTxSearchByEvent finds the sender's transfers by their event's
+// indexed attribute, as a block explorer would.
+func assertTxSearchByEvent(t *testing.T, ctx context.Context, c *chain.Chain, from common.Address, want int) {
+	t.Helper()
+	q := "Transfer.from='" + from.Hex() + "'"
+	for {
+		res, err := c.Client().TxSearch(ctx, q, false, nil, nil, "")
+		if err == nil && res.TotalCount == want {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("tx_search %s: %+v %v, want %d", q, res, err, want)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
 
 func transfer(t *testing.T, ctx context.Context, c *chain.Chain, key *ecdsa.PrivateKey, chainID uint64, to common.Address, amount, nonce uint64) int64 {
