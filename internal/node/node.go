@@ -229,13 +229,13 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 	s.addBase(s.Store, s.Chain, s.Index)
 	// The one bridge of the forge and its git data, for the API and the
 	// git server alike, and the git side of pull requests over it.
-	// Private repositories' assets and LFS objects stay on this node, off
-	// the (public) blockstore.
+	// Private repositories' assets and LFS objects, and draft releases,
+	// stay on this node, off the (public) blockstore and the chain.
 	pfiles, err := privfiles.Open(filepath.Join(cfg.DataDir, "privfiles"))
 	if err != nil {
 		return nil, fmt.Errorf("open the private files: %w", err)
 	}
-	s.Repos = gitrepos.New(s.Forge, s.GitStore, s.Blocks, log).WithUsers(s.Auth).WithPrivateFiles(pfiles)
+	s.Repos = gitrepos.New(s.Forge, s.GitStore, s.Blocks, log).WithUsers(s.Auth).WithPrivateFiles(pfiles).WithReleaseDrafts(s.Store)
 	// Manifests of pushes' big objects, built as their blocks are stored,
 	// go on chain in the pusher's name (blocks: record.go).
 	s.Blocks.RecordManifests(s.Repos.RecordManifest)
