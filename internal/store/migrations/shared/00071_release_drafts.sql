@@ -6,7 +6,7 @@
 -- the row then only maps the draft's id to it (the tag is free again). An
 -- asset's bytes are in the node's private files by sha256.
 CREATE TABLE release_drafts (
-    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id {{ID}},
     repo_id      BIGINT  NOT NULL,
     tag_name     TEXT    NOT NULL,
     target       TEXT    NOT NULL,
@@ -21,7 +21,7 @@ CREATE TABLE release_drafts (
 CREATE UNIQUE INDEX release_drafts_tag ON release_drafts (repo_id, tag_name) WHERE published_id = 0;
 
 CREATE TABLE release_draft_assets (
-    id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id {{ID}},
     draft_id   BIGINT NOT NULL,
     name       TEXT   NOT NULL,
     size       BIGINT NOT NULL,
