@@ -6,6 +6,9 @@
 //     a feature nor the app shell;
 //   - a feature imports no app-shell module, and of another feature only its
 //     public entry point, features/<name>/index.ts.
+//   - file names say what a file holds: a component module (.tsx) is named
+//     in PascalCase after its main component, any other module (.ts) in
+//     camelCase, so no feature has a parts.tsx or a ui.tsx (local/file-naming).
 // Run with `npm run lint` (no warnings allowed) and `npm run cycles`.
 import { readdirSync } from 'node:fs'
 import js from '@eslint/js'
@@ -20,6 +23,29 @@ const features = readdirSync(new URL('./src/features', import.meta.url), { withF
   .map((d) => d.name)
 
 const SHARED = ['components', 'lib', 'stores', 'i18n', 'test']
+
+// The file-naming rule, kept here: one check on each file's name.
+const PASCAL = /^[A-Z][A-Za-z0-9]*$/
+const CAMEL = /^[a-z][A-Za-z0-9]*$/
+const fileNaming = {
+  meta: { type: 'suggestion', schema: [], messages: { name: '{{file}}: {{want}}' } },
+  create(context) {
+    const file = context.filename.split(/[\\/]/).pop()
+    const [stem, ...rest] = file.split('.')
+    const kind = rest.join('.')
+    let want = ''
+    if (kind === 'tsx' && stem !== 'main' && !PASCAL.test(stem)) {
+      want = 'a component module is named in PascalCase after its main component (ReviewPanel.tsx)'
+    } else if (kind === 'ts' && !CAMEL.test(stem)) {
+      want = 'a module that is not a component is named in camelCase (useLivePreview.ts, api.ts)'
+    }
+    return {
+      Program(node) {
+        if (want) context.report({ node, messageId: 'name', data: { file, want } })
+      },
+    }
+  },
+}
 
 const layerZones = [
   ...SHARED.map((dir) => ({
@@ -80,6 +106,14 @@ export default tseslint.config(
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: [...layerZones, ...featureZones] }],
     },
+  },
+  {
+    // Tests are named after what they test (pulls.test.tsx: the pulls
+    // screens); the shared test helpers in src/test are plain modules.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/**/*.test.{ts,tsx}', 'src/test/**', 'src/**/*.d.ts'],
+    plugins: { local: { rules: { 'file-naming': fileNaming } } },
+    rules: { 'local/file-naming': 'error' },
   },
   {
     files: ['**/*.{js,mjs}', 'vite.config.ts'],

@@ -24,7 +24,9 @@ import (
 // Releases and their assets, in Gitea's shapes (Release, Attachment). The
 // record is on chain; the assets are UnixFS files in the blockstore, so
 // besides browser_download_url each asset names its cid, which any IPFS
-// client fetches at /ipfs/{cid}.
+// client fetches at /ipfs/{cid}. Drafts are this node's until published
+// (gitrepos/release_drafts.go): their ids are from 2^50 up, their assets
+// have no cid, and they are merged into the reads here for writers.
 
 func (a *API) registerReleases(mux *http.ServeMux) {
 	if a.hosting == nil {
@@ -173,6 +175,10 @@ func (a *API) releaseByID(r *http.Request) (index.Repo, forge.Perm, index.Releas
 	if err != nil {
 		return repo, perm, index.Release{}, err
 	}
+	if gitrepos.IsReleaseDraftID(id) {
+		rel, err := a.hosting.ReleaseDraft(r.Context(), repo, perm, id)
+		return repo, perm, rel, err
+	}
 	rel, err := a.visibleRelease(r, repo, perm, func() (index.Release, error) { return a.index.ReleaseByID(r.Context(), repo.ID, id) })
 	return repo, perm, rel, err
 }
@@ -194,7 +200,7 @@ func (a *API) listReleases(w http.ResponseWriter, r *http.Request) error {
 	if v := q.Get("pre-release"); v == "false" {
 		f.Prereleases = false
 	}
-	list, total, err := a.index.Releases(r.Context(), repo.ID, f, p)
+	list, total, err := a.releasePage(r, repo, perm, f, p)
 	if err != nil {
 		return err
 	}
@@ -206,6 +212,31 @@ func (a *API) listReleases(w http.ResponseWriter, r *http.Request) error {
 		out = append(out, a.releaseOut(r, repo, rel))
 	}
 	return a.respondList(w, r, p, total, out, nil)
+}
+
+// releasePage is one page of the node's drafts (for writers, when f asks
+// for drafts) followed by the chain's releases, paged as one list: drafts
+// first, as they are the newest work.
+func (a *API) releasePage(r *http.Request, repo index.Repo, perm forge.Perm, f index.ReleaseFilter, p index.Page) ([]index.Release, int64, error) {
+	var drafts []index.Release
+	if f.Drafts {
+		all, err := a.hosting.ReleaseDrafts(r.Context(), repo, perm)
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, d := range all {
+			if f.Prereleases || !d.Prerelease {
+				drafts = append(drafts, d)
+			}
+		}
+	}
+	from := (p.Number - 1) * p.Limit
+	page := drafts[min(from, len(drafts)):min(from+p.Limit, len(drafts))]
+	list, total, err := a.index.ReleasesFrom(r.Context(), repo.ID, f, max(0, from-len(drafts)), p.Limit-len(page))
+	if err != nil {
+		return nil, 0, err
+	}
+	return append(page, list...), total + int64(len(drafts)), nil
 }
 
 func (a *API) getRelease(w http.ResponseWriter, r *http.Request) error {
@@ -246,10 +277,19 @@ func (a *API) releaseByTag(r *http.Request) (index.Repo, forge.Perm, index.Relea
 	if err != nil {
 		return repo, perm, index.Release{}, err
 	}
-	rel, err := a.visibleRelease(r, repo, perm, func() (index.Release, error) {
-		return a.index.ReleaseByTag(r.Context(), repo.ID, r.PathValue("tag"))
-	})
+	rel, err := a.releaseOfTag(r, repo, perm, r.PathValue("tag"))
 	return repo, perm, rel, err
+}
+
+// releaseOfTag is repo's release of tag: the chain's, else a writer's
+// draft. A draft may share its tag with a chain release made on another
+// node meanwhile; the chain's is the one a tag names.
+func (a *API) releaseOfTag(r *http.Request, repo index.Repo, perm forge.Perm, tag string) (index.Release, error) {
+	rel, err := a.visibleRelease(r, repo, perm, func() (index.Release, error) { return a.index.ReleaseByTag(r.Context(), repo.ID, tag) })
+	if _, missing := usererr.As(err); err != nil && missing {
+		return a.hosting.ReleaseDraftByTag(r.Context(), repo, perm, tag)
+	}
+	return rel, err
 }
 
 func (a *API) getReleaseByTag(w http.ResponseWriter, r *http.Request) error {
@@ -306,6 +346,11 @@ func (a *API) editRelease(w http.ResponseWriter, r *http.Request) error {
 	repo, perm, rel, err := a.releaseByID(r)
 	if err != nil {
 		return err
+	}
+	// A published draft's id goes on naming its release: the edit goes
+	// through the draft, which finishes a publish left half done.
+	if id, _ := idParam(r, "id"); gitrepos.IsReleaseDraftID(id) {
+		rel.ID = id
 	}
 	e := chainforge.ReleaseEdit{ID: rel.ID, TagName: in.TagName, Target: in.Target, Title: in.Title, Note: in.Note, Draft: in.Draft, Prerelease: in.Prerelease}
 	if e.TagName != nil && *e.TagName == "" {
@@ -524,7 +569,7 @@ func (a *API) downloadAsset(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rel, err := a.visibleRelease(r, repo, perm, func() (index.Release, error) { return a.index.ReleaseByTag(r.Context(), repo.ID, seg[4]) })
+	rel, err := a.releaseOfTag(r, repo, perm, seg[4])
 	if err != nil {
 		return err
 	}

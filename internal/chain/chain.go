@@ -18,6 +18,7 @@ import (
 	"github.com/cometbft/cometbft/rpc/client/local"
 	"github.com/cometbft/cometbft/rpc/core"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/dforge/dforge/internal/chain/app"
 	"github.com/dforge/dforge/internal/chain/node"
@@ -37,6 +38,8 @@ type Config struct {
 	// EmptyBlockInterval, when not zero, overrides config.toml's interval
 	// between an idle chain's blocks.
 	EmptyBlockInterval time.Duration
+	// Metrics receives the relay's metrics (dforge_relay_*); nil: none.
+	Metrics prometheus.Registerer
 }
 
 // Chain is the node's running chain: the ABCI app and CometBFT around it.
@@ -44,6 +47,7 @@ type Chain struct {
 	app   *app.App
 	node  *node.Node
 	state *state.Store
+	m     *metrics
 }
 
 // ErrNotCommitted says a transaction waits in the mempool and no block took
@@ -96,7 +100,7 @@ func Open(ctx context.Context, cfg Config) (*Chain, error) {
 		st.Close()
 		return nil, fmt.Errorf("start chain node: %w", err)
 	}
-	return &Chain{app: a, node: n, state: st}, nil
+	return &Chain{app: a, node: n, state: st, m: newMetrics(cfg.Metrics)}, nil
 }
 
 // Client is CometBFT's in-process RPC client: blocks, block results,
@@ -115,6 +119,19 @@ func (c *Chain) Totals() (app.Totals, error) { return c.app.Totals() }
 // Submit relays a signed transaction and waits until it is in a block. A
 // rejection by CheckTx comes back as a *tx.Error with its stable code.
 func (c *Chain) Submit(ctx context.Context, env tx.Envelope) (Result, error) {
+	res, err := c.submit(ctx, env)
+	switch {
+	case err == nil:
+		c.m.committed(res.Code)
+	case errors.Is(err, ErrNotCommitted):
+		c.m.txs.WithLabelValues("error", "").Inc()
+	default:
+		c.m.refused("checktx", err)
+	}
+	return res, err
+}
+
+func (c *Chain) submit(ctx context.Context, env tx.Envelope) (Result, error) {
 	raw, err := tx.Encode(env)
 	if err != nil {
 		return Result{}, err

@@ -48,8 +48,10 @@ func (c *Chain) Broadcast(ctx context.Context, env tx.Envelope) (*Pending, error
 	// forge action another one beat, so that gossip carries it to a block.
 	if err := c.precheck(raw); err != nil {
 		if st, serr := client.Status(ctx); serr == nil && st.SyncInfo.CatchingUp {
+			c.m.refused("precheck", ErrCatchingUp)
 			return nil, ErrCatchingUp // judged against a state behind the chain's
 		}
+		c.m.refused("precheck", err)
 		return nil, err
 	}
 	// 2. Listen for the transaction's block before it can possibly commit.
@@ -69,7 +71,9 @@ func (c *Chain) Broadcast(ctx context.Context, env tx.Envelope) (*Pending, error
 	}
 	if err != nil {
 		unsubscribe()
-		return nil, broadcastError(err)
+		err = broadcastError(err)
+		c.m.refused("checktx", err)
+		return nil, err
 	}
 	hash := hex.EncodeToString(res.Hash)
 	return &Pending{Hash: hash, wait: func(ctx context.Context) (Committed, error) {
@@ -87,6 +91,7 @@ func (c *Chain) Broadcast(ctx context.Context, env tx.Envelope) (*Pending, error
 					continue
 				}
 				r := data.Result
+				c.m.committed(r.Code)
 				return Committed{
 					Result: Result{Hash: hash, Height: data.Height, Code: r.Code, Log: r.Log},
 					Events: r.Events,

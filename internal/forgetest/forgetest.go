@@ -77,8 +77,11 @@ type Node struct {
 	t    testing.TB
 	URL  string
 	// SSHAddr is where git over SSH listens (WithSSH); "" without it.
-	SSHAddr  string
-	Dir      string
+	SSHAddr string
+	Dir     string
+	// DB is the node's SQL DSN: a SQLite path in Dir, or the PostgreSQL
+	// database made for it.
+	DB       string
 	Chain    *chain.Chain
 	Store    *store.Store
 	Index    *index.Index
@@ -185,7 +188,7 @@ func Start(t testing.TB, opts ...Option) *Node {
 		t.Fatalf("build the node: %v", err)
 	}
 	t.Cleanup(built.Close)
-	n.Node = built
+	n.Node, n.DB = built, cfg.DB
 	n.Chain, n.Store, n.Index, n.Forge = built.Chain, built.Store, built.Index, built.Forge
 	n.GitStore, n.Blocks, n.Repos, n.auth = built.GitStore, built.Blocks, built.Repos, built.Auth
 	h := built.Handler

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/crypto/ssh"
 
 	"github.com/dforge/dforge/internal/auth"
@@ -61,6 +62,8 @@ type SSHConfig struct {
 	DeployKeys DeployKeyLookup
 	// MaxConns bounds concurrent connections; 0 means DefaultMaxSSHConns.
 	MaxConns int
+	// Metrics receives the server's metrics (dforge_ssh_*); nil: none.
+	Metrics prometheus.Registerer
 }
 
 // Bounds of the SSH server.
@@ -91,6 +94,7 @@ type SSHServer struct {
 	config *ssh.ServerConfig
 	ln     net.Listener
 	slots  chan struct{} // one per open connection
+	m      *sshMetrics
 
 	mu     sync.Mutex
 	conns  map[net.Conn]struct{}
@@ -132,6 +136,8 @@ func (s *Server) ListenSSH(cfg SSHConfig) (*SSHServer, error) {
 		cancel()
 		return nil, fmt.Errorf("listen for ssh on %s: %w", cfg.Addr, err)
 	}
+	// Registered once listening: a caller may retry on another port.
+	srv.m = newSSHMetrics(cfg.Metrics)
 	srv.wg.Add(1)
 	go srv.serve()
 	return srv, nil
@@ -191,6 +197,7 @@ func (srv *SSHServer) serve() {
 		case srv.slots <- struct{}{}:
 		default:
 			conn.Close() // full: the client sees the connection refused
+			srv.m.conns.WithLabelValues("refused").Inc()
 			continue
 		}
 		if !srv.track(conn) {
@@ -276,8 +283,10 @@ func (srv *SSHServer) handle(conn net.Conn) {
 	conn.SetDeadline(time.Now().Add(handshakeTimeout))
 	sc, chans, reqs, err := ssh.NewServerConn(conn, srv.config)
 	if err != nil {
+		srv.m.conns.WithLabelValues("failed").Inc()
 		return // a failed handshake or authentication: nothing to say
 	}
+	srv.m.conns.WithLabelValues("ok").Inc()
 	defer sc.Close()
 	conn.SetDeadline(time.Time{})
 	go ssh.DiscardRequests(reqs)
@@ -324,6 +333,8 @@ func userOf(p *ssh.Permissions) *auth.User {
 // GitHub and Gitea do.
 func (srv *SSHServer) session(user *auth.User, deploy []DeployGrant, ch ssh.Channel, reqs <-chan *ssh.Request) {
 	defer ch.Close()
+	srv.m.sessions.Inc()
+	defer srv.m.sessions.Dec()
 	var proto string
 	for req := range reqs {
 		switch req.Type {
@@ -341,7 +352,10 @@ func (srv *SSHServer) session(user *auth.User, deploy []DeployGrant, ch ssh.Chan
 			}
 			req.Reply(true, nil)
 			go ssh.DiscardRequests(reqs) // window changes, signals: nothing to do
-			srv.exit(ch, srv.exec(user, deploy, ch, proto, cmd.Command))
+			start := time.Now()
+			status := srv.exec(user, deploy, ch, proto, cmd.Command)
+			srv.m.command(commandService(cmd.Command), status, time.Since(start))
+			srv.exit(ch, status)
 			return
 		case "shell":
 			req.Reply(true, nil)

@@ -121,8 +121,10 @@ type ReleaseFilter struct {
 	Prereleases bool // list pre-releases too
 }
 
-// Releases lists repo's releases, newest first, with their assets.
-func (ix *Index) Releases(ctx context.Context, repo uint64, f ReleaseFilter, p Page) ([]Release, int64, error) {
+// ReleasesFrom lists repo's releases, newest first, with their assets,
+// from the offset-th on and at most limit of them (0: the total only): the
+// API pages them after the node's draft releases.
+func (ix *Index) ReleasesFrom(ctx context.Context, repo uint64, f ReleaseFilter, offset, limit int) ([]Release, int64, error) {
 	where := `repo_id = $1`
 	if !f.Drafts {
 		where += ` AND draft = FALSE`
@@ -135,7 +137,7 @@ func (ix *Index) Releases(ctx context.Context, repo uint64, f ReleaseFilter, p P
 		return nil, 0, fmt.Errorf("count releases: %w", err)
 	}
 	rows, err := ix.rdb.QueryContext(ctx, `SELECT `+releaseColumns+` FROM forge_releases WHERE `+where+`
-		ORDER BY id DESC LIMIT $2 OFFSET $3`, int64(repo), p.Limit, p.offset())
+		ORDER BY id DESC LIMIT $2 OFFSET $3`, int64(repo), limit, offset)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list releases: %w", err)
 	}

@@ -25,6 +25,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/multiformats/go-multiaddr"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/dforge/dforge/internal/api"
 	"github.com/dforge/dforge/internal/auth"
@@ -120,7 +121,7 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 		log = slog.Default()
 	}
 	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
-	n := &Node{Services: &Services{Log: log, DataDir: cfg.DataDir}, stop: stop}
+	n := &Node{Services: &Services{Log: log, DataDir: cfg.DataDir, Metrics: prometheus.NewRegistry()}, stop: stop}
 	defer func() {
 		if err != nil {
 			n.Close()
@@ -159,7 +160,7 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 	}
 	if s.Chain, err = chain.Open(ctx, chain.Config{
 		Dir: filepath.Join(cfg.DataDir, "chain"), RPCAddr: cfg.RPCAddr, P2PAddr: cfg.P2PAddr,
-		Genesis: genesis, Logger: log, EmptyBlockInterval: cfg.EmptyBlocks,
+		Genesis: genesis, Logger: log, EmptyBlockInterval: cfg.EmptyBlocks, Metrics: s.Metrics,
 	}); err != nil {
 		return nil, fmt.Errorf("open the chain: %w", err)
 	}
@@ -173,7 +174,7 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 	// Webhooks queue their deliveries as the index projects forge events,
 	// so they observe it before it starts; they deliver from step 11.
 	s.Hooks = webhook.New(webhook.Config{Store: s.Store, Index: s.Index, Dirs: repoDirs{s}, BaseURL: cfg.Webhooks.BaseURL,
-		AllowPrivate: cfg.Webhooks.AllowPrivate, RetryBase: cfg.Webhooks.RetryBase, Log: log})
+		AllowPrivate: cfg.Webhooks.AllowPrivate, RetryBase: cfg.Webhooks.RetryBase, Log: log, Metrics: s.Metrics})
 	s.Index.ObserveForge(s.Hooks)
 	ixDone := make(chan error, 1)
 	ixCtx, stopIndex := context.WithCancel(context.WithoutCancel(ctx))
@@ -217,6 +218,7 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 			return nil, err
 		}
 		n.onClose(func() { s.IPFS.Close() }) // before the blockstore closes
+		s.Metrics.MustRegister(s.IPFS.Metrics())
 		n.onClose(startRegistryPeers(bg, log, s.Index, s.IPFS))
 	}
 
@@ -227,13 +229,13 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 	s.addBase(s.Store, s.Chain, s.Index)
 	// The one bridge of the forge and its git data, for the API and the
 	// git server alike, and the git side of pull requests over it.
-	// Private repositories' assets and LFS objects stay on this node, off
-	// the (public) blockstore.
+	// Private repositories' assets and LFS objects, and draft releases,
+	// stay on this node, off the (public) blockstore and the chain.
 	pfiles, err := privfiles.Open(filepath.Join(cfg.DataDir, "privfiles"))
 	if err != nil {
 		return nil, fmt.Errorf("open the private files: %w", err)
 	}
-	s.Repos = gitrepos.New(s.Forge, s.GitStore, s.Blocks, log).WithUsers(s.Auth).WithPrivateFiles(pfiles)
+	s.Repos = gitrepos.New(s.Forge, s.GitStore, s.Blocks, log).WithUsers(s.Auth).WithPrivateFiles(pfiles).WithReleaseDrafts(s.Store)
 	// Manifests of pushes' big objects, built as their blocks are stored,
 	// go on chain in the pusher's name (blocks: record.go).
 	s.Blocks.RecordManifests(s.Repos.RecordManifest)
@@ -266,7 +268,7 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 	gitRepos := gitrepos.Seeded{Repos: s.Repos}
 	if s.IPFS != nil {
 		var stopReplica func()
-		s.Replicator, stopReplica = startReplica(bg, cfg.IPFS.Seed, n.Operator, s.Index, s.GitStore, s.Repos, s.Blocks, s.IPFS, log)
+		s.Replicator, stopReplica = startReplica(bg, cfg.IPFS.Seed, n.Operator, s.Index, s.GitStore, s.Repos, s.Blocks, s.IPFS, log, s.Metrics)
 		n.onClose(stopReplica)
 		gitRepos.Replicas = s.Replicator
 	}
@@ -274,7 +276,7 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 	s.Git = gitserver.New(gitserver.Config{Repos: gitRepos, Store: s.GitStore, Blocks: s.Blocks, Log: log, Writers: s.Moderation, Locks: lfslock.New(s.Store)})
 	n.onClose(func() { s.Git.Close() }) // after the HTTP server: in-flight pushes call their hooks
 	if cfg.SSHAddr != "" {
-		if s.SSH, err = listenSSH(cfg, s.Git, s.Forge, s.DeployKeys, log); err != nil {
+		if s.SSH, err = listenSSH(cfg, s.Git, s.Forge, s.DeployKeys, log, s.Metrics); err != nil {
 			return nil, err
 		}
 		n.onClose(func() { s.SSH.Close() }) // before the git server: its pushes call their hooks
@@ -306,9 +308,9 @@ const DefaultSSHAddr = "127.0.0.1:2222"
 
 // listenSSH starts git over SSH, keys looked up in the chain's projection
 // and the host key kept in <data>/ssh.
-func listenSSH(cfg Config, git *gitserver.Server, f *forge.Service, dk *deploykeys.Service, log *slog.Logger) (*gitserver.SSHServer, error) {
+func listenSSH(cfg Config, git *gitserver.Server, f *forge.Service, dk *deploykeys.Service, log *slog.Logger, reg prometheus.Registerer) (*gitserver.SSHServer, error) {
 	sc := gitserver.SSHConfig{
-		Addr: cfg.SSHAddr, HostKeyFile: filepath.Join(cfg.DataDir, "ssh", "host_ed25519_key"),
+		Addr: cfg.SSHAddr, HostKeyFile: filepath.Join(cfg.DataDir, "ssh", "host_ed25519_key"), Metrics: reg,
 		Keys: func(ctx context.Context, fingerprint string) (*auth.User, bool, error) {
 			owner, name, ok, err := f.KeyOwner(ctx, fingerprint)
 			if err != nil || !ok {

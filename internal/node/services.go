@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"slices"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/dforge/dforge/content"
 	"github.com/dforge/dforge/internal/api"
 	"github.com/dforge/dforge/internal/auth"
@@ -80,6 +82,12 @@ type Services struct {
 
 	IPFS       *p2p.Node           // nil: no IPFS host
 	Replicator *replica.Replicator // nil: no public repository is replicated
+
+	// Metrics holds the services' own metrics (dforge_ssh_*,
+	// dforge_webhook_*, dforge_relay_*, dforge_replica_*,
+	// dforge_bitswap_*), served on /metrics. A registry per node, not
+	// Prometheus's default one, as tests run several nodes in a process.
+	Metrics *prometheus.Registry
 }
 
 // NewServices builds the services over st and, when not nil, the chain
@@ -166,6 +174,9 @@ func (s *Services) api(site Site) *api.API {
 // handler is the HTTP surface over s with a.
 func (s *Services) handler(a *api.API, site Site) (http.Handler, error) {
 	d := web.Deps{Log: s.Log, API: a, DB: s.Store, Dist: site.Dist, Version: site.Version, Auth: s.Auth, ConnectSources: site.ConnectSources}
+	if s.Metrics != nil { // a nil registry in the interface would not read as nil
+		d.Metrics = s.Metrics
+	}
 	if d.Dist == nil {
 		d.Dist = ui.Dist()
 	}

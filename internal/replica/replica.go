@@ -25,6 +25,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	blockformat "github.com/ipfs/go-block-format"
 	"github.com/ipfs/go-cid"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/gitstore"
@@ -82,6 +83,8 @@ type Config struct {
 	// empty means "http:https". Tests add "file" for peers on disk.
 	Protocols string
 	Log       *slog.Logger
+	// Metrics receives replication's metrics (dforge_replica_*); nil: none.
+	Metrics prometheus.Registerer
 }
 
 // Status is where the replication of a repository stands.
@@ -123,6 +126,7 @@ type Replicator struct {
 	failures map[uint64]int
 	blobs    map[string]bool // files known complete here (blobs.go)
 	ready    chan struct{}   // something was queued
+	m        *metrics
 }
 
 // New returns a replicator; Run starts it.
@@ -140,11 +144,13 @@ func New(cfg Config) *Replicator {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Replicator{
+	r := &Replicator{
 		cfg: cfg, log: log.With("component", "replica"),
 		status: map[uint64]Status{}, repos: map[uint64]index.PublicRepo{}, queued: map[uint64]bool{},
 		running: map[uint64]bool{}, again: map[uint64]bool{}, failures: map[uint64]int{}, ready: make(chan struct{}, 1),
 	}
+	r.m = newMetrics(cfg.Metrics, r)
+	return r
 }
 
 // Status is the replication of repository id; false when this node does
@@ -293,9 +299,13 @@ func (r *Replicator) work(ctx context.Context) {
 			}
 			continue
 		}
+		start := time.Now()
 		err := r.sync(ctx, pr)
 		if err == nil {
 			err = r.syncBlobs(ctx, pr.ID)
+		}
+		if ctx.Err() == nil { // a run cut short by the stop is no result
+			r.m.run(err, time.Since(start))
 		}
 		r.finish(ctx, pr, err)
 	}

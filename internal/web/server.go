@@ -65,6 +65,10 @@ type Deps struct {
 	// Peers, when set, names more such origins at each request: the other
 	// registered nodes, which the app asks about a repository's replicas.
 	Peers func(context.Context) []string
+	// Metrics are the node's services' metrics (SSH, webhooks, the relay,
+	// replication, bitswap), served on /metrics beside the HTTP layer's;
+	// nil: none.
+	Metrics prometheus.Gatherer
 }
 
 // DefaultSignInPerMinute is generous for people (a sign-in takes two
@@ -92,7 +96,11 @@ func NewHandler(d Deps) (http.Handler, error) {
 	d.API.Register(mux)
 	// The node's own metrics (with the Go runtime's and process's), and
 	// CometBFT's (cometbft_*), which it registers in the default registry.
-	mux.Handle("GET /metrics", promhttp.HandlerFor(prometheus.Gatherers{reg, cometMetrics{}}, promhttp.HandlerOpts{}))
+	gatherers := prometheus.Gatherers{reg, cometMetrics{}}
+	if d.Metrics != nil {
+		gatherers = append(gatherers, d.Metrics)
+	}
+	mux.Handle("GET /metrics", promhttp.HandlerFor(gatherers, promhttp.HandlerOpts{}))
 	mux.HandleFunc("GET /healthz", health(d.DB, d.Index, d.Version))
 	// /api itself is the app's API reference page; only /api/... is the API.
 	mux.Handle("GET /api", app)

@@ -250,6 +250,7 @@ func headersJSON(h http.Header) string {
 // or failed once the attempts are spent, then trims
 // the hook's history.
 func (s *Service) finish(ctx context.Context, p pending, o outcome) {
+	s.m.attempt(p.event, o)
 	now := s.now()
 	attempts := p.attempts + 1
 	state, next := "failed", int64(0)

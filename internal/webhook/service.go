@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/store"
 )
@@ -41,6 +43,9 @@ type Config struct {
 	RetryBase time.Duration
 	// Workers is how many deliveries are in flight at once (8).
 	Workers int
+	// Metrics receives the deliveries' metrics (dforge_webhook_*); nil:
+	// none.
+	Metrics prometheus.Registerer
 }
 
 // Service owns hooks and their deliveries.
@@ -61,6 +66,7 @@ type Service struct {
 	kick     chan struct{}
 	mu       sync.Mutex
 	inflight map[int64]bool
+	m        *metrics
 }
 
 // New returns the service; call Run to deliver.
@@ -88,7 +94,7 @@ func New(cfg Config) *Service {
 		db: cfg.Store.DB(), log: cfg.Log.With("component", "webhook"),
 		render: renderer{base: base, index: cfg.Index, dirs: cfg.Dirs}, client: newClient(cfg.AllowPrivate, cfg.Timeout),
 		attempts: cfg.Attempts, retryBase: cfg.RetryBase, workers: cfg.Workers, now: time.Now,
-		kick: make(chan struct{}, 1), inflight: map[int64]bool{},
+		kick: make(chan struct{}, 1), inflight: map[int64]bool{}, m: newMetrics(cfg.Metrics, cfg.Store.DB()),
 	}
 }
 

@@ -28,7 +28,11 @@ type Account struct {
 func (a *App) Account(addr common.Address) (Account, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	name, err := names.Of(a.state, addr)
+	return readAccount(a.state, addr)
+}
+
+func readAccount(kv state.KV, addr common.Address) (Account, error) {
+	name, err := names.Of(kv, addr)
 	if err != nil {
 		return Account{}, err
 	}
@@ -43,7 +47,7 @@ func (a *App) Account(addr common.Address) (Account, error) {
 		{"unbonding amount", &acct.Unbonding, ledger.Unbonding},
 		{"nonce", &acct.Nonce, ledger.Nonce},
 	} {
-		v, err := r.read(a.state, addr)
+		v, err := r.read(kv, addr)
 		if err != nil {
 			return Account{}, fmt.Errorf("read %s: %w", r.what, err)
 		}

@@ -407,6 +407,16 @@ func validateRelease(rel Release) error {
 	return validateText("note", rel.Note, MaxBody)
 }
 
+// CheckRelease holds a new release's fields to the rules release.create
+// applies without state, so a node can keep a draft it will be able to
+// publish. It changes no rule: it is the same check.
+func CheckRelease(p ReleaseCreate) error {
+	return validateRelease(Release{TagName: p.TagName, Target: p.Target, Title: p.Title, Note: p.Note})
+}
+
+// CheckAssetName is release.asset.add's rule for an asset's name.
+func CheckAssetName(name string) error { return validateAssetName(name) }
+
 func validateAssetName(name string) error {
 	if strings.TrimSpace(name) == "" || len(name) > MaxAssetName || strings.ContainsAny(name, "/\\") || name == "." || name == ".." {
 		return invalid("name", "must be a file name of 1 to %d bytes, without / or \\", MaxAssetName)

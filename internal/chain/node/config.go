@@ -116,9 +116,10 @@ func tunedConfig() *cmtcfg.Config {
 	cc.P2P.ListenAddress = DefaultP2PAddr
 	tuneConsensus(cc.Consensus)
 	tuneMempool(cc.Mempool)
-	// dForge projects blocks into SQL itself. CometBFT's own indexer also
-	// races its database's close at shutdown (a late batch panics pebble).
-	cc.TxIndex.Indexer = "null"
+	// CometBFT's kv indexer serves /tx, /tx_search and /block_search,
+	// which block explorers and CometBFT clients expect. Its goroutine
+	// outlives the node's stop: gatedb.go and index.go make that safe.
+	cc.TxIndex.Indexer = "kv"
 	// Every in-process BroadcastTxCommit subscribes under the same (empty)
 	// client name, so this bounds the relays waiting for their block at once.
 	cc.RPC.MaxSubscriptionsPerClient = 1024

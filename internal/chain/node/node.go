@@ -50,6 +50,10 @@ func Start(ctx context.Context, cfg Config, app abcitypes.Application) (*Node, e
 		return nil, fmt.Errorf("start cometbft: %w", err)
 	}
 	n.client = local.New(n.cmt)
+	if err := n.catchUpIndex(); err != nil {
+		// The chain runs without them; only /tx_search misses those blocks.
+		cfg.logger().Warn("re-index the last blocks", "err", err)
+	}
 	return n, nil
 }
 
@@ -179,7 +183,8 @@ func (n *Node) abortStart() {
 
 // dbSet remembers the databases CometBFT opens through it. Node.OnStop closes
 // the block, state and evidence stores but not the indexer's, which would keep
-// its lock and make a restart in the same process fail.
+// its lock and make a restart in the same process fail. The ones it closes
+// itself are gated (gatedb.go): the indexer's goroutine outlives OnStop.
 type dbSet struct {
 	log   *slog.Logger
 	level slog.Leveler
@@ -196,6 +201,10 @@ func (s *dbSet) provide(ctx *cmtcfg.DBContext) (dbm.DB, error) {
 	db, err := s.open(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if !ownedByNode[ctx.ID] {
+		// Ours to close, and used by goroutines OnStop does not wait for.
+		db = newGatedDB(db)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -214,6 +223,12 @@ func (s *dbSet) open(ctx *cmtcfg.DBContext) (dbm.DB, error) {
 	}
 	opts := &pebble.Options{Logger: pebbleLogger{l: s.log.With("component", "pebble", "db", ctx.ID), min: s.level}}
 	return dbm.NewPebbleDBWithOpts(ctx.ID, ctx.Config.DBDir(), opts)
+}
+
+func (s *dbSet) get(id string) dbm.DB {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.dbs[id]
 }
 
 func (s *dbSet) closeUnowned() error {

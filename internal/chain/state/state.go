@@ -10,18 +10,31 @@ package state
 import (
 	"fmt"
 	"path/filepath"
+	"sync/atomic"
 
 	"github.com/cosmos/iavl"
 	idb "github.com/cosmos/iavl/db"
 )
 
-// cacheSize is the number of IAVL nodes kept in memory.
-const cacheSize = 100_000
+// cacheSize is the number of IAVL nodes kept in memory; readerCacheSize
+// is the queries' share (the top of the tree, which every read walks).
+const (
+	cacheSize       = 100_000
+	readerCacheSize = 20_000
+)
 
 // Store is the IAVL-backed state of the chain.
 type Store struct {
 	tree *iavl.MutableTree
 	db   idb.DB
+	// reader opens committed versions for At. It is a second tree over the
+	// same database, with its own node cache: the working tree's writes
+	// clear child pointers in cached nodes its committed versions share
+	// (Node.clone), so reading those beside a block would race.
+	reader *iavl.MutableTree
+	// committed mirrors the last committed version for readers on other
+	// goroutines (At).
+	committed atomic.Int64
 }
 
 // Open loads the latest committed version stored in dir (created if new).
@@ -48,7 +61,10 @@ func load(db idb.DB) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("load state tree: %w", err)
 	}
-	return &Store{tree: tree, db: db}, nil
+	reader := iavl.NewMutableTree(db, readerCacheSize, true, iavl.NewNopLogger())
+	s := &Store{tree: tree, db: db, reader: reader}
+	s.committed.Store(tree.Version())
+	return s, nil
 }
 
 // Get reads key from the working version; a missing key gives nil.
@@ -103,6 +119,7 @@ func (s *Store) Commit() ([]byte, int64, error) {
 	if err != nil {
 		return nil, 0, fmt.Errorf("save state version: %w", err)
 	}
+	s.committed.Store(version)
 	return hash, version, nil
 }
 

@@ -229,6 +229,7 @@ func (h *Repos) Delete(ctx context.Context, actor common.Address, r index.Repo) 
 	if _, err := h.forge.Do(ctx, actor, chainforge.RepoDelete{Repo: r.ID}); err != nil {
 		return fmt.Errorf("record the deletion: %w", err)
 	}
+	h.dropDrafts(ctx, r.ID)
 	err := h.git.Delete(ctx, ownerDir(r.Owner.Address), repoID(r.ID))
 	if errors.Is(err, gitstore.ErrNotFound) {
 		return nil

@@ -38,6 +38,7 @@ import (
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/privfiles"
 	"github.com/dforge/dforge/internal/repoaccess"
+	"github.com/dforge/dforge/internal/store"
 	"github.com/dforge/dforge/internal/usererr"
 )
 
@@ -55,8 +56,10 @@ type Repos struct {
 	// are taken); filesMu orders recording one against removing its file.
 	files   *privfiles.Store
 	filesMu *sync.Mutex
-	log     *slog.Logger
-	moveMu  *sync.Mutex // one directory move at a time
+	// drafts keeps draft releases until published (nil: none are taken).
+	drafts *store.Store
+	log    *slog.Logger
+	moveMu *sync.Mutex // one directory move at a time
 	// pushes are the repositories' push locks; unsettled the pushes whose
 	// outcome waits for the chain (FollowUnsettled).
 	pushes    *pushLocks

@@ -40,8 +40,12 @@ func (h *Repos) keepPrivate(ctx context.Context, p *privfiles.Pending, record fu
 	return nil
 }
 
-// removeUnused removes a private file no record names any more.
+// removeUnused removes a private file no record (nor draft release) names
+// any more.
 func (h *Repos) removeUnused(ctx context.Context, digest string) {
+	if h.files == nil {
+		return
+	}
 	h.filesMu.Lock()
 	defer h.filesMu.Unlock()
 	h.removeUnusedLocked(ctx, digest)
@@ -49,6 +53,9 @@ func (h *Repos) removeUnused(ctx context.Context, digest string) {
 
 func (h *Repos) removeUnusedLocked(ctx context.Context, digest string) {
 	used, err := h.forge.Index().PrivateFileInUse(ctx, digest)
+	if err == nil && !used {
+		used, err = h.draftFileInUse(ctx, digest)
+	}
 	if err == nil && !used {
 		err = h.files.Remove(digest)
 	}

@@ -19,7 +19,9 @@ import (
 
 // Releases: the record is on chain (release.* actions), the tag in git
 // (made here, as a push is, when the release names a tag that does not
-// exist yet) and the assets in the blockstore as UnixFS files.
+// exist yet) and the assets in the blockstore as UnixFS files. A draft is
+// kept on this node until published (release_drafts.go); each method here
+// hands a draft's id to its draft counterpart.
 
 // MaxAssetUpload is the largest asset a node takes.
 const MaxAssetUpload = 1 << 30
@@ -35,8 +37,9 @@ type ReleaseOptions struct {
 }
 
 // CreateRelease records a release of o.TagName, first making the tag at
-// o.Target when the repository has none by that name (not for a draft:
-// Gitea makes a draft's tag when it is published).
+// o.Target when the repository has none by that name. A draft is kept on
+// this node instead, without a tag: Gitea makes a draft's tag when it is
+// published.
 func (h *Repos) CreateRelease(ctx context.Context, actor common.Address, r index.Repo, perm forge.Perm, o ReleaseOptions) (index.Release, error) {
 	if perm < forge.PermWrite {
 		return index.Release{}, usererr.Deniedf("creating a release needs write permission on %s", r.Name)
@@ -47,27 +50,44 @@ func (h *Repos) CreateRelease(ctx context.Context, actor common.Address, r index
 	if o.Target == "" {
 		o.Target = r.DefaultBranch
 	}
-	if !o.Draft {
-		if err := h.ensureTag(ctx, actor, r, o.TagName, o.Target); err != nil {
-			return index.Release{}, err
-		}
+	if o.Draft {
+		return h.createDraft(ctx, actor, r, o)
+	}
+	// A draft of this node holds the tag: publishing it would clash.
+	if err := h.tagFree(ctx, r, o.TagName, 0); err != nil {
+		return index.Release{}, err
+	}
+	if err := h.ensureTag(ctx, actor, r, o.TagName, o.Target); err != nil {
+		return index.Release{}, err
 	}
 	res, err := h.forge.Do(ctx, actor, chainforge.ReleaseCreate{Repo: r.ID, TagName: o.TagName, Target: o.Target, Title: o.Title,
-		Note: o.Note, Draft: o.Draft, Prerelease: o.Prerelease})
+		Note: o.Note, Prerelease: o.Prerelease})
 	if err != nil {
 		return index.Release{}, err
 	}
 	return h.release(ctx, r.ID, res.Change.Release.ID)
 }
 
-// EditRelease changes a release; publishing a draft makes its tag.
+// EditRelease changes a release; publishing a draft makes its tag. A
+// published release stays published: its record is on chain for good.
 func (h *Repos) EditRelease(ctx context.Context, actor common.Address, r index.Repo, perm forge.Perm, e chainforge.ReleaseEdit) (index.Release, error) {
 	if perm < forge.PermWrite {
 		return index.Release{}, usererr.Deniedf("editing a release needs write permission on %s", r.Name)
 	}
+	if IsReleaseDraftID(e.ID) {
+		return h.editDraft(ctx, actor, r, perm, e)
+	}
 	cur, err := h.release(ctx, r.ID, e.ID)
 	if err != nil {
 		return index.Release{}, err
+	}
+	if e.Draft != nil && *e.Draft {
+		// A draft made before drafts were kept on the node (on chain) may
+		// stay one; nothing is sent on chain as a draft any more.
+		if !cur.Draft {
+			return index.Release{}, usererr.Unprocessablef("draft", "published_release", "release %s is published: its record is on chain and cannot become a draft again", cur.TagName)
+		}
+		e.Draft = nil
 	}
 	tag, target, draft := cur.TagName, cur.Target, cur.Draft
 	if e.TagName != nil {
@@ -99,6 +119,9 @@ func (h *Repos) DeleteRelease(ctx context.Context, actor common.Address, r index
 	if perm < forge.PermWrite {
 		return usererr.Deniedf("deleting a release needs write permission on %s", r.Name)
 	}
+	if IsReleaseDraftID(id) {
+		return h.deleteDraft(ctx, actor, r, perm, id)
+	}
 	if _, err := h.release(ctx, r.ID, id); err != nil {
 		return err
 	}
@@ -111,6 +134,9 @@ func (h *Repos) DeleteRelease(ctx context.Context, actor common.Address, r index
 func (h *Repos) AddAsset(ctx context.Context, actor common.Address, r index.Repo, perm forge.Perm, id uint64, name string, body io.Reader) (index.Asset, error) {
 	if perm < forge.PermWrite {
 		return index.Asset{}, usererr.Deniedf("uploading a release asset needs write permission on %s", r.Name)
+	}
+	if IsReleaseDraftID(id) {
+		return h.addDraftAsset(ctx, actor, r, perm, id, name, body)
 	}
 	if _, err := h.release(ctx, r.ID, id); err != nil {
 		return index.Asset{}, err
@@ -141,6 +167,9 @@ func (h *Repos) EditAsset(ctx context.Context, actor common.Address, r index.Rep
 	if perm < forge.PermWrite {
 		return index.Asset{}, usererr.Deniedf("editing a release asset needs write permission on %s", r.Name)
 	}
+	if IsReleaseDraftID(release) {
+		return h.editDraftAsset(ctx, actor, r, perm, release, id, name)
+	}
 	if _, err := h.asset(ctx, r.ID, release, id); err != nil {
 		return index.Asset{}, err
 	}
@@ -156,6 +185,9 @@ func (h *Repos) EditAsset(ctx context.Context, actor common.Address, r index.Rep
 func (h *Repos) DeleteAsset(ctx context.Context, actor common.Address, r index.Repo, perm forge.Perm, release, id uint64) error {
 	if perm < forge.PermWrite {
 		return usererr.Deniedf("deleting a release asset needs write permission on %s", r.Name)
+	}
+	if IsReleaseDraftID(release) {
+		return h.deleteDraftAsset(ctx, actor, r, perm, release, id)
 	}
 	as, err := h.asset(ctx, r.ID, release, id)
 	if err != nil {
@@ -178,7 +210,8 @@ func (h *Repos) OpenAsset(ctx context.Context, a index.Asset, count bool) (io.Re
 	if err != nil {
 		return nil, err
 	}
-	if !count {
+	// A draft's asset is counted from its publishing on, under its chain id.
+	if !count || IsReleaseDraftID(a.ID) {
 		return f, nil
 	}
 	if err := h.forge.Index().CountDownload(ctx, a.ID); err != nil {

@@ -2,7 +2,7 @@ import { Component, type ErrorInfo, type ReactNode } from 'react'
 import { Trans, useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
-import { retryFailedScreens } from './lazyScreen'
+import { retryFailedScreens } from './LazyScreen'
 
 interface State {
   failed: boolean

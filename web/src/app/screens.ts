@@ -1,4 +1,4 @@
-import { lazyScreen, type LazyScreen } from './lazyScreen'
+import { lazyScreen, type LazyScreen } from './LazyScreen'
 
 // One entry per screen of the route table (routes.json names them). Each is
 // its own chunk, fetched on first visit or when a link to it is hovered.

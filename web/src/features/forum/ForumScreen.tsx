@@ -16,7 +16,7 @@ import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import { CATEGORIES, type Category, createTopic, MAX_QUERY, MAX_TITLE, TOPICS_PAGE, type TopicSummary, useCategories, useTopics } from './api'
-import { TopicMarkers } from './parts'
+import { TopicMarkers } from './TopicMarkers'
 import './forum.css'
 
 type Tab = 'all' | Category

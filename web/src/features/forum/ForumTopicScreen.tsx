@@ -35,7 +35,7 @@ import {
   usePosts,
   useTopic,
 } from './api'
-import { RevisionHistory, TopicMarkers } from './parts'
+import { RevisionHistory, TopicMarkers } from './TopicMarkers'
 import './forum.css'
 
 const REPLY_ID = 'forum-reply-text'

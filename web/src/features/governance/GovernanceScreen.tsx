@@ -10,7 +10,7 @@ import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import { proposalHref, useProposals } from './api'
-import { AccountName, StatusBadge } from './parts'
+import { AccountName, StatusBadge } from './ProposalBadges'
 import { type Proposal, PROPOSAL_FILTERS, type ProposalFilter } from './proposals'
 import './governance.css'
 

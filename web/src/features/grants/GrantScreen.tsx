@@ -7,7 +7,7 @@ import { useLiveChain } from '@/lib/chain/api'
 import { useRoute } from '@/lib/routes'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useGrant } from './api'
-import { GrantCard } from './parts'
+import { GrantCard } from './GrantCard'
 import './grants.css'
 
 /** /grants/:id: one grant, its milestones with each reviewer's approval, and its proposal. */

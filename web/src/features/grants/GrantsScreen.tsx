@@ -9,7 +9,7 @@ import { useLiveChain } from '@/lib/chain/api'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
 import { GRANT_FILTERS, type GrantFilter, useGrants } from './api'
-import { ApplyAction, GrantCard } from './parts'
+import { ApplyAction, GrantCard } from './GrantCard'
 import './grants.css'
 
 const LIMIT = 10

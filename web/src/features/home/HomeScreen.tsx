@@ -8,7 +8,7 @@ import { usePosts } from '@/features/blog'
 import { repoHref, useRepoSearch } from '@/lib/forge/api'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { type PickerTarget, RepoPicker } from './RepoPicker'
-import { RecentActivity, Team, TopContributors } from './sections'
+import { RecentActivity, Team, TopContributors } from './HomeSections'
 import './home.css'
 
 // An action with a picker asks which repository first (RepoPicker), then opens its form.

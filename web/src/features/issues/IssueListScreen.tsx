@@ -11,7 +11,7 @@ import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
 import { type IssueStateFilter, useIssues, useLabels } from './api'
 import { IssueRow } from './IssueRow'
-import { PinnedIssues } from './pinned'
+import { PinnedIssues } from './PinnedIssues'
 import './issues.css'
 
 export const ISSUES_PER_PAGE = 25

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next'
 import { PreloadLink } from '@/components/PreloadLink'
 import { useForgeFormat } from '@/lib/forge/format'
 import type { Issue } from './api'
-import { LabelBadge, StateBadge, stateKind, UserLink } from './parts'
+import { LabelBadge, StateBadge, stateKind, UserLink } from './CommentCard'
 import './issues.css'
 
 /** One row of an issue or pull request list. */

@@ -12,7 +12,7 @@ import { errorText } from '@/lib/http'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import { createIssue, useLabels } from './api'
-import { LabelBadge, MarkdownEditor } from './parts'
+import { LabelBadge, MarkdownEditor } from './CommentCard'
 import './issues.css'
 
 /** Opens an issue: a title, a Markdown body with preview, and labels for those who may set them. */

@@ -1,12 +1,12 @@
 // The issues feature's public entry point. Pull requests are issues too, so
 // the pulls feature builds its pages from these parts; governance and search
 // reuse the Markdown editor and the state badge.
-export { IssueActions, IssueLabels, issueHref } from './actions'
+export { IssueActions, IssueLabels, issueHref } from './IssueActions'
 export { type Comment, type Issue, type IssueEdit, type Label, useComments, useInvalidateIssues, useIssueById } from './api'
-export { Assignees, EditableTitle, OpeningPost, useEditRights } from './edit'
+export { Assignees, EditableTitle, OpeningPost, useEditRights } from './OpeningPost'
 export { IssueRow } from './IssueRow'
-export { Body, CommentCard, MarkdownEditor, StateBadge, stateKind, UserLink } from './parts'
-export { MilestonePicker, PinButton, SubscribeButton } from './sidebar'
-export { ReactionBar } from './reactions'
-export { Timeline, TimelineEntry } from './timeline'
+export { Body, CommentCard, MarkdownEditor, StateBadge, stateKind, UserLink } from './CommentCard'
+export { MilestonePicker, PinButton, SubscribeButton } from './Sidebar'
+export { ReactionBar } from './ReactionBar'
+export { Timeline, TimelineEntry } from './Timeline'
 export { type TimelineEvent, useTimeline } from './tracker'

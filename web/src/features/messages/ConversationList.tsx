@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Paged } from '@/components/Lists'
 import { CONVERSATIONS_PAGE, useConversations, type Conversation } from './api'
-import { When } from './parts'
+import { When } from './SendError'
 
 /** The signed-in user's conversations, the latest first, with unread badges; selected is the open one. */
 export function ConversationList({ selected }: { selected: number }) {

@@ -7,7 +7,7 @@ import { Markdown } from '@/components/Markdown'
 import { QueryState } from '@/components/QueryState'
 import { MarkdownEditor } from '@/features/issues'
 import { MAX_BODY, MESSAGES_PAGE, useBlockUser, useConversation, useMarkConversationRead, useMessages, useSendMessage, type Conversation, type Message } from './api'
-import { SendError, submitOnCtrlEnter, When } from './parts'
+import { SendError, submitOnCtrlEnter, When } from './SendError'
 
 /** One conversation: who it is with, block/unblock, the thread (polled) and the reply box. */
 export function ConversationView({ id, me }: { id: number; me: string }) {

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { MarkdownEditor } from '@/features/issues'
 import { MAX_BODY, useSendMessage } from './api'
-import { SendError, submitOnCtrlEnter } from './parts'
+import { SendError, submitOnCtrlEnter } from './SendError'
 
 /** A first message (or the next one) to a user picked by username; it opens the conversation once sent. */
 export function NewMessageForm({ initialTo, onSent }: { initialTo: string; onSent: (conversation: number) => void }) {

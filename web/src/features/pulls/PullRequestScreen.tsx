@@ -62,8 +62,8 @@ import {
   useReviews,
   useSavePull,
 } from './api'
-import { LineComments, ReviewCard, ReviewPanel } from './review'
-import { DismissAction, ReviewersPicker } from './reviewers'
+import { LineComments, ReviewCard, ReviewPanel } from './ReviewPanel'
+import { DismissAction, ReviewersPicker } from './ReviewersPicker'
 import './pulls.css'
 
 /**

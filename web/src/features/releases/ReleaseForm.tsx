@@ -52,9 +52,12 @@ export function ReleaseForm({ repo, release, onDone }: { repo: Repository; relea
           <input value={input.name} maxLength={255} onChange={(e) => set('name', e.target.value)} />
         </label>
         <MarkdownEditor label={t('form.notes')} value={input.body} onChange={(v) => set('body', v)} />
-        <label className="checkbox">
-          <input type="checkbox" checked={input.draft} onChange={(e) => set('draft', e.target.checked)} /> {t('form.draft')}
-        </label>
+        {/* A published release is on chain for good: it cannot become a draft again. */}
+        {(!release || release.draft) && (
+          <label className="checkbox">
+            <input type="checkbox" checked={input.draft} onChange={(e) => set('draft', e.target.checked)} /> {t('form.draft')}
+          </label>
+        )}
         <label className="checkbox">
           <input type="checkbox" checked={input.prerelease} onChange={(e) => set('prerelease', e.target.checked)} /> {t('form.prerelease')}
         </label>
@@ -65,7 +68,7 @@ export function ReleaseForm({ repo, release, onDone }: { repo: Repository; relea
         )}
         <div className="button-row">
           <Button type="submit" disabled={save.isPending || !input.tag_name.trim()}>
-            {save.isPending ? t('form.saving') : release ? t('form.save') : t('form.create')}
+            {save.isPending ? t('form.saving') : release ? t('form.save') : input.draft ? t('form.saveDraft') : t('form.create')}
           </Button>
           <Button variant="ghost" onClick={onDone}>
             {t('form.cancel')}
@@ -116,6 +119,25 @@ export function AssetUpload({ repo, release }: { repo: Repository; release: Rele
         </span>
       )}
     </div>
+  )
+}
+
+/** Publishes a draft: the server puts it and its assets on chain and in IPFS. */
+export function PublishRelease({ repo, release }: { repo: Repository; release: Release }) {
+  const { t } = useTranslation('releases')
+  const invalidate = useInvalidateReleases(repo.owner.login, repo.name)
+  const publish = useMutation({ mutationFn: () => editRelease(repo.owner.login, repo.name, release.id, { draft: false }), onSuccess: () => invalidate() })
+  return (
+    <>
+      <Button size="sm" disabled={publish.isPending} onClick={() => publish.mutate()}>
+        {publish.isPending ? t('publishing') : t('publish')}
+      </Button>
+      {publish.isError && (
+        <span role="alert" className="inline-error">
+          {errorText(publish.error)}
+        </span>
+      )}
+    </>
   )
 }
 

@@ -11,7 +11,7 @@ import { useForgeFormat } from '@/lib/forge/format'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
 import { type Release, useReleases } from './api'
-import { AssetUpload, DeleteAsset, DeleteRelease, ReleaseForm } from './ReleaseForm'
+import { AssetUpload, DeleteAsset, DeleteRelease, PublishRelease, ReleaseForm } from './ReleaseForm'
 import './releases.css'
 
 const LIMIT = 10
@@ -69,12 +69,13 @@ function ReleaseCard({ repo, release, canWrite }: { repo: Repository; release: R
           {release.draft && <span className="badge">{t('draft')}</span>}
           {release.prerelease && <span className="badge">{t('prerelease')}</span>}
           <span className="muted">
-            {t('published', { who: release.author.login })}{' '}
+            {t(release.draft ? 'draftedBy' : 'published', { who: release.author.login })}{' '}
             <time dateTime={release.published_at} title={fmt.exact(release.published_at)}>
               {fmt.ago(release.published_at)}
             </time>
           </span>
         </header>
+        {release.draft && <p className="muted">{t('draftNote')}</p>}
         <Body body={release.body} />
         <h3>{t('assets.heading', { n: release.assets.length })}</h3>
         <table className="release-assets">
@@ -104,7 +105,7 @@ function ReleaseCard({ repo, release, canWrite }: { repo: Repository; release: R
                       {a.cid.slice(0, 16)}…
                     </a>
                   ) : (
-                    // A private repository's file is no IPFS block: its digest only.
+                    // A private repository's or a draft's file is no IPFS block: its digest only.
                     <span className="mono" title={t('assets.sha256', { sha: a.sha256 })}>
                       {a.sha256.slice(0, 16)}…
                     </span>
@@ -133,6 +134,7 @@ function ReleaseCard({ repo, release, canWrite }: { repo: Repository; release: R
         </table>
         {canWrite && (
           <footer className="button-row">
+            {release.draft && <PublishRelease repo={repo} release={release} />}
             <AssetUpload repo={repo} release={release} />
             <Button variant="outline" size="sm" onClick={() => setEditing(true)}>
               {t('edit')}

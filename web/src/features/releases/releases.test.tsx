@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { preloadNamespaces, renderScreen } from '@/test/render'
 import { REPO, repoFixture, stubApi, text } from '@/test/forge'
@@ -61,6 +61,32 @@ describe('ReleasesScreen', () => {
     stubApi({ [`GET ${REPO}`]: repoFixture(), [`GET ${REPO}/releases`]: [] })
     renderScreen(<ReleasesScreen />, '/ada/engine/releases')
     expect(await screen.findByText('No releases yet.')).toBeTruthy()
+  })
+
+  it('shows a writer a draft, kept on the node, and publishes it', async () => {
+    const DRAFT: Release = { ...RELEASE, id: 2 ** 50 + 1, name: 'Next', draft: true, prerelease: false, assets: [] }
+    let published = false
+    const api = stubApi({
+      [`GET ${REPO}`]: repoFixture({ permissions: { admin: false, push: true, pull: true } }),
+      [`GET ${REPO}/releases`]: () => (published ? [{ ...DRAFT, id: 4, draft: false }] : [DRAFT]),
+      [`PATCH ${REPO}/releases/${DRAFT.id}`]: () => {
+        published = true
+        return { ...DRAFT, id: 4, draft: false }
+      },
+      'POST /api/v1/markdown': text('<p>Notes</p>', 200, 'text/html'),
+    })
+    renderScreen(<ReleasesScreen />, '/ada/engine/releases')
+    await screen.findByRole('heading', { name: 'Next' }, { timeout: 5000 })
+    expect(screen.getByText('Draft')).toBeTruthy()
+    expect(screen.getByText(/Drafted by ada/)).toBeTruthy()
+    expect(screen.getByText(/stays on this node/)).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Publish' }))
+    await waitFor(() => expect(screen.queryByText('Draft')).toBeNull())
+    expect(api.sent('PATCH', `${REPO}/releases/${DRAFT.id}`)[0].body).toEqual({ draft: false })
+    expect(screen.queryByRole('button', { name: 'Publish' })).toBeNull()
+    // A published release cannot go back to being a draft.
+    fireEvent.click(screen.getByRole('button', { name: 'Edit' }))
+    expect(screen.queryByLabelText(/Save as a draft/)).toBeNull()
   })
 
   it('lets a writer create a release through the API', async () => {

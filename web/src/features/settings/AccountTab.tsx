@@ -7,7 +7,7 @@ import { getCurrentUser, toStoreUser } from '@/lib/authApi'
 import { useAuthStore, type User } from '@/stores/auth'
 import { checkUsername, keys } from './api'
 import { ClaimError, type ClaimStep, claimUsername, USERNAME_PATTERN } from './username'
-import { CopyButton, ErrorAlert, Section } from './ui'
+import { CopyButton, ErrorAlert, Section } from './Section'
 
 export function AccountTab({ user }: { user: User }) {
   const { t } = useTranslation('settings')

@@ -8,7 +8,7 @@ import { shortAddress } from '@/lib/chain/address'
 import { type Delegation, delegationKeys, revokeDelegation, useDelegations } from '@/lib/chain/delegation'
 import type { TxStep } from '@/lib/chain/tx'
 import { useDelegationStore } from '@/stores/delegation'
-import { ErrorAlert, Section, useFormatDate } from './ui'
+import { ErrorAlert, Section, useFormatDate } from './Section'
 
 /**
  * The nodes the user allowed to post in their name (their on-chain

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { QueryState } from '@/components/QueryState'
 import { keys, type NotificationPrefs, saveNotificationPrefs, useNotificationPrefs } from './api'
-import { ErrorAlert } from './ui'
+import { ErrorAlert } from './Section'
 
 const KINDS = ['mentions', 'reviews', 'governance', 'rewards'] as const
 

@@ -8,7 +8,7 @@ import { ApiError } from '@/lib/http'
 import { useAuthStore } from '@/stores/auth'
 import { keys, saveProfile, useCurrentUser } from './api'
 import { type FieldError, LIMITS, type ProfileField, SERVER_FIELDS, toPatch, useProfileForm } from './profileForm'
-import { ErrorAlert } from './ui'
+import { ErrorAlert } from './Section'
 
 /** The profile tab: the server's profile, checked as the user types, saved with PATCH. */
 export function ProfileTab() {

@@ -4,7 +4,7 @@ import { Button } from '@/components/Button'
 import { EmptyState } from '@/components/EmptyState'
 import { QueryState } from '@/components/QueryState'
 import { keys, revokeSession, type SessionInfo, useSessions } from './api'
-import { ErrorAlert, Section, useFormatDate } from './ui'
+import { ErrorAlert, Section, useFormatDate } from './Section'
 
 /** Where the user is signed in; any session but this one can be ended here. */
 export function SessionsSection() {

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Paged } from '@/components/Lists'
 import { addSshKey, deleteSshKey, KEYS_PER_PAGE, keyProblem, type PublicKey, sshKeyQueries, useSshKeys } from './sshKeysApi'
-import { ErrorAlert, Section, useFormatDate } from './ui'
+import { ErrorAlert, Section, useFormatDate } from './Section'
 
 /** SSH keys: add one (title and pasted public key), list them with their fingerprints, delete. */
 export function SshKeysTab() {

@@ -15,7 +15,7 @@ import {
   type ScopeLevel,
   useTokens,
 } from './api'
-import { CopyButton, ErrorAlert, Section, useFormatDate } from './ui'
+import { CopyButton, ErrorAlert, Section, useFormatDate } from './Section'
 
 type Levels = Partial<Record<ScopeCategory, ScopeLevel>>
 

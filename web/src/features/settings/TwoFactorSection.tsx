@@ -5,7 +5,7 @@ import { Button } from '@/components/Button'
 import { QueryState } from '@/components/QueryState'
 import { disableTwoFactor, enableTwoFactor, keys, setupTwoFactor, type TwoFactorStatus, useTwoFactor } from './api'
 import { QrCode } from './QrCode'
-import { CopyButton, ErrorAlert, Section } from './ui'
+import { CopyButton, ErrorAlert, Section } from './Section'
 
 /**
  * Two-factor authentication: set up (QR code and secret), confirm with a code,

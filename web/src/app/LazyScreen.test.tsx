@@ -2,7 +2,7 @@ import { act, render, screen } from '@testing-library/react'
 import { Suspense } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { initI18n } from '@/i18n/i18n'
-import { lazyScreen, retryFailedScreens } from './lazyScreen'
+import { lazyScreen, retryFailedScreens } from './LazyScreen'
 import { screens } from './screens'
 
 afterEach(() => {

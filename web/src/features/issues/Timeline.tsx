@@ -15,8 +15,8 @@ import { useForgeFormat } from '@/lib/forge/format'
 import { errorText } from '@/lib/http'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import { type Comment, useInvalidateIssues } from './api'
-import { Body, LabelBadge, MarkdownEditor, UserLink } from './parts'
-import { ReactionBar } from './reactions'
+import { Body, LabelBadge, MarkdownEditor, UserLink } from './CommentCard'
+import { ReactionBar } from './ReactionBar'
 import { asComment, deleteComment, editComment, type TimelineEvent, useTimeline } from './tracker'
 
 /** The timeline of issue or pull request number. */

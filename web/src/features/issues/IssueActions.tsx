@@ -8,7 +8,7 @@ import { canMaintain, type Repository, repoHref } from '@/lib/forge/api'
 import { errorText } from '@/lib/http'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import { addComment, type Issue, setIssueLabels, setState, type StateReason, useInvalidateIssues, useLabels } from './api'
-import { LabelBadge, MarkdownEditor } from './parts'
+import { LabelBadge, MarkdownEditor } from './CommentCard'
 import './issues.css'
 
 /** The canonical page of an issue or pull request. */

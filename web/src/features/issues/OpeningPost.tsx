@@ -13,7 +13,7 @@ import { errorText } from '@/lib/http'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import { HiddenContent } from '@/features/moderation'
 import type { IssueEdit } from './api'
-import { Body, MarkdownEditor, UserLink } from './parts'
+import { Body, MarkdownEditor, UserLink } from './CommentCard'
 
 export type SaveIssue = (patch: IssueEdit) => Promise<unknown>
 
