@@ -65,16 +65,18 @@ func checkPins(t *testing.T, ownKeys bool, wantHash, wantResults string) {
 
 // Expected results of TestAppHashStableOwnKeys: the same blocks on a chain
 // born with every upgrade this binary knows (upgrade.All: own-keys,
-// safe-urls, route-names), as a new chain's genesis lists them, where the operator
+// safe-urls, route-names, pending-transfers), as a new chain's genesis lists them, where the operator
 // relays under genesis delegations, plus a block of delegations given,
 // used, refused and revoked. Pinned on purpose when own-keys was made,
 // again when safe-urls joined the list (the genesis marks it done), again
 // when own-keys bounded node registrations per block (the chain keeps a
-// count, so the node registered in block 2 changes the state), and again
-// when route-names joined the list; the same warning holds.
+// count, so the node registered in block 2 changes the state), again
+// when route-names joined the list, and again when pending-transfers
+// joined it (the genesis marks it done, and the last block offers a
+// transfer its recipient rejects); the same warning holds.
 const (
-	ownKeysAppHash = "5b6b8466b7ad06ea0fae8db23c8ff783f981c69f3eb2cb40ce2cb6163459efa2"
-	ownKeysResults = "8049d910f1c5a65b7e9ed51e1fa5c4f161d546978c5457e28bdb1938f4d04b1e"
+	ownKeysAppHash = "801167d6b1916c32bd081e76bc48646f0d2e7e22f0d111ca3b3fc91ad051f1ec"
+	ownKeysResults = "801b88163df40eabf3ba2729d3be07fdd024da84a564052d80078ec0f399b26f"
 )
 
 func TestAppHashStableOwnKeys(t *testing.T) {
@@ -210,6 +212,10 @@ func playStableChain(t *testing.T, ownKeys bool) (string, string) {
 			send(carol, tx.KindDelegate, map[string]any{"delegate": bob.addr.Hex(), "scopes": "issue", "expiry": "100"}),
 			send(bob, tx.KindForge, map[string]any{"actor": carol.addr.Hex(), "action": "issue.create", "payload": `{"repo":1,"title":"via bob"}`}),
 			send(bob, tx.KindForge, map[string]any{"actor": carol.addr.Hex(), "action": "repo.create", "payload": `{"name":"nope"}`}), // out of scope
+			// pending-transfers: an offer signed by its owner, refused by its recipient through the operator.
+			send(alice, tx.KindForge, map[string]any{"actor": alice.addr.Hex(), "action": "repo.transfer", "payload": `{"repo":1,"newOwner":"` + carol.addr.Hex() + `"}`}),
+			act(bob, "repo.transfer.accept", `{"repo":1}`), // not the recipient
+			act(carol, "repo.transfer.reject", `{"repo":1}`),
 			send(alice, tx.KindForge, map[string]any{"actor": alice.addr.Hex(), "action": "repo.delete", "payload": `{"repo":1}`}),
 			fail(carol, tx.KindUndelegate, map[string]any{"account": alice.addr.Hex(), "delegate": op.addr.Hex()}), // a stranger
 			send(carol, tx.KindUndelegate, map[string]any{"account": carol.addr.Hex(), "delegate": bob.addr.Hex()}),
