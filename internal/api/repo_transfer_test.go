@@ -56,7 +56,9 @@ func TestTransferWaitsForTheRecipient(t *testing.T) {
 			Type    string
 			HTMLURL string `json:"html_url"`
 		}
-		Repository *struct{ FullName string `json:"full_name"` }
+		Repository *struct {
+			FullName string `json:"full_name"`
+		}
 	}
 	n.JSON("GET", "/api/v1/notifications", bob, nil, http.StatusOK, &threads)
 	if len(threads) != 1 || threads[0].Subject.Type != "Repository" || threads[0].Reason != "repo_transfer" ||
