@@ -214,6 +214,9 @@ func (a *API) repoJSON(r *http.Request, rec index.Repo, perm forge.Perm) repoJSO
 	} else {
 		j.Empty = true
 	}
+	if rec.PendingTransfer {
+		j.RepoTransfer = a.repoTransfer(r, rec)
+	}
 	a.modViewOf(r).maskRepo(&j)
 	return j
 }

@@ -41,11 +41,15 @@ func TestPublicAndPrivateCannotShareAName(t *testing.T) {
 	create(bob, "vault", false, http.StatusCreated)
 	n.JSON("POST", "/api/v1/repos/"+bob.Name()+"/vault/forks", alice, map[string]any{}, http.StatusConflict, nil)
 
-	// 3. Bob moves his public "vault" into alice's name: refusing would tell
-	// bob that alice has a private "vault". It moves; alice/vault stays her
-	// private repository on this node, so her push stays private.
-	if res := n.WalletCall("POST", "/api/v1/repos/"+bob.Name()+"/vault/transfer", bob, map[string]string{"new_owner": alice.Name()}); res.Status != http.StatusAccepted {
+	// 3. Bob offers his public "vault" to alice: refusing would tell bob
+	// that alice has a private "vault". Her acceptance is refused (it is
+	// her own action); alice/vault stays her private repository on this
+	// node, so her push stays private.
+	if res := n.WalletCall("POST", "/api/v1/repos/"+bob.Name()+"/vault/transfer", bob, map[string]string{"new_owner": alice.Name()}); res.Status != http.StatusCreated {
 		t.Fatalf("transfer signed by bob's wallet: %d %s", res.Status, res.Body)
+	}
+	if res := n.Call("POST", "/api/v1/repos/"+bob.Name()+"/vault/transfer/accept", alice, nil); res.Status != http.StatusConflict || !strings.Contains(string(res.Body), "name_taken") {
+		t.Fatalf("accepting a public vault beside her private one = %d %s, want 409 name_taken", res.Status, res.Body)
 	}
 	if res := n.Call("GET", "/api/v1/repos/"+alice.Name()+"/vault", nil, nil); res.Status != http.StatusNotFound {
 		t.Fatalf("anonymous alice/vault after the transfer = %d %s, want 404 (her private repository)", res.Status, res.Body)

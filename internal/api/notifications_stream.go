@@ -33,7 +33,8 @@ type notificationThreadJSON struct {
 	UpdatedAt  time.Time               `json:"updated_at"`
 	URL        string                  `json:"url"`
 	// Reason is why the user has the thread (mention, review_requested,
-	// assign, author, review, participating, subscribed, transfer, tip,
+	// assign, author, review, participating, subscribed, transfer,
+	// repo_transfer (a repository offered to you), tip,
 	// reward, reward_withheld, proposal_opened, proposal_ending); Actor who
 	// acted last; Amount a transfer's or what a reward paid, in
 	// micro-units.
@@ -130,6 +131,15 @@ func (a *API) threadJSON(r *http.Request, n index.Notification, repo *repoJSON) 
 		id := strconv.FormatUint(n.Number, 10)
 		j.Subject.URL = base + "/api/v1/governance/proposals/" + id
 		j.Subject.HTMLURL = base + "/governance/" + id
+		return j
+	case n.SubjectType == index.SubjectRepository: // a repository offered: the repository itself
+		if repo == nil {
+			repo = a.notifyRepo(r, n.Repo)
+		}
+		if repo != nil {
+			j.Repository = repo
+			j.Subject.URL, j.Subject.HTMLURL = repo.URL, repo.HTMLURL
+		}
 		return j
 	case n.Repo == 0: // a transfer: its transaction
 		j.Subject.URL = base + "/api/v1/chain/txs/" + n.Title

@@ -197,11 +197,31 @@ func testOrgsWithSDK(t *testing.T, n *forgetest.Node) {
 		t.Fatalf("bob's permission: %+v", perm)
 	}
 
-	// 5. A repository moves into the organization, by one of its owners.
+	// 5. A repository moves into the organization: offered by a stranger
+	// to it and accepted by an owner (Gitea's pending transfer), or moved
+	// at once by one of its owners.
 	_, _, err = bob.client.CreateRepo(gitea.CreateRepoOption{Name: "tool"})
 	check(t, "CreateRepo", err)
+	_, _, err = bob.client.CreateRepo(gitea.CreateRepoOption{Name: "kit"})
+	check(t, "CreateRepo", err)
 	if _, res, err := bob.client.TransferRepo(bob.login, "tool", gitea.TransferRepoOption{NewOwner: "acme"}); err == nil || res.StatusCode != http.StatusForbidden {
-		t.Fatalf("transfer into an organization one does not own: %v", err)
+		t.Fatalf("transfer with a token, not the wallet: %v", err)
+	}
+	if res := n.WalletCall("POST", "/api/v1/repos/"+bob.login+"/tool/transfer", bob.wallet(), map[string]string{"new_owner": "acme"}); res.Status != http.StatusCreated {
+		t.Fatalf("transfer into an organization one may not create repositories in, by the wallet: %d %s, want 201 (an offer)", res.Status, res.Body)
+	}
+	offered, _, err := c.GetRepo(bob.login, "tool")
+	check(t, "GetRepo", err)
+	if offered.RepoTransfer == nil || offered.RepoTransfer.Recipient == nil || offered.RepoTransfer.Recipient.UserName != "acme" {
+		t.Fatalf("the offered repository's repo_transfer: %+v", offered.RepoTransfer)
+	}
+	if _, res, err := carol.client.AcceptRepoTransfer(bob.login, "tool"); err == nil || res.StatusCode != http.StatusForbidden {
+		t.Fatalf("an outsider accepts for the organization: %v", err)
+	}
+	accepted, res, err := c.AcceptRepoTransfer(bob.login, "tool")
+	check(t, "AcceptRepoTransfer", err)
+	if res.StatusCode != http.StatusAccepted || accepted.FullName != "acme/tool" || accepted.RepoTransfer != nil {
+		t.Fatalf("AcceptRepoTransfer: %d %+v", res.StatusCode, accepted)
 	}
 	// Who owns an organization, and moving a repository, are the wallets'
 	// to sign: a token gets 403 wallet_signature_required.
@@ -211,12 +231,12 @@ func testOrgsWithSDK(t *testing.T, n *forgetest.Node) {
 	if res := n.WalletCall("PUT", fmt.Sprintf("/api/v1/teams/%d/members/%s", teams[1].ID, bob.login), alice.wallet(), nil); res.Status != http.StatusNoContent {
 		t.Fatalf("AddTeamMember to Owners by the wallet: %d %s", res.Status, res.Body)
 	}
-	if res := n.WalletCall("POST", "/api/v1/repos/"+bob.login+"/tool/transfer", bob.wallet(), map[string]string{"new_owner": "acme"}); res.Status != http.StatusAccepted {
-		t.Fatalf("TransferRepo by the wallet: %d %s", res.Status, res.Body)
+	if res := n.WalletCall("POST", "/api/v1/repos/"+bob.login+"/kit/transfer", bob.wallet(), map[string]string{"new_owner": "acme"}); res.Status != http.StatusAccepted {
+		t.Fatalf("TransferRepo by an owner's wallet: %d %s, want 202 (at once)", res.Status, res.Body)
 	}
-	moved, _, err := bob.client.GetRepo("acme", "tool")
+	moved, _, err := bob.client.GetRepo("acme", "kit")
 	check(t, "GetRepo", err)
-	if moved.FullName != "acme/tool" || moved.Owner.UserName != "acme" {
+	if moved.FullName != "acme/kit" || moved.Owner.UserName != "acme" {
 		t.Fatalf("TransferRepo: %+v", moved)
 	}
 
@@ -258,7 +278,7 @@ func testOrgsWithSDK(t *testing.T, n *forgetest.Node) {
 	if res, err := c.DeleteRepo("acme", "app"); err == nil || res.StatusCode != http.StatusForbidden {
 		t.Fatalf("DeleteRepo with a token: %v", err)
 	}
-	for _, name := range []string{"app", "tool", "widget"} {
+	for _, name := range []string{"app", "tool", "kit", "widget"} {
 		if res := n.WalletCall("DELETE", "/api/v1/repos/acme/"+name, alice.wallet(), nil); res.Status != http.StatusNoContent {
 			t.Fatalf("delete acme/%s by alice's wallet: %d %s", name, res.Status, res.Body)
 		}

@@ -45,7 +45,6 @@ func (a *API) registerRepos(mux *http.ServeMux) {
 	mux.HandleFunc("PATCH /api/v1/repos/{owner}/{repo}", user(auth.ScopeWrite, a.editRepo))
 	mux.HandleFunc("DELETE /api/v1/repos/{owner}/{repo}", user(auth.ScopeWrite, a.deleteRepo))
 	mux.HandleFunc("POST /api/v1/repos/{owner}/{repo}/forks", user(auth.ScopeWrite, a.forkRepo))
-	mux.HandleFunc("POST /api/v1/repos/{owner}/{repo}/transfer", user(auth.ScopeWrite, a.transferRepo))
 	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/replication", a.serve(a.getReplication))
 
 	mux.HandleFunc("GET /api/v1/user/starred/{owner}/{repo}", user(auth.ScopeRead, a.getStarred))
@@ -64,6 +63,7 @@ func (a *API) registerRepos(mux *http.ServeMux) {
 	mux.HandleFunc("DELETE /api/v1/repos/{owner}/{repo}/collaborators/{collaborator}", user(auth.ScopeWrite, a.deleteCollaborator))
 
 	a.registerRepoPeople(mux)
+	a.registerRepoTransfer(mux)
 	a.registerContents(mux)
 }
 
@@ -271,34 +271,6 @@ func (a *API) forkRepo(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	writeJSON(w, http.StatusAccepted, a.repoWithParent(r, fork, perm))
-	return nil
-}
-
-func (a *API) transferRepo(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
-	if err != nil {
-		return err
-	}
-	rec, _, err := a.repoOf(r)
-	if err != nil {
-		return err
-	}
-	var in struct {
-		NewOwner string  `json:"new_owner"`
-		TeamIDs  []int64 `json:"team_ids"`
-	}
-	if err := decode(w, r, maxRepoBody, &in); err != nil {
-		return err
-	}
-	moved, err := a.hosting.Transfer(r.Context(), id.User.Address, rec, in.NewOwner)
-	if err != nil {
-		return a.hostingError(w, r, err)
-	}
-	p, err := a.forge.Permission(r.Context(), moved, id.User.Address)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusAccepted, a.repoJSON(r, moved, p))
 	return nil
 }
 

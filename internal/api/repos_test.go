@@ -550,10 +550,10 @@ func TestForkTransferStarDelete(t *testing.T) {
 	n.JSON("POST", repoPath(alice, "lib")+"/transfer", bob, map[string]string{"new_owner": "nobody-at-all"}, http.StatusForbidden, nil)
 	n.JSON("POST", repoPath(alice, "lib")+"/transfer", alice, map[string]string{"new_owner": "nobody-at-all"}, http.StatusUnprocessableEntity, nil)
 	res := n.WalletCall("POST", repoPath(alice, "lib")+"/transfer", alice, map[string]string{"new_owner": carol.Name()})
-	if res.Status != http.StatusAccepted {
-		t.Fatalf("transfer signed by alice's wallet: %d %s", res.Status, res.Body)
+	if res.Status != http.StatusCreated {
+		t.Fatalf("transfer signed by alice's wallet: %d %s, want 201 (an offer)", res.Status, res.Body)
 	}
-	res.Decode(t, &got)
+	n.JSON("POST", repoPath(alice, "lib")+"/transfer/accept", carol, nil, http.StatusAccepted, &got)
 	if got.Owner.Login != carol.Name() {
 		t.Fatalf("transferred %+v", got)
 	}

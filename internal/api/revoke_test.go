@@ -97,7 +97,10 @@ func TestTransferDropsFormerOwnersPrivateForks(t *testing.T) {
 	n.JSON("POST", repoPath(bob, "secret")+"/forks", alice, map[string]any{"name": "mine"}, http.StatusAccepted, &alices)
 	clone := n.Clone(n.Remote(alice, alice.Name(), "mine"))
 
-	n.JSON("POST", repoPath(alice, "secret")+"/transfer", alice, map[string]string{"new_owner": carol.Name()}, http.StatusAccepted, nil)
+	// Offered, carol may read it to decide (as in Gitea); accepted, it moves.
+	n.JSON("POST", repoPath(alice, "secret")+"/transfer", alice, map[string]string{"new_owner": carol.Name()}, http.StatusCreated, nil)
+	n.JSON("GET", repoPath(alice, "secret"), carol, nil, http.StatusOK, nil)
+	n.JSON("POST", repoPath(alice, "secret")+"/transfer/accept", carol, nil, http.StatusAccepted, nil)
 	gone(t, n, alice, alice, alices, clone)
 	n.JSON("GET", repoPath(carol, "secret"), carol, nil, http.StatusOK, nil)
 	n.JSON("GET", repoPath(carol, "secret"), alice, nil, http.StatusNotFound, nil)

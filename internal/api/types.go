@@ -294,17 +294,18 @@ type repoJSON struct {
 	ObjectFormatName    string        `json:"object_format_name"`
 	ArchivedAt          string        `json:"archived_at"`
 	// Gitea's settings dForge has one answer to: no packages, no
-	// projects of its own, no mirrors, no pending transfers (a transfer
-	// is done at once), merges keep the head branch.
-	HasActions                    bool    `json:"has_actions"`
-	HasPackages                   bool    `json:"has_packages"`
-	ProjectsMode                  string  `json:"projects_mode"`
-	MirrorInterval                string  `json:"mirror_interval"`
-	RepoTransfer                  *string `json:"repo_transfer"`
-	IgnoreWhitespaceConflicts     bool    `json:"ignore_whitespace_conflicts"`
-	AllowRebaseUpdate             bool    `json:"allow_rebase_update"`
-	DefaultDeleteBranchAfterMerge bool    `json:"default_delete_branch_after_merge"`
-	DefaultAllowMaintainerEdit    bool    `json:"default_allow_maintainer_edit"`
+	// projects of its own, no mirrors, merges keep the head branch.
+	HasActions     bool   `json:"has_actions"`
+	HasPackages    bool   `json:"has_packages"`
+	ProjectsMode   string `json:"projects_mode"`
+	MirrorInterval string `json:"mirror_interval"`
+	// RepoTransfer is the pending transfer, while one waits for its
+	// recipient (null otherwise), as Gitea's.
+	RepoTransfer                  *repoTransferJSON `json:"repo_transfer"`
+	IgnoreWhitespaceConflicts     bool              `json:"ignore_whitespace_conflicts"`
+	AllowRebaseUpdate             bool              `json:"allow_rebase_update"`
+	DefaultDeleteBranchAfterMerge bool              `json:"default_delete_branch_after_merge"`
+	DefaultAllowMaintainerEdit    bool              `json:"default_allow_maintainer_edit"`
 	// dForge's own.
 	ProtectedBranches []string `json:"protected_branches"`
 	CreatedHeight     int64    `json:"created_height"`

@@ -18,7 +18,8 @@ import (
 // actions. An action that names someone else as owner (a transfer) is not
 // refused: that would tell the actor the other owner has a private
 // repository of that name. There the private one wins the name on this
-// node (index.RepoByName).
+// node (index.RepoByName). Accepting that transfer is the recipient's own
+// action, so that is refused.
 
 // named is the repository an action makes or renames: its owner, its new
 // name, whether it is private, and its id when it exists already.
@@ -77,6 +78,12 @@ func (s *Service) namedBy(ctx context.Context, actor common.Address, action, raw
 			return named{}, false, nil
 		}
 		return s.existing(ctx, p.Repo, "", &p.NewOwner)
+	case "repo.transfer.accept":
+		var p chainforge.RepoTransferAccept
+		if json.Unmarshal([]byte(raw), &p) != nil {
+			return named{}, false, nil
+		}
+		return s.existing(ctx, p.Repo, "", &actor)
 	case "repo.fork":
 		var p chainforge.RepoFork
 		if json.Unmarshal([]byte(raw), &p) != nil || p.Org != 0 {

@@ -42,7 +42,7 @@ var forgeTables = []string{
 	"forge_releases", "forge_release_assets", "forge_lfs_objects", "forge_repo_topics",
 	"forge_commit_statuses", "forge_branch_protections",
 	"forge_milestones", "forge_reactions", "forge_issue_pins", "forge_issue_subscriptions", "forge_timeline",
-	"forge_review_requests", "forge_activity", "market_installs",
+	"forge_review_requests", "forge_activity", "market_installs", "forge_repo_transfers",
 }
 
 // resetForge deletes the chain's forge rows, keeping the private store's.
@@ -152,6 +152,7 @@ func writeChange(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 		func() error { return writeCommunityEvent(ctx, tx, c) },
 		func() error { return writeMarket(ctx, tx, c) },
 		func() error { return writeForum(ctx, tx, c) },
+		func() error { return writeTransfer(ctx, tx, c) },
 		func() error { return writeActivity(ctx, tx, c) },
 		func() error { return notifyChange(ctx, tx, c, before) },
 	}

@@ -38,6 +38,9 @@ type Repo struct {
 	Updated           string   `json:"updated"`
 	Topics            []string `json:"topics"`
 	Website           string   `json:"website"`
+	// PendingTransfer: the repository is offered to a new owner
+	// (RepoTransfer reads the offer).
+	PendingTransfer bool `json:"pendingTransfer,omitempty"`
 }
 
 // OwnerAddress is the owner as an address.
@@ -46,7 +49,8 @@ func (r Repo) OwnerAddress() common.Address { return common.HexToAddress(r.Owner
 const repoColumns = `r.id, r.owner, ` + "COALESCE(oa.username, oa.default_name, (SELECT CASE WHEN wide_names THEN '' ELSE '-' END FROM chain_index WHERE id = 1), '')" + `, r.name, r.description, r.default_branch,
 
 	r.protected_branches, r.private, r.fork_of, r.stars, r.forks, r.watchers, r.open_issues, r.open_pulls,
-	r.created_height, r.created_time_ns, r.updated_height, r.updated_time_ns, r.topics, r.website`
+	r.created_height, r.created_time_ns, r.updated_height, r.updated_time_ns, r.topics, r.website,
+	EXISTS (SELECT 1 FROM forge_repo_transfers rt WHERE rt.repo_id = r.id)`
 
 const repoFrom = `forge_repos r LEFT JOIN chain_accounts oa ON oa.address = r.owner`
 
@@ -56,7 +60,7 @@ func scanRepo(row scanner, extra ...any) (Repo, error) {
 	var id, stars, forks, watchers, openIssues, openPulls, createdNS, updatedNS int64
 	var forkOf sql.NullInt64
 	err := row.Scan(append([]any{&id, &owner, &ownerName, &r.Name, &r.Description, &r.DefaultBranch, &protected, &r.Private,
-		&forkOf, &stars, &forks, &watchers, &openIssues, &openPulls, &r.CreatedHeight, &createdNS, &r.UpdatedHeight, &updatedNS, &topics, &r.Website}, extra...)...)
+		&forkOf, &stars, &forks, &watchers, &openIssues, &openPulls, &r.CreatedHeight, &createdNS, &r.UpdatedHeight, &updatedNS, &topics, &r.Website, &r.PendingTransfer}, extra...)...)
 	if err != nil {
 		return r, err
 	}

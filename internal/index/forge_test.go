@@ -17,6 +17,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/chain/names"
 	"github.com/dforge/dforge/internal/chain/tx"
+	"github.com/dforge/dforge/internal/chain/upgrade"
 	"github.com/dforge/dforge/internal/forge/private"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/index/indextest"
@@ -71,7 +72,9 @@ func TestForgeRebuildEqualsLive(t *testing.T) {
 		ctx := context.Background()
 		op := newWallet()
 		alice, bob, carol := newWallet().addr, newWallet().addr, newWallet().addr
-		genesis := app.Genesis{Params: testParams, Operators: []common.Address{op.addr}}
+		// pending-transfers alone: the operator still relays without
+		// delegations, and transfers wait for their recipient.
+		genesis := app.Genesis{Params: testParams, Operators: []common.Address{op.addr}, Upgrades: []string{upgrade.PendingTransfers}}
 		dir := t.TempDir()
 
 		// 1. Live: every action, including deletions.
@@ -110,6 +113,7 @@ func TestForgeRebuildEqualsLive(t *testing.T) {
 		act(bob, "repo.fork", map[string]any{"repo": 1})
 		act(alice, "repo.update", map[string]any{"repo": 1, "name": "y", "description": "renamed"})
 		act(alice, "repo.transfer", map[string]any{"repo": 2, "newOwner": bob})
+		act(bob, "repo.transfer.accept", map[string]any{"repo": 2})
 		// Marketplace listings: installs, one in a repository deleted next
 		// (its install goes with it), a listing renamed and one deleted.
 		ci := map[string]any{"name": "CI", "description": "a\nb", "events": []string{"push"}, "url_template": "https://ci.example/{owner}/{repo}"}
@@ -155,6 +159,8 @@ func TestForgeRebuildEqualsLive(t *testing.T) {
 		act(carol, "forum.topic.edit", map[string]any{"topic": 1, "title": "How so?"})
 		act(bob, "forum.post.edit", map[string]any{"post": 1, "body": "like that"})
 		act(carol, "forum.topic.answer", map[string]any{"topic": 1, "post": 1})
+		// An offer left pending: its row and carol's notification.
+		act(alice, "repo.transfer", map[string]any{"repo": 1, "newOwner": carol})
 		if err := ix.ProjectPrivate(ctx, privateEntries(t, alice)...); err != nil {
 			t.Fatal(err)
 		}
@@ -171,6 +177,12 @@ func TestForgeRebuildEqualsLive(t *testing.T) {
 		}
 		if _, err := ix.RepoByID(ctx, 2); err == nil {
 			t.Fatal("the deleted repository is still projected")
+		}
+		if tr, ok, err := ix.RepoTransfer(ctx, 1); err != nil || !ok || !r.PendingTransfer || tr.Recipient.Address != carol.Hex() || tr.Doer.Address != alice.Hex() {
+			t.Fatalf("pending transfer of repository 1 = %+v %v %v (repository says %v)", tr, ok, err, r.PendingTransfer)
+		}
+		if _, ok, err := ix.RepoTransfer(ctx, 2); err != nil || ok {
+			t.Fatalf("the accepted transfer of repository 2 is still pending: %v %v", ok, err)
 		}
 		is, err := ix.Issue(ctx, 1, 1)
 		if err != nil || len(is.Labels) != 1 || is.Labels[0].Name != "bug" || is.Comments != 1 || is.State != "closed" {

@@ -94,7 +94,7 @@ func coverSteps(t testing.TB, alice, bob, carol wallet, h0 uint64, ownKeys bool)
 	}
 	// Proposals 5 to 7 (the original blocks made 4); 8 is the upgrade of
 	// the old chain.
-	const moderatorRole, organizerRole, grant, ownKeysUpgrade = 5, 6, 7, 8
+	const moderatorRole, organizerRole, grant, ownKeysUpgrade, pendingTransfersUpgrade = 5, 6, 7, 8, 9
 	const upgradeHeight = 8 // after h0: after every action the operator relays
 
 	blocks := [][]step{
@@ -243,11 +243,22 @@ func coverSteps(t testing.TB, alice, bob, carol wallet, h0 uint64, ownKeys bool)
 			txOf(alice, tx.KindDelegate, map[string]any{"delegate": c, "scopes": "issue", "expiry": decimal(h0 + 100)}),
 			delegated(carol, alice, "issue.comment", `{"repo":2,"number":2,"body":"still there"}`),
 			txOf(alice, tx.KindUndelegate, map[string]any{"account": a, "delegate": c}),
+			// pending-transfers: an offer the recipient rejects, then one
+			// he accepts, each signed by its own author (under both rule
+			// sets from here on).
+			delegated(alice, alice, "repo.create", `{"name":"offer"}`),
+			delegated(alice, alice, "repo.transfer", `{"repo":7,"newOwner":"`+b+`"}`),
+			delegated(bob, bob, "repo.transfer.reject", `{"repo":7}`),
+			delegated(alice, alice, "repo.transfer", `{"repo":7,"newOwner":"`+b+`"}`),
+			delegated(bob, bob, "repo.transfer.accept", `{"repo":7}`),
 		},
 	}
 	if !ownKeys {
-		blocks[0] = append(blocks[0], propose(alice, "upgrade", "Own keys", `{"name":"own-keys","height":"`+decimal(h0+upgradeHeight)+`"}`))
-		blocks[1] = append(blocks[1], vote(alice, ownKeysUpgrade), vote(bob, ownKeysUpgrade))
+		blocks[0] = append(blocks[0],
+			propose(alice, "upgrade", "Own keys", `{"name":"own-keys","height":"`+decimal(h0+upgradeHeight)+`"}`),
+			propose(alice, "upgrade", "Pending transfers", `{"name":"pending-transfers","height":"`+decimal(h0+upgradeHeight)+`"}`))
+		blocks[1] = append(blocks[1], vote(alice, ownKeysUpgrade), vote(bob, ownKeysUpgrade),
+			vote(alice, pendingTransfersUpgrade), vote(bob, pendingTransfersUpgrade))
 	}
 	return blocks
 }

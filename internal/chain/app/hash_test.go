@@ -33,8 +33,10 @@ import (
 // purpose when own-keys was made, again when safe-urls joined upgrade.All
 // (the genesis marks it done), again when own-keys bounded node
 // registrations per block (the chain keeps a count, so the node
-// registered in block 2 changes the state), and again when route-names
-// joined the list.
+// registered in block 2 changes the state), again when route-names
+// joined the list, and again when pending-transfers joined it (the genesis
+// marks every known upgrade done, so a chain born today changes with each
+// new upgrade; the before-upgrades checkpoint must never change).
 //
 // The finals are the same chains after the blocks of coverSteps, which
 // run every forge action and transaction kind. They were pinned on
@@ -42,17 +44,19 @@ import (
 // re-pinned once, on purpose), so a record field that changes an old
 // encoding (a new field without omitempty) changes them. A new action or
 // kind is a new step, and so a new deliberate re-pin of both finals; the
-// checkpoints stay.
+// checkpoints stay. Re-pinned when pending-transfers added
+// repo.transfer.accept and repo.transfer.reject (the old chain passes that
+// upgrade beside own-keys).
 const (
 	checkpointBeforeUpgradesAppHash = "8c72bbdd5840db1e344a4bbfc8833e7de14816c7f67311b1704d92e894ac1c0e"
 	checkpointBeforeUpgradesResults = "360c0bc40d300d23be362f8537b23e463ac1c52eaedd7c995d60051aa4d1369d"
-	checkpointOwnKeysAppHash        = "5b6b8466b7ad06ea0fae8db23c8ff783f981c69f3eb2cb40ce2cb6163459efa2"
-	checkpointOwnKeysResults        = "8049d910f1c5a65b7e9ed51e1fa5c4f161d546978c5457e28bdb1938f4d04b1e"
+	checkpointOwnKeysAppHash        = "8ceaa40c8d0b492d2380b6133805cd2afa9b464ab2859259373b31a8b24edd37"
+	checkpointOwnKeysResults        = "0f8260577179030d1de95f35e7e0b8dd96fbbdff159251c2d1e40a6f8bb2ff61"
 
-	beforeUpgradesAppHash = "5e405de843f49b6e6455a45d726809b2e47223cfdc74d713502cd9a99df720c5"
-	beforeUpgradesResults = "e8ffe0313ddaacd7318f45273d70cc25c7c6a9043ac5191aabf4857b22070654"
-	stableAppHash         = "62783a76a345ae01de1d8e1e80537e80bedb9c178ff335d1fd66fba39b2c93f3"
-	stableResults         = "9fae13e611649558c7153608c4cc96b55dfdbefaea3011814db2e6590f058f51"
+	beforeUpgradesAppHash = "69349cc7d7724e016fba92c2cb6e17c7bc314deb3a6a1e51c2982ed9437f6cb8"
+	beforeUpgradesResults = "f46165f83596aed2a038b06ba090bf4f93f78b4d0db9a4f6c29cb89ca1228d5d"
+	stableAppHash         = "9f722ea2b25b44f5339cb9947399beb18e3f522eff5800f4661116c48239127b"
+	stableResults         = "1ed9d64fa1e8a31abc7769c7249d998c903645db54dfb298528f5c77ca8a7d43"
 )
 
 // fixedWallet is a wallet whose key is derived from seed, so its address

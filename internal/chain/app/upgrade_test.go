@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/chain/app"
+	"github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/chain/gov"
 	"github.com/dforge/dforge/internal/chain/ledger"
 	"github.com/dforge/dforge/internal/chain/state"
@@ -176,4 +177,59 @@ func hasEvent(events []abci.Event, typ string) bool {
 		}
 	}
 	return false
+}
+
+// A chain made before pending-transfers moves a repository at once, and
+// knows no answer to an offer, until the height its governance voted;
+// from that block on a transfer waits for its recipient. A fresh node
+// replaying every block reaches the same app hash.
+func TestPendingTransfersUpgradeAtAVotedHeight(t *testing.T) {
+	c := newOldChain(t)
+	bob := newWallet(t)
+	act := func(actor wallet, action, payload string) []byte {
+		return c.sign(c.op, tx.KindForge, map[string]any{"actor": actor.addr.Hex(), "action": action, "payload": payload})
+	}
+	toBob := func(repo string) string { return `{"repo":` + repo + `,"newOwner":"` + bob.addr.Hex() + `"}` }
+	c.must(act(c.alice, "repo.create", `{"name":"a"}`), act(c.alice, "repo.create", `{"name":"b"}`))
+	at := c.height + 8
+	c.upgradeAt(upgrade.PendingTransfers, at)
+	c.must(act(c.alice, "repo.transfer", toBob("1")))
+	if moved := forgeChange(t, c.lastResult.TxResults[0]); moved.Transfer != nil || moved.Repos[0].Owner != bob.addr {
+		t.Fatalf("a transfer before the upgrade: %+v", moved)
+	}
+	if res := c.block(act(bob, "repo.transfer.accept", `{"repo":2}`)); res[0].Code != tx.CodeUnknownAction {
+		t.Fatalf("an answer before the upgrade: %d %s", res[0].Code, res[0].Log)
+	}
+	for c.height < at-1 {
+		c.block()
+	}
+	c.must(act(c.alice, "repo.transfer", toBob("2")))
+	if offer := forgeChange(t, c.lastResult.TxResults[0]); offer.Transfer == nil || len(offer.Repos) != 0 {
+		t.Fatalf("a transfer from the upgrade on: %+v", offer)
+	}
+	c.must(act(bob, "repo.transfer.accept", `{"repo":2}`))
+
+	replay, st := startApp(t, c.genesis)
+	for i, txs := range c.blocks {
+		finalize(t, replay, int64(i+1), txs...)
+	}
+	if got, want := st.Hash(), c.st.Hash(); string(got) != string(want) {
+		t.Fatalf("replay app hash %x, want %x", got, want)
+	}
+}
+
+// forgeChange is the forge change a transaction's events hold.
+func forgeChange(t *testing.T, res *abci.ExecTxResult) forge.Change {
+	t.Helper()
+	for _, ev := range res.Events {
+		if ev.Type == forge.EventType {
+			c, err := forge.ParseEvent(ev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return c
+		}
+	}
+	t.Fatalf("no forge event in %+v", res)
+	return forge.Change{}
 }

@@ -42,6 +42,8 @@ func (RepoCreate) ActionName() string           { return "repo.create" }
 func (RepoUpdate) ActionName() string           { return "repo.update" }
 func (RepoDelete) ActionName() string           { return "repo.delete" }
 func (RepoTransfer) ActionName() string         { return "repo.transfer" }
+func (RepoTransferAccept) ActionName() string   { return "repo.transfer.accept" }
+func (RepoTransferReject) ActionName() string   { return "repo.transfer.reject" }
 func (RepoFork) ActionName() string             { return "repo.fork" }
 func (RepoStar) ActionName() string             { return "repo.star" }
 func (RepoUnstar) ActionName() string           { return "repo.unstar" }

@@ -68,6 +68,8 @@ func init() {
 		"repo.update":           {RepoUpdate{}, repoUpdate},
 		"repo.delete":           {RepoDelete{}, repoDelete},
 		"repo.transfer":         {RepoTransfer{}, repoTransfer},
+		"repo.transfer.accept":  {RepoTransferAccept{}, repoTransferAccept},
+		"repo.transfer.reject":  {RepoTransferReject{}, repoTransferReject},
 		"repo.fork":             {RepoFork{}, repoFork},
 		"repo.star":             {RepoStar{}, func(s *session, p []byte) error { return repoFlag(s, p, flagStar, true) }},
 		"repo.unstar":           {RepoUnstar{}, func(s *session, p []byte) error { return repoFlag(s, p, flagStar, false) }},

@@ -254,6 +254,9 @@ type Change struct {
 	ForumTopic    *ForumTopic    `json:"forumTopic,omitempty"`
 	ForumPost     *ForumPost     `json:"forumPost,omitempty"`
 	ForumRevision *ForumRevision `json:"forumRevision,omitempty"`
+	// Transfer is a repository transfer offered, accepted, rejected or
+	// cancelled (pending-transfers; transfer.go).
+	Transfer *Transfer `json:"transfer,omitempty"`
 }
 
 // RepoID is the repository the change is about (the new one for a fork).
@@ -303,6 +306,8 @@ func (c Change) RepoID() uint64 {
 	case c.Pull != nil:
 		// Review requests and dismissals change only the pull request.
 		return c.Pull.Repo
+	case c.Transfer != nil:
+		return c.Transfer.Repo
 	}
 	return 0
 }

@@ -206,6 +206,9 @@ func (s *session) deleteRepo(r *Repo) error {
 	if err := s.kv.Set(repoNameKey(r.Owner, strings.ToLower(r.Name)), none); err != nil {
 		return err
 	}
+	if err := s.dropTransfer(r); err != nil {
+		return err
+	}
 	r.Deleted = true
 	if err := s.saveRepo(r); err != nil {
 		return err
@@ -226,52 +229,6 @@ func (s *session) deleteRepo(r *Repo) error {
 		parent.Forks--
 	}
 	return s.saveRepo(parent)
-}
-
-// RepoTransfer is the payload of repo.transfer.
-type RepoTransfer struct {
-	Repo     uint64         `json:"repo"`
-	NewOwner common.Address `json:"newOwner"`
-}
-
-func repoTransfer(s *session, payload []byte) error {
-	var p RepoTransfer
-	if err := decode(payload, &p); err != nil {
-		return err
-	}
-	r, _, err := s.access(p.Repo, PermOwner, "transferring a repository")
-	if err != nil {
-		return err
-	}
-	if p.NewOwner == (common.Address{}) {
-		return invalid("newOwner", "must be an address")
-	}
-	if p.NewOwner == r.Owner {
-		return conflict("%s already belongs to %s", r.Name, p.NewOwner.Hex())
-	}
-	if err := s.mayTransferTo(p.NewOwner); err != nil {
-		return err
-	}
-	if err := s.leaveOrg(r); err != nil {
-		return err
-	}
-	oldOwner := r.Owner
-	r.Owner = p.NewOwner
-	if err := s.moveName(r, oldOwner, r.Name); err != nil {
-		return err
-	}
-	// The new owner's collaborator entry would be shadowed by ownership.
-	if err := s.kv.Set(collabKey(r.ID, p.NewOwner), none); err != nil {
-		return err
-	}
-	if err := s.saveRepo(r); err != nil {
-		return err
-	}
-	if err := s.countOrgRepo(r.Owner, true); err != nil {
-		return err
-	}
-	// The former owner reads a private repository no more.
-	return s.revokeForks(r, oldOwner)
 }
 
 // RepoFork is the payload of repo.fork: the fork belongs to the actor and

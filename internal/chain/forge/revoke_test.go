@@ -94,7 +94,12 @@ func TestTransferRevokesFormerOwnersForks(t *testing.T) {
 	rx := w.fork(reader, x, "rx")
 	w.collab(reader, rx, owner, "read")
 	orx := w.fork(owner, rx, "orx")
-	c := w.ok(owner, "repo.transfer", m{"repo": x, "newOwner": maint})
+	// A private store's transfers wait for the recipient: the move, and
+	// what it revokes, come with the acceptance.
+	if c := w.ok(owner, "repo.transfer", m{"repo": x, "newOwner": maint}); len(c.Repos) != 0 {
+		t.Fatalf("an offer moved %+v", c.Repos)
+	}
+	c := w.ok(maint, "repo.transfer.accept", m{"repo": x})
 	if c.Repos[0].ID != x || c.Repos[0].Owner != maint {
 		t.Fatalf("transfer's first record %+v", c.Repos[0])
 	}

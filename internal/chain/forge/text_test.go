@@ -121,7 +121,7 @@ func TestTextInvalidUTF8(t *testing.T) {
 // payload type escapes the rules, and the table's payload type is the one
 // the handler decodes (else the fields would be unknown: invalid_field).
 func TestTextEveryField(t *testing.T) {
-	w := newWorld(t)
+	w := pendingWorld(t) // the payload types of the rules in force
 	w.team()
 	for _, action := range forge.Actions() {
 		p, ok := forge.PayloadOf(action)

@@ -35,9 +35,16 @@ const SafeURLs = "safe-urls"
 // profile the app can never show.
 const RouteNames = "route-names"
 
+// PendingTransfers makes repo.transfer an offer the new owner accepts or
+// rejects (repo.transfer.accept, repo.transfer.reject), as Gitea's pending
+// transfers: before it, anyone's repository could be moved onto another
+// user without their consent. A transfer into an organization the signer
+// may create repositories in stays immediate.
+const PendingTransfers = "pending-transfers"
+
 // known lists the upgrades this binary implements, oldest first. A new
 // rule change is one more name here and a Done check where it applies.
-var known = []string{OwnKeys, SafeURLs, RouteNames}
+var known = []string{OwnKeys, SafeURLs, RouteNames, PendingTransfers}
 
 // extra are names a node was told to treat as known with no rule change
 // (Allow): how an operator crosses an upgrade whose rules this release

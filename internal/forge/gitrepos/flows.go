@@ -241,24 +241,65 @@ func (h *Repos) Delete(ctx context.Context, actor common.Address, r index.Repo) 
 	return nil
 }
 
-// Transfer gives r to newOwner and moves its git data under them. The
-// former owner's forks of a private repository go, with their git data.
-func (h *Repos) Transfer(ctx context.Context, actor common.Address, r index.Repo, newOwnerName string) (index.Repo, error) {
+// Transfer gives r to newOwner, or offers it to them: under the
+// pending-transfers rules a transfer waits for its recipient unless the
+// actor may create repositories where it goes (the forge module decides).
+// pending says it was offered: r is unchanged until the recipient accepts.
+// teams are teams of a receiving organization that get the repository.
+func (h *Repos) Transfer(ctx context.Context, actor common.Address, r index.Repo, newOwnerName string, teams []uint64) (index.Repo, bool, error) {
 	if err := h.ownerOnly(ctx, actor, r, "transfer it"); err != nil {
-		return index.Repo{}, err
+		return index.Repo{}, false, err
 	}
 	newOwner, err := h.Owner(ctx, strings.TrimSpace(newOwnerName))
 	if err != nil || strings.TrimSpace(newOwnerName) == "" {
-		return index.Repo{}, usererr.BadFieldf("new_owner", "new_owner must be an existing username or an address")
+		return index.Repo{}, false, usererr.BadFieldf("new_owner", "new_owner must be an existing username or an address")
 	}
 	if err := h.privateStaysPersonal(ctx, r, newOwner, "new_owner"); err != nil {
-		return index.Repo{}, err
+		return index.Repo{}, false, err
 	}
-	res, err := h.forge.Do(ctx, actor, chainforge.RepoTransfer{Repo: r.ID, NewOwner: newOwner})
+	res, err := h.forge.Do(ctx, actor, chainforge.RepoTransfer{Repo: r.ID, NewOwner: newOwner, Teams: teams})
 	if err != nil {
-		return index.Repo{}, fmt.Errorf("record the transfer: %w", err)
+		return index.Repo{}, false, fmt.Errorf("record the transfer: %w", err)
 	}
-	if err := h.dropDeleted(ctx, res.Change); err != nil {
+	if t := res.Change.Transfer; t != nil && t.State == chainforge.TransferPending {
+		offered, err := h.forge.Index().RepoByID(ctx, r.ID)
+		if err != nil {
+			return index.Repo{}, true, fmt.Errorf("read the offered repository: %w", err)
+		}
+		return offered, true, nil
+	}
+	moved, err := h.arrived(ctx, r, res.Change)
+	return moved, false, err
+}
+
+// AcceptTransfer takes r, offered to the actor (or to an organization
+// they may create repositories in), and moves its git data under its new
+// owner.
+func (h *Repos) AcceptTransfer(ctx context.Context, actor common.Address, r index.Repo) (index.Repo, error) {
+	res, err := h.forge.Do(ctx, actor, chainforge.RepoTransferAccept{Repo: r.ID})
+	if err != nil {
+		return index.Repo{}, fmt.Errorf("record the acceptance: %w", err)
+	}
+	return h.arrived(ctx, r, res.Change)
+}
+
+// RejectTransfer ends r's pending transfer: the recipient rejects it, the
+// repository's owners cancel it. Nothing moves.
+func (h *Repos) RejectTransfer(ctx context.Context, actor common.Address, r index.Repo) (index.Repo, error) {
+	if _, err := h.forge.Do(ctx, actor, chainforge.RepoTransferReject{Repo: r.ID}); err != nil {
+		return index.Repo{}, fmt.Errorf("record the rejection: %w", err)
+	}
+	kept, err := h.forge.Index().RepoByID(ctx, r.ID)
+	if err != nil {
+		return index.Repo{}, fmt.Errorf("read the repository: %w", err)
+	}
+	return kept, nil
+}
+
+// arrived finishes a transfer the forge recorded: the former owner's
+// revoked forks go, and r's git data moves under its new owner.
+func (h *Repos) arrived(ctx context.Context, r index.Repo, c chainforge.Change) (index.Repo, error) {
+	if err := h.dropDeleted(ctx, c); err != nil {
 		return index.Repo{}, err
 	}
 	moved, err := h.forge.Index().RepoByID(ctx, r.ID)

@@ -12,7 +12,7 @@ import { PAGE_SIZE, useMarkRead, useThreads, type Thread, type ThreadFilter } fr
 import './notifications.css'
 
 const STATUSES = ['unread', 'all'] as const
-const KINDS = ['', 'Issue', 'Pull', 'Transfer', 'Reward', 'Proposal', 'Topic'] as const
+const KINDS = ['', 'Issue', 'Pull', 'Repository', 'Transfer', 'Reward', 'Proposal', 'Topic'] as const
 
 /** The signed-in user's notifications: filters, the list with paging, and marking read. */
 export default function NotificationsScreen() {
@@ -120,7 +120,8 @@ function ThreadRow({ thread, onRead, busy }: { thread: Thread; onRead: () => voi
 /**
  * What a thread is about, in words: an issue's or proposal's title, or for
  * the chain's own events a sentence (a transfer received, a reward earned
- * or withheld and why, a proposal opening or about to end).
+ * or withheld and why, a proposal opening or about to end, a repository
+ * offered to the user).
  */
 function ThreadTitle({ thread }: { thread: Thread }) {
   const { t } = useTranslation('notifications')
@@ -140,6 +141,8 @@ function ThreadTitle({ thread }: { thread: Thread }) {
     }
     case 'Proposal':
       return <>{t(thread.reason === 'proposal_ending' ? 'proposal.ending' : 'proposal.opened', { title: subject.title })}</>
+    case 'Repository':
+      return <>{t('repoTransferTitle', { repo: subject.title })}</>
   }
   return <>{subject.title}</>
 }

@@ -29,6 +29,20 @@ describe('NotificationsScreen', () => {
     expect(screen.queryByRole('tablist')).toBeNull()
   })
 
+  it('shows a repository offered to the user, linking the repository', async () => {
+    const offer: Thread = {
+      ...thread,
+      subject: { ...thread.subject, title: 'alice/app', html_url: 'http://node/alice/app', type: 'Repository', state: '' },
+      reason: 'repo_transfer',
+    }
+    stubFetch(async () => page([offer]))
+    signIn(WALLET)
+    renderScreen(<NotificationsScreen />, '/notifications')
+    const link = await screen.findByRole('link', { name: 'alice/app is offered to you: accept or reject the transfer' })
+    expect(link.getAttribute('href')).toBe('http://node/alice/app')
+    expect(screen.getByText('A repository offered to you')).toBeTruthy()
+  })
+
   it('shows the empty state when nothing is unread', async () => {
     stubFetch(async () => page([]))
     signIn(WALLET)

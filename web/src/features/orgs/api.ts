@@ -141,8 +141,10 @@ export const addTeamRepo = (team: number, org: string, repo: string) => putJSON<
 export const removeTeamRepo = (team: number, org: string, repo: string) => deleteJSON(`/api/v1/teams/${team}/repos/${enc(org)}/${enc(repo)}`)
 
 /**
- * POST /repos/{owner}/{repo}/transfer: to a user or an organization the
- * actor owns. Never delegated: undefined when the user's own wallet signed it.
+ * POST /repos/{owner}/{repo}/transfer: to a user or an organization. Never
+ * delegated (the user's own wallet signs it). The answer is the repository
+ * under its new owner (202), or as it stays with its repo_transfer when the
+ * transfer waits for the recipient's answer (201).
  */
 export const transferRepo = (owner: string, repo: string, newOwner: string) =>
   withWalletSignature(() => postJSON<Repository>(`/api/v1/repos/${enc(owner)}/${enc(repo)}/transfer`, { new_owner: newOwner }))

@@ -12,6 +12,7 @@ import { useSignedInUser } from '@/stores/useSignedInUser'
 import { canMaintain, forkRepo, isOwner, type Repository, repoHref, setFlag, useFlag, useInvalidateRepo, useRepo } from '@/lib/forge/api'
 import { useForgeFormat } from '@/lib/forge/format'
 import { canOwn, nav } from '@/lib/forge/nav'
+import { TransferBanner } from './TransferBanner'
 import './repositories.css'
 
 export type RepoSection = 'code' | 'issues' | 'pulls' | 'commits' | 'branches' | 'tags' | 'releases' | 'contributors' | 'settings'
@@ -81,6 +82,7 @@ export function RepoFrame({ repo, section, heading = false, children }: { repo: 
   return (
     <div className="stack repo">
       <RepoHeader repo={repo} heading={heading} />
+      <TransferBanner repo={repo} />
       <RepoNav repo={repo} section={section} />
       {children}
     </div>

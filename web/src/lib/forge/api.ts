@@ -59,6 +59,15 @@ export interface Repository {
   has_git_data?: boolean
   /** dForge's: how copying the git data to this node stands, while has_git_data is false on a node that seeds it. */
   replication?: { state: string; done: number; total: number; error?: string } | null
+  /** Gitea's: the transfer waiting for its recipient's answer; null when none. */
+  repo_transfer?: RepoTransfer | null
+}
+
+/** A repository offered to a new owner (Gitea's RepoTransfer). */
+export interface RepoTransfer {
+  doer: User
+  recipient: User
+  teams: { id: number; name: string }[]
 }
 
 /** GET /repos/{o}/{r}/counts (dForge's). */
