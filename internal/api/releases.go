@@ -353,8 +353,13 @@ func (a *API) editRelease(w http.ResponseWriter, r *http.Request) error {
 		rel.ID = id
 	}
 	e := chainforge.ReleaseEdit{ID: rel.ID, TagName: in.TagName, Target: in.Target, Title: in.Title, Note: in.Note, Draft: in.Draft, Prerelease: in.Prerelease}
-	if e.TagName != nil && *e.TagName == "" {
-		e.TagName = nil // Gitea keeps the tag when it is sent empty
+	// Gitea keeps a field sent empty (its SDK sends every field of an
+	// edit, so a client that changes only the draft flag sends "name": ""
+	// and "body": ""); only the flags are always taken.
+	for _, f := range []**string{&e.TagName, &e.Target, &e.Title, &e.Note} {
+		if *f != nil && **f == "" {
+			*f = nil
+		}
 	}
 	rel, err = a.hosting.EditRelease(r.Context(), u.User.Address, repo, perm, e)
 	if err != nil {
