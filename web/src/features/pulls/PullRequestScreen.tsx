@@ -146,7 +146,8 @@ function PullDetail({ repo, pr }: { repo: Repository; pr: PullRequest }) {
         <p>
           <StateBadge kind={stateKind(pr, pr.merged)} />{' '}
           <span className="muted">
-            <UserLink user={pr.user} />{' '}
+            {/* GitHub names who merged it, not who opened it. */}
+            <UserLink user={pr.merged ? (pr.merged_by ?? pr.user) : pr.user} />{' '}
             {pr.merged
               ? t('pull.merged', { head: pr.head.label || pr.head.ref, base: pr.base.ref, when: fmt.ago(pr.merged_at ?? undefined) })
               : t('pull.wantsToMerge', { head: pr.head.label || pr.head.ref, base: pr.base.ref })}

@@ -206,6 +206,8 @@ describe('PullRequestScreen', () => {
     prApi(pull({ merged: true, state: 'closed', merged_by: { id: 1, login: 'ada' }, merged_at: '2026-01-04T00:00:00Z', merge_commit_sha: 'c'.repeat(40) }), {}, maintainer)
     renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4')
     expect(await screen.findByRole('heading', { name: 'Merged' })).toBeTruthy()
+    // The header names ada, who merged it, not bob, who opened it.
+    expect(document.querySelector('.issue-header .muted a')?.textContent).toBe('ada')
     expect(screen.getByRole('link', { name: 'ccccccc' }).getAttribute('href')).toBe(`/ada/engine/commit/${'c'.repeat(40)}`)
     expect(screen.queryByRole('button', { name: 'Merge pull request' })).toBeNull()
   })
