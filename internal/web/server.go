@@ -106,7 +106,11 @@ func NewHandler(d Deps) (http.Handler, error) {
 	mux.Handle("GET /api", app)
 	mux.Handle("/", app)
 	limits := rateLimits{
-		"POST /api/analytics/web-vitals": newLimiter(120, time.Minute),
+		// A page load reports five metrics, and CLS and INP again when the
+		// tab is hidden: 600 a minute is a page every half second, far
+		// above browsing (120 was hit by a person clicking through a
+		// repository), and still bounds a flood of inserts.
+		"POST /api/analytics/web-vitals": newLimiter(600, time.Minute),
 		"POST /api/v1/contact":           newLimiter(20, 10*time.Minute),
 		// Rendering costs CPU; the playground's live preview asks once
 		// per pause in typing.
