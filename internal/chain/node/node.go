@@ -23,6 +23,7 @@ type Node struct {
 	cmt    *nm.Node
 	client *local.Local
 	dbs    *dbSet
+	redial *redialer // nil without persistent peers
 
 	stopOnce sync.Once
 	stopErr  error
@@ -50,6 +51,7 @@ func Start(ctx context.Context, cfg Config, app abcitypes.Application) (*Node, e
 		return nil, fmt.Errorf("start cometbft: %w", err)
 	}
 	n.client = local.New(n.cmt)
+	n.redial = startRedialer(n.cmt.Switch(), cc.P2P.PersistentPeers, cfg.logger())
 	if err := n.catchUpIndex(); err != nil {
 		// The chain runs without them; only /tx_search misses those blocks.
 		cfg.logger().Warn("re-index the last blocks", "err", err)
@@ -156,6 +158,7 @@ func (n *Node) Stop() error {
 }
 
 func (n *Node) stop() error {
+	n.redial.close()
 	if err := n.cmt.Stop(); err != nil {
 		return fmt.Errorf("stop cometbft: %w", err)
 	}

@@ -143,7 +143,8 @@ func writeTestnet(nodes []testnetNode, chainID string, appState json.RawMessage)
 // other at the same moment, each keep its outbound connection and reject the
 // other's inbound one as a duplicate, drop both and redial again, forever. A
 // node that restarts dials the nodes before it itself; the nodes after it
-// redial it within CometBFT's reconnect interval (5-8 s).
+// redial it within 5 s however long it was gone (redial.go: CometBFT's own
+// redial backs off to minutes).
 func peersBefore(nodes []testnetNode, i int) string {
 	peers := make([]string, 0, i)
 	for _, nd := range nodes[:i] {
