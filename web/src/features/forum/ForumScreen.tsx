@@ -8,6 +8,8 @@ import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
 import { SignInNotice } from '@/components/SignInNotice'
 import { Tabs } from '@/components/Tabs'
+import { Input } from '@/components/Input'
+import { Select } from '@/components/Select'
 import { MarkdownEditor, UserLink } from '@/features/issues'
 import { useForgeFormat } from '@/lib/forge/format'
 import { nav } from '@/lib/forge/nav'
@@ -76,7 +78,7 @@ function SearchForm({ value, onSearch }: { value: string; onSearch: (q: string) 
   return (
     <form role="search" className="forum-search" onSubmit={submit} aria-label={t('search.label')}>
       <label htmlFor={id}>{t('search.label')}</label>
-      <input id={id} type="search" value={text} maxLength={MAX_QUERY} placeholder={t('search.placeholder')} onChange={(e) => setText(e.target.value)} />
+      <Input id={id} type="search" value={text} maxLength={MAX_QUERY} placeholder={t('search.placeholder')} onChange={(e) => setText(e.target.value)} />
       <Button type="submit" size="sm" variant="outline">
         {t('search.submit')}
       </Button>
@@ -156,18 +158,18 @@ function NewTopicForm({ initial }: { initial: Category }) {
       <form onSubmit={submit} noValidate aria-label={t('new.heading')}>
         <div className="field">
           <label htmlFor={`${id}-c`}>{t('new.category')}</label>
-          <select id={`${id}-c`} value={category} onChange={(e) => setCategory(e.target.value as Category)}>
+          <Select id={`${id}-c`} value={category} onChange={(e) => setCategory(e.target.value as Category)}>
             {CATEGORIES.map((c) => (
               <option key={c} value={c}>
                 {t(`categories.${c}`)}
               </option>
             ))}
-          </select>
+          </Select>
           {category === 'announcements' && <span className="muted">{t('new.announcementsNote')}</span>}
         </div>
         <div className="field">
           <label htmlFor={`${id}-t`}>{t('new.titleLabel')}</label>
-          <input
+          <Input
             id={`${id}-t`}
             value={title}
             maxLength={MAX_TITLE}

@@ -9,6 +9,8 @@ import { NotFoundCard } from '@/components/NotFoundCard'
 import { PreloadLink } from '@/components/PreloadLink'
 import { NotFoundError, QueryState } from '@/components/QueryState'
 import { SignInNotice } from '@/components/SignInNotice'
+import { Input } from '@/components/Input'
+import { Select } from '@/components/Select'
 import { MarkdownEditor, UserLink } from '@/features/issues'
 import { HiddenContent, ReportButton } from '@/features/moderation'
 import { useForgeFormat } from '@/lib/forge/format'
@@ -148,7 +150,7 @@ function EditTopicForm({ topic, onDone }: { topic: Topic; onDone: () => void }) 
     <form onSubmit={submit} aria-label={t('edit.topic')}>
       <div className="field">
         <label htmlFor={`${id}-t`}>{t('new.titleLabel')}</label>
-        <input id={`${id}-t`} value={title} maxLength={MAX_TITLE} required onChange={(e) => setTitle(e.target.value)} />
+        <Input id={`${id}-t`} value={title} maxLength={MAX_TITLE} required onChange={(e) => setTitle(e.target.value)} />
       </div>
       <MarkdownEditor label={t('new.bodyLabel')} value={body} onChange={setBody} rows={8} required autoFocus />
       <SaveRow pending={save.isPending} error={save.isError ? errorText(save.error) : ''} onCancel={onDone} />
@@ -284,13 +286,13 @@ function ModeratorControls({ topic }: { topic: Topic }) {
           {topic.locked ? t('moderate.unlock') : t('moderate.lock')}
         </Button>
         <label htmlFor={`${id}-c`}>{t('moderate.moveTo')}</label>
-        <select id={`${id}-c`} value={category} onChange={(e) => setCategory(e.target.value as Category)}>
+        <Select id={`${id}-c`} value={category} onChange={(e) => setCategory(e.target.value as Category)}>
           {CATEGORIES.map((c) => (
             <option key={c} value={c}>
               {t(`categories.${c}`)}
             </option>
           ))}
-        </select>
+        </Select>
         <Button size="sm" variant="outline" disabled={act.isPending || category === topic.category} onClick={() => act.mutate(() => moveTopic(topic.id, category))}>
           {t('moderate.move')}
         </Button>

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { QueryState } from '@/components/QueryState'
+import { Input } from '@/components/Input'
 import { canMaintain, type Repository, repoHref } from '@/lib/forge/api'
 import { errorText } from '@/lib/http'
 import { useSignedInUser } from '@/stores/useSignedInUser'
@@ -124,7 +125,7 @@ export function IssueLabels({ repo, issue }: { repo: Repository; issue: Issue })
                 <legend className="sr-only">{t('labels.title')}</legend>
                 {labels.map((l) => (
                   <label key={l.id}>
-                    <input type="checkbox" checked={picked.includes(l.id)} onChange={(e) => setPicked((p) => (e.target.checked ? [...p, l.id] : p.filter((x) => x !== l.id)))} /> <LabelBadge label={l} />
+                    <Input type="checkbox" checked={picked.includes(l.id)} onChange={(e) => setPicked((p) => (e.target.checked ? [...p, l.id] : p.filter((x) => x !== l.id)))} /> <LabelBadge label={l} />
                   </label>
                 ))}
               </fieldset>

@@ -8,6 +8,8 @@ import { Paged } from '@/components/Lists'
 import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
 import { ProgressBar } from '@/components/ProgressBar'
+import { Input } from '@/components/Input'
+import { Textarea } from '@/components/Textarea'
 import { type Repository, repoHref } from '@/lib/forge/api'
 import { useForgeFormat } from '@/lib/forge/format'
 import { errorText } from '@/lib/http'
@@ -181,15 +183,15 @@ function MilestoneForm({ repo, onDone }: { repo: Repository; onDone: () => void 
         <h2 id={`${id}-h`}>{t('milestones.new')}</h2>
         <div className="field">
           <label htmlFor={`${id}-t`}>{t('milestones.titleField')}</label>
-          <input id={`${id}-t`} className="input" value={title} required maxLength={255} autoFocus onChange={(e) => setTitle(e.target.value)} />
+          <Input id={`${id}-t`} className="input" value={title} required maxLength={255} autoFocus onChange={(e) => setTitle(e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-d`}>{t('milestones.descriptionField')}</label>
-          <textarea id={`${id}-d`} className="input" rows={3} maxLength={4096} value={description} onChange={(e) => setDescription(e.target.value)} />
+          <Textarea id={`${id}-d`} className="input" rows={3} maxLength={4096} value={description} onChange={(e) => setDescription(e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-due`}>{t('milestones.dueField')}</label>
-          <input id={`${id}-due`} className="input" type="date" value={due} onChange={(e) => setDue(e.target.value)} />
+          <Input id={`${id}-due`} className="input" type="date" value={due} onChange={(e) => setDue(e.target.value)} />
         </div>
         {create.isError && (
           <p className="alert-error" role="alert">

@@ -5,6 +5,7 @@ import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { PageHeader } from '@/components/PageHeader'
 import { SignInNotice } from '@/components/SignInNotice'
+import { Input } from '@/components/Input'
 import { type Repository, repoHref } from '@/lib/forge/api'
 import { nav } from '@/lib/forge/nav'
 import { RepoPage } from '@/features/repositories'
@@ -50,7 +51,7 @@ function NewIssueForm({ repo }: { repo: Repository }) {
         <form onSubmit={submit} noValidate aria-label={t('new.heading')}>
           <div className="field">
             <label htmlFor={`${id}-t`}>{t('new.titleLabel')}</label>
-            <input id={`${id}-t`} value={title} maxLength={255} aria-invalid={missing || undefined} aria-describedby={missing ? `${id}-te` : undefined} onChange={(e) => setTitle(e.target.value)} />
+            <Input id={`${id}-t`} value={title} maxLength={255} aria-invalid={missing || undefined} aria-describedby={missing ? `${id}-te` : undefined} onChange={(e) => setTitle(e.target.value)} />
             {missing && (
               <span id={`${id}-te`} className="field-error">
                 {t('new.titleRequired')}
@@ -63,7 +64,7 @@ function NewIssueForm({ repo }: { repo: Repository }) {
               <legend>{t('labels.title')}</legend>
               {labels.data?.map((l) => (
                 <label key={l.id}>
-                  <input type="checkbox" checked={picked.includes(l.id)} onChange={(e) => setPicked((p) => (e.target.checked ? [...p, l.id] : p.filter((x) => x !== l.id)))} /> <LabelBadge label={l} />
+                  <Input type="checkbox" checked={picked.includes(l.id)} onChange={(e) => setPicked((p) => (e.target.checked ? [...p, l.id] : p.filter((x) => x !== l.id)))} /> <LabelBadge label={l} />
                 </label>
               ))}
             </fieldset>

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { type Signed, SignerBadge } from '@/components/SignerBadge'
+import { Input } from '@/components/Input'
 import type { Repository, User } from '@/lib/forge/api'
 import { useForgeFormat } from '@/lib/forge/format'
 import { errorText } from '@/lib/http'
@@ -128,7 +129,7 @@ export function EditableTitle({ title, number, canEdit, save }: { title: string;
     >
       <div className="field">
         <label htmlFor={`${id}-t`}>{t('edit.titleLabel')}</label>
-        <input
+        <Input
           id={`${id}-t`}
           value={draft}
           maxLength={MAX_TITLE}
@@ -273,7 +274,7 @@ export function Assignees({ assignees, canEdit, save }: { assignees: User[] | nu
         >
           <div className="field">
             <label htmlFor={`${id}-i`}>{t('assignees.label')}</label>
-            <input id={`${id}-i`} value={draft} autoFocus autoComplete="off" spellCheck={false} aria-describedby={`${id}-help`} onChange={(e) => setDraft(e.target.value)} onKeyDown={editorKeys(submit, cancel)} />
+            <Input id={`${id}-i`} value={draft} autoFocus autoComplete="off" spellCheck={false} aria-describedby={`${id}-help`} onChange={(e) => setDraft(e.target.value)} onKeyDown={editorKeys(submit, cancel)} />
             <span id={`${id}-help`} className="muted editor-help">
               {t('assignees.help')}
             </span>

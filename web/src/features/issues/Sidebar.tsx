@@ -5,6 +5,7 @@ import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { PreloadLink } from '@/components/PreloadLink'
+import { Select } from '@/components/Select'
 import { type Repository, repoHref } from '@/lib/forge/api'
 import { errorText } from '@/lib/http'
 import { useSignedInUser } from '@/stores/useSignedInUser'
@@ -51,7 +52,7 @@ export function MilestonePicker({ repo, issue }: { repo: Repository; issue: Issu
           <label htmlFor={`${id}-s`} className="sr-only">
             {t('milestone.pick')}
           </label>
-          <select
+          <Select
             id={`${id}-s`}
             className="input"
             value={current?.id ?? 0}
@@ -64,7 +65,7 @@ export function MilestonePicker({ repo, issue }: { repo: Repository; issue: Issu
                 {m.title}
               </option>
             ))}
-          </select>
+          </Select>
         </>
       )}
       <SaveError error={save.error} />

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { QueryState } from '@/components/QueryState'
+import { Input } from '@/components/Input'
 import type { Repository } from '@/lib/forge/api'
 import { errorText } from '@/lib/http'
 import { createLabel, deleteLabel, editLabel, type Label, type LabelInput, labelsKey, normalizeColor, textOn, useLabels } from './api'
@@ -138,22 +139,22 @@ function LabelForm({ repo, label, onDone }: { repo: Repository; label?: Label; o
       <div className="label-form-fields">
         <div className="field">
           <label htmlFor={`${id}-n`}>{t('name')}</label>
-          <input id={`${id}-n`} value={name} maxLength={50} autoFocus autoComplete="off" onChange={(e) => setName(e.target.value)} />
+          <Input id={`${id}-n`} value={name} maxLength={50} autoFocus autoComplete="off" onChange={(e) => setName(e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-c`}>{t('color')}</label>
           <span className="label-color">
-            <input type="color" aria-label={t('colorPicker')} value={hex ?? DEFAULT_COLOR} onChange={(e) => setColor(e.target.value)} />
-            <input id={`${id}-c`} value={color} maxLength={7} autoComplete="off" onChange={(e) => setColor(e.target.value)} />
+            <Input type="color" aria-label={t('colorPicker')} value={hex ?? DEFAULT_COLOR} onChange={(e) => setColor(e.target.value)} />
+            <Input id={`${id}-c`} value={color} maxLength={7} autoComplete="off" onChange={(e) => setColor(e.target.value)} />
           </span>
         </div>
         <div className="field">
           <label htmlFor={`${id}-d`}>{t('description')}</label>
-          <input id={`${id}-d`} value={description} maxLength={255} autoComplete="off" onChange={(e) => setDescription(e.target.value)} />
+          <Input id={`${id}-d`} value={description} maxLength={255} autoComplete="off" onChange={(e) => setDescription(e.target.value)} />
         </div>
       </div>
       <label className="checkbox">
-        <input type="checkbox" checked={exclusive} onChange={(e) => setExclusive(e.target.checked)} /> {t('exclusive')}
+        <Input type="checkbox" checked={exclusive} onChange={(e) => setExclusive(e.target.checked)} /> {t('exclusive')}
       </label>
       <p className="muted">{t('exclusiveHelp')}</p>
       <p>

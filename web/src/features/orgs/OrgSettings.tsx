@@ -3,6 +3,7 @@ import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
+import { Input } from '@/components/Input'
 import { orgHooks, WebhooksPanel } from '@/features/webhooks'
 import { nav } from '@/lib/forge/nav'
 import { errorText } from '@/lib/http'
@@ -38,7 +39,7 @@ function OrgProfile({ org }: { org: Org }) {
   const field = (key: keyof typeof fields, max: number) => (
     <div className="field">
       <label htmlFor={`${id}-${key}`}>{t(`settings.${key}`)}</label>
-      <input id={`${id}-${key}`} value={fields[key]} maxLength={max} onChange={(e) => setFields({ ...fields, [key]: e.target.value })} />
+      <Input id={`${id}-${key}`} value={fields[key]} maxLength={max} onChange={(e) => setFields({ ...fields, [key]: e.target.value })} />
     </div>
   )
   return (
@@ -79,7 +80,7 @@ function DeleteOrg({ org }: { org: Org }) {
       <form onSubmit={submit} className="org-inline-form">
         <div className="field">
           <label htmlFor={`${id}-c`}>{t('settings.deleteConfirm', { name: org.username })}</label>
-          <input id={`${id}-c`} value={confirm} autoComplete="off" onChange={(e) => setConfirm(e.target.value)} />
+          <Input id={`${id}-c`} value={confirm} autoComplete="off" onChange={(e) => setConfirm(e.target.value)} />
         </div>
         <Button type="submit" variant="danger" disabled={del.isPending || confirm !== org.username}>
           {t('settings.delete')}

@@ -7,6 +7,7 @@ import { Paged } from '@/components/Lists'
 import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
 import { SignInNotice } from '@/components/SignInNotice'
+import { Input } from '@/components/Input'
 import { nav } from '@/lib/forge/nav'
 import { errorText } from '@/lib/http'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
@@ -94,7 +95,7 @@ function NewOrgForm() {
       <form onSubmit={submit} noValidate aria-labelledby={`${id}-h`}>
         <div className="field">
           <label htmlFor={`${id}-name`}>{t('create.name')}</label>
-          <input
+          <Input
             id={`${id}-name`}
             value={name}
             maxLength={39}
@@ -111,11 +112,11 @@ function NewOrgForm() {
         </div>
         <div className="field">
           <label htmlFor={`${id}-full`}>{t('create.fullName')}</label>
-          <input id={`${id}-full`} value={fullName} maxLength={100} onChange={(e) => setFullName(e.target.value)} />
+          <Input id={`${id}-full`} value={fullName} maxLength={100} onChange={(e) => setFullName(e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-desc`}>{t('create.description')}</label>
-          <input id={`${id}-desc`} value={description} maxLength={255} onChange={(e) => setDescription(e.target.value)} />
+          <Input id={`${id}-desc`} value={description} maxLength={255} onChange={(e) => setDescription(e.target.value)} />
         </div>
         {create.isError && (
           <p className="alert-error" role="alert">

@@ -6,6 +6,8 @@ import { Card } from '@/components/Card'
 import { Paged } from '@/components/Lists'
 import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
+import { Input } from '@/components/Input'
+import { Select } from '@/components/Select'
 import { repoHref } from '@/lib/forge/api'
 import { errorText } from '@/lib/http'
 import {
@@ -132,7 +134,7 @@ function TeamMembers({ org, team, owner }: { org: Org; team: Team; owner: boolea
         <form onSubmit={submit} className="org-inline-form">
           <div className="field">
             <label htmlFor={`${id}-u`}>{t('teams.username')}</label>
-            <input id={`${id}-u`} value={login} autoComplete="off" onChange={(e) => setLogin(e.target.value)} />
+            <Input id={`${id}-u`} value={login} autoComplete="off" onChange={(e) => setLogin(e.target.value)} />
           </div>
           <Button type="submit" size="sm" disabled={add.isPending || !login.trim()}>
             {t('teams.addMember')}
@@ -195,7 +197,7 @@ function TeamRepos({ org, team, owner }: { org: Org; team: Team; owner: boolean 
         <form onSubmit={submit} className="org-inline-form">
           <div className="field">
             <label htmlFor={`${id}-r`}>{t('teams.repoName')}</label>
-            <input id={`${id}-r`} value={repo} autoComplete="off" onChange={(e) => setRepo(e.target.value)} />
+            <Input id={`${id}-r`} value={repo} autoComplete="off" onChange={(e) => setRepo(e.target.value)} />
           </div>
           <Button type="submit" size="sm" disabled={add.isPending || !repo.trim()}>
             {t('teams.addRepo')}
@@ -239,31 +241,31 @@ function NewTeamForm({ org }: { org: Org }) {
       <form onSubmit={submit} aria-labelledby={`${id}-h`}>
         <div className="field">
           <label htmlFor={`${id}-n`}>{t('teams.name')}</label>
-          <input id={`${id}-n`} value={name} maxLength={255} autoComplete="off" required onChange={(e) => setName(e.target.value)} />
+          <Input id={`${id}-n`} value={name} maxLength={255} autoComplete="off" required onChange={(e) => setName(e.target.value)} />
           <span className="muted">{t('teams.nameHelp')}</span>
         </div>
         <div className="field">
           <label htmlFor={`${id}-d`}>{t('teams.description')}</label>
-          <input id={`${id}-d`} value={description} maxLength={255} onChange={(e) => setDescription(e.target.value)} />
+          <Input id={`${id}-d`} value={description} maxLength={255} onChange={(e) => setDescription(e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-p`}>{t('teams.permission')}</label>
-          <select id={`${id}-p`} value={permission} onChange={(e) => setPermission(e.target.value as (typeof TEAM_PERMISSIONS)[number])}>
+          <Select id={`${id}-p`} value={permission} onChange={(e) => setPermission(e.target.value as (typeof TEAM_PERMISSIONS)[number])}>
             {TEAM_PERMISSIONS.map((p) => (
               <option key={p} value={p}>
                 {t(`perm.${p}`)}
               </option>
             ))}
-          </select>
+          </Select>
         </div>
         <div className="field checkbox-field">
           <label>
-            <input type="checkbox" checked={allRepos} onChange={(e) => setAllRepos(e.target.checked)} /> {t('teams.includesAll')}
+            <Input type="checkbox" checked={allRepos} onChange={(e) => setAllRepos(e.target.checked)} /> {t('teams.includesAll')}
           </label>
         </div>
         <div className="field checkbox-field">
           <label>
-            <input type="checkbox" checked={canCreate} onChange={(e) => setCanCreate(e.target.checked)} /> {t('teams.canCreate')}
+            <Input type="checkbox" checked={canCreate} onChange={(e) => setCanCreate(e.target.checked)} /> {t('teams.canCreate')}
           </label>
         </div>
         {create.isError && (

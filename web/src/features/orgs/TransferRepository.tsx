@@ -3,6 +3,7 @@ import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
+import { Input } from '@/components/Input'
 import { repoHref, type Repository, useInvalidateRepo } from '@/lib/forge/api'
 import { nav } from '@/lib/forge/nav'
 import { errorText } from '@/lib/http'
@@ -63,7 +64,7 @@ function TransferForm({ id, newOwner, setNewOwner, submit, pending }: TransferFo
     <form onSubmit={submit} className="org-inline-form">
       <div className="field">
         <label htmlFor={`${id}-o`}>{t('transfer.newOwner')}</label>
-        <input id={`${id}-o`} value={newOwner} autoComplete="off" onChange={(e) => setNewOwner(e.target.value)} />
+        <Input id={`${id}-o`} value={newOwner} autoComplete="off" onChange={(e) => setNewOwner(e.target.value)} />
       </div>
       <Button type="submit" variant="danger" disabled={pending || !newOwner.trim()}>
         {pending ? t('transfer.submitting') : t('transfer.submit')}

@@ -6,6 +6,8 @@ import { Card } from '@/components/Card'
 import { PageHeader } from '@/components/PageHeader'
 import { QueryState } from '@/components/QueryState'
 import { SignInNotice } from '@/components/SignInNotice'
+import { Input } from '@/components/Input'
+import { Select } from '@/components/Select'
 import { MarkdownEditor } from '@/features/issues'
 import { type Repository, repoHref, useBranches } from '@/lib/forge/api'
 import { nav } from '@/lib/forge/nav'
@@ -67,37 +69,37 @@ function NewPullForm({ repo, branches }: { repo: Repository; branches: string[] 
           <div className="branch-pickers">
             <div className="field">
               <label htmlFor={`${id}-base`}>{t('new.base')}</label>
-              <select id={`${id}-base`} value={base} onChange={(e) => setBase(e.target.value)}>
+              <Select id={`${id}-base`} value={base} onChange={(e) => setBase(e.target.value)}>
                 {branches.map((b) => (
                   <option key={b} value={b}>
                     {b}
                   </option>
                 ))}
-              </select>
+              </Select>
             </div>
             <span aria-hidden="true" className="branch-arrow">
               ←
             </span>
             <div className="field">
               <label htmlFor={`${id}-head`}>{t('new.head')}</label>
-              <select id={`${id}-head`} value={head} disabled={fork.trim() !== ''} onChange={(e) => setHead(e.target.value)}>
+              <Select id={`${id}-head`} value={head} disabled={fork.trim() !== ''} onChange={(e) => setHead(e.target.value)}>
                 <option value="">{t('new.pickHead')}</option>
                 {branches.map((b) => (
                   <option key={b} value={b}>
                     {b}
                   </option>
                 ))}
-              </select>
+              </Select>
             </div>
           </div>
           <div className="field">
             <label htmlFor={`${id}-fork`}>{t('new.fork')}</label>
-            <input id={`${id}-fork`} value={fork} placeholder="owner:branch" autoComplete="off" onChange={(e) => setFork(e.target.value)} />
+            <Input id={`${id}-fork`} value={fork} placeholder="owner:branch" autoComplete="off" onChange={(e) => setFork(e.target.value)} />
             <span className="muted">{t('new.forkHelp')}</span>
           </div>
           <div className="field">
             <label htmlFor={`${id}-t`}>{t('new.titleLabel')}</label>
-            <input id={`${id}-t`} value={title} maxLength={255} onChange={(e) => setTitle(e.target.value)} />
+            <Input id={`${id}-t`} value={title} maxLength={255} onChange={(e) => setTitle(e.target.value)} />
           </div>
           <MarkdownEditor label={t('new.bodyLabel')} value={body} onChange={setBody} rows={8} />
           {touched && problem && (

@@ -35,6 +35,8 @@ import { CommitAuthor } from '@/components/CommitAuthor'
 import { parseDiff } from '@/lib/forge/diff'
 import { DiffView, type LineAnchor } from '@/components/DiffView'
 import { CommitStatusIcon } from '@/components/CommitStatus'
+import { Input } from '@/components/Input'
+import { Select } from '@/components/Select'
 import { MergeRequirements } from './MergeRequirements'
 import { shortSha, subject, useForgeFormat } from '@/lib/forge/format'
 import { nav } from '@/lib/forge/nav'
@@ -294,17 +296,17 @@ function MergeBox({ repo, pr }: { repo: Repository; pr: PullRequest }) {
         <div className="merge-controls">
           <div className="field">
             <label htmlFor={`${id}-s`}>{t('merge.style')}</label>
-            <select id={`${id}-s`} value={style} onChange={(e) => setStyle(e.target.value as MergeStyle)}>
+            <Select id={`${id}-s`} value={style} onChange={(e) => setStyle(e.target.value as MergeStyle)}>
               {MERGE_STYLES.map((s) => (
                 <option key={s} value={s}>
                   {t(`merge.styles.${s}`)}
                 </option>
               ))}
-            </select>
+            </Select>
           </div>
           {deletable && (
             <label className="merge-delete-branch">
-              <input type="checkbox" checked={deleteBranch} onChange={(e) => setDeleteBranch(e.target.checked)} />{' '}
+              <Input type="checkbox" checked={deleteBranch} onChange={(e) => setDeleteBranch(e.target.checked)} />{' '}
               {t('merge.deleteBranch', { branch: pr.head.ref })}
             </label>
           )}

@@ -7,6 +7,8 @@ import { SignerBadge } from '@/components/SignerBadge'
 import { Body, useInvalidateIssues, UserLink } from '@/features/issues'
 import type { Repository } from '@/lib/forge/api'
 import type { LineAnchor } from '@/components/DiffView'
+import { Input } from '@/components/Input'
+import { Textarea } from '@/components/Textarea'
 import { useForgeFormat } from '@/lib/forge/format'
 import { errorText } from '@/lib/http'
 import { deletePendingReview, type DraftComment, type PullRequest, type PullReview, REVIEW_EVENTS, type ReviewComment, type ReviewEvent, submitPendingReview, submitReview } from './api'
@@ -64,7 +66,7 @@ function DraftEditor({ anchor, onSave, onCancel }: { anchor: LineAnchor; onSave:
       <label htmlFor={id} className="sr-only">
         {t('review.lineComment', { path: anchor.path, line: anchor.line })}
       </label>
-      <textarea id={id} className="input" rows={3} value={body} autoFocus onChange={(e) => setBody(e.target.value)} />
+      <Textarea id={id} className="input" rows={3} value={body} autoFocus onChange={(e) => setBody(e.target.value)} />
       <div className="button-row">
         <Button type="submit" size="sm" disabled={!body.trim()}>
           {t('review.addToReview')}
@@ -141,13 +143,13 @@ export function ReviewPanel({ repo, pr, drafts, pending, onSubmitted, isAuthor }
       <form onSubmit={onSubmit}>
         <div className="field">
           <label htmlFor={`${id}-b`}>{t('review.summary')}</label>
-          <textarea id={`${id}-b`} rows={3} value={body} onChange={(e) => setBody(e.target.value)} />
+          <Textarea id={`${id}-b`} rows={3} value={body} onChange={(e) => setBody(e.target.value)} />
         </div>
         <fieldset className="field review-events">
           <legend>{t('review.verdict')}</legend>
           {REVIEW_EVENTS.map((ev) => (
             <label key={ev}>
-              <input type="radio" name={`${id}-ev`} value={ev} checked={event === ev} disabled={isAuthor && ev !== 'COMMENT'} onChange={() => setEvent(ev)} /> {t(`review.events.${ev}`)}
+              <Input type="radio" name={`${id}-ev`} value={ev} checked={event === ev} disabled={isAuthor && ev !== 'COMMENT'} onChange={() => setEvent(ev)} /> {t(`review.events.${ev}`)}
             </label>
           ))}
           {isAuthor && <span className="muted">{t('review.ownPull')}</span>}

@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
+import { Input } from '@/components/Input'
 import { useInvalidateIssues, UserLink } from '@/features/issues'
 import { canMaintain, type Repository } from '@/lib/forge/api'
 import { errorText } from '@/lib/http'
@@ -58,7 +59,7 @@ export function ReviewersPicker({ repo, pr, canEdit }: { repo: Repository; pr: P
         <form aria-label={t('request')} onSubmit={submit}>
           <div className="field">
             <label htmlFor={`${id}-i`}>{t('label')}</label>
-            <input id={`${id}-i`} value={draft} autoComplete="off" spellCheck={false} aria-describedby={`${id}-help`} onChange={(e) => setDraft(e.target.value)} />
+            <Input id={`${id}-i`} value={draft} autoComplete="off" spellCheck={false} aria-describedby={`${id}-help`} onChange={(e) => setDraft(e.target.value)} />
             <span id={`${id}-help`} className="muted editor-help">
               {t('help')}
             </span>
@@ -116,7 +117,7 @@ export function DismissAction({ repo, pr, review }: { repo: Repository; pr: Pull
         >
           <div className="field">
             <label htmlFor={`${id}-m`}>{t('reason')}</label>
-            <input id={`${id}-m`} value={message} autoFocus onChange={(e) => setMessage(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setEditing(false)} />
+            <Input id={`${id}-m`} value={message} autoFocus onChange={(e) => setMessage(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setEditing(false)} />
           </div>
           <div className="button-row">
             <Button type="submit" size="sm" disabled={dismiss.isPending}>

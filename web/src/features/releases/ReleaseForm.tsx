@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { ProgressBar } from '@/components/ProgressBar'
+import { Input } from '@/components/Input'
 import { MarkdownEditor } from '@/features/issues'
 import type { Repository } from '@/lib/forge/api'
 import { useForgeFormat } from '@/lib/forge/format'
@@ -41,25 +42,25 @@ export function ReleaseForm({ repo, release, onDone }: { repo: Repository; relea
         <h2 id={`${id}-h`}>{release ? t('form.editHeading') : t('form.newHeading')}</h2>
         <label>
           {t('form.tag')}
-          <input required value={input.tag_name} maxLength={255} onChange={(e) => set('tag_name', e.target.value)} placeholder="v1.0.0" />
+          <Input required value={input.tag_name} maxLength={255} onChange={(e) => set('tag_name', e.target.value)} placeholder="v1.0.0" />
         </label>
         <label>
           {t('form.target')}
-          <input value={input.target_commitish} maxLength={255} onChange={(e) => set('target_commitish', e.target.value)} />
+          <Input value={input.target_commitish} maxLength={255} onChange={(e) => set('target_commitish', e.target.value)} />
         </label>
         <label>
           {t('form.title')}
-          <input value={input.name} maxLength={255} onChange={(e) => set('name', e.target.value)} />
+          <Input value={input.name} maxLength={255} onChange={(e) => set('name', e.target.value)} />
         </label>
         <MarkdownEditor label={t('form.notes')} value={input.body} onChange={(v) => set('body', v)} />
         {/* A published release is on chain for good: it cannot become a draft again. */}
         {(!release || release.draft) && (
           <label className="checkbox">
-            <input type="checkbox" checked={input.draft} onChange={(e) => set('draft', e.target.checked)} /> {t('form.draft')}
+            <Input type="checkbox" checked={input.draft} onChange={(e) => set('draft', e.target.checked)} /> {t('form.draft')}
           </label>
         )}
         <label className="checkbox">
-          <input type="checkbox" checked={input.prerelease} onChange={(e) => set('prerelease', e.target.checked)} /> {t('form.prerelease')}
+          <Input type="checkbox" checked={input.prerelease} onChange={(e) => set('prerelease', e.target.checked)} /> {t('form.prerelease')}
         </label>
         {save.isError && (
           <p role="alert" className="inline-error">
@@ -94,7 +95,7 @@ export function AssetUpload({ repo, release }: { repo: Repository; release: Rele
     <div className="asset-upload">
       <label className="btn btn-secondary btn-sm">
         {t('upload.choose')}
-        <input
+        <Input
           type="file"
           className="visually-hidden"
           disabled={upload.isPending}

@@ -3,6 +3,8 @@ import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
+import { Input } from '@/components/Input'
+import { Select } from '@/components/Select'
 import { type Branch, type Repository } from '@/lib/forge/api'
 import { createBranch, deleteBranch, renameBranch, useInvalidateBranches } from '@/lib/forge/branches'
 import { errorText } from '@/lib/http'
@@ -31,17 +33,17 @@ export function NewBranchForm({ repo, branches }: { repo: Repository; branches: 
       <form onSubmit={submit} className="branch-form">
         <div className="field">
           <label htmlFor={`${id}-n`}>{t('create.name')}</label>
-          <input id={`${id}-n`} value={name} maxLength={255} autoComplete="off" onChange={(e) => setName(e.target.value)} />
+          <Input id={`${id}-n`} value={name} maxLength={255} autoComplete="off" onChange={(e) => setName(e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-f`}>{t('create.from')}</label>
-          <select id={`${id}-f`} value={from} onChange={(e) => setFrom(e.target.value)}>
+          <Select id={`${id}-f`} value={from} onChange={(e) => setFrom(e.target.value)}>
             {branches.map((b) => (
               <option key={b.name} value={b.name}>
                 {b.name}
               </option>
             ))}
-          </select>
+          </Select>
         </div>
         <Button type="submit" disabled={!name.trim() || create.isPending}>
           {create.isPending ? t('create.creating') : t('create.submit')}
@@ -91,7 +93,7 @@ export function BranchRowActions({ repo, branch }: { repo: Repository; branch: B
             if (name.trim() && name.trim() !== branch.name) rename.mutate()
           }}
         >
-          <input id={`${id}-r`} aria-label={t('rename.label', { branch: branch.name })} value={name} maxLength={255} autoFocus onChange={(e) => setName(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setMode('idle')} />
+          <Input id={`${id}-r`} aria-label={t('rename.label', { branch: branch.name })} value={name} maxLength={255} autoFocus onChange={(e) => setName(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setMode('idle')} />
           <Button size="sm" type="submit" disabled={rename.isPending}>
             {t('rename.submit')}
           </Button>

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { QueryState } from '@/components/QueryState'
+import { Input } from '@/components/Input'
 import { type Repository } from '@/lib/forge/api'
 import { type BranchProtection, createProtection, deleteProtection, editProtection, type ProtectionInput, splitList, useInvalidateBranches, useProtections } from '@/lib/forge/branches'
 import { errorText } from '@/lib/http'
@@ -123,29 +124,29 @@ function RuleForm({ repo, rule, onDone }: { repo: Repository; rule?: BranchProte
       {!rule && <h3>{t('rules.add')}</h3>}
       <div className="field">
         <label htmlFor={`${id}-b`}>{t('rules.branch')}</label>
-        <input id={`${id}-b`} value={branch} disabled={Boolean(rule)} maxLength={255} autoComplete="off" aria-describedby={`${id}-bh`} onChange={(e) => setBranch(e.target.value)} />
+        <Input id={`${id}-b`} value={branch} disabled={Boolean(rule)} maxLength={255} autoComplete="off" aria-describedby={`${id}-bh`} onChange={(e) => setBranch(e.target.value)} />
         <span id={`${id}-bh`} className="muted">
           {t('rules.branchHelp')}
         </span>
       </div>
       <label className="field-check">
-        <input type="checkbox" checked={push} onChange={(e) => setPush(e.target.checked)} /> {t('rules.enablePush')}
+        <Input type="checkbox" checked={push} onChange={(e) => setPush(e.target.checked)} /> {t('rules.enablePush')}
       </label>
       {push && (
         <div className="field">
           <label htmlFor={`${id}-w`}>{t('rules.whitelist')}</label>
-          <input id={`${id}-w`} value={whitelist} autoComplete="off" onChange={(e) => setWhitelist(e.target.value)} />
+          <Input id={`${id}-w`} value={whitelist} autoComplete="off" onChange={(e) => setWhitelist(e.target.value)} />
           <span className="muted">{t('rules.whitelistHelp')}</span>
         </div>
       )}
       <div className="field">
         <label htmlFor={`${id}-c`}>{t('rules.contexts')}</label>
-        <input id={`${id}-c`} value={checks} autoComplete="off" onChange={(e) => setChecks(e.target.value)} />
+        <Input id={`${id}-c`} value={checks} autoComplete="off" onChange={(e) => setChecks(e.target.value)} />
         <span className="muted">{t('rules.contextsHelp')}</span>
       </div>
       <div className="field">
         <label htmlFor={`${id}-a`}>{t('rules.requiredApprovals')}</label>
-        <input id={`${id}-a`} type="number" min={0} max={100} value={approvals} onChange={(e) => setApprovals(e.target.value)} />
+        <Input id={`${id}-a`} type="number" min={0} max={100} value={approvals} onChange={(e) => setApprovals(e.target.value)} />
       </div>
       {save.isError && (
         <p className="alert-error" role="alert">

@@ -4,6 +4,8 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { NotFoundError } from '@/components/QueryState'
+import { Input } from '@/components/Input'
+import { Textarea } from '@/components/Textarea'
 import { type Repository, repoHref } from '@/lib/forge/api'
 import { nav } from '@/lib/forge/nav'
 import { ApiError, errorText } from '@/lib/http'
@@ -76,7 +78,7 @@ export function FileEditor({ repo, mode, branch, path, sha, initial = '' }: File
             <label htmlFor={`${id}-name`}>{t('editor.name')}</label>
             <div className="owner-name">
               {dir && <span className="muted mono">{dir}/</span>}
-              <input
+              <Input
                 id={`${id}-name`}
                 className="input mono"
                 value={name}
@@ -98,23 +100,23 @@ export function FileEditor({ repo, mode, branch, path, sha, initial = '' }: File
         ) : (
           <div className="field">
             <label htmlFor={`${id}-content`}>{t('editor.content')}</label>
-            <textarea id={`${id}-content`} value={content} spellCheck={false} wrap="off" onChange={(e) => setContent(e.target.value)} />
+            <Textarea id={`${id}-content`} value={content} spellCheck={false} wrap="off" onChange={(e) => setContent(e.target.value)} />
           </div>
         )}
         <fieldset>
           <legend>{t('editor.commit')}</legend>
           <label htmlFor={`${id}-message`}>{t('editor.message')}</label>
-          <input id={`${id}-message`} className="input" value={message} placeholder={defaultMessage} onChange={(e) => setMessage(e.target.value)} />
+          <Input id={`${id}-message`} className="input" value={message} placeholder={defaultMessage} onChange={(e) => setMessage(e.target.value)} />
           <label>
-            <input type="radio" name={`${id}-target`} checked={target === 'direct'} onChange={() => setTarget('direct')} /> {t('editor.direct', { branch })}
+            <Input type="radio" name={`${id}-target`} checked={target === 'direct'} onChange={() => setTarget('direct')} /> {t('editor.direct', { branch })}
           </label>
           <label>
-            <input type="radio" name={`${id}-target`} checked={target === 'branch'} onChange={() => setTarget('branch')} /> {t('editor.newBranch')}
+            <Input type="radio" name={`${id}-target`} checked={target === 'branch'} onChange={() => setTarget('branch')} /> {t('editor.newBranch')}
           </label>
           {target === 'branch' && (
             <div className="field">
               <label htmlFor={`${id}-branch`}>{t('editor.branchName')}</label>
-              <input
+              <Input
                 id={`${id}-branch`}
                 className="input mono"
                 value={newBranch}

@@ -5,6 +5,7 @@ import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { PageHeader } from '@/components/PageHeader'
 import { SignInNotice } from '@/components/SignInNotice'
+import { Input } from '@/components/Input'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import { createRepo, type CreateRepoInput, repoHref, repoNameProblem } from '@/lib/forge/api'
@@ -53,7 +54,7 @@ function NewRepositoryForm({ owner }: { owner: string }) {
           <label htmlFor={`${id}-name`}>{t('create.name')}</label>
           <div className="owner-name">
             <span className="muted">{owner} /</span>
-            <input
+            <Input
               id={`${id}-name`}
               value={name}
               maxLength={100}
@@ -71,27 +72,27 @@ function NewRepositoryForm({ owner }: { owner: string }) {
         </div>
         <div className="field">
           <label htmlFor={`${id}-description`}>{t('create.description')}</label>
-          <input id={`${id}-description`} value={description} maxLength={2048} onChange={(e) => setDescription(e.target.value)} />
+          <Input id={`${id}-description`} value={description} maxLength={2048} onChange={(e) => setDescription(e.target.value)} />
         </div>
         <fieldset className="field visibility">
           <legend>{t('create.visibility')}</legend>
           <label>
-            <input type="radio" name={`${id}-vis`} checked={!isPrivate} onChange={() => setPrivate(false)} /> {t('visibility.public')}
+            <Input type="radio" name={`${id}-vis`} checked={!isPrivate} onChange={() => setPrivate(false)} /> {t('visibility.public')}
             <span className="muted"> — {t('create.publicHelp')}</span>
           </label>
           <label>
-            <input type="radio" name={`${id}-vis`} checked={isPrivate} onChange={() => setPrivate(true)} /> {t('visibility.private')}
+            <Input type="radio" name={`${id}-vis`} checked={isPrivate} onChange={() => setPrivate(true)} /> {t('visibility.private')}
             <span className="muted"> — {t('create.privateHelp')}</span>
           </label>
         </fieldset>
         <div className="field checkbox-field">
           <label>
-            <input type="checkbox" checked={autoInit} onChange={(e) => setAutoInit(e.target.checked)} /> {t('create.autoInit')}
+            <Input type="checkbox" checked={autoInit} onChange={(e) => setAutoInit(e.target.checked)} /> {t('create.autoInit')}
           </label>
         </div>
         <div className="field">
           <label htmlFor={`${id}-branch`}>{t('create.defaultBranch')}</label>
-          <input id={`${id}-branch`} value={branch} maxLength={255} onChange={(e) => setBranch(e.target.value)} />
+          <Input id={`${id}-branch`} value={branch} maxLength={255} onChange={(e) => setBranch(e.target.value)} />
         </div>
         {create.isError && (
           <p className="alert-error" role="alert">

@@ -8,6 +8,8 @@ import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
 import { SignInNotice } from '@/components/SignInNotice'
+import { Input } from '@/components/Input'
+import { Select } from '@/components/Select'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import { canMaintain, deleteRepo, editRepo, isOwner, type Permission, PERMISSIONS, putCollaborator, removeCollaborator, type Repository, useCollaborators, useInvalidateRepo } from '@/lib/forge/api'
@@ -79,11 +81,11 @@ function GeneralSettings({ repo }: { repo: Repository }) {
       <form onSubmit={submit}>
         <div className="field">
           <label htmlFor={`${id}-d`}>{t('create.description')}</label>
-          <input id={`${id}-d`} value={description} maxLength={2048} onChange={(e) => setDescription(e.target.value)} />
+          <Input id={`${id}-d`} value={description} maxLength={2048} onChange={(e) => setDescription(e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-w`}>{tw('label')}</label>
-          <input
+          <Input
             id={`${id}-w`}
             type="url"
             inputMode="url"
@@ -160,17 +162,17 @@ function Collaborators({ repo }: { repo: Repository }) {
       <form onSubmit={submit} className="collaborator-form">
         <div className="field">
           <label htmlFor={`${id}-u`}>{t('settings.collaborators.username')}</label>
-          <input id={`${id}-u`} value={login} autoComplete="off" onChange={(e) => setLogin(e.target.value)} />
+          <Input id={`${id}-u`} value={login} autoComplete="off" onChange={(e) => setLogin(e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-p`}>{t('settings.collaborators.permission')}</label>
-          <select id={`${id}-p`} value={permission} onChange={(e) => setPermission(e.target.value as Permission)}>
+          <Select id={`${id}-p`} value={permission} onChange={(e) => setPermission(e.target.value as Permission)}>
             {PERMISSIONS.map((p) => (
               <option key={p} value={p}>
                 {t(`settings.collaborators.perm.${p}`)}
               </option>
             ))}
-          </select>
+          </Select>
         </div>
         <Button type="submit" disabled={add.isPending || !login.trim()}>
           {t('settings.collaborators.add')}
@@ -202,7 +204,7 @@ function DeleteRepository({ repo }: { repo: Repository }) {
       <form onSubmit={submit}>
         <div className="field">
           <label htmlFor={`${id}-c`}>{t('settings.delete.confirm', { name: repo.name })}</label>
-          <input id={`${id}-c`} value={typed} autoComplete="off" onChange={(e) => setTyped(e.target.value)} />
+          <Input id={`${id}-c`} value={typed} autoComplete="off" onChange={(e) => setTyped(e.target.value)} />
         </div>
         {del.isError && (
           <p className="alert-error" role="alert">

@@ -3,6 +3,8 @@ import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
+import { Input } from '@/components/Input'
+import { Textarea } from '@/components/Textarea'
 import { type Repository, type Tag } from '@/lib/forge/api'
 import { createTag, deleteTag, useInvalidateTags } from '@/lib/forge/tags'
 import { errorText } from '@/lib/http'
@@ -33,15 +35,15 @@ export function NewTagForm({ repo }: { repo: Repository }) {
       <form onSubmit={submit} className="branch-form">
         <div className="field">
           <label htmlFor={`${id}-n`}>{t('create.name')}</label>
-          <input id={`${id}-n`} value={name} maxLength={255} autoComplete="off" onChange={(e) => setName(e.target.value)} />
+          <Input id={`${id}-n`} value={name} maxLength={255} autoComplete="off" onChange={(e) => setName(e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-t`}>{t('create.target')}</label>
-          <input id={`${id}-t`} value={target} maxLength={255} autoComplete="off" onChange={(e) => setTarget(e.target.value)} />
+          <Input id={`${id}-t`} value={target} maxLength={255} autoComplete="off" onChange={(e) => setTarget(e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-m`}>{t('create.message')}</label>
-          <textarea id={`${id}-m`} value={message} rows={2} aria-describedby={`${id}-mh`} onChange={(e) => setMessage(e.target.value)} />
+          <Textarea id={`${id}-m`} value={message} rows={2} aria-describedby={`${id}-mh`} onChange={(e) => setMessage(e.target.value)} />
           <small id={`${id}-mh`} className="muted">
             {t('create.messageHelp')}
           </small>

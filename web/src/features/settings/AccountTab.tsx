@@ -3,6 +3,7 @@ import { type FormEvent, useEffect, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Spinner } from '@/components/Spinner'
+import { Input } from '@/components/Input'
 import { getCurrentUser, toStoreUser } from '@/lib/authApi'
 import { useAuthStore, type User } from '@/stores/auth'
 import { checkUsername, keys } from './api'
@@ -113,7 +114,7 @@ function UsernameForm({ user }: { user: User }) {
     <form onSubmit={submit} noValidate>
       <div className="field">
         <label htmlFor={`${id}-name`}>{t('account.username.new')}</label>
-        <input
+        <Input
           id={`${id}-name`}
           name="username"
           value={name}

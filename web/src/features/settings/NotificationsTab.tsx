@@ -3,6 +3,7 @@ import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { QueryState } from '@/components/QueryState'
+import { Input } from '@/components/Input'
 import { keys, type NotificationPrefs, saveNotificationPrefs, useNotificationPrefs } from './api'
 import { ErrorAlert } from './Section'
 
@@ -42,7 +43,7 @@ function PreferencesForm({ initial }: { initial: NotificationPrefs }) {
         <legend>{t('notifications.legend')}</legend>
         {KINDS.map((kind) => (
           <label key={kind}>
-            <input type="checkbox" name={kind} checked={prefs[kind]} onChange={(e) => toggle(kind, e.target.checked)} />
+            <Input type="checkbox" name={kind} checked={prefs[kind]} onChange={(e) => toggle(kind, e.target.checked)} />
             {t(`notifications.kinds.${kind}`)}
           </label>
         ))}
@@ -50,7 +51,7 @@ function PreferencesForm({ initial }: { initial: NotificationPrefs }) {
       <fieldset className="settings-checks">
         <legend>{t('notifications.delivery')}</legend>
         <label>
-          <input type="checkbox" name="email" checked={prefs.email} onChange={(e) => toggle('email', e.target.checked)} />
+          <Input type="checkbox" name="email" checked={prefs.email} onChange={(e) => toggle('email', e.target.checked)} />
           {t('notifications.email')}
         </label>
         <span className="muted">{t('notifications.emailHint')}</span>

@@ -3,6 +3,8 @@ import { type FormEvent, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { QueryState } from '@/components/QueryState'
+import { Input } from '@/components/Input'
+import { Textarea } from '@/components/Textarea'
 import { type ServerUser, toStoreUser } from '@/lib/authApi'
 import { ApiError } from '@/lib/http'
 import { useAuthStore } from '@/stores/auth'
@@ -79,7 +81,7 @@ function ProfileForm({ user }: { user: ServerUser }) {
     return (
       <div className="field">
         <label htmlFor={fieldId}>{t(`profile.fields.${name}`)}</label>
-        {opts.multiline ? <textarea rows={4} {...props} /> : <input type={opts.type ?? 'text'} autoComplete={opts.autoComplete ?? 'off'} {...props} />}
+        {opts.multiline ? <Textarea rows={4} {...props} /> : <Input type={opts.type ?? 'text'} autoComplete={opts.autoComplete ?? 'off'} {...props} />}
         {opts.hint && (
           <span id={`${fieldId}-hint`} className="muted">
             {opts.hint}
@@ -103,7 +105,7 @@ function ProfileForm({ user }: { user: ServerUser }) {
       {field('email', { type: 'email', autoComplete: 'email', hint: t('profile.hints.email') })}
       <div className="field">
         <label htmlFor={`${id}-wallet`}>{t('profile.fields.walletAddress')}</label>
-        <input id={`${id}-wallet`} value={user.wallet_address ?? ''} readOnly aria-describedby={`${id}-wallet-hint`} />
+        <Input id={`${id}-wallet`} value={user.wallet_address ?? ''} readOnly aria-describedby={`${id}-wallet-hint`} />
         <span id={`${id}-wallet-hint`} className="muted">
           {user.wallet_address ? t('profile.hints.wallet') : t('profile.hints.noWallet')}
         </span>

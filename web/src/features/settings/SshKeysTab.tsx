@@ -3,6 +3,8 @@ import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Paged } from '@/components/Lists'
+import { Input } from '@/components/Input'
+import { Textarea } from '@/components/Textarea'
 import { addSshKey, deleteSshKey, KEYS_PER_PAGE, keyProblem, type PublicKey, sshKeyQueries, useSshKeys } from './sshKeysApi'
 import { ErrorAlert, Section, useFormatDate } from './Section'
 
@@ -60,7 +62,7 @@ function AddKeyForm({ onAdded }: { onAdded: () => void }) {
       <h3 id={`${id}-title`}>{t('add')}</h3>
       <div className="field">
         <label htmlFor={`${id}-name`}>{t('keyTitle')}</label>
-        <input
+        <Input
           id={`${id}-name`}
           name="title"
           value={title}
@@ -78,7 +80,7 @@ function AddKeyForm({ onAdded }: { onAdded: () => void }) {
       </div>
       <div className="field">
         <label htmlFor={`${id}-key`}>{t('key')}</label>
-        <textarea
+        <Textarea
           id={`${id}-key`}
           name="key"
           className="mono"

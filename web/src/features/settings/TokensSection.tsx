@@ -4,6 +4,8 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { EmptyState } from '@/components/EmptyState'
 import { QueryState } from '@/components/QueryState'
+import { Input } from '@/components/Input'
+import { Select } from '@/components/Select'
 import {
   type AccessToken,
   createToken,
@@ -62,7 +64,7 @@ function CreateForm({ username, onCreated }: { username: string; onCreated: (t: 
       <h3 id={`${id}-title`}>{t('security.tokens.new')}</h3>
       <div className="field">
         <label htmlFor={`${id}-name`}>{t('security.tokens.name')}</label>
-        <input
+        <Input
           id={`${id}-name`}
           name="name"
           value={name}
@@ -86,7 +88,7 @@ function CreateForm({ username, onCreated }: { username: string; onCreated: (t: 
         {SCOPE_CATEGORIES.map((category) => (
           <div key={category} className="settings-scope-row">
             <label htmlFor={`${id}-scope-${category}`}>{t(`security.tokens.category.${category}`)}</label>
-            <select
+            <Select
               id={`${id}-scope-${category}`}
               name={category}
               value={levels[category] ?? ''}
@@ -98,7 +100,7 @@ function CreateForm({ username, onCreated }: { username: string; onCreated: (t: 
               <option value="">{t('security.tokens.level.none')}</option>
               <option value="read">{t('security.tokens.level.read')}</option>
               <option value="write">{t('security.tokens.level.write')}</option>
-            </select>
+            </Select>
           </div>
         ))}
         {tried && scopeMissing && (

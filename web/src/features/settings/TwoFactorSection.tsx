@@ -3,6 +3,7 @@ import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { QueryState } from '@/components/QueryState'
+import { Input } from '@/components/Input'
 import { disableTwoFactor, enableTwoFactor, keys, setupTwoFactor, type TwoFactorStatus, useTwoFactor } from './api'
 import { QrCode } from './QrCode'
 import { CopyButton, ErrorAlert, Section } from './Section'
@@ -70,7 +71,7 @@ function Setup({ onEnabled }: { onEnabled: (codes: string[]) => void }) {
       </p>
       <div className="field">
         <label htmlFor={`${id}-code`}>{t('security.twoFactor.code')}</label>
-        <input
+        <Input
           id={`${id}-code`}
           name="code"
           inputMode="numeric"
@@ -154,7 +155,7 @@ function DisableForm({ status }: { status: TwoFactorStatus }) {
       </p>
       <div className="field">
         <label htmlFor={`${id}-code`}>{t('security.twoFactor.disableCode')}</label>
-        <input id={`${id}-code`} name="code" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} />
+        <Input id={`${id}-code`} name="code" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} />
       </div>
       <Button type="submit" variant="danger" disabled={!code.trim() || disable.isPending}>
         {t('security.twoFactor.disable')}

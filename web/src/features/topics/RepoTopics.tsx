@@ -3,6 +3,7 @@ import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { PreloadLink } from '@/components/PreloadLink'
+import { Input } from '@/components/Input'
 import { canMaintain, type Repository, useInvalidateRepo } from '@/lib/forge/api'
 import { errorText } from '@/lib/http'
 import { invalidTopics, MAX_TOPICS, parseTopics, setTopics, topicHref } from './api'
@@ -70,7 +71,7 @@ function TopicsEditor({ repo, onDone }: { repo: Repository; onDone: () => void }
     <form className="topics-editor stack" onSubmit={submit} onKeyDown={(e) => e.key === 'Escape' && onDone()}>
       <div className="field">
         <label htmlFor={`${id}-t`}>{t('label')}</label>
-        <input id={`${id}-t`} value={text} autoComplete="off" autoFocus aria-describedby={`${id}-h`} aria-invalid={problem ? true : undefined} onChange={(e) => setText(e.target.value)} />
+        <Input id={`${id}-t`} value={text} autoComplete="off" autoFocus aria-describedby={`${id}-h`} aria-invalid={problem ? true : undefined} onChange={(e) => setText(e.target.value)} />
         <p id={`${id}-h`} className="muted">
           {t('help', { max: MAX_TOPICS })}
         </p>

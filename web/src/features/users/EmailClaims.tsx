@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { QueryState } from '@/components/QueryState'
+import { Input } from '@/components/Input'
 import { apiFetch, apiError, errorText, getJSON, postJSON } from '@/lib/http'
 
 /** An email as GET /user/emails gives it (Gitea's Email): the wallet's primary one, then the claimed ones. */
@@ -67,7 +68,7 @@ export function EmailClaims() {
       <form onSubmit={submit} className="collaborator-form">
         <div className="field">
           <label htmlFor={`${id}-e`}>{t('emails.label')}</label>
-          <input id={`${id}-e`} type="email" value={email} autoComplete="email" maxLength={254} onChange={(e) => setEmail(e.target.value)} />
+          <Input id={`${id}-e`} type="email" value={email} autoComplete="email" maxLength={254} onChange={(e) => setEmail(e.target.value)} />
         </div>
         <Button type="submit" disabled={add.isPending || !email.trim()}>
           {t('emails.add')}
