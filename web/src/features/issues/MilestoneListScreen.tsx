@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
@@ -17,7 +16,7 @@ import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
 import { RepoPage } from '@/features/repositories'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { createMilestone, deleteMilestone, editMilestone, type Milestone, type MilestoneState, progress, useInvalidateRepo, useMilestones } from './tracker'
+import { type Milestone, type MilestoneState, progress, useCreateMilestone, useDeleteMilestone, useEditMilestone, useMilestones } from './tracker'
 import './issues.css'
 
 export const MILESTONES_PER_PAGE = 20
@@ -112,12 +111,8 @@ export function MilestoneDates({ milestone: m }: { milestone: Milestone }) {
 function MilestoneRow({ repo, milestone: m, canEdit }: { repo: Repository; milestone: Milestone; canEdit: boolean }) {
   const { t } = useTranslation('tracker')
   const o = repo.owner.login
-  const invalidate = useInvalidateRepo(o, repo.name)
-  const toggle = useMutation({
-    mutationFn: () => editMilestone(o, repo.name, m.id, { state: m.state === 'open' ? 'closed' : 'open' }),
-    onSuccess: () => invalidate(),
-  })
-  const remove = useMutation({ mutationFn: () => deleteMilestone(o, repo.name, m.id), onSuccess: () => invalidate() })
+  const toggle = useEditMilestone(o, repo.name, m.id)
+  const remove = useDeleteMilestone(o, repo.name, m.id)
   return (
     <li>
       <Card className="milestone-row">
@@ -131,7 +126,7 @@ function MilestoneRow({ repo, milestone: m, canEdit }: { repo: Repository; miles
         <MilestoneProgress milestone={m} />
         {canEdit && (
           <div className="button-row">
-            <Button size="sm" variant="outline" disabled={toggle.isPending} onClick={() => toggle.mutate()}>
+            <Button size="sm" variant="outline" disabled={toggle.isPending} onClick={() => toggle.mutate({ state: m.state === 'open' ? 'closed' : 'open' })}>
               {m.state === 'open' ? t('milestones.close') : t('milestones.reopen')}
             </Button>
             <Button
@@ -164,18 +159,11 @@ function MilestoneForm({ repo, onDone }: { repo: Repository; onDone: () => void 
   const [title, setTitle] = useState('')
   const [description, setDescription] = useState('')
   const [due, setDue] = useState('')
-  const invalidate = useInvalidateRepo(o, repo.name)
-  const create = useMutation({
-    // A date input gives the day; the milestone is due at its end, in UTC.
-    mutationFn: () => createMilestone(o, repo.name, { title: title.trim(), description, due_on: due ? `${due}T23:59:59Z` : undefined }),
-    onSuccess: () => {
-      onDone()
-      return invalidate()
-    },
-  })
+  const create = useCreateMilestone(o, repo.name, onDone)
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    if (title.trim()) create.mutate()
+    // A date input gives the day; the milestone is due at its end, in UTC.
+    if (title.trim()) create.mutate({ title: title.trim(), description, due_on: due ? `${due}T23:59:59Z` : undefined })
   }
   return (
     <Card as="section" aria-labelledby={`${id}-h`}>
