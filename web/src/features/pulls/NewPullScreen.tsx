@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
@@ -16,7 +15,7 @@ import { errorText } from '@/lib/http'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { createPull } from './api'
+import { useCreatePull } from './api'
 import { ComparePreview } from './ComparePreview'
 import './pulls.css'
 
@@ -53,14 +52,11 @@ function NewPullForm({ repo, branches }: { repo: Repository; branches: string[] 
   const [touched, setTouched] = useState(false)
   const headRef = fork.trim() || head
   const problem = !headRef ? 'new.errors.noHead' : headRef === base ? 'new.errors.same' : !title.trim() ? 'new.errors.title' : null
-  const create = useMutation({
-    mutationFn: () => createPull(o, repo.name, { head: headRef, base, title: title.trim(), body }),
-    onSuccess: (pr) => nav.go(`${repoHref.section(o, repo.name, 'pulls')}/${pr.number}`),
-  })
+  const create = useCreatePull(o, repo.name, (pr) => nav.go(`${repoHref.section(o, repo.name, 'pulls')}/${pr.number}`))
   const submit = (e: FormEvent) => {
     e.preventDefault()
     setTouched(true)
-    if (!problem) create.mutate()
+    if (!problem) create.mutate({ head: headRef, base, title: title.trim(), body })
   }
   return (
     <>

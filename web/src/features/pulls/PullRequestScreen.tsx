@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query'
 import { useEffect, useId, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useRoute } from '@/lib/routes'
@@ -25,7 +24,6 @@ import {
   TimelineEntry,
   type TimelineEvent,
   useEditRights,
-  useInvalidateIssues,
   useIssueById,
   UserLink,
   useTimeline,
@@ -53,7 +51,6 @@ import {
   MERGE_STYLES,
   type MergeStyle,
   MergeConflictError,
-  mergePull,
   type PullRequest,
   type PullReview,
   type ReviewComment,
@@ -61,6 +58,7 @@ import {
   usePullCommits,
   usePullDiff,
   useReviewComments,
+  useMergePull,
   useReviews,
   useSavePull,
 } from './api'
@@ -232,12 +230,8 @@ function MergeBox({ repo, pr }: { repo: Repository; pr: PullRequest }) {
   const id = useId()
   const [style, setStyle] = useState<MergeStyle>('merge')
   const [deleteBranch, setDeleteBranch] = useState(false)
-  const invalidate = useInvalidateIssues(repo.owner.login, repo.name)
   const deletable = canDeleteHead(repo, pr)
-  const merge = useMutation({
-    mutationFn: () => mergePull(repo.owner.login, repo.name, pr.number, style, pr.head.sha, deletable && deleteBranch),
-    onSettled: invalidate,
-  })
+  const merge = useMergePull(repo.owner.login, repo.name, pr.number)
   if (pr.merged) {
     return (
       <Card as="section" className="merge-box merged" aria-labelledby={`${id}-h`}>
@@ -310,7 +304,7 @@ function MergeBox({ repo, pr }: { repo: Repository; pr: PullRequest }) {
               {t('merge.deleteBranch', { branch: pr.head.ref })}
             </label>
           )}
-          <Button disabled={conflicted || merge.isPending} onClick={() => merge.mutate()}>
+          <Button disabled={conflicted || merge.isPending} onClick={() => merge.mutate({ style, headSha: pr.head.sha, deleteBranch: deletable && deleteBranch })}>
             {merge.isPending ? t('merge.merging') : t(`merge.do.${style}`)}
           </Button>
         </div>
