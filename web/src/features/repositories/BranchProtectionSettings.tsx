@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
@@ -6,8 +5,9 @@ import { Card } from '@/components/Card'
 import { QueryState } from '@/components/QueryState'
 import { Input } from '@/components/Input'
 import { type Repository } from '@/lib/forge/api'
-import { type BranchProtection, createProtection, deleteProtection, editProtection, type ProtectionInput, splitList, useInvalidateBranches, useProtections } from '@/lib/forge/branches'
+import { type BranchProtection, type ProtectionInput, splitList, useProtections } from '@/lib/forge/branches'
 import { errorText } from '@/lib/http'
+import { useDeleteProtection, useSaveProtection } from './api'
 import './branches.css'
 
 /** Settings → Branches: the repository's protection rules, to add, edit and delete (owner). */
@@ -45,8 +45,7 @@ export function BranchProtectionSettings({ repo }: { repo: Repository }) {
 function RuleRow({ repo, rule, onEdit }: { repo: Repository; rule: BranchProtection; onEdit: () => void }) {
   const { t } = useTranslation('branches')
   const [confirming, setConfirming] = useState(false)
-  const invalidate = useInvalidateBranches(repo.owner.login, repo.name)
-  const del = useMutation({ mutationFn: () => deleteProtection(repo.owner.login, repo.name, rule.rule_name), onSuccess: invalidate })
+  const del = useDeleteProtection(repo.owner.login, repo.name, rule.rule_name)
   return (
     <li className="branch-rule">
       <strong className="mono">{rule.rule_name}</strong>
@@ -93,7 +92,6 @@ function RuleForm({ repo, rule, onDone }: { repo: Repository; rule?: BranchProte
   const [whitelist, setWhitelist] = useState(rule?.push_whitelist_usernames.join(', ') ?? '')
   const [checks, setChecks] = useState(rule?.status_check_contexts.join(', ') ?? '')
   const [approvals, setApprovals] = useState(String(rule?.required_approvals ?? 0))
-  const invalidate = useInvalidateBranches(repo.owner.login, repo.name)
   const input = (): ProtectionInput => {
     const users = push ? splitList(whitelist) : []
     const contexts = splitList(checks)
@@ -107,17 +105,13 @@ function RuleForm({ repo, rule, onDone }: { repo: Repository; rule?: BranchProte
       required_approvals: Math.max(0, Number.parseInt(approvals, 10) || 0),
     }
   }
-  const save = useMutation({
-    mutationFn: () => (rule ? editProtection(repo.owner.login, repo.name, rule.rule_name, input()) : createProtection(repo.owner.login, repo.name, input())),
-    onSuccess: () => {
-      if (!rule) setBranch('')
-      invalidate()
-      onDone()
-    },
+  const save = useSaveProtection(repo.owner.login, repo.name, rule?.rule_name, () => {
+    if (!rule) setBranch('')
+    onDone()
   })
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    if (branch.trim()) save.mutate()
+    if (branch.trim()) save.mutate(input())
   }
   return (
     <form onSubmit={submit} aria-label={rule ? t('rules.editLabel', { branch: rule.rule_name }) : t('rules.add')} className="branch-rule-form">

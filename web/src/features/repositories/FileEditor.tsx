@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
@@ -9,7 +8,8 @@ import { Textarea } from '@/components/Textarea'
 import { type Repository, repoHref } from '@/lib/forge/api'
 import { nav } from '@/lib/forge/nav'
 import { ApiError, errorText } from '@/lib/http'
-import { changeFiles, type ChangeFilesInput, type FileOperation, toBase64 } from './contentsApi'
+import { useChangeFiles } from './api'
+import { type FileOperation, toBase64 } from './contentsApi'
 
 export type EditMode = 'edit' | 'new' | 'delete'
 
@@ -46,17 +46,14 @@ export function FileEditor({ repo, mode, branch, path, sha, initial = '' }: File
   const filePath = mode === 'new' ? [dir, name.trim()].filter(Boolean).join('/') : path
   const defaultMessage = t(`editor.defaultMessage.${mode}`, { path: filePath || '…' })
   const problem = fieldProblem(mode, name.trim(), target, newBranch.trim())
-  const save = useMutation({
-    mutationFn: (input: ChangeFilesInput) => changeFiles(owner, repo.name, input),
-    onSuccess: (_res, input) => {
-      if (input.new_branch) {
-        nav.go(`${repoHref.section(owner, repo.name, 'pulls/new')}?base=${encodeURIComponent(branch)}&head=${encodeURIComponent(input.new_branch)}`)
-      } else if (mode === 'delete') {
-        nav.go(repoHref.src(owner, repo.name, path.split('/').slice(0, -1).join('/'), branch === repo.default_branch ? undefined : branch))
-      } else {
-        nav.go(repoHref.src(owner, repo.name, filePath, branch === repo.default_branch ? undefined : branch))
-      }
-    },
+  const save = useChangeFiles(owner, repo.name, (input) => {
+    if (input.new_branch) {
+      nav.go(`${repoHref.section(owner, repo.name, 'pulls/new')}?base=${encodeURIComponent(branch)}&head=${encodeURIComponent(input.new_branch)}`)
+    } else if (mode === 'delete') {
+      nav.go(repoHref.src(owner, repo.name, path.split('/').slice(0, -1).join('/'), branch === repo.default_branch ? undefined : branch))
+    } else {
+      nav.go(repoHref.src(owner, repo.name, filePath, branch === repo.default_branch ? undefined : branch))
+    }
   })
   const submit = (e: FormEvent) => {
     e.preventDefault()

@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
@@ -8,9 +7,10 @@ import { SignInNotice } from '@/components/SignInNotice'
 import { Input } from '@/components/Input'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { createRepo, type CreateRepoInput, repoHref, repoNameProblem } from '@/lib/forge/api'
+import { repoHref, repoNameProblem } from '@/lib/forge/api'
 import { nav } from '@/lib/forge/nav'
 import { errorText } from '@/lib/http'
+import { useCreateRepo } from './api'
 import './repositories.css'
 
 /** Creates a repository owned by the signed-in user (a chain transaction for a public one). */
@@ -36,10 +36,7 @@ function NewRepositoryForm({ owner }: { owner: string }) {
   const [branch, setBranch] = useState('main')
   const [touched, setTouched] = useState(false)
   const problem = repoNameProblem(name.trim())
-  const create = useMutation({
-    mutationFn: (input: CreateRepoInput) => createRepo(input),
-    onSuccess: (repo) => nav.go(repoHref.home(repo.owner.login, repo.name)),
-  })
+  const create = useCreateRepo((repo) => nav.go(repoHref.home(repo.owner.login, repo.name)))
   const submit = (e: FormEvent) => {
     e.preventDefault()
     setTouched(true)

@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
@@ -12,8 +11,9 @@ import { Input } from '@/components/Input'
 import { Select } from '@/components/Select'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { canMaintain, deleteRepo, editRepo, isOwner, type Permission, PERMISSIONS, putCollaborator, removeCollaborator, type Repository, useCollaborators, useInvalidateRepo } from '@/lib/forge/api'
+import { canMaintain, isOwner, type Permission, PERMISSIONS, type Repository, useCollaborators } from '@/lib/forge/api'
 import { nav } from '@/lib/forge/nav'
+import { useDeleteRepo, useEditRepo, usePutCollaborator, useRemoveCollaborator } from './api'
 import { RepoPage } from './RepoLayout'
 import { BranchProtectionSettings } from './BranchProtectionSettings'
 import { errorText } from '@/lib/http'
@@ -66,14 +66,10 @@ function GeneralSettings({ repo }: { repo: Repository }) {
   const { t: tw } = useTranslation('website')
   const [description, setDescription] = useState(repo.description)
   const [website, setWebsite] = useState(repo.website ?? '')
-  const invalidate = useInvalidateRepo(repo.owner.login, repo.name)
-  const save = useMutation({
-    mutationFn: () => editRepo(repo.owner.login, repo.name, { description: description.trim(), website: website.trim() }),
-    onSuccess: invalidate,
-  })
+  const save = useEditRepo(repo.owner.login, repo.name)
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    save.mutate()
+    save.mutate({ description: description.trim(), website: website.trim() })
   }
   return (
     <Card as="section" aria-labelledby={`${id}-h`}>
@@ -122,20 +118,13 @@ function Collaborators({ repo }: { repo: Repository }) {
   const id = useId()
   const o = repo.owner.login
   const list = useCollaborators(o, repo.name)
-  const invalidate = useInvalidateRepo(o, repo.name)
   const [login, setLogin] = useState('')
   const [permission, setPermission] = useState<Permission>('write')
-  const add = useMutation({
-    mutationFn: () => putCollaborator(o, repo.name, login.trim(), permission),
-    onSuccess: () => {
-      setLogin('')
-      return invalidate()
-    },
-  })
-  const remove = useMutation({ mutationFn: (user: string) => removeCollaborator(o, repo.name, user), onSuccess: invalidate })
+  const add = usePutCollaborator(o, repo.name, () => setLogin(''))
+  const remove = useRemoveCollaborator(o, repo.name)
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    if (login.trim()) add.mutate()
+    if (login.trim()) add.mutate({ login: login.trim(), permission })
   }
   return (
     <Card as="section" aria-labelledby={`${id}-h`}>
@@ -191,7 +180,7 @@ function DeleteRepository({ repo }: { repo: Repository }) {
   const { t } = useTranslation('repositories')
   const id = useId()
   const [typed, setTyped] = useState('')
-  const del = useMutation({ mutationFn: () => deleteRepo(repo.owner.login, repo.name), onSuccess: () => nav.go('/explore') })
+  const del = useDeleteRepo(repo.owner.login, repo.name, () => nav.go('/explore'))
   const confirmed = typed === repo.name
   const submit = (e: FormEvent) => {
     e.preventDefault()
