@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
@@ -7,7 +6,7 @@ import { Input } from '@/components/Input'
 import { orgHooks, WebhooksPanel } from '@/features/webhooks'
 import { nav } from '@/lib/forge/nav'
 import { errorText } from '@/lib/http'
-import { deleteOrg, editOrg, type Org, useInvalidateOrgs } from './api'
+import { type Org, useDeleteOrg, useEditOrg } from './api'
 
 /** An owner's settings of an organization: its profile, its webhooks, and deleting it once it owns no repository. */
 export function OrgSettings({ org }: { org: Org }) {
@@ -29,12 +28,11 @@ function OrgWebhooks({ org }: { org: Org }) {
 function OrgProfile({ org }: { org: Org }) {
   const { t } = useTranslation('orgs')
   const id = useId()
-  const invalidate = useInvalidateOrgs()
   const [fields, setFields] = useState({ full_name: org.full_name, description: org.description, website: org.website, location: org.location })
-  const save = useMutation({ mutationFn: () => editOrg(org.username, fields), onSuccess: invalidate })
+  const save = useEditOrg(org.username)
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    save.mutate()
+    save.mutate(fields)
   }
   const field = (key: keyof typeof fields, max: number) => (
     <div className="field">
@@ -68,7 +66,7 @@ function DeleteOrg({ org }: { org: Org }) {
   const { t } = useTranslation('orgs')
   const id = useId()
   const [confirm, setConfirm] = useState('')
-  const del = useMutation({ mutationFn: () => deleteOrg(org.username), onSuccess: () => nav.go('/groups') })
+  const del = useDeleteOrg(org.username, () => nav.go('/groups'))
   const submit = (e: FormEvent) => {
     e.preventDefault()
     if (confirm === org.username) del.mutate()

@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
@@ -12,7 +11,7 @@ import { nav } from '@/lib/forge/nav'
 import { errorText } from '@/lib/http'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { createOrg, type Org, orgHref, orgNameProblem, PAGE_SIZE, useOrgList } from './api'
+import { type Org, orgHref, orgNameProblem, PAGE_SIZE, useCreateOrg, useOrgList } from './api'
 import './orgs.css'
 
 /** /groups: the signed-in user's organizations, a form for a new one, and every organization on the chain. */
@@ -78,14 +77,11 @@ function NewOrgForm() {
   const [description, setDescription] = useState('')
   const [touched, setTouched] = useState(false)
   const problem = orgNameProblem(name.trim())
-  const create = useMutation({
-    mutationFn: () => createOrg({ username: name.trim(), full_name: fullName.trim(), description: description.trim() }),
-    onSuccess: (org) => nav.go(orgHref(org.username)),
-  })
+  const create = useCreateOrg((org) => nav.go(orgHref(org.username)))
   const submit = (e: FormEvent) => {
     e.preventDefault()
     setTouched(true)
-    if (!problem) create.mutate()
+    if (!problem) create.mutate({ username: name.trim(), full_name: fullName.trim(), description: description.trim() })
   }
   const showProblem = touched && problem
   return (
