@@ -1,10 +1,9 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { QueryState } from '@/components/QueryState'
 import { Input } from '@/components/Input'
-import { keys, type NotificationPrefs, saveNotificationPrefs, useNotificationPrefs } from './api'
+import { type NotificationPrefs, useNotificationPrefs, useSaveNotificationPrefs } from './api'
 import { ErrorAlert } from './Section'
 
 const KINDS = ['mentions', 'reviews', 'governance', 'rewards'] as const
@@ -17,16 +16,9 @@ export function NotificationsTab() {
 function PreferencesForm({ initial }: { initial: NotificationPrefs }) {
   const { t } = useTranslation('settings')
   const id = useId()
-  const client = useQueryClient()
   const [prefs, setPrefs] = useState(initial)
   const [saved, setSaved] = useState(false)
-  const save = useMutation({
-    mutationFn: saveNotificationPrefs,
-    onSuccess: (answer, sent) => {
-      client.setQueryData(keys.notifications, answer ?? sent)
-      setSaved(true)
-    },
-  })
+  const save = useSaveNotificationPrefs(() => setSaved(true))
   const toggle = (key: keyof NotificationPrefs, on: boolean) => {
     setSaved(false)
     setPrefs((p) => ({ ...p, [key]: on }))

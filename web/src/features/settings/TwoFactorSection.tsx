@@ -1,10 +1,9 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { QueryState } from '@/components/QueryState'
 import { Input } from '@/components/Input'
-import { disableTwoFactor, enableTwoFactor, keys, setupTwoFactor, type TwoFactorStatus, useTwoFactor } from './api'
+import { type TwoFactorStatus, useDisableTwoFactor, useEnableTwoFactor, useSetupTwoFactor, useTwoFactor } from './api'
 import { QrCode } from './QrCode'
 import { CopyButton, ErrorAlert, Section } from './Section'
 
@@ -33,17 +32,9 @@ export function TwoFactorSection() {
 function Setup({ onEnabled }: { onEnabled: (codes: string[]) => void }) {
   const { t } = useTranslation('settings')
   const id = useId()
-  const client = useQueryClient()
   const [code, setCode] = useState('')
-  const setup = useMutation({ mutationFn: setupTwoFactor })
-  const enable = useMutation({
-    mutationFn: enableTwoFactor,
-    onSuccess: ({ recoveryCodes }) => {
-      onEnabled(recoveryCodes)
-      void client.invalidateQueries({ queryKey: keys.twoFactor })
-      void client.invalidateQueries({ queryKey: keys.user })
-    },
-  })
+  const setup = useSetupTwoFactor()
+  const enable = useEnableTwoFactor(onEnabled)
 
   if (!setup.data) {
     return (
@@ -134,16 +125,8 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
 function DisableForm({ status }: { status: TwoFactorStatus }) {
   const { t } = useTranslation('settings')
   const id = useId()
-  const client = useQueryClient()
   const [code, setCode] = useState('')
-  const disable = useMutation({
-    mutationFn: disableTwoFactor,
-    onSuccess: () => {
-      setCode('')
-      void client.invalidateQueries({ queryKey: keys.twoFactor })
-      void client.invalidateQueries({ queryKey: keys.user })
-    },
-  })
+  const disable = useDisableTwoFactor(() => setCode(''))
   const submit = (e: FormEvent) => {
     e.preventDefault()
     if (code.trim()) disable.mutate(code.replace(/\s+/g, ''))
