@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
@@ -17,7 +16,7 @@ import { errorText } from '@/lib/http'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { CATEGORIES, type Category, createTopic, MAX_QUERY, MAX_TITLE, TOPICS_PAGE, type TopicSummary, useCategories, useTopics } from './api'
+import { CATEGORIES, type Category, MAX_QUERY, MAX_TITLE, TOPICS_PAGE, type TopicSummary, useCategories, useCreateTopic, useTopics } from './api'
 import { TopicMarkers } from './TopicMarkers'
 import './forum.css'
 
@@ -142,16 +141,13 @@ function NewTopicForm({ initial }: { initial: Category }) {
   const [title, setTitle] = useState('')
   const [body, setBody] = useState('')
   const [touched, setTouched] = useState(false)
-  const create = useMutation({
-    mutationFn: () => createTopic({ category, title: title.trim(), body }),
-    onSuccess: (topic) => nav.go(`/forum/topic/${topic.id}`),
-  })
+  const create = useCreateTopic((topic) => nav.go(`/forum/topic/${topic.id}`))
   const missingTitle = touched && !title.trim()
   const missingBody = touched && !body.trim()
   const submit = (e: FormEvent) => {
     e.preventDefault()
     setTouched(true)
-    if (title.trim() && body.trim()) create.mutate()
+    if (title.trim() && body.trim()) create.mutate({ category, title: title.trim(), body })
   }
   return (
     <Card>
