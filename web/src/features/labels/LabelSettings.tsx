@@ -1,4 +1,3 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
@@ -7,7 +6,7 @@ import { QueryState } from '@/components/QueryState'
 import { Input } from '@/components/Input'
 import type { Repository } from '@/lib/forge/api'
 import { errorText } from '@/lib/http'
-import { createLabel, deleteLabel, editLabel, type Label, type LabelInput, labelsKey, normalizeColor, textOn, useLabels } from './api'
+import { type Label, normalizeColor, textOn, useDeleteLabel, useLabels, useSaveLabel } from './api'
 import './labels.css'
 
 /** A repository's labels in its settings: list, create, edit (name, colour, description, exclusive) and delete. */
@@ -62,12 +61,8 @@ export function LabelChip({ label }: { label: Pick<Label, 'name' | 'color'> }) {
 
 function LabelRow({ repo, label, onEdit }: { repo: Repository; label: Label; onEdit: () => void }) {
   const { t } = useTranslation('labels')
-  const client = useQueryClient()
   const [confirming, setConfirming] = useState(false)
-  const remove = useMutation({
-    mutationFn: () => deleteLabel(repo.owner.login, repo.name, label.id),
-    onSuccess: () => client.invalidateQueries({ queryKey: labelsKey(repo.owner.login, repo.name) }),
-  })
+  const remove = useDeleteLabel(repo.owner.login, repo.name, label.id)
   return (
     <li className="label-row">
       <LabelChip label={label} />
@@ -107,32 +102,16 @@ const DEFAULT_COLOR = '#0075ca'
 function LabelForm({ repo, label, onDone }: { repo: Repository; label?: Label; onDone: () => void }) {
   const { t } = useTranslation('labels')
   const id = useId()
-  const client = useQueryClient()
   const [name, setName] = useState(label?.name ?? '')
   const [color, setColor] = useState(label ? `#${label.color}` : DEFAULT_COLOR)
   const [description, setDescription] = useState(label?.description ?? '')
   const [exclusive, setExclusive] = useState(label?.exclusive ?? false)
   const hex = normalizeColor(color)
   const problem = !name.trim() ? t('errors.name') : name.length > 50 ? t('errors.nameLong') : !hex ? t('errors.color') : description.length > 255 ? t('errors.description') : null
-  const save = useMutation({
-    mutationFn: () => {
-      const input: LabelInput = { name: name.trim(), color: hex ?? '', description: description.trim(), exclusive }
-      if (!label) return createLabel(repo.owner.login, repo.name, input)
-      const changed: Partial<LabelInput> = {}
-      if (input.name !== label.name) changed.name = input.name
-      if (input.color !== `#${label.color}`) changed.color = input.color
-      if (input.description !== label.description) changed.description = input.description
-      if (input.exclusive !== label.exclusive) changed.exclusive = input.exclusive
-      return editLabel(repo.owner.login, repo.name, label.id, changed)
-    },
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: labelsKey(repo.owner.login, repo.name) })
-      onDone()
-    },
-  })
+  const save = useSaveLabel(repo.owner.login, repo.name, label, onDone)
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    if (!problem) save.mutate()
+    if (!problem) save.mutate({ name: name.trim(), color: hex ?? '', description: description.trim(), exclusive })
   }
   return (
     <form className="label-form stack" onSubmit={submit} onKeyDown={(e) => e.key === 'Escape' && onDone()} aria-label={label ? t('editNamed', { name: label.name }) : t('new')}>

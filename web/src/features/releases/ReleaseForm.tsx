@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
@@ -9,13 +8,12 @@ import { MarkdownEditor } from '@/features/issues'
 import type { Repository } from '@/lib/forge/api'
 import { useForgeFormat } from '@/lib/forge/format'
 import { errorText } from '@/lib/http'
-import { type Asset, createRelease, deleteAsset, deleteRelease, editRelease, type Release, type ReleaseInput, uploadAsset, useInvalidateReleases } from './api'
+import { type Asset, type Release, type ReleaseInput, useDeleteAsset, useDeleteRelease, usePublishRelease, useSaveRelease, useUploadAsset } from './api'
 
 /** Creates a release, or edits one when given. */
 export function ReleaseForm({ repo, release, onDone }: { repo: Repository; release?: Release; onDone: () => void }) {
   const { t } = useTranslation('releases')
   const id = useId()
-  const invalidate = useInvalidateReleases(repo.owner.login, repo.name)
   const [input, setInput] = useState<ReleaseInput>({
     tag_name: release?.tag_name ?? '',
     target_commitish: release?.target_commitish ?? repo.default_branch,
@@ -24,17 +22,11 @@ export function ReleaseForm({ repo, release, onDone }: { repo: Repository; relea
     draft: release?.draft ?? false,
     prerelease: release?.prerelease ?? false,
   })
-  const save = useMutation({
-    mutationFn: () => (release ? editRelease(repo.owner.login, repo.name, release.id, input) : createRelease(repo.owner.login, repo.name, input)),
-    onSuccess: async () => {
-      await invalidate()
-      onDone()
-    },
-  })
+  const save = useSaveRelease(repo.owner.login, repo.name, release?.id, onDone)
   const set = <K extends keyof ReleaseInput>(k: K, v: ReleaseInput[K]) => setInput((s) => ({ ...s, [k]: v }))
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    save.mutate()
+    save.mutate(input)
   }
   return (
     <Card>
@@ -84,13 +76,8 @@ export function ReleaseForm({ repo, release, onDone }: { repo: Repository; relea
 export function AssetUpload({ repo, release }: { repo: Repository; release: Release }) {
   const { t } = useTranslation('releases')
   const fmt = useForgeFormat()
-  const invalidate = useInvalidateReleases(repo.owner.login, repo.name)
   const [progress, setProgress] = useState<{ sent: number; total: number } | null>(null)
-  const upload = useMutation({
-    mutationFn: (file: File) => uploadAsset(repo.owner.login, repo.name, release.id, file, (sent, total) => setProgress({ sent, total })),
-    onSettled: () => setProgress(null),
-    onSuccess: () => invalidate(),
-  })
+  const upload = useUploadAsset(repo.owner.login, repo.name, release.id, setProgress)
   return (
     <div className="asset-upload">
       <label className="btn btn-secondary btn-sm">
@@ -126,8 +113,7 @@ export function AssetUpload({ repo, release }: { repo: Repository; release: Rele
 /** Publishes a draft: the server puts it and its assets on chain and in IPFS. */
 export function PublishRelease({ repo, release }: { repo: Repository; release: Release }) {
   const { t } = useTranslation('releases')
-  const invalidate = useInvalidateReleases(repo.owner.login, repo.name)
-  const publish = useMutation({ mutationFn: () => editRelease(repo.owner.login, repo.name, release.id, { draft: false }), onSuccess: () => invalidate() })
+  const publish = usePublishRelease(repo.owner.login, repo.name, release.id)
   return (
     <>
       <Button size="sm" disabled={publish.isPending} onClick={() => publish.mutate()}>
@@ -144,8 +130,7 @@ export function PublishRelease({ repo, release }: { repo: Repository; release: R
 
 export function DeleteRelease({ repo, release }: { repo: Repository; release: Release }) {
   const { t } = useTranslation('releases')
-  const invalidate = useInvalidateReleases(repo.owner.login, repo.name)
-  const del = useMutation({ mutationFn: () => deleteRelease(repo.owner.login, repo.name, release.id), onSuccess: () => invalidate() })
+  const del = useDeleteRelease(repo.owner.login, repo.name, release.id)
   return (
     <>
       <Button
@@ -169,8 +154,7 @@ export function DeleteRelease({ repo, release }: { repo: Repository; release: Re
 
 export function DeleteAsset({ repo, release, asset }: { repo: Repository; release: Release; asset: Asset }) {
   const { t } = useTranslation('releases')
-  const invalidate = useInvalidateReleases(repo.owner.login, repo.name)
-  const del = useMutation({ mutationFn: () => deleteAsset(repo.owner.login, repo.name, release.id, asset.id), onSuccess: () => invalidate() })
+  const del = useDeleteAsset(repo.owner.login, repo.name, release.id, asset.id)
   return (
     <Button
       variant="ghost"
