@@ -9,6 +9,8 @@
 //   - file names say what a file holds: a component module (.tsx) is named
 //     in PascalCase after its main component, any other module (.ts) in
 //     camelCase, so no feature has a parts.tsx or a ui.tsx (local/file-naming).
+//   - form controls are the shared Input, Select, Textarea and Field: no raw
+//     <input>, <select> or <textarea> outside src/components.
 // Run with `npm run lint` (no warnings allowed) and `npm run cycles`.
 import { readdirSync } from 'node:fs'
 import js from '@eslint/js'
@@ -114,6 +116,22 @@ export default tseslint.config(
     ignores: ['src/**/*.test.{ts,tsx}', 'src/test/**', 'src/**/*.d.ts'],
     plugins: { local: { rules: { 'file-naming': fileNaming } } },
     rules: { 'local/file-naming': 'error' },
+  },
+  {
+    // Form controls come from components (Input, Select, Textarea, Field), so
+    // every screen gets the same styles and label/error wiring; a raw
+    // <input>, <select> or <textarea> outside src/components fails lint.
+    files: ['src/**/*.tsx'],
+    ignores: ['src/components/**', 'src/**/*.test.tsx'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'JSXOpeningElement[name.name=/^(input|select|textarea)$/]',
+          message: 'Use Input, Select, Textarea (and Field for a labelled control) from @/components instead of a raw form control.',
+        },
+      ],
+    },
   },
   {
     files: ['**/*.{js,mjs}', 'vite.config.ts'],

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Logo } from '@/components/Logo'
 import { PreloadLink } from '@/components/PreloadLink'
+import { Select } from '@/components/Select'
 import { LoginButton } from '@/features/auth/LoginButton'
 import { logout, useSessionSync } from '@/features/auth/session'
 import { MessagesBadge } from '@/features/messages'
@@ -76,7 +77,7 @@ function Nav() {
 function LanguageSelect() {
   const { t, i18n } = useTranslation()
   return (
-    <select
+    <Select
       className="language-select"
       aria-label={t('header.language')}
       value={normalizeLanguage(i18n.resolvedLanguage ?? i18n.language ?? 'en')}
@@ -87,7 +88,7 @@ function LanguageSelect() {
           {l.name}
         </option>
       ))}
-    </select>
+    </Select>
   )
 }
 

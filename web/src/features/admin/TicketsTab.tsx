@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Paged } from '@/components/Lists'
 import { QueryState } from '@/components/QueryState'
+import { Select } from '@/components/Select'
 import { TicketConversation, TicketStatusBadge, type TicketStatus } from '@/features/help'
 import { errorText } from '@/lib/http'
 import { PAGE_SIZE, useAdminTicket, useAdminTicketActions, useAdminTickets } from './api'
@@ -21,7 +22,7 @@ export function TicketsTab() {
     <div className="stack">
       <label className="admin-filter">
         {t('tickets.filter')}{' '}
-        <select
+        <Select
           value={status}
           onChange={(e) => {
             setStatus(e.target.value as TicketStatus | '')
@@ -33,7 +34,7 @@ export function TicketsTab() {
               {t(`tickets.status.${s || 'any'}`)}
             </option>
           ))}
-        </select>
+        </Select>
       </label>
       <Paged query={query} page={page} onPage={setPage} limit={PAGE_SIZE} label={t('tickets.title')} empty={t('tickets.empty')}>
         {(tickets) => (

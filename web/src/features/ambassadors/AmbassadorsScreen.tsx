@@ -6,6 +6,8 @@ import { Paged } from '@/components/Lists'
 import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
 import { SignInNotice } from '@/components/SignInNotice'
+import { Input } from '@/components/Input'
+import { Textarea } from '@/components/Textarea'
 import { useLiveChain } from '@/lib/chain/api'
 import { type RoleHolder, useRoleHolders } from '@/lib/community'
 import { ApiError, errorText } from '@/lib/http'
@@ -210,7 +212,7 @@ function ApplicationForm({ user, onSent }: { user: User; onSent: () => void }) {
     return (
       <div className="field">
         <label htmlFor={props.id}>{t(`apply.form.${name}`)}</label>
-        {multiline ? <textarea rows={8} {...props} /> : <input type={name === 'email' ? 'email' : 'text'} autoComplete={name === 'email' ? 'email' : name === 'name' ? 'name' : 'off'} {...props} />}
+        {multiline ? <Textarea rows={8} {...props} /> : <Input type={name === 'email' ? 'email' : 'text'} autoComplete={name === 'email' ? 'email' : name === 'name' ? 'name' : 'off'} {...props} />}
         {err && (
           <span id={`${id}-${name}-error`} className="field-error">
             {t(`apply.errors.${err.key}`, { max: err.max })}

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Dialog } from '@/components/Dialog'
 import { Spinner } from '@/components/Spinner'
+import { Input } from '@/components/Input'
 import { describeError, type ErrorText } from './errors'
 import { authorizeThisNode, completeTwoFactor, type SignInStep, signInWithWallet } from './signIn'
 import { discoverWallets, type WalletInfo } from '@/lib/wallet'
@@ -229,7 +230,7 @@ function TwoFactorForm({
       <p className="muted">{t('twoFactor.description')}</p>
       <div className="field">
         <label htmlFor={`${id}-code`}>{t('twoFactor.code')}</label>
-        <input
+        <Input
           id={`${id}-code`}
           name="code"
           value={code}

@@ -7,6 +7,7 @@ import { ChainTable, type Column, Paged } from '@/components/Lists'
 import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
 import { Tabs } from '@/components/Tabs'
+import { Input } from '@/components/Input'
 import { useLiveChain } from '@/lib/chain/api'
 import { useChainFormat } from '@/lib/chain/format'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
@@ -71,7 +72,7 @@ function Filters({ filter, onApply }: { filter: BountyFilter; onApply: (f: Parti
     <form className="bounty-filters" onSubmit={submit} noValidate aria-label={t('filters.label')}>
       <div className="field">
         <label htmlFor={`${id}-repo`}>{t('filters.repo')}</label>
-        <input
+        <Input
           id={`${id}-repo`}
           value={repo}
           onChange={(e) => setRepo(e.target.value)}
@@ -87,7 +88,7 @@ function Filters({ filter, onApply }: { filter: BountyFilter; onApply: (f: Parti
       </div>
       <div className="field">
         <label htmlFor={`${id}-language`}>{t('filters.language')}</label>
-        <input
+        <Input
           id={`${id}-language`}
           value={language}
           onChange={(e) => setLanguage(e.target.value)}

@@ -5,6 +5,7 @@ import { BlockLink } from '@/components/ChainLinks'
 import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
 import { TxStatus } from '@/components/TxStatus'
+import { Input } from '@/components/Input'
 import { decimalSeparator, parseAmount } from '@/lib/chain/amount'
 import { type ChainParams, useChainParams, useLiveChain } from '@/lib/chain/api'
 import { useChainFormat } from '@/lib/chain/format'
@@ -139,7 +140,7 @@ function FundForm({ props, address, height, params }: { props: BountyPanelProps;
         <legend>{t('fund.title')}</legend>
         <div className="field">
           <label htmlFor={`${id}-amount`}>{t('fund.amount', { symbol })}</label>
-          <input
+          <Input
             id={`${id}-amount`}
             className="amount-input"
             inputMode="decimal"
@@ -156,7 +157,7 @@ function FundForm({ props, address, height, params }: { props: BountyPanelProps;
         </div>
         <div className="field">
           <label htmlFor={`${id}-expiry`}>{t('fund.expiry')}</label>
-          <input
+          <Input
             id={`${id}-expiry`}
             inputMode="numeric"
             value={expiry}

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { Markdown } from '@/components/Markdown'
 import { PageHeader } from '@/components/PageHeader'
 import { QueryState } from '@/components/QueryState'
+import { Input } from '@/components/Input'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
 import { useDoc } from './api'
@@ -63,7 +64,7 @@ function EndpointList({ doc }: { doc: OpenApiDocument }) {
       <form role="search" className="api-filter" onSubmit={(e) => e.preventDefault()}>
         <div className="field">
           <label htmlFor={id}>{t('api.filter.label')}</label>
-          <input
+          <Input
             id={id}
             type="search"
             value={query}

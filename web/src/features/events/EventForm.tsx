@@ -1,6 +1,9 @@
 import { type FormEvent, type ReactNode, useId, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
+import { Input } from '@/components/Input'
+import { Select } from '@/components/Select'
+import { Textarea } from '@/components/Textarea'
 import { ApiError, errorText } from '@/lib/http'
 import type { CommunityEvent, EventInput } from './api'
 import { browserZone, utcToWall, wallToUTC, zoneList } from './time'
@@ -124,27 +127,27 @@ export function EventForm({
 
   return (
     <form className="stack event-form" onSubmit={submit} noValidate aria-label={event ? t('form.editTitle') : t('form.newTitle')}>
-      {field('title', (p) => <input type="text" maxLength={LIMITS.title} autoComplete="off" {...p} />)}
-      {field('description', (p) => <textarea rows={6} {...p} />, t('form.descriptionHint'))}
+      {field('title', (p) => <Input type="text" maxLength={LIMITS.title} autoComplete="off" {...p} />)}
+      {field('description', (p) => <Textarea rows={6} {...p} />, t('form.descriptionHint'))}
       <div className="event-form-times">
-        {field('start', (p) => <input type="datetime-local" {...p} />)}
-        {field('end', (p) => <input type="datetime-local" {...p} />)}
+        {field('start', (p) => <Input type="datetime-local" {...p} />)}
+        {field('end', (p) => <Input type="datetime-local" {...p} />)}
         {field(
           'timezone',
           (p) => (
-            <select {...p}>
+            <Select {...p}>
               {zones.map((z) => (
                 <option key={z} value={z}>
                   {z}
                 </option>
               ))}
-            </select>
+            </Select>
           ),
           t('form.timezoneHint'),
         )}
       </div>
-      {field('online_url', (p) => <input type="url" inputMode="url" maxLength={LIMITS.online_url} placeholder="https://" {...p} />, t('form.whereHint'))}
-      {field('place', (p) => <input type="text" maxLength={LIMITS.place} {...p} />)}
+      {field('online_url', (p) => <Input type="url" inputMode="url" maxLength={LIMITS.online_url} placeholder="https://" {...p} />, t('form.whereHint'))}
+      {field('place', (p) => <Input type="text" maxLength={LIMITS.place} {...p} />)}
       {failure && (
         <p className="alert-error" role="alert">
           {t('form.failed', { reason: failure })}

@@ -11,6 +11,7 @@ import { type Block, useAccount, useAccountTxs, useBlock, useBlocks, useLiveChai
 import { useChainFormat } from '@/lib/chain/format'
 import { AddressLink, BlockLink, explorerHref } from '@/components/ChainLinks'
 import { ChainTable, type Column, Paged, TxResultBadge, TxTable, TxType } from '@/components/Lists'
+import { Input } from '@/components/Input'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { ChainQuery, Facts } from './ChainFacts'
 import { navigation, searchHref } from './search'
@@ -72,7 +73,7 @@ function SearchForm() {
       <div className="field">
         <label htmlFor={id}>{t('search.label')}</label>
         <div className="explorer-search-row">
-          <input
+          <Input
             id={id}
             type="search"
             className="mono"

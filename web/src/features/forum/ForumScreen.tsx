@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
@@ -8,6 +7,8 @@ import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
 import { SignInNotice } from '@/components/SignInNotice'
 import { Tabs } from '@/components/Tabs'
+import { Input } from '@/components/Input'
+import { Select } from '@/components/Select'
 import { MarkdownEditor, UserLink } from '@/features/issues'
 import { useForgeFormat } from '@/lib/forge/format'
 import { nav } from '@/lib/forge/nav'
@@ -15,7 +16,7 @@ import { errorText } from '@/lib/http'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { CATEGORIES, type Category, createTopic, MAX_QUERY, MAX_TITLE, TOPICS_PAGE, type TopicSummary, useCategories, useTopics } from './api'
+import { CATEGORIES, type Category, MAX_QUERY, MAX_TITLE, TOPICS_PAGE, type TopicSummary, useCategories, useCreateTopic, useTopics } from './api'
 import { TopicMarkers } from './TopicMarkers'
 import './forum.css'
 
@@ -76,7 +77,7 @@ function SearchForm({ value, onSearch }: { value: string; onSearch: (q: string) 
   return (
     <form role="search" className="forum-search" onSubmit={submit} aria-label={t('search.label')}>
       <label htmlFor={id}>{t('search.label')}</label>
-      <input id={id} type="search" value={text} maxLength={MAX_QUERY} placeholder={t('search.placeholder')} onChange={(e) => setText(e.target.value)} />
+      <Input id={id} type="search" value={text} maxLength={MAX_QUERY} placeholder={t('search.placeholder')} onChange={(e) => setText(e.target.value)} />
       <Button type="submit" size="sm" variant="outline">
         {t('search.submit')}
       </Button>
@@ -140,34 +141,31 @@ function NewTopicForm({ initial }: { initial: Category }) {
   const [title, setTitle] = useState('')
   const [body, setBody] = useState('')
   const [touched, setTouched] = useState(false)
-  const create = useMutation({
-    mutationFn: () => createTopic({ category, title: title.trim(), body }),
-    onSuccess: (topic) => nav.go(`/forum/topic/${topic.id}`),
-  })
+  const create = useCreateTopic((topic) => nav.go(`/forum/topic/${topic.id}`))
   const missingTitle = touched && !title.trim()
   const missingBody = touched && !body.trim()
   const submit = (e: FormEvent) => {
     e.preventDefault()
     setTouched(true)
-    if (title.trim() && body.trim()) create.mutate()
+    if (title.trim() && body.trim()) create.mutate({ category, title: title.trim(), body })
   }
   return (
     <Card>
       <form onSubmit={submit} noValidate aria-label={t('new.heading')}>
         <div className="field">
           <label htmlFor={`${id}-c`}>{t('new.category')}</label>
-          <select id={`${id}-c`} value={category} onChange={(e) => setCategory(e.target.value as Category)}>
+          <Select id={`${id}-c`} value={category} onChange={(e) => setCategory(e.target.value as Category)}>
             {CATEGORIES.map((c) => (
               <option key={c} value={c}>
                 {t(`categories.${c}`)}
               </option>
             ))}
-          </select>
+          </Select>
           {category === 'announcements' && <span className="muted">{t('new.announcementsNote')}</span>}
         </div>
         <div className="field">
           <label htmlFor={`${id}-t`}>{t('new.titleLabel')}</label>
-          <input
+          <Input
             id={`${id}-t`}
             value={title}
             maxLength={MAX_TITLE}

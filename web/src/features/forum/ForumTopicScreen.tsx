@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
@@ -9,6 +8,8 @@ import { NotFoundCard } from '@/components/NotFoundCard'
 import { PreloadLink } from '@/components/PreloadLink'
 import { NotFoundError, QueryState } from '@/components/QueryState'
 import { SignInNotice } from '@/components/SignInNotice'
+import { Input } from '@/components/Input'
+import { Select } from '@/components/Select'
 import { MarkdownEditor, UserLink } from '@/features/issues'
 import { HiddenContent, ReportButton } from '@/features/moderation'
 import { useForgeFormat } from '@/lib/forge/format'
@@ -19,20 +20,17 @@ import { useSignedInUser } from '@/stores/useSignedInUser'
 import {
   CATEGORIES,
   type Category,
-  createPost,
-  editPost,
-  editTopic,
-  markAnswer,
   MAX_TITLE,
-  moveTopic,
   type Post,
   POSTS_PAGE,
   quoteOf,
-  setTopicFlag,
   type Topic,
-  unmarkAnswer,
-  useInvalidateForum,
+  useCreatePost,
+  useEditPost,
+  useEditTopic,
+  useModerateTopic,
   usePosts,
+  useToggleAnswer,
   useTopic,
 } from './api'
 import { RevisionHistory, TopicMarkers } from './TopicMarkers'
@@ -130,25 +128,18 @@ function OpeningPost({ topic }: { topic: Topic }) {
 function EditTopicForm({ topic, onDone }: { topic: Topic; onDone: () => void }) {
   const { t } = useTranslation('forum')
   const id = useId()
-  const invalidate = useInvalidateForum()
   const [title, setTitle] = useState(topic.title)
   const [body, setBody] = useState(topic.body)
-  const save = useMutation({
-    mutationFn: () => editTopic(topic.id, { title: title.trim(), body }),
-    onSuccess: async () => {
-      await invalidate()
-      onDone()
-    },
-  })
+  const save = useEditTopic(topic.id, onDone)
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    if (title.trim() && body.trim()) save.mutate()
+    if (title.trim() && body.trim()) save.mutate({ title: title.trim(), body })
   }
   return (
     <form onSubmit={submit} aria-label={t('edit.topic')}>
       <div className="field">
         <label htmlFor={`${id}-t`}>{t('new.titleLabel')}</label>
-        <input id={`${id}-t`} value={title} maxLength={MAX_TITLE} required onChange={(e) => setTitle(e.target.value)} />
+        <Input id={`${id}-t`} value={title} maxLength={MAX_TITLE} required onChange={(e) => setTitle(e.target.value)} />
       </div>
       <MarkdownEditor label={t('new.bodyLabel')} value={body} onChange={setBody} rows={8} required autoFocus />
       <SaveRow pending={save.isPending} error={save.isError ? errorText(save.error) : ''} onCancel={onDone} />
@@ -180,13 +171,9 @@ function SaveRow({ pending, error, onCancel }: { pending: boolean; error: string
 function PostCard({ post, topic, onQuote }: { post: Post; topic: Topic; onQuote: (p: Post) => void }) {
   const { t } = useTranslation('forum')
   const fmt = useForgeFormat()
-  const invalidate = useInvalidateForum()
   const [editing, setEditing] = useState(false)
   const [history, setHistory] = useState(false)
-  const answer = useMutation({
-    mutationFn: async (): Promise<unknown> => (post.is_answer ? unmarkAnswer(topic.id) : markAnswer(topic.id, post.id)),
-    onSuccess: () => invalidate(),
-  })
+  const answer = useToggleAnswer(topic.id, post)
   return (
     <Card as="article" className={post.is_answer ? 'forum-post forum-post-answer' : 'forum-post'} aria-label={t('post.label', { login: post.author.login })}>
       <header className="muted">
@@ -245,18 +232,11 @@ function PostCard({ post, topic, onQuote }: { post: Post; topic: Topic; onQuote:
 
 function EditPostForm({ post, onDone }: { post: Post; onDone: () => void }) {
   const { t } = useTranslation('forum')
-  const invalidate = useInvalidateForum()
   const [body, setBody] = useState(post.body)
-  const save = useMutation({
-    mutationFn: () => editPost(post.id, body),
-    onSuccess: async () => {
-      await invalidate()
-      onDone()
-    },
-  })
+  const save = useEditPost(post.id, onDone)
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    if (body.trim()) save.mutate()
+    if (body.trim()) save.mutate(body)
   }
   return (
     <form onSubmit={submit} aria-label={t('edit.post')}>
@@ -270,28 +250,27 @@ function EditPostForm({ post, onDone }: { post: Post; onDone: () => void }) {
 function ModeratorControls({ topic }: { topic: Topic }) {
   const { t } = useTranslation('forum')
   const id = useId()
-  const invalidate = useInvalidateForum()
   const [category, setCategory] = useState<Category>(topic.category)
-  const act = useMutation({ mutationFn: (fn: () => Promise<unknown>) => fn(), onSuccess: () => invalidate() })
+  const act = useModerateTopic(topic.id)
   return (
     <Card as="section" aria-labelledby={`${id}-h`} className="forum-moderation">
       <h2 id={`${id}-h`}>{t('moderate.heading')}</h2>
       <div className="button-row">
-        <Button size="sm" variant="outline" disabled={act.isPending} onClick={() => act.mutate(() => setTopicFlag(topic.id, 'pin', !topic.pinned))}>
+        <Button size="sm" variant="outline" disabled={act.isPending} onClick={() => act.mutate({ flag: 'pin', on: !topic.pinned })}>
           {topic.pinned ? t('moderate.unpin') : t('moderate.pin')}
         </Button>
-        <Button size="sm" variant="outline" disabled={act.isPending} onClick={() => act.mutate(() => setTopicFlag(topic.id, 'lock', !topic.locked))}>
+        <Button size="sm" variant="outline" disabled={act.isPending} onClick={() => act.mutate({ flag: 'lock', on: !topic.locked })}>
           {topic.locked ? t('moderate.unlock') : t('moderate.lock')}
         </Button>
         <label htmlFor={`${id}-c`}>{t('moderate.moveTo')}</label>
-        <select id={`${id}-c`} value={category} onChange={(e) => setCategory(e.target.value as Category)}>
+        <Select id={`${id}-c`} value={category} onChange={(e) => setCategory(e.target.value as Category)}>
           {CATEGORIES.map((c) => (
             <option key={c} value={c}>
               {t(`categories.${c}`)}
             </option>
           ))}
-        </select>
-        <Button size="sm" variant="outline" disabled={act.isPending || category === topic.category} onClick={() => act.mutate(() => moveTopic(topic.id, category))}>
+        </Select>
+        <Button size="sm" variant="outline" disabled={act.isPending || category === topic.category} onClick={() => act.mutate({ move: category })}>
           {t('moderate.move')}
         </Button>
       </div>
@@ -307,17 +286,10 @@ function ModeratorControls({ topic }: { topic: Topic }) {
 function ReplyBox({ topic, value, onChange }: { topic: Topic; value: { text: string; quote: number }; onChange: (v: { text: string; quote: number }) => void }) {
   const { t } = useTranslation('forum')
   const user = useSignedInUser()
-  const invalidate = useInvalidateForum()
-  const send = useMutation({
-    mutationFn: () => createPost(topic.id, { body: value.text, quote: value.quote || undefined }),
-    onSuccess: async () => {
-      onChange({ text: '', quote: 0 })
-      await invalidate()
-    },
-  })
+  const send = useCreatePost(topic.id, () => onChange({ text: '', quote: 0 }))
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    if (value.text.trim()) send.mutate()
+    if (value.text.trim()) send.mutate({ body: value.text, quote: value.quote || undefined })
   }
   return (
     <section className="forum-reply" aria-labelledby="forum-reply-heading">

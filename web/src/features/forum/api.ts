@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { deleteJSON, getJSON, patchJSON, postJSON, putJSON } from '@/lib/http'
 import { getPage, type User } from '@/lib/forge/api'
 
@@ -149,4 +149,66 @@ export function quoteOf(post: Post): string {
     .map((line) => `> ${line}`.trimEnd())
     .join('\n')
   return `@${post.author.login}:\n${quoted}\n\n`
+}
+
+// --- mutations: each refetches the forum; a screen's own follow-up comes in as onSuccess ---
+
+export function useCreateTopic(onSuccess?: (topic: Topic) => void) {
+  return useMutation({ mutationFn: (input: { category: Category; title: string; body: string }) => createTopic(input), onSuccess })
+}
+
+/** Edits a topic; onDone runs once the forum is refetched. */
+export function useEditTopic(id: number, onDone?: () => void) {
+  const invalidate = useInvalidateForum()
+  return useMutation({
+    mutationFn: (input: { title?: string; body?: string }) => editTopic(id, input),
+    onSuccess: async () => {
+      await invalidate()
+      onDone?.()
+    },
+  })
+}
+
+/** Replies to a topic; onSuccess runs first (clearing the box), then the forum is refetched. */
+export function useCreatePost(topic: number, onSuccess?: () => void) {
+  const invalidate = useInvalidateForum()
+  return useMutation({
+    mutationFn: (input: { body: string; quote?: number }) => createPost(topic, input),
+    onSuccess: async () => {
+      onSuccess?.()
+      await invalidate()
+    },
+  })
+}
+
+/** Edits a post; onDone runs once the forum is refetched. */
+export function useEditPost(id: number, onDone?: () => void) {
+  const invalidate = useInvalidateForum()
+  return useMutation({
+    mutationFn: (body: string) => editPost(id, body),
+    onSuccess: async () => {
+      await invalidate()
+      onDone?.()
+    },
+  })
+}
+
+/** Marks a post as the topic's answer, or (when it is) takes the mark back. */
+export function useToggleAnswer(topic: number, post: Pick<Post, 'id' | 'is_answer'>) {
+  const invalidate = useInvalidateForum()
+  return useMutation({
+    mutationFn: async (): Promise<unknown> => (post.is_answer ? unmarkAnswer(topic) : markAnswer(topic, post.id)),
+    onSuccess: () => invalidate(),
+  })
+}
+
+export type ModeratorAction = { flag: 'pin' | 'lock'; on: boolean } | { move: Category }
+
+/** A moderator's pin, lock or move of a topic. */
+export function useModerateTopic(topic: number) {
+  const invalidate = useInvalidateForum()
+  return useMutation({
+    mutationFn: (action: ModeratorAction): Promise<unknown> => ('move' in action ? moveTopic(topic, action.move) : setTopicFlag(topic, action.flag, action.on)),
+    onSuccess: () => invalidate(),
+  })
 }

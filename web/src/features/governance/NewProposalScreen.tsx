@@ -14,6 +14,8 @@ import { decimalSeparator, formatAmount, toBigInt } from '@/lib/chain/amount'
 import { type Account, useAccount, useChainStatus } from '@/lib/chain/api'
 import { useChainFormat } from '@/lib/chain/format'
 import { TxStatus } from '@/components/TxStatus'
+import { Input } from '@/components/Input'
+import { Select } from '@/components/Select'
 import { useChainTx } from '@/lib/chain/tx'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useSignedInUser } from '@/stores/useSignedInUser'
@@ -232,7 +234,7 @@ function ProposalForm({ from, params, gov, account }: { from: string; params: Go
   const input = (name: ProposalField, label: string, opts: { hint?: ReactNode; mono?: boolean; decimal?: boolean } = {}) => (
     <div className="field" key={name}>
       <label htmlFor={`${id}-${name}`}>{label}</label>
-      <input
+      <Input
         id={`${id}-${name}`}
         ref={register(name)}
         className={opts.mono ? 'mono' : undefined}
@@ -259,13 +261,13 @@ function ProposalForm({ from, params, gov, account }: { from: string; params: Go
       <fieldset disabled={tx.busy || locating}>
         <div className="field">
           <label htmlFor={`${id}-type`}>{t('new.type')}</label>
-          <select id={`${id}-type`} value={values.type} onChange={(e) => setValues((v) => ({ ...v, type: e.target.value as ProposalType }))} aria-describedby={`${id}-type-hint`}>
+          <Select id={`${id}-type`} value={values.type} onChange={(e) => setValues((v) => ({ ...v, type: e.target.value as ProposalType }))} aria-describedby={`${id}-type-hint`}>
             {PROPOSAL_TYPES.map((type) => (
               <option key={type} value={type}>
                 {t(`types.${type}`)}
               </option>
             ))}
-          </select>
+          </Select>
           <span id={`${id}-type-hint`} className="muted field-hint">
             {t(`new.typeHints.${values.type}`)}
           </span>
@@ -282,7 +284,7 @@ function ProposalForm({ from, params, gov, account }: { from: string; params: Go
               <label htmlFor={`${id}-paramName`}>{t('new.paramName')}</label>
               <QueryState query={docs}>
                 {(list) => (
-                  <select
+                  <Select
                     id={`${id}-paramName`}
                     ref={register('paramName')}
                     value={values.paramName}
@@ -300,7 +302,7 @@ function ProposalForm({ from, params, gov, account }: { from: string; params: Go
                         ))}
                       </optgroup>
                     ))}
-                  </select>
+                  </Select>
                 )}
               </QueryState>
               {doc && (
@@ -334,24 +336,24 @@ function ProposalForm({ from, params, gov, account }: { from: string; params: Go
             {input('account', t('new.account'), { hint: t('new.accountHint'), mono: true })}
             <div className="field">
               <label htmlFor={`${id}-role`}>{t('new.role')}</label>
-              <select id={`${id}-role`} ref={register('role')} value={values.role} onChange={set('role')} aria-describedby={described('role')}>
+              <Select id={`${id}-role`} ref={register('role')} value={values.role} onChange={set('role')} aria-describedby={described('role')}>
                 {COMMUNITY_ROLES.map((role) => (
                   <option key={role} value={role}>
                     {t(`roles.${role}`)}
                   </option>
                 ))}
-              </select>
+              </Select>
               {error('role')}
             </div>
             <div className="field">
               <label htmlFor={`${id}-roleAction`}>{t('new.roleAction')}</label>
-              <select id={`${id}-roleAction`} ref={register('roleAction')} value={values.roleAction} onChange={set('roleAction')} aria-describedby={described('roleAction')}>
+              <Select id={`${id}-roleAction`} ref={register('roleAction')} value={values.roleAction} onChange={set('roleAction')} aria-describedby={described('roleAction')}>
                 {ROLE_ACTIONS.map((action) => (
                   <option key={action} value={action}>
                     {t(`roleActions.${action}`)}
                   </option>
                 ))}
-              </select>
+              </Select>
               {error('roleAction')}
             </div>
           </>

@@ -15,6 +15,7 @@ import { useChainFormat } from '@/lib/chain/format'
 import { AddressLink, BlockLink } from '@/components/ChainLinks'
 import { type Column, ChainTable, Paged } from '@/components/Lists'
 import { TxStatus } from '@/components/TxStatus'
+import { Input } from '@/components/Input'
 import { useChainTx } from '@/lib/chain/tx'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useSignedInUser } from '@/stores/useSignedInUser'
@@ -332,7 +333,7 @@ function VoteForm({ proposal: p, address, params }: { proposal: Proposal; addres
                 <legend>{t('vote.choose')}</legend>
                 {VOTE_OPTIONS.map((o) => (
                   <label key={o} className="vote-option-choice">
-                    <input type="radio" name={`${id}-option`} value={o} checked={selected === o} onChange={() => setChoice(o)} /> {t(`options.${o}`)}
+                    <Input type="radio" name={`${id}-option`} value={o} checked={selected === o} onChange={() => setChoice(o)} /> {t(`options.${o}`)}
                   </label>
                 ))}
                 {error && (

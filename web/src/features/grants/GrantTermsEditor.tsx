@@ -1,6 +1,8 @@
 import { useEffect, useId, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
+import { Input } from '@/components/Input'
+import { Textarea } from '@/components/Textarea'
 import { emptyMilestone, type GrantTerms, MAX_MILESTONES, MAX_REVIEWERS, type MilestoneRow, type TermsErrors } from './terms'
 import './grants.css'
 
@@ -60,7 +62,7 @@ export function GrantTermsEditor({
               <legend>{t('editor.milestone', { n: i + 1 })}</legend>
               <div className="field">
                 <label htmlFor={`${id}-${i}-description`}>{t('editor.description')}</label>
-                <textarea
+                <Textarea
                   id={`${id}-${i}-description`}
                   rows={2}
                   value={m.description}
@@ -73,7 +75,7 @@ export function GrantTermsEditor({
               <div className="grant-milestone-pair">
                 <div className="field">
                   <label htmlFor={`${id}-${i}-amount`}>{t('editor.amount', { symbol })}</label>
-                  <input
+                  <Input
                     id={`${id}-${i}-amount`}
                     inputMode="decimal"
                     autoComplete="off"
@@ -86,7 +88,7 @@ export function GrantTermsEditor({
                 </div>
                 <div className="field">
                   <label htmlFor={`${id}-${i}-recipient`}>{t('editor.recipient')}</label>
-                  <input
+                  <Input
                     id={`${id}-${i}-recipient`}
                     className="mono"
                     autoComplete="off"
@@ -113,7 +115,7 @@ export function GrantTermsEditor({
       </fieldset>
       <div className="field">
         <label htmlFor={`${id}-reviewers`}>{t('editor.reviewers')}</label>
-        <textarea
+        <Textarea
           id={`${id}-reviewers`}
           className="mono"
           rows={3}
@@ -130,7 +132,7 @@ export function GrantTermsEditor({
       </div>
       <div className="field">
         <label htmlFor={`${id}-expiry`}>{t('editor.expiry')}</label>
-        <input
+        <Input
           id={`${id}-expiry`}
           inputMode="numeric"
           autoComplete="off"

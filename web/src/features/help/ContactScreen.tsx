@@ -7,6 +7,8 @@ import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import type { User } from '@/stores/auth'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import { PreloadLink } from '@/components/PreloadLink'
+import { Input } from '@/components/Input'
+import { Textarea } from '@/components/Textarea'
 import { type ContactMessage, useSendContact } from './api'
 import { type ContactErrors, LIMITS, validateContact } from './contactForm'
 import './help.css'
@@ -85,7 +87,7 @@ export default function ContactScreen() {
     return (
       <div className="field">
         <label htmlFor={id}>{t(`contact.${name}`)}</label>
-        {multiline ? <textarea rows={7} {...props} /> : <input type={name === 'email' ? 'email' : 'text'} autoComplete={name === 'name' ? 'name' : name === 'email' ? 'email' : 'off'} {...props} />}
+        {multiline ? <Textarea rows={7} {...props} /> : <Input type={name === 'email' ? 'email' : 'text'} autoComplete={name === 'name' ? 'name' : name === 'email' ? 'email' : 'off'} {...props} />}
         {name === 'email' && !err && (
           <span id={`${id}-hint`} className="muted">
             {t('contact.emailHint')}

@@ -4,6 +4,7 @@ import { EmptyState } from '@/components/EmptyState'
 import { Markdown } from '@/components/Markdown'
 import { PageHeader } from '@/components/PageHeader'
 import { QueryState } from '@/components/QueryState'
+import { Input } from '@/components/Input'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useFaq } from './api'
 import { filterFaq } from './faqSearch'
@@ -19,7 +20,7 @@ export default function FaqScreen() {
       <PageHeader title={t('faq.title')} lead={t('faq.lead')} />
       <div className="field faq-search">
         <label htmlFor="faq-search">{t('faq.searchLabel')}</label>
-        <input id="faq-search" type="search" value={query} placeholder={t('faq.searchPlaceholder')} onChange={(e) => setQuery(e.target.value)} />
+        <Input id="faq-search" type="search" value={query} placeholder={t('faq.searchPlaceholder')} onChange={(e) => setQuery(e.target.value)} />
       </div>
       <QueryState query={faq}>
         {(groups) => {

@@ -3,6 +3,7 @@ import { type FormEvent, type ReactNode, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
+import { Textarea } from '@/components/Textarea'
 import { ApiError } from '@/lib/http'
 import { MAX_REPLY, type TicketStatus, type TicketThread } from './tickets'
 
@@ -91,7 +92,7 @@ function ReplyForm({ reply }: { reply: UseMutationResult<TicketThread, Error, st
   return (
     <form className="field ticket-reply" onSubmit={submit} noValidate>
       <label htmlFor={id}>{t('replyLabel')}</label>
-      <textarea
+      <Textarea
         id={id}
         rows={5}
         value={body}

@@ -5,6 +5,7 @@ import { Dialog } from '@/components/Dialog'
 import { EmptyState } from '@/components/EmptyState'
 import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
+import { Input } from '@/components/Input'
 import { repoHref, useRepoSearch } from '@/lib/forge/api'
 
 /** Which form the picked repository opens. */
@@ -43,7 +44,7 @@ export function RepoPicker({ target, onClose }: { target: PickerTarget; onClose:
     <Dialog title={t(`picker.${target}.title`)} description={<p>{t(`picker.${target}.description`)}</p>} closeLabel={t('picker.close')} onClose={onClose}>
       <div className="repo-picker" onKeyDown={onKeyDown}>
         <label htmlFor={inputId}>{t('picker.search')}</label>
-        <input
+        <Input
           id={inputId}
           type="search"
           className="input"

@@ -11,6 +11,7 @@ import { useForgeFormat } from '@/lib/forge/format'
 import type { User } from '@/lib/forge/api'
 import { type Comment, type Issue, type Label, labelColor, labelText, renderMarkdown, useBodyHtml } from './api'
 import { NoDescription } from '@/components/EmptyStates'
+import { Textarea } from '@/components/Textarea'
 import './issues.css'
 
 export function UserLink({ user }: { user: User | null | undefined }) {
@@ -108,7 +109,7 @@ export function MarkdownEditor({
         onSelect={setTab}
       >
         {tab === 'write' ? (
-          <textarea aria-labelledby={`${id}-l`} value={value} rows={rows} required={required} maxLength={maxLength} autoFocus={autoFocus} onChange={(e) => onChange(e.target.value)} />
+          <Textarea aria-labelledby={`${id}-l`} value={value} rows={rows} required={required} maxLength={maxLength} autoFocus={autoFocus} onChange={(e) => onChange(e.target.value)} />
         ) : (
           <Preview text={value} />
         )}

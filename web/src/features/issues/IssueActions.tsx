@@ -1,13 +1,13 @@
-import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { QueryState } from '@/components/QueryState'
+import { Input } from '@/components/Input'
 import { canMaintain, type Repository, repoHref } from '@/lib/forge/api'
 import { errorText } from '@/lib/http'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { addComment, type Issue, setIssueLabels, setState, type StateReason, useInvalidateIssues, useLabels } from './api'
+import { type Issue, useAddComment, useChangeIssueState, useLabels, useSetIssueLabels } from './api'
 import { LabelBadge, MarkdownEditor } from './CommentCard'
 import './issues.css'
 
@@ -25,30 +25,14 @@ export function IssueActions({ repo, issue, pull = false }: { repo: Repository; 
   const user = useSignedInUser()
   const [text, setText] = useState('')
   const o = repo.owner.login
-  const invalidate = useInvalidateIssues(o, repo.name)
-  const comment = useMutation({
-    mutationFn: () => addComment(o, repo.name, issue.number, text),
-    onSuccess: () => {
-      setText('')
-      return invalidate()
-    },
-  })
-  const changeState = useMutation({
-    mutationFn: async ({ state, reason }: { state: 'open' | 'closed'; reason?: StateReason }) => {
-      if (text.trim()) await addComment(o, repo.name, issue.number, text)
-      return setState(o, repo.name, issue.number, pull, reason ? { state, state_reason: reason } : { state })
-    },
-    onSuccess: () => {
-      setText('')
-      return invalidate()
-    },
-  })
+  const comment = useAddComment(o, repo.name, issue.number, () => setText(''))
+  const changeState = useChangeIssueState(o, repo.name, issue.number, pull, () => setText(''))
   if (!user) return <p className="muted">{t('issue.signInToComment')}</p>
   const mayClose = canMaintain(repo) || user.username.toLowerCase() === issue.user.login.toLowerCase()
   const busy = comment.isPending || changeState.isPending
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    if (text.trim()) comment.mutate()
+    if (text.trim()) comment.mutate(text)
   }
   const merged = Boolean(issue.pull_request?.merged)
   return (
@@ -63,18 +47,18 @@ export function IssueActions({ repo, issue, pull = false }: { repo: Repository; 
         <div className="button-row">
           {mayClose && !merged && issue.state === 'open' && (
             <>
-              <Button variant="outline" disabled={busy} onClick={() => changeState.mutate({ state: 'closed', reason: pull ? undefined : 'completed' })}>
+              <Button variant="outline" disabled={busy} onClick={() => changeState.mutate({ state: 'closed', reason: pull ? undefined : 'completed', comment: text })}>
                 {pull ? t('issue.closePull') : t('issue.closeCompleted')}
               </Button>
               {!pull && (
-                <Button variant="outline" disabled={busy} onClick={() => changeState.mutate({ state: 'closed', reason: 'not_planned' })}>
+                <Button variant="outline" disabled={busy} onClick={() => changeState.mutate({ state: 'closed', reason: 'not_planned', comment: text })}>
                   {t('issue.closeNotPlanned')}
                 </Button>
               )}
             </>
           )}
           {mayClose && !merged && issue.state === 'closed' && (
-            <Button variant="outline" disabled={busy} onClick={() => changeState.mutate({ state: 'open' })}>
+            <Button variant="outline" disabled={busy} onClick={() => changeState.mutate({ state: 'open', comment: text })}>
               {t('issue.reopen')}
             </Button>
           )}
@@ -95,14 +79,7 @@ export function IssueLabels({ repo, issue }: { repo: Repository; issue: Issue })
   const [editing, setEditing] = useState(false)
   const [picked, setPicked] = useState<number[]>(issue.labels.map((l) => l.id))
   const all = useLabels(o, repo.name)
-  const invalidate = useInvalidateIssues(o, repo.name)
-  const save = useMutation({
-    mutationFn: () => setIssueLabels(o, repo.name, issue.number, picked),
-    onSuccess: () => {
-      setEditing(false)
-      return invalidate()
-    },
-  })
+  const save = useSetIssueLabels(o, repo.name, issue.number, () => setEditing(false))
   const canEdit = Boolean(user && repo.permissions?.push)
   return (
     <section aria-labelledby="issue-labels" className="issue-side-section">
@@ -124,7 +101,7 @@ export function IssueLabels({ repo, issue }: { repo: Repository; issue: Issue })
                 <legend className="sr-only">{t('labels.title')}</legend>
                 {labels.map((l) => (
                   <label key={l.id}>
-                    <input type="checkbox" checked={picked.includes(l.id)} onChange={(e) => setPicked((p) => (e.target.checked ? [...p, l.id] : p.filter((x) => x !== l.id)))} /> <LabelBadge label={l} />
+                    <Input type="checkbox" checked={picked.includes(l.id)} onChange={(e) => setPicked((p) => (e.target.checked ? [...p, l.id] : p.filter((x) => x !== l.id)))} /> <LabelBadge label={l} />
                   </label>
                 ))}
               </fieldset>
@@ -140,7 +117,7 @@ export function IssueLabels({ repo, issue }: { repo: Repository; issue: Issue })
       {canEdit &&
         (editing ? (
           <div className="button-row">
-            <Button size="sm" disabled={save.isPending} onClick={() => save.mutate()}>
+            <Button size="sm" disabled={save.isPending} onClick={() => save.mutate(picked)}>
               {t('labels.save')}
             </Button>
             <Button size="sm" variant="ghost" onClick={() => setEditing(false)}>

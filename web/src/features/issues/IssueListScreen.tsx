@@ -7,6 +7,8 @@ import { PreloadLink } from '@/components/PreloadLink'
 import { type Repository, repoHref } from '@/lib/forge/api'
 import { RepoPage } from '@/features/repositories'
 import { Paged } from '@/components/Lists'
+import { Input } from '@/components/Input'
+import { Select } from '@/components/Select'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
 import { type IssueStateFilter, useIssues, useLabels } from './api'
@@ -68,18 +70,18 @@ function IssueList({ repo }: { repo: Repository }) {
           <label htmlFor={`${id}-q`} className="sr-only">
             {t('list.search')}
           </label>
-          <input id={`${id}-q`} className="input" type="search" value={q} placeholder={t('list.searchPlaceholder')} maxLength={200} onChange={(e) => reset(setQ)(e.target.value)} />
+          <Input id={`${id}-q`} className="input" type="search" value={q} placeholder={t('list.searchPlaceholder')} maxLength={200} onChange={(e) => reset(setQ)(e.target.value)} />
           <label htmlFor={`${id}-l`} className="sr-only">
             {t('list.label')}
           </label>
-          <select id={`${id}-l`} className="input" value={label} onChange={(e) => reset(setLabel)(e.target.value)}>
+          <Select id={`${id}-l`} className="input" value={label} onChange={(e) => reset(setLabel)(e.target.value)}>
             <option value="">{t('list.anyLabel')}</option>
             {(labels.data ?? []).map((l) => (
               <option key={l.id} value={l.name}>
                 {l.name}
               </option>
             ))}
-          </select>
+          </Select>
         </form>
       </div>
       <Paged query={issues} page={page} onPage={(p) => setPage(String(p))} limit={ISSUES_PER_PAGE} label={t('list.heading')} empty={t('list.empty')}>

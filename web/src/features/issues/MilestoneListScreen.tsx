@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
@@ -8,6 +7,8 @@ import { Paged } from '@/components/Lists'
 import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
 import { ProgressBar } from '@/components/ProgressBar'
+import { Input } from '@/components/Input'
+import { Textarea } from '@/components/Textarea'
 import { type Repository, repoHref } from '@/lib/forge/api'
 import { useForgeFormat } from '@/lib/forge/format'
 import { errorText } from '@/lib/http'
@@ -15,7 +16,7 @@ import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
 import { RepoPage } from '@/features/repositories'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { createMilestone, deleteMilestone, editMilestone, type Milestone, type MilestoneState, progress, useInvalidateRepo, useMilestones } from './tracker'
+import { type Milestone, type MilestoneState, progress, useCreateMilestone, useDeleteMilestone, useEditMilestone, useMilestones } from './tracker'
 import './issues.css'
 
 export const MILESTONES_PER_PAGE = 20
@@ -110,12 +111,8 @@ export function MilestoneDates({ milestone: m }: { milestone: Milestone }) {
 function MilestoneRow({ repo, milestone: m, canEdit }: { repo: Repository; milestone: Milestone; canEdit: boolean }) {
   const { t } = useTranslation('tracker')
   const o = repo.owner.login
-  const invalidate = useInvalidateRepo(o, repo.name)
-  const toggle = useMutation({
-    mutationFn: () => editMilestone(o, repo.name, m.id, { state: m.state === 'open' ? 'closed' : 'open' }),
-    onSuccess: () => invalidate(),
-  })
-  const remove = useMutation({ mutationFn: () => deleteMilestone(o, repo.name, m.id), onSuccess: () => invalidate() })
+  const toggle = useEditMilestone(o, repo.name, m.id)
+  const remove = useDeleteMilestone(o, repo.name, m.id)
   return (
     <li>
       <Card className="milestone-row">
@@ -129,7 +126,7 @@ function MilestoneRow({ repo, milestone: m, canEdit }: { repo: Repository; miles
         <MilestoneProgress milestone={m} />
         {canEdit && (
           <div className="button-row">
-            <Button size="sm" variant="outline" disabled={toggle.isPending} onClick={() => toggle.mutate()}>
+            <Button size="sm" variant="outline" disabled={toggle.isPending} onClick={() => toggle.mutate({ state: m.state === 'open' ? 'closed' : 'open' })}>
               {m.state === 'open' ? t('milestones.close') : t('milestones.reopen')}
             </Button>
             <Button
@@ -162,18 +159,11 @@ function MilestoneForm({ repo, onDone }: { repo: Repository; onDone: () => void 
   const [title, setTitle] = useState('')
   const [description, setDescription] = useState('')
   const [due, setDue] = useState('')
-  const invalidate = useInvalidateRepo(o, repo.name)
-  const create = useMutation({
-    // A date input gives the day; the milestone is due at its end, in UTC.
-    mutationFn: () => createMilestone(o, repo.name, { title: title.trim(), description, due_on: due ? `${due}T23:59:59Z` : undefined }),
-    onSuccess: () => {
-      onDone()
-      return invalidate()
-    },
-  })
+  const create = useCreateMilestone(o, repo.name, onDone)
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    if (title.trim()) create.mutate()
+    // A date input gives the day; the milestone is due at its end, in UTC.
+    if (title.trim()) create.mutate({ title: title.trim(), description, due_on: due ? `${due}T23:59:59Z` : undefined })
   }
   return (
     <Card as="section" aria-labelledby={`${id}-h`}>
@@ -181,15 +171,15 @@ function MilestoneForm({ repo, onDone }: { repo: Repository; onDone: () => void 
         <h2 id={`${id}-h`}>{t('milestones.new')}</h2>
         <div className="field">
           <label htmlFor={`${id}-t`}>{t('milestones.titleField')}</label>
-          <input id={`${id}-t`} className="input" value={title} required maxLength={255} autoFocus onChange={(e) => setTitle(e.target.value)} />
+          <Input id={`${id}-t`} className="input" value={title} required maxLength={255} autoFocus onChange={(e) => setTitle(e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-d`}>{t('milestones.descriptionField')}</label>
-          <textarea id={`${id}-d`} className="input" rows={3} maxLength={4096} value={description} onChange={(e) => setDescription(e.target.value)} />
+          <Textarea id={`${id}-d`} className="input" rows={3} maxLength={4096} value={description} onChange={(e) => setDescription(e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-due`}>{t('milestones.dueField')}</label>
-          <input id={`${id}-due`} className="input" type="date" value={due} onChange={(e) => setDue(e.target.value)} />
+          <Input id={`${id}-due`} className="input" type="date" value={due} onChange={(e) => setDue(e.target.value)} />
         </div>
         {create.isError && (
           <p className="alert-error" role="alert">

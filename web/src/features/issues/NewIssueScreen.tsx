@@ -1,17 +1,18 @@
-import { useMutation } from '@tanstack/react-query'
-import { type FormEvent, useId, useState } from 'react'
+import { type FormEvent, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { PageHeader } from '@/components/PageHeader'
 import { SignInNotice } from '@/components/SignInNotice'
+import { Field } from '@/components/Field'
+import { Input } from '@/components/Input'
 import { type Repository, repoHref } from '@/lib/forge/api'
 import { nav } from '@/lib/forge/nav'
 import { RepoPage } from '@/features/repositories'
 import { errorText } from '@/lib/http'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { createIssue, useLabels } from './api'
+import { useCreateIssue, useLabels } from './api'
 import { LabelBadge, MarkdownEditor } from './CommentCard'
 import './issues.css'
 
@@ -24,7 +25,6 @@ export default function NewIssueScreen() {
 
 function NewIssueForm({ repo }: { repo: Repository }) {
   const { t } = useTranslation('issues')
-  const id = useId()
   const o = repo.owner.login
   const [title, setTitle] = useState('')
   const [body, setBody] = useState('')
@@ -33,14 +33,11 @@ function NewIssueForm({ repo }: { repo: Repository }) {
   const canLabel = Boolean(repo.permissions?.push)
   const labels = useLabels(o, repo.name)
   useDocumentTitle(t('new.title', { repo: repo.full_name }))
-  const create = useMutation({
-    mutationFn: () => createIssue(o, repo.name, { title: title.trim(), body, labels: canLabel && picked.length ? picked : undefined }),
-    onSuccess: (issue) => nav.go(`${repoHref.section(o, repo.name, 'issues')}/${issue.number}`),
-  })
+  const create = useCreateIssue(o, repo.name, (issue) => nav.go(`${repoHref.section(o, repo.name, 'issues')}/${issue.number}`))
   const submit = (e: FormEvent) => {
     e.preventDefault()
     setTouched(true)
-    if (title.trim()) create.mutate()
+    if (title.trim()) create.mutate({ title: title.trim(), body, labels: canLabel && picked.length ? picked : undefined })
   }
   const missing = touched && !title.trim()
   return (
@@ -48,22 +45,16 @@ function NewIssueForm({ repo }: { repo: Repository }) {
       <PageHeader title={t('new.heading')} />
       <Card as="section">
         <form onSubmit={submit} noValidate aria-label={t('new.heading')}>
-          <div className="field">
-            <label htmlFor={`${id}-t`}>{t('new.titleLabel')}</label>
-            <input id={`${id}-t`} value={title} maxLength={255} aria-invalid={missing || undefined} aria-describedby={missing ? `${id}-te` : undefined} onChange={(e) => setTitle(e.target.value)} />
-            {missing && (
-              <span id={`${id}-te`} className="field-error">
-                {t('new.titleRequired')}
-              </span>
-            )}
-          </div>
+          <Field label={t('new.titleLabel')} error={missing && t('new.titleRequired')}>
+            <Input value={title} maxLength={255} onChange={(e) => setTitle(e.target.value)} />
+          </Field>
           <MarkdownEditor label={t('new.bodyLabel')} value={body} onChange={setBody} rows={10} />
           {canLabel && (labels.data?.length ?? 0) > 0 && (
             <fieldset className="field label-picker">
               <legend>{t('labels.title')}</legend>
               {labels.data?.map((l) => (
                 <label key={l.id}>
-                  <input type="checkbox" checked={picked.includes(l.id)} onChange={(e) => setPicked((p) => (e.target.checked ? [...p, l.id] : p.filter((x) => x !== l.id)))} /> <LabelBadge label={l} />
+                  <Input type="checkbox" checked={picked.includes(l.id)} onChange={(e) => setPicked((p) => (e.target.checked ? [...p, l.id] : p.filter((x) => x !== l.id)))} /> <LabelBadge label={l} />
                 </label>
               ))}
             </fieldset>

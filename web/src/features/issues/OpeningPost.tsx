@@ -1,18 +1,18 @@
 // Editing an issue or pull request in place: its title, its opening post and
 // its assignees. The screens pass save, which PATCHes the issue or the pull
 // request and updates the cache; these components own only the editor state.
-import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { type Signed, SignerBadge } from '@/components/SignerBadge'
+import { Input } from '@/components/Input'
 import type { Repository, User } from '@/lib/forge/api'
 import { useForgeFormat } from '@/lib/forge/format'
 import { errorText } from '@/lib/http'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import { HiddenContent } from '@/features/moderation'
-import type { IssueEdit } from './api'
+import { type IssueEdit, useEditIssue } from './api'
 import { Body, MarkdownEditor, UserLink } from './CommentCard'
 
 export type SaveIssue = (patch: IssueEdit) => Promise<unknown>
@@ -85,7 +85,7 @@ export function EditableTitle({ title, number, canEdit, save }: { title: string;
   const editor = useEditor()
   const [draft, setDraft] = useState(title)
   const [missing, setMissing] = useState(false)
-  const mutation = useMutation({ mutationFn: (next: string) => save({ title: next }), onSuccess: editor.close })
+  const mutation = useEditIssue(save, editor.close)
   const open = () => {
     setDraft(title)
     setMissing(false)
@@ -100,7 +100,7 @@ export function EditableTitle({ title, number, canEdit, save }: { title: string;
     const next = draft.trim()
     if (!next) return setMissing(true)
     if (next === title) return editor.close()
-    mutation.mutate(next)
+    mutation.mutate({ title: next })
   }
   if (!editor.editing) {
     return (
@@ -128,7 +128,7 @@ export function EditableTitle({ title, number, canEdit, save }: { title: string;
     >
       <div className="field">
         <label htmlFor={`${id}-t`}>{t('edit.titleLabel')}</label>
-        <input
+        <Input
           id={`${id}-t`}
           value={draft}
           maxLength={MAX_TITLE}
@@ -176,7 +176,7 @@ export function OpeningPost({
   const fmt = useForgeFormat()
   const editor = useEditor()
   const [draft, setDraft] = useState(post.body)
-  const mutation = useMutation({ mutationFn: (body: string) => save({ body }), onSuccess: editor.close })
+  const mutation = useEditIssue(save, editor.close)
   const open = () => {
     setDraft(post.body)
     mutation.reset()
@@ -208,7 +208,7 @@ export function OpeningPost({
           onSubmit={(e) => {
             e.preventDefault()
             if (draft === post.body) editor.close()
-            else mutation.mutate(draft)
+            else mutation.mutate({ body: draft })
           }}
         >
           <MarkdownEditor label={t('edit.bodyLabel')} value={draft} onChange={setDraft} rows={10} maxLength={MAX_BODY} autoFocus />
@@ -249,7 +249,7 @@ export function Assignees({ assignees, canEdit, save }: { assignees: User[] | nu
   const list = assignees ?? []
   const current = list.map((u) => u.login).join(', ')
   const [draft, setDraft] = useState(current)
-  const mutation = useMutation({ mutationFn: (logins: string[]) => save({ assignees: logins }), onSuccess: editor.close })
+  const mutation = useEditIssue(save, editor.close)
   const open = () => {
     setDraft(current)
     mutation.reset()
@@ -259,7 +259,7 @@ export function Assignees({ assignees, canEdit, save }: { assignees: User[] | nu
     mutation.reset()
     editor.close()
   }
-  const submit = () => mutation.mutate(parseLogins(draft))
+  const submit = () => mutation.mutate({ assignees: parseLogins(draft) })
   return (
     <section aria-labelledby={`${id}-h`} className="issue-side-section">
       <h2 id={`${id}-h`}>{t('assignees.title')}</h2>
@@ -273,7 +273,7 @@ export function Assignees({ assignees, canEdit, save }: { assignees: User[] | nu
         >
           <div className="field">
             <label htmlFor={`${id}-i`}>{t('assignees.label')}</label>
-            <input id={`${id}-i`} value={draft} autoFocus autoComplete="off" spellCheck={false} aria-describedby={`${id}-help`} onChange={(e) => setDraft(e.target.value)} onKeyDown={editorKeys(submit, cancel)} />
+            <Input id={`${id}-i`} value={draft} autoFocus autoComplete="off" spellCheck={false} aria-describedby={`${id}-help`} onChange={(e) => setDraft(e.target.value)} onKeyDown={editorKeys(submit, cancel)} />
             <span id={`${id}-help`} className="muted editor-help">
               {t('assignees.help')}
             </span>

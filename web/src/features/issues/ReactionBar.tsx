@@ -1,26 +1,19 @@
 // The reaction bar under an issue, a pull request or a comment: the
 // reactions with their counts (pressing one of your own takes it back) and
 // a picker of Gitea's eight kinds for the signed-in.
-import { useMutation } from '@tanstack/react-query'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { errorText } from '@/lib/http'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { REACTION_EMOJI, REACTIONS, type ReactionKind, type ReactionTarget, setReaction, tally, useReactions } from './tracker'
+import { REACTION_EMOJI, REACTIONS, type ReactionTarget, tally, useReactions, useSetReaction } from './tracker'
 
 export function ReactionBar({ owner, repo, target }: { owner: string; repo: string; target: ReactionTarget }) {
   const { t } = useTranslation('tracker')
   const user = useSignedInUser()
   const [picking, setPicking] = useState(false)
   const reactions = useReactions(owner, repo, target)
-  const toggle = useMutation({
-    mutationFn: ({ content, on }: { content: ReactionKind; on: boolean }) => setReaction(owner, repo, target, content, on),
-    onSuccess: () => {
-      setPicking(false)
-      return reactions.refetch()
-    },
-  })
+  const toggle = useSetReaction(owner, repo, target, () => setPicking(false))
   const counts = tally(reactions.data ?? [], user?.username)
   if (reactions.isError) return null // reactions are extra: the page reads without them
   return (

@@ -1,15 +1,15 @@
 // The sidebar parts of an issue or pull request page that go with the
 // tracker: its milestone (a picker for writers), subscribing, pinning.
-import { useMutation } from '@tanstack/react-query'
 import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { PreloadLink } from '@/components/PreloadLink'
+import { Select } from '@/components/Select'
 import { type Repository, repoHref } from '@/lib/forge/api'
 import { errorText } from '@/lib/http'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import type { Issue } from './api'
-import { setIssueMilestone, setPinned, setSubscribed, useInvalidateRepo, useOpenMilestones, useSubscription } from './tracker'
+import { useOpenMilestones, useSetIssueMilestone, useSetPinned, useSetSubscribed, useSubscription } from './tracker'
 
 function SaveError({ error }: { error: unknown }) {
   if (!error) return null
@@ -28,11 +28,7 @@ export function MilestonePicker({ repo, issue }: { repo: Repository; issue: Issu
   const user = useSignedInUser()
   const canEdit = Boolean(user && repo.permissions?.push)
   const open = useOpenMilestones(o, repo.name, canEdit)
-  const invalidate = useInvalidateRepo(o, repo.name)
-  const save = useMutation({
-    mutationFn: (milestone: number) => setIssueMilestone(o, repo.name, issue.number, milestone),
-    onSuccess: () => invalidate(),
-  })
+  const save = useSetIssueMilestone(o, repo.name, issue.number)
   const current = issue.milestone
   const options = [...(open.data ?? [])]
   if (current && !options.some((m) => m.id === current.id)) options.push(current)
@@ -51,7 +47,7 @@ export function MilestonePicker({ repo, issue }: { repo: Repository; issue: Issu
           <label htmlFor={`${id}-s`} className="sr-only">
             {t('milestone.pick')}
           </label>
-          <select
+          <Select
             id={`${id}-s`}
             className="input"
             value={current?.id ?? 0}
@@ -64,7 +60,7 @@ export function MilestonePicker({ repo, issue }: { repo: Repository; issue: Issu
                 {m.title}
               </option>
             ))}
-          </select>
+          </Select>
         </>
       )}
       <SaveError error={save.error} />
@@ -78,10 +74,7 @@ export function SubscribeButton({ repo, number }: { repo: Repository; number: nu
   const user = useSignedInUser()
   const o = repo.owner.login
   const sub = useSubscription(o, repo.name, number, Boolean(user))
-  const save = useMutation({
-    mutationFn: (on: boolean) => setSubscribed(o, repo.name, number, user?.username ?? '', on),
-    onSuccess: () => sub.refetch(),
-  })
+  const save = useSetSubscribed(o, repo.name, number, user?.username ?? '')
   if (!user) return null
   const on = Boolean(sub.data?.subscribed)
   return (
@@ -100,16 +93,12 @@ export function PinButton({ repo, issue }: { repo: Repository; issue: Issue }) {
   const { t } = useTranslation('tracker')
   const user = useSignedInUser()
   const o = repo.owner.login
-  const invalidate = useInvalidateRepo(o, repo.name)
   const pinned = (issue.pin_order ?? 0) > 0
-  const save = useMutation({
-    mutationFn: () => setPinned(o, repo.name, issue.number, !pinned),
-    onSuccess: () => invalidate(),
-  })
+  const save = useSetPinned(o, repo.name, issue.number)
   if (!user || !repo.permissions?.push) return null
   return (
     <section className="issue-side-section" aria-label={t('pin.title')}>
-      <Button size="sm" variant="ghost" aria-pressed={pinned} disabled={save.isPending} onClick={() => save.mutate()}>
+      <Button size="sm" variant="ghost" aria-pressed={pinned} disabled={save.isPending} onClick={() => save.mutate(!pinned)}>
         {pinned ? t('pin.unpin') : t('pin.pin')}
       </Button>
       <SaveError error={save.error} />

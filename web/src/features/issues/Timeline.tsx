@@ -1,7 +1,6 @@
 // An issue's or pull request's timeline: its comments (with reactions, and
 // edit and delete for their author) and, between them, what happened to it
 // (labels, assignees, title, milestone, close and reopen, references).
-import { useMutation } from '@tanstack/react-query'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
@@ -14,10 +13,10 @@ import { type Repository, repoHref } from '@/lib/forge/api'
 import { useForgeFormat } from '@/lib/forge/format'
 import { errorText } from '@/lib/http'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { type Comment, useInvalidateIssues } from './api'
+import type { Comment } from './api'
 import { Body, LabelBadge, MarkdownEditor, UserLink } from './CommentCard'
 import { ReactionBar } from './ReactionBar'
-import { asComment, deleteComment, editComment, type TimelineEvent, useTimeline } from './tracker'
+import { asComment, type TimelineEvent, useDeleteComment, useEditComment, useTimeline } from './tracker'
 
 /** The timeline of issue or pull request number. */
 export function Timeline({ repo, number }: { repo: Repository; number: number }) {
@@ -53,18 +52,11 @@ function TimelineComment({ repo, comment }: { repo: Repository; comment: Comment
   const fmt = useForgeFormat()
   const user = useSignedInUser()
   const o = repo.owner.login
-  const invalidate = useInvalidateIssues(o, repo.name)
   const [editing, setEditing] = useState(false)
   const [draft, setDraft] = useState(comment.body)
   const mine = Boolean(user && comment.user?.login && user.username.toLowerCase() === comment.user.login.toLowerCase())
-  const save = useMutation({
-    mutationFn: () => editComment(o, repo.name, comment.id, draft),
-    onSuccess: () => {
-      setEditing(false)
-      return invalidate()
-    },
-  })
-  const remove = useMutation({ mutationFn: () => deleteComment(o, repo.name, comment.id), onSuccess: () => invalidate() })
+  const save = useEditComment(o, repo.name, comment.id, () => setEditing(false))
+  const remove = useDeleteComment(o, repo.name, comment.id)
   const edited = comment.updated_at && comment.updated_at !== comment.created_at
   return (
     <Card as="article" className="comment" aria-label={comment.user?.login} id={`issuecomment-${comment.id}`}>
@@ -110,7 +102,7 @@ function TimelineComment({ repo, comment }: { repo: Repository; comment: Comment
           className="stack"
           onSubmit={(e) => {
             e.preventDefault()
-            save.mutate()
+            save.mutate(draft)
           }}
         >
           <MarkdownEditor label={t('comment.editLabel')} value={draft} onChange={setDraft} required autoFocus />

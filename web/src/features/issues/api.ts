@@ -1,6 +1,6 @@
 // Issues, comments and labels in the shapes of Gitea's API v1, plus dForge's
 // state_reason (closed as completed or not planned) and body_html.
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { NotFoundError } from '@/components/QueryState'
 import { getPage, repoApi, type User } from '@/lib/forge/api'
 import { apiError, apiFetch, getJSON, patchJSON, postJSON, putJSON, retryUnlessNotFound } from '@/lib/http'
@@ -175,6 +175,57 @@ export const createLabel = (owner: string, repo: string, label: { name: string; 
 export function useInvalidateIssues(owner: string, repo: string) {
   const client = useQueryClient()
   return () => client.invalidateQueries({ queryKey: ['repo', owner.toLowerCase(), repo.toLowerCase()] })
+}
+
+// --- mutations: each refetches what it changed; a screen's own follow-up (clearing a box, leaving the page) comes in as onSuccess, run first ---
+
+/** Opens an issue. */
+export function useCreateIssue(owner: string, repo: string, onSuccess?: (issue: Issue) => void) {
+  return useMutation({ mutationFn: (input: { title: string; body: string; labels?: number[] }) => createIssue(owner, repo, input), onSuccess })
+}
+
+/** Comments on an issue or pull request. */
+export function useAddComment(owner: string, repo: string, number: number, onSuccess?: () => void) {
+  const invalidate = useInvalidateIssues(owner, repo)
+  return useMutation({
+    mutationFn: (body: string) => addComment(owner, repo, number, body),
+    onSuccess: () => {
+      onSuccess?.()
+      return invalidate()
+    },
+  })
+}
+
+/** Closes or reopens an issue or pull request, posting the comment typed so far first. */
+export function useChangeIssueState(owner: string, repo: string, number: number, pull: boolean, onSuccess?: () => void) {
+  const invalidate = useInvalidateIssues(owner, repo)
+  return useMutation({
+    mutationFn: async ({ state, reason, comment }: { state: 'open' | 'closed'; reason?: StateReason; comment?: string }) => {
+      if (comment?.trim()) await addComment(owner, repo, number, comment)
+      return setState(owner, repo, number, pull, reason ? { state, state_reason: reason } : { state })
+    },
+    onSuccess: () => {
+      onSuccess?.()
+      return invalidate()
+    },
+  })
+}
+
+/** Replaces an issue's labels. */
+export function useSetIssueLabels(owner: string, repo: string, number: number, onSuccess?: () => void) {
+  const invalidate = useInvalidateIssues(owner, repo)
+  return useMutation({
+    mutationFn: (labels: number[]) => setIssueLabels(owner, repo, number, labels),
+    onSuccess: () => {
+      onSuccess?.()
+      return invalidate()
+    },
+  })
+}
+
+/** An edit of an issue's title, body or assignees through a save function (useSaveIssue, or a pull request's own). */
+export function useEditIssue(save: (patch: IssueEdit) => Promise<unknown>, onSuccess?: () => void) {
+  return useMutation({ mutationFn: save, onSuccess })
 }
 
 /** Markdown rendered and sanitized by the server (Gitea's POST /markdown), for previews. */

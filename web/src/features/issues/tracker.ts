@@ -1,6 +1,6 @@
 // Milestones, reactions, the timeline, pins and subscriptions of issues and
 // pull requests, in the shapes of Gitea's API v1.
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { getPage, repoApi, type User } from '@/lib/forge/api'
 import { apiError, apiFetch, deleteJSON, getJSON, patchJSON, postJSON, putJSON, retryUnlessNotFound } from '@/lib/http'
 import { type Comment, type Issue, issueApi, issueKeys, type Label, type Milestone } from './api'
@@ -200,4 +200,77 @@ export async function setSubscribed(owner: string, repo: string, number: number,
   const path = `${issueApi(owner, repo, number)}/subscriptions/${encodeURIComponent(user)}`
   if (on) await putJSON<void>(path, undefined)
   else await deleteJSON(path)
+}
+
+// --- mutations: each refetches what it changed; a screen's own follow-up comes in as onSuccess, run first ---
+
+/** Creates a milestone. */
+export function useCreateMilestone(owner: string, repo: string, onSuccess?: () => void) {
+  const invalidate = useInvalidateRepo(owner, repo)
+  return useMutation({
+    mutationFn: (input: MilestoneInput) => createMilestone(owner, repo, input),
+    onSuccess: () => {
+      onSuccess?.()
+      return invalidate()
+    },
+  })
+}
+
+/** Changes a milestone (closes or reopens it). */
+export function useEditMilestone(owner: string, repo: string, id: number) {
+  const invalidate = useInvalidateRepo(owner, repo)
+  return useMutation({ mutationFn: (input: Partial<MilestoneInput>) => editMilestone(owner, repo, id, input), onSuccess: () => invalidate() })
+}
+
+export function useDeleteMilestone(owner: string, repo: string, id: number) {
+  const invalidate = useInvalidateRepo(owner, repo)
+  return useMutation({ mutationFn: () => deleteMilestone(owner, repo, id), onSuccess: () => invalidate() })
+}
+
+/** Files an issue under a milestone (0: none). */
+export function useSetIssueMilestone(owner: string, repo: string, number: number) {
+  const invalidate = useInvalidateRepo(owner, repo)
+  return useMutation({ mutationFn: (milestone: number) => setIssueMilestone(owner, repo, number, milestone), onSuccess: () => invalidate() })
+}
+
+export function useSetPinned(owner: string, repo: string, number: number) {
+  const invalidate = useInvalidateRepo(owner, repo)
+  return useMutation({ mutationFn: (on: boolean) => setPinned(owner, repo, number, on), onSuccess: () => invalidate() })
+}
+
+/** Subscribes the user to an issue's news, or not; then refetches the subscription. */
+export function useSetSubscribed(owner: string, repo: string, number: number, user: string) {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (on: boolean) => setSubscribed(owner, repo, number, user, on),
+    onSuccess: () => client.invalidateQueries({ queryKey: [...issueKeys.one(owner, repo, number), 'subscription'] }),
+  })
+}
+
+/** Adds or takes back a reaction, then refetches the reactions. */
+export function useSetReaction(owner: string, repo: string, target: ReactionTarget, onSuccess?: () => void) {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: ({ content, on }: { content: ReactionKind; on: boolean }) => setReaction(owner, repo, target, content, on),
+    onSuccess: () => {
+      onSuccess?.()
+      return client.invalidateQueries({ queryKey: ['repo', owner.toLowerCase(), repo.toLowerCase(), 'reactions', target.kind, target.kind === 'issue' ? target.number : target.id], exact: true })
+    },
+  })
+}
+
+export function useEditComment(owner: string, repo: string, id: number, onSuccess?: () => void) {
+  const invalidate = useInvalidateRepo(owner, repo)
+  return useMutation({
+    mutationFn: (body: string) => editComment(owner, repo, id, body),
+    onSuccess: () => {
+      onSuccess?.()
+      return invalidate()
+    },
+  })
+}
+
+export function useDeleteComment(owner: string, repo: string, id: number) {
+  const invalidate = useInvalidateRepo(owner, repo)
+  return useMutation({ mutationFn: () => deleteComment(owner, repo, id), onSuccess: () => invalidate() })
 }

@@ -1,12 +1,12 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { QueryState } from '@/components/QueryState'
+import { Input } from '@/components/Input'
 import type { Repository } from '@/lib/forge/api'
 import { errorText } from '@/lib/http'
-import { createLabel, deleteLabel, editLabel, type Label, type LabelInput, labelsKey, normalizeColor, textOn, useLabels } from './api'
+import { type Label, normalizeColor, textOn, useDeleteLabel, useLabels, useSaveLabel } from './api'
 import './labels.css'
 
 /** A repository's labels in its settings: list, create, edit (name, colour, description, exclusive) and delete. */
@@ -61,12 +61,8 @@ export function LabelChip({ label }: { label: Pick<Label, 'name' | 'color'> }) {
 
 function LabelRow({ repo, label, onEdit }: { repo: Repository; label: Label; onEdit: () => void }) {
   const { t } = useTranslation('labels')
-  const client = useQueryClient()
   const [confirming, setConfirming] = useState(false)
-  const remove = useMutation({
-    mutationFn: () => deleteLabel(repo.owner.login, repo.name, label.id),
-    onSuccess: () => client.invalidateQueries({ queryKey: labelsKey(repo.owner.login, repo.name) }),
-  })
+  const remove = useDeleteLabel(repo.owner.login, repo.name, label.id)
   return (
     <li className="label-row">
       <LabelChip label={label} />
@@ -106,54 +102,38 @@ const DEFAULT_COLOR = '#0075ca'
 function LabelForm({ repo, label, onDone }: { repo: Repository; label?: Label; onDone: () => void }) {
   const { t } = useTranslation('labels')
   const id = useId()
-  const client = useQueryClient()
   const [name, setName] = useState(label?.name ?? '')
   const [color, setColor] = useState(label ? `#${label.color}` : DEFAULT_COLOR)
   const [description, setDescription] = useState(label?.description ?? '')
   const [exclusive, setExclusive] = useState(label?.exclusive ?? false)
   const hex = normalizeColor(color)
   const problem = !name.trim() ? t('errors.name') : name.length > 50 ? t('errors.nameLong') : !hex ? t('errors.color') : description.length > 255 ? t('errors.description') : null
-  const save = useMutation({
-    mutationFn: () => {
-      const input: LabelInput = { name: name.trim(), color: hex ?? '', description: description.trim(), exclusive }
-      if (!label) return createLabel(repo.owner.login, repo.name, input)
-      const changed: Partial<LabelInput> = {}
-      if (input.name !== label.name) changed.name = input.name
-      if (input.color !== `#${label.color}`) changed.color = input.color
-      if (input.description !== label.description) changed.description = input.description
-      if (input.exclusive !== label.exclusive) changed.exclusive = input.exclusive
-      return editLabel(repo.owner.login, repo.name, label.id, changed)
-    },
-    onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: labelsKey(repo.owner.login, repo.name) })
-      onDone()
-    },
-  })
+  const save = useSaveLabel(repo.owner.login, repo.name, label, onDone)
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    if (!problem) save.mutate()
+    if (!problem) save.mutate({ name: name.trim(), color: hex ?? '', description: description.trim(), exclusive })
   }
   return (
     <form className="label-form stack" onSubmit={submit} onKeyDown={(e) => e.key === 'Escape' && onDone()} aria-label={label ? t('editNamed', { name: label.name }) : t('new')}>
       <div className="label-form-fields">
         <div className="field">
           <label htmlFor={`${id}-n`}>{t('name')}</label>
-          <input id={`${id}-n`} value={name} maxLength={50} autoFocus autoComplete="off" onChange={(e) => setName(e.target.value)} />
+          <Input id={`${id}-n`} value={name} maxLength={50} autoFocus autoComplete="off" onChange={(e) => setName(e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-c`}>{t('color')}</label>
           <span className="label-color">
-            <input type="color" aria-label={t('colorPicker')} value={hex ?? DEFAULT_COLOR} onChange={(e) => setColor(e.target.value)} />
-            <input id={`${id}-c`} value={color} maxLength={7} autoComplete="off" onChange={(e) => setColor(e.target.value)} />
+            <Input type="color" aria-label={t('colorPicker')} value={hex ?? DEFAULT_COLOR} onChange={(e) => setColor(e.target.value)} />
+            <Input id={`${id}-c`} value={color} maxLength={7} autoComplete="off" onChange={(e) => setColor(e.target.value)} />
           </span>
         </div>
         <div className="field">
           <label htmlFor={`${id}-d`}>{t('description')}</label>
-          <input id={`${id}-d`} value={description} maxLength={255} autoComplete="off" onChange={(e) => setDescription(e.target.value)} />
+          <Input id={`${id}-d`} value={description} maxLength={255} autoComplete="off" onChange={(e) => setDescription(e.target.value)} />
         </div>
       </div>
       <label className="checkbox">
-        <input type="checkbox" checked={exclusive} onChange={(e) => setExclusive(e.target.checked)} /> {t('exclusive')}
+        <Input type="checkbox" checked={exclusive} onChange={(e) => setExclusive(e.target.checked)} /> {t('exclusive')}
       </label>
       <p className="muted">{t('exclusiveHelp')}</p>
       <p>

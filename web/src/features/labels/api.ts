@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { deleteJSON, getJSON, patchJSON, postJSON } from '@/lib/http'
 import { repoApi } from '@/lib/forge/api'
 
@@ -48,4 +48,29 @@ export function textOn(color: string): string {
   const hex = color.replace('#', '')
   const [r, g, b] = [0, 2, 4].map((i) => Number.parseInt(hex.slice(i, i + 2), 16) || 0)
   return r * 299 + g * 587 + b * 114 > 140000 ? '#000000' : '#ffffff'
+}
+
+/** Creates a label, or (given one) edits it: only what changed is sent. onDone runs once the labels are refetched. */
+export function useSaveLabel(owner: string, repo: string, label: Label | undefined, onDone?: () => void) {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (input: LabelInput) => {
+      if (!label) return createLabel(owner, repo, input)
+      const changed: Partial<LabelInput> = {}
+      if (input.name !== label.name) changed.name = input.name
+      if (input.color !== `#${label.color}`) changed.color = input.color
+      if (input.description !== label.description) changed.description = input.description
+      if (input.exclusive !== label.exclusive) changed.exclusive = input.exclusive
+      return editLabel(owner, repo, label.id, changed)
+    },
+    onSuccess: async () => {
+      await client.invalidateQueries({ queryKey: labelsKey(owner, repo) })
+      onDone?.()
+    },
+  })
+}
+
+export function useDeleteLabel(owner: string, repo: string, id: number) {
+  const client = useQueryClient()
+  return useMutation({ mutationFn: () => deleteLabel(owner, repo, id), onSuccess: () => client.invalidateQueries({ queryKey: labelsKey(owner, repo) }) })
 }

@@ -5,6 +5,7 @@ import { Dialog } from '@/components/Dialog'
 import { EmptyState } from '@/components/EmptyState'
 import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
+import { Input } from '@/components/Input'
 import { repoHref, type Repository } from '@/lib/forge/api'
 import { errorText } from '@/lib/http'
 import { type Listing, useAdminRepos, useInstall } from './api'
@@ -50,7 +51,7 @@ export function InstallDialog({ listing, onClose }: { listing: Listing; onClose:
                   </p>
                   {list.map((r) => (
                     <label key={r.id} className="checkbox">
-                      <input type="radio" name={groupId} value={r.id} checked={picked === r.id} onChange={() => setPicked(r.id)} /> {r.full_name}
+                      <Input type="radio" name={groupId} value={r.id} checked={picked === r.id} onChange={() => setPicked(r.id)} /> {r.full_name}
                     </label>
                   ))}
                 </fieldset>

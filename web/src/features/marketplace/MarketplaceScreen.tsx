@@ -5,6 +5,7 @@ import { Card } from '@/components/Card'
 import { Paged } from '@/components/Lists'
 import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
+import { Input } from '@/components/Input'
 import { useRoute } from '@/lib/routes'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
@@ -53,7 +54,7 @@ function ListingsPage() {
       />
       <form role="search" className="marketplace-search" onSubmit={search}>
         <label htmlFor={searchId}>{t('search.label')}</label>
-        <input id={searchId} type="search" value={draft} maxLength={100} placeholder={t('search.placeholder')} onChange={(e) => setDraft(e.target.value)} />
+        <Input id={searchId} type="search" value={draft} maxLength={100} placeholder={t('search.placeholder')} onChange={(e) => setDraft(e.target.value)} />
         <Button type="submit" variant="outline">
           {t('search.submit')}
         </Button>

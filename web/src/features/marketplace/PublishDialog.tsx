@@ -3,6 +3,8 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Dialog } from '@/components/Dialog'
 import { PreloadLink } from '@/components/PreloadLink'
+import { Input } from '@/components/Input'
+import { Textarea } from '@/components/Textarea'
 import { ApiError, errorText } from '@/lib/http'
 import { LISTING_EVENTS, type ListingInput, usePublish } from './api'
 import { type ListingErrors, MAX_DESCRIPTION, MAX_NAME, MAX_URL, validateListing } from './validate'
@@ -57,12 +59,12 @@ export function PublishDialog({ onClose }: { onClose: () => void }) {
       <form onSubmit={submit} noValidate className="marketplace-form">
         <div className="field">
           <label htmlFor={`${id}-name`}>{t('form.name')}</label>
-          <input id={`${id}-name`} value={input.name} maxLength={MAX_NAME} aria-invalid={!!fieldError('name')} aria-describedby={describe('name')} onChange={(e) => set('name', e.target.value)} />
+          <Input id={`${id}-name`} value={input.name} maxLength={MAX_NAME} aria-invalid={!!fieldError('name')} aria-describedby={describe('name')} onChange={(e) => set('name', e.target.value)} />
           {errorLine('name')}
         </div>
         <div className="field">
           <label htmlFor={`${id}-description`}>{t('form.descriptionLabel')}</label>
-          <textarea
+          <Textarea
             id={`${id}-description`}
             rows={3}
             value={input.description}
@@ -77,14 +79,14 @@ export function PublishDialog({ onClose }: { onClose: () => void }) {
           <legend>{t('form.events')}</legend>
           {LISTING_EVENTS.map((e) => (
             <label key={e} className="checkbox">
-              <input type="checkbox" checked={input.events.includes(e)} onChange={() => toggle(e)} /> {t(`events.${e}`)}
+              <Input type="checkbox" checked={input.events.includes(e)} onChange={() => toggle(e)} /> {t(`events.${e}`)}
             </label>
           ))}
           {errorLine('events')}
         </fieldset>
         <div className="field">
           <label htmlFor={`${id}-url_template`}>{t('form.urlTemplate')}</label>
-          <input
+          <Input
             id={`${id}-url_template`}
             type="url"
             value={input.url_template}
@@ -101,7 +103,7 @@ export function PublishDialog({ onClose }: { onClose: () => void }) {
         </div>
         <div className="field">
           <label htmlFor={`${id}-homepage`}>{t('form.homepage')}</label>
-          <input
+          <Input
             id={`${id}-homepage`}
             type="url"
             value={input.homepage}

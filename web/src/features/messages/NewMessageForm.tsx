@@ -1,6 +1,7 @@
 import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
+import { Input } from '@/components/Input'
 import { MarkdownEditor } from '@/features/issues'
 import { MAX_BODY, useSendMessage } from './api'
 import { SendError, submitOnCtrlEnter } from './SendError'
@@ -27,7 +28,7 @@ export function NewMessageForm({ initialTo, onSent }: { initialTo: string; onSen
       >
         <div className="field">
           <label htmlFor={`${id}-to`}>{t('new.to')}</label>
-          <input id={`${id}-to`} type="text" value={to} required autoComplete="off" spellCheck={false} placeholder={t('new.toPlaceholder')} onChange={(e) => setTo(e.target.value)} />
+          <Input id={`${id}-to`} type="text" value={to} required autoComplete="off" spellCheck={false} placeholder={t('new.toPlaceholder')} onChange={(e) => setTo(e.target.value)} />
         </div>
         <MarkdownEditor label={t('new.body')} value={body} onChange={setBody} rows={6} required maxLength={MAX_BODY} />
         <div className="compose-actions">

@@ -1,6 +1,8 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
+import { Select } from '@/components/Select'
+import { Textarea } from '@/components/Textarea'
 import { ApiError, errorText } from '@/lib/http'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import { MAX_DETAIL, REASONS, type ReportKind, type ReportReason, useFileReport } from './api'
@@ -51,17 +53,17 @@ function ReportDialog({ kind, target, label, onClose }: { kind: ReportKind; targ
         >
           <label>
             {t('report.reason')}
-            <select value={reason} onChange={(e) => setReason(e.target.value as ReportReason)}>
+            <Select value={reason} onChange={(e) => setReason(e.target.value as ReportReason)}>
               {REASONS.map((r) => (
                 <option key={r} value={r}>
                   {t(`reason.${r}`)}
                 </option>
               ))}
-            </select>
+            </Select>
           </label>
           <label>
             {t('report.detail')}
-            <textarea value={detail} onChange={(e) => setDetail(e.target.value)} rows={4} maxLength={MAX_DETAIL} />
+            <Textarea value={detail} onChange={(e) => setDetail(e.target.value)} rows={4} maxLength={MAX_DETAIL} />
           </label>
           {file.isError && (
             <p className="alert-error" role="alert">

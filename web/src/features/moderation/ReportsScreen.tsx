@@ -6,6 +6,8 @@ import { Paged } from '@/components/Lists'
 import { PageHeader } from '@/components/PageHeader'
 import { SignInNotice } from '@/components/SignInNotice'
 import { Tabs } from '@/components/Tabs'
+import { Select } from '@/components/Select'
+import { Textarea } from '@/components/Textarea'
 import { errorText } from '@/lib/http'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useSignedInUser } from '@/stores/useSignedInUser'
@@ -59,14 +61,14 @@ function Queue() {
         <div className="report-filters">
           <label>
             {t('queue.kind')}{' '}
-            <select value={filter.kind} onChange={(e) => change({ kind: e.target.value as QueueFilter['kind'] })}>
+            <Select value={filter.kind} onChange={(e) => change({ kind: e.target.value as QueueFilter['kind'] })}>
               <option value="">{t('kind.any')}</option>
               {KINDS.map((k) => (
                 <option key={k} value={k}>
                   {t(`kind.${k}`)}
                 </option>
               ))}
-            </select>
+            </Select>
           </label>
         </div>
         <Paged query={query} page={page} onPage={setPage} limit={PAGE_SIZE} label={t('queue.title')} empty={t(`queue.empty.${filter.status}`)}>
@@ -157,7 +159,7 @@ function ConfirmAction({ report, action, onClose }: { report: Report; action: Mo
         <p>{t(`confirm.${action}.body`)}</p>
         <label>
           {needsReason ? t('confirm.reason') : t('confirm.note')}
-          <textarea value={reason} onChange={(e) => setReason(e.target.value)} rows={3} maxLength={MAX_REASON} required={needsReason} />
+          <Textarea value={reason} onChange={(e) => setReason(e.target.value)} rows={3} maxLength={MAX_REASON} required={needsReason} />
         </label>
         {moderate.isError && (
           <p className="alert-error" role="alert">

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { TRACKS } from './tracks'
 import { usePlayer } from './usePlayer'
+import { Input } from '@/components/Input'
 
 /** A round play/pause button at the bottom right; hover or focus opens the panel. */
 export function MusicPlayer() {
@@ -24,7 +25,7 @@ export function MusicPlayer() {
             <Icon d="M16 5h2v14h-2zM4 5v14l11-7z" />
           </button>
         </div>
-        <input
+        <Input
           type="range"
           className="music-volume"
           aria-label={t('music.volume')}

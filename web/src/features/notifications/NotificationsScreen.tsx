@@ -5,6 +5,8 @@ import { Paged } from '@/components/Lists'
 import { PageHeader } from '@/components/PageHeader'
 import { Tabs } from '@/components/Tabs'
 import { SignInNotice } from '@/components/SignInNotice'
+import { Input } from '@/components/Input'
+import { Select } from '@/components/Select'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useChainFormat } from '@/lib/chain/format'
@@ -42,20 +44,20 @@ function Inbox() {
       <div className="notification-filters">
         <label>
           {t('kind.label')}{' '}
-          <select value={filter.kind} onChange={(e) => change({ kind: e.target.value })}>
+          <Select value={filter.kind} onChange={(e) => change({ kind: e.target.value })}>
             {KINDS.map((k) => (
               <option key={k} value={k}>
                 {t(`kind.${k || 'any'}`)}
               </option>
             ))}
-          </select>
+          </Select>
         </label>
         <label>
-          <input type="checkbox" checked={filter.participating} onChange={(e) => change({ participating: e.target.checked })} /> {t('participating')}
+          <Input type="checkbox" checked={filter.participating} onChange={(e) => change({ participating: e.target.checked })} /> {t('participating')}
         </label>
         <label>
           {t('repo.label')}{' '}
-          <input
+          <Input
             type="text"
             placeholder={t('repo.placeholder')}
             defaultValue={filter.repo}

@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
@@ -13,7 +12,7 @@ import { errorText } from '@/lib/http'
 import { useRoute } from '@/lib/routes'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { type Org, PAGE_SIZE, removeOrgMember, useInvalidateOrgs, useMyTeams, useOrg, useOrgMembers, useOrgRepos } from './api'
+import { type Org, PAGE_SIZE, useMyTeams, useOrg, useOrgMembers, useOrgRepos, useRemoveOrgMember } from './api'
 import { OrgSettings } from './OrgSettings'
 import { TeamsPanel } from './TeamsPanel'
 import './orgs.css'
@@ -98,8 +97,7 @@ function Members({ org, owner }: { org: Org; owner: boolean }) {
   const me = useSignedInUser()
   const [page, setPage] = useState(1)
   const query = useOrgMembers(org.username, page)
-  const invalidate = useInvalidateOrgs()
-  const remove = useMutation({ mutationFn: (login: string) => removeOrgMember(org.username, login), onSuccess: invalidate })
+  const remove = useRemoveOrgMember(org.username)
   return (
     <Card as="section" aria-label={t('org.tabs.members')}>
       <Paged query={query} page={page} onPage={setPage} limit={PAGE_SIZE} label={t('org.tabs.members')} empty={t('org.membersEmpty')}>

@@ -1,12 +1,12 @@
-import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
+import { Input } from '@/components/Input'
 import { orgHooks, WebhooksPanel } from '@/features/webhooks'
 import { nav } from '@/lib/forge/nav'
 import { errorText } from '@/lib/http'
-import { deleteOrg, editOrg, type Org, useInvalidateOrgs } from './api'
+import { type Org, useDeleteOrg, useEditOrg } from './api'
 
 /** An owner's settings of an organization: its profile, its webhooks, and deleting it once it owns no repository. */
 export function OrgSettings({ org }: { org: Org }) {
@@ -28,17 +28,16 @@ function OrgWebhooks({ org }: { org: Org }) {
 function OrgProfile({ org }: { org: Org }) {
   const { t } = useTranslation('orgs')
   const id = useId()
-  const invalidate = useInvalidateOrgs()
   const [fields, setFields] = useState({ full_name: org.full_name, description: org.description, website: org.website, location: org.location })
-  const save = useMutation({ mutationFn: () => editOrg(org.username, fields), onSuccess: invalidate })
+  const save = useEditOrg(org.username)
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    save.mutate()
+    save.mutate(fields)
   }
   const field = (key: keyof typeof fields, max: number) => (
     <div className="field">
       <label htmlFor={`${id}-${key}`}>{t(`settings.${key}`)}</label>
-      <input id={`${id}-${key}`} value={fields[key]} maxLength={max} onChange={(e) => setFields({ ...fields, [key]: e.target.value })} />
+      <Input id={`${id}-${key}`} value={fields[key]} maxLength={max} onChange={(e) => setFields({ ...fields, [key]: e.target.value })} />
     </div>
   )
   return (
@@ -67,7 +66,7 @@ function DeleteOrg({ org }: { org: Org }) {
   const { t } = useTranslation('orgs')
   const id = useId()
   const [confirm, setConfirm] = useState('')
-  const del = useMutation({ mutationFn: () => deleteOrg(org.username), onSuccess: () => nav.go('/groups') })
+  const del = useDeleteOrg(org.username, () => nav.go('/groups'))
   const submit = (e: FormEvent) => {
     e.preventDefault()
     if (confirm === org.username) del.mutate()
@@ -79,7 +78,7 @@ function DeleteOrg({ org }: { org: Org }) {
       <form onSubmit={submit} className="org-inline-form">
         <div className="field">
           <label htmlFor={`${id}-c`}>{t('settings.deleteConfirm', { name: org.username })}</label>
-          <input id={`${id}-c`} value={confirm} autoComplete="off" onChange={(e) => setConfirm(e.target.value)} />
+          <Input id={`${id}-c`} value={confirm} autoComplete="off" onChange={(e) => setConfirm(e.target.value)} />
         </div>
         <Button type="submit" variant="danger" disabled={del.isPending || confirm !== org.username}>
           {t('settings.delete')}

@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
@@ -7,11 +6,12 @@ import { Paged } from '@/components/Lists'
 import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
 import { SignInNotice } from '@/components/SignInNotice'
+import { Input } from '@/components/Input'
 import { nav } from '@/lib/forge/nav'
 import { errorText } from '@/lib/http'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { createOrg, type Org, orgHref, orgNameProblem, PAGE_SIZE, useOrgList } from './api'
+import { type Org, orgHref, orgNameProblem, PAGE_SIZE, useCreateOrg, useOrgList } from './api'
 import './orgs.css'
 
 /** /groups: the signed-in user's organizations, a form for a new one, and every organization on the chain. */
@@ -77,14 +77,11 @@ function NewOrgForm() {
   const [description, setDescription] = useState('')
   const [touched, setTouched] = useState(false)
   const problem = orgNameProblem(name.trim())
-  const create = useMutation({
-    mutationFn: () => createOrg({ username: name.trim(), full_name: fullName.trim(), description: description.trim() }),
-    onSuccess: (org) => nav.go(orgHref(org.username)),
-  })
+  const create = useCreateOrg((org) => nav.go(orgHref(org.username)))
   const submit = (e: FormEvent) => {
     e.preventDefault()
     setTouched(true)
-    if (!problem) create.mutate()
+    if (!problem) create.mutate({ username: name.trim(), full_name: fullName.trim(), description: description.trim() })
   }
   const showProblem = touched && problem
   return (
@@ -94,7 +91,7 @@ function NewOrgForm() {
       <form onSubmit={submit} noValidate aria-labelledby={`${id}-h`}>
         <div className="field">
           <label htmlFor={`${id}-name`}>{t('create.name')}</label>
-          <input
+          <Input
             id={`${id}-name`}
             value={name}
             maxLength={39}
@@ -111,11 +108,11 @@ function NewOrgForm() {
         </div>
         <div className="field">
           <label htmlFor={`${id}-full`}>{t('create.fullName')}</label>
-          <input id={`${id}-full`} value={fullName} maxLength={100} onChange={(e) => setFullName(e.target.value)} />
+          <Input id={`${id}-full`} value={fullName} maxLength={100} onChange={(e) => setFullName(e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-desc`}>{t('create.description')}</label>
-          <input id={`${id}-desc`} value={description} maxLength={255} onChange={(e) => setDescription(e.target.value)} />
+          <Input id={`${id}-desc`} value={description} maxLength={255} onChange={(e) => setDescription(e.target.value)} />
         </div>
         {create.isError && (
           <p className="alert-error" role="alert">

@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
@@ -6,21 +5,22 @@ import { Card } from '@/components/Card'
 import { Paged } from '@/components/Lists'
 import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
+import { Input } from '@/components/Input'
+import { Select } from '@/components/Select'
 import { repoHref } from '@/lib/forge/api'
 import { errorText } from '@/lib/http'
 import {
-  addTeamMember,
-  addTeamRepo,
-  createTeam,
-  deleteTeam,
   type Org,
   PAGE_SIZE,
-  removeTeamMember,
-  removeTeamRepo,
   type Team,
   TEAM_PERMISSIONS,
-  useInvalidateOrgs,
+  useAddTeamMember,
+  useAddTeamRepo,
+  useCreateTeam,
+  useDeleteTeam,
   useOrgTeams,
+  useRemoveTeamMember,
+  useRemoveTeamRepo,
   useTeamMembers,
   useTeamRepos,
 } from './api'
@@ -52,8 +52,7 @@ function TeamRow({ org, team, owner }: { org: Org; team: Team; owner: boolean })
   const { t } = useTranslation('orgs')
   const [open, setOpen] = useState(false)
   const panel = useId()
-  const invalidate = useInvalidateOrgs()
-  const del = useMutation({ mutationFn: () => deleteTeam(team.id), onSuccess: invalidate })
+  const del = useDeleteTeam(team.id)
   return (
     <li>
       <div className="org-member-row">
@@ -91,19 +90,12 @@ function TeamMembers({ org, team, owner }: { org: Org; team: Team; owner: boolea
   const { t } = useTranslation('orgs')
   const id = useId()
   const query = useTeamMembers(org.username, team.id)
-  const invalidate = useInvalidateOrgs()
   const [login, setLogin] = useState('')
-  const add = useMutation({
-    mutationFn: () => addTeamMember(team.id, login.trim()),
-    onSuccess: () => {
-      setLogin('')
-      return invalidate()
-    },
-  })
-  const remove = useMutation({ mutationFn: (who: string) => removeTeamMember(team.id, who), onSuccess: invalidate })
+  const add = useAddTeamMember(team.id, () => setLogin(''))
+  const remove = useRemoveTeamMember(team.id)
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    if (login.trim()) add.mutate()
+    if (login.trim()) add.mutate(login.trim())
   }
   return (
     <section aria-labelledby={`${id}-h`}>
@@ -132,7 +124,7 @@ function TeamMembers({ org, team, owner }: { org: Org; team: Team; owner: boolea
         <form onSubmit={submit} className="org-inline-form">
           <div className="field">
             <label htmlFor={`${id}-u`}>{t('teams.username')}</label>
-            <input id={`${id}-u`} value={login} autoComplete="off" onChange={(e) => setLogin(e.target.value)} />
+            <Input id={`${id}-u`} value={login} autoComplete="off" onChange={(e) => setLogin(e.target.value)} />
           </div>
           <Button type="submit" size="sm" disabled={add.isPending || !login.trim()}>
             {t('teams.addMember')}
@@ -152,19 +144,12 @@ function TeamRepos({ org, team, owner }: { org: Org; team: Team; owner: boolean 
   const { t } = useTranslation('orgs')
   const id = useId()
   const query = useTeamRepos(org.username, team.id)
-  const invalidate = useInvalidateOrgs()
   const [repo, setRepo] = useState('')
-  const add = useMutation({
-    mutationFn: () => addTeamRepo(team.id, org.username, repo.trim()),
-    onSuccess: () => {
-      setRepo('')
-      return invalidate()
-    },
-  })
-  const remove = useMutation({ mutationFn: (name: string) => removeTeamRepo(team.id, org.username, name), onSuccess: invalidate })
+  const add = useAddTeamRepo(team.id, org.username, () => setRepo(''))
+  const remove = useRemoveTeamRepo(team.id, org.username)
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    if (repo.trim()) add.mutate()
+    if (repo.trim()) add.mutate(repo.trim())
   }
   const manageable = owner && !team.includes_all_repositories
   return (
@@ -195,7 +180,7 @@ function TeamRepos({ org, team, owner }: { org: Org; team: Team; owner: boolean 
         <form onSubmit={submit} className="org-inline-form">
           <div className="field">
             <label htmlFor={`${id}-r`}>{t('teams.repoName')}</label>
-            <input id={`${id}-r`} value={repo} autoComplete="off" onChange={(e) => setRepo(e.target.value)} />
+            <Input id={`${id}-r`} value={repo} autoComplete="off" onChange={(e) => setRepo(e.target.value)} />
           </div>
           <Button type="submit" size="sm" disabled={add.isPending || !repo.trim()}>
             {t('teams.addRepo')}
@@ -214,24 +199,18 @@ function TeamRepos({ org, team, owner }: { org: Org; team: Team; owner: boolean 
 function NewTeamForm({ org }: { org: Org }) {
   const { t } = useTranslation('orgs')
   const id = useId()
-  const invalidate = useInvalidateOrgs()
   const [name, setName] = useState('')
   const [description, setDescription] = useState('')
   const [permission, setPermission] = useState<(typeof TEAM_PERMISSIONS)[number]>('write')
   const [canCreate, setCanCreate] = useState(false)
   const [allRepos, setAllRepos] = useState(false)
-  const create = useMutation({
-    mutationFn: () =>
-      createTeam(org.username, { name: name.trim(), description: description.trim(), permission, can_create_org_repo: canCreate, includes_all_repositories: allRepos }),
-    onSuccess: () => {
-      setName('')
-      setDescription('')
-      return invalidate()
-    },
+  const create = useCreateTeam(org.username, () => {
+    setName('')
+    setDescription('')
   })
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    if (name.trim()) create.mutate()
+    if (name.trim()) create.mutate({ name: name.trim(), description: description.trim(), permission, can_create_org_repo: canCreate, includes_all_repositories: allRepos })
   }
   return (
     <Card as="section" aria-labelledby={`${id}-h`}>
@@ -239,31 +218,31 @@ function NewTeamForm({ org }: { org: Org }) {
       <form onSubmit={submit} aria-labelledby={`${id}-h`}>
         <div className="field">
           <label htmlFor={`${id}-n`}>{t('teams.name')}</label>
-          <input id={`${id}-n`} value={name} maxLength={255} autoComplete="off" required onChange={(e) => setName(e.target.value)} />
+          <Input id={`${id}-n`} value={name} maxLength={255} autoComplete="off" required onChange={(e) => setName(e.target.value)} />
           <span className="muted">{t('teams.nameHelp')}</span>
         </div>
         <div className="field">
           <label htmlFor={`${id}-d`}>{t('teams.description')}</label>
-          <input id={`${id}-d`} value={description} maxLength={255} onChange={(e) => setDescription(e.target.value)} />
+          <Input id={`${id}-d`} value={description} maxLength={255} onChange={(e) => setDescription(e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-p`}>{t('teams.permission')}</label>
-          <select id={`${id}-p`} value={permission} onChange={(e) => setPermission(e.target.value as (typeof TEAM_PERMISSIONS)[number])}>
+          <Select id={`${id}-p`} value={permission} onChange={(e) => setPermission(e.target.value as (typeof TEAM_PERMISSIONS)[number])}>
             {TEAM_PERMISSIONS.map((p) => (
               <option key={p} value={p}>
                 {t(`perm.${p}`)}
               </option>
             ))}
-          </select>
+          </Select>
         </div>
         <div className="field checkbox-field">
           <label>
-            <input type="checkbox" checked={allRepos} onChange={(e) => setAllRepos(e.target.checked)} /> {t('teams.includesAll')}
+            <Input type="checkbox" checked={allRepos} onChange={(e) => setAllRepos(e.target.checked)} /> {t('teams.includesAll')}
           </label>
         </div>
         <div className="field checkbox-field">
           <label>
-            <input type="checkbox" checked={canCreate} onChange={(e) => setCanCreate(e.target.checked)} /> {t('teams.canCreate')}
+            <Input type="checkbox" checked={canCreate} onChange={(e) => setCanCreate(e.target.checked)} /> {t('teams.canCreate')}
           </label>
         </div>
         {create.isError && (

@@ -1,12 +1,12 @@
-import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
-import { repoHref, type Repository, useInvalidateRepo } from '@/lib/forge/api'
+import { Input } from '@/components/Input'
+import { repoHref, type Repository } from '@/lib/forge/api'
 import { nav } from '@/lib/forge/nav'
 import { errorText } from '@/lib/http'
-import { transferRepo } from './api'
+import { useTransferRepo } from './api'
 
 /**
  * A repository's owner moves it to another user or to an organization.
@@ -18,17 +18,10 @@ export function TransferRepository({ repo }: { repo: Repository }) {
   const { t } = useTranslation('orgs')
   const id = useId()
   const [newOwner, setNewOwner] = useState('')
-  const invalidate = useInvalidateRepo(repo.owner.login, repo.name)
-  const transfer = useMutation({
-    mutationFn: () => transferRepo(repo.owner.login, repo.name, newOwner.trim()),
-    onSuccess: (after) => {
-      if (after?.repo_transfer) return invalidate()
-      nav.go(after ? repoHref.home(after.owner.login, after.name) : repoHref.home(newOwner.trim(), repo.name))
-    },
-  })
+  const transfer = useTransferRepo(repo.owner.login, repo.name, (after, to) => nav.go(after ? repoHref.home(after.owner.login, after.name) : repoHref.home(to, repo.name)))
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    if (newOwner.trim()) transfer.mutate()
+    if (newOwner.trim()) transfer.mutate(newOwner.trim())
   }
   const offered = transfer.data?.repo_transfer ?? repo.repo_transfer
   return (
@@ -63,7 +56,7 @@ function TransferForm({ id, newOwner, setNewOwner, submit, pending }: TransferFo
     <form onSubmit={submit} className="org-inline-form">
       <div className="field">
         <label htmlFor={`${id}-o`}>{t('transfer.newOwner')}</label>
-        <input id={`${id}-o`} value={newOwner} autoComplete="off" onChange={(e) => setNewOwner(e.target.value)} />
+        <Input id={`${id}-o`} value={newOwner} autoComplete="off" onChange={(e) => setNewOwner(e.target.value)} />
       </div>
       <Button type="submit" variant="danger" disabled={pending || !newOwner.trim()}>
         {pending ? t('transfer.submitting') : t('transfer.submit')}

@@ -1,8 +1,8 @@
 // Organizations and teams: Gitea's /orgs and /teams API, which the chain's
 // org.* and team.* actions back. Memberships are on chain, so public.
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { deleteJSON, getJSON, patchJSON, postJSON, putJSON, retryUnlessNotFound } from '@/lib/http'
-import { getPage, type Repository, type User } from '@/lib/forge/api'
+import { getPage, type Repository, useInvalidateRepo, type User } from '@/lib/forge/api'
 import { withWalletSignature } from '@/lib/chain/walletSignature'
 
 /** Gitea's Organization, as GET /api/v1/orgs/{org} gives it. */
@@ -158,4 +158,73 @@ export function orgNameProblem(name: string): string | null {
   if (name.length > 39) return 'create.errors.nameTooLong'
   if (!/^[A-Za-z0-9]+([-_.][A-Za-z0-9]+)*$/.test(name)) return 'create.errors.nameChars'
   return null
+}
+
+// --- mutations: each refetches what it changed; a screen's own follow-up (clearing a box, leaving the page) comes in as onSuccess, run first ---
+
+/** Runs onSuccess, then refetches the organizations. */
+function useThenInvalidate(onSuccess?: () => void) {
+  const invalidate = useInvalidateOrgs()
+  return () => {
+    onSuccess?.()
+    return invalidate()
+  }
+}
+
+export function useCreateOrg(onSuccess?: (org: Org) => void) {
+  return useMutation({ mutationFn: (input: CreateOrgInput) => createOrg(input), onSuccess })
+}
+
+export function useEditOrg(org: string) {
+  const invalidate = useInvalidateOrgs()
+  return useMutation({ mutationFn: (input: Partial<Omit<Org, 'id' | 'username'>>) => editOrg(org, input), onSuccess: invalidate })
+}
+
+export function useDeleteOrg(org: string, onSuccess?: () => void) {
+  return useMutation({ mutationFn: () => deleteOrg(org), onSuccess })
+}
+
+export function useRemoveOrgMember(org: string) {
+  return useMutation({ mutationFn: (login: string) => removeOrgMember(org, login), onSuccess: useThenInvalidate() })
+}
+
+export function useCreateTeam(org: string, onSuccess?: () => void) {
+  return useMutation({ mutationFn: (input: CreateTeamInput) => createTeam(org, input), onSuccess: useThenInvalidate(onSuccess) })
+}
+
+export function useDeleteTeam(team: number) {
+  return useMutation({ mutationFn: () => deleteTeam(team), onSuccess: useThenInvalidate() })
+}
+
+export function useAddTeamMember(team: number, onSuccess?: () => void) {
+  return useMutation({ mutationFn: (login: string) => addTeamMember(team, login), onSuccess: useThenInvalidate(onSuccess) })
+}
+
+export function useRemoveTeamMember(team: number) {
+  return useMutation({ mutationFn: (login: string) => removeTeamMember(team, login), onSuccess: useThenInvalidate() })
+}
+
+export function useAddTeamRepo(team: number, org: string, onSuccess?: () => void) {
+  return useMutation({ mutationFn: (repo: string) => addTeamRepo(team, org, repo), onSuccess: useThenInvalidate(onSuccess) })
+}
+
+export function useRemoveTeamRepo(team: number, org: string) {
+  return useMutation({ mutationFn: (repo: string) => removeTeamRepo(team, org, repo), onSuccess: useThenInvalidate() })
+}
+
+/**
+ * Offers a repository to a new owner. When the transfer waits for the
+ * recipient, the repository (with its pending offer) is refetched; when it
+ * moved at once, onMoved gets it under its new owner (or nothing, if the
+ * server sent no body).
+ */
+export function useTransferRepo(owner: string, repo: string, onMoved?: (after: Repository | undefined, newOwner: string) => void) {
+  const invalidate = useInvalidateRepo(owner, repo)
+  return useMutation({
+    mutationFn: (newOwner: string) => transferRepo(owner, repo, newOwner),
+    onSuccess: (after, newOwner) => {
+      if (after?.repo_transfer) return invalidate()
+      onMoved?.(after ?? undefined, newOwner)
+    },
+  })
 }

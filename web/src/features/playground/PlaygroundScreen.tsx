@@ -4,6 +4,8 @@ import { Button } from '@/components/Button'
 import { Markdown } from '@/components/Markdown'
 import { PageHeader } from '@/components/PageHeader'
 import { Spinner } from '@/components/Spinner'
+import { Input } from '@/components/Input'
+import { Textarea } from '@/components/Textarea'
 import { ApiError } from '@/lib/http'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useMarkdownPreview } from './api'
@@ -31,7 +33,7 @@ export default function PlaygroundScreen() {
         <form onSubmit={onSubmit}>
           <div className="field">
             <label htmlFor="playground-text">{t('editor.label')}</label>
-            <textarea
+            <Textarea
               id="playground-text"
               value={text}
               onChange={(e) => setText(e.target.value)}
@@ -43,7 +45,7 @@ export default function PlaygroundScreen() {
             </p>
           </div>
           <label className="playground-live">
-            <input type="checkbox" checked={live} onChange={(e) => setLive(e.target.checked)} />
+            <Input type="checkbox" checked={live} onChange={(e) => setLive(e.target.checked)} />
             {t('editor.live')}
           </label>
           <div className="button-row">

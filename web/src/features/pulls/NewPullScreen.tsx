@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
@@ -6,6 +5,8 @@ import { Card } from '@/components/Card'
 import { PageHeader } from '@/components/PageHeader'
 import { QueryState } from '@/components/QueryState'
 import { SignInNotice } from '@/components/SignInNotice'
+import { Input } from '@/components/Input'
+import { Select } from '@/components/Select'
 import { MarkdownEditor } from '@/features/issues'
 import { type Repository, repoHref, useBranches } from '@/lib/forge/api'
 import { nav } from '@/lib/forge/nav'
@@ -14,7 +15,7 @@ import { errorText } from '@/lib/http'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { createPull } from './api'
+import { useCreatePull } from './api'
 import { ComparePreview } from './ComparePreview'
 import './pulls.css'
 
@@ -51,14 +52,11 @@ function NewPullForm({ repo, branches }: { repo: Repository; branches: string[] 
   const [touched, setTouched] = useState(false)
   const headRef = fork.trim() || head
   const problem = !headRef ? 'new.errors.noHead' : headRef === base ? 'new.errors.same' : !title.trim() ? 'new.errors.title' : null
-  const create = useMutation({
-    mutationFn: () => createPull(o, repo.name, { head: headRef, base, title: title.trim(), body }),
-    onSuccess: (pr) => nav.go(`${repoHref.section(o, repo.name, 'pulls')}/${pr.number}`),
-  })
+  const create = useCreatePull(o, repo.name, (pr) => nav.go(`${repoHref.section(o, repo.name, 'pulls')}/${pr.number}`))
   const submit = (e: FormEvent) => {
     e.preventDefault()
     setTouched(true)
-    if (!problem) create.mutate()
+    if (!problem) create.mutate({ head: headRef, base, title: title.trim(), body })
   }
   return (
     <>
@@ -67,37 +65,37 @@ function NewPullForm({ repo, branches }: { repo: Repository; branches: string[] 
           <div className="branch-pickers">
             <div className="field">
               <label htmlFor={`${id}-base`}>{t('new.base')}</label>
-              <select id={`${id}-base`} value={base} onChange={(e) => setBase(e.target.value)}>
+              <Select id={`${id}-base`} value={base} onChange={(e) => setBase(e.target.value)}>
                 {branches.map((b) => (
                   <option key={b} value={b}>
                     {b}
                   </option>
                 ))}
-              </select>
+              </Select>
             </div>
             <span aria-hidden="true" className="branch-arrow">
               ←
             </span>
             <div className="field">
               <label htmlFor={`${id}-head`}>{t('new.head')}</label>
-              <select id={`${id}-head`} value={head} disabled={fork.trim() !== ''} onChange={(e) => setHead(e.target.value)}>
+              <Select id={`${id}-head`} value={head} disabled={fork.trim() !== ''} onChange={(e) => setHead(e.target.value)}>
                 <option value="">{t('new.pickHead')}</option>
                 {branches.map((b) => (
                   <option key={b} value={b}>
                     {b}
                   </option>
                 ))}
-              </select>
+              </Select>
             </div>
           </div>
           <div className="field">
             <label htmlFor={`${id}-fork`}>{t('new.fork')}</label>
-            <input id={`${id}-fork`} value={fork} placeholder="owner:branch" autoComplete="off" onChange={(e) => setFork(e.target.value)} />
+            <Input id={`${id}-fork`} value={fork} placeholder="owner:branch" autoComplete="off" onChange={(e) => setFork(e.target.value)} />
             <span className="muted">{t('new.forkHelp')}</span>
           </div>
           <div className="field">
             <label htmlFor={`${id}-t`}>{t('new.titleLabel')}</label>
-            <input id={`${id}-t`} value={title} maxLength={255} onChange={(e) => setTitle(e.target.value)} />
+            <Input id={`${id}-t`} value={title} maxLength={255} onChange={(e) => setTitle(e.target.value)} />
           </div>
           <MarkdownEditor label={t('new.bodyLabel')} value={body} onChange={setBody} rows={8} />
           {touched && problem && (

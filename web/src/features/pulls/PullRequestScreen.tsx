@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query'
 import { useEffect, useId, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useRoute } from '@/lib/routes'
@@ -25,7 +24,6 @@ import {
   TimelineEntry,
   type TimelineEvent,
   useEditRights,
-  useInvalidateIssues,
   useIssueById,
   UserLink,
   useTimeline,
@@ -35,6 +33,8 @@ import { CommitAuthor } from '@/components/CommitAuthor'
 import { parseDiff } from '@/lib/forge/diff'
 import { DiffView, type LineAnchor } from '@/components/DiffView'
 import { CommitStatusIcon } from '@/components/CommitStatus'
+import { Input } from '@/components/Input'
+import { Select } from '@/components/Select'
 import { MergeRequirements } from './MergeRequirements'
 import { shortSha, subject, useForgeFormat } from '@/lib/forge/format'
 import { nav } from '@/lib/forge/nav'
@@ -51,7 +51,6 @@ import {
   MERGE_STYLES,
   type MergeStyle,
   MergeConflictError,
-  mergePull,
   type PullRequest,
   type PullReview,
   type ReviewComment,
@@ -59,6 +58,7 @@ import {
   usePullCommits,
   usePullDiff,
   useReviewComments,
+  useMergePull,
   useReviews,
   useSavePull,
 } from './api'
@@ -231,12 +231,8 @@ function MergeBox({ repo, pr }: { repo: Repository; pr: PullRequest }) {
   const id = useId()
   const [style, setStyle] = useState<MergeStyle>('merge')
   const [deleteBranch, setDeleteBranch] = useState(false)
-  const invalidate = useInvalidateIssues(repo.owner.login, repo.name)
   const deletable = canDeleteHead(repo, pr)
-  const merge = useMutation({
-    mutationFn: () => mergePull(repo.owner.login, repo.name, pr.number, style, pr.head.sha, deletable && deleteBranch),
-    onSettled: invalidate,
-  })
+  const merge = useMergePull(repo.owner.login, repo.name, pr.number)
   if (pr.merged) {
     return (
       <Card as="section" className="merge-box merged" aria-labelledby={`${id}-h`}>
@@ -295,21 +291,21 @@ function MergeBox({ repo, pr }: { repo: Repository; pr: PullRequest }) {
         <div className="merge-controls">
           <div className="field">
             <label htmlFor={`${id}-s`}>{t('merge.style')}</label>
-            <select id={`${id}-s`} value={style} onChange={(e) => setStyle(e.target.value as MergeStyle)}>
+            <Select id={`${id}-s`} value={style} onChange={(e) => setStyle(e.target.value as MergeStyle)}>
               {MERGE_STYLES.map((s) => (
                 <option key={s} value={s}>
                   {t(`merge.styles.${s}`)}
                 </option>
               ))}
-            </select>
+            </Select>
           </div>
           {deletable && (
             <label className="merge-delete-branch">
-              <input type="checkbox" checked={deleteBranch} onChange={(e) => setDeleteBranch(e.target.checked)} />{' '}
+              <Input type="checkbox" checked={deleteBranch} onChange={(e) => setDeleteBranch(e.target.checked)} />{' '}
               {t('merge.deleteBranch', { branch: pr.head.ref })}
             </label>
           )}
-          <Button disabled={conflicted || merge.isPending} onClick={() => merge.mutate()}>
+          <Button disabled={conflicted || merge.isPending} onClick={() => merge.mutate({ style, headSha: pr.head.sha, deleteBranch: deletable && deleteBranch })}>
             {merge.isPending ? t('merge.merging') : t(`merge.do.${style}`)}
           </Button>
         </div>

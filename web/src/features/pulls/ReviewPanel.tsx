@@ -1,15 +1,16 @@
-import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, type ReactNode, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { SignerBadge } from '@/components/SignerBadge'
-import { Body, useInvalidateIssues, UserLink } from '@/features/issues'
+import { Body, UserLink } from '@/features/issues'
 import type { Repository } from '@/lib/forge/api'
 import type { LineAnchor } from '@/components/DiffView'
+import { Input } from '@/components/Input'
+import { Textarea } from '@/components/Textarea'
 import { useForgeFormat } from '@/lib/forge/format'
 import { errorText } from '@/lib/http'
-import { deletePendingReview, type DraftComment, type PullRequest, type PullReview, REVIEW_EVENTS, type ReviewComment, type ReviewEvent, submitPendingReview, submitReview } from './api'
+import { type DraftComment, type PullRequest, type PullReview, REVIEW_EVENTS, type ReviewComment, type ReviewEvent, useDeletePendingReview, useSubmitReview } from './api'
 
 /** The comments under one diff line: submitted ones, pending drafts, and the open editor. */
 export function LineComments({ comments, drafts, editing, onSave, onCancel, onDiscard }: {
@@ -64,7 +65,7 @@ function DraftEditor({ anchor, onSave, onCancel }: { anchor: LineAnchor; onSave:
       <label htmlFor={id} className="sr-only">
         {t('review.lineComment', { path: anchor.path, line: anchor.line })}
       </label>
-      <textarea id={id} className="input" rows={3} value={body} autoFocus onChange={(e) => setBody(e.target.value)} />
+      <Textarea id={id} className="input" rows={3} value={body} autoFocus onChange={(e) => setBody(e.target.value)} />
       <div className="button-row">
         <Button type="submit" size="sm" disabled={!body.trim()}>
           {t('review.addToReview')}
@@ -96,20 +97,13 @@ export function ReviewPanel({ repo, pr, drafts, pending, onSubmitted, isAuthor }
   const [event, setEvent] = useState<ReviewEvent>('COMMENT')
   const [body, setBody] = useState('')
   const [problem, setProblem] = useState<string | null>(null)
-  const invalidate = useInvalidateIssues(repo.owner.login, repo.name)
   const [o, r, n] = [repo.owner.login, repo.name, pr.number]
-  const done = () => {
+  const submit = useSubmitReview(o, r, n, () => {
     setBody('')
     setEvent('COMMENT')
     onSubmitted()
-    return invalidate()
-  }
-  const submit = useMutation({
-    mutationFn: (as: ReviewEvent | 'PENDING') =>
-      pending && as !== 'PENDING' ? submitPendingReview(o, r, n, pending.id, { event: as, body }) : submitReview(o, r, n, { event: as, body, commitId: pr.head.sha, comments: drafts }),
-    onSuccess: done,
   })
-  const discard = useMutation({ mutationFn: (p: PullReview) => deletePendingReview(o, r, n, p.id), onSuccess: invalidate })
+  const discard = useDeletePendingReview(o, r, n)
   const check = (as: ReviewEvent | 'PENDING') => {
     if (pending && drafts.length > 0) return t('review.errors.pendingFirst')
     const comments = drafts.length + (pending?.comments_count ?? 0) + (pending?.body.trim() ? 1 : 0)
@@ -120,7 +114,7 @@ export function ReviewPanel({ repo, pr, drafts, pending, onSubmitted, isAuthor }
   const send = (as: ReviewEvent | 'PENDING') => {
     const p = check(as)
     setProblem(p)
-    if (!p) submit.mutate(as)
+    if (!p) submit.mutate({ pendingId: pending?.id, event: as, body, commitId: pr.head.sha, comments: drafts })
   }
   const onSubmit = (e: FormEvent) => {
     e.preventDefault()
@@ -141,13 +135,13 @@ export function ReviewPanel({ repo, pr, drafts, pending, onSubmitted, isAuthor }
       <form onSubmit={onSubmit}>
         <div className="field">
           <label htmlFor={`${id}-b`}>{t('review.summary')}</label>
-          <textarea id={`${id}-b`} rows={3} value={body} onChange={(e) => setBody(e.target.value)} />
+          <Textarea id={`${id}-b`} rows={3} value={body} onChange={(e) => setBody(e.target.value)} />
         </div>
         <fieldset className="field review-events">
           <legend>{t('review.verdict')}</legend>
           {REVIEW_EVENTS.map((ev) => (
             <label key={ev}>
-              <input type="radio" name={`${id}-ev`} value={ev} checked={event === ev} disabled={isAuthor && ev !== 'COMMENT'} onChange={() => setEvent(ev)} /> {t(`review.events.${ev}`)}
+              <Input type="radio" name={`${id}-ev`} value={ev} checked={event === ev} disabled={isAuthor && ev !== 'COMMENT'} onChange={() => setEvent(ev)} /> {t(`review.events.${ev}`)}
             </label>
           ))}
           {isAuthor && <span className="muted">{t('review.ownPull')}</span>}
@@ -167,7 +161,7 @@ export function ReviewPanel({ repo, pr, drafts, pending, onSubmitted, isAuthor }
             {t('review.submit')}
           </Button>
           {pending ? (
-            <Button variant="ghost" disabled={discard.isPending} onClick={() => discard.mutate(pending)}>
+            <Button variant="ghost" disabled={discard.isPending} onClick={() => discard.mutate(pending.id)}>
               {t('review.discardPending')}
             </Button>
           ) : (

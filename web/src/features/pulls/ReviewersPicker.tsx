@@ -1,11 +1,11 @@
-import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
-import { useInvalidateIssues, UserLink } from '@/features/issues'
+import { Input } from '@/components/Input'
+import { UserLink } from '@/features/issues'
 import { canMaintain, type Repository } from '@/lib/forge/api'
 import { errorText } from '@/lib/http'
-import { dismissReview, type PullRequest, type PullReview, requestReviewers, undismissReview, unrequestReviewers } from './api'
+import { type PullRequest, type PullReview, useDismissReview, useRequestReviewers, useUndismissReview, useUnrequestReviewer } from './api'
 
 /** Logins typed as "alice, bob" or "@alice bob". */
 const parseLogins = (text: string) => [...new Set(text.split(/[\s,]+/).map((s) => s.replace(/^@/, '')).filter(Boolean))]
@@ -19,14 +19,9 @@ export function ReviewersPicker({ repo, pr, canEdit }: { repo: Repository; pr: P
   const { t } = useTranslation('reviewers')
   const id = useId()
   const o = repo.owner.login
-  const invalidate = useInvalidateIssues(o, repo.name)
   const [draft, setDraft] = useState('')
-  const ask = useMutation({
-    mutationFn: (logins: string[]) => requestReviewers(o, repo.name, pr.number, logins),
-    onSuccess: () => setDraft(''),
-    onSettled: invalidate,
-  })
-  const withdraw = useMutation({ mutationFn: (login: string) => unrequestReviewers(o, repo.name, pr.number, [login]), onSettled: invalidate })
+  const ask = useRequestReviewers(o, repo.name, pr.number, () => setDraft(''))
+  const withdraw = useUnrequestReviewer(o, repo.name, pr.number)
   const list = pr.requested_reviewers ?? []
   const open = pr.state === 'open' && !pr.merged
   const submit = (e: FormEvent) => {
@@ -58,7 +53,7 @@ export function ReviewersPicker({ repo, pr, canEdit }: { repo: Repository; pr: P
         <form aria-label={t('request')} onSubmit={submit}>
           <div className="field">
             <label htmlFor={`${id}-i`}>{t('label')}</label>
-            <input id={`${id}-i`} value={draft} autoComplete="off" spellCheck={false} aria-describedby={`${id}-help`} onChange={(e) => setDraft(e.target.value)} />
+            <Input id={`${id}-i`} value={draft} autoComplete="off" spellCheck={false} aria-describedby={`${id}-help`} onChange={(e) => setDraft(e.target.value)} />
             <span id={`${id}-help`} className="muted editor-help">
               {t('help')}
             </span>
@@ -85,18 +80,13 @@ export function ReviewersPicker({ repo, pr, canEdit }: { repo: Repository; pr: P
 export function DismissAction({ repo, pr, review }: { repo: Repository; pr: PullRequest; review: PullReview }) {
   const { t } = useTranslation('reviewers')
   const id = useId()
-  const invalidate = useInvalidateIssues(repo.owner.login, repo.name)
   const [editing, setEditing] = useState(false)
   const [message, setMessage] = useState('')
-  const dismiss = useMutation({
-    mutationFn: () => dismissReview(repo.owner.login, repo.name, pr.number, review.id, message),
-    onSuccess: () => {
-      setEditing(false)
-      setMessage('')
-    },
-    onSettled: invalidate,
+  const dismiss = useDismissReview(repo.owner.login, repo.name, pr.number, review.id, () => {
+    setEditing(false)
+    setMessage('')
   })
-  const undismiss = useMutation({ mutationFn: () => undismissReview(repo.owner.login, repo.name, pr.number, review.id), onSettled: invalidate })
+  const undismiss = useUndismissReview(repo.owner.login, repo.name, pr.number, review.id)
   const verdict = review.state === 'APPROVED' || review.state === 'REQUEST_CHANGES'
   if (!verdict || !canMaintain(repo) || pr.state !== 'open' || pr.merged) return null
   const error = dismiss.error ?? undismiss.error
@@ -111,12 +101,12 @@ export function DismissAction({ repo, pr, review }: { repo: Repository; pr: Pull
           aria-label={t('dismiss')}
           onSubmit={(e) => {
             e.preventDefault()
-            dismiss.mutate()
+            dismiss.mutate(message)
           }}
         >
           <div className="field">
             <label htmlFor={`${id}-m`}>{t('reason')}</label>
-            <input id={`${id}-m`} value={message} autoFocus onChange={(e) => setMessage(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setEditing(false)} />
+            <Input id={`${id}-m`} value={message} autoFocus onChange={(e) => setMessage(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setEditing(false)} />
           </div>
           <div className="button-row">
             <Button type="submit" size="sm" disabled={dismiss.isPending}>

@@ -1,5 +1,5 @@
 // Pull requests, reviews and merges in the shapes of Gitea's API v1.
-import { keepPreviousData, useQueries, useQuery, useQueryClient } from '@tanstack/react-query'
+import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type IssueEdit, type Label, useInvalidateIssues } from '@/features/issues'
 import { type Commit, getPage, getText, repoApi, type Repository, type User } from '@/lib/forge/api'
 import { apiError, apiFetch, deleteJSON, getJSON, patchJSON, postJSON, retryUnlessNotFound } from '@/lib/http'
@@ -265,4 +265,59 @@ export function approvalsOf(reviews: PullReview[]): number {
     if ((r.state === 'APPROVED' || r.state === 'REQUEST_CHANGES') && !r.dismissed) latest.set(r.user.login, r.state)
   }
   return [...latest.values()].filter((s) => s === 'APPROVED').length
+}
+
+// --- mutations: each refetches the pull request and its lists; a screen's own follow-up comes in as onSuccess, run first ---
+
+/** Opens a pull request. */
+export function useCreatePull(owner: string, repo: string, onSuccess?: (pr: PullRequest) => void) {
+  return useMutation({ mutationFn: (input: { head: string; base: string; title: string; body: string }) => createPull(owner, repo, input), onSuccess })
+}
+
+/** Merges a pull request; its page is refetched whether or not it went through. */
+export function useMergePull(owner: string, repo: string, number: number) {
+  const invalidate = useInvalidateIssues(owner, repo)
+  return useMutation({
+    mutationFn: ({ style, headSha, deleteBranch }: { style: MergeStyle; headSha: string; deleteBranch: boolean }) => mergePull(owner, repo, number, style, headSha, deleteBranch),
+    onSettled: invalidate,
+  })
+}
+
+/** Submits a review: the viewer's pending one (with a verdict), or a new one with its line comments (PENDING keeps it as a draft). */
+export function useSubmitReview(owner: string, repo: string, number: number, onSuccess?: () => void) {
+  const invalidate = useInvalidateIssues(owner, repo)
+  return useMutation({
+    mutationFn: ({ pendingId, ...input }: { pendingId?: number; event: ReviewEvent | 'PENDING'; body: string; commitId: string; comments: DraftComment[] }) =>
+      pendingId !== undefined && input.event !== 'PENDING' ? submitPendingReview(owner, repo, number, pendingId, { event: input.event, body: input.body }) : submitReview(owner, repo, number, input),
+    onSuccess: () => {
+      onSuccess?.()
+      return invalidate()
+    },
+  })
+}
+
+export function useDeletePendingReview(owner: string, repo: string, number: number) {
+  const invalidate = useInvalidateIssues(owner, repo)
+  return useMutation({ mutationFn: (id: number) => deletePendingReview(owner, repo, number, id), onSuccess: invalidate })
+}
+
+/** Asks reviewers for a review; refetched whether or not it went through. */
+export function useRequestReviewers(owner: string, repo: string, number: number, onSuccess?: () => void) {
+  const invalidate = useInvalidateIssues(owner, repo)
+  return useMutation({ mutationFn: (logins: string[]) => requestReviewers(owner, repo, number, logins), onSuccess, onSettled: invalidate })
+}
+
+export function useUnrequestReviewer(owner: string, repo: string, number: number) {
+  const invalidate = useInvalidateIssues(owner, repo)
+  return useMutation({ mutationFn: (login: string) => unrequestReviewers(owner, repo, number, [login]), onSettled: invalidate })
+}
+
+export function useDismissReview(owner: string, repo: string, number: number, id: number, onSuccess?: () => void) {
+  const invalidate = useInvalidateIssues(owner, repo)
+  return useMutation({ mutationFn: (message: string) => dismissReview(owner, repo, number, id, message), onSuccess, onSettled: invalidate })
+}
+
+export function useUndismissReview(owner: string, repo: string, number: number, id: number) {
+  const invalidate = useInvalidateIssues(owner, repo)
+  return useMutation({ mutationFn: () => undismissReview(owner, repo, number, id), onSettled: invalidate })
 }

@@ -1,20 +1,19 @@
-import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { ProgressBar } from '@/components/ProgressBar'
+import { Input } from '@/components/Input'
 import { MarkdownEditor } from '@/features/issues'
 import type { Repository } from '@/lib/forge/api'
 import { useForgeFormat } from '@/lib/forge/format'
 import { errorText } from '@/lib/http'
-import { type Asset, createRelease, deleteAsset, deleteRelease, editRelease, type Release, type ReleaseInput, uploadAsset, useInvalidateReleases } from './api'
+import { type Asset, type Release, type ReleaseInput, useDeleteAsset, useDeleteRelease, usePublishRelease, useSaveRelease, useUploadAsset } from './api'
 
 /** Creates a release, or edits one when given. */
 export function ReleaseForm({ repo, release, onDone }: { repo: Repository; release?: Release; onDone: () => void }) {
   const { t } = useTranslation('releases')
   const id = useId()
-  const invalidate = useInvalidateReleases(repo.owner.login, repo.name)
   const [input, setInput] = useState<ReleaseInput>({
     tag_name: release?.tag_name ?? '',
     target_commitish: release?.target_commitish ?? repo.default_branch,
@@ -23,17 +22,11 @@ export function ReleaseForm({ repo, release, onDone }: { repo: Repository; relea
     draft: release?.draft ?? false,
     prerelease: release?.prerelease ?? false,
   })
-  const save = useMutation({
-    mutationFn: () => (release ? editRelease(repo.owner.login, repo.name, release.id, input) : createRelease(repo.owner.login, repo.name, input)),
-    onSuccess: async () => {
-      await invalidate()
-      onDone()
-    },
-  })
+  const save = useSaveRelease(repo.owner.login, repo.name, release?.id, onDone)
   const set = <K extends keyof ReleaseInput>(k: K, v: ReleaseInput[K]) => setInput((s) => ({ ...s, [k]: v }))
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    save.mutate()
+    save.mutate(input)
   }
   return (
     <Card>
@@ -41,25 +34,25 @@ export function ReleaseForm({ repo, release, onDone }: { repo: Repository; relea
         <h2 id={`${id}-h`}>{release ? t('form.editHeading') : t('form.newHeading')}</h2>
         <label>
           {t('form.tag')}
-          <input required value={input.tag_name} maxLength={255} onChange={(e) => set('tag_name', e.target.value)} placeholder="v1.0.0" />
+          <Input required value={input.tag_name} maxLength={255} onChange={(e) => set('tag_name', e.target.value)} placeholder="v1.0.0" />
         </label>
         <label>
           {t('form.target')}
-          <input value={input.target_commitish} maxLength={255} onChange={(e) => set('target_commitish', e.target.value)} />
+          <Input value={input.target_commitish} maxLength={255} onChange={(e) => set('target_commitish', e.target.value)} />
         </label>
         <label>
           {t('form.title')}
-          <input value={input.name} maxLength={255} onChange={(e) => set('name', e.target.value)} />
+          <Input value={input.name} maxLength={255} onChange={(e) => set('name', e.target.value)} />
         </label>
         <MarkdownEditor label={t('form.notes')} value={input.body} onChange={(v) => set('body', v)} />
         {/* A published release is on chain for good: it cannot become a draft again. */}
         {(!release || release.draft) && (
           <label className="checkbox">
-            <input type="checkbox" checked={input.draft} onChange={(e) => set('draft', e.target.checked)} /> {t('form.draft')}
+            <Input type="checkbox" checked={input.draft} onChange={(e) => set('draft', e.target.checked)} /> {t('form.draft')}
           </label>
         )}
         <label className="checkbox">
-          <input type="checkbox" checked={input.prerelease} onChange={(e) => set('prerelease', e.target.checked)} /> {t('form.prerelease')}
+          <Input type="checkbox" checked={input.prerelease} onChange={(e) => set('prerelease', e.target.checked)} /> {t('form.prerelease')}
         </label>
         {save.isError && (
           <p role="alert" className="inline-error">
@@ -83,18 +76,13 @@ export function ReleaseForm({ repo, release, onDone }: { repo: Repository; relea
 export function AssetUpload({ repo, release }: { repo: Repository; release: Release }) {
   const { t } = useTranslation('releases')
   const fmt = useForgeFormat()
-  const invalidate = useInvalidateReleases(repo.owner.login, repo.name)
   const [progress, setProgress] = useState<{ sent: number; total: number } | null>(null)
-  const upload = useMutation({
-    mutationFn: (file: File) => uploadAsset(repo.owner.login, repo.name, release.id, file, (sent, total) => setProgress({ sent, total })),
-    onSettled: () => setProgress(null),
-    onSuccess: () => invalidate(),
-  })
+  const upload = useUploadAsset(repo.owner.login, repo.name, release.id, setProgress)
   return (
     <div className="asset-upload">
       <label className="btn btn-secondary btn-sm">
         {t('upload.choose')}
-        <input
+        <Input
           type="file"
           className="visually-hidden"
           disabled={upload.isPending}
@@ -125,8 +113,7 @@ export function AssetUpload({ repo, release }: { repo: Repository; release: Rele
 /** Publishes a draft: the server puts it and its assets on chain and in IPFS. */
 export function PublishRelease({ repo, release }: { repo: Repository; release: Release }) {
   const { t } = useTranslation('releases')
-  const invalidate = useInvalidateReleases(repo.owner.login, repo.name)
-  const publish = useMutation({ mutationFn: () => editRelease(repo.owner.login, repo.name, release.id, { draft: false }), onSuccess: () => invalidate() })
+  const publish = usePublishRelease(repo.owner.login, repo.name, release.id)
   return (
     <>
       <Button size="sm" disabled={publish.isPending} onClick={() => publish.mutate()}>
@@ -143,8 +130,7 @@ export function PublishRelease({ repo, release }: { repo: Repository; release: R
 
 export function DeleteRelease({ repo, release }: { repo: Repository; release: Release }) {
   const { t } = useTranslation('releases')
-  const invalidate = useInvalidateReleases(repo.owner.login, repo.name)
-  const del = useMutation({ mutationFn: () => deleteRelease(repo.owner.login, repo.name, release.id), onSuccess: () => invalidate() })
+  const del = useDeleteRelease(repo.owner.login, repo.name, release.id)
   return (
     <>
       <Button
@@ -168,8 +154,7 @@ export function DeleteRelease({ repo, release }: { repo: Repository; release: Re
 
 export function DeleteAsset({ repo, release, asset }: { repo: Repository; release: Release; asset: Asset }) {
   const { t } = useTranslation('releases')
-  const invalidate = useInvalidateReleases(repo.owner.login, repo.name)
-  const del = useMutation({ mutationFn: () => deleteAsset(repo.owner.login, repo.name, release.id, asset.id), onSuccess: () => invalidate() })
+  const del = useDeleteAsset(repo.owner.login, repo.name, release.id, asset.id)
   return (
     <Button
       variant="ghost"

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { getPage, repoApi } from '@/lib/forge/api'
 import { ApiError, deleteJSON, noteRefusal, patchJSON, postJSON } from '@/lib/http'
 import { useAuthStore } from '@/stores/auth'
@@ -94,4 +94,44 @@ export function uploadAsset(owner: string, repo: string, id: number, file: File,
     form.append('attachment', file, file.name)
     xhr.send(form)
   })
+}
+
+// --- mutations: each refetches the releases ---
+
+/** Creates a release, or edits the one with this id; onDone runs once the releases are refetched. */
+export function useSaveRelease(owner: string, repo: string, id: number | undefined, onDone?: () => void) {
+  const invalidate = useInvalidateReleases(owner, repo)
+  return useMutation({
+    mutationFn: (input: ReleaseInput) => (id !== undefined ? editRelease(owner, repo, id, input) : createRelease(owner, repo, input)),
+    onSuccess: async () => {
+      await invalidate()
+      onDone?.()
+    },
+  })
+}
+
+/** Publishes a draft release. */
+export function usePublishRelease(owner: string, repo: string, id: number) {
+  const invalidate = useInvalidateReleases(owner, repo)
+  return useMutation({ mutationFn: () => editRelease(owner, repo, id, { draft: false }), onSuccess: () => invalidate() })
+}
+
+export function useDeleteRelease(owner: string, repo: string, id: number) {
+  const invalidate = useInvalidateReleases(owner, repo)
+  return useMutation({ mutationFn: () => deleteRelease(owner, repo, id), onSuccess: () => invalidate() })
+}
+
+/** Uploads an asset, reporting its progress to onProgress (null once done). */
+export function useUploadAsset(owner: string, repo: string, release: number, onProgress: (p: { sent: number; total: number } | null) => void) {
+  const invalidate = useInvalidateReleases(owner, repo)
+  return useMutation({
+    mutationFn: (file: File) => uploadAsset(owner, repo, release, file, (sent, total) => onProgress({ sent, total })),
+    onSettled: () => onProgress(null),
+    onSuccess: () => invalidate(),
+  })
+}
+
+export function useDeleteAsset(owner: string, repo: string, release: number, asset: number) {
+  const invalidate = useInvalidateReleases(owner, repo)
+  return useMutation({ mutationFn: () => deleteAsset(owner, repo, release, asset), onSuccess: () => invalidate() })
 }

@@ -1,11 +1,12 @@
-import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
+import { Input } from '@/components/Input'
+import { Select } from '@/components/Select'
 import { type Branch, type Repository } from '@/lib/forge/api'
-import { createBranch, deleteBranch, renameBranch, useInvalidateBranches } from '@/lib/forge/branches'
 import { errorText } from '@/lib/http'
+import { useCreateBranch, useDeleteBranch, useRenameBranch } from './api'
 import './branches.css'
 
 /** Creates a branch from another one (people who may push). */
@@ -14,34 +15,27 @@ export function NewBranchForm({ repo, branches }: { repo: Repository; branches: 
   const id = useId()
   const [name, setName] = useState('')
   const [from, setFrom] = useState(repo.default_branch)
-  const invalidate = useInvalidateBranches(repo.owner.login, repo.name)
-  const create = useMutation({
-    mutationFn: () => createBranch(repo.owner.login, repo.name, name.trim(), from),
-    onSuccess: () => {
-      setName('')
-      invalidate()
-    },
-  })
+  const create = useCreateBranch(repo.owner.login, repo.name, () => setName(''))
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    if (name.trim()) create.mutate()
+    if (name.trim()) create.mutate({ name: name.trim(), from })
   }
   return (
     <Card as="section" aria-label={t('create.heading')}>
       <form onSubmit={submit} className="branch-form">
         <div className="field">
           <label htmlFor={`${id}-n`}>{t('create.name')}</label>
-          <input id={`${id}-n`} value={name} maxLength={255} autoComplete="off" onChange={(e) => setName(e.target.value)} />
+          <Input id={`${id}-n`} value={name} maxLength={255} autoComplete="off" onChange={(e) => setName(e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-f`}>{t('create.from')}</label>
-          <select id={`${id}-f`} value={from} onChange={(e) => setFrom(e.target.value)}>
+          <Select id={`${id}-f`} value={from} onChange={(e) => setFrom(e.target.value)}>
             {branches.map((b) => (
               <option key={b.name} value={b.name}>
                 {b.name}
               </option>
             ))}
-          </select>
+          </Select>
         </div>
         <Button type="submit" disabled={!name.trim() || create.isPending}>
           {create.isPending ? t('create.creating') : t('create.submit')}
@@ -62,13 +56,9 @@ export function BranchRowActions({ repo, branch }: { repo: Repository; branch: B
   const id = useId()
   const [mode, setMode] = useState<'idle' | 'rename' | 'delete'>('idle')
   const [name, setName] = useState(branch.name)
-  const invalidate = useInvalidateBranches(repo.owner.login, repo.name)
-  const done = () => {
-    setMode('idle')
-    invalidate()
-  }
-  const rename = useMutation({ mutationFn: () => renameBranch(repo.owner.login, repo.name, branch.name, name.trim()), onSuccess: done })
-  const del = useMutation({ mutationFn: () => deleteBranch(repo.owner.login, repo.name, branch.name), onSuccess: done })
+  const done = () => setMode('idle')
+  const rename = useRenameBranch(repo.owner.login, repo.name, branch.name, done)
+  const del = useDeleteBranch(repo.owner.login, repo.name, branch.name, done)
   const error = rename.error ?? del.error
   if (branch.name === repo.default_branch || branch.protected) return null
   return (
@@ -88,10 +78,10 @@ export function BranchRowActions({ repo, branch }: { repo: Repository; branch: B
           className="branch-inline"
           onSubmit={(e) => {
             e.preventDefault()
-            if (name.trim() && name.trim() !== branch.name) rename.mutate()
+            if (name.trim() && name.trim() !== branch.name) rename.mutate(name.trim())
           }}
         >
-          <input id={`${id}-r`} aria-label={t('rename.label', { branch: branch.name })} value={name} maxLength={255} autoFocus onChange={(e) => setName(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setMode('idle')} />
+          <Input id={`${id}-r`} aria-label={t('rename.label', { branch: branch.name })} value={name} maxLength={255} autoFocus onChange={(e) => setName(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setMode('idle')} />
           <Button size="sm" type="submit" disabled={rename.isPending}>
             {t('rename.submit')}
           </Button>

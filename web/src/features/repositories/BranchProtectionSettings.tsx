@@ -1,12 +1,13 @@
-import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { QueryState } from '@/components/QueryState'
+import { Input } from '@/components/Input'
 import { type Repository } from '@/lib/forge/api'
-import { type BranchProtection, createProtection, deleteProtection, editProtection, type ProtectionInput, splitList, useInvalidateBranches, useProtections } from '@/lib/forge/branches'
+import { type BranchProtection, type ProtectionInput, splitList, useProtections } from '@/lib/forge/branches'
 import { errorText } from '@/lib/http'
+import { useDeleteProtection, useSaveProtection } from './api'
 import './branches.css'
 
 /** Settings → Branches: the repository's protection rules, to add, edit and delete (owner). */
@@ -44,8 +45,7 @@ export function BranchProtectionSettings({ repo }: { repo: Repository }) {
 function RuleRow({ repo, rule, onEdit }: { repo: Repository; rule: BranchProtection; onEdit: () => void }) {
   const { t } = useTranslation('branches')
   const [confirming, setConfirming] = useState(false)
-  const invalidate = useInvalidateBranches(repo.owner.login, repo.name)
-  const del = useMutation({ mutationFn: () => deleteProtection(repo.owner.login, repo.name, rule.rule_name), onSuccess: invalidate })
+  const del = useDeleteProtection(repo.owner.login, repo.name, rule.rule_name)
   return (
     <li className="branch-rule">
       <strong className="mono">{rule.rule_name}</strong>
@@ -92,7 +92,6 @@ function RuleForm({ repo, rule, onDone }: { repo: Repository; rule?: BranchProte
   const [whitelist, setWhitelist] = useState(rule?.push_whitelist_usernames.join(', ') ?? '')
   const [checks, setChecks] = useState(rule?.status_check_contexts.join(', ') ?? '')
   const [approvals, setApprovals] = useState(String(rule?.required_approvals ?? 0))
-  const invalidate = useInvalidateBranches(repo.owner.login, repo.name)
   const input = (): ProtectionInput => {
     const users = push ? splitList(whitelist) : []
     const contexts = splitList(checks)
@@ -106,46 +105,42 @@ function RuleForm({ repo, rule, onDone }: { repo: Repository; rule?: BranchProte
       required_approvals: Math.max(0, Number.parseInt(approvals, 10) || 0),
     }
   }
-  const save = useMutation({
-    mutationFn: () => (rule ? editProtection(repo.owner.login, repo.name, rule.rule_name, input()) : createProtection(repo.owner.login, repo.name, input())),
-    onSuccess: () => {
-      if (!rule) setBranch('')
-      invalidate()
-      onDone()
-    },
+  const save = useSaveProtection(repo.owner.login, repo.name, rule?.rule_name, () => {
+    if (!rule) setBranch('')
+    onDone()
   })
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    if (branch.trim()) save.mutate()
+    if (branch.trim()) save.mutate(input())
   }
   return (
     <form onSubmit={submit} aria-label={rule ? t('rules.editLabel', { branch: rule.rule_name }) : t('rules.add')} className="branch-rule-form">
       {!rule && <h3>{t('rules.add')}</h3>}
       <div className="field">
         <label htmlFor={`${id}-b`}>{t('rules.branch')}</label>
-        <input id={`${id}-b`} value={branch} disabled={Boolean(rule)} maxLength={255} autoComplete="off" aria-describedby={`${id}-bh`} onChange={(e) => setBranch(e.target.value)} />
+        <Input id={`${id}-b`} value={branch} disabled={Boolean(rule)} maxLength={255} autoComplete="off" aria-describedby={`${id}-bh`} onChange={(e) => setBranch(e.target.value)} />
         <span id={`${id}-bh`} className="muted">
           {t('rules.branchHelp')}
         </span>
       </div>
       <label className="field-check">
-        <input type="checkbox" checked={push} onChange={(e) => setPush(e.target.checked)} /> {t('rules.enablePush')}
+        <Input type="checkbox" checked={push} onChange={(e) => setPush(e.target.checked)} /> {t('rules.enablePush')}
       </label>
       {push && (
         <div className="field">
           <label htmlFor={`${id}-w`}>{t('rules.whitelist')}</label>
-          <input id={`${id}-w`} value={whitelist} autoComplete="off" onChange={(e) => setWhitelist(e.target.value)} />
+          <Input id={`${id}-w`} value={whitelist} autoComplete="off" onChange={(e) => setWhitelist(e.target.value)} />
           <span className="muted">{t('rules.whitelistHelp')}</span>
         </div>
       )}
       <div className="field">
         <label htmlFor={`${id}-c`}>{t('rules.contexts')}</label>
-        <input id={`${id}-c`} value={checks} autoComplete="off" onChange={(e) => setChecks(e.target.value)} />
+        <Input id={`${id}-c`} value={checks} autoComplete="off" onChange={(e) => setChecks(e.target.value)} />
         <span className="muted">{t('rules.contextsHelp')}</span>
       </div>
       <div className="field">
         <label htmlFor={`${id}-a`}>{t('rules.requiredApprovals')}</label>
-        <input id={`${id}-a`} type="number" min={0} max={100} value={approvals} onChange={(e) => setApprovals(e.target.value)} />
+        <Input id={`${id}-a`} type="number" min={0} max={100} value={approvals} onChange={(e) => setApprovals(e.target.value)} />
       </div>
       {save.isError && (
         <p className="alert-error" role="alert">

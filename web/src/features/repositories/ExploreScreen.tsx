@@ -9,6 +9,8 @@ import { NoDescription } from '@/components/EmptyStates'
 import { UserList, useUserSearch } from '@/features/search'
 import { TopicList } from '@/features/topics'
 import { Paged } from '@/components/Lists'
+import { Input } from '@/components/Input'
+import { Select } from '@/components/Select'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
 import { isRepositorySort, type Repository, repoHref, type RepositorySort, SORTS, useRepoSearch } from '@/lib/forge/api'
@@ -85,17 +87,17 @@ function RepositorySearch() {
       <form role="search" aria-label={t('explore.filters')} className="explore-filters" onSubmit={(e) => e.preventDefault()}>
         <div className="field">
           <label htmlFor={`${id}-q`}>{t('explore.search.label')}</label>
-          <input id={`${id}-q`} type="search" value={query} placeholder={t('explore.search.placeholder')} maxLength={200} onChange={(e) => onQuery(e.target.value)} />
+          <Input id={`${id}-q`} type="search" value={query} placeholder={t('explore.search.placeholder')} maxLength={200} onChange={(e) => onQuery(e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-sort`}>{t('explore.sort.label')}</label>
-          <select id={`${id}-sort`} value={sort} onChange={(e) => setSort(e.target.value)}>
+          <Select id={`${id}-sort`} value={sort} onChange={(e) => setSort(e.target.value)}>
             {SORTS.map((s) => (
               <option key={s} value={s}>
                 {t(`explore.sort.${s}`)}
               </option>
             ))}
-          </select>
+          </Select>
         </div>
       </form>
       {topic.trim() && (
@@ -168,7 +170,7 @@ function UserSearch() {
       <form role="search" aria-label={t('explore.users.filters')} className="explore-filters" onSubmit={(e) => e.preventDefault()}>
         <div className="field">
           <label htmlFor={`${id}-u`}>{t('explore.users.label')}</label>
-          <input id={`${id}-u`} type="search" value={query} placeholder={t('explore.users.placeholder')} maxLength={200} autoComplete="off" onChange={(e) => onQuery(e.target.value)} />
+          <Input id={`${id}-u`} type="search" value={query} placeholder={t('explore.users.placeholder')} maxLength={200} autoComplete="off" onChange={(e) => onQuery(e.target.value)} />
         </div>
       </form>
       <Paged

@@ -1,13 +1,15 @@
-import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { NotFoundError } from '@/components/QueryState'
+import { Input } from '@/components/Input'
+import { Textarea } from '@/components/Textarea'
 import { type Repository, repoHref } from '@/lib/forge/api'
 import { nav } from '@/lib/forge/nav'
 import { ApiError, errorText } from '@/lib/http'
-import { changeFiles, type ChangeFilesInput, type FileOperation, toBase64 } from './contentsApi'
+import { useChangeFiles } from './api'
+import { type FileOperation, toBase64 } from './contentsApi'
 
 export type EditMode = 'edit' | 'new' | 'delete'
 
@@ -44,17 +46,14 @@ export function FileEditor({ repo, mode, branch, path, sha, initial = '' }: File
   const filePath = mode === 'new' ? [dir, name.trim()].filter(Boolean).join('/') : path
   const defaultMessage = t(`editor.defaultMessage.${mode}`, { path: filePath || '…' })
   const problem = fieldProblem(mode, name.trim(), target, newBranch.trim())
-  const save = useMutation({
-    mutationFn: (input: ChangeFilesInput) => changeFiles(owner, repo.name, input),
-    onSuccess: (_res, input) => {
-      if (input.new_branch) {
-        nav.go(`${repoHref.section(owner, repo.name, 'pulls/new')}?base=${encodeURIComponent(branch)}&head=${encodeURIComponent(input.new_branch)}`)
-      } else if (mode === 'delete') {
-        nav.go(repoHref.src(owner, repo.name, path.split('/').slice(0, -1).join('/'), branch === repo.default_branch ? undefined : branch))
-      } else {
-        nav.go(repoHref.src(owner, repo.name, filePath, branch === repo.default_branch ? undefined : branch))
-      }
-    },
+  const save = useChangeFiles(owner, repo.name, (input) => {
+    if (input.new_branch) {
+      nav.go(`${repoHref.section(owner, repo.name, 'pulls/new')}?base=${encodeURIComponent(branch)}&head=${encodeURIComponent(input.new_branch)}`)
+    } else if (mode === 'delete') {
+      nav.go(repoHref.src(owner, repo.name, path.split('/').slice(0, -1).join('/'), branch === repo.default_branch ? undefined : branch))
+    } else {
+      nav.go(repoHref.src(owner, repo.name, filePath, branch === repo.default_branch ? undefined : branch))
+    }
   })
   const submit = (e: FormEvent) => {
     e.preventDefault()
@@ -76,7 +75,7 @@ export function FileEditor({ repo, mode, branch, path, sha, initial = '' }: File
             <label htmlFor={`${id}-name`}>{t('editor.name')}</label>
             <div className="owner-name">
               {dir && <span className="muted mono">{dir}/</span>}
-              <input
+              <Input
                 id={`${id}-name`}
                 className="input mono"
                 value={name}
@@ -98,23 +97,23 @@ export function FileEditor({ repo, mode, branch, path, sha, initial = '' }: File
         ) : (
           <div className="field">
             <label htmlFor={`${id}-content`}>{t('editor.content')}</label>
-            <textarea id={`${id}-content`} value={content} spellCheck={false} wrap="off" onChange={(e) => setContent(e.target.value)} />
+            <Textarea id={`${id}-content`} value={content} spellCheck={false} wrap="off" onChange={(e) => setContent(e.target.value)} />
           </div>
         )}
         <fieldset>
           <legend>{t('editor.commit')}</legend>
           <label htmlFor={`${id}-message`}>{t('editor.message')}</label>
-          <input id={`${id}-message`} className="input" value={message} placeholder={defaultMessage} onChange={(e) => setMessage(e.target.value)} />
+          <Input id={`${id}-message`} className="input" value={message} placeholder={defaultMessage} onChange={(e) => setMessage(e.target.value)} />
           <label>
-            <input type="radio" name={`${id}-target`} checked={target === 'direct'} onChange={() => setTarget('direct')} /> {t('editor.direct', { branch })}
+            <Input type="radio" name={`${id}-target`} checked={target === 'direct'} onChange={() => setTarget('direct')} /> {t('editor.direct', { branch })}
           </label>
           <label>
-            <input type="radio" name={`${id}-target`} checked={target === 'branch'} onChange={() => setTarget('branch')} /> {t('editor.newBranch')}
+            <Input type="radio" name={`${id}-target`} checked={target === 'branch'} onChange={() => setTarget('branch')} /> {t('editor.newBranch')}
           </label>
           {target === 'branch' && (
             <div className="field">
               <label htmlFor={`${id}-branch`}>{t('editor.branchName')}</label>
-              <input
+              <Input
                 id={`${id}-branch`}
                 className="input mono"
                 value={newBranch}

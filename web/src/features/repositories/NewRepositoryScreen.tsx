@@ -1,15 +1,16 @@
-import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { PageHeader } from '@/components/PageHeader'
 import { SignInNotice } from '@/components/SignInNotice'
+import { Input } from '@/components/Input'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { createRepo, type CreateRepoInput, repoHref, repoNameProblem } from '@/lib/forge/api'
+import { repoHref, repoNameProblem } from '@/lib/forge/api'
 import { nav } from '@/lib/forge/nav'
 import { errorText } from '@/lib/http'
+import { useCreateRepo } from './api'
 import './repositories.css'
 
 /** Creates a repository owned by the signed-in user (a chain transaction for a public one). */
@@ -35,10 +36,7 @@ function NewRepositoryForm({ owner }: { owner: string }) {
   const [branch, setBranch] = useState('main')
   const [touched, setTouched] = useState(false)
   const problem = repoNameProblem(name.trim())
-  const create = useMutation({
-    mutationFn: (input: CreateRepoInput) => createRepo(input),
-    onSuccess: (repo) => nav.go(repoHref.home(repo.owner.login, repo.name)),
-  })
+  const create = useCreateRepo((repo) => nav.go(repoHref.home(repo.owner.login, repo.name)))
   const submit = (e: FormEvent) => {
     e.preventDefault()
     setTouched(true)
@@ -53,7 +51,7 @@ function NewRepositoryForm({ owner }: { owner: string }) {
           <label htmlFor={`${id}-name`}>{t('create.name')}</label>
           <div className="owner-name">
             <span className="muted">{owner} /</span>
-            <input
+            <Input
               id={`${id}-name`}
               value={name}
               maxLength={100}
@@ -71,27 +69,27 @@ function NewRepositoryForm({ owner }: { owner: string }) {
         </div>
         <div className="field">
           <label htmlFor={`${id}-description`}>{t('create.description')}</label>
-          <input id={`${id}-description`} value={description} maxLength={2048} onChange={(e) => setDescription(e.target.value)} />
+          <Input id={`${id}-description`} value={description} maxLength={2048} onChange={(e) => setDescription(e.target.value)} />
         </div>
         <fieldset className="field visibility">
           <legend>{t('create.visibility')}</legend>
           <label>
-            <input type="radio" name={`${id}-vis`} checked={!isPrivate} onChange={() => setPrivate(false)} /> {t('visibility.public')}
+            <Input type="radio" name={`${id}-vis`} checked={!isPrivate} onChange={() => setPrivate(false)} /> {t('visibility.public')}
             <span className="muted"> — {t('create.publicHelp')}</span>
           </label>
           <label>
-            <input type="radio" name={`${id}-vis`} checked={isPrivate} onChange={() => setPrivate(true)} /> {t('visibility.private')}
+            <Input type="radio" name={`${id}-vis`} checked={isPrivate} onChange={() => setPrivate(true)} /> {t('visibility.private')}
             <span className="muted"> — {t('create.privateHelp')}</span>
           </label>
         </fieldset>
         <div className="field checkbox-field">
           <label>
-            <input type="checkbox" checked={autoInit} onChange={(e) => setAutoInit(e.target.checked)} /> {t('create.autoInit')}
+            <Input type="checkbox" checked={autoInit} onChange={(e) => setAutoInit(e.target.checked)} /> {t('create.autoInit')}
           </label>
         </div>
         <div className="field">
           <label htmlFor={`${id}-branch`}>{t('create.defaultBranch')}</label>
-          <input id={`${id}-branch`} value={branch} maxLength={255} onChange={(e) => setBranch(e.target.value)} />
+          <Input id={`${id}-branch`} value={branch} maxLength={255} onChange={(e) => setBranch(e.target.value)} />
         </div>
         {create.isError && (
           <p className="alert-error" role="alert">

@@ -1,5 +1,6 @@
 import { type KeyboardEvent, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { Input } from '@/components/Input'
 import { type Repository, useBranches, useTags } from '@/lib/forge/api'
 import { shortSha } from '@/lib/forge/format'
 
@@ -36,7 +37,7 @@ export function RefSelector({ repo, current, hrefFor }: { repo: Repository; curr
       </button>
       {open && (
         <div id={panelId} className="card ref-selector-panel" role="dialog" aria-label={t('ref.dialog')}>
-          <input
+          <Input
             type="search"
             className="input"
             // Focus moves in only because the user opened the panel, to type at once.

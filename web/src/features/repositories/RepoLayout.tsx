@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query'
 import { type ReactNode, useId } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useRoute } from '@/lib/routes'
@@ -9,9 +8,10 @@ import { NotFoundError, QueryState } from '@/components/QueryState'
 import { NotFoundScreen } from '@/features/errors'
 import { errorText } from '@/lib/http'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { canMaintain, forkRepo, isOwner, type Repository, repoHref, setFlag, useFlag, useInvalidateRepo, useRepo } from '@/lib/forge/api'
+import { canMaintain, isOwner, type Repository, repoHref, useFlag, useRepo } from '@/lib/forge/api'
 import { useForgeFormat } from '@/lib/forge/format'
 import { canOwn, nav } from '@/lib/forge/nav'
+import { useForkRepo, useSetFlag } from './api'
 import { TransferBanner } from './TransferBanner'
 import './repositories.css'
 
@@ -139,8 +139,7 @@ function FlagButton({ kind, repo, count, signedIn, describedBy }: { kind: 'star'
   const fmt = useForgeFormat()
   const owner = repo.owner.login
   const state = useFlag(kind, owner, repo.name, signedIn)
-  const invalidate = useInvalidateRepo(owner, repo.name)
-  const toggle = useMutation({ mutationFn: (on: boolean) => setFlag(kind, owner, repo.name, on), onSettled: invalidate })
+  const toggle = useSetFlag(kind, owner, repo.name)
   const on = state.data ?? false
   const label = t(`header.${kind}.${on ? 'undo' : 'do'}`)
   return (
@@ -170,10 +169,7 @@ function FlagButton({ kind, repo, count, signedIn, describedBy }: { kind: 'star'
 function ForkButton({ repo, signedIn, describedBy }: { repo: Repository; signedIn: boolean; describedBy?: string }) {
   const { t } = useTranslation('repositories')
   const fmt = useForgeFormat()
-  const fork = useMutation({
-    mutationFn: () => forkRepo(repo.owner.login, repo.name),
-    onSuccess: (created) => nav.go(repoHref.home(created.owner.login, created.name)),
-  })
+  const fork = useForkRepo(repo.owner.login, repo.name, (created) => nav.go(repoHref.home(created.owner.login, created.name)))
   return (
     <span className="repo-action">
       <Button size="sm" variant="outline" aria-describedby={describedBy} disabled={!signedIn || fork.isPending} onClick={() => fork.mutate()}>

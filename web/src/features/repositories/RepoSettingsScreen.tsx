@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
@@ -8,10 +7,13 @@ import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
 import { SignInNotice } from '@/components/SignInNotice'
+import { Input } from '@/components/Input'
+import { Select } from '@/components/Select'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { canMaintain, deleteRepo, editRepo, isOwner, type Permission, PERMISSIONS, putCollaborator, removeCollaborator, type Repository, useCollaborators, useInvalidateRepo } from '@/lib/forge/api'
+import { canMaintain, isOwner, type Permission, PERMISSIONS, type Repository, useCollaborators } from '@/lib/forge/api'
 import { nav } from '@/lib/forge/nav'
+import { useDeleteRepo, useEditRepo, usePutCollaborator, useRemoveCollaborator } from './api'
 import { RepoPage } from './RepoLayout'
 import { BranchProtectionSettings } from './BranchProtectionSettings'
 import { errorText } from '@/lib/http'
@@ -64,14 +66,10 @@ function GeneralSettings({ repo }: { repo: Repository }) {
   const { t: tw } = useTranslation('website')
   const [description, setDescription] = useState(repo.description)
   const [website, setWebsite] = useState(repo.website ?? '')
-  const invalidate = useInvalidateRepo(repo.owner.login, repo.name)
-  const save = useMutation({
-    mutationFn: () => editRepo(repo.owner.login, repo.name, { description: description.trim(), website: website.trim() }),
-    onSuccess: invalidate,
-  })
+  const save = useEditRepo(repo.owner.login, repo.name)
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    save.mutate()
+    save.mutate({ description: description.trim(), website: website.trim() })
   }
   return (
     <Card as="section" aria-labelledby={`${id}-h`}>
@@ -79,11 +77,11 @@ function GeneralSettings({ repo }: { repo: Repository }) {
       <form onSubmit={submit}>
         <div className="field">
           <label htmlFor={`${id}-d`}>{t('create.description')}</label>
-          <input id={`${id}-d`} value={description} maxLength={2048} onChange={(e) => setDescription(e.target.value)} />
+          <Input id={`${id}-d`} value={description} maxLength={2048} onChange={(e) => setDescription(e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-w`}>{tw('label')}</label>
-          <input
+          <Input
             id={`${id}-w`}
             type="url"
             inputMode="url"
@@ -120,20 +118,13 @@ function Collaborators({ repo }: { repo: Repository }) {
   const id = useId()
   const o = repo.owner.login
   const list = useCollaborators(o, repo.name)
-  const invalidate = useInvalidateRepo(o, repo.name)
   const [login, setLogin] = useState('')
   const [permission, setPermission] = useState<Permission>('write')
-  const add = useMutation({
-    mutationFn: () => putCollaborator(o, repo.name, login.trim(), permission),
-    onSuccess: () => {
-      setLogin('')
-      return invalidate()
-    },
-  })
-  const remove = useMutation({ mutationFn: (user: string) => removeCollaborator(o, repo.name, user), onSuccess: invalidate })
+  const add = usePutCollaborator(o, repo.name, () => setLogin(''))
+  const remove = useRemoveCollaborator(o, repo.name)
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    if (login.trim()) add.mutate()
+    if (login.trim()) add.mutate({ login: login.trim(), permission })
   }
   return (
     <Card as="section" aria-labelledby={`${id}-h`}>
@@ -160,17 +151,17 @@ function Collaborators({ repo }: { repo: Repository }) {
       <form onSubmit={submit} className="collaborator-form">
         <div className="field">
           <label htmlFor={`${id}-u`}>{t('settings.collaborators.username')}</label>
-          <input id={`${id}-u`} value={login} autoComplete="off" onChange={(e) => setLogin(e.target.value)} />
+          <Input id={`${id}-u`} value={login} autoComplete="off" onChange={(e) => setLogin(e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-p`}>{t('settings.collaborators.permission')}</label>
-          <select id={`${id}-p`} value={permission} onChange={(e) => setPermission(e.target.value as Permission)}>
+          <Select id={`${id}-p`} value={permission} onChange={(e) => setPermission(e.target.value as Permission)}>
             {PERMISSIONS.map((p) => (
               <option key={p} value={p}>
                 {t(`settings.collaborators.perm.${p}`)}
               </option>
             ))}
-          </select>
+          </Select>
         </div>
         <Button type="submit" disabled={add.isPending || !login.trim()}>
           {t('settings.collaborators.add')}
@@ -189,7 +180,7 @@ function DeleteRepository({ repo }: { repo: Repository }) {
   const { t } = useTranslation('repositories')
   const id = useId()
   const [typed, setTyped] = useState('')
-  const del = useMutation({ mutationFn: () => deleteRepo(repo.owner.login, repo.name), onSuccess: () => nav.go('/explore') })
+  const del = useDeleteRepo(repo.owner.login, repo.name, () => nav.go('/explore'))
   const confirmed = typed === repo.name
   const submit = (e: FormEvent) => {
     e.preventDefault()
@@ -202,7 +193,7 @@ function DeleteRepository({ repo }: { repo: Repository }) {
       <form onSubmit={submit}>
         <div className="field">
           <label htmlFor={`${id}-c`}>{t('settings.delete.confirm', { name: repo.name })}</label>
-          <input id={`${id}-c`} value={typed} autoComplete="off" onChange={(e) => setTyped(e.target.value)} />
+          <Input id={`${id}-c`} value={typed} autoComplete="off" onChange={(e) => setTyped(e.target.value)} />
         </div>
         {del.isError && (
           <p className="alert-error" role="alert">

@@ -8,6 +8,7 @@ import { Markdown } from '@/components/Markdown'
 import { PreloadLink } from '@/components/PreloadLink'
 import { NotFoundError, QueryState } from '@/components/QueryState'
 import { NoDescription } from '@/components/EmptyStates'
+import { Input } from '@/components/Input'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { HiddenNotice, ReportButton } from '@/features/moderation'
 import { RepoTopics } from '@/features/topics'
@@ -139,7 +140,7 @@ export function CloneBox({ url: httpsUrl, sshUrl }: { url: string; sshUrl?: stri
         </div>
       )}
       <div className="clone-row">
-        <input id={id} className="mono" readOnly value={url} onFocus={(e) => e.currentTarget.select()} />
+        <Input id={id} className="mono" readOnly value={url} onFocus={(e) => e.currentTarget.select()} />
         <Button size="sm" variant="outline" onClick={copy}>
           {t('home.copy')}
         </Button>

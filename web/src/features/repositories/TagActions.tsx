@@ -1,11 +1,12 @@
-import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
+import { Input } from '@/components/Input'
+import { Textarea } from '@/components/Textarea'
 import { type Repository, type Tag } from '@/lib/forge/api'
-import { createTag, deleteTag, useInvalidateTags } from '@/lib/forge/tags'
 import { errorText } from '@/lib/http'
+import { useCreateTag, useDeleteTag } from './api'
 import './branches.css'
 
 /** Creates a tag at a branch, tag or commit (people who may push); a message makes it annotated. */
@@ -15,33 +16,28 @@ export function NewTagForm({ repo }: { repo: Repository }) {
   const [name, setName] = useState('')
   const [target, setTarget] = useState(repo.default_branch)
   const [message, setMessage] = useState('')
-  const invalidate = useInvalidateTags(repo.owner.login, repo.name)
-  const create = useMutation({
-    mutationFn: () => createTag(repo.owner.login, repo.name, { tag_name: name.trim(), target: target.trim(), message }),
-    onSuccess: () => {
-      setName('')
-      setMessage('')
-      invalidate()
-    },
+  const create = useCreateTag(repo.owner.login, repo.name, () => {
+    setName('')
+    setMessage('')
   })
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    if (name.trim()) create.mutate()
+    if (name.trim()) create.mutate({ tag_name: name.trim(), target: target.trim(), message })
   }
   return (
     <Card as="section" aria-label={t('create.heading')}>
       <form onSubmit={submit} className="branch-form">
         <div className="field">
           <label htmlFor={`${id}-n`}>{t('create.name')}</label>
-          <input id={`${id}-n`} value={name} maxLength={255} autoComplete="off" onChange={(e) => setName(e.target.value)} />
+          <Input id={`${id}-n`} value={name} maxLength={255} autoComplete="off" onChange={(e) => setName(e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-t`}>{t('create.target')}</label>
-          <input id={`${id}-t`} value={target} maxLength={255} autoComplete="off" onChange={(e) => setTarget(e.target.value)} />
+          <Input id={`${id}-t`} value={target} maxLength={255} autoComplete="off" onChange={(e) => setTarget(e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-m`}>{t('create.message')}</label>
-          <textarea id={`${id}-m`} value={message} rows={2} aria-describedby={`${id}-mh`} onChange={(e) => setMessage(e.target.value)} />
+          <Textarea id={`${id}-m`} value={message} rows={2} aria-describedby={`${id}-mh`} onChange={(e) => setMessage(e.target.value)} />
           <small id={`${id}-mh`} className="muted">
             {t('create.messageHelp')}
           </small>
@@ -63,14 +59,7 @@ export function NewTagForm({ repo }: { repo: Repository }) {
 export function TagRowActions({ repo, tag }: { repo: Repository; tag: Tag }) {
   const { t } = useTranslation('tagwrites')
   const [confirming, setConfirming] = useState(false)
-  const invalidate = useInvalidateTags(repo.owner.login, repo.name)
-  const del = useMutation({
-    mutationFn: () => deleteTag(repo.owner.login, repo.name, tag.name),
-    onSuccess: () => {
-      setConfirming(false)
-      invalidate()
-    },
-  })
+  const del = useDeleteTag(repo.owner.login, repo.name, tag.name, () => setConfirming(false))
   return (
     <div className="branch-actions">
       {!confirming ? (

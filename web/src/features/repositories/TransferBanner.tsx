@@ -1,12 +1,12 @@
-import { useMutation } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
-import { type Repository, repoHref, useInvalidateRepo } from '@/lib/forge/api'
+import { type Repository, repoHref } from '@/lib/forge/api'
 import { nav } from '@/lib/forge/nav'
 import { errorText } from '@/lib/http'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { acceptTransfer, rejectTransfer, transferRole } from './transferApi'
+import { useAcceptTransfer, useRejectTransfer } from './api'
+import { transferRole } from './transferApi'
 
 /**
  * A pending transfer of the repository (Gitea's): its recipient accepts or
@@ -23,12 +23,8 @@ export function TransferBanner({ repo }: { repo: Repository }) {
 function PendingTransfer({ repo, role }: { repo: Repository; role: 'recipient' | 'owner' }) {
   const { t } = useTranslation('repositories')
   const offer = repo.repo_transfer!
-  const invalidate = useInvalidateRepo(repo.owner.login, repo.name)
-  const accept = useMutation({
-    mutationFn: () => acceptTransfer(repo.owner.login, repo.name),
-    onSuccess: (moved) => nav.go(repoHref.home(moved.owner.login, moved.name)),
-  })
-  const reject = useMutation({ mutationFn: () => rejectTransfer(repo.owner.login, repo.name), onSuccess: invalidate })
+  const accept = useAcceptTransfer(repo.owner.login, repo.name, (moved) => nav.go(repoHref.home(moved.owner.login, moved.name)))
+  const reject = useRejectTransfer(repo.owner.login, repo.name)
   const busy = accept.isPending || reject.isPending
   const failed = accept.error ?? reject.error
   return (

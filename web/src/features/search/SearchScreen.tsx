@@ -7,6 +7,7 @@ import { Tabs } from '@/components/Tabs'
 import { type Issue, StateBadge, stateKind } from '@/features/issues'
 import { type Repository, repoHref, useRepoSearch } from '@/lib/forge/api'
 import { Paged } from '@/components/Lists'
+import { Input } from '@/components/Input'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
 import { foundIssueHref, useIssueSearch, useUserSearch } from './api'
@@ -156,7 +157,7 @@ function SearchForm({ initial, onSearch }: { initial: string; onSearch: (q: stri
       <div className="field">
         <label htmlFor={id}>{t('label')}</label>
         <div className="search-row">
-          <input id={id} type="search" name="q" value={draft} maxLength={200} placeholder={t('placeholder')} onChange={(e) => setDraft(e.target.value)} />
+          <Input id={id} type="search" name="q" value={draft} maxLength={200} placeholder={t('placeholder')} onChange={(e) => setDraft(e.target.value)} />
           <Button type="submit">{t('submit')}</Button>
         </div>
       </div>

@@ -1,12 +1,12 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useQuery } from '@tanstack/react-query'
 import { type FormEvent, useEffect, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Spinner } from '@/components/Spinner'
-import { getCurrentUser, toStoreUser } from '@/lib/authApi'
-import { useAuthStore, type User } from '@/stores/auth'
-import { checkUsername, keys } from './api'
-import { ClaimError, type ClaimStep, claimUsername, USERNAME_PATTERN } from './username'
+import { Input } from '@/components/Input'
+import type { User } from '@/stores/auth'
+import { checkUsername, keys, useClaimUsername } from './api'
+import { ClaimError, type ClaimStep, USERNAME_PATTERN } from './username'
 import { CopyButton, ErrorAlert, Section } from './Section'
 
 export function AccountTab({ user }: { user: User }) {
@@ -48,7 +48,6 @@ type Verdict = 'empty' | 'invalid' | 'same' | 'checking' | 'available' | 'taken'
 function UsernameForm({ user }: { user: User }) {
   const { t } = useTranslation('settings')
   const id = useId()
-  const client = useQueryClient()
   const [name, setName] = useState('')
   const [step, setStep] = useState<ClaimStep | null>(null)
   const [changedTo, setChangedTo] = useState<string | null>(null)
@@ -63,22 +62,9 @@ function UsernameForm({ user }: { user: User }) {
     staleTime: 5_000,
   })
 
-  const claim = useMutation({
-    mutationFn: (username: string) => claimUsername(username, user.walletAddress, setStep),
-    onSuccess: async (_tx, username) => {
-      setName('')
-      setChangedTo(username)
-      // The relay answers once the index has the claim, so the user is already renamed.
-      const fresh = await getCurrentUser().catch(() => null)
-      if (fresh) {
-        client.setQueryData(keys.user, fresh)
-        useAuthStore.getState().setUser(toStoreUser(fresh))
-      } else {
-        useAuthStore.getState().setUser({ ...user, username })
-      }
-      void client.invalidateQueries({ queryKey: ['usernames'] })
-    },
-    onSettled: () => setStep(null),
+  const claim = useClaimUsername(user, setStep, (username) => {
+    setName('')
+    setChangedTo(username)
   })
 
   let verdict: Verdict
@@ -113,7 +99,7 @@ function UsernameForm({ user }: { user: User }) {
     <form onSubmit={submit} noValidate>
       <div className="field">
         <label htmlFor={`${id}-name`}>{t('account.username.new')}</label>
-        <input
+        <Input
           id={`${id}-name`}
           name="username"
           value={name}

@@ -1,13 +1,12 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { EmptyState } from '@/components/EmptyState'
 import { QueryState } from '@/components/QueryState'
 import { shortAddress } from '@/lib/chain/address'
-import { type Delegation, delegationKeys, revokeDelegation, useDelegations } from '@/lib/chain/delegation'
+import { type Delegation, useDelegations } from '@/lib/chain/delegation'
 import type { TxStep } from '@/lib/chain/tx'
-import { useDelegationStore } from '@/stores/delegation'
+import { useRevokeDelegation } from './api'
 import { ErrorAlert, Section, useFormatDate } from './Section'
 
 /**
@@ -42,20 +41,10 @@ export function AuthorizedNodesTab({ walletAddress }: { walletAddress?: string }
 function DelegationRow({ delegation: d, walletAddress }: { delegation: Delegation; walletAddress?: string }) {
   const { t } = useTranslation('settings')
   const formatDate = useFormatDate()
-  const client = useQueryClient()
   const [confirming, setConfirming] = useState(false)
   const [step, setStep] = useState<TxStep | null>(null)
   const name = d.node?.url || shortAddress(d.delegate)
-  const revoke = useMutation({
-    mutationFn: () => revokeDelegation(walletAddress!, d.delegate, setStep),
-    onSuccess: () => {
-      setConfirming(false)
-      // Writes through this node now need a new authorization: the app-wide notice offers it.
-      if (d.thisNode) useDelegationStore.getState().declined()
-      return client.invalidateQueries({ queryKey: delegationKeys.list })
-    },
-    onSettled: () => setStep(null),
-  })
+  const revoke = useRevokeDelegation(walletAddress, d, setStep, () => setConfirming(false))
   const scopes = d.scopes.map((s) => t(`nodes.scopeNames.${s}`, { defaultValue: s })).join(', ')
   return (
     <li className="settings-list-item">

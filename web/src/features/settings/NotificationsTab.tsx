@@ -1,9 +1,9 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { QueryState } from '@/components/QueryState'
-import { keys, type NotificationPrefs, saveNotificationPrefs, useNotificationPrefs } from './api'
+import { Input } from '@/components/Input'
+import { type NotificationPrefs, useNotificationPrefs, useSaveNotificationPrefs } from './api'
 import { ErrorAlert } from './Section'
 
 const KINDS = ['mentions', 'reviews', 'governance', 'rewards'] as const
@@ -16,16 +16,9 @@ export function NotificationsTab() {
 function PreferencesForm({ initial }: { initial: NotificationPrefs }) {
   const { t } = useTranslation('settings')
   const id = useId()
-  const client = useQueryClient()
   const [prefs, setPrefs] = useState(initial)
   const [saved, setSaved] = useState(false)
-  const save = useMutation({
-    mutationFn: saveNotificationPrefs,
-    onSuccess: (answer, sent) => {
-      client.setQueryData(keys.notifications, answer ?? sent)
-      setSaved(true)
-    },
-  })
+  const save = useSaveNotificationPrefs(() => setSaved(true))
   const toggle = (key: keyof NotificationPrefs, on: boolean) => {
     setSaved(false)
     setPrefs((p) => ({ ...p, [key]: on }))
@@ -42,7 +35,7 @@ function PreferencesForm({ initial }: { initial: NotificationPrefs }) {
         <legend>{t('notifications.legend')}</legend>
         {KINDS.map((kind) => (
           <label key={kind}>
-            <input type="checkbox" name={kind} checked={prefs[kind]} onChange={(e) => toggle(kind, e.target.checked)} />
+            <Input type="checkbox" name={kind} checked={prefs[kind]} onChange={(e) => toggle(kind, e.target.checked)} />
             {t(`notifications.kinds.${kind}`)}
           </label>
         ))}
@@ -50,7 +43,7 @@ function PreferencesForm({ initial }: { initial: NotificationPrefs }) {
       <fieldset className="settings-checks">
         <legend>{t('notifications.delivery')}</legend>
         <label>
-          <input type="checkbox" name="email" checked={prefs.email} onChange={(e) => toggle('email', e.target.checked)} />
+          <Input type="checkbox" name="email" checked={prefs.email} onChange={(e) => toggle('email', e.target.checked)} />
           {t('notifications.email')}
         </label>
         <span className="muted">{t('notifications.emailHint')}</span>

@@ -1,12 +1,12 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { QueryState } from '@/components/QueryState'
-import { type ServerUser, toStoreUser } from '@/lib/authApi'
+import { Input } from '@/components/Input'
+import { Textarea } from '@/components/Textarea'
+import type { ServerUser } from '@/lib/authApi'
 import { ApiError } from '@/lib/http'
-import { useAuthStore } from '@/stores/auth'
-import { keys, saveProfile, useCurrentUser } from './api'
+import { useCurrentUser, useSaveProfile } from './api'
 import { type FieldError, LIMITS, type ProfileField, SERVER_FIELDS, toPatch, useProfileForm } from './profileForm'
 import { ErrorAlert } from './Section'
 
@@ -19,7 +19,6 @@ export function ProfileTab() {
 function ProfileForm({ user }: { user: ServerUser }) {
   const { t } = useTranslation('settings')
   const id = useId()
-  const client = useQueryClient()
   const form = useProfileForm({
     displayName: user.full_name ?? '',
     bio: user.description ?? '',
@@ -29,13 +28,8 @@ function ProfileForm({ user }: { user: ServerUser }) {
   })
   const [saved, setSaved] = useState(false)
   const formRef = useRef<HTMLFormElement>(null)
-  const save = useMutation({
-    mutationFn: saveProfile,
-    onSuccess: (updated) => {
-      client.setQueryData(keys.user, updated)
-      useAuthStore.getState().setUser(toStoreUser(updated))
-      setSaved(true)
-    },
+  const save = useSaveProfile({
+    onSuccess: () => setSaved(true),
     onError: (err) => {
       const field = err instanceof ApiError && err.field ? SERVER_FIELDS[err.field] : undefined
       if (field) {
@@ -79,7 +73,7 @@ function ProfileForm({ user }: { user: ServerUser }) {
     return (
       <div className="field">
         <label htmlFor={fieldId}>{t(`profile.fields.${name}`)}</label>
-        {opts.multiline ? <textarea rows={4} {...props} /> : <input type={opts.type ?? 'text'} autoComplete={opts.autoComplete ?? 'off'} {...props} />}
+        {opts.multiline ? <Textarea rows={4} {...props} /> : <Input type={opts.type ?? 'text'} autoComplete={opts.autoComplete ?? 'off'} {...props} />}
         {opts.hint && (
           <span id={`${fieldId}-hint`} className="muted">
             {opts.hint}
@@ -103,7 +97,7 @@ function ProfileForm({ user }: { user: ServerUser }) {
       {field('email', { type: 'email', autoComplete: 'email', hint: t('profile.hints.email') })}
       <div className="field">
         <label htmlFor={`${id}-wallet`}>{t('profile.fields.walletAddress')}</label>
-        <input id={`${id}-wallet`} value={user.wallet_address ?? ''} readOnly aria-describedby={`${id}-wallet-hint`} />
+        <Input id={`${id}-wallet`} value={user.wallet_address ?? ''} readOnly aria-describedby={`${id}-wallet-hint`} />
         <span id={`${id}-wallet-hint`} className="muted">
           {user.wallet_address ? t('profile.hints.wallet') : t('profile.hints.noWallet')}
         </span>

@@ -1,9 +1,8 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { EmptyState } from '@/components/EmptyState'
 import { QueryState } from '@/components/QueryState'
-import { keys, revokeSession, type SessionInfo, useSessions } from './api'
+import { type SessionInfo, useRevokeSession, useSessions } from './api'
 import { ErrorAlert, Section, useFormatDate } from './Section'
 
 /** Where the user is signed in; any session but this one can be ended here. */
@@ -33,11 +32,7 @@ export function SessionsSection() {
 function SessionRow({ session }: { session: SessionInfo }) {
   const { t } = useTranslation('settings')
   const formatDate = useFormatDate()
-  const client = useQueryClient()
-  const revoke = useMutation({
-    mutationFn: () => revokeSession(session.id),
-    onSuccess: () => void client.invalidateQueries({ queryKey: keys.sessions }),
-  })
+  const revoke = useRevokeSession(session.id)
   const agent = session.userAgent || t('security.sessions.unknownAgent')
   return (
     <li className="settings-list-item" aria-current={session.current || undefined}>

@@ -1,9 +1,10 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Paged } from '@/components/Lists'
-import { addSshKey, deleteSshKey, KEYS_PER_PAGE, keyProblem, type PublicKey, sshKeyQueries, useSshKeys } from './sshKeysApi'
+import { Input } from '@/components/Input'
+import { Textarea } from '@/components/Textarea'
+import { KEYS_PER_PAGE, keyProblem, type PublicKey, useAddSshKey, useDeleteSshKey, useSshKeys } from './sshKeysApi'
 import { ErrorAlert, Section, useFormatDate } from './Section'
 
 /** SSH keys: add one (title and pasted public key), list them with their fingerprints, delete. */
@@ -32,26 +33,21 @@ export function SshKeysTab() {
 function AddKeyForm({ onAdded }: { onAdded: () => void }) {
   const { t } = useTranslation('sshkeys')
   const id = useId()
-  const client = useQueryClient()
   const [title, setTitle] = useState('')
   const [key, setKey] = useState('')
   const [tried, setTried] = useState(false)
-  const add = useMutation({
-    mutationFn: () => addSshKey(title.trim(), key.trim()),
-    onSuccess: () => {
-      setTitle('')
-      setKey('')
-      setTried(false)
-      onAdded()
-      void client.invalidateQueries({ queryKey: sshKeyQueries.all })
-    },
+  const add = useAddSshKey(() => {
+    setTitle('')
+    setKey('')
+    setTried(false)
+    onAdded()
   })
   const titleMissing = !title.trim()
   const problem = keyProblem(key)
   const submit = (e: FormEvent) => {
     e.preventDefault()
     setTried(true)
-    if (!titleMissing && !problem) add.mutate()
+    if (!titleMissing && !problem) add.mutate({ title: title.trim(), key: key.trim() })
   }
   const showTitleError = tried && titleMissing
   const showKeyError = tried && problem !== null
@@ -60,7 +56,7 @@ function AddKeyForm({ onAdded }: { onAdded: () => void }) {
       <h3 id={`${id}-title`}>{t('add')}</h3>
       <div className="field">
         <label htmlFor={`${id}-name`}>{t('keyTitle')}</label>
-        <input
+        <Input
           id={`${id}-name`}
           name="title"
           value={title}
@@ -78,7 +74,7 @@ function AddKeyForm({ onAdded }: { onAdded: () => void }) {
       </div>
       <div className="field">
         <label htmlFor={`${id}-key`}>{t('key')}</label>
-        <textarea
+        <Textarea
           id={`${id}-key`}
           name="key"
           className="mono"
@@ -110,12 +106,8 @@ function AddKeyForm({ onAdded }: { onAdded: () => void }) {
 function KeyRow({ sshKey }: { sshKey: PublicKey }) {
   const { t } = useTranslation('sshkeys')
   const formatDate = useFormatDate()
-  const client = useQueryClient()
   const [confirming, setConfirming] = useState(false)
-  const remove = useMutation({
-    mutationFn: () => deleteSshKey(sshKey.id),
-    onSuccess: () => void client.invalidateQueries({ queryKey: sshKeyQueries.all }),
-  })
+  const remove = useDeleteSshKey(sshKey.id)
   return (
     <li className="settings-list-item">
       <div>

@@ -1,18 +1,18 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { EmptyState } from '@/components/EmptyState'
 import { QueryState } from '@/components/QueryState'
+import { Input } from '@/components/Input'
+import { Select } from '@/components/Select'
 import {
   type AccessToken,
-  createToken,
-  keys,
   type NewAccessToken,
-  revokeToken,
   SCOPE_CATEGORIES,
   type ScopeCategory,
   type ScopeLevel,
+  useCreateToken,
+  useRevokeToken,
   useTokens,
 } from './api'
 import { CopyButton, ErrorAlert, Section, useFormatDate } from './Section'
@@ -38,31 +38,24 @@ export function TokensSection({ username }: { username: string }) {
 function CreateForm({ username, onCreated }: { username: string; onCreated: (t: NewAccessToken) => void }) {
   const { t } = useTranslation('settings')
   const id = useId()
-  const client = useQueryClient()
   const [name, setName] = useState('')
   const [levels, setLevels] = useState<Levels>({ repository: 'read' })
   const scopes = scopesOf(levels)
   const [tried, setTried] = useState(false)
-  const create = useMutation({
-    mutationFn: () => createToken(username, name.trim(), scopes),
-    onSuccess: (token) => {
-      onCreated(token)
-      void client.invalidateQueries({ queryKey: keys.tokens(username) })
-    },
-  })
+  const create = useCreateToken(username, onCreated)
   const nameMissing = !name.trim()
   const scopeMissing = scopes.length === 0
   const submit = (e: FormEvent) => {
     e.preventDefault()
     setTried(true)
-    if (!nameMissing && !scopeMissing) create.mutate()
+    if (!nameMissing && !scopeMissing) create.mutate({ name: name.trim(), scopes })
   }
   return (
     <form onSubmit={submit} noValidate aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>{t('security.tokens.new')}</h3>
       <div className="field">
         <label htmlFor={`${id}-name`}>{t('security.tokens.name')}</label>
-        <input
+        <Input
           id={`${id}-name`}
           name="name"
           value={name}
@@ -86,7 +79,7 @@ function CreateForm({ username, onCreated }: { username: string; onCreated: (t: 
         {SCOPE_CATEGORIES.map((category) => (
           <div key={category} className="settings-scope-row">
             <label htmlFor={`${id}-scope-${category}`}>{t(`security.tokens.category.${category}`)}</label>
-            <select
+            <Select
               id={`${id}-scope-${category}`}
               name={category}
               value={levels[category] ?? ''}
@@ -98,7 +91,7 @@ function CreateForm({ username, onCreated }: { username: string; onCreated: (t: 
               <option value="">{t('security.tokens.level.none')}</option>
               <option value="read">{t('security.tokens.level.read')}</option>
               <option value="write">{t('security.tokens.level.write')}</option>
-            </select>
+            </Select>
           </div>
         ))}
         {tried && scopeMissing && (
@@ -161,12 +154,8 @@ function TokenList({ username }: { username: string }) {
 function TokenRow({ username, token }: { username: string; token: AccessToken }) {
   const { t } = useTranslation('settings')
   const formatDate = useFormatDate()
-  const client = useQueryClient()
   const [confirming, setConfirming] = useState(false)
-  const revoke = useMutation({
-    mutationFn: () => revokeToken(username, token.id),
-    onSuccess: () => void client.invalidateQueries({ queryKey: keys.tokens(username) }),
-  })
+  const revoke = useRevokeToken(username, token.id)
   return (
     <li className="settings-list-item">
       <div>

@@ -1,9 +1,9 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { QueryState } from '@/components/QueryState'
-import { disableTwoFactor, enableTwoFactor, keys, setupTwoFactor, type TwoFactorStatus, useTwoFactor } from './api'
+import { Input } from '@/components/Input'
+import { type TwoFactorStatus, useDisableTwoFactor, useEnableTwoFactor, useSetupTwoFactor, useTwoFactor } from './api'
 import { QrCode } from './QrCode'
 import { CopyButton, ErrorAlert, Section } from './Section'
 
@@ -32,17 +32,9 @@ export function TwoFactorSection() {
 function Setup({ onEnabled }: { onEnabled: (codes: string[]) => void }) {
   const { t } = useTranslation('settings')
   const id = useId()
-  const client = useQueryClient()
   const [code, setCode] = useState('')
-  const setup = useMutation({ mutationFn: setupTwoFactor })
-  const enable = useMutation({
-    mutationFn: enableTwoFactor,
-    onSuccess: ({ recoveryCodes }) => {
-      onEnabled(recoveryCodes)
-      void client.invalidateQueries({ queryKey: keys.twoFactor })
-      void client.invalidateQueries({ queryKey: keys.user })
-    },
-  })
+  const setup = useSetupTwoFactor()
+  const enable = useEnableTwoFactor(onEnabled)
 
   if (!setup.data) {
     return (
@@ -70,7 +62,7 @@ function Setup({ onEnabled }: { onEnabled: (codes: string[]) => void }) {
       </p>
       <div className="field">
         <label htmlFor={`${id}-code`}>{t('security.twoFactor.code')}</label>
-        <input
+        <Input
           id={`${id}-code`}
           name="code"
           inputMode="numeric"
@@ -133,16 +125,8 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
 function DisableForm({ status }: { status: TwoFactorStatus }) {
   const { t } = useTranslation('settings')
   const id = useId()
-  const client = useQueryClient()
   const [code, setCode] = useState('')
-  const disable = useMutation({
-    mutationFn: disableTwoFactor,
-    onSuccess: () => {
-      setCode('')
-      void client.invalidateQueries({ queryKey: keys.twoFactor })
-      void client.invalidateQueries({ queryKey: keys.user })
-    },
-  })
+  const disable = useDisableTwoFactor(() => setCode(''))
   const submit = (e: FormEvent) => {
     e.preventDefault()
     if (code.trim()) disable.mutate(code.replace(/\s+/g, ''))
@@ -154,7 +138,7 @@ function DisableForm({ status }: { status: TwoFactorStatus }) {
       </p>
       <div className="field">
         <label htmlFor={`${id}-code`}>{t('security.twoFactor.disableCode')}</label>
-        <input id={`${id}-code`} name="code" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} />
+        <Input id={`${id}-code`} name="code" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} />
       </div>
       <Button type="submit" variant="danger" disabled={!code.trim() || disable.isPending}>
         {t('security.twoFactor.disable')}

@@ -1,6 +1,11 @@
 // The settings endpoints, with TanStack Query hooks for the reads.
-import { useQuery } from '@tanstack/react-query'
-import { getCurrentUser, type ServerUser } from '@/lib/authApi'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { getCurrentUser, type ServerUser, toStoreUser } from '@/lib/authApi'
+import { type Delegation, delegationKeys, revokeDelegation } from '@/lib/chain/delegation'
+import type { TxStep } from '@/lib/chain/tx'
+import { useAuthStore, type User } from '@/stores/auth'
+import { useDelegationStore } from '@/stores/delegation'
+import { type ClaimStep, claimUsername } from './username'
 import { deleteJSON, getJSON, patchJSON, postJSON, putJSON } from '@/lib/http'
 
 export interface ProfilePatch {
@@ -106,3 +111,125 @@ export const useSessions = () => useQuery({ queryKey: keys.sessions, queryFn: ()
 export const revokeSession = (id: string | number) => deleteJSON(`/api/v1/user/sessions/${encodeURIComponent(String(id))}`)
 
 export const checkUsername = (name: string) => getJSON<UsernameCheck>(`/api/v1/usernames/${encodeURIComponent(name)}`)
+
+// --- mutations: each updates or refetches what it changed; a screen's own follow-up (clearing a box, saying "saved") comes in as onSuccess ---
+
+/** Saves the profile; the answer becomes the cached and the signed-in user. */
+export function useSaveProfile({ onSuccess, onError }: { onSuccess?: () => void; onError?: (err: Error) => void } = {}) {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: saveProfile,
+    onSuccess: (updated) => {
+      client.setQueryData(keys.user, updated)
+      useAuthStore.getState().setUser(toStoreUser(updated))
+      onSuccess?.()
+    },
+    onError,
+  })
+}
+
+/** Saves the notification preferences (the server's answer, or what was sent, is cached). */
+export function useSaveNotificationPrefs(onSuccess?: () => void) {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: saveNotificationPrefs,
+    onSuccess: (answer, sent) => {
+      client.setQueryData(keys.notifications, answer ?? sent)
+      onSuccess?.()
+    },
+  })
+}
+
+export function useSetupTwoFactor() {
+  return useMutation({ mutationFn: setupTwoFactor })
+}
+
+function useInvalidateTwoFactor() {
+  const client = useQueryClient()
+  return () => {
+    void client.invalidateQueries({ queryKey: keys.twoFactor })
+    void client.invalidateQueries({ queryKey: keys.user })
+  }
+}
+
+export function useEnableTwoFactor(onSuccess?: (recoveryCodes: string[]) => void) {
+  const invalidate = useInvalidateTwoFactor()
+  return useMutation({
+    mutationFn: enableTwoFactor,
+    onSuccess: ({ recoveryCodes }) => {
+      onSuccess?.(recoveryCodes)
+      invalidate()
+    },
+  })
+}
+
+export function useDisableTwoFactor(onSuccess?: () => void) {
+  const invalidate = useInvalidateTwoFactor()
+  return useMutation({
+    mutationFn: disableTwoFactor,
+    onSuccess: () => {
+      onSuccess?.()
+      invalidate()
+    },
+  })
+}
+
+export function useCreateToken(username: string, onSuccess?: (token: NewAccessToken) => void) {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: ({ name, scopes }: { name: string; scopes: Scope[] }) => createToken(username, name, scopes),
+    onSuccess: (token) => {
+      onSuccess?.(token)
+      void client.invalidateQueries({ queryKey: keys.tokens(username) })
+    },
+  })
+}
+
+export function useRevokeToken(username: string, id: number) {
+  const client = useQueryClient()
+  return useMutation({ mutationFn: () => revokeToken(username, id), onSuccess: () => void client.invalidateQueries({ queryKey: keys.tokens(username) }) })
+}
+
+export function useRevokeSession(id: string | number) {
+  const client = useQueryClient()
+  return useMutation({ mutationFn: () => revokeSession(id), onSuccess: () => void client.invalidateQueries({ queryKey: keys.sessions }) })
+}
+
+/**
+ * Claims a username on chain, reporting each step to onStep (null when done).
+ * The relay answers once the index has the claim, so the user is already
+ * renamed: the fresh user is cached and becomes the signed-in one.
+ */
+export function useClaimUsername(user: User, onStep: (step: ClaimStep | null) => void, onSuccess?: (username: string) => void) {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (username: string) => claimUsername(username, user.walletAddress, onStep),
+    onSuccess: async (_tx, username) => {
+      onSuccess?.(username)
+      const fresh = await getCurrentUser().catch(() => null)
+      if (fresh) {
+        client.setQueryData(keys.user, fresh)
+        useAuthStore.getState().setUser(toStoreUser(fresh))
+      } else {
+        useAuthStore.getState().setUser({ ...user, username })
+      }
+      void client.invalidateQueries({ queryKey: ['usernames'] })
+    },
+    onSettled: () => onStep(null),
+  })
+}
+
+/** Revokes a node's delegation on chain, reporting each step to onStep (null when done). */
+export function useRevokeDelegation(walletAddress: string | undefined, d: Delegation, onStep: (step: TxStep | null) => void, onSuccess?: () => void) {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: () => revokeDelegation(walletAddress!, d.delegate, onStep),
+    onSuccess: () => {
+      onSuccess?.()
+      // Writes through this node now need a new authorization: the app-wide notice offers it.
+      if (d.thisNode) useDelegationStore.getState().declined()
+      return client.invalidateQueries({ queryKey: delegationKeys.list })
+    },
+    onSettled: () => onStep(null),
+  })
+}

@@ -1,6 +1,6 @@
 // SSH public keys (Gitea's /user/keys): registered on chain, so every node
 // lets them into git over SSH.
-import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { withWalletSignature } from '@/lib/chain/walletSignature'
 import { apiError, apiFetch, deleteJSON, postJSON } from '@/lib/http'
 
@@ -49,4 +49,20 @@ export function keyProblem(text: string): 'empty' | 'private' | 'format' | null 
     return 'format'
   }
   return null
+}
+
+export function useAddSshKey(onSuccess?: () => void) {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: ({ title, key }: { title: string; key: string }) => addSshKey(title, key),
+    onSuccess: () => {
+      onSuccess?.()
+      void client.invalidateQueries({ queryKey: sshKeyQueries.all })
+    },
+  })
+}
+
+export function useDeleteSshKey(id: number) {
+  const client = useQueryClient()
+  return useMutation({ mutationFn: () => deleteSshKey(id), onSuccess: () => void client.invalidateQueries({ queryKey: sshKeyQueries.all }) })
 }

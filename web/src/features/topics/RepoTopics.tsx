@@ -1,11 +1,11 @@
-import { useMutation } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { PreloadLink } from '@/components/PreloadLink'
-import { canMaintain, type Repository, useInvalidateRepo } from '@/lib/forge/api'
+import { Input } from '@/components/Input'
+import { canMaintain, type Repository } from '@/lib/forge/api'
 import { errorText } from '@/lib/http'
-import { invalidTopics, MAX_TOPICS, parseTopics, setTopics, topicHref } from './api'
+import { invalidTopics, MAX_TOPICS, parseTopics, topicHref, useSetTopics } from './api'
 import './topics.css'
 
 /** A repository's topics, each leading to Explore; its admins edit them in place. */
@@ -51,26 +51,19 @@ function TopicsEditor({ repo, onDone }: { repo: Repository; onDone: () => void }
   const { t } = useTranslation('topics')
   const id = useId()
   const [text, setText] = useState((repo.topics ?? []).join(' '))
-  const invalidate = useInvalidateRepo(repo.owner.login, repo.name)
   const topics = parseTopics(text)
   const bad = invalidTopics(topics)
   const problem = bad.length > 0 ? t('invalid', { topics: bad.join(', ') }) : topics.length > MAX_TOPICS ? t('tooMany', { max: MAX_TOPICS }) : null
-  const save = useMutation({
-    mutationFn: () => setTopics(repo.owner.login, repo.name, topics),
-    onSuccess: async () => {
-      await invalidate()
-      onDone()
-    },
-  })
+  const save = useSetTopics(repo.owner.login, repo.name, onDone)
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    if (!problem) save.mutate()
+    if (!problem) save.mutate(topics)
   }
   return (
     <form className="topics-editor stack" onSubmit={submit} onKeyDown={(e) => e.key === 'Escape' && onDone()}>
       <div className="field">
         <label htmlFor={`${id}-t`}>{t('label')}</label>
-        <input id={`${id}-t`} value={text} autoComplete="off" autoFocus aria-describedby={`${id}-h`} aria-invalid={problem ? true : undefined} onChange={(e) => setText(e.target.value)} />
+        <Input id={`${id}-t`} value={text} autoComplete="off" autoFocus aria-describedby={`${id}-h`} aria-invalid={problem ? true : undefined} onChange={(e) => setText(e.target.value)} />
         <p id={`${id}-h`} className="muted">
           {t('help', { max: MAX_TOPICS })}
         </p>

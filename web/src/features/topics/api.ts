@@ -1,5 +1,6 @@
+import { useMutation } from '@tanstack/react-query'
 import { putJSON } from '@/lib/http'
-import { repoApi } from '@/lib/forge/api'
+import { repoApi, useInvalidateRepo } from '@/lib/forge/api'
 
 /** Gitea's topic rule: a lower-case letter or digit, then letters, digits, dashes and dots; at most 35 characters. */
 export const TOPIC_PATTERN = /^[a-z0-9][a-z0-9.-]*$/
@@ -26,3 +27,15 @@ export const setTopics = (owner: string, repo: string, topics: string[]) => putJ
 
 /** Where a topic leads: Explore, filtered to the repositories that carry it. */
 export const topicHref = (topic: string) => `/explore?topic=${encodeURIComponent(topic)}`
+
+/** Replaces a repository's topics; onDone runs once the repository is refetched. */
+export function useSetTopics(owner: string, repo: string, onDone?: () => void) {
+  const invalidate = useInvalidateRepo(owner, repo)
+  return useMutation({
+    mutationFn: (topics: string[]) => setTopics(owner, repo, topics),
+    onSuccess: async () => {
+      await invalidate()
+      onDone?.()
+    },
+  })
+}

@@ -1,24 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { QueryState } from '@/components/QueryState'
-import { apiFetch, apiError, errorText, getJSON, postJSON } from '@/lib/http'
-
-/** An email as GET /user/emails gives it (Gitea's Email): the wallet's primary one, then the claimed ones. */
-interface Email {
-  email: string
-  primary: boolean
-  verified: boolean
-}
-
-const emailsKey = ['user-emails']
-
-async function dropEmail(email: string): Promise<void> {
-  const res = await apiFetch('/api/v1/user/emails', { method: 'DELETE', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ emails: [email] }) })
-  if (!res.ok) throw await apiError(res)
-}
+import { Input } from '@/components/Input'
+import { errorText } from '@/lib/http'
+import { useAddEmail, useEmails, useRemoveEmail } from './api'
 
 /**
  * The emails under which one's commits count as one's own: the wallet's
@@ -28,21 +15,13 @@ async function dropEmail(email: string): Promise<void> {
 export function EmailClaims() {
   const { t } = useTranslation('people')
   const id = useId()
-  const client = useQueryClient()
-  const emails = useQuery({ queryKey: emailsKey, queryFn: () => getJSON<Email[]>('/api/v1/user/emails') })
+  const emails = useEmails()
   const [email, setEmail] = useState('')
-  const invalidate = () => client.invalidateQueries({ queryKey: emailsKey })
-  const add = useMutation({
-    mutationFn: () => postJSON<Email[]>('/api/v1/user/emails', { emails: [email.trim()] }),
-    onSuccess: () => {
-      setEmail('')
-      return invalidate()
-    },
-  })
-  const remove = useMutation({ mutationFn: dropEmail, onSuccess: invalidate })
+  const add = useAddEmail(() => setEmail(''))
+  const remove = useRemoveEmail()
   const submit = (e: FormEvent) => {
     e.preventDefault()
-    if (email.trim()) add.mutate()
+    if (email.trim()) add.mutate(email.trim())
   }
   return (
     <Card as="section" className="profile-section" aria-labelledby={`${id}-h`}>
@@ -67,7 +46,7 @@ export function EmailClaims() {
       <form onSubmit={submit} className="collaborator-form">
         <div className="field">
           <label htmlFor={`${id}-e`}>{t('emails.label')}</label>
-          <input id={`${id}-e`} type="email" value={email} autoComplete="email" maxLength={254} onChange={(e) => setEmail(e.target.value)} />
+          <Input id={`${id}-e`} type="email" value={email} autoComplete="email" maxLength={254} onChange={(e) => setEmail(e.target.value)} />
         </div>
         <Button type="submit" disabled={add.isPending || !email.trim()}>
           {t('emails.add')}

@@ -1,4 +1,5 @@
-import { getJSON } from '@/lib/http'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { apiError, apiFetch, getJSON, postJSON } from '@/lib/http'
 
 /** A user as GET /api/v1/users/{username} gives it (Gitea's shape plus the wallet). */
 export interface PublicUser {
@@ -55,4 +56,42 @@ export function formatAmount(units: number | string, decimals: number): string {
   const whole = digits.slice(0, digits.length - decimals)
   const fraction = digits.slice(digits.length - decimals).replace(/0+$/, '')
   return fraction ? `${whole}.${fraction}` : whole
+}
+
+/** An email as GET /user/emails gives it (Gitea's Email): the wallet's primary one, then the claimed ones. */
+export interface Email {
+  email: string
+  primary: boolean
+  verified: boolean
+}
+
+const emailsKey = ['user-emails']
+
+async function dropEmail(email: string): Promise<void> {
+  const res = await apiFetch('/api/v1/user/emails', { method: 'DELETE', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ emails: [email] }) })
+  if (!res.ok) throw await apiError(res)
+}
+
+export const useEmails = () => useQuery({ queryKey: emailsKey, queryFn: () => getJSON<Email[]>('/api/v1/user/emails') })
+
+function useInvalidateEmails() {
+  const client = useQueryClient()
+  return () => client.invalidateQueries({ queryKey: emailsKey })
+}
+
+/** Claims an email; onSuccess runs first (clearing the box), then the list is refetched. */
+export function useAddEmail(onSuccess?: () => void) {
+  const invalidate = useInvalidateEmails()
+  return useMutation({
+    mutationFn: (email: string) => postJSON<Email[]>('/api/v1/user/emails', { emails: [email] }),
+    onSuccess: () => {
+      onSuccess?.()
+      return invalidate()
+    },
+  })
+}
+
+export function useRemoveEmail() {
+  const invalidate = useInvalidateEmails()
+  return useMutation({ mutationFn: dropEmail, onSuccess: invalidate })
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
+import { Input } from '@/components/Input'
 
 interface Qr {
   size: number
@@ -68,7 +69,7 @@ export function ReceivePanel({ address, symbol }: { address: string; symbol: str
         </div>
         <div className="receive-address">
           <label htmlFor="receive-address">{t('receive.address')}</label>
-          <input id="receive-address" className="input mono" value={address} readOnly onFocus={(e) => e.currentTarget.select()} />
+          <Input id="receive-address" className="input mono" value={address} readOnly onFocus={(e) => e.currentTarget.select()} />
           <div className="button-row">
             <Button variant="secondary" onClick={() => void copyAddress()}>
               {t('receive.copy')}

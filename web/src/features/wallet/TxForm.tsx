@@ -6,6 +6,7 @@ import { decimalSeparator, toBigInt, toDecimalString } from '@/lib/chain/amount'
 import type { Account, ChainParams } from '@/lib/chain/api'
 import { useChainFormat } from '@/lib/chain/format'
 import { TxStatus } from '@/components/TxStatus'
+import { Input } from '@/components/Input'
 import { type TxKind, useChainTx } from '@/lib/chain/tx'
 import { type FieldError, type FieldName, FORM_FIELDS, type FormValues, validateTxForm } from './validate'
 import '@/components/data.css'
@@ -83,7 +84,7 @@ export function TxForm({
       <div className="field" key={name}>
         <label htmlFor={fieldId}>{label}</label>
         <div className="field-row">
-          <input
+          <Input
             id={fieldId}
             name={name}
             ref={(el) => {

@@ -2,6 +2,8 @@ import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
+import { Input } from '@/components/Input'
+import { Select } from '@/components/Select'
 import { errorText } from '@/lib/http'
 import { HOOK_EVENTS, type Hook, type HookSettings } from './api'
 
@@ -37,18 +39,18 @@ export function HookForm({ title, hook, pending, error, onSubmit, onCancel }: Ho
       <form onSubmit={submit} className="webhook-form">
         <div className="field">
           <label htmlFor={`${id}-url`}>{t('form.url')}</label>
-          <input id={`${id}-url`} type="url" required value={url} maxLength={2048} placeholder="https://example.org/hook" onChange={(e) => setURL(e.target.value)} />
+          <Input id={`${id}-url`} type="url" required value={url} maxLength={2048} placeholder="https://example.org/hook" onChange={(e) => setURL(e.target.value)} />
         </div>
         <div className="field">
           <label htmlFor={`${id}-ct`}>{t('form.contentType')}</label>
-          <select id={`${id}-ct`} value={contentType} onChange={(e) => setContentType(e.target.value === 'form' ? 'form' : 'json')}>
+          <Select id={`${id}-ct`} value={contentType} onChange={(e) => setContentType(e.target.value === 'form' ? 'form' : 'json')}>
             <option value="json">application/json</option>
             <option value="form">application/x-www-form-urlencoded</option>
-          </select>
+          </Select>
         </div>
         <div className="field">
           <label htmlFor={`${id}-secret`}>{t('form.secret')}</label>
-          <input
+          <Input
             id={`${id}-secret`}
             type="password"
             autoComplete="new-password"
@@ -63,17 +65,17 @@ export function HookForm({ title, hook, pending, error, onSubmit, onCancel }: Ho
           <legend>{t('form.events')}</legend>
           {HOOK_EVENTS.map((e) => (
             <label key={e} className="checkbox">
-              <input type="checkbox" checked={events.includes(e)} onChange={() => toggle(e)} /> {t(`events.${e}`)}
+              <Input type="checkbox" checked={events.includes(e)} onChange={() => toggle(e)} /> {t(`events.${e}`)}
             </label>
           ))}
         </fieldset>
         <div className="field">
           <label htmlFor={`${id}-bf`}>{t('form.branchFilter')}</label>
-          <input id={`${id}-bf`} value={branchFilter} maxLength={255} placeholder="*" onChange={(e) => setBranchFilter(e.target.value)} />
+          <Input id={`${id}-bf`} value={branchFilter} maxLength={255} placeholder="*" onChange={(e) => setBranchFilter(e.target.value)} />
           <p className="muted small">{t('form.branchFilterHelp')}</p>
         </div>
         <label className="checkbox">
-          <input type="checkbox" checked={active} onChange={(e) => setActive(e.target.checked)} /> {t('form.active')}
+          <Input type="checkbox" checked={active} onChange={(e) => setActive(e.target.checked)} /> {t('form.active')}
         </label>
         {error && (
           <p className="alert-error" role="alert">

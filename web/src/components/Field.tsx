@@ -1,0 +1,54 @@
+import { cloneElement, type ReactElement, type ReactNode, useId } from 'react'
+
+interface ControlProps {
+  id?: string
+  'aria-describedby'?: string
+  'aria-invalid'?: boolean | 'true' | 'false'
+}
+
+interface FieldProps {
+  /** The label's text; it names the control (label htmlFor = control id). */
+  label: ReactNode
+  /** One control: an Input, Select or Textarea. Its own id, if it has one, is kept. */
+  children: ReactElement<ControlProps>
+  /** A line of help under the control, read out with it (aria-describedby). */
+  hint?: ReactNode
+  /** The control's error: when set, the control is marked invalid and the message is read out with it. */
+  error?: ReactNode
+  /** Extra classes beside `field` (a screen's own layout). */
+  className?: string
+}
+
+/**
+ * A labelled form control: label, control, hint and error in the `.field`
+ * column, wired for assistive technology (htmlFor/id, aria-describedby,
+ * aria-invalid) so a screen does not repeat that plumbing.
+ */
+export function Field({ label, children, hint, error, className = '' }: FieldProps) {
+  const auto = useId()
+  const id = children.props.id ?? auto
+  const hintId = hint ? `${id}-hint` : undefined
+  const errorId = error ? `${id}-error` : undefined
+  const describedBy = [children.props['aria-describedby'], hintId, errorId].filter(Boolean).join(' ') || undefined
+  const control = cloneElement(children, {
+    id,
+    'aria-describedby': describedBy,
+    'aria-invalid': error ? true : children.props['aria-invalid'],
+  })
+  return (
+    <div className={`field ${className}`.trim()}>
+      <label htmlFor={id}>{label}</label>
+      {control}
+      {hint && (
+        <span id={hintId} className="muted field-hint">
+          {hint}
+        </span>
+      )}
+      {error && (
+        <span id={errorId} className="field-error">
+          {error}
+        </span>
+      )}
+    </div>
+  )
+}
