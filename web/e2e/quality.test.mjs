@@ -201,7 +201,10 @@ describe('layout shift', () => {
 })
 
 describe('accessibility', () => {
-  test('every route, signed in, in the dark-warm theme (and each screen in the light one) has no serious or critical axe violation', { timeout: 300_000 }, async (t) => {
+  // About 160 page visits with axe, in three tabs on two cores: ~300 s on a
+  // busy machine (the API reference alone takes axe 20-45 s), so the bound
+  // is twice that. A hung page still fails it.
+  test('every route, signed in, in the dark-warm theme (and each screen in the light one) has no serious or critical axe violation', { timeout: 600_000 }, async (t) => {
     const { context, page } = await openPage(t, env.browser, env.node.url, { viewport: { width: 1280, height: 900 } })
     const data = await sampleData(page)
     const routes = concretePaths(data)
