@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -371,7 +371,11 @@ func checkBackfill(t *testing.T, st *store.Store, dialect string) {
 	if len(want) == 0 {
 		t.Fatal("no activity to compare")
 	}
-	sqlText, err := os.ReadFile(filepath.Join("..", "store", "migrations", dialect, "00028_activity.sql"))
+	migrations, err := store.Migrations(store.Dialect(dialect))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sqlText, err := fs.ReadFile(migrations, "00028_activity.sql")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -61,10 +61,13 @@ func writeTransfer(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 // notifyTransferOffer tells those who may accept t of it, in one thread
 // per repository (transfer:<repo>), titled with the repository's full
 // name. The maker is never notified.
+// The select list's parameters are cast: PostgreSQL cannot infer their
+// types there (an INSERT ... SELECT gives them none).
 func notifyTransferOffer(ctx context.Context, tx *sql.Tx, c forgeChange, t *forge.Transfer) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO notifications (user_address, thread, repo_id, number, subject_type, reason, title, actor,
 		comment_id, amount, unread, pinned, height, updated_ns)
-		SELECT DISTINCT c.u, $1, r.id, 0, $2, $3, `+userExpr("o")+` || '/' || r.name, $4, 0, 0, TRUE, FALSE, $5, $6
+		SELECT DISTINCT c.u, CAST($1 AS TEXT), r.id, 0, CAST($2 AS TEXT), CAST($3 AS TEXT), `+userExpr("o")+` || '/' || r.name,
+			CAST($4 AS TEXT), 0, 0, TRUE, FALSE, CAST($5 AS BIGINT), CAST($6 AS BIGINT)
 		FROM (
 			SELECT CAST($7 AS TEXT) AS u WHERE NOT EXISTS (SELECT 1 FROM forge_orgs WHERE address = $7)
 			UNION
