@@ -25,6 +25,7 @@ import (
 
 	"github.com/dforge/dforge/internal/api"
 	"github.com/dforge/dforge/internal/auth"
+	"github.com/dforge/dforge/internal/forgetest"
 	"github.com/dforge/dforge/internal/logtest"
 	"github.com/dforge/dforge/internal/store"
 	"github.com/dforge/dforge/internal/web"
@@ -70,9 +71,7 @@ type nodeOpts struct {
 
 func newNode(t *testing.T, opts ...nodeOpts) *node {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("starts a whole node: make test runs it, make test-short does not")
-	}
+	forgetest.Long(t)
 	var o nodeOpts
 	if len(opts) > 0 {
 		o = opts[0]

@@ -28,6 +28,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/app"
 	"github.com/dforge/dforge/internal/chain/node"
 	"github.com/dforge/dforge/internal/chain/tx"
+	"github.com/dforge/dforge/internal/forgetest"
 	"github.com/dforge/dforge/internal/gitstore"
 )
 
@@ -79,9 +80,7 @@ type nodeProc struct {
 // killed when the test ends.
 func startNodeProc(t *testing.T, ctx context.Context, home, name string, args ...string) *nodeProc {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("starts a whole node: make test runs it, make test-short does not")
-	}
+	forgetest.Long(t)
 	rpc, _, err := node.ListenAddrs(cometHome(home))
 	if err != nil {
 		t.Fatal(err)

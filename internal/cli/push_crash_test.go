@@ -14,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/forgetest"
 	"github.com/dforge/dforge/internal/chain/state"
 	"github.com/dforge/dforge/internal/crash"
 	"github.com/dforge/dforge/internal/gitstore"
@@ -27,9 +28,7 @@ import (
 // the repository's refs are the chain's, every object they reach is in
 // the blockstore, git's fsck is clean and nothing of the crash is left.
 func TestPushSurvivesAKillAtEachStep(t *testing.T) {
-	if testing.Short() {
-		t.Skip("kills a node at each step of a push: make test runs it, make test-short does not")
-	}
+	forgetest.Long(t)
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatal("this test needs the git binary")
 	}

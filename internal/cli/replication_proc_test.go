@@ -17,6 +17,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/dforge/dforge/internal/chain/node"
+	"github.com/dforge/dforge/internal/forgetest"
 )
 
 // The replication tests run testnets as processes (each node its own data
@@ -318,9 +319,7 @@ type procNet struct {
 // to all the others.
 func startProcNet(t *testing.T, ctx context.Context, validators, fullNodes int, nodeArgs ...[]string) *procNet {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("starts a whole node: make test runs it, make test-short does not")
-	}
+	forgetest.Long(t)
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatal("this test needs the git binary")
 	}

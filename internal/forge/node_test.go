@@ -16,6 +16,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/app"
 	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/forge/private"
+	"github.com/dforge/dforge/internal/forgetest"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/store"
 )
@@ -46,9 +47,7 @@ func operatorKey(t *testing.T, dir string) *ecdsa.PrivateKey {
 // startNode runs a node in dir; cfg.Dir defaults to dir/chain.
 func startNode(t *testing.T, dir string, cfg chain.Config) *node {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("starts a whole node: make test runs it, make test-short does not")
-	}
+	forgetest.Long(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	if cfg.Dir == "" {
