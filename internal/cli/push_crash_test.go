@@ -14,9 +14,9 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
-	"github.com/dforge/dforge/internal/forgetest"
 	"github.com/dforge/dforge/internal/chain/state"
 	"github.com/dforge/dforge/internal/crash"
+	"github.com/dforge/dforge/internal/forgetest"
 	"github.com/dforge/dforge/internal/gitstore"
 )
 
