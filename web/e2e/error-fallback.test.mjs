@@ -63,7 +63,7 @@ describe('error fallback', () => {
     await expectFallbackAfterFailure(page, () => aborted.length)
     assert.ok(aborted.length >= 1, 'the Explore chunk was requested and failed')
     // The shell around the screen still works.
-    await expectVisible(page.locator('header').getByRole('button', { name: 'Explore', exact: true }))
+    await expectVisible(page.locator('header').getByRole('link', { name: 'Explore', exact: true }))
     await expectVisible(page.locator('footer'))
     // Details go to the console, not to the user.
     const text = await page.locator('main').innerText()

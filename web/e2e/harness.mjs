@@ -274,9 +274,9 @@ export async function expectEventually(fn, expected, { timeout = EXPECT_TIMEOUT,
   }
 }
 
-/** Waits until the app shell (header with navigation) is on screen. */
+/** Waits until the app shell (the header with its brand) is on screen; on a phone the navigation is folded into a menu. */
 export async function waitForShell(page) {
-  await expectVisible(page.locator('header').getByRole('navigation'))
+  await expectVisible(page.locator('header .brand'))
 }
 
 /** The app's route table, shared with the Go server. */

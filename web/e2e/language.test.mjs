@@ -30,7 +30,7 @@ const nav = (page) => page.locator('header').getByRole('navigation')
 /** Checks the English shell text a visitor sees. */
 async function expectEnglish(page) {
   for (const name of ['Home', 'About', 'Explore', 'Governance', 'Rewards']) {
-    await expectVisible(nav(page).getByRole('button', { name, exact: true }))
+    await expectVisible(nav(page).getByRole('link', { name, exact: true }))
   }
   await expectVisible(page.getByRole('button', { name: 'Toggle theme' }))
   await expectVisible(page.getByRole('combobox', { name: 'Language' }))
@@ -77,10 +77,10 @@ describe('language', () => {
     ].filter(([g, k]) => de[g]?.[k] && de[g][k] !== en[g][k])
     assert.ok(changed.length > 0, 'German nav labels differ from English')
     for (const [g, k] of changed) {
-      await expectVisible(nav(page).getByRole('button', { name: de[g][k], exact: true }))
+      await expectVisible(nav(page).getByRole('link', { name: de[g][k], exact: true }))
     }
     await expectVisible(page.getByText(de.app.tagline, { exact: true }))
-    assert.equal(await nav(page).getByRole('button', { name: en.nav[changed[0][1]], exact: true }).count(), 0, 'the English label is gone')
+    assert.equal(await nav(page).getByRole('link', { name: en.nav[changed[0][1]], exact: true }).count(), 0, 'the English label is gone')
   })
 
   for (const locale of ['zh-HK', 'zh-MO']) {
@@ -92,7 +92,7 @@ describe('language', () => {
       await expectEventually(() => state(page), { lang: 'zh-TW', stored: 'zh-TW', selected: 'zh-TW' })
       const zhTW = localeFile('zh-TW')
       assert.ok(zhTW, 'web/src/i18n/locales/zh-TW/common.json must exist')
-      await expectVisible(nav(page).getByRole('button', { name: zhTW.nav.governance, exact: true }))
+      await expectVisible(nav(page).getByRole('link', { name: zhTW.nav.governance, exact: true }))
       await expectVisible(page.getByText(zhTW.app.tagline, { exact: true }))
     })
   }

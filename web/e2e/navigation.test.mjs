@@ -24,7 +24,7 @@ async function currentItems(page) {
 }
 
 describe('navigation', () => {
-  test('each nav button does a full page load to /{page} and becomes the active item', TIMEOUT, async (t) => {
+  test('each nav link does a full page load to /{page} and becomes the active item', TIMEOUT, async (t) => {
     const { page } = await openPage(t, env.browser, env.node.url)
     await page.goto('/')
     await waitForShell(page)
@@ -32,7 +32,7 @@ describe('navigation', () => {
       await page.evaluate(() => {
         window.__marker = 1
       })
-      await nav(page).getByRole('button', { name, exact: true }).click()
+      await nav(page).getByRole('link', { name, exact: true }).click()
       await page.waitForURL((u) => u.pathname === path)
       await waitForShell(page)
       // A new document: the marker set on the previous one is gone.
@@ -88,7 +88,7 @@ describe('navigation', () => {
     }
   })
 
-  test('hovering or focusing a nav button requests its screen chunk before any click', TIMEOUT, async (t) => {
+  test('hovering or focusing a nav link requests its screen chunk before any click', TIMEOUT, async (t) => {
     const { page } = await openPage(t, env.browser, env.node.url)
     const scripts = watchScripts(page)
     await page.goto('/')
@@ -96,7 +96,7 @@ describe('navigation', () => {
     await page.waitForLoadState('networkidle')
     assert.ok(!scripts.some((s) => /\/InfoScreen-[^/]+\.js$/.test(s)), 'the About chunk is not loaded on the home page')
     const start = scripts.length
-    await nav(page).getByRole('button', { name: 'About', exact: true }).hover()
+    await nav(page).getByRole('link', { name: 'About', exact: true }).hover()
     await waitFor(() => scripts.slice(start).some((s) => /\/InfoScreen-[^/]+\.js$/.test(s)), {
       message: 'a request for the About screen chunk (InfoScreen-*.js) after hovering About',
     })
@@ -104,7 +104,7 @@ describe('navigation', () => {
 
     // Keyboard users get the same: focusing Governance preloads its chunk.
     assert.ok(!scripts.some((s) => /\/GovernanceScreen-[^/]+\.js$/.test(s)))
-    await nav(page).getByRole('button', { name: 'Governance', exact: true }).focus()
+    await nav(page).getByRole('link', { name: 'Governance', exact: true }).focus()
     await waitFor(() => scripts.some((s) => /\/GovernanceScreen-[^/]+\.js$/.test(s)), {
       message: 'a request for GovernanceScreen-*.js after focusing Governance',
     })

@@ -1,6 +1,5 @@
-import { useState } from 'react'
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Button } from '@/components/Button'
 import { Logo } from '@/components/Logo'
 import { PreloadLink } from '@/components/PreloadLink'
 import { Select } from '@/components/Select'
@@ -12,6 +11,7 @@ import { LANGUAGES, normalizeLanguage } from '@/i18n/i18n'
 import { useRoute } from '@/lib/routes'
 import { useAuthStore } from '@/stores/auth'
 import { resolveTheme, useThemeStore } from '@/stores/theme'
+import { HeaderIcon } from './HeaderIcons'
 import { preloadPath } from './preload'
 
 export const NAV_PAGES = ['home', 'about', 'explore', 'governance', 'rewards'] as const
@@ -26,11 +26,22 @@ function go(path: string) {
   window.location.assign(path)
 }
 
+/**
+ * The fixed header. On a wide screen it is one row: brand, navigation, tools
+ * and account. Below the wide breakpoint (styles.css) the navigation,
+ * language, theme and account move into a drawer behind a menu button, and the
+ * row keeps only the brand, the unread badges and Login.
+ */
 export function Header() {
   const { t } = useTranslation()
+  const signedIn = useSignedIn()
+  const [open, setOpen] = useState(false)
+  const drawerId = useId()
+  const header = useHeaderHeight()
   return (
-    <header className="header">
+    <header className="header" ref={header}>
       <div className="header-inner container">
+        <MenuButton open={open} controls={drawerId} onToggle={() => setOpen((o) => !o)} />
         <a className="brand" href="/" onMouseEnter={() => preloadPath('/')}>
           <Logo />
           <span className="brand-text">
@@ -38,36 +49,124 @@ export function Header() {
             <span className="brand-tagline">{t('app.tagline')}</span>
           </span>
         </a>
-        <Nav />
+        <Nav className="header-wide" />
         <div className="header-tools">
-          <LanguageSelect />
-          <ThemeToggle />
-          <Account />
+          <div className="header-wide header-group">
+            <LanguageSelect />
+            <ThemeToggle />
+          </div>
+          {/* The LoginButton stays in the row signed in or out, so the sign-in
+              dialog it opened outlives the sign-in for its second prompt. */}
+          <LoginButton signedIn={signedIn} />
+          {signedIn && (
+            <>
+              <MessagesBadge />
+              <NotificationBadge />
+              <AccountLinks className="header-wide" />
+            </>
+          )}
         </div>
       </div>
+      {open && <Drawer id={drawerId} signedIn={signedIn} onClose={() => setOpen(false)} />}
     </header>
   )
 }
 
-function Nav() {
+function useSignedIn(): boolean {
+  useSessionSync()
+  const user = useAuthStore((s) => s.user)
+  const isAuthenticated = useAuthStore((s) => s.isAuthenticated)
+  return isAuthenticated && !!user
+}
+
+/**
+ * Publishes the header's height as --header-height, which the main area's
+ * top padding reads: whatever the header holds (a long name, a long
+ * translation), it never covers a page's heading.
+ */
+function useHeaderHeight() {
+  const ref = useRef<HTMLElement | null>(null)
+  useLayoutEffect(() => {
+    const el = ref.current
+    if (!el) return
+    const publish = () => document.documentElement.style.setProperty('--header-height', `${el.offsetHeight}px`)
+    publish()
+    if (typeof ResizeObserver === 'undefined') return
+    const observer = new ResizeObserver(publish)
+    observer.observe(el)
+    return () => observer.disconnect()
+  }, [])
+  return ref
+}
+
+function MenuButton({ open, controls, onToggle }: { open: boolean; controls: string; onToggle: () => void }) {
+  const { t } = useTranslation()
+  return (
+    <button
+      type="button"
+      className="icon-button menu-button"
+      aria-label={t('header.menu')}
+      aria-expanded={open}
+      aria-controls={controls}
+      onClick={onToggle}
+    >
+      <HeaderIcon name={open ? 'close' : 'menu'} />
+    </button>
+  )
+}
+
+/** The narrow screen's menu: navigation, account, language and theme. Escape or a click outside closes it. */
+function Drawer({ id, signedIn, onClose }: { id: string; signedIn: boolean; onClose: () => void }) {
+  const { t } = useTranslation()
+  const ref = useRef<HTMLDivElement | null>(null)
+  useEffect(() => {
+    ref.current?.querySelector<HTMLElement>('a, button, select')?.focus()
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') onClose()
+    }
+    const onPointer = (e: PointerEvent) => {
+      const header = ref.current?.closest('header')
+      if (header && !header.contains(e.target as Node)) onClose()
+    }
+    document.addEventListener('keydown', onKey)
+    document.addEventListener('pointerdown', onPointer)
+    return () => {
+      document.removeEventListener('keydown', onKey)
+      document.removeEventListener('pointerdown', onPointer)
+    }
+  }, [onClose])
+  return (
+    <div className="header-drawer" id={id} ref={ref}>
+      <div className="container header-drawer-inner">
+        <Nav className="drawer-nav" />
+        {signedIn && <AccountLinks className="drawer-account" labelled />}
+        <div className="drawer-tools" role="group" aria-label={t('header.preferences')}>
+          <LanguageSelect />
+          <ThemeToggle />
+        </div>
+      </div>
+    </div>
+  )
+}
+
+function Nav({ className }: { className: string }) {
   const { t } = useTranslation()
   const active = activePage(useRoute().pathname)
   return (
-    <nav className="nav" aria-label={t('nav.label')}>
+    <nav className={`nav ${className}`} aria-label={t('nav.label')}>
       {NAV_PAGES.map((page) => {
         const path = `/${page}`
         return (
-          <button
+          <a
             key={page}
-            type="button"
+            href={path}
             className={`nav-item${active === page ? ' active' : ''}`}
             aria-current={active === page ? 'page' : undefined}
-            onClick={() => go(path)}
             onMouseEnter={() => preloadPath(path)}
             onFocus={() => preloadPath(path)}
           >
             {t(`nav.${page}`)}
-          </button>
+          </a>
         )
       })}
     </nav>
@@ -99,64 +198,52 @@ function ThemeToggle() {
   const light = resolveTheme(theme) === 'light'
   return (
     <button type="button" className="icon-button" aria-label={t('header.toggleTheme')} title={t(`theme.${theme}`)} onClick={toggle}>
-      {light ? <MoonIcon /> : <SunIcon />}
+      <HeaderIcon name={light ? 'moon' : 'sun'} />
     </button>
   )
 }
 
-function Account() {
+/**
+ * The profile button with the username, Admin for admins, Settings and
+ * Logout. In the row they are icons with their names as labels; in the
+ * drawer (labelled) the names are written out.
+ */
+function AccountLinks({ className, labelled = false }: { className: string; labelled?: boolean }) {
   const { t } = useTranslation()
-  useSessionSync()
   const user = useAuthStore((s) => s.user)
-  const isAuthenticated = useAuthStore((s) => s.isAuthenticated)
   const [leaving, setLeaving] = useState(false)
-  const signedIn = isAuthenticated && !!user
+  if (!user) return null
   const onLogout = () => {
     setLeaving(true)
     void logout().finally(() => setLeaving(false))
   }
-  // The LoginButton stays in the same place signed in or out, so the
-  // sign-in dialog it opened outlives the sign-in for its second prompt.
+  const item = labelled ? 'drawer-item' : 'icon-button'
   return (
-    <>
-      <LoginButton signedIn={signedIn} />
-      {signedIn && (
-        <div className="account">
-          <MessagesBadge />
-          <NotificationBadge />
-          <PreloadLink to="/profile" className="btn btn-ghost btn-sm" title={user.displayName || undefined}>
-            {user.username}
-          </PreloadLink>
-          {user.isAdmin && (
-            <PreloadLink to="/admin" className="btn btn-ghost btn-sm">
-              {t('header.admin')}
-            </PreloadLink>
-          )}
-          <Button size="sm" variant="ghost" onClick={() => go('/settings')} onMouseEnter={() => preloadPath('/settings')}>
-            {t('header.settings')}
-          </Button>
-          <Button size="sm" variant="outline" onClick={onLogout} disabled={leaving}>
-            {t('header.logout')}
-          </Button>
-        </div>
+    <div className={`account ${className}`}>
+      <PreloadLink to="/profile" className={labelled ? 'drawer-item' : 'btn btn-ghost btn-sm account-name'} title={user.displayName || user.username}>
+        {user.username}
+      </PreloadLink>
+      {user.isAdmin && (
+        <PreloadLink to="/admin" className={item} aria-label={labelled ? undefined : t('header.admin')} title={t('header.admin')}>
+          <HeaderIcon name="shield" />
+          {labelled && t('header.admin')}
+        </PreloadLink>
       )}
-    </>
-  )
-}
-
-function SunIcon() {
-  return (
-    <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
-      <circle cx="12" cy="12" r="4" />
-      <path d="M12 2v2M12 20v2M4.9 4.9l1.4 1.4M17.7 17.7l1.4 1.4M2 12h2M20 12h2M4.9 19.1l1.4-1.4M17.7 6.3l1.4-1.4" />
-    </svg>
-  )
-}
-
-function MoonIcon() {
-  return (
-    <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
-      <path d="M21 12.8A9 9 0 1 1 11.2 3a7 7 0 0 0 9.8 9.8z" />
-    </svg>
+      <button
+        type="button"
+        className={item}
+        aria-label={labelled ? undefined : t('header.settings')}
+        title={t('header.settings')}
+        onClick={() => go('/settings')}
+        onMouseEnter={() => preloadPath('/settings')}
+      >
+        <HeaderIcon name="gear" />
+        {labelled && t('header.settings')}
+      </button>
+      <button type="button" className={item} aria-label={labelled ? undefined : t('header.logout')} title={t('header.logout')} onClick={onLogout} disabled={leaving}>
+        <HeaderIcon name="logout" />
+        {labelled && t('header.logout')}
+      </button>
+    </div>
   )
 }
