@@ -46,14 +46,19 @@ func TestPullRequestPushAfterChangesRequested(t *testing.T) {
 	repo := n.repo(alice, "mill", false)
 	dir := n.dir(repo)
 	base := "/api/v1/repos/" + alice.Name() + "/mill"
-	first := n.push(alice, alice, "mill", "fast", "main", map[string]string{"src/mill.go": "package mill\n\nfunc A() {}\n\nfunc B() {}\n"}, "Add the mill")
+	first := n.push(alice, alice, "mill", "fast", "main", map[string]string{
+		"src/mill.go": "package mill\n\nfunc A() {}\n\nfunc B() {}\n",
+		"README.md":   "# mill\n\nline two, longer\nline three\n",
+	}, "Add the mill")
 	n.must(http.StatusCreated, alice, "POST", base+"/pulls", map[string]any{"head": "fast", "base": "main", "title": "Faster mill"})
 
-	// 1. Bob asks for changes, on line 3 (A) and line 5 (B).
+	// 1. Bob asks for changes, on line 3 (A) and line 5 (B), and on the
+	// README's old line 3.
 	rv := n.must(http.StatusOK, bob, "POST", base+"/pulls/1/reviews", map[string]any{
 		"event": "REQUEST_CHANGES", "body": "A should return something.", "comments": []map[string]any{
 			{"path": "src/mill.go", "body": "Return a value.", "new_position": 3},
 			{"path": "src/mill.go", "body": "Fine.", "new_position": 5},
+			{"path": "README.md", "body": "Why longer?", "old_position": 3},
 		},
 	}).obj()
 	comments := base + "/pulls/1/reviews/" + num(rv["id"]) + "/comments"
@@ -87,13 +92,14 @@ func TestPullRequestPushAfterChangesRequested(t *testing.T) {
 	}
 
 	// 3. The review is stale; the comment on A is outdated, the one on B
-	// still describes the head.
+	// still describes the head, and so does the one on the base's README
+	// (the head did not move the merge base).
 	reviews := n.must(http.StatusOK, nil, "GET", base+"/pulls/1/reviews", nil).list()
 	if len(reviews) != 1 || reviews[0]["state"] != "REQUEST_CHANGES" || reviews[0]["stale"] != true {
 		t.Fatalf("reviews after the push: %v", reviews)
 	}
 	got := n.must(http.StatusOK, nil, "GET", comments, nil).list()
-	if len(got) != 2 {
+	if len(got) != 3 {
 		t.Fatalf("comments: %v", got)
 	}
 	if a := got[0]; a["outdated"] != true || a["commit_id"] != first || a["original_commit_id"] != first || a["position"] != 3.0 {
@@ -101,6 +107,9 @@ func TestPullRequestPushAfterChangesRequested(t *testing.T) {
 	}
 	if b := got[1]; b["outdated"] != false || b["commit_id"] != tip || b["original_commit_id"] != first {
 		t.Fatalf("the comment on the unchanged line: %v", b)
+	}
+	if c := got[2]; c["outdated"] != false || c["original_position"] != 3.0 {
+		t.Fatalf("the comment on the base's line: %v", c)
 	}
 
 	// 4. A forced push names the old and new heads.
@@ -117,8 +126,8 @@ func TestPullRequestPushAfterChangesRequested(t *testing.T) {
 		t.Fatalf("forced push: %v", forced)
 	}
 	for _, c := range n.must(http.StatusOK, nil, "GET", comments, nil).list() {
-		if c["outdated"] != true {
-			t.Fatalf("a comment whose line is gone: %v", c)
+		if c["outdated"] != (c["path"] == "src/mill.go") {
+			t.Fatalf("after the forced push (the mill's lines gone, the base's as they were): %v", c)
 		}
 	}
 
