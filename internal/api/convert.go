@@ -471,12 +471,18 @@ func (l *links) review(pr index.Pull, rv index.Review) reviewJSON {
 	}
 }
 
-func (l *links) reviewComment(pr index.Pull, rv index.Review, c index.ReviewComment) reviewCommentJSON {
+// reviewComment is c of review rv. commit_id is the head it still
+// describes, or the reviewed commit when the head outdated it
+// (Pulls.Outdated); original_commit_id is always the reviewed commit.
+func (l *links) reviewComment(pr index.Pull, rv index.Review, c index.ReviewComment, outdated bool) reviewCommentJSON {
 	page := l.html + "/pulls/" + strconv.FormatUint(pr.Number, 10)
 	j := reviewCommentJSON{
 		ID: c.ID, Body: c.Body, BodyHTML: l.render(c.Body), User: l.person(rv.Author), ReviewID: rv.ID, Created: rv.Submitted,
 		Updated: rv.Submitted, Path: c.Path, CommitID: rv.CommitSHA, OriginalCommitID: rv.CommitSHA,
-		HTMLURL: page + "/files#issuecomment-" + strconv.FormatUint(c.ID, 10), PullRequestURL: page,
+		HTMLURL: page + "/files#issuecomment-" + strconv.FormatUint(c.ID, 10), PullRequestURL: page, Outdated: outdated,
+	}
+	if !outdated && rv.CommitSHA != "" {
+		j.CommitID = pr.HeadSHA
 	}
 	if c.Side == "old" {
 		j.OriginalPosition = c.Line

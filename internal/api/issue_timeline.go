@@ -1,10 +1,12 @@
 package api
 
 import (
+	"encoding/json"
 	"net/http"
 	"strconv"
 
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/moderation"
 	"github.com/dforge/dforge/internal/usererr"
@@ -50,6 +52,23 @@ type timelineJSON struct {
 	// Hidden: this node's moderators hid the comment (dForge); HiddenReason is why.
 	Hidden       bool   `json:"hidden,omitempty"`
 	HiddenReason string `json:"hidden_reason,omitempty"`
+	// Commits: a pull_push's commits with their subjects, oldest first
+	// (dForge; Gitea's body names only their ids).
+	Commits []pushedCommitJSON `json:"commits,omitempty"`
+}
+
+// pushedCommitJSON is one commit a push to a pull request's head brought.
+type pushedCommitJSON struct {
+	SHA     string `json:"sha"`
+	Subject string `json:"subject"`
+	HTMLURL string `json:"html_url"`
+}
+
+// pushContentJSON is the body of Gitea's pull_push event: the commits a
+// push brought, oldest first, or for a forced push the old and new heads.
+type pushContentJSON struct {
+	IsForcePush bool     `json:"is_force_push"`
+	CommitIDs   []string `json:"commit_ids"`
 }
 
 // refIssueJSON is the part of Gitea's Issue a timeline reference carries.
@@ -81,10 +100,45 @@ func (h *issuesAPI) listTimeline(w http.ResponseWriter, r *http.Request) error {
 	}
 	l := h.linksFor(r, repo)
 	out := make([]timelineJSON, len(list))
+	var pr *index.Pull
 	for i, e := range list {
 		out[i] = l.timeline(r, is, e)
+		if e.Kind != index.KindPullPush || !is.IsPull {
+			continue
+		}
+		if pr == nil {
+			got, err := h.forge.Index().Pull(r.Context(), repo.ID, is.Number)
+			if err != nil {
+				return err
+			}
+			pr = &got
+		}
+		out[i].Body, out[i].Commits = l.pushed(h.pulls.Pushed(r.Context(), repo, *pr, e.Data.OldSHA, e.Data.NewSHA, e.Data.Forced), e.Data)
 	}
 	return h.respondList(w, r, p, total, out, nil)
+}
+
+// pushed is a pull_push's body, in Gitea's shape, and its commits. When
+// git cannot list them here, the new head stands alone.
+func (l *links) pushed(commits []gitstore.Commit, d index.TimelineData) (string, []pushedCommitJSON) {
+	c := pushContentJSON{IsForcePush: d.Forced || d.OldSHA == "", CommitIDs: []string{}}
+	var list []pushedCommitJSON
+	switch {
+	case c.IsForcePush:
+		if d.OldSHA != "" {
+			c.CommitIDs = append(c.CommitIDs, d.OldSHA)
+		}
+		c.CommitIDs = append(c.CommitIDs, d.NewSHA)
+	case len(commits) == 0:
+		c.CommitIDs = append(c.CommitIDs, d.NewSHA)
+	default:
+		for _, g := range commits {
+			c.CommitIDs = append(c.CommitIDs, g.ID)
+			list = append(list, pushedCommitJSON{SHA: g.ID, Subject: g.Summary(), HTMLURL: l.html + "/commit/" + g.ID})
+		}
+	}
+	body, _ := json.Marshal(c) // strings and a bool: cannot fail
+	return string(body), list
 }
 
 func (l *links) timeline(r *http.Request, is index.Issue, e index.TimelineEvent) timelineJSON {

@@ -51,6 +51,7 @@ func (h *issuesAPI) listReviews(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	pr = h.pulls.Sync(r.Context(), repo, pr) // stale is against the head as it is now
 	p, err := commentsPage(r)
 	if err != nil {
 		return err
@@ -82,6 +83,7 @@ func (h *issuesAPI) getReview(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	pr = h.pulls.Sync(r.Context(), repo, pr)
 	return reply(w, h.linksFor(r, repo).review(pr, rv))
 }
 
@@ -94,10 +96,12 @@ func (h *issuesAPI) listReviewComments(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
+	pr = h.pulls.Sync(r.Context(), repo, pr)
+	outdated := h.pulls.Outdated(r.Context(), repo, pr, rv)
 	l := h.linksFor(r, repo)
 	out := make([]reviewCommentJSON, len(rv.Comments))
 	for i, c := range rv.Comments {
-		out[i] = l.reviewComment(pr, rv, c)
+		out[i] = l.reviewComment(pr, rv, c, outdated[c.ID])
 	}
 	return reply(w, out)
 }

@@ -560,6 +560,9 @@ type reviewCommentJSON struct {
 	OriginalPosition uint64         `json:"original_position"`
 	HTMLURL          string         `json:"html_url"`
 	PullRequestURL   string         `json:"pull_request_url"`
+	// Outdated: the pull request's head changed the line since the
+	// comment was made (dForge; see Pulls.Outdated for the rule).
+	Outdated bool `json:"outdated"`
 }
 
 // mergeConflictJSON is the 409 of a merge that conflicts: the error shape

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/dforge/dforge/internal/chain/forge"
 )
@@ -18,7 +19,9 @@ import (
 // with the issue's row before it is written, so the timeline says which
 // labels, assignees, title or milestone it changed. A reference is a
 // "#N" in an issue's, pull request's or comment's text naming another
-// issue of the same repository.
+// issue of the same repository. A push that moves the head branch of an
+// open pull request is a "pull_push" on it, read off the ref update: its
+// old and new commits (the API lists the commits between them with git).
 
 // Timeline event kinds, as Gitea names them.
 const (
@@ -35,6 +38,7 @@ const (
 	KindIssueRef   = "issue_ref"
 	KindPullRef    = "pull_ref"
 	KindCommentRef = "comment_ref"
+	KindPullPush   = "pull_push"
 )
 
 // TimelineData is an event's details; which fields are set depends on its
@@ -59,6 +63,11 @@ type TimelineData struct {
 	RefComment uint64 `json:"refComment,omitempty"`
 	RefIsPull  bool   `json:"refIsPull,omitempty"`
 	RefTitle   string `json:"refTitle,omitempty"`
+	// PullPush: the head branch moved from OldSHA to NewSHA (OldSHA ""
+	// when the branch was made anew), Forced when not a fast-forward.
+	OldSHA string `json:"oldSha,omitempty"`
+	NewSHA string `json:"newSha,omitempty"`
+	Forced bool   `json:"forced,omitempty"`
 }
 
 // timelineRow is an event to write.
@@ -74,6 +83,11 @@ func writeTimeline(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 	if err != nil {
 		return err
 	}
+	pushes, err := pushEvents(ctx, tx, c.change.RefUpdates())
+	if err != nil {
+		return err
+	}
+	rows = append(rows, pushes...)
 	for _, r := range rows {
 		data, _ := json.Marshal(r.data) // strings and integers: cannot fail
 		if _, err := tx.ExecContext(ctx, `INSERT INTO forge_timeline (repo_id, number, kind, actor, comment_id, data, height, time_ns)
@@ -114,6 +128,46 @@ func timelineOf(ctx context.Context, tx *sql.Tx, ch forge.Change) ([]timelineRow
 	}
 	return nil, nil
 }
+
+// pushEvents gives a pull_push on each open pull request whose head branch
+// a ref update moved to a commit other than its recorded head. A branch
+// deleted is none: the pull request keeps the head it had.
+func pushEvents(ctx context.Context, tx *sql.Tx, refs []forge.RefUpdate) ([]timelineRow, error) {
+	var rows []timelineRow
+	for _, ref := range refs {
+		branch, ok := strings.CutPrefix(ref.Ref, "refs/heads/")
+		if !ok || isZeroSHA(ref.New) {
+			continue
+		}
+		pulls, err := tx.QueryContext(ctx, `SELECT p.repo_id, p.number FROM forge_pulls p
+			JOIN forge_issues i ON i.repo_id = p.repo_id AND i.number = p.number
+			WHERE p.head_repo_id = $1 AND p.head_branch = $2 AND p.merged = FALSE AND i.state = $3 AND p.head_sha <> $4
+			ORDER BY p.repo_id, p.number`, int64(ref.Repo), branch, forge.StateOpen, ref.New)
+		if err != nil {
+			return nil, fmt.Errorf("find the pull requests of %s: %w", ref.Ref, err)
+		}
+		for pulls.Next() {
+			var repo, number int64
+			if err := pulls.Scan(&repo, &number); err != nil {
+				pulls.Close()
+				return nil, fmt.Errorf("find the pull requests of %s: %w", ref.Ref, err)
+			}
+			d := TimelineData{NewSHA: ref.New, Forced: ref.Forced}
+			if !isZeroSHA(ref.Old) {
+				d.OldSHA = ref.Old
+			}
+			rows = append(rows, timelineRow{repo: uint64(repo), number: uint64(number), kind: KindPullPush, data: d})
+		}
+		err = pulls.Err()
+		pulls.Close()
+		if err != nil {
+			return nil, fmt.Errorf("find the pull requests of %s: %w", ref.Ref, err)
+		}
+	}
+	return rows, nil
+}
+
+func isZeroSHA(sha string) bool { return strings.Trim(sha, "0") == "" }
 
 // refRe finds "#N" not inside a word, as the API's renderer links it.
 var refRe = regexp.MustCompile(`(?:^|[^\w&/#-])#([1-9][0-9]{0,9})\b`)

@@ -160,6 +160,8 @@ export interface TimelineEvent {
   /** A comment's signer and delegation, as on the comment itself. */
   signer?: string
   delegation?: string
+  /** dForge's, on pull_push: the commits the push brought, oldest first (the body, Gitea's, names their ids). */
+  commits?: { sha: string; subject: string; html_url: string }[]
 }
 
 export function useTimeline(owner: string, repo: string, number: number) {

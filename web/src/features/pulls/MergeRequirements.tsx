@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next'
 import { type Repository } from '@/lib/forge/api'
 import { type BranchProtection, useProtections } from '@/lib/forge/branches'
 import { useCombinedStatus } from '@/lib/forge/statuses'
-import { approvalsOf, type PullRequest, useReviews } from './api'
+import { approvalsOf, type PullRequest, useReviews, type Verdicts } from './api'
 
 /**
  * What the base branch's protection rule still asks of the pull request
@@ -53,5 +53,32 @@ function Requirements({ repo, pr, rule }: { repo: Repository; pr: PullRequest; r
       </ul>
       {items.every((it) => it.ok) && <p className="muted">{t('merge.met')}</p>}
     </div>
+  )
+}
+
+/**
+ * Where the reviewers stand, each by their latest verdict: who asked for
+ * changes (first: the merge box warns of them) and who approved. Nothing
+ * when no one has given a verdict.
+ */
+export function ReviewVerdicts({ verdicts, id }: { verdicts: Verdicts; id?: string }) {
+  const { t } = useTranslation('pulls')
+  const names = (users: Verdicts['approved']) => users.map((u) => u.login).join(', ')
+  if (verdicts.changesRequested.length === 0 && verdicts.approved.length === 0) return null
+  return (
+    <ul className="plain-list merge-verdicts" id={id} aria-label={t('merge.verdicts')}>
+      {verdicts.changesRequested.length > 0 && (
+        <li className="merge-changes-requested">
+          <span aria-hidden="true">✗ </span>
+          <strong>{t('merge.changesRequested', { users: names(verdicts.changesRequested) })}</strong>
+        </li>
+      )}
+      {verdicts.approved.length > 0 && (
+        <li className="merge-ok">
+          <span aria-hidden="true">✓ </span>
+          {t('merge.approvedBy', { users: names(verdicts.approved) })}
+        </li>
+      )}
+    </ul>
   )
 }

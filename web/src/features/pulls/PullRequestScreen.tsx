@@ -35,7 +35,8 @@ import { DiffView, type LineAnchor } from '@/components/DiffView'
 import { CommitStatusIcon } from '@/components/CommitStatus'
 import { Input } from '@/components/Input'
 import { Select } from '@/components/Select'
-import { MergeRequirements } from './MergeRequirements'
+import { MergeRequirements, ReviewVerdicts } from './MergeRequirements'
+import { PushedCommits } from './PushedCommits'
 import { shortSha, subject, useForgeFormat } from '@/lib/forge/format'
 import { nav } from '@/lib/forge/nav'
 import { ReportButton } from '@/features/moderation'
@@ -61,6 +62,7 @@ import {
   useMergePull,
   useReviews,
   useSavePull,
+  verdictsOf,
 } from './api'
 import { LineComments, ReviewCard, ReviewPanel } from './ReviewPanel'
 import { DismissAction, ReviewersPicker } from './ReviewersPicker'
@@ -192,7 +194,11 @@ function ConversationTab({ repo, pr }: { repo: Repository; pr: PullRequest }) {
             <div className="stack">
               {timeline.map((item) =>
                 item.kind === 'event' ? (
-                  <TimelineEntry key={`e${item.event.type}${item.event.id}`} repo={repo} event={item.event} />
+                  item.event.type === 'pull_push' ? (
+                    <PushedCommits key={`e${item.event.type}${item.event.id}`} repo={repo} event={item.event} />
+                  ) : (
+                    <TimelineEntry key={`e${item.event.type}${item.event.id}`} repo={repo} event={item.event} />
+                  )
                 ) : (
                   <ReviewCard
                     key={`r${item.review.id}`}
@@ -222,8 +228,9 @@ function ConversationTab({ repo, pr }: { repo: Repository; pr: PullRequest }) {
 /**
  * The merge box: who may merge (maintainers, from the repository's
  * permissions), how (merge commit, squash, rebase, rebase then merge
- * commit, fast-forward only), whether the head branch goes afterwards, and
- * what stops it (conflicts, named by file).
+ * commit, fast-forward only), whether the head branch goes afterwards,
+ * what stops it (conflicts, named by file), and where the reviewers stand:
+ * a merge while changes are requested is offered as overriding them.
  */
 function MergeBox({ repo, pr }: { repo: Repository; pr: PullRequest }) {
   const { t } = useTranslation('pulls')
@@ -233,6 +240,9 @@ function MergeBox({ repo, pr }: { repo: Repository; pr: PullRequest }) {
   const [deleteBranch, setDeleteBranch] = useState(false)
   const deletable = canDeleteHead(repo, pr)
   const merge = useMergePull(repo.owner.login, repo.name, pr.number)
+  const reviews = useReviews(repo.owner.login, repo.name, pr.number)
+  const verdicts = useMemo(() => verdictsOf(reviews.data ?? []), [reviews.data])
+  const blocked = verdicts.changesRequested.length > 0
   if (pr.merged) {
     return (
       <Card as="section" className="merge-box merged" aria-labelledby={`${id}-h`}>
@@ -263,8 +273,9 @@ function MergeBox({ repo, pr }: { repo: Repository; pr: PullRequest }) {
   const conflicts = refused?.files.length ? refused.files : (pr.conflicted_files ?? [])
   const conflicted = !pr.mergeable || refused !== null
   return (
-    <Card as="section" className="merge-box" aria-labelledby={`${id}-h`}>
+    <Card as="section" className={`merge-box${blocked ? ' changes-requested' : ''}`} aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>{t('merge.title')}</h2>
+      <ReviewVerdicts verdicts={verdicts} id={`${id}-v`} />
       {conflicted ? (
         <div className="merge-conflict" role="alert">
           <p>
@@ -305,8 +316,14 @@ function MergeBox({ repo, pr }: { repo: Repository; pr: PullRequest }) {
               {t('merge.deleteBranch', { branch: pr.head.ref })}
             </label>
           )}
-          <Button disabled={conflicted || merge.isPending} onClick={() => merge.mutate({ style, headSha: pr.head.sha, deleteBranch: deletable && deleteBranch })}>
-            {merge.isPending ? t('merge.merging') : t(`merge.do.${style}`)}
+          <Button
+            variant={blocked ? 'outline' : 'primary'}
+            className={blocked ? 'merge-override' : undefined}
+            aria-describedby={blocked ? `${id}-v` : undefined}
+            disabled={conflicted || merge.isPending}
+            onClick={() => merge.mutate({ style, headSha: pr.head.sha, deleteBranch: deletable && deleteBranch })}
+          >
+            {merge.isPending ? t('merge.merging') : blocked ? t('merge.override') : t(`merge.do.${style}`)}
           </Button>
         </div>
       ) : (
@@ -379,7 +396,8 @@ function FilesTab({ repo, pr, drafts, setDrafts }: { repo: Repository; pr: PullR
   const [editing, setEditing] = useState<LineAnchor | null>(null)
   const byLine = useMemo(() => {
     const map = new Map<string, ReviewComment[]>()
-    for (const c of comments) map.set(commentLineKey(c), [...(map.get(commentLineKey(c)) ?? []), c])
+    // An outdated comment's line is no longer the head's: it stays in the conversation only, as on GitHub.
+    for (const c of comments) if (!c.outdated) map.set(commentLineKey(c), [...(map.get(commentLineKey(c)) ?? []), c])
     return map
   }, [comments])
   const files = useMemo(() => (diff.data === undefined ? [] : parseDiff(diff.data)), [diff.data])

@@ -204,15 +204,41 @@ export function ReviewCard({ review, comments, action }: { review: PullReview; c
         <ul className="plain-list review-comments">
           {comments.map((c) => (
             <li key={c.id}>
-              <p className="mono muted">
-                {c.path}:{c.position > 0 ? c.position : c.original_position}
-              </p>
-              <Body body={c.body} html={c.body_html} />
+              <ReviewCommentItem comment={c} />
             </li>
           ))}
         </ul>
       )}
       {action}
     </Card>
+  )
+}
+
+/**
+ * A line comment of a review. One the head has outdated (its line changed
+ * since) is folded, as on GitHub, and says so; opening it shows the comment.
+ */
+function ReviewCommentItem({ comment: c }: { comment: ReviewComment }) {
+  const { t } = useTranslation('pulls')
+  const where = (
+    <span className="mono">
+      {c.path}:{c.position > 0 ? c.position : c.original_position}
+    </span>
+  )
+  if (!c.outdated) {
+    return (
+      <>
+        <p className="muted">{where}</p>
+        <Body body={c.body} html={c.body_html} />
+      </>
+    )
+  }
+  return (
+    <details className="review-comment-outdated">
+      <summary className="muted">
+        {where} <span className="badge badge-outdated">{t('review.outdated')}</span> <span className="sr-only">{t('review.outdatedHint')}</span>
+      </summary>
+      <Body body={c.body} html={c.body_html} />
+    </details>
   )
 }

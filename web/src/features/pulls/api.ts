@@ -61,7 +61,11 @@ export interface PullReview {
   delegation?: string
 }
 
-/** Gitea's PullReviewComment: position is the line in the new file, original_position in the old one. */
+/**
+ * Gitea's PullReviewComment: position is the line in the new file,
+ * original_position in the old one; commit_id the head it still describes,
+ * original_commit_id the commit it was made on.
+ */
 export interface ReviewComment {
   id: number
   body: string
@@ -70,9 +74,12 @@ export interface ReviewComment {
   pull_request_review_id: number
   path: string
   commit_id?: string
+  original_commit_id?: string
   position: number
   original_position: number
   created_at: string
+  /** dForge's: the head changed the commented line since the comment was made. */
+  outdated?: boolean
 }
 
 export type ReviewEvent = 'APPROVED' | 'REQUEST_CHANGES' | 'COMMENT'
@@ -258,14 +265,31 @@ export function useCompare(owner: string, repo: string, base: string, head: stri
 /** The unified diff of a comparison, for the diff viewer. */
 export const comparisonDiff = (c: Comparison) => c.files.map((f) => f.patch ?? '').join('')
 
-/** Approvals that stand: each reviewer's latest verdict, approving. */
-export function approvalsOf(reviews: PullReview[]): number {
-  const latest = new Map<string, PullReview['state']>()
-  for (const r of reviews) {
-    if ((r.state === 'APPROVED' || r.state === 'REQUEST_CHANGES') && !r.dismissed) latest.set(r.user.login, r.state)
-  }
-  return [...latest.values()].filter((s) => s === 'APPROVED').length
+/** Who stands where: the reviewers whose latest verdict approves, and those whose latest asks for changes. */
+export interface Verdicts {
+  approved: User[]
+  changesRequested: User[]
 }
+
+/**
+ * Each reviewer's latest verdict (approve or request changes; a comment
+ * changes nothing), oldest reviews first as the API lists them. A verdict
+ * dismissed since counts as none, as the chain counts approvals.
+ */
+export function verdictsOf(reviews: PullReview[]): Verdicts {
+  const latest = new Map<string, PullReview>()
+  for (const r of reviews) {
+    if (r.state === 'APPROVED' || r.state === 'REQUEST_CHANGES') latest.set(r.user.login.toLowerCase(), r)
+  }
+  const standing = [...latest.values()].filter((r) => !r.dismissed)
+  return {
+    approved: standing.filter((r) => r.state === 'APPROVED').map((r) => r.user),
+    changesRequested: standing.filter((r) => r.state === 'REQUEST_CHANGES').map((r) => r.user),
+  }
+}
+
+/** Approvals that stand: each reviewer's latest verdict, approving. */
+export const approvalsOf = (reviews: PullReview[]): number => verdictsOf(reviews).approved.length
 
 // --- mutations: each refetches the pull request and its lists; a screen's own follow-up comes in as onSuccess, run first ---
 
