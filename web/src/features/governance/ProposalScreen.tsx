@@ -1,4 +1,4 @@
-import { type FormEvent, type ReactNode, useId, useState } from 'react'
+import { type FormEvent, type ReactNode, useEffect, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useRoute } from '@/lib/routes'
 import { Button } from '@/components/Button'
@@ -20,6 +20,7 @@ import { useChainTx } from '@/lib/chain/tx'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import { useOwnVote, usePower, useProposal, useVotes } from './api'
+import { nextVotingEnd, type VotingEnd } from './countdown'
 import { useGovFormat } from './format'
 import { AccountName, OptionBadge, StatusBadge } from './ProposalBadges'
 import { type Proposal, readTally, type Vote, VOTE_OPTIONS, type VoteOption } from './proposals'
@@ -222,6 +223,8 @@ function Countdown({ proposal: p }: { proposal: Proposal }) {
   const blockMs = useAverageBlockMs()
   const duration = useDuration()
   const height = status.data?.height
+  const left = height === undefined ? null : p.voting_end_height - height
+  const end = useVotingEnd(left, blockMs)
   let body: ReactNode
   if (p.status !== 'active') {
     body = <p>{t('countdown.ended', { height: p.ended_height ?? p.voting_end_height })}</p>
@@ -229,11 +232,12 @@ function Countdown({ proposal: p }: { proposal: Proposal }) {
     body = <QueryState query={status}>{() => null}</QueryState>
   } else {
     const left = p.voting_end_height - height
+    const msLeft = end === null ? null : end - Date.now()
     body = (
       <>
         <p data-testid="countdown">
           {left > 0 ? t('countdown.left', { count: left }) : t('countdown.closing')}
-          {left > 0 && blockMs !== null && <> {t('countdown.about', { time: duration(left * blockMs) })}</>}
+          {left > 0 && msLeft !== null && <> {t('countdown.about', { time: duration(msLeft) })}</>}
         </p>
         <p className="muted">{t('countdown.endsAt', { end: p.voting_end_height, height })}</p>
       </>
@@ -245,6 +249,16 @@ function Countdown({ proposal: p }: { proposal: Proposal }) {
       {p.status === 'passed' && p.execute_height > 0 && <p>{t('countdown.executes', { height: p.execute_height })}</p>}
     </Section>
   )
+}
+
+/** The smoothed estimate of when voting ends, updated with each polled height (see countdown.ts). */
+function useVotingEnd(blocksLeft: number | null, blockMs: number | null): number | null {
+  const [estimate, setEstimate] = useState<VotingEnd | null>(null)
+  useEffect(() => {
+    if (blocksLeft === null || blocksLeft <= 0 || blockMs === null) return
+    setEstimate((previous) => nextVotingEnd(previous, Date.now(), blocksLeft, blockMs))
+  }, [blocksLeft, blockMs])
+  return estimate?.end ?? null
 }
 
 /** The average time between the latest blocks, or null with fewer than two. */

@@ -61,8 +61,10 @@ export default function HelpScreen() {
   )
 }
 
-// The popular articles are the documentation pages, titled by the docs themselves.
+// The popular articles are the documentation pages. The docs are written in
+// English, so their titles come from the locale, the doc's own as a fallback.
 function PopularArticles() {
+  const { t } = useTranslation('help')
   const docs = useDocs()
   return (
     <QueryState query={docs}>
@@ -72,7 +74,7 @@ function PopularArticles() {
             .filter((d) => d.slug !== 'index')
             .map((d) => (
               <li key={d.slug}>
-                <PreloadLink to={`/docs/${d.slug}`}>{d.title}</PreloadLink>
+                <PreloadLink to={`/docs/${d.slug}`}>{t(`popular.articles.${d.slug}`, { defaultValue: d.title })}</PreloadLink>
               </li>
             ))}
         </ul>

@@ -131,7 +131,7 @@ function ThreadTitle({ thread }: { thread: Thread }) {
   const { subject, reward } = thread
   switch (subject.type) {
     case 'Transfer':
-      return <>{t('transferTitle', { amount: thread.amount ?? 0 })}</>
+      return <>{t('transferTitle', { amount: format.amount(thread.amount ?? 0) })}</>
     case 'Reward': {
       const kind = t(`rewardKind.${reward?.kind ?? ''}`, { defaultValue: reward?.kind ?? '' })
       const what = subject.title

@@ -104,6 +104,7 @@ describe('NotificationsScreen', () => {
         reason: 'proposal_opened',
       }),
       { ...thread, id: 6, subject: { ...thread.subject, title: 'App', type: 'Pull' }, reason: 'review_requested' },
+      chainThread(7, { subject: { ...thread.subject, title: '', type: 'Transfer', state: '', html_url: 'http://node/wallet' }, reason: 'transfer', amount: 25_000_000 }),
     ]
     const calls: string[] = []
     stubFetch(async (input) => {
@@ -121,6 +122,7 @@ describe('NotificationsScreen', () => {
     expect(screen.getByText('New proposal: Raise the quorum')).toBeTruthy()
     expect(screen.getByText('Voting ends soon: you have not voted')).toBeTruthy()
     expect(screen.getByText('Your review was requested')).toBeTruthy()
+    expect(screen.getByText('Transfer received: 25 DFG')).toBeTruthy()
     expect(screen.getAllByText('A reward withheld')).toHaveLength(2)
     fireEvent.change(screen.getByRole('combobox', { name: 'Kind' }), { target: { value: 'Reward' } })
     await waitFor(() => expect(calls.some((c) => c.includes('subject-type=Reward'))).toBe(true))
