@@ -67,14 +67,38 @@ func (ix *Index) Watchers(ctx context.Context, repo uint64, p Page) ([]User, int
 	return ix.flagUsers(ctx, "forge_watches", repo, p)
 }
 
-// Starred reports whether u starred repo, and Watching whether u watches it.
+// Starred reports whether u starred repo.
 func (ix *Index) Starred(ctx context.Context, repo uint64, u common.Address) (bool, error) {
 	return ix.hasFlag(ctx, "forge_stars", repo, u)
 }
 
-// Watching reports whether u watches repo.
+// Watching reports whether u watches repo: by asking to, or by default
+// (defaultWatchers) and not having unwatched it.
 func (ix *Index) Watching(ctx context.Context, repo uint64, u common.Address) (bool, error) {
-	return ix.hasFlag(ctx, "forge_watches", repo, u)
+	var n int
+	err := ix.queryRow(ctx, `SELECT COUNT(*) FROM (SELECT user_address AS u FROM forge_watches WHERE repo_id = $1
+		UNION ALL `+defaultWatchers("$1")+`) w WHERE w.u = $2`, int64(repo), u.Hex()).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("read forge_watches: %w", err)
+	}
+	return n > 0, nil
+}
+
+// defaultWatchers selects, as column u, who watches the repository whose
+// id the SQL expression repo is without having asked to, as on Gitea: its
+// owner (a user, not an organization), its collaborators with write or
+// maintain, and the members of its organization's Owners team; less those
+// who unwatched it since (forge_unwatches). Everyone derives it from the
+// chain alone, so every node notifies the same people.
+func defaultWatchers(repo string) string {
+	return `SELECT dw.u FROM (
+		SELECT r.owner AS u FROM forge_repos r WHERE r.id = ` + repo + `
+			AND NOT EXISTS (SELECT 1 FROM forge_orgs o WHERE o.address = r.owner)
+		UNION SELECT c.user_address AS u FROM forge_collaborators c WHERE c.repo_id = ` + repo + `
+			AND c.permission IN ('write', 'maintain')
+		UNION SELECT m.user_address AS u FROM forge_repos r JOIN forge_orgs o ON o.address = r.owner
+			JOIN forge_team_members m ON m.team_id = o.owners_team WHERE r.id = ` + repo + `
+		) dw WHERE dw.u NOT IN (SELECT uw.user_address FROM forge_unwatches uw WHERE uw.repo_id = ` + repo + `)`
 }
 
 func (ix *Index) hasFlag(ctx context.Context, table string, repo uint64, u common.Address) (bool, error) {
