@@ -2,6 +2,8 @@ package api_test
 
 import (
 	"net/http"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/dforge/dforge/internal/forgetest"
@@ -39,6 +41,36 @@ func (n *issuesNode) viewerFlags(u *forgetest.User, base string) (starred, watch
 	return show(obj["starred_by_me"]), show(obj["watched_by_me"])
 }
 
+// logins is the sorted logins of the users path lists, as u sees them.
+func (n *issuesNode) logins(u *forgetest.User, path string) string {
+	n.t.Helper()
+	var out []string
+	for _, o := range n.must(http.StatusOK, u, "GET", path, nil).list() {
+		out = append(out, o["login"].(string))
+	}
+	sort.Strings(out)
+	return strings.Join(out, " ")
+}
+
+func sortedLogins(us ...*forgetest.User) string {
+	var out []string
+	for _, u := range us {
+		out = append(out, u.Name())
+	}
+	sort.Strings(out)
+	return strings.Join(out, " ")
+}
+
+// fullNames is the full names of the repositories path lists, as u sees them.
+func (n *issuesNode) fullNames(u *forgetest.User, path string) string {
+	n.t.Helper()
+	var out []string
+	for _, o := range n.must(http.StatusOK, u, "GET", path, nil).list() {
+		out = append(out, o["full_name"].(string))
+	}
+	return strings.Join(out, " ")
+}
+
 func testOwnersWatchByDefault(t *testing.T, n *issuesNode) {
 	alice, bob, dave := n.NewUser(), n.NewUser(), n.NewUser()
 	repo := n.repo(alice, "app", false)
@@ -61,6 +93,12 @@ func testOwnersWatchByDefault(t *testing.T, n *issuesNode) {
 	}
 	n.must(http.StatusOK, dave, "GET", base+"/subscription", nil)
 	n.must(http.StatusNotFound, bob, "GET", base+"/subscription", nil)
+	if got := n.logins(nil, base+"/subscribers"); got != sortedLogins(alice, dave) {
+		t.Fatalf("subscribers: %s", got)
+	}
+	if got := n.fullNames(alice, "/api/v1/user/subscriptions"); got != alice.Name()+"/app" {
+		t.Fatalf("alice's subscriptions: %q", got)
+	}
 	n.must(http.StatusNoContent, bob, "PUT", "/api/v1/user/starred/"+alice.Name()+"/app", nil)
 	if s, w := n.viewerFlags(bob, base); s != "true" || w != "false" {
 		t.Fatalf("bob after starring: starred_by_me %s, watched_by_me %s", s, w)
@@ -83,6 +121,12 @@ func testOwnersWatchByDefault(t *testing.T, n *issuesNode) {
 	// her by; dave still hears of them.
 	n.must(http.StatusNoContent, alice, "DELETE", base+"/subscription", nil)
 	n.must(http.StatusNotFound, alice, "GET", base+"/subscription", nil)
+	if got := n.logins(nil, base+"/subscribers"); got != dave.Name() {
+		t.Fatalf("subscribers after alice unwatched: %s", got)
+	}
+	if got := n.fullNames(alice, "/api/v1/user/subscriptions"); got != "" {
+		t.Fatalf("alice's subscriptions after unwatching: %q", got)
+	}
 	if _, w := n.viewerFlags(alice, base); w != "false" {
 		t.Fatalf("alice's watched_by_me after unwatching: %s", w)
 	}
