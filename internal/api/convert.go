@@ -225,6 +225,7 @@ func (a *API) repoJSON(r *http.Request, rec index.Repo, perm forge.Perm) repoJSO
 // sees it (none when it is gone or hidden).
 func (a *API) repoWithParent(r *http.Request, rec index.Repo, perm forge.Perm) repoJSON {
 	j := a.repoJSON(r, rec, perm)
+	a.viewerFlags(r, rec, &j)
 	if rec.ForkOf != 0 {
 		if parent, pp, err := a.forge.RepoByID(r.Context(), viewerOf(r), rec.ForkOf); err == nil {
 			pj := a.repoJSON(r, parent, pp)
@@ -232,6 +233,27 @@ func (a *API) repoWithParent(r *http.Request, rec index.Repo, perm forge.Perm) r
 		}
 	}
 	return j
+}
+
+// viewerFlags sets whether the signed-in caller stars and watches rec; a
+// failed read leaves them out (the client then shows neither as set).
+func (a *API) viewerFlags(r *http.Request, rec index.Repo, j *repoJSON) {
+	u, ok := auth.UserFrom(r.Context())
+	if !ok {
+		return
+	}
+	ix := a.forge.Index()
+	starred, err := ix.Starred(r.Context(), rec.ID, u.Address)
+	if err != nil {
+		a.log.ErrorContext(r.Context(), "read the caller's star", "repo", rec.ID, "err", err)
+		return
+	}
+	watching, err := ix.Watching(r.Context(), rec.ID, u.Address)
+	if err != nil {
+		a.log.ErrorContext(r.Context(), "read the caller's watch", "repo", rec.ID, "err", err)
+		return
+	}
+	j.StarredByMe, j.WatchedByMe = &starred, &watching
 }
 
 // reposJSON shapes a list, each with the viewer's permission.

@@ -130,9 +130,15 @@ func testNotifications(t *testing.T, n *issuesNode) {
 		t.Fatalf("bob after carol's review: %q", got)
 	}
 	n.must(http.StatusOK, alice, "POST", base+"/pulls/2/merge", map[string]any{"Do": "merge"})
-	dt := n.threads(dave, "")
+	dt := n.threads(dave, "?subject-type=issue")
 	if len(dt) != 1 || dt[0].Subject.Title != "Crash on start" || dt[0].Subject.State != "closed" || dt[0].Reason != "participating" {
 		t.Fatalf("dave after the merge: %+v", dt)
+	}
+	// The owner and dave, a writer, watch the repository by default.
+	for _, u := range []*forgetest.User{alice, dave} {
+		if got := n.reasons(u, "?subject-type=pull"); got != "Pull Fix the crash subscribed" {
+			t.Fatalf("%s's pull requests after the merge: %q", u.Name(), got)
+		}
 	}
 	if got := n.reasons(bob, "?subject-type=pull"); got != "Pull Fix the crash author" {
 		t.Fatalf("bob's pull request after the merge: %q", got)
@@ -158,6 +164,7 @@ func testNotifications(t *testing.T, n *issuesNode) {
 		t.Fatalf("alice's reward: %q", got)
 	}
 	n.must(http.StatusResetContent, alice, "PUT", "/api/v1/notifications?subject-type=reward", nil)
+	n.must(http.StatusResetContent, alice, "PUT", "/api/v1/notifications?subject-type=pull", nil)
 	n.must(http.StatusResetContent, alice, "PATCH", path, nil)
 	if n.unread(alice) != 0 || len(n.threads(alice, "")) != 0 || len(n.threads(alice, "?all=true&subject-type=issue")) != 1 {
 		t.Fatalf("alice after marking her thread read: %d unread", n.unread(alice))

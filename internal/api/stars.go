@@ -36,6 +36,9 @@ func (a *API) flagRepo(action string, status int) handler {
 	}
 }
 
+// getStarred tells whether the signed-in user stars the repository. It
+// answers 204, or 404 when not (Gitea's answer). The repository's own answer tells the
+// same without a 404 (starred_by_me).
 func (a *API) getStarred(w http.ResponseWriter, r *http.Request) error {
 	if _, err := a.flagOf(r, a.forge.Index().Starred, "you have not starred this repository"); err != nil {
 		return err
@@ -44,6 +47,11 @@ func (a *API) getStarred(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// getSubscription tells whether the signed-in user watches the repository.
+// It answers the watch, or 404 when there is none (Gitea's answer). The
+// owner, collaborators with write or maintain and an organization's owners
+// watch by default until they unwatch. The repository's own answer tells
+// the same without a 404 (watched_by_me).
 func (a *API) getSubscription(w http.ResponseWriter, r *http.Request) error {
 	rec, err := a.flagOf(r, a.forge.Index().Watching, "you are not watching this repository")
 	if err != nil {
@@ -97,6 +105,10 @@ func (a *API) listStargazers(w http.ResponseWriter, r *http.Request) error {
 	})
 }
 
+// listSubscribers lists who watches the repository. Those who asked to
+// come first, newest first, then those who watch it by default (its owner,
+// collaborators with write or maintain, an organization's owners) and have
+// not unwatched it.
 func (a *API) listSubscribers(w http.ResponseWriter, r *http.Request) error {
 	return a.userList(w, r, func(rec index.Repo, p index.Page) ([]index.User, int64, error) {
 		return a.forge.Index().Watchers(r.Context(), rec.ID, p)

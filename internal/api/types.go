@@ -322,6 +322,16 @@ type repoJSON struct {
 	// Hidden: this node's moderators hid it (dForge); HiddenReason is why.
 	Hidden       bool   `json:"hidden,omitempty"`
 	HiddenReason string `json:"hidden_reason,omitempty"`
+	// StarredByMe: whether the signed-in caller stars it (dForge), what GET
+	// /user/starred/{owner}/{repo} tells with a 404 for no. Only in the
+	// answers about one repository, and only to a signed-in caller.
+	StarredByMe *bool `json:"starred_by_me,omitempty"`
+	// WatchedByMe: whether the signed-in caller watches it (dForge), what
+	// GET /repos/{owner}/{repo}/subscription tells with a 404 for no. The
+	// owner, its collaborators with write or maintain and its
+	// organization's owners watch by default until they unwatch. Only in
+	// the answers about one repository, and only to a signed-in caller.
+	WatchedByMe *bool `json:"watched_by_me,omitempty"`
 }
 
 // replicationJSON is where copying a repository's git data from another

@@ -42,7 +42,7 @@ var forgeTables = []string{
 	"forge_releases", "forge_release_assets", "forge_lfs_objects", "forge_repo_topics",
 	"forge_commit_statuses", "forge_branch_protections",
 	"forge_milestones", "forge_reactions", "forge_issue_pins", "forge_issue_subscriptions", "forge_timeline",
-	"forge_review_requests", "forge_activity", "market_installs", "forge_repo_transfers",
+	"forge_review_requests", "forge_activity", "market_installs", "forge_repo_transfers", "forge_unwatches",
 }
 
 // resetForge deletes the chain's forge rows, keeping the private store's.
@@ -136,6 +136,7 @@ func writeChange(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 		func() error { return writeCollaborator(ctx, tx, c) },
 		func() error { return writeFlag(ctx, tx, c, "forge_stars", ch.Star) },
 		func() error { return writeFlag(ctx, tx, c, "forge_watches", ch.Watch) },
+		func() error { return writeUnwatch(ctx, tx, c, ch.Watch) },
 		func() error { return writeRef(ctx, tx, c) },
 		func() error { return writeManifest(ctx, tx, c) },
 		func() error { return writeRelease(ctx, tx, c) },
@@ -361,6 +362,25 @@ func writeFlag(ctx context.Context, tx *sql.Tx, c forgeChange, table string, f *
 	}
 	if err != nil {
 		return fmt.Errorf("write %s: %w", table, err)
+	}
+	return nil
+}
+
+// writeUnwatch remembers an explicit unwatch, which outlasts watching by
+// default (defaultWatchers), and forgets it on a watch.
+func writeUnwatch(ctx context.Context, tx *sql.Tx, c forgeChange, f *forge.Flag) error {
+	if f == nil {
+		return nil
+	}
+	var err error
+	if f.On {
+		_, err = tx.ExecContext(ctx, `DELETE FROM forge_unwatches WHERE repo_id = $1 AND user_address = $2`, int64(f.Repo), f.User.Hex())
+	} else {
+		_, err = tx.ExecContext(ctx, `INSERT INTO forge_unwatches (repo_id, user_address, height, time_ns) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (repo_id, user_address) DO NOTHING`, int64(f.Repo), f.User.Hex(), c.height, c.timeNS)
+	}
+	if err != nil {
+		return fmt.Errorf("write forge_unwatches: %w", err)
 	}
 	return nil
 }

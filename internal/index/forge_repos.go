@@ -201,14 +201,14 @@ func (ix *Index) Repos(ctx context.Context, f RepoFilter, p Page) ([]Repo, int64
 		args = append(args, int64(f.ForkOf))
 		where = append(where, fmt.Sprintf("r.fork_of = $%d", len(args)))
 	}
-	for _, flag := range []struct {
-		table string
-		who   *common.Address
-	}{{"forge_stars", f.StarredBy}, {"forge_watches", f.WatchedBy}} {
-		if flag.who != nil {
-			args = append(args, flag.who.Hex())
-			where = append(where, fmt.Sprintf("EXISTS (SELECT 1 FROM %s fl WHERE fl.repo_id = r.id AND fl.user_address = $%d)", flag.table, len(args)))
-		}
+	if f.StarredBy != nil {
+		args = append(args, f.StarredBy.Hex())
+		where = append(where, fmt.Sprintf("EXISTS (SELECT 1 FROM forge_stars fl WHERE fl.repo_id = r.id AND fl.user_address = $%d)", len(args)))
+	}
+	if f.WatchedBy != nil { // asked to, or by default (defaultWatchers)
+		args = append(args, f.WatchedBy.Hex())
+		where = append(where, fmt.Sprintf("(EXISTS (SELECT 1 FROM forge_watches fl WHERE fl.repo_id = r.id AND fl.user_address = $%d) OR $%d IN (%s))",
+			len(args), len(args), defaultWatchers("r.id")))
 	}
 	out := []Repo{}
 	total, err := ix.page(ctx, repoColumns, repoFrom, strings.Join(where, " AND "), order, args, p, func(rows *sql.Rows, total *int64) error {

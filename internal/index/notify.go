@@ -22,8 +22,8 @@ import (
 // statement, not a thousand. The actor is never notified of their own
 // action. Reasons rank who someone is to the thread: a mention beats a
 // review request beats an assignment beats authorship beats participation
-// beats watching. An edit notifies only the people its text newly
-// mentions.
+// beats watching (asked for, or by default: defaultWatchers). An edit
+// notifies only the people its text newly mentions.
 
 // Notification reasons, in rank order (the lowest rank wins).
 const (
@@ -315,7 +315,8 @@ func notifyThread(ctx context.Context, tx *sql.Tx, c forgeChange, au audience) e
 			`SELECT assignee AS u, 5 AS rk FROM forge_issue_assignees WHERE repo_id = `+repo+` AND number = `+number)
 	}
 	if au.watchers {
-		parts = append(parts, `SELECT user_address AS u, 6 AS rk FROM forge_watches WHERE repo_id = `+repo)
+		parts = append(parts, `SELECT user_address AS u, 6 AS rk FROM forge_watches WHERE repo_id = `+repo,
+			`SELECT u, 6 AS rk FROM (`+defaultWatchers(repo)+`) dws`)
 	}
 	if len(parts) == 0 {
 		return nil

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict'
 import { describe, test } from 'node:test'
 import { generatePrivateKey } from 'viem/accounts'
-import { expectHidden, expectVisible, expectEventually, openPage, useNodeAndBrowser, waitForShell, TIMEOUT, waitDelegated } from './harness.mjs'
+import { apiAs, expectHidden, expectVisible, expectEventually, openPage, useNodeAndBrowser, waitFor, waitForShell, TIMEOUT, waitDelegated } from './harness.mjs'
 import { headlessWallet, TEST_WALLET_NAME } from './wallet.mjs'
 
 const env = useNodeAndBrowser()
@@ -117,6 +117,57 @@ describe('account header', () => {
     await expectVisible(header(page).getByRole('link', { name: wanted, exact: true }))
     const onChain = await page.evaluate(async (a) => (await (await fetch(`/api/v1/accounts/${a}`)).json()).username, account.address)
     assert.equal(onChain, wanted)
+  })
+
+  test('the first sign-in offers to choose a username; the claim renames the account, Skip is remembered', TIMEOUT, async (t) => {
+    const { page, account } = await pageWithWallet(t)
+    await signIn(page, account)
+    const card = page.getByRole('region', { name: 'Choose your username' })
+    await expectVisible(card)
+    await card.getByLabel('Username', { exact: true }).fill('no..dots')
+    await expectVisible(card.getByText('Start and end with a letter or digit, and put no two of - _ . in a row.'))
+    const wanted = `first-${account.address.slice(2, 8).toLowerCase()}`
+    await card.getByLabel('Username', { exact: true }).fill(wanted)
+    await expectVisible(card.getByText(`${wanted} is available.`))
+    await card.getByRole('button', { name: 'Claim username' }).click()
+    await expectVisible(header(page).getByRole('link', { name: wanted, exact: true }), 30_000)
+    await expectHidden(card)
+
+    // Another account skips: the card stays away after a reload.
+    const other = await pageWithWallet(t)
+    await signIn(other.page, other.account)
+    const otherCard = other.page.getByRole('region', { name: 'Choose your username' })
+    await otherCard.getByRole('button', { name: 'Skip' }).click()
+    await expectHidden(otherCard)
+    await other.page.reload()
+    await waitForShell(other.page)
+    await expectVisible(header(other.page).getByRole('link', { name: defaultName(other.account.address), exact: true }))
+    assert.equal(await otherCard.count(), 0, 'a skipped card does not come back')
+  })
+
+  test("a signed-in repository page makes no request that fails (Gitea's star and watch checks answer 404 for no)", TIMEOUT, async (t) => {
+    const { page, account, consoleMessages } = await pageWithWallet(t)
+    await signIn(page, account)
+    const login = defaultName(account.address)
+    await apiAs(page, 'POST', '/user/repos', { name: 'quiet', auto_init: true }, 201)
+    const failed = []
+    page.on('response', (r) => {
+      if (r.status() >= 400) failed.push(`${r.status()} ${new URL(r.url()).pathname}`)
+    })
+    const seen = consoleMessages.length
+    await page.goto(`/${login}/quiet`)
+    await waitForShell(page)
+    // The owner watches by default and has not starred it.
+    const unwatch = page.getByRole('button', { name: /^Unwatch/ })
+    await expectVisible(unwatch)
+    await waitFor(async () => (await unwatch.getAttribute('aria-pressed')) === 'true' && !(await unwatch.isDisabled()), { message: 'the watch button ready' })
+    assert.equal(await page.getByRole('button', { name: /^Star/ }).getAttribute('aria-pressed'), 'false')
+    await page.getByRole('button', { name: /^Star/ }).click()
+    await expectVisible(page.getByRole('button', { name: /^Unstar/ }))
+    await page.waitForLoadState('networkidle')
+    assert.deepEqual(failed, [], 'no request failed')
+    // (Service workers are blocked in these tests, which logs an error of its own.)
+    assert.deepEqual(consoleMessages.slice(seen).filter((m) => m.type === 'error' && /Failed to load resource|\b404\b/.test(m.text)), [], 'no failed request in the console')
   })
 
   test('Logout ends the server session and clears the stored one', TIMEOUT, async (t) => {

@@ -6,6 +6,7 @@ import { MusicPlayer } from '@/features/music/MusicPlayer'
 import { InstallPrompt } from '@/features/pwa/InstallPrompt'
 import { OfflineBanner } from '@/features/pwa/OfflineBanner'
 import { SavedCopyNotice } from '@/features/pwa/SavedCopyNotice'
+import { UsernamePrompt } from '@/features/settings/UsernamePrompt'
 import { Footer } from './Footer'
 import { Header } from './Header'
 import { ScreenBoundary } from './ScreenBoundary'
@@ -17,6 +18,7 @@ export function Shell({ children }: { children: ReactNode }) {
       <Header />
       <main className="shell-main container" id="main">
         <AccountNotices />
+        <UsernamePrompt />
         <SavedCopyNotice />
         <ScreenBoundary>
           <Suspense fallback={<FullScreenLoading />}>

@@ -8,7 +8,7 @@ import { NotFoundError, QueryState } from '@/components/QueryState'
 import { NotFoundScreen } from '@/features/errors'
 import { errorText } from '@/lib/http'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { canMaintain, isOwner, type Repository, repoHref, useFlag, useRepo } from '@/lib/forge/api'
+import { canMaintain, isOwner, type Repository, repoHref, useRepo } from '@/lib/forge/api'
 import { useForgeFormat } from '@/lib/forge/format'
 import { canOwn, nav } from '@/lib/forge/nav'
 import { useForkRepo, useSetFlag } from './api'
@@ -138,9 +138,10 @@ function FlagButton({ kind, repo, count, signedIn, describedBy }: { kind: 'star'
   const { t } = useTranslation('repositories')
   const fmt = useForgeFormat()
   const owner = repo.owner.login
-  const state = useFlag(kind, owner, repo.name, signedIn)
   const toggle = useSetFlag(kind, owner, repo.name)
-  const on = state.data ?? false
+  // The repository's answer carries the caller's star and watch, so no
+  // request that answers 404 for "no" is made (a browser logs those).
+  const on = (kind === 'star' ? repo.starred_by_me : repo.watched_by_me) ?? false
   const label = t(`header.${kind}.${on ? 'undo' : 'do'}`)
   return (
     <span className="repo-action">
@@ -149,7 +150,7 @@ function FlagButton({ kind, repo, count, signedIn, describedBy }: { kind: 'star'
         variant={on ? 'secondary' : 'outline'}
         aria-pressed={signedIn ? on : undefined}
         aria-describedby={describedBy}
-        disabled={!signedIn || state.isPending || toggle.isPending}
+        disabled={!signedIn || toggle.isPending}
         onClick={() => toggle.mutate(!on)}
       >
         {label}

@@ -159,7 +159,7 @@ describe('RepositoryScreen', () => {
   it('stars and unstars for a signed-in user', async () => {
     let starred = false
     const api = homeApi({
-      'GET /api/v1/user/starred/ada/engine': () => (starred ? noContent() : new Response(null, { status: 404 })),
+      [`GET ${REPO}`]: () => repoFixture({ starred_by_me: starred, watched_by_me: true }),
       'PUT /api/v1/user/starred/ada/engine': () => {
         starred = true
         return noContent()
@@ -179,6 +179,31 @@ describe('RepositoryScreen', () => {
     expect(api.sent('PUT', '/api/v1/user/starred/ada/engine')).toHaveLength(1)
     fireEvent.click(screen.getByRole('button', { name: /^Unstar/ }))
     await waitFor(() => expect(api.sent('DELETE', '/api/v1/user/starred/ada/engine')).toHaveLength(1))
+  })
+
+  it('reads the star and the watch from the repository, making no request that answers 404', async () => {
+    const statuses: { url: string; status: number }[] = []
+    // Private: the node registry and replication cards ask nothing then.
+    const api = homeApi({
+      [`GET ${REPO}`]: repoFixture({ private: true, starred_by_me: true, watched_by_me: true }),
+      [`GET ${REPO}/last_commits`]: { commit: 'a'.repeat(40), entries: [] },
+      [`GET ${REPO}/branches`]: [],
+    })
+    const answer = api.fetchMock.getMockImplementation()!
+    api.fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const res = await answer(input, init)
+      statuses.push({ url: String(input), status: res.status })
+      return res
+    })
+    signIn()
+    renderScreen(<RepositoryScreen />, '/ada/engine')
+    const unstar = await screen.findByRole('button', { name: /^Unstar/ })
+    expect(unstar.getAttribute('aria-pressed')).toBe('true')
+    expect(screen.getByRole('button', { name: /^Unwatch/ }).getAttribute('aria-pressed')).toBe('true')
+    await screen.findByRole('heading', { name: 'Engine' })
+    expect(api.sent('GET', '/api/v1/user/starred/ada/engine')).toHaveLength(0)
+    expect(api.sent('GET', `${REPO}/subscription`)).toHaveLength(0)
+    expect(statuses.filter((s) => s.status === 404)).toEqual([])
   })
 
   it('forks and opens the fork', async () => {

@@ -5,9 +5,6 @@ import { connectWallet, currentWallet, signTypedData, type TypedData } from '@/l
 import { getAccount, getChainParams, type TxResult } from '@/lib/chain/api'
 import { postJSON } from '@/lib/http'
 
-/** Names as the chain accepts them (the server checks the finer rules and says why). */
-export const USERNAME_PATTERN = /^[A-Za-z0-9_.-]{1,39}$/
-
 /** Why a claim could not even be signed; the key is in the 'settings' namespace. */
 export class ClaimError extends Error {
   constructor(

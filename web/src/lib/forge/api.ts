@@ -61,6 +61,9 @@ export interface Repository {
   replication?: { state: string; done: number; total: number; error?: string } | null
   /** Gitea's: the transfer waiting for its recipient's answer; null when none. */
   repo_transfer?: RepoTransfer | null
+  /** dForge's: whether the signed-in caller stars and watches it (owners and maintainers watch by default); absent when signed out. */
+  starred_by_me?: boolean
+  watched_by_me?: boolean
 }
 
 /** A repository offered to a new owner (Gitea's RepoTransfer). */
@@ -327,28 +330,8 @@ export function useCollaborators(owner: string, repo: string) {
   })
 }
 
-/** Whether the signed-in user has starred (or watches) the repository: Gitea answers 204/200 or 404. */
-async function flag(path: string): Promise<boolean> {
-  const res = await apiFetch(path)
-  if (res.status === 404) return false
-  if (!res.ok) throw await apiError(res)
-  if (res.status === 204) return true
-  const text = await res.text()
-  if (!text) return true
-  const body = JSON.parse(text) as { subscribed?: boolean }
-  return body.subscribed ?? true
-}
-
 export const starApi = (owner: string, repo: string) => `/api/v1/user/starred/${enc(owner)}/${enc(repo)}`
 export const watchApi = (owner: string, repo: string) => `${repoApi(owner, repo)}/subscription`
-
-export function useFlag(kind: 'star' | 'watch', owner: string, repo: string, enabled: boolean) {
-  return useQuery({
-    queryKey: [...repoKeys.repo(owner, repo), kind],
-    queryFn: () => flag(kind === 'star' ? starApi(owner, repo) : watchApi(owner, repo)),
-    enabled,
-  })
-}
 
 export const setFlag = (kind: 'star' | 'watch', owner: string, repo: string, on: boolean) => {
   const path = kind === 'star' ? starApi(owner, repo) : watchApi(owner, repo)
