@@ -8,6 +8,7 @@ import { isBinary, isImage, MAX_HIGHLIGHT_BYTES, MAX_VIEW_BYTES, useFileBytes } 
 import { Replicating } from './Replicating'
 import { subject, useForgeFormat } from '@/lib/forge/format'
 import { archiveHref, type CommitSummary, editHref, useIsBranch, useLastCommits } from './contentsApi'
+import { FileIcon } from './FileIcon'
 import { RefSelector } from './RefSelector'
 
 /** The path from the repository root to path, each part a link. */
@@ -108,9 +109,7 @@ export function TreeListing({ repo, entries, path, gitRef, refParam }: { repo: R
           {sorted.map((e) => (
             <tr key={e.path}>
               <td>
-                <span className="file-icon" aria-hidden="true">
-                  {e.type === 'dir' ? '📁' : e.type === 'submodule' ? '📦' : '📄'}
-                </span>{' '}
+                <FileIcon type={e.type} name={e.name} />{' '}
                 <PreloadLink to={repoHref.src(repo.owner.login, repo.name, e.path, refParam)}>{e.name}</PreloadLink>
                 {e.type !== 'file' && <span className="sr-only"> ({t(`code.kind.${e.type}`)})</span>}
               </td>
