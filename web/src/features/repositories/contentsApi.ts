@@ -69,7 +69,7 @@ interface GitTreeEntry {
 }
 
 interface GitTree {
-  entries: GitTreeEntry[]
+  tree: GitTreeEntry[]
   truncated: boolean
   total_count?: number
 }
@@ -83,8 +83,8 @@ export async function fetchTreePaths(owner: string, repo: string, ref: string): 
   const paths: string[] = []
   for (let page = 1; ; page++) {
     const tree = await getJSON<GitTree>(`${repoApi(owner, repo)}/git/trees/${enc(ref)}?recursive=true&per_page=${TREE_PAGE}&page=${page}`)
-    for (const e of tree.entries) if (e.type === 'blob') paths.push(e.path)
-    if (!tree.truncated || tree.entries.length === 0) return { paths, truncated: false }
+    for (const e of tree.tree) if (e.type === 'blob') paths.push(e.path)
+    if (!tree.truncated || tree.tree.length === 0) return { paths, truncated: false }
     if (page * TREE_PAGE >= MAX_TREE_PATHS) return { paths, truncated: true }
   }
 }

@@ -1,7 +1,7 @@
 // The repository home's first-minute tools: the latest-commit bar, "Go to
 // file", the keyboard shortcuts, the clone box and the file-type icons.
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { act, configure, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { Input } from '@/components/Input'
 import { nav } from '@/lib/forge/nav'
 import { preloadNamespaces, renderScreen } from '@/test/render'
@@ -12,6 +12,10 @@ import { RepoShortcuts } from './RepoShortcuts'
 import { isTypingTarget, SEQUENCE_MS } from './shortcuts'
 
 preloadNamespaces('repositories', 'code', 'sshkeys', 'website')
+
+// The home loads several lazy chunks: on a busy machine its first paint can take over a second.
+beforeAll(() => configure({ asyncUtilTimeout: 5000 }))
+afterAll(() => configure({ asyncUtilTimeout: 1000 }))
 
 let go: ReturnType<typeof vi.spyOn>
 beforeEach(() => {
@@ -44,7 +48,7 @@ const PATHS = ['README.md', 'cmd/engine/main.go', 'internal/mill/divide.go', 'in
 const gitTree = (paths: string[], truncated = false) => ({
   sha: 'tree',
   truncated,
-  entries: [{ path: 'internal', type: 'tree' }, ...paths.map((path) => ({ path, type: 'blob', mode: '100644', size: 1 }))],
+  tree: [{ path: 'internal', type: 'tree' }, ...paths.map((path) => ({ path, type: 'blob', mode: '100644', size: 1 }))],
 })
 
 /** The commits list as the server sends it, with the total in X-Total-Count (a fresh Response per request). */
