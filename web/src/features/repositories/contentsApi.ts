@@ -74,18 +74,21 @@ interface GitTree {
   total_count?: number
 }
 
-/** The most files "Go to file" reads, in pages of TREE_PAGE. */
+/** The most tree entries "Go to file" reads, in pages of up to TREE_PAGE. */
 export const MAX_TREE_PATHS = 50_000
 const TREE_PAGE = 10_000
 
 /** Every file path at ref (from the recursive git tree, a page at a time), and whether there were more than MAX_TREE_PATHS. */
 export async function fetchTreePaths(owner: string, repo: string, ref: string): Promise<{ paths: string[]; truncated: boolean }> {
   const paths: string[] = []
+  // Counted in entries read, since a server may cap per_page lower (Gitea's default is 1000).
+  let read = 0
   for (let page = 1; ; page++) {
     const tree = await getJSON<GitTree>(`${repoApi(owner, repo)}/git/trees/${enc(ref)}?recursive=true&per_page=${TREE_PAGE}&page=${page}`)
     for (const e of tree.tree) if (e.type === 'blob') paths.push(e.path)
+    read += tree.tree.length
     if (!tree.truncated || tree.tree.length === 0) return { paths, truncated: false }
-    if (page * TREE_PAGE >= MAX_TREE_PATHS) return { paths, truncated: true }
+    if (read >= MAX_TREE_PATHS) return { paths, truncated: true }
   }
 }
 

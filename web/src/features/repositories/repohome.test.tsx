@@ -205,6 +205,17 @@ describe('Go to file', () => {
     expect(within(dialog).getAllByRole('option').map((o) => o.textContent)).toEqual(['a.go', 'b.go'])
   })
 
+  it('stops reading a huge tree at its cap, and says so', async () => {
+    await openHome()
+    const page = Array.from({ length: 10_000 }, (_, i) => `f${i}.go`)
+    const api = stubApi({ [`GET ${REPO}/git/trees/main`]: () => ({ sha: 'tree', truncated: true, tree: page.map((path) => ({ path, type: 'blob' })) }) })
+    key('t')
+    const dialog = await screen.findByRole('dialog', { name: 'Go to file' })
+    await within(dialog).findByText(/only its first 50000 entries are searched/)
+    expect(api.sent('GET', `${REPO}/git/trees/main`)).toHaveLength(5)
+    expect(within(dialog).getAllByRole('option')).toHaveLength(50)
+  })
+
   it('says when the list of files cannot be loaded', async () => {
     await openHome()
     stubApi({ [`GET ${REPO}/git/trees/main`]: () => new Response('{"message":"not found","code":"not_found"}', { status: 404 }) })
