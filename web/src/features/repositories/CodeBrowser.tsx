@@ -1,5 +1,6 @@
-import { useEffect, useMemo, useState } from 'react'
+import { useContext, useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
+import { Button } from '@/components/Button'
 import { EmptyState } from '@/components/EmptyState'
 import { PreloadLink } from '@/components/PreloadLink'
 import { NotFoundError, QueryState } from '@/components/QueryState'
@@ -8,6 +9,8 @@ import { isBinary, isImage, MAX_HIGHLIGHT_BYTES, MAX_VIEW_BYTES, useFileBytes } 
 import { Replicating } from './Replicating'
 import { subject, useForgeFormat } from '@/lib/forge/format'
 import { archiveHref, type CommitSummary, editHref, useIsBranch, useLastCommits } from './contentsApi'
+import { FileIcon } from './FileIcon'
+import { GoToFileContext } from './goToFileContext'
 import { RefSelector } from './RefSelector'
 
 /** The path from the repository root to path, each part a link. */
@@ -108,9 +111,7 @@ export function TreeListing({ repo, entries, path, gitRef, refParam }: { repo: R
           {sorted.map((e) => (
             <tr key={e.path}>
               <td>
-                <span className="file-icon" aria-hidden="true">
-                  {e.type === 'dir' ? '📁' : e.type === 'submodule' ? '📦' : '📄'}
-                </span>{' '}
+                <FileIcon type={e.type} name={e.name} />{' '}
                 <PreloadLink to={repoHref.src(repo.owner.login, repo.name, e.path, refParam)}>{e.name}</PreloadLink>
                 {e.type !== 'file' && <span className="sr-only"> ({t(`code.kind.${e.type}`)})</span>}
               </td>
@@ -290,16 +291,22 @@ function FileActions({ repo, entry, gitRef, refParam, editable }: { repo: Reposi
 
 /**
  * The bar over a code view: the branch or tag selector, the history of
- * the path, and downloads of the ref as .zip and .tar.gz.
+ * the path, "Go to file", and downloads of the ref as .zip and .tar.gz.
  */
 export function CodeToolbar({ repo, path, gitRef, hrefFor }: { repo: Repository; path: string; gitRef: string; hrefFor: (ref: string) => string }) {
   const { t } = useTranslation('code')
   const owner = repo.owner.login
   const refParam = gitRef === repo.default_branch ? undefined : gitRef
+  const goToFile = useContext(GoToFileContext)
   return (
     <div className="code-toolbar">
       <RefSelector repo={repo} current={gitRef} hrefFor={hrefFor} />
       <PreloadLink to={repoHref.commits(owner, repo.name, refParam, path || undefined)}>{t('toolbar.history')}</PreloadLink>
+      {goToFile && (
+        <Button size="sm" variant="outline" aria-keyshortcuts="t" onClick={goToFile}>
+          {t('finder.button')} <kbd aria-hidden="true">t</kbd>
+        </Button>
+      )}
       <span className="button-row" role="group" aria-label={t('toolbar.download')}>
         <a className="btn btn-outline btn-sm" href={archiveHref(owner, repo.name, gitRef, 'zip')} download>
           {t('toolbar.zip')}

@@ -2,6 +2,7 @@ import { useRoute } from '@/lib/routes'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { type Repository, repoHref } from '@/lib/forge/api'
 import { Breadcrumbs, CodeToolbar, CodeView } from './CodeBrowser'
+import { LatestCommit } from './LatestCommit'
 import { isReplicating, Replicating } from './Replicating'
 import { RepoPage } from './RepoLayout'
 
@@ -28,6 +29,7 @@ function Code({ repo, path, refParam }: { repo: Repository; path: string; refPar
       <h1 className="sr-only">{path || repo.full_name}</h1>
       <Breadcrumbs repo={repo} path={path} refParam={refParam} />
       <CodeToolbar repo={repo} path={path} gitRef={gitRef} hrefFor={(r) => repoHref.src(repo.owner.login, repo.name, path, r === repo.default_branch ? undefined : r)} />
+      <LatestCommit repo={repo} gitRef={gitRef} path={path} />
       <CodeView repo={repo} path={path} gitRef={gitRef} refParam={refParam} />
     </div>
   )

@@ -12,6 +12,7 @@ import { canMaintain, isOwner, type Repository, repoHref, useRepo } from '@/lib/
 import { useForgeFormat } from '@/lib/forge/format'
 import { canOwn, nav } from '@/lib/forge/nav'
 import { useForkRepo, useSetFlag } from './api'
+import { RepoShortcuts } from './RepoShortcuts'
 import { TransferBanner } from './TransferBanner'
 import './repositories.css'
 
@@ -77,15 +78,19 @@ export function RepoNotFound({ name }: { name: string }) {
   )
 }
 
-/** The header (name, visibility, star/watch/fork) and section tabs of a repository's pages. */
+/** The header (name, visibility, star/watch/fork) and section tabs of a repository's pages, and their keyboard shortcuts. */
 export function RepoFrame({ repo, section, heading = false, children }: { repo: Repository; section: RepoSection; heading?: boolean; children: ReactNode }) {
+  // "Go to file" searches the ref the code view shows; elsewhere, the default branch.
+  const gitRef = (section === 'code' && new URLSearchParams(window.location.search).get('ref')) || repo.default_branch
   return (
-    <div className="stack repo">
-      <RepoHeader repo={repo} heading={heading} />
-      <TransferBanner repo={repo} />
-      <RepoNav repo={repo} section={section} />
-      {children}
-    </div>
+    <RepoShortcuts repo={repo} gitRef={gitRef}>
+      <div className="stack repo">
+        <RepoHeader repo={repo} heading={heading} />
+        <TransferBanner repo={repo} />
+        <RepoNav repo={repo} section={section} />
+        {children}
+      </div>
+    </RepoShortcuts>
   )
 }
 

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { useEffect, useId, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useRoute } from '@/lib/routes'
 import { Button } from '@/components/Button'
@@ -16,6 +16,7 @@ import { type RepoCounts, type Repository, repoHref, repoKeys, useCounts, useRea
 import { CodeToolbar, CodeView } from './CodeBrowser'
 import { useForgeFormat } from '@/lib/forge/format'
 import { nav } from '@/lib/forge/nav'
+import { LatestCommit } from './LatestCommit'
 import { NodesPanel } from './NodesPanel'
 import { isReplicating, NotOnThisNode, Replicating } from './Replicating'
 import { RepoFrame, RepoNotFound, RepoPage } from './RepoLayout'
@@ -75,7 +76,6 @@ function RepoHome({ repo }: { repo: Repository }) {
           {repo.hidden ? <HiddenNotice reason={repo.hidden_reason} /> : repo.description ? <p>{repo.description}</p> : <NoDescription />}
           {repo.website && <Website url={repo.website} />}
           <RepoTopics repo={repo} />
-          <CloneBox url={cloneUrl(repo)} sshUrl={repo.ssh_url} />
           <ReportButton kind="repository" target={repo.full_name} label={repo.full_name} />
         </Card>
         <Counts repo={repo} />
@@ -98,59 +98,89 @@ function Website({ url }: { url: string }) {
   )
 }
 
-/** The default branch's tree and README; while the git data is on its way to this node, its progress instead. */
+/** The clone URL, the default branch's newest commit, tree and README; while the git data is on its way to this node, its progress instead. */
 function RepoCode({ repo }: { repo: Repository }) {
   if (isReplicating(repo)) return <Replicating repo={repo} />
   if (repo.has_git_data === false && !repo.private) return <NotOnThisNode />
-  if (repo.empty) return <EmptyRepository repo={repo} />
+  const clone = <CloneBox url={cloneUrl(repo)} sshUrl={repo.ssh_url} />
+  if (repo.empty) {
+    return (
+      <>
+        {clone}
+        <EmptyRepository repo={repo} />
+      </>
+    )
+  }
   return (
     <>
       <CodeToolbar repo={repo} path="" gitRef={repo.default_branch} hrefFor={(r) => repoHref.src(repo.owner.login, repo.name, '', r === repo.default_branch ? undefined : r)} />
+      {clone}
+      <LatestCommit repo={repo} gitRef={repo.default_branch} path="" />
       <CodeView repo={repo} path="" gitRef={repo.default_branch} />
       <Readme repo={repo} />
     </>
   )
 }
 
-/** The clone URL with a copy button; with sshUrl, a choice of HTTPS or SSH. */
+/**
+ * The whole clone URL in a read-only box with a copy button; with sshUrl,
+ * a choice of HTTPS or SSH. The confirmation is announced, and when the
+ * clipboard refuses, the URL is selected for the user to copy.
+ */
 export function CloneBox({ url: httpsUrl, sshUrl }: { url: string; sshUrl?: string }) {
   const { t } = useTranslation(['repositories', 'sshkeys'])
   const id = useId()
+  const input = useRef<HTMLInputElement>(null)
   const [protocol, setProtocol] = useState<'https' | 'ssh'>('https')
   const url = protocol === 'ssh' && sshUrl ? sshUrl : httpsUrl
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null)
+  // The confirmation goes after a while, so copying again is announced again.
+  useEffect(() => {
+    if (copied !== 'yes') return
+    const timer = setTimeout(() => setCopied(null), COPIED_MS)
+    return () => clearTimeout(timer)
+  }, [copied])
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(url)
       setCopied('yes')
     } catch {
       setCopied('failed')
+      input.current?.focus()
+      input.current?.select()
     }
   }
+  const choose = (p: 'https' | 'ssh') => {
+    setProtocol(p)
+    setCopied(null)
+  }
   return (
-    <div className="field clone-box">
+    <div className="clone-box">
       <label htmlFor={id}>{url === httpsUrl ? t('home.cloneHttp') : t('sshkeys:clone.labelSsh')}</label>
       {sshUrl && (
         <div className="clone-protocols" role="group" aria-label={t('sshkeys:clone.protocol')}>
           {(['https', 'ssh'] as const).map((p) => (
-            <Button key={p} size="sm" variant={protocol === p ? 'secondary' : 'ghost'} aria-pressed={protocol === p} onClick={() => setProtocol(p)}>
+            <Button key={p} size="sm" variant={protocol === p ? 'secondary' : 'ghost'} aria-pressed={protocol === p} onClick={() => choose(p)}>
               {t(`sshkeys:clone.${p}`)}
             </Button>
           ))}
         </div>
       )}
       <div className="clone-row">
-        <Input id={id} className="mono" readOnly value={url} onFocus={(e) => e.currentTarget.select()} />
+        <Input ref={input} id={id} className="input mono" readOnly value={url} title={url} spellCheck={false} onFocus={(e) => e.currentTarget.select()} />
         <Button size="sm" variant="outline" onClick={copy}>
-          {t('home.copy')}
+          {copied === 'yes' ? t('home.copiedShort') : t('home.copy')}
         </Button>
       </div>
-      <span role="status" className="muted">
+      <span role="status" className={copied === 'failed' ? 'field-error' : 'muted'}>
         {copied === 'yes' ? t('home.copied') : copied === 'failed' ? t('home.copyFailed') : ''}
       </span>
     </div>
   )
 }
+
+/** How long "Copied" stays. */
+const COPIED_MS = 4000
 
 function EmptyRepository({ repo }: { repo: Repository }) {
   const { t } = useTranslation('repositories')

@@ -1,7 +1,7 @@
 // The code browser's dForge reads (last commit per entry, blame), archive
 // URLs, and Gitea's ChangeFiles write (POST /repos/{o}/{r}/contents).
 import { useQuery } from '@tanstack/react-query'
-import { encodePath, type Repository, repoApi, repoKeys, useBranches } from '@/lib/forge/api'
+import { type Commit, encodePath, getPage, type Repository, repoApi, repoKeys, useBranches } from '@/lib/forge/api'
 import { getJSON, postJSON, retryUnlessNotFound } from '@/lib/http'
 
 const enc = encodeURIComponent
@@ -46,6 +46,59 @@ export function useBlame(owner: string, repo: string, path: string, ref: string)
     queryKey: [...repoKeys.repo(owner, repo), 'blame', ref, path],
     queryFn: () => getJSON<Blame>(`${repoApi(owner, repo)}/blame/${encodePath(path)}?ref=${enc(ref)}`),
     retry: retryUnlessNotFound,
+  })
+}
+
+/** The newest commit of ref (touching path, when given) and how many commits lead to it. */
+export function useLatestCommit(owner: string, repo: string, ref: string, path: string) {
+  return useQuery({
+    queryKey: [...repoKeys.repo(owner, repo), 'latest_commit', ref, path],
+    queryFn: async () => {
+      const page = await getPage<Commit>(`${repoApi(owner, repo)}/commits`, { sha: ref, path, stat: 'false', files: 'false', verification: 'false' }, 1, 1)
+      return { commit: page.items[0] ?? null, total: page.total }
+    },
+    retry: retryUnlessNotFound,
+    staleTime: 60_000,
+  })
+}
+
+/** One entry of Gitea's GET /repos/{o}/{r}/git/trees/{sha}. */
+interface GitTreeEntry {
+  path: string
+  type: 'blob' | 'tree' | 'commit'
+}
+
+interface GitTree {
+  tree: GitTreeEntry[]
+  truncated: boolean
+  total_count?: number
+}
+
+/** The most tree entries "Go to file" reads, in pages of up to TREE_PAGE. */
+export const MAX_TREE_PATHS = 50_000
+const TREE_PAGE = 10_000
+
+/** Every file path at ref (from the recursive git tree, a page at a time), and whether there were more than MAX_TREE_PATHS. */
+export async function fetchTreePaths(owner: string, repo: string, ref: string): Promise<{ paths: string[]; truncated: boolean }> {
+  const paths: string[] = []
+  // Counted in entries read, since a server may cap per_page lower (Gitea's default is 1000).
+  let read = 0
+  for (let page = 1; ; page++) {
+    const tree = await getJSON<GitTree>(`${repoApi(owner, repo)}/git/trees/${enc(ref)}?recursive=true&per_page=${TREE_PAGE}&page=${page}`)
+    for (const e of tree.tree) if (e.type === 'blob') paths.push(e.path)
+    read += tree.tree.length
+    if (!tree.truncated || tree.tree.length === 0) return { paths, truncated: false }
+    if (read >= MAX_TREE_PATHS) return { paths, truncated: true }
+  }
+}
+
+export function useTreePaths(owner: string, repo: string, ref: string, enabled: boolean) {
+  return useQuery({
+    queryKey: [...repoKeys.repo(owner, repo), 'tree_paths', ref],
+    queryFn: () => fetchTreePaths(owner, repo, ref),
+    enabled,
+    retry: retryUnlessNotFound,
+    staleTime: 5 * 60_000,
   })
 }
 
