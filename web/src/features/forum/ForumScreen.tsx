@@ -1,7 +1,7 @@
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
-import { Card } from '@/components/Card'
+import { Dialog } from '@/components/Dialog'
 import { Paged } from '@/components/Lists'
 import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
@@ -22,13 +22,14 @@ import './forum.css'
 
 type Tab = 'all' | Category
 
-/** /forum: topics by category, pinned first then latest activity, a title search, and the New topic form. */
+/** /forum: topics by category, pinned first then latest activity, a title search, and New topic, which opens the composer. */
 export default function ForumScreen() {
   const { t } = useTranslation('forum')
   useDocumentTitle(t('title'))
   const [category, setCategory] = useUrlParam('category', 'all')
   const [q, setQ] = useUrlParam('q')
   const [page, setPage] = useState(1)
+  const [composing, setComposing] = useState(false)
   const selected: Tab = (CATEGORIES as readonly string[]).includes(category) ? (category as Category) : 'all'
   const counts = useCategories()
   const count = (id: Tab) => {
@@ -41,7 +42,15 @@ export default function ForumScreen() {
   })
   return (
     <div className="stack forum">
-      <PageHeader title={t('title')} lead={t('lead')} />
+      <PageHeader
+        title={t('title')}
+        lead={t('lead')}
+        actions={
+          <Button onClick={() => setComposing(true)} aria-haspopup="dialog">
+            {t('new.open')}
+          </Button>
+        }
+      />
       <SearchForm
         value={q}
         onSearch={(v) => {
@@ -61,7 +70,7 @@ export default function ForumScreen() {
         <p className="muted">{t(`categoryDescriptions.${selected}`)}</p>
         <TopicList category={selected === 'all' ? '' : selected} q={q} page={page} onPage={setPage} />
       </Tabs>
-      <NewTopic category={selected === 'all' ? 'general' : selected} />
+      {composing && <NewTopic category={selected === 'all' ? 'general' : selected} onClose={() => setComposing(false)} />}
     </div>
   )
 }
@@ -76,8 +85,10 @@ function SearchForm({ value, onSearch }: { value: string; onSearch: (q: string) 
   }
   return (
     <form role="search" className="forum-search" onSubmit={submit} aria-label={t('search.label')}>
-      <label htmlFor={id}>{t('search.label')}</label>
-      <Input id={id} type="search" value={text} maxLength={MAX_QUERY} placeholder={t('search.placeholder')} onChange={(e) => setText(e.target.value)} />
+      <label htmlFor={id} className="sr-only">
+        {t('search.label')}
+      </label>
+      <Input id={id} className="input" type="search" value={text} maxLength={MAX_QUERY} placeholder={t('search.placeholder')} onChange={(e) => setText(e.target.value)} />
       <Button type="submit" size="sm" variant="outline">
         {t('search.submit')}
       </Button>
@@ -122,15 +133,14 @@ function TopicRow({ topic }: { topic: TopicSummary }) {
   )
 }
 
-/** The New topic form for a signed-in user; a visitor is asked to sign in. */
-function NewTopic({ category }: { category: Category }) {
+/** The composer, as a dialog: the New topic form for a signed-in user; a visitor is asked to sign in. */
+function NewTopic({ category, onClose }: { category: Category; onClose: () => void }) {
   const { t } = useTranslation('forum')
   const user = useSignedInUser()
   return (
-    <section className="forum-new" aria-labelledby="forum-new-topic">
-      <h2 id="forum-new-topic">{t('new.heading')}</h2>
-      {user ? <NewTopicForm key={category} initial={category} /> : <SignInNotice message={t('new.signIn')} />}
-    </section>
+    <Dialog title={t('new.heading')} closeLabel={t('new.close')} onClose={onClose}>
+      {user ? <NewTopicForm initial={category} /> : <SignInNotice message={t('new.signIn')} />}
+    </Dialog>
   )
 }
 
@@ -150,46 +160,44 @@ function NewTopicForm({ initial }: { initial: Category }) {
     if (title.trim() && body.trim()) create.mutate({ category, title: title.trim(), body })
   }
   return (
-    <Card>
-      <form onSubmit={submit} noValidate aria-label={t('new.heading')}>
-        <div className="field">
-          <label htmlFor={`${id}-c`}>{t('new.category')}</label>
-          <Select id={`${id}-c`} value={category} onChange={(e) => setCategory(e.target.value as Category)}>
-            {CATEGORIES.map((c) => (
-              <option key={c} value={c}>
-                {t(`categories.${c}`)}
-              </option>
-            ))}
-          </Select>
-          {category === 'announcements' && <span className="muted">{t('new.announcementsNote')}</span>}
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-t`}>{t('new.titleLabel')}</label>
-          <Input
-            id={`${id}-t`}
-            value={title}
-            maxLength={MAX_TITLE}
-            aria-invalid={missingTitle || undefined}
-            aria-describedby={missingTitle ? `${id}-te` : undefined}
-            onChange={(e) => setTitle(e.target.value)}
-          />
-          {missingTitle && (
-            <span id={`${id}-te`} className="field-error">
-              {t('new.titleRequired')}
-            </span>
-          )}
-        </div>
-        <MarkdownEditor label={t('new.bodyLabel')} value={body} onChange={setBody} rows={8} />
-        {missingBody && <p className="field-error">{t('new.bodyRequired')}</p>}
-        {create.isError && (
-          <p className="field-error" role="alert">
-            {errorText(create.error)}
-          </p>
+    <form className="forum-new" onSubmit={submit} noValidate aria-label={t('new.heading')}>
+      <div className="field">
+        <label htmlFor={`${id}-c`}>{t('new.category')}</label>
+        <Select id={`${id}-c`} value={category} onChange={(e) => setCategory(e.target.value as Category)}>
+          {CATEGORIES.map((c) => (
+            <option key={c} value={c}>
+              {t(`categories.${c}`)}
+            </option>
+          ))}
+        </Select>
+        {category === 'announcements' && <span className="muted">{t('new.announcementsNote')}</span>}
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-t`}>{t('new.titleLabel')}</label>
+        <Input
+          id={`${id}-t`}
+          value={title}
+          maxLength={MAX_TITLE}
+          aria-invalid={missingTitle || undefined}
+          aria-describedby={missingTitle ? `${id}-te` : undefined}
+          onChange={(e) => setTitle(e.target.value)}
+        />
+        {missingTitle && (
+          <span id={`${id}-te`} className="field-error">
+            {t('new.titleRequired')}
+          </span>
         )}
-        <Button type="submit" disabled={create.isPending}>
-          {create.isPending ? t('new.posting') : t('new.submit')}
-        </Button>
-      </form>
-    </Card>
+      </div>
+      <MarkdownEditor label={t('new.bodyLabel')} value={body} onChange={setBody} rows={8} />
+      {missingBody && <p className="field-error">{t('new.bodyRequired')}</p>}
+      {create.isError && (
+        <p className="field-error" role="alert">
+          {errorText(create.error)}
+        </p>
+      )}
+      <Button type="submit" disabled={create.isPending}>
+        {create.isPending ? t('new.posting') : t('new.submit')}
+      </Button>
+    </form>
   )
 }
