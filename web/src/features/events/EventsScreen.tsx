@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Paged } from '@/components/Lists'
 import { PageHeader } from '@/components/PageHeader'
+import { PreloadLink } from '@/components/PreloadLink'
 import { Tabs } from '@/components/Tabs'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
@@ -34,9 +35,25 @@ export default function EventsScreen() {
           </>
         }
       />
+      {user && perms.data && !perms.data.can_create && <OrganizerHint address={user.walletAddress ?? ''} />}
       {creating && <NewEvent onClose={() => setCreating(false)} />}
       <EventLists />
     </div>
+  )
+}
+
+/**
+ * Events are created by holders of the event_organizer role, which
+ * governance grants; a signed-in user without it (an admin too) is told so,
+ * with the role proposal prefilled for their own account.
+ */
+function OrganizerHint({ address }: { address: string }) {
+  const { t } = useTranslation('events')
+  const q = new URLSearchParams({ type: 'role', role: 'event_organizer', action: 'grant', account: address })
+  return (
+    <p className="muted event-organizer-hint">
+      {t('organizer.hint')} <PreloadLink to={`/governance/new?${q}`}>{t('organizer.propose')}</PreloadLink>
+    </p>
   )
 }
 

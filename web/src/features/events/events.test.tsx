@@ -78,6 +78,21 @@ describe('EventsScreen', () => {
     expect(window.location.search).toBe('?when=past')
   })
 
+  it('tells a signed-in user without the organizer role how to become one, with the role proposal prefilled', async () => {
+    stubFetch(async (input) => {
+      const url = String(input)
+      if (url.startsWith('/api/v1/events?')) return page([])
+      if (url === '/api/v1/events/permissions') return json({ can_create: false, can_rsvp: true })
+      return json({ message: 'not found' }, 404)
+    })
+    signIn('0x00000000000000000000000000000000000000aa')
+    renderScreen(<EventsScreen />, '/events')
+    const link = await screen.findByRole('link', { name: 'Propose yourself as an event organizer' }, { timeout: 10_000 })
+    expect(link.getAttribute('href')).toBe('/governance/new?type=role&role=event_organizer&action=grant&account=0x00000000000000000000000000000000000000aa')
+    expect(screen.getByText(/Only event organizers can create events/)).toBeTruthy()
+    expect(screen.queryByRole('button', { name: 'New event' })).toBeNull()
+  })
+
   it('shows the empty state, and the new-event form to organizers, which checks the times before sending', async () => {
     const posts: string[] = []
     stubFetch(async (input, init) => {
