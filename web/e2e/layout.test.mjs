@@ -129,6 +129,26 @@ describe('header layout', () => {
     assert.equal(await header(page).getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded'), 'false')
   })
 
+  test('the music button covers no text at the end of a page, nor the content column on a wide screen', WALK, async (t) => {
+    for (const viewport of [DESKTOP, PHONE, { width: 1600, height: 900 }]) {
+      const { page } = await openPage(t, env.browser, env.node.url, { viewport })
+      await page.goto('/about')
+      await waitForShell(page)
+      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight))
+      const overlaps = await page.evaluate(() => {
+        const button = document.querySelector('.music-button').getBoundingClientRect()
+        const hit = (r) => r.width > 0 && r.left < button.right && r.right > button.left && r.top < button.bottom && r.bottom > button.top
+        const texts = [...document.querySelectorAll('footer p, footer a, footer li, main p, main a')].filter((el) => hit(el.getBoundingClientRect()))
+        return texts.map((el) => el.textContent.trim().slice(0, 30))
+      })
+      assert.deepEqual(overlaps, [], `at ${viewport.width} px the music button covers text`)
+      if (viewport.width >= 1600) {
+        const [button, main] = await Promise.all([page.locator('.music-button').boundingBox(), page.locator('main').boundingBox()])
+        assert.ok(button.x >= main.x + main.width, 'on a wide screen the button sits beside the content column')
+      }
+    }
+  })
+
   for (const [label, viewport, theme] of [
     ['1280 px, light', DESKTOP, 'light'],
     ['390 px, dark', PHONE, 'dark'],
