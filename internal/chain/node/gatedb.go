@@ -26,6 +26,12 @@ const closeWait = 10 * time.Second
 // errGateClosed, which the indexer logs.
 type gatedDB struct {
 	dbm.DB
+	// readsAfterCloseFind is set on the stores CometBFT closes itself (block,
+	// state, evidence): its consensus reactor's per-peer goroutines
+	// (queryMaj23Routine) may read the block store after OnStop closed it, and
+	// panic on any read error. For them a read after close finds nothing,
+	// which those goroutines already take as "nothing to send".
+	readsAfterCloseFind bool
 
 	mu       sync.Mutex
 	closed   bool
@@ -34,6 +40,9 @@ type gatedDB struct {
 }
 
 func newGatedDB(db dbm.DB) *gatedDB { return &gatedDB{DB: db} }
+
+// newStoppingStoreDB gates one of the stores CometBFT's OnStop closes.
+func newStoppingStoreDB(db dbm.DB) *gatedDB { return &gatedDB{DB: db, readsAfterCloseFind: true} }
 
 func (g *gatedDB) acquire() error {
 	g.mu.Lock()
@@ -95,11 +104,19 @@ func (g *gatedDB) do(op func() error) error {
 }
 
 func (g *gatedDB) Get(k []byte) ([]byte, error) {
-	return guard(g, func() ([]byte, error) { return g.DB.Get(k) })
+	v, err := guard(g, func() ([]byte, error) { return g.DB.Get(k) })
+	if errors.Is(err, errGateClosed) && g.readsAfterCloseFind {
+		return nil, nil
+	}
+	return v, err
 }
 
 func (g *gatedDB) Has(k []byte) (bool, error) {
-	return guard(g, func() (bool, error) { return g.DB.Has(k) })
+	ok, err := guard(g, func() (bool, error) { return g.DB.Has(k) })
+	if errors.Is(err, errGateClosed) && g.readsAfterCloseFind {
+		return false, nil
+	}
+	return ok, err
 }
 
 func (g *gatedDB) Set(k, v []byte) error     { return g.do(func() error { return g.DB.Set(k, v) }) }

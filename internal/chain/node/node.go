@@ -196,8 +196,8 @@ type dbSet struct {
 	dbs map[string]dbm.DB
 }
 
-// ownedByNode are the database IDs whose Close is Node.OnStop's job; closing
-// them twice panics in pebble.
+// ownedByNode are the database IDs whose Close is Node.OnStop's job (the
+// gate makes a second Close harmless).
 var ownedByNode = map[string]bool{"blockstore": true, "state": true, "evidence": true}
 
 func (s *dbSet) provide(ctx *cmtcfg.DBContext) (dbm.DB, error) {
@@ -205,7 +205,10 @@ func (s *dbSet) provide(ctx *cmtcfg.DBContext) (dbm.DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !ownedByNode[ctx.ID] {
+	if ownedByNode[ctx.ID] {
+		// OnStop closes it while consensus goroutines may still read it.
+		db = newStoppingStoreDB(db)
+	} else {
 		// Ours to close, and used by goroutines OnStop does not wait for.
 		db = newGatedDB(db)
 	}
