@@ -1,4 +1,4 @@
-import { type KeyboardEvent, useId, useRef, useState } from 'react'
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Field } from '@/components/Field'
@@ -125,8 +125,8 @@ export function ListFilterBar({ repo, filters, kind }: { repo: Repository; filte
             <option key={u.id} value={u.login} />
           ))}
         </datalist>
-        <UserFilter key={`a-${filters.author}`} label={t('filters.author')} value={filters.author} people={people.data} listId={`${id}-people`} onChange={filters.setAuthor} />
-        <UserFilter key={`s-${filters.assignee}`} label={t('filters.assignee')} value={filters.assignee} people={people.data} listId={`${id}-people`} onChange={filters.setAssignee} />
+        <UserFilter label={t('filters.author')} value={filters.author} people={people.data} listId={`${id}-people`} onChange={filters.setAuthor} />
+        <UserFilter label={t('filters.assignee')} value={filters.assignee} people={people.data} listId={`${id}-people`} onChange={filters.setAssignee} />
         <Field label={t('filters.milestone')}>
           <Select className="input" value={filters.milestone} onChange={(e) => filters.setMilestone(e.target.value)}>
             <option value="">{t('filters.anyMilestone')}</option>
@@ -165,6 +165,12 @@ export function ListFilterBar({ repo, filters, kind }: { repo: Repository; filte
 function UserFilter({ label, value, people, listId, onChange }: { label: string; value: string; people?: User[]; listId: string; onChange: (v: string) => void }) {
   const { t } = useTranslation('issues')
   const [draft, setDraft] = useState(value)
+  // The field follows the URL when it changes from outside (Clear filters).
+  const [shown, setShown] = useState(value)
+  if (shown !== value) {
+    setShown(value)
+    setDraft(value)
+  }
   const apply = (v: string) => {
     if (v.trim() !== value) onChange(v.trim())
   }
@@ -195,7 +201,7 @@ function UserFilter({ label, value, people, listId, onChange }: { label: string;
   )
 }
 
-/** Labels, several at once: a disclosure of checkboxes (Escape closes it). */
+/** Labels, several at once: a disclosure of checkboxes (Escape or a click outside closes it). */
 function LabelMenu({ repo, selected, onChange }: { repo: Repository; selected: string[]; onChange: (labels: string[]) => void }) {
   const { t } = useTranslation('issues')
   const labels = useLabels(repo.owner.login, repo.name)
@@ -204,6 +210,14 @@ function LabelMenu({ repo, selected, onChange }: { repo: Repository; selected: s
   for (const name of selected) {
     if (!all.some((l) => l.name === name)) all.push({ id: -all.length - 1, name, color: '888888' })
   }
+  // A click elsewhere closes the menu, as a menu does.
+  useEffect(() => {
+    const outside = (e: MouseEvent) => {
+      if (menu.current?.open && !menu.current.contains(e.target as Node)) menu.current.open = false
+    }
+    document.addEventListener('mousedown', outside)
+    return () => document.removeEventListener('mousedown', outside)
+  }, [])
   const toggle = (name: string) => onChange(selected.includes(name) ? selected.filter((n) => n !== name) : [...selected, name])
   const close = (e: KeyboardEvent) => {
     if (e.key === 'Escape' && menu.current?.open) {

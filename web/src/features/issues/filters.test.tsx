@@ -52,7 +52,7 @@ describe('issue list filters', () => {
   it('reads every filter from the URL into the controls and the request, and clears them', async () => {
     const api = listApi([])
     renderScreen(<IssueListScreen />, '/ada/engine/issues?state=closed&author=bob&assignee=ada&milestone=v1&labels=bug,ui&sort=oldest&page=2')
-    expect(await screen.findByText('No issues match these filters.')).toBeTruthy()
+    expect(await screen.findByText('No issues match these filters.', {}, { timeout: 5000 })).toBeTruthy()
     const sent = lastSent(api)
     expect(Object.fromEntries(sent)).toEqual({
       state: 'closed',
@@ -76,13 +76,14 @@ describe('issue list filters', () => {
     expect(urlParams().toString()).toBe('state=closed')
     await waitFor(() => expect(Object.fromEntries(lastSent(api))).toEqual({ state: 'closed', type: 'issues', page: '1', limit: '25' }))
     expect(screen.queryByRole('button', { name: 'Clear filters' })).toBeNull()
+    expect((screen.getByLabelText('Author') as HTMLInputElement).value).toBe('')
     expect(await screen.findByText('No issues found')).toBeTruthy()
   })
 
   it('writes each choice to the URL and the request, back to page 1, and the state tabs keep them', async () => {
     const api = listApi()
     renderScreen(<IssueListScreen />, '/ada/engine/issues?page=3')
-    await screen.findByRole('link', { name: 'The mill jams' })
+    await screen.findByRole('link', { name: 'The mill jams' }, { timeout: 5000 })
     expect(screen.queryByRole('button', { name: 'Clear filters' })).toBeNull()
 
     fireEvent.change(screen.getByLabelText('Sort'), { target: { value: 'mostcomment' } })
@@ -90,12 +91,14 @@ describe('issue list filters', () => {
     expect(urlParams().get('page')).toBeNull()
 
     // A typed name applies on Enter, not on each key.
-    const author = screen.getByLabelText('Author')
+    const author = screen.getByLabelText('Author') as HTMLInputElement
+    author.focus()
     fireEvent.change(author, { target: { value: 'bo' } })
     expect(urlParams().get('author')).toBeNull()
     fireEvent.change(author, { target: { value: 'carol' } })
     fireEvent.keyDown(author, { key: 'Enter' })
     expect(urlParams().get('author')).toBe('carol')
+    expect(document.activeElement).toBe(author)
     // A suggested name applies when picked.
     await waitFor(() => expect(document.querySelectorAll('datalist option')).toHaveLength(2))
     fireEvent.change(screen.getByLabelText('Assignee'), { target: { value: 'ada' } })
@@ -107,6 +110,10 @@ describe('issue list filters', () => {
     fireEvent.click(screen.getByRole('checkbox', { name: 'ui' }))
     fireEvent.click(screen.getByRole('checkbox', { name: 'bug' }))
     expect(urlParams().get('labels')).toBe('ui,bug')
+    const menu = screen.getByText('2 labels', { selector: 'summary' }).closest('details') as HTMLDetailsElement
+    expect(menu.open).toBe(true)
+    fireEvent.keyDown(screen.getByRole('checkbox', { name: 'bug' }), { key: 'Escape' })
+    expect(menu.open).toBe(false)
     fireEvent.click(screen.getByRole('button', { name: 'Closed' }))
 
     await waitFor(() =>
@@ -133,7 +140,7 @@ describe('issue list filters', () => {
   it('ignores an unknown sort in the URL rather than sending it', async () => {
     const api = listApi()
     renderScreen(<IssueListScreen />, '/ada/engine/issues?sort=best')
-    await screen.findByRole('link', { name: 'The mill jams' })
+    await screen.findByRole('link', { name: 'The mill jams' }, { timeout: 5000 })
     expect(lastSent(api).get('sort')).toBeNull()
     expect((screen.getByLabelText('Sort') as HTMLSelectElement).value).toBe('newest')
   })

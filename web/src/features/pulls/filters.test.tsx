@@ -44,7 +44,7 @@ describe('pull request list filters', () => {
   it('reads the filters from the URL into a request for pull requests, and writes new ones back', async () => {
     const api = listApi([pr()])
     renderScreen(<PullListScreen />, '/ada/engine/pulls?author=bob&labels=bug&sort=recentupdate')
-    expect((await screen.findByRole('link', { name: 'Faster mill' })).getAttribute('href')).toBe('/ada/engine/pulls/4')
+    expect((await screen.findByRole('link', { name: 'Faster mill' }, { timeout: 5000 })).getAttribute('href')).toBe('/ada/engine/pulls/4')
     expect(screen.getByText('Merged')).toBeTruthy()
     expect(Object.fromEntries(lastSent(api))).toEqual({ state: 'open', type: 'pulls', created_by: 'bob', labels: 'bug', sort: 'recentupdate', page: '1', limit: '25' })
 
@@ -57,6 +57,6 @@ describe('pull request list filters', () => {
   it('says no pull request matches when the filters leave none', async () => {
     listApi([])
     renderScreen(<PullListScreen />, '/ada/engine/pulls?milestone=v1')
-    expect(await screen.findByText('No pull requests match these filters.')).toBeTruthy()
+    expect(await screen.findByText('No pull requests match these filters.', {}, { timeout: 5000 })).toBeTruthy()
   })
 })
