@@ -57,9 +57,23 @@ func (n *issuesNode) labelled(owner *forgetest.User, base string) (bug, ui, v1 a
 	return bug, ui, v1
 }
 
-func TestIssueListFilters(t *testing.T) {
+// eachStore runs test on a node over SQLite and, with DFORGE_TEST_PG, over
+// PostgreSQL.
+func eachStore(t *testing.T, test func(t *testing.T, n *issuesNode)) {
 	t.Parallel()
-	n := startIssuesNode(t)
+	for name, opts := range forgetest.Stores() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			test(t, &issuesNode{Node: forgetest.Start(t, opts...), t: t})
+		})
+	}
+}
+
+func TestIssueListFilters(t *testing.T) { eachStore(t, issueListFilters) }
+
+func TestPullListFilters(t *testing.T) { eachStore(t, pullListFilters) }
+
+func issueListFilters(t *testing.T, n *issuesNode) {
 	alice, bob, carol := n.NewUser(), n.NewUser(), n.NewUser()
 	n.repo(alice, "filters", false)
 	base := "/api/v1/repos/" + alice.Name() + "/filters"
@@ -109,9 +123,7 @@ func TestIssueListFilters(t *testing.T) {
 	n.refused(t, list, "mentioned_by="+url.QueryEscape("no one"), http.StatusUnprocessableEntity, "mentioned_by")
 }
 
-func TestPullListFilters(t *testing.T) {
-	t.Parallel()
-	n := startIssuesNode(t)
+func pullListFilters(t *testing.T, n *issuesNode) {
 	alice, bob := n.NewUser(), n.NewUser()
 	repo := n.repo(alice, "app", false)
 	n.fork(bob, repo)
