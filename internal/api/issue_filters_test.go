@@ -161,6 +161,10 @@ func pullListFilters(t *testing.T, n *issuesNode) {
 	n.listed(t, list, "sort=mostcomment", 1, 3, 2)
 	n.listed(t, list, "sort=leastcomment", 2, 3, 1)
 	n.listed(t, list, "sort=priority", 3, 2, 1)
+	// The web's pull request list reads the issue route, which filters alike.
+	n.listed(t, base+"/issues", "type=pulls&sort=oldest", 1, 2, 3)
+	n.listed(t, base+"/issues", "type=pulls&created_by="+bob.Name()+"&labels=bug,ui&milestones=v1", 2)
+	n.listed(t, base+"/issues", "type=pulls&sort=mostcomment&state=all", 1, 3, 2)
 
 	n.refused(t, list, "sort=best", http.StatusBadRequest, "sort")
 	n.refused(t, list, "poster=nobody-at-all", http.StatusUnprocessableEntity, "poster")
