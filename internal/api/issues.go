@@ -179,6 +179,13 @@ func parseGlobalIssueID(id int64) (repo, number uint64, ok bool) {
 	return repo, number, number > 0 && (repo > 0)
 }
 
+// listIssues lists a repository's issues and pull requests, as Gitea's:
+// state, type, q, labels (names or ids; an issue must carry all of them),
+// milestones (names or ids; any of them), created_by, assigned_by and
+// mentioned_by (usernames). dForge also takes sort, as Gitea's pull list
+// does: newest (the default), oldest, recentupdate, leastupdate,
+// mostcomment, leastcomment or priority (newest here). An unknown sort,
+// state, type or user is refused.
 func (h *issuesAPI) listIssues(w http.ResponseWriter, r *http.Request) error {
 	repo, _, err := h.repoOf(r)
 	if err != nil {
@@ -196,12 +203,19 @@ func (h *issuesAPI) listIssues(w http.ResponseWriter, r *http.Request) error {
 	if f.IsPull, err = typeFilter(r); err != nil {
 		return err
 	}
-	if name := q.Get("created_by"); name != "" {
-		addr, err := h.forge.Owner(r.Context(), name)
-		if err != nil {
-			return h.respondIssues(w, r, repo, p, 0, nil)
-		}
-		f.Author = &addr
+	if f.Sort, err = sortFilter(r); err != nil {
+		return err
+	}
+	if f.Author, err = h.userFilter(r, "created_by"); err != nil {
+		return err
+	}
+	if f.Assignee, err = h.userFilter(r, "assigned_by"); err != nil {
+		return err
+	}
+	if mentioned, err := h.userFilter(r, "mentioned_by"); err != nil {
+		return err
+	} else if mentioned != nil {
+		f.MentionName = strings.TrimSpace(q.Get("mentioned_by"))
 	}
 	var ok bool
 	if f.Milestones, ok, err = h.milestoneFilter(r.Context(), repo, q.Get("milestones")); err != nil || !ok {
@@ -210,19 +224,34 @@ func (h *issuesAPI) listIssues(w http.ResponseWriter, r *http.Request) error {
 		}
 		return err
 	}
-	var labelIDs []uint64
-	labelIDs, ok, err = h.labelFilter(r.Context(), repo, q.Get("labels"))
-	if err != nil || !ok {
+	if f.Labels, ok, err = h.labelFilter(r.Context(), repo, labelsParam(r)); err != nil || !ok {
 		if err == nil {
 			err = h.respondIssues(w, r, repo, p, 0, nil)
 		}
 		return err
 	}
-	list, total, err := h.issues(r.Context(), repo, f, labelIDs, p)
+	list, total, err := h.issues(r.Context(), repo, f, p)
 	if err != nil {
 		return err
 	}
 	return h.respondIssues(w, r, repo, p, total, list)
+}
+
+// userFilter reads the query parameter name, a username (nil when it is
+// absent); a name no one has is a 422, as nothing could match it.
+func (h *issuesAPI) userFilter(r *http.Request, name string) (*common.Address, error) {
+	v := strings.TrimSpace(r.URL.Query().Get(name))
+	if v == "" {
+		return nil, nil
+	}
+	addr, err := h.forge.Owner(r.Context(), v)
+	if ue, ok := usererr.As(err); ok && ue.Kind == usererr.NotFound {
+		return nil, usererr.Unprocessablef(name, "unknown_user", "%s names %q, and there is no such user", name, v)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &addr, nil
 }
 
 // labelFilter reads ?labels= (comma-separated names or ids); ok is false
@@ -262,35 +291,11 @@ func findLabel(all []index.Label, key string) (uint64, bool) {
 	return 0, false
 }
 
-// issues lists repo's issues matching f and carrying every label of
-// labelIDs. The projection filters by one label; further ones are checked
-// here over every issue with the first (a rare query).
-func (h *issuesAPI) issues(ctx context.Context, repo index.Repo, f index.IssueFilter, labelIDs []uint64, p index.Page) ([]index.Issue, int64, error) {
-	ix := h.forge.Index()
-	if len(labelIDs) > 0 {
-		f.Label = labelIDs[0]
-	}
-	if len(labelIDs) <= 1 {
-		list, total, err := ix.Issues(ctx, repo.ID, f, p)
-		kept := h.withoutDeleted(ctx, list)
-		return kept, total - int64(len(list)-len(kept)), err
-	}
-	var matched []index.Issue
-	for page := 1; ; page++ {
-		list, total, err := ix.Issues(ctx, repo.ID, f, index.Page{Number: page, Limit: maxLimit})
-		if err != nil {
-			return nil, 0, err
-		}
-		for _, is := range h.withoutDeleted(ctx, list) {
-			if hasLabels(is, labelIDs[1:]) {
-				matched = append(matched, is)
-			}
-		}
-		if int64(page*maxLimit) >= total {
-			break
-		}
-	}
-	return pageSlice(matched, p), int64(len(matched)), nil
+// issues lists repo's issues matching f, without those deleted here.
+func (h *issuesAPI) issues(ctx context.Context, repo index.Repo, f index.IssueFilter, p index.Page) ([]index.Issue, int64, error) {
+	list, total, err := h.forge.Index().Issues(ctx, repo.ID, f, p)
+	kept := h.withoutDeleted(ctx, list)
+	return kept, total - int64(len(list)-len(kept)), err
 }
 
 // withoutDeleted leaves out of list the issues deleted on this node
@@ -310,19 +315,6 @@ func (h *issuesAPI) withoutDeleted(ctx context.Context, list []index.Issue) []in
 		}
 	}
 	return kept
-}
-
-func hasLabels(is index.Issue, ids []uint64) bool {
-	for _, id := range ids {
-		found := false
-		for _, l := range is.Labels {
-			found = found || l.ID == id
-		}
-		if !found {
-			return false
-		}
-	}
-	return true
 }
 
 func (h *issuesAPI) respondIssues(w http.ResponseWriter, r *http.Request, repo index.Repo, p index.Page, total int64, list []index.Issue) error {

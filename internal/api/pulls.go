@@ -63,6 +63,11 @@ func pullNotFound(what string) error {
 	return usererr.Missingf("there is no pull request #%s", what)
 }
 
+// listPulls lists a repository's pull requests, as Gitea's: state, sort
+// (oldest, recentupdate, leastupdate, mostcomment, leastcomment, priority;
+// newest first by default), milestone (an id), labels (ids, repeated; a
+// pull request must carry all of them), poster (a username) and q. An
+// unknown sort, state or poster is refused.
 func (h *issuesAPI) listPulls(w http.ResponseWriter, r *http.Request) error {
 	repo, perm, err := h.repoOf(r)
 	if err != nil {
@@ -77,14 +82,29 @@ func (h *issuesAPI) listPulls(w http.ResponseWriter, r *http.Request) error {
 	if f.State, err = stateFilter(r); err != nil {
 		return err
 	}
-	labelIDs, ok, err := h.labelFilter(r.Context(), repo, q.Get("labels"))
+	if f.Sort, err = sortFilter(r); err != nil {
+		return err
+	}
+	if f.Author, err = h.userFilter(r, "poster"); err != nil {
+		return err
+	}
+	// Gitea's labels are ids, repeated (labels=1&labels=2); names and
+	// comma-separated lists are taken too, as on the issue list.
+	labels, ok, err := h.labelFilter(r.Context(), repo, labelsParam(r))
 	if err != nil {
 		return err
+	}
+	f.Labels = labels
+	if ok && q.Get("milestone") != "" && q.Get("milestone") != "0" {
+		f.Milestones, ok, err = h.milestoneFilter(r.Context(), repo, q.Get("milestone"))
+		if err != nil {
+			return err
+		}
 	}
 	var list []index.Issue
 	var total int64
 	if ok {
-		if list, total, err = h.issues(r.Context(), repo, f, labelIDs, p); err != nil {
+		if list, total, err = h.issues(r.Context(), repo, f, p); err != nil {
 			return err
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/chain/tx"
+	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/usererr"
 )
 
@@ -150,4 +151,25 @@ func typeFilter(r *http.Request) (*bool, error) {
 		return new(true), nil
 	}
 	return nil, usererr.InvalidField("type", "invalid_type", "type must be issues or pulls")
+}
+
+// sortFilter reads ?sort= of a list of issues or pull requests: one of
+// Gitea's orders (index.IssueSorts), newest first when absent. Gitea's
+// issue list takes no sort; dForge's takes the pull list's.
+func sortFilter(r *http.Request) (string, error) {
+	s := r.URL.Query().Get("sort")
+	if !index.ValidIssueSort(s) {
+		return "", usererr.InvalidField("sort", "invalid_sort", "sort must be one of "+strings.Join(index.IssueSorts, ", "))
+	}
+	return s, nil
+}
+
+// labelsParam is ?labels=, comma-separated or repeated (Gitea's pull list
+// sends labels=1&labels=2).
+func labelsParam(r *http.Request) string {
+	q := r.URL.Query()
+	if all := q["labels"]; len(all) > 1 {
+		return strings.Join(all, ",")
+	}
+	return q.Get("labels")
 }

@@ -96,9 +96,41 @@ type IssueFilter struct {
 	Query  string // a substring of the title, any case
 	// Milestones matches issues filed under any of them.
 	Milestones []uint64
+	// Labels matches issues that carry every one of them (with Label).
+	Labels []uint64
+	// Assignee matches issues assigned to them.
+	Assignee *common.Address
+	// MentionName matches issues that mention "@name" in the body or a
+	// comment, as SearchIssues' does.
+	MentionName string
+	// Sort is one of IssueSorts ("" is newest).
+	Sort string
 }
 
-// Issues lists repo's issues (or pull requests) matching f, newest first.
+// IssueSorts are the orders of an issue list, by Gitea's names, each with
+// the number as the tie-break. Gitea's priority orders by a priority
+// dForge's issues do not have: it is the newest first here.
+var IssueSorts = []string{"newest", "oldest", "recentupdate", "leastupdate", "mostcomment", "leastcomment", "priority"}
+
+var issueOrders = map[string]string{
+	"":             "i.number DESC",
+	"newest":       "i.number DESC",
+	"priority":     "i.number DESC",
+	"oldest":       "i.number ASC",
+	"recentupdate": "i.updated_time_ns DESC, i.number DESC",
+	"leastupdate":  "i.updated_time_ns ASC, i.number ASC",
+	"mostcomment":  "i.comments DESC, i.number DESC",
+	"leastcomment": "i.comments ASC, i.number ASC",
+}
+
+// ValidIssueSort tells whether s is an order Issues takes.
+func ValidIssueSort(s string) bool {
+	_, ok := issueOrders[s]
+	return ok
+}
+
+// Issues lists repo's issues (or pull requests) matching f, in f.Sort's
+// order (newest first by default).
 // The page is read through an index in number order and stops at its last
 // row (no window over every match); the total is counted apart, without
 // the joins (over a covering index when only kind and state filter), and
@@ -108,11 +140,15 @@ type IssueFilter struct {
 // (readcache.go): a busy list is read from SQL once per change, and each
 // caller gets its own copy.
 func (ix *Index) Issues(ctx context.Context, repo uint64, f IssueFilter, p Page) ([]Issue, int64, error) {
+	order, ok := issueOrders[f.Sort]
+	if !ok {
+		return nil, 0, fmt.Errorf("list issues: unknown order %q", f.Sort)
+	}
 	where, args := issueWhere(repo, f)
-	key := readKey("issues", where, append(args[:len(args):len(args)], p.Number, p.Limit)...)
+	key := readKey("issues", where+" ORDER BY "+order, append(args[:len(args):len(args)], p.Number, p.Limit)...)
 	page, err := rememberSized(ix, key, func() (issuePage, error) {
 		out := []Issue{}
-		total, err := ix.listPage(ctx, issueColumns, issueFrom, `forge_issues i`, where, "i.number DESC", args, p, func(rows *sql.Rows) error {
+		total, err := ix.listPage(ctx, issueColumns, issueFrom, `forge_issues i`, where, order, args, p, func(rows *sql.Rows) error {
 			is, err := scanIssue(rows)
 			out = append(out, is)
 			return err
@@ -193,8 +229,20 @@ func issueWhere(repo uint64, f IssueFilter) (string, []any) {
 		}
 		where = append(where, "i.milestone_id IN ("+strings.Join(in, ", ")+")")
 	}
+	labels := f.Labels
 	if f.Label != 0 {
-		where = append(where, "EXISTS (SELECT 1 FROM forge_issue_labels l WHERE l.repo_id = i.repo_id AND l.number = i.number AND l.label_id = "+arg(int64(f.Label))+")")
+		labels = append([]uint64{f.Label}, labels...)
+	}
+	for _, id := range labels {
+		where = append(where, "EXISTS (SELECT 1 FROM forge_issue_labels l WHERE l.repo_id = i.repo_id AND l.number = i.number AND l.label_id = "+arg(int64(id))+")")
+	}
+	if f.Assignee != nil {
+		where = append(where, "EXISTS (SELECT 1 FROM forge_issue_assignees a WHERE a.repo_id = i.repo_id AND a.number = i.number AND a.assignee = "+arg(f.Assignee.Hex())+")")
+	}
+	if f.MentionName != "" {
+		n := arg("%@" + likeEscape(strings.ToLower(f.MentionName)) + "%")
+		where = append(where, `(lower(i.body) LIKE `+n+` ESCAPE '\' OR EXISTS (SELECT 1 FROM forge_comments c
+			WHERE c.repo_id = i.repo_id AND c.number = i.number AND lower(c.body) LIKE `+n+` ESCAPE '\'))`)
 	}
 	if f.Query != "" {
 		where = append(where, `lower(i.title) LIKE `+arg("%"+likeEscape(strings.ToLower(f.Query))+"%")+` ESCAPE '\'`)

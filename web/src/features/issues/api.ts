@@ -85,18 +85,55 @@ export const issueKeys = {
   one: (owner: string, repo: string, number: number) => ['repo', owner.toLowerCase(), repo.toLowerCase(), 'issues', number] as const,
 }
 
+/** The orders a list takes, by the API's names (newest is its default). */
+export const ISSUE_SORTS = ['newest', 'oldest', 'mostcomment', 'recentupdate'] as const
+export type IssueSort = (typeof ISSUE_SORTS)[number]
+
 export interface IssueFilter {
   state: IssueStateFilter
+  /** Issues (the default) or pull requests: both lists read the repository's issue route, which filters alike. */
+  type?: 'issues' | 'pulls'
   q?: string
+  /** Label names, comma-separated: an issue must carry every one. */
   labels?: string
+  /** A milestone's name. */
+  milestone?: string
+  /** Usernames: who opened it, and who it is assigned to. */
+  author?: string
+  assignee?: string
+  sort?: IssueSort
+}
+
+/** The query parameters of the repository issue route for f (Gitea's names; sort is dForge's). */
+export function issueListParams(f: IssueFilter): Record<string, string> {
+  const params: Record<string, string> = { state: f.state, type: f.type ?? 'issues' }
+  const set = (k: string, v: string | undefined) => {
+    if (v) params[k] = v
+  }
+  set('q', f.q)
+  set('labels', f.labels)
+  set('milestones', f.milestone)
+  set('created_by', f.author)
+  set('assigned_by', f.assignee)
+  set('sort', f.sort === 'newest' ? undefined : f.sort)
+  return params
 }
 
 export function useIssues(owner: string, repo: string, filter: IssueFilter, page: number, limit: number) {
+  const params = issueListParams(filter)
   return useQuery({
-    queryKey: [...issueKeys.all(owner, repo), 'list', filter.state, filter.q ?? '', filter.labels ?? '', page, limit],
-    queryFn: () => getPage<Issue>(`${repoApi(owner, repo)}/issues`, { state: filter.state, q: filter.q, labels: filter.labels, type: 'issues' }, page, limit),
+    queryKey: [...issueKeys.all(owner, repo), 'list', params, page, limit],
+    queryFn: () => getPage<Issue>(`${repoApi(owner, repo)}/issues`, params, page, limit),
     placeholderData: keepPreviousData,
     retry: retryUnlessNotFound,
+  })
+}
+
+/** The people issues can be assigned to (Gitea's assignees: the owner and collaborators), to suggest in the list's filters. */
+export function useAssignees(owner: string, repo: string) {
+  return useQuery({
+    queryKey: ['repo', owner.toLowerCase(), repo.toLowerCase(), 'assignees'],
+    queryFn: () => getJSON<User[]>(`${repoApi(owner, repo)}/assignees`),
   })
 }
 

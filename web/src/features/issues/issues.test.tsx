@@ -68,7 +68,7 @@ describe('IssueListScreen', () => {
     const first = new URL(api.sent('GET', `${REPO}/issues`)[0].url, 'http://x').searchParams
     expect([first.get('state'), first.get('type'), first.get('page')]).toEqual(['open', 'issues', '1'])
     fireEvent.click(screen.getByRole('button', { name: 'Closed' }))
-    fireEvent.change(screen.getByLabelText('Label'), { target: { value: 'bug' } })
+    fireEvent.click(screen.getByRole('checkbox', { name: 'bug' }))
     fireEvent.change(screen.getByRole('searchbox', { name: 'Search issues' }), { target: { value: 'mill' } })
     await waitFor(() => {
       const last = new URL(api.sent('GET', `${REPO}/issues`).at(-1)?.url ?? '', 'http://x').searchParams

@@ -37,6 +37,14 @@ export function useOpenMilestones(owner: string, repo: string, enabled: boolean)
   })
 }
 
+/** Every milestone, open and closed, for the list's filter (the server's largest page). */
+export function useAllMilestones(owner: string, repo: string) {
+  return useQuery({
+    queryKey: [...milestoneKeys.all(owner, repo), 'filter'],
+    queryFn: () => getJSON<Milestone[]>(`${repoApi(owner, repo)}/milestones?state=all&limit=100`),
+  })
+}
+
 export function useMilestone(owner: string, repo: string, id: string) {
   return useQuery({
     queryKey: [...milestoneKeys.all(owner, repo), 'one', id],

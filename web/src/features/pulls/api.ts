@@ -1,5 +1,5 @@
 // Pull requests, reviews and merges in the shapes of Gitea's API v1.
-import { keepPreviousData, useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type IssueEdit, type Label, useInvalidateIssues } from '@/features/issues'
 import { type Commit, getPage, getText, repoApi, type Repository, type User } from '@/lib/forge/api'
 import { apiError, apiFetch, deleteJSON, getJSON, patchJSON, postJSON, retryUnlessNotFound } from '@/lib/http'
@@ -99,15 +99,6 @@ export interface DraftComment {
 export const pullApi = (owner: string, repo: string, number: number) => `${repoApi(owner, repo)}/pulls/${number}`
 
 const key = (owner: string, repo: string, ...rest: (string | number)[]) => ['repo', owner.toLowerCase(), repo.toLowerCase(), 'pulls', ...rest]
-
-export function usePulls(owner: string, repo: string, state: 'open' | 'closed' | 'all', page: number, limit: number) {
-  return useQuery({
-    queryKey: key(owner, repo, 'list', state, page, limit),
-    queryFn: () => getPage<PullRequest>(`${repoApi(owner, repo)}/pulls`, { state }, page, limit),
-    placeholderData: keepPreviousData,
-    retry: retryUnlessNotFound,
-  })
-}
 
 export function usePull(owner: string, repo: string, number: number) {
   return useQuery({ queryKey: key(owner, repo, number), queryFn: () => getJSON<PullRequest>(pullApi(owner, repo, number)), retry: retryUnlessNotFound })

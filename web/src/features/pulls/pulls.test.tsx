@@ -40,6 +40,9 @@ function pull(overrides: Partial<PullRequest> = {}): PullRequest {
   }
 }
 
+/** A pull request as the issue list sends it (Gitea's pull_request meta). */
+const listed = (pr: PullRequest) => ({ ...pr, pull_request: { merged: pr.merged } })
+
 const DIFF = 'diff --git a/mill.go b/mill.go\n--- a/mill.go\n+++ b/mill.go\n@@ -1,2 +1,2 @@\n package mill\n-const speed = 1\n+const speed = 2\n'
 const maintainer = repoFixture({ permissions: { admin: true, push: true, pull: true } })
 
@@ -63,18 +66,22 @@ describe('PullListScreen', () => {
   })
 
   it('shows the empty state and a link to open one', async () => {
-    stubApi({ [`GET ${REPO}`]: repoFixture(), [`GET ${REPO}/pulls`]: [] })
+    stubApi({ [`GET ${REPO}`]: repoFixture(), [`GET ${REPO}/issues`]: [] })
     renderScreen(<PullListScreen />, '/ada/engine/pulls')
     expect(await screen.findByText('No pull requests found')).toBeTruthy()
     expect(screen.getByRole('link', { name: 'New pull request' }).getAttribute('href')).toBe('/ada/engine/pulls/new')
   })
 
   it('lists pull requests, merged ones marked so', async () => {
-    const api = stubApi({ [`GET ${REPO}`]: repoFixture(), [`GET ${REPO}/pulls`]: [pull(), pull({ id: 202, number: 5, title: 'Old', state: 'closed', merged: true })] })
+    const api = stubApi({
+      [`GET ${REPO}`]: repoFixture(),
+      [`GET ${REPO}/issues`]: [listed(pull()), listed(pull({ id: 202, number: 5, title: 'Old', state: 'closed', merged: true }))],
+    })
     renderScreen(<PullListScreen />, '/ada/engine/pulls?state=all')
     expect((await screen.findByRole('link', { name: 'Faster mill' })).getAttribute('href')).toBe('/ada/engine/pulls/4')
     expect(screen.getByText('Merged')).toBeTruthy()
-    expect(new URL(api.sent('GET', `${REPO}/pulls`)[0].url, 'http://x').searchParams.get('state')).toBe('all')
+    const sent = new URL(api.sent('GET', `${REPO}/issues`)[0].url, 'http://x').searchParams
+    expect([sent.get('state'), sent.get('type')]).toEqual(['all', 'pulls'])
   })
 })
 
