@@ -6,6 +6,8 @@ import (
 	"bytes"
 	"fmt"
 	"html"
+	"regexp"
+	"strings"
 
 	"github.com/microcosm-cc/bluemonday"
 	"github.com/yuin/goldmark"
@@ -35,6 +37,11 @@ func New() *Renderer {
 	// for the client's lazy highlighter.
 	policy.AllowAttrs("id").OnElements("h1", "h2", "h3", "h4", "h5", "h6")
 	policy.AllowAttrs("class").Matching(bluemonday.SpaceSeparatedTokens).OnElements("code")
+	// Task list items ("- [ ] x") render as disabled checkboxes; the client
+	// enables them for people who may edit the text. keepTaskCheckboxes
+	// then drops any input that is not exactly such a checkbox.
+	policy.AllowAttrs("type").Matching(regexp.MustCompile(`^checkbox$`)).OnElements("input")
+	policy.AllowAttrs("checked", "disabled").Matching(regexp.MustCompile(`^$`)).OnElements("input")
 
 	// The extensions register their parsers with rec; they run wrapped in
 	// meters (budget.go).
@@ -55,12 +62,39 @@ func New() *Renderer {
 func (r *Renderer) Render(src []byte) (string, error) {
 	out, err := r.convert(src)
 	if err == errTooComplex {
-		return r.policy.Sanitize("<pre>" + html.EscapeString(string(src)) + "</pre>"), nil
+		return r.sanitize("<pre>" + html.EscapeString(string(src)) + "</pre>"), nil
 	}
 	if err != nil {
 		return "", err
 	}
-	return r.policy.Sanitize(out), nil
+	return r.sanitize(out), nil
+}
+
+// sanitize keeps the HTML the policy allows, and of inputs only task
+// checkboxes.
+func (r *Renderer) sanitize(h string) string {
+	return keepTaskCheckboxes(r.policy.Sanitize(h))
+}
+
+// inputTag matches an input element as bluemonday writes it; taskCheckbox,
+// the only kind kept: a disabled checkbox, ticked or not.
+var (
+	inputTag     = regexp.MustCompile(`<input[^>]*>`)
+	taskCheckbox = regexp.MustCompile(`^<input (checked="" )?disabled="" type="checkbox"/?>$`)
+)
+
+// keepTaskCheckboxes removes from sanitized HTML every input that is not a
+// task list's checkbox (goldmark omits raw HTML, so none should exist).
+func keepTaskCheckboxes(h string) string {
+	if !strings.Contains(h, "<input") {
+		return h
+	}
+	return inputTag.ReplaceAllStringFunc(h, func(tag string) string {
+		if taskCheckbox.MatchString(tag) {
+			return tag
+		}
+		return ""
+	})
 }
 
 // RenderStored is Render for stored text (issue and comment bodies, reviews,

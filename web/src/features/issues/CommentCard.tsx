@@ -1,15 +1,17 @@
-import { useQuery } from '@tanstack/react-query'
-import { useId, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Card } from '@/components/Card'
-import { Markdown } from '@/components/Markdown'
+import { Markdown, type TaskToggle } from '@/components/Markdown'
+import { MarkdownPreview } from '@/components/MarkdownPreview'
 import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
 import { SignerBadge } from '@/components/SignerBadge'
 import { Tabs } from '@/components/Tabs'
 import { useForgeFormat } from '@/lib/forge/format'
 import type { User } from '@/lib/forge/api'
-import { type Comment, type Issue, type Label, labelColor, labelText, renderMarkdown, useBodyHtml } from './api'
+import { errorText } from '@/lib/http'
+import { setTask } from '@/lib/taskList'
+import { type Comment, type Issue, type Label, labelColor, labelText, useBodyHtml } from './api'
 import { NoDescription } from '@/components/EmptyStates'
 import { Textarea } from '@/components/Textarea'
 import './issues.css'
@@ -43,12 +45,59 @@ export function StateBadge({ kind }: { kind: IssueStateKind }) {
   return <span className={`badge state-badge state-${kind}`}>{t(`state.${kind}`)}</span>
 }
 
-/** A Markdown body as the server rendered it; an empty one reads "No description provided". */
-export function Body({ body, html }: { body: string; html?: string }) {
+/**
+ * A Markdown body as the server rendered it; an empty one reads "No
+ * description provided". With save (for those who may edit it), its task
+ * list checkboxes can be ticked: each tick saves the body with that task's
+ * marker changed.
+ */
+export function Body({ body, html, save }: { body: string; html?: string; save?: (body: string) => Promise<unknown> }) {
   const rendered = useBodyHtml(body, html)
+  const tasks = useTaskToggle(body, save)
   if (!body.trim()) return <NoDescription />
-  if (html !== undefined) return <Markdown html={html} />
-  return <QueryState query={rendered}>{(h) => <Markdown html={h} />}</QueryState>
+  const show = (h: string) => (
+    <>
+      <Markdown html={h} onTaskToggle={tasks.toggle} />
+      {tasks.error !== null && (
+        <p className="alert-error" role="alert">
+          {tasks.error}
+        </p>
+      )}
+    </>
+  )
+  if (html !== undefined) return show(html)
+  return <QueryState query={rendered}>{show}</QueryState>
+}
+
+/**
+ * Ticking a task of body: the n-th checkbox sets the n-th task marker of the
+ * source and saves it. The source saved last is the base of the next tick, so
+ * quick ticks do not undo each other before the saved body comes back.
+ */
+function useTaskToggle(body: string, save: ((body: string) => Promise<unknown>) | undefined): { toggle?: TaskToggle; error: string | null } {
+  const { t } = useTranslation('issues')
+  const source = useRef(body)
+  useEffect(() => {
+    source.current = body
+  }, [body])
+  const [error, setError] = useState<string | null>(null)
+  if (!save) return { error: null }
+  const toggle: TaskToggle = async (index, checked) => {
+    setError(null)
+    const next = setTask(source.current, index, checked)
+    if (next === null) {
+      setError(t('tasks.changed'))
+      throw new Error('task not found')
+    }
+    try {
+      await save(next)
+      source.current = next
+    } catch (e) {
+      setError(t('tasks.saveFailed', { message: errorText(e) }))
+      throw e
+    }
+  }
+  return { toggle, error }
 }
 
 export function CommentCard({ comment }: { comment: Comment }) {
@@ -111,17 +160,10 @@ export function MarkdownEditor({
         {tab === 'write' ? (
           <Textarea aria-labelledby={`${id}-l`} value={value} rows={rows} required={required} maxLength={maxLength} autoFocus={autoFocus} onChange={(e) => onChange(e.target.value)} />
         ) : (
-          <Preview text={value} />
+          <MarkdownPreview text={value} />
         )}
       </Tabs>
       <span className="muted editor-help">{t('editor.help')}</span>
     </div>
   )
-}
-
-function Preview({ text }: { text: string }) {
-  const { t } = useTranslation('issues')
-  const html = useQuery({ queryKey: ['markdown', text], queryFn: () => renderMarkdown(text), enabled: text.trim() !== '', staleTime: Infinity })
-  if (!text.trim()) return <p className="muted preview">{t('editor.nothing')}</p>
-  return <div className="preview">{<QueryState query={html}>{(h) => <Markdown html={h} />}</QueryState>}</div>
 }

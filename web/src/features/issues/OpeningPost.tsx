@@ -224,7 +224,7 @@ export function OpeningPost({
         </form>
       ) : (
         <HiddenContent item={post}>
-          <Body body={post.body} html={post.body_html} />
+          <Body body={post.body} html={post.body_html} save={canEdit ? (body) => save({ body }) : undefined} />
         </HiddenContent>
       )}
     </Card>

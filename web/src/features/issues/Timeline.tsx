@@ -9,7 +9,7 @@ import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
 import { SignerBadge } from '@/components/SignerBadge'
 import { HiddenContent, ReportButton } from '@/features/moderation'
-import { type Repository, repoHref } from '@/lib/forge/api'
+import { canMaintain, type Repository, repoHref } from '@/lib/forge/api'
 import { useForgeFormat } from '@/lib/forge/format'
 import { errorText } from '@/lib/http'
 import { useSignedInUser } from '@/stores/useSignedInUser'
@@ -46,7 +46,7 @@ export function TimelineEntry({ repo, event }: { repo: Repository; event: Timeli
   return event.type === 'comment' ? <TimelineComment repo={repo} comment={asComment(event)} /> : <TimelineLine repo={repo} event={event} />
 }
 
-/** A comment; its author may edit or delete it. */
+/** A comment; its author may edit or delete it, and its author or a maintainer tick its tasks. */
 function TimelineComment({ repo, comment }: { repo: Repository; comment: Comment }) {
   const { t } = useTranslation('tracker')
   const fmt = useForgeFormat()
@@ -56,6 +56,9 @@ function TimelineComment({ repo, comment }: { repo: Repository; comment: Comment
   const [draft, setDraft] = useState(comment.body)
   const mine = Boolean(user && comment.user?.login && user.username.toLowerCase() === comment.user.login.toLowerCase())
   const save = useEditComment(o, repo.name, comment.id, () => setEditing(false))
+  // Ticking a task edits the comment, which its author or a maintainer may do.
+  const tick = useEditComment(o, repo.name, comment.id)
+  const mayEdit = mine || (Boolean(user) && canMaintain(repo))
   const remove = useDeleteComment(o, repo.name, comment.id)
   const edited = comment.updated_at && comment.updated_at !== comment.created_at
   return (
@@ -117,7 +120,7 @@ function TimelineComment({ repo, comment }: { repo: Repository; comment: Comment
         </form>
       ) : (
         <HiddenContent item={comment}>
-          <Body body={comment.body} html={comment.body_html} />
+          <Body body={comment.body} html={comment.body_html} save={mayEdit ? (body) => tick.mutateAsync(body) : undefined} />
         </HiddenContent>
       )}
       {(save.isError || remove.isError) && (

@@ -1,9 +1,9 @@
 // Issues, comments and labels in the shapes of Gitea's API v1, plus dForge's
 // state_reason (closed as completed or not planned) and body_html.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { NotFoundError } from '@/components/QueryState'
 import { getPage, repoApi, type User } from '@/lib/forge/api'
-import { apiError, apiFetch, getJSON, patchJSON, postJSON, putJSON, retryUnlessNotFound } from '@/lib/http'
+import { useRenderedMarkdown } from '@/lib/markdown'
+import { getJSON, patchJSON, postJSON, putJSON, retryUnlessNotFound } from '@/lib/http'
 
 export interface Label {
   id: number
@@ -265,26 +265,9 @@ export function useEditIssue(save: (patch: IssueEdit) => Promise<unknown>, onSuc
   return useMutation({ mutationFn: save, onSuccess })
 }
 
-/** Markdown rendered and sanitized by the server (Gitea's POST /markdown), for previews. */
-export async function renderMarkdown(text: string): Promise<string> {
-  const res = await apiFetch('/api/v1/markdown', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'text/html' },
-    body: JSON.stringify({ text, mode: 'gfm' }),
-  })
-  if (res.status === 404) throw new NotFoundError('markdown')
-  if (!res.ok) throw await apiError(res)
-  return res.text()
-}
-
 /** A body as HTML: the server's body_html when sent, else rendered through POST /markdown. */
 export function useBodyHtml(body: string, html: string | undefined) {
-  return useQuery({
-    queryKey: ['markdown', body],
-    queryFn: () => renderMarkdown(body),
-    enabled: html === undefined && body.trim() !== '',
-    staleTime: Infinity,
-  })
+  return useRenderedMarkdown(body, html === undefined)
 }
 
 /** A label's colour as CSS, from Gitea's "rrggbb" or "#rrggbb". */

@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { nav } from '@/lib/forge/nav'
 import { REPO, repoFixture, stubApi, text } from '@/test/forge'
+import { json } from '@/test/render'
 import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
 import type { Issue } from './api'
 import { NoDescription, NoIssues } from '@/components/EmptyStates'
@@ -326,5 +327,94 @@ describe('IssueScreen', () => {
     expect(document.title).toBe('Issue #42 not found · dForge')
     expect(screen.getByRole('link', { name: 'Explore repositories' }).getAttribute('href')).toBe('/explore')
     expect(api.sent('GET', '/api/v1/issues/42')).toHaveLength(1)
+  })
+})
+
+describe('task lists', () => {
+  // The source has a task inside fenced code; the server renders only the two real ones.
+  const BODY = '- [ ] oil\n```\n- [ ] not a task\n```\n- [ ] grease'
+  const box = (checked: boolean) => `<input ${checked ? 'checked="" ' : ''}disabled="" type="checkbox">`
+  const html = (oil: boolean, grease: boolean) => `<ul><li>${box(oil)} oil</li></ul><pre><code>- [ ] not a task\n</code></pre><ul><li>${box(grease)} grease</li></ul>`
+  const tasks = (body: string) => body.split('\n').filter((l) => /^- \[[ x]\] (oil|grease)$/.test(l))
+  const mine = { id: 9, user: { id: 1, login: 'ada' }, body: '- [ ] mine', body_html: `<ul><li>${box(false)} mine</li></ul>`, created_at: '2026-01-02T00:00:00Z', updated_at: '2026-01-02T00:00:00Z' }
+  const theirs = { ...mine, id: 10, user: { id: 2, login: 'bob' }, body: '- [ ] theirs', body_html: `<ul><li>${box(false)} theirs</li></ul>` }
+
+  function taskApi(author: string, repo = repoFixture(), patch: (p: Record<string, unknown>) => unknown = (p) => issue({ user: { id: 1, login: author }, body: String(p.body), body_html: html(false, String(p.body).endsWith('[x] grease')) })) {
+    return stubApi({
+      [`GET ${REPO}`]: repo,
+      [`GET ${REPO}/issues/3`]: issue({ user: { id: 1, login: author }, body: BODY, body_html: html(false, false) }),
+      [`GET ${REPO}/issues/3/comments`]: [],
+      [`GET ${REPO}/issues/3/timeline`]: [
+        { ...mine, type: 'comment' },
+        { ...theirs, type: 'comment' },
+      ],
+      [`GET ${REPO}/labels`]: [],
+      [`PATCH ${REPO}/issues/3`]: (p: unknown) => patch(p as Record<string, unknown>),
+      [`PATCH ${REPO}/issues/comments/9`]: (p: unknown) => ({ ...mine, body: (p as { body: string }).body }),
+    })
+  }
+
+  it('lets the author tick a task of the body, saving the body with that marker changed', async () => {
+    const api = taskApi('ada')
+    signIn()
+    renderScreen(<IssueScreen />, '/ada/engine/issues/3')
+    const grease = (await screen.findByRole('checkbox', { name: 'grease' })) as HTMLInputElement
+    await waitFor(() => expect(grease.disabled).toBe(false))
+    fireEvent.click(grease)
+    expect(grease.checked).toBe(true)
+    await waitFor(() => expect(api.sent('PATCH', `${REPO}/issues/3`)).toHaveLength(1))
+    const sent = api.sent('PATCH', `${REPO}/issues/3`)[0].body as { body: string }
+    expect(Object.keys(sent)).toEqual(['body'])
+    expect(sent.body).toBe('- [ ] oil\n```\n- [ ] not a task\n```\n- [x] grease')
+    expect(tasks(sent.body)).toEqual(['- [ ] oil', '- [x] grease'])
+    await waitFor(() => expect((screen.getByRole('checkbox', { name: 'grease' }) as HTMLInputElement).checked).toBe(true))
+    expect(screen.queryByText(/The checkbox was not saved/)).toBeNull()
+  })
+
+  it('undoes the tick and says why when the save fails', async () => {
+    const api = taskApi('ada', repoFixture(), () => json({ message: 'the chain refused the edit', code: 'denied' }, 403))
+    signIn()
+    renderScreen(<IssueScreen />, '/ada/engine/issues/3')
+    const oil = (await screen.findByRole('checkbox', { name: 'oil' })) as HTMLInputElement
+    await waitFor(() => expect(oil.disabled).toBe(false))
+    fireEvent.click(oil)
+    expect(oil.checked).toBe(true)
+    expect((await screen.findByText('The checkbox was not saved: the chain refused the edit')).getAttribute('role')).toBe('alert')
+    await waitFor(() => expect(oil.checked).toBe(false))
+    expect(oil.disabled).toBe(false)
+    expect(api.sent('PATCH', `${REPO}/issues/3`)[0].body).toEqual({ body: '- [x] oil\n```\n- [ ] not a task\n```\n- [ ] grease' })
+  })
+
+  it('keeps the tasks disabled for someone who may not edit, and lets a comment\'s author tick its own', async () => {
+    const api = taskApi('bob')
+    signIn()
+    renderScreen(<IssueScreen />, '/ada/engine/issues/3')
+    const own = (await screen.findByRole('checkbox', { name: 'mine' })) as HTMLInputElement
+    await waitFor(() => expect(own.disabled).toBe(false))
+    for (const name of ['oil', 'grease', 'theirs']) {
+      const other = screen.getByRole('checkbox', { name }) as HTMLInputElement
+      expect(other.disabled).toBe(true)
+      fireEvent.click(other)
+    }
+    fireEvent.click(own)
+    await waitFor(() => expect(api.sent('PATCH', `${REPO}/issues/comments/9`)[0]?.body).toEqual({ body: '- [x] mine' }))
+    expect(api.sent('PATCH', `${REPO}/issues/3`)).toHaveLength(0)
+    expect(api.sent('PATCH', `${REPO}/issues/comments/10`)).toHaveLength(0)
+  })
+
+  it('lets a maintainer tick anyone\'s tasks, and a visitor none', async () => {
+    taskApi('bob', repoFixture({ permissions: { admin: false, maintain: true, push: true, pull: true } }))
+    signIn()
+    renderScreen(<IssueScreen />, '/ada/engine/issues/3')
+    const theirsBox = (await screen.findByRole('checkbox', { name: 'theirs' })) as HTMLInputElement
+    await waitFor(() => expect(theirsBox.disabled).toBe(false))
+    expect((screen.getByRole('checkbox', { name: 'oil' }) as HTMLInputElement).disabled).toBe(false)
+  })
+
+  it('shows a visitor the tasks disabled', async () => {
+    taskApi('bob')
+    renderScreen(<IssueScreen />, '/ada/engine/issues/3')
+    await screen.findByRole('checkbox', { name: 'theirs' })
+    for (const b of screen.getAllByRole('checkbox') as HTMLInputElement[]) expect(b.disabled).toBe(true)
   })
 })

@@ -4,6 +4,8 @@ import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { NotFoundError } from '@/components/QueryState'
 import { Input } from '@/components/Input'
+import { MarkdownPreview } from '@/components/MarkdownPreview'
+import { Tabs } from '@/components/Tabs'
 import { Textarea } from '@/components/Textarea'
 import { type Repository, repoHref } from '@/lib/forge/api'
 import { nav } from '@/lib/forge/nav'
@@ -34,6 +36,7 @@ const BRANCH_NAME = /^(?!\/|.*\/\/|.*\/$|.*\.\.|.*\.lock$)[A-Za-z0-9._/-]+$/
  */
 export function FileEditor({ repo, mode, branch, path, sha, initial = '' }: FileEditorProps) {
   const { t } = useTranslation('code')
+  const { t: tc } = useTranslation()
   const id = useId()
   const owner = repo.owner.login
   const dir = mode === 'new' ? path : ''
@@ -43,6 +46,7 @@ export function FileEditor({ repo, mode, branch, path, sha, initial = '' }: File
   const [target, setTarget] = useState<'direct' | 'branch'>('direct')
   const [newBranch, setNewBranch] = useState('')
   const [touched, setTouched] = useState(false)
+  const [tab, setTab] = useState<'write' | 'preview'>('write')
   const filePath = mode === 'new' ? [dir, name.trim()].filter(Boolean).join('/') : path
   const defaultMessage = t(`editor.defaultMessage.${mode}`, { path: filePath || '…' })
   const problem = fieldProblem(mode, name.trim(), target, newBranch.trim())
@@ -55,6 +59,7 @@ export function FileEditor({ repo, mode, branch, path, sha, initial = '' }: File
       nav.go(repoHref.src(owner, repo.name, filePath, branch === repo.default_branch ? undefined : branch))
     }
   })
+  const textarea = <Textarea id={`${id}-content`} value={content} spellCheck={false} wrap="off" onChange={(e) => setContent(e.target.value)} />
   const submit = (e: FormEvent) => {
     e.preventDefault()
     setTouched(true)
@@ -97,7 +102,21 @@ export function FileEditor({ repo, mode, branch, path, sha, initial = '' }: File
         ) : (
           <div className="field">
             <label htmlFor={`${id}-content`}>{t('editor.content')}</label>
-            <Textarea id={`${id}-content`} value={content} spellCheck={false} wrap="off" onChange={(e) => setContent(e.target.value)} />
+            {isMarkdown(filePath) ? (
+              <Tabs
+                label={filePath}
+                tabs={[
+                  { id: 'write', label: tc('markdown.write') },
+                  { id: 'preview', label: tc('markdown.preview') },
+                ]}
+                selected={tab}
+                onSelect={setTab}
+              >
+                {tab === 'write' ? textarea : <MarkdownPreview text={content} />}
+              </Tabs>
+            ) : (
+              textarea
+            )}
           </div>
         )}
         <fieldset>
@@ -145,6 +164,11 @@ export function FileEditor({ repo, mode, branch, path, sha, initial = '' }: File
       </form>
     </Card>
   )
+}
+
+/** Whether path names a Markdown file, which the editor can preview. */
+export function isMarkdown(path: string): boolean {
+  return /\.(md|markdown)$/i.test(path)
 }
 
 /** Which field stops the commit, if any. */

@@ -2,12 +2,12 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { json, preloadNamespaces, renderScreen, signIn } from '@/test/render'
 import { nav } from '@/lib/forge/nav'
-import { REPO, repoFixture, stubApi } from '@/test/forge'
+import { REPO, repoFixture, stubApi, text } from '@/test/forge'
 import { useAuthStore } from '@/stores/auth'
 import BlameScreen from './BlameScreen'
 import CodeScreen from './CodeScreen'
 import EditFileScreen from './EditFileScreen'
-import { fieldProblem } from './FileEditor'
+import { fieldProblem, isMarkdown } from './FileEditor'
 import { fromBase64, toBase64 } from './contentsApi'
 
 preloadNamespaces('repositories', 'code')
@@ -107,6 +107,39 @@ describe('the file editor', () => {
     expect(body.files).toHaveLength(1)
     expect(body.files[0]).toMatchObject({ operation: 'update', path: 'cmd/main.go', sha: 'f'.repeat(40) })
     expect(fromBase64(body.files[0].content)).toBe('package main\n\nfunc main() {}\n')
+  })
+
+  it('previews a Markdown file on the server and commits what was written', async () => {
+    signIn()
+    const readme = { ...MAIN_GO, name: 'README.md', path: 'README.md', content: toBase64('# Engine\n') }
+    const api = stubApi({
+      [`GET ${REPO}`]: writer(),
+      [`GET ${REPO}/contents/README.md`]: readme,
+      'POST /api/v1/markdown': (b: unknown) => text(`<h1>${(b as { text: string }).text.includes('Mill') ? 'Mill' : 'Engine'}</h1><ul><li><input disabled="" type="checkbox"> gears</li></ul>`, 200, 'text/html'),
+      [`POST ${REPO}/contents`]: () => json({ commit: { sha: '1'.repeat(40) }, files: [{ path: 'README.md', sha: '2'.repeat(40) }] }, 201),
+    })
+    renderScreen(<EditFileScreen />, '/ada/engine/_edit/README.md')
+    fireEvent.change(await screen.findByLabelText('Content'), { target: { value: '# Mill\n\n- [ ] gears\n' } })
+    fireEvent.click(screen.getByRole('tab', { name: 'Preview' }))
+    expect(await screen.findByRole('heading', { level: 1, name: 'Mill' })).toBeTruthy()
+    expect((screen.getByRole('checkbox', { name: 'gears' }) as HTMLInputElement).disabled).toBe(true)
+    expect(api.sent('POST', '/api/v1/markdown')[0].body).toEqual({ text: '# Mill\n\n- [ ] gears\n', mode: 'gfm' })
+    expect(screen.queryByLabelText('Content')).toBeNull()
+    fireEvent.click(screen.getByRole('tab', { name: 'Write' }))
+    expect(((await screen.findByLabelText('Content')) as HTMLTextAreaElement).value).toBe('# Mill\n\n- [ ] gears\n')
+    fireEvent.click(screen.getByRole('button', { name: 'Commit changes' }))
+    await waitFor(() => expect(api.sent('POST', `${REPO}/contents`)).toHaveLength(1))
+    const body = api.sent('POST', `${REPO}/contents`)[0].body as { files: { content: string }[] }
+    expect(fromBase64(body.files[0].content)).toBe('# Mill\n\n- [ ] gears\n')
+  })
+
+  it('offers no preview for a file that is not Markdown', async () => {
+    signIn()
+    stubApi({ [`GET ${REPO}`]: writer(), [`GET ${REPO}/contents/cmd/main.go`]: MAIN_GO })
+    renderScreen(<EditFileScreen />, '/ada/engine/_edit/cmd/main.go')
+    await screen.findByLabelText('Content')
+    expect(screen.queryByRole('tab', { name: 'Preview' })).toBeNull()
+    expect(isMarkdown('docs/Guide.MARKDOWN') && isMarkdown('a.md') && !isMarkdown('md') && !isMarkdown('a.mdx')).toBe(true)
   })
 
   it('puts a new file on a new branch and goes on to open the pull request', async () => {
