@@ -38,6 +38,8 @@ function homeApi(extra: Record<string, unknown> = {}) {
     [`GET ${REPO}/counts`]: COUNTS,
     [`GET ${REPO}/contents`]: TREE,
     [`GET ${REPO}/readme`]: { path: 'README.md', html: '<h1>Engine</h1><p>Computes tables.</p>' },
+    // The latest-commit bar's question; an empty history shows no bar.
+    [`GET ${REPO}/commits`]: [],
     ...extra,
   })
 }
