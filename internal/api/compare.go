@@ -1,8 +1,12 @@
 package api
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/usererr"
@@ -11,7 +15,9 @@ import (
 // Compare, Gitea's GET /compare/{base}...{head}: the commits head has that
 // base lacks, and the files changed since their merge base (what a pull
 // request from head into base would show), with their patches capped as
-// a pull request's are.
+// a pull request's are. head may be a branch of another repository of the
+// fork network, as a pull request's head is: owner:branch or
+// owner/repo:branch.
 
 // maxCompareCommits bounds the commits a compare lists (total_commits
 // still counts them all).
@@ -33,17 +39,15 @@ func (a *API) compare(w http.ResponseWriter, r *http.Request) error {
 	if !ok || baseRef == "" || headRef == "" {
 		return usererr.BadFieldf("basehead", "compare names base...head, such as main...feature")
 	}
-	if strings.Contains(headRef, ":") {
-		return usererr.BadFieldf("basehead", "comparing with another repository's branch (owner:branch) is not supported; compare branches of this repository")
-	}
 	base, _, err := a.resolve(r, c, baseRef)
 	if err != nil {
 		return err
 	}
-	head, _, err := a.resolve(r, c, headRef)
+	head, done, err := a.compareHead(r, c, headRef)
 	if err != nil {
 		return err
 	}
+	defer done()
 	span := base + ".." + head
 	total, err := gitstore.Count(r.Context(), c.dir, span, "")
 	if err != nil {
@@ -72,6 +76,57 @@ func (a *API) compare(w http.ResponseWriter, r *http.Request) error {
 	}
 	writeJSON(w, http.StatusOK, out)
 	return nil
+}
+
+// compareHead is the commit ref names for a compare in c's repository: a
+// branch, tag or commit of it, or owner:branch (owner/repo:branch) of a
+// repository of its fork network. Another repository's commits are
+// fetched into c's under a ref of their own, which done deletes.
+func (a *API) compareHead(r *http.Request, c code, ref string) (id string, done func(), err error) {
+	done = func() {}
+	if !strings.Contains(ref, ":") {
+		id, _, err = a.resolve(r, c, ref)
+		return id, done, err
+	}
+	ctx := r.Context()
+	repo, branch, err := a.headOf(ctx, viewerOf(r), c.repo, ref)
+	if err != nil {
+		return "", done, err
+	}
+	if repo.ID == c.repo.ID {
+		id, _, err = a.resolve(r, c, branch)
+		return id, done, err
+	}
+	// 1. The branch in its own repository.
+	full := toForgeUser(r, repo.Owner).Login + "/" + repo.Name
+	dir, err := a.hosting.Dir(repo)
+	if err != nil {
+		return "", done, err
+	}
+	if !a.hosting.HasGit(repo) {
+		return "", done, usererr.New(usererr.NotFound, "no_git_data", "the git data of "+full+" is not on this node")
+	}
+	id, err = gitstore.ResolveBranch(ctx, dir, branch)
+	if err != nil {
+		if errors.Is(err, gitstore.ErrRefNotFound) || errors.Is(err, gitstore.ErrInvalidRef) {
+			return "", done, usererr.New(usererr.NotFound, "branch_not_found", fmt.Sprintf("%s has no branch %q", full, branch))
+		}
+		return "", done, fmt.Errorf("resolve %s:%s: %w", full, branch, err)
+	}
+	// 2. Its commits into this repository, so one git directory holds both
+	// sides. A fetch by id needs uploadpack.allowAnySHA1InWant; fall back
+	// to the branch for an older repository.
+	tmp := fmt.Sprintf("refs/dforge/compare/%d", time.Now().UnixNano())
+	if err := gitstore.FetchRef(ctx, c.dir, dir, id, tmp); err != nil {
+		if err := gitstore.FetchRef(ctx, c.dir, dir, "refs/heads/"+branch, tmp); err != nil {
+			return "", done, fmt.Errorf("fetch %s:%s: %w", full, branch, err)
+		}
+		if id, _, err = gitstore.CommitOf(ctx, c.dir, tmp); err != nil {
+			return "", done, fmt.Errorf("read the fetched head: %w", err)
+		}
+	}
+	done = func() { _ = gitstore.DeleteRef(context.WithoutCancel(ctx), c.dir, tmp) }
+	return id, done, nil
 }
 
 // compareFiles is the files changed from from to to, with patches within

@@ -120,32 +120,48 @@ func (h *issuesAPI) listPulls(w http.ResponseWriter, r *http.Request) error {
 }
 
 // headOf finds the repository and branch of Gitea's head: "branch" in the
-// base itself, "owner:branch" in owner's fork of it (or the base, when
-// owner owns it), or "owner/repo:branch".
-func (h *issuesAPI) headOf(ctx context.Context, viewer common.Address, base index.Repo, head string) (index.Repo, string, error) {
+// base itself, "owner:branch" in owner's fork of it (or the base, or a
+// repository it was forked from, when owner owns that), or
+// "owner/repo:branch" of a repository in the same fork network: the base,
+// a fork of it, or one of the repositories it was forked from.
+func (a *API) headOf(ctx context.Context, viewer common.Address, base index.Repo, head string) (index.Repo, string, error) {
 	spec, branch, fork := strings.Cut(head, ":")
 	if !fork {
 		return base, head, nil
 	}
+	if branch == "" {
+		return index.Repo{}, "", headInvalid("%q names no branch: write owner:branch", head)
+	}
+	parents := a.forkParents(ctx, viewer, base)
 	if owner, name, ok := strings.Cut(spec, "/"); ok {
-		repo, _, err := h.forge.Repo(ctx, viewer, owner, name)
+		repo, _, err := a.forge.Repo(ctx, viewer, owner, name)
 		if err != nil {
 			return index.Repo{}, "", err
 		}
-		if repo.ID != base.ID && repo.ForkOf != base.ID {
-			return index.Repo{}, "", headInvalid("%s/%s is not %s/%s or a fork of it", owner, name, base.Owner.Username, base.Name)
+		if repo.ID == base.ID || repo.ForkOf == base.ID {
+			return repo, branch, nil
 		}
-		return repo, branch, nil
+		for _, p := range parents {
+			if p.ID == repo.ID {
+				return repo, branch, nil
+			}
+		}
+		return index.Repo{}, "", headInvalid("%s/%s is not %s/%s, a fork of it or a repository it was forked from", owner, name, base.Owner.Username, base.Name)
 	}
-	addr, err := h.forge.Owner(ctx, spec)
+	addr, err := a.forge.Owner(ctx, spec)
 	if err != nil {
 		return index.Repo{}, "", headInvalid("there is no user %s", spec)
 	}
 	if addr == base.OwnerAddress() {
 		return base, branch, nil
 	}
+	for _, p := range parents {
+		if addr == p.OwnerAddress() {
+			return p, branch, nil
+		}
+	}
 	for page := 1; ; page++ {
-		list, total, err := h.forge.Repos(ctx, index.RepoFilter{Viewer: viewer, Owner: &addr, Sort: "name"}, index.Page{Number: page, Limit: maxLimit})
+		list, total, err := a.forge.Repos(ctx, index.RepoFilter{Viewer: viewer, Owner: &addr, Sort: "name"}, index.Page{Number: page, Limit: maxLimit})
 		if err != nil {
 			return index.Repo{}, "", err
 		}
@@ -158,6 +174,25 @@ func (h *issuesAPI) headOf(ctx context.Context, viewer common.Address, base inde
 			return index.Repo{}, "", headInvalid("%s has no fork of %s/%s", spec, base.Owner.Username, base.Name)
 		}
 	}
+}
+
+// maxForkDepth bounds the walk up a chain of forks.
+const maxForkDepth = 16
+
+// forkParents are the repositories base was forked from that viewer may
+// read, nearest first; the walk stops at one it may not read or that is
+// gone.
+func (a *API) forkParents(ctx context.Context, viewer common.Address, base index.Repo) []index.Repo {
+	var out []index.Repo
+	for id := base.ForkOf; id != 0 && len(out) < maxForkDepth; {
+		p, _, err := a.forge.RepoByID(ctx, viewer, id)
+		if err != nil || p.ID == base.ID {
+			break
+		}
+		out = append(out, p)
+		id = p.ForkOf
+	}
+	return out
 }
 
 func headInvalid(format string, args ...any) error {

@@ -1,14 +1,16 @@
-import { type FormEvent, useId, useState } from 'react'
+import { type FormEvent, useEffect, useId, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { PageHeader } from '@/components/PageHeader'
 import { QueryState } from '@/components/QueryState'
 import { SignInNotice } from '@/components/SignInNotice'
+import { Spinner } from '@/components/Spinner'
 import { Input } from '@/components/Input'
 import { Select } from '@/components/Select'
 import { MarkdownEditor } from '@/features/issues'
-import { type Repository, repoHref, useBranches } from '@/lib/forge/api'
+import { type Branch, type Repository, repoHref, useBranches } from '@/lib/forge/api'
+import { headSpec, newestFirst, newPullHref, parseHead, useBranchesOf, useForks } from '@/lib/forge/forks'
 import { nav } from '@/lib/forge/nav'
 import { RepoPage } from '@/features/repositories'
 import { errorText } from '@/lib/http'
@@ -19,56 +21,118 @@ import { useCreatePull } from './api'
 import { ComparePreview } from './ComparePreview'
 import './pulls.css'
 
-/** Opens a pull request from a branch (or a fork's "owner:branch") into a base branch. */
+/**
+ * Opens a pull request: a base repository (this one, or the one it was
+ * forked from) and branch, and a head repository (this one, where it was
+ * forked from, or a fork) and branch: "compare across forks". The
+ * signed-in contributor's own fork and its newest branch are the head
+ * unless the URL names one (?base=main&head=owner:branch); the choices
+ * are kept in the URL.
+ */
 export default function NewPullScreen() {
   const { t } = useTranslation('pulls')
   const user = useSignedInUser()
-  return <RepoPage section="pulls">{(repo) => (user ? <NewPull repo={repo} /> : <SignInNotice message={t('new.signIn')} />)}</RepoPage>
+  return <RepoPage section="pulls">{(repo) => (user ? <NewPull repo={repo} login={user.username} /> : <SignInNotice message={t('new.signIn')} />)}</RepoPage>
 }
 
-function NewPull({ repo }: { repo: Repository }) {
+function NewPull({ repo, login }: { repo: Repository; login: string }) {
   const { t } = useTranslation('pulls')
   useDocumentTitle(t('new.title', { repo: repo.full_name }))
   const branches = useBranches(repo.owner.login, repo.name)
+  const forks = useForks(repo.owner.login, repo.name)
   return (
     <div className="stack">
       <PageHeader title={t('new.heading')} lead={t('new.lead')} />
-      <QueryState query={branches}>{(list) => <NewPullForm repo={repo} branches={list.map((b) => b.name)} />}</QueryState>
+      {forks.isPending ? (
+        <Spinner />
+      ) : (
+        <QueryState query={branches}>
+          {(list) => <NewPullForm repo={repo} branches={list} forks={forks.data ?? []} login={login} />}
+        </QueryState>
+      )}
     </div>
   )
 }
 
-function NewPullForm({ repo, branches }: { repo: Repository; branches: string[] }) {
+/** The repositories a head may come from: this one, the one it was forked from, and its forks. */
+function headRepositories(repo: Repository, forks: Repository[]): Repository[] {
+  const out = [repo]
+  for (const r of [...(repo.parent ? [repo.parent] : []), ...forks]) if (!out.some((o) => o.id === r.id)) out.push(r)
+  return out
+}
+
+/** The head the page opens with: the URL's, else the contributor's own fork, else this repository. */
+function initialHead(repo: Repository, heads: Repository[], login: string, param: string) {
+  const lower = (s: string) => s.toLowerCase()
+  if (param) {
+    const { owner, branch } = parseHead(param)
+    const from = owner ? heads.find((r) => lower(r.owner.login) === lower(owner)) : repo
+    return { repo: from ?? repo, branch }
+  }
+  const own = heads.find((r) => r.id !== repo.id && r.fork && lower(r.owner.login) === lower(login))
+  return { repo: own ?? repo, branch: '' }
+}
+
+function NewPullForm({ repo, branches, forks, login }: { repo: Repository; branches: Branch[]; forks: Repository[]; login: string }) {
   const { t } = useTranslation('pulls')
   const id = useId()
   const o = repo.owner.login
-  const [baseParam] = useUrlParam('base')
-  const [headParam] = useUrlParam('head')
+  const heads = useMemo(() => headRepositories(repo, forks), [repo, forks])
+  const [baseParam, setBaseParam] = useUrlParam('base')
+  const [headParam, setHeadParam] = useUrlParam('head')
+  const [initial] = useState(() => initialHead(repo, heads, login, headParam))
   const [base, setBase] = useState(baseParam || repo.default_branch)
-  const [head, setHead] = useState(headParam || branches.find((b) => b !== (baseParam || repo.default_branch)) || '')
-  const [fork, setFork] = useState('')
+  const [headRepo, setHeadRepo] = useState(initial.repo)
+  const [picked, setPicked] = useState(initial.branch)
   const [title, setTitle] = useState('')
   const [body, setBody] = useState('')
   const [touched, setTouched] = useState(false)
-  const headRef = fork.trim() || head
-  const problem = !headRef ? 'new.errors.noHead' : headRef === base ? 'new.errors.same' : !title.trim() ? 'new.errors.title' : null
+  const sameRepo = headRepo.id === repo.id
+  const other = useBranchesOf(headRepo.owner.login, headRepo.name, !sameRepo)
+  const headBranches = sameRepo ? branches : (other.data ?? [])
+  // Unless chosen: another branch of this repository, or a fork's newest.
+  const fallback = sameRepo ? branches.find((b) => b.name !== base)?.name : newestFirst(headBranches)[0]?.name
+  const head = picked || fallback || ''
+  const spec = head ? headSpec(repo, headRepo, head) : ''
+  useEffect(() => {
+    setBaseParam(base)
+    setHeadParam(spec)
+  }, [base, spec, setBaseParam, setHeadParam])
+  const problem = !head ? 'new.errors.noHead' : sameRepo && head === base ? 'new.errors.same' : !title.trim() ? 'new.errors.title' : null
   const create = useCreatePull(o, repo.name, (pr) => nav.go(`${repoHref.section(o, repo.name, 'pulls')}/${pr.number}`))
   const submit = (e: FormEvent) => {
     e.preventDefault()
     setTouched(true)
-    if (!problem) create.mutate({ head: headRef, base, title: title.trim(), body })
+    if (!problem) create.mutate({ head: spec, base, title: title.trim(), body })
   }
+  const bases = repo.parent ? [repo, repo.parent] : [repo]
+  const pickBaseRepo = (fullName: string) => {
+    const to = bases.find((r) => r.full_name === fullName)
+    if (to && to.id !== repo.id) nav.go(newPullHref(to, to.default_branch, head ? headSpec(to, headRepo, head) : ''))
+  }
+  const headNames = headBranches.map((b) => b.name)
+  if (head && !headNames.includes(head)) headNames.unshift(head)
   return (
     <>
       <Card as="section">
         <form onSubmit={submit} noValidate aria-label={t('new.heading')}>
           <div className="branch-pickers">
             <div className="field">
+              <label htmlFor={`${id}-base-repo`}>{t('new.baseRepo')}</label>
+              <Select id={`${id}-base-repo`} value={repo.full_name} disabled={bases.length < 2} onChange={(e) => pickBaseRepo(e.target.value)}>
+                {bases.map((r) => (
+                  <option key={r.id} value={r.full_name}>
+                    {r.full_name}
+                  </option>
+                ))}
+              </Select>
+            </div>
+            <div className="field">
               <label htmlFor={`${id}-base`}>{t('new.base')}</label>
               <Select id={`${id}-base`} value={base} onChange={(e) => setBase(e.target.value)}>
                 {branches.map((b) => (
-                  <option key={b} value={b}>
-                    {b}
+                  <option key={b.name} value={b.name}>
+                    {b.name}
                   </option>
                 ))}
               </Select>
@@ -77,10 +141,27 @@ function NewPullForm({ repo, branches }: { repo: Repository; branches: string[] 
               ←
             </span>
             <div className="field">
+              <label htmlFor={`${id}-head-repo`}>{t('new.headRepo')}</label>
+              <Select
+                id={`${id}-head-repo`}
+                value={String(headRepo.id)}
+                onChange={(e) => {
+                  setHeadRepo(heads.find((r) => String(r.id) === e.target.value) ?? repo)
+                  setPicked('')
+                }}
+              >
+                {heads.map((r) => (
+                  <option key={r.id} value={String(r.id)}>
+                    {r.full_name}
+                  </option>
+                ))}
+              </Select>
+            </div>
+            <div className="field">
               <label htmlFor={`${id}-head`}>{t('new.head')}</label>
-              <Select id={`${id}-head`} value={head} disabled={fork.trim() !== ''} onChange={(e) => setHead(e.target.value)}>
+              <Select id={`${id}-head`} value={head} onChange={(e) => setPicked(e.target.value)}>
                 <option value="">{t('new.pickHead')}</option>
-                {branches.map((b) => (
+                {headNames.map((b) => (
                   <option key={b} value={b}>
                     {b}
                   </option>
@@ -88,11 +169,7 @@ function NewPullForm({ repo, branches }: { repo: Repository; branches: string[] 
               </Select>
             </div>
           </div>
-          <div className="field">
-            <label htmlFor={`${id}-fork`}>{t('new.fork')}</label>
-            <Input id={`${id}-fork`} value={fork} placeholder="owner:branch" autoComplete="off" onChange={(e) => setFork(e.target.value)} />
-            <span className="muted">{t('new.forkHelp')}</span>
-          </div>
+          <p className="muted">{t('new.acrossForks')}</p>
           <div className="field">
             <label htmlFor={`${id}-t`}>{t('new.titleLabel')}</label>
             <Input id={`${id}-t`} value={title} maxLength={255} onChange={(e) => setTitle(e.target.value)} />
@@ -113,7 +190,7 @@ function NewPullForm({ repo, branches }: { repo: Repository; branches: string[] 
           </Button>
         </form>
       </Card>
-      {!fork.trim() && <ComparePreview repo={repo} base={base} head={head} />}
+      <ComparePreview repo={repo} base={base} head={spec} />
     </>
   )
 }

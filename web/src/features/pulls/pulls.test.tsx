@@ -109,7 +109,7 @@ describe('NewPullScreen', () => {
     stubApi({ [`GET ${REPO}`]: repoFixture(), [`GET ${REPO}/branches`]: [{ name: 'main', commit: { id: 'a', message: '' } }] })
     signIn()
     renderScreen(<NewPullScreen />, '/ada/engine/pulls/new')
-    fireEvent.change(await screen.findByLabelText("Or a fork's branch"), { target: { value: 'main' } })
+    fireEvent.change(await screen.findByLabelText('Compare branch (merge from)'), { target: { value: 'main' } })
     fireEvent.change(screen.getByLabelText('Title'), { target: { value: 'x' } })
     fireEvent.click(screen.getByRole('button', { name: 'Create pull request' }))
     expect(await screen.findByText('Choose two different branches.')).toBeTruthy()

@@ -14,6 +14,7 @@ import { HiddenNotice, ReportButton } from '@/features/moderation'
 import { RepoTopics } from '@/features/topics'
 import { type RepoCounts, type Repository, repoHref, repoKeys, useCounts, useReadme, useRepoById } from '@/lib/forge/api'
 import { CodeToolbar, CodeView } from './CodeBrowser'
+import { ComparePrompt } from './ComparePrompt'
 import { useForgeFormat } from '@/lib/forge/format'
 import { nav } from '@/lib/forge/nav'
 import { LatestCommit } from './LatestCommit'
@@ -68,6 +69,7 @@ function RepoHome({ repo }: { repo: Repository }) {
   return (
     <div className="repo-home">
       <div className="repo-main stack">
+        <ComparePrompt repo={repo} />
         <RepoCode repo={repo} />
       </div>
       <aside className="repo-side stack" aria-label={t('home.about')}>
