@@ -1,0 +1,35 @@
+import { screen, waitFor } from '@testing-library/react'
+import { describe, expect, it } from 'vitest'
+import { parseDiff } from '@/lib/forge/diff'
+import { splitHighlighted } from '@/lib/highlight'
+import { preloadNamespaces, renderScreen } from '@/test/render'
+import { DiffView } from './DiffView'
+
+preloadNamespaces('repositories')
+
+const GO = 'diff --git a/mill.go b/mill.go\n--- a/mill.go\n+++ b/mill.go\n@@ -1,3 +1,3 @@\n package mill\n-const speed = 1\n+const speed = 2\n /* slow\n'
+
+describe('DiffView highlighting', () => {
+  it('colours the code of a known language, old and new side, keeping the diff marks', async () => {
+    renderScreen(<DiffView files={parseDiff(GO)} />)
+    await waitFor(() => expect(document.querySelectorAll('.diff-code .hljs-keyword').length).toBeGreaterThanOrEqual(3))
+    const added = screen.getByText((_, el) => el?.tagName === 'TD' && el.textContent === '+const speed = 2')
+    expect(added.closest('tr')?.className).toContain('diff-add')
+    expect(added.querySelector('.hljs-keyword')?.textContent).toBe('const')
+    expect(added.querySelector('.hljs-number')?.textContent).toBe('2')
+    const removed = screen.getByText((_, el) => el?.tagName === 'TD' && el.textContent === '-const speed = 1')
+    expect(removed.querySelector('.hljs-number')?.textContent).toBe('1')
+  })
+
+  it('leaves a file of an unknown language as plain text', async () => {
+    renderScreen(<DiffView files={parseDiff(GO.replaceAll('mill.go', 'mill.xyz'))} />)
+    expect(await screen.findByText('const speed = 2')).toBeTruthy()
+    expect(document.querySelector('.hljs')).toBeNull()
+  })
+})
+
+describe('splitHighlighted', () => {
+  it('closes and reopens spans that cross a line break', () => {
+    expect(splitHighlighted('a<span class="c">/* x\ny */</span>b')).toEqual(['a<span class="c">/* x</span>', '<span class="c">y */</span>b'])
+  })
+})
