@@ -40,6 +40,9 @@ function pull(overrides: Partial<PullRequest> = {}): PullRequest {
   }
 }
 
+/** Matches a diff line's cell by its code (highlighting splits it into spans), after its +/- mark. */
+const codeCell = (code: string) => (_: string, el: Element | null) => el?.tagName === 'TD' && el.classList.contains('diff-code') && el.textContent?.slice(1) === code
+
 /** A pull request as the issue list sends it (Gitea's pull_request meta). */
 const listed = (pr: PullRequest) => ({ ...pr, pull_request: { merged: pr.merged } })
 
@@ -231,6 +234,7 @@ describe('PullRequestScreen', () => {
     fireEvent.change(screen.getByLabelText('Comment on line 2 of mill.go'), { target: { value: 'Was fine' } })
     fireEvent.click(screen.getByRole('button', { name: 'Add to review' }))
     expect(screen.getByText('2 comments wait for this review.')).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Review changes' }))
     fireEvent.click(screen.getByRole('radio', { name: 'Request changes' }))
     fireEvent.click(screen.getByRole('button', { name: 'Submit review' }))
     expect(await screen.findByText('Say what should change.')).toBeTruthy()
@@ -256,6 +260,7 @@ describe('PullRequestScreen', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Comment on new line 2 of mill.go' }))
     fireEvent.change(screen.getByLabelText('Comment on line 2 of mill.go'), { target: { value: 'Too fast?' } })
     fireEvent.click(screen.getByRole('button', { name: 'Add to review' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Review changes' }))
     fireEvent.click(screen.getByRole('button', { name: 'Save as pending' }))
     await waitFor(() => expect(api.sent('POST', `${REPO}/pulls/4/reviews`)).toHaveLength(1))
     expect(api.sent('POST', `${REPO}/pulls/4/reviews`)[0].body).toMatchObject({ event: 'PENDING', comments: [{ path: 'mill.go', body: 'Too fast?', new_position: 2 }] })
@@ -272,12 +277,17 @@ describe('PullRequestScreen', () => {
     signIn()
     renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4?tab=files')
     expect(await screen.findByText('Your pending review is saved on this node: only you see it until you submit it.')).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Review changes' }))
     fireEvent.click(screen.getByRole('radio', { name: 'Approve' }))
     fireEvent.change(screen.getByLabelText('Summary'), { target: { value: 'Good' } })
     fireEvent.click(screen.getByRole('button', { name: 'Submit review' }))
     await waitFor(() => expect(api.sent('POST', `${REPO}/pulls/4/reviews/${draft.id}`)).toHaveLength(1))
     expect(api.sent('POST', `${REPO}/pulls/4/reviews/${draft.id}`)[0].body).toEqual({ event: 'APPROVED', body: 'Good' })
     expect(api.sent('POST', `${REPO}/pulls/4/reviews`)).toHaveLength(0)
+    // A submitted review closes the popover and hands focus back to its button.
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Finish your review' })).toBeNull())
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Review changes' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Review changes' }))
     fireEvent.click(screen.getByRole('button', { name: 'Discard pending review' }))
     await waitFor(() => expect(api.sent('DELETE', `${REPO}/pulls/4/reviews/${draft.id}`)).toHaveLength(1))
   })
@@ -285,12 +295,12 @@ describe('PullRequestScreen', () => {
   it('switches the diff between unified and split layouts', async () => {
     prApi()
     renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4?tab=files')
-    expect(await screen.findByText('const speed = 2')).toBeTruthy()
+    expect(await screen.findByText(codeCell('const speed = 2'))).toBeTruthy()
     expect(document.querySelector('.diff-unified')).not.toBeNull()
     fireEvent.click(screen.getByRole('button', { name: 'Split' }))
     expect(document.querySelector('.diff-split')).not.toBeNull()
-    const row = screen.getByText('const speed = 2').closest('tr') as HTMLElement
-    expect(within(row).getByText('const speed = 1')).toBeTruthy()
+    const row = screen.getByText(codeCell('const speed = 2')).closest('tr') as HTMLElement
+    expect(within(row).getByText(codeCell('const speed = 1'))).toBeTruthy()
     expect(screen.getByText('Sign in with your wallet to review.')).toBeTruthy()
   })
 
