@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { EmptyState } from '@/components/EmptyState'
 import { useUrlParam } from '@/lib/useUrlParam'
-import { type DiffFile, diffFileId, type DiffLine, filePath, splitRows, takeRows, unifiedRows } from '@/lib/forge/diff'
+import { type DiffFile, diffFileId, type DiffLine, filePath, parseDiff, splitRows, takeRows, unifiedRows } from '@/lib/forge/diff'
 import { useForgeFormat } from '@/lib/forge/format'
 import { useDiffHighlight } from './useDiffHighlight'
 import './highlight.css'
@@ -99,6 +99,20 @@ export function DiffView({ files, pageRows = DIFF_PAGE_ROWS, fileActions, folded
           </Button>
         </div>
       )}
+    </div>
+  )
+}
+
+/**
+ * A few lines of one file's diff, highlighted and without tools: the code a
+ * review comment was made on (its diff_hunk, Gitea's and GitHub's field).
+ */
+export function DiffSnippet({ path, hunk }: { path: string; hunk: string }) {
+  const file = useMemo(() => parseDiff(`--- a/${path}\n+++ b/${path}\n${hunk}\n`).at(0), [path, hunk])
+  if (!file || file.hunks.length === 0) return null
+  return (
+    <div className="diff-snippet">
+      <FileBody file={file} rows={unifiedRows(file)} mode="unified" />
     </div>
   )
 }

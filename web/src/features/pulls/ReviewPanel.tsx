@@ -5,7 +5,7 @@ import { Card } from '@/components/Card'
 import { SignerBadge } from '@/components/SignerBadge'
 import { Body, UserLink } from '@/features/issues'
 import type { Repository } from '@/lib/forge/api'
-import type { LineAnchor } from '@/components/DiffView'
+import { DiffSnippet, type LineAnchor } from '@/components/DiffView'
 import { Input } from '@/components/Input'
 import { Textarea } from '@/components/Textarea'
 import { useForgeFormat } from '@/lib/forge/format'
@@ -253,7 +253,7 @@ export function ReviewCard({ review, comments, action }: { review: PullReview; c
 }
 
 /**
- * A line comment of a review. One the head has outdated (its line changed
+ * A line comment of a review, under the diff lines that end at its line. One the head has outdated (its line changed
  * since) is folded, as on GitHub, and says so; opening it shows the comment.
  */
 function ReviewCommentItem({ comment: c }: { comment: ReviewComment }) {
@@ -263,10 +263,12 @@ function ReviewCommentItem({ comment: c }: { comment: ReviewComment }) {
       {c.path}:{c.position > 0 ? c.position : c.original_position}
     </span>
   )
+  const context = c.diff_hunk ? <DiffSnippet path={c.path} hunk={c.diff_hunk} /> : null
   if (!c.outdated) {
     return (
       <>
         <p className="muted">{where}</p>
+        {context}
         <Body body={c.body} html={c.body_html} />
       </>
     )
@@ -276,6 +278,7 @@ function ReviewCommentItem({ comment: c }: { comment: ReviewComment }) {
       <summary className="muted">
         {where} <span className="badge badge-outdated">{t('review.outdated')}</span> <span className="sr-only">{t('review.outdatedHint')}</span>
       </summary>
+      {context}
       <Body body={c.body} html={c.body_html} />
     </details>
   )

@@ -139,6 +139,30 @@ describe('PullRequestScreen', () => {
     expect(screen.getByText('Only the repository\'s maintainers can merge.')).toBeTruthy()
   })
 
+  it('shows a line comment under the diff lines it was made on', async () => {
+    const hunk = '@@ -1,2 +1,2 @@\n package mill\n-const speed = 1\n+const speed = 2'
+    prApi(pull(), {
+      [`GET ${REPO}/pulls/4/reviews`]: [{ id: 9, user: { id: 3, login: 'cy' }, state: 'COMMENT', body: '', commit_id: 'b', comments_count: 1, submitted_at: '2026-01-03T00:00:00Z' }],
+      [`GET ${REPO}/pulls/4/reviews/9/comments`]: [
+        { id: 1, body: 'Why 2?', body_html: '<p>Why 2?</p>', user: { id: 3, login: 'cy' }, pull_request_review_id: 9, path: 'mill.go', position: 2, original_position: 0, diff_hunk: hunk, created_at: '2026-01-03T00:00:00Z' },
+      ],
+    })
+    renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4')
+    const review = await screen.findByRole('article', { name: 'cy reviewed' }, { timeout: 5000 })
+    expect(await within(review).findByText('Why 2?')).toBeTruthy()
+    const context = within(review).getByRole('table', { name: 'Changes to mill.go' })
+    const rows = [...context.querySelectorAll('tr')].map((r) => [r.className, r.querySelector('.diff-code')?.textContent ?? r.textContent])
+    expect(rows).toEqual([
+      ['diff-hunk', '@@ -1,2 +1,2 @@'],
+      ['diff-context', ' package mill'],
+      ['diff-del', '-const speed = 1'],
+      ['diff-add', '+const speed = 2'],
+    ])
+    // The context comes before the comment, and is highlighted as the diff is.
+    expect(context.compareDocumentPosition(within(review).getByText('Why 2?')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
+    await waitFor(() => expect(context.querySelector('.diff-add .hljs-number')?.textContent).toBe('2'))
+  })
+
   it('lets a maintainer merge with the chosen style', async () => {
     const api = prApi(pull(), { [`POST ${REPO}/pulls/4/merge`]: new Response(null, { status: 200 }) }, maintainer)
     signIn()
