@@ -28,6 +28,18 @@ describe('DiffView highlighting', () => {
   })
 })
 
+describe('DiffView folded files', () => {
+  it('draws a folded file as its header only, and lets it take none of the page', () => {
+    const two = parseDiff(GO + GO.replaceAll('mill.go', 'gear.go'))
+    renderScreen(<DiffView files={two} pageRows={6} folded={(f) => f.newPath === 'mill.go'} fileActions={(f) => <span>tools for {f.newPath}</span>} />)
+    const mill = screen.getByRole('region', { name: 'mill.go' })
+    expect(mill.querySelector('table')).toBeNull()
+    expect(mill.textContent).toContain('tools for mill.go')
+    const gear = screen.getByRole('region', { name: 'gear.go' })
+    expect(gear.querySelectorAll('tr')).toHaveLength(5)
+  })
+})
+
 describe('splitHighlighted', () => {
   it('closes and reopens spans that cross a line break', () => {
     expect(splitHighlighted('a<span class="c">/* x\ny */</span>b')).toEqual(['a<span class="c">/* x</span>', '<span class="c">y */</span>b'])

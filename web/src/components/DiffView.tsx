@@ -50,10 +50,11 @@ export function DiffView({ files, pageRows = DIFF_PAGE_ROWS, fileActions, folded
   const [modeParam, setMode] = useUrlParam('diff', 'unified')
   const mode: DiffMode = modeParam === 'split' ? 'split' : 'unified'
   const [budget, setBudget] = useState(pageRows)
-  const page = useMemo(
-    () => (mode === 'split' ? takeRows(files, splitRows, budget) : takeRows(files, unifiedRows, budget)),
-    [files, mode, budget],
-  )
+  // A folded file draws no rows, so it takes none of the page.
+  const page = useMemo(() => {
+    const rowsOf = mode === 'split' ? splitRows : unifiedRows
+    return takeRows<ReturnType<typeof rowsOf>[number]>(files, (f) => (folded?.(f) ? [] : rowsOf(f)), budget)
+  }, [files, mode, budget, folded])
   if (files.length === 0) return <EmptyState message={t('diff.empty')} />
   const additions = files.reduce((n, f) => n + f.additions, 0)
   const deletions = files.reduce((n, f) => n + f.deletions, 0)
