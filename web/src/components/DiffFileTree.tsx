@@ -64,12 +64,13 @@ export function DiffFileTree({ files, viewed, onOpen }: { files: DiffFile[]; vie
     })
   const open = (e: MouseEvent, file: DiffFile) => {
     onOpen?.(file)
+    setShown(false)
     const el = document.getElementById(diffFileId(file))
+    // Not drawn yet (further down than the page): the new address has the diff view draw it.
     if (!el) return
     e.preventDefault()
     el.scrollIntoView?.({ block: 'start' })
     window.history.replaceState(window.history.state, '', `#${el.id}`)
-    setShown(false)
   }
   const render = (nodes: TreeNode[]) => (
     <ul className="plain-list">

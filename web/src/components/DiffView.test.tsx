@@ -1,6 +1,6 @@
-import { screen, waitFor } from '@testing-library/react'
+import { act, screen, waitFor } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { parseDiff } from '@/lib/forge/diff'
+import { diffFileId, parseDiff } from '@/lib/forge/diff'
 import { splitHighlighted } from '@/lib/highlight'
 import { preloadNamespaces, renderScreen } from '@/test/render'
 import { DiffView } from './DiffView'
@@ -37,6 +37,25 @@ describe('DiffView folded files', () => {
     expect(mill.textContent).toContain('tools for mill.go')
     const gear = screen.getByRole('region', { name: 'gear.go' })
     expect(gear.querySelectorAll('tr')).toHaveLength(5)
+  })
+})
+
+describe('DiffView and the address', () => {
+  it('draws and scrolls to the file the address names, even past the page', async () => {
+    const two = parseDiff(GO + GO.replaceAll('mill.go', 'gear.go'))
+    const scrolled: string[] = []
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolled.push(this.id)
+    }
+    renderScreen(<DiffView files={two} pageRows={3} />)
+    expect(screen.queryByRole('region', { name: 'gear.go' })).toBeNull()
+    act(() => {
+      window.location.hash = diffFileId(two[1])
+      window.dispatchEvent(new HashChangeEvent('hashchange'))
+    })
+    const gear = await screen.findByRole('region', { name: 'gear.go' })
+    expect(gear.querySelectorAll('tr')).toHaveLength(5)
+    expect(scrolled).toContain(diffFileId(two[1]))
   })
 })
 

@@ -1,4 +1,4 @@
-import { Fragment, type ReactNode, useMemo, useState } from 'react'
+import { Fragment, type ReactNode, useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { EmptyState } from '@/components/EmptyState'
@@ -51,10 +51,23 @@ export function DiffView({ files, pageRows = DIFF_PAGE_ROWS, fileActions, folded
   const mode: DiffMode = modeParam === 'split' ? 'split' : 'unified'
   const [budget, setBudget] = useState(pageRows)
   // A folded file draws no rows, so it takes none of the page.
+  // The file the address names (#diff-…, a file tree's link): drawn even when further down than the page.
+  const [target, setTarget] = useState(() => window.location.hash.slice(1))
+  useEffect(() => {
+    const onHash = () => setTarget(window.location.hash.slice(1))
+    window.addEventListener('hashchange', onHash)
+    return () => window.removeEventListener('hashchange', onHash)
+  }, [])
   const page = useMemo(() => {
-    const rowsOf = mode === 'split' ? splitRows : unifiedRows
-    return takeRows<ReturnType<typeof rowsOf>[number]>(files, (f) => (folded?.(f) ? [] : rowsOf(f)), budget)
-  }, [files, mode, budget, folded])
+    const rowsOf = (f: DiffFile) => (folded?.(f) ? [] : mode === 'split' ? splitRows(f) : unifiedRows(f))
+    const at = target ? files.findIndex((f) => diffFileId(f) === target) : -1
+    const upTo = files.slice(0, at + 1).reduce((n, f) => n + Math.max(rowsOf(f).length, 1), 0)
+    return takeRows<ReturnType<typeof splitRows>[number] | ReturnType<typeof unifiedRows>[number]>(files, rowsOf, Math.max(budget, upTo))
+  }, [files, mode, budget, folded, target])
+  const targetShown = page.shown.some(({ file }) => diffFileId(file) === target)
+  useEffect(() => {
+    if (targetShown) document.getElementById(target)?.scrollIntoView?.({ block: 'start' })
+  }, [target, targetShown])
   if (files.length === 0) return <EmptyState message={t('diff.empty')} />
   const additions = files.reduce((n, f) => n + f.additions, 0)
   const deletions = files.reduce((n, f) => n + f.deletions, 0)
