@@ -98,10 +98,12 @@ func (h *issuesAPI) listReviewComments(w http.ResponseWriter, r *http.Request) e
 	}
 	pr = h.pulls.Sync(r.Context(), repo, pr)
 	outdated := h.pulls.Outdated(r.Context(), repo, pr, rv)
+	hunks := h.pulls.DiffHunks(r.Context(), repo, pr, rv)
 	l := h.linksFor(r, repo)
 	out := make([]reviewCommentJSON, len(rv.Comments))
 	for i, c := range rv.Comments {
 		out[i] = l.reviewComment(pr, rv, c, outdated[c.ID])
+		out[i].DiffHunk = hunks[c.ID]
 	}
 	return reply(w, out)
 }

@@ -30,7 +30,8 @@ import {
 } from '@/features/issues'
 import { canMaintain, type Repository, repoHref } from '@/lib/forge/api'
 import { CommitAuthor } from '@/components/CommitAuthor'
-import { parseDiff } from '@/lib/forge/diff'
+import { type DiffFile, filePath, parseDiff } from '@/lib/forge/diff'
+import { DiffFileTree } from '@/components/DiffFileTree'
 import { DiffView, type LineAnchor } from '@/components/DiffView'
 import { CommitStatusIcon } from '@/components/CommitStatus'
 import { Input } from '@/components/Input'
@@ -66,6 +67,7 @@ import {
 } from './api'
 import { LineComments, ReviewCard, ReviewPanel } from './ReviewPanel'
 import { DismissAction, ReviewersPicker } from './ReviewersPicker'
+import { useViewedFiles } from './viewed'
 import './pulls.css'
 
 /**
@@ -422,21 +424,66 @@ function FilesTab({ repo, pr, drafts, setDrafts }: { repo: Repository; pr: PullR
     )
   }
   const canReview = Boolean(user) && pr.state === 'open' && !pr.merged
+  const viewed = useViewedFiles(user?.username ?? '', repo.full_name, pr.number)
   return (
     <div className="stack">
-      {canReview && user ? (
-        <ReviewPanel
-          repo={repo}
-          pr={pr}
-          drafts={drafts}
-          pending={reviews.data?.find((rv) => rv.state === 'PENDING' && rv.user.login.toLowerCase() === user.username.toLowerCase())}
-          isAuthor={user.username.toLowerCase() === pr.user.login.toLowerCase()}
-          onSubmitted={() => setDrafts(() => [])}
+      <div className="files-toolbar">
+        {user ? <ViewedCount files={files} isViewed={viewed.isViewed} /> : <p className="muted">{t('review.signIn')}</p>}
+        {canReview && user && (
+          <ReviewPanel
+            repo={repo}
+            pr={pr}
+            drafts={drafts}
+            pending={reviews.data?.find((rv) => rv.state === 'PENDING' && rv.user.login.toLowerCase() === user.username.toLowerCase())}
+            isAuthor={user.username.toLowerCase() === pr.user.login.toLowerCase()}
+            onSubmitted={() => setDrafts(() => [])}
+          />
+        )}
+      </div>
+      <QueryState query={diff}>
+        {() => <FilesDiff files={files} viewed={user ? viewed : undefined} renderBelow={renderBelow} onComment={canReview ? setEditing : undefined} />}
+      </QueryState>
+    </div>
+  )
+}
+
+/** "N / M files viewed", for the signed-in reviewer. */
+function ViewedCount({ files, isViewed }: { files: DiffFile[]; isViewed: (f: DiffFile) => boolean }) {
+  const { t } = useTranslation('pulls')
+  const viewed = files.filter(isViewed).length
+  return (
+    <p className="muted" role="status">
+      {t('files.viewedCount', { count: files.length, viewed, total: files.length })}
+    </p>
+  )
+}
+
+/**
+ * The diff with its file tree beside it; a signed-in reviewer can mark a
+ * file viewed, which folds it until a later change to it.
+ */
+function FilesDiff({ files, viewed, ...lineTools }: { files: DiffFile[]; viewed?: ReturnType<typeof useViewedFiles> } & Pick<Parameters<typeof DiffView>[0], 'renderBelow' | 'onComment'>) {
+  const { t } = useTranslation('pulls')
+  return (
+    <div className={files.length > 0 ? 'files-layout' : undefined}>
+      {files.length > 0 && <DiffFileTree files={files} viewed={viewed?.isViewed} />}
+      <div className="files-main">
+        <DiffView
+          files={files}
+          folded={viewed?.isViewed}
+          fileActions={
+            viewed
+              ? (f) => (
+                  <label className="diff-viewed">
+                    <Input type="checkbox" checked={viewed.isViewed(f)} onChange={(e) => viewed.setViewed(f, e.target.checked)} /> {t('files.viewed')}{' '}
+                    <span className="sr-only">{filePath(f)}</span>
+                  </label>
+                )
+              : undefined
+          }
+          {...lineTools}
         />
-      ) : (
-        !user && <p className="muted">{t('review.signIn')}</p>
-      )}
-      <QueryState query={diff}>{() => <DiffView files={files} renderBelow={renderBelow} onComment={canReview ? setEditing : undefined} />}</QueryState>
+      </div>
     </div>
   )
 }

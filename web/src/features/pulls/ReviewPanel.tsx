@@ -1,11 +1,11 @@
-import { type FormEvent, type ReactNode, useId, useState } from 'react'
+import { type FormEvent, type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { SignerBadge } from '@/components/SignerBadge'
 import { Body, UserLink } from '@/features/issues'
 import type { Repository } from '@/lib/forge/api'
-import type { LineAnchor } from '@/components/DiffView'
+import { DiffSnippet, type LineAnchor } from '@/components/DiffView'
 import { Input } from '@/components/Input'
 import { Textarea } from '@/components/Textarea'
 import { useForgeFormat } from '@/lib/forge/format'
@@ -79,10 +79,13 @@ function DraftEditor({ anchor, onSave, onCancel }: { anchor: LineAnchor; onSave:
 }
 
 /**
- * Finishes a review: its verdict (comment, approve, request changes), a
- * summary, and the pending line comments, sent as one POST .../reviews;
- * or keeps them as the user's pending review (only they see it) to submit
- * or discard later.
+ * Finishes a review, in a popover under a "Review changes" button: its
+ * verdict (comment, approve, request changes), a summary, and the pending
+ * line comments, sent as one POST .../reviews; or keeps them as the user's
+ * pending review (only they see it) to submit or discard later. Opening it
+ * moves focus to the summary; Escape, a click outside or a submitted review
+ * closes it, and focus goes back to the button. Closed, it keeps what was
+ * typed.
  */
 export function ReviewPanel({ repo, pr, drafts, pending, onSubmitted, isAuthor }: {
   repo: Repository
@@ -97,10 +100,33 @@ export function ReviewPanel({ repo, pr, drafts, pending, onSubmitted, isAuthor }
   const [event, setEvent] = useState<ReviewEvent>('COMMENT')
   const [body, setBody] = useState('')
   const [problem, setProblem] = useState<string | null>(null)
+  const [open, setOpen] = useState(false)
+  const button = useRef<HTMLButtonElement>(null)
+  const popover = useRef<HTMLDivElement>(null)
+  const close = () => {
+    setOpen(false)
+    button.current?.focus()
+  }
+  useEffect(() => {
+    if (!open) return
+    popover.current?.querySelector<HTMLElement>('textarea')?.focus()
+    const outside = (e: PointerEvent) => {
+      const at = e.target as Node
+      if (!popover.current?.contains(at) && !button.current?.contains(at)) setOpen(false)
+    }
+    document.addEventListener('pointerdown', outside)
+    return () => document.removeEventListener('pointerdown', outside)
+  }, [open])
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key !== 'Escape') return
+    e.stopPropagation()
+    close()
+  }
   const [o, r, n] = [repo.owner.login, repo.name, pr.number]
   const submit = useSubmitReview(o, r, n, () => {
     setBody('')
     setEvent('COMMENT')
+    close()
     onSubmitted()
   })
   const discard = useDeletePendingReview(o, r, n)
@@ -121,57 +147,69 @@ export function ReviewPanel({ repo, pr, drafts, pending, onSubmitted, isAuthor }
     send(event)
   }
   const failed = submit.error ?? discard.error
+  const waiting = drafts.length + (pending?.comments_count ?? 0)
   return (
-    <Card as="section" aria-labelledby={`${id}-h`} className="review-panel">
-      <h2 id={`${id}-h`}>{t('review.title')}</h2>
-      <p className="muted" role="status">
-        {t('review.pendingCount', { count: drafts.length + (pending?.comments_count ?? 0) })}
-      </p>
-      {pending && (
-        <p className="muted">
-          <span className="badge">{t('review.pending')}</span> {t('review.pendingSaved')}
+    <div className="review-changes">
+      <Button ref={button} aria-expanded={open} aria-controls={`${id}-p`} onClick={() => (open ? close() : setOpen(true))}>
+        {t('review.open')}
+        {waiting > 0 && (
+          <span className="badge review-count" aria-hidden="true">
+            {waiting}
+          </span>
+        )}{' '}
+        <span aria-hidden="true">▾</span>
+      </Button>
+      <div ref={popover} id={`${id}-p`} role="dialog" aria-labelledby={`${id}-h`} className="card review-panel review-popover" hidden={!open} onKeyDown={onKeyDown}>
+        <h2 id={`${id}-h`}>{t('review.title')}</h2>
+        <p className="muted" role="status">
+          {t('review.pendingCount', { count: waiting })}
         </p>
-      )}
-      <form onSubmit={onSubmit}>
-        <div className="field">
-          <label htmlFor={`${id}-b`}>{t('review.summary')}</label>
-          <Textarea id={`${id}-b`} rows={3} value={body} onChange={(e) => setBody(e.target.value)} />
-        </div>
-        <fieldset className="field review-events">
-          <legend>{t('review.verdict')}</legend>
-          {REVIEW_EVENTS.map((ev) => (
-            <label key={ev}>
-              <Input type="radio" name={`${id}-ev`} value={ev} checked={event === ev} disabled={isAuthor && ev !== 'COMMENT'} onChange={() => setEvent(ev)} /> {t(`review.events.${ev}`)}
-            </label>
-          ))}
-          {isAuthor && <span className="muted">{t('review.ownPull')}</span>}
-        </fieldset>
-        {problem && (
-          <p className="field-error" role="alert">
-            {problem}
+        {pending && (
+          <p className="muted">
+            <span className="badge">{t('review.pending')}</span> {t('review.pendingSaved')}
           </p>
         )}
-        {failed && (
-          <p className="alert-error" role="alert">
-            {errorText(failed)}
-          </p>
-        )}
-        <div className="button-row">
-          <Button type="submit" disabled={submit.isPending}>
-            {t('review.submit')}
-          </Button>
-          {pending ? (
-            <Button variant="ghost" disabled={discard.isPending} onClick={() => discard.mutate(pending.id)}>
-              {t('review.discardPending')}
-            </Button>
-          ) : (
-            <Button variant="secondary" disabled={submit.isPending} onClick={() => send('PENDING')}>
-              {t('review.savePending')}
-            </Button>
+        <form onSubmit={onSubmit}>
+          <div className="field">
+            <label htmlFor={`${id}-b`}>{t('review.summary')}</label>
+            <Textarea id={`${id}-b`} rows={3} value={body} onChange={(e) => setBody(e.target.value)} />
+          </div>
+          <fieldset className="field review-events">
+            <legend>{t('review.verdict')}</legend>
+            {REVIEW_EVENTS.map((ev) => (
+              <label key={ev}>
+                <Input type="radio" name={`${id}-ev`} value={ev} checked={event === ev} disabled={isAuthor && ev !== 'COMMENT'} onChange={() => setEvent(ev)} /> {t(`review.events.${ev}`)}
+              </label>
+            ))}
+            {isAuthor && <span className="muted">{t('review.ownPull')}</span>}
+          </fieldset>
+          {problem && (
+            <p className="field-error" role="alert">
+              {problem}
+            </p>
           )}
-        </div>
-      </form>
-    </Card>
+          {failed && (
+            <p className="alert-error" role="alert">
+              {errorText(failed)}
+            </p>
+          )}
+          <div className="button-row">
+            <Button type="submit" disabled={submit.isPending}>
+              {t('review.submit')}
+            </Button>
+            {pending ? (
+              <Button variant="ghost" disabled={discard.isPending} onClick={() => discard.mutate(pending.id)}>
+                {t('review.discardPending')}
+              </Button>
+            ) : (
+              <Button variant="secondary" disabled={submit.isPending} onClick={() => send('PENDING')}>
+                {t('review.savePending')}
+              </Button>
+            )}
+          </div>
+        </form>
+      </div>
+    </div>
   )
 }
 
@@ -215,7 +253,7 @@ export function ReviewCard({ review, comments, action }: { review: PullReview; c
 }
 
 /**
- * A line comment of a review. One the head has outdated (its line changed
+ * A line comment of a review, under the diff lines that end at its line. One the head has outdated (its line changed
  * since) is folded, as on GitHub, and says so; opening it shows the comment.
  */
 function ReviewCommentItem({ comment: c }: { comment: ReviewComment }) {
@@ -225,10 +263,12 @@ function ReviewCommentItem({ comment: c }: { comment: ReviewComment }) {
       {c.path}:{c.position > 0 ? c.position : c.original_position}
     </span>
   )
+  const context = c.diff_hunk ? <DiffSnippet path={c.path} hunk={c.diff_hunk} /> : null
   if (!c.outdated) {
     return (
       <>
         <p className="muted">{where}</p>
+        {context}
         <Body body={c.body} html={c.body_html} />
       </>
     )
@@ -238,6 +278,7 @@ function ReviewCommentItem({ comment: c }: { comment: ReviewComment }) {
       <summary className="muted">
         {where} <span className="badge badge-outdated">{t('review.outdated')}</span> <span className="sr-only">{t('review.outdatedHint')}</span>
       </summary>
+      {context}
       <Body body={c.body} html={c.body_html} />
     </details>
   )

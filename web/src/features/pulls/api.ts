@@ -77,6 +77,8 @@ export interface ReviewComment {
   original_commit_id?: string
   position: number
   original_position: number
+  /** The diff lines that end at the commented line, under their hunk header. */
+  diff_hunk?: string
   created_at: string
   /** dForge's: the head changed the commented line since the comment was made. */
   outdated?: boolean

@@ -40,6 +40,9 @@ function pull(overrides: Partial<PullRequest> = {}): PullRequest {
   }
 }
 
+/** Matches a diff line's cell by its code (highlighting splits it into spans), after its +/- mark. */
+const codeCell = (code: string) => (_: string, el: Element | null) => el?.tagName === 'TD' && el.classList.contains('diff-code') && el.textContent?.slice(1) === code
+
 /** A pull request as the issue list sends it (Gitea's pull_request meta). */
 const listed = (pr: PullRequest) => ({ ...pr, pull_request: { merged: pr.merged } })
 
@@ -134,6 +137,30 @@ describe('PullRequestScreen', () => {
     expect(await within(review).findByText('Good constant')).toBeTruthy()
     expect(within(review).getByText('mill.go:2')).toBeTruthy()
     expect(screen.getByText('Only the repository\'s maintainers can merge.')).toBeTruthy()
+  })
+
+  it('shows a line comment under the diff lines it was made on', async () => {
+    const hunk = '@@ -1,2 +1,2 @@\n package mill\n-const speed = 1\n+const speed = 2'
+    prApi(pull(), {
+      [`GET ${REPO}/pulls/4/reviews`]: [{ id: 9, user: { id: 3, login: 'cy' }, state: 'COMMENT', body: '', commit_id: 'b', comments_count: 1, submitted_at: '2026-01-03T00:00:00Z' }],
+      [`GET ${REPO}/pulls/4/reviews/9/comments`]: [
+        { id: 1, body: 'Why 2?', body_html: '<p>Why 2?</p>', user: { id: 3, login: 'cy' }, pull_request_review_id: 9, path: 'mill.go', position: 2, original_position: 0, diff_hunk: hunk, created_at: '2026-01-03T00:00:00Z' },
+      ],
+    })
+    renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4')
+    const review = await screen.findByRole('article', { name: 'cy reviewed' }, { timeout: 5000 })
+    expect(await within(review).findByText('Why 2?')).toBeTruthy()
+    const context = within(review).getByRole('table', { name: 'Changes to mill.go' })
+    const rows = [...context.querySelectorAll('tr')].map((r) => [r.className, r.querySelector('.diff-code')?.textContent ?? r.textContent])
+    expect(rows).toEqual([
+      ['diff-hunk', '@@ -1,2 +1,2 @@'],
+      ['diff-context', ' package mill'],
+      ['diff-del', '-const speed = 1'],
+      ['diff-add', '+const speed = 2'],
+    ])
+    // The context comes before the comment, and is highlighted as the diff is.
+    expect(context.compareDocumentPosition(within(review).getByText('Why 2?')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy()
+    await waitFor(() => expect(context.querySelector('.diff-add .hljs-number')?.textContent).toBe('2'))
   })
 
   it('lets a maintainer merge with the chosen style', async () => {
@@ -231,6 +258,7 @@ describe('PullRequestScreen', () => {
     fireEvent.change(screen.getByLabelText('Comment on line 2 of mill.go'), { target: { value: 'Was fine' } })
     fireEvent.click(screen.getByRole('button', { name: 'Add to review' }))
     expect(screen.getByText('2 comments wait for this review.')).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Review changes' }))
     fireEvent.click(screen.getByRole('radio', { name: 'Request changes' }))
     fireEvent.click(screen.getByRole('button', { name: 'Submit review' }))
     expect(await screen.findByText('Say what should change.')).toBeTruthy()
@@ -256,6 +284,7 @@ describe('PullRequestScreen', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Comment on new line 2 of mill.go' }))
     fireEvent.change(screen.getByLabelText('Comment on line 2 of mill.go'), { target: { value: 'Too fast?' } })
     fireEvent.click(screen.getByRole('button', { name: 'Add to review' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Review changes' }))
     fireEvent.click(screen.getByRole('button', { name: 'Save as pending' }))
     await waitFor(() => expect(api.sent('POST', `${REPO}/pulls/4/reviews`)).toHaveLength(1))
     expect(api.sent('POST', `${REPO}/pulls/4/reviews`)[0].body).toMatchObject({ event: 'PENDING', comments: [{ path: 'mill.go', body: 'Too fast?', new_position: 2 }] })
@@ -272,12 +301,17 @@ describe('PullRequestScreen', () => {
     signIn()
     renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4?tab=files')
     expect(await screen.findByText('Your pending review is saved on this node: only you see it until you submit it.')).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Review changes' }))
     fireEvent.click(screen.getByRole('radio', { name: 'Approve' }))
     fireEvent.change(screen.getByLabelText('Summary'), { target: { value: 'Good' } })
     fireEvent.click(screen.getByRole('button', { name: 'Submit review' }))
     await waitFor(() => expect(api.sent('POST', `${REPO}/pulls/4/reviews/${draft.id}`)).toHaveLength(1))
     expect(api.sent('POST', `${REPO}/pulls/4/reviews/${draft.id}`)[0].body).toEqual({ event: 'APPROVED', body: 'Good' })
     expect(api.sent('POST', `${REPO}/pulls/4/reviews`)).toHaveLength(0)
+    // A submitted review closes the popover and hands focus back to its button.
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Finish your review' })).toBeNull())
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Review changes' }))
+    fireEvent.click(screen.getByRole('button', { name: 'Review changes' }))
     fireEvent.click(screen.getByRole('button', { name: 'Discard pending review' }))
     await waitFor(() => expect(api.sent('DELETE', `${REPO}/pulls/4/reviews/${draft.id}`)).toHaveLength(1))
   })
@@ -285,12 +319,12 @@ describe('PullRequestScreen', () => {
   it('switches the diff between unified and split layouts', async () => {
     prApi()
     renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4?tab=files')
-    expect(await screen.findByText('const speed = 2')).toBeTruthy()
+    expect(await screen.findByText(codeCell('const speed = 2'))).toBeTruthy()
     expect(document.querySelector('.diff-unified')).not.toBeNull()
     fireEvent.click(screen.getByRole('button', { name: 'Split' }))
     expect(document.querySelector('.diff-split')).not.toBeNull()
-    const row = screen.getByText('const speed = 2').closest('tr') as HTMLElement
-    expect(within(row).getByText('const speed = 1')).toBeTruthy()
+    const row = screen.getByText(codeCell('const speed = 2')).closest('tr') as HTMLElement
+    expect(within(row).getByText(codeCell('const speed = 1'))).toBeTruthy()
     expect(screen.getByText('Sign in with your wallet to review.')).toBeTruthy()
   })
 

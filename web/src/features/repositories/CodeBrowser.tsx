@@ -12,6 +12,7 @@ import { archiveHref, type CommitSummary, editHref, useIsBranch, useLastCommits 
 import { FileIcon } from './FileIcon'
 import { GoToFileContext } from './goToFileContext'
 import { RefSelector } from './RefSelector'
+import '@/components/highlight.css'
 
 /** The path from the repository root to path, each part a link. */
 export function Breadcrumbs({ repo, path, refParam }: { repo: Repository; path: string; refParam?: string }) {
@@ -201,7 +202,7 @@ export function CodeBlock({ code, filename, highlightable = true }: { code: stri
   useEffect(() => {
     if (!highlightable) return
     let live = true
-    import('./highlight')
+    import('@/lib/highlight')
       .then((m) => m.highlight(code, filename))
       .then((h) => {
         if (live) setHtml(h)

@@ -381,7 +381,9 @@ describe('CommitScreen', () => {
     expect(screen.getByText('1 file changed, 1 additions, 0 deletions')).toBeTruthy()
     fireEvent.click(screen.getByRole('button', { name: 'Split' }))
     expect(new URLSearchParams(window.location.search).get('diff')).toBe('split')
-    expect(screen.getByText('package mill').closest('td')?.className).toContain('diff-add')
+    // Highlighting splits the line into spans: find its cell by its whole text.
+    await waitFor(() => expect(document.querySelector('.diff-split .hljs-keyword')?.textContent).toBe('package'))
+    expect(document.querySelector('.diff-split .hljs-keyword')?.closest('td')?.className).toContain('diff-add')
   })
 })
 

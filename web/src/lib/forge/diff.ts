@@ -34,6 +34,8 @@ export interface DiffFile {
   hunks: Hunk[]
   additions: number
   deletions: number
+  /** The new side's blob id, from the "index old..new" line (full with --full-index); absent for a deleted file or a diff without it. */
+  newBlob?: string
 }
 
 /** The path a file is known by: the new one, or the old one for a deleted file. */
@@ -166,6 +168,9 @@ export function parseDiff(text: string): DiffFile[] {
       const p = cleanPath(line.slice(4))
       if (p === '/dev/null') file.status = 'deleted'
       else file.newPath = p
+    } else if (line.startsWith('index ')) {
+      const blob = /^index [0-9a-f]+\.\.([0-9a-f]+)/.exec(line)?.[1]
+      if (blob && !/^0+$/.test(blob)) file.newBlob = blob
     } else if (line.startsWith('new file mode')) file.status = 'added'
     else if (line.startsWith('deleted file mode')) file.status = 'deleted'
     else if (line.startsWith('rename from ')) {
@@ -240,4 +245,27 @@ export function takeRows<R>(files: DiffFile[], rowsOf: (f: DiffFile) => R[], bud
     left -= Math.max(take.length, 1)
   }
   return { shown, hidden }
+}
+
+/** A short, stable hash of text (FNV-1a, 32 bits, as hex): for ids and versions, not for security. */
+export function hashText(text: string): string {
+  let h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i)
+    h = Math.imul(h, 0x01000193)
+  }
+  return (h >>> 0).toString(16).padStart(8, '0')
+}
+
+/** The id of a file's section in a diff view, for links to it (a file tree's). */
+export const diffFileId = (f: DiffFile) => `diff-${hashText(filePath(f))}`
+
+/**
+ * What a file's change is, so a mark like "viewed" can lapse when it
+ * changes: the new blob's id, else a hash of the patch.
+ */
+export function fileVersion(f: DiffFile): string {
+  if (f.newBlob) return f.newBlob
+  const patch = f.hunks.map((h) => h.header + '\n' + h.lines.map((l) => (l.kind === 'add' ? '+' : l.kind === 'del' ? '-' : ' ') + l.text).join('\n')).join('\n')
+  return `patch-${hashText(`${f.status}\n${f.oldPath}\n${f.newPath}\n${patch}`)}`
 }

@@ -74,3 +74,37 @@ export async function highlight(code: string, filename: string): Promise<string 
   if (!hljs.getLanguage(language)) hljs.registerLanguage(language, (await GRAMMARS[language]()).default)
   return hljs.highlight(code, { language, ignoreIllegals: true }).value
 }
+
+/**
+ * Splits highlight.js HTML into one string per source line, closing the
+ * spans still open at a line's end and reopening them on the next, so each
+ * line stands alone (as a diff row does) with its colours kept.
+ */
+export function splitHighlighted(html: string): string[] {
+  const out: string[] = []
+  const open: string[] = []
+  let line = ''
+  for (const [token] of html.matchAll(/<span[^>]*>|<\/span>|\n|[^<\n]+/g)) {
+    if (token === '\n') {
+      out.push(line + '</span>'.repeat(open.length))
+      line = open.join('')
+    } else {
+      if (token === '</span>') open.pop()
+      else if (token.startsWith('<span')) open.push(token)
+      line += token
+    }
+  }
+  out.push(line)
+  return out
+}
+
+/**
+ * Lines of one file highlighted together (so a string or comment spanning
+ * lines keeps its colour), one HTML string per line; null when no grammar fits.
+ */
+export async function highlightLines(lines: string[], filename: string): Promise<string[] | null> {
+  const html = await highlight(lines.join('\n'), filename)
+  if (html === null) return null
+  const split = splitHighlighted(html)
+  return split.length === lines.length ? split : null
+}

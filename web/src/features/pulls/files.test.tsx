@@ -1,0 +1,113 @@
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { afterEach, describe, expect, it } from 'vitest'
+import { REPO, repoFixture, stubApi, text } from '@/test/forge'
+import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
+import type { PullRequest } from './api'
+import PullRequestScreen from './PullRequestScreen'
+import { viewedKey } from './viewed'
+
+preloadNamespaces('pulls', 'issues', 'repositories', 'wallet')
+
+const PR: PullRequest = {
+  id: 201,
+  number: 4,
+  title: 'Faster mill',
+  body: '',
+  user: { id: 2, login: 'bob' },
+  labels: [],
+  state: 'open',
+  comments: 0,
+  mergeable: true,
+  merged: false,
+  base: { label: 'main', ref: 'main', sha: 'a'.repeat(40) },
+  head: { label: 'fast', ref: 'fast', sha: 'b'.repeat(40) },
+  created_at: '2026-01-01T00:00:00Z',
+  updated_at: '2026-01-01T00:00:00Z',
+}
+
+const diffOf = (millBlob: string, speed: number) =>
+  `diff --git a/src/mill.go b/src/mill.go\nindex ${'1'.repeat(40)}..${millBlob} 100644\n--- a/src/mill.go\n+++ b/src/mill.go\n@@ -1,2 +1,2 @@\n package mill\n-const speed = 1\n+const speed = ${speed}\n` +
+  `diff --git a/README.md b/README.md\nindex ${'3'.repeat(40)}..${'4'.repeat(40)} 100644\n--- a/README.md\n+++ b/README.md\n@@ -1 +1 @@\n-# Mill\n+# The mill\n`
+
+function api(diff: string) {
+  return stubApi({
+    [`GET ${REPO}`]: repoFixture(),
+    [`GET ${REPO}/pulls/4`]: PR,
+    [`GET ${REPO}/pulls/4/reviews`]: [],
+    [`GET ${REPO}/pulls/4.diff`]: text(diff),
+  })
+}
+
+const open = () => renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4?tab=files')
+const millSection = () => screen.getByRole('region', { name: 'src/mill.go' })
+
+afterEach(() => localStorage.clear())
+
+/** The screen's first paint waits for lazy chunks; on a busy machine that takes more than a second. */
+const LOAD = { timeout: 5000 }
+
+describe('the Files tab', () => {
+  it('lists the changed files in a tree beside the diff', async () => {
+    api(diffOf('2'.repeat(40), 2))
+    open()
+    const nav = await screen.findByRole('navigation', { name: 'Changed files' }, LOAD)
+    expect(within(nav).getByRole('button', { name: /src/ }).getAttribute('aria-expanded')).toBe('true')
+    const link = within(nav).getByRole('link', { name: /^mill\.go/ })
+    expect(link.getAttribute('href')).toBe(`#${(await screen.findByRole('region', { name: 'src/mill.go' })).id}`)
+  }, 10000)
+
+  it('folds a file marked viewed, keeps the mark for the user, and drops it when the file changes', async () => {
+    signIn()
+    api(diffOf('2'.repeat(40), 2))
+    open()
+    const box = await screen.findByRole('checkbox', { name: 'Viewed src/mill.go' }, LOAD)
+    expect(screen.getByText('0 / 2 files viewed')).toBeTruthy()
+    expect(millSection().querySelector('.diff-table')).not.toBeNull()
+    fireEvent.click(box)
+    expect((box as HTMLInputElement).checked).toBe(true)
+    expect(millSection().querySelector('.diff-table')).toBeNull()
+    expect(screen.getByText('1 / 2 files viewed')).toBeTruthy()
+    expect(JSON.parse(localStorage.getItem(viewedKey('ada', 'ada/engine', 4)) ?? '{}')).toEqual({ 'src/mill.go': '2'.repeat(40) })
+
+    // Kept: the page opened again shows it viewed.
+    cleanup()
+    api(diffOf('2'.repeat(40), 2))
+    open()
+    expect(((await screen.findByRole('checkbox', { name: 'Viewed src/mill.go' }, LOAD)) as HTMLInputElement).checked).toBe(true)
+    expect(screen.getByText('1 / 2 files viewed')).toBeTruthy()
+    expect(screen.getByRole('link', { name: /^mill\.go \(viewed\)/ })).toBeTruthy()
+
+    // A push changed the file: a new blob, so it is no longer viewed.
+    cleanup()
+    api(diffOf('5'.repeat(40), 3))
+    open()
+    expect(((await screen.findByRole('checkbox', { name: 'Viewed src/mill.go' }, LOAD)) as HTMLInputElement).checked).toBe(false)
+    expect(screen.getByText('0 / 2 files viewed')).toBeTruthy()
+    expect(millSection().querySelector('.diff-table')).not.toBeNull()
+  }, 20000)
+
+  it('opens the review form in a popover: focus moves in, Escape closes it and focus returns', async () => {
+    signIn()
+    api(diffOf('2'.repeat(40), 2))
+    open()
+    const button = await screen.findByRole('button', { name: 'Review changes' }, LOAD)
+    expect(button.getAttribute('aria-expanded')).toBe('false')
+    expect(screen.queryByRole('dialog')).toBeNull()
+    fireEvent.click(button)
+    const dialog = screen.getByRole('dialog', { name: 'Finish your review' })
+    expect(button.getAttribute('aria-expanded')).toBe('true')
+    await waitFor(() => expect(document.activeElement).toBe(within(dialog).getByLabelText('Summary')))
+    expect(within(dialog).getByRole('radio', { name: 'Approve' })).toBeTruthy()
+    expect(within(dialog).getByRole('radio', { name: 'Request changes' })).toBeTruthy()
+    fireEvent.change(within(dialog).getByLabelText('Summary'), { target: { value: 'Looks right' } })
+    fireEvent.keyDown(within(dialog).getByLabelText('Summary'), { key: 'Escape' })
+    expect(screen.queryByRole('dialog')).toBeNull()
+    expect(document.activeElement).toBe(button)
+    // Closed, it keeps what was typed.
+    fireEvent.click(button)
+    expect((screen.getByLabelText('Summary') as HTMLTextAreaElement).value).toBe('Looks right')
+    // A click outside closes it too.
+    fireEvent.pointerDown(document.body)
+    expect(screen.queryByRole('dialog')).toBeNull()
+  }, 10000)
+})
