@@ -32,6 +32,7 @@ import (
 	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/chain"
 	"github.com/dforge/dforge/internal/chain/app"
+	"github.com/dforge/dforge/internal/codesearch"
 	"github.com/dforge/dforge/internal/deploykeys"
 	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/forge/gitrepos"
@@ -176,6 +177,15 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 	s.Hooks = webhook.New(webhook.Config{Store: s.Store, Index: s.Index, Dirs: repoDirs{s}, BaseURL: cfg.Webhooks.BaseURL,
 		AllowPrivate: cfg.Webhooks.AllowPrivate, RetryBase: cfg.Webhooks.RetryBase, Log: log, Metrics: s.Metrics})
 	s.Index.ObserveForge(s.Hooks)
+	// Code search follows the same projection: a push to a default
+	// branch, here or on another node, queues its repository. Its worker
+	// starts with the git data (step 8).
+	if s.CodeSearch, err = codesearch.Open(codesearch.Config{Dir: filepath.Join(cfg.DataDir, "codesearch"), Index: s.Index,
+		RepoDir: repoDirs{s}.Of, Log: log}); err != nil {
+		return nil, fmt.Errorf("open the code search index: %w", err)
+	}
+	n.onClose(func() { s.CodeSearch.Close() })
+	s.Index.ObserveForge(s.CodeSearch)
 	ixDone := make(chan error, 1)
 	ixCtx, stopIndex := context.WithCancel(context.WithoutCancel(ctx))
 	go func() { ixDone <- s.Index.Run(ixCtx) }()
@@ -260,6 +270,18 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 	n.onClose(func() {
 		stopSettling()
 		<-settling
+	})
+	// Code search catches up with what changed while the node was down,
+	// then follows the projection.
+	searching := make(chan struct{})
+	searchCtx, stopSearching := context.WithCancel(bg)
+	go func() {
+		defer close(searching)
+		s.CodeSearch.Run(searchCtx)
+	}()
+	n.onClose(func() {
+		stopSearching()
+		<-searching
 	})
 
 	// 9. The public repositories this node seeds follow the chain's refs,
@@ -425,6 +447,14 @@ func (d repoDirs) Dir(ctx context.Context, id uint64) (string, error) {
 	rec, err := d.s.Index.RepoByID(ctx, id)
 	if err != nil {
 		return "", err
+	}
+	return d.s.Repos.Dir(rec)
+}
+
+// Of is where rec's git directory is, for code search.
+func (d repoDirs) Of(rec index.Repo) (string, error) {
+	if d.s.Repos == nil {
+		return "", errors.New("no git data yet")
 	}
 	return d.s.Repos.Dir(rec)
 }

@@ -1,0 +1,153 @@
+package api_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dforge/dforge/internal/forgetest"
+)
+
+// Code search: files pushed with git are found with their lines and the
+// matched words' places, by language, in one repository or all; a push
+// re-indexes only what it changed; a private repository is found by its
+// owner only.
+
+type codeSearchAnswer struct {
+	Total int `json:"total"`
+	Items []struct {
+		Repository struct {
+			ID       uint64 `json:"id"`
+			FullName string `json:"full_name"`
+		} `json:"repository"`
+		Path     string `json:"path"`
+		Language string `json:"language"`
+		HTMLURL  string `json:"html_url"`
+		Lines    []struct {
+			Number int      `json:"number"`
+			Text   string   `json:"text"`
+			Ranges [][2]int `json:"ranges"`
+		} `json:"lines"`
+	} `json:"items"`
+	Languages []struct {
+		Name  string `json:"name"`
+		Count int    `json:"count"`
+	} `json:"languages"`
+}
+
+// searchCode asks path until check holds (indexing follows the push), or
+// fails.
+func searchCode(t *testing.T, n *forgetest.Node, u *forgetest.User, path string, check func(codeSearchAnswer) bool) codeSearchAnswer {
+	t.Helper()
+	var got codeSearchAnswer
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		got = codeSearchAnswer{}
+		n.JSON("GET", path, u, nil, http.StatusOK, &got)
+		if check(got) {
+			return got
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("GET %s: %+v", path, got)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestCodeSearch(t *testing.T) {
+	t.Parallel()
+	n := forgetest.Start(t)
+	alice, bob := n.NewUser(), n.NewUser()
+	owner := alice.Name()
+	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "lathe"}, http.StatusCreated, nil)
+	wt := n.Clone(n.Remote(alice, owner, "lathe"))
+	n.Git(wt, "checkout", "-q", "-b", "main")
+	n.Commit(wt, "Add the code", map[string]string{
+		"main.go":        "package main\n\nfunc main() {\n\tspindle := turnSpindle(42)\n\tfmt.Println(spindle)\n}\n",
+		"web/app.ts":     "export const spindle = 1;\n",
+		"README.md":      "# Lathe\n\nTurns wood.\n",
+		"vendor/x/x.go":  "package x // spindle\n",
+		"logo.png":       "\x89PNG\x00\x00spindle",
+		"util/helper.go": "package util\n\n// Carve shapes chisel work.\nfunc Carve() {}\n",
+	})
+	n.Git(wt, "push", "-q", "origin", "main")
+	repoPath := "/api/v1/repos/" + owner + "/lathe/search/code?q="
+
+	// 1. A word is found on its lines, the word's places marked.
+	got := searchCode(t, n, nil, repoPath+"spindle", func(a codeSearchAnswer) bool { return a.Total == 2 })
+	var goFile *struct {
+		Number int      `json:"number"`
+		Text   string   `json:"text"`
+		Ranges [][2]int `json:"ranges"`
+	}
+	for i, it := range got.Items {
+		if it.Repository.FullName != owner+"/lathe" {
+			t.Errorf("item %d in %q", i, it.Repository.FullName)
+		}
+		if it.Path == "main.go" {
+			if it.Language != "Go" || !strings.HasSuffix(it.HTMLURL, "/"+owner+"/lathe/src/main.go#L4") || len(it.Lines) != 2 {
+				t.Fatalf("main.go hit: %+v", it)
+			}
+			goFile = &got.Items[i].Lines[0]
+		}
+	}
+	if goFile == nil {
+		t.Fatalf("main.go not found (vendor and binary files are not indexed): %+v", got)
+	}
+	if goFile.Number != 4 || len(goFile.Ranges) != 1 {
+		t.Fatalf("line %+v", goFile)
+	}
+	if r := goFile.Ranges[0]; goFile.Text[r[0]:r[1]] != "spindle" {
+		t.Errorf("range %v marks %q", r, goFile.Text[r[0]:r[1]])
+	}
+	// Words inside code count: println in fmt.Println.
+	searchCode(t, n, nil, repoPath+"println", func(a codeSearchAnswer) bool { return a.Total == 1 && a.Items[0].Path == "main.go" })
+
+	// 2. The language filter; the languages of every match are offered.
+	got = searchCode(t, n, nil, repoPath+"spindle&language=TypeScript", func(a codeSearchAnswer) bool { return a.Total == 1 })
+	if got.Items[0].Path != "web/app.ts" || len(got.Languages) != 2 {
+		t.Errorf("TypeScript only: %+v", got)
+	}
+
+	// 3. A push changing one file re-indexes that file alone: its old
+	// words are gone, its new ones found.
+	n.Commit(wt, "Rename the helper", map[string]string{"util/helper.go": "package util\n\n// Whittle shapes gouge work.\nfunc Whittle() {}\n"})
+	head := strings.TrimSpace(n.Git(wt, "rev-parse", "HEAD"))
+	n.Git(wt, "push", "-q", "origin", "main")
+	searchCode(t, n, nil, repoPath+"gouge", func(a codeSearchAnswer) bool { return a.Total == 1 })
+	searchCode(t, n, nil, repoPath+"chisel", func(a codeSearchAnswer) bool { return a.Total == 0 })
+	run, ok := n.Node.CodeSearch.LastRun(got.Items[0].Repository.ID)
+	if !ok || run.Commit != head || run.Full || run.Indexed != 1 || run.Deleted != 0 {
+		t.Errorf("the second push's run: %+v", run)
+	}
+
+	// 4. A private repository: its owner finds its code, nobody else does,
+	// not even in the count.
+	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "secret", "private": true}, http.StatusCreated, nil)
+	pwt := n.Clone(n.Remote(alice, owner, "secret"))
+	n.Git(pwt, "checkout", "-q", "-b", "main")
+	n.Commit(pwt, "Add", map[string]string{"plan.go": "package plan // spindle gearbox\n"})
+	n.Git(pwt, "push", "-q", "origin", "main")
+	searchCode(t, n, alice, "/api/v1/search/code?q=gearbox", func(a codeSearchAnswer) bool {
+		return a.Total == 1 && a.Items[0].Repository.FullName == owner+"/secret"
+	})
+	for _, u := range []*forgetest.User{nil, bob} {
+		searchCode(t, n, u, "/api/v1/search/code?q=gearbox", func(a codeSearchAnswer) bool { return a.Total == 0 && len(a.Items) == 0 })
+		got = searchCode(t, n, u, "/api/v1/search/code?q=spindle&repo="+url.QueryEscape(owner+"/lathe"), func(a codeSearchAnswer) bool { return true })
+		if got.Total != 2 {
+			t.Errorf("repo filter: %+v", got)
+		}
+		if res := n.Call("GET", "/api/v1/repos/"+owner+"/secret/search/code?q=gearbox", u, nil); res.Status != http.StatusNotFound {
+			t.Errorf("a stranger's search of the private repository: %d", res.Status)
+		}
+	}
+	searchCode(t, n, alice, "/api/v1/repos/"+owner+"/secret/search/code?q=gearbox", func(a codeSearchAnswer) bool { return a.Total == 1 })
+
+	// 5. No words: 422.
+	for _, q := range []string{"", "%20", "(.)"} {
+		if res := n.Call("GET", "/api/v1/search/code?q="+q, nil, nil); res.Status != http.StatusUnprocessableEntity {
+			t.Errorf("q=%q: %d %s", q, res.Status, res.Body)
+		}
+	}
+}
