@@ -117,8 +117,13 @@ func TestCodeSearch(t *testing.T) {
 	n.Git(wt, "push", "-q", "origin", "main")
 	searchCode(t, n, nil, repoPath+"gouge", func(a codeSearchAnswer) bool { return a.Total == 1 })
 	searchCode(t, n, nil, repoPath+"chisel", func(a codeSearchAnswer) bool { return a.Total == 0 })
-	run, ok := n.Node.CodeSearch.LastRun(got.Items[0].Repository.ID)
-	if !ok || run.Commit != head || run.Full || run.Indexed != 1 || run.Deleted != 0 {
+	// The run is recorded just after its documents are searchable.
+	run, _ := n.Node.CodeSearch.LastRun(got.Items[0].Repository.ID)
+	for deadline := time.Now().Add(10 * time.Second); run.Commit != head && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+		run, _ = n.Node.CodeSearch.LastRun(got.Items[0].Repository.ID)
+	}
+	if run.Commit != head || run.Full || run.Indexed != 1 || run.Deleted != 0 {
 		t.Errorf("the second push's run: %+v", run)
 	}
 
