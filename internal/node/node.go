@@ -290,7 +290,10 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 	gitRepos := gitrepos.Seeded{Repos: s.Repos}
 	if s.IPFS != nil {
 		var stopReplica func()
-		s.Replicator, stopReplica = startReplica(bg, cfg.IPFS.Seed, n.Operator, s.Index, s.GitStore, s.Repos, s.Blocks, s.IPFS, log, s.Metrics)
+		// A replicated repository is indexed for code search once its
+		// git data is here.
+		s.Replicator, stopReplica = startReplica(bg, cfg.IPFS.Seed, n.Operator, s.Index, s.GitStore, s.Repos, s.Blocks, s.IPFS, log, s.Metrics,
+			func(id uint64) { s.CodeSearch.Notify(id) })
 		n.onClose(stopReplica)
 		gitRepos.Replicas = s.Replicator
 	}
