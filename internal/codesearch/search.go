@@ -176,6 +176,9 @@ func (s *Service) hit(h *search.DocumentMatch, words map[string]bool) Hit {
 			}
 			line = line[:cut]
 		}
+		if !mayHold(line, words) {
+			continue
+		}
 		var ranges [][2]int
 		for _, t := range s.analyze(line) {
 			if words[t.term] {
@@ -200,4 +203,16 @@ func boolQuery(field string, v bool) query.Query {
 	q := bleve.NewBoolFieldQuery(v)
 	q.SetField(field)
 	return q
+}
+
+// mayHold is a cheap test before a line is analyzed: it holds one of the
+// words, in any case, somewhere.
+func mayHold(line string, words map[string]bool) bool {
+	lower := strings.ToLower(line)
+	for w := range words {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
 }
