@@ -1,12 +1,17 @@
 package api_test
 
 import (
+	"context"
 	"net/http"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/codesearch"
 	"github.com/dforge/dforge/internal/forgetest"
 )
 
@@ -154,5 +159,72 @@ func TestCodeSearch(t *testing.T) {
 		if res := n.Call("GET", "/api/v1/search/code?q="+q, nil, nil); res.Status != http.StatusUnprocessableEntity {
 			t.Errorf("q=%q: %d %s", q, res.Status, res.Body)
 		}
+	}
+}
+
+// A node that starts indexes what changed while it was down: every
+// repository the first time, then only the files pushed since.
+func TestCodeSearchCatchesUpAtStart(t *testing.T) {
+	t.Parallel()
+	n := forgetest.Start(t)
+	alice := n.NewUser()
+	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "mill"}, http.StatusCreated, nil)
+	wt := n.Clone(n.Remote(alice, alice.Name(), "mill"))
+	n.Git(wt, "checkout", "-q", "-b", "main")
+	n.Commit(wt, "Add", map[string]string{"a.go": "package a // grindstone\n", "b.go": "package b\n"})
+	n.Git(wt, "push", "-q", "origin", "main")
+	searchCode(t, n, nil, "/api/v1/search/code?q=grindstone", func(a codeSearchAnswer) bool { return a.Total == 1 })
+
+	// A second index of the same node, as after a start with none.
+	dir := filepath.Join(t.TempDir(), "codesearch")
+	start := func() (*codesearch.Service, func()) {
+		s, err := codesearch.Open(codesearch.Config{Dir: dir, Index: n.Index, RepoDir: n.Node.Repos.Dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			s.Run(ctx)
+		}()
+		return s, func() {
+			cancel()
+			<-done
+			s.Close()
+		}
+	}
+	waitRun := func(s *codesearch.Service, id uint64, commit string) codesearch.Run {
+		t.Helper()
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if run, _ := s.LastRun(id); run.Commit == commit {
+				return run
+			}
+		}
+		t.Fatalf("repository %d never indexed at %s", id, commit)
+		return codesearch.Run{}
+	}
+	var repo struct {
+		ID uint64 `json:"id"`
+	}
+	n.JSON("GET", "/api/v1/repos/"+alice.Name()+"/mill", nil, nil, http.StatusOK, &repo)
+	head := strings.TrimSpace(n.Git(wt, "rev-parse", "HEAD"))
+	s, stop := start()
+	if run := waitRun(s, repo.ID, head); !run.Full || run.Indexed != 2 {
+		t.Errorf("first start: %+v", run)
+	}
+	stop()
+
+	// Down while a push changes one file: the next start reads that file only.
+	head = n.Commit(wt, "Change", map[string]string{"b.go": "package b // whetstone\n"})
+	n.Git(wt, "push", "-q", "origin", "main")
+	s, stop = start()
+	defer stop()
+	if run := waitRun(s, repo.ID, head); run.Full || run.Indexed != 1 {
+		t.Errorf("after a restart: %+v", run)
+	}
+	res, err := s.Search(context.Background(), common.Address{}, codesearch.Query{Text: "whetstone"})
+	if err != nil || res.Total != 1 || res.Items[0].Path != "b.go" {
+		t.Errorf("search after the restart: %+v, %v", res, err)
 	}
 }
