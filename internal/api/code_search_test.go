@@ -154,7 +154,16 @@ func TestCodeSearch(t *testing.T) {
 	}
 	searchCode(t, n, alice, "/api/v1/repos/"+owner+"/secret/search/code?q=gearbox", func(a codeSearchAnswer) bool { return a.Total == 1 })
 
-	// 5. No words: 422.
+	// 5. A deleted repository's files are gone from the index.
+	if res := n.WalletCall("DELETE", "/api/v1/repos/"+owner+"/lathe", alice, nil); res.Status != http.StatusNoContent {
+		t.Fatalf("delete the repository: %d %s", res.Status, res.Body)
+	}
+	searchCode(t, n, nil, "/api/v1/search/code?q=spindle", func(a codeSearchAnswer) bool { return a.Total == 0 })
+	searchCode(t, n, alice, "/api/v1/search/code?q=spindle", func(a codeSearchAnswer) bool {
+		return a.Total == 1 && a.Items[0].Repository.FullName == owner+"/secret"
+	})
+
+	// 6. No words: 422.
 	for _, q := range []string{"", "%20", "(.)"} {
 		if res := n.Call("GET", "/api/v1/search/code?q="+q, nil, nil); res.Status != http.StatusUnprocessableEntity {
 			t.Errorf("q=%q: %d %s", q, res.Status, res.Body)
