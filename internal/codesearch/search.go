@@ -102,7 +102,7 @@ func (s *Service) Search(ctx context.Context, viewer common.Address, q Query) (R
 
 	req := bleve.NewSearchRequestOptions(filtered, q.Limit, (q.Page-1)*q.Limit, false)
 	req.Fields = []string{"repo_id", "repo", "path", "language", "content"}
-	req.SortBy([]string{"-_score", "repo", "path"})
+	req.SortBy([]string{"-_score", "_id"})
 	res, err := s.idx.SearchInContext(ctx, req)
 	if err != nil {
 		return Results{}, fmt.Errorf("search code: %w", err)
