@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dforge/dforge/internal/cli.Version=$(VERSION)
 WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run build web deps i18n-fill release-check test test-short test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean bench-webhook bench-release api-coverage bench-ssh bench-notify bench-dashboard bench-feed bench-bounty bench-forum bench-auth
+.PHONY: run build web deps i18n-fill release-check test test-short test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean bench-webhook bench-release api-coverage bench-ssh bench-notify bench-dashboard bench-feed bench-bounty bench-forum bench-auth bench-search
 
 ## run: install what is needed, build, and start a node on the embedded defaults
 run: build
@@ -126,6 +126,10 @@ bench-p2p:
 ## bench-replication: replication lag of small pushes (p50, p99), the bench repository replicated to a fresh node from dForge peers and over bitswap against git clone, each node's RSS (BENCH_FLAGS=-quick for a smoke run)
 bench-replication:
 	$(GO) run ./bench/replication $(BENCH_FLAGS)
+
+## bench-search: code search on a node: index time and size for -mb MB of generated source, search p50/p99 on 16 connections, a 10-file push re-indexed (BENCH_FLAGS=-quick for a smoke run)
+bench-search:
+	$(GO) run ./bench/search $(BENCH_FLAGS)
 
 ## bench-archive: archive downloads (zip, tar.gz) through the node against git archive on the same bare repository (BENCH_FLAGS=-quick for a smoke run)
 bench-archive:

@@ -13,6 +13,7 @@ import (
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/chain"
+	"github.com/dforge/dforge/internal/codesearch"
 	"github.com/dforge/dforge/internal/deploykeys"
 	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/forge/gitrepos"
@@ -56,6 +57,7 @@ type API struct {
 	deployKeys   *deploykeys.Service
 	trackedTimes *timetrack.Service
 	orgLabels    *orglabels.Service
+	codeSearch   *codesearch.Service
 	// maintainers are the node's team (serve --maintainer), shown at /node/team.
 	maintainers []common.Address
 	// admins are the node's admins and moderators (serve --admin).
@@ -104,6 +106,8 @@ type Services struct {
 	DeployKeys   *deploykeys.Service
 	TrackedTimes *timetrack.Service
 	OrgLabels    *orglabels.Service
+	// CodeSearch is the code search index; nil serves no code search.
+	CodeSearch *codesearch.Service
 	// Maintainers are the wallets of the people who run the node, listed
 	// at /node/team; none lists no one.
 	Maintainers []common.Address
@@ -128,7 +132,7 @@ type Services struct {
 func New(log *slog.Logger, s Services, version string) *API {
 	return &API{log: log, vitals: s.Vitals, support: s.Support, pages: s.Pages, markdown: s.Markdown, chain: s.Chain, index: s.Index, auth: s.Auth,
 		forge: s.Forge, git: s.Git, blocks: s.Blocks, hosting: s.Repos, pulls: s.Pulls, replicas: s.Replicas, hooks: s.Hooks, mod: s.Moderation, messages: s.Messages, market: s.Market,
-		deployKeys: s.DeployKeys, trackedTimes: s.TrackedTimes, orgLabels: s.OrgLabels,
+		deployKeys: s.DeployKeys, trackedTimes: s.TrackedTimes, orgLabels: s.OrgLabels, codeSearch: s.CodeSearch,
 		maintainers: uniqueAddresses(s.Maintainers), admins: uniqueAddresses(s.Admins), settings: s.Settings, dataDir: s.DataDir, version: version, sshPort: s.SSHPort}
 }
 
@@ -184,6 +188,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.registerEmails(mux)
 	a.registerRepoLists(mux)
 	a.registerSearch(mux)
+	a.registerCodeSearch(mux)
 	a.registerActivity(mux)
 	a.registerFeed(mux)
 	a.registerNotifications(mux)

@@ -40,6 +40,7 @@ var OpenAPITags = map[string]string{
 	"orgs":            "Organizations, their members, teams, repositories and webhooks (Gitea's API).",
 	"pages":           "The site's content pages (about, terms, privacy, licence, ...).",
 	"reports":         "Reporting content to moderators.",
+	"search":          "Code search across the public repositories and the private ones the caller reads (a dForge extension; the repository's own is under /repos).",
 	"repos":           "Repositories and everything in them: code, branches, commits, issues, pull requests, releases, webhooks (Gitea's API).",
 	"repositories":    "A repository by its id (Gitea's API).",
 	"signing-key.gpg": "The node's commit-signing key (Gitea's API; this node has none).",

@@ -35,15 +35,26 @@ var vendorDirs = []string{"vendor/", "node_modules/", "third_party/", "bower_com
 
 // language is the language of the file at p, "" for none counted.
 func language(p string) string {
-	name := path.Base(p)
-	if strings.HasPrefix(name, ".") {
+	if strings.HasPrefix(path.Base(p), ".") || Vendored(p) {
 		return ""
 	}
+	return LanguageOf(p)
+}
+
+// Vendored reports whether p lies in a directory of other people's code.
+func Vendored(p string) bool {
 	for _, d := range vendorDirs {
 		if strings.HasPrefix(p, d) || strings.Contains(p, "/"+d) {
-			return ""
+			return true
 		}
 	}
+	return false
+}
+
+// LanguageOf is the programming or markup language of a file named p by
+// its name or extension alone, "" when neither tells.
+func LanguageOf(p string) string {
+	name := path.Base(p)
 	if l, ok := languageByName[name]; ok {
 		return l
 	}

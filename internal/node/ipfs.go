@@ -62,10 +62,10 @@ func startIPFS(ctx context.Context, dataDir string, cfg IPFSConfig, bs *blocks.S
 // nodes the registry lists (the relaying one first), else over bitswap.
 // stop cancels it and waits for its workers.
 func startReplica(ctx context.Context, policy replica.Policy, operator common.Address, ix *index.Index, git *gitstore.Store,
-	hosting *gitrepos.Repos, bs *blocks.Store, ipfs *p2p.Node, log *slog.Logger, reg prometheus.Registerer) (rep *replica.Replicator, stop func()) {
+	hosting *gitrepos.Repos, bs *blocks.Store, ipfs *p2p.Node, log *slog.Logger, reg prometheus.Registerer, synced func(id uint64)) (rep *replica.Replicator, stop func()) {
 	rep = replica.New(replica.Config{
 		Chain: ix, Git: git, Dirs: hosting, Blocks: bs, Bitswap: ipfs,
-		Peers: replica.RegistryPeers(ix), Self: operator, Policy: policy, Log: log, Metrics: reg,
+		Peers: replica.RegistryPeers(ix), Self: operator, Policy: policy, Log: log, Metrics: reg, Synced: synced,
 	})
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})

@@ -32,6 +32,7 @@ import (
 	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/chain"
 	"github.com/dforge/dforge/internal/chain/app"
+	"github.com/dforge/dforge/internal/codesearch"
 	"github.com/dforge/dforge/internal/deploykeys"
 	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/forge/gitrepos"
@@ -176,6 +177,15 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 	s.Hooks = webhook.New(webhook.Config{Store: s.Store, Index: s.Index, Dirs: repoDirs{s}, BaseURL: cfg.Webhooks.BaseURL,
 		AllowPrivate: cfg.Webhooks.AllowPrivate, RetryBase: cfg.Webhooks.RetryBase, Log: log, Metrics: s.Metrics})
 	s.Index.ObserveForge(s.Hooks)
+	// Code search follows the same projection: a push to a default
+	// branch, here or on another node, queues its repository. Its worker
+	// starts with the git data (step 8).
+	if s.CodeSearch, err = codesearch.Open(codesearch.Config{Dir: filepath.Join(cfg.DataDir, "codesearch"), Index: s.Index,
+		RepoDir: repoDirs{s}.Of, Log: log}); err != nil {
+		return nil, fmt.Errorf("open the code search index: %w", err)
+	}
+	n.onClose(func() { s.CodeSearch.Close() })
+	s.Index.ObserveForge(s.CodeSearch)
 	ixDone := make(chan error, 1)
 	ixCtx, stopIndex := context.WithCancel(context.WithoutCancel(ctx))
 	go func() { ixDone <- s.Index.Run(ixCtx) }()
@@ -261,6 +271,18 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 		stopSettling()
 		<-settling
 	})
+	// Code search catches up with what changed while the node was down,
+	// then follows the projection.
+	searching := make(chan struct{})
+	searchCtx, stopSearching := context.WithCancel(bg)
+	go func() {
+		defer close(searching)
+		s.CodeSearch.Run(searchCtx)
+	}()
+	n.onClose(func() {
+		stopSearching()
+		<-searching
+	})
 
 	// 9. The public repositories this node seeds follow the chain's refs,
 	// fetched from other nodes; a clone of one still on its way is told
@@ -268,7 +290,10 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 	gitRepos := gitrepos.Seeded{Repos: s.Repos}
 	if s.IPFS != nil {
 		var stopReplica func()
-		s.Replicator, stopReplica = startReplica(bg, cfg.IPFS.Seed, n.Operator, s.Index, s.GitStore, s.Repos, s.Blocks, s.IPFS, log, s.Metrics)
+		// A replicated repository is indexed for code search once its
+		// git data is here.
+		s.Replicator, stopReplica = startReplica(bg, cfg.IPFS.Seed, n.Operator, s.Index, s.GitStore, s.Repos, s.Blocks, s.IPFS, log, s.Metrics,
+			func(id uint64) { s.CodeSearch.Notify(id) })
 		n.onClose(stopReplica)
 		gitRepos.Replicas = s.Replicator
 	}
@@ -425,6 +450,14 @@ func (d repoDirs) Dir(ctx context.Context, id uint64) (string, error) {
 	rec, err := d.s.Index.RepoByID(ctx, id)
 	if err != nil {
 		return "", err
+	}
+	return d.s.Repos.Dir(rec)
+}
+
+// Of is where rec's git directory is, for code search.
+func (d repoDirs) Of(rec index.Repo) (string, error) {
+	if d.s.Repos == nil {
+		return "", errors.New("no git data yet")
 	}
 	return d.s.Repos.Dir(rec)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/chain"
 	"github.com/dforge/dforge/internal/chain/app"
+	"github.com/dforge/dforge/internal/codesearch"
 	"github.com/dforge/dforge/internal/deploykeys"
 	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/forge/gitrepos"
@@ -71,6 +72,10 @@ type Services struct {
 	Pulls *forge.Pulls         // the git side of pull requests, over Repos
 	Git   *gitserver.Server    // Smart HTTP over Repos
 	SSH   *gitserver.SSHServer // git over SSH, the same core; nil: none
+
+	// CodeSearch is the code search index of the default branches; nil:
+	// no code search.
+	CodeSearch *codesearch.Service
 
 	// Hooks are the node's webhooks and their deliveries; nil: none.
 	Hooks *webhook.Service
@@ -158,7 +163,7 @@ func (s *Services) api(site Site) *api.API {
 		Vitals: s.Vitals, Support: s.Support, Pages: s.Pages, Markdown: s.Markdown, Chain: s.Chain, Index: s.Index, Auth: s.Auth,
 		Forge: s.Forge, Git: s.GitStore, Blocks: s.Blocks, Repos: s.Repos, Pulls: s.Pulls, Maintainers: site.Maintainers, Admins: site.Admins,
 		Hooks: s.Hooks, Market: s.Market, Moderation: s.Moderation, Messages: s.Messages, Settings: site.Settings, DataDir: s.DataDir,
-		DeployKeys: s.DeployKeys, TrackedTimes: s.TrackedTimes, OrgLabels: s.OrgLabels,
+		DeployKeys: s.DeployKeys, TrackedTimes: s.TrackedTimes, OrgLabels: s.OrgLabels, CodeSearch: s.CodeSearch,
 	}
 	if s.Replicator != nil { // a nil pointer in the interface would not read as nil
 		svc.Replicas = s.Replicator

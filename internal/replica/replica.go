@@ -85,6 +85,9 @@ type Config struct {
 	Log       *slog.Logger
 	// Metrics receives replication's metrics (dforge_replica_*); nil: none.
 	Metrics prometheus.Registerer
+	// Synced, when set, is told of each repository brought to the chain's
+	// refs (code search indexes it then).
+	Synced func(id uint64)
 }
 
 // Status is where the replication of a repository stands.
@@ -333,6 +336,9 @@ func (r *Replicator) finish(ctx context.Context, pr index.PublicRepo, err error)
 	}
 	if err == nil {
 		delete(r.failures, pr.ID)
+		if r.cfg.Synced != nil {
+			r.cfg.Synced(pr.ID)
+		}
 	}
 	if r.again[pr.ID] {
 		delete(r.again, pr.ID)

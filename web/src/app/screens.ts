@@ -9,6 +9,7 @@ export const screens = {
   repository: lazyScreen(() => import('@/features/repositories/RepositoryScreen'), ['repositories', 'code', 'issues', 'moderation']),
   newRepository: lazyScreen(() => import('@/features/repositories/NewRepositoryScreen'), 'repositories'),
   code: lazyScreen(() => import('@/features/repositories/CodeScreen'), ['repositories', 'code']),
+  codeSearch: lazyScreen(() => import('@/features/search/CodeSearchScreen'), ['search', 'repositories', 'code', 'issues', 'moderation']),
   blame: lazyScreen(() => import('@/features/repositories/BlameScreen'), ['repositories', 'code']),
   editFile: lazyScreen(() => import('@/features/repositories/EditFileScreen'), ['repositories', 'code']),
   newFile: lazyScreen(() => import('@/features/repositories/EditFileScreen'), ['repositories', 'code']),

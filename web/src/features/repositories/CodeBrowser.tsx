@@ -2,6 +2,7 @@ import { useContext, useEffect, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { EmptyState } from '@/components/EmptyState'
+import { Input } from '@/components/Input'
 import { PreloadLink } from '@/components/PreloadLink'
 import { NotFoundError, QueryState } from '@/components/QueryState'
 import { type ContentEntry, isReplicatingError, type Repository, repoHref, useContents } from '@/lib/forge/api'
@@ -292,7 +293,8 @@ function FileActions({ repo, entry, gitRef, refParam, editable }: { repo: Reposi
 
 /**
  * The bar over a code view: the branch or tag selector, the history of
- * the path, "Go to file", and downloads of the ref as .zip and .tar.gz.
+ * the path, "Go to file", code search in the repository (its default
+ * branch), and downloads of the ref as .zip and .tar.gz.
  */
 export function CodeToolbar({ repo, path, gitRef, hrefFor }: { repo: Repository; path: string; gitRef: string; hrefFor: (ref: string) => string }) {
   const { t } = useTranslation('code')
@@ -308,6 +310,12 @@ export function CodeToolbar({ repo, path, gitRef, hrefFor }: { repo: Repository;
           {t('finder.button')} <kbd aria-hidden="true">t</kbd>
         </Button>
       )}
+      <form role="search" className="code-search" method="get" action={repoHref.section(owner, repo.name, 'search')}>
+        <Input type="search" name="q" required maxLength={200} aria-label={t('toolbar.search')} placeholder={t('toolbar.search')} />
+        <Button type="submit" size="sm" variant="outline">
+          {t('toolbar.searchButton')}
+        </Button>
+      </form>
       <span className="button-row" role="group" aria-label={t('toolbar.download')}>
         <a className="btn btn-outline btn-sm" href={archiveHref(owner, repo.name, gitRef, 'zip')} download>
           {t('toolbar.zip')}

@@ -1,21 +1,20 @@
-import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Button } from '@/components/Button'
 import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
 import { Tabs } from '@/components/Tabs'
 import { type Issue, StateBadge, stateKind } from '@/features/issues'
 import { type Repository, repoHref, useRepoSearch } from '@/lib/forge/api'
 import { Paged } from '@/components/Lists'
-import { Input } from '@/components/Input'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
 import { foundIssueHref, useIssueSearch, useUserSearch } from './api'
 import { UserList } from './UserList'
+import { CodeResults } from './CodeResults'
+import { SearchForm } from './SearchForm'
 import './search.css'
 
 export const SEARCH_PAGE_SIZE = 20
-const TYPES = ['repositories', 'issues', 'users'] as const
+const TYPES = ['repositories', 'code', 'issues', 'users'] as const
 type SearchType = (typeof TYPES)[number]
 
 function isSearchType(s: string): s is SearchType {
@@ -23,8 +22,8 @@ function isSearchType(s: string): s is SearchType {
 }
 
 /**
- * Search across repositories, issues and users: the submitted query, the
- * tab and the page live in the URL. Each tab asks the server only once it
+ * Search across repositories, code, issues and users: the submitted query,
+ * the tab, the page and the code's language live in the URL. Each tab asks the server only once it
  * is shown with a query.
  */
 export default function SearchScreen() {
@@ -33,6 +32,7 @@ export default function SearchScreen() {
   const [query, setQuery] = useUrlParam('q')
   const [typeParam, setType] = useUrlParam('type', 'repositories')
   const [pageParam, setPage] = useUrlParam('page', '1')
+  const [language, setLanguage] = useUrlParam('language')
   const type: SearchType = isSearchType(typeParam) ? typeParam : 'repositories'
   const page = Math.max(1, Number.parseInt(pageParam, 10) || 1)
   const submitted = query.trim()
@@ -43,6 +43,10 @@ export default function SearchScreen() {
   }
   const choose = (id: SearchType) => {
     setType(id)
+    setPage('1')
+  }
+  const chooseLanguage = (l: string) => {
+    setLanguage(l)
     setPage('1')
   }
   const results = { query: submitted, page, onPage: (p: number) => setPage(String(p)) }
@@ -56,6 +60,8 @@ export default function SearchScreen() {
             <p className="muted">{t(`prompt.${type}`)}</p>
           ) : type === 'repositories' ? (
             <RepositoryResults {...results} />
+          ) : type === 'code' ? (
+            <CodeResults {...results} language={language} onLanguage={chooseLanguage} />
           ) : type === 'issues' ? (
             <IssueResults {...results} />
           ) : (
@@ -140,27 +146,5 @@ function UserResults({ query, page, onPage }: ResultsProps) {
     <Paged query={found} page={page} onPage={onPage} limit={SEARCH_PAGE_SIZE} label={t('types.users')} empty={t('empty')}>
       {(users) => <UserList users={users} label={t('results')} />}
     </Paged>
-  )
-}
-
-// The URL holds the submitted query; the input holds what is being typed.
-function SearchForm({ initial, onSearch }: { initial: string; onSearch: (q: string) => void }) {
-  const { t } = useTranslation('search')
-  const id = useId()
-  const [draft, setDraft] = useState(initial)
-  const submit = (e: FormEvent) => {
-    e.preventDefault()
-    onSearch(draft.trim())
-  }
-  return (
-    <form role="search" className="search-form" onSubmit={submit}>
-      <div className="field">
-        <label htmlFor={id}>{t('label')}</label>
-        <div className="search-row">
-          <Input id={id} type="search" name="q" value={draft} maxLength={200} placeholder={t('placeholder')} onChange={(e) => setDraft(e.target.value)} />
-          <Button type="submit">{t('submit')}</Button>
-        </div>
-      </div>
-    </form>
   )
 }

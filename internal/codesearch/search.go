@@ -1,0 +1,218 @@
+package codesearch
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search"
+	"github.com/blevesearch/bleve/v2/search/query"
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/usererr"
+)
+
+// Query is a code search.
+type Query struct {
+	Text     string // words, each of which a file's content or path holds
+	Language string // "" for any
+	Repo     uint64 // 0 for every repository the viewer reads
+	Page     int    // from 1
+	Limit    int    // files per page
+}
+
+// Results are a page of matching files.
+type Results struct {
+	Total     uint64          `json:"total"`
+	Items     []Hit           `json:"items"`
+	Languages []LanguageCount `json:"languages"` // the matches' languages, most first
+}
+
+// Hit is a matching file with its matching lines.
+type Hit struct {
+	RepoID   uint64 `json:"-"`
+	Repo     string `json:"-"` // owner/name
+	Path     string `json:"path"`
+	Language string `json:"language"`
+	Lines    []Line `json:"lines"`
+}
+
+// Line is a matching line; Ranges are the matched words' [start, end)
+// offsets in characters (Unicode code points).
+type Line struct {
+	Number int      `json:"number"`
+	Text   string   `json:"text"`
+	Ranges [][2]int `json:"ranges"`
+}
+
+// LanguageCount is a language and how many matching files are in it.
+type LanguageCount struct {
+	Name  string `json:"name"`
+	Count int    `json:"count"`
+}
+
+const (
+	maxLinesPerFile = 5
+	maxLineLen      = 500 // bytes of a line shown; minified lines are cut
+	maxLimit        = 50
+)
+
+// Search finds the files whose content or path holds every word of q, in
+// the public repositories and the private ones viewer reads: no other
+// private repository counts in the total or the languages.
+func (s *Service) Search(ctx context.Context, viewer common.Address, q Query) (Results, error) {
+	words := s.words(q.Text)
+	if len(words) == 0 {
+		return Results{}, usererr.BadFieldf("q", "Say what to search for: a word of code.")
+	}
+	if q.Limit <= 0 || q.Limit > maxLimit {
+		q.Limit = 10
+	}
+	if q.Page < 1 {
+		q.Page = 1
+	}
+	readable, err := s.ix.ReadablePrivateRepoIDs(ctx, viewer)
+	if err != nil {
+		return Results{}, err
+	}
+	visible := []query.Query{boolQuery("private", false)}
+	for _, id := range readable {
+		visible = append(visible, termQuery("repo_id", strconv.FormatUint(id, 10)))
+	}
+	inContent, inPath := make([]query.Query, len(words)), make([]query.Query, len(words))
+	for i, w := range words {
+		inContent[i], inPath[i] = termQuery("content", w), termQuery("path", w)
+	}
+	must := []query.Query{
+		bleve.NewDisjunctionQuery(bleve.NewConjunctionQuery(inContent...), bleve.NewConjunctionQuery(inPath...)),
+		bleve.NewDisjunctionQuery(visible...),
+	}
+	if q.Repo != 0 {
+		must = append(must, termQuery("repo_id", strconv.FormatUint(q.Repo, 10)))
+	}
+	all := bleve.NewConjunctionQuery(must...)
+	filtered := all
+	if q.Language != "" {
+		filtered = bleve.NewConjunctionQuery(append(slices.Clone(must), termQuery("language", q.Language))...)
+	}
+
+	req := bleve.NewSearchRequestOptions(filtered, q.Limit, (q.Page-1)*q.Limit, false)
+	req.Fields = []string{"repo_id", "repo", "path", "language", "content"}
+	req.SortBy([]string{"-_score", "_id"})
+	res, err := s.idx.SearchInContext(ctx, req)
+	if err != nil {
+		return Results{}, fmt.Errorf("search code: %w", err)
+	}
+	out := Results{Total: res.Total, Items: []Hit{}, Languages: []LanguageCount{}}
+	set := map[string]bool{}
+	for _, w := range words {
+		set[w] = true
+	}
+	for _, h := range res.Hits {
+		out.Items = append(out.Items, s.hit(h, set))
+	}
+
+	// The languages of every match, whatever the filter, to offer it.
+	freq := bleve.NewSearchRequestOptions(all, 0, 0, false)
+	freq.AddFacet("languages", bleve.NewFacetRequest("language", 30))
+	fres, err := s.idx.SearchInContext(ctx, freq)
+	if err != nil {
+		return Results{}, fmt.Errorf("search code: %w", err)
+	}
+	if f := fres.Facets["languages"]; f != nil && f.Terms != nil {
+		for _, t := range f.Terms.Terms() {
+			out.Languages = append(out.Languages, LanguageCount{Name: t.Term, Count: t.Count})
+		}
+	}
+	return out, nil
+}
+
+// words are q's words as the index has them.
+func (s *Service) words(q string) []string {
+	var out []string
+	for _, t := range s.analyze(q) {
+		if !slices.Contains(out, t.term) {
+			out = append(out, t.term)
+		}
+	}
+	return out
+}
+
+type token struct {
+	term       string
+	start, end int // bytes
+}
+
+func (s *Service) analyze(text string) []token {
+	a := s.idx.Mapping().AnalyzerNamed(codeAnalyzer)
+	if a == nil {
+		return nil
+	}
+	var out []token
+	for _, t := range a.Analyze([]byte(text)) {
+		out = append(out, token{term: string(t.Term), start: t.Start, end: t.End})
+	}
+	return out
+}
+
+// hit reads a match's stored fields and finds its lines that hold words.
+func (s *Service) hit(h *search.DocumentMatch, words map[string]bool) Hit {
+	field := func(name string) string { v, _ := h.Fields[name].(string); return v }
+	id, _ := strconv.ParseUint(field("repo_id"), 10, 64)
+	out := Hit{RepoID: id, Repo: field("repo"), Path: field("path"), Language: field("language"), Lines: []Line{}}
+	for i, line := range strings.Split(field("content"), "\n") {
+		if len(out.Lines) == maxLinesPerFile {
+			break
+		}
+		line = strings.TrimSuffix(line, "\r")
+		if len(line) > maxLineLen {
+			cut := maxLineLen
+			for cut > 0 && !utf8.RuneStart(line[cut]) {
+				cut--
+			}
+			line = line[:cut]
+		}
+		if !mayHold(line, words) {
+			continue
+		}
+		var ranges [][2]int
+		for _, t := range s.analyze(line) {
+			if words[t.term] {
+				start := utf8.RuneCountInString(line[:t.start])
+				ranges = append(ranges, [2]int{start, start + utf8.RuneCountInString(line[t.start:t.end])})
+			}
+		}
+		if len(ranges) > 0 {
+			out.Lines = append(out.Lines, Line{Number: i + 1, Text: line, Ranges: ranges})
+		}
+	}
+	return out
+}
+
+func termQuery(field, term string) query.Query {
+	q := bleve.NewTermQuery(term)
+	q.SetField(field)
+	return q
+}
+
+func boolQuery(field string, v bool) query.Query {
+	q := bleve.NewBoolFieldQuery(v)
+	q.SetField(field)
+	return q
+}
+
+// mayHold is a cheap test before a line is analyzed: it holds one of the
+// words, in any case, somewhere.
+func mayHold(line string, words map[string]bool) bool {
+	lower := strings.ToLower(line)
+	for w := range words {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}
