@@ -84,8 +84,8 @@ lint-web: web/node_modules/.installed
 interop: build
 	$(GO) run ./tools/interop -bin $(BIN)
 
-## bench-web: Lighthouse on /, /explore and /governance against the built binary
-bench-web: build
+## bench-web: Lighthouse (performance and accessibility) on /, /explore, /governance, a repository's home and a pull request's files against the built binary
+bench-web: build web/node_modules/.installed
 	scripts/ensure-chromium.sh
 	bench/web.sh
 

@@ -5,6 +5,9 @@
 // is a real secp256k1 signature the node verifies.
 import { privateKeyToAccount } from 'viem/accounts'
 
+// For scripts outside web/ (bench/web.mjs), which cannot resolve viem themselves.
+export { generatePrivateKey } from 'viem/accounts'
+
 export const TEST_WALLET_RDNS = 'org.dforge.testwallet'
 export const TEST_WALLET_NAME = 'Test Wallet'
 
