@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { generatePrivateKey } from 'viem/accounts'
-import { expectEventually, expectVisible, launchBrowser, openPage, startNetwork, waitForShell, TIMEOUT, waitDelegated } from './harness.mjs'
+import { expectEventually, expectHidden, expectVisible, launchBrowser, openPage, startNetwork, waitForShell, TIMEOUT, waitDelegated } from './harness.mjs'
 import { headlessWallet, TEST_WALLET_NAME } from './wallet.mjs'
 
 // Two validators of one chain: everything is done on the first, and the
@@ -105,8 +105,10 @@ describe('forge', () => {
     await alice.page.getByRole('button', { name: 'Comment on new line 2 of NOTES.md' }).click()
     await alice.page.getByLabel('Comment on line 2 of NOTES.md').fill('Is a second line needed?')
     await alice.page.getByRole('button', { name: 'Add to review' }).click()
+    await alice.page.getByRole('button', { name: 'Review changes' }).click()
+    await expectVisible(alice.page.getByText('1 comment waits for this review.'))
     await alice.page.getByRole('button', { name: 'Submit review' }).click()
-    await expectVisible(alice.page.getByText('0 comments wait for this review.'))
+    await expectHidden(alice.page.getByRole('button', { name: 'Submit review' }))
     await alice.page.getByRole('tab', { name: 'Conversation' }).click()
     await expectVisible(alice.page.getByText(`${alice.login} reviewed`))
     await expectVisible(alice.page.getByText('Is a second line needed?'))
@@ -114,10 +116,11 @@ describe('forge', () => {
     // 5. Bob approves it from his own wallet.
     const bob = await signedIn(t, `/${alice.login}/demo/pulls/1`)
     await bob.page.getByRole('tab', { name: 'Files changed' }).click()
+    await bob.page.getByRole('button', { name: 'Review changes' }).click()
     await bob.page.getByLabel('Summary').fill('Looks good.')
     await bob.page.getByLabel('Approve').check()
     await bob.page.getByRole('button', { name: 'Submit review' }).click()
-    await expectVisible(bob.page.getByText('0 comments wait for this review.'))
+    await expectHidden(bob.page.getByRole('button', { name: 'Submit review' }))
     await bob.page.getByRole('tab', { name: 'Conversation' }).click()
     await expectVisible(bob.page.getByText(`${bob.login} approved`))
     await expectVisible(bob.page.getByText("Only the repository's maintainers can merge."))

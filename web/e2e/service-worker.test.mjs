@@ -85,7 +85,7 @@ describe('service worker', () => {
     assert.equal(await page.evaluate(() => navigator.onLine), false)
     await page.reload()
     await waitForShell(page)
-    await expectVisible(page.locator('header').getByRole('button', { name: 'Home', exact: true }))
+    await expectVisible(page.locator('header').getByRole('link', { name: 'Home', exact: true }))
     await expectVisible(page.getByText('You are offline', { exact: true }))
     await expectVisible(page.locator('footer'))
 
