@@ -2,28 +2,13 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, describe, expect, it } from 'vitest'
 import { REPO, repoFixture, stubApi, text } from '@/test/forge'
 import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
-import type { PullRequest } from './api'
 import PullRequestScreen from './PullRequestScreen'
+import { pullFixture } from './testing'
 import { viewedKey } from './viewed'
 
 preloadNamespaces('pulls', 'issues', 'repositories', 'wallet')
 
-const PR: PullRequest = {
-  id: 201,
-  number: 4,
-  title: 'Faster mill',
-  body: '',
-  user: { id: 2, login: 'bob' },
-  labels: [],
-  state: 'open',
-  comments: 0,
-  mergeable: true,
-  merged: false,
-  base: { label: 'main', ref: 'main', sha: 'a'.repeat(40) },
-  head: { label: 'fast', ref: 'fast', sha: 'b'.repeat(40) },
-  created_at: '2026-01-01T00:00:00Z',
-  updated_at: '2026-01-01T00:00:00Z',
-}
+const PR = pullFixture()
 
 const diffOf = (millBlob: string, speed: number) =>
   `diff --git a/src/mill.go b/src/mill.go\nindex ${'1'.repeat(40)}..${millBlob} 100644\n--- a/src/mill.go\n+++ b/src/mill.go\n@@ -1,2 +1,2 @@\n package mill\n-const speed = 1\n+const speed = ${speed}\n` +

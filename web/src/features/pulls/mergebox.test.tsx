@@ -3,29 +3,15 @@ import { describe, expect, it } from 'vitest'
 import type { TimelineEvent } from '@/features/issues'
 import { REPO, repoFixture, stubApi, text } from '@/test/forge'
 import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
-import { type PullRequest, type PullReview, type ReviewComment, verdictsOf } from './api'
+import { type PullReview, type ReviewComment, verdictsOf } from './api'
 import PullRequestScreen from './PullRequestScreen'
+import { PULL_HEAD, pullFixture } from './testing'
 
 preloadNamespaces('pulls', 'issues', 'tracker', 'repositories', 'wallet', 'branches', 'statuses', 'reviewers')
 
-const HEAD = 'b'.repeat(40)
+const HEAD = PULL_HEAD
 const OLD = 'c'.repeat(40)
-const pr: PullRequest = {
-  id: 201,
-  number: 4,
-  title: 'Faster mill',
-  body: '',
-  user: { id: 2, login: 'bob' },
-  labels: [],
-  state: 'open',
-  comments: 0,
-  mergeable: true,
-  merged: false,
-  base: { label: 'main', ref: 'main', sha: 'a'.repeat(40) },
-  head: { label: 'fast', ref: 'fast', sha: HEAD },
-  created_at: '2026-01-01T00:00:00Z',
-  updated_at: '2026-01-01T00:00:00Z',
-}
+const pr = pullFixture()
 let at = 0
 const review = (id: number, login: string, state: PullReview['state'], extra: Partial<PullReview> = {}): PullReview => ({
   id,

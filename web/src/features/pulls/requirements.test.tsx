@@ -2,28 +2,14 @@ import { screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { REPO, repoFixture, stubApi, text } from '@/test/forge'
 import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
-import { approvalsOf, type PullRequest, type PullReview } from './api'
+import { approvalsOf, type PullReview } from './api'
 import PullRequestScreen from './PullRequestScreen'
+import { PULL_HEAD, pullFixture } from './testing'
 
 preloadNamespaces('pulls', 'issues', 'repositories', 'wallet', 'branches', 'statuses')
 
-const HEAD = 'b'.repeat(40)
-const pr: PullRequest = {
-  id: 201,
-  number: 4,
-  title: 'Faster mill',
-  body: '',
-  user: { id: 2, login: 'bob' },
-  labels: [],
-  state: 'open',
-  comments: 0,
-  mergeable: true,
-  merged: false,
-  base: { label: 'main', ref: 'main', sha: 'a'.repeat(40) },
-  head: { label: 'fast', ref: 'fast', sha: HEAD },
-  created_at: '2026-01-01T00:00:00Z',
-  updated_at: '2026-01-01T00:00:00Z',
-}
+const HEAD = PULL_HEAD
+const pr = pullFixture()
 const review = (id: number, login: string, state: PullReview['state']): PullReview => ({ id, user: { id, login }, state, body: '', commit_id: HEAD, comments_count: 0, submitted_at: '2026-01-02T00:00:00Z' })
 
 describe('merge requirements', () => {
