@@ -15,6 +15,7 @@ import (
 	"github.com/ipfs/go-cid"
 
 	"github.com/dforge/dforge/internal/blocks"
+	"github.com/dforge/dforge/internal/longtest"
 )
 
 // An IPFS client in JavaScript fetches a repository's blocks from the
@@ -22,9 +23,7 @@ import (
 // trustless-gateway block broker and a sha1 hasher, routed to this gateway
 // only (web/scripts/helia-check.mjs). A gateway that alters a block fails it.
 func TestHeliaFetchesVerifiedBlocks(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs a Helia node in Node.js: make test runs it, make test-short does not")
-	}
+	longtest.Mark(t, "runs a Helia node in Node.js")
 	web, err := filepath.Abs(filepath.Join("..", "..", "web"))
 	if err != nil {
 		t.Fatal(err)

@@ -49,6 +49,7 @@ import (
 	"github.com/dforge/dforge/internal/gitserver"
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/longtest"
 	"github.com/dforge/dforge/internal/node"
 	"github.com/dforge/dforge/internal/store"
 	"github.com/dforge/dforge/internal/store/storetest"
@@ -549,7 +550,5 @@ func (n *Node) SignIn(u *User) string {
 // out for the inner loop; `make test` runs it.
 func Long(t testing.TB) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("starts a whole node: make test runs it, make test-short does not")
-	}
+	longtest.Mark(t, "starts a whole node")
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/dforge/dforge/internal/gitserver"
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/logtest"
+	"github.com/dforge/dforge/internal/longtest"
 	"github.com/dforge/dforge/internal/repoaccess"
 	"github.com/dforge/dforge/internal/store"
 	"github.com/dforge/dforge/internal/usererr"
@@ -65,9 +66,7 @@ type harness struct {
 
 func newHarness(t *testing.T) *harness {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("runs a git server with real git clients: make test runs it, make test-short does not")
-	}
+	longtest.Mark(t, "runs a git server with real git clients")
 	ctx := context.Background()
 	dir := t.TempDir()
 	st, err := store.Open(ctx, filepath.Join(dir, "node.db"))

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/dforge/dforge/internal/gitstore"
+	"github.com/dforge/dforge/internal/longtest"
 )
 
 // Resolve reads refs from the ref files instead of asking git. These tests
@@ -63,9 +64,7 @@ func bareWithHistory(t *testing.T) (string, []string) {
 }
 
 func TestResolveReadsRefsAsGitDoes(t *testing.T) {
-	if testing.Short() {
-		t.Skip("compares with git over thousands of refs: make test runs it, make test-short does not")
-	}
+	longtest.Mark(t, "compares with git over thousands of refs")
 	ctx := context.Background()
 	bare, c := bareWithHistory(t)
 	tree := git(t, bare, "rev-parse", c[0]+"^{tree}")

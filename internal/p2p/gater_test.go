@@ -16,6 +16,7 @@ import (
 	"github.com/multiformats/go-multiaddr"
 
 	"github.com/dforge/dforge/internal/blocks"
+	"github.com/dforge/dforge/internal/longtest"
 )
 
 // An address a peer advertises outside loopback is never dialled; one the
@@ -49,9 +50,7 @@ func TestNeverDialsAnAddressItWasNotGiven(t *testing.T) {
 
 // A configured peer that drops the connection is dialled again.
 func TestKeptPeerIsRedialled(t *testing.T) {
-	if testing.Short() {
-		t.Skip("waits for libp2p redial back-off: make test runs it, make test-short does not")
-	}
+	longtest.Mark(t, "waits for libp2p redial back-off")
 	t.Parallel() // it waits for the peering backoff (5 to 13 s)
 	a := startTestNode(t)
 	b := startTestNode(t)

@@ -15,6 +15,8 @@ import (
 	"github.com/cometbft/cometbft/abci/example/kvstore"
 	"github.com/cometbft/cometbft/rpc/client/local"
 	"github.com/cometbft/cometbft/types"
+
+	"github.com/dforge/dforge/internal/longtest"
 )
 
 // testLogger keeps CometBFT quiet unless the test runs with -v, and lets
@@ -33,9 +35,7 @@ func testLogger(cfg *Config) {
 
 func startNode(t *testing.T, ctx context.Context, cfg Config) *Node {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("starts a CometBFT node: make test runs it, make test-short does not")
-	}
+	longtest.Mark(t, "starts a CometBFT node")
 	testLogger(&cfg)
 	n, err := Start(ctx, cfg, kvstore.NewInMemoryApplication())
 	if err != nil {
