@@ -8,6 +8,7 @@ import { NoPullRequests } from './EmptyStates'
 import NewPullScreen from './NewPullScreen'
 import PullListScreen from './PullListScreen'
 import PullRequestScreen from './PullRequestScreen'
+import { pullFixture } from './testing'
 
 preloadNamespaces('pulls', 'issues', 'repositories', 'wallet')
 
@@ -20,24 +21,7 @@ afterEach(() => {
 })
 
 function pull(overrides: Partial<PullRequest> = {}): PullRequest {
-  return {
-    id: 201,
-    number: 4,
-    title: 'Faster mill',
-    body: 'Turns twice as fast.',
-    body_html: '<p>Turns twice as fast.</p>',
-    user: { id: 2, login: 'bob' },
-    labels: [],
-    state: 'open',
-    comments: 0,
-    mergeable: true,
-    merged: false,
-    base: { label: 'main', ref: 'main', sha: 'a'.repeat(40) },
-    head: { label: 'fast', ref: 'fast', sha: 'b'.repeat(40) },
-    created_at: '2026-01-01T00:00:00Z',
-    updated_at: '2026-01-01T00:00:00Z',
-    ...overrides,
-  }
+  return pullFixture({ body: 'Turns twice as fast.', body_html: '<p>Turns twice as fast.</p>', ...overrides })
 }
 
 /** Matches a diff line's cell by its code (highlighting splits it into spans), after its +/- mark. */
