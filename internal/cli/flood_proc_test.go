@@ -98,10 +98,10 @@ func TestFloodOfRelayedActionsLeavesRoomForOthers(t *testing.T) {
 	if f.err != nil {
 		t.Fatal(f.err)
 	}
-	t.Logf("flood of %d accounts: %d relayed actions admitted after the first block's %d; bob's %d issues committed after p50 %d, p99 %d, max %d blocks",
-		floodAccounts, f.admitted.Load(), limit, len(waited), waited[len(waited)/2], waited[min(len(waited)-1, len(waited)*99/100)], waited[len(waited)-1])
+	t.Logf("flood of %d accounts: %d relayed actions admitted after the first block's %d; bob's %d issues committed after p50 %d, p99 %d, max %d blocks (%s)",
+		floodAccounts, f.admitted.Load(), limit, len(waited), rank(waited, 50), rank(waited, 99), waited[len(waited)-1], histogram(waited))
 	if quiet != nil {
-		t.Logf("the same before the flood (a quiet chain): p50 %d, p99 %d, max %d blocks", quiet[len(quiet)/2], quiet[min(len(quiet)-1, len(quiet)*99/100)], quiet[len(quiet)-1])
+		t.Logf("the same before the flood (a quiet chain): p50 %d, p99 %d, max %d blocks (%s)", rank(quiet, 50), rank(quiet, 99), quiet[len(quiet)-1], histogram(quiet))
 	}
 	// Liveness in blocks, not time: had the flood starved bob, his issues
 	// would wait as long as the flood lasts (hundreds of blocks). The
@@ -147,6 +147,28 @@ func blocksToCommit(t *testing.T, ctx context.Context, p *nodeProc, u crUser, ad
 	}
 	slices.Sort(waited)
 	return waited
+}
+
+// rank is the p-th percentile of sorted by nearest rank: the smallest
+// value that p percent of the samples do not exceed (of 100 samples, p99
+// is the 99th, not the largest).
+func rank(sorted []int64, p int) int64 {
+	i := (len(sorted)*p + 99) / 100
+	return sorted[max(i, 1)-1]
+}
+
+// histogram reads "2 blocks: 97, 3 blocks: 3".
+func histogram(sorted []int64) string {
+	var parts []string
+	for i := 0; i < len(sorted); {
+		j := i
+		for j < len(sorted) && sorted[j] == sorted[i] {
+			j++
+		}
+		parts = append(parts, fmt.Sprintf("%d blocks: %d", sorted[i], j-i))
+		i = j
+	}
+	return strings.Join(parts, ", ")
 }
 
 // delegateAll makes n fresh accounts and has each delegate the
