@@ -2,7 +2,7 @@
 // bleve index in the node's data directory, one document per file, kept at
 // each default branch's head as pushes arrive (public repositories on
 // every node that holds their git data, private ones on their node). A
-// search reads the index only, never the git data.
+// search finds files in the index and reads their lines from git.
 package codesearch
 
 import (
@@ -96,7 +96,16 @@ func Open(cfg Config) (*Service, error) {
 func openIndex(dir string, log *slog.Logger) (bleve.Index, error) {
 	idx, err := bleve.Open(dir)
 	if err == nil {
-		return idx, nil
+		if current(idx) {
+			return idx, nil
+		}
+		// Made by an older binary with another layout: the worker
+		// indexes every repository again into the new one.
+		log.Info("the code search index has an older layout; it is built again", "dir", dir)
+		if err := idx.Close(); err != nil {
+			return nil, fmt.Errorf("close the old code search index: %w", err)
+		}
+		err = errors.New("older layout")
 	}
 	if !errors.Is(err, bleve.ErrorIndexPathDoesNotExist) {
 		log.Warn("the code search index does not open; it is built again", "dir", dir, "err", err)
@@ -115,7 +124,23 @@ func openIndex(dir string, log *slog.Logger) (bleve.Index, error) {
 	if err != nil {
 		return nil, fmt.Errorf("create the code search index: %w", err)
 	}
+	if err := idx.SetInternal(layoutKey, []byte(layout)); err != nil {
+		idx.Close()
+		return nil, fmt.Errorf("create the code search index: %w", err)
+	}
 	return idx, nil
+}
+
+// layout names the index's mapping. An index whose layout differs (or
+// has none: the first one stored every file's content) is built again, as
+// a mapping cannot change under existing documents.
+const layout = "2"
+
+var layoutKey = []byte("layout")
+
+func current(idx bleve.Index) bool {
+	v, err := idx.GetInternal(layoutKey)
+	return err == nil && string(v) == layout
 }
 
 // codeAnalyzer splits text into words of letters, digits and underscores,
@@ -132,27 +157,36 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 		"token_filters": []string{lowercase.Name}}); err != nil {
 		return nil, fmt.Errorf("code search mapping: %w", err)
 	}
-	kw := func() *mapping.FieldMapping {
+	// Only what a result shows is stored, and only the faceted fields
+	// (language, repo_id) keep doc values; no field goes into _all, which
+	// no query reads.
+	// The content is neither stored nor kept as doc values: a result's
+	// lines are read from git (lines.go), which keeps the index at a
+	// fraction of the source's size.
+	kw := func(store, docValues bool) *mapping.FieldMapping {
 		f := bleve.NewKeywordFieldMapping()
 		f.Analyzer = keyword.Name
 		f.IncludeTermVectors = false
+		f.IncludeInAll = false
+		f.Store, f.DocValues = store, docValues
 		return f
 	}
-	text := func() *mapping.FieldMapping {
+	text := func(store bool) *mapping.FieldMapping {
 		f := bleve.NewTextFieldMapping()
 		f.Analyzer = codeAnalyzer
 		f.IncludeTermVectors = false
 		f.IncludeInAll = false
+		f.Store, f.DocValues = store, false
 		return f
 	}
 	d := bleve.NewDocumentStaticMapping()
-	d.AddFieldMappingsAt("repo_id", kw())
-	d.AddFieldMappingsAt("repo", kw())
-	d.AddFieldMappingsAt("language", kw())
-	d.AddFieldMappingsAt("path", text())
-	d.AddFieldMappingsAt("content", text())
+	d.AddFieldMappingsAt("repo_id", kw(true, true)) // the repos facet (catch-up)
+	d.AddFieldMappingsAt("repo", kw(true, false))
+	d.AddFieldMappingsAt("language", kw(true, true))
+	d.AddFieldMappingsAt("path", text(true))
+	d.AddFieldMappingsAt("content", text(false))
 	priv := bleve.NewBooleanFieldMapping()
-	priv.Store = false
+	priv.Store, priv.DocValues, priv.IncludeInAll = false, false, false
 	d.AddFieldMappingsAt("private", priv)
 	m.DefaultMapping = d
 	m.DefaultAnalyzer = codeAnalyzer

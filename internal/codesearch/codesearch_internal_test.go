@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/blevesearch/bleve/v2/search"
 )
 
@@ -22,15 +24,18 @@ func TestWordsAndLines(t *testing.T) {
 	if got := s.words(" (.) "); len(got) != 0 {
 		t.Errorf("no words expected, got %q", got)
 	}
-	h := s.hit(&search.DocumentMatch{Fields: map[string]any{"repo_id": "7", "repo": "a/b", "path": "x.go",
-		"content": "package x\n// héllo Spindle\nspindles\nSPINDLE()"}}, map[string]bool{"spindle": true})
-	if h.RepoID != 7 || len(h.Lines) != 2 {
+	h := hit(&search.DocumentMatch{Fields: map[string]any{"repo_id": "7", "repo": "a/b", "path": "x.go"}})
+	if h.RepoID != 7 || h.Repo != "a/b" || h.Path != "x.go" {
 		t.Fatalf("hit %+v", h)
 	}
-	if l := h.Lines[0]; l.Number != 2 || l.Ranges[0] != [2]int{9, 16} {
+	lines := s.matchLines("package x\n// héllo Spindle\nspindles\nSPINDLE()", map[string]bool{"spindle": true})
+	if len(lines) != 2 {
+		t.Fatalf("lines %+v", lines)
+	}
+	if l := lines[0]; l.Number != 2 || l.Ranges[0] != [2]int{9, 16} {
 		t.Errorf("line %+v", l)
 	}
-	if l := h.Lines[1]; l.Number != 4 || l.Ranges[0] != [2]int{0, 7} {
+	if l := lines[1]; l.Number != 4 || l.Ranges[0] != [2]int{0, 7} {
 		t.Errorf("line %+v", l)
 	}
 	for p, want := range map[string]string{"a/b.go": "Go", "README.md": "Markdown", "Makefile": "Makefile", "x.bin": ""} {
@@ -45,5 +50,31 @@ func TestWordsAndLines(t *testing.T) {
 	}
 	if indexable("120000", "link") || indexable("160000", "sub") {
 		t.Error("links and submodules are not indexed")
+	}
+}
+
+// An index made with an older layout (the first stored every file's
+// content) is made anew on open, so the mapping in use is always this
+// binary's; the worker then indexes every repository again.
+func TestAnOlderLayoutIsBuiltAgain(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cs")
+	old, err := bleve.New(dir, bleve.NewIndexMapping())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := old.Index("1:a.go", map[string]any{"content": "package a"}); err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+	s, err := Open(Config{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if n, err := s.idx.DocCount(); err != nil || n != 0 || !current(s.idx) {
+		t.Fatalf("reopened index: %d documents, current %v, %v", n, current(s.idx), err)
+	}
+	if f := s.idx.Mapping().(*mapping.IndexMappingImpl).DefaultMapping.Properties["content"].Fields[0]; f.Store || f.DocValues {
+		t.Fatalf("content field mapping %+v: neither stored nor kept as doc values", f)
 	}
 }

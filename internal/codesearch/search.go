@@ -101,7 +101,7 @@ func (s *Service) Search(ctx context.Context, viewer common.Address, q Query) (R
 	}
 
 	req := bleve.NewSearchRequestOptions(filtered, q.Limit, (q.Page-1)*q.Limit, false)
-	req.Fields = []string{"repo_id", "repo", "path", "language", "content"}
+	req.Fields = []string{"repo_id", "repo", "path", "language"}
 	req.SortBy([]string{"-_score", "_id"})
 	res, err := s.idx.SearchInContext(ctx, req)
 	if err != nil {
@@ -113,7 +113,10 @@ func (s *Service) Search(ctx context.Context, viewer common.Address, q Query) (R
 		set[w] = true
 	}
 	for _, h := range res.Hits {
-		out.Items = append(out.Items, s.hit(h, set))
+		out.Items = append(out.Items, hit(h))
+	}
+	if err := s.fillLines(ctx, out.Items, set); err != nil {
+		return Results{}, err
 	}
 
 	// The languages of every match, whatever the filter, to offer it.
@@ -159,13 +162,19 @@ func (s *Service) analyze(text string) []token {
 	return out
 }
 
-// hit reads a match's stored fields and finds its lines that hold words.
-func (s *Service) hit(h *search.DocumentMatch, words map[string]bool) Hit {
+// hit reads a match's stored fields; fillLines adds its lines.
+func hit(h *search.DocumentMatch) Hit {
 	field := func(name string) string { v, _ := h.Fields[name].(string); return v }
 	id, _ := strconv.ParseUint(field("repo_id"), 10, 64)
-	out := Hit{RepoID: id, Repo: field("repo"), Path: field("path"), Language: field("language"), Lines: []Line{}}
-	for i, line := range strings.Split(field("content"), "\n") {
-		if len(out.Lines) == maxLinesPerFile {
+	return Hit{RepoID: id, Repo: field("repo"), Path: field("path"), Language: field("language"), Lines: []Line{}}
+}
+
+// matchLines are content's first lines that hold one of words, with the
+// words' ranges.
+func (s *Service) matchLines(content string, words map[string]bool) []Line {
+	out := []Line{}
+	for i, line := range strings.Split(content, "\n") {
+		if len(out) == maxLinesPerFile {
 			break
 		}
 		line = strings.TrimSuffix(line, "\r")
@@ -187,7 +196,7 @@ func (s *Service) hit(h *search.DocumentMatch, words map[string]bool) Hit {
 			}
 		}
 		if len(ranges) > 0 {
-			out.Lines = append(out.Lines, Line{Number: i + 1, Text: line, Ranges: ranges})
+			out = append(out, Line{Number: i + 1, Text: line, Ranges: ranges})
 		}
 	}
 	return out

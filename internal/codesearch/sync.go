@@ -212,7 +212,7 @@ func (s *Service) full(ctx context.Context, id uint64, dir string, want repoMeta
 		blobs = append(blobs, blobRef{sha: f[2], path: p})
 	}
 	w := s.newWriter(id, want)
-	if err := readBlobs(ctx, dir, blobs, w.add); err != nil {
+	if err := readBlobs(ctx, dir, blobs, false, w.add); err != nil {
 		return run, err
 	}
 	run.Indexed = w.added
@@ -242,7 +242,7 @@ func (s *Service) update(ctx context.Context, id uint64, dir, old string, want r
 		}
 		blobs = append(blobs, blobRef{sha: f[3], path: p})
 	}
-	if err := readBlobs(ctx, dir, blobs, w.add); err != nil {
+	if err := readBlobs(ctx, dir, blobs, false, w.add); err != nil {
 		return run, err
 	}
 	run.Indexed, run.Deleted = w.added, w.deleted
@@ -327,8 +327,9 @@ func (w *writer) finish() error {
 type blobRef struct{ sha, path string }
 
 // readBlobs streams the blobs through one `git cat-file --batch`, handing
-// each one no bigger than MaxFileSize to fn.
-func readBlobs(ctx context.Context, dir string, blobs []blobRef, fn func(path string, content []byte)) error {
+// each one no bigger than MaxFileSize to fn. A blob's name is an object id
+// or <commit>:<path>; with missingOK, a missing one is passed over.
+func readBlobs(ctx context.Context, dir string, blobs []blobRef, missingOK bool, fn func(path string, content []byte)) error {
 	if len(blobs) == 0 {
 		return nil
 	}
@@ -361,7 +362,10 @@ func readBlobs(ctx context.Context, dir string, blobs []blobRef, fn func(path st
 			if err != nil {
 				return fmt.Errorf("git cat-file: %w", err)
 			}
-			f := strings.Fields(header) // <sha> <type> <size>, or <sha> missing
+			f := strings.Fields(header) // <sha> <type> <size>, or <name> missing
+			if missingOK && strings.HasSuffix(header, " missing\n") {
+				continue
+			}
 			if len(f) != 3 {
 				return fmt.Errorf("git cat-file: object %s: %s", b.sha, strings.TrimSpace(header))
 			}
