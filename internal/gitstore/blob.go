@@ -3,6 +3,7 @@ package gitstore
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -20,6 +21,9 @@ type Blob struct {
 
 // Close stops git and releases the blob.
 func (b *Blob) Close() error {
+	if b.cmd == nil {
+		return nil // read whole through the pool
+	}
 	b.cancel()
 	b.stdout.Close()
 	b.cmd.Wait()
@@ -27,10 +31,20 @@ func (b *Blob) Close() error {
 }
 
 // OpenBlob streams the blob id (a whole object id), so a blob of any size
-// passes through a small buffer.
+// passes through a small buffer. A blob of up to maxBatchRead bytes named
+// by its full id is read whole through the pool (catfile.go) and cached.
 func OpenBlob(ctx context.Context, dir, id string) (*Blob, error) {
 	if !hexID.MatchString(id) {
 		return nil, fmt.Errorf("%w: %q is not an object id", ErrInvalidRef, id)
+	}
+	if isFullID(id) {
+		data, err := wholeBlob(ctx, dir, id)
+		if err == nil {
+			return &Blob{Reader: bytes.NewReader(data)}, nil
+		}
+		if !errors.Is(err, errTooBig) && !errors.Is(err, errBatchFull) {
+			return nil, err
+		}
 	}
 	ctx, cancel := withTimeout(ctx, streamTimeout)
 	cmd := Command(ctx, dir, "cat-file", "blob", id)
@@ -53,10 +67,30 @@ func ReadBlob(ctx context.Context, dir, id string, limit int64) ([]byte, error) 
 	if !isFullID(id) {
 		return readBlobGit(ctx, dir, id, limit)
 	}
+	if data, err := wholeBlob(ctx, dir, id); err == nil {
+		return bytes.Clone(data[:min(int64(len(data)), limit)]), nil
+	} else if !errors.Is(err, errTooBig) && !errors.Is(err, errBatchFull) {
+		return nil, err
+	}
 	data, err := cachedIn(dir, cacheKey("blob", dir, id, strconv.FormatInt(limit, 10)), func() ([]byte, error) {
 		return readBlobGit(ctx, dir, id, limit)
 	}, func(b []byte) int64 { return int64(len(b)) })
 	return bytes.Clone(data), err
+}
+
+// wholeBlob is blob id (a full id) whole, read through the pool and
+// cached; errTooBig or errBatchFull leave it to a process of its own. A
+// missing blob reads as empty, as from `git cat-file blob`, whose failure
+// the streaming read does not report either.
+// The cache keeps only blobs found: a replica's may arrive later.
+func wholeBlob(ctx context.Context, dir, id string) ([]byte, error) {
+	data, err := cachedIn(dir, cacheKey("blob", dir, id), func() ([]byte, error) {
+		return readObject(ctx, dir, id, "blob")
+	}, func(b []byte) int64 { return int64(len(b)) })
+	if errors.Is(err, errNoObject) {
+		return []byte{}, nil
+	}
+	return data, err
 }
 
 func readBlobGit(ctx context.Context, dir, id string, limit int64) ([]byte, error) {

@@ -198,6 +198,7 @@ func (s *Store) Delete(ctx context.Context, owner, id string) error {
 	if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
 		return ErrNotFound
 	}
+	batches.drop(p)
 	trash := filepath.Join(filepath.Dir(p), ".deleted-"+id+"-"+randomHex())
 	if err := os.Rename(p, trash); err != nil {
 		return fmt.Errorf("delete repository: %w", err)

@@ -215,6 +215,9 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 	if s.GitStore, err = gitstore.Open(filepath.Join(cfg.DataDir, "git")); err != nil {
 		return nil, fmt.Errorf("open the git store: %w", err)
 	}
+	// The pooled cat-file processes end with the node, after every
+	// server that reads through them has stopped.
+	n.onClose(gitstore.StopBatches)
 	if s.Blocks, err = blocks.Open(filepath.Join(cfg.DataDir, "blocks"), log); err != nil {
 		return nil, fmt.Errorf("open the blockstore: %w", err)
 	}

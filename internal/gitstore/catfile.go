@@ -1,0 +1,274 @@
+package gitstore
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Objects read through long-lived `git cat-file --batch` processes, as
+// Gitea keeps them: a file view, a raw file or a blob by id costs a line
+// written to a running git, not a process started per request (which was
+// most of a raw read's time and of the node's memory peaks under load).
+//
+// The pool is bounded: at most batchesPerRepo idle processes per
+// repository and maxBatches in all; a read that finds the pool full starts
+// a one-off process, as before. Objects are named by full id, which never
+// changes, and git looks again for new packs when an object is missing, so
+// a push needs no invalidation; a deleted repository's processes are
+// stopped (Delete). Idle processes end after batchIdle.
+
+const (
+	maxBatches     = 16
+	batchesPerRepo = 2
+	batchIdle      = time.Minute
+	// maxBatchRead is the largest object read through the pool; a bigger
+	// one is streamed by a process of its own, so that it never holds a
+	// pooled process (or memory) for long.
+	maxBatchRead = 1 << 20
+)
+
+// batch is one running `git cat-file --batch` in a repository.
+type batch struct {
+	dir   string
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	out   *bufio.Reader
+	used  time.Time
+}
+
+// batchPool holds the idle processes, by repository directory.
+type batchPool struct {
+	mu    sync.Mutex
+	idle  map[string][]*batch
+	live  int // idle and in use
+	reap  *time.Timer
+	count int // started, for tests
+}
+
+var batches = &batchPool{idle: map[string][]*batch{}}
+
+// errBatchFull is a pool with no room for another process.
+var errBatchFull = errors.New("no room for another cat-file process")
+
+// take returns an idle process of dir's, or starts one when there is room.
+func (p *batchPool) take(dir string) (*batch, error) {
+	p.mu.Lock()
+	if list := p.idle[dir]; len(list) > 0 {
+		b := list[len(list)-1]
+		p.idle[dir] = list[:len(list)-1]
+		p.mu.Unlock()
+		return b, nil
+	}
+	if p.live >= maxBatches && !p.evictOne() {
+		p.mu.Unlock()
+		return nil, errBatchFull
+	}
+	p.live++
+	p.count++
+	p.mu.Unlock()
+	b, err := startBatch(dir)
+	if err != nil {
+		p.mu.Lock()
+		p.live--
+		p.mu.Unlock()
+		return nil, err
+	}
+	return b, nil
+}
+
+// evictOne stops the longest-idle process of any repository; p.mu is held.
+func (p *batchPool) evictOne() bool {
+	var oldest *batch
+	for _, list := range p.idle {
+		if len(list) > 0 && (oldest == nil || list[0].used.Before(oldest.used)) {
+			oldest = list[0]
+		}
+	}
+	if oldest == nil {
+		return false
+	}
+	p.idle[oldest.dir] = p.idle[oldest.dir][1:]
+	if len(p.idle[oldest.dir]) == 0 {
+		delete(p.idle, oldest.dir)
+	}
+	p.live--
+	go oldest.stop()
+	return true
+}
+
+// give returns a healthy process to the pool; a broken one is stopped.
+func (p *batchPool) give(b *batch, healthy bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !healthy || len(p.idle[b.dir]) >= batchesPerRepo {
+		p.live--
+		go b.stop()
+		return
+	}
+	b.used = time.Now()
+	p.idle[b.dir] = append(p.idle[b.dir], b)
+	if p.reap == nil {
+		p.reap = time.AfterFunc(batchIdle, p.reapIdle)
+	}
+}
+
+// reapIdle stops the processes idle for batchIdle or longer.
+func (p *batchPool) reapIdle() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.reap = nil
+	cutoff := time.Now().Add(-batchIdle)
+	for dir, list := range p.idle {
+		keep := list[:0]
+		for _, b := range list {
+			if b.used.After(cutoff) {
+				keep = append(keep, b)
+				continue
+			}
+			p.live--
+			go b.stop()
+		}
+		if len(keep) == 0 {
+			delete(p.idle, dir)
+		} else {
+			p.idle[dir] = keep
+		}
+	}
+	if len(p.idle) > 0 {
+		p.reap = time.AfterFunc(batchIdle, p.reapIdle)
+	}
+}
+
+// drop stops dir's idle processes (a repository being deleted).
+func (p *batchPool) drop(dir string) {
+	p.mu.Lock()
+	list := p.idle[dir]
+	delete(p.idle, dir)
+	p.live -= len(list)
+	p.mu.Unlock()
+	for _, b := range list {
+		b.stop()
+	}
+}
+
+// StopBatches stops every idle cat-file process: the node calls it when
+// it stops, so it leaves no git behind.
+func StopBatches() {
+	batches.mu.Lock()
+	var all []*batch
+	for _, list := range batches.idle {
+		all = append(all, list...)
+	}
+	batches.idle = map[string][]*batch{}
+	batches.live -= len(all)
+	batches.mu.Unlock()
+	for _, b := range all {
+		b.stop()
+	}
+}
+
+func startBatch(dir string) (*batch, error) {
+	// Not CommandContext: the process outlives the request that started it.
+	cmd := Command(context.Background(), dir, "cat-file", "--batch")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("pipe cat-file: %w", err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("pipe cat-file: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start cat-file --batch: %w", err)
+	}
+	return &batch{dir: dir, cmd: cmd, stdin: stdin, out: bufio.NewReaderSize(stdout, 64<<10)}, nil
+}
+
+func (b *batch) stop() {
+	b.stdin.Close() // cat-file ends at the end of its input
+	done := make(chan struct{})
+	go func() { b.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		b.cmd.Process.Kill()
+		<-done
+	}
+}
+
+// errNoObject is an object the repository does not have.
+var errNoObject = errors.New("no such object")
+
+// readObject reads object id of type typ whole, if it is at most
+// maxBatchRead bytes: through a pooled process when there is one, else
+// errBatchFull. A wrong type or a missing object is errNoObject; an
+// object too big is errTooBig (its process is stopped), read by the
+// caller some other way.
+func readObject(ctx context.Context, dir, id, typ string) ([]byte, error) {
+	b, err := batches.take(dir)
+	if err != nil {
+		return nil, err
+	}
+	// A request that ends mid-read leaves the process in an unknown
+	// place in its output: it is stopped, never pooled again.
+	healthy := true
+	stopped := context.AfterFunc(ctx, func() { b.cmd.Process.Kill() })
+	data, err := b.read(id, typ)
+	if !stopped() || (err != nil && !errors.Is(err, errNoObject)) {
+		healthy = false
+	}
+	batches.give(b, healthy)
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("read object %s: %w", id, ctx.Err())
+	}
+	return data, err
+}
+
+// errTooBig is an object over maxBatchRead.
+var errTooBig = errors.New("object too big for the pooled read")
+
+func (b *batch) read(id, typ string) ([]byte, error) {
+	if _, err := io.WriteString(b.stdin, id+"\n"); err != nil {
+		return nil, fmt.Errorf("write to cat-file: %w", err)
+	}
+	header, err := b.out.ReadString('\n')
+	if err != nil {
+		return nil, fmt.Errorf("read from cat-file: %w", err)
+	}
+	f := strings.Fields(header) // <id> <type> <size>, or <name> missing
+	if len(f) == 2 && f[1] == "missing" {
+		return nil, errNoObject
+	}
+	if len(f) != 3 {
+		return nil, fmt.Errorf("cat-file said %q", strings.TrimSpace(header))
+	}
+	size, err := strconv.ParseInt(f[2], 10, 64)
+	if err != nil || size < 0 {
+		return nil, fmt.Errorf("cat-file said %q", strings.TrimSpace(header))
+	}
+	if size > maxBatchRead {
+		// Not read through: the process is stopped rather than made to
+		// write it all out.
+		return nil, errTooBig
+	}
+	if f[1] != typ {
+		// Skip the content (and its newline) to stay in step.
+		if _, err := b.out.Discard(int(size) + 1); err != nil {
+			return nil, fmt.Errorf("read from cat-file: %w", err)
+		}
+		return nil, errNoObject
+	}
+	data := make([]byte, size+1)
+	if _, err := io.ReadFull(b.out, data); err != nil {
+		return nil, fmt.Errorf("read from cat-file: %w", err)
+	}
+	return data[:size], nil
+}
