@@ -24,14 +24,15 @@ export const defaultName = (address) => `user-${address.slice(2, 22).toLowerCase
 /**
  * Signs a fresh wallet in (in a context of its own, closed afterwards) and
  * returns { login, address, state }: state is the session (cookie and local
- * storage) for view(). Call it in `before`.
+ * storage) for view(). Call it in `before`. privateKey picks the wallet,
+ * for an account given roles or funds when the node starts.
  */
-export async function signUp(browser, baseURL) {
+export async function signUp(browser, baseURL, { privateKey = generatePrivateKey() } = {}) {
   const context = await browser.newContext({ baseURL, serviceWorkers: 'block', viewport: DESKTOP })
   context.setDefaultTimeout(EXPECT_TIMEOUT)
   try {
     const page = await context.newPage()
-    const wallet = headlessWallet(generatePrivateKey())
+    const wallet = headlessWallet(privateKey)
     await wallet.install(page)
     await page.goto('/about')
     await waitForShell(page)
