@@ -62,6 +62,10 @@ func (a *API) setFollow(w http.ResponseWriter, r *http.Request, on bool) error {
 	return nil
 }
 
+// checkMyFollowing tells whether the signed-in user follows the path's
+// user. It answers 204, or 404 when not (Gitea's answer). The user's own
+// answer, GET /users/{username}, tells the same without a 404
+// (followed_by_me).
 func (a *API) checkMyFollowing(w http.ResponseWriter, r *http.Request) error {
 	id, err := requireUser(r)
 	if err != nil {

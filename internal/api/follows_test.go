@@ -16,7 +16,8 @@ type followUser struct {
 
 // Following through the API: set and cleared on chain (204 each time,
 // again when nothing changes), checked with 204/404, listed by follower
-// and by followed with Gitea's paging, counted on the user; following
+// and by followed with Gitea's paging, counted on the user, told to another
+// signed-in user on the user (followed_by_me, no 404); following
 // oneself is a 422 naming the field, a missing user a 404, and neither
 // writes anything.
 func TestFollowing(t *testing.T) {
@@ -74,6 +75,26 @@ func testFollowing(t *testing.T, n *forgetest.Node) {
 	}
 	n.JSON("GET", "/api/v1/users/nobody-here/followers", nil, nil, http.StatusNotFound, nil)
 
+	// The user's own answer says whether the caller follows them, without
+	// the 404: to another signed-in user only.
+	followed := func(who *forgetest.User, whom string) string {
+		t.Helper()
+		var obj map[string]any
+		n.JSON("GET", "/api/v1/users/"+whom, who, nil, http.StatusOK, &obj)
+		if v, ok := obj["followed_by_me"].(bool); ok {
+			return map[bool]string{true: "true", false: "false"}[v]
+		}
+		return "absent"
+	}
+	for _, c := range []struct {
+		who        *forgetest.User
+		whom, want string
+	}{{bob, alice.Name(), "true"}, {bob, carol.Name(), "false"}, {alice, alice.Name(), "absent"}, {nil, alice.Name(), "absent"}} {
+		if got := followed(c.who, c.whom); got != c.want {
+			t.Fatalf("followed_by_me of %s for %v: %s, want %s", c.whom, c.who, got, c.want)
+		}
+	}
+
 	var u followUser
 	n.JSON("GET", "/api/v1/users/"+alice.Name(), nil, nil, http.StatusOK, &u)
 	if u.FollowersCount != 2 || u.FollowingCount != 1 {
@@ -83,6 +104,9 @@ func testFollowing(t *testing.T, n *forgetest.Node) {
 	n.JSON("DELETE", "/api/v1/user/following/"+alice.Name(), bob, nil, http.StatusNoContent, nil)
 	n.JSON("DELETE", "/api/v1/user/following/"+alice.Name(), bob, nil, http.StatusNoContent, nil)
 	n.JSON("GET", "/api/v1/user/following/"+alice.Name(), bob, nil, http.StatusNotFound, nil)
+	if got := followed(bob, alice.Name()); got != "false" {
+		t.Fatalf("followed_by_me after bob left: %s", got)
+	}
 	n.JSON("GET", "/api/v1/user", alice, nil, http.StatusOK, &u)
 	if u.FollowersCount != 1 || u.FollowingCount != 1 {
 		t.Fatalf("alice after bob left: %+v", u)

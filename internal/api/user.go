@@ -37,6 +37,10 @@ type userJSON struct {
 	// Hidden: this node's moderators hid it (dForge); HiddenReason is why.
 	Hidden       bool   `json:"hidden,omitempty"`
 	HiddenReason string `json:"hidden_reason,omitempty"`
+	// FollowedByMe: whether the signed-in caller follows this user
+	// (dForge), what GET /user/following/{username} tells with a 404 for
+	// no. Only in GET /users/{username}, and only to another signed-in user.
+	FollowedByMe *bool `json:"followed_by_me,omitempty"`
 	giteaUserJSON
 }
 
@@ -127,6 +131,14 @@ func (a *API) getUserByName(w http.ResponseWriter, r *http.Request) error {
 	}
 	me, signedIn := auth.UserFrom(r.Context())
 	j := a.withAccount(r, toUserJSON(u, signedIn && u.ID != 0 && me.ID == u.ID), u)
+	if signedIn && me.Address != u.Address && a.forge != nil {
+		// A failed read leaves the flag out: the client then shows Follow.
+		if on, err := a.forge.Index().IsFollowing(r.Context(), me.Address, u.Address); err == nil {
+			j.FollowedByMe = &on
+		} else {
+			a.log.ErrorContext(r.Context(), "read the caller's follow", "user", u.Username, "err", err)
+		}
+	}
 	a.modViewOf(r).maskUser(u.Address, &j)
 	writeJSON(w, http.StatusOK, j)
 	return nil

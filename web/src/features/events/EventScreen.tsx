@@ -6,7 +6,8 @@ import { Paged } from '@/components/Lists'
 import { Markdown } from '@/components/Markdown'
 import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
-import { QueryState } from '@/components/QueryState'
+import { NotFoundCard } from '@/components/NotFoundCard'
+import { NotFoundError, QueryState } from '@/components/QueryState'
 import { errorText } from '@/lib/http'
 import { useRoute } from '@/lib/routes'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
@@ -22,7 +23,20 @@ export default function EventScreen() {
   const { t } = useTranslation('events')
   const id = useRoute().params.id ?? ''
   const query = useEvent(id)
-  useDocumentTitle(query.data?.title ?? t('title'))
+  const missing = query.error instanceof NotFoundError
+  useDocumentTitle(query.data?.title ?? t(missing ? 'notFound.title' : 'title'))
+  if (missing) {
+    return (
+      <NotFoundCard
+        title={t('notFound.title')}
+        description={t('notFound.description', { id })}
+        links={[
+          { to: '/events', label: t('notFound.list') },
+          { to: '/search', label: t('notFound.search', { ns: 'common' }) },
+        ]}
+      />
+    )
+  }
   return (
     <div className="stack events-page">
       <PreloadLink to="/events">{t('back')}</PreloadLink>

@@ -154,9 +154,11 @@ describe('EventScreen', () => {
     expect(screen.getByText('A cancelled event takes no answers.')).toBeTruthy()
   })
 
-  it('says not found for a missing event', async () => {
+  it('shows a 404 page for a missing event', async () => {
     stubFetch()
     renderScreen(<EventScreen />, '/events/99')
-    expect(await screen.findByRole('alert', {}, { timeout: 10_000 })).toBeTruthy()
+    expect(await screen.findByRole('heading', { name: 'Event not found' }, { timeout: 10_000 })).toBeTruthy()
+    expect(screen.getByText('There is no event #99.')).toBeTruthy()
+    expect(screen.getByRole('link', { name: 'All events' }).getAttribute('href')).toBe('/events')
   })
 })

@@ -4,7 +4,8 @@ import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
-import { QueryState } from '@/components/QueryState'
+import { NotFoundCard } from '@/components/NotFoundCard'
+import { NotFoundError, QueryState } from '@/components/QueryState'
 import { errorText } from '@/lib/http'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useSignedInUser } from '@/stores/useSignedInUser'
@@ -15,7 +16,20 @@ import { InstallDialog } from './InstallDialog'
 export function ListingDetail({ id }: { id: string }) {
   const { t } = useTranslation('marketplace')
   const listing = useListing(id)
-  useDocumentTitle(listing.data?.name ?? t('title'))
+  const missing = listing.error instanceof NotFoundError
+  useDocumentTitle(listing.data?.name ?? t(missing ? 'notFound.title' : 'title'))
+  if (missing) {
+    return (
+      <NotFoundCard
+        title={t('notFound.title')}
+        description={t('notFound.description', { id })}
+        links={[
+          { to: '/marketplace', label: t('back') },
+          { to: '/search', label: t('notFound.search', { ns: 'common' }) },
+        ]}
+      />
+    )
+  }
   return (
     <div className="page marketplace">
       <p>

@@ -187,7 +187,9 @@ describe('a listing', () => {
   it('is not found when deleted or unknown', async () => {
     stubApi({})
     renderScreen(<MarketplaceScreen />, '/marketplace/99')
-    expect(await screen.findByText('This could not be found.')).toBeTruthy()
+    expect(await screen.findByRole('heading', { name: 'Listing not found' })).toBeTruthy()
+    expect(screen.getByText('There is no listing #99 in the marketplace.')).toBeTruthy()
+    expect(screen.getByRole('link', { name: 'All listings' }).getAttribute('href')).toBe('/marketplace')
   })
 })
 

@@ -15,8 +15,9 @@ describe('FollowButton', () => {
     const writes: string[] = []
     stubFetch(async (input, init) => {
       const method = init?.method ?? 'GET'
-      if (String(input) !== '/api/v1/user/following/grace') return json({}, 404)
-      if (method === 'GET') return following ? new Response(null, { status: 204 }) : json({ message: 'not followed' }, 404)
+      // Whether ada follows grace comes with grace, not as Gitea's 404 for no.
+      if (String(input) === '/api/v1/users/grace' && method === 'GET') return json({ login: 'grace', followed_by_me: following })
+      if (String(input) !== '/api/v1/user/following/grace' || method === 'GET') return json({}, 404)
       writes.push(method)
       following = method === 'PUT'
       return new Response(null, { status: 204 })

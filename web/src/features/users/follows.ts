@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { apiFetch, apiError, deleteJSON, putJSON } from '@/lib/http'
+import { deleteJSON, getJSON, putJSON } from '@/lib/http'
 import { getPage } from '@/lib/forge/api'
 
 /** A user in a followers or following list (Gitea's user shape). */
@@ -22,16 +22,15 @@ export function useFollowList(login: string, list: FollowList, page: number, lim
   })
 }
 
-/** Whether the signed-in user follows login: GET /user/following/{login} answers 204 or 404. */
+/**
+ * Whether the signed-in user follows login: the user's followed_by_me,
+ * which tells it without the 404 that GET /user/following/{login} answers
+ * for no (and the browser logs as an error on every profile).
+ */
 export function useIsFollowing(login: string, enabled: boolean) {
   return useQuery({
     queryKey: ['is-following', login.toLowerCase()],
-    queryFn: async () => {
-      const res = await apiFetch(`/api/v1/user/following/${enc(login)}`)
-      if (res.status === 404) return false
-      if (!res.ok) throw await apiError(res)
-      return true
-    },
+    queryFn: async () => (await getJSON<{ followed_by_me?: boolean }>(`/api/v1/users/${enc(login)}`)).followed_by_me === true,
     enabled,
   })
 }
