@@ -151,20 +151,22 @@ describe('header layout', () => {
 
   for (const [label, viewport, theme] of [
     ['1280 px, light', DESKTOP, 'light'],
-    ['390 px, dark', PHONE, 'dark'],
+    ['390 px, dark', PHONE, 'dark-warm'],
   ]) {
     test(`signed out, ${label}: the header covers no route's first heading`, WALK, async (t) => {
-      const { context } = await openPage(t, env.browser, env.node.url, { viewport, colorScheme: theme })
+      const { context } = await openPage(t, env.browser, env.node.url, { viewport })
+      await useTheme(context, theme)
       assert.deepEqual(await walk(context, concretePaths()), [])
     })
   }
 
   for (const [label, viewport, theme] of [
-    ['1280 px, dark', DESKTOP, 'dark'],
+    ['1280 px, dark', DESKTOP, 'dark-warm'],
     ['390 px, light', PHONE, 'light'],
   ]) {
     test(`signed in, ${label}: the header covers no route's first heading, a repository's included`, WALK, async (t) => {
-      const { context, page } = await openPage(t, env.browser, env.node.url, { viewport, colorScheme: theme })
+      const { context, page } = await openPage(t, env.browser, env.node.url, { viewport })
+      await useTheme(context, theme)
       const name = await signIn(page)
       const repo = `layout-${viewport.width}`
       await apiAs(page, 'POST', '/user/repos', { name: repo, auto_init: true }, 201)
@@ -173,3 +175,8 @@ describe('header layout', () => {
     })
   }
 })
+
+/** useTheme makes every page of context open in theme, as the toggle would have stored it. */
+async function useTheme(context, theme) {
+  await context.addInitScript((name) => localStorage.setItem('theme-storage', JSON.stringify({ state: { theme: name }, version: 0 })), theme)
+}
