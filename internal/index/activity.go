@@ -72,26 +72,26 @@ type ActivityFilter struct {
 func (f ActivityFilter) where(args *sqlArgs) string {
 	conds := []string{"r.private = FALSE"}
 	if f.Viewer != (common.Address{}) {
-		conds[0] = readableRepo("r", args.add(f.Viewer.Hex()))
+		conds[0] = readableRepo("r", args.Add(f.Viewer.Hex()))
 	}
 	if f.FeedOf != nil {
-		me := args.add(f.FeedOf.Hex())
+		me := args.Add(f.FeedOf.Hex())
 		conds = append(conds, `(a.actor = `+me+`
 			OR a.actor IN (SELECT followed FROM forge_follows WHERE follower = `+me+`)
 			OR a.repo_id IN (SELECT repo_id FROM forge_stars WHERE user_address = `+me+`)
 			OR a.repo_id IN (SELECT repo_id FROM forge_watches WHERE user_address = `+me+`))`)
 	}
 	if f.Actor != nil {
-		conds = append(conds, "a.actor = "+args.add(f.Actor.Hex()))
+		conds = append(conds, "a.actor = "+args.Add(f.Actor.Hex()))
 	}
 	if f.Repo != 0 {
-		conds = append(conds, "a.repo_id = "+args.add(int64(f.Repo)))
+		conds = append(conds, "a.repo_id = "+args.Add(int64(f.Repo)))
 	}
 	if f.SinceNS != 0 {
-		conds = append(conds, "a.time_ns >= "+args.add(f.SinceNS))
+		conds = append(conds, "a.time_ns >= "+args.Add(f.SinceNS))
 	}
 	if f.BeforeNS != 0 {
-		conds = append(conds, "a.time_ns < "+args.add(f.BeforeNS))
+		conds = append(conds, "a.time_ns < "+args.Add(f.BeforeNS))
 	}
 	return strings.Join(conds, " AND ")
 }
@@ -143,7 +143,7 @@ func (ix *Index) RecentActivity(ctx context.Context, p Page) ([]Activity, int64,
 }
 
 // Activities lists the actions f selects, newest first. A page is kept
-// until the projection changes (readcache.go), so the home page's list is
+// until the projection changes (readdb/cache.go), so the home page's list is
 // read from SQL once per change however often it is asked for.
 func (ix *Index) Activities(ctx context.Context, f ActivityFilter, p Page) ([]Activity, int64, error) {
 	var args sqlArgs

@@ -140,10 +140,10 @@ func notifyForum(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 		return nil
 	}
 	var args sqlArgs
-	topic := args.add(int64(au.topic))
+	topic := args.Add(int64(au.topic))
 	var parts []string
 	if len(au.mentioned) > 0 {
-		names := args.list(au.mentioned)
+		names := args.List(au.mentioned)
 		parts = append(parts, `SELECT address AS u, 1 AS rk FROM chain_accounts WHERE lower(username) IN (`+names+`)
 			OR (username IS NULL AND default_name IN (`+names+`))`)
 	}
@@ -151,12 +151,12 @@ func notifyForum(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 		parts = append(parts, `SELECT author AS u, 2 AS rk FROM forum_topics WHERE id = `+topic,
 			`SELECT author AS u, 2 AS rk FROM forum_posts WHERE topic_id = `+topic)
 	}
-	actor := args.add(c.change.Actor.Hex())
+	actor := args.Add(c.change.Actor.Hex())
 	q := `INSERT INTO notifications (user_address, thread, repo_id, number, subject_type, reason, title, actor,
 		comment_id, amount, unread, pinned, height, updated_ns)
-		SELECT c.u, ` + args.add(fmt.Sprintf("forum:%d", au.topic)) + `, 0, t.id, '` + SubjectTopic + `',
+		SELECT c.u, ` + args.Add(fmt.Sprintf("forum:%d", au.topic)) + `, 0, t.id, '` + SubjectTopic + `',
 		CASE MIN(c.rk) WHEN 1 THEN '` + ReasonMention + `' ELSE '` + ReasonComment + `' END,
-		t.title, ` + actor + `, ` + args.add(int64(au.post)) + `, 0, TRUE, FALSE, ` + args.add(c.height) + `, ` + args.add(c.timeNS) + `
+		t.title, ` + actor + `, ` + args.Add(int64(au.post)) + `, 0, TRUE, FALSE, ` + args.Add(c.height) + `, ` + args.Add(c.timeNS) + `
 		FROM (` + strings.Join(parts, " UNION ALL ") + `) c
 		JOIN forum_topics t ON t.id = ` + topic + `
 		WHERE c.u <> ` + actor + `

@@ -108,10 +108,10 @@ func (ix *Index) ForumTopics(ctx context.Context, f ForumFilter, p Page) ([]Foru
 	var args sqlArgs
 	var conds []string
 	if f.Category != "" {
-		conds = append(conds, "t.category = "+args.add(f.Category))
+		conds = append(conds, "t.category = "+args.Add(f.Category))
 	}
 	if q := strings.ToLower(strings.TrimSpace(f.Query)); q != "" {
-		conds = append(conds, "t.lower_title LIKE "+args.add(likePattern(q))+` ESCAPE '\'`)
+		conds = append(conds, "t.lower_title LIKE "+args.Add(likePattern(q))+` ESCAPE '\'`)
 	}
 	where := strings.Join(conds, " AND ")
 	type answer struct {

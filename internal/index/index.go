@@ -18,6 +18,7 @@ import (
 
 	ctypes "github.com/cometbft/cometbft/rpc/core/types"
 
+	"github.com/dforge/dforge/internal/index/readdb"
 	"github.com/dforge/dforge/internal/store"
 )
 
@@ -64,8 +65,7 @@ type Index struct {
 	db  *sql.DB // writes, and the reads of the projection itself
 	// rdb serves the API's reads (store.ReadDB: SQLite's read pool).
 	rdb     *sql.DB
-	stmts   *stmtCache // rdb's prepared reads
-	reads   readCache  // answers valid until the projection changes
+	rd      *readdb.DB // rdb with its prepared reads and read cache
 	dialect store.Dialect
 	client  Client
 
@@ -96,7 +96,7 @@ type Index struct {
 func New(log *slog.Logger, st *store.Store, client Client) *Index {
 	return &Index{
 		log: log.With("component", "index"), db: st.DB(), rdb: st.ReadDB(),
-		stmts: newStmtCache(st.ReadDB(), st.Dialect()), dialect: st.Dialect(), client: client,
+		rd: readdb.New(st), dialect: st.Dialect(), client: client,
 		height: -1, advanced: make(chan struct{}), kick: make(chan struct{}, 1), done: make(chan struct{}),
 		retryMin: errorRetry, retryMax: maxErrorRetry,
 	}

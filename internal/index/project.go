@@ -99,7 +99,7 @@ func (ix *Index) reset(ctx context.Context) error {
 		return fmt.Errorf("begin reset: %w", err)
 	}
 	defer tx.Rollback()
-	defer ix.changed() // once committed (or not): see readcache.go
+	defer ix.changed() // once committed (or not): see readdb/cache.go
 	for _, table := range append([]string{"chain_index", "chain_txs", "chain_blocks", "chain_accounts", "chain_nodes", "community_roles"}, append(govTables, append(bountyTables, grantTables...)...)...) {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
 			return fmt.Errorf("empty %s: %w", table, err)
@@ -208,7 +208,7 @@ func (ix *Index) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
 		return fmt.Errorf("begin: %w", err)
 	}
 	defer tx.Rollback()
-	defer ix.changed() // once committed (or not): see readcache.go
+	defer ix.changed() // once committed (or not): see readdb/cache.go
 	if err := fn(tx); err != nil {
 		return err
 	}
