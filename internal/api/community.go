@@ -125,10 +125,10 @@ const communityLatest = 5
 func (a *API) communityForumAndEvents(r *http.Request, j *communityOverviewJSON) error {
 	ctx := r.Context()
 	var err error
-	if j.Topics, err = a.index.ForumTopicCount(ctx); err != nil {
+	if j.Topics, err = a.index.Forum().TopicCount(ctx); err != nil {
 		return err
 	}
-	topics, err := a.index.LatestForumTopics(ctx, communityLatest)
+	topics, err := a.index.Forum().LatestTopics(ctx, communityLatest)
 	if err != nil {
 		return err
 	}

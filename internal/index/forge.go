@@ -11,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/index/forum"
 )
 
 // The forge projection: each Forge event carries the records an action
@@ -69,7 +70,7 @@ func resetForge(ctx context.Context, tx *sql.Tx) error {
 	if err := resetMarket(ctx, tx); err != nil {
 		return err
 	}
-	if err := resetForum(ctx, tx); err != nil {
+	if err := forum.Reset(ctx, tx); err != nil {
 		return err
 	}
 	return resetOrgs(ctx, tx)
@@ -152,7 +153,8 @@ func writeChange(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 		func() error { return writeFollow(ctx, tx, c) },
 		func() error { return writeCommunityEvent(ctx, tx, c) },
 		func() error { return writeMarket(ctx, tx, c) },
-		func() error { return writeForum(ctx, tx, c) },
+		func() error { return forum.Write(ctx, tx, ch, c.height, c.timeNS) },
+		func() error { return notifyForum(ctx, tx, c) },
 		func() error { return writeTransfer(ctx, tx, c) },
 		func() error { return writeActivity(ctx, tx, c) },
 		func() error { return notifyChange(ctx, tx, c, before) },

@@ -216,11 +216,11 @@ func TestForgeRebuildEqualsLive(t *testing.T) {
 		if err != nil || !secret.Private || secret.ID != forge.PrivateIDBase+1 {
 			t.Fatalf("private repository = %+v %v", secret, err)
 		}
-		topic, err := ix.ForumTopicByID(ctx, 1)
+		topic, err := ix.Forum().TopicByID(ctx, 1)
 		if err != nil || topic.Title != "How so?" || topic.Answer != 1 || topic.Replies != 2 || topic.Revisions != 1 {
 			t.Fatalf("forum topic = %+v %v", topic, err)
 		}
-		if revs, _, err := ix.ForumRevisions(ctx, forge.ForumRevisionPost, 1, index.Page{Number: 1, Limit: 10}); err != nil || len(revs) != 1 || revs[0].Body != "like this" {
+		if revs, _, err := ix.Forum().Revisions(ctx, forge.ForumRevisionPost, 1, index.Page{Number: 1, Limit: 10}); err != nil || len(revs) != 1 || revs[0].Body != "like this" {
 			t.Fatalf("post revisions = %+v %v", revs, err)
 		}
 		checkActivity(t, ix, alice, bob)

@@ -18,6 +18,7 @@ import (
 
 	ctypes "github.com/cometbft/cometbft/rpc/core/types"
 
+	"github.com/dforge/dforge/internal/index/forum"
 	"github.com/dforge/dforge/internal/index/readdb"
 	"github.com/dforge/dforge/internal/store"
 )
@@ -66,6 +67,7 @@ type Index struct {
 	// rdb serves the API's reads (store.ReadDB: SQLite's read pool).
 	rdb     *sql.DB
 	rd      *readdb.DB // rdb with its prepared reads and read cache
+	forum   *forum.Reader
 	dialect store.Dialect
 	client  Client
 
@@ -94,13 +96,17 @@ type Index struct {
 // New returns an index over st's chain tables, reading the chain through
 // client. Call Run to follow the chain, or Sync to catch up once.
 func New(log *slog.Logger, st *store.Store, client Client) *Index {
+	rd := readdb.New(st)
 	return &Index{
 		log: log.With("component", "index"), db: st.DB(), rdb: st.ReadDB(),
-		rd: readdb.New(st), dialect: st.Dialect(), client: client,
+		rd: rd, forum: forum.NewReader(rd), dialect: st.Dialect(), client: client,
 		height: -1, advanced: make(chan struct{}), kick: make(chan struct{}, 1), done: make(chan struct{}),
 		retryMin: errorRetry, retryMax: maxErrorRetry,
 	}
 }
+
+// Forum reads the forum's projection (internal/index/forum).
+func (ix *Index) Forum() *forum.Reader { return ix.forum }
 
 // Height is the last projected height: -1 before anything is projected,
 // the genesis height (initial height - 1, usually 0) after the genesis.
