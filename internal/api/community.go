@@ -136,7 +136,7 @@ func (a *API) communityForumAndEvents(r *http.Request, j *communityOverviewJSON)
 	for i, t := range topics {
 		j.LatestTopics[i] = toForumTopicJSON(r, t)
 	}
-	events, err := a.index.UpcomingEvents(ctx, time.Now().Unix(), communityLatest)
+	events, err := a.index.Calendar().UpcomingEvents(ctx, time.Now().Unix(), communityLatest)
 	if err != nil {
 		return err
 	}

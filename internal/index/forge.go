@@ -11,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/index/calendar"
 	"github.com/dforge/dforge/internal/index/forum"
 )
 
@@ -151,7 +152,7 @@ func writeChange(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 		func() error { return writeProtection(ctx, tx, c) },
 		func() error { return writeKey(ctx, tx, c) },
 		func() error { return writeFollow(ctx, tx, c) },
-		func() error { return writeCommunityEvent(ctx, tx, c) },
+		func() error { return calendar.Write(ctx, tx, ch, c.height, c.timeNS) },
 		func() error { return writeMarket(ctx, tx, c) },
 		func() error { return forum.Write(ctx, tx, ch, c.height, c.timeNS) },
 		func() error { return notifyForum(ctx, tx, c) },

@@ -18,6 +18,7 @@ import (
 
 	ctypes "github.com/cometbft/cometbft/rpc/core/types"
 
+	"github.com/dforge/dforge/internal/index/calendar"
 	"github.com/dforge/dforge/internal/index/forum"
 	"github.com/dforge/dforge/internal/index/readdb"
 	"github.com/dforge/dforge/internal/store"
@@ -65,11 +66,12 @@ type Index struct {
 	log *slog.Logger
 	db  *sql.DB // writes, and the reads of the projection itself
 	// rdb serves the API's reads (store.ReadDB: SQLite's read pool).
-	rdb     *sql.DB
-	rd      *readdb.DB // rdb with its prepared reads and read cache
-	forum   *forum.Reader
-	dialect store.Dialect
-	client  Client
+	rdb      *sql.DB
+	rd       *readdb.DB // rdb with its prepared reads and read cache
+	forum    *forum.Reader
+	calendar *calendar.Reader
+	dialect  store.Dialect
+	client   Client
 
 	// syncMu serialises projection: one writer, in block order.
 	syncMu   sync.Mutex
@@ -99,7 +101,7 @@ func New(log *slog.Logger, st *store.Store, client Client) *Index {
 	rd := readdb.New(st)
 	return &Index{
 		log: log.With("component", "index"), db: st.DB(), rdb: st.ReadDB(),
-		rd: rd, forum: forum.NewReader(rd), dialect: st.Dialect(), client: client,
+		rd: rd, forum: forum.NewReader(rd), calendar: calendar.NewReader(rd), dialect: st.Dialect(), client: client,
 		height: -1, advanced: make(chan struct{}), kick: make(chan struct{}, 1), done: make(chan struct{}),
 		retryMin: errorRetry, retryMax: maxErrorRetry,
 	}
@@ -107,6 +109,10 @@ func New(log *slog.Logger, st *store.Store, client Client) *Index {
 
 // Forum reads the forum's projection (internal/index/forum).
 func (ix *Index) Forum() *forum.Reader { return ix.forum }
+
+// Calendar reads the community calendar's projection: events and the
+// answers to them (internal/index/calendar).
+func (ix *Index) Calendar() *calendar.Reader { return ix.calendar }
 
 // Height is the last projected height: -1 before anything is projected,
 // the genesis height (initial height - 1, usually 0) after the genesis.

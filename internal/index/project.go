@@ -25,6 +25,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/roles"
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/chain/upgrade"
+	"github.com/dforge/dforge/internal/index/calendar"
 )
 
 // genesisInfo identifies the chain a projection belongs to.
@@ -112,7 +113,7 @@ func (ix *Index) reset(ctx context.Context) error {
 	if err := resetForge(ctx, tx); err != nil {
 		return err
 	}
-	if err := resetEvents(ctx, tx); err != nil {
+	if err := calendar.Reset(ctx, tx); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {

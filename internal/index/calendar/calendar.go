@@ -1,4 +1,8 @@
-package index
+// Package calendar is the community calendar's part of the projection:
+// events and the answers to them (community_events,
+// community_event_rsvps), written from the event.* forge actions as
+// internal/index projects them (Write, Reset), and their reads (Reader).
+package calendar
 
 import (
 	"context"
@@ -7,6 +11,9 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // Community events (community_events, community_event_rsvps), projected
@@ -16,10 +23,61 @@ import (
 // upcoming list) and past once it has ended; "now" is the caller's, as the
 // chain has no clock.
 
-// CommunityEvent is an event on the community calendar.
-type CommunityEvent struct {
+var tables = []string{"community_event_rsvps", "community_events"}
+
+// Reset empties the events projection: events exist on chain only.
+func Reset(ctx context.Context, tx *sql.Tx) error {
+	for _, table := range tables {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
+			return fmt.Errorf("empty %s: %w", table, err)
+		}
+	}
+	return nil
+}
+
+// Write projects ch, applied at height and time timeNS: the event and the
+// answer it carries. A change of anything else writes nothing.
+func Write(ctx context.Context, tx *sql.Tx, ch forge.Change, height, timeNS int64) error {
+	e := ch.CommunityEvent
+	if e == nil {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO community_events (id, organizer, title, description, starts_at, ends_at,
+		timezone, online_url, place, cancelled, going, maybe, created_height, created_time_ns, updated_height, updated_time_ns)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $14)
+		ON CONFLICT (id) DO UPDATE SET title = excluded.title, description = excluded.description,
+		starts_at = excluded.starts_at, ends_at = excluded.ends_at, timezone = excluded.timezone,
+		online_url = excluded.online_url, place = excluded.place, cancelled = excluded.cancelled,
+		going = excluded.going, maybe = excluded.maybe, updated_height = excluded.updated_height,
+		updated_time_ns = excluded.updated_time_ns`,
+		int64(e.ID), e.Organizer.Hex(), e.Title, e.Description, e.StartsAt, e.EndsAt, e.Timezone, e.OnlineURL, e.Place,
+		e.Cancelled, int64(e.Going), int64(e.Maybe), int64(e.CreatedHeight), timeNS, height)
+	if err != nil {
+		return fmt.Errorf("write event %d: %w", e.ID, err)
+	}
+	if r := ch.RSVP; r != nil {
+		_, err = tx.ExecContext(ctx, `INSERT INTO community_event_rsvps (event_id, address, status, height, time_ns)
+			VALUES ($1, $2, $3, $4, $5) ON CONFLICT (event_id, address) DO UPDATE SET status = excluded.status,
+			height = excluded.height, time_ns = excluded.time_ns`, int64(r.Event), r.User.Hex(), r.Status, height, timeNS)
+		if err != nil {
+			return fmt.Errorf("write answer of %s to event %d: %w", r.User.Hex(), r.Event, err)
+		}
+	}
+	return nil
+}
+
+// Reader reads the community calendar's projection.
+type Reader struct {
+	db *readdb.DB
+}
+
+// NewReader returns a Reader on db, the index's.
+func NewReader(db *readdb.DB) *Reader { return &Reader{db: db} }
+
+// Event is an event on the community calendar.
+type Event struct {
 	ID          uint64
-	Organizer   User
+	Organizer   readdb.User
 	Title       string
 	Description string
 	// StartsAt and EndsAt are Unix seconds.
@@ -33,85 +91,44 @@ type CommunityEvent struct {
 	CreatedNS, UpdatedNS int64
 }
 
-// EventRSVP is one account's answer to an event.
-type EventRSVP struct {
-	User   User
+// RSVP is one account's answer to an event.
+type RSVP struct {
+	User   readdb.User
 	Status string
 	TimeNS int64
 }
 
 // Which events a list holds.
 const (
-	EventsUpcoming = "upcoming"
-	EventsPast     = "past"
+	Upcoming = "upcoming"
+	Past     = "past"
 )
-
-var eventTables = []string{"community_event_rsvps", "community_events"}
-
-// resetEvents empties the events projection: events exist on chain only.
-func resetEvents(ctx context.Context, tx *sql.Tx) error {
-	for _, table := range eventTables {
-		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
-			return fmt.Errorf("empty %s: %w", table, err)
-		}
-	}
-	return nil
-}
-
-func writeCommunityEvent(ctx context.Context, tx *sql.Tx, c forgeChange) error {
-	e := c.change.CommunityEvent
-	if e == nil {
-		return nil
-	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO community_events (id, organizer, title, description, starts_at, ends_at,
-		timezone, online_url, place, cancelled, going, maybe, created_height, created_time_ns, updated_height, updated_time_ns)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $14)
-		ON CONFLICT (id) DO UPDATE SET title = excluded.title, description = excluded.description,
-		starts_at = excluded.starts_at, ends_at = excluded.ends_at, timezone = excluded.timezone,
-		online_url = excluded.online_url, place = excluded.place, cancelled = excluded.cancelled,
-		going = excluded.going, maybe = excluded.maybe, updated_height = excluded.updated_height,
-		updated_time_ns = excluded.updated_time_ns`,
-		int64(e.ID), e.Organizer.Hex(), e.Title, e.Description, e.StartsAt, e.EndsAt, e.Timezone, e.OnlineURL, e.Place,
-		e.Cancelled, int64(e.Going), int64(e.Maybe), int64(e.CreatedHeight), c.timeNS, c.height)
-	if err != nil {
-		return fmt.Errorf("write event %d: %w", e.ID, err)
-	}
-	if r := c.change.RSVP; r != nil {
-		_, err = tx.ExecContext(ctx, `INSERT INTO community_event_rsvps (event_id, address, status, height, time_ns)
-			VALUES ($1, $2, $3, $4, $5) ON CONFLICT (event_id, address) DO UPDATE SET status = excluded.status,
-			height = excluded.height, time_ns = excluded.time_ns`, int64(r.Event), r.User.Hex(), r.Status, c.height, c.timeNS)
-		if err != nil {
-			return fmt.Errorf("write answer of %s to event %d: %w", r.User.Hex(), r.Event, err)
-		}
-	}
-	return nil
-}
 
 const eventCols = `e.id, e.organizer, COALESCE(a.username, a.default_name, (SELECT CASE WHEN wide_names THEN '' ELSE '-' END FROM chain_index WHERE id = 1), ''), e.title, e.description, e.starts_at, e.ends_at,
 	e.timezone, e.online_url, e.place, e.cancelled, e.going, e.maybe, e.created_time_ns, e.updated_time_ns`
 
 const eventFrom = `community_events e LEFT JOIN chain_accounts a ON a.address = e.organizer`
 
-func scanEvent(row interface{ Scan(...any) error }) (CommunityEvent, error) {
-	var e CommunityEvent
+func scanEvent(row interface{ Scan(...any) error }) (Event, error) {
+	var e Event
 	var id int64
 	var addr, name string
 	err := row.Scan(&id, &addr, &name, &e.Title, &e.Description, &e.StartsAt, &e.EndsAt, &e.Timezone, &e.OnlineURL,
 		&e.Place, &e.Cancelled, &e.Going, &e.Maybe, &e.CreatedNS, &e.UpdatedNS)
-	e.ID, e.Organizer = uint64(id), user(addr, name)
+	e.ID, e.Organizer = uint64(id), readdb.UserOf(addr, name)
 	return e, err
 }
 
 // Events lists one page of the upcoming events (not ended by nowUnix,
 // soonest first) or the past ones (latest first). Cancelled events stay
 // listed, marked.
-func (ix *Index) Events(ctx context.Context, when string, nowUnix int64, p Page) ([]CommunityEvent, int64, error) {
+func (rd *Reader) Events(ctx context.Context, when string, nowUnix int64, p readdb.Page) ([]Event, int64, error) {
 	where, order := "e.ends_at > $1", "e.starts_at, e.id"
-	if when == EventsPast {
+	if when == Past {
 		where, order = "e.ends_at <= $1", "e.starts_at DESC, e.id DESC"
 	}
-	out := []CommunityEvent{}
-	total, err := ix.listPage(ctx, eventCols, eventFrom, "community_events e", where, order, []any{nowUnix}, p,
+	out := []Event{}
+	total, err := rd.db.ListPage(ctx, eventCols, eventFrom, "community_events e", where, order, []any{nowUnix}, p,
 		func(rows *sql.Rows) error {
 			e, err := scanEvent(rows)
 			out = append(out, e)
@@ -125,25 +142,25 @@ func (ix *Index) Events(ctx context.Context, when string, nowUnix int64, p Page)
 
 // UpcomingEvents are the next limit events that have not ended by
 // nowUnix and are not cancelled, soonest first (for /community).
-func (ix *Index) UpcomingEvents(ctx context.Context, nowUnix int64, limit int) ([]CommunityEvent, error) {
-	return ix.eventsWhere(ctx, "e.ends_at > $1 AND NOT e.cancelled", "e.starts_at, e.id", limit, nowUnix)
+func (rd *Reader) UpcomingEvents(ctx context.Context, nowUnix int64, limit int) ([]Event, error) {
+	return rd.eventsWhere(ctx, "e.ends_at > $1 AND NOT e.cancelled", "e.starts_at, e.id", limit, nowUnix)
 }
 
-// CalendarEvents are the events a calendar feed holds: those that ended
+// FeedEvents are the events a calendar feed holds: those that ended
 // after sinceUnix (recent and upcoming), cancelled ones included so
 // subscribers drop them, by start, at most limit.
-func (ix *Index) CalendarEvents(ctx context.Context, sinceUnix int64, limit int) ([]CommunityEvent, error) {
-	return ix.eventsWhere(ctx, "e.ends_at > $1", "e.starts_at, e.id", limit, sinceUnix)
+func (rd *Reader) FeedEvents(ctx context.Context, sinceUnix int64, limit int) ([]Event, error) {
+	return rd.eventsWhere(ctx, "e.ends_at > $1", "e.starts_at, e.id", limit, sinceUnix)
 }
 
-func (ix *Index) eventsWhere(ctx context.Context, where, order string, limit int, args ...any) ([]CommunityEvent, error) {
+func (rd *Reader) eventsWhere(ctx context.Context, where, order string, limit int, args ...any) ([]Event, error) {
 	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s ORDER BY %s LIMIT $%d", eventCols, eventFrom, where, order, len(args)+1)
-	rows, err := ix.query(ctx, q, append(args, limit)...)
+	rows, err := rd.db.Query(ctx, q, append(args, limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("read events: %w", err)
 	}
 	defer rows.Close()
-	out := []CommunityEvent{}
+	out := []Event{}
 	for rows.Next() {
 		e, err := scanEvent(rows)
 		if err != nil {
@@ -155,27 +172,27 @@ func (ix *Index) eventsWhere(ctx context.Context, where, order string, limit int
 }
 
 // Event is event id; false when there is none.
-func (ix *Index) Event(ctx context.Context, id uint64) (CommunityEvent, bool, error) {
-	e, err := scanEvent(ix.queryRow(ctx, "SELECT "+eventCols+" FROM "+eventFrom+" WHERE e.id = $1", int64(id)))
+func (rd *Reader) Event(ctx context.Context, id uint64) (Event, bool, error) {
+	e, err := scanEvent(rd.db.QueryRow(ctx, "SELECT "+eventCols+" FROM "+eventFrom+" WHERE e.id = $1", int64(id)))
 	if err == sql.ErrNoRows {
-		return CommunityEvent{}, false, nil
+		return Event{}, false, nil
 	}
 	if err != nil {
-		return CommunityEvent{}, false, fmt.Errorf("read event %d: %w", id, err)
+		return Event{}, false, fmt.Errorf("read event %d: %w", id, err)
 	}
 	return e, true, nil
 }
 
-// EventRSVPs lists one page of the answers to event id, latest first.
-func (ix *Index) EventRSVPs(ctx context.Context, id uint64, p Page) ([]EventRSVP, int64, error) {
-	out := []EventRSVP{}
-	total, err := ix.listPage(ctx, "r.address, "+userExpr("a")+", r.status, r.time_ns",
+// RSVPs lists one page of the answers to event id, latest first.
+func (rd *Reader) RSVPs(ctx context.Context, id uint64, p readdb.Page) ([]RSVP, int64, error) {
+	out := []RSVP{}
+	total, err := rd.db.ListPage(ctx, "r.address, "+readdb.UserExpr("a")+", r.status, r.time_ns",
 		"community_event_rsvps r LEFT JOIN chain_accounts a ON a.address = r.address", "community_event_rsvps r",
 		"r.event_id = $1", "r.height DESC, r.address", []any{int64(id)}, p, func(rows *sql.Rows) error {
 			var addr, name string
-			var r EventRSVP
+			var r RSVP
 			err := rows.Scan(&addr, &name, &r.Status, &r.TimeNS)
-			r.User = user(addr, name)
+			r.User = readdb.UserOf(addr, name)
 			out = append(out, r)
 			return err
 		})
@@ -186,7 +203,7 @@ func (ix *Index) EventRSVPs(ctx context.Context, id uint64, p Page) ([]EventRSVP
 }
 
 // MyRSVPs are who's answers to the events ids, by event ("" for none).
-func (ix *Index) MyRSVPs(ctx context.Context, who common.Address, ids []uint64) (map[uint64]string, error) {
+func (rd *Reader) MyRSVPs(ctx context.Context, who common.Address, ids []uint64) (map[uint64]string, error) {
 	out := map[uint64]string{}
 	if len(ids) == 0 {
 		return out, nil
@@ -197,7 +214,7 @@ func (ix *Index) MyRSVPs(ctx context.Context, who common.Address, ids []uint64) 
 		args = append(args, int64(id))
 		marks[i] = fmt.Sprintf("$%d", i+2)
 	}
-	rows, err := ix.query(ctx, `SELECT event_id, status FROM community_event_rsvps WHERE address = $1 AND event_id IN (`+
+	rows, err := rd.db.Query(ctx, `SELECT event_id, status FROM community_event_rsvps WHERE address = $1 AND event_id IN (`+
 		strings.Join(marks, ", ")+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read answers of %s: %w", who.Hex(), err)
