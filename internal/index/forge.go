@@ -13,6 +13,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/index/calendar"
 	"github.com/dforge/dforge/internal/index/forum"
+	"github.com/dforge/dforge/internal/index/marketplace"
 )
 
 // The forge projection: each Forge event carries the records an action
@@ -68,7 +69,7 @@ func resetForge(ctx context.Context, tx *sql.Tx) error {
 	if _, err := tx.ExecContext(ctx, "DELETE FROM forge_follows"); err != nil {
 		return fmt.Errorf("empty forge_follows: %w", err)
 	}
-	if err := resetMarket(ctx, tx); err != nil {
+	if err := marketplace.Reset(ctx, tx); err != nil {
 		return err
 	}
 	if err := forum.Reset(ctx, tx); err != nil {
@@ -153,7 +154,7 @@ func writeChange(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 		func() error { return writeKey(ctx, tx, c) },
 		func() error { return writeFollow(ctx, tx, c) },
 		func() error { return calendar.Write(ctx, tx, ch, c.height, c.timeNS) },
-		func() error { return writeMarket(ctx, tx, c) },
+		func() error { return marketplace.Write(ctx, tx, ch, c.height, c.timeNS) },
 		func() error { return forum.Write(ctx, tx, ch, c.height, c.timeNS) },
 		func() error { return notifyForum(ctx, tx, c) },
 		func() error { return writeTransfer(ctx, tx, c) },

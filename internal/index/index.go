@@ -20,6 +20,7 @@ import (
 
 	"github.com/dforge/dforge/internal/index/calendar"
 	"github.com/dforge/dforge/internal/index/forum"
+	"github.com/dforge/dforge/internal/index/marketplace"
 	"github.com/dforge/dforge/internal/index/readdb"
 	"github.com/dforge/dforge/internal/store"
 )
@@ -70,6 +71,7 @@ type Index struct {
 	rd       *readdb.DB // rdb with its prepared reads and read cache
 	forum    *forum.Reader
 	calendar *calendar.Reader
+	market   *marketplace.Reader
 	dialect  store.Dialect
 	client   Client
 
@@ -101,7 +103,8 @@ func New(log *slog.Logger, st *store.Store, client Client) *Index {
 	rd := readdb.New(st)
 	return &Index{
 		log: log.With("component", "index"), db: st.DB(), rdb: st.ReadDB(),
-		rd: rd, forum: forum.NewReader(rd), calendar: calendar.NewReader(rd), dialect: st.Dialect(), client: client,
+		rd: rd, forum: forum.NewReader(rd), calendar: calendar.NewReader(rd),
+		market: marketplace.NewReader(rd), dialect: st.Dialect(), client: client,
 		height: -1, advanced: make(chan struct{}), kick: make(chan struct{}, 1), done: make(chan struct{}),
 		retryMin: errorRetry, retryMax: maxErrorRetry,
 	}
@@ -113,6 +116,10 @@ func (ix *Index) Forum() *forum.Reader { return ix.forum }
 // Calendar reads the community calendar's projection: events and the
 // answers to them (internal/index/calendar).
 func (ix *Index) Calendar() *calendar.Reader { return ix.calendar }
+
+// Marketplace reads the marketplace's projection: listings and their
+// installs (internal/index/marketplace).
+func (ix *Index) Marketplace() *marketplace.Reader { return ix.market }
 
 // Height is the last projected height: -1 before anything is projected,
 // the genesis height (initial height - 1, usually 0) after the genesis.

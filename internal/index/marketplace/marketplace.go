@@ -1,4 +1,12 @@
-package index
+// Package marketplace is the marketplace's part of the index: Write and
+// Reset, which internal/index calls as it projects, and Reader.
+//
+// The marketplace (market_listings, market_installs), projected from
+// listing.* actions. A listing's install count is the number of
+// repositories it is installed in now, counted from market_installs,
+// whose rows go with their repository (it is one of the index's
+// forgeTables).
+package marketplace
 
 import (
 	"context"
@@ -9,44 +17,56 @@ import (
 	"time"
 
 	"github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
-// The marketplace (market_listings, market_installs), projected from
-// listing.* actions. A listing's install count is the number of
-// repositories it is installed in now, counted from market_installs,
-// whose rows go with their repository (it is one of forgeTables).
+// Reader reads the marketplace's projection.
+type Reader struct {
+	db *readdb.DB
+}
+
+// NewReader returns a Reader on db, the index's.
+func NewReader(db *readdb.DB) *Reader { return &Reader{db: db} }
 
 // Listing is a marketplace listing with its install count.
 type Listing struct {
-	ID          uint64    `json:"id"`
-	Publisher   User      `json:"publisher"`
-	Name        string    `json:"name"`
-	Description string    `json:"description"`
-	Events      []string  `json:"events"`
-	URLTemplate string    `json:"urlTemplate"`
-	Homepage    string    `json:"homepage"`
-	Deleted     bool      `json:"deleted"`
-	Installs    int64     `json:"installs"`
-	Created     time.Time `json:"created"`
-	Updated     time.Time `json:"updated"`
+	ID          uint64      `json:"id"`
+	Publisher   readdb.User `json:"publisher"`
+	Name        string      `json:"name"`
+	Description string      `json:"description"`
+	Events      []string    `json:"events"`
+	URLTemplate string      `json:"urlTemplate"`
+	Homepage    string      `json:"homepage"`
+	Deleted     bool        `json:"deleted"`
+	Installs    int64       `json:"installs"`
+	Created     time.Time   `json:"created"`
+	Updated     time.Time   `json:"updated"`
 }
 
 // ListingInstall is a listing installed in a repository.
 type ListingInstall struct {
-	Listing   Listing   `json:"listing"`
-	RepoID    uint64    `json:"repoId"`
-	Installer User      `json:"installer"`
-	Height    int64     `json:"height"`
-	Created   time.Time `json:"created"`
+	Listing   Listing     `json:"listing"`
+	RepoID    uint64      `json:"repoId"`
+	Installer readdb.User `json:"installer"`
+	Height    int64       `json:"height"`
+	Created   time.Time   `json:"created"`
 }
 
-func writeMarket(ctx context.Context, tx *sql.Tx, c forgeChange) error {
-	if l := c.change.Listing; l != nil {
+// at is where a change was applied: its block's height and time.
+type at struct {
+	height, timeNS int64
+}
+
+// Write projects ch, applied at height and time timeNS: the listing, then
+// the install or its removal. A change of anything else writes nothing.
+func Write(ctx context.Context, tx *sql.Tx, ch forge.Change, height, timeNS int64) error {
+	c := at{height: height, timeNS: timeNS}
+	if l := ch.Listing; l != nil {
 		if err := writeListing(ctx, tx, c, l); err != nil {
 			return err
 		}
 	}
-	in := c.change.Install
+	in := ch.Install
 	if in == nil {
 		return nil
 	}
@@ -64,7 +84,7 @@ func writeMarket(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 	return nil
 }
 
-func writeListing(ctx context.Context, tx *sql.Tx, c forgeChange, l *forge.Listing) error {
+func writeListing(ctx context.Context, tx *sql.Tx, c at, l *forge.Listing) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO market_listings (id, publisher, name, lower_name, description, events,
 		url_template, homepage, deleted, created_height, created_time_ns, updated_height, updated_time_ns)
 		VALUES ($1, $2, $3, lower($3), $4, $5, $6, $7, $8, $9, $10, $11, $10)
@@ -80,8 +100,8 @@ func writeListing(ctx context.Context, tx *sql.Tx, c forgeChange, l *forge.Listi
 	return nil
 }
 
-// resetMarket empties the listings; their installs are a forge table.
-func resetMarket(ctx context.Context, tx *sql.Tx) error {
+// Reset empties the listings; their installs are a forge table.
+func Reset(ctx context.Context, tx *sql.Tx) error {
 	if _, err := tx.ExecContext(ctx, "DELETE FROM market_listings"); err != nil {
 		return fmt.Errorf("empty market_listings: %w", err)
 	}
@@ -102,7 +122,7 @@ func scanListing(row interface{ Scan(...any) error }, extra ...any) (Listing, er
 	if err := row.Scan(dst...); err != nil {
 		return Listing{}, err
 	}
-	l.ID, l.Publisher = uint64(id), user(publisher, name)
+	l.ID, l.Publisher = uint64(id), readdb.UserOf(publisher, name)
 	l.Events = strings.Split(events, ",")
 	l.Created, l.Updated = time.Unix(0, created).UTC(), time.Unix(0, updated).UTC()
 	return l, nil
@@ -110,14 +130,14 @@ func scanListing(row interface{ Scan(...any) error }, extra ...any) (Listing, er
 
 // Listings lists the live listings whose name or description holds
 // query (any when ""), most installed first, and their total.
-func (ix *Index) Listings(ctx context.Context, query string, p Page) ([]Listing, int64, error) {
+func (rd *Reader) Listings(ctx context.Context, query string, p readdb.Page) ([]Listing, int64, error) {
 	where, args := "NOT l.deleted", []any{}
 	if q := strings.TrimSpace(query); q != "" {
-		args = append(args, "%"+likeEscape(strings.ToLower(q))+"%")
+		args = append(args, "%"+readdb.LikeEscape(strings.ToLower(q))+"%")
 		where += ` AND (l.lower_name LIKE $1 ESCAPE '\' OR lower(l.description) LIKE $1 ESCAPE '\')`
 	}
 	out := []Listing{}
-	total, err := ix.listPage(ctx, listingCols, listingFrom, "market_listings l", where,
+	total, err := rd.db.ListPage(ctx, listingCols, listingFrom, "market_listings l", where,
 		"(SELECT COUNT(*) FROM market_installs i WHERE i.listing_id = l.id) DESC, l.id", args, p, func(rows *sql.Rows) error {
 			l, err := scanListing(rows)
 			out = append(out, l)
@@ -130,8 +150,8 @@ func (ix *Index) Listings(ctx context.Context, query string, p Page) ([]Listing,
 }
 
 // Listing is listing id, deleted ones included (false: no such listing).
-func (ix *Index) Listing(ctx context.Context, id uint64) (Listing, bool, error) {
-	l, err := scanListing(ix.queryRow(ctx, `SELECT `+listingCols+` FROM `+listingFrom+` WHERE l.id = $1`, int64(id)))
+func (rd *Reader) Listing(ctx context.Context, id uint64) (Listing, bool, error) {
+	l, err := scanListing(rd.db.QueryRow(ctx, `SELECT `+listingCols+` FROM `+listingFrom+` WHERE l.id = $1`, int64(id)))
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return Listing{}, false, nil
@@ -143,8 +163,8 @@ func (ix *Index) Listing(ctx context.Context, id uint64) (Listing, bool, error) 
 
 // RepoInstalls lists the listings installed in repository repo, deleted
 // ones included (their webhooks stay until removed), oldest first.
-func (ix *Index) RepoInstalls(ctx context.Context, repo uint64) ([]ListingInstall, error) {
-	rows, err := ix.query(ctx, `SELECT `+listingCols+`, n.installer, `+userExpr("b")+`, n.height, n.time_ns
+func (rd *Reader) RepoInstalls(ctx context.Context, repo uint64) ([]ListingInstall, error) {
+	rows, err := rd.db.Query(ctx, `SELECT `+listingCols+`, n.installer, `+readdb.UserExpr("b")+`, n.height, n.time_ns
 		FROM market_installs n JOIN market_listings l ON l.id = n.listing_id
 		LEFT JOIN chain_accounts a ON a.address = l.publisher LEFT JOIN chain_accounts b ON b.address = n.installer
 		WHERE n.repo_id = $1 ORDER BY n.height, n.listing_id`, int64(repo))
@@ -161,7 +181,7 @@ func (ix *Index) RepoInstalls(ctx context.Context, repo uint64) ([]ListingInstal
 		if err != nil {
 			return nil, fmt.Errorf("read install: %w", err)
 		}
-		in.Listing, in.Installer, in.Created = l, user(installer, name), time.Unix(0, ns).UTC()
+		in.Listing, in.Installer, in.Created = l, readdb.UserOf(installer, name), time.Unix(0, ns).UTC()
 		out = append(out, in)
 	}
 	if err := rows.Err(); err != nil {
@@ -171,9 +191,9 @@ func (ix *Index) RepoInstalls(ctx context.Context, repo uint64) ([]ListingInstal
 }
 
 // Installed reports whether listing is installed in repo.
-func (ix *Index) Installed(ctx context.Context, listing, repo uint64) (bool, error) {
+func (rd *Reader) Installed(ctx context.Context, listing, repo uint64) (bool, error) {
 	var n int
-	err := ix.queryRow(ctx, `SELECT COUNT(*) FROM market_installs WHERE listing_id = $1 AND repo_id = $2`,
+	err := rd.db.QueryRow(ctx, `SELECT COUNT(*) FROM market_installs WHERE listing_id = $1 AND repo_id = $2`,
 		int64(listing), int64(repo)).Scan(&n)
 	if err != nil {
 		return false, fmt.Errorf("read install: %w", err)
@@ -182,8 +202,8 @@ func (ix *Index) Installed(ctx context.Context, listing, repo uint64) (bool, err
 }
 
 // ListingByName is the live listing named name without regard to case.
-func (ix *Index) ListingByName(ctx context.Context, name string) (Listing, bool, error) {
-	l, err := scanListing(ix.queryRow(ctx, `SELECT `+listingCols+` FROM `+listingFrom+
+func (rd *Reader) ListingByName(ctx context.Context, name string) (Listing, bool, error) {
+	l, err := scanListing(rd.db.QueryRow(ctx, `SELECT `+listingCols+` FROM `+listingFrom+
 		` WHERE l.lower_name = lower($1) AND NOT l.deleted`, name))
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
