@@ -2,8 +2,9 @@ package index
 
 import "github.com/dforge/dforge/internal/index/readdb"
 
-// The forge reads (forge_repos.go, forge_issues.go, forge_pulls.go,
-// forge_labels.go, forge_users.go) and what they share. They return what is
+// The forge reads (forge_repos_read.go, forge_issues_read.go,
+// forge_pulls_read.go, forge_labels_read.go, forge_users_read.go, ...) and
+// what they share. They return what is
 // projected, private rows included: the forge service decides who may see
 // them (Permission).
 
