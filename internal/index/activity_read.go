@@ -13,7 +13,7 @@ import (
 )
 
 // Reads over the activity projection (forge_activity, written by
-// activity_project.go): Home's public list, a signed-in user's feed and
+// activity.go): Home's public list, a signed-in user's feed and
 // Gitea's user and repository feeds are one query with different filters.
 // A private repository's rows appear only to those who may read it.
 
