@@ -10,7 +10,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 )
 
-// SSH public keys (forge_keys), projected from key.add and key.delete.
 // The git server looks a key up by fingerprint on every SSH connection,
 // so these reads are never cached: a key deleted on chain stops working
 // as soon as its block is projected.
@@ -24,22 +23,6 @@ type Key struct {
 	Fingerprint string    `json:"fingerprint"`
 	Height      int64     `json:"height"`
 	Created     time.Time `json:"created"`
-}
-
-func writeKey(ctx context.Context, tx *sql.Tx, c forgeChange) error {
-	if k := c.change.Key; k != nil {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO forge_keys (id, owner, title, key, fingerprint, created_height, created_time_ns)
-			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,
-			int64(k.ID), k.Owner.Hex(), k.Title, k.Key, k.Fingerprint, c.height, c.timeNS); err != nil {
-			return fmt.Errorf("write key %d: %w", k.ID, err)
-		}
-	}
-	if k := c.change.DeletedKey; k != nil {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM forge_keys WHERE id = $1`, int64(k.ID)); err != nil {
-			return fmt.Errorf("delete key %d: %w", k.ID, err)
-		}
-	}
-	return nil
 }
 
 const keyCols = `k.id, k.owner, ` + `COALESCE(a.username, a.default_name, (SELECT CASE WHEN wide_names THEN '' ELSE '-' END FROM chain_index WHERE id = 1), '')` + `, k.title, k.key, k.fingerprint, k.created_height, k.created_time_ns`
