@@ -125,10 +125,10 @@ const communityLatest = 5
 func (a *API) communityForumAndEvents(r *http.Request, j *communityOverviewJSON) error {
 	ctx := r.Context()
 	var err error
-	if j.Topics, err = a.index.ForumTopicCount(ctx); err != nil {
+	if j.Topics, err = a.index.Forum().TopicCount(ctx); err != nil {
 		return err
 	}
-	topics, err := a.index.LatestForumTopics(ctx, communityLatest)
+	topics, err := a.index.Forum().LatestTopics(ctx, communityLatest)
 	if err != nil {
 		return err
 	}
@@ -136,7 +136,7 @@ func (a *API) communityForumAndEvents(r *http.Request, j *communityOverviewJSON)
 	for i, t := range topics {
 		j.LatestTopics[i] = toForumTopicJSON(r, t)
 	}
-	events, err := a.index.UpcomingEvents(ctx, time.Now().Unix(), communityLatest)
+	events, err := a.index.Calendar().UpcomingEvents(ctx, time.Now().Unix(), communityLatest)
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ import (
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/chain/roles"
 	"github.com/dforge/dforge/internal/chain/tx"
-	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/index/calendar"
 	"github.com/dforge/dforge/internal/usererr"
 )
 
@@ -111,8 +111,8 @@ func (a *API) listEvents(w http.ResponseWriter, r *http.Request) error {
 	when := r.URL.Query().Get("when")
 	switch when {
 	case "":
-		when = index.EventsUpcoming
-	case index.EventsUpcoming, index.EventsPast:
+		when = calendar.Upcoming
+	case calendar.Upcoming, calendar.Past:
 	default:
 		return usererr.BadFieldf("when", "when must be upcoming or past")
 	}
@@ -120,7 +120,7 @@ func (a *API) listEvents(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	list, total, err := a.index.Events(r.Context(), when, time.Now().Unix(), p)
+	list, total, err := a.index.Calendar().Events(r.Context(), when, time.Now().Unix(), p)
 	if err != nil {
 		return err
 	}
@@ -137,7 +137,7 @@ func (a *API) getEvent(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out, err := a.eventsJSON(r, []index.CommunityEvent{e})
+	out, err := a.eventsJSON(r, []calendar.Event{e})
 	if err != nil {
 		return err
 	}
@@ -154,7 +154,7 @@ func (a *API) listEventRSVPs(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	list, total, err := a.index.EventRSVPs(r.Context(), e.ID, p)
+	list, total, err := a.index.Calendar().RSVPs(r.Context(), e.ID, p)
 	out := make([]eventRSVPJSON, len(list))
 	for i, v := range list {
 		out[i] = eventRSVPJSON{User: toForgeUser(r, v.User), Status: v.Status, UpdatedAt: time.Unix(0, v.TimeNS).UTC()}
@@ -312,12 +312,12 @@ func (a *API) requireOrganizer(r *http.Request) (addr common.Address, err error)
 }
 
 // eventOf finds the event the path names; 404 when there is none.
-func (a *API) eventOf(ctx context.Context, raw string) (index.CommunityEvent, error) {
+func (a *API) eventOf(ctx context.Context, raw string) (calendar.Event, error) {
 	id, err := strconv.ParseUint(raw, 10, 64)
 	if err != nil || id == 0 {
-		return index.CommunityEvent{}, usererr.Missingf("There is no such event.")
+		return calendar.Event{}, usererr.Missingf("There is no such event.")
 	}
-	e, ok, err := a.index.Event(ctx, id)
+	e, ok, err := a.index.Calendar().Event(ctx, id)
 	if err != nil {
 		return e, err
 	}
@@ -336,7 +336,7 @@ func (a *API) replyEvent(w http.ResponseWriter, r *http.Request, status int, cha
 	if err != nil {
 		return err
 	}
-	out, err := a.eventsJSON(r, []index.CommunityEvent{e})
+	out, err := a.eventsJSON(r, []calendar.Event{e})
 	if err != nil {
 		return err
 	}
@@ -345,7 +345,7 @@ func (a *API) replyEvent(w http.ResponseWriter, r *http.Request, status int, cha
 }
 
 // eventsJSON converts events, with the signed-in caller's answers.
-func (a *API) eventsJSON(r *http.Request, list []index.CommunityEvent) ([]eventJSON, error) {
+func (a *API) eventsJSON(r *http.Request, list []calendar.Event) ([]eventJSON, error) {
 	var mine map[uint64]string
 	if id, err := requireUser(r); err == nil {
 		ids := make([]uint64, len(list))
@@ -353,7 +353,7 @@ func (a *API) eventsJSON(r *http.Request, list []index.CommunityEvent) ([]eventJ
 			ids[i] = e.ID
 		}
 		var err error
-		if mine, err = a.index.MyRSVPs(r.Context(), id.User.Address, ids); err != nil {
+		if mine, err = a.index.Calendar().MyRSVPs(r.Context(), id.User.Address, ids); err != nil {
 			return nil, err
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/index/calendar"
 )
 
 // Events as iCalendar (RFC 5545): one event, or the calendar of recent and
@@ -23,7 +23,7 @@ const calendarWindow = 90 * 24 * time.Hour
 const calendarMost = 500
 
 func (a *API) eventsCalendar(w http.ResponseWriter, r *http.Request) error {
-	list, err := a.index.CalendarEvents(r.Context(), time.Now().Add(-calendarWindow).Unix(), calendarMost)
+	list, err := a.index.Calendar().FeedEvents(r.Context(), time.Now().Add(-calendarWindow).Unix(), calendarMost)
 	if err != nil {
 		return err
 	}
@@ -36,10 +36,10 @@ func (a *API) eventCalendar(w http.ResponseWriter, r *http.Request, raw string) 
 	if err != nil {
 		return err
 	}
-	return a.writeCalendar(w, r, "event-"+strconv.FormatUint(e.ID, 10)+".ics", []index.CommunityEvent{e})
+	return a.writeCalendar(w, r, "event-"+strconv.FormatUint(e.ID, 10)+".ics", []calendar.Event{e})
 }
 
-func (a *API) writeCalendar(w http.ResponseWriter, r *http.Request, filename string, list []index.CommunityEvent) error {
+func (a *API) writeCalendar(w http.ResponseWriter, r *http.Request, filename string, list []calendar.Event) error {
 	c := &icsWriter{}
 	c.line("BEGIN:VCALENDAR")
 	c.line("VERSION:2.0")
@@ -58,7 +58,7 @@ func (a *API) writeCalendar(w http.ResponseWriter, r *http.Request, filename str
 	return err
 }
 
-func (a *API) writeVEvent(c *icsWriter, r *http.Request, chainID string, e index.CommunityEvent) {
+func (a *API) writeVEvent(c *icsWriter, r *http.Request, chainID string, e calendar.Event) {
 	c.line("BEGIN:VEVENT")
 	c.line("UID:event-" + strconv.FormatUint(e.ID, 10) + "-chain-" + chainID + "@dforge")
 	c.line("DTSTAMP:" + icsTime(time.Unix(0, e.UpdatedNS)))

@@ -14,6 +14,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/roles"
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/index/forum"
 	"github.com/dforge/dforge/internal/usererr"
 )
 
@@ -160,7 +161,7 @@ type forumMoveBody struct {
 
 func forumTime(ns int64) time.Time { return time.Unix(0, ns).UTC() }
 
-func toForumTopicJSON(r *http.Request, t index.ForumTopicSummary) forumTopicJSON {
+func toForumTopicJSON(r *http.Request, t forum.TopicSummary) forumTopicJSON {
 	return forumTopicJSON{ID: t.ID, Title: t.Title, Category: t.Category, Author: toForgeUser(r, t.Author),
 		Pinned: t.Pinned, Locked: t.Locked, Answered: t.Answer != 0, AnswerPostID: t.Answer, Replies: t.Replies,
 		Revisions: t.Revisions, CreatedAt: forumTime(t.CreatedNS), UpdatedAt: forumTime(t.UpdatedNS), LastPostAt: forumTime(t.LastPostNS),
@@ -169,7 +170,7 @@ func toForumTopicJSON(r *http.Request, t index.ForumTopicSummary) forumTopicJSON
 
 // listForumCategories lists the categories with their numbers of topics.
 func (a *API) listForumCategories(w http.ResponseWriter, r *http.Request) error {
-	cats, err := a.forge.Index().ForumCategories(r.Context())
+	cats, err := a.forge.Index().Forum().Categories(r.Context())
 	if err != nil {
 		return err
 	}
@@ -188,14 +189,14 @@ func (a *API) listForumTopics(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	q := r.URL.Query()
-	f := index.ForumFilter{Category: q.Get("category"), Query: q.Get("q")}
+	f := forum.Filter{Category: q.Get("category"), Query: q.Get("q")}
 	if f.Category != "" && !chainforge.ValidForumCategory(f.Category) {
 		return forumCategoryError()
 	}
-	if len(f.Query) > index.MaxForumQuery || tx.CheckLine("q", f.Query) != nil {
-		return usererr.BadFieldf("q", "the search must be one line of at most %d bytes", index.MaxForumQuery)
+	if len(f.Query) > forum.MaxQuery || tx.CheckLine("q", f.Query) != nil {
+		return usererr.BadFieldf("q", "the search must be one line of at most %d bytes", forum.MaxQuery)
 	}
-	topics, total, err := a.forge.Index().ForumTopics(r.Context(), f, p)
+	topics, total, err := a.forge.Index().Forum().Topics(r.Context(), f, p)
 	if err != nil {
 		return err
 	}
@@ -263,14 +264,14 @@ func (a *API) writeForumTopic(w http.ResponseWriter, r *http.Request, status int
 	// Rendered once per change of the projection, as a page of replies.
 	key := fmt.Sprintf("forum-topic|%d|%s", id, siteURL(r))
 	kept, err := index.RememberAnswer(a.forge.Index(), key, forumPostsSize/8, func() (keptForumTopic, error) {
-		t, err := a.forge.Index().ForumTopicByID(r.Context(), id)
+		t, err := a.forge.Index().Forum().TopicByID(r.Context(), id)
 		return keptForumTopic{t, a.renderBody(r.Context(), nil, t.Body)}, err
 	})
 	if err != nil {
 		return err
 	}
 	t := kept.topic
-	out := forumTopicDetailJSON{forumTopicJSON: toForumTopicJSON(r, t.ForumTopicSummary), Body: t.Body, BodyHTML: kept.html}
+	out := forumTopicDetailJSON{forumTopicJSON: toForumTopicJSON(r, t.TopicSummary), Body: t.Body, BodyHTML: kept.html}
 	if me := auth.IdentityFrom(r.Context()); me != nil {
 		mod, err := a.isForumModerator(me.User.Address)
 		if err != nil {
@@ -288,7 +289,7 @@ func (a *API) writeForumTopic(w http.ResponseWriter, r *http.Request, status int
 
 // keptForumTopic is a topic with its rendered body.
 type keptForumTopic struct {
-	topic index.ForumTopic
+	topic forum.Topic
 	html  string
 }
 
@@ -339,7 +340,7 @@ func (a *API) editForumTopic(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeText(w, r, &in); err != nil {
 		return err
 	}
-	t, err := a.forge.Index().ForumTopicByID(r.Context(), id)
+	t, err := a.forge.Index().Forum().TopicByID(r.Context(), id)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/dforge/dforge/internal/auth"
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/index/forum"
 	"github.com/dforge/dforge/internal/moderation"
 	"github.com/dforge/dforge/internal/usererr"
 )
@@ -64,11 +65,11 @@ type keptForumPosts struct {
 const forumPostsSize = 256 << 10
 
 func (a *API) forumPosts(r *http.Request, id uint64, p index.Page) (keptForumPosts, error) {
-	t, err := a.forge.Index().ForumTopicByID(r.Context(), id)
+	t, err := a.forge.Index().Forum().TopicByID(r.Context(), id)
 	if err != nil {
 		return keptForumPosts{}, err
 	}
-	posts, total, err := a.forge.Index().ForumPosts(r.Context(), id, p)
+	posts, total, err := a.forge.Index().Forum().Posts(r.Context(), id, p)
 	if err != nil {
 		return keptForumPosts{}, err
 	}
@@ -90,7 +91,7 @@ func (a *API) forumViewer(r *http.Request) (common.Address, bool, error) {
 	return id.User.Address, mod, err
 }
 
-func (a *API) toForumPostJSON(r *http.Request, p index.ForumPost, answer uint64) forumPostJSON {
+func (a *API) toForumPostJSON(r *http.Request, p forum.Post, answer uint64) forumPostJSON {
 	return forumPostJSON{ID: p.ID, TopicID: p.Topic, Author: toForgeUser(r, p.Author), Body: p.Body,
 		BodyHTML: a.renderBody(r.Context(), nil, p.Body), QuoteID: p.Quote, Revisions: p.Revisions, IsAnswer: p.ID == answer,
 		CreatedAt: forumTime(p.CreatedNS), UpdatedAt: forumTime(p.UpdatedNS)}
@@ -111,7 +112,7 @@ func (a *API) createForumPost(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeText(w, r, &in); err != nil {
 		return err
 	}
-	t, err := a.forge.Index().ForumTopicByID(r.Context(), id)
+	t, err := a.forge.Index().Forum().TopicByID(r.Context(), id)
 	if err != nil {
 		return err
 	}
@@ -122,7 +123,7 @@ func (a *API) createForumPost(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if in.Quote != 0 {
-		q, err := a.forge.Index().ForumPostByID(r.Context(), in.Quote)
+		q, err := a.forge.Index().Forum().PostByID(r.Context(), in.Quote)
 		if err != nil || q.Topic != id {
 			return usererr.BadFieldf("quote", "the quoted post must be a reply in this topic")
 		}
@@ -135,11 +136,11 @@ func (a *API) createForumPost(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) writeForumPost(w http.ResponseWriter, r *http.Request, status int, id uint64) error {
-	p, err := a.forge.Index().ForumPostByID(r.Context(), id)
+	p, err := a.forge.Index().Forum().PostByID(r.Context(), id)
 	if err != nil {
 		return err
 	}
-	t, err := a.forge.Index().ForumTopicByID(r.Context(), p.Topic)
+	t, err := a.forge.Index().Forum().TopicByID(r.Context(), p.Topic)
 	if err != nil {
 		return err
 	}
@@ -178,11 +179,11 @@ func (a *API) editForumPost(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeText(w, r, &in); err != nil {
 		return err
 	}
-	p, err := a.forge.Index().ForumPostByID(r.Context(), id)
+	p, err := a.forge.Index().Forum().PostByID(r.Context(), id)
 	if err != nil {
 		return err
 	}
-	t, err := a.forge.Index().ForumTopicByID(r.Context(), p.Topic)
+	t, err := a.forge.Index().Forum().TopicByID(r.Context(), p.Topic)
 	if err != nil {
 		return err
 	}
@@ -202,7 +203,7 @@ func (a *API) editForumPost(w http.ResponseWriter, r *http.Request) error {
 // newest first.
 func (a *API) listForumTopicRevisions(w http.ResponseWriter, r *http.Request) error {
 	return a.listForumRevisions(w, r, chainforge.ForumRevisionTopic, func(ctx context.Context, id uint64) error {
-		_, err := a.forge.Index().ForumTopicByID(ctx, id)
+		_, err := a.forge.Index().Forum().TopicByID(ctx, id)
 		return err
 	})
 }
@@ -211,7 +212,7 @@ func (a *API) listForumTopicRevisions(w http.ResponseWriter, r *http.Request) er
 // newest first.
 func (a *API) listForumPostRevisions(w http.ResponseWriter, r *http.Request) error {
 	return a.listForumRevisions(w, r, chainforge.ForumRevisionPost, func(ctx context.Context, id uint64) error {
-		_, err := a.forge.Index().ForumPostByID(ctx, id)
+		_, err := a.forge.Index().Forum().PostByID(ctx, id)
 		return err
 	})
 }
@@ -228,7 +229,7 @@ func (a *API) listForumRevisions(w http.ResponseWriter, r *http.Request, kind st
 	if err := exists(r.Context(), id); err != nil {
 		return err
 	}
-	revs, total, err := a.forge.Index().ForumRevisions(r.Context(), kind, id, p)
+	revs, total, err := a.forge.Index().Forum().Revisions(r.Context(), kind, id, p)
 	if err != nil {
 		return err
 	}
@@ -274,12 +275,12 @@ func (a *API) setForumAnswer(w http.ResponseWriter, r *http.Request, post uint64
 	if err != nil {
 		return err
 	}
-	t, err := a.forge.Index().ForumTopicByID(r.Context(), id)
+	t, err := a.forge.Index().Forum().TopicByID(r.Context(), id)
 	if err != nil {
 		return err
 	}
 	if post != 0 {
-		p, err := a.forge.Index().ForumPostByID(r.Context(), post)
+		p, err := a.forge.Index().Forum().PostByID(r.Context(), post)
 		if err != nil || p.Topic != id {
 			return usererr.BadFieldf("post", "the answer must be a reply in this topic")
 		}
@@ -340,7 +341,7 @@ func (a *API) moderateForumTopic(w http.ResponseWriter, r *http.Request, action 
 	if err != nil {
 		return err
 	}
-	if _, err := a.forge.Index().ForumTopicByID(r.Context(), id); err != nil {
+	if _, err := a.forge.Index().Forum().TopicByID(r.Context(), id); err != nil {
 		return err
 	}
 	if err := a.requireForumModerator(me.User.Address, "Only forum moderators may pin, lock or move topics."); err != nil {

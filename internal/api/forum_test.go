@@ -188,11 +188,11 @@ func testForumTopics(t *testing.T, n *forumNode) {
 			t.Fatalf("categories: %+v", cats)
 		}
 	}
-	if total, err := n.Index.ForumTopicCount(t.Context()); err != nil || total != 4 {
-		t.Fatalf("ForumTopicCount = %d, %v", total, err)
+	if total, err := n.Index.Forum().TopicCount(t.Context()); err != nil || total != 4 {
+		t.Fatalf("Forum().TopicCount = %d, %v", total, err)
 	}
-	if latest, err := n.Index.LatestForumTopics(t.Context(), 2); err != nil || len(latest) != 2 || latest[0].ID != news.ID {
-		t.Fatalf("LatestForumTopics = %+v, %v", latest, err)
+	if latest, err := n.Index.Forum().LatestTopics(t.Context(), 2); err != nil || len(latest) != 2 || latest[0].ID != news.ID {
+		t.Fatalf("Forum().LatestTopics = %+v, %v", latest, err)
 	}
 	n.JSON("GET", "/api/v1/forum/topics/999", nil, nil, http.StatusNotFound, nil)
 	n.JSON("GET", "/api/v1/forum/topics/abc", nil, nil, http.StatusNotFound, nil)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/dforge/dforge/internal/auth"
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
-	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/index/marketplace"
 	"github.com/dforge/dforge/internal/market"
 	"github.com/dforge/dforge/internal/usererr"
 )
@@ -49,7 +49,7 @@ type listingJSON struct {
 	UpdatedAt time.Time `json:"updated_at"`
 }
 
-func toListing(r *http.Request, l index.Listing) listingJSON {
+func toListing(r *http.Request, l marketplace.Listing) listingJSON {
 	return listingJSON{ID: l.ID, Name: l.Name, Description: l.Description, Events: l.Events, URLTemplate: l.URLTemplate,
 		Homepage: l.Homepage, Publisher: toForgeUser(r, l.Publisher), Installs: l.Installs, Deleted: l.Deleted,
 		CreatedAt: l.Created, UpdatedAt: l.Updated}

@@ -159,11 +159,11 @@ func (a *API) reportedForumPost(r *http.Request, target string) (moderation.Targ
 	if err != nil || id == 0 {
 		return moderation.Target{}, usererr.BadFieldf("target", "a forum reply is named by its id")
 	}
-	p, err := a.forge.Index().ForumPostByID(r.Context(), id)
+	p, err := a.forge.Index().Forum().PostByID(r.Context(), id)
 	if err != nil {
 		return moderation.Target{}, err
 	}
-	t, err := a.forge.Index().ForumTopicByID(r.Context(), p.Topic)
+	t, err := a.forge.Index().Forum().TopicByID(r.Context(), p.Topic)
 	if err != nil {
 		return moderation.Target{}, err
 	}

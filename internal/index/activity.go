@@ -3,279 +3,142 @@ package index
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
-	"hash/fnv"
-	"strings"
-	"time"
-
-	"github.com/ethereum/go-ethereum/common"
 )
 
-// Reads over the activity projection (forge_activity, written by
-// activity_project.go): Home's public list, a signed-in user's feed and
-// Gitea's user and repository feeds are one query with different filters.
-// A private repository's rows appear only to those who may read it.
+// The activity projection (forge_activity, migration 00028): one row per
+// public action, written in the block's transaction from the rows the
+// change just wrote, so Home, the feed and Gitea's activity feeds read one
+// table instead of a union over the forge tables. A rebuild writes it
+// again from the blocks (it is one of forgeTables); deleting a repository
+// deletes its rows.
 
-// Activity is one forge action: a repository created, an issue or pull
-// request opened, a comment, a review, a merge or a push.
-type Activity struct {
-	// ID is the same on every node for the same action (see activityID).
-	ID int64 `json:"id"`
-	// Type is repo.create, issue.open, pr.open, comment, review,
-	// pr.merge or push.
-	Type  string       `json:"type"`
-	Actor User         `json:"actor"`
-	Repo  ActivityRepo `json:"repo"`
-	// Number and Title name the issue or pull request acted on (none for
-	// repo.create and push); IsPull says which of the two it is.
-	Number uint64 `json:"number,omitempty"`
-	Title  string `json:"title,omitempty"`
-	IsPull bool   `json:"isPull,omitempty"`
-	// State is a review's verdict: approve, request_changes or comment.
-	State string `json:"state,omitempty"`
-	// Ref is the ref a push updated (refs/heads/main).
-	Ref string `json:"ref,omitempty"`
-	// CommentID and Content are a comment's id and its first 200
-	// characters.
-	CommentID uint64 `json:"commentId,omitempty"`
-	Content   string `json:"content,omitempty"`
-	Height    int64  `json:"height"`
-	Time      string `json:"time"`
+// Each verb's place among the actions of one block, for a stable order.
+const (
+	ordRepoCreate = iota
+	ordPush
+	ordOpen
+	ordComment
+	ordReview
+	ordMerge
+)
+
+const activityInsert = `INSERT INTO forge_activity (repo_id, verb, k, ord, actor, number, is_pull, title, detail, content, height, time_ns) `
+
+// writeActivity projects c's actions. It runs after the change's other
+// rows are written: the issue's title and the times come from them.
+func writeActivity(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+	steps := []func(context.Context, *sql.Tx, forgeChange) error{
+		activityRepos, activityPushes, activityIssue, activityComment, activityReview, activityMerge,
+	}
+	for _, step := range steps {
+		if err := step(ctx, tx, c); err != nil {
+			return fmt.Errorf("write activity: %w", err)
+		}
+	}
+	return nil
 }
 
-// ActivityRepo names the repository an action happened in.
-type ActivityRepo struct {
-	ID       uint64 `json:"id"`
-	Owner    string `json:"owner"`
-	Name     string `json:"name"`
-	FullName string `json:"fullName"`
-	Private  bool   `json:"private,omitempty"`
-}
-
-// ActivityFilter selects actions. Viewer is whose private repositories
-// may appear (the zero address: public ones only); a repository made
-// private after the fact drops out, as the filter is on its current row.
-type ActivityFilter struct {
-	Viewer common.Address
-	// FeedOf selects what that account follows: its own actions, those
-	// of the accounts it follows, and those in repositories it watches or
-	// stars.
-	FeedOf *common.Address
-	// Actor selects one account's actions; Repo one repository's.
-	Actor *common.Address
-	Repo  uint64
-	// SinceNS and BeforeNS bound the time (0: unbounded).
-	SinceNS, BeforeNS int64
-}
-
-func (f ActivityFilter) where(args *sqlArgs) string {
-	conds := []string{"r.private = FALSE"}
-	if f.Viewer != (common.Address{}) {
-		conds[0] = readableRepo("r", args.add(f.Viewer.Hex()))
-	}
-	if f.FeedOf != nil {
-		me := args.add(f.FeedOf.Hex())
-		conds = append(conds, `(a.actor = `+me+`
-			OR a.actor IN (SELECT followed FROM forge_follows WHERE follower = `+me+`)
-			OR a.repo_id IN (SELECT repo_id FROM forge_stars WHERE user_address = `+me+`)
-			OR a.repo_id IN (SELECT repo_id FROM forge_watches WHERE user_address = `+me+`))`)
-	}
-	if f.Actor != nil {
-		conds = append(conds, "a.actor = "+args.add(f.Actor.Hex()))
-	}
-	if f.Repo != 0 {
-		conds = append(conds, "a.repo_id = "+args.add(int64(f.Repo)))
-	}
-	if f.SinceNS != 0 {
-		conds = append(conds, "a.time_ns >= "+args.add(f.SinceNS))
-	}
-	if f.BeforeNS != 0 {
-		conds = append(conds, "a.time_ns < "+args.add(f.BeforeNS))
-	}
-	return strings.Join(conds, " AND ")
-}
-
-// readableRepo is the condition that the viewer (the placeholder v) may
-// read the repository r: it is public, or theirs, or they collaborate on
-// it, or a team of its organization holding it counts them in, as
-// Permission decides one at a time. The zero address reads public ones.
-func readableRepo(r, v string) string {
-	return `(` + r + `.private = FALSE OR ` + r + `.owner = ` + v + `
-		OR EXISTS (SELECT 1 FROM forge_collaborators c WHERE c.repo_id = ` + r + `.id AND c.user_address = ` + v + `)
-		OR EXISTS (SELECT 1 FROM forge_teams t JOIN forge_team_members m ON m.team_id = t.id
-			JOIN forge_orgs o ON o.id = t.org_id
-			WHERE m.user_address = ` + v + ` AND o.address = ` + r + `.owner
-			AND (t.includes_all_repos OR EXISTS (SELECT 1 FROM forge_team_repos tr WHERE tr.team_id = t.id AND tr.repo_id = ` + r + `.id))))`
-}
-
-var activityColumns = `a.verb, a.actor, ` + userExpr("ua") + `, r.id, r.owner, ` + userExpr("oa") +
-	`, r.name, r.private, a.number, a.is_pull, a.title, a.detail, a.content, a.k, a.height, a.time_ns`
-
-const activityFrom = `forge_activity a JOIN forge_repos r ON r.id = a.repo_id
-	LEFT JOIN chain_accounts ua ON ua.address = a.actor LEFT JOIN chain_accounts oa ON oa.address = r.owner`
-
-// activityCountFrom is what the filter reads, for a total without the
-// names' joins.
-const activityCountFrom = `forge_activity a JOIN forge_repos r ON r.id = a.repo_id`
-
-// Newest first. Chain heights and the private store's sequence numbers
-// are not comparable, times are; within a block, by verb, then key.
-const activityOrder = "a.time_ns DESC, a.height DESC, a.ord DESC, a.k DESC, a.repo_id DESC"
-
-type activityPage struct {
-	items []Activity
-	total int64
-}
-
-func (pg activityPage) size() int64 {
-	n := int64(0)
-	for _, a := range pg.items {
-		n += int64(len(a.Title)+len(a.Ref)+len(a.Content)+len(a.Repo.FullName)) + 256
-	}
-	return n
-}
-
-// RecentActivity lists the public repositories' actions, newest first:
-// the home page's list.
-func (ix *Index) RecentActivity(ctx context.Context, p Page) ([]Activity, int64, error) {
-	return ix.Activities(ctx, ActivityFilter{}, p)
-}
-
-// Activities lists the actions f selects, newest first. A page is kept
-// until the projection changes (readcache.go), so the home page's list is
-// read from SQL once per change however often it is asked for.
-func (ix *Index) Activities(ctx context.Context, f ActivityFilter, p Page) ([]Activity, int64, error) {
-	var args sqlArgs
-	where := f.where(&args)
-	key := readKey("activity", where, append(args[:len(args):len(args)], p.Number, p.Limit)...)
-	page, err := rememberSized(ix, key, func() (activityPage, error) {
-		out := []Activity{}
-		total, err := ix.listPage(ctx, activityColumns, activityFrom, activityCountFrom, where, activityOrder, args, p,
-			func(rows *sql.Rows) error {
-				a, err := scanActivity(rows)
-				out = append(out, a)
-				return err
-			})
-		return activityPage{out, total}, err
-	}, activityPage.size)
-	if err != nil {
-		return nil, 0, fmt.Errorf("list activity: %w", err)
-	}
-	return append([]Activity{}, page.items...), page.total, nil
-}
-
-func scanActivity(rows *sql.Rows) (Activity, error) {
-	var a Activity
-	var actor, actorName, owner, ownerName, detail string
-	var repo, number, k, ns int64
-	err := rows.Scan(&a.Type, &actor, &actorName, &repo, &owner, &ownerName, &a.Repo.Name, &a.Repo.Private, &number, &a.IsPull,
-		&a.Title, &detail, &a.Content, &k, &a.Height, &ns)
-	if err != nil {
-		return a, err
-	}
-	a.ID = activityID(uint64(repo), a.Type, uint64(k))
-	a.Actor = user(actor, actorName)
-	a.Repo.ID, a.Repo.Owner = uint64(repo), user(owner, ownerName).Username
-	a.Repo.FullName = a.Repo.Owner + "/" + a.Repo.Name
-	a.Number, a.Time = uint64(number), formatTime(ns)
-	switch a.Type {
-	case "review":
-		a.State = detail
-	case "push":
-		a.Ref = detail
-	case "comment":
-		a.CommentID = uint64(k)
-	}
-	return a, nil
-}
-
-// activityID is a row's number for clients that want one (Gitea's
-// Activity.id): a hash of its key, cut to 52 bits so JavaScript reads it
-// exactly, the same on every node without a counter.
-func activityID(repo uint64, verb string, k uint64) int64 {
-	h := fnv.New64a()
-	fmt.Fprintf(h, "%d/%s/%d", repo, verb, k)
-	return int64(h.Sum64() >> 12)
-}
-
-// Contributor is an account's contributions to public repositories over a
-// window of chain time, by kind. A merged pull request counts for its
-// author.
-type Contributor struct {
-	Address      string `json:"address"`
-	Username     string `json:"username"`
-	Total        int64  `json:"total"`
-	Pushes       int64  `json:"pushes"`
-	PullsOpened  int64  `json:"pullsOpened"`
-	PullsMerged  int64  `json:"pullsMerged"`
-	Reviews      int64  `json:"reviews"`
-	IssuesOpened int64  `json:"issuesOpened"`
-	Comments     int64  `json:"comments"`
-}
-
-// contributionUnion is every contribution since $1 (Unix ns): its kind,
-// who made it and where.
-const contributionUnion = `
-	SELECT 'push' AS kind, u.pusher AS actor, u.repo_id AS repo_id FROM forge_ref_updates u WHERE u.time_ns >= $1
-	UNION ALL
-	SELECT CASE WHEN i.is_pull THEN 'pull' ELSE 'issue' END, i.author, i.repo_id FROM forge_issues i WHERE i.created_time_ns >= $1
-	UNION ALL
-	SELECT 'merge', i.author, p.repo_id FROM forge_pulls p JOIN forge_issues i ON i.repo_id = p.repo_id AND i.number = p.number
-	WHERE p.merged = TRUE AND p.merged_time_ns >= $1
-	UNION ALL
-	SELECT 'review', v.author, v.repo_id FROM forge_reviews v WHERE v.time_ns >= $1
-	UNION ALL
-	SELECT 'comment', c.author, c.repo_id FROM forge_comments c WHERE c.time_ns >= $1`
-
-// Ties go to the lower address; lower() so both databases order hex the
-// same whatever their collation.
-var topContributorsQuery = `SELECT c.actor, ` + userExpr("a") + `, COUNT(*),
-	SUM(CASE WHEN c.kind = 'push' THEN 1 ELSE 0 END), SUM(CASE WHEN c.kind = 'pull' THEN 1 ELSE 0 END),
-	SUM(CASE WHEN c.kind = 'merge' THEN 1 ELSE 0 END), SUM(CASE WHEN c.kind = 'review' THEN 1 ELSE 0 END),
-	SUM(CASE WHEN c.kind = 'issue' THEN 1 ELSE 0 END), SUM(CASE WHEN c.kind = 'comment' THEN 1 ELSE 0 END)
-	FROM (` + contributionUnion + `) c JOIN forge_repos r ON r.id = c.repo_id
-	LEFT JOIN chain_accounts a ON a.address = c.actor
-	WHERE r.private = FALSE
-	GROUP BY c.actor, a.username, a.default_name
-	ORDER BY COUNT(*) DESC, lower(c.actor)
-	LIMIT $2`
-
-// TopContributors lists the limit accounts with the most contributions to
-// public repositories in the window before the latest projected block:
-// chain time, not the node's clock, so every node answers the same for
-// the same height.
-func (ix *Index) TopContributors(ctx context.Context, window time.Duration, limit int) ([]Contributor, error) {
-	var now int64
-	err := ix.queryRow(ctx, `SELECT time_ns FROM chain_blocks ORDER BY height DESC LIMIT 1`).Scan(&now)
-	if errors.Is(err, sql.ErrNoRows) {
-		return []Contributor{}, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read the latest block time: %w", err)
-	}
-	since := now - window.Nanoseconds()
-	list, err := rememberSized(ix, readKey("top-contributors", "", since, limit), func() ([]Contributor, error) {
-		rows, err := ix.query(ctx, topContributorsQuery, since, limit)
+// activityRepos records a repository's creation the first time a change
+// carries it (every later change carries it again).
+func activityRepos(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+	for _, r := range c.change.Repos {
+		if r.Deleted {
+			continue
+		}
+		_, err := tx.ExecContext(ctx, activityInsert+`SELECT r.id, 'repo.create', r.id, CAST($2 AS INTEGER), CAST($3 AS TEXT), 0, FALSE, '', '', '', r.created_height, r.created_time_ns
+			FROM forge_repos r WHERE r.id = $1 ON CONFLICT (repo_id, verb, k) DO NOTHING`, int64(r.ID), ordRepoCreate, c.change.Actor.Hex())
 		if err != nil {
-			return nil, err
+			return fmt.Errorf("repository %d: %w", r.ID, err)
 		}
-		defer rows.Close()
-		out := []Contributor{}
-		for rows.Next() {
-			var c Contributor
-			var name string
-			if err := rows.Scan(&c.Address, &name, &c.Total, &c.Pushes, &c.PullsOpened, &c.PullsMerged, &c.Reviews,
-				&c.IssuesOpened, &c.Comments); err != nil {
-				return nil, err
-			}
-			c.Username = user(c.Address, name).Username
-			out = append(out, c)
-		}
-		return out, rows.Err()
-	}, func(list []Contributor) int64 { return int64(len(list)) * 160 })
-	if err != nil {
-		return nil, fmt.Errorf("list top contributors: %w", err)
 	}
-	return append([]Contributor{}, list...), nil
+	return nil
+}
+
+func activityPushes(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+	for _, ref := range c.change.RefUpdates() {
+		_, err := tx.ExecContext(ctx, activityInsert+`VALUES ($1, 'push', $2, $3, $4, 0, FALSE, '', $5, '', $6, $7)
+			ON CONFLICT (repo_id, verb, k) DO NOTHING`, int64(ref.Repo), int64(ref.ID), ordPush, c.change.Actor.Hex(), ref.Ref, c.height, c.timeNS)
+		if err != nil {
+			return fmt.Errorf("push %d: %w", ref.ID, err)
+		}
+	}
+	return nil
+}
+
+// activityIssue records an issue's or pull request's opening the first
+// time a change carries it, and keeps the title of its rows current.
+func activityIssue(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+	is := c.change.Issue
+	if is == nil {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, activityInsert+`SELECT i.repo_id, CASE WHEN i.is_pull THEN 'pr.open' ELSE 'issue.open' END, i.number, CAST($3 AS INTEGER),
+		i.author, i.number, i.is_pull, i.title, '', '', i.created_height, i.created_time_ns
+		FROM forge_issues i WHERE i.repo_id = $1 AND i.number = $2 ON CONFLICT (repo_id, verb, k) DO NOTHING`,
+		int64(is.Repo), int64(is.Number), ordOpen)
+	if err != nil {
+		return fmt.Errorf("issue %d#%d: %w", is.Repo, is.Number, err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE forge_activity SET title = $3 WHERE repo_id = $1 AND number = $2 AND title <> $3`,
+		int64(is.Repo), int64(is.Number), is.Title); err != nil {
+		return fmt.Errorf("retitle issue %d#%d: %w", is.Repo, is.Number, err)
+	}
+	return nil
+}
+
+// activityComment records a new comment, follows an edit, and drops a
+// deleted one: its row must not outlive its text.
+func activityComment(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+	cm := c.change.Comment
+	if cm == nil {
+		return nil
+	}
+	var err error
+	switch {
+	case cm.Deleted:
+		_, err = tx.ExecContext(ctx, `DELETE FROM forge_activity WHERE repo_id = $1 AND verb = 'comment' AND k = $2`, int64(cm.Repo), int64(cm.ID))
+	case cm.Edited:
+		_, err = tx.ExecContext(ctx, `UPDATE forge_activity SET content = (SELECT substr(c.body, 1, 200) FROM forge_comments c WHERE c.id = $2)
+			WHERE repo_id = $1 AND verb = 'comment' AND k = $2`, int64(cm.Repo), int64(cm.ID))
+	default:
+		_, err = tx.ExecContext(ctx, activityInsert+`SELECT c.repo_id, 'comment', c.id, CAST($2 AS INTEGER), c.author, c.number, i.is_pull, i.title, '',
+			substr(c.body, 1, 200), c.height, c.time_ns
+			FROM forge_comments c JOIN forge_issues i ON i.repo_id = c.repo_id AND i.number = c.number
+			WHERE c.id = $1 ON CONFLICT (repo_id, verb, k) DO NOTHING`, int64(cm.ID), ordComment)
+	}
+	if err != nil {
+		return fmt.Errorf("comment %d: %w", cm.ID, err)
+	}
+	return nil
+}
+
+func activityReview(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+	rv := c.change.Review
+	if rv == nil {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, activityInsert+`SELECT v.repo_id, 'review', v.id, CAST($2 AS INTEGER), v.author, v.number, TRUE, i.title, v.state, '', v.height, v.time_ns
+		FROM forge_reviews v JOIN forge_issues i ON i.repo_id = v.repo_id AND i.number = v.number
+		WHERE v.id = $1 ON CONFLICT (repo_id, verb, k) DO NOTHING`, int64(rv.ID), ordReview)
+	if err != nil {
+		return fmt.Errorf("review %d: %w", rv.ID, err)
+	}
+	return nil
+}
+
+func activityMerge(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+	pr := c.change.Pull
+	if pr == nil || !pr.Merged {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, activityInsert+`SELECT p.repo_id, 'pr.merge', p.number, CAST($3 AS INTEGER), p.merged_by, p.number, TRUE, i.title, '', '',
+		p.merged_height, p.merged_time_ns
+		FROM forge_pulls p JOIN forge_issues i ON i.repo_id = p.repo_id AND i.number = p.number
+		WHERE p.repo_id = $1 AND p.number = $2 AND p.merged = TRUE AND p.merged_height IS NOT NULL AND p.merged_time_ns IS NOT NULL
+		ON CONFLICT (repo_id, verb, k) DO NOTHING`, int64(pr.Repo), int64(pr.Number), ordMerge)
+	if err != nil {
+		return fmt.Errorf("merge %d#%d: %w", pr.Repo, pr.Number, err)
+	}
+	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/app"
 	"github.com/dforge/dforge/internal/chain/roles"
 	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/index/calendar"
 	"github.com/dforge/dforge/internal/index/indextest"
 )
 
@@ -46,19 +47,19 @@ func TestEventsRebuildEqualsLive(t *testing.T) {
 		act(bob, "event.rsvp", map[string]any{"event": 3, "status": "maybe"})
 		act(org, "event.cancel", map[string]any{"event": 3})
 
-		up, total, err := ix.Events(ctx, index.EventsUpcoming, now, index.Page{Number: 1, Limit: 10})
+		up, total, err := ix.Calendar().Events(ctx, calendar.Upcoming, now, index.Page{Number: 1, Limit: 10})
 		if err != nil || total != 2 || len(up) != 2 || up[0].Title != "Next up" || up[0].Going != 1 || up[0].Maybe != 1 || !up[1].Cancelled {
 			t.Fatalf("upcoming = %+v (%d) %v", up, total, err)
 		}
-		past, total, err := ix.Events(ctx, index.EventsPast, now, index.Page{Number: 1, Limit: 10})
+		past, total, err := ix.Calendar().Events(ctx, calendar.Past, now, index.Page{Number: 1, Limit: 10})
 		if err != nil || total != 1 || past[0].Title != "Past" || past[0].Organizer.Address != org.Hex() {
 			t.Fatalf("past = %+v (%d) %v", past, total, err)
 		}
-		next, err := ix.UpcomingEvents(ctx, now, 5)
+		next, err := ix.Calendar().UpcomingEvents(ctx, now, 5)
 		if err != nil || len(next) != 1 || next[0].ID != 2 {
 			t.Fatalf("UpcomingEvents = %+v %v", next, err)
 		}
-		mine, err := ix.MyRSVPs(ctx, carol, []uint64{1, 2, 3})
+		mine, err := ix.Calendar().MyRSVPs(ctx, carol, []uint64{1, 2, 3})
 		if err != nil || len(mine) != 1 || mine[2] != "maybe" {
 			t.Fatalf("carol's answers = %v %v", mine, err)
 		}

@@ -11,6 +11,9 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/index/calendar"
+	"github.com/dforge/dforge/internal/index/forum"
+	"github.com/dforge/dforge/internal/index/marketplace"
 )
 
 // The forge projection: each Forge event carries the records an action
@@ -66,10 +69,10 @@ func resetForge(ctx context.Context, tx *sql.Tx) error {
 	if _, err := tx.ExecContext(ctx, "DELETE FROM forge_follows"); err != nil {
 		return fmt.Errorf("empty forge_follows: %w", err)
 	}
-	if err := resetMarket(ctx, tx); err != nil {
+	if err := marketplace.Reset(ctx, tx); err != nil {
 		return err
 	}
-	if err := resetForum(ctx, tx); err != nil {
+	if err := forum.Reset(ctx, tx); err != nil {
 		return err
 	}
 	return resetOrgs(ctx, tx)
@@ -150,9 +153,10 @@ func writeChange(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 		func() error { return writeProtection(ctx, tx, c) },
 		func() error { return writeKey(ctx, tx, c) },
 		func() error { return writeFollow(ctx, tx, c) },
-		func() error { return writeCommunityEvent(ctx, tx, c) },
-		func() error { return writeMarket(ctx, tx, c) },
-		func() error { return writeForum(ctx, tx, c) },
+		func() error { return calendar.Write(ctx, tx, ch, c.height, c.timeNS) },
+		func() error { return marketplace.Write(ctx, tx, ch, c.height, c.timeNS) },
+		func() error { return forum.Write(ctx, tx, ch, c.height, c.timeNS) },
+		func() error { return notifyForum(ctx, tx, c) },
 		func() error { return writeTransfer(ctx, tx, c) },
 		func() error { return writeActivity(ctx, tx, c) },
 		func() error { return notifyChange(ctx, tx, c, before) },

@@ -126,10 +126,10 @@ func TestForgeRebuildEqualsLive(t *testing.T) {
 		act(alice, "listing.install", map[string]any{"listing": 2, "repo": 1})
 		act(carol, "listing.delete", map[string]any{"id": 2})
 		act(bob, "repo.delete", map[string]any{"repo": 2})
-		if l, ok, err := ix.Listing(ctx, 1); err != nil || !ok || l.Installs != 1 || l.Name != "CI two" {
+		if l, ok, err := ix.Marketplace().Listing(ctx, 1); err != nil || !ok || l.Installs != 1 || l.Name != "CI two" {
 			t.Fatalf("listing 1 after its repository 2 was deleted: %+v %v %v, want 1 install", l, ok, err)
 		}
-		if l, ok, err := ix.Listing(ctx, 2); err != nil || !ok || !l.Deleted || l.Installs != 1 {
+		if l, ok, err := ix.Marketplace().Listing(ctx, 2); err != nil || !ok || !l.Deleted || l.Installs != 1 {
 			t.Fatalf("deleted listing 2: %+v %v %v", l, ok, err)
 		}
 		// Organizations: one kept with a team, a member and a repository,
@@ -216,11 +216,11 @@ func TestForgeRebuildEqualsLive(t *testing.T) {
 		if err != nil || !secret.Private || secret.ID != forge.PrivateIDBase+1 {
 			t.Fatalf("private repository = %+v %v", secret, err)
 		}
-		topic, err := ix.ForumTopicByID(ctx, 1)
+		topic, err := ix.Forum().TopicByID(ctx, 1)
 		if err != nil || topic.Title != "How so?" || topic.Answer != 1 || topic.Replies != 2 || topic.Revisions != 1 {
 			t.Fatalf("forum topic = %+v %v", topic, err)
 		}
-		if revs, _, err := ix.ForumRevisions(ctx, forge.ForumRevisionPost, 1, index.Page{Number: 1, Limit: 10}); err != nil || len(revs) != 1 || revs[0].Body != "like this" {
+		if revs, _, err := ix.Forum().Revisions(ctx, forge.ForumRevisionPost, 1, index.Page{Number: 1, Limit: 10}); err != nil || len(revs) != 1 || revs[0].Body != "like this" {
 			t.Fatalf("post revisions = %+v %v", revs, err)
 		}
 		checkActivity(t, ix, alice, bob)

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"math"
 	"strconv"
 
 	abci "github.com/cometbft/cometbft/abci/types"
@@ -79,14 +78,6 @@ func attributes(ev abci.Event) map[string]string {
 		attrs[a.Key] = a.Value
 	}
 	return attrs
-}
-
-// sqlInt is v as SQL's 64-bit integer, refusing what does not fit.
-func sqlInt(v uint64) (int64, error) {
-	if v > math.MaxInt64 {
-		return 0, fmt.Errorf("%d overflows the SQL projection's 64-bit integers", v)
-	}
-	return int64(v), nil
 }
 
 // sqlInts converts each value, failing on the first that does not fit.

@@ -18,6 +18,10 @@ import (
 
 	ctypes "github.com/cometbft/cometbft/rpc/core/types"
 
+	"github.com/dforge/dforge/internal/index/calendar"
+	"github.com/dforge/dforge/internal/index/forum"
+	"github.com/dforge/dforge/internal/index/marketplace"
+	"github.com/dforge/dforge/internal/index/readdb"
 	"github.com/dforge/dforge/internal/store"
 )
 
@@ -63,11 +67,13 @@ type Index struct {
 	log *slog.Logger
 	db  *sql.DB // writes, and the reads of the projection itself
 	// rdb serves the API's reads (store.ReadDB: SQLite's read pool).
-	rdb     *sql.DB
-	stmts   *stmtCache // rdb's prepared reads
-	reads   readCache  // answers valid until the projection changes
-	dialect store.Dialect
-	client  Client
+	rdb      *sql.DB
+	rd       *readdb.DB // rdb with its prepared reads and read cache
+	forum    *forum.Reader
+	calendar *calendar.Reader
+	market   *marketplace.Reader
+	dialect  store.Dialect
+	client   Client
 
 	// syncMu serialises projection: one writer, in block order.
 	syncMu   sync.Mutex
@@ -94,13 +100,26 @@ type Index struct {
 // New returns an index over st's chain tables, reading the chain through
 // client. Call Run to follow the chain, or Sync to catch up once.
 func New(log *slog.Logger, st *store.Store, client Client) *Index {
+	rd := readdb.New(st)
 	return &Index{
 		log: log.With("component", "index"), db: st.DB(), rdb: st.ReadDB(),
-		stmts: newStmtCache(st.ReadDB(), st.Dialect()), dialect: st.Dialect(), client: client,
+		rd: rd, forum: forum.NewReader(rd), calendar: calendar.NewReader(rd),
+		market: marketplace.NewReader(rd), dialect: st.Dialect(), client: client,
 		height: -1, advanced: make(chan struct{}), kick: make(chan struct{}, 1), done: make(chan struct{}),
 		retryMin: errorRetry, retryMax: maxErrorRetry,
 	}
 }
+
+// Forum reads the forum's projection (internal/index/forum).
+func (ix *Index) Forum() *forum.Reader { return ix.forum }
+
+// Calendar reads the community calendar's projection: events and the
+// answers to them (internal/index/calendar).
+func (ix *Index) Calendar() *calendar.Reader { return ix.calendar }
+
+// Marketplace reads the marketplace's projection: listings and their
+// installs (internal/index/marketplace).
+func (ix *Index) Marketplace() *marketplace.Reader { return ix.market }
 
 // Height is the last projected height: -1 before anything is projected,
 // the genesis height (initial height - 1, usually 0) after the genesis.

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -268,42 +267,26 @@ func requestAudience(ch forge.Change, before threadState) (audience, bool) {
 	return au, len(au.requested) > 0
 }
 
-// sqlArgs numbers a statement's bound parameters as they are added.
-type sqlArgs []any
-
-func (a *sqlArgs) add(v any) string {
-	*a = append(*a, v)
-	return "$" + strconv.Itoa(len(*a))
-}
-
-func (a *sqlArgs) list(vs []string) string {
-	ps := make([]string, len(vs))
-	for i, v := range vs {
-		ps[i] = a.add(v)
-	}
-	return strings.Join(ps, ", ")
-}
-
 // notifyThread inserts or refreshes the thread of one event for everyone
 // in its audience, in one statement. Candidates come with a rank; each
 // person gets the best one. A private repository's thread reaches only
 // its owner and collaborators.
 func notifyThread(ctx context.Context, tx *sql.Tx, c forgeChange, au audience) error {
 	var args sqlArgs
-	repo, number := args.add(int64(au.repo)), args.add(int64(au.number))
+	repo, number := args.Add(int64(au.repo)), args.Add(int64(au.number))
 	var parts []string
 	if len(au.mentioned) > 0 {
-		names := args.list(au.mentioned)
+		names := args.List(au.mentioned)
 		parts = append(parts, `SELECT address AS u, 1 AS rk FROM chain_accounts WHERE lower(username) IN (`+names+`)
 			OR (username IS NULL AND default_name IN (`+names+`))`)
 	}
 	if len(au.requested) > 0 {
 		parts = append(parts, `SELECT reviewer AS u, 2 AS rk FROM forge_review_requests WHERE repo_id = `+repo+` AND number = `+number+
-			` AND reviewer IN (`+args.list(au.requested)+`)`)
+			` AND reviewer IN (`+args.List(au.requested)+`)`)
 	}
 	if len(au.assigned) > 0 {
 		parts = append(parts, `SELECT assignee AS u, 3 AS rk FROM forge_issue_assignees WHERE repo_id = `+repo+` AND number = `+number+
-			` AND assignee IN (`+args.list(au.assigned)+`)`)
+			` AND assignee IN (`+args.List(au.assigned)+`)`)
 	}
 	if !au.noAuthor {
 		parts = append(parts, `SELECT author AS u, 4 AS rk FROM forge_issues WHERE repo_id = `+repo+` AND number = `+number)
@@ -321,15 +304,15 @@ func notifyThread(ctx context.Context, tx *sql.Tx, c forgeChange, au audience) e
 	if len(parts) == 0 {
 		return nil
 	}
-	thread := args.add(fmt.Sprintf("issue:%d:%d", au.repo, au.number))
-	actor := args.add(au.actor.Hex())
-	authorReason := args.add(au.authorReason)
+	thread := args.Add(fmt.Sprintf("issue:%d:%d", au.repo, au.number))
+	actor := args.Add(au.actor.Hex())
+	authorReason := args.Add(au.authorReason)
 	q := `INSERT INTO notifications (user_address, thread, repo_id, number, subject_type, reason, title, actor,
 		comment_id, amount, unread, pinned, height, updated_ns)
 		SELECT c.u, ` + thread + `, i.repo_id, i.number, CASE WHEN i.is_pull THEN 'Pull' ELSE 'Issue' END,
 		CASE MIN(c.rk) WHEN 1 THEN 'mention' WHEN 2 THEN 'review_requested' WHEN 3 THEN 'assign' WHEN 4 THEN ` + authorReason + `
 			WHEN 5 THEN 'participating' ELSE 'subscribed' END,
-		i.title, ` + actor + `, ` + args.add(int64(au.commentID)) + `, 0, TRUE, FALSE, ` + args.add(c.height) + `, ` + args.add(c.timeNS) + `
+		i.title, ` + actor + `, ` + args.Add(int64(au.commentID)) + `, 0, TRUE, FALSE, ` + args.Add(c.height) + `, ` + args.Add(c.timeNS) + `
 		FROM (` + strings.Join(parts, " UNION ALL ") + `) c
 		JOIN forge_issues i ON i.repo_id = ` + repo + ` AND i.number = ` + number + `
 		JOIN forge_repos r ON r.id = i.repo_id

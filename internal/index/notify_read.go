@@ -61,7 +61,7 @@ type NotificationFilter struct {
 }
 
 func (f NotificationFilter) where(args *sqlArgs) string {
-	conds := []string{"n.user_address = " + args.add(f.User.Hex())}
+	conds := []string{"n.user_address = " + args.Add(f.User.Hex())}
 	if len(f.Statuses) > 0 {
 		var any []string
 		for _, s := range f.Statuses {
@@ -79,19 +79,19 @@ func (f NotificationFilter) where(args *sqlArgs) string {
 		}
 	}
 	if len(f.SubjectTypes) > 0 {
-		conds = append(conds, "n.subject_type IN ("+args.list(f.SubjectTypes)+")")
+		conds = append(conds, "n.subject_type IN ("+args.List(f.SubjectTypes)+")")
 	}
 	if f.Repo != 0 {
-		conds = append(conds, "n.repo_id = "+args.add(int64(f.Repo)))
+		conds = append(conds, "n.repo_id = "+args.Add(int64(f.Repo)))
 	}
 	if f.SinceNS != 0 {
-		conds = append(conds, "n.updated_ns >= "+args.add(f.SinceNS))
+		conds = append(conds, "n.updated_ns >= "+args.Add(f.SinceNS))
 	}
 	if f.BeforeNS != 0 {
-		conds = append(conds, "n.updated_ns < "+args.add(f.BeforeNS))
+		conds = append(conds, "n.updated_ns < "+args.Add(f.BeforeNS))
 	}
 	if len(f.HideReasons) > 0 {
-		conds = append(conds, "n.reason NOT IN ("+args.list(f.HideReasons)+")")
+		conds = append(conds, "n.reason NOT IN ("+args.List(f.HideReasons)+")")
 	}
 	if f.Participating {
 		conds = append(conds, "n.reason <> 'subscribed'")
@@ -164,7 +164,7 @@ func (ix *Index) readNotifications(ctx context.Context, f NotificationFilter, p 
 	q := `SELECT ` + notificationColumns + ` FROM (SELECT n.id FROM notifications n WHERE ` + where +
 		fmt.Sprintf(` ORDER BY n.updated_ns DESC, n.id DESC LIMIT $%d OFFSET $%d) pg`, n+1, n+2) +
 		` JOIN notifications n ON n.id = pg.id` + notificationJoins + ` ORDER BY n.updated_ns DESC, n.id DESC`
-	rows, err := ix.query(ctx, q, append(args, p.Limit, p.offset())...)
+	rows, err := ix.query(ctx, q, append(args, p.Limit, p.Offset())...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("read notifications: %w", err)
 	}

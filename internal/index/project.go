@@ -25,6 +25,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/roles"
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/chain/upgrade"
+	"github.com/dforge/dforge/internal/index/calendar"
 )
 
 // genesisInfo identifies the chain a projection belongs to.
@@ -99,7 +100,7 @@ func (ix *Index) reset(ctx context.Context) error {
 		return fmt.Errorf("begin reset: %w", err)
 	}
 	defer tx.Rollback()
-	defer ix.changed() // once committed (or not): see readcache.go
+	defer ix.changed() // once committed (or not): see readdb/cache.go
 	for _, table := range append([]string{"chain_index", "chain_txs", "chain_blocks", "chain_accounts", "chain_nodes", "community_roles"}, append(govTables, append(bountyTables, grantTables...)...)...) {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
 			return fmt.Errorf("empty %s: %w", table, err)
@@ -112,7 +113,7 @@ func (ix *Index) reset(ctx context.Context) error {
 	if err := resetForge(ctx, tx); err != nil {
 		return err
 	}
-	if err := resetEvents(ctx, tx); err != nil {
+	if err := calendar.Reset(ctx, tx); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
@@ -208,7 +209,7 @@ func (ix *Index) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
 		return fmt.Errorf("begin: %w", err)
 	}
 	defer tx.Rollback()
-	defer ix.changed() // once committed (or not): see readcache.go
+	defer ix.changed() // once committed (or not): see readdb/cache.go
 	if err := fn(tx); err != nil {
 		return err
 	}

@@ -34,7 +34,7 @@ func (s *Service) Install(ctx context.Context, actor common.Address, repo index.
 	if err != nil {
 		return Install{}, usererr.Unprocessablef("listing", "not_found", "listing %d does not exist", id)
 	}
-	installed, err := s.ix.Installed(ctx, id, repo.ID)
+	installed, err := s.ix.Marketplace().Installed(ctx, id, repo.ID)
 	if err != nil {
 		return Install{}, err
 	}
@@ -70,7 +70,7 @@ func (s *Service) Install(ctx context.Context, actor common.Address, repo index.
 	if err := s.link(ctx, id, repo.ID, hook.ID); err != nil {
 		return Install{}, err
 	}
-	list, err := s.ix.RepoInstalls(ctx, repo.ID)
+	list, err := s.ix.Marketplace().RepoInstalls(ctx, repo.ID)
 	if err != nil {
 		return Install{}, fmt.Errorf("read the new install: %w", err)
 	}
@@ -89,7 +89,7 @@ func (s *Service) Uninstall(ctx context.Context, actor common.Address, repo inde
 	if err := admin(repo, perm); err != nil {
 		return err
 	}
-	installed, err := s.ix.Installed(ctx, id, repo.ID)
+	installed, err := s.ix.Marketplace().Installed(ctx, id, repo.ID)
 	if err != nil {
 		return err
 	}

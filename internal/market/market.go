@@ -16,6 +16,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/index/marketplace"
 	"github.com/dforge/dforge/internal/store"
 	"github.com/dforge/dforge/internal/usererr"
 	"github.com/dforge/dforge/internal/webhook"
@@ -40,7 +41,7 @@ func New(f *forge.Service, hooks *webhook.Service, ix *index.Index, st *store.St
 // this node created for it (0: none here, e.g. installed through another
 // node, or the hook was deleted since).
 type Install struct {
-	index.ListingInstall
+	marketplace.ListingInstall
 	Hook int64
 }
 
@@ -59,44 +60,44 @@ func refusal(err error) error {
 }
 
 // Listings lists the live listings matching q, most installed first.
-func (s *Service) Listings(ctx context.Context, q string, p index.Page) ([]index.Listing, int64, error) {
-	return s.ix.Listings(ctx, q, p)
+func (s *Service) Listings(ctx context.Context, q string, p index.Page) ([]marketplace.Listing, int64, error) {
+	return s.ix.Marketplace().Listings(ctx, q, p)
 }
 
 // Listing is live listing id; a deleted or unknown one is not found.
-func (s *Service) Listing(ctx context.Context, id uint64) (index.Listing, error) {
-	l, ok, err := s.ix.Listing(ctx, id)
+func (s *Service) Listing(ctx context.Context, id uint64) (marketplace.Listing, error) {
+	l, ok, err := s.ix.Marketplace().Listing(ctx, id)
 	if err != nil {
-		return index.Listing{}, err
+		return marketplace.Listing{}, err
 	}
 	if !ok || l.Deleted {
-		return index.Listing{}, usererr.Missingf("listing %d does not exist", id)
+		return marketplace.Listing{}, usererr.Missingf("listing %d does not exist", id)
 	}
 	return l, nil
 }
 
 // Publish publishes a listing for actor and returns it as projected.
-func (s *Service) Publish(ctx context.Context, actor common.Address, p chainforge.ListingPublish) (index.Listing, error) {
+func (s *Service) Publish(ctx context.Context, actor common.Address, p chainforge.ListingPublish) (marketplace.Listing, error) {
 	l := chainforge.Listing{Name: p.Name, Description: p.Description, Events: p.Events, URLTemplate: p.URLTemplate, Homepage: p.Homepage}
 	if err := chainforge.CheckListing(l); err != nil {
-		return index.Listing{}, refusal(err)
+		return marketplace.Listing{}, refusal(err)
 	}
 	if err := s.nameFree(ctx, p.Name, 0); err != nil {
-		return index.Listing{}, err
+		return marketplace.Listing{}, err
 	}
 	res, err := s.forge.Do(ctx, actor, p)
 	if err != nil {
-		return index.Listing{}, err
+		return marketplace.Listing{}, err
 	}
 	if res.Change.Listing == nil {
-		return index.Listing{}, errors.New("publish listing: the chain's change has no listing")
+		return marketplace.Listing{}, errors.New("publish listing: the chain's change has no listing")
 	}
 	return s.Listing(ctx, res.Change.Listing.ID)
 }
 
 // nameFree refuses a name another live listing holds (the chain would).
 func (s *Service) nameFree(ctx context.Context, name string, self uint64) error {
-	other, ok, err := s.ix.ListingByName(ctx, name)
+	other, ok, err := s.ix.Marketplace().ListingByName(ctx, name)
 	if err != nil {
 		return err
 	}
@@ -107,10 +108,10 @@ func (s *Service) nameFree(ctx context.Context, name string, self uint64) error 
 }
 
 // Update changes the fields p sets of actor's listing p.ID.
-func (s *Service) Update(ctx context.Context, actor common.Address, p chainforge.ListingUpdate) (index.Listing, error) {
+func (s *Service) Update(ctx context.Context, actor common.Address, p chainforge.ListingUpdate) (marketplace.Listing, error) {
 	cur, err := s.own(ctx, actor, p.ID)
 	if err != nil {
-		return index.Listing{}, err
+		return marketplace.Listing{}, err
 	}
 	next := chainforge.Listing{Name: cur.Name, Description: cur.Description, Events: cur.Events, URLTemplate: cur.URLTemplate, Homepage: cur.Homepage}
 	pick := func(dst *string, v *string) {
@@ -126,13 +127,13 @@ func (s *Service) Update(ctx context.Context, actor common.Address, p chainforge
 		next.Events = *p.Events
 	}
 	if err := chainforge.CheckListing(next); err != nil {
-		return index.Listing{}, refusal(err)
+		return marketplace.Listing{}, refusal(err)
 	}
 	if err := s.nameFree(ctx, next.Name, cur.ID); err != nil {
-		return index.Listing{}, err
+		return marketplace.Listing{}, err
 	}
 	if _, err := s.forge.Do(ctx, actor, p); err != nil {
-		return index.Listing{}, err
+		return marketplace.Listing{}, err
 	}
 	return s.Listing(ctx, p.ID)
 }
@@ -148,13 +149,13 @@ func (s *Service) Delete(ctx context.Context, actor common.Address, id uint64) e
 
 // own is live listing id if actor published it: 404 for none, 403 for
 // another's.
-func (s *Service) own(ctx context.Context, actor common.Address, id uint64) (index.Listing, error) {
+func (s *Service) own(ctx context.Context, actor common.Address, id uint64) (marketplace.Listing, error) {
 	l, err := s.Listing(ctx, id)
 	if err != nil {
-		return index.Listing{}, err
+		return marketplace.Listing{}, err
 	}
 	if !strings.EqualFold(l.Publisher.Address, actor.Hex()) {
-		return index.Listing{}, usererr.Deniedf("listing %d is not yours; only its publisher changes it", id)
+		return marketplace.Listing{}, usererr.Deniedf("listing %d is not yours; only its publisher changes it", id)
 	}
 	return l, nil
 }
@@ -177,7 +178,7 @@ func admin(repo index.Repo, perm forge.Perm) error {
 // repository), with, for its administrators (perm), the webhook this
 // node made for each.
 func (s *Service) Installs(ctx context.Context, repo index.Repo, perm forge.Perm) ([]Install, error) {
-	list, err := s.ix.RepoInstalls(ctx, repo.ID)
+	list, err := s.ix.Marketplace().RepoInstalls(ctx, repo.ID)
 	if err != nil {
 		return nil, err
 	}

@@ -170,6 +170,7 @@ func TestGenerateSchemas(t *testing.T) {
 		"count":   map[string]any{"type": "string"}, // ,string
 		"tags":    map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
 		"Note":    map[string]any{"type": "string", "description": "A remark."},
+		"owner":   map[string]any{"$ref": "#/components/schemas/auth.Owner"},
 	}
 	if got := thing["properties"]; !reflect.DeepEqual(got, any(want)) {
 		b, _ := json.MarshalIndent(got, "", " ")
@@ -177,6 +178,13 @@ func TestGenerateSchemas(t *testing.T) {
 	}
 	if thing["description"] != "A stored thing." {
 		t.Errorf("Thing's description: %v", thing["description"])
+	}
+	// An alias is documented under its own name, with its own comment.
+	owner, ok := d.Components.Schemas["auth.Owner"]
+	if _, dup := d.Components.Schemas["auth.Identity"]; !ok || dup ||
+		!reflect.DeepEqual(owner["properties"], any(map[string]any{"Name": map[string]any{"type": "string"}})) ||
+		owner["description"] != "The user a thing belongs to: an alias keeps its own name in the document." {
+		t.Errorf("auth.Owner: %v (auth.Identity too: %v)", owner, dup)
 	}
 }
 

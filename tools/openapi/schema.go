@@ -132,6 +132,9 @@ func (g *gen) namedSchema(td *typeDecl) schema {
 	if _, ok := td.spec.Type.(*ast.StructType); ok && td.spec.Assign == 0 {
 		return schema{"$ref": "#/components/schemas/" + g.component(td)}
 	}
+	if g.structAlias(td) != nil {
+		return schema{"$ref": "#/components/schemas/" + g.component(td)}
+	}
 	if g.visiting[td] {
 		return schema{}
 	}
@@ -140,9 +143,31 @@ func (g *gen) namedSchema(td *typeDecl) schema {
 	return g.schemaOf(&tref{td.spec.Type, td.file})
 }
 
+// structAlias is the plain struct an alias (type A = pkg.B) stands for,
+// or nil. The alias is documented under its own name, which is the one
+// the API uses: index.User is declared in index/readdb and keeps the
+// name index.User.
+func (g *gen) structAlias(td *typeDecl) *typeDecl {
+	if td.spec.Assign == 0 || td.spec.TypeParams != nil {
+		return nil
+	}
+	target := g.named(&tref{td.spec.Type, td.file})
+	if target == nil || target == td || target.spec.Assign != 0 || target.spec.TypeParams != nil {
+		return nil
+	}
+	if _, ok := target.spec.Type.(*ast.StructType); !ok {
+		return nil
+	}
+	if m := target.pkg.methods[target.spec.Name.Name]; m["MarshalJSON"] != nil || m["MarshalText"] != nil {
+		return nil
+	}
+	return target
+}
+
 // component adds a named struct to components.schemas once and returns
 // its name: the API package's types by their own name (a JSON suffix
-// dropped, capitalised), other packages' as package.Type.
+// dropped, capitalised), other packages' as package.Type; an alias of a
+// struct by the alias's name (structAlias).
 func (g *gen) component(td *typeDecl) string {
 	if name, ok := g.compNames[td]; ok {
 		return name
@@ -151,13 +176,20 @@ func (g *gen) component(td *typeDecl) string {
 	g.compNames[td] = name
 	g.compOwner[name] = td
 	g.components[name] = schema{} // a placeholder while the fields are made: types may refer to themselves
-	var s schema
-	if build := builtComponents[td.pkg.path+"."+td.spec.Name.Name]; build != nil {
-		s = build(g, td, name)
-	} else {
-		s = g.structSchema(td.spec.Type.(*ast.StructType), td.file)
+	src, doc := td, td.doc
+	if target := g.structAlias(td); target != nil {
+		src = target
+		if doc == "" {
+			doc = target.doc
+		}
 	}
-	if doc := cleanDoc(td.doc, td.spec.Name.Name); doc != "" {
+	var s schema
+	if build := builtComponents[src.pkg.path+"."+src.spec.Name.Name]; build != nil {
+		s = build(g, src, name)
+	} else {
+		s = g.structSchema(src.spec.Type.(*ast.StructType), src.file)
+	}
+	if doc := cleanDoc(doc, td.spec.Name.Name); doc != "" {
 		s["description"] = doc
 	}
 	g.components[name] = s

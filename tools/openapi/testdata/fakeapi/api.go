@@ -22,12 +22,13 @@ type store struct{}
 
 // Thing is a stored thing.
 type Thing struct {
-	ID      int64     `json:"id"`
-	Name    string    `json:"name"`
-	Secret  string    `json:"-"`
-	Created time.Time `json:"created"`
-	Parent  *Thing    `json:"parent,omitempty"`
-	Count   int64     `json:"count,string"`
+	ID      int64      `json:"id"`
+	Name    string     `json:"name"`
+	Secret  string     `json:"-"`
+	Created time.Time  `json:"created"`
+	Parent  *Thing     `json:"parent,omitempty"`
+	Count   int64      `json:"count,string"`
+	Owner   auth.Owner `json:"owner"`
 	hidden  bool
 	Meta
 }

@@ -15,5 +15,9 @@ const (
 // Identity is a signed-in user.
 type Identity struct{ Name string }
 
+// Owner is the user a thing belongs to: an alias keeps its own name in
+// the document.
+type Owner = Identity
+
 // Require is the request's identity when its scope is at least need.
 func Require(r *http.Request, need Scope) (*Identity, error) { return &Identity{}, nil }

@@ -15,7 +15,7 @@ import (
 // The dashboard's reads that the other lists do not already make: a
 // user's repositories by any relation, and the combined commit status of
 // several heads at once. Its issue sections are SearchIssues with a
-// relation (search.go), the same query its "see all" links run.
+// relation (search_read.go), the same query its "see all" links run.
 
 // repoVisible is the condition a repository r must meet for the viewer at
 // $1 to see it in a list, as Repos and SearchIssues decide.

@@ -1,4 +1,4 @@
-package index
+package readdb
 
 import (
 	"context"
@@ -6,8 +6,17 @@ import (
 	"fmt"
 )
 
-// listPage reads one page of a list and its total, for lists that can be
-// long (a repository's issues). Unlike page, it never asks for COUNT(*)
+// Page selects a slice of a list, newest first: page Number (1-based) of
+// Limit items.
+type Page struct {
+	Number, Limit int
+}
+
+// Offset is how many items come before the page.
+func (p Page) Offset() int { return (p.Number - 1) * p.Limit }
+
+// ListPage reads one page of a list and its total, for lists that can be
+// long (a repository's issues). Unlike WindowPage, it never asks for COUNT(*)
 // OVER (): a window over every match makes the database read, join and
 // sort all of them for a page of fifty. The page query reads the rows in
 // order through an index and stops at the page's end; the total comes from
@@ -17,13 +26,13 @@ import (
 //
 // cols and from are the page's columns and tables; countFrom holds every
 // table where refers to. where may be empty. scan reads one row.
-func (ix *Index) listPage(ctx context.Context, cols, from, countFrom, where, order string, args []any, p Page, scan func(*sql.Rows) error) (int64, error) {
+func (db *DB) ListPage(ctx context.Context, cols, from, countFrom, where, order string, args []any, p Page, scan func(*sql.Rows) error) (int64, error) {
 	if where != "" {
 		where = " WHERE " + where
 	}
 	n := len(args)
 	q := fmt.Sprintf("SELECT %s FROM %s%s ORDER BY %s LIMIT $%d OFFSET $%d", cols, from, where, order, n+1, n+2)
-	rows, err := ix.query(ctx, q, append(args[:n:n], p.Limit, p.offset())...)
+	rows, err := db.Query(ctx, q, append(args[:n:n], p.Limit, p.Offset())...)
 	if err != nil {
 		return 0, fmt.Errorf("read page: %w", err)
 	}
@@ -43,11 +52,11 @@ func (ix *Index) listPage(ctx context.Context, cols, from, countFrom, where, ord
 		return total, nil
 	}
 	// The total of a long list is counted once per version of the
-	// projection (readcache.go), not on every page of every request.
+	// projection (cache.go), not on every page of every request.
 	count := "SELECT COUNT(*) FROM " + countFrom + where
-	return remember(ix, readKey("count", count, args...), func() (int64, error) {
+	return Remember(db, Key("count", count, args...), func() (int64, error) {
 		var total int64
-		if err := ix.queryRow(ctx, count, args...).Scan(&total); err != nil {
+		if err := db.QueryRow(ctx, count, args...).Scan(&total); err != nil {
 			return 0, fmt.Errorf("count rows: %w", err)
 		}
 		return total, nil
@@ -63,7 +72,7 @@ func pageTotal(p Page, got int) (int64, bool) {
 	case p.Limit <= 0:
 		return 0, false
 	case got > 0 && got < p.Limit:
-		return int64(p.offset() + got), true
+		return int64(p.Offset() + got), true
 	case got == 0 && p.Number <= 1:
 		return 0, true
 	}

@@ -1,4 +1,4 @@
-package index
+package readdb
 
 import (
 	"fmt"
@@ -10,9 +10,9 @@ import (
 // readCache keeps the answers of reads the API repeats on every request
 // (the owner a name resolves to, a repository by name, a permission, an
 // issue list's total) until the projection changes. Every write to the
-// projection goes through one Index (inTx, reset: one writer per node,
-// `dforge reindex` only on a stopped one), which moves the generation on
-// once its transaction has ended; an answer is used only while the
+// projection goes through one index.Index (inTx, reset: one writer per
+// node, `dforge reindex` only on a stopped one), which moves the generation
+// on once its transaction has ended (Changed); an answer is used only while the
 // generation it was read at is still the current one.
 //
 // Why that is exact: a reader takes the generation before it reads. A
@@ -42,21 +42,21 @@ const (
 	maxReadBytes   = 16 << 20
 )
 
-// changed moves the generation on: the projection may differ from what
+// Changed moves the generation on: the projection may differ from what
 // any cached answer saw.
-func (ix *Index) changed() { ix.reads.gen.Add(1) }
+func (db *DB) Changed() { db.cache.gen.Add(1) }
 
-// remember returns key's answer from the current generation, or reads it
+// Remember returns key's answer from the current generation, or reads it
 // with fn and keeps it. Values must not be changed by callers (copy slices
 // before handing them out). Errors are not kept.
-func remember[T any](ix *Index, key string, fn func() (T, error)) (T, error) {
-	return rememberSized(ix, key, fn, func(T) int64 { return 64 })
+func Remember[T any](db *DB, key string, fn func() (T, error)) (T, error) {
+	return RememberSized(db, key, fn, func(T) int64 { return 64 })
 }
 
-// rememberSized is remember for answers whose size varies: size estimates
+// RememberSized is Remember for answers whose size varies: size estimates
 // the bytes one holds.
-func rememberSized[T any](ix *Index, key string, fn func() (T, error), size func(T) int64) (T, error) {
-	c := &ix.reads
+func RememberSized[T any](db *DB, key string, fn func() (T, error), size func(T) int64) (T, error) {
+	c := &db.cache
 	gen := c.gen.Load()
 	c.mu.Lock()
 	e, ok := c.m[key]
@@ -85,8 +85,8 @@ func rememberSized[T any](ix *Index, key string, fn func() (T, error), size func
 	return v, nil
 }
 
-// readKey names a read by its kind, its SQL and its arguments.
-func readKey(kind string, sql string, args ...any) string {
+// Key names a read by its kind, its SQL and its arguments.
+func Key(kind string, sql string, args ...any) string {
 	var b strings.Builder
 	b.WriteString(kind)
 	b.WriteByte(0)
@@ -95,13 +95,4 @@ func readKey(kind string, sql string, args ...any) string {
 		fmt.Fprintf(&b, "\x00%T:%v", a, a)
 	}
 	return b.String()
-}
-
-// RememberAnswer keeps an answer the API builds from several of the
-// index's reads (a user's dashboard) until the projection changes, under
-// the same rule as the index's own reads: key must name everything the
-// answer depends on besides the projection (the user, their token's view,
-// their preferences, the site's URL), and callers must not change it.
-func RememberAnswer[T any](ix *Index, key string, size int64, build func() (T, error)) (T, error) {
-	return rememberSized(ix, readKey("answer", key), build, func(T) int64 { return size })
 }

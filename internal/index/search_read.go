@@ -98,7 +98,7 @@ func (ix *Index) SearchPeople(ctx context.Context, q string, uid int64, p Page) 
 	}
 	n := len(args)
 	rows, err := ix.query(ctx, fmt.Sprintf(`SELECT %s, COUNT(*) OVER () FROM %s%s ORDER BY %s LIMIT $%d OFFSET $%d`,
-		personColumns, personFrom, where, order, n+1, n+2), append(args, p.Limit, p.offset())...)
+		personColumns, personFrom, where, order, n+1, n+2), append(args, p.Limit, p.Offset())...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("search people: %w", err)
 	}

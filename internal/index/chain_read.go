@@ -7,22 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/chain/app"
-	"github.com/dforge/dforge/internal/store"
-	"github.com/dforge/dforge/internal/usererr"
 )
-
-// Page selects a slice of a list, newest first: page Number (1-based) of
-// Limit items.
-type Page struct {
-	Number, Limit int
-}
-
-func (p Page) offset() int { return (p.Number - 1) * p.Limit }
 
 // Block is a projected block. Hashes are lower-case hex; Proposer is the
 // validator address as CometBFT prints it (upper-case hex); AppHash is the
@@ -109,12 +98,6 @@ type TxFilter struct {
 	Target  string          // applied tips of this object only
 }
 
-func notFound(format string, args ...any) error {
-	return usererr.Missingf(format, args...)
-}
-
-func formatTime(ns int64) string { return time.Unix(0, ns).UTC().Format(time.RFC3339Nano) }
-
 // Status reads the totals at the projected height; validators come from
 // the node.
 func (ix *Index) Status(ctx context.Context) (Status, error) {
@@ -129,22 +112,6 @@ func (ix *Index) Status(ctx context.Context) (Status, error) {
 	}
 	s.Validators = len(vals)
 	return s, nil
-}
-
-// snapshot runs fn in a read-only transaction that sees one state of the
-// projection throughout (SQLite's transactions always do; PostgreSQL's
-// need repeatable read).
-func (ix *Index) snapshot(ctx context.Context, fn func(*sql.Tx) error) error {
-	opts := &sql.TxOptions{}
-	if ix.dialect == store.Postgres {
-		opts = &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
-	}
-	tx, err := ix.rdb.BeginTx(ctx, opts)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	return fn(tx)
 }
 
 func readStatus(ctx context.Context, tx *sql.Tx, s *Status) error {
@@ -180,8 +147,6 @@ func readStatus(ctx context.Context, tx *sql.Tx, s *Status) error {
 
 const blockColumns = `height, hash, time_ns, proposer, tx_count, app_hash`
 
-type scanner interface{ Scan(...any) error }
-
 // scanBlock reads a row of blockColumns, then any extra columns into extra.
 func scanBlock(row scanner, extra ...any) (Block, error) {
 	var b Block
@@ -203,43 +168,6 @@ func (ix *Index) Blocks(ctx context.Context, p Page) ([]Block, int64, error) {
 		return nil, 0, fmt.Errorf("list blocks: %w", err)
 	}
 	return out, total, nil
-}
-
-// page reads one page of `SELECT cols FROM from [WHERE where] ORDER BY
-// order` and the number of rows matching in all. The count comes from the
-// same statement (a window over the matches), so it agrees with the page
-// even while the index adds blocks; only a page past the end counts apart.
-func (ix *Index) page(ctx context.Context, cols, from, where, order string, args []any, p Page, scan func(*sql.Rows, *int64) error) (int64, error) {
-	if where != "" {
-		where = " WHERE " + where
-	}
-	n := len(args)
-	q := fmt.Sprintf("SELECT %s, COUNT(*) OVER () FROM %s%s ORDER BY %s LIMIT $%d OFFSET $%d", cols, from, where, order, n+1, n+2)
-	rows, err := ix.query(ctx, q, append(args, p.Limit, p.offset())...)
-	if err != nil {
-		return 0, fmt.Errorf("read page: %w", err)
-	}
-	defer rows.Close()
-	total := int64(-1)
-	for rows.Next() {
-		if err := scan(rows, &total); err != nil {
-			return 0, fmt.Errorf("read page: %w", err)
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return 0, fmt.Errorf("read page: %w", err)
-	}
-	rows.Close() // SQLite has one connection: free it for the count
-	switch {
-	case total >= 0:
-		return total, nil
-	case p.Number == 1:
-		return 0, nil
-	}
-	if err := ix.queryRow(ctx, "SELECT COUNT(*) FROM "+from+where, args...).Scan(&total); err != nil {
-		return 0, fmt.Errorf("count rows: %w", err)
-	}
-	return total, nil
 }
 
 // Block reads one block and its transactions.

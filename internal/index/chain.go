@@ -9,8 +9,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/dforge/dforge/internal/chain/names"
 	"github.com/dforge/dforge/internal/chain/upgrade"
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // writeBlock writes one block's rows and moves the projected height from
@@ -121,15 +121,6 @@ func applyUpgrades(ctx context.Context, tx *sql.Tx, upgrades []string) (bool, er
 	return true, nil
 }
 
-// defaultName is a's default name under the chain's rules: wide since
-// own-keys.
-func defaultName(a common.Address, wide bool) string {
-	if wide {
-		return names.Default(a)
-	}
-	return names.LegacyDefault(a)
-}
-
 // writeAccounts adds each account's changes, creating the accounts seen
 // for the first time at height. Accounts go in the order the block met
 // them (delta.seq), which numbers the new ones: every node, and every
@@ -160,7 +151,7 @@ func writeAccounts(ctx context.Context, tx *sql.Tx, height int64, d deltas, wide
 // writeAccount creates a (when new, with the next id: one more than the
 // highest, so ids run 1, 2, 3... in the chain's order) and adds x to it.
 func writeAccount(ctx context.Context, tx *sql.Tx, height int64, a common.Address, x *delta, wide bool) error {
-	def := defaultName(a, wide)
+	def := readdb.DefaultName(a, wide)
 	if _, err := tx.ExecContext(ctx, `INSERT INTO chain_accounts (id, address, balance, staked, unbonding, nonce, username, default_name, created_height)
 		VALUES ((SELECT COALESCE(MAX(id), 0) + 1 FROM chain_accounts), $1, 0, 0, 0, 0, NULL, $2, $3) ON CONFLICT (address) DO NOTHING`,
 		a.Hex(), def, height); err != nil {

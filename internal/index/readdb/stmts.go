@@ -1,4 +1,4 @@
-package index
+package readdb
 
 import (
 	"context"
@@ -16,8 +16,8 @@ import (
 // PostgreSQL's driver caches its own prepared statements, so there the
 // cache is off.
 //
-// Statements are keyed by their text. The texts are the package's own, with
-// placeholders for every value, so they are few; the cache still stops
+// Statements are keyed by their text. The texts are the projection's own,
+// with placeholders for every value, so they are few; the cache still stops
 // growing at maxStmts and reads past that run unprepared.
 type stmtCache struct {
 	db *sql.DB
@@ -63,18 +63,18 @@ func (c *stmtCache) stmt(ctx context.Context, q string) *sql.Stmt {
 	return s
 }
 
-// query runs a read on the read pool, prepared.
-func (ix *Index) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	if s := ix.stmts.stmt(ctx, q); s != nil {
+// Query runs a read on the read pool, prepared.
+func (db *DB) Query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	if s := db.stmts.stmt(ctx, q); s != nil {
 		return s.QueryContext(ctx, args...)
 	}
-	return ix.rdb.QueryContext(ctx, q, args...)
+	return db.rdb.QueryContext(ctx, q, args...)
 }
 
-// queryRow runs a one-row read on the read pool, prepared.
-func (ix *Index) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
-	if s := ix.stmts.stmt(ctx, q); s != nil {
+// QueryRow runs a one-row read on the read pool, prepared.
+func (db *DB) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	if s := db.stmts.stmt(ctx, q); s != nil {
 		return s.QueryRowContext(ctx, args...)
 	}
-	return ix.rdb.QueryRowContext(ctx, q, args...)
+	return db.rdb.QueryRowContext(ctx, q, args...)
 }

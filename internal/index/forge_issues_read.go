@@ -137,7 +137,7 @@ func ValidIssueSort(s string) bool {
 // only when the page alone cannot tell it.
 //
 // A page, like the total, is kept until the projection changes
-// (readcache.go): a busy list is read from SQL once per change, and each
+// (readdb/cache.go): a busy list is read from SQL once per change, and each
 // caller gets its own copy.
 func (ix *Index) Issues(ctx context.Context, repo uint64, f IssueFilter, p Page) ([]Issue, int64, error) {
 	order, ok := issueOrders[f.Sort]

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dforge/dforge/internal/chain/names"
 	"github.com/dforge/dforge/internal/chain/upgrade"
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // Username is a's username as projected: the claimed one, else its default.
@@ -36,7 +37,7 @@ func (ix *Index) DefaultName(ctx context.Context, a common.Address) (string, err
 	if err != nil {
 		return "", fmt.Errorf("read naming rules: %w", err)
 	}
-	return defaultName(a, wide), nil
+	return readdb.DefaultName(a, wide), nil
 }
 
 // genesisWide reports whether the chain's genesis starts with own-keys.

@@ -1,0 +1,69 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/dforge/dforge/internal/index/readdb"
+)
+
+// The index's reads run on readdb (its read pool, prepared statements and
+// read cache); these are the short names the index's own reads use.
+
+// Page selects a slice of a list, newest first: page Number (1-based) of
+// Limit items.
+type Page = readdb.Page
+
+type (
+	scanner = readdb.Scanner
+	sqlArgs = readdb.Args
+)
+
+func (ix *Index) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	return ix.rd.Query(ctx, q, args...)
+}
+
+func (ix *Index) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	return ix.rd.QueryRow(ctx, q, args...)
+}
+
+func (ix *Index) page(ctx context.Context, cols, from, where, order string, args []any, p Page, scan func(*sql.Rows, *int64) error) (int64, error) {
+	return ix.rd.WindowPage(ctx, cols, from, where, order, args, p, scan)
+}
+
+func (ix *Index) listPage(ctx context.Context, cols, from, countFrom, where, order string, args []any, p Page, scan func(*sql.Rows) error) (int64, error) {
+	return ix.rd.ListPage(ctx, cols, from, countFrom, where, order, args, p, scan)
+}
+
+func (ix *Index) snapshot(ctx context.Context, fn func(*sql.Tx) error) error {
+	return ix.rd.Snapshot(ctx, fn)
+}
+
+// changed moves the read cache's generation on: the projection may differ
+// from what any cached answer saw (readdb/cache.go).
+func (ix *Index) changed() { ix.rd.Changed() }
+
+func remember[T any](ix *Index, key string, fn func() (T, error)) (T, error) {
+	return readdb.Remember(ix.rd, key, fn)
+}
+
+func rememberSized[T any](ix *Index, key string, fn func() (T, error), size func(T) int64) (T, error) {
+	return readdb.RememberSized(ix.rd, key, fn, size)
+}
+
+func readKey(kind string, sql string, args ...any) string { return readdb.Key(kind, sql, args...) }
+
+func notFound(format string, args ...any) error { return readdb.NotFound(format, args...) }
+
+func formatTime(ns int64) string { return readdb.FormatTime(ns) }
+
+func sqlInt(v uint64) (int64, error) { return readdb.Int(v) }
+
+// RememberAnswer keeps an answer the API builds from several of the
+// index's reads (a user's dashboard) until the projection changes, under
+// the same rule as the index's own reads: key must name everything the
+// answer depends on besides the projection (the user, their token's view,
+// their preferences, the site's URL), and callers must not change it.
+func RememberAnswer[T any](ix *Index, key string, size int64, build func() (T, error)) (T, error) {
+	return readdb.RememberSized(ix.rd, readdb.Key("answer", key), build, func(T) int64 { return size })
+}
