@@ -18,9 +18,9 @@ import (
 // configured maintainers). These are dForge's own; Gitea has no node-wide
 // feed of this shape.
 
-// registerActivity adds the home page's reads. The team needs no index
+// RegisterActivity adds the home page's reads. The team needs no index
 // (names then are the default ones); the feeds do.
-func (a *API) registerActivity(mux *http.ServeMux) {
+func (a *API) RegisterActivity(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/node/team", a.serve(a.getTeam))
 	if a.index == nil {
 		return

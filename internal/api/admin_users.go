@@ -6,10 +6,10 @@ import (
 	"github.com/dforge/dforge/internal/auth"
 )
 
-// registerAdmin adds the admin console's routes. Each answers 404 to
+// RegisterAdmin adds the admin console's routes. Each answers 404 to
 // everyone but the node's admins (requireAdmin). The support tickets'
-// admin routes are in registerTickets.
-func (a *API) registerAdmin(mux *http.ServeMux) {
+// admin routes are in RegisterTickets.
+func (a *API) RegisterAdmin(mux *http.ServeMux) {
 	if a.auth == nil { // no one signs in, so there is no admin
 		return
 	}

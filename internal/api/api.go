@@ -1,6 +1,8 @@
-// Package api is the node's JSON API. Every route is listed in Register, so
-// the whole surface reads in one screen; handlers decode, validate through a
-// service, and write the response.
+// Package api is the base of the node's JSON API: the API with the services
+// it calls, the handler adapter (serve), decoding, paging, scopes, errors
+// and Gitea's JSON shapes. Handlers decode, validate through a service, and
+// write the response. The resources' handlers live in its subpackages, and
+// every route is listed in one table, internal/api/routes.
 package api
 
 import (
@@ -136,18 +138,9 @@ func New(log *slog.Logger, s Services, version string) *API {
 		maintainers: uniqueAddresses(s.Maintainers), admins: uniqueAddresses(s.Admins), settings: s.Settings, dataDir: s.DataDir, version: version, sshPort: s.SSHPort}
 }
 
-// Register adds every API route to mux, behind the one bound on query
-// parameters (boundQuery).
-func (a *API) Register(mux *http.ServeMux) {
-	routes := &http.ServeMux{} // a literal, so the OpenAPI generator, which reads the source, sees its type
-	a.routes(routes)
-	comments := &http.ServeMux{} // see registerIssueComments
-	a.registerIssueComments(comments)
-	mux.Handle("/api/", commentPaths(a.boundQuery(comments), a.boundQuery(routes)))
-}
-
-// routes lists every API route.
-func (a *API) routes(mux *http.ServeMux) {
+// RegisterSite adds the site's routes: web vitals, contact, version,
+// pages, docs, blog, FAQ and markdown.
+func (a *API) RegisterSite(mux *http.ServeMux) {
 	// The web-vitals path is the one the seed client posts to, outside /api/v1.
 	mux.HandleFunc("POST /api/analytics/web-vitals", a.serve(a.postWebVital))
 	mux.HandleFunc("GET /api/v1/analytics/web-vitals", a.serve(a.getWebVitals))
@@ -160,50 +153,22 @@ func (a *API) routes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/blog/{slug}", a.serve(a.getPost))
 	mux.HandleFunc("GET /api/v1/faq", a.serve(a.getFAQ))
 	mux.HandleFunc("POST /api/v1/markdown", a.serve(a.postMarkdown))
-	if a.chain != nil {
-		mux.HandleFunc("GET /api/v1/chain/params", a.serve(a.getChainParams))
-		mux.HandleFunc("POST /api/v1/chain/txs", a.serve(a.postChainTx))
-		mux.HandleFunc("GET /api/v1/accounts/{address}", a.serve(a.getAccount))
-		a.registerChainReads(mux)
-		a.registerGovernance(mux)
-	}
-	a.registerAuth(mux)
-	a.registerDelegations(mux)
-	a.registerNetwork(mux)
-	a.registerSettings(mux)
-	a.registerRepos(mux)
-	a.registerReleases(mux)
-	a.registerOrgs(mux)
-	a.registerStatuses(mux)
-	a.registerBranchWrites(mux)
-	a.registerTagWrites(mux)
-	a.registerKeys(mux)
-	a.registerFollows(mux)
-	a.registerForum(mux)
-	a.registerIssues(mux)
-	a.registerHooks(mux)
-	a.registerMarketplace(mux)
-	a.registerOwnerHooks(mux)
-	a.registerTopics(mux)
-	a.registerEmails(mux)
-	a.registerRepoLists(mux)
-	a.registerSearch(mux)
-	a.registerCodeSearch(mux)
-	a.registerActivity(mux)
-	a.registerFeed(mux)
-	a.registerNotifications(mux)
-	a.registerReports(mux)
-	a.registerDashboard(mux)
-	a.registerMessages(mux)
-	a.registerTickets(mux)
-	a.registerEvents(mux)
-	a.registerAdmin(mux)
-	a.registerCommunity(mux)
-	a.registerBounties(mux)
-	a.registerMisc(mux)
-	a.registerDeployKeys(mux)
-	a.registerTrackedTimes(mux)
-	a.registerOrgLabels(mux)
+}
+
+// HasChain reports whether the node runs a chain: without one it serves
+// no chain routes.
+func (a *API) HasChain() bool { return a.chain != nil }
+
+// RegisterChain adds the chain's parameters, transactions and accounts
+// (the chain is present).
+func (a *API) RegisterChain(mux *http.ServeMux) {
+	mux.HandleFunc("GET /api/v1/chain/params", a.serve(a.getChainParams))
+	mux.HandleFunc("POST /api/v1/chain/txs", a.serve(a.postChainTx))
+	mux.HandleFunc("GET /api/v1/accounts/{address}", a.serve(a.getAccount))
+}
+
+// RegisterNotFound answers 404 to every other /api/ path.
+func (a *API) RegisterNotFound(mux *http.ServeMux) {
 	mux.HandleFunc("/api/", a.serve(a.notFound))
 }
 

@@ -9,8 +9,8 @@ import (
 // maxSignInBody bounds a SIWE message and its signature.
 const maxSignInBody = 16 << 10
 
-// registerAuth adds the sign-in, session, user and settings routes.
-func (a *API) registerAuth(mux *http.ServeMux) {
+// RegisterAuth adds the sign-in, session, user and settings routes.
+func (a *API) RegisterAuth(mux *http.ServeMux) {
 	if a.auth == nil {
 		return
 	}

@@ -16,7 +16,7 @@ import (
 // transactions the funder's wallet signs and POST /chain/txs relays; that
 // endpoint gives their refusals the statuses and fields of bountyRefusal.
 
-func (a *API) registerBounties(mux *http.ServeMux) {
+func (a *API) RegisterBounties(mux *http.ServeMux) {
 	if a.index == nil || a.hosting == nil {
 		return
 	}

@@ -15,7 +15,7 @@ import (
 // the private store) before git moves the ref. Branch protection rules
 // (protections.go) and compare (compare.go) are registered here too.
 
-func (a *API) registerBranchWrites(mux *http.ServeMux) {
+func (a *API) RegisterBranchWrites(mux *http.ServeMux) {
 	if a.hosting == nil {
 		return
 	}

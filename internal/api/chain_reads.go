@@ -17,8 +17,8 @@ import (
 // Chain reads: the SQL projection of the chain (internal/index), plus the
 // validator set from CometBFT.
 
-// registerChainReads adds the chain's read routes when there is an index.
-func (a *API) registerChainReads(mux *http.ServeMux) {
+// RegisterChainReads adds the chain's read routes when there is an index.
+func (a *API) RegisterChainReads(mux *http.ServeMux) {
 	if a.index == nil {
 		return
 	}

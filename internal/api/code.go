@@ -33,7 +33,7 @@ const (
 	treePageSize = 1000
 )
 
-func (a *API) registerContents(mux *http.ServeMux) {
+func (a *API) RegisterContents(mux *http.ServeMux) {
 	const repo = "GET /api/v1/repos/{owner}/{repo}"
 	mux.HandleFunc(repo+"/contents", a.serve(a.getContents))
 	mux.HandleFunc(repo+"/contents/{path...}", a.serve(a.getContents))
@@ -51,8 +51,8 @@ func (a *API) registerContents(mux *http.ServeMux) {
 	mux.HandleFunc(repo+"/readme", a.serve(a.getReadme))
 	mux.HandleFunc(repo+"/contributors", a.serve(a.listContributors))
 	mux.HandleFunc(repo+"/counts", a.serve(a.getCounts))
-	a.registerFileWrites(mux)
-	a.registerCodeViews(mux)
+	a.RegisterFileWrites(mux)
+	a.RegisterCodeViews(mux)
 }
 
 // code is a visible repository with its git data on this node.

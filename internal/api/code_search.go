@@ -15,7 +15,7 @@ import (
 // codesearch decides what the caller may see: public repositories and the
 // private ones it reads.
 
-func (a *API) registerCodeSearch(mux *http.ServeMux) {
+func (a *API) RegisterCodeSearch(mux *http.ServeMux) {
 	if a.codeSearch == nil || a.hosting == nil {
 		return
 	}

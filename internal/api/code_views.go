@@ -13,7 +13,7 @@ import (
 // (Gitea's route, streamed from git archive), and dForge's last commit of
 // each entry of a directory and blame of a file.
 
-func (a *API) registerCodeViews(mux *http.ServeMux) {
+func (a *API) RegisterCodeViews(mux *http.ServeMux) {
 	const repo = "GET /api/v1/repos/{owner}/{repo}"
 	mux.HandleFunc(repo+"/archive/{archive...}", a.serve(a.getArchive))
 	mux.HandleFunc(repo+"/last_commits", a.serve(a.listLastCommits))

@@ -15,7 +15,7 @@ import (
 // The community (dForge extensions): who holds the community roles, and
 // the live figures of the community page, both from the SQL projection.
 
-func (a *API) registerCommunity(mux *http.ServeMux) {
+func (a *API) RegisterCommunity(mux *http.ServeMux) {
 	if a.index == nil || a.forge == nil || a.chain == nil {
 		return
 	}

@@ -25,7 +25,7 @@ const dashboardLimit = 10
 // maxDashboardStatuses bounds the checks listed with each pull request.
 const maxDashboardStatuses = 20
 
-func (a *API) registerDashboard(mux *http.ServeMux) {
+func (a *API) RegisterDashboard(mux *http.ServeMux) {
 	if a.forge == nil || a.hosting == nil || a.index == nil || a.auth == nil {
 		return
 	}

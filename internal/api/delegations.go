@@ -21,9 +21,9 @@ import (
 // days of 6-second blocks, a session's lifetime.
 const DelegationBlocks = 432_000
 
-// registerDelegations serves the delegation routes; they need the chain
+// RegisterDelegations serves the delegation routes; they need the chain
 // and the forge service (the operator key).
-func (a *API) registerDelegations(mux *http.ServeMux) {
+func (a *API) RegisterDelegations(mux *http.ServeMux) {
 	if a.chain == nil || a.forge == nil {
 		return
 	}

@@ -14,7 +14,7 @@ import (
 // deploykeys (node-local: they are credentials). Its admins alone see
 // and manage them; a repository the caller cannot read is a 404.
 
-func (a *API) registerDeployKeys(mux *http.ServeMux) {
+func (a *API) RegisterDeployKeys(mux *http.ServeMux) {
 	if a.deployKeys == nil || a.hosting == nil {
 		return
 	}

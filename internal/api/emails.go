@@ -18,7 +18,7 @@ import (
 // is the account's signed word, public, and not a mailbox check (this
 // node sends no mail), so it is listed as unverified.
 
-func (a *API) registerEmails(mux *http.ServeMux) {
+func (a *API) RegisterEmails(mux *http.ServeMux) {
 	if a.forge == nil {
 		return
 	}

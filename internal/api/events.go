@@ -26,7 +26,7 @@ import (
 // (event.* actions) and read from the index. Whether an event is past is
 // decided here, from the wall clock, since the chain has none.
 
-func (a *API) registerEvents(mux *http.ServeMux) {
+func (a *API) RegisterEvents(mux *http.ServeMux) {
 	if a.forge == nil || a.index == nil || a.chain == nil || a.auth == nil {
 		return
 	}

@@ -16,7 +16,7 @@ import (
 // reads too (internal/index/activity.go). /user/feed is dForge's own, in
 // Home's shape; the /activities/feeds routes are Gitea's, in its shape.
 
-func (a *API) registerFeed(mux *http.ServeMux) {
+func (a *API) RegisterFeed(mux *http.ServeMux) {
 	if a.forge == nil || a.auth == nil || a.hosting == nil {
 		return
 	}

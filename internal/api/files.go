@@ -20,7 +20,7 @@ import (
 // maxFilesBody bounds a write's request: base64 content of a few MiB.
 const maxFilesBody = 16 << 20
 
-func (a *API) registerFileWrites(mux *http.ServeMux) {
+func (a *API) RegisterFileWrites(mux *http.ServeMux) {
 	const repo = "/api/v1/repos/{owner}/{repo}"
 	user := a.signedIn
 	mux.HandleFunc("POST "+repo+"/contents", user(auth.ScopeWrite, a.changeFiles))

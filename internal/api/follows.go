@@ -17,7 +17,7 @@ import (
 // follows are on chain (user.follow, user.unfollow) and read from the
 // index, so every node answers the same.
 
-func (a *API) registerFollows(mux *http.ServeMux) {
+func (a *API) RegisterFollows(mux *http.ServeMux) {
 	if a.forge == nil || a.auth == nil {
 		return
 	}

@@ -23,7 +23,7 @@ import (
 // (the field named, 403 for moderation without the role, 409
 // topic_locked on a locked topic), and again by the state machine.
 
-func (a *API) registerForum(mux *http.ServeMux) {
+func (a *API) RegisterForum(mux *http.ServeMux) {
 	if a.forge == nil || a.chain == nil {
 		return
 	}

@@ -22,8 +22,8 @@ import (
 // leaderboard come from the SQL projection; voting power and reputation
 // from the chain's committed state, which alone keeps their history.
 
-// registerGovernance adds the governance and rewards routes (the chain is present).
-func (a *API) registerGovernance(mux *http.ServeMux) {
+// RegisterGovernance adds the governance and rewards routes (the chain is present).
+func (a *API) RegisterGovernance(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/chain/param-docs", a.serve(a.listParamDocs))
 	mux.HandleFunc("GET /api/v1/governance/power/{address}", a.serve(a.getVotingPower))
 	if a.index == nil {
@@ -36,7 +36,7 @@ func (a *API) registerGovernance(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/accounts/{address}/reputation", a.serve(a.getReputation))
 	mux.HandleFunc("GET /api/v1/leaderboard", a.serve(a.getLeaderboard))
 	mux.HandleFunc("GET /api/v1/analytics/governance", a.serve(a.getGovernanceFigures))
-	a.registerGrants(mux)
+	a.RegisterGrants(mux)
 }
 
 // paramDoc is a changeable parameter with its current and default values.

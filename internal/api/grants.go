@@ -15,8 +15,8 @@ import (
 // wallet-signed GrantApprove transactions, both through POST
 // /api/v1/chain/txs.
 
-// registerGrants adds the grant routes (the chain and its index are present).
-func (a *API) registerGrants(mux *http.ServeMux) {
+// RegisterGrants adds the grant routes (the chain and its index are present).
+func (a *API) RegisterGrants(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/grants", a.serve(a.listGrants))
 	mux.HandleFunc("GET /api/v1/grants/{id}", a.serve(a.getGrant))
 }

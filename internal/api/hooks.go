@@ -18,7 +18,7 @@ import (
 // redelivery are dForge's own routes, for the settings page. Organization
 // and user hooks are in owner_hooks.go; the handlers below that take a
 // scope serve all three.
-func (a *API) registerHooks(mux *http.ServeMux) {
+func (a *API) RegisterHooks(mux *http.ServeMux) {
 	if a.hooks == nil || a.hosting == nil {
 		return
 	}

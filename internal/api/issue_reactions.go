@@ -18,10 +18,10 @@ import (
 // and reactions on issues, pull requests and comments. Go's mux cannot
 // hold /issues/comments/{id} beside /issues/{index}/comments (the path
 // /issues/comments/comments matches both), so the comment routes live on
-// their own mux, which Register puts in front (commentPaths).
+// their own mux, which Register puts in front (CommentPaths).
 
-// registerIssueComments adds the routes of a comment by its id.
-func (a *API) registerIssueComments(mux *http.ServeMux) {
+// RegisterIssueComments adds the routes of a comment by its id.
+func (a *API) RegisterIssueComments(mux *http.ServeMux) {
 	if a.forge == nil || a.hosting == nil {
 		return
 	}
@@ -34,12 +34,12 @@ func (a *API) registerIssueComments(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+comment+"/reactions", h.serve(h.listCommentReactions))
 	mux.HandleFunc("POST "+comment+"/reactions", w(h.postCommentReaction))
 	mux.HandleFunc("DELETE "+comment+"/reactions", w(h.deleteCommentReaction))
-	mux.HandleFunc("/api/", a.serve(a.notFound))
+	a.RegisterNotFound(mux)
 }
 
-// commentPaths sends /api/v1/repos/{owner}/{repo}/issues/comments/{id}
+// CommentPaths sends /api/v1/repos/{owner}/{repo}/issues/comments/{id}
 // and below to comments, everything else to routes.
-func commentPaths(comments, routes http.Handler) http.Handler {
+func CommentPaths(comments, routes http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		parts := strings.SplitN(strings.TrimPrefix(r.URL.Path, "/"), "/", 9)
 		if len(parts) >= 8 && parts[0] == "api" && parts[1] == "v1" && parts[2] == "repos" && parts[5] == "issues" && parts[6] == "comments" {

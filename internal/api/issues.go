@@ -29,9 +29,9 @@ type issuesAPI struct {
 	pulls *forge.Pulls
 }
 
-// registerIssues adds the issue, label and pull request routes when the
+// RegisterIssues adds the issue, label and pull request routes when the
 // node hosts repositories.
-func (a *API) registerIssues(mux *http.ServeMux) {
+func (a *API) RegisterIssues(mux *http.ServeMux) {
 	if a.forge == nil || a.hosting == nil {
 		return
 	}

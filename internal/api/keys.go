@@ -14,7 +14,7 @@ import (
 // SSH public keys, in Gitea's shapes (PublicKey). The keys are on chain,
 // so every node lets them into git over SSH.
 
-func (a *API) registerKeys(mux *http.ServeMux) {
+func (a *API) RegisterKeys(mux *http.ServeMux) {
 	if a.forge == nil {
 		return
 	}

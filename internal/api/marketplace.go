@@ -16,7 +16,7 @@ import (
 // webhook recipe (events and a URL template), published on chain by
 // anyone signed in and installed into a public repository by its
 // administrators in one step (the webhook and the chain's record).
-func (a *API) registerMarketplace(mux *http.ServeMux) {
+func (a *API) RegisterMarketplace(mux *http.ServeMux) {
 	if a.market == nil {
 		return
 	}

@@ -20,7 +20,7 @@ import (
 // node-local (internal/messages), never on chain. A user reaches only
 // their own conversations: another's id is a 404, as a missing one is.
 
-func (a *API) registerMessages(mux *http.ServeMux) {
+func (a *API) RegisterMessages(mux *http.ServeMux) {
 	if a.messages == nil || a.auth == nil {
 		return
 	}

@@ -21,7 +21,7 @@ import (
 //go:embed templates
 var templateFiles embed.FS
 
-func (a *API) registerMisc(mux *http.ServeMux) {
+func (a *API) RegisterMisc(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/v1/markdown/raw", a.serve(a.postMarkdownRaw))
 	mux.HandleFunc("POST /api/v1/markup", a.serve(a.postMarkup))
 	mux.HandleFunc("GET /api/v1/nodeinfo", a.serve(a.getNodeInfo))

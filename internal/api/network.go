@@ -8,7 +8,7 @@ import (
 // node's genesis and the peer addresses to dial, over its public URL.
 // Both are public: the genesis is on every node, peers gossip addresses.
 
-func (a *API) registerNetwork(mux *http.ServeMux) {
+func (a *API) RegisterNetwork(mux *http.ServeMux) {
 	if a.chain == nil {
 		return
 	}

@@ -15,8 +15,8 @@ import (
 // from chain events (internal/index/notify.go), read state kept on this
 // node. A user only ever reaches their own threads: another's id is a 404.
 
-// registerNotifications adds the notification routes.
-func (a *API) registerNotifications(mux *http.ServeMux) {
+// RegisterNotifications adds the notification routes.
+func (a *API) RegisterNotifications(mux *http.ServeMux) {
 	if a.index == nil || a.auth == nil {
 		return
 	}

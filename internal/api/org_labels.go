@@ -13,7 +13,7 @@ import (
 // Organizations' labels, Gitea's /orgs/{org}/labels, over orglabels
 // (node-local; that package says why).
 
-func (a *API) registerOrgLabels(mux *http.ServeMux) {
+func (a *API) RegisterOrgLabels(mux *http.ServeMux) {
 	if a.orgLabels == nil || a.forge == nil {
 		return
 	}

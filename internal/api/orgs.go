@@ -21,12 +21,12 @@ import (
 // They are on chain (org.* actions), so their memberships are public:
 // members and public members are the same list.
 
-func (a *API) registerOrgs(mux *http.ServeMux) {
+func (a *API) RegisterOrgs(mux *http.ServeMux) {
 	if a.hosting == nil {
 		return
 	}
 	user := a.signedIn
-	a.registerRepoTeams(mux)
+	a.RegisterRepoTeams(mux)
 	mux.HandleFunc("POST /api/v1/orgs", user(auth.ScopeWrite, a.createOrg))
 	mux.HandleFunc("GET /api/v1/orgs", a.serve(a.listOrgs))
 	mux.HandleFunc("GET /api/v1/orgs/{org}", a.serve(a.getOrg))
@@ -45,7 +45,7 @@ func (a *API) registerOrgs(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/orgs/{org}/public_members/{username}", a.serve(a.checkOrgMember))
 	mux.HandleFunc("PUT /api/v1/orgs/{org}/public_members/{username}", user(auth.ScopeWrite, a.publicizeOrgMember))
 	mux.HandleFunc("DELETE /api/v1/orgs/{org}/public_members/{username}", user(auth.ScopeWrite, a.concealOrgMember))
-	a.registerTeams(mux)
+	a.RegisterTeams(mux)
 }
 
 // orgJSON is Gitea's Organization, with the address it owns by.

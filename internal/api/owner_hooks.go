@@ -15,7 +15,7 @@ import (
 // signed-in user's own. Each is webhook.Scope{Owner}: it fires for every
 // repository that owner owns, an organization's through its derived
 // address. The delivery log routes are dForge's own, as for a repository.
-func (a *API) registerOwnerHooks(mux *http.ServeMux) {
+func (a *API) RegisterOwnerHooks(mux *http.ServeMux) {
 	if a.hooks == nil {
 		return
 	}

@@ -28,7 +28,7 @@ import (
 // (gitrepos/release_drafts.go): their ids are from 2^50 up, their assets
 // have no cid, and they are merged into the reads here for writers.
 
-func (a *API) registerReleases(mux *http.ServeMux) {
+func (a *API) RegisterReleases(mux *http.ServeMux) {
 	if a.hosting == nil {
 		return
 	}

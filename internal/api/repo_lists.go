@@ -13,7 +13,7 @@ import (
 // repository's forks, and what a user stars or watches. Each shows only
 // what the viewer may see, as every repository list does.
 
-func (a *API) registerRepoLists(mux *http.ServeMux) {
+func (a *API) RegisterRepoLists(mux *http.ServeMux) {
 	if a.forge == nil || a.hosting == nil {
 		return
 	}

@@ -17,7 +17,7 @@ import (
 // asked for reviews: those with write permission (Gitea's assignees and
 // reviewers).
 
-func (a *API) registerRepoPeople(mux *http.ServeMux) {
+func (a *API) RegisterRepoPeople(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/languages", a.serve(a.getLanguages))
 	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/assignees", a.serve(a.listAssignees))
 	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/reviewers", a.serve(a.listReviewers))

@@ -16,7 +16,7 @@ import (
 // the team.repo.* actions) and a user's permissions in an organization,
 // as Gitea answers them.
 
-func (a *API) registerRepoTeams(mux *http.ServeMux) {
+func (a *API) RegisterRepoTeams(mux *http.ServeMux) {
 	user := a.signedIn
 	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/teams/{team}", a.serve(a.getRepoTeam))
 	mux.HandleFunc("PUT /api/v1/repos/{owner}/{repo}/teams/{team}", user(auth.ScopeWrite, a.setRepoTeam(true)))

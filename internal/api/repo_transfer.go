@@ -16,7 +16,7 @@ import (
 // The forge module decides who may; a stranger is 403, nothing pending
 // 404.
 
-func (a *API) registerRepoTransfer(mux *http.ServeMux) {
+func (a *API) RegisterRepoTransfer(mux *http.ServeMux) {
 	user := a.signedIn
 	mux.HandleFunc("POST /api/v1/repos/{owner}/{repo}/transfer", user(auth.ScopeWrite, a.transferRepo))
 	mux.HandleFunc("POST /api/v1/repos/{owner}/{repo}/transfer/accept", user(auth.ScopeWrite, a.acceptTransfer))

@@ -22,8 +22,8 @@ import (
 // maxReportBody bounds a report or a moderator's action.
 const maxReportBody = 16 << 10
 
-// registerReports adds the report and moderation routes.
-func (a *API) registerReports(mux *http.ServeMux) {
+// RegisterReports adds the report and moderation routes.
+func (a *API) RegisterReports(mux *http.ServeMux) {
 	if a.mod == nil {
 		return
 	}

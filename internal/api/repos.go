@@ -29,9 +29,9 @@ import (
 
 const maxRepoBody = 64 << 10
 
-// registerRepos adds the repository and code routes when the node runs a
+// RegisterRepos adds the repository and code routes when the node runs a
 // forge.
-func (a *API) registerRepos(mux *http.ServeMux) {
+func (a *API) RegisterRepos(mux *http.ServeMux) {
 	if a.hosting == nil {
 		return
 	}
@@ -62,9 +62,9 @@ func (a *API) registerRepos(mux *http.ServeMux) {
 	mux.HandleFunc("PUT /api/v1/repos/{owner}/{repo}/collaborators/{collaborator}", user(auth.ScopeWrite, a.putCollaborator))
 	mux.HandleFunc("DELETE /api/v1/repos/{owner}/{repo}/collaborators/{collaborator}", user(auth.ScopeWrite, a.deleteCollaborator))
 
-	a.registerRepoPeople(mux)
-	a.registerRepoTransfer(mux)
-	a.registerContents(mux)
+	a.RegisterRepoPeople(mux)
+	a.RegisterRepoTransfer(mux)
+	a.RegisterContents(mux)
 }
 
 // viewerOf is the request's user, or the zero address for anyone.

@@ -21,9 +21,9 @@ import (
 // /repos/{owner}/{repo}, so the mux picks them; neither "search" nor
 // "issues" can be a username (the chain reserves both).
 
-// registerSearch adds the search routes: users when the node indexes the
+// RegisterSearch adds the search routes: users when the node indexes the
 // chain, issues when it also hosts repositories.
-func (a *API) registerSearch(mux *http.ServeMux) {
+func (a *API) RegisterSearch(mux *http.ServeMux) {
 	if a.index != nil {
 		mux.HandleFunc("GET /api/v1/users/search", a.serve(a.searchUsers))
 	}

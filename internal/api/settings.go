@@ -12,7 +12,7 @@ import (
 // limits the code enforces, so a client sizing its requests by them is
 // never refused. And the signed-in user's /user/settings.
 
-func (a *API) registerSettings(mux *http.ServeMux) {
+func (a *API) RegisterSettings(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/settings/ui", a.serve(a.getUISettings))
 	mux.HandleFunc("GET /api/v1/settings/repository", a.serve(a.getRepoSettings))
 	mux.HandleFunc("GET /api/v1/settings/api", a.serve(a.getAPISettings))

@@ -14,7 +14,7 @@ import (
 // (status.create; writers set them). The combined status is the worst
 // state of the latest status of each context.
 
-func (a *API) registerStatuses(mux *http.ServeMux) {
+func (a *API) RegisterStatuses(mux *http.ServeMux) {
 	if a.hosting == nil {
 		return
 	}

@@ -17,7 +17,7 @@ import (
 // the signed-in user) and deleted as Gitea's routes; each is a push
 // recorded on chain before git moves the ref (gitrepos/tags.go).
 
-func (a *API) registerTagWrites(mux *http.ServeMux) {
+func (a *API) RegisterTagWrites(mux *http.ServeMux) {
 	if a.hosting == nil {
 		return
 	}

@@ -16,7 +16,7 @@ import (
 // Teams of organizations, as Gitea's API has them. Teams are on chain
 // (team.* actions), so anyone may read them; their owners change them.
 
-func (a *API) registerTeams(mux *http.ServeMux) {
+func (a *API) RegisterTeams(mux *http.ServeMux) {
 	user := a.signedIn
 	mux.HandleFunc("GET /api/v1/orgs/{org}/teams", a.serve(a.listOrgTeams))
 	mux.HandleFunc("POST /api/v1/orgs/{org}/teams", user(auth.ScopeWrite, a.createTeam))

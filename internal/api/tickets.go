@@ -14,7 +14,7 @@ import (
 // is a ticket they follow under /user/tickets; the node's admins answer
 // every ticket, anonymous ones included, under /admin/tickets. Node-local,
 // never on chain.
-func (a *API) registerTickets(mux *http.ServeMux) {
+func (a *API) RegisterTickets(mux *http.ServeMux) {
 	if a.auth == nil {
 		return
 	}

@@ -14,7 +14,7 @@ import (
 // chain for a public repository). /topics/search counts public
 // repositories only.
 
-func (a *API) registerTopics(mux *http.ServeMux) {
+func (a *API) RegisterTopics(mux *http.ServeMux) {
 	if a.forge == nil || a.hosting == nil {
 		return
 	}

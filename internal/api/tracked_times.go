@@ -19,7 +19,7 @@ import (
 // Time tracked on issues, Gitea's /times routes, over timetrack
 // (node-local: a person's own bookkeeping, never on chain).
 
-func (a *API) registerTrackedTimes(mux *http.ServeMux) {
+func (a *API) RegisterTrackedTimes(mux *http.ServeMux) {
 	if a.trackedTimes == nil || a.forge == nil || a.hosting == nil {
 		return
 	}
