@@ -19,7 +19,7 @@ func (a *API) isAdmin(addr common.Address) bool {
 // in or not, gets 404: the admin and moderation routes do not confirm
 // they exist.
 func (a *API) requireAdmin(r *http.Request) (*auth.Identity, error) {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil || !a.isAdmin(id.User.Address) {
 		return nil, usererr.Missingf("not found")
 	}
@@ -31,7 +31,7 @@ func (a *API) requireAdmin(r *http.Request) (*auth.Identity, error) {
 // own /user/sessions does). Everyone else gets requireAdmin's 404 first,
 // so a scope error never confirms that the route exists.
 func (a *API) adminOnly(need auth.Scope, h handler) http.HandlerFunc {
-	return a.serve(func(w http.ResponseWriter, r *http.Request) error {
+	return a.Serve(func(w http.ResponseWriter, r *http.Request) error {
 		if _, err := a.requireAdmin(r); err != nil {
 			return err
 		}

@@ -29,7 +29,7 @@ func (a *API) listAdminUsers(w http.ResponseWriter, r *http.Request) error {
 	if _, err := a.requireAdmin(r); err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -42,7 +42,7 @@ func (a *API) listAdminUsers(w http.ResponseWriter, r *http.Request) error {
 		out[i] = a.selfJSON(r.Context(), u) // the admin sees what the user sees of themself
 		out[i].HTMLURL = siteURL(r) + "/" + u.Username
 	}
-	return a.respondList(w, r, p, total, out, nil)
+	return a.RespondList(w, r, p, total, out, nil)
 }
 
 // listAdminSessions lists a user's signed-in browsers.
@@ -63,7 +63,7 @@ func (a *API) listAdminSessions(w http.ResponseWriter, r *http.Request) error {
 	for i, s := range list {
 		out[i] = sessionJSON{ID: s.ID, Current: s.ID == me.SessionID, CreatedAt: s.CreatedAt.UTC(), LastSeenAt: s.LastSeenAt.UTC(), UserAgent: s.UserAgent, IP: s.IP}
 	}
-	writeNoStore(w, http.StatusOK, out)
+	WriteNoStore(w, http.StatusOK, out)
 	return nil
 }
 
@@ -100,7 +100,7 @@ func (a *API) listAdminTokens(w http.ResponseWriter, r *http.Request) error {
 	for i, t := range list {
 		out[i] = toTokenJSON(t)
 	}
-	writeNoStore(w, http.StatusOK, out)
+	WriteNoStore(w, http.StatusOK, out)
 	return nil
 }
 

@@ -36,18 +36,18 @@ import (
 
 // API holds the services the handlers call.
 type API struct {
-	log      *slog.Logger
+	Log      *slog.Logger
 	vitals   *vitals.Service
 	support  *support.Service
 	pages    *pages.Service
-	markdown *markdown.Renderer
-	chain    *chain.Chain
-	index    *index.Index
+	Markdown *markdown.Renderer
+	Chain    *chain.Chain
+	Index    *index.Index
 	auth     *auth.Service
-	forge    *forge.Service
+	Forge    *forge.Service
 	git      *gitstore.Store
 	blocks   *blocks.Store
-	hosting  *gitrepos.Repos   // the forge's repositories with their git data
+	Hosting  *gitrepos.Repos   // the forge's repositories with their git data
 	pulls    *forge.Pulls      // the git side of pull requests
 	replicas gitrepos.Replicas // nil: this node replicates nothing
 	hooks    *webhook.Service  // nil serves no webhook routes
@@ -132,8 +132,8 @@ type Services struct {
 // New returns the API over the given services; it builds none of its
 // own (internal/node builds each service once).
 func New(log *slog.Logger, s Services, version string) *API {
-	return &API{log: log, vitals: s.Vitals, support: s.Support, pages: s.Pages, markdown: s.Markdown, chain: s.Chain, index: s.Index, auth: s.Auth,
-		forge: s.Forge, git: s.Git, blocks: s.Blocks, hosting: s.Repos, pulls: s.Pulls, replicas: s.Replicas, hooks: s.Hooks, mod: s.Moderation, messages: s.Messages, market: s.Market,
+	return &API{Log: log, vitals: s.Vitals, support: s.Support, pages: s.Pages, Markdown: s.Markdown, Chain: s.Chain, Index: s.Index, auth: s.Auth,
+		Forge: s.Forge, git: s.Git, blocks: s.Blocks, Hosting: s.Repos, pulls: s.Pulls, replicas: s.Replicas, hooks: s.Hooks, mod: s.Moderation, messages: s.Messages, market: s.Market,
 		deployKeys: s.DeployKeys, trackedTimes: s.TrackedTimes, orgLabels: s.OrgLabels, codeSearch: s.CodeSearch,
 		maintainers: uniqueAddresses(s.Maintainers), admins: uniqueAddresses(s.Admins), settings: s.Settings, dataDir: s.DataDir, version: version, sshPort: s.SSHPort}
 }
@@ -142,34 +142,26 @@ func New(log *slog.Logger, s Services, version string) *API {
 // pages, docs, blog, FAQ and markdown.
 func (a *API) RegisterSite(mux *http.ServeMux) {
 	// The web-vitals path is the one the seed client posts to, outside /api/v1.
-	mux.HandleFunc("POST /api/analytics/web-vitals", a.serve(a.postWebVital))
-	mux.HandleFunc("GET /api/v1/analytics/web-vitals", a.serve(a.getWebVitals))
-	mux.HandleFunc("POST /api/v1/contact", a.serve(a.postContact))
-	mux.HandleFunc("GET /api/v1/version", a.serve(a.getVersion))
-	mux.HandleFunc("GET /api/v1/pages/{slug}", a.serve(a.getPage))
-	mux.HandleFunc("GET /api/v1/docs", a.serve(a.listDocs))
-	mux.HandleFunc("GET /api/v1/docs/{slug}", a.serve(a.getDoc))
-	mux.HandleFunc("GET /api/v1/blog", a.serve(a.listPosts))
-	mux.HandleFunc("GET /api/v1/blog/{slug}", a.serve(a.getPost))
-	mux.HandleFunc("GET /api/v1/faq", a.serve(a.getFAQ))
-	mux.HandleFunc("POST /api/v1/markdown", a.serve(a.postMarkdown))
+	mux.HandleFunc("POST /api/analytics/web-vitals", a.Serve(a.postWebVital))
+	mux.HandleFunc("GET /api/v1/analytics/web-vitals", a.Serve(a.getWebVitals))
+	mux.HandleFunc("POST /api/v1/contact", a.Serve(a.postContact))
+	mux.HandleFunc("GET /api/v1/version", a.Serve(a.getVersion))
+	mux.HandleFunc("GET /api/v1/pages/{slug}", a.Serve(a.getPage))
+	mux.HandleFunc("GET /api/v1/docs", a.Serve(a.listDocs))
+	mux.HandleFunc("GET /api/v1/docs/{slug}", a.Serve(a.getDoc))
+	mux.HandleFunc("GET /api/v1/blog", a.Serve(a.listPosts))
+	mux.HandleFunc("GET /api/v1/blog/{slug}", a.Serve(a.getPost))
+	mux.HandleFunc("GET /api/v1/faq", a.Serve(a.getFAQ))
+	mux.HandleFunc("POST /api/v1/markdown", a.Serve(a.postMarkdown))
 }
 
 // HasChain reports whether the node runs a chain: without one it serves
 // no chain routes.
-func (a *API) HasChain() bool { return a.chain != nil }
-
-// RegisterChain adds the chain's parameters, transactions and accounts
-// (the chain is present).
-func (a *API) RegisterChain(mux *http.ServeMux) {
-	mux.HandleFunc("GET /api/v1/chain/params", a.serve(a.getChainParams))
-	mux.HandleFunc("POST /api/v1/chain/txs", a.serve(a.postChainTx))
-	mux.HandleFunc("GET /api/v1/accounts/{address}", a.serve(a.getAccount))
-}
+func (a *API) HasChain() bool { return a.Chain != nil }
 
 // RegisterNotFound answers 404 to every other /api/ path.
 func (a *API) RegisterNotFound(mux *http.ServeMux) {
-	mux.HandleFunc("/api/", a.serve(a.notFound))
+	mux.HandleFunc("/api/", a.Serve(a.notFound))
 }
 
 // giteaAPIVersion is the Gitea release whose API v1 the forge routes
@@ -184,7 +176,7 @@ func (a *API) RegisterNotFound(mux *http.ServeMux) {
 const giteaAPIVersion = "1.24.0"
 
 func (a *API) getVersion(w http.ResponseWriter, r *http.Request) error {
-	writeJSON(w, http.StatusOK, map[string]string{"version": giteaVersion(a.version), "dforge": a.version})
+	WriteJSON(w, http.StatusOK, map[string]string{"version": giteaVersion(a.version), "dforge": a.version})
 	return nil
 }
 

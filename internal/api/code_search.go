@@ -16,11 +16,11 @@ import (
 // private ones it reads.
 
 func (a *API) RegisterCodeSearch(mux *http.ServeMux) {
-	if a.codeSearch == nil || a.hosting == nil {
+	if a.codeSearch == nil || a.Hosting == nil {
 		return
 	}
-	mux.HandleFunc("GET /api/v1/search/code", a.serve(a.searchCode))
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/search/code", a.serve(a.searchRepoCode))
+	mux.HandleFunc("GET /api/v1/search/code", a.Serve(a.searchCode))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/search/code", a.Serve(a.searchRepoCode))
 }
 
 // codeSearchJSON is a page of matching files.
@@ -56,7 +56,7 @@ func (a *API) searchCode(w http.ResponseWriter, r *http.Request) error {
 		if !ok || owner == "" || name == "" {
 			return usererr.BadFieldf("repo", "repo must be owner/name")
 		}
-		rec, _, err := a.hosting.Repo(r.Context(), viewerOf(r), owner, name)
+		rec, _, err := a.Hosting.Repo(r.Context(), ViewerOf(r), owner, name)
 		if err != nil {
 			return err
 		}
@@ -68,7 +68,7 @@ func (a *API) searchCode(w http.ResponseWriter, r *http.Request) error {
 // searchRepoCode (a dForge extension) searches the code of the
 // repository's default branch as searchCode does.
 func (a *API) searchRepoCode(w http.ResponseWriter, r *http.Request) error {
-	rec, _, err := a.repoOf(r)
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
@@ -81,7 +81,7 @@ func (a *API) codeSearchIn(w http.ResponseWriter, r *http.Request, repo uint64) 
 		return err
 	}
 	q := r.URL.Query()
-	res, err := a.codeSearch.Search(r.Context(), viewerOf(r), codesearch.Query{Text: q.Get("q"), Language: q.Get("language"),
+	res, err := a.codeSearch.Search(r.Context(), ViewerOf(r), codesearch.Query{Text: q.Get("q"), Language: q.Get("language"),
 		Repo: repo, Page: p.Number, Limit: min(p.Limit, 50)})
 	if err != nil {
 		return err

@@ -16,11 +16,11 @@ import (
 // the live figures of the community page, both from the SQL projection.
 
 func (a *API) RegisterCommunity(mux *http.ServeMux) {
-	if a.index == nil || a.forge == nil || a.chain == nil {
+	if a.Index == nil || a.Forge == nil || a.Chain == nil {
 		return
 	}
-	mux.HandleFunc("GET /api/v1/community/roles", a.serve(a.listRoleHolders))
-	mux.HandleFunc("GET /api/v1/community/overview", a.serve(a.getCommunityOverview))
+	mux.HandleFunc("GET /api/v1/community/roles", a.Serve(a.listRoleHolders))
+	mux.HandleFunc("GET /api/v1/community/overview", a.Serve(a.getCommunityOverview))
 }
 
 // roleHolderJSON is a role's holder with their public profile.
@@ -42,11 +42,11 @@ func (a *API) listRoleHolders(w http.ResponseWriter, r *http.Request) error {
 	if role != "" && !roles.Valid(role) {
 		return usererr.InvalidField("role", "invalid_role", "role must be one of "+strings.Join(roles.All, ", "))
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.index.RoleHolders(r.Context(), role, p)
+	list, total, err := a.Index.RoleHolders(r.Context(), role, p)
 	if err != nil {
 		return err
 	}
@@ -54,7 +54,7 @@ func (a *API) listRoleHolders(w http.ResponseWriter, r *http.Request) error {
 	for i, h := range list {
 		out[i] = roleHolderJSON{User: personJSON(r, h.Person), Role: h.Role, Height: h.Height, Proposal: h.Proposal, Granted: h.Granted}
 	}
-	return a.respondList(w, r, p, total, out, nil)
+	return a.RespondList(w, r, p, total, out, nil)
 }
 
 // communityOverviewJSON are the community page's figures; see
@@ -90,7 +90,7 @@ type roleCountJSON struct {
 }
 
 func (a *API) getCommunityOverview(w http.ResponseWriter, r *http.Request) error {
-	o, err := a.index.CommunityOverview(r.Context())
+	o, err := a.Index.CommunityOverview(r.Context())
 	if err != nil {
 		return err
 	}
@@ -112,7 +112,7 @@ func (a *API) getCommunityOverview(w http.ResponseWriter, r *http.Request) error
 	if err := a.communityForumAndEvents(r, &j); err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, j)
+	WriteJSON(w, http.StatusOK, j)
 	return nil
 }
 
@@ -125,10 +125,10 @@ const communityLatest = 5
 func (a *API) communityForumAndEvents(r *http.Request, j *communityOverviewJSON) error {
 	ctx := r.Context()
 	var err error
-	if j.Topics, err = a.index.ForumTopicCount(ctx); err != nil {
+	if j.Topics, err = a.Index.ForumTopicCount(ctx); err != nil {
 		return err
 	}
-	topics, err := a.index.LatestForumTopics(ctx, communityLatest)
+	topics, err := a.Index.LatestForumTopics(ctx, communityLatest)
 	if err != nil {
 		return err
 	}
@@ -136,7 +136,7 @@ func (a *API) communityForumAndEvents(r *http.Request, j *communityOverviewJSON)
 	for i, t := range topics {
 		j.LatestTopics[i] = toForumTopicJSON(r, t)
 	}
-	events, err := a.index.UpcomingEvents(ctx, time.Now().Unix(), communityLatest)
+	events, err := a.Index.UpcomingEvents(ctx, time.Now().Unix(), communityLatest)
 	if err != nil {
 		return err
 	}
@@ -172,7 +172,7 @@ func (a *API) withReputation(ranks []index.Rank) ([]index.Rank, error) {
 	for i, rk := range out {
 		addrs[i] = common.HexToAddress(rk.Address)
 	}
-	standings, err := a.chain.Standings(addrs...)
+	standings, err := a.Chain.Standings(addrs...)
 	if err != nil {
 		return nil, err
 	}

@@ -13,10 +13,10 @@ const maxContactBody = 32 << 10
 // user it opens a support ticket (see /user/tickets).
 func (a *API) postContact(w http.ResponseWriter, r *http.Request) error {
 	var m support.Message
-	if err := decode(w, r, maxContactBody, &m); err != nil {
+	if err := Decode(w, r, maxContactBody, &m); err != nil {
 		return err
 	}
-	// decode allowed newlines; the message is the only field that has them.
+	// Decode allowed newlines; the message is the only field that has them.
 	if err := checkLines(textField{"name", m.Name}, textField{"email", m.Email}, textField{"subject", m.Subject}); err != nil {
 		return err
 	}
@@ -29,6 +29,6 @@ func (a *API) postContact(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, map[string]int64{"id": id})
+	WriteJSON(w, http.StatusCreated, map[string]int64{"id": id})
 	return nil
 }

@@ -205,11 +205,11 @@ func (a *API) repoJSON(r *http.Request, rec index.Repo, perm forge.Perm) repoJSO
 		j.Topics = []string{}
 	}
 	j.SSHURL = a.sshURL(r, full)
-	j.HasGitData = a.hosting.HasGit(rec)
+	j.HasGitData = a.Hosting.HasGit(rec)
 	if s, ok := a.replication(rec); ok && !j.HasGitData {
 		j.Replication = &replicationJSON{State: s.State, Done: s.Done, Total: s.Total, Error: s.Error}
 	}
-	if dir, err := a.hosting.Dir(rec); err == nil && j.HasGitData {
+	if dir, err := a.Hosting.Dir(rec); err == nil && j.HasGitData {
 		j.Empty = gitstore.IsEmpty(dir)
 	} else {
 		j.Empty = true
@@ -227,7 +227,7 @@ func (a *API) repoWithParent(r *http.Request, rec index.Repo, perm forge.Perm) r
 	j := a.repoJSON(r, rec, perm)
 	a.viewerFlags(r, rec, &j)
 	if rec.ForkOf != 0 {
-		if parent, pp, err := a.forge.RepoByID(r.Context(), viewerOf(r), rec.ForkOf); err == nil {
+		if parent, pp, err := a.Forge.RepoByID(r.Context(), ViewerOf(r), rec.ForkOf); err == nil {
 			pj := a.repoJSON(r, parent, pp)
 			j.Parent = &pj
 		}
@@ -242,15 +242,15 @@ func (a *API) viewerFlags(r *http.Request, rec index.Repo, j *repoJSON) {
 	if !ok {
 		return
 	}
-	ix := a.forge.Index()
+	ix := a.Forge.Index()
 	starred, err := ix.Starred(r.Context(), rec.ID, u.Address)
 	if err != nil {
-		a.log.ErrorContext(r.Context(), "read the caller's star", "repo", rec.ID, "err", err)
+		a.Log.ErrorContext(r.Context(), "read the caller's star", "repo", rec.ID, "err", err)
 		return
 	}
 	watching, err := ix.Watching(r.Context(), rec.ID, u.Address)
 	if err != nil {
-		a.log.ErrorContext(r.Context(), "read the caller's watch", "repo", rec.ID, "err", err)
+		a.Log.ErrorContext(r.Context(), "read the caller's watch", "repo", rec.ID, "err", err)
 		return
 	}
 	j.StarredByMe, j.WatchedByMe = &starred, &watching
@@ -259,12 +259,12 @@ func (a *API) viewerFlags(r *http.Request, rec index.Repo, j *repoJSON) {
 // reposJSON shapes a list, each with the viewer's permission.
 func (a *API) reposJSON(r *http.Request, list []index.Repo) ([]repoJSON, error) {
 	out := make([]repoJSON, 0, len(list))
-	viewer, mv := viewerOf(r), a.modViewOf(r)
+	viewer, mv := ViewerOf(r), a.modViewOf(r)
 	for _, rec := range list {
 		if !mv.listed(rec.ID) {
 			continue
 		}
-		p, err := a.forge.Permission(r.Context(), rec, viewer)
+		p, err := a.Forge.Permission(r.Context(), rec, viewer)
 		if err != nil {
 			return nil, err
 		}
@@ -330,24 +330,24 @@ func (h *issuesAPI) linksFor(r *http.Request, repo index.Repo) *links {
 	ctx := r.Context()
 	lk := &linker{owner: repo.Owner.Username, repo: repo.Name,
 		user: func(ctx context.Context, name string) (string, bool) {
-			addr, ok, err := h.forge.Index().AddressOf(ctx, name)
+			addr, ok, err := h.Forge.Index().AddressOf(ctx, name)
 			if err != nil || !ok {
 				return "", false
 			}
-			n, err := h.forge.Index().Username(ctx, addr)
+			n, err := h.Forge.Index().Username(ctx, addr)
 			return n, err == nil && n != ""
 		},
 		issue: func(ctx context.Context, n uint64) bool {
-			_, err := h.forge.Index().Issue(ctx, repo.ID, n)
+			_, err := h.Forge.Index().Issue(ctx, repo.ID, n)
 			return err == nil
 		},
 	}
-	l.render = func(body string) string { return h.renderBody(ctx, lk, body) }
+	l.render = func(body string) string { return h.RenderBody(ctx, lk, body) }
 	l.username = func(r *http.Request, addr string) string {
 		if !common.IsHexAddress(addr) {
 			return ""
 		}
-		n, _ := h.forge.Index().Username(r.Context(), common.HexToAddress(addr))
+		n, _ := h.Forge.Index().Username(r.Context(), common.HexToAddress(addr))
 		return n
 	}
 	return l
@@ -445,11 +445,11 @@ func (h *issuesAPI) pull(r *http.Request, base index.Repo, perm forge.Perm, pr i
 	j.Base.Repo = &baseJSON
 	if pr.HeadRepo == base.ID {
 		j.Head.Repo = &baseJSON
-	} else if head, hp, err := h.forge.RepoByID(r.Context(), viewerOf(r), pr.HeadRepo); err == nil {
+	} else if head, hp, err := h.Forge.RepoByID(r.Context(), ViewerOf(r), pr.HeadRepo); err == nil {
 		headJSON := h.repoJSON(r, head, hp)
 		j.Head.Repo, j.Head.Label = &headJSON, head.Owner.Username+":"+pr.HeadBranch
 	}
-	if comments, err := h.index.ReviewComments(r.Context(), base.ID, pr.Number); err == nil {
+	if comments, err := h.Index.ReviewComments(r.Context(), base.ID, pr.Number); err == nil {
 		j.ReviewComments = len(comments)
 	}
 	m := h.pulls.Mergeable(r.Context(), base, pr)

@@ -15,14 +15,14 @@ import (
 // and manage them; a repository the caller cannot read is a 404.
 
 func (a *API) RegisterDeployKeys(mux *http.ServeMux) {
-	if a.deployKeys == nil || a.hosting == nil {
+	if a.deployKeys == nil || a.Hosting == nil {
 		return
 	}
 	const keys = "/api/v1/repos/{owner}/{repo}/keys"
-	mux.HandleFunc("GET "+keys, a.signedIn(auth.ScopeRead, a.listDeployKeys))
-	mux.HandleFunc("POST "+keys, a.signedIn(auth.ScopeWrite, a.createDeployKey))
-	mux.HandleFunc("GET "+keys+"/{id}", a.signedIn(auth.ScopeRead, a.getDeployKey))
-	mux.HandleFunc("DELETE "+keys+"/{id}", a.signedIn(auth.ScopeWrite, a.deleteDeployKey))
+	mux.HandleFunc("GET "+keys, a.SignedIn(auth.ScopeRead, a.listDeployKeys))
+	mux.HandleFunc("POST "+keys, a.SignedIn(auth.ScopeWrite, a.createDeployKey))
+	mux.HandleFunc("GET "+keys+"/{id}", a.SignedIn(auth.ScopeRead, a.getDeployKey))
+	mux.HandleFunc("DELETE "+keys+"/{id}", a.SignedIn(auth.ScopeWrite, a.deleteDeployKey))
 }
 
 // deployKeyJSON is Gitea's DeployKey.
@@ -47,11 +47,11 @@ func toDeployKeyJSON(r *http.Request, repo *repoJSON, k deploykeys.Key) deployKe
 }
 
 func (a *API) listDeployKeys(w http.ResponseWriter, r *http.Request) error {
-	repo, perm, err := a.repoOf(r)
+	repo, perm, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -61,15 +61,15 @@ func (a *API) listDeployKeys(w http.ResponseWriter, r *http.Request) error {
 	for _, k := range keys {
 		out = append(out, toDeployKeyJSON(r, &rj, k))
 	}
-	return a.respondList(w, r, p, total, out, err)
+	return a.RespondList(w, r, p, total, out, err)
 }
 
 func (a *API) createDeployKey(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	repo, perm, err := a.repoOf(r)
+	repo, perm, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
@@ -78,7 +78,7 @@ func (a *API) createDeployKey(w http.ResponseWriter, r *http.Request) error {
 		Key      string `json:"key"`
 		ReadOnly bool   `json:"read_only"`
 	}
-	if err := decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, maxRepoBody, &in); err != nil {
 		return err
 	}
 	k, err := a.deployKeys.Add(r.Context(), perm, id.User.Address, repo.ID, in.Title, in.Key, in.ReadOnly)
@@ -86,7 +86,7 @@ func (a *API) createDeployKey(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	rj := a.repoJSON(r, repo, perm)
-	writeJSON(w, http.StatusCreated, toDeployKeyJSON(r, &rj, k))
+	WriteJSON(w, http.StatusCreated, toDeployKeyJSON(r, &rj, k))
 	return nil
 }
 
@@ -100,7 +100,7 @@ func deployKeyID(r *http.Request) (int64, error) {
 }
 
 func (a *API) getDeployKey(w http.ResponseWriter, r *http.Request) error {
-	repo, perm, err := a.repoOf(r)
+	repo, perm, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
@@ -117,7 +117,7 @@ func (a *API) getDeployKey(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) deleteDeployKey(w http.ResponseWriter, r *http.Request) error {
-	repo, perm, err := a.repoOf(r)
+	repo, perm, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}

@@ -27,17 +27,17 @@ import (
 // decided here, from the wall clock, since the chain has none.
 
 func (a *API) RegisterEvents(mux *http.ServeMux) {
-	if a.forge == nil || a.index == nil || a.chain == nil || a.auth == nil {
+	if a.Forge == nil || a.Index == nil || a.Chain == nil || a.auth == nil {
 		return
 	}
-	user := a.signedIn
-	mux.HandleFunc("GET /api/v1/events", a.serve(a.listEvents))
+	user := a.SignedIn
+	mux.HandleFunc("GET /api/v1/events", a.Serve(a.listEvents))
 	// The calendar of recent and upcoming events, RFC 5545.
-	mux.HandleFunc("GET /api/v1/events.ics", a.serve(a.eventsCalendar))
-	mux.HandleFunc("GET /api/v1/events/permissions", a.serve(a.eventPermissions))
+	mux.HandleFunc("GET /api/v1/events.ics", a.Serve(a.eventsCalendar))
+	mux.HandleFunc("GET /api/v1/events/permissions", a.Serve(a.eventPermissions))
 	// {id} may end in .ics for the event as an RFC 5545 calendar.
-	mux.HandleFunc("GET /api/v1/events/{id}", a.serve(a.getEvent))
-	mux.HandleFunc("GET /api/v1/events/{id}/rsvps", a.serve(a.listEventRSVPs))
+	mux.HandleFunc("GET /api/v1/events/{id}", a.Serve(a.getEvent))
+	mux.HandleFunc("GET /api/v1/events/{id}/rsvps", a.Serve(a.listEventRSVPs))
 	mux.HandleFunc("POST /api/v1/events", user(auth.ScopeWrite, a.createEvent))
 	mux.HandleFunc("PATCH /api/v1/events/{id}", user(auth.ScopeWrite, a.editEvent))
 	mux.HandleFunc("DELETE /api/v1/events/{id}", user(auth.ScopeWrite, a.cancelEvent))
@@ -116,16 +116,16 @@ func (a *API) listEvents(w http.ResponseWriter, r *http.Request) error {
 	default:
 		return usererr.BadFieldf("when", "when must be upcoming or past")
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.index.Events(r.Context(), when, time.Now().Unix(), p)
+	list, total, err := a.Index.Events(r.Context(), when, time.Now().Unix(), p)
 	if err != nil {
 		return err
 	}
 	out, err := a.eventsJSON(r, list)
-	return a.respondList(w, r, p, total, out, err)
+	return a.RespondList(w, r, p, total, out, err)
 }
 
 func (a *API) getEvent(w http.ResponseWriter, r *http.Request) error {
@@ -150,23 +150,23 @@ func (a *API) listEventRSVPs(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.index.EventRSVPs(r.Context(), e.ID, p)
+	list, total, err := a.Index.EventRSVPs(r.Context(), e.ID, p)
 	out := make([]eventRSVPJSON, len(list))
 	for i, v := range list {
 		out[i] = eventRSVPJSON{User: toForgeUser(r, v.User), Status: v.Status, UpdatedAt: time.Unix(0, v.TimeNS).UTC()}
 	}
-	return a.respondList(w, r, p, total, out, err)
+	return a.RespondList(w, r, p, total, out, err)
 }
 
 func (a *API) eventPermissions(w http.ResponseWriter, r *http.Request) error {
 	var out eventPermissionsJSON
-	if id, err := requireUser(r); err == nil {
+	if id, err := RequireUser(r); err == nil {
 		out.CanRSVP = true
-		ok, err := a.chain.HasRole(id.User.Address, roles.EventOrganizer)
+		ok, err := a.Chain.HasRole(id.User.Address, roles.EventOrganizer)
 		if err != nil {
 			return err
 		}
@@ -181,7 +181,7 @@ func (a *API) createEvent(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in eventBody
-	if err := decode(w, r, maxEventBody, &in); err != nil {
+	if err := Decode(w, r, maxEventBody, &in); err != nil {
 		return err
 	}
 	for _, f := range []struct {
@@ -196,7 +196,7 @@ func (a *API) createEvent(w http.ResponseWriter, r *http.Request) error {
 	if err := in.applyTo(&act); err != nil {
 		return err
 	}
-	res, err := a.forge.Do(r.Context(), id, act)
+	res, err := a.Forge.Do(r.Context(), id, act)
 	if err != nil {
 		return err
 	}
@@ -216,7 +216,7 @@ func (a *API) editEvent(w http.ResponseWriter, r *http.Request) error {
 		return usererr.Clashf(usererr.CodeConflict, "This event is cancelled; it cannot be edited.")
 	}
 	var in eventBody
-	if err := decode(w, r, maxEventBody, &in); err != nil {
+	if err := Decode(w, r, maxEventBody, &in); err != nil {
 		return err
 	}
 	// The edit is checked as the event it makes, so an end moved before
@@ -237,7 +237,7 @@ func (a *API) editEvent(w http.ResponseWriter, r *http.Request) error {
 	if in.Title != nil {
 		act.Title = &whole.Title
 	}
-	res, err := a.forge.Do(r.Context(), id, act)
+	res, err := a.Forge.Do(r.Context(), id, act)
 	if err != nil {
 		return err
 	}
@@ -258,7 +258,7 @@ func (a *API) cancelEvent(w http.ResponseWriter, r *http.Request) error {
 	if e.Cancelled {
 		return usererr.Clashf(usererr.CodeConflict, "This event is already cancelled.")
 	}
-	if _, err := a.forge.Do(r.Context(), id, chainforge.EventCancel{Event: e.ID}); err != nil {
+	if _, err := a.Forge.Do(r.Context(), id, chainforge.EventCancel{Event: e.ID}); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -267,7 +267,7 @@ func (a *API) cancelEvent(w http.ResponseWriter, r *http.Request) error {
 
 // rsvpEvent sets the caller's answer; a new answer replaces the old.
 func (a *API) rsvpEvent(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -276,7 +276,7 @@ func (a *API) rsvpEvent(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in rsvpBody
-	if err := decode(w, r, 1<<10, &in); err != nil {
+	if err := Decode(w, r, 1<<10, &in); err != nil {
 		return err
 	}
 	switch in.Status {
@@ -287,7 +287,7 @@ func (a *API) rsvpEvent(w http.ResponseWriter, r *http.Request) error {
 	if e.Cancelled {
 		return usererr.Clashf(usererr.CodeConflict, "This event is cancelled; it takes no answers.")
 	}
-	res, err := a.forge.Do(r.Context(), id.User.Address, chainforge.EventRSVPSet{Event: e.ID, Status: in.Status})
+	res, err := a.Forge.Do(r.Context(), id.User.Address, chainforge.EventRSVPSet{Event: e.ID, Status: in.Status})
 	if err != nil {
 		return err
 	}
@@ -297,11 +297,11 @@ func (a *API) rsvpEvent(w http.ResponseWriter, r *http.Request) error {
 // requireOrganizer is the signed-in caller's address when they hold the
 // event organizer role; 403 otherwise.
 func (a *API) requireOrganizer(r *http.Request) (addr common.Address, err error) {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return addr, err
 	}
-	ok, err := a.chain.HasRole(id.User.Address, roles.EventOrganizer)
+	ok, err := a.Chain.HasRole(id.User.Address, roles.EventOrganizer)
 	if err != nil {
 		return addr, err
 	}
@@ -317,7 +317,7 @@ func (a *API) eventOf(ctx context.Context, raw string) (index.CommunityEvent, er
 	if err != nil || id == 0 {
 		return index.CommunityEvent{}, usererr.Missingf("There is no such event.")
 	}
-	e, ok, err := a.index.Event(ctx, id)
+	e, ok, err := a.Index.Event(ctx, id)
 	if err != nil {
 		return e, err
 	}
@@ -340,20 +340,20 @@ func (a *API) replyEvent(w http.ResponseWriter, r *http.Request, status int, cha
 	if err != nil {
 		return err
 	}
-	writeJSON(w, status, out[0])
+	WriteJSON(w, status, out[0])
 	return nil
 }
 
 // eventsJSON converts events, with the signed-in caller's answers.
 func (a *API) eventsJSON(r *http.Request, list []index.CommunityEvent) ([]eventJSON, error) {
 	var mine map[uint64]string
-	if id, err := requireUser(r); err == nil {
+	if id, err := RequireUser(r); err == nil {
 		ids := make([]uint64, len(list))
 		for i, e := range list {
 			ids[i] = e.ID
 		}
 		var err error
-		if mine, err = a.index.MyRSVPs(r.Context(), id.User.Address, ids); err != nil {
+		if mine, err = a.Index.MyRSVPs(r.Context(), id.User.Address, ids); err != nil {
 			return nil, err
 		}
 	}
@@ -361,7 +361,7 @@ func (a *API) eventsJSON(r *http.Request, list []index.CommunityEvent) ([]eventJ
 	out := make([]eventJSON, len(list))
 	for i, e := range list {
 		out[i] = eventJSON{ID: e.ID, Title: e.Title, Description: e.Description,
-			DescriptionHTML: a.renderBody(r.Context(), nil, e.Description),
+			DescriptionHTML: a.RenderBody(r.Context(), nil, e.Description),
 			StartsAt:        time.Unix(e.StartsAt, 0).UTC(), EndsAt: time.Unix(e.EndsAt, 0).UTC(), Timezone: e.Timezone,
 			OnlineURL: e.OnlineURL, Place: e.Place, Organizer: toForgeUser(r, e.Organizer), Cancelled: e.Cancelled,
 			Past: e.EndsAt <= now, Going: e.Going, Maybe: e.Maybe,

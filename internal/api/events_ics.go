@@ -23,7 +23,7 @@ const calendarWindow = 90 * 24 * time.Hour
 const calendarMost = 500
 
 func (a *API) eventsCalendar(w http.ResponseWriter, r *http.Request) error {
-	list, err := a.index.CalendarEvents(r.Context(), time.Now().Add(-calendarWindow).Unix(), calendarMost)
+	list, err := a.Index.CalendarEvents(r.Context(), time.Now().Add(-calendarWindow).Unix(), calendarMost)
 	if err != nil {
 		return err
 	}
@@ -47,7 +47,7 @@ func (a *API) writeCalendar(w http.ResponseWriter, r *http.Request, filename str
 	c.line("CALSCALE:GREGORIAN")
 	c.line("METHOD:PUBLISH")
 	c.prop("X-WR-CALNAME", "dForge events")
-	chainID := strconv.FormatUint(a.chain.Params().ChainID, 10)
+	chainID := strconv.FormatUint(a.Chain.Params().ChainID, 10)
 	for _, e := range list {
 		a.writeVEvent(c, r, chainID, e)
 	}

@@ -17,12 +17,12 @@ import (
 // Home's shape; the /activities/feeds routes are Gitea's, in its shape.
 
 func (a *API) RegisterFeed(mux *http.ServeMux) {
-	if a.forge == nil || a.auth == nil || a.hosting == nil {
+	if a.Forge == nil || a.auth == nil || a.Hosting == nil {
 		return
 	}
-	mux.HandleFunc("GET /api/v1/user/feed", a.signedIn(auth.ScopeRead, a.listMyFeed))
-	mux.HandleFunc("GET /api/v1/users/{username}/activities/feeds", a.serve(a.listUserActivityFeeds))
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/activities/feeds", a.serve(a.listRepoActivityFeeds))
+	mux.HandleFunc("GET /api/v1/user/feed", a.SignedIn(auth.ScopeRead, a.listMyFeed))
+	mux.HandleFunc("GET /api/v1/users/{username}/activities/feeds", a.Serve(a.listUserActivityFeeds))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/activities/feeds", a.Serve(a.listRepoActivityFeeds))
 }
 
 // listMyFeed lists, newest first, the signed-in user's own actions and
@@ -33,17 +33,17 @@ func (a *API) RegisterFeed(mux *http.ServeMux) {
 // Private repositories' actions appear only to those who may read them,
 // and never under a public-only token.
 func (a *API) listMyFeed(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
 	me := id.User.Address
-	items, total, err := a.forge.Activities(r.Context(), me, index.ActivityFilter{FeedOf: &me}, p)
-	return a.respondList(w, r, p, total, a.modViewOf(r).maskActivities(items), err)
+	items, total, err := a.Forge.Activities(r.Context(), me, index.ActivityFilter{FeedOf: &me}, p)
+	return a.RespondList(w, r, p, total, a.modViewOf(r).maskActivities(items), err)
 }
 
 // listUserActivityFeeds lists a user's feed as Gitea does: what they
@@ -69,7 +69,7 @@ func (a *API) listUserActivityFeeds(w http.ResponseWriter, r *http.Request) erro
 // listRepoActivityFeeds lists a repository's actions as Gitea does,
 // newest first; date (YYYY-MM-DD, UTC) keeps one day's.
 func (a *API) listRepoActivityFeeds(w http.ResponseWriter, r *http.Request) error {
-	rec, _, err := a.repoOf(r)
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
@@ -84,7 +84,7 @@ func (a *API) listRepoActivityFeeds(w http.ResponseWriter, r *http.Request) erro
 // activityQuery reads the page and Gitea's date parameter.
 func activityQuery(r *http.Request) (index.ActivityFilter, index.Page, error) {
 	var f index.ActivityFilter
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return f, p, err
 	}
@@ -101,8 +101,8 @@ func activityQuery(r *http.Request) (index.ActivityFilter, index.Page, error) {
 // respondActivities answers a page of f's actions in Gitea's shape; user
 // is the feed's owner (Gitea's user_id), 0 for a repository's.
 func (a *API) respondActivities(w http.ResponseWriter, r *http.Request, f index.ActivityFilter, p index.Page, user int64) error {
-	viewer := viewerOf(r)
-	items, total, err := a.forge.Activities(r.Context(), viewer, f, p)
+	viewer := ViewerOf(r)
+	items, total, err := a.Forge.Activities(r.Context(), viewer, f, p)
 	if err != nil {
 		return err
 	}
@@ -113,7 +113,7 @@ func (a *API) respondActivities(w http.ResponseWriter, r *http.Request, f index.
 		if !ok {
 			// The list was filtered by the same rule; one that turns
 			// hidden in between is left out of its row, not shown.
-			if rec, perm, err := a.forge.RepoByID(r.Context(), viewer, it.Repo.ID); err == nil {
+			if rec, perm, err := a.Forge.RepoByID(r.Context(), viewer, it.Repo.ID); err == nil {
 				j := a.repoJSON(r, rec, perm)
 				repo = &j
 			}
@@ -124,7 +124,7 @@ func (a *API) respondActivities(w http.ResponseWriter, r *http.Request, f index.
 		}
 		out = append(out, giteaActivity(r, it, repo, user))
 	}
-	return a.respondList(w, r, p, total, out, nil)
+	return a.RespondList(w, r, p, total, out, nil)
 }
 
 // activityJSON is Gitea's Activity.

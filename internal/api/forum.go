@@ -24,18 +24,18 @@ import (
 // topic_locked on a locked topic), and again by the state machine.
 
 func (a *API) RegisterForum(mux *http.ServeMux) {
-	if a.forge == nil || a.chain == nil {
+	if a.Forge == nil || a.Chain == nil {
 		return
 	}
-	user := a.signedIn
-	mux.HandleFunc("GET /api/v1/forum/categories", a.serve(a.listForumCategories))
-	mux.HandleFunc("GET /api/v1/forum/topics", a.serve(a.listForumTopics))
+	user := a.SignedIn
+	mux.HandleFunc("GET /api/v1/forum/categories", a.Serve(a.listForumCategories))
+	mux.HandleFunc("GET /api/v1/forum/topics", a.Serve(a.listForumTopics))
 	mux.HandleFunc("POST /api/v1/forum/topics", user(auth.ScopeWrite, a.createForumTopic))
-	mux.HandleFunc("GET /api/v1/forum/topics/{id}", a.serve(a.getForumTopic))
+	mux.HandleFunc("GET /api/v1/forum/topics/{id}", a.Serve(a.getForumTopic))
 	mux.HandleFunc("PATCH /api/v1/forum/topics/{id}", user(auth.ScopeWrite, a.editForumTopic))
-	mux.HandleFunc("GET /api/v1/forum/topics/{id}/posts", a.serve(a.listForumPosts))
+	mux.HandleFunc("GET /api/v1/forum/topics/{id}/posts", a.Serve(a.listForumPosts))
 	mux.HandleFunc("POST /api/v1/forum/topics/{id}/posts", user(auth.ScopeWrite, a.createForumPost))
-	mux.HandleFunc("GET /api/v1/forum/topics/{id}/revisions", a.serve(a.listForumTopicRevisions))
+	mux.HandleFunc("GET /api/v1/forum/topics/{id}/revisions", a.Serve(a.listForumTopicRevisions))
 	mux.HandleFunc("PUT /api/v1/forum/topics/{id}/answer", user(auth.ScopeWrite, a.markForumAnswer))
 	mux.HandleFunc("DELETE /api/v1/forum/topics/{id}/answer", user(auth.ScopeWrite, a.unmarkForumAnswer))
 	mux.HandleFunc("PUT /api/v1/forum/topics/{id}/pin", user(auth.ScopeWrite, a.pinForumTopic))
@@ -43,9 +43,9 @@ func (a *API) RegisterForum(mux *http.ServeMux) {
 	mux.HandleFunc("PUT /api/v1/forum/topics/{id}/lock", user(auth.ScopeWrite, a.lockForumTopic))
 	mux.HandleFunc("DELETE /api/v1/forum/topics/{id}/lock", user(auth.ScopeWrite, a.unlockForumTopic))
 	mux.HandleFunc("POST /api/v1/forum/topics/{id}/move", user(auth.ScopeWrite, a.moveForumTopic))
-	mux.HandleFunc("GET /api/v1/forum/posts/{id}", a.serve(a.getForumPost))
+	mux.HandleFunc("GET /api/v1/forum/posts/{id}", a.Serve(a.getForumPost))
 	mux.HandleFunc("PATCH /api/v1/forum/posts/{id}", user(auth.ScopeWrite, a.editForumPost))
-	mux.HandleFunc("GET /api/v1/forum/posts/{id}/revisions", a.serve(a.listForumPostRevisions))
+	mux.HandleFunc("GET /api/v1/forum/posts/{id}/revisions", a.Serve(a.listForumPostRevisions))
 }
 
 // forumCategoryJSON is a category with its number of topics.
@@ -169,7 +169,7 @@ func toForumTopicJSON(r *http.Request, t index.ForumTopicSummary) forumTopicJSON
 
 // listForumCategories lists the categories with their numbers of topics.
 func (a *API) listForumCategories(w http.ResponseWriter, r *http.Request) error {
-	cats, err := a.forge.Index().ForumCategories(r.Context())
+	cats, err := a.Forge.Index().ForumCategories(r.Context())
 	if err != nil {
 		return err
 	}
@@ -183,7 +183,7 @@ func (a *API) listForumCategories(w http.ResponseWriter, r *http.Request) error 
 // listForumTopics lists topics, pinned first, then by latest activity:
 // of one category (?category=), whose title holds ?q=.
 func (a *API) listForumTopics(w http.ResponseWriter, r *http.Request) error {
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -195,7 +195,7 @@ func (a *API) listForumTopics(w http.ResponseWriter, r *http.Request) error {
 	if len(f.Query) > index.MaxForumQuery || tx.CheckLine("q", f.Query) != nil {
 		return usererr.BadFieldf("q", "the search must be one line of at most %d bytes", index.MaxForumQuery)
 	}
-	topics, total, err := a.forge.Index().ForumTopics(r.Context(), f, p)
+	topics, total, err := a.Forge.Index().ForumTopics(r.Context(), f, p)
 	if err != nil {
 		return err
 	}
@@ -203,7 +203,7 @@ func (a *API) listForumTopics(w http.ResponseWriter, r *http.Request) error {
 	for i, t := range topics {
 		out[i] = toForumTopicJSON(r, t)
 	}
-	return a.respondList(w, r, p, total, out, nil)
+	return a.RespondList(w, r, p, total, out, nil)
 }
 
 func forumCategoryError() error {
@@ -213,7 +213,7 @@ func forumCategoryError() error {
 // createForumTopic opens a topic; only moderators open one in
 // announcements.
 func (a *API) createForumTopic(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -235,7 +235,7 @@ func (a *API) createForumTopic(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	res, err := a.forge.Do(r.Context(), id.User.Address, chainforge.ForumTopicCreate{Category: in.Category, Title: in.Title, Body: in.Body})
+	res, err := a.Forge.Do(r.Context(), id.User.Address, chainforge.ForumTopicCreate{Category: in.Category, Title: in.Title, Body: in.Body})
 	if err != nil {
 		return err
 	}
@@ -262,9 +262,9 @@ func (a *API) getForumTopic(w http.ResponseWriter, r *http.Request) error {
 func (a *API) writeForumTopic(w http.ResponseWriter, r *http.Request, status int, id uint64) error {
 	// Rendered once per change of the projection, as a page of replies.
 	key := fmt.Sprintf("forum-topic|%d|%s", id, siteURL(r))
-	kept, err := index.RememberAnswer(a.forge.Index(), key, forumPostsSize/8, func() (keptForumTopic, error) {
-		t, err := a.forge.Index().ForumTopicByID(r.Context(), id)
-		return keptForumTopic{t, a.renderBody(r.Context(), nil, t.Body)}, err
+	kept, err := index.RememberAnswer(a.Forge.Index(), key, forumPostsSize/8, func() (keptForumTopic, error) {
+		t, err := a.Forge.Index().ForumTopicByID(r.Context(), id)
+		return keptForumTopic{t, a.RenderBody(r.Context(), nil, t.Body)}, err
 	})
 	if err != nil {
 		return err
@@ -282,7 +282,7 @@ func (a *API) writeForumTopic(w http.ResponseWriter, r *http.Request, status int
 		out.CanAnswer = mod || author
 		out.CanReply = !t.Locked
 	}
-	writeJSON(w, status, out)
+	WriteJSON(w, status, out)
 	return nil
 }
 
@@ -303,7 +303,7 @@ func forumID(r *http.Request, what string) (uint64, error) {
 }
 
 func (a *API) isForumModerator(addr common.Address) (bool, error) {
-	return a.chain.HasRole(addr, roles.ForumModerator)
+	return a.Chain.HasRole(addr, roles.ForumModerator)
 }
 
 // requireForumModerator is 403 with msg for anyone without the role.
@@ -327,7 +327,7 @@ func topicLockedError() error {
 // editForumTopic changes a topic's title or body (its author, or a
 // moderator) and, for a moderator, moves it to another category.
 func (a *API) editForumTopic(w http.ResponseWriter, r *http.Request) error {
-	me, err := requireUser(r)
+	me, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -339,7 +339,7 @@ func (a *API) editForumTopic(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeText(w, r, &in); err != nil {
 		return err
 	}
-	t, err := a.forge.Index().ForumTopicByID(r.Context(), id)
+	t, err := a.Forge.Index().ForumTopicByID(r.Context(), id)
 	if err != nil {
 		return err
 	}
@@ -355,7 +355,7 @@ func (a *API) editForumTopic(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	act := chainforge.ForumTopicEdit{Topic: id, Title: in.Title, Body: in.Body, Category: in.Category}
-	if _, err := a.forge.Do(r.Context(), me.User.Address, act); err != nil {
+	if _, err := a.Forge.Do(r.Context(), me.User.Address, act); err != nil {
 		return err
 	}
 	return a.writeForumTopic(w, r, http.StatusOK, id)

@@ -24,7 +24,7 @@ func (a *API) listForumPosts(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -32,7 +32,7 @@ func (a *API) listForumPosts(w http.ResponseWriter, r *http.Request) error {
 	// built once per change (index.RememberAnswer), and only what the
 	// viewer may do is added per request.
 	key := fmt.Sprintf("forum-posts|%d|%d|%d|%s", id, p.Number, p.Limit, siteURL(r))
-	kept, err := index.RememberAnswer(a.forge.Index(), key, forumPostsSize, func() (keptForumPosts, error) {
+	kept, err := index.RememberAnswer(a.Forge.Index(), key, forumPostsSize, func() (keptForumPosts, error) {
 		return a.forumPosts(r, id, p)
 	})
 	if err != nil {
@@ -49,7 +49,7 @@ func (a *API) listForumPosts(w http.ResponseWriter, r *http.Request) error {
 		out[i].CanEdit = mod || me != (common.Address{}) && strings.EqualFold(out[i].Author.WalletAddress, me.Hex()) && !kept.locked
 		mv.maskForumPost(&out[i])
 	}
-	return a.respondList(w, r, p, kept.total, out, nil)
+	return a.RespondList(w, r, p, kept.total, out, nil)
 }
 
 // keptForumPosts is a page of a topic's replies as every viewer sees it.
@@ -64,11 +64,11 @@ type keptForumPosts struct {
 const forumPostsSize = 256 << 10
 
 func (a *API) forumPosts(r *http.Request, id uint64, p index.Page) (keptForumPosts, error) {
-	t, err := a.forge.Index().ForumTopicByID(r.Context(), id)
+	t, err := a.Forge.Index().ForumTopicByID(r.Context(), id)
 	if err != nil {
 		return keptForumPosts{}, err
 	}
-	posts, total, err := a.forge.Index().ForumPosts(r.Context(), id, p)
+	posts, total, err := a.Forge.Index().ForumPosts(r.Context(), id, p)
 	if err != nil {
 		return keptForumPosts{}, err
 	}
@@ -92,14 +92,14 @@ func (a *API) forumViewer(r *http.Request) (common.Address, bool, error) {
 
 func (a *API) toForumPostJSON(r *http.Request, p index.ForumPost, answer uint64) forumPostJSON {
 	return forumPostJSON{ID: p.ID, TopicID: p.Topic, Author: toForgeUser(r, p.Author), Body: p.Body,
-		BodyHTML: a.renderBody(r.Context(), nil, p.Body), QuoteID: p.Quote, Revisions: p.Revisions, IsAnswer: p.ID == answer,
+		BodyHTML: a.RenderBody(r.Context(), nil, p.Body), QuoteID: p.Quote, Revisions: p.Revisions, IsAnswer: p.ID == answer,
 		CreatedAt: forumTime(p.CreatedNS), UpdatedAt: forumTime(p.UpdatedNS)}
 }
 
 // createForumPost replies in a topic, optionally quoting one of its
 // posts; a locked topic refuses it (409 topic_locked).
 func (a *API) createForumPost(w http.ResponseWriter, r *http.Request) error {
-	me, err := requireUser(r)
+	me, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -111,7 +111,7 @@ func (a *API) createForumPost(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeText(w, r, &in); err != nil {
 		return err
 	}
-	t, err := a.forge.Index().ForumTopicByID(r.Context(), id)
+	t, err := a.Forge.Index().ForumTopicByID(r.Context(), id)
 	if err != nil {
 		return err
 	}
@@ -122,12 +122,12 @@ func (a *API) createForumPost(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if in.Quote != 0 {
-		q, err := a.forge.Index().ForumPostByID(r.Context(), in.Quote)
+		q, err := a.Forge.Index().ForumPostByID(r.Context(), in.Quote)
 		if err != nil || q.Topic != id {
 			return usererr.BadFieldf("quote", "the quoted post must be a reply in this topic")
 		}
 	}
-	res, err := a.forge.Do(r.Context(), me.User.Address, chainforge.ForumPostCreate{Topic: id, Body: in.Body, Quote: in.Quote})
+	res, err := a.Forge.Do(r.Context(), me.User.Address, chainforge.ForumPostCreate{Topic: id, Body: in.Body, Quote: in.Quote})
 	if err != nil {
 		return err
 	}
@@ -135,11 +135,11 @@ func (a *API) createForumPost(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) writeForumPost(w http.ResponseWriter, r *http.Request, status int, id uint64) error {
-	p, err := a.forge.Index().ForumPostByID(r.Context(), id)
+	p, err := a.Forge.Index().ForumPostByID(r.Context(), id)
 	if err != nil {
 		return err
 	}
-	t, err := a.forge.Index().ForumTopicByID(r.Context(), p.Topic)
+	t, err := a.Forge.Index().ForumTopicByID(r.Context(), p.Topic)
 	if err != nil {
 		return err
 	}
@@ -150,7 +150,7 @@ func (a *API) writeForumPost(w http.ResponseWriter, r *http.Request, status int,
 	out := a.toForumPostJSON(r, p, t.Answer)
 	out.CanEdit = mod || me != (common.Address{}) && strings.EqualFold(p.Author.Address, me.Hex()) && !t.Locked
 	a.modViewOf(r).maskForumPost(&out)
-	writeJSON(w, status, out)
+	WriteJSON(w, status, out)
 	return nil
 }
 
@@ -166,7 +166,7 @@ func (a *API) getForumPost(w http.ResponseWriter, r *http.Request) error {
 // editForumPost changes a reply's text (its author, or a moderator); the
 // text it replaces is kept as a revision.
 func (a *API) editForumPost(w http.ResponseWriter, r *http.Request) error {
-	me, err := requireUser(r)
+	me, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -178,11 +178,11 @@ func (a *API) editForumPost(w http.ResponseWriter, r *http.Request) error {
 	if err := decodeText(w, r, &in); err != nil {
 		return err
 	}
-	p, err := a.forge.Index().ForumPostByID(r.Context(), id)
+	p, err := a.Forge.Index().ForumPostByID(r.Context(), id)
 	if err != nil {
 		return err
 	}
-	t, err := a.forge.Index().ForumTopicByID(r.Context(), p.Topic)
+	t, err := a.Forge.Index().ForumTopicByID(r.Context(), p.Topic)
 	if err != nil {
 		return err
 	}
@@ -192,7 +192,7 @@ func (a *API) editForumPost(w http.ResponseWriter, r *http.Request) error {
 	if err := a.mayEditForum(me.User.Address, p.Author, t.Locked); err != nil {
 		return err
 	}
-	if _, err := a.forge.Do(r.Context(), me.User.Address, chainforge.ForumPostEdit{Post: id, Body: in.Body}); err != nil {
+	if _, err := a.Forge.Do(r.Context(), me.User.Address, chainforge.ForumPostEdit{Post: id, Body: in.Body}); err != nil {
 		return err
 	}
 	return a.writeForumPost(w, r, http.StatusOK, id)
@@ -202,7 +202,7 @@ func (a *API) editForumPost(w http.ResponseWriter, r *http.Request) error {
 // newest first.
 func (a *API) listForumTopicRevisions(w http.ResponseWriter, r *http.Request) error {
 	return a.listForumRevisions(w, r, chainforge.ForumRevisionTopic, func(ctx context.Context, id uint64) error {
-		_, err := a.forge.Index().ForumTopicByID(ctx, id)
+		_, err := a.Forge.Index().ForumTopicByID(ctx, id)
 		return err
 	})
 }
@@ -211,7 +211,7 @@ func (a *API) listForumTopicRevisions(w http.ResponseWriter, r *http.Request) er
 // newest first.
 func (a *API) listForumPostRevisions(w http.ResponseWriter, r *http.Request) error {
 	return a.listForumRevisions(w, r, chainforge.ForumRevisionPost, func(ctx context.Context, id uint64) error {
-		_, err := a.forge.Index().ForumPostByID(ctx, id)
+		_, err := a.Forge.Index().ForumPostByID(ctx, id)
 		return err
 	})
 }
@@ -221,14 +221,14 @@ func (a *API) listForumRevisions(w http.ResponseWriter, r *http.Request, kind st
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
 	if err := exists(r.Context(), id); err != nil {
 		return err
 	}
-	revs, total, err := a.forge.Index().ForumRevisions(r.Context(), kind, id, p)
+	revs, total, err := a.Forge.Index().ForumRevisions(r.Context(), kind, id, p)
 	if err != nil {
 		return err
 	}
@@ -244,14 +244,14 @@ func (a *API) listForumRevisions(w http.ResponseWriter, r *http.Request, kind st
 			out[i].Body = hiddenMarker
 		}
 	}
-	return a.respondList(w, r, p, total, out, nil)
+	return a.RespondList(w, r, p, total, out, nil)
 }
 
 // markForumAnswer marks a reply as the topic's accepted answer (the
 // topic's author or a moderator).
 func (a *API) markForumAnswer(w http.ResponseWriter, r *http.Request) error {
 	var in forumAnswerBody
-	if err := decode(w, r, maxTextBody, &in); err != nil {
+	if err := Decode(w, r, maxTextBody, &in); err != nil {
 		return err
 	}
 	if in.Post == 0 {
@@ -266,7 +266,7 @@ func (a *API) unmarkForumAnswer(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) setForumAnswer(w http.ResponseWriter, r *http.Request, post uint64) error {
-	me, err := requireUser(r)
+	me, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -274,12 +274,12 @@ func (a *API) setForumAnswer(w http.ResponseWriter, r *http.Request, post uint64
 	if err != nil {
 		return err
 	}
-	t, err := a.forge.Index().ForumTopicByID(r.Context(), id)
+	t, err := a.Forge.Index().ForumTopicByID(r.Context(), id)
 	if err != nil {
 		return err
 	}
 	if post != 0 {
-		p, err := a.forge.Index().ForumPostByID(r.Context(), post)
+		p, err := a.Forge.Index().ForumPostByID(r.Context(), post)
 		if err != nil || p.Topic != id {
 			return usererr.BadFieldf("post", "the answer must be a reply in this topic")
 		}
@@ -289,7 +289,7 @@ func (a *API) setForumAnswer(w http.ResponseWriter, r *http.Request, post uint64
 			return err
 		}
 	}
-	if _, err := a.forge.Do(r.Context(), me.User.Address, chainforge.ForumTopicAnswer{Topic: id, Post: post}); err != nil {
+	if _, err := a.Forge.Do(r.Context(), me.User.Address, chainforge.ForumTopicAnswer{Topic: id, Post: post}); err != nil {
 		return err
 	}
 	return a.writeForumTopic(w, r, http.StatusOK, id)
@@ -318,7 +318,7 @@ func (a *API) unlockForumTopic(w http.ResponseWriter, r *http.Request) error {
 // moveForumTopic moves a topic to another category (moderators).
 func (a *API) moveForumTopic(w http.ResponseWriter, r *http.Request) error {
 	var in forumMoveBody
-	if err := decode(w, r, maxTextBody, &in); err != nil {
+	if err := Decode(w, r, maxTextBody, &in); err != nil {
 		return err
 	}
 	if !chainforge.ValidForumCategory(in.Category) {
@@ -332,7 +332,7 @@ func (a *API) moveForumTopic(w http.ResponseWriter, r *http.Request) error {
 // moderateForumTopic applies a moderator's action to the path's topic and
 // answers the topic; anyone else gets 403 and nothing changes.
 func (a *API) moderateForumTopic(w http.ResponseWriter, r *http.Request, action func(uint64) chainforge.Action) error {
-	me, err := requireUser(r)
+	me, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -340,13 +340,13 @@ func (a *API) moderateForumTopic(w http.ResponseWriter, r *http.Request, action 
 	if err != nil {
 		return err
 	}
-	if _, err := a.forge.Index().ForumTopicByID(r.Context(), id); err != nil {
+	if _, err := a.Forge.Index().ForumTopicByID(r.Context(), id); err != nil {
 		return err
 	}
 	if err := a.requireForumModerator(me.User.Address, "Only forum moderators may pin, lock or move topics."); err != nil {
 		return err
 	}
-	if _, err := a.forge.Do(r.Context(), me.User.Address, action(id)); err != nil {
+	if _, err := a.Forge.Do(r.Context(), me.User.Address, action(id)); err != nil {
 		return err
 	}
 	return a.writeForumTopic(w, r, http.StatusOK, id)

@@ -19,10 +19,10 @@ import (
 // and user hooks are in owner_hooks.go; the handlers below that take a
 // scope serve all three.
 func (a *API) RegisterHooks(mux *http.ServeMux) {
-	if a.hooks == nil || a.hosting == nil {
+	if a.hooks == nil || a.Hosting == nil {
 		return
 	}
-	user := a.signedIn
+	user := a.SignedIn
 	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/hooks", user(auth.ScopeRead, a.listHooks))
 	mux.HandleFunc("POST /api/v1/repos/{owner}/{repo}/hooks", user(auth.ScopeWrite, a.createHook))
 	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/hooks/{id}", user(auth.ScopeRead, a.getHook))
@@ -80,7 +80,7 @@ func (b hookBody) input() webhook.Input {
 // hookScope is the path's repository as its administrator sees it:
 // 404 for whoever cannot read it, 403 for readers below maintain.
 func (a *API) hookScope(r *http.Request) (webhook.Scope, index.Repo, error) {
-	rec, perm, err := a.repoOf(r)
+	rec, perm, err := a.RepoOf(r)
 	if err != nil {
 		return webhook.Scope{}, rec, err
 	}
@@ -107,7 +107,7 @@ func (a *API) listHooks(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) listHooksIn(w http.ResponseWriter, r *http.Request, sc webhook.Scope) error {
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -116,7 +116,7 @@ func (a *API) listHooksIn(w http.ResponseWriter, r *http.Request, sc webhook.Sco
 	for _, h := range list {
 		out = append(out, toHook(h))
 	}
-	return a.respondList(w, r, p, total, out, err)
+	return a.RespondList(w, r, p, total, out, err)
 }
 
 func (a *API) getHook(w http.ResponseWriter, r *http.Request) error {
@@ -136,7 +136,7 @@ func (a *API) getHookIn(w http.ResponseWriter, r *http.Request, sc webhook.Scope
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, toHook(h))
+	WriteJSON(w, http.StatusOK, toHook(h))
 	return nil
 }
 
@@ -150,7 +150,7 @@ func (a *API) createHook(w http.ResponseWriter, r *http.Request) error {
 
 func (a *API) createHookIn(w http.ResponseWriter, r *http.Request, sc webhook.Scope) error {
 	var in hookBody
-	if err := decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, maxRepoBody, &in); err != nil {
 		return err
 	}
 	if in.Type == nil || (*in.Type != "gitea" && *in.Type != "forgejo") {
@@ -165,7 +165,7 @@ func (a *API) createHookIn(w http.ResponseWriter, r *http.Request, sc webhook.Sc
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, toHook(h))
+	WriteJSON(w, http.StatusCreated, toHook(h))
 	return nil
 }
 
@@ -183,14 +183,14 @@ func (a *API) editHookIn(w http.ResponseWriter, r *http.Request, sc webhook.Scop
 		return err
 	}
 	var in hookBody
-	if err := decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, maxRepoBody, &in); err != nil {
 		return err
 	}
 	h, err := a.hooks.Edit(r.Context(), sc, id, in.input())
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, toHook(h))
+	WriteJSON(w, http.StatusOK, toHook(h))
 	return nil
 }
 
@@ -225,7 +225,7 @@ func (a *API) testHook(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if _, err := a.hooks.Test(r.Context(), sc, id, rec, viewerOf(r)); err != nil {
+	if _, err := a.hooks.Test(r.Context(), sc, id, rec, ViewerOf(r)); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -295,7 +295,7 @@ func (a *API) listHookDeliveriesIn(w http.ResponseWriter, r *http.Request, sc we
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -304,7 +304,7 @@ func (a *API) listHookDeliveriesIn(w http.ResponseWriter, r *http.Request, sc we
 	for _, d := range list {
 		out = append(out, toDelivery(d))
 	}
-	return a.respondList(w, r, p, total, out, err)
+	return a.RespondList(w, r, p, total, out, err)
 }
 
 func (a *API) getHookDelivery(w http.ResponseWriter, r *http.Request) error {
@@ -324,7 +324,7 @@ func (a *API) getHookDeliveryIn(w http.ResponseWriter, r *http.Request, sc webho
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, toDelivery(d))
+	WriteJSON(w, http.StatusOK, toDelivery(d))
 	return nil
 }
 
@@ -345,7 +345,7 @@ func (a *API) redeliverHookIn(w http.ResponseWriter, r *http.Request, sc webhook
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, toDelivery(d))
+	WriteJSON(w, http.StatusCreated, toDelivery(d))
 	return nil
 }
 

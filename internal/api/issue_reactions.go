@@ -22,16 +22,16 @@ import (
 
 // RegisterIssueComments adds the routes of a comment by its id.
 func (a *API) RegisterIssueComments(mux *http.ServeMux) {
-	if a.forge == nil || a.hosting == nil {
+	if a.Forge == nil || a.Hosting == nil {
 		return
 	}
 	h := &issuesAPI{API: a, pulls: a.pulls}
-	w := func(fn handler) http.HandlerFunc { return a.signedIn(auth.ScopeWrite, fn) }
+	w := func(fn handler) http.HandlerFunc { return a.SignedIn(auth.ScopeWrite, fn) }
 	const comment = "/api/v1/repos/{owner}/{repo}/issues/comments/{id}"
-	mux.HandleFunc("GET "+comment, h.serve(h.getRepoComment))
+	mux.HandleFunc("GET "+comment, h.Serve(h.getRepoComment))
 	mux.HandleFunc("PATCH "+comment, w(h.editComment))
 	mux.HandleFunc("DELETE "+comment, w(h.deleteComment))
-	mux.HandleFunc("GET "+comment+"/reactions", h.serve(h.listCommentReactions))
+	mux.HandleFunc("GET "+comment+"/reactions", h.Serve(h.listCommentReactions))
 	mux.HandleFunc("POST "+comment+"/reactions", w(h.postCommentReaction))
 	mux.HandleFunc("DELETE "+comment+"/reactions", w(h.deleteCommentReaction))
 	a.RegisterNotFound(mux)
@@ -52,7 +52,7 @@ func CommentPaths(comments, routes http.Handler) http.Handler {
 
 // commentOf resolves {owner}/{repo} and its comment {id}.
 func (h *issuesAPI) commentOf(r *http.Request) (index.Repo, index.Comment, error) {
-	repo, _, err := h.repoOf(r)
+	repo, _, err := h.RepoOf(r)
 	if err != nil {
 		return index.Repo{}, index.Comment{}, err
 	}
@@ -61,7 +61,7 @@ func (h *issuesAPI) commentOf(r *http.Request) (index.Repo, index.Comment, error
 	if err != nil || id == 0 {
 		return index.Repo{}, index.Comment{}, usererr.Missingf("there is no comment %s", raw)
 	}
-	c, err := h.forge.Index().CommentByID(r.Context(), repo.ID, id)
+	c, err := h.Forge.Index().CommentByID(r.Context(), repo.ID, id)
 	if err != nil {
 		return index.Repo{}, index.Comment{}, err
 	}
@@ -80,7 +80,7 @@ func (h *issuesAPI) getRepoComment(w http.ResponseWriter, r *http.Request) error
 // editComment changes a comment's body: its author's, or anyone's for a
 // maintainer (comment.edit).
 func (h *issuesAPI) editComment(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -100,10 +100,10 @@ func (h *issuesAPI) editComment(w http.ResponseWriter, r *http.Request) error {
 	if err := checkBody("comment", in.Body); err != nil {
 		return err
 	}
-	if _, err := h.forge.Do(r.Context(), id.User.Address, chainforge.CommentEdit{Repo: repo.ID, Comment: c.ID, Body: in.Body}); err != nil {
+	if _, err := h.Forge.Do(r.Context(), id.User.Address, chainforge.CommentEdit{Repo: repo.ID, Comment: c.ID, Body: in.Body}); err != nil {
 		return err
 	}
-	if c, err = h.forge.Index().CommentByID(r.Context(), repo.ID, c.ID); err != nil {
+	if c, err = h.Forge.Index().CommentByID(r.Context(), repo.ID, c.ID); err != nil {
 		return err
 	}
 	return reply(w, h.linksFor(r, repo).comment(index.Issue{Number: c.Number, IsPull: c.IsPull}, c))
@@ -112,7 +112,7 @@ func (h *issuesAPI) editComment(w http.ResponseWriter, r *http.Request) error {
 // deleteComment deletes a comment (comment.delete): it is marked deleted
 // on chain, where its text stays, and shown nowhere.
 func (h *issuesAPI) deleteComment(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -120,7 +120,7 @@ func (h *issuesAPI) deleteComment(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	if _, err := h.forge.Do(r.Context(), id.User.Address, chainforge.CommentDelete{Repo: repo.ID, Comment: c.ID}); err != nil {
+	if _, err := h.Forge.Do(r.Context(), id.User.Address, chainforge.CommentDelete{Repo: repo.ID, Comment: c.ID}); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -140,7 +140,7 @@ type reactionOption struct {
 }
 
 func (h *issuesAPI) replyReactions(w http.ResponseWriter, r *http.Request, repo, number, comment uint64) error {
-	list, err := h.forge.Index().Reactions(r.Context(), repo, number, comment)
+	list, err := h.Forge.Index().Reactions(r.Context(), repo, number, comment)
 	if err != nil {
 		return err
 	}
@@ -155,12 +155,12 @@ func (h *issuesAPI) replyReactions(w http.ResponseWriter, r *http.Request, repo,
 // a reaction that is already there with it and 200, and removing one
 // that is not there with 200 too, so neither sends an action.
 func (h *issuesAPI) react(w http.ResponseWriter, r *http.Request, repo index.Repo, number, comment uint64, on bool) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
 	var in reactionOption
-	if err := decode(w, r, 4<<10, &in); err != nil {
+	if err := Decode(w, r, 4<<10, &in); err != nil {
 		return err
 	}
 	in.Content = strings.TrimSpace(in.Content)
@@ -176,9 +176,9 @@ func (h *issuesAPI) react(w http.ResponseWriter, r *http.Request, repo index.Rep
 	}
 	action := chainforge.ReactionSet{Repo: repo.ID, Number: number, Comment: comment, Content: in.Content}
 	if on {
-		_, err = h.forge.Do(r.Context(), id.User.Address, chainforge.ReactionAdd(action))
+		_, err = h.Forge.Do(r.Context(), id.User.Address, chainforge.ReactionAdd(action))
 	} else {
-		_, err = h.forge.Do(r.Context(), id.User.Address, chainforge.ReactionRemove(action))
+		_, err = h.Forge.Do(r.Context(), id.User.Address, chainforge.ReactionRemove(action))
 	}
 	if err != nil || !on {
 		return err
@@ -186,12 +186,12 @@ func (h *issuesAPI) react(w http.ResponseWriter, r *http.Request, repo index.Rep
 	if mine, err = h.myReaction(r.Context(), repo.ID, number, comment, id.User.Address, in.Content); err != nil || mine == nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, reactionJSON{User: toForgeUser(r, mine.User), Content: mine.Content, Created: mine.Created})
+	WriteJSON(w, http.StatusCreated, reactionJSON{User: toForgeUser(r, mine.User), Content: mine.Content, Created: mine.Created})
 	return nil
 }
 
 func (h *issuesAPI) myReaction(ctx context.Context, repo, number, comment uint64, me common.Address, content string) (*index.Reaction, error) {
-	list, err := h.forge.Index().Reactions(ctx, repo, number, comment)
+	list, err := h.Forge.Index().Reactions(ctx, repo, number, comment)
 	if err != nil {
 		return nil, err
 	}

@@ -94,7 +94,7 @@ func (h *issuesAPI) listTimeline(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	list, total, err := h.forge.Index().Timeline(r.Context(), repo.ID, is.Number, p)
+	list, total, err := h.Forge.Index().Timeline(r.Context(), repo.ID, is.Number, p)
 	if err != nil {
 		return err
 	}
@@ -107,7 +107,7 @@ func (h *issuesAPI) listTimeline(w http.ResponseWriter, r *http.Request) error {
 			continue
 		}
 		if pr == nil {
-			got, err := h.forge.Index().Pull(r.Context(), repo.ID, is.Number)
+			got, err := h.Forge.Index().Pull(r.Context(), repo.ID, is.Number)
 			if err != nil {
 				return err
 			}
@@ -115,7 +115,7 @@ func (h *issuesAPI) listTimeline(w http.ResponseWriter, r *http.Request) error {
 		}
 		out[i].Body, out[i].Commits = l.pushed(h.pulls.Pushed(r.Context(), repo, *pr, e.Data.OldSHA, e.Data.NewSHA, e.Data.Forced), e.Data)
 	}
-	return h.respondList(w, r, p, total, out, nil)
+	return h.RespondList(w, r, p, total, out, nil)
 }
 
 // pushed is a pull_push's body, in Gitea's shape, and its commits. When
@@ -201,15 +201,15 @@ func (l *links) nameOf(r *http.Request, addr string) string {
 // listPinned lists a repository's pinned issues and pull requests in pin
 // order.
 func (h *issuesAPI) listPinned(w http.ResponseWriter, r *http.Request) error {
-	repo, _, err := h.repoOf(r)
+	repo, _, err := h.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	list, err := h.forge.Index().PinnedIssues(r.Context(), repo.ID)
+	list, err := h.Forge.Index().PinnedIssues(r.Context(), repo.ID)
 	if err != nil {
 		return err
 	}
-	pulls, err := h.forge.Index().PullsOf(r.Context(), repo.ID, list)
+	pulls, err := h.Forge.Index().PullsOf(r.Context(), repo.ID, list)
 	if err != nil {
 		return err
 	}
@@ -226,7 +226,7 @@ func (h *issuesAPI) listPinned(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *issuesAPI) setPin(w http.ResponseWriter, r *http.Request, on bool) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -236,9 +236,9 @@ func (h *issuesAPI) setPin(w http.ResponseWriter, r *http.Request, on bool) erro
 	}
 	pin := chainforge.IssuePin{Repo: repo.ID, Number: is.Number}
 	if on {
-		_, err = h.forge.Do(r.Context(), id.User.Address, chainforge.IssuePinAction(pin))
+		_, err = h.Forge.Do(r.Context(), id.User.Address, chainforge.IssuePinAction(pin))
 	} else {
-		_, err = h.forge.Do(r.Context(), id.User.Address, chainforge.IssueUnpin(pin))
+		_, err = h.Forge.Do(r.Context(), id.User.Address, chainforge.IssueUnpin(pin))
 	}
 	if err != nil {
 		return err
@@ -264,7 +264,7 @@ func (h *issuesAPI) listSubscribers(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	list, err := h.forge.Index().Subscribers(r.Context(), repo.ID, is.Number)
+	list, err := h.Forge.Index().Subscribers(r.Context(), repo.ID, is.Number)
 	if err != nil {
 		return err
 	}
@@ -278,7 +278,7 @@ func (h *issuesAPI) listSubscribers(w http.ResponseWriter, r *http.Request) erro
 // checkSubscription says whether the signed-in user is subscribed to an
 // issue (Gitea's WatchInfo).
 func (h *issuesAPI) checkSubscription(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -286,7 +286,7 @@ func (h *issuesAPI) checkSubscription(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	on, err := h.forge.Index().Subscribed(r.Context(), repo.ID, is.Number, id.User.Address.Hex())
+	on, err := h.Forge.Index().Subscribed(r.Context(), repo.ID, is.Number, id.User.Address.Hex())
 	if err != nil {
 		return err
 	}
@@ -298,7 +298,7 @@ func (h *issuesAPI) checkSubscription(w http.ResponseWriter, r *http.Request) er
 // setSubscription subscribes or unsubscribes {user}: 201 when it changed,
 // 200 when it already was so, as Gitea answers (for both PUT and DELETE).
 func (h *issuesAPI) setSubscription(w http.ResponseWriter, r *http.Request, on bool) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -306,11 +306,11 @@ func (h *issuesAPI) setSubscription(w http.ResponseWriter, r *http.Request, on b
 	if err != nil {
 		return err
 	}
-	who, err := h.forge.Owner(r.Context(), r.PathValue("user"))
+	who, err := h.Forge.Owner(r.Context(), r.PathValue("user"))
 	if err != nil {
 		return usererr.Missingf("there is no user %s", r.PathValue("user"))
 	}
-	was, err := h.forge.Index().Subscribed(r.Context(), repo.ID, is.Number, who.Hex())
+	was, err := h.Forge.Index().Subscribed(r.Context(), repo.ID, is.Number, who.Hex())
 	if err != nil {
 		return err
 	}
@@ -323,9 +323,9 @@ func (h *issuesAPI) setSubscription(w http.ResponseWriter, r *http.Request, on b
 		sub.User = who
 	}
 	if on {
-		_, err = h.forge.Do(r.Context(), id.User.Address, chainforge.IssueSubscribeAction(sub))
+		_, err = h.Forge.Do(r.Context(), id.User.Address, chainforge.IssueSubscribeAction(sub))
 	} else {
-		_, err = h.forge.Do(r.Context(), id.User.Address, chainforge.IssueUnsubscribe(sub))
+		_, err = h.Forge.Do(r.Context(), id.User.Address, chainforge.IssueUnsubscribe(sub))
 	}
 	if err != nil {
 		return err

@@ -24,7 +24,7 @@ func (a *API) RegisterMessages(mux *http.ServeMux) {
 	if a.messages == nil || a.auth == nil {
 		return
 	}
-	user := a.signedIn
+	user := a.SignedIn
 	mux.HandleFunc("POST /api/v1/messages", user(auth.ScopeWrite, a.sendMessage))
 	mux.HandleFunc("GET /api/v1/messages/unread", user(auth.ScopeRead, a.unreadMessages))
 	mux.HandleFunc("GET /api/v1/messages/conversations", user(auth.ScopeRead, a.listConversations))
@@ -105,12 +105,12 @@ func (a *API) localAccount(r *http.Request, name string) (messages.Account, erro
 // has blocked the sender refuses it (403 blocked), as one the sender has
 // blocked does (403 blocking). The recipient gets a notification.
 func (a *API) sendMessage(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
 	var in sendMessageOption
-	if err := decode(w, r, maxMessageBody, &in); err != nil {
+	if err := Decode(w, r, maxMessageBody, &in); err != nil {
 		if ue, ok := usererr.As(err); ok && ue.Kind == usererr.TooLarge {
 			return usererr.Unprocessablef("body", usererr.CodeTooLarge, "body is too long: the most a message may hold is %d characters", messages.MaxBody)
 		}
@@ -135,14 +135,14 @@ func (a *API) sendMessage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, j)
+	WriteJSON(w, http.StatusCreated, j)
 	return nil
 }
 
 // unreadMessages is how many direct messages the signed-in user has not
 // read, and in how many conversations.
 func (a *API) unreadMessages(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -157,11 +157,11 @@ func (a *API) unreadMessages(w http.ResponseWriter, r *http.Request) error {
 // with the latest message first, each with the other user, its last
 // message and its unread count.
 func (a *API) listConversations(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -177,7 +177,7 @@ func (a *API) listConversations(w http.ResponseWriter, r *http.Request) error {
 		}
 		out = append(out, j)
 	}
-	return a.respondList(w, r, p, total, out, nil)
+	return a.RespondList(w, r, p, total, out, nil)
 }
 
 // conversationOf is the path's conversation id; one that cannot be an id
@@ -192,7 +192,7 @@ func conversationOf(r *http.Request) (int64, error) {
 
 // getConversation is one of the signed-in user's conversations.
 func (a *API) getConversation(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -214,7 +214,7 @@ func (a *API) getConversation(w http.ResponseWriter, r *http.Request) error {
 // listMessages lists the messages of one of the signed-in user's
 // conversations, the newest first.
 func (a *API) listMessages(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -222,7 +222,7 @@ func (a *API) listMessages(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -238,13 +238,13 @@ func (a *API) listMessages(w http.ResponseWriter, r *http.Request) error {
 		}
 		out = append(out, j)
 	}
-	return a.respondList(w, r, p, total, out, nil)
+	return a.RespondList(w, r, p, total, out, nil)
 }
 
 // readConversation marks one of the signed-in user's conversations read to
 // its last message, with its notification.
 func (a *API) readConversation(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -262,11 +262,11 @@ func (a *API) readConversation(w http.ResponseWriter, r *http.Request) error {
 // listUserBlocks lists the users the signed-in user has blocked, as Gitea's
 // GET /user/blocks.
 func (a *API) listUserBlocks(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -278,13 +278,13 @@ func (a *API) listUserBlocks(w http.ResponseWriter, r *http.Request) error {
 	for _, b := range list {
 		out = append(out, a.accountJSON(r, b.Address))
 	}
-	return a.respondList(w, r, p, total, out, nil)
+	return a.RespondList(w, r, p, total, out, nil)
 }
 
 // checkBlock is 204 when the signed-in user has blocked the user, else
 // 404, as Gitea's GET /user/blocks/{username}.
 func (a *API) checkBlock(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -307,7 +307,7 @@ func (a *API) checkBlock(w http.ResponseWriter, r *http.Request) error {
 // /user/blocks/{username} (with an optional note): they can no longer send
 // them direct messages. 204, again when already blocked.
 func (a *API) blockUser(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -325,7 +325,7 @@ func (a *API) blockUser(w http.ResponseWriter, r *http.Request) error {
 // unblockUser lifts the signed-in user's block of a user, as Gitea's
 // DELETE /user/blocks/{username}; 422 when they are not blocked.
 func (a *API) unblockUser(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -343,8 +343,8 @@ func (a *API) unblockUser(w http.ResponseWriter, r *http.Request) error {
 // accountJSON is the account at addr as the chain names it; one the chain
 // has not seen yet has its default name.
 func (a *API) accountJSON(r *http.Request, addr common.Address) userJSON {
-	if a.index != nil {
-		if p, err := a.index.PersonByAddress(r.Context(), addr); err == nil {
+	if a.Index != nil {
+		if p, err := a.Index.PersonByAddress(r.Context(), addr); err == nil {
 			return personJSON(r, p)
 		}
 	}
@@ -360,7 +360,7 @@ func (a *API) accountJSON(r *http.Request, addr common.Address) userJSON {
 }
 
 func (a *API) messageJSON(r *http.Request, m messages.Message) (messageJSON, error) {
-	html, err := a.markdown.RenderStored([]byte(m.Body))
+	html, err := a.Markdown.RenderStored([]byte(m.Body))
 	if err != nil {
 		return messageJSON{}, err
 	}

@@ -22,19 +22,19 @@ import (
 var templateFiles embed.FS
 
 func (a *API) RegisterMisc(mux *http.ServeMux) {
-	mux.HandleFunc("POST /api/v1/markdown/raw", a.serve(a.postMarkdownRaw))
-	mux.HandleFunc("POST /api/v1/markup", a.serve(a.postMarkup))
-	mux.HandleFunc("GET /api/v1/nodeinfo", a.serve(a.getNodeInfo))
-	mux.HandleFunc("GET /api/v1/gitignore/templates", a.serve(a.listGitignores))
-	mux.HandleFunc("GET /api/v1/gitignore/templates/{name}", a.serve(a.getGitignore))
-	mux.HandleFunc("GET /api/v1/licenses", a.serve(a.listLicenses))
-	mux.HandleFunc("GET /api/v1/licenses/{name}", a.serve(a.getLicense))
-	mux.HandleFunc("GET /api/v1/label/templates", a.serve(a.listLabelTemplates))
-	mux.HandleFunc("GET /api/v1/label/templates/{name}", a.serve(a.getLabelTemplate))
-	mux.HandleFunc("GET /api/v1/signing-key.gpg", a.serve(a.getSigningKeyGPG))
+	mux.HandleFunc("POST /api/v1/markdown/raw", a.Serve(a.postMarkdownRaw))
+	mux.HandleFunc("POST /api/v1/markup", a.Serve(a.postMarkup))
+	mux.HandleFunc("GET /api/v1/nodeinfo", a.Serve(a.getNodeInfo))
+	mux.HandleFunc("GET /api/v1/gitignore/templates", a.Serve(a.listGitignores))
+	mux.HandleFunc("GET /api/v1/gitignore/templates/{name}", a.Serve(a.getGitignore))
+	mux.HandleFunc("GET /api/v1/licenses", a.Serve(a.listLicenses))
+	mux.HandleFunc("GET /api/v1/licenses/{name}", a.Serve(a.getLicense))
+	mux.HandleFunc("GET /api/v1/label/templates", a.Serve(a.listLabelTemplates))
+	mux.HandleFunc("GET /api/v1/label/templates/{name}", a.Serve(a.getLabelTemplate))
+	mux.HandleFunc("GET /api/v1/signing-key.gpg", a.Serve(a.getSigningKeyGPG))
 	// The same for a repository: the node signs no repository's commits,
 	// so every repository (and none) answers alike, revealing nothing.
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/signing-key.gpg", a.serve(a.getSigningKeyGPG))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/signing-key.gpg", a.Serve(a.getSigningKeyGPG))
 }
 
 // postMarkdownRaw renders the request body, Markdown as plain text, as
@@ -54,7 +54,7 @@ func (a *API) postMarkup(w http.ResponseWriter, r *http.Request) error {
 		Text, Mode, Context, FilePath string
 		Wiki                          bool
 	}
-	err := decode(w, r, maxMarkdownBody, &opt)
+	err := Decode(w, r, maxMarkdownBody, &opt)
 	if ue, ok := usererr.As(err); (ok && ue.Kind == usererr.TooLarge) || len(opt.Text) > maxMarkdownText {
 		err = usererr.Unprocessablef("Text", usererr.CodeTooLarge, "the text is too large to render: the most is %d bytes", maxMarkdownText)
 	}
@@ -70,7 +70,7 @@ func (a *API) postMarkup(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) writeRendered(w http.ResponseWriter, text []byte) error {
-	html, err := a.markdown.Render(text)
+	html, err := a.Markdown.Render(text)
 	if err != nil {
 		return err
 	}

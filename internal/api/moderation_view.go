@@ -26,7 +26,7 @@ type modView struct {
 }
 
 func (a *API) modViewOf(r *http.Request) modView {
-	v := viewerOf(r)
+	v := ViewerOf(r)
 	return modView{mod: a.mod, admin: v != (common.Address{}) && a.isAdmin(v)}
 }
 

@@ -9,15 +9,15 @@ import (
 // Both are public: the genesis is on every node, peers gossip addresses.
 
 func (a *API) RegisterNetwork(mux *http.ServeMux) {
-	if a.chain == nil {
+	if a.Chain == nil {
 		return
 	}
-	mux.HandleFunc("GET /api/v1/chain/genesis", a.serve(a.getGenesis))
-	mux.HandleFunc("GET /api/v1/chain/peers", a.serve(a.getPeers))
+	mux.HandleFunc("GET /api/v1/chain/genesis", a.Serve(a.getGenesis))
+	mux.HandleFunc("GET /api/v1/chain/peers", a.Serve(a.getPeers))
 }
 
 func (a *API) getGenesis(w http.ResponseWriter, r *http.Request) error {
-	b, err := a.chain.GenesisJSON(r.Context())
+	b, err := a.Chain.GenesisJSON(r.Context())
 	if err != nil {
 		return err
 	}
@@ -32,5 +32,5 @@ type peersJSON struct {
 }
 
 func (a *API) getPeers(w http.ResponseWriter, _ *http.Request) error {
-	return reply(w, peersJSON{Peers: a.chain.PeerAddresses()})
+	return reply(w, peersJSON{Peers: a.Chain.PeerAddresses()})
 }

@@ -78,10 +78,10 @@ func (a *API) threadsJSON(r *http.Request, list []index.Notification) []notifica
 // notifyRepo is the repository as the viewer sees it; nil when they
 // cannot read it.
 func (a *API) notifyRepo(r *http.Request, id uint64) *repoJSON {
-	if a.forge == nil {
+	if a.Forge == nil {
 		return nil
 	}
-	rec, perm, err := a.forge.RepoByID(r.Context(), viewerOf(r), id)
+	rec, perm, err := a.Forge.RepoByID(r.Context(), ViewerOf(r), id)
 	if err != nil {
 		return nil
 	}
@@ -183,7 +183,7 @@ var notifyStreams = make(chan struct{}, maxNotifyStreams)
 // with a comment as heartbeat. It ends when the client leaves or the node
 // stops.
 func (a *API) streamNotifications(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -203,10 +203,10 @@ func (a *API) streamNotifications(w http.ResponseWriter, r *http.Request) error 
 	defer heartbeat.Stop()
 	last := int64(-1)
 	for {
-		changed := a.index.Changes() // before the read, so no change is missed
+		changed := a.Index.Changes() // before the read, so no change is missed
 		n, err := a.unreadCount(r, id)
 		if err != nil {
-			a.log.WarnContext(r.Context(), "notification stream", "err", err)
+			a.Log.WarnContext(r.Context(), "notification stream", "err", err)
 			return nil
 		}
 		if n != last {
@@ -226,7 +226,7 @@ func (a *API) streamNotifications(w http.ResponseWriter, r *http.Request) error 
 			}
 		case <-r.Context().Done():
 			return nil
-		case <-a.index.Done():
+		case <-a.Index.Done():
 			return nil
 		}
 	}

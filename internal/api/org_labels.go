@@ -14,15 +14,15 @@ import (
 // (node-local; that package says why).
 
 func (a *API) RegisterOrgLabels(mux *http.ServeMux) {
-	if a.orgLabels == nil || a.forge == nil {
+	if a.orgLabels == nil || a.Forge == nil {
 		return
 	}
 	const labels = "/api/v1/orgs/{org}/labels"
-	mux.HandleFunc("GET "+labels, a.serve(a.listOrgLabels))
-	mux.HandleFunc("POST "+labels, a.signedIn(auth.ScopeWrite, a.createOrgLabel))
-	mux.HandleFunc("GET "+labels+"/{id}", a.serve(a.getOrgLabel))
-	mux.HandleFunc("PATCH "+labels+"/{id}", a.signedIn(auth.ScopeWrite, a.editOrgLabel))
-	mux.HandleFunc("DELETE "+labels+"/{id}", a.signedIn(auth.ScopeWrite, a.deleteOrgLabel))
+	mux.HandleFunc("GET "+labels, a.Serve(a.listOrgLabels))
+	mux.HandleFunc("POST "+labels, a.SignedIn(auth.ScopeWrite, a.createOrgLabel))
+	mux.HandleFunc("GET "+labels+"/{id}", a.Serve(a.getOrgLabel))
+	mux.HandleFunc("PATCH "+labels+"/{id}", a.SignedIn(auth.ScopeWrite, a.editOrgLabel))
+	mux.HandleFunc("DELETE "+labels+"/{id}", a.SignedIn(auth.ScopeWrite, a.deleteOrgLabel))
 }
 
 func toOrgLabelJSON(r *http.Request, o index.Org, l orglabels.Label) labelJSON {
@@ -33,7 +33,7 @@ func toOrgLabelJSON(r *http.Request, o index.Org, l orglabels.Label) labelJSON {
 // orgOwnerOf is the path's organization and whether the signed-in caller
 // is one of its owners.
 func (a *API) orgOwnerOf(r *http.Request) (index.Org, bool, error) {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return index.Org{}, false, err
 	}
@@ -41,7 +41,7 @@ func (a *API) orgOwnerOf(r *http.Request) (index.Org, bool, error) {
 	if err != nil {
 		return index.Org{}, false, err
 	}
-	owner, err := a.forge.Index().IsTeamMember(r.Context(), o.OwnersTeam, id.User.Address)
+	owner, err := a.Forge.Index().IsTeamMember(r.Context(), o.OwnersTeam, id.User.Address)
 	return o, owner, err
 }
 
@@ -58,7 +58,7 @@ func (a *API) listOrgLabels(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -67,7 +67,7 @@ func (a *API) listOrgLabels(w http.ResponseWriter, r *http.Request) error {
 	for _, l := range list {
 		out = append(out, toOrgLabelJSON(r, o, l))
 	}
-	return a.respondList(w, r, p, total, out, err)
+	return a.RespondList(w, r, p, total, out, err)
 }
 
 // orgLabelInput is Gitea's CreateLabelOption and EditLabelOption.
@@ -85,7 +85,7 @@ func (a *API) createOrgLabel(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in orgLabelInput
-	if err := decode(w, r, 16<<10, &in); err != nil {
+	if err := Decode(w, r, 16<<10, &in); err != nil {
 		return err
 	}
 	l, err := a.orgLabels.Create(r.Context(), owner, o.ID, orglabels.Label{Name: deref(in.Name), Color: deref(in.Color),
@@ -93,7 +93,7 @@ func (a *API) createOrgLabel(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, toOrgLabelJSON(r, o, l))
+	WriteJSON(w, http.StatusCreated, toOrgLabelJSON(r, o, l))
 	return nil
 }
 
@@ -123,7 +123,7 @@ func (a *API) editOrgLabel(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in orgLabelInput
-	if err := decode(w, r, 16<<10, &in); err != nil {
+	if err := Decode(w, r, 16<<10, &in); err != nil {
 		return err
 	}
 	l, err := a.orgLabels.Update(r.Context(), owner, o.ID, id, orglabels.Edit{Name: in.Name, Color: in.Color, Description: in.Description, Exclusive: in.Exclusive})

@@ -22,27 +22,27 @@ import (
 // members and public members are the same list.
 
 func (a *API) RegisterOrgs(mux *http.ServeMux) {
-	if a.hosting == nil {
+	if a.Hosting == nil {
 		return
 	}
-	user := a.signedIn
+	user := a.SignedIn
 	a.RegisterRepoTeams(mux)
 	mux.HandleFunc("POST /api/v1/orgs", user(auth.ScopeWrite, a.createOrg))
-	mux.HandleFunc("GET /api/v1/orgs", a.serve(a.listOrgs))
-	mux.HandleFunc("GET /api/v1/orgs/{org}", a.serve(a.getOrg))
+	mux.HandleFunc("GET /api/v1/orgs", a.Serve(a.listOrgs))
+	mux.HandleFunc("GET /api/v1/orgs/{org}", a.Serve(a.getOrg))
 	mux.HandleFunc("PATCH /api/v1/orgs/{org}", user(auth.ScopeWrite, a.editOrg))
 	mux.HandleFunc("DELETE /api/v1/orgs/{org}", user(auth.ScopeWrite, a.deleteOrg))
 	mux.HandleFunc("GET /api/v1/user/orgs", user(auth.ScopeRead, a.listMyOrgs))
-	mux.HandleFunc("GET /api/v1/users/{username}/orgs", a.serve(a.listUserOrgs))
-	mux.HandleFunc("GET /api/v1/orgs/{org}/repos", a.serve(a.listOrgRepos))
+	mux.HandleFunc("GET /api/v1/users/{username}/orgs", a.Serve(a.listUserOrgs))
+	mux.HandleFunc("GET /api/v1/orgs/{org}/repos", a.Serve(a.listOrgRepos))
 	mux.HandleFunc("POST /api/v1/orgs/{org}/repos", user(auth.ScopeWrite, a.createOrgRepo))
 	// Gitea's older path, which its Go SDK still posts to.
 	mux.HandleFunc("POST /api/v1/org/{org}/repos", user(auth.ScopeWrite, a.createOrgRepo))
-	mux.HandleFunc("GET /api/v1/orgs/{org}/members", a.serve(a.listOrgMembers))
-	mux.HandleFunc("GET /api/v1/orgs/{org}/members/{username}", a.serve(a.checkOrgMember))
+	mux.HandleFunc("GET /api/v1/orgs/{org}/members", a.Serve(a.listOrgMembers))
+	mux.HandleFunc("GET /api/v1/orgs/{org}/members/{username}", a.Serve(a.checkOrgMember))
 	mux.HandleFunc("DELETE /api/v1/orgs/{org}/members/{username}", user(auth.ScopeWrite, a.removeOrgMember))
-	mux.HandleFunc("GET /api/v1/orgs/{org}/public_members", a.serve(a.listOrgMembers))
-	mux.HandleFunc("GET /api/v1/orgs/{org}/public_members/{username}", a.serve(a.checkOrgMember))
+	mux.HandleFunc("GET /api/v1/orgs/{org}/public_members", a.Serve(a.listOrgMembers))
+	mux.HandleFunc("GET /api/v1/orgs/{org}/public_members/{username}", a.Serve(a.checkOrgMember))
 	mux.HandleFunc("PUT /api/v1/orgs/{org}/public_members/{username}", user(auth.ScopeWrite, a.publicizeOrgMember))
 	mux.HandleFunc("DELETE /api/v1/orgs/{org}/public_members/{username}", user(auth.ScopeWrite, a.concealOrgMember))
 	a.RegisterTeams(mux)
@@ -86,7 +86,7 @@ func (a *API) orgOf(r *http.Request) (index.Org, error) {
 	if tx.CheckLine("org", name) != nil {
 		return index.Org{}, usererr.Missingf("organization %s does not exist", name)
 	}
-	return a.forge.Index().OrgByName(r.Context(), name)
+	return a.Forge.Index().OrgByName(r.Context(), name)
 }
 
 // orgInput is Gitea's CreateOrgOption and EditOrgOption; absent fields
@@ -116,12 +116,12 @@ func checkVisibility(v *string) error {
 }
 
 func (a *API) createOrg(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
 	var in orgInput
-	if err := decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, maxRepoBody, &in); err != nil {
 		return err
 	}
 	if strings.TrimSpace(deref(in.UserName)) == "" {
@@ -139,18 +139,18 @@ func (a *API) createOrg(w http.ResponseWriter, r *http.Request) error {
 	if err := checkOrgWebsite(in.Website); err != nil {
 		return err
 	}
-	res, err := a.forge.Do(r.Context(), id.User.Address, chainforge.OrgCreate{
+	res, err := a.Forge.Do(r.Context(), id.User.Address, chainforge.OrgCreate{
 		Name: *in.UserName, FullName: deref(in.FullName), Description: deref(in.Description),
 		Website: deref(in.Website), Location: deref(in.Location), Visibility: chainforge.VisibilityPublic,
 	})
 	if err != nil {
 		return err
 	}
-	o, err := a.forge.Index().OrgByID(r.Context(), res.Change.Orgs[0].ID)
+	o, err := a.Forge.Index().OrgByID(r.Context(), res.Change.Orgs[0].ID)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, toOrgJSON(r, o))
+	WriteJSON(w, http.StatusCreated, toOrgJSON(r, o))
 	return nil
 }
 
@@ -183,7 +183,7 @@ func checkOrgWebsite(w *string) error {
 // editOrg sets the fields sent, as Gitea does; an empty visibility
 // leaves it.
 func (a *API) editOrg(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -192,7 +192,7 @@ func (a *API) editOrg(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in orgInput
-	if err := decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, maxRepoBody, &in); err != nil {
 		return err
 	}
 	if err := checkVisibility(in.Visibility); err != nil {
@@ -205,17 +205,17 @@ func (a *API) editOrg(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	up := chainforge.OrgUpdate{Org: o.ID, FullName: in.FullName, Description: in.Description, Website: in.Website, Location: in.Location}
-	if _, err := a.forge.Do(r.Context(), id.User.Address, up); err != nil {
+	if _, err := a.Forge.Do(r.Context(), id.User.Address, up); err != nil {
 		return err
 	}
-	if o, err = a.forge.Index().OrgByID(r.Context(), o.ID); err != nil {
+	if o, err = a.Forge.Index().OrgByID(r.Context(), o.ID); err != nil {
 		return err
 	}
 	return reply(w, toOrgJSON(r, o))
 }
 
 func (a *API) deleteOrg(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -223,7 +223,7 @@ func (a *API) deleteOrg(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if _, err := a.forge.Do(r.Context(), id.User.Address, chainforge.OrgDelete{Org: o.ID}); err != nil {
+	if _, err := a.Forge.Do(r.Context(), id.User.Address, chainforge.OrgDelete{Org: o.ID}); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -231,18 +231,18 @@ func (a *API) deleteOrg(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) listOrgsOf(w http.ResponseWriter, r *http.Request, member *common.Address) error {
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.forge.Index().Orgs(r.Context(), member, p)
-	return a.respondList(w, r, p, total, orgsJSON(r, list), err)
+	list, total, err := a.Forge.Index().Orgs(r.Context(), member, p)
+	return a.RespondList(w, r, p, total, orgsJSON(r, list), err)
 }
 
 func (a *API) listOrgs(w http.ResponseWriter, r *http.Request) error { return a.listOrgsOf(w, r, nil) }
 
 func (a *API) listMyOrgs(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -250,7 +250,7 @@ func (a *API) listMyOrgs(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) listUserOrgs(w http.ResponseWriter, r *http.Request) error {
-	who, err := a.hosting.Owner(r.Context(), r.PathValue("username"))
+	who, err := a.Hosting.Owner(r.Context(), r.PathValue("username"))
 	if err != nil {
 		return err
 	}
@@ -269,7 +269,7 @@ func (a *API) listOrgRepos(w http.ResponseWriter, r *http.Request) error {
 // createOrgRepo is createRepo under an organization: its owners, and the
 // members of teams that may create repositories, make them.
 func (a *API) createOrgRepo(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -285,7 +285,7 @@ func (a *API) createOrgRepo(w http.ResponseWriter, r *http.Request) error {
 		DefaultBranch string `json:"default_branch"`
 		Readme        string `json:"readme"`
 	}
-	if err := decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, maxRepoBody, &in); err != nil {
 		return err
 	}
 	if in.Readme != "" && in.Readme != "Default" {
@@ -297,15 +297,15 @@ func (a *API) createOrgRepo(w http.ResponseWriter, r *http.Request) error {
 		opts.README = defaultReadme(in.Name, in.Description)
 		opts.Author = gitstore.Signature{Name: name, Email: noreplyEmail(r, name), When: time.Now()}
 	}
-	rec, err := a.hosting.Create(r.Context(), id.User.Address, opts)
+	rec, err := a.Hosting.Create(r.Context(), id.User.Address, opts)
 	if err != nil {
 		return a.hostingError(w, r, err)
 	}
-	perm, err := a.forge.Permission(r.Context(), rec, id.User.Address)
+	perm, err := a.Forge.Permission(r.Context(), rec, id.User.Address)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, a.repoJSON(r, rec, perm))
+	WriteJSON(w, http.StatusCreated, a.repoJSON(r, rec, perm))
 	return nil
 }
 
@@ -314,12 +314,12 @@ func (a *API) listOrgMembers(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.forge.Index().OrgMembers(r.Context(), o.ID, p)
-	return a.respondList(w, r, p, total, a.usersJSON(r, list), err)
+	list, total, err := a.Forge.Index().OrgMembers(r.Context(), o.ID, p)
+	return a.RespondList(w, r, p, total, a.usersJSON(r, list), err)
 }
 
 func (a *API) usersJSON(r *http.Request, list []index.User) []forgeUserJSON {
@@ -337,11 +337,11 @@ func (a *API) orgMemberOf(r *http.Request) (index.Org, common.Address, bool, err
 	if err != nil {
 		return o, common.Address{}, false, err
 	}
-	who, err := a.hosting.Owner(r.Context(), r.PathValue("username"))
+	who, err := a.Hosting.Owner(r.Context(), r.PathValue("username"))
 	if err != nil {
 		return o, who, false, err
 	}
-	member, err := a.forge.Index().IsOrgMember(r.Context(), o.ID, who)
+	member, err := a.Forge.Index().IsOrgMember(r.Context(), o.ID, who)
 	return o, who, member, err
 }
 
@@ -359,7 +359,7 @@ func (a *API) checkOrgMember(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) removeOrgMember(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -367,7 +367,7 @@ func (a *API) removeOrgMember(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if _, err := a.forge.Do(r.Context(), id.User.Address, chainforge.OrgMemberRemove{Org: o.ID, User: who}); err != nil {
+	if _, err := a.Forge.Do(r.Context(), id.User.Address, chainforge.OrgMemberRemove{Org: o.ID, User: who}); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -377,7 +377,7 @@ func (a *API) removeOrgMember(w http.ResponseWriter, r *http.Request) error {
 // publicizeOrgMember is Gitea's "make my membership public": on chain it
 // always is, so a member publicizing themselves changes nothing.
 func (a *API) publicizeOrgMember(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}

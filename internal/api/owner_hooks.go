@@ -19,7 +19,7 @@ func (a *API) RegisterOwnerHooks(mux *http.ServeMux) {
 	if a.hooks == nil {
 		return
 	}
-	user := a.signedIn
+	user := a.SignedIn
 	mux.HandleFunc("GET /api/v1/orgs/{org}/hooks", user(auth.ScopeRead, a.listOrgHooks))
 	mux.HandleFunc("POST /api/v1/orgs/{org}/hooks", user(auth.ScopeWrite, a.createOrgHook))
 	mux.HandleFunc("GET /api/v1/orgs/{org}/hooks/{id}", user(auth.ScopeRead, a.getOrgHook))
@@ -42,7 +42,7 @@ func (a *API) RegisterOwnerHooks(mux *http.ServeMux) {
 // 404 for a missing organization, 403 for whoever is not in its owners
 // team (organizations are public on chain, so naming one leaks nothing).
 func (a *API) orgHookScope(r *http.Request) (webhook.Scope, error) {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return webhook.Scope{}, err
 	}
@@ -50,7 +50,7 @@ func (a *API) orgHookScope(r *http.Request) (webhook.Scope, error) {
 	if err != nil {
 		return webhook.Scope{}, err
 	}
-	owner, err := a.forge.Index().IsTeamMember(r.Context(), o.OwnersTeam, id.User.Address)
+	owner, err := a.Forge.Index().IsTeamMember(r.Context(), o.OwnersTeam, id.User.Address)
 	if err != nil {
 		return webhook.Scope{}, err
 	}
@@ -62,7 +62,7 @@ func (a *API) orgHookScope(r *http.Request) (webhook.Scope, error) {
 
 // myHookScope is the signed-in user's own hooks.
 func myHookScope(r *http.Request) (webhook.Scope, error) {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return webhook.Scope{}, err
 	}

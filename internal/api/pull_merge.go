@@ -21,7 +21,7 @@ var mergeStyles = map[string]string{
 }
 
 func (h *issuesAPI) mergePull(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -60,12 +60,12 @@ func (h *issuesAPI) mergePull(w http.ResponseWriter, r *http.Request) error {
 	})
 	var ce *forge.ConflictError
 	if errors.As(err, &ce) {
-		writeJSON(w, http.StatusConflict, mergeConflictJSON{Message: ce.Error(), Code: "merge_conflict", Files: ce.Files})
+		WriteJSON(w, http.StatusConflict, mergeConflictJSON{Message: ce.Error(), Code: "merge_conflict", Files: ce.Files})
 		return nil
 	}
 	if ue, ok := usererr.As(err); ok && ue.Code == "protected_branch" {
 		// Gitea answers a merge its branch protection refuses with 405.
-		writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"message": ue.Message, "code": ue.Code})
+		WriteJSON(w, http.StatusMethodNotAllowed, map[string]string{"message": ue.Message, "code": ue.Code})
 		return nil
 	}
 	if err != nil {

@@ -28,12 +28,12 @@ func (h *issuesAPI) reviewsOf(r *http.Request) (index.Repo, index.Pull, []index.
 	if err != nil {
 		return index.Repo{}, index.Pull{}, nil, err
 	}
-	list, err := h.forge.Index().Reviews(r.Context(), repo.ID, pr.Number)
+	list, err := h.Forge.Index().Reviews(r.Context(), repo.ID, pr.Number)
 	if err != nil {
 		return repo, pr, nil, err
 	}
 	if u, ok := auth.UserFrom(r.Context()); ok {
-		drafts, err := h.forge.ReviewDrafts(r.Context(), reviewer(u), repo.ID, pr.Number)
+		drafts, err := h.Forge.ReviewDrafts(r.Context(), reviewer(u), repo.ID, pr.Number)
 		if err != nil {
 			return repo, pr, nil, err
 		}
@@ -58,10 +58,10 @@ func (h *issuesAPI) listReviews(w http.ResponseWriter, r *http.Request) error {
 	}
 	l := h.linksFor(r, repo)
 	out := []reviewJSON{}
-	for _, rv := range pageSlice(list, p) {
+	for _, rv := range PageSlice(list, p) {
 		out = append(out, l.review(pr, rv))
 	}
-	return h.respondList(w, r, p, int64(len(list)), out, nil)
+	return h.RespondList(w, r, p, int64(len(list)), out, nil)
 }
 
 func findReview(list []index.Review, raw string) (index.Review, error) {
@@ -125,7 +125,7 @@ func reviewEvent(event string) (string, error) {
 }
 
 func (h *issuesAPI) createReview(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -174,13 +174,13 @@ func (h *issuesAPI) createReview(w http.ResponseWriter, r *http.Request) error {
 		payload.CommitSHA = h.pulls.Sync(r.Context(), repo, pr).HeadSHA
 	}
 	if state == forge.ReviewPending {
-		rv, err := h.forge.AddReviewDraft(r.Context(), reviewer(id.User), payload)
+		rv, err := h.Forge.AddReviewDraft(r.Context(), reviewer(id.User), payload)
 		if err != nil {
 			return err
 		}
 		return reply(w, h.linksFor(r, repo).review(pr, rv))
 	}
-	res, err := h.forge.Do(r.Context(), id.User.Address, payload)
+	res, err := h.Forge.Do(r.Context(), id.User.Address, payload)
 	if err != nil {
 		return err
 	}
@@ -203,7 +203,7 @@ func (h *issuesAPI) replyReview(w http.ResponseWriter, r *http.Request, id uint6
 // submitReview submits the user's pending review with Gitea's event
 // (APPROVED, REQUEST_CHANGES or COMMENT) and body.
 func (h *issuesAPI) submitReview(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -232,7 +232,7 @@ func (h *issuesAPI) submitReview(w http.ResponseWriter, r *http.Request) error {
 	if err := checkBody("body", in.Body); err != nil {
 		return err
 	}
-	res, err := h.forge.SubmitReviewDraft(r.Context(), reviewer(id.User), repo.ID, pr.Number, draft, state, in.Body)
+	res, err := h.Forge.SubmitReviewDraft(r.Context(), reviewer(id.User), repo.ID, pr.Number, draft, state, in.Body)
 	if err != nil {
 		return err
 	}
@@ -241,7 +241,7 @@ func (h *issuesAPI) submitReview(w http.ResponseWriter, r *http.Request) error {
 
 // deleteReview deletes the user's pending review; one on chain stays.
 func (h *issuesAPI) deleteReview(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -263,7 +263,7 @@ func (h *issuesAPI) deleteReview(w http.ResponseWriter, r *http.Request) error {
 		}
 		return usererr.BadFieldf("id", "a submitted review is on chain and cannot be deleted")
 	}
-	if err := h.forge.DeleteReviewDraft(r.Context(), reviewer(id.User), repo.ID, pr.Number, draft); err != nil {
+	if err := h.Forge.DeleteReviewDraft(r.Context(), reviewer(id.User), repo.ID, pr.Number, draft); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

@@ -23,28 +23,28 @@ import (
 
 func (h *issuesAPI) registerPulls(mux *http.ServeMux, w func(handler) http.HandlerFunc) {
 	const pulls = "/api/v1/repos/{owner}/{repo}/pulls"
-	mux.HandleFunc("GET "+pulls, h.serve(h.listPulls))
+	mux.HandleFunc("GET "+pulls, h.Serve(h.listPulls))
 	mux.HandleFunc("POST "+pulls, w(h.createPull))
 	// {index} is also "N.diff" and "N.patch", as in Gitea.
-	mux.HandleFunc("GET "+pulls+"/{index}", h.serve(h.getPull))
+	mux.HandleFunc("GET "+pulls+"/{index}", h.Serve(h.getPull))
 	mux.HandleFunc("PATCH "+pulls+"/{index}", w(h.editPull))
-	mux.HandleFunc("GET "+pulls+"/{index}/commits", h.serve(h.listPullCommits))
-	mux.HandleFunc("GET "+pulls+"/{index}/files", h.serve(h.listPullFiles))
-	mux.HandleFunc("GET "+pulls+"/{index}/reviews", h.serve(h.listReviews))
+	mux.HandleFunc("GET "+pulls+"/{index}/commits", h.Serve(h.listPullCommits))
+	mux.HandleFunc("GET "+pulls+"/{index}/files", h.Serve(h.listPullFiles))
+	mux.HandleFunc("GET "+pulls+"/{index}/reviews", h.Serve(h.listReviews))
 	mux.HandleFunc("POST "+pulls+"/{index}/reviews", w(h.createReview))
-	mux.HandleFunc("GET "+pulls+"/{index}/reviews/{id}", h.serve(h.getReview))
+	mux.HandleFunc("GET "+pulls+"/{index}/reviews/{id}", h.Serve(h.getReview))
 	mux.HandleFunc("POST "+pulls+"/{index}/reviews/{id}", w(h.submitReview))
 	mux.HandleFunc("DELETE "+pulls+"/{index}/reviews/{id}", w(h.deleteReview))
-	mux.HandleFunc("GET "+pulls+"/{index}/reviews/{id}/comments", h.serve(h.listReviewComments))
+	mux.HandleFunc("GET "+pulls+"/{index}/reviews/{id}/comments", h.Serve(h.listReviewComments))
 	mux.HandleFunc("POST "+pulls+"/{index}/merge", w(h.mergePull))
-	mux.HandleFunc("GET "+pulls+"/{index}/merge", h.serve(h.isMerged))
-	mux.HandleFunc("GET "+pulls+"/{base}/{head...}", h.serve(h.getPullByBranches))
+	mux.HandleFunc("GET "+pulls+"/{index}/merge", h.Serve(h.isMerged))
+	mux.HandleFunc("GET "+pulls+"/{base}/{head...}", h.Serve(h.getPullByBranches))
 	h.registerReviewRequests(mux, w)
 }
 
 // pullOf resolves {owner}/{repo} and its pull request {index}.
 func (h *issuesAPI) pullOf(r *http.Request, number string) (index.Repo, forge.Perm, index.Pull, error) {
-	repo, perm, err := h.repoOf(r)
+	repo, perm, err := h.RepoOf(r)
 	if err != nil {
 		return index.Repo{}, 0, index.Pull{}, err
 	}
@@ -52,7 +52,7 @@ func (h *issuesAPI) pullOf(r *http.Request, number string) (index.Repo, forge.Pe
 	if err != nil || n == 0 {
 		return index.Repo{}, 0, index.Pull{}, pullNotFound(number)
 	}
-	pr, err := h.forge.Index().Pull(r.Context(), repo.ID, n)
+	pr, err := h.Forge.Index().Pull(r.Context(), repo.ID, n)
 	if ue, ok := usererr.As(err); (ok && ue.Kind == usererr.NotFound) || (err == nil && h.deletedHere(r, repo.ID, n)) {
 		return index.Repo{}, 0, index.Pull{}, pullNotFound(number)
 	}
@@ -69,11 +69,11 @@ func pullNotFound(what string) error {
 // pull request must carry all of them), poster (a username) and q. An
 // unknown sort, state or poster is refused.
 func (h *issuesAPI) listPulls(w http.ResponseWriter, r *http.Request) error {
-	repo, perm, err := h.repoOf(r)
+	repo, perm, err := h.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -110,13 +110,13 @@ func (h *issuesAPI) listPulls(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := make([]pullJSON, 0, len(list))
 	for _, is := range list {
-		pr, err := h.forge.Index().Pull(r.Context(), repo.ID, is.Number)
+		pr, err := h.Forge.Index().Pull(r.Context(), repo.ID, is.Number)
 		if err != nil {
 			return err
 		}
 		out = append(out, h.pull(r, repo, perm, pr, false))
 	}
-	return h.respondList(w, r, p, total, out, nil)
+	return h.RespondList(w, r, p, total, out, nil)
 }
 
 // headOf finds the repository and branch of Gitea's head: "branch" in the
@@ -134,7 +134,7 @@ func (a *API) headOf(ctx context.Context, viewer common.Address, base index.Repo
 	}
 	parents := a.forkParents(ctx, viewer, base)
 	if owner, name, ok := strings.Cut(spec, "/"); ok {
-		repo, _, err := a.forge.Repo(ctx, viewer, owner, name)
+		repo, _, err := a.Forge.Repo(ctx, viewer, owner, name)
 		if err != nil {
 			return index.Repo{}, "", err
 		}
@@ -148,7 +148,7 @@ func (a *API) headOf(ctx context.Context, viewer common.Address, base index.Repo
 		}
 		return index.Repo{}, "", headInvalid("%s/%s is not %s/%s, a fork of it or a repository it was forked from", owner, name, base.Owner.Username, base.Name)
 	}
-	addr, err := a.forge.Owner(ctx, spec)
+	addr, err := a.Forge.Owner(ctx, spec)
 	if err != nil {
 		return index.Repo{}, "", headInvalid("there is no user %s", spec)
 	}
@@ -161,7 +161,7 @@ func (a *API) headOf(ctx context.Context, viewer common.Address, base index.Repo
 		}
 	}
 	for page := 1; ; page++ {
-		list, total, err := a.forge.Repos(ctx, index.RepoFilter{Viewer: viewer, Owner: &addr, Sort: "name"}, index.Page{Number: page, Limit: maxLimit})
+		list, total, err := a.Forge.Repos(ctx, index.RepoFilter{Viewer: viewer, Owner: &addr, Sort: "name"}, index.Page{Number: page, Limit: MaxLimit})
 		if err != nil {
 			return index.Repo{}, "", err
 		}
@@ -170,7 +170,7 @@ func (a *API) headOf(ctx context.Context, viewer common.Address, base index.Repo
 				return r, branch, nil
 			}
 		}
-		if int64(page*maxLimit) >= total {
+		if int64(page*MaxLimit) >= total {
 			return index.Repo{}, "", headInvalid("%s has no fork of %s/%s", spec, base.Owner.Username, base.Name)
 		}
 	}
@@ -185,7 +185,7 @@ const maxForkDepth = 16
 func (a *API) forkParents(ctx context.Context, viewer common.Address, base index.Repo) []index.Repo {
 	var out []index.Repo
 	for id := base.ForkOf; id != 0 && len(out) < maxForkDepth; {
-		p, _, err := a.forge.RepoByID(ctx, viewer, id)
+		p, _, err := a.Forge.RepoByID(ctx, viewer, id)
 		if err != nil || p.ID == base.ID {
 			break
 		}
@@ -200,7 +200,7 @@ func headInvalid(format string, args ...any) error {
 }
 
 func (h *issuesAPI) createPull(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -218,7 +218,7 @@ func (h *issuesAPI) createPull(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ctx, actor := r.Context(), id.User.Address
-	base, perm, err := h.repoOf(r)
+	base, perm, err := h.RepoOf(r)
 	if err != nil {
 		return err
 	}
@@ -244,10 +244,10 @@ func (h *issuesAPI) createPull(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if fresh, err := h.forge.Index().RepoByID(ctx, base.ID); err == nil {
+	if fresh, err := h.Forge.Index().RepoByID(ctx, base.ID); err == nil {
 		base = fresh // its counters moved
 	}
-	writeJSON(w, http.StatusCreated, h.pull(r, base, perm, pr, true))
+	WriteJSON(w, http.StatusCreated, h.pull(r, base, perm, pr, true))
 	return nil
 }
 
@@ -270,7 +270,7 @@ func (h *issuesAPI) getPull(w http.ResponseWriter, r *http.Request) error {
 // from head ("branch", "owner:branch" or "owner/repo:branch", as on
 // creation) into the base branch.
 func (h *issuesAPI) getPullByBranches(w http.ResponseWriter, r *http.Request) error {
-	repo, perm, err := h.repoOf(r)
+	repo, perm, err := h.RepoOf(r)
 	if err != nil {
 		return err
 	}
@@ -280,18 +280,18 @@ func (h *issuesAPI) getPullByBranches(w http.ResponseWriter, r *http.Request) er
 		// bytes that are not UTF-8).
 		return usererr.Missingf("there is no pull request from %q into %q", spec, base)
 	}
-	headRepo, branch, err := h.headOf(r.Context(), viewerOf(r), repo, spec)
+	headRepo, branch, err := h.headOf(r.Context(), ViewerOf(r), repo, spec)
 	if ue, ok := usererr.As(err); ok && ue.Kind != usererr.NotFound {
 		err = usererr.Missingf("there is no pull request from %s into %s", spec, base)
 	}
 	if err != nil {
 		return err
 	}
-	number, err := h.forge.Index().PullByBranches(r.Context(), repo.ID, headRepo.ID, base, branch)
+	number, err := h.Forge.Index().PullByBranches(r.Context(), repo.ID, headRepo.ID, base, branch)
 	if err != nil {
 		return err
 	}
-	pr, err := h.forge.Index().Pull(r.Context(), repo.ID, number)
+	pr, err := h.Forge.Index().Pull(r.Context(), repo.ID, number)
 	if err != nil {
 		return err
 	}
@@ -325,7 +325,7 @@ func (h *issuesAPI) pullDiff(w http.ResponseWriter, r *http.Request, number, for
 	}
 	if err := write(r.Context(), cmp.Dir, cmp.From, cmp.To, w); err != nil {
 		// The answer has begun: all that is left is to log it.
-		h.log.WarnContext(r.Context(), "stream a pull request's diff", "repo", repo.ID, "number", pr.Number, "err", err)
+		h.Log.WarnContext(r.Context(), "stream a pull request's diff", "repo", repo.ID, "number", pr.Number, "err", err)
 	}
 	return nil
 }
@@ -334,7 +334,7 @@ func (h *issuesAPI) pullDiff(w http.ResponseWriter, r *http.Request, number, for
 // and state (closed or open). The base branch cannot change; an empty base
 // (the Gitea SDK always sends one) or an empty title leaves it as it is.
 func (h *issuesAPI) editPull(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -370,12 +370,12 @@ func (h *issuesAPI) editPull(w http.ResponseWriter, r *http.Request) error {
 	if change.State, _, err = stateChange(pr.Issue, deref(in.State), ""); err != nil {
 		return err
 	}
-	if err := h.forge.EditIssue(r.Context(), id.User.Address, repo, pr.Issue, change); err != nil {
+	if err := h.Forge.EditIssue(r.Context(), id.User.Address, repo, pr.Issue, change); err != nil {
 		return err
 	}
-	if pr, err = h.forge.Index().Pull(r.Context(), repo.ID, pr.Number); err != nil {
+	if pr, err = h.Forge.Index().Pull(r.Context(), repo.ID, pr.Number); err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, h.pull(r, repo, perm, pr, true))
+	WriteJSON(w, http.StatusCreated, h.pull(r, repo, perm, pr, true))
 	return nil
 }

@@ -29,23 +29,23 @@ import (
 // have no cid, and they are merged into the reads here for writers.
 
 func (a *API) RegisterReleases(mux *http.ServeMux) {
-	if a.hosting == nil {
+	if a.Hosting == nil {
 		return
 	}
-	user := a.signedIn
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases", a.serve(a.listReleases))
+	user := a.SignedIn
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases", a.Serve(a.listReleases))
 	mux.HandleFunc("POST /api/v1/repos/{owner}/{repo}/releases", user(auth.ScopeWrite, a.createRelease))
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases/latest", a.serve(a.getLatestRelease))
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases/tags/{tag}", a.serve(a.getReleaseByTag))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases/latest", a.Serve(a.getLatestRelease))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases/tags/{tag}", a.Serve(a.getReleaseByTag))
 	mux.HandleFunc("DELETE /api/v1/repos/{owner}/{repo}/releases/tags/{tag}", user(auth.ScopeWrite, a.deleteReleaseByTag))
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases/{id}", a.serve(a.getRelease))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases/{id}", a.Serve(a.getRelease))
 	mux.HandleFunc("PATCH /api/v1/repos/{owner}/{repo}/releases/{id}", user(auth.ScopeWrite, a.editRelease))
 	mux.HandleFunc("DELETE /api/v1/repos/{owner}/{repo}/releases/{id}", user(auth.ScopeWrite, a.deleteRelease))
 	// One pattern for /releases/tags/{tag} and /releases/{id}/assets,
 	// which the mux could not tell apart.
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases/{id}/{sub}", a.serve(a.getReleaseSub))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases/{id}/{sub}", a.Serve(a.getReleaseSub))
 	mux.HandleFunc("POST /api/v1/repos/{owner}/{repo}/releases/{id}/assets", user(auth.ScopeWrite, a.createReleaseAsset))
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}", a.serve(a.getReleaseAsset))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}", a.Serve(a.getReleaseAsset))
 	mux.HandleFunc("PATCH /api/v1/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}", user(auth.ScopeWrite, a.editReleaseAsset))
 	mux.HandleFunc("DELETE /api/v1/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}", user(auth.ScopeWrite, a.deleteReleaseAsset))
 }
@@ -138,15 +138,15 @@ func assetOut(repoURL string, rel index.Release, as index.Asset) attachmentJSON 
 // userOf names an address as the index knows it.
 func (a *API) userOf(r *http.Request, addr string) index.User {
 	u := index.User{Address: addr}
-	if a.index != nil && common.IsHexAddress(addr) {
-		u.Username, _ = a.index.Username(r.Context(), common.HexToAddress(addr))
+	if a.Index != nil && common.IsHexAddress(addr) {
+		u.Username, _ = a.Index.Username(r.Context(), common.HexToAddress(addr))
 	}
 	return u
 }
 
 // releaseRepo is the request's repository, with the viewer's permission.
 func (a *API) releaseRepo(r *http.Request) (index.Repo, forge.Perm, error) {
-	return a.repoOf(r)
+	return a.RepoOf(r)
 }
 
 func idParam(r *http.Request, name string) (uint64, error) {
@@ -176,10 +176,10 @@ func (a *API) releaseByID(r *http.Request) (index.Repo, forge.Perm, index.Releas
 		return repo, perm, index.Release{}, err
 	}
 	if gitrepos.IsReleaseDraftID(id) {
-		rel, err := a.hosting.ReleaseDraft(r.Context(), repo, perm, id)
+		rel, err := a.Hosting.ReleaseDraft(r.Context(), repo, perm, id)
 		return repo, perm, rel, err
 	}
-	rel, err := a.visibleRelease(r, repo, perm, func() (index.Release, error) { return a.index.ReleaseByID(r.Context(), repo.ID, id) })
+	rel, err := a.visibleRelease(r, repo, perm, func() (index.Release, error) { return a.Index.ReleaseByID(r.Context(), repo.ID, id) })
 	return repo, perm, rel, err
 }
 
@@ -188,7 +188,7 @@ func (a *API) listReleases(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -211,7 +211,7 @@ func (a *API) listReleases(w http.ResponseWriter, r *http.Request) error {
 		}
 		out = append(out, a.releaseOut(r, repo, rel))
 	}
-	return a.respondList(w, r, p, total, out, nil)
+	return a.RespondList(w, r, p, total, out, nil)
 }
 
 // releasePage is one page of the node's drafts (for writers, when f asks
@@ -220,7 +220,7 @@ func (a *API) listReleases(w http.ResponseWriter, r *http.Request) error {
 func (a *API) releasePage(r *http.Request, repo index.Repo, perm forge.Perm, f index.ReleaseFilter, p index.Page) ([]index.Release, int64, error) {
 	var drafts []index.Release
 	if f.Drafts {
-		all, err := a.hosting.ReleaseDrafts(r.Context(), repo, perm)
+		all, err := a.Hosting.ReleaseDrafts(r.Context(), repo, perm)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -232,7 +232,7 @@ func (a *API) releasePage(r *http.Request, repo index.Repo, perm forge.Perm, f i
 	}
 	from := (p.Number - 1) * p.Limit
 	page := drafts[min(from, len(drafts)):min(from+p.Limit, len(drafts))]
-	list, total, err := a.index.ReleasesFrom(r.Context(), repo.ID, f, max(0, from-len(drafts)), p.Limit-len(page))
+	list, total, err := a.Index.ReleasesFrom(r.Context(), repo.ID, f, max(0, from-len(drafts)), p.Limit-len(page))
 	if err != nil {
 		return nil, 0, err
 	}
@@ -252,7 +252,7 @@ func (a *API) getLatestRelease(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rel, err := a.visibleRelease(r, repo, perm, func() (index.Release, error) { return a.index.LatestRelease(r.Context(), repo.ID) })
+	rel, err := a.visibleRelease(r, repo, perm, func() (index.Release, error) { return a.Index.LatestRelease(r.Context(), repo.ID) })
 	if err != nil {
 		return err
 	}
@@ -285,9 +285,9 @@ func (a *API) releaseByTag(r *http.Request) (index.Repo, forge.Perm, index.Relea
 // draft. A draft may share its tag with a chain release made on another
 // node meanwhile; the chain's is the one a tag names.
 func (a *API) releaseOfTag(r *http.Request, repo index.Repo, perm forge.Perm, tag string) (index.Release, error) {
-	rel, err := a.visibleRelease(r, repo, perm, func() (index.Release, error) { return a.index.ReleaseByTag(r.Context(), repo.ID, tag) })
+	rel, err := a.visibleRelease(r, repo, perm, func() (index.Release, error) { return a.Index.ReleaseByTag(r.Context(), repo.ID, tag) })
 	if _, missing := usererr.As(err); err != nil && missing {
-		return a.hosting.ReleaseDraftByTag(r.Context(), repo, perm, tag)
+		return a.Hosting.ReleaseDraftByTag(r.Context(), repo, perm, tag)
 	}
 	return rel, err
 }
@@ -301,12 +301,12 @@ func (a *API) getReleaseByTag(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) createRelease(w http.ResponseWriter, r *http.Request) error {
-	u, err := requireUser(r)
+	u, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
 	var in createReleaseBody
-	if err := decode(w, r, maxTextBody, &in); err != nil {
+	if err := Decode(w, r, maxTextBody, &in); err != nil {
 		return err
 	}
 	repo, perm, err := a.releaseRepo(r)
@@ -322,22 +322,22 @@ func (a *API) createRelease(w http.ResponseWriter, r *http.Request) error {
 	if in.Title == "" {
 		in.Title = in.TagName
 	}
-	rel, err := a.hosting.CreateRelease(r.Context(), u.User.Address, repo, perm, gitrepos.ReleaseOptions{TagName: in.TagName,
+	rel, err := a.Hosting.CreateRelease(r.Context(), u.User.Address, repo, perm, gitrepos.ReleaseOptions{TagName: in.TagName,
 		Target: in.Target, Title: in.Title, Note: in.Note, Draft: in.Draft, Prerelease: in.Prerelease})
 	if err != nil {
 		return a.hostingError(w, r, err)
 	}
-	writeJSON(w, http.StatusCreated, a.releaseOut(r, repo, rel))
+	WriteJSON(w, http.StatusCreated, a.releaseOut(r, repo, rel))
 	return nil
 }
 
 func (a *API) editRelease(w http.ResponseWriter, r *http.Request) error {
-	u, err := requireUser(r)
+	u, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
 	var in editReleaseBody
-	if err := decode(w, r, maxTextBody, &in); err != nil {
+	if err := Decode(w, r, maxTextBody, &in); err != nil {
 		return err
 	}
 	if err := checkChainLines(textField{"tag_name", deref(in.TagName)}, textField{"target_commitish", deref(in.Target)}, textField{"name", deref(in.Title)}); err != nil {
@@ -361,7 +361,7 @@ func (a *API) editRelease(w http.ResponseWriter, r *http.Request) error {
 			*f = nil
 		}
 	}
-	rel, err = a.hosting.EditRelease(r.Context(), u.User.Address, repo, perm, e)
+	rel, err = a.Hosting.EditRelease(r.Context(), u.User.Address, repo, perm, e)
 	if err != nil {
 		return a.hostingError(w, r, err)
 	}
@@ -369,7 +369,7 @@ func (a *API) editRelease(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) deleteRelease(w http.ResponseWriter, r *http.Request) error {
-	u, err := requireUser(r)
+	u, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -377,7 +377,7 @@ func (a *API) deleteRelease(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := a.hosting.DeleteRelease(r.Context(), u.User.Address, repo, perm, rel.ID); err != nil {
+	if err := a.Hosting.DeleteRelease(r.Context(), u.User.Address, repo, perm, rel.ID); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -385,7 +385,7 @@ func (a *API) deleteRelease(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) deleteReleaseByTag(w http.ResponseWriter, r *http.Request) error {
-	u, err := requireUser(r)
+	u, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -393,7 +393,7 @@ func (a *API) deleteReleaseByTag(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := a.hosting.DeleteRelease(r.Context(), u.User.Address, repo, perm, rel.ID); err != nil {
+	if err := a.Hosting.DeleteRelease(r.Context(), u.User.Address, repo, perm, rel.ID); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -445,7 +445,7 @@ func (a *API) getReleaseAsset(w http.ResponseWriter, r *http.Request) error {
 // "attachment" (its file name unless ?name= says otherwise), or the whole
 // body as the file with ?name=. The file streams into the blockstore.
 func (a *API) createReleaseAsset(w http.ResponseWriter, r *http.Request) error {
-	u, err := requireUser(r)
+	u, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -464,7 +464,7 @@ func (a *API) createReleaseAsset(w http.ResponseWriter, r *http.Request) error {
 	if strings.TrimSpace(name) == "" {
 		return usererr.BadFieldf("name", "the asset needs a name: ?name= or the attachment's file name")
 	}
-	as, err := a.hosting.AddAsset(r.Context(), u.User.Address, repo, perm, rel.ID, name, body)
+	as, err := a.Hosting.AddAsset(r.Context(), u.User.Address, repo, perm, rel.ID, name, body)
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
 		return usererr.New(usererr.TooLarge, "too_large", fmt.Sprintf("the asset is over the %d bytes this node takes", gitrepos.MaxAssetUpload))
@@ -472,7 +472,7 @@ func (a *API) createReleaseAsset(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, assetOut(a.repoURL(r, repo), rel, as))
+	WriteJSON(w, http.StatusCreated, assetOut(a.repoURL(r, repo), rel, as))
 	return nil
 }
 
@@ -503,14 +503,14 @@ func assetBody(r *http.Request) (io.Reader, string, error) {
 }
 
 func (a *API) editReleaseAsset(w http.ResponseWriter, r *http.Request) error {
-	u, err := requireUser(r)
+	u, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
 	var in struct {
 		Name string `json:"name"`
 	}
-	if err := decode(w, r, maxTextBody, &in); err != nil {
+	if err := Decode(w, r, maxTextBody, &in); err != nil {
 		return err
 	}
 	repo, perm, rel, as, err := a.assetOf(r)
@@ -520,7 +520,7 @@ func (a *API) editReleaseAsset(w http.ResponseWriter, r *http.Request) error {
 	if in.Name == "" {
 		return reply(w, assetOut(a.repoURL(r, repo), rel, as))
 	}
-	as, err = a.hosting.EditAsset(r.Context(), u.User.Address, repo, perm, rel.ID, as.ID, in.Name)
+	as, err = a.Hosting.EditAsset(r.Context(), u.User.Address, repo, perm, rel.ID, as.ID, in.Name)
 	if err != nil {
 		return err
 	}
@@ -528,7 +528,7 @@ func (a *API) editReleaseAsset(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) deleteReleaseAsset(w http.ResponseWriter, r *http.Request) error {
-	u, err := requireUser(r)
+	u, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -536,7 +536,7 @@ func (a *API) deleteReleaseAsset(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := a.hosting.DeleteAsset(r.Context(), u.User.Address, repo, perm, rel.ID, as.ID); err != nil {
+	if err := a.Hosting.DeleteAsset(r.Context(), u.User.Address, repo, perm, rel.ID, as.ID); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -554,11 +554,11 @@ func IsDownloadPath(p string) bool {
 // ServeDownload serves a release asset at Gitea's browser_download_url,
 // with range requests, from this node's blockstore.
 func (a *API) ServeDownload(w http.ResponseWriter, r *http.Request) {
-	a.serve(a.downloadAsset)(w, r)
+	a.Serve(a.downloadAsset)(w, r)
 }
 
 func (a *API) downloadAsset(w http.ResponseWriter, r *http.Request) error {
-	if a.hosting == nil || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+	if a.Hosting == nil || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
 		return usererr.Missingf("no such file")
 	}
 	parts := strings.Split(strings.TrimPrefix(r.URL.EscapedPath(), "/"), "/")
@@ -570,7 +570,7 @@ func (a *API) downloadAsset(w http.ResponseWriter, r *http.Request) error {
 		}
 		seg[i] = s
 	}
-	repo, perm, err := a.hosting.Repo(r.Context(), viewerOf(r), seg[0], seg[1])
+	repo, perm, err := a.Hosting.Repo(r.Context(), ViewerOf(r), seg[0], seg[1])
 	if err != nil {
 		return err
 	}
@@ -586,7 +586,7 @@ func (a *API) downloadAsset(w http.ResponseWriter, r *http.Request) error {
 		// resumes or continues one.
 		rng := r.Header.Get("Range")
 		count := r.Method == http.MethodGet && (rng == "" || strings.HasPrefix(rng, "bytes=0-"))
-		f, err := a.hosting.OpenAsset(r.Context(), as, count)
+		f, err := a.Hosting.OpenAsset(r.Context(), as, count)
 		if err != nil {
 			return err
 		}

@@ -17,21 +17,21 @@ import (
 // as Gitea answers them.
 
 func (a *API) RegisterRepoTeams(mux *http.ServeMux) {
-	user := a.signedIn
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/teams/{team}", a.serve(a.getRepoTeam))
+	user := a.SignedIn
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/teams/{team}", a.Serve(a.getRepoTeam))
 	mux.HandleFunc("PUT /api/v1/repos/{owner}/{repo}/teams/{team}", user(auth.ScopeWrite, a.setRepoTeam(true)))
 	mux.HandleFunc("DELETE /api/v1/repos/{owner}/{repo}/teams/{team}", user(auth.ScopeWrite, a.setRepoTeam(false)))
-	mux.HandleFunc("GET /api/v1/users/{username}/orgs/{org}/permissions", a.serve(a.getOrgPermissions))
+	mux.HandleFunc("GET /api/v1/users/{username}/orgs/{org}/permissions", a.Serve(a.getOrgPermissions))
 }
 
 // repoTeamOf resolves the path's repository, its organization and the
 // organization's team named {team}, in any case.
 func (a *API) repoTeamOf(r *http.Request) (index.Repo, index.Org, index.Team, error) {
-	rec, _, err := a.repoOf(r)
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return rec, index.Org{}, index.Team{}, err
 	}
-	ix := a.forge.Index()
+	ix := a.Forge.Index()
 	o, ok, err := ix.OrgAt(r.Context(), rec.OwnerAddress())
 	if err != nil {
 		return rec, o, index.Team{}, err
@@ -46,7 +46,7 @@ func (a *API) repoTeamOf(r *http.Request) (index.Repo, index.Org, index.Team, er
 // teamByName is o's team called name, in any case.
 func (a *API) teamByName(ctx context.Context, o index.Org, name string) (index.Team, error) {
 	if tx.CheckLine("team", name) == nil && name != "" {
-		list, _, err := a.forge.Index().Teams(ctx, index.TeamFilter{Org: o.ID, Query: name}, index.Page{Number: 1, Limit: maxLimit})
+		list, _, err := a.Forge.Index().Teams(ctx, index.TeamFilter{Org: o.ID, Query: name}, index.Page{Number: 1, Limit: MaxLimit})
 		if err != nil {
 			return index.Team{}, err
 		}
@@ -65,7 +65,7 @@ func (a *API) getRepoTeam(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	held, err := a.forge.Index().TeamHolds(r.Context(), t, rec)
+	held, err := a.Forge.Index().TeamHolds(r.Context(), t, rec)
 	if err != nil {
 		return err
 	}
@@ -80,7 +80,7 @@ func (a *API) getRepoTeam(w http.ResponseWriter, r *http.Request) error {
 // none, is refused with 422.
 func (a *API) setRepoTeam(on bool) handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		id, err := requireUser(r)
+		id, err := RequireUser(r)
 		if err != nil {
 			return err
 		}
@@ -88,7 +88,7 @@ func (a *API) setRepoTeam(on bool) handler {
 		if err != nil {
 			return err
 		}
-		held, err := a.forge.Index().TeamHolds(r.Context(), t, rec)
+		held, err := a.Forge.Index().TeamHolds(r.Context(), t, rec)
 		if err != nil {
 			return err
 		}
@@ -102,7 +102,7 @@ func (a *API) setRepoTeam(on bool) handler {
 		if !on {
 			action = chainforge.TeamRepoRemove{Team: t.ID, Repo: rec.ID}
 		}
-		if _, err := a.forge.Do(r.Context(), id.User.Address, action); err != nil {
+		if _, err := a.Forge.Do(r.Context(), id.User.Address, action); err != nil {
 			return err
 		}
 		w.WriteHeader(http.StatusNoContent)
@@ -131,7 +131,7 @@ func (a *API) getOrgPermissions(w http.ResponseWriter, r *http.Request) error {
 	if tx.CheckLine("username", name) != nil {
 		return usererr.Missingf("There is no user with that name.")
 	}
-	who, err := a.forge.Owner(r.Context(), name)
+	who, err := a.Forge.Owner(r.Context(), name)
 	if err != nil && a.auth != nil {
 		// Someone signed in here who has done nothing on chain yet.
 		var u auth.User
@@ -141,7 +141,7 @@ func (a *API) getOrgPermissions(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	teams, _, err := a.forge.Index().Teams(r.Context(), index.TeamFilter{Org: o.ID, Member: &who}, index.Page{Number: 1, Limit: maxLimit})
+	teams, _, err := a.Forge.Index().Teams(r.Context(), index.TeamFilter{Org: o.ID, Member: &who}, index.Page{Number: 1, Limit: MaxLimit})
 	if err != nil {
 		return err
 	}

@@ -27,18 +27,18 @@ func (a *API) RegisterReports(mux *http.ServeMux) {
 	if a.mod == nil {
 		return
 	}
-	w := func(fn handler) http.HandlerFunc { return a.signedIn(auth.ScopeWrite, fn) }
+	w := func(fn handler) http.HandlerFunc { return a.SignedIn(auth.ScopeWrite, fn) }
 	mux.HandleFunc("POST /api/v1/reports", w(a.postReport))
-	mux.HandleFunc("GET /api/v1/user/reports", a.signedIn(auth.ScopeRead, a.listMyReports))
-	mux.HandleFunc("GET /api/v1/admin/reports", a.serve(a.listReports))
-	mux.HandleFunc("POST /api/v1/admin/reports/{id}/dismiss", a.serve(a.dismissReport))
-	mux.HandleFunc("POST /api/v1/admin/reports/{id}/hide", a.serve(a.hideReported))
-	mux.HandleFunc("POST /api/v1/admin/reports/{id}/suspend", a.serve(a.suspendReported))
-	mux.HandleFunc("GET /api/v1/admin/hidden", a.serve(a.listHidden))
-	mux.HandleFunc("GET /api/v1/admin/hidden/{kind}/{id}", a.serve(a.getHidden))
-	mux.HandleFunc("DELETE /api/v1/admin/hidden/{kind}/{id}", a.serve(a.unhide))
-	mux.HandleFunc("GET /api/v1/admin/suspensions", a.serve(a.listSuspensions))
-	mux.HandleFunc("DELETE /api/v1/admin/suspensions/{address}", a.serve(a.liftSuspension))
+	mux.HandleFunc("GET /api/v1/user/reports", a.SignedIn(auth.ScopeRead, a.listMyReports))
+	mux.HandleFunc("GET /api/v1/admin/reports", a.Serve(a.listReports))
+	mux.HandleFunc("POST /api/v1/admin/reports/{id}/dismiss", a.Serve(a.dismissReport))
+	mux.HandleFunc("POST /api/v1/admin/reports/{id}/hide", a.Serve(a.hideReported))
+	mux.HandleFunc("POST /api/v1/admin/reports/{id}/suspend", a.Serve(a.suspendReported))
+	mux.HandleFunc("GET /api/v1/admin/hidden", a.Serve(a.listHidden))
+	mux.HandleFunc("GET /api/v1/admin/hidden/{kind}/{id}", a.Serve(a.getHidden))
+	mux.HandleFunc("DELETE /api/v1/admin/hidden/{kind}/{id}", a.Serve(a.unhide))
+	mux.HandleFunc("GET /api/v1/admin/suspensions", a.Serve(a.listSuspensions))
+	mux.HandleFunc("DELETE /api/v1/admin/suspensions/{address}", a.Serve(a.liftSuspension))
 }
 
 // reportJSON is a report as its reporter and the moderators see it.
@@ -95,7 +95,7 @@ type suspensionJSON struct {
 // postReport files a report: {kind, target, reason, detail}. The target
 // must exist for the reporter: something they cannot read is a 404.
 func (a *API) postReport(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -105,7 +105,7 @@ func (a *API) postReport(w http.ResponseWriter, r *http.Request) error {
 		Reason string `json:"reason"`
 		Detail string `json:"detail"`
 	}
-	if err := decode(w, r, maxReportBody, &in); err != nil {
+	if err := Decode(w, r, maxReportBody, &in); err != nil {
 		return err
 	}
 	t, err := a.reportTarget(r, in.Kind, strings.TrimSpace(in.Target))
@@ -116,22 +116,22 @@ func (a *API) postReport(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, toReportJSON(rep))
+	WriteJSON(w, http.StatusCreated, toReportJSON(rep))
 	return nil
 }
 
 // listMyReports lists the signed-in user's reports and what became of them.
 func (a *API) listMyReports(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
 	list, total, err := a.mod.Mine(r.Context(), id.User.Address, p.Limit, (p.Number-1)*p.Limit)
-	return a.respondList(w, r, p, total, reportsJSON(list), err)
+	return a.RespondList(w, r, p, total, reportsJSON(list), err)
 }
 
 func reportsJSON(list []moderation.Report) []reportJSON {
@@ -166,12 +166,12 @@ func (a *API) listReports(w http.ResponseWriter, r *http.Request) error {
 		}
 		f.Kind = kind
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
 	list, total, err := a.mod.Queue(r.Context(), f, p.Limit, (p.Number-1)*p.Limit)
-	return a.respondList(w, r, p, total, reportsJSON(list), err)
+	return a.RespondList(w, r, p, total, reportsJSON(list), err)
 }
 
 func badKind(field, kind string) error {
@@ -200,7 +200,7 @@ func (a *API) reportAction(w http.ResponseWriter, r *http.Request) (common.Addre
 	}
 	var in modAction
 	if r.ContentLength != 0 {
-		if err := decode(w, r, maxReportBody, &in); err != nil {
+		if err := Decode(w, r, maxReportBody, &in); err != nil {
 			return common.Address{}, 0, modAction{}, err
 		}
 	}
@@ -254,7 +254,7 @@ func (a *API) listHidden(w http.ResponseWriter, r *http.Request) error {
 			return badKind("kind", k)
 		}
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -263,7 +263,7 @@ func (a *API) listHidden(w http.ResponseWriter, r *http.Request) error {
 	for i, h := range list {
 		out[i] = toHiddenJSON(h)
 	}
-	return a.respondList(w, r, p, total, out, err)
+	return a.RespondList(w, r, p, total, out, err)
 }
 
 // hiddenPath reads {kind}/{id} of the hidden routes.
@@ -314,8 +314,8 @@ func (a *API) listSuspensions(w http.ResponseWriter, r *http.Request) error {
 	out := make([]suspensionJSON, len(list))
 	for i, sp := range list {
 		out[i] = suspensionJSON{Address: sp.Address.Hex(), Reason: sp.Reason, By: sp.By.Hex(), Created: sp.Created.Format(time.RFC3339)}
-		if a.index != nil {
-			out[i].Username, _ = a.index.Username(r.Context(), sp.Address) // a missing name leaves the address
+		if a.Index != nil {
+			out[i].Username, _ = a.Index.Username(r.Context(), sp.Address) // a missing name leaves the address
 		}
 	}
 	return reply(w, out)
@@ -336,14 +336,14 @@ func (a *API) liftSuspension(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// checkRelayedSigner refuses a wallet-signed transaction whose signer (or,
+// CheckRelayedSigner refuses a wallet-signed transaction whose signer (or,
 // for a forge action, whose actor) this node's moderators suspended; a
 // transaction that does not verify is left for the chain to refuse.
-func (a *API) checkRelayedSigner(r *http.Request, env tx.Envelope) error {
+func (a *API) CheckRelayedSigner(r *http.Request, env tx.Envelope) error {
 	if a.mod == nil {
 		return nil
 	}
-	t, err := tx.Verify(env, a.chain.Params().ChainID)
+	t, err := tx.Verify(env, a.Chain.Params().ChainID)
 	if err != nil {
 		return nil
 	}

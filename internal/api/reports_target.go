@@ -49,7 +49,7 @@ func (a *API) reportTarget(r *http.Request, kind, target string) (moderation.Tar
 	if len(target) > maxTarget || tx.CheckLine("target", target) != nil {
 		return moderation.Target{}, usererr.BadFieldf("target", "target is not a %s's name", kind)
 	}
-	if a.forge == nil && k != moderation.KindUser {
+	if a.Forge == nil && k != moderation.KindUser {
 		return moderation.Target{}, usererr.Missingf("there is no such %s on this node", kind)
 	}
 	return resolve(a, r, target)
@@ -59,10 +59,10 @@ func (a *API) reportedUser(r *http.Request, target string) (moderation.Target, e
 	missing := usererr.Missingf("there is no user %q", target)
 	if common.IsHexAddress(target) {
 		addr := common.HexToAddress(target)
-		if a.index == nil {
+		if a.Index == nil {
 			return moderation.Target{}, missing
 		}
-		name, err := a.index.Username(r.Context(), addr)
+		name, err := a.Index.Username(r.Context(), addr)
 		if err != nil || name == "" {
 			return moderation.Target{}, missing
 		}
@@ -92,7 +92,7 @@ func (a *API) readableRepo(r *http.Request, full string) (index.Repo, error) {
 	if !ok || owner == "" || name == "" || strings.Contains(name, "/") {
 		return index.Repo{}, usererr.BadFieldf("target", "a repository is named owner/name")
 	}
-	repo, _, err := a.hosting.Repo(r.Context(), viewerOf(r), owner, name)
+	repo, _, err := a.Hosting.Repo(r.Context(), ViewerOf(r), owner, name)
 	if err != nil {
 		if _, ok := usererr.As(err); ok {
 			return index.Repo{}, usererr.Missingf("there is no repository %s", full)
@@ -121,10 +121,10 @@ func (a *API) reportedIssue(r *http.Request, target string) (moderation.Target, 
 	if err != nil {
 		return moderation.Target{}, err
 	}
-	is, err := a.forge.Index().Issue(r.Context(), repo.ID, n)
+	is, err := a.Forge.Index().Issue(r.Context(), repo.ID, n)
 	if err != nil {
 		if _, ok := usererr.As(err); ok {
-			return moderation.Target{}, issueNotFound(num)
+			return moderation.Target{}, IssueNotFound(num)
 		}
 		return moderation.Target{}, err
 	}
@@ -142,7 +142,7 @@ func (a *API) reportedComment(r *http.Request, target string) (moderation.Target
 	if err != nil {
 		return moderation.Target{}, err
 	}
-	c, err := a.forge.Index().CommentByID(r.Context(), repo.ID, id)
+	c, err := a.Forge.Index().CommentByID(r.Context(), repo.ID, id)
 	if err != nil {
 		if _, ok := usererr.As(err); ok {
 			return moderation.Target{}, usererr.Missingf("there is no comment %d in %s", id, full)
@@ -159,11 +159,11 @@ func (a *API) reportedForumPost(r *http.Request, target string) (moderation.Targ
 	if err != nil || id == 0 {
 		return moderation.Target{}, usererr.BadFieldf("target", "a forum reply is named by its id")
 	}
-	p, err := a.forge.Index().ForumPostByID(r.Context(), id)
+	p, err := a.Forge.Index().ForumPostByID(r.Context(), id)
 	if err != nil {
 		return moderation.Target{}, err
 	}
-	t, err := a.forge.Index().ForumTopicByID(r.Context(), p.Topic)
+	t, err := a.Forge.Index().ForumTopicByID(r.Context(), p.Topic)
 	if err != nil {
 		return moderation.Target{}, err
 	}

@@ -13,10 +13,10 @@ import (
 // never refused. And the signed-in user's /user/settings.
 
 func (a *API) RegisterSettings(mux *http.ServeMux) {
-	mux.HandleFunc("GET /api/v1/settings/ui", a.serve(a.getUISettings))
-	mux.HandleFunc("GET /api/v1/settings/repository", a.serve(a.getRepoSettings))
-	mux.HandleFunc("GET /api/v1/settings/api", a.serve(a.getAPISettings))
-	mux.HandleFunc("GET /api/v1/settings/attachment", a.serve(a.getAttachmentSettings))
+	mux.HandleFunc("GET /api/v1/settings/ui", a.Serve(a.getUISettings))
+	mux.HandleFunc("GET /api/v1/settings/repository", a.Serve(a.getRepoSettings))
+	mux.HandleFunc("GET /api/v1/settings/api", a.Serve(a.getAPISettings))
+	mux.HandleFunc("GET /api/v1/settings/attachment", a.Serve(a.getAttachmentSettings))
 }
 
 func (a *API) getUISettings(w http.ResponseWriter, r *http.Request) error {
@@ -36,7 +36,7 @@ func (a *API) getRepoSettings(w http.ResponseWriter, r *http.Request) error {
 
 func (a *API) getAPISettings(w http.ResponseWriter, r *http.Request) error {
 	return reply(w, map[string]int64{
-		"max_response_items": maxLimit, "default_paging_num": defaultLimit,
+		"max_response_items": MaxLimit, "default_paging_num": DefaultLimit,
 		"default_git_trees_per_page": treePageSize, "default_max_blob_size": maxContentSize,
 	})
 }
@@ -69,7 +69,7 @@ func (a *API) toUserSettingsJSON(r *http.Request, u auth.User) userSettingsJSON 
 }
 
 func (a *API) getUserSettings(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}

@@ -17,23 +17,23 @@ import (
 // (team.* actions), so anyone may read them; their owners change them.
 
 func (a *API) RegisterTeams(mux *http.ServeMux) {
-	user := a.signedIn
-	mux.HandleFunc("GET /api/v1/orgs/{org}/teams", a.serve(a.listOrgTeams))
+	user := a.SignedIn
+	mux.HandleFunc("GET /api/v1/orgs/{org}/teams", a.Serve(a.listOrgTeams))
 	mux.HandleFunc("POST /api/v1/orgs/{org}/teams", user(auth.ScopeWrite, a.createTeam))
-	mux.HandleFunc("GET /api/v1/orgs/{org}/teams/search", a.serve(a.searchOrgTeams))
-	mux.HandleFunc("GET /api/v1/teams/{id}", a.serve(a.getOrgTeam))
+	mux.HandleFunc("GET /api/v1/orgs/{org}/teams/search", a.Serve(a.searchOrgTeams))
+	mux.HandleFunc("GET /api/v1/teams/{id}", a.Serve(a.getOrgTeam))
 	mux.HandleFunc("PATCH /api/v1/teams/{id}", user(auth.ScopeWrite, a.editTeam))
 	mux.HandleFunc("DELETE /api/v1/teams/{id}", user(auth.ScopeWrite, a.deleteTeam))
-	mux.HandleFunc("GET /api/v1/teams/{id}/members", a.serve(a.listTeamMembers))
-	mux.HandleFunc("GET /api/v1/teams/{id}/members/{username}", a.serve(a.getTeamMember))
+	mux.HandleFunc("GET /api/v1/teams/{id}/members", a.Serve(a.listTeamMembers))
+	mux.HandleFunc("GET /api/v1/teams/{id}/members/{username}", a.Serve(a.getTeamMember))
 	mux.HandleFunc("PUT /api/v1/teams/{id}/members/{username}", user(auth.ScopeWrite, a.setTeamMember(true)))
 	mux.HandleFunc("DELETE /api/v1/teams/{id}/members/{username}", user(auth.ScopeWrite, a.setTeamMember(false)))
-	mux.HandleFunc("GET /api/v1/teams/{id}/repos", a.serve(a.listTeamRepos))
-	mux.HandleFunc("GET /api/v1/teams/{id}/repos/{org}/{repo}", a.serve(a.getTeamRepo))
+	mux.HandleFunc("GET /api/v1/teams/{id}/repos", a.Serve(a.listTeamRepos))
+	mux.HandleFunc("GET /api/v1/teams/{id}/repos/{org}/{repo}", a.Serve(a.getTeamRepo))
 	mux.HandleFunc("PUT /api/v1/teams/{id}/repos/{org}/{repo}", user(auth.ScopeWrite, a.setTeamRepo(true)))
 	mux.HandleFunc("DELETE /api/v1/teams/{id}/repos/{org}/{repo}", user(auth.ScopeWrite, a.setTeamRepo(false)))
 	mux.HandleFunc("GET /api/v1/user/teams", user(auth.ScopeRead, a.listMyTeams))
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/teams", a.serve(a.listRepoTeams))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/teams", a.Serve(a.listRepoTeams))
 }
 
 // teamJSON is Gitea's Team.
@@ -73,7 +73,7 @@ func (a *API) teamsJSON(r *http.Request, list []index.Team) ([]teamJSON, error) 
 		o, ok := orgs[t.Org]
 		if !ok {
 			var err error
-			if o, err = a.forge.Index().OrgByID(r.Context(), t.Org); err != nil {
+			if o, err = a.Forge.Index().OrgByID(r.Context(), t.Org); err != nil {
 				return nil, err
 			}
 			orgs[t.Org] = o
@@ -89,28 +89,28 @@ func (a *API) teamOf(r *http.Request) (index.Team, index.Org, error) {
 	if err != nil {
 		return index.Team{}, index.Org{}, usererr.Missingf("team %s does not exist", r.PathValue("id"))
 	}
-	t, err := a.forge.Index().TeamByID(r.Context(), id)
+	t, err := a.Forge.Index().TeamByID(r.Context(), id)
 	if err != nil {
 		return t, index.Org{}, err
 	}
-	o, err := a.forge.Index().OrgByID(r.Context(), t.Org)
+	o, err := a.Forge.Index().OrgByID(r.Context(), t.Org)
 	return t, o, err
 }
 
 func (a *API) listTeams(w http.ResponseWriter, r *http.Request, f index.TeamFilter, wrap bool) error {
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.forge.Index().Teams(r.Context(), f, p)
+	list, total, err := a.Forge.Index().Teams(r.Context(), f, p)
 	if err != nil {
 		return err
 	}
 	out, err := a.teamsJSON(r, list)
 	if wrap {
-		return a.respondList(w, r, p, total, map[string]any{"ok": true, "data": out}, err)
+		return a.RespondList(w, r, p, total, map[string]any{"ok": true, "data": out}, err)
 	}
-	return a.respondList(w, r, p, total, out, err)
+	return a.RespondList(w, r, p, total, out, err)
 }
 
 func (a *API) listOrgTeams(w http.ResponseWriter, r *http.Request) error {
@@ -134,7 +134,7 @@ func (a *API) searchOrgTeams(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) listMyTeams(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -144,11 +144,11 @@ func (a *API) listMyTeams(w http.ResponseWriter, r *http.Request) error {
 // listRepoTeams lists the teams with access to an organization's
 // repository; a user's repository has none.
 func (a *API) listRepoTeams(w http.ResponseWriter, r *http.Request) error {
-	rec, _, err := a.repoOf(r)
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	o, ok, err := a.forge.Index().OrgAt(r.Context(), rec.OwnerAddress())
+	o, ok, err := a.Forge.Index().OrgAt(r.Context(), rec.OwnerAddress())
 	if err != nil {
 		return err
 	}
@@ -207,7 +207,7 @@ func checkTeamPermission(p *string) error {
 }
 
 func (a *API) createTeam(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -216,7 +216,7 @@ func (a *API) createTeam(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in teamInput
-	if err := decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, maxRepoBody, &in); err != nil {
 		return err
 	}
 	if in.Name == nil || *in.Name == "" {
@@ -234,15 +234,15 @@ func (a *API) createTeam(w http.ResponseWriter, r *http.Request) error {
 	}
 	c.IncludesAllRepos = in.IncludesAllRepositories != nil && *in.IncludesAllRepositories
 	c.CanCreateOrgRepo = in.CanCreateOrgRepo != nil && *in.CanCreateOrgRepo
-	res, err := a.forge.Do(r.Context(), id.User.Address, c)
+	res, err := a.Forge.Do(r.Context(), id.User.Address, c)
 	if err != nil {
 		return err
 	}
-	t, err := a.forge.Index().TeamByID(r.Context(), res.Change.Teams[0].ID)
+	t, err := a.Forge.Index().TeamByID(r.Context(), res.Change.Teams[0].ID)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, toTeamJSON(r, t, o))
+	WriteJSON(w, http.StatusCreated, toTeamJSON(r, t, o))
 	return nil
 }
 
@@ -255,7 +255,7 @@ func (a *API) getOrgTeam(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) editTeam(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -264,7 +264,7 @@ func (a *API) editTeam(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in teamInput
-	if err := decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, maxRepoBody, &in); err != nil {
 		return err
 	}
 	// Gitea's clients send the Owners team's own name and permission back
@@ -286,17 +286,17 @@ func (a *API) editTeam(w http.ResponseWriter, r *http.Request) error {
 	}
 	edit := chainforge.TeamEdit{Team: t.ID, Name: in.Name, Description: in.Description, Permission: in.Permission,
 		Units: in.units(), IncludesAllRepos: in.IncludesAllRepositories, CanCreateOrgRepo: in.CanCreateOrgRepo}
-	if _, err := a.forge.Do(r.Context(), id.User.Address, edit); err != nil {
+	if _, err := a.Forge.Do(r.Context(), id.User.Address, edit); err != nil {
 		return err
 	}
-	if t, err = a.forge.Index().TeamByID(r.Context(), t.ID); err != nil {
+	if t, err = a.Forge.Index().TeamByID(r.Context(), t.ID); err != nil {
 		return err
 	}
 	return reply(w, toTeamJSON(r, t, o))
 }
 
 func (a *API) deleteTeam(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -304,7 +304,7 @@ func (a *API) deleteTeam(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if _, err := a.forge.Do(r.Context(), id.User.Address, chainforge.TeamDelete{Team: t.ID}); err != nil {
+	if _, err := a.Forge.Do(r.Context(), id.User.Address, chainforge.TeamDelete{Team: t.ID}); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -316,12 +316,12 @@ func (a *API) listTeamMembers(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.forge.Index().TeamMembers(r.Context(), t.ID, p)
-	return a.respondList(w, r, p, total, a.usersJSON(r, list), err)
+	list, total, err := a.Forge.Index().TeamMembers(r.Context(), t.ID, p)
+	return a.RespondList(w, r, p, total, a.usersJSON(r, list), err)
 }
 
 // teamMemberOf resolves the {id} and {username} of the path.
@@ -330,7 +330,7 @@ func (a *API) teamMemberOf(r *http.Request) (index.Team, common.Address, error) 
 	if err != nil {
 		return t, common.Address{}, err
 	}
-	who, err := a.hosting.Owner(r.Context(), r.PathValue("username"))
+	who, err := a.Hosting.Owner(r.Context(), r.PathValue("username"))
 	return t, who, err
 }
 
@@ -340,14 +340,14 @@ func (a *API) getTeamMember(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	in, err := a.forge.Index().IsTeamMember(r.Context(), t.ID, who)
+	in, err := a.Forge.Index().IsTeamMember(r.Context(), t.ID, who)
 	if err != nil {
 		return err
 	}
 	if !in {
 		return usererr.Missingf("%s is not a member of team %s", r.PathValue("username"), t.Name)
 	}
-	name, err := a.forge.Index().Username(r.Context(), who)
+	name, err := a.Forge.Index().Username(r.Context(), who)
 	if err != nil {
 		return err
 	}
@@ -356,7 +356,7 @@ func (a *API) getTeamMember(w http.ResponseWriter, r *http.Request) error {
 
 func (a *API) setTeamMember(on bool) handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		id, err := requireUser(r)
+		id, err := RequireUser(r)
 		if err != nil {
 			return err
 		}
@@ -368,7 +368,7 @@ func (a *API) setTeamMember(on bool) handler {
 		if !on {
 			action = chainforge.TeamMemberRemove{Team: t.ID, User: who}
 		}
-		if _, err := a.forge.Do(r.Context(), id.User.Address, action); err != nil {
+		if _, err := a.Forge.Do(r.Context(), id.User.Address, action); err != nil {
 			return err
 		}
 		w.WriteHeader(http.StatusNoContent)
@@ -381,16 +381,16 @@ func (a *API) listTeamRepos(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.forge.Index().TeamRepos(r.Context(), t, p)
+	list, total, err := a.Forge.Index().TeamRepos(r.Context(), t, p)
 	if err != nil {
 		return err
 	}
 	out, err := a.reposJSON(r, list)
-	return a.respondList(w, r, p, total, out, err)
+	return a.RespondList(w, r, p, total, out, err)
 }
 
 // teamRepoOf resolves the {id} and the {org}/{repo} of the path.
@@ -399,7 +399,7 @@ func (a *API) teamRepoOf(r *http.Request) (index.Team, index.Repo, error) {
 	if err != nil {
 		return t, index.Repo{}, err
 	}
-	rec, _, err := a.hosting.Repo(r.Context(), viewerOf(r), r.PathValue("org"), r.PathValue("repo"))
+	rec, _, err := a.Hosting.Repo(r.Context(), ViewerOf(r), r.PathValue("org"), r.PathValue("repo"))
 	return t, rec, err
 }
 
@@ -409,12 +409,12 @@ func (a *API) getTeamRepo(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	held, err := a.forge.Index().TeamHolds(r.Context(), t, rec)
+	held, err := a.Forge.Index().TeamHolds(r.Context(), t, rec)
 	if err != nil {
 		return err
 	}
 	if held {
-		perm, err := a.forge.Permission(r.Context(), rec, viewerOf(r))
+		perm, err := a.Forge.Permission(r.Context(), rec, ViewerOf(r))
 		if err != nil {
 			return err
 		}
@@ -425,7 +425,7 @@ func (a *API) getTeamRepo(w http.ResponseWriter, r *http.Request) error {
 
 func (a *API) setTeamRepo(on bool) handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		id, err := requireUser(r)
+		id, err := RequireUser(r)
 		if err != nil {
 			return err
 		}
@@ -437,7 +437,7 @@ func (a *API) setTeamRepo(on bool) handler {
 		if !on {
 			action = chainforge.TeamRepoRemove{Team: t.ID, Repo: rec.ID}
 		}
-		if _, err := a.forge.Do(r.Context(), id.User.Address, action); err != nil {
+		if _, err := a.Forge.Do(r.Context(), id.User.Address, action); err != nil {
 			return err
 		}
 		w.WriteHeader(http.StatusNoContent)

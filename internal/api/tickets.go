@@ -18,7 +18,7 @@ func (a *API) RegisterTickets(mux *http.ServeMux) {
 	if a.auth == nil {
 		return
 	}
-	user := a.signedIn
+	user := a.SignedIn
 	mux.HandleFunc("GET /api/v1/user/tickets", user(auth.ScopeRead, a.listMyTickets))
 	mux.HandleFunc("GET /api/v1/user/tickets/{id}", user(auth.ScopeRead, a.getMyTicket))
 	mux.HandleFunc("POST /api/v1/user/tickets/{id}/replies", user(auth.ScopeWrite, a.replyMyTicket))
@@ -85,7 +85,7 @@ type ticketStatusBody struct {
 
 // listMyTickets lists the signed-in user's tickets, newest activity first.
 func (a *API) listMyTickets(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -95,7 +95,7 @@ func (a *API) listMyTickets(w http.ResponseWriter, r *http.Request) error {
 // getMyTicket is one of the signed-in user's tickets with its thread;
 // anyone else's is 404.
 func (a *API) getMyTicket(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -105,7 +105,7 @@ func (a *API) getMyTicket(w http.ResponseWriter, r *http.Request) error {
 // replyMyTicket adds the user's reply to their ticket, which opens it
 // again for the staff.
 func (a *API) replyMyTicket(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -114,7 +114,7 @@ func (a *API) replyMyTicket(w http.ResponseWriter, r *http.Request) error {
 
 // patchMyTicket closes or reopens the user's ticket.
 func (a *API) patchMyTicket(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -160,7 +160,7 @@ func (a *API) patchAdminTicket(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) listTickets(w http.ResponseWriter, r *http.Request, by support.Actor) error {
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -172,7 +172,7 @@ func (a *API) listTickets(w http.ResponseWriter, r *http.Request, by support.Act
 	for i, t := range list {
 		out[i] = a.toTicketJSON(r.Context(), t, by.Staff)
 	}
-	return a.respondList(w, r, p, total, out, nil)
+	return a.RespondList(w, r, p, total, out, nil)
 }
 
 func (a *API) getTicket(w http.ResponseWriter, r *http.Request, by support.Actor) error {
@@ -193,14 +193,14 @@ func (a *API) replyTicket(w http.ResponseWriter, r *http.Request, by support.Act
 		return err
 	}
 	var in ticketBody
-	if err := decode(w, r, maxContactBody, &in); err != nil {
+	if err := Decode(w, r, maxContactBody, &in); err != nil {
 		return err
 	}
 	th, err := a.support.Reply(r.Context(), by, ticketID, in.Body)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, a.ticketThreadJSON(r.Context(), th, by.Staff))
+	WriteJSON(w, http.StatusCreated, a.ticketThreadJSON(r.Context(), th, by.Staff))
 	return nil
 }
 
@@ -210,7 +210,7 @@ func (a *API) patchTicket(w http.ResponseWriter, r *http.Request, by support.Act
 		return err
 	}
 	var in ticketStatusBody
-	if err := decode(w, r, maxContactBody, &in); err != nil {
+	if err := Decode(w, r, maxContactBody, &in); err != nil {
 		return err
 	}
 	th, err := a.support.SetStatus(r.Context(), by, ticketID, in.Status)

@@ -60,7 +60,7 @@ func toUserJSON(u auth.User, self bool) userJSON {
 }
 
 func (a *API) getUser(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -73,25 +73,25 @@ func (a *API) getUser(w http.ResponseWriter, r *http.Request) error {
 func (a *API) withAccount(r *http.Request, j userJSON, u auth.User) userJSON {
 	j.ID = a.accountID(r.Context(), u)
 	j.HTMLURL = siteURL(r) + "/" + j.Login
-	if a.index == nil {
+	if a.Index == nil {
 		return j
 	}
-	if p, err := a.index.PersonByAddress(r.Context(), u.Address); err == nil && !p.Created.IsZero() {
+	if p, err := a.Index.PersonByAddress(r.Context(), u.Address); err == nil && !p.Created.IsZero() {
 		j.Created = p.Created.Format(time.RFC3339)
 	}
 	// Follows are on chain too; a failed count leaves 0 rather than
 	// failing the whole user.
-	if followers, following, err := a.index.FollowCounts(r.Context(), u.Address); err == nil {
+	if followers, following, err := a.Index.FollowCounts(r.Context(), u.Address); err == nil {
 		j.FollowersCount, j.FollowingCount = followers, following
 	}
-	if _, stars, err := a.forge.Repos(r.Context(), index.RepoFilter{StarredBy: &u.Address, Viewer: viewerOf(r)}, index.Page{Number: 1, Limit: 1}); err == nil {
+	if _, stars, err := a.Forge.Repos(r.Context(), index.RepoFilter{StarredBy: &u.Address, Viewer: ViewerOf(r)}, index.Page{Number: 1, Limit: 1}); err == nil {
 		j.StarredRepos = stars
 	}
 	return j
 }
 
 func (a *API) patchUserSettings(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -102,7 +102,7 @@ func (a *API) patchUserSettings(w http.ResponseWriter, r *http.Request) error {
 		Website     *string `json:"website"`
 		Email       *string `json:"email"`
 	}
-	if err := decode(w, r, maxSettingsBody, &in); err != nil {
+	if err := Decode(w, r, maxSettingsBody, &in); err != nil {
 		return err
 	}
 	u, err := a.auth.UpdateProfile(r.Context(), id.User, auth.ProfileUpdate{
@@ -128,7 +128,7 @@ func (a *API) getUserByName(w http.ResponseWriter, r *http.Request) error {
 	me, signedIn := auth.UserFrom(r.Context())
 	j := a.withAccount(r, toUserJSON(u, signedIn && u.ID != 0 && me.ID == u.ID), u)
 	a.modViewOf(r).maskUser(u.Address, &j)
-	writeJSON(w, http.StatusOK, j)
+	WriteJSON(w, http.StatusOK, j)
 	return nil
 }
 
@@ -169,7 +169,7 @@ func (a *API) tokenOwner(r *http.Request, need auth.Scope) (*auth.Identity, erro
 }
 
 func (a *API) listTokens(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -185,7 +185,7 @@ func (a *API) listTokens(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) createToken(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -193,19 +193,19 @@ func (a *API) createToken(w http.ResponseWriter, r *http.Request) error {
 		Name   string   `json:"name"`
 		Scopes []string `json:"scopes"`
 	}
-	if err := decode(w, r, maxSettingsBody, &in); err != nil {
+	if err := Decode(w, r, maxSettingsBody, &in); err != nil {
 		return err
 	}
 	t, err := a.auth.CreateToken(r.Context(), id.User, in.Name, in.Scopes)
 	if err != nil {
 		return err
 	}
-	writeNoStore(w, http.StatusCreated, toTokenJSON(t))
+	WriteNoStore(w, http.StatusCreated, toTokenJSON(t))
 	return nil
 }
 
 func (a *API) deleteToken(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -227,7 +227,7 @@ func pathID(r *http.Request, notFound string) (int64, error) {
 }
 
 func (a *API) getTwoFactor(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -239,7 +239,7 @@ func (a *API) getTwoFactor(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) setupTwoFactor(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -247,7 +247,7 @@ func (a *API) setupTwoFactor(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeNoStore(w, http.StatusOK, map[string]string{"secret": setup.Secret, "otpauthUrl": setup.OTPAuthURL})
+	WriteNoStore(w, http.StatusOK, map[string]string{"secret": setup.Secret, "otpauthUrl": setup.OTPAuthURL})
 	return nil
 }
 
@@ -256,12 +256,12 @@ func decodeCode(w http.ResponseWriter, r *http.Request) (string, error) {
 	var in struct {
 		Code string `json:"code"`
 	}
-	err := decode(w, r, maxSettingsBody, &in)
+	err := Decode(w, r, maxSettingsBody, &in)
 	return in.Code, err
 }
 
 func (a *API) enableTwoFactor(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -273,12 +273,12 @@ func (a *API) enableTwoFactor(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeNoStore(w, http.StatusOK, map[string][]string{"recoveryCodes": codes})
+	WriteNoStore(w, http.StatusOK, map[string][]string{"recoveryCodes": codes})
 	return nil
 }
 
 func (a *API) disableTwoFactor(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -303,7 +303,7 @@ type sessionJSON struct {
 }
 
 func (a *API) listSessions(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -319,7 +319,7 @@ func (a *API) listSessions(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) deleteSession(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -338,7 +338,7 @@ func (a *API) deleteSession(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) getNotificationPrefs(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -351,7 +351,7 @@ func (a *API) getNotificationPrefs(w http.ResponseWriter, r *http.Request) error
 
 // putNotificationPrefs replaces the preferences; a key left out keeps its value.
 func (a *API) putNotificationPrefs(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -359,7 +359,7 @@ func (a *API) putNotificationPrefs(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	if err := decode(w, r, maxSettingsBody, &p); err != nil {
+	if err := Decode(w, r, maxSettingsBody, &p); err != nil {
 		return err
 	}
 	if err := a.auth.SetNotificationPrefs(r.Context(), id.User, p); err != nil {

@@ -36,12 +36,12 @@ func userIDOf(r *http.Request, addr common.Address) int64 {
 // addressID is addr's user id from the index; 0 without one, or when the
 // read fails (a user shown without an id, rather than no answer).
 func (a *API) addressID(ctx context.Context, addr common.Address) int64 {
-	if a.index == nil {
+	if a.Index == nil {
 		return 0
 	}
-	id, err := a.index.UserID(ctx, addr)
+	id, err := a.Index.UserID(ctx, addr)
 	if err != nil {
-		a.log.Warn("read user id", "address", addr.Hex(), "err", err)
+		a.Log.Warn("read user id", "address", addr.Hex(), "err", err)
 		return 0
 	}
 	return id
@@ -59,8 +59,8 @@ func (a *API) accountID(ctx context.Context, u auth.User) int64 {
 // defaultName is addr's default name as the chain's rules give it (the
 // legacy form on a chain before own-keys); without an index, the wide one.
 func (a *API) defaultName(ctx context.Context, addr common.Address) string {
-	if a.index != nil {
-		if name, err := a.index.DefaultName(ctx, addr); err == nil {
+	if a.Index != nil {
+		if name, err := a.Index.DefaultName(ctx, addr); err == nil {
 			return name
 		}
 	}

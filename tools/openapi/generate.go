@@ -212,9 +212,13 @@ func (g *gen) document() (map[string]any, int, error) {
 	return doc, len(g.routes), nil
 }
 
+// errorSchema is the API's error body: ErrorBody (errorBody before the
+// API's subpackages needed it exported) in the API package.
 func (g *gen) errorSchema() schema {
-	if td := g.root.types["errorBody"]; td != nil {
-		return g.namedSchema(td)
+	for _, n := range []string{"ErrorBody", "errorBody"} {
+		if td := g.root.types[n]; td != nil {
+			return g.namedSchema(td)
+		}
 	}
 	return schema{"type": "object", "properties": schema{
 		"message": schema{"type": "string"}, "code": schema{"type": "string"}, "field": schema{"type": "string"}}}

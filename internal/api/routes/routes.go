@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"github.com/dforge/dforge/internal/api"
+	"github.com/dforge/dforge/internal/api/chainapi"
 )
 
 // API is the node's JSON API with its route table.
@@ -33,14 +34,15 @@ func (a *API) Register(mux *http.ServeMux) {
 
 // routes lists every API route.
 func (a *API) routes(mux *http.ServeMux) {
+	chain := &chainapi.Handler{API: a.API}
 	a.RegisterSite(mux)
 	if a.HasChain() {
-		a.RegisterChain(mux)
-		a.RegisterChainReads(mux)
-		a.RegisterGovernance(mux)
+		chain.RegisterChain(mux)
+		chain.RegisterChainReads(mux)
+		chain.RegisterGovernance(mux)
 	}
 	a.RegisterAuth(mux)
-	a.RegisterDelegations(mux)
+	chain.RegisterDelegations(mux)
 	a.RegisterNetwork(mux)
 	a.RegisterSettings(mux)
 	a.RegisterRepos(mux)
@@ -71,7 +73,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.RegisterEvents(mux)
 	a.RegisterAdmin(mux)
 	a.RegisterCommunity(mux)
-	a.RegisterBounties(mux)
+	chain.RegisterBounties(mux)
 	a.RegisterMisc(mux)
 	a.RegisterDeployKeys(mux)
 	a.RegisterTrackedTimes(mux)

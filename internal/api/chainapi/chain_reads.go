@@ -1,7 +1,8 @@
-package api
+package chainapi
 
 import (
 	"fmt"
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -18,46 +19,46 @@ import (
 // validator set from CometBFT.
 
 // RegisterChainReads adds the chain's read routes when there is an index.
-func (a *API) RegisterChainReads(mux *http.ServeMux) {
-	if a.index == nil {
+func (a *Handler) RegisterChainReads(mux *http.ServeMux) {
+	if a.Index == nil {
 		return
 	}
-	mux.HandleFunc("GET /api/v1/chain/status", a.serve(a.getChainStatus))
-	mux.HandleFunc("GET /api/v1/chain/blocks", a.serve(a.listBlocks))
-	mux.HandleFunc("GET /api/v1/chain/blocks/{height}", a.serve(a.getBlock))
-	mux.HandleFunc("GET /api/v1/chain/txs", a.serve(a.listTxs))
-	mux.HandleFunc("GET /api/v1/chain/txs/{hash}", a.serve(a.getTx))
-	mux.HandleFunc("GET /api/v1/chain/validators", a.serve(a.listValidators))
-	mux.HandleFunc("GET /api/v1/nodes", a.serve(a.listNodes))
-	mux.HandleFunc("GET /api/v1/chain/tips", a.serve(a.listTips))
-	mux.HandleFunc("GET /api/v1/accounts/{address}/txs", a.serve(a.listAccountTxs))
-	mux.HandleFunc("GET /api/v1/usernames/{name}", a.serve(a.getUsername))
+	mux.HandleFunc("GET /api/v1/chain/status", a.Serve(a.getChainStatus))
+	mux.HandleFunc("GET /api/v1/chain/blocks", a.Serve(a.listBlocks))
+	mux.HandleFunc("GET /api/v1/chain/blocks/{height}", a.Serve(a.getBlock))
+	mux.HandleFunc("GET /api/v1/chain/txs", a.Serve(a.listTxs))
+	mux.HandleFunc("GET /api/v1/chain/txs/{hash}", a.Serve(a.getTx))
+	mux.HandleFunc("GET /api/v1/chain/validators", a.Serve(a.listValidators))
+	mux.HandleFunc("GET /api/v1/nodes", a.Serve(a.listNodes))
+	mux.HandleFunc("GET /api/v1/chain/tips", a.Serve(a.listTips))
+	mux.HandleFunc("GET /api/v1/accounts/{address}/txs", a.Serve(a.listAccountTxs))
+	mux.HandleFunc("GET /api/v1/usernames/{name}", a.Serve(a.getUsername))
 }
 
-func (a *API) getChainStatus(w http.ResponseWriter, r *http.Request) error {
-	s, err := a.index.Status(r.Context())
-	return a.respond(w, r, s, err)
+func (a *Handler) getChainStatus(w http.ResponseWriter, r *http.Request) error {
+	s, err := a.Index.Status(r.Context())
+	return a.Respond(w, r, s, err)
 }
 
-func (a *API) listBlocks(w http.ResponseWriter, r *http.Request) error {
-	p, err := pageOf(r)
+func (a *Handler) listBlocks(w http.ResponseWriter, r *http.Request) error {
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
-	blocks, total, err := a.index.Blocks(r.Context(), p)
-	return a.respondList(w, r, p, total, blocks, err)
+	blocks, total, err := a.Index.Blocks(r.Context(), p)
+	return a.RespondList(w, r, p, total, blocks, err)
 }
 
-func (a *API) getBlock(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getBlock(w http.ResponseWriter, r *http.Request) error {
 	h, err := strconv.ParseInt(r.PathValue("height"), 10, 64)
 	if err != nil || h < 1 {
 		return usererr.InvalidField("height", "invalid_height", "height must be a whole number from 1 up")
 	}
-	b, err := a.index.Block(r.Context(), h)
-	return a.respond(w, r, b, err)
+	b, err := a.Index.Block(r.Context(), h)
+	return a.Respond(w, r, b, err)
 }
 
-func (a *API) listTxs(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listTxs(w http.ResponseWriter, r *http.Request) error {
 	var f index.TxFilter
 	q := r.URL.Query()
 	if v := q.Get("type"); v != "" {
@@ -77,7 +78,7 @@ func (a *API) listTxs(w http.ResponseWriter, r *http.Request) error {
 	return a.txList(w, r, f)
 }
 
-func (a *API) listAccountTxs(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listAccountTxs(w http.ResponseWriter, r *http.Request) error {
 	addr, err := pathAddress(r)
 	if err != nil {
 		return err
@@ -85,7 +86,7 @@ func (a *API) listAccountTxs(w http.ResponseWriter, r *http.Request) error {
 	return a.txList(w, r, index.TxFilter{Address: &addr})
 }
 
-func (a *API) listTips(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listTips(w http.ResponseWriter, r *http.Request) error {
 	target := r.URL.Query().Get("target")
 	if _, err := tx.ParseTarget(target); err != nil {
 		return usererr.InvalidField("target", "invalid_target", "target must name what the tips thank, e.g. user:alice or repo:alice/x: "+err.Error())
@@ -93,43 +94,43 @@ func (a *API) listTips(w http.ResponseWriter, r *http.Request) error {
 	return a.txList(w, r, index.TxFilter{Target: target})
 }
 
-func (a *API) txList(w http.ResponseWriter, r *http.Request, f index.TxFilter) error {
-	p, err := pageOf(r)
+func (a *Handler) txList(w http.ResponseWriter, r *http.Request, f index.TxFilter) error {
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
-	txs, total, err := a.index.Txs(r.Context(), f, p)
-	return a.respondList(w, r, p, total, txs, err)
+	txs, total, err := a.Index.Txs(r.Context(), f, p)
+	return a.RespondList(w, r, p, total, txs, err)
 }
 
 var txHash = regexp.MustCompile(`^(0x)?[0-9a-fA-F]{64}$`)
 
-func (a *API) getTx(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getTx(w http.ResponseWriter, r *http.Request) error {
 	raw := r.PathValue("hash")
 	if !txHash.MatchString(raw) {
 		return usererr.InvalidField("hash", "invalid_hash", "a transaction hash is 64 hex digits")
 	}
-	t, err := a.index.Tx(r.Context(), strings.ToLower(strings.TrimPrefix(raw, "0x")))
-	return a.respond(w, r, t, err)
+	t, err := a.Index.Tx(r.Context(), strings.ToLower(strings.TrimPrefix(raw, "0x")))
+	return a.Respond(w, r, t, err)
 }
 
-func (a *API) listValidators(w http.ResponseWriter, r *http.Request) error {
-	p, err := pageOf(r)
+func (a *Handler) listValidators(w http.ResponseWriter, r *http.Request) error {
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
-	vals, err := a.index.Validators(r.Context())
+	vals, err := a.Index.Validators(r.Context())
 	if err != nil {
 		return err
 	}
 	// Typed so the OpenAPI generator, which reads the source, sees the item type.
-	var page []index.Validator = pageSlice(vals, p)
-	return a.respondList(w, r, p, int64(len(vals)), page, nil)
+	var page []index.Validator = api.PageSlice(vals, p)
+	return a.RespondList(w, r, p, int64(len(vals)), page, nil)
 }
 
-func (a *API) getUsername(w http.ResponseWriter, r *http.Request) error {
-	av, err := a.index.UsernameAvailability(r.Context(), r.PathValue("name"))
-	return a.respond(w, r, av, err)
+func (a *Handler) getUsername(w http.ResponseWriter, r *http.Request) error {
+	av, err := a.Index.UsernameAvailability(r.Context(), r.PathValue("name"))
+	return a.Respond(w, r, av, err)
 }
 
 func kindList() string {
