@@ -38,7 +38,7 @@ func (a *API) listActivity(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	items, total, err := a.Index.RecentActivity(r.Context(), p)
-	return a.RespondList(w, r, p, total, a.modViewOf(r).maskActivities(items), err)
+	return a.RespondList(w, r, p, total, a.ModViewOf(r).maskActivities(items), err)
 }
 
 // The top contributors' window of chain time, and the list's sizes.

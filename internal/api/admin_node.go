@@ -65,7 +65,7 @@ type diskJSON struct {
 // getAdminNode is the node's health: chain height and peers, the
 // projection's lag, replication and disk.
 func (a *API) getAdminNode(w http.ResponseWriter, r *http.Request) error {
-	if _, err := a.requireAdmin(r); err != nil {
+	if _, err := a.RequireAdmin(r); err != nil {
 		return err
 	}
 	out := adminNodeJSON{Version: a.version, Chain: a.chainHealth(r.Context())}
@@ -117,7 +117,7 @@ func (a *API) chainHealth(ctx context.Context) *chainHealthJSON {
 // getAdminSettings is the settings the node runs with (serve's flags and
 // environment), read-only and without secrets.
 func (a *API) getAdminSettings(w http.ResponseWriter, r *http.Request) error {
-	if _, err := a.requireAdmin(r); err != nil {
+	if _, err := a.RequireAdmin(r); err != nil {
 		return err
 	}
 	out := make([]Setting, len(a.settings))

@@ -38,12 +38,12 @@ import (
 type API struct {
 	Log      *slog.Logger
 	vitals   *vitals.Service
-	support  *support.Service
+	Support  *support.Service
 	pages    *pages.Service
 	Markdown *markdown.Renderer
 	Chain    *chain.Chain
 	Index    *index.Index
-	auth     *auth.Service
+	Auth     *auth.Service
 	Forge    *forge.Service
 	git      *gitstore.Store
 	blocks   *blocks.Store
@@ -51,8 +51,8 @@ type API struct {
 	pulls    *forge.Pulls      // the git side of pull requests
 	replicas gitrepos.Replicas // nil: this node replicates nothing
 	hooks    *webhook.Service  // nil serves no webhook routes
-	mod      *moderation.Service
-	messages *messages.Service // nil serves no direct message routes
+	Mod      *moderation.Service
+	Messages *messages.Service // nil serves no direct message routes
 	market   *market.Service   // nil serves no marketplace routes
 	// deployKeys, trackedTimes and orgLabels are node-local Gitea
 	// resources; nil serves none of their routes.
@@ -114,7 +114,7 @@ type Services struct {
 	// at /node/team; none lists no one.
 	Maintainers []common.Address
 	// Admins are the node's admins and moderators (serve --admin); the
-	// admin and moderation routes answer 404 to everyone else.
+	// Admin and moderation routes answer 404 to everyone else.
 	Admins []common.Address
 	// SSHPort is the port of git over SSH, for ssh_url; 0: none.
 	SSHPort int
@@ -132,8 +132,8 @@ type Services struct {
 // New returns the API over the given services; it builds none of its
 // own (internal/node builds each service once).
 func New(log *slog.Logger, s Services, version string) *API {
-	return &API{Log: log, vitals: s.Vitals, support: s.Support, pages: s.Pages, Markdown: s.Markdown, Chain: s.Chain, Index: s.Index, auth: s.Auth,
-		Forge: s.Forge, git: s.Git, blocks: s.Blocks, Hosting: s.Repos, pulls: s.Pulls, replicas: s.Replicas, hooks: s.Hooks, mod: s.Moderation, messages: s.Messages, market: s.Market,
+	return &API{Log: log, vitals: s.Vitals, Support: s.Support, pages: s.Pages, Markdown: s.Markdown, Chain: s.Chain, Index: s.Index, Auth: s.Auth,
+		Forge: s.Forge, git: s.Git, blocks: s.Blocks, Hosting: s.Repos, pulls: s.Pulls, replicas: s.Replicas, hooks: s.Hooks, Mod: s.Moderation, Messages: s.Messages, market: s.Market,
 		deployKeys: s.DeployKeys, trackedTimes: s.TrackedTimes, orgLabels: s.OrgLabels, codeSearch: s.CodeSearch,
 		maintainers: uniqueAddresses(s.Maintainers), admins: uniqueAddresses(s.Admins), settings: s.Settings, dataDir: s.DataDir, version: version, sshPort: s.SSHPort}
 }

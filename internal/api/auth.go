@@ -11,7 +11,7 @@ const maxSignInBody = 16 << 10
 
 // RegisterAuth adds the sign-in, session, user and settings routes.
 func (a *API) RegisterAuth(mux *http.ServeMux) {
-	if a.auth == nil {
+	if a.Auth == nil {
 		return
 	}
 	mux.HandleFunc("GET /api/v1/auth/nonce", a.Serve(a.getNonce))
@@ -43,7 +43,7 @@ func (a *API) RegisterAuth(mux *http.ServeMux) {
 // SignedIn serves h when the request's identity has at least the scope
 // need; otherwise the answer is 401 or 403. h reads the identity with
 // RequireUser.
-func (a *API) SignedIn(need auth.Scope, h handler) http.HandlerFunc {
+func (a *API) SignedIn(need auth.Scope, h Handler) http.HandlerFunc {
 	return a.Serve(func(w http.ResponseWriter, r *http.Request) error {
 		if _, err := auth.Require(r.Context(), need); err != nil {
 			return err
@@ -54,7 +54,7 @@ func (a *API) SignedIn(need auth.Scope, h handler) http.HandlerFunc {
 
 // tokenOwnerOnly serves h on /users/{username}/tokens to that user alone
 // (see tokenOwner).
-func (a *API) tokenOwnerOnly(need auth.Scope, h handler) http.HandlerFunc {
+func (a *API) tokenOwnerOnly(need auth.Scope, h Handler) http.HandlerFunc {
 	return a.Serve(func(w http.ResponseWriter, r *http.Request) error {
 		if _, err := a.tokenOwner(r, need); err != nil {
 			return err
@@ -70,7 +70,7 @@ func RequireUser(r *http.Request) (*auth.Identity, error) {
 }
 
 func (a *API) getNonce(w http.ResponseWriter, r *http.Request) error {
-	n, err := a.auth.IssueNonce(r.Context())
+	n, err := a.Auth.IssueNonce(r.Context())
 	if err != nil {
 		return err
 	}
@@ -80,7 +80,7 @@ func (a *API) getNonce(w http.ResponseWriter, r *http.Request) error {
 
 // sessionBody is the answer to a finished sign-in and to GET /auth/session.
 type sessionBody struct {
-	User      userJSON `json:"user"`
+	User      UserJSON `json:"user"`
 	CSRFToken string   `json:"csrfToken"`
 }
 
@@ -92,7 +92,7 @@ func (a *API) postSIWE(w http.ResponseWriter, r *http.Request) error {
 	if err := Decode(w, r, maxSignInBody, &in); err != nil {
 		return err
 	}
-	res, err := a.auth.SignIn(r.Context(), auth.SignInRequest{
+	res, err := a.Auth.SignIn(r.Context(), auth.SignInRequest{
 		Message: in.Message, Signature: in.Signature, Origins: auth.OriginsOf(r), UserAgent: r.UserAgent(), IP: auth.ClientIP(r),
 	})
 	if err != nil {
@@ -114,7 +114,7 @@ func (a *API) postTwoFactor(w http.ResponseWriter, r *http.Request) error {
 	if err := Decode(w, r, maxSignInBody, &in); err != nil {
 		return err
 	}
-	res, err := a.auth.FinishTwoFactor(r.Context(), auth.TwoFactorRequest{
+	res, err := a.Auth.FinishTwoFactor(r.Context(), auth.TwoFactorRequest{
 		Challenge: in.Challenge, Code: in.Code, UserAgent: r.UserAgent(), IP: auth.ClientIP(r),
 	})
 	if err != nil {
@@ -139,7 +139,7 @@ func (a *API) getSession(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) postLogout(w http.ResponseWriter, r *http.Request) error {
-	if err := a.auth.Logout(r.Context(), auth.IdentityFrom(r.Context())); err != nil {
+	if err := a.Auth.Logout(r.Context(), auth.IdentityFrom(r.Context())); err != nil {
 		return err
 	}
 	auth.ClearCookie(w, r)

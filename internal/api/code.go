@@ -76,12 +76,12 @@ func (a *API) codeOf(r *http.Request) (code, error) {
 	}
 	if !a.Hosting.HasGit(rec) {
 		if s, ok := a.replication(rec); ok {
-			return code{}, usererr.New(usererr.Unavailable, "replicating", gitrepos.PendingMessage(toForgeUser(r, rec.Owner).Login+"/"+rec.Name, s))
+			return code{}, usererr.New(usererr.Unavailable, "replicating", gitrepos.PendingMessage(ToForgeUser(r, rec.Owner).Login+"/"+rec.Name, s))
 		}
 		return code{}, usererr.New(usererr.NotFound, "no_git_data", "the git data of this repository is not on this node (it was created on another node)")
 	}
-	full := toForgeUser(r, rec.Owner).Login + "/" + rec.Name
-	base := siteURL(r)
+	full := ToForgeUser(r, rec.Owner).Login + "/" + rec.Name
+	base := SiteURL(r)
 	return code{repo: rec, perm: perm, dir: dir, api: base + "/api/v1/repos/" + full, html: base + "/" + full}, nil
 }
 

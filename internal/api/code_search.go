@@ -86,7 +86,7 @@ func (a *API) codeSearchIn(w http.ResponseWriter, r *http.Request, repo uint64) 
 	if err != nil {
 		return err
 	}
-	base := siteURL(r)
+	base := SiteURL(r)
 	out := codeSearchJSON{Total: res.Total, Items: make([]codeHitJSON, 0, len(res.Items)), Languages: res.Languages}
 	for _, h := range res.Items {
 		link := base + "/" + h.Repo + "/src/" + escapePath(h.Path)
@@ -97,5 +97,5 @@ func (a *API) codeSearchIn(w http.ResponseWriter, r *http.Request, repo uint64) 
 			Language: h.Language, HTMLURL: link, Lines: h.Lines})
 	}
 	w.Header().Set("X-Total-Count", strconv.FormatUint(res.Total, 10))
-	return reply(w, out)
+	return Reply(w, out)
 }

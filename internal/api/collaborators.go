@@ -21,7 +21,7 @@ func (a *API) listCollaborators(w http.ResponseWriter, r *http.Request) error {
 	list, err := a.Forge.Index().Collaborators(r.Context(), rec.ID)
 	out := make([]collaboratorJSON, 0, len(list))
 	for _, c := range list {
-		out = append(out, collaboratorJSON{forgeUserJSON: toForgeUser(r, c.User), Permission: c.Permission})
+		out = append(out, collaboratorJSON{ForgeUserJSON: ToForgeUser(r, c.User), Permission: c.Permission})
 	}
 	return a.RespondList(w, r, index.Page{Number: 1, Limit: max(len(out), 1)}, int64(len(out)), out, err)
 }
@@ -68,7 +68,7 @@ func (a *API) getCollaboratorPermission(w http.ResponseWriter, r *http.Request) 
 	if name, err := a.Forge.Index().Username(r.Context(), who); err == nil {
 		u.Username = name
 	}
-	WriteJSON(w, http.StatusOK, map[string]any{"permission": giteaRole(p), "role_name": p.String(), "user": toForgeUser(r, u)})
+	WriteJSON(w, http.StatusOK, map[string]any{"permission": giteaRole(p), "role_name": p.String(), "user": ToForgeUser(r, u)})
 	return nil
 }
 

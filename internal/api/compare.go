@@ -98,7 +98,7 @@ func (a *API) compareHead(r *http.Request, c code, ref string) (id string, done 
 		return id, done, err
 	}
 	// 1. The branch in its own repository.
-	full := toForgeUser(r, repo.Owner).Login + "/" + repo.Name
+	full := ToForgeUser(r, repo.Owner).Login + "/" + repo.Name
 	dir, err := a.Hosting.Dir(repo)
 	if err != nil {
 		return "", done, err

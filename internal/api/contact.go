@@ -7,13 +7,13 @@ import (
 	"github.com/dforge/dforge/internal/support"
 )
 
-const maxContactBody = 32 << 10
+const MaxContactBody = 32 << 10
 
 // postContact takes a message from the contact form. From a signed-in
 // user it opens a support ticket (see /user/tickets).
 func (a *API) postContact(w http.ResponseWriter, r *http.Request) error {
 	var m support.Message
-	if err := Decode(w, r, maxContactBody, &m); err != nil {
+	if err := Decode(w, r, MaxContactBody, &m); err != nil {
 		return err
 	}
 	// Decode allowed newlines; the message is the only field that has them.
@@ -25,7 +25,7 @@ func (a *API) postContact(w http.ResponseWriter, r *http.Request) error {
 	if u, ok := auth.UserFrom(r.Context()); ok {
 		from = u.ID
 	}
-	id, err := a.support.Submit(r.Context(), from, m)
+	id, err := a.Support.Submit(r.Context(), from, m)
 	if err != nil {
 		return err
 	}

@@ -63,7 +63,7 @@ func (a *API) contributorsByAccount(r *http.Request, list []gitstore.Contributor
 		key, login := "email:"+emails[i], ""
 		if addr, ok := a.accountOfEmail(r, emails[i], claims); ok {
 			key = addr.Hex()
-			login = toForgeUser(r, a.personOf(r, addr)).Login
+			login = ToForgeUser(r, a.personOf(r, addr)).Login
 		}
 		if j, ok := at[key]; ok {
 			out[j].Commits += c.Commits
@@ -98,7 +98,7 @@ func (a *API) personOf(r *http.Request, addr common.Address) index.User {
 	if p, err := a.Forge.Index().PersonByAddress(r.Context(), addr); err == nil {
 		return p.User
 	}
-	return index.User{Address: addr.Hex(), Username: a.defaultName(r.Context(), addr)}
+	return index.User{Address: addr.Hex(), Username: a.DefaultName(r.Context(), addr)}
 }
 
 func (a *API) getCounts(w http.ResponseWriter, r *http.Request) error {
@@ -147,15 +147,15 @@ func (a *API) withAccounts(r *http.Request, cs []commitJSON) error {
 	if err != nil {
 		return fmt.Errorf("read the accounts of commit emails: %w", err)
 	}
-	found := map[string]*forgeUserJSON{}
-	account := func(email string) *forgeUserJSON {
+	found := map[string]*ForgeUserJSON{}
+	account := func(email string) *ForgeUserJSON {
 		email = strings.ToLower(email)
 		if u, ok := found[email]; ok {
 			return u
 		}
-		var u *forgeUserJSON
+		var u *ForgeUserJSON
 		if addr, ok := a.accountOfEmail(r, email, claims); ok {
-			j := toForgeUser(r, a.personOf(r, addr))
+			j := ToForgeUser(r, a.personOf(r, addr))
 			u = &j
 		}
 		found[email] = u

@@ -117,9 +117,9 @@ func (c code) branch(b gitstore.Branch) branchJSON {
 	return j
 }
 
-// siteURL is the node's origin as the client reached it (or as the
+// SiteURL is the node's origin as the client reached it (or as the
 // operator configured it behind a proxy).
-func siteURL(r *http.Request) string {
+func SiteURL(r *http.Request) string {
 	o := auth.OriginOf(r)
 	return o.Scheme + "://" + o.Host
 }
@@ -143,7 +143,7 @@ func (a *API) sshURL(r *http.Request, full string) string {
 	return "ssh://git@" + host + ":" + strconv.Itoa(a.sshPort) + "/" + full + ".git"
 }
 
-func toForgeUser(r *http.Request, u index.User) forgeUserJSON {
+func ToForgeUser(r *http.Request, u index.User) ForgeUserJSON {
 	name := u.Username
 	if name == "" && common.IsHexAddress(u.Address) {
 		name = names.Default(common.HexToAddress(u.Address))
@@ -151,9 +151,9 @@ func toForgeUser(r *http.Request, u index.User) forgeUserJSON {
 	addr, id := u.Address, int64(0)
 	if common.IsHexAddress(addr) {
 		addr = checksummed(addr)
-		id = userIDOf(r, common.HexToAddress(addr))
+		id = UserIDOf(r, common.HexToAddress(addr))
 	}
-	return forgeUserJSON{ID: id, Login: name, HTMLURL: siteURL(r) + "/" + name, WalletAddress: addr, giteaUserJSON: giteaUser(name)}
+	return ForgeUserJSON{ID: id, Login: name, HTMLURL: SiteURL(r) + "/" + name, WalletAddress: addr, giteaUserJSON: giteaUser(name)}
 }
 
 // checksummed is addr in EIP-55 form. Lists show the same few people on
@@ -181,12 +181,12 @@ var (
 	checksums  = map[string]string{}
 )
 
-// repoJSON shapes rec for the request's user, whose permission is perm.
-func (a *API) repoJSON(r *http.Request, rec index.Repo, perm forge.Perm) repoJSON {
-	base := siteURL(r)
-	owner := toForgeUser(r, rec.Owner)
+// RepoJSON shapes rec for the request's user, whose permission is perm.
+func (a *API) repoJSON(r *http.Request, rec index.Repo, perm forge.Perm) RepoJSON {
+	base := SiteURL(r)
+	owner := ToForgeUser(r, rec.Owner)
 	full := owner.Login + "/" + rec.Name
-	j := repoJSON{
+	j := RepoJSON{
 		ID: rec.ID, Owner: owner, Name: rec.Name, FullName: full, Description: rec.Description, Website: rec.Website, Private: rec.Private,
 		Fork: rec.ForkOf != 0, HTMLURL: base + "/" + full, URL: base + "/api/v1/repos/" + full, CloneURL: base + "/" + full + ".git",
 		StarsCount: rec.Stars, ForksCount: rec.Forks, WatchersCount: rec.Watchers, OpenIssuesCount: rec.OpenIssues,
@@ -217,13 +217,13 @@ func (a *API) repoJSON(r *http.Request, rec index.Repo, perm forge.Perm) repoJSO
 	if rec.PendingTransfer {
 		j.RepoTransfer = a.repoTransfer(r, rec)
 	}
-	a.modViewOf(r).maskRepo(&j)
+	a.ModViewOf(r).maskRepo(&j)
 	return j
 }
 
 // repoWithParent is repoJSON plus, for a fork, its parent as the user
 // sees it (none when it is gone or hidden).
-func (a *API) repoWithParent(r *http.Request, rec index.Repo, perm forge.Perm) repoJSON {
+func (a *API) repoWithParent(r *http.Request, rec index.Repo, perm forge.Perm) RepoJSON {
 	j := a.repoJSON(r, rec, perm)
 	a.viewerFlags(r, rec, &j)
 	if rec.ForkOf != 0 {
@@ -237,7 +237,7 @@ func (a *API) repoWithParent(r *http.Request, rec index.Repo, perm forge.Perm) r
 
 // viewerFlags sets whether the signed-in caller stars and watches rec; a
 // failed read leaves them out (the client then shows neither as set).
-func (a *API) viewerFlags(r *http.Request, rec index.Repo, j *repoJSON) {
+func (a *API) viewerFlags(r *http.Request, rec index.Repo, j *RepoJSON) {
 	u, ok := auth.UserFrom(r.Context())
 	if !ok {
 		return
@@ -256,10 +256,10 @@ func (a *API) viewerFlags(r *http.Request, rec index.Repo, j *repoJSON) {
 	j.StarredByMe, j.WatchedByMe = &starred, &watching
 }
 
-// reposJSON shapes a list, each with the viewer's permission.
-func (a *API) reposJSON(r *http.Request, list []index.Repo) ([]repoJSON, error) {
-	out := make([]repoJSON, 0, len(list))
-	viewer, mv := ViewerOf(r), a.modViewOf(r)
+// ReposJSON shapes a list, each with the viewer's permission.
+func (a *API) ReposJSON(r *http.Request, list []index.Repo) ([]RepoJSON, error) {
+	out := make([]RepoJSON, 0, len(list))
+	viewer, mv := ViewerOf(r), a.ModViewOf(r)
 	for _, rec := range list {
 		if !mv.listed(rec.ID) {
 			continue
@@ -274,7 +274,7 @@ func (a *API) reposJSON(r *http.Request, list []index.Repo) ([]repoJSON, error) 
 }
 
 func watchInfo(r *http.Request, rec index.Repo, on bool) watchInfoJSON {
-	api := siteURL(r) + "/api/v1/repos/" + toForgeUser(r, rec.Owner).Login + "/" + rec.Name
+	api := SiteURL(r) + "/api/v1/repos/" + ToForgeUser(r, rec.Owner).Login + "/" + rec.Name
 	return watchInfoJSON{Subscribed: on, CreatedAt: rec.Created, URL: api + "/subscription", RepositoryURL: api}
 }
 
@@ -292,7 +292,7 @@ func giteaRole(p forge.Perm) string {
 	return "none"
 }
 
-func (l *links) person(u index.User) forgeUserJSON { return toForgeUser(l.req, u) }
+func (l *links) person(u index.User) ForgeUserJSON { return ToForgeUser(l.req, u) }
 
 func (l *links) label(lb index.Label) labelJSON {
 	return labelJSON{ID: lb.ID, Name: lb.Name, Color: strings.TrimPrefix(lb.Color, "#"), Description: lb.Description, Exclusive: lb.Exclusive,
@@ -316,17 +316,17 @@ type links struct {
 	owner  string
 	name   string
 	repoID uint64
-	mod    modView
+	mod    ModView
 	render func(body string) string
 	// username reads an address's username ("" when it has none).
 	username func(r *http.Request, addr string) string
 }
 
 func (h *issuesAPI) linksFor(r *http.Request, repo index.Repo) *links {
-	origin := siteURL(r)
+	origin := SiteURL(r)
 	path := url.PathEscape(repo.Owner.Username) + "/" + url.PathEscape(repo.Name)
 	l := &links{req: r, origin: origin, api: origin + "/api/v1/repos/" + path, html: origin + "/" + path, owner: repo.Owner.Username, name: repo.Name,
-		repoID: repo.ID, mod: h.modViewOf(r)}
+		repoID: repo.ID, mod: h.ModViewOf(r)}
 	ctx := r.Context()
 	lk := &linker{owner: repo.Owner.Username, repo: repo.Name,
 		user: func(ctx context.Context, name string) (string, bool) {
@@ -374,7 +374,7 @@ func (l *links) issue(repo index.Repo, is index.Issue, pr *index.Pull) issueJSON
 		ID: globalIssueID(is.Repo, is.Number), URL: l.api + "/issues/" + strconv.FormatUint(is.Number, 10),
 		HTMLURL: l.html + "/issues/" + strconv.FormatUint(is.Number, 10), Number: is.Number, User: l.person(is.Author),
 		Title: is.Title, Body: is.Body, BodyHTML: l.render(is.Body), Assets: []struct{}{}, Labels: l.labels(is.Labels),
-		Assignees: make([]forgeUserJSON, len(is.Assignees)), State: is.State, StateReason: is.StateReason, Comments: is.Comments,
+		Assignees: make([]ForgeUserJSON, len(is.Assignees)), State: is.State, StateReason: is.StateReason, Comments: is.Comments,
 		Created: is.Created, Updated: is.Updated, Closed: optional(is.Closed), Milestone: milestoneRef(is.Milestone), PinOrder: is.PinOrder,
 		Signer: is.Signer, Delegation: is.Delegation,
 		Repository: repoMetaJSON{ID: repo.ID, Name: repo.Name, Owner: repo.Owner.Username, FullName: repo.Owner.Username + "/" + repo.Name},
@@ -473,8 +473,8 @@ func (h *issuesAPI) pull(r *http.Request, base index.Repo, perm forge.Perm, pr i
 }
 
 // people shapes users as Gitea's list of users, [] when none.
-func (l *links) people(us []index.User) []forgeUserJSON {
-	out := make([]forgeUserJSON, len(us))
+func (l *links) people(us []index.User) []ForgeUserJSON {
+	out := make([]ForgeUserJSON, len(us))
 	for i, u := range us {
 		out[i] = l.person(u)
 	}
@@ -514,11 +514,11 @@ func (l *links) reviewComment(pr index.Pull, rv index.Review, c index.ReviewComm
 	return j
 }
 
-// personJSON is the public user GET /users/{username} gives, for a found
+// PersonJSON is the public user GET /users/{username} gives, for a found
 // account: its profile here, if it has one.
-func personJSON(r *http.Request, p index.Person) userJSON {
-	j := userJSON{ID: p.ID, Login: p.Username, FullName: p.FullName, Description: p.Description, Location: p.Location,
-		Website: p.Website, WalletAddress: checksummed(p.Address), HTMLURL: siteURL(r) + "/" + p.Username, giteaUserJSON: giteaUser(p.Username)}
+func PersonJSON(r *http.Request, p index.Person) UserJSON {
+	j := UserJSON{ID: p.ID, Login: p.Username, FullName: p.FullName, Description: p.Description, Location: p.Location,
+		Website: p.Website, WalletAddress: checksummed(p.Address), HTMLURL: SiteURL(r) + "/" + p.Username, giteaUserJSON: giteaUser(p.Username)}
 	if !p.Created.IsZero() {
 		j.Created = p.Created.Format(time.RFC3339)
 	}

@@ -26,7 +26,7 @@ const dashboardLimit = 10
 const maxDashboardStatuses = 20
 
 func (a *API) RegisterDashboard(mux *http.ServeMux) {
-	if a.Forge == nil || a.Hosting == nil || a.Index == nil || a.auth == nil {
+	if a.Forge == nil || a.Hosting == nil || a.Index == nil || a.Auth == nil {
 		return
 	}
 	h := &issuesAPI{API: a, pulls: a.pulls}
@@ -85,7 +85,7 @@ type dashChecksJSON struct {
 
 type dashReposJSON struct {
 	TotalCount int64      `json:"total_count"`
-	Items      []repoJSON `json:"items"`
+	Items      []RepoJSON `json:"items"`
 	SeeAll     string     `json:"see_all"`
 }
 
@@ -121,7 +121,7 @@ func (h *issuesAPI) getDashboard(w http.ResponseWriter, r *http.Request) error {
 	// index.RememberAnswer) for this user, token view, preferences, URL
 	// and this node's hidden list (the moderation version is read before
 	// the answer is built, so a later change misses the cache).
-	key := fmt.Sprintf("dashboard|%s|%t|%v|%s|%s", id.User.Address.Hex(), id.PublicOnly(), hidden, siteURL(r), h.modViewOf(r).key())
+	key := fmt.Sprintf("dashboard|%s|%t|%v|%s|%s", id.User.Address.Hex(), id.PublicOnly(), hidden, SiteURL(r), h.ModViewOf(r).key())
 	var kept keptDashboard
 	kept, err = index.RememberAnswer(h.Index, key, dashboardSize, func() (keptDashboard, error) {
 		out, err := h.dashboard(r, id, hidden)
@@ -184,7 +184,7 @@ func (h *issuesAPI) dashboard(r *http.Request, id *auth.Identity, hidden []strin
 	if err != nil {
 		return out, err
 	}
-	items, err := h.reposJSON(r, repos)
+	items, err := h.ReposJSON(r, repos)
 	if err != nil {
 		return out, err
 	}
@@ -277,7 +277,7 @@ func (h *issuesAPI) openIssuesJSON(r *http.Request, list []index.Issue) ([]issue
 func (h *issuesAPI) checksJSON(r *http.Request, it issueJSON, list []index.CommitStatus) dashChecksJSON {
 	c := dashChecksJSON{TotalCount: len(list), Statuses: []commitStatusJSON{}}
 	states := make([]string, 0, len(list))
-	api := siteURL(r) + "/api/v1/repos/" + it.Repository.FullName
+	api := SiteURL(r) + "/api/v1/repos/" + it.Repository.FullName
 	for i, st := range list {
 		states = append(states, st.State)
 		if i < maxDashboardStatuses {
@@ -304,6 +304,6 @@ func (a *API) listDashboardRepos(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out, err := a.reposJSON(r, list)
+	out, err := a.ReposJSON(r, list)
 	return a.RespondList(w, r, p, total, out, err)
 }

@@ -37,12 +37,12 @@ type deployKeyJSON struct {
 	ReadOnly    bool   `json:"read_only"`
 	// Repository is the key's, as Gitea gives it to the repository's
 	// admins (appendPrivateInformation), the only ones who see keys here.
-	Repository *repoJSON `json:"repository,omitempty"`
+	Repository *RepoJSON `json:"repository,omitempty"`
 }
 
-func toDeployKeyJSON(r *http.Request, repo *repoJSON, k deploykeys.Key) deployKeyJSON {
+func toDeployKeyJSON(r *http.Request, repo *RepoJSON, k deploykeys.Key) deployKeyJSON {
 	return deployKeyJSON{Repository: repo, ID: k.ID, KeyID: k.ID, Key: k.Key, Title: k.Title, Fingerprint: k.Fingerprint, ReadOnly: k.ReadOnly,
-		URL:       siteURL(r) + "/api/v1/repos/" + r.PathValue("owner") + "/" + r.PathValue("repo") + "/keys/" + strconv.FormatInt(k.ID, 10),
+		URL:       SiteURL(r) + "/api/v1/repos/" + r.PathValue("owner") + "/" + r.PathValue("repo") + "/keys/" + strconv.FormatInt(k.ID, 10),
 		CreatedAt: k.Created.Format(time.RFC3339)}
 }
 
@@ -113,7 +113,7 @@ func (a *API) getDeployKey(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	rj := a.repoJSON(r, repo, perm)
-	return reply(w, toDeployKeyJSON(r, &rj, k))
+	return Reply(w, toDeployKeyJSON(r, &rj, k))
 }
 
 func (a *API) deleteDeployKey(w http.ResponseWriter, r *http.Request) error {

@@ -53,7 +53,7 @@ func (a *API) listMyEmails(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, a.emailsOf(r, id.User.Address))
+	return Reply(w, a.emailsOf(r, id.User.Address))
 }
 
 func (a *API) listUserEmails(w http.ResponseWriter, r *http.Request) error {
@@ -61,12 +61,12 @@ func (a *API) listUserEmails(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, a.emailsOf(r, addr))
+	return Reply(w, a.emailsOf(r, addr))
 }
 
 // emailsOf lists addr's emails: the wallet's first, then the claims.
 func (a *API) emailsOf(r *http.Request, addr common.Address) []emailJSON {
-	u := toForgeUser(r, a.personOf(r, addr))
+	u := ToForgeUser(r, a.personOf(r, addr))
 	out := []emailJSON{{Email: walletEmail(addr), Verified: true, Primary: true, UserID: u.ID, Username: u.Login}}
 	claimed, err := a.Forge.Index().EmailsOf(r.Context(), addr)
 	if err != nil {
@@ -109,7 +109,7 @@ func (a *API) addEmails(w http.ResponseWriter, r *http.Request) error {
 	if _, err := a.Forge.Do(ctx, id.User.Address, chainforge.UserEmails{Emails: append(current, in...)}); err != nil {
 		return err
 	}
-	u := toForgeUser(r, a.personOf(r, id.User.Address))
+	u := ToForgeUser(r, a.personOf(r, id.User.Address))
 	out := make([]emailJSON, 0, len(in))
 	for _, e := range in {
 		out = append(out, emailJSON{Email: e, UserID: u.ID, Username: u.Login})

@@ -17,7 +17,7 @@ import (
 // Home's shape; the /activities/feeds routes are Gitea's, in its shape.
 
 func (a *API) RegisterFeed(mux *http.ServeMux) {
-	if a.Forge == nil || a.auth == nil || a.Hosting == nil {
+	if a.Forge == nil || a.Auth == nil || a.Hosting == nil {
 		return
 	}
 	mux.HandleFunc("GET /api/v1/user/feed", a.SignedIn(auth.ScopeRead, a.listMyFeed))
@@ -43,7 +43,7 @@ func (a *API) listMyFeed(w http.ResponseWriter, r *http.Request) error {
 	}
 	me := id.User.Address
 	items, total, err := a.Forge.Activities(r.Context(), me, index.ActivityFilter{FeedOf: &me}, p)
-	return a.RespondList(w, r, p, total, a.modViewOf(r).maskActivities(items), err)
+	return a.RespondList(w, r, p, total, a.ModViewOf(r).maskActivities(items), err)
 }
 
 // listUserActivityFeeds lists a user's feed as Gitea does: what they
@@ -63,7 +63,7 @@ func (a *API) listUserActivityFeeds(w http.ResponseWriter, r *http.Request) erro
 	} else {
 		f.FeedOf = &who
 	}
-	return a.respondActivities(w, r, f, p, userIDOf(r, who))
+	return a.respondActivities(w, r, f, p, UserIDOf(r, who))
 }
 
 // listRepoActivityFeeds lists a repository's actions as Gitea does,
@@ -106,13 +106,13 @@ func (a *API) respondActivities(w http.ResponseWriter, r *http.Request, f index.
 	if err != nil {
 		return err
 	}
-	repos := map[uint64]*repoJSON{}
+	repos := map[uint64]*RepoJSON{}
 	out := make([]activityJSON, 0, len(items))
-	for _, it := range a.modViewOf(r).maskActivities(items) {
+	for _, it := range a.ModViewOf(r).maskActivities(items) {
 		repo, ok := repos[it.Repo.ID]
 		if !ok {
 			// The list was filtered by the same rule; one that turns
-			// hidden in between is left out of its row, not shown.
+			// Hidden in between is left out of its row, not shown.
 			if rec, perm, err := a.Forge.RepoByID(r.Context(), viewer, it.Repo.ID); err == nil {
 				j := a.repoJSON(r, rec, perm)
 				repo = &j
@@ -133,9 +133,9 @@ type activityJSON struct {
 	UserID    int64         `json:"user_id"`
 	OpType    string        `json:"op_type"`
 	ActUserID int64         `json:"act_user_id"`
-	ActUser   forgeUserJSON `json:"act_user"`
+	ActUser   ForgeUserJSON `json:"act_user"`
 	RepoID    uint64        `json:"repo_id"`
-	Repo      *repoJSON     `json:"repo"`
+	Repo      *RepoJSON     `json:"repo"`
 	CommentID uint64        `json:"comment_id"`
 	// Comment is not filled: comment_id names it for GET
 	// /repos/{owner}/{repo}/issues/comments/{id}.
@@ -146,8 +146,8 @@ type activityJSON struct {
 	Created   string       `json:"created"`
 }
 
-func giteaActivity(r *http.Request, it index.Activity, repo *repoJSON, user int64) activityJSON {
-	actor := toForgeUser(r, it.Actor)
+func giteaActivity(r *http.Request, it index.Activity, repo *RepoJSON, user int64) activityJSON {
+	actor := ToForgeUser(r, it.Actor)
 	if user == 0 {
 		user = actor.ID
 	}

@@ -18,7 +18,7 @@ import (
 // index, so every node answers the same.
 
 func (a *API) RegisterFollows(mux *http.ServeMux) {
-	if a.Forge == nil || a.auth == nil {
+	if a.Forge == nil || a.Auth == nil {
 		return
 	}
 	user := a.SignedIn
@@ -125,9 +125,9 @@ func (a *API) followList(w http.ResponseWriter, r *http.Request, username string
 		return err
 	}
 	users, total, err := list(r.Context(), who, p)
-	out := make([]forgeUserJSON, 0, len(users))
+	out := make([]ForgeUserJSON, 0, len(users))
 	for _, u := range users {
-		out = append(out, toForgeUser(r, u))
+		out = append(out, ToForgeUser(r, u))
 	}
 	return a.RespondList(w, r, p, total, out, err)
 }
@@ -153,7 +153,7 @@ func (a *API) accountOf(r *http.Request, name string) (common.Address, error) {
 	if tx.CheckLine("username", name) != nil {
 		return common.Address{}, usererr.Missingf("There is no user with that name.")
 	}
-	u, err := a.auth.UserByName(r.Context(), name)
+	u, err := a.Auth.UserByName(r.Context(), name)
 	if err != nil {
 		return common.Address{}, err
 	}

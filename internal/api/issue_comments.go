@@ -102,7 +102,7 @@ func (h *issuesAPI) createComment(w http.ResponseWriter, r *http.Request) error 
 	var in struct {
 		Body string `json:"body"`
 	}
-	if err := decodeText(w, r, &in); err != nil {
+	if err := DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	repo, _, is, err := h.issueOf(r)
@@ -112,7 +112,7 @@ func (h *issuesAPI) createComment(w http.ResponseWriter, r *http.Request) error 
 	if strings.TrimSpace(in.Body) == "" {
 		return usererr.BadFieldf("body", "a comment must have a body")
 	}
-	if err := checkBody("comment", in.Body); err != nil {
+	if err := CheckBody("comment", in.Body); err != nil {
 		return err
 	}
 	res, err := h.Forge.Do(r.Context(), id.User.Address, chainforge.IssueComment{Repo: repo.ID, Number: is.Number, Body: in.Body})

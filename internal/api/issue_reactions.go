@@ -26,7 +26,7 @@ func (a *API) RegisterIssueComments(mux *http.ServeMux) {
 		return
 	}
 	h := &issuesAPI{API: a, pulls: a.pulls}
-	w := func(fn handler) http.HandlerFunc { return a.SignedIn(auth.ScopeWrite, fn) }
+	w := func(fn Handler) http.HandlerFunc { return a.SignedIn(auth.ScopeWrite, fn) }
 	const comment = "/api/v1/repos/{owner}/{repo}/issues/comments/{id}"
 	mux.HandleFunc("GET "+comment, h.Serve(h.getRepoComment))
 	mux.HandleFunc("PATCH "+comment, w(h.editComment))
@@ -74,7 +74,7 @@ func (h *issuesAPI) getRepoComment(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	return reply(w, h.linksFor(r, repo).comment(index.Issue{Number: c.Number, IsPull: c.IsPull}, c))
+	return Reply(w, h.linksFor(r, repo).comment(index.Issue{Number: c.Number, IsPull: c.IsPull}, c))
 }
 
 // editComment changes a comment's body: its author's, or anyone's for a
@@ -87,7 +87,7 @@ func (h *issuesAPI) editComment(w http.ResponseWriter, r *http.Request) error {
 	var in struct {
 		Body string `json:"body"`
 	}
-	if err := decodeText(w, r, &in); err != nil {
+	if err := DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	repo, c, err := h.commentOf(r)
@@ -97,7 +97,7 @@ func (h *issuesAPI) editComment(w http.ResponseWriter, r *http.Request) error {
 	if strings.TrimSpace(in.Body) == "" {
 		return usererr.BadFieldf("body", "a comment must have a body")
 	}
-	if err := checkBody("comment", in.Body); err != nil {
+	if err := CheckBody("comment", in.Body); err != nil {
 		return err
 	}
 	if _, err := h.Forge.Do(r.Context(), id.User.Address, chainforge.CommentEdit{Repo: repo.ID, Comment: c.ID, Body: in.Body}); err != nil {
@@ -106,7 +106,7 @@ func (h *issuesAPI) editComment(w http.ResponseWriter, r *http.Request) error {
 	if c, err = h.Forge.Index().CommentByID(r.Context(), repo.ID, c.ID); err != nil {
 		return err
 	}
-	return reply(w, h.linksFor(r, repo).comment(index.Issue{Number: c.Number, IsPull: c.IsPull}, c))
+	return Reply(w, h.linksFor(r, repo).comment(index.Issue{Number: c.Number, IsPull: c.IsPull}, c))
 }
 
 // deleteComment deletes a comment (comment.delete): it is marked deleted
@@ -129,7 +129,7 @@ func (h *issuesAPI) deleteComment(w http.ResponseWriter, r *http.Request) error 
 
 // reactionJSON is Gitea's Reaction.
 type reactionJSON struct {
-	User    forgeUserJSON `json:"user"`
+	User    ForgeUserJSON `json:"user"`
 	Content string        `json:"content"`
 	Created string        `json:"created_at"`
 }
@@ -146,9 +146,9 @@ func (h *issuesAPI) replyReactions(w http.ResponseWriter, r *http.Request, repo,
 	}
 	out := make([]reactionJSON, len(list))
 	for i, x := range list {
-		out[i] = reactionJSON{User: toForgeUser(r, x.User), Content: x.Content, Created: x.Created}
+		out[i] = reactionJSON{User: ToForgeUser(r, x.User), Content: x.Content, Created: x.Created}
 	}
-	return reply(w, out)
+	return Reply(w, out)
 }
 
 // react adds (on) or removes the signed-in user's reaction. Gitea answers
@@ -170,7 +170,7 @@ func (h *issuesAPI) react(w http.ResponseWriter, r *http.Request, repo index.Rep
 	}
 	if mine != nil && on || mine == nil && !on {
 		if on {
-			return reply(w, reactionJSON{User: toForgeUser(r, mine.User), Content: mine.Content, Created: mine.Created})
+			return Reply(w, reactionJSON{User: ToForgeUser(r, mine.User), Content: mine.Content, Created: mine.Created})
 		}
 		return nil
 	}
@@ -186,7 +186,7 @@ func (h *issuesAPI) react(w http.ResponseWriter, r *http.Request, repo index.Rep
 	if mine, err = h.myReaction(r.Context(), repo.ID, number, comment, id.User.Address, in.Content); err != nil || mine == nil {
 		return err
 	}
-	WriteJSON(w, http.StatusCreated, reactionJSON{User: toForgeUser(r, mine.User), Content: mine.Content, Created: mine.Created})
+	WriteJSON(w, http.StatusCreated, reactionJSON{User: ToForgeUser(r, mine.User), Content: mine.Content, Created: mine.Created})
 	return nil
 }
 

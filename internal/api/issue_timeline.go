@@ -21,7 +21,7 @@ type timelineJSON struct {
 	HTMLURL         string         `json:"html_url"`
 	PullRequestURL  string         `json:"pull_request_url"`
 	IssueURL        string         `json:"issue_url"`
-	User            forgeUserJSON  `json:"user"`
+	User            ForgeUserJSON  `json:"user"`
 	Body            string         `json:"body"`
 	BodyHTML        string         `json:"body_html,omitempty"`
 	Created         string         `json:"created_at"`
@@ -31,7 +31,7 @@ type timelineJSON struct {
 	OldMilestone    *milestoneJSON `json:"old_milestone"`
 	NewTitle        string         `json:"new_title"`
 	OldTitle        string         `json:"old_title"`
-	Assignee        *forgeUserJSON `json:"assignee"`
+	Assignee        *ForgeUserJSON `json:"assignee"`
 	RemovedAssignee bool           `json:"removed_assignee"`
 	RefIssue        *refIssueJSON  `json:"ref_issue"`
 	RefComment      *refIDJSON     `json:"ref_comment"`
@@ -45,7 +45,7 @@ type timelineJSON struct {
 	NewRef         string         `json:"new_ref"`
 	ProjectID      int64          `json:"project_id"`
 	OldProjectID   int64          `json:"old_project_id"`
-	ResolveDoer    *forgeUserJSON `json:"resolve_doer"`
+	ResolveDoer    *ForgeUserJSON `json:"resolve_doer"`
 	AssigneeTeam   any            `json:"assignee_team"`
 	DependentIssue any            `json:"dependent_issue"`
 	TrackedTime    any            `json:"tracked_time"`
@@ -156,7 +156,7 @@ func (l *links) timeline(r *http.Request, is index.Issue, e index.TimelineEvent)
 	if c := e.Comment; c != nil {
 		j.ID, j.Body, j.BodyHTML, j.Updated = c.ID, c.Body, l.render(c.Body), c.Updated
 		j.HTMLURL = page + "#issuecomment-" + strconv.FormatUint(c.ID, 10)
-		j.Hidden, j.HiddenReason, j.Body, j.BodyHTML = l.mod.maskText(moderation.KindComment, moderation.CommentKey(l.repoID, c.ID), j.Body, j.BodyHTML)
+		j.Hidden, j.HiddenReason, j.Body, j.BodyHTML = l.mod.MaskText(moderation.KindComment, moderation.CommentKey(l.repoID, c.ID), j.Body, j.BodyHTML)
 	}
 	if lb := e.Data.Label; lb != nil {
 		v := l.label(*lb)
@@ -172,7 +172,7 @@ func (l *links) timeline(r *http.Request, is index.Issue, e index.TimelineEvent)
 		j.OldMilestone = &milestoneJSON{ID: e.Data.OldMilestone, Title: e.Data.OldMilestoneTitle}
 	}
 	if e.Data.Assignee != "" {
-		u := toForgeUser(r, index.User{Address: e.Data.Assignee, Username: l.nameOf(r, e.Data.Assignee)})
+		u := ToForgeUser(r, index.User{Address: e.Data.Assignee, Username: l.nameOf(r, e.Data.Assignee)})
 		j.Assignee = &u
 	}
 	if e.Data.Ref != 0 {
@@ -222,7 +222,7 @@ func (h *issuesAPI) listPinned(w http.ResponseWriter, r *http.Request) error {
 		}
 		out[i] = l.issue(repo, is, pr)
 	}
-	return reply(w, out)
+	return Reply(w, out)
 }
 
 func (h *issuesAPI) setPin(w http.ResponseWriter, r *http.Request, on bool) error {
@@ -268,11 +268,11 @@ func (h *issuesAPI) listSubscribers(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	out := make([]forgeUserJSON, len(list))
+	out := make([]ForgeUserJSON, len(list))
 	for i, u := range list {
-		out[i] = toForgeUser(r, u)
+		out[i] = ToForgeUser(r, u)
 	}
-	return reply(w, out)
+	return Reply(w, out)
 }
 
 // checkSubscription says whether the signed-in user is subscribed to an
@@ -291,7 +291,7 @@ func (h *issuesAPI) checkSubscription(w http.ResponseWriter, r *http.Request) er
 		return err
 	}
 	l := h.linksFor(r, repo)
-	return reply(w, watchInfoJSON{Subscribed: on, CreatedAt: is.Created, URL: l.api + "/issues/" + strconv.FormatUint(is.Number, 10) + "/subscriptions",
+	return Reply(w, watchInfoJSON{Subscribed: on, CreatedAt: is.Created, URL: l.api + "/issues/" + strconv.FormatUint(is.Number, 10) + "/subscriptions",
 		RepositoryURL: l.api})
 }
 

@@ -36,14 +36,14 @@ func (a *API) RegisterIssues(mux *http.ServeMux) {
 		return
 	}
 	h := &issuesAPI{API: a, pulls: a.pulls}
-	w := func(fn handler) http.HandlerFunc { return a.SignedIn(auth.ScopeWrite, fn) }
+	w := func(fn Handler) http.HandlerFunc { return a.SignedIn(auth.ScopeWrite, fn) }
 	const repo = "/api/v1/repos/{owner}/{repo}"
 	mux.HandleFunc("GET "+repo+"/issues", h.Serve(h.listIssues))
 	mux.HandleFunc("POST "+repo+"/issues", w(h.createIssue))
 	mux.HandleFunc("GET "+repo+"/issues/comments", h.Serve(h.listRepoComments))
 	mux.HandleFunc("GET "+repo+"/issues/{index}", h.Serve(h.getIssue))
 	mux.HandleFunc("PATCH "+repo+"/issues/{index}", w(h.editIssue))
-	if a.mod != nil {
+	if a.Mod != nil {
 		mux.HandleFunc("DELETE "+repo+"/issues/{index}", w(h.deleteIssue))
 	}
 	mux.HandleFunc("GET "+repo+"/issues/{index}/comments", h.Serve(h.listComments))
@@ -103,11 +103,11 @@ func (h *issuesAPI) issueOf(r *http.Request) (index.Repo, forge.Perm, index.Issu
 // (deleteIssue) and the viewer is not one of the node's admins, who still
 // see it: it is then 404.
 func (h *issuesAPI) deletedHere(r *http.Request, repo, number uint64) bool {
-	if h.mod == nil {
+	if h.Mod == nil {
 		return false
 	}
-	hd, ok := h.mod.IsHidden(moderation.KindIssue, moderation.IssueKey(repo, number))
-	return ok && hd.Deleted && !h.modViewOf(r).admin
+	hd, ok := h.Mod.IsHidden(moderation.KindIssue, moderation.IssueKey(repo, number))
+	return ok && hd.Deleted && !h.ModViewOf(r).Admin
 }
 
 // deleteIssue is Gitea's DELETE /issues/{index}. An issue on chain cannot
@@ -128,7 +128,7 @@ func (h *issuesAPI) deleteIssue(w http.ResponseWriter, r *http.Request) error {
 	}
 	t := moderation.Target{Kind: moderation.KindIssue, Key: moderation.IssueKey(repo.ID, is.Number),
 		Label: fmt.Sprintf("%s/%s#%d", repo.Owner.Username, repo.Name, is.Number), Subject: common.HexToAddress(is.Author.Address)}
-	if _, err := h.mod.Delete(r.Context(), id.User.Address, t); err != nil {
+	if _, err := h.Mod.Delete(r.Context(), id.User.Address, t); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -302,7 +302,7 @@ func (h *issuesAPI) issues(ctx context.Context, repo index.Repo, f index.IssueFi
 // (deleteIssue), for everyone but the node's admins. A page may come out
 // shorter than asked: the deleted are few, and the list is the chain's.
 func (h *issuesAPI) withoutDeleted(ctx context.Context, list []index.Issue) []index.Issue {
-	if h.mod == nil {
+	if h.Mod == nil {
 		return list
 	}
 	if u, ok := auth.UserFrom(ctx); ok && h.isAdmin(u.Address) {
@@ -310,7 +310,7 @@ func (h *issuesAPI) withoutDeleted(ctx context.Context, list []index.Issue) []in
 	}
 	kept := list[:0:0]
 	for _, is := range list {
-		if hd, ok := h.mod.IsHidden(moderation.KindIssue, moderation.IssueKey(is.Repo, is.Number)); !ok || !hd.Deleted {
+		if hd, ok := h.Mod.IsHidden(moderation.KindIssue, moderation.IssueKey(is.Repo, is.Number)); !ok || !hd.Deleted {
 			kept = append(kept, is)
 		}
 	}
@@ -335,30 +335,30 @@ func (h *issuesAPI) respondIssues(w http.ResponseWriter, r *http.Request, repo i
 	return h.RespondList(w, r, p, total, out, nil)
 }
 
-// maxTextBody bounds a JSON body carrying Markdown: room for a body at the
+// MaxTextBody bounds a JSON body carrying Markdown: room for a body at the
 // chain's limit with JSON escaping, so an oversized text is told apart
 // (422, with its size) from a runaway request.
-const maxTextBody = 8 * chainforge.MaxBody
+const MaxTextBody = 8 * chainforge.MaxBody
 
-// decodeText decodes a request whose fields carry Markdown; a body past
+// DecodeText decodes a request whose fields carry Markdown; a body past
 // every limit is still a 422 saying how large text may be.
-func decodeText(w http.ResponseWriter, r *http.Request, v any) error {
-	err := Decode(w, r, maxTextBody, v)
+func DecodeText(w http.ResponseWriter, r *http.Request, v any) error {
+	err := Decode(w, r, MaxTextBody, v)
 	if ue, ok := usererr.As(err); ok && ue.Kind == usererr.TooLarge {
 		return usererr.Unprocessablef("body", usererr.CodeTooLarge, "the text is too large: the most a body or comment may hold is %d bytes", chainforge.MaxBody)
 	}
 	return err
 }
 
-// checkBody refuses text over the chain's limit before anything is sent.
-func checkBody(field, text string) error {
+// CheckBody refuses text over the chain's limit before anything is sent.
+func CheckBody(field, text string) error {
 	if len(text) > chainforge.MaxBody {
 		return usererr.Unprocessablef(field, usererr.CodeTooLarge, "the %s is %d bytes; the most is %d bytes", field, len(text), chainforge.MaxBody)
 	}
 	return nil
 }
 
-func checkTitle(title string) error {
+func CheckTitle(title string) error {
 	if strings.TrimSpace(title) == "" {
 		return usererr.BadFieldf("title", "the title must not be empty")
 	}
@@ -389,17 +389,17 @@ func (h *issuesAPI) createIssue(w http.ResponseWriter, r *http.Request) error {
 		Labels    []uint64 `json:"labels"`
 		Milestone int64    `json:"milestone"`
 	}
-	if err := decodeText(w, r, &in); err != nil {
+	if err := DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	repo, _, err := h.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	if err := checkTitle(in.Title); err != nil {
+	if err := CheckTitle(in.Title); err != nil {
 		return err
 	}
-	if err := checkBody("body", in.Body); err != nil {
+	if err := CheckBody("body", in.Body); err != nil {
 		return err
 	}
 	assignees, err := h.Forge.Assignees(r.Context(), assigneeNames(in.Assignee, in.Assignees))
@@ -441,7 +441,7 @@ func (h *issuesAPI) replyIssue(w http.ResponseWriter, r *http.Request, repo inde
 		}
 		pr = &got
 	}
-	return reply(w, h.linksFor(r, repo).issue(repo, is, pr))
+	return Reply(w, h.linksFor(r, repo).issue(repo, is, pr))
 }
 
 // getIssueByID serves an issue or pull request by its global id (ours: the
@@ -509,7 +509,7 @@ func (h *issuesAPI) editIssue(w http.ResponseWriter, r *http.Request) error {
 		State       *string   `json:"state"`
 		StateReason string    `json:"state_reason"`
 	}
-	if err := decodeText(w, r, &in); err != nil {
+	if err := DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	repo, _, is, err := h.issueOf(r)
@@ -563,13 +563,13 @@ func (h *issuesAPI) pullRecord(ctx context.Context, repo index.Repo, is index.Is
 func issueChange(is index.Issue, title, body, assignee *string, assignees *[]string) (forge.IssueChange, error) {
 	var c forge.IssueChange
 	if title != nil && *title != "" && *title != is.Title {
-		if err := checkTitle(*title); err != nil {
+		if err := CheckTitle(*title); err != nil {
 			return c, err
 		}
 		c.Title = title
 	}
 	if body != nil && *body != is.Body {
-		if err := checkBody("body", *body); err != nil {
+		if err := CheckBody("body", *body); err != nil {
 			return c, err
 		}
 		c.Body = body

@@ -57,7 +57,7 @@ func (h *issuesAPI) getLabel(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, h.linksFor(r, repo).label(l))
+	return Reply(w, h.linksFor(r, repo).label(l))
 }
 
 func (h *issuesAPI) createLabel(w http.ResponseWriter, r *http.Request) error {
@@ -139,7 +139,7 @@ func (h *issuesAPI) editLabel(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, h.linksFor(r, repo).label(labelOfChange(res.Change.Label)))
+	return Reply(w, h.linksFor(r, repo).label(labelOfChange(res.Change.Label)))
 }
 
 func (h *issuesAPI) deleteLabel(w http.ResponseWriter, r *http.Request) error {
@@ -169,7 +169,7 @@ func (h *issuesAPI) listIssueLabels(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	return reply(w, h.linksFor(r, repo).labels(is.Labels))
+	return Reply(w, h.linksFor(r, repo).labels(is.Labels))
 }
 
 // issueLabelsOption is Gitea's IssueLabelsOption: label ids, or (Gitea
@@ -238,7 +238,7 @@ func (h *issuesAPI) setIssueLabels(w http.ResponseWriter, r *http.Request, actor
 	if err != nil {
 		return err
 	}
-	return reply(w, h.linksFor(r, repo).labels(is.Labels))
+	return Reply(w, h.linksFor(r, repo).labels(is.Labels))
 }
 
 func (h *issuesAPI) addIssueLabels(w http.ResponseWriter, r *http.Request) error {

@@ -34,7 +34,7 @@ type keyJSON struct {
 	Title       string        `json:"title"`
 	Fingerprint string        `json:"fingerprint"`
 	CreatedAt   string        `json:"created_at"`
-	User        forgeUserJSON `json:"user"`
+	User        ForgeUserJSON `json:"user"`
 	ReadOnly    bool          `json:"read_only"`
 	KeyType     string        `json:"key_type"`
 	// Height is the block that registered the key.
@@ -43,8 +43,8 @@ type keyJSON struct {
 
 func toKeyJSON(r *http.Request, k index.Key) keyJSON {
 	return keyJSON{
-		ID: k.ID, Key: k.Key, URL: siteURL(r) + "/api/v1/user/keys/" + strconv.FormatUint(k.ID, 10), Title: k.Title,
-		Fingerprint: k.Fingerprint, CreatedAt: k.Created.Format(time.RFC3339), User: toForgeUser(r, k.Owner),
+		ID: k.ID, Key: k.Key, URL: SiteURL(r) + "/api/v1/user/keys/" + strconv.FormatUint(k.ID, 10), Title: k.Title,
+		Fingerprint: k.Fingerprint, CreatedAt: k.Created.Format(time.RFC3339), User: ToForgeUser(r, k.Owner),
 		KeyType: "user", Height: k.Height,
 	}
 }
@@ -128,7 +128,7 @@ func (a *API) getKey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, toKeyJSON(r, k))
+	return Reply(w, toKeyJSON(r, k))
 }
 
 func (a *API) deleteKey(w http.ResponseWriter, r *http.Request) error {

@@ -39,7 +39,7 @@ type listingJSON struct {
 	Events      []string      `json:"events"`
 	URLTemplate string        `json:"url_template"`
 	Homepage    string        `json:"homepage"`
-	Publisher   forgeUserJSON `json:"publisher"`
+	Publisher   ForgeUserJSON `json:"publisher"`
 	// Installs is how many repositories have it installed now.
 	Installs int64 `json:"installs"`
 	// Deleted is true for a deleted listing, shown only among a
@@ -51,7 +51,7 @@ type listingJSON struct {
 
 func toListing(r *http.Request, l index.Listing) listingJSON {
 	return listingJSON{ID: l.ID, Name: l.Name, Description: l.Description, Events: l.Events, URLTemplate: l.URLTemplate,
-		Homepage: l.Homepage, Publisher: toForgeUser(r, l.Publisher), Installs: l.Installs, Deleted: l.Deleted,
+		Homepage: l.Homepage, Publisher: ToForgeUser(r, l.Publisher), Installs: l.Installs, Deleted: l.Deleted,
 		CreatedAt: l.Created, UpdatedAt: l.Updated}
 }
 
@@ -59,7 +59,7 @@ func toListing(r *http.Request, l index.Listing) listingJSON {
 type installJSON struct {
 	Listing   listingJSON   `json:"listing"`
 	RepoID    uint64        `json:"repo_id"`
-	Installer forgeUserJSON `json:"installer"`
+	Installer ForgeUserJSON `json:"installer"`
 	// HookID is the repository webhook this node created for the install
 	// (shown to its administrators); absent when there is none here.
 	HookID    int64     `json:"hook_id,omitempty"`
@@ -67,7 +67,7 @@ type installJSON struct {
 }
 
 func toInstall(r *http.Request, in market.Install) installJSON {
-	return installJSON{Listing: toListing(r, in.Listing), RepoID: in.RepoID, Installer: toForgeUser(r, in.Installer),
+	return installJSON{Listing: toListing(r, in.Listing), RepoID: in.RepoID, Installer: ToForgeUser(r, in.Installer),
 		HookID: in.Hook, CreatedAt: in.Created}
 }
 
@@ -119,7 +119,7 @@ func (a *API) getListing(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, toListing(r, l))
+	return Reply(w, toListing(r, l))
 }
 
 // publishListing publishes a listing; the signed-in user is its
@@ -174,7 +174,7 @@ func (a *API) updateListing(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, toListing(r, l))
+	return Reply(w, toListing(r, l))
 }
 
 // deleteListing hides a listing (its publisher only); where it is
@@ -210,7 +210,7 @@ func (a *API) listInstalls(w http.ResponseWriter, r *http.Request) error {
 	for _, in := range list {
 		out = append(out, toInstall(r, in))
 	}
-	return reply(w, out)
+	return Reply(w, out)
 }
 
 // installListing installs a listing into the repository in one step: its

@@ -110,7 +110,7 @@ func (h *issuesAPI) getMilestone(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, milestoneOf(m))
+	return Reply(w, milestoneOf(m))
 }
 
 // dueOf is a due date in Unix seconds: 0 for none.
@@ -146,14 +146,14 @@ func (h *issuesAPI) createMilestone(w http.ResponseWriter, r *http.Request) erro
 		State       string     `json:"state"`
 		Due         *time.Time `json:"due_on"`
 	}
-	if err := decodeText(w, r, &in); err != nil {
+	if err := DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	repo, _, err := h.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	if err := checkTitle(in.Title); err != nil {
+	if err := CheckTitle(in.Title); err != nil {
 		return err
 	}
 	if len(in.Description) > chainforge.MaxMilestoneDesc {
@@ -194,7 +194,7 @@ func (h *issuesAPI) editMilestone(w http.ResponseWriter, r *http.Request) error 
 		State       *string    `json:"state"`
 		Due         *time.Time `json:"due_on"`
 	}
-	if err := decodeText(w, r, &in); err != nil {
+	if err := DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	repo, _, err := h.RepoOf(r)
@@ -207,7 +207,7 @@ func (h *issuesAPI) editMilestone(w http.ResponseWriter, r *http.Request) error 
 	}
 	edit := chainforge.MilestoneEdit{Repo: repo.ID, Milestone: m.ID, Description: in.Description}
 	if in.Title != "" {
-		if err := checkTitle(in.Title); err != nil {
+		if err := CheckTitle(in.Title); err != nil {
 			return err
 		}
 		edit.Title = &in.Title
@@ -235,7 +235,7 @@ func (h *issuesAPI) editMilestone(w http.ResponseWriter, r *http.Request) error 
 	if m, err = h.Forge.Index().MilestoneByID(r.Context(), repo.ID, m.ID); err != nil {
 		return err
 	}
-	return reply(w, milestoneOf(m))
+	return Reply(w, milestoneOf(m))
 }
 
 // deleteMilestone deletes a milestone; its issues stay, filed under none.

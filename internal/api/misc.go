@@ -83,11 +83,11 @@ func (a *API) writeRendered(w http.ResponseWriter, text []byte) error {
 // node speaks no federation protocol, so it lists none, and it does not
 // count its users or posts here (usage is zero).
 func (a *API) getNodeInfo(w http.ResponseWriter, r *http.Request) error {
-	return reply(w, map[string]any{
+	return Reply(w, map[string]any{
 		"version": "2.1",
 		"software": map[string]string{
 			"name": "dforge", "version": giteaVersion(a.version),
-			"repository": "https://github.com/dforge/dforge", "homepage": siteURL(r),
+			"repository": "https://github.com/dforge/dforge", "homepage": SiteURL(r),
 		},
 		"protocols":         []string{},
 		"services":          map[string][]string{"inbound": {}, "outbound": {"rss2.0"}},
@@ -125,7 +125,7 @@ func template(dir, name, kind string) ([]byte, error) {
 }
 
 func (a *API) listGitignores(w http.ResponseWriter, r *http.Request) error {
-	return reply(w, templateNames("gitignore"))
+	return Reply(w, templateNames("gitignore"))
 }
 
 func (a *API) getGitignore(w http.ResponseWriter, r *http.Request) error {
@@ -134,7 +134,7 @@ func (a *API) getGitignore(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, map[string]string{"name": name, "source": string(b)})
+	return Reply(w, map[string]string{"name": name, "source": string(b)})
 }
 
 // licenseNames are the licenses' full names by SPDX key.
@@ -146,7 +146,7 @@ var licenseNames = map[string]string{
 }
 
 func licenseURL(r *http.Request, key string) string {
-	return siteURL(r) + "/api/v1/licenses/" + key
+	return SiteURL(r) + "/api/v1/licenses/" + key
 }
 
 func (a *API) listLicenses(w http.ResponseWriter, r *http.Request) error {
@@ -154,7 +154,7 @@ func (a *API) listLicenses(w http.ResponseWriter, r *http.Request) error {
 	for _, key := range templateNames("license") {
 		list = append(list, map[string]string{"key": key, "name": licenseNames[key], "url": licenseURL(r, key)})
 	}
-	return reply(w, list)
+	return Reply(w, list)
 }
 
 func (a *API) getLicense(w http.ResponseWriter, r *http.Request) error {
@@ -163,11 +163,11 @@ func (a *API) getLicense(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, map[string]string{"key": key, "name": licenseNames[key], "url": licenseURL(r, key), "body": string(b), "implementation": ""})
+	return Reply(w, map[string]string{"key": key, "name": licenseNames[key], "url": licenseURL(r, key), "body": string(b), "implementation": ""})
 }
 
 func (a *API) listLabelTemplates(w http.ResponseWriter, r *http.Request) error {
-	return reply(w, templateNames("label"))
+	return Reply(w, templateNames("label"))
 }
 
 // getLabelTemplate is Gitea's []LabelTemplate: name, exclusive, color
@@ -186,7 +186,7 @@ func (a *API) getLabelTemplate(w http.ResponseWriter, r *http.Request) error {
 	if err := json.Unmarshal(b, &labels); err != nil {
 		return err
 	}
-	return reply(w, labels)
+	return Reply(w, labels)
 }
 
 // getSigningKeyGPG: the node signs no commits (merges and web edits are

@@ -32,5 +32,5 @@ type peersJSON struct {
 }
 
 func (a *API) getPeers(w http.ResponseWriter, _ *http.Request) error {
-	return reply(w, peersJSON{Peers: a.Chain.PeerAddresses()})
+	return Reply(w, peersJSON{Peers: a.Chain.PeerAddresses()})
 }

@@ -17,7 +17,7 @@ import (
 
 // RegisterNotifications adds the notification routes.
 func (a *API) RegisterNotifications(mux *http.ServeMux) {
-	if a.Index == nil || a.auth == nil {
+	if a.Index == nil || a.Auth == nil {
 		return
 	}
 	user := a.SignedIn
@@ -99,7 +99,7 @@ func lower(s string) string {
 
 // hiddenReasons are the reasons the user's preferences turn off.
 func (a *API) hiddenReasons(r *http.Request, id *auth.Identity) ([]string, error) {
-	p, err := a.auth.NotificationPrefs(r.Context(), id.User)
+	p, err := a.Auth.NotificationPrefs(r.Context(), id.User)
 	if err != nil {
 		return nil, fmt.Errorf("read notification preferences: %w", err)
 	}
@@ -193,7 +193,7 @@ func (a *API) newNotifications(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, newNotificationsJSON{New: n})
+	return Reply(w, newNotificationsJSON{New: n})
 }
 
 // unreadCount is the badge's number: unread threads the preferences show.
@@ -228,7 +228,7 @@ func (a *API) getNotification(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, a.threadJSON(r, t, nil))
+	return Reply(w, a.threadJSON(r, t, nil))
 }
 
 // threadFor is the user's thread n; under a public-only token a thread of

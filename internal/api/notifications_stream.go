@@ -26,7 +26,7 @@ type notificationSubjectJSON struct {
 
 type notificationThreadJSON struct {
 	ID         int64                   `json:"id"`
-	Repository *repoJSON               `json:"repository"`
+	Repository *RepoJSON               `json:"repository"`
 	Subject    notificationSubjectJSON `json:"subject"`
 	Unread     bool                    `json:"unread"`
 	Pinned     bool                    `json:"pinned"`
@@ -59,7 +59,7 @@ type newNotificationsJSON struct {
 // threadsJSON shapes a list, reading each repository once. A thread whose
 // repository the user can no longer read is left out.
 func (a *API) threadsJSON(r *http.Request, list []index.Notification) []notificationThreadJSON {
-	repos := map[uint64]*repoJSON{}
+	repos := map[uint64]*RepoJSON{}
 	out := make([]notificationThreadJSON, 0, len(list))
 	for _, n := range list {
 		if n.Repo != 0 {
@@ -77,7 +77,7 @@ func (a *API) threadsJSON(r *http.Request, list []index.Notification) []notifica
 
 // notifyRepo is the repository as the viewer sees it; nil when they
 // cannot read it.
-func (a *API) notifyRepo(r *http.Request, id uint64) *repoJSON {
+func (a *API) notifyRepo(r *http.Request, id uint64) *RepoJSON {
 	if a.Forge == nil {
 		return nil
 	}
@@ -91,9 +91,9 @@ func (a *API) notifyRepo(r *http.Request, id uint64) *repoJSON {
 
 // threadJSON shapes one thread; repo is its repository's JSON, or nil to
 // read it.
-func (a *API) threadJSON(r *http.Request, n index.Notification, repo *repoJSON) notificationThreadJSON {
-	a.modViewOf(r).maskNotification(&n) // n is a copy
-	base := siteURL(r)
+func (a *API) threadJSON(r *http.Request, n index.Notification, repo *RepoJSON) notificationThreadJSON {
+	a.ModViewOf(r).maskNotification(&n) // n is a copy
+	base := SiteURL(r)
 	j := notificationThreadJSON{
 		ID: n.ID, Unread: n.Unread, Pinned: n.Pinned, UpdatedAt: time.Unix(0, n.UpdatedNS).UTC(),
 		URL:     base + "/api/v1/notifications/threads/" + strconv.FormatInt(n.ID, 10),

@@ -27,7 +27,7 @@ func (a *API) RegisterOrgLabels(mux *http.ServeMux) {
 
 func toOrgLabelJSON(r *http.Request, o index.Org, l orglabels.Label) labelJSON {
 	return labelJSON{ID: uint64(l.ID), Name: l.Name, Exclusive: l.Exclusive, Color: l.Color, Description: l.Description,
-		URL: siteURL(r) + "/api/v1/orgs/" + o.Name + "/labels/" + strconv.FormatInt(l.ID, 10)}
+		URL: SiteURL(r) + "/api/v1/orgs/" + o.Name + "/labels/" + strconv.FormatInt(l.ID, 10)}
 }
 
 // orgOwnerOf is the path's organization and whether the signed-in caller
@@ -110,7 +110,7 @@ func (a *API) getOrgLabel(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, toOrgLabelJSON(r, o, l))
+	return Reply(w, toOrgLabelJSON(r, o, l))
 }
 
 func (a *API) editOrgLabel(w http.ResponseWriter, r *http.Request) error {
@@ -130,7 +130,7 @@ func (a *API) editOrgLabel(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, toOrgLabelJSON(r, o, l))
+	return Reply(w, toOrgLabelJSON(r, o, l))
 }
 
 func (a *API) deleteOrgLabel(w http.ResponseWriter, r *http.Request) error {

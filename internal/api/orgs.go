@@ -69,7 +69,7 @@ type orgJSON struct {
 func toOrgJSON(r *http.Request, o index.Org) orgJSON {
 	return orgJSON{ID: int64(o.ID), Name: o.Name, UserName: o.Name, FullName: o.FullName, Description: o.Description,
 		Website: o.Website, Location: o.Location, Visibility: o.Visibility, WalletAddress: o.Address, RepoCount: o.Repos,
-		HTMLURL: siteURL(r) + "/org/" + o.Name}
+		HTMLURL: SiteURL(r) + "/org/" + o.Name}
 }
 
 func orgsJSON(r *http.Request, list []index.Org) []orgJSON {
@@ -159,7 +159,7 @@ func (a *API) getOrg(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, toOrgJSON(r, o))
+	return Reply(w, toOrgJSON(r, o))
 }
 
 // checkOrgWebsite refuses a website that is not an http(s) address (a
@@ -211,7 +211,7 @@ func (a *API) editOrg(w http.ResponseWriter, r *http.Request) error {
 	if o, err = a.Forge.Index().OrgByID(r.Context(), o.ID); err != nil {
 		return err
 	}
-	return reply(w, toOrgJSON(r, o))
+	return Reply(w, toOrgJSON(r, o))
 }
 
 func (a *API) deleteOrg(w http.ResponseWriter, r *http.Request) error {
@@ -322,10 +322,10 @@ func (a *API) listOrgMembers(w http.ResponseWriter, r *http.Request) error {
 	return a.RespondList(w, r, p, total, a.usersJSON(r, list), err)
 }
 
-func (a *API) usersJSON(r *http.Request, list []index.User) []forgeUserJSON {
-	out := make([]forgeUserJSON, 0, len(list))
+func (a *API) usersJSON(r *http.Request, list []index.User) []ForgeUserJSON {
+	out := make([]ForgeUserJSON, 0, len(list))
 	for _, u := range list {
-		out = append(out, toForgeUser(r, u))
+		out = append(out, ToForgeUser(r, u))
 	}
 	return out
 }

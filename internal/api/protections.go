@@ -50,7 +50,7 @@ type branchProtectionJSON struct {
 func toProtection(r *http.Request, p index.Protection) branchProtectionJSON {
 	names := []string{}
 	for _, u := range p.PushWhitelist {
-		names = append(names, toForgeUser(r, u).Login)
+		names = append(names, ToForgeUser(r, u).Login)
 	}
 	return branchProtectionJSON{
 		BranchName: p.Branch, RuleName: p.Branch, EnablePush: p.EnablePush, EnablePushWhitelist: len(names) > 0,

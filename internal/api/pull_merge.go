@@ -34,7 +34,7 @@ func (h *issuesAPI) mergePull(w http.ResponseWriter, r *http.Request) error {
 		ForceMerge             bool   `json:"force_merge"`
 		MergeWhenChecksSucceed bool   `json:"merge_when_checks_succeed"`
 	}
-	if err := decodeText(w, r, &in); err != nil {
+	if err := DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	repo, perm, pr, err := h.pullOf(r, r.PathValue("index"))
@@ -48,7 +48,7 @@ func (h *issuesAPI) mergePull(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return usererr.BadFieldf("Do", "Do must be merge, squash, rebase, rebase-merge or fast-forward-only")
 	}
-	if err := checkBody("MergeMessageField", in.MergeMessageField); err != nil {
+	if err := CheckBody("MergeMessageField", in.MergeMessageField); err != nil {
 		return err
 	}
 	merger := usernameOf(id.User)
@@ -71,7 +71,7 @@ func (h *issuesAPI) mergePull(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, h.pull(r, repo, perm, merged, true))
+	return Reply(w, h.pull(r, repo, perm, merged, true))
 }
 
 func (h *issuesAPI) isMerged(w http.ResponseWriter, r *http.Request) error {

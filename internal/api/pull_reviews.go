@@ -84,7 +84,7 @@ func (h *issuesAPI) getReview(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	pr = h.pulls.Sync(r.Context(), repo, pr)
-	return reply(w, h.linksFor(r, repo).review(pr, rv))
+	return Reply(w, h.linksFor(r, repo).review(pr, rv))
 }
 
 func (h *issuesAPI) listReviewComments(w http.ResponseWriter, r *http.Request) error {
@@ -105,7 +105,7 @@ func (h *issuesAPI) listReviewComments(w http.ResponseWriter, r *http.Request) e
 		out[i] = l.reviewComment(pr, rv, c, outdated[c.ID])
 		out[i].DiffHunk = hunks[c.ID]
 	}
-	return reply(w, out)
+	return Reply(w, out)
 }
 
 // reviewEvent maps Gitea's (and GitHub's) review events to the forge's.
@@ -140,7 +140,7 @@ func (h *issuesAPI) createReview(w http.ResponseWriter, r *http.Request) error {
 			OldPosition int64  `json:"old_position"`
 		} `json:"comments"`
 	}
-	if err := decodeText(w, r, &in); err != nil {
+	if err := DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	repo, _, pr, err := h.pullOf(r, r.PathValue("index"))
@@ -151,7 +151,7 @@ func (h *issuesAPI) createReview(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := checkBody("body", in.Body); err != nil {
+	if err := CheckBody("body", in.Body); err != nil {
 		return err
 	}
 	payload := chainforge.PullReview{Repo: repo.ID, Number: pr.Number, State: state, Body: in.Body, CommitSHA: in.CommitID, Comments: []chainforge.PullReviewComment{}}
@@ -165,7 +165,7 @@ func (h *issuesAPI) createReview(w http.ResponseWriter, r *http.Request) error {
 		default:
 			return usererr.BadFieldf("comments", "an inline comment needs new_position (a line of the new file) or old_position (a line of the old one)")
 		}
-		if err := checkBody("comment", c.Body); err != nil {
+		if err := CheckBody("comment", c.Body); err != nil {
 			return err
 		}
 		payload.Comments = append(payload.Comments, rc)
@@ -178,7 +178,7 @@ func (h *issuesAPI) createReview(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		return reply(w, h.linksFor(r, repo).review(pr, rv))
+		return Reply(w, h.linksFor(r, repo).review(pr, rv))
 	}
 	res, err := h.Forge.Do(r.Context(), id.User.Address, payload)
 	if err != nil {
@@ -197,7 +197,7 @@ func (h *issuesAPI) replyReview(w http.ResponseWriter, r *http.Request, id uint6
 	if err != nil {
 		return err
 	}
-	return reply(w, h.linksFor(r, repo).review(pr, rv))
+	return Reply(w, h.linksFor(r, repo).review(pr, rv))
 }
 
 // submitReview submits the user's pending review with Gitea's event
@@ -211,7 +211,7 @@ func (h *issuesAPI) submitReview(w http.ResponseWriter, r *http.Request) error {
 		Event string `json:"event"`
 		Body  string `json:"body"`
 	}
-	if err := decodeText(w, r, &in); err != nil {
+	if err := DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	repo, _, pr, err := h.pullOf(r, r.PathValue("index"))
@@ -229,7 +229,7 @@ func (h *issuesAPI) submitReview(w http.ResponseWriter, r *http.Request) error {
 	if state == forge.ReviewPending {
 		return usererr.Unprocessablef("event", "invalid_field", "a submitted review is APPROVED, REQUEST_CHANGES or COMMENT: it cannot stay pending")
 	}
-	if err := checkBody("body", in.Body); err != nil {
+	if err := CheckBody("body", in.Body); err != nil {
 		return err
 	}
 	res, err := h.Forge.SubmitReviewDraft(r.Context(), reviewer(id.User), repo.ID, pr.Number, draft, state, in.Body)

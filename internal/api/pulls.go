@@ -21,7 +21,7 @@ import (
 // head's commits kept in the base repository, diffs, merge-tree, the merge
 // itself) is forge.Pulls'.
 
-func (h *issuesAPI) registerPulls(mux *http.ServeMux, w func(handler) http.HandlerFunc) {
+func (h *issuesAPI) registerPulls(mux *http.ServeMux, w func(Handler) http.HandlerFunc) {
 	const pulls = "/api/v1/repos/{owner}/{repo}/pulls"
 	mux.HandleFunc("GET "+pulls, h.Serve(h.listPulls))
 	mux.HandleFunc("POST "+pulls, w(h.createPull))
@@ -214,7 +214,7 @@ func (h *issuesAPI) createPull(w http.ResponseWriter, r *http.Request) error {
 		Labels    []uint64 `json:"labels"`
 		Milestone int64    `json:"milestone"`
 	}
-	if err := decodeText(w, r, &in); err != nil {
+	if err := DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	ctx, actor := r.Context(), id.User.Address
@@ -225,10 +225,10 @@ func (h *issuesAPI) createPull(w http.ResponseWriter, r *http.Request) error {
 	if strings.TrimSpace(in.Head) == "" {
 		return usererr.BadFieldf("head", "head must name the branch to merge")
 	}
-	if err := checkTitle(in.Title); err != nil {
+	if err := CheckTitle(in.Title); err != nil {
 		return err
 	}
-	if err := checkBody("body", in.Body); err != nil {
+	if err := CheckBody("body", in.Body); err != nil {
 		return err
 	}
 	milestone, err := h.issueMilestone(ctx, base, in.Milestone)
@@ -263,7 +263,7 @@ func (h *issuesAPI) getPull(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	pr = h.pulls.Sync(r.Context(), repo, pr)
-	return reply(w, h.pull(r, repo, perm, pr, true))
+	return Reply(w, h.pull(r, repo, perm, pr, true))
 }
 
 // getPullByBranches is Gitea's GET /pulls/{base}/{head}: the pull request
@@ -299,7 +299,7 @@ func (h *issuesAPI) getPullByBranches(w http.ResponseWriter, r *http.Request) er
 		return pullNotFound(strconv.FormatUint(number, 10))
 	}
 	pr = h.pulls.Sync(r.Context(), repo, pr)
-	return reply(w, h.pull(r, repo, perm, pr, true))
+	return Reply(w, h.pull(r, repo, perm, pr, true))
 }
 
 // isBranchText says whether s could name a branch: UTF-8 without control
@@ -347,7 +347,7 @@ func (h *issuesAPI) editPull(w http.ResponseWriter, r *http.Request) error {
 		Milestone int64     `json:"milestone"`
 		State     *string   `json:"state"`
 	}
-	if err := decodeText(w, r, &in); err != nil {
+	if err := DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	repo, perm, pr, err := h.pullOf(r, r.PathValue("index"))

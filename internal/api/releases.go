@@ -65,7 +65,7 @@ type releaseJSON struct {
 	Prerelease  bool             `json:"prerelease"`
 	CreatedAt   string           `json:"created_at"`
 	PublishedAt string           `json:"published_at"`
-	Author      forgeUserJSON    `json:"author"`
+	Author      ForgeUserJSON    `json:"author"`
 	Assets      []attachmentJSON `json:"assets"`
 }
 
@@ -105,8 +105,8 @@ type editReleaseBody struct {
 func nsTime(ns int64) string { return time.Unix(0, ns).UTC().Format(time.RFC3339) }
 
 func (a *API) releaseOut(r *http.Request, repo index.Repo, rel index.Release) releaseJSON {
-	full := toForgeUser(r, repo.Owner).Login + "/" + repo.Name
-	base := siteURL(r)
+	full := ToForgeUser(r, repo.Owner).Login + "/" + repo.Name
+	base := SiteURL(r)
 	api := base + "/api/v1/repos/" + full + "/releases/" + strconv.FormatUint(rel.ID, 10)
 	tag := url.PathEscape(rel.TagName)
 	out := releaseJSON{ID: int64(rel.ID), TagName: rel.TagName, Target: rel.Target, Title: rel.Title, Note: rel.Note,
@@ -114,7 +114,7 @@ func (a *API) releaseOut(r *http.Request, repo index.Repo, rel index.Release) re
 		TarURL: base + "/" + full + "/archive/" + tag + ".tar.gz", ZipURL: base + "/" + full + "/archive/" + tag + ".zip",
 		UploadURL: api + "/assets", Draft: rel.Draft, Prerelease: rel.Prerelease,
 		CreatedAt: nsTime(rel.CreatedNS), PublishedAt: nsTime(rel.CreatedNS),
-		Author: toForgeUser(r, a.userOf(r, rel.Publisher)), Assets: []attachmentJSON{}}
+		Author: ToForgeUser(r, a.userOf(r, rel.Publisher)), Assets: []attachmentJSON{}}
 	for _, as := range rel.Assets {
 		out.Assets = append(out.Assets, assetOut(base+"/"+full, rel, as))
 	}
@@ -244,7 +244,7 @@ func (a *API) getRelease(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, a.releaseOut(r, repo, rel))
+	return Reply(w, a.releaseOut(r, repo, rel))
 }
 
 func (a *API) getLatestRelease(w http.ResponseWriter, r *http.Request) error {
@@ -256,7 +256,7 @@ func (a *API) getLatestRelease(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, a.releaseOut(r, repo, rel))
+	return Reply(w, a.releaseOut(r, repo, rel))
 }
 
 // getReleaseSub is GET /releases/tags/{tag} (a release by its tag) and
@@ -297,7 +297,7 @@ func (a *API) getReleaseByTag(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, a.releaseOut(r, repo, rel))
+	return Reply(w, a.releaseOut(r, repo, rel))
 }
 
 func (a *API) createRelease(w http.ResponseWriter, r *http.Request) error {
@@ -306,7 +306,7 @@ func (a *API) createRelease(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in createReleaseBody
-	if err := Decode(w, r, maxTextBody, &in); err != nil {
+	if err := Decode(w, r, MaxTextBody, &in); err != nil {
 		return err
 	}
 	repo, perm, err := a.releaseRepo(r)
@@ -337,7 +337,7 @@ func (a *API) editRelease(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in editReleaseBody
-	if err := Decode(w, r, maxTextBody, &in); err != nil {
+	if err := Decode(w, r, MaxTextBody, &in); err != nil {
 		return err
 	}
 	if err := checkChainLines(textField{"tag_name", deref(in.TagName)}, textField{"target_commitish", deref(in.Target)}, textField{"name", deref(in.Title)}); err != nil {
@@ -365,7 +365,7 @@ func (a *API) editRelease(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return a.hostingError(w, r, err)
 	}
-	return reply(w, a.releaseOut(r, repo, rel))
+	return Reply(w, a.releaseOut(r, repo, rel))
 }
 
 func (a *API) deleteRelease(w http.ResponseWriter, r *http.Request) error {
@@ -401,7 +401,7 @@ func (a *API) deleteReleaseByTag(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) repoURL(r *http.Request, repo index.Repo) string {
-	return siteURL(r) + "/" + toForgeUser(r, repo.Owner).Login + "/" + repo.Name
+	return SiteURL(r) + "/" + ToForgeUser(r, repo.Owner).Login + "/" + repo.Name
 }
 
 func (a *API) listReleaseAssets(w http.ResponseWriter, r *http.Request) error {
@@ -413,7 +413,7 @@ func (a *API) listReleaseAssets(w http.ResponseWriter, r *http.Request) error {
 	for _, as := range rel.Assets {
 		out = append(out, assetOut(a.repoURL(r, repo), rel, as))
 	}
-	return reply(w, out)
+	return Reply(w, out)
 }
 
 func (a *API) assetOf(r *http.Request) (index.Repo, forge.Perm, index.Release, index.Asset, error) {
@@ -438,7 +438,7 @@ func (a *API) getReleaseAsset(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, assetOut(a.repoURL(r, repo), rel, as))
+	return Reply(w, assetOut(a.repoURL(r, repo), rel, as))
 }
 
 // createReleaseAsset takes the file as Gitea does: the multipart field
@@ -510,7 +510,7 @@ func (a *API) editReleaseAsset(w http.ResponseWriter, r *http.Request) error {
 	var in struct {
 		Name string `json:"name"`
 	}
-	if err := Decode(w, r, maxTextBody, &in); err != nil {
+	if err := Decode(w, r, MaxTextBody, &in); err != nil {
 		return err
 	}
 	repo, perm, rel, as, err := a.assetOf(r)
@@ -518,13 +518,13 @@ func (a *API) editReleaseAsset(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if in.Name == "" {
-		return reply(w, assetOut(a.repoURL(r, repo), rel, as))
+		return Reply(w, assetOut(a.repoURL(r, repo), rel, as))
 	}
 	as, err = a.Hosting.EditAsset(r.Context(), u.User.Address, repo, perm, rel.ID, as.ID, in.Name)
 	if err != nil {
 		return err
 	}
-	return reply(w, assetOut(a.repoURL(r, repo), rel, as))
+	return Reply(w, assetOut(a.repoURL(r, repo), rel, as))
 }
 
 func (a *API) deleteReleaseAsset(w http.ResponseWriter, r *http.Request) error {

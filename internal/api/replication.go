@@ -67,7 +67,7 @@ func (a *API) getReplication(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out.Node = replicaNodeJSON{Operator: a.Forge.Operator().Hex(), URL: siteURL(r)}
+	out.Node = replicaNodeJSON{Operator: a.Forge.Operator().Hex(), URL: SiteURL(r)}
 	WriteJSON(w, http.StatusOK, out)
 	return nil
 }

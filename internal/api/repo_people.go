@@ -31,7 +31,7 @@ func (a *API) getLanguages(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if gitstore.IsEmpty(c.dir) {
-		return reply(w, map[string]int64{})
+		return Reply(w, map[string]int64{})
 	}
 	commit, _, err := a.resolve(r, c, "")
 	if err != nil {
@@ -41,7 +41,7 @@ func (a *API) getLanguages(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, langs)
+	return Reply(w, langs)
 }
 
 func (a *API) listAssignees(w http.ResponseWriter, r *http.Request) error {
@@ -64,16 +64,16 @@ func (a *API) listWriters(w http.ResponseWriter, r *http.Request, except common.
 	if err != nil {
 		return err
 	}
-	out := []forgeUserJSON{}
+	out := []ForgeUserJSON{}
 	for _, u := range users {
 		if common.HexToAddress(u.Address) != except {
-			out = append(out, toForgeUser(r, u))
+			out = append(out, ToForgeUser(r, u))
 		}
 	}
-	slices.SortFunc(out, func(x, y forgeUserJSON) int {
+	slices.SortFunc(out, func(x, y ForgeUserJSON) int {
 		return strings.Compare(strings.ToLower(x.Login), strings.ToLower(y.Login))
 	})
-	return reply(w, out)
+	return Reply(w, out)
 }
 
 // writers are the users with write permission on rec: its owner (a

@@ -72,13 +72,13 @@ func (a *API) getRepoTeam(w http.ResponseWriter, r *http.Request) error {
 	if !held {
 		return usererr.Missingf("team %s has no access to %s", t.Name, rec.Name)
 	}
-	return reply(w, toTeamJSON(r, t, o))
+	return Reply(w, toTeamJSON(r, t, o))
 }
 
 // setRepoTeam gives the team access to the repository or takes it back;
 // as in Gitea, adding a team that has access, or removing one that has
 // none, is refused with 422.
-func (a *API) setRepoTeam(on bool) handler {
+func (a *API) setRepoTeam(on bool) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		id, err := RequireUser(r)
 		if err != nil {
@@ -132,10 +132,10 @@ func (a *API) getOrgPermissions(w http.ResponseWriter, r *http.Request) error {
 		return usererr.Missingf("There is no user with that name.")
 	}
 	who, err := a.Forge.Owner(r.Context(), name)
-	if err != nil && a.auth != nil {
+	if err != nil && a.Auth != nil {
 		// Someone signed in here who has done nothing on chain yet.
 		var u auth.User
-		u, err = a.auth.UserByName(r.Context(), name)
+		u, err = a.Auth.UserByName(r.Context(), name)
 		who = u.Address
 	}
 	if err != nil {
@@ -145,7 +145,7 @@ func (a *API) getOrgPermissions(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, orgPermissions(teams, o))
+	return Reply(w, orgPermissions(teams, o))
 }
 
 func orgPermissions(teams []index.Team, o index.Org) orgPermissionsJSON {

@@ -25,8 +25,8 @@ func (a *API) RegisterRepoTransfer(mux *http.ServeMux) {
 
 // repoTransferJSON is Gitea's RepoTransfer.
 type repoTransferJSON struct {
-	Doer      forgeUserJSON `json:"doer"`
-	Recipient forgeUserJSON `json:"recipient"`
+	Doer      ForgeUserJSON `json:"doer"`
+	Recipient ForgeUserJSON `json:"recipient"`
 	Teams     []teamJSON    `json:"teams"`
 }
 
@@ -120,7 +120,7 @@ func (a *API) repoTransfer(r *http.Request, rec index.Repo) *repoTransferJSON {
 	if !ok {
 		return nil
 	}
-	j := &repoTransferJSON{Doer: toForgeUser(r, t.Doer), Recipient: toForgeUser(r, t.Recipient), Teams: []teamJSON{}}
+	j := &repoTransferJSON{Doer: ToForgeUser(r, t.Doer), Recipient: ToForgeUser(r, t.Recipient), Teams: []teamJSON{}}
 	for _, tid := range t.Teams {
 		team, err := a.Forge.Index().TeamByID(r.Context(), tid)
 		if err != nil {

@@ -215,7 +215,7 @@ func (a *API) editRepo(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, a.repoWithParent(r, rec, perm))
+	return Reply(w, a.repoWithParent(r, rec, perm))
 }
 
 func (a *API) deleteRepo(w http.ResponseWriter, r *http.Request) error {
@@ -285,7 +285,7 @@ func (a *API) listRepos(w http.ResponseWriter, r *http.Request, f index.RepoFilt
 	if err != nil {
 		return err
 	}
-	out, err := a.reposJSON(r, list)
+	out, err := a.ReposJSON(r, list)
 	if wrap {
 		return a.RespondList(w, r, p, total, map[string]any{"ok": true, "data": out}, err)
 	}
@@ -338,7 +338,7 @@ func (a *API) searchRepos(w http.ResponseWriter, r *http.Request) error {
 	if uid := q.Get("owner"); uid != "" {
 		owner, err := a.Hosting.Owner(r.Context(), uid)
 		if err != nil {
-			return a.RespondList(w, r, index.Page{Number: 1, Limit: DefaultLimit}, 0, map[string]any{"ok": true, "data": []repoJSON{}}, nil)
+			return a.RespondList(w, r, index.Page{Number: 1, Limit: DefaultLimit}, 0, map[string]any{"ok": true, "data": []RepoJSON{}}, nil)
 		}
 		f.Owner = &owner
 	}

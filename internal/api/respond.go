@@ -32,13 +32,13 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 	json.NewEncoder(w).Encode(v)
 }
 
-// handler is the one shape of every route: it writes the answer, or
+// Handler is the one shape of every route: it writes the answer, or
 // returns the error that is the answer (see serve).
-type handler func(w http.ResponseWriter, r *http.Request) error
+type Handler func(w http.ResponseWriter, r *http.Request) error
 
 // Serve adapts h to net/http, the one adapter every route goes through: an
 // error h returns, before it writes anything, is answered by writeError.
-func (a *API) Serve(h handler) http.HandlerFunc {
+func (a *API) Serve(h Handler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		// An answer to a signed-in request may hold what only that user
 		// can read (a private repository, their own settings): the client's
@@ -63,9 +63,9 @@ func (a *API) Serve(h handler) http.HandlerFunc {
 	}
 }
 
-// reply writes v as the 200 answer; it returns nil so that a handler can
+// Reply writes v as the 200 answer; it returns nil so that a handler can
 // end with it.
-func reply(w http.ResponseWriter, v any) error {
+func Reply(w http.ResponseWriter, v any) error {
 	WriteJSON(w, http.StatusOK, v)
 	return nil
 }
@@ -109,7 +109,7 @@ func (a *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
 // DocsURL is the page that documents the API (Gitea's errors point to its
 // swagger page).
 func DocsURL(r *http.Request) string {
-	return siteURL(r) + "/docs/api"
+	return SiteURL(r) + "/docs/api"
 }
 
 // Decode reads a JSON body of at most limit bytes into v, whose strings

@@ -16,7 +16,7 @@ import (
 // pr.review.unrequest), POST reviews/{id}/dismissals and undismissals
 // (pr.review.dismiss, pr.review.undismiss). The chain decides who may.
 
-func (h *issuesAPI) registerReviewRequests(mux *http.ServeMux, w func(handler) http.HandlerFunc) {
+func (h *issuesAPI) registerReviewRequests(mux *http.ServeMux, w func(Handler) http.HandlerFunc) {
 	const pulls = "/api/v1/repos/{owner}/{repo}/pulls"
 	mux.HandleFunc("POST "+pulls+"/{index}/requested_reviewers", w(h.requestReviews))
 	mux.HandleFunc("DELETE "+pulls+"/{index}/requested_reviewers", w(h.unrequestReviews))
@@ -31,7 +31,7 @@ func (h *issuesAPI) reviewRequestInput(w http.ResponseWriter, r *http.Request) (
 		Reviewers     []string `json:"reviewers"`
 		TeamReviewers []string `json:"team_reviewers"`
 	}
-	if err := decodeText(w, r, &in); err != nil {
+	if err := DecodeText(w, r, &in); err != nil {
 		return nil, err
 	}
 	if len(in.TeamReviewers) > 0 {
@@ -135,10 +135,10 @@ func (h *issuesAPI) dismissReview(w http.ResponseWriter, r *http.Request) error 
 	var in struct {
 		Message string `json:"message"`
 	}
-	if err := decodeText(w, r, &in); err != nil {
+	if err := DecodeText(w, r, &in); err != nil {
 		return err
 	}
-	if err := checkBody("message", in.Message); err != nil {
+	if err := CheckBody("message", in.Message); err != nil {
 		return err
 	}
 	repo, pr, list, err := h.reviewsOf(r)

@@ -53,13 +53,13 @@ func (a *API) searchUsers(w http.ResponseWriter, r *http.Request) error {
 		return a.searchLocalUser(w, r, p, uid)
 	}
 	people, total, err := a.Index.SearchPeople(r.Context(), r.URL.Query().Get("q"), uid, p)
-	out := make([]userJSON, 0, len(people))
-	mv := a.modViewOf(r)
+	out := make([]UserJSON, 0, len(people))
+	mv := a.ModViewOf(r)
 	for _, pr := range people {
 		if !mv.listedUser(common.HexToAddress(pr.Address)) {
 			continue // hidden by this node's moderators
 		}
-		out = append(out, personJSON(r, pr))
+		out = append(out, PersonJSON(r, pr))
 	}
 	return a.RespondList(w, r, p, total, map[string]any{"ok": true, "data": out}, err)
 }
@@ -68,19 +68,19 @@ func (a *API) searchUsers(w http.ResponseWriter, r *http.Request) error {
 // node knows (index.LocalUserIDBase): that user, when q (if any) is in
 // their name or full name.
 func (a *API) searchLocalUser(w http.ResponseWriter, r *http.Request, p index.Page, uid int64) error {
-	out := []userJSON{}
+	out := []UserJSON{}
 	addr, ok, err := a.Index.AddressOfUserID(r.Context(), uid)
 	if err != nil {
 		return err
 	}
-	if ok && a.modViewOf(r).listedUser(addr) {
-		u, err := a.auth.UserByID(r.Context(), uid-index.LocalUserIDBase)
+	if ok && a.ModViewOf(r).listedUser(addr) {
+		u, err := a.Auth.UserByID(r.Context(), uid-index.LocalUserIDBase)
 		if err != nil {
 			return err
 		}
 		q := strings.ToLower(strings.TrimSpace(r.URL.Query().Get("q")))
 		if strings.Contains(strings.ToLower(u.Username), q) || strings.Contains(strings.ToLower(u.Profile.FullName), q) {
-			out = append(out, a.withAccount(r, toUserJSON(u, false), u))
+			out = append(out, a.withAccount(r, ToUserJSON(u, false), u))
 		}
 	}
 	total := int64(len(out))

@@ -15,7 +15,7 @@ import (
 // repository, and who stars and watches it.
 
 // flagRepo stars, unstars, watches or unwatches for the signed-in user.
-func (a *API) flagRepo(action string, status int) handler {
+func (a *API) flagRepo(action string, status int) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		id, err := RequireUser(r)
 		if err != nil {
@@ -29,7 +29,7 @@ func (a *API) flagRepo(action string, status int) handler {
 			return err
 		}
 		if status == http.StatusOK { // a watch answers with the subscription
-			return reply(w, watchInfo(r, rec, true))
+			return Reply(w, watchInfo(r, rec, true))
 		}
 		w.WriteHeader(status)
 		return nil
@@ -57,7 +57,7 @@ func (a *API) getSubscription(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, watchInfo(r, rec, true))
+	return Reply(w, watchInfo(r, rec, true))
 }
 
 // flagOf is the path's repository if the signed-in user has set the flag
@@ -92,9 +92,9 @@ func (a *API) userList(w http.ResponseWriter, r *http.Request, list func(index.R
 		return err
 	}
 	users, total, err := list(rec, p)
-	out := make([]forgeUserJSON, 0, len(users))
+	out := make([]ForgeUserJSON, 0, len(users))
 	for _, u := range users {
-		out = append(out, toForgeUser(r, u))
+		out = append(out, ToForgeUser(r, u))
 	}
 	return a.RespondList(w, r, p, total, out, err)
 }

@@ -34,7 +34,7 @@ type commitStatusJSON struct {
 	Description string        `json:"description"`
 	URL         string        `json:"url"`
 	Context     string        `json:"context"`
-	Creator     forgeUserJSON `json:"creator"`
+	Creator     ForgeUserJSON `json:"creator"`
 	Created     string        `json:"created_at"`
 	Updated     string        `json:"updated_at"`
 }
@@ -45,7 +45,7 @@ type combinedStatusJSON struct {
 	SHA        string             `json:"sha"`
 	TotalCount int                `json:"total_count"`
 	Statuses   []commitStatusJSON `json:"statuses"`
-	Repository repoJSON           `json:"repository"`
+	Repository RepoJSON           `json:"repository"`
 	CommitURL  string             `json:"commit_url"`
 	URL        string             `json:"url"`
 }
@@ -53,7 +53,7 @@ type combinedStatusJSON struct {
 func (a *API) toStatus(r *http.Request, apiURL string, st index.CommitStatus) commitStatusJSON {
 	return commitStatusJSON{
 		ID: int64(st.ID), State: st.State, TargetURL: st.TargetURL, Description: st.Description, Context: st.Context,
-		URL: apiURL + "/statuses/" + st.SHA, Creator: toForgeUser(r, st.Creator), Created: st.Time, Updated: st.Time,
+		URL: apiURL + "/statuses/" + st.SHA, Creator: ToForgeUser(r, st.Creator), Created: st.Time, Updated: st.Time,
 	}
 }
 
@@ -182,5 +182,5 @@ func CombinedState(states []string) string {
 
 // repoAPI is rec's API URL.
 func (a *API) repoAPI(r *http.Request, rec index.Repo) string {
-	return siteURL(r) + "/api/v1/repos/" + toForgeUser(r, rec.Owner).Login + "/" + rec.Name
+	return SiteURL(r) + "/api/v1/repos/" + ToForgeUser(r, rec.Owner).Login + "/" + rec.Name
 }

@@ -251,7 +251,7 @@ func (a *API) getOrgTeam(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, toTeamJSON(r, t, o))
+	return Reply(w, toTeamJSON(r, t, o))
 }
 
 func (a *API) editTeam(w http.ResponseWriter, r *http.Request) error {
@@ -292,7 +292,7 @@ func (a *API) editTeam(w http.ResponseWriter, r *http.Request) error {
 	if t, err = a.Forge.Index().TeamByID(r.Context(), t.ID); err != nil {
 		return err
 	}
-	return reply(w, toTeamJSON(r, t, o))
+	return Reply(w, toTeamJSON(r, t, o))
 }
 
 func (a *API) deleteTeam(w http.ResponseWriter, r *http.Request) error {
@@ -351,10 +351,10 @@ func (a *API) getTeamMember(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, toForgeUser(r, index.User{Address: who.Hex(), Username: name}))
+	return Reply(w, ToForgeUser(r, index.User{Address: who.Hex(), Username: name}))
 }
 
-func (a *API) setTeamMember(on bool) handler {
+func (a *API) setTeamMember(on bool) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		id, err := RequireUser(r)
 		if err != nil {
@@ -389,7 +389,7 @@ func (a *API) listTeamRepos(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out, err := a.reposJSON(r, list)
+	out, err := a.ReposJSON(r, list)
 	return a.RespondList(w, r, p, total, out, err)
 }
 
@@ -418,12 +418,12 @@ func (a *API) getTeamRepo(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		return reply(w, a.repoJSON(r, rec, perm))
+		return Reply(w, a.repoJSON(r, rec, perm))
 	}
 	return usererr.Missingf("team %s has no access to %s", t.Name, rec.Name)
 }
 
-func (a *API) setTeamRepo(on bool) handler {
+func (a *API) setTeamRepo(on bool) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		id, err := RequireUser(r)
 		if err != nil {

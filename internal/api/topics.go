@@ -18,7 +18,7 @@ func (a *API) RegisterTopics(mux *http.ServeMux) {
 	if a.Forge == nil || a.Hosting == nil {
 		return
 	}
-	w := func(fn handler) http.HandlerFunc { return a.SignedIn(auth.ScopeWrite, fn) }
+	w := func(fn Handler) http.HandlerFunc { return a.SignedIn(auth.ScopeWrite, fn) }
 	const repo = "/api/v1/repos/{owner}/{repo}"
 	mux.HandleFunc("GET "+repo+"/topics", a.Serve(a.listTopics))
 	mux.HandleFunc("PUT "+repo+"/topics", w(a.setTopics))

@@ -62,7 +62,7 @@ func (h *issuesAPI) timesJSON(r *http.Request, repo index.Repo, ts []timetrack.T
 			is, issues[t.Issue] = &j, &j
 		}
 		out = append(out, trackedTimeJSON{ID: t.ID, Created: t.Created.Format(time.RFC3339), Time: t.Seconds,
-			UserID: userIDOf(r, t.User), UserName: h.nameOf(r.Context(), t.User), IssueID: globalIssueID(repo.ID, t.Issue), Issue: is})
+			UserID: UserIDOf(r, t.User), UserName: h.nameOf(r.Context(), t.User), IssueID: globalIssueID(repo.ID, t.Issue), Issue: is})
 	}
 	return out, nil
 }
@@ -176,7 +176,7 @@ func (h *issuesAPI) addTime(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, out[0])
+	return Reply(w, out[0])
 }
 
 func (h *issuesAPI) resetTimes(w http.ResponseWriter, r *http.Request) error {

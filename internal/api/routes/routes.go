@@ -9,6 +9,7 @@ import (
 
 	"github.com/dforge/dforge/internal/api"
 	"github.com/dforge/dforge/internal/api/chainapi"
+	"github.com/dforge/dforge/internal/api/community"
 )
 
 // API is the node's JSON API with its route table.
@@ -34,15 +35,16 @@ func (a *API) Register(mux *http.ServeMux) {
 
 // routes lists every API route.
 func (a *API) routes(mux *http.ServeMux) {
-	chain := &chainapi.Handler{API: a.API}
+	communityRoutes := &community.Handler{API: a.API}
+	chainRoutes := &chainapi.Handler{API: a.API}
 	a.RegisterSite(mux)
 	if a.HasChain() {
-		chain.RegisterChain(mux)
-		chain.RegisterChainReads(mux)
-		chain.RegisterGovernance(mux)
+		chainRoutes.RegisterChain(mux)
+		chainRoutes.RegisterChainReads(mux)
+		chainRoutes.RegisterGovernance(mux)
 	}
 	a.RegisterAuth(mux)
-	chain.RegisterDelegations(mux)
+	chainRoutes.RegisterDelegations(mux)
 	a.RegisterNetwork(mux)
 	a.RegisterSettings(mux)
 	a.RegisterRepos(mux)
@@ -53,7 +55,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.RegisterTagWrites(mux)
 	a.RegisterKeys(mux)
 	a.RegisterFollows(mux)
-	a.RegisterForum(mux)
+	communityRoutes.RegisterForum(mux)
 	a.RegisterIssues(mux)
 	a.RegisterHooks(mux)
 	a.RegisterMarketplace(mux)
@@ -66,14 +68,14 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.RegisterActivity(mux)
 	a.RegisterFeed(mux)
 	a.RegisterNotifications(mux)
-	a.RegisterReports(mux)
+	communityRoutes.RegisterReports(mux)
 	a.RegisterDashboard(mux)
-	a.RegisterMessages(mux)
-	a.RegisterTickets(mux)
-	a.RegisterEvents(mux)
+	communityRoutes.RegisterMessages(mux)
+	communityRoutes.RegisterTickets(mux)
+	communityRoutes.RegisterEvents(mux)
 	a.RegisterAdmin(mux)
-	a.RegisterCommunity(mux)
-	chain.RegisterBounties(mux)
+	communityRoutes.RegisterCommunity(mux)
+	chainRoutes.RegisterBounties(mux)
 	a.RegisterMisc(mux)
 	a.RegisterDeployKeys(mux)
 	a.RegisterTrackedTimes(mux)

@@ -1,6 +1,7 @@
-package api
+package community
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strconv"
 	"strings"
@@ -9,7 +10,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/auth"
-	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/moderation"
 	"github.com/dforge/dforge/internal/usererr"
 )
@@ -23,11 +23,11 @@ import (
 const maxReportBody = 16 << 10
 
 // RegisterReports adds the report and moderation routes.
-func (a *API) RegisterReports(mux *http.ServeMux) {
-	if a.mod == nil {
+func (a *Handler) RegisterReports(mux *http.ServeMux) {
+	if a.Mod == nil {
 		return
 	}
-	w := func(fn handler) http.HandlerFunc { return a.SignedIn(auth.ScopeWrite, fn) }
+	w := func(fn api.Handler) http.HandlerFunc { return a.SignedIn(auth.ScopeWrite, fn) }
 	mux.HandleFunc("POST /api/v1/reports", w(a.postReport))
 	mux.HandleFunc("GET /api/v1/user/reports", a.SignedIn(auth.ScopeRead, a.listMyReports))
 	mux.HandleFunc("GET /api/v1/admin/reports", a.Serve(a.listReports))
@@ -94,8 +94,8 @@ type suspensionJSON struct {
 
 // postReport files a report: {kind, target, reason, detail}. The target
 // must exist for the reporter: something they cannot read is a 404.
-func (a *API) postReport(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) postReport(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -105,32 +105,32 @@ func (a *API) postReport(w http.ResponseWriter, r *http.Request) error {
 		Reason string `json:"reason"`
 		Detail string `json:"detail"`
 	}
-	if err := Decode(w, r, maxReportBody, &in); err != nil {
+	if err := api.Decode(w, r, maxReportBody, &in); err != nil {
 		return err
 	}
 	t, err := a.reportTarget(r, in.Kind, strings.TrimSpace(in.Target))
 	if err != nil {
 		return err
 	}
-	rep, err := a.mod.File(r.Context(), id.User.Address, t, in.Reason, in.Detail)
+	rep, err := a.Mod.File(r.Context(), id.User.Address, t, in.Reason, in.Detail)
 	if err != nil {
 		return err
 	}
-	WriteJSON(w, http.StatusCreated, toReportJSON(rep))
+	api.WriteJSON(w, http.StatusCreated, toReportJSON(rep))
 	return nil
 }
 
 // listMyReports lists the signed-in user's reports and what became of them.
-func (a *API) listMyReports(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) listMyReports(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.mod.Mine(r.Context(), id.User.Address, p.Limit, (p.Number-1)*p.Limit)
+	list, total, err := a.Mod.Mine(r.Context(), id.User.Address, p.Limit, (p.Number-1)*p.Limit)
 	return a.RespondList(w, r, p, total, reportsJSON(list), err)
 }
 
@@ -144,8 +144,8 @@ func reportsJSON(list []moderation.Report) []reportJSON {
 
 // listReports is the moderators' queue: ?status=open|resolved|all
 // (default open) and ?kind=.
-func (a *API) listReports(w http.ResponseWriter, r *http.Request) error {
-	if _, err := a.requireAdmin(r); err != nil {
+func (a *Handler) listReports(w http.ResponseWriter, r *http.Request) error {
+	if _, err := a.RequireAdmin(r); err != nil {
 		return err
 	}
 	q := r.URL.Query()
@@ -166,11 +166,11 @@ func (a *API) listReports(w http.ResponseWriter, r *http.Request) error {
 		}
 		f.Kind = kind
 	}
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.mod.Queue(r.Context(), f, p.Limit, (p.Number-1)*p.Limit)
+	list, total, err := a.Mod.Queue(r.Context(), f, p.Limit, (p.Number-1)*p.Limit)
 	return a.RespondList(w, r, p, total, reportsJSON(list), err)
 }
 
@@ -189,8 +189,8 @@ type modAction struct {
 }
 
 // reportAction reads the admin, the report id and the body of an action.
-func (a *API) reportAction(w http.ResponseWriter, r *http.Request) (common.Address, int64, modAction, error) {
-	admin, err := a.requireAdmin(r)
+func (a *Handler) reportAction(w http.ResponseWriter, r *http.Request) (common.Address, int64, modAction, error) {
+	admin, err := a.RequireAdmin(r)
 	if err != nil {
 		return common.Address{}, 0, modAction{}, err
 	}
@@ -200,51 +200,51 @@ func (a *API) reportAction(w http.ResponseWriter, r *http.Request) (common.Addre
 	}
 	var in modAction
 	if r.ContentLength != 0 {
-		if err := Decode(w, r, maxReportBody, &in); err != nil {
+		if err := api.Decode(w, r, maxReportBody, &in); err != nil {
 			return common.Address{}, 0, modAction{}, err
 		}
 	}
 	return admin.User.Address, id, in, nil
 }
 
-func (a *API) dismissReport(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) dismissReport(w http.ResponseWriter, r *http.Request) error {
 	admin, id, in, err := a.reportAction(w, r)
 	if err != nil {
 		return err
 	}
-	rep, err := a.mod.Dismiss(r.Context(), admin, id, in.Reason)
+	rep, err := a.Mod.Dismiss(r.Context(), admin, id, in.Reason)
 	if err != nil {
 		return err
 	}
-	return reply(w, toReportJSON(rep))
+	return api.Reply(w, toReportJSON(rep))
 }
 
-func (a *API) hideReported(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) hideReported(w http.ResponseWriter, r *http.Request) error {
 	admin, id, in, err := a.reportAction(w, r)
 	if err != nil {
 		return err
 	}
-	rep, err := a.mod.HideFor(r.Context(), admin, id, in.Reason)
+	rep, err := a.Mod.HideFor(r.Context(), admin, id, in.Reason)
 	if err != nil {
 		return err
 	}
-	return reply(w, toReportJSON(rep))
+	return api.Reply(w, toReportJSON(rep))
 }
 
-func (a *API) suspendReported(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) suspendReported(w http.ResponseWriter, r *http.Request) error {
 	admin, id, in, err := a.reportAction(w, r)
 	if err != nil {
 		return err
 	}
-	rep, err := a.mod.SuspendFor(r.Context(), admin, id, in.Reason)
+	rep, err := a.Mod.SuspendFor(r.Context(), admin, id, in.Reason)
 	if err != nil {
 		return err
 	}
-	return reply(w, toReportJSON(rep))
+	return api.Reply(w, toReportJSON(rep))
 }
 
-func (a *API) listHidden(w http.ResponseWriter, r *http.Request) error {
-	if _, err := a.requireAdmin(r); err != nil {
+func (a *Handler) listHidden(w http.ResponseWriter, r *http.Request) error {
+	if _, err := a.RequireAdmin(r); err != nil {
 		return err
 	}
 	var kind moderation.Kind
@@ -254,11 +254,11 @@ func (a *API) listHidden(w http.ResponseWriter, r *http.Request) error {
 			return badKind("kind", k)
 		}
 	}
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.mod.HiddenList(r.Context(), kind, p.Limit, (p.Number-1)*p.Limit)
+	list, total, err := a.Mod.HiddenList(r.Context(), kind, p.Limit, (p.Number-1)*p.Limit)
 	out := make([]hiddenJSON, len(list))
 	for i, h := range list {
 		out[i] = toHiddenJSON(h)
@@ -267,8 +267,8 @@ func (a *API) listHidden(w http.ResponseWriter, r *http.Request) error {
 }
 
 // hiddenPath reads {kind}/{id} of the hidden routes.
-func (a *API) hiddenPath(r *http.Request) (moderation.Kind, string, error) {
-	if _, err := a.requireAdmin(r); err != nil {
+func (a *Handler) hiddenPath(r *http.Request) (moderation.Kind, string, error) {
+	if _, err := a.RequireAdmin(r); err != nil {
 		return "", "", err
 	}
 	kind, ok := moderation.ParseKind(r.PathValue("kind"))
@@ -279,35 +279,35 @@ func (a *API) hiddenPath(r *http.Request) (moderation.Kind, string, error) {
 	return kind, key, nil
 }
 
-func (a *API) getHidden(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getHidden(w http.ResponseWriter, r *http.Request) error {
 	kind, key, err := a.hiddenPath(r)
 	if err != nil {
 		return err
 	}
-	h, ok := a.mod.IsHidden(kind, key)
+	h, ok := a.Mod.IsHidden(kind, key)
 	if !ok {
 		return usererr.Missingf("%s %s is not hidden on this node", kind, key)
 	}
-	return reply(w, toHiddenJSON(h))
+	return api.Reply(w, toHiddenJSON(h))
 }
 
-func (a *API) unhide(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) unhide(w http.ResponseWriter, r *http.Request) error {
 	kind, key, err := a.hiddenPath(r)
 	if err != nil {
 		return err
 	}
-	if err := a.mod.Unhide(r.Context(), kind, key); err != nil {
+	if err := a.Mod.Unhide(r.Context(), kind, key); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
 
-func (a *API) listSuspensions(w http.ResponseWriter, r *http.Request) error {
-	if _, err := a.requireAdmin(r); err != nil {
+func (a *Handler) listSuspensions(w http.ResponseWriter, r *http.Request) error {
+	if _, err := a.RequireAdmin(r); err != nil {
 		return err
 	}
-	list, err := a.mod.Suspensions(r.Context())
+	list, err := a.Mod.Suspensions(r.Context())
 	if err != nil {
 		return err
 	}
@@ -318,42 +318,20 @@ func (a *API) listSuspensions(w http.ResponseWriter, r *http.Request) error {
 			out[i].Username, _ = a.Index.Username(r.Context(), sp.Address) // a missing name leaves the address
 		}
 	}
-	return reply(w, out)
+	return api.Reply(w, out)
 }
 
-func (a *API) liftSuspension(w http.ResponseWriter, r *http.Request) error {
-	if _, err := a.requireAdmin(r); err != nil {
+func (a *Handler) liftSuspension(w http.ResponseWriter, r *http.Request) error {
+	if _, err := a.RequireAdmin(r); err != nil {
 		return err
 	}
 	raw := r.PathValue("address")
 	if !common.IsHexAddress(raw) {
 		return usererr.Missingf("%s is not suspended on this node", raw)
 	}
-	if err := a.mod.Lift(r.Context(), common.HexToAddress(raw)); err != nil {
+	if err := a.Mod.Lift(r.Context(), common.HexToAddress(raw)); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
-	return nil
-}
-
-// CheckRelayedSigner refuses a wallet-signed transaction whose signer (or,
-// for a forge action, whose actor) this node's moderators suspended; a
-// transaction that does not verify is left for the chain to refuse.
-func (a *API) CheckRelayedSigner(r *http.Request, env tx.Envelope) error {
-	if a.mod == nil {
-		return nil
-	}
-	t, err := tx.Verify(env, a.Chain.Params().ChainID)
-	if err != nil {
-		return nil
-	}
-	for _, addr := range []common.Address{t.From, t.Actor} {
-		if addr == (common.Address{}) {
-			continue
-		}
-		if err := a.mod.CheckWriter(r.Context(), addr); err != nil {
-			return err
-		}
-	}
 	return nil
 }

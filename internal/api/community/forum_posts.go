@@ -1,8 +1,9 @@
-package api
+package community
 
 import (
 	"context"
 	"fmt"
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strings"
 
@@ -19,19 +20,19 @@ import (
 // accepted answer and the moderators' pin, lock and move (see forum.go).
 
 // listForumPosts lists a topic's replies, oldest first.
-func (a *API) listForumPosts(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listForumPosts(w http.ResponseWriter, r *http.Request) error {
 	id, err := forumID(r, "topic")
 	if err != nil {
 		return err
 	}
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
 	// A page of rendered replies changes only with the projection: it is
 	// built once per change (index.RememberAnswer), and only what the
 	// viewer may do is added per request.
-	key := fmt.Sprintf("forum-posts|%d|%d|%d|%s", id, p.Number, p.Limit, siteURL(r))
+	key := fmt.Sprintf("forum-posts|%d|%d|%d|%s", id, p.Number, p.Limit, api.SiteURL(r))
 	kept, err := index.RememberAnswer(a.Forge.Index(), key, forumPostsSize, func() (keptForumPosts, error) {
 		return a.forumPosts(r, id, p)
 	})
@@ -44,10 +45,10 @@ func (a *API) listForumPosts(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := make([]forumPostJSON, len(kept.posts))
 	copy(out, kept.posts)
-	mv := a.modViewOf(r)
+	mv := a.ModViewOf(r)
 	for i := range out {
 		out[i].CanEdit = mod || me != (common.Address{}) && strings.EqualFold(out[i].Author.WalletAddress, me.Hex()) && !kept.locked
-		mv.maskForumPost(&out[i])
+		maskForumPost(mv, &out[i])
 	}
 	return a.RespondList(w, r, p, kept.total, out, nil)
 }
@@ -63,7 +64,7 @@ type keptForumPosts struct {
 // hundred rendered replies.
 const forumPostsSize = 256 << 10
 
-func (a *API) forumPosts(r *http.Request, id uint64, p index.Page) (keptForumPosts, error) {
+func (a *Handler) forumPosts(r *http.Request, id uint64, p index.Page) (keptForumPosts, error) {
 	t, err := a.Forge.Index().ForumTopicByID(r.Context(), id)
 	if err != nil {
 		return keptForumPosts{}, err
@@ -81,7 +82,7 @@ func (a *API) forumPosts(r *http.Request, id uint64, p index.Page) (keptForumPos
 
 // forumViewer is the signed-in user (the zero address for none) and
 // whether they moderate the forum.
-func (a *API) forumViewer(r *http.Request) (common.Address, bool, error) {
+func (a *Handler) forumViewer(r *http.Request) (common.Address, bool, error) {
 	id := auth.IdentityFrom(r.Context())
 	if id == nil {
 		return common.Address{}, false, nil
@@ -90,16 +91,16 @@ func (a *API) forumViewer(r *http.Request) (common.Address, bool, error) {
 	return id.User.Address, mod, err
 }
 
-func (a *API) toForumPostJSON(r *http.Request, p index.ForumPost, answer uint64) forumPostJSON {
-	return forumPostJSON{ID: p.ID, TopicID: p.Topic, Author: toForgeUser(r, p.Author), Body: p.Body,
+func (a *Handler) toForumPostJSON(r *http.Request, p index.ForumPost, answer uint64) forumPostJSON {
+	return forumPostJSON{ID: p.ID, TopicID: p.Topic, Author: api.ToForgeUser(r, p.Author), Body: p.Body,
 		BodyHTML: a.RenderBody(r.Context(), nil, p.Body), QuoteID: p.Quote, Revisions: p.Revisions, IsAnswer: p.ID == answer,
 		CreatedAt: forumTime(p.CreatedNS), UpdatedAt: forumTime(p.UpdatedNS)}
 }
 
 // createForumPost replies in a topic, optionally quoting one of its
 // posts; a locked topic refuses it (409 topic_locked).
-func (a *API) createForumPost(w http.ResponseWriter, r *http.Request) error {
-	me, err := RequireUser(r)
+func (a *Handler) createForumPost(w http.ResponseWriter, r *http.Request) error {
+	me, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -108,7 +109,7 @@ func (a *API) createForumPost(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in forumPostBody
-	if err := decodeText(w, r, &in); err != nil {
+	if err := api.DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	t, err := a.Forge.Index().ForumTopicByID(r.Context(), id)
@@ -134,7 +135,7 @@ func (a *API) createForumPost(w http.ResponseWriter, r *http.Request) error {
 	return a.writeForumPost(w, r, http.StatusCreated, res.Change.ForumPost.ID)
 }
 
-func (a *API) writeForumPost(w http.ResponseWriter, r *http.Request, status int, id uint64) error {
+func (a *Handler) writeForumPost(w http.ResponseWriter, r *http.Request, status int, id uint64) error {
 	p, err := a.Forge.Index().ForumPostByID(r.Context(), id)
 	if err != nil {
 		return err
@@ -149,13 +150,13 @@ func (a *API) writeForumPost(w http.ResponseWriter, r *http.Request, status int,
 	}
 	out := a.toForumPostJSON(r, p, t.Answer)
 	out.CanEdit = mod || me != (common.Address{}) && strings.EqualFold(p.Author.Address, me.Hex()) && !t.Locked
-	a.modViewOf(r).maskForumPost(&out)
-	WriteJSON(w, status, out)
+	maskForumPost(a.ModViewOf(r), &out)
+	api.WriteJSON(w, status, out)
 	return nil
 }
 
 // getForumPost is one reply.
-func (a *API) getForumPost(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getForumPost(w http.ResponseWriter, r *http.Request) error {
 	id, err := forumID(r, "post")
 	if err != nil {
 		return err
@@ -165,8 +166,8 @@ func (a *API) getForumPost(w http.ResponseWriter, r *http.Request) error {
 
 // editForumPost changes a reply's text (its author, or a moderator); the
 // text it replaces is kept as a revision.
-func (a *API) editForumPost(w http.ResponseWriter, r *http.Request) error {
-	me, err := RequireUser(r)
+func (a *Handler) editForumPost(w http.ResponseWriter, r *http.Request) error {
+	me, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -175,7 +176,7 @@ func (a *API) editForumPost(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in forumPostEditBody
-	if err := decodeText(w, r, &in); err != nil {
+	if err := api.DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	p, err := a.Forge.Index().ForumPostByID(r.Context(), id)
@@ -200,7 +201,7 @@ func (a *API) editForumPost(w http.ResponseWriter, r *http.Request) error {
 
 // listForumTopicRevisions lists the texts a topic's edits replaced,
 // newest first.
-func (a *API) listForumTopicRevisions(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listForumTopicRevisions(w http.ResponseWriter, r *http.Request) error {
 	return a.listForumRevisions(w, r, chainforge.ForumRevisionTopic, func(ctx context.Context, id uint64) error {
 		_, err := a.Forge.Index().ForumTopicByID(ctx, id)
 		return err
@@ -209,19 +210,19 @@ func (a *API) listForumTopicRevisions(w http.ResponseWriter, r *http.Request) er
 
 // listForumPostRevisions lists the texts a reply's edits replaced,
 // newest first.
-func (a *API) listForumPostRevisions(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listForumPostRevisions(w http.ResponseWriter, r *http.Request) error {
 	return a.listForumRevisions(w, r, chainforge.ForumRevisionPost, func(ctx context.Context, id uint64) error {
 		_, err := a.Forge.Index().ForumPostByID(ctx, id)
 		return err
 	})
 }
 
-func (a *API) listForumRevisions(w http.ResponseWriter, r *http.Request, kind string, exists func(context.Context, uint64) error) error {
+func (a *Handler) listForumRevisions(w http.ResponseWriter, r *http.Request, kind string, exists func(context.Context, uint64) error) error {
 	id, err := forumID(r, kind)
 	if err != nil {
 		return err
 	}
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -233,15 +234,15 @@ func (a *API) listForumRevisions(w http.ResponseWriter, r *http.Request, kind st
 		return err
 	}
 	// A reply the moderators hid keeps its earlier texts hidden too.
-	mv := a.modViewOf(r)
-	_, hidden := mv.hidden(moderation.KindForumPost, moderation.ForumPostKey(id))
-	hidden = hidden && kind == chainforge.ForumRevisionPost && !mv.admin
+	mv := a.ModViewOf(r)
+	_, hidden := mv.Hidden(moderation.KindForumPost, moderation.ForumPostKey(id))
+	hidden = hidden && kind == chainforge.ForumRevisionPost && !mv.Admin
 	out := make([]forumRevisionJSON, len(revs))
 	for i, rv := range revs {
-		out[i] = forumRevisionJSON{N: rv.N, Title: rv.Title, Body: rv.Body, Editor: toForgeUser(r, rv.Editor),
+		out[i] = forumRevisionJSON{N: rv.N, Title: rv.Title, Body: rv.Body, Editor: api.ToForgeUser(r, rv.Editor),
 			Height: rv.Height, CreatedAt: forumTime(rv.TimeNS)}
 		if hidden {
-			out[i].Body = hiddenMarker
+			out[i].Body = api.HiddenMarker
 		}
 	}
 	return a.RespondList(w, r, p, total, out, nil)
@@ -249,9 +250,9 @@ func (a *API) listForumRevisions(w http.ResponseWriter, r *http.Request, kind st
 
 // markForumAnswer marks a reply as the topic's accepted answer (the
 // topic's author or a moderator).
-func (a *API) markForumAnswer(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) markForumAnswer(w http.ResponseWriter, r *http.Request) error {
 	var in forumAnswerBody
-	if err := Decode(w, r, maxTextBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxTextBody, &in); err != nil {
 		return err
 	}
 	if in.Post == 0 {
@@ -261,12 +262,12 @@ func (a *API) markForumAnswer(w http.ResponseWriter, r *http.Request) error {
 }
 
 // unmarkForumAnswer clears the topic's accepted answer.
-func (a *API) unmarkForumAnswer(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) unmarkForumAnswer(w http.ResponseWriter, r *http.Request) error {
 	return a.setForumAnswer(w, r, 0)
 }
 
-func (a *API) setForumAnswer(w http.ResponseWriter, r *http.Request, post uint64) error {
-	me, err := RequireUser(r)
+func (a *Handler) setForumAnswer(w http.ResponseWriter, r *http.Request, post uint64) error {
+	me, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -296,29 +297,29 @@ func (a *API) setForumAnswer(w http.ResponseWriter, r *http.Request, post uint64
 }
 
 // pinForumTopic pins a topic to the top of its lists (moderators).
-func (a *API) pinForumTopic(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) pinForumTopic(w http.ResponseWriter, r *http.Request) error {
 	return a.moderateForumTopic(w, r, func(id uint64) chainforge.Action { return chainforge.ForumTopicPin{Topic: id} })
 }
 
 // unpinForumTopic unpins a topic (moderators).
-func (a *API) unpinForumTopic(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) unpinForumTopic(w http.ResponseWriter, r *http.Request) error {
 	return a.moderateForumTopic(w, r, func(id uint64) chainforge.Action { return chainforge.ForumTopicUnpin{Topic: id} })
 }
 
 // lockForumTopic locks a topic: it takes no more replies (moderators).
-func (a *API) lockForumTopic(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) lockForumTopic(w http.ResponseWriter, r *http.Request) error {
 	return a.moderateForumTopic(w, r, func(id uint64) chainforge.Action { return chainforge.ForumTopicLock{Topic: id} })
 }
 
 // unlockForumTopic unlocks a topic (moderators).
-func (a *API) unlockForumTopic(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) unlockForumTopic(w http.ResponseWriter, r *http.Request) error {
 	return a.moderateForumTopic(w, r, func(id uint64) chainforge.Action { return chainforge.ForumTopicUnlock{Topic: id} })
 }
 
 // moveForumTopic moves a topic to another category (moderators).
-func (a *API) moveForumTopic(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) moveForumTopic(w http.ResponseWriter, r *http.Request) error {
 	var in forumMoveBody
-	if err := Decode(w, r, maxTextBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxTextBody, &in); err != nil {
 		return err
 	}
 	if !chainforge.ValidForumCategory(in.Category) {
@@ -331,8 +332,8 @@ func (a *API) moveForumTopic(w http.ResponseWriter, r *http.Request) error {
 
 // moderateForumTopic applies a moderator's action to the path's topic and
 // answers the topic; anyone else gets 403 and nothing changes.
-func (a *API) moderateForumTopic(w http.ResponseWriter, r *http.Request, action func(uint64) chainforge.Action) error {
-	me, err := RequireUser(r)
+func (a *Handler) moderateForumTopic(w http.ResponseWriter, r *http.Request, action func(uint64) chainforge.Action) error {
+	me, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -350,4 +351,9 @@ func (a *API) moderateForumTopic(w http.ResponseWriter, r *http.Request, action 
 		return err
 	}
 	return a.writeForumTopic(w, r, http.StatusOK, id)
+}
+
+// maskForumPost is maskComment for a forum reply.
+func maskForumPost(v api.ModView, j *forumPostJSON) {
+	j.Hidden, j.HiddenReason, j.Body, j.BodyHTML = v.MaskText(moderation.KindForumPost, moderation.ForumPostKey(j.ID), j.Body, j.BodyHTML)
 }
