@@ -50,7 +50,7 @@ type API struct {
 	Hosting  *gitrepos.Repos   // the forge's repositories with their git data
 	pulls    *forge.Pulls      // the git side of pull requests
 	replicas gitrepos.Replicas // nil: this node replicates nothing
-	hooks    *webhook.Service  // nil serves no webhook routes
+	Hooks    *webhook.Service  // nil serves no webhook routes
 	Mod      *moderation.Service
 	Messages *messages.Service // nil serves no direct message routes
 	market   *market.Service   // nil serves no marketplace routes
@@ -58,7 +58,7 @@ type API struct {
 	// resources; nil serves none of their routes.
 	deployKeys   *deploykeys.Service
 	trackedTimes *timetrack.Service
-	orgLabels    *orglabels.Service
+	OrgLabels    *orglabels.Service
 	codeSearch   *codesearch.Service
 	// maintainers are the node's team (serve --maintainer), shown at /node/team.
 	maintainers []common.Address
@@ -133,8 +133,8 @@ type Services struct {
 // own (internal/node builds each service once).
 func New(log *slog.Logger, s Services, version string) *API {
 	return &API{Log: log, vitals: s.Vitals, Support: s.Support, pages: s.Pages, Markdown: s.Markdown, Chain: s.Chain, Index: s.Index, Auth: s.Auth,
-		Forge: s.Forge, git: s.Git, blocks: s.Blocks, Hosting: s.Repos, pulls: s.Pulls, replicas: s.Replicas, hooks: s.Hooks, Mod: s.Moderation, Messages: s.Messages, market: s.Market,
-		deployKeys: s.DeployKeys, trackedTimes: s.TrackedTimes, orgLabels: s.OrgLabels, codeSearch: s.CodeSearch,
+		Forge: s.Forge, git: s.Git, blocks: s.Blocks, Hosting: s.Repos, pulls: s.Pulls, replicas: s.Replicas, Hooks: s.Hooks, Mod: s.Moderation, Messages: s.Messages, market: s.Market,
+		deployKeys: s.DeployKeys, trackedTimes: s.TrackedTimes, OrgLabels: s.OrgLabels, codeSearch: s.CodeSearch,
 		maintainers: uniqueAddresses(s.Maintainers), admins: uniqueAddresses(s.Admins), settings: s.Settings, dataDir: s.DataDir, version: version, sshPort: s.SSHPort}
 }
 

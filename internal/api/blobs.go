@@ -57,14 +57,14 @@ func (a *API) getContents(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if e.Kind() == "symlink" {
-		j.Target = ptr(string(data))
+		j.Target = Ptr(string(data))
 	}
 	if gitstore.IsBinary(data) {
 		j.Binary = true
 		WriteJSON(w, http.StatusOK, j)
 		return nil
 	}
-	j.Encoding, j.Content = ptr("base64"), ptr(base64.StdEncoding.EncodeToString(data))
+	j.Encoding, j.Content = Ptr("base64"), Ptr(base64.StdEncoding.EncodeToString(data))
 	WriteJSON(w, http.StatusOK, j)
 	return nil
 }

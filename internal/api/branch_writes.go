@@ -46,7 +46,7 @@ func (a *API) createBranch(w http.ResponseWriter, r *http.Request) error {
 		OldBranchName string `json:"old_branch_name"`
 		OldRefName    string `json:"old_ref_name"`
 	}
-	if err := Decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
 		return err
 	}
 	from := in.OldRefName
@@ -57,7 +57,7 @@ func (a *API) createBranch(w http.ResponseWriter, r *http.Request) error {
 		return errEmptyRepo
 	}
 	if _, err := a.Hosting.CreateBranch(r.Context(), id.User.Address, c.repo, in.NewBranchName, from); err != nil {
-		return a.hostingError(w, r, err)
+		return a.HostingError(w, r, err)
 	}
 	j, err := a.branchNamed(r, c, in.NewBranchName)
 	if err != nil {
@@ -77,7 +77,7 @@ func (a *API) deleteBranch(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := a.Hosting.DeleteBranch(r.Context(), id.User.Address, rec, r.PathValue("branch")); err != nil {
-		return a.hostingError(w, r, err)
+		return a.HostingError(w, r, err)
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
@@ -95,11 +95,11 @@ func (a *API) renameBranch(w http.ResponseWriter, r *http.Request) error {
 	var in struct {
 		Name string `json:"name"`
 	}
-	if err := Decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
 		return err
 	}
 	if err := a.Hosting.RenameBranch(r.Context(), id.User.Address, rec, r.PathValue("branch"), in.Name); err != nil {
-		return a.hostingError(w, r, err)
+		return a.HostingError(w, r, err)
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil

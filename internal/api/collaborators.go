@@ -85,7 +85,7 @@ func (a *API) putCollaborator(w http.ResponseWriter, r *http.Request) error {
 		Permission string `json:"permission"`
 	}{Permission: "write"} // Gitea's default
 	if r.ContentLength != 0 {
-		if err := Decode(w, r, maxRepoBody, &in); err != nil {
+		if err := Decode(w, r, MaxRepoBody, &in); err != nil {
 			return err
 		}
 	}
@@ -97,7 +97,7 @@ func (a *API) putCollaborator(w http.ResponseWriter, r *http.Request) error {
 		return usererr.BadFieldf("permission", "permission must be read, write, maintain or admin")
 	}
 	if err := a.Hosting.SetCollaborator(r.Context(), id.User.Address, rec, who, perm); err != nil {
-		return a.hostingError(w, r, err)
+		return a.HostingError(w, r, err)
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
@@ -113,7 +113,7 @@ func (a *API) deleteCollaborator(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := a.Hosting.SetCollaborator(r.Context(), id.User.Address, rec, who, "none"); err != nil {
-		return a.hostingError(w, r, err)
+		return a.HostingError(w, r, err)
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil

@@ -17,7 +17,7 @@ func (a *API) postContact(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	// Decode allowed newlines; the message is the only field that has them.
-	if err := checkLines(textField{"name", m.Name}, textField{"email", m.Email}, textField{"subject", m.Subject}); err != nil {
+	if err := checkLines(TextField{"name", m.Name}, TextField{"email", m.Email}, TextField{"subject", m.Subject}); err != nil {
 		return err
 	}
 	// A signed-in sender's message is a ticket they follow at /help.

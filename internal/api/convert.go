@@ -24,7 +24,7 @@ import (
 // of types.go, as Gitea's services/convert: the URLs they carry are built
 // from the request (siteURL) and the repository's paths (links, code).
 
-func ptr(s string) *string { return &s }
+func Ptr(s string) *string { return &s }
 
 func (c code) content(e gitstore.Entry, ref string) contentJSON {
 	q := "?ref=" + url.QueryEscape(ref)
@@ -37,10 +37,10 @@ func (c code) content(e gitstore.Entry, ref string) contentJSON {
 	j := contentJSON{Name: e.Name, Path: e.Path, SHA: e.ID, Type: e.Kind(), Size: e.Size, URL: &self, HTMLURL: &htmlURL}
 	switch e.Type {
 	case "tree":
-		j.GitURL = ptr(c.api + "/git/trees/" + e.ID)
+		j.GitURL = Ptr(c.api + "/git/trees/" + e.ID)
 	case "blob":
-		j.GitURL = ptr(c.api + "/git/blobs/" + e.ID)
-		j.DownloadURL = ptr(c.api + "/raw/" + escapePath(e.Path) + q)
+		j.GitURL = Ptr(c.api + "/git/blobs/" + e.ID)
+		j.DownloadURL = Ptr(c.api + "/raw/" + escapePath(e.Path) + q)
 	}
 	j.Links = linksJSON{Self: j.URL, Git: j.GitURL, HTML: j.HTMLURL}
 	return j
@@ -182,7 +182,7 @@ var (
 )
 
 // RepoJSON shapes rec for the request's user, whose permission is perm.
-func (a *API) repoJSON(r *http.Request, rec index.Repo, perm forge.Perm) RepoJSON {
+func (a *API) RepoJSON(r *http.Request, rec index.Repo, perm forge.Perm) RepoJSON {
 	base := SiteURL(r)
 	owner := ToForgeUser(r, rec.Owner)
 	full := owner.Login + "/" + rec.Name
@@ -224,11 +224,11 @@ func (a *API) repoJSON(r *http.Request, rec index.Repo, perm forge.Perm) RepoJSO
 // repoWithParent is repoJSON plus, for a fork, its parent as the user
 // sees it (none when it is gone or hidden).
 func (a *API) repoWithParent(r *http.Request, rec index.Repo, perm forge.Perm) RepoJSON {
-	j := a.repoJSON(r, rec, perm)
+	j := a.RepoJSON(r, rec, perm)
 	a.viewerFlags(r, rec, &j)
 	if rec.ForkOf != 0 {
 		if parent, pp, err := a.Forge.RepoByID(r.Context(), ViewerOf(r), rec.ForkOf); err == nil {
-			pj := a.repoJSON(r, parent, pp)
+			pj := a.RepoJSON(r, parent, pp)
 			j.Parent = &pj
 		}
 	}
@@ -268,7 +268,7 @@ func (a *API) ReposJSON(r *http.Request, list []index.Repo) ([]RepoJSON, error) 
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, a.repoJSON(r, rec, p))
+		out = append(out, a.RepoJSON(r, rec, p))
 	}
 	return out, nil
 }
@@ -294,13 +294,13 @@ func giteaRole(p forge.Perm) string {
 
 func (l *links) person(u index.User) ForgeUserJSON { return ToForgeUser(l.req, u) }
 
-func (l *links) label(lb index.Label) labelJSON {
-	return labelJSON{ID: lb.ID, Name: lb.Name, Color: strings.TrimPrefix(lb.Color, "#"), Description: lb.Description, Exclusive: lb.Exclusive,
+func (l *links) label(lb index.Label) LabelJSON {
+	return LabelJSON{ID: lb.ID, Name: lb.Name, Color: strings.TrimPrefix(lb.Color, "#"), Description: lb.Description, Exclusive: lb.Exclusive,
 		URL: l.api + "/labels/" + strconv.FormatUint(lb.ID, 10)}
 }
 
-func (l *links) labels(list []index.Label) []labelJSON {
-	out := make([]labelJSON, len(list))
+func (l *links) labels(list []index.Label) []LabelJSON {
+	out := make([]LabelJSON, len(list))
 	for i, lb := range list {
 		out[i] = l.label(lb)
 	}
@@ -441,12 +441,12 @@ func (h *issuesAPI) pull(r *http.Request, base index.Repo, perm forge.Perm, pr i
 		u := l.person(*pr.MergedBy)
 		j.MergedBy = &u
 	}
-	baseJSON := h.repoJSON(r, base, perm)
+	baseJSON := h.RepoJSON(r, base, perm)
 	j.Base.Repo = &baseJSON
 	if pr.HeadRepo == base.ID {
 		j.Head.Repo = &baseJSON
 	} else if head, hp, err := h.Forge.RepoByID(r.Context(), ViewerOf(r), pr.HeadRepo); err == nil {
-		headJSON := h.repoJSON(r, head, hp)
+		headJSON := h.RepoJSON(r, head, hp)
 		j.Head.Repo, j.Head.Label = &headJSON, head.Owner.Username+":"+pr.HeadBranch
 	}
 	if comments, err := h.Index.ReviewComments(r.Context(), base.ID, pr.Number); err == nil {
@@ -523,4 +523,26 @@ func PersonJSON(r *http.Request, p index.Person) UserJSON {
 		j.Created = p.Created.Format(time.RFC3339)
 	}
 	return j
+}
+
+// ToTeamJSON shapes t with its organization o.
+func ToTeamJSON(r *http.Request, t index.Team, o index.Org) TeamJSON {
+	oj := ToOrgJSON(r, o)
+	j := TeamJSON{ID: int64(t.ID), Name: t.Name, Description: t.Description, Organization: &oj,
+		IncludesAllRepositories: t.IncludesAllRepos, Permission: t.Permission, Units: t.Units,
+		UnitsMap: map[string]string{}, CanCreateOrgRepo: t.CanCreateOrgRepo, MembersCount: t.Members}
+	if j.Units == nil {
+		j.Units = []string{}
+	}
+	for _, u := range j.Units {
+		j.UnitsMap[u] = t.Permission
+	}
+	return j
+}
+
+// ToOrgJSON is Gitea's Organization of o.
+func ToOrgJSON(r *http.Request, o index.Org) OrgJSON {
+	return OrgJSON{ID: int64(o.ID), Name: o.Name, UserName: o.Name, FullName: o.FullName, Description: o.Description,
+		Website: o.Website, Location: o.Location, Visibility: o.Visibility, WalletAddress: o.Address, RepoCount: o.Repos,
+		HTMLURL: SiteURL(r) + "/org/" + o.Name}
 }

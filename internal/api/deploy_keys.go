@@ -57,7 +57,7 @@ func (a *API) listDeployKeys(w http.ResponseWriter, r *http.Request) error {
 	}
 	keys, total, err := a.deployKeys.List(r.Context(), perm, repo.ID, r.URL.Query().Get("fingerprint"), p.Limit, (p.Number-1)*p.Limit)
 	out := make([]deployKeyJSON, 0, len(keys))
-	rj := a.repoJSON(r, repo, perm)
+	rj := a.RepoJSON(r, repo, perm)
 	for _, k := range keys {
 		out = append(out, toDeployKeyJSON(r, &rj, k))
 	}
@@ -78,14 +78,14 @@ func (a *API) createDeployKey(w http.ResponseWriter, r *http.Request) error {
 		Key      string `json:"key"`
 		ReadOnly bool   `json:"read_only"`
 	}
-	if err := Decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
 		return err
 	}
 	k, err := a.deployKeys.Add(r.Context(), perm, id.User.Address, repo.ID, in.Title, in.Key, in.ReadOnly)
 	if err != nil {
 		return err
 	}
-	rj := a.repoJSON(r, repo, perm)
+	rj := a.RepoJSON(r, repo, perm)
 	WriteJSON(w, http.StatusCreated, toDeployKeyJSON(r, &rj, k))
 	return nil
 }
@@ -112,7 +112,7 @@ func (a *API) getDeployKey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rj := a.repoJSON(r, repo, perm)
+	rj := a.RepoJSON(r, repo, perm)
 	return Reply(w, toDeployKeyJSON(r, &rj, k))
 }
 

@@ -114,7 +114,7 @@ func (a *API) respondActivities(w http.ResponseWriter, r *http.Request, f index.
 			// The list was filtered by the same rule; one that turns
 			// Hidden in between is left out of its row, not shown.
 			if rec, perm, err := a.Forge.RepoByID(r.Context(), viewer, it.Repo.ID); err == nil {
-				j := a.repoJSON(r, rec, perm)
+				j := a.RepoJSON(r, rec, perm)
 				repo = &j
 			}
 			repos[it.Repo.ID] = repo

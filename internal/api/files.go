@@ -287,7 +287,7 @@ func authorName(u auth.User) string {
 	if n := strings.TrimSpace(u.Profile.FullName); n != "" {
 		return n
 	}
-	return usernameOf(u)
+	return UsernameOf(u)
 }
 
 // identity is a git identity from the request, or def when it gives none.
@@ -341,7 +341,7 @@ func (a *API) filesResponse(r *http.Request, c code, res gitrepos.FilesResult, c
 		j := c.content(e, res.Branch)
 		j.LastCommitSHA = res.Commit
 		if len(ch.Content) <= maxContentSize {
-			j.Encoding, j.Content = ptr("base64"), ptr(base64.StdEncoding.EncodeToString(ch.Content))
+			j.Encoding, j.Content = Ptr("base64"), Ptr(base64.StdEncoding.EncodeToString(ch.Content))
 		}
 		out.Files = append(out.Files, &j)
 	}

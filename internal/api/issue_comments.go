@@ -3,10 +3,8 @@ package api
 import (
 	"context"
 	"errors"
-	"math"
 	"net/http"
 	"strings"
-	"time"
 
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/index"
@@ -70,28 +68,6 @@ func (h *issuesAPI) listRepoComments(w http.ResponseWriter, r *http.Request) err
 		out[i] = l.comment(index.Issue{Number: c.Number, IsPull: c.IsPull}, c)
 	}
 	return h.RespondList(w, r, p, total, out, nil)
-}
-
-// timeParam reads query parameter name as an RFC 3339 time, in Unix
-// nanoseconds (at least 1); 0 when absent.
-func timeParam(r *http.Request, name string) (int64, error) {
-	v := r.URL.Query().Get(name)
-	if v == "" {
-		return 0, nil
-	}
-	t, err := time.Parse(time.RFC3339, v)
-	if err != nil {
-		return 0, usererr.BadFieldf(name, "%s must be a time in RFC 3339 form, such as 2024-01-02T15:04:05Z", name)
-	}
-	// Nanoseconds hold the years 1678 to 2262: a time past them is the
-	// last (or first) moment they hold, not a wrapped-around number.
-	switch {
-	case t.After(time.Unix(0, math.MaxInt64)):
-		return math.MaxInt64, nil
-	case !t.After(time.Unix(0, 0)):
-		return 1, nil // before every block: since keeps all, before none
-	}
-	return t.UnixNano(), nil
 }
 
 func (h *issuesAPI) createComment(w http.ResponseWriter, r *http.Request) error {

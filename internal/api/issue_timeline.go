@@ -26,7 +26,7 @@ type timelineJSON struct {
 	BodyHTML        string         `json:"body_html,omitempty"`
 	Created         string         `json:"created_at"`
 	Updated         string         `json:"updated_at"`
-	Label           *labelJSON     `json:"label"`
+	Label           *LabelJSON     `json:"label"`
 	Milestone       *milestoneJSON `json:"milestone"`
 	OldMilestone    *milestoneJSON `json:"old_milestone"`
 	NewTitle        string         `json:"new_title"`

@@ -22,13 +22,6 @@ import (
 // the private store; reads are the SQL projection). A repository the
 // viewer may not read is a 404 everywhere, as if it did not exist.
 
-// issuesAPI serves the issue and pull request routes; pulls is the git
-// side of pull requests.
-type issuesAPI struct {
-	*API
-	pulls *forge.Pulls
-}
-
 // RegisterIssues adds the issue, label and pull request routes when the
 // node hosts repositories.
 func (a *API) RegisterIssues(mux *http.ServeMux) {
@@ -133,50 +126,6 @@ func (h *issuesAPI) deleteIssue(w http.ResponseWriter, r *http.Request) error {
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
-}
-
-func IssueNotFound(what string) error {
-	return usererr.Missingf("there is no issue or pull request #%s", what)
-}
-
-// Global issue ids: Gitea's issues have one id across repositories, which
-// the spec's /issue/:id and /pr/:id pages use. The chain numbers issues
-// per repository, so the id packs the repository id and the number (24
-// bits: 16.7 million per repository) into an integer JavaScript reads
-// exactly (below 2^53); private repositories (ids from 2^48) take the top
-// half. Ids that cannot be packed are 0.
-const (
-	issueNumberBits = 24
-	maxPackedRepo   = 1 << 28
-	privateIssueBit = int64(1) << 52
-)
-
-func globalIssueID(repo, number uint64) int64 {
-	if number >= 1<<issueNumberBits {
-		return 0
-	}
-	flag := int64(0)
-	if chainforge.IsPrivateID(repo) {
-		repo -= chainforge.PrivateIDBase
-		flag = privateIssueBit
-	}
-	if repo >= maxPackedRepo {
-		return 0
-	}
-	return flag | int64(repo<<issueNumberBits|number)
-}
-
-func parseGlobalIssueID(id int64) (repo, number uint64, ok bool) {
-	if id <= 0 || id >= privateIssueBit<<1 {
-		return 0, 0, false
-	}
-	private := id&privateIssueBit != 0
-	v := uint64(id &^ privateIssueBit)
-	repo, number = v>>issueNumberBits, v&(1<<issueNumberBits-1)
-	if private {
-		repo += chainforge.PrivateIDBase
-	}
-	return repo, number, number > 0 && (repo > 0)
 }
 
 // listIssues lists a repository's issues and pull requests, as Gitea's:
@@ -298,25 +247,6 @@ func (h *issuesAPI) issues(ctx context.Context, repo index.Repo, f index.IssueFi
 	return kept, total - int64(len(list)-len(kept)), err
 }
 
-// withoutDeleted leaves out of list the issues deleted on this node
-// (deleteIssue), for everyone but the node's admins. A page may come out
-// shorter than asked: the deleted are few, and the list is the chain's.
-func (h *issuesAPI) withoutDeleted(ctx context.Context, list []index.Issue) []index.Issue {
-	if h.Mod == nil {
-		return list
-	}
-	if u, ok := auth.UserFrom(ctx); ok && h.isAdmin(u.Address) {
-		return list
-	}
-	kept := list[:0:0]
-	for _, is := range list {
-		if hd, ok := h.Mod.IsHidden(moderation.KindIssue, moderation.IssueKey(is.Repo, is.Number)); !ok || !hd.Deleted {
-			kept = append(kept, is)
-		}
-	}
-	return kept
-}
-
 func (h *issuesAPI) respondIssues(w http.ResponseWriter, r *http.Request, repo index.Repo, p index.Page, total int64, list []index.Issue) error {
 	l := h.listLinks(r, repo)
 	// The pull requests' merge state, for the whole page in one read.
@@ -333,39 +263,6 @@ func (h *issuesAPI) respondIssues(w http.ResponseWriter, r *http.Request, repo i
 		out = append(out, l.issue(repo, is, pr))
 	}
 	return h.RespondList(w, r, p, total, out, nil)
-}
-
-// MaxTextBody bounds a JSON body carrying Markdown: room for a body at the
-// chain's limit with JSON escaping, so an oversized text is told apart
-// (422, with its size) from a runaway request.
-const MaxTextBody = 8 * chainforge.MaxBody
-
-// DecodeText decodes a request whose fields carry Markdown; a body past
-// every limit is still a 422 saying how large text may be.
-func DecodeText(w http.ResponseWriter, r *http.Request, v any) error {
-	err := Decode(w, r, MaxTextBody, v)
-	if ue, ok := usererr.As(err); ok && ue.Kind == usererr.TooLarge {
-		return usererr.Unprocessablef("body", usererr.CodeTooLarge, "the text is too large: the most a body or comment may hold is %d bytes", chainforge.MaxBody)
-	}
-	return err
-}
-
-// CheckBody refuses text over the chain's limit before anything is sent.
-func CheckBody(field, text string) error {
-	if len(text) > chainforge.MaxBody {
-		return usererr.Unprocessablef(field, usererr.CodeTooLarge, "the %s is %d bytes; the most is %d bytes", field, len(text), chainforge.MaxBody)
-	}
-	return nil
-}
-
-func CheckTitle(title string) error {
-	if strings.TrimSpace(title) == "" {
-		return usererr.BadFieldf("title", "the title must not be empty")
-	}
-	if n := len([]rune(title)); n > chainforge.MaxTitle {
-		return usererr.BadFieldf("title", "the title is %d characters; the most is %d", n, chainforge.MaxTitle)
-	}
-	return nil
 }
 
 // assigneeNames are Gitea's assignee and assignees in one list.
@@ -523,7 +420,7 @@ func (h *issuesAPI) editIssue(w http.ResponseWriter, r *http.Request) error {
 	if change.Milestone, err = h.milestoneChange(r.Context(), repo, is, in.Milestone); err != nil {
 		return err
 	}
-	if change.State, change.Reason, err = stateChange(is, deref(in.State), in.StateReason); err != nil {
+	if change.State, change.Reason, err = stateChange(is, Deref(in.State), in.StateReason); err != nil {
 		return err
 	}
 	if err := h.Forge.EditIssue(r.Context(), id.User.Address, repo, is, change); err != nil {
@@ -535,13 +432,6 @@ func (h *issuesAPI) editIssue(w http.ResponseWriter, r *http.Request) error {
 	}
 	WriteJSON(w, http.StatusCreated, h.linksFor(r, repo).issue(repo, is, h.pullRecord(r.Context(), repo, is)))
 	return nil
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }
 
 func (h *issuesAPI) pullRecord(ctx context.Context, repo index.Repo, is index.Issue) *index.Pull {
@@ -581,7 +471,7 @@ func issueChange(is index.Issue, title, body, assignee *string, assignees *[]str
 		if assignees != nil {
 			many = *assignees
 		}
-		names := assigneeNames(deref(assignee), many)
+		names := assigneeNames(Deref(assignee), many)
 		c.Assignees = &names
 	}
 	return c, nil

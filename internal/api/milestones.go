@@ -17,41 +17,6 @@ import (
 // them with milestone.* actions; {id} is a milestone's id or its title, as
 // Gitea allows.
 
-// milestoneJSON is Gitea's Milestone.
-type milestoneJSON struct {
-	ID           uint64  `json:"id"`
-	Title        string  `json:"title"`
-	Description  string  `json:"description"`
-	State        string  `json:"state"`
-	OpenIssues   int64   `json:"open_issues"`
-	ClosedIssues int64   `json:"closed_issues"`
-	Created      string  `json:"created_at"`
-	Updated      *string `json:"updated_at"`
-	Closed       *string `json:"closed_at"`
-	Due          *string `json:"due_on"`
-}
-
-func milestoneOf(m index.Milestone) milestoneJSON {
-	j := milestoneJSON{
-		ID: m.ID, Title: m.Title, Description: m.Description, State: m.State, OpenIssues: m.OpenIssues,
-		ClosedIssues: m.ClosedIssues, Created: m.Created, Updated: optional(m.Updated), Closed: optional(m.Closed),
-	}
-	if m.Due != 0 {
-		due := time.Unix(m.Due, 0).UTC().Format(time.RFC3339)
-		j.Due = &due
-	}
-	return j
-}
-
-// milestoneRef is the milestone an issue shows: nil when it has none.
-func milestoneRef(m *index.Milestone) *milestoneJSON {
-	if m == nil {
-		return nil
-	}
-	j := milestoneOf(*m)
-	return &j
-}
-
 // listMilestones lists a repository's milestones, open ones by default
 // (state=closed or all for the others), name filtering by title.
 func (h *issuesAPI) listMilestones(w http.ResponseWriter, r *http.Request) error {

@@ -85,7 +85,7 @@ func (a *API) notifyRepo(r *http.Request, id uint64) *RepoJSON {
 	if err != nil {
 		return nil
 	}
-	j := a.repoJSON(r, rec, perm)
+	j := a.RepoJSON(r, rec, perm)
 	return &j
 }
 

@@ -172,7 +172,7 @@ func (a *API) createProtection(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in protectionOption
-	if err := Decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
 		return err
 	}
 	name, field := "", "rule_name"
@@ -181,7 +181,7 @@ func (a *API) createProtection(w http.ResponseWriter, r *http.Request) error {
 	} else if in.BranchName != nil {
 		name, field = *in.BranchName, "branch_name"
 	}
-	if err := checkChainLines(textField{field, name}); err != nil {
+	if err := CheckChainLines(TextField{field, name}); err != nil {
 		return err
 	}
 	if name == "" {
@@ -210,7 +210,7 @@ func (a *API) editProtection(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in protectionOption
-	if err := Decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
 		return err
 	}
 	cur := chainforge.BranchProtect{Repo: rec.ID, Branch: old.Branch, EnablePush: old.EnablePush, EnableStatusCheck: old.EnableStatusCheck,

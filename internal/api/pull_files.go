@@ -40,14 +40,6 @@ func (h *issuesAPI) listPullCommits(w http.ResponseWriter, r *http.Request) erro
 	return h.RespondList(w, r, p, int64(total), out, h.withAccounts(r, out))
 }
 
-// A page of files carries each file's patch up to maxFilePatch bytes, and
-// at most maxPagePatch bytes of patches in all: a huge diff is read a page
-// at a time, and a huge file says it was cut.
-const (
-	maxFilePatch = 256 << 10
-	maxPagePatch = 4 << 20
-)
-
 func (h *issuesAPI) listPullFiles(w http.ResponseWriter, r *http.Request) error {
 	repo, _, pr, err := h.pullOf(r, r.PathValue("index"))
 	if err != nil {

@@ -51,12 +51,12 @@ func (h *issuesAPI) mergePull(w http.ResponseWriter, r *http.Request) error {
 	if err := CheckBody("MergeMessageField", in.MergeMessageField); err != nil {
 		return err
 	}
-	merger := usernameOf(id.User)
+	merger := UsernameOf(id.User)
 	merged, err := h.pulls.Merge(r.Context(), id.User.Address, repo, pr.Number, forge.MergeRequest{
 		Style: style, Title: in.MergeTitleField, Message: in.MergeMessageField, HeadSHA: in.HeadCommitID,
 		DeleteBranch: in.DeleteBranchAfterMerge,
-		Author:       gitstore.Signature{Name: pr.Author.Username, Email: noreplyEmail(r, pr.Author.Username)},
-		Committer:    gitstore.Signature{Name: merger, Email: noreplyEmail(r, merger)},
+		Author:       gitstore.Signature{Name: pr.Author.Username, Email: NoreplyEmail(r, pr.Author.Username)},
+		Committer:    gitstore.Signature{Name: merger, Email: NoreplyEmail(r, merger)},
 	})
 	var ce *forge.ConflictError
 	if errors.As(err, &ce) {

@@ -15,12 +15,6 @@ import (
 // Pull request reviews: Gitea's PullReview and PullReviewComment, and a
 // new review (pr.review) with inline comments.
 
-// Gitea's review states, and the forge module's.
-var reviewStates = map[string]string{
-	chainforge.ReviewApprove: "APPROVED", chainforge.ReviewRequestChanges: "REQUEST_CHANGES", chainforge.ReviewCommented: "COMMENT",
-	forge.ReviewPending: "PENDING", index.ReviewRequested: "REQUEST_REVIEW",
-}
-
 // reviewsOf lists the pull request's reviews on chain and, after them, the
 // signed-in user's own pending ones: no one else sees those.
 func (h *issuesAPI) reviewsOf(r *http.Request) (index.Repo, index.Pull, []index.Review, error) {

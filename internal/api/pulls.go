@@ -1,14 +1,11 @@
 package api
 
 import (
-	"context"
 	"net/http"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/gitstore"
@@ -117,86 +114,6 @@ func (h *issuesAPI) listPulls(w http.ResponseWriter, r *http.Request) error {
 		out = append(out, h.pull(r, repo, perm, pr, false))
 	}
 	return h.RespondList(w, r, p, total, out, nil)
-}
-
-// headOf finds the repository and branch of Gitea's head: "branch" in the
-// base itself, "owner:branch" in owner's fork of it (or the base, or a
-// repository it was forked from, when owner owns that), or
-// "owner/repo:branch" of a repository in the same fork network: the base,
-// a fork of it, or one of the repositories it was forked from.
-func (a *API) headOf(ctx context.Context, viewer common.Address, base index.Repo, head string) (index.Repo, string, error) {
-	spec, branch, fork := strings.Cut(head, ":")
-	if !fork {
-		return base, head, nil
-	}
-	if branch == "" {
-		return index.Repo{}, "", headInvalid("%q names no branch: write owner:branch", head)
-	}
-	parents := a.forkParents(ctx, viewer, base)
-	if owner, name, ok := strings.Cut(spec, "/"); ok {
-		repo, _, err := a.Forge.Repo(ctx, viewer, owner, name)
-		if err != nil {
-			return index.Repo{}, "", err
-		}
-		if repo.ID == base.ID || repo.ForkOf == base.ID {
-			return repo, branch, nil
-		}
-		for _, p := range parents {
-			if p.ID == repo.ID {
-				return repo, branch, nil
-			}
-		}
-		return index.Repo{}, "", headInvalid("%s/%s is not %s/%s, a fork of it or a repository it was forked from", owner, name, base.Owner.Username, base.Name)
-	}
-	addr, err := a.Forge.Owner(ctx, spec)
-	if err != nil {
-		return index.Repo{}, "", headInvalid("there is no user %s", spec)
-	}
-	if addr == base.OwnerAddress() {
-		return base, branch, nil
-	}
-	for _, p := range parents {
-		if addr == p.OwnerAddress() {
-			return p, branch, nil
-		}
-	}
-	for page := 1; ; page++ {
-		list, total, err := a.Forge.Repos(ctx, index.RepoFilter{Viewer: viewer, Owner: &addr, Sort: "name"}, index.Page{Number: page, Limit: MaxLimit})
-		if err != nil {
-			return index.Repo{}, "", err
-		}
-		for _, r := range list {
-			if r.ForkOf == base.ID {
-				return r, branch, nil
-			}
-		}
-		if int64(page*MaxLimit) >= total {
-			return index.Repo{}, "", headInvalid("%s has no fork of %s/%s", spec, base.Owner.Username, base.Name)
-		}
-	}
-}
-
-// maxForkDepth bounds the walk up a chain of forks.
-const maxForkDepth = 16
-
-// forkParents are the repositories base was forked from that viewer may
-// read, nearest first; the walk stops at one it may not read or that is
-// gone.
-func (a *API) forkParents(ctx context.Context, viewer common.Address, base index.Repo) []index.Repo {
-	var out []index.Repo
-	for id := base.ForkOf; id != 0 && len(out) < maxForkDepth; {
-		p, _, err := a.Forge.RepoByID(ctx, viewer, id)
-		if err != nil || p.ID == base.ID {
-			break
-		}
-		out = append(out, p)
-		id = p.ForkOf
-	}
-	return out
-}
-
-func headInvalid(format string, args ...any) error {
-	return usererr.BadFieldf("head", format, args...)
 }
 
 func (h *issuesAPI) createPull(w http.ResponseWriter, r *http.Request) error {
@@ -367,7 +284,7 @@ func (h *issuesAPI) editPull(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	if change.State, _, err = stateChange(pr.Issue, deref(in.State), ""); err != nil {
+	if change.State, _, err = stateChange(pr.Issue, Deref(in.State), ""); err != nil {
 		return err
 	}
 	if err := h.Forge.EditIssue(r.Context(), id.User.Address, repo, pr.Issue, change); err != nil {

@@ -316,7 +316,7 @@ func (a *API) createRelease(w http.ResponseWriter, r *http.Request) error {
 	if strings.TrimSpace(in.TagName) == "" {
 		return usererr.BadFieldf("tag_name", "tag_name is required")
 	}
-	if err := checkChainLines(textField{"tag_name", in.TagName}, textField{"target_commitish", in.Target}, textField{"name", in.Title}); err != nil {
+	if err := CheckChainLines(TextField{"tag_name", in.TagName}, TextField{"target_commitish", in.Target}, TextField{"name", in.Title}); err != nil {
 		return err
 	}
 	if in.Title == "" {
@@ -325,7 +325,7 @@ func (a *API) createRelease(w http.ResponseWriter, r *http.Request) error {
 	rel, err := a.Hosting.CreateRelease(r.Context(), u.User.Address, repo, perm, gitrepos.ReleaseOptions{TagName: in.TagName,
 		Target: in.Target, Title: in.Title, Note: in.Note, Draft: in.Draft, Prerelease: in.Prerelease})
 	if err != nil {
-		return a.hostingError(w, r, err)
+		return a.HostingError(w, r, err)
 	}
 	WriteJSON(w, http.StatusCreated, a.releaseOut(r, repo, rel))
 	return nil
@@ -340,7 +340,7 @@ func (a *API) editRelease(w http.ResponseWriter, r *http.Request) error {
 	if err := Decode(w, r, MaxTextBody, &in); err != nil {
 		return err
 	}
-	if err := checkChainLines(textField{"tag_name", deref(in.TagName)}, textField{"target_commitish", deref(in.Target)}, textField{"name", deref(in.Title)}); err != nil {
+	if err := CheckChainLines(TextField{"tag_name", Deref(in.TagName)}, TextField{"target_commitish", Deref(in.Target)}, TextField{"name", Deref(in.Title)}); err != nil {
 		return err
 	}
 	repo, perm, rel, err := a.releaseByID(r)
@@ -363,7 +363,7 @@ func (a *API) editRelease(w http.ResponseWriter, r *http.Request) error {
 	}
 	rel, err = a.Hosting.EditRelease(r.Context(), u.User.Address, repo, perm, e)
 	if err != nil {
-		return a.hostingError(w, r, err)
+		return a.HostingError(w, r, err)
 	}
 	return Reply(w, a.releaseOut(r, repo, rel))
 }

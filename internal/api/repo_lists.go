@@ -30,7 +30,7 @@ func (a *API) listForks(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return a.listRepos(w, r, index.RepoFilter{ForkOf: rec.ID, Sort: "created"}, false)
+	return a.ListRepos(w, r, index.RepoFilter{ForkOf: rec.ID, Sort: "created"}, false)
 }
 
 func (a *API) listMyStarred(w http.ResponseWriter, r *http.Request) error {
@@ -70,5 +70,5 @@ func (a *API) listFlagged(w http.ResponseWriter, r *http.Request, username strin
 	if stars {
 		f = index.RepoFilter{StarredBy: &who}
 	}
-	return a.listRepos(w, r, f, false)
+	return a.ListRepos(w, r, f, false)
 }

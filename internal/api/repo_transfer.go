@@ -27,7 +27,7 @@ func (a *API) RegisterRepoTransfer(mux *http.ServeMux) {
 type repoTransferJSON struct {
 	Doer      ForgeUserJSON `json:"doer"`
 	Recipient ForgeUserJSON `json:"recipient"`
-	Teams     []teamJSON    `json:"teams"`
+	Teams     []TeamJSON    `json:"teams"`
 }
 
 func (a *API) transferRepo(w http.ResponseWriter, r *http.Request) error {
@@ -43,7 +43,7 @@ func (a *API) transferRepo(w http.ResponseWriter, r *http.Request) error {
 		NewOwner string  `json:"new_owner"`
 		TeamIDs  []int64 `json:"team_ids"`
 	}
-	if err := Decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
 		return err
 	}
 	teams := make([]uint64, 0, len(in.TeamIDs))
@@ -55,7 +55,7 @@ func (a *API) transferRepo(w http.ResponseWriter, r *http.Request) error {
 	}
 	after, pending, err := a.Hosting.Transfer(r.Context(), id.User.Address, rec, in.NewOwner, teams)
 	if err != nil {
-		return a.hostingError(w, r, err)
+		return a.HostingError(w, r, err)
 	}
 	if pending {
 		return a.writeRepoFor(w, r, http.StatusCreated, after)
@@ -74,7 +74,7 @@ func (a *API) acceptTransfer(w http.ResponseWriter, r *http.Request) error {
 	}
 	moved, err := a.Hosting.AcceptTransfer(r.Context(), id.User.Address, rec)
 	if err != nil {
-		return a.hostingError(w, r, err)
+		return a.HostingError(w, r, err)
 	}
 	return a.writeRepoFor(w, r, http.StatusAccepted, moved)
 }
@@ -105,7 +105,7 @@ func (a *API) writeRepoFor(w http.ResponseWriter, r *http.Request, status int, r
 	if err != nil {
 		return err
 	}
-	WriteJSON(w, status, a.repoJSON(r, rec, p))
+	WriteJSON(w, status, a.RepoJSON(r, rec, p))
 	return nil
 }
 
@@ -120,7 +120,7 @@ func (a *API) repoTransfer(r *http.Request, rec index.Repo) *repoTransferJSON {
 	if !ok {
 		return nil
 	}
-	j := &repoTransferJSON{Doer: ToForgeUser(r, t.Doer), Recipient: ToForgeUser(r, t.Recipient), Teams: []teamJSON{}}
+	j := &repoTransferJSON{Doer: ToForgeUser(r, t.Doer), Recipient: ToForgeUser(r, t.Recipient), Teams: []TeamJSON{}}
 	for _, tid := range t.Teams {
 		team, err := a.Forge.Index().TeamByID(r.Context(), tid)
 		if err != nil {
@@ -130,7 +130,7 @@ func (a *API) repoTransfer(r *http.Request, rec index.Repo) *repoTransferJSON {
 		if err != nil {
 			continue
 		}
-		j.Teams = append(j.Teams, toTeamJSON(r, team, o))
+		j.Teams = append(j.Teams, ToTeamJSON(r, team, o))
 	}
 	return j
 }

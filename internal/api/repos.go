@@ -27,7 +27,7 @@ import (
 // repository) and, where git data changes too, through gitrepos. A
 // repository the caller may not read is 404, like a missing one.
 
-const maxRepoBody = 64 << 10
+const MaxRepoBody = 64 << 10
 
 // RegisterRepos adds the repository and code routes when the node runs a
 // forge.
@@ -88,9 +88,9 @@ func (a *API) gitDataFailed(w http.ResponseWriter, r *http.Request, err error) {
 		Message: "The repository was recorded, but this node could not write its git data. The node's operator has been told; please try again later or contact them."})
 }
 
-// hostingError answers a flow's error: gitDataFailed for ErrGitData, the
+// HostingError answers a flow's error: gitDataFailed for ErrGitData, the
 // usual answer otherwise.
-func (a *API) hostingError(w http.ResponseWriter, r *http.Request, err error) error {
+func (a *API) HostingError(w http.ResponseWriter, r *http.Request, err error) error {
 	if errors.Is(err, gitrepos.ErrGitData) {
 		a.gitDataFailed(w, r, err)
 		return nil
@@ -98,8 +98,8 @@ func (a *API) hostingError(w http.ResponseWriter, r *http.Request, err error) er
 	return err
 }
 
-// defaultReadme is Gitea's "Default" README template.
-func defaultReadme(name, description string) []byte {
+// DefaultReadme is Gitea's "Default" README template.
+func DefaultReadme(name, description string) []byte {
 	s := "# " + name + "\n"
 	if description != "" {
 		s += "\n" + description + "\n"
@@ -107,9 +107,9 @@ func defaultReadme(name, description string) []byte {
 	return []byte(s)
 }
 
-// noreplyEmail is the commit address of a user's web commits: their
+// NoreplyEmail is the commit address of a user's web commits: their
 // username at the node's host, as Gitea's noreply addresses are.
-func noreplyEmail(r *http.Request, username string) string {
+func NoreplyEmail(r *http.Request, username string) string {
 	host := auth.OriginOf(r).Host
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
@@ -120,7 +120,7 @@ func noreplyEmail(r *http.Request, username string) string {
 	return username + "@noreply." + host
 }
 
-func usernameOf(u auth.User) string {
+func UsernameOf(u auth.User) string {
 	if u.Username != "" {
 		return u.Username
 	}
@@ -140,7 +140,7 @@ func (a *API) createRepo(w http.ResponseWriter, r *http.Request) error {
 		DefaultBranch string `json:"default_branch"`
 		Readme        string `json:"readme"`
 	}
-	if err := Decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
 		return err
 	}
 	if in.Readme != "" && in.Readme != "Default" {
@@ -148,15 +148,15 @@ func (a *API) createRepo(w http.ResponseWriter, r *http.Request) error {
 	}
 	opts := gitrepos.CreateOptions{Name: in.Name, Description: in.Description, DefaultBranch: in.DefaultBranch, Private: in.Private}
 	if in.AutoInit {
-		name := usernameOf(id.User)
-		opts.README = defaultReadme(in.Name, in.Description)
-		opts.Author = gitstore.Signature{Name: name, Email: noreplyEmail(r, name), When: time.Now()}
+		name := UsernameOf(id.User)
+		opts.README = DefaultReadme(in.Name, in.Description)
+		opts.Author = gitstore.Signature{Name: name, Email: NoreplyEmail(r, name), When: time.Now()}
 	}
 	rec, err := a.Hosting.Create(r.Context(), id.User.Address, opts)
 	if err != nil {
-		return a.hostingError(w, r, err)
+		return a.HostingError(w, r, err)
 	}
-	WriteJSON(w, http.StatusCreated, a.repoJSON(r, rec, forge.PermOwner))
+	WriteJSON(w, http.StatusCreated, a.RepoJSON(r, rec, forge.PermOwner))
 	return nil
 }
 
@@ -199,7 +199,7 @@ func (a *API) editRepo(w http.ResponseWriter, r *http.Request) error {
 		Private           *bool     `json:"private"`
 		ProtectedBranches *[]string `json:"protected_branches"`
 	}
-	if err := Decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
 		return err
 	}
 	if in.Private != nil && *in.Private != rec.Private {
@@ -208,7 +208,7 @@ func (a *API) editRepo(w http.ResponseWriter, r *http.Request) error {
 	up := chainforge.RepoUpdate{Name: in.Name, Description: in.Description, Website: in.Website, DefaultBranch: in.DefaultBranch, ProtectedBranches: in.ProtectedBranches}
 	if up.Name != nil || up.Description != nil || up.Website != nil || up.DefaultBranch != nil || up.ProtectedBranches != nil {
 		if rec, err = a.Hosting.Update(r.Context(), id.User.Address, rec, up); err != nil {
-			return a.hostingError(w, r, err)
+			return a.HostingError(w, r, err)
 		}
 	}
 	perm, err := a.Forge.Permission(r.Context(), rec, id.User.Address)
@@ -228,7 +228,7 @@ func (a *API) deleteRepo(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := a.Hosting.Delete(r.Context(), id.User.Address, rec); err != nil {
-		return a.hostingError(w, r, err)
+		return a.HostingError(w, r, err)
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
@@ -248,7 +248,7 @@ func (a *API) forkRepo(w http.ResponseWriter, r *http.Request) error {
 		Organization string `json:"organization"`
 	}
 	if r.ContentLength != 0 {
-		if err := Decode(w, r, maxRepoBody, &in); err != nil {
+		if err := Decode(w, r, MaxRepoBody, &in); err != nil {
 			return err
 		}
 	}
@@ -264,7 +264,7 @@ func (a *API) forkRepo(w http.ResponseWriter, r *http.Request) error {
 	}
 	fork, err := a.Hosting.ForkInto(r.Context(), id.User.Address, src, in.Name, org)
 	if err != nil {
-		return a.hostingError(w, r, err)
+		return a.HostingError(w, r, err)
 	}
 	perm, err := a.Forge.Permission(r.Context(), fork, id.User.Address)
 	if err != nil {
@@ -274,8 +274,8 @@ func (a *API) forkRepo(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// listRepos answers one page of the repositories f selects.
-func (a *API) listRepos(w http.ResponseWriter, r *http.Request, f index.RepoFilter, wrap bool) error {
+// ListRepos answers one page of the repositories f selects.
+func (a *API) ListRepos(w http.ResponseWriter, r *http.Request, f index.RepoFilter, wrap bool) error {
 	p, err := PageOf(r)
 	if err != nil {
 		return err
@@ -297,7 +297,7 @@ func (a *API) listMyRepos(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return a.listRepos(w, r, index.RepoFilter{Owner: &id.User.Address}, false)
+	return a.ListRepos(w, r, index.RepoFilter{Owner: &id.User.Address}, false)
 }
 
 func (a *API) listUserRepos(w http.ResponseWriter, r *http.Request) error {
@@ -305,7 +305,7 @@ func (a *API) listUserRepos(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return a.listRepos(w, r, index.RepoFilter{Owner: &owner}, false)
+	return a.ListRepos(w, r, index.RepoFilter{Owner: &owner}, false)
 }
 
 // searchSorts maps Gitea's sort names to the index's.
@@ -342,7 +342,7 @@ func (a *API) searchRepos(w http.ResponseWriter, r *http.Request) error {
 		}
 		f.Owner = &owner
 	}
-	return a.listRepos(w, r, f, true)
+	return a.ListRepos(w, r, f, true)
 }
 
 // replication is how copying rec's git data to this node stands; false

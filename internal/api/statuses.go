@@ -72,10 +72,10 @@ func (a *API) createStatus(w http.ResponseWriter, r *http.Request) error {
 		Description string `json:"description"`
 		Context     string `json:"context"`
 	}
-	if err := Decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
 		return err
 	}
-	if err := checkChainLines(textField{"target_url", in.TargetURL}); err != nil {
+	if err := CheckChainLines(TextField{"target_url", in.TargetURL}); err != nil {
 		return err
 	}
 	sha := strings.ToLower(r.PathValue("sha"))
@@ -149,7 +149,7 @@ func (a *API) getCombinedStatus(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	apiURL := a.repoAPI(r, rec)
-	out := combinedStatusJSON{SHA: sha, TotalCount: len(list), Statuses: []commitStatusJSON{}, Repository: a.repoJSON(r, rec, perm),
+	out := combinedStatusJSON{SHA: sha, TotalCount: len(list), Statuses: []commitStatusJSON{}, Repository: a.RepoJSON(r, rec, perm),
 		CommitURL: apiURL + "/commits/" + sha, URL: apiURL + "/commits/" + sha + "/status"}
 	states := make([]string, 0, len(list))
 	for _, st := range list {

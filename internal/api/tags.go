@@ -94,7 +94,7 @@ func (a *API) createTag(w http.ResponseWriter, r *http.Request) error {
 		Message string `json:"message"`
 		Target  string `json:"target"`
 	}
-	if err := Decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
 		return err
 	}
 	if gitstore.IsEmpty(c.dir) {
@@ -110,7 +110,7 @@ func (a *API) createTag(w http.ResponseWriter, r *http.Request) error {
 	tagger := gitstore.Signature{Name: name, Email: gitrepos.AccountEmail(id.User.Address), When: time.Now()}
 	t, err := a.Hosting.CreateTag(r.Context(), id.User.Address, c.repo, gitrepos.NewTag{Name: in.TagName, Target: in.Target, Message: in.Message, Tagger: tagger})
 	if err != nil {
-		return a.hostingError(w, r, err)
+		return a.HostingError(w, r, err)
 	}
 	WriteJSON(w, http.StatusCreated, c.tag(t))
 	return nil
@@ -126,7 +126,7 @@ func (a *API) deleteTag(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := a.Hosting.DeleteTag(r.Context(), id.User.Address, rec, r.PathValue("tag")); err != nil {
-		return a.hostingError(w, r, err)
+		return a.HostingError(w, r, err)
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil

@@ -159,11 +159,11 @@ func (h *issuesAPI) addTime(w http.ResponseWriter, r *http.Request) error {
 		Created  time.Time `json:"created"`
 		UserName string    `json:"user_name"`
 	}
-	if err := Decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
 		return err
 	}
 	who := id.User.Address
-	if in.UserName != "" && in.UserName != usernameOf(id.User) {
+	if in.UserName != "" && in.UserName != UsernameOf(id.User) {
 		// Gitea lets admins add time in someone else's name; here the
 		// time is one's own.
 		return usererr.Deniedf("you may add only your own time")

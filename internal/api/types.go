@@ -361,8 +361,8 @@ type collaboratorJSON struct {
 	Permission string `json:"permission"`
 }
 
-// labelJSON is Gitea's Label; colors are hex without '#', as Gitea gives them.
-type labelJSON struct {
+// LabelJSON is Gitea's Label; colors are hex without '#', as Gitea gives them.
+type LabelJSON struct {
 	ID          uint64 `json:"id"`
 	Name        string `json:"name"`
 	Exclusive   bool   `json:"exclusive"`
@@ -402,7 +402,7 @@ type issueJSON struct {
 	BodyHTML         string          `json:"body_html"`
 	Ref              string          `json:"ref"`
 	Assets           []struct{}      `json:"assets"`
-	Labels           []labelJSON     `json:"labels"`
+	Labels           []LabelJSON     `json:"labels"`
 	Milestone        *milestoneJSON  `json:"milestone"`
 	Assignee         *ForgeUserJSON  `json:"assignee"`
 	Assignees        []ForgeUserJSON `json:"assignees"`
@@ -468,7 +468,7 @@ type pullJSON struct {
 	Title               string          `json:"title"`
 	Body                string          `json:"body"`
 	BodyHTML            string          `json:"body_html"`
-	Labels              []labelJSON     `json:"labels"`
+	Labels              []LabelJSON     `json:"labels"`
 	Milestone           *milestoneJSON  `json:"milestone"`
 	Assignee            *ForgeUserJSON  `json:"assignee"`
 	Assignees           []ForgeUserJSON `json:"assignees"`
@@ -581,4 +581,36 @@ type mergeConflictJSON struct {
 	Message string   `json:"message"`
 	Code    string   `json:"code"`
 	Files   []string `json:"files"`
+}
+
+// TeamJSON is Gitea's Team.
+type TeamJSON struct {
+	ID                      int64             `json:"id"`
+	Name                    string            `json:"name"`
+	Description             string            `json:"description"`
+	Organization            *OrgJSON          `json:"organization"`
+	IncludesAllRepositories bool              `json:"includes_all_repositories"`
+	Permission              string            `json:"permission"`
+	Units                   []string          `json:"units"`
+	UnitsMap                map[string]string `json:"units_map"`
+	CanCreateOrgRepo        bool              `json:"can_create_org_repo"`
+	MembersCount            uint64            `json:"members_count"`
+}
+
+// OrgJSON is Gitea's Organization, with the address it owns by.
+type OrgJSON struct {
+	ID                        int64  `json:"id"`
+	Name                      string `json:"name"`
+	UserName                  string `json:"username"`
+	FullName                  string `json:"full_name"`
+	Email                     string `json:"email"`
+	AvatarURL                 string `json:"avatar_url"`
+	Description               string `json:"description"`
+	Website                   string `json:"website"`
+	Location                  string `json:"location"`
+	Visibility                string `json:"visibility"`
+	RepoAdminChangeTeamAccess bool   `json:"repo_admin_change_team_access"`
+	WalletAddress             string `json:"wallet_address"`
+	RepoCount                 uint64 `json:"repo_count"`
+	HTMLURL                   string `json:"html_url"`
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/dforge/dforge/internal/api"
 	"github.com/dforge/dforge/internal/api/chainapi"
 	"github.com/dforge/dforge/internal/api/community"
+	"github.com/dforge/dforge/internal/api/org"
 )
 
 // API is the node's JSON API with its route table.
@@ -35,6 +36,7 @@ func (a *API) Register(mux *http.ServeMux) {
 
 // routes lists every API route.
 func (a *API) routes(mux *http.ServeMux) {
+	orgRoutes := &org.Handler{API: a.API}
 	communityRoutes := &community.Handler{API: a.API}
 	chainRoutes := &chainapi.Handler{API: a.API}
 	a.RegisterSite(mux)
@@ -49,7 +51,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.RegisterSettings(mux)
 	a.RegisterRepos(mux)
 	a.RegisterReleases(mux)
-	a.RegisterOrgs(mux)
+	orgRoutes.RegisterOrgs(mux)
 	a.RegisterStatuses(mux)
 	a.RegisterBranchWrites(mux)
 	a.RegisterTagWrites(mux)
@@ -59,7 +61,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.RegisterIssues(mux)
 	a.RegisterHooks(mux)
 	a.RegisterMarketplace(mux)
-	a.RegisterOwnerHooks(mux)
+	orgRoutes.RegisterOwnerHooks(mux)
 	a.RegisterTopics(mux)
 	a.RegisterEmails(mux)
 	a.RegisterRepoLists(mux)
@@ -79,6 +81,6 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.RegisterMisc(mux)
 	a.RegisterDeployKeys(mux)
 	a.RegisterTrackedTimes(mux)
-	a.RegisterOrgLabels(mux)
+	orgRoutes.RegisterOrgLabels(mux)
 	a.RegisterNotFound(mux)
 }

@@ -1,8 +1,10 @@
-package api
+package org
 
 import (
 	"net/http"
 	"strconv"
+
+	"github.com/dforge/dforge/internal/api"
 
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/index"
@@ -13,8 +15,8 @@ import (
 // Organizations' labels, Gitea's /orgs/{org}/labels, over orglabels
 // (node-local; that package says why).
 
-func (a *API) RegisterOrgLabels(mux *http.ServeMux) {
-	if a.orgLabels == nil || a.Forge == nil {
+func (a *Handler) RegisterOrgLabels(mux *http.ServeMux) {
+	if a.OrgLabels == nil || a.Forge == nil {
 		return
 	}
 	const labels = "/api/v1/orgs/{org}/labels"
@@ -25,15 +27,15 @@ func (a *API) RegisterOrgLabels(mux *http.ServeMux) {
 	mux.HandleFunc("DELETE "+labels+"/{id}", a.SignedIn(auth.ScopeWrite, a.deleteOrgLabel))
 }
 
-func toOrgLabelJSON(r *http.Request, o index.Org, l orglabels.Label) labelJSON {
-	return labelJSON{ID: uint64(l.ID), Name: l.Name, Exclusive: l.Exclusive, Color: l.Color, Description: l.Description,
-		URL: SiteURL(r) + "/api/v1/orgs/" + o.Name + "/labels/" + strconv.FormatInt(l.ID, 10)}
+func toOrgLabelJSON(r *http.Request, o index.Org, l orglabels.Label) api.LabelJSON {
+	return api.LabelJSON{ID: uint64(l.ID), Name: l.Name, Exclusive: l.Exclusive, Color: l.Color, Description: l.Description,
+		URL: api.SiteURL(r) + "/api/v1/orgs/" + o.Name + "/labels/" + strconv.FormatInt(l.ID, 10)}
 }
 
 // orgOwnerOf is the path's organization and whether the signed-in caller
 // is one of its owners.
-func (a *API) orgOwnerOf(r *http.Request) (index.Org, bool, error) {
-	id, err := RequireUser(r)
+func (a *Handler) orgOwnerOf(r *http.Request) (index.Org, bool, error) {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return index.Org{}, false, err
 	}
@@ -53,17 +55,17 @@ func orgLabelID(r *http.Request) (int64, error) {
 	return id, nil
 }
 
-func (a *API) listOrgLabels(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listOrgLabels(w http.ResponseWriter, r *http.Request) error {
 	o, err := a.orgOf(r)
 	if err != nil {
 		return err
 	}
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.orgLabels.List(r.Context(), o.ID, p.Limit, (p.Number-1)*p.Limit)
-	out := make([]labelJSON, 0, len(list))
+	list, total, err := a.OrgLabels.List(r.Context(), o.ID, p.Limit, (p.Number-1)*p.Limit)
+	out := make([]api.LabelJSON, 0, len(list))
 	for _, l := range list {
 		out = append(out, toOrgLabelJSON(r, o, l))
 	}
@@ -79,25 +81,25 @@ type orgLabelInput struct {
 	IsArchived  *bool   `json:"is_archived"`
 }
 
-func (a *API) createOrgLabel(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) createOrgLabel(w http.ResponseWriter, r *http.Request) error {
 	o, owner, err := a.orgOwnerOf(r)
 	if err != nil {
 		return err
 	}
 	var in orgLabelInput
-	if err := Decode(w, r, 16<<10, &in); err != nil {
+	if err := api.Decode(w, r, 16<<10, &in); err != nil {
 		return err
 	}
-	l, err := a.orgLabels.Create(r.Context(), owner, o.ID, orglabels.Label{Name: deref(in.Name), Color: deref(in.Color),
-		Description: deref(in.Description), Exclusive: in.Exclusive != nil && *in.Exclusive})
+	l, err := a.OrgLabels.Create(r.Context(), owner, o.ID, orglabels.Label{Name: api.Deref(in.Name), Color: api.Deref(in.Color),
+		Description: api.Deref(in.Description), Exclusive: in.Exclusive != nil && *in.Exclusive})
 	if err != nil {
 		return err
 	}
-	WriteJSON(w, http.StatusCreated, toOrgLabelJSON(r, o, l))
+	api.WriteJSON(w, http.StatusCreated, toOrgLabelJSON(r, o, l))
 	return nil
 }
 
-func (a *API) getOrgLabel(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getOrgLabel(w http.ResponseWriter, r *http.Request) error {
 	o, err := a.orgOf(r)
 	if err != nil {
 		return err
@@ -106,14 +108,14 @@ func (a *API) getOrgLabel(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	l, err := a.orgLabels.Get(r.Context(), o.ID, id)
+	l, err := a.OrgLabels.Get(r.Context(), o.ID, id)
 	if err != nil {
 		return err
 	}
-	return Reply(w, toOrgLabelJSON(r, o, l))
+	return api.Reply(w, toOrgLabelJSON(r, o, l))
 }
 
-func (a *API) editOrgLabel(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) editOrgLabel(w http.ResponseWriter, r *http.Request) error {
 	o, owner, err := a.orgOwnerOf(r)
 	if err != nil {
 		return err
@@ -123,17 +125,17 @@ func (a *API) editOrgLabel(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in orgLabelInput
-	if err := Decode(w, r, 16<<10, &in); err != nil {
+	if err := api.Decode(w, r, 16<<10, &in); err != nil {
 		return err
 	}
-	l, err := a.orgLabels.Update(r.Context(), owner, o.ID, id, orglabels.Edit{Name: in.Name, Color: in.Color, Description: in.Description, Exclusive: in.Exclusive})
+	l, err := a.OrgLabels.Update(r.Context(), owner, o.ID, id, orglabels.Edit{Name: in.Name, Color: in.Color, Description: in.Description, Exclusive: in.Exclusive})
 	if err != nil {
 		return err
 	}
-	return Reply(w, toOrgLabelJSON(r, o, l))
+	return api.Reply(w, toOrgLabelJSON(r, o, l))
 }
 
-func (a *API) deleteOrgLabel(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) deleteOrgLabel(w http.ResponseWriter, r *http.Request) error {
 	o, owner, err := a.orgOwnerOf(r)
 	if err != nil {
 		return err
@@ -142,7 +144,7 @@ func (a *API) deleteOrgLabel(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := a.orgLabels.Delete(r.Context(), owner, o.ID, id); err != nil {
+	if err := a.OrgLabels.Delete(r.Context(), owner, o.ID, id); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

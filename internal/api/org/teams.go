@@ -1,9 +1,11 @@
-package api
+package org
 
 import (
 	"net/http"
 	"slices"
 	"strconv"
+
+	"github.com/dforge/dforge/internal/api"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -16,7 +18,7 @@ import (
 // Teams of organizations, as Gitea's API has them. Teams are on chain
 // (team.* actions), so anyone may read them; their owners change them.
 
-func (a *API) RegisterTeams(mux *http.ServeMux) {
+func (a *Handler) RegisterTeams(mux *http.ServeMux) {
 	user := a.SignedIn
 	mux.HandleFunc("GET /api/v1/orgs/{org}/teams", a.Serve(a.listOrgTeams))
 	mux.HandleFunc("POST /api/v1/orgs/{org}/teams", user(auth.ScopeWrite, a.createTeam))
@@ -36,39 +38,10 @@ func (a *API) RegisterTeams(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/teams", a.Serve(a.listRepoTeams))
 }
 
-// teamJSON is Gitea's Team.
-type teamJSON struct {
-	ID                      int64             `json:"id"`
-	Name                    string            `json:"name"`
-	Description             string            `json:"description"`
-	Organization            *orgJSON          `json:"organization"`
-	IncludesAllRepositories bool              `json:"includes_all_repositories"`
-	Permission              string            `json:"permission"`
-	Units                   []string          `json:"units"`
-	UnitsMap                map[string]string `json:"units_map"`
-	CanCreateOrgRepo        bool              `json:"can_create_org_repo"`
-	MembersCount            uint64            `json:"members_count"`
-}
-
-// teamJSON shapes t with its organization o.
-func toTeamJSON(r *http.Request, t index.Team, o index.Org) teamJSON {
-	oj := toOrgJSON(r, o)
-	j := teamJSON{ID: int64(t.ID), Name: t.Name, Description: t.Description, Organization: &oj,
-		IncludesAllRepositories: t.IncludesAllRepos, Permission: t.Permission, Units: t.Units,
-		UnitsMap: map[string]string{}, CanCreateOrgRepo: t.CanCreateOrgRepo, MembersCount: t.Members}
-	if j.Units == nil {
-		j.Units = []string{}
-	}
-	for _, u := range j.Units {
-		j.UnitsMap[u] = t.Permission
-	}
-	return j
-}
-
 // teamsJSON shapes a list, reading each team's organization once.
-func (a *API) teamsJSON(r *http.Request, list []index.Team) ([]teamJSON, error) {
+func (a *Handler) teamsJSON(r *http.Request, list []index.Team) ([]api.TeamJSON, error) {
 	orgs := map[uint64]index.Org{}
-	out := make([]teamJSON, 0, len(list))
+	out := make([]api.TeamJSON, 0, len(list))
 	for _, t := range list {
 		o, ok := orgs[t.Org]
 		if !ok {
@@ -78,13 +51,13 @@ func (a *API) teamsJSON(r *http.Request, list []index.Team) ([]teamJSON, error) 
 			}
 			orgs[t.Org] = o
 		}
-		out = append(out, toTeamJSON(r, t, o))
+		out = append(out, api.ToTeamJSON(r, t, o))
 	}
 	return out, nil
 }
 
 // teamOf finds the {id} of the path and its organization.
-func (a *API) teamOf(r *http.Request) (index.Team, index.Org, error) {
+func (a *Handler) teamOf(r *http.Request) (index.Team, index.Org, error) {
 	id, err := strconv.ParseUint(r.PathValue("id"), 10, 64)
 	if err != nil {
 		return index.Team{}, index.Org{}, usererr.Missingf("team %s does not exist", r.PathValue("id"))
@@ -97,8 +70,8 @@ func (a *API) teamOf(r *http.Request) (index.Team, index.Org, error) {
 	return t, o, err
 }
 
-func (a *API) listTeams(w http.ResponseWriter, r *http.Request, f index.TeamFilter, wrap bool) error {
-	p, err := PageOf(r)
+func (a *Handler) listTeams(w http.ResponseWriter, r *http.Request, f index.TeamFilter, wrap bool) error {
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -113,7 +86,7 @@ func (a *API) listTeams(w http.ResponseWriter, r *http.Request, f index.TeamFilt
 	return a.RespondList(w, r, p, total, out, err)
 }
 
-func (a *API) listOrgTeams(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listOrgTeams(w http.ResponseWriter, r *http.Request) error {
 	o, err := a.orgOf(r)
 	if err != nil {
 		return err
@@ -123,7 +96,7 @@ func (a *API) listOrgTeams(w http.ResponseWriter, r *http.Request) error {
 
 // searchOrgTeams is Gitea's team search: {ok, data}, by q in the name
 // (and the description with include_desc).
-func (a *API) searchOrgTeams(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) searchOrgTeams(w http.ResponseWriter, r *http.Request) error {
 	o, err := a.orgOf(r)
 	if err != nil {
 		return err
@@ -133,8 +106,8 @@ func (a *API) searchOrgTeams(w http.ResponseWriter, r *http.Request) error {
 	return a.listTeams(w, r, index.TeamFilter{Org: o.ID, Query: q.Get("q"), InDescription: inDesc}, true)
 }
 
-func (a *API) listMyTeams(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) listMyTeams(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -143,7 +116,7 @@ func (a *API) listMyTeams(w http.ResponseWriter, r *http.Request) error {
 
 // listRepoTeams lists the teams with access to an organization's
 // repository; a user's repository has none.
-func (a *API) listRepoTeams(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listRepoTeams(w http.ResponseWriter, r *http.Request) error {
 	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
@@ -206,8 +179,8 @@ func checkTeamPermission(p *string) error {
 	return usererr.BadFieldf("permission", "permission must be read, write or admin")
 }
 
-func (a *API) createTeam(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) createTeam(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -216,19 +189,19 @@ func (a *API) createTeam(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in teamInput
-	if err := Decode(w, r, maxRepoBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxRepoBody, &in); err != nil {
 		return err
 	}
 	if in.Name == nil || *in.Name == "" {
 		return usererr.BadFieldf("name", "name is required")
 	}
 	if in.Permission == nil || *in.Permission == "" {
-		in.Permission = ptr(chainforge.TeamRead)
+		in.Permission = api.Ptr(chainforge.TeamRead)
 	}
 	if err := checkTeamPermission(in.Permission); err != nil {
 		return err
 	}
-	c := chainforge.TeamCreate{Org: o.ID, Name: *in.Name, Description: deref(in.Description), Permission: *in.Permission}
+	c := chainforge.TeamCreate{Org: o.ID, Name: *in.Name, Description: api.Deref(in.Description), Permission: *in.Permission}
 	if u := in.units(); u != nil {
 		c.Units = *u
 	}
@@ -242,20 +215,20 @@ func (a *API) createTeam(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	WriteJSON(w, http.StatusCreated, toTeamJSON(r, t, o))
+	api.WriteJSON(w, http.StatusCreated, api.ToTeamJSON(r, t, o))
 	return nil
 }
 
-func (a *API) getOrgTeam(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getOrgTeam(w http.ResponseWriter, r *http.Request) error {
 	t, o, err := a.teamOf(r)
 	if err != nil {
 		return err
 	}
-	return Reply(w, toTeamJSON(r, t, o))
+	return api.Reply(w, api.ToTeamJSON(r, t, o))
 }
 
-func (a *API) editTeam(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) editTeam(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -264,7 +237,7 @@ func (a *API) editTeam(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in teamInput
-	if err := Decode(w, r, maxRepoBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxRepoBody, &in); err != nil {
 		return err
 	}
 	// Gitea's clients send the Owners team's own name and permission back
@@ -292,11 +265,11 @@ func (a *API) editTeam(w http.ResponseWriter, r *http.Request) error {
 	if t, err = a.Forge.Index().TeamByID(r.Context(), t.ID); err != nil {
 		return err
 	}
-	return Reply(w, toTeamJSON(r, t, o))
+	return api.Reply(w, api.ToTeamJSON(r, t, o))
 }
 
-func (a *API) deleteTeam(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) deleteTeam(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -311,12 +284,12 @@ func (a *API) deleteTeam(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (a *API) listTeamMembers(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listTeamMembers(w http.ResponseWriter, r *http.Request) error {
 	t, _, err := a.teamOf(r)
 	if err != nil {
 		return err
 	}
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -325,7 +298,7 @@ func (a *API) listTeamMembers(w http.ResponseWriter, r *http.Request) error {
 }
 
 // teamMemberOf resolves the {id} and {username} of the path.
-func (a *API) teamMemberOf(r *http.Request) (index.Team, common.Address, error) {
+func (a *Handler) teamMemberOf(r *http.Request) (index.Team, common.Address, error) {
 	t, _, err := a.teamOf(r)
 	if err != nil {
 		return t, common.Address{}, err
@@ -335,7 +308,7 @@ func (a *API) teamMemberOf(r *http.Request) (index.Team, common.Address, error) 
 }
 
 // getTeamMember is the member as a user, 404 for anyone else.
-func (a *API) getTeamMember(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getTeamMember(w http.ResponseWriter, r *http.Request) error {
 	t, who, err := a.teamMemberOf(r)
 	if err != nil {
 		return err
@@ -351,12 +324,12 @@ func (a *API) getTeamMember(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return Reply(w, ToForgeUser(r, index.User{Address: who.Hex(), Username: name}))
+	return api.Reply(w, api.ToForgeUser(r, index.User{Address: who.Hex(), Username: name}))
 }
 
-func (a *API) setTeamMember(on bool) Handler {
+func (a *Handler) setTeamMember(on bool) api.Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		id, err := RequireUser(r)
+		id, err := api.RequireUser(r)
 		if err != nil {
 			return err
 		}
@@ -376,12 +349,12 @@ func (a *API) setTeamMember(on bool) Handler {
 	}
 }
 
-func (a *API) listTeamRepos(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listTeamRepos(w http.ResponseWriter, r *http.Request) error {
 	t, _, err := a.teamOf(r)
 	if err != nil {
 		return err
 	}
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -394,17 +367,17 @@ func (a *API) listTeamRepos(w http.ResponseWriter, r *http.Request) error {
 }
 
 // teamRepoOf resolves the {id} and the {org}/{repo} of the path.
-func (a *API) teamRepoOf(r *http.Request) (index.Team, index.Repo, error) {
+func (a *Handler) teamRepoOf(r *http.Request) (index.Team, index.Repo, error) {
 	t, _, err := a.teamOf(r)
 	if err != nil {
 		return t, index.Repo{}, err
 	}
-	rec, _, err := a.Hosting.Repo(r.Context(), ViewerOf(r), r.PathValue("org"), r.PathValue("repo"))
+	rec, _, err := a.Hosting.Repo(r.Context(), api.ViewerOf(r), r.PathValue("org"), r.PathValue("repo"))
 	return t, rec, err
 }
 
 // getTeamRepo is the repository when the team has access to it, else 404.
-func (a *API) getTeamRepo(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getTeamRepo(w http.ResponseWriter, r *http.Request) error {
 	t, rec, err := a.teamRepoOf(r)
 	if err != nil {
 		return err
@@ -414,18 +387,18 @@ func (a *API) getTeamRepo(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if held {
-		perm, err := a.Forge.Permission(r.Context(), rec, ViewerOf(r))
+		perm, err := a.Forge.Permission(r.Context(), rec, api.ViewerOf(r))
 		if err != nil {
 			return err
 		}
-		return Reply(w, a.repoJSON(r, rec, perm))
+		return api.Reply(w, a.RepoJSON(r, rec, perm))
 	}
 	return usererr.Missingf("team %s has no access to %s", t.Name, rec.Name)
 }
 
-func (a *API) setTeamRepo(on bool) Handler {
+func (a *Handler) setTeamRepo(on bool) api.Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		id, err := RequireUser(r)
+		id, err := api.RequireUser(r)
 		if err != nil {
 			return err
 		}

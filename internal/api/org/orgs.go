@@ -1,9 +1,11 @@
-package api
+package org
 
 import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/dforge/dforge/internal/api"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -21,7 +23,7 @@ import (
 // They are on chain (org.* actions), so their memberships are public:
 // members and public members are the same list.
 
-func (a *API) RegisterOrgs(mux *http.ServeMux) {
+func (a *Handler) RegisterOrgs(mux *http.ServeMux) {
 	if a.Hosting == nil {
 		return
 	}
@@ -48,40 +50,16 @@ func (a *API) RegisterOrgs(mux *http.ServeMux) {
 	a.RegisterTeams(mux)
 }
 
-// orgJSON is Gitea's Organization, with the address it owns by.
-type orgJSON struct {
-	ID                        int64  `json:"id"`
-	Name                      string `json:"name"`
-	UserName                  string `json:"username"`
-	FullName                  string `json:"full_name"`
-	Email                     string `json:"email"`
-	AvatarURL                 string `json:"avatar_url"`
-	Description               string `json:"description"`
-	Website                   string `json:"website"`
-	Location                  string `json:"location"`
-	Visibility                string `json:"visibility"`
-	RepoAdminChangeTeamAccess bool   `json:"repo_admin_change_team_access"`
-	WalletAddress             string `json:"wallet_address"`
-	RepoCount                 uint64 `json:"repo_count"`
-	HTMLURL                   string `json:"html_url"`
-}
-
-func toOrgJSON(r *http.Request, o index.Org) orgJSON {
-	return orgJSON{ID: int64(o.ID), Name: o.Name, UserName: o.Name, FullName: o.FullName, Description: o.Description,
-		Website: o.Website, Location: o.Location, Visibility: o.Visibility, WalletAddress: o.Address, RepoCount: o.Repos,
-		HTMLURL: SiteURL(r) + "/org/" + o.Name}
-}
-
-func orgsJSON(r *http.Request, list []index.Org) []orgJSON {
-	out := make([]orgJSON, 0, len(list))
+func orgsJSON(r *http.Request, list []index.Org) []api.OrgJSON {
+	out := make([]api.OrgJSON, 0, len(list))
 	for _, o := range list {
-		out = append(out, toOrgJSON(r, o))
+		out = append(out, api.ToOrgJSON(r, o))
 	}
 	return out
 }
 
 // orgOf finds the {org} of the path.
-func (a *API) orgOf(r *http.Request) (index.Org, error) {
+func (a *Handler) orgOf(r *http.Request) (index.Org, error) {
 	name := r.PathValue("org")
 	if tx.CheckLine("org", name) != nil {
 		return index.Org{}, usererr.Missingf("organization %s does not exist", name)
@@ -115,16 +93,16 @@ func checkVisibility(v *string) error {
 	return usererr.BadFieldf("visibility", "visibility must be public, limited or private")
 }
 
-func (a *API) createOrg(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) createOrg(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
 	var in orgInput
-	if err := Decode(w, r, maxRepoBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxRepoBody, &in); err != nil {
 		return err
 	}
-	if strings.TrimSpace(deref(in.UserName)) == "" {
+	if strings.TrimSpace(api.Deref(in.UserName)) == "" {
 		return usererr.BadFieldf("username", "username (the organization's name) is required")
 	}
 	if err := names.Validate(*in.UserName); err != nil {
@@ -133,15 +111,15 @@ func (a *API) createOrg(w http.ResponseWriter, r *http.Request) error {
 	if err := checkVisibility(in.Visibility); err != nil {
 		return err
 	}
-	if err := checkChainLines(textField{"full_name", deref(in.FullName)}); err != nil {
+	if err := api.CheckChainLines(api.TextField{Name: "full_name", Value: api.Deref(in.FullName)}); err != nil {
 		return err
 	}
 	if err := checkOrgWebsite(in.Website); err != nil {
 		return err
 	}
 	res, err := a.Forge.Do(r.Context(), id.User.Address, chainforge.OrgCreate{
-		Name: *in.UserName, FullName: deref(in.FullName), Description: deref(in.Description),
-		Website: deref(in.Website), Location: deref(in.Location), Visibility: chainforge.VisibilityPublic,
+		Name: *in.UserName, FullName: api.Deref(in.FullName), Description: api.Deref(in.Description),
+		Website: api.Deref(in.Website), Location: api.Deref(in.Location), Visibility: chainforge.VisibilityPublic,
 	})
 	if err != nil {
 		return err
@@ -150,16 +128,16 @@ func (a *API) createOrg(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	WriteJSON(w, http.StatusCreated, toOrgJSON(r, o))
+	api.WriteJSON(w, http.StatusCreated, api.ToOrgJSON(r, o))
 	return nil
 }
 
-func (a *API) getOrg(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getOrg(w http.ResponseWriter, r *http.Request) error {
 	o, err := a.orgOf(r)
 	if err != nil {
 		return err
 	}
-	return Reply(w, toOrgJSON(r, o))
+	return api.Reply(w, api.ToOrgJSON(r, o))
 }
 
 // checkOrgWebsite refuses a website that is not an http(s) address (a
@@ -171,7 +149,7 @@ func checkOrgWebsite(w *string) error {
 	}
 	// Control characters are the text rules' refusal (invalid_text), as
 	// for every field; the address's form is checked after.
-	if err := checkChainLines(textField{"website", *w}); err != nil {
+	if err := api.CheckChainLines(api.TextField{Name: "website", Value: *w}); err != nil {
 		return err
 	}
 	if !chainforge.ValidWebsite(*w) {
@@ -182,8 +160,8 @@ func checkOrgWebsite(w *string) error {
 
 // editOrg sets the fields sent, as Gitea does; an empty visibility
 // leaves it.
-func (a *API) editOrg(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) editOrg(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -192,13 +170,13 @@ func (a *API) editOrg(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in orgInput
-	if err := Decode(w, r, maxRepoBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxRepoBody, &in); err != nil {
 		return err
 	}
 	if err := checkVisibility(in.Visibility); err != nil {
 		return err
 	}
-	if err := checkChainLines(textField{"full_name", deref(in.FullName)}); err != nil {
+	if err := api.CheckChainLines(api.TextField{Name: "full_name", Value: api.Deref(in.FullName)}); err != nil {
 		return err
 	}
 	if err := checkOrgWebsite(in.Website); err != nil {
@@ -211,11 +189,11 @@ func (a *API) editOrg(w http.ResponseWriter, r *http.Request) error {
 	if o, err = a.Forge.Index().OrgByID(r.Context(), o.ID); err != nil {
 		return err
 	}
-	return Reply(w, toOrgJSON(r, o))
+	return api.Reply(w, api.ToOrgJSON(r, o))
 }
 
-func (a *API) deleteOrg(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) deleteOrg(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -230,8 +208,8 @@ func (a *API) deleteOrg(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (a *API) listOrgsOf(w http.ResponseWriter, r *http.Request, member *common.Address) error {
-	p, err := PageOf(r)
+func (a *Handler) listOrgsOf(w http.ResponseWriter, r *http.Request, member *common.Address) error {
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -239,17 +217,19 @@ func (a *API) listOrgsOf(w http.ResponseWriter, r *http.Request, member *common.
 	return a.RespondList(w, r, p, total, orgsJSON(r, list), err)
 }
 
-func (a *API) listOrgs(w http.ResponseWriter, r *http.Request) error { return a.listOrgsOf(w, r, nil) }
+func (a *Handler) listOrgs(w http.ResponseWriter, r *http.Request) error {
+	return a.listOrgsOf(w, r, nil)
+}
 
-func (a *API) listMyOrgs(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) listMyOrgs(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
 	return a.listOrgsOf(w, r, &id.User.Address)
 }
 
-func (a *API) listUserOrgs(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listUserOrgs(w http.ResponseWriter, r *http.Request) error {
 	who, err := a.Hosting.Owner(r.Context(), r.PathValue("username"))
 	if err != nil {
 		return err
@@ -257,19 +237,19 @@ func (a *API) listUserOrgs(w http.ResponseWriter, r *http.Request) error {
 	return a.listOrgsOf(w, r, &who)
 }
 
-func (a *API) listOrgRepos(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listOrgRepos(w http.ResponseWriter, r *http.Request) error {
 	o, err := a.orgOf(r)
 	if err != nil {
 		return err
 	}
 	owner := common.HexToAddress(o.Address)
-	return a.listRepos(w, r, index.RepoFilter{Owner: &owner}, false)
+	return a.ListRepos(w, r, index.RepoFilter{Owner: &owner}, false)
 }
 
 // createOrgRepo is createRepo under an organization: its owners, and the
 // members of teams that may create repositories, make them.
-func (a *API) createOrgRepo(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) createOrgRepo(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -285,7 +265,7 @@ func (a *API) createOrgRepo(w http.ResponseWriter, r *http.Request) error {
 		DefaultBranch string `json:"default_branch"`
 		Readme        string `json:"readme"`
 	}
-	if err := Decode(w, r, maxRepoBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxRepoBody, &in); err != nil {
 		return err
 	}
 	if in.Readme != "" && in.Readme != "Default" {
@@ -293,28 +273,28 @@ func (a *API) createOrgRepo(w http.ResponseWriter, r *http.Request) error {
 	}
 	opts := gitrepos.CreateOptions{Name: in.Name, Description: in.Description, DefaultBranch: in.DefaultBranch, Private: in.Private, Org: o.ID}
 	if in.AutoInit {
-		name := usernameOf(id.User)
-		opts.README = defaultReadme(in.Name, in.Description)
-		opts.Author = gitstore.Signature{Name: name, Email: noreplyEmail(r, name), When: time.Now()}
+		name := api.UsernameOf(id.User)
+		opts.README = api.DefaultReadme(in.Name, in.Description)
+		opts.Author = gitstore.Signature{Name: name, Email: api.NoreplyEmail(r, name), When: time.Now()}
 	}
 	rec, err := a.Hosting.Create(r.Context(), id.User.Address, opts)
 	if err != nil {
-		return a.hostingError(w, r, err)
+		return a.HostingError(w, r, err)
 	}
 	perm, err := a.Forge.Permission(r.Context(), rec, id.User.Address)
 	if err != nil {
 		return err
 	}
-	WriteJSON(w, http.StatusCreated, a.repoJSON(r, rec, perm))
+	api.WriteJSON(w, http.StatusCreated, a.RepoJSON(r, rec, perm))
 	return nil
 }
 
-func (a *API) listOrgMembers(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listOrgMembers(w http.ResponseWriter, r *http.Request) error {
 	o, err := a.orgOf(r)
 	if err != nil {
 		return err
 	}
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -322,17 +302,17 @@ func (a *API) listOrgMembers(w http.ResponseWriter, r *http.Request) error {
 	return a.RespondList(w, r, p, total, a.usersJSON(r, list), err)
 }
 
-func (a *API) usersJSON(r *http.Request, list []index.User) []ForgeUserJSON {
-	out := make([]ForgeUserJSON, 0, len(list))
+func (a *Handler) usersJSON(r *http.Request, list []index.User) []api.ForgeUserJSON {
+	out := make([]api.ForgeUserJSON, 0, len(list))
 	for _, u := range list {
-		out = append(out, ToForgeUser(r, u))
+		out = append(out, api.ToForgeUser(r, u))
 	}
 	return out
 }
 
 // orgMemberOf resolves the {org} and {username} of the path and whether
 // that user is a member.
-func (a *API) orgMemberOf(r *http.Request) (index.Org, common.Address, bool, error) {
+func (a *Handler) orgMemberOf(r *http.Request) (index.Org, common.Address, bool, error) {
 	o, err := a.orgOf(r)
 	if err != nil {
 		return o, common.Address{}, false, err
@@ -346,7 +326,7 @@ func (a *API) orgMemberOf(r *http.Request) (index.Org, common.Address, bool, err
 }
 
 // checkOrgMember is 204 for a member, 404 for anyone else (Gitea's).
-func (a *API) checkOrgMember(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) checkOrgMember(w http.ResponseWriter, r *http.Request) error {
 	_, _, member, err := a.orgMemberOf(r)
 	if err != nil {
 		return err
@@ -358,8 +338,8 @@ func (a *API) checkOrgMember(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (a *API) removeOrgMember(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) removeOrgMember(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -376,8 +356,8 @@ func (a *API) removeOrgMember(w http.ResponseWriter, r *http.Request) error {
 
 // publicizeOrgMember is Gitea's "make my membership public": on chain it
 // always is, so a member publicizing themselves changes nothing.
-func (a *API) publicizeOrgMember(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) publicizeOrgMember(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -396,7 +376,7 @@ func (a *API) publicizeOrgMember(w http.ResponseWriter, r *http.Request) error {
 }
 
 // concealOrgMember cannot hide a membership: the chain shows it to all.
-func (a *API) concealOrgMember(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) concealOrgMember(w http.ResponseWriter, r *http.Request) error {
 	if _, _, _, err := a.orgMemberOf(r); err != nil {
 		return err
 	}
