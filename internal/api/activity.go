@@ -18,27 +18,27 @@ import (
 // configured maintainers). These are dForge's own; Gitea has no node-wide
 // feed of this shape.
 
-// registerActivity adds the home page's reads. The team needs no index
+// RegisterActivity adds the home page's reads. The team needs no index
 // (names then are the default ones); the feeds do.
-func (a *API) registerActivity(mux *http.ServeMux) {
-	mux.HandleFunc("GET /api/v1/node/team", a.serve(a.getTeam))
-	if a.index == nil {
+func (a *API) RegisterActivity(mux *http.ServeMux) {
+	mux.HandleFunc("GET /api/v1/node/team", a.Serve(a.getTeam))
+	if a.Index == nil {
 		return
 	}
-	mux.HandleFunc("GET /api/v1/activity", a.serve(a.listActivity))
-	mux.HandleFunc("GET /api/v1/contributors/top", a.serve(a.listTopContributors))
+	mux.HandleFunc("GET /api/v1/activity", a.Serve(a.listActivity))
+	mux.HandleFunc("GET /api/v1/contributors/top", a.Serve(a.listTopContributors))
 }
 
 // listActivity lists the actions in public repositories, newest first:
 // repositories created, issues and pull requests opened, comments,
 // reviews, merges and pushes.
 func (a *API) listActivity(w http.ResponseWriter, r *http.Request) error {
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
-	items, total, err := a.index.RecentActivity(r.Context(), p)
-	return a.respondList(w, r, p, total, a.modViewOf(r).maskActivities(items), err)
+	items, total, err := a.Index.RecentActivity(r.Context(), p)
+	return a.RespondList(w, r, p, total, a.ModViewOf(r).maskActivities(items), err)
 }
 
 // The top contributors' window of chain time, and the list's sizes.
@@ -65,8 +65,8 @@ func (a *API) listTopContributors(w http.ResponseWriter, r *http.Request) error 
 			limit = min(n, maxTopContributors)
 		}
 	}
-	list, err := a.index.TopContributors(r.Context(), contributorWindow, limit)
-	return a.respond(w, r, list, err)
+	list, err := a.Index.TopContributors(r.Context(), contributorWindow, limit)
+	return a.Respond(w, r, list, err)
 }
 
 // getTeam lists the node's maintainers (serve --maintainer), in the order
@@ -75,15 +75,15 @@ func (a *API) getTeam(w http.ResponseWriter, r *http.Request) error {
 	team := make([]index.User, 0, len(a.maintainers))
 	for _, addr := range a.maintainers {
 		name := names.Default(addr)
-		if a.index != nil {
+		if a.Index != nil {
 			var err error
-			if name, err = a.index.Username(r.Context(), addr); err != nil {
+			if name, err = a.Index.Username(r.Context(), addr); err != nil {
 				return err
 			}
 		}
 		team = append(team, index.User{Address: addr.Hex(), Username: name})
 	}
-	writeJSON(w, http.StatusOK, team)
+	WriteJSON(w, http.StatusOK, team)
 	return nil
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/dforge/dforge/internal/api"
+	"github.com/dforge/dforge/internal/api/routes"
 	"github.com/dforge/dforge/internal/chain/names"
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/forgetest"
@@ -172,7 +173,7 @@ func claimUsername(t *testing.T, n *forgetest.Node, key *ecdsa.PrivateKey, name 
 func TestTeamEmptyWithoutMaintainers(t *testing.T) {
 	t.Parallel()
 	mux := http.NewServeMux()
-	api.New(slog.New(slog.NewTextHandler(io.Discard, nil)), api.Services{}, "test").Register(mux)
+	routes.New(slog.New(slog.NewTextHandler(io.Discard, nil)), api.Services{}, "test").Register(mux)
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	res, err := http.Get(srv.URL + "/api/v1/node/team")

@@ -15,24 +15,24 @@ func (a *API) isAdmin(addr common.Address) bool {
 	return slices.Contains(a.admins, addr)
 }
 
-// requireAdmin lets only the node's admins through. Everyone else, signed
+// RequireAdmin lets only the node's admins through. Everyone else, signed
 // in or not, gets 404: the admin and moderation routes do not confirm
 // they exist.
-func (a *API) requireAdmin(r *http.Request) (*auth.Identity, error) {
-	id, err := requireUser(r)
+func (a *API) RequireAdmin(r *http.Request) (*auth.Identity, error) {
+	id, err := RequireUser(r)
 	if err != nil || !a.isAdmin(id.User.Address) {
 		return nil, usererr.Missingf("not found")
 	}
 	return id, nil
 }
 
-// adminOnly serves h to the node's admins whose credential allows at
+// AdminOnly serves h to the node's admins whose credential allows at
 // least need (revoking credentials takes the admin level, as the user's
 // own /user/sessions does). Everyone else gets requireAdmin's 404 first,
 // so a scope error never confirms that the route exists.
-func (a *API) adminOnly(need auth.Scope, h handler) http.HandlerFunc {
-	return a.serve(func(w http.ResponseWriter, r *http.Request) error {
-		if _, err := a.requireAdmin(r); err != nil {
+func (a *API) AdminOnly(need auth.Scope, h Handler) http.HandlerFunc {
+	return a.Serve(func(w http.ResponseWriter, r *http.Request) error {
+		if _, err := a.RequireAdmin(r); err != nil {
 			return err
 		}
 		if _, err := auth.Require(r.Context(), need); err != nil {
@@ -43,9 +43,9 @@ func (a *API) adminOnly(need auth.Scope, h handler) http.HandlerFunc {
 }
 
 // selfJSON is the signed-in user as they see themself, with is_admin.
-func (a *API) selfJSON(ctx context.Context, u auth.User) userJSON {
-	j := toUserJSON(u, true)
-	j.ID = a.accountID(ctx, u)
+func (a *API) selfJSON(ctx context.Context, u auth.User) UserJSON {
+	j := ToUserJSON(u, true)
+	j.ID = a.AccountID(ctx, u)
 	j.IsAdmin = a.isAdmin(u.Address)
 	return j
 }

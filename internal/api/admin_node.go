@@ -65,16 +65,16 @@ type diskJSON struct {
 // getAdminNode is the node's health: chain height and peers, the
 // projection's lag, replication and disk.
 func (a *API) getAdminNode(w http.ResponseWriter, r *http.Request) error {
-	if _, err := a.requireAdmin(r); err != nil {
+	if _, err := a.RequireAdmin(r); err != nil {
 		return err
 	}
 	out := adminNodeJSON{Version: a.version, Chain: a.chainHealth(r.Context())}
-	if a.index != nil {
-		out.Index = &indexHealthJSON{Height: a.index.Height()}
+	if a.Index != nil {
+		out.Index = &indexHealthJSON{Height: a.Index.Height()}
 		if out.Chain != nil {
 			out.Index.Lag = max(0, out.Chain.Height-out.Index.Height)
 		}
-		if s := a.index.Stall(); s != nil {
+		if s := a.Index.Stall(); s != nil {
 			out.Index.Stalled, out.Index.StuckAt, out.Index.Error = true, s.Height, s.Err.Error()
 		}
 	}
@@ -84,17 +84,17 @@ func (a *API) getAdminNode(w http.ResponseWriter, r *http.Request) error {
 	if a.dataDir != "" {
 		out.Disk = diskUsage(a.dataDir)
 	}
-	writeNoStore(w, http.StatusOK, out)
+	WriteNoStore(w, http.StatusOK, out)
 	return nil
 }
 
 // chainHealth asks the in-process CometBFT node; nil without a chain.
 func (a *API) chainHealth(ctx context.Context) *chainHealthJSON {
-	if a.chain == nil {
+	if a.Chain == nil {
 		return nil
 	}
 	out := &chainHealthJSON{}
-	client := a.chain.Client()
+	client := a.Chain.Client()
 	st, err := client.Status(ctx)
 	if err != nil {
 		out.Error = "status: " + err.Error()
@@ -117,11 +117,11 @@ func (a *API) chainHealth(ctx context.Context) *chainHealthJSON {
 // getAdminSettings is the settings the node runs with (serve's flags and
 // environment), read-only and without secrets.
 func (a *API) getAdminSettings(w http.ResponseWriter, r *http.Request) error {
-	if _, err := a.requireAdmin(r); err != nil {
+	if _, err := a.RequireAdmin(r); err != nil {
 		return err
 	}
 	out := make([]Setting, len(a.settings))
 	copy(out, a.settings)
-	writeNoStore(w, http.StatusOK, out)
+	WriteNoStore(w, http.StatusOK, out)
 	return nil
 }

@@ -6,14 +6,14 @@ import (
 	"github.com/dforge/dforge/internal/auth"
 )
 
-// registerAdmin adds the admin console's routes. Each answers 404 to
+// RegisterAdmin adds the admin console's routes. Each answers 404 to
 // everyone but the node's admins (requireAdmin). The support tickets'
-// admin routes are in registerTickets.
-func (a *API) registerAdmin(mux *http.ServeMux) {
-	if a.auth == nil { // no one signs in, so there is no admin
+// Admin routes are in RegisterTickets.
+func (a *API) RegisterAdmin(mux *http.ServeMux) {
+	if a.Auth == nil { // no one signs in, so there is no admin
 		return
 	}
-	admin := a.adminOnly
+	admin := a.AdminOnly
 	mux.HandleFunc("GET /api/v1/admin/node", admin(auth.ScopeRead, a.getAdminNode))
 	mux.HandleFunc("GET /api/v1/admin/settings", admin(auth.ScopeRead, a.getAdminSettings))
 	mux.HandleFunc("GET /api/v1/admin/users", admin(auth.ScopeRead, a.listAdminUsers))
@@ -26,36 +26,36 @@ func (a *API) registerAdmin(mux *http.ServeMux) {
 // listAdminUsers is Gitea's admin user list: the accounts that signed in
 // on this node, oldest first, with their e-mail and is_admin.
 func (a *API) listAdminUsers(w http.ResponseWriter, r *http.Request) error {
-	if _, err := a.requireAdmin(r); err != nil {
+	if _, err := a.RequireAdmin(r); err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.auth.Users(r.Context(), p.Limit, (p.Number-1)*p.Limit)
+	list, total, err := a.Auth.Users(r.Context(), p.Limit, (p.Number-1)*p.Limit)
 	if err != nil {
 		return err
 	}
-	out := make([]userJSON, len(list))
+	out := make([]UserJSON, len(list))
 	for i, u := range list {
 		out[i] = a.selfJSON(r.Context(), u) // the admin sees what the user sees of themself
-		out[i].HTMLURL = siteURL(r) + "/" + u.Username
+		out[i].HTMLURL = SiteURL(r) + "/" + u.Username
 	}
-	return a.respondList(w, r, p, total, out, nil)
+	return a.RespondList(w, r, p, total, out, nil)
 }
 
 // listAdminSessions lists a user's signed-in browsers.
 func (a *API) listAdminSessions(w http.ResponseWriter, r *http.Request) error {
-	me, err := a.requireAdmin(r)
+	me, err := a.RequireAdmin(r)
 	if err != nil {
 		return err
 	}
-	u, err := a.auth.UserByName(r.Context(), r.PathValue("username"))
+	u, err := a.Auth.UserByName(r.Context(), r.PathValue("username"))
 	if err != nil {
 		return err
 	}
-	list, err := a.auth.SessionsOf(r.Context(), u)
+	list, err := a.Auth.SessionsOf(r.Context(), u)
 	if err != nil {
 		return err
 	}
@@ -63,20 +63,20 @@ func (a *API) listAdminSessions(w http.ResponseWriter, r *http.Request) error {
 	for i, s := range list {
 		out[i] = sessionJSON{ID: s.ID, Current: s.ID == me.SessionID, CreatedAt: s.CreatedAt.UTC(), LastSeenAt: s.LastSeenAt.UTC(), UserAgent: s.UserAgent, IP: s.IP}
 	}
-	writeNoStore(w, http.StatusOK, out)
+	WriteNoStore(w, http.StatusOK, out)
 	return nil
 }
 
 // deleteAdminSession signs a session out: its next request is 401.
 func (a *API) deleteAdminSession(w http.ResponseWriter, r *http.Request) error {
-	if _, err := a.requireAdmin(r); err != nil {
+	if _, err := a.RequireAdmin(r); err != nil {
 		return err
 	}
-	id, err := pathID(r, "There is no session with that id.")
+	id, err := PathID(r, "There is no session with that id.")
 	if err != nil {
 		return err
 	}
-	if err := a.auth.RevokeAnySession(r.Context(), id); err != nil {
+	if err := a.Auth.RevokeAnySession(r.Context(), id); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -85,14 +85,14 @@ func (a *API) deleteAdminSession(w http.ResponseWriter, r *http.Request) error {
 
 // listAdminTokens lists a user's access tokens (never their secrets).
 func (a *API) listAdminTokens(w http.ResponseWriter, r *http.Request) error {
-	if _, err := a.requireAdmin(r); err != nil {
+	if _, err := a.RequireAdmin(r); err != nil {
 		return err
 	}
-	u, err := a.auth.UserByName(r.Context(), r.PathValue("username"))
+	u, err := a.Auth.UserByName(r.Context(), r.PathValue("username"))
 	if err != nil {
 		return err
 	}
-	list, err := a.auth.Tokens(r.Context(), u)
+	list, err := a.Auth.Tokens(r.Context(), u)
 	if err != nil {
 		return err
 	}
@@ -100,20 +100,20 @@ func (a *API) listAdminTokens(w http.ResponseWriter, r *http.Request) error {
 	for i, t := range list {
 		out[i] = toTokenJSON(t)
 	}
-	writeNoStore(w, http.StatusOK, out)
+	WriteNoStore(w, http.StatusOK, out)
 	return nil
 }
 
 // deleteAdminToken revokes an access token: it is refused from then on.
 func (a *API) deleteAdminToken(w http.ResponseWriter, r *http.Request) error {
-	if _, err := a.requireAdmin(r); err != nil {
+	if _, err := a.RequireAdmin(r); err != nil {
 		return err
 	}
-	id, err := pathID(r, "There is no access token with that id.")
+	id, err := PathID(r, "There is no access token with that id.")
 	if err != nil {
 		return err
 	}
-	if err := a.auth.RevokeAnyToken(r.Context(), id); err != nil {
+	if err := a.Auth.RevokeAnyToken(r.Context(), id); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

@@ -11,7 +11,7 @@ const maxVitalBody = 4 << 10
 
 func (a *API) postWebVital(w http.ResponseWriter, r *http.Request) error {
 	var rep vitals.Report
-	if err := decode(w, r, maxVitalBody, &rep); err != nil {
+	if err := Decode(w, r, maxVitalBody, &rep); err != nil {
 		return err
 	}
 	if err := a.vitals.Record(r.Context(), rep); err != nil {
@@ -26,6 +26,6 @@ func (a *API) getWebVitals(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"windowDays": int(vitals.Window.Hours() / 24), "metrics": sums})
+	WriteJSON(w, http.StatusOK, map[string]any{"windowDays": int(vitals.Window.Hours() / 24), "metrics": sums})
 	return nil
 }

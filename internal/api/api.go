@@ -1,6 +1,8 @@
-// Package api is the node's JSON API. Every route is listed in Register, so
-// the whole surface reads in one screen; handlers decode, validate through a
-// service, and write the response.
+// Package api is the base of the node's JSON API: the API with the services
+// it calls, the handler adapter (serve), decoding, paging, scopes, errors
+// and Gitea's JSON shapes. Handlers decode, validate through a service, and
+// write the response. The resources' handlers live in its subpackages, and
+// every route is listed in one table, internal/api/routes.
 package api
 
 import (
@@ -34,29 +36,29 @@ import (
 
 // API holds the services the handlers call.
 type API struct {
-	log      *slog.Logger
+	Log      *slog.Logger
 	vitals   *vitals.Service
-	support  *support.Service
+	Support  *support.Service
 	pages    *pages.Service
-	markdown *markdown.Renderer
-	chain    *chain.Chain
-	index    *index.Index
-	auth     *auth.Service
-	forge    *forge.Service
+	Markdown *markdown.Renderer
+	Chain    *chain.Chain
+	Index    *index.Index
+	Auth     *auth.Service
+	Forge    *forge.Service
 	git      *gitstore.Store
 	blocks   *blocks.Store
-	hosting  *gitrepos.Repos   // the forge's repositories with their git data
+	Hosting  *gitrepos.Repos   // the forge's repositories with their git data
 	pulls    *forge.Pulls      // the git side of pull requests
 	replicas gitrepos.Replicas // nil: this node replicates nothing
-	hooks    *webhook.Service  // nil serves no webhook routes
-	mod      *moderation.Service
-	messages *messages.Service // nil serves no direct message routes
+	Hooks    *webhook.Service  // nil serves no webhook routes
+	Mod      *moderation.Service
+	Messages *messages.Service // nil serves no direct message routes
 	market   *market.Service   // nil serves no marketplace routes
 	// deployKeys, trackedTimes and orgLabels are node-local Gitea
 	// resources; nil serves none of their routes.
 	deployKeys   *deploykeys.Service
 	trackedTimes *timetrack.Service
-	orgLabels    *orglabels.Service
+	OrgLabels    *orglabels.Service
 	codeSearch   *codesearch.Service
 	// maintainers are the node's team (serve --maintainer), shown at /node/team.
 	maintainers []common.Address
@@ -112,7 +114,7 @@ type Services struct {
 	// at /node/team; none lists no one.
 	Maintainers []common.Address
 	// Admins are the node's admins and moderators (serve --admin); the
-	// admin and moderation routes answer 404 to everyone else.
+	// Admin and moderation routes answer 404 to everyone else.
 	Admins []common.Address
 	// SSHPort is the port of git over SSH, for ssh_url; 0: none.
 	SSHPort int
@@ -130,81 +132,36 @@ type Services struct {
 // New returns the API over the given services; it builds none of its
 // own (internal/node builds each service once).
 func New(log *slog.Logger, s Services, version string) *API {
-	return &API{log: log, vitals: s.Vitals, support: s.Support, pages: s.Pages, markdown: s.Markdown, chain: s.Chain, index: s.Index, auth: s.Auth,
-		forge: s.Forge, git: s.Git, blocks: s.Blocks, hosting: s.Repos, pulls: s.Pulls, replicas: s.Replicas, hooks: s.Hooks, mod: s.Moderation, messages: s.Messages, market: s.Market,
-		deployKeys: s.DeployKeys, trackedTimes: s.TrackedTimes, orgLabels: s.OrgLabels, codeSearch: s.CodeSearch,
+	return &API{Log: log, vitals: s.Vitals, Support: s.Support, pages: s.Pages, Markdown: s.Markdown, Chain: s.Chain, Index: s.Index, Auth: s.Auth,
+		Forge: s.Forge, git: s.Git, blocks: s.Blocks, Hosting: s.Repos, pulls: s.Pulls, replicas: s.Replicas, Hooks: s.Hooks, Mod: s.Moderation, Messages: s.Messages, market: s.Market,
+		deployKeys: s.DeployKeys, trackedTimes: s.TrackedTimes, OrgLabels: s.OrgLabels, codeSearch: s.CodeSearch,
 		maintainers: uniqueAddresses(s.Maintainers), admins: uniqueAddresses(s.Admins), settings: s.Settings, dataDir: s.DataDir, version: version, sshPort: s.SSHPort}
 }
 
-// Register adds every API route to mux, behind the one bound on query
-// parameters (boundQuery).
-func (a *API) Register(mux *http.ServeMux) {
-	routes := &http.ServeMux{} // a literal, so the OpenAPI generator, which reads the source, sees its type
-	a.routes(routes)
-	comments := &http.ServeMux{} // see registerIssueComments
-	a.registerIssueComments(comments)
-	mux.Handle("/api/", commentPaths(a.boundQuery(comments), a.boundQuery(routes)))
+// RegisterSite adds the site's routes: web vitals, contact, version,
+// pages, docs, blog, FAQ and markdown.
+func (a *API) RegisterSite(mux *http.ServeMux) {
+	// The web-vitals path is the one the seed client posts to, outside /api/v1.
+	mux.HandleFunc("POST /api/analytics/web-vitals", a.Serve(a.postWebVital))
+	mux.HandleFunc("GET /api/v1/analytics/web-vitals", a.Serve(a.getWebVitals))
+	mux.HandleFunc("POST /api/v1/contact", a.Serve(a.postContact))
+	mux.HandleFunc("GET /api/v1/version", a.Serve(a.getVersion))
+	mux.HandleFunc("GET /api/v1/pages/{slug}", a.Serve(a.getPage))
+	mux.HandleFunc("GET /api/v1/docs", a.Serve(a.listDocs))
+	mux.HandleFunc("GET /api/v1/docs/{slug}", a.Serve(a.getDoc))
+	mux.HandleFunc("GET /api/v1/blog", a.Serve(a.listPosts))
+	mux.HandleFunc("GET /api/v1/blog/{slug}", a.Serve(a.getPost))
+	mux.HandleFunc("GET /api/v1/faq", a.Serve(a.getFAQ))
+	mux.HandleFunc("POST /api/v1/markdown", a.Serve(a.postMarkdown))
 }
 
-// routes lists every API route.
-func (a *API) routes(mux *http.ServeMux) {
-	// The web-vitals path is the one the seed client posts to, outside /api/v1.
-	mux.HandleFunc("POST /api/analytics/web-vitals", a.serve(a.postWebVital))
-	mux.HandleFunc("GET /api/v1/analytics/web-vitals", a.serve(a.getWebVitals))
-	mux.HandleFunc("POST /api/v1/contact", a.serve(a.postContact))
-	mux.HandleFunc("GET /api/v1/version", a.serve(a.getVersion))
-	mux.HandleFunc("GET /api/v1/pages/{slug}", a.serve(a.getPage))
-	mux.HandleFunc("GET /api/v1/docs", a.serve(a.listDocs))
-	mux.HandleFunc("GET /api/v1/docs/{slug}", a.serve(a.getDoc))
-	mux.HandleFunc("GET /api/v1/blog", a.serve(a.listPosts))
-	mux.HandleFunc("GET /api/v1/blog/{slug}", a.serve(a.getPost))
-	mux.HandleFunc("GET /api/v1/faq", a.serve(a.getFAQ))
-	mux.HandleFunc("POST /api/v1/markdown", a.serve(a.postMarkdown))
-	if a.chain != nil {
-		mux.HandleFunc("GET /api/v1/chain/params", a.serve(a.getChainParams))
-		mux.HandleFunc("POST /api/v1/chain/txs", a.serve(a.postChainTx))
-		mux.HandleFunc("GET /api/v1/accounts/{address}", a.serve(a.getAccount))
-		a.registerChainReads(mux)
-		a.registerGovernance(mux)
-	}
-	a.registerAuth(mux)
-	a.registerDelegations(mux)
-	a.registerNetwork(mux)
-	a.registerSettings(mux)
-	a.registerRepos(mux)
-	a.registerReleases(mux)
-	a.registerOrgs(mux)
-	a.registerStatuses(mux)
-	a.registerBranchWrites(mux)
-	a.registerTagWrites(mux)
-	a.registerKeys(mux)
-	a.registerFollows(mux)
-	a.registerForum(mux)
-	a.registerIssues(mux)
-	a.registerHooks(mux)
-	a.registerMarketplace(mux)
-	a.registerOwnerHooks(mux)
-	a.registerTopics(mux)
-	a.registerEmails(mux)
-	a.registerRepoLists(mux)
-	a.registerSearch(mux)
-	a.registerCodeSearch(mux)
-	a.registerActivity(mux)
-	a.registerFeed(mux)
-	a.registerNotifications(mux)
-	a.registerReports(mux)
-	a.registerDashboard(mux)
-	a.registerMessages(mux)
-	a.registerTickets(mux)
-	a.registerEvents(mux)
-	a.registerAdmin(mux)
-	a.registerCommunity(mux)
-	a.registerBounties(mux)
-	a.registerMisc(mux)
-	a.registerDeployKeys(mux)
-	a.registerTrackedTimes(mux)
-	a.registerOrgLabels(mux)
-	mux.HandleFunc("/api/", a.serve(a.notFound))
+// HasChain reports whether the node runs a chain: without one it serves
+// no chain routes.
+func (a *API) HasChain() bool { return a.Chain != nil }
+
+// RegisterNotFound answers 404 to every other /api/ path.
+func (a *API) RegisterNotFound(mux *http.ServeMux) {
+	mux.HandleFunc("/api/", a.Serve(a.notFound))
 }
 
 // giteaAPIVersion is the Gitea release whose API v1 the forge routes
@@ -219,7 +176,7 @@ func (a *API) routes(mux *http.ServeMux) {
 const giteaAPIVersion = "1.24.0"
 
 func (a *API) getVersion(w http.ResponseWriter, r *http.Request) error {
-	writeJSON(w, http.StatusOK, map[string]string{"version": giteaVersion(a.version), "dforge": a.version})
+	WriteJSON(w, http.StatusOK, map[string]string{"version": giteaVersion(a.version), "dforge": a.version})
 	return nil
 }
 

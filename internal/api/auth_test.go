@@ -24,6 +24,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/dforge/dforge/internal/api"
+	"github.com/dforge/dforge/internal/api/routes"
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/forgetest"
 	"github.com/dforge/dforge/internal/logtest"
@@ -89,7 +90,7 @@ func newNode(t *testing.T, opts ...nodeOpts) *node {
 	clk := &clock{now: time.Date(2030, 1, 1, 12, 0, 0, 0, time.UTC)}
 	svc := auth.New(st, auth.Config{ChainID: testChainID, Names: o.names, Now: clk.Now, Log: log})
 	h, err := web.NewHandler(web.Deps{
-		Log: log, API: api.New(log, api.Services{Auth: svc}, "test"), DB: st, Version: "test",
+		Log: log, API: routes.New(log, api.Services{Auth: svc}, "test"), DB: st, Version: "test",
 		Dist: fstest.MapFS{"index.html": {Data: []byte("<!doctype html><title>dForge</title>")}},
 		Auth: svc, SignInPerMinute: o.signInPerMinute,
 	})

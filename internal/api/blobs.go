@@ -34,7 +34,7 @@ func (a *API) getContents(w http.ResponseWriter, r *http.Request) error {
 		for _, child := range entries {
 			out = append(out, c.content(child, ref))
 		}
-		writeJSON(w, http.StatusOK, out)
+		WriteJSON(w, http.StatusOK, out)
 		return nil
 	}
 	// 2. A file, a symlink or a submodule, with its last commit.
@@ -43,13 +43,13 @@ func (a *API) getContents(w http.ResponseWriter, r *http.Request) error {
 		j.LastCommitSHA = last[0].ID
 	}
 	if e.Type != "blob" {
-		writeJSON(w, http.StatusOK, j)
+		WriteJSON(w, http.StatusOK, j)
 		return nil
 	}
 	// 3. The content, unless it is too large or binary.
 	if e.Size > maxContentSize {
 		j.TooLarge = true
-		writeJSON(w, http.StatusOK, j)
+		WriteJSON(w, http.StatusOK, j)
 		return nil
 	}
 	data, err := gitstore.ReadBlob(ctx, c.dir, e.ID, maxContentSize)
@@ -57,15 +57,15 @@ func (a *API) getContents(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if e.Kind() == "symlink" {
-		j.Target = ptr(string(data))
+		j.Target = Ptr(string(data))
 	}
 	if gitstore.IsBinary(data) {
 		j.Binary = true
-		writeJSON(w, http.StatusOK, j)
+		WriteJSON(w, http.StatusOK, j)
 		return nil
 	}
-	j.Encoding, j.Content = ptr("base64"), ptr(base64.StdEncoding.EncodeToString(data))
-	writeJSON(w, http.StatusOK, j)
+	j.Encoding, j.Content = Ptr("base64"), Ptr(base64.StdEncoding.EncodeToString(data))
+	WriteJSON(w, http.StatusOK, j)
 	return nil
 }
 
@@ -137,7 +137,7 @@ func (a *API) getRaw(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	if _, err := io.Copy(w, blob); err != nil {
-		a.log.DebugContext(r.Context(), "raw file stream ended early", "path", e.Path, "err", err)
+		a.Log.DebugContext(r.Context(), "raw file stream ended early", "path", e.Path, "err", err)
 	}
 	return nil
 }
@@ -165,6 +165,6 @@ func (a *API) getBlob(w http.ResponseWriter, r *http.Request) error {
 	if len(data) <= maxContentSize {
 		out["encoding"], out["content"] = "base64", base64.StdEncoding.EncodeToString(data)
 	}
-	writeJSON(w, http.StatusOK, out)
+	WriteJSON(w, http.StatusOK, out)
 	return nil
 }

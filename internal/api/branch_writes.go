@@ -15,25 +15,25 @@ import (
 // the private store) before git moves the ref. Branch protection rules
 // (protections.go) and compare (compare.go) are registered here too.
 
-func (a *API) registerBranchWrites(mux *http.ServeMux) {
-	if a.hosting == nil {
+func (a *API) RegisterBranchWrites(mux *http.ServeMux) {
+	if a.Hosting == nil {
 		return
 	}
 	const repo = "/api/v1/repos/{owner}/{repo}"
-	user := a.signedIn
+	user := a.SignedIn
 	mux.HandleFunc("POST "+repo+"/branches", user(auth.ScopeWrite, a.createBranch))
 	mux.HandleFunc("DELETE "+repo+"/branches/{branch...}", user(auth.ScopeWrite, a.deleteBranch))
 	mux.HandleFunc("PATCH "+repo+"/branches/{branch...}", user(auth.ScopeWrite, a.renameBranch))
-	mux.HandleFunc("GET "+repo+"/branch_protections", a.serve(a.listProtections))
+	mux.HandleFunc("GET "+repo+"/branch_protections", a.Serve(a.listProtections))
 	mux.HandleFunc("POST "+repo+"/branch_protections", user(auth.ScopeWrite, a.createProtection))
-	mux.HandleFunc("GET "+repo+"/branch_protections/{name...}", a.serve(a.getProtection))
+	mux.HandleFunc("GET "+repo+"/branch_protections/{name...}", a.Serve(a.getProtection))
 	mux.HandleFunc("PATCH "+repo+"/branch_protections/{name...}", user(auth.ScopeWrite, a.editProtection))
 	mux.HandleFunc("DELETE "+repo+"/branch_protections/{name...}", user(auth.ScopeWrite, a.deleteProtection))
-	mux.HandleFunc("GET "+repo+"/compare/{basehead...}", a.serve(a.compare))
+	mux.HandleFunc("GET "+repo+"/compare/{basehead...}", a.Serve(a.compare))
 }
 
 func (a *API) createBranch(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -46,7 +46,7 @@ func (a *API) createBranch(w http.ResponseWriter, r *http.Request) error {
 		OldBranchName string `json:"old_branch_name"`
 		OldRefName    string `json:"old_ref_name"`
 	}
-	if err := decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
 		return err
 	}
 	from := in.OldRefName
@@ -56,50 +56,50 @@ func (a *API) createBranch(w http.ResponseWriter, r *http.Request) error {
 	if gitstore.IsEmpty(c.dir) {
 		return errEmptyRepo
 	}
-	if _, err := a.hosting.CreateBranch(r.Context(), id.User.Address, c.repo, in.NewBranchName, from); err != nil {
-		return a.hostingError(w, r, err)
+	if _, err := a.Hosting.CreateBranch(r.Context(), id.User.Address, c.repo, in.NewBranchName, from); err != nil {
+		return a.HostingError(w, r, err)
 	}
 	j, err := a.branchNamed(r, c, in.NewBranchName)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, j)
+	WriteJSON(w, http.StatusCreated, j)
 	return nil
 }
 
 func (a *API) deleteBranch(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	rec, _, err := a.repoOf(r)
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	if err := a.hosting.DeleteBranch(r.Context(), id.User.Address, rec, r.PathValue("branch")); err != nil {
-		return a.hostingError(w, r, err)
+	if err := a.Hosting.DeleteBranch(r.Context(), id.User.Address, rec, r.PathValue("branch")); err != nil {
+		return a.HostingError(w, r, err)
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
 
 func (a *API) renameBranch(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	rec, _, err := a.repoOf(r)
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
 	var in struct {
 		Name string `json:"name"`
 	}
-	if err := decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
 		return err
 	}
-	if err := a.hosting.RenameBranch(r.Context(), id.User.Address, rec, r.PathValue("branch"), in.Name); err != nil {
-		return a.hostingError(w, r, err)
+	if err := a.Hosting.RenameBranch(r.Context(), id.User.Address, rec, r.PathValue("branch"), in.Name); err != nil {
+		return a.HostingError(w, r, err)
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
@@ -111,7 +111,7 @@ func (a *API) branchNamed(r *http.Request, c code, name string) (branchJSON, err
 	if err != nil {
 		return branchJSON{}, err
 	}
-	rules, err := a.forge.Index().Protections(r.Context(), c.repo.ID)
+	rules, err := a.Forge.Index().Protections(r.Context(), c.repo.ID)
 	if err != nil {
 		return branchJSON{}, err
 	}

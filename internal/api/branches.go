@@ -15,7 +15,7 @@ func (a *API) listBranches(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -23,15 +23,15 @@ func (a *API) listBranches(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rules, err := a.forge.Index().Protections(r.Context(), c.repo.ID)
+	rules, err := a.Forge.Index().Protections(r.Context(), c.repo.ID)
 	if err != nil {
 		return err
 	}
 	out := []branchJSON{}
-	for _, b := range pageSlice(branches, p) {
+	for _, b := range PageSlice(branches, p) {
 		out = append(out, withRule(c.branch(b), rules))
 	}
-	return a.respondList(w, r, p, int64(len(branches)), out, nil)
+	return a.RespondList(w, r, p, int64(len(branches)), out, nil)
 }
 
 func (a *API) getBranch(w http.ResponseWriter, r *http.Request) error {
@@ -49,6 +49,6 @@ func (a *API) getBranch(w http.ResponseWriter, r *http.Request) error {
 	} else if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, j)
+	WriteJSON(w, http.StatusOK, j)
 	return nil
 }

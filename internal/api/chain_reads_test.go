@@ -18,6 +18,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/dforge/dforge/internal/api"
+	"github.com/dforge/dforge/internal/api/routes"
 	"github.com/dforge/dforge/internal/chain"
 	"github.com/dforge/dforge/internal/chain/app"
 	"github.com/dforge/dforge/internal/chain/ledger"
@@ -60,7 +61,7 @@ func startChainNodeWith(t *testing.T, genesis app.Genesis) *chainNode {
 	ixDone := make(chan error, 1)
 	go func() { ixDone <- ix.Run(ixCtx) }()
 	mux := http.NewServeMux()
-	api.New(log, api.Services{Chain: ch, Index: ix, Markdown: markdown.New()}, "test").Register(mux)
+	routes.New(log, api.Services{Chain: ch, Index: ix, Markdown: markdown.New()}, "test").Register(mux)
 	srv := httptest.NewServer(mux)
 	t.Cleanup(func() {
 		srv.Close()

@@ -33,26 +33,26 @@ const (
 	treePageSize = 1000
 )
 
-func (a *API) registerContents(mux *http.ServeMux) {
+func (a *API) RegisterContents(mux *http.ServeMux) {
 	const repo = "GET /api/v1/repos/{owner}/{repo}"
-	mux.HandleFunc(repo+"/contents", a.serve(a.getContents))
-	mux.HandleFunc(repo+"/contents/{path...}", a.serve(a.getContents))
-	mux.HandleFunc(repo+"/raw/{path...}", a.serve(a.getRaw))
-	mux.HandleFunc(repo+"/media/{path...}", a.serve(a.getRaw))
-	mux.HandleFunc(repo+"/git/trees/{sha}", a.serve(a.getTree))
-	mux.HandleFunc(repo+"/git/blobs/{sha}", a.serve(a.getBlob))
-	mux.HandleFunc(repo+"/git/refs", a.serve(a.listRefs))
-	mux.HandleFunc(repo+"/git/refs/{ref...}", a.serve(a.listRefs))
-	mux.HandleFunc(repo+"/git/commits/{sha}", a.serve(a.getCommit))
-	mux.HandleFunc(repo+"/branches", a.serve(a.listBranches))
-	mux.HandleFunc(repo+"/branches/{branch...}", a.serve(a.getBranch))
-	mux.HandleFunc(repo+"/tags", a.serve(a.listTags))
-	mux.HandleFunc(repo+"/commits", a.serve(a.listCommits))
-	mux.HandleFunc(repo+"/readme", a.serve(a.getReadme))
-	mux.HandleFunc(repo+"/contributors", a.serve(a.listContributors))
-	mux.HandleFunc(repo+"/counts", a.serve(a.getCounts))
-	a.registerFileWrites(mux)
-	a.registerCodeViews(mux)
+	mux.HandleFunc(repo+"/contents", a.Serve(a.getContents))
+	mux.HandleFunc(repo+"/contents/{path...}", a.Serve(a.getContents))
+	mux.HandleFunc(repo+"/raw/{path...}", a.Serve(a.getRaw))
+	mux.HandleFunc(repo+"/media/{path...}", a.Serve(a.getRaw))
+	mux.HandleFunc(repo+"/git/trees/{sha}", a.Serve(a.getTree))
+	mux.HandleFunc(repo+"/git/blobs/{sha}", a.Serve(a.getBlob))
+	mux.HandleFunc(repo+"/git/refs", a.Serve(a.listRefs))
+	mux.HandleFunc(repo+"/git/refs/{ref...}", a.Serve(a.listRefs))
+	mux.HandleFunc(repo+"/git/commits/{sha}", a.Serve(a.getCommit))
+	mux.HandleFunc(repo+"/branches", a.Serve(a.listBranches))
+	mux.HandleFunc(repo+"/branches/{branch...}", a.Serve(a.getBranch))
+	mux.HandleFunc(repo+"/tags", a.Serve(a.listTags))
+	mux.HandleFunc(repo+"/commits", a.Serve(a.listCommits))
+	mux.HandleFunc(repo+"/readme", a.Serve(a.getReadme))
+	mux.HandleFunc(repo+"/contributors", a.Serve(a.listContributors))
+	mux.HandleFunc(repo+"/counts", a.Serve(a.getCounts))
+	a.RegisterFileWrites(mux)
+	a.RegisterCodeViews(mux)
 }
 
 // code is a visible repository with its git data on this node.
@@ -66,22 +66,22 @@ type code struct {
 
 // codeOf finds the path's repository and its git data.
 func (a *API) codeOf(r *http.Request) (code, error) {
-	rec, perm, err := a.repoOf(r)
+	rec, perm, err := a.RepoOf(r)
 	if err != nil {
 		return code{}, err
 	}
-	dir, err := a.hosting.Dir(rec)
+	dir, err := a.Hosting.Dir(rec)
 	if err != nil {
 		return code{}, err
 	}
-	if !a.hosting.HasGit(rec) {
+	if !a.Hosting.HasGit(rec) {
 		if s, ok := a.replication(rec); ok {
-			return code{}, usererr.New(usererr.Unavailable, "replicating", gitrepos.PendingMessage(toForgeUser(r, rec.Owner).Login+"/"+rec.Name, s))
+			return code{}, usererr.New(usererr.Unavailable, "replicating", gitrepos.PendingMessage(ToForgeUser(r, rec.Owner).Login+"/"+rec.Name, s))
 		}
 		return code{}, usererr.New(usererr.NotFound, "no_git_data", "the git data of this repository is not on this node (it was created on another node)")
 	}
-	full := toForgeUser(r, rec.Owner).Login + "/" + rec.Name
-	base := siteURL(r)
+	full := ToForgeUser(r, rec.Owner).Login + "/" + rec.Name
+	base := SiteURL(r)
 	return code{repo: rec, perm: perm, dir: dir, api: base + "/api/v1/repos/" + full, html: base + "/" + full}, nil
 }
 

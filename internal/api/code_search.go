@@ -15,12 +15,12 @@ import (
 // codesearch decides what the caller may see: public repositories and the
 // private ones it reads.
 
-func (a *API) registerCodeSearch(mux *http.ServeMux) {
-	if a.codeSearch == nil || a.hosting == nil {
+func (a *API) RegisterCodeSearch(mux *http.ServeMux) {
+	if a.codeSearch == nil || a.Hosting == nil {
 		return
 	}
-	mux.HandleFunc("GET /api/v1/search/code", a.serve(a.searchCode))
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/search/code", a.serve(a.searchRepoCode))
+	mux.HandleFunc("GET /api/v1/search/code", a.Serve(a.searchCode))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/search/code", a.Serve(a.searchRepoCode))
 }
 
 // codeSearchJSON is a page of matching files.
@@ -56,7 +56,7 @@ func (a *API) searchCode(w http.ResponseWriter, r *http.Request) error {
 		if !ok || owner == "" || name == "" {
 			return usererr.BadFieldf("repo", "repo must be owner/name")
 		}
-		rec, _, err := a.hosting.Repo(r.Context(), viewerOf(r), owner, name)
+		rec, _, err := a.Hosting.Repo(r.Context(), ViewerOf(r), owner, name)
 		if err != nil {
 			return err
 		}
@@ -68,7 +68,7 @@ func (a *API) searchCode(w http.ResponseWriter, r *http.Request) error {
 // searchRepoCode (a dForge extension) searches the code of the
 // repository's default branch as searchCode does.
 func (a *API) searchRepoCode(w http.ResponseWriter, r *http.Request) error {
-	rec, _, err := a.repoOf(r)
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
@@ -81,12 +81,12 @@ func (a *API) codeSearchIn(w http.ResponseWriter, r *http.Request, repo uint64) 
 		return err
 	}
 	q := r.URL.Query()
-	res, err := a.codeSearch.Search(r.Context(), viewerOf(r), codesearch.Query{Text: q.Get("q"), Language: q.Get("language"),
+	res, err := a.codeSearch.Search(r.Context(), ViewerOf(r), codesearch.Query{Text: q.Get("q"), Language: q.Get("language"),
 		Repo: repo, Page: p.Number, Limit: min(p.Limit, 50)})
 	if err != nil {
 		return err
 	}
-	base := siteURL(r)
+	base := SiteURL(r)
 	out := codeSearchJSON{Total: res.Total, Items: make([]codeHitJSON, 0, len(res.Items)), Languages: res.Languages}
 	for _, h := range res.Items {
 		link := base + "/" + h.Repo + "/src/" + escapePath(h.Path)
@@ -97,5 +97,5 @@ func (a *API) codeSearchIn(w http.ResponseWriter, r *http.Request, repo uint64) 
 			Language: h.Language, HTMLURL: link, Lines: h.Lines})
 	}
 	w.Header().Set("X-Total-Count", strconv.FormatUint(res.Total, 10))
-	return reply(w, out)
+	return Reply(w, out)
 }

@@ -13,11 +13,11 @@ import (
 // (Gitea's route, streamed from git archive), and dForge's last commit of
 // each entry of a directory and blame of a file.
 
-func (a *API) registerCodeViews(mux *http.ServeMux) {
+func (a *API) RegisterCodeViews(mux *http.ServeMux) {
 	const repo = "GET /api/v1/repos/{owner}/{repo}"
-	mux.HandleFunc(repo+"/archive/{archive...}", a.serve(a.getArchive))
-	mux.HandleFunc(repo+"/last_commits", a.serve(a.listLastCommits))
-	mux.HandleFunc(repo+"/blame/{path...}", a.serve(a.getBlame))
+	mux.HandleFunc(repo+"/archive/{archive...}", a.Serve(a.getArchive))
+	mux.HandleFunc(repo+"/last_commits", a.Serve(a.listLastCommits))
+	mux.HandleFunc(repo+"/blame/{path...}", a.Serve(a.getBlame))
 }
 
 // getArchive streams the archive of a branch, tag or commit:
@@ -56,7 +56,7 @@ func (a *API) getArchive(w http.ResponseWriter, r *http.Request) error {
 	}
 	if err := gitstore.WriteArchive(r.Context(), c.dir, commit, format, c.repo.Name+"/", w); err != nil {
 		// The answer has begun: the client sees a cut archive.
-		a.log.ErrorContext(r.Context(), "stream an archive", "repo", c.repo.ID, "commit", commit, "err", err)
+		a.Log.ErrorContext(r.Context(), "stream an archive", "repo", c.repo.ID, "commit", commit, "err", err)
 	}
 	return nil
 }
@@ -125,7 +125,7 @@ func (a *API) listLastCommits(w http.ResponseWriter, r *http.Request) error {
 		}
 		out.Entries = append(out.Entries, j)
 	}
-	writeJSON(w, http.StatusOK, out)
+	WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 
@@ -170,6 +170,6 @@ func (a *API) getBlame(w http.ResponseWriter, r *http.Request) error {
 	for _, br := range ranges {
 		out.Ranges = append(out.Ranges, blameRangeJSON{StartLine: br.StartLine, Lines: br.Lines, Commit: c.summary(br.Commit)})
 	}
-	writeJSON(w, http.StatusOK, out)
+	WriteJSON(w, http.StatusOK, out)
 	return nil
 }

@@ -14,30 +14,30 @@ import (
 // changes and removes them (repo.collaborator).
 
 func (a *API) listCollaborators(w http.ResponseWriter, r *http.Request) error {
-	rec, _, err := a.repoOf(r)
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	list, err := a.forge.Index().Collaborators(r.Context(), rec.ID)
+	list, err := a.Forge.Index().Collaborators(r.Context(), rec.ID)
 	out := make([]collaboratorJSON, 0, len(list))
 	for _, c := range list {
-		out = append(out, collaboratorJSON{forgeUserJSON: toForgeUser(r, c.User), Permission: c.Permission})
+		out = append(out, collaboratorJSON{ForgeUserJSON: ToForgeUser(r, c.User), Permission: c.Permission})
 	}
-	return a.respondList(w, r, index.Page{Number: 1, Limit: max(len(out), 1)}, int64(len(out)), out, err)
+	return a.RespondList(w, r, index.Page{Number: 1, Limit: max(len(out), 1)}, int64(len(out)), out, err)
 }
 
 // collaboratorOf resolves the {collaborator} of the path and their
 // permission on the path's repository.
 func (a *API) collaboratorOf(r *http.Request) (index.Repo, common.Address, forge.Perm, error) {
-	rec, _, err := a.repoOf(r)
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return index.Repo{}, common.Address{}, forge.PermNone, err
 	}
-	who, err := a.hosting.Owner(r.Context(), r.PathValue("collaborator"))
+	who, err := a.Hosting.Owner(r.Context(), r.PathValue("collaborator"))
 	if err != nil {
 		return index.Repo{}, common.Address{}, forge.PermNone, err
 	}
-	p, err := a.forge.Permission(r.Context(), rec, who)
+	p, err := a.Forge.Permission(r.Context(), rec, who)
 	return rec, who, p, err
 }
 
@@ -46,7 +46,7 @@ func (a *API) getCollaborator(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	list, err := a.forge.Index().Collaborators(r.Context(), rec.ID)
+	list, err := a.Forge.Index().Collaborators(r.Context(), rec.ID)
 	if err != nil {
 		return err
 	}
@@ -65,15 +65,15 @@ func (a *API) getCollaboratorPermission(w http.ResponseWriter, r *http.Request) 
 		return err
 	}
 	u := index.User{Address: who.Hex()}
-	if name, err := a.forge.Index().Username(r.Context(), who); err == nil {
+	if name, err := a.Forge.Index().Username(r.Context(), who); err == nil {
 		u.Username = name
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"permission": giteaRole(p), "role_name": p.String(), "user": toForgeUser(r, u)})
+	WriteJSON(w, http.StatusOK, map[string]any{"permission": giteaRole(p), "role_name": p.String(), "user": ToForgeUser(r, u)})
 	return nil
 }
 
 func (a *API) putCollaborator(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -85,7 +85,7 @@ func (a *API) putCollaborator(w http.ResponseWriter, r *http.Request) error {
 		Permission string `json:"permission"`
 	}{Permission: "write"} // Gitea's default
 	if r.ContentLength != 0 {
-		if err := decode(w, r, maxRepoBody, &in); err != nil {
+		if err := Decode(w, r, MaxRepoBody, &in); err != nil {
 			return err
 		}
 	}
@@ -96,15 +96,15 @@ func (a *API) putCollaborator(w http.ResponseWriter, r *http.Request) error {
 	if _, ok := chainforge.ParsePerm(perm); !ok || perm == "none" {
 		return usererr.BadFieldf("permission", "permission must be read, write, maintain or admin")
 	}
-	if err := a.hosting.SetCollaborator(r.Context(), id.User.Address, rec, who, perm); err != nil {
-		return a.hostingError(w, r, err)
+	if err := a.Hosting.SetCollaborator(r.Context(), id.User.Address, rec, who, perm); err != nil {
+		return a.HostingError(w, r, err)
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
 
 func (a *API) deleteCollaborator(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -112,8 +112,8 @@ func (a *API) deleteCollaborator(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := a.hosting.SetCollaborator(r.Context(), id.User.Address, rec, who, "none"); err != nil {
-		return a.hostingError(w, r, err)
+	if err := a.Hosting.SetCollaborator(r.Context(), id.User.Address, rec, who, "none"); err != nil {
+		return a.HostingError(w, r, err)
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil

@@ -16,7 +16,7 @@ func (a *API) listCommits(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -26,7 +26,7 @@ func (a *API) listCommits(w http.ResponseWriter, r *http.Request) error {
 		return gitError(err)
 	}
 	if gitstore.IsEmpty(c.dir) {
-		return a.respondList(w, r, p, 0, []commitJSON{}, nil)
+		return a.RespondList(w, r, p, 0, []commitJSON{}, nil)
 	}
 	commit, _, err := a.resolve(r, c, q.Get("sha"))
 	if err != nil {
@@ -45,7 +45,7 @@ func (a *API) listCommits(w http.ResponseWriter, r *http.Request) error {
 	if err == nil {
 		err = a.withAccounts(r, out)
 	}
-	return a.respondList(w, r, p, int64(total), out, err)
+	return a.RespondList(w, r, p, int64(total), out, err)
 }
 
 // getCommit answers /git/commits/{sha}: the commit as JSON (?diff=true
@@ -80,7 +80,7 @@ func (a *API) getCommit(w http.ResponseWriter, r *http.Request) error {
 			f = gitstore.FormatPatch
 		}
 		if err := gitstore.WriteCommitDiff(r.Context(), c.dir, g, f, 0, w); err != nil {
-			a.log.ErrorContext(r.Context(), "stream commit diff", "commit", g.ID, "err", err)
+			a.Log.ErrorContext(r.Context(), "stream commit diff", "commit", g.ID, "err", err)
 		}
 		return nil
 	}
@@ -97,6 +97,6 @@ func (a *API) getCommit(w http.ResponseWriter, r *http.Request) error {
 		}
 		j.Diff, j.DiffTruncated = &diff, &truncated
 	}
-	writeJSON(w, http.StatusOK, j)
+	WriteJSON(w, http.StatusOK, j)
 	return nil
 }

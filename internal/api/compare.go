@@ -74,7 +74,7 @@ func (a *API) compare(w http.ResponseWriter, r *http.Request) error {
 	if out.Files, err = compareFiles(r, c, from, head); err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, out)
+	WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 
@@ -89,7 +89,7 @@ func (a *API) compareHead(r *http.Request, c code, ref string) (id string, done 
 		return id, done, err
 	}
 	ctx := r.Context()
-	repo, branch, err := a.headOf(ctx, viewerOf(r), c.repo, ref)
+	repo, branch, err := a.headOf(ctx, ViewerOf(r), c.repo, ref)
 	if err != nil {
 		return "", done, err
 	}
@@ -98,12 +98,12 @@ func (a *API) compareHead(r *http.Request, c code, ref string) (id string, done 
 		return id, done, err
 	}
 	// 1. The branch in its own repository.
-	full := toForgeUser(r, repo.Owner).Login + "/" + repo.Name
-	dir, err := a.hosting.Dir(repo)
+	full := ToForgeUser(r, repo.Owner).Login + "/" + repo.Name
+	dir, err := a.Hosting.Dir(repo)
 	if err != nil {
 		return "", done, err
 	}
-	if !a.hosting.HasGit(repo) {
+	if !a.Hosting.HasGit(repo) {
 		return "", done, usererr.New(usererr.NotFound, "no_git_data", "the git data of "+full+" is not on this node")
 	}
 	id, err = gitstore.ResolveBranch(ctx, dir, branch)

@@ -7,17 +7,17 @@ import (
 	"github.com/dforge/dforge/internal/support"
 )
 
-const maxContactBody = 32 << 10
+const MaxContactBody = 32 << 10
 
 // postContact takes a message from the contact form. From a signed-in
 // user it opens a support ticket (see /user/tickets).
 func (a *API) postContact(w http.ResponseWriter, r *http.Request) error {
 	var m support.Message
-	if err := decode(w, r, maxContactBody, &m); err != nil {
+	if err := Decode(w, r, MaxContactBody, &m); err != nil {
 		return err
 	}
-	// decode allowed newlines; the message is the only field that has them.
-	if err := checkLines(textField{"name", m.Name}, textField{"email", m.Email}, textField{"subject", m.Subject}); err != nil {
+	// Decode allowed newlines; the message is the only field that has them.
+	if err := checkLines(TextField{"name", m.Name}, TextField{"email", m.Email}, TextField{"subject", m.Subject}); err != nil {
 		return err
 	}
 	// A signed-in sender's message is a ticket they follow at /help.
@@ -25,10 +25,10 @@ func (a *API) postContact(w http.ResponseWriter, r *http.Request) error {
 	if u, ok := auth.UserFrom(r.Context()); ok {
 		from = u.ID
 	}
-	id, err := a.support.Submit(r.Context(), from, m)
+	id, err := a.Support.Submit(r.Context(), from, m)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, map[string]int64{"id": id})
+	WriteJSON(w, http.StatusCreated, map[string]int64{"id": id})
 	return nil
 }

@@ -20,12 +20,12 @@ func (a *API) listContributors(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
 	if gitstore.IsEmpty(c.dir) {
-		return a.respondList(w, r, p, 0, []contributorJSON{}, nil)
+		return a.RespondList(w, r, p, 0, []contributorJSON{}, nil)
 	}
 	commit, _, err := a.resolve(r, c, r.URL.Query().Get("ref"))
 	if err != nil {
@@ -39,7 +39,7 @@ func (a *API) listContributors(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return a.respondList(w, r, p, int64(len(merged)), pageSlice(merged, p), nil)
+	return a.RespondList(w, r, p, int64(len(merged)), PageSlice(merged, p), nil)
 }
 
 // contributorsByAccount counts one person once: commits whose author
@@ -53,7 +53,7 @@ func (a *API) contributorsByAccount(r *http.Request, list []gitstore.Contributor
 	for _, c := range list {
 		emails = append(emails, strings.ToLower(c.Email))
 	}
-	claims, err := a.forge.Index().EmailOwners(ctx, emails)
+	claims, err := a.Forge.Index().EmailOwners(ctx, emails)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func (a *API) contributorsByAccount(r *http.Request, list []gitstore.Contributor
 		key, login := "email:"+emails[i], ""
 		if addr, ok := a.accountOfEmail(r, emails[i], claims); ok {
 			key = addr.Hex()
-			login = toForgeUser(r, a.personOf(r, addr)).Login
+			login = ToForgeUser(r, a.personOf(r, addr)).Login
 		}
 		if j, ok := at[key]; ok {
 			out[j].Commits += c.Commits
@@ -86,7 +86,7 @@ func (a *API) accountOfEmail(r *http.Request, email string, claims map[string]co
 		return common.HexToAddress(local), true
 	}
 	if strings.HasPrefix(domain, "noreply.") {
-		if addr, err := a.hosting.Owner(r.Context(), local); err == nil {
+		if addr, err := a.Hosting.Owner(r.Context(), local); err == nil {
 			return addr, true
 		}
 	}
@@ -95,21 +95,21 @@ func (a *API) accountOfEmail(r *http.Request, email string, claims map[string]co
 
 // personOf is addr's user as the index names it.
 func (a *API) personOf(r *http.Request, addr common.Address) index.User {
-	if p, err := a.forge.Index().PersonByAddress(r.Context(), addr); err == nil {
+	if p, err := a.Forge.Index().PersonByAddress(r.Context(), addr); err == nil {
 		return p.User
 	}
-	return index.User{Address: addr.Hex(), Username: a.defaultName(r.Context(), addr)}
+	return index.User{Address: addr.Hex(), Username: a.DefaultName(r.Context(), addr)}
 }
 
 func (a *API) getCounts(w http.ResponseWriter, r *http.Request) error {
-	rec, _, err := a.repoOf(r)
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
 	out := countsJSON{Stars: rec.Stars, Forks: rec.Forks, Watchers: rec.Watchers, OpenIssues: rec.OpenIssues, OpenPulls: rec.OpenPulls}
 	c, err := a.codeOf(r)
 	if err != nil || gitstore.IsEmpty(c.dir) {
-		writeJSON(w, http.StatusOK, out) // no git data here, or none yet
+		WriteJSON(w, http.StatusOK, out) // no git data here, or none yet
 		return nil
 	}
 	ctx := r.Context()
@@ -130,7 +130,7 @@ func (a *API) getCounts(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	writeJSON(w, http.StatusOK, out)
+	WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 
@@ -143,19 +143,19 @@ func (a *API) withAccounts(r *http.Request, cs []commitJSON) error {
 	for _, c := range cs {
 		emails = append(emails, strings.ToLower(c.Commit.Author.Email), strings.ToLower(c.Commit.Committer.Email))
 	}
-	claims, err := a.forge.Index().EmailOwners(r.Context(), emails)
+	claims, err := a.Forge.Index().EmailOwners(r.Context(), emails)
 	if err != nil {
 		return fmt.Errorf("read the accounts of commit emails: %w", err)
 	}
-	found := map[string]*forgeUserJSON{}
-	account := func(email string) *forgeUserJSON {
+	found := map[string]*ForgeUserJSON{}
+	account := func(email string) *ForgeUserJSON {
 		email = strings.ToLower(email)
 		if u, ok := found[email]; ok {
 			return u
 		}
-		var u *forgeUserJSON
+		var u *ForgeUserJSON
 		if addr, ok := a.accountOfEmail(r, email, claims); ok {
-			j := toForgeUser(r, a.personOf(r, addr))
+			j := ToForgeUser(r, a.personOf(r, addr))
 			u = &j
 		}
 		found[email] = u

@@ -24,7 +24,7 @@ import (
 // of types.go, as Gitea's services/convert: the URLs they carry are built
 // from the request (siteURL) and the repository's paths (links, code).
 
-func ptr(s string) *string { return &s }
+func Ptr(s string) *string { return &s }
 
 func (c code) content(e gitstore.Entry, ref string) contentJSON {
 	q := "?ref=" + url.QueryEscape(ref)
@@ -37,10 +37,10 @@ func (c code) content(e gitstore.Entry, ref string) contentJSON {
 	j := contentJSON{Name: e.Name, Path: e.Path, SHA: e.ID, Type: e.Kind(), Size: e.Size, URL: &self, HTMLURL: &htmlURL}
 	switch e.Type {
 	case "tree":
-		j.GitURL = ptr(c.api + "/git/trees/" + e.ID)
+		j.GitURL = Ptr(c.api + "/git/trees/" + e.ID)
 	case "blob":
-		j.GitURL = ptr(c.api + "/git/blobs/" + e.ID)
-		j.DownloadURL = ptr(c.api + "/raw/" + escapePath(e.Path) + q)
+		j.GitURL = Ptr(c.api + "/git/blobs/" + e.ID)
+		j.DownloadURL = Ptr(c.api + "/raw/" + escapePath(e.Path) + q)
 	}
 	j.Links = linksJSON{Self: j.URL, Git: j.GitURL, HTML: j.HTMLURL}
 	return j
@@ -117,9 +117,9 @@ func (c code) branch(b gitstore.Branch) branchJSON {
 	return j
 }
 
-// siteURL is the node's origin as the client reached it (or as the
+// SiteURL is the node's origin as the client reached it (or as the
 // operator configured it behind a proxy).
-func siteURL(r *http.Request) string {
+func SiteURL(r *http.Request) string {
 	o := auth.OriginOf(r)
 	return o.Scheme + "://" + o.Host
 }
@@ -143,7 +143,7 @@ func (a *API) sshURL(r *http.Request, full string) string {
 	return "ssh://git@" + host + ":" + strconv.Itoa(a.sshPort) + "/" + full + ".git"
 }
 
-func toForgeUser(r *http.Request, u index.User) forgeUserJSON {
+func ToForgeUser(r *http.Request, u index.User) ForgeUserJSON {
 	name := u.Username
 	if name == "" && common.IsHexAddress(u.Address) {
 		name = names.Default(common.HexToAddress(u.Address))
@@ -151,9 +151,9 @@ func toForgeUser(r *http.Request, u index.User) forgeUserJSON {
 	addr, id := u.Address, int64(0)
 	if common.IsHexAddress(addr) {
 		addr = checksummed(addr)
-		id = userIDOf(r, common.HexToAddress(addr))
+		id = UserIDOf(r, common.HexToAddress(addr))
 	}
-	return forgeUserJSON{ID: id, Login: name, HTMLURL: siteURL(r) + "/" + name, WalletAddress: addr, giteaUserJSON: giteaUser(name)}
+	return ForgeUserJSON{ID: id, Login: name, HTMLURL: SiteURL(r) + "/" + name, WalletAddress: addr, giteaUserJSON: giteaUser(name)}
 }
 
 // checksummed is addr in EIP-55 form. Lists show the same few people on
@@ -181,12 +181,12 @@ var (
 	checksums  = map[string]string{}
 )
 
-// repoJSON shapes rec for the request's user, whose permission is perm.
-func (a *API) repoJSON(r *http.Request, rec index.Repo, perm forge.Perm) repoJSON {
-	base := siteURL(r)
-	owner := toForgeUser(r, rec.Owner)
+// RepoJSON shapes rec for the request's user, whose permission is perm.
+func (a *API) RepoJSON(r *http.Request, rec index.Repo, perm forge.Perm) RepoJSON {
+	base := SiteURL(r)
+	owner := ToForgeUser(r, rec.Owner)
 	full := owner.Login + "/" + rec.Name
-	j := repoJSON{
+	j := RepoJSON{
 		ID: rec.ID, Owner: owner, Name: rec.Name, FullName: full, Description: rec.Description, Website: rec.Website, Private: rec.Private,
 		Fork: rec.ForkOf != 0, HTMLURL: base + "/" + full, URL: base + "/api/v1/repos/" + full, CloneURL: base + "/" + full + ".git",
 		StarsCount: rec.Stars, ForksCount: rec.Forks, WatchersCount: rec.Watchers, OpenIssuesCount: rec.OpenIssues,
@@ -205,11 +205,11 @@ func (a *API) repoJSON(r *http.Request, rec index.Repo, perm forge.Perm) repoJSO
 		j.Topics = []string{}
 	}
 	j.SSHURL = a.sshURL(r, full)
-	j.HasGitData = a.hosting.HasGit(rec)
+	j.HasGitData = a.Hosting.HasGit(rec)
 	if s, ok := a.replication(rec); ok && !j.HasGitData {
 		j.Replication = &replicationJSON{State: s.State, Done: s.Done, Total: s.Total, Error: s.Error}
 	}
-	if dir, err := a.hosting.Dir(rec); err == nil && j.HasGitData {
+	if dir, err := a.Hosting.Dir(rec); err == nil && j.HasGitData {
 		j.Empty = gitstore.IsEmpty(dir)
 	} else {
 		j.Empty = true
@@ -217,18 +217,18 @@ func (a *API) repoJSON(r *http.Request, rec index.Repo, perm forge.Perm) repoJSO
 	if rec.PendingTransfer {
 		j.RepoTransfer = a.repoTransfer(r, rec)
 	}
-	a.modViewOf(r).maskRepo(&j)
+	a.ModViewOf(r).maskRepo(&j)
 	return j
 }
 
 // repoWithParent is repoJSON plus, for a fork, its parent as the user
 // sees it (none when it is gone or hidden).
-func (a *API) repoWithParent(r *http.Request, rec index.Repo, perm forge.Perm) repoJSON {
-	j := a.repoJSON(r, rec, perm)
+func (a *API) repoWithParent(r *http.Request, rec index.Repo, perm forge.Perm) RepoJSON {
+	j := a.RepoJSON(r, rec, perm)
 	a.viewerFlags(r, rec, &j)
 	if rec.ForkOf != 0 {
-		if parent, pp, err := a.forge.RepoByID(r.Context(), viewerOf(r), rec.ForkOf); err == nil {
-			pj := a.repoJSON(r, parent, pp)
+		if parent, pp, err := a.Forge.RepoByID(r.Context(), ViewerOf(r), rec.ForkOf); err == nil {
+			pj := a.RepoJSON(r, parent, pp)
 			j.Parent = &pj
 		}
 	}
@@ -237,44 +237,44 @@ func (a *API) repoWithParent(r *http.Request, rec index.Repo, perm forge.Perm) r
 
 // viewerFlags sets whether the signed-in caller stars and watches rec; a
 // failed read leaves them out (the client then shows neither as set).
-func (a *API) viewerFlags(r *http.Request, rec index.Repo, j *repoJSON) {
+func (a *API) viewerFlags(r *http.Request, rec index.Repo, j *RepoJSON) {
 	u, ok := auth.UserFrom(r.Context())
 	if !ok {
 		return
 	}
-	ix := a.forge.Index()
+	ix := a.Forge.Index()
 	starred, err := ix.Starred(r.Context(), rec.ID, u.Address)
 	if err != nil {
-		a.log.ErrorContext(r.Context(), "read the caller's star", "repo", rec.ID, "err", err)
+		a.Log.ErrorContext(r.Context(), "read the caller's star", "repo", rec.ID, "err", err)
 		return
 	}
 	watching, err := ix.Watching(r.Context(), rec.ID, u.Address)
 	if err != nil {
-		a.log.ErrorContext(r.Context(), "read the caller's watch", "repo", rec.ID, "err", err)
+		a.Log.ErrorContext(r.Context(), "read the caller's watch", "repo", rec.ID, "err", err)
 		return
 	}
 	j.StarredByMe, j.WatchedByMe = &starred, &watching
 }
 
-// reposJSON shapes a list, each with the viewer's permission.
-func (a *API) reposJSON(r *http.Request, list []index.Repo) ([]repoJSON, error) {
-	out := make([]repoJSON, 0, len(list))
-	viewer, mv := viewerOf(r), a.modViewOf(r)
+// ReposJSON shapes a list, each with the viewer's permission.
+func (a *API) ReposJSON(r *http.Request, list []index.Repo) ([]RepoJSON, error) {
+	out := make([]RepoJSON, 0, len(list))
+	viewer, mv := ViewerOf(r), a.ModViewOf(r)
 	for _, rec := range list {
 		if !mv.listed(rec.ID) {
 			continue
 		}
-		p, err := a.forge.Permission(r.Context(), rec, viewer)
+		p, err := a.Forge.Permission(r.Context(), rec, viewer)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, a.repoJSON(r, rec, p))
+		out = append(out, a.RepoJSON(r, rec, p))
 	}
 	return out, nil
 }
 
 func watchInfo(r *http.Request, rec index.Repo, on bool) watchInfoJSON {
-	api := siteURL(r) + "/api/v1/repos/" + toForgeUser(r, rec.Owner).Login + "/" + rec.Name
+	api := SiteURL(r) + "/api/v1/repos/" + ToForgeUser(r, rec.Owner).Login + "/" + rec.Name
 	return watchInfoJSON{Subscribed: on, CreatedAt: rec.Created, URL: api + "/subscription", RepositoryURL: api}
 }
 
@@ -292,15 +292,15 @@ func giteaRole(p forge.Perm) string {
 	return "none"
 }
 
-func (l *links) person(u index.User) forgeUserJSON { return toForgeUser(l.req, u) }
+func (l *links) person(u index.User) ForgeUserJSON { return ToForgeUser(l.req, u) }
 
-func (l *links) label(lb index.Label) labelJSON {
-	return labelJSON{ID: lb.ID, Name: lb.Name, Color: strings.TrimPrefix(lb.Color, "#"), Description: lb.Description, Exclusive: lb.Exclusive,
+func (l *links) label(lb index.Label) LabelJSON {
+	return LabelJSON{ID: lb.ID, Name: lb.Name, Color: strings.TrimPrefix(lb.Color, "#"), Description: lb.Description, Exclusive: lb.Exclusive,
 		URL: l.api + "/labels/" + strconv.FormatUint(lb.ID, 10)}
 }
 
-func (l *links) labels(list []index.Label) []labelJSON {
-	out := make([]labelJSON, len(list))
+func (l *links) labels(list []index.Label) []LabelJSON {
+	out := make([]LabelJSON, len(list))
 	for i, lb := range list {
 		out[i] = l.label(lb)
 	}
@@ -316,38 +316,38 @@ type links struct {
 	owner  string
 	name   string
 	repoID uint64
-	mod    modView
+	mod    ModView
 	render func(body string) string
 	// username reads an address's username ("" when it has none).
 	username func(r *http.Request, addr string) string
 }
 
 func (h *issuesAPI) linksFor(r *http.Request, repo index.Repo) *links {
-	origin := siteURL(r)
+	origin := SiteURL(r)
 	path := url.PathEscape(repo.Owner.Username) + "/" + url.PathEscape(repo.Name)
 	l := &links{req: r, origin: origin, api: origin + "/api/v1/repos/" + path, html: origin + "/" + path, owner: repo.Owner.Username, name: repo.Name,
-		repoID: repo.ID, mod: h.modViewOf(r)}
+		repoID: repo.ID, mod: h.ModViewOf(r)}
 	ctx := r.Context()
 	lk := &linker{owner: repo.Owner.Username, repo: repo.Name,
 		user: func(ctx context.Context, name string) (string, bool) {
-			addr, ok, err := h.forge.Index().AddressOf(ctx, name)
+			addr, ok, err := h.Forge.Index().AddressOf(ctx, name)
 			if err != nil || !ok {
 				return "", false
 			}
-			n, err := h.forge.Index().Username(ctx, addr)
+			n, err := h.Forge.Index().Username(ctx, addr)
 			return n, err == nil && n != ""
 		},
 		issue: func(ctx context.Context, n uint64) bool {
-			_, err := h.forge.Index().Issue(ctx, repo.ID, n)
+			_, err := h.Forge.Index().Issue(ctx, repo.ID, n)
 			return err == nil
 		},
 	}
-	l.render = func(body string) string { return h.renderBody(ctx, lk, body) }
+	l.render = func(body string) string { return h.RenderBody(ctx, lk, body) }
 	l.username = func(r *http.Request, addr string) string {
 		if !common.IsHexAddress(addr) {
 			return ""
 		}
-		n, _ := h.forge.Index().Username(r.Context(), common.HexToAddress(addr))
+		n, _ := h.Forge.Index().Username(r.Context(), common.HexToAddress(addr))
 		return n
 	}
 	return l
@@ -374,7 +374,7 @@ func (l *links) issue(repo index.Repo, is index.Issue, pr *index.Pull) issueJSON
 		ID: globalIssueID(is.Repo, is.Number), URL: l.api + "/issues/" + strconv.FormatUint(is.Number, 10),
 		HTMLURL: l.html + "/issues/" + strconv.FormatUint(is.Number, 10), Number: is.Number, User: l.person(is.Author),
 		Title: is.Title, Body: is.Body, BodyHTML: l.render(is.Body), Assets: []struct{}{}, Labels: l.labels(is.Labels),
-		Assignees: make([]forgeUserJSON, len(is.Assignees)), State: is.State, StateReason: is.StateReason, Comments: is.Comments,
+		Assignees: make([]ForgeUserJSON, len(is.Assignees)), State: is.State, StateReason: is.StateReason, Comments: is.Comments,
 		Created: is.Created, Updated: is.Updated, Closed: optional(is.Closed), Milestone: milestoneRef(is.Milestone), PinOrder: is.PinOrder,
 		Signer: is.Signer, Delegation: is.Delegation,
 		Repository: repoMetaJSON{ID: repo.ID, Name: repo.Name, Owner: repo.Owner.Username, FullName: repo.Owner.Username + "/" + repo.Name},
@@ -441,15 +441,15 @@ func (h *issuesAPI) pull(r *http.Request, base index.Repo, perm forge.Perm, pr i
 		u := l.person(*pr.MergedBy)
 		j.MergedBy = &u
 	}
-	baseJSON := h.repoJSON(r, base, perm)
+	baseJSON := h.RepoJSON(r, base, perm)
 	j.Base.Repo = &baseJSON
 	if pr.HeadRepo == base.ID {
 		j.Head.Repo = &baseJSON
-	} else if head, hp, err := h.forge.RepoByID(r.Context(), viewerOf(r), pr.HeadRepo); err == nil {
-		headJSON := h.repoJSON(r, head, hp)
+	} else if head, hp, err := h.Forge.RepoByID(r.Context(), ViewerOf(r), pr.HeadRepo); err == nil {
+		headJSON := h.RepoJSON(r, head, hp)
 		j.Head.Repo, j.Head.Label = &headJSON, head.Owner.Username+":"+pr.HeadBranch
 	}
-	if comments, err := h.index.ReviewComments(r.Context(), base.ID, pr.Number); err == nil {
+	if comments, err := h.Index.ReviewComments(r.Context(), base.ID, pr.Number); err == nil {
 		j.ReviewComments = len(comments)
 	}
 	m := h.pulls.Mergeable(r.Context(), base, pr)
@@ -473,8 +473,8 @@ func (h *issuesAPI) pull(r *http.Request, base index.Repo, perm forge.Perm, pr i
 }
 
 // people shapes users as Gitea's list of users, [] when none.
-func (l *links) people(us []index.User) []forgeUserJSON {
-	out := make([]forgeUserJSON, len(us))
+func (l *links) people(us []index.User) []ForgeUserJSON {
+	out := make([]ForgeUserJSON, len(us))
 	for i, u := range us {
 		out[i] = l.person(u)
 	}
@@ -514,13 +514,35 @@ func (l *links) reviewComment(pr index.Pull, rv index.Review, c index.ReviewComm
 	return j
 }
 
-// personJSON is the public user GET /users/{username} gives, for a found
+// PersonJSON is the public user GET /users/{username} gives, for a found
 // account: its profile here, if it has one.
-func personJSON(r *http.Request, p index.Person) userJSON {
-	j := userJSON{ID: p.ID, Login: p.Username, FullName: p.FullName, Description: p.Description, Location: p.Location,
-		Website: p.Website, WalletAddress: checksummed(p.Address), HTMLURL: siteURL(r) + "/" + p.Username, giteaUserJSON: giteaUser(p.Username)}
+func PersonJSON(r *http.Request, p index.Person) UserJSON {
+	j := UserJSON{ID: p.ID, Login: p.Username, FullName: p.FullName, Description: p.Description, Location: p.Location,
+		Website: p.Website, WalletAddress: checksummed(p.Address), HTMLURL: SiteURL(r) + "/" + p.Username, giteaUserJSON: giteaUser(p.Username)}
 	if !p.Created.IsZero() {
 		j.Created = p.Created.Format(time.RFC3339)
 	}
 	return j
+}
+
+// ToTeamJSON shapes t with its organization o.
+func ToTeamJSON(r *http.Request, t index.Team, o index.Org) TeamJSON {
+	oj := ToOrgJSON(r, o)
+	j := TeamJSON{ID: int64(t.ID), Name: t.Name, Description: t.Description, Organization: &oj,
+		IncludesAllRepositories: t.IncludesAllRepos, Permission: t.Permission, Units: t.Units,
+		UnitsMap: map[string]string{}, CanCreateOrgRepo: t.CanCreateOrgRepo, MembersCount: t.Members}
+	if j.Units == nil {
+		j.Units = []string{}
+	}
+	for _, u := range j.Units {
+		j.UnitsMap[u] = t.Permission
+	}
+	return j
+}
+
+// ToOrgJSON is Gitea's Organization of o.
+func ToOrgJSON(r *http.Request, o index.Org) OrgJSON {
+	return OrgJSON{ID: int64(o.ID), Name: o.Name, UserName: o.Name, FullName: o.FullName, Description: o.Description,
+		Website: o.Website, Location: o.Location, Visibility: o.Visibility, WalletAddress: o.Address, RepoCount: o.Repos,
+		HTMLURL: SiteURL(r) + "/org/" + o.Name}
 }

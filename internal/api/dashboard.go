@@ -25,13 +25,13 @@ const dashboardLimit = 10
 // maxDashboardStatuses bounds the checks listed with each pull request.
 const maxDashboardStatuses = 20
 
-func (a *API) registerDashboard(mux *http.ServeMux) {
-	if a.forge == nil || a.hosting == nil || a.index == nil || a.auth == nil {
+func (a *API) RegisterDashboard(mux *http.ServeMux) {
+	if a.Forge == nil || a.Hosting == nil || a.Index == nil || a.Auth == nil {
 		return
 	}
 	h := &issuesAPI{API: a, pulls: a.pulls}
-	mux.HandleFunc("GET /api/v1/user/dashboard", a.signedIn(auth.ScopeRead, h.getDashboard))
-	mux.HandleFunc("GET /api/v1/user/dashboard/repos", a.signedIn(auth.ScopeRead, a.listDashboardRepos))
+	mux.HandleFunc("GET /api/v1/user/dashboard", a.SignedIn(auth.ScopeRead, h.getDashboard))
+	mux.HandleFunc("GET /api/v1/user/dashboard/repos", a.SignedIn(auth.ScopeRead, a.listDashboardRepos))
 }
 
 // dashboardJSON is the dashboard's sections.
@@ -85,7 +85,7 @@ type dashChecksJSON struct {
 
 type dashReposJSON struct {
 	TotalCount int64      `json:"total_count"`
-	Items      []repoJSON `json:"items"`
+	Items      []RepoJSON `json:"items"`
 	SeeAll     string     `json:"see_all"`
 }
 
@@ -108,7 +108,7 @@ const (
 // assignments, their open pull requests with checks, their repositories
 // and their latest notifications, each at most ten with its total.
 func (h *issuesAPI) getDashboard(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -121,9 +121,9 @@ func (h *issuesAPI) getDashboard(w http.ResponseWriter, r *http.Request) error {
 	// index.RememberAnswer) for this user, token view, preferences, URL
 	// and this node's hidden list (the moderation version is read before
 	// the answer is built, so a later change misses the cache).
-	key := fmt.Sprintf("dashboard|%s|%t|%v|%s|%s", id.User.Address.Hex(), id.PublicOnly(), hidden, siteURL(r), h.modViewOf(r).key())
+	key := fmt.Sprintf("dashboard|%s|%t|%v|%s|%s", id.User.Address.Hex(), id.PublicOnly(), hidden, SiteURL(r), h.ModViewOf(r).key())
 	var kept keptDashboard
-	kept, err = index.RememberAnswer(h.index, key, dashboardSize, func() (keptDashboard, error) {
+	kept, err = index.RememberAnswer(h.Index, key, dashboardSize, func() (keptDashboard, error) {
 		out, err := h.dashboard(r, id, hidden)
 		if err != nil {
 			return keptDashboard{}, err
@@ -180,18 +180,18 @@ func (h *issuesAPI) dashboard(r *http.Request, id *auth.Identity, hidden []strin
 		return out, err
 	}
 	// 2. Repositories.
-	repos, total, err := h.index.UserRepos(r.Context(), me, viewer, index.Page{Number: 1, Limit: dashboardLimit})
+	repos, total, err := h.Index.UserRepos(r.Context(), me, viewer, index.Page{Number: 1, Limit: dashboardLimit})
 	if err != nil {
 		return out, err
 	}
-	items, err := h.reposJSON(r, repos)
+	items, err := h.ReposJSON(r, repos)
 	if err != nil {
 		return out, err
 	}
 	out.Repositories = dashReposJSON{TotalCount: total, Items: items, SeeAll: seeRepos}
 	// 3. Notifications, as the list shows them by default.
 	f := index.NotificationFilter{User: me, Statuses: []string{"unread", "pinned"}, PublicOnly: id.PublicOnly(), HideReasons: hidden}
-	threads, total, err := h.index.Notifications(r.Context(), f, index.Page{Number: 1, Limit: dashboardLimit})
+	threads, total, err := h.Index.Notifications(r.Context(), f, index.Page{Number: 1, Limit: dashboardLimit})
 	if err != nil {
 		return out, err
 	}
@@ -201,7 +201,7 @@ func (h *issuesAPI) dashboard(r *http.Request, id *auth.Identity, hidden []strin
 
 // dashIssues is the first page of the search f and its total.
 func (h *issuesAPI) dashIssues(r *http.Request, f index.IssueSearch, seeAll string) (dashIssuesJSON, error) {
-	list, total, err := h.forge.Index().SearchIssues(r.Context(), f, index.Page{Number: 1, Limit: dashboardLimit})
+	list, total, err := h.Forge.Index().SearchIssues(r.Context(), f, index.Page{Number: 1, Limit: dashboardLimit})
 	if err != nil {
 		return dashIssuesJSON{}, err
 	}
@@ -215,7 +215,7 @@ func (h *issuesAPI) dashIssues(r *http.Request, f index.IssueSearch, seeAll stri
 // dashPulls is the user's open pull requests with the combined status of
 // each head, read for all of them in one query.
 func (h *issuesAPI) dashPulls(r *http.Request, f index.IssueSearch) (dashPullsJSON, error) {
-	list, total, err := h.forge.Index().SearchIssues(r.Context(), f, index.Page{Number: 1, Limit: dashboardLimit})
+	list, total, err := h.Forge.Index().SearchIssues(r.Context(), f, index.Page{Number: 1, Limit: dashboardLimit})
 	if err != nil {
 		return dashPullsJSON{}, err
 	}
@@ -223,7 +223,7 @@ func (h *issuesAPI) dashPulls(r *http.Request, f index.IssueSearch) (dashPullsJS
 	if err != nil {
 		return dashPullsJSON{}, err
 	}
-	checks, err := h.index.ChecksOf(r.Context(), list)
+	checks, err := h.Index.ChecksOf(r.Context(), list)
 	if err != nil {
 		return dashPullsJSON{}, err
 	}
@@ -255,7 +255,7 @@ func (h *issuesAPI) openIssuesJSON(r *http.Request, list []index.Issue) ([]issue
 	for _, is := range list {
 		ro, ok := repos[is.Repo]
 		if !ok {
-			rec, _, err := h.forge.RepoByID(r.Context(), viewerOf(r), is.Repo)
+			rec, _, err := h.Forge.RepoByID(r.Context(), ViewerOf(r), is.Repo)
 			if err != nil {
 				if _, ok := usererr.As(err); !ok {
 					return nil, err
@@ -277,7 +277,7 @@ func (h *issuesAPI) openIssuesJSON(r *http.Request, list []index.Issue) ([]issue
 func (h *issuesAPI) checksJSON(r *http.Request, it issueJSON, list []index.CommitStatus) dashChecksJSON {
 	c := dashChecksJSON{TotalCount: len(list), Statuses: []commitStatusJSON{}}
 	states := make([]string, 0, len(list))
-	api := siteURL(r) + "/api/v1/repos/" + it.Repository.FullName
+	api := SiteURL(r) + "/api/v1/repos/" + it.Repository.FullName
 	for i, st := range list {
 		states = append(states, st.State)
 		if i < maxDashboardStatuses {
@@ -292,18 +292,18 @@ func (h *issuesAPI) checksJSON(r *http.Request, it issueJSON, list []index.Commi
 // user owns, collaborates on or holds through an organization, as the
 // viewer may see it.
 func (a *API) listDashboardRepos(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.index.UserRepos(r.Context(), id.User.Address, forge.ListViewer(r.Context(), id.User.Address), p)
+	list, total, err := a.Index.UserRepos(r.Context(), id.User.Address, forge.ListViewer(r.Context(), id.User.Address), p)
 	if err != nil {
 		return err
 	}
-	out, err := a.reposJSON(r, list)
-	return a.respondList(w, r, p, total, out, err)
+	out, err := a.ReposJSON(r, list)
+	return a.RespondList(w, r, p, total, out, err)
 }

@@ -14,15 +14,15 @@ import (
 // deploykeys (node-local: they are credentials). Its admins alone see
 // and manage them; a repository the caller cannot read is a 404.
 
-func (a *API) registerDeployKeys(mux *http.ServeMux) {
-	if a.deployKeys == nil || a.hosting == nil {
+func (a *API) RegisterDeployKeys(mux *http.ServeMux) {
+	if a.deployKeys == nil || a.Hosting == nil {
 		return
 	}
 	const keys = "/api/v1/repos/{owner}/{repo}/keys"
-	mux.HandleFunc("GET "+keys, a.signedIn(auth.ScopeRead, a.listDeployKeys))
-	mux.HandleFunc("POST "+keys, a.signedIn(auth.ScopeWrite, a.createDeployKey))
-	mux.HandleFunc("GET "+keys+"/{id}", a.signedIn(auth.ScopeRead, a.getDeployKey))
-	mux.HandleFunc("DELETE "+keys+"/{id}", a.signedIn(auth.ScopeWrite, a.deleteDeployKey))
+	mux.HandleFunc("GET "+keys, a.SignedIn(auth.ScopeRead, a.listDeployKeys))
+	mux.HandleFunc("POST "+keys, a.SignedIn(auth.ScopeWrite, a.createDeployKey))
+	mux.HandleFunc("GET "+keys+"/{id}", a.SignedIn(auth.ScopeRead, a.getDeployKey))
+	mux.HandleFunc("DELETE "+keys+"/{id}", a.SignedIn(auth.ScopeWrite, a.deleteDeployKey))
 }
 
 // deployKeyJSON is Gitea's DeployKey.
@@ -37,39 +37,39 @@ type deployKeyJSON struct {
 	ReadOnly    bool   `json:"read_only"`
 	// Repository is the key's, as Gitea gives it to the repository's
 	// admins (appendPrivateInformation), the only ones who see keys here.
-	Repository *repoJSON `json:"repository,omitempty"`
+	Repository *RepoJSON `json:"repository,omitempty"`
 }
 
-func toDeployKeyJSON(r *http.Request, repo *repoJSON, k deploykeys.Key) deployKeyJSON {
+func toDeployKeyJSON(r *http.Request, repo *RepoJSON, k deploykeys.Key) deployKeyJSON {
 	return deployKeyJSON{Repository: repo, ID: k.ID, KeyID: k.ID, Key: k.Key, Title: k.Title, Fingerprint: k.Fingerprint, ReadOnly: k.ReadOnly,
-		URL:       siteURL(r) + "/api/v1/repos/" + r.PathValue("owner") + "/" + r.PathValue("repo") + "/keys/" + strconv.FormatInt(k.ID, 10),
+		URL:       SiteURL(r) + "/api/v1/repos/" + r.PathValue("owner") + "/" + r.PathValue("repo") + "/keys/" + strconv.FormatInt(k.ID, 10),
 		CreatedAt: k.Created.Format(time.RFC3339)}
 }
 
 func (a *API) listDeployKeys(w http.ResponseWriter, r *http.Request) error {
-	repo, perm, err := a.repoOf(r)
+	repo, perm, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
 	keys, total, err := a.deployKeys.List(r.Context(), perm, repo.ID, r.URL.Query().Get("fingerprint"), p.Limit, (p.Number-1)*p.Limit)
 	out := make([]deployKeyJSON, 0, len(keys))
-	rj := a.repoJSON(r, repo, perm)
+	rj := a.RepoJSON(r, repo, perm)
 	for _, k := range keys {
 		out = append(out, toDeployKeyJSON(r, &rj, k))
 	}
-	return a.respondList(w, r, p, total, out, err)
+	return a.RespondList(w, r, p, total, out, err)
 }
 
 func (a *API) createDeployKey(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	repo, perm, err := a.repoOf(r)
+	repo, perm, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
@@ -78,15 +78,15 @@ func (a *API) createDeployKey(w http.ResponseWriter, r *http.Request) error {
 		Key      string `json:"key"`
 		ReadOnly bool   `json:"read_only"`
 	}
-	if err := decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
 		return err
 	}
 	k, err := a.deployKeys.Add(r.Context(), perm, id.User.Address, repo.ID, in.Title, in.Key, in.ReadOnly)
 	if err != nil {
 		return err
 	}
-	rj := a.repoJSON(r, repo, perm)
-	writeJSON(w, http.StatusCreated, toDeployKeyJSON(r, &rj, k))
+	rj := a.RepoJSON(r, repo, perm)
+	WriteJSON(w, http.StatusCreated, toDeployKeyJSON(r, &rj, k))
 	return nil
 }
 
@@ -100,7 +100,7 @@ func deployKeyID(r *http.Request) (int64, error) {
 }
 
 func (a *API) getDeployKey(w http.ResponseWriter, r *http.Request) error {
-	repo, perm, err := a.repoOf(r)
+	repo, perm, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
@@ -112,12 +112,12 @@ func (a *API) getDeployKey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rj := a.repoJSON(r, repo, perm)
-	return reply(w, toDeployKeyJSON(r, &rj, k))
+	rj := a.RepoJSON(r, repo, perm)
+	return Reply(w, toDeployKeyJSON(r, &rj, k))
 }
 
 func (a *API) deleteDeployKey(w http.ResponseWriter, r *http.Request) error {
-	repo, perm, err := a.repoOf(r)
+	repo, perm, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}

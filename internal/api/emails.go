@@ -18,15 +18,15 @@ import (
 // is the account's signed word, public, and not a mailbox check (this
 // node sends no mail), so it is listed as unverified.
 
-func (a *API) registerEmails(mux *http.ServeMux) {
-	if a.forge == nil {
+func (a *API) RegisterEmails(mux *http.ServeMux) {
+	if a.Forge == nil {
 		return
 	}
-	mux.HandleFunc("GET /api/v1/user/emails", a.signedIn(auth.ScopeRead, a.listMyEmails))
-	mux.HandleFunc("POST /api/v1/user/emails", a.signedIn(auth.ScopeWrite, a.addEmails))
-	mux.HandleFunc("DELETE /api/v1/user/emails", a.signedIn(auth.ScopeWrite, a.deleteEmails))
+	mux.HandleFunc("GET /api/v1/user/emails", a.SignedIn(auth.ScopeRead, a.listMyEmails))
+	mux.HandleFunc("POST /api/v1/user/emails", a.SignedIn(auth.ScopeWrite, a.addEmails))
+	mux.HandleFunc("DELETE /api/v1/user/emails", a.SignedIn(auth.ScopeWrite, a.deleteEmails))
 	// dForge's own: the emails an account claimed, public like the claim.
-	mux.HandleFunc("GET /api/v1/users/{username}/emails", a.serve(a.listUserEmails))
+	mux.HandleFunc("GET /api/v1/users/{username}/emails", a.Serve(a.listUserEmails))
 }
 
 // emailJSON is Gitea's Email.
@@ -49,28 +49,28 @@ func walletEmail(addr common.Address) string {
 }
 
 func (a *API) listMyEmails(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	return reply(w, a.emailsOf(r, id.User.Address))
+	return Reply(w, a.emailsOf(r, id.User.Address))
 }
 
 func (a *API) listUserEmails(w http.ResponseWriter, r *http.Request) error {
-	addr, err := a.hosting.Owner(r.Context(), r.PathValue("username"))
+	addr, err := a.Hosting.Owner(r.Context(), r.PathValue("username"))
 	if err != nil {
 		return err
 	}
-	return reply(w, a.emailsOf(r, addr))
+	return Reply(w, a.emailsOf(r, addr))
 }
 
 // emailsOf lists addr's emails: the wallet's first, then the claims.
 func (a *API) emailsOf(r *http.Request, addr common.Address) []emailJSON {
-	u := toForgeUser(r, a.personOf(r, addr))
+	u := ToForgeUser(r, a.personOf(r, addr))
 	out := []emailJSON{{Email: walletEmail(addr), Verified: true, Primary: true, UserID: u.ID, Username: u.Login}}
-	claimed, err := a.forge.Index().EmailsOf(r.Context(), addr)
+	claimed, err := a.Forge.Index().EmailsOf(r.Context(), addr)
 	if err != nil {
-		a.log.WarnContext(r.Context(), "read claimed emails", "address", addr.Hex(), "err", err)
+		a.Log.WarnContext(r.Context(), "read claimed emails", "address", addr.Hex(), "err", err)
 	}
 	for _, e := range claimed {
 		out = append(out, emailJSON{Email: e, UserID: u.ID, Username: u.Login})
@@ -81,7 +81,7 @@ func (a *API) emailsOf(r *http.Request, addr common.Address) []emailJSON {
 // addEmails claims the emails sent, keeping the earlier claims; an email
 // the account or another already claimed is Gitea's 422.
 func (a *API) addEmails(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -90,11 +90,11 @@ func (a *API) addEmails(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ctx := r.Context()
-	current, err := a.forge.Index().EmailsOf(ctx, id.User.Address)
+	current, err := a.Forge.Index().EmailsOf(ctx, id.User.Address)
 	if err != nil {
 		return err
 	}
-	owners, err := a.forge.Index().EmailOwners(ctx, in)
+	owners, err := a.Forge.Index().EmailOwners(ctx, in)
 	if err != nil {
 		return err
 	}
@@ -106,21 +106,21 @@ func (a *API) addEmails(w http.ResponseWriter, r *http.Request) error {
 	if len(current)+len(in) > chainforge.MaxEmails {
 		return usererr.BadFieldf("emails", "an account may claim at most %d emails", chainforge.MaxEmails)
 	}
-	if _, err := a.forge.Do(ctx, id.User.Address, chainforge.UserEmails{Emails: append(current, in...)}); err != nil {
+	if _, err := a.Forge.Do(ctx, id.User.Address, chainforge.UserEmails{Emails: append(current, in...)}); err != nil {
 		return err
 	}
-	u := toForgeUser(r, a.personOf(r, id.User.Address))
+	u := ToForgeUser(r, a.personOf(r, id.User.Address))
 	out := make([]emailJSON, 0, len(in))
 	for _, e := range in {
 		out = append(out, emailJSON{Email: e, UserID: u.ID, Username: u.Login})
 	}
-	writeJSON(w, http.StatusCreated, out)
+	WriteJSON(w, http.StatusCreated, out)
 	return nil
 }
 
 // deleteEmails lets claims go; an email the account did not claim is 404.
 func (a *API) deleteEmails(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -128,7 +128,7 @@ func (a *API) deleteEmails(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	current, err := a.forge.Index().EmailsOf(r.Context(), id.User.Address)
+	current, err := a.Forge.Index().EmailsOf(r.Context(), id.User.Address)
 	if err != nil {
 		return err
 	}
@@ -138,7 +138,7 @@ func (a *API) deleteEmails(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	rest := slices.DeleteFunc(current, func(e string) bool { return slices.Contains(in, e) })
-	if _, err := a.forge.Do(r.Context(), id.User.Address, chainforge.UserEmails{Emails: rest}); err != nil {
+	if _, err := a.Forge.Do(r.Context(), id.User.Address, chainforge.UserEmails{Emails: rest}); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -148,7 +148,7 @@ func (a *API) deleteEmails(w http.ResponseWriter, r *http.Request) error {
 // emailsIn reads {"emails": [...]}: lower-cased, checked, without repeats.
 func (a *API) emailsIn(w http.ResponseWriter, r *http.Request) ([]string, error) {
 	var in emailsOption
-	if err := decode(w, r, 16<<10, &in); err != nil {
+	if err := Decode(w, r, 16<<10, &in); err != nil {
 		return nil, err
 	}
 	out := []string{}

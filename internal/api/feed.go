@@ -16,13 +16,13 @@ import (
 // reads too (internal/index/activity.go). /user/feed is dForge's own, in
 // Home's shape; the /activities/feeds routes are Gitea's, in its shape.
 
-func (a *API) registerFeed(mux *http.ServeMux) {
-	if a.forge == nil || a.auth == nil || a.hosting == nil {
+func (a *API) RegisterFeed(mux *http.ServeMux) {
+	if a.Forge == nil || a.Auth == nil || a.Hosting == nil {
 		return
 	}
-	mux.HandleFunc("GET /api/v1/user/feed", a.signedIn(auth.ScopeRead, a.listMyFeed))
-	mux.HandleFunc("GET /api/v1/users/{username}/activities/feeds", a.serve(a.listUserActivityFeeds))
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/activities/feeds", a.serve(a.listRepoActivityFeeds))
+	mux.HandleFunc("GET /api/v1/user/feed", a.SignedIn(auth.ScopeRead, a.listMyFeed))
+	mux.HandleFunc("GET /api/v1/users/{username}/activities/feeds", a.Serve(a.listUserActivityFeeds))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/activities/feeds", a.Serve(a.listRepoActivityFeeds))
 }
 
 // listMyFeed lists, newest first, the signed-in user's own actions and
@@ -33,17 +33,17 @@ func (a *API) registerFeed(mux *http.ServeMux) {
 // Private repositories' actions appear only to those who may read them,
 // and never under a public-only token.
 func (a *API) listMyFeed(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
 	me := id.User.Address
-	items, total, err := a.forge.Activities(r.Context(), me, index.ActivityFilter{FeedOf: &me}, p)
-	return a.respondList(w, r, p, total, a.modViewOf(r).maskActivities(items), err)
+	items, total, err := a.Forge.Activities(r.Context(), me, index.ActivityFilter{FeedOf: &me}, p)
+	return a.RespondList(w, r, p, total, a.ModViewOf(r).maskActivities(items), err)
 }
 
 // listUserActivityFeeds lists a user's feed as Gitea does: what they
@@ -63,13 +63,13 @@ func (a *API) listUserActivityFeeds(w http.ResponseWriter, r *http.Request) erro
 	} else {
 		f.FeedOf = &who
 	}
-	return a.respondActivities(w, r, f, p, userIDOf(r, who))
+	return a.respondActivities(w, r, f, p, UserIDOf(r, who))
 }
 
 // listRepoActivityFeeds lists a repository's actions as Gitea does,
 // newest first; date (YYYY-MM-DD, UTC) keeps one day's.
 func (a *API) listRepoActivityFeeds(w http.ResponseWriter, r *http.Request) error {
-	rec, _, err := a.repoOf(r)
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
@@ -84,7 +84,7 @@ func (a *API) listRepoActivityFeeds(w http.ResponseWriter, r *http.Request) erro
 // activityQuery reads the page and Gitea's date parameter.
 func activityQuery(r *http.Request) (index.ActivityFilter, index.Page, error) {
 	var f index.ActivityFilter
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return f, p, err
 	}
@@ -101,20 +101,20 @@ func activityQuery(r *http.Request) (index.ActivityFilter, index.Page, error) {
 // respondActivities answers a page of f's actions in Gitea's shape; user
 // is the feed's owner (Gitea's user_id), 0 for a repository's.
 func (a *API) respondActivities(w http.ResponseWriter, r *http.Request, f index.ActivityFilter, p index.Page, user int64) error {
-	viewer := viewerOf(r)
-	items, total, err := a.forge.Activities(r.Context(), viewer, f, p)
+	viewer := ViewerOf(r)
+	items, total, err := a.Forge.Activities(r.Context(), viewer, f, p)
 	if err != nil {
 		return err
 	}
-	repos := map[uint64]*repoJSON{}
+	repos := map[uint64]*RepoJSON{}
 	out := make([]activityJSON, 0, len(items))
-	for _, it := range a.modViewOf(r).maskActivities(items) {
+	for _, it := range a.ModViewOf(r).maskActivities(items) {
 		repo, ok := repos[it.Repo.ID]
 		if !ok {
 			// The list was filtered by the same rule; one that turns
-			// hidden in between is left out of its row, not shown.
-			if rec, perm, err := a.forge.RepoByID(r.Context(), viewer, it.Repo.ID); err == nil {
-				j := a.repoJSON(r, rec, perm)
+			// Hidden in between is left out of its row, not shown.
+			if rec, perm, err := a.Forge.RepoByID(r.Context(), viewer, it.Repo.ID); err == nil {
+				j := a.RepoJSON(r, rec, perm)
 				repo = &j
 			}
 			repos[it.Repo.ID] = repo
@@ -124,7 +124,7 @@ func (a *API) respondActivities(w http.ResponseWriter, r *http.Request, f index.
 		}
 		out = append(out, giteaActivity(r, it, repo, user))
 	}
-	return a.respondList(w, r, p, total, out, nil)
+	return a.RespondList(w, r, p, total, out, nil)
 }
 
 // activityJSON is Gitea's Activity.
@@ -133,9 +133,9 @@ type activityJSON struct {
 	UserID    int64         `json:"user_id"`
 	OpType    string        `json:"op_type"`
 	ActUserID int64         `json:"act_user_id"`
-	ActUser   forgeUserJSON `json:"act_user"`
+	ActUser   ForgeUserJSON `json:"act_user"`
 	RepoID    uint64        `json:"repo_id"`
-	Repo      *repoJSON     `json:"repo"`
+	Repo      *RepoJSON     `json:"repo"`
 	CommentID uint64        `json:"comment_id"`
 	// Comment is not filled: comment_id names it for GET
 	// /repos/{owner}/{repo}/issues/comments/{id}.
@@ -146,8 +146,8 @@ type activityJSON struct {
 	Created   string       `json:"created"`
 }
 
-func giteaActivity(r *http.Request, it index.Activity, repo *repoJSON, user int64) activityJSON {
-	actor := toForgeUser(r, it.Actor)
+func giteaActivity(r *http.Request, it index.Activity, repo *RepoJSON, user int64) activityJSON {
+	actor := ToForgeUser(r, it.Actor)
 	if user == 0 {
 		user = actor.ID
 	}

@@ -20,9 +20,9 @@ import (
 // maxFilesBody bounds a write's request: base64 content of a few MiB.
 const maxFilesBody = 16 << 20
 
-func (a *API) registerFileWrites(mux *http.ServeMux) {
+func (a *API) RegisterFileWrites(mux *http.ServeMux) {
 	const repo = "/api/v1/repos/{owner}/{repo}"
-	user := a.signedIn
+	user := a.SignedIn
 	mux.HandleFunc("POST "+repo+"/contents", user(auth.ScopeWrite, a.changeFiles))
 	mux.HandleFunc("POST "+repo+"/contents/{path...}", user(auth.ScopeWrite, a.createFile))
 	mux.HandleFunc("PUT "+repo+"/contents/{path...}", user(auth.ScopeWrite, a.updateFile))
@@ -122,7 +122,7 @@ func (a *API) deleteFile(w http.ResponseWriter, r *http.Request) error {
 
 func (a *API) writeOneFile(w http.ResponseWriter, r *http.Request, op string, status int) error {
 	var in fileWriteJSON
-	if err := decode(w, r, maxFilesBody, &in); err != nil {
+	if err := Decode(w, r, maxFilesBody, &in); err != nil {
 		return err
 	}
 	ch, err := fileChange(op, r.PathValue("path"), in.Content, in.SHA, in.FromPath)
@@ -137,14 +137,14 @@ func (a *API) writeOneFile(w http.ResponseWriter, r *http.Request, op string, st
 	if len(out.Files) == 1 {
 		resp.Content = out.Files[0]
 	}
-	writeJSON(w, status, resp)
+	WriteJSON(w, status, resp)
 	return nil
 }
 
 // changeFiles writes several files in one commit.
 func (a *API) changeFiles(w http.ResponseWriter, r *http.Request) error {
 	var in changeFilesJSON
-	if err := decode(w, r, maxFilesBody, &in); err != nil {
+	if err := Decode(w, r, maxFilesBody, &in); err != nil {
 		return err
 	}
 	if len(in.Files) == 0 {
@@ -174,7 +174,7 @@ func (a *API) changeFiles(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, out)
+	WriteJSON(w, http.StatusCreated, out)
 	return nil
 }
 
@@ -221,7 +221,7 @@ func hasGitDir(p string) bool {
 // commitFiles writes changes as one commit for the signed-in user and
 // answers the commit with the contents of the files it leaves.
 func (a *API) commitFiles(r *http.Request, o fileOptionsJSON, changes []gitstore.FileWrite) (filesResponseJSON, error) {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return filesResponseJSON{}, err
 	}
@@ -233,7 +233,7 @@ func (a *API) commitFiles(r *http.Request, o fileOptionsJSON, changes []gitstore
 	if err != nil {
 		return filesResponseJSON{}, err
 	}
-	res, err := a.hosting.WriteFiles(r.Context(), &id.User, c.repo, ch)
+	res, err := a.Hosting.WriteFiles(r.Context(), &id.User, c.repo, ch)
 	if err != nil {
 		return filesResponseJSON{}, err
 	}
@@ -287,7 +287,7 @@ func authorName(u auth.User) string {
 	if n := strings.TrimSpace(u.Profile.FullName); n != "" {
 		return n
 	}
-	return usernameOf(u)
+	return UsernameOf(u)
 }
 
 // identity is a git identity from the request, or def when it gives none.
@@ -341,7 +341,7 @@ func (a *API) filesResponse(r *http.Request, c code, res gitrepos.FilesResult, c
 		j := c.content(e, res.Branch)
 		j.LastCommitSHA = res.Commit
 		if len(ch.Content) <= maxContentSize {
-			j.Encoding, j.Content = ptr("base64"), ptr(base64.StdEncoding.EncodeToString(ch.Content))
+			j.Encoding, j.Content = Ptr("base64"), Ptr(base64.StdEncoding.EncodeToString(ch.Content))
 		}
 		out.Files = append(out.Files, &j)
 	}

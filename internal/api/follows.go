@@ -17,19 +17,19 @@ import (
 // follows are on chain (user.follow, user.unfollow) and read from the
 // index, so every node answers the same.
 
-func (a *API) registerFollows(mux *http.ServeMux) {
-	if a.forge == nil || a.auth == nil {
+func (a *API) RegisterFollows(mux *http.ServeMux) {
+	if a.Forge == nil || a.Auth == nil {
 		return
 	}
-	user := a.signedIn
+	user := a.SignedIn
 	mux.HandleFunc("GET /api/v1/user/followers", user(auth.ScopeRead, a.listMyFollowers))
 	mux.HandleFunc("GET /api/v1/user/following", user(auth.ScopeRead, a.listMyFollowing))
 	mux.HandleFunc("GET /api/v1/user/following/{username}", user(auth.ScopeRead, a.checkMyFollowing))
 	mux.HandleFunc("PUT /api/v1/user/following/{username}", user(auth.ScopeWrite, a.followUser))
 	mux.HandleFunc("DELETE /api/v1/user/following/{username}", user(auth.ScopeWrite, a.unfollowUser))
-	mux.HandleFunc("GET /api/v1/users/{username}/followers", a.serve(a.listUserFollowers))
-	mux.HandleFunc("GET /api/v1/users/{username}/following", a.serve(a.listUserFollowing))
-	mux.HandleFunc("GET /api/v1/users/{username}/following/{target}", a.serve(a.checkUserFollowing))
+	mux.HandleFunc("GET /api/v1/users/{username}/followers", a.Serve(a.listUserFollowers))
+	mux.HandleFunc("GET /api/v1/users/{username}/following", a.Serve(a.listUserFollowing))
+	mux.HandleFunc("GET /api/v1/users/{username}/following/{target}", a.Serve(a.checkUserFollowing))
 }
 
 func (a *API) followUser(w http.ResponseWriter, r *http.Request) error {
@@ -43,7 +43,7 @@ func (a *API) unfollowUser(w http.ResponseWriter, r *http.Request) error {
 // setFollow follows or unfollows the path's user for the signed-in one;
 // 204 either way, and again when nothing changes, as on Gitea.
 func (a *API) setFollow(w http.ResponseWriter, r *http.Request, on bool) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -55,7 +55,7 @@ func (a *API) setFollow(w http.ResponseWriter, r *http.Request, on bool) error {
 	if !on {
 		act = chainforge.UserUnfollow{User: target}
 	}
-	if _, err := a.forge.Do(r.Context(), id.User.Address, act); err != nil {
+	if _, err := a.Forge.Do(r.Context(), id.User.Address, act); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -67,7 +67,7 @@ func (a *API) setFollow(w http.ResponseWriter, r *http.Request, on bool) error {
 // answer, GET /users/{username}, tells the same without a 404
 // (followed_by_me).
 func (a *API) checkMyFollowing(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -89,7 +89,7 @@ func (a *API) answerFollowing(w http.ResponseWriter, r *http.Request, follower c
 	if err != nil {
 		return err
 	}
-	on, err := a.forge.Index().IsFollowing(r.Context(), follower, followed)
+	on, err := a.Forge.Index().IsFollowing(r.Context(), follower, followed)
 	if err != nil {
 		return err
 	}
@@ -101,19 +101,19 @@ func (a *API) answerFollowing(w http.ResponseWriter, r *http.Request, follower c
 }
 
 func (a *API) listMyFollowers(w http.ResponseWriter, r *http.Request) error {
-	return a.followList(w, r, "", a.forge.Index().Followers)
+	return a.followList(w, r, "", a.Forge.Index().Followers)
 }
 
 func (a *API) listMyFollowing(w http.ResponseWriter, r *http.Request) error {
-	return a.followList(w, r, "", a.forge.Index().Following)
+	return a.followList(w, r, "", a.Forge.Index().Following)
 }
 
 func (a *API) listUserFollowers(w http.ResponseWriter, r *http.Request) error {
-	return a.followList(w, r, r.PathValue("username"), a.forge.Index().Followers)
+	return a.followList(w, r, r.PathValue("username"), a.Forge.Index().Followers)
 }
 
 func (a *API) listUserFollowing(w http.ResponseWriter, r *http.Request) error {
-	return a.followList(w, r, r.PathValue("username"), a.forge.Index().Following)
+	return a.followList(w, r, r.PathValue("username"), a.Forge.Index().Following)
 }
 
 // followList answers a page of the users list reads for username (the
@@ -124,16 +124,16 @@ func (a *API) followList(w http.ResponseWriter, r *http.Request, username string
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
 	users, total, err := list(r.Context(), who, p)
-	out := make([]forgeUserJSON, 0, len(users))
+	out := make([]ForgeUserJSON, 0, len(users))
 	for _, u := range users {
-		out = append(out, toForgeUser(r, u))
+		out = append(out, ToForgeUser(r, u))
 	}
-	return a.respondList(w, r, p, total, out, err)
+	return a.RespondList(w, r, p, total, out, err)
 }
 
 // whoOf is the account username names, or the signed-in user's for "".
@@ -141,7 +141,7 @@ func (a *API) whoOf(r *http.Request, username string) (common.Address, error) {
 	if username != "" {
 		return a.accountOf(r, username)
 	}
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return common.Address{}, err
 	}
@@ -157,7 +157,7 @@ func (a *API) accountOf(r *http.Request, name string) (common.Address, error) {
 	if tx.CheckLine("username", name) != nil {
 		return common.Address{}, usererr.Missingf("There is no user with that name.")
 	}
-	u, err := a.auth.UserByName(r.Context(), name)
+	u, err := a.Auth.UserByName(r.Context(), name)
 	if err != nil {
 		return common.Address{}, err
 	}

@@ -18,11 +18,11 @@ import (
 // redelivery are dForge's own routes, for the settings page. Organization
 // and user hooks are in owner_hooks.go; the handlers below that take a
 // scope serve all three.
-func (a *API) registerHooks(mux *http.ServeMux) {
-	if a.hooks == nil || a.hosting == nil {
+func (a *API) RegisterHooks(mux *http.ServeMux) {
+	if a.Hooks == nil || a.Hosting == nil {
 		return
 	}
-	user := a.signedIn
+	user := a.SignedIn
 	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/hooks", user(auth.ScopeRead, a.listHooks))
 	mux.HandleFunc("POST /api/v1/repos/{owner}/{repo}/hooks", user(auth.ScopeWrite, a.createHook))
 	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/hooks/{id}", user(auth.ScopeRead, a.getHook))
@@ -80,7 +80,7 @@ func (b hookBody) input() webhook.Input {
 // hookScope is the path's repository as its administrator sees it:
 // 404 for whoever cannot read it, 403 for readers below maintain.
 func (a *API) hookScope(r *http.Request) (webhook.Scope, index.Repo, error) {
-	rec, perm, err := a.repoOf(r)
+	rec, perm, err := a.RepoOf(r)
 	if err != nil {
 		return webhook.Scope{}, rec, err
 	}
@@ -103,20 +103,20 @@ func (a *API) listHooks(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return a.listHooksIn(w, r, sc)
+	return a.ListHooksIn(w, r, sc)
 }
 
-func (a *API) listHooksIn(w http.ResponseWriter, r *http.Request, sc webhook.Scope) error {
-	p, err := pageOf(r)
+func (a *API) ListHooksIn(w http.ResponseWriter, r *http.Request, sc webhook.Scope) error {
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.hooks.List(r.Context(), sc, p.Number, p.Limit)
+	list, total, err := a.Hooks.List(r.Context(), sc, p.Number, p.Limit)
 	out := make([]hookJSON, 0, len(list))
 	for _, h := range list {
 		out = append(out, toHook(h))
 	}
-	return a.respondList(w, r, p, total, out, err)
+	return a.RespondList(w, r, p, total, out, err)
 }
 
 func (a *API) getHook(w http.ResponseWriter, r *http.Request) error {
@@ -124,19 +124,19 @@ func (a *API) getHook(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return a.getHookIn(w, r, sc)
+	return a.GetHookIn(w, r, sc)
 }
 
-func (a *API) getHookIn(w http.ResponseWriter, r *http.Request, sc webhook.Scope) error {
+func (a *API) GetHookIn(w http.ResponseWriter, r *http.Request, sc webhook.Scope) error {
 	id, err := hookPathID(r, "id")
 	if err != nil {
 		return err
 	}
-	h, err := a.hooks.Get(r.Context(), sc, id)
+	h, err := a.Hooks.Get(r.Context(), sc, id)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, toHook(h))
+	WriteJSON(w, http.StatusOK, toHook(h))
 	return nil
 }
 
@@ -145,12 +145,12 @@ func (a *API) createHook(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return a.createHookIn(w, r, sc)
+	return a.CreateHookIn(w, r, sc)
 }
 
-func (a *API) createHookIn(w http.ResponseWriter, r *http.Request, sc webhook.Scope) error {
+func (a *API) CreateHookIn(w http.ResponseWriter, r *http.Request, sc webhook.Scope) error {
 	var in hookBody
-	if err := decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
 		return err
 	}
 	if in.Type == nil || (*in.Type != "gitea" && *in.Type != "forgejo") {
@@ -161,11 +161,11 @@ func (a *API) createHookIn(w http.ResponseWriter, r *http.Request, sc webhook.Sc
 		off := false
 		body.Active = &off
 	}
-	h, err := a.hooks.Create(r.Context(), sc, body)
+	h, err := a.Hooks.Create(r.Context(), sc, body)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, toHook(h))
+	WriteJSON(w, http.StatusCreated, toHook(h))
 	return nil
 }
 
@@ -174,23 +174,23 @@ func (a *API) editHook(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return a.editHookIn(w, r, sc)
+	return a.EditHookIn(w, r, sc)
 }
 
-func (a *API) editHookIn(w http.ResponseWriter, r *http.Request, sc webhook.Scope) error {
+func (a *API) EditHookIn(w http.ResponseWriter, r *http.Request, sc webhook.Scope) error {
 	id, err := hookPathID(r, "id")
 	if err != nil {
 		return err
 	}
 	var in hookBody
-	if err := decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
 		return err
 	}
-	h, err := a.hooks.Edit(r.Context(), sc, id, in.input())
+	h, err := a.Hooks.Edit(r.Context(), sc, id, in.input())
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, toHook(h))
+	WriteJSON(w, http.StatusOK, toHook(h))
 	return nil
 }
 
@@ -199,15 +199,15 @@ func (a *API) deleteHook(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return a.deleteHookIn(w, r, sc)
+	return a.DeleteHookIn(w, r, sc)
 }
 
-func (a *API) deleteHookIn(w http.ResponseWriter, r *http.Request, sc webhook.Scope) error {
+func (a *API) DeleteHookIn(w http.ResponseWriter, r *http.Request, sc webhook.Scope) error {
 	id, err := hookPathID(r, "id")
 	if err != nil {
 		return err
 	}
-	if err := a.hooks.Delete(r.Context(), sc, id); err != nil {
+	if err := a.Hooks.Delete(r.Context(), sc, id); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -225,7 +225,7 @@ func (a *API) testHook(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if _, err := a.hooks.Test(r.Context(), sc, id, rec, viewerOf(r)); err != nil {
+	if _, err := a.Hooks.Test(r.Context(), sc, id, rec, ViewerOf(r)); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -287,24 +287,24 @@ func (a *API) listHookDeliveries(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return a.listHookDeliveriesIn(w, r, sc)
+	return a.ListHookDeliveriesIn(w, r, sc)
 }
 
-func (a *API) listHookDeliveriesIn(w http.ResponseWriter, r *http.Request, sc webhook.Scope) error {
+func (a *API) ListHookDeliveriesIn(w http.ResponseWriter, r *http.Request, sc webhook.Scope) error {
 	id, err := hookPathID(r, "id")
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.hooks.Deliveries(r.Context(), sc, id, p.Number, p.Limit)
+	list, total, err := a.Hooks.Deliveries(r.Context(), sc, id, p.Number, p.Limit)
 	out := make([]deliveryJSON, 0, len(list))
 	for _, d := range list {
 		out = append(out, toDelivery(d))
 	}
-	return a.respondList(w, r, p, total, out, err)
+	return a.RespondList(w, r, p, total, out, err)
 }
 
 func (a *API) getHookDelivery(w http.ResponseWriter, r *http.Request) error {
@@ -312,19 +312,19 @@ func (a *API) getHookDelivery(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return a.getHookDeliveryIn(w, r, sc)
+	return a.GetHookDeliveryIn(w, r, sc)
 }
 
-func (a *API) getHookDeliveryIn(w http.ResponseWriter, r *http.Request, sc webhook.Scope) error {
+func (a *API) GetHookDeliveryIn(w http.ResponseWriter, r *http.Request, sc webhook.Scope) error {
 	id, delivery, err := deliveryPath(r)
 	if err != nil {
 		return err
 	}
-	d, err := a.hooks.Delivery(r.Context(), sc, id, delivery)
+	d, err := a.Hooks.Delivery(r.Context(), sc, id, delivery)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, toDelivery(d))
+	WriteJSON(w, http.StatusOK, toDelivery(d))
 	return nil
 }
 
@@ -333,19 +333,19 @@ func (a *API) redeliverHook(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return a.redeliverHookIn(w, r, sc)
+	return a.RedeliverHookIn(w, r, sc)
 }
 
-func (a *API) redeliverHookIn(w http.ResponseWriter, r *http.Request, sc webhook.Scope) error {
+func (a *API) RedeliverHookIn(w http.ResponseWriter, r *http.Request, sc webhook.Scope) error {
 	id, delivery, err := deliveryPath(r)
 	if err != nil {
 		return err
 	}
-	d, err := a.hooks.Redeliver(r.Context(), sc, id, delivery)
+	d, err := a.Hooks.Redeliver(r.Context(), sc, id, delivery)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, toDelivery(d))
+	WriteJSON(w, http.StatusCreated, toDelivery(d))
 	return nil
 }
 

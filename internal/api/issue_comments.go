@@ -3,10 +3,8 @@ package api
 import (
 	"context"
 	"errors"
-	"math"
 	"net/http"
 	"strings"
-	"time"
 
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/index"
@@ -18,7 +16,7 @@ import (
 
 // commentsPage is pageOf, all of them (up to the most a page holds) when
 // no limit is given: Gitea lists an issue's comments whole.
-func commentsPage(r *http.Request) (index.Page, error) { return pageWithLimit(r, maxLimit) }
+func commentsPage(r *http.Request) (index.Page, error) { return pageWithLimit(r, MaxLimit) }
 
 func (h *issuesAPI) listComments(w http.ResponseWriter, r *http.Request) error {
 	repo, _, is, err := h.issueOf(r)
@@ -29,7 +27,7 @@ func (h *issuesAPI) listComments(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	list, total, err := h.forge.Index().Comments(r.Context(), repo.ID, is.Number, p)
+	list, total, err := h.Forge.Index().Comments(r.Context(), repo.ID, is.Number, p)
 	if err != nil {
 		return err
 	}
@@ -38,18 +36,18 @@ func (h *issuesAPI) listComments(w http.ResponseWriter, r *http.Request) error {
 	for i, c := range list {
 		out[i] = l.comment(is, c)
 	}
-	return h.respondList(w, r, p, total, out, nil)
+	return h.RespondList(w, r, p, total, out, nil)
 }
 
 // listRepoComments is Gitea's GET /repos/{owner}/{repo}/issues/comments:
 // the comments of every issue and pull request of the repository, oldest
 // first, bounded by since and before (RFC 3339) and paged.
 func (h *issuesAPI) listRepoComments(w http.ResponseWriter, r *http.Request) error {
-	repo, _, err := h.repoOf(r)
+	repo, _, err := h.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -60,7 +58,7 @@ func (h *issuesAPI) listRepoComments(w http.ResponseWriter, r *http.Request) err
 	if f.Before, err = timeParam(r, "before"); err != nil {
 		return err
 	}
-	list, total, err := h.forge.Index().RepoComments(r.Context(), repo.ID, f, p)
+	list, total, err := h.Forge.Index().RepoComments(r.Context(), repo.ID, f, p)
 	if err != nil {
 		return err
 	}
@@ -69,40 +67,18 @@ func (h *issuesAPI) listRepoComments(w http.ResponseWriter, r *http.Request) err
 	for i, c := range list {
 		out[i] = l.comment(index.Issue{Number: c.Number, IsPull: c.IsPull}, c)
 	}
-	return h.respondList(w, r, p, total, out, nil)
-}
-
-// timeParam reads query parameter name as an RFC 3339 time, in Unix
-// nanoseconds (at least 1); 0 when absent.
-func timeParam(r *http.Request, name string) (int64, error) {
-	v := r.URL.Query().Get(name)
-	if v == "" {
-		return 0, nil
-	}
-	t, err := time.Parse(time.RFC3339, v)
-	if err != nil {
-		return 0, usererr.BadFieldf(name, "%s must be a time in RFC 3339 form, such as 2024-01-02T15:04:05Z", name)
-	}
-	// Nanoseconds hold the years 1678 to 2262: a time past them is the
-	// last (or first) moment they hold, not a wrapped-around number.
-	switch {
-	case t.After(time.Unix(0, math.MaxInt64)):
-		return math.MaxInt64, nil
-	case !t.After(time.Unix(0, 0)):
-		return 1, nil // before every block: since keeps all, before none
-	}
-	return t.UnixNano(), nil
+	return h.RespondList(w, r, p, total, out, nil)
 }
 
 func (h *issuesAPI) createComment(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
 	var in struct {
 		Body string `json:"body"`
 	}
-	if err := decodeText(w, r, &in); err != nil {
+	if err := DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	repo, _, is, err := h.issueOf(r)
@@ -112,10 +88,10 @@ func (h *issuesAPI) createComment(w http.ResponseWriter, r *http.Request) error 
 	if strings.TrimSpace(in.Body) == "" {
 		return usererr.BadFieldf("body", "a comment must have a body")
 	}
-	if err := checkBody("comment", in.Body); err != nil {
+	if err := CheckBody("comment", in.Body); err != nil {
 		return err
 	}
-	res, err := h.forge.Do(r.Context(), id.User.Address, chainforge.IssueComment{Repo: repo.ID, Number: is.Number, Body: in.Body})
+	res, err := h.Forge.Do(r.Context(), id.User.Address, chainforge.IssueComment{Repo: repo.ID, Number: is.Number, Body: in.Body})
 	if err != nil {
 		return err
 	}
@@ -123,20 +99,20 @@ func (h *issuesAPI) createComment(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, h.linksFor(r, repo).comment(is, c))
+	WriteJSON(w, http.StatusCreated, h.linksFor(r, repo).comment(is, c))
 	return nil
 }
 
 // findComment reads comment id back: the newest of its issue, usually.
 func (h *issuesAPI) findComment(ctx context.Context, repo, number, id uint64) (index.Comment, error) {
-	ix := h.forge.Index()
+	ix := h.Forge.Index()
 	_, total, err := ix.Comments(ctx, repo, number, index.Page{Number: 1, Limit: 1})
 	if err != nil {
 		return index.Comment{}, err
 	}
-	last := int((total + maxLimit - 1) / maxLimit)
+	last := int((total + MaxLimit - 1) / MaxLimit)
 	for page := last; page >= 1; page-- {
-		list, _, err := ix.Comments(ctx, repo, number, index.Page{Number: page, Limit: maxLimit})
+		list, _, err := ix.Comments(ctx, repo, number, index.Page{Number: page, Limit: MaxLimit})
 		if err != nil {
 			return index.Comment{}, err
 		}

@@ -18,28 +18,28 @@ import (
 // and reactions on issues, pull requests and comments. Go's mux cannot
 // hold /issues/comments/{id} beside /issues/{index}/comments (the path
 // /issues/comments/comments matches both), so the comment routes live on
-// their own mux, which Register puts in front (commentPaths).
+// their own mux, which Register puts in front (CommentPaths).
 
-// registerIssueComments adds the routes of a comment by its id.
-func (a *API) registerIssueComments(mux *http.ServeMux) {
-	if a.forge == nil || a.hosting == nil {
+// RegisterIssueComments adds the routes of a comment by its id.
+func (a *API) RegisterIssueComments(mux *http.ServeMux) {
+	if a.Forge == nil || a.Hosting == nil {
 		return
 	}
 	h := &issuesAPI{API: a, pulls: a.pulls}
-	w := func(fn handler) http.HandlerFunc { return a.signedIn(auth.ScopeWrite, fn) }
+	w := func(fn Handler) http.HandlerFunc { return a.SignedIn(auth.ScopeWrite, fn) }
 	const comment = "/api/v1/repos/{owner}/{repo}/issues/comments/{id}"
-	mux.HandleFunc("GET "+comment, h.serve(h.getRepoComment))
+	mux.HandleFunc("GET "+comment, h.Serve(h.getRepoComment))
 	mux.HandleFunc("PATCH "+comment, w(h.editComment))
 	mux.HandleFunc("DELETE "+comment, w(h.deleteComment))
-	mux.HandleFunc("GET "+comment+"/reactions", h.serve(h.listCommentReactions))
+	mux.HandleFunc("GET "+comment+"/reactions", h.Serve(h.listCommentReactions))
 	mux.HandleFunc("POST "+comment+"/reactions", w(h.postCommentReaction))
 	mux.HandleFunc("DELETE "+comment+"/reactions", w(h.deleteCommentReaction))
-	mux.HandleFunc("/api/", a.serve(a.notFound))
+	a.RegisterNotFound(mux)
 }
 
-// commentPaths sends /api/v1/repos/{owner}/{repo}/issues/comments/{id}
+// CommentPaths sends /api/v1/repos/{owner}/{repo}/issues/comments/{id}
 // and below to comments, everything else to routes.
-func commentPaths(comments, routes http.Handler) http.Handler {
+func CommentPaths(comments, routes http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		parts := strings.SplitN(strings.TrimPrefix(r.URL.Path, "/"), "/", 9)
 		if len(parts) >= 8 && parts[0] == "api" && parts[1] == "v1" && parts[2] == "repos" && parts[5] == "issues" && parts[6] == "comments" {
@@ -52,7 +52,7 @@ func commentPaths(comments, routes http.Handler) http.Handler {
 
 // commentOf resolves {owner}/{repo} and its comment {id}.
 func (h *issuesAPI) commentOf(r *http.Request) (index.Repo, index.Comment, error) {
-	repo, _, err := h.repoOf(r)
+	repo, _, err := h.RepoOf(r)
 	if err != nil {
 		return index.Repo{}, index.Comment{}, err
 	}
@@ -61,7 +61,7 @@ func (h *issuesAPI) commentOf(r *http.Request) (index.Repo, index.Comment, error
 	if err != nil || id == 0 {
 		return index.Repo{}, index.Comment{}, usererr.Missingf("there is no comment %s", raw)
 	}
-	c, err := h.forge.Index().CommentByID(r.Context(), repo.ID, id)
+	c, err := h.Forge.Index().CommentByID(r.Context(), repo.ID, id)
 	if err != nil {
 		return index.Repo{}, index.Comment{}, err
 	}
@@ -74,20 +74,20 @@ func (h *issuesAPI) getRepoComment(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	return reply(w, h.linksFor(r, repo).comment(index.Issue{Number: c.Number, IsPull: c.IsPull}, c))
+	return Reply(w, h.linksFor(r, repo).comment(index.Issue{Number: c.Number, IsPull: c.IsPull}, c))
 }
 
 // editComment changes a comment's body: its author's, or anyone's for a
 // maintainer (comment.edit).
 func (h *issuesAPI) editComment(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
 	var in struct {
 		Body string `json:"body"`
 	}
-	if err := decodeText(w, r, &in); err != nil {
+	if err := DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	repo, c, err := h.commentOf(r)
@@ -97,22 +97,22 @@ func (h *issuesAPI) editComment(w http.ResponseWriter, r *http.Request) error {
 	if strings.TrimSpace(in.Body) == "" {
 		return usererr.BadFieldf("body", "a comment must have a body")
 	}
-	if err := checkBody("comment", in.Body); err != nil {
+	if err := CheckBody("comment", in.Body); err != nil {
 		return err
 	}
-	if _, err := h.forge.Do(r.Context(), id.User.Address, chainforge.CommentEdit{Repo: repo.ID, Comment: c.ID, Body: in.Body}); err != nil {
+	if _, err := h.Forge.Do(r.Context(), id.User.Address, chainforge.CommentEdit{Repo: repo.ID, Comment: c.ID, Body: in.Body}); err != nil {
 		return err
 	}
-	if c, err = h.forge.Index().CommentByID(r.Context(), repo.ID, c.ID); err != nil {
+	if c, err = h.Forge.Index().CommentByID(r.Context(), repo.ID, c.ID); err != nil {
 		return err
 	}
-	return reply(w, h.linksFor(r, repo).comment(index.Issue{Number: c.Number, IsPull: c.IsPull}, c))
+	return Reply(w, h.linksFor(r, repo).comment(index.Issue{Number: c.Number, IsPull: c.IsPull}, c))
 }
 
 // deleteComment deletes a comment (comment.delete): it is marked deleted
 // on chain, where its text stays, and shown nowhere.
 func (h *issuesAPI) deleteComment(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -120,7 +120,7 @@ func (h *issuesAPI) deleteComment(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	if _, err := h.forge.Do(r.Context(), id.User.Address, chainforge.CommentDelete{Repo: repo.ID, Comment: c.ID}); err != nil {
+	if _, err := h.Forge.Do(r.Context(), id.User.Address, chainforge.CommentDelete{Repo: repo.ID, Comment: c.ID}); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -129,7 +129,7 @@ func (h *issuesAPI) deleteComment(w http.ResponseWriter, r *http.Request) error 
 
 // reactionJSON is Gitea's Reaction.
 type reactionJSON struct {
-	User    forgeUserJSON `json:"user"`
+	User    ForgeUserJSON `json:"user"`
 	Content string        `json:"content"`
 	Created string        `json:"created_at"`
 }
@@ -140,27 +140,27 @@ type reactionOption struct {
 }
 
 func (h *issuesAPI) replyReactions(w http.ResponseWriter, r *http.Request, repo, number, comment uint64) error {
-	list, err := h.forge.Index().Reactions(r.Context(), repo, number, comment)
+	list, err := h.Forge.Index().Reactions(r.Context(), repo, number, comment)
 	if err != nil {
 		return err
 	}
 	out := make([]reactionJSON, len(list))
 	for i, x := range list {
-		out[i] = reactionJSON{User: toForgeUser(r, x.User), Content: x.Content, Created: x.Created}
+		out[i] = reactionJSON{User: ToForgeUser(r, x.User), Content: x.Content, Created: x.Created}
 	}
-	return reply(w, out)
+	return Reply(w, out)
 }
 
 // react adds (on) or removes the signed-in user's reaction. Gitea answers
 // a reaction that is already there with it and 200, and removing one
 // that is not there with 200 too, so neither sends an action.
 func (h *issuesAPI) react(w http.ResponseWriter, r *http.Request, repo index.Repo, number, comment uint64, on bool) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
 	var in reactionOption
-	if err := decode(w, r, 4<<10, &in); err != nil {
+	if err := Decode(w, r, 4<<10, &in); err != nil {
 		return err
 	}
 	in.Content = strings.TrimSpace(in.Content)
@@ -170,15 +170,15 @@ func (h *issuesAPI) react(w http.ResponseWriter, r *http.Request, repo index.Rep
 	}
 	if mine != nil && on || mine == nil && !on {
 		if on {
-			return reply(w, reactionJSON{User: toForgeUser(r, mine.User), Content: mine.Content, Created: mine.Created})
+			return Reply(w, reactionJSON{User: ToForgeUser(r, mine.User), Content: mine.Content, Created: mine.Created})
 		}
 		return nil
 	}
 	action := chainforge.ReactionSet{Repo: repo.ID, Number: number, Comment: comment, Content: in.Content}
 	if on {
-		_, err = h.forge.Do(r.Context(), id.User.Address, chainforge.ReactionAdd(action))
+		_, err = h.Forge.Do(r.Context(), id.User.Address, chainforge.ReactionAdd(action))
 	} else {
-		_, err = h.forge.Do(r.Context(), id.User.Address, chainforge.ReactionRemove(action))
+		_, err = h.Forge.Do(r.Context(), id.User.Address, chainforge.ReactionRemove(action))
 	}
 	if err != nil || !on {
 		return err
@@ -186,12 +186,12 @@ func (h *issuesAPI) react(w http.ResponseWriter, r *http.Request, repo index.Rep
 	if mine, err = h.myReaction(r.Context(), repo.ID, number, comment, id.User.Address, in.Content); err != nil || mine == nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, reactionJSON{User: toForgeUser(r, mine.User), Content: mine.Content, Created: mine.Created})
+	WriteJSON(w, http.StatusCreated, reactionJSON{User: ToForgeUser(r, mine.User), Content: mine.Content, Created: mine.Created})
 	return nil
 }
 
 func (h *issuesAPI) myReaction(ctx context.Context, repo, number, comment uint64, me common.Address, content string) (*index.Reaction, error) {
-	list, err := h.forge.Index().Reactions(ctx, repo, number, comment)
+	list, err := h.Forge.Index().Reactions(ctx, repo, number, comment)
 	if err != nil {
 		return nil, err
 	}

@@ -21,17 +21,17 @@ type timelineJSON struct {
 	HTMLURL         string         `json:"html_url"`
 	PullRequestURL  string         `json:"pull_request_url"`
 	IssueURL        string         `json:"issue_url"`
-	User            forgeUserJSON  `json:"user"`
+	User            ForgeUserJSON  `json:"user"`
 	Body            string         `json:"body"`
 	BodyHTML        string         `json:"body_html,omitempty"`
 	Created         string         `json:"created_at"`
 	Updated         string         `json:"updated_at"`
-	Label           *labelJSON     `json:"label"`
+	Label           *LabelJSON     `json:"label"`
 	Milestone       *milestoneJSON `json:"milestone"`
 	OldMilestone    *milestoneJSON `json:"old_milestone"`
 	NewTitle        string         `json:"new_title"`
 	OldTitle        string         `json:"old_title"`
-	Assignee        *forgeUserJSON `json:"assignee"`
+	Assignee        *ForgeUserJSON `json:"assignee"`
 	RemovedAssignee bool           `json:"removed_assignee"`
 	RefIssue        *refIssueJSON  `json:"ref_issue"`
 	RefComment      *refIDJSON     `json:"ref_comment"`
@@ -45,7 +45,7 @@ type timelineJSON struct {
 	NewRef         string         `json:"new_ref"`
 	ProjectID      int64          `json:"project_id"`
 	OldProjectID   int64          `json:"old_project_id"`
-	ResolveDoer    *forgeUserJSON `json:"resolve_doer"`
+	ResolveDoer    *ForgeUserJSON `json:"resolve_doer"`
 	AssigneeTeam   any            `json:"assignee_team"`
 	DependentIssue any            `json:"dependent_issue"`
 	TrackedTime    any            `json:"tracked_time"`
@@ -94,7 +94,7 @@ func (h *issuesAPI) listTimeline(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	list, total, err := h.forge.Index().Timeline(r.Context(), repo.ID, is.Number, p)
+	list, total, err := h.Forge.Index().Timeline(r.Context(), repo.ID, is.Number, p)
 	if err != nil {
 		return err
 	}
@@ -107,7 +107,7 @@ func (h *issuesAPI) listTimeline(w http.ResponseWriter, r *http.Request) error {
 			continue
 		}
 		if pr == nil {
-			got, err := h.forge.Index().Pull(r.Context(), repo.ID, is.Number)
+			got, err := h.Forge.Index().Pull(r.Context(), repo.ID, is.Number)
 			if err != nil {
 				return err
 			}
@@ -115,7 +115,7 @@ func (h *issuesAPI) listTimeline(w http.ResponseWriter, r *http.Request) error {
 		}
 		out[i].Body, out[i].Commits = l.pushed(h.pulls.Pushed(r.Context(), repo, *pr, e.Data.OldSHA, e.Data.NewSHA, e.Data.Forced), e.Data)
 	}
-	return h.respondList(w, r, p, total, out, nil)
+	return h.RespondList(w, r, p, total, out, nil)
 }
 
 // pushed is a pull_push's body, in Gitea's shape, and its commits. When
@@ -156,7 +156,7 @@ func (l *links) timeline(r *http.Request, is index.Issue, e index.TimelineEvent)
 	if c := e.Comment; c != nil {
 		j.ID, j.Body, j.BodyHTML, j.Updated = c.ID, c.Body, l.render(c.Body), c.Updated
 		j.HTMLURL = page + "#issuecomment-" + strconv.FormatUint(c.ID, 10)
-		j.Hidden, j.HiddenReason, j.Body, j.BodyHTML = l.mod.maskText(moderation.KindComment, moderation.CommentKey(l.repoID, c.ID), j.Body, j.BodyHTML)
+		j.Hidden, j.HiddenReason, j.Body, j.BodyHTML = l.mod.MaskText(moderation.KindComment, moderation.CommentKey(l.repoID, c.ID), j.Body, j.BodyHTML)
 	}
 	if lb := e.Data.Label; lb != nil {
 		v := l.label(*lb)
@@ -172,7 +172,7 @@ func (l *links) timeline(r *http.Request, is index.Issue, e index.TimelineEvent)
 		j.OldMilestone = &milestoneJSON{ID: e.Data.OldMilestone, Title: e.Data.OldMilestoneTitle}
 	}
 	if e.Data.Assignee != "" {
-		u := toForgeUser(r, index.User{Address: e.Data.Assignee, Username: l.nameOf(r, e.Data.Assignee)})
+		u := ToForgeUser(r, index.User{Address: e.Data.Assignee, Username: l.nameOf(r, e.Data.Assignee)})
 		j.Assignee = &u
 	}
 	if e.Data.Ref != 0 {
@@ -201,15 +201,15 @@ func (l *links) nameOf(r *http.Request, addr string) string {
 // listPinned lists a repository's pinned issues and pull requests in pin
 // order.
 func (h *issuesAPI) listPinned(w http.ResponseWriter, r *http.Request) error {
-	repo, _, err := h.repoOf(r)
+	repo, _, err := h.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	list, err := h.forge.Index().PinnedIssues(r.Context(), repo.ID)
+	list, err := h.Forge.Index().PinnedIssues(r.Context(), repo.ID)
 	if err != nil {
 		return err
 	}
-	pulls, err := h.forge.Index().PullsOf(r.Context(), repo.ID, list)
+	pulls, err := h.Forge.Index().PullsOf(r.Context(), repo.ID, list)
 	if err != nil {
 		return err
 	}
@@ -222,11 +222,11 @@ func (h *issuesAPI) listPinned(w http.ResponseWriter, r *http.Request) error {
 		}
 		out[i] = l.issue(repo, is, pr)
 	}
-	return reply(w, out)
+	return Reply(w, out)
 }
 
 func (h *issuesAPI) setPin(w http.ResponseWriter, r *http.Request, on bool) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -236,9 +236,9 @@ func (h *issuesAPI) setPin(w http.ResponseWriter, r *http.Request, on bool) erro
 	}
 	pin := chainforge.IssuePin{Repo: repo.ID, Number: is.Number}
 	if on {
-		_, err = h.forge.Do(r.Context(), id.User.Address, chainforge.IssuePinAction(pin))
+		_, err = h.Forge.Do(r.Context(), id.User.Address, chainforge.IssuePinAction(pin))
 	} else {
-		_, err = h.forge.Do(r.Context(), id.User.Address, chainforge.IssueUnpin(pin))
+		_, err = h.Forge.Do(r.Context(), id.User.Address, chainforge.IssueUnpin(pin))
 	}
 	if err != nil {
 		return err
@@ -264,21 +264,21 @@ func (h *issuesAPI) listSubscribers(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	list, err := h.forge.Index().Subscribers(r.Context(), repo.ID, is.Number)
+	list, err := h.Forge.Index().Subscribers(r.Context(), repo.ID, is.Number)
 	if err != nil {
 		return err
 	}
-	out := make([]forgeUserJSON, len(list))
+	out := make([]ForgeUserJSON, len(list))
 	for i, u := range list {
-		out[i] = toForgeUser(r, u)
+		out[i] = ToForgeUser(r, u)
 	}
-	return reply(w, out)
+	return Reply(w, out)
 }
 
 // checkSubscription says whether the signed-in user is subscribed to an
 // issue (Gitea's WatchInfo).
 func (h *issuesAPI) checkSubscription(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -286,19 +286,19 @@ func (h *issuesAPI) checkSubscription(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	on, err := h.forge.Index().Subscribed(r.Context(), repo.ID, is.Number, id.User.Address.Hex())
+	on, err := h.Forge.Index().Subscribed(r.Context(), repo.ID, is.Number, id.User.Address.Hex())
 	if err != nil {
 		return err
 	}
 	l := h.linksFor(r, repo)
-	return reply(w, watchInfoJSON{Subscribed: on, CreatedAt: is.Created, URL: l.api + "/issues/" + strconv.FormatUint(is.Number, 10) + "/subscriptions",
+	return Reply(w, watchInfoJSON{Subscribed: on, CreatedAt: is.Created, URL: l.api + "/issues/" + strconv.FormatUint(is.Number, 10) + "/subscriptions",
 		RepositoryURL: l.api})
 }
 
 // setSubscription subscribes or unsubscribes {user}: 201 when it changed,
 // 200 when it already was so, as Gitea answers (for both PUT and DELETE).
 func (h *issuesAPI) setSubscription(w http.ResponseWriter, r *http.Request, on bool) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -306,11 +306,11 @@ func (h *issuesAPI) setSubscription(w http.ResponseWriter, r *http.Request, on b
 	if err != nil {
 		return err
 	}
-	who, err := h.forge.Owner(r.Context(), r.PathValue("user"))
+	who, err := h.Forge.Owner(r.Context(), r.PathValue("user"))
 	if err != nil {
 		return usererr.Missingf("there is no user %s", r.PathValue("user"))
 	}
-	was, err := h.forge.Index().Subscribed(r.Context(), repo.ID, is.Number, who.Hex())
+	was, err := h.Forge.Index().Subscribed(r.Context(), repo.ID, is.Number, who.Hex())
 	if err != nil {
 		return err
 	}
@@ -323,9 +323,9 @@ func (h *issuesAPI) setSubscription(w http.ResponseWriter, r *http.Request, on b
 		sub.User = who
 	}
 	if on {
-		_, err = h.forge.Do(r.Context(), id.User.Address, chainforge.IssueSubscribeAction(sub))
+		_, err = h.Forge.Do(r.Context(), id.User.Address, chainforge.IssueSubscribeAction(sub))
 	} else {
-		_, err = h.forge.Do(r.Context(), id.User.Address, chainforge.IssueUnsubscribe(sub))
+		_, err = h.Forge.Do(r.Context(), id.User.Address, chainforge.IssueUnsubscribe(sub))
 	}
 	if err != nil {
 		return err

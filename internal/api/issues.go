@@ -22,79 +22,72 @@ import (
 // the private store; reads are the SQL projection). A repository the
 // viewer may not read is a 404 everywhere, as if it did not exist.
 
-// issuesAPI serves the issue and pull request routes; pulls is the git
-// side of pull requests.
-type issuesAPI struct {
-	*API
-	pulls *forge.Pulls
-}
-
-// registerIssues adds the issue, label and pull request routes when the
+// RegisterIssues adds the issue, label and pull request routes when the
 // node hosts repositories.
-func (a *API) registerIssues(mux *http.ServeMux) {
-	if a.forge == nil || a.hosting == nil {
+func (a *API) RegisterIssues(mux *http.ServeMux) {
+	if a.Forge == nil || a.Hosting == nil {
 		return
 	}
 	h := &issuesAPI{API: a, pulls: a.pulls}
-	w := func(fn handler) http.HandlerFunc { return a.signedIn(auth.ScopeWrite, fn) }
+	w := func(fn Handler) http.HandlerFunc { return a.SignedIn(auth.ScopeWrite, fn) }
 	const repo = "/api/v1/repos/{owner}/{repo}"
-	mux.HandleFunc("GET "+repo+"/issues", h.serve(h.listIssues))
+	mux.HandleFunc("GET "+repo+"/issues", h.Serve(h.listIssues))
 	mux.HandleFunc("POST "+repo+"/issues", w(h.createIssue))
-	mux.HandleFunc("GET "+repo+"/issues/comments", h.serve(h.listRepoComments))
-	mux.HandleFunc("GET "+repo+"/issues/{index}", h.serve(h.getIssue))
+	mux.HandleFunc("GET "+repo+"/issues/comments", h.Serve(h.listRepoComments))
+	mux.HandleFunc("GET "+repo+"/issues/{index}", h.Serve(h.getIssue))
 	mux.HandleFunc("PATCH "+repo+"/issues/{index}", w(h.editIssue))
-	if a.mod != nil {
+	if a.Mod != nil {
 		mux.HandleFunc("DELETE "+repo+"/issues/{index}", w(h.deleteIssue))
 	}
-	mux.HandleFunc("GET "+repo+"/issues/{index}/comments", h.serve(h.listComments))
+	mux.HandleFunc("GET "+repo+"/issues/{index}/comments", h.Serve(h.listComments))
 	mux.HandleFunc("POST "+repo+"/issues/{index}/comments", w(h.createComment))
 	// GET, PATCH and DELETE /issues/comments/{id}: registerIssueComments.
-	mux.HandleFunc("GET "+repo+"/issues/{index}/reactions", h.serve(h.listIssueReactions))
+	mux.HandleFunc("GET "+repo+"/issues/{index}/reactions", h.Serve(h.listIssueReactions))
 	mux.HandleFunc("POST "+repo+"/issues/{index}/reactions", w(h.postIssueReaction))
 	mux.HandleFunc("DELETE "+repo+"/issues/{index}/reactions", w(h.deleteIssueReaction))
-	mux.HandleFunc("GET "+repo+"/issues/{index}/timeline", h.serve(h.listTimeline))
-	mux.HandleFunc("GET "+repo+"/issues/pinned", h.serve(h.listPinned))
+	mux.HandleFunc("GET "+repo+"/issues/{index}/timeline", h.Serve(h.listTimeline))
+	mux.HandleFunc("GET "+repo+"/issues/pinned", h.Serve(h.listPinned))
 	mux.HandleFunc("POST "+repo+"/issues/{index}/pin", w(h.pinIssue))
 	mux.HandleFunc("DELETE "+repo+"/issues/{index}/pin", w(h.unpinIssue))
-	mux.HandleFunc("GET "+repo+"/issues/{index}/subscriptions", h.serve(h.listSubscribers))
-	mux.HandleFunc("GET "+repo+"/issues/{index}/subscriptions/check", h.signedIn(auth.ScopeRead, h.checkSubscription))
+	mux.HandleFunc("GET "+repo+"/issues/{index}/subscriptions", h.Serve(h.listSubscribers))
+	mux.HandleFunc("GET "+repo+"/issues/{index}/subscriptions/check", h.SignedIn(auth.ScopeRead, h.checkSubscription))
 	mux.HandleFunc("PUT "+repo+"/issues/{index}/subscriptions/{user}", w(h.subscribe))
 	mux.HandleFunc("DELETE "+repo+"/issues/{index}/subscriptions/{user}", w(h.unsubscribe))
-	mux.HandleFunc("GET "+repo+"/issues/{index}/labels", h.serve(h.listIssueLabels))
+	mux.HandleFunc("GET "+repo+"/issues/{index}/labels", h.Serve(h.listIssueLabels))
 	mux.HandleFunc("POST "+repo+"/issues/{index}/labels", w(h.addIssueLabels))
 	mux.HandleFunc("PUT "+repo+"/issues/{index}/labels", w(h.replaceIssueLabels))
 	mux.HandleFunc("DELETE "+repo+"/issues/{index}/labels", w(h.clearIssueLabels))
 	mux.HandleFunc("DELETE "+repo+"/issues/{index}/labels/{id}", w(h.removeIssueLabel))
-	mux.HandleFunc("GET "+repo+"/labels", h.serve(h.listLabels))
+	mux.HandleFunc("GET "+repo+"/labels", h.Serve(h.listLabels))
 	mux.HandleFunc("POST "+repo+"/labels", w(h.createLabel))
-	mux.HandleFunc("GET "+repo+"/labels/{id}", h.serve(h.getLabel))
+	mux.HandleFunc("GET "+repo+"/labels/{id}", h.Serve(h.getLabel))
 	mux.HandleFunc("PATCH "+repo+"/labels/{id}", w(h.editLabel))
 	mux.HandleFunc("DELETE "+repo+"/labels/{id}", w(h.deleteLabel))
-	mux.HandleFunc("GET "+repo+"/milestones", h.serve(h.listMilestones))
+	mux.HandleFunc("GET "+repo+"/milestones", h.Serve(h.listMilestones))
 	mux.HandleFunc("POST "+repo+"/milestones", w(h.createMilestone))
-	mux.HandleFunc("GET "+repo+"/milestones/{id}", h.serve(h.getMilestone))
+	mux.HandleFunc("GET "+repo+"/milestones/{id}", h.Serve(h.getMilestone))
 	mux.HandleFunc("PATCH "+repo+"/milestones/{id}", w(h.editMilestone))
 	mux.HandleFunc("DELETE "+repo+"/milestones/{id}", w(h.deleteMilestone))
-	mux.HandleFunc("GET /api/v1/issues/{id}", h.serve(h.getIssueByID))
+	mux.HandleFunc("GET /api/v1/issues/{id}", h.Serve(h.getIssueByID))
 	h.registerPulls(mux, w)
 }
 
 // issueOf resolves {owner}/{repo} and its issue or pull request {index}.
 func (h *issuesAPI) issueOf(r *http.Request) (index.Repo, forge.Perm, index.Issue, error) {
-	repo, perm, err := h.repoOf(r)
+	repo, perm, err := h.RepoOf(r)
 	if err != nil {
 		return index.Repo{}, 0, index.Issue{}, err
 	}
 	n, err := strconv.ParseUint(r.PathValue("index"), 10, 64)
 	if err != nil || n == 0 {
-		return index.Repo{}, 0, index.Issue{}, issueNotFound(r.PathValue("index"))
+		return index.Repo{}, 0, index.Issue{}, IssueNotFound(r.PathValue("index"))
 	}
-	is, err := h.forge.Index().Issue(r.Context(), repo.ID, n)
+	is, err := h.Forge.Index().Issue(r.Context(), repo.ID, n)
 	if err != nil {
 		return index.Repo{}, 0, index.Issue{}, err
 	}
 	if h.deletedHere(r, repo.ID, n) {
-		return index.Repo{}, 0, index.Issue{}, issueNotFound(r.PathValue("index"))
+		return index.Repo{}, 0, index.Issue{}, IssueNotFound(r.PathValue("index"))
 	}
 	return repo, perm, is, nil
 }
@@ -103,11 +96,11 @@ func (h *issuesAPI) issueOf(r *http.Request) (index.Repo, forge.Perm, index.Issu
 // (deleteIssue) and the viewer is not one of the node's admins, who still
 // see it: it is then 404.
 func (h *issuesAPI) deletedHere(r *http.Request, repo, number uint64) bool {
-	if h.mod == nil {
+	if h.Mod == nil {
 		return false
 	}
-	hd, ok := h.mod.IsHidden(moderation.KindIssue, moderation.IssueKey(repo, number))
-	return ok && hd.Deleted && !h.modViewOf(r).admin
+	hd, ok := h.Mod.IsHidden(moderation.KindIssue, moderation.IssueKey(repo, number))
+	return ok && hd.Deleted && !h.ModViewOf(r).Admin
 }
 
 // deleteIssue is Gitea's DELETE /issues/{index}. An issue on chain cannot
@@ -115,7 +108,7 @@ func (h *issuesAPI) deletedHere(r *http.Request, repo, number uint64) bool {
 // it from this node: it joins the node's hidden list marked deleted, and is
 // 404 here to everyone but the node's admins; other nodes keep showing it.
 func (h *issuesAPI) deleteIssue(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -128,55 +121,11 @@ func (h *issuesAPI) deleteIssue(w http.ResponseWriter, r *http.Request) error {
 	}
 	t := moderation.Target{Kind: moderation.KindIssue, Key: moderation.IssueKey(repo.ID, is.Number),
 		Label: fmt.Sprintf("%s/%s#%d", repo.Owner.Username, repo.Name, is.Number), Subject: common.HexToAddress(is.Author.Address)}
-	if _, err := h.mod.Delete(r.Context(), id.User.Address, t); err != nil {
+	if _, err := h.Mod.Delete(r.Context(), id.User.Address, t); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
-}
-
-func issueNotFound(what string) error {
-	return usererr.Missingf("there is no issue or pull request #%s", what)
-}
-
-// Global issue ids: Gitea's issues have one id across repositories, which
-// the spec's /issue/:id and /pr/:id pages use. The chain numbers issues
-// per repository, so the id packs the repository id and the number (24
-// bits: 16.7 million per repository) into an integer JavaScript reads
-// exactly (below 2^53); private repositories (ids from 2^48) take the top
-// half. Ids that cannot be packed are 0.
-const (
-	issueNumberBits = 24
-	maxPackedRepo   = 1 << 28
-	privateIssueBit = int64(1) << 52
-)
-
-func globalIssueID(repo, number uint64) int64 {
-	if number >= 1<<issueNumberBits {
-		return 0
-	}
-	flag := int64(0)
-	if chainforge.IsPrivateID(repo) {
-		repo -= chainforge.PrivateIDBase
-		flag = privateIssueBit
-	}
-	if repo >= maxPackedRepo {
-		return 0
-	}
-	return flag | int64(repo<<issueNumberBits|number)
-}
-
-func parseGlobalIssueID(id int64) (repo, number uint64, ok bool) {
-	if id <= 0 || id >= privateIssueBit<<1 {
-		return 0, 0, false
-	}
-	private := id&privateIssueBit != 0
-	v := uint64(id &^ privateIssueBit)
-	repo, number = v>>issueNumberBits, v&(1<<issueNumberBits-1)
-	if private {
-		repo += chainforge.PrivateIDBase
-	}
-	return repo, number, number > 0 && (repo > 0)
 }
 
 // listIssues lists a repository's issues and pull requests, as Gitea's:
@@ -187,11 +136,11 @@ func parseGlobalIssueID(id int64) (repo, number uint64, ok bool) {
 // mostcomment, leastcomment or priority (newest here). An unknown sort,
 // state, type or user is refused.
 func (h *issuesAPI) listIssues(w http.ResponseWriter, r *http.Request) error {
-	repo, _, err := h.repoOf(r)
+	repo, _, err := h.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -244,7 +193,7 @@ func (h *issuesAPI) userFilter(r *http.Request, name string) (*common.Address, e
 	if v == "" {
 		return nil, nil
 	}
-	addr, err := h.forge.Owner(r.Context(), v)
+	addr, err := h.Forge.Owner(r.Context(), v)
 	if ue, ok := usererr.As(err); ok && ue.Kind == usererr.NotFound {
 		return nil, usererr.Unprocessablef(name, "unknown_user", "%s names %q, and there is no such user", name, v)
 	}
@@ -260,7 +209,7 @@ func (h *issuesAPI) labelFilter(ctx context.Context, repo index.Repo, raw string
 	if strings.TrimSpace(raw) == "" {
 		return nil, true, nil
 	}
-	all, err := h.forge.Index().Labels(ctx, repo.ID)
+	all, err := h.Forge.Index().Labels(ctx, repo.ID)
 	if err != nil {
 		return nil, false, err
 	}
@@ -293,34 +242,15 @@ func findLabel(all []index.Label, key string) (uint64, bool) {
 
 // issues lists repo's issues matching f, without those deleted here.
 func (h *issuesAPI) issues(ctx context.Context, repo index.Repo, f index.IssueFilter, p index.Page) ([]index.Issue, int64, error) {
-	list, total, err := h.forge.Index().Issues(ctx, repo.ID, f, p)
+	list, total, err := h.Forge.Index().Issues(ctx, repo.ID, f, p)
 	kept := h.withoutDeleted(ctx, list)
 	return kept, total - int64(len(list)-len(kept)), err
-}
-
-// withoutDeleted leaves out of list the issues deleted on this node
-// (deleteIssue), for everyone but the node's admins. A page may come out
-// shorter than asked: the deleted are few, and the list is the chain's.
-func (h *issuesAPI) withoutDeleted(ctx context.Context, list []index.Issue) []index.Issue {
-	if h.mod == nil {
-		return list
-	}
-	if u, ok := auth.UserFrom(ctx); ok && h.isAdmin(u.Address) {
-		return list
-	}
-	kept := list[:0:0]
-	for _, is := range list {
-		if hd, ok := h.mod.IsHidden(moderation.KindIssue, moderation.IssueKey(is.Repo, is.Number)); !ok || !hd.Deleted {
-			kept = append(kept, is)
-		}
-	}
-	return kept
 }
 
 func (h *issuesAPI) respondIssues(w http.ResponseWriter, r *http.Request, repo index.Repo, p index.Page, total int64, list []index.Issue) error {
 	l := h.listLinks(r, repo)
 	// The pull requests' merge state, for the whole page in one read.
-	pulls, err := h.forge.Index().PullsOf(r.Context(), repo.ID, list)
+	pulls, err := h.Forge.Index().PullsOf(r.Context(), repo.ID, list)
 	if err != nil {
 		return err
 	}
@@ -332,40 +262,7 @@ func (h *issuesAPI) respondIssues(w http.ResponseWriter, r *http.Request, repo i
 		}
 		out = append(out, l.issue(repo, is, pr))
 	}
-	return h.respondList(w, r, p, total, out, nil)
-}
-
-// maxTextBody bounds a JSON body carrying Markdown: room for a body at the
-// chain's limit with JSON escaping, so an oversized text is told apart
-// (422, with its size) from a runaway request.
-const maxTextBody = 8 * chainforge.MaxBody
-
-// decodeText decodes a request whose fields carry Markdown; a body past
-// every limit is still a 422 saying how large text may be.
-func decodeText(w http.ResponseWriter, r *http.Request, v any) error {
-	err := decode(w, r, maxTextBody, v)
-	if ue, ok := usererr.As(err); ok && ue.Kind == usererr.TooLarge {
-		return usererr.Unprocessablef("body", usererr.CodeTooLarge, "the text is too large: the most a body or comment may hold is %d bytes", chainforge.MaxBody)
-	}
-	return err
-}
-
-// checkBody refuses text over the chain's limit before anything is sent.
-func checkBody(field, text string) error {
-	if len(text) > chainforge.MaxBody {
-		return usererr.Unprocessablef(field, usererr.CodeTooLarge, "the %s is %d bytes; the most is %d bytes", field, len(text), chainforge.MaxBody)
-	}
-	return nil
-}
-
-func checkTitle(title string) error {
-	if strings.TrimSpace(title) == "" {
-		return usererr.BadFieldf("title", "the title must not be empty")
-	}
-	if n := len([]rune(title)); n > chainforge.MaxTitle {
-		return usererr.BadFieldf("title", "the title is %d characters; the most is %d", n, chainforge.MaxTitle)
-	}
-	return nil
+	return h.RespondList(w, r, p, total, out, nil)
 }
 
 // assigneeNames are Gitea's assignee and assignees in one list.
@@ -377,7 +274,7 @@ func assigneeNames(one string, many []string) []string {
 }
 
 func (h *issuesAPI) createIssue(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -389,20 +286,20 @@ func (h *issuesAPI) createIssue(w http.ResponseWriter, r *http.Request) error {
 		Labels    []uint64 `json:"labels"`
 		Milestone int64    `json:"milestone"`
 	}
-	if err := decodeText(w, r, &in); err != nil {
+	if err := DecodeText(w, r, &in); err != nil {
 		return err
 	}
-	repo, _, err := h.repoOf(r)
+	repo, _, err := h.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	if err := checkTitle(in.Title); err != nil {
+	if err := CheckTitle(in.Title); err != nil {
 		return err
 	}
-	if err := checkBody("body", in.Body); err != nil {
+	if err := CheckBody("body", in.Body); err != nil {
 		return err
 	}
-	assignees, err := h.forge.Assignees(r.Context(), assigneeNames(in.Assignee, in.Assignees))
+	assignees, err := h.Forge.Assignees(r.Context(), assigneeNames(in.Assignee, in.Assignees))
 	if err != nil {
 		return err
 	}
@@ -410,17 +307,17 @@ func (h *issuesAPI) createIssue(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	res, err := h.forge.Do(r.Context(), id.User.Address, chainforge.IssueCreate{
+	res, err := h.Forge.Do(r.Context(), id.User.Address, chainforge.IssueCreate{
 		Repo: repo.ID, Title: in.Title, Body: in.Body, Labels: in.Labels, Assignees: assignees, Milestone: milestone,
 	})
 	if err != nil {
 		return err
 	}
-	is, err := h.forge.Index().Issue(r.Context(), repo.ID, res.Change.Issue.Number)
+	is, err := h.Forge.Index().Issue(r.Context(), repo.ID, res.Change.Issue.Number)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, h.linksFor(r, repo).issue(repo, is, nil))
+	WriteJSON(w, http.StatusCreated, h.linksFor(r, repo).issue(repo, is, nil))
 	return nil
 }
 
@@ -435,13 +332,13 @@ func (h *issuesAPI) getIssue(w http.ResponseWriter, r *http.Request) error {
 func (h *issuesAPI) replyIssue(w http.ResponseWriter, r *http.Request, repo index.Repo, is index.Issue) error {
 	var pr *index.Pull
 	if is.IsPull {
-		got, err := h.forge.Index().Pull(r.Context(), repo.ID, is.Number)
+		got, err := h.Forge.Index().Pull(r.Context(), repo.ID, is.Number)
 		if err != nil {
 			return err
 		}
 		pr = &got
 	}
-	return reply(w, h.linksFor(r, repo).issue(repo, is, pr))
+	return Reply(w, h.linksFor(r, repo).issue(repo, is, pr))
 }
 
 // getIssueByID serves an issue or pull request by its global id (ours: the
@@ -451,15 +348,15 @@ func (h *issuesAPI) getIssueByID(w http.ResponseWriter, r *http.Request) error {
 	gid, err := strconv.ParseInt(raw, 10, 64)
 	repoID, number, ok := parseGlobalIssueID(gid)
 	if err != nil || !ok {
-		return issueNotFound(raw)
+		return IssueNotFound(raw)
 	}
-	repo, _, err := h.forge.RepoByID(r.Context(), viewerOf(r), repoID)
+	repo, _, err := h.Forge.RepoByID(r.Context(), ViewerOf(r), repoID)
 	if err != nil {
-		return issueNotFound(raw)
+		return IssueNotFound(raw)
 	}
-	is, err := h.forge.Index().Issue(r.Context(), repo.ID, number)
+	is, err := h.Forge.Index().Issue(r.Context(), repo.ID, number)
 	if err != nil || h.deletedHere(r, repo.ID, number) {
-		return issueNotFound(raw)
+		return IssueNotFound(raw)
 	}
 	return h.replyIssue(w, r, repo, is)
 }
@@ -496,7 +393,7 @@ func stateChange(is index.Issue, state, reason string) (string, string, error) {
 // one issue.edit, then a close or reopen. Everything is checked first, so
 // that a refusal leaves the issue untouched.
 func (h *issuesAPI) editIssue(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -509,7 +406,7 @@ func (h *issuesAPI) editIssue(w http.ResponseWriter, r *http.Request) error {
 		State       *string   `json:"state"`
 		StateReason string    `json:"state_reason"`
 	}
-	if err := decodeText(w, r, &in); err != nil {
+	if err := DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	repo, _, is, err := h.issueOf(r)
@@ -523,32 +420,25 @@ func (h *issuesAPI) editIssue(w http.ResponseWriter, r *http.Request) error {
 	if change.Milestone, err = h.milestoneChange(r.Context(), repo, is, in.Milestone); err != nil {
 		return err
 	}
-	if change.State, change.Reason, err = stateChange(is, deref(in.State), in.StateReason); err != nil {
+	if change.State, change.Reason, err = stateChange(is, Deref(in.State), in.StateReason); err != nil {
 		return err
 	}
-	if err := h.forge.EditIssue(r.Context(), id.User.Address, repo, is, change); err != nil {
+	if err := h.Forge.EditIssue(r.Context(), id.User.Address, repo, is, change); err != nil {
 		return err
 	}
-	is, err = h.forge.Index().Issue(r.Context(), repo.ID, is.Number)
+	is, err = h.Forge.Index().Issue(r.Context(), repo.ID, is.Number)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, h.linksFor(r, repo).issue(repo, is, h.pullRecord(r.Context(), repo, is)))
+	WriteJSON(w, http.StatusCreated, h.linksFor(r, repo).issue(repo, is, h.pullRecord(r.Context(), repo, is)))
 	return nil
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }
 
 func (h *issuesAPI) pullRecord(ctx context.Context, repo index.Repo, is index.Issue) *index.Pull {
 	if !is.IsPull {
 		return nil
 	}
-	pr, err := h.forge.Index().Pull(ctx, repo.ID, is.Number)
+	pr, err := h.Forge.Index().Pull(ctx, repo.ID, is.Number)
 	if err != nil {
 		return nil
 	}
@@ -563,13 +453,13 @@ func (h *issuesAPI) pullRecord(ctx context.Context, repo index.Repo, is index.Is
 func issueChange(is index.Issue, title, body, assignee *string, assignees *[]string) (forge.IssueChange, error) {
 	var c forge.IssueChange
 	if title != nil && *title != "" && *title != is.Title {
-		if err := checkTitle(*title); err != nil {
+		if err := CheckTitle(*title); err != nil {
 			return c, err
 		}
 		c.Title = title
 	}
 	if body != nil && *body != is.Body {
-		if err := checkBody("body", *body); err != nil {
+		if err := CheckBody("body", *body); err != nil {
 			return c, err
 		}
 		c.Body = body
@@ -581,7 +471,7 @@ func issueChange(is index.Issue, title, body, assignee *string, assignees *[]str
 		if assignees != nil {
 			many = *assignees
 		}
-		names := assigneeNames(deref(assignee), many)
+		names := assigneeNames(Deref(assignee), many)
 		c.Assignees = &names
 	}
 	return c, nil

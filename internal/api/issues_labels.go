@@ -19,7 +19,7 @@ import (
 // which is an issue.edit of its label list.
 
 func (h *issuesAPI) listLabels(w http.ResponseWriter, r *http.Request) error {
-	repo, _, err := h.repoOf(r)
+	repo, _, err := h.RepoOf(r)
 	if err != nil {
 		return err
 	}
@@ -27,15 +27,15 @@ func (h *issuesAPI) listLabels(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	all, err := h.forge.Index().Labels(r.Context(), repo.ID)
+	all, err := h.Forge.Index().Labels(r.Context(), repo.ID)
 	if err != nil {
 		return err
 	}
-	return h.respondList(w, r, p, int64(len(all)), h.linksFor(r, repo).labels(pageSlice(all, p)), nil)
+	return h.RespondList(w, r, p, int64(len(all)), h.linksFor(r, repo).labels(PageSlice(all, p)), nil)
 }
 
 func (h *issuesAPI) labelOf(r *http.Request, repo index.Repo) (index.Label, error) {
-	all, err := h.forge.Index().Labels(r.Context(), repo.ID)
+	all, err := h.Forge.Index().Labels(r.Context(), repo.ID)
 	if err != nil {
 		return index.Label{}, err
 	}
@@ -49,7 +49,7 @@ func (h *issuesAPI) labelOf(r *http.Request, repo index.Repo) (index.Label, erro
 }
 
 func (h *issuesAPI) getLabel(w http.ResponseWriter, r *http.Request) error {
-	repo, _, err := h.repoOf(r)
+	repo, _, err := h.RepoOf(r)
 	if err != nil {
 		return err
 	}
@@ -57,11 +57,11 @@ func (h *issuesAPI) getLabel(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, h.linksFor(r, repo).label(l))
+	return Reply(w, h.linksFor(r, repo).label(l))
 }
 
 func (h *issuesAPI) createLabel(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -71,20 +71,20 @@ func (h *issuesAPI) createLabel(w http.ResponseWriter, r *http.Request) error {
 		Description string `json:"description"`
 		Exclusive   bool   `json:"exclusive"`
 	}
-	if err := decode(w, r, 16<<10, &in); err != nil {
+	if err := Decode(w, r, 16<<10, &in); err != nil {
 		return err
 	}
-	repo, _, err := h.repoOf(r)
+	repo, _, err := h.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	res, err := h.forge.Do(r.Context(), id.User.Address, chainforge.LabelCreate{
+	res, err := h.Forge.Do(r.Context(), id.User.Address, chainforge.LabelCreate{
 		Repo: repo.ID, Name: in.Name, Color: hashColor(in.Color), Description: in.Description, Exclusive: in.Exclusive,
 	})
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, h.linksFor(r, repo).label(labelOfChange(res.Change.Label)))
+	WriteJSON(w, http.StatusCreated, h.linksFor(r, repo).label(labelOfChange(res.Change.Label)))
 	return nil
 }
 
@@ -105,7 +105,7 @@ func labelOfChange(lb *chainforge.Label) index.Label {
 // editLabel is Gitea's PATCH /repos/{owner}/{repo}/labels/{id}: the
 // fields sent change (label.edit), the others stay.
 func (h *issuesAPI) editLabel(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -116,10 +116,10 @@ func (h *issuesAPI) editLabel(w http.ResponseWriter, r *http.Request) error {
 		Exclusive   *bool   `json:"exclusive"`
 		IsArchived  *bool   `json:"is_archived"`
 	}
-	if err := decode(w, r, 16<<10, &in); err != nil {
+	if err := Decode(w, r, 16<<10, &in); err != nil {
 		return err
 	}
-	repo, _, err := h.repoOf(r)
+	repo, _, err := h.RepoOf(r)
 	if err != nil {
 		return err
 	}
@@ -135,19 +135,19 @@ func (h *issuesAPI) editLabel(w http.ResponseWriter, r *http.Request) error {
 		c := hashColor(*in.Color)
 		edit.Color = &c
 	}
-	res, err := h.forge.Do(r.Context(), id.User.Address, edit)
+	res, err := h.Forge.Do(r.Context(), id.User.Address, edit)
 	if err != nil {
 		return err
 	}
-	return reply(w, h.linksFor(r, repo).label(labelOfChange(res.Change.Label)))
+	return Reply(w, h.linksFor(r, repo).label(labelOfChange(res.Change.Label)))
 }
 
 func (h *issuesAPI) deleteLabel(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	repo, _, err := h.repoOf(r)
+	repo, _, err := h.RepoOf(r)
 	if err != nil {
 		return err
 	}
@@ -155,7 +155,7 @@ func (h *issuesAPI) deleteLabel(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if _, err := h.forge.Do(r.Context(), id.User.Address, chainforge.LabelDelete{Repo: repo.ID, Label: l.ID}); err != nil {
+	if _, err := h.Forge.Do(r.Context(), id.User.Address, chainforge.LabelDelete{Repo: repo.ID, Label: l.ID}); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -169,7 +169,7 @@ func (h *issuesAPI) listIssueLabels(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	return reply(w, h.linksFor(r, repo).labels(is.Labels))
+	return Reply(w, h.linksFor(r, repo).labels(is.Labels))
 }
 
 // issueLabelsOption is Gitea's IssueLabelsOption: label ids, or (Gitea
@@ -179,7 +179,7 @@ type issueLabelsOption struct {
 }
 
 func (h *issuesAPI) labelIDs(ctx context.Context, repo index.Repo, in []any) ([]uint64, error) {
-	all, err := h.forge.Index().Labels(ctx, repo.ID)
+	all, err := h.Forge.Index().Labels(ctx, repo.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -214,7 +214,7 @@ func containsID(list []uint64, id uint64) bool {
 func (h *issuesAPI) setIssueLabels(w http.ResponseWriter, r *http.Request, actor common.Address, change func(current []uint64, in []uint64) []uint64, body bool) error {
 	var in issueLabelsOption
 	if body {
-		if err := decode(w, r, 64<<10, &in); err != nil {
+		if err := Decode(w, r, 64<<10, &in); err != nil {
 			return err
 		}
 	}
@@ -231,18 +231,18 @@ func (h *issuesAPI) setIssueLabels(w http.ResponseWriter, r *http.Request, actor
 		current[i] = l.ID
 	}
 	next := change(current, ids)
-	if _, err := h.forge.Do(r.Context(), actor, chainforge.IssueEdit{Repo: repo.ID, Number: is.Number, Labels: &next}); err != nil {
+	if _, err := h.Forge.Do(r.Context(), actor, chainforge.IssueEdit{Repo: repo.ID, Number: is.Number, Labels: &next}); err != nil {
 		return err
 	}
-	is, err = h.forge.Index().Issue(r.Context(), repo.ID, is.Number)
+	is, err = h.Forge.Index().Issue(r.Context(), repo.ID, is.Number)
 	if err != nil {
 		return err
 	}
-	return reply(w, h.linksFor(r, repo).labels(is.Labels))
+	return Reply(w, h.linksFor(r, repo).labels(is.Labels))
 }
 
 func (h *issuesAPI) addIssueLabels(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -257,7 +257,7 @@ func (h *issuesAPI) addIssueLabels(w http.ResponseWriter, r *http.Request) error
 }
 
 func (h *issuesAPI) replaceIssueLabels(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -265,7 +265,7 @@ func (h *issuesAPI) replaceIssueLabels(w http.ResponseWriter, r *http.Request) e
 }
 
 func (h *issuesAPI) clearIssueLabels(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -278,7 +278,7 @@ func (h *issuesAPI) clearIssueLabels(w http.ResponseWriter, r *http.Request) err
 }
 
 func (h *issuesAPI) removeIssueLabel(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -299,7 +299,7 @@ func (h *issuesAPI) removeIssueLabel(w http.ResponseWriter, r *http.Request) err
 	if !found {
 		return usererr.Missingf("#%d has no label %s", is.Number, r.PathValue("id"))
 	}
-	if _, err := h.forge.Do(r.Context(), id.User.Address, chainforge.IssueEdit{Repo: repo.ID, Number: is.Number, Labels: &next}); err != nil {
+	if _, err := h.Forge.Do(r.Context(), id.User.Address, chainforge.IssueEdit{Repo: repo.ID, Number: is.Number, Labels: &next}); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

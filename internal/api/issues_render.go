@@ -40,15 +40,15 @@ type linker struct {
 	seen        map[string]string // candidate -> href ("" when not linked)
 }
 
-// renderBody renders Markdown body to sanitized HTML with mentions and
+// RenderBody renders Markdown body to sanitized HTML with mentions and
 // references linked.
-func (a *API) renderBody(ctx context.Context, l *linker, body string) string {
+func (a *API) RenderBody(ctx context.Context, l *linker, body string) string {
 	if strings.TrimSpace(body) == "" {
 		return ""
 	}
-	out, err := a.markdown.RenderStored([]byte(body))
+	out, err := a.Markdown.RenderStored([]byte(body))
 	if err != nil {
-		a.log.WarnContext(ctx, "render a body", "err", err)
+		a.Log.WarnContext(ctx, "render a body", "err", err)
 		return "<p>" + html.EscapeString(body) + "</p>"
 	}
 	if l == nil || !strings.ContainsAny(out, "@#") {

@@ -14,16 +14,16 @@ import (
 // SSH public keys, in Gitea's shapes (PublicKey). The keys are on chain,
 // so every node lets them into git over SSH.
 
-func (a *API) registerKeys(mux *http.ServeMux) {
-	if a.forge == nil {
+func (a *API) RegisterKeys(mux *http.ServeMux) {
+	if a.Forge == nil {
 		return
 	}
-	user := a.signedIn
+	user := a.SignedIn
 	mux.HandleFunc("GET /api/v1/user/keys", user(auth.ScopeRead, a.listMyKeys))
 	mux.HandleFunc("POST /api/v1/user/keys", user(auth.ScopeWrite, a.createKey))
 	mux.HandleFunc("GET /api/v1/user/keys/{id}", user(auth.ScopeRead, a.getKey))
 	mux.HandleFunc("DELETE /api/v1/user/keys/{id}", user(auth.ScopeWrite, a.deleteKey))
-	mux.HandleFunc("GET /api/v1/users/{username}/keys", a.serve(a.listUserKeys))
+	mux.HandleFunc("GET /api/v1/users/{username}/keys", a.Serve(a.listUserKeys))
 }
 
 // keyJSON is Gitea's PublicKey.
@@ -34,7 +34,7 @@ type keyJSON struct {
 	Title       string        `json:"title"`
 	Fingerprint string        `json:"fingerprint"`
 	CreatedAt   string        `json:"created_at"`
-	User        forgeUserJSON `json:"user"`
+	User        ForgeUserJSON `json:"user"`
 	ReadOnly    bool          `json:"read_only"`
 	KeyType     string        `json:"key_type"`
 	// Height is the block that registered the key.
@@ -43,8 +43,8 @@ type keyJSON struct {
 
 func toKeyJSON(r *http.Request, k index.Key) keyJSON {
 	return keyJSON{
-		ID: k.ID, Key: k.Key, URL: siteURL(r) + "/api/v1/user/keys/" + strconv.FormatUint(k.ID, 10), Title: k.Title,
-		Fingerprint: k.Fingerprint, CreatedAt: k.Created.Format(time.RFC3339), User: toForgeUser(r, k.Owner),
+		ID: k.ID, Key: k.Key, URL: SiteURL(r) + "/api/v1/user/keys/" + strconv.FormatUint(k.ID, 10), Title: k.Title,
+		Fingerprint: k.Fingerprint, CreatedAt: k.Created.Format(time.RFC3339), User: ToForgeUser(r, k.Owner),
 		KeyType: "user", Height: k.Height,
 	}
 }
@@ -58,33 +58,33 @@ func toKeysJSON(r *http.Request, keys []index.Key) []keyJSON {
 }
 
 func (a *API) listMyKeys(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
-	keys, total, err := a.forge.Keys(r.Context(), id.User.Address, p)
-	return a.respondList(w, r, p, total, toKeysJSON(r, keys), err)
+	keys, total, err := a.Forge.Keys(r.Context(), id.User.Address, p)
+	return a.RespondList(w, r, p, total, toKeysJSON(r, keys), err)
 }
 
 func (a *API) listUserKeys(w http.ResponseWriter, r *http.Request) error {
-	owner, err := a.forge.Owner(r.Context(), r.PathValue("username"))
+	owner, err := a.Forge.Owner(r.Context(), r.PathValue("username"))
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
-	keys, total, err := a.forge.Keys(r.Context(), owner, p)
-	return a.respondList(w, r, p, total, toKeysJSON(r, keys), err)
+	keys, total, err := a.Forge.Keys(r.Context(), owner, p)
+	return a.RespondList(w, r, p, total, toKeysJSON(r, keys), err)
 }
 
 func (a *API) createKey(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -93,17 +93,17 @@ func (a *API) createKey(w http.ResponseWriter, r *http.Request) error {
 		Key      string `json:"key"`
 		ReadOnly bool   `json:"read_only"`
 	}
-	if err := decode(w, r, maxSettingsBody, &in); err != nil {
+	if err := Decode(w, r, maxSettingsBody, &in); err != nil {
 		return err
 	}
 	if strings.TrimSpace(in.Key) == "" {
 		return usererr.BadFieldf("key", "the key must not be empty: paste a public key such as the content of ~/.ssh/id_ed25519.pub")
 	}
-	k, err := a.forge.AddKey(r.Context(), id.User.Address, in.Title, in.Key)
+	k, err := a.Forge.AddKey(r.Context(), id.User.Address, in.Title, in.Key)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, toKeyJSON(r, k))
+	WriteJSON(w, http.StatusCreated, toKeyJSON(r, k))
 	return nil
 }
 
@@ -116,7 +116,7 @@ func keyID(r *http.Request) (uint64, error) {
 }
 
 func (a *API) getKey(w http.ResponseWriter, r *http.Request) error {
-	user, err := requireUser(r)
+	user, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -124,15 +124,15 @@ func (a *API) getKey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	k, err := a.forge.OwnKey(r.Context(), user.User.Address, id)
+	k, err := a.Forge.OwnKey(r.Context(), user.User.Address, id)
 	if err != nil {
 		return err
 	}
-	return reply(w, toKeyJSON(r, k))
+	return Reply(w, toKeyJSON(r, k))
 }
 
 func (a *API) deleteKey(w http.ResponseWriter, r *http.Request) error {
-	user, err := requireUser(r)
+	user, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -140,7 +140,7 @@ func (a *API) deleteKey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := a.forge.DeleteKey(r.Context(), user.User.Address, id); err != nil {
+	if err := a.Forge.DeleteKey(r.Context(), user.User.Address, id); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

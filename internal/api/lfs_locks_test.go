@@ -80,7 +80,7 @@ func TestGitLFSLocks(t *testing.T) {
 	}
 
 	// 5. Unlocking: alice cannot without --force; bob, a writer but no
-	// admin, cannot force alice's lock; alice, the owner, forces bob's.
+	// Admin, cannot force alice's lock; alice, the owner, forces bob's.
 	if out, err := n.TryGit(aliceDir, "lfs", "unlock", "file.bin"); err == nil {
 		t.Fatalf("alice unlocked bob's lock without --force:\n%s", out)
 	}

@@ -25,7 +25,7 @@ type markdownOption struct {
 // postMarkdown renders Markdown to sanitized HTML, as Gitea's POST /markdown does.
 func (a *API) postMarkdown(w http.ResponseWriter, r *http.Request) error {
 	var opt markdownOption
-	err := decode(w, r, maxMarkdownBody, &opt)
+	err := Decode(w, r, maxMarkdownBody, &opt)
 	if ue, ok := usererr.As(err); (ok && ue.Kind == usererr.TooLarge) || len(opt.Text) > maxMarkdownText {
 		err = usererr.Unprocessablef("text", usererr.CodeTooLarge, "the text is too large to render: the most is %d bytes", maxMarkdownText)
 	}
@@ -37,7 +37,7 @@ func (a *API) postMarkdown(w http.ResponseWriter, r *http.Request) error {
 	default:
 		return usererr.InvalidField("mode", "invalid_mode", "mode must be gfm, markdown or comment")
 	}
-	html, err := a.markdown.Render([]byte(opt.Text))
+	html, err := a.Markdown.Render([]byte(opt.Text))
 	if err != nil {
 		return err
 	}

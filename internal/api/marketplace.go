@@ -16,17 +16,17 @@ import (
 // webhook recipe (events and a URL template), published on chain by
 // anyone signed in and installed into a public repository by its
 // administrators in one step (the webhook and the chain's record).
-func (a *API) registerMarketplace(mux *http.ServeMux) {
+func (a *API) RegisterMarketplace(mux *http.ServeMux) {
 	if a.market == nil {
 		return
 	}
-	user := a.signedIn
-	mux.HandleFunc("GET /api/v1/marketplace/listings", a.serve(a.listListings))
+	user := a.SignedIn
+	mux.HandleFunc("GET /api/v1/marketplace/listings", a.Serve(a.listListings))
 	mux.HandleFunc("POST /api/v1/marketplace/listings", user(auth.ScopeWrite, a.publishListing))
-	mux.HandleFunc("GET /api/v1/marketplace/listings/{id}", a.serve(a.getListing))
+	mux.HandleFunc("GET /api/v1/marketplace/listings/{id}", a.Serve(a.getListing))
 	mux.HandleFunc("PATCH /api/v1/marketplace/listings/{id}", user(auth.ScopeWrite, a.updateListing))
 	mux.HandleFunc("DELETE /api/v1/marketplace/listings/{id}", user(auth.ScopeWrite, a.deleteListing))
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/marketplace/installs", a.serve(a.listInstalls))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/marketplace/installs", a.Serve(a.listInstalls))
 	mux.HandleFunc("POST /api/v1/repos/{owner}/{repo}/marketplace/installs", user(auth.ScopeWrite, a.installListing))
 	mux.HandleFunc("DELETE /api/v1/repos/{owner}/{repo}/marketplace/installs/{listing}", user(auth.ScopeWrite, a.uninstallListing))
 }
@@ -39,7 +39,7 @@ type listingJSON struct {
 	Events      []string      `json:"events"`
 	URLTemplate string        `json:"url_template"`
 	Homepage    string        `json:"homepage"`
-	Publisher   forgeUserJSON `json:"publisher"`
+	Publisher   ForgeUserJSON `json:"publisher"`
 	// Installs is how many repositories have it installed now.
 	Installs int64 `json:"installs"`
 	// Deleted is true for a deleted listing, shown only among a
@@ -51,7 +51,7 @@ type listingJSON struct {
 
 func toListing(r *http.Request, l marketplace.Listing) listingJSON {
 	return listingJSON{ID: l.ID, Name: l.Name, Description: l.Description, Events: l.Events, URLTemplate: l.URLTemplate,
-		Homepage: l.Homepage, Publisher: toForgeUser(r, l.Publisher), Installs: l.Installs, Deleted: l.Deleted,
+		Homepage: l.Homepage, Publisher: ToForgeUser(r, l.Publisher), Installs: l.Installs, Deleted: l.Deleted,
 		CreatedAt: l.Created, UpdatedAt: l.Updated}
 }
 
@@ -59,7 +59,7 @@ func toListing(r *http.Request, l marketplace.Listing) listingJSON {
 type installJSON struct {
 	Listing   listingJSON   `json:"listing"`
 	RepoID    uint64        `json:"repo_id"`
-	Installer forgeUserJSON `json:"installer"`
+	Installer ForgeUserJSON `json:"installer"`
 	// HookID is the repository webhook this node created for the install
 	// (shown to its administrators); absent when there is none here.
 	HookID    int64     `json:"hook_id,omitempty"`
@@ -67,7 +67,7 @@ type installJSON struct {
 }
 
 func toInstall(r *http.Request, in market.Install) installJSON {
-	return installJSON{Listing: toListing(r, in.Listing), RepoID: in.RepoID, Installer: toForgeUser(r, in.Installer),
+	return installJSON{Listing: toListing(r, in.Listing), RepoID: in.RepoID, Installer: ToForgeUser(r, in.Installer),
 		HookID: in.Hook, CreatedAt: in.Created}
 }
 
@@ -97,7 +97,7 @@ func listingID(r *http.Request, name string) (uint64, error) {
 // listListings lists the listings, most installed first; q searches
 // their names and descriptions.
 func (a *API) listListings(w http.ResponseWriter, r *http.Request) error {
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -106,7 +106,7 @@ func (a *API) listListings(w http.ResponseWriter, r *http.Request) error {
 	for _, l := range list {
 		out = append(out, toListing(r, l))
 	}
-	return a.respondList(w, r, p, total, out, err)
+	return a.RespondList(w, r, p, total, out, err)
 }
 
 // getListing is one listing.
@@ -119,19 +119,19 @@ func (a *API) getListing(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, toListing(r, l))
+	return Reply(w, toListing(r, l))
 }
 
 // publishListing publishes a listing; the signed-in user is its
 // publisher. A bad field is 422 naming it (invalid_url for a URL template
 // that is not an absolute http(s) URL), a name taken 409.
 func (a *API) publishListing(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
 	var body listingBody
-	if err := decode(w, r, 64<<10, &body); err != nil {
+	if err := Decode(w, r, 64<<10, &body); err != nil {
 		return err
 	}
 	p := chainforge.ListingPublish{}
@@ -151,13 +151,13 @@ func (a *API) publishListing(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, toListing(r, l))
+	WriteJSON(w, http.StatusCreated, toListing(r, l))
 	return nil
 }
 
 // updateListing changes the fields sent of a listing (its publisher only).
 func (a *API) updateListing(w http.ResponseWriter, r *http.Request) error {
-	user, err := requireUser(r)
+	user, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -166,7 +166,7 @@ func (a *API) updateListing(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var body listingBody
-	if err := decode(w, r, 64<<10, &body); err != nil {
+	if err := Decode(w, r, 64<<10, &body); err != nil {
 		return err
 	}
 	l, err := a.market.Update(r.Context(), user.User.Address, chainforge.ListingUpdate{ID: id, Name: body.Name,
@@ -174,13 +174,13 @@ func (a *API) updateListing(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, toListing(r, l))
+	return Reply(w, toListing(r, l))
 }
 
 // deleteListing hides a listing (its publisher only); where it is
 // installed, its webhooks stay until removed.
 func (a *API) deleteListing(w http.ResponseWriter, r *http.Request) error {
-	user, err := requireUser(r)
+	user, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -198,7 +198,7 @@ func (a *API) deleteListing(w http.ResponseWriter, r *http.Request) error {
 // listInstalls lists the listings installed in a repository (public
 // records; the webhook ids only for its administrators).
 func (a *API) listInstalls(w http.ResponseWriter, r *http.Request) error {
-	repo, perm, err := a.repoOf(r)
+	repo, perm, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
@@ -210,7 +210,7 @@ func (a *API) listInstalls(w http.ResponseWriter, r *http.Request) error {
 	for _, in := range list {
 		out = append(out, toInstall(r, in))
 	}
-	return reply(w, out)
+	return Reply(w, out)
 }
 
 // installListing installs a listing into the repository in one step: its
@@ -218,16 +218,16 @@ func (a *API) listInstalls(w http.ResponseWriter, r *http.Request) error {
 // record. For the repository's administrators; a private repository is
 // 422 (installs are public records), an install already there 409.
 func (a *API) installListing(w http.ResponseWriter, r *http.Request) error {
-	user, err := requireUser(r)
+	user, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	repo, perm, err := a.repoOf(r)
+	repo, perm, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
 	var body installBody
-	if err := decode(w, r, 4<<10, &body); err != nil {
+	if err := Decode(w, r, 4<<10, &body); err != nil {
 		return err
 	}
 	if body.Listing == 0 {
@@ -237,18 +237,18 @@ func (a *API) installListing(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, toInstall(r, in))
+	WriteJSON(w, http.StatusCreated, toInstall(r, in))
 	return nil
 }
 
 // uninstallListing removes a listing from the repository: the chain's
 // record and the webhook this node created for it.
 func (a *API) uninstallListing(w http.ResponseWriter, r *http.Request) error {
-	user, err := requireUser(r)
+	user, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	repo, perm, err := a.repoOf(r)
+	repo, perm, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}

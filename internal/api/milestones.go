@@ -17,49 +17,14 @@ import (
 // them with milestone.* actions; {id} is a milestone's id or its title, as
 // Gitea allows.
 
-// milestoneJSON is Gitea's Milestone.
-type milestoneJSON struct {
-	ID           uint64  `json:"id"`
-	Title        string  `json:"title"`
-	Description  string  `json:"description"`
-	State        string  `json:"state"`
-	OpenIssues   int64   `json:"open_issues"`
-	ClosedIssues int64   `json:"closed_issues"`
-	Created      string  `json:"created_at"`
-	Updated      *string `json:"updated_at"`
-	Closed       *string `json:"closed_at"`
-	Due          *string `json:"due_on"`
-}
-
-func milestoneOf(m index.Milestone) milestoneJSON {
-	j := milestoneJSON{
-		ID: m.ID, Title: m.Title, Description: m.Description, State: m.State, OpenIssues: m.OpenIssues,
-		ClosedIssues: m.ClosedIssues, Created: m.Created, Updated: optional(m.Updated), Closed: optional(m.Closed),
-	}
-	if m.Due != 0 {
-		due := time.Unix(m.Due, 0).UTC().Format(time.RFC3339)
-		j.Due = &due
-	}
-	return j
-}
-
-// milestoneRef is the milestone an issue shows: nil when it has none.
-func milestoneRef(m *index.Milestone) *milestoneJSON {
-	if m == nil {
-		return nil
-	}
-	j := milestoneOf(*m)
-	return &j
-}
-
 // listMilestones lists a repository's milestones, open ones by default
 // (state=closed or all for the others), name filtering by title.
 func (h *issuesAPI) listMilestones(w http.ResponseWriter, r *http.Request) error {
-	repo, _, err := h.repoOf(r)
+	repo, _, err := h.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -67,22 +32,22 @@ func (h *issuesAPI) listMilestones(w http.ResponseWriter, r *http.Request) error
 	if f.State, err = stateFilter(r); err != nil {
 		return err
 	}
-	all, err := h.forge.Index().Milestones(r.Context(), repo.ID, f)
+	all, err := h.Forge.Index().Milestones(r.Context(), repo.ID, f)
 	if err != nil {
 		return err
 	}
-	page := pageSlice(all, p)
+	page := PageSlice(all, p)
 	out := make([]milestoneJSON, len(page))
 	for i, m := range page {
 		out[i] = milestoneOf(m)
 	}
-	return h.respondList(w, r, p, int64(len(all)), out, nil)
+	return h.RespondList(w, r, p, int64(len(all)), out, nil)
 }
 
 // findMilestone resolves key, a milestone's id or title (any case), in
 // repo.
 func (h *issuesAPI) findMilestone(ctx context.Context, repo index.Repo, key string) (index.Milestone, error) {
-	ix := h.forge.Index()
+	ix := h.Forge.Index()
 	if id, err := strconv.ParseUint(key, 10, 64); err == nil && id > 0 {
 		if m, err := ix.MilestoneByID(ctx, repo.ID, id); err == nil {
 			return m, nil
@@ -102,7 +67,7 @@ func (h *issuesAPI) findMilestone(ctx context.Context, repo index.Repo, key stri
 
 // getMilestone reads one milestone by id or title.
 func (h *issuesAPI) getMilestone(w http.ResponseWriter, r *http.Request) error {
-	repo, _, err := h.repoOf(r)
+	repo, _, err := h.RepoOf(r)
 	if err != nil {
 		return err
 	}
@@ -110,7 +75,7 @@ func (h *issuesAPI) getMilestone(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, milestoneOf(m))
+	return Reply(w, milestoneOf(m))
 }
 
 // dueOf is a due date in Unix seconds: 0 for none.
@@ -136,7 +101,7 @@ func milestoneState(s string) (string, error) {
 
 // createMilestone creates a milestone (Gitea's CreateMilestoneOption).
 func (h *issuesAPI) createMilestone(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -146,14 +111,14 @@ func (h *issuesAPI) createMilestone(w http.ResponseWriter, r *http.Request) erro
 		State       string     `json:"state"`
 		Due         *time.Time `json:"due_on"`
 	}
-	if err := decodeText(w, r, &in); err != nil {
+	if err := DecodeText(w, r, &in); err != nil {
 		return err
 	}
-	repo, _, err := h.repoOf(r)
+	repo, _, err := h.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	if err := checkTitle(in.Title); err != nil {
+	if err := CheckTitle(in.Title); err != nil {
 		return err
 	}
 	if len(in.Description) > chainforge.MaxMilestoneDesc {
@@ -167,24 +132,24 @@ func (h *issuesAPI) createMilestone(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	res, err := h.forge.Do(r.Context(), id.User.Address, chainforge.MilestoneCreate{
+	res, err := h.Forge.Do(r.Context(), id.User.Address, chainforge.MilestoneCreate{
 		Repo: repo.ID, Title: in.Title, Description: in.Description, Due: due, State: state,
 	})
 	if err != nil {
 		return err
 	}
-	m, err := h.forge.Index().MilestoneByID(r.Context(), repo.ID, res.Change.Milestone.ID)
+	m, err := h.Forge.Index().MilestoneByID(r.Context(), repo.ID, res.Change.Milestone.ID)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, milestoneOf(m))
+	WriteJSON(w, http.StatusCreated, milestoneOf(m))
 	return nil
 }
 
 // editMilestone changes a milestone (Gitea's EditMilestoneOption): an
 // empty title and an absent due date leave them as they are.
 func (h *issuesAPI) editMilestone(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -194,10 +159,10 @@ func (h *issuesAPI) editMilestone(w http.ResponseWriter, r *http.Request) error 
 		State       *string    `json:"state"`
 		Due         *time.Time `json:"due_on"`
 	}
-	if err := decodeText(w, r, &in); err != nil {
+	if err := DecodeText(w, r, &in); err != nil {
 		return err
 	}
-	repo, _, err := h.repoOf(r)
+	repo, _, err := h.RepoOf(r)
 	if err != nil {
 		return err
 	}
@@ -207,7 +172,7 @@ func (h *issuesAPI) editMilestone(w http.ResponseWriter, r *http.Request) error 
 	}
 	edit := chainforge.MilestoneEdit{Repo: repo.ID, Milestone: m.ID, Description: in.Description}
 	if in.Title != "" {
-		if err := checkTitle(in.Title); err != nil {
+		if err := CheckTitle(in.Title); err != nil {
 			return err
 		}
 		edit.Title = &in.Title
@@ -229,22 +194,22 @@ func (h *issuesAPI) editMilestone(w http.ResponseWriter, r *http.Request) error 
 		}
 		edit.Due = &due
 	}
-	if _, err := h.forge.Do(r.Context(), id.User.Address, edit); err != nil {
+	if _, err := h.Forge.Do(r.Context(), id.User.Address, edit); err != nil {
 		return err
 	}
-	if m, err = h.forge.Index().MilestoneByID(r.Context(), repo.ID, m.ID); err != nil {
+	if m, err = h.Forge.Index().MilestoneByID(r.Context(), repo.ID, m.ID); err != nil {
 		return err
 	}
-	return reply(w, milestoneOf(m))
+	return Reply(w, milestoneOf(m))
 }
 
 // deleteMilestone deletes a milestone; its issues stay, filed under none.
 func (h *issuesAPI) deleteMilestone(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	repo, _, err := h.repoOf(r)
+	repo, _, err := h.RepoOf(r)
 	if err != nil {
 		return err
 	}
@@ -252,7 +217,7 @@ func (h *issuesAPI) deleteMilestone(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	if _, err := h.forge.Do(r.Context(), id.User.Address, chainforge.MilestoneDelete{Repo: repo.ID, Milestone: m.ID}); err != nil {
+	if _, err := h.Forge.Do(r.Context(), id.User.Address, chainforge.MilestoneDelete{Repo: repo.ID, Milestone: m.ID}); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -292,7 +257,7 @@ func (h *issuesAPI) issueMilestone(ctx context.Context, repo index.Repo, id int6
 	if id < 0 || id == math.MaxInt64 {
 		return 0, usererr.BadFieldf("milestone", "there is no milestone %d in %s", id, repo.Name)
 	}
-	if _, err := h.forge.Index().MilestoneByID(ctx, repo.ID, uint64(id)); err != nil {
+	if _, err := h.Forge.Index().MilestoneByID(ctx, repo.ID, uint64(id)); err != nil {
 		return 0, usererr.BadFieldf("milestone", "there is no milestone %d in %s", id, repo.Name)
 	}
 	return uint64(id), nil

@@ -21,20 +21,20 @@ import (
 //go:embed templates
 var templateFiles embed.FS
 
-func (a *API) registerMisc(mux *http.ServeMux) {
-	mux.HandleFunc("POST /api/v1/markdown/raw", a.serve(a.postMarkdownRaw))
-	mux.HandleFunc("POST /api/v1/markup", a.serve(a.postMarkup))
-	mux.HandleFunc("GET /api/v1/nodeinfo", a.serve(a.getNodeInfo))
-	mux.HandleFunc("GET /api/v1/gitignore/templates", a.serve(a.listGitignores))
-	mux.HandleFunc("GET /api/v1/gitignore/templates/{name}", a.serve(a.getGitignore))
-	mux.HandleFunc("GET /api/v1/licenses", a.serve(a.listLicenses))
-	mux.HandleFunc("GET /api/v1/licenses/{name}", a.serve(a.getLicense))
-	mux.HandleFunc("GET /api/v1/label/templates", a.serve(a.listLabelTemplates))
-	mux.HandleFunc("GET /api/v1/label/templates/{name}", a.serve(a.getLabelTemplate))
-	mux.HandleFunc("GET /api/v1/signing-key.gpg", a.serve(a.getSigningKeyGPG))
+func (a *API) RegisterMisc(mux *http.ServeMux) {
+	mux.HandleFunc("POST /api/v1/markdown/raw", a.Serve(a.postMarkdownRaw))
+	mux.HandleFunc("POST /api/v1/markup", a.Serve(a.postMarkup))
+	mux.HandleFunc("GET /api/v1/nodeinfo", a.Serve(a.getNodeInfo))
+	mux.HandleFunc("GET /api/v1/gitignore/templates", a.Serve(a.listGitignores))
+	mux.HandleFunc("GET /api/v1/gitignore/templates/{name}", a.Serve(a.getGitignore))
+	mux.HandleFunc("GET /api/v1/licenses", a.Serve(a.listLicenses))
+	mux.HandleFunc("GET /api/v1/licenses/{name}", a.Serve(a.getLicense))
+	mux.HandleFunc("GET /api/v1/label/templates", a.Serve(a.listLabelTemplates))
+	mux.HandleFunc("GET /api/v1/label/templates/{name}", a.Serve(a.getLabelTemplate))
+	mux.HandleFunc("GET /api/v1/signing-key.gpg", a.Serve(a.getSigningKeyGPG))
 	// The same for a repository: the node signs no repository's commits,
 	// so every repository (and none) answers alike, revealing nothing.
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/signing-key.gpg", a.serve(a.getSigningKeyGPG))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/signing-key.gpg", a.Serve(a.getSigningKeyGPG))
 }
 
 // postMarkdownRaw renders the request body, Markdown as plain text, as
@@ -54,7 +54,7 @@ func (a *API) postMarkup(w http.ResponseWriter, r *http.Request) error {
 		Text, Mode, Context, FilePath string
 		Wiki                          bool
 	}
-	err := decode(w, r, maxMarkdownBody, &opt)
+	err := Decode(w, r, maxMarkdownBody, &opt)
 	if ue, ok := usererr.As(err); (ok && ue.Kind == usererr.TooLarge) || len(opt.Text) > maxMarkdownText {
 		err = usererr.Unprocessablef("Text", usererr.CodeTooLarge, "the text is too large to render: the most is %d bytes", maxMarkdownText)
 	}
@@ -70,7 +70,7 @@ func (a *API) postMarkup(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) writeRendered(w http.ResponseWriter, text []byte) error {
-	html, err := a.markdown.Render(text)
+	html, err := a.Markdown.Render(text)
 	if err != nil {
 		return err
 	}
@@ -83,11 +83,11 @@ func (a *API) writeRendered(w http.ResponseWriter, text []byte) error {
 // node speaks no federation protocol, so it lists none, and it does not
 // count its users or posts here (usage is zero).
 func (a *API) getNodeInfo(w http.ResponseWriter, r *http.Request) error {
-	return reply(w, map[string]any{
+	return Reply(w, map[string]any{
 		"version": "2.1",
 		"software": map[string]string{
 			"name": "dforge", "version": giteaVersion(a.version),
-			"repository": "https://github.com/dforge/dforge", "homepage": siteURL(r),
+			"repository": "https://github.com/dforge/dforge", "homepage": SiteURL(r),
 		},
 		"protocols":         []string{},
 		"services":          map[string][]string{"inbound": {}, "outbound": {"rss2.0"}},
@@ -125,7 +125,7 @@ func template(dir, name, kind string) ([]byte, error) {
 }
 
 func (a *API) listGitignores(w http.ResponseWriter, r *http.Request) error {
-	return reply(w, templateNames("gitignore"))
+	return Reply(w, templateNames("gitignore"))
 }
 
 func (a *API) getGitignore(w http.ResponseWriter, r *http.Request) error {
@@ -134,7 +134,7 @@ func (a *API) getGitignore(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, map[string]string{"name": name, "source": string(b)})
+	return Reply(w, map[string]string{"name": name, "source": string(b)})
 }
 
 // licenseNames are the licenses' full names by SPDX key.
@@ -146,7 +146,7 @@ var licenseNames = map[string]string{
 }
 
 func licenseURL(r *http.Request, key string) string {
-	return siteURL(r) + "/api/v1/licenses/" + key
+	return SiteURL(r) + "/api/v1/licenses/" + key
 }
 
 func (a *API) listLicenses(w http.ResponseWriter, r *http.Request) error {
@@ -154,7 +154,7 @@ func (a *API) listLicenses(w http.ResponseWriter, r *http.Request) error {
 	for _, key := range templateNames("license") {
 		list = append(list, map[string]string{"key": key, "name": licenseNames[key], "url": licenseURL(r, key)})
 	}
-	return reply(w, list)
+	return Reply(w, list)
 }
 
 func (a *API) getLicense(w http.ResponseWriter, r *http.Request) error {
@@ -163,11 +163,11 @@ func (a *API) getLicense(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, map[string]string{"key": key, "name": licenseNames[key], "url": licenseURL(r, key), "body": string(b), "implementation": ""})
+	return Reply(w, map[string]string{"key": key, "name": licenseNames[key], "url": licenseURL(r, key), "body": string(b), "implementation": ""})
 }
 
 func (a *API) listLabelTemplates(w http.ResponseWriter, r *http.Request) error {
-	return reply(w, templateNames("label"))
+	return Reply(w, templateNames("label"))
 }
 
 // getLabelTemplate is Gitea's []LabelTemplate: name, exclusive, color
@@ -186,7 +186,7 @@ func (a *API) getLabelTemplate(w http.ResponseWriter, r *http.Request) error {
 	if err := json.Unmarshal(b, &labels); err != nil {
 		return err
 	}
-	return reply(w, labels)
+	return Reply(w, labels)
 }
 
 // getSigningKeyGPG: the node signs no commits (merges and web edits are

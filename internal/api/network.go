@@ -8,16 +8,16 @@ import (
 // node's genesis and the peer addresses to dial, over its public URL.
 // Both are public: the genesis is on every node, peers gossip addresses.
 
-func (a *API) registerNetwork(mux *http.ServeMux) {
-	if a.chain == nil {
+func (a *API) RegisterNetwork(mux *http.ServeMux) {
+	if a.Chain == nil {
 		return
 	}
-	mux.HandleFunc("GET /api/v1/chain/genesis", a.serve(a.getGenesis))
-	mux.HandleFunc("GET /api/v1/chain/peers", a.serve(a.getPeers))
+	mux.HandleFunc("GET /api/v1/chain/genesis", a.Serve(a.getGenesis))
+	mux.HandleFunc("GET /api/v1/chain/peers", a.Serve(a.getPeers))
 }
 
 func (a *API) getGenesis(w http.ResponseWriter, r *http.Request) error {
-	b, err := a.chain.GenesisJSON(r.Context())
+	b, err := a.Chain.GenesisJSON(r.Context())
 	if err != nil {
 		return err
 	}
@@ -32,5 +32,5 @@ type peersJSON struct {
 }
 
 func (a *API) getPeers(w http.ResponseWriter, _ *http.Request) error {
-	return reply(w, peersJSON{Peers: a.chain.PeerAddresses()})
+	return Reply(w, peersJSON{Peers: a.Chain.PeerAddresses()})
 }

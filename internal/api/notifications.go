@@ -15,19 +15,19 @@ import (
 // from chain events (internal/index/notify.go), read state kept on this
 // node. A user only ever reaches their own threads: another's id is a 404.
 
-// registerNotifications adds the notification routes.
-func (a *API) registerNotifications(mux *http.ServeMux) {
-	if a.index == nil || a.auth == nil {
+// RegisterNotifications adds the notification routes.
+func (a *API) RegisterNotifications(mux *http.ServeMux) {
+	if a.Index == nil || a.Auth == nil {
 		return
 	}
-	user := a.signedIn
+	user := a.SignedIn
 	mux.HandleFunc("GET /api/v1/notifications", user(auth.ScopeRead, a.listNotifications))
 	mux.HandleFunc("PUT /api/v1/notifications", user(auth.ScopeWrite, a.readNotifications))
 	mux.HandleFunc("GET /api/v1/notifications/new", user(auth.ScopeRead, a.newNotifications))
 	mux.HandleFunc("GET /api/v1/notifications/stream", user(auth.ScopeRead, a.streamNotifications))
 	mux.HandleFunc("GET /api/v1/notifications/threads/{id}", user(auth.ScopeRead, a.getNotification))
 	mux.HandleFunc("PATCH /api/v1/notifications/threads/{id}", user(auth.ScopeWrite, a.readNotification))
-	if a.forge != nil && a.hosting != nil {
+	if a.Forge != nil && a.Hosting != nil {
 		mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/notifications", user(auth.ScopeRead, a.listNotifications))
 		mux.HandleFunc("PUT /api/v1/repos/{owner}/{repo}/notifications", user(auth.ScopeWrite, a.readNotifications))
 	}
@@ -76,7 +76,7 @@ func (a *API) notificationFilter(r *http.Request, id *auth.Identity, statuses []
 	}
 	f.Participating = q.Get("participating") == "true"
 	if r.PathValue("repo") != "" {
-		rec, _, err := a.repoOf(r)
+		rec, _, err := a.RepoOf(r)
 		if err != nil {
 			return f, err
 		}
@@ -99,7 +99,7 @@ func lower(s string) string {
 
 // hiddenReasons are the reasons the user's preferences turn off.
 func (a *API) hiddenReasons(r *http.Request, id *auth.Identity) ([]string, error) {
-	p, err := a.auth.NotificationPrefs(r.Context(), id.User)
+	p, err := a.Auth.NotificationPrefs(r.Context(), id.User)
 	if err != nil {
 		return nil, fmt.Errorf("read notification preferences: %w", err)
 	}
@@ -120,7 +120,7 @@ func (a *API) hiddenReasons(r *http.Request, id *auth.Identity) ([]string, error
 }
 
 func (a *API) listNotifications(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -128,22 +128,22 @@ func (a *API) listNotifications(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.index.Notifications(r.Context(), f, p)
+	list, total, err := a.Index.Notifications(r.Context(), f, p)
 	if err != nil {
 		return err
 	}
-	return a.respondList(w, r, p, total, a.threadsJSON(r, list), nil)
+	return a.RespondList(w, r, p, total, a.threadsJSON(r, list), nil)
 }
 
 // readNotifications marks the threads the query picks (by default the
 // unread ones updated before last_read_at, or now) with to-status (by
 // default read), and answers them, as Gitea does, with 205.
 func (a *API) readNotifications(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -159,17 +159,17 @@ func (a *API) readNotifications(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	ids, err := a.index.MarkNotifications(r.Context(), f, to)
+	ids, err := a.Index.MarkNotifications(r.Context(), f, to)
 	if err != nil {
 		return err
 	}
 	out := make([]index.Notification, 0, len(ids))
 	for _, n := range ids {
-		if t, err := a.index.NotificationByID(r.Context(), id.User.Address, n); err == nil {
+		if t, err := a.Index.NotificationByID(r.Context(), id.User.Address, n); err == nil {
 			out = append(out, t)
 		}
 	}
-	writeJSON(w, http.StatusResetContent, a.threadsJSON(r, out))
+	WriteJSON(w, http.StatusResetContent, a.threadsJSON(r, out))
 	return nil
 }
 
@@ -185,7 +185,7 @@ func toStatus(r *http.Request) (string, error) {
 }
 
 func (a *API) newNotifications(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -193,7 +193,7 @@ func (a *API) newNotifications(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, newNotificationsJSON{New: n})
+	return Reply(w, newNotificationsJSON{New: n})
 }
 
 // unreadCount is the badge's number: unread threads the preferences show.
@@ -202,7 +202,7 @@ func (a *API) unreadCount(r *http.Request, id *auth.Identity) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return a.index.CountNotifications(r.Context(), index.NotificationFilter{User: id.User.Address, Statuses: []string{"unread"}, HideReasons: hidden, PublicOnly: id.PublicOnly()})
+	return a.Index.CountNotifications(r.Context(), index.NotificationFilter{User: id.User.Address, Statuses: []string{"unread"}, HideReasons: hidden, PublicOnly: id.PublicOnly()})
 }
 
 // threadOf is the path's thread id; one that cannot be an id is a 404,
@@ -216,7 +216,7 @@ func threadOf(r *http.Request) (int64, error) {
 }
 
 func (a *API) getNotification(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -228,21 +228,21 @@ func (a *API) getNotification(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, a.threadJSON(r, t, nil))
+	return Reply(w, a.threadJSON(r, t, nil))
 }
 
 // threadFor is the user's thread n; under a public-only token a thread of
 // a private repository is not found, as the repository is not.
 func (a *API) threadFor(r *http.Request, id *auth.Identity, n int64) (index.Notification, error) {
-	t, err := a.index.NotificationByID(r.Context(), id.User.Address, n)
+	t, err := a.Index.NotificationByID(r.Context(), id.User.Address, n)
 	if err != nil {
 		return t, notFoundThread(n, err)
 	}
 	if t.Repo != 0 && id.PublicOnly() {
-		if a.forge == nil {
+		if a.Forge == nil {
 			return t, notFoundThread(n, index.ErrNoNotification)
 		}
-		if _, _, err := a.forge.RepoByID(r.Context(), id.User.Address, t.Repo); err != nil {
+		if _, _, err := a.Forge.RepoByID(r.Context(), id.User.Address, t.Repo); err != nil {
 			return t, notFoundThread(n, index.ErrNoNotification)
 		}
 	}
@@ -257,7 +257,7 @@ func notFoundThread(n int64, err error) error {
 }
 
 func (a *API) readNotification(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -272,10 +272,10 @@ func (a *API) readNotification(w http.ResponseWriter, r *http.Request) error {
 	if _, err := a.threadFor(r, id, n); err != nil {
 		return err
 	}
-	t, err := a.index.MarkNotification(r.Context(), id.User.Address, n, to)
+	t, err := a.Index.MarkNotification(r.Context(), id.User.Address, n, to)
 	if err != nil {
 		return notFoundThread(n, err)
 	}
-	writeJSON(w, http.StatusResetContent, a.threadJSON(r, t, nil))
+	WriteJSON(w, http.StatusResetContent, a.threadJSON(r, t, nil))
 	return nil
 }

@@ -26,7 +26,7 @@ type notificationSubjectJSON struct {
 
 type notificationThreadJSON struct {
 	ID         int64                   `json:"id"`
-	Repository *repoJSON               `json:"repository"`
+	Repository *RepoJSON               `json:"repository"`
 	Subject    notificationSubjectJSON `json:"subject"`
 	Unread     bool                    `json:"unread"`
 	Pinned     bool                    `json:"pinned"`
@@ -59,7 +59,7 @@ type newNotificationsJSON struct {
 // threadsJSON shapes a list, reading each repository once. A thread whose
 // repository the user can no longer read is left out.
 func (a *API) threadsJSON(r *http.Request, list []index.Notification) []notificationThreadJSON {
-	repos := map[uint64]*repoJSON{}
+	repos := map[uint64]*RepoJSON{}
 	out := make([]notificationThreadJSON, 0, len(list))
 	for _, n := range list {
 		if n.Repo != 0 {
@@ -77,23 +77,23 @@ func (a *API) threadsJSON(r *http.Request, list []index.Notification) []notifica
 
 // notifyRepo is the repository as the viewer sees it; nil when they
 // cannot read it.
-func (a *API) notifyRepo(r *http.Request, id uint64) *repoJSON {
-	if a.forge == nil {
+func (a *API) notifyRepo(r *http.Request, id uint64) *RepoJSON {
+	if a.Forge == nil {
 		return nil
 	}
-	rec, perm, err := a.forge.RepoByID(r.Context(), viewerOf(r), id)
+	rec, perm, err := a.Forge.RepoByID(r.Context(), ViewerOf(r), id)
 	if err != nil {
 		return nil
 	}
-	j := a.repoJSON(r, rec, perm)
+	j := a.RepoJSON(r, rec, perm)
 	return &j
 }
 
 // threadJSON shapes one thread; repo is its repository's JSON, or nil to
 // read it.
-func (a *API) threadJSON(r *http.Request, n index.Notification, repo *repoJSON) notificationThreadJSON {
-	a.modViewOf(r).maskNotification(&n) // n is a copy
-	base := siteURL(r)
+func (a *API) threadJSON(r *http.Request, n index.Notification, repo *RepoJSON) notificationThreadJSON {
+	a.ModViewOf(r).maskNotification(&n) // n is a copy
+	base := SiteURL(r)
 	j := notificationThreadJSON{
 		ID: n.ID, Unread: n.Unread, Pinned: n.Pinned, UpdatedAt: time.Unix(0, n.UpdatedNS).UTC(),
 		URL:     base + "/api/v1/notifications/threads/" + strconv.FormatInt(n.ID, 10),
@@ -183,7 +183,7 @@ var notifyStreams = make(chan struct{}, maxNotifyStreams)
 // with a comment as heartbeat. It ends when the client leaves or the node
 // stops.
 func (a *API) streamNotifications(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -203,10 +203,10 @@ func (a *API) streamNotifications(w http.ResponseWriter, r *http.Request) error 
 	defer heartbeat.Stop()
 	last := int64(-1)
 	for {
-		changed := a.index.Changes() // before the read, so no change is missed
+		changed := a.Index.Changes() // before the read, so no change is missed
 		n, err := a.unreadCount(r, id)
 		if err != nil {
-			a.log.WarnContext(r.Context(), "notification stream", "err", err)
+			a.Log.WarnContext(r.Context(), "notification stream", "err", err)
 			return nil
 		}
 		if n != last {
@@ -226,7 +226,7 @@ func (a *API) streamNotifications(w http.ResponseWriter, r *http.Request) error 
 			}
 		case <-r.Context().Done():
 			return nil
-		case <-a.index.Done():
+		case <-a.Index.Done():
 			return nil
 		}
 	}

@@ -17,20 +17,20 @@ import (
 
 // List paging: ?page= (1-based) and ?limit=, as Gitea's API takes them.
 const (
-	defaultLimit = 20
-	maxLimit     = 100
+	DefaultLimit = 20
+	MaxLimit     = 100
 )
 
-// pageSlice is page p of a list held in memory (git refs, files, reviews).
-func pageSlice[T any](items []T, p index.Page) []T {
+// PageSlice is page p of a list held in memory (git refs, files, reviews).
+func PageSlice[T any](items []T, p index.Page) []T {
 	from := min(len(items), (p.Number-1)*p.Limit)
 	return items[from:min(len(items), from+p.Limit)]
 }
 
-// pageOf reads ?page= and ?limit= for every list. As in Gitea, 0 (like
+// PageOf reads ?page= and ?limit= for every list. As in Gitea, 0 (like
 // none) means the default: Gitea's Go SDK sends page=0 and limit=0 when its
 // caller sets none. A negative or non-numeric value is refused.
-func pageOf(r *http.Request) (index.Page, error) { return pageWithLimit(r, defaultLimit) }
+func PageOf(r *http.Request) (index.Page, error) { return pageWithLimit(r, DefaultLimit) }
 
 // pageWithLimit is pageOf with limit as the default page size.
 func pageWithLimit(r *http.Request, limit int) (index.Page, error) {
@@ -46,18 +46,18 @@ func pageWithLimit(r *http.Request, limit int) (index.Page, error) {
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
-			return p, usererr.InvalidField("limit", "invalid_limit", fmt.Sprintf("limit must be a whole number from 1 to %d (0 is the default, %d)", maxLimit, limit))
+			return p, usererr.InvalidField("limit", "invalid_limit", fmt.Sprintf("limit must be a whole number from 1 to %d (0 is the default, %d)", MaxLimit, limit))
 		}
 		if n > 0 {
-			p.Limit = min(n, maxLimit)
+			p.Limit = min(n, MaxLimit)
 		}
 	}
 	return p, nil
 }
 
-// respondList writes one page of a list with X-Total-Count and a Link
+// RespondList writes one page of a list with X-Total-Count and a Link
 // header (next, last, first, prev) as GitHub and Gitea do.
-func (a *API) respondList(w http.ResponseWriter, r *http.Request, p index.Page, total int64, items any, err error) error {
+func (a *API) RespondList(w http.ResponseWriter, r *http.Request, p index.Page, total int64, items any, err error) error {
 	if err != nil {
 		return err
 	}
@@ -81,6 +81,6 @@ func (a *API) respondList(w http.ResponseWriter, r *http.Request, p index.Page, 
 	if len(links) > 0 {
 		w.Header().Set("Link", strings.Join(links, ", "))
 	}
-	writeJSON(w, http.StatusOK, items)
+	WriteJSON(w, http.StatusOK, items)
 	return nil
 }

@@ -50,7 +50,7 @@ type branchProtectionJSON struct {
 func toProtection(r *http.Request, p index.Protection) branchProtectionJSON {
 	names := []string{}
 	for _, u := range p.PushWhitelist {
-		names = append(names, toForgeUser(r, u).Login)
+		names = append(names, ToForgeUser(r, u).Login)
 	}
 	return branchProtectionJSON{
 		BranchName: p.Branch, RuleName: p.Branch, EnablePush: p.EnablePush, EnablePushWhitelist: len(names) > 0,
@@ -125,25 +125,25 @@ func (o protectionOption) unsupported() string {
 }
 
 func (a *API) listProtections(w http.ResponseWriter, r *http.Request) error {
-	rec, _, err := a.repoOf(r)
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	list, err := a.forge.Index().Protections(r.Context(), rec.ID)
+	list, err := a.Forge.Index().Protections(r.Context(), rec.ID)
 	out := make([]branchProtectionJSON, 0, len(list))
 	for _, p := range list {
 		out = append(out, toProtection(r, p))
 	}
-	return a.respondList(w, r, index.Page{Number: 1, Limit: max(len(out), 1)}, int64(len(out)), out, err)
+	return a.RespondList(w, r, index.Page{Number: 1, Limit: max(len(out), 1)}, int64(len(out)), out, err)
 }
 
 // protectionOf is the path's repository and its rule {name} (404 when none).
 func (a *API) protectionOf(r *http.Request) (index.Repo, index.Protection, error) {
-	rec, _, err := a.repoOf(r)
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return index.Repo{}, index.Protection{}, err
 	}
-	p, ok, err := a.forge.Index().Protection(r.Context(), rec.ID, r.PathValue("name"))
+	p, ok, err := a.Forge.Index().Protection(r.Context(), rec.ID, r.PathValue("name"))
 	if err != nil {
 		return index.Repo{}, index.Protection{}, err
 	}
@@ -158,21 +158,21 @@ func (a *API) getProtection(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, toProtection(r, p))
+	WriteJSON(w, http.StatusOK, toProtection(r, p))
 	return nil
 }
 
 func (a *API) createProtection(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	rec, _, err := a.repoOf(r)
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
 	var in protectionOption
-	if err := decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
 		return err
 	}
 	name, field := "", "rule_name"
@@ -181,13 +181,13 @@ func (a *API) createProtection(w http.ResponseWriter, r *http.Request) error {
 	} else if in.BranchName != nil {
 		name, field = *in.BranchName, "branch_name"
 	}
-	if err := checkChainLines(textField{field, name}); err != nil {
+	if err := CheckChainLines(TextField{field, name}); err != nil {
 		return err
 	}
 	if name == "" {
 		return usererr.BadFieldf("rule_name", "rule_name or branch_name must name a branch")
 	}
-	if _, ok, err := a.forge.Index().Protection(r.Context(), rec.ID, name); err != nil {
+	if _, ok, err := a.Forge.Index().Protection(r.Context(), rec.ID, name); err != nil {
 		return err
 	} else if ok {
 		return usererr.Deniedf("branch protection already exists for %s", name)
@@ -196,12 +196,12 @@ func (a *API) createProtection(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, toProtection(r, p))
+	WriteJSON(w, http.StatusCreated, toProtection(r, p))
 	return nil
 }
 
 func (a *API) editProtection(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -210,7 +210,7 @@ func (a *API) editProtection(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in protectionOption
-	if err := decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
 		return err
 	}
 	cur := chainforge.BranchProtect{Repo: rec.ID, Branch: old.Branch, EnablePush: old.EnablePush, EnableStatusCheck: old.EnableStatusCheck,
@@ -222,7 +222,7 @@ func (a *API) editProtection(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, toProtection(r, p))
+	WriteJSON(w, http.StatusOK, toProtection(r, p))
 	return nil
 }
 
@@ -249,7 +249,7 @@ func (a *API) applyProtection(r *http.Request, actor common.Address, rec index.R
 	if in.PushWhitelistUsernames != nil {
 		cur.PushWhitelist = nil
 		for _, name := range *in.PushWhitelistUsernames {
-			who, err := a.hosting.Owner(r.Context(), name)
+			who, err := a.Hosting.Owner(r.Context(), name)
 			if err != nil {
 				return index.Protection{}, usererr.BadFieldf("push_whitelist_usernames", "there is no user %q", name)
 			}
@@ -259,10 +259,10 @@ func (a *API) applyProtection(r *http.Request, actor common.Address, rec index.R
 	if in.EnablePushWhitelist != nil && !*in.EnablePushWhitelist || !cur.EnablePush {
 		cur.PushWhitelist = nil
 	}
-	if _, err := a.forge.Do(r.Context(), actor, cur); err != nil {
+	if _, err := a.Forge.Do(r.Context(), actor, cur); err != nil {
 		return index.Protection{}, err
 	}
-	p, ok, err := a.forge.Index().Protection(r.Context(), rec.ID, cur.Branch)
+	p, ok, err := a.Forge.Index().Protection(r.Context(), rec.ID, cur.Branch)
 	if err == nil && !ok {
 		err = usererr.Missingf("branch %s has no protection rule", cur.Branch)
 	}
@@ -270,7 +270,7 @@ func (a *API) applyProtection(r *http.Request, actor common.Address, rec index.R
 }
 
 func (a *API) deleteProtection(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -278,7 +278,7 @@ func (a *API) deleteProtection(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if _, err := a.forge.Do(r.Context(), id.User.Address, chainforge.BranchUnprotect{Repo: rec.ID, Branch: p.Branch}); err != nil {
+	if _, err := a.Forge.Do(r.Context(), id.User.Address, chainforge.BranchUnprotect{Repo: rec.ID, Branch: p.Branch}); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

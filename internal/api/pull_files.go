@@ -14,7 +14,7 @@ func (h *issuesAPI) listPullCommits(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -37,23 +37,15 @@ func (h *issuesAPI) listPullCommits(w http.ResponseWriter, r *http.Request) erro
 	for i, g := range list {
 		out[i] = c.commit(g, true)
 	}
-	return h.respondList(w, r, p, int64(total), out, h.withAccounts(r, out))
+	return h.RespondList(w, r, p, int64(total), out, h.withAccounts(r, out))
 }
-
-// A page of files carries each file's patch up to maxFilePatch bytes, and
-// at most maxPagePatch bytes of patches in all: a huge diff is read a page
-// at a time, and a huge file says it was cut.
-const (
-	maxFilePatch = 256 << 10
-	maxPagePatch = 4 << 20
-)
 
 func (h *issuesAPI) listPullFiles(w http.ResponseWriter, r *http.Request) error {
 	repo, _, pr, err := h.pullOf(r, r.PathValue("index"))
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -65,7 +57,7 @@ func (h *issuesAPI) listPullFiles(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	page := pageSlice(files, p)
+	page := PageSlice(files, p)
 	l := h.linksFor(r, repo)
 	out := make([]changedFileJSON, len(page))
 	budget := maxPagePatch
@@ -91,5 +83,5 @@ func (h *issuesAPI) listPullFiles(w http.ResponseWriter, r *http.Request) error 
 		}
 		out[i] = j
 	}
-	return h.respondList(w, r, p, int64(len(files)), out, nil)
+	return h.RespondList(w, r, p, int64(len(files)), out, nil)
 }

@@ -21,7 +21,7 @@ var mergeStyles = map[string]string{
 }
 
 func (h *issuesAPI) mergePull(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -34,7 +34,7 @@ func (h *issuesAPI) mergePull(w http.ResponseWriter, r *http.Request) error {
 		ForceMerge             bool   `json:"force_merge"`
 		MergeWhenChecksSucceed bool   `json:"merge_when_checks_succeed"`
 	}
-	if err := decodeText(w, r, &in); err != nil {
+	if err := DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	repo, perm, pr, err := h.pullOf(r, r.PathValue("index"))
@@ -48,30 +48,30 @@ func (h *issuesAPI) mergePull(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return usererr.BadFieldf("Do", "Do must be merge, squash, rebase, rebase-merge or fast-forward-only")
 	}
-	if err := checkBody("MergeMessageField", in.MergeMessageField); err != nil {
+	if err := CheckBody("MergeMessageField", in.MergeMessageField); err != nil {
 		return err
 	}
-	merger := usernameOf(id.User)
+	merger := UsernameOf(id.User)
 	merged, err := h.pulls.Merge(r.Context(), id.User.Address, repo, pr.Number, forge.MergeRequest{
 		Style: style, Title: in.MergeTitleField, Message: in.MergeMessageField, HeadSHA: in.HeadCommitID,
 		DeleteBranch: in.DeleteBranchAfterMerge,
-		Author:       gitstore.Signature{Name: pr.Author.Username, Email: noreplyEmail(r, pr.Author.Username)},
-		Committer:    gitstore.Signature{Name: merger, Email: noreplyEmail(r, merger)},
+		Author:       gitstore.Signature{Name: pr.Author.Username, Email: NoreplyEmail(r, pr.Author.Username)},
+		Committer:    gitstore.Signature{Name: merger, Email: NoreplyEmail(r, merger)},
 	})
 	var ce *forge.ConflictError
 	if errors.As(err, &ce) {
-		writeJSON(w, http.StatusConflict, mergeConflictJSON{Message: ce.Error(), Code: "merge_conflict", Files: ce.Files})
+		WriteJSON(w, http.StatusConflict, mergeConflictJSON{Message: ce.Error(), Code: "merge_conflict", Files: ce.Files})
 		return nil
 	}
 	if ue, ok := usererr.As(err); ok && ue.Code == "protected_branch" {
 		// Gitea answers a merge its branch protection refuses with 405.
-		writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"message": ue.Message, "code": ue.Code})
+		WriteJSON(w, http.StatusMethodNotAllowed, map[string]string{"message": ue.Message, "code": ue.Code})
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	return reply(w, h.pull(r, repo, perm, merged, true))
+	return Reply(w, h.pull(r, repo, perm, merged, true))
 }
 
 func (h *issuesAPI) isMerged(w http.ResponseWriter, r *http.Request) error {

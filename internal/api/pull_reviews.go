@@ -15,12 +15,6 @@ import (
 // Pull request reviews: Gitea's PullReview and PullReviewComment, and a
 // new review (pr.review) with inline comments.
 
-// Gitea's review states, and the forge module's.
-var reviewStates = map[string]string{
-	chainforge.ReviewApprove: "APPROVED", chainforge.ReviewRequestChanges: "REQUEST_CHANGES", chainforge.ReviewCommented: "COMMENT",
-	forge.ReviewPending: "PENDING", index.ReviewRequested: "REQUEST_REVIEW",
-}
-
 // reviewsOf lists the pull request's reviews on chain and, after them, the
 // signed-in user's own pending ones: no one else sees those.
 func (h *issuesAPI) reviewsOf(r *http.Request) (index.Repo, index.Pull, []index.Review, error) {
@@ -28,12 +22,12 @@ func (h *issuesAPI) reviewsOf(r *http.Request) (index.Repo, index.Pull, []index.
 	if err != nil {
 		return index.Repo{}, index.Pull{}, nil, err
 	}
-	list, err := h.forge.Index().Reviews(r.Context(), repo.ID, pr.Number)
+	list, err := h.Forge.Index().Reviews(r.Context(), repo.ID, pr.Number)
 	if err != nil {
 		return repo, pr, nil, err
 	}
 	if u, ok := auth.UserFrom(r.Context()); ok {
-		drafts, err := h.forge.ReviewDrafts(r.Context(), reviewer(u), repo.ID, pr.Number)
+		drafts, err := h.Forge.ReviewDrafts(r.Context(), reviewer(u), repo.ID, pr.Number)
 		if err != nil {
 			return repo, pr, nil, err
 		}
@@ -58,10 +52,10 @@ func (h *issuesAPI) listReviews(w http.ResponseWriter, r *http.Request) error {
 	}
 	l := h.linksFor(r, repo)
 	out := []reviewJSON{}
-	for _, rv := range pageSlice(list, p) {
+	for _, rv := range PageSlice(list, p) {
 		out = append(out, l.review(pr, rv))
 	}
-	return h.respondList(w, r, p, int64(len(list)), out, nil)
+	return h.RespondList(w, r, p, int64(len(list)), out, nil)
 }
 
 func findReview(list []index.Review, raw string) (index.Review, error) {
@@ -84,7 +78,7 @@ func (h *issuesAPI) getReview(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	pr = h.pulls.Sync(r.Context(), repo, pr)
-	return reply(w, h.linksFor(r, repo).review(pr, rv))
+	return Reply(w, h.linksFor(r, repo).review(pr, rv))
 }
 
 func (h *issuesAPI) listReviewComments(w http.ResponseWriter, r *http.Request) error {
@@ -105,7 +99,7 @@ func (h *issuesAPI) listReviewComments(w http.ResponseWriter, r *http.Request) e
 		out[i] = l.reviewComment(pr, rv, c, outdated[c.ID])
 		out[i].DiffHunk = hunks[c.ID]
 	}
-	return reply(w, out)
+	return Reply(w, out)
 }
 
 // reviewEvent maps Gitea's (and GitHub's) review events to the forge's.
@@ -125,7 +119,7 @@ func reviewEvent(event string) (string, error) {
 }
 
 func (h *issuesAPI) createReview(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -140,7 +134,7 @@ func (h *issuesAPI) createReview(w http.ResponseWriter, r *http.Request) error {
 			OldPosition int64  `json:"old_position"`
 		} `json:"comments"`
 	}
-	if err := decodeText(w, r, &in); err != nil {
+	if err := DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	repo, _, pr, err := h.pullOf(r, r.PathValue("index"))
@@ -151,7 +145,7 @@ func (h *issuesAPI) createReview(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := checkBody("body", in.Body); err != nil {
+	if err := CheckBody("body", in.Body); err != nil {
 		return err
 	}
 	payload := chainforge.PullReview{Repo: repo.ID, Number: pr.Number, State: state, Body: in.Body, CommitSHA: in.CommitID, Comments: []chainforge.PullReviewComment{}}
@@ -165,7 +159,7 @@ func (h *issuesAPI) createReview(w http.ResponseWriter, r *http.Request) error {
 		default:
 			return usererr.BadFieldf("comments", "an inline comment needs new_position (a line of the new file) or old_position (a line of the old one)")
 		}
-		if err := checkBody("comment", c.Body); err != nil {
+		if err := CheckBody("comment", c.Body); err != nil {
 			return err
 		}
 		payload.Comments = append(payload.Comments, rc)
@@ -174,13 +168,13 @@ func (h *issuesAPI) createReview(w http.ResponseWriter, r *http.Request) error {
 		payload.CommitSHA = h.pulls.Sync(r.Context(), repo, pr).HeadSHA
 	}
 	if state == forge.ReviewPending {
-		rv, err := h.forge.AddReviewDraft(r.Context(), reviewer(id.User), payload)
+		rv, err := h.Forge.AddReviewDraft(r.Context(), reviewer(id.User), payload)
 		if err != nil {
 			return err
 		}
-		return reply(w, h.linksFor(r, repo).review(pr, rv))
+		return Reply(w, h.linksFor(r, repo).review(pr, rv))
 	}
-	res, err := h.forge.Do(r.Context(), id.User.Address, payload)
+	res, err := h.Forge.Do(r.Context(), id.User.Address, payload)
 	if err != nil {
 		return err
 	}
@@ -197,13 +191,13 @@ func (h *issuesAPI) replyReview(w http.ResponseWriter, r *http.Request, id uint6
 	if err != nil {
 		return err
 	}
-	return reply(w, h.linksFor(r, repo).review(pr, rv))
+	return Reply(w, h.linksFor(r, repo).review(pr, rv))
 }
 
 // submitReview submits the user's pending review with Gitea's event
 // (APPROVED, REQUEST_CHANGES or COMMENT) and body.
 func (h *issuesAPI) submitReview(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -211,7 +205,7 @@ func (h *issuesAPI) submitReview(w http.ResponseWriter, r *http.Request) error {
 		Event string `json:"event"`
 		Body  string `json:"body"`
 	}
-	if err := decodeText(w, r, &in); err != nil {
+	if err := DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	repo, _, pr, err := h.pullOf(r, r.PathValue("index"))
@@ -229,10 +223,10 @@ func (h *issuesAPI) submitReview(w http.ResponseWriter, r *http.Request) error {
 	if state == forge.ReviewPending {
 		return usererr.Unprocessablef("event", "invalid_field", "a submitted review is APPROVED, REQUEST_CHANGES or COMMENT: it cannot stay pending")
 	}
-	if err := checkBody("body", in.Body); err != nil {
+	if err := CheckBody("body", in.Body); err != nil {
 		return err
 	}
-	res, err := h.forge.SubmitReviewDraft(r.Context(), reviewer(id.User), repo.ID, pr.Number, draft, state, in.Body)
+	res, err := h.Forge.SubmitReviewDraft(r.Context(), reviewer(id.User), repo.ID, pr.Number, draft, state, in.Body)
 	if err != nil {
 		return err
 	}
@@ -241,7 +235,7 @@ func (h *issuesAPI) submitReview(w http.ResponseWriter, r *http.Request) error {
 
 // deleteReview deletes the user's pending review; one on chain stays.
 func (h *issuesAPI) deleteReview(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -263,7 +257,7 @@ func (h *issuesAPI) deleteReview(w http.ResponseWriter, r *http.Request) error {
 		}
 		return usererr.BadFieldf("id", "a submitted review is on chain and cannot be deleted")
 	}
-	if err := h.forge.DeleteReviewDraft(r.Context(), reviewer(id.User), repo.ID, pr.Number, draft); err != nil {
+	if err := h.Forge.DeleteReviewDraft(r.Context(), reviewer(id.User), repo.ID, pr.Number, draft); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

@@ -1,14 +1,11 @@
 package api
 
 import (
-	"context"
 	"net/http"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/gitstore"
@@ -21,30 +18,30 @@ import (
 // head's commits kept in the base repository, diffs, merge-tree, the merge
 // itself) is forge.Pulls'.
 
-func (h *issuesAPI) registerPulls(mux *http.ServeMux, w func(handler) http.HandlerFunc) {
+func (h *issuesAPI) registerPulls(mux *http.ServeMux, w func(Handler) http.HandlerFunc) {
 	const pulls = "/api/v1/repos/{owner}/{repo}/pulls"
-	mux.HandleFunc("GET "+pulls, h.serve(h.listPulls))
+	mux.HandleFunc("GET "+pulls, h.Serve(h.listPulls))
 	mux.HandleFunc("POST "+pulls, w(h.createPull))
 	// {index} is also "N.diff" and "N.patch", as in Gitea.
-	mux.HandleFunc("GET "+pulls+"/{index}", h.serve(h.getPull))
+	mux.HandleFunc("GET "+pulls+"/{index}", h.Serve(h.getPull))
 	mux.HandleFunc("PATCH "+pulls+"/{index}", w(h.editPull))
-	mux.HandleFunc("GET "+pulls+"/{index}/commits", h.serve(h.listPullCommits))
-	mux.HandleFunc("GET "+pulls+"/{index}/files", h.serve(h.listPullFiles))
-	mux.HandleFunc("GET "+pulls+"/{index}/reviews", h.serve(h.listReviews))
+	mux.HandleFunc("GET "+pulls+"/{index}/commits", h.Serve(h.listPullCommits))
+	mux.HandleFunc("GET "+pulls+"/{index}/files", h.Serve(h.listPullFiles))
+	mux.HandleFunc("GET "+pulls+"/{index}/reviews", h.Serve(h.listReviews))
 	mux.HandleFunc("POST "+pulls+"/{index}/reviews", w(h.createReview))
-	mux.HandleFunc("GET "+pulls+"/{index}/reviews/{id}", h.serve(h.getReview))
+	mux.HandleFunc("GET "+pulls+"/{index}/reviews/{id}", h.Serve(h.getReview))
 	mux.HandleFunc("POST "+pulls+"/{index}/reviews/{id}", w(h.submitReview))
 	mux.HandleFunc("DELETE "+pulls+"/{index}/reviews/{id}", w(h.deleteReview))
-	mux.HandleFunc("GET "+pulls+"/{index}/reviews/{id}/comments", h.serve(h.listReviewComments))
+	mux.HandleFunc("GET "+pulls+"/{index}/reviews/{id}/comments", h.Serve(h.listReviewComments))
 	mux.HandleFunc("POST "+pulls+"/{index}/merge", w(h.mergePull))
-	mux.HandleFunc("GET "+pulls+"/{index}/merge", h.serve(h.isMerged))
-	mux.HandleFunc("GET "+pulls+"/{base}/{head...}", h.serve(h.getPullByBranches))
+	mux.HandleFunc("GET "+pulls+"/{index}/merge", h.Serve(h.isMerged))
+	mux.HandleFunc("GET "+pulls+"/{base}/{head...}", h.Serve(h.getPullByBranches))
 	h.registerReviewRequests(mux, w)
 }
 
 // pullOf resolves {owner}/{repo} and its pull request {index}.
 func (h *issuesAPI) pullOf(r *http.Request, number string) (index.Repo, forge.Perm, index.Pull, error) {
-	repo, perm, err := h.repoOf(r)
+	repo, perm, err := h.RepoOf(r)
 	if err != nil {
 		return index.Repo{}, 0, index.Pull{}, err
 	}
@@ -52,7 +49,7 @@ func (h *issuesAPI) pullOf(r *http.Request, number string) (index.Repo, forge.Pe
 	if err != nil || n == 0 {
 		return index.Repo{}, 0, index.Pull{}, pullNotFound(number)
 	}
-	pr, err := h.forge.Index().Pull(r.Context(), repo.ID, n)
+	pr, err := h.Forge.Index().Pull(r.Context(), repo.ID, n)
 	if ue, ok := usererr.As(err); (ok && ue.Kind == usererr.NotFound) || (err == nil && h.deletedHere(r, repo.ID, n)) {
 		return index.Repo{}, 0, index.Pull{}, pullNotFound(number)
 	}
@@ -69,11 +66,11 @@ func pullNotFound(what string) error {
 // pull request must carry all of them), poster (a username) and q. An
 // unknown sort, state or poster is refused.
 func (h *issuesAPI) listPulls(w http.ResponseWriter, r *http.Request) error {
-	repo, perm, err := h.repoOf(r)
+	repo, perm, err := h.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -110,97 +107,17 @@ func (h *issuesAPI) listPulls(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := make([]pullJSON, 0, len(list))
 	for _, is := range list {
-		pr, err := h.forge.Index().Pull(r.Context(), repo.ID, is.Number)
+		pr, err := h.Forge.Index().Pull(r.Context(), repo.ID, is.Number)
 		if err != nil {
 			return err
 		}
 		out = append(out, h.pull(r, repo, perm, pr, false))
 	}
-	return h.respondList(w, r, p, total, out, nil)
-}
-
-// headOf finds the repository and branch of Gitea's head: "branch" in the
-// base itself, "owner:branch" in owner's fork of it (or the base, or a
-// repository it was forked from, when owner owns that), or
-// "owner/repo:branch" of a repository in the same fork network: the base,
-// a fork of it, or one of the repositories it was forked from.
-func (a *API) headOf(ctx context.Context, viewer common.Address, base index.Repo, head string) (index.Repo, string, error) {
-	spec, branch, fork := strings.Cut(head, ":")
-	if !fork {
-		return base, head, nil
-	}
-	if branch == "" {
-		return index.Repo{}, "", headInvalid("%q names no branch: write owner:branch", head)
-	}
-	parents := a.forkParents(ctx, viewer, base)
-	if owner, name, ok := strings.Cut(spec, "/"); ok {
-		repo, _, err := a.forge.Repo(ctx, viewer, owner, name)
-		if err != nil {
-			return index.Repo{}, "", err
-		}
-		if repo.ID == base.ID || repo.ForkOf == base.ID {
-			return repo, branch, nil
-		}
-		for _, p := range parents {
-			if p.ID == repo.ID {
-				return repo, branch, nil
-			}
-		}
-		return index.Repo{}, "", headInvalid("%s/%s is not %s/%s, a fork of it or a repository it was forked from", owner, name, base.Owner.Username, base.Name)
-	}
-	addr, err := a.forge.Owner(ctx, spec)
-	if err != nil {
-		return index.Repo{}, "", headInvalid("there is no user %s", spec)
-	}
-	if addr == base.OwnerAddress() {
-		return base, branch, nil
-	}
-	for _, p := range parents {
-		if addr == p.OwnerAddress() {
-			return p, branch, nil
-		}
-	}
-	for page := 1; ; page++ {
-		list, total, err := a.forge.Repos(ctx, index.RepoFilter{Viewer: viewer, Owner: &addr, Sort: "name"}, index.Page{Number: page, Limit: maxLimit})
-		if err != nil {
-			return index.Repo{}, "", err
-		}
-		for _, r := range list {
-			if r.ForkOf == base.ID {
-				return r, branch, nil
-			}
-		}
-		if int64(page*maxLimit) >= total {
-			return index.Repo{}, "", headInvalid("%s has no fork of %s/%s", spec, base.Owner.Username, base.Name)
-		}
-	}
-}
-
-// maxForkDepth bounds the walk up a chain of forks.
-const maxForkDepth = 16
-
-// forkParents are the repositories base was forked from that viewer may
-// read, nearest first; the walk stops at one it may not read or that is
-// gone.
-func (a *API) forkParents(ctx context.Context, viewer common.Address, base index.Repo) []index.Repo {
-	var out []index.Repo
-	for id := base.ForkOf; id != 0 && len(out) < maxForkDepth; {
-		p, _, err := a.forge.RepoByID(ctx, viewer, id)
-		if err != nil || p.ID == base.ID {
-			break
-		}
-		out = append(out, p)
-		id = p.ForkOf
-	}
-	return out
-}
-
-func headInvalid(format string, args ...any) error {
-	return usererr.BadFieldf("head", format, args...)
+	return h.RespondList(w, r, p, total, out, nil)
 }
 
 func (h *issuesAPI) createPull(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -214,21 +131,21 @@ func (h *issuesAPI) createPull(w http.ResponseWriter, r *http.Request) error {
 		Labels    []uint64 `json:"labels"`
 		Milestone int64    `json:"milestone"`
 	}
-	if err := decodeText(w, r, &in); err != nil {
+	if err := DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	ctx, actor := r.Context(), id.User.Address
-	base, perm, err := h.repoOf(r)
+	base, perm, err := h.RepoOf(r)
 	if err != nil {
 		return err
 	}
 	if strings.TrimSpace(in.Head) == "" {
 		return usererr.BadFieldf("head", "head must name the branch to merge")
 	}
-	if err := checkTitle(in.Title); err != nil {
+	if err := CheckTitle(in.Title); err != nil {
 		return err
 	}
-	if err := checkBody("body", in.Body); err != nil {
+	if err := CheckBody("body", in.Body); err != nil {
 		return err
 	}
 	milestone, err := h.issueMilestone(ctx, base, in.Milestone)
@@ -244,10 +161,10 @@ func (h *issuesAPI) createPull(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if fresh, err := h.forge.Index().RepoByID(ctx, base.ID); err == nil {
+	if fresh, err := h.Forge.Index().RepoByID(ctx, base.ID); err == nil {
 		base = fresh // its counters moved
 	}
-	writeJSON(w, http.StatusCreated, h.pull(r, base, perm, pr, true))
+	WriteJSON(w, http.StatusCreated, h.pull(r, base, perm, pr, true))
 	return nil
 }
 
@@ -263,14 +180,14 @@ func (h *issuesAPI) getPull(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	pr = h.pulls.Sync(r.Context(), repo, pr)
-	return reply(w, h.pull(r, repo, perm, pr, true))
+	return Reply(w, h.pull(r, repo, perm, pr, true))
 }
 
 // getPullByBranches is Gitea's GET /pulls/{base}/{head}: the pull request
 // from head ("branch", "owner:branch" or "owner/repo:branch", as on
 // creation) into the base branch.
 func (h *issuesAPI) getPullByBranches(w http.ResponseWriter, r *http.Request) error {
-	repo, perm, err := h.repoOf(r)
+	repo, perm, err := h.RepoOf(r)
 	if err != nil {
 		return err
 	}
@@ -280,18 +197,18 @@ func (h *issuesAPI) getPullByBranches(w http.ResponseWriter, r *http.Request) er
 		// bytes that are not UTF-8).
 		return usererr.Missingf("there is no pull request from %q into %q", spec, base)
 	}
-	headRepo, branch, err := h.headOf(r.Context(), viewerOf(r), repo, spec)
+	headRepo, branch, err := h.headOf(r.Context(), ViewerOf(r), repo, spec)
 	if ue, ok := usererr.As(err); ok && ue.Kind != usererr.NotFound {
 		err = usererr.Missingf("there is no pull request from %s into %s", spec, base)
 	}
 	if err != nil {
 		return err
 	}
-	number, err := h.forge.Index().PullByBranches(r.Context(), repo.ID, headRepo.ID, base, branch)
+	number, err := h.Forge.Index().PullByBranches(r.Context(), repo.ID, headRepo.ID, base, branch)
 	if err != nil {
 		return err
 	}
-	pr, err := h.forge.Index().Pull(r.Context(), repo.ID, number)
+	pr, err := h.Forge.Index().Pull(r.Context(), repo.ID, number)
 	if err != nil {
 		return err
 	}
@@ -299,7 +216,7 @@ func (h *issuesAPI) getPullByBranches(w http.ResponseWriter, r *http.Request) er
 		return pullNotFound(strconv.FormatUint(number, 10))
 	}
 	pr = h.pulls.Sync(r.Context(), repo, pr)
-	return reply(w, h.pull(r, repo, perm, pr, true))
+	return Reply(w, h.pull(r, repo, perm, pr, true))
 }
 
 // isBranchText says whether s could name a branch: UTF-8 without control
@@ -325,7 +242,7 @@ func (h *issuesAPI) pullDiff(w http.ResponseWriter, r *http.Request, number, for
 	}
 	if err := write(r.Context(), cmp.Dir, cmp.From, cmp.To, w); err != nil {
 		// The answer has begun: all that is left is to log it.
-		h.log.WarnContext(r.Context(), "stream a pull request's diff", "repo", repo.ID, "number", pr.Number, "err", err)
+		h.Log.WarnContext(r.Context(), "stream a pull request's diff", "repo", repo.ID, "number", pr.Number, "err", err)
 	}
 	return nil
 }
@@ -334,7 +251,7 @@ func (h *issuesAPI) pullDiff(w http.ResponseWriter, r *http.Request, number, for
 // and state (closed or open). The base branch cannot change; an empty base
 // (the Gitea SDK always sends one) or an empty title leaves it as it is.
 func (h *issuesAPI) editPull(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -347,7 +264,7 @@ func (h *issuesAPI) editPull(w http.ResponseWriter, r *http.Request) error {
 		Milestone int64     `json:"milestone"`
 		State     *string   `json:"state"`
 	}
-	if err := decodeText(w, r, &in); err != nil {
+	if err := DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	repo, perm, pr, err := h.pullOf(r, r.PathValue("index"))
@@ -367,15 +284,15 @@ func (h *issuesAPI) editPull(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	if change.State, _, err = stateChange(pr.Issue, deref(in.State), ""); err != nil {
+	if change.State, _, err = stateChange(pr.Issue, Deref(in.State), ""); err != nil {
 		return err
 	}
-	if err := h.forge.EditIssue(r.Context(), id.User.Address, repo, pr.Issue, change); err != nil {
+	if err := h.Forge.EditIssue(r.Context(), id.User.Address, repo, pr.Issue, change); err != nil {
 		return err
 	}
-	if pr, err = h.forge.Index().Pull(r.Context(), repo.ID, pr.Number); err != nil {
+	if pr, err = h.Forge.Index().Pull(r.Context(), repo.ID, pr.Number); err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, h.pull(r, repo, perm, pr, true))
+	WriteJSON(w, http.StatusCreated, h.pull(r, repo, perm, pr, true))
 	return nil
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // Query parameters are bounded once, for every API route, before the
-// handler runs: an unbounded value reaches SQL (a 60,000-character q made
+// Handler runs: an unbounded value reaches SQL (a 60,000-character q made
 // SQLite's LIKE fail with "pattern too complex") and git. The limits are
 // far above anything a person or client sends.
 const (
@@ -31,10 +31,10 @@ const (
 // pathParams are the query parameters holding a path in a repository.
 var pathParams = map[string]bool{"path": true, "dir": true}
 
-// boundQuery answers 422 query_too_long, naming the parameter, when a
+// BoundQuery answers 422 query_too_long, naming the parameter, when a
 // query parameter of the request is longer than its limit; otherwise
 // routes serves it.
-func (a *API) boundQuery(routes *http.ServeMux) http.Handler {
+func (a *API) BoundQuery(routes *http.ServeMux) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if err := checkPath(r); err != nil {
 			_, r.Pattern = routes.Handler(r)

@@ -57,13 +57,13 @@ func (a *API) getReadme(w http.ResponseWriter, r *http.Request) error {
 	case gitstore.IsBinary(data):
 		out = ""
 	case ext == ".md" || ext == ".markdown":
-		if out, err = a.markdown.RenderStored(data); err != nil {
+		if out, err = a.Markdown.RenderStored(data); err != nil {
 			return err
 		}
 	default:
 		out = "<pre>" + html.EscapeString(string(data)) + "</pre>"
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"name": found.Name, "path": found.Path, "sha": found.ID, "size": found.Size,
+	WriteJSON(w, http.StatusOK, map[string]any{"name": found.Name, "path": found.Path, "sha": found.ID, "size": found.Size,
 		"truncated": found.Size > maxReadmeSize, "html": out})
 	return nil
 }

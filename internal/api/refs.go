@@ -43,6 +43,6 @@ func (a *API) listRefs(w http.ResponseWriter, r *http.Request) error {
 	if len(out) == 0 && prefix != "refs/" {
 		return usererr.Newf(usererr.NotFound, "ref_not_found", "no ref starts with %s", prefix)
 	}
-	writeJSON(w, http.StatusOK, out)
+	WriteJSON(w, http.StatusOK, out)
 	return nil
 }

@@ -28,24 +28,24 @@ import (
 // (gitrepos/release_drafts.go): their ids are from 2^50 up, their assets
 // have no cid, and they are merged into the reads here for writers.
 
-func (a *API) registerReleases(mux *http.ServeMux) {
-	if a.hosting == nil {
+func (a *API) RegisterReleases(mux *http.ServeMux) {
+	if a.Hosting == nil {
 		return
 	}
-	user := a.signedIn
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases", a.serve(a.listReleases))
+	user := a.SignedIn
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases", a.Serve(a.listReleases))
 	mux.HandleFunc("POST /api/v1/repos/{owner}/{repo}/releases", user(auth.ScopeWrite, a.createRelease))
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases/latest", a.serve(a.getLatestRelease))
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases/tags/{tag}", a.serve(a.getReleaseByTag))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases/latest", a.Serve(a.getLatestRelease))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases/tags/{tag}", a.Serve(a.getReleaseByTag))
 	mux.HandleFunc("DELETE /api/v1/repos/{owner}/{repo}/releases/tags/{tag}", user(auth.ScopeWrite, a.deleteReleaseByTag))
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases/{id}", a.serve(a.getRelease))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases/{id}", a.Serve(a.getRelease))
 	mux.HandleFunc("PATCH /api/v1/repos/{owner}/{repo}/releases/{id}", user(auth.ScopeWrite, a.editRelease))
 	mux.HandleFunc("DELETE /api/v1/repos/{owner}/{repo}/releases/{id}", user(auth.ScopeWrite, a.deleteRelease))
 	// One pattern for /releases/tags/{tag} and /releases/{id}/assets,
 	// which the mux could not tell apart.
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases/{id}/{sub}", a.serve(a.getReleaseSub))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases/{id}/{sub}", a.Serve(a.getReleaseSub))
 	mux.HandleFunc("POST /api/v1/repos/{owner}/{repo}/releases/{id}/assets", user(auth.ScopeWrite, a.createReleaseAsset))
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}", a.serve(a.getReleaseAsset))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}", a.Serve(a.getReleaseAsset))
 	mux.HandleFunc("PATCH /api/v1/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}", user(auth.ScopeWrite, a.editReleaseAsset))
 	mux.HandleFunc("DELETE /api/v1/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}", user(auth.ScopeWrite, a.deleteReleaseAsset))
 }
@@ -65,7 +65,7 @@ type releaseJSON struct {
 	Prerelease  bool             `json:"prerelease"`
 	CreatedAt   string           `json:"created_at"`
 	PublishedAt string           `json:"published_at"`
-	Author      forgeUserJSON    `json:"author"`
+	Author      ForgeUserJSON    `json:"author"`
 	Assets      []attachmentJSON `json:"assets"`
 }
 
@@ -105,8 +105,8 @@ type editReleaseBody struct {
 func nsTime(ns int64) string { return time.Unix(0, ns).UTC().Format(time.RFC3339) }
 
 func (a *API) releaseOut(r *http.Request, repo index.Repo, rel index.Release) releaseJSON {
-	full := toForgeUser(r, repo.Owner).Login + "/" + repo.Name
-	base := siteURL(r)
+	full := ToForgeUser(r, repo.Owner).Login + "/" + repo.Name
+	base := SiteURL(r)
 	api := base + "/api/v1/repos/" + full + "/releases/" + strconv.FormatUint(rel.ID, 10)
 	tag := url.PathEscape(rel.TagName)
 	out := releaseJSON{ID: int64(rel.ID), TagName: rel.TagName, Target: rel.Target, Title: rel.Title, Note: rel.Note,
@@ -114,7 +114,7 @@ func (a *API) releaseOut(r *http.Request, repo index.Repo, rel index.Release) re
 		TarURL: base + "/" + full + "/archive/" + tag + ".tar.gz", ZipURL: base + "/" + full + "/archive/" + tag + ".zip",
 		UploadURL: api + "/assets", Draft: rel.Draft, Prerelease: rel.Prerelease,
 		CreatedAt: nsTime(rel.CreatedNS), PublishedAt: nsTime(rel.CreatedNS),
-		Author: toForgeUser(r, a.userOf(r, rel.Publisher)), Assets: []attachmentJSON{}}
+		Author: ToForgeUser(r, a.userOf(r, rel.Publisher)), Assets: []attachmentJSON{}}
 	for _, as := range rel.Assets {
 		out.Assets = append(out.Assets, assetOut(base+"/"+full, rel, as))
 	}
@@ -138,15 +138,15 @@ func assetOut(repoURL string, rel index.Release, as index.Asset) attachmentJSON 
 // userOf names an address as the index knows it.
 func (a *API) userOf(r *http.Request, addr string) index.User {
 	u := index.User{Address: addr}
-	if a.index != nil && common.IsHexAddress(addr) {
-		u.Username, _ = a.index.Username(r.Context(), common.HexToAddress(addr))
+	if a.Index != nil && common.IsHexAddress(addr) {
+		u.Username, _ = a.Index.Username(r.Context(), common.HexToAddress(addr))
 	}
 	return u
 }
 
 // releaseRepo is the request's repository, with the viewer's permission.
 func (a *API) releaseRepo(r *http.Request) (index.Repo, forge.Perm, error) {
-	return a.repoOf(r)
+	return a.RepoOf(r)
 }
 
 func idParam(r *http.Request, name string) (uint64, error) {
@@ -176,10 +176,10 @@ func (a *API) releaseByID(r *http.Request) (index.Repo, forge.Perm, index.Releas
 		return repo, perm, index.Release{}, err
 	}
 	if gitrepos.IsReleaseDraftID(id) {
-		rel, err := a.hosting.ReleaseDraft(r.Context(), repo, perm, id)
+		rel, err := a.Hosting.ReleaseDraft(r.Context(), repo, perm, id)
 		return repo, perm, rel, err
 	}
-	rel, err := a.visibleRelease(r, repo, perm, func() (index.Release, error) { return a.index.ReleaseByID(r.Context(), repo.ID, id) })
+	rel, err := a.visibleRelease(r, repo, perm, func() (index.Release, error) { return a.Index.ReleaseByID(r.Context(), repo.ID, id) })
 	return repo, perm, rel, err
 }
 
@@ -188,7 +188,7 @@ func (a *API) listReleases(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -211,7 +211,7 @@ func (a *API) listReleases(w http.ResponseWriter, r *http.Request) error {
 		}
 		out = append(out, a.releaseOut(r, repo, rel))
 	}
-	return a.respondList(w, r, p, total, out, nil)
+	return a.RespondList(w, r, p, total, out, nil)
 }
 
 // releasePage is one page of the node's drafts (for writers, when f asks
@@ -220,7 +220,7 @@ func (a *API) listReleases(w http.ResponseWriter, r *http.Request) error {
 func (a *API) releasePage(r *http.Request, repo index.Repo, perm forge.Perm, f index.ReleaseFilter, p index.Page) ([]index.Release, int64, error) {
 	var drafts []index.Release
 	if f.Drafts {
-		all, err := a.hosting.ReleaseDrafts(r.Context(), repo, perm)
+		all, err := a.Hosting.ReleaseDrafts(r.Context(), repo, perm)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -232,7 +232,7 @@ func (a *API) releasePage(r *http.Request, repo index.Repo, perm forge.Perm, f i
 	}
 	from := (p.Number - 1) * p.Limit
 	page := drafts[min(from, len(drafts)):min(from+p.Limit, len(drafts))]
-	list, total, err := a.index.ReleasesFrom(r.Context(), repo.ID, f, max(0, from-len(drafts)), p.Limit-len(page))
+	list, total, err := a.Index.ReleasesFrom(r.Context(), repo.ID, f, max(0, from-len(drafts)), p.Limit-len(page))
 	if err != nil {
 		return nil, 0, err
 	}
@@ -244,7 +244,7 @@ func (a *API) getRelease(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, a.releaseOut(r, repo, rel))
+	return Reply(w, a.releaseOut(r, repo, rel))
 }
 
 func (a *API) getLatestRelease(w http.ResponseWriter, r *http.Request) error {
@@ -252,11 +252,11 @@ func (a *API) getLatestRelease(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rel, err := a.visibleRelease(r, repo, perm, func() (index.Release, error) { return a.index.LatestRelease(r.Context(), repo.ID) })
+	rel, err := a.visibleRelease(r, repo, perm, func() (index.Release, error) { return a.Index.LatestRelease(r.Context(), repo.ID) })
 	if err != nil {
 		return err
 	}
-	return reply(w, a.releaseOut(r, repo, rel))
+	return Reply(w, a.releaseOut(r, repo, rel))
 }
 
 // getReleaseSub is GET /releases/tags/{tag} (a release by its tag) and
@@ -285,9 +285,9 @@ func (a *API) releaseByTag(r *http.Request) (index.Repo, forge.Perm, index.Relea
 // draft. A draft may share its tag with a chain release made on another
 // node meanwhile; the chain's is the one a tag names.
 func (a *API) releaseOfTag(r *http.Request, repo index.Repo, perm forge.Perm, tag string) (index.Release, error) {
-	rel, err := a.visibleRelease(r, repo, perm, func() (index.Release, error) { return a.index.ReleaseByTag(r.Context(), repo.ID, tag) })
+	rel, err := a.visibleRelease(r, repo, perm, func() (index.Release, error) { return a.Index.ReleaseByTag(r.Context(), repo.ID, tag) })
 	if _, missing := usererr.As(err); err != nil && missing {
-		return a.hosting.ReleaseDraftByTag(r.Context(), repo, perm, tag)
+		return a.Hosting.ReleaseDraftByTag(r.Context(), repo, perm, tag)
 	}
 	return rel, err
 }
@@ -297,16 +297,16 @@ func (a *API) getReleaseByTag(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, a.releaseOut(r, repo, rel))
+	return Reply(w, a.releaseOut(r, repo, rel))
 }
 
 func (a *API) createRelease(w http.ResponseWriter, r *http.Request) error {
-	u, err := requireUser(r)
+	u, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
 	var in createReleaseBody
-	if err := decode(w, r, maxTextBody, &in); err != nil {
+	if err := Decode(w, r, MaxTextBody, &in); err != nil {
 		return err
 	}
 	repo, perm, err := a.releaseRepo(r)
@@ -316,31 +316,31 @@ func (a *API) createRelease(w http.ResponseWriter, r *http.Request) error {
 	if strings.TrimSpace(in.TagName) == "" {
 		return usererr.BadFieldf("tag_name", "tag_name is required")
 	}
-	if err := checkChainLines(textField{"tag_name", in.TagName}, textField{"target_commitish", in.Target}, textField{"name", in.Title}); err != nil {
+	if err := CheckChainLines(TextField{"tag_name", in.TagName}, TextField{"target_commitish", in.Target}, TextField{"name", in.Title}); err != nil {
 		return err
 	}
 	if in.Title == "" {
 		in.Title = in.TagName
 	}
-	rel, err := a.hosting.CreateRelease(r.Context(), u.User.Address, repo, perm, gitrepos.ReleaseOptions{TagName: in.TagName,
+	rel, err := a.Hosting.CreateRelease(r.Context(), u.User.Address, repo, perm, gitrepos.ReleaseOptions{TagName: in.TagName,
 		Target: in.Target, Title: in.Title, Note: in.Note, Draft: in.Draft, Prerelease: in.Prerelease})
 	if err != nil {
-		return a.hostingError(w, r, err)
+		return a.HostingError(w, r, err)
 	}
-	writeJSON(w, http.StatusCreated, a.releaseOut(r, repo, rel))
+	WriteJSON(w, http.StatusCreated, a.releaseOut(r, repo, rel))
 	return nil
 }
 
 func (a *API) editRelease(w http.ResponseWriter, r *http.Request) error {
-	u, err := requireUser(r)
+	u, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
 	var in editReleaseBody
-	if err := decode(w, r, maxTextBody, &in); err != nil {
+	if err := Decode(w, r, MaxTextBody, &in); err != nil {
 		return err
 	}
-	if err := checkChainLines(textField{"tag_name", deref(in.TagName)}, textField{"target_commitish", deref(in.Target)}, textField{"name", deref(in.Title)}); err != nil {
+	if err := CheckChainLines(TextField{"tag_name", Deref(in.TagName)}, TextField{"target_commitish", Deref(in.Target)}, TextField{"name", Deref(in.Title)}); err != nil {
 		return err
 	}
 	repo, perm, rel, err := a.releaseByID(r)
@@ -361,15 +361,15 @@ func (a *API) editRelease(w http.ResponseWriter, r *http.Request) error {
 			*f = nil
 		}
 	}
-	rel, err = a.hosting.EditRelease(r.Context(), u.User.Address, repo, perm, e)
+	rel, err = a.Hosting.EditRelease(r.Context(), u.User.Address, repo, perm, e)
 	if err != nil {
-		return a.hostingError(w, r, err)
+		return a.HostingError(w, r, err)
 	}
-	return reply(w, a.releaseOut(r, repo, rel))
+	return Reply(w, a.releaseOut(r, repo, rel))
 }
 
 func (a *API) deleteRelease(w http.ResponseWriter, r *http.Request) error {
-	u, err := requireUser(r)
+	u, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -377,7 +377,7 @@ func (a *API) deleteRelease(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := a.hosting.DeleteRelease(r.Context(), u.User.Address, repo, perm, rel.ID); err != nil {
+	if err := a.Hosting.DeleteRelease(r.Context(), u.User.Address, repo, perm, rel.ID); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -385,7 +385,7 @@ func (a *API) deleteRelease(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) deleteReleaseByTag(w http.ResponseWriter, r *http.Request) error {
-	u, err := requireUser(r)
+	u, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -393,7 +393,7 @@ func (a *API) deleteReleaseByTag(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := a.hosting.DeleteRelease(r.Context(), u.User.Address, repo, perm, rel.ID); err != nil {
+	if err := a.Hosting.DeleteRelease(r.Context(), u.User.Address, repo, perm, rel.ID); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -401,7 +401,7 @@ func (a *API) deleteReleaseByTag(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) repoURL(r *http.Request, repo index.Repo) string {
-	return siteURL(r) + "/" + toForgeUser(r, repo.Owner).Login + "/" + repo.Name
+	return SiteURL(r) + "/" + ToForgeUser(r, repo.Owner).Login + "/" + repo.Name
 }
 
 func (a *API) listReleaseAssets(w http.ResponseWriter, r *http.Request) error {
@@ -413,7 +413,7 @@ func (a *API) listReleaseAssets(w http.ResponseWriter, r *http.Request) error {
 	for _, as := range rel.Assets {
 		out = append(out, assetOut(a.repoURL(r, repo), rel, as))
 	}
-	return reply(w, out)
+	return Reply(w, out)
 }
 
 func (a *API) assetOf(r *http.Request) (index.Repo, forge.Perm, index.Release, index.Asset, error) {
@@ -438,14 +438,14 @@ func (a *API) getReleaseAsset(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, assetOut(a.repoURL(r, repo), rel, as))
+	return Reply(w, assetOut(a.repoURL(r, repo), rel, as))
 }
 
 // createReleaseAsset takes the file as Gitea does: the multipart field
 // "attachment" (its file name unless ?name= says otherwise), or the whole
 // body as the file with ?name=. The file streams into the blockstore.
 func (a *API) createReleaseAsset(w http.ResponseWriter, r *http.Request) error {
-	u, err := requireUser(r)
+	u, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -464,7 +464,7 @@ func (a *API) createReleaseAsset(w http.ResponseWriter, r *http.Request) error {
 	if strings.TrimSpace(name) == "" {
 		return usererr.BadFieldf("name", "the asset needs a name: ?name= or the attachment's file name")
 	}
-	as, err := a.hosting.AddAsset(r.Context(), u.User.Address, repo, perm, rel.ID, name, body)
+	as, err := a.Hosting.AddAsset(r.Context(), u.User.Address, repo, perm, rel.ID, name, body)
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
 		return usererr.New(usererr.TooLarge, "too_large", fmt.Sprintf("the asset is over the %d bytes this node takes", gitrepos.MaxAssetUpload))
@@ -472,7 +472,7 @@ func (a *API) createReleaseAsset(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, assetOut(a.repoURL(r, repo), rel, as))
+	WriteJSON(w, http.StatusCreated, assetOut(a.repoURL(r, repo), rel, as))
 	return nil
 }
 
@@ -503,14 +503,14 @@ func assetBody(r *http.Request) (io.Reader, string, error) {
 }
 
 func (a *API) editReleaseAsset(w http.ResponseWriter, r *http.Request) error {
-	u, err := requireUser(r)
+	u, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
 	var in struct {
 		Name string `json:"name"`
 	}
-	if err := decode(w, r, maxTextBody, &in); err != nil {
+	if err := Decode(w, r, MaxTextBody, &in); err != nil {
 		return err
 	}
 	repo, perm, rel, as, err := a.assetOf(r)
@@ -518,17 +518,17 @@ func (a *API) editReleaseAsset(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if in.Name == "" {
-		return reply(w, assetOut(a.repoURL(r, repo), rel, as))
+		return Reply(w, assetOut(a.repoURL(r, repo), rel, as))
 	}
-	as, err = a.hosting.EditAsset(r.Context(), u.User.Address, repo, perm, rel.ID, as.ID, in.Name)
+	as, err = a.Hosting.EditAsset(r.Context(), u.User.Address, repo, perm, rel.ID, as.ID, in.Name)
 	if err != nil {
 		return err
 	}
-	return reply(w, assetOut(a.repoURL(r, repo), rel, as))
+	return Reply(w, assetOut(a.repoURL(r, repo), rel, as))
 }
 
 func (a *API) deleteReleaseAsset(w http.ResponseWriter, r *http.Request) error {
-	u, err := requireUser(r)
+	u, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -536,7 +536,7 @@ func (a *API) deleteReleaseAsset(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := a.hosting.DeleteAsset(r.Context(), u.User.Address, repo, perm, rel.ID, as.ID); err != nil {
+	if err := a.Hosting.DeleteAsset(r.Context(), u.User.Address, repo, perm, rel.ID, as.ID); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -554,11 +554,11 @@ func IsDownloadPath(p string) bool {
 // ServeDownload serves a release asset at Gitea's browser_download_url,
 // with range requests, from this node's blockstore.
 func (a *API) ServeDownload(w http.ResponseWriter, r *http.Request) {
-	a.serve(a.downloadAsset)(w, r)
+	a.Serve(a.downloadAsset)(w, r)
 }
 
 func (a *API) downloadAsset(w http.ResponseWriter, r *http.Request) error {
-	if a.hosting == nil || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+	if a.Hosting == nil || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
 		return usererr.Missingf("no such file")
 	}
 	parts := strings.Split(strings.TrimPrefix(r.URL.EscapedPath(), "/"), "/")
@@ -570,7 +570,7 @@ func (a *API) downloadAsset(w http.ResponseWriter, r *http.Request) error {
 		}
 		seg[i] = s
 	}
-	repo, perm, err := a.hosting.Repo(r.Context(), viewerOf(r), seg[0], seg[1])
+	repo, perm, err := a.Hosting.Repo(r.Context(), ViewerOf(r), seg[0], seg[1])
 	if err != nil {
 		return err
 	}
@@ -586,7 +586,7 @@ func (a *API) downloadAsset(w http.ResponseWriter, r *http.Request) error {
 		// resumes or continues one.
 		rng := r.Header.Get("Range")
 		count := r.Method == http.MethodGet && (rng == "" || strings.HasPrefix(rng, "bytes=0-"))
-		f, err := a.hosting.OpenAsset(r.Context(), as, count)
+		f, err := a.Hosting.OpenAsset(r.Context(), as, count)
 		if err != nil {
 			return err
 		}

@@ -59,7 +59,7 @@ func (a *API) getReplication(w http.ResponseWriter, r *http.Request) error {
 	// Public data, read by other nodes' apps without credentials; set
 	// before any error so a browser can read a 404 too.
 	w.Header().Set("Access-Control-Allow-Origin", "*")
-	rec, _, err := a.repoOf(r)
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
@@ -67,8 +67,8 @@ func (a *API) getReplication(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out.Node = replicaNodeJSON{Operator: a.forge.Operator().Hex(), URL: siteURL(r)}
-	writeJSON(w, http.StatusOK, out)
+	out.Node = replicaNodeJSON{Operator: a.Forge.Operator().Hex(), URL: SiteURL(r)}
+	WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 
@@ -82,16 +82,16 @@ func (a *API) replicaState(ctx context.Context, rec index.Repo) (replicaStateJSO
 	}
 	// 1. The refs as the chain has them, and as they are here.
 	var chainRefs []index.ChainRef
-	if a.index != nil {
+	if a.Index != nil {
 		var err error
-		if chainRefs, err = a.index.ChainRefs(ctx, rec.ID); err != nil {
+		if chainRefs, err = a.Index.ChainRefs(ctx, rec.ID); err != nil {
 			return out, err
 		}
 	}
-	hasGit := a.hosting.HasGit(rec)
+	hasGit := a.Hosting.HasGit(rec)
 	held := map[string]string{}
 	if hasGit {
-		dir, err := a.hosting.Dir(rec)
+		dir, err := a.Hosting.Dir(rec)
 		if err != nil {
 			return out, err
 		}

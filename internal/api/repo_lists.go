@@ -13,24 +13,24 @@ import (
 // repository's forks, and what a user stars or watches. Each shows only
 // what the viewer may see, as every repository list does.
 
-func (a *API) registerRepoLists(mux *http.ServeMux) {
-	if a.forge == nil || a.hosting == nil {
+func (a *API) RegisterRepoLists(mux *http.ServeMux) {
+	if a.Forge == nil || a.Hosting == nil {
 		return
 	}
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/forks", a.serve(a.listForks))
-	mux.HandleFunc("GET /api/v1/user/starred", a.signedIn(auth.ScopeRead, a.listMyStarred))
-	mux.HandleFunc("GET /api/v1/users/{username}/starred", a.serve(a.listUserStarred))
-	mux.HandleFunc("GET /api/v1/user/subscriptions", a.signedIn(auth.ScopeRead, a.listMyWatched))
-	mux.HandleFunc("GET /api/v1/users/{username}/subscriptions", a.serve(a.listUserWatched))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/forks", a.Serve(a.listForks))
+	mux.HandleFunc("GET /api/v1/user/starred", a.SignedIn(auth.ScopeRead, a.listMyStarred))
+	mux.HandleFunc("GET /api/v1/users/{username}/starred", a.Serve(a.listUserStarred))
+	mux.HandleFunc("GET /api/v1/user/subscriptions", a.SignedIn(auth.ScopeRead, a.listMyWatched))
+	mux.HandleFunc("GET /api/v1/users/{username}/subscriptions", a.Serve(a.listUserWatched))
 }
 
 // listForks is Gitea's GET /repos/{owner}/{repo}/forks: newest first.
 func (a *API) listForks(w http.ResponseWriter, r *http.Request) error {
-	rec, _, err := a.repoOf(r)
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	return a.listRepos(w, r, index.RepoFilter{ForkOf: rec.ID, Sort: "created"}, false)
+	return a.ListRepos(w, r, index.RepoFilter{ForkOf: rec.ID, Sort: "created"}, false)
 }
 
 func (a *API) listMyStarred(w http.ResponseWriter, r *http.Request) error {
@@ -54,13 +54,13 @@ func (a *API) listUserWatched(w http.ResponseWriter, r *http.Request) error {
 func (a *API) listFlagged(w http.ResponseWriter, r *http.Request, username string, stars bool) error {
 	var who common.Address
 	if username == "" {
-		id, err := requireUser(r)
+		id, err := RequireUser(r)
 		if err != nil {
 			return err
 		}
 		who = id.User.Address
 	} else {
-		addr, err := a.hosting.Owner(r.Context(), username)
+		addr, err := a.Hosting.Owner(r.Context(), username)
 		if err != nil {
 			return err
 		}
@@ -70,5 +70,5 @@ func (a *API) listFlagged(w http.ResponseWriter, r *http.Request, username strin
 	if stars {
 		f = index.RepoFilter{StarredBy: &who}
 	}
-	return a.listRepos(w, r, f, false)
+	return a.ListRepos(w, r, f, false)
 }

@@ -17,10 +17,10 @@ import (
 // asked for reviews: those with write permission (Gitea's assignees and
 // reviewers).
 
-func (a *API) registerRepoPeople(mux *http.ServeMux) {
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/languages", a.serve(a.getLanguages))
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/assignees", a.serve(a.listAssignees))
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/reviewers", a.serve(a.listReviewers))
+func (a *API) RegisterRepoPeople(mux *http.ServeMux) {
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/languages", a.Serve(a.getLanguages))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/assignees", a.Serve(a.listAssignees))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/reviewers", a.Serve(a.listReviewers))
 }
 
 // getLanguages is Gitea's {"Go": bytes, ...} of the default branch; an
@@ -31,7 +31,7 @@ func (a *API) getLanguages(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if gitstore.IsEmpty(c.dir) {
-		return reply(w, map[string]int64{})
+		return Reply(w, map[string]int64{})
 	}
 	commit, _, err := a.resolve(r, c, "")
 	if err != nil {
@@ -41,7 +41,7 @@ func (a *API) getLanguages(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, langs)
+	return Reply(w, langs)
 }
 
 func (a *API) listAssignees(w http.ResponseWriter, r *http.Request) error {
@@ -50,13 +50,13 @@ func (a *API) listAssignees(w http.ResponseWriter, r *http.Request) error {
 
 // listReviewers is the writers but the caller: nobody reviews for themself.
 func (a *API) listReviewers(w http.ResponseWriter, r *http.Request) error {
-	return a.listWriters(w, r, viewerOf(r))
+	return a.listWriters(w, r, ViewerOf(r))
 }
 
 // listWriters answers Gitea's unpaged list of the users with write
 // permission on the path's repository, by name, but except.
 func (a *API) listWriters(w http.ResponseWriter, r *http.Request, except common.Address) error {
-	rec, _, err := a.repoOf(r)
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
@@ -64,23 +64,23 @@ func (a *API) listWriters(w http.ResponseWriter, r *http.Request, except common.
 	if err != nil {
 		return err
 	}
-	out := []forgeUserJSON{}
+	out := []ForgeUserJSON{}
 	for _, u := range users {
 		if common.HexToAddress(u.Address) != except {
-			out = append(out, toForgeUser(r, u))
+			out = append(out, ToForgeUser(r, u))
 		}
 	}
-	slices.SortFunc(out, func(x, y forgeUserJSON) int {
+	slices.SortFunc(out, func(x, y ForgeUserJSON) int {
 		return strings.Compare(strings.ToLower(x.Login), strings.ToLower(y.Login))
 	})
-	return reply(w, out)
+	return Reply(w, out)
 }
 
 // writers are the users with write permission on rec: its owner (a
 // user), its collaborators and the members of its organization's teams,
 // each kept when the forge's own rule (Permission) says write or more.
 func (a *API) writers(ctx context.Context, rec index.Repo) ([]index.User, error) {
-	ix := a.forge.Index()
+	ix := a.Forge.Index()
 	var candidates []index.User
 	if o, ok, err := ix.OrgAt(ctx, rec.OwnerAddress()); err != nil {
 		return nil, err
@@ -107,7 +107,7 @@ func (a *API) writers(ctx context.Context, rec index.Repo) ([]index.User, error)
 			continue
 		}
 		seen[strings.ToLower(u.Address)] = true
-		p, err := a.forge.Permission(ctx, rec, common.HexToAddress(u.Address))
+		p, err := a.Forge.Permission(ctx, rec, common.HexToAddress(u.Address))
 		if err != nil {
 			return nil, err
 		}

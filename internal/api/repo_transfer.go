@@ -16,8 +16,8 @@ import (
 // The forge module decides who may; a stranger is 403, nothing pending
 // 404.
 
-func (a *API) registerRepoTransfer(mux *http.ServeMux) {
-	user := a.signedIn
+func (a *API) RegisterRepoTransfer(mux *http.ServeMux) {
+	user := a.SignedIn
 	mux.HandleFunc("POST /api/v1/repos/{owner}/{repo}/transfer", user(auth.ScopeWrite, a.transferRepo))
 	mux.HandleFunc("POST /api/v1/repos/{owner}/{repo}/transfer/accept", user(auth.ScopeWrite, a.acceptTransfer))
 	mux.HandleFunc("POST /api/v1/repos/{owner}/{repo}/transfer/reject", user(auth.ScopeWrite, a.rejectTransfer))
@@ -25,17 +25,17 @@ func (a *API) registerRepoTransfer(mux *http.ServeMux) {
 
 // repoTransferJSON is Gitea's RepoTransfer.
 type repoTransferJSON struct {
-	Doer      forgeUserJSON `json:"doer"`
-	Recipient forgeUserJSON `json:"recipient"`
-	Teams     []teamJSON    `json:"teams"`
+	Doer      ForgeUserJSON `json:"doer"`
+	Recipient ForgeUserJSON `json:"recipient"`
+	Teams     []TeamJSON    `json:"teams"`
 }
 
 func (a *API) transferRepo(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	rec, _, err := a.repoOf(r)
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
@@ -43,7 +43,7 @@ func (a *API) transferRepo(w http.ResponseWriter, r *http.Request) error {
 		NewOwner string  `json:"new_owner"`
 		TeamIDs  []int64 `json:"team_ids"`
 	}
-	if err := decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
 		return err
 	}
 	teams := make([]uint64, 0, len(in.TeamIDs))
@@ -53,9 +53,9 @@ func (a *API) transferRepo(w http.ResponseWriter, r *http.Request) error {
 		}
 		teams = append(teams, uint64(t))
 	}
-	after, pending, err := a.hosting.Transfer(r.Context(), id.User.Address, rec, in.NewOwner, teams)
+	after, pending, err := a.Hosting.Transfer(r.Context(), id.User.Address, rec, in.NewOwner, teams)
 	if err != nil {
-		return a.hostingError(w, r, err)
+		return a.HostingError(w, r, err)
 	}
 	if pending {
 		return a.writeRepoFor(w, r, http.StatusCreated, after)
@@ -64,31 +64,31 @@ func (a *API) transferRepo(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) acceptTransfer(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	rec, _, err := a.repoOf(r)
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	moved, err := a.hosting.AcceptTransfer(r.Context(), id.User.Address, rec)
+	moved, err := a.Hosting.AcceptTransfer(r.Context(), id.User.Address, rec)
 	if err != nil {
-		return a.hostingError(w, r, err)
+		return a.HostingError(w, r, err)
 	}
 	return a.writeRepoFor(w, r, http.StatusAccepted, moved)
 }
 
 func (a *API) rejectTransfer(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	rec, _, err := a.repoOf(r)
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	kept, err := a.hosting.RejectTransfer(r.Context(), id.User.Address, rec)
+	kept, err := a.Hosting.RejectTransfer(r.Context(), id.User.Address, rec)
 	if err != nil {
 		return err
 	}
@@ -97,15 +97,15 @@ func (a *API) rejectTransfer(w http.ResponseWriter, r *http.Request) error {
 
 // writeRepoFor answers rec with the caller's permission on it now.
 func (a *API) writeRepoFor(w http.ResponseWriter, r *http.Request, status int, rec index.Repo) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	p, err := a.forge.Permission(r.Context(), rec, id.User.Address)
+	p, err := a.Forge.Permission(r.Context(), rec, id.User.Address)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, status, a.repoJSON(r, rec, p))
+	WriteJSON(w, status, a.RepoJSON(r, rec, p))
 	return nil
 }
 
@@ -113,24 +113,24 @@ func (a *API) writeRepoFor(w http.ResponseWriter, r *http.Request, status int, r
 // answer projected since the row was read) or it cannot be read, which
 // the log tells.
 func (a *API) repoTransfer(r *http.Request, rec index.Repo) *repoTransferJSON {
-	t, ok, err := a.forge.Index().RepoTransfer(r.Context(), rec.ID)
+	t, ok, err := a.Forge.Index().RepoTransfer(r.Context(), rec.ID)
 	if err != nil {
-		a.log.WarnContext(r.Context(), "read a pending transfer", "repo", rec.ID, "err", err)
+		a.Log.WarnContext(r.Context(), "read a pending transfer", "repo", rec.ID, "err", err)
 	}
 	if !ok {
 		return nil
 	}
-	j := &repoTransferJSON{Doer: toForgeUser(r, t.Doer), Recipient: toForgeUser(r, t.Recipient), Teams: []teamJSON{}}
+	j := &repoTransferJSON{Doer: ToForgeUser(r, t.Doer), Recipient: ToForgeUser(r, t.Recipient), Teams: []TeamJSON{}}
 	for _, tid := range t.Teams {
-		team, err := a.forge.Index().TeamByID(r.Context(), tid)
+		team, err := a.Forge.Index().TeamByID(r.Context(), tid)
 		if err != nil {
 			continue // deleted since the offer: it will not get the repository
 		}
-		o, err := a.forge.Index().OrgByID(r.Context(), team.Org)
+		o, err := a.Forge.Index().OrgByID(r.Context(), team.Org)
 		if err != nil {
 			continue
 		}
-		j.Teams = append(j.Teams, toTeamJSON(r, team, o))
+		j.Teams = append(j.Teams, ToTeamJSON(r, team, o))
 	}
 	return j
 }

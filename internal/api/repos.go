@@ -27,70 +27,70 @@ import (
 // repository) and, where git data changes too, through gitrepos. A
 // repository the caller may not read is 404, like a missing one.
 
-const maxRepoBody = 64 << 10
+const MaxRepoBody = 64 << 10
 
-// registerRepos adds the repository and code routes when the node runs a
+// RegisterRepos adds the repository and code routes when the node runs a
 // forge.
-func (a *API) registerRepos(mux *http.ServeMux) {
-	if a.hosting == nil {
+func (a *API) RegisterRepos(mux *http.ServeMux) {
+	if a.Hosting == nil {
 		return
 	}
-	user := a.signedIn
+	user := a.SignedIn
 	mux.HandleFunc("POST /api/v1/user/repos", user(auth.ScopeWrite, a.createRepo))
 	mux.HandleFunc("GET /api/v1/user/repos", user(auth.ScopeRead, a.listMyRepos))
-	mux.HandleFunc("GET /api/v1/users/{username}/repos", a.serve(a.listUserRepos))
-	mux.HandleFunc("GET /api/v1/repos/search", a.serve(a.searchRepos))
-	mux.HandleFunc("GET /api/v1/repositories/{id}", a.serve(a.getRepoByID))
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}", a.serve(a.getRepo))
+	mux.HandleFunc("GET /api/v1/users/{username}/repos", a.Serve(a.listUserRepos))
+	mux.HandleFunc("GET /api/v1/repos/search", a.Serve(a.searchRepos))
+	mux.HandleFunc("GET /api/v1/repositories/{id}", a.Serve(a.getRepoByID))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}", a.Serve(a.getRepo))
 	mux.HandleFunc("PATCH /api/v1/repos/{owner}/{repo}", user(auth.ScopeWrite, a.editRepo))
 	mux.HandleFunc("DELETE /api/v1/repos/{owner}/{repo}", user(auth.ScopeWrite, a.deleteRepo))
 	mux.HandleFunc("POST /api/v1/repos/{owner}/{repo}/forks", user(auth.ScopeWrite, a.forkRepo))
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/replication", a.serve(a.getReplication))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/replication", a.Serve(a.getReplication))
 
 	mux.HandleFunc("GET /api/v1/user/starred/{owner}/{repo}", user(auth.ScopeRead, a.getStarred))
 	mux.HandleFunc("PUT /api/v1/user/starred/{owner}/{repo}", user(auth.ScopeWrite, a.flagRepo("repo.star", http.StatusNoContent)))
 	mux.HandleFunc("DELETE /api/v1/user/starred/{owner}/{repo}", user(auth.ScopeWrite, a.flagRepo("repo.unstar", http.StatusNoContent)))
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/stargazers", a.serve(a.listStargazers))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/stargazers", a.Serve(a.listStargazers))
 	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/subscription", user(auth.ScopeRead, a.getSubscription))
 	mux.HandleFunc("PUT /api/v1/repos/{owner}/{repo}/subscription", user(auth.ScopeWrite, a.flagRepo("repo.watch", http.StatusOK)))
 	mux.HandleFunc("DELETE /api/v1/repos/{owner}/{repo}/subscription", user(auth.ScopeWrite, a.flagRepo("repo.unwatch", http.StatusNoContent)))
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/subscribers", a.serve(a.listSubscribers))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/subscribers", a.Serve(a.listSubscribers))
 
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/collaborators", a.serve(a.listCollaborators))
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/collaborators/{collaborator}", a.serve(a.getCollaborator))
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/collaborators/{collaborator}/permission", a.serve(a.getCollaboratorPermission))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/collaborators", a.Serve(a.listCollaborators))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/collaborators/{collaborator}", a.Serve(a.getCollaborator))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/collaborators/{collaborator}/permission", a.Serve(a.getCollaboratorPermission))
 	mux.HandleFunc("PUT /api/v1/repos/{owner}/{repo}/collaborators/{collaborator}", user(auth.ScopeWrite, a.putCollaborator))
 	mux.HandleFunc("DELETE /api/v1/repos/{owner}/{repo}/collaborators/{collaborator}", user(auth.ScopeWrite, a.deleteCollaborator))
 
-	a.registerRepoPeople(mux)
-	a.registerRepoTransfer(mux)
-	a.registerContents(mux)
+	a.RegisterRepoPeople(mux)
+	a.RegisterRepoTransfer(mux)
+	a.RegisterContents(mux)
 }
 
-// viewerOf is the request's user, or the zero address for anyone.
-func viewerOf(r *http.Request) common.Address {
+// ViewerOf is the request's user, or the zero address for anyone.
+func ViewerOf(r *http.Request) common.Address {
 	if u, ok := auth.UserFrom(r.Context()); ok {
 		return u.Address
 	}
 	return common.Address{}
 }
 
-// repoOf finds the {owner}/{repo} of the path as the request's user sees it.
-func (a *API) repoOf(r *http.Request) (index.Repo, forge.Perm, error) {
-	return a.hosting.Repo(r.Context(), viewerOf(r), r.PathValue("owner"), r.PathValue("repo"))
+// RepoOf finds the {owner}/{repo} of the path as the request's user sees it.
+func (a *API) RepoOf(r *http.Request) (index.Repo, forge.Perm, error) {
+	return a.Hosting.Repo(r.Context(), ViewerOf(r), r.PathValue("owner"), r.PathValue("repo"))
 }
 
 // gitDataFailed answers a write whose forge record was made but whose git
 // data was not: a 500 that says so, after logging the cause.
 func (a *API) gitDataFailed(w http.ResponseWriter, r *http.Request, err error) {
-	a.log.ErrorContext(r.Context(), "git data", "path", r.URL.Path, "err", err)
-	writeJSON(w, http.StatusInternalServerError, errorBody{Code: "git_data_failed", URL: docsURL(r),
+	a.Log.ErrorContext(r.Context(), "git data", "path", r.URL.Path, "err", err)
+	WriteJSON(w, http.StatusInternalServerError, ErrorBody{Code: "git_data_failed", URL: DocsURL(r),
 		Message: "The repository was recorded, but this node could not write its git data. The node's operator has been told; please try again later or contact them."})
 }
 
-// hostingError answers a flow's error: gitDataFailed for ErrGitData, the
+// HostingError answers a flow's error: gitDataFailed for ErrGitData, the
 // usual answer otherwise.
-func (a *API) hostingError(w http.ResponseWriter, r *http.Request, err error) error {
+func (a *API) HostingError(w http.ResponseWriter, r *http.Request, err error) error {
 	if errors.Is(err, gitrepos.ErrGitData) {
 		a.gitDataFailed(w, r, err)
 		return nil
@@ -98,8 +98,8 @@ func (a *API) hostingError(w http.ResponseWriter, r *http.Request, err error) er
 	return err
 }
 
-// defaultReadme is Gitea's "Default" README template.
-func defaultReadme(name, description string) []byte {
+// DefaultReadme is Gitea's "Default" README template.
+func DefaultReadme(name, description string) []byte {
 	s := "# " + name + "\n"
 	if description != "" {
 		s += "\n" + description + "\n"
@@ -107,9 +107,9 @@ func defaultReadme(name, description string) []byte {
 	return []byte(s)
 }
 
-// noreplyEmail is the commit address of a user's web commits: their
+// NoreplyEmail is the commit address of a user's web commits: their
 // username at the node's host, as Gitea's noreply addresses are.
-func noreplyEmail(r *http.Request, username string) string {
+func NoreplyEmail(r *http.Request, username string) string {
 	host := auth.OriginOf(r).Host
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
@@ -120,7 +120,7 @@ func noreplyEmail(r *http.Request, username string) string {
 	return username + "@noreply." + host
 }
 
-func usernameOf(u auth.User) string {
+func UsernameOf(u auth.User) string {
 	if u.Username != "" {
 		return u.Username
 	}
@@ -128,7 +128,7 @@ func usernameOf(u auth.User) string {
 }
 
 func (a *API) createRepo(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -140,7 +140,7 @@ func (a *API) createRepo(w http.ResponseWriter, r *http.Request) error {
 		DefaultBranch string `json:"default_branch"`
 		Readme        string `json:"readme"`
 	}
-	if err := decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
 		return err
 	}
 	if in.Readme != "" && in.Readme != "Default" {
@@ -148,24 +148,24 @@ func (a *API) createRepo(w http.ResponseWriter, r *http.Request) error {
 	}
 	opts := gitrepos.CreateOptions{Name: in.Name, Description: in.Description, DefaultBranch: in.DefaultBranch, Private: in.Private}
 	if in.AutoInit {
-		name := usernameOf(id.User)
-		opts.README = defaultReadme(in.Name, in.Description)
-		opts.Author = gitstore.Signature{Name: name, Email: noreplyEmail(r, name), When: time.Now()}
+		name := UsernameOf(id.User)
+		opts.README = DefaultReadme(in.Name, in.Description)
+		opts.Author = gitstore.Signature{Name: name, Email: NoreplyEmail(r, name), When: time.Now()}
 	}
-	rec, err := a.hosting.Create(r.Context(), id.User.Address, opts)
+	rec, err := a.Hosting.Create(r.Context(), id.User.Address, opts)
 	if err != nil {
-		return a.hostingError(w, r, err)
+		return a.HostingError(w, r, err)
 	}
-	writeJSON(w, http.StatusCreated, a.repoJSON(r, rec, forge.PermOwner))
+	WriteJSON(w, http.StatusCreated, a.RepoJSON(r, rec, forge.PermOwner))
 	return nil
 }
 
 func (a *API) getRepo(w http.ResponseWriter, r *http.Request) error {
-	rec, perm, err := a.repoOf(r)
+	rec, perm, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, a.repoWithParent(r, rec, perm))
+	WriteJSON(w, http.StatusOK, a.repoWithParent(r, rec, perm))
 	return nil
 }
 
@@ -174,20 +174,20 @@ func (a *API) getRepoByID(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return usererr.Missingf("repository %s does not exist", r.PathValue("id"))
 	}
-	rec, perm, err := a.forge.RepoByID(r.Context(), viewerOf(r), id)
+	rec, perm, err := a.Forge.RepoByID(r.Context(), ViewerOf(r), id)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, a.repoWithParent(r, rec, perm))
+	WriteJSON(w, http.StatusOK, a.repoWithParent(r, rec, perm))
 	return nil
 }
 
 func (a *API) editRepo(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	rec, _, err := a.repoOf(r)
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
@@ -199,7 +199,7 @@ func (a *API) editRepo(w http.ResponseWriter, r *http.Request) error {
 		Private           *bool     `json:"private"`
 		ProtectedBranches *[]string `json:"protected_branches"`
 	}
-	if err := decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
 		return err
 	}
 	if in.Private != nil && *in.Private != rec.Private {
@@ -207,39 +207,39 @@ func (a *API) editRepo(w http.ResponseWriter, r *http.Request) error {
 	}
 	up := chainforge.RepoUpdate{Name: in.Name, Description: in.Description, Website: in.Website, DefaultBranch: in.DefaultBranch, ProtectedBranches: in.ProtectedBranches}
 	if up.Name != nil || up.Description != nil || up.Website != nil || up.DefaultBranch != nil || up.ProtectedBranches != nil {
-		if rec, err = a.hosting.Update(r.Context(), id.User.Address, rec, up); err != nil {
-			return a.hostingError(w, r, err)
+		if rec, err = a.Hosting.Update(r.Context(), id.User.Address, rec, up); err != nil {
+			return a.HostingError(w, r, err)
 		}
 	}
-	perm, err := a.forge.Permission(r.Context(), rec, id.User.Address)
+	perm, err := a.Forge.Permission(r.Context(), rec, id.User.Address)
 	if err != nil {
 		return err
 	}
-	return reply(w, a.repoWithParent(r, rec, perm))
+	return Reply(w, a.repoWithParent(r, rec, perm))
 }
 
 func (a *API) deleteRepo(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	rec, _, err := a.repoOf(r)
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	if err := a.hosting.Delete(r.Context(), id.User.Address, rec); err != nil {
-		return a.hostingError(w, r, err)
+	if err := a.Hosting.Delete(r.Context(), id.User.Address, rec); err != nil {
+		return a.HostingError(w, r, err)
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
 
 func (a *API) forkRepo(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	src, _, err := a.repoOf(r)
+	src, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
@@ -248,13 +248,13 @@ func (a *API) forkRepo(w http.ResponseWriter, r *http.Request) error {
 		Organization string `json:"organization"`
 	}
 	if r.ContentLength != 0 {
-		if err := decode(w, r, maxRepoBody, &in); err != nil {
+		if err := Decode(w, r, MaxRepoBody, &in); err != nil {
 			return err
 		}
 	}
 	var org uint64
 	if in.Organization != "" {
-		o, err := a.forge.Index().OrgByName(r.Context(), in.Organization)
+		o, err := a.Forge.Index().OrgByName(r.Context(), in.Organization)
 		if ue, ok := usererr.As(err); ok && ue.Kind == usererr.NotFound {
 			return usererr.BadFieldf("organization", "there is no organization called %s", in.Organization)
 		} else if err != nil {
@@ -262,50 +262,50 @@ func (a *API) forkRepo(w http.ResponseWriter, r *http.Request) error {
 		}
 		org = o.ID
 	}
-	fork, err := a.hosting.ForkInto(r.Context(), id.User.Address, src, in.Name, org)
+	fork, err := a.Hosting.ForkInto(r.Context(), id.User.Address, src, in.Name, org)
 	if err != nil {
-		return a.hostingError(w, r, err)
+		return a.HostingError(w, r, err)
 	}
-	perm, err := a.forge.Permission(r.Context(), fork, id.User.Address)
+	perm, err := a.Forge.Permission(r.Context(), fork, id.User.Address)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusAccepted, a.repoWithParent(r, fork, perm))
+	WriteJSON(w, http.StatusAccepted, a.repoWithParent(r, fork, perm))
 	return nil
 }
 
-// listRepos answers one page of the repositories f selects.
-func (a *API) listRepos(w http.ResponseWriter, r *http.Request, f index.RepoFilter, wrap bool) error {
-	p, err := pageOf(r)
+// ListRepos answers one page of the repositories f selects.
+func (a *API) ListRepos(w http.ResponseWriter, r *http.Request, f index.RepoFilter, wrap bool) error {
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
-	f.Viewer = viewerOf(r)
-	list, total, err := a.forge.Repos(r.Context(), f, p)
+	f.Viewer = ViewerOf(r)
+	list, total, err := a.Forge.Repos(r.Context(), f, p)
 	if err != nil {
 		return err
 	}
-	out, err := a.reposJSON(r, list)
+	out, err := a.ReposJSON(r, list)
 	if wrap {
-		return a.respondList(w, r, p, total, map[string]any{"ok": true, "data": out}, err)
+		return a.RespondList(w, r, p, total, map[string]any{"ok": true, "data": out}, err)
 	}
-	return a.respondList(w, r, p, total, out, err)
+	return a.RespondList(w, r, p, total, out, err)
 }
 
 func (a *API) listMyRepos(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	return a.listRepos(w, r, index.RepoFilter{Owner: &id.User.Address}, false)
+	return a.ListRepos(w, r, index.RepoFilter{Owner: &id.User.Address}, false)
 }
 
 func (a *API) listUserRepos(w http.ResponseWriter, r *http.Request) error {
-	owner, err := a.hosting.Owner(r.Context(), r.PathValue("username"))
+	owner, err := a.Hosting.Owner(r.Context(), r.PathValue("username"))
 	if err != nil {
 		return err
 	}
-	return a.listRepos(w, r, index.RepoFilter{Owner: &owner}, false)
+	return a.ListRepos(w, r, index.RepoFilter{Owner: &owner}, false)
 }
 
 // searchSorts maps Gitea's sort names to the index's.
@@ -336,13 +336,13 @@ func (a *API) searchRepos(w http.ResponseWriter, r *http.Request) error {
 		f.Forks = &forks
 	}
 	if uid := q.Get("owner"); uid != "" {
-		owner, err := a.hosting.Owner(r.Context(), uid)
+		owner, err := a.Hosting.Owner(r.Context(), uid)
 		if err != nil {
-			return a.respondList(w, r, index.Page{Number: 1, Limit: defaultLimit}, 0, map[string]any{"ok": true, "data": []repoJSON{}}, nil)
+			return a.RespondList(w, r, index.Page{Number: 1, Limit: DefaultLimit}, 0, map[string]any{"ok": true, "data": []RepoJSON{}}, nil)
 		}
 		f.Owner = &owner
 	}
-	return a.listRepos(w, r, f, true)
+	return a.ListRepos(w, r, f, true)
 }
 
 // replication is how copying rec's git data to this node stands; false

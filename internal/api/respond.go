@@ -14,8 +14,8 @@ import (
 	"github.com/dforge/dforge/internal/usererr"
 )
 
-// errorBody is the shape of every API error.
-type errorBody struct {
+// ErrorBody is the shape of every API error.
+type ErrorBody struct {
 	Message string `json:"message"`
 	Code    string `json:"code"`
 	// URL is the API's documentation, as Gitea's errors give it.
@@ -26,19 +26,19 @@ type errorBody struct {
 	Sign any `json:"sign,omitempty"`
 }
 
-func writeJSON(w http.ResponseWriter, status int, v any) {
+func WriteJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
 	json.NewEncoder(w).Encode(v)
 }
 
-// handler is the one shape of every route: it writes the answer, or
+// Handler is the one shape of every route: it writes the answer, or
 // returns the error that is the answer (see serve).
-type handler func(w http.ResponseWriter, r *http.Request) error
+type Handler func(w http.ResponseWriter, r *http.Request) error
 
-// serve adapts h to net/http, the one adapter every route goes through: an
+// Serve adapts h to net/http, the one adapter every route goes through: an
 // error h returns, before it writes anything, is answered by writeError.
-func (a *API) serve(h handler) http.HandlerFunc {
+func (a *API) Serve(h Handler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		// An answer to a signed-in request may hold what only that user
 		// can read (a private repository, their own settings): the client's
@@ -63,18 +63,18 @@ func (a *API) serve(h handler) http.HandlerFunc {
 	}
 }
 
-// reply writes v as the 200 answer; it returns nil so that a handler can
+// Reply writes v as the 200 answer; it returns nil so that a handler can
 // end with it.
-func reply(w http.ResponseWriter, v any) error {
-	writeJSON(w, http.StatusOK, v)
+func Reply(w http.ResponseWriter, v any) error {
+	WriteJSON(w, http.StatusOK, v)
 	return nil
 }
 
-// writeNoStore writes v as JSON that no cache may keep: secrets and session
+// WriteNoStore writes v as JSON that no cache may keep: secrets and session
 // details.
-func writeNoStore(w http.ResponseWriter, status int, v any) {
+func WriteNoStore(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, status, v)
+	WriteJSON(w, status, v)
 }
 
 var statusOf = map[usererr.Kind]int{
@@ -94,27 +94,27 @@ var statusOf = map[usererr.Kind]int{
 // the server's fault: logged, reported, and answered without internals.
 func (a *API) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if ue, ok := usererr.As(err); ok {
-		writeJSON(w, statusOf[ue.Kind], errorBody{Message: ue.Message, Code: ue.Code, Field: ue.Field, Sign: ue.Sign, URL: docsURL(r)})
+		WriteJSON(w, statusOf[ue.Kind], ErrorBody{Message: ue.Message, Code: ue.Code, Field: ue.Field, Sign: ue.Sign, URL: DocsURL(r)})
 		return
 	}
-	a.log.ErrorContext(r.Context(), "request failed", slog.String("path", r.URL.Path), slog.Any("err", err))
+	a.Log.ErrorContext(r.Context(), "request failed", slog.String("path", r.URL.Path), slog.Any("err", err))
 	if hub := sentry.GetHubFromContext(r.Context()); hub != nil {
 		hub.CaptureException(err)
 	} else {
 		sentry.CaptureException(err)
 	}
-	writeJSON(w, http.StatusInternalServerError, errorBody{Message: "the server could not complete the request; please try again", Code: "internal", URL: docsURL(r)})
+	WriteJSON(w, http.StatusInternalServerError, ErrorBody{Message: "the server could not complete the request; please try again", Code: "internal", URL: DocsURL(r)})
 }
 
-// docsURL is the page that documents the API (Gitea's errors point to its
+// DocsURL is the page that documents the API (Gitea's errors point to its
 // swagger page).
-func docsURL(r *http.Request) string {
-	return siteURL(r) + "/docs/api"
+func DocsURL(r *http.Request) string {
+	return SiteURL(r) + "/docs/api"
 }
 
-// decode reads a JSON body of at most limit bytes into v, whose strings
+// Decode reads a JSON body of at most limit bytes into v, whose strings
 // may hold no control characters but tab, newline and carriage return.
-func decode(w http.ResponseWriter, r *http.Request, limit int64, v any) error {
+func Decode(w http.ResponseWriter, r *http.Request, limit int64, v any) error {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {

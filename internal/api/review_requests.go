@@ -16,7 +16,7 @@ import (
 // pr.review.unrequest), POST reviews/{id}/dismissals and undismissals
 // (pr.review.dismiss, pr.review.undismiss). The chain decides who may.
 
-func (h *issuesAPI) registerReviewRequests(mux *http.ServeMux, w func(handler) http.HandlerFunc) {
+func (h *issuesAPI) registerReviewRequests(mux *http.ServeMux, w func(Handler) http.HandlerFunc) {
 	const pulls = "/api/v1/repos/{owner}/{repo}/pulls"
 	mux.HandleFunc("POST "+pulls+"/{index}/requested_reviewers", w(h.requestReviews))
 	mux.HandleFunc("DELETE "+pulls+"/{index}/requested_reviewers", w(h.unrequestReviews))
@@ -31,7 +31,7 @@ func (h *issuesAPI) reviewRequestInput(w http.ResponseWriter, r *http.Request) (
 		Reviewers     []string `json:"reviewers"`
 		TeamReviewers []string `json:"team_reviewers"`
 	}
-	if err := decodeText(w, r, &in); err != nil {
+	if err := DecodeText(w, r, &in); err != nil {
 		return nil, err
 	}
 	if len(in.TeamReviewers) > 0 {
@@ -42,7 +42,7 @@ func (h *issuesAPI) reviewRequestInput(w http.ResponseWriter, r *http.Request) (
 	}
 	out := []common.Address{}
 	for _, name := range in.Reviewers {
-		addr, err := h.hosting.Owner(r.Context(), name)
+		addr, err := h.Hosting.Owner(r.Context(), name)
 		if err != nil {
 			// As Gitea: a reviewer who does not exist is not found.
 			return nil, usererr.Missingf("there is no user %s to ask for a review", name)
@@ -55,7 +55,7 @@ func (h *issuesAPI) reviewRequestInput(w http.ResponseWriter, r *http.Request) (
 }
 
 func (h *issuesAPI) requestReviews(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -67,11 +67,11 @@ func (h *issuesAPI) requestReviews(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	before, err := h.forge.Index().Reviews(r.Context(), repo.ID, pr.Number)
+	before, err := h.Forge.Index().Reviews(r.Context(), repo.ID, pr.Number)
 	if err != nil {
 		return err
 	}
-	if _, err := h.forge.Do(r.Context(), id.User.Address, chainforge.PullReviewRequest{Repo: repo.ID, Number: pr.Number, Reviewers: reviewers}); err != nil {
+	if _, err := h.Forge.Do(r.Context(), id.User.Address, chainforge.PullReviewRequest{Repo: repo.ID, Number: pr.Number, Reviewers: reviewers}); err != nil {
 		return err
 	}
 	_, pr, list, err := h.reviewsOf(r)
@@ -86,12 +86,12 @@ func (h *issuesAPI) requestReviews(w http.ResponseWriter, r *http.Request) error
 			out = append(out, l.review(pr, rv))
 		}
 	}
-	writeJSON(w, http.StatusCreated, out)
+	WriteJSON(w, http.StatusCreated, out)
 	return nil
 }
 
 func (h *issuesAPI) unrequestReviews(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -103,7 +103,7 @@ func (h *issuesAPI) unrequestReviews(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	if _, err := h.forge.Do(r.Context(), id.User.Address, chainforge.PullReviewUnrequest{Repo: repo.ID, Number: pr.Number, Reviewers: reviewers}); err != nil {
+	if _, err := h.Forge.Do(r.Context(), id.User.Address, chainforge.PullReviewUnrequest{Repo: repo.ID, Number: pr.Number, Reviewers: reviewers}); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -128,17 +128,17 @@ func verdictOf(list []index.Review, raw string) (index.Review, error) {
 }
 
 func (h *issuesAPI) dismissReview(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
 	var in struct {
 		Message string `json:"message"`
 	}
-	if err := decodeText(w, r, &in); err != nil {
+	if err := DecodeText(w, r, &in); err != nil {
 		return err
 	}
-	if err := checkBody("message", in.Message); err != nil {
+	if err := CheckBody("message", in.Message); err != nil {
 		return err
 	}
 	repo, pr, list, err := h.reviewsOf(r)
@@ -158,14 +158,14 @@ func (h *issuesAPI) dismissReview(w http.ResponseWriter, r *http.Request) error 
 		}
 	}
 	payload := chainforge.PullReviewDismiss{Repo: repo.ID, Number: pr.Number, Review: rv.ID, Reviewer: common.HexToAddress(rv.Author.Address), Message: in.Message}
-	if _, err := h.forge.Do(r.Context(), id.User.Address, payload); err != nil {
+	if _, err := h.Forge.Do(r.Context(), id.User.Address, payload); err != nil {
 		return err
 	}
 	return h.replyReview(w, r, rv.ID)
 }
 
 func (h *issuesAPI) undismissReview(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -177,7 +177,7 @@ func (h *issuesAPI) undismissReview(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	if _, err := h.forge.Do(r.Context(), id.User.Address, chainforge.PullReviewUndismiss{Repo: repo.ID, Number: pr.Number, Review: rv.ID}); err != nil {
+	if _, err := h.Forge.Do(r.Context(), id.User.Address, chainforge.PullReviewUndismiss{Repo: repo.ID, Number: pr.Number, Review: rv.ID}); err != nil {
 		return err
 	}
 	return h.replyReview(w, r, rv.ID)

@@ -21,15 +21,15 @@ import (
 // /repos/{owner}/{repo}, so the mux picks them; neither "search" nor
 // "issues" can be a username (the chain reserves both).
 
-// registerSearch adds the search routes: users when the node indexes the
+// RegisterSearch adds the search routes: users when the node indexes the
 // chain, issues when it also hosts repositories.
-func (a *API) registerSearch(mux *http.ServeMux) {
-	if a.index != nil {
-		mux.HandleFunc("GET /api/v1/users/search", a.serve(a.searchUsers))
+func (a *API) RegisterSearch(mux *http.ServeMux) {
+	if a.Index != nil {
+		mux.HandleFunc("GET /api/v1/users/search", a.Serve(a.searchUsers))
 	}
-	if a.forge != nil && a.hosting != nil {
+	if a.Forge != nil && a.Hosting != nil {
 		h := &issuesAPI{API: a}
-		mux.HandleFunc("GET /api/v1/repos/issues/search", h.serve(h.searchIssues))
+		mux.HandleFunc("GET /api/v1/repos/issues/search", h.Serve(h.searchIssues))
 	}
 }
 
@@ -39,7 +39,7 @@ func (a *API) registerSearch(mux *http.ServeMux) {
 // Ids and creation dates come from the chain (index.UserID), the same on
 // every node; a uid of a user only this node knows finds that user.
 func (a *API) searchUsers(w http.ResponseWriter, r *http.Request) error {
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -52,42 +52,42 @@ func (a *API) searchUsers(w http.ResponseWriter, r *http.Request) error {
 	if uid >= index.LocalUserIDBase {
 		return a.searchLocalUser(w, r, p, uid)
 	}
-	people, total, err := a.index.SearchPeople(r.Context(), r.URL.Query().Get("q"), uid, p)
-	out := make([]userJSON, 0, len(people))
-	mv := a.modViewOf(r)
+	people, total, err := a.Index.SearchPeople(r.Context(), r.URL.Query().Get("q"), uid, p)
+	out := make([]UserJSON, 0, len(people))
+	mv := a.ModViewOf(r)
 	for _, pr := range people {
 		if !mv.listedUser(common.HexToAddress(pr.Address)) {
 			continue // hidden by this node's moderators
 		}
-		out = append(out, personJSON(r, pr))
+		out = append(out, PersonJSON(r, pr))
 	}
-	return a.respondList(w, r, p, total, map[string]any{"ok": true, "data": out}, err)
+	return a.RespondList(w, r, p, total, map[string]any{"ok": true, "data": out}, err)
 }
 
 // searchLocalUser answers a user search by the id of an account only this
 // node knows (index.LocalUserIDBase): that user, when q (if any) is in
 // their name or full name.
 func (a *API) searchLocalUser(w http.ResponseWriter, r *http.Request, p index.Page, uid int64) error {
-	out := []userJSON{}
-	addr, ok, err := a.index.AddressOfUserID(r.Context(), uid)
+	out := []UserJSON{}
+	addr, ok, err := a.Index.AddressOfUserID(r.Context(), uid)
 	if err != nil {
 		return err
 	}
-	if ok && a.modViewOf(r).listedUser(addr) {
-		u, err := a.auth.UserByID(r.Context(), uid-index.LocalUserIDBase)
+	if ok && a.ModViewOf(r).listedUser(addr) {
+		u, err := a.Auth.UserByID(r.Context(), uid-index.LocalUserIDBase)
 		if err != nil {
 			return err
 		}
 		q := strings.ToLower(strings.TrimSpace(r.URL.Query().Get("q")))
 		if strings.Contains(strings.ToLower(u.Username), q) || strings.Contains(strings.ToLower(u.Profile.FullName), q) {
-			out = append(out, a.withAccount(r, toUserJSON(u, false), u))
+			out = append(out, a.withAccount(r, ToUserJSON(u, false), u))
 		}
 	}
 	total := int64(len(out))
 	if p.Number > 1 {
 		out = out[:0] // past the one match
 	}
-	return a.respondList(w, r, p, total, map[string]any{"ok": true, "data": out}, nil)
+	return a.RespondList(w, r, p, total, map[string]any{"ok": true, "data": out}, nil)
 }
 
 // searchIssues is Gitea's issue search: issues and pull requests whose
@@ -97,12 +97,12 @@ func (a *API) searchLocalUser(w http.ResponseWriter, r *http.Request, p index.Pa
 // assigned, review_requested, reviewed and mentioned narrow it to the
 // signed-in user's (relationFilter).
 func (h *issuesAPI) searchIssues(w http.ResponseWriter, r *http.Request) error {
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
 	q := r.URL.Query()
-	f := index.IssueSearch{Viewer: forge.ListViewer(r.Context(), viewerOf(r)), Query: strings.TrimSpace(q.Get("q"))}
+	f := index.IssueSearch{Viewer: forge.ListViewer(r.Context(), ViewerOf(r)), Query: strings.TrimSpace(q.Get("q"))}
 	if f.State, err = stateFilter(r); err != nil {
 		return unprocessable(err)
 	}
@@ -112,7 +112,7 @@ func (h *issuesAPI) searchIssues(w http.ResponseWriter, r *http.Request) error {
 	if err := h.relationFilter(r, &f); err != nil {
 		return err
 	}
-	found, total, err := h.forge.Index().SearchIssues(r.Context(), f, p)
+	found, total, err := h.Forge.Index().SearchIssues(r.Context(), f, p)
 	if err != nil {
 		return err
 	}
@@ -122,7 +122,7 @@ func (h *issuesAPI) searchIssues(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return h.respondList(w, r, p, total, out, nil)
+	return h.RespondList(w, r, p, total, out, nil)
 }
 
 // relationFilter reads Gitea's created, assigned, review_requested,
@@ -148,7 +148,7 @@ func (h *issuesAPI) relationFilter(r *http.Request, f *index.IssueSearch) error 
 		f.Reviewer = u.Address
 	}
 	if boolParam(r, "mentioned", false) {
-		name, err := h.index.Username(r.Context(), u.Address)
+		name, err := h.Index.Username(r.Context(), u.Address)
 		if err != nil {
 			return fmt.Errorf("read the username to search mentions of: %w", err)
 		}
@@ -188,7 +188,7 @@ func (h *issuesAPI) foundIssuesJSON(r *http.Request, list []index.Issue) ([]issu
 	}
 	repos := make(map[uint64]*repoOut, len(byRepo))
 	for id, issues := range byRepo {
-		rec, _, err := h.forge.RepoByID(r.Context(), viewerOf(r), id)
+		rec, _, err := h.Forge.RepoByID(r.Context(), ViewerOf(r), id)
 		if err != nil {
 			if _, ok := usererr.As(err); ok {
 				repos[id] = &repoOut{}
@@ -196,7 +196,7 @@ func (h *issuesAPI) foundIssuesJSON(r *http.Request, list []index.Issue) ([]issu
 			}
 			return nil, err
 		}
-		pulls, err := h.forge.Index().PullsOf(r.Context(), id, issues)
+		pulls, err := h.Forge.Index().PullsOf(r.Context(), id, issues)
 		if err != nil {
 			return nil, err
 		}

@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"net/http"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/usererr"
@@ -32,4 +34,26 @@ func withSignedTx(r *http.Request) (*http.Request, error) {
 		return r, usererr.BadFieldf(SignedTxHeader, "the %s header does not hold a transaction: %v", SignedTxHeader, err)
 	}
 	return r.WithContext(forge.WithSigned(r.Context(), env)), nil
+}
+
+// CheckRelayedSigner refuses a wallet-signed transaction whose signer (or,
+// for a forge action, whose actor) this node's moderators suspended; a
+// transaction that does not verify is left for the chain to refuse.
+func (a *API) CheckRelayedSigner(r *http.Request, env tx.Envelope) error {
+	if a.Mod == nil {
+		return nil
+	}
+	t, err := tx.Verify(env, a.Chain.Params().ChainID)
+	if err != nil {
+		return nil
+	}
+	for _, addr := range []common.Address{t.From, t.Actor} {
+		if addr == (common.Address{}) {
+			continue
+		}
+		if err := a.Mod.CheckWriter(r.Context(), addr); err != nil {
+			return err
+		}
+	}
+	return nil
 }

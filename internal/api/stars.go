@@ -15,21 +15,21 @@ import (
 // repository, and who stars and watches it.
 
 // flagRepo stars, unstars, watches or unwatches for the signed-in user.
-func (a *API) flagRepo(action string, status int) handler {
+func (a *API) flagRepo(action string, status int) Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		id, err := requireUser(r)
+		id, err := RequireUser(r)
 		if err != nil {
 			return err
 		}
-		rec, _, err := a.repoOf(r)
+		rec, _, err := a.RepoOf(r)
 		if err != nil {
 			return err
 		}
-		if _, err := a.forge.Do(r.Context(), id.User.Address, flagAction(action, chainforge.RepoRef{Repo: rec.ID})); err != nil {
+		if _, err := a.Forge.Do(r.Context(), id.User.Address, flagAction(action, chainforge.RepoRef{Repo: rec.ID})); err != nil {
 			return err
 		}
 		if status == http.StatusOK { // a watch answers with the subscription
-			return reply(w, watchInfo(r, rec, true))
+			return Reply(w, watchInfo(r, rec, true))
 		}
 		w.WriteHeader(status)
 		return nil
@@ -40,7 +40,7 @@ func (a *API) flagRepo(action string, status int) handler {
 // answers 204, or 404 when not (Gitea's answer). The repository's own answer tells the
 // same without a 404 (starred_by_me).
 func (a *API) getStarred(w http.ResponseWriter, r *http.Request) error {
-	if _, err := a.flagOf(r, a.forge.Index().Starred, "you have not starred this repository"); err != nil {
+	if _, err := a.flagOf(r, a.Forge.Index().Starred, "you have not starred this repository"); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -53,21 +53,21 @@ func (a *API) getStarred(w http.ResponseWriter, r *http.Request) error {
 // watch by default until they unwatch. The repository's own answer tells
 // the same without a 404 (watched_by_me).
 func (a *API) getSubscription(w http.ResponseWriter, r *http.Request) error {
-	rec, err := a.flagOf(r, a.forge.Index().Watching, "you are not watching this repository")
+	rec, err := a.flagOf(r, a.Forge.Index().Watching, "you are not watching this repository")
 	if err != nil {
 		return err
 	}
-	return reply(w, watchInfo(r, rec, true))
+	return Reply(w, watchInfo(r, rec, true))
 }
 
 // flagOf is the path's repository if the signed-in user has set the flag
 // isSet reads on it (a star, a watch), else a 404 saying missing.
 func (a *API) flagOf(r *http.Request, isSet func(context.Context, uint64, common.Address) (bool, error), missing string) (index.Repo, error) {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return index.Repo{}, err
 	}
-	rec, _, err := a.repoOf(r)
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return index.Repo{}, err
 	}
@@ -83,25 +83,25 @@ func (a *API) flagOf(r *http.Request, isSet func(context.Context, uint64, common
 
 // userList answers a page of users read by list.
 func (a *API) userList(w http.ResponseWriter, r *http.Request, list func(index.Repo, index.Page) ([]index.User, int64, error)) error {
-	rec, _, err := a.repoOf(r)
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
 	users, total, err := list(rec, p)
-	out := make([]forgeUserJSON, 0, len(users))
+	out := make([]ForgeUserJSON, 0, len(users))
 	for _, u := range users {
-		out = append(out, toForgeUser(r, u))
+		out = append(out, ToForgeUser(r, u))
 	}
-	return a.respondList(w, r, p, total, out, err)
+	return a.RespondList(w, r, p, total, out, err)
 }
 
 func (a *API) listStargazers(w http.ResponseWriter, r *http.Request) error {
 	return a.userList(w, r, func(rec index.Repo, p index.Page) ([]index.User, int64, error) {
-		return a.forge.Index().Stargazers(r.Context(), rec.ID, p)
+		return a.Forge.Index().Stargazers(r.Context(), rec.ID, p)
 	})
 }
 
@@ -111,7 +111,7 @@ func (a *API) listStargazers(w http.ResponseWriter, r *http.Request) error {
 // not unwatched it.
 func (a *API) listSubscribers(w http.ResponseWriter, r *http.Request) error {
 	return a.userList(w, r, func(rec index.Repo, p index.Page) ([]index.User, int64, error) {
-		return a.forge.Index().Watchers(r.Context(), rec.ID, p)
+		return a.Forge.Index().Watchers(r.Context(), rec.ID, p)
 	})
 }
 

@@ -14,15 +14,15 @@ import (
 // (status.create; writers set them). The combined status is the worst
 // state of the latest status of each context.
 
-func (a *API) registerStatuses(mux *http.ServeMux) {
-	if a.hosting == nil {
+func (a *API) RegisterStatuses(mux *http.ServeMux) {
+	if a.Hosting == nil {
 		return
 	}
 	const repo = "/api/v1/repos/{owner}/{repo}"
-	mux.HandleFunc("POST "+repo+"/statuses/{sha}", a.signedIn(auth.ScopeWrite, a.createStatus))
-	mux.HandleFunc("GET "+repo+"/statuses/{sha}", a.serve(a.listStatuses))
-	mux.HandleFunc("GET "+repo+"/commits/{commitish}/statuses", a.serve(a.listStatuses))
-	mux.HandleFunc("GET "+repo+"/commits/{commitish}/status", a.serve(a.getCombinedStatus))
+	mux.HandleFunc("POST "+repo+"/statuses/{sha}", a.SignedIn(auth.ScopeWrite, a.createStatus))
+	mux.HandleFunc("GET "+repo+"/statuses/{sha}", a.Serve(a.listStatuses))
+	mux.HandleFunc("GET "+repo+"/commits/{commitish}/statuses", a.Serve(a.listStatuses))
+	mux.HandleFunc("GET "+repo+"/commits/{commitish}/status", a.Serve(a.getCombinedStatus))
 }
 
 // commitStatusJSON is Gitea's CommitStatus.
@@ -34,7 +34,7 @@ type commitStatusJSON struct {
 	Description string        `json:"description"`
 	URL         string        `json:"url"`
 	Context     string        `json:"context"`
-	Creator     forgeUserJSON `json:"creator"`
+	Creator     ForgeUserJSON `json:"creator"`
 	Created     string        `json:"created_at"`
 	Updated     string        `json:"updated_at"`
 }
@@ -45,7 +45,7 @@ type combinedStatusJSON struct {
 	SHA        string             `json:"sha"`
 	TotalCount int                `json:"total_count"`
 	Statuses   []commitStatusJSON `json:"statuses"`
-	Repository repoJSON           `json:"repository"`
+	Repository RepoJSON           `json:"repository"`
 	CommitURL  string             `json:"commit_url"`
 	URL        string             `json:"url"`
 }
@@ -53,16 +53,16 @@ type combinedStatusJSON struct {
 func (a *API) toStatus(r *http.Request, apiURL string, st index.CommitStatus) commitStatusJSON {
 	return commitStatusJSON{
 		ID: int64(st.ID), State: st.State, TargetURL: st.TargetURL, Description: st.Description, Context: st.Context,
-		URL: apiURL + "/statuses/" + st.SHA, Creator: toForgeUser(r, st.Creator), Created: st.Time, Updated: st.Time,
+		URL: apiURL + "/statuses/" + st.SHA, Creator: ToForgeUser(r, st.Creator), Created: st.Time, Updated: st.Time,
 	}
 }
 
 func (a *API) createStatus(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	rec, _, err := a.repoOf(r)
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
@@ -72,24 +72,24 @@ func (a *API) createStatus(w http.ResponseWriter, r *http.Request) error {
 		Description string `json:"description"`
 		Context     string `json:"context"`
 	}
-	if err := decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
 		return err
 	}
-	if err := checkChainLines(textField{"target_url", in.TargetURL}); err != nil {
+	if err := CheckChainLines(TextField{"target_url", in.TargetURL}); err != nil {
 		return err
 	}
 	sha := strings.ToLower(r.PathValue("sha"))
-	res, err := a.forge.Do(r.Context(), id.User.Address, chainforge.StatusCreate{
+	res, err := a.Forge.Do(r.Context(), id.User.Address, chainforge.StatusCreate{
 		Repo: rec.ID, SHA: sha, State: in.State, Context: in.Context, Description: in.Description, TargetURL: in.TargetURL,
 	})
 	if err != nil {
 		return err
 	}
-	st, err := a.forge.Index().CommitStatusByID(r.Context(), rec.ID, res.Change.Status.ID)
+	st, err := a.Forge.Index().CommitStatusByID(r.Context(), rec.ID, res.Change.Status.ID)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, a.toStatus(r, a.repoAPI(r, rec), st))
+	WriteJSON(w, http.StatusCreated, a.toStatus(r, a.repoAPI(r, rec), st))
 	return nil
 }
 
@@ -97,7 +97,7 @@ func (a *API) createStatus(w http.ResponseWriter, r *http.Request) error {
 // branch, tag or commit; a branch with a slash is sent escaped) resolved.
 func (a *API) statusSHA(r *http.Request) (index.Repo, string, error) {
 	if sha := r.PathValue("sha"); sha != "" {
-		rec, _, err := a.repoOf(r)
+		rec, _, err := a.RepoOf(r)
 		if err != nil {
 			return index.Repo{}, "", err
 		}
@@ -119,11 +119,11 @@ func (a *API) listStatuses(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.forge.Index().CommitStatuses(r.Context(), rec.ID, sha, p)
+	list, total, err := a.Forge.Index().CommitStatuses(r.Context(), rec.ID, sha, p)
 	if err != nil {
 		return err
 	}
@@ -132,7 +132,7 @@ func (a *API) listStatuses(w http.ResponseWriter, r *http.Request) error {
 	for _, st := range list {
 		out = append(out, a.toStatus(r, apiURL, st))
 	}
-	return a.respondList(w, r, p, total, out, nil)
+	return a.RespondList(w, r, p, total, out, nil)
 }
 
 func (a *API) getCombinedStatus(w http.ResponseWriter, r *http.Request) error {
@@ -140,16 +140,16 @@ func (a *API) getCombinedStatus(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	_, perm, err := a.repoOf(r)
+	_, perm, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	list, err := a.forge.Index().LatestStatuses(r.Context(), rec.ID, sha)
+	list, err := a.Forge.Index().LatestStatuses(r.Context(), rec.ID, sha)
 	if err != nil {
 		return err
 	}
 	apiURL := a.repoAPI(r, rec)
-	out := combinedStatusJSON{SHA: sha, TotalCount: len(list), Statuses: []commitStatusJSON{}, Repository: a.repoJSON(r, rec, perm),
+	out := combinedStatusJSON{SHA: sha, TotalCount: len(list), Statuses: []commitStatusJSON{}, Repository: a.RepoJSON(r, rec, perm),
 		CommitURL: apiURL + "/commits/" + sha, URL: apiURL + "/commits/" + sha + "/status"}
 	states := make([]string, 0, len(list))
 	for _, st := range list {
@@ -157,7 +157,7 @@ func (a *API) getCombinedStatus(w http.ResponseWriter, r *http.Request) error {
 		states = append(states, st.State)
 	}
 	out.State = CombinedState(states)
-	writeJSON(w, http.StatusOK, out)
+	WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 
@@ -182,5 +182,5 @@ func CombinedState(states []string) string {
 
 // repoAPI is rec's API URL.
 func (a *API) repoAPI(r *http.Request, rec index.Repo) string {
-	return siteURL(r) + "/api/v1/repos/" + toForgeUser(r, rec.Owner).Login + "/" + rec.Name
+	return SiteURL(r) + "/api/v1/repos/" + ToForgeUser(r, rec.Owner).Login + "/" + rec.Name
 }

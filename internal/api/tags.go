@@ -17,16 +17,16 @@ import (
 // the signed-in user) and deleted as Gitea's routes; each is a push
 // recorded on chain before git moves the ref (gitrepos/tags.go).
 
-func (a *API) registerTagWrites(mux *http.ServeMux) {
-	if a.hosting == nil {
+func (a *API) RegisterTagWrites(mux *http.ServeMux) {
+	if a.Hosting == nil {
 		return
 	}
 	const repo = "/api/v1/repos/{owner}/{repo}"
-	user := a.signedIn
-	mux.HandleFunc("GET "+repo+"/tags/{tag...}", a.serve(a.getTag))
+	user := a.SignedIn
+	mux.HandleFunc("GET "+repo+"/tags/{tag...}", a.Serve(a.getTag))
 	mux.HandleFunc("POST "+repo+"/tags", user(auth.ScopeWrite, a.createTag))
 	mux.HandleFunc("DELETE "+repo+"/tags/{tag...}", user(auth.ScopeWrite, a.deleteTag))
-	mux.HandleFunc("GET "+repo+"/git/tags/{sha}", a.serve(a.getAnnotatedTag))
+	mux.HandleFunc("GET "+repo+"/git/tags/{sha}", a.Serve(a.getAnnotatedTag))
 }
 
 func (a *API) listTags(w http.ResponseWriter, r *http.Request) error {
@@ -34,7 +34,7 @@ func (a *API) listTags(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -43,10 +43,10 @@ func (a *API) listTags(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	out := []tagJSON{}
-	for _, t := range pageSlice(tags, p) {
+	for _, t := range PageSlice(tags, p) {
 		out = append(out, c.tag(t))
 	}
-	return a.respondList(w, r, p, int64(len(tags)), out, nil)
+	return a.RespondList(w, r, p, int64(len(tags)), out, nil)
 }
 
 // tag is t as Gitea's Tag; its archives are the archive route's.
@@ -76,12 +76,12 @@ func (a *API) getTag(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return usererr.Missingf("tag %s does not exist", r.PathValue("tag"))
 	}
-	writeJSON(w, http.StatusOK, c.tag(t))
+	WriteJSON(w, http.StatusOK, c.tag(t))
 	return nil
 }
 
 func (a *API) createTag(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -94,7 +94,7 @@ func (a *API) createTag(w http.ResponseWriter, r *http.Request) error {
 		Message string `json:"message"`
 		Target  string `json:"target"`
 	}
-	if err := decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
 		return err
 	}
 	if gitstore.IsEmpty(c.dir) {
@@ -108,25 +108,25 @@ func (a *API) createTag(w http.ResponseWriter, r *http.Request) error {
 		return r
 	}, authorName(id.User))
 	tagger := gitstore.Signature{Name: name, Email: gitrepos.AccountEmail(id.User.Address), When: time.Now()}
-	t, err := a.hosting.CreateTag(r.Context(), id.User.Address, c.repo, gitrepos.NewTag{Name: in.TagName, Target: in.Target, Message: in.Message, Tagger: tagger})
+	t, err := a.Hosting.CreateTag(r.Context(), id.User.Address, c.repo, gitrepos.NewTag{Name: in.TagName, Target: in.Target, Message: in.Message, Tagger: tagger})
 	if err != nil {
-		return a.hostingError(w, r, err)
+		return a.HostingError(w, r, err)
 	}
-	writeJSON(w, http.StatusCreated, c.tag(t))
+	WriteJSON(w, http.StatusCreated, c.tag(t))
 	return nil
 }
 
 func (a *API) deleteTag(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	rec, _, err := a.repoOf(r)
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	if err := a.hosting.DeleteTag(r.Context(), id.User.Address, rec, r.PathValue("tag")); err != nil {
-		return a.hostingError(w, r, err)
+	if err := a.Hosting.DeleteTag(r.Context(), id.User.Address, rec, r.PathValue("tag")); err != nil {
+		return a.HostingError(w, r, err)
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
@@ -170,6 +170,6 @@ func (a *API) getAnnotatedTag(w http.ResponseWriter, r *http.Request) error {
 		Tagger:       &tagTaggerJSON{Name: t.Tagger.Name, Email: t.Tagger.Email, Date: rfc3339(t.Tagger)},
 		Object:       annotatedTagObjectJSON{Type: "commit", URL: c.api + "/git/commits/" + t.Commit, SHA: t.Commit},
 		Verification: &unsignedTag}
-	writeJSON(w, http.StatusOK, j)
+	WriteJSON(w, http.StatusOK, j)
 	return nil
 }

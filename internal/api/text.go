@@ -93,27 +93,27 @@ func join(path, name string) string {
 	return path + "." + name
 }
 
-// textField is one one-line field of a request, for checkLines.
-type textField struct{ name, value string }
+// TextField is one one-line field of a request, for checkLines.
+type TextField struct{ Name, Value string }
 
 // checkLines holds one-line fields (names, subjects) to tx.CheckLine,
 // after the spaces around them that the services trim.
-func checkLines(fields ...textField) error {
+func checkLines(fields ...TextField) error {
 	for _, f := range fields {
-		if err := tx.CheckLine(f.name, strings.TrimSpace(f.value)); err != nil {
+		if err := tx.CheckLine(f.Name, strings.TrimSpace(f.Value)); err != nil {
 			return textError(err)
 		}
 	}
 	return nil
 }
 
-// checkChainLines holds one-line fields a handler passes to the chain
+// CheckChainLines holds one-line fields a handler passes to the chain
 // verbatim (untrimmed) to tx.CheckLine under the names the client sent.
 // The chain would refuse the same text, but naming its payload's field
 // (fullName, targetUrl), which a Gitea client never sent.
-func checkChainLines(fields ...textField) error {
+func CheckChainLines(fields ...TextField) error {
 	for _, f := range fields {
-		if err := tx.CheckLine(f.name, f.value); err != nil {
+		if err := tx.CheckLine(f.Name, f.Value); err != nil {
 			return textError(err)
 		}
 	}

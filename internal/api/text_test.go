@@ -146,7 +146,7 @@ func (n *issuesNode) writesStillWork(u *forgetest.User, base string) {
 		n.t.Errorf("a user name with NUL: %d %s, want 404", res.status, res.body)
 	}
 	// Nor any of its sub-resources: a path with a NUL is refused before any
-	// handler (TestNULAndInvalidUTF8InPathValues).
+	// Handler (TestNULAndInvalidUTF8InPathValues).
 	if res := n.call(u, "GET", "/api/v1/users/"+url.PathEscape("a\x00b")+"/tokens", nil); res.status != http.StatusNotFound {
 		n.t.Errorf("the tokens of a user name with NUL: %d %s, want 404", res.status, res.body)
 	}

@@ -144,7 +144,7 @@ func TestSupportTickets(t *testing.T) {
 }
 
 // TestAdminConsole: every admin route is 404 to anyone but an admin; the
-// admin lists users, their sessions and tokens, and revoking a session
+// Admin lists users, their sessions and tokens, and revoking a session
 // signs that browser out (401) and revoking a token makes it fail.
 func TestAdminConsole(t *testing.T) {
 	t.Parallel()

@@ -14,17 +14,17 @@ import (
 // chain for a public repository). /topics/search counts public
 // repositories only.
 
-func (a *API) registerTopics(mux *http.ServeMux) {
-	if a.forge == nil || a.hosting == nil {
+func (a *API) RegisterTopics(mux *http.ServeMux) {
+	if a.Forge == nil || a.Hosting == nil {
 		return
 	}
-	w := func(fn handler) http.HandlerFunc { return a.signedIn(auth.ScopeWrite, fn) }
+	w := func(fn Handler) http.HandlerFunc { return a.SignedIn(auth.ScopeWrite, fn) }
 	const repo = "/api/v1/repos/{owner}/{repo}"
-	mux.HandleFunc("GET "+repo+"/topics", a.serve(a.listTopics))
+	mux.HandleFunc("GET "+repo+"/topics", a.Serve(a.listTopics))
 	mux.HandleFunc("PUT "+repo+"/topics", w(a.setTopics))
 	mux.HandleFunc("PUT "+repo+"/topics/{topic}", w(a.addTopic))
 	mux.HandleFunc("DELETE "+repo+"/topics/{topic}", w(a.deleteTopic))
-	mux.HandleFunc("GET /api/v1/topics/search", a.serve(a.searchTopics))
+	mux.HandleFunc("GET /api/v1/topics/search", a.Serve(a.searchTopics))
 }
 
 // topicNameJSON is Gitea's TopicName.
@@ -51,26 +51,26 @@ type invalidTopicsJSON struct {
 }
 
 func (a *API) listTopics(w http.ResponseWriter, r *http.Request) error {
-	rec, _, err := a.repoOf(r)
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
-	return a.respondList(w, r, p, int64(len(rec.Topics)), topicNameJSON{Topics: pageSlice(rec.Topics, p)}, nil)
+	return a.RespondList(w, r, p, int64(len(rec.Topics)), topicNameJSON{Topics: PageSlice(rec.Topics, p)}, nil)
 }
 
 // setTopics replaces the list (PUT /topics): every topic is checked, and
 // a bad one refuses the whole list, naming each, as Gitea does.
 func (a *API) setTopics(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
 	var in topicNameJSON
-	if err := decode(w, r, 16<<10, &in); err != nil {
+	if err := Decode(w, r, 16<<10, &in); err != nil {
 		return err
 	}
 	topics, invalid := []string{}, []string{}
@@ -84,18 +84,18 @@ func (a *API) setTopics(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	if len(invalid) > 0 {
-		writeJSON(w, http.StatusUnprocessableEntity, invalidTopicsJSON{Code: "invalid_topics", InvalidTopics: invalid,
+		WriteJSON(w, http.StatusUnprocessableEntity, invalidTopicsJSON{Code: "invalid_topics", InvalidTopics: invalid,
 			Message: "invalid topics: a topic is at most 35 lower-case letters, digits, dashes and dots, starting with a letter or digit"})
 		return nil
 	}
 	if len(topics) > chainforge.MaxTopics {
 		return usererr.BadFieldf("topics", "a repository may have at most %d topics; this list has %d", chainforge.MaxTopics, len(topics))
 	}
-	rec, _, err := a.repoOf(r)
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	if _, err := a.forge.Do(r.Context(), id.User.Address, chainforge.RepoTopics{Repo: rec.ID, Topics: &topics}); err != nil {
+	if _, err := a.Forge.Do(r.Context(), id.User.Address, chainforge.RepoTopics{Repo: rec.ID, Topics: &topics}); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -113,7 +113,7 @@ func (a *API) deleteTopic(w http.ResponseWriter, r *http.Request) error {
 // changeTopic adds or removes the topic in the path. Removing one the
 // repository does not have is Gitea's 404.
 func (a *API) changeTopic(w http.ResponseWriter, r *http.Request, add bool) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -121,7 +121,7 @@ func (a *API) changeTopic(w http.ResponseWriter, r *http.Request, add bool) erro
 	if !chainforge.ValidTopic(topic) {
 		return usererr.BadFieldf("topic", "%q is not a topic: use at most %d lower-case letters, digits, dashes and dots, starting with a letter or digit", topic, chainforge.MaxTopicLen)
 	}
-	rec, _, err := a.repoOf(r)
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
@@ -137,7 +137,7 @@ func (a *API) changeTopic(w http.ResponseWriter, r *http.Request, add bool) erro
 	default:
 		change.Remove = []string{topic}
 	}
-	if _, err := a.forge.Do(r.Context(), id.User.Address, change); err != nil {
+	if _, err := a.Forge.Do(r.Context(), id.User.Address, change); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -147,11 +147,11 @@ func (a *API) changeTopic(w http.ResponseWriter, r *http.Request, add bool) erro
 // searchTopics is Gitea's GET /topics/search?q=: the topics starting with
 // q, the most used first.
 func (a *API) searchTopics(w http.ResponseWriter, r *http.Request) error {
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.forge.Index().SearchTopics(r.Context(), r.URL.Query().Get("q"), p)
+	list, total, err := a.Forge.Index().SearchTopics(r.Context(), r.URL.Query().Get("q"), p)
 	if err != nil {
 		return err
 	}
@@ -159,5 +159,5 @@ func (a *API) searchTopics(w http.ResponseWriter, r *http.Request) error {
 	for _, t := range list {
 		out.Topics = append(out.Topics, topicJSON{Name: t.Name, RepoCount: t.RepoCount})
 	}
-	return a.respondList(w, r, p, total, out, nil)
+	return a.RespondList(w, r, p, total, out, nil)
 }

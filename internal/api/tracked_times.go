@@ -19,17 +19,17 @@ import (
 // Time tracked on issues, Gitea's /times routes, over timetrack
 // (node-local: a person's own bookkeeping, never on chain).
 
-func (a *API) registerTrackedTimes(mux *http.ServeMux) {
-	if a.trackedTimes == nil || a.forge == nil || a.hosting == nil {
+func (a *API) RegisterTrackedTimes(mux *http.ServeMux) {
+	if a.trackedTimes == nil || a.Forge == nil || a.Hosting == nil {
 		return
 	}
 	h := &issuesAPI{API: a, pulls: a.pulls}
 	const repo = "/api/v1/repos/{owner}/{repo}"
-	mux.HandleFunc("GET "+repo+"/times", a.signedIn(auth.ScopeRead, h.listRepoTimes))
-	mux.HandleFunc("GET "+repo+"/issues/{index}/times", a.signedIn(auth.ScopeRead, h.listIssueTimes))
-	mux.HandleFunc("POST "+repo+"/issues/{index}/times", a.signedIn(auth.ScopeWrite, h.addTime))
-	mux.HandleFunc("DELETE "+repo+"/issues/{index}/times", a.signedIn(auth.ScopeWrite, h.resetTimes))
-	mux.HandleFunc("DELETE "+repo+"/issues/{index}/times/{id}", a.signedIn(auth.ScopeWrite, h.deleteTime))
+	mux.HandleFunc("GET "+repo+"/times", a.SignedIn(auth.ScopeRead, h.listRepoTimes))
+	mux.HandleFunc("GET "+repo+"/issues/{index}/times", a.SignedIn(auth.ScopeRead, h.listIssueTimes))
+	mux.HandleFunc("POST "+repo+"/issues/{index}/times", a.SignedIn(auth.ScopeWrite, h.addTime))
+	mux.HandleFunc("DELETE "+repo+"/issues/{index}/times", a.SignedIn(auth.ScopeWrite, h.resetTimes))
+	mux.HandleFunc("DELETE "+repo+"/issues/{index}/times/{id}", a.SignedIn(auth.ScopeWrite, h.deleteTime))
 }
 
 // trackedTimeJSON is Gitea's TrackedTime.
@@ -54,7 +54,7 @@ func (h *issuesAPI) timesJSON(r *http.Request, repo index.Repo, ts []timetrack.T
 		}
 		is, ok := issues[t.Issue]
 		if !ok {
-			got, err := h.forge.Index().Issue(r.Context(), repo.ID, t.Issue)
+			got, err := h.Forge.Index().Issue(r.Context(), repo.ID, t.Issue)
 			if err != nil {
 				return nil, err
 			}
@@ -62,15 +62,15 @@ func (h *issuesAPI) timesJSON(r *http.Request, repo index.Repo, ts []timetrack.T
 			is, issues[t.Issue] = &j, &j
 		}
 		out = append(out, trackedTimeJSON{ID: t.ID, Created: t.Created.Format(time.RFC3339), Time: t.Seconds,
-			UserID: userIDOf(r, t.User), UserName: h.nameOf(r.Context(), t.User), IssueID: globalIssueID(repo.ID, t.Issue), Issue: is})
+			UserID: UserIDOf(r, t.User), UserName: h.nameOf(r.Context(), t.User), IssueID: globalIssueID(repo.ID, t.Issue), Issue: is})
 	}
 	return out, nil
 }
 
 // nameOf is addr's user name, or its default one.
 func (a *API) nameOf(ctx context.Context, addr common.Address) string {
-	if a.index != nil {
-		if name, err := a.index.Username(ctx, addr); err == nil && name != "" {
+	if a.Index != nil {
+		if name, err := a.Index.Username(ctx, addr); err == nil && name != "" {
 			return name
 		}
 	}
@@ -82,7 +82,7 @@ func (h *issuesAPI) timeFilter(r *http.Request) (timetrack.Filter, error) {
 	q := r.URL.Query()
 	var f timetrack.Filter
 	if name := q.Get("user"); name != "" {
-		addr, err := h.forge.Owner(r.Context(), name)
+		addr, err := h.Forge.Owner(r.Context(), name)
 		if err != nil {
 			return f, usererr.Missingf("there is no user %s", name)
 		}
@@ -104,11 +104,11 @@ func (h *issuesAPI) timeFilter(r *http.Request) (timetrack.Filter, error) {
 }
 
 func (h *issuesAPI) listTimes(w http.ResponseWriter, r *http.Request, repo index.Repo, perm forge.Perm, f timetrack.Filter) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -117,11 +117,11 @@ func (h *issuesAPI) listTimes(w http.ResponseWriter, r *http.Request, repo index
 		return err
 	}
 	out, err := h.timesJSON(r, repo, ts)
-	return h.respondList(w, r, p, total, out, err)
+	return h.RespondList(w, r, p, total, out, err)
 }
 
 func (h *issuesAPI) listRepoTimes(w http.ResponseWriter, r *http.Request) error {
-	repo, perm, err := h.repoOf(r)
+	repo, perm, err := h.RepoOf(r)
 	if err != nil {
 		return err
 	}
@@ -146,7 +146,7 @@ func (h *issuesAPI) listIssueTimes(w http.ResponseWriter, r *http.Request) error
 }
 
 func (h *issuesAPI) addTime(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -159,11 +159,11 @@ func (h *issuesAPI) addTime(w http.ResponseWriter, r *http.Request) error {
 		Created  time.Time `json:"created"`
 		UserName string    `json:"user_name"`
 	}
-	if err := decode(w, r, maxRepoBody, &in); err != nil {
+	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
 		return err
 	}
 	who := id.User.Address
-	if in.UserName != "" && in.UserName != usernameOf(id.User) {
+	if in.UserName != "" && in.UserName != UsernameOf(id.User) {
 		// Gitea lets admins add time in someone else's name; here the
 		// time is one's own.
 		return usererr.Deniedf("you may add only your own time")
@@ -176,11 +176,11 @@ func (h *issuesAPI) addTime(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, out[0])
+	return Reply(w, out[0])
 }
 
 func (h *issuesAPI) resetTimes(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -196,7 +196,7 @@ func (h *issuesAPI) resetTimes(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (h *issuesAPI) deleteTime(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}

@@ -56,6 +56,6 @@ func (a *API) getTree(w http.ResponseWriter, r *http.Request) error {
 		}
 		out.Entries = append(out.Entries, gitEntryJSON{Path: e.Path, Mode: e.Mode, Type: e.Type, Size: e.Size, SHA: e.ID, URL: c.api + "/git/" + kind + "/" + e.ID})
 	}
-	writeJSON(w, http.StatusOK, out)
+	WriteJSON(w, http.StatusOK, out)
 	return nil
 }

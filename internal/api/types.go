@@ -107,8 +107,8 @@ type commitJSON struct {
 		Tree         commitMetaJSON `json:"tree"`
 		Verification any            `json:"verification"`
 	} `json:"commit"`
-	Author        *forgeUserJSON   `json:"author"`
-	Committer     *forgeUserJSON   `json:"committer"`
+	Author        *ForgeUserJSON   `json:"author"`
+	Committer     *ForgeUserJSON   `json:"committer"`
 	Parents       []commitMetaJSON `json:"parents"`
 	Files         []commitFileJSON `json:"files,omitempty"`
 	Stats         *commitStatsJSON `json:"stats,omitempty"`
@@ -195,9 +195,9 @@ type countsJSON struct {
 	OpenPulls  uint64 `json:"open_pulls"`
 }
 
-// forgeUserJSON is Gitea's User for a forge participant: an address with
+// ForgeUserJSON is Gitea's User for a forge participant: an address with
 // its chain username. Node-local profile fields are in /users/{username}.
-type forgeUserJSON struct {
+type ForgeUserJSON struct {
 	ID            int64  `json:"id"`
 	Login         string `json:"login"`
 	FullName      string `json:"full_name"`
@@ -243,10 +243,10 @@ type permJSON struct {
 	Maintain bool `json:"maintain"`
 }
 
-// repoJSON is Gitea's Repository.
-type repoJSON struct {
+// RepoJSON is Gitea's Repository.
+type RepoJSON struct {
 	ID                  uint64        `json:"id"`
-	Owner               forgeUserJSON `json:"owner"`
+	Owner               ForgeUserJSON `json:"owner"`
 	Name                string        `json:"name"`
 	FullName            string        `json:"full_name"`
 	Description         string        `json:"description"`
@@ -254,7 +254,7 @@ type repoJSON struct {
 	Private             bool          `json:"private"`
 	Fork                bool          `json:"fork"`
 	Template            bool          `json:"template"`
-	Parent              *repoJSON     `json:"parent"`
+	Parent              *RepoJSON     `json:"parent"`
 	Mirror              bool          `json:"mirror"`
 	Size                int           `json:"size"`
 	Language            string        `json:"language"`
@@ -357,12 +357,12 @@ type watchInfoJSON struct {
 
 // collaboratorJSON is Gitea's User with the collaborator's permission.
 type collaboratorJSON struct {
-	forgeUserJSON
+	ForgeUserJSON
 	Permission string `json:"permission"`
 }
 
-// labelJSON is Gitea's Label; colors are hex without '#', as Gitea gives them.
-type labelJSON struct {
+// LabelJSON is Gitea's Label; colors are hex without '#', as Gitea gives them.
+type LabelJSON struct {
 	ID          uint64 `json:"id"`
 	Name        string `json:"name"`
 	Exclusive   bool   `json:"exclusive"`
@@ -394,7 +394,7 @@ type issueJSON struct {
 	URL              string          `json:"url"`
 	HTMLURL          string          `json:"html_url"`
 	Number           uint64          `json:"number"`
-	User             forgeUserJSON   `json:"user"`
+	User             ForgeUserJSON   `json:"user"`
 	OriginalAuthor   string          `json:"original_author"`
 	OriginalAuthorID int64           `json:"original_author_id"`
 	Title            string          `json:"title"`
@@ -402,10 +402,10 @@ type issueJSON struct {
 	BodyHTML         string          `json:"body_html"`
 	Ref              string          `json:"ref"`
 	Assets           []struct{}      `json:"assets"`
-	Labels           []labelJSON     `json:"labels"`
+	Labels           []LabelJSON     `json:"labels"`
 	Milestone        *milestoneJSON  `json:"milestone"`
-	Assignee         *forgeUserJSON  `json:"assignee"`
-	Assignees        []forgeUserJSON `json:"assignees"`
+	Assignee         *ForgeUserJSON  `json:"assignee"`
+	Assignees        []ForgeUserJSON `json:"assignees"`
 	State            string          `json:"state"`
 	StateReason      string          `json:"state_reason"`
 	IsLocked         bool            `json:"is_locked"`
@@ -433,7 +433,7 @@ type commentJSON struct {
 	HTMLURL          string        `json:"html_url"`
 	PullRequestURL   string        `json:"pull_request_url"`
 	IssueURL         string        `json:"issue_url"`
-	User             forgeUserJSON `json:"user"`
+	User             ForgeUserJSON `json:"user"`
 	OriginalAuthor   string        `json:"original_author"`
 	OriginalAuthorID int64         `json:"original_author_id"`
 	Body             string        `json:"body"`
@@ -455,7 +455,7 @@ type prBranchJSON struct {
 	Ref    string    `json:"ref"`
 	SHA    string    `json:"sha"`
 	RepoID uint64    `json:"repo_id"`
-	Repo   *repoJSON `json:"repo"`
+	Repo   *RepoJSON `json:"repo"`
 }
 
 // pullJSON is Gitea's PullRequest, plus body_html, the files that
@@ -464,15 +464,15 @@ type pullJSON struct {
 	ID                  int64           `json:"id"`
 	URL                 string          `json:"url"`
 	Number              uint64          `json:"number"`
-	User                forgeUserJSON   `json:"user"`
+	User                ForgeUserJSON   `json:"user"`
 	Title               string          `json:"title"`
 	Body                string          `json:"body"`
 	BodyHTML            string          `json:"body_html"`
-	Labels              []labelJSON     `json:"labels"`
+	Labels              []LabelJSON     `json:"labels"`
 	Milestone           *milestoneJSON  `json:"milestone"`
-	Assignee            *forgeUserJSON  `json:"assignee"`
-	Assignees           []forgeUserJSON `json:"assignees"`
-	RequestedReviewers  []forgeUserJSON `json:"requested_reviewers"`
+	Assignee            *ForgeUserJSON  `json:"assignee"`
+	Assignees           []ForgeUserJSON `json:"assignees"`
+	RequestedReviewers  []ForgeUserJSON `json:"requested_reviewers"`
 	State               string          `json:"state"`
 	Draft               bool            `json:"draft"`
 	IsLocked            bool            `json:"is_locked"`
@@ -490,7 +490,7 @@ type pullJSON struct {
 	Merged              bool            `json:"merged"`
 	MergedAt            *string         `json:"merged_at"`
 	MergeCommitSHA      *string         `json:"merge_commit_sha"`
-	MergedBy            *forgeUserJSON  `json:"merged_by"`
+	MergedBy            *ForgeUserJSON  `json:"merged_by"`
 	MergeStyle          string          `json:"merge_style,omitempty"`
 	AllowMaintainerEdit bool            `json:"allow_maintainer_edit"`
 	Base                prBranchJSON    `json:"base"`
@@ -530,7 +530,7 @@ type changedFileJSON struct {
 // reviewJSON is Gitea's PullReview, plus body_html.
 type reviewJSON struct {
 	ID                uint64         `json:"id"`
-	User              forgeUserJSON  `json:"user"`
+	User              ForgeUserJSON  `json:"user"`
 	Team              *struct{}      `json:"team"`
 	State             string         `json:"state"`
 	Body              string         `json:"body"`
@@ -544,7 +544,7 @@ type reviewJSON struct {
 	Updated           string         `json:"updated_at"`
 	HTMLURL           string         `json:"html_url"`
 	PullRequestURL    string         `json:"pull_request_url"`
-	Resolver          *forgeUserJSON `json:"-"`
+	Resolver          *ForgeUserJSON `json:"-"`
 	// Signer and Delegation: as an issue's (dForge; "" for a review
 	// request, which is no record of the reviewer's).
 	Signer     string `json:"signer"`
@@ -557,8 +557,8 @@ type reviewCommentJSON struct {
 	ID               uint64         `json:"id"`
 	Body             string         `json:"body"`
 	BodyHTML         string         `json:"body_html"`
-	User             forgeUserJSON  `json:"user"`
-	Resolver         *forgeUserJSON `json:"resolver"`
+	User             ForgeUserJSON  `json:"user"`
+	Resolver         *ForgeUserJSON `json:"resolver"`
 	ReviewID         uint64         `json:"pull_request_review_id"`
 	Created          string         `json:"created_at"`
 	Updated          string         `json:"updated_at"`
@@ -581,4 +581,36 @@ type mergeConflictJSON struct {
 	Message string   `json:"message"`
 	Code    string   `json:"code"`
 	Files   []string `json:"files"`
+}
+
+// TeamJSON is Gitea's Team.
+type TeamJSON struct {
+	ID                      int64             `json:"id"`
+	Name                    string            `json:"name"`
+	Description             string            `json:"description"`
+	Organization            *OrgJSON          `json:"organization"`
+	IncludesAllRepositories bool              `json:"includes_all_repositories"`
+	Permission              string            `json:"permission"`
+	Units                   []string          `json:"units"`
+	UnitsMap                map[string]string `json:"units_map"`
+	CanCreateOrgRepo        bool              `json:"can_create_org_repo"`
+	MembersCount            uint64            `json:"members_count"`
+}
+
+// OrgJSON is Gitea's Organization, with the address it owns by.
+type OrgJSON struct {
+	ID                        int64  `json:"id"`
+	Name                      string `json:"name"`
+	UserName                  string `json:"username"`
+	FullName                  string `json:"full_name"`
+	Email                     string `json:"email"`
+	AvatarURL                 string `json:"avatar_url"`
+	Description               string `json:"description"`
+	Website                   string `json:"website"`
+	Location                  string `json:"location"`
+	Visibility                string `json:"visibility"`
+	RepoAdminChangeTeamAccess bool   `json:"repo_admin_change_team_access"`
+	WalletAddress             string `json:"wallet_address"`
+	RepoCount                 uint64 `json:"repo_count"`
+	HTMLURL                   string `json:"html_url"`
 }

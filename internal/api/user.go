@@ -13,9 +13,9 @@ import (
 
 const maxSettingsBody = 16 << 10
 
-// userJSON is Gitea's User with dForge's wallet fields. Email is present only
+// UserJSON is Gitea's User with dForge's wallet fields. Email is present only
 // for the user themself.
-type userJSON struct {
+type UserJSON struct {
 	ID               int64   `json:"id"`
 	Login            string  `json:"login"`
 	FullName         string  `json:"full_name"`
@@ -44,11 +44,11 @@ type userJSON struct {
 	giteaUserJSON
 }
 
-// toUserJSON shapes u; self adds what only the user may see. The id is
+// ToUserJSON shapes u; self adds what only the user may see. The id is
 // the local one (localID); the API's methods set the chain's
 // (accountID), the same on every node, once the chain knows the account.
-func toUserJSON(u auth.User, self bool) userJSON {
-	j := userJSON{
+func ToUserJSON(u auth.User, self bool) UserJSON {
+	j := UserJSON{
 		ID: localID(u), Login: u.Username, FullName: u.Profile.FullName, Description: u.Profile.Description,
 		Location: u.Profile.Location, Website: u.Profile.Website, WalletAddress: u.Address.Hex(),
 		giteaUserJSON: giteaUser(u.Username),
@@ -64,38 +64,38 @@ func toUserJSON(u auth.User, self bool) userJSON {
 }
 
 func (a *API) getUser(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	return reply(w, a.withAccount(r, a.selfJSON(r.Context(), id.User), id.User))
+	return Reply(w, a.withAccount(r, a.selfJSON(r.Context(), id.User), id.User))
 }
 
 // withAccount gives j the follow counts of u's account and the creation
 // date the user search gives it: its block's on the chain, so every node answers the same. An account the
 // chain has not seen yet keeps the date it first signed in here.
-func (a *API) withAccount(r *http.Request, j userJSON, u auth.User) userJSON {
-	j.ID = a.accountID(r.Context(), u)
-	j.HTMLURL = siteURL(r) + "/" + j.Login
-	if a.index == nil {
+func (a *API) withAccount(r *http.Request, j UserJSON, u auth.User) UserJSON {
+	j.ID = a.AccountID(r.Context(), u)
+	j.HTMLURL = SiteURL(r) + "/" + j.Login
+	if a.Index == nil {
 		return j
 	}
-	if p, err := a.index.PersonByAddress(r.Context(), u.Address); err == nil && !p.Created.IsZero() {
+	if p, err := a.Index.PersonByAddress(r.Context(), u.Address); err == nil && !p.Created.IsZero() {
 		j.Created = p.Created.Format(time.RFC3339)
 	}
 	// Follows are on chain too; a failed count leaves 0 rather than
 	// failing the whole user.
-	if followers, following, err := a.index.FollowCounts(r.Context(), u.Address); err == nil {
+	if followers, following, err := a.Index.FollowCounts(r.Context(), u.Address); err == nil {
 		j.FollowersCount, j.FollowingCount = followers, following
 	}
-	if _, stars, err := a.forge.Repos(r.Context(), index.RepoFilter{StarredBy: &u.Address, Viewer: viewerOf(r)}, index.Page{Number: 1, Limit: 1}); err == nil {
+	if _, stars, err := a.Forge.Repos(r.Context(), index.RepoFilter{StarredBy: &u.Address, Viewer: ViewerOf(r)}, index.Page{Number: 1, Limit: 1}); err == nil {
 		j.StarredRepos = stars
 	}
 	return j
 }
 
 func (a *API) patchUserSettings(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -106,16 +106,16 @@ func (a *API) patchUserSettings(w http.ResponseWriter, r *http.Request) error {
 		Website     *string `json:"website"`
 		Email       *string `json:"email"`
 	}
-	if err := decode(w, r, maxSettingsBody, &in); err != nil {
+	if err := Decode(w, r, maxSettingsBody, &in); err != nil {
 		return err
 	}
-	u, err := a.auth.UpdateProfile(r.Context(), id.User, auth.ProfileUpdate{
+	u, err := a.Auth.UpdateProfile(r.Context(), id.User, auth.ProfileUpdate{
 		FullName: in.FullName, Description: in.Description, Location: in.Location, Website: in.Website, Email: in.Email,
 	})
 	if err != nil {
 		return err
 	}
-	return reply(w, a.toUserSettingsJSON(r, u))
+	return Reply(w, a.toUserSettingsJSON(r, u))
 }
 
 func (a *API) getUserByName(w http.ResponseWriter, r *http.Request) error {
@@ -125,22 +125,22 @@ func (a *API) getUserByName(w http.ResponseWriter, r *http.Request) error {
 	if tx.CheckLine("username", name) != nil {
 		return usererr.Missingf("There is no user with that name.")
 	}
-	u, err := a.auth.UserByName(r.Context(), name)
+	u, err := a.Auth.UserByName(r.Context(), name)
 	if err != nil {
 		return err
 	}
 	me, signedIn := auth.UserFrom(r.Context())
-	j := a.withAccount(r, toUserJSON(u, signedIn && u.ID != 0 && me.ID == u.ID), u)
-	if signedIn && me.Address != u.Address && a.forge != nil {
+	j := a.withAccount(r, ToUserJSON(u, signedIn && u.ID != 0 && me.ID == u.ID), u)
+	if signedIn && me.Address != u.Address && a.Forge != nil {
 		// A failed read leaves the flag out: the client then shows Follow.
-		if on, err := a.forge.Index().IsFollowing(r.Context(), me.Address, u.Address); err == nil {
+		if on, err := a.Forge.Index().IsFollowing(r.Context(), me.Address, u.Address); err == nil {
 			j.FollowedByMe = &on
 		} else {
-			a.log.ErrorContext(r.Context(), "read the caller's follow", "user", u.Username, "err", err)
+			a.Log.ErrorContext(r.Context(), "read the caller's follow", "user", u.Username, "err", err)
 		}
 	}
-	a.modViewOf(r).maskUser(u.Address, &j)
-	writeJSON(w, http.StatusOK, j)
+	a.ModViewOf(r).maskUser(u.Address, &j)
+	WriteJSON(w, http.StatusOK, j)
 	return nil
 }
 
@@ -170,7 +170,7 @@ func (a *API) tokenOwner(r *http.Request, need auth.Scope) (*auth.Identity, erro
 	// fail the look-up of one with NUL).
 	self := tx.CheckLine("username", name) == nil
 	if self {
-		if self, err = a.auth.IsSelf(r.Context(), id.User, name); err != nil {
+		if self, err = a.Auth.IsSelf(r.Context(), id.User, name); err != nil {
 			return nil, err
 		}
 	}
@@ -181,11 +181,11 @@ func (a *API) tokenOwner(r *http.Request, need auth.Scope) (*auth.Identity, erro
 }
 
 func (a *API) listTokens(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	list, err := a.auth.Tokens(r.Context(), id.User)
+	list, err := a.Auth.Tokens(r.Context(), id.User)
 	if err != nil {
 		return err
 	}
@@ -193,11 +193,11 @@ func (a *API) listTokens(w http.ResponseWriter, r *http.Request) error {
 	for i, t := range list {
 		out[i] = toTokenJSON(t)
 	}
-	return reply(w, out)
+	return Reply(w, out)
 }
 
 func (a *API) createToken(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -205,32 +205,32 @@ func (a *API) createToken(w http.ResponseWriter, r *http.Request) error {
 		Name   string   `json:"name"`
 		Scopes []string `json:"scopes"`
 	}
-	if err := decode(w, r, maxSettingsBody, &in); err != nil {
+	if err := Decode(w, r, maxSettingsBody, &in); err != nil {
 		return err
 	}
-	t, err := a.auth.CreateToken(r.Context(), id.User, in.Name, in.Scopes)
+	t, err := a.Auth.CreateToken(r.Context(), id.User, in.Name, in.Scopes)
 	if err != nil {
 		return err
 	}
-	writeNoStore(w, http.StatusCreated, toTokenJSON(t))
+	WriteNoStore(w, http.StatusCreated, toTokenJSON(t))
 	return nil
 }
 
 func (a *API) deleteToken(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	if err := a.auth.RevokeToken(r.Context(), id.User, r.PathValue("token")); err != nil {
+	if err := a.Auth.RevokeToken(r.Context(), id.User, r.PathValue("token")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
 
-// pathID is the {id} in the path; one that is not a number names nothing,
+// PathID is the {id} in the path; one that is not a number names nothing,
 // answered with notFound.
-func pathID(r *http.Request, notFound string) (int64, error) {
+func PathID(r *http.Request, notFound string) (int64, error) {
 	n, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil {
 		return 0, usererr.New(usererr.NotFound, usererr.CodeNotFound, notFound)
@@ -239,27 +239,27 @@ func pathID(r *http.Request, notFound string) (int64, error) {
 }
 
 func (a *API) getTwoFactor(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	st, err := a.auth.TwoFactor(r.Context(), id.User)
+	st, err := a.Auth.TwoFactor(r.Context(), id.User)
 	if err != nil {
 		return err
 	}
-	return reply(w, map[string]any{"enabled": st.Enabled, "recoveryCodesLeft": st.RecoveryCodesLeft})
+	return Reply(w, map[string]any{"enabled": st.Enabled, "recoveryCodesLeft": st.RecoveryCodesLeft})
 }
 
 func (a *API) setupTwoFactor(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	setup, err := a.auth.SetupTOTP(r.Context(), id.User)
+	setup, err := a.Auth.SetupTOTP(r.Context(), id.User)
 	if err != nil {
 		return err
 	}
-	writeNoStore(w, http.StatusOK, map[string]string{"secret": setup.Secret, "otpauthUrl": setup.OTPAuthURL})
+	WriteNoStore(w, http.StatusOK, map[string]string{"secret": setup.Secret, "otpauthUrl": setup.OTPAuthURL})
 	return nil
 }
 
@@ -268,12 +268,12 @@ func decodeCode(w http.ResponseWriter, r *http.Request) (string, error) {
 	var in struct {
 		Code string `json:"code"`
 	}
-	err := decode(w, r, maxSettingsBody, &in)
+	err := Decode(w, r, maxSettingsBody, &in)
 	return in.Code, err
 }
 
 func (a *API) enableTwoFactor(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -281,16 +281,16 @@ func (a *API) enableTwoFactor(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	codes, err := a.auth.EnableTOTP(r.Context(), id.User, code)
+	codes, err := a.Auth.EnableTOTP(r.Context(), id.User, code)
 	if err != nil {
 		return err
 	}
-	writeNoStore(w, http.StatusOK, map[string][]string{"recoveryCodes": codes})
+	WriteNoStore(w, http.StatusOK, map[string][]string{"recoveryCodes": codes})
 	return nil
 }
 
 func (a *API) disableTwoFactor(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -298,7 +298,7 @@ func (a *API) disableTwoFactor(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := a.auth.DisableTOTP(r.Context(), id.User, code); err != nil {
+	if err := a.Auth.DisableTOTP(r.Context(), id.User, code); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -315,11 +315,11 @@ type sessionJSON struct {
 }
 
 func (a *API) listSessions(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	list, err := a.auth.Sessions(r.Context(), id)
+	list, err := a.Auth.Sessions(r.Context(), id)
 	if err != nil {
 		return err
 	}
@@ -327,19 +327,19 @@ func (a *API) listSessions(w http.ResponseWriter, r *http.Request) error {
 	for i, s := range list {
 		out[i] = sessionJSON{ID: s.ID, Current: s.Current, CreatedAt: s.CreatedAt.UTC(), LastSeenAt: s.LastSeenAt.UTC(), UserAgent: s.UserAgent, IP: s.IP}
 	}
-	return reply(w, out)
+	return Reply(w, out)
 }
 
 func (a *API) deleteSession(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	sessionID, err := pathID(r, "You have no session with that id.")
+	sessionID, err := PathID(r, "You have no session with that id.")
 	if err != nil {
 		return err
 	}
-	if err := a.auth.RevokeSession(r.Context(), id.User, sessionID); err != nil {
+	if err := a.Auth.RevokeSession(r.Context(), id.User, sessionID); err != nil {
 		return err
 	}
 	if sessionID == id.SessionID {
@@ -350,32 +350,32 @@ func (a *API) deleteSession(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) getNotificationPrefs(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	p, err := a.auth.NotificationPrefs(r.Context(), id.User)
+	p, err := a.Auth.NotificationPrefs(r.Context(), id.User)
 	if err != nil {
 		return err
 	}
-	return reply(w, p)
+	return Reply(w, p)
 }
 
 // putNotificationPrefs replaces the preferences; a key left out keeps its value.
 func (a *API) putNotificationPrefs(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	p, err := a.auth.NotificationPrefs(r.Context(), id.User)
+	p, err := a.Auth.NotificationPrefs(r.Context(), id.User)
 	if err != nil {
 		return err
 	}
-	if err := decode(w, r, maxSettingsBody, &p); err != nil {
+	if err := Decode(w, r, maxSettingsBody, &p); err != nil {
 		return err
 	}
-	if err := a.auth.SetNotificationPrefs(r.Context(), id.User, p); err != nil {
+	if err := a.Auth.SetNotificationPrefs(r.Context(), id.User, p); err != nil {
 		return err
 	}
-	return reply(w, p)
+	return Reply(w, p)
 }

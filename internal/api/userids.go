@@ -23,9 +23,9 @@ func (a *API) withUserIDs(r *http.Request) *http.Request {
 	return r.WithContext(context.WithValue(r.Context(), userIDsKey{}, a.addressID))
 }
 
-// userIDOf is addr's user id as the request's API numbers it; 0 outside
+// UserIDOf is addr's user id as the request's API numbers it; 0 outside
 // one (or when nobody knows addr).
-func userIDOf(r *http.Request, addr common.Address) int64 {
+func UserIDOf(r *http.Request, addr common.Address) int64 {
 	lookup, _ := r.Context().Value(userIDsKey{}).(func(context.Context, common.Address) int64)
 	if lookup == nil {
 		return 0
@@ -36,31 +36,31 @@ func userIDOf(r *http.Request, addr common.Address) int64 {
 // addressID is addr's user id from the index; 0 without one, or when the
 // read fails (a user shown without an id, rather than no answer).
 func (a *API) addressID(ctx context.Context, addr common.Address) int64 {
-	if a.index == nil {
+	if a.Index == nil {
 		return 0
 	}
-	id, err := a.index.UserID(ctx, addr)
+	id, err := a.Index.UserID(ctx, addr)
 	if err != nil {
-		a.log.Warn("read user id", "address", addr.Hex(), "err", err)
+		a.Log.Warn("read user id", "address", addr.Hex(), "err", err)
 		return 0
 	}
 	return id
 }
 
-// accountID is u's user id: the index's, else (no index, or an account it
+// AccountID is u's user id: the index's, else (no index, or an account it
 // has not met) the local one of u's row on this node.
-func (a *API) accountID(ctx context.Context, u auth.User) int64 {
+func (a *API) AccountID(ctx context.Context, u auth.User) int64 {
 	if id := a.addressID(ctx, u.Address); id != 0 {
 		return id
 	}
 	return localID(u)
 }
 
-// defaultName is addr's default name as the chain's rules give it (the
+// DefaultName is addr's default name as the chain's rules give it (the
 // legacy form on a chain before own-keys); without an index, the wide one.
-func (a *API) defaultName(ctx context.Context, addr common.Address) string {
-	if a.index != nil {
-		if name, err := a.index.DefaultName(ctx, addr); err == nil {
+func (a *API) DefaultName(ctx context.Context, addr common.Address) string {
+	if a.Index != nil {
+		if name, err := a.Index.DefaultName(ctx, addr); err == nil {
 			return name
 		}
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/dforge/dforge/internal/api"
+	"github.com/dforge/dforge/internal/api/routes"
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/gitserver"
@@ -90,7 +91,7 @@ func newHarness(t *testing.T) *harness {
 	gitSrv := gitserver.New(gitserver.Config{Repos: repos, Store: gs, Blocks: bs, Log: log})
 	t.Cleanup(func() { gitSrv.Close() })
 	h, err := web.NewHandler(web.Deps{
-		Log: log, API: api.New(log, api.Services{Auth: svc}, "test"), DB: st, Version: "test",
+		Log: log, API: routes.New(log, api.Services{Auth: svc}, "test"), DB: st, Version: "test",
 		Dist: fstest.MapFS{"index.html": {Data: []byte("<!doctype html><title>dForge</title>")}},
 		Auth: svc, Git: gitSrv, IPFS: bs.Gateway(log),
 	})

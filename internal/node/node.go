@@ -28,6 +28,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/dforge/dforge/internal/api"
+	"github.com/dforge/dforge/internal/api/routes"
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/chain"
@@ -103,7 +104,7 @@ type Node struct {
 	// (<data>/operator.key), which relays its forge actions.
 	Operator common.Address
 	// API is the JSON API, over the same services.
-	API *api.API
+	API *routes.API
 	// Handler is the node's whole HTTP surface. Sign-in needs the node's
 	// origins around it (auth.WithOrigins), known once it listens.
 	Handler http.Handler

@@ -23,11 +23,11 @@ func TestTheAPIAndTheGitServerShareOneRepos(t *testing.T) {
 		t.Fatalf("the node lacks a service: Repos %v, API %v, Git %v", n.Repos, n.API, n.Git)
 	}
 	want := reflect.ValueOf(n.Repos).Pointer()
-	// Both keep it unexported; read the fields as the only way to see
+	// The git server keeps it unexported; read the fields as the only way to see
 	// which instance they hold.
-	hosting := reflect.ValueOf(n.API).Elem().FieldByName("hosting")
+	hosting := reflect.ValueOf(n.API).Elem().FieldByName("Hosting")
 	if !hosting.IsValid() {
-		t.Fatal("api.API has no field hosting any more: update this test to where the API keeps its *gitrepos.Repos")
+		t.Fatal("api.API has no field Hosting any more: update this test to where the API keeps its *gitrepos.Repos")
 	}
 	if hosting.Pointer() != want {
 		t.Errorf("the API holds another *gitrepos.Repos (%#x) than the node (%#x)", hosting.Pointer(), want)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dforge/dforge/content"
 	"github.com/dforge/dforge/internal/api"
+	"github.com/dforge/dforge/internal/api/routes"
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/chain"
@@ -158,7 +159,7 @@ func (s *Services) Handler(site Site) (http.Handler, error) {
 }
 
 // api is the JSON API over s.
-func (s *Services) api(site Site) *api.API {
+func (s *Services) api(site Site) *routes.API {
 	svc := api.Services{
 		Vitals: s.Vitals, Support: s.Support, Pages: s.Pages, Markdown: s.Markdown, Chain: s.Chain, Index: s.Index, Auth: s.Auth,
 		Forge: s.Forge, Git: s.GitStore, Blocks: s.Blocks, Repos: s.Repos, Pulls: s.Pulls, Maintainers: site.Maintainers, Admins: site.Admins,
@@ -173,11 +174,11 @@ func (s *Services) api(site Site) *api.API {
 			svc.SSHPort = a.Port
 		}
 	}
-	return api.New(s.Log, svc, site.Version)
+	return routes.New(s.Log, svc, site.Version)
 }
 
 // handler is the HTTP surface over s with a.
-func (s *Services) handler(a *api.API, site Site) (http.Handler, error) {
+func (s *Services) handler(a *routes.API, site Site) (http.Handler, error) {
 	d := web.Deps{Log: s.Log, API: a, DB: s.Store, Dist: site.Dist, Version: site.Version, Auth: s.Auth, ConnectSources: site.ConnectSources}
 	if s.Metrics != nil { // a nil registry in the interface would not read as nil
 		d.Metrics = s.Metrics

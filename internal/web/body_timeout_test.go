@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dforge/dforge/internal/api"
+	"github.com/dforge/dforge/internal/api/routes"
 	"github.com/dforge/dforge/internal/store"
 	"github.com/dforge/dforge/internal/web"
 )
@@ -29,7 +30,7 @@ func TestSlowBodyIsCutOff(t *testing.T) {
 	}
 	t.Cleanup(func() { st.Close() })
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	h, err := web.NewHandler(web.Deps{Log: log, API: api.New(log, api.Services{}, "test"), DB: st, Version: "test",
+	h, err := web.NewHandler(web.Deps{Log: log, API: routes.New(log, api.Services{}, "test"), DB: st, Version: "test",
 		Dist: testDist, BodyTimeout: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

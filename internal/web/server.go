@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/dforge/dforge/internal/api"
+	"github.com/dforge/dforge/internal/api/routes"
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/gitserver"
 	"github.com/dforge/dforge/internal/index"
@@ -39,7 +40,7 @@ type IndexHealth interface {
 // Deps are what the handler is built from.
 type Deps struct {
 	Log     *slog.Logger
-	API     *api.API
+	API     *routes.API
 	DB      Pinger
 	Dist    fs.FS // the built app; ui.Dist() in production
 	Version string

@@ -3,8 +3,10 @@
 // go/ast only. The one exception is the chain's transaction envelope, whose
 // variants come from the tx package's registry itself (txschema.go).
 //
-// It starts at (*API).Register and follows every call that is handed the
-// mux, so each mux.HandleFunc("METHOD /path", handler) becomes an
+// It starts at the Register method of the API's route table (the
+// subpackage routes, or the API package itself) and follows every call
+// into the API package and its subpackages that is handed the mux,
+// methods promoted through an embedded *api.API included, so each mux.HandleFunc("METHOD /path", handler) becomes an
 // operation:
 //
 //   - the summary is the first sentence of the handler's doc comment (its
@@ -210,9 +212,13 @@ func (g *gen) document() (map[string]any, int, error) {
 	return doc, len(g.routes), nil
 }
 
+// errorSchema is the API's error body: ErrorBody (errorBody before the
+// API's subpackages needed it exported) in the API package.
 func (g *gen) errorSchema() schema {
-	if td := g.root.types["errorBody"]; td != nil {
-		return g.namedSchema(td)
+	for _, n := range []string{"ErrorBody", "errorBody"} {
+		if td := g.root.types[n]; td != nil {
+			return g.namedSchema(td)
+		}
 	}
 	return schema{"type": "object", "properties": schema{
 		"message": schema{"type": "string"}, "code": schema{"type": "string"}, "field": schema{"type": "string"}}}

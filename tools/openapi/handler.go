@@ -236,7 +236,7 @@ func (g *gen) analyze(h *handlerRef) *op {
 			hasWriter = hasWriter || g.isWriter(a, sc)
 			hasRequest = hasRequest || g.isRequest(a, sc)
 		}
-		if c.fd == nil || c.fd.pkg != g.root {
+		if c.fd == nil || !g.inAPI(c.fd.pkg) {
 			if hasWriter && !notWrites[calleeName(call.Fun)] {
 				o.raw = true // io.Copy(w, ...), gitstore.WriteDiff(..., w)
 			}

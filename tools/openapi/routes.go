@@ -29,16 +29,12 @@ type handlerRef struct {
 }
 
 // registrations finds every route Register adds, following the calls it
-// makes that are handed the mux (registerAuth, registerRepos, ...).
+// makes that are handed the mux (RegisterAuth, RegisterRepos, ...) into
+// the API package and its subpackages.
 func (g *gen) registrations() error {
-	var entry *funcDecl
-	for _, ms := range g.root.methods {
-		if m := ms["Register"]; m != nil {
-			entry = m
-		}
-	}
-	if entry == nil {
-		return fmt.Errorf("%s has no Register method", g.root.path)
+	entry, err := g.entry()
+	if err != nil {
+		return err
 	}
 	w := &walker{g: g}
 	stack := map[*funcDecl]bool{entry: true}
@@ -49,7 +45,7 @@ func (g *gen) registrations() error {
 			return false
 		}
 		c := g.resolveFunc(call.Fun, sc)
-		if c.fd == nil || c.fd.pkg != g.root || stack[c.fd] {
+		if c.fd == nil || !g.inAPI(c.fd.pkg) || stack[c.fd] {
 			return true
 		}
 		takesMux := false
@@ -74,6 +70,32 @@ func (g *gen) registrations() error {
 	}
 	w.body(entry.decl.Body, s)
 	return nil
+}
+
+// entry is the Register method that adds every route: the API package's
+// own, or else that of its route table, the subpackage routes (which the
+// API package cannot import, as it imports the API's resource packages).
+func (g *gen) entry() (*funcDecl, error) {
+	pkgs := []*pkg{g.root}
+	if p, err := g.mod.load(g.root.path + "/routes"); err != nil {
+		return nil, err
+	} else if p != nil {
+		pkgs = append(pkgs, p)
+	}
+	for _, p := range pkgs {
+		for _, ms := range p.methods {
+			if m := ms["Register"]; m != nil {
+				return m, nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("neither %s nor %s/routes has a Register method", g.root.path, g.root.path)
+}
+
+// inAPI reports whether p is the API package or one of its subpackages,
+// whose functions the generator follows.
+func (g *gen) inAPI(p *pkg) bool {
+	return p == g.root || strings.HasPrefix(p.path, g.root.path+"/")
 }
 
 func (g *gen) addRoute(call *ast.CallExpr, sc *scope) {

@@ -199,7 +199,7 @@ func (g *gen) component(td *typeDecl) string {
 func (g *gen) componentName(td *typeDecl) string {
 	n := td.spec.Name.Name
 	var candidates []string
-	if td.pkg == g.root {
+	if g.inAPI(td.pkg) {
 		if trimmed := strings.TrimSuffix(n, "JSON"); trimmed != "" {
 			candidates = append(candidates, upperFirst(trimmed))
 		}

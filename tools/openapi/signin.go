@@ -91,7 +91,7 @@ func (g *gen) firstDemand(exprs []ast.Expr, sc *scope, depth int) string {
 		if c.fd.pkg.name == "auth" && c.fd.decl.Name.Name == "Require" && len(call.Args) == 2 {
 			return g.scopeName(call.Args[1], sc)
 		}
-		if c.fd.pkg != g.root {
+		if !g.inAPI(c.fd.pkg) {
 			continue
 		}
 		if s := g.requiredScope(c.fd.decl.Body, g.bindCall(c, call, sc), depth+1); s != "" {
@@ -126,7 +126,7 @@ func (g *gen) onlyRefuses(st *ast.IfStmt, sc *scope) bool {
 		return last.Name != "nil"
 	case *ast.CallExpr:
 		c := g.resolveFunc(last.Fun, sc)
-		return c.fd == nil || c.fd.pkg != g.root
+		return c.fd == nil || !g.inAPI(c.fd.pkg)
 	}
 	return false
 }

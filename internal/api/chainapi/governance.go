@@ -1,8 +1,9 @@
-package api
+package chainapi
 
 import (
 	"context"
 	"errors"
+	"github.com/dforge/dforge/internal/api"
 	"html"
 	"net/http"
 	"slices"
@@ -22,21 +23,21 @@ import (
 // leaderboard come from the SQL projection; voting power and reputation
 // from the chain's committed state, which alone keeps their history.
 
-// registerGovernance adds the governance and rewards routes (the chain is present).
-func (a *API) registerGovernance(mux *http.ServeMux) {
-	mux.HandleFunc("GET /api/v1/chain/param-docs", a.serve(a.listParamDocs))
-	mux.HandleFunc("GET /api/v1/governance/power/{address}", a.serve(a.getVotingPower))
-	if a.index == nil {
+// RegisterGovernance adds the governance and rewards routes (the chain is present).
+func (a *Handler) RegisterGovernance(mux *http.ServeMux) {
+	mux.HandleFunc("GET /api/v1/chain/param-docs", a.Serve(a.listParamDocs))
+	mux.HandleFunc("GET /api/v1/governance/power/{address}", a.Serve(a.getVotingPower))
+	if a.Index == nil {
 		return
 	}
-	mux.HandleFunc("GET /api/v1/governance/proposals", a.serve(a.listProposals))
-	mux.HandleFunc("GET /api/v1/governance/proposals/{id}", a.serve(a.getProposal))
-	mux.HandleFunc("GET /api/v1/governance/proposals/{id}/votes", a.serve(a.listVotes))
-	mux.HandleFunc("GET /api/v1/rewards", a.serve(a.listRewards))
-	mux.HandleFunc("GET /api/v1/accounts/{address}/reputation", a.serve(a.getReputation))
-	mux.HandleFunc("GET /api/v1/leaderboard", a.serve(a.getLeaderboard))
-	mux.HandleFunc("GET /api/v1/analytics/governance", a.serve(a.getGovernanceFigures))
-	a.registerGrants(mux)
+	mux.HandleFunc("GET /api/v1/governance/proposals", a.Serve(a.listProposals))
+	mux.HandleFunc("GET /api/v1/governance/proposals/{id}", a.Serve(a.getProposal))
+	mux.HandleFunc("GET /api/v1/governance/proposals/{id}/votes", a.Serve(a.listVotes))
+	mux.HandleFunc("GET /api/v1/rewards", a.Serve(a.listRewards))
+	mux.HandleFunc("GET /api/v1/accounts/{address}/reputation", a.Serve(a.getReputation))
+	mux.HandleFunc("GET /api/v1/leaderboard", a.Serve(a.getLeaderboard))
+	mux.HandleFunc("GET /api/v1/analytics/governance", a.Serve(a.getGovernanceFigures))
+	a.RegisterGrants(mux)
 }
 
 // paramDoc is a changeable parameter with its current and default values.
@@ -52,8 +53,8 @@ type paramDoc struct {
 	Doc     string `json:"doc"`
 }
 
-func (a *API) listParamDocs(w http.ResponseWriter, r *http.Request) error {
-	cur, defaults := a.chain.Params(), params.Defaults()
+func (a *Handler) listParamDocs(w http.ResponseWriter, r *http.Request) error {
+	cur, defaults := a.Chain.Params(), params.Defaults()
 	docs := []paramDoc{}
 	for _, d := range params.Docs() {
 		v, _ := cur.Get(d.Name)
@@ -61,7 +62,7 @@ func (a *API) listParamDocs(w http.ResponseWriter, r *http.Request) error {
 		docs = append(docs, paramDoc{Name: d.Name, Group: d.Group, Value: strconv.FormatUint(v, 10), Default: strconv.FormatUint(def, 10),
 			Min: strconv.FormatUint(d.Min, 10), Max: strconv.FormatUint(d.Max, 10), Unit: d.Unit, Doc: d.Doc})
 	}
-	writeJSON(w, http.StatusOK, docs)
+	api.WriteJSON(w, http.StatusOK, docs)
 	return nil
 }
 
@@ -71,57 +72,57 @@ type proposalJSON struct {
 	DescriptionHTML string `json:"description_html"`
 }
 
-func (a *API) proposalJSON(ctx context.Context, p index.Proposal) proposalJSON {
+func (a *Handler) proposalJSON(ctx context.Context, p index.Proposal) proposalJSON {
 	return proposalJSON{Proposal: p, DescriptionHTML: a.renderDescription(ctx, p.Description)}
 }
 
 // renderDescription renders a proposal's Markdown description, sanitized.
-func (a *API) renderDescription(ctx context.Context, md string) string {
-	if a.markdown == nil { // a node without the site's renderer: plain text
+func (a *Handler) renderDescription(ctx context.Context, md string) string {
+	if a.Markdown == nil { // a node without the site's renderer: plain text
 		if strings.TrimSpace(md) == "" {
 			return ""
 		}
 		return "<p>" + html.EscapeString(md) + "</p>"
 	}
-	return a.renderBody(ctx, nil, md)
+	return a.RenderBody(ctx, nil, md)
 }
 
-func (a *API) listProposals(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listProposals(w http.ResponseWriter, r *http.Request) error {
 	status := r.URL.Query().Get("status")
 	if status != "" && !slices.Contains(index.ProposalStatuses, status) {
 		return usererr.InvalidField("status", "invalid_status", "status must be one of "+strings.Join(index.ProposalStatuses, ", "))
 	}
-	p, err := pageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.index.Proposals(r.Context(), status, p)
+	list, total, err := a.Index.Proposals(r.Context(), status, p)
 	out := make([]proposalJSON, len(list))
 	for i, pr := range list {
 		out[i] = a.proposalJSON(r.Context(), pr)
 	}
-	return a.respondList(w, r, p, total, out, err)
+	return a.RespondList(w, r, p, total, out, err)
 }
 
-func (a *API) getProposal(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getProposal(w http.ResponseWriter, r *http.Request) error {
 	id, err := proposalID(r.PathValue("id"))
 	if err != nil {
 		return err
 	}
-	p, err := a.index.Proposal(r.Context(), id)
+	p, err := a.Index.Proposal(r.Context(), id)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, a.proposalJSON(r.Context(), p))
+	api.WriteJSON(w, http.StatusOK, a.proposalJSON(r.Context(), p))
 	return nil
 }
 
-func (a *API) listVotes(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listVotes(w http.ResponseWriter, r *http.Request) error {
 	id, err := proposalID(r.PathValue("id"))
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -133,11 +134,11 @@ func (a *API) listVotes(w http.ResponseWriter, r *http.Request) error {
 		}
 		voter = &addr
 	}
-	if _, err := a.index.Proposal(r.Context(), id); err != nil {
+	if _, err := a.Index.Proposal(r.Context(), id); err != nil {
 		return err
 	}
-	votes, total, err := a.index.Votes(r.Context(), id, voter, p)
-	return a.respondList(w, r, p, total, votes, err)
+	votes, total, err := a.Index.Votes(r.Context(), id, voter, p)
+	return a.RespondList(w, r, p, total, votes, err)
 }
 
 // votingPower is an account's voting power and what makes it up.
@@ -154,7 +155,7 @@ type votingPower struct {
 // getVotingPower reads an account's voting power from the chain: now, or
 // with ?proposal= as that proposal counts it (the stake and reputation
 // at the start of the block it was made in).
-func (a *API) getVotingPower(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getVotingPower(w http.ResponseWriter, r *http.Request) error {
 	addr, err := pathAddress(r)
 	if err != nil {
 		return err
@@ -171,17 +172,17 @@ func (a *API) getVotingPower(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, votingPower{Address: addr.Hex(), Stake: s.Stake, Reputation: s.Reputation,
+	api.WriteJSON(w, http.StatusOK, votingPower{Address: addr.Hex(), Stake: s.Stake, Reputation: s.Reputation,
 		MultiplierBps: s.MultiplierBps, Power: s.Power, Proposal: proposal})
 	return nil
 }
 
 // standing reads addr's standing now, or on proposal when not nil.
-func (a *API) standing(addr common.Address, proposal *uint64) (app.Standing, error) {
+func (a *Handler) standing(addr common.Address, proposal *uint64) (app.Standing, error) {
 	if proposal == nil {
-		return a.chain.Standing(addr)
+		return a.Chain.Standing(addr)
 	}
-	s, err := a.chain.StandingOn(addr, *proposal)
+	s, err := a.Chain.StandingOn(addr, *proposal)
 	if errors.Is(err, gov.ErrNotFound) {
 		return s, usererr.Missingf("there is no proposal #%d", *proposal)
 	}

@@ -1,6 +1,7 @@
-package api
+package chainapi
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strconv"
 	"strings"
@@ -16,12 +17,12 @@ import (
 // transactions the funder's wallet signs and POST /chain/txs relays; that
 // endpoint gives their refusals the statuses and fields of bountyRefusal.
 
-func (a *API) registerBounties(mux *http.ServeMux) {
-	if a.index == nil || a.hosting == nil {
+func (a *Handler) RegisterBounties(mux *http.ServeMux) {
+	if a.Index == nil || a.Hosting == nil {
 		return
 	}
-	mux.HandleFunc("GET /api/v1/bounties", a.serve(a.listBounties))
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/issues/{index}/bounty", a.serve(a.getIssueBounty))
+	mux.HandleFunc("GET /api/v1/bounties", a.Serve(a.listBounties))
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/issues/{index}/bounty", a.Serve(a.getIssueBounty))
 }
 
 // listBounties lists open bounties by value, or paid ones newest first,
@@ -29,7 +30,7 @@ func (a *API) registerBounties(mux *http.ServeMux) {
 // repository and language= (any case) to the repositories whose main
 // language it is: the one with the most bytes of code at the head of the
 // default branch, as /languages counts them.
-func (a *API) listBounties(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listBounties(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	f := index.BountyFilter{Status: q.Get("state")}
 	switch f.Status {
@@ -44,7 +45,7 @@ func (a *API) listBounties(w http.ResponseWriter, r *http.Request) error {
 		if !ok || owner == "" || name == "" {
 			return usererr.Unprocessablef("repo", "invalid_repo", "repo must be owner/name")
 		}
-		repo, _, err := a.hosting.Repo(r.Context(), viewerOf(r), owner, name)
+		repo, _, err := a.Hosting.Repo(r.Context(), api.ViewerOf(r), owner, name)
 		if err != nil {
 			return err
 		}
@@ -54,43 +55,43 @@ func (a *API) listBounties(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
 	if lang != "" {
-		if f.RepoIDs, err = a.reposInLanguage(r.Context(), viewerOf(r), f.Status, lang); err != nil {
+		if f.RepoIDs, err = a.reposInLanguage(r.Context(), api.ViewerOf(r), f.Status, lang); err != nil {
 			return err
 		}
 	}
-	list, total, err := a.index.Bounties(r.Context(), f, p)
+	list, total, err := a.Index.Bounties(r.Context(), f, p)
 	if err == nil {
-		err = a.withLanguages(r.Context(), viewerOf(r), list)
+		err = a.withLanguages(r.Context(), api.ViewerOf(r), list)
 	}
-	return a.respondList(w, r, p, total, list, err)
+	return a.RespondList(w, r, p, total, list, err)
 }
 
 // getIssueBounty is an issue's bounty with its funders: status "none" and
 // a zero total for a public issue nobody funded. A private repository's
 // issues never have one (they are not on chain), so they are 404 like
 // unknown ones; so are pull requests.
-func (a *API) getIssueBounty(w http.ResponseWriter, r *http.Request) error {
-	repo, _, err := a.repoOf(r)
+func (a *Handler) getIssueBounty(w http.ResponseWriter, r *http.Request) error {
+	repo, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
 	n, err := strconv.ParseUint(r.PathValue("index"), 10, 64)
 	if err != nil || n == 0 || repo.Private {
-		return issueNotFound(r.PathValue("index"))
+		return api.IssueNotFound(r.PathValue("index"))
 	}
-	is, err := a.forge.Index().Issue(r.Context(), repo.ID, n)
+	is, err := a.Forge.Index().Issue(r.Context(), repo.ID, n)
 	if err != nil {
 		return err
 	}
 	if is.IsPull {
 		return usererr.Missingf("#%d is a pull request: bounties are for issues", n)
 	}
-	b, ok, err := a.index.BountyOf(r.Context(), repo.ID, n)
+	b, ok, err := a.Index.BountyOf(r.Context(), repo.ID, n)
 	if err != nil {
 		return err
 	}
@@ -100,7 +101,7 @@ func (a *API) getIssueBounty(w http.ResponseWriter, r *http.Request) error {
 	if b.Language, err = a.mainLanguage(r.Context(), repo); err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, b)
+	api.WriteJSON(w, http.StatusOK, b)
 	return nil
 }
 

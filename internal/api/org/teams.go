@@ -1,9 +1,11 @@
-package api
+package org
 
 import (
 	"net/http"
 	"slices"
 	"strconv"
+
+	"github.com/dforge/dforge/internal/api"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -16,104 +18,75 @@ import (
 // Teams of organizations, as Gitea's API has them. Teams are on chain
 // (team.* actions), so anyone may read them; their owners change them.
 
-func (a *API) registerTeams(mux *http.ServeMux) {
-	user := a.signedIn
-	mux.HandleFunc("GET /api/v1/orgs/{org}/teams", a.serve(a.listOrgTeams))
+func (a *Handler) RegisterTeams(mux *http.ServeMux) {
+	user := a.SignedIn
+	mux.HandleFunc("GET /api/v1/orgs/{org}/teams", a.Serve(a.listOrgTeams))
 	mux.HandleFunc("POST /api/v1/orgs/{org}/teams", user(auth.ScopeWrite, a.createTeam))
-	mux.HandleFunc("GET /api/v1/orgs/{org}/teams/search", a.serve(a.searchOrgTeams))
-	mux.HandleFunc("GET /api/v1/teams/{id}", a.serve(a.getOrgTeam))
+	mux.HandleFunc("GET /api/v1/orgs/{org}/teams/search", a.Serve(a.searchOrgTeams))
+	mux.HandleFunc("GET /api/v1/teams/{id}", a.Serve(a.getOrgTeam))
 	mux.HandleFunc("PATCH /api/v1/teams/{id}", user(auth.ScopeWrite, a.editTeam))
 	mux.HandleFunc("DELETE /api/v1/teams/{id}", user(auth.ScopeWrite, a.deleteTeam))
-	mux.HandleFunc("GET /api/v1/teams/{id}/members", a.serve(a.listTeamMembers))
-	mux.HandleFunc("GET /api/v1/teams/{id}/members/{username}", a.serve(a.getTeamMember))
+	mux.HandleFunc("GET /api/v1/teams/{id}/members", a.Serve(a.listTeamMembers))
+	mux.HandleFunc("GET /api/v1/teams/{id}/members/{username}", a.Serve(a.getTeamMember))
 	mux.HandleFunc("PUT /api/v1/teams/{id}/members/{username}", user(auth.ScopeWrite, a.setTeamMember(true)))
 	mux.HandleFunc("DELETE /api/v1/teams/{id}/members/{username}", user(auth.ScopeWrite, a.setTeamMember(false)))
-	mux.HandleFunc("GET /api/v1/teams/{id}/repos", a.serve(a.listTeamRepos))
-	mux.HandleFunc("GET /api/v1/teams/{id}/repos/{org}/{repo}", a.serve(a.getTeamRepo))
+	mux.HandleFunc("GET /api/v1/teams/{id}/repos", a.Serve(a.listTeamRepos))
+	mux.HandleFunc("GET /api/v1/teams/{id}/repos/{org}/{repo}", a.Serve(a.getTeamRepo))
 	mux.HandleFunc("PUT /api/v1/teams/{id}/repos/{org}/{repo}", user(auth.ScopeWrite, a.setTeamRepo(true)))
 	mux.HandleFunc("DELETE /api/v1/teams/{id}/repos/{org}/{repo}", user(auth.ScopeWrite, a.setTeamRepo(false)))
 	mux.HandleFunc("GET /api/v1/user/teams", user(auth.ScopeRead, a.listMyTeams))
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/teams", a.serve(a.listRepoTeams))
-}
-
-// teamJSON is Gitea's Team.
-type teamJSON struct {
-	ID                      int64             `json:"id"`
-	Name                    string            `json:"name"`
-	Description             string            `json:"description"`
-	Organization            *orgJSON          `json:"organization"`
-	IncludesAllRepositories bool              `json:"includes_all_repositories"`
-	Permission              string            `json:"permission"`
-	Units                   []string          `json:"units"`
-	UnitsMap                map[string]string `json:"units_map"`
-	CanCreateOrgRepo        bool              `json:"can_create_org_repo"`
-	MembersCount            uint64            `json:"members_count"`
-}
-
-// teamJSON shapes t with its organization o.
-func toTeamJSON(r *http.Request, t index.Team, o index.Org) teamJSON {
-	oj := toOrgJSON(r, o)
-	j := teamJSON{ID: int64(t.ID), Name: t.Name, Description: t.Description, Organization: &oj,
-		IncludesAllRepositories: t.IncludesAllRepos, Permission: t.Permission, Units: t.Units,
-		UnitsMap: map[string]string{}, CanCreateOrgRepo: t.CanCreateOrgRepo, MembersCount: t.Members}
-	if j.Units == nil {
-		j.Units = []string{}
-	}
-	for _, u := range j.Units {
-		j.UnitsMap[u] = t.Permission
-	}
-	return j
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/teams", a.Serve(a.listRepoTeams))
 }
 
 // teamsJSON shapes a list, reading each team's organization once.
-func (a *API) teamsJSON(r *http.Request, list []index.Team) ([]teamJSON, error) {
+func (a *Handler) teamsJSON(r *http.Request, list []index.Team) ([]api.TeamJSON, error) {
 	orgs := map[uint64]index.Org{}
-	out := make([]teamJSON, 0, len(list))
+	out := make([]api.TeamJSON, 0, len(list))
 	for _, t := range list {
 		o, ok := orgs[t.Org]
 		if !ok {
 			var err error
-			if o, err = a.forge.Index().OrgByID(r.Context(), t.Org); err != nil {
+			if o, err = a.Forge.Index().OrgByID(r.Context(), t.Org); err != nil {
 				return nil, err
 			}
 			orgs[t.Org] = o
 		}
-		out = append(out, toTeamJSON(r, t, o))
+		out = append(out, api.ToTeamJSON(r, t, o))
 	}
 	return out, nil
 }
 
 // teamOf finds the {id} of the path and its organization.
-func (a *API) teamOf(r *http.Request) (index.Team, index.Org, error) {
+func (a *Handler) teamOf(r *http.Request) (index.Team, index.Org, error) {
 	id, err := strconv.ParseUint(r.PathValue("id"), 10, 64)
 	if err != nil {
 		return index.Team{}, index.Org{}, usererr.Missingf("team %s does not exist", r.PathValue("id"))
 	}
-	t, err := a.forge.Index().TeamByID(r.Context(), id)
+	t, err := a.Forge.Index().TeamByID(r.Context(), id)
 	if err != nil {
 		return t, index.Org{}, err
 	}
-	o, err := a.forge.Index().OrgByID(r.Context(), t.Org)
+	o, err := a.Forge.Index().OrgByID(r.Context(), t.Org)
 	return t, o, err
 }
 
-func (a *API) listTeams(w http.ResponseWriter, r *http.Request, f index.TeamFilter, wrap bool) error {
-	p, err := pageOf(r)
+func (a *Handler) listTeams(w http.ResponseWriter, r *http.Request, f index.TeamFilter, wrap bool) error {
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.forge.Index().Teams(r.Context(), f, p)
+	list, total, err := a.Forge.Index().Teams(r.Context(), f, p)
 	if err != nil {
 		return err
 	}
 	out, err := a.teamsJSON(r, list)
 	if wrap {
-		return a.respondList(w, r, p, total, map[string]any{"ok": true, "data": out}, err)
+		return a.RespondList(w, r, p, total, map[string]any{"ok": true, "data": out}, err)
 	}
-	return a.respondList(w, r, p, total, out, err)
+	return a.RespondList(w, r, p, total, out, err)
 }
 
-func (a *API) listOrgTeams(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listOrgTeams(w http.ResponseWriter, r *http.Request) error {
 	o, err := a.orgOf(r)
 	if err != nil {
 		return err
@@ -123,7 +96,7 @@ func (a *API) listOrgTeams(w http.ResponseWriter, r *http.Request) error {
 
 // searchOrgTeams is Gitea's team search: {ok, data}, by q in the name
 // (and the description with include_desc).
-func (a *API) searchOrgTeams(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) searchOrgTeams(w http.ResponseWriter, r *http.Request) error {
 	o, err := a.orgOf(r)
 	if err != nil {
 		return err
@@ -133,8 +106,8 @@ func (a *API) searchOrgTeams(w http.ResponseWriter, r *http.Request) error {
 	return a.listTeams(w, r, index.TeamFilter{Org: o.ID, Query: q.Get("q"), InDescription: inDesc}, true)
 }
 
-func (a *API) listMyTeams(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) listMyTeams(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -143,12 +116,12 @@ func (a *API) listMyTeams(w http.ResponseWriter, r *http.Request) error {
 
 // listRepoTeams lists the teams with access to an organization's
 // repository; a user's repository has none.
-func (a *API) listRepoTeams(w http.ResponseWriter, r *http.Request) error {
-	rec, _, err := a.repoOf(r)
+func (a *Handler) listRepoTeams(w http.ResponseWriter, r *http.Request) error {
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	o, ok, err := a.forge.Index().OrgAt(r.Context(), rec.OwnerAddress())
+	o, ok, err := a.Forge.Index().OrgAt(r.Context(), rec.OwnerAddress())
 	if err != nil {
 		return err
 	}
@@ -206,8 +179,8 @@ func checkTeamPermission(p *string) error {
 	return usererr.BadFieldf("permission", "permission must be read, write or admin")
 }
 
-func (a *API) createTeam(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) createTeam(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -216,46 +189,46 @@ func (a *API) createTeam(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in teamInput
-	if err := decode(w, r, maxRepoBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxRepoBody, &in); err != nil {
 		return err
 	}
 	if in.Name == nil || *in.Name == "" {
 		return usererr.BadFieldf("name", "name is required")
 	}
 	if in.Permission == nil || *in.Permission == "" {
-		in.Permission = ptr(chainforge.TeamRead)
+		in.Permission = api.Ptr(chainforge.TeamRead)
 	}
 	if err := checkTeamPermission(in.Permission); err != nil {
 		return err
 	}
-	c := chainforge.TeamCreate{Org: o.ID, Name: *in.Name, Description: deref(in.Description), Permission: *in.Permission}
+	c := chainforge.TeamCreate{Org: o.ID, Name: *in.Name, Description: api.Deref(in.Description), Permission: *in.Permission}
 	if u := in.units(); u != nil {
 		c.Units = *u
 	}
 	c.IncludesAllRepos = in.IncludesAllRepositories != nil && *in.IncludesAllRepositories
 	c.CanCreateOrgRepo = in.CanCreateOrgRepo != nil && *in.CanCreateOrgRepo
-	res, err := a.forge.Do(r.Context(), id.User.Address, c)
+	res, err := a.Forge.Do(r.Context(), id.User.Address, c)
 	if err != nil {
 		return err
 	}
-	t, err := a.forge.Index().TeamByID(r.Context(), res.Change.Teams[0].ID)
+	t, err := a.Forge.Index().TeamByID(r.Context(), res.Change.Teams[0].ID)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, toTeamJSON(r, t, o))
+	api.WriteJSON(w, http.StatusCreated, api.ToTeamJSON(r, t, o))
 	return nil
 }
 
-func (a *API) getOrgTeam(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getOrgTeam(w http.ResponseWriter, r *http.Request) error {
 	t, o, err := a.teamOf(r)
 	if err != nil {
 		return err
 	}
-	return reply(w, toTeamJSON(r, t, o))
+	return api.Reply(w, api.ToTeamJSON(r, t, o))
 }
 
-func (a *API) editTeam(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) editTeam(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -264,7 +237,7 @@ func (a *API) editTeam(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in teamInput
-	if err := decode(w, r, maxRepoBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxRepoBody, &in); err != nil {
 		return err
 	}
 	// Gitea's clients send the Owners team's own name and permission back
@@ -286,17 +259,17 @@ func (a *API) editTeam(w http.ResponseWriter, r *http.Request) error {
 	}
 	edit := chainforge.TeamEdit{Team: t.ID, Name: in.Name, Description: in.Description, Permission: in.Permission,
 		Units: in.units(), IncludesAllRepos: in.IncludesAllRepositories, CanCreateOrgRepo: in.CanCreateOrgRepo}
-	if _, err := a.forge.Do(r.Context(), id.User.Address, edit); err != nil {
+	if _, err := a.Forge.Do(r.Context(), id.User.Address, edit); err != nil {
 		return err
 	}
-	if t, err = a.forge.Index().TeamByID(r.Context(), t.ID); err != nil {
+	if t, err = a.Forge.Index().TeamByID(r.Context(), t.ID); err != nil {
 		return err
 	}
-	return reply(w, toTeamJSON(r, t, o))
+	return api.Reply(w, api.ToTeamJSON(r, t, o))
 }
 
-func (a *API) deleteTeam(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) deleteTeam(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -304,59 +277,59 @@ func (a *API) deleteTeam(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if _, err := a.forge.Do(r.Context(), id.User.Address, chainforge.TeamDelete{Team: t.ID}); err != nil {
+	if _, err := a.Forge.Do(r.Context(), id.User.Address, chainforge.TeamDelete{Team: t.ID}); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
 
-func (a *API) listTeamMembers(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listTeamMembers(w http.ResponseWriter, r *http.Request) error {
 	t, _, err := a.teamOf(r)
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.forge.Index().TeamMembers(r.Context(), t.ID, p)
-	return a.respondList(w, r, p, total, a.usersJSON(r, list), err)
+	list, total, err := a.Forge.Index().TeamMembers(r.Context(), t.ID, p)
+	return a.RespondList(w, r, p, total, a.usersJSON(r, list), err)
 }
 
 // teamMemberOf resolves the {id} and {username} of the path.
-func (a *API) teamMemberOf(r *http.Request) (index.Team, common.Address, error) {
+func (a *Handler) teamMemberOf(r *http.Request) (index.Team, common.Address, error) {
 	t, _, err := a.teamOf(r)
 	if err != nil {
 		return t, common.Address{}, err
 	}
-	who, err := a.hosting.Owner(r.Context(), r.PathValue("username"))
+	who, err := a.Hosting.Owner(r.Context(), r.PathValue("username"))
 	return t, who, err
 }
 
 // getTeamMember is the member as a user, 404 for anyone else.
-func (a *API) getTeamMember(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getTeamMember(w http.ResponseWriter, r *http.Request) error {
 	t, who, err := a.teamMemberOf(r)
 	if err != nil {
 		return err
 	}
-	in, err := a.forge.Index().IsTeamMember(r.Context(), t.ID, who)
+	in, err := a.Forge.Index().IsTeamMember(r.Context(), t.ID, who)
 	if err != nil {
 		return err
 	}
 	if !in {
 		return usererr.Missingf("%s is not a member of team %s", r.PathValue("username"), t.Name)
 	}
-	name, err := a.forge.Index().Username(r.Context(), who)
+	name, err := a.Forge.Index().Username(r.Context(), who)
 	if err != nil {
 		return err
 	}
-	return reply(w, toForgeUser(r, index.User{Address: who.Hex(), Username: name}))
+	return api.Reply(w, api.ToForgeUser(r, index.User{Address: who.Hex(), Username: name}))
 }
 
-func (a *API) setTeamMember(on bool) handler {
+func (a *Handler) setTeamMember(on bool) api.Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		id, err := requireUser(r)
+		id, err := api.RequireUser(r)
 		if err != nil {
 			return err
 		}
@@ -368,7 +341,7 @@ func (a *API) setTeamMember(on bool) handler {
 		if !on {
 			action = chainforge.TeamMemberRemove{Team: t.ID, User: who}
 		}
-		if _, err := a.forge.Do(r.Context(), id.User.Address, action); err != nil {
+		if _, err := a.Forge.Do(r.Context(), id.User.Address, action); err != nil {
 			return err
 		}
 		w.WriteHeader(http.StatusNoContent)
@@ -376,56 +349,56 @@ func (a *API) setTeamMember(on bool) handler {
 	}
 }
 
-func (a *API) listTeamRepos(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listTeamRepos(w http.ResponseWriter, r *http.Request) error {
 	t, _, err := a.teamOf(r)
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.forge.Index().TeamRepos(r.Context(), t, p)
+	list, total, err := a.Forge.Index().TeamRepos(r.Context(), t, p)
 	if err != nil {
 		return err
 	}
-	out, err := a.reposJSON(r, list)
-	return a.respondList(w, r, p, total, out, err)
+	out, err := a.ReposJSON(r, list)
+	return a.RespondList(w, r, p, total, out, err)
 }
 
 // teamRepoOf resolves the {id} and the {org}/{repo} of the path.
-func (a *API) teamRepoOf(r *http.Request) (index.Team, index.Repo, error) {
+func (a *Handler) teamRepoOf(r *http.Request) (index.Team, index.Repo, error) {
 	t, _, err := a.teamOf(r)
 	if err != nil {
 		return t, index.Repo{}, err
 	}
-	rec, _, err := a.hosting.Repo(r.Context(), viewerOf(r), r.PathValue("org"), r.PathValue("repo"))
+	rec, _, err := a.Hosting.Repo(r.Context(), api.ViewerOf(r), r.PathValue("org"), r.PathValue("repo"))
 	return t, rec, err
 }
 
 // getTeamRepo is the repository when the team has access to it, else 404.
-func (a *API) getTeamRepo(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getTeamRepo(w http.ResponseWriter, r *http.Request) error {
 	t, rec, err := a.teamRepoOf(r)
 	if err != nil {
 		return err
 	}
-	held, err := a.forge.Index().TeamHolds(r.Context(), t, rec)
+	held, err := a.Forge.Index().TeamHolds(r.Context(), t, rec)
 	if err != nil {
 		return err
 	}
 	if held {
-		perm, err := a.forge.Permission(r.Context(), rec, viewerOf(r))
+		perm, err := a.Forge.Permission(r.Context(), rec, api.ViewerOf(r))
 		if err != nil {
 			return err
 		}
-		return reply(w, a.repoJSON(r, rec, perm))
+		return api.Reply(w, a.RepoJSON(r, rec, perm))
 	}
 	return usererr.Missingf("team %s has no access to %s", t.Name, rec.Name)
 }
 
-func (a *API) setTeamRepo(on bool) handler {
+func (a *Handler) setTeamRepo(on bool) api.Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		id, err := requireUser(r)
+		id, err := api.RequireUser(r)
 		if err != nil {
 			return err
 		}
@@ -437,7 +410,7 @@ func (a *API) setTeamRepo(on bool) handler {
 		if !on {
 			action = chainforge.TeamRepoRemove{Team: t.ID, Repo: rec.ID}
 		}
-		if _, err := a.forge.Do(r.Context(), id.User.Address, action); err != nil {
+		if _, err := a.Forge.Do(r.Context(), id.User.Address, action); err != nil {
 			return err
 		}
 		w.WriteHeader(http.StatusNoContent)

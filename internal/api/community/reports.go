@@ -1,6 +1,7 @@
-package api
+package community
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strconv"
 	"strings"
@@ -9,7 +10,6 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/auth"
-	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/moderation"
 	"github.com/dforge/dforge/internal/usererr"
 )
@@ -22,23 +22,23 @@ import (
 // maxReportBody bounds a report or a moderator's action.
 const maxReportBody = 16 << 10
 
-// registerReports adds the report and moderation routes.
-func (a *API) registerReports(mux *http.ServeMux) {
-	if a.mod == nil {
+// RegisterReports adds the report and moderation routes.
+func (a *Handler) RegisterReports(mux *http.ServeMux) {
+	if a.Mod == nil {
 		return
 	}
-	w := func(fn handler) http.HandlerFunc { return a.signedIn(auth.ScopeWrite, fn) }
+	w := func(fn api.Handler) http.HandlerFunc { return a.SignedIn(auth.ScopeWrite, fn) }
 	mux.HandleFunc("POST /api/v1/reports", w(a.postReport))
-	mux.HandleFunc("GET /api/v1/user/reports", a.signedIn(auth.ScopeRead, a.listMyReports))
-	mux.HandleFunc("GET /api/v1/admin/reports", a.serve(a.listReports))
-	mux.HandleFunc("POST /api/v1/admin/reports/{id}/dismiss", a.serve(a.dismissReport))
-	mux.HandleFunc("POST /api/v1/admin/reports/{id}/hide", a.serve(a.hideReported))
-	mux.HandleFunc("POST /api/v1/admin/reports/{id}/suspend", a.serve(a.suspendReported))
-	mux.HandleFunc("GET /api/v1/admin/hidden", a.serve(a.listHidden))
-	mux.HandleFunc("GET /api/v1/admin/hidden/{kind}/{id}", a.serve(a.getHidden))
-	mux.HandleFunc("DELETE /api/v1/admin/hidden/{kind}/{id}", a.serve(a.unhide))
-	mux.HandleFunc("GET /api/v1/admin/suspensions", a.serve(a.listSuspensions))
-	mux.HandleFunc("DELETE /api/v1/admin/suspensions/{address}", a.serve(a.liftSuspension))
+	mux.HandleFunc("GET /api/v1/user/reports", a.SignedIn(auth.ScopeRead, a.listMyReports))
+	mux.HandleFunc("GET /api/v1/admin/reports", a.Serve(a.listReports))
+	mux.HandleFunc("POST /api/v1/admin/reports/{id}/dismiss", a.Serve(a.dismissReport))
+	mux.HandleFunc("POST /api/v1/admin/reports/{id}/hide", a.Serve(a.hideReported))
+	mux.HandleFunc("POST /api/v1/admin/reports/{id}/suspend", a.Serve(a.suspendReported))
+	mux.HandleFunc("GET /api/v1/admin/hidden", a.Serve(a.listHidden))
+	mux.HandleFunc("GET /api/v1/admin/hidden/{kind}/{id}", a.Serve(a.getHidden))
+	mux.HandleFunc("DELETE /api/v1/admin/hidden/{kind}/{id}", a.Serve(a.unhide))
+	mux.HandleFunc("GET /api/v1/admin/suspensions", a.Serve(a.listSuspensions))
+	mux.HandleFunc("DELETE /api/v1/admin/suspensions/{address}", a.Serve(a.liftSuspension))
 }
 
 // reportJSON is a report as its reporter and the moderators see it.
@@ -94,8 +94,8 @@ type suspensionJSON struct {
 
 // postReport files a report: {kind, target, reason, detail}. The target
 // must exist for the reporter: something they cannot read is a 404.
-func (a *API) postReport(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) postReport(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -105,33 +105,33 @@ func (a *API) postReport(w http.ResponseWriter, r *http.Request) error {
 		Reason string `json:"reason"`
 		Detail string `json:"detail"`
 	}
-	if err := decode(w, r, maxReportBody, &in); err != nil {
+	if err := api.Decode(w, r, maxReportBody, &in); err != nil {
 		return err
 	}
 	t, err := a.reportTarget(r, in.Kind, strings.TrimSpace(in.Target))
 	if err != nil {
 		return err
 	}
-	rep, err := a.mod.File(r.Context(), id.User.Address, t, in.Reason, in.Detail)
+	rep, err := a.Mod.File(r.Context(), id.User.Address, t, in.Reason, in.Detail)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, toReportJSON(rep))
+	api.WriteJSON(w, http.StatusCreated, toReportJSON(rep))
 	return nil
 }
 
 // listMyReports lists the signed-in user's reports and what became of them.
-func (a *API) listMyReports(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) listMyReports(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.mod.Mine(r.Context(), id.User.Address, p.Limit, (p.Number-1)*p.Limit)
-	return a.respondList(w, r, p, total, reportsJSON(list), err)
+	list, total, err := a.Mod.Mine(r.Context(), id.User.Address, p.Limit, (p.Number-1)*p.Limit)
+	return a.RespondList(w, r, p, total, reportsJSON(list), err)
 }
 
 func reportsJSON(list []moderation.Report) []reportJSON {
@@ -144,8 +144,8 @@ func reportsJSON(list []moderation.Report) []reportJSON {
 
 // listReports is the moderators' queue: ?status=open|resolved|all
 // (default open) and ?kind=.
-func (a *API) listReports(w http.ResponseWriter, r *http.Request) error {
-	if _, err := a.requireAdmin(r); err != nil {
+func (a *Handler) listReports(w http.ResponseWriter, r *http.Request) error {
+	if _, err := a.RequireAdmin(r); err != nil {
 		return err
 	}
 	q := r.URL.Query()
@@ -166,12 +166,12 @@ func (a *API) listReports(w http.ResponseWriter, r *http.Request) error {
 		}
 		f.Kind = kind
 	}
-	p, err := pageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.mod.Queue(r.Context(), f, p.Limit, (p.Number-1)*p.Limit)
-	return a.respondList(w, r, p, total, reportsJSON(list), err)
+	list, total, err := a.Mod.Queue(r.Context(), f, p.Limit, (p.Number-1)*p.Limit)
+	return a.RespondList(w, r, p, total, reportsJSON(list), err)
 }
 
 func badKind(field, kind string) error {
@@ -189,8 +189,8 @@ type modAction struct {
 }
 
 // reportAction reads the admin, the report id and the body of an action.
-func (a *API) reportAction(w http.ResponseWriter, r *http.Request) (common.Address, int64, modAction, error) {
-	admin, err := a.requireAdmin(r)
+func (a *Handler) reportAction(w http.ResponseWriter, r *http.Request) (common.Address, int64, modAction, error) {
+	admin, err := a.RequireAdmin(r)
 	if err != nil {
 		return common.Address{}, 0, modAction{}, err
 	}
@@ -200,51 +200,51 @@ func (a *API) reportAction(w http.ResponseWriter, r *http.Request) (common.Addre
 	}
 	var in modAction
 	if r.ContentLength != 0 {
-		if err := decode(w, r, maxReportBody, &in); err != nil {
+		if err := api.Decode(w, r, maxReportBody, &in); err != nil {
 			return common.Address{}, 0, modAction{}, err
 		}
 	}
 	return admin.User.Address, id, in, nil
 }
 
-func (a *API) dismissReport(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) dismissReport(w http.ResponseWriter, r *http.Request) error {
 	admin, id, in, err := a.reportAction(w, r)
 	if err != nil {
 		return err
 	}
-	rep, err := a.mod.Dismiss(r.Context(), admin, id, in.Reason)
+	rep, err := a.Mod.Dismiss(r.Context(), admin, id, in.Reason)
 	if err != nil {
 		return err
 	}
-	return reply(w, toReportJSON(rep))
+	return api.Reply(w, toReportJSON(rep))
 }
 
-func (a *API) hideReported(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) hideReported(w http.ResponseWriter, r *http.Request) error {
 	admin, id, in, err := a.reportAction(w, r)
 	if err != nil {
 		return err
 	}
-	rep, err := a.mod.HideFor(r.Context(), admin, id, in.Reason)
+	rep, err := a.Mod.HideFor(r.Context(), admin, id, in.Reason)
 	if err != nil {
 		return err
 	}
-	return reply(w, toReportJSON(rep))
+	return api.Reply(w, toReportJSON(rep))
 }
 
-func (a *API) suspendReported(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) suspendReported(w http.ResponseWriter, r *http.Request) error {
 	admin, id, in, err := a.reportAction(w, r)
 	if err != nil {
 		return err
 	}
-	rep, err := a.mod.SuspendFor(r.Context(), admin, id, in.Reason)
+	rep, err := a.Mod.SuspendFor(r.Context(), admin, id, in.Reason)
 	if err != nil {
 		return err
 	}
-	return reply(w, toReportJSON(rep))
+	return api.Reply(w, toReportJSON(rep))
 }
 
-func (a *API) listHidden(w http.ResponseWriter, r *http.Request) error {
-	if _, err := a.requireAdmin(r); err != nil {
+func (a *Handler) listHidden(w http.ResponseWriter, r *http.Request) error {
+	if _, err := a.RequireAdmin(r); err != nil {
 		return err
 	}
 	var kind moderation.Kind
@@ -254,21 +254,21 @@ func (a *API) listHidden(w http.ResponseWriter, r *http.Request) error {
 			return badKind("kind", k)
 		}
 	}
-	p, err := pageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.mod.HiddenList(r.Context(), kind, p.Limit, (p.Number-1)*p.Limit)
+	list, total, err := a.Mod.HiddenList(r.Context(), kind, p.Limit, (p.Number-1)*p.Limit)
 	out := make([]hiddenJSON, len(list))
 	for i, h := range list {
 		out[i] = toHiddenJSON(h)
 	}
-	return a.respondList(w, r, p, total, out, err)
+	return a.RespondList(w, r, p, total, out, err)
 }
 
 // hiddenPath reads {kind}/{id} of the hidden routes.
-func (a *API) hiddenPath(r *http.Request) (moderation.Kind, string, error) {
-	if _, err := a.requireAdmin(r); err != nil {
+func (a *Handler) hiddenPath(r *http.Request) (moderation.Kind, string, error) {
+	if _, err := a.RequireAdmin(r); err != nil {
 		return "", "", err
 	}
 	kind, ok := moderation.ParseKind(r.PathValue("kind"))
@@ -279,81 +279,59 @@ func (a *API) hiddenPath(r *http.Request) (moderation.Kind, string, error) {
 	return kind, key, nil
 }
 
-func (a *API) getHidden(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getHidden(w http.ResponseWriter, r *http.Request) error {
 	kind, key, err := a.hiddenPath(r)
 	if err != nil {
 		return err
 	}
-	h, ok := a.mod.IsHidden(kind, key)
+	h, ok := a.Mod.IsHidden(kind, key)
 	if !ok {
 		return usererr.Missingf("%s %s is not hidden on this node", kind, key)
 	}
-	return reply(w, toHiddenJSON(h))
+	return api.Reply(w, toHiddenJSON(h))
 }
 
-func (a *API) unhide(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) unhide(w http.ResponseWriter, r *http.Request) error {
 	kind, key, err := a.hiddenPath(r)
 	if err != nil {
 		return err
 	}
-	if err := a.mod.Unhide(r.Context(), kind, key); err != nil {
+	if err := a.Mod.Unhide(r.Context(), kind, key); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
 
-func (a *API) listSuspensions(w http.ResponseWriter, r *http.Request) error {
-	if _, err := a.requireAdmin(r); err != nil {
+func (a *Handler) listSuspensions(w http.ResponseWriter, r *http.Request) error {
+	if _, err := a.RequireAdmin(r); err != nil {
 		return err
 	}
-	list, err := a.mod.Suspensions(r.Context())
+	list, err := a.Mod.Suspensions(r.Context())
 	if err != nil {
 		return err
 	}
 	out := make([]suspensionJSON, len(list))
 	for i, sp := range list {
 		out[i] = suspensionJSON{Address: sp.Address.Hex(), Reason: sp.Reason, By: sp.By.Hex(), Created: sp.Created.Format(time.RFC3339)}
-		if a.index != nil {
-			out[i].Username, _ = a.index.Username(r.Context(), sp.Address) // a missing name leaves the address
+		if a.Index != nil {
+			out[i].Username, _ = a.Index.Username(r.Context(), sp.Address) // a missing name leaves the address
 		}
 	}
-	return reply(w, out)
+	return api.Reply(w, out)
 }
 
-func (a *API) liftSuspension(w http.ResponseWriter, r *http.Request) error {
-	if _, err := a.requireAdmin(r); err != nil {
+func (a *Handler) liftSuspension(w http.ResponseWriter, r *http.Request) error {
+	if _, err := a.RequireAdmin(r); err != nil {
 		return err
 	}
 	raw := r.PathValue("address")
 	if !common.IsHexAddress(raw) {
 		return usererr.Missingf("%s is not suspended on this node", raw)
 	}
-	if err := a.mod.Lift(r.Context(), common.HexToAddress(raw)); err != nil {
+	if err := a.Mod.Lift(r.Context(), common.HexToAddress(raw)); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
-	return nil
-}
-
-// checkRelayedSigner refuses a wallet-signed transaction whose signer (or,
-// for a forge action, whose actor) this node's moderators suspended; a
-// transaction that does not verify is left for the chain to refuse.
-func (a *API) checkRelayedSigner(r *http.Request, env tx.Envelope) error {
-	if a.mod == nil {
-		return nil
-	}
-	t, err := tx.Verify(env, a.chain.Params().ChainID)
-	if err != nil {
-		return nil
-	}
-	for _, addr := range []common.Address{t.From, t.Actor} {
-		if addr == (common.Address{}) {
-			continue
-		}
-		if err := a.mod.CheckWriter(r.Context(), addr); err != nil {
-			return err
-		}
-	}
 	return nil
 }

@@ -1,6 +1,7 @@
-package api
+package chainapi
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strconv"
 	"strings"
@@ -21,14 +22,14 @@ import (
 // days of 6-second blocks, a session's lifetime.
 const DelegationBlocks = 432_000
 
-// registerDelegations serves the delegation routes; they need the chain
+// RegisterDelegations serves the delegation routes; they need the chain
 // and the forge service (the operator key).
-func (a *API) registerDelegations(mux *http.ServeMux) {
-	if a.chain == nil || a.forge == nil {
+func (a *Handler) RegisterDelegations(mux *http.ServeMux) {
+	if a.Chain == nil || a.Forge == nil {
 		return
 	}
-	mux.HandleFunc("GET /api/v1/user/delegation", a.signedIn(auth.ScopeRead, a.getDelegationRequest))
-	mux.HandleFunc("GET /api/v1/user/delegations", a.signedIn(auth.ScopeRead, a.listDelegations))
+	mux.HandleFunc("GET /api/v1/user/delegation", a.SignedIn(auth.ScopeRead, a.getDelegationRequest))
+	mux.HandleFunc("GET /api/v1/user/delegations", a.SignedIn(auth.ScopeRead, a.listDelegations))
 }
 
 // delegationRequest is the Delegate message a signed-in user's wallet
@@ -42,25 +43,25 @@ type delegationRequest struct {
 	Message  map[string]any `json:"message"`
 }
 
-func (a *API) getDelegationRequest(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) getDelegationRequest(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
-	operator := a.forge.Operator()
-	height := a.chain.Height()
-	d, ok, err := a.chain.Delegation(id.User.Address, operator)
+	operator := a.Forge.Operator()
+	height := a.Chain.Height()
+	d, ok, err := a.Chain.Delegation(id.User.Address, operator)
 	if err != nil {
 		return err
 	}
-	nonce, err := a.chain.PendingNonce(id.User.Address)
+	nonce, err := a.Chain.PendingNonce(id.User.Address)
 	if err != nil {
 		return err
 	}
 	scopes := strings.Join(delegation.Scopes, ",")
 	expiry := height + DelegationBlocks
 	fresh := ok && len(d.Scopes) == len(delegation.Scopes) && d.Expiry > height+DelegationBlocks/2
-	writeNoStore(w, http.StatusOK, delegationRequest{
+	api.WriteNoStore(w, http.StatusOK, delegationRequest{
 		Needed: !fresh, Delegate: operator.Hex(), Scopes: scopes, Expiry: expiry,
 		Message: map[string]any{
 			"from": id.User.Address.Hex(), "delegate": operator.Hex(), "scopes": scopes,
@@ -86,18 +87,18 @@ type nodeLink struct {
 	URL string `json:"url"`
 }
 
-func (a *API) listDelegations(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) listDelegations(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
-	list, err := a.chain.Delegations(id.User.Address)
+	list, err := a.Chain.Delegations(id.User.Address)
 	if err != nil {
 		return err
 	}
 	urls := map[common.Address]string{}
-	if a.index != nil {
-		registered, err := a.index.Nodes(r.Context())
+	if a.Index != nil {
+		registered, err := a.Index.Nodes(r.Context())
 		if err != nil {
 			return err
 		}
@@ -105,22 +106,22 @@ func (a *API) listDelegations(w http.ResponseWriter, r *http.Request) error {
 			urls[n.Operator] = n.URL
 		}
 	}
-	height := a.chain.Height()
+	height := a.Chain.Height()
 	out := make([]delegationJSON, len(list))
 	for i, d := range list {
 		out[i] = delegationJSON{
 			Delegate: d.Delegate.Hex(), Scopes: d.Scopes, Since: d.Since, Expiry: d.Expiry,
-			Live: d.Expiry > height+1, ThisNode: d.Delegate == a.forge.Operator(),
+			Live: d.Expiry > height+1, ThisNode: d.Delegate == a.Forge.Operator(),
 		}
 		if u, ok := urls[d.Delegate]; ok {
 			out[i].Node = &nodeLink{URL: u}
 		}
-		if a.index != nil && d.Since > 0 {
-			if b, err := a.index.Block(r.Context(), int64(d.Since)); err == nil {
+		if a.Index != nil && d.Since > 0 {
+			if b, err := a.Index.Block(r.Context(), int64(d.Since)); err == nil {
 				out[i].SinceTime = b.Time
 			}
 		}
 	}
-	writeNoStore(w, http.StatusOK, out)
+	api.WriteNoStore(w, http.StatusOK, out)
 	return nil
 }

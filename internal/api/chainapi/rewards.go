@@ -1,7 +1,8 @@
-package api
+package chainapi
 
 import (
 	"fmt"
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strconv"
 	"time"
@@ -12,7 +13,7 @@ import (
 	"github.com/dforge/dforge/internal/usererr"
 )
 
-func (a *API) listRewards(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listRewards(w http.ResponseWriter, r *http.Request) error {
 	var account *common.Address
 	if v := r.URL.Query().Get("account"); v != "" {
 		addr, err := parseAddress("account", v)
@@ -21,12 +22,12 @@ func (a *API) listRewards(w http.ResponseWriter, r *http.Request) error {
 		}
 		account = &addr
 	}
-	p, err := pageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.index.Rewards(r.Context(), account, p)
-	return a.respondList(w, r, p, total, list, err)
+	list, total, err := a.Index.Rewards(r.Context(), account, p)
+	return a.RespondList(w, r, p, total, list, err)
 }
 
 // reputationJSON is an account's reputation, its accepted contributions
@@ -42,20 +43,20 @@ type reputationJSON struct {
 
 // getReputation reads the score and multiplier from the chain (they decay
 // each epoch, which no event reports) and the contributions from the index.
-func (a *API) getReputation(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getReputation(w http.ResponseWriter, r *http.Request) error {
 	addr, err := pathAddress(r)
 	if err != nil {
 		return err
 	}
-	s, err := a.chain.Standing(addr)
+	s, err := a.Chain.Standing(addr)
 	if err != nil {
 		return err
 	}
-	totals, err := a.index.RewardTotals(r.Context(), addr)
+	totals, err := a.Index.RewardTotals(r.Context(), addr)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, reputationJSON{Address: addr.Hex(), Reputation: s.Reputation, MultiplierBps: s.MultiplierBps,
+	api.WriteJSON(w, http.StatusOK, reputationJSON{Address: addr.Hex(), Reputation: s.Reputation, MultiplierBps: s.MultiplierBps,
 		Scores: totals.Scores, Earned: totals.Earned, Withheld: totals.Withheld})
 	return nil
 }
@@ -64,7 +65,7 @@ func (a *API) getReputation(w http.ResponseWriter, r *http.Request) error {
 // newest block's time (0: the whole chain).
 var leaderboardPeriods = map[string]time.Duration{"week": 7 * 24 * time.Hour, "month": 30 * 24 * time.Hour, "all": 0}
 
-func (a *API) getLeaderboard(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getLeaderboard(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	name := q.Get("period")
 	if name == "" {
@@ -74,17 +75,17 @@ func (a *API) getLeaderboard(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return usererr.InvalidField("period", "invalid_period", "period must be week, month or all")
 	}
-	limit := defaultLimit
+	limit := api.DefaultLimit
 	if v := q.Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
-			return usererr.InvalidField("limit", "invalid_limit", fmt.Sprintf("limit must be a whole number from 1 to %d (0 is the default, %d)", maxLimit, defaultLimit))
+			return usererr.InvalidField("limit", "invalid_limit", fmt.Sprintf("limit must be a whole number from 1 to %d (0 is the default, %d)", api.MaxLimit, api.DefaultLimit))
 		}
 		if n > 0 {
-			limit = min(n, maxLimit)
+			limit = min(n, api.MaxLimit)
 		}
 	}
-	ranks, err := a.index.Leaderboard(r.Context(), period, limit)
+	ranks, err := a.Index.Leaderboard(r.Context(), period, limit)
 	if err != nil {
 		return err
 	}
@@ -92,18 +93,18 @@ func (a *API) getLeaderboard(w http.ResponseWriter, r *http.Request) error {
 	for i, rk := range ranks {
 		addrs[i] = common.HexToAddress(rk.Address)
 	}
-	standings, err := a.chain.Standings(addrs...)
+	standings, err := a.Chain.Standings(addrs...)
 	if err != nil {
 		return err
 	}
 	for i := range ranks {
 		ranks[i].Reputation = standings[i].Reputation
 	}
-	writeJSON(w, http.StatusOK, ranks)
+	api.WriteJSON(w, http.StatusOK, ranks)
 	return nil
 }
 
-func (a *API) getGovernanceFigures(w http.ResponseWriter, r *http.Request) error {
-	f, err := a.index.GovFigures(r.Context())
-	return a.respond(w, r, f, err)
+func (a *Handler) getGovernanceFigures(w http.ResponseWriter, r *http.Request) error {
+	f, err := a.Index.GovFigures(r.Context())
+	return a.Respond(w, r, f, err)
 }

@@ -1,9 +1,11 @@
-package api
+package org
 
 import (
 	"context"
 	"net/http"
 	"strings"
+
+	"github.com/dforge/dforge/internal/api"
 
 	"github.com/dforge/dforge/internal/auth"
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
@@ -16,22 +18,22 @@ import (
 // the team.repo.* actions) and a user's permissions in an organization,
 // as Gitea answers them.
 
-func (a *API) registerRepoTeams(mux *http.ServeMux) {
-	user := a.signedIn
-	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/teams/{team}", a.serve(a.getRepoTeam))
+func (a *Handler) RegisterRepoTeams(mux *http.ServeMux) {
+	user := a.SignedIn
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/teams/{team}", a.Serve(a.getRepoTeam))
 	mux.HandleFunc("PUT /api/v1/repos/{owner}/{repo}/teams/{team}", user(auth.ScopeWrite, a.setRepoTeam(true)))
 	mux.HandleFunc("DELETE /api/v1/repos/{owner}/{repo}/teams/{team}", user(auth.ScopeWrite, a.setRepoTeam(false)))
-	mux.HandleFunc("GET /api/v1/users/{username}/orgs/{org}/permissions", a.serve(a.getOrgPermissions))
+	mux.HandleFunc("GET /api/v1/users/{username}/orgs/{org}/permissions", a.Serve(a.getOrgPermissions))
 }
 
 // repoTeamOf resolves the path's repository, its organization and the
 // organization's team named {team}, in any case.
-func (a *API) repoTeamOf(r *http.Request) (index.Repo, index.Org, index.Team, error) {
-	rec, _, err := a.repoOf(r)
+func (a *Handler) repoTeamOf(r *http.Request) (index.Repo, index.Org, index.Team, error) {
+	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return rec, index.Org{}, index.Team{}, err
 	}
-	ix := a.forge.Index()
+	ix := a.Forge.Index()
 	o, ok, err := ix.OrgAt(r.Context(), rec.OwnerAddress())
 	if err != nil {
 		return rec, o, index.Team{}, err
@@ -44,9 +46,9 @@ func (a *API) repoTeamOf(r *http.Request) (index.Repo, index.Org, index.Team, er
 }
 
 // teamByName is o's team called name, in any case.
-func (a *API) teamByName(ctx context.Context, o index.Org, name string) (index.Team, error) {
+func (a *Handler) teamByName(ctx context.Context, o index.Org, name string) (index.Team, error) {
 	if tx.CheckLine("team", name) == nil && name != "" {
-		list, _, err := a.forge.Index().Teams(ctx, index.TeamFilter{Org: o.ID, Query: name}, index.Page{Number: 1, Limit: maxLimit})
+		list, _, err := a.Forge.Index().Teams(ctx, index.TeamFilter{Org: o.ID, Query: name}, index.Page{Number: 1, Limit: api.MaxLimit})
 		if err != nil {
 			return index.Team{}, err
 		}
@@ -60,27 +62,27 @@ func (a *API) teamByName(ctx context.Context, o index.Org, name string) (index.T
 }
 
 // getRepoTeam is the team when it has access to the repository, else 404.
-func (a *API) getRepoTeam(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getRepoTeam(w http.ResponseWriter, r *http.Request) error {
 	rec, o, t, err := a.repoTeamOf(r)
 	if err != nil {
 		return err
 	}
-	held, err := a.forge.Index().TeamHolds(r.Context(), t, rec)
+	held, err := a.Forge.Index().TeamHolds(r.Context(), t, rec)
 	if err != nil {
 		return err
 	}
 	if !held {
 		return usererr.Missingf("team %s has no access to %s", t.Name, rec.Name)
 	}
-	return reply(w, toTeamJSON(r, t, o))
+	return api.Reply(w, api.ToTeamJSON(r, t, o))
 }
 
 // setRepoTeam gives the team access to the repository or takes it back;
 // as in Gitea, adding a team that has access, or removing one that has
 // none, is refused with 422.
-func (a *API) setRepoTeam(on bool) handler {
+func (a *Handler) setRepoTeam(on bool) api.Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		id, err := requireUser(r)
+		id, err := api.RequireUser(r)
 		if err != nil {
 			return err
 		}
@@ -88,7 +90,7 @@ func (a *API) setRepoTeam(on bool) handler {
 		if err != nil {
 			return err
 		}
-		held, err := a.forge.Index().TeamHolds(r.Context(), t, rec)
+		held, err := a.Forge.Index().TeamHolds(r.Context(), t, rec)
 		if err != nil {
 			return err
 		}
@@ -102,7 +104,7 @@ func (a *API) setRepoTeam(on bool) handler {
 		if !on {
 			action = chainforge.TeamRepoRemove{Team: t.ID, Repo: rec.ID}
 		}
-		if _, err := a.forge.Do(r.Context(), id.User.Address, action); err != nil {
+		if _, err := a.Forge.Do(r.Context(), id.User.Address, action); err != nil {
 			return err
 		}
 		w.WriteHeader(http.StatusNoContent)
@@ -122,7 +124,7 @@ type orgPermissionsJSON struct {
 // getOrgPermissions is what {username} may do in {org}: as in Gitea, the
 // best access of the user's teams there, each level implying those below,
 // and repository creation for owners and teams allowed it.
-func (a *API) getOrgPermissions(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getOrgPermissions(w http.ResponseWriter, r *http.Request) error {
 	o, err := a.orgOf(r)
 	if err != nil {
 		return err
@@ -131,21 +133,21 @@ func (a *API) getOrgPermissions(w http.ResponseWriter, r *http.Request) error {
 	if tx.CheckLine("username", name) != nil {
 		return usererr.Missingf("There is no user with that name.")
 	}
-	who, err := a.forge.Owner(r.Context(), name)
-	if err != nil && a.auth != nil {
+	who, err := a.Forge.Owner(r.Context(), name)
+	if err != nil && a.Auth != nil {
 		// Someone signed in here who has done nothing on chain yet.
 		var u auth.User
-		u, err = a.auth.UserByName(r.Context(), name)
+		u, err = a.Auth.UserByName(r.Context(), name)
 		who = u.Address
 	}
 	if err != nil {
 		return err
 	}
-	teams, _, err := a.forge.Index().Teams(r.Context(), index.TeamFilter{Org: o.ID, Member: &who}, index.Page{Number: 1, Limit: maxLimit})
+	teams, _, err := a.Forge.Index().Teams(r.Context(), index.TeamFilter{Org: o.ID, Member: &who}, index.Page{Number: 1, Limit: api.MaxLimit})
 	if err != nil {
 		return err
 	}
-	return reply(w, orgPermissions(teams, o))
+	return api.Reply(w, orgPermissions(teams, o))
 }
 
 func orgPermissions(teams []index.Team, o index.Org) orgPermissionsJSON {

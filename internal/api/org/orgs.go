@@ -1,9 +1,11 @@
-package api
+package org
 
 import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/dforge/dforge/internal/api"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -21,72 +23,48 @@ import (
 // They are on chain (org.* actions), so their memberships are public:
 // members and public members are the same list.
 
-func (a *API) registerOrgs(mux *http.ServeMux) {
-	if a.hosting == nil {
+func (a *Handler) RegisterOrgs(mux *http.ServeMux) {
+	if a.Hosting == nil {
 		return
 	}
-	user := a.signedIn
-	a.registerRepoTeams(mux)
+	user := a.SignedIn
+	a.RegisterRepoTeams(mux)
 	mux.HandleFunc("POST /api/v1/orgs", user(auth.ScopeWrite, a.createOrg))
-	mux.HandleFunc("GET /api/v1/orgs", a.serve(a.listOrgs))
-	mux.HandleFunc("GET /api/v1/orgs/{org}", a.serve(a.getOrg))
+	mux.HandleFunc("GET /api/v1/orgs", a.Serve(a.listOrgs))
+	mux.HandleFunc("GET /api/v1/orgs/{org}", a.Serve(a.getOrg))
 	mux.HandleFunc("PATCH /api/v1/orgs/{org}", user(auth.ScopeWrite, a.editOrg))
 	mux.HandleFunc("DELETE /api/v1/orgs/{org}", user(auth.ScopeWrite, a.deleteOrg))
 	mux.HandleFunc("GET /api/v1/user/orgs", user(auth.ScopeRead, a.listMyOrgs))
-	mux.HandleFunc("GET /api/v1/users/{username}/orgs", a.serve(a.listUserOrgs))
-	mux.HandleFunc("GET /api/v1/orgs/{org}/repos", a.serve(a.listOrgRepos))
+	mux.HandleFunc("GET /api/v1/users/{username}/orgs", a.Serve(a.listUserOrgs))
+	mux.HandleFunc("GET /api/v1/orgs/{org}/repos", a.Serve(a.listOrgRepos))
 	mux.HandleFunc("POST /api/v1/orgs/{org}/repos", user(auth.ScopeWrite, a.createOrgRepo))
 	// Gitea's older path, which its Go SDK still posts to.
 	mux.HandleFunc("POST /api/v1/org/{org}/repos", user(auth.ScopeWrite, a.createOrgRepo))
-	mux.HandleFunc("GET /api/v1/orgs/{org}/members", a.serve(a.listOrgMembers))
-	mux.HandleFunc("GET /api/v1/orgs/{org}/members/{username}", a.serve(a.checkOrgMember))
+	mux.HandleFunc("GET /api/v1/orgs/{org}/members", a.Serve(a.listOrgMembers))
+	mux.HandleFunc("GET /api/v1/orgs/{org}/members/{username}", a.Serve(a.checkOrgMember))
 	mux.HandleFunc("DELETE /api/v1/orgs/{org}/members/{username}", user(auth.ScopeWrite, a.removeOrgMember))
-	mux.HandleFunc("GET /api/v1/orgs/{org}/public_members", a.serve(a.listOrgMembers))
-	mux.HandleFunc("GET /api/v1/orgs/{org}/public_members/{username}", a.serve(a.checkOrgMember))
+	mux.HandleFunc("GET /api/v1/orgs/{org}/public_members", a.Serve(a.listOrgMembers))
+	mux.HandleFunc("GET /api/v1/orgs/{org}/public_members/{username}", a.Serve(a.checkOrgMember))
 	mux.HandleFunc("PUT /api/v1/orgs/{org}/public_members/{username}", user(auth.ScopeWrite, a.publicizeOrgMember))
 	mux.HandleFunc("DELETE /api/v1/orgs/{org}/public_members/{username}", user(auth.ScopeWrite, a.concealOrgMember))
-	a.registerTeams(mux)
+	a.RegisterTeams(mux)
 }
 
-// orgJSON is Gitea's Organization, with the address it owns by.
-type orgJSON struct {
-	ID                        int64  `json:"id"`
-	Name                      string `json:"name"`
-	UserName                  string `json:"username"`
-	FullName                  string `json:"full_name"`
-	Email                     string `json:"email"`
-	AvatarURL                 string `json:"avatar_url"`
-	Description               string `json:"description"`
-	Website                   string `json:"website"`
-	Location                  string `json:"location"`
-	Visibility                string `json:"visibility"`
-	RepoAdminChangeTeamAccess bool   `json:"repo_admin_change_team_access"`
-	WalletAddress             string `json:"wallet_address"`
-	RepoCount                 uint64 `json:"repo_count"`
-	HTMLURL                   string `json:"html_url"`
-}
-
-func toOrgJSON(r *http.Request, o index.Org) orgJSON {
-	return orgJSON{ID: int64(o.ID), Name: o.Name, UserName: o.Name, FullName: o.FullName, Description: o.Description,
-		Website: o.Website, Location: o.Location, Visibility: o.Visibility, WalletAddress: o.Address, RepoCount: o.Repos,
-		HTMLURL: siteURL(r) + "/org/" + o.Name}
-}
-
-func orgsJSON(r *http.Request, list []index.Org) []orgJSON {
-	out := make([]orgJSON, 0, len(list))
+func orgsJSON(r *http.Request, list []index.Org) []api.OrgJSON {
+	out := make([]api.OrgJSON, 0, len(list))
 	for _, o := range list {
-		out = append(out, toOrgJSON(r, o))
+		out = append(out, api.ToOrgJSON(r, o))
 	}
 	return out
 }
 
 // orgOf finds the {org} of the path.
-func (a *API) orgOf(r *http.Request) (index.Org, error) {
+func (a *Handler) orgOf(r *http.Request) (index.Org, error) {
 	name := r.PathValue("org")
 	if tx.CheckLine("org", name) != nil {
 		return index.Org{}, usererr.Missingf("organization %s does not exist", name)
 	}
-	return a.forge.Index().OrgByName(r.Context(), name)
+	return a.Forge.Index().OrgByName(r.Context(), name)
 }
 
 // orgInput is Gitea's CreateOrgOption and EditOrgOption; absent fields
@@ -115,16 +93,16 @@ func checkVisibility(v *string) error {
 	return usererr.BadFieldf("visibility", "visibility must be public, limited or private")
 }
 
-func (a *API) createOrg(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) createOrg(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
 	var in orgInput
-	if err := decode(w, r, maxRepoBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxRepoBody, &in); err != nil {
 		return err
 	}
-	if strings.TrimSpace(deref(in.UserName)) == "" {
+	if strings.TrimSpace(api.Deref(in.UserName)) == "" {
 		return usererr.BadFieldf("username", "username (the organization's name) is required")
 	}
 	if err := names.Validate(*in.UserName); err != nil {
@@ -133,33 +111,33 @@ func (a *API) createOrg(w http.ResponseWriter, r *http.Request) error {
 	if err := checkVisibility(in.Visibility); err != nil {
 		return err
 	}
-	if err := checkChainLines(textField{"full_name", deref(in.FullName)}); err != nil {
+	if err := api.CheckChainLines(api.TextField{Name: "full_name", Value: api.Deref(in.FullName)}); err != nil {
 		return err
 	}
 	if err := checkOrgWebsite(in.Website); err != nil {
 		return err
 	}
-	res, err := a.forge.Do(r.Context(), id.User.Address, chainforge.OrgCreate{
-		Name: *in.UserName, FullName: deref(in.FullName), Description: deref(in.Description),
-		Website: deref(in.Website), Location: deref(in.Location), Visibility: chainforge.VisibilityPublic,
+	res, err := a.Forge.Do(r.Context(), id.User.Address, chainforge.OrgCreate{
+		Name: *in.UserName, FullName: api.Deref(in.FullName), Description: api.Deref(in.Description),
+		Website: api.Deref(in.Website), Location: api.Deref(in.Location), Visibility: chainforge.VisibilityPublic,
 	})
 	if err != nil {
 		return err
 	}
-	o, err := a.forge.Index().OrgByID(r.Context(), res.Change.Orgs[0].ID)
+	o, err := a.Forge.Index().OrgByID(r.Context(), res.Change.Orgs[0].ID)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, toOrgJSON(r, o))
+	api.WriteJSON(w, http.StatusCreated, api.ToOrgJSON(r, o))
 	return nil
 }
 
-func (a *API) getOrg(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getOrg(w http.ResponseWriter, r *http.Request) error {
 	o, err := a.orgOf(r)
 	if err != nil {
 		return err
 	}
-	return reply(w, toOrgJSON(r, o))
+	return api.Reply(w, api.ToOrgJSON(r, o))
 }
 
 // checkOrgWebsite refuses a website that is not an http(s) address (a
@@ -171,7 +149,7 @@ func checkOrgWebsite(w *string) error {
 	}
 	// Control characters are the text rules' refusal (invalid_text), as
 	// for every field; the address's form is checked after.
-	if err := checkChainLines(textField{"website", *w}); err != nil {
+	if err := api.CheckChainLines(api.TextField{Name: "website", Value: *w}); err != nil {
 		return err
 	}
 	if !chainforge.ValidWebsite(*w) {
@@ -182,8 +160,8 @@ func checkOrgWebsite(w *string) error {
 
 // editOrg sets the fields sent, as Gitea does; an empty visibility
 // leaves it.
-func (a *API) editOrg(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) editOrg(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -192,30 +170,30 @@ func (a *API) editOrg(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in orgInput
-	if err := decode(w, r, maxRepoBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxRepoBody, &in); err != nil {
 		return err
 	}
 	if err := checkVisibility(in.Visibility); err != nil {
 		return err
 	}
-	if err := checkChainLines(textField{"full_name", deref(in.FullName)}); err != nil {
+	if err := api.CheckChainLines(api.TextField{Name: "full_name", Value: api.Deref(in.FullName)}); err != nil {
 		return err
 	}
 	if err := checkOrgWebsite(in.Website); err != nil {
 		return err
 	}
 	up := chainforge.OrgUpdate{Org: o.ID, FullName: in.FullName, Description: in.Description, Website: in.Website, Location: in.Location}
-	if _, err := a.forge.Do(r.Context(), id.User.Address, up); err != nil {
+	if _, err := a.Forge.Do(r.Context(), id.User.Address, up); err != nil {
 		return err
 	}
-	if o, err = a.forge.Index().OrgByID(r.Context(), o.ID); err != nil {
+	if o, err = a.Forge.Index().OrgByID(r.Context(), o.ID); err != nil {
 		return err
 	}
-	return reply(w, toOrgJSON(r, o))
+	return api.Reply(w, api.ToOrgJSON(r, o))
 }
 
-func (a *API) deleteOrg(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) deleteOrg(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -223,53 +201,55 @@ func (a *API) deleteOrg(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if _, err := a.forge.Do(r.Context(), id.User.Address, chainforge.OrgDelete{Org: o.ID}); err != nil {
+	if _, err := a.Forge.Do(r.Context(), id.User.Address, chainforge.OrgDelete{Org: o.ID}); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
 
-func (a *API) listOrgsOf(w http.ResponseWriter, r *http.Request, member *common.Address) error {
-	p, err := pageOf(r)
+func (a *Handler) listOrgsOf(w http.ResponseWriter, r *http.Request, member *common.Address) error {
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.forge.Index().Orgs(r.Context(), member, p)
-	return a.respondList(w, r, p, total, orgsJSON(r, list), err)
+	list, total, err := a.Forge.Index().Orgs(r.Context(), member, p)
+	return a.RespondList(w, r, p, total, orgsJSON(r, list), err)
 }
 
-func (a *API) listOrgs(w http.ResponseWriter, r *http.Request) error { return a.listOrgsOf(w, r, nil) }
+func (a *Handler) listOrgs(w http.ResponseWriter, r *http.Request) error {
+	return a.listOrgsOf(w, r, nil)
+}
 
-func (a *API) listMyOrgs(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) listMyOrgs(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
 	return a.listOrgsOf(w, r, &id.User.Address)
 }
 
-func (a *API) listUserOrgs(w http.ResponseWriter, r *http.Request) error {
-	who, err := a.hosting.Owner(r.Context(), r.PathValue("username"))
+func (a *Handler) listUserOrgs(w http.ResponseWriter, r *http.Request) error {
+	who, err := a.Hosting.Owner(r.Context(), r.PathValue("username"))
 	if err != nil {
 		return err
 	}
 	return a.listOrgsOf(w, r, &who)
 }
 
-func (a *API) listOrgRepos(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listOrgRepos(w http.ResponseWriter, r *http.Request) error {
 	o, err := a.orgOf(r)
 	if err != nil {
 		return err
 	}
 	owner := common.HexToAddress(o.Address)
-	return a.listRepos(w, r, index.RepoFilter{Owner: &owner}, false)
+	return a.ListRepos(w, r, index.RepoFilter{Owner: &owner}, false)
 }
 
 // createOrgRepo is createRepo under an organization: its owners, and the
 // members of teams that may create repositories, make them.
-func (a *API) createOrgRepo(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) createOrgRepo(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -285,7 +265,7 @@ func (a *API) createOrgRepo(w http.ResponseWriter, r *http.Request) error {
 		DefaultBranch string `json:"default_branch"`
 		Readme        string `json:"readme"`
 	}
-	if err := decode(w, r, maxRepoBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxRepoBody, &in); err != nil {
 		return err
 	}
 	if in.Readme != "" && in.Readme != "Default" {
@@ -293,60 +273,60 @@ func (a *API) createOrgRepo(w http.ResponseWriter, r *http.Request) error {
 	}
 	opts := gitrepos.CreateOptions{Name: in.Name, Description: in.Description, DefaultBranch: in.DefaultBranch, Private: in.Private, Org: o.ID}
 	if in.AutoInit {
-		name := usernameOf(id.User)
-		opts.README = defaultReadme(in.Name, in.Description)
-		opts.Author = gitstore.Signature{Name: name, Email: noreplyEmail(r, name), When: time.Now()}
+		name := api.UsernameOf(id.User)
+		opts.README = api.DefaultReadme(in.Name, in.Description)
+		opts.Author = gitstore.Signature{Name: name, Email: api.NoreplyEmail(r, name), When: time.Now()}
 	}
-	rec, err := a.hosting.Create(r.Context(), id.User.Address, opts)
+	rec, err := a.Hosting.Create(r.Context(), id.User.Address, opts)
 	if err != nil {
-		return a.hostingError(w, r, err)
+		return a.HostingError(w, r, err)
 	}
-	perm, err := a.forge.Permission(r.Context(), rec, id.User.Address)
+	perm, err := a.Forge.Permission(r.Context(), rec, id.User.Address)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, a.repoJSON(r, rec, perm))
+	api.WriteJSON(w, http.StatusCreated, a.RepoJSON(r, rec, perm))
 	return nil
 }
 
-func (a *API) listOrgMembers(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listOrgMembers(w http.ResponseWriter, r *http.Request) error {
 	o, err := a.orgOf(r)
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.forge.Index().OrgMembers(r.Context(), o.ID, p)
-	return a.respondList(w, r, p, total, a.usersJSON(r, list), err)
+	list, total, err := a.Forge.Index().OrgMembers(r.Context(), o.ID, p)
+	return a.RespondList(w, r, p, total, a.usersJSON(r, list), err)
 }
 
-func (a *API) usersJSON(r *http.Request, list []index.User) []forgeUserJSON {
-	out := make([]forgeUserJSON, 0, len(list))
+func (a *Handler) usersJSON(r *http.Request, list []index.User) []api.ForgeUserJSON {
+	out := make([]api.ForgeUserJSON, 0, len(list))
 	for _, u := range list {
-		out = append(out, toForgeUser(r, u))
+		out = append(out, api.ToForgeUser(r, u))
 	}
 	return out
 }
 
 // orgMemberOf resolves the {org} and {username} of the path and whether
 // that user is a member.
-func (a *API) orgMemberOf(r *http.Request) (index.Org, common.Address, bool, error) {
+func (a *Handler) orgMemberOf(r *http.Request) (index.Org, common.Address, bool, error) {
 	o, err := a.orgOf(r)
 	if err != nil {
 		return o, common.Address{}, false, err
 	}
-	who, err := a.hosting.Owner(r.Context(), r.PathValue("username"))
+	who, err := a.Hosting.Owner(r.Context(), r.PathValue("username"))
 	if err != nil {
 		return o, who, false, err
 	}
-	member, err := a.forge.Index().IsOrgMember(r.Context(), o.ID, who)
+	member, err := a.Forge.Index().IsOrgMember(r.Context(), o.ID, who)
 	return o, who, member, err
 }
 
 // checkOrgMember is 204 for a member, 404 for anyone else (Gitea's).
-func (a *API) checkOrgMember(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) checkOrgMember(w http.ResponseWriter, r *http.Request) error {
 	_, _, member, err := a.orgMemberOf(r)
 	if err != nil {
 		return err
@@ -358,8 +338,8 @@ func (a *API) checkOrgMember(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (a *API) removeOrgMember(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) removeOrgMember(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -367,7 +347,7 @@ func (a *API) removeOrgMember(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if _, err := a.forge.Do(r.Context(), id.User.Address, chainforge.OrgMemberRemove{Org: o.ID, User: who}); err != nil {
+	if _, err := a.Forge.Do(r.Context(), id.User.Address, chainforge.OrgMemberRemove{Org: o.ID, User: who}); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -376,8 +356,8 @@ func (a *API) removeOrgMember(w http.ResponseWriter, r *http.Request) error {
 
 // publicizeOrgMember is Gitea's "make my membership public": on chain it
 // always is, so a member publicizing themselves changes nothing.
-func (a *API) publicizeOrgMember(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) publicizeOrgMember(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -396,7 +376,7 @@ func (a *API) publicizeOrgMember(w http.ResponseWriter, r *http.Request) error {
 }
 
 // concealOrgMember cannot hide a membership: the chain shows it to all.
-func (a *API) concealOrgMember(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) concealOrgMember(w http.ResponseWriter, r *http.Request) error {
 	if _, _, _, err := a.orgMemberOf(r); err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
-package api
+package community
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strconv"
 	"strings"
@@ -20,11 +21,11 @@ import (
 // node-local (internal/messages), never on chain. A user reaches only
 // their own conversations: another's id is a 404, as a missing one is.
 
-func (a *API) registerMessages(mux *http.ServeMux) {
-	if a.messages == nil || a.auth == nil {
+func (a *Handler) RegisterMessages(mux *http.ServeMux) {
+	if a.Messages == nil || a.Auth == nil {
 		return
 	}
-	user := a.signedIn
+	user := a.SignedIn
 	mux.HandleFunc("POST /api/v1/messages", user(auth.ScopeWrite, a.sendMessage))
 	mux.HandleFunc("GET /api/v1/messages/unread", user(auth.ScopeRead, a.unreadMessages))
 	mux.HandleFunc("GET /api/v1/messages/conversations", user(auth.ScopeRead, a.listConversations))
@@ -40,12 +41,12 @@ func (a *API) registerMessages(mux *http.ServeMux) {
 // messageJSON is one direct message; body_html is its Markdown rendered
 // and sanitized by the node.
 type messageJSON struct {
-	ID             int64     `json:"id"`
-	ConversationID int64     `json:"conversation_id"`
-	Sender         userJSON  `json:"sender"`
-	Body           string    `json:"body"`
-	BodyHTML       string    `json:"body_html"`
-	Created        time.Time `json:"created_at"`
+	ID             int64        `json:"id"`
+	ConversationID int64        `json:"conversation_id"`
+	Sender         api.UserJSON `json:"sender"`
+	Body           string       `json:"body"`
+	BodyHTML       string       `json:"body_html"`
+	Created        time.Time    `json:"created_at"`
 }
 
 // conversationJSON is one of the user's conversations: the other user,
@@ -53,7 +54,7 @@ type messageJSON struct {
 // whether the user has blocked the other.
 type conversationJSON struct {
 	ID          int64        `json:"id"`
-	With        userJSON     `json:"with"`
+	With        api.UserJSON `json:"with"`
 	LastMessage *messageJSON `json:"last_message"`
 	UnreadCount int64        `json:"unread_count"`
 	Blocked     bool         `json:"blocked"`
@@ -87,11 +88,11 @@ func me(id *auth.Identity) messages.Account {
 
 // localAccount is the user called name: 404 when there is none; ID 0 when
 // they have never signed in on this node.
-func (a *API) localAccount(r *http.Request, name string) (messages.Account, error) {
+func (a *Handler) localAccount(r *http.Request, name string) (messages.Account, error) {
 	if tx.CheckLine("username", name) != nil || name == "" {
 		return messages.Account{}, usererr.Missingf("There is no user with that name.")
 	}
-	u, err := a.auth.UserByName(r.Context(), name)
+	u, err := a.Auth.UserByName(r.Context(), name)
 	if err != nil {
 		return messages.Account{}, err
 	}
@@ -104,13 +105,13 @@ func (a *API) localAccount(r *http.Request, name string) (messages.Account, erro
 // Both need an account here (422 no_account otherwise); a recipient who
 // has blocked the sender refuses it (403 blocked), as one the sender has
 // blocked does (403 blocking). The recipient gets a notification.
-func (a *API) sendMessage(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) sendMessage(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
 	var in sendMessageOption
-	if err := decode(w, r, maxMessageBody, &in); err != nil {
+	if err := api.Decode(w, r, maxMessageBody, &in); err != nil {
 		if ue, ok := usererr.As(err); ok && ue.Kind == usererr.TooLarge {
 			return usererr.Unprocessablef("body", usererr.CodeTooLarge, "body is too long: the most a message may hold is %d characters", messages.MaxBody)
 		}
@@ -127,7 +128,7 @@ func (a *API) sendMessage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	m, err := a.messages.Send(r.Context(), me(id), to, in.Body)
+	m, err := a.Messages.Send(r.Context(), me(id), to, in.Body)
 	if err != nil {
 		return err
 	}
@@ -135,37 +136,37 @@ func (a *API) sendMessage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, j)
+	api.WriteJSON(w, http.StatusCreated, j)
 	return nil
 }
 
 // unreadMessages is how many direct messages the signed-in user has not
 // read, and in how many conversations.
-func (a *API) unreadMessages(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) unreadMessages(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
-	n, c, err := a.messages.Unread(r.Context(), id.User.ID)
+	n, c, err := a.Messages.Unread(r.Context(), id.User.ID)
 	if err != nil {
 		return err
 	}
-	return reply(w, unreadMessagesJSON{Unread: n, Conversations: c})
+	return api.Reply(w, unreadMessagesJSON{Unread: n, Conversations: c})
 }
 
 // listConversations lists the signed-in user's conversations, the one
 // with the latest message first, each with the other user, its last
 // message and its unread count.
-func (a *API) listConversations(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) listConversations(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.messages.Conversations(r.Context(), id.User.ID, (p.Number-1)*p.Limit, p.Limit)
+	list, total, err := a.Messages.Conversations(r.Context(), id.User.ID, (p.Number-1)*p.Limit, p.Limit)
 	if err != nil {
 		return err
 	}
@@ -177,7 +178,7 @@ func (a *API) listConversations(w http.ResponseWriter, r *http.Request) error {
 		}
 		out = append(out, j)
 	}
-	return a.respondList(w, r, p, total, out, nil)
+	return a.RespondList(w, r, p, total, out, nil)
 }
 
 // conversationOf is the path's conversation id; one that cannot be an id
@@ -191,8 +192,8 @@ func conversationOf(r *http.Request) (int64, error) {
 }
 
 // getConversation is one of the signed-in user's conversations.
-func (a *API) getConversation(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) getConversation(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -200,7 +201,7 @@ func (a *API) getConversation(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c, err := a.messages.Conversation(r.Context(), id.User.ID, n)
+	c, err := a.Messages.Conversation(r.Context(), id.User.ID, n)
 	if err != nil {
 		return err
 	}
@@ -208,13 +209,13 @@ func (a *API) getConversation(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, j)
+	return api.Reply(w, j)
 }
 
 // listMessages lists the messages of one of the signed-in user's
 // conversations, the newest first.
-func (a *API) listMessages(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) listMessages(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -222,11 +223,11 @@ func (a *API) listMessages(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.messages.Messages(r.Context(), id.User.ID, n, (p.Number-1)*p.Limit, p.Limit)
+	list, total, err := a.Messages.Messages(r.Context(), id.User.ID, n, (p.Number-1)*p.Limit, p.Limit)
 	if err != nil {
 		return err
 	}
@@ -238,13 +239,13 @@ func (a *API) listMessages(w http.ResponseWriter, r *http.Request) error {
 		}
 		out = append(out, j)
 	}
-	return a.respondList(w, r, p, total, out, nil)
+	return a.RespondList(w, r, p, total, out, nil)
 }
 
 // readConversation marks one of the signed-in user's conversations read to
 // its last message, with its notification.
-func (a *API) readConversation(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) readConversation(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -252,7 +253,7 @@ func (a *API) readConversation(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := a.messages.Read(r.Context(), me(id), n); err != nil {
+	if err := a.Messages.Read(r.Context(), me(id), n); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -261,30 +262,30 @@ func (a *API) readConversation(w http.ResponseWriter, r *http.Request) error {
 
 // listUserBlocks lists the users the signed-in user has blocked, as Gitea's
 // GET /user/blocks.
-func (a *API) listUserBlocks(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) listUserBlocks(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.messages.Blocks(r.Context(), me(id), (p.Number-1)*p.Limit, p.Limit)
+	list, total, err := a.Messages.Blocks(r.Context(), me(id), (p.Number-1)*p.Limit, p.Limit)
 	if err != nil {
 		return err
 	}
-	out := make([]userJSON, 0, len(list))
+	out := make([]api.UserJSON, 0, len(list))
 	for _, b := range list {
 		out = append(out, a.accountJSON(r, b.Address))
 	}
-	return a.respondList(w, r, p, total, out, nil)
+	return a.RespondList(w, r, p, total, out, nil)
 }
 
 // checkBlock is 204 when the signed-in user has blocked the user, else
 // 404, as Gitea's GET /user/blocks/{username}.
-func (a *API) checkBlock(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) checkBlock(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -292,7 +293,7 @@ func (a *API) checkBlock(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	blocked, err := a.messages.IsBlocked(r.Context(), me(id), target.Address)
+	blocked, err := a.Messages.IsBlocked(r.Context(), me(id), target.Address)
 	if err != nil {
 		return err
 	}
@@ -306,8 +307,8 @@ func (a *API) checkBlock(w http.ResponseWriter, r *http.Request) error {
 // blockUser blocks a user for the signed-in user, as Gitea's PUT
 // /user/blocks/{username} (with an optional note): they can no longer send
 // them direct messages. 204, again when already blocked.
-func (a *API) blockUser(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) blockUser(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -315,7 +316,7 @@ func (a *API) blockUser(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := a.messages.BlockAccount(r.Context(), me(id), target.Address, r.URL.Query().Get("note")); err != nil {
+	if err := a.Messages.BlockAccount(r.Context(), me(id), target.Address, r.URL.Query().Get("note")); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -324,8 +325,8 @@ func (a *API) blockUser(w http.ResponseWriter, r *http.Request) error {
 
 // unblockUser lifts the signed-in user's block of a user, as Gitea's
 // DELETE /user/blocks/{username}; 422 when they are not blocked.
-func (a *API) unblockUser(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) unblockUser(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -333,7 +334,7 @@ func (a *API) unblockUser(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := a.messages.Unblock(r.Context(), me(id), target.Address); err != nil {
+	if err := a.Messages.Unblock(r.Context(), me(id), target.Address); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -342,33 +343,33 @@ func (a *API) unblockUser(w http.ResponseWriter, r *http.Request) error {
 
 // accountJSON is the account at addr as the chain names it; one the chain
 // has not seen yet has its default name.
-func (a *API) accountJSON(r *http.Request, addr common.Address) userJSON {
-	if a.index != nil {
-		if p, err := a.index.PersonByAddress(r.Context(), addr); err == nil {
-			return personJSON(r, p)
+func (a *Handler) accountJSON(r *http.Request, addr common.Address) api.UserJSON {
+	if a.Index != nil {
+		if p, err := a.Index.PersonByAddress(r.Context(), addr); err == nil {
+			return api.PersonJSON(r, p)
 		}
 	}
 	// Not on chain yet: a user of this node, with the date they first
 	// signed in here (Gitea's clients parse created).
-	name := a.defaultName(r.Context(), addr)
-	if u, err := a.auth.UserByName(r.Context(), name); err == nil && u.Address == addr {
-		j := toUserJSON(u, false)
-		j.ID = a.accountID(r.Context(), u)
+	name := a.DefaultName(r.Context(), addr)
+	if u, err := a.Auth.UserByName(r.Context(), name); err == nil && u.Address == addr {
+		j := api.ToUserJSON(u, false)
+		j.ID = a.AccountID(r.Context(), u)
 		return j
 	}
-	return personJSON(r, index.Person{User: index.User{Address: addr.Hex(), Username: name}, ID: userIDOf(r, addr)})
+	return api.PersonJSON(r, index.Person{User: index.User{Address: addr.Hex(), Username: name}, ID: api.UserIDOf(r, addr)})
 }
 
-func (a *API) messageJSON(r *http.Request, m messages.Message) (messageJSON, error) {
-	html, err := a.markdown.RenderStored([]byte(m.Body))
+func (a *Handler) messageJSON(r *http.Request, m messages.Message) (messageJSON, error) {
+	html, err := a.Markdown.RenderStored([]byte(m.Body))
 	if err != nil {
 		return messageJSON{}, err
 	}
 	return messageJSON{ID: m.ID, ConversationID: m.Conversation, Sender: a.accountJSON(r, m.Sender), Body: m.Body, BodyHTML: html, Created: m.Created}, nil
 }
 
-func (a *API) conversationJSON(r *http.Request, c messages.Conversation) (conversationJSON, error) {
-	base, n := siteURL(r), strconv.FormatInt(c.ID, 10)
+func (a *Handler) conversationJSON(r *http.Request, c messages.Conversation) (conversationJSON, error) {
+	base, n := api.SiteURL(r), strconv.FormatInt(c.ID, 10)
 	j := conversationJSON{ID: c.ID, With: a.accountJSON(r, c.Peer), UnreadCount: c.Unread, Blocked: c.Blocked, Created: c.Created, Updated: c.Updated,
 		URL: base + "/api/v1/messages/conversations/" + n, HTMLURL: base + "/messages/" + n}
 	if c.Last != nil {

@@ -1,8 +1,9 @@
-package api
+package chainapi
 
 import (
 	"context"
 	"errors"
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"time"
 
@@ -48,9 +49,17 @@ type tokenInfo struct {
 	Decimals uint8  `json:"decimals"`
 }
 
-func (a *API) getChainParams(w http.ResponseWriter, r *http.Request) error {
-	p := a.chain.Params()
-	writeJSON(w, http.StatusOK, chainParams{
+// RegisterChain adds the chain's parameters, transactions and accounts
+// (the chain is present).
+func (a *Handler) RegisterChain(mux *http.ServeMux) {
+	mux.HandleFunc("GET /api/v1/chain/params", a.Serve(a.getChainParams))
+	mux.HandleFunc("POST /api/v1/chain/txs", a.Serve(a.postChainTx))
+	mux.HandleFunc("GET /api/v1/accounts/{address}", a.Serve(a.getAccount))
+}
+
+func (a *Handler) getChainParams(w http.ResponseWriter, r *http.Request) error {
+	p := a.Chain.Params()
+	api.WriteJSON(w, http.StatusOK, chainParams{
 		ChainID:         tx.ChainIDString(p.ChainID),
 		Token:           tokenInfo{Symbol: p.Symbol, Decimals: p.Decimals},
 		UnbondingBlocks: p.UnbondingBlocks,
@@ -65,21 +74,21 @@ func (a *API) getChainParams(w http.ResponseWriter, r *http.Request) error {
 }
 
 // postChainTx relays a wallet-signed transaction and answers once it is in a block.
-func (a *API) postChainTx(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) postChainTx(w http.ResponseWriter, r *http.Request) error {
 	var env tx.Envelope
-	if err := decode(w, r, tx.MaxSignedTxBytes, &env); err != nil {
+	if err := api.Decode(w, r, tx.MaxSignedTxBytes, &env); err != nil {
 		return err
 	}
-	if err := a.checkRelayedSigner(r, env); err != nil {
+	if err := a.CheckRelayedSigner(r, env); err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), submitTimeout)
 	defer cancel()
-	res, err := a.chain.Submit(ctx, env)
+	res, err := a.Chain.Submit(ctx, env)
 	var rejected *tx.Error
 	if errors.As(err, &rejected) {
 		status, field := refusal(env.Type, rejected)
-		writeJSON(w, status, errorBody{Message: rejected.Message, Code: rejected.Name, Field: field, URL: docsURL(r)})
+		api.WriteJSON(w, status, api.ErrorBody{Message: rejected.Message, Code: rejected.Name, Field: field, URL: api.DocsURL(r)})
 		return nil
 	}
 	if errors.Is(err, chain.ErrNotCommitted) || errors.Is(err, chain.ErrCatchingUp) {
@@ -91,30 +100,30 @@ func (a *API) postChainTx(w http.ResponseWriter, r *http.Request) error {
 	// Answer once SQL shows the block, so a page read right after sees the
 	// write. The transaction is committed either way, so a slow index is
 	// logged, not reported as a failure.
-	if a.index != nil {
-		if err := a.index.WaitFor(ctx, res.Height); err != nil {
-			a.log.WarnContext(ctx, "committed transaction not indexed in time", "height", res.Height, "err", err)
+	if a.Index != nil {
+		if err := a.Index.WaitFor(ctx, res.Height); err != nil {
+			a.Log.WarnContext(ctx, "committed transaction not indexed in time", "height", res.Height, "err", err)
 		}
 	}
-	writeJSON(w, http.StatusOK, res)
+	api.WriteJSON(w, http.StatusOK, res)
 	return nil
 }
 
-func (a *API) getAccount(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getAccount(w http.ResponseWriter, r *http.Request) error {
 	addr, err := pathAddress(r)
 	if err != nil {
 		return err
 	}
-	if a.index != nil {
-		acct, err := a.index.Account(r.Context(), addr)
-		return a.respond(w, r, acct, err)
+	if a.Index != nil {
+		acct, err := a.Index.Account(r.Context(), addr)
+		return a.Respond(w, r, acct, err)
 	}
-	acct, err := a.chain.Account(addr)
+	acct, err := a.Chain.Account(addr)
 	if err != nil {
 		return err
 	}
 	// Hex() is the EIP-55 checksummed form wallets display.
-	writeJSON(w, http.StatusOK, map[string]any{
+	api.WriteJSON(w, http.StatusOK, map[string]any{
 		"address": acct.Address.Hex(), "username": acct.Username, "balance": acct.Balance, "staked": acct.Staked, "unbonding": acct.Unbonding, "nonce": acct.Nonce,
 	})
 	return nil

@@ -1,4 +1,4 @@
-package api
+package chainapi
 
 import (
 	"context"
@@ -36,11 +36,11 @@ func languageParam(v string) (string, error) {
 // mainLanguage is rec's main language: "" when this node has none of its
 // git data, it is empty or none of its files is in a counted language.
 // Ties go to the name first in order, so the answer never flickers.
-func (a *API) mainLanguage(ctx context.Context, rec index.Repo) (string, error) {
-	if !a.hosting.HasGit(rec) {
+func (a *Handler) mainLanguage(ctx context.Context, rec index.Repo) (string, error) {
+	if !a.Hosting.HasGit(rec) {
 		return "", nil
 	}
-	dir, err := a.hosting.Dir(rec)
+	dir, err := a.Hosting.Dir(rec)
 	if err != nil {
 		return "", fmt.Errorf("locate repository %d: %w", rec.ID, err)
 	}
@@ -74,8 +74,8 @@ func (a *API) mainLanguage(ctx context.Context, rec index.Repo) (string, error) 
 
 // languageOf is the main language of repository id as viewer sees it;
 // ok is false when viewer cannot read it.
-func (a *API) languageOf(ctx context.Context, viewer common.Address, id uint64) (lang string, ok bool, err error) {
-	rec, _, err := a.forge.RepoByID(ctx, viewer, id)
+func (a *Handler) languageOf(ctx context.Context, viewer common.Address, id uint64) (lang string, ok bool, err error) {
+	rec, _, err := a.Forge.RepoByID(ctx, viewer, id)
 	if err != nil {
 		if ue, isUser := usererr.As(err); isUser && ue.Kind == usererr.NotFound {
 			return "", false, nil
@@ -89,8 +89,8 @@ func (a *API) languageOf(ctx context.Context, viewer common.Address, id uint64) 
 // reposInLanguage is the repositories with bounties of status whose main
 // language is lang (any case), among those viewer can read; never nil, so
 // that none matching lists nothing.
-func (a *API) reposInLanguage(ctx context.Context, viewer common.Address, status, lang string) ([]uint64, error) {
-	ids, err := a.index.BountyRepos(ctx, status)
+func (a *Handler) reposInLanguage(ctx context.Context, viewer common.Address, status, lang string) ([]uint64, error) {
+	ids, err := a.Index.BountyRepos(ctx, status)
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +109,7 @@ func (a *API) reposInLanguage(ctx context.Context, viewer common.Address, status
 
 // withLanguages sets each bounty's language, computing it once per
 // repository of the page.
-func (a *API) withLanguages(ctx context.Context, viewer common.Address, list []index.Bounty) error {
+func (a *Handler) withLanguages(ctx context.Context, viewer common.Address, list []index.Bounty) error {
 	seen := map[uint64]string{}
 	for i := range list {
 		id := list[i].RepoID

@@ -1,6 +1,7 @@
-package api
+package chainapi
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 
 	"github.com/dforge/dforge/internal/index"
@@ -26,19 +27,19 @@ func toNodeJSON(n index.Node) nodeJSON {
 
 // listNodes lists the node registry: each operator's node with its public
 // URL and libp2p peer id and addresses, by operator address.
-func (a *API) listNodes(w http.ResponseWriter, r *http.Request) error {
-	p, err := pageOf(r)
+func (a *Handler) listNodes(w http.ResponseWriter, r *http.Request) error {
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
-	registered, err := a.index.Nodes(r.Context())
+	registered, err := a.Index.Nodes(r.Context())
 	if err != nil {
 		return err
 	}
-	page := pageSlice(registered, p)
+	page := api.PageSlice(registered, p)
 	out := make([]nodeJSON, len(page))
 	for i, n := range page {
 		out[i] = toNodeJSON(n)
 	}
-	return a.respondList(w, r, p, int64(len(registered)), out, nil)
+	return a.RespondList(w, r, p, int64(len(registered)), out, nil)
 }

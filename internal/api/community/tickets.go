@@ -1,7 +1,8 @@
-package api
+package community
 
 import (
 	"context"
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"time"
 
@@ -14,17 +15,17 @@ import (
 // is a ticket they follow under /user/tickets; the node's admins answer
 // every ticket, anonymous ones included, under /admin/tickets. Node-local,
 // never on chain.
-func (a *API) registerTickets(mux *http.ServeMux) {
-	if a.auth == nil {
+func (a *Handler) RegisterTickets(mux *http.ServeMux) {
+	if a.Auth == nil {
 		return
 	}
-	user := a.signedIn
+	user := a.SignedIn
 	mux.HandleFunc("GET /api/v1/user/tickets", user(auth.ScopeRead, a.listMyTickets))
 	mux.HandleFunc("GET /api/v1/user/tickets/{id}", user(auth.ScopeRead, a.getMyTicket))
 	mux.HandleFunc("POST /api/v1/user/tickets/{id}/replies", user(auth.ScopeWrite, a.replyMyTicket))
 	mux.HandleFunc("PATCH /api/v1/user/tickets/{id}", user(auth.ScopeWrite, a.patchMyTicket))
 	// The admin routes answer 404 to everyone but the node's admins.
-	admin := a.adminOnly
+	admin := a.AdminOnly
 	mux.HandleFunc("GET /api/v1/admin/tickets", admin(auth.ScopeRead, a.listAdminTickets))
 	mux.HandleFunc("GET /api/v1/admin/tickets/{id}", admin(auth.ScopeRead, a.getAdminTicket))
 	mux.HandleFunc("POST /api/v1/admin/tickets/{id}/replies", admin(auth.ScopeWrite, a.replyAdminTicket))
@@ -48,10 +49,10 @@ type ticketJSON struct {
 	// Anonymous is true for a message sent without signing in.
 	Anonymous bool `json:"anonymous"`
 	// User is the sender's account (admin views only).
-	User      *userJSON `json:"user,omitempty"`
-	Replies   int       `json:"replies"`
-	CreatedAt time.Time `json:"created_at"`
-	UpdatedAt time.Time `json:"updated_at"`
+	User      *api.UserJSON `json:"user,omitempty"`
+	Replies   int           `json:"replies"`
+	CreatedAt time.Time     `json:"created_at"`
+	UpdatedAt time.Time     `json:"updated_at"`
 }
 
 // ticketReplyJSON is one reply in a ticket's thread.
@@ -61,8 +62,8 @@ type ticketReplyJSON struct {
 	// Staff is true for an answer from the node's staff.
 	Staff bool `json:"staff"`
 	// Author is who wrote it (admin views only).
-	Author    *userJSON `json:"author,omitempty"`
-	CreatedAt time.Time `json:"created_at"`
+	Author    *api.UserJSON `json:"author,omitempty"`
+	CreatedAt time.Time     `json:"created_at"`
 }
 
 // ticketThreadJSON is a ticket with its replies, oldest first.
@@ -84,8 +85,8 @@ type ticketStatusBody struct {
 }
 
 // listMyTickets lists the signed-in user's tickets, newest activity first.
-func (a *API) listMyTickets(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) listMyTickets(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -94,8 +95,8 @@ func (a *API) listMyTickets(w http.ResponseWriter, r *http.Request) error {
 
 // getMyTicket is one of the signed-in user's tickets with its thread;
 // anyone else's is 404.
-func (a *API) getMyTicket(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) getMyTicket(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -104,8 +105,8 @@ func (a *API) getMyTicket(w http.ResponseWriter, r *http.Request) error {
 
 // replyMyTicket adds the user's reply to their ticket, which opens it
 // again for the staff.
-func (a *API) replyMyTicket(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) replyMyTicket(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -113,8 +114,8 @@ func (a *API) replyMyTicket(w http.ResponseWriter, r *http.Request) error {
 }
 
 // patchMyTicket closes or reopens the user's ticket.
-func (a *API) patchMyTicket(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) patchMyTicket(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -123,8 +124,8 @@ func (a *API) patchMyTicket(w http.ResponseWriter, r *http.Request) error {
 
 // listAdminTickets lists every ticket, anonymous contact messages
 // included, optionally of one status (?status=open|answered|closed).
-func (a *API) listAdminTickets(w http.ResponseWriter, r *http.Request) error {
-	id, err := a.requireAdmin(r)
+func (a *Handler) listAdminTickets(w http.ResponseWriter, r *http.Request) error {
+	id, err := a.RequireAdmin(r)
 	if err != nil {
 		return err
 	}
@@ -132,8 +133,8 @@ func (a *API) listAdminTickets(w http.ResponseWriter, r *http.Request) error {
 }
 
 // getAdminTicket is any ticket with its thread, for the staff.
-func (a *API) getAdminTicket(w http.ResponseWriter, r *http.Request) error {
-	id, err := a.requireAdmin(r)
+func (a *Handler) getAdminTicket(w http.ResponseWriter, r *http.Request) error {
+	id, err := a.RequireAdmin(r)
 	if err != nil {
 		return err
 	}
@@ -142,8 +143,8 @@ func (a *API) getAdminTicket(w http.ResponseWriter, r *http.Request) error {
 
 // replyAdminTicket answers a ticket: it becomes answered and its user is
 // notified.
-func (a *API) replyAdminTicket(w http.ResponseWriter, r *http.Request) error {
-	id, err := a.requireAdmin(r)
+func (a *Handler) replyAdminTicket(w http.ResponseWriter, r *http.Request) error {
+	id, err := a.RequireAdmin(r)
 	if err != nil {
 		return err
 	}
@@ -151,20 +152,20 @@ func (a *API) replyAdminTicket(w http.ResponseWriter, r *http.Request) error {
 }
 
 // patchAdminTicket sets a ticket's status (open, answered or closed).
-func (a *API) patchAdminTicket(w http.ResponseWriter, r *http.Request) error {
-	id, err := a.requireAdmin(r)
+func (a *Handler) patchAdminTicket(w http.ResponseWriter, r *http.Request) error {
+	id, err := a.RequireAdmin(r)
 	if err != nil {
 		return err
 	}
 	return a.patchTicket(w, r, support.Actor{UserID: id.User.ID, Staff: true})
 }
 
-func (a *API) listTickets(w http.ResponseWriter, r *http.Request, by support.Actor) error {
-	p, err := pageOf(r)
+func (a *Handler) listTickets(w http.ResponseWriter, r *http.Request, by support.Actor) error {
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.support.List(r.Context(), by, r.URL.Query().Get("status"), p.Limit, (p.Number-1)*p.Limit)
+	list, total, err := a.Support.List(r.Context(), by, r.URL.Query().Get("status"), p.Limit, (p.Number-1)*p.Limit)
 	if err != nil {
 		return err
 	}
@@ -172,56 +173,56 @@ func (a *API) listTickets(w http.ResponseWriter, r *http.Request, by support.Act
 	for i, t := range list {
 		out[i] = a.toTicketJSON(r.Context(), t, by.Staff)
 	}
-	return a.respondList(w, r, p, total, out, nil)
+	return a.RespondList(w, r, p, total, out, nil)
 }
 
-func (a *API) getTicket(w http.ResponseWriter, r *http.Request, by support.Actor) error {
-	ticketID, err := pathID(r, "There is no such ticket.")
+func (a *Handler) getTicket(w http.ResponseWriter, r *http.Request, by support.Actor) error {
+	ticketID, err := api.PathID(r, "There is no such ticket.")
 	if err != nil {
 		return err
 	}
-	th, err := a.support.Ticket(r.Context(), by, ticketID)
+	th, err := a.Support.Ticket(r.Context(), by, ticketID)
 	if err != nil {
 		return err
 	}
-	return reply(w, a.ticketThreadJSON(r.Context(), th, by.Staff))
+	return api.Reply(w, a.ticketThreadJSON(r.Context(), th, by.Staff))
 }
 
-func (a *API) replyTicket(w http.ResponseWriter, r *http.Request, by support.Actor) error {
-	ticketID, err := pathID(r, "There is no such ticket.")
+func (a *Handler) replyTicket(w http.ResponseWriter, r *http.Request, by support.Actor) error {
+	ticketID, err := api.PathID(r, "There is no such ticket.")
 	if err != nil {
 		return err
 	}
 	var in ticketBody
-	if err := decode(w, r, maxContactBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxContactBody, &in); err != nil {
 		return err
 	}
-	th, err := a.support.Reply(r.Context(), by, ticketID, in.Body)
+	th, err := a.Support.Reply(r.Context(), by, ticketID, in.Body)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, a.ticketThreadJSON(r.Context(), th, by.Staff))
+	api.WriteJSON(w, http.StatusCreated, a.ticketThreadJSON(r.Context(), th, by.Staff))
 	return nil
 }
 
-func (a *API) patchTicket(w http.ResponseWriter, r *http.Request, by support.Actor) error {
-	ticketID, err := pathID(r, "There is no such ticket.")
+func (a *Handler) patchTicket(w http.ResponseWriter, r *http.Request, by support.Actor) error {
+	ticketID, err := api.PathID(r, "There is no such ticket.")
 	if err != nil {
 		return err
 	}
 	var in ticketStatusBody
-	if err := decode(w, r, maxContactBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxContactBody, &in); err != nil {
 		return err
 	}
-	th, err := a.support.SetStatus(r.Context(), by, ticketID, in.Status)
+	th, err := a.Support.SetStatus(r.Context(), by, ticketID, in.Status)
 	if err != nil {
 		return err
 	}
-	return reply(w, a.ticketThreadJSON(r.Context(), th, by.Staff))
+	return api.Reply(w, a.ticketThreadJSON(r.Context(), th, by.Staff))
 }
 
 // toTicketJSON shapes t; staff adds the sender's account.
-func (a *API) toTicketJSON(ctx context.Context, t store.Ticket, staff bool) ticketJSON {
+func (a *Handler) toTicketJSON(ctx context.Context, t store.Ticket, staff bool) ticketJSON {
 	j := ticketJSON{
 		ID: t.ID, Subject: t.Subject, Message: t.Message, Status: t.Status, Name: t.Name, Email: t.Email,
 		Anonymous: t.UserID == 0, Replies: t.Replies, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt,
@@ -232,7 +233,7 @@ func (a *API) toTicketJSON(ctx context.Context, t store.Ticket, staff bool) tick
 	return j
 }
 
-func (a *API) ticketThreadJSON(ctx context.Context, th support.Thread, staff bool) ticketThreadJSON {
+func (a *Handler) ticketThreadJSON(ctx context.Context, th support.Thread, staff bool) ticketThreadJSON {
 	out := ticketThreadJSON{ticketJSON: a.toTicketJSON(ctx, th.Ticket, staff), Thread: make([]ticketReplyJSON, len(th.Replies))}
 	for i, rep := range th.Replies {
 		out.Thread[i] = ticketReplyJSON{ID: rep.ID, Body: rep.Body, Staff: rep.Staff, CreatedAt: rep.CreatedAt}
@@ -245,15 +246,15 @@ func (a *API) ticketThreadJSON(ctx context.Context, th support.Thread, staff boo
 
 // localUser is the account with this node's id, or nil when there is none
 // (an anonymous sender, an account gone).
-func (a *API) localUser(ctx context.Context, id int64) *userJSON {
+func (a *Handler) localUser(ctx context.Context, id int64) *api.UserJSON {
 	if id == 0 {
 		return nil
 	}
-	u, err := a.auth.UserByID(ctx, id)
+	u, err := a.Auth.UserByID(ctx, id)
 	if err != nil {
 		return nil
 	}
-	j := toUserJSON(u, false)
-	j.ID = a.accountID(ctx, u)
+	j := api.ToUserJSON(u, false)
+	j.ID = a.AccountID(ctx, u)
 	return &j
 }

@@ -1,6 +1,7 @@
-package api
+package community
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strconv"
 	"strings"
@@ -23,18 +24,18 @@ import (
 // targetResolvers resolves each kind with the reporter's eyes, so
 // anything they cannot read is a 404 exactly as if it did not exist. A
 // new kind adds a line here and one to moderation.Kinds.
-var targetResolvers = map[moderation.Kind]func(a *API, r *http.Request, target string) (moderation.Target, error){
-	moderation.KindUser:       (*API).reportedUser,
-	moderation.KindRepository: (*API).reportedRepo,
-	moderation.KindIssue:      (*API).reportedIssue,
-	moderation.KindComment:    (*API).reportedComment,
-	moderation.KindForumPost:  (*API).reportedForumPost,
+var targetResolvers = map[moderation.Kind]func(a *Handler, r *http.Request, target string) (moderation.Target, error){
+	moderation.KindUser:       (*Handler).reportedUser,
+	moderation.KindRepository: (*Handler).reportedRepo,
+	moderation.KindIssue:      (*Handler).reportedIssue,
+	moderation.KindComment:    (*Handler).reportedComment,
+	moderation.KindForumPost:  (*Handler).reportedForumPost,
 }
 
 // maxTarget bounds a target's text: a name, an address or a path.
 const maxTarget = 300
 
-func (a *API) reportTarget(r *http.Request, kind, target string) (moderation.Target, error) {
+func (a *Handler) reportTarget(r *http.Request, kind, target string) (moderation.Target, error) {
 	if kind == "" {
 		return moderation.Target{}, usererr.Unprocessablef("kind", usererr.CodeRequired, "kind is required: user, repository, issue, comment or forum_post")
 	}
@@ -49,29 +50,29 @@ func (a *API) reportTarget(r *http.Request, kind, target string) (moderation.Tar
 	if len(target) > maxTarget || tx.CheckLine("target", target) != nil {
 		return moderation.Target{}, usererr.BadFieldf("target", "target is not a %s's name", kind)
 	}
-	if a.forge == nil && k != moderation.KindUser {
+	if a.Forge == nil && k != moderation.KindUser {
 		return moderation.Target{}, usererr.Missingf("there is no such %s on this node", kind)
 	}
 	return resolve(a, r, target)
 }
 
-func (a *API) reportedUser(r *http.Request, target string) (moderation.Target, error) {
+func (a *Handler) reportedUser(r *http.Request, target string) (moderation.Target, error) {
 	missing := usererr.Missingf("there is no user %q", target)
 	if common.IsHexAddress(target) {
 		addr := common.HexToAddress(target)
-		if a.index == nil {
+		if a.Index == nil {
 			return moderation.Target{}, missing
 		}
-		name, err := a.index.Username(r.Context(), addr)
+		name, err := a.Index.Username(r.Context(), addr)
 		if err != nil || name == "" {
 			return moderation.Target{}, missing
 		}
 		return moderation.Target{Kind: moderation.KindUser, Key: moderation.UserKey(addr), Label: name, Subject: addr}, nil
 	}
-	if a.auth == nil {
+	if a.Auth == nil {
 		return moderation.Target{}, missing
 	}
-	u, err := a.auth.UserByName(r.Context(), target)
+	u, err := a.Auth.UserByName(r.Context(), target)
 	if err != nil {
 		if _, ok := usererr.As(err); ok {
 			return moderation.Target{}, missing
@@ -87,12 +88,12 @@ func (a *API) reportedUser(r *http.Request, target string) (moderation.Target, e
 
 // readableRepo resolves "owner/name" for the reporter: 404 when they
 // cannot read it.
-func (a *API) readableRepo(r *http.Request, full string) (index.Repo, error) {
+func (a *Handler) readableRepo(r *http.Request, full string) (index.Repo, error) {
 	owner, name, ok := strings.Cut(full, "/")
 	if !ok || owner == "" || name == "" || strings.Contains(name, "/") {
 		return index.Repo{}, usererr.BadFieldf("target", "a repository is named owner/name")
 	}
-	repo, _, err := a.hosting.Repo(r.Context(), viewerOf(r), owner, name)
+	repo, _, err := a.Hosting.Repo(r.Context(), api.ViewerOf(r), owner, name)
 	if err != nil {
 		if _, ok := usererr.As(err); ok {
 			return index.Repo{}, usererr.Missingf("there is no repository %s", full)
@@ -102,7 +103,7 @@ func (a *API) readableRepo(r *http.Request, full string) (index.Repo, error) {
 	return repo, nil
 }
 
-func (a *API) reportedRepo(r *http.Request, target string) (moderation.Target, error) {
+func (a *Handler) reportedRepo(r *http.Request, target string) (moderation.Target, error) {
 	repo, err := a.readableRepo(r, target)
 	if err != nil {
 		return moderation.Target{}, err
@@ -111,7 +112,7 @@ func (a *API) reportedRepo(r *http.Request, target string) (moderation.Target, e
 		Label: repo.Owner.Username + "/" + repo.Name, Subject: common.HexToAddress(repo.Owner.Address)}, nil
 }
 
-func (a *API) reportedIssue(r *http.Request, target string) (moderation.Target, error) {
+func (a *Handler) reportedIssue(r *http.Request, target string) (moderation.Target, error) {
 	full, num, ok := strings.Cut(target, "#")
 	n, err := strconv.ParseUint(num, 10, 64)
 	if !ok || err != nil || n == 0 {
@@ -121,10 +122,10 @@ func (a *API) reportedIssue(r *http.Request, target string) (moderation.Target, 
 	if err != nil {
 		return moderation.Target{}, err
 	}
-	is, err := a.forge.Index().Issue(r.Context(), repo.ID, n)
+	is, err := a.Forge.Index().Issue(r.Context(), repo.ID, n)
 	if err != nil {
 		if _, ok := usererr.As(err); ok {
-			return moderation.Target{}, issueNotFound(num)
+			return moderation.Target{}, api.IssueNotFound(num)
 		}
 		return moderation.Target{}, err
 	}
@@ -132,7 +133,7 @@ func (a *API) reportedIssue(r *http.Request, target string) (moderation.Target, 
 		Label: repo.Owner.Username + "/" + repo.Name + "#" + num, Subject: common.HexToAddress(is.Author.Address)}, nil
 }
 
-func (a *API) reportedComment(r *http.Request, target string) (moderation.Target, error) {
+func (a *Handler) reportedComment(r *http.Request, target string) (moderation.Target, error) {
 	full, raw, ok := strings.Cut(target, "/comments/")
 	id, err := strconv.ParseUint(raw, 10, 64)
 	if !ok || err != nil || id == 0 {
@@ -142,7 +143,7 @@ func (a *API) reportedComment(r *http.Request, target string) (moderation.Target
 	if err != nil {
 		return moderation.Target{}, err
 	}
-	c, err := a.forge.Index().CommentByID(r.Context(), repo.ID, id)
+	c, err := a.Forge.Index().CommentByID(r.Context(), repo.ID, id)
 	if err != nil {
 		if _, ok := usererr.As(err); ok {
 			return moderation.Target{}, usererr.Missingf("there is no comment %d in %s", id, full)
@@ -154,16 +155,16 @@ func (a *API) reportedComment(r *http.Request, target string) (moderation.Target
 		Subject: common.HexToAddress(c.Author.Address)}, nil
 }
 
-func (a *API) reportedForumPost(r *http.Request, target string) (moderation.Target, error) {
+func (a *Handler) reportedForumPost(r *http.Request, target string) (moderation.Target, error) {
 	id, err := strconv.ParseUint(target, 10, 63)
 	if err != nil || id == 0 {
 		return moderation.Target{}, usererr.BadFieldf("target", "a forum reply is named by its id")
 	}
-	p, err := a.forge.Index().Forum().PostByID(r.Context(), id)
+	p, err := a.Forge.Index().Forum().PostByID(r.Context(), id)
 	if err != nil {
 		return moderation.Target{}, err
 	}
-	t, err := a.forge.Index().Forum().TopicByID(r.Context(), p.Topic)
+	t, err := a.Forge.Index().Forum().TopicByID(r.Context(), p.Topic)
 	if err != nil {
 		return moderation.Target{}, err
 	}

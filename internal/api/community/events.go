@@ -1,8 +1,9 @@
-package api
+package community
 
 import (
 	"context"
 	"fmt"
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -26,18 +27,18 @@ import (
 // (event.* actions) and read from the index. Whether an event is past is
 // decided here, from the wall clock, since the chain has none.
 
-func (a *API) registerEvents(mux *http.ServeMux) {
-	if a.forge == nil || a.index == nil || a.chain == nil || a.auth == nil {
+func (a *Handler) RegisterEvents(mux *http.ServeMux) {
+	if a.Forge == nil || a.Index == nil || a.Chain == nil || a.Auth == nil {
 		return
 	}
-	user := a.signedIn
-	mux.HandleFunc("GET /api/v1/events", a.serve(a.listEvents))
+	user := a.SignedIn
+	mux.HandleFunc("GET /api/v1/events", a.Serve(a.listEvents))
 	// The calendar of recent and upcoming events, RFC 5545.
-	mux.HandleFunc("GET /api/v1/events.ics", a.serve(a.eventsCalendar))
-	mux.HandleFunc("GET /api/v1/events/permissions", a.serve(a.eventPermissions))
+	mux.HandleFunc("GET /api/v1/events.ics", a.Serve(a.eventsCalendar))
+	mux.HandleFunc("GET /api/v1/events/permissions", a.Serve(a.eventPermissions))
 	// {id} may end in .ics for the event as an RFC 5545 calendar.
-	mux.HandleFunc("GET /api/v1/events/{id}", a.serve(a.getEvent))
-	mux.HandleFunc("GET /api/v1/events/{id}/rsvps", a.serve(a.listEventRSVPs))
+	mux.HandleFunc("GET /api/v1/events/{id}", a.Serve(a.getEvent))
+	mux.HandleFunc("GET /api/v1/events/{id}/rsvps", a.Serve(a.listEventRSVPs))
 	mux.HandleFunc("POST /api/v1/events", user(auth.ScopeWrite, a.createEvent))
 	mux.HandleFunc("PATCH /api/v1/events/{id}", user(auth.ScopeWrite, a.editEvent))
 	mux.HandleFunc("DELETE /api/v1/events/{id}", user(auth.ScopeWrite, a.cancelEvent))
@@ -46,17 +47,17 @@ func (a *API) registerEvents(mux *http.ServeMux) {
 
 // eventJSON is a community event.
 type eventJSON struct {
-	ID              uint64        `json:"id"`
-	Title           string        `json:"title"`
-	Description     string        `json:"description"`
-	DescriptionHTML string        `json:"description_html"`
-	StartsAt        time.Time     `json:"starts_at"`
-	EndsAt          time.Time     `json:"ends_at"`
-	Timezone        string        `json:"timezone"`
-	OnlineURL       string        `json:"online_url"`
-	Place           string        `json:"place"`
-	Organizer       forgeUserJSON `json:"organizer"`
-	Cancelled       bool          `json:"cancelled"`
+	ID              uint64            `json:"id"`
+	Title           string            `json:"title"`
+	Description     string            `json:"description"`
+	DescriptionHTML string            `json:"description_html"`
+	StartsAt        time.Time         `json:"starts_at"`
+	EndsAt          time.Time         `json:"ends_at"`
+	Timezone        string            `json:"timezone"`
+	OnlineURL       string            `json:"online_url"`
+	Place           string            `json:"place"`
+	Organizer       api.ForgeUserJSON `json:"organizer"`
+	Cancelled       bool              `json:"cancelled"`
 	// Past is true once the event has ended.
 	Past  bool  `json:"past"`
 	Going int64 `json:"going"`
@@ -70,9 +71,9 @@ type eventJSON struct {
 
 // eventRSVPJSON is one answer to an event.
 type eventRSVPJSON struct {
-	User      forgeUserJSON `json:"user"`
-	Status    string        `json:"status"`
-	UpdatedAt time.Time     `json:"updated_at"`
+	User      api.ForgeUserJSON `json:"user"`
+	Status    string            `json:"status"`
+	UpdatedAt time.Time         `json:"updated_at"`
 }
 
 // eventPermissionsJSON says what the caller may do with events.
@@ -107,7 +108,7 @@ const maxEventBody = chainforge.MaxEventDescription*2 + 16<<10
 
 // listEvents lists upcoming events (?when=upcoming, the default; not yet
 // ended, soonest first) or past ones (?when=past, latest first).
-func (a *API) listEvents(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listEvents(w http.ResponseWriter, r *http.Request) error {
 	when := r.URL.Query().Get("when")
 	switch when {
 	case "":
@@ -116,19 +117,19 @@ func (a *API) listEvents(w http.ResponseWriter, r *http.Request) error {
 	default:
 		return usererr.BadFieldf("when", "when must be upcoming or past")
 	}
-	p, err := pageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.index.Calendar().Events(r.Context(), when, time.Now().Unix(), p)
+	list, total, err := a.Index.Calendar().Events(r.Context(), when, time.Now().Unix(), p)
 	if err != nil {
 		return err
 	}
 	out, err := a.eventsJSON(r, list)
-	return a.respondList(w, r, p, total, out, err)
+	return a.RespondList(w, r, p, total, out, err)
 }
 
-func (a *API) getEvent(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getEvent(w http.ResponseWriter, r *http.Request) error {
 	raw := r.PathValue("id")
 	if id, ok := strings.CutSuffix(raw, ".ics"); ok {
 		return a.eventCalendar(w, r, id)
@@ -141,47 +142,47 @@ func (a *API) getEvent(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return reply(w, out[0])
+	return api.Reply(w, out[0])
 }
 
 // listEventRSVPs lists the answers to an event, latest first.
-func (a *API) listEventRSVPs(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listEventRSVPs(w http.ResponseWriter, r *http.Request) error {
 	e, err := a.eventOf(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.index.Calendar().RSVPs(r.Context(), e.ID, p)
+	list, total, err := a.Index.Calendar().RSVPs(r.Context(), e.ID, p)
 	out := make([]eventRSVPJSON, len(list))
 	for i, v := range list {
-		out[i] = eventRSVPJSON{User: toForgeUser(r, v.User), Status: v.Status, UpdatedAt: time.Unix(0, v.TimeNS).UTC()}
+		out[i] = eventRSVPJSON{User: api.ToForgeUser(r, v.User), Status: v.Status, UpdatedAt: time.Unix(0, v.TimeNS).UTC()}
 	}
-	return a.respondList(w, r, p, total, out, err)
+	return a.RespondList(w, r, p, total, out, err)
 }
 
-func (a *API) eventPermissions(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) eventPermissions(w http.ResponseWriter, r *http.Request) error {
 	var out eventPermissionsJSON
-	if id, err := requireUser(r); err == nil {
+	if id, err := api.RequireUser(r); err == nil {
 		out.CanRSVP = true
-		ok, err := a.chain.HasRole(id.User.Address, roles.EventOrganizer)
+		ok, err := a.Chain.HasRole(id.User.Address, roles.EventOrganizer)
 		if err != nil {
 			return err
 		}
 		out.CanCreate = ok
 	}
-	return reply(w, out)
+	return api.Reply(w, out)
 }
 
-func (a *API) createEvent(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) createEvent(w http.ResponseWriter, r *http.Request) error {
 	id, err := a.requireOrganizer(r)
 	if err != nil {
 		return err
 	}
 	var in eventBody
-	if err := decode(w, r, maxEventBody, &in); err != nil {
+	if err := api.Decode(w, r, maxEventBody, &in); err != nil {
 		return err
 	}
 	for _, f := range []struct {
@@ -196,14 +197,14 @@ func (a *API) createEvent(w http.ResponseWriter, r *http.Request) error {
 	if err := in.applyTo(&act); err != nil {
 		return err
 	}
-	res, err := a.forge.Do(r.Context(), id, act)
+	res, err := a.Forge.Do(r.Context(), id, act)
 	if err != nil {
 		return err
 	}
 	return a.replyEvent(w, r, http.StatusCreated, res.Change.CommunityEvent)
 }
 
-func (a *API) editEvent(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) editEvent(w http.ResponseWriter, r *http.Request) error {
 	id, err := a.requireOrganizer(r)
 	if err != nil {
 		return err
@@ -216,7 +217,7 @@ func (a *API) editEvent(w http.ResponseWriter, r *http.Request) error {
 		return usererr.Clashf(usererr.CodeConflict, "This event is cancelled; it cannot be edited.")
 	}
 	var in eventBody
-	if err := decode(w, r, maxEventBody, &in); err != nil {
+	if err := api.Decode(w, r, maxEventBody, &in); err != nil {
 		return err
 	}
 	// The edit is checked as the event it makes, so an end moved before
@@ -237,7 +238,7 @@ func (a *API) editEvent(w http.ResponseWriter, r *http.Request) error {
 	if in.Title != nil {
 		act.Title = &whole.Title
 	}
-	res, err := a.forge.Do(r.Context(), id, act)
+	res, err := a.Forge.Do(r.Context(), id, act)
 	if err != nil {
 		return err
 	}
@@ -246,7 +247,7 @@ func (a *API) editEvent(w http.ResponseWriter, r *http.Request) error {
 
 // cancelEvent cancels an event: it stays listed, marked cancelled, and
 // takes no more answers.
-func (a *API) cancelEvent(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) cancelEvent(w http.ResponseWriter, r *http.Request) error {
 	id, err := a.requireOrganizer(r)
 	if err != nil {
 		return err
@@ -258,7 +259,7 @@ func (a *API) cancelEvent(w http.ResponseWriter, r *http.Request) error {
 	if e.Cancelled {
 		return usererr.Clashf(usererr.CodeConflict, "This event is already cancelled.")
 	}
-	if _, err := a.forge.Do(r.Context(), id, chainforge.EventCancel{Event: e.ID}); err != nil {
+	if _, err := a.Forge.Do(r.Context(), id, chainforge.EventCancel{Event: e.ID}); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -266,8 +267,8 @@ func (a *API) cancelEvent(w http.ResponseWriter, r *http.Request) error {
 }
 
 // rsvpEvent sets the caller's answer; a new answer replaces the old.
-func (a *API) rsvpEvent(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) rsvpEvent(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -276,7 +277,7 @@ func (a *API) rsvpEvent(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in rsvpBody
-	if err := decode(w, r, 1<<10, &in); err != nil {
+	if err := api.Decode(w, r, 1<<10, &in); err != nil {
 		return err
 	}
 	switch in.Status {
@@ -287,7 +288,7 @@ func (a *API) rsvpEvent(w http.ResponseWriter, r *http.Request) error {
 	if e.Cancelled {
 		return usererr.Clashf(usererr.CodeConflict, "This event is cancelled; it takes no answers.")
 	}
-	res, err := a.forge.Do(r.Context(), id.User.Address, chainforge.EventRSVPSet{Event: e.ID, Status: in.Status})
+	res, err := a.Forge.Do(r.Context(), id.User.Address, chainforge.EventRSVPSet{Event: e.ID, Status: in.Status})
 	if err != nil {
 		return err
 	}
@@ -296,12 +297,12 @@ func (a *API) rsvpEvent(w http.ResponseWriter, r *http.Request) error {
 
 // requireOrganizer is the signed-in caller's address when they hold the
 // event organizer role; 403 otherwise.
-func (a *API) requireOrganizer(r *http.Request) (addr common.Address, err error) {
-	id, err := requireUser(r)
+func (a *Handler) requireOrganizer(r *http.Request) (addr common.Address, err error) {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return addr, err
 	}
-	ok, err := a.chain.HasRole(id.User.Address, roles.EventOrganizer)
+	ok, err := a.Chain.HasRole(id.User.Address, roles.EventOrganizer)
 	if err != nil {
 		return addr, err
 	}
@@ -312,12 +313,12 @@ func (a *API) requireOrganizer(r *http.Request) (addr common.Address, err error)
 }
 
 // eventOf finds the event the path names; 404 when there is none.
-func (a *API) eventOf(ctx context.Context, raw string) (calendar.Event, error) {
+func (a *Handler) eventOf(ctx context.Context, raw string) (calendar.Event, error) {
 	id, err := strconv.ParseUint(raw, 10, 64)
 	if err != nil || id == 0 {
 		return calendar.Event{}, usererr.Missingf("There is no such event.")
 	}
-	e, ok, err := a.index.Calendar().Event(ctx, id)
+	e, ok, err := a.Index.Calendar().Event(ctx, id)
 	if err != nil {
 		return e, err
 	}
@@ -328,7 +329,7 @@ func (a *API) eventOf(ctx context.Context, raw string) (calendar.Event, error) {
 }
 
 // replyEvent answers with the event as the index now has it.
-func (a *API) replyEvent(w http.ResponseWriter, r *http.Request, status int, changed *chainforge.Event) error {
+func (a *Handler) replyEvent(w http.ResponseWriter, r *http.Request, status int, changed *chainforge.Event) error {
 	if changed == nil {
 		return fmt.Errorf("the chain's change carries no event")
 	}
@@ -340,20 +341,20 @@ func (a *API) replyEvent(w http.ResponseWriter, r *http.Request, status int, cha
 	if err != nil {
 		return err
 	}
-	writeJSON(w, status, out[0])
+	api.WriteJSON(w, status, out[0])
 	return nil
 }
 
 // eventsJSON converts events, with the signed-in caller's answers.
-func (a *API) eventsJSON(r *http.Request, list []calendar.Event) ([]eventJSON, error) {
+func (a *Handler) eventsJSON(r *http.Request, list []calendar.Event) ([]eventJSON, error) {
 	var mine map[uint64]string
-	if id, err := requireUser(r); err == nil {
+	if id, err := api.RequireUser(r); err == nil {
 		ids := make([]uint64, len(list))
 		for i, e := range list {
 			ids[i] = e.ID
 		}
 		var err error
-		if mine, err = a.index.Calendar().MyRSVPs(r.Context(), id.User.Address, ids); err != nil {
+		if mine, err = a.Index.Calendar().MyRSVPs(r.Context(), id.User.Address, ids); err != nil {
 			return nil, err
 		}
 	}
@@ -361,9 +362,9 @@ func (a *API) eventsJSON(r *http.Request, list []calendar.Event) ([]eventJSON, e
 	out := make([]eventJSON, len(list))
 	for i, e := range list {
 		out[i] = eventJSON{ID: e.ID, Title: e.Title, Description: e.Description,
-			DescriptionHTML: a.renderBody(r.Context(), nil, e.Description),
+			DescriptionHTML: a.RenderBody(r.Context(), nil, e.Description),
 			StartsAt:        time.Unix(e.StartsAt, 0).UTC(), EndsAt: time.Unix(e.EndsAt, 0).UTC(), Timezone: e.Timezone,
-			OnlineURL: e.OnlineURL, Place: e.Place, Organizer: toForgeUser(r, e.Organizer), Cancelled: e.Cancelled,
+			OnlineURL: e.OnlineURL, Place: e.Place, Organizer: api.ToForgeUser(r, e.Organizer), Cancelled: e.Cancelled,
 			Past: e.EndsAt <= now, Going: e.Going, Maybe: e.Maybe,
 			CreatedAt: time.Unix(0, e.CreatedNS).UTC(), UpdatedAt: time.Unix(0, e.UpdatedNS).UTC()}
 		if mine != nil {

@@ -1,7 +1,9 @@
-package api
+package org
 
 import (
 	"net/http"
+
+	"github.com/dforge/dforge/internal/api"
 
 	"github.com/ethereum/go-ethereum/common"
 
@@ -15,11 +17,11 @@ import (
 // signed-in user's own. Each is webhook.Scope{Owner}: it fires for every
 // repository that owner owns, an organization's through its derived
 // address. The delivery log routes are dForge's own, as for a repository.
-func (a *API) registerOwnerHooks(mux *http.ServeMux) {
-	if a.hooks == nil {
+func (a *Handler) RegisterOwnerHooks(mux *http.ServeMux) {
+	if a.Hooks == nil {
 		return
 	}
-	user := a.signedIn
+	user := a.SignedIn
 	mux.HandleFunc("GET /api/v1/orgs/{org}/hooks", user(auth.ScopeRead, a.listOrgHooks))
 	mux.HandleFunc("POST /api/v1/orgs/{org}/hooks", user(auth.ScopeWrite, a.createOrgHook))
 	mux.HandleFunc("GET /api/v1/orgs/{org}/hooks/{id}", user(auth.ScopeRead, a.getOrgHook))
@@ -41,8 +43,8 @@ func (a *API) registerOwnerHooks(mux *http.ServeMux) {
 // orgHookScope is the path's organization as one of its owners sees it:
 // 404 for a missing organization, 403 for whoever is not in its owners
 // team (organizations are public on chain, so naming one leaks nothing).
-func (a *API) orgHookScope(r *http.Request) (webhook.Scope, error) {
-	id, err := requireUser(r)
+func (a *Handler) orgHookScope(r *http.Request) (webhook.Scope, error) {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return webhook.Scope{}, err
 	}
@@ -50,7 +52,7 @@ func (a *API) orgHookScope(r *http.Request) (webhook.Scope, error) {
 	if err != nil {
 		return webhook.Scope{}, err
 	}
-	owner, err := a.forge.Index().IsTeamMember(r.Context(), o.OwnersTeam, id.User.Address)
+	owner, err := a.Forge.Index().IsTeamMember(r.Context(), o.OwnersTeam, id.User.Address)
 	if err != nil {
 		return webhook.Scope{}, err
 	}
@@ -62,7 +64,7 @@ func (a *API) orgHookScope(r *http.Request) (webhook.Scope, error) {
 
 // myHookScope is the signed-in user's own hooks.
 func myHookScope(r *http.Request) (webhook.Scope, error) {
-	id, err := requireUser(r)
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return webhook.Scope{}, err
 	}
@@ -70,145 +72,145 @@ func myHookScope(r *http.Request) (webhook.Scope, error) {
 }
 
 // listOrgHooks lists an organization's webhooks.
-func (a *API) listOrgHooks(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listOrgHooks(w http.ResponseWriter, r *http.Request) error {
 	sc, err := a.orgHookScope(r)
 	if err != nil {
 		return err
 	}
-	return a.listHooksIn(w, r, sc)
+	return a.ListHooksIn(w, r, sc)
 }
 
 // createOrgHook adds a webhook for every repository of an organization.
-func (a *API) createOrgHook(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) createOrgHook(w http.ResponseWriter, r *http.Request) error {
 	sc, err := a.orgHookScope(r)
 	if err != nil {
 		return err
 	}
-	return a.createHookIn(w, r, sc)
+	return a.CreateHookIn(w, r, sc)
 }
 
 // getOrgHook reads one of an organization's webhooks.
-func (a *API) getOrgHook(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getOrgHook(w http.ResponseWriter, r *http.Request) error {
 	sc, err := a.orgHookScope(r)
 	if err != nil {
 		return err
 	}
-	return a.getHookIn(w, r, sc)
+	return a.GetHookIn(w, r, sc)
 }
 
 // editOrgHook changes the settings sent of an organization's webhook.
-func (a *API) editOrgHook(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) editOrgHook(w http.ResponseWriter, r *http.Request) error {
 	sc, err := a.orgHookScope(r)
 	if err != nil {
 		return err
 	}
-	return a.editHookIn(w, r, sc)
+	return a.EditHookIn(w, r, sc)
 }
 
 // deleteOrgHook removes an organization's webhook and its delivery log.
-func (a *API) deleteOrgHook(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) deleteOrgHook(w http.ResponseWriter, r *http.Request) error {
 	sc, err := a.orgHookScope(r)
 	if err != nil {
 		return err
 	}
-	return a.deleteHookIn(w, r, sc)
+	return a.DeleteHookIn(w, r, sc)
 }
 
 // listOrgHookDeliveries is an organization webhook's delivery log.
-func (a *API) listOrgHookDeliveries(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listOrgHookDeliveries(w http.ResponseWriter, r *http.Request) error {
 	sc, err := a.orgHookScope(r)
 	if err != nil {
 		return err
 	}
-	return a.listHookDeliveriesIn(w, r, sc)
+	return a.ListHookDeliveriesIn(w, r, sc)
 }
 
 // getOrgHookDelivery is one delivery of an organization's webhook.
-func (a *API) getOrgHookDelivery(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getOrgHookDelivery(w http.ResponseWriter, r *http.Request) error {
 	sc, err := a.orgHookScope(r)
 	if err != nil {
 		return err
 	}
-	return a.getHookDeliveryIn(w, r, sc)
+	return a.GetHookDeliveryIn(w, r, sc)
 }
 
 // redeliverOrgHook sends a delivery of an organization's webhook again.
-func (a *API) redeliverOrgHook(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) redeliverOrgHook(w http.ResponseWriter, r *http.Request) error {
 	sc, err := a.orgHookScope(r)
 	if err != nil {
 		return err
 	}
-	return a.redeliverHookIn(w, r, sc)
+	return a.RedeliverHookIn(w, r, sc)
 }
 
 // listMyHooks lists the signed-in user's webhooks.
-func (a *API) listMyHooks(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listMyHooks(w http.ResponseWriter, r *http.Request) error {
 	sc, err := myHookScope(r)
 	if err != nil {
 		return err
 	}
-	return a.listHooksIn(w, r, sc)
+	return a.ListHooksIn(w, r, sc)
 }
 
 // createMyHook adds a webhook for every repository the signed-in user owns.
-func (a *API) createMyHook(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) createMyHook(w http.ResponseWriter, r *http.Request) error {
 	sc, err := myHookScope(r)
 	if err != nil {
 		return err
 	}
-	return a.createHookIn(w, r, sc)
+	return a.CreateHookIn(w, r, sc)
 }
 
 // getMyHook reads one of the signed-in user's webhooks.
-func (a *API) getMyHook(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getMyHook(w http.ResponseWriter, r *http.Request) error {
 	sc, err := myHookScope(r)
 	if err != nil {
 		return err
 	}
-	return a.getHookIn(w, r, sc)
+	return a.GetHookIn(w, r, sc)
 }
 
 // editMyHook changes the settings sent of one of the user's webhooks.
-func (a *API) editMyHook(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) editMyHook(w http.ResponseWriter, r *http.Request) error {
 	sc, err := myHookScope(r)
 	if err != nil {
 		return err
 	}
-	return a.editHookIn(w, r, sc)
+	return a.EditHookIn(w, r, sc)
 }
 
 // deleteMyHook removes one of the user's webhooks and its delivery log.
-func (a *API) deleteMyHook(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) deleteMyHook(w http.ResponseWriter, r *http.Request) error {
 	sc, err := myHookScope(r)
 	if err != nil {
 		return err
 	}
-	return a.deleteHookIn(w, r, sc)
+	return a.DeleteHookIn(w, r, sc)
 }
 
 // listMyHookDeliveries is the delivery log of one of the user's webhooks.
-func (a *API) listMyHookDeliveries(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listMyHookDeliveries(w http.ResponseWriter, r *http.Request) error {
 	sc, err := myHookScope(r)
 	if err != nil {
 		return err
 	}
-	return a.listHookDeliveriesIn(w, r, sc)
+	return a.ListHookDeliveriesIn(w, r, sc)
 }
 
 // getMyHookDelivery is one delivery of one of the user's webhooks.
-func (a *API) getMyHookDelivery(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getMyHookDelivery(w http.ResponseWriter, r *http.Request) error {
 	sc, err := myHookScope(r)
 	if err != nil {
 		return err
 	}
-	return a.getHookDeliveryIn(w, r, sc)
+	return a.GetHookDeliveryIn(w, r, sc)
 }
 
 // redeliverMyHook sends a delivery of one of the user's webhooks again.
-func (a *API) redeliverMyHook(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) redeliverMyHook(w http.ResponseWriter, r *http.Request) error {
 	sc, err := myHookScope(r)
 	if err != nil {
 		return err
 	}
-	return a.redeliverHookIn(w, r, sc)
+	return a.RedeliverHookIn(w, r, sc)
 }

@@ -1,6 +1,7 @@
-package api
+package community
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strconv"
 	"strings"
@@ -22,8 +23,8 @@ const calendarWindow = 90 * 24 * time.Hour
 // calendarMost bounds the events the calendar holds.
 const calendarMost = 500
 
-func (a *API) eventsCalendar(w http.ResponseWriter, r *http.Request) error {
-	list, err := a.index.Calendar().FeedEvents(r.Context(), time.Now().Add(-calendarWindow).Unix(), calendarMost)
+func (a *Handler) eventsCalendar(w http.ResponseWriter, r *http.Request) error {
+	list, err := a.Index.Calendar().FeedEvents(r.Context(), time.Now().Add(-calendarWindow).Unix(), calendarMost)
 	if err != nil {
 		return err
 	}
@@ -31,7 +32,7 @@ func (a *API) eventsCalendar(w http.ResponseWriter, r *http.Request) error {
 }
 
 // eventCalendar is event raw as a calendar of one event.
-func (a *API) eventCalendar(w http.ResponseWriter, r *http.Request, raw string) error {
+func (a *Handler) eventCalendar(w http.ResponseWriter, r *http.Request, raw string) error {
 	e, err := a.eventOf(r.Context(), raw)
 	if err != nil {
 		return err
@@ -39,7 +40,7 @@ func (a *API) eventCalendar(w http.ResponseWriter, r *http.Request, raw string) 
 	return a.writeCalendar(w, r, "event-"+strconv.FormatUint(e.ID, 10)+".ics", []calendar.Event{e})
 }
 
-func (a *API) writeCalendar(w http.ResponseWriter, r *http.Request, filename string, list []calendar.Event) error {
+func (a *Handler) writeCalendar(w http.ResponseWriter, r *http.Request, filename string, list []calendar.Event) error {
 	c := &icsWriter{}
 	c.line("BEGIN:VCALENDAR")
 	c.line("VERSION:2.0")
@@ -47,7 +48,7 @@ func (a *API) writeCalendar(w http.ResponseWriter, r *http.Request, filename str
 	c.line("CALSCALE:GREGORIAN")
 	c.line("METHOD:PUBLISH")
 	c.prop("X-WR-CALNAME", "dForge events")
-	chainID := strconv.FormatUint(a.chain.Params().ChainID, 10)
+	chainID := strconv.FormatUint(a.Chain.Params().ChainID, 10)
 	for _, e := range list {
 		a.writeVEvent(c, r, chainID, e)
 	}
@@ -58,7 +59,7 @@ func (a *API) writeCalendar(w http.ResponseWriter, r *http.Request, filename str
 	return err
 }
 
-func (a *API) writeVEvent(c *icsWriter, r *http.Request, chainID string, e calendar.Event) {
+func (a *Handler) writeVEvent(c *icsWriter, r *http.Request, chainID string, e calendar.Event) {
 	c.line("BEGIN:VEVENT")
 	c.line("UID:event-" + strconv.FormatUint(e.ID, 10) + "-chain-" + chainID + "@dforge")
 	c.line("DTSTAMP:" + icsTime(time.Unix(0, e.UpdatedNS)))
@@ -81,7 +82,7 @@ func (a *API) writeVEvent(c *icsWriter, r *http.Request, chainID string, e calen
 		c.line("URL:" + e.OnlineURL)
 	}
 	c.prop("X-DFORGE-TIMEZONE", e.Timezone)
-	c.prop("X-DFORGE-ORGANIZER", toForgeUser(r, e.Organizer).Login)
+	c.prop("X-DFORGE-ORGANIZER", api.ToForgeUser(r, e.Organizer).Login)
 	if e.Cancelled {
 		c.line("STATUS:CANCELLED")
 	} else {

@@ -1,8 +1,9 @@
-package api
+package community
 
 import (
 	"context"
 	"fmt"
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strings"
 
@@ -20,20 +21,20 @@ import (
 // accepted answer and the moderators' pin, lock and move (see forum.go).
 
 // listForumPosts lists a topic's replies, oldest first.
-func (a *API) listForumPosts(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listForumPosts(w http.ResponseWriter, r *http.Request) error {
 	id, err := forumID(r, "topic")
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
 	// A page of rendered replies changes only with the projection: it is
 	// built once per change (index.RememberAnswer), and only what the
 	// viewer may do is added per request.
-	key := fmt.Sprintf("forum-posts|%d|%d|%d|%s", id, p.Number, p.Limit, siteURL(r))
-	kept, err := index.RememberAnswer(a.forge.Index(), key, forumPostsSize, func() (keptForumPosts, error) {
+	key := fmt.Sprintf("forum-posts|%d|%d|%d|%s", id, p.Number, p.Limit, api.SiteURL(r))
+	kept, err := index.RememberAnswer(a.Forge.Index(), key, forumPostsSize, func() (keptForumPosts, error) {
 		return a.forumPosts(r, id, p)
 	})
 	if err != nil {
@@ -45,12 +46,12 @@ func (a *API) listForumPosts(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := make([]forumPostJSON, len(kept.posts))
 	copy(out, kept.posts)
-	mv := a.modViewOf(r)
+	mv := a.ModViewOf(r)
 	for i := range out {
 		out[i].CanEdit = mod || me != (common.Address{}) && strings.EqualFold(out[i].Author.WalletAddress, me.Hex()) && !kept.locked
-		mv.maskForumPost(&out[i])
+		maskForumPost(mv, &out[i])
 	}
-	return a.respondList(w, r, p, kept.total, out, nil)
+	return a.RespondList(w, r, p, kept.total, out, nil)
 }
 
 // keptForumPosts is a page of a topic's replies as every viewer sees it.
@@ -64,12 +65,12 @@ type keptForumPosts struct {
 // hundred rendered replies.
 const forumPostsSize = 256 << 10
 
-func (a *API) forumPosts(r *http.Request, id uint64, p index.Page) (keptForumPosts, error) {
-	t, err := a.forge.Index().Forum().TopicByID(r.Context(), id)
+func (a *Handler) forumPosts(r *http.Request, id uint64, p index.Page) (keptForumPosts, error) {
+	t, err := a.Forge.Index().Forum().TopicByID(r.Context(), id)
 	if err != nil {
 		return keptForumPosts{}, err
 	}
-	posts, total, err := a.forge.Index().Forum().Posts(r.Context(), id, p)
+	posts, total, err := a.Forge.Index().Forum().Posts(r.Context(), id, p)
 	if err != nil {
 		return keptForumPosts{}, err
 	}
@@ -82,7 +83,7 @@ func (a *API) forumPosts(r *http.Request, id uint64, p index.Page) (keptForumPos
 
 // forumViewer is the signed-in user (the zero address for none) and
 // whether they moderate the forum.
-func (a *API) forumViewer(r *http.Request) (common.Address, bool, error) {
+func (a *Handler) forumViewer(r *http.Request) (common.Address, bool, error) {
 	id := auth.IdentityFrom(r.Context())
 	if id == nil {
 		return common.Address{}, false, nil
@@ -91,16 +92,16 @@ func (a *API) forumViewer(r *http.Request) (common.Address, bool, error) {
 	return id.User.Address, mod, err
 }
 
-func (a *API) toForumPostJSON(r *http.Request, p forum.Post, answer uint64) forumPostJSON {
-	return forumPostJSON{ID: p.ID, TopicID: p.Topic, Author: toForgeUser(r, p.Author), Body: p.Body,
-		BodyHTML: a.renderBody(r.Context(), nil, p.Body), QuoteID: p.Quote, Revisions: p.Revisions, IsAnswer: p.ID == answer,
+func (a *Handler) toForumPostJSON(r *http.Request, p forum.Post, answer uint64) forumPostJSON {
+	return forumPostJSON{ID: p.ID, TopicID: p.Topic, Author: api.ToForgeUser(r, p.Author), Body: p.Body,
+		BodyHTML: a.RenderBody(r.Context(), nil, p.Body), QuoteID: p.Quote, Revisions: p.Revisions, IsAnswer: p.ID == answer,
 		CreatedAt: forumTime(p.CreatedNS), UpdatedAt: forumTime(p.UpdatedNS)}
 }
 
 // createForumPost replies in a topic, optionally quoting one of its
 // posts; a locked topic refuses it (409 topic_locked).
-func (a *API) createForumPost(w http.ResponseWriter, r *http.Request) error {
-	me, err := requireUser(r)
+func (a *Handler) createForumPost(w http.ResponseWriter, r *http.Request) error {
+	me, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -109,10 +110,10 @@ func (a *API) createForumPost(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in forumPostBody
-	if err := decodeText(w, r, &in); err != nil {
+	if err := api.DecodeText(w, r, &in); err != nil {
 		return err
 	}
-	t, err := a.forge.Index().Forum().TopicByID(r.Context(), id)
+	t, err := a.Forge.Index().Forum().TopicByID(r.Context(), id)
 	if err != nil {
 		return err
 	}
@@ -123,24 +124,24 @@ func (a *API) createForumPost(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if in.Quote != 0 {
-		q, err := a.forge.Index().Forum().PostByID(r.Context(), in.Quote)
+		q, err := a.Forge.Index().Forum().PostByID(r.Context(), in.Quote)
 		if err != nil || q.Topic != id {
 			return usererr.BadFieldf("quote", "the quoted post must be a reply in this topic")
 		}
 	}
-	res, err := a.forge.Do(r.Context(), me.User.Address, chainforge.ForumPostCreate{Topic: id, Body: in.Body, Quote: in.Quote})
+	res, err := a.Forge.Do(r.Context(), me.User.Address, chainforge.ForumPostCreate{Topic: id, Body: in.Body, Quote: in.Quote})
 	if err != nil {
 		return err
 	}
 	return a.writeForumPost(w, r, http.StatusCreated, res.Change.ForumPost.ID)
 }
 
-func (a *API) writeForumPost(w http.ResponseWriter, r *http.Request, status int, id uint64) error {
-	p, err := a.forge.Index().Forum().PostByID(r.Context(), id)
+func (a *Handler) writeForumPost(w http.ResponseWriter, r *http.Request, status int, id uint64) error {
+	p, err := a.Forge.Index().Forum().PostByID(r.Context(), id)
 	if err != nil {
 		return err
 	}
-	t, err := a.forge.Index().Forum().TopicByID(r.Context(), p.Topic)
+	t, err := a.Forge.Index().Forum().TopicByID(r.Context(), p.Topic)
 	if err != nil {
 		return err
 	}
@@ -150,13 +151,13 @@ func (a *API) writeForumPost(w http.ResponseWriter, r *http.Request, status int,
 	}
 	out := a.toForumPostJSON(r, p, t.Answer)
 	out.CanEdit = mod || me != (common.Address{}) && strings.EqualFold(p.Author.Address, me.Hex()) && !t.Locked
-	a.modViewOf(r).maskForumPost(&out)
-	writeJSON(w, status, out)
+	maskForumPost(a.ModViewOf(r), &out)
+	api.WriteJSON(w, status, out)
 	return nil
 }
 
 // getForumPost is one reply.
-func (a *API) getForumPost(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getForumPost(w http.ResponseWriter, r *http.Request) error {
 	id, err := forumID(r, "post")
 	if err != nil {
 		return err
@@ -166,8 +167,8 @@ func (a *API) getForumPost(w http.ResponseWriter, r *http.Request) error {
 
 // editForumPost changes a reply's text (its author, or a moderator); the
 // text it replaces is kept as a revision.
-func (a *API) editForumPost(w http.ResponseWriter, r *http.Request) error {
-	me, err := requireUser(r)
+func (a *Handler) editForumPost(w http.ResponseWriter, r *http.Request) error {
+	me, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -176,14 +177,14 @@ func (a *API) editForumPost(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in forumPostEditBody
-	if err := decodeText(w, r, &in); err != nil {
+	if err := api.DecodeText(w, r, &in); err != nil {
 		return err
 	}
-	p, err := a.forge.Index().Forum().PostByID(r.Context(), id)
+	p, err := a.Forge.Index().Forum().PostByID(r.Context(), id)
 	if err != nil {
 		return err
 	}
-	t, err := a.forge.Index().Forum().TopicByID(r.Context(), p.Topic)
+	t, err := a.Forge.Index().Forum().TopicByID(r.Context(), p.Topic)
 	if err != nil {
 		return err
 	}
@@ -193,7 +194,7 @@ func (a *API) editForumPost(w http.ResponseWriter, r *http.Request) error {
 	if err := a.mayEditForum(me.User.Address, p.Author, t.Locked); err != nil {
 		return err
 	}
-	if _, err := a.forge.Do(r.Context(), me.User.Address, chainforge.ForumPostEdit{Post: id, Body: in.Body}); err != nil {
+	if _, err := a.Forge.Do(r.Context(), me.User.Address, chainforge.ForumPostEdit{Post: id, Body: in.Body}); err != nil {
 		return err
 	}
 	return a.writeForumPost(w, r, http.StatusOK, id)
@@ -201,58 +202,58 @@ func (a *API) editForumPost(w http.ResponseWriter, r *http.Request) error {
 
 // listForumTopicRevisions lists the texts a topic's edits replaced,
 // newest first.
-func (a *API) listForumTopicRevisions(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listForumTopicRevisions(w http.ResponseWriter, r *http.Request) error {
 	return a.listForumRevisions(w, r, chainforge.ForumRevisionTopic, func(ctx context.Context, id uint64) error {
-		_, err := a.forge.Index().Forum().TopicByID(ctx, id)
+		_, err := a.Forge.Index().Forum().TopicByID(ctx, id)
 		return err
 	})
 }
 
 // listForumPostRevisions lists the texts a reply's edits replaced,
 // newest first.
-func (a *API) listForumPostRevisions(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listForumPostRevisions(w http.ResponseWriter, r *http.Request) error {
 	return a.listForumRevisions(w, r, chainforge.ForumRevisionPost, func(ctx context.Context, id uint64) error {
-		_, err := a.forge.Index().Forum().PostByID(ctx, id)
+		_, err := a.Forge.Index().Forum().PostByID(ctx, id)
 		return err
 	})
 }
 
-func (a *API) listForumRevisions(w http.ResponseWriter, r *http.Request, kind string, exists func(context.Context, uint64) error) error {
+func (a *Handler) listForumRevisions(w http.ResponseWriter, r *http.Request, kind string, exists func(context.Context, uint64) error) error {
 	id, err := forumID(r, kind)
 	if err != nil {
 		return err
 	}
-	p, err := pageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
 	if err := exists(r.Context(), id); err != nil {
 		return err
 	}
-	revs, total, err := a.forge.Index().Forum().Revisions(r.Context(), kind, id, p)
+	revs, total, err := a.Forge.Index().Forum().Revisions(r.Context(), kind, id, p)
 	if err != nil {
 		return err
 	}
 	// A reply the moderators hid keeps its earlier texts hidden too.
-	mv := a.modViewOf(r)
-	_, hidden := mv.hidden(moderation.KindForumPost, moderation.ForumPostKey(id))
-	hidden = hidden && kind == chainforge.ForumRevisionPost && !mv.admin
+	mv := a.ModViewOf(r)
+	_, hidden := mv.Hidden(moderation.KindForumPost, moderation.ForumPostKey(id))
+	hidden = hidden && kind == chainforge.ForumRevisionPost && !mv.Admin
 	out := make([]forumRevisionJSON, len(revs))
 	for i, rv := range revs {
-		out[i] = forumRevisionJSON{N: rv.N, Title: rv.Title, Body: rv.Body, Editor: toForgeUser(r, rv.Editor),
+		out[i] = forumRevisionJSON{N: rv.N, Title: rv.Title, Body: rv.Body, Editor: api.ToForgeUser(r, rv.Editor),
 			Height: rv.Height, CreatedAt: forumTime(rv.TimeNS)}
 		if hidden {
-			out[i].Body = hiddenMarker
+			out[i].Body = api.HiddenMarker
 		}
 	}
-	return a.respondList(w, r, p, total, out, nil)
+	return a.RespondList(w, r, p, total, out, nil)
 }
 
 // markForumAnswer marks a reply as the topic's accepted answer (the
 // topic's author or a moderator).
-func (a *API) markForumAnswer(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) markForumAnswer(w http.ResponseWriter, r *http.Request) error {
 	var in forumAnswerBody
-	if err := decode(w, r, maxTextBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxTextBody, &in); err != nil {
 		return err
 	}
 	if in.Post == 0 {
@@ -262,12 +263,12 @@ func (a *API) markForumAnswer(w http.ResponseWriter, r *http.Request) error {
 }
 
 // unmarkForumAnswer clears the topic's accepted answer.
-func (a *API) unmarkForumAnswer(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) unmarkForumAnswer(w http.ResponseWriter, r *http.Request) error {
 	return a.setForumAnswer(w, r, 0)
 }
 
-func (a *API) setForumAnswer(w http.ResponseWriter, r *http.Request, post uint64) error {
-	me, err := requireUser(r)
+func (a *Handler) setForumAnswer(w http.ResponseWriter, r *http.Request, post uint64) error {
+	me, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -275,12 +276,12 @@ func (a *API) setForumAnswer(w http.ResponseWriter, r *http.Request, post uint64
 	if err != nil {
 		return err
 	}
-	t, err := a.forge.Index().Forum().TopicByID(r.Context(), id)
+	t, err := a.Forge.Index().Forum().TopicByID(r.Context(), id)
 	if err != nil {
 		return err
 	}
 	if post != 0 {
-		p, err := a.forge.Index().Forum().PostByID(r.Context(), post)
+		p, err := a.Forge.Index().Forum().PostByID(r.Context(), post)
 		if err != nil || p.Topic != id {
 			return usererr.BadFieldf("post", "the answer must be a reply in this topic")
 		}
@@ -290,36 +291,36 @@ func (a *API) setForumAnswer(w http.ResponseWriter, r *http.Request, post uint64
 			return err
 		}
 	}
-	if _, err := a.forge.Do(r.Context(), me.User.Address, chainforge.ForumTopicAnswer{Topic: id, Post: post}); err != nil {
+	if _, err := a.Forge.Do(r.Context(), me.User.Address, chainforge.ForumTopicAnswer{Topic: id, Post: post}); err != nil {
 		return err
 	}
 	return a.writeForumTopic(w, r, http.StatusOK, id)
 }
 
 // pinForumTopic pins a topic to the top of its lists (moderators).
-func (a *API) pinForumTopic(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) pinForumTopic(w http.ResponseWriter, r *http.Request) error {
 	return a.moderateForumTopic(w, r, func(id uint64) chainforge.Action { return chainforge.ForumTopicPin{Topic: id} })
 }
 
 // unpinForumTopic unpins a topic (moderators).
-func (a *API) unpinForumTopic(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) unpinForumTopic(w http.ResponseWriter, r *http.Request) error {
 	return a.moderateForumTopic(w, r, func(id uint64) chainforge.Action { return chainforge.ForumTopicUnpin{Topic: id} })
 }
 
 // lockForumTopic locks a topic: it takes no more replies (moderators).
-func (a *API) lockForumTopic(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) lockForumTopic(w http.ResponseWriter, r *http.Request) error {
 	return a.moderateForumTopic(w, r, func(id uint64) chainforge.Action { return chainforge.ForumTopicLock{Topic: id} })
 }
 
 // unlockForumTopic unlocks a topic (moderators).
-func (a *API) unlockForumTopic(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) unlockForumTopic(w http.ResponseWriter, r *http.Request) error {
 	return a.moderateForumTopic(w, r, func(id uint64) chainforge.Action { return chainforge.ForumTopicUnlock{Topic: id} })
 }
 
 // moveForumTopic moves a topic to another category (moderators).
-func (a *API) moveForumTopic(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) moveForumTopic(w http.ResponseWriter, r *http.Request) error {
 	var in forumMoveBody
-	if err := decode(w, r, maxTextBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxTextBody, &in); err != nil {
 		return err
 	}
 	if !chainforge.ValidForumCategory(in.Category) {
@@ -332,8 +333,8 @@ func (a *API) moveForumTopic(w http.ResponseWriter, r *http.Request) error {
 
 // moderateForumTopic applies a moderator's action to the path's topic and
 // answers the topic; anyone else gets 403 and nothing changes.
-func (a *API) moderateForumTopic(w http.ResponseWriter, r *http.Request, action func(uint64) chainforge.Action) error {
-	me, err := requireUser(r)
+func (a *Handler) moderateForumTopic(w http.ResponseWriter, r *http.Request, action func(uint64) chainforge.Action) error {
+	me, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -341,14 +342,19 @@ func (a *API) moderateForumTopic(w http.ResponseWriter, r *http.Request, action 
 	if err != nil {
 		return err
 	}
-	if _, err := a.forge.Index().Forum().TopicByID(r.Context(), id); err != nil {
+	if _, err := a.Forge.Index().Forum().TopicByID(r.Context(), id); err != nil {
 		return err
 	}
 	if err := a.requireForumModerator(me.User.Address, "Only forum moderators may pin, lock or move topics."); err != nil {
 		return err
 	}
-	if _, err := a.forge.Do(r.Context(), me.User.Address, action(id)); err != nil {
+	if _, err := a.Forge.Do(r.Context(), me.User.Address, action(id)); err != nil {
 		return err
 	}
 	return a.writeForumTopic(w, r, http.StatusOK, id)
+}
+
+// maskForumPost is maskComment for a forum reply.
+func maskForumPost(v api.ModView, j *forumPostJSON) {
+	j.Hidden, j.HiddenReason, j.Body, j.BodyHTML = v.MaskText(moderation.KindForumPost, moderation.ForumPostKey(j.ID), j.Body, j.BodyHTML)
 }

@@ -1,6 +1,7 @@
-package api
+package community
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strings"
 	"time"
@@ -15,18 +16,18 @@ import (
 // The community (dForge extensions): who holds the community roles, and
 // the live figures of the community page, both from the SQL projection.
 
-func (a *API) registerCommunity(mux *http.ServeMux) {
-	if a.index == nil || a.forge == nil || a.chain == nil {
+func (a *Handler) RegisterCommunity(mux *http.ServeMux) {
+	if a.Index == nil || a.Forge == nil || a.Chain == nil {
 		return
 	}
-	mux.HandleFunc("GET /api/v1/community/roles", a.serve(a.listRoleHolders))
-	mux.HandleFunc("GET /api/v1/community/overview", a.serve(a.getCommunityOverview))
+	mux.HandleFunc("GET /api/v1/community/roles", a.Serve(a.listRoleHolders))
+	mux.HandleFunc("GET /api/v1/community/overview", a.Serve(a.getCommunityOverview))
 }
 
 // roleHolderJSON is a role's holder with their public profile.
 type roleHolderJSON struct {
-	User userJSON `json:"user"`
-	Role string   `json:"role"`
+	User api.UserJSON `json:"user"`
+	Role string       `json:"role"`
 	// Height is the block the role was granted in (the genesis height for
 	// a genesis holder); Proposal the role proposal that granted it, 0 for
 	// a genesis holder.
@@ -37,24 +38,24 @@ type roleHolderJSON struct {
 
 // listRoleHolders lists the holders of ?role (every role when absent),
 // the longest-standing first.
-func (a *API) listRoleHolders(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listRoleHolders(w http.ResponseWriter, r *http.Request) error {
 	role := r.URL.Query().Get("role")
 	if role != "" && !roles.Valid(role) {
 		return usererr.InvalidField("role", "invalid_role", "role must be one of "+strings.Join(roles.All, ", "))
 	}
-	p, err := pageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
-	list, total, err := a.index.RoleHolders(r.Context(), role, p)
+	list, total, err := a.Index.RoleHolders(r.Context(), role, p)
 	if err != nil {
 		return err
 	}
 	out := make([]roleHolderJSON, len(list))
 	for i, h := range list {
-		out[i] = roleHolderJSON{User: personJSON(r, h.Person), Role: h.Role, Height: h.Height, Proposal: h.Proposal, Granted: h.Granted}
+		out[i] = roleHolderJSON{User: api.PersonJSON(r, h.Person), Role: h.Role, Height: h.Height, Proposal: h.Proposal, Granted: h.Granted}
 	}
-	return a.respondList(w, r, p, total, out, nil)
+	return a.RespondList(w, r, p, total, out, nil)
 }
 
 // communityOverviewJSON are the community page's figures; see
@@ -67,7 +68,7 @@ type communityOverviewJSON struct {
 	OpenProposals   int64              `json:"open_proposals"`
 	WindowDays      int                `json:"window_days"`
 	Trending        []trendingRepoJSON `json:"trending"`
-	MostStarred     []repoJSON         `json:"most_starred"`
+	MostStarred     []api.RepoJSON     `json:"most_starred"`
 	TopContributors []index.Rank       `json:"top_contributors"`
 	Roles           []roleCountJSON    `json:"roles"`
 	// Topics counts the forum's topics; LatestTopics are its newest and
@@ -79,9 +80,9 @@ type communityOverviewJSON struct {
 
 // trendingRepoJSON is a repository and what it gained in the window.
 type trendingRepoJSON struct {
-	Repository     repoJSON `json:"repository"`
-	RecentStars    int64    `json:"recent_stars"`
-	RecentActivity int64    `json:"recent_activity"`
+	Repository     api.RepoJSON `json:"repository"`
+	RecentStars    int64        `json:"recent_stars"`
+	RecentActivity int64        `json:"recent_activity"`
 }
 
 type roleCountJSON struct {
@@ -89,8 +90,8 @@ type roleCountJSON struct {
 	Holders int64  `json:"holders"`
 }
 
-func (a *API) getCommunityOverview(w http.ResponseWriter, r *http.Request) error {
-	o, err := a.index.CommunityOverview(r.Context())
+func (a *Handler) getCommunityOverview(w http.ResponseWriter, r *http.Request) error {
+	o, err := a.Index.CommunityOverview(r.Context())
 	if err != nil {
 		return err
 	}
@@ -100,7 +101,7 @@ func (a *API) getCommunityOverview(w http.ResponseWriter, r *http.Request) error
 	if j.Trending, err = a.trendingJSON(r, o.Trending); err != nil {
 		return err
 	}
-	if j.MostStarred, err = a.reposJSON(r, o.MostStarred); err != nil {
+	if j.MostStarred, err = a.ReposJSON(r, o.MostStarred); err != nil {
 		return err
 	}
 	if j.TopContributors, err = a.withReputation(o.TopContributors); err != nil {
@@ -112,7 +113,7 @@ func (a *API) getCommunityOverview(w http.ResponseWriter, r *http.Request) error
 	if err := a.communityForumAndEvents(r, &j); err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, j)
+	api.WriteJSON(w, http.StatusOK, j)
 	return nil
 }
 
@@ -122,13 +123,13 @@ const communityLatest = 5
 // communityForumAndEvents adds the forum's figures and the next events;
 // "next" depends on the clock, so these are read per request rather than
 // kept with the overview.
-func (a *API) communityForumAndEvents(r *http.Request, j *communityOverviewJSON) error {
+func (a *Handler) communityForumAndEvents(r *http.Request, j *communityOverviewJSON) error {
 	ctx := r.Context()
 	var err error
-	if j.Topics, err = a.index.Forum().TopicCount(ctx); err != nil {
+	if j.Topics, err = a.Index.Forum().TopicCount(ctx); err != nil {
 		return err
 	}
-	topics, err := a.index.Forum().LatestTopics(ctx, communityLatest)
+	topics, err := a.Index.Forum().LatestTopics(ctx, communityLatest)
 	if err != nil {
 		return err
 	}
@@ -136,7 +137,7 @@ func (a *API) communityForumAndEvents(r *http.Request, j *communityOverviewJSON)
 	for i, t := range topics {
 		j.LatestTopics[i] = toForumTopicJSON(r, t)
 	}
-	events, err := a.index.Calendar().UpcomingEvents(ctx, time.Now().Unix(), communityLatest)
+	events, err := a.Index.Calendar().UpcomingEvents(ctx, time.Now().Unix(), communityLatest)
 	if err != nil {
 		return err
 	}
@@ -146,13 +147,13 @@ func (a *API) communityForumAndEvents(r *http.Request, j *communityOverviewJSON)
 
 // trendingJSON shapes the trending repositories as reposJSON does, which
 // leaves out those this node's moderators hid.
-func (a *API) trendingJSON(r *http.Request, list []index.TrendingRepo) ([]trendingRepoJSON, error) {
+func (a *Handler) trendingJSON(r *http.Request, list []index.TrendingRepo) ([]trendingRepoJSON, error) {
 	repos := make([]index.Repo, len(list))
 	recent := make(map[uint64]index.TrendingRepo, len(list))
 	for i, t := range list {
 		repos[i], recent[t.ID] = t.Repo, t
 	}
-	shaped, err := a.reposJSON(r, repos)
+	shaped, err := a.ReposJSON(r, repos)
 	if err != nil {
 		return nil, err
 	}
@@ -166,13 +167,13 @@ func (a *API) trendingJSON(r *http.Request, list []index.TrendingRepo) ([]trendi
 
 // withReputation copies ranks with each account's current reputation,
 // which decays each epoch and so is read from the chain.
-func (a *API) withReputation(ranks []index.Rank) ([]index.Rank, error) {
+func (a *Handler) withReputation(ranks []index.Rank) ([]index.Rank, error) {
 	out := append([]index.Rank{}, ranks...) // the index keeps its answer
 	addrs := make([]common.Address, len(out))
 	for i, rk := range out {
 		addrs[i] = common.HexToAddress(rk.Address)
 	}
-	standings, err := a.chain.Standings(addrs...)
+	standings, err := a.Chain.Standings(addrs...)
 	if err != nil {
 		return nil, err
 	}

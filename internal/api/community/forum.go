@@ -1,7 +1,8 @@
-package api
+package community
 
 import (
 	"fmt"
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strconv"
 	"strings"
@@ -24,19 +25,19 @@ import (
 // (the field named, 403 for moderation without the role, 409
 // topic_locked on a locked topic), and again by the state machine.
 
-func (a *API) registerForum(mux *http.ServeMux) {
-	if a.forge == nil || a.chain == nil {
+func (a *Handler) RegisterForum(mux *http.ServeMux) {
+	if a.Forge == nil || a.Chain == nil {
 		return
 	}
-	user := a.signedIn
-	mux.HandleFunc("GET /api/v1/forum/categories", a.serve(a.listForumCategories))
-	mux.HandleFunc("GET /api/v1/forum/topics", a.serve(a.listForumTopics))
+	user := a.SignedIn
+	mux.HandleFunc("GET /api/v1/forum/categories", a.Serve(a.listForumCategories))
+	mux.HandleFunc("GET /api/v1/forum/topics", a.Serve(a.listForumTopics))
 	mux.HandleFunc("POST /api/v1/forum/topics", user(auth.ScopeWrite, a.createForumTopic))
-	mux.HandleFunc("GET /api/v1/forum/topics/{id}", a.serve(a.getForumTopic))
+	mux.HandleFunc("GET /api/v1/forum/topics/{id}", a.Serve(a.getForumTopic))
 	mux.HandleFunc("PATCH /api/v1/forum/topics/{id}", user(auth.ScopeWrite, a.editForumTopic))
-	mux.HandleFunc("GET /api/v1/forum/topics/{id}/posts", a.serve(a.listForumPosts))
+	mux.HandleFunc("GET /api/v1/forum/topics/{id}/posts", a.Serve(a.listForumPosts))
 	mux.HandleFunc("POST /api/v1/forum/topics/{id}/posts", user(auth.ScopeWrite, a.createForumPost))
-	mux.HandleFunc("GET /api/v1/forum/topics/{id}/revisions", a.serve(a.listForumTopicRevisions))
+	mux.HandleFunc("GET /api/v1/forum/topics/{id}/revisions", a.Serve(a.listForumTopicRevisions))
 	mux.HandleFunc("PUT /api/v1/forum/topics/{id}/answer", user(auth.ScopeWrite, a.markForumAnswer))
 	mux.HandleFunc("DELETE /api/v1/forum/topics/{id}/answer", user(auth.ScopeWrite, a.unmarkForumAnswer))
 	mux.HandleFunc("PUT /api/v1/forum/topics/{id}/pin", user(auth.ScopeWrite, a.pinForumTopic))
@@ -44,9 +45,9 @@ func (a *API) registerForum(mux *http.ServeMux) {
 	mux.HandleFunc("PUT /api/v1/forum/topics/{id}/lock", user(auth.ScopeWrite, a.lockForumTopic))
 	mux.HandleFunc("DELETE /api/v1/forum/topics/{id}/lock", user(auth.ScopeWrite, a.unlockForumTopic))
 	mux.HandleFunc("POST /api/v1/forum/topics/{id}/move", user(auth.ScopeWrite, a.moveForumTopic))
-	mux.HandleFunc("GET /api/v1/forum/posts/{id}", a.serve(a.getForumPost))
+	mux.HandleFunc("GET /api/v1/forum/posts/{id}", a.Serve(a.getForumPost))
 	mux.HandleFunc("PATCH /api/v1/forum/posts/{id}", user(auth.ScopeWrite, a.editForumPost))
-	mux.HandleFunc("GET /api/v1/forum/posts/{id}/revisions", a.serve(a.listForumPostRevisions))
+	mux.HandleFunc("GET /api/v1/forum/posts/{id}/revisions", a.Serve(a.listForumPostRevisions))
 }
 
 // forumCategoryJSON is a category with its number of topics.
@@ -57,12 +58,12 @@ type forumCategoryJSON struct {
 
 // forumTopicJSON is a topic as lists show it.
 type forumTopicJSON struct {
-	ID       uint64        `json:"id"`
-	Title    string        `json:"title"`
-	Category string        `json:"category"`
-	Author   forgeUserJSON `json:"author"`
-	Pinned   bool          `json:"pinned"`
-	Locked   bool          `json:"locked"`
+	ID       uint64            `json:"id"`
+	Title    string            `json:"title"`
+	Category string            `json:"category"`
+	Author   api.ForgeUserJSON `json:"author"`
+	Pinned   bool              `json:"pinned"`
+	Locked   bool              `json:"locked"`
 	// Answered says a reply is marked as the accepted answer
 	// (answer_post_id).
 	Answered     bool      `json:"answered"`
@@ -95,15 +96,15 @@ type forumTopicDetailJSON struct {
 
 // forumPostJSON is a reply in a topic.
 type forumPostJSON struct {
-	ID        uint64        `json:"id"`
-	TopicID   uint64        `json:"topic_id"`
-	Author    forgeUserJSON `json:"author"`
-	Body      string        `json:"body"`
-	BodyHTML  string        `json:"body_html"`
-	QuoteID   uint64        `json:"quote_id"`
-	Revisions uint64        `json:"revisions"`
-	IsAnswer  bool          `json:"is_answer"`
-	CanEdit   bool          `json:"can_edit"`
+	ID        uint64            `json:"id"`
+	TopicID   uint64            `json:"topic_id"`
+	Author    api.ForgeUserJSON `json:"author"`
+	Body      string            `json:"body"`
+	BodyHTML  string            `json:"body_html"`
+	QuoteID   uint64            `json:"quote_id"`
+	Revisions uint64            `json:"revisions"`
+	IsAnswer  bool              `json:"is_answer"`
+	CanEdit   bool              `json:"can_edit"`
 	// Hidden: this node's moderators hid it (reported); everyone but the
 	// node's admins gets a marker instead of its text.
 	Hidden       bool      `json:"hidden"`
@@ -115,12 +116,12 @@ type forumPostJSON struct {
 // forumRevisionJSON is the text one edit replaced: revision n (1 is the
 // first edit), with the title for a topic's.
 type forumRevisionJSON struct {
-	N         uint64        `json:"n"`
-	Title     string        `json:"title"`
-	Body      string        `json:"body"`
-	Editor    forgeUserJSON `json:"editor"`
-	Height    int64         `json:"height"`
-	CreatedAt time.Time     `json:"created_at"`
+	N         uint64            `json:"n"`
+	Title     string            `json:"title"`
+	Body      string            `json:"body"`
+	Editor    api.ForgeUserJSON `json:"editor"`
+	Height    int64             `json:"height"`
+	CreatedAt time.Time         `json:"created_at"`
 }
 
 // forumTopicBody opens a topic.
@@ -162,15 +163,15 @@ type forumMoveBody struct {
 func forumTime(ns int64) time.Time { return time.Unix(0, ns).UTC() }
 
 func toForumTopicJSON(r *http.Request, t forum.TopicSummary) forumTopicJSON {
-	return forumTopicJSON{ID: t.ID, Title: t.Title, Category: t.Category, Author: toForgeUser(r, t.Author),
+	return forumTopicJSON{ID: t.ID, Title: t.Title, Category: t.Category, Author: api.ToForgeUser(r, t.Author),
 		Pinned: t.Pinned, Locked: t.Locked, Answered: t.Answer != 0, AnswerPostID: t.Answer, Replies: t.Replies,
 		Revisions: t.Revisions, CreatedAt: forumTime(t.CreatedNS), UpdatedAt: forumTime(t.UpdatedNS), LastPostAt: forumTime(t.LastPostNS),
-		HTMLURL: siteURL(r) + "/forum/topic/" + strconv.FormatUint(t.ID, 10)}
+		HTMLURL: api.SiteURL(r) + "/forum/topic/" + strconv.FormatUint(t.ID, 10)}
 }
 
 // listForumCategories lists the categories with their numbers of topics.
-func (a *API) listForumCategories(w http.ResponseWriter, r *http.Request) error {
-	cats, err := a.forge.Index().Forum().Categories(r.Context())
+func (a *Handler) listForumCategories(w http.ResponseWriter, r *http.Request) error {
+	cats, err := a.Forge.Index().Forum().Categories(r.Context())
 	if err != nil {
 		return err
 	}
@@ -178,13 +179,13 @@ func (a *API) listForumCategories(w http.ResponseWriter, r *http.Request) error 
 	for i, c := range cats {
 		out[i] = forumCategoryJSON{Name: c.Name, Topics: c.Topics}
 	}
-	return reply(w, out)
+	return api.Reply(w, out)
 }
 
 // listForumTopics lists topics, pinned first, then by latest activity:
 // of one category (?category=), whose title holds ?q=.
-func (a *API) listForumTopics(w http.ResponseWriter, r *http.Request) error {
-	p, err := pageOf(r)
+func (a *Handler) listForumTopics(w http.ResponseWriter, r *http.Request) error {
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -196,7 +197,7 @@ func (a *API) listForumTopics(w http.ResponseWriter, r *http.Request) error {
 	if len(f.Query) > forum.MaxQuery || tx.CheckLine("q", f.Query) != nil {
 		return usererr.BadFieldf("q", "the search must be one line of at most %d bytes", forum.MaxQuery)
 	}
-	topics, total, err := a.forge.Index().Forum().Topics(r.Context(), f, p)
+	topics, total, err := a.Forge.Index().Forum().Topics(r.Context(), f, p)
 	if err != nil {
 		return err
 	}
@@ -204,7 +205,7 @@ func (a *API) listForumTopics(w http.ResponseWriter, r *http.Request) error {
 	for i, t := range topics {
 		out[i] = toForumTopicJSON(r, t)
 	}
-	return a.respondList(w, r, p, total, out, nil)
+	return a.RespondList(w, r, p, total, out, nil)
 }
 
 func forumCategoryError() error {
@@ -213,19 +214,19 @@ func forumCategoryError() error {
 
 // createForumTopic opens a topic; only moderators open one in
 // announcements.
-func (a *API) createForumTopic(w http.ResponseWriter, r *http.Request) error {
-	id, err := requireUser(r)
+func (a *Handler) createForumTopic(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
 	var in forumTopicBody
-	if err := decodeText(w, r, &in); err != nil {
+	if err := api.DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	if !chainforge.ValidForumCategory(in.Category) {
 		return forumCategoryError()
 	}
-	if err := checkTitle(in.Title); err != nil {
+	if err := api.CheckTitle(in.Title); err != nil {
 		return err
 	}
 	if err := checkForumBody(in.Body); err != nil {
@@ -236,7 +237,7 @@ func (a *API) createForumTopic(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	res, err := a.forge.Do(r.Context(), id.User.Address, chainforge.ForumTopicCreate{Category: in.Category, Title: in.Title, Body: in.Body})
+	res, err := a.Forge.Do(r.Context(), id.User.Address, chainforge.ForumTopicCreate{Category: in.Category, Title: in.Title, Body: in.Body})
 	if err != nil {
 		return err
 	}
@@ -247,12 +248,12 @@ func checkForumBody(body string) error {
 	if strings.TrimSpace(body) == "" {
 		return usererr.BadFieldf("body", "the body must not be empty")
 	}
-	return checkBody("body", body)
+	return api.CheckBody("body", body)
 }
 
 // getForumTopic is one topic with its rendered text and what the
 // signed-in user may do with it.
-func (a *API) getForumTopic(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getForumTopic(w http.ResponseWriter, r *http.Request) error {
 	id, err := forumID(r, "topic")
 	if err != nil {
 		return err
@@ -260,12 +261,12 @@ func (a *API) getForumTopic(w http.ResponseWriter, r *http.Request) error {
 	return a.writeForumTopic(w, r, http.StatusOK, id)
 }
 
-func (a *API) writeForumTopic(w http.ResponseWriter, r *http.Request, status int, id uint64) error {
+func (a *Handler) writeForumTopic(w http.ResponseWriter, r *http.Request, status int, id uint64) error {
 	// Rendered once per change of the projection, as a page of replies.
-	key := fmt.Sprintf("forum-topic|%d|%s", id, siteURL(r))
-	kept, err := index.RememberAnswer(a.forge.Index(), key, forumPostsSize/8, func() (keptForumTopic, error) {
-		t, err := a.forge.Index().Forum().TopicByID(r.Context(), id)
-		return keptForumTopic{t, a.renderBody(r.Context(), nil, t.Body)}, err
+	key := fmt.Sprintf("forum-topic|%d|%s", id, api.SiteURL(r))
+	kept, err := index.RememberAnswer(a.Forge.Index(), key, forumPostsSize/8, func() (keptForumTopic, error) {
+		t, err := a.Forge.Index().Forum().TopicByID(r.Context(), id)
+		return keptForumTopic{t, a.RenderBody(r.Context(), nil, t.Body)}, err
 	})
 	if err != nil {
 		return err
@@ -283,7 +284,7 @@ func (a *API) writeForumTopic(w http.ResponseWriter, r *http.Request, status int
 		out.CanAnswer = mod || author
 		out.CanReply = !t.Locked
 	}
-	writeJSON(w, status, out)
+	api.WriteJSON(w, status, out)
 	return nil
 }
 
@@ -303,12 +304,12 @@ func forumID(r *http.Request, what string) (uint64, error) {
 	return n, nil
 }
 
-func (a *API) isForumModerator(addr common.Address) (bool, error) {
-	return a.chain.HasRole(addr, roles.ForumModerator)
+func (a *Handler) isForumModerator(addr common.Address) (bool, error) {
+	return a.Chain.HasRole(addr, roles.ForumModerator)
 }
 
 // requireForumModerator is 403 with msg for anyone without the role.
-func (a *API) requireForumModerator(addr common.Address, msg string) error {
+func (a *Handler) requireForumModerator(addr common.Address, msg string) error {
 	mod, err := a.isForumModerator(addr)
 	if err != nil {
 		return err
@@ -327,8 +328,8 @@ func topicLockedError() error {
 
 // editForumTopic changes a topic's title or body (its author, or a
 // moderator) and, for a moderator, moves it to another category.
-func (a *API) editForumTopic(w http.ResponseWriter, r *http.Request) error {
-	me, err := requireUser(r)
+func (a *Handler) editForumTopic(w http.ResponseWriter, r *http.Request) error {
+	me, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -337,10 +338,10 @@ func (a *API) editForumTopic(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in forumTopicEditBody
-	if err := decodeText(w, r, &in); err != nil {
+	if err := api.DecodeText(w, r, &in); err != nil {
 		return err
 	}
-	t, err := a.forge.Index().Forum().TopicByID(r.Context(), id)
+	t, err := a.Forge.Index().Forum().TopicByID(r.Context(), id)
 	if err != nil {
 		return err
 	}
@@ -356,7 +357,7 @@ func (a *API) editForumTopic(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	act := chainforge.ForumTopicEdit{Topic: id, Title: in.Title, Body: in.Body, Category: in.Category}
-	if _, err := a.forge.Do(r.Context(), me.User.Address, act); err != nil {
+	if _, err := a.Forge.Do(r.Context(), me.User.Address, act); err != nil {
 		return err
 	}
 	return a.writeForumTopic(w, r, http.StatusOK, id)
@@ -370,7 +371,7 @@ func checkForumTopicEdit(in forumTopicEditBody) error {
 		return forumCategoryError()
 	}
 	if in.Title != nil {
-		if err := checkTitle(*in.Title); err != nil {
+		if err := api.CheckTitle(*in.Title); err != nil {
 			return err
 		}
 	}
@@ -382,7 +383,7 @@ func checkForumTopicEdit(in forumTopicEditBody) error {
 
 // mayEditForum lets the author or a moderator edit; in a locked topic
 // only a moderator.
-func (a *API) mayEditForum(me common.Address, author index.User, locked bool) error {
+func (a *Handler) mayEditForum(me common.Address, author index.User, locked bool) error {
 	mod, err := a.isForumModerator(me)
 	if err != nil || mod {
 		return err

@@ -1,0 +1,86 @@
+// Package routes is the API's one route table, in miniflux's style: it
+// lists, in order, every resource's routes, so the whole surface of
+// internal/api and its subpackages reads in one screen.
+package routes
+
+import (
+	"log/slog"
+	"net/http"
+
+	"github.com/dforge/dforge/internal/api"
+	"github.com/dforge/dforge/internal/api/chainapi"
+	"github.com/dforge/dforge/internal/api/community"
+	"github.com/dforge/dforge/internal/api/org"
+)
+
+// API is the node's JSON API with its route table.
+type API struct {
+	*api.API
+}
+
+// New returns the API over the given services; it builds none of its
+// own (internal/node builds each service once).
+func New(log *slog.Logger, s api.Services, version string) *API {
+	return &API{API: api.New(log, s, version)}
+}
+
+// Register adds every API route to mux, behind the one bound on query
+// parameters (BoundQuery).
+func (a *API) Register(mux *http.ServeMux) {
+	routes := &http.ServeMux{} // a literal, so the OpenAPI generator, which reads the source, sees its type
+	a.routes(routes)
+	comments := &http.ServeMux{} // see RegisterIssueComments
+	a.RegisterIssueComments(comments)
+	mux.Handle("/api/", api.CommentPaths(a.BoundQuery(comments), a.BoundQuery(routes)))
+}
+
+// routes lists every API route.
+func (a *API) routes(mux *http.ServeMux) {
+	orgRoutes := &org.Handler{API: a.API}
+	communityRoutes := &community.Handler{API: a.API}
+	chainRoutes := &chainapi.Handler{API: a.API}
+	a.RegisterSite(mux)
+	if a.HasChain() {
+		chainRoutes.RegisterChain(mux)
+		chainRoutes.RegisterChainReads(mux)
+		chainRoutes.RegisterGovernance(mux)
+	}
+	a.RegisterAuth(mux)
+	chainRoutes.RegisterDelegations(mux)
+	a.RegisterNetwork(mux)
+	a.RegisterSettings(mux)
+	a.RegisterRepos(mux)
+	a.RegisterReleases(mux)
+	orgRoutes.RegisterOrgs(mux)
+	a.RegisterStatuses(mux)
+	a.RegisterBranchWrites(mux)
+	a.RegisterTagWrites(mux)
+	a.RegisterKeys(mux)
+	a.RegisterFollows(mux)
+	communityRoutes.RegisterForum(mux)
+	a.RegisterIssues(mux)
+	a.RegisterHooks(mux)
+	a.RegisterMarketplace(mux)
+	orgRoutes.RegisterOwnerHooks(mux)
+	a.RegisterTopics(mux)
+	a.RegisterEmails(mux)
+	a.RegisterRepoLists(mux)
+	a.RegisterSearch(mux)
+	a.RegisterCodeSearch(mux)
+	a.RegisterActivity(mux)
+	a.RegisterFeed(mux)
+	a.RegisterNotifications(mux)
+	communityRoutes.RegisterReports(mux)
+	a.RegisterDashboard(mux)
+	communityRoutes.RegisterMessages(mux)
+	communityRoutes.RegisterTickets(mux)
+	communityRoutes.RegisterEvents(mux)
+	a.RegisterAdmin(mux)
+	communityRoutes.RegisterCommunity(mux)
+	chainRoutes.RegisterBounties(mux)
+	a.RegisterMisc(mux)
+	a.RegisterDeployKeys(mux)
+	a.RegisterTrackedTimes(mux)
+	orgRoutes.RegisterOrgLabels(mux)
+	a.RegisterNotFound(mux)
+}
