@@ -2,9 +2,11 @@ package api
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"time"
 
+	"github.com/dforge/dforge/internal/chain"
 	"github.com/dforge/dforge/internal/replica"
 )
 
@@ -34,7 +36,22 @@ type chainHealthJSON struct {
 	LatestBlockTime *time.Time `json:"latest_block_time,omitempty"` // none before the first block
 	CatchingUp      bool       `json:"catching_up"`
 	Peers           int        `json:"peers"`
-	Error           string     `json:"error,omitempty"`
+	// MakingBlocks says whether the network commits blocks now, as far as
+	// this node can tell; Stall says why not.
+	MakingBlocks bool       `json:"making_blocks"`
+	Stall        string     `json:"stall,omitempty"`
+	PeerList     []peerJSON `json:"peer_list"`
+	Error        string     `json:"error,omitempty"`
+}
+
+// peerJSON is a connected peer.
+type peerJSON struct {
+	ID       string `json:"id"`
+	Moniker  string `json:"moniker"`
+	Address  string `json:"address"`  // id@host:port it listens on
+	Outbound bool   `json:"outbound"` // this node dialled it
+	// ConnectedSeconds is how long the connection has lasted.
+	ConnectedSeconds int64 `json:"connected_seconds"`
 }
 
 // indexHealthJSON is the SQL projection: Lag blocks behind the chain.
@@ -111,6 +128,20 @@ func (a *API) chainHealth(ctx context.Context) *chainHealthJSON {
 		return out
 	}
 	out.Peers = ni.NPeers
+	out.PeerList = []peerJSON{}
+	for _, p := range a.chain.Peers() {
+		out.PeerList = append(out.PeerList, peerJSON{ID: p.ID, Moniker: p.Moniker, Address: p.Address, Outbound: p.Outbound,
+			ConnectedSeconds: int64(p.Since / time.Second)})
+	}
+	var nc *chain.NotCommitting
+	switch err := a.chain.Committing(ctx); {
+	case err == nil:
+		out.MakingBlocks = true
+	case errors.As(err, &nc):
+		out.Stall = nc.Reason
+	default:
+		out.Error = "liveness: " + err.Error()
+	}
 	return out
 }
 

@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react'
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { json, preloadNamespaces, renderScreen, signIn, stubFetch } from '@/test/render'
 import { useAuthStore } from '@/stores/auth'
@@ -102,7 +102,17 @@ describe('AdminScreen', () => {
     stubFetch({
       '/api/v1/admin/node': {
         version: '1.2.3',
-        chain: { height: 1200, catching_up: false, peers: 3 },
+        chain: {
+          height: 1200,
+          catching_up: false,
+          peers: 2,
+          making_blocks: false,
+          stall: 'no block for 40s (height 1201)',
+          peer_list: [
+            { id: 'a1b2c3d4e5f6a7b8', moniker: 'node2', address: 'a1b2c3d4e5f6a7b8@10.0.0.2:26656', outbound: true, connected_seconds: 7300 },
+            { id: 'f6e5d4c3b2a1f0e9', moniker: '', address: 'f6e5d4c3b2a1f0e9@10.0.0.3:26656', outbound: false, connected_seconds: 125 },
+          ],
+        },
         index: { height: 1195, lag: 5, stalled: false },
         replication: { enabled: false, repos: 0, ready: 0, replicating: 0, failed: 0, queued: 0, running: 0 },
         disk: { path: '/data', total_bytes: 10 * 2 ** 30, free_bytes: 4 * 2 ** 30, used_bytes: 6 * 2 ** 30 },
@@ -112,6 +122,16 @@ describe('AdminScreen', () => {
     signInAdmin()
     renderScreen(<AdminScreen />, '/admin?tab=node')
     expect(await screen.findByText('5 blocks behind')).toBeTruthy()
+    expect(screen.getByText('no: no block for 40s (height 1201)')).toBeTruthy()
+    const peers = screen.getByRole('table', { name: 'Peers' })
+    const rows = within(peers).getAllByRole('row')
+    expect(rows).toHaveLength(3)
+    expect(within(rows[1]).getByText('node2')).toBeTruthy()
+    expect(within(rows[1]).getByText('this node dialled it')).toBeTruthy()
+    expect(within(rows[1]).getByText('2 hours')).toBeTruthy()
+    expect(within(rows[2]).getByText('f6e5d4c3b2a1')).toBeTruthy()
+    expect(within(rows[2]).getByText('it dialled this node')).toBeTruthy()
+    expect(within(rows[2]).getByText('2 minutes')).toBeTruthy()
     expect(screen.getByText('this node replicates no repositories')).toBeTruthy()
     expect(screen.getByText('4 GiB free of 10 GiB (/data)')).toBeTruthy()
     fireEvent.click(screen.getByRole('tab', { name: 'Settings' }))

@@ -39,10 +39,31 @@ export interface AdminToken {
 
 export interface NodeHealth {
   version: string
-  chain?: { height: number; latest_block_time?: string; catching_up: boolean; peers: number; error?: string }
+  chain?: {
+    height: number
+    latest_block_time?: string
+    catching_up: boolean
+    peers: number
+    /** Whether the network commits blocks now, as far as this node can tell; stall says why not. */
+    making_blocks?: boolean
+    stall?: string
+    peer_list?: Peer[]
+    error?: string
+  }
   index?: { height: number; lag: number; stalled: boolean; stuck_at?: number; error?: string }
   replication: { enabled: boolean; repos: number; ready: number; replicating: number; failed: number; queued: number; running: number }
   disk?: { path: string; total_bytes: number; free_bytes: number; used_bytes: number }
+}
+
+/** A node this one is connected to. */
+export interface Peer {
+  id: string
+  moniker: string
+  /** id@host:port it listens on */
+  address: string
+  /** this node dialled it */
+  outbound: boolean
+  connected_seconds: number
 }
 
 export interface Setting {
