@@ -129,12 +129,12 @@ func (a *API) chainHealth(ctx context.Context) *chainHealthJSON {
 	}
 	out.Peers = ni.NPeers
 	out.PeerList = []peerJSON{}
-	for _, p := range a.chain.Peers() {
+	for _, p := range a.Chain.Peers() {
 		out.PeerList = append(out.PeerList, peerJSON{ID: p.ID, Moniker: p.Moniker, Address: p.Address, Outbound: p.Outbound,
 			ConnectedSeconds: int64(p.Since / time.Second)})
 	}
 	var nc *chain.NotCommitting
-	switch err := a.chain.Committing(ctx); {
+	switch err := a.Chain.Committing(ctx); {
 	case err == nil:
 		out.MakingBlocks = true
 	case errors.As(err, &nc):
