@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
-
 	"github.com/dforge/dforge/internal/chain/names"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/usererr"
@@ -85,17 +83,4 @@ func (a *API) getTeam(w http.ResponseWriter, r *http.Request) error {
 	}
 	WriteJSON(w, http.StatusOK, team)
 	return nil
-}
-
-// uniqueAddresses is list without repeats, in its order.
-func uniqueAddresses(list []common.Address) []common.Address {
-	seen := map[common.Address]bool{}
-	var out []common.Address
-	for _, addr := range list {
-		if !seen[addr] {
-			seen[addr] = true
-			out = append(out, addr)
-		}
-	}
-	return out
 }

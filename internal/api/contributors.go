@@ -24,14 +24,14 @@ func (a *API) listContributors(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if gitstore.IsEmpty(c.dir) {
+	if gitstore.IsEmpty(c.Dir) {
 		return a.RespondList(w, r, p, 0, []contributorJSON{}, nil)
 	}
 	commit, _, err := a.resolve(r, c, r.URL.Query().Get("ref"))
 	if err != nil {
 		return err
 	}
-	list, err := gitstore.Contributors(r.Context(), c.dir, commit)
+	list, err := gitstore.Contributors(r.Context(), c.Dir, commit)
 	if err != nil {
 		return err
 	}
@@ -108,12 +108,12 @@ func (a *API) getCounts(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := countsJSON{Stars: rec.Stars, Forks: rec.Forks, Watchers: rec.Watchers, OpenIssues: rec.OpenIssues, OpenPulls: rec.OpenPulls}
 	c, err := a.codeOf(r)
-	if err != nil || gitstore.IsEmpty(c.dir) {
+	if err != nil || gitstore.IsEmpty(c.Dir) {
 		WriteJSON(w, http.StatusOK, out) // no git data here, or none yet
 		return nil
 	}
 	ctx := r.Context()
-	refs, err := gitstore.RefNames(ctx, c.dir, "refs/")
+	refs, err := gitstore.RefNames(ctx, c.Dir, "refs/")
 	if err != nil {
 		return err
 	}
@@ -126,7 +126,7 @@ func (a *API) getCounts(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	if commit, _, err := a.resolve(r, c, ""); err == nil {
-		if out.Commits, err = gitstore.Count(ctx, c.dir, commit, ""); err != nil {
+		if out.Commits, err = gitstore.Count(ctx, c.Dir, commit, ""); err != nil {
 			return err
 		}
 	}
@@ -134,11 +134,11 @@ func (a *API) getCounts(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// withAccounts fills each commit's author and committer with the account
+// WithAccounts fills each commit's author and committer with the account
 // its email names, by the rules contributorsByAccount counts with, as
 // Gitea links commits to its users; an email that names no account stays
 // null.
-func (a *API) withAccounts(r *http.Request, cs []commitJSON) error {
+func (a *API) WithAccounts(r *http.Request, cs []CommitJSON) error {
 	emails := make([]string, 0, 2*len(cs))
 	for _, c := range cs {
 		emails = append(emails, strings.ToLower(c.Commit.Author.Email), strings.ToLower(c.Commit.Committer.Email))

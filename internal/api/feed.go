@@ -139,7 +139,7 @@ type activityJSON struct {
 	CommentID uint64        `json:"comment_id"`
 	// Comment is not filled: comment_id names it for GET
 	// /repos/{owner}/{repo}/issues/comments/{id}.
-	Comment   *commentJSON `json:"comment"`
+	Comment   *CommentJSON `json:"comment"`
 	RefName   string       `json:"ref_name"`
 	IsPrivate bool         `json:"is_private"`
 	Content   string       `json:"content"`

@@ -2,7 +2,6 @@ package api
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"strconv"
 
@@ -68,10 +67,10 @@ func (a *API) notificationFilter(r *http.Request, id *auth.Identity, statuses []
 		f.SubjectTypes = append(f.SubjectTypes, t)
 	}
 	var err error
-	if f.SinceNS, err = timeParam(r, "since"); err != nil {
+	if f.SinceNS, err = TimeParam(r, "since"); err != nil {
 		return f, err
 	}
-	if f.BeforeNS, err = timeParam(r, "before"); err != nil {
+	if f.BeforeNS, err = TimeParam(r, "before"); err != nil {
 		return f, err
 	}
 	f.Participating = q.Get("participating") == "true"
@@ -95,28 +94,6 @@ func lower(s string) string {
 		}
 	}
 	return string(b)
-}
-
-// hiddenReasons are the reasons the user's preferences turn off.
-func (a *API) hiddenReasons(r *http.Request, id *auth.Identity) ([]string, error) {
-	p, err := a.Auth.NotificationPrefs(r.Context(), id.User)
-	if err != nil {
-		return nil, fmt.Errorf("read notification preferences: %w", err)
-	}
-	var hidden []string
-	if !p.Mentions {
-		hidden = append(hidden, index.ReasonMention)
-	}
-	if !p.Reviews {
-		hidden = append(hidden, index.ReasonReview, index.ReasonReviewRequested)
-	}
-	if !p.Rewards {
-		hidden = append(hidden, index.ReasonReward, index.ReasonRewardWithheld)
-	}
-	if !p.Governance {
-		hidden = append(hidden, index.ReasonProposalOpened, index.ReasonProposalEnding)
-	}
-	return hidden, nil
 }
 
 func (a *API) listNotifications(w http.ResponseWriter, r *http.Request) error {
@@ -152,7 +129,7 @@ func (a *API) readNotifications(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	f.HideReasons = nil // marking read what the preferences hide is harmless
-	if f.BeforeNS, err = timeParam(r, "last_read_at"); err != nil {
+	if f.BeforeNS, err = TimeParam(r, "last_read_at"); err != nil {
 		return err
 	}
 	to, err := toStatus(r)
@@ -194,15 +171,6 @@ func (a *API) newNotifications(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return Reply(w, newNotificationsJSON{New: n})
-}
-
-// unreadCount is the badge's number: unread threads the preferences show.
-func (a *API) unreadCount(r *http.Request, id *auth.Identity) (int64, error) {
-	hidden, err := a.hiddenReasons(r, id)
-	if err != nil {
-		return 0, err
-	}
-	return a.Index.CountNotifications(r.Context(), index.NotificationFilter{User: id.User.Address, Statuses: []string{"unread"}, HideReasons: hidden, PublicOnly: id.PublicOnly()})
 }
 
 // threadOf is the path's thread id; one that cannot be an id is a 404,

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/usererr"
 )
@@ -24,28 +25,6 @@ type notificationSubjectJSON struct {
 	State                string `json:"state"`
 }
 
-type notificationThreadJSON struct {
-	ID         int64                   `json:"id"`
-	Repository *RepoJSON               `json:"repository"`
-	Subject    notificationSubjectJSON `json:"subject"`
-	Unread     bool                    `json:"unread"`
-	Pinned     bool                    `json:"pinned"`
-	UpdatedAt  time.Time               `json:"updated_at"`
-	URL        string                  `json:"url"`
-	// Reason is why the user has the thread (mention, review_requested,
-	// assign, author, review, participating, subscribed, transfer,
-	// repo_transfer (a repository offered to you), tip,
-	// reward, reward_withheld, proposal_opened, proposal_ending); Actor who
-	// acted last; Amount a transfer's or what a reward paid, in
-	// micro-units.
-	Reason string `json:"reason"`
-	Actor  string `json:"actor"`
-	Amount int64  `json:"amount,omitempty"`
-	// Reward is a Reward thread's contribution kind, and what was
-	// withheld and why.
-	Reward *notificationRewardJSON `json:"reward,omitempty"`
-}
-
 type notificationRewardJSON struct {
 	Kind     string `json:"kind"`
 	Withheld int64  `json:"withheld"`
@@ -54,25 +33,6 @@ type notificationRewardJSON struct {
 
 type newNotificationsJSON struct {
 	New int64 `json:"new"`
-}
-
-// threadsJSON shapes a list, reading each repository once. A thread whose
-// repository the user can no longer read is left out.
-func (a *API) threadsJSON(r *http.Request, list []index.Notification) []notificationThreadJSON {
-	repos := map[uint64]*RepoJSON{}
-	out := make([]notificationThreadJSON, 0, len(list))
-	for _, n := range list {
-		if n.Repo != 0 {
-			if _, ok := repos[n.Repo]; !ok {
-				repos[n.Repo] = a.notifyRepo(r, n.Repo)
-			}
-			if repos[n.Repo] == nil {
-				continue
-			}
-		}
-		out = append(out, a.threadJSON(r, n, repos[n.Repo]))
-	}
-	return out
 }
 
 // notifyRepo is the repository as the viewer sees it; nil when they
@@ -230,4 +190,54 @@ func (a *API) streamNotifications(w http.ResponseWriter, r *http.Request) error 
 			return nil
 		}
 	}
+}
+
+type notificationThreadJSON struct {
+	ID         int64                   `json:"id"`
+	Repository *RepoJSON               `json:"repository"`
+	Subject    notificationSubjectJSON `json:"subject"`
+	Unread     bool                    `json:"unread"`
+	Pinned     bool                    `json:"pinned"`
+	UpdatedAt  time.Time               `json:"updated_at"`
+	URL        string                  `json:"url"`
+	// Reason is why the user has the thread (mention, review_requested,
+	// assign, author, review, participating, subscribed, transfer,
+	// repo_transfer (a repository offered to you), tip,
+	// reward, reward_withheld, proposal_opened, proposal_ending); Actor who
+	// acted last; Amount a transfer's or what a reward paid, in
+	// micro-units.
+	Reason string `json:"reason"`
+	Actor  string `json:"actor"`
+	Amount int64  `json:"amount,omitempty"`
+	// Reward is a Reward thread's contribution kind, and what was
+	// withheld and why.
+	Reward *notificationRewardJSON `json:"reward,omitempty"`
+}
+
+// threadsJSON shapes a list, reading each repository once. A thread whose
+// repository the user can no longer read is left out.
+func (a *API) threadsJSON(r *http.Request, list []index.Notification) []notificationThreadJSON {
+	repos := map[uint64]*RepoJSON{}
+	out := make([]notificationThreadJSON, 0, len(list))
+	for _, n := range list {
+		if n.Repo != 0 {
+			if _, ok := repos[n.Repo]; !ok {
+				repos[n.Repo] = a.notifyRepo(r, n.Repo)
+			}
+			if repos[n.Repo] == nil {
+				continue
+			}
+		}
+		out = append(out, a.threadJSON(r, n, repos[n.Repo]))
+	}
+	return out
+}
+
+// unreadCount is the badge's number: unread threads the preferences show.
+func (a *API) unreadCount(r *http.Request, id *auth.Identity) (int64, error) {
+	hidden, err := a.hiddenReasons(r, id)
+	if err != nil {
+		return 0, err
+	}
+	return a.Index.CountNotifications(r.Context(), index.NotificationFilter{User: id.User.Address, Statuses: []string{"unread"}, HideReasons: hidden, PublicOnly: id.PublicOnly()})
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/dforge/dforge/internal/api"
 	"github.com/dforge/dforge/internal/api/chainapi"
 	"github.com/dforge/dforge/internal/api/community"
+	"github.com/dforge/dforge/internal/api/issue"
 	"github.com/dforge/dforge/internal/api/org"
 )
 
@@ -30,12 +31,14 @@ func (a *API) Register(mux *http.ServeMux) {
 	routes := &http.ServeMux{} // a literal, so the OpenAPI generator, which reads the source, sees its type
 	a.routes(routes)
 	comments := &http.ServeMux{} // see RegisterIssueComments
-	a.RegisterIssueComments(comments)
-	mux.Handle("/api/", api.CommentPaths(a.BoundQuery(comments), a.BoundQuery(routes)))
+	issueRoutes := &issue.Handler{IssuesAPI: &api.IssuesAPI{API: a.API, Pulls: a.Pulls}}
+	issueRoutes.RegisterIssueComments(comments)
+	mux.Handle("/api/", issue.CommentPaths(a.BoundQuery(comments), a.BoundQuery(routes)))
 }
 
 // routes lists every API route.
 func (a *API) routes(mux *http.ServeMux) {
+	issueRoutes := &issue.Handler{IssuesAPI: &api.IssuesAPI{API: a.API, Pulls: a.Pulls}}
 	orgRoutes := &org.Handler{API: a.API}
 	communityRoutes := &community.Handler{API: a.API}
 	chainRoutes := &chainapi.Handler{API: a.API}
@@ -58,7 +61,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.RegisterKeys(mux)
 	a.RegisterFollows(mux)
 	communityRoutes.RegisterForum(mux)
-	a.RegisterIssues(mux)
+	issueRoutes.RegisterIssues(mux)
 	a.RegisterHooks(mux)
 	a.RegisterMarketplace(mux)
 	orgRoutes.RegisterOwnerHooks(mux)
@@ -80,7 +83,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	chainRoutes.RegisterBounties(mux)
 	a.RegisterMisc(mux)
 	a.RegisterDeployKeys(mux)
-	a.RegisterTrackedTimes(mux)
+	issueRoutes.RegisterTrackedTimes(mux)
 	orgRoutes.RegisterOrgLabels(mux)
 	a.RegisterNotFound(mux)
 }
