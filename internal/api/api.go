@@ -61,7 +61,7 @@ type API struct {
 	OrgLabels    *orglabels.Service
 	codeSearch   *codesearch.Service
 	// maintainers are the node's team (serve --maintainer), shown at /node/team.
-	maintainers []common.Address
+	Maintainers []common.Address
 	// admins are the node's admins and moderators (serve --admin).
 	admins []common.Address
 	// settings are what the node runs with, for the admin console;
@@ -135,7 +135,7 @@ func New(log *slog.Logger, s Services, version string) *API {
 	return &API{Log: log, vitals: s.Vitals, Support: s.Support, pages: s.Pages, Markdown: s.Markdown, Chain: s.Chain, Index: s.Index, Auth: s.Auth,
 		Forge: s.Forge, git: s.Git, blocks: s.Blocks, Hosting: s.Repos, Pulls: s.Pulls, replicas: s.Replicas, Hooks: s.Hooks, Mod: s.Moderation, Messages: s.Messages, market: s.Market,
 		deployKeys: s.DeployKeys, TrackedTimes: s.TrackedTimes, OrgLabels: s.OrgLabels, codeSearch: s.CodeSearch,
-		maintainers: uniqueAddresses(s.Maintainers), admins: uniqueAddresses(s.Admins), settings: s.Settings, dataDir: s.DataDir, version: version, sshPort: s.SSHPort}
+		Maintainers: uniqueAddresses(s.Maintainers), admins: uniqueAddresses(s.Admins), settings: s.Settings, dataDir: s.DataDir, version: version, sshPort: s.SSHPort}
 }
 
 // RegisterSite adds the site's routes: web vitals, contact, version,

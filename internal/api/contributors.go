@@ -63,7 +63,7 @@ func (a *API) contributorsByAccount(r *http.Request, list []gitstore.Contributor
 		key, login := "email:"+emails[i], ""
 		if addr, ok := a.accountOfEmail(r, emails[i], claims); ok {
 			key = addr.Hex()
-			login = ToForgeUser(r, a.personOf(r, addr)).Login
+			login = ToForgeUser(r, a.PersonOf(r, addr)).Login
 		}
 		if j, ok := at[key]; ok {
 			out[j].Commits += c.Commits
@@ -93,8 +93,8 @@ func (a *API) accountOfEmail(r *http.Request, email string, claims map[string]co
 	return common.Address{}, false
 }
 
-// personOf is addr's user as the index names it.
-func (a *API) personOf(r *http.Request, addr common.Address) index.User {
+// PersonOf is addr's user as the index names it.
+func (a *API) PersonOf(r *http.Request, addr common.Address) index.User {
 	if p, err := a.Forge.Index().PersonByAddress(r.Context(), addr); err == nil {
 		return p.User
 	}
@@ -155,7 +155,7 @@ func (a *API) WithAccounts(r *http.Request, cs []CommitJSON) error {
 		}
 		var u *ForgeUserJSON
 		if addr, ok := a.accountOfEmail(r, email, claims); ok {
-			j := ToForgeUser(r, a.personOf(r, addr))
+			j := ToForgeUser(r, a.PersonOf(r, addr))
 			u = &j
 		}
 		found[email] = u

@@ -548,8 +548,8 @@ func ToOrgJSON(r *http.Request, o index.Org) OrgJSON {
 		HTMLURL: SiteURL(r) + "/org/" + o.Name}
 }
 
-// hiddenReasons are the reasons the user's preferences turn off.
-func (a *API) hiddenReasons(r *http.Request, id *auth.Identity) ([]string, error) {
+// HiddenReasons are the reasons the user's preferences turn off.
+func (a *API) HiddenReasons(r *http.Request, id *auth.Identity) ([]string, error) {
 	p, err := a.Auth.NotificationPrefs(r.Context(), id.User)
 	if err != nil {
 		return nil, fmt.Errorf("read notification preferences: %w", err)

@@ -112,7 +112,7 @@ func (h *IssuesAPI) getDashboard(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	hidden, err := h.hiddenReasons(r, id)
+	hidden, err := h.HiddenReasons(r, id)
 	if err != nil {
 		return err
 	}
@@ -195,7 +195,7 @@ func (h *IssuesAPI) dashboard(r *http.Request, id *auth.Identity, hidden []strin
 	if err != nil {
 		return out, err
 	}
-	out.Notifications = dashThreadsJSON{TotalCount: total, Items: h.threadsJSON(r, threads), SeeAll: seeNotifications}
+	out.Notifications = dashThreadsJSON{TotalCount: total, Items: h.ThreadsJSON(r, threads), SeeAll: seeNotifications}
 	return out, nil
 }
 

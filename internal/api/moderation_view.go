@@ -124,10 +124,10 @@ func (v ModView) listedUser(addr common.Address) bool {
 	return !hid || v.Admin
 }
 
-// maskActivities is list as the viewer sees it: a hidden issue's title
+// MaskActivities is list as the viewer sees it: a hidden issue's title
 // and a hidden comment's text give way to the marker. It returns a copy,
 // since the list may be one the index keeps for every viewer.
-func (v ModView) maskActivities(list []index.Activity) []index.Activity {
+func (v ModView) MaskActivities(list []index.Activity) []index.Activity {
 	if v.mod == nil || v.Admin {
 		return list
 	}

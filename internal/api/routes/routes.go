@@ -12,6 +12,7 @@ import (
 	"github.com/dforge/dforge/internal/api/community"
 	"github.com/dforge/dforge/internal/api/issue"
 	"github.com/dforge/dforge/internal/api/org"
+	"github.com/dforge/dforge/internal/api/user"
 )
 
 // API is the node's JSON API with its route table.
@@ -38,6 +39,7 @@ func (a *API) Register(mux *http.ServeMux) {
 
 // routes lists every API route.
 func (a *API) routes(mux *http.ServeMux) {
+	userRoutes := &user.Handler{API: a.API}
 	issueRoutes := &issue.Handler{IssuesAPI: &api.IssuesAPI{API: a.API, Pulls: a.Pulls}}
 	orgRoutes := &org.Handler{API: a.API}
 	communityRoutes := &community.Handler{API: a.API}
@@ -58,21 +60,21 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.RegisterStatuses(mux)
 	a.RegisterBranchWrites(mux)
 	a.RegisterTagWrites(mux)
-	a.RegisterKeys(mux)
-	a.RegisterFollows(mux)
+	userRoutes.RegisterKeys(mux)
+	userRoutes.RegisterFollows(mux)
 	communityRoutes.RegisterForum(mux)
 	issueRoutes.RegisterIssues(mux)
 	a.RegisterHooks(mux)
 	a.RegisterMarketplace(mux)
 	orgRoutes.RegisterOwnerHooks(mux)
 	a.RegisterTopics(mux)
-	a.RegisterEmails(mux)
+	userRoutes.RegisterEmails(mux)
 	a.RegisterRepoLists(mux)
 	a.RegisterSearch(mux)
 	a.RegisterCodeSearch(mux)
-	a.RegisterActivity(mux)
-	a.RegisterFeed(mux)
-	a.RegisterNotifications(mux)
+	userRoutes.RegisterActivity(mux)
+	userRoutes.RegisterFeed(mux)
+	userRoutes.RegisterNotifications(mux)
 	communityRoutes.RegisterReports(mux)
 	a.RegisterDashboard(mux)
 	communityRoutes.RegisterMessages(mux)
