@@ -48,7 +48,7 @@ type API struct {
 	git      *gitstore.Store
 	blocks   *blocks.Store
 	Hosting  *gitrepos.Repos   // the forge's repositories with their git data
-	pulls    *forge.Pulls      // the git side of pull requests
+	Pulls    *forge.Pulls      // the git side of pull requests
 	replicas gitrepos.Replicas // nil: this node replicates nothing
 	Hooks    *webhook.Service  // nil serves no webhook routes
 	Mod      *moderation.Service
@@ -57,11 +57,11 @@ type API struct {
 	// deployKeys, trackedTimes and orgLabels are node-local Gitea
 	// resources; nil serves none of their routes.
 	deployKeys   *deploykeys.Service
-	trackedTimes *timetrack.Service
+	TrackedTimes *timetrack.Service
 	OrgLabels    *orglabels.Service
 	codeSearch   *codesearch.Service
 	// maintainers are the node's team (serve --maintainer), shown at /node/team.
-	maintainers []common.Address
+	Maintainers []common.Address
 	// admins are the node's admins and moderators (serve --admin).
 	admins []common.Address
 	// settings are what the node runs with, for the admin console;
@@ -133,9 +133,9 @@ type Services struct {
 // own (internal/node builds each service once).
 func New(log *slog.Logger, s Services, version string) *API {
 	return &API{Log: log, vitals: s.Vitals, Support: s.Support, pages: s.Pages, Markdown: s.Markdown, Chain: s.Chain, Index: s.Index, Auth: s.Auth,
-		Forge: s.Forge, git: s.Git, blocks: s.Blocks, Hosting: s.Repos, pulls: s.Pulls, replicas: s.Replicas, Hooks: s.Hooks, Mod: s.Moderation, Messages: s.Messages, market: s.Market,
-		deployKeys: s.DeployKeys, trackedTimes: s.TrackedTimes, OrgLabels: s.OrgLabels, codeSearch: s.CodeSearch,
-		maintainers: uniqueAddresses(s.Maintainers), admins: uniqueAddresses(s.Admins), settings: s.Settings, dataDir: s.DataDir, version: version, sshPort: s.SSHPort}
+		Forge: s.Forge, git: s.Git, blocks: s.Blocks, Hosting: s.Repos, Pulls: s.Pulls, replicas: s.Replicas, Hooks: s.Hooks, Mod: s.Moderation, Messages: s.Messages, market: s.Market,
+		deployKeys: s.DeployKeys, TrackedTimes: s.TrackedTimes, OrgLabels: s.OrgLabels, codeSearch: s.CodeSearch,
+		Maintainers: uniqueAddresses(s.Maintainers), admins: uniqueAddresses(s.Admins), settings: s.Settings, dataDir: s.DataDir, version: version, sshPort: s.SSHPort}
 }
 
 // RegisterSite adds the site's routes: web vitals, contact, version,
@@ -200,4 +200,17 @@ func giteaVersion(node string) string {
 
 func (a *API) notFound(w http.ResponseWriter, r *http.Request) error {
 	return usererr.Missingf("no such API endpoint")
+}
+
+// uniqueAddresses is list without repeats, in its order.
+func uniqueAddresses(list []common.Address) []common.Address {
+	seen := map[common.Address]bool{}
+	var out []common.Address
+	for _, addr := range list {
+		if !seen[addr] {
+			seen[addr] = true
+			out = append(out, addr)
+		}
+	}
+	return out
 }

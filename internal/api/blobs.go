@@ -26,7 +26,7 @@ func (a *API) getContents(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	// 1. A directory lists its entries, without content.
 	if e.Type == "tree" {
-		entries, err := gitstore.Tree(ctx, c.dir, commit, e.Path)
+		entries, err := gitstore.Tree(ctx, c.Dir, commit, e.Path)
 		if err != nil {
 			return gitError(err)
 		}
@@ -39,7 +39,7 @@ func (a *API) getContents(w http.ResponseWriter, r *http.Request) error {
 	}
 	// 2. A file, a symlink or a submodule, with its last commit.
 	j := c.content(e, ref)
-	if last, err := gitstore.Log(ctx, c.dir, commit, gitstore.LogOptions{Path: e.Path, Limit: 1}); err == nil && len(last) == 1 {
+	if last, err := gitstore.Log(ctx, c.Dir, commit, gitstore.LogOptions{Path: e.Path, Limit: 1}); err == nil && len(last) == 1 {
 		j.LastCommitSHA = last[0].ID
 	}
 	if e.Type != "blob" {
@@ -52,7 +52,7 @@ func (a *API) getContents(w http.ResponseWriter, r *http.Request) error {
 		WriteJSON(w, http.StatusOK, j)
 		return nil
 	}
-	data, err := gitstore.ReadBlob(ctx, c.dir, e.ID, maxContentSize)
+	data, err := gitstore.ReadBlob(ctx, c.Dir, e.ID, maxContentSize)
 	if err != nil {
 		return err
 	}
@@ -103,7 +103,7 @@ func (a *API) getRaw(w http.ResponseWriter, r *http.Request) error {
 	h.Set("ETag", etag)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
-	if c.repo.Private {
+	if c.Repo.Private {
 		h.Set("Cache-Control", "private, no-cache")
 	} else {
 		h.Set("Cache-Control", "public, no-cache")
@@ -112,7 +112,7 @@ func (a *API) getRaw(w http.ResponseWriter, r *http.Request) error {
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
-	blob, err := gitstore.OpenBlob(r.Context(), c.dir, e.ID)
+	blob, err := gitstore.OpenBlob(r.Context(), c.Dir, e.ID)
 	if err != nil {
 		return err
 	}
@@ -152,15 +152,15 @@ func (a *API) getBlob(w http.ResponseWriter, r *http.Request) error {
 	if !isHex(sha) {
 		return usererr.InvalidField("sha", "invalid_ref", "a blob is named by its id (hex)")
 	}
-	typ, err := gitstore.ObjectType(r.Context(), c.dir, sha)
+	typ, err := gitstore.ObjectType(r.Context(), c.Dir, sha)
 	if err != nil || typ != "blob" {
 		return gitError(gitstore.ErrRefNotFound)
 	}
-	data, err := gitstore.ReadBlob(r.Context(), c.dir, sha, maxContentSize+1)
+	data, err := gitstore.ReadBlob(r.Context(), c.Dir, sha, maxContentSize+1)
 	if err != nil {
 		return err
 	}
-	out := map[string]any{"sha": sha, "url": c.api + "/git/blobs/" + sha, "size": len(data), "too_large": len(data) > maxContentSize,
+	out := map[string]any{"sha": sha, "url": c.Api + "/git/blobs/" + sha, "size": len(data), "too_large": len(data) > maxContentSize,
 		"encoding": nil, "content": nil}
 	if len(data) <= maxContentSize {
 		out["encoding"], out["content"] = "base64", base64.StdEncoding.EncodeToString(data)

@@ -53,10 +53,10 @@ func (a *API) createBranch(w http.ResponseWriter, r *http.Request) error {
 	if from == "" {
 		from = in.OldBranchName
 	}
-	if gitstore.IsEmpty(c.dir) {
+	if gitstore.IsEmpty(c.Dir) {
 		return errEmptyRepo
 	}
-	if _, err := a.Hosting.CreateBranch(r.Context(), id.User.Address, c.repo, in.NewBranchName, from); err != nil {
+	if _, err := a.Hosting.CreateBranch(r.Context(), id.User.Address, c.Repo, in.NewBranchName, from); err != nil {
 		return a.HostingError(w, r, err)
 	}
 	j, err := a.branchNamed(r, c, in.NewBranchName)
@@ -106,12 +106,12 @@ func (a *API) renameBranch(w http.ResponseWriter, r *http.Request) error {
 }
 
 // branchNamed is branch name of c as Gitea's Branch, with its rule.
-func (a *API) branchNamed(r *http.Request, c code, name string) (branchJSON, error) {
-	branches, err := gitstore.Branches(r.Context(), c.dir)
+func (a *API) branchNamed(r *http.Request, c Code, name string) (branchJSON, error) {
+	branches, err := gitstore.Branches(r.Context(), c.Dir)
 	if err != nil {
 		return branchJSON{}, err
 	}
-	rules, err := a.Forge.Index().Protections(r.Context(), c.repo.ID)
+	rules, err := a.Forge.Index().Protections(r.Context(), c.Repo.ID)
 	if err != nil {
 		return branchJSON{}, err
 	}

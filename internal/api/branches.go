@@ -19,11 +19,11 @@ func (a *API) listBranches(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	branches, err := gitstore.Branches(r.Context(), c.dir)
+	branches, err := gitstore.Branches(r.Context(), c.Dir)
 	if err != nil {
 		return err
 	}
-	rules, err := a.Forge.Index().Protections(r.Context(), c.repo.ID)
+	rules, err := a.Forge.Index().Protections(r.Context(), c.Repo.ID)
 	if err != nil {
 		return err
 	}
@@ -40,7 +40,7 @@ func (a *API) getBranch(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	name := r.PathValue("branch")
-	if _, err := gitstore.ResolveBranch(r.Context(), c.dir, name); err != nil {
+	if _, err := gitstore.ResolveBranch(r.Context(), c.Dir, name); err != nil {
 		return gitError(err)
 	}
 	j, err := a.branchNamed(r, c, name)

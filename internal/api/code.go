@@ -55,53 +55,53 @@ func (a *API) RegisterContents(mux *http.ServeMux) {
 	a.RegisterCodeViews(mux)
 }
 
-// code is a visible repository with its git data on this node.
-type code struct {
-	repo index.Repo
-	perm forge.Perm
-	dir  string
-	api  string // the repository's API URL
-	html string // its page
+// Code is a visible repository with its git data on this node.
+type Code struct {
+	Repo index.Repo
+	Perm forge.Perm
+	Dir  string
+	Api  string // the repository's API URL
+	Html string // its page
 }
 
 // codeOf finds the path's repository and its git data.
-func (a *API) codeOf(r *http.Request) (code, error) {
+func (a *API) codeOf(r *http.Request) (Code, error) {
 	rec, perm, err := a.RepoOf(r)
 	if err != nil {
-		return code{}, err
+		return Code{}, err
 	}
 	dir, err := a.Hosting.Dir(rec)
 	if err != nil {
-		return code{}, err
+		return Code{}, err
 	}
 	if !a.Hosting.HasGit(rec) {
 		if s, ok := a.replication(rec); ok {
-			return code{}, usererr.New(usererr.Unavailable, "replicating", gitrepos.PendingMessage(ToForgeUser(r, rec.Owner).Login+"/"+rec.Name, s))
+			return Code{}, usererr.New(usererr.Unavailable, "replicating", gitrepos.PendingMessage(ToForgeUser(r, rec.Owner).Login+"/"+rec.Name, s))
 		}
-		return code{}, usererr.New(usererr.NotFound, "no_git_data", "the git data of this repository is not on this node (it was created on another node)")
+		return Code{}, usererr.New(usererr.NotFound, "no_git_data", "the git data of this repository is not on this node (it was created on another node)")
 	}
 	full := ToForgeUser(r, rec.Owner).Login + "/" + rec.Name
 	base := SiteURL(r)
-	return code{repo: rec, perm: perm, dir: dir, api: base + "/api/v1/repos/" + full, html: base + "/" + full}, nil
+	return Code{Repo: rec, Perm: perm, Dir: dir, Api: base + "/api/v1/repos/" + full, Html: base + "/" + full}, nil
 }
 
 var errEmptyRepo = usererr.New(usererr.NotFound, "empty_repository", "this repository is empty: push a first commit")
 
 // resolve finds the commit ref names (the default branch when empty) and
 // the name to show for it.
-func (a *API) resolve(r *http.Request, c code, ref string) (string, string, error) {
-	if gitstore.IsEmpty(c.dir) {
+func (a *API) resolve(r *http.Request, c Code, ref string) (string, string, error) {
+	if gitstore.IsEmpty(c.Dir) {
 		return "", "", errEmptyRepo
 	}
 	if ref == "" {
-		ref = c.repo.DefaultBranch
-		if id, err := gitstore.ResolveBranch(r.Context(), c.dir, ref); err == nil {
+		ref = c.Repo.DefaultBranch
+		if id, err := gitstore.ResolveBranch(r.Context(), c.Dir, ref); err == nil {
 			return id, ref, nil
 		}
-		id, err := gitstore.Resolve(r.Context(), c.dir, "") // HEAD, whatever it is
+		id, err := gitstore.Resolve(r.Context(), c.Dir, "") // HEAD, whatever it is
 		return id, id, gitError(err)
 	}
-	id, err := gitstore.Resolve(r.Context(), c.dir, ref)
+	id, err := gitstore.Resolve(r.Context(), c.Dir, ref)
 	return id, ref, gitError(err)
 }
 
@@ -124,29 +124,29 @@ func gitError(err error) error {
 }
 
 // fileAt resolves the request's ref and {path...} to an entry.
-func (a *API) fileAt(r *http.Request) (code, gitstore.Entry, string, string, error) {
+func (a *API) fileAt(r *http.Request) (Code, gitstore.Entry, string, string, error) {
 	c, err := a.codeOf(r)
 	if err != nil {
-		return code{}, gitstore.Entry{}, "", "", err
+		return Code{}, gitstore.Entry{}, "", "", err
 	}
 	p, err := gitstore.CleanPath(r.PathValue("path"))
 	if err != nil {
-		return code{}, gitstore.Entry{}, "", "", gitError(err)
+		return Code{}, gitstore.Entry{}, "", "", gitError(err)
 	}
 	commit, ref, err := a.resolve(r, c, r.URL.Query().Get("ref"))
 	if err != nil {
-		return code{}, gitstore.Entry{}, "", "", err
+		return Code{}, gitstore.Entry{}, "", "", err
 	}
-	e, err := gitstore.Stat(r.Context(), c.dir, commit, p)
+	e, err := gitstore.Stat(r.Context(), c.Dir, commit, p)
 	if err != nil {
-		return code{}, gitstore.Entry{}, "", "", gitError(err)
+		return Code{}, gitstore.Entry{}, "", "", gitError(err)
 	}
 	e.Path = p
 	return c, e, commit, ref, nil
 }
 
-// escapePath escapes each segment of a repository path for a URL.
-func escapePath(p string) string {
+// EscapePath escapes each segment of a repository path for a URL.
+func EscapePath(p string) string {
 	segs := strings.Split(p, "/")
 	for i, s := range segs {
 		segs[i] = url.PathEscape(s)

@@ -76,7 +76,7 @@ func (a *API) searchRepoCode(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (a *API) codeSearchIn(w http.ResponseWriter, r *http.Request, repo uint64) error {
-	p, err := pageWithLimit(r, 10)
+	p, err := PageWithLimit(r, 10)
 	if err != nil {
 		return err
 	}
@@ -89,7 +89,7 @@ func (a *API) codeSearchIn(w http.ResponseWriter, r *http.Request, repo uint64) 
 	base := SiteURL(r)
 	out := codeSearchJSON{Total: res.Total, Items: make([]codeHitJSON, 0, len(res.Items)), Languages: res.Languages}
 	for _, h := range res.Items {
-		link := base + "/" + h.Repo + "/src/" + escapePath(h.Path)
+		link := base + "/" + h.Repo + "/src/" + EscapePath(h.Path)
 		if len(h.Lines) > 0 {
 			link += "#L" + strconv.Itoa(h.Lines[0].Number)
 		}

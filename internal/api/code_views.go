@@ -44,7 +44,7 @@ func (a *API) getArchive(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	file := c.repo.Name + "-" + strings.ReplaceAll(ref, "/", "-") + "." + format
+	file := c.Repo.Name + "-" + strings.ReplaceAll(ref, "/", "-") + "." + format
 	w.Header().Set("Content-Type", ctype)
 	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": file}))
 	w.Header().Set("X-Content-Type-Options", "nosniff")
@@ -54,9 +54,9 @@ func (a *API) getArchive(w http.ResponseWriter, r *http.Request) error {
 		w.WriteHeader(http.StatusNotModified)
 		return nil
 	}
-	if err := gitstore.WriteArchive(r.Context(), c.dir, commit, format, c.repo.Name+"/", w); err != nil {
+	if err := gitstore.WriteArchive(r.Context(), c.Dir, commit, format, c.Repo.Name+"/", w); err != nil {
 		// The answer has begun: the client sees a cut archive.
-		a.Log.ErrorContext(r.Context(), "stream an archive", "repo", c.repo.ID, "commit", commit, "err", err)
+		a.Log.ErrorContext(r.Context(), "stream an archive", "repo", c.Repo.ID, "commit", commit, "err", err)
 	}
 	return nil
 }
@@ -82,8 +82,8 @@ type lastCommitsJSON struct {
 	Entries []lastCommitJSON `json:"entries"`
 }
 
-func (c code) summary(g gitstore.Commit) *commitSummaryJSON {
-	return &commitSummaryJSON{SHA: g.ID, Message: g.Summary(), HTMLURL: c.html + "/commit/" + g.ID,
+func (c Code) summary(g gitstore.Commit) *commitSummaryJSON {
+	return &commitSummaryJSON{SHA: g.ID, Message: g.Summary(), HTMLURL: c.Html + "/commit/" + g.ID,
 		Author:    identityJSON{Name: g.Author.Name, Email: g.Author.Email, Date: rfc3339(g.Author)},
 		Committer: identityJSON{Name: g.Committer.Name, Email: g.Committer.Email, Date: rfc3339(g.Committer)}}
 }
@@ -105,7 +105,7 @@ func (a *API) listLastCommits(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	entries, err := gitstore.Tree(r.Context(), c.dir, commit, p)
+	entries, err := gitstore.Tree(r.Context(), c.Dir, commit, p)
 	if err != nil {
 		return gitError(err)
 	}
@@ -113,7 +113,7 @@ func (a *API) listLastCommits(w http.ResponseWriter, r *http.Request) error {
 	for i, e := range entries {
 		names[i] = e.Name
 	}
-	last, err := gitstore.LastCommits(r.Context(), c.dir, commit, p, names)
+	last, err := gitstore.LastCommits(r.Context(), c.Dir, commit, p, names)
 	if err != nil {
 		return err
 	}
@@ -155,14 +155,14 @@ func (a *API) getBlame(w http.ResponseWriter, r *http.Request) error {
 	case e.Size > maxContentSize:
 		return usererr.BadFieldf("path", "%s is over %d bytes: too large to blame here", e.Path, maxContentSize)
 	}
-	data, err := gitstore.ReadBlob(r.Context(), c.dir, e.ID, 8000)
+	data, err := gitstore.ReadBlob(r.Context(), c.Dir, e.ID, 8000)
 	if err != nil {
 		return err
 	}
 	if gitstore.IsBinary(data) {
 		return usererr.BadFieldf("path", "%s is binary: only text files have a blame", e.Path)
 	}
-	ranges, err := gitstore.Blame(r.Context(), c.dir, commit, e.Path)
+	ranges, err := gitstore.Blame(r.Context(), c.Dir, commit, e.Path)
 	if err != nil {
 		return err
 	}

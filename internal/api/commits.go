@@ -25,25 +25,25 @@ func (a *API) listCommits(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return gitError(err)
 	}
-	if gitstore.IsEmpty(c.dir) {
-		return a.RespondList(w, r, p, 0, []commitJSON{}, nil)
+	if gitstore.IsEmpty(c.Dir) {
+		return a.RespondList(w, r, p, 0, []CommitJSON{}, nil)
 	}
 	commit, _, err := a.resolve(r, c, q.Get("sha"))
 	if err != nil {
 		return err
 	}
 	files := boolParam(r, "files", true) || boolParam(r, "stat", false)
-	list, err := gitstore.Log(r.Context(), c.dir, commit, gitstore.LogOptions{Path: filter, Skip: (p.Number - 1) * p.Limit, Limit: p.Limit, Files: files})
+	list, err := gitstore.Log(r.Context(), c.Dir, commit, gitstore.LogOptions{Path: filter, Skip: (p.Number - 1) * p.Limit, Limit: p.Limit, Files: files})
 	if err != nil {
 		return err
 	}
-	total, err := gitstore.Count(r.Context(), c.dir, commit, filter)
-	out := make([]commitJSON, 0, len(list))
+	total, err := gitstore.Count(r.Context(), c.Dir, commit, filter)
+	out := make([]CommitJSON, 0, len(list))
 	for _, g := range list {
-		out = append(out, c.commit(g, files))
+		out = append(out, c.Commit(g, files))
 	}
 	if err == nil {
-		err = a.withAccounts(r, out)
+		err = a.WithAccounts(r, out)
 	}
 	return a.RespondList(w, r, p, int64(total), out, err)
 }
@@ -67,7 +67,7 @@ func (a *API) getCommit(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	g, err := gitstore.CommitByID(r.Context(), c.dir, sha)
+	g, err := gitstore.CommitByID(r.Context(), c.Dir, sha)
 	if err != nil {
 		return gitError(err)
 	}
@@ -79,19 +79,19 @@ func (a *API) getCommit(w http.ResponseWriter, r *http.Request) error {
 		if format == ".patch" {
 			f = gitstore.FormatPatch
 		}
-		if err := gitstore.WriteCommitDiff(r.Context(), c.dir, g, f, 0, w); err != nil {
+		if err := gitstore.WriteCommitDiff(r.Context(), c.Dir, g, f, 0, w); err != nil {
 			a.Log.ErrorContext(r.Context(), "stream commit diff", "commit", g.ID, "err", err)
 		}
 		return nil
 	}
-	j := c.commit(g, true)
-	one := []commitJSON{j}
-	if err := a.withAccounts(r, one); err != nil {
+	j := c.Commit(g, true)
+	one := []CommitJSON{j}
+	if err := a.WithAccounts(r, one); err != nil {
 		return err
 	}
 	j = one[0]
 	if boolParam(r, "diff", false) {
-		diff, truncated, err := gitstore.CommitDiff(r.Context(), c.dir, g, maxJSONDiff)
+		diff, truncated, err := gitstore.CommitDiff(r.Context(), c.Dir, g, maxJSONDiff)
 		if err != nil {
 			return err
 		}

@@ -26,8 +26,8 @@ const maxCompareCommits = 250
 // compareJSON is Gitea's Compare, plus files.
 type compareJSON struct {
 	TotalCommits int               `json:"total_commits"`
-	Commits      []commitJSON      `json:"commits"`
-	Files        []changedFileJSON `json:"files"`
+	Commits      []CommitJSON      `json:"commits"`
+	Files        []ChangedFileJSON `json:"files"`
 }
 
 func (a *API) compare(w http.ResponseWriter, r *http.Request) error {
@@ -49,22 +49,22 @@ func (a *API) compare(w http.ResponseWriter, r *http.Request) error {
 	}
 	defer done()
 	span := base + ".." + head
-	total, err := gitstore.Count(r.Context(), c.dir, span, "")
+	total, err := gitstore.Count(r.Context(), c.Dir, span, "")
 	if err != nil {
 		return err
 	}
-	list, err := gitstore.Log(r.Context(), c.dir, span, gitstore.LogOptions{Limit: maxCompareCommits, Files: true})
+	list, err := gitstore.Log(r.Context(), c.Dir, span, gitstore.LogOptions{Limit: maxCompareCommits, Files: true})
 	if err != nil {
 		return err
 	}
-	out := compareJSON{TotalCommits: total, Commits: make([]commitJSON, 0, len(list)), Files: []changedFileJSON{}}
+	out := compareJSON{TotalCommits: total, Commits: make([]CommitJSON, 0, len(list)), Files: []ChangedFileJSON{}}
 	for _, g := range list {
-		out.Commits = append(out.Commits, c.commit(g, true))
+		out.Commits = append(out.Commits, c.Commit(g, true))
 	}
-	if err := a.withAccounts(r, out.Commits); err != nil {
+	if err := a.WithAccounts(r, out.Commits); err != nil {
 		return err
 	}
-	from, err := gitstore.MergeBase(r.Context(), c.dir, base, head)
+	from, err := gitstore.MergeBase(r.Context(), c.Dir, base, head)
 	if err != nil {
 		return err
 	}
@@ -82,18 +82,18 @@ func (a *API) compare(w http.ResponseWriter, r *http.Request) error {
 // branch, tag or commit of it, or owner:branch (owner/repo:branch) of a
 // repository of its fork network. Another repository's commits are
 // fetched into c's under a ref of their own, which done deletes.
-func (a *API) compareHead(r *http.Request, c code, ref string) (id string, done func(), err error) {
+func (a *API) compareHead(r *http.Request, c Code, ref string) (id string, done func(), err error) {
 	done = func() {}
 	if !strings.Contains(ref, ":") {
 		id, _, err = a.resolve(r, c, ref)
 		return id, done, err
 	}
 	ctx := r.Context()
-	repo, branch, err := a.headOf(ctx, ViewerOf(r), c.repo, ref)
+	repo, branch, err := a.HeadOf(ctx, ViewerOf(r), c.Repo, ref)
 	if err != nil {
 		return "", done, err
 	}
-	if repo.ID == c.repo.ID {
+	if repo.ID == c.Repo.ID {
 		id, _, err = a.resolve(r, c, branch)
 		return id, done, err
 	}
@@ -117,33 +117,33 @@ func (a *API) compareHead(r *http.Request, c code, ref string) (id string, done 
 	// sides. A fetch by id needs uploadpack.allowAnySHA1InWant; fall back
 	// to the branch for an older repository.
 	tmp := fmt.Sprintf("refs/dforge/compare/%d", time.Now().UnixNano())
-	if err := gitstore.FetchRef(ctx, c.dir, dir, id, tmp); err != nil {
-		if err := gitstore.FetchRef(ctx, c.dir, dir, "refs/heads/"+branch, tmp); err != nil {
+	if err := gitstore.FetchRef(ctx, c.Dir, dir, id, tmp); err != nil {
+		if err := gitstore.FetchRef(ctx, c.Dir, dir, "refs/heads/"+branch, tmp); err != nil {
 			return "", done, fmt.Errorf("fetch %s:%s: %w", full, branch, err)
 		}
-		if id, _, err = gitstore.CommitOf(ctx, c.dir, tmp); err != nil {
+		if id, _, err = gitstore.CommitOf(ctx, c.Dir, tmp); err != nil {
 			return "", done, fmt.Errorf("read the fetched head: %w", err)
 		}
 	}
-	done = func() { _ = gitstore.DeleteRef(context.WithoutCancel(ctx), c.dir, tmp) }
+	done = func() { _ = gitstore.DeleteRef(context.WithoutCancel(ctx), c.Dir, tmp) }
 	return id, done, nil
 }
 
 // compareFiles is the files changed from from to to, with patches within
 // the page budget.
-func compareFiles(r *http.Request, c code, from, to string) ([]changedFileJSON, error) {
-	files, err := gitstore.CompareFiles(r.Context(), c.dir, from, to)
+func compareFiles(r *http.Request, c Code, from, to string) ([]ChangedFileJSON, error) {
+	files, err := gitstore.CompareFiles(r.Context(), c.Dir, from, to)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]changedFileJSON, 0, len(files))
-	budget := maxPagePatch
+	out := make([]ChangedFileJSON, 0, len(files))
+	budget := MaxPagePatch
 	for _, f := range files {
-		path := escapePath(f.Path)
-		j := changedFileJSON{
+		path := EscapePath(f.Path)
+		j := ChangedFileJSON{
 			Filename: f.Path, Status: f.Status, Additions: f.Additions, Deletions: f.Deletions, Changes: f.Additions + f.Deletions,
-			HTMLURL: c.html + "/src/commit/" + to + "/" + path, ContentsURL: c.api + "/contents/" + path + "?ref=" + to,
-			RawURL: c.html + "/raw/commit/" + to + "/" + path, Binary: f.Binary,
+			HTMLURL: c.Html + "/src/commit/" + to + "/" + path, ContentsURL: c.Api + "/contents/" + path + "?ref=" + to,
+			RawURL: c.Html + "/raw/commit/" + to + "/" + path, Binary: f.Binary,
 		}
 		if f.OldPath != f.Path {
 			j.PreviousFilename = f.OldPath
@@ -151,7 +151,7 @@ func compareFiles(r *http.Request, c code, from, to string) ([]changedFileJSON, 
 		if budget <= 0 {
 			j.PatchTruncated = true
 		} else if !f.Binary {
-			patch, cut, err := gitstore.FilePatch(r.Context(), c.dir, from, to, f, min(maxFilePatch, budget))
+			patch, cut, err := gitstore.FilePatch(r.Context(), c.Dir, from, to, f, min(MaxFilePatch, budget))
 			if err != nil {
 				return nil, err
 			}

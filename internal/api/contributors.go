@@ -24,14 +24,14 @@ func (a *API) listContributors(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if gitstore.IsEmpty(c.dir) {
+	if gitstore.IsEmpty(c.Dir) {
 		return a.RespondList(w, r, p, 0, []contributorJSON{}, nil)
 	}
 	commit, _, err := a.resolve(r, c, r.URL.Query().Get("ref"))
 	if err != nil {
 		return err
 	}
-	list, err := gitstore.Contributors(r.Context(), c.dir, commit)
+	list, err := gitstore.Contributors(r.Context(), c.Dir, commit)
 	if err != nil {
 		return err
 	}
@@ -63,7 +63,7 @@ func (a *API) contributorsByAccount(r *http.Request, list []gitstore.Contributor
 		key, login := "email:"+emails[i], ""
 		if addr, ok := a.accountOfEmail(r, emails[i], claims); ok {
 			key = addr.Hex()
-			login = ToForgeUser(r, a.personOf(r, addr)).Login
+			login = ToForgeUser(r, a.PersonOf(r, addr)).Login
 		}
 		if j, ok := at[key]; ok {
 			out[j].Commits += c.Commits
@@ -93,8 +93,8 @@ func (a *API) accountOfEmail(r *http.Request, email string, claims map[string]co
 	return common.Address{}, false
 }
 
-// personOf is addr's user as the index names it.
-func (a *API) personOf(r *http.Request, addr common.Address) index.User {
+// PersonOf is addr's user as the index names it.
+func (a *API) PersonOf(r *http.Request, addr common.Address) index.User {
 	if p, err := a.Forge.Index().PersonByAddress(r.Context(), addr); err == nil {
 		return p.User
 	}
@@ -108,12 +108,12 @@ func (a *API) getCounts(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := countsJSON{Stars: rec.Stars, Forks: rec.Forks, Watchers: rec.Watchers, OpenIssues: rec.OpenIssues, OpenPulls: rec.OpenPulls}
 	c, err := a.codeOf(r)
-	if err != nil || gitstore.IsEmpty(c.dir) {
+	if err != nil || gitstore.IsEmpty(c.Dir) {
 		WriteJSON(w, http.StatusOK, out) // no git data here, or none yet
 		return nil
 	}
 	ctx := r.Context()
-	refs, err := gitstore.RefNames(ctx, c.dir, "refs/")
+	refs, err := gitstore.RefNames(ctx, c.Dir, "refs/")
 	if err != nil {
 		return err
 	}
@@ -126,7 +126,7 @@ func (a *API) getCounts(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	if commit, _, err := a.resolve(r, c, ""); err == nil {
-		if out.Commits, err = gitstore.Count(ctx, c.dir, commit, ""); err != nil {
+		if out.Commits, err = gitstore.Count(ctx, c.Dir, commit, ""); err != nil {
 			return err
 		}
 	}
@@ -134,11 +134,11 @@ func (a *API) getCounts(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// withAccounts fills each commit's author and committer with the account
+// WithAccounts fills each commit's author and committer with the account
 // its email names, by the rules contributorsByAccount counts with, as
 // Gitea links commits to its users; an email that names no account stays
 // null.
-func (a *API) withAccounts(r *http.Request, cs []commitJSON) error {
+func (a *API) WithAccounts(r *http.Request, cs []CommitJSON) error {
 	emails := make([]string, 0, 2*len(cs))
 	for _, c := range cs {
 		emails = append(emails, strings.ToLower(c.Commit.Author.Email), strings.ToLower(c.Commit.Committer.Email))
@@ -155,7 +155,7 @@ func (a *API) withAccounts(r *http.Request, cs []commitJSON) error {
 		}
 		var u *ForgeUserJSON
 		if addr, ok := a.accountOfEmail(r, email, claims); ok {
-			j := ToForgeUser(r, a.personOf(r, addr))
+			j := ToForgeUser(r, a.PersonOf(r, addr))
 			u = &j
 		}
 		found[email] = u

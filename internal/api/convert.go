@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"net/http"
 	"net/url"
@@ -26,21 +27,21 @@ import (
 
 func Ptr(s string) *string { return &s }
 
-func (c code) content(e gitstore.Entry, ref string) contentJSON {
+func (c Code) content(e gitstore.Entry, ref string) contentJSON {
 	q := "?ref=" + url.QueryEscape(ref)
-	self := c.api + "/contents/" + escapePath(e.Path) + q
+	self := c.Api + "/contents/" + EscapePath(e.Path) + q
 	kind := "src/branch/"
 	if strings.Trim(ref, "0123456789abcdef") == "" && len(ref) >= 7 {
 		kind = "src/commit/"
 	}
-	htmlURL := c.html + "/" + kind + escapePath(ref) + "/" + escapePath(e.Path)
+	htmlURL := c.Html + "/" + kind + EscapePath(ref) + "/" + EscapePath(e.Path)
 	j := contentJSON{Name: e.Name, Path: e.Path, SHA: e.ID, Type: e.Kind(), Size: e.Size, URL: &self, HTMLURL: &htmlURL}
 	switch e.Type {
 	case "tree":
-		j.GitURL = Ptr(c.api + "/git/trees/" + e.ID)
+		j.GitURL = Ptr(c.Api + "/git/trees/" + e.ID)
 	case "blob":
-		j.GitURL = Ptr(c.api + "/git/blobs/" + e.ID)
-		j.DownloadURL = Ptr(c.api + "/raw/" + escapePath(e.Path) + q)
+		j.GitURL = Ptr(c.Api + "/git/blobs/" + e.ID)
+		j.DownloadURL = Ptr(c.Api + "/raw/" + EscapePath(e.Path) + q)
 	}
 	j.Links = linksJSON{Self: j.URL, Git: j.GitURL, HTML: j.HTMLURL}
 	return j
@@ -55,8 +56,8 @@ func rfc3339(s gitstore.Signature) string {
 
 // cidOf is a git object's CID, for a public repository only: a private
 // one's objects are never blocks.
-func (c code) cidOf(id string) string {
-	if c.repo.Private {
+func (c Code) cidOf(id string) string {
+	if c.Repo.Private {
 		return ""
 	}
 	if cid := blocks.CIDForGitObject(id); cid.Defined() {
@@ -65,19 +66,19 @@ func (c code) cidOf(id string) string {
 	return ""
 }
 
-func (c code) commit(g gitstore.Commit, files bool) commitJSON {
-	var j commitJSON
-	api := c.api + "/git/commits/" + g.ID
+func (c Code) Commit(g gitstore.Commit, files bool) CommitJSON {
+	var j CommitJSON
+	api := c.Api + "/git/commits/" + g.ID
 	j.commitMetaJSON = commitMetaJSON{URL: api, SHA: g.ID, Created: rfc3339(g.Committer)}
-	j.HTMLURL = c.html + "/commit/" + g.ID
+	j.HTMLURL = c.Html + "/commit/" + g.ID
 	j.Commit.URL = api
 	j.Commit.Author = identityJSON{Name: g.Author.Name, Email: g.Author.Email, Date: rfc3339(g.Author)}
 	j.Commit.Committer = identityJSON{Name: g.Committer.Name, Email: g.Committer.Email, Date: rfc3339(g.Committer)}
 	j.Commit.Message = g.Message
-	j.Commit.Tree = commitMetaJSON{URL: c.api + "/git/trees/" + g.Tree, SHA: g.Tree, Created: j.Created}
+	j.Commit.Tree = commitMetaJSON{URL: c.Api + "/git/trees/" + g.Tree, SHA: g.Tree, Created: j.Created}
 	j.Parents = []commitMetaJSON{}
 	for _, p := range g.Parents {
-		j.Parents = append(j.Parents, commitMetaJSON{URL: c.api + "/git/commits/" + p, SHA: p})
+		j.Parents = append(j.Parents, commitMetaJSON{URL: c.Api + "/git/commits/" + p, SHA: p})
 	}
 	j.CID = c.cidOf(g.ID)
 	if files && g.Files != nil {
@@ -96,17 +97,17 @@ func (c code) commit(g gitstore.Commit, files bool) commitJSON {
 	return j
 }
 
-func (c code) branch(b gitstore.Branch) branchJSON {
+func (c Code) branch(b gitstore.Branch) branchJSON {
 	g := b.Commit
 	protected := false
-	for _, p := range c.repo.ProtectedBranches {
+	for _, p := range c.Repo.ProtectedBranches {
 		protected = protected || p == b.Name
 	}
 	j := branchJSON{
 		Name: b.Name, Protected: protected, StatusCheckContexts: []string{},
-		UserCanPush: c.perm >= forge.PermWrite, UserCanMerge: c.perm >= forge.PermMaintain,
+		UserCanPush: c.Perm >= forge.PermWrite, UserCanMerge: c.Perm >= forge.PermMaintain,
 		Commit: payloadCommitJSON{
-			ID: g.ID, Message: g.Message, URL: c.html + "/commit/" + g.ID, Timestamp: rfc3339(g.Committer), CID: c.cidOf(g.ID),
+			ID: g.ID, Message: g.Message, URL: c.Html + "/commit/" + g.ID, Timestamp: rfc3339(g.Committer), CID: c.cidOf(g.ID),
 			Author:    payloadUserJSON{Name: g.Author.Name, Email: g.Author.Email},
 			Committer: payloadUserJSON{Name: g.Committer.Name, Email: g.Committer.Email},
 		},
@@ -273,9 +274,9 @@ func (a *API) ReposJSON(r *http.Request, list []index.Repo) ([]RepoJSON, error) 
 	return out, nil
 }
 
-func watchInfo(r *http.Request, rec index.Repo, on bool) watchInfoJSON {
+func watchInfo(r *http.Request, rec index.Repo, on bool) WatchInfoJSON {
 	api := SiteURL(r) + "/api/v1/repos/" + ToForgeUser(r, rec.Owner).Login + "/" + rec.Name
-	return watchInfoJSON{Subscribed: on, CreatedAt: rec.Created, URL: api + "/subscription", RepositoryURL: api}
+	return WatchInfoJSON{Subscribed: on, CreatedAt: rec.Created, URL: api + "/subscription", RepositoryURL: api}
 }
 
 // giteaRole names a permission as Gitea's API does: admin for the owner
@@ -292,41 +293,41 @@ func giteaRole(p forge.Perm) string {
 	return "none"
 }
 
-func (l *links) person(u index.User) ForgeUserJSON { return ToForgeUser(l.req, u) }
+func (l *Links) Person(u index.User) ForgeUserJSON { return ToForgeUser(l.req, u) }
 
-func (l *links) label(lb index.Label) LabelJSON {
+func (l *Links) Label(lb index.Label) LabelJSON {
 	return LabelJSON{ID: lb.ID, Name: lb.Name, Color: strings.TrimPrefix(lb.Color, "#"), Description: lb.Description, Exclusive: lb.Exclusive,
-		URL: l.api + "/labels/" + strconv.FormatUint(lb.ID, 10)}
+		URL: l.Api + "/labels/" + strconv.FormatUint(lb.ID, 10)}
 }
 
-func (l *links) labels(list []index.Label) []LabelJSON {
+func (l *Links) Labels(list []index.Label) []LabelJSON {
 	out := make([]LabelJSON, len(list))
 	for i, lb := range list {
-		out[i] = l.label(lb)
+		out[i] = l.Label(lb)
 	}
 	return out
 }
 
-// links builds URLs and renders bodies for one repository in one request.
-type links struct {
+// Links builds URLs and renders bodies for one repository in one request.
+type Links struct {
 	req    *http.Request
 	origin string // scheme://host
-	api    string // origin + /api/v1/repos/{owner}/{repo}
-	html   string // origin + /{owner}/{repo}
+	Api    string // origin + /api/v1/repos/{owner}/{repo}
+	Html   string // origin + /{owner}/{repo}
 	owner  string
 	name   string
-	repoID uint64
-	mod    ModView
-	render func(body string) string
-	// username reads an address's username ("" when it has none).
-	username func(r *http.Request, addr string) string
+	RepoID uint64
+	Mod    ModView
+	Render func(body string) string
+	// Username reads an address's username ("" when it has none).
+	Username func(r *http.Request, addr string) string
 }
 
-func (h *issuesAPI) linksFor(r *http.Request, repo index.Repo) *links {
+func (h *IssuesAPI) LinksFor(r *http.Request, repo index.Repo) *Links {
 	origin := SiteURL(r)
 	path := url.PathEscape(repo.Owner.Username) + "/" + url.PathEscape(repo.Name)
-	l := &links{req: r, origin: origin, api: origin + "/api/v1/repos/" + path, html: origin + "/" + path, owner: repo.Owner.Username, name: repo.Name,
-		repoID: repo.ID, mod: h.ModViewOf(r)}
+	l := &Links{req: r, origin: origin, Api: origin + "/api/v1/repos/" + path, Html: origin + "/" + path, owner: repo.Owner.Username, name: repo.Name,
+		RepoID: repo.ID, Mod: h.ModViewOf(r)}
 	ctx := r.Context()
 	lk := &linker{owner: repo.Owner.Username, repo: repo.Name,
 		user: func(ctx context.Context, name string) (string, bool) {
@@ -342,8 +343,8 @@ func (h *issuesAPI) linksFor(r *http.Request, repo index.Repo) *links {
 			return err == nil
 		},
 	}
-	l.render = func(body string) string { return h.RenderBody(ctx, lk, body) }
-	l.username = func(r *http.Request, addr string) string {
+	l.Render = func(body string) string { return h.RenderBody(ctx, lk, body) }
+	l.Username = func(r *http.Request, addr string) string {
 		if !common.IsHexAddress(addr) {
 			return ""
 		}
@@ -353,11 +354,11 @@ func (h *issuesAPI) linksFor(r *http.Request, repo index.Repo) *links {
 	return l
 }
 
-// listLinks is linksFor without rendering: lists leave body_html empty
+// ListLinks is linksFor without rendering: lists leave body_html empty
 // (their pages show titles; rendering every body would slow the list).
-func (h *issuesAPI) listLinks(r *http.Request, repo index.Repo) *links {
-	l := h.linksFor(r, repo)
-	l.render = func(string) string { return "" }
+func (h *IssuesAPI) ListLinks(r *http.Request, repo index.Repo) *Links {
+	l := h.LinksFor(r, repo)
+	l.Render = func(string) string { return "" }
 	return l
 }
 
@@ -368,67 +369,67 @@ func optional(s string) *string {
 	return &s
 }
 
-// issue shapes is; pr, when is is a pull request, adds its merge state.
-func (l *links) issue(repo index.Repo, is index.Issue, pr *index.Pull) issueJSON {
-	j := issueJSON{
-		ID: globalIssueID(is.Repo, is.Number), URL: l.api + "/issues/" + strconv.FormatUint(is.Number, 10),
-		HTMLURL: l.html + "/issues/" + strconv.FormatUint(is.Number, 10), Number: is.Number, User: l.person(is.Author),
-		Title: is.Title, Body: is.Body, BodyHTML: l.render(is.Body), Assets: []struct{}{}, Labels: l.labels(is.Labels),
+// Issue shapes is; pr, when is is a pull request, adds its merge state.
+func (l *Links) Issue(repo index.Repo, is index.Issue, pr *index.Pull) IssueJSON {
+	j := IssueJSON{
+		ID: GlobalIssueID(is.Repo, is.Number), URL: l.Api + "/issues/" + strconv.FormatUint(is.Number, 10),
+		HTMLURL: l.Html + "/issues/" + strconv.FormatUint(is.Number, 10), Number: is.Number, User: l.Person(is.Author),
+		Title: is.Title, Body: is.Body, BodyHTML: l.Render(is.Body), Assets: []struct{}{}, Labels: l.Labels(is.Labels),
 		Assignees: make([]ForgeUserJSON, len(is.Assignees)), State: is.State, StateReason: is.StateReason, Comments: is.Comments,
 		Created: is.Created, Updated: is.Updated, Closed: optional(is.Closed), Milestone: milestoneRef(is.Milestone), PinOrder: is.PinOrder,
 		Signer: is.Signer, Delegation: is.Delegation,
 		Repository: repoMetaJSON{ID: repo.ID, Name: repo.Name, Owner: repo.Owner.Username, FullName: repo.Owner.Username + "/" + repo.Name},
 	}
 	for i, u := range is.Assignees {
-		j.Assignees[i] = l.person(u)
+		j.Assignees[i] = l.Person(u)
 	}
 	if len(j.Assignees) > 0 {
 		j.Assignee = &j.Assignees[0]
 	}
 	if is.IsPull {
-		j.HTMLURL = l.html + "/pulls/" + strconv.FormatUint(is.Number, 10)
-		meta := &pullMetaJSON{HTMLURL: j.HTMLURL}
+		j.HTMLURL = l.Html + "/pulls/" + strconv.FormatUint(is.Number, 10)
+		meta := &PullMetaJSON{HTMLURL: j.HTMLURL}
 		if pr != nil {
 			meta.Merged, meta.MergedAt = pr.Merged, optional(pr.MergedAt)
 		}
 		j.PullRequest = meta
 	}
-	l.mod.maskIssue(repo.ID, is.Number, &j)
+	l.Mod.maskIssue(repo.ID, is.Number, &j)
 	return j
 }
 
-func (l *links) comment(is index.Issue, c index.Comment) commentJSON {
+func (l *Links) Comment(is index.Issue, c index.Comment) CommentJSON {
 	kind := "issues"
 	if is.IsPull {
 		kind = "pulls"
 	}
-	page := l.html + "/" + kind + "/" + strconv.FormatUint(is.Number, 10)
-	j := commentJSON{
-		ID: c.ID, HTMLURL: page + "#issuecomment-" + strconv.FormatUint(c.ID, 10), IssueURL: l.html + "/issues/" + strconv.FormatUint(is.Number, 10),
-		User: l.person(c.Author), Body: c.Body, BodyHTML: l.render(c.Body), Assets: []struct{}{}, Created: c.Created, Updated: c.Created,
+	page := l.Html + "/" + kind + "/" + strconv.FormatUint(is.Number, 10)
+	j := CommentJSON{
+		ID: c.ID, HTMLURL: page + "#issuecomment-" + strconv.FormatUint(c.ID, 10), IssueURL: l.Html + "/issues/" + strconv.FormatUint(is.Number, 10),
+		User: l.Person(c.Author), Body: c.Body, BodyHTML: l.Render(c.Body), Assets: []struct{}{}, Created: c.Created, Updated: c.Created,
 		Signer: c.Signer, Delegation: c.Delegation,
 	}
 	if is.IsPull {
 		j.PullRequestURL = page
 	}
-	l.mod.maskComment(l.repoID, c.ID, &j)
+	l.Mod.maskComment(l.RepoID, c.ID, &j)
 	return j
 }
 
-// pull shapes pr of base; detail adds body_html and what needs a diff
+// Pull shapes pr of base; detail adds body_html and what needs a diff
 // (its counts and the merge base), which single reads show and lists skip.
-func (h *issuesAPI) pull(r *http.Request, base index.Repo, perm forge.Perm, pr index.Pull, detail bool) pullJSON {
-	l := h.linksFor(r, base)
+func (h *IssuesAPI) Pull(r *http.Request, base index.Repo, perm forge.Perm, pr index.Pull, detail bool) PullJSON {
+	l := h.LinksFor(r, base)
 	if !detail {
-		l = h.listLinks(r, base)
+		l = h.ListLinks(r, base)
 	}
-	is := l.issue(base, pr.Issue, &pr)
+	is := l.Issue(base, pr.Issue, &pr)
 	num := strconv.FormatUint(pr.Number, 10)
-	j := pullJSON{
-		ID: is.ID, URL: l.api + "/pulls/" + num, Number: pr.Number, User: is.User, Title: pr.Title, Body: pr.Body, BodyHTML: is.BodyHTML,
+	j := PullJSON{
+		ID: is.ID, URL: l.Api + "/pulls/" + num, Number: pr.Number, User: is.User, Title: pr.Title, Body: pr.Body, BodyHTML: is.BodyHTML,
 		Labels: is.Labels, Milestone: is.Milestone, Assignee: is.Assignee, Assignees: is.Assignees, RequestedReviewers: l.people(pr.RequestedReviewers), State: pr.State,
-		Comments: pr.Comments, HTMLURL: l.html + "/pulls/" + num, DiffURL: l.html + "/pulls/" + num + ".diff",
-		PatchURL: l.html + "/pulls/" + num + ".patch", ConflictedFiles: []string{}, Merged: pr.Merged, MergedAt: optional(pr.MergedAt),
+		Comments: pr.Comments, HTMLURL: l.Html + "/pulls/" + num, DiffURL: l.Html + "/pulls/" + num + ".diff",
+		PatchURL: l.Html + "/pulls/" + num + ".patch", ConflictedFiles: []string{}, Merged: pr.Merged, MergedAt: optional(pr.MergedAt),
 		MergeCommitSHA: optional(pr.MergeSHA), MergeStyle: pr.MergeStyle, Created: pr.Created, Updated: pr.Updated, Closed: optional(pr.Closed),
 		Base:   prBranchJSON{Label: pr.BaseBranch, Ref: pr.BaseBranch, SHA: pr.BaseSHA, RepoID: base.ID},
 		Head:   prBranchJSON{Label: pr.HeadBranch, Ref: pr.HeadBranch, SHA: pr.HeadSHA, RepoID: pr.HeadRepo},
@@ -438,7 +439,7 @@ func (h *issuesAPI) pull(r *http.Request, base index.Repo, perm forge.Perm, pr i
 		j.Hidden, j.HiddenReason, j.Title, j.Body = true, is.HiddenReason, is.Title, is.Body
 	}
 	if pr.MergedBy != nil {
-		u := l.person(*pr.MergedBy)
+		u := l.Person(*pr.MergedBy)
 		j.MergedBy = &u
 	}
 	baseJSON := h.RepoJSON(r, base, perm)
@@ -452,13 +453,13 @@ func (h *issuesAPI) pull(r *http.Request, base index.Repo, perm forge.Perm, pr i
 	if comments, err := h.Index.ReviewComments(r.Context(), base.ID, pr.Number); err == nil {
 		j.ReviewComments = len(comments)
 	}
-	m := h.pulls.Mergeable(r.Context(), base, pr)
+	m := h.Pulls.Mergeable(r.Context(), base, pr)
 	j.Mergeable, j.MergeableReason = m.Mergeable, m.Reason
 	if len(m.Conflicts) > 0 {
 		j.ConflictedFiles, j.MergeableReason = m.Conflicts, "conflicts"
 	}
 	if detail {
-		if cmp, err := h.pulls.Compare(r.Context(), base, pr); err == nil {
+		if cmp, err := h.Pulls.Compare(r.Context(), base, pr); err == nil {
 			j.MergeBase = cmp.From
 			if files, err := gitstore.CompareFiles(r.Context(), cmp.Dir, cmp.From, cmp.To); err == nil {
 				adds, dels, n := 0, 0, len(files)
@@ -473,33 +474,33 @@ func (h *issuesAPI) pull(r *http.Request, base index.Repo, perm forge.Perm, pr i
 }
 
 // people shapes users as Gitea's list of users, [] when none.
-func (l *links) people(us []index.User) []ForgeUserJSON {
+func (l *Links) people(us []index.User) []ForgeUserJSON {
 	out := make([]ForgeUserJSON, len(us))
 	for i, u := range us {
-		out[i] = l.person(u)
+		out[i] = l.Person(u)
 	}
 	return out
 }
 
-func (l *links) review(pr index.Pull, rv index.Review) reviewJSON {
-	page := l.html + "/pulls/" + strconv.FormatUint(pr.Number, 10)
+func (l *Links) Review(pr index.Pull, rv index.Review) ReviewJSON {
+	page := l.Html + "/pulls/" + strconv.FormatUint(pr.Number, 10)
 	// A request is no review yet; a dismissed review no longer counts.
 	official := rv.State != chainforge.ReviewCommented && rv.State != index.ReviewRequested && !rv.Dismissed
-	return reviewJSON{
-		ID: rv.ID, User: l.person(rv.Author), State: reviewStates[rv.State], Body: rv.Body, BodyHTML: l.render(rv.Body),
+	return ReviewJSON{
+		ID: rv.ID, User: l.Person(rv.Author), State: reviewStates[rv.State], Body: rv.Body, BodyHTML: l.Render(rv.Body),
 		CommitID: rv.CommitSHA, Stale: rv.CommitSHA != "" && rv.CommitSHA != pr.HeadSHA, Official: official, Dismissed: rv.Dismissed, CodeCommentsCount: len(rv.Comments),
 		Submitted: rv.Submitted, Updated: rv.Submitted, HTMLURL: page + "#pullrequestreview-" + strconv.FormatUint(rv.ID, 10), PullRequestURL: page,
 		Signer: rv.Signer, Delegation: rv.Delegation,
 	}
 }
 
-// reviewComment is c of review rv. commit_id is the head it still
+// ReviewComment is c of review rv. commit_id is the head it still
 // describes, or the reviewed commit when the head outdated it
 // (Pulls.Outdated); original_commit_id is always the reviewed commit.
-func (l *links) reviewComment(pr index.Pull, rv index.Review, c index.ReviewComment, outdated bool) reviewCommentJSON {
-	page := l.html + "/pulls/" + strconv.FormatUint(pr.Number, 10)
-	j := reviewCommentJSON{
-		ID: c.ID, Body: c.Body, BodyHTML: l.render(c.Body), User: l.person(rv.Author), ReviewID: rv.ID, Created: rv.Submitted,
+func (l *Links) ReviewComment(pr index.Pull, rv index.Review, c index.ReviewComment, outdated bool) ReviewCommentJSON {
+	page := l.Html + "/pulls/" + strconv.FormatUint(pr.Number, 10)
+	j := ReviewCommentJSON{
+		ID: c.ID, Body: c.Body, BodyHTML: l.Render(c.Body), User: l.Person(rv.Author), ReviewID: rv.ID, Created: rv.Submitted,
 		Updated: rv.Submitted, Path: c.Path, CommitID: rv.CommitSHA, OriginalCommitID: rv.CommitSHA,
 		HTMLURL: page + "/files#issuecomment-" + strconv.FormatUint(c.ID, 10), PullRequestURL: page, Outdated: outdated,
 	}
@@ -545,4 +546,26 @@ func ToOrgJSON(r *http.Request, o index.Org) OrgJSON {
 	return OrgJSON{ID: int64(o.ID), Name: o.Name, UserName: o.Name, FullName: o.FullName, Description: o.Description,
 		Website: o.Website, Location: o.Location, Visibility: o.Visibility, WalletAddress: o.Address, RepoCount: o.Repos,
 		HTMLURL: SiteURL(r) + "/org/" + o.Name}
+}
+
+// HiddenReasons are the reasons the user's preferences turn off.
+func (a *API) HiddenReasons(r *http.Request, id *auth.Identity) ([]string, error) {
+	p, err := a.Auth.NotificationPrefs(r.Context(), id.User)
+	if err != nil {
+		return nil, fmt.Errorf("read notification preferences: %w", err)
+	}
+	var hidden []string
+	if !p.Mentions {
+		hidden = append(hidden, index.ReasonMention)
+	}
+	if !p.Reviews {
+		hidden = append(hidden, index.ReasonReview, index.ReasonReviewRequested)
+	}
+	if !p.Rewards {
+		hidden = append(hidden, index.ReasonReward, index.ReasonRewardWithheld)
+	}
+	if !p.Governance {
+		hidden = append(hidden, index.ReasonProposalOpened, index.ReasonProposalEnding)
+	}
+	return hidden, nil
 }

@@ -29,7 +29,7 @@ func (a *API) RegisterDashboard(mux *http.ServeMux) {
 	if a.Forge == nil || a.Hosting == nil || a.Index == nil || a.Auth == nil {
 		return
 	}
-	h := &issuesAPI{API: a, pulls: a.pulls}
+	h := &IssuesAPI{API: a, Pulls: a.Pulls}
 	mux.HandleFunc("GET /api/v1/user/dashboard", a.SignedIn(auth.ScopeRead, h.getDashboard))
 	mux.HandleFunc("GET /api/v1/user/dashboard/repos", a.SignedIn(auth.ScopeRead, a.listDashboardRepos))
 }
@@ -53,7 +53,7 @@ type dashboardJSON struct {
 // lists all TotalCount of them, paged.
 type dashIssuesJSON struct {
 	TotalCount int64       `json:"total_count"`
-	Items      []issueJSON `json:"items"`
+	Items      []IssueJSON `json:"items"`
 	SeeAll     string      `json:"see_all"`
 }
 
@@ -65,7 +65,7 @@ type dashPullsJSON struct {
 
 // dashPullJSON is a pull request with the combined status of its head.
 type dashPullJSON struct {
-	issueJSON
+	IssueJSON
 	HeadSHA string         `json:"head_sha"`
 	Checks  dashChecksJSON `json:"checks"`
 	// Approvals counts the reviewers whose latest verdict approves (not
@@ -107,12 +107,12 @@ const (
 // getDashboard answers the signed-in user's dashboard: review requests,
 // assignments, their open pull requests with checks, their repositories
 // and their latest notifications, each at most ten with its total.
-func (h *issuesAPI) getDashboard(w http.ResponseWriter, r *http.Request) error {
+func (h *IssuesAPI) getDashboard(w http.ResponseWriter, r *http.Request) error {
 	id, err := RequireUser(r)
 	if err != nil {
 		return err
 	}
-	hidden, err := h.hiddenReasons(r, id)
+	hidden, err := h.HiddenReasons(r, id)
 	if err != nil {
 		return err
 	}
@@ -163,7 +163,7 @@ func writeDashboard(w http.ResponseWriter, d dashboardJSON, body []byte) {
 const dashboardSize = 64 << 10
 
 // dashboard reads the dashboard's sections for id.
-func (h *issuesAPI) dashboard(r *http.Request, id *auth.Identity, hidden []string) (dashboardJSON, error) {
+func (h *IssuesAPI) dashboard(r *http.Request, id *auth.Identity, hidden []string) (dashboardJSON, error) {
 	me := id.User.Address
 	viewer := forge.ListViewer(r.Context(), me)
 	open, pulls := "open", true
@@ -195,12 +195,12 @@ func (h *issuesAPI) dashboard(r *http.Request, id *auth.Identity, hidden []strin
 	if err != nil {
 		return out, err
 	}
-	out.Notifications = dashThreadsJSON{TotalCount: total, Items: h.threadsJSON(r, threads), SeeAll: seeNotifications}
+	out.Notifications = dashThreadsJSON{TotalCount: total, Items: h.ThreadsJSON(r, threads), SeeAll: seeNotifications}
 	return out, nil
 }
 
 // dashIssues is the first page of the search f and its total.
-func (h *issuesAPI) dashIssues(r *http.Request, f index.IssueSearch, seeAll string) (dashIssuesJSON, error) {
+func (h *IssuesAPI) dashIssues(r *http.Request, f index.IssueSearch, seeAll string) (dashIssuesJSON, error) {
 	list, total, err := h.Forge.Index().SearchIssues(r.Context(), f, index.Page{Number: 1, Limit: dashboardLimit})
 	if err != nil {
 		return dashIssuesJSON{}, err
@@ -214,7 +214,7 @@ func (h *issuesAPI) dashIssues(r *http.Request, f index.IssueSearch, seeAll stri
 
 // dashPulls is the user's open pull requests with the combined status of
 // each head, read for all of them in one query.
-func (h *issuesAPI) dashPulls(r *http.Request, f index.IssueSearch) (dashPullsJSON, error) {
+func (h *IssuesAPI) dashPulls(r *http.Request, f index.IssueSearch) (dashPullsJSON, error) {
 	list, total, err := h.Forge.Index().SearchIssues(r.Context(), f, index.Page{Number: 1, Limit: dashboardLimit})
 	if err != nil {
 		return dashPullsJSON{}, err
@@ -230,11 +230,11 @@ func (h *issuesAPI) dashPulls(r *http.Request, f index.IssueSearch) (dashPullsJS
 	out := dashPullsJSON{TotalCount: total, Items: make([]dashPullJSON, 0, len(items)), SeeAll: seePulls}
 	keyOf := make(map[int64]index.IssueKey, len(list))
 	for _, is := range list {
-		keyOf[globalIssueID(is.Repo, is.Number)] = index.IssueKey{Repo: is.Repo, Number: is.Number}
+		keyOf[GlobalIssueID(is.Repo, is.Number)] = index.IssueKey{Repo: is.Repo, Number: is.Number}
 	}
 	for _, it := range items {
 		c := checks[keyOf[it.ID]]
-		out.Items = append(out.Items, dashPullJSON{issueJSON: it, HeadSHA: c.HeadSHA, Checks: h.checksJSON(r, it, c.Statuses), Approvals: c.Approvals})
+		out.Items = append(out.Items, dashPullJSON{IssueJSON: it, HeadSHA: c.HeadSHA, Checks: h.checksJSON(r, it, c.Statuses), Approvals: c.Approvals})
 	}
 	return out, nil
 }
@@ -245,13 +245,13 @@ func (h *issuesAPI) dashPulls(r *http.Request, f index.IssueSearch) (dashPullsJS
 // checks again that the viewer may read it; the dashboard's sections are
 // searches of readable repositories, so none is dropped but one made
 // private since the search.
-func (h *issuesAPI) openIssuesJSON(r *http.Request, list []index.Issue) ([]issueJSON, error) {
+func (h *IssuesAPI) openIssuesJSON(r *http.Request, list []index.Issue) ([]IssueJSON, error) {
 	type repoOut struct {
 		repo  index.Repo
-		links *links
+		links *Links
 	}
 	repos := map[uint64]*repoOut{}
-	out := make([]issueJSON, 0, len(list))
+	out := make([]IssueJSON, 0, len(list))
 	for _, is := range list {
 		ro, ok := repos[is.Repo]
 		if !ok {
@@ -261,20 +261,20 @@ func (h *issuesAPI) openIssuesJSON(r *http.Request, list []index.Issue) ([]issue
 					return nil, err
 				}
 			} else {
-				ro = &repoOut{repo: rec, links: h.listLinks(r, rec)}
+				ro = &repoOut{repo: rec, links: h.ListLinks(r, rec)}
 			}
 			repos[is.Repo] = ro
 		}
 		if ro == nil {
 			continue
 		}
-		out = append(out, ro.links.issue(ro.repo, is, nil))
+		out = append(out, ro.links.Issue(ro.repo, is, nil))
 	}
 	return out, nil
 }
 
 // checksJSON combines a head's latest statuses.
-func (h *issuesAPI) checksJSON(r *http.Request, it issueJSON, list []index.CommitStatus) dashChecksJSON {
+func (h *IssuesAPI) checksJSON(r *http.Request, it IssueJSON, list []index.CommitStatus) dashChecksJSON {
 	c := dashChecksJSON{TotalCount: len(list), Statuses: []commitStatusJSON{}}
 	states := make([]string, 0, len(list))
 	api := SiteURL(r) + "/api/v1/repos/" + it.Repository.FullName

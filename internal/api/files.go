@@ -233,7 +233,7 @@ func (a *API) commitFiles(r *http.Request, o fileOptionsJSON, changes []gitstore
 	if err != nil {
 		return filesResponseJSON{}, err
 	}
-	res, err := a.Hosting.WriteFiles(r.Context(), &id.User, c.repo, ch)
+	res, err := a.Hosting.WriteFiles(r.Context(), &id.User, c.Repo, ch)
 	if err != nil {
 		return filesResponseJSON{}, err
 	}
@@ -242,10 +242,10 @@ func (a *API) commitFiles(r *http.Request, o fileOptionsJSON, changes []gitstore
 
 // filesChange fills the commit's defaults: the default branch, Gitea's
 // messages, and the signed-in user as author and committer.
-func filesChange(r *http.Request, u auth.User, c code, o fileOptionsJSON, changes []gitstore.FileWrite) (gitrepos.FilesChange, error) {
+func filesChange(r *http.Request, u auth.User, c Code, o fileOptionsJSON, changes []gitstore.FileWrite) (gitrepos.FilesChange, error) {
 	ch := gitrepos.FilesChange{Branch: o.BranchName, NewBranch: o.NewBranchName, Changes: changes, Message: o.Message}
 	if ch.Branch == "" {
-		ch.Branch = c.repo.DefaultBranch
+		ch.Branch = c.Repo.DefaultBranch
 	}
 	if err := gitrepos.CheckBranch("branch", ch.Branch); err != nil {
 		return ch, err
@@ -322,8 +322,8 @@ func defaultMessage(changes []gitstore.FileWrite) string {
 
 // filesResponse is the written commit with the contents of the files it
 // created or updated (null for a deleted one).
-func (a *API) filesResponse(r *http.Request, c code, res gitrepos.FilesResult, changes []gitstore.FileWrite) (filesResponseJSON, error) {
-	g, err := gitstore.CommitByID(r.Context(), c.dir, res.Commit)
+func (a *API) filesResponse(r *http.Request, c Code, res gitrepos.FilesResult, changes []gitstore.FileWrite) (filesResponseJSON, error) {
+	g, err := gitstore.CommitByID(r.Context(), c.Dir, res.Commit)
 	if err != nil {
 		return filesResponseJSON{}, err
 	}
@@ -333,7 +333,7 @@ func (a *API) filesResponse(r *http.Request, c code, res gitrepos.FilesResult, c
 			out.Files = append(out.Files, nil)
 			continue
 		}
-		e, err := gitstore.Stat(r.Context(), c.dir, res.Commit, ch.Path)
+		e, err := gitstore.Stat(r.Context(), c.Dir, res.Commit, ch.Path)
 		if err != nil {
 			return filesResponseJSON{}, err
 		}
@@ -348,19 +348,19 @@ func (a *API) filesResponse(r *http.Request, c code, res gitrepos.FilesResult, c
 	return out, nil
 }
 
-func fileCommit(c code, g gitstore.Commit) fileCommitJSON {
-	api := c.api + "/git/commits/" + g.ID
+func fileCommit(c Code, g gitstore.Commit) fileCommitJSON {
+	api := c.Api + "/git/commits/" + g.ID
 	j := fileCommitJSON{
 		commitMetaJSON: commitMetaJSON{URL: api, SHA: g.ID, Created: rfc3339(g.Committer)},
-		HTMLURL:        c.html + "/commit/" + g.ID,
+		HTMLURL:        c.Html + "/commit/" + g.ID,
 		Author:         identityJSON{Name: g.Author.Name, Email: g.Author.Email, Date: rfc3339(g.Author)},
 		Committer:      identityJSON{Name: g.Committer.Name, Email: g.Committer.Email, Date: rfc3339(g.Committer)},
 		Message:        g.Message,
-		Tree:           commitMetaJSON{URL: c.api + "/git/trees/" + g.Tree, SHA: g.Tree},
+		Tree:           commitMetaJSON{URL: c.Api + "/git/trees/" + g.Tree, SHA: g.Tree},
 		Parents:        []commitMetaJSON{},
 	}
 	for _, p := range g.Parents {
-		j.Parents = append(j.Parents, commitMetaJSON{URL: c.api + "/git/commits/" + p, SHA: p})
+		j.Parents = append(j.Parents, commitMetaJSON{URL: c.Api + "/git/commits/" + p, SHA: p})
 	}
 	return j
 }

@@ -21,14 +21,14 @@ import (
 // the rest of the API: the handler over issues, the bounds and checks of
 // their text, and the shapes other routes embed.
 
-// issuesAPI serves the issue and pull request routes; pulls is the git
+// IssuesAPI serves the issue and pull request routes; pulls is the git
 // side of pull requests.
-type issuesAPI struct {
+type IssuesAPI struct {
 	*API
-	pulls *forge.Pulls
+	Pulls *forge.Pulls
 }
 
-func globalIssueID(repo, number uint64) int64 {
+func GlobalIssueID(repo, number uint64) int64 {
 	if number >= 1<<issueNumberBits {
 		return 0
 	}
@@ -43,10 +43,10 @@ func globalIssueID(repo, number uint64) int64 {
 	return flag | int64(repo<<issueNumberBits|number)
 }
 
-// withoutDeleted leaves out of list the issues deleted on this node
+// WithoutDeleted leaves out of list the issues deleted on this node
 // (deleteIssue), for everyone but the node's admins. A page may come out
 // shorter than asked: the deleted are few, and the list is the chain's.
-func (h *issuesAPI) withoutDeleted(ctx context.Context, list []index.Issue) []index.Issue {
+func (h *IssuesAPI) WithoutDeleted(ctx context.Context, list []index.Issue) []index.Issue {
 	if h.Mod == nil {
 		return list
 	}
@@ -102,9 +102,9 @@ func Deref(s *string) string {
 	return *s
 }
 
-// timeParam reads query parameter name as an RFC 3339 time, in Unix
+// TimeParam reads query parameter name as an RFC 3339 time, in Unix
 // nanoseconds (at least 1); 0 when absent.
-func timeParam(r *http.Request, name string) (int64, error) {
+func TimeParam(r *http.Request, name string) (int64, error) {
 	v := r.URL.Query().Get(name)
 	if v == "" {
 		return 0, nil
@@ -124,8 +124,8 @@ func timeParam(r *http.Request, name string) (int64, error) {
 	return t.UnixNano(), nil
 }
 
-// milestoneJSON is Gitea's Milestone.
-type milestoneJSON struct {
+// MilestoneJSON is Gitea's Milestone.
+type MilestoneJSON struct {
 	ID           uint64  `json:"id"`
 	Title        string  `json:"title"`
 	Description  string  `json:"description"`
@@ -139,11 +139,11 @@ type milestoneJSON struct {
 }
 
 // milestoneRef is the milestone an issue shows: nil when it has none.
-func milestoneRef(m *index.Milestone) *milestoneJSON {
+func milestoneRef(m *index.Milestone) *MilestoneJSON {
 	if m == nil {
 		return nil
 	}
-	j := milestoneOf(*m)
+	j := MilestoneOf(*m)
 	return &j
 }
 
@@ -153,12 +153,12 @@ var reviewStates = map[string]string{
 	forge.ReviewPending: "PENDING", index.ReviewRequested: "REQUEST_REVIEW",
 }
 
-// headOf finds the repository and branch of Gitea's head: "branch" in the
+// HeadOf finds the repository and branch of Gitea's head: "branch" in the
 // base itself, "owner:branch" in owner's fork of it (or the base, or a
 // repository it was forked from, when owner owns that), or
 // "owner/repo:branch" of a repository in the same fork network: the base,
 // a fork of it, or one of the repositories it was forked from.
-func (a *API) headOf(ctx context.Context, viewer common.Address, base index.Repo, head string) (index.Repo, string, error) {
+func (a *API) HeadOf(ctx context.Context, viewer common.Address, base index.Repo, head string) (index.Repo, string, error) {
 	spec, branch, fork := strings.Cut(head, ":")
 	if !fork {
 		return base, head, nil
@@ -214,8 +214,8 @@ func (a *API) headOf(ctx context.Context, viewer common.Address, base index.Repo
 // at most maxPagePatch bytes of patches in all: a huge diff is read a page
 // at a time, and a huge file says it was cut.
 const (
-	maxFilePatch = 256 << 10
-	maxPagePatch = 4 << 20
+	MaxFilePatch = 256 << 10
+	MaxPagePatch = 4 << 20
 )
 
 func IssueNotFound(what string) error {
@@ -234,7 +234,7 @@ const (
 	privateIssueBit = int64(1) << 52
 )
 
-func parseGlobalIssueID(id int64) (repo, number uint64, ok bool) {
+func ParseGlobalIssueID(id int64) (repo, number uint64, ok bool) {
 	if id <= 0 || id >= privateIssueBit<<1 {
 		return 0, 0, false
 	}
@@ -267,8 +267,8 @@ func headInvalid(format string, args ...any) error {
 	return usererr.BadFieldf("head", format, args...)
 }
 
-func milestoneOf(m index.Milestone) milestoneJSON {
-	j := milestoneJSON{
+func MilestoneOf(m index.Milestone) MilestoneJSON {
+	j := MilestoneJSON{
 		ID: m.ID, Title: m.Title, Description: m.Description, State: m.State, OpenIssues: m.OpenIssues,
 		ClosedIssues: m.ClosedIssues, Created: m.Created, Updated: optional(m.Updated), Closed: optional(m.Closed),
 	}

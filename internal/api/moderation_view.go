@@ -50,7 +50,7 @@ func (v ModView) Hidden(kind moderation.Kind, key string) (string, bool) {
 
 // maskIssue marks a hidden issue or pull request, and hides its text from
 // everyone but the admins.
-func (v ModView) maskIssue(repo, number uint64, j *issueJSON) {
+func (v ModView) maskIssue(repo, number uint64, j *IssueJSON) {
 	reason, ok := v.Hidden(moderation.KindIssue, moderation.IssueKey(repo, number))
 	if !ok {
 		return
@@ -62,7 +62,7 @@ func (v ModView) maskIssue(repo, number uint64, j *issueJSON) {
 }
 
 // maskComment is maskIssue for a comment.
-func (v ModView) maskComment(repo, id uint64, j *commentJSON) {
+func (v ModView) maskComment(repo, id uint64, j *CommentJSON) {
 	reason, ok := v.Hidden(moderation.KindComment, moderation.CommentKey(repo, id))
 	if !ok {
 		return
@@ -124,10 +124,10 @@ func (v ModView) listedUser(addr common.Address) bool {
 	return !hid || v.Admin
 }
 
-// maskActivities is list as the viewer sees it: a hidden issue's title
+// MaskActivities is list as the viewer sees it: a hidden issue's title
 // and a hidden comment's text give way to the marker. It returns a copy,
 // since the list may be one the index keeps for every viewer.
-func (v ModView) maskActivities(list []index.Activity) []index.Activity {
+func (v ModView) MaskActivities(list []index.Activity) []index.Activity {
 	if v.mod == nil || v.Admin {
 		return list
 	}

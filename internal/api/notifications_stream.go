@@ -1,13 +1,12 @@
 package api
 
 import (
-	"fmt"
 	"net/http"
 	"strconv"
 	"time"
 
+	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/index"
-	"github.com/dforge/dforge/internal/usererr"
 )
 
 // The JSON shapes of notifications (Gitea's NotificationThread and
@@ -24,55 +23,14 @@ type notificationSubjectJSON struct {
 	State                string `json:"state"`
 }
 
-type notificationThreadJSON struct {
-	ID         int64                   `json:"id"`
-	Repository *RepoJSON               `json:"repository"`
-	Subject    notificationSubjectJSON `json:"subject"`
-	Unread     bool                    `json:"unread"`
-	Pinned     bool                    `json:"pinned"`
-	UpdatedAt  time.Time               `json:"updated_at"`
-	URL        string                  `json:"url"`
-	// Reason is why the user has the thread (mention, review_requested,
-	// assign, author, review, participating, subscribed, transfer,
-	// repo_transfer (a repository offered to you), tip,
-	// reward, reward_withheld, proposal_opened, proposal_ending); Actor who
-	// acted last; Amount a transfer's or what a reward paid, in
-	// micro-units.
-	Reason string `json:"reason"`
-	Actor  string `json:"actor"`
-	Amount int64  `json:"amount,omitempty"`
-	// Reward is a Reward thread's contribution kind, and what was
-	// withheld and why.
-	Reward *notificationRewardJSON `json:"reward,omitempty"`
-}
-
 type notificationRewardJSON struct {
 	Kind     string `json:"kind"`
 	Withheld int64  `json:"withheld"`
 	Reason   string `json:"reason"`
 }
 
-type newNotificationsJSON struct {
+type NewNotificationsJSON struct {
 	New int64 `json:"new"`
-}
-
-// threadsJSON shapes a list, reading each repository once. A thread whose
-// repository the user can no longer read is left out.
-func (a *API) threadsJSON(r *http.Request, list []index.Notification) []notificationThreadJSON {
-	repos := map[uint64]*RepoJSON{}
-	out := make([]notificationThreadJSON, 0, len(list))
-	for _, n := range list {
-		if n.Repo != 0 {
-			if _, ok := repos[n.Repo]; !ok {
-				repos[n.Repo] = a.notifyRepo(r, n.Repo)
-			}
-			if repos[n.Repo] == nil {
-				continue
-			}
-		}
-		out = append(out, a.threadJSON(r, n, repos[n.Repo]))
-	}
-	return out
 }
 
 // notifyRepo is the repository as the viewer sees it; nil when they
@@ -89,9 +47,9 @@ func (a *API) notifyRepo(r *http.Request, id uint64) *RepoJSON {
 	return &j
 }
 
-// threadJSON shapes one thread; repo is its repository's JSON, or nil to
+// ThreadJSON shapes one thread; repo is its repository's JSON, or nil to
 // read it.
-func (a *API) threadJSON(r *http.Request, n index.Notification, repo *RepoJSON) notificationThreadJSON {
+func (a *API) ThreadJSON(r *http.Request, n index.Notification, repo *RepoJSON) notificationThreadJSON {
 	a.ModViewOf(r).maskNotification(&n) // n is a copy
 	base := SiteURL(r)
 	j := notificationThreadJSON{
@@ -171,63 +129,59 @@ func (a *API) threadJSON(r *http.Request, n index.Notification, repo *RepoJSON) 
 // Bounds of the badge's stream.
 const (
 	maxNotifyStreams = 512
-	// streamHeartbeat keeps proxies from closing an idle stream.
-	streamHeartbeat = 20 * time.Second
+	// StreamHeartbeat keeps proxies from closing an idle stream.
+	StreamHeartbeat = 20 * time.Second
 )
 
-// notifyStreams bounds the open streams across the node.
-var notifyStreams = make(chan struct{}, maxNotifyStreams)
+// NotifyStreams bounds the open streams across the node.
+var NotifyStreams = make(chan struct{}, maxNotifyStreams)
 
-// streamNotifications sends the unread count as server-sent events: once
-// at the start, then on every change (a block projected, a thread marked),
-// with a comment as heartbeat. It ends when the client leaves or the node
-// stops.
-func (a *API) streamNotifications(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+type notificationThreadJSON struct {
+	ID         int64                   `json:"id"`
+	Repository *RepoJSON               `json:"repository"`
+	Subject    notificationSubjectJSON `json:"subject"`
+	Unread     bool                    `json:"unread"`
+	Pinned     bool                    `json:"pinned"`
+	UpdatedAt  time.Time               `json:"updated_at"`
+	URL        string                  `json:"url"`
+	// Reason is why the user has the thread (mention, review_requested,
+	// assign, author, review, participating, subscribed, transfer,
+	// repo_transfer (a repository offered to you), tip,
+	// reward, reward_withheld, proposal_opened, proposal_ending); Actor who
+	// acted last; Amount a transfer's or what a reward paid, in
+	// micro-units.
+	Reason string `json:"reason"`
+	Actor  string `json:"actor"`
+	Amount int64  `json:"amount,omitempty"`
+	// Reward is a Reward thread's contribution kind, and what was
+	// withheld and why.
+	Reward *notificationRewardJSON `json:"reward,omitempty"`
+}
+
+// ThreadsJSON shapes a list, reading each repository once. A thread whose
+// repository the user can no longer read is left out.
+func (a *API) ThreadsJSON(r *http.Request, list []index.Notification) []notificationThreadJSON {
+	repos := map[uint64]*RepoJSON{}
+	out := make([]notificationThreadJSON, 0, len(list))
+	for _, n := range list {
+		if n.Repo != 0 {
+			if _, ok := repos[n.Repo]; !ok {
+				repos[n.Repo] = a.notifyRepo(r, n.Repo)
+			}
+			if repos[n.Repo] == nil {
+				continue
+			}
+		}
+		out = append(out, a.ThreadJSON(r, n, repos[n.Repo]))
+	}
+	return out
+}
+
+// UnreadCount is the badge's number: unread threads the preferences show.
+func (a *API) UnreadCount(r *http.Request, id *auth.Identity) (int64, error) {
+	hidden, err := a.HiddenReasons(r, id)
 	if err != nil {
-		return err
+		return 0, err
 	}
-	select {
-	case notifyStreams <- struct{}{}:
-		defer func() { <-notifyStreams }()
-	default:
-		return usererr.New(usererr.Unavailable, "too_many_streams", "this node serves too many live streams; poll /api/v1/notifications/new instead")
-	}
-	rc := http.NewResponseController(w)
-	_ = rc.SetWriteDeadline(time.Time{}) // the stream outlives the server's write timeout
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
-	heartbeat := time.NewTicker(streamHeartbeat)
-	defer heartbeat.Stop()
-	last := int64(-1)
-	for {
-		changed := a.Index.Changes() // before the read, so no change is missed
-		n, err := a.unreadCount(r, id)
-		if err != nil {
-			a.Log.WarnContext(r.Context(), "notification stream", "err", err)
-			return nil
-		}
-		if n != last {
-			if _, err := fmt.Fprintf(w, "event: count\ndata: {\"new\":%d}\n\n", n); err != nil {
-				return nil
-			}
-			last = n
-		}
-		if err := rc.Flush(); err != nil {
-			return nil
-		}
-		select {
-		case <-changed:
-		case <-heartbeat.C:
-			if _, err := fmt.Fprint(w, ": ping\n\n"); err != nil {
-				return nil
-			}
-		case <-r.Context().Done():
-			return nil
-		case <-a.Index.Done():
-			return nil
-		}
-	}
+	return a.Index.CountNotifications(r.Context(), index.NotificationFilter{User: id.User.Address, Statuses: []string{"unread"}, HideReasons: hidden, PublicOnly: id.PublicOnly()})
 }

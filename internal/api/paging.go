@@ -30,10 +30,10 @@ func PageSlice[T any](items []T, p index.Page) []T {
 // PageOf reads ?page= and ?limit= for every list. As in Gitea, 0 (like
 // none) means the default: Gitea's Go SDK sends page=0 and limit=0 when its
 // caller sets none. A negative or non-numeric value is refused.
-func PageOf(r *http.Request) (index.Page, error) { return pageWithLimit(r, DefaultLimit) }
+func PageOf(r *http.Request) (index.Page, error) { return PageWithLimit(r, DefaultLimit) }
 
-// pageWithLimit is pageOf with limit as the default page size.
-func pageWithLimit(r *http.Request, limit int) (index.Page, error) {
+// PageWithLimit is pageOf with limit as the default page size.
+func PageWithLimit(r *http.Request, limit int) (index.Page, error) {
 	p := index.Page{Number: 1, Limit: limit}
 	q := r.URL.Query()
 	if v := q.Get("page"); v != "" {

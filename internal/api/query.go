@@ -125,9 +125,9 @@ func boolParam(r *http.Request, name string, def bool) bool {
 	return def
 }
 
-// stateFilter reads ?state= of a list of issues or pull requests: open
+// StateFilter reads ?state= of a list of issues or pull requests: open
 // (the default), closed, or all (""), as Gitea's API takes it.
-func stateFilter(r *http.Request) (string, error) {
+func StateFilter(r *http.Request) (string, error) {
 	switch r.URL.Query().Get("state") {
 	case "", chainforge.StateOpen:
 		return chainforge.StateOpen, nil
@@ -139,9 +139,9 @@ func stateFilter(r *http.Request) (string, error) {
 	return "", usererr.InvalidField("state", "invalid_state", "state must be open, closed or all")
 }
 
-// typeFilter reads ?type= of a list of issues: issues or pulls, nil for
+// TypeFilter reads ?type= of a list of issues: issues or pulls, nil for
 // both.
-func typeFilter(r *http.Request) (*bool, error) {
+func TypeFilter(r *http.Request) (*bool, error) {
 	switch r.URL.Query().Get("type") {
 	case "":
 		return nil, nil
@@ -153,10 +153,10 @@ func typeFilter(r *http.Request) (*bool, error) {
 	return nil, usererr.InvalidField("type", "invalid_type", "type must be issues or pulls")
 }
 
-// sortFilter reads ?sort= of a list of issues or pull requests: one of
+// SortFilter reads ?sort= of a list of issues or pull requests: one of
 // Gitea's orders (index.IssueSorts), newest first when absent. Gitea's
 // issue list takes no sort; dForge's takes the pull list's.
-func sortFilter(r *http.Request) (string, error) {
+func SortFilter(r *http.Request) (string, error) {
 	s := r.URL.Query().Get("sort")
 	if !index.ValidIssueSort(s) {
 		return "", usererr.InvalidField("sort", "invalid_sort", "sort must be one of "+strings.Join(index.IssueSorts, ", "))
@@ -164,9 +164,9 @@ func sortFilter(r *http.Request) (string, error) {
 	return s, nil
 }
 
-// labelsParam is ?labels=, comma-separated or repeated (Gitea's pull list
+// LabelsParam is ?labels=, comma-separated or repeated (Gitea's pull list
 // sends labels=1&labels=2).
-func labelsParam(r *http.Request) string {
+func LabelsParam(r *http.Request) string {
 	q := r.URL.Query()
 	if all := q["labels"]; len(all) > 1 {
 		return strings.Join(all, ",")

@@ -29,7 +29,7 @@ func (a *API) getReadme(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	entries, err := gitstore.Tree(r.Context(), c.dir, commit, dir)
+	entries, err := gitstore.Tree(r.Context(), c.Dir, commit, dir)
 	if err != nil {
 		return gitError(err)
 	}
@@ -48,7 +48,7 @@ func (a *API) getReadme(w http.ResponseWriter, r *http.Request) error {
 	if found == nil {
 		return usererr.Missingf("this directory has no README")
 	}
-	data, err := gitstore.ReadBlob(r.Context(), c.dir, found.ID, maxReadmeSize)
+	data, err := gitstore.ReadBlob(r.Context(), c.Dir, found.ID, maxReadmeSize)
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ func (a *API) listRefs(w http.ResponseWriter, r *http.Request) error {
 		}
 		prefix += sub
 	}
-	refs, err := gitstore.RefNames(r.Context(), c.dir, "refs/")
+	refs, err := gitstore.RefNames(r.Context(), c.Dir, "refs/")
 	if err != nil {
 		return err
 	}
@@ -31,12 +31,12 @@ func (a *API) listRefs(w http.ResponseWriter, r *http.Request) error {
 		if !strings.HasPrefix(ref.Name, prefix) {
 			continue
 		}
-		j := refJSON{Ref: ref.Name, URL: c.api + "/git/" + escapePath(ref.Name)}
+		j := refJSON{Ref: ref.Name, URL: c.Api + "/git/" + EscapePath(ref.Name)}
 		j.Object.SHA = ref.ID
-		j.Object.Type, _ = gitstore.ObjectType(r.Context(), c.dir, ref.ID)
-		j.Object.URL = c.api + "/git/" + j.Object.Type + "s/" + ref.ID
+		j.Object.Type, _ = gitstore.ObjectType(r.Context(), c.Dir, ref.ID)
+		j.Object.URL = c.Api + "/git/" + j.Object.Type + "s/" + ref.ID
 		if j.Object.Type == "commit" {
-			j.Object.URL = c.api + "/git/commits/" + ref.ID
+			j.Object.URL = c.Api + "/git/commits/" + ref.ID
 		}
 		out = append(out, j)
 	}

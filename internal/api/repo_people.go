@@ -30,14 +30,14 @@ func (a *API) getLanguages(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if gitstore.IsEmpty(c.dir) {
+	if gitstore.IsEmpty(c.Dir) {
 		return Reply(w, map[string]int64{})
 	}
 	commit, _, err := a.resolve(r, c, "")
 	if err != nil {
 		return err
 	}
-	langs, err := gitstore.Languages(r.Context(), c.dir, commit)
+	langs, err := gitstore.Languages(r.Context(), c.Dir, commit)
 	if err != nil {
 		return err
 	}

@@ -28,7 +28,7 @@ func (a *API) RegisterSearch(mux *http.ServeMux) {
 		mux.HandleFunc("GET /api/v1/users/search", a.Serve(a.searchUsers))
 	}
 	if a.Forge != nil && a.Hosting != nil {
-		h := &issuesAPI{API: a}
+		h := &IssuesAPI{API: a}
 		mux.HandleFunc("GET /api/v1/repos/issues/search", h.Serve(h.searchIssues))
 	}
 }
@@ -96,17 +96,17 @@ func (a *API) searchLocalUser(w http.ResponseWriter, r *http.Request, p index.Pa
 // closed or all; type is issues or pulls (both when absent); created,
 // assigned, review_requested, reviewed and mentioned narrow it to the
 // signed-in user's (relationFilter).
-func (h *issuesAPI) searchIssues(w http.ResponseWriter, r *http.Request) error {
+func (h *IssuesAPI) searchIssues(w http.ResponseWriter, r *http.Request) error {
 	p, err := PageOf(r)
 	if err != nil {
 		return err
 	}
 	q := r.URL.Query()
 	f := index.IssueSearch{Viewer: forge.ListViewer(r.Context(), ViewerOf(r)), Query: strings.TrimSpace(q.Get("q"))}
-	if f.State, err = stateFilter(r); err != nil {
+	if f.State, err = StateFilter(r); err != nil {
 		return unprocessable(err)
 	}
-	if f.IsPull, err = typeFilter(r); err != nil {
+	if f.IsPull, err = TypeFilter(r); err != nil {
 		return unprocessable(err)
 	}
 	if err := h.relationFilter(r, &f); err != nil {
@@ -116,7 +116,7 @@ func (h *issuesAPI) searchIssues(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	list := h.withoutDeleted(r.Context(), found)
+	list := h.WithoutDeleted(r.Context(), found)
 	total -= int64(len(found) - len(list))
 	out, err := h.foundIssuesJSON(r, list)
 	if err != nil {
@@ -129,7 +129,7 @@ func (h *issuesAPI) searchIssues(w http.ResponseWriter, r *http.Request) error {
 // reviewed and mentioned: each true narrows the search to issues of that
 // relation to the signed-in user. As in Gitea, they mean nothing to an
 // anonymous caller, and a value other than true/1 is false.
-func (h *issuesAPI) relationFilter(r *http.Request, f *index.IssueSearch) error {
+func (h *IssuesAPI) relationFilter(r *http.Request, f *index.IssueSearch) error {
 	u, ok := auth.UserFrom(r.Context())
 	if !ok {
 		return nil
@@ -174,10 +174,10 @@ func unprocessable(err error) error {
 // lists do. Each repository is read through the forge, which checks again
 // that the caller may read it; one they may not (changed since the search)
 // drops its issues.
-func (h *issuesAPI) foundIssuesJSON(r *http.Request, list []index.Issue) ([]issueJSON, error) {
+func (h *IssuesAPI) foundIssuesJSON(r *http.Request, list []index.Issue) ([]IssueJSON, error) {
 	type repoOut struct {
 		repo  index.Repo
-		links *links
+		links *Links
 		pulls map[uint64]index.Pull
 		ok    bool
 	}
@@ -200,9 +200,9 @@ func (h *issuesAPI) foundIssuesJSON(r *http.Request, list []index.Issue) ([]issu
 		if err != nil {
 			return nil, err
 		}
-		repos[id] = &repoOut{repo: rec, links: h.listLinks(r, rec), pulls: pulls, ok: true}
+		repos[id] = &repoOut{repo: rec, links: h.ListLinks(r, rec), pulls: pulls, ok: true}
 	}
-	out := make([]issueJSON, 0, len(list))
+	out := make([]IssueJSON, 0, len(list))
 	for _, is := range list {
 		ro := repos[is.Repo]
 		if !ro.ok {
@@ -212,7 +212,7 @@ func (h *issuesAPI) foundIssuesJSON(r *http.Request, list []index.Issue) ([]issu
 		if got, ok := ro.pulls[is.Number]; ok && is.IsPull {
 			pr = &got
 		}
-		out = append(out, ro.links.issue(ro.repo, is, pr))
+		out = append(out, ro.links.Issue(ro.repo, is, pr))
 	}
 	return out, nil
 }

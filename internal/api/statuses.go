@@ -111,7 +111,7 @@ func (a *API) statusSHA(r *http.Request) (index.Repo, string, error) {
 		return index.Repo{}, "", err
 	}
 	sha, _, err := a.resolve(r, c, r.PathValue("commitish"))
-	return c.repo, sha, err
+	return c.Repo, sha, err
 }
 
 func (a *API) listStatuses(w http.ResponseWriter, r *http.Request) error {

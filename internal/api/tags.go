@@ -38,7 +38,7 @@ func (a *API) listTags(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	tags, err := gitstore.Tags(r.Context(), c.dir)
+	tags, err := gitstore.Tags(r.Context(), c.Dir)
 	if err != nil {
 		return err
 	}
@@ -50,13 +50,13 @@ func (a *API) listTags(w http.ResponseWriter, r *http.Request) error {
 }
 
 // tag is t as Gitea's Tag; its archives are the archive route's.
-func (c code) tag(t gitstore.Tag) tagJSON {
-	j := tagJSON{Name: t.Name, Message: t.Message, ID: t.ID, ZipballURL: c.api + "/archive/" + t.Name + ".zip", TarballURL: c.api + "/archive/" + t.Name + ".tar.gz"}
+func (c Code) tag(t gitstore.Tag) tagJSON {
+	j := tagJSON{Name: t.Name, Message: t.Message, ID: t.ID, ZipballURL: c.Api + "/archive/" + t.Name + ".zip", TarballURL: c.Api + "/archive/" + t.Name + ".tar.gz"}
 	if t.Commit != "" {
 		j.Commit = &struct {
 			commitMetaJSON
 			CID string `json:"cid,omitempty"`
-		}{commitMetaJSON{URL: c.api + "/git/commits/" + t.Commit, SHA: t.Commit, Created: rfc3339(gitstore.Signature{When: t.Committed})}, c.cidOf(t.Commit)}
+		}{commitMetaJSON{URL: c.Api + "/git/commits/" + t.Commit, SHA: t.Commit, Created: rfc3339(gitstore.Signature{When: t.Committed})}, c.cidOf(t.Commit)}
 	}
 	if t.Annotated && !t.Tagger.When.IsZero() {
 		j.Tagger = &tagTaggerJSON{Name: t.Tagger.Name, Email: t.Tagger.Email, Date: rfc3339(t.Tagger)}
@@ -69,7 +69,7 @@ func (a *API) getTag(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	t, ok, err := gitstore.TagNamed(r.Context(), c.dir, r.PathValue("tag"))
+	t, ok, err := gitstore.TagNamed(r.Context(), c.Dir, r.PathValue("tag"))
 	if err != nil {
 		return err
 	}
@@ -97,7 +97,7 @@ func (a *API) createTag(w http.ResponseWriter, r *http.Request) error {
 	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
 		return err
 	}
-	if gitstore.IsEmpty(c.dir) {
+	if gitstore.IsEmpty(c.Dir) {
 		return errEmptyRepo
 	}
 	// Git refuses angle brackets and line breaks in a tagger's name.
@@ -108,7 +108,7 @@ func (a *API) createTag(w http.ResponseWriter, r *http.Request) error {
 		return r
 	}, authorName(id.User))
 	tagger := gitstore.Signature{Name: name, Email: gitrepos.AccountEmail(id.User.Address), When: time.Now()}
-	t, err := a.Hosting.CreateTag(r.Context(), id.User.Address, c.repo, gitrepos.NewTag{Name: in.TagName, Target: in.Target, Message: in.Message, Tagger: tagger})
+	t, err := a.Hosting.CreateTag(r.Context(), id.User.Address, c.Repo, gitrepos.NewTag{Name: in.TagName, Target: in.Target, Message: in.Message, Tagger: tagger})
 	if err != nil {
 		return a.HostingError(w, r, err)
 	}
@@ -159,16 +159,16 @@ func (a *API) getAnnotatedTag(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	sha := r.PathValue("sha")
-	t, ok, err := gitstore.AnnotatedTag(r.Context(), c.dir, sha)
+	t, ok, err := gitstore.AnnotatedTag(r.Context(), c.Dir, sha)
 	if err != nil {
 		return err
 	}
 	if !ok {
 		return usererr.Missingf("there is no annotated tag object %s", sha)
 	}
-	j := annotatedTagJSON{Tag: t.Name, SHA: t.ID, URL: c.api + "/git/tags/" + t.ID, Message: t.Message,
+	j := annotatedTagJSON{Tag: t.Name, SHA: t.ID, URL: c.Api + "/git/tags/" + t.ID, Message: t.Message,
 		Tagger:       &tagTaggerJSON{Name: t.Tagger.Name, Email: t.Tagger.Email, Date: rfc3339(t.Tagger)},
-		Object:       annotatedTagObjectJSON{Type: "commit", URL: c.api + "/git/commits/" + t.Commit, SHA: t.Commit},
+		Object:       annotatedTagObjectJSON{Type: "commit", URL: c.Api + "/git/commits/" + t.Commit, SHA: t.Commit},
 		Verification: &unsignedTag}
 	WriteJSON(w, http.StatusOK, j)
 	return nil

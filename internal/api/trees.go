@@ -41,11 +41,11 @@ func (a *API) getTree(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	entries, err := gitstore.TreeByID(r.Context(), c.dir, sha, q.Get("recursive") == "true" || q.Get("recursive") == "1")
+	entries, err := gitstore.TreeByID(r.Context(), c.Dir, sha, q.Get("recursive") == "true" || q.Get("recursive") == "1")
 	if err != nil {
 		return gitError(err)
 	}
-	out := gitTreeJSON{SHA: sha, URL: c.api + "/git/trees/" + sha, Page: page, TotalCount: len(entries), Entries: []gitEntryJSON{}}
+	out := gitTreeJSON{SHA: sha, URL: c.Api + "/git/trees/" + sha, Page: page, TotalCount: len(entries), Entries: []gitEntryJSON{}}
 	from := min(len(entries), (page-1)*perPage)
 	to := min(len(entries), from+perPage)
 	out.Truncated = to < len(entries)
@@ -54,7 +54,7 @@ func (a *API) getTree(w http.ResponseWriter, r *http.Request) error {
 		if e.Type == "tree" {
 			kind = "trees"
 		}
-		out.Entries = append(out.Entries, gitEntryJSON{Path: e.Path, Mode: e.Mode, Type: e.Type, Size: e.Size, SHA: e.ID, URL: c.api + "/git/" + kind + "/" + e.ID})
+		out.Entries = append(out.Entries, gitEntryJSON{Path: e.Path, Mode: e.Mode, Type: e.Type, Size: e.Size, SHA: e.ID, URL: c.Api + "/git/" + kind + "/" + e.ID})
 	}
 	WriteJSON(w, http.StatusOK, out)
 	return nil

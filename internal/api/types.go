@@ -94,9 +94,9 @@ type commitStatsJSON struct {
 	Deletions int `json:"deletions"`
 }
 
-// commitJSON is Gitea's Commit, with the commit's IPFS CID (public
+// CommitJSON is Gitea's Commit, with the commit's IPFS CID (public
 // repositories) and, when asked for, its diff.
-type commitJSON struct {
+type CommitJSON struct {
 	commitMetaJSON
 	HTMLURL string `json:"html_url"`
 	Commit  struct {
@@ -345,8 +345,8 @@ type replicationJSON struct {
 	Error string `json:"error,omitempty"`
 }
 
-// watchInfoJSON is Gitea's WatchInfo.
-type watchInfoJSON struct {
+// WatchInfoJSON is Gitea's WatchInfo.
+type WatchInfoJSON struct {
 	Subscribed    bool    `json:"subscribed"`
 	Ignored       bool    `json:"ignored"`
 	Reason        *string `json:"reason"`
@@ -380,16 +380,16 @@ type repoMetaJSON struct {
 	FullName string `json:"full_name"`
 }
 
-// pullMetaJSON is Gitea's PullRequestMeta on an issue that is a pull request.
-type pullMetaJSON struct {
+// PullMetaJSON is Gitea's PullRequestMeta on an issue that is a pull request.
+type PullMetaJSON struct {
 	Merged   bool    `json:"merged"`
 	MergedAt *string `json:"merged_at"`
 	Draft    bool    `json:"draft"`
 	HTMLURL  string  `json:"html_url"`
 }
 
-// issueJSON is Gitea's Issue, plus body_html and state_reason.
-type issueJSON struct {
+// IssueJSON is Gitea's Issue, plus body_html and state_reason.
+type IssueJSON struct {
 	ID               int64           `json:"id"`
 	URL              string          `json:"url"`
 	HTMLURL          string          `json:"html_url"`
@@ -403,7 +403,7 @@ type issueJSON struct {
 	Ref              string          `json:"ref"`
 	Assets           []struct{}      `json:"assets"`
 	Labels           []LabelJSON     `json:"labels"`
-	Milestone        *milestoneJSON  `json:"milestone"`
+	Milestone        *MilestoneJSON  `json:"milestone"`
 	Assignee         *ForgeUserJSON  `json:"assignee"`
 	Assignees        []ForgeUserJSON `json:"assignees"`
 	State            string          `json:"state"`
@@ -414,7 +414,7 @@ type issueJSON struct {
 	Updated          string          `json:"updated_at"`
 	Closed           *string         `json:"closed_at"`
 	DueDate          *string         `json:"due_date"`
-	PullRequest      *pullMetaJSON   `json:"pull_request"`
+	PullRequest      *PullMetaJSON   `json:"pull_request"`
 	Repository       repoMetaJSON    `json:"repository"`
 	PinOrder         int             `json:"pin_order"`
 	// Signer is the key that signed it and Delegation the delegate key it
@@ -427,8 +427,8 @@ type issueJSON struct {
 	HiddenReason string `json:"hidden_reason,omitempty"`
 }
 
-// commentJSON is Gitea's Comment, plus body_html.
-type commentJSON struct {
+// CommentJSON is Gitea's Comment, plus body_html.
+type CommentJSON struct {
 	ID               uint64        `json:"id"`
 	HTMLURL          string        `json:"html_url"`
 	PullRequestURL   string        `json:"pull_request_url"`
@@ -458,9 +458,9 @@ type prBranchJSON struct {
 	Repo   *RepoJSON `json:"repo"`
 }
 
-// pullJSON is Gitea's PullRequest, plus body_html, the files that
+// PullJSON is Gitea's PullRequest, plus body_html, the files that
 // conflict and the merge style.
-type pullJSON struct {
+type PullJSON struct {
 	ID                  int64           `json:"id"`
 	URL                 string          `json:"url"`
 	Number              uint64          `json:"number"`
@@ -469,7 +469,7 @@ type pullJSON struct {
 	Body                string          `json:"body"`
 	BodyHTML            string          `json:"body_html"`
 	Labels              []LabelJSON     `json:"labels"`
-	Milestone           *milestoneJSON  `json:"milestone"`
+	Milestone           *MilestoneJSON  `json:"milestone"`
 	Assignee            *ForgeUserJSON  `json:"assignee"`
 	Assignees           []ForgeUserJSON `json:"assignees"`
 	RequestedReviewers  []ForgeUserJSON `json:"requested_reviewers"`
@@ -509,10 +509,10 @@ type pullJSON struct {
 	HiddenReason string `json:"hidden_reason,omitempty"`
 }
 
-// changedFileJSON is Gitea's ChangedFile, plus the file's patch (cut at
+// ChangedFileJSON is Gitea's ChangedFile, plus the file's patch (cut at
 // maxFilePatch bytes, which patch_truncated then says) and whether it is
 // binary.
-type changedFileJSON struct {
+type ChangedFileJSON struct {
 	Filename         string `json:"filename"`
 	PreviousFilename string `json:"previous_filename,omitempty"`
 	Status           string `json:"status"`
@@ -527,8 +527,8 @@ type changedFileJSON struct {
 	PatchTruncated   bool   `json:"patch_truncated"`
 }
 
-// reviewJSON is Gitea's PullReview, plus body_html.
-type reviewJSON struct {
+// ReviewJSON is Gitea's PullReview, plus body_html.
+type ReviewJSON struct {
 	ID                uint64         `json:"id"`
 	User              ForgeUserJSON  `json:"user"`
 	Team              *struct{}      `json:"team"`
@@ -551,9 +551,9 @@ type reviewJSON struct {
 	Delegation string `json:"delegation"`
 }
 
-// reviewCommentJSON is Gitea's PullReviewComment, plus body_html: position
+// ReviewCommentJSON is Gitea's PullReviewComment, plus body_html: position
 // is the line in the head's file, original_position the line in the base's.
-type reviewCommentJSON struct {
+type ReviewCommentJSON struct {
 	ID               uint64         `json:"id"`
 	Body             string         `json:"body"`
 	BodyHTML         string         `json:"body_html"`
@@ -575,9 +575,9 @@ type reviewCommentJSON struct {
 	Outdated bool `json:"outdated"`
 }
 
-// mergeConflictJSON is the 409 of a merge that conflicts: the error shape
+// MergeConflictJSON is the 409 of a merge that conflicts: the error shape
 // with the files.
-type mergeConflictJSON struct {
+type MergeConflictJSON struct {
 	Message string   `json:"message"`
 	Code    string   `json:"code"`
 	Files   []string `json:"files"`

@@ -11,7 +11,7 @@ import (
 	"github.com/dforge/dforge/internal/usererr"
 )
 
-const maxSettingsBody = 16 << 10
+const MaxSettingsBody = 16 << 10
 
 // UserJSON is Gitea's User with dForge's wallet fields. Email is present only
 // for the user themself.
@@ -106,7 +106,7 @@ func (a *API) patchUserSettings(w http.ResponseWriter, r *http.Request) error {
 		Website     *string `json:"website"`
 		Email       *string `json:"email"`
 	}
-	if err := Decode(w, r, maxSettingsBody, &in); err != nil {
+	if err := Decode(w, r, MaxSettingsBody, &in); err != nil {
 		return err
 	}
 	u, err := a.Auth.UpdateProfile(r.Context(), id.User, auth.ProfileUpdate{
@@ -205,7 +205,7 @@ func (a *API) createToken(w http.ResponseWriter, r *http.Request) error {
 		Name   string   `json:"name"`
 		Scopes []string `json:"scopes"`
 	}
-	if err := Decode(w, r, maxSettingsBody, &in); err != nil {
+	if err := Decode(w, r, MaxSettingsBody, &in); err != nil {
 		return err
 	}
 	t, err := a.Auth.CreateToken(r.Context(), id.User, in.Name, in.Scopes)
@@ -268,7 +268,7 @@ func decodeCode(w http.ResponseWriter, r *http.Request) (string, error) {
 	var in struct {
 		Code string `json:"code"`
 	}
-	err := Decode(w, r, maxSettingsBody, &in)
+	err := Decode(w, r, MaxSettingsBody, &in)
 	return in.Code, err
 }
 
@@ -371,7 +371,7 @@ func (a *API) putNotificationPrefs(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	if err := Decode(w, r, maxSettingsBody, &p); err != nil {
+	if err := Decode(w, r, MaxSettingsBody, &p); err != nil {
 		return err
 	}
 	if err := a.Auth.SetNotificationPrefs(r.Context(), id.User, p); err != nil {

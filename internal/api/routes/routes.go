@@ -10,7 +10,9 @@ import (
 	"github.com/dforge/dforge/internal/api"
 	"github.com/dforge/dforge/internal/api/chainapi"
 	"github.com/dforge/dforge/internal/api/community"
+	"github.com/dforge/dforge/internal/api/issue"
 	"github.com/dforge/dforge/internal/api/org"
+	"github.com/dforge/dforge/internal/api/user"
 )
 
 // API is the node's JSON API with its route table.
@@ -30,12 +32,15 @@ func (a *API) Register(mux *http.ServeMux) {
 	routes := &http.ServeMux{} // a literal, so the OpenAPI generator, which reads the source, sees its type
 	a.routes(routes)
 	comments := &http.ServeMux{} // see RegisterIssueComments
-	a.RegisterIssueComments(comments)
-	mux.Handle("/api/", api.CommentPaths(a.BoundQuery(comments), a.BoundQuery(routes)))
+	issueRoutes := &issue.Handler{IssuesAPI: &api.IssuesAPI{API: a.API, Pulls: a.Pulls}}
+	issueRoutes.RegisterIssueComments(comments)
+	mux.Handle("/api/", issue.CommentPaths(a.BoundQuery(comments), a.BoundQuery(routes)))
 }
 
 // routes lists every API route.
 func (a *API) routes(mux *http.ServeMux) {
+	userRoutes := &user.Handler{API: a.API}
+	issueRoutes := &issue.Handler{IssuesAPI: &api.IssuesAPI{API: a.API, Pulls: a.Pulls}}
 	orgRoutes := &org.Handler{API: a.API}
 	communityRoutes := &community.Handler{API: a.API}
 	chainRoutes := &chainapi.Handler{API: a.API}
@@ -55,21 +60,21 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.RegisterStatuses(mux)
 	a.RegisterBranchWrites(mux)
 	a.RegisterTagWrites(mux)
-	a.RegisterKeys(mux)
-	a.RegisterFollows(mux)
+	userRoutes.RegisterKeys(mux)
+	userRoutes.RegisterFollows(mux)
 	communityRoutes.RegisterForum(mux)
-	a.RegisterIssues(mux)
+	issueRoutes.RegisterIssues(mux)
 	a.RegisterHooks(mux)
 	a.RegisterMarketplace(mux)
 	orgRoutes.RegisterOwnerHooks(mux)
 	a.RegisterTopics(mux)
-	a.RegisterEmails(mux)
+	userRoutes.RegisterEmails(mux)
 	a.RegisterRepoLists(mux)
 	a.RegisterSearch(mux)
 	a.RegisterCodeSearch(mux)
-	a.RegisterActivity(mux)
-	a.RegisterFeed(mux)
-	a.RegisterNotifications(mux)
+	userRoutes.RegisterActivity(mux)
+	userRoutes.RegisterFeed(mux)
+	userRoutes.RegisterNotifications(mux)
 	communityRoutes.RegisterReports(mux)
 	a.RegisterDashboard(mux)
 	communityRoutes.RegisterMessages(mux)
@@ -80,7 +85,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	chainRoutes.RegisterBounties(mux)
 	a.RegisterMisc(mux)
 	a.RegisterDeployKeys(mux)
-	a.RegisterTrackedTimes(mux)
+	issueRoutes.RegisterTrackedTimes(mux)
 	orgRoutes.RegisterOrgLabels(mux)
 	a.RegisterNotFound(mux)
 }

@@ -1,6 +1,7 @@
-package api
+package user
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"slices"
 	"strings"
@@ -18,7 +19,7 @@ import (
 // is the account's signed word, public, and not a mailbox check (this
 // node sends no mail), so it is listed as unverified.
 
-func (a *API) RegisterEmails(mux *http.ServeMux) {
+func (a *Handler) RegisterEmails(mux *http.ServeMux) {
 	if a.Forge == nil {
 		return
 	}
@@ -48,25 +49,25 @@ func walletEmail(addr common.Address) string {
 	return strings.ToLower(addr.Hex()) + "@users.dforge"
 }
 
-func (a *API) listMyEmails(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) listMyEmails(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
-	return Reply(w, a.emailsOf(r, id.User.Address))
+	return api.Reply(w, a.emailsOf(r, id.User.Address))
 }
 
-func (a *API) listUserEmails(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listUserEmails(w http.ResponseWriter, r *http.Request) error {
 	addr, err := a.Hosting.Owner(r.Context(), r.PathValue("username"))
 	if err != nil {
 		return err
 	}
-	return Reply(w, a.emailsOf(r, addr))
+	return api.Reply(w, a.emailsOf(r, addr))
 }
 
 // emailsOf lists addr's emails: the wallet's first, then the claims.
-func (a *API) emailsOf(r *http.Request, addr common.Address) []emailJSON {
-	u := ToForgeUser(r, a.personOf(r, addr))
+func (a *Handler) emailsOf(r *http.Request, addr common.Address) []emailJSON {
+	u := api.ToForgeUser(r, a.PersonOf(r, addr))
 	out := []emailJSON{{Email: walletEmail(addr), Verified: true, Primary: true, UserID: u.ID, Username: u.Login}}
 	claimed, err := a.Forge.Index().EmailsOf(r.Context(), addr)
 	if err != nil {
@@ -80,8 +81,8 @@ func (a *API) emailsOf(r *http.Request, addr common.Address) []emailJSON {
 
 // addEmails claims the emails sent, keeping the earlier claims; an email
 // the account or another already claimed is Gitea's 422.
-func (a *API) addEmails(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) addEmails(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -109,18 +110,18 @@ func (a *API) addEmails(w http.ResponseWriter, r *http.Request) error {
 	if _, err := a.Forge.Do(ctx, id.User.Address, chainforge.UserEmails{Emails: append(current, in...)}); err != nil {
 		return err
 	}
-	u := ToForgeUser(r, a.personOf(r, id.User.Address))
+	u := api.ToForgeUser(r, a.PersonOf(r, id.User.Address))
 	out := make([]emailJSON, 0, len(in))
 	for _, e := range in {
 		out = append(out, emailJSON{Email: e, UserID: u.ID, Username: u.Login})
 	}
-	WriteJSON(w, http.StatusCreated, out)
+	api.WriteJSON(w, http.StatusCreated, out)
 	return nil
 }
 
 // deleteEmails lets claims go; an email the account did not claim is 404.
-func (a *API) deleteEmails(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) deleteEmails(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -146,9 +147,9 @@ func (a *API) deleteEmails(w http.ResponseWriter, r *http.Request) error {
 }
 
 // emailsIn reads {"emails": [...]}: lower-cased, checked, without repeats.
-func (a *API) emailsIn(w http.ResponseWriter, r *http.Request) ([]string, error) {
+func (a *Handler) emailsIn(w http.ResponseWriter, r *http.Request) ([]string, error) {
 	var in emailsOption
-	if err := Decode(w, r, 16<<10, &in); err != nil {
+	if err := api.Decode(w, r, 16<<10, &in); err != nil {
 		return nil, err
 	}
 	out := []string{}

@@ -1,7 +1,8 @@
-package api
+package issue
 
 import (
 	"context"
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strconv"
 	"time"
@@ -19,11 +20,11 @@ import (
 // Time tracked on issues, Gitea's /times routes, over timetrack
 // (node-local: a person's own bookkeeping, never on chain).
 
-func (a *API) RegisterTrackedTimes(mux *http.ServeMux) {
-	if a.trackedTimes == nil || a.Forge == nil || a.Hosting == nil {
+func (a *Handler) RegisterTrackedTimes(mux *http.ServeMux) {
+	if a.TrackedTimes == nil || a.Forge == nil || a.Hosting == nil {
 		return
 	}
-	h := &issuesAPI{API: a, pulls: a.pulls}
+	h := a
 	const repo = "/api/v1/repos/{owner}/{repo}"
 	mux.HandleFunc("GET "+repo+"/times", a.SignedIn(auth.ScopeRead, h.listRepoTimes))
 	mux.HandleFunc("GET "+repo+"/issues/{index}/times", a.SignedIn(auth.ScopeRead, h.listIssueTimes))
@@ -34,19 +35,19 @@ func (a *API) RegisterTrackedTimes(mux *http.ServeMux) {
 
 // trackedTimeJSON is Gitea's TrackedTime.
 type trackedTimeJSON struct {
-	ID       int64      `json:"id"`
-	Created  string     `json:"created"`
-	Time     int64      `json:"time"`
-	UserID   int64      `json:"user_id"`
-	UserName string     `json:"user_name"`
-	IssueID  int64      `json:"issue_id"`
-	Issue    *issueJSON `json:"issue,omitempty"`
+	ID       int64          `json:"id"`
+	Created  string         `json:"created"`
+	Time     int64          `json:"time"`
+	UserID   int64          `json:"user_id"`
+	UserName string         `json:"user_name"`
+	IssueID  int64          `json:"issue_id"`
+	Issue    *api.IssueJSON `json:"issue,omitempty"`
 }
 
 // timesJSON converts ts, each with its issue (read once per issue).
-func (h *issuesAPI) timesJSON(r *http.Request, repo index.Repo, ts []timetrack.Time) ([]trackedTimeJSON, error) {
-	issues := map[uint64]*issueJSON{}
-	l := h.linksFor(r, repo)
+func (h *Handler) timesJSON(r *http.Request, repo index.Repo, ts []timetrack.Time) ([]trackedTimeJSON, error) {
+	issues := map[uint64]*api.IssueJSON{}
+	l := h.LinksFor(r, repo)
 	out := make([]trackedTimeJSON, 0, len(ts))
 	for _, t := range ts {
 		if h.deletedHere(r, repo.ID, t.Issue) {
@@ -58,17 +59,17 @@ func (h *issuesAPI) timesJSON(r *http.Request, repo index.Repo, ts []timetrack.T
 			if err != nil {
 				return nil, err
 			}
-			j := l.issue(repo, got, nil)
+			j := l.Issue(repo, got, nil)
 			is, issues[t.Issue] = &j, &j
 		}
 		out = append(out, trackedTimeJSON{ID: t.ID, Created: t.Created.Format(time.RFC3339), Time: t.Seconds,
-			UserID: UserIDOf(r, t.User), UserName: h.nameOf(r.Context(), t.User), IssueID: globalIssueID(repo.ID, t.Issue), Issue: is})
+			UserID: api.UserIDOf(r, t.User), UserName: h.nameOf(r.Context(), t.User), IssueID: api.GlobalIssueID(repo.ID, t.Issue), Issue: is})
 	}
 	return out, nil
 }
 
 // nameOf is addr's user name, or its default one.
-func (a *API) nameOf(ctx context.Context, addr common.Address) string {
+func (a *Handler) nameOf(ctx context.Context, addr common.Address) string {
 	if a.Index != nil {
 		if name, err := a.Index.Username(ctx, addr); err == nil && name != "" {
 			return name
@@ -78,7 +79,7 @@ func (a *API) nameOf(ctx context.Context, addr common.Address) string {
 }
 
 // timeFilter reads ?user=, ?since= and ?before= (RFC 3339).
-func (h *issuesAPI) timeFilter(r *http.Request) (timetrack.Filter, error) {
+func (h *Handler) timeFilter(r *http.Request) (timetrack.Filter, error) {
 	q := r.URL.Query()
 	var f timetrack.Filter
 	if name := q.Get("user"); name != "" {
@@ -103,16 +104,16 @@ func (h *issuesAPI) timeFilter(r *http.Request) (timetrack.Filter, error) {
 	return f, nil
 }
 
-func (h *issuesAPI) listTimes(w http.ResponseWriter, r *http.Request, repo index.Repo, perm forge.Perm, f timetrack.Filter) error {
-	id, err := RequireUser(r)
+func (h *Handler) listTimes(w http.ResponseWriter, r *http.Request, repo index.Repo, perm forge.Perm, f timetrack.Filter) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
-	ts, total, err := h.trackedTimes.List(r.Context(), perm, id.User.Address, repo.ID, f, p.Limit, (p.Number-1)*p.Limit)
+	ts, total, err := h.TrackedTimes.List(r.Context(), perm, id.User.Address, repo.ID, f, p.Limit, (p.Number-1)*p.Limit)
 	if err != nil {
 		return err
 	}
@@ -120,7 +121,7 @@ func (h *issuesAPI) listTimes(w http.ResponseWriter, r *http.Request, repo index
 	return h.RespondList(w, r, p, total, out, err)
 }
 
-func (h *issuesAPI) listRepoTimes(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) listRepoTimes(w http.ResponseWriter, r *http.Request) error {
 	repo, perm, err := h.RepoOf(r)
 	if err != nil {
 		return err
@@ -132,7 +133,7 @@ func (h *issuesAPI) listRepoTimes(w http.ResponseWriter, r *http.Request) error 
 	return h.listTimes(w, r, repo, perm, f)
 }
 
-func (h *issuesAPI) listIssueTimes(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) listIssueTimes(w http.ResponseWriter, r *http.Request) error {
 	repo, perm, is, err := h.issueOf(r)
 	if err != nil {
 		return err
@@ -145,8 +146,8 @@ func (h *issuesAPI) listIssueTimes(w http.ResponseWriter, r *http.Request) error
 	return h.listTimes(w, r, repo, perm, f)
 }
 
-func (h *issuesAPI) addTime(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (h *Handler) addTime(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -159,16 +160,16 @@ func (h *issuesAPI) addTime(w http.ResponseWriter, r *http.Request) error {
 		Created  time.Time `json:"created"`
 		UserName string    `json:"user_name"`
 	}
-	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxRepoBody, &in); err != nil {
 		return err
 	}
 	who := id.User.Address
-	if in.UserName != "" && in.UserName != UsernameOf(id.User) {
+	if in.UserName != "" && in.UserName != api.UsernameOf(id.User) {
 		// Gitea lets admins add time in someone else's name; here the
 		// time is one's own.
 		return usererr.Deniedf("you may add only your own time")
 	}
-	t, err := h.trackedTimes.Add(r.Context(), perm, repo.ID, is.Number, who, in.Time, in.Created)
+	t, err := h.TrackedTimes.Add(r.Context(), perm, repo.ID, is.Number, who, in.Time, in.Created)
 	if err != nil {
 		return err
 	}
@@ -176,11 +177,11 @@ func (h *issuesAPI) addTime(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return Reply(w, out[0])
+	return api.Reply(w, out[0])
 }
 
-func (h *issuesAPI) resetTimes(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (h *Handler) resetTimes(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -188,15 +189,15 @@ func (h *issuesAPI) resetTimes(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := h.trackedTimes.Reset(r.Context(), perm, repo.ID, is.Number, id.User.Address); err != nil {
+	if err := h.TrackedTimes.Reset(r.Context(), perm, repo.ID, is.Number, id.User.Address); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
 
-func (h *issuesAPI) deleteTime(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (h *Handler) deleteTime(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -208,7 +209,7 @@ func (h *issuesAPI) deleteTime(w http.ResponseWriter, r *http.Request) error {
 	if err != nil || n <= 0 {
 		return usererr.Missingf("issue #%d has no tracked time %s", is.Number, r.PathValue("id"))
 	}
-	if err := h.trackedTimes.Delete(r.Context(), perm, repo.ID, is.Number, id.User.Address, n); err != nil {
+	if err := h.TrackedTimes.Delete(r.Context(), perm, repo.ID, is.Number, id.User.Address, n); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

@@ -1,6 +1,7 @@
-package api
+package issue
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"slices"
 
@@ -16,7 +17,7 @@ import (
 // pr.review.unrequest), POST reviews/{id}/dismissals and undismissals
 // (pr.review.dismiss, pr.review.undismiss). The chain decides who may.
 
-func (h *issuesAPI) registerReviewRequests(mux *http.ServeMux, w func(Handler) http.HandlerFunc) {
+func (h *Handler) registerReviewRequests(mux *http.ServeMux, w func(api.Handler) http.HandlerFunc) {
 	const pulls = "/api/v1/repos/{owner}/{repo}/pulls"
 	mux.HandleFunc("POST "+pulls+"/{index}/requested_reviewers", w(h.requestReviews))
 	mux.HandleFunc("DELETE "+pulls+"/{index}/requested_reviewers", w(h.unrequestReviews))
@@ -26,12 +27,12 @@ func (h *issuesAPI) registerReviewRequests(mux *http.ServeMux, w func(Handler) h
 
 // reviewRequestInput reads Gitea's PullReviewRequestOptions as the
 // addresses of the reviewers.
-func (h *issuesAPI) reviewRequestInput(w http.ResponseWriter, r *http.Request) ([]common.Address, error) {
+func (h *Handler) reviewRequestInput(w http.ResponseWriter, r *http.Request) ([]common.Address, error) {
 	var in struct {
 		Reviewers     []string `json:"reviewers"`
 		TeamReviewers []string `json:"team_reviewers"`
 	}
-	if err := DecodeText(w, r, &in); err != nil {
+	if err := api.DecodeText(w, r, &in); err != nil {
 		return nil, err
 	}
 	if len(in.TeamReviewers) > 0 {
@@ -54,8 +55,8 @@ func (h *issuesAPI) reviewRequestInput(w http.ResponseWriter, r *http.Request) (
 	return out, nil
 }
 
-func (h *issuesAPI) requestReviews(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (h *Handler) requestReviews(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -79,19 +80,19 @@ func (h *issuesAPI) requestReviews(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	// Gitea answers with the requests this call made.
-	l := h.linksFor(r, repo)
-	out := []reviewJSON{}
+	l := h.LinksFor(r, repo)
+	out := []api.ReviewJSON{}
 	for _, rv := range list {
 		if rv.State == index.ReviewRequested && !slices.ContainsFunc(before, func(b index.Review) bool { return b.ID == rv.ID }) {
-			out = append(out, l.review(pr, rv))
+			out = append(out, l.Review(pr, rv))
 		}
 	}
-	WriteJSON(w, http.StatusCreated, out)
+	api.WriteJSON(w, http.StatusCreated, out)
 	return nil
 }
 
-func (h *issuesAPI) unrequestReviews(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (h *Handler) unrequestReviews(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -127,18 +128,18 @@ func verdictOf(list []index.Review, raw string) (index.Review, error) {
 	return rv, nil
 }
 
-func (h *issuesAPI) dismissReview(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (h *Handler) dismissReview(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
 	var in struct {
 		Message string `json:"message"`
 	}
-	if err := DecodeText(w, r, &in); err != nil {
+	if err := api.DecodeText(w, r, &in); err != nil {
 		return err
 	}
-	if err := CheckBody("message", in.Message); err != nil {
+	if err := api.CheckBody("message", in.Message); err != nil {
 		return err
 	}
 	repo, pr, list, err := h.reviewsOf(r)
@@ -164,8 +165,8 @@ func (h *issuesAPI) dismissReview(w http.ResponseWriter, r *http.Request) error 
 	return h.replyReview(w, r, rv.ID)
 }
 
-func (h *issuesAPI) undismissReview(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (h *Handler) undismissReview(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}

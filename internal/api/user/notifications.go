@@ -1,10 +1,13 @@
-package api
+package user
 
 import (
 	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
+	"time"
+
+	"github.com/dforge/dforge/internal/api"
 
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/index"
@@ -16,7 +19,7 @@ import (
 // node. A user only ever reaches their own threads: another's id is a 404.
 
 // RegisterNotifications adds the notification routes.
-func (a *API) RegisterNotifications(mux *http.ServeMux) {
+func (a *Handler) RegisterNotifications(mux *http.ServeMux) {
 	if a.Index == nil || a.Auth == nil {
 		return
 	}
@@ -45,7 +48,7 @@ var notifyStatuses = map[string]bool{"unread": true, "read": true, "pinned": tru
 // notificationFilter reads the query of a list or a mark: status-types,
 // subject-type, since, before, the path's repository, and the user's
 // preferences. statuses is the default status set when none is asked for.
-func (a *API) notificationFilter(r *http.Request, id *auth.Identity, statuses []string) (index.NotificationFilter, error) {
+func (a *Handler) notificationFilter(r *http.Request, id *auth.Identity, statuses []string) (index.NotificationFilter, error) {
 	q := r.URL.Query()
 	f := index.NotificationFilter{User: id.User.Address, Statuses: statuses, PublicOnly: id.PublicOnly()}
 	if q.Get("all") == "true" {
@@ -68,10 +71,10 @@ func (a *API) notificationFilter(r *http.Request, id *auth.Identity, statuses []
 		f.SubjectTypes = append(f.SubjectTypes, t)
 	}
 	var err error
-	if f.SinceNS, err = timeParam(r, "since"); err != nil {
+	if f.SinceNS, err = api.TimeParam(r, "since"); err != nil {
 		return f, err
 	}
-	if f.BeforeNS, err = timeParam(r, "before"); err != nil {
+	if f.BeforeNS, err = api.TimeParam(r, "before"); err != nil {
 		return f, err
 	}
 	f.Participating = q.Get("participating") == "true"
@@ -82,7 +85,7 @@ func (a *API) notificationFilter(r *http.Request, id *auth.Identity, statuses []
 		}
 		f.Repo = rec.ID
 	}
-	hidden, err := a.hiddenReasons(r, id)
+	hidden, err := a.HiddenReasons(r, id)
 	f.HideReasons = hidden
 	return f, err
 }
@@ -97,30 +100,8 @@ func lower(s string) string {
 	return string(b)
 }
 
-// hiddenReasons are the reasons the user's preferences turn off.
-func (a *API) hiddenReasons(r *http.Request, id *auth.Identity) ([]string, error) {
-	p, err := a.Auth.NotificationPrefs(r.Context(), id.User)
-	if err != nil {
-		return nil, fmt.Errorf("read notification preferences: %w", err)
-	}
-	var hidden []string
-	if !p.Mentions {
-		hidden = append(hidden, index.ReasonMention)
-	}
-	if !p.Reviews {
-		hidden = append(hidden, index.ReasonReview, index.ReasonReviewRequested)
-	}
-	if !p.Rewards {
-		hidden = append(hidden, index.ReasonReward, index.ReasonRewardWithheld)
-	}
-	if !p.Governance {
-		hidden = append(hidden, index.ReasonProposalOpened, index.ReasonProposalEnding)
-	}
-	return hidden, nil
-}
-
-func (a *API) listNotifications(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) listNotifications(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -128,7 +109,7 @@ func (a *API) listNotifications(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -136,14 +117,14 @@ func (a *API) listNotifications(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return a.RespondList(w, r, p, total, a.threadsJSON(r, list), nil)
+	return a.RespondList(w, r, p, total, a.ThreadsJSON(r, list), nil)
 }
 
 // readNotifications marks the threads the query picks (by default the
 // unread ones updated before last_read_at, or now) with to-status (by
 // default read), and answers them, as Gitea does, with 205.
-func (a *API) readNotifications(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) readNotifications(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -152,7 +133,7 @@ func (a *API) readNotifications(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	f.HideReasons = nil // marking read what the preferences hide is harmless
-	if f.BeforeNS, err = timeParam(r, "last_read_at"); err != nil {
+	if f.BeforeNS, err = api.TimeParam(r, "last_read_at"); err != nil {
 		return err
 	}
 	to, err := toStatus(r)
@@ -169,7 +150,7 @@ func (a *API) readNotifications(w http.ResponseWriter, r *http.Request) error {
 			out = append(out, t)
 		}
 	}
-	WriteJSON(w, http.StatusResetContent, a.threadsJSON(r, out))
+	api.WriteJSON(w, http.StatusResetContent, a.ThreadsJSON(r, out))
 	return nil
 }
 
@@ -184,25 +165,16 @@ func toStatus(r *http.Request) (string, error) {
 	return to, nil
 }
 
-func (a *API) newNotifications(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) newNotifications(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
-	n, err := a.unreadCount(r, id)
+	n, err := a.UnreadCount(r, id)
 	if err != nil {
 		return err
 	}
-	return Reply(w, newNotificationsJSON{New: n})
-}
-
-// unreadCount is the badge's number: unread threads the preferences show.
-func (a *API) unreadCount(r *http.Request, id *auth.Identity) (int64, error) {
-	hidden, err := a.hiddenReasons(r, id)
-	if err != nil {
-		return 0, err
-	}
-	return a.Index.CountNotifications(r.Context(), index.NotificationFilter{User: id.User.Address, Statuses: []string{"unread"}, HideReasons: hidden, PublicOnly: id.PublicOnly()})
+	return api.Reply(w, api.NewNotificationsJSON{New: n})
 }
 
 // threadOf is the path's thread id; one that cannot be an id is a 404,
@@ -215,8 +187,8 @@ func threadOf(r *http.Request) (int64, error) {
 	return n, nil
 }
 
-func (a *API) getNotification(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) getNotification(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -228,12 +200,12 @@ func (a *API) getNotification(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return Reply(w, a.threadJSON(r, t, nil))
+	return api.Reply(w, a.ThreadJSON(r, t, nil))
 }
 
 // threadFor is the user's thread n; under a public-only token a thread of
 // a private repository is not found, as the repository is not.
-func (a *API) threadFor(r *http.Request, id *auth.Identity, n int64) (index.Notification, error) {
+func (a *Handler) threadFor(r *http.Request, id *auth.Identity, n int64) (index.Notification, error) {
 	t, err := a.Index.NotificationByID(r.Context(), id.User.Address, n)
 	if err != nil {
 		return t, notFoundThread(n, err)
@@ -256,8 +228,8 @@ func notFoundThread(n int64, err error) error {
 	return err
 }
 
-func (a *API) readNotification(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) readNotification(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -276,6 +248,60 @@ func (a *API) readNotification(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return notFoundThread(n, err)
 	}
-	WriteJSON(w, http.StatusResetContent, a.threadJSON(r, t, nil))
+	api.WriteJSON(w, http.StatusResetContent, a.ThreadJSON(r, t, nil))
 	return nil
+}
+
+// streamNotifications sends the unread count as server-sent events: once
+// at the start, then on every change (a block projected, a thread marked),
+// with a comment as heartbeat. It ends when the client leaves or the node
+// stops.
+func (a *Handler) streamNotifications(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
+	if err != nil {
+		return err
+	}
+	select {
+	case api.NotifyStreams <- struct{}{}:
+		defer func() { <-api.NotifyStreams }()
+	default:
+		return usererr.New(usererr.Unavailable, "too_many_streams", "this node serves too many live streams; poll /api/v1/notifications/new instead")
+	}
+	rc := http.NewResponseController(w)
+	_ = rc.SetWriteDeadline(time.Time{}) // the stream outlives the server's write timeout
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	heartbeat := time.NewTicker(api.StreamHeartbeat)
+	defer heartbeat.Stop()
+	last := int64(-1)
+	for {
+		changed := a.Index.Changes() // before the read, so no change is missed
+		n, err := a.UnreadCount(r, id)
+		if err != nil {
+			a.Log.WarnContext(r.Context(), "notification stream", "err", err)
+			return nil
+		}
+		if n != last {
+			if _, err := fmt.Fprintf(w, "event: count\ndata: {\"new\":%d}\n\n", n); err != nil {
+				return nil
+			}
+			last = n
+		}
+		if err := rc.Flush(); err != nil {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-heartbeat.C:
+			if _, err := fmt.Fprint(w, ": ping\n\n"); err != nil {
+				return nil
+			}
+		case <-r.Context().Done():
+			return nil
+		case <-a.Index.Done():
+			return nil
+		}
+	}
 }

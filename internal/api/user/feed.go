@@ -1,6 +1,7 @@
-package api
+package user
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strconv"
 	"strings"
@@ -16,7 +17,7 @@ import (
 // reads too (internal/index/activity.go). /user/feed is dForge's own, in
 // Home's shape; the /activities/feeds routes are Gitea's, in its shape.
 
-func (a *API) RegisterFeed(mux *http.ServeMux) {
+func (a *Handler) RegisterFeed(mux *http.ServeMux) {
 	if a.Forge == nil || a.Auth == nil || a.Hosting == nil {
 		return
 	}
@@ -32,24 +33,24 @@ func (a *API) RegisterFeed(mux *http.ServeMux) {
 // dForge's own; Gitea's nearest is /users/{username}/activities/feeds.
 // Private repositories' actions appear only to those who may read them,
 // and never under a public-only token.
-func (a *API) listMyFeed(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) listMyFeed(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
 	me := id.User.Address
 	items, total, err := a.Forge.Activities(r.Context(), me, index.ActivityFilter{FeedOf: &me}, p)
-	return a.RespondList(w, r, p, total, a.ModViewOf(r).maskActivities(items), err)
+	return a.RespondList(w, r, p, total, a.ModViewOf(r).MaskActivities(items), err)
 }
 
 // listUserActivityFeeds lists a user's feed as Gitea does: what they
 // follow, or with only-performed-by=true their own actions; date
 // (YYYY-MM-DD, UTC) keeps one day's.
-func (a *API) listUserActivityFeeds(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listUserActivityFeeds(w http.ResponseWriter, r *http.Request) error {
 	who, err := a.accountOf(r, r.PathValue("username"))
 	if err != nil {
 		return err
@@ -63,12 +64,12 @@ func (a *API) listUserActivityFeeds(w http.ResponseWriter, r *http.Request) erro
 	} else {
 		f.FeedOf = &who
 	}
-	return a.respondActivities(w, r, f, p, UserIDOf(r, who))
+	return a.respondActivities(w, r, f, p, api.UserIDOf(r, who))
 }
 
 // listRepoActivityFeeds lists a repository's actions as Gitea does,
 // newest first; date (YYYY-MM-DD, UTC) keeps one day's.
-func (a *API) listRepoActivityFeeds(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listRepoActivityFeeds(w http.ResponseWriter, r *http.Request) error {
 	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
@@ -84,7 +85,7 @@ func (a *API) listRepoActivityFeeds(w http.ResponseWriter, r *http.Request) erro
 // activityQuery reads the page and Gitea's date parameter.
 func activityQuery(r *http.Request) (index.ActivityFilter, index.Page, error) {
 	var f index.ActivityFilter
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return f, p, err
 	}
@@ -100,15 +101,15 @@ func activityQuery(r *http.Request) (index.ActivityFilter, index.Page, error) {
 
 // respondActivities answers a page of f's actions in Gitea's shape; user
 // is the feed's owner (Gitea's user_id), 0 for a repository's.
-func (a *API) respondActivities(w http.ResponseWriter, r *http.Request, f index.ActivityFilter, p index.Page, user int64) error {
-	viewer := ViewerOf(r)
+func (a *Handler) respondActivities(w http.ResponseWriter, r *http.Request, f index.ActivityFilter, p index.Page, user int64) error {
+	viewer := api.ViewerOf(r)
 	items, total, err := a.Forge.Activities(r.Context(), viewer, f, p)
 	if err != nil {
 		return err
 	}
-	repos := map[uint64]*RepoJSON{}
+	repos := map[uint64]*api.RepoJSON{}
 	out := make([]activityJSON, 0, len(items))
-	for _, it := range a.ModViewOf(r).maskActivities(items) {
+	for _, it := range a.ModViewOf(r).MaskActivities(items) {
 		repo, ok := repos[it.Repo.ID]
 		if !ok {
 			// The list was filtered by the same rule; one that turns
@@ -129,25 +130,25 @@ func (a *API) respondActivities(w http.ResponseWriter, r *http.Request, f index.
 
 // activityJSON is Gitea's Activity.
 type activityJSON struct {
-	ID        int64         `json:"id"`
-	UserID    int64         `json:"user_id"`
-	OpType    string        `json:"op_type"`
-	ActUserID int64         `json:"act_user_id"`
-	ActUser   ForgeUserJSON `json:"act_user"`
-	RepoID    uint64        `json:"repo_id"`
-	Repo      *RepoJSON     `json:"repo"`
-	CommentID uint64        `json:"comment_id"`
+	ID        int64             `json:"id"`
+	UserID    int64             `json:"user_id"`
+	OpType    string            `json:"op_type"`
+	ActUserID int64             `json:"act_user_id"`
+	ActUser   api.ForgeUserJSON `json:"act_user"`
+	RepoID    uint64            `json:"repo_id"`
+	Repo      *api.RepoJSON     `json:"repo"`
+	CommentID uint64            `json:"comment_id"`
 	// Comment is not filled: comment_id names it for GET
 	// /repos/{owner}/{repo}/issues/comments/{id}.
-	Comment   *commentJSON `json:"comment"`
-	RefName   string       `json:"ref_name"`
-	IsPrivate bool         `json:"is_private"`
-	Content   string       `json:"content"`
-	Created   string       `json:"created"`
+	Comment   *api.CommentJSON `json:"comment"`
+	RefName   string           `json:"ref_name"`
+	IsPrivate bool             `json:"is_private"`
+	Content   string           `json:"content"`
+	Created   string           `json:"created"`
 }
 
-func giteaActivity(r *http.Request, it index.Activity, repo *RepoJSON, user int64) activityJSON {
-	actor := ToForgeUser(r, it.Actor)
+func giteaActivity(r *http.Request, it index.Activity, repo *api.RepoJSON, user int64) activityJSON {
+	actor := api.ToForgeUser(r, it.Actor)
 	if user == 0 {
 		user = actor.ID
 	}

@@ -1,7 +1,8 @@
-package api
+package issue
 
 import (
 	"context"
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strconv"
 	"strings"
@@ -21,12 +22,12 @@ import (
 // their own mux, which Register puts in front (CommentPaths).
 
 // RegisterIssueComments adds the routes of a comment by its id.
-func (a *API) RegisterIssueComments(mux *http.ServeMux) {
+func (a *Handler) RegisterIssueComments(mux *http.ServeMux) {
 	if a.Forge == nil || a.Hosting == nil {
 		return
 	}
-	h := &issuesAPI{API: a, pulls: a.pulls}
-	w := func(fn Handler) http.HandlerFunc { return a.SignedIn(auth.ScopeWrite, fn) }
+	h := a
+	w := func(fn api.Handler) http.HandlerFunc { return a.SignedIn(auth.ScopeWrite, fn) }
 	const comment = "/api/v1/repos/{owner}/{repo}/issues/comments/{id}"
 	mux.HandleFunc("GET "+comment, h.Serve(h.getRepoComment))
 	mux.HandleFunc("PATCH "+comment, w(h.editComment))
@@ -51,7 +52,7 @@ func CommentPaths(comments, routes http.Handler) http.Handler {
 }
 
 // commentOf resolves {owner}/{repo} and its comment {id}.
-func (h *issuesAPI) commentOf(r *http.Request) (index.Repo, index.Comment, error) {
+func (h *Handler) commentOf(r *http.Request) (index.Repo, index.Comment, error) {
 	repo, _, err := h.RepoOf(r)
 	if err != nil {
 		return index.Repo{}, index.Comment{}, err
@@ -69,25 +70,25 @@ func (h *issuesAPI) commentOf(r *http.Request) (index.Repo, index.Comment, error
 }
 
 // getRepoComment is Gitea's GET /repos/{owner}/{repo}/issues/comments/{id}.
-func (h *issuesAPI) getRepoComment(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) getRepoComment(w http.ResponseWriter, r *http.Request) error {
 	repo, c, err := h.commentOf(r)
 	if err != nil {
 		return err
 	}
-	return Reply(w, h.linksFor(r, repo).comment(index.Issue{Number: c.Number, IsPull: c.IsPull}, c))
+	return api.Reply(w, h.LinksFor(r, repo).Comment(index.Issue{Number: c.Number, IsPull: c.IsPull}, c))
 }
 
 // editComment changes a comment's body: its author's, or anyone's for a
 // maintainer (comment.edit).
-func (h *issuesAPI) editComment(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (h *Handler) editComment(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
 	var in struct {
 		Body string `json:"body"`
 	}
-	if err := DecodeText(w, r, &in); err != nil {
+	if err := api.DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	repo, c, err := h.commentOf(r)
@@ -97,7 +98,7 @@ func (h *issuesAPI) editComment(w http.ResponseWriter, r *http.Request) error {
 	if strings.TrimSpace(in.Body) == "" {
 		return usererr.BadFieldf("body", "a comment must have a body")
 	}
-	if err := CheckBody("comment", in.Body); err != nil {
+	if err := api.CheckBody("comment", in.Body); err != nil {
 		return err
 	}
 	if _, err := h.Forge.Do(r.Context(), id.User.Address, chainforge.CommentEdit{Repo: repo.ID, Comment: c.ID, Body: in.Body}); err != nil {
@@ -106,13 +107,13 @@ func (h *issuesAPI) editComment(w http.ResponseWriter, r *http.Request) error {
 	if c, err = h.Forge.Index().CommentByID(r.Context(), repo.ID, c.ID); err != nil {
 		return err
 	}
-	return Reply(w, h.linksFor(r, repo).comment(index.Issue{Number: c.Number, IsPull: c.IsPull}, c))
+	return api.Reply(w, h.LinksFor(r, repo).Comment(index.Issue{Number: c.Number, IsPull: c.IsPull}, c))
 }
 
 // deleteComment deletes a comment (comment.delete): it is marked deleted
 // on chain, where its text stays, and shown nowhere.
-func (h *issuesAPI) deleteComment(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (h *Handler) deleteComment(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -129,9 +130,9 @@ func (h *issuesAPI) deleteComment(w http.ResponseWriter, r *http.Request) error 
 
 // reactionJSON is Gitea's Reaction.
 type reactionJSON struct {
-	User    ForgeUserJSON `json:"user"`
-	Content string        `json:"content"`
-	Created string        `json:"created_at"`
+	User    api.ForgeUserJSON `json:"user"`
+	Content string            `json:"content"`
+	Created string            `json:"created_at"`
 }
 
 // reactionOption is Gitea's EditReactionOption.
@@ -139,28 +140,28 @@ type reactionOption struct {
 	Content string `json:"content"`
 }
 
-func (h *issuesAPI) replyReactions(w http.ResponseWriter, r *http.Request, repo, number, comment uint64) error {
+func (h *Handler) replyReactions(w http.ResponseWriter, r *http.Request, repo, number, comment uint64) error {
 	list, err := h.Forge.Index().Reactions(r.Context(), repo, number, comment)
 	if err != nil {
 		return err
 	}
 	out := make([]reactionJSON, len(list))
 	for i, x := range list {
-		out[i] = reactionJSON{User: ToForgeUser(r, x.User), Content: x.Content, Created: x.Created}
+		out[i] = reactionJSON{User: api.ToForgeUser(r, x.User), Content: x.Content, Created: x.Created}
 	}
-	return Reply(w, out)
+	return api.Reply(w, out)
 }
 
 // react adds (on) or removes the signed-in user's reaction. Gitea answers
 // a reaction that is already there with it and 200, and removing one
 // that is not there with 200 too, so neither sends an action.
-func (h *issuesAPI) react(w http.ResponseWriter, r *http.Request, repo index.Repo, number, comment uint64, on bool) error {
-	id, err := RequireUser(r)
+func (h *Handler) react(w http.ResponseWriter, r *http.Request, repo index.Repo, number, comment uint64, on bool) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
 	var in reactionOption
-	if err := Decode(w, r, 4<<10, &in); err != nil {
+	if err := api.Decode(w, r, 4<<10, &in); err != nil {
 		return err
 	}
 	in.Content = strings.TrimSpace(in.Content)
@@ -170,7 +171,7 @@ func (h *issuesAPI) react(w http.ResponseWriter, r *http.Request, repo index.Rep
 	}
 	if mine != nil && on || mine == nil && !on {
 		if on {
-			return Reply(w, reactionJSON{User: ToForgeUser(r, mine.User), Content: mine.Content, Created: mine.Created})
+			return api.Reply(w, reactionJSON{User: api.ToForgeUser(r, mine.User), Content: mine.Content, Created: mine.Created})
 		}
 		return nil
 	}
@@ -186,11 +187,11 @@ func (h *issuesAPI) react(w http.ResponseWriter, r *http.Request, repo index.Rep
 	if mine, err = h.myReaction(r.Context(), repo.ID, number, comment, id.User.Address, in.Content); err != nil || mine == nil {
 		return err
 	}
-	WriteJSON(w, http.StatusCreated, reactionJSON{User: ToForgeUser(r, mine.User), Content: mine.Content, Created: mine.Created})
+	api.WriteJSON(w, http.StatusCreated, reactionJSON{User: api.ToForgeUser(r, mine.User), Content: mine.Content, Created: mine.Created})
 	return nil
 }
 
-func (h *issuesAPI) myReaction(ctx context.Context, repo, number, comment uint64, me common.Address, content string) (*index.Reaction, error) {
+func (h *Handler) myReaction(ctx context.Context, repo, number, comment uint64, me common.Address, content string) (*index.Reaction, error) {
 	list, err := h.Forge.Index().Reactions(ctx, repo, number, comment)
 	if err != nil {
 		return nil, err
@@ -204,7 +205,7 @@ func (h *issuesAPI) myReaction(ctx context.Context, repo, number, comment uint64
 }
 
 // listIssueReactions lists the reactions on an issue or pull request.
-func (h *issuesAPI) listIssueReactions(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) listIssueReactions(w http.ResponseWriter, r *http.Request) error {
 	repo, _, is, err := h.issueOf(r)
 	if err != nil {
 		return err
@@ -213,7 +214,7 @@ func (h *issuesAPI) listIssueReactions(w http.ResponseWriter, r *http.Request) e
 }
 
 // postIssueReaction adds a reaction to an issue or pull request.
-func (h *issuesAPI) postIssueReaction(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) postIssueReaction(w http.ResponseWriter, r *http.Request) error {
 	repo, _, is, err := h.issueOf(r)
 	if err != nil {
 		return err
@@ -222,7 +223,7 @@ func (h *issuesAPI) postIssueReaction(w http.ResponseWriter, r *http.Request) er
 }
 
 // deleteIssueReaction removes the signed-in user's reaction from an issue.
-func (h *issuesAPI) deleteIssueReaction(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) deleteIssueReaction(w http.ResponseWriter, r *http.Request) error {
 	repo, _, is, err := h.issueOf(r)
 	if err != nil {
 		return err
@@ -231,7 +232,7 @@ func (h *issuesAPI) deleteIssueReaction(w http.ResponseWriter, r *http.Request) 
 }
 
 // listCommentReactions lists the reactions on a comment.
-func (h *issuesAPI) listCommentReactions(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) listCommentReactions(w http.ResponseWriter, r *http.Request) error {
 	repo, c, err := h.commentOf(r)
 	if err != nil {
 		return err
@@ -240,7 +241,7 @@ func (h *issuesAPI) listCommentReactions(w http.ResponseWriter, r *http.Request)
 }
 
 // postCommentReaction adds a reaction to a comment.
-func (h *issuesAPI) postCommentReaction(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) postCommentReaction(w http.ResponseWriter, r *http.Request) error {
 	repo, c, err := h.commentOf(r)
 	if err != nil {
 		return err
@@ -250,7 +251,7 @@ func (h *issuesAPI) postCommentReaction(w http.ResponseWriter, r *http.Request) 
 
 // deleteCommentReaction removes the signed-in user's reaction from a
 // comment.
-func (h *issuesAPI) deleteCommentReaction(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) deleteCommentReaction(w http.ResponseWriter, r *http.Request) error {
 	repo, c, err := h.commentOf(r)
 	if err != nil {
 		return err

@@ -1,12 +1,11 @@
-package api
+package user
 
 import (
 	"fmt"
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strconv"
 	"time"
-
-	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/chain/names"
 	"github.com/dforge/dforge/internal/index"
@@ -20,7 +19,7 @@ import (
 
 // RegisterActivity adds the home page's reads. The team needs no index
 // (names then are the default ones); the feeds do.
-func (a *API) RegisterActivity(mux *http.ServeMux) {
+func (a *Handler) RegisterActivity(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/node/team", a.Serve(a.getTeam))
 	if a.Index == nil {
 		return
@@ -32,13 +31,13 @@ func (a *API) RegisterActivity(mux *http.ServeMux) {
 // listActivity lists the actions in public repositories, newest first:
 // repositories created, issues and pull requests opened, comments,
 // reviews, merges and pushes.
-func (a *API) listActivity(w http.ResponseWriter, r *http.Request) error {
-	p, err := PageOf(r)
+func (a *Handler) listActivity(w http.ResponseWriter, r *http.Request) error {
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
 	items, total, err := a.Index.RecentActivity(r.Context(), p)
-	return a.RespondList(w, r, p, total, a.ModViewOf(r).maskActivities(items), err)
+	return a.RespondList(w, r, p, total, a.ModViewOf(r).MaskActivities(items), err)
 }
 
 // The top contributors' window of chain time, and the list's sizes.
@@ -53,7 +52,7 @@ const (
 // latest block): pushes, pull requests opened and merged (counted for
 // their author), reviews, issues opened and comments. Ties go to the
 // lower address.
-func (a *API) listTopContributors(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listTopContributors(w http.ResponseWriter, r *http.Request) error {
 	limit := defaultTopContributors
 	if v := r.URL.Query().Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -71,9 +70,9 @@ func (a *API) listTopContributors(w http.ResponseWriter, r *http.Request) error 
 
 // getTeam lists the node's maintainers (serve --maintainer), in the order
 // configured, with their usernames: the claimed one, else the default.
-func (a *API) getTeam(w http.ResponseWriter, r *http.Request) error {
-	team := make([]index.User, 0, len(a.maintainers))
-	for _, addr := range a.maintainers {
+func (a *Handler) getTeam(w http.ResponseWriter, r *http.Request) error {
+	team := make([]index.User, 0, len(a.Maintainers))
+	for _, addr := range a.Maintainers {
 		name := names.Default(addr)
 		if a.Index != nil {
 			var err error
@@ -83,19 +82,6 @@ func (a *API) getTeam(w http.ResponseWriter, r *http.Request) error {
 		}
 		team = append(team, index.User{Address: addr.Hex(), Username: name})
 	}
-	WriteJSON(w, http.StatusOK, team)
+	api.WriteJSON(w, http.StatusOK, team)
 	return nil
-}
-
-// uniqueAddresses is list without repeats, in its order.
-func uniqueAddresses(list []common.Address) []common.Address {
-	seen := map[common.Address]bool{}
-	var out []common.Address
-	for _, addr := range list {
-		if !seen[addr] {
-			seen[addr] = true
-			out = append(out, addr)
-		}
-	}
-	return out
 }

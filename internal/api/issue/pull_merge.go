@@ -1,7 +1,8 @@
-package api
+package issue
 
 import (
 	"errors"
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strings"
 
@@ -20,8 +21,8 @@ var mergeStyles = map[string]string{
 	"rebase-merge": gitstore.StyleRebaseMerge, "fast-forward-only": gitstore.StyleFastForward,
 }
 
-func (h *issuesAPI) mergePull(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (h *Handler) mergePull(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -34,7 +35,7 @@ func (h *issuesAPI) mergePull(w http.ResponseWriter, r *http.Request) error {
 		ForceMerge             bool   `json:"force_merge"`
 		MergeWhenChecksSucceed bool   `json:"merge_when_checks_succeed"`
 	}
-	if err := DecodeText(w, r, &in); err != nil {
+	if err := api.DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	repo, perm, pr, err := h.pullOf(r, r.PathValue("index"))
@@ -48,33 +49,33 @@ func (h *issuesAPI) mergePull(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return usererr.BadFieldf("Do", "Do must be merge, squash, rebase, rebase-merge or fast-forward-only")
 	}
-	if err := CheckBody("MergeMessageField", in.MergeMessageField); err != nil {
+	if err := api.CheckBody("MergeMessageField", in.MergeMessageField); err != nil {
 		return err
 	}
-	merger := UsernameOf(id.User)
-	merged, err := h.pulls.Merge(r.Context(), id.User.Address, repo, pr.Number, forge.MergeRequest{
+	merger := api.UsernameOf(id.User)
+	merged, err := h.Pulls.Merge(r.Context(), id.User.Address, repo, pr.Number, forge.MergeRequest{
 		Style: style, Title: in.MergeTitleField, Message: in.MergeMessageField, HeadSHA: in.HeadCommitID,
 		DeleteBranch: in.DeleteBranchAfterMerge,
-		Author:       gitstore.Signature{Name: pr.Author.Username, Email: NoreplyEmail(r, pr.Author.Username)},
-		Committer:    gitstore.Signature{Name: merger, Email: NoreplyEmail(r, merger)},
+		Author:       gitstore.Signature{Name: pr.Author.Username, Email: api.NoreplyEmail(r, pr.Author.Username)},
+		Committer:    gitstore.Signature{Name: merger, Email: api.NoreplyEmail(r, merger)},
 	})
 	var ce *forge.ConflictError
 	if errors.As(err, &ce) {
-		WriteJSON(w, http.StatusConflict, mergeConflictJSON{Message: ce.Error(), Code: "merge_conflict", Files: ce.Files})
+		api.WriteJSON(w, http.StatusConflict, api.MergeConflictJSON{Message: ce.Error(), Code: "merge_conflict", Files: ce.Files})
 		return nil
 	}
 	if ue, ok := usererr.As(err); ok && ue.Code == "protected_branch" {
 		// Gitea answers a merge its branch protection refuses with 405.
-		WriteJSON(w, http.StatusMethodNotAllowed, map[string]string{"message": ue.Message, "code": ue.Code})
+		api.WriteJSON(w, http.StatusMethodNotAllowed, map[string]string{"message": ue.Message, "code": ue.Code})
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	return Reply(w, h.pull(r, repo, perm, merged, true))
+	return api.Reply(w, h.Pull(r, repo, perm, merged, true))
 }
 
-func (h *issuesAPI) isMerged(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) isMerged(w http.ResponseWriter, r *http.Request) error {
 	_, _, pr, err := h.pullOf(r, r.PathValue("index"))
 	if err != nil {
 		return err

@@ -1,8 +1,9 @@
-package api
+package issue
 
 import (
 	"context"
 	"fmt"
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strconv"
 	"strings"
@@ -24,12 +25,12 @@ import (
 
 // RegisterIssues adds the issue, label and pull request routes when the
 // node hosts repositories.
-func (a *API) RegisterIssues(mux *http.ServeMux) {
+func (a *Handler) RegisterIssues(mux *http.ServeMux) {
 	if a.Forge == nil || a.Hosting == nil {
 		return
 	}
-	h := &issuesAPI{API: a, pulls: a.pulls}
-	w := func(fn Handler) http.HandlerFunc { return a.SignedIn(auth.ScopeWrite, fn) }
+	h := a
+	w := func(fn api.Handler) http.HandlerFunc { return a.SignedIn(auth.ScopeWrite, fn) }
 	const repo = "/api/v1/repos/{owner}/{repo}"
 	mux.HandleFunc("GET "+repo+"/issues", h.Serve(h.listIssues))
 	mux.HandleFunc("POST "+repo+"/issues", w(h.createIssue))
@@ -73,21 +74,21 @@ func (a *API) RegisterIssues(mux *http.ServeMux) {
 }
 
 // issueOf resolves {owner}/{repo} and its issue or pull request {index}.
-func (h *issuesAPI) issueOf(r *http.Request) (index.Repo, forge.Perm, index.Issue, error) {
+func (h *Handler) issueOf(r *http.Request) (index.Repo, forge.Perm, index.Issue, error) {
 	repo, perm, err := h.RepoOf(r)
 	if err != nil {
 		return index.Repo{}, 0, index.Issue{}, err
 	}
 	n, err := strconv.ParseUint(r.PathValue("index"), 10, 64)
 	if err != nil || n == 0 {
-		return index.Repo{}, 0, index.Issue{}, IssueNotFound(r.PathValue("index"))
+		return index.Repo{}, 0, index.Issue{}, api.IssueNotFound(r.PathValue("index"))
 	}
 	is, err := h.Forge.Index().Issue(r.Context(), repo.ID, n)
 	if err != nil {
 		return index.Repo{}, 0, index.Issue{}, err
 	}
 	if h.deletedHere(r, repo.ID, n) {
-		return index.Repo{}, 0, index.Issue{}, IssueNotFound(r.PathValue("index"))
+		return index.Repo{}, 0, index.Issue{}, api.IssueNotFound(r.PathValue("index"))
 	}
 	return repo, perm, is, nil
 }
@@ -95,7 +96,7 @@ func (h *issuesAPI) issueOf(r *http.Request) (index.Repo, forge.Perm, index.Issu
 // deletedHere tells whether issue number of repo was deleted on this node
 // (deleteIssue) and the viewer is not one of the node's admins, who still
 // see it: it is then 404.
-func (h *issuesAPI) deletedHere(r *http.Request, repo, number uint64) bool {
+func (h *Handler) deletedHere(r *http.Request, repo, number uint64) bool {
 	if h.Mod == nil {
 		return false
 	}
@@ -107,8 +108,8 @@ func (h *issuesAPI) deletedHere(r *http.Request, repo, number uint64) bool {
 // be deleted, so the repository's admins (as in Gitea, no one else) remove
 // it from this node: it joins the node's hidden list marked deleted, and is
 // 404 here to everyone but the node's admins; other nodes keep showing it.
-func (h *issuesAPI) deleteIssue(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (h *Handler) deleteIssue(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -135,24 +136,24 @@ func (h *issuesAPI) deleteIssue(w http.ResponseWriter, r *http.Request) error {
 // does: newest (the default), oldest, recentupdate, leastupdate,
 // mostcomment, leastcomment or priority (newest here). An unknown sort,
 // state, type or user is refused.
-func (h *issuesAPI) listIssues(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) listIssues(w http.ResponseWriter, r *http.Request) error {
 	repo, _, err := h.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
 	q := r.URL.Query()
 	f := index.IssueFilter{Query: strings.TrimSpace(q.Get("q"))}
-	if f.State, err = stateFilter(r); err != nil {
+	if f.State, err = api.StateFilter(r); err != nil {
 		return err
 	}
-	if f.IsPull, err = typeFilter(r); err != nil {
+	if f.IsPull, err = api.TypeFilter(r); err != nil {
 		return err
 	}
-	if f.Sort, err = sortFilter(r); err != nil {
+	if f.Sort, err = api.SortFilter(r); err != nil {
 		return err
 	}
 	if f.Author, err = h.userFilter(r, "created_by"); err != nil {
@@ -173,7 +174,7 @@ func (h *issuesAPI) listIssues(w http.ResponseWriter, r *http.Request) error {
 		}
 		return err
 	}
-	if f.Labels, ok, err = h.labelFilter(r.Context(), repo, labelsParam(r)); err != nil || !ok {
+	if f.Labels, ok, err = h.labelFilter(r.Context(), repo, api.LabelsParam(r)); err != nil || !ok {
 		if err == nil {
 			err = h.respondIssues(w, r, repo, p, 0, nil)
 		}
@@ -188,7 +189,7 @@ func (h *issuesAPI) listIssues(w http.ResponseWriter, r *http.Request) error {
 
 // userFilter reads the query parameter name, a username (nil when it is
 // absent); a name no one has is a 422, as nothing could match it.
-func (h *issuesAPI) userFilter(r *http.Request, name string) (*common.Address, error) {
+func (h *Handler) userFilter(r *http.Request, name string) (*common.Address, error) {
 	v := strings.TrimSpace(r.URL.Query().Get(name))
 	if v == "" {
 		return nil, nil
@@ -205,7 +206,7 @@ func (h *issuesAPI) userFilter(r *http.Request, name string) (*common.Address, e
 
 // labelFilter reads ?labels= (comma-separated names or ids); ok is false
 // when one names no label of the repository, so nothing can match.
-func (h *issuesAPI) labelFilter(ctx context.Context, repo index.Repo, raw string) ([]uint64, bool, error) {
+func (h *Handler) labelFilter(ctx context.Context, repo index.Repo, raw string) ([]uint64, bool, error) {
 	if strings.TrimSpace(raw) == "" {
 		return nil, true, nil
 	}
@@ -241,26 +242,26 @@ func findLabel(all []index.Label, key string) (uint64, bool) {
 }
 
 // issues lists repo's issues matching f, without those deleted here.
-func (h *issuesAPI) issues(ctx context.Context, repo index.Repo, f index.IssueFilter, p index.Page) ([]index.Issue, int64, error) {
+func (h *Handler) issues(ctx context.Context, repo index.Repo, f index.IssueFilter, p index.Page) ([]index.Issue, int64, error) {
 	list, total, err := h.Forge.Index().Issues(ctx, repo.ID, f, p)
-	kept := h.withoutDeleted(ctx, list)
+	kept := h.WithoutDeleted(ctx, list)
 	return kept, total - int64(len(list)-len(kept)), err
 }
 
-func (h *issuesAPI) respondIssues(w http.ResponseWriter, r *http.Request, repo index.Repo, p index.Page, total int64, list []index.Issue) error {
-	l := h.listLinks(r, repo)
+func (h *Handler) respondIssues(w http.ResponseWriter, r *http.Request, repo index.Repo, p index.Page, total int64, list []index.Issue) error {
+	l := h.ListLinks(r, repo)
 	// The pull requests' merge state, for the whole page in one read.
 	pulls, err := h.Forge.Index().PullsOf(r.Context(), repo.ID, list)
 	if err != nil {
 		return err
 	}
-	out := make([]issueJSON, 0, len(list))
+	out := make([]api.IssueJSON, 0, len(list))
 	for _, is := range list {
 		var pr *index.Pull
 		if got, ok := pulls[is.Number]; ok && is.IsPull {
 			pr = &got
 		}
-		out = append(out, l.issue(repo, is, pr))
+		out = append(out, l.Issue(repo, is, pr))
 	}
 	return h.RespondList(w, r, p, total, out, nil)
 }
@@ -273,8 +274,8 @@ func assigneeNames(one string, many []string) []string {
 	return append([]string{one}, many...)
 }
 
-func (h *issuesAPI) createIssue(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (h *Handler) createIssue(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -286,17 +287,17 @@ func (h *issuesAPI) createIssue(w http.ResponseWriter, r *http.Request) error {
 		Labels    []uint64 `json:"labels"`
 		Milestone int64    `json:"milestone"`
 	}
-	if err := DecodeText(w, r, &in); err != nil {
+	if err := api.DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	repo, _, err := h.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	if err := CheckTitle(in.Title); err != nil {
+	if err := api.CheckTitle(in.Title); err != nil {
 		return err
 	}
-	if err := CheckBody("body", in.Body); err != nil {
+	if err := api.CheckBody("body", in.Body); err != nil {
 		return err
 	}
 	assignees, err := h.Forge.Assignees(r.Context(), assigneeNames(in.Assignee, in.Assignees))
@@ -317,11 +318,11 @@ func (h *issuesAPI) createIssue(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	WriteJSON(w, http.StatusCreated, h.linksFor(r, repo).issue(repo, is, nil))
+	api.WriteJSON(w, http.StatusCreated, h.LinksFor(r, repo).Issue(repo, is, nil))
 	return nil
 }
 
-func (h *issuesAPI) getIssue(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) getIssue(w http.ResponseWriter, r *http.Request) error {
 	repo, _, is, err := h.issueOf(r)
 	if err != nil {
 		return err
@@ -329,7 +330,7 @@ func (h *issuesAPI) getIssue(w http.ResponseWriter, r *http.Request) error {
 	return h.replyIssue(w, r, repo, is)
 }
 
-func (h *issuesAPI) replyIssue(w http.ResponseWriter, r *http.Request, repo index.Repo, is index.Issue) error {
+func (h *Handler) replyIssue(w http.ResponseWriter, r *http.Request, repo index.Repo, is index.Issue) error {
 	var pr *index.Pull
 	if is.IsPull {
 		got, err := h.Forge.Index().Pull(r.Context(), repo.ID, is.Number)
@@ -338,25 +339,25 @@ func (h *issuesAPI) replyIssue(w http.ResponseWriter, r *http.Request, repo inde
 		}
 		pr = &got
 	}
-	return Reply(w, h.linksFor(r, repo).issue(repo, is, pr))
+	return api.Reply(w, h.LinksFor(r, repo).Issue(repo, is, pr))
 }
 
 // getIssueByID serves an issue or pull request by its global id (ours: the
 // spec's /issue/:id and /pr/:id pages), with the same privacy as the rest.
-func (h *issuesAPI) getIssueByID(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) getIssueByID(w http.ResponseWriter, r *http.Request) error {
 	raw := r.PathValue("id")
 	gid, err := strconv.ParseInt(raw, 10, 64)
-	repoID, number, ok := parseGlobalIssueID(gid)
+	repoID, number, ok := api.ParseGlobalIssueID(gid)
 	if err != nil || !ok {
-		return IssueNotFound(raw)
+		return api.IssueNotFound(raw)
 	}
-	repo, _, err := h.Forge.RepoByID(r.Context(), ViewerOf(r), repoID)
+	repo, _, err := h.Forge.RepoByID(r.Context(), api.ViewerOf(r), repoID)
 	if err != nil {
-		return IssueNotFound(raw)
+		return api.IssueNotFound(raw)
 	}
 	is, err := h.Forge.Index().Issue(r.Context(), repo.ID, number)
 	if err != nil || h.deletedHere(r, repo.ID, number) {
-		return IssueNotFound(raw)
+		return api.IssueNotFound(raw)
 	}
 	return h.replyIssue(w, r, repo, is)
 }
@@ -392,8 +393,8 @@ func stateChange(is index.Issue, state, reason string) (string, string, error) {
 // editIssue applies Gitea's EditIssueOption: title, body and assignees in
 // one issue.edit, then a close or reopen. Everything is checked first, so
 // that a refusal leaves the issue untouched.
-func (h *issuesAPI) editIssue(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (h *Handler) editIssue(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -406,7 +407,7 @@ func (h *issuesAPI) editIssue(w http.ResponseWriter, r *http.Request) error {
 		State       *string   `json:"state"`
 		StateReason string    `json:"state_reason"`
 	}
-	if err := DecodeText(w, r, &in); err != nil {
+	if err := api.DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	repo, _, is, err := h.issueOf(r)
@@ -420,7 +421,7 @@ func (h *issuesAPI) editIssue(w http.ResponseWriter, r *http.Request) error {
 	if change.Milestone, err = h.milestoneChange(r.Context(), repo, is, in.Milestone); err != nil {
 		return err
 	}
-	if change.State, change.Reason, err = stateChange(is, Deref(in.State), in.StateReason); err != nil {
+	if change.State, change.Reason, err = stateChange(is, api.Deref(in.State), in.StateReason); err != nil {
 		return err
 	}
 	if err := h.Forge.EditIssue(r.Context(), id.User.Address, repo, is, change); err != nil {
@@ -430,11 +431,11 @@ func (h *issuesAPI) editIssue(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	WriteJSON(w, http.StatusCreated, h.linksFor(r, repo).issue(repo, is, h.pullRecord(r.Context(), repo, is)))
+	api.WriteJSON(w, http.StatusCreated, h.LinksFor(r, repo).Issue(repo, is, h.pullRecord(r.Context(), repo, is)))
 	return nil
 }
 
-func (h *issuesAPI) pullRecord(ctx context.Context, repo index.Repo, is index.Issue) *index.Pull {
+func (h *Handler) pullRecord(ctx context.Context, repo index.Repo, is index.Issue) *index.Pull {
 	if !is.IsPull {
 		return nil
 	}
@@ -453,13 +454,13 @@ func (h *issuesAPI) pullRecord(ctx context.Context, repo index.Repo, is index.Is
 func issueChange(is index.Issue, title, body, assignee *string, assignees *[]string) (forge.IssueChange, error) {
 	var c forge.IssueChange
 	if title != nil && *title != "" && *title != is.Title {
-		if err := CheckTitle(*title); err != nil {
+		if err := api.CheckTitle(*title); err != nil {
 			return c, err
 		}
 		c.Title = title
 	}
 	if body != nil && *body != is.Body {
-		if err := CheckBody("body", *body); err != nil {
+		if err := api.CheckBody("body", *body); err != nil {
 			return c, err
 		}
 		c.Body = body
@@ -471,7 +472,7 @@ func issueChange(is index.Issue, title, body, assignee *string, assignees *[]str
 		if assignees != nil {
 			many = *assignees
 		}
-		names := assigneeNames(Deref(assignee), many)
+		names := assigneeNames(api.Deref(assignee), many)
 		c.Assignees = &names
 	}
 	return c, nil

@@ -1,8 +1,9 @@
-package api
+package issue
 
 import (
 	"context"
 	"errors"
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strings"
 
@@ -16,9 +17,9 @@ import (
 
 // commentsPage is pageOf, all of them (up to the most a page holds) when
 // no limit is given: Gitea lists an issue's comments whole.
-func commentsPage(r *http.Request) (index.Page, error) { return pageWithLimit(r, MaxLimit) }
+func commentsPage(r *http.Request) (index.Page, error) { return api.PageWithLimit(r, api.MaxLimit) }
 
-func (h *issuesAPI) listComments(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) listComments(w http.ResponseWriter, r *http.Request) error {
 	repo, _, is, err := h.issueOf(r)
 	if err != nil {
 		return err
@@ -31,10 +32,10 @@ func (h *issuesAPI) listComments(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	l := h.linksFor(r, repo)
-	out := make([]commentJSON, len(list))
+	l := h.LinksFor(r, repo)
+	out := make([]api.CommentJSON, len(list))
 	for i, c := range list {
-		out[i] = l.comment(is, c)
+		out[i] = l.Comment(is, c)
 	}
 	return h.RespondList(w, r, p, total, out, nil)
 }
@@ -42,43 +43,43 @@ func (h *issuesAPI) listComments(w http.ResponseWriter, r *http.Request) error {
 // listRepoComments is Gitea's GET /repos/{owner}/{repo}/issues/comments:
 // the comments of every issue and pull request of the repository, oldest
 // first, bounded by since and before (RFC 3339) and paged.
-func (h *issuesAPI) listRepoComments(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) listRepoComments(w http.ResponseWriter, r *http.Request) error {
 	repo, _, err := h.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
 	var f index.CommentFilter
-	if f.Since, err = timeParam(r, "since"); err != nil {
+	if f.Since, err = api.TimeParam(r, "since"); err != nil {
 		return err
 	}
-	if f.Before, err = timeParam(r, "before"); err != nil {
+	if f.Before, err = api.TimeParam(r, "before"); err != nil {
 		return err
 	}
 	list, total, err := h.Forge.Index().RepoComments(r.Context(), repo.ID, f, p)
 	if err != nil {
 		return err
 	}
-	l := h.linksFor(r, repo)
-	out := make([]commentJSON, len(list))
+	l := h.LinksFor(r, repo)
+	out := make([]api.CommentJSON, len(list))
 	for i, c := range list {
-		out[i] = l.comment(index.Issue{Number: c.Number, IsPull: c.IsPull}, c)
+		out[i] = l.Comment(index.Issue{Number: c.Number, IsPull: c.IsPull}, c)
 	}
 	return h.RespondList(w, r, p, total, out, nil)
 }
 
-func (h *issuesAPI) createComment(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (h *Handler) createComment(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
 	var in struct {
 		Body string `json:"body"`
 	}
-	if err := DecodeText(w, r, &in); err != nil {
+	if err := api.DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	repo, _, is, err := h.issueOf(r)
@@ -88,7 +89,7 @@ func (h *issuesAPI) createComment(w http.ResponseWriter, r *http.Request) error 
 	if strings.TrimSpace(in.Body) == "" {
 		return usererr.BadFieldf("body", "a comment must have a body")
 	}
-	if err := CheckBody("comment", in.Body); err != nil {
+	if err := api.CheckBody("comment", in.Body); err != nil {
 		return err
 	}
 	res, err := h.Forge.Do(r.Context(), id.User.Address, chainforge.IssueComment{Repo: repo.ID, Number: is.Number, Body: in.Body})
@@ -99,20 +100,20 @@ func (h *issuesAPI) createComment(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	WriteJSON(w, http.StatusCreated, h.linksFor(r, repo).comment(is, c))
+	api.WriteJSON(w, http.StatusCreated, h.LinksFor(r, repo).Comment(is, c))
 	return nil
 }
 
 // findComment reads comment id back: the newest of its issue, usually.
-func (h *issuesAPI) findComment(ctx context.Context, repo, number, id uint64) (index.Comment, error) {
+func (h *Handler) findComment(ctx context.Context, repo, number, id uint64) (index.Comment, error) {
 	ix := h.Forge.Index()
 	_, total, err := ix.Comments(ctx, repo, number, index.Page{Number: 1, Limit: 1})
 	if err != nil {
 		return index.Comment{}, err
 	}
-	last := int((total + MaxLimit - 1) / MaxLimit)
+	last := int((total + api.MaxLimit - 1) / api.MaxLimit)
 	for page := last; page >= 1; page-- {
-		list, _, err := ix.Comments(ctx, repo, number, index.Page{Number: page, Limit: MaxLimit})
+		list, _, err := ix.Comments(ctx, repo, number, index.Page{Number: page, Limit: api.MaxLimit})
 		if err != nil {
 			return index.Comment{}, err
 		}

@@ -1,7 +1,8 @@
-package api
+package user
 
 import (
 	"context"
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -17,7 +18,7 @@ import (
 // follows are on chain (user.follow, user.unfollow) and read from the
 // index, so every node answers the same.
 
-func (a *API) RegisterFollows(mux *http.ServeMux) {
+func (a *Handler) RegisterFollows(mux *http.ServeMux) {
 	if a.Forge == nil || a.Auth == nil {
 		return
 	}
@@ -32,18 +33,18 @@ func (a *API) RegisterFollows(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/users/{username}/following/{target}", a.Serve(a.checkUserFollowing))
 }
 
-func (a *API) followUser(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) followUser(w http.ResponseWriter, r *http.Request) error {
 	return a.setFollow(w, r, true)
 }
 
-func (a *API) unfollowUser(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) unfollowUser(w http.ResponseWriter, r *http.Request) error {
 	return a.setFollow(w, r, false)
 }
 
 // setFollow follows or unfollows the path's user for the signed-in one;
 // 204 either way, and again when nothing changes, as on Gitea.
-func (a *API) setFollow(w http.ResponseWriter, r *http.Request, on bool) error {
-	id, err := RequireUser(r)
+func (a *Handler) setFollow(w http.ResponseWriter, r *http.Request, on bool) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -66,15 +67,15 @@ func (a *API) setFollow(w http.ResponseWriter, r *http.Request, on bool) error {
 // user. It answers 204, or 404 when not (Gitea's answer). The user's own
 // answer, GET /users/{username}, tells the same without a 404
 // (followed_by_me).
-func (a *API) checkMyFollowing(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) checkMyFollowing(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
 	return a.answerFollowing(w, r, id.User.Address, r.PathValue("username"))
 }
 
-func (a *API) checkUserFollowing(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) checkUserFollowing(w http.ResponseWriter, r *http.Request) error {
 	follower, err := a.accountOf(r, r.PathValue("username"))
 	if err != nil {
 		return err
@@ -84,7 +85,7 @@ func (a *API) checkUserFollowing(w http.ResponseWriter, r *http.Request) error {
 
 // answerFollowing is 204 when follower follows the account named target,
 // else 404, as on Gitea.
-func (a *API) answerFollowing(w http.ResponseWriter, r *http.Request, follower common.Address, target string) error {
+func (a *Handler) answerFollowing(w http.ResponseWriter, r *http.Request, follower common.Address, target string) error {
 	followed, err := a.accountOf(r, target)
 	if err != nil {
 		return err
@@ -100,48 +101,48 @@ func (a *API) answerFollowing(w http.ResponseWriter, r *http.Request, follower c
 	return nil
 }
 
-func (a *API) listMyFollowers(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listMyFollowers(w http.ResponseWriter, r *http.Request) error {
 	return a.followList(w, r, "", a.Forge.Index().Followers)
 }
 
-func (a *API) listMyFollowing(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listMyFollowing(w http.ResponseWriter, r *http.Request) error {
 	return a.followList(w, r, "", a.Forge.Index().Following)
 }
 
-func (a *API) listUserFollowers(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listUserFollowers(w http.ResponseWriter, r *http.Request) error {
 	return a.followList(w, r, r.PathValue("username"), a.Forge.Index().Followers)
 }
 
-func (a *API) listUserFollowing(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listUserFollowing(w http.ResponseWriter, r *http.Request) error {
 	return a.followList(w, r, r.PathValue("username"), a.Forge.Index().Following)
 }
 
 // followList answers a page of the users list reads for username (the
 // signed-in user for "").
-func (a *API) followList(w http.ResponseWriter, r *http.Request, username string,
+func (a *Handler) followList(w http.ResponseWriter, r *http.Request, username string,
 	list func(ctx context.Context, who common.Address, p index.Page) ([]index.User, int64, error)) error {
 	who, err := a.whoOf(r, username)
 	if err != nil {
 		return err
 	}
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
 	users, total, err := list(r.Context(), who, p)
-	out := make([]ForgeUserJSON, 0, len(users))
+	out := make([]api.ForgeUserJSON, 0, len(users))
 	for _, u := range users {
-		out = append(out, ToForgeUser(r, u))
+		out = append(out, api.ToForgeUser(r, u))
 	}
 	return a.RespondList(w, r, p, total, out, err)
 }
 
 // whoOf is the account username names, or the signed-in user's for "".
-func (a *API) whoOf(r *http.Request, username string) (common.Address, error) {
+func (a *Handler) whoOf(r *http.Request, username string) (common.Address, error) {
 	if username != "" {
 		return a.accountOf(r, username)
 	}
-	id, err := RequireUser(r)
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return common.Address{}, err
 	}
@@ -151,7 +152,7 @@ func (a *API) whoOf(r *http.Request, username string) (common.Address, error) {
 // accountOf is the address of the user or organization named name: one
 // the chain knows, or a user of this node who has not acted on chain yet
 // (they can be followed, and follow, as soon as they sign up).
-func (a *API) accountOf(r *http.Request, name string) (common.Address, error) {
+func (a *Handler) accountOf(r *http.Request, name string) (common.Address, error) {
 	// No name holds a control character (and PostgreSQL would fail the
 	// look-up of one with NUL): such a name names nobody.
 	if tx.CheckLine("username", name) != nil {

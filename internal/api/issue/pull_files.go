@@ -1,6 +1,7 @@
-package api
+package issue
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 
 	"github.com/dforge/dforge/internal/gitstore"
@@ -9,16 +10,16 @@ import (
 // A pull request's commits and changed files (with their patches, each
 // and the page capped).
 
-func (h *issuesAPI) listPullCommits(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) listPullCommits(w http.ResponseWriter, r *http.Request) error {
 	repo, perm, pr, err := h.pullOf(r, r.PathValue("index"))
 	if err != nil {
 		return err
 	}
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
-	cmp, err := h.pulls.Compare(r.Context(), repo, pr)
+	cmp, err := h.Pulls.Compare(r.Context(), repo, pr)
 	if err != nil {
 		return err
 	}
@@ -31,25 +32,25 @@ func (h *issuesAPI) listPullCommits(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	l := h.linksFor(r, repo)
-	c := code{repo: repo, perm: perm, dir: cmp.Dir, api: l.api, html: l.html}
-	out := make([]commitJSON, len(list))
+	l := h.LinksFor(r, repo)
+	c := api.Code{Repo: repo, Perm: perm, Dir: cmp.Dir, Api: l.Api, Html: l.Html}
+	out := make([]api.CommitJSON, len(list))
 	for i, g := range list {
-		out[i] = c.commit(g, true)
+		out[i] = c.Commit(g, true)
 	}
-	return h.RespondList(w, r, p, int64(total), out, h.withAccounts(r, out))
+	return h.RespondList(w, r, p, int64(total), out, h.WithAccounts(r, out))
 }
 
-func (h *issuesAPI) listPullFiles(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) listPullFiles(w http.ResponseWriter, r *http.Request) error {
 	repo, _, pr, err := h.pullOf(r, r.PathValue("index"))
 	if err != nil {
 		return err
 	}
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
-	cmp, err := h.pulls.Compare(r.Context(), repo, pr)
+	cmp, err := h.Pulls.Compare(r.Context(), repo, pr)
 	if err != nil {
 		return err
 	}
@@ -57,16 +58,16 @@ func (h *issuesAPI) listPullFiles(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	page := PageSlice(files, p)
-	l := h.linksFor(r, repo)
-	out := make([]changedFileJSON, len(page))
-	budget := maxPagePatch
+	page := api.PageSlice(files, p)
+	l := h.LinksFor(r, repo)
+	out := make([]api.ChangedFileJSON, len(page))
+	budget := api.MaxPagePatch
 	for i, f := range page {
-		path := escapePath(f.Path)
-		j := changedFileJSON{
+		path := api.EscapePath(f.Path)
+		j := api.ChangedFileJSON{
 			Filename: f.Path, Status: f.Status, Additions: f.Additions, Deletions: f.Deletions, Changes: f.Additions + f.Deletions,
-			HTMLURL: l.html + "/src/commit/" + cmp.To + "/" + path, ContentsURL: l.api + "/contents/" + path + "?ref=" + cmp.To,
-			RawURL: l.html + "/raw/commit/" + cmp.To + "/" + path, Binary: f.Binary,
+			HTMLURL: l.Html + "/src/commit/" + cmp.To + "/" + path, ContentsURL: l.Api + "/contents/" + path + "?ref=" + cmp.To,
+			RawURL: l.Html + "/raw/commit/" + cmp.To + "/" + path, Binary: f.Binary,
 		}
 		if f.OldPath != f.Path {
 			j.PreviousFilename = f.OldPath
@@ -74,7 +75,7 @@ func (h *issuesAPI) listPullFiles(w http.ResponseWriter, r *http.Request) error 
 		if budget <= 0 {
 			j.PatchTruncated = true
 		} else if !f.Binary {
-			patch, cut, err := gitstore.FilePatch(r.Context(), cmp.Dir, cmp.From, cmp.To, f, min(maxFilePatch, budget))
+			patch, cut, err := gitstore.FilePatch(r.Context(), cmp.Dir, cmp.From, cmp.To, f, min(api.MaxFilePatch, budget))
 			if err != nil {
 				return err
 			}

@@ -1,6 +1,7 @@
-package api
+package issue
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strconv"
 	"strings"
@@ -17,7 +18,7 @@ import (
 
 // reviewsOf lists the pull request's reviews on chain and, after them, the
 // signed-in user's own pending ones: no one else sees those.
-func (h *issuesAPI) reviewsOf(r *http.Request) (index.Repo, index.Pull, []index.Review, error) {
+func (h *Handler) reviewsOf(r *http.Request) (index.Repo, index.Pull, []index.Review, error) {
 	repo, _, pr, err := h.pullOf(r, r.PathValue("index"))
 	if err != nil {
 		return index.Repo{}, index.Pull{}, nil, err
@@ -40,20 +41,20 @@ func reviewer(u auth.User) index.User {
 	return index.User{Address: u.Address.Hex(), Username: u.Username}
 }
 
-func (h *issuesAPI) listReviews(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) listReviews(w http.ResponseWriter, r *http.Request) error {
 	repo, pr, list, err := h.reviewsOf(r)
 	if err != nil {
 		return err
 	}
-	pr = h.pulls.Sync(r.Context(), repo, pr) // stale is against the head as it is now
+	pr = h.Pulls.Sync(r.Context(), repo, pr) // stale is against the head as it is now
 	p, err := commentsPage(r)
 	if err != nil {
 		return err
 	}
-	l := h.linksFor(r, repo)
-	out := []reviewJSON{}
-	for _, rv := range PageSlice(list, p) {
-		out = append(out, l.review(pr, rv))
+	l := h.LinksFor(r, repo)
+	out := []api.ReviewJSON{}
+	for _, rv := range api.PageSlice(list, p) {
+		out = append(out, l.Review(pr, rv))
 	}
 	return h.RespondList(w, r, p, int64(len(list)), out, nil)
 }
@@ -68,7 +69,7 @@ func findReview(list []index.Review, raw string) (index.Review, error) {
 	return index.Review{}, usererr.Missingf("there is no review %s of this pull request", raw)
 }
 
-func (h *issuesAPI) getReview(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) getReview(w http.ResponseWriter, r *http.Request) error {
 	repo, pr, list, err := h.reviewsOf(r)
 	if err != nil {
 		return err
@@ -77,11 +78,11 @@ func (h *issuesAPI) getReview(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	pr = h.pulls.Sync(r.Context(), repo, pr)
-	return Reply(w, h.linksFor(r, repo).review(pr, rv))
+	pr = h.Pulls.Sync(r.Context(), repo, pr)
+	return api.Reply(w, h.LinksFor(r, repo).Review(pr, rv))
 }
 
-func (h *issuesAPI) listReviewComments(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) listReviewComments(w http.ResponseWriter, r *http.Request) error {
 	repo, pr, list, err := h.reviewsOf(r)
 	if err != nil {
 		return err
@@ -90,16 +91,16 @@ func (h *issuesAPI) listReviewComments(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	pr = h.pulls.Sync(r.Context(), repo, pr)
-	outdated := h.pulls.Outdated(r.Context(), repo, pr, rv)
-	hunks := h.pulls.DiffHunks(r.Context(), repo, pr, rv)
-	l := h.linksFor(r, repo)
-	out := make([]reviewCommentJSON, len(rv.Comments))
+	pr = h.Pulls.Sync(r.Context(), repo, pr)
+	outdated := h.Pulls.Outdated(r.Context(), repo, pr, rv)
+	hunks := h.Pulls.DiffHunks(r.Context(), repo, pr, rv)
+	l := h.LinksFor(r, repo)
+	out := make([]api.ReviewCommentJSON, len(rv.Comments))
 	for i, c := range rv.Comments {
-		out[i] = l.reviewComment(pr, rv, c, outdated[c.ID])
+		out[i] = l.ReviewComment(pr, rv, c, outdated[c.ID])
 		out[i].DiffHunk = hunks[c.ID]
 	}
-	return Reply(w, out)
+	return api.Reply(w, out)
 }
 
 // reviewEvent maps Gitea's (and GitHub's) review events to the forge's.
@@ -118,8 +119,8 @@ func reviewEvent(event string) (string, error) {
 	return "", usererr.Unprocessablef("event", "invalid_field", "unknown review event %q: it must be PENDING, APPROVED, REQUEST_CHANGES or COMMENT", event)
 }
 
-func (h *issuesAPI) createReview(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (h *Handler) createReview(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -134,7 +135,7 @@ func (h *issuesAPI) createReview(w http.ResponseWriter, r *http.Request) error {
 			OldPosition int64  `json:"old_position"`
 		} `json:"comments"`
 	}
-	if err := DecodeText(w, r, &in); err != nil {
+	if err := api.DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	repo, _, pr, err := h.pullOf(r, r.PathValue("index"))
@@ -145,7 +146,7 @@ func (h *issuesAPI) createReview(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := CheckBody("body", in.Body); err != nil {
+	if err := api.CheckBody("body", in.Body); err != nil {
 		return err
 	}
 	payload := chainforge.PullReview{Repo: repo.ID, Number: pr.Number, State: state, Body: in.Body, CommitSHA: in.CommitID, Comments: []chainforge.PullReviewComment{}}
@@ -159,20 +160,20 @@ func (h *issuesAPI) createReview(w http.ResponseWriter, r *http.Request) error {
 		default:
 			return usererr.BadFieldf("comments", "an inline comment needs new_position (a line of the new file) or old_position (a line of the old one)")
 		}
-		if err := CheckBody("comment", c.Body); err != nil {
+		if err := api.CheckBody("comment", c.Body); err != nil {
 			return err
 		}
 		payload.Comments = append(payload.Comments, rc)
 	}
 	if payload.CommitSHA == "" {
-		payload.CommitSHA = h.pulls.Sync(r.Context(), repo, pr).HeadSHA
+		payload.CommitSHA = h.Pulls.Sync(r.Context(), repo, pr).HeadSHA
 	}
 	if state == forge.ReviewPending {
 		rv, err := h.Forge.AddReviewDraft(r.Context(), reviewer(id.User), payload)
 		if err != nil {
 			return err
 		}
-		return Reply(w, h.linksFor(r, repo).review(pr, rv))
+		return api.Reply(w, h.LinksFor(r, repo).Review(pr, rv))
 	}
 	res, err := h.Forge.Do(r.Context(), id.User.Address, payload)
 	if err != nil {
@@ -182,7 +183,7 @@ func (h *issuesAPI) createReview(w http.ResponseWriter, r *http.Request) error {
 }
 
 // replyReview answers with review id as now listed.
-func (h *issuesAPI) replyReview(w http.ResponseWriter, r *http.Request, id uint64) error {
+func (h *Handler) replyReview(w http.ResponseWriter, r *http.Request, id uint64) error {
 	repo, pr, list, err := h.reviewsOf(r)
 	if err != nil {
 		return err
@@ -191,13 +192,13 @@ func (h *issuesAPI) replyReview(w http.ResponseWriter, r *http.Request, id uint6
 	if err != nil {
 		return err
 	}
-	return Reply(w, h.linksFor(r, repo).review(pr, rv))
+	return api.Reply(w, h.LinksFor(r, repo).Review(pr, rv))
 }
 
 // submitReview submits the user's pending review with Gitea's event
 // (APPROVED, REQUEST_CHANGES or COMMENT) and body.
-func (h *issuesAPI) submitReview(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (h *Handler) submitReview(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -205,7 +206,7 @@ func (h *issuesAPI) submitReview(w http.ResponseWriter, r *http.Request) error {
 		Event string `json:"event"`
 		Body  string `json:"body"`
 	}
-	if err := DecodeText(w, r, &in); err != nil {
+	if err := api.DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	repo, _, pr, err := h.pullOf(r, r.PathValue("index"))
@@ -223,7 +224,7 @@ func (h *issuesAPI) submitReview(w http.ResponseWriter, r *http.Request) error {
 	if state == forge.ReviewPending {
 		return usererr.Unprocessablef("event", "invalid_field", "a submitted review is APPROVED, REQUEST_CHANGES or COMMENT: it cannot stay pending")
 	}
-	if err := CheckBody("body", in.Body); err != nil {
+	if err := api.CheckBody("body", in.Body); err != nil {
 		return err
 	}
 	res, err := h.Forge.SubmitReviewDraft(r.Context(), reviewer(id.User), repo.ID, pr.Number, draft, state, in.Body)
@@ -234,8 +235,8 @@ func (h *issuesAPI) submitReview(w http.ResponseWriter, r *http.Request) error {
 }
 
 // deleteReview deletes the user's pending review; one on chain stays.
-func (h *issuesAPI) deleteReview(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (h *Handler) deleteReview(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,8 @@
-package api
+package issue
 
 import (
 	"context"
+	"github.com/dforge/dforge/internal/api"
 	"math"
 	"net/http"
 	"strconv"
@@ -19,34 +20,34 @@ import (
 
 // listMilestones lists a repository's milestones, open ones by default
 // (state=closed or all for the others), name filtering by title.
-func (h *issuesAPI) listMilestones(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) listMilestones(w http.ResponseWriter, r *http.Request) error {
 	repo, _, err := h.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
 	f := index.MilestoneFilter{Name: strings.TrimSpace(r.URL.Query().Get("name"))}
-	if f.State, err = stateFilter(r); err != nil {
+	if f.State, err = api.StateFilter(r); err != nil {
 		return err
 	}
 	all, err := h.Forge.Index().Milestones(r.Context(), repo.ID, f)
 	if err != nil {
 		return err
 	}
-	page := PageSlice(all, p)
-	out := make([]milestoneJSON, len(page))
+	page := api.PageSlice(all, p)
+	out := make([]api.MilestoneJSON, len(page))
 	for i, m := range page {
-		out[i] = milestoneOf(m)
+		out[i] = api.MilestoneOf(m)
 	}
 	return h.RespondList(w, r, p, int64(len(all)), out, nil)
 }
 
 // findMilestone resolves key, a milestone's id or title (any case), in
 // repo.
-func (h *issuesAPI) findMilestone(ctx context.Context, repo index.Repo, key string) (index.Milestone, error) {
+func (h *Handler) findMilestone(ctx context.Context, repo index.Repo, key string) (index.Milestone, error) {
 	ix := h.Forge.Index()
 	if id, err := strconv.ParseUint(key, 10, 64); err == nil && id > 0 {
 		if m, err := ix.MilestoneByID(ctx, repo.ID, id); err == nil {
@@ -66,7 +67,7 @@ func (h *issuesAPI) findMilestone(ctx context.Context, repo index.Repo, key stri
 }
 
 // getMilestone reads one milestone by id or title.
-func (h *issuesAPI) getMilestone(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) getMilestone(w http.ResponseWriter, r *http.Request) error {
 	repo, _, err := h.RepoOf(r)
 	if err != nil {
 		return err
@@ -75,7 +76,7 @@ func (h *issuesAPI) getMilestone(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return Reply(w, milestoneOf(m))
+	return api.Reply(w, api.MilestoneOf(m))
 }
 
 // dueOf is a due date in Unix seconds: 0 for none.
@@ -100,8 +101,8 @@ func milestoneState(s string) (string, error) {
 }
 
 // createMilestone creates a milestone (Gitea's CreateMilestoneOption).
-func (h *issuesAPI) createMilestone(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (h *Handler) createMilestone(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -111,14 +112,14 @@ func (h *issuesAPI) createMilestone(w http.ResponseWriter, r *http.Request) erro
 		State       string     `json:"state"`
 		Due         *time.Time `json:"due_on"`
 	}
-	if err := DecodeText(w, r, &in); err != nil {
+	if err := api.DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	repo, _, err := h.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	if err := CheckTitle(in.Title); err != nil {
+	if err := api.CheckTitle(in.Title); err != nil {
 		return err
 	}
 	if len(in.Description) > chainforge.MaxMilestoneDesc {
@@ -142,14 +143,14 @@ func (h *issuesAPI) createMilestone(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	WriteJSON(w, http.StatusCreated, milestoneOf(m))
+	api.WriteJSON(w, http.StatusCreated, api.MilestoneOf(m))
 	return nil
 }
 
 // editMilestone changes a milestone (Gitea's EditMilestoneOption): an
 // empty title and an absent due date leave them as they are.
-func (h *issuesAPI) editMilestone(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (h *Handler) editMilestone(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -159,7 +160,7 @@ func (h *issuesAPI) editMilestone(w http.ResponseWriter, r *http.Request) error 
 		State       *string    `json:"state"`
 		Due         *time.Time `json:"due_on"`
 	}
-	if err := DecodeText(w, r, &in); err != nil {
+	if err := api.DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	repo, _, err := h.RepoOf(r)
@@ -172,7 +173,7 @@ func (h *issuesAPI) editMilestone(w http.ResponseWriter, r *http.Request) error 
 	}
 	edit := chainforge.MilestoneEdit{Repo: repo.ID, Milestone: m.ID, Description: in.Description}
 	if in.Title != "" {
-		if err := CheckTitle(in.Title); err != nil {
+		if err := api.CheckTitle(in.Title); err != nil {
 			return err
 		}
 		edit.Title = &in.Title
@@ -200,12 +201,12 @@ func (h *issuesAPI) editMilestone(w http.ResponseWriter, r *http.Request) error 
 	if m, err = h.Forge.Index().MilestoneByID(r.Context(), repo.ID, m.ID); err != nil {
 		return err
 	}
-	return Reply(w, milestoneOf(m))
+	return api.Reply(w, api.MilestoneOf(m))
 }
 
 // deleteMilestone deletes a milestone; its issues stay, filed under none.
-func (h *issuesAPI) deleteMilestone(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (h *Handler) deleteMilestone(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -227,7 +228,7 @@ func (h *issuesAPI) deleteMilestone(w http.ResponseWriter, r *http.Request) erro
 // milestoneFilter reads ?milestones= of an issue list (comma-separated
 // titles or ids); ok is false when none names a milestone of the
 // repository, so nothing can match.
-func (h *issuesAPI) milestoneFilter(ctx context.Context, repo index.Repo, raw string) ([]uint64, bool, error) {
+func (h *Handler) milestoneFilter(ctx context.Context, repo index.Repo, raw string) ([]uint64, bool, error) {
 	if strings.TrimSpace(raw) == "" {
 		return nil, true, nil
 	}
@@ -250,7 +251,7 @@ func (h *issuesAPI) milestoneFilter(ctx context.Context, repo index.Repo, raw st
 
 // issueMilestone checks the milestone id an issue create or edit names:
 // a milestone of repo, or 0 for none.
-func (h *issuesAPI) issueMilestone(ctx context.Context, repo index.Repo, id int64) (uint64, error) {
+func (h *Handler) issueMilestone(ctx context.Context, repo index.Repo, id int64) (uint64, error) {
 	if id == 0 {
 		return 0, nil
 	}
@@ -265,7 +266,7 @@ func (h *issuesAPI) issueMilestone(ctx context.Context, repo index.Repo, id int6
 
 // milestoneChange is the milestone an edit files is under: nil when the
 // edit names none or the one it has.
-func (h *issuesAPI) milestoneChange(ctx context.Context, repo index.Repo, is index.Issue, id *int64) (*uint64, error) {
+func (h *Handler) milestoneChange(ctx context.Context, repo index.Repo, is index.Issue, id *int64) (*uint64, error) {
 	if id == nil {
 		return nil, nil
 	}

@@ -1,8 +1,9 @@
-package api
+package issue
 
 import (
 	"context"
 	"fmt"
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strconv"
 	"strings"
@@ -18,7 +19,7 @@ import (
 // a maintainer manages the repository's labels; a writer sets an issue's,
 // which is an issue.edit of its label list.
 
-func (h *issuesAPI) listLabels(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) listLabels(w http.ResponseWriter, r *http.Request) error {
 	repo, _, err := h.RepoOf(r)
 	if err != nil {
 		return err
@@ -31,10 +32,10 @@ func (h *issuesAPI) listLabels(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return h.RespondList(w, r, p, int64(len(all)), h.linksFor(r, repo).labels(PageSlice(all, p)), nil)
+	return h.RespondList(w, r, p, int64(len(all)), h.LinksFor(r, repo).Labels(api.PageSlice(all, p)), nil)
 }
 
-func (h *issuesAPI) labelOf(r *http.Request, repo index.Repo) (index.Label, error) {
+func (h *Handler) labelOf(r *http.Request, repo index.Repo) (index.Label, error) {
 	all, err := h.Forge.Index().Labels(r.Context(), repo.ID)
 	if err != nil {
 		return index.Label{}, err
@@ -48,7 +49,7 @@ func (h *issuesAPI) labelOf(r *http.Request, repo index.Repo) (index.Label, erro
 	return index.Label{}, usererr.Missingf("there is no label %s in %s", r.PathValue("id"), repo.Name)
 }
 
-func (h *issuesAPI) getLabel(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) getLabel(w http.ResponseWriter, r *http.Request) error {
 	repo, _, err := h.RepoOf(r)
 	if err != nil {
 		return err
@@ -57,11 +58,11 @@ func (h *issuesAPI) getLabel(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return Reply(w, h.linksFor(r, repo).label(l))
+	return api.Reply(w, h.LinksFor(r, repo).Label(l))
 }
 
-func (h *issuesAPI) createLabel(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (h *Handler) createLabel(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -71,7 +72,7 @@ func (h *issuesAPI) createLabel(w http.ResponseWriter, r *http.Request) error {
 		Description string `json:"description"`
 		Exclusive   bool   `json:"exclusive"`
 	}
-	if err := Decode(w, r, 16<<10, &in); err != nil {
+	if err := api.Decode(w, r, 16<<10, &in); err != nil {
 		return err
 	}
 	repo, _, err := h.RepoOf(r)
@@ -84,7 +85,7 @@ func (h *issuesAPI) createLabel(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	WriteJSON(w, http.StatusCreated, h.linksFor(r, repo).label(labelOfChange(res.Change.Label)))
+	api.WriteJSON(w, http.StatusCreated, h.LinksFor(r, repo).Label(labelOfChange(res.Change.Label)))
 	return nil
 }
 
@@ -104,8 +105,8 @@ func labelOfChange(lb *chainforge.Label) index.Label {
 
 // editLabel is Gitea's PATCH /repos/{owner}/{repo}/labels/{id}: the
 // fields sent change (label.edit), the others stay.
-func (h *issuesAPI) editLabel(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (h *Handler) editLabel(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -116,7 +117,7 @@ func (h *issuesAPI) editLabel(w http.ResponseWriter, r *http.Request) error {
 		Exclusive   *bool   `json:"exclusive"`
 		IsArchived  *bool   `json:"is_archived"`
 	}
-	if err := Decode(w, r, 16<<10, &in); err != nil {
+	if err := api.Decode(w, r, 16<<10, &in); err != nil {
 		return err
 	}
 	repo, _, err := h.RepoOf(r)
@@ -139,11 +140,11 @@ func (h *issuesAPI) editLabel(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return Reply(w, h.linksFor(r, repo).label(labelOfChange(res.Change.Label)))
+	return api.Reply(w, h.LinksFor(r, repo).Label(labelOfChange(res.Change.Label)))
 }
 
-func (h *issuesAPI) deleteLabel(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (h *Handler) deleteLabel(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -164,12 +165,12 @@ func (h *issuesAPI) deleteLabel(w http.ResponseWriter, r *http.Request) error {
 
 // --- an issue's labels ---
 
-func (h *issuesAPI) listIssueLabels(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) listIssueLabels(w http.ResponseWriter, r *http.Request) error {
 	repo, _, is, err := h.issueOf(r)
 	if err != nil {
 		return err
 	}
-	return Reply(w, h.linksFor(r, repo).labels(is.Labels))
+	return api.Reply(w, h.LinksFor(r, repo).Labels(is.Labels))
 }
 
 // issueLabelsOption is Gitea's IssueLabelsOption: label ids, or (Gitea
@@ -178,7 +179,7 @@ type issueLabelsOption struct {
 	Labels []any `json:"labels"`
 }
 
-func (h *issuesAPI) labelIDs(ctx context.Context, repo index.Repo, in []any) ([]uint64, error) {
+func (h *Handler) labelIDs(ctx context.Context, repo index.Repo, in []any) ([]uint64, error) {
 	all, err := h.Forge.Index().Labels(ctx, repo.ID)
 	if err != nil {
 		return nil, err
@@ -211,10 +212,10 @@ func containsID(list []uint64, id uint64) bool {
 
 // setIssueLabels sets the labels of the request's issue to what change
 // makes of the current ones, and answers with them.
-func (h *issuesAPI) setIssueLabels(w http.ResponseWriter, r *http.Request, actor common.Address, change func(current []uint64, in []uint64) []uint64, body bool) error {
+func (h *Handler) setIssueLabels(w http.ResponseWriter, r *http.Request, actor common.Address, change func(current []uint64, in []uint64) []uint64, body bool) error {
 	var in issueLabelsOption
 	if body {
-		if err := Decode(w, r, 64<<10, &in); err != nil {
+		if err := api.Decode(w, r, 64<<10, &in); err != nil {
 			return err
 		}
 	}
@@ -238,11 +239,11 @@ func (h *issuesAPI) setIssueLabels(w http.ResponseWriter, r *http.Request, actor
 	if err != nil {
 		return err
 	}
-	return Reply(w, h.linksFor(r, repo).labels(is.Labels))
+	return api.Reply(w, h.LinksFor(r, repo).Labels(is.Labels))
 }
 
-func (h *issuesAPI) addIssueLabels(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (h *Handler) addIssueLabels(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -256,16 +257,16 @@ func (h *issuesAPI) addIssueLabels(w http.ResponseWriter, r *http.Request) error
 	}, true)
 }
 
-func (h *issuesAPI) replaceIssueLabels(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (h *Handler) replaceIssueLabels(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
 	return h.setIssueLabels(w, r, id.User.Address, func(_, in []uint64) []uint64 { return in }, true)
 }
 
-func (h *issuesAPI) clearIssueLabels(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (h *Handler) clearIssueLabels(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -277,8 +278,8 @@ func (h *issuesAPI) clearIssueLabels(w http.ResponseWriter, r *http.Request) err
 	return nil
 }
 
-func (h *issuesAPI) removeIssueLabel(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (h *Handler) removeIssueLabel(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
-package api
+package user
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strconv"
 	"strings"
@@ -14,7 +15,7 @@ import (
 // SSH public keys, in Gitea's shapes (PublicKey). The keys are on chain,
 // so every node lets them into git over SSH.
 
-func (a *API) RegisterKeys(mux *http.ServeMux) {
+func (a *Handler) RegisterKeys(mux *http.ServeMux) {
 	if a.Forge == nil {
 		return
 	}
@@ -28,23 +29,23 @@ func (a *API) RegisterKeys(mux *http.ServeMux) {
 
 // keyJSON is Gitea's PublicKey.
 type keyJSON struct {
-	ID          uint64        `json:"id"`
-	Key         string        `json:"key"`
-	URL         string        `json:"url"`
-	Title       string        `json:"title"`
-	Fingerprint string        `json:"fingerprint"`
-	CreatedAt   string        `json:"created_at"`
-	User        ForgeUserJSON `json:"user"`
-	ReadOnly    bool          `json:"read_only"`
-	KeyType     string        `json:"key_type"`
+	ID          uint64            `json:"id"`
+	Key         string            `json:"key"`
+	URL         string            `json:"url"`
+	Title       string            `json:"title"`
+	Fingerprint string            `json:"fingerprint"`
+	CreatedAt   string            `json:"created_at"`
+	User        api.ForgeUserJSON `json:"user"`
+	ReadOnly    bool              `json:"read_only"`
+	KeyType     string            `json:"key_type"`
 	// Height is the block that registered the key.
 	Height int64 `json:"height"`
 }
 
 func toKeyJSON(r *http.Request, k index.Key) keyJSON {
 	return keyJSON{
-		ID: k.ID, Key: k.Key, URL: SiteURL(r) + "/api/v1/user/keys/" + strconv.FormatUint(k.ID, 10), Title: k.Title,
-		Fingerprint: k.Fingerprint, CreatedAt: k.Created.Format(time.RFC3339), User: ToForgeUser(r, k.Owner),
+		ID: k.ID, Key: k.Key, URL: api.SiteURL(r) + "/api/v1/user/keys/" + strconv.FormatUint(k.ID, 10), Title: k.Title,
+		Fingerprint: k.Fingerprint, CreatedAt: k.Created.Format(time.RFC3339), User: api.ToForgeUser(r, k.Owner),
 		KeyType: "user", Height: k.Height,
 	}
 }
@@ -57,12 +58,12 @@ func toKeysJSON(r *http.Request, keys []index.Key) []keyJSON {
 	return out
 }
 
-func (a *API) listMyKeys(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) listMyKeys(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -70,12 +71,12 @@ func (a *API) listMyKeys(w http.ResponseWriter, r *http.Request) error {
 	return a.RespondList(w, r, p, total, toKeysJSON(r, keys), err)
 }
 
-func (a *API) listUserKeys(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listUserKeys(w http.ResponseWriter, r *http.Request) error {
 	owner, err := a.Forge.Owner(r.Context(), r.PathValue("username"))
 	if err != nil {
 		return err
 	}
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -83,8 +84,8 @@ func (a *API) listUserKeys(w http.ResponseWriter, r *http.Request) error {
 	return a.RespondList(w, r, p, total, toKeysJSON(r, keys), err)
 }
 
-func (a *API) createKey(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) createKey(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -93,7 +94,7 @@ func (a *API) createKey(w http.ResponseWriter, r *http.Request) error {
 		Key      string `json:"key"`
 		ReadOnly bool   `json:"read_only"`
 	}
-	if err := Decode(w, r, maxSettingsBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxSettingsBody, &in); err != nil {
 		return err
 	}
 	if strings.TrimSpace(in.Key) == "" {
@@ -103,7 +104,7 @@ func (a *API) createKey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	WriteJSON(w, http.StatusCreated, toKeyJSON(r, k))
+	api.WriteJSON(w, http.StatusCreated, toKeyJSON(r, k))
 	return nil
 }
 
@@ -115,8 +116,8 @@ func keyID(r *http.Request) (uint64, error) {
 	return id, nil
 }
 
-func (a *API) getKey(w http.ResponseWriter, r *http.Request) error {
-	user, err := RequireUser(r)
+func (a *Handler) getKey(w http.ResponseWriter, r *http.Request) error {
+	user, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -128,11 +129,11 @@ func (a *API) getKey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return Reply(w, toKeyJSON(r, k))
+	return api.Reply(w, toKeyJSON(r, k))
 }
 
-func (a *API) deleteKey(w http.ResponseWriter, r *http.Request) error {
-	user, err := RequireUser(r)
+func (a *Handler) deleteKey(w http.ResponseWriter, r *http.Request) error {
+	user, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,8 @@
-package api
+package issue
 
 import (
 	"encoding/json"
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strconv"
 
@@ -16,39 +17,39 @@ import (
 
 // timelineJSON is Gitea's TimelineComment, with the fields its events use.
 type timelineJSON struct {
-	ID              uint64         `json:"id"`
-	Type            string         `json:"type"`
-	HTMLURL         string         `json:"html_url"`
-	PullRequestURL  string         `json:"pull_request_url"`
-	IssueURL        string         `json:"issue_url"`
-	User            ForgeUserJSON  `json:"user"`
-	Body            string         `json:"body"`
-	BodyHTML        string         `json:"body_html,omitempty"`
-	Created         string         `json:"created_at"`
-	Updated         string         `json:"updated_at"`
-	Label           *LabelJSON     `json:"label"`
-	Milestone       *milestoneJSON `json:"milestone"`
-	OldMilestone    *milestoneJSON `json:"old_milestone"`
-	NewTitle        string         `json:"new_title"`
-	OldTitle        string         `json:"old_title"`
-	Assignee        *ForgeUserJSON `json:"assignee"`
-	RemovedAssignee bool           `json:"removed_assignee"`
-	RefIssue        *refIssueJSON  `json:"ref_issue"`
-	RefComment      *refIDJSON     `json:"ref_comment"`
+	ID              uint64             `json:"id"`
+	Type            string             `json:"type"`
+	HTMLURL         string             `json:"html_url"`
+	PullRequestURL  string             `json:"pull_request_url"`
+	IssueURL        string             `json:"issue_url"`
+	User            api.ForgeUserJSON  `json:"user"`
+	Body            string             `json:"body"`
+	BodyHTML        string             `json:"body_html,omitempty"`
+	Created         string             `json:"created_at"`
+	Updated         string             `json:"updated_at"`
+	Label           *api.LabelJSON     `json:"label"`
+	Milestone       *api.MilestoneJSON `json:"milestone"`
+	OldMilestone    *api.MilestoneJSON `json:"old_milestone"`
+	NewTitle        string             `json:"new_title"`
+	OldTitle        string             `json:"old_title"`
+	Assignee        *api.ForgeUserJSON `json:"assignee"`
+	RemovedAssignee bool               `json:"removed_assignee"`
+	RefIssue        *refIssueJSON      `json:"ref_issue"`
+	RefComment      *refIDJSON         `json:"ref_comment"`
 	// Gitea's fields of events dForge does not record (projects, time
 	// tracking, dependencies, review threads resolved, references moved,
 	// teams assigned): zero, null.
-	ReviewID       int64          `json:"review_id"`
-	RefAction      string         `json:"ref_action"`
-	RefCommitSHA   string         `json:"ref_commit_sha"`
-	OldRef         string         `json:"old_ref"`
-	NewRef         string         `json:"new_ref"`
-	ProjectID      int64          `json:"project_id"`
-	OldProjectID   int64          `json:"old_project_id"`
-	ResolveDoer    *ForgeUserJSON `json:"resolve_doer"`
-	AssigneeTeam   any            `json:"assignee_team"`
-	DependentIssue any            `json:"dependent_issue"`
-	TrackedTime    any            `json:"tracked_time"`
+	ReviewID       int64              `json:"review_id"`
+	RefAction      string             `json:"ref_action"`
+	RefCommitSHA   string             `json:"ref_commit_sha"`
+	OldRef         string             `json:"old_ref"`
+	NewRef         string             `json:"new_ref"`
+	ProjectID      int64              `json:"project_id"`
+	OldProjectID   int64              `json:"old_project_id"`
+	ResolveDoer    *api.ForgeUserJSON `json:"resolve_doer"`
+	AssigneeTeam   any                `json:"assignee_team"`
+	DependentIssue any                `json:"dependent_issue"`
+	TrackedTime    any                `json:"tracked_time"`
 	// Hidden: this node's moderators hid the comment (dForge); HiddenReason is why.
 	Hidden       bool   `json:"hidden,omitempty"`
 	HiddenReason string `json:"hidden_reason,omitempty"`
@@ -73,10 +74,10 @@ type pushContentJSON struct {
 
 // refIssueJSON is the part of Gitea's Issue a timeline reference carries.
 type refIssueJSON struct {
-	Number      uint64        `json:"number"`
-	Title       string        `json:"title"`
-	HTMLURL     string        `json:"html_url"`
-	PullRequest *pullMetaJSON `json:"pull_request"`
+	Number      uint64            `json:"number"`
+	Title       string            `json:"title"`
+	HTMLURL     string            `json:"html_url"`
+	PullRequest *api.PullMetaJSON `json:"pull_request"`
 }
 
 type refIDJSON struct {
@@ -85,7 +86,7 @@ type refIDJSON struct {
 
 // listTimeline lists an issue's or pull request's comments and events in
 // order (GET /repos/{owner}/{repo}/issues/{index}/timeline).
-func (h *issuesAPI) listTimeline(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) listTimeline(w http.ResponseWriter, r *http.Request) error {
 	repo, _, is, err := h.issueOf(r)
 	if err != nil {
 		return err
@@ -98,11 +99,11 @@ func (h *issuesAPI) listTimeline(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	l := h.linksFor(r, repo)
+	l := h.LinksFor(r, repo)
 	out := make([]timelineJSON, len(list))
 	var pr *index.Pull
 	for i, e := range list {
-		out[i] = l.timeline(r, is, e)
+		out[i] = timeline(l, r, is, e)
 		if e.Kind != index.KindPullPush || !is.IsPull {
 			continue
 		}
@@ -113,14 +114,14 @@ func (h *issuesAPI) listTimeline(w http.ResponseWriter, r *http.Request) error {
 			}
 			pr = &got
 		}
-		out[i].Body, out[i].Commits = l.pushed(h.pulls.Pushed(r.Context(), repo, *pr, e.Data.OldSHA, e.Data.NewSHA, e.Data.Forced), e.Data)
+		out[i].Body, out[i].Commits = pushed(l, h.Pulls.Pushed(r.Context(), repo, *pr, e.Data.OldSHA, e.Data.NewSHA, e.Data.Forced), e.Data)
 	}
 	return h.RespondList(w, r, p, total, out, nil)
 }
 
 // pushed is a pull_push's body, in Gitea's shape, and its commits. When
 // git cannot list them here, the new head stands alone.
-func (l *links) pushed(commits []gitstore.Commit, d index.TimelineData) (string, []pushedCommitJSON) {
+func pushed(l *api.Links, commits []gitstore.Commit, d index.TimelineData) (string, []pushedCommitJSON) {
 	c := pushContentJSON{IsForcePush: d.Forced || d.OldSHA == "", CommitIDs: []string{}}
 	var list []pushedCommitJSON
 	switch {
@@ -134,52 +135,52 @@ func (l *links) pushed(commits []gitstore.Commit, d index.TimelineData) (string,
 	default:
 		for _, g := range commits {
 			c.CommitIDs = append(c.CommitIDs, g.ID)
-			list = append(list, pushedCommitJSON{SHA: g.ID, Subject: g.Summary(), HTMLURL: l.html + "/commit/" + g.ID})
+			list = append(list, pushedCommitJSON{SHA: g.ID, Subject: g.Summary(), HTMLURL: l.Html + "/commit/" + g.ID})
 		}
 	}
 	body, _ := json.Marshal(c) // strings and a bool: cannot fail
 	return string(body), list
 }
 
-func (l *links) timeline(r *http.Request, is index.Issue, e index.TimelineEvent) timelineJSON {
+func timeline(l *api.Links, r *http.Request, is index.Issue, e index.TimelineEvent) timelineJSON {
 	kind := "issues"
 	if is.IsPull {
 		kind = "pulls"
 	}
-	page := l.html + "/" + kind + "/" + strconv.FormatUint(is.Number, 10)
-	j := timelineJSON{ID: e.ID, Type: e.Kind, HTMLURL: page, IssueURL: l.html + "/issues/" + strconv.FormatUint(is.Number, 10),
-		User: l.person(e.Actor), Created: e.Created, Updated: e.Created, NewTitle: e.Data.NewTitle, OldTitle: e.Data.OldTitle,
+	page := l.Html + "/" + kind + "/" + strconv.FormatUint(is.Number, 10)
+	j := timelineJSON{ID: e.ID, Type: e.Kind, HTMLURL: page, IssueURL: l.Html + "/issues/" + strconv.FormatUint(is.Number, 10),
+		User: l.Person(e.Actor), Created: e.Created, Updated: e.Created, NewTitle: e.Data.NewTitle, OldTitle: e.Data.OldTitle,
 		RemovedAssignee: e.Data.Removed && e.Kind == index.KindAssignees}
 	if is.IsPull {
 		j.PullRequestURL = page
 	}
 	if c := e.Comment; c != nil {
-		j.ID, j.Body, j.BodyHTML, j.Updated = c.ID, c.Body, l.render(c.Body), c.Updated
+		j.ID, j.Body, j.BodyHTML, j.Updated = c.ID, c.Body, l.Render(c.Body), c.Updated
 		j.HTMLURL = page + "#issuecomment-" + strconv.FormatUint(c.ID, 10)
-		j.Hidden, j.HiddenReason, j.Body, j.BodyHTML = l.mod.MaskText(moderation.KindComment, moderation.CommentKey(l.repoID, c.ID), j.Body, j.BodyHTML)
+		j.Hidden, j.HiddenReason, j.Body, j.BodyHTML = l.Mod.MaskText(moderation.KindComment, moderation.CommentKey(l.RepoID, c.ID), j.Body, j.BodyHTML)
 	}
 	if lb := e.Data.Label; lb != nil {
-		v := l.label(*lb)
+		v := l.Label(*lb)
 		j.Label = &v
 		if !e.Data.Removed {
 			j.Body = "1" // Gitea's mark of a label added; "" is one removed
 		}
 	}
 	if e.Data.NewMilestone != 0 {
-		j.Milestone = &milestoneJSON{ID: e.Data.NewMilestone, Title: e.Data.NewMilestoneTitle}
+		j.Milestone = &api.MilestoneJSON{ID: e.Data.NewMilestone, Title: e.Data.NewMilestoneTitle}
 	}
 	if e.Data.OldMilestone != 0 {
-		j.OldMilestone = &milestoneJSON{ID: e.Data.OldMilestone, Title: e.Data.OldMilestoneTitle}
+		j.OldMilestone = &api.MilestoneJSON{ID: e.Data.OldMilestone, Title: e.Data.OldMilestoneTitle}
 	}
 	if e.Data.Assignee != "" {
-		u := ToForgeUser(r, index.User{Address: e.Data.Assignee, Username: l.nameOf(r, e.Data.Assignee)})
+		u := api.ToForgeUser(r, index.User{Address: e.Data.Assignee, Username: nameOf(l, r, e.Data.Assignee)})
 		j.Assignee = &u
 	}
 	if e.Data.Ref != 0 {
-		ref := &refIssueJSON{Number: e.Data.Ref, Title: e.Data.RefTitle, HTMLURL: l.html + "/issues/" + strconv.FormatUint(e.Data.Ref, 10)}
+		ref := &refIssueJSON{Number: e.Data.Ref, Title: e.Data.RefTitle, HTMLURL: l.Html + "/issues/" + strconv.FormatUint(e.Data.Ref, 10)}
 		if e.Data.RefIsPull {
-			ref.HTMLURL = l.html + "/pulls/" + strconv.FormatUint(e.Data.Ref, 10)
-			ref.PullRequest = &pullMetaJSON{HTMLURL: ref.HTMLURL}
+			ref.HTMLURL = l.Html + "/pulls/" + strconv.FormatUint(e.Data.Ref, 10)
+			ref.PullRequest = &api.PullMetaJSON{HTMLURL: ref.HTMLURL}
 		}
 		j.RefIssue = ref
 		if e.Data.RefComment != 0 {
@@ -191,16 +192,16 @@ func (l *links) timeline(r *http.Request, is index.Issue, e index.TimelineEvent)
 
 // nameOf is the username of addr, "" when it has none (its default name
 // is used then).
-func (l *links) nameOf(r *http.Request, addr string) string {
-	if l.username == nil {
+func nameOf(l *api.Links, r *http.Request, addr string) string {
+	if l.Username == nil {
 		return ""
 	}
-	return l.username(r, addr)
+	return l.Username(r, addr)
 }
 
 // listPinned lists a repository's pinned issues and pull requests in pin
 // order.
-func (h *issuesAPI) listPinned(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) listPinned(w http.ResponseWriter, r *http.Request) error {
 	repo, _, err := h.RepoOf(r)
 	if err != nil {
 		return err
@@ -213,20 +214,20 @@ func (h *issuesAPI) listPinned(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	l := h.listLinks(r, repo)
-	out := make([]issueJSON, len(list))
+	l := h.ListLinks(r, repo)
+	out := make([]api.IssueJSON, len(list))
 	for i, is := range list {
 		var pr *index.Pull
 		if got, ok := pulls[is.Number]; ok && is.IsPull {
 			pr = &got
 		}
-		out[i] = l.issue(repo, is, pr)
+		out[i] = l.Issue(repo, is, pr)
 	}
-	return Reply(w, out)
+	return api.Reply(w, out)
 }
 
-func (h *issuesAPI) setPin(w http.ResponseWriter, r *http.Request, on bool) error {
-	id, err := RequireUser(r)
+func (h *Handler) setPin(w http.ResponseWriter, r *http.Request, on bool) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -249,17 +250,17 @@ func (h *issuesAPI) setPin(w http.ResponseWriter, r *http.Request, on bool) erro
 
 // pinIssue pins an issue or pull request at the top of the issue list
 // (writers; at most three).
-func (h *issuesAPI) pinIssue(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) pinIssue(w http.ResponseWriter, r *http.Request) error {
 	return h.setPin(w, r, true)
 }
 
 // unpinIssue unpins an issue or pull request.
-func (h *issuesAPI) unpinIssue(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) unpinIssue(w http.ResponseWriter, r *http.Request) error {
 	return h.setPin(w, r, false)
 }
 
 // listSubscribers lists the people subscribed to an issue.
-func (h *issuesAPI) listSubscribers(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) listSubscribers(w http.ResponseWriter, r *http.Request) error {
 	repo, _, is, err := h.issueOf(r)
 	if err != nil {
 		return err
@@ -268,17 +269,17 @@ func (h *issuesAPI) listSubscribers(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	out := make([]ForgeUserJSON, len(list))
+	out := make([]api.ForgeUserJSON, len(list))
 	for i, u := range list {
-		out[i] = ToForgeUser(r, u)
+		out[i] = api.ToForgeUser(r, u)
 	}
-	return Reply(w, out)
+	return api.Reply(w, out)
 }
 
 // checkSubscription says whether the signed-in user is subscribed to an
 // issue (Gitea's WatchInfo).
-func (h *issuesAPI) checkSubscription(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (h *Handler) checkSubscription(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -290,15 +291,15 @@ func (h *issuesAPI) checkSubscription(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	l := h.linksFor(r, repo)
-	return Reply(w, watchInfoJSON{Subscribed: on, CreatedAt: is.Created, URL: l.api + "/issues/" + strconv.FormatUint(is.Number, 10) + "/subscriptions",
-		RepositoryURL: l.api})
+	l := h.LinksFor(r, repo)
+	return api.Reply(w, api.WatchInfoJSON{Subscribed: on, CreatedAt: is.Created, URL: l.Api + "/issues/" + strconv.FormatUint(is.Number, 10) + "/subscriptions",
+		RepositoryURL: l.Api})
 }
 
 // setSubscription subscribes or unsubscribes {user}: 201 when it changed,
 // 200 when it already was so, as Gitea answers (for both PUT and DELETE).
-func (h *issuesAPI) setSubscription(w http.ResponseWriter, r *http.Request, on bool) error {
-	id, err := RequireUser(r)
+func (h *Handler) setSubscription(w http.ResponseWriter, r *http.Request, on bool) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -336,11 +337,11 @@ func (h *issuesAPI) setSubscription(w http.ResponseWriter, r *http.Request, on b
 
 // subscribe subscribes {user} to an issue: oneself, or anyone as a
 // maintainer.
-func (h *issuesAPI) subscribe(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) subscribe(w http.ResponseWriter, r *http.Request) error {
 	return h.setSubscription(w, r, true)
 }
 
 // unsubscribe unsubscribes {user} from an issue.
-func (h *issuesAPI) unsubscribe(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) unsubscribe(w http.ResponseWriter, r *http.Request) error {
 	return h.setSubscription(w, r, false)
 }

@@ -1,6 +1,7 @@
-package api
+package issue
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strconv"
 	"strings"
@@ -18,7 +19,7 @@ import (
 // head's commits kept in the base repository, diffs, merge-tree, the merge
 // itself) is forge.Pulls'.
 
-func (h *issuesAPI) registerPulls(mux *http.ServeMux, w func(Handler) http.HandlerFunc) {
+func (h *Handler) registerPulls(mux *http.ServeMux, w func(api.Handler) http.HandlerFunc) {
 	const pulls = "/api/v1/repos/{owner}/{repo}/pulls"
 	mux.HandleFunc("GET "+pulls, h.Serve(h.listPulls))
 	mux.HandleFunc("POST "+pulls, w(h.createPull))
@@ -40,7 +41,7 @@ func (h *issuesAPI) registerPulls(mux *http.ServeMux, w func(Handler) http.Handl
 }
 
 // pullOf resolves {owner}/{repo} and its pull request {index}.
-func (h *issuesAPI) pullOf(r *http.Request, number string) (index.Repo, forge.Perm, index.Pull, error) {
+func (h *Handler) pullOf(r *http.Request, number string) (index.Repo, forge.Perm, index.Pull, error) {
 	repo, perm, err := h.RepoOf(r)
 	if err != nil {
 		return index.Repo{}, 0, index.Pull{}, err
@@ -65,21 +66,21 @@ func pullNotFound(what string) error {
 // newest first by default), milestone (an id), labels (ids, repeated; a
 // pull request must carry all of them), poster (a username) and q. An
 // unknown sort, state or poster is refused.
-func (h *issuesAPI) listPulls(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) listPulls(w http.ResponseWriter, r *http.Request) error {
 	repo, perm, err := h.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
 	q := r.URL.Query()
 	f := index.IssueFilter{IsPull: new(true), Query: strings.TrimSpace(q.Get("q"))}
-	if f.State, err = stateFilter(r); err != nil {
+	if f.State, err = api.StateFilter(r); err != nil {
 		return err
 	}
-	if f.Sort, err = sortFilter(r); err != nil {
+	if f.Sort, err = api.SortFilter(r); err != nil {
 		return err
 	}
 	if f.Author, err = h.userFilter(r, "poster"); err != nil {
@@ -87,7 +88,7 @@ func (h *issuesAPI) listPulls(w http.ResponseWriter, r *http.Request) error {
 	}
 	// Gitea's labels are ids, repeated (labels=1&labels=2); names and
 	// comma-separated lists are taken too, as on the issue list.
-	labels, ok, err := h.labelFilter(r.Context(), repo, labelsParam(r))
+	labels, ok, err := h.labelFilter(r.Context(), repo, api.LabelsParam(r))
 	if err != nil {
 		return err
 	}
@@ -105,19 +106,19 @@ func (h *issuesAPI) listPulls(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	out := make([]pullJSON, 0, len(list))
+	out := make([]api.PullJSON, 0, len(list))
 	for _, is := range list {
 		pr, err := h.Forge.Index().Pull(r.Context(), repo.ID, is.Number)
 		if err != nil {
 			return err
 		}
-		out = append(out, h.pull(r, repo, perm, pr, false))
+		out = append(out, h.Pull(r, repo, perm, pr, false))
 	}
 	return h.RespondList(w, r, p, total, out, nil)
 }
 
-func (h *issuesAPI) createPull(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (h *Handler) createPull(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -131,7 +132,7 @@ func (h *issuesAPI) createPull(w http.ResponseWriter, r *http.Request) error {
 		Labels    []uint64 `json:"labels"`
 		Milestone int64    `json:"milestone"`
 	}
-	if err := DecodeText(w, r, &in); err != nil {
+	if err := api.DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	ctx, actor := r.Context(), id.User.Address
@@ -142,21 +143,21 @@ func (h *issuesAPI) createPull(w http.ResponseWriter, r *http.Request) error {
 	if strings.TrimSpace(in.Head) == "" {
 		return usererr.BadFieldf("head", "head must name the branch to merge")
 	}
-	if err := CheckTitle(in.Title); err != nil {
+	if err := api.CheckTitle(in.Title); err != nil {
 		return err
 	}
-	if err := CheckBody("body", in.Body); err != nil {
+	if err := api.CheckBody("body", in.Body); err != nil {
 		return err
 	}
 	milestone, err := h.issueMilestone(ctx, base, in.Milestone)
 	if err != nil {
 		return err
 	}
-	head, branch, err := h.headOf(ctx, actor, base, in.Head)
+	head, branch, err := h.HeadOf(ctx, actor, base, in.Head)
 	if err != nil {
 		return err
 	}
-	pr, err := h.pulls.Open(ctx, actor, base, forge.OpenPull{Head: head, HeadBranch: branch, BaseBranch: in.Base, Title: in.Title, Body: in.Body,
+	pr, err := h.Pulls.Open(ctx, actor, base, forge.OpenPull{Head: head, HeadBranch: branch, BaseBranch: in.Base, Title: in.Title, Body: in.Body,
 		Assignees: assigneeNames(in.Assignee, in.Assignees), Labels: in.Labels, Milestone: milestone})
 	if err != nil {
 		return err
@@ -164,11 +165,11 @@ func (h *issuesAPI) createPull(w http.ResponseWriter, r *http.Request) error {
 	if fresh, err := h.Forge.Index().RepoByID(ctx, base.ID); err == nil {
 		base = fresh // its counters moved
 	}
-	WriteJSON(w, http.StatusCreated, h.pull(r, base, perm, pr, true))
+	api.WriteJSON(w, http.StatusCreated, h.Pull(r, base, perm, pr, true))
 	return nil
 }
 
-func (h *issuesAPI) getPull(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) getPull(w http.ResponseWriter, r *http.Request) error {
 	raw := r.PathValue("index")
 	for _, format := range []string{".diff", ".patch"} {
 		if n, ok := strings.CutSuffix(raw, format); ok {
@@ -179,14 +180,14 @@ func (h *issuesAPI) getPull(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	pr = h.pulls.Sync(r.Context(), repo, pr)
-	return Reply(w, h.pull(r, repo, perm, pr, true))
+	pr = h.Pulls.Sync(r.Context(), repo, pr)
+	return api.Reply(w, h.Pull(r, repo, perm, pr, true))
 }
 
 // getPullByBranches is Gitea's GET /pulls/{base}/{head}: the pull request
 // from head ("branch", "owner:branch" or "owner/repo:branch", as on
 // creation) into the base branch.
-func (h *issuesAPI) getPullByBranches(w http.ResponseWriter, r *http.Request) error {
+func (h *Handler) getPullByBranches(w http.ResponseWriter, r *http.Request) error {
 	repo, perm, err := h.RepoOf(r)
 	if err != nil {
 		return err
@@ -197,7 +198,7 @@ func (h *issuesAPI) getPullByBranches(w http.ResponseWriter, r *http.Request) er
 		// bytes that are not UTF-8).
 		return usererr.Missingf("there is no pull request from %q into %q", spec, base)
 	}
-	headRepo, branch, err := h.headOf(r.Context(), ViewerOf(r), repo, spec)
+	headRepo, branch, err := h.HeadOf(r.Context(), api.ViewerOf(r), repo, spec)
 	if ue, ok := usererr.As(err); ok && ue.Kind != usererr.NotFound {
 		err = usererr.Missingf("there is no pull request from %s into %s", spec, base)
 	}
@@ -215,8 +216,8 @@ func (h *issuesAPI) getPullByBranches(w http.ResponseWriter, r *http.Request) er
 	if h.deletedHere(r, repo.ID, number) {
 		return pullNotFound(strconv.FormatUint(number, 10))
 	}
-	pr = h.pulls.Sync(r.Context(), repo, pr)
-	return Reply(w, h.pull(r, repo, perm, pr, true))
+	pr = h.Pulls.Sync(r.Context(), repo, pr)
+	return api.Reply(w, h.Pull(r, repo, perm, pr, true))
 }
 
 // isBranchText says whether s could name a branch: UTF-8 without control
@@ -226,12 +227,12 @@ func isBranchText(s string) bool {
 }
 
 // pullDiff streams the pull request's diff or patch series as text.
-func (h *issuesAPI) pullDiff(w http.ResponseWriter, r *http.Request, number, format string) error {
+func (h *Handler) pullDiff(w http.ResponseWriter, r *http.Request, number, format string) error {
 	repo, _, pr, err := h.pullOf(r, number)
 	if err != nil {
 		return err
 	}
-	cmp, err := h.pulls.Compare(r.Context(), repo, pr)
+	cmp, err := h.Pulls.Compare(r.Context(), repo, pr)
 	if err != nil {
 		return err
 	}
@@ -250,8 +251,8 @@ func (h *issuesAPI) pullDiff(w http.ResponseWriter, r *http.Request, number, for
 // editPull applies Gitea's EditPullRequestOption: title, body, assignees
 // and state (closed or open). The base branch cannot change; an empty base
 // (the Gitea SDK always sends one) or an empty title leaves it as it is.
-func (h *issuesAPI) editPull(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (h *Handler) editPull(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -264,7 +265,7 @@ func (h *issuesAPI) editPull(w http.ResponseWriter, r *http.Request) error {
 		Milestone int64     `json:"milestone"`
 		State     *string   `json:"state"`
 	}
-	if err := DecodeText(w, r, &in); err != nil {
+	if err := api.DecodeText(w, r, &in); err != nil {
 		return err
 	}
 	repo, perm, pr, err := h.pullOf(r, r.PathValue("index"))
@@ -284,7 +285,7 @@ func (h *issuesAPI) editPull(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	if change.State, _, err = stateChange(pr.Issue, Deref(in.State), ""); err != nil {
+	if change.State, _, err = stateChange(pr.Issue, api.Deref(in.State), ""); err != nil {
 		return err
 	}
 	if err := h.Forge.EditIssue(r.Context(), id.User.Address, repo, pr.Issue, change); err != nil {
@@ -293,6 +294,6 @@ func (h *issuesAPI) editPull(w http.ResponseWriter, r *http.Request) error {
 	if pr, err = h.Forge.Index().Pull(r.Context(), repo.ID, pr.Number); err != nil {
 		return err
 	}
-	WriteJSON(w, http.StatusCreated, h.pull(r, repo, perm, pr, true))
+	api.WriteJSON(w, http.StatusCreated, h.Pull(r, repo, perm, pr, true))
 	return nil
 }
