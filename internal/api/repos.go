@@ -348,8 +348,8 @@ func (a *API) searchRepos(w http.ResponseWriter, r *http.Request) error {
 // replication is how copying rec's git data to this node stands; false
 // when the node does not replicate it.
 func (a *API) replication(rec index.Repo) (replica.Status, bool) {
-	if a.replicas == nil || rec.Private {
+	if a.Replicas == nil || rec.Private {
 		return replica.Status{}, false
 	}
-	return a.replicas.Status(rec.ID)
+	return a.Replicas.Status(rec.ID)
 }

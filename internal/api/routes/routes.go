@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"github.com/dforge/dforge/internal/api"
+	"github.com/dforge/dforge/internal/api/admin"
 	"github.com/dforge/dforge/internal/api/chainapi"
 	"github.com/dforge/dforge/internal/api/community"
 	"github.com/dforge/dforge/internal/api/issue"
@@ -39,6 +40,7 @@ func (a *API) Register(mux *http.ServeMux) {
 
 // routes lists every API route.
 func (a *API) routes(mux *http.ServeMux) {
+	adminRoutes := &admin.Handler{API: a.API}
 	userRoutes := &user.Handler{API: a.API}
 	issueRoutes := &issue.Handler{IssuesAPI: &api.IssuesAPI{API: a.API, Pulls: a.Pulls}}
 	orgRoutes := &org.Handler{API: a.API}
@@ -80,7 +82,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	communityRoutes.RegisterMessages(mux)
 	communityRoutes.RegisterTickets(mux)
 	communityRoutes.RegisterEvents(mux)
-	a.RegisterAdmin(mux)
+	adminRoutes.RegisterAdmin(mux)
 	communityRoutes.RegisterCommunity(mux)
 	chainRoutes.RegisterBounties(mux)
 	a.RegisterMisc(mux)

@@ -1,23 +1,13 @@
-package api
+package admin
 
 import (
 	"context"
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"time"
 
 	"github.com/dforge/dforge/internal/replica"
 )
-
-// Setting is one setting the node runs with, as the admin console shows
-// it: secrets (the database password) are left out.
-type Setting struct {
-	// Name is the serve flag, e.g. "addr".
-	Name string `json:"name"`
-	// Value is the effective value; lists are comma-separated.
-	Value string `json:"value"`
-	// Env is the environment variable that also sets it.
-	Env string `json:"env,omitempty"`
-}
 
 // adminNodeJSON is the node's health for its admins.
 type adminNodeJSON struct {
@@ -64,11 +54,11 @@ type diskJSON struct {
 
 // getAdminNode is the node's health: chain height and peers, the
 // projection's lag, replication and disk.
-func (a *API) getAdminNode(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getAdminNode(w http.ResponseWriter, r *http.Request) error {
 	if _, err := a.RequireAdmin(r); err != nil {
 		return err
 	}
-	out := adminNodeJSON{Version: a.version, Chain: a.chainHealth(r.Context())}
+	out := adminNodeJSON{Version: a.Version, Chain: a.chainHealth(r.Context())}
 	if a.Index != nil {
 		out.Index = &indexHealthJSON{Height: a.Index.Height()}
 		if out.Chain != nil {
@@ -78,18 +68,18 @@ func (a *API) getAdminNode(w http.ResponseWriter, r *http.Request) error {
 			out.Index.Stalled, out.Index.StuckAt, out.Index.Error = true, s.Height, s.Err.Error()
 		}
 	}
-	if rs, ok := a.replicas.(interface{ Summary() replica.Summary }); ok {
+	if rs, ok := a.Replicas.(interface{ Summary() replica.Summary }); ok {
 		out.Replication = replicationHealthJSON{Enabled: true, Summary: rs.Summary()}
 	}
-	if a.dataDir != "" {
-		out.Disk = diskUsage(a.dataDir)
+	if a.DataDir != "" {
+		out.Disk = diskUsage(a.DataDir)
 	}
-	WriteNoStore(w, http.StatusOK, out)
+	api.WriteNoStore(w, http.StatusOK, out)
 	return nil
 }
 
 // chainHealth asks the in-process CometBFT node; nil without a chain.
-func (a *API) chainHealth(ctx context.Context) *chainHealthJSON {
+func (a *Handler) chainHealth(ctx context.Context) *chainHealthJSON {
 	if a.Chain == nil {
 		return nil
 	}
@@ -116,12 +106,12 @@ func (a *API) chainHealth(ctx context.Context) *chainHealthJSON {
 
 // getAdminSettings is the settings the node runs with (serve's flags and
 // environment), read-only and without secrets.
-func (a *API) getAdminSettings(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getAdminSettings(w http.ResponseWriter, r *http.Request) error {
 	if _, err := a.RequireAdmin(r); err != nil {
 		return err
 	}
-	out := make([]Setting, len(a.settings))
-	copy(out, a.settings)
-	WriteNoStore(w, http.StatusOK, out)
+	out := make([]api.Setting, len(a.Settings))
+	copy(out, a.Settings)
+	api.WriteNoStore(w, http.StatusOK, out)
 	return nil
 }

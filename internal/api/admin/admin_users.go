@@ -1,6 +1,7 @@
-package api
+package admin
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 
 	"github.com/dforge/dforge/internal/auth"
@@ -9,7 +10,7 @@ import (
 // RegisterAdmin adds the admin console's routes. Each answers 404 to
 // everyone but the node's admins (requireAdmin). The support tickets'
 // Admin routes are in RegisterTickets.
-func (a *API) RegisterAdmin(mux *http.ServeMux) {
+func (a *Handler) RegisterAdmin(mux *http.ServeMux) {
 	if a.Auth == nil { // no one signs in, so there is no admin
 		return
 	}
@@ -25,11 +26,11 @@ func (a *API) RegisterAdmin(mux *http.ServeMux) {
 
 // listAdminUsers is Gitea's admin user list: the accounts that signed in
 // on this node, oldest first, with their e-mail and is_admin.
-func (a *API) listAdminUsers(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listAdminUsers(w http.ResponseWriter, r *http.Request) error {
 	if _, err := a.RequireAdmin(r); err != nil {
 		return err
 	}
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -37,16 +38,16 @@ func (a *API) listAdminUsers(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]UserJSON, len(list))
+	out := make([]api.UserJSON, len(list))
 	for i, u := range list {
-		out[i] = a.selfJSON(r.Context(), u) // the admin sees what the user sees of themself
-		out[i].HTMLURL = SiteURL(r) + "/" + u.Username
+		out[i] = a.SelfJSON(r.Context(), u) // the admin sees what the user sees of themself
+		out[i].HTMLURL = api.SiteURL(r) + "/" + u.Username
 	}
 	return a.RespondList(w, r, p, total, out, nil)
 }
 
 // listAdminSessions lists a user's signed-in browsers.
-func (a *API) listAdminSessions(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listAdminSessions(w http.ResponseWriter, r *http.Request) error {
 	me, err := a.RequireAdmin(r)
 	if err != nil {
 		return err
@@ -59,20 +60,20 @@ func (a *API) listAdminSessions(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]sessionJSON, len(list))
+	out := make([]api.SessionJSON, len(list))
 	for i, s := range list {
-		out[i] = sessionJSON{ID: s.ID, Current: s.ID == me.SessionID, CreatedAt: s.CreatedAt.UTC(), LastSeenAt: s.LastSeenAt.UTC(), UserAgent: s.UserAgent, IP: s.IP}
+		out[i] = api.SessionJSON{ID: s.ID, Current: s.ID == me.SessionID, CreatedAt: s.CreatedAt.UTC(), LastSeenAt: s.LastSeenAt.UTC(), UserAgent: s.UserAgent, IP: s.IP}
 	}
-	WriteNoStore(w, http.StatusOK, out)
+	api.WriteNoStore(w, http.StatusOK, out)
 	return nil
 }
 
 // deleteAdminSession signs a session out: its next request is 401.
-func (a *API) deleteAdminSession(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) deleteAdminSession(w http.ResponseWriter, r *http.Request) error {
 	if _, err := a.RequireAdmin(r); err != nil {
 		return err
 	}
-	id, err := PathID(r, "There is no session with that id.")
+	id, err := api.PathID(r, "There is no session with that id.")
 	if err != nil {
 		return err
 	}
@@ -84,7 +85,7 @@ func (a *API) deleteAdminSession(w http.ResponseWriter, r *http.Request) error {
 }
 
 // listAdminTokens lists a user's access tokens (never their secrets).
-func (a *API) listAdminTokens(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listAdminTokens(w http.ResponseWriter, r *http.Request) error {
 	if _, err := a.RequireAdmin(r); err != nil {
 		return err
 	}
@@ -96,20 +97,20 @@ func (a *API) listAdminTokens(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]tokenJSON, len(list))
+	out := make([]api.TokenJSON, len(list))
 	for i, t := range list {
-		out[i] = toTokenJSON(t)
+		out[i] = api.ToTokenJSON(t)
 	}
-	WriteNoStore(w, http.StatusOK, out)
+	api.WriteNoStore(w, http.StatusOK, out)
 	return nil
 }
 
 // deleteAdminToken revokes an access token: it is refused from then on.
-func (a *API) deleteAdminToken(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) deleteAdminToken(w http.ResponseWriter, r *http.Request) error {
 	if _, err := a.RequireAdmin(r); err != nil {
 		return err
 	}
-	id, err := PathID(r, "There is no access token with that id.")
+	id, err := api.PathID(r, "There is no access token with that id.")
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package api
+package admin
 
 // diskUsage is reported on Linux only.
 func diskUsage(string) *diskJSON { return nil }
