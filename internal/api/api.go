@@ -56,10 +56,10 @@ type API struct {
 	market   *market.Service   // nil serves no marketplace routes
 	// deployKeys, trackedTimes and orgLabels are node-local Gitea
 	// resources; nil serves none of their routes.
-	deployKeys   *deploykeys.Service
+	DeployKeys   *deploykeys.Service
 	TrackedTimes *timetrack.Service
 	OrgLabels    *orglabels.Service
-	codeSearch   *codesearch.Service
+	CodeSearch   *codesearch.Service
 	// maintainers are the node's team (serve --maintainer), shown at /node/team.
 	Maintainers []common.Address
 	// admins are the node's admins and moderators (serve --admin).
@@ -134,7 +134,7 @@ type Services struct {
 func New(log *slog.Logger, s Services, version string) *API {
 	return &API{Log: log, vitals: s.Vitals, Support: s.Support, pages: s.Pages, Markdown: s.Markdown, Chain: s.Chain, Index: s.Index, Auth: s.Auth,
 		Forge: s.Forge, git: s.Git, blocks: s.Blocks, Hosting: s.Repos, Pulls: s.Pulls, Replicas: s.Replicas, Hooks: s.Hooks, Mod: s.Moderation, Messages: s.Messages, market: s.Market,
-		deployKeys: s.DeployKeys, TrackedTimes: s.TrackedTimes, OrgLabels: s.OrgLabels, codeSearch: s.CodeSearch,
+		DeployKeys: s.DeployKeys, TrackedTimes: s.TrackedTimes, OrgLabels: s.OrgLabels, CodeSearch: s.CodeSearch,
 		Maintainers: uniqueAddresses(s.Maintainers), admins: uniqueAddresses(s.Admins), Settings: s.Settings, DataDir: s.DataDir, Version: version, sshPort: s.SSHPort}
 }
 

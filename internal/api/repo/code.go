@@ -1,15 +1,13 @@
-package api
+package repo
 
 import (
 	"errors"
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
-	"net/url"
 	"strings"
 
-	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/forge/gitrepos"
 	"github.com/dforge/dforge/internal/gitstore"
-	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/usererr"
 )
 
@@ -21,19 +19,7 @@ import (
 // (400 when malformed, 404 when absent). Commits of public repositories
 // carry their IPFS CID.
 
-const (
-	// maxContentSize is the largest file the contents API inlines; a
-	// larger one comes with too_large and no content (raw serves it).
-	maxContentSize = 1 << 20
-	// maxReadmeSize is the largest README rendered.
-	maxReadmeSize = 1 << 20
-	// maxJSONDiff caps the diff a commit's JSON carries (diff_truncated).
-	maxJSONDiff = 1 << 20
-	// treePageSize is Gitea's default page of a git tree.
-	treePageSize = 1000
-)
-
-func (a *API) RegisterContents(mux *http.ServeMux) {
+func (a *Handler) RegisterContents(mux *http.ServeMux) {
 	const repo = "GET /api/v1/repos/{owner}/{repo}"
 	mux.HandleFunc(repo+"/contents", a.Serve(a.getContents))
 	mux.HandleFunc(repo+"/contents/{path...}", a.Serve(a.getContents))
@@ -55,41 +41,32 @@ func (a *API) RegisterContents(mux *http.ServeMux) {
 	a.RegisterCodeViews(mux)
 }
 
-// Code is a visible repository with its git data on this node.
-type Code struct {
-	Repo index.Repo
-	Perm forge.Perm
-	Dir  string
-	Api  string // the repository's API URL
-	Html string // its page
-}
-
 // codeOf finds the path's repository and its git data.
-func (a *API) codeOf(r *http.Request) (Code, error) {
+func (a *Handler) codeOf(r *http.Request) (api.Code, error) {
 	rec, perm, err := a.RepoOf(r)
 	if err != nil {
-		return Code{}, err
+		return api.Code{}, err
 	}
 	dir, err := a.Hosting.Dir(rec)
 	if err != nil {
-		return Code{}, err
+		return api.Code{}, err
 	}
 	if !a.Hosting.HasGit(rec) {
-		if s, ok := a.replication(rec); ok {
-			return Code{}, usererr.New(usererr.Unavailable, "replicating", gitrepos.PendingMessage(ToForgeUser(r, rec.Owner).Login+"/"+rec.Name, s))
+		if s, ok := a.Replication(rec); ok {
+			return api.Code{}, usererr.New(usererr.Unavailable, "replicating", gitrepos.PendingMessage(api.ToForgeUser(r, rec.Owner).Login+"/"+rec.Name, s))
 		}
-		return Code{}, usererr.New(usererr.NotFound, "no_git_data", "the git data of this repository is not on this node (it was created on another node)")
+		return api.Code{}, usererr.New(usererr.NotFound, "no_git_data", "the git data of this repository is not on this node (it was created on another node)")
 	}
-	full := ToForgeUser(r, rec.Owner).Login + "/" + rec.Name
-	base := SiteURL(r)
-	return Code{Repo: rec, Perm: perm, Dir: dir, Api: base + "/api/v1/repos/" + full, Html: base + "/" + full}, nil
+	full := api.ToForgeUser(r, rec.Owner).Login + "/" + rec.Name
+	base := api.SiteURL(r)
+	return api.Code{Repo: rec, Perm: perm, Dir: dir, Api: base + "/api/v1/repos/" + full, Html: base + "/" + full}, nil
 }
 
 var errEmptyRepo = usererr.New(usererr.NotFound, "empty_repository", "this repository is empty: push a first commit")
 
 // resolve finds the commit ref names (the default branch when empty) and
 // the name to show for it.
-func (a *API) resolve(r *http.Request, c Code, ref string) (string, string, error) {
+func (a *Handler) resolve(r *http.Request, c api.Code, ref string) (string, string, error) {
 	if gitstore.IsEmpty(c.Dir) {
 		return "", "", errEmptyRepo
 	}
@@ -124,34 +101,25 @@ func gitError(err error) error {
 }
 
 // fileAt resolves the request's ref and {path...} to an entry.
-func (a *API) fileAt(r *http.Request) (Code, gitstore.Entry, string, string, error) {
+func (a *Handler) fileAt(r *http.Request) (api.Code, gitstore.Entry, string, string, error) {
 	c, err := a.codeOf(r)
 	if err != nil {
-		return Code{}, gitstore.Entry{}, "", "", err
+		return api.Code{}, gitstore.Entry{}, "", "", err
 	}
 	p, err := gitstore.CleanPath(r.PathValue("path"))
 	if err != nil {
-		return Code{}, gitstore.Entry{}, "", "", gitError(err)
+		return api.Code{}, gitstore.Entry{}, "", "", gitError(err)
 	}
 	commit, ref, err := a.resolve(r, c, r.URL.Query().Get("ref"))
 	if err != nil {
-		return Code{}, gitstore.Entry{}, "", "", err
+		return api.Code{}, gitstore.Entry{}, "", "", err
 	}
 	e, err := gitstore.Stat(r.Context(), c.Dir, commit, p)
 	if err != nil {
-		return Code{}, gitstore.Entry{}, "", "", gitError(err)
+		return api.Code{}, gitstore.Entry{}, "", "", gitError(err)
 	}
 	e.Path = p
 	return c, e, commit, ref, nil
-}
-
-// EscapePath escapes each segment of a repository path for a URL.
-func EscapePath(p string) string {
-	segs := strings.Split(p, "/")
-	for i, s := range segs {
-		segs[i] = url.PathEscape(s)
-	}
-	return strings.Join(segs, "/")
 }
 
 func isHex(s string) bool {

@@ -1,6 +1,7 @@
-package api
+package repo
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 
 	"github.com/dforge/dforge/internal/gitstore"
@@ -10,12 +11,12 @@ import (
 // Branches: the list and one branch (Gitea's Branch, with the viewer's
 // push and merge rights and the branch's protection).
 
-func (a *API) listBranches(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listBranches(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {
 		return err
 	}
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -27,14 +28,14 @@ func (a *API) listBranches(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := []branchJSON{}
-	for _, b := range PageSlice(branches, p) {
-		out = append(out, withRule(c.branch(b), rules))
+	out := []api.BranchJSON{}
+	for _, b := range api.PageSlice(branches, p) {
+		out = append(out, withRule(c.Branch(b), rules))
 	}
 	return a.RespondList(w, r, p, int64(len(branches)), out, nil)
 }
 
-func (a *API) getBranch(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getBranch(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {
 		return err
@@ -49,6 +50,6 @@ func (a *API) getBranch(w http.ResponseWriter, r *http.Request) error {
 	} else if err != nil {
 		return err
 	}
-	WriteJSON(w, http.StatusOK, j)
+	api.WriteJSON(w, http.StatusOK, j)
 	return nil
 }

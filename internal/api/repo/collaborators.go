@@ -1,6 +1,7 @@
-package api
+package repo
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
@@ -13,22 +14,22 @@ import (
 // A repository's collaborators and their permission; the owner adds,
 // changes and removes them (repo.collaborator).
 
-func (a *API) listCollaborators(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listCollaborators(w http.ResponseWriter, r *http.Request) error {
 	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
 	list, err := a.Forge.Index().Collaborators(r.Context(), rec.ID)
-	out := make([]collaboratorJSON, 0, len(list))
+	out := make([]api.CollaboratorJSON, 0, len(list))
 	for _, c := range list {
-		out = append(out, collaboratorJSON{ForgeUserJSON: ToForgeUser(r, c.User), Permission: c.Permission})
+		out = append(out, api.CollaboratorJSON{ForgeUserJSON: api.ToForgeUser(r, c.User), Permission: c.Permission})
 	}
 	return a.RespondList(w, r, index.Page{Number: 1, Limit: max(len(out), 1)}, int64(len(out)), out, err)
 }
 
 // collaboratorOf resolves the {collaborator} of the path and their
 // permission on the path's repository.
-func (a *API) collaboratorOf(r *http.Request) (index.Repo, common.Address, forge.Perm, error) {
+func (a *Handler) collaboratorOf(r *http.Request) (index.Repo, common.Address, forge.Perm, error) {
 	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return index.Repo{}, common.Address{}, forge.PermNone, err
@@ -41,7 +42,7 @@ func (a *API) collaboratorOf(r *http.Request) (index.Repo, common.Address, forge
 	return rec, who, p, err
 }
 
-func (a *API) getCollaborator(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getCollaborator(w http.ResponseWriter, r *http.Request) error {
 	rec, who, _, err := a.collaboratorOf(r)
 	if err != nil {
 		return err
@@ -59,7 +60,7 @@ func (a *API) getCollaborator(w http.ResponseWriter, r *http.Request) error {
 	return usererr.Missingf("%s is not a collaborator", r.PathValue("collaborator"))
 }
 
-func (a *API) getCollaboratorPermission(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getCollaboratorPermission(w http.ResponseWriter, r *http.Request) error {
 	_, who, p, err := a.collaboratorOf(r)
 	if err != nil {
 		return err
@@ -68,12 +69,12 @@ func (a *API) getCollaboratorPermission(w http.ResponseWriter, r *http.Request) 
 	if name, err := a.Forge.Index().Username(r.Context(), who); err == nil {
 		u.Username = name
 	}
-	WriteJSON(w, http.StatusOK, map[string]any{"permission": giteaRole(p), "role_name": p.String(), "user": ToForgeUser(r, u)})
+	api.WriteJSON(w, http.StatusOK, map[string]any{"permission": api.GiteaRole(p), "role_name": p.String(), "user": api.ToForgeUser(r, u)})
 	return nil
 }
 
-func (a *API) putCollaborator(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) putCollaborator(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -85,7 +86,7 @@ func (a *API) putCollaborator(w http.ResponseWriter, r *http.Request) error {
 		Permission string `json:"permission"`
 	}{Permission: "write"} // Gitea's default
 	if r.ContentLength != 0 {
-		if err := Decode(w, r, MaxRepoBody, &in); err != nil {
+		if err := api.Decode(w, r, api.MaxRepoBody, &in); err != nil {
 			return err
 		}
 	}
@@ -103,8 +104,8 @@ func (a *API) putCollaborator(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (a *API) deleteCollaborator(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) deleteCollaborator(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}

@@ -1,23 +1,18 @@
-package api
+package repo
 
 import (
-	"errors"
-	"net"
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/ethereum/go-ethereum/common"
-
 	"github.com/dforge/dforge/internal/auth"
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
-	"github.com/dforge/dforge/internal/chain/names"
 	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/forge/gitrepos"
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
-	"github.com/dforge/dforge/internal/replica"
 	"github.com/dforge/dforge/internal/usererr"
 )
 
@@ -27,11 +22,9 @@ import (
 // repository) and, where git data changes too, through gitrepos. A
 // repository the caller may not read is 404, like a missing one.
 
-const MaxRepoBody = 64 << 10
-
 // RegisterRepos adds the repository and code routes when the node runs a
 // forge.
-func (a *API) RegisterRepos(mux *http.ServeMux) {
+func (a *Handler) RegisterRepos(mux *http.ServeMux) {
 	if a.Hosting == nil {
 		return
 	}
@@ -67,68 +60,8 @@ func (a *API) RegisterRepos(mux *http.ServeMux) {
 	a.RegisterContents(mux)
 }
 
-// ViewerOf is the request's user, or the zero address for anyone.
-func ViewerOf(r *http.Request) common.Address {
-	if u, ok := auth.UserFrom(r.Context()); ok {
-		return u.Address
-	}
-	return common.Address{}
-}
-
-// RepoOf finds the {owner}/{repo} of the path as the request's user sees it.
-func (a *API) RepoOf(r *http.Request) (index.Repo, forge.Perm, error) {
-	return a.Hosting.Repo(r.Context(), ViewerOf(r), r.PathValue("owner"), r.PathValue("repo"))
-}
-
-// gitDataFailed answers a write whose forge record was made but whose git
-// data was not: a 500 that says so, after logging the cause.
-func (a *API) gitDataFailed(w http.ResponseWriter, r *http.Request, err error) {
-	a.Log.ErrorContext(r.Context(), "git data", "path", r.URL.Path, "err", err)
-	WriteJSON(w, http.StatusInternalServerError, ErrorBody{Code: "git_data_failed", URL: DocsURL(r),
-		Message: "The repository was recorded, but this node could not write its git data. The node's operator has been told; please try again later or contact them."})
-}
-
-// HostingError answers a flow's error: gitDataFailed for ErrGitData, the
-// usual answer otherwise.
-func (a *API) HostingError(w http.ResponseWriter, r *http.Request, err error) error {
-	if errors.Is(err, gitrepos.ErrGitData) {
-		a.gitDataFailed(w, r, err)
-		return nil
-	}
-	return err
-}
-
-// DefaultReadme is Gitea's "Default" README template.
-func DefaultReadme(name, description string) []byte {
-	s := "# " + name + "\n"
-	if description != "" {
-		s += "\n" + description + "\n"
-	}
-	return []byte(s)
-}
-
-// NoreplyEmail is the commit address of a user's web commits: their
-// username at the node's host, as Gitea's noreply addresses are.
-func NoreplyEmail(r *http.Request, username string) string {
-	host := auth.OriginOf(r).Host
-	if h, _, err := net.SplitHostPort(host); err == nil {
-		host = h
-	}
-	if host == "" || !strings.Contains(host, ".") || net.ParseIP(host) != nil {
-		host = "dforge.local"
-	}
-	return username + "@noreply." + host
-}
-
-func UsernameOf(u auth.User) string {
-	if u.Username != "" {
-		return u.Username
-	}
-	return names.Default(u.Address)
-}
-
-func (a *API) createRepo(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) createRepo(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -140,7 +73,7 @@ func (a *API) createRepo(w http.ResponseWriter, r *http.Request) error {
 		DefaultBranch string `json:"default_branch"`
 		Readme        string `json:"readme"`
 	}
-	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxRepoBody, &in); err != nil {
 		return err
 	}
 	if in.Readme != "" && in.Readme != "Default" {
@@ -148,42 +81,42 @@ func (a *API) createRepo(w http.ResponseWriter, r *http.Request) error {
 	}
 	opts := gitrepos.CreateOptions{Name: in.Name, Description: in.Description, DefaultBranch: in.DefaultBranch, Private: in.Private}
 	if in.AutoInit {
-		name := UsernameOf(id.User)
-		opts.README = DefaultReadme(in.Name, in.Description)
-		opts.Author = gitstore.Signature{Name: name, Email: NoreplyEmail(r, name), When: time.Now()}
+		name := api.UsernameOf(id.User)
+		opts.README = api.DefaultReadme(in.Name, in.Description)
+		opts.Author = gitstore.Signature{Name: name, Email: api.NoreplyEmail(r, name), When: time.Now()}
 	}
 	rec, err := a.Hosting.Create(r.Context(), id.User.Address, opts)
 	if err != nil {
 		return a.HostingError(w, r, err)
 	}
-	WriteJSON(w, http.StatusCreated, a.RepoJSON(r, rec, forge.PermOwner))
+	api.WriteJSON(w, http.StatusCreated, a.RepoJSON(r, rec, forge.PermOwner))
 	return nil
 }
 
-func (a *API) getRepo(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getRepo(w http.ResponseWriter, r *http.Request) error {
 	rec, perm, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	WriteJSON(w, http.StatusOK, a.repoWithParent(r, rec, perm))
+	api.WriteJSON(w, http.StatusOK, a.RepoWithParent(r, rec, perm))
 	return nil
 }
 
-func (a *API) getRepoByID(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getRepoByID(w http.ResponseWriter, r *http.Request) error {
 	id, err := strconv.ParseUint(r.PathValue("id"), 10, 64)
 	if err != nil {
 		return usererr.Missingf("repository %s does not exist", r.PathValue("id"))
 	}
-	rec, perm, err := a.Forge.RepoByID(r.Context(), ViewerOf(r), id)
+	rec, perm, err := a.Forge.RepoByID(r.Context(), api.ViewerOf(r), id)
 	if err != nil {
 		return err
 	}
-	WriteJSON(w, http.StatusOK, a.repoWithParent(r, rec, perm))
+	api.WriteJSON(w, http.StatusOK, a.RepoWithParent(r, rec, perm))
 	return nil
 }
 
-func (a *API) editRepo(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) editRepo(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -199,7 +132,7 @@ func (a *API) editRepo(w http.ResponseWriter, r *http.Request) error {
 		Private           *bool     `json:"private"`
 		ProtectedBranches *[]string `json:"protected_branches"`
 	}
-	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxRepoBody, &in); err != nil {
 		return err
 	}
 	if in.Private != nil && *in.Private != rec.Private {
@@ -215,11 +148,11 @@ func (a *API) editRepo(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return Reply(w, a.repoWithParent(r, rec, perm))
+	return api.Reply(w, a.RepoWithParent(r, rec, perm))
 }
 
-func (a *API) deleteRepo(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) deleteRepo(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -234,8 +167,8 @@ func (a *API) deleteRepo(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (a *API) forkRepo(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) forkRepo(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -248,7 +181,7 @@ func (a *API) forkRepo(w http.ResponseWriter, r *http.Request) error {
 		Organization string `json:"organization"`
 	}
 	if r.ContentLength != 0 {
-		if err := Decode(w, r, MaxRepoBody, &in); err != nil {
+		if err := api.Decode(w, r, api.MaxRepoBody, &in); err != nil {
 			return err
 		}
 	}
@@ -270,37 +203,19 @@ func (a *API) forkRepo(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	WriteJSON(w, http.StatusAccepted, a.repoWithParent(r, fork, perm))
+	api.WriteJSON(w, http.StatusAccepted, a.RepoWithParent(r, fork, perm))
 	return nil
 }
 
-// ListRepos answers one page of the repositories f selects.
-func (a *API) ListRepos(w http.ResponseWriter, r *http.Request, f index.RepoFilter, wrap bool) error {
-	p, err := PageOf(r)
-	if err != nil {
-		return err
-	}
-	f.Viewer = ViewerOf(r)
-	list, total, err := a.Forge.Repos(r.Context(), f, p)
-	if err != nil {
-		return err
-	}
-	out, err := a.ReposJSON(r, list)
-	if wrap {
-		return a.RespondList(w, r, p, total, map[string]any{"ok": true, "data": out}, err)
-	}
-	return a.RespondList(w, r, p, total, out, err)
-}
-
-func (a *API) listMyRepos(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) listMyRepos(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
 	return a.ListRepos(w, r, index.RepoFilter{Owner: &id.User.Address}, false)
 }
 
-func (a *API) listUserRepos(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listUserRepos(w http.ResponseWriter, r *http.Request) error {
 	owner, err := a.Hosting.Owner(r.Context(), r.PathValue("username"))
 	if err != nil {
 		return err
@@ -315,7 +230,7 @@ var searchSorts = map[string]string{"": "updated", "alpha": "name", "name": "nam
 // searchRepos is Gitea's search ({ok, data}). Each sort has one order, the
 // useful one (names A to Z, the rest highest or newest first); order is
 // checked, not applied.
-func (a *API) searchRepos(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) searchRepos(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	sort, ok := searchSorts[q.Get("sort")]
 	if !ok {
@@ -338,18 +253,9 @@ func (a *API) searchRepos(w http.ResponseWriter, r *http.Request) error {
 	if uid := q.Get("owner"); uid != "" {
 		owner, err := a.Hosting.Owner(r.Context(), uid)
 		if err != nil {
-			return a.RespondList(w, r, index.Page{Number: 1, Limit: DefaultLimit}, 0, map[string]any{"ok": true, "data": []RepoJSON{}}, nil)
+			return a.RespondList(w, r, index.Page{Number: 1, Limit: api.DefaultLimit}, 0, map[string]any{"ok": true, "data": []api.RepoJSON{}}, nil)
 		}
 		f.Owner = &owner
 	}
 	return a.ListRepos(w, r, f, true)
-}
-
-// replication is how copying rec's git data to this node stands; false
-// when the node does not replicate it.
-func (a *API) replication(rec index.Repo) (replica.Status, bool) {
-	if a.Replicas == nil || rec.Private {
-		return replica.Status{}, false
-	}
-	return a.Replicas.Status(rec.ID)
 }

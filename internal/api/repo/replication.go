@@ -1,8 +1,9 @@
-package api
+package repo
 
 import (
 	"context"
 	"fmt"
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 
 	"github.com/dforge/dforge/internal/gitstore"
@@ -55,7 +56,7 @@ type replicaStateJSON struct {
 // data is here, on its way (refs done of total) or not seeded, and the
 // heads it holds for the chain's refs. Any origin may read it (CORS), so
 // the app on one node can ask every registered node.
-func (a *API) getReplication(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getReplication(w http.ResponseWriter, r *http.Request) error {
 	// Public data, read by other nodes' apps without credentials; set
 	// before any error so a browser can read a 404 too.
 	w.Header().Set("Access-Control-Allow-Origin", "*")
@@ -67,14 +68,14 @@ func (a *API) getReplication(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out.Node = replicaNodeJSON{Operator: a.Forge.Operator().Hex(), URL: SiteURL(r)}
-	WriteJSON(w, http.StatusOK, out)
+	out.Node = replicaNodeJSON{Operator: a.Forge.Operator().Hex(), URL: api.SiteURL(r)}
+	api.WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 
 // replicaState compares the refs this node holds for rec with the
 // chain's and says where its replication stands.
-func (a *API) replicaState(ctx context.Context, rec index.Repo) (replicaStateJSON, error) {
+func (a *Handler) replicaState(ctx context.Context, rec index.Repo) (replicaStateJSON, error) {
 	out := replicaStateJSON{Heads: map[string]string{}}
 	if rec.Private {
 		out.State = privateRepo
@@ -125,7 +126,7 @@ func (a *API) replicaState(ctx context.Context, rec index.Repo) (replicaStateJSO
 	}
 	// 3. The state: the replicator's while it works on rec, else whether
 	// the git data is here.
-	s, seeded := a.replication(rec)
+	s, seeded := a.Replication(rec)
 	switch {
 	case seeded && (s.State != replica.Ready || !hasGit):
 		out.State, out.RefsDone, out.RefsTotal, out.Error = s.State, s.Done, s.Total, s.Error

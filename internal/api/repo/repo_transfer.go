@@ -1,6 +1,7 @@
-package api
+package repo
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 
 	"github.com/dforge/dforge/internal/auth"
@@ -16,22 +17,15 @@ import (
 // The forge module decides who may; a stranger is 403, nothing pending
 // 404.
 
-func (a *API) RegisterRepoTransfer(mux *http.ServeMux) {
+func (a *Handler) RegisterRepoTransfer(mux *http.ServeMux) {
 	user := a.SignedIn
 	mux.HandleFunc("POST /api/v1/repos/{owner}/{repo}/transfer", user(auth.ScopeWrite, a.transferRepo))
 	mux.HandleFunc("POST /api/v1/repos/{owner}/{repo}/transfer/accept", user(auth.ScopeWrite, a.acceptTransfer))
 	mux.HandleFunc("POST /api/v1/repos/{owner}/{repo}/transfer/reject", user(auth.ScopeWrite, a.rejectTransfer))
 }
 
-// repoTransferJSON is Gitea's RepoTransfer.
-type repoTransferJSON struct {
-	Doer      ForgeUserJSON `json:"doer"`
-	Recipient ForgeUserJSON `json:"recipient"`
-	Teams     []TeamJSON    `json:"teams"`
-}
-
-func (a *API) transferRepo(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) transferRepo(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -43,7 +37,7 @@ func (a *API) transferRepo(w http.ResponseWriter, r *http.Request) error {
 		NewOwner string  `json:"new_owner"`
 		TeamIDs  []int64 `json:"team_ids"`
 	}
-	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxRepoBody, &in); err != nil {
 		return err
 	}
 	teams := make([]uint64, 0, len(in.TeamIDs))
@@ -63,8 +57,8 @@ func (a *API) transferRepo(w http.ResponseWriter, r *http.Request) error {
 	return a.writeRepoFor(w, r, http.StatusAccepted, after)
 }
 
-func (a *API) acceptTransfer(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) acceptTransfer(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -79,8 +73,8 @@ func (a *API) acceptTransfer(w http.ResponseWriter, r *http.Request) error {
 	return a.writeRepoFor(w, r, http.StatusAccepted, moved)
 }
 
-func (a *API) rejectTransfer(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) rejectTransfer(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -96,8 +90,8 @@ func (a *API) rejectTransfer(w http.ResponseWriter, r *http.Request) error {
 }
 
 // writeRepoFor answers rec with the caller's permission on it now.
-func (a *API) writeRepoFor(w http.ResponseWriter, r *http.Request, status int, rec index.Repo) error {
-	id, err := RequireUser(r)
+func (a *Handler) writeRepoFor(w http.ResponseWriter, r *http.Request, status int, rec index.Repo) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -105,32 +99,6 @@ func (a *API) writeRepoFor(w http.ResponseWriter, r *http.Request, status int, r
 	if err != nil {
 		return err
 	}
-	WriteJSON(w, status, a.RepoJSON(r, rec, p))
+	api.WriteJSON(w, status, a.RepoJSON(r, rec, p))
 	return nil
-}
-
-// repoTransfer shapes rec's pending transfer; nil when it has none (an
-// answer projected since the row was read) or it cannot be read, which
-// the log tells.
-func (a *API) repoTransfer(r *http.Request, rec index.Repo) *repoTransferJSON {
-	t, ok, err := a.Forge.Index().RepoTransfer(r.Context(), rec.ID)
-	if err != nil {
-		a.Log.WarnContext(r.Context(), "read a pending transfer", "repo", rec.ID, "err", err)
-	}
-	if !ok {
-		return nil
-	}
-	j := &repoTransferJSON{Doer: ToForgeUser(r, t.Doer), Recipient: ToForgeUser(r, t.Recipient), Teams: []TeamJSON{}}
-	for _, tid := range t.Teams {
-		team, err := a.Forge.Index().TeamByID(r.Context(), tid)
-		if err != nil {
-			continue // deleted since the offer: it will not get the repository
-		}
-		o, err := a.Forge.Index().OrgByID(r.Context(), team.Org)
-		if err != nil {
-			continue
-		}
-		j.Teams = append(j.Teams, ToTeamJSON(r, team, o))
-	}
-	return j
 }

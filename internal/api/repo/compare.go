@@ -1,9 +1,10 @@
-package api
+package repo
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strings"
 	"time"
@@ -25,12 +26,12 @@ const maxCompareCommits = 250
 
 // compareJSON is Gitea's Compare, plus files.
 type compareJSON struct {
-	TotalCommits int               `json:"total_commits"`
-	Commits      []CommitJSON      `json:"commits"`
-	Files        []ChangedFileJSON `json:"files"`
+	TotalCommits int                   `json:"total_commits"`
+	Commits      []api.CommitJSON      `json:"commits"`
+	Files        []api.ChangedFileJSON `json:"files"`
 }
 
-func (a *API) compare(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) compare(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {
 		return err
@@ -57,7 +58,7 @@ func (a *API) compare(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := compareJSON{TotalCommits: total, Commits: make([]CommitJSON, 0, len(list)), Files: []ChangedFileJSON{}}
+	out := compareJSON{TotalCommits: total, Commits: make([]api.CommitJSON, 0, len(list)), Files: []api.ChangedFileJSON{}}
 	for _, g := range list {
 		out.Commits = append(out.Commits, c.Commit(g, true))
 	}
@@ -74,7 +75,7 @@ func (a *API) compare(w http.ResponseWriter, r *http.Request) error {
 	if out.Files, err = compareFiles(r, c, from, head); err != nil {
 		return err
 	}
-	WriteJSON(w, http.StatusOK, out)
+	api.WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 
@@ -82,14 +83,14 @@ func (a *API) compare(w http.ResponseWriter, r *http.Request) error {
 // branch, tag or commit of it, or owner:branch (owner/repo:branch) of a
 // repository of its fork network. Another repository's commits are
 // fetched into c's under a ref of their own, which done deletes.
-func (a *API) compareHead(r *http.Request, c Code, ref string) (id string, done func(), err error) {
+func (a *Handler) compareHead(r *http.Request, c api.Code, ref string) (id string, done func(), err error) {
 	done = func() {}
 	if !strings.Contains(ref, ":") {
 		id, _, err = a.resolve(r, c, ref)
 		return id, done, err
 	}
 	ctx := r.Context()
-	repo, branch, err := a.HeadOf(ctx, ViewerOf(r), c.Repo, ref)
+	repo, branch, err := a.HeadOf(ctx, api.ViewerOf(r), c.Repo, ref)
 	if err != nil {
 		return "", done, err
 	}
@@ -98,7 +99,7 @@ func (a *API) compareHead(r *http.Request, c Code, ref string) (id string, done 
 		return id, done, err
 	}
 	// 1. The branch in its own repository.
-	full := ToForgeUser(r, repo.Owner).Login + "/" + repo.Name
+	full := api.ToForgeUser(r, repo.Owner).Login + "/" + repo.Name
 	dir, err := a.Hosting.Dir(repo)
 	if err != nil {
 		return "", done, err
@@ -131,16 +132,16 @@ func (a *API) compareHead(r *http.Request, c Code, ref string) (id string, done 
 
 // compareFiles is the files changed from from to to, with patches within
 // the page budget.
-func compareFiles(r *http.Request, c Code, from, to string) ([]ChangedFileJSON, error) {
+func compareFiles(r *http.Request, c api.Code, from, to string) ([]api.ChangedFileJSON, error) {
 	files, err := gitstore.CompareFiles(r.Context(), c.Dir, from, to)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]ChangedFileJSON, 0, len(files))
-	budget := MaxPagePatch
+	out := make([]api.ChangedFileJSON, 0, len(files))
+	budget := api.MaxPagePatch
 	for _, f := range files {
-		path := EscapePath(f.Path)
-		j := ChangedFileJSON{
+		path := api.EscapePath(f.Path)
+		j := api.ChangedFileJSON{
 			Filename: f.Path, Status: f.Status, Additions: f.Additions, Deletions: f.Deletions, Changes: f.Additions + f.Deletions,
 			HTMLURL: c.Html + "/src/commit/" + to + "/" + path, ContentsURL: c.Api + "/contents/" + path + "?ref=" + to,
 			RawURL: c.Html + "/raw/commit/" + to + "/" + path, Binary: f.Binary,
@@ -151,7 +152,7 @@ func compareFiles(r *http.Request, c Code, from, to string) ([]ChangedFileJSON, 
 		if budget <= 0 {
 			j.PatchTruncated = true
 		} else if !f.Binary {
-			patch, cut, err := gitstore.FilePatch(r.Context(), c.Dir, from, to, f, min(MaxFilePatch, budget))
+			patch, cut, err := gitstore.FilePatch(r.Context(), c.Dir, from, to, f, min(api.MaxFilePatch, budget))
 			if err != nil {
 				return nil, err
 			}

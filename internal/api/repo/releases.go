@@ -1,8 +1,9 @@
-package api
+package repo
 
 import (
 	"errors"
 	"fmt"
+	"github.com/dforge/dforge/internal/api"
 	"io"
 	"mime"
 	"net/http"
@@ -28,7 +29,7 @@ import (
 // (gitrepos/release_drafts.go): their ids are from 2^50 up, their assets
 // have no cid, and they are merged into the reads here for writers.
 
-func (a *API) RegisterReleases(mux *http.ServeMux) {
+func (a *Handler) RegisterReleases(mux *http.ServeMux) {
 	if a.Hosting == nil {
 		return
 	}
@@ -51,22 +52,22 @@ func (a *API) RegisterReleases(mux *http.ServeMux) {
 }
 
 type releaseJSON struct {
-	ID          int64            `json:"id"`
-	TagName     string           `json:"tag_name"`
-	Target      string           `json:"target_commitish"`
-	Title       string           `json:"name"`
-	Note        string           `json:"body"`
-	URL         string           `json:"url"`
-	HTMLURL     string           `json:"html_url"`
-	TarURL      string           `json:"tarball_url"`
-	ZipURL      string           `json:"zipball_url"`
-	UploadURL   string           `json:"upload_url"`
-	Draft       bool             `json:"draft"`
-	Prerelease  bool             `json:"prerelease"`
-	CreatedAt   string           `json:"created_at"`
-	PublishedAt string           `json:"published_at"`
-	Author      ForgeUserJSON    `json:"author"`
-	Assets      []attachmentJSON `json:"assets"`
+	ID          int64             `json:"id"`
+	TagName     string            `json:"tag_name"`
+	Target      string            `json:"target_commitish"`
+	Title       string            `json:"name"`
+	Note        string            `json:"body"`
+	URL         string            `json:"url"`
+	HTMLURL     string            `json:"html_url"`
+	TarURL      string            `json:"tarball_url"`
+	ZipURL      string            `json:"zipball_url"`
+	UploadURL   string            `json:"upload_url"`
+	Draft       bool              `json:"draft"`
+	Prerelease  bool              `json:"prerelease"`
+	CreatedAt   string            `json:"created_at"`
+	PublishedAt string            `json:"published_at"`
+	Author      api.ForgeUserJSON `json:"author"`
+	Assets      []attachmentJSON  `json:"assets"`
 }
 
 type attachmentJSON struct {
@@ -104,17 +105,17 @@ type editReleaseBody struct {
 
 func nsTime(ns int64) string { return time.Unix(0, ns).UTC().Format(time.RFC3339) }
 
-func (a *API) releaseOut(r *http.Request, repo index.Repo, rel index.Release) releaseJSON {
-	full := ToForgeUser(r, repo.Owner).Login + "/" + repo.Name
-	base := SiteURL(r)
-	api := base + "/api/v1/repos/" + full + "/releases/" + strconv.FormatUint(rel.ID, 10)
+func (a *Handler) releaseOut(r *http.Request, repo index.Repo, rel index.Release) releaseJSON {
+	full := api.ToForgeUser(r, repo.Owner).Login + "/" + repo.Name
+	base := api.SiteURL(r)
+	apiURL := base + "/api/v1/repos/" + full + "/releases/" + strconv.FormatUint(rel.ID, 10)
 	tag := url.PathEscape(rel.TagName)
 	out := releaseJSON{ID: int64(rel.ID), TagName: rel.TagName, Target: rel.Target, Title: rel.Title, Note: rel.Note,
-		URL: api, HTMLURL: base + "/" + full + "/releases/tag/" + tag,
+		URL: apiURL, HTMLURL: base + "/" + full + "/releases/tag/" + tag,
 		TarURL: base + "/" + full + "/archive/" + tag + ".tar.gz", ZipURL: base + "/" + full + "/archive/" + tag + ".zip",
-		UploadURL: api + "/assets", Draft: rel.Draft, Prerelease: rel.Prerelease,
+		UploadURL: apiURL + "/assets", Draft: rel.Draft, Prerelease: rel.Prerelease,
 		CreatedAt: nsTime(rel.CreatedNS), PublishedAt: nsTime(rel.CreatedNS),
-		Author: ToForgeUser(r, a.userOf(r, rel.Publisher)), Assets: []attachmentJSON{}}
+		Author: api.ToForgeUser(r, a.userOf(r, rel.Publisher)), Assets: []attachmentJSON{}}
 	for _, as := range rel.Assets {
 		out.Assets = append(out.Assets, assetOut(base+"/"+full, rel, as))
 	}
@@ -136,7 +137,7 @@ func assetOut(repoURL string, rel index.Release, as index.Asset) attachmentJSON 
 }
 
 // userOf names an address as the index knows it.
-func (a *API) userOf(r *http.Request, addr string) index.User {
+func (a *Handler) userOf(r *http.Request, addr string) index.User {
 	u := index.User{Address: addr}
 	if a.Index != nil && common.IsHexAddress(addr) {
 		u.Username, _ = a.Index.Username(r.Context(), common.HexToAddress(addr))
@@ -145,7 +146,7 @@ func (a *API) userOf(r *http.Request, addr string) index.User {
 }
 
 // releaseRepo is the request's repository, with the viewer's permission.
-func (a *API) releaseRepo(r *http.Request) (index.Repo, forge.Perm, error) {
+func (a *Handler) releaseRepo(r *http.Request) (index.Repo, forge.Perm, error) {
 	return a.RepoOf(r)
 }
 
@@ -158,7 +159,7 @@ func idParam(r *http.Request, name string) (uint64, error) {
 }
 
 // visibleRelease reads a release; a draft is shown to writers only.
-func (a *API) visibleRelease(r *http.Request, repo index.Repo, perm forge.Perm, read func() (index.Release, error)) (index.Release, error) {
+func (a *Handler) visibleRelease(r *http.Request, repo index.Repo, perm forge.Perm, read func() (index.Release, error)) (index.Release, error) {
 	rel, err := read()
 	if errors.Is(err, index.ErrNoRelease) || err == nil && rel.Draft && perm < forge.PermWrite {
 		return index.Release{}, usererr.Missingf("release does not exist")
@@ -166,7 +167,7 @@ func (a *API) visibleRelease(r *http.Request, repo index.Repo, perm forge.Perm, 
 	return rel, err
 }
 
-func (a *API) releaseByID(r *http.Request) (index.Repo, forge.Perm, index.Release, error) {
+func (a *Handler) releaseByID(r *http.Request) (index.Repo, forge.Perm, index.Release, error) {
 	repo, perm, err := a.releaseRepo(r)
 	if err != nil {
 		return repo, perm, index.Release{}, err
@@ -183,12 +184,12 @@ func (a *API) releaseByID(r *http.Request) (index.Repo, forge.Perm, index.Releas
 	return repo, perm, rel, err
 }
 
-func (a *API) listReleases(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listReleases(w http.ResponseWriter, r *http.Request) error {
 	repo, perm, err := a.releaseRepo(r)
 	if err != nil {
 		return err
 	}
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -217,7 +218,7 @@ func (a *API) listReleases(w http.ResponseWriter, r *http.Request) error {
 // releasePage is one page of the node's drafts (for writers, when f asks
 // for drafts) followed by the chain's releases, paged as one list: drafts
 // first, as they are the newest work.
-func (a *API) releasePage(r *http.Request, repo index.Repo, perm forge.Perm, f index.ReleaseFilter, p index.Page) ([]index.Release, int64, error) {
+func (a *Handler) releasePage(r *http.Request, repo index.Repo, perm forge.Perm, f index.ReleaseFilter, p index.Page) ([]index.Release, int64, error) {
 	var drafts []index.Release
 	if f.Drafts {
 		all, err := a.Hosting.ReleaseDrafts(r.Context(), repo, perm)
@@ -239,15 +240,15 @@ func (a *API) releasePage(r *http.Request, repo index.Repo, perm forge.Perm, f i
 	return append(page, list...), total + int64(len(drafts)), nil
 }
 
-func (a *API) getRelease(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getRelease(w http.ResponseWriter, r *http.Request) error {
 	repo, _, rel, err := a.releaseByID(r)
 	if err != nil {
 		return err
 	}
-	return Reply(w, a.releaseOut(r, repo, rel))
+	return api.Reply(w, a.releaseOut(r, repo, rel))
 }
 
-func (a *API) getLatestRelease(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getLatestRelease(w http.ResponseWriter, r *http.Request) error {
 	repo, perm, err := a.releaseRepo(r)
 	if err != nil {
 		return err
@@ -256,12 +257,12 @@ func (a *API) getLatestRelease(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return Reply(w, a.releaseOut(r, repo, rel))
+	return api.Reply(w, a.releaseOut(r, repo, rel))
 }
 
 // getReleaseSub is GET /releases/tags/{tag} (a release by its tag) and
 // GET /releases/{id}/assets (a release's assets).
-func (a *API) getReleaseSub(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getReleaseSub(w http.ResponseWriter, r *http.Request) error {
 	switch {
 	case r.PathValue("id") == "tags":
 		r.SetPathValue("tag", r.PathValue("sub"))
@@ -272,7 +273,7 @@ func (a *API) getReleaseSub(w http.ResponseWriter, r *http.Request) error {
 	return usererr.Missingf("a release has no %q: ask for /releases/tags/{tag} or /releases/{id}/assets", r.PathValue("sub"))
 }
 
-func (a *API) releaseByTag(r *http.Request) (index.Repo, forge.Perm, index.Release, error) {
+func (a *Handler) releaseByTag(r *http.Request) (index.Repo, forge.Perm, index.Release, error) {
 	repo, perm, err := a.releaseRepo(r)
 	if err != nil {
 		return repo, perm, index.Release{}, err
@@ -284,7 +285,7 @@ func (a *API) releaseByTag(r *http.Request) (index.Repo, forge.Perm, index.Relea
 // releaseOfTag is repo's release of tag: the chain's, else a writer's
 // draft. A draft may share its tag with a chain release made on another
 // node meanwhile; the chain's is the one a tag names.
-func (a *API) releaseOfTag(r *http.Request, repo index.Repo, perm forge.Perm, tag string) (index.Release, error) {
+func (a *Handler) releaseOfTag(r *http.Request, repo index.Repo, perm forge.Perm, tag string) (index.Release, error) {
 	rel, err := a.visibleRelease(r, repo, perm, func() (index.Release, error) { return a.Index.ReleaseByTag(r.Context(), repo.ID, tag) })
 	if _, missing := usererr.As(err); err != nil && missing {
 		return a.Hosting.ReleaseDraftByTag(r.Context(), repo, perm, tag)
@@ -292,21 +293,21 @@ func (a *API) releaseOfTag(r *http.Request, repo index.Repo, perm forge.Perm, ta
 	return rel, err
 }
 
-func (a *API) getReleaseByTag(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getReleaseByTag(w http.ResponseWriter, r *http.Request) error {
 	repo, _, rel, err := a.releaseByTag(r)
 	if err != nil {
 		return err
 	}
-	return Reply(w, a.releaseOut(r, repo, rel))
+	return api.Reply(w, a.releaseOut(r, repo, rel))
 }
 
-func (a *API) createRelease(w http.ResponseWriter, r *http.Request) error {
-	u, err := RequireUser(r)
+func (a *Handler) createRelease(w http.ResponseWriter, r *http.Request) error {
+	u, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
 	var in createReleaseBody
-	if err := Decode(w, r, MaxTextBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxTextBody, &in); err != nil {
 		return err
 	}
 	repo, perm, err := a.releaseRepo(r)
@@ -316,7 +317,7 @@ func (a *API) createRelease(w http.ResponseWriter, r *http.Request) error {
 	if strings.TrimSpace(in.TagName) == "" {
 		return usererr.BadFieldf("tag_name", "tag_name is required")
 	}
-	if err := CheckChainLines(TextField{"tag_name", in.TagName}, TextField{"target_commitish", in.Target}, TextField{"name", in.Title}); err != nil {
+	if err := api.CheckChainLines(api.TextField{Name: "tag_name", Value: in.TagName}, api.TextField{Name: "target_commitish", Value: in.Target}, api.TextField{Name: "name", Value: in.Title}); err != nil {
 		return err
 	}
 	if in.Title == "" {
@@ -327,20 +328,20 @@ func (a *API) createRelease(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return a.HostingError(w, r, err)
 	}
-	WriteJSON(w, http.StatusCreated, a.releaseOut(r, repo, rel))
+	api.WriteJSON(w, http.StatusCreated, a.releaseOut(r, repo, rel))
 	return nil
 }
 
-func (a *API) editRelease(w http.ResponseWriter, r *http.Request) error {
-	u, err := RequireUser(r)
+func (a *Handler) editRelease(w http.ResponseWriter, r *http.Request) error {
+	u, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
 	var in editReleaseBody
-	if err := Decode(w, r, MaxTextBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxTextBody, &in); err != nil {
 		return err
 	}
-	if err := CheckChainLines(TextField{"tag_name", Deref(in.TagName)}, TextField{"target_commitish", Deref(in.Target)}, TextField{"name", Deref(in.Title)}); err != nil {
+	if err := api.CheckChainLines(api.TextField{Name: "tag_name", Value: api.Deref(in.TagName)}, api.TextField{Name: "target_commitish", Value: api.Deref(in.Target)}, api.TextField{Name: "name", Value: api.Deref(in.Title)}); err != nil {
 		return err
 	}
 	repo, perm, rel, err := a.releaseByID(r)
@@ -365,11 +366,11 @@ func (a *API) editRelease(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return a.HostingError(w, r, err)
 	}
-	return Reply(w, a.releaseOut(r, repo, rel))
+	return api.Reply(w, a.releaseOut(r, repo, rel))
 }
 
-func (a *API) deleteRelease(w http.ResponseWriter, r *http.Request) error {
-	u, err := RequireUser(r)
+func (a *Handler) deleteRelease(w http.ResponseWriter, r *http.Request) error {
+	u, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -384,8 +385,8 @@ func (a *API) deleteRelease(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (a *API) deleteReleaseByTag(w http.ResponseWriter, r *http.Request) error {
-	u, err := RequireUser(r)
+func (a *Handler) deleteReleaseByTag(w http.ResponseWriter, r *http.Request) error {
+	u, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -400,11 +401,11 @@ func (a *API) deleteReleaseByTag(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (a *API) repoURL(r *http.Request, repo index.Repo) string {
-	return SiteURL(r) + "/" + ToForgeUser(r, repo.Owner).Login + "/" + repo.Name
+func (a *Handler) repoURL(r *http.Request, repo index.Repo) string {
+	return api.SiteURL(r) + "/" + api.ToForgeUser(r, repo.Owner).Login + "/" + repo.Name
 }
 
-func (a *API) listReleaseAssets(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listReleaseAssets(w http.ResponseWriter, r *http.Request) error {
 	repo, _, rel, err := a.releaseByID(r)
 	if err != nil {
 		return err
@@ -413,10 +414,10 @@ func (a *API) listReleaseAssets(w http.ResponseWriter, r *http.Request) error {
 	for _, as := range rel.Assets {
 		out = append(out, assetOut(a.repoURL(r, repo), rel, as))
 	}
-	return Reply(w, out)
+	return api.Reply(w, out)
 }
 
-func (a *API) assetOf(r *http.Request) (index.Repo, forge.Perm, index.Release, index.Asset, error) {
+func (a *Handler) assetOf(r *http.Request) (index.Repo, forge.Perm, index.Release, index.Asset, error) {
 	repo, perm, rel, err := a.releaseByID(r)
 	if err != nil {
 		return repo, perm, rel, index.Asset{}, err
@@ -433,19 +434,19 @@ func (a *API) assetOf(r *http.Request) (index.Repo, forge.Perm, index.Release, i
 	return repo, perm, rel, index.Asset{}, usererr.Missingf("release %d has no asset %d", rel.ID, id)
 }
 
-func (a *API) getReleaseAsset(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getReleaseAsset(w http.ResponseWriter, r *http.Request) error {
 	repo, _, rel, as, err := a.assetOf(r)
 	if err != nil {
 		return err
 	}
-	return Reply(w, assetOut(a.repoURL(r, repo), rel, as))
+	return api.Reply(w, assetOut(a.repoURL(r, repo), rel, as))
 }
 
 // createReleaseAsset takes the file as Gitea does: the multipart field
 // "attachment" (its file name unless ?name= says otherwise), or the whole
 // body as the file with ?name=. The file streams into the blockstore.
-func (a *API) createReleaseAsset(w http.ResponseWriter, r *http.Request) error {
-	u, err := RequireUser(r)
+func (a *Handler) createReleaseAsset(w http.ResponseWriter, r *http.Request) error {
+	u, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -472,7 +473,7 @@ func (a *API) createReleaseAsset(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	WriteJSON(w, http.StatusCreated, assetOut(a.repoURL(r, repo), rel, as))
+	api.WriteJSON(w, http.StatusCreated, assetOut(a.repoURL(r, repo), rel, as))
 	return nil
 }
 
@@ -502,15 +503,15 @@ func assetBody(r *http.Request) (io.Reader, string, error) {
 	return nil, "", usererr.BadFieldf("attachment", "the multipart form has no \"attachment\" file")
 }
 
-func (a *API) editReleaseAsset(w http.ResponseWriter, r *http.Request) error {
-	u, err := RequireUser(r)
+func (a *Handler) editReleaseAsset(w http.ResponseWriter, r *http.Request) error {
+	u, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
 	var in struct {
 		Name string `json:"name"`
 	}
-	if err := Decode(w, r, MaxTextBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxTextBody, &in); err != nil {
 		return err
 	}
 	repo, perm, rel, as, err := a.assetOf(r)
@@ -518,17 +519,17 @@ func (a *API) editReleaseAsset(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if in.Name == "" {
-		return Reply(w, assetOut(a.repoURL(r, repo), rel, as))
+		return api.Reply(w, assetOut(a.repoURL(r, repo), rel, as))
 	}
 	as, err = a.Hosting.EditAsset(r.Context(), u.User.Address, repo, perm, rel.ID, as.ID, in.Name)
 	if err != nil {
 		return err
 	}
-	return Reply(w, assetOut(a.repoURL(r, repo), rel, as))
+	return api.Reply(w, assetOut(a.repoURL(r, repo), rel, as))
 }
 
-func (a *API) deleteReleaseAsset(w http.ResponseWriter, r *http.Request) error {
-	u, err := RequireUser(r)
+func (a *Handler) deleteReleaseAsset(w http.ResponseWriter, r *http.Request) error {
+	u, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -543,21 +544,13 @@ func (a *API) deleteReleaseAsset(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// IsDownloadPath reports whether an escaped path is a release asset's
-// download, /{owner}/{repo}/releases/download/{tag}/{name}: the web server
-// sends it here ahead of the app's routes.
-func IsDownloadPath(p string) bool {
-	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
-	return len(parts) == 6 && parts[2] == "releases" && parts[3] == "download" && !strings.HasPrefix(p, "/api/")
-}
-
 // ServeDownload serves a release asset at Gitea's browser_download_url,
 // with range requests, from this node's blockstore.
-func (a *API) ServeDownload(w http.ResponseWriter, r *http.Request) {
+func (a *Handler) ServeDownload(w http.ResponseWriter, r *http.Request) {
 	a.Serve(a.downloadAsset)(w, r)
 }
 
-func (a *API) downloadAsset(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) downloadAsset(w http.ResponseWriter, r *http.Request) error {
 	if a.Hosting == nil || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
 		return usererr.Missingf("no such file")
 	}
@@ -570,7 +563,7 @@ func (a *API) downloadAsset(w http.ResponseWriter, r *http.Request) error {
 		}
 		seg[i] = s
 	}
-	repo, perm, err := a.Hosting.Repo(r.Context(), ViewerOf(r), seg[0], seg[1])
+	repo, perm, err := a.Hosting.Repo(r.Context(), api.ViewerOf(r), seg[0], seg[1])
 	if err != nil {
 		return err
 	}

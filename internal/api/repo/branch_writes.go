@@ -1,6 +1,7 @@
-package api
+package repo
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 
 	"github.com/dforge/dforge/internal/auth"
@@ -15,7 +16,7 @@ import (
 // the private store) before git moves the ref. Branch protection rules
 // (protections.go) and compare (compare.go) are registered here too.
 
-func (a *API) RegisterBranchWrites(mux *http.ServeMux) {
+func (a *Handler) RegisterBranchWrites(mux *http.ServeMux) {
 	if a.Hosting == nil {
 		return
 	}
@@ -32,8 +33,8 @@ func (a *API) RegisterBranchWrites(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+repo+"/compare/{basehead...}", a.Serve(a.compare))
 }
 
-func (a *API) createBranch(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) createBranch(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -46,7 +47,7 @@ func (a *API) createBranch(w http.ResponseWriter, r *http.Request) error {
 		OldBranchName string `json:"old_branch_name"`
 		OldRefName    string `json:"old_ref_name"`
 	}
-	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxRepoBody, &in); err != nil {
 		return err
 	}
 	from := in.OldRefName
@@ -63,12 +64,12 @@ func (a *API) createBranch(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	WriteJSON(w, http.StatusCreated, j)
+	api.WriteJSON(w, http.StatusCreated, j)
 	return nil
 }
 
-func (a *API) deleteBranch(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) deleteBranch(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -83,8 +84,8 @@ func (a *API) deleteBranch(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (a *API) renameBranch(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) renameBranch(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -95,7 +96,7 @@ func (a *API) renameBranch(w http.ResponseWriter, r *http.Request) error {
 	var in struct {
 		Name string `json:"name"`
 	}
-	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxRepoBody, &in); err != nil {
 		return err
 	}
 	if err := a.Hosting.RenameBranch(r.Context(), id.User.Address, rec, r.PathValue("branch"), in.Name); err != nil {
@@ -106,27 +107,27 @@ func (a *API) renameBranch(w http.ResponseWriter, r *http.Request) error {
 }
 
 // branchNamed is branch name of c as Gitea's Branch, with its rule.
-func (a *API) branchNamed(r *http.Request, c Code, name string) (branchJSON, error) {
+func (a *Handler) branchNamed(r *http.Request, c api.Code, name string) (api.BranchJSON, error) {
 	branches, err := gitstore.Branches(r.Context(), c.Dir)
 	if err != nil {
-		return branchJSON{}, err
+		return api.BranchJSON{}, err
 	}
 	rules, err := a.Forge.Index().Protections(r.Context(), c.Repo.ID)
 	if err != nil {
-		return branchJSON{}, err
+		return api.BranchJSON{}, err
 	}
 	for _, b := range branches {
 		if b.Name == name {
-			return withRule(c.branch(b), rules), nil
+			return withRule(c.Branch(b), rules), nil
 		}
 	}
-	return branchJSON{}, usererr.Missingf("branch %s does not exist", name)
+	return api.BranchJSON{}, usererr.Missingf("branch %s does not exist", name)
 }
 
 // withRule adds the branch's protection rule, if it has one, to j: its
 // exact rule, else the first-created matching pattern (rules come by
 // name; the chain's creation order is approximated by created time).
-func withRule(j branchJSON, rules []index.Protection) branchJSON {
+func withRule(j api.BranchJSON, rules []index.Protection) api.BranchJSON {
 	var rule *index.Protection
 	for i, p := range rules {
 		if p.Branch == j.Name {

@@ -1,6 +1,7 @@
-package api
+package repo
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"html"
 	"net/http"
 	"path"
@@ -15,7 +16,7 @@ import (
 // readmeNames are the READMEs looked for, best first (any case).
 var readmeNames = []string{"readme.md", "readme.markdown", "readme", "readme.txt", "readme.rst"}
 
-func (a *API) getReadme(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getReadme(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {
 		return err
@@ -48,7 +49,7 @@ func (a *API) getReadme(w http.ResponseWriter, r *http.Request) error {
 	if found == nil {
 		return usererr.Missingf("this directory has no README")
 	}
-	data, err := gitstore.ReadBlob(r.Context(), c.Dir, found.ID, maxReadmeSize)
+	data, err := gitstore.ReadBlob(r.Context(), c.Dir, found.ID, api.MaxReadmeSize)
 	if err != nil {
 		return err
 	}
@@ -63,7 +64,7 @@ func (a *API) getReadme(w http.ResponseWriter, r *http.Request) error {
 	default:
 		out = "<pre>" + html.EscapeString(string(data)) + "</pre>"
 	}
-	WriteJSON(w, http.StatusOK, map[string]any{"name": found.Name, "path": found.Path, "sha": found.ID, "size": found.Size,
-		"truncated": found.Size > maxReadmeSize, "html": out})
+	api.WriteJSON(w, http.StatusOK, map[string]any{"name": found.Name, "path": found.Path, "sha": found.ID, "size": found.Size,
+		"truncated": found.Size > api.MaxReadmeSize, "html": out})
 	return nil
 }

@@ -1,6 +1,7 @@
-package api
+package repo
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strconv"
 	"strings"
@@ -15,8 +16,8 @@ import (
 // codesearch decides what the caller may see: public repositories and the
 // private ones it reads.
 
-func (a *API) RegisterCodeSearch(mux *http.ServeMux) {
-	if a.codeSearch == nil || a.Hosting == nil {
+func (a *Handler) RegisterCodeSearch(mux *http.ServeMux) {
+	if a.CodeSearch == nil || a.Hosting == nil {
 		return
 	}
 	mux.HandleFunc("GET /api/v1/search/code", a.Serve(a.searchCode))
@@ -49,14 +50,14 @@ type codeRepoJSON struct {
 // the caller reads: the files whose content or path holds every word of q,
 // with their matching lines; repo=owner/name narrows it to one, language=
 // to one language. No word in q is a 422.
-func (a *API) searchCode(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) searchCode(w http.ResponseWriter, r *http.Request) error {
 	var id uint64
 	if full := r.URL.Query().Get("repo"); full != "" {
 		owner, name, ok := strings.Cut(full, "/")
 		if !ok || owner == "" || name == "" {
 			return usererr.BadFieldf("repo", "repo must be owner/name")
 		}
-		rec, _, err := a.Hosting.Repo(r.Context(), ViewerOf(r), owner, name)
+		rec, _, err := a.Hosting.Repo(r.Context(), api.ViewerOf(r), owner, name)
 		if err != nil {
 			return err
 		}
@@ -67,7 +68,7 @@ func (a *API) searchCode(w http.ResponseWriter, r *http.Request) error {
 
 // searchRepoCode (a dForge extension) searches the code of the
 // repository's default branch as searchCode does.
-func (a *API) searchRepoCode(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) searchRepoCode(w http.ResponseWriter, r *http.Request) error {
 	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
@@ -75,21 +76,21 @@ func (a *API) searchRepoCode(w http.ResponseWriter, r *http.Request) error {
 	return a.codeSearchIn(w, r, rec.ID)
 }
 
-func (a *API) codeSearchIn(w http.ResponseWriter, r *http.Request, repo uint64) error {
-	p, err := PageWithLimit(r, 10)
+func (a *Handler) codeSearchIn(w http.ResponseWriter, r *http.Request, repo uint64) error {
+	p, err := api.PageWithLimit(r, 10)
 	if err != nil {
 		return err
 	}
 	q := r.URL.Query()
-	res, err := a.codeSearch.Search(r.Context(), ViewerOf(r), codesearch.Query{Text: q.Get("q"), Language: q.Get("language"),
+	res, err := a.CodeSearch.Search(r.Context(), api.ViewerOf(r), codesearch.Query{Text: q.Get("q"), Language: q.Get("language"),
 		Repo: repo, Page: p.Number, Limit: min(p.Limit, 50)})
 	if err != nil {
 		return err
 	}
-	base := SiteURL(r)
+	base := api.SiteURL(r)
 	out := codeSearchJSON{Total: res.Total, Items: make([]codeHitJSON, 0, len(res.Items)), Languages: res.Languages}
 	for _, h := range res.Items {
-		link := base + "/" + h.Repo + "/src/" + EscapePath(h.Path)
+		link := base + "/" + h.Repo + "/src/" + api.EscapePath(h.Path)
 		if len(h.Lines) > 0 {
 			link += "#L" + strconv.Itoa(h.Lines[0].Number)
 		}
@@ -97,5 +98,5 @@ func (a *API) codeSearchIn(w http.ResponseWriter, r *http.Request, repo uint64) 
 			Language: h.Language, HTMLURL: link, Lines: h.Lines})
 	}
 	w.Header().Set("X-Total-Count", strconv.FormatUint(res.Total, 10))
-	return Reply(w, out)
+	return api.Reply(w, out)
 }

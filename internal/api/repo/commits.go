@@ -1,6 +1,7 @@
-package api
+package repo
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strings"
 
@@ -11,12 +12,12 @@ import (
 // filter) and one commit (/git/commits/{sha}) with its files and, as text,
 // its diff or patch.
 
-func (a *API) listCommits(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listCommits(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {
 		return err
 	}
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -26,19 +27,19 @@ func (a *API) listCommits(w http.ResponseWriter, r *http.Request) error {
 		return gitError(err)
 	}
 	if gitstore.IsEmpty(c.Dir) {
-		return a.RespondList(w, r, p, 0, []CommitJSON{}, nil)
+		return a.RespondList(w, r, p, 0, []api.CommitJSON{}, nil)
 	}
 	commit, _, err := a.resolve(r, c, q.Get("sha"))
 	if err != nil {
 		return err
 	}
-	files := boolParam(r, "files", true) || boolParam(r, "stat", false)
+	files := api.BoolParam(r, "files", true) || api.BoolParam(r, "stat", false)
 	list, err := gitstore.Log(r.Context(), c.Dir, commit, gitstore.LogOptions{Path: filter, Skip: (p.Number - 1) * p.Limit, Limit: p.Limit, Files: files})
 	if err != nil {
 		return err
 	}
 	total, err := gitstore.Count(r.Context(), c.Dir, commit, filter)
-	out := make([]CommitJSON, 0, len(list))
+	out := make([]api.CommitJSON, 0, len(list))
 	for _, g := range list {
 		out = append(out, c.Commit(g, files))
 	}
@@ -51,7 +52,7 @@ func (a *API) listCommits(w http.ResponseWriter, r *http.Request) error {
 // getCommit answers /git/commits/{sha}: the commit as JSON (?diff=true
 // adds its diff, capped at maxJSONDiff), or with .diff or .patch its
 // changes as text, streamed whole.
-func (a *API) getCommit(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getCommit(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {
 		return err
@@ -85,18 +86,18 @@ func (a *API) getCommit(w http.ResponseWriter, r *http.Request) error {
 		return nil
 	}
 	j := c.Commit(g, true)
-	one := []CommitJSON{j}
+	one := []api.CommitJSON{j}
 	if err := a.WithAccounts(r, one); err != nil {
 		return err
 	}
 	j = one[0]
-	if boolParam(r, "diff", false) {
-		diff, truncated, err := gitstore.CommitDiff(r.Context(), c.Dir, g, maxJSONDiff)
+	if api.BoolParam(r, "diff", false) {
+		diff, truncated, err := gitstore.CommitDiff(r.Context(), c.Dir, g, api.MaxJSONDiff)
 		if err != nil {
 			return err
 		}
 		j.Diff, j.DiffTruncated = &diff, &truncated
 	}
-	WriteJSON(w, http.StatusOK, j)
+	api.WriteJSON(w, http.StatusOK, j)
 	return nil
 }

@@ -1,6 +1,7 @@
-package api
+package repo
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -13,7 +14,7 @@ import (
 // repository's forks, and what a user stars or watches. Each shows only
 // what the viewer may see, as every repository list does.
 
-func (a *API) RegisterRepoLists(mux *http.ServeMux) {
+func (a *Handler) RegisterRepoLists(mux *http.ServeMux) {
 	if a.Forge == nil || a.Hosting == nil {
 		return
 	}
@@ -25,7 +26,7 @@ func (a *API) RegisterRepoLists(mux *http.ServeMux) {
 }
 
 // listForks is Gitea's GET /repos/{owner}/{repo}/forks: newest first.
-func (a *API) listForks(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listForks(w http.ResponseWriter, r *http.Request) error {
 	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
@@ -33,28 +34,28 @@ func (a *API) listForks(w http.ResponseWriter, r *http.Request) error {
 	return a.ListRepos(w, r, index.RepoFilter{ForkOf: rec.ID, Sort: "created"}, false)
 }
 
-func (a *API) listMyStarred(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listMyStarred(w http.ResponseWriter, r *http.Request) error {
 	return a.listFlagged(w, r, "", true)
 }
 
-func (a *API) listUserStarred(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listUserStarred(w http.ResponseWriter, r *http.Request) error {
 	return a.listFlagged(w, r, r.PathValue("username"), true)
 }
 
-func (a *API) listMyWatched(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listMyWatched(w http.ResponseWriter, r *http.Request) error {
 	return a.listFlagged(w, r, "", false)
 }
 
-func (a *API) listUserWatched(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listUserWatched(w http.ResponseWriter, r *http.Request) error {
 	return a.listFlagged(w, r, r.PathValue("username"), false)
 }
 
 // listFlagged lists what username (the signed-in user for "") stars, or
 // watches.
-func (a *API) listFlagged(w http.ResponseWriter, r *http.Request, username string, stars bool) error {
+func (a *Handler) listFlagged(w http.ResponseWriter, r *http.Request, username string, stars bool) error {
 	var who common.Address
 	if username == "" {
-		id, err := RequireUser(r)
+		id, err := api.RequireUser(r)
 		if err != nil {
 			return err
 		}

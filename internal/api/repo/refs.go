@@ -1,6 +1,7 @@
-package api
+package repo
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strings"
 
@@ -10,7 +11,7 @@ import (
 
 // The repository's refs (/git/refs[/{ref...}]), as Gitea's Reference list.
 
-func (a *API) listRefs(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listRefs(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {
 		return err
@@ -26,12 +27,12 @@ func (a *API) listRefs(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := []refJSON{}
+	out := []api.RefJSON{}
 	for _, ref := range refs {
 		if !strings.HasPrefix(ref.Name, prefix) {
 			continue
 		}
-		j := refJSON{Ref: ref.Name, URL: c.Api + "/git/" + EscapePath(ref.Name)}
+		j := api.RefJSON{Ref: ref.Name, URL: c.Api + "/git/" + api.EscapePath(ref.Name)}
 		j.Object.SHA = ref.ID
 		j.Object.Type, _ = gitstore.ObjectType(r.Context(), c.Dir, ref.ID)
 		j.Object.URL = c.Api + "/git/" + j.Object.Type + "s/" + ref.ID
@@ -43,6 +44,6 @@ func (a *API) listRefs(w http.ResponseWriter, r *http.Request) error {
 	if len(out) == 0 && prefix != "refs/" {
 		return usererr.Newf(usererr.NotFound, "ref_not_found", "no ref starts with %s", prefix)
 	}
-	WriteJSON(w, http.StatusOK, out)
+	api.WriteJSON(w, http.StatusOK, out)
 	return nil
 }

@@ -1,6 +1,7 @@
-package api
+package repo
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"mime"
 	"net/http"
 	"strings"
@@ -13,7 +14,7 @@ import (
 // (Gitea's route, streamed from git archive), and dForge's last commit of
 // each entry of a directory and blame of a file.
 
-func (a *API) RegisterCodeViews(mux *http.ServeMux) {
+func (a *Handler) RegisterCodeViews(mux *http.ServeMux) {
 	const repo = "GET /api/v1/repos/{owner}/{repo}"
 	mux.HandleFunc(repo+"/archive/{archive...}", a.Serve(a.getArchive))
 	mux.HandleFunc(repo+"/last_commits", a.Serve(a.listLastCommits))
@@ -22,7 +23,7 @@ func (a *API) RegisterCodeViews(mux *http.ServeMux) {
 
 // getArchive streams the archive of a branch, tag or commit:
 // {ref}.zip or {ref}.tar.gz, each path under the repository's name.
-func (a *API) getArchive(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getArchive(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {
 		return err
@@ -70,11 +71,11 @@ type lastCommitJSON struct {
 
 // commitSummaryJSON is a commit as a listing shows it.
 type commitSummaryJSON struct {
-	SHA       string       `json:"sha"`
-	Message   string       `json:"message"`
-	HTMLURL   string       `json:"html_url"`
-	Author    identityJSON `json:"author"`
-	Committer identityJSON `json:"committer"`
+	SHA       string           `json:"sha"`
+	Message   string           `json:"message"`
+	HTMLURL   string           `json:"html_url"`
+	Author    api.IdentityJSON `json:"author"`
+	Committer api.IdentityJSON `json:"committer"`
 }
 
 type lastCommitsJSON struct {
@@ -82,16 +83,16 @@ type lastCommitsJSON struct {
 	Entries []lastCommitJSON `json:"entries"`
 }
 
-func (c Code) summary(g gitstore.Commit) *commitSummaryJSON {
+func summary(c api.Code, g gitstore.Commit) *commitSummaryJSON {
 	return &commitSummaryJSON{SHA: g.ID, Message: g.Summary(), HTMLURL: c.Html + "/commit/" + g.ID,
-		Author:    identityJSON{Name: g.Author.Name, Email: g.Author.Email, Date: rfc3339(g.Author)},
-		Committer: identityJSON{Name: g.Committer.Name, Email: g.Committer.Email, Date: rfc3339(g.Committer)}}
+		Author:    api.IdentityJSON{Name: g.Author.Name, Email: g.Author.Email, Date: api.Rfc3339(g.Author)},
+		Committer: api.IdentityJSON{Name: g.Committer.Name, Email: g.Committer.Email, Date: api.Rfc3339(g.Committer)}}
 }
 
 // listLastCommits answers the newest commit that changed each entry of
 // the directory ?path= at ?ref= (the default branch when empty), in the
 // tree's order; an entry past the history searched has a null commit.
-func (a *API) listLastCommits(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listLastCommits(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {
 		return err
@@ -121,11 +122,11 @@ func (a *API) listLastCommits(w http.ResponseWriter, r *http.Request) error {
 	for _, e := range entries {
 		j := lastCommitJSON{Name: e.Name, Path: e.Path}
 		if g, ok := last[e.Name]; ok {
-			j.Commit = c.summary(g)
+			j.Commit = summary(c, g)
 		}
 		out.Entries = append(out.Entries, j)
 	}
-	WriteJSON(w, http.StatusOK, out)
+	api.WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 
@@ -144,7 +145,7 @@ type blameJSON struct {
 
 // getBlame answers who last changed each line of a text file at ?ref=,
 // as runs of lines with their commit.
-func (a *API) getBlame(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getBlame(w http.ResponseWriter, r *http.Request) error {
 	c, e, commit, _, err := a.fileAt(r)
 	if err != nil {
 		return err
@@ -152,8 +153,8 @@ func (a *API) getBlame(w http.ResponseWriter, r *http.Request) error {
 	switch {
 	case e.Type != "blob" || e.Kind() == "symlink":
 		return usererr.BadFieldf("path", "%s is not a file: only files have a blame", e.Path)
-	case e.Size > maxContentSize:
-		return usererr.BadFieldf("path", "%s is over %d bytes: too large to blame here", e.Path, maxContentSize)
+	case e.Size > api.MaxContentSize:
+		return usererr.BadFieldf("path", "%s is over %d bytes: too large to blame here", e.Path, api.MaxContentSize)
 	}
 	data, err := gitstore.ReadBlob(r.Context(), c.Dir, e.ID, 8000)
 	if err != nil {
@@ -168,8 +169,8 @@ func (a *API) getBlame(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := blameJSON{Commit: commit, Path: e.Path, Ranges: make([]blameRangeJSON, 0, len(ranges))}
 	for _, br := range ranges {
-		out.Ranges = append(out.Ranges, blameRangeJSON{StartLine: br.StartLine, Lines: br.Lines, Commit: c.summary(br.Commit)})
+		out.Ranges = append(out.Ranges, blameRangeJSON{StartLine: br.StartLine, Lines: br.Lines, Commit: summary(c, br.Commit)})
 	}
-	WriteJSON(w, http.StatusOK, out)
+	api.WriteJSON(w, http.StatusOK, out)
 	return nil
 }

@@ -1,7 +1,8 @@
-package api
+package repo
 
 import (
 	"encoding/base64"
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strings"
 	"time"
@@ -20,7 +21,7 @@ import (
 // maxFilesBody bounds a write's request: base64 content of a few MiB.
 const maxFilesBody = 16 << 20
 
-func (a *API) RegisterFileWrites(mux *http.ServeMux) {
+func (a *Handler) RegisterFileWrites(mux *http.ServeMux) {
 	const repo = "/api/v1/repos/{owner}/{repo}"
 	user := a.SignedIn
 	mux.HandleFunc("POST "+repo+"/contents", user(auth.ScopeWrite, a.changeFiles))
@@ -31,11 +32,11 @@ func (a *API) RegisterFileWrites(mux *http.ServeMux) {
 
 // fileOptionsJSON is Gitea's FileOptions.
 type fileOptionsJSON struct {
-	Message       string       `json:"message"`
-	BranchName    string       `json:"branch"`
-	NewBranchName string       `json:"new_branch"`
-	Author        identityJSON `json:"author"`
-	Committer     identityJSON `json:"committer"`
+	Message       string           `json:"message"`
+	BranchName    string           `json:"branch"`
+	NewBranchName string           `json:"new_branch"`
+	Author        api.IdentityJSON `json:"author"`
+	Committer     api.IdentityJSON `json:"committer"`
 	Dates         struct {
 		Author    time.Time `json:"author"`
 		Committer time.Time `json:"committer"`
@@ -69,13 +70,13 @@ type changeFilesJSON struct {
 
 // fileCommitJSON is Gitea's FileCommitResponse.
 type fileCommitJSON struct {
-	commitMetaJSON
-	HTMLURL   string           `json:"html_url"`
-	Author    identityJSON     `json:"author"`
-	Committer identityJSON     `json:"committer"`
-	Parents   []commitMetaJSON `json:"parents"`
-	Message   string           `json:"message"`
-	Tree      commitMetaJSON   `json:"tree"`
+	api.CommitMetaJSON
+	HTMLURL   string               `json:"html_url"`
+	Author    api.IdentityJSON     `json:"author"`
+	Committer api.IdentityJSON     `json:"committer"`
+	Parents   []api.CommitMetaJSON `json:"parents"`
+	Message   string               `json:"message"`
+	Tree      api.CommitMetaJSON   `json:"tree"`
 }
 
 // verificationJSON is Gitea's PayloadCommitVerification: dForge does not
@@ -90,39 +91,39 @@ type verificationJSON struct {
 
 // fileResponseJSON is Gitea's FileResponse (content null after a delete).
 type fileResponseJSON struct {
-	Content      *contentJSON     `json:"content"`
+	Content      *api.ContentJSON `json:"content"`
 	Commit       fileCommitJSON   `json:"commit"`
 	Verification verificationJSON `json:"verification"`
 }
 
 // filesResponseJSON is Gitea's FilesResponse.
 type filesResponseJSON struct {
-	Files        []*contentJSON   `json:"files"`
-	Commit       fileCommitJSON   `json:"commit"`
-	Verification verificationJSON `json:"verification"`
+	Files        []*api.ContentJSON `json:"files"`
+	Commit       fileCommitJSON     `json:"commit"`
+	Verification verificationJSON   `json:"verification"`
 }
 
 var unsigned = verificationJSON{Reason: "gpg.error.not_signed_commit"}
 
 // createFile adds a file; 422 when one is there already.
-func (a *API) createFile(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) createFile(w http.ResponseWriter, r *http.Request) error {
 	return a.writeOneFile(w, r, gitstore.OpCreate, http.StatusCreated)
 }
 
 // updateFile replaces a file's content (optionally moving it from
 // from_path); sha must be the file's current blob.
-func (a *API) updateFile(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) updateFile(w http.ResponseWriter, r *http.Request) error {
 	return a.writeOneFile(w, r, gitstore.OpUpdate, http.StatusOK)
 }
 
 // deleteFile deletes a file; sha must be its current blob.
-func (a *API) deleteFile(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) deleteFile(w http.ResponseWriter, r *http.Request) error {
 	return a.writeOneFile(w, r, gitstore.OpDelete, http.StatusOK)
 }
 
-func (a *API) writeOneFile(w http.ResponseWriter, r *http.Request, op string, status int) error {
+func (a *Handler) writeOneFile(w http.ResponseWriter, r *http.Request, op string, status int) error {
 	var in fileWriteJSON
-	if err := Decode(w, r, maxFilesBody, &in); err != nil {
+	if err := api.Decode(w, r, maxFilesBody, &in); err != nil {
 		return err
 	}
 	ch, err := fileChange(op, r.PathValue("path"), in.Content, in.SHA, in.FromPath)
@@ -137,14 +138,14 @@ func (a *API) writeOneFile(w http.ResponseWriter, r *http.Request, op string, st
 	if len(out.Files) == 1 {
 		resp.Content = out.Files[0]
 	}
-	WriteJSON(w, status, resp)
+	api.WriteJSON(w, status, resp)
 	return nil
 }
 
 // changeFiles writes several files in one commit.
-func (a *API) changeFiles(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) changeFiles(w http.ResponseWriter, r *http.Request) error {
 	var in changeFilesJSON
-	if err := Decode(w, r, maxFilesBody, &in); err != nil {
+	if err := api.Decode(w, r, maxFilesBody, &in); err != nil {
 		return err
 	}
 	if len(in.Files) == 0 {
@@ -174,7 +175,7 @@ func (a *API) changeFiles(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	WriteJSON(w, http.StatusCreated, out)
+	api.WriteJSON(w, http.StatusCreated, out)
 	return nil
 }
 
@@ -220,8 +221,8 @@ func hasGitDir(p string) bool {
 
 // commitFiles writes changes as one commit for the signed-in user and
 // answers the commit with the contents of the files it leaves.
-func (a *API) commitFiles(r *http.Request, o fileOptionsJSON, changes []gitstore.FileWrite) (filesResponseJSON, error) {
-	id, err := RequireUser(r)
+func (a *Handler) commitFiles(r *http.Request, o fileOptionsJSON, changes []gitstore.FileWrite) (filesResponseJSON, error) {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return filesResponseJSON{}, err
 	}
@@ -242,7 +243,7 @@ func (a *API) commitFiles(r *http.Request, o fileOptionsJSON, changes []gitstore
 
 // filesChange fills the commit's defaults: the default branch, Gitea's
 // messages, and the signed-in user as author and committer.
-func filesChange(r *http.Request, u auth.User, c Code, o fileOptionsJSON, changes []gitstore.FileWrite) (gitrepos.FilesChange, error) {
+func filesChange(r *http.Request, u auth.User, c api.Code, o fileOptionsJSON, changes []gitstore.FileWrite) (gitrepos.FilesChange, error) {
 	ch := gitrepos.FilesChange{Branch: o.BranchName, NewBranch: o.NewBranchName, Changes: changes, Message: o.Message}
 	if ch.Branch == "" {
 		ch.Branch = c.Repo.DefaultBranch
@@ -287,12 +288,12 @@ func authorName(u auth.User) string {
 	if n := strings.TrimSpace(u.Profile.FullName); n != "" {
 		return n
 	}
-	return UsernameOf(u)
+	return api.UsernameOf(u)
 }
 
 // identity is a git identity from the request, or def when it gives none.
 // Git refuses names and emails with angle brackets or line breaks.
-func identity(field string, in identityJSON, def gitstore.Signature) (gitstore.Signature, error) {
+func identity(field string, in api.IdentityJSON, def gitstore.Signature) (gitstore.Signature, error) {
 	if in.Name == "" && in.Email == "" {
 		return def, nil
 	}
@@ -322,12 +323,12 @@ func defaultMessage(changes []gitstore.FileWrite) string {
 
 // filesResponse is the written commit with the contents of the files it
 // created or updated (null for a deleted one).
-func (a *API) filesResponse(r *http.Request, c Code, res gitrepos.FilesResult, changes []gitstore.FileWrite) (filesResponseJSON, error) {
+func (a *Handler) filesResponse(r *http.Request, c api.Code, res gitrepos.FilesResult, changes []gitstore.FileWrite) (filesResponseJSON, error) {
 	g, err := gitstore.CommitByID(r.Context(), c.Dir, res.Commit)
 	if err != nil {
 		return filesResponseJSON{}, err
 	}
-	out := filesResponseJSON{Commit: fileCommit(c, g), Verification: unsigned, Files: make([]*contentJSON, 0, len(changes))}
+	out := filesResponseJSON{Commit: fileCommit(c, g), Verification: unsigned, Files: make([]*api.ContentJSON, 0, len(changes))}
 	for _, ch := range changes {
 		if ch.Op == gitstore.OpDelete {
 			out.Files = append(out.Files, nil)
@@ -338,29 +339,29 @@ func (a *API) filesResponse(r *http.Request, c Code, res gitrepos.FilesResult, c
 			return filesResponseJSON{}, err
 		}
 		e.Path = ch.Path
-		j := c.content(e, res.Branch)
+		j := c.Content(e, res.Branch)
 		j.LastCommitSHA = res.Commit
-		if len(ch.Content) <= maxContentSize {
-			j.Encoding, j.Content = Ptr("base64"), Ptr(base64.StdEncoding.EncodeToString(ch.Content))
+		if len(ch.Content) <= api.MaxContentSize {
+			j.Encoding, j.Content = api.Ptr("base64"), api.Ptr(base64.StdEncoding.EncodeToString(ch.Content))
 		}
 		out.Files = append(out.Files, &j)
 	}
 	return out, nil
 }
 
-func fileCommit(c Code, g gitstore.Commit) fileCommitJSON {
-	api := c.Api + "/git/commits/" + g.ID
+func fileCommit(c api.Code, g gitstore.Commit) fileCommitJSON {
+	apiURL := c.Api + "/git/commits/" + g.ID
 	j := fileCommitJSON{
-		commitMetaJSON: commitMetaJSON{URL: api, SHA: g.ID, Created: rfc3339(g.Committer)},
+		CommitMetaJSON: api.CommitMetaJSON{URL: apiURL, SHA: g.ID, Created: api.Rfc3339(g.Committer)},
 		HTMLURL:        c.Html + "/commit/" + g.ID,
-		Author:         identityJSON{Name: g.Author.Name, Email: g.Author.Email, Date: rfc3339(g.Author)},
-		Committer:      identityJSON{Name: g.Committer.Name, Email: g.Committer.Email, Date: rfc3339(g.Committer)},
+		Author:         api.IdentityJSON{Name: g.Author.Name, Email: g.Author.Email, Date: api.Rfc3339(g.Author)},
+		Committer:      api.IdentityJSON{Name: g.Committer.Name, Email: g.Committer.Email, Date: api.Rfc3339(g.Committer)},
 		Message:        g.Message,
-		Tree:           commitMetaJSON{URL: c.Api + "/git/trees/" + g.Tree, SHA: g.Tree},
-		Parents:        []commitMetaJSON{},
+		Tree:           api.CommitMetaJSON{URL: c.Api + "/git/trees/" + g.Tree, SHA: g.Tree},
+		Parents:        []api.CommitMetaJSON{},
 	}
 	for _, p := range g.Parents {
-		j.Parents = append(j.Parents, commitMetaJSON{URL: c.Api + "/git/commits/" + p, SHA: p})
+		j.Parents = append(j.Parents, api.CommitMetaJSON{URL: c.Api + "/git/commits/" + p, SHA: p})
 	}
 	return j
 }

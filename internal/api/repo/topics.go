@@ -1,6 +1,7 @@
-package api
+package repo
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"slices"
 
@@ -14,11 +15,11 @@ import (
 // chain for a public repository). /topics/search counts public
 // repositories only.
 
-func (a *API) RegisterTopics(mux *http.ServeMux) {
+func (a *Handler) RegisterTopics(mux *http.ServeMux) {
 	if a.Forge == nil || a.Hosting == nil {
 		return
 	}
-	w := func(fn Handler) http.HandlerFunc { return a.SignedIn(auth.ScopeWrite, fn) }
+	w := func(fn api.Handler) http.HandlerFunc { return a.SignedIn(auth.ScopeWrite, fn) }
 	const repo = "/api/v1/repos/{owner}/{repo}"
 	mux.HandleFunc("GET "+repo+"/topics", a.Serve(a.listTopics))
 	mux.HandleFunc("PUT "+repo+"/topics", w(a.setTopics))
@@ -50,27 +51,27 @@ type invalidTopicsJSON struct {
 	InvalidTopics []string `json:"invalidTopics"`
 }
 
-func (a *API) listTopics(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listTopics(w http.ResponseWriter, r *http.Request) error {
 	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
-	return a.RespondList(w, r, p, int64(len(rec.Topics)), topicNameJSON{Topics: PageSlice(rec.Topics, p)}, nil)
+	return a.RespondList(w, r, p, int64(len(rec.Topics)), topicNameJSON{Topics: api.PageSlice(rec.Topics, p)}, nil)
 }
 
 // setTopics replaces the list (PUT /topics): every topic is checked, and
 // a bad one refuses the whole list, naming each, as Gitea does.
-func (a *API) setTopics(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) setTopics(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
 	var in topicNameJSON
-	if err := Decode(w, r, 16<<10, &in); err != nil {
+	if err := api.Decode(w, r, 16<<10, &in); err != nil {
 		return err
 	}
 	topics, invalid := []string{}, []string{}
@@ -84,7 +85,7 @@ func (a *API) setTopics(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	if len(invalid) > 0 {
-		WriteJSON(w, http.StatusUnprocessableEntity, invalidTopicsJSON{Code: "invalid_topics", InvalidTopics: invalid,
+		api.WriteJSON(w, http.StatusUnprocessableEntity, invalidTopicsJSON{Code: "invalid_topics", InvalidTopics: invalid,
 			Message: "invalid topics: a topic is at most 35 lower-case letters, digits, dashes and dots, starting with a letter or digit"})
 		return nil
 	}
@@ -102,18 +103,18 @@ func (a *API) setTopics(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-func (a *API) addTopic(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) addTopic(w http.ResponseWriter, r *http.Request) error {
 	return a.changeTopic(w, r, true)
 }
 
-func (a *API) deleteTopic(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) deleteTopic(w http.ResponseWriter, r *http.Request) error {
 	return a.changeTopic(w, r, false)
 }
 
 // changeTopic adds or removes the topic in the path. Removing one the
 // repository does not have is Gitea's 404.
-func (a *API) changeTopic(w http.ResponseWriter, r *http.Request, add bool) error {
-	id, err := RequireUser(r)
+func (a *Handler) changeTopic(w http.ResponseWriter, r *http.Request, add bool) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -146,8 +147,8 @@ func (a *API) changeTopic(w http.ResponseWriter, r *http.Request, add bool) erro
 
 // searchTopics is Gitea's GET /topics/search?q=: the topics starting with
 // q, the most used first.
-func (a *API) searchTopics(w http.ResponseWriter, r *http.Request) error {
-	p, err := PageOf(r)
+func (a *Handler) searchTopics(w http.ResponseWriter, r *http.Request) error {
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
-package api
+package repo
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strconv"
 	"time"
@@ -14,8 +15,8 @@ import (
 // deploykeys (node-local: they are credentials). Its admins alone see
 // and manage them; a repository the caller cannot read is a 404.
 
-func (a *API) RegisterDeployKeys(mux *http.ServeMux) {
-	if a.deployKeys == nil || a.Hosting == nil {
+func (a *Handler) RegisterDeployKeys(mux *http.ServeMux) {
+	if a.DeployKeys == nil || a.Hosting == nil {
 		return
 	}
 	const keys = "/api/v1/repos/{owner}/{repo}/keys"
@@ -37,25 +38,25 @@ type deployKeyJSON struct {
 	ReadOnly    bool   `json:"read_only"`
 	// Repository is the key's, as Gitea gives it to the repository's
 	// admins (appendPrivateInformation), the only ones who see keys here.
-	Repository *RepoJSON `json:"repository,omitempty"`
+	Repository *api.RepoJSON `json:"repository,omitempty"`
 }
 
-func toDeployKeyJSON(r *http.Request, repo *RepoJSON, k deploykeys.Key) deployKeyJSON {
+func toDeployKeyJSON(r *http.Request, repo *api.RepoJSON, k deploykeys.Key) deployKeyJSON {
 	return deployKeyJSON{Repository: repo, ID: k.ID, KeyID: k.ID, Key: k.Key, Title: k.Title, Fingerprint: k.Fingerprint, ReadOnly: k.ReadOnly,
-		URL:       SiteURL(r) + "/api/v1/repos/" + r.PathValue("owner") + "/" + r.PathValue("repo") + "/keys/" + strconv.FormatInt(k.ID, 10),
+		URL:       api.SiteURL(r) + "/api/v1/repos/" + r.PathValue("owner") + "/" + r.PathValue("repo") + "/keys/" + strconv.FormatInt(k.ID, 10),
 		CreatedAt: k.Created.Format(time.RFC3339)}
 }
 
-func (a *API) listDeployKeys(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listDeployKeys(w http.ResponseWriter, r *http.Request) error {
 	repo, perm, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
-	keys, total, err := a.deployKeys.List(r.Context(), perm, repo.ID, r.URL.Query().Get("fingerprint"), p.Limit, (p.Number-1)*p.Limit)
+	keys, total, err := a.DeployKeys.List(r.Context(), perm, repo.ID, r.URL.Query().Get("fingerprint"), p.Limit, (p.Number-1)*p.Limit)
 	out := make([]deployKeyJSON, 0, len(keys))
 	rj := a.RepoJSON(r, repo, perm)
 	for _, k := range keys {
@@ -64,8 +65,8 @@ func (a *API) listDeployKeys(w http.ResponseWriter, r *http.Request) error {
 	return a.RespondList(w, r, p, total, out, err)
 }
 
-func (a *API) createDeployKey(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) createDeployKey(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -78,15 +79,15 @@ func (a *API) createDeployKey(w http.ResponseWriter, r *http.Request) error {
 		Key      string `json:"key"`
 		ReadOnly bool   `json:"read_only"`
 	}
-	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxRepoBody, &in); err != nil {
 		return err
 	}
-	k, err := a.deployKeys.Add(r.Context(), perm, id.User.Address, repo.ID, in.Title, in.Key, in.ReadOnly)
+	k, err := a.DeployKeys.Add(r.Context(), perm, id.User.Address, repo.ID, in.Title, in.Key, in.ReadOnly)
 	if err != nil {
 		return err
 	}
 	rj := a.RepoJSON(r, repo, perm)
-	WriteJSON(w, http.StatusCreated, toDeployKeyJSON(r, &rj, k))
+	api.WriteJSON(w, http.StatusCreated, toDeployKeyJSON(r, &rj, k))
 	return nil
 }
 
@@ -99,7 +100,7 @@ func deployKeyID(r *http.Request) (int64, error) {
 	return id, nil
 }
 
-func (a *API) getDeployKey(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getDeployKey(w http.ResponseWriter, r *http.Request) error {
 	repo, perm, err := a.RepoOf(r)
 	if err != nil {
 		return err
@@ -108,15 +109,15 @@ func (a *API) getDeployKey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	k, err := a.deployKeys.Get(r.Context(), perm, repo.ID, id)
+	k, err := a.DeployKeys.Get(r.Context(), perm, repo.ID, id)
 	if err != nil {
 		return err
 	}
 	rj := a.RepoJSON(r, repo, perm)
-	return Reply(w, toDeployKeyJSON(r, &rj, k))
+	return api.Reply(w, toDeployKeyJSON(r, &rj, k))
 }
 
-func (a *API) deleteDeployKey(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) deleteDeployKey(w http.ResponseWriter, r *http.Request) error {
 	repo, perm, err := a.RepoOf(r)
 	if err != nil {
 		return err
@@ -125,7 +126,7 @@ func (a *API) deleteDeployKey(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := a.deployKeys.Delete(r.Context(), perm, repo.ID, id); err != nil {
+	if err := a.DeployKeys.Delete(r.Context(), perm, repo.ID, id); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)

@@ -1,6 +1,7 @@
-package api
+package repo
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strings"
 	"time"
@@ -17,7 +18,7 @@ import (
 // the signed-in user) and deleted as Gitea's routes; each is a push
 // recorded on chain before git moves the ref (gitrepos/tags.go).
 
-func (a *API) RegisterTagWrites(mux *http.ServeMux) {
+func (a *Handler) RegisterTagWrites(mux *http.ServeMux) {
 	if a.Hosting == nil {
 		return
 	}
@@ -29,12 +30,12 @@ func (a *API) RegisterTagWrites(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+repo+"/git/tags/{sha}", a.Serve(a.getAnnotatedTag))
 }
 
-func (a *API) listTags(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listTags(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {
 		return err
 	}
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -42,29 +43,29 @@ func (a *API) listTags(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := []tagJSON{}
-	for _, t := range PageSlice(tags, p) {
-		out = append(out, c.tag(t))
+	out := []api.TagJSON{}
+	for _, t := range api.PageSlice(tags, p) {
+		out = append(out, tag(c, t))
 	}
 	return a.RespondList(w, r, p, int64(len(tags)), out, nil)
 }
 
 // tag is t as Gitea's Tag; its archives are the archive route's.
-func (c Code) tag(t gitstore.Tag) tagJSON {
-	j := tagJSON{Name: t.Name, Message: t.Message, ID: t.ID, ZipballURL: c.Api + "/archive/" + t.Name + ".zip", TarballURL: c.Api + "/archive/" + t.Name + ".tar.gz"}
+func tag(c api.Code, t gitstore.Tag) api.TagJSON {
+	j := api.TagJSON{Name: t.Name, Message: t.Message, ID: t.ID, ZipballURL: c.Api + "/archive/" + t.Name + ".zip", TarballURL: c.Api + "/archive/" + t.Name + ".tar.gz"}
 	if t.Commit != "" {
 		j.Commit = &struct {
-			commitMetaJSON
+			api.CommitMetaJSON
 			CID string `json:"cid,omitempty"`
-		}{commitMetaJSON{URL: c.Api + "/git/commits/" + t.Commit, SHA: t.Commit, Created: rfc3339(gitstore.Signature{When: t.Committed})}, c.cidOf(t.Commit)}
+		}{api.CommitMetaJSON{URL: c.Api + "/git/commits/" + t.Commit, SHA: t.Commit, Created: api.Rfc3339(gitstore.Signature{When: t.Committed})}, c.CidOf(t.Commit)}
 	}
 	if t.Annotated && !t.Tagger.When.IsZero() {
-		j.Tagger = &tagTaggerJSON{Name: t.Tagger.Name, Email: t.Tagger.Email, Date: rfc3339(t.Tagger)}
+		j.Tagger = &api.TagTaggerJSON{Name: t.Tagger.Name, Email: t.Tagger.Email, Date: api.Rfc3339(t.Tagger)}
 	}
 	return j
 }
 
-func (a *API) getTag(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getTag(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {
 		return err
@@ -76,12 +77,12 @@ func (a *API) getTag(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return usererr.Missingf("tag %s does not exist", r.PathValue("tag"))
 	}
-	WriteJSON(w, http.StatusOK, c.tag(t))
+	api.WriteJSON(w, http.StatusOK, tag(c, t))
 	return nil
 }
 
-func (a *API) createTag(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) createTag(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -94,7 +95,7 @@ func (a *API) createTag(w http.ResponseWriter, r *http.Request) error {
 		Message string `json:"message"`
 		Target  string `json:"target"`
 	}
-	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxRepoBody, &in); err != nil {
 		return err
 	}
 	if gitstore.IsEmpty(c.Dir) {
@@ -112,12 +113,12 @@ func (a *API) createTag(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return a.HostingError(w, r, err)
 	}
-	WriteJSON(w, http.StatusCreated, c.tag(t))
+	api.WriteJSON(w, http.StatusCreated, tag(c, t))
 	return nil
 }
 
-func (a *API) deleteTag(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) deleteTag(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -138,7 +139,7 @@ type annotatedTagJSON struct {
 	SHA          string                 `json:"sha"`
 	URL          string                 `json:"url"`
 	Message      string                 `json:"message"`
-	Tagger       *tagTaggerJSON         `json:"tagger"`
+	Tagger       *api.TagTaggerJSON     `json:"tagger"`
 	Object       annotatedTagObjectJSON `json:"object"`
 	Verification *verificationJSON      `json:"verification"`
 }
@@ -153,7 +154,7 @@ type annotatedTagObjectJSON struct {
 // unsignedTag is the verification of the tags dForge writes: unsigned.
 var unsignedTag = verificationJSON{Reason: "gpg.error.not_signed_tag"}
 
-func (a *API) getAnnotatedTag(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getAnnotatedTag(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {
 		return err
@@ -167,9 +168,9 @@ func (a *API) getAnnotatedTag(w http.ResponseWriter, r *http.Request) error {
 		return usererr.Missingf("there is no annotated tag object %s", sha)
 	}
 	j := annotatedTagJSON{Tag: t.Name, SHA: t.ID, URL: c.Api + "/git/tags/" + t.ID, Message: t.Message,
-		Tagger:       &tagTaggerJSON{Name: t.Tagger.Name, Email: t.Tagger.Email, Date: rfc3339(t.Tagger)},
+		Tagger:       &api.TagTaggerJSON{Name: t.Tagger.Name, Email: t.Tagger.Email, Date: api.Rfc3339(t.Tagger)},
 		Object:       annotatedTagObjectJSON{Type: "commit", URL: c.Api + "/git/commits/" + t.Commit, SHA: t.Commit},
 		Verification: &unsignedTag}
-	WriteJSON(w, http.StatusOK, j)
+	api.WriteJSON(w, http.StatusOK, j)
 	return nil
 }

@@ -1,7 +1,8 @@
-package api
+package repo
 
 import (
 	"context"
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -15,9 +16,9 @@ import (
 // repository, and who stars and watches it.
 
 // flagRepo stars, unstars, watches or unwatches for the signed-in user.
-func (a *API) flagRepo(action string, status int) Handler {
+func (a *Handler) flagRepo(action string, status int) api.Handler {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		id, err := RequireUser(r)
+		id, err := api.RequireUser(r)
 		if err != nil {
 			return err
 		}
@@ -29,7 +30,7 @@ func (a *API) flagRepo(action string, status int) Handler {
 			return err
 		}
 		if status == http.StatusOK { // a watch answers with the subscription
-			return Reply(w, watchInfo(r, rec, true))
+			return api.Reply(w, api.WatchInfo(r, rec, true))
 		}
 		w.WriteHeader(status)
 		return nil
@@ -39,7 +40,7 @@ func (a *API) flagRepo(action string, status int) Handler {
 // getStarred tells whether the signed-in user stars the repository. It
 // answers 204, or 404 when not (Gitea's answer). The repository's own answer tells the
 // same without a 404 (starred_by_me).
-func (a *API) getStarred(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getStarred(w http.ResponseWriter, r *http.Request) error {
 	if _, err := a.flagOf(r, a.Forge.Index().Starred, "you have not starred this repository"); err != nil {
 		return err
 	}
@@ -52,18 +53,18 @@ func (a *API) getStarred(w http.ResponseWriter, r *http.Request) error {
 // owner, collaborators with write or maintain and an organization's owners
 // watch by default until they unwatch. The repository's own answer tells
 // the same without a 404 (watched_by_me).
-func (a *API) getSubscription(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getSubscription(w http.ResponseWriter, r *http.Request) error {
 	rec, err := a.flagOf(r, a.Forge.Index().Watching, "you are not watching this repository")
 	if err != nil {
 		return err
 	}
-	return Reply(w, watchInfo(r, rec, true))
+	return api.Reply(w, api.WatchInfo(r, rec, true))
 }
 
 // flagOf is the path's repository if the signed-in user has set the flag
 // isSet reads on it (a star, a watch), else a 404 saying missing.
-func (a *API) flagOf(r *http.Request, isSet func(context.Context, uint64, common.Address) (bool, error), missing string) (index.Repo, error) {
-	id, err := RequireUser(r)
+func (a *Handler) flagOf(r *http.Request, isSet func(context.Context, uint64, common.Address) (bool, error), missing string) (index.Repo, error) {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return index.Repo{}, err
 	}
@@ -82,24 +83,24 @@ func (a *API) flagOf(r *http.Request, isSet func(context.Context, uint64, common
 }
 
 // userList answers a page of users read by list.
-func (a *API) userList(w http.ResponseWriter, r *http.Request, list func(index.Repo, index.Page) ([]index.User, int64, error)) error {
+func (a *Handler) userList(w http.ResponseWriter, r *http.Request, list func(index.Repo, index.Page) ([]index.User, int64, error)) error {
 	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
 	}
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
 	users, total, err := list(rec, p)
-	out := make([]ForgeUserJSON, 0, len(users))
+	out := make([]api.ForgeUserJSON, 0, len(users))
 	for _, u := range users {
-		out = append(out, ToForgeUser(r, u))
+		out = append(out, api.ToForgeUser(r, u))
 	}
 	return a.RespondList(w, r, p, total, out, err)
 }
 
-func (a *API) listStargazers(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listStargazers(w http.ResponseWriter, r *http.Request) error {
 	return a.userList(w, r, func(rec index.Repo, p index.Page) ([]index.User, int64, error) {
 		return a.Forge.Index().Stargazers(r.Context(), rec.ID, p)
 	})
@@ -109,7 +110,7 @@ func (a *API) listStargazers(w http.ResponseWriter, r *http.Request) error {
 // come first, newest first, then those who watch it by default (its owner,
 // collaborators with write or maintain, an organization's owners) and have
 // not unwatched it.
-func (a *API) listSubscribers(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listSubscribers(w http.ResponseWriter, r *http.Request) error {
 	return a.userList(w, r, func(rec index.Repo, p index.Page) ([]index.User, int64, error) {
 		return a.Forge.Index().Watchers(r.Context(), rec.ID, p)
 	})

@@ -1,6 +1,7 @@
-package api
+package repo
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"math"
 	"net/http"
 	"strconv"
@@ -12,13 +13,13 @@ import (
 // A git tree by id or ref, paged as Gitea's GitTreeResponse, optionally
 // recursive.
 
-func (a *API) getTree(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getTree(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {
 		return err
 	}
 	q := r.URL.Query()
-	page, perPage := 1, treePageSize
+	page, perPage := 1, api.TreePageSize
 	if v := q.Get("page"); v != "" {
 		// Bounded so (page-1)*perPage cannot overflow into a negative slice index.
 		if page, err = strconv.Atoi(v); err != nil || page < 0 || page > math.MaxInt32 {
@@ -31,9 +32,9 @@ func (a *API) getTree(w http.ResponseWriter, r *http.Request) error {
 			return usererr.InvalidField("per_page", "invalid_limit", "per_page must be a whole number from 1 up (0 is the default)")
 		}
 		if perPage == 0 {
-			perPage = treePageSize
+			perPage = api.TreePageSize
 		}
-		perPage = min(perPage, 10*treePageSize)
+		perPage = min(perPage, 10*api.TreePageSize)
 	}
 	sha := r.PathValue("sha")
 	if !isHex(sha) { // a branch or tag: its commit's tree
@@ -45,7 +46,7 @@ func (a *API) getTree(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return gitError(err)
 	}
-	out := gitTreeJSON{SHA: sha, URL: c.Api + "/git/trees/" + sha, Page: page, TotalCount: len(entries), Entries: []gitEntryJSON{}}
+	out := api.GitTreeJSON{SHA: sha, URL: c.Api + "/git/trees/" + sha, Page: page, TotalCount: len(entries), Entries: []api.GitEntryJSON{}}
 	from := min(len(entries), (page-1)*perPage)
 	to := min(len(entries), from+perPage)
 	out.Truncated = to < len(entries)
@@ -54,8 +55,8 @@ func (a *API) getTree(w http.ResponseWriter, r *http.Request) error {
 		if e.Type == "tree" {
 			kind = "trees"
 		}
-		out.Entries = append(out.Entries, gitEntryJSON{Path: e.Path, Mode: e.Mode, Type: e.Type, Size: e.Size, SHA: e.ID, URL: c.Api + "/git/" + kind + "/" + e.ID})
+		out.Entries = append(out.Entries, api.GitEntryJSON{Path: e.Path, Mode: e.Mode, Type: e.Type, Size: e.Size, SHA: e.ID, URL: c.Api + "/git/" + kind + "/" + e.ID})
 	}
-	WriteJSON(w, http.StatusOK, out)
+	api.WriteJSON(w, http.StatusOK, out)
 	return nil
 }

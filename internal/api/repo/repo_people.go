@@ -1,7 +1,8 @@
-package api
+package repo
 
 import (
 	"context"
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"slices"
 	"strings"
@@ -17,7 +18,7 @@ import (
 // asked for reviews: those with write permission (Gitea's assignees and
 // reviewers).
 
-func (a *API) RegisterRepoPeople(mux *http.ServeMux) {
+func (a *Handler) RegisterRepoPeople(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/languages", a.Serve(a.getLanguages))
 	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/assignees", a.Serve(a.listAssignees))
 	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/reviewers", a.Serve(a.listReviewers))
@@ -25,13 +26,13 @@ func (a *API) RegisterRepoPeople(mux *http.ServeMux) {
 
 // getLanguages is Gitea's {"Go": bytes, ...} of the default branch; an
 // empty repository has none.
-func (a *API) getLanguages(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getLanguages(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {
 		return err
 	}
 	if gitstore.IsEmpty(c.Dir) {
-		return Reply(w, map[string]int64{})
+		return api.Reply(w, map[string]int64{})
 	}
 	commit, _, err := a.resolve(r, c, "")
 	if err != nil {
@@ -41,21 +42,21 @@ func (a *API) getLanguages(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return Reply(w, langs)
+	return api.Reply(w, langs)
 }
 
-func (a *API) listAssignees(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listAssignees(w http.ResponseWriter, r *http.Request) error {
 	return a.listWriters(w, r, common.Address{})
 }
 
 // listReviewers is the writers but the caller: nobody reviews for themself.
-func (a *API) listReviewers(w http.ResponseWriter, r *http.Request) error {
-	return a.listWriters(w, r, ViewerOf(r))
+func (a *Handler) listReviewers(w http.ResponseWriter, r *http.Request) error {
+	return a.listWriters(w, r, api.ViewerOf(r))
 }
 
 // listWriters answers Gitea's unpaged list of the users with write
 // permission on the path's repository, by name, but except.
-func (a *API) listWriters(w http.ResponseWriter, r *http.Request, except common.Address) error {
+func (a *Handler) listWriters(w http.ResponseWriter, r *http.Request, except common.Address) error {
 	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
@@ -64,22 +65,22 @@ func (a *API) listWriters(w http.ResponseWriter, r *http.Request, except common.
 	if err != nil {
 		return err
 	}
-	out := []ForgeUserJSON{}
+	out := []api.ForgeUserJSON{}
 	for _, u := range users {
 		if common.HexToAddress(u.Address) != except {
-			out = append(out, ToForgeUser(r, u))
+			out = append(out, api.ToForgeUser(r, u))
 		}
 	}
-	slices.SortFunc(out, func(x, y ForgeUserJSON) int {
+	slices.SortFunc(out, func(x, y api.ForgeUserJSON) int {
 		return strings.Compare(strings.ToLower(x.Login), strings.ToLower(y.Login))
 	})
-	return Reply(w, out)
+	return api.Reply(w, out)
 }
 
 // writers are the users with write permission on rec: its owner (a
 // user), its collaborators and the members of its organization's teams,
 // each kept when the forge's own rule (Permission) says write or more.
-func (a *API) writers(ctx context.Context, rec index.Repo) ([]index.User, error) {
+func (a *Handler) writers(ctx context.Context, rec index.Repo) ([]index.User, error) {
 	ix := a.Forge.Index()
 	var candidates []index.User
 	if o, ok, err := ix.OrgAt(ctx, rec.OwnerAddress()); err != nil {

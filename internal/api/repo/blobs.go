@@ -1,9 +1,10 @@
-package api
+package repo
 
 import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"github.com/dforge/dforge/internal/api"
 	"io"
 	"mime"
 	"net/http"
@@ -18,7 +19,7 @@ import (
 // A file's contents (Gitea's ContentsResponse, or a directory's listing),
 // its raw bytes (/raw and /media), and a blob by id (/git/blobs/{sha}).
 
-func (a *API) getContents(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getContents(w http.ResponseWriter, r *http.Request) error {
 	c, e, commit, ref, err := a.fileAt(r)
 	if err != nil {
 		return err
@@ -30,42 +31,42 @@ func (a *API) getContents(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return gitError(err)
 		}
-		out := make([]contentJSON, 0, len(entries))
+		out := make([]api.ContentJSON, 0, len(entries))
 		for _, child := range entries {
-			out = append(out, c.content(child, ref))
+			out = append(out, c.Content(child, ref))
 		}
-		WriteJSON(w, http.StatusOK, out)
+		api.WriteJSON(w, http.StatusOK, out)
 		return nil
 	}
 	// 2. A file, a symlink or a submodule, with its last commit.
-	j := c.content(e, ref)
+	j := c.Content(e, ref)
 	if last, err := gitstore.Log(ctx, c.Dir, commit, gitstore.LogOptions{Path: e.Path, Limit: 1}); err == nil && len(last) == 1 {
 		j.LastCommitSHA = last[0].ID
 	}
 	if e.Type != "blob" {
-		WriteJSON(w, http.StatusOK, j)
+		api.WriteJSON(w, http.StatusOK, j)
 		return nil
 	}
 	// 3. The content, unless it is too large or binary.
-	if e.Size > maxContentSize {
+	if e.Size > api.MaxContentSize {
 		j.TooLarge = true
-		WriteJSON(w, http.StatusOK, j)
+		api.WriteJSON(w, http.StatusOK, j)
 		return nil
 	}
-	data, err := gitstore.ReadBlob(ctx, c.Dir, e.ID, maxContentSize)
+	data, err := gitstore.ReadBlob(ctx, c.Dir, e.ID, api.MaxContentSize)
 	if err != nil {
 		return err
 	}
 	if e.Kind() == "symlink" {
-		j.Target = Ptr(string(data))
+		j.Target = api.Ptr(string(data))
 	}
 	if gitstore.IsBinary(data) {
 		j.Binary = true
-		WriteJSON(w, http.StatusOK, j)
+		api.WriteJSON(w, http.StatusOK, j)
 		return nil
 	}
-	j.Encoding, j.Content = Ptr("base64"), Ptr(base64.StdEncoding.EncodeToString(data))
-	WriteJSON(w, http.StatusOK, j)
+	j.Encoding, j.Content = api.Ptr("base64"), api.Ptr(base64.StdEncoding.EncodeToString(data))
+	api.WriteJSON(w, http.StatusOK, j)
 	return nil
 }
 
@@ -90,7 +91,7 @@ func rawType(head []byte, name string) string {
 
 // getRaw streams a file (raw and media alike: there is no LFS), with
 // headers that keep a browser from running anything in it.
-func (a *API) getRaw(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getRaw(w http.ResponseWriter, r *http.Request) error {
 	c, e, _, _, err := a.fileAt(r)
 	if err != nil {
 		return err
@@ -143,7 +144,7 @@ func (a *API) getRaw(w http.ResponseWriter, r *http.Request) error {
 }
 
 // getBlob is Gitea's GitBlobResponse: a blob by id, base64.
-func (a *API) getBlob(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getBlob(w http.ResponseWriter, r *http.Request) error {
 	c, err := a.codeOf(r)
 	if err != nil {
 		return err
@@ -156,15 +157,15 @@ func (a *API) getBlob(w http.ResponseWriter, r *http.Request) error {
 	if err != nil || typ != "blob" {
 		return gitError(gitstore.ErrRefNotFound)
 	}
-	data, err := gitstore.ReadBlob(r.Context(), c.Dir, sha, maxContentSize+1)
+	data, err := gitstore.ReadBlob(r.Context(), c.Dir, sha, api.MaxContentSize+1)
 	if err != nil {
 		return err
 	}
-	out := map[string]any{"sha": sha, "url": c.Api + "/git/blobs/" + sha, "size": len(data), "too_large": len(data) > maxContentSize,
+	out := map[string]any{"sha": sha, "url": c.Api + "/git/blobs/" + sha, "size": len(data), "too_large": len(data) > api.MaxContentSize,
 		"encoding": nil, "content": nil}
-	if len(data) <= maxContentSize {
+	if len(data) <= api.MaxContentSize {
 		out["encoding"], out["content"] = "base64", base64.StdEncoding.EncodeToString(data)
 	}
-	WriteJSON(w, http.StatusOK, out)
+	api.WriteJSON(w, http.StatusOK, out)
 	return nil
 }

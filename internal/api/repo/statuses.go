@@ -1,6 +1,7 @@
-package api
+package repo
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strings"
 
@@ -14,7 +15,7 @@ import (
 // (status.create; writers set them). The combined status is the worst
 // state of the latest status of each context.
 
-func (a *API) RegisterStatuses(mux *http.ServeMux) {
+func (a *Handler) RegisterStatuses(mux *http.ServeMux) {
 	if a.Hosting == nil {
 		return
 	}
@@ -25,40 +26,19 @@ func (a *API) RegisterStatuses(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+repo+"/commits/{commitish}/status", a.Serve(a.getCombinedStatus))
 }
 
-// commitStatusJSON is Gitea's CommitStatus.
-type commitStatusJSON struct {
-	ID int64 `json:"id"`
-	// State is "status" in Gitea's CommitStatus (its combined status says "state").
-	State       string        `json:"status"`
-	TargetURL   string        `json:"target_url"`
-	Description string        `json:"description"`
-	URL         string        `json:"url"`
-	Context     string        `json:"context"`
-	Creator     ForgeUserJSON `json:"creator"`
-	Created     string        `json:"created_at"`
-	Updated     string        `json:"updated_at"`
-}
-
 // combinedStatusJSON is Gitea's CombinedStatus.
 type combinedStatusJSON struct {
-	State      string             `json:"state"`
-	SHA        string             `json:"sha"`
-	TotalCount int                `json:"total_count"`
-	Statuses   []commitStatusJSON `json:"statuses"`
-	Repository RepoJSON           `json:"repository"`
-	CommitURL  string             `json:"commit_url"`
-	URL        string             `json:"url"`
+	State      string                 `json:"state"`
+	SHA        string                 `json:"sha"`
+	TotalCount int                    `json:"total_count"`
+	Statuses   []api.CommitStatusJSON `json:"statuses"`
+	Repository api.RepoJSON           `json:"repository"`
+	CommitURL  string                 `json:"commit_url"`
+	URL        string                 `json:"url"`
 }
 
-func (a *API) toStatus(r *http.Request, apiURL string, st index.CommitStatus) commitStatusJSON {
-	return commitStatusJSON{
-		ID: int64(st.ID), State: st.State, TargetURL: st.TargetURL, Description: st.Description, Context: st.Context,
-		URL: apiURL + "/statuses/" + st.SHA, Creator: ToForgeUser(r, st.Creator), Created: st.Time, Updated: st.Time,
-	}
-}
-
-func (a *API) createStatus(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) createStatus(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -72,10 +52,10 @@ func (a *API) createStatus(w http.ResponseWriter, r *http.Request) error {
 		Description string `json:"description"`
 		Context     string `json:"context"`
 	}
-	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxRepoBody, &in); err != nil {
 		return err
 	}
-	if err := CheckChainLines(TextField{"target_url", in.TargetURL}); err != nil {
+	if err := api.CheckChainLines(api.TextField{Name: "target_url", Value: in.TargetURL}); err != nil {
 		return err
 	}
 	sha := strings.ToLower(r.PathValue("sha"))
@@ -89,13 +69,13 @@ func (a *API) createStatus(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	WriteJSON(w, http.StatusCreated, a.toStatus(r, a.repoAPI(r, rec), st))
+	api.WriteJSON(w, http.StatusCreated, a.ToStatus(r, a.repoAPI(r, rec), st))
 	return nil
 }
 
 // statusSHA is the commit of the path: {sha} as given, or {commitish} (a
 // branch, tag or commit; a branch with a slash is sent escaped) resolved.
-func (a *API) statusSHA(r *http.Request) (index.Repo, string, error) {
+func (a *Handler) statusSHA(r *http.Request) (index.Repo, string, error) {
 	if sha := r.PathValue("sha"); sha != "" {
 		rec, _, err := a.RepoOf(r)
 		if err != nil {
@@ -114,12 +94,12 @@ func (a *API) statusSHA(r *http.Request) (index.Repo, string, error) {
 	return c.Repo, sha, err
 }
 
-func (a *API) listStatuses(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listStatuses(w http.ResponseWriter, r *http.Request) error {
 	rec, sha, err := a.statusSHA(r)
 	if err != nil {
 		return err
 	}
-	p, err := PageOf(r)
+	p, err := api.PageOf(r)
 	if err != nil {
 		return err
 	}
@@ -128,14 +108,14 @@ func (a *API) listStatuses(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	apiURL := a.repoAPI(r, rec)
-	out := make([]commitStatusJSON, 0, len(list))
+	out := make([]api.CommitStatusJSON, 0, len(list))
 	for _, st := range list {
-		out = append(out, a.toStatus(r, apiURL, st))
+		out = append(out, a.ToStatus(r, apiURL, st))
 	}
 	return a.RespondList(w, r, p, total, out, nil)
 }
 
-func (a *API) getCombinedStatus(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getCombinedStatus(w http.ResponseWriter, r *http.Request) error {
 	rec, sha, err := a.statusSHA(r)
 	if err != nil {
 		return err
@@ -149,38 +129,19 @@ func (a *API) getCombinedStatus(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	apiURL := a.repoAPI(r, rec)
-	out := combinedStatusJSON{SHA: sha, TotalCount: len(list), Statuses: []commitStatusJSON{}, Repository: a.RepoJSON(r, rec, perm),
+	out := combinedStatusJSON{SHA: sha, TotalCount: len(list), Statuses: []api.CommitStatusJSON{}, Repository: a.RepoJSON(r, rec, perm),
 		CommitURL: apiURL + "/commits/" + sha, URL: apiURL + "/commits/" + sha + "/status"}
 	states := make([]string, 0, len(list))
 	for _, st := range list {
-		out.Statuses = append(out.Statuses, a.toStatus(r, apiURL, st))
+		out.Statuses = append(out.Statuses, a.ToStatus(r, apiURL, st))
 		states = append(states, st.State)
 	}
-	out.State = CombinedState(states)
-	WriteJSON(w, http.StatusOK, out)
+	out.State = api.CombinedState(states)
+	api.WriteJSON(w, http.StatusOK, out)
 	return nil
 }
 
-// statusRank orders states from worst to best, as Gitea combines them.
-var statusRank = []string{chainforge.StatusError, chainforge.StatusFailure, chainforge.StatusWarning, chainforge.StatusPending, chainforge.StatusSuccess}
-
-// CombinedState is the worst of states; "" for none.
-func CombinedState(states []string) string {
-	worst := len(statusRank)
-	for _, s := range states {
-		for i, r := range statusRank {
-			if r == s && i < worst {
-				worst = i
-			}
-		}
-	}
-	if worst == len(statusRank) {
-		return ""
-	}
-	return statusRank[worst]
-}
-
 // repoAPI is rec's API URL.
-func (a *API) repoAPI(r *http.Request, rec index.Repo) string {
-	return SiteURL(r) + "/api/v1/repos/" + ToForgeUser(r, rec.Owner).Login + "/" + rec.Name
+func (a *Handler) repoAPI(r *http.Request, rec index.Repo) string {
+	return api.SiteURL(r) + "/api/v1/repos/" + api.ToForgeUser(r, rec.Owner).Login + "/" + rec.Name
 }

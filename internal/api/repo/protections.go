@@ -1,6 +1,7 @@
-package api
+package repo
 
 import (
+	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"slices"
 
@@ -50,7 +51,7 @@ type branchProtectionJSON struct {
 func toProtection(r *http.Request, p index.Protection) branchProtectionJSON {
 	names := []string{}
 	for _, u := range p.PushWhitelist {
-		names = append(names, ToForgeUser(r, u).Login)
+		names = append(names, api.ToForgeUser(r, u).Login)
 	}
 	return branchProtectionJSON{
 		BranchName: p.Branch, RuleName: p.Branch, EnablePush: p.EnablePush, EnablePushWhitelist: len(names) > 0,
@@ -124,7 +125,7 @@ func (o protectionOption) unsupported() string {
 	return ""
 }
 
-func (a *API) listProtections(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) listProtections(w http.ResponseWriter, r *http.Request) error {
 	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return err
@@ -138,7 +139,7 @@ func (a *API) listProtections(w http.ResponseWriter, r *http.Request) error {
 }
 
 // protectionOf is the path's repository and its rule {name} (404 when none).
-func (a *API) protectionOf(r *http.Request) (index.Repo, index.Protection, error) {
+func (a *Handler) protectionOf(r *http.Request) (index.Repo, index.Protection, error) {
 	rec, _, err := a.RepoOf(r)
 	if err != nil {
 		return index.Repo{}, index.Protection{}, err
@@ -153,17 +154,17 @@ func (a *API) protectionOf(r *http.Request) (index.Repo, index.Protection, error
 	return rec, p, nil
 }
 
-func (a *API) getProtection(w http.ResponseWriter, r *http.Request) error {
+func (a *Handler) getProtection(w http.ResponseWriter, r *http.Request) error {
 	_, p, err := a.protectionOf(r)
 	if err != nil {
 		return err
 	}
-	WriteJSON(w, http.StatusOK, toProtection(r, p))
+	api.WriteJSON(w, http.StatusOK, toProtection(r, p))
 	return nil
 }
 
-func (a *API) createProtection(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) createProtection(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -172,7 +173,7 @@ func (a *API) createProtection(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in protectionOption
-	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxRepoBody, &in); err != nil {
 		return err
 	}
 	name, field := "", "rule_name"
@@ -181,7 +182,7 @@ func (a *API) createProtection(w http.ResponseWriter, r *http.Request) error {
 	} else if in.BranchName != nil {
 		name, field = *in.BranchName, "branch_name"
 	}
-	if err := CheckChainLines(TextField{field, name}); err != nil {
+	if err := api.CheckChainLines(api.TextField{Name: field, Value: name}); err != nil {
 		return err
 	}
 	if name == "" {
@@ -196,12 +197,12 @@ func (a *API) createProtection(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	WriteJSON(w, http.StatusCreated, toProtection(r, p))
+	api.WriteJSON(w, http.StatusCreated, toProtection(r, p))
 	return nil
 }
 
-func (a *API) editProtection(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) editProtection(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
@@ -210,7 +211,7 @@ func (a *API) editProtection(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var in protectionOption
-	if err := Decode(w, r, MaxRepoBody, &in); err != nil {
+	if err := api.Decode(w, r, api.MaxRepoBody, &in); err != nil {
 		return err
 	}
 	cur := chainforge.BranchProtect{Repo: rec.ID, Branch: old.Branch, EnablePush: old.EnablePush, EnableStatusCheck: old.EnableStatusCheck,
@@ -222,12 +223,12 @@ func (a *API) editProtection(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	WriteJSON(w, http.StatusOK, toProtection(r, p))
+	api.WriteJSON(w, http.StatusOK, toProtection(r, p))
 	return nil
 }
 
 // applyProtection sets the rule cur as changed by in, and reads it back.
-func (a *API) applyProtection(r *http.Request, actor common.Address, rec index.Repo, cur chainforge.BranchProtect, in protectionOption) (index.Protection, error) {
+func (a *Handler) applyProtection(r *http.Request, actor common.Address, rec index.Repo, cur chainforge.BranchProtect, in protectionOption) (index.Protection, error) {
 	if f := in.unsupported(); f != "" {
 		return index.Protection{}, usererr.BadFieldf(f, "%s is not supported by dForge's branch protection", f)
 	}
@@ -269,8 +270,8 @@ func (a *API) applyProtection(r *http.Request, actor common.Address, rec index.R
 	return p, err
 }
 
-func (a *API) deleteProtection(w http.ResponseWriter, r *http.Request) error {
-	id, err := RequireUser(r)
+func (a *Handler) deleteProtection(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
 	if err != nil {
 		return err
 	}
