@@ -42,8 +42,8 @@ func (a *API) AdminOnly(need auth.Scope, h Handler) http.HandlerFunc {
 	})
 }
 
-// selfJSON is the signed-in user as they see themself, with is_admin.
-func (a *API) selfJSON(ctx context.Context, u auth.User) UserJSON {
+// SelfJSON is the signed-in user as they see themself, with is_admin.
+func (a *API) SelfJSON(ctx context.Context, u auth.User) UserJSON {
 	j := ToUserJSON(u, true)
 	j.ID = a.AccountID(ctx, u)
 	j.IsAdmin = a.isAdmin(u.Address)

@@ -49,26 +49,26 @@ type API struct {
 	blocks   *blocks.Store
 	Hosting  *gitrepos.Repos   // the forge's repositories with their git data
 	Pulls    *forge.Pulls      // the git side of pull requests
-	replicas gitrepos.Replicas // nil: this node replicates nothing
+	Replicas gitrepos.Replicas // nil: this node replicates nothing
 	Hooks    *webhook.Service  // nil serves no webhook routes
 	Mod      *moderation.Service
 	Messages *messages.Service // nil serves no direct message routes
 	market   *market.Service   // nil serves no marketplace routes
 	// deployKeys, trackedTimes and orgLabels are node-local Gitea
 	// resources; nil serves none of their routes.
-	deployKeys   *deploykeys.Service
+	DeployKeys   *deploykeys.Service
 	TrackedTimes *timetrack.Service
 	OrgLabels    *orglabels.Service
-	codeSearch   *codesearch.Service
+	CodeSearch   *codesearch.Service
 	// maintainers are the node's team (serve --maintainer), shown at /node/team.
 	Maintainers []common.Address
 	// admins are the node's admins and moderators (serve --admin).
 	admins []common.Address
 	// settings are what the node runs with, for the admin console;
 	// dataDir is where it keeps its data (its disk is reported).
-	settings []Setting
-	dataDir  string
-	version  string
+	Settings []Setting
+	DataDir  string
+	Version  string
 	sshPort  int // 0: no git over SSH
 }
 
@@ -133,9 +133,9 @@ type Services struct {
 // own (internal/node builds each service once).
 func New(log *slog.Logger, s Services, version string) *API {
 	return &API{Log: log, vitals: s.Vitals, Support: s.Support, pages: s.Pages, Markdown: s.Markdown, Chain: s.Chain, Index: s.Index, Auth: s.Auth,
-		Forge: s.Forge, git: s.Git, blocks: s.Blocks, Hosting: s.Repos, Pulls: s.Pulls, replicas: s.Replicas, Hooks: s.Hooks, Mod: s.Moderation, Messages: s.Messages, market: s.Market,
-		deployKeys: s.DeployKeys, TrackedTimes: s.TrackedTimes, OrgLabels: s.OrgLabels, codeSearch: s.CodeSearch,
-		Maintainers: uniqueAddresses(s.Maintainers), admins: uniqueAddresses(s.Admins), settings: s.Settings, dataDir: s.DataDir, version: version, sshPort: s.SSHPort}
+		Forge: s.Forge, git: s.Git, blocks: s.Blocks, Hosting: s.Repos, Pulls: s.Pulls, Replicas: s.Replicas, Hooks: s.Hooks, Mod: s.Moderation, Messages: s.Messages, market: s.Market,
+		DeployKeys: s.DeployKeys, TrackedTimes: s.TrackedTimes, OrgLabels: s.OrgLabels, CodeSearch: s.CodeSearch,
+		Maintainers: uniqueAddresses(s.Maintainers), admins: uniqueAddresses(s.Admins), Settings: s.Settings, DataDir: s.DataDir, Version: version, sshPort: s.SSHPort}
 }
 
 // RegisterSite adds the site's routes: web vitals, contact, version,
@@ -176,7 +176,7 @@ func (a *API) RegisterNotFound(mux *http.ServeMux) {
 const giteaAPIVersion = "1.24.0"
 
 func (a *API) getVersion(w http.ResponseWriter, r *http.Request) error {
-	WriteJSON(w, http.StatusOK, map[string]string{"version": giteaVersion(a.version), "dforge": a.version})
+	WriteJSON(w, http.StatusOK, map[string]string{"version": giteaVersion(a.Version), "dforge": a.Version})
 	return nil
 }
 
@@ -213,4 +213,15 @@ func uniqueAddresses(list []common.Address) []common.Address {
 		}
 	}
 	return out
+}
+
+// Setting is one setting the node runs with, as the admin console shows
+// it: secrets (the database password) are left out.
+type Setting struct {
+	// Name is the serve flag, e.g. "addr".
+	Name string `json:"name"`
+	// Value is the effective value; lists are comma-separated.
+	Value string `json:"value"`
+	// Env is the environment variable that also sets it.
+	Env string `json:"env,omitempty"`
 }

@@ -126,7 +126,7 @@ func (a *API) postTwoFactor(w http.ResponseWriter, r *http.Request) error {
 
 func (a *API) startSession(w http.ResponseWriter, r *http.Request, res auth.SignInResult) {
 	auth.SetCookie(w, r, res.Session)
-	WriteNoStore(w, http.StatusOK, sessionBody{User: a.selfJSON(r.Context(), res.User), CSRFToken: res.Session.CSRFToken})
+	WriteNoStore(w, http.StatusOK, sessionBody{User: a.SelfJSON(r.Context(), res.User), CSRFToken: res.Session.CSRFToken})
 }
 
 func (a *API) getSession(w http.ResponseWriter, r *http.Request) error {
@@ -134,7 +134,7 @@ func (a *API) getSession(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	WriteNoStore(w, http.StatusOK, sessionBody{User: a.selfJSON(r.Context(), id.User), CSRFToken: id.CSRFToken})
+	WriteNoStore(w, http.StatusOK, sessionBody{User: a.SelfJSON(r.Context(), id.User), CSRFToken: id.CSRFToken})
 	return nil
 }
 

@@ -27,7 +27,7 @@ import (
 
 func Ptr(s string) *string { return &s }
 
-func (c Code) content(e gitstore.Entry, ref string) contentJSON {
+func (c Code) Content(e gitstore.Entry, ref string) ContentJSON {
 	q := "?ref=" + url.QueryEscape(ref)
 	self := c.Api + "/contents/" + EscapePath(e.Path) + q
 	kind := "src/branch/"
@@ -35,7 +35,7 @@ func (c Code) content(e gitstore.Entry, ref string) contentJSON {
 		kind = "src/commit/"
 	}
 	htmlURL := c.Html + "/" + kind + EscapePath(ref) + "/" + EscapePath(e.Path)
-	j := contentJSON{Name: e.Name, Path: e.Path, SHA: e.ID, Type: e.Kind(), Size: e.Size, URL: &self, HTMLURL: &htmlURL}
+	j := ContentJSON{Name: e.Name, Path: e.Path, SHA: e.ID, Type: e.Kind(), Size: e.Size, URL: &self, HTMLURL: &htmlURL}
 	switch e.Type {
 	case "tree":
 		j.GitURL = Ptr(c.Api + "/git/trees/" + e.ID)
@@ -47,16 +47,16 @@ func (c Code) content(e gitstore.Entry, ref string) contentJSON {
 	return j
 }
 
-func rfc3339(s gitstore.Signature) string {
+func Rfc3339(s gitstore.Signature) string {
 	if s.When.IsZero() {
 		return ""
 	}
 	return s.When.Format("2006-01-02T15:04:05Z07:00")
 }
 
-// cidOf is a git object's CID, for a public repository only: a private
+// CidOf is a git object's CID, for a public repository only: a private
 // one's objects are never blocks.
-func (c Code) cidOf(id string) string {
+func (c Code) CidOf(id string) string {
 	if c.Repo.Private {
 		return ""
 	}
@@ -69,18 +69,18 @@ func (c Code) cidOf(id string) string {
 func (c Code) Commit(g gitstore.Commit, files bool) CommitJSON {
 	var j CommitJSON
 	api := c.Api + "/git/commits/" + g.ID
-	j.commitMetaJSON = commitMetaJSON{URL: api, SHA: g.ID, Created: rfc3339(g.Committer)}
+	j.CommitMetaJSON = CommitMetaJSON{URL: api, SHA: g.ID, Created: Rfc3339(g.Committer)}
 	j.HTMLURL = c.Html + "/commit/" + g.ID
 	j.Commit.URL = api
-	j.Commit.Author = identityJSON{Name: g.Author.Name, Email: g.Author.Email, Date: rfc3339(g.Author)}
-	j.Commit.Committer = identityJSON{Name: g.Committer.Name, Email: g.Committer.Email, Date: rfc3339(g.Committer)}
+	j.Commit.Author = IdentityJSON{Name: g.Author.Name, Email: g.Author.Email, Date: Rfc3339(g.Author)}
+	j.Commit.Committer = IdentityJSON{Name: g.Committer.Name, Email: g.Committer.Email, Date: Rfc3339(g.Committer)}
 	j.Commit.Message = g.Message
-	j.Commit.Tree = commitMetaJSON{URL: c.Api + "/git/trees/" + g.Tree, SHA: g.Tree, Created: j.Created}
-	j.Parents = []commitMetaJSON{}
+	j.Commit.Tree = CommitMetaJSON{URL: c.Api + "/git/trees/" + g.Tree, SHA: g.Tree, Created: j.Created}
+	j.Parents = []CommitMetaJSON{}
 	for _, p := range g.Parents {
-		j.Parents = append(j.Parents, commitMetaJSON{URL: c.Api + "/git/commits/" + p, SHA: p})
+		j.Parents = append(j.Parents, CommitMetaJSON{URL: c.Api + "/git/commits/" + p, SHA: p})
 	}
-	j.CID = c.cidOf(g.ID)
+	j.CID = c.CidOf(g.ID)
 	if files && g.Files != nil {
 		j.Files = make([]commitFileJSON, 0, len(g.Files))
 		for _, f := range g.Files {
@@ -97,17 +97,17 @@ func (c Code) Commit(g gitstore.Commit, files bool) CommitJSON {
 	return j
 }
 
-func (c Code) branch(b gitstore.Branch) branchJSON {
+func (c Code) Branch(b gitstore.Branch) BranchJSON {
 	g := b.Commit
 	protected := false
 	for _, p := range c.Repo.ProtectedBranches {
 		protected = protected || p == b.Name
 	}
-	j := branchJSON{
+	j := BranchJSON{
 		Name: b.Name, Protected: protected, StatusCheckContexts: []string{},
 		UserCanPush: c.Perm >= forge.PermWrite, UserCanMerge: c.Perm >= forge.PermMaintain,
 		Commit: payloadCommitJSON{
-			ID: g.ID, Message: g.Message, URL: c.Html + "/commit/" + g.ID, Timestamp: rfc3339(g.Committer), CID: c.cidOf(g.ID),
+			ID: g.ID, Message: g.Message, URL: c.Html + "/commit/" + g.ID, Timestamp: Rfc3339(g.Committer), CID: c.CidOf(g.ID),
 			Author:    payloadUserJSON{Name: g.Author.Name, Email: g.Author.Email},
 			Committer: payloadUserJSON{Name: g.Committer.Name, Email: g.Committer.Email},
 		},
@@ -207,7 +207,7 @@ func (a *API) RepoJSON(r *http.Request, rec index.Repo, perm forge.Perm) RepoJSO
 	}
 	j.SSHURL = a.sshURL(r, full)
 	j.HasGitData = a.Hosting.HasGit(rec)
-	if s, ok := a.replication(rec); ok && !j.HasGitData {
+	if s, ok := a.Replication(rec); ok && !j.HasGitData {
 		j.Replication = &replicationJSON{State: s.State, Done: s.Done, Total: s.Total, Error: s.Error}
 	}
 	if dir, err := a.Hosting.Dir(rec); err == nil && j.HasGitData {
@@ -222,9 +222,9 @@ func (a *API) RepoJSON(r *http.Request, rec index.Repo, perm forge.Perm) RepoJSO
 	return j
 }
 
-// repoWithParent is repoJSON plus, for a fork, its parent as the user
+// RepoWithParent is repoJSON plus, for a fork, its parent as the user
 // sees it (none when it is gone or hidden).
-func (a *API) repoWithParent(r *http.Request, rec index.Repo, perm forge.Perm) RepoJSON {
+func (a *API) RepoWithParent(r *http.Request, rec index.Repo, perm forge.Perm) RepoJSON {
 	j := a.RepoJSON(r, rec, perm)
 	a.viewerFlags(r, rec, &j)
 	if rec.ForkOf != 0 {
@@ -274,14 +274,14 @@ func (a *API) ReposJSON(r *http.Request, list []index.Repo) ([]RepoJSON, error) 
 	return out, nil
 }
 
-func watchInfo(r *http.Request, rec index.Repo, on bool) WatchInfoJSON {
+func WatchInfo(r *http.Request, rec index.Repo, on bool) WatchInfoJSON {
 	api := SiteURL(r) + "/api/v1/repos/" + ToForgeUser(r, rec.Owner).Login + "/" + rec.Name
 	return WatchInfoJSON{Subscribed: on, CreatedAt: rec.Created, URL: api + "/subscription", RepositoryURL: api}
 }
 
-// giteaRole names a permission as Gitea's API does: admin for the owner
+// GiteaRole names a permission as Gitea's API does: admin for the owner
 // (and maintain, which Gitea lacks, as write), write, read, none.
-func giteaRole(p forge.Perm) string {
+func GiteaRole(p forge.Perm) string {
 	switch {
 	case p >= forge.PermOwner:
 		return "admin"

@@ -80,7 +80,7 @@ type dashPullJSON struct {
 type dashChecksJSON struct {
 	State      string             `json:"state"`
 	TotalCount int                `json:"total_count"`
-	Statuses   []commitStatusJSON `json:"statuses"`
+	Statuses   []CommitStatusJSON `json:"statuses"`
 }
 
 type dashReposJSON struct {
@@ -275,13 +275,13 @@ func (h *IssuesAPI) openIssuesJSON(r *http.Request, list []index.Issue) ([]Issue
 
 // checksJSON combines a head's latest statuses.
 func (h *IssuesAPI) checksJSON(r *http.Request, it IssueJSON, list []index.CommitStatus) dashChecksJSON {
-	c := dashChecksJSON{TotalCount: len(list), Statuses: []commitStatusJSON{}}
+	c := dashChecksJSON{TotalCount: len(list), Statuses: []CommitStatusJSON{}}
 	states := make([]string, 0, len(list))
 	api := SiteURL(r) + "/api/v1/repos/" + it.Repository.FullName
 	for i, st := range list {
 		states = append(states, st.State)
 		if i < maxDashboardStatuses {
-			c.Statuses = append(c.Statuses, h.toStatus(r, api, st))
+			c.Statuses = append(c.Statuses, h.ToStatus(r, api, st))
 		}
 	}
 	c.State = CombinedState(states)

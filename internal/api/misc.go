@@ -86,7 +86,7 @@ func (a *API) getNodeInfo(w http.ResponseWriter, r *http.Request) error {
 	return Reply(w, map[string]any{
 		"version": "2.1",
 		"software": map[string]string{
-			"name": "dforge", "version": giteaVersion(a.version),
+			"name": "dforge", "version": giteaVersion(a.Version),
 			"repository": "https://github.com/dforge/dforge", "homepage": SiteURL(r),
 		},
 		"protocols":         []string{},

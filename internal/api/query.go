@@ -114,8 +114,8 @@ func tooLong(field, message string) error {
 	return usererr.New(usererr.Unprocessable, "query_too_long", message).On(field)
 }
 
-// boolParam reads a true/false query parameter with a default.
-func boolParam(r *http.Request, name string, def bool) bool {
+// BoolParam reads a true/false query parameter with a default.
+func BoolParam(r *http.Request, name string, def bool) bool {
 	switch r.URL.Query().Get(name) {
 	case "true", "1":
 		return true

@@ -135,19 +135,19 @@ func (h *IssuesAPI) relationFilter(r *http.Request, f *index.IssueSearch) error 
 		return nil
 	}
 	// Literal names, so the OpenAPI generator lists each parameter.
-	if boolParam(r, "created", false) {
+	if BoolParam(r, "created", false) {
 		f.Author = u.Address
 	}
-	if boolParam(r, "assigned", false) {
+	if BoolParam(r, "assigned", false) {
 		f.Assignee = u.Address
 	}
-	if boolParam(r, "review_requested", false) {
+	if BoolParam(r, "review_requested", false) {
 		f.ReviewRequested = u.Address
 	}
-	if boolParam(r, "reviewed", false) {
+	if BoolParam(r, "reviewed", false) {
 		f.Reviewer = u.Address
 	}
-	if boolParam(r, "mentioned", false) {
+	if BoolParam(r, "mentioned", false) {
 		name, err := h.Index.Username(r.Context(), u.Address)
 		if err != nil {
 			return fmt.Errorf("read the username to search mentions of: %w", err)

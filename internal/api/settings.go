@@ -37,7 +37,7 @@ func (a *API) getRepoSettings(w http.ResponseWriter, r *http.Request) error {
 func (a *API) getAPISettings(w http.ResponseWriter, r *http.Request) error {
 	return Reply(w, map[string]int64{
 		"max_response_items": MaxLimit, "default_paging_num": DefaultLimit,
-		"default_git_trees_per_page": treePageSize, "default_max_blob_size": maxContentSize,
+		"default_git_trees_per_page": TreePageSize, "default_max_blob_size": MaxContentSize,
 	})
 }
 

@@ -11,9 +11,9 @@ type linksJSON struct {
 	HTML *string `json:"html"`
 }
 
-// contentJSON is Gitea's ContentsResponse, with dForge's notices for files
+// ContentJSON is Gitea's ContentsResponse, with dForge's notices for files
 // it does not inline.
-type contentJSON struct {
+type ContentJSON struct {
 	Name            string    `json:"name"`
 	Path            string    `json:"path"`
 	SHA             string    `json:"sha"`
@@ -35,8 +35,8 @@ type contentJSON struct {
 	Binary   bool `json:"binary"`
 }
 
-// gitEntryJSON and gitTreeJSON are Gitea's GitEntry and GitTreeResponse.
-type gitEntryJSON struct {
+// GitEntryJSON and gitTreeJSON are Gitea's GitEntry and GitTreeResponse.
+type GitEntryJSON struct {
 	Path string `json:"path"`
 	Mode string `json:"mode"`
 	Type string `json:"type"`
@@ -45,17 +45,17 @@ type gitEntryJSON struct {
 	URL  string `json:"url"`
 }
 
-type gitTreeJSON struct {
+type GitTreeJSON struct {
 	SHA        string         `json:"sha"`
 	URL        string         `json:"url"`
-	Entries    []gitEntryJSON `json:"tree"`
+	Entries    []GitEntryJSON `json:"tree"`
 	Truncated  bool           `json:"truncated"`
 	Page       int            `json:"page"`
 	TotalCount int            `json:"total_count"`
 }
 
-// refJSON is Gitea's Reference.
-type refJSON struct {
+// RefJSON is Gitea's Reference.
+type RefJSON struct {
 	Ref    string `json:"ref"`
 	URL    string `json:"url"`
 	Object struct {
@@ -65,14 +65,14 @@ type refJSON struct {
 	} `json:"object"`
 }
 
-// identityJSON is Gitea's CommitUser.
-type identityJSON struct {
+// IdentityJSON is Gitea's CommitUser.
+type IdentityJSON struct {
 	Name  string `json:"name"`
 	Email string `json:"email"`
 	Date  string `json:"date"`
 }
 
-type commitMetaJSON struct {
+type CommitMetaJSON struct {
 	URL     string `json:"url"`
 	SHA     string `json:"sha"`
 	Created string `json:"created,omitempty"`
@@ -97,19 +97,19 @@ type commitStatsJSON struct {
 // CommitJSON is Gitea's Commit, with the commit's IPFS CID (public
 // repositories) and, when asked for, its diff.
 type CommitJSON struct {
-	commitMetaJSON
+	CommitMetaJSON
 	HTMLURL string `json:"html_url"`
 	Commit  struct {
 		URL          string         `json:"url"`
-		Author       identityJSON   `json:"author"`
-		Committer    identityJSON   `json:"committer"`
+		Author       IdentityJSON   `json:"author"`
+		Committer    IdentityJSON   `json:"committer"`
 		Message      string         `json:"message"`
-		Tree         commitMetaJSON `json:"tree"`
+		Tree         CommitMetaJSON `json:"tree"`
 		Verification any            `json:"verification"`
 	} `json:"commit"`
 	Author        *ForgeUserJSON   `json:"author"`
 	Committer     *ForgeUserJSON   `json:"committer"`
-	Parents       []commitMetaJSON `json:"parents"`
+	Parents       []CommitMetaJSON `json:"parents"`
 	Files         []commitFileJSON `json:"files,omitempty"`
 	Stats         *commitStatsJSON `json:"stats,omitempty"`
 	CID           string           `json:"cid,omitempty"`
@@ -139,8 +139,8 @@ type payloadCommitJSON struct {
 	CID          string          `json:"cid,omitempty"`
 }
 
-// branchJSON is Gitea's Branch.
-type branchJSON struct {
+// BranchJSON is Gitea's Branch.
+type BranchJSON struct {
 	Name                          string            `json:"name"`
 	Commit                        payloadCommitJSON `json:"commit"`
 	Protected                     bool              `json:"protected"`
@@ -152,29 +152,29 @@ type branchJSON struct {
 	EffectiveBranchProtectionName string            `json:"effective_branch_protection_name"`
 }
 
-// tagJSON is Gitea's Tag.
-type tagJSON struct {
+// TagJSON is Gitea's Tag.
+type TagJSON struct {
 	Name    string `json:"name"`
 	Message string `json:"message"`
 	ID      string `json:"id"`
 	Commit  *struct {
-		commitMetaJSON
+		CommitMetaJSON
 		CID string `json:"cid,omitempty"`
 	} `json:"commit"`
 	// Tagger is an annotated tag's, as Gitea's AnnotatedTag has it.
-	Tagger     *tagTaggerJSON `json:"tagger,omitempty"`
+	Tagger     *TagTaggerJSON `json:"tagger,omitempty"`
 	ZipballURL string         `json:"zipball_url"`
 	TarballURL string         `json:"tarball_url"`
 }
 
-// tagTaggerJSON is Gitea's CommitUser of an annotated tag.
-type tagTaggerJSON struct {
+// TagTaggerJSON is Gitea's CommitUser of an annotated tag.
+type TagTaggerJSON struct {
 	Name  string `json:"name"`
 	Email string `json:"email"`
 	Date  string `json:"date"`
 }
 
-type contributorJSON struct {
+type ContributorJSON struct {
 	Name    string `json:"name"`
 	Email   string `json:"email"`
 	Commits int    `json:"commits"`
@@ -183,8 +183,8 @@ type contributorJSON struct {
 	Login string `json:"login,omitempty"`
 }
 
-// countsJSON is what a repository's home shows in its header.
-type countsJSON struct {
+// CountsJSON is what a repository's home shows in its header.
+type CountsJSON struct {
 	Commits    int    `json:"commits"`
 	Branches   int    `json:"branches"`
 	Tags       int    `json:"tags"`
@@ -355,8 +355,8 @@ type WatchInfoJSON struct {
 	RepositoryURL string  `json:"repository_url"`
 }
 
-// collaboratorJSON is Gitea's User with the collaborator's permission.
-type collaboratorJSON struct {
+// CollaboratorJSON is Gitea's User with the collaborator's permission.
+type CollaboratorJSON struct {
 	ForgeUserJSON
 	Permission string `json:"permission"`
 }

@@ -68,7 +68,7 @@ func (a *API) getUser(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return Reply(w, a.withAccount(r, a.selfJSON(r.Context(), id.User), id.User))
+	return Reply(w, a.withAccount(r, a.SelfJSON(r.Context(), id.User), id.User))
 }
 
 // withAccount gives j the follow counts of u's account and the creation
@@ -144,8 +144,8 @@ func (a *API) getUserByName(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// tokenJSON is Gitea's AccessToken; sha1 (the token) appears only when created.
-type tokenJSON struct {
+// TokenJSON is Gitea's AccessToken; sha1 (the token) appears only when created.
+type TokenJSON struct {
 	ID        int64     `json:"id"`
 	Name      string    `json:"name"`
 	SHA1      string    `json:"sha1"` // the secret at creation only; "" after, as Gitea
@@ -154,8 +154,8 @@ type tokenJSON struct {
 	CreatedAt time.Time `json:"created_at"`
 }
 
-func toTokenJSON(t auth.Token) tokenJSON {
-	return tokenJSON{ID: t.ID, Name: t.Name, SHA1: t.Secret, LastEight: t.LastEight, Scopes: t.Scopes, CreatedAt: t.CreatedAt.UTC()}
+func ToTokenJSON(t auth.Token) TokenJSON {
+	return TokenJSON{ID: t.ID, Name: t.Name, SHA1: t.Secret, LastEight: t.LastEight, Scopes: t.Scopes, CreatedAt: t.CreatedAt.UTC()}
 }
 
 // tokenOwner is the identity acting on /users/{username}/tokens, which must
@@ -189,9 +189,9 @@ func (a *API) listTokens(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]tokenJSON, len(list))
+	out := make([]TokenJSON, len(list))
 	for i, t := range list {
-		out[i] = toTokenJSON(t)
+		out[i] = ToTokenJSON(t)
 	}
 	return Reply(w, out)
 }
@@ -212,7 +212,7 @@ func (a *API) createToken(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	WriteNoStore(w, http.StatusCreated, toTokenJSON(t))
+	WriteNoStore(w, http.StatusCreated, ToTokenJSON(t))
 	return nil
 }
 
@@ -305,7 +305,7 @@ func (a *API) disableTwoFactor(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-type sessionJSON struct {
+type SessionJSON struct {
 	ID         int64     `json:"id"`
 	Current    bool      `json:"current"`
 	CreatedAt  time.Time `json:"createdAt"`
@@ -323,9 +323,9 @@ func (a *API) listSessions(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]sessionJSON, len(list))
+	out := make([]SessionJSON, len(list))
 	for i, s := range list {
-		out[i] = sessionJSON{ID: s.ID, Current: s.Current, CreatedAt: s.CreatedAt.UTC(), LastSeenAt: s.LastSeenAt.UTC(), UserAgent: s.UserAgent, IP: s.IP}
+		out[i] = SessionJSON{ID: s.ID, Current: s.Current, CreatedAt: s.CreatedAt.UTC(), LastSeenAt: s.LastSeenAt.UTC(), UserAgent: s.UserAgent, IP: s.IP}
 	}
 	return Reply(w, out)
 }

@@ -755,7 +755,7 @@ func (r renderer) pullPayload(ctx context.Context, eventType string, src source,
 }
 
 // globalIssueID is the API's packing of a repository id and an issue
-// number into one id (internal/api/issues.go), so payloads and API
+// number into one id (internal/api/issues_shared.go), so payloads and API
 // answers agree.
 func globalIssueID(repo, number uint64) int64 {
 	const numberBits, maxRepo, privateBit = 24, 1 << 28, int64(1) << 52

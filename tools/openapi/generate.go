@@ -15,14 +15,14 @@
 //   - path parameters come from the pattern ({name}, and {name...} for the
 //     rest of the path); query parameters from q.Get("name") and the like
 //     in the handler and the package functions it hands the request to;
-//   - a handler wrapped by a function that takes an auth.Scope (signedIn,
-//     tokenOwnerOnly), or that calls auth.Require (requireUser,
-//     requireAdmin) before it could answer, needs sign-in: its operation
+//   - a handler wrapped by a function that takes an auth.Scope (SignedIn,
+//     tokenOwnerOnly), or that calls auth.Require (RequireUser,
+//     RequireAdmin) before it could answer, needs sign-in: its operation
 //     lists the credentials and x-dforge-scope, the least scope an access
 //     token needs; any other lists them beside the empty requirement
 //     (anonymous callers welcome);
-//   - the request body is the value decode (json.Unmarshal into a
-//     parameter) fills, and each 2xx answer the value writeJSON (a
+//   - the request body is the value Decode (json.Unmarshal into a
+//     parameter) fills, and each 2xx answer the value WriteJSON (a
 //     json.NewEncoder(w).Encode) writes, as JSON schemas made from struct
 //     fields and json tags. Named structs of the module become
 //     components; time.Time is a date-time string, common.Address a hex

@@ -217,3 +217,30 @@ func TestHumanizeAndSentences(t *testing.T) {
 		t.Errorf("firstSentence: %q, %q", s, rest)
 	}
 }
+
+// testdata/splitapi is split as internal/api is: the generator starts at
+// Register in its routes subpackage and follows the calls into the base
+// and into a resource package whose Handler embeds *splitapi.API; a shape
+// declared in a resource package is named as one of the base's.
+func TestGenerateFollowsTheAPIsSubpackages(t *testing.T) {
+	res, err := Generate("testdata/splitapi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Warnings) > 0 {
+		t.Errorf("warnings: %q", res.Warnings)
+	}
+	var d doc
+	if err := json.Unmarshal(res.JSON, &d); err != nil {
+		t.Fatal(err)
+	}
+	if got := d.Paths["/api/v1/ping"]["get"]["operationId"]; got != "ping" {
+		t.Errorf("the base's route: operationId %v, want ping", got)
+	}
+	if got := d.Paths["/api/v1/widgets/{id}"]["get"]["operationId"]; got != "getWidget" {
+		t.Errorf("the resource package's route: operationId %v, want getWidget", got)
+	}
+	if _, ok := d.Components.Schemas["Widget"]; !ok {
+		t.Errorf("no Widget schema among %v", reflect.ValueOf(d.Components.Schemas).MapKeys())
+	}
+}

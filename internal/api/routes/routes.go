@@ -8,10 +8,12 @@ import (
 	"net/http"
 
 	"github.com/dforge/dforge/internal/api"
+	"github.com/dforge/dforge/internal/api/admin"
 	"github.com/dforge/dforge/internal/api/chainapi"
 	"github.com/dforge/dforge/internal/api/community"
 	"github.com/dforge/dforge/internal/api/issue"
 	"github.com/dforge/dforge/internal/api/org"
+	"github.com/dforge/dforge/internal/api/repo"
 	"github.com/dforge/dforge/internal/api/user"
 )
 
@@ -39,6 +41,8 @@ func (a *API) Register(mux *http.ServeMux) {
 
 // routes lists every API route.
 func (a *API) routes(mux *http.ServeMux) {
+	repoRoutes := &repo.Handler{API: a.API}
+	adminRoutes := &admin.Handler{API: a.API}
 	userRoutes := &user.Handler{API: a.API}
 	issueRoutes := &issue.Handler{IssuesAPI: &api.IssuesAPI{API: a.API, Pulls: a.Pulls}}
 	orgRoutes := &org.Handler{API: a.API}
@@ -54,12 +58,12 @@ func (a *API) routes(mux *http.ServeMux) {
 	chainRoutes.RegisterDelegations(mux)
 	a.RegisterNetwork(mux)
 	a.RegisterSettings(mux)
-	a.RegisterRepos(mux)
-	a.RegisterReleases(mux)
+	repoRoutes.RegisterRepos(mux)
+	repoRoutes.RegisterReleases(mux)
 	orgRoutes.RegisterOrgs(mux)
-	a.RegisterStatuses(mux)
-	a.RegisterBranchWrites(mux)
-	a.RegisterTagWrites(mux)
+	repoRoutes.RegisterStatuses(mux)
+	repoRoutes.RegisterBranchWrites(mux)
+	repoRoutes.RegisterTagWrites(mux)
 	userRoutes.RegisterKeys(mux)
 	userRoutes.RegisterFollows(mux)
 	communityRoutes.RegisterForum(mux)
@@ -67,11 +71,11 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.RegisterHooks(mux)
 	a.RegisterMarketplace(mux)
 	orgRoutes.RegisterOwnerHooks(mux)
-	a.RegisterTopics(mux)
+	repoRoutes.RegisterTopics(mux)
 	userRoutes.RegisterEmails(mux)
-	a.RegisterRepoLists(mux)
+	repoRoutes.RegisterRepoLists(mux)
 	a.RegisterSearch(mux)
-	a.RegisterCodeSearch(mux)
+	repoRoutes.RegisterCodeSearch(mux)
 	userRoutes.RegisterActivity(mux)
 	userRoutes.RegisterFeed(mux)
 	userRoutes.RegisterNotifications(mux)
@@ -80,12 +84,19 @@ func (a *API) routes(mux *http.ServeMux) {
 	communityRoutes.RegisterMessages(mux)
 	communityRoutes.RegisterTickets(mux)
 	communityRoutes.RegisterEvents(mux)
-	a.RegisterAdmin(mux)
+	adminRoutes.RegisterAdmin(mux)
 	communityRoutes.RegisterCommunity(mux)
 	chainRoutes.RegisterBounties(mux)
 	a.RegisterMisc(mux)
-	a.RegisterDeployKeys(mux)
+	repoRoutes.RegisterDeployKeys(mux)
 	issueRoutes.RegisterTrackedTimes(mux)
 	orgRoutes.RegisterOrgLabels(mux)
 	a.RegisterNotFound(mux)
+}
+
+// ServeDownload serves a release asset at Gitea's browser_download_url,
+// with range requests, from this node's blockstore (the web server sends
+// api.IsDownloadPath here ahead of the app's routes).
+func (a *API) ServeDownload(w http.ResponseWriter, r *http.Request) {
+	(&repo.Handler{API: a.API}).ServeDownload(w, r)
 }

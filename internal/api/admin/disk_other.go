@@ -1,0 +1,6 @@
+//go:build !linux
+
+package admin
+
+// diskUsage is reported on Linux only.
+func diskUsage(string) *diskJSON { return nil }
