@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/dforge/dforge/tools/openapi/testdata/fakeapi/auth"
+	"github.com/dforge/dforge/tools/openapi/testdata/auth"
 )
 
 type API struct{ things *store }

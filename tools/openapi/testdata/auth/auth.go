@@ -1,4 +1,5 @@
-// Package auth stands in for internal/auth in the generator's tests.
+// Package auth stands in for internal/auth in the generator's tests: beside
+// the fake API, not inside it, as internal/auth is not under internal/api.
 package auth
 
 import "net/http"
