@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dforge/dforge/internal/cli.Version=$(VERSION)
 WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run build web deps i18n-fill release-check test test-short test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean bench-webhook bench-release api-coverage bench-ssh bench-notify bench-dashboard bench-feed bench-bounty bench-forum bench-auth bench-search
+.PHONY: run build web deps i18n-fill release-check test test-short test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean bench-webhook bench-release api-coverage bench-ssh bench-notify bench-dashboard bench-feed bench-bounty bench-forum bench-auth bench-search bench-git-read
 
 ## run: install what is needed, build, and start a node on the embedded defaults
 run: build
@@ -130,6 +130,10 @@ bench-replication:
 ## bench-search: code search on a node: index time and size for -mb MB of generated source, search p50/p99 on 16 connections, a 10-file push re-indexed (BENCH_FLAGS=-quick for a smoke run)
 bench-search:
 	$(GO) run ./bench/search $(BENCH_FLAGS)
+
+## bench-git-read: a blob read through the pool of long-lived cat-file processes against a git process started per read (the code before), same run, browse cache off
+bench-git-read:
+	$(GO) test ./internal/gitstore -run '^$$' -bench '^BenchmarkBlobRead$$' -benchtime 2000x
 
 ## bench-archive: archive downloads (zip, tar.gz) through the node against git archive on the same bare repository (BENCH_FLAGS=-quick for a smoke run)
 bench-archive:
