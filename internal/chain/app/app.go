@@ -28,17 +28,10 @@ import (
 type App struct {
 	abci.BaseApplication
 
-	mu     sync.Mutex // consensus's: state, params and validatorUpdates
+	mu     sync.Mutex
 	state  *state.Store
+	check  *state.Overlay // pending effects of mempool transactions since the last commit
 	params Params
-	// checkMu guards the mempool's view of the state (check), so that
-	// CheckTx and a relayer's prechecks run beside a block's execution
-	// instead of waiting it out: during a flood a 512-action block holds
-	// mu for hundreds of milliseconds, and an honest action arriving then
-	// would miss the next proposal. Take checkMu before mu, never after
-	// (lockCheck); Commit lets go of mu before it resets the view.
-	checkMu sync.Mutex
-	check   checkView
 	// verified remembers transactions whose signature already checked out, by
 	// their bytes: CheckTx, every recheck and FinalizeBlock would otherwise
 	// recover the same signature three times. Verification is a pure function
@@ -65,7 +58,7 @@ var paramsKey = []byte("app/params")
 // New returns the application over st, loading the parameters of an
 // already-initialised chain.
 func New(st *state.Store) (*App, error) {
-	a := &App{state: st, verified: map[string]tx.Tx{}, halted: make(chan error, 1)}
+	a := &App{state: st, check: state.NewOverlay(st), verified: map[string]tx.Tx{}, halted: make(chan error, 1)}
 	raw, err := st.Get(paramsKey)
 	if err != nil {
 		return nil, fmt.Errorf("load params: %w", err)
@@ -74,9 +67,6 @@ func New(st *state.Store) (*App, error) {
 		if a.params, err = params.Decode(raw); err != nil {
 			return nil, err
 		}
-	}
-	if err := a.resetCheck(st.Committed(), a.params); err != nil {
-		return nil, err
 	}
 	return a, nil
 }
@@ -172,14 +162,14 @@ func (a *App) InitChain(_ context.Context, req *abci.InitChainRequest) (*abci.In
 // serializes only consensus calls), so recoveries run on all cores.
 func (a *App) CheckTx(_ context.Context, req *abci.CheckTxRequest) (*abci.CheckTxResponse, error) {
 	t, err := a.verify(req.Tx)
-	view, unlock := a.lockCheck()
-	defer unlock()
+	a.mu.Lock()
+	defer a.mu.Unlock()
 	if err == nil {
 		// The transaction would go into the next block at the earliest. A
 		// rejected one must leave no trace (not even its nonce) for the
 		// transactions admitted after it.
-		tentative := state.NewOverlay(view.kv)
-		_, err = view.rules.applyOn(tentative, t, view.next)
+		tentative := state.NewOverlay(a.check)
+		_, err = a.applyOn(tentative, t, a.state.Version()+1)
 		if (req.Type == abci.CHECK_TX_TYPE_RECHECK && isActionFailure(err)) || isStateFailure(err) {
 			// A relayed forge action that fails on this node's view (a
 			// newer block or an action already admitted took the name or
@@ -190,11 +180,11 @@ func (a *App) CheckTx(_ context.Context, req *abci.CheckTxRequest) (*abci.CheckT
 			// never reaches a block), and the operator's later
 			// transactions would be stranded behind its nonce. A relayer
 			// refuses its own failing action before sending it (Precheck).
-			tentative = state.NewOverlay(view.kv)
+			tentative = state.NewOverlay(a.check)
 			err = ledger.UseNonce(tentative, t.From, t.Nonce)
 		}
 		if err == nil {
-			err = tentative.Flush(view.kv)
+			err = tentative.Flush(a.check)
 		}
 	}
 	if err != nil {
@@ -212,9 +202,9 @@ func (a *App) CheckTx(_ context.Context, req *abci.CheckTxRequest) (*abci.CheckT
 func (a *App) Precheck(raw []byte) error {
 	t, err := a.verify(raw)
 	if err == nil {
-		view, unlock := a.lockCheck()
-		_, err = view.rules.applyOn(state.NewOverlay(view.kv), t, view.next)
-		unlock()
+		a.mu.Lock()
+		_, err = a.applyOn(state.NewOverlay(a.check), t, a.state.Version()+1)
+		a.mu.Unlock()
 	}
 	if err == nil {
 		return nil
@@ -288,17 +278,11 @@ func (a *App) useNonce(t tx.Tx) error {
 
 func (a *App) Commit(context.Context, *abci.CommitRequest) (*abci.CommitResponse, error) {
 	a.mu.Lock()
-	_, version, err := a.state.Commit()
-	rules := a.params
-	a.mu.Unlock()
-	if err != nil {
+	defer a.mu.Unlock()
+	if _, _, err := a.state.Commit(); err != nil {
 		return nil, err
 	}
-	// CometBFT holds the mempool during Commit and rechecks what is left
-	// in it afterwards, so no CheckTx sees the view change under it.
-	if err := a.resetCheck(version, rules); err != nil {
-		return nil, err
-	}
+	a.check = state.NewOverlay(a.state)
 	return &abci.CommitResponse{}, nil
 }
 

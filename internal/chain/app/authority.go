@@ -142,9 +142,9 @@ func (a *App) Delegations(account common.Address) ([]delegation.Delegation, erro
 // state (committed plus admitted), so a node sees at once the delegation
 // a user just signed.
 func (a *App) Delegation(account, delegate common.Address) (delegation.Delegation, bool, error) {
-	view, unlock := a.lockCheck()
-	defer unlock()
-	return delegation.Get(view.kv, account, delegate)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return delegation.Get(a.check, account, delegate)
 }
 
 // OwnKeys reports whether the own-keys rules apply as of the last
@@ -157,9 +157,9 @@ func (a *App) OwnKeys() (bool, error) {
 
 // Height is the last committed block's height.
 func (a *App) Height() int64 {
-	// The store mirrors it for other goroutines, so a request asking it
-	// does not wait for the block being executed.
-	return a.state.Committed()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.state.Version()
 }
 
 // PrecheckAction says whether actor's own signature would get action
@@ -168,8 +168,8 @@ func (a *App) Height() int64 {
 // action to the user's wallet, so a malformed one is refused at once.
 // The refusal is a *tx.Error.
 func (a *App) PrecheckAction(actor common.Address, action, payload string) error {
-	view, unlock := a.lockCheck()
-	defer unlock()
-	_, err := forge.ApplyChange(state.NewOverlay(view.kv), forge.Env{Height: uint64(view.next)}, actor, action, payload)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	_, err := forge.ApplyChange(state.NewOverlay(a.check), forge.Env{Height: uint64(a.state.Version() + 1)}, actor, action, payload)
 	return err
 }
