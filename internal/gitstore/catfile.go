@@ -256,7 +256,9 @@ func (b *batch) read(id, typ string) ([]byte, error) {
 	}
 	if size > maxBatchRead {
 		// Not read through: the process is stopped rather than made to
-		// write it all out.
+		// write it all out. Asking the size first (--batch-command's
+		// info) would keep it, but costs every small read a second round
+		// trip: 226 against 130 µs a read in BenchmarkBlobRead.
 		return nil, errTooBig
 	}
 	if f[1] != typ {
