@@ -102,7 +102,7 @@ bench-auth: build
 	$(GO) run ./bench/auth -bin $(BIN) -old-bin $(HOME)/.cache/dforge/dforge-$(AUTH_BASELINE) $(BENCH_FLAGS)
 	DFORGE_FLOOD_HONEST=100 $(GO) test ./internal/cli -run '^TestFloodOfRelayedActionsLeavesRoomForOthers$$' -count=1 -v | grep -E 'flood of|quiet chain|^(ok|FAIL|---)' 
 
-## bench-forge: git clone/push throughput against git http-backend, API latency on 10,000 issues, peak RSS of a 1 GB clone (BENCH_FLAGS=-quick for a smoke run)
+## bench-forge: git clone/push throughput against git http-backend, API latency on 10,000 issues (deep pages, a raw file against a git process per read), the mixed load with 1% and 10% writes, issue creation as issues grow, peak RSS of a 1 GB clone (BENCH_FLAGS=-quick for a smoke run)
 bench-forge:
 	$(GO) run ./bench/forge $(BENCH_FLAGS)
 

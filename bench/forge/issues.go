@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -22,6 +23,29 @@ type issuesResult struct {
 	firstErr    string
 	elapsed     time.Duration
 	latencies   []time.Duration
+	finished    []time.Duration // when each creation answered, from the start
+}
+
+// bands is the creation rate in each fifth of the issues created, in the
+// order they were created: whether creation slows as the repository grows.
+func (r issuesResult) bands() []string {
+	const n = 5
+	f := slices.Clone(r.finished)
+	slices.Sort(f)
+	if len(f) < 10*n {
+		return nil
+	}
+	var out []string
+	for k := range n {
+		lo, hi := k*len(f)/n, (k+1)*len(f)/n-1
+		d := f[hi] - f[lo]
+		if k > 0 {
+			d = f[hi] - f[lo-1]
+			lo--
+		}
+		out = append(out, fmt.Sprintf("%d-%d: %.0f", k*len(f)/n, (k+1)*len(f)/n, float64(hi-lo)/d.Seconds()))
+	}
+	return out
 }
 
 func (r issuesResult) rate() float64 {
@@ -105,6 +129,7 @@ func createIssues(ctx context.Context, c *forgenode.Client, repo forgenode.Repo,
 				if err == nil {
 					r.created++
 					r.latencies = append(r.latencies, d)
+					r.finished = append(r.finished, time.Since(start))
 				} else if ctx.Err() == nil {
 					r.failed++
 					if r.firstErr == "" {

@@ -26,6 +26,7 @@ import (
 type endpoint struct {
 	name       string
 	candidates []string
+	base       string // the server, when it is not the node
 }
 
 type latencyResult struct {
@@ -53,8 +54,10 @@ func (e endpointResult) rps() float64 {
 
 // benchLatency loads each endpoint of repo in turn with o.conns keep-alive
 // connections for o.duration, after a short warm-up, anonymously (the
-// repository is public), with wrk when it is installed.
-func benchLatency(ctx context.Context, o options, base string, repo *forgenode.Repo, tmp string, out io.Writer) latencyResult {
+// repository is public), with wrk when it is installed. rawFile is the
+// raw file's path, and yard, when there is one, serves its yardstick;
+// issues is how many the repository has, for the deep page.
+func benchLatency(ctx context.Context, o options, base string, repo *forgenode.Repo, yard *processPerRead, rawFile string, issues int, out io.Writer) latencyResult {
 	res := latencyResult{tool: "built-in Go load generator (wrk is not installed): exact percentiles of every request's duration"}
 	wrk, wrkErr := exec.LookPath("wrk")
 	if wrkErr == nil {
@@ -64,20 +67,29 @@ func benchLatency(ctx context.Context, o options, base string, repo *forgenode.R
 	if repo != nil {
 		p := "/api/v1/repos/" + repo.Path()
 		eps = []endpoint{
-			{"repository home", []string{p}},
-			{"file tree", []string{p + "/contents?ref=" + corpus.Branch, p + "/contents/?ref=" + corpus.Branch, p + "/git/trees/" + corpus.Branch}},
-			{"issue list", []string{p + "/issues?limit=50", p + "/issues?state=open&limit=50"}},
+			{"repository home", []string{p}, ""},
+			{"file tree", []string{p + "/contents?ref=" + corpus.Branch, p + "/contents/?ref=" + corpus.Branch, p + "/git/trees/" + corpus.Branch}, ""},
+			{"issue list", []string{p + "/issues?limit=50", p + "/issues?state=open&limit=50"}, ""},
+			{fmt.Sprintf("issue list, page %d", deepPage(issues)), []string{fmt.Sprintf("%s/issues?limit=50&page=%d", p, deepPage(issues))}, ""},
+			{"raw file", []string{p + "/raw/" + rawFile + "?ref=" + corpus.Branch}, ""},
+		}
+		if yard != nil {
+			eps = append(eps, endpoint{"raw file, a git process per read", []string{"/raw/" + rawFile}, yard.URL})
 		}
 	} else {
-		eps = []endpoint{{"repository home", nil}, {"file tree", nil}, {"issue list", nil}}
+		eps = []endpoint{{"repository home", nil, ""}, {"file tree", nil, ""}, {"issue list", nil, ""}}
 	}
 	client := &http.Client{Timeout: 30 * time.Second}
 	for _, ep := range eps {
 		er := endpointResult{name: ep.name}
+		server := base
+		if ep.base != "" {
+			server = ep.base
+		}
 		if repo == nil {
 			er.unavailable = "no repository: POST /api/v1/user/repos is not available"
 		} else {
-			er.path, er.total, er.unavailable = probe(ctx, client, base, ep.candidates)
+			er.path, er.total, er.unavailable = probe(ctx, client, server, ep.candidates)
 		}
 		if er.unavailable != "" {
 			fmt.Fprintf(out, "  %s: not available (%s)\n", ep.name, er.unavailable)
@@ -86,9 +98,9 @@ func benchLatency(ctx context.Context, o options, base string, repo *forgenode.R
 		}
 		var err error
 		if wrkErr == nil {
-			err = runWrk(ctx, wrk, base+er.path, o, &er)
+			err = runWrk(ctx, wrk, server+er.path, o, &er)
 		} else {
-			err = loadGo(ctx, base+er.path, o, &er)
+			err = loadGo(ctx, server+er.path, o, &er)
 		}
 		if ctx.Err() != nil {
 			return res
@@ -103,6 +115,10 @@ func benchLatency(ctx context.Context, o options, base string, repo *forgenode.R
 	}
 	return res
 }
+
+// deepPage is the deep page of the issue list: page 150 of 50 issues, or
+// the last page of a smaller list.
+func deepPage(issues int) int { return max(1, min(150, issues/50)) }
 
 // probe GETs each candidate path and returns the first that answers 200,
 // with its X-Total-Count; or why none did.

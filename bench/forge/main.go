@@ -183,7 +183,27 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 	}
 
 	fmt.Fprintf(out, "[3/4] API latency under %d connections, %s per endpoint ...\n", o.conns, o.duration)
-	r.latency = benchLatency(ctx, o, n.URL, repo, tmp, out)
+	var yard *processPerRead
+	if r.git.repo != nil {
+		if dir, ok := bareDir(data, r.git.repo.ID); ok {
+			if yard, err = startProcessPerRead(g.Git.Path, dir); err != nil {
+				return fmt.Errorf("serve the raw file's yardstick: %w", err)
+			}
+			defer yard.stop(context.Background())
+		}
+	}
+	rawFile := "README.md"
+	if repo != nil {
+		if rawFile, err = sampleFile(ctx, c, *repo); err != nil {
+			r.notes.add("no raw file to read: %s", err)
+		}
+	}
+	r.latency = benchLatency(ctx, o, n.URL, repo, yard, rawFile, r.issues.created, out)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "[3/4] mixed load: %d connections, reads over many URLs with %v%% writes, %s each ...\n", o.conns, writeShares, o.duration)
+	r.mixed = benchMixed(ctx, o, c, repo, r.issues.created, out)
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -18,6 +18,7 @@ type report struct {
 	git       *gitResult
 	issues    issuesResult
 	latency   latencyResult
+	mixed     mixedResult
 	memory    memoryResult
 }
 
@@ -59,6 +60,9 @@ func (r *report) print(out io.Writer) {
 		}
 		fmt.Fprintf(out, "  %d/%d created in %s: %.1f issues/s; request p50 %s, p99 %s; %d failed, %d 5xx retried\n",
 			is.created, is.want, is.elapsed.Round(time.Millisecond), is.rate(), p50, p99, is.failed, is.retries)
+		if bands := is.bands(); len(bands) > 0 {
+			fmt.Fprintf(out, "  as the repository grows (issues/s by fifth of the run): %s\n", strings.Join(bands, ", "))
+		}
 	}
 
 	fmt.Fprintf(out, "\nAPI latency: %d keep-alive connections for %s per endpoint, anonymous GETs, after a %s warm-up\n  load: %s\n",
@@ -81,6 +85,8 @@ func (r *report) print(out io.Writer) {
 		}
 		tw.Flush()
 	}
+
+	r.printMixed(out)
 
 	fmt.Fprintf(out, "\nPeak memory: /proc/<pid>/status of the node and of its descendants (git, hooks) every 20 ms\n")
 	fmt.Fprintf(out, "  VmHWM is the kernel's peak of VmRSS, which counts mapped file pages too (git maps its packs); RssAnon is heap and stacks\n")
@@ -168,6 +174,12 @@ func (r *report) printTargets(out io.Writer) {
 		}
 		fmt.Fprintf(tw, "  p99 of the %s API, %d connections\t%s\t(target < 50 ms)\n", e.name, r.opts.conns, p99)
 	}
+	for _, m := range r.mixed.runs {
+		fmt.Fprintf(tw, "  mixed load with %d%% writes: read p99 / write p99\t%s / %s\t(target < 50 ms / < 250 ms)\n", m.writePct, p99(m.reads), p99(m.writes))
+	}
+	if bands := r.issues.bands(); len(bands) > 1 {
+		fmt.Fprintf(tw, "  issues/s, first fifth of the run against the last\t%s against %s\t(target: flat as issues grow)\n", bands[0], bands[len(bands)-1])
+	}
 	peak := na
 	if c := r.memory.clone; c.what != "" && c.unavailable == "" {
 		peak = mib(c.node.hwm)
@@ -210,4 +222,25 @@ func speedRatio(byServer map[string][]transfer, extra time.Duration) string {
 	}
 	d.d += extra
 	return fmt.Sprintf("%.2f", d.mbps()/b.mbps())
+}
+
+// printMixed prints the mixed load's runs.
+func (r *report) printMixed(out io.Writer) {
+	o := r.opts
+	fmt.Fprintf(out, "\nMixed load: %d keep-alive connections for %s per run, anonymous GETs spread over %d URLs (issues, their comments, issue list pages, directories, raw files) and signed-in comments on random issues\n",
+		o.conns, o.duration, r.mixed.urls)
+	if r.mixed.unavailable != "" || len(r.mixed.runs) == 0 {
+		fmt.Fprintf(out, "  %s %s\n", na, r.mixed.unavailable)
+		return
+	}
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "writes\treq/s\treads\tread p50\tread p99\tread max\twrites\twrite p50\twrite p99\terrors (r/w)\t")
+	for _, m := range r.mixed.runs {
+		fmt.Fprintf(tw, "%d%%\t%.0f\t%d\t%s\t%s\t%s\t%d\t%s\t%s\t%d/%d\t\n", m.writePct, m.rps(), len(m.reads), p50(m.reads), p99(m.reads), maxOf(m.reads),
+			len(m.writes), p50(m.writes), p99(m.writes), m.readErrors, m.writeErrors)
+		if m.firstFailure != "" {
+			r.notes.add("mixed load with %d%% writes, first failure: %s", m.writePct, m.firstFailure)
+		}
+	}
+	tw.Flush()
 }
