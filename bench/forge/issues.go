@@ -93,7 +93,7 @@ func createIssues(ctx context.Context, c *forgenode.Client, repo forgenode.Repo,
 		fmt.Fprintf(out, "  not available (%s)\n", err)
 		return r
 	}
-	r.created, r.latencies = 1, append(r.latencies, d)
+	r.created, r.latencies, r.finished = 1, append(r.latencies, d), append(r.finished, time.Since(start))
 
 	var (
 		mu   sync.Mutex
