@@ -16,6 +16,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/app"
 	"github.com/dforge/dforge/internal/chain/ledger"
 	"github.com/dforge/dforge/internal/chain/tx"
+	"github.com/dforge/dforge/internal/chain/upgrade"
 )
 
 func open(t *testing.T, dir string, genesis app.Genesis) *chain.Chain {
@@ -79,5 +80,47 @@ func TestTransfersCommitAndSurviveRestart(t *testing.T) {
 	}
 	if b, _ := c.Account(bob); b.Balance != 500_000 {
 		t.Fatalf("bob = %d, want 500000", b.Balance)
+	}
+}
+
+// TestHeadersCarryTheAppVersion drives a real CometBFT node on a chain
+// born with every known upgrade: its blocks' headers carry the app
+// version the genesis set (2, from app-version), before and after a
+// restart, as the application's Info says.
+func TestHeadersCarryTheAppVersion(t *testing.T) {
+	key, _ := crypto.GenerateKey()
+	alice := crypto.PubkeyToAddress(key.PublicKey)
+	genesis := app.Genesis{Params: app.DefaultParams(), Allocations: []ledger.Allocation{{Address: alice, Amount: 1_000}}, Upgrades: upgrade.All()}
+	dir := t.TempDir()
+	for nonce := range uint64(2) {
+		c := open(t, dir, genesis)
+		env, err := tx.Sign(key, tx.KindTransfer, map[string]any{
+			"from": alice.Hex(), "to": common.HexToAddress("0xb0b").Hex(), "amount": "1", "nonce": strconv.FormatUint(nonce, 10),
+		}, genesis.Params.ChainID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		res, err := c.Submit(ctx, env)
+		if err != nil || res.Code != 0 {
+			cancel()
+			t.Fatalf("transfer %d: %+v %v", nonce, res, err)
+		}
+		block, err := c.Client().Block(ctx, &res.Height)
+		if err != nil {
+			cancel()
+			t.Fatalf("read block %d: %v", res.Height, err)
+		}
+		info, err := c.Client().ABCIInfo(ctx)
+		cancel()
+		if err != nil {
+			t.Fatalf("abci info: %v", err)
+		}
+		if got := block.Block.Header.Version.App; got != 2 || info.Response.AppVersion != 2 {
+			t.Fatalf("block %d (start %d): header app version %d, Info %d, want 2", res.Height, nonce+1, got, info.Response.AppVersion)
+		}
+		if err := c.Close(); err != nil {
+			t.Fatalf("close: %v", err)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	abci "github.com/cometbft/cometbft/abci/types"
+	cmtproto "github.com/cometbft/cometbft/api/cometbft/types/v1"
 
 	"github.com/dforge/dforge/internal/chain/delegation"
 	"github.com/dforge/dforge/internal/chain/ledger"
@@ -91,9 +92,12 @@ func (a *App) Params() Params {
 func (a *App) Info(context.Context, *abci.InfoRequest) (*abci.InfoResponse, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	// A state that cannot be read says 1, as every chain did before
+	// app-version; FinalizeBlock would fail on it first.
+	version, _ := upgrade.Version(a.state)
 	return &abci.InfoResponse{
 		Data:             "dforge",
-		AppVersion:       1,
+		AppVersion:       version,
 		LastBlockHeight:  a.state.Version(),
 		LastBlockAppHash: a.state.Hash(),
 	}, nil
@@ -151,7 +155,21 @@ func (a *App) InitChain(_ context.Context, req *abci.InitChainRequest) (*abci.In
 	a.verifiedMu.Lock() // verify reads the chain id under this lock only
 	a.params = g.Params
 	a.verifiedMu.Unlock()
-	return &abci.InitChainResponse{AppHash: a.state.WorkingHash()}, nil
+	res := &abci.InitChainResponse{AppHash: a.state.WorkingHash()}
+	// A genesis with app-version starts the headers at its version;
+	// without it CometBFT keeps the 1 Info said.
+	if v, err := upgrade.Version(a.state); err != nil {
+		return nil, err
+	} else if v > 1 {
+		res.ConsensusParams = appVersionParams(v)
+	}
+	return res, nil
+}
+
+// appVersionParams is the consensus-parameter change that makes CometBFT
+// put app version v into the headers of the blocks that follow.
+func appVersionParams(v uint64) *cmtproto.ConsensusParams {
+	return &cmtproto.ConsensusParams{Version: &cmtproto.VersionParams{App: v}}
 }
 
 // CheckTx admits a transaction to the mempool if it would apply on top of
@@ -225,6 +243,10 @@ func (a *App) FinalizeBlock(_ context.Context, req *abci.FinalizeBlockRequest) (
 	// 1. The block-start rules (blockstart.go), which may change the
 	// validator set.
 	a.validatorUpdates = nil
+	before, err := upgrade.Version(a.state)
+	if err != nil {
+		return nil, err
+	}
 	events, err := a.startBlock(uint64(req.Height))
 	if errors.Is(err, upgrade.ErrUnknown) {
 		a.haltOnce.Do(func() { a.halted <- err })
@@ -237,7 +259,15 @@ func (a *App) FinalizeBlock(_ context.Context, req *abci.FinalizeBlockRequest) (
 	for i, raw := range req.Txs {
 		results[i] = a.deliver(raw, req.Height)
 	}
-	return &abci.FinalizeBlockResponse{Events: events, TxResults: results, ValidatorUpdates: a.validatorUpdates, AppHash: a.state.WorkingHash()}, nil
+	res := &abci.FinalizeBlockResponse{Events: events, TxResults: results, ValidatorUpdates: a.validatorUpdates, AppHash: a.state.WorkingHash()}
+	// An upgrade at this block moved the app version: the next blocks'
+	// headers carry it.
+	if after, err := upgrade.Version(a.state); err != nil {
+		return nil, err
+	} else if after != before {
+		res.ConsensusParamUpdates = appVersionParams(after)
+	}
+	return res, nil
 }
 
 // deliver applies one transaction of a block; a failed one changes nothing.

@@ -34,9 +34,10 @@ import (
 // (the genesis marks it done), again when own-keys bounded node
 // registrations per block (the chain keeps a count, so the node
 // registered in block 2 changes the state), again when route-names
-// joined the list, and again when pending-transfers joined it (the genesis
-// marks every known upgrade done, so a chain born today changes with each
-// new upgrade; the before-upgrades checkpoint must never change).
+// joined the list, again when pending-transfers joined it, and again when
+// app-version joined it (its genesis also keeps the app version, 2) (the
+// genesis marks every known upgrade done, so a chain born today changes
+// with each new upgrade; the before-upgrades checkpoint must never change).
 //
 // The finals are the same chains after the blocks of coverSteps, which
 // run every forge action and transaction kind. They were pinned on
@@ -46,17 +47,19 @@ import (
 // kind is a new step, and so a new deliberate re-pin of both finals; the
 // checkpoints stay. Re-pinned when pending-transfers added
 // repo.transfer.accept and repo.transfer.reject (the old chain passes that
-// upgrade beside own-keys).
+// upgrade beside own-keys). TestAppHashStable's finals re-pinned when
+// app-version joined the genesis (its state differs from block 0 on; the
+// before-upgrades finals stay).
 const (
 	checkpointBeforeUpgradesAppHash = "8c72bbdd5840db1e344a4bbfc8833e7de14816c7f67311b1704d92e894ac1c0e"
 	checkpointBeforeUpgradesResults = "360c0bc40d300d23be362f8537b23e463ac1c52eaedd7c995d60051aa4d1369d"
-	checkpointOwnKeysAppHash        = "8ceaa40c8d0b492d2380b6133805cd2afa9b464ab2859259373b31a8b24edd37"
-	checkpointOwnKeysResults        = "0f8260577179030d1de95f35e7e0b8dd96fbbdff159251c2d1e40a6f8bb2ff61"
+	checkpointOwnKeysAppHash        = "b475663ba2a3e062b1aca3293afcd61fee475d8d5684af21e18eb75e6cfcad53"
+	checkpointOwnKeysResults        = "c17cbfad91cd169ef4f37c784d4d04bc320ea3ca5aa8a684bb16a9a00710827c"
 
 	beforeUpgradesAppHash = "69349cc7d7724e016fba92c2cb6e17c7bc314deb3a6a1e51c2982ed9437f6cb8"
 	beforeUpgradesResults = "f46165f83596aed2a038b06ba090bf4f93f78b4d0db9a4f6c29cb89ca1228d5d"
-	stableAppHash         = "9f722ea2b25b44f5339cb9947399beb18e3f522eff5800f4661116c48239127b"
-	stableResults         = "1ed9d64fa1e8a31abc7769c7249d998c903645db54dfb298528f5c77ca8a7d43"
+	stableAppHash         = "0a5d07e5522d9ce0ee1bda4d275bf57353c30f0a830b192fabc51f40e423c064"
+	stableResults         = "efd1d7c40aa9c745b635c062e7ee1eb73c68c4531f7f0daca6182989eed15fa0"
 )
 
 // fixedWallet is a wallet whose key is derived from seed, so its address

@@ -233,3 +233,99 @@ func forgeChange(t *testing.T, res *abci.ExecTxResult) forge.Change {
 	t.Fatalf("no forge event in %+v", res)
 	return forge.Change{}
 }
+
+// A chain made before app-version says app version 1 in Info and asks
+// CometBFT for no change until the height its governance voted; that
+// block's answer moves the headers to 2, and each later upgrade one more.
+// A fresh node replaying every block reaches the same app hash and version.
+func TestAppVersionUpgradeAtAVotedHeight(t *testing.T) {
+	c := newOldChain(t)
+	at := c.height + 8
+	c.upgradeAt(upgrade.AppVersion, at)
+	for c.height < at-1 {
+		c.block()
+		if c.lastResult.ConsensusParamUpdates != nil {
+			t.Fatalf("block %d changed the consensus params before the upgrade: %+v", c.height, c.lastResult.ConsensusParamUpdates)
+		}
+	}
+	if v := appVersion(t, c.a); v != 1 {
+		t.Fatalf("app version before the upgrade: %d", v)
+	}
+	c.block()
+	if got := headerVersion(c.lastResult); got != 2 {
+		t.Fatalf("the upgrade block asks for header version %d, want 2", got)
+	}
+	if v := appVersion(t, c.a); v != 2 {
+		t.Fatalf("app version after the upgrade: %d", v)
+	}
+	c.block()
+	if c.lastResult.ConsensusParamUpdates != nil {
+		t.Fatalf("the block after the upgrade changed the consensus params again: %+v", c.lastResult.ConsensusParamUpdates)
+	}
+
+	// A name of its own each run: Allow lasts for the process.
+	next := "after-app-version-" + strconv.FormatInt(time.Now().UnixNano(), 10)
+	upgrade.Allow(next)
+	at = c.height + 8
+	c.upgradeAt(next, at)
+	for c.height < at {
+		c.block()
+	}
+	if got := headerVersion(c.lastResult); got != 3 {
+		t.Fatalf("the next upgrade asks for header version %d, want 3", got)
+	}
+
+	replay, st := startApp(t, c.genesis)
+	for i, txs := range c.blocks {
+		finalize(t, replay, int64(i+1), txs...)
+	}
+	if got, want := st.Hash(), c.st.Hash(); string(got) != string(want) {
+		t.Fatalf("replay app hash %x, want %x", got, want)
+	}
+	if v := appVersion(t, replay); v != 3 {
+		t.Fatalf("replayed app version %d, want 3", v)
+	}
+}
+
+// A new chain's genesis lists app-version with the other upgrades: its
+// InitChain answer starts the headers at version 2, and Info says so.
+func TestNewChainStartsAtItsAppVersion(t *testing.T) {
+	g := app.Genesis{Params: app.DefaultParams(), Upgrades: upgrade.All()}
+	raw, err := json.Marshal(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := state.OpenMemory()
+	a, err := app.New(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.InitChain(context.Background(), &abci.InitChainRequest{AppStateBytes: raw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ConsensusParams == nil || res.ConsensusParams.Version == nil || res.ConsensusParams.Version.App != 2 {
+		t.Fatalf("InitChain's consensus params: %+v", res.ConsensusParams)
+	}
+	if v := appVersion(t, a); v != 2 {
+		t.Fatalf("Info's app version: %d", v)
+	}
+}
+
+func appVersion(t *testing.T, a *app.App) uint64 {
+	t.Helper()
+	info, err := a.Info(context.Background(), &abci.InfoRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info.AppVersion
+}
+
+// headerVersion is the app version a block's answer asks CometBFT to put
+// in the next headers, or 0 for none.
+func headerVersion(res *abci.FinalizeBlockResponse) uint64 {
+	if res.ConsensusParamUpdates == nil || res.ConsensusParamUpdates.Version == nil {
+		return 0
+	}
+	return res.ConsensusParamUpdates.Version.App
+}

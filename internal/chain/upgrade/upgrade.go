@@ -42,9 +42,16 @@ const RouteNames = "route-names"
 // may create repositories in stays immediate.
 const PendingTransfers = "pending-transfers"
 
+// AppVersion numbers the rules: from it on, the chain's app version (what
+// Info tells CometBFT, and every block header's version.app) is 2, and
+// each later upgrade moves it up by one, so a block says which rules made
+// it and a node can tell a peer on other rules. Before it every chain said
+// 1, whatever its upgrades.
+const AppVersion = "app-version"
+
 // known lists the upgrades this binary implements, oldest first. A new
 // rule change is one more name here and a Done check where it applies.
-var known = []string{OwnKeys, SafeURLs, RouteNames, PendingTransfers}
+var known = []string{OwnKeys, SafeURLs, RouteNames, PendingTransfers, AppVersion}
 
 // extra are names a node was told to treat as known with no rule change
 // (Allow): how an operator crosses an upgrade whose rules this release
@@ -169,12 +176,43 @@ func DoneAt(kv state.Reader, name string) (uint64, bool, error) {
 }
 
 // Apply marks name done from height: the genesis (height 0) does so for
-// every upgrade a new chain starts with.
+// every upgrade a new chain starts with. From app-version on, each one
+// moves the app version up by one.
 func Apply(kv state.KV, name string, height uint64) error {
 	if err := kv.Set(doneKey(name), state.Uint64(height)); err != nil {
 		return fmt.Errorf("apply upgrade %s: %w", name, err)
 	}
+	v, err := Version(kv)
+	if err != nil {
+		return err
+	}
+	// The counter is written only once app-version is done: a chain
+	// before it keeps the state (and app hashes) it always had.
+	if name == AppVersion || v > 1 {
+		if err := kv.Set(versionKey, state.Uint64(v+1)); err != nil {
+			return fmt.Errorf("apply upgrade %s: %w", name, err)
+		}
+	}
 	return nil
+}
+
+var versionKey = []byte("upgrade/app-version")
+
+// Version is the chain's app version: 1 until the app-version upgrade,
+// then one more for it and for each upgrade after it.
+func Version(kv state.Reader) (uint64, error) {
+	v, err := kv.Get(versionKey)
+	if err != nil {
+		return 0, fmt.Errorf("read the app version: %w", err)
+	}
+	if len(v) == 0 {
+		return 1, nil
+	}
+	n, ok := state.ParseUint64(v)
+	if !ok || n < 2 {
+		return 0, fmt.Errorf("read the app version: %w", state.ErrCorrupt)
+	}
+	return n, nil
 }
 
 // BeginBlock applies the plans due at height and returns them. A due plan
