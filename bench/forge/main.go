@@ -57,6 +57,7 @@ type options struct {
 	bin           string // the dforge binary; empty builds ./cmd/dforge
 	cache         string // where the repositories are built once
 	timeout       time.Duration
+	pprof         string // the node's profiles, when asked
 }
 
 func main() { os.Exit(mainCode()) }
@@ -75,6 +76,7 @@ func mainCode() int {
 	flag.StringVar(&o.bin, "bin", "", "dforge binary to run (default: go build ./cmd/dforge into the temporary directory)")
 	flag.StringVar(&o.cache, "cache", corpus.DefaultCache(), "directory where the repositories are built once and reused")
 	flag.DurationVar(&o.timeout, "timeout", 90*time.Minute, "abort the run after this long")
+	flag.StringVar(&o.pprof, "node-pprof", "", "serve the node's Go profiles on this loopback address (dforge serve --pprof-addr), to explain a figure")
 	flag.Parse()
 	if o.quick {
 		set := map[string]bool{}
@@ -140,8 +142,11 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 
 	// The node, and a signed-in user with a token.
 	data := filepath.Join(tmp, "node")
-	n, err := forgenode.Start(ctx, bin, []string{"serve", "--data", data, "--addr", "127.0.0.1:0",
-		"--rpc-addr", "tcp://127.0.0.1:0", "--p2p-addr", "tcp://127.0.0.1:0"}, nil, filepath.Join(tmp, "node.log"))
+	args := []string{"serve", "--data", data, "--addr", "127.0.0.1:0", "--rpc-addr", "tcp://127.0.0.1:0", "--p2p-addr", "tcp://127.0.0.1:0"}
+	if o.pprof != "" {
+		args = append(args, "--pprof-addr", o.pprof)
+	}
+	n, err := forgenode.Start(ctx, bin, args, nil, filepath.Join(tmp, "node.log"))
 	if err != nil {
 		return err
 	}

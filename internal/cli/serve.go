@@ -62,6 +62,8 @@ type ServeConfig struct {
 	// link-local addresses; refused by default (SSRF).
 	WebhookAllowPrivate bool
 	Dist                fs.FS // the web app; nil means the embedded build
+	// PprofAddr, when set, serves Go's profiles there (loopback only).
+	PprofAddr string
 }
 
 func parseServe(args []string) (ServeConfig, error) {
@@ -102,6 +104,7 @@ func parseServe(args []string) (ServeConfig, error) {
 	seed.parse(os.Getenv("DFORGE_SEED"))
 	fl.Var(seed, "seed", "which public repositories to replicate: all (the default), none, owner:<name or address>, repo:<owner>/<name>, or ! before a rule to block it; repeat it or separate with commas (env DFORGE_SEED)")
 	fl.BoolVar(&cfg.WebhookAllowPrivate, "webhook-allow-private", os.Getenv("DFORGE_WEBHOOK_ALLOW_PRIVATE") == "true", "let webhooks reach loopback, private and link-local addresses (refused by default, against SSRF) (env DFORGE_WEBHOOK_ALLOW_PRIVATE=true)")
+	fl.StringVar(&cfg.PprofAddr, "pprof-addr", os.Getenv("DFORGE_PPROF_ADDR"), "serve Go's profiles (/debug/pprof/) on this loopback `address`, e.g. 127.0.0.1:6060; off by default (env DFORGE_PPROF_ADDR)")
 	home := fl.String("home", "", "node `dir` written by dforge testnet: the data dir plus the settings in its dforge.env (flags and env override them)")
 	if err := fl.Parse(args); err != nil {
 		return cfg, err
@@ -120,6 +123,9 @@ func parseServe(args []string) (ServeConfig, error) {
 		return cfg, fmt.Errorf("serve: %w", err)
 	}
 	if _, _, err := ipfsAddrs(cfg); err != nil {
+		return cfg, fmt.Errorf("serve: %w", err)
+	}
+	if err := checkPprofAddr(cfg.PprofAddr); err != nil {
 		return cfg, fmt.Errorf("serve: %w", err)
 	}
 	if _, err := replica.ParsePolicy(cfg.Seed...); err != nil {
@@ -251,6 +257,11 @@ func Serve(ctx context.Context, cfg ServeConfig, log *slog.Logger, out io.Writer
 		return err
 	}
 	defer n.Close() // after the HTTP server: in-flight requests use it all
+	if cfg.PprofAddr != "" {
+		if _, err := servePprof(ctx, cfg.PprofAddr, log); err != nil {
+			return err
+		}
+	}
 
 	// 2. Listen, announce the URL, and serve until asked to stop. The
 	// node's origins need the listen address when no public URL is set.

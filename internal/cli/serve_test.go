@@ -159,3 +159,32 @@ func TestInitThenServeHasTheAllocations(t *testing.T) {
 		t.Fatalf("serve: %v", err)
 	}
 }
+
+// Profiles are served only where asked and only on loopback: an address
+// another host could reach is refused before the node starts.
+func TestServePprofOnLoopbackOnly(t *testing.T) {
+	for _, addr := range []string{"0.0.0.0:6060", ":6060", "192.168.1.2:6060", "example.org:6060", "6060"} {
+		if _, err := parseServe([]string{"--pprof-addr", addr}); err == nil || !strings.Contains(err.Error(), "pprof-addr") {
+			t.Errorf("--pprof-addr %s: %v, want refused", addr, err)
+		}
+	}
+	cfg, err := parseServe([]string{"--pprof-addr", "127.0.0.1:0"})
+	if err != nil || cfg.PprofAddr != "127.0.0.1:0" {
+		t.Fatalf("a loopback address: %+v %v", cfg, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	at, err := servePprof(ctx, "127.0.0.1:0", slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := http.Get("http://" + at + "/debug/pprof/cmdline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || !strings.Contains(string(body), "cli.test") {
+		t.Fatalf("GET /debug/pprof/cmdline: %d %q", res.StatusCode, body)
+	}
+}
