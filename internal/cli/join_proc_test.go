@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -17,15 +18,16 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 )
 
-// TestLateNodeJoinsAndTakesWrites: a network runs and holds data; a node
-// made later with `dforge join --peer URL` (no genesis change, nobody's
-// permission) syncs and serves clones of what was pushed before it; a user
-// who signs in there (delegating to that node's own key) opens an issue
-// and pushes through it; the first node agrees on both.
+// TestLateNodeJoinsAndTakesWrites: a network of three validators runs and
+// holds data; a node made later with `dforge join --peer URL` (no genesis
+// change, nobody's permission) from one of them dials every validator,
+// syncs and serves clones of what was pushed before it; a user who signs
+// in there (delegating to that node's own key) opens an issue and pushes
+// through it; the first node agrees on both.
 func TestLateNodeJoinsAndTakesWrites(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
 	defer cancel()
-	net := startProcNet(t, ctx, 1, 0)
+	net := startProcNet(t, ctx, 3, 0)
 	first := net.nodes[0]
 
 	// 1. alice pushes demo to the first node.
@@ -51,6 +53,20 @@ func TestLateNodeJoinsAndTakesWrites(t *testing.T) {
 	eventually(t, ctx, "the late node serves demo", 60*time.Second, func() (string, bool) {
 		got, err := lsRemote(repoURL(late.url, alice.login, "demo"))
 		return fmt.Sprintf("%q %v", got, err), err == nil && got == want
+	})
+
+	// It is connected to every validator, not only the one it joined
+	// from: it learnt them all from that one's peers.
+	ids := nodeIDs(t, ctx, net.nodes)
+	eventually(t, ctx, "the late node is connected to every validator", 30*time.Second, func() (string, bool) {
+		var peers struct{ Peers []string }
+		if err := getJSON(ctx, late.url+"/api/v1/chain/peers", &peers); err != nil || len(peers.Peers) == 0 {
+			return fmt.Sprint(err), false
+		}
+		missing := slices.DeleteFunc(slices.Clone(ids), func(id string) bool {
+			return slices.ContainsFunc(peers.Peers[1:], func(p string) bool { return strings.HasPrefix(p, id+"@") })
+		})
+		return fmt.Sprintf("connected to %v, missing %v", peers.Peers[1:], missing), len(missing) == 0
 	})
 
 	// 3. Once it takes transactions (it has caught up with the chain), bob
@@ -90,4 +106,22 @@ func TestLateNodeJoinsAndTakesWrites(t *testing.T) {
 		got, err := lsRemote(repoURL(first.url, bob.login, "fresh"))
 		return fmt.Sprintf("%q %v", got, err), err == nil && strings.TrimSpace(got) == mine.headRefs("main")
 	})
+}
+
+// nodeIDs are the CometBFT node ids of nodes, from their RPC's status.
+func nodeIDs(t *testing.T, ctx context.Context, nodes []*nodeProc) []string {
+	t.Helper()
+	var ids []string
+	for _, n := range nodes {
+		var status struct {
+			NodeInfo struct {
+				ID string `json:"id"`
+			} `json:"node_info"`
+		}
+		if err := rpcResult(ctx, n.rpc, "/status", &status); err != nil || status.NodeInfo.ID == "" {
+			t.Fatalf("status of %s: %+v %v", n.name, status, err)
+		}
+		ids = append(ids, status.NodeInfo.ID)
+	}
+	return ids
 }
