@@ -177,7 +177,7 @@ func StopBatches() {
 
 func startBatch(dir string) (*batch, error) {
 	// Not CommandContext: the process outlives the request that started it.
-	cmd := Command(context.Background(), dir, "cat-file", "--batch")
+	cmd := Command(context.Background(), dir, "cat-file", "--batch-command")
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, fmt.Errorf("pipe cat-file: %w", err)
@@ -213,47 +213,54 @@ var errNoObject = errors.New("no such object")
 // object too big is errTooBig (its process is stopped), read by the
 // caller some other way.
 func readObject(ctx context.Context, dir, id, typ string) ([]byte, error) {
-	b, err := batches.take(dir)
-	if err != nil {
-		return nil, err
-	}
-	// A request that ends mid-read leaves the process in an unknown
-	// place in its output: it is stopped, never pooled again.
-	healthy := true
-	stopped := context.AfterFunc(ctx, func() { b.cmd.Process.Kill() })
-	data, err := b.read(id, typ)
-	if !stopped() || (err != nil && !errors.Is(err, errNoObject)) {
-		healthy = false
-	}
-	batches.give(b, healthy)
+	var data []byte
+	err := withBatch(ctx, dir, func(b *batch) (err error) {
+		data, err = b.read(id, typ)
+		return err
+	})
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("read object %s: %w", id, ctx.Err())
 	}
 	return data, err
 }
 
+// withBatch runs fn on a pooled process of dir's (errBatchFull when there
+// is none), and pools it again if fn left it in step with its output.
+func withBatch(ctx context.Context, dir string, fn func(*batch) error) error {
+	// A running cat-file read refs/replace/ when it started: a repository
+	// that has replace refs is read by a process of its own, as git sees
+	// it now.
+	if hasReplaceRefs(dir) {
+		return errBatchFull
+	}
+	b, err := batches.take(dir)
+	if err != nil {
+		return err
+	}
+	// A request that ends mid-read leaves the process in an unknown
+	// place in its output: it is stopped, never pooled again.
+	stopped := context.AfterFunc(ctx, func() { b.cmd.Process.Kill() })
+	err = fn(b)
+	healthy := stopped() && (err == nil || errors.Is(err, errNoObject))
+	batches.give(b, healthy)
+	return err
+}
+
 // errTooBig is an object over maxBatchRead.
 var errTooBig = errors.New("object too big for the pooled read")
 
 func (b *batch) read(id, typ string) ([]byte, error) {
-	if _, err := io.WriteString(b.stdin, id+"\n"); err != nil {
+	if _, err := io.WriteString(b.stdin, "contents "+id+"\n"); err != nil {
 		return nil, fmt.Errorf("write to cat-file: %w", err)
 	}
-	header, err := b.out.ReadString('\n')
+	info, err := b.header()
 	if err != nil {
-		return nil, fmt.Errorf("read from cat-file: %w", err)
+		return nil, err
 	}
-	f := strings.Fields(header) // <id> <type> <size>, or <name> missing
-	if len(f) == 2 && f[1] == "missing" {
+	if info.missing {
 		return nil, errNoObject
 	}
-	if len(f) != 3 {
-		return nil, fmt.Errorf("cat-file said %q", strings.TrimSpace(header))
-	}
-	size, err := strconv.ParseInt(f[2], 10, 64)
-	if err != nil || size < 0 {
-		return nil, fmt.Errorf("cat-file said %q", strings.TrimSpace(header))
-	}
+	size := info.size
 	if size > maxBatchRead {
 		// Not read through: the process is stopped rather than made to
 		// write it all out. Asking the size first (--batch-command's
@@ -261,7 +268,7 @@ func (b *batch) read(id, typ string) ([]byte, error) {
 		// trip: 226 against 130 µs a read in BenchmarkBlobRead.
 		return nil, errTooBig
 	}
-	if f[1] != typ {
+	if info.typ != typ {
 		// Skip the content (and its newline) to stay in step.
 		if _, err := b.out.Discard(int(size) + 1); err != nil {
 			return nil, fmt.Errorf("read from cat-file: %w", err)
@@ -273,4 +280,63 @@ func (b *batch) read(id, typ string) ([]byte, error) {
 		return nil, fmt.Errorf("read from cat-file: %w", err)
 	}
 	return data[:size], nil
+}
+
+// objectInfo is what cat-file says of an object name: its id, type and
+// size, or that it names nothing.
+type objectInfo struct {
+	id, typ string
+	size    int64
+	missing bool
+}
+
+// header reads one answer's header: "<id> <type> <size>", or "<name>
+// missing" (a name that resolves to nothing, or to more than one object).
+func (b *batch) header() (objectInfo, error) {
+	line, err := b.out.ReadString('\n')
+	if err != nil {
+		return objectInfo{}, fmt.Errorf("read from cat-file: %w", err)
+	}
+	line = strings.TrimSuffix(line, "\n")
+	if rest, ok := strings.CutSuffix(line, " missing"); ok && rest != "" {
+		return objectInfo{missing: true}, nil
+	}
+	if rest, ok := strings.CutSuffix(line, " ambiguous"); ok && rest != "" {
+		return objectInfo{missing: true}, nil
+	}
+	f := strings.Fields(line)
+	if len(f) != 3 {
+		return objectInfo{}, fmt.Errorf("cat-file said %q", line)
+	}
+	size, err := strconv.ParseInt(f[2], 10, 64)
+	if err != nil || size < 0 {
+		return objectInfo{}, fmt.Errorf("cat-file said %q", line)
+	}
+	return objectInfo{id: f[0], typ: f[1], size: size}, nil
+}
+
+// infos asks for the id, type and size of each name, without their
+// contents. The names are written by a goroutine of their own, as git
+// stops reading once its answers fill the pipe.
+func (b *batch) infos(names []string) ([]objectInfo, error) {
+	written := make(chan error, 1)
+	go func() {
+		w := bufio.NewWriter(b.stdin)
+		for _, n := range names {
+			w.WriteString("info " + n + "\n")
+		}
+		written <- w.Flush()
+	}()
+	out := make([]objectInfo, len(names))
+	for i := range names {
+		info, err := b.header()
+		if err != nil {
+			return nil, err
+		}
+		out[i] = info
+	}
+	if err := <-written; err != nil {
+		return nil, fmt.Errorf("write to cat-file: %w", err)
+	}
+	return out, nil
 }

@@ -3,10 +3,13 @@ package gitstore
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // Trees: the entries of a directory at a commit, and one entry by path.
@@ -49,6 +52,23 @@ func lsTree(ctx context.Context, dir, treeish, base string, recursive bool) ([]E
 }
 
 func lsTreeGit(ctx context.Context, dir, treeish, base string, recursive bool) ([]Entry, error) {
+	if !recursive {
+		// One directory is read through the cat-file pool; a process of
+		// its own only when the pool has no room or the tree is too big.
+		entries, err := lsTreePooled(ctx, dir, treeish, base)
+		if !errors.Is(err, errBatchFull) && !errors.Is(err, errTooBig) {
+			return entries, err
+		}
+	}
+	return lsTreeProcess(ctx, dir, treeish, base, recursive)
+}
+
+// lsTreeProcesses counts the ls-tree processes started, for tests.
+var lsTreeProcesses atomic.Int64
+
+// lsTreeProcess is `git ls-tree -l` in a process of its own.
+func lsTreeProcess(ctx context.Context, dir, treeish, base string, recursive bool) ([]Entry, error) {
+	lsTreeProcesses.Add(1)
 	args := []string{"ls-tree", "-z", "-l"}
 	if recursive {
 		args = append(args, "-r", "-t")
@@ -77,6 +97,99 @@ func lsTreeGit(ctx context.Context, dir, treeish, base string, recursive bool) (
 		entries = append(entries, e)
 	}
 	return entries, nil
+}
+
+// lsTreePooled is `ls-tree -l treeish` through a pooled cat-file: the
+// tree treeish names (an id, "<id>^{tree}" or "<commit>:<path>"), parsed
+// here, with its blobs' sizes asked for in one round.
+func lsTreePooled(ctx context.Context, dir, treeish, base string) ([]Entry, error) {
+	if strings.ContainsAny(treeish, "\n") {
+		return nil, errBatchFull // not a name the line protocol can carry
+	}
+	var entries []Entry
+	err := withBatch(ctx, dir, func(b *batch) error {
+		infos, err := b.infos([]string{treeish})
+		if err != nil {
+			return err
+		}
+		if infos[0].missing || infos[0].typ != "tree" {
+			return errNoObject
+		}
+		data, err := b.read(infos[0].id, "tree")
+		if err != nil {
+			return err
+		}
+		if entries, err = parseTree(data, len(infos[0].id)/2, base); err != nil {
+			return err
+		}
+		return blobSizes(b, entries)
+	})
+	if errors.Is(err, errNoObject) {
+		return nil, fmt.Errorf("list tree %s: %w", treeish, ErrPathNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list tree %s: %w", treeish, err)
+	}
+	return entries, nil
+}
+
+// parseTree reads a tree object: entries of "<octal mode> <name>\0" and
+// the entry's raw id (idLen bytes), in git's order.
+func parseTree(data []byte, idLen int, base string) ([]Entry, error) {
+	var entries []Entry
+	for len(data) > 0 {
+		sp := bytes.IndexByte(data, ' ')
+		nul := bytes.IndexByte(data, 0)
+		if sp <= 0 || nul < sp || len(data) < nul+1+idLen {
+			return nil, fmt.Errorf("parse tree: a malformed entry")
+		}
+		mode := string(data[:sp])
+		if len(mode) < 6 {
+			mode = strings.Repeat("0", 6-len(mode)) + mode // ls-tree's 040000
+		}
+		e := Entry{Mode: mode, Name: string(data[sp+1 : nul]), ID: hex.EncodeToString(data[nul+1 : nul+1+idLen])}
+		switch e.Mode {
+		case "040000":
+			e.Type = "tree"
+		case "160000":
+			e.Type = "commit"
+		default:
+			e.Type = "blob"
+		}
+		e.Path = e.Name
+		if base != "" {
+			e.Path = base + "/" + e.Name
+		}
+		entries = append(entries, e)
+		data = data[nul+1+idLen:]
+	}
+	return entries, nil
+}
+
+// blobSizes fills in the size of each blob entry, as ls-tree -l does.
+func blobSizes(b *batch, entries []Entry) error {
+	var ids []string
+	var at []int
+	for i, e := range entries {
+		if e.Type == "blob" {
+			ids, at = append(ids, e.ID), append(at, i)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	infos, err := b.infos(ids)
+	if err != nil {
+		return err
+	}
+	for k, info := range infos {
+		if info.missing {
+			// ls-tree -l fails on a tree whose blob is missing, too.
+			return fmt.Errorf("blob %s of the tree is missing", ids[k])
+		}
+		entries[at[k]].Size = info.size
+	}
+	return nil
 }
 
 // Tree lists the directory at path (clean, "" for the root) of commit,
