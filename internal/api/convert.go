@@ -16,6 +16,7 @@ import (
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/chain/names"
 	"github.com/dforge/dforge/internal/forge"
+	"github.com/dforge/dforge/internal/gitea/convert"
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/ethereum/go-ethereum/common"
@@ -106,12 +107,9 @@ func (c Code) Branch(b gitstore.Branch) BranchJSON {
 	j := BranchJSON{
 		Name: b.Name, Protected: protected, StatusCheckContexts: []string{},
 		UserCanPush: c.Perm >= forge.PermWrite, UserCanMerge: c.Perm >= forge.PermMaintain,
-		Commit: payloadCommitJSON{
-			ID: g.ID, Message: g.Message, URL: c.Html + "/commit/" + g.ID, Timestamp: Rfc3339(g.Committer), CID: c.CidOf(g.ID),
-			Author:    payloadUserJSON{Name: g.Author.Name, Email: g.Author.Email},
-			Committer: payloadUserJSON{Name: g.Committer.Name, Email: g.Committer.Email},
-		},
+		Commit: convert.PayloadCommit(c.Html, g, false),
 	}
+	j.Commit.CID = c.CidOf(g.ID)
 	if protected {
 		j.EffectiveBranchProtectionName = b.Name
 	}
@@ -154,7 +152,7 @@ func ToForgeUser(r *http.Request, u index.User) ForgeUserJSON {
 		addr = checksummed(addr)
 		id = UserIDOf(r, common.HexToAddress(addr))
 	}
-	return ForgeUserJSON{ID: id, Login: name, HTMLURL: SiteURL(r) + "/" + name, WalletAddress: addr, giteaUserJSON: giteaUser(name)}
+	return convert.User(SiteURL(r), id, name, addr)
 }
 
 // checksummed is addr in EIP-55 form. Lists show the same few people on
@@ -184,28 +182,9 @@ var (
 
 // RepoJSON shapes rec for the request's user, whose permission is perm.
 func (a *API) RepoJSON(r *http.Request, rec index.Repo, perm forge.Perm) RepoJSON {
-	base := SiteURL(r)
-	owner := ToForgeUser(r, rec.Owner)
-	full := owner.Login + "/" + rec.Name
-	j := RepoJSON{
-		ID: rec.ID, Owner: owner, Name: rec.Name, FullName: full, Description: rec.Description, Website: rec.Website, Private: rec.Private,
-		Fork: rec.ForkOf != 0, HTMLURL: base + "/" + full, URL: base + "/api/v1/repos/" + full, CloneURL: base + "/" + full + ".git",
-		StarsCount: rec.Stars, ForksCount: rec.Forks, WatchersCount: rec.Watchers, OpenIssuesCount: rec.OpenIssues,
-		OpenPRCounter: rec.OpenPulls, DefaultBranch: rec.DefaultBranch, CreatedAt: rec.Created, UpdatedAt: rec.Updated,
-		HasIssues: true, HasPullRequests: true, AllowMergeCommits: true, AllowRebase: true, AllowSquashMerge: true,
-		AllowRebaseExplicit: true, AllowFastForward: true, LanguagesURL: base + "/api/v1/repos/" + full + "/languages", Link: "/" + full,
-		ObjectFormatName: "sha1", ArchivedAt: giteaUnshown, ProjectsMode: "all",
-		DefaultMergeStyle: "merge", ProtectedBranches: rec.ProtectedBranches, CreatedHeight: rec.CreatedHeight,
-		UpdatedHeight: rec.UpdatedHeight, OnChain: !rec.Private,
-		Permissions: &permJSON{Admin: perm >= forge.PermOwner, Maintain: perm >= forge.PermMaintain, Push: perm >= forge.PermWrite, Pull: perm >= forge.PermRead},
-	}
-	if j.ProtectedBranches == nil {
-		j.ProtectedBranches = []string{}
-	}
-	if j.Topics = rec.Topics; j.Topics == nil {
-		j.Topics = []string{}
-	}
-	j.SSHURL = a.sshURL(r, full)
+	j := convert.Repo(SiteURL(r), ToForgeUser(r, rec.Owner), rec)
+	j.Permissions = &permJSON{Admin: perm >= forge.PermOwner, Maintain: perm >= forge.PermMaintain, Push: perm >= forge.PermWrite, Pull: perm >= forge.PermRead}
+	j.SSHURL = a.sshURL(r, j.FullName)
 	j.HasGitData = a.Hosting.HasGit(rec)
 	if s, ok := a.Replication(rec); ok && !j.HasGitData {
 		j.Replication = &replicationJSON{State: s.State, Done: s.Done, Total: s.Total, Error: s.Error}
@@ -295,18 +274,9 @@ func GiteaRole(p forge.Perm) string {
 
 func (l *Links) Person(u index.User) ForgeUserJSON { return ToForgeUser(l.req, u) }
 
-func (l *Links) Label(lb index.Label) LabelJSON {
-	return LabelJSON{ID: lb.ID, Name: lb.Name, Color: strings.TrimPrefix(lb.Color, "#"), Description: lb.Description, Exclusive: lb.Exclusive,
-		URL: l.Api + "/labels/" + strconv.FormatUint(lb.ID, 10)}
-}
+func (l *Links) Label(lb index.Label) LabelJSON { return convert.Label(l.Api, lb) }
 
-func (l *Links) Labels(list []index.Label) []LabelJSON {
-	out := make([]LabelJSON, len(list))
-	for i, lb := range list {
-		out[i] = l.Label(lb)
-	}
-	return out
-}
+func (l *Links) Labels(list []index.Label) []LabelJSON { return convert.Labels(l.Api, list) }
 
 // Links builds URLs and renders bodies for one repository in one request.
 type Links struct {
@@ -372,7 +342,7 @@ func optional(s string) *string {
 // Issue shapes is; pr, when is is a pull request, adds its merge state.
 func (l *Links) Issue(repo index.Repo, is index.Issue, pr *index.Pull) IssueJSON {
 	j := IssueJSON{
-		ID: GlobalIssueID(is.Repo, is.Number), URL: l.Api + "/issues/" + strconv.FormatUint(is.Number, 10),
+		ID: convert.IssueID(is.Repo, is.Number), URL: l.Api + "/issues/" + strconv.FormatUint(is.Number, 10),
 		HTMLURL: l.Html + "/issues/" + strconv.FormatUint(is.Number, 10), Number: is.Number, User: l.Person(is.Author),
 		Title: is.Title, Body: is.Body, BodyHTML: l.Render(is.Body), Assets: []struct{}{}, Labels: l.Labels(is.Labels),
 		Assignees: make([]ForgeUserJSON, len(is.Assignees)), State: is.State, StateReason: is.StateReason, Comments: is.Comments,
@@ -519,7 +489,7 @@ func (l *Links) ReviewComment(pr index.Pull, rv index.Review, c index.ReviewComm
 // account: its profile here, if it has one.
 func PersonJSON(r *http.Request, p index.Person) UserJSON {
 	j := UserJSON{ID: p.ID, Login: p.Username, FullName: p.FullName, Description: p.Description, Location: p.Location,
-		Website: p.Website, WalletAddress: checksummed(p.Address), HTMLURL: SiteURL(r) + "/" + p.Username, giteaUserJSON: giteaUser(p.Username)}
+		Website: p.Website, WalletAddress: checksummed(p.Address), HTMLURL: SiteURL(r) + "/" + p.Username, giteaUserJSON: convert.UserCommon(p.Username)}
 	if !p.Created.IsZero() {
 		j.Created = p.Created.Format(time.RFC3339)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/forge"
+	"github.com/dforge/dforge/internal/gitea/convert"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/usererr"
 )
@@ -230,7 +231,7 @@ func (h *IssuesAPI) dashPulls(r *http.Request, f index.IssueSearch) (dashPullsJS
 	out := dashPullsJSON{TotalCount: total, Items: make([]dashPullJSON, 0, len(items)), SeeAll: seePulls}
 	keyOf := make(map[int64]index.IssueKey, len(list))
 	for _, is := range list {
-		keyOf[GlobalIssueID(is.Repo, is.Number)] = index.IssueKey{Repo: is.Repo, Number: is.Number}
+		keyOf[convert.IssueID(is.Repo, is.Number)] = index.IssueKey{Repo: is.Repo, Number: is.Number}
 	}
 	for _, it := range items {
 		c := checks[keyOf[it.ID]]

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -217,6 +218,14 @@ func testWebhookPayloads(t *testing.T, opts []forgetest.Option) {
 		p["sender"].(map[string]any)["login"] != bob.Name() || p["repository"].(map[string]any)["name"] != "app" {
 		t.Fatalf("issues payload: %s", opened.body)
 	}
+	// The payload's repository, issue and sender are the API's shapes
+	// (internal/gitea/structs): the fields GET answers with, by the same
+	// names, less what only a signed-in caller is told.
+	issueAPI := n.must(http.StatusOK, bob, "GET", base+"/issues/1", nil).obj()
+	sameFields(t, "repository", opened.payload(t)["repository"], n.must(http.StatusOK, alice, "GET", base, nil).obj(),
+		"permissions", "starred_by_me", "watched_by_me")
+	sameFields(t, "issue", opened.payload(t)["issue"], issueAPI)
+	sameFields(t, "sender", opened.payload(t)["sender"], issueAPI["user"])
 	n.must(http.StatusCreated, alice, "POST", base+"/issues/1/comments", map[string]any{"body": "Confirmed."})
 	comment := rc.wait(t, "issue_comment", ofType(t, "issue_comment", nil))
 	checkSigned(t, comment, secret, "issue_comment")
@@ -483,5 +492,22 @@ func TestWebhookGiteaSDK(t *testing.T) {
 	check(t, "DeleteRepoHook", err)
 	if _, res, err := c.GetRepoHook(u.login, "hooked", h.ID); err == nil || res.StatusCode != http.StatusNotFound {
 		t.Fatalf("GetRepoHook after delete: %v", err)
+	}
+}
+
+// sameFields fails unless the payload's object has the API answer's
+// fields, apart from apiOnly, and no others.
+func sameFields(t *testing.T, what string, payload, answer any, apiOnly ...string) {
+	t.Helper()
+	p, a := obj(t, payload, what), obj(t, answer, what)
+	for k := range a {
+		if _, ok := p[k]; !ok && !slices.Contains(apiOnly, k) {
+			t.Errorf("the payload's %s has no %q, which the API's has", what, k)
+		}
+	}
+	for k := range p {
+		if _, ok := a[k]; !ok {
+			t.Errorf("the payload's %s has %q, which the API's has not", what, k)
+		}
 	}
 }

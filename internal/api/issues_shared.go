@@ -11,6 +11,8 @@ import (
 
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/forge"
+	"github.com/dforge/dforge/internal/gitea/convert"
+	"github.com/dforge/dforge/internal/gitea/structs"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/moderation"
 	"github.com/dforge/dforge/internal/usererr"
@@ -26,21 +28,6 @@ import (
 type IssuesAPI struct {
 	*API
 	Pulls *forge.Pulls
-}
-
-func GlobalIssueID(repo, number uint64) int64 {
-	if number >= 1<<issueNumberBits {
-		return 0
-	}
-	flag := int64(0)
-	if chainforge.IsPrivateID(repo) {
-		repo -= chainforge.PrivateIDBase
-		flag = privateIssueBit
-	}
-	if repo >= maxPackedRepo {
-		return 0
-	}
-	return flag | int64(repo<<issueNumberBits|number)
 }
 
 // WithoutDeleted leaves out of list the issues deleted on this node
@@ -125,25 +112,14 @@ func TimeParam(r *http.Request, name string) (int64, error) {
 }
 
 // MilestoneJSON is Gitea's Milestone.
-type MilestoneJSON struct {
-	ID           uint64  `json:"id"`
-	Title        string  `json:"title"`
-	Description  string  `json:"description"`
-	State        string  `json:"state"`
-	OpenIssues   int64   `json:"open_issues"`
-	ClosedIssues int64   `json:"closed_issues"`
-	Created      string  `json:"created_at"`
-	Updated      *string `json:"updated_at"`
-	Closed       *string `json:"closed_at"`
-	Due          *string `json:"due_on"`
-}
+type MilestoneJSON = structs.Milestone
 
 // milestoneRef is the milestone an issue shows: nil when it has none.
 func milestoneRef(m *index.Milestone) *MilestoneJSON {
 	if m == nil {
 		return nil
 	}
-	j := MilestoneOf(*m)
+	j := convert.Milestone(*m)
 	return &j
 }
 
@@ -222,31 +198,6 @@ func IssueNotFound(what string) error {
 	return usererr.Missingf("there is no issue or pull request #%s", what)
 }
 
-// Global issue ids: Gitea's issues have one id across repositories, which
-// the spec's /issue/:id and /pr/:id pages use. The chain numbers issues
-// per repository, so the id packs the repository id and the number (24
-// bits: 16.7 million per repository) into an integer JavaScript reads
-// exactly (below 2^53); private repositories (ids from 2^48) take the top
-// half. Ids that cannot be packed are 0.
-const (
-	issueNumberBits = 24
-	maxPackedRepo   = 1 << 28
-	privateIssueBit = int64(1) << 52
-)
-
-func ParseGlobalIssueID(id int64) (repo, number uint64, ok bool) {
-	if id <= 0 || id >= privateIssueBit<<1 {
-		return 0, 0, false
-	}
-	private := id&privateIssueBit != 0
-	v := uint64(id &^ privateIssueBit)
-	repo, number = v>>issueNumberBits, v&(1<<issueNumberBits-1)
-	if private {
-		repo += chainforge.PrivateIDBase
-	}
-	return repo, number, number > 0 && (repo > 0)
-}
-
 // forkParents are the repositories base was forked from that viewer may
 // read, nearest first; the walk stops at one it may not read or that is
 // gone.
@@ -265,18 +216,6 @@ func (a *API) forkParents(ctx context.Context, viewer common.Address, base index
 
 func headInvalid(format string, args ...any) error {
 	return usererr.BadFieldf("head", format, args...)
-}
-
-func MilestoneOf(m index.Milestone) MilestoneJSON {
-	j := MilestoneJSON{
-		ID: m.ID, Title: m.Title, Description: m.Description, State: m.State, OpenIssues: m.OpenIssues,
-		ClosedIssues: m.ClosedIssues, Created: m.Created, Updated: optional(m.Updated), Closed: optional(m.Closed),
-	}
-	if m.Due != 0 {
-		due := time.Unix(m.Due, 0).UTC().Format(time.RFC3339)
-		j.Due = &due
-	}
-	return j
 }
 
 // maxForkDepth bounds the walk up a chain of forks.

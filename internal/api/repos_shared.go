@@ -14,6 +14,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/names"
 	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/forge/gitrepos"
+	"github.com/dforge/dforge/internal/gitea/structs"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/replica"
 	"github.com/ethereum/go-ethereum/common"
@@ -185,11 +186,7 @@ func IsDownloadPath(p string) bool {
 }
 
 // repoTransferJSON is Gitea's RepoTransfer.
-type repoTransferJSON struct {
-	Doer      ForgeUserJSON `json:"doer"`
-	Recipient ForgeUserJSON `json:"recipient"`
-	Teams     []TeamJSON    `json:"teams"`
-}
+type repoTransferJSON = structs.RepoTransfer
 
 // repoTransfer shapes rec's pending transfer; nil when it has none (an
 // answer projected since the row was read) or it cannot be read, which

@@ -1,8 +1,12 @@
 package api
 
+import "github.com/dforge/dforge/internal/gitea/structs"
+
 // The JSON shapes of the forge's resources: Gitea's API v1 structs
 // (modules/structs) with dForge's additions, apart from the handlers that
-// write them. convert.go fills them from the index and git.
+// write them. convert.go fills them from the index and git. The shapes
+// the webhooks send too live once in internal/gitea/structs; the aliases
+// here keep the names the handlers and the OpenAPI document know them by.
 
 // linksJSON is Gitea's FileLinksResponse.
 type linksJSON struct {
@@ -119,25 +123,9 @@ type CommitJSON struct {
 
 // payloadUserJSON and payloadCommitJSON are Gitea's PayloadUser and
 // PayloadCommit, as a branch shows its newest commit.
-type payloadUserJSON struct {
-	Name     string `json:"name"`
-	Email    string `json:"email"`
-	UserName string `json:"username"`
-}
+type payloadUserJSON = structs.PayloadUser
 
-type payloadCommitJSON struct {
-	ID           string          `json:"id"`
-	Message      string          `json:"message"`
-	URL          string          `json:"url"`
-	Author       payloadUserJSON `json:"author"`
-	Committer    payloadUserJSON `json:"committer"`
-	Verification any             `json:"verification"`
-	Timestamp    string          `json:"timestamp"`
-	Added        []string        `json:"added"`
-	Removed      []string        `json:"removed"`
-	Modified     []string        `json:"modified"`
-	CID          string          `json:"cid,omitempty"`
-}
+type payloadCommitJSON = structs.PayloadCommit
 
 // BranchJSON is Gitea's Branch.
 type BranchJSON struct {
@@ -197,153 +185,24 @@ type CountsJSON struct {
 
 // ForgeUserJSON is Gitea's User for a forge participant: an address with
 // its chain username. Node-local profile fields are in /users/{username}.
-type ForgeUserJSON struct {
-	ID            int64  `json:"id"`
-	Login         string `json:"login"`
-	FullName      string `json:"full_name"`
-	Email         string `json:"email"`
-	AvatarURL     string `json:"avatar_url"`
-	HTMLURL       string `json:"html_url"`
-	WalletAddress string `json:"wallet_address"`
-	// IsAdmin: Gitea tells it to the user and the site's admins only.
-	IsAdmin bool `json:"is_admin"`
-	giteaUserJSON
-}
+type ForgeUserJSON = structs.User
 
 // giteaUserJSON are the fields of Gitea's User that are the same for every
 // dForge account: a wallet signs itself in (no login name or source, never
 // prohibited or restricted), every profile is public, and Gitea's answer
 // for a time it does not show is the Unix epoch. Username repeats the
 // login, as Gitea's User.MarshalJSON adds it for older clients.
-type giteaUserJSON struct {
-	UserName      string `json:"username"`
-	LoginName     string `json:"login_name"`
-	SourceID      int64  `json:"source_id"`
-	Active        bool   `json:"active"`
-	ProhibitLogin bool   `json:"prohibit_login"`
-	Restricted    bool   `json:"restricted"`
-	Language      string `json:"language"`
-	LastLogin     string `json:"last_login"`
-	Visibility    string `json:"visibility"`
-}
-
-// giteaUnshown is the time Gitea sends for one it does not show (a zero
-// Unix time): a last login, the archiving of a repository never archived.
-const giteaUnshown = "1970-01-01T00:00:00Z"
-
-func giteaUser(login string) giteaUserJSON {
-	return giteaUserJSON{UserName: login, Active: true, LastLogin: giteaUnshown, Visibility: "public"}
-}
+type giteaUserJSON = structs.UserCommon
 
 // permJSON is Gitea's Permission, with the maintain level Gitea lacks.
-type permJSON struct {
-	Admin    bool `json:"admin"`
-	Push     bool `json:"push"`
-	Pull     bool `json:"pull"`
-	Maintain bool `json:"maintain"`
-}
+type permJSON = structs.Permission
 
 // RepoJSON is Gitea's Repository.
-type RepoJSON struct {
-	ID                  uint64        `json:"id"`
-	Owner               ForgeUserJSON `json:"owner"`
-	Name                string        `json:"name"`
-	FullName            string        `json:"full_name"`
-	Description         string        `json:"description"`
-	Empty               bool          `json:"empty"`
-	Private             bool          `json:"private"`
-	Fork                bool          `json:"fork"`
-	Template            bool          `json:"template"`
-	Parent              *RepoJSON     `json:"parent"`
-	Mirror              bool          `json:"mirror"`
-	Size                int           `json:"size"`
-	Language            string        `json:"language"`
-	HTMLURL             string        `json:"html_url"`
-	URL                 string        `json:"url"`
-	SSHURL              string        `json:"ssh_url"`
-	CloneURL            string        `json:"clone_url"`
-	OriginalURL         string        `json:"original_url"`
-	Website             string        `json:"website"`
-	StarsCount          uint64        `json:"stars_count"`
-	ForksCount          uint64        `json:"forks_count"`
-	WatchersCount       uint64        `json:"watchers_count"`
-	OpenIssuesCount     uint64        `json:"open_issues_count"`
-	OpenPRCounter       uint64        `json:"open_pr_counter"`
-	ReleaseCounter      int           `json:"release_counter"`
-	DefaultBranch       string        `json:"default_branch"`
-	Archived            bool          `json:"archived"`
-	CreatedAt           string        `json:"created_at"`
-	UpdatedAt           string        `json:"updated_at"`
-	Permissions         *permJSON     `json:"permissions,omitempty"`
-	HasIssues           bool          `json:"has_issues"`
-	HasWiki             bool          `json:"has_wiki"`
-	HasPullRequests     bool          `json:"has_pull_requests"`
-	HasProjects         bool          `json:"has_projects"`
-	HasReleases         bool          `json:"has_releases"`
-	AllowMergeCommits   bool          `json:"allow_merge_commits"`
-	AllowRebase         bool          `json:"allow_rebase"`
-	AllowRebaseExplicit bool          `json:"allow_rebase_explicit"`
-	AllowSquashMerge    bool          `json:"allow_squash_merge"`
-	AllowFastForward    bool          `json:"allow_fast_forward_only_merge"`
-	DefaultMergeStyle   string        `json:"default_merge_style"`
-	AvatarURL           string        `json:"avatar_url"`
-	Internal            bool          `json:"internal"`
-	Topics              []string      `json:"topics"`
-	LanguagesURL        string        `json:"languages_url"`
-	Link                string        `json:"link"`
-	ObjectFormatName    string        `json:"object_format_name"`
-	ArchivedAt          string        `json:"archived_at"`
-	// Gitea's settings dForge has one answer to: no packages, no
-	// projects of its own, no mirrors, merges keep the head branch.
-	HasActions     bool   `json:"has_actions"`
-	HasPackages    bool   `json:"has_packages"`
-	ProjectsMode   string `json:"projects_mode"`
-	MirrorInterval string `json:"mirror_interval"`
-	// RepoTransfer is the pending transfer, while one waits for its
-	// recipient (null otherwise), as Gitea's.
-	RepoTransfer                  *repoTransferJSON `json:"repo_transfer"`
-	IgnoreWhitespaceConflicts     bool              `json:"ignore_whitespace_conflicts"`
-	AllowRebaseUpdate             bool              `json:"allow_rebase_update"`
-	DefaultDeleteBranchAfterMerge bool              `json:"default_delete_branch_after_merge"`
-	DefaultAllowMaintainerEdit    bool              `json:"default_allow_maintainer_edit"`
-	// dForge's own.
-	ProtectedBranches []string `json:"protected_branches"`
-	CreatedHeight     int64    `json:"created_height"`
-	UpdatedHeight     int64    `json:"updated_height"`
-	// OnChain: a public repository's record is on chain; a private one's
-	// is node-local.
-	OnChain bool `json:"on_chain"`
-	// HasGitData is false on a node that holds the record but not the
-	// repository's git data (it was created on another node).
-	HasGitData bool `json:"has_git_data"`
-	// Replication is how copying the git data here from another node
-	// stands, while has_git_data is false on a node that seeds it.
-	Replication *replicationJSON `json:"replication,omitempty"`
-	// Hidden: this node's moderators hid it (dForge); HiddenReason is why.
-	Hidden       bool   `json:"hidden,omitempty"`
-	HiddenReason string `json:"hidden_reason,omitempty"`
-	// StarredByMe: whether the signed-in caller stars it (dForge), what GET
-	// /user/starred/{owner}/{repo} tells with a 404 for no. Only in the
-	// answers about one repository, and only to a signed-in caller.
-	StarredByMe *bool `json:"starred_by_me,omitempty"`
-	// WatchedByMe: whether the signed-in caller watches it (dForge), what
-	// GET /repos/{owner}/{repo}/subscription tells with a 404 for no. The
-	// owner, its collaborators with write or maintain and its
-	// organization's owners watch by default until they unwatch. Only in
-	// the answers about one repository, and only to a signed-in caller.
-	WatchedByMe *bool `json:"watched_by_me,omitempty"`
-}
+type RepoJSON = structs.Repository
 
 // replicationJSON is where copying a repository's git data from another
 // node stands.
-type replicationJSON struct {
-	// State is replicating, ready or failed (retried).
-	State string `json:"state"`
-	// Done is how many of the Total refs are at the chain's values.
-	Done  int    `json:"done"`
-	Total int    `json:"total"`
-	Error string `json:"error,omitempty"`
-}
+type replicationJSON = structs.Replication
 
 // WatchInfoJSON is Gitea's WatchInfo.
 type WatchInfoJSON struct {
@@ -362,152 +221,26 @@ type CollaboratorJSON struct {
 }
 
 // LabelJSON is Gitea's Label; colors are hex without '#', as Gitea gives them.
-type LabelJSON struct {
-	ID          uint64 `json:"id"`
-	Name        string `json:"name"`
-	Exclusive   bool   `json:"exclusive"`
-	IsArchived  bool   `json:"is_archived"`
-	Color       string `json:"color"`
-	Description string `json:"description"`
-	URL         string `json:"url"`
-}
+type LabelJSON = structs.Label
 
 // repoMetaJSON is Gitea's RepositoryMeta, the repository an issue is in.
-type repoMetaJSON struct {
-	ID       uint64 `json:"id"`
-	Name     string `json:"name"`
-	Owner    string `json:"owner"`
-	FullName string `json:"full_name"`
-}
+type repoMetaJSON = structs.RepositoryMeta
 
 // PullMetaJSON is Gitea's PullRequestMeta on an issue that is a pull request.
-type PullMetaJSON struct {
-	Merged   bool    `json:"merged"`
-	MergedAt *string `json:"merged_at"`
-	Draft    bool    `json:"draft"`
-	HTMLURL  string  `json:"html_url"`
-}
+type PullMetaJSON = structs.PullRequestMeta
 
 // IssueJSON is Gitea's Issue, plus body_html and state_reason.
-type IssueJSON struct {
-	ID               int64           `json:"id"`
-	URL              string          `json:"url"`
-	HTMLURL          string          `json:"html_url"`
-	Number           uint64          `json:"number"`
-	User             ForgeUserJSON   `json:"user"`
-	OriginalAuthor   string          `json:"original_author"`
-	OriginalAuthorID int64           `json:"original_author_id"`
-	Title            string          `json:"title"`
-	Body             string          `json:"body"`
-	BodyHTML         string          `json:"body_html"`
-	Ref              string          `json:"ref"`
-	Assets           []struct{}      `json:"assets"`
-	Labels           []LabelJSON     `json:"labels"`
-	Milestone        *MilestoneJSON  `json:"milestone"`
-	Assignee         *ForgeUserJSON  `json:"assignee"`
-	Assignees        []ForgeUserJSON `json:"assignees"`
-	State            string          `json:"state"`
-	StateReason      string          `json:"state_reason"`
-	IsLocked         bool            `json:"is_locked"`
-	Comments         uint64          `json:"comments"`
-	Created          string          `json:"created_at"`
-	Updated          string          `json:"updated_at"`
-	Closed           *string         `json:"closed_at"`
-	DueDate          *string         `json:"due_date"`
-	PullRequest      *PullMetaJSON   `json:"pull_request"`
-	Repository       repoMetaJSON    `json:"repository"`
-	PinOrder         int             `json:"pin_order"`
-	// Signer is the key that signed it and Delegation the delegate key it
-	// was signed under, "" when the author's own (dForge; both "" for
-	// records from before the own-keys rules).
-	Signer     string `json:"signer"`
-	Delegation string `json:"delegation"`
-	// Hidden: this node's moderators hid it (dForge); HiddenReason is why.
-	Hidden       bool   `json:"hidden,omitempty"`
-	HiddenReason string `json:"hidden_reason,omitempty"`
-}
+type IssueJSON = structs.Issue
 
 // CommentJSON is Gitea's Comment, plus body_html.
-type CommentJSON struct {
-	ID               uint64        `json:"id"`
-	HTMLURL          string        `json:"html_url"`
-	PullRequestURL   string        `json:"pull_request_url"`
-	IssueURL         string        `json:"issue_url"`
-	User             ForgeUserJSON `json:"user"`
-	OriginalAuthor   string        `json:"original_author"`
-	OriginalAuthorID int64         `json:"original_author_id"`
-	Body             string        `json:"body"`
-	BodyHTML         string        `json:"body_html"`
-	Assets           []struct{}    `json:"assets"`
-	Created          string        `json:"created_at"`
-	Updated          string        `json:"updated_at"`
-	// Signer and Delegation: as an issue's (dForge).
-	Signer     string `json:"signer"`
-	Delegation string `json:"delegation"`
-	// Hidden: this node's moderators hid it (dForge); HiddenReason is why.
-	Hidden       bool   `json:"hidden,omitempty"`
-	HiddenReason string `json:"hidden_reason,omitempty"`
-}
+type CommentJSON = structs.Comment
 
 // prBranchJSON is Gitea's PRBranchInfo.
-type prBranchJSON struct {
-	Label  string    `json:"label"`
-	Ref    string    `json:"ref"`
-	SHA    string    `json:"sha"`
-	RepoID uint64    `json:"repo_id"`
-	Repo   *RepoJSON `json:"repo"`
-}
+type prBranchJSON = structs.PRBranchInfo
 
 // PullJSON is Gitea's PullRequest, plus body_html, the files that
 // conflict and the merge style.
-type PullJSON struct {
-	ID                  int64           `json:"id"`
-	URL                 string          `json:"url"`
-	Number              uint64          `json:"number"`
-	User                ForgeUserJSON   `json:"user"`
-	Title               string          `json:"title"`
-	Body                string          `json:"body"`
-	BodyHTML            string          `json:"body_html"`
-	Labels              []LabelJSON     `json:"labels"`
-	Milestone           *MilestoneJSON  `json:"milestone"`
-	Assignee            *ForgeUserJSON  `json:"assignee"`
-	Assignees           []ForgeUserJSON `json:"assignees"`
-	RequestedReviewers  []ForgeUserJSON `json:"requested_reviewers"`
-	State               string          `json:"state"`
-	Draft               bool            `json:"draft"`
-	IsLocked            bool            `json:"is_locked"`
-	Comments            uint64          `json:"comments"`
-	ReviewComments      int             `json:"review_comments"`
-	Additions           *int            `json:"additions,omitempty"`
-	Deletions           *int            `json:"deletions,omitempty"`
-	ChangedFiles        *int            `json:"changed_files,omitempty"`
-	HTMLURL             string          `json:"html_url"`
-	DiffURL             string          `json:"diff_url"`
-	PatchURL            string          `json:"patch_url"`
-	Mergeable           bool            `json:"mergeable"`
-	ConflictedFiles     []string        `json:"conflicted_files"`
-	MergeableReason     string          `json:"mergeable_reason,omitempty"`
-	Merged              bool            `json:"merged"`
-	MergedAt            *string         `json:"merged_at"`
-	MergeCommitSHA      *string         `json:"merge_commit_sha"`
-	MergedBy            *ForgeUserJSON  `json:"merged_by"`
-	MergeStyle          string          `json:"merge_style,omitempty"`
-	AllowMaintainerEdit bool            `json:"allow_maintainer_edit"`
-	Base                prBranchJSON    `json:"base"`
-	Head                prBranchJSON    `json:"head"`
-	MergeBase           string          `json:"merge_base"`
-	DueDate             *string         `json:"due_date"`
-	Created             string          `json:"created_at"`
-	Updated             string          `json:"updated_at"`
-	Closed              *string         `json:"closed_at"`
-	PinOrder            int             `json:"pin_order"`
-	// Signer and Delegation: as an issue's (dForge).
-	Signer     string `json:"signer"`
-	Delegation string `json:"delegation"`
-	// Hidden: this node's moderators hid it (dForge); HiddenReason is why.
-	Hidden       bool   `json:"hidden,omitempty"`
-	HiddenReason string `json:"hidden_reason,omitempty"`
-}
+type PullJSON = structs.PullRequest
 
 // ChangedFileJSON is Gitea's ChangedFile, plus the file's patch (cut at
 // maxFilePatch bytes, which patch_truncated then says) and whether it is
@@ -584,33 +317,7 @@ type MergeConflictJSON struct {
 }
 
 // TeamJSON is Gitea's Team.
-type TeamJSON struct {
-	ID                      int64             `json:"id"`
-	Name                    string            `json:"name"`
-	Description             string            `json:"description"`
-	Organization            *OrgJSON          `json:"organization"`
-	IncludesAllRepositories bool              `json:"includes_all_repositories"`
-	Permission              string            `json:"permission"`
-	Units                   []string          `json:"units"`
-	UnitsMap                map[string]string `json:"units_map"`
-	CanCreateOrgRepo        bool              `json:"can_create_org_repo"`
-	MembersCount            uint64            `json:"members_count"`
-}
+type TeamJSON = structs.Team
 
 // OrgJSON is Gitea's Organization, with the address it owns by.
-type OrgJSON struct {
-	ID                        int64  `json:"id"`
-	Name                      string `json:"name"`
-	UserName                  string `json:"username"`
-	FullName                  string `json:"full_name"`
-	Email                     string `json:"email"`
-	AvatarURL                 string `json:"avatar_url"`
-	Description               string `json:"description"`
-	Website                   string `json:"website"`
-	Location                  string `json:"location"`
-	Visibility                string `json:"visibility"`
-	RepoAdminChangeTeamAccess bool   `json:"repo_admin_change_team_access"`
-	WalletAddress             string `json:"wallet_address"`
-	RepoCount                 uint64 `json:"repo_count"`
-	HTMLURL                   string `json:"html_url"`
-}
+type OrgJSON = structs.Organization

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/chain/tx"
+	"github.com/dforge/dforge/internal/gitea/convert"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/usererr"
 )
@@ -51,7 +52,7 @@ func ToUserJSON(u auth.User, self bool) UserJSON {
 	j := UserJSON{
 		ID: localID(u), Login: u.Username, FullName: u.Profile.FullName, Description: u.Profile.Description,
 		Location: u.Profile.Location, Website: u.Profile.Website, WalletAddress: u.Address.Hex(),
-		giteaUserJSON: giteaUser(u.Username),
+		giteaUserJSON: convert.UserCommon(u.Username),
 	}
 	if !u.CreatedAt.IsZero() {
 		j.Created = u.CreatedAt.UTC().Format(time.RFC3339)

@@ -1,7 +1,8 @@
 // Command layering fails when a lower layer of the node imports an upper
-// one: the chain, the forge service, the index and the git store must not
-// reach, directly or through any other package, the HTTP API, the web app's
-// handler, the git server or the command line. Test files are not counted
+// one: the chain, the forge service, the index, the git store and Gitea's
+// shapes and their converters (internal/gitea, which the API and the
+// webhooks share) must not reach, directly or through any other package,
+// the HTTP API, the web app's handler, the git server or the command line. Test files are not counted
 // (a test may start a whole node).
 //
 //	go run ./tools/layering
@@ -28,6 +29,7 @@ var lower = []string{
 	"./internal/forge/...",
 	"./internal/index/...",
 	"./internal/gitstore/...",
+	"./internal/gitea/...",
 }
 
 // upper are the packages, and the trees under them, that lower must not

@@ -58,6 +58,8 @@ type gen struct {
 	compNames   map[*typeDecl]string
 	compOwner   map[string]*typeDecl
 	visiting    map[*typeDecl]bool
+	aliases     map[*typeDecl]*typeDecl // a struct of another package to the API's alias of it (apiAlias)
+	scanned     map[*pkg]bool           // the API packages aliases has been filled from
 	sinks       map[*funcDecl]*sink
 	signInPaths map[string]bool // paths the auth middleware serves without credentials
 	depth       int
@@ -93,7 +95,8 @@ func Generate(dir string) (*Result, error) {
 		return nil, fmt.Errorf("no Go package in %s", dir)
 	}
 	g := &gen{mod: mod, root: root, components: map[string]schema{}, compNames: map[*typeDecl]string{},
-		compOwner: map[string]*typeDecl{}, visiting: map[*typeDecl]bool{}, sinks: map[*funcDecl]*sink{}}
+		compOwner: map[string]*typeDecl{}, visiting: map[*typeDecl]bool{},
+		aliases: map[*typeDecl]*typeDecl{}, scanned: map[*pkg]bool{}, sinks: map[*funcDecl]*sink{}}
 	_, _, g.signInPaths = g.authNames()
 	if err := g.registrations(); err != nil {
 		return nil, err

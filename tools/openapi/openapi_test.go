@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -242,5 +243,38 @@ func TestGenerateFollowsTheAPIsSubpackages(t *testing.T) {
 	}
 	if _, ok := d.Components.Schemas["Widget"]; !ok {
 		t.Errorf("no Widget schema among %v", reflect.ValueOf(d.Components.Schemas).MapKeys())
+	}
+}
+
+// A shape kept outside the API (testdata/splitshapes, as Gitea's shapes
+// are in internal/gitea/structs) goes by the name of the API's alias of
+// it, also where another such shape holds it: the aliases keep the
+// schema names the shapes had in the API.
+func TestGenerateNamesSharedShapesAfterTheAPIsAliases(t *testing.T) {
+	res, err := Generate("testdata/splitapi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d doc
+	if err := json.Unmarshal(res.JSON, &d); err != nil {
+		t.Fatal(err)
+	}
+	for name := range d.Components.Schemas {
+		if strings.HasPrefix(name, "splitshapes.") {
+			t.Errorf("schema %s named after the shapes' package, not the API's alias", name)
+		}
+	}
+	gadget := d.Components.Schemas["Gadget"]
+	if gadget == nil || gadget["description"] != "A gadget, in the shape kept outside the API." {
+		t.Fatalf("Gadget schema: %v", gadget)
+	}
+	if got := at(gadget, "properties", "part", "$ref"); got != "#/components/schemas/Part" {
+		t.Errorf("Gadget.part: %v, want a $ref to Part", at(gadget, "properties", "part"))
+	}
+	if got := at(gadget, "properties", "spare", "allOf"); got == nil {
+		t.Errorf("Gadget.spare: %v, want the documented Part", at(gadget, "properties", "spare"))
+	}
+	if got := at(d.Components.Schemas["Part"], "description"); got != "A gadget's part." {
+		t.Errorf("Part's description %v, want the alias's", got)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"go/ast"
 	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -167,8 +168,12 @@ func (g *gen) structAlias(td *typeDecl) *typeDecl {
 // component adds a named struct to components.schemas once and returns
 // its name: the API package's types by their own name (a JSON suffix
 // dropped, capitalised), other packages' as package.Type; an alias of a
-// struct by the alias's name (structAlias).
+// struct by the alias's name (structAlias), and a struct an API package
+// aliases by that alias's name wherever it appears (apiAlias).
 func (g *gen) component(td *typeDecl) string {
+	if a := g.apiAlias(td); a != nil {
+		td = a
+	}
 	if name, ok := g.compNames[td]; ok {
 		return name
 	}
@@ -194,6 +199,44 @@ func (g *gen) component(td *typeDecl) string {
 	}
 	g.components[name] = s
 	return name
+}
+
+// apiAlias is the alias (type X = pkg.T) an API package declares for td, a
+// struct of another package, or nil. The API keeps Gitea's shapes in a
+// package of their own (internal/gitea/structs, which the webhooks share)
+// and names them with aliases; a field of one shape that holds another
+// reaches the other by its own name, and is documented under the alias's
+// too, so moving a shape out of the API renames no schema. Of two aliases
+// of one struct, the first by package path and name wins.
+func (g *gen) apiAlias(td *typeDecl) *typeDecl {
+	if g.inAPI(td.pkg) {
+		return nil
+	}
+	paths := make([]string, 0, len(g.mod.pkgs))
+	for path, p := range g.mod.pkgs {
+		if p != nil && !g.scanned[p] && g.inAPI(p) {
+			paths = append(paths, path)
+		}
+	}
+	sort.Strings(paths)
+	for _, path := range paths {
+		p := g.mod.pkgs[path]
+		g.scanned[p] = true
+		names := make([]string, 0, len(p.types))
+		for n, t := range p.types {
+			if t.spec.Assign != 0 {
+				names = append(names, n)
+			}
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			a := p.types[n]
+			if target := g.structAlias(a); target != nil && !g.inAPI(target.pkg) && g.aliases[target] == nil {
+				g.aliases[target] = a
+			}
+		}
+	}
+	return g.aliases[td]
 }
 
 func (g *gen) componentName(td *typeDecl) string {

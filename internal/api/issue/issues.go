@@ -13,6 +13,7 @@ import (
 	"github.com/dforge/dforge/internal/auth"
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/forge"
+	"github.com/dforge/dforge/internal/gitea/convert"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/moderation"
 	"github.com/dforge/dforge/internal/usererr"
@@ -347,7 +348,7 @@ func (h *Handler) replyIssue(w http.ResponseWriter, r *http.Request, repo index.
 func (h *Handler) getIssueByID(w http.ResponseWriter, r *http.Request) error {
 	raw := r.PathValue("id")
 	gid, err := strconv.ParseInt(raw, 10, 64)
-	repoID, number, ok := api.ParseGlobalIssueID(gid)
+	repoID, number, ok := convert.ParseIssueID(gid)
 	if err != nil || !ok {
 		return api.IssueNotFound(raw)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/gitea/convert"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/usererr"
 )
@@ -40,7 +41,7 @@ func (h *Handler) listMilestones(w http.ResponseWriter, r *http.Request) error {
 	page := api.PageSlice(all, p)
 	out := make([]api.MilestoneJSON, len(page))
 	for i, m := range page {
-		out[i] = api.MilestoneOf(m)
+		out[i] = convert.Milestone(m)
 	}
 	return h.RespondList(w, r, p, int64(len(all)), out, nil)
 }
@@ -76,7 +77,7 @@ func (h *Handler) getMilestone(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return api.Reply(w, api.MilestoneOf(m))
+	return api.Reply(w, convert.Milestone(m))
 }
 
 // dueOf is a due date in Unix seconds: 0 for none.
@@ -143,7 +144,7 @@ func (h *Handler) createMilestone(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	api.WriteJSON(w, http.StatusCreated, api.MilestoneOf(m))
+	api.WriteJSON(w, http.StatusCreated, convert.Milestone(m))
 	return nil
 }
 
@@ -201,7 +202,7 @@ func (h *Handler) editMilestone(w http.ResponseWriter, r *http.Request) error {
 	if m, err = h.Forge.Index().MilestoneByID(r.Context(), repo.ID, m.ID); err != nil {
 		return err
 	}
-	return api.Reply(w, api.MilestoneOf(m))
+	return api.Reply(w, convert.Milestone(m))
 }
 
 // deleteMilestone deletes a milestone; its issues stay, filed under none.

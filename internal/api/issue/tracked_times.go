@@ -12,6 +12,7 @@ import (
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/chain/names"
 	"github.com/dforge/dforge/internal/forge"
+	"github.com/dforge/dforge/internal/gitea/convert"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/timetrack"
 	"github.com/dforge/dforge/internal/usererr"
@@ -63,7 +64,7 @@ func (h *Handler) timesJSON(r *http.Request, repo index.Repo, ts []timetrack.Tim
 			is, issues[t.Issue] = &j, &j
 		}
 		out = append(out, trackedTimeJSON{ID: t.ID, Created: t.Created.Format(time.RFC3339), Time: t.Seconds,
-			UserID: api.UserIDOf(r, t.User), UserName: h.nameOf(r.Context(), t.User), IssueID: api.GlobalIssueID(repo.ID, t.Issue), Issue: is})
+			UserID: api.UserIDOf(r, t.User), UserName: h.nameOf(r.Context(), t.User), IssueID: convert.IssueID(repo.ID, t.Issue), Issue: is})
 	}
 	return out, nil
 }

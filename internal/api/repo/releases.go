@@ -18,6 +18,8 @@ import (
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/forge/gitrepos"
+	"github.com/dforge/dforge/internal/gitea/convert"
+	"github.com/dforge/dforge/internal/gitea/structs"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/usererr"
 )
@@ -51,37 +53,9 @@ func (a *Handler) RegisterReleases(mux *http.ServeMux) {
 	mux.HandleFunc("DELETE /api/v1/repos/{owner}/{repo}/releases/{id}/assets/{attachment_id}", user(auth.ScopeWrite, a.deleteReleaseAsset))
 }
 
-type releaseJSON struct {
-	ID          int64             `json:"id"`
-	TagName     string            `json:"tag_name"`
-	Target      string            `json:"target_commitish"`
-	Title       string            `json:"name"`
-	Note        string            `json:"body"`
-	URL         string            `json:"url"`
-	HTMLURL     string            `json:"html_url"`
-	TarURL      string            `json:"tarball_url"`
-	ZipURL      string            `json:"zipball_url"`
-	UploadURL   string            `json:"upload_url"`
-	Draft       bool              `json:"draft"`
-	Prerelease  bool              `json:"prerelease"`
-	CreatedAt   string            `json:"created_at"`
-	PublishedAt string            `json:"published_at"`
-	Author      api.ForgeUserJSON `json:"author"`
-	Assets      []attachmentJSON  `json:"assets"`
-}
+type releaseJSON = structs.Release
 
-type attachmentJSON struct {
-	ID            int64  `json:"id"`
-	Name          string `json:"name"`
-	Size          int64  `json:"size"`
-	DownloadCount int64  `json:"download_count"`
-	CreatedAt     string `json:"created_at"`
-	UUID          string `json:"uuid"`
-	DownloadURL   string `json:"browser_download_url"`
-	// CID is the asset's UnixFS root, SHA256 the digest of its bytes.
-	CID    string `json:"cid"`
-	SHA256 string `json:"sha256"`
-}
+type attachmentJSON = structs.Attachment
 
 // createReleaseBody is Gitea's CreateReleaseOption.
 type createReleaseBody struct {
@@ -103,37 +77,9 @@ type editReleaseBody struct {
 	Prerelease *bool   `json:"prerelease"`
 }
 
-func nsTime(ns int64) string { return time.Unix(0, ns).UTC().Format(time.RFC3339) }
-
 func (a *Handler) releaseOut(r *http.Request, repo index.Repo, rel index.Release) releaseJSON {
 	full := api.ToForgeUser(r, repo.Owner).Login + "/" + repo.Name
-	base := api.SiteURL(r)
-	apiURL := base + "/api/v1/repos/" + full + "/releases/" + strconv.FormatUint(rel.ID, 10)
-	tag := url.PathEscape(rel.TagName)
-	out := releaseJSON{ID: int64(rel.ID), TagName: rel.TagName, Target: rel.Target, Title: rel.Title, Note: rel.Note,
-		URL: apiURL, HTMLURL: base + "/" + full + "/releases/tag/" + tag,
-		TarURL: base + "/" + full + "/archive/" + tag + ".tar.gz", ZipURL: base + "/" + full + "/archive/" + tag + ".zip",
-		UploadURL: apiURL + "/assets", Draft: rel.Draft, Prerelease: rel.Prerelease,
-		CreatedAt: nsTime(rel.CreatedNS), PublishedAt: nsTime(rel.CreatedNS),
-		Author: api.ToForgeUser(r, a.userOf(r, rel.Publisher)), Assets: []attachmentJSON{}}
-	for _, as := range rel.Assets {
-		out.Assets = append(out.Assets, assetOut(base+"/"+full, rel, as))
-	}
-	return out
-}
-
-func assetOut(repoURL string, rel index.Release, as index.Asset) attachmentJSON {
-	created := as.CreatedNS
-	if created == 0 {
-		created = rel.CreatedNS
-	}
-	uuid := as.CID
-	if uuid == "" { // a private repository's asset: not an IPFS file
-		uuid = as.SHA256
-	}
-	return attachmentJSON{ID: int64(as.ID), Name: as.Name, Size: as.Size, DownloadCount: as.Downloads, CreatedAt: nsTime(created),
-		UUID: uuid, CID: as.CID, SHA256: as.SHA256,
-		DownloadURL: repoURL + "/releases/download/" + url.PathEscape(rel.TagName) + "/" + url.PathEscape(as.Name)}
+	return convert.Release(api.SiteURL(r), full, api.ToForgeUser(r, a.userOf(r, rel.Publisher)), rel)
 }
 
 // userOf names an address as the index knows it.
@@ -412,7 +358,7 @@ func (a *Handler) listReleaseAssets(w http.ResponseWriter, r *http.Request) erro
 	}
 	out := []attachmentJSON{}
 	for _, as := range rel.Assets {
-		out = append(out, assetOut(a.repoURL(r, repo), rel, as))
+		out = append(out, convert.Attachment(a.repoURL(r, repo), rel, as))
 	}
 	return api.Reply(w, out)
 }
@@ -439,7 +385,7 @@ func (a *Handler) getReleaseAsset(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	return api.Reply(w, assetOut(a.repoURL(r, repo), rel, as))
+	return api.Reply(w, convert.Attachment(a.repoURL(r, repo), rel, as))
 }
 
 // createReleaseAsset takes the file as Gitea does: the multipart field
@@ -473,7 +419,7 @@ func (a *Handler) createReleaseAsset(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	api.WriteJSON(w, http.StatusCreated, assetOut(a.repoURL(r, repo), rel, as))
+	api.WriteJSON(w, http.StatusCreated, convert.Attachment(a.repoURL(r, repo), rel, as))
 	return nil
 }
 
@@ -519,13 +465,13 @@ func (a *Handler) editReleaseAsset(w http.ResponseWriter, r *http.Request) error
 		return err
 	}
 	if in.Name == "" {
-		return api.Reply(w, assetOut(a.repoURL(r, repo), rel, as))
+		return api.Reply(w, convert.Attachment(a.repoURL(r, repo), rel, as))
 	}
 	as, err = a.Hosting.EditAsset(r.Context(), u.User.Address, repo, perm, rel.ID, as.ID, in.Name)
 	if err != nil {
 		return err
 	}
-	return api.Reply(w, assetOut(a.repoURL(r, repo), rel, as))
+	return api.Reply(w, convert.Attachment(a.repoURL(r, repo), rel, as))
 }
 
 func (a *Handler) deleteReleaseAsset(w http.ResponseWriter, r *http.Request) error {

@@ -6,7 +6,15 @@ package splitapi
 import (
 	"encoding/json"
 	"net/http"
+
+	"github.com/dforge/dforge/tools/openapi/testdata/splitshapes"
 )
+
+// GadgetJSON is a gadget, in the shape kept outside the API.
+type GadgetJSON = splitshapes.Gadget
+
+// partJSON is a gadget's part.
+type partJSON = splitshapes.Part
 
 // API holds what the handlers share.
 type API struct{}
@@ -41,4 +49,5 @@ func (a *API) ping(w http.ResponseWriter, r *http.Request) error {
 var OpenAPITags = map[string]string{
 	"ping":    "The base's own route.",
 	"widgets": "A resource package's routes.",
+	"gadgets": "Shapes kept outside the API, named by its aliases.",
 }
