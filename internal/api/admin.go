@@ -30,7 +30,7 @@ func (a *API) RequireAdmin(r *http.Request) (*auth.Identity, error) {
 // least need (revoking credentials takes the admin level, as the user's
 // own /user/sessions does). Everyone else gets requireAdmin's 404 first,
 // so a scope error never confirms that the route exists.
-func (a *API) AdminOnly(need auth.Scope, h Handler) http.HandlerFunc {
+func (a *API) AdminOnly(need auth.Scope, h Endpoint) http.HandlerFunc {
 	return a.Serve(func(w http.ResponseWriter, r *http.Request) error {
 		if _, err := a.RequireAdmin(r); err != nil {
 			return err

@@ -43,7 +43,7 @@ func (a *API) RegisterAuth(mux *http.ServeMux) {
 // SignedIn serves h when the request's identity has at least the scope
 // need; otherwise the answer is 401 or 403. h reads the identity with
 // RequireUser.
-func (a *API) SignedIn(need auth.Scope, h Handler) http.HandlerFunc {
+func (a *API) SignedIn(need auth.Scope, h Endpoint) http.HandlerFunc {
 	return a.Serve(func(w http.ResponseWriter, r *http.Request) error {
 		if _, err := auth.Require(r.Context(), need); err != nil {
 			return err
@@ -54,7 +54,7 @@ func (a *API) SignedIn(need auth.Scope, h Handler) http.HandlerFunc {
 
 // tokenOwnerOnly serves h on /users/{username}/tokens to that user alone
 // (see tokenOwner).
-func (a *API) tokenOwnerOnly(need auth.Scope, h Handler) http.HandlerFunc {
+func (a *API) tokenOwnerOnly(need auth.Scope, h Endpoint) http.HandlerFunc {
 	return a.Serve(func(w http.ResponseWriter, r *http.Request) error {
 		if _, err := a.tokenOwner(r, need); err != nil {
 			return err

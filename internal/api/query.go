@@ -13,7 +13,7 @@ import (
 )
 
 // Query parameters are bounded once, for every API route, before the
-// Handler runs: an unbounded value reaches SQL (a 60,000-character q made
+// Endpoint runs: an unbounded value reaches SQL (a 60,000-character q made
 // SQLite's LIKE fail with "pattern too complex") and git. The limits are
 // far above anything a person or client sends.
 const (

@@ -32,13 +32,13 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 	json.NewEncoder(w).Encode(v)
 }
 
-// Handler is the one shape of every route: it writes the answer, or
+// Endpoint is the one shape of every route: it writes the answer, or
 // returns the error that is the answer (see serve).
-type Handler func(w http.ResponseWriter, r *http.Request) error
+type Endpoint func(w http.ResponseWriter, r *http.Request) error
 
 // Serve adapts h to net/http, the one adapter every route goes through: an
 // error h returns, before it writes anything, is answered by writeError.
-func (a *API) Serve(h Handler) http.HandlerFunc {
+func (a *API) Serve(h Endpoint) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		// An answer to a signed-in request may hold what only that user
 		// can read (a private repository, their own settings): the client's

@@ -27,7 +27,7 @@ func (a *Handler) RegisterReports(mux *http.ServeMux) {
 	if a.Mod == nil {
 		return
 	}
-	w := func(fn api.Handler) http.HandlerFunc { return a.SignedIn(auth.ScopeWrite, fn) }
+	w := func(fn api.Endpoint) http.HandlerFunc { return a.SignedIn(auth.ScopeWrite, fn) }
 	mux.HandleFunc("POST /api/v1/reports", w(a.postReport))
 	mux.HandleFunc("GET /api/v1/user/reports", a.SignedIn(auth.ScopeRead, a.listMyReports))
 	mux.HandleFunc("GET /api/v1/admin/reports", a.Serve(a.listReports))

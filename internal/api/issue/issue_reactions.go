@@ -27,7 +27,7 @@ func (a *Handler) RegisterIssueComments(mux *http.ServeMux) {
 		return
 	}
 	h := a
-	w := func(fn api.Handler) http.HandlerFunc { return a.SignedIn(auth.ScopeWrite, fn) }
+	w := func(fn api.Endpoint) http.HandlerFunc { return a.SignedIn(auth.ScopeWrite, fn) }
 	const comment = "/api/v1/repos/{owner}/{repo}/issues/comments/{id}"
 	mux.HandleFunc("GET "+comment, h.Serve(h.getRepoComment))
 	mux.HandleFunc("PATCH "+comment, w(h.editComment))

@@ -31,7 +31,7 @@ func (a *Handler) RegisterIssues(mux *http.ServeMux) {
 		return
 	}
 	h := a
-	w := func(fn api.Handler) http.HandlerFunc { return a.SignedIn(auth.ScopeWrite, fn) }
+	w := func(fn api.Endpoint) http.HandlerFunc { return a.SignedIn(auth.ScopeWrite, fn) }
 	const repo = "/api/v1/repos/{owner}/{repo}"
 	mux.HandleFunc("GET "+repo+"/issues", h.Serve(h.listIssues))
 	mux.HandleFunc("POST "+repo+"/issues", w(h.createIssue))

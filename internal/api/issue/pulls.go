@@ -19,7 +19,7 @@ import (
 // head's commits kept in the base repository, diffs, merge-tree, the merge
 // itself) is forge.Pulls'.
 
-func (h *Handler) registerPulls(mux *http.ServeMux, w func(api.Handler) http.HandlerFunc) {
+func (h *Handler) registerPulls(mux *http.ServeMux, w func(api.Endpoint) http.HandlerFunc) {
 	const pulls = "/api/v1/repos/{owner}/{repo}/pulls"
 	mux.HandleFunc("GET "+pulls, h.Serve(h.listPulls))
 	mux.HandleFunc("POST "+pulls, w(h.createPull))

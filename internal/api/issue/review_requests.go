@@ -17,7 +17,7 @@ import (
 // pr.review.unrequest), POST reviews/{id}/dismissals and undismissals
 // (pr.review.dismiss, pr.review.undismiss). The chain decides who may.
 
-func (h *Handler) registerReviewRequests(mux *http.ServeMux, w func(api.Handler) http.HandlerFunc) {
+func (h *Handler) registerReviewRequests(mux *http.ServeMux, w func(api.Endpoint) http.HandlerFunc) {
 	const pulls = "/api/v1/repos/{owner}/{repo}/pulls"
 	mux.HandleFunc("POST "+pulls+"/{index}/requested_reviewers", w(h.requestReviews))
 	mux.HandleFunc("DELETE "+pulls+"/{index}/requested_reviewers", w(h.unrequestReviews))

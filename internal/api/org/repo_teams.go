@@ -80,7 +80,7 @@ func (a *Handler) getRepoTeam(w http.ResponseWriter, r *http.Request) error {
 // setRepoTeam gives the team access to the repository or takes it back;
 // as in Gitea, adding a team that has access, or removing one that has
 // none, is refused with 422.
-func (a *Handler) setRepoTeam(on bool) api.Handler {
+func (a *Handler) setRepoTeam(on bool) api.Endpoint {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		id, err := api.RequireUser(r)
 		if err != nil {

@@ -327,7 +327,7 @@ func (a *Handler) getTeamMember(w http.ResponseWriter, r *http.Request) error {
 	return api.Reply(w, api.ToForgeUser(r, index.User{Address: who.Hex(), Username: name}))
 }
 
-func (a *Handler) setTeamMember(on bool) api.Handler {
+func (a *Handler) setTeamMember(on bool) api.Endpoint {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		id, err := api.RequireUser(r)
 		if err != nil {
@@ -396,7 +396,7 @@ func (a *Handler) getTeamRepo(w http.ResponseWriter, r *http.Request) error {
 	return usererr.Missingf("team %s has no access to %s", t.Name, rec.Name)
 }
 
-func (a *Handler) setTeamRepo(on bool) api.Handler {
+func (a *Handler) setTeamRepo(on bool) api.Endpoint {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		id, err := api.RequireUser(r)
 		if err != nil {

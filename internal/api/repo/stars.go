@@ -16,7 +16,7 @@ import (
 // repository, and who stars and watches it.
 
 // flagRepo stars, unstars, watches or unwatches for the signed-in user.
-func (a *Handler) flagRepo(action string, status int) api.Handler {
+func (a *Handler) flagRepo(action string, status int) api.Endpoint {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		id, err := api.RequireUser(r)
 		if err != nil {

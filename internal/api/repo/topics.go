@@ -19,7 +19,7 @@ func (a *Handler) RegisterTopics(mux *http.ServeMux) {
 	if a.Forge == nil || a.Hosting == nil {
 		return
 	}
-	w := func(fn api.Handler) http.HandlerFunc { return a.SignedIn(auth.ScopeWrite, fn) }
+	w := func(fn api.Endpoint) http.HandlerFunc { return a.SignedIn(auth.ScopeWrite, fn) }
 	const repo = "/api/v1/repos/{owner}/{repo}"
 	mux.HandleFunc("GET "+repo+"/topics", a.Serve(a.listTopics))
 	mux.HandleFunc("PUT "+repo+"/topics", w(a.setTopics))

@@ -19,11 +19,11 @@ type partJSON = splitshapes.Part
 // API holds what the handlers share.
 type API struct{}
 
-// Handler is the handler shape.
-type Handler func(w http.ResponseWriter, r *http.Request) error
+// Endpoint is the handler shape.
+type Endpoint func(w http.ResponseWriter, r *http.Request) error
 
 // Serve adapts h to net/http.
-func (a *API) Serve(h Handler) http.HandlerFunc {
+func (a *API) Serve(h Endpoint) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) { _ = h(w, r) }
 }
 
