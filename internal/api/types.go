@@ -123,6 +123,8 @@ type CommitJSON struct {
 
 // payloadUserJSON and payloadCommitJSON are Gitea's PayloadUser and
 // PayloadCommit, as a branch shows its newest commit.
+//
+//lint:ignore U1000 no Go code names it, but the OpenAPI generator names structs.PayloadUser (inside PayloadCommit) after it
 type payloadUserJSON = structs.PayloadUser
 
 type payloadCommitJSON = structs.PayloadCommit
