@@ -207,7 +207,7 @@ func recorderOf(ctx context.Context) *recorder {
 	return r
 }
 
-// read notes that the read q runs under ctx's Remember, if any.
+// noteRead notes the tables the read q names for ctx's Remember, if any.
 func noteRead(ctx context.Context, q string) {
 	r := recorderOf(ctx)
 	if r == nil {

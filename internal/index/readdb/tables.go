@@ -3,6 +3,7 @@ package readdb
 import (
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // The read cache's view of SQL (cache.go): which tables a read names and
@@ -23,8 +24,14 @@ var implied = map[string][]string{
 }
 
 // words holds sqlWords' answers by SQL text: the texts are the
-// projection's own, with placeholders for every value, so they are few.
-var words sync.Map
+// projection's own, with placeholders for every value, so they are few;
+// past maxWords texts the rest are split on every read.
+var (
+	words    sync.Map
+	wordsLen atomic.Int64
+)
+
+const maxWords = 4096
 
 // sqlWords are the words of q that could name a table: its identifiers,
 // lower case, without SQL's keywords.
@@ -41,7 +48,9 @@ func sqlWords(q string) []string {
 		seen[t] = true
 		out = append(out, t)
 	}
-	words.Store(q, out)
+	if wordsLen.Add(1) <= maxWords {
+		words.Store(q, out)
+	}
 	return out
 }
 
