@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dforge/dforge/internal/cli.Version=$(VERSION)
 WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run build web deps i18n-fill release-check test test-short test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean bench-webhook bench-release api-coverage bench-ssh bench-notify bench-dashboard bench-feed bench-bounty bench-forum bench-auth bench-search bench-git-read
+.PHONY: run build web deps i18n-fill release-check test test-short test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean bench-webhook bench-release api-coverage bench-ssh bench-notify bench-dashboard bench-feed bench-bounty bench-forum bench-auth bench-search bench-git-read bench-pages
 
 ## run: install what is needed, build, and start a node on the embedded defaults
 run: build
@@ -155,6 +155,10 @@ bench-notify:
 ## bench-dashboard: GET /user/dashboard for a user of a node with 500 repositories, 10,000 issues and 100,000 notifications of others, under 64 connections (p50, p99). Set DFORGE_TEST_PG (or use scripts/with-postgres.sh) for PostgreSQL too
 bench-dashboard:
 	$(GO) test ./internal/api -run '^$$' -bench BenchmarkDashboard -benchtime 1x -count=1
+
+## bench-pages: page 1 against page 150 of a 10,000-issue repository's open issues, rows before the page skipped with OFFSET (the code before) and by seeking (readdb.SeekPage), same run, read cache moved on before each read
+bench-pages:
+	$(GO) test ./internal/index -run '^$$' -bench '^BenchmarkIssuePages$$' -benchtime 2s -count=1
 
 ## bench-feed: pages of the activity projection with 200,000 actions: Home's first page, a feed's first page and its page 50, read cache bypassed. Set DFORGE_TEST_PG (or use scripts/with-postgres.sh) for PostgreSQL too
 bench-feed:

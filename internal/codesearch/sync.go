@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -416,7 +415,7 @@ func gitOutput(ctx context.Context, dir string, args ...string) ([]byte, error) 
 // Observe notes the repositories a projected action pushed to or changed
 // (renamed, transferred, made private or public, deleted); they are
 // queued once the transaction commits.
-func (s *Service) Observe(_ context.Context, _ *sql.Tx, changes []index.ForgeChange) error {
+func (s *Service) Observe(_ context.Context, _ *index.WriteTx, changes []index.ForgeChange) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, c := range changes {

@@ -2,8 +2,9 @@ package index
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
+
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // The activity projection (forge_activity, migration 00028): one row per
@@ -27,8 +28,8 @@ const activityInsert = `INSERT INTO forge_activity (repo_id, verb, k, ord, actor
 
 // writeActivity projects c's actions. It runs after the change's other
 // rows are written: the issue's title and the times come from them.
-func writeActivity(ctx context.Context, tx *sql.Tx, c forgeChange) error {
-	steps := []func(context.Context, *sql.Tx, forgeChange) error{
+func writeActivity(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
+	steps := []func(context.Context, *readdb.WriteTx, forgeChange) error{
 		activityRepos, activityPushes, activityIssue, activityComment, activityReview, activityMerge,
 	}
 	for _, step := range steps {
@@ -41,7 +42,7 @@ func writeActivity(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 
 // activityRepos records a repository's creation the first time a change
 // carries it (every later change carries it again).
-func activityRepos(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func activityRepos(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	for _, r := range c.change.Repos {
 		if r.Deleted {
 			continue
@@ -55,7 +56,7 @@ func activityRepos(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 	return nil
 }
 
-func activityPushes(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func activityPushes(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	for _, ref := range c.change.RefUpdates() {
 		_, err := tx.ExecContext(ctx, activityInsert+`VALUES ($1, 'push', $2, $3, $4, 0, FALSE, '', $5, '', $6, $7)
 			ON CONFLICT (repo_id, verb, k) DO NOTHING`, int64(ref.Repo), int64(ref.ID), ordPush, c.change.Actor.Hex(), ref.Ref, c.height, c.timeNS)
@@ -68,7 +69,7 @@ func activityPushes(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 
 // activityIssue records an issue's or pull request's opening the first
 // time a change carries it, and keeps the title of its rows current.
-func activityIssue(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func activityIssue(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	is := c.change.Issue
 	if is == nil {
 		return nil
@@ -89,7 +90,7 @@ func activityIssue(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 
 // activityComment records a new comment, follows an edit, and drops a
 // deleted one: its row must not outlive its text.
-func activityComment(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func activityComment(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	cm := c.change.Comment
 	if cm == nil {
 		return nil
@@ -113,7 +114,7 @@ func activityComment(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 	return nil
 }
 
-func activityReview(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func activityReview(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	rv := c.change.Review
 	if rv == nil {
 		return nil
@@ -127,7 +128,7 @@ func activityReview(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 	return nil
 }
 
-func activityMerge(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func activityMerge(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	pr := c.change.Pull
 	if pr == nil || !pr.Merged {
 		return nil

@@ -14,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/index/readdb"
 	"github.com/dforge/dforge/internal/store"
 	"github.com/dforge/dforge/internal/store/storetest"
 )
@@ -80,7 +81,7 @@ func fillActivity(ctx context.Context, db *sql.DB, viewer common.Address) error 
 		changes = append(changes, forgeChange{height: 1, timeNS: 1, change: forge.Change{Action: "repo.create", Actor: owner, Height: 1,
 			Repos: []forge.Repo{{ID: i, Owner: owner, Name: fmt.Sprintf("r%d", i), DefaultBranch: "main", CreatedHeight: 1}}}})
 	}
-	if err := inTx(ctx, db, func(tx *sql.Tx) error { return writeForge(ctx, tx, changes) }); err != nil {
+	if err := inTx(ctx, db, func(tx *readdb.WriteTx) error { return writeForge(ctx, tx, changes) }); err != nil {
 		return fmt.Errorf("write repositories: %w", err)
 	}
 	stmts := []string{

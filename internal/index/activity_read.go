@@ -149,7 +149,7 @@ func (ix *Index) Activities(ctx context.Context, f ActivityFilter, p Page) ([]Ac
 	var args sqlArgs
 	where := f.where(&args)
 	key := readKey("activity", where, append(args[:len(args):len(args)], p.Number, p.Limit)...)
-	page, err := rememberSized(ix, key, func() (activityPage, error) {
+	page, err := rememberSized(ctx, ix, key, func(ctx context.Context) (activityPage, error) {
 		out := []Activity{}
 		total, err := ix.listPage(ctx, activityColumns, activityFrom, activityCountFrom, where, activityOrder, args, p,
 			func(rows *sql.Rows) error {
@@ -255,7 +255,7 @@ func (ix *Index) TopContributors(ctx context.Context, window time.Duration, limi
 		return nil, fmt.Errorf("read the latest block time: %w", err)
 	}
 	since := now - window.Nanoseconds()
-	list, err := rememberSized(ix, readKey("top-contributors", "", since, limit), func() ([]Contributor, error) {
+	list, err := rememberSized(ctx, ix, readKey("top-contributors", "", since, limit), func(ctx context.Context) ([]Contributor, error) {
 		rows, err := ix.query(ctx, topContributorsQuery, since, limit)
 		if err != nil {
 			return nil, err

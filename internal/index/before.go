@@ -10,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // Before is what an edit changed, as the projection found it before
@@ -30,7 +31,7 @@ type Before struct {
 
 // readBefore reads what ch is about to change, for the actions whose
 // observers need it; nil for the others or a thread not projected yet.
-func readBefore(ctx context.Context, tx *sql.Tx, ch forge.Change) (*Before, error) {
+func readBefore(ctx context.Context, tx *readdb.WriteTx, ch forge.Change) (*Before, error) {
 	switch {
 	case ch.Action == "issue.edit" && ch.Issue != nil:
 		is, err := issueAsWas(ctx, tx, ch.Issue.Repo, ch.Issue.Number)
@@ -64,7 +65,7 @@ func readBefore(ctx context.Context, tx *sql.Tx, ch forge.Change) (*Before, erro
 }
 
 // issueAsWas is issue number of repo as its rows hold it.
-func issueAsWas(ctx context.Context, tx *sql.Tx, repo, number uint64) (*forge.Issue, error) {
+func issueAsWas(ctx context.Context, tx *readdb.WriteTx, repo, number uint64) (*forge.Issue, error) {
 	is := forge.Issue{Repo: repo, Number: number, Labels: []uint64{}, Assignees: []common.Address{}}
 	var milestone int64
 	err := tx.QueryRowContext(ctx, `SELECT is_pull, title, body, COALESCE(milestone_id, 0) FROM forge_issues WHERE repo_id = $1 AND number = $2`,

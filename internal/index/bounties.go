@@ -2,10 +2,10 @@ package index
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 
 	"github.com/dforge/dforge/internal/chain/bounty"
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // The bounties' projection (internal/chain/bounty): each Bounty event
@@ -16,7 +16,7 @@ import (
 var bountyTables = []string{"bounties", "bounty_funders"}
 
 // writeBounties writes a block's bounty changes, in order.
-func writeBounties(ctx context.Context, tx *sql.Tx, b blockRow, list []bounty.Change) error {
+func writeBounties(ctx context.Context, tx *readdb.WriteTx, b blockRow, list []bounty.Change) error {
 	for _, c := range list {
 		if err := writeBounty(ctx, tx, b, c); err != nil {
 			return fmt.Errorf("write bounty %d#%d: %w", c.Bounty.Repo, c.Bounty.Number, err)
@@ -25,7 +25,7 @@ func writeBounties(ctx context.Context, tx *sql.Tx, b blockRow, list []bounty.Ch
 	return nil
 }
 
-func writeBounty(ctx context.Context, tx *sql.Tx, blk blockRow, c bounty.Change) error {
+func writeBounty(ctx context.Context, tx *readdb.WriteTx, blk blockRow, c bounty.Change) error {
 	b := c.Bounty
 	expiry := uint64(0)
 	for _, s := range b.Shares {

@@ -2,7 +2,6 @@ package index
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"slices"
 	"strings"
@@ -16,7 +15,7 @@ import (
 // writeBlock writes one block's rows and moves the projected height from
 // prev to the block's. The height only moves from where this writer saw
 // it, so two indexers on one database cannot both apply a block.
-func writeBlock(ctx context.Context, tx *sql.Tx, prev int64, rows blockRows) error {
+func writeBlock(ctx context.Context, tx *readdb.WriteTx, prev int64, rows blockRows) error {
 	b := rows.block
 	wide, err := applyUpgrades(ctx, tx, rows.upgrades)
 	if err != nil {
@@ -72,7 +71,7 @@ const txColumns = 15
 // and well under both engines' limit on bound parameters.
 const txBatch = 200
 
-func insertTxs(ctx context.Context, tx *sql.Tx, txs []txRow) error {
+func insertTxs(ctx context.Context, tx *readdb.WriteTx, txs []txRow) error {
 	for chunk := range slices.Chunk(txs, txBatch) {
 		var q strings.Builder
 		q.WriteString(`INSERT INTO chain_txs (height, tx_index, hash, type, sender, recipient, amount, target, username, nonce, code, log, time_ns, actor, action) VALUES `)
@@ -102,7 +101,7 @@ func insertTxs(ctx context.Context, tx *sql.Tx, txs []txRow) error {
 // reports whether default names are wide (own-keys) for its accounts. At
 // own-keys every projected default name takes the wide form, as the
 // chain's names do from that block on.
-func applyUpgrades(ctx context.Context, tx *sql.Tx, upgrades []string) (bool, error) {
+func applyUpgrades(ctx context.Context, tx *readdb.WriteTx, upgrades []string) (bool, error) {
 	var wide bool
 	if err := tx.QueryRowContext(ctx, `SELECT wide_names FROM chain_index WHERE id = 1`).Scan(&wide); err != nil {
 		return false, fmt.Errorf("read naming rules: %w", err)
@@ -125,7 +124,7 @@ func applyUpgrades(ctx context.Context, tx *sql.Tx, upgrades []string) (bool, er
 // for the first time at height. Accounts go in the order the block met
 // them (delta.seq), which numbers the new ones: every node, and every
 // replay, issues the same statements and gives the same ids.
-func writeAccounts(ctx context.Context, tx *sql.Tx, height int64, d deltas, wide bool) error {
+func writeAccounts(ctx context.Context, tx *readdb.WriteTx, height int64, d deltas, wide bool) error {
 	addrs := make([]common.Address, 0, len(d))
 	for a := range d {
 		addrs = append(addrs, a)
@@ -150,7 +149,7 @@ func writeAccounts(ctx context.Context, tx *sql.Tx, height int64, d deltas, wide
 
 // writeAccount creates a (when new, with the next id: one more than the
 // highest, so ids run 1, 2, 3... in the chain's order) and adds x to it.
-func writeAccount(ctx context.Context, tx *sql.Tx, height int64, a common.Address, x *delta, wide bool) error {
+func writeAccount(ctx context.Context, tx *readdb.WriteTx, height int64, a common.Address, x *delta, wide bool) error {
 	def := readdb.DefaultName(a, wide)
 	if _, err := tx.ExecContext(ctx, `INSERT INTO chain_accounts (id, address, balance, staked, unbonding, nonce, username, default_name, created_height)
 		VALUES ((SELECT COALESCE(MAX(id), 0) + 1 FROM chain_accounts), $1, 0, 0, 0, 0, NULL, $2, $3) ON CONFLICT (address) DO NOTHING`,

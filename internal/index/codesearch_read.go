@@ -26,7 +26,7 @@ func (ix *Index) ReadablePrivateRepoIDs(ctx context.Context, viewer common.Addre
 }
 
 func (ix *Index) repoIDs(ctx context.Context, query string, args ...any) ([]uint64, error) {
-	rows, err := ix.rdb.QueryContext(ctx, query, args...)
+	rows, err := ix.query(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list repository ids: %w", err)
 	}

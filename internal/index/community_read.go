@@ -57,7 +57,7 @@ type RoleCount struct {
 
 // CommunityOverview reads the community page's figures.
 func (ix *Index) CommunityOverview(ctx context.Context) (CommunityOverview, error) {
-	o, err := remember(ix, readKey("community-overview", ""), func() (CommunityOverview, error) { return ix.communityOverview(ctx) })
+	o, err := remember(ctx, ix, readKey("community-overview", ""), func(ctx context.Context) (CommunityOverview, error) { return ix.communityOverview(ctx) })
 	if err != nil {
 		return CommunityOverview{}, fmt.Errorf("read the community overview: %w", err)
 	}

@@ -2,12 +2,12 @@ package index
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 
 	abci "github.com/cometbft/cometbft/abci/types"
 
 	"github.com/dforge/dforge/internal/chain/roles"
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // The community roles' projection (internal/chain/roles): one row per
@@ -29,7 +29,7 @@ func roleRows(changes *[]roles.Change, ev abci.Event) error {
 }
 
 // writeRoles applies grants and revocations made in block b, in order.
-func writeRoles(ctx context.Context, tx *sql.Tx, b blockRow, changes []roles.Change) error {
+func writeRoles(ctx context.Context, tx *readdb.WriteTx, b blockRow, changes []roles.Change) error {
 	for _, c := range changes {
 		proposal, err := sqlInt(c.Proposal)
 		if err != nil {

@@ -50,7 +50,7 @@ func (p repoPage) size() int64 {
 // projection changes: every relation it reads is projected.
 func (ix *Index) UserRepos(ctx context.Context, u, viewer common.Address, p Page) ([]Repo, int64, error) {
 	args := []any{viewer.Hex(), u.Hex()}
-	page, err := rememberSized(ix, readKey("user-repos", "", viewer.Hex(), u.Hex(), p.Number, p.Limit), func() (repoPage, error) {
+	page, err := rememberSized(ctx, ix, readKey("user-repos", "", viewer.Hex(), u.Hex(), p.Number, p.Limit), func(ctx context.Context) (repoPage, error) {
 		out := []Repo{}
 		total, err := ix.listPage(ctx, repoColumns, repoFrom, "forge_repos r", userRepoWhere, "r.updated_height DESC, r.id DESC", args, p,
 			func(rows *sql.Rows) error {
@@ -98,7 +98,7 @@ func (ix *Index) ChecksOf(ctx context.Context, issues []Issue) (map[IssueKey]Pul
 	if len(args) == 0 {
 		return map[IssueKey]PullChecks{}, nil
 	}
-	got, err := remember(ix, readKey("pull-checks", "", args...), func() (map[IssueKey]PullChecks, error) {
+	got, err := remember(ctx, ix, readKey("pull-checks", "", args...), func(ctx context.Context) (map[IssueKey]PullChecks, error) {
 		out, err := ix.readChecks(ctx, pullPairs("p", len(args)/2), args)
 		if err != nil {
 			return nil, err

@@ -1,8 +1,43 @@
 package index
 
-import "time"
+import (
+	"context"
+	"database/sql"
+	"time"
+
+	"github.com/dforge/dforge/internal/index/readdb"
+)
 
 // SetRetry shortens ix's retry pauses so a test sees several retries.
 func SetRetry(ix *Index, first, max time.Duration) {
 	ix.retryMin, ix.retryMax = first, max
 }
+
+// Reads is how many reads ix has run on its read pool.
+func Reads(ix *Index) int64 { return ix.rd.Reads() }
+
+// WriteInTx runs fn as a projection transaction of ix.
+func WriteInTx(ctx context.Context, ix *Index, fn func(*readdb.WriteTx) error) error {
+	return ix.inTx(ctx, fn)
+}
+
+// Reset empties ix's projection.
+func Reset(ctx context.Context, ix *Index) error { return ix.reset(ctx) }
+
+// IssuesAt reads a page of Issues without the read cache, skipping the
+// rows before it with OFFSET (offset) or as Issues does (readdb.SeekPage).
+func IssuesAt(ctx context.Context, ix *Index, repo uint64, f IssueFilter, p Page, offset bool) ([]Issue, int64, error) {
+	where, args := issueWhere(repo, f)
+	page := pager(ix.rd.SeekPage)
+	if offset {
+		page = func(ctx context.Context, cols, from, countFrom, where string, order readdb.Order, args []any, p Page, scan func(*sql.Rows) error) (int64, error) {
+			return ix.rd.ListPage(ctx, cols, from, countFrom, where, order.SQL(), args, p, scan)
+		}
+	}
+	got, err := ix.readIssues(ctx, repo, where, issueOrders[f.Sort], args, p, page)
+	return got.issues, got.total, err
+}
+
+// Changed moves the read cache on for tables, as a projection
+// transaction that wrote them does.
+func Changed(ix *Index, tables ...string) { ix.changed(tables...) }

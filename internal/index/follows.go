@@ -2,15 +2,16 @@ package index
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
+
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // Following (forge_follows), projected from user.follow and user.unfollow.
 // Rows are keyed by follower first, so "whom does X follow" (the feed of
 // followed accounts reads it) is a prefix scan.
 
-func writeFollow(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func writeFollow(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	f := c.change.Follow
 	if f == nil {
 		return nil

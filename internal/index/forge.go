@@ -14,6 +14,7 @@ import (
 	"github.com/dforge/dforge/internal/index/calendar"
 	"github.com/dforge/dforge/internal/index/forum"
 	"github.com/dforge/dforge/internal/index/marketplace"
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // The forge projection: each Forge event carries the records an action
@@ -49,7 +50,7 @@ var forgeTables = []string{
 }
 
 // resetForge deletes the chain's forge rows, keeping the private store's.
-func resetForge(ctx context.Context, tx *sql.Tx) error {
+func resetForge(ctx context.Context, tx *readdb.WriteTx) error {
 	for _, table := range forgeTables {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table+" WHERE repo_id < $1", int64(forge.PrivateIDBase)); err != nil {
 			return fmt.Errorf("empty %s: %w", table, err)
@@ -97,7 +98,7 @@ func forgePeople(c forge.Change) []common.Address {
 	return people
 }
 
-func writeForge(ctx context.Context, tx *sql.Tx, changes []forgeChange) error {
+func writeForge(ctx context.Context, tx *readdb.WriteTx, changes []forgeChange) error {
 	for i := range changes {
 		c := &changes[i]
 		before, err := readBefore(ctx, tx, c.change)
@@ -112,7 +113,7 @@ func writeForge(ctx context.Context, tx *sql.Tx, changes []forgeChange) error {
 	return nil
 }
 
-func writeChange(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func writeChange(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	ch := c.change
 	before, err := threadBefore(ctx, tx, ch)
 	if err != nil {
@@ -171,7 +172,7 @@ func writeChange(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 
 func nullable(v uint64, ok bool) sql.NullInt64 { return sql.NullInt64{Int64: int64(v), Valid: ok} }
 
-func writeRepo(ctx context.Context, tx *sql.Tx, c forgeChange, r forge.Repo) error {
+func writeRepo(ctx context.Context, tx *readdb.WriteTx, c forgeChange, r forge.Repo) error {
 	if r.Deleted {
 		return deleteRepo(ctx, tx, r.ID)
 	}
@@ -199,7 +200,7 @@ func writeRepo(ctx context.Context, tx *sql.Tx, c forgeChange, r forge.Repo) err
 	return writeTopics(ctx, tx, r)
 }
 
-func deleteRepo(ctx context.Context, tx *sql.Tx, id uint64) error {
+func deleteRepo(ctx context.Context, tx *readdb.WriteTx, id uint64) error {
 	for _, table := range forgeTables {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table+" WHERE repo_id = $1", int64(id)); err != nil {
 			return fmt.Errorf("delete repository %d from %s: %w", id, table, err)
@@ -218,7 +219,7 @@ func timeAt(c forgeChange, at uint64) sql.NullInt64 {
 }
 
 // writeClosedIssues writes the issues a merged pull request closed.
-func writeClosedIssues(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func writeClosedIssues(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	for i := range c.change.ClosedIssues {
 		if err := writeIssue(ctx, tx, c, &c.change.ClosedIssues[i]); err != nil {
 			return err
@@ -227,7 +228,7 @@ func writeClosedIssues(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 	return nil
 }
 
-func writeIssue(ctx context.Context, tx *sql.Tx, c forgeChange, is *forge.Issue) error {
+func writeIssue(ctx context.Context, tx *readdb.WriteTx, c forgeChange, is *forge.Issue) error {
 	if is == nil {
 		return nil
 	}
@@ -269,7 +270,7 @@ func writeIssue(ctx context.Context, tx *sql.Tx, c forgeChange, is *forge.Issue)
 	return nil
 }
 
-func writePull(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func writePull(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	pr := c.change.Pull
 	if pr == nil {
 		return nil
@@ -293,7 +294,7 @@ func writePull(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 	return writeReviewRequests(ctx, tx, c, pr)
 }
 
-func writeLabel(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func writeLabel(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	if l := c.change.Label; l != nil {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO forge_labels (id, repo_id, name, color, description, exclusive) VALUES ($1, $2, $3, $4, $5, $6)
 			ON CONFLICT (id) DO UPDATE SET name = excluded.name, color = excluded.color, description = excluded.description, exclusive = excluded.exclusive`,
@@ -311,7 +312,7 @@ func writeLabel(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 	return nil
 }
 
-func writeReview(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func writeReview(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	if err := writeDismissal(ctx, tx, c.change.Dismissal); err != nil {
 		return err
 	}
@@ -334,7 +335,7 @@ func writeReview(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 	return nil
 }
 
-func writeCollaborator(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func writeCollaborator(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	cb := c.change.Collaborator
 	if cb == nil {
 		return nil
@@ -353,7 +354,7 @@ func writeCollaborator(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 }
 
 // writeFlag records a star or a watch; setting it twice keeps the first.
-func writeFlag(ctx context.Context, tx *sql.Tx, c forgeChange, table string, f *forge.Flag) error {
+func writeFlag(ctx context.Context, tx *readdb.WriteTx, c forgeChange, table string, f *forge.Flag) error {
 	if f == nil {
 		return nil
 	}
@@ -372,7 +373,7 @@ func writeFlag(ctx context.Context, tx *sql.Tx, c forgeChange, table string, f *
 
 // writeUnwatch remembers an explicit unwatch, which outlasts watching by
 // default (defaultWatchers), and forgets it on a watch.
-func writeUnwatch(ctx context.Context, tx *sql.Tx, c forgeChange, f *forge.Flag) error {
+func writeUnwatch(ctx context.Context, tx *readdb.WriteTx, c forgeChange, f *forge.Flag) error {
 	if f == nil {
 		return nil
 	}
@@ -389,7 +390,7 @@ func writeUnwatch(ctx context.Context, tx *sql.Tx, c forgeChange, f *forge.Flag)
 	return nil
 }
 
-func writeRef(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func writeRef(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	for _, ref := range c.change.RefUpdates() {
 		_, err := tx.ExecContext(ctx, `INSERT INTO forge_ref_updates (id, repo_id, ref, old_sha, new_sha, forced, pusher, height, time_ns, relayer, manifest)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, int64(ref.ID), int64(ref.Repo), ref.Ref, ref.Old, ref.New, ref.Forced,
@@ -403,7 +404,7 @@ func writeRef(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 
 // writeManifest records a manifest of big objects sent after its push;
 // the same one twice is one row.
-func writeManifest(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func writeManifest(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	m := c.change.Manifest
 	if m == nil {
 		return nil
@@ -466,7 +467,7 @@ func (ix *Index) ProjectPrivate(ctx context.Context, entries ...PrivateEntry) er
 			}
 			changes = append(changes, forgeChange{change: c, height: int64(e.Seq), timeNS: e.TimeNS})
 		}
-		err := ix.inTx(ctx, func(tx *sql.Tx) error {
+		err := ix.inTx(ctx, func(tx *readdb.WriteTx) error {
 			if err := writeForge(ctx, tx, changes); err != nil {
 				return err
 			}
@@ -487,7 +488,7 @@ func (ix *Index) ProjectPrivate(ctx context.Context, entries ...PrivateEntry) er
 }
 
 // writeEmails replaces the account's claimed emails.
-func writeEmails(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func writeEmails(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	claim := c.change.Emails
 	if claim == nil {
 		return nil
@@ -505,7 +506,7 @@ func writeEmails(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 }
 
 // writeTopics rewrites the repository's topic rows from its record.
-func writeTopics(ctx context.Context, tx *sql.Tx, r forge.Repo) error {
+func writeTopics(ctx context.Context, tx *readdb.WriteTx, r forge.Repo) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM forge_repo_topics WHERE repo_id = $1`, int64(r.ID)); err != nil {
 		return fmt.Errorf("clear the topics of repository %d: %w", r.ID, err)
 	}

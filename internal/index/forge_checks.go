@@ -2,15 +2,16 @@ package index
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
+
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // Commit statuses and branch protection rules, as projected from
 // status.create, branch.protect and branch.unprotect.
 
-func writeStatus(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func writeStatus(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	st := c.change.Status
 	if st == nil {
 		return nil
@@ -24,7 +25,7 @@ func writeStatus(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 	return nil
 }
 
-func writeProtection(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func writeProtection(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	if d := c.change.DeletedProtection; d != nil {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM forge_branch_protections WHERE repo_id = $1 AND branch = $2`, int64(d.Repo), d.Branch); err != nil {
 			return fmt.Errorf("delete protection of %d/%s: %w", d.Repo, d.Branch, err)

@@ -55,7 +55,7 @@ const MaxLatestStatuses = 500
 
 // LatestStatuses is the latest status of each context of sha, by context.
 func (ix *Index) LatestStatuses(ctx context.Context, repo uint64, sha string) ([]CommitStatus, error) {
-	rows, err := ix.rdb.QueryContext(ctx, `SELECT `+statusCols+` FROM forge_commit_statuses s
+	rows, err := ix.query(ctx, `SELECT `+statusCols+` FROM forge_commit_statuses s
 		LEFT JOIN chain_accounts a ON a.address = s.creator
 		WHERE s.repo_id = $1 AND s.sha = $2 AND s.id = (SELECT MAX(l.id) FROM forge_commit_statuses l
 			WHERE l.repo_id = s.repo_id AND l.sha = s.sha AND l.context = s.context)
@@ -126,7 +126,7 @@ func (ix *Index) RuleFor(ctx context.Context, repo uint64, branch string) (Prote
 }
 
 func (ix *Index) protections(ctx context.Context, where string, args ...any) ([]Protection, error) {
-	rows, err := ix.rdb.QueryContext(ctx, `SELECT branch, enable_push, push_whitelist, enable_status_check, status_check_contexts,
+	rows, err := ix.query(ctx, `SELECT branch, enable_push, push_whitelist, enable_status_check, status_check_contexts,
 		required_approvals, created_time_ns, updated_time_ns FROM forge_branch_protections WHERE `+where, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read branch protections: %w", err)
@@ -165,7 +165,7 @@ func (ix *Index) nameUsers(ctx context.Context, list []Protection) error {
 	for i := range list {
 		for j, u := range list[i].PushWhitelist {
 			var name string
-			err := ix.rdb.QueryRowContext(ctx, `SELECT `+userExpr("a")+` FROM chain_accounts a WHERE a.address = $1`, u.Address).Scan(&name)
+			err := ix.queryRow(ctx, `SELECT `+userExpr("a")+` FROM chain_accounts a WHERE a.address = $1`, u.Address).Scan(&name)
 			if err != nil && err != sql.ErrNoRows {
 				return fmt.Errorf("name whitelisted user: %w", err)
 			}
@@ -187,7 +187,7 @@ func (p Protection) Whitelisted(a common.Address) bool {
 
 // CommitStatusByID is one status.
 func (ix *Index) CommitStatusByID(ctx context.Context, repo, id uint64) (CommitStatus, error) {
-	rows, err := ix.rdb.QueryContext(ctx, `SELECT `+statusCols+` FROM forge_commit_statuses s
+	rows, err := ix.query(ctx, `SELECT `+statusCols+` FROM forge_commit_statuses s
 		LEFT JOIN chain_accounts a ON a.address = s.creator WHERE s.repo_id = $1 AND s.id = $2`, int64(repo), int64(id))
 	if err != nil {
 		return CommitStatus{}, fmt.Errorf("read status %d: %w", id, err)

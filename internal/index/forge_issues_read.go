@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // Issues (pull requests' conversations too) with their labels, assignees
@@ -112,15 +114,15 @@ type IssueFilter struct {
 // dForge's issues do not have: it is the newest first here.
 var IssueSorts = []string{"newest", "oldest", "recentupdate", "leastupdate", "mostcomment", "leastcomment", "priority"}
 
-var issueOrders = map[string]string{
-	"":             "i.number DESC",
-	"newest":       "i.number DESC",
-	"priority":     "i.number DESC",
-	"oldest":       "i.number ASC",
-	"recentupdate": "i.updated_time_ns DESC, i.number DESC",
-	"leastupdate":  "i.updated_time_ns ASC, i.number ASC",
-	"mostcomment":  "i.comments DESC, i.number DESC",
-	"leastcomment": "i.comments ASC, i.number ASC",
+var issueOrders = map[string]readdb.Order{
+	"":             {Cols: []string{"i.number"}, Desc: true},
+	"newest":       {Cols: []string{"i.number"}, Desc: true},
+	"priority":     {Cols: []string{"i.number"}, Desc: true},
+	"oldest":       {Cols: []string{"i.number"}},
+	"recentupdate": {Cols: []string{"i.updated_time_ns", "i.number"}, Desc: true},
+	"leastupdate":  {Cols: []string{"i.updated_time_ns", "i.number"}},
+	"mostcomment":  {Cols: []string{"i.comments", "i.number"}, Desc: true},
+	"leastcomment": {Cols: []string{"i.comments", "i.number"}},
 }
 
 // ValidIssueSort tells whether s is an order Issues takes.
@@ -132,11 +134,13 @@ func ValidIssueSort(s string) bool {
 // Issues lists repo's issues (or pull requests) matching f, in f.Sort's
 // order (newest first by default).
 // The page is read through an index in number order and stops at its last
-// row (no window over every match); the total is counted apart, without
-// the joins (over a covering index when only kind and state filter), and
-// only when the page alone cannot tell it.
+// row (no window over every match); a deep page skips the rows before it
+// over forge_issues alone and seeks to its first row (readdb.SeekPage: the
+// number is unique in a repository, so every order is total); the total
+// is counted apart, without the joins (over a covering index when only
+// kind and state filter), and only when the page alone cannot tell it.
 //
-// A page, like the total, is kept until the projection changes
+// A page, like the total, is kept until a table it read changes
 // (readdb/cache.go): a busy list is read from SQL once per change, and each
 // caller gets its own copy.
 func (ix *Index) Issues(ctx context.Context, repo uint64, f IssueFilter, p Page) ([]Issue, int64, error) {
@@ -145,26 +149,35 @@ func (ix *Index) Issues(ctx context.Context, repo uint64, f IssueFilter, p Page)
 		return nil, 0, fmt.Errorf("list issues: unknown order %q", f.Sort)
 	}
 	where, args := issueWhere(repo, f)
-	key := readKey("issues", where+" ORDER BY "+order, append(args[:len(args):len(args)], p.Number, p.Limit)...)
-	page, err := rememberSized(ix, key, func() (issuePage, error) {
-		out := []Issue{}
-		total, err := ix.listPage(ctx, issueColumns, issueFrom, `forge_issues i`, where, order, args, p, func(rows *sql.Rows) error {
-			is, err := scanIssue(rows)
-			out = append(out, is)
-			return err
-		})
-		if err != nil {
-			return issuePage{}, fmt.Errorf("list issues: %w", err)
-		}
-		if err := ix.fillIssues(ctx, repo, out); err != nil {
-			return issuePage{}, err
-		}
-		return issuePage{out, total}, nil
+	key := readKey("issues", where+" ORDER BY "+order.SQL(), append(args[:len(args):len(args)], p.Number, p.Limit)...)
+	page, err := rememberSized(ctx, ix, key, func(ctx context.Context) (issuePage, error) {
+		return ix.readIssues(ctx, repo, where, order, args, p, ix.rd.SeekPage)
 	}, issuePage.size)
 	if err != nil {
 		return nil, 0, err
 	}
 	return cloneIssues(page.issues), page.total, nil
+}
+
+// pager reads a page of a list and its total (readdb.SeekPage).
+type pager func(ctx context.Context, cols, from, countFrom, where string, order readdb.Order, args []any, p Page, scan func(*sql.Rows) error) (int64, error)
+
+// readIssues reads a page of repo's issues matching where through page
+// and fills them in.
+func (ix *Index) readIssues(ctx context.Context, repo uint64, where string, order readdb.Order, args []any, p Page, page pager) (issuePage, error) {
+	out := []Issue{}
+	total, err := page(ctx, issueColumns, issueFrom, `forge_issues i`, where, order, args, p, func(rows *sql.Rows) error {
+		is, err := scanIssue(rows)
+		out = append(out, is)
+		return err
+	})
+	if err != nil {
+		return issuePage{}, fmt.Errorf("list issues: %w", err)
+	}
+	if err := ix.fillIssues(ctx, repo, out); err != nil {
+		return issuePage{}, err
+	}
+	return issuePage{out, total}, nil
 }
 
 // issuePage is a page of issues and the list's total.

@@ -2,11 +2,12 @@ package index
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
+
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
-func writeMilestone(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func writeMilestone(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	if m := c.change.Milestone; m != nil {
 		_, err := tx.ExecContext(ctx, `INSERT INTO forge_milestones (id, repo_id, title, description, state, due_unix,
 			created_height, created_time_ns, updated_height, updated_time_ns, closed_time_ns)

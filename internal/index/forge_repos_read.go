@@ -79,7 +79,7 @@ func scanRepo(row scanner, extra ...any) (Repo, error) {
 
 // RepoByID reads a repository.
 func (ix *Index) RepoByID(ctx context.Context, id uint64) (Repo, error) {
-	r, err := remember(ix, readKey("repo-by-id", "", id), func() (Repo, error) {
+	r, err := remember(ctx, ix, readKey("repo-by-id", "", id), func(ctx context.Context) (Repo, error) {
 		return scanRepo(ix.queryRow(ctx, `SELECT `+repoColumns+` FROM `+repoFrom+` WHERE r.id = $1`, int64(id)))
 	})
 	r.ProtectedBranches, r.Topics = slices.Clone(r.ProtectedBranches), slices.Clone(r.Topics)
@@ -100,7 +100,7 @@ func (ix *Index) RepoByID(ctx context.Context, id uint64) (Repo, error) {
 // public one stays reachable by id, and by name on every other node.
 func (ix *Index) RepoByName(ctx context.Context, owner common.Address, name string) (Repo, error) {
 	lower := strings.ToLower(name)
-	r, err := remember(ix, readKey("repo-by-name", "", owner.Hex(), lower), func() (Repo, error) {
+	r, err := remember(ctx, ix, readKey("repo-by-name", "", owner.Hex(), lower), func(ctx context.Context) (Repo, error) {
 		return scanRepo(ix.queryRow(ctx, `SELECT `+repoColumns+` FROM `+repoFrom+`
 		WHERE r.owner = $1 AND r.lower_name = $2 ORDER BY r.private DESC LIMIT 1`, owner.Hex(), lower))
 	})
@@ -130,7 +130,7 @@ func (ix *Index) NameUsed(ctx context.Context, owner common.Address, name string
 // Permission is what u may do in r, by the forge module's own rule
 // (forge.PermissionOf) over the projected collaborators.
 func (ix *Index) Permission(ctx context.Context, r Repo, u common.Address) (forge.Perm, error) {
-	perm, err := remember(ix, readKey("collaborator", "", r.ID, u.Hex()), func() (string, error) {
+	perm, err := remember(ctx, ix, readKey("collaborator", "", r.ID, u.Hex()), func(ctx context.Context) (string, error) {
 		var perm string
 		err := ix.queryRow(ctx, `SELECT permission FROM forge_collaborators WHERE repo_id = $1 AND user_address = $2`,
 			int64(r.ID), u.Hex()).Scan(&perm)

@@ -2,8 +2,9 @@ package index
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
+
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // What people do around an issue besides writing it: edit and delete
@@ -11,7 +12,7 @@ import (
 
 // writeComment writes a new comment, an edit of one, or its deletion (the
 // body is blanked here: the projection shows a deleted comment nowhere).
-func writeComment(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func writeComment(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	cm := c.change.Comment
 	if cm == nil {
 		return nil
@@ -33,7 +34,7 @@ func writeComment(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 	return nil
 }
 
-func writeReaction(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func writeReaction(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	r := c.change.Reaction
 	if r == nil {
 		return nil
@@ -53,7 +54,7 @@ func writeReaction(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 }
 
 // writePins replaces a repository's pinned issues.
-func writePins(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func writePins(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	p := c.change.Pins
 	if p == nil {
 		return nil
@@ -70,7 +71,7 @@ func writePins(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 	return nil
 }
 
-func writeSubscription(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func writeSubscription(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	s := c.change.Subscription
 	if s == nil {
 		return nil

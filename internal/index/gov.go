@@ -12,6 +12,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/app"
 	"github.com/dforge/dforge/internal/chain/gov"
 	"github.com/dforge/dforge/internal/chain/rewards"
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // The governance and rewards projection: a Proposal event carries the
@@ -96,7 +97,7 @@ func sqlInts(vs ...uint64) ([]any, error) {
 // writeGov writes the block's governance rows. Proposals are upserted in
 // event order, so the latest event of the block wins; a proposal keeps
 // the time of the block it was created in.
-func writeGov(ctx context.Context, tx *sql.Tx, b blockRow, g govRows) error {
+func writeGov(ctx context.Context, tx *readdb.WriteTx, b blockRow, g govRows) error {
 	for _, p := range g.proposals {
 		if err := writeProposal(ctx, tx, b, p); err != nil {
 			return err
@@ -143,7 +144,7 @@ func writeGov(ctx context.Context, tx *sql.Tx, b blockRow, g govRows) error {
 	return nil
 }
 
-func writeProposal(ctx context.Context, tx *sql.Tx, b blockRow, p gov.Proposal) error {
+func writeProposal(ctx context.Context, tx *readdb.WriteTx, b blockRow, p gov.Proposal) error {
 	payload, err := json.Marshal(p.Payload)
 	if err != nil {
 		return fmt.Errorf("write proposal #%d: %w", p.ID, err)

@@ -2,7 +2,6 @@ package index
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 
@@ -10,6 +9,7 @@ import (
 
 	"github.com/dforge/dforge/internal/chain/gov"
 	"github.com/dforge/dforge/internal/chain/grants"
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // The grants projection: a grant proposal's Proposal events make its row
@@ -48,7 +48,7 @@ func (g *govRows) applyGrant(ev abci.Event) error {
 }
 
 // writeGrants writes the block's grant changes in order.
-func writeGrants(ctx context.Context, tx *sql.Tx, b blockRow, changes []grantChange) error {
+func writeGrants(ctx context.Context, tx *readdb.WriteTx, b blockRow, changes []grantChange) error {
 	for _, c := range changes {
 		var err error
 		if c.proposal != nil {
@@ -66,7 +66,7 @@ func writeGrants(ctx context.Context, tx *sql.Tx, b blockRow, changes []grantCha
 // writeGrantProposal makes a grant's row when its proposal is made and
 // marks it rejected when the vote or the execution failed; the Grant
 // event of an execution does the rest.
-func writeGrantProposal(ctx context.Context, tx *sql.Tx, b blockRow, p *gov.Proposal) error {
+func writeGrantProposal(ctx context.Context, tx *readdb.WriteTx, b blockRow, p *gov.Proposal) error {
 	switch p.Status {
 	case gov.StatusRejected, gov.StatusFailed:
 		if _, err := tx.ExecContext(ctx, `UPDATE grants SET status = $1, failure = $2, updated_height = $3 WHERE id = $4`,
@@ -107,7 +107,7 @@ func writeGrantProposal(ctx context.Context, tx *sql.Tx, b blockRow, p *gov.Prop
 
 // writeGrant applies a Grant event: the grant's status and sums, each
 // milestone's release and every approval not yet written.
-func writeGrant(ctx context.Context, tx *sql.Tx, b blockRow, g *grants.Grant) error {
+func writeGrant(ctx context.Context, tx *readdb.WriteTx, b blockRow, g *grants.Grant) error {
 	nums, err := sqlInts(g.ID, g.Released, g.Refunded)
 	if err != nil {
 		return fmt.Errorf("write grant #%d: %w", g.ID, err)

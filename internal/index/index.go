@@ -66,9 +66,10 @@ var ErrStopped = errors.New("the chain index has stopped")
 type Index struct {
 	log *slog.Logger
 	db  *sql.DB // writes, and the reads of the projection itself
-	// rdb serves the API's reads (store.ReadDB: SQLite's read pool).
-	rdb      *sql.DB
-	rd       *readdb.DB // rdb with its prepared reads and read cache
+	// rd serves the API's reads (store.ReadDB: SQLite's read pool) with
+	// its prepared reads and read cache; every read of the API goes
+	// through it, so the cache sees the tables each one names.
+	rd       *readdb.DB
 	forum    *forum.Reader
 	calendar *calendar.Reader
 	market   *marketplace.Reader
@@ -102,7 +103,7 @@ type Index struct {
 func New(log *slog.Logger, st *store.Store, client Client) *Index {
 	rd := readdb.New(st)
 	return &Index{
-		log: log.With("component", "index"), db: st.DB(), rdb: st.ReadDB(),
+		log: log.With("component", "index"), db: st.DB(),
 		rd: rd, forum: forum.NewReader(rd), calendar: calendar.NewReader(rd),
 		market: marketplace.NewReader(rd), dialect: st.Dialect(), client: client,
 		height: -1, advanced: make(chan struct{}), kick: make(chan struct{}, 1), done: make(chan struct{}),

@@ -2,13 +2,14 @@ package index
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
+
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // SSH public keys (forge_keys), projected from key.add and key.delete.
 
-func writeKey(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func writeKey(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	if k := c.change.Key; k != nil {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO forge_keys (id, owner, title, key, fingerprint, created_height, created_time_ns)
 			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,

@@ -26,7 +26,7 @@ func (ix *Index) Username(ctx context.Context, a common.Address) (string, error)
 // anything is projected, when its genesis has it), the legacy one before. An account the chain
 // has not met yet is called what it will be called when the chain meets it.
 func (ix *Index) DefaultName(ctx context.Context, a common.Address) (string, error) {
-	wide, err := remember(ix, readKey("wide-names", ""), func() (bool, error) {
+	wide, err := remember(ctx, ix, readKey("wide-names", ""), func(ctx context.Context) (bool, error) {
 		var wide bool
 		err := ix.queryRow(ctx, `SELECT wide_names FROM chain_index WHERE id = 1`).Scan(&wide)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -73,7 +73,7 @@ func (ix *Index) AddressOf(ctx context.Context, name string) (common.Address, bo
 		addr common.Address
 		ok   bool
 	}
-	f, err := remember(ix, readKey("address-of", "", lower), func() (found, error) {
+	f, err := remember(ctx, ix, readKey("address-of", "", lower), func(ctx context.Context) (found, error) {
 		addr, ok, err := ix.addressOf(ctx, lower)
 		return found{addr, ok}, err
 	})

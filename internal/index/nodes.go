@@ -2,11 +2,11 @@ package index
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 
 	"github.com/dforge/dforge/internal/chain/nodes"
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // The node registry's projection (internal/chain/nodes): one row per
@@ -14,7 +14,7 @@ import (
 // registration replacing the row.
 
 // writeNodes records registrations made at height, in order.
-func writeNodes(ctx context.Context, tx *sql.Tx, height int64, list []nodes.Node) error {
+func writeNodes(ctx context.Context, tx *readdb.WriteTx, height int64, list []nodes.Node) error {
 	for _, n := range list {
 		addrs, err := json.Marshal(n.Addrs)
 		if err != nil {

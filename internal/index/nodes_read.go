@@ -22,7 +22,7 @@ type Node struct {
 // Nodes lists the registered nodes by operator address (as hex in lower
 // case, so both engines order alike).
 func (ix *Index) Nodes(ctx context.Context) ([]Node, error) {
-	list, err := remember(ix, readKey("nodes", ""), func() ([]Node, error) { return ix.nodes(ctx) })
+	list, err := remember(ctx, ix, readKey("nodes", ""), func(ctx context.Context) ([]Node, error) { return ix.nodes(ctx) })
 	if err != nil {
 		return nil, fmt.Errorf("list nodes: %w", err)
 	}

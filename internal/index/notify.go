@@ -11,6 +11,7 @@ import (
 
 	"github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/chain/tx"
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // Notifications are derived from the projected chain data in the block's
@@ -74,7 +75,7 @@ type threadState struct {
 // threadBefore reads the state a change's thread had before it is
 // written, to tell an assignment, a reopening, a new review request or a
 // new mention from an edit that changes none of them.
-func threadBefore(ctx context.Context, tx *sql.Tx, ch forge.Change) (threadState, error) {
+func threadBefore(ctx context.Context, tx *readdb.WriteTx, ch forge.Change) (threadState, error) {
 	st, err := issueBefore(ctx, tx, ch.Issue)
 	if err != nil {
 		return st, err
@@ -92,7 +93,7 @@ func threadBefore(ctx context.Context, tx *sql.Tx, ch forge.Change) (threadState
 }
 
 // requestedBefore is the reviewers pr had open requests for before.
-func requestedBefore(ctx context.Context, tx *sql.Tx, pr *forge.Pull) (map[string]bool, error) {
+func requestedBefore(ctx context.Context, tx *readdb.WriteTx, pr *forge.Pull) (map[string]bool, error) {
 	out := map[string]bool{}
 	if pr == nil || len(pr.Requested) == 0 {
 		return out, nil
@@ -113,7 +114,7 @@ func requestedBefore(ctx context.Context, tx *sql.Tx, pr *forge.Pull) (map[strin
 }
 
 // issueBefore reads the state, body and assignees is had before.
-func issueBefore(ctx context.Context, tx *sql.Tx, is *forge.Issue) (threadState, error) {
+func issueBefore(ctx context.Context, tx *readdb.WriteTx, is *forge.Issue) (threadState, error) {
 	st := threadState{assignees: map[string]bool{}}
 	if is == nil {
 		return st, nil
@@ -157,7 +158,7 @@ type audience struct {
 
 // notifyChange derives the notifications of one applied forge change,
 // after its rows are written. before is its issue's state before.
-func notifyChange(ctx context.Context, tx *sql.Tx, c forgeChange, before threadState) error {
+func notifyChange(ctx context.Context, tx *readdb.WriteTx, c forgeChange, before threadState) error {
 	ch := c.change
 	for _, au := range audiences(ch, before) {
 		if err := notifyThread(ctx, tx, c, au); err != nil {
@@ -271,7 +272,7 @@ func requestAudience(ch forge.Change, before threadState) (audience, bool) {
 // in its audience, in one statement. Candidates come with a rank; each
 // person gets the best one. A private repository's thread reaches only
 // its owner and collaborators.
-func notifyThread(ctx context.Context, tx *sql.Tx, c forgeChange, au audience) error {
+func notifyThread(ctx context.Context, tx *readdb.WriteTx, c forgeChange, au audience) error {
 	var args sqlArgs
 	repo, number := args.Add(int64(au.repo)), args.Add(int64(au.number))
 	var parts []string
@@ -330,7 +331,7 @@ func notifyThread(ctx context.Context, tx *sql.Tx, c forgeChange, au audience) e
 
 // notifyTransfers notifies the recipients of a block's successful
 // transfers and tips; sending to oneself notifies no one.
-func notifyTransfers(ctx context.Context, db *sql.Tx, txs []txRow) error {
+func notifyTransfers(ctx context.Context, db *readdb.WriteTx, txs []txRow) error {
 	for _, t := range txs {
 		reason := ""
 		switch t.kind {

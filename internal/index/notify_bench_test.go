@@ -11,6 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/index/readdb"
 	"github.com/dforge/dforge/internal/store"
 	"github.com/dforge/dforge/internal/store/storetest"
 )
@@ -43,7 +44,7 @@ func benchNotifyWatchers(b *testing.B, name, dsn string) {
 		Repos: []forge.Repo{{ID: 1, Owner: owner, Name: "app", DefaultBranch: "main", CreatedHeight: 1}}}}
 	issue := forgeChange{height: 2, timeNS: 2, change: forge.Change{Action: "issue.create", Actor: owner, Height: 2,
 		Issue: &forge.Issue{Repo: 1, Number: 1, Author: owner, Title: "Crash", State: "open", CreatedHeight: 2, UpdatedHeight: 2}}}
-	if err := inTx(ctx, db, func(tx *sql.Tx) error { return writeForge(ctx, tx, []forgeChange{setup, issue}) }); err != nil {
+	if err := inTx(ctx, db, func(tx *readdb.WriteTx) error { return writeForge(ctx, tx, []forgeChange{setup, issue}) }); err != nil {
 		b.Fatal(err)
 	}
 	if _, err := db.ExecContext(ctx, `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 1000)
@@ -71,7 +72,7 @@ func commentOnWatched(b *testing.B, db *sql.DB, owner, commenter common.Address,
 			Comment: &forge.Comment{ID: id, Repo: 1, Number: 1, Author: commenter, Body: "Same here."},
 			Issue:   &forge.Issue{Repo: 1, Number: 1, Author: owner, Title: "Crash", State: "open", Comments: id, CreatedHeight: 2, UpdatedHeight: uint64(3 + i)}}}
 		start := time.Now()
-		if err := inTx(ctx, db, func(tx *sql.Tx) error { return writeForge(ctx, tx, []forgeChange{c}) }); err != nil {
+		if err := inTx(ctx, db, func(tx *readdb.WriteTx) error { return writeForge(ctx, tx, []forgeChange{c}) }); err != nil {
 			b.Fatal(err)
 		}
 		worst = max(worst, time.Since(start))
@@ -80,11 +81,12 @@ func commentOnWatched(b *testing.B, db *sql.DB, owner, commenter common.Address,
 	b.ReportMetric(float64(worst.Microseconds())/1000, "worst-ms")
 }
 
-func inTx(ctx context.Context, db *sql.DB, fn func(*sql.Tx) error) error {
-	tx, err := db.BeginTx(ctx, nil)
+func inTx(ctx context.Context, db *sql.DB, fn func(*readdb.WriteTx) error) error {
+	raw, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
+	tx := readdb.NewWriteTx(raw)
 	defer tx.Rollback()
 	if err := fn(tx); err != nil {
 		return err

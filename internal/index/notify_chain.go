@@ -2,12 +2,12 @@ package index
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/chain/gov"
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // Notifications of the chain's own modules: a reward earned or withheld,
@@ -33,7 +33,7 @@ const (
 // (reward:<height>:<seq>, its number the seq). A reward that was worth
 // nothing and withheld nothing (a kind whose base is 0) says nothing. The
 // title names the work: owner/repo#number, or owner/repo@sha for a commit.
-func notifyRewards(ctx context.Context, tx *sql.Tx, b blockRow) error {
+func notifyRewards(ctx context.Context, tx *readdb.WriteTx, b blockRow) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO notifications (user_address, thread, repo_id, number, subject_type, reason, title, actor,
 		comment_id, amount, unread, pinned, height, updated_ns)
 		SELECT w.account, 'reward:' || CAST(w.height AS TEXT) || ':' || CAST(w.seq AS TEXT), 0, w.seq, 'Reward',
@@ -54,7 +54,7 @@ func notifyRewards(ctx context.Context, tx *sql.Tx, b blockRow) error {
 
 // notifyProposals tells everyone holding stake of the proposals the block
 // opened (not their proposer), and of the proposals about to end.
-func notifyProposals(ctx context.Context, tx *sql.Tx, b blockRow, g govRows) error {
+func notifyProposals(ctx context.Context, tx *readdb.WriteTx, b blockRow, g govRows) error {
 	opened := map[uint64]bool{}
 	for _, p := range g.proposals {
 		if int64(p.CreatedHeight) != b.height || opened[p.ID] {
@@ -81,7 +81,7 @@ func notifyProposals(ctx context.Context, tx *sql.Tx, b blockRow, g govRows) err
 // period (at least its last block) starts at height: each reaches it in
 // exactly one block, so the reminder comes once. A proposal whose whole
 // period is that one block has only its opening.
-func proposalsEnding(ctx context.Context, tx *sql.Tx, height int64) ([]uint64, error) {
+func proposalsEnding(ctx context.Context, tx *readdb.WriteTx, height int64) ([]uint64, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT id FROM gov_proposals
 		WHERE status = $1 AND created_height < $2 AND voting_end_height - CASE
 			WHEN (voting_end_height - created_height) / 10 > 1 THEN (voting_end_height - created_height) / 10 ELSE 1 END = $2
@@ -104,7 +104,7 @@ func proposalsEnding(ctx context.Context, tx *sql.Tx, height int64) ([]uint64, e
 // notifyStakers gives every account with stake, but the one left out, a
 // thread proposal:<id> with reason. A reminder that the vote ends skips
 // those who voted already.
-func notifyStakers(ctx context.Context, tx *sql.Tx, b blockRow, id uint64, reason, leaveOut string) error {
+func notifyStakers(ctx context.Context, tx *readdb.WriteTx, b blockRow, id uint64, reason, leaveOut string) error {
 	pid, err := sqlInt(id)
 	if err != nil {
 		return fmt.Errorf("notify proposal #%d: %w", id, err)

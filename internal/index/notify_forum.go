@@ -2,11 +2,11 @@ package index
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 
 	"github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // Notifications of the forum (its projection is internal/index/forum):
@@ -47,7 +47,7 @@ func forumAudienceOf(ch forge.Change) (forumAudience, bool) {
 
 // notifyForum inserts or refreshes the topic's thread for everyone its
 // change notifies, in one statement; the actor hears nothing of their own.
-func notifyForum(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func notifyForum(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	au, ok := forumAudienceOf(c.change)
 	if !ok || len(au.mentioned) == 0 && !au.participants {
 		return nil

@@ -134,7 +134,7 @@ func (ix *Index) Notifications(ctx context.Context, f NotificationFilter, p Page
 	// A user's list is read again and again (a page left open, the
 	// dashboard); it changes only with a block or a change of read state,
 	// both of which move the read cache's generation (notifyRead).
-	pg, err := rememberSized(ix, readKey("notifications", "", f.key(), p.Number, p.Limit), func() (notificationPage, error) {
+	pg, err := rememberSized(ctx, ix, readKey("notifications", "", f.key(), p.Number, p.Limit), func(ctx context.Context) (notificationPage, error) {
 		list, total, err := ix.readNotifications(ctx, f, p)
 		return notificationPage{list, total}, err
 	}, func(pg notificationPage) int64 { return int64(len(pg.list)) * 384 })
@@ -192,7 +192,7 @@ func (ix *Index) readNotifications(ctx context.Context, f NotificationFilter, p 
 // few counter rows (migration 00026); one on a repository, a time or
 // visibility counts the threads themselves.
 func (ix *Index) CountNotifications(ctx context.Context, f NotificationFilter) (int64, error) {
-	return remember(ix, readKey("notification-count", "", f.key()), func() (int64, error) { return ix.countNotifications(ctx, f) })
+	return remember(ctx, ix, readKey("notification-count", "", f.key()), func(ctx context.Context) (int64, error) { return ix.countNotifications(ctx, f) })
 }
 
 func (ix *Index) countNotifications(ctx context.Context, f NotificationFilter) (int64, error) {
@@ -333,10 +333,12 @@ func (ix *Index) MarkNotification(ctx context.Context, user common.Address, id i
 }
 
 // notifyRead wakes the badge streams after a change of read state (a new
-// block wakes them through setHeight), and moves the read cache on: the
-// change has been written, so no answer read before it is used again.
+// block wakes them through setHeight), and moves the read cache on for
+// the notifications and their counts: the change has been written, so no
+// answer read from them before it is used again. Its callers write only
+// those tables.
 func (ix *Index) notifyRead() {
-	ix.changed()
+	ix.changed("notifications", "notification_counts")
 	ix.mu.Lock()
 	ix.notify()
 	ix.mu.Unlock()

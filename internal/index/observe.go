@@ -2,9 +2,9 @@ package index
 
 import (
 	"context"
-	"database/sql"
 
 	"github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // ForgeChange is one applied forge action as the projection wrote it.
@@ -26,7 +26,7 @@ type ForgeChange struct {
 // happen. Projected runs after that transaction commits. A rebuild
 // (`dforge reindex`) builds its own index and registers no observer.
 type ForgeObserver interface {
-	Observe(ctx context.Context, tx *sql.Tx, changes []ForgeChange) error
+	Observe(ctx context.Context, tx *WriteTx, changes []ForgeChange) error
 	Projected()
 }
 
@@ -37,7 +37,7 @@ func (ix *Index) ObserveForge(o ForgeObserver) {
 
 // observe hands the projected changes to the observers, in the projecting
 // transaction.
-func (ix *Index) observe(ctx context.Context, tx *sql.Tx, changes []forgeChange, private bool) error {
+func (ix *Index) observe(ctx context.Context, tx *readdb.WriteTx, changes []forgeChange, private bool) error {
 	if len(ix.observers) == 0 || len(changes) == 0 {
 		return nil
 	}
@@ -63,3 +63,8 @@ func (ix *Index) projected(n int) {
 		o.Projected()
 	}
 }
+
+// WriteTx is the projection's write transaction as observers get it: it
+// notes the tables they write, so the read cache moves on only those
+// (readdb/cache.go).
+type WriteTx = readdb.WriteTx

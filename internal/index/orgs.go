@@ -2,11 +2,11 @@ package index
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 
 	"github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // The organizations projection: forge_orgs, forge_teams and their members
@@ -16,7 +16,7 @@ import (
 var orgTables = []string{"forge_team_repos", "forge_team_members", "forge_teams", "forge_orgs"}
 
 // resetOrgs empties the organizations: they live on chain only.
-func resetOrgs(ctx context.Context, tx *sql.Tx) error {
+func resetOrgs(ctx context.Context, tx *readdb.WriteTx) error {
 	for _, table := range orgTables {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
 			return fmt.Errorf("empty %s: %w", table, err)
@@ -25,7 +25,7 @@ func resetOrgs(ctx context.Context, tx *sql.Tx) error {
 	return nil
 }
 
-func writeOrgs(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func writeOrgs(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	for _, o := range c.change.Orgs {
 		if o.Deleted {
 			for _, table := range orgTables {
@@ -54,7 +54,7 @@ func writeOrgs(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 	return nil
 }
 
-func writeTeams(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func writeTeams(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	for _, t := range c.change.Teams {
 		if t.Deleted {
 			for _, table := range []string{"forge_team_repos", "forge_team_members"} {
@@ -84,7 +84,7 @@ func writeTeams(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 	return nil
 }
 
-func writeTeamMembers(ctx context.Context, tx *sql.Tx, list []forge.TeamMember) error {
+func writeTeamMembers(ctx context.Context, tx *readdb.WriteTx, list []forge.TeamMember) error {
 	for _, m := range list {
 		var err error
 		if m.On {
@@ -100,7 +100,7 @@ func writeTeamMembers(ctx context.Context, tx *sql.Tx, list []forge.TeamMember) 
 	return nil
 }
 
-func writeTeamRepos(ctx context.Context, tx *sql.Tx, list []forge.TeamRepo) error {
+func writeTeamRepos(ctx context.Context, tx *readdb.WriteTx, list []forge.TeamRepo) error {
 	for _, tr := range list {
 		var err error
 		if tr.On {

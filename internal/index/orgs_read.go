@@ -68,7 +68,7 @@ func (ix *Index) OrgAt(ctx context.Context, a common.Address) (Org, bool, error)
 		org Org
 		ok  bool
 	}
-	f, err := remember(ix, readKey("org-at", "", a.Hex()), func() (found, error) {
+	f, err := remember(ctx, ix, readKey("org-at", "", a.Hex()), func(ctx context.Context) (found, error) {
 		o, err := scanOrg(ix.queryRow(ctx, `SELECT `+orgColumns+` FROM forge_orgs o WHERE o.address = $1`, a.Hex()))
 		if errors.Is(err, sql.ErrNoRows) {
 			return found{}, nil
@@ -259,7 +259,7 @@ func (ix *Index) TeamRepos(ctx context.Context, t Team, p Page) ([]Repo, int64, 
 // teamPermission is the best permission u's teams give on r, owned by an
 // organization, by the forge module's rule (forge.TeamPerm).
 func (ix *Index) teamPermission(ctx context.Context, r Repo, u common.Address) (forge.Perm, error) {
-	return remember(ix, readKey("team-permission", "", r.ID, u.Hex()), func() (forge.Perm, error) {
+	return remember(ctx, ix, readKey("team-permission", "", r.ID, u.Hex()), func(ctx context.Context) (forge.Perm, error) {
 		rows, err := ix.query(ctx, `SELECT t.permission FROM forge_teams t
 			JOIN forge_team_members m ON m.team_id = t.id AND m.user_address = $1
 			JOIN forge_orgs o ON o.id = t.org_id AND o.address = $2

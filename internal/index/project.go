@@ -26,6 +26,7 @@ import (
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/chain/upgrade"
 	"github.com/dforge/dforge/internal/index/calendar"
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // genesisInfo identifies the chain a projection belongs to.
@@ -95,12 +96,15 @@ const reprojectMark = "reproject"
 
 // reset empties the projection.
 func (ix *Index) reset(ctx context.Context) error {
-	tx, err := ix.db.BeginTx(ctx, nil)
+	raw, err := ix.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin reset: %w", err)
 	}
+	tx := readdb.NewWriteTx(raw)
 	defer tx.Rollback()
-	defer ix.changed() // once committed (or not): see readdb/cache.go
+	// Once committed (or not): see readdb/cache.go. A reset empties
+	// everything, so every answer moves on.
+	defer ix.rd.ChangedAll()
 	for _, table := range append([]string{"chain_index", "chain_txs", "chain_blocks", "chain_accounts", "chain_nodes", "community_roles"}, append(govTables, append(bountyTables, grantTables...)...)...) {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
 			return fmt.Errorf("empty %s: %w", table, err)
@@ -144,7 +148,7 @@ func (ix *Index) projectGenesis(ctx context.Context, g genesisInfo) error {
 	// A chain made with the own-keys upgrade names accounts the wide way
 	// from its genesis on.
 	wide := slices.Contains(g.state.Upgrades, upgrade.OwnKeys)
-	err = ix.inTx(ctx, func(tx *sql.Tx) error {
+	err = ix.inTx(ctx, func(tx *readdb.WriteTx) error {
 		if err := writeAccounts(ctx, tx, g.height, d, wide); err != nil {
 			return err
 		}
@@ -187,7 +191,7 @@ func (ix *Index) projectHeight(ctx context.Context, h int64, tip bool) error {
 		return fmt.Errorf("project block %d: %w", h, err)
 	}
 	prev := h - 1
-	err = ix.inTx(ctx, func(tx *sql.Tx) error {
+	err = ix.inTx(ctx, func(tx *readdb.WriteTx) error {
 		if err := writeBlock(ctx, tx, prev, rows); err != nil {
 			return err
 		}
@@ -203,13 +207,17 @@ func (ix *Index) projectHeight(ctx context.Context, h int64, tip bool) error {
 	return nil
 }
 
-func (ix *Index) inTx(ctx context.Context, fn func(*sql.Tx) error) error {
-	tx, err := ix.db.BeginTx(ctx, nil)
+// inTx runs fn in a write transaction of the projection and then moves on
+// the cached answers that read a table fn wrote (all of them when a
+// statement of fn was not one WriteTx understands).
+func (ix *Index) inTx(ctx context.Context, fn func(*readdb.WriteTx) error) error {
+	raw, err := ix.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
+	tx := readdb.NewWriteTx(raw)
 	defer tx.Rollback()
-	defer ix.changed() // once committed (or not): see readdb/cache.go
+	defer ix.rd.ChangedBy(tx) // once committed (or not): see readdb/cache.go
 	if err := fn(tx); err != nil {
 		return err
 	}

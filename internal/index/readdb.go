@@ -39,16 +39,18 @@ func (ix *Index) snapshot(ctx context.Context, fn func(*sql.Tx) error) error {
 	return ix.rd.Snapshot(ctx, fn)
 }
 
-// changed moves the read cache's generation on: the projection may differ
+// changed moves the read cache on for tables: what they hold may differ
 // from what any cached answer saw (readdb/cache.go).
-func (ix *Index) changed() { ix.rd.Changed() }
+func (ix *Index) changed(tables ...string) { ix.rd.Changed(tables...) }
 
-func remember[T any](ix *Index, key string, fn func() (T, error)) (T, error) {
-	return readdb.Remember(ix.rd, key, fn)
+// remember keeps fn's answer until a table it read changes; fn runs its
+// reads on the ctx it is given, so the cache sees which tables they name.
+func remember[T any](ctx context.Context, ix *Index, key string, fn func(context.Context) (T, error)) (T, error) {
+	return readdb.Remember(ctx, ix.rd, key, fn)
 }
 
-func rememberSized[T any](ix *Index, key string, fn func() (T, error), size func(T) int64) (T, error) {
-	return readdb.RememberSized(ix.rd, key, fn, size)
+func rememberSized[T any](ctx context.Context, ix *Index, key string, fn func(context.Context) (T, error), size func(T) int64) (T, error) {
+	return readdb.RememberSized(ctx, ix.rd, key, fn, size)
 }
 
 func readKey(kind string, sql string, args ...any) string { return readdb.Key(kind, sql, args...) }
@@ -64,6 +66,9 @@ func sqlInt(v uint64) (int64, error) { return readdb.Int(v) }
 // the same rule as the index's own reads: key must name everything the
 // answer depends on besides the projection (the user, their token's view,
 // their preferences, the site's URL), and callers must not change it.
+// The cache cannot see which tables build reads, so any write moves the
+// answer on.
 func RememberAnswer[T any](ix *Index, key string, size int64, build func() (T, error)) (T, error) {
-	return readdb.RememberSized(ix.rd, readdb.Key("answer", key), build, func(T) int64 { return size })
+	return readdb.RememberSized(context.Background(), ix.rd, readdb.Key("answer", key), func(context.Context) (T, error) { return build() },
+		func(T) int64 { return size })
 }

@@ -2,17 +2,18 @@ package index
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // Releases, their assets and Git LFS objects: written from release.* and
 // repo.lfs changes, read by the API and by replicas (which fetch the
 // blocks these rows name).
 
-func writeRelease(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func writeRelease(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	rel := c.change.Release
 	if rel == nil {
 		return nil
@@ -56,7 +57,7 @@ func writeRelease(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 	return nil
 }
 
-func writeLFS(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func writeLFS(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	for _, o := range c.change.LFS {
 		_, err := tx.ExecContext(ctx, `INSERT INTO forge_lfs_objects (repo_id, oid, size, cid, height) VALUES ($1, $2, $3, $4, $5)
 			ON CONFLICT (repo_id, oid) DO NOTHING`, int64(o.Repo), o.OID, o.Size, o.CID, c.height)

@@ -72,10 +72,10 @@ func (ix *Index) ReleasesFrom(ctx context.Context, repo uint64, f ReleaseFilter,
 		where += ` AND prerelease = FALSE`
 	}
 	var total int64
-	if err := ix.rdb.QueryRowContext(ctx, `SELECT COUNT(*) FROM forge_releases WHERE `+where, int64(repo)).Scan(&total); err != nil {
+	if err := ix.queryRow(ctx, `SELECT COUNT(*) FROM forge_releases WHERE `+where, int64(repo)).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count releases: %w", err)
 	}
-	rows, err := ix.rdb.QueryContext(ctx, `SELECT `+releaseColumns+` FROM forge_releases WHERE `+where+`
+	rows, err := ix.query(ctx, `SELECT `+releaseColumns+` FROM forge_releases WHERE `+where+`
 		ORDER BY id DESC LIMIT $2 OFFSET $3`, int64(repo), limit, offset)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list releases: %w", err)
@@ -125,7 +125,7 @@ func (ix *Index) LatestRelease(ctx context.Context, repo uint64) (Release, error
 }
 
 func (ix *Index) releaseWhere(ctx context.Context, where string, args ...any) (Release, error) {
-	r, err := scanRelease(ix.rdb.QueryRowContext(ctx, `SELECT `+releaseColumns+` FROM forge_releases WHERE `+where, args...))
+	r, err := scanRelease(ix.queryRow(ctx, `SELECT `+releaseColumns+` FROM forge_releases WHERE `+where, args...))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Release{}, ErrNoRelease
 	}
@@ -140,7 +140,7 @@ func (ix *Index) releaseWhere(ctx context.Context, where string, args ...any) (R
 
 // ReleaseAssets lists a release's assets in the order they were added.
 func (ix *Index) ReleaseAssets(ctx context.Context, release uint64) ([]Asset, error) {
-	rows, err := ix.rdb.QueryContext(ctx, `SELECT a.id, a.release_id, a.name, a.size, a.cid, a.sha256, a.uploader, a.created_time_ns,
+	rows, err := ix.query(ctx, `SELECT a.id, a.release_id, a.name, a.size, a.cid, a.sha256, a.uploader, a.created_time_ns,
 		COALESCE(d.count, 0) FROM forge_release_assets a LEFT JOIN release_asset_downloads d ON d.asset_id = a.id
 		WHERE a.release_id = $1 ORDER BY a.id`, int64(release))
 	if err != nil {
@@ -168,6 +168,7 @@ func (ix *Index) CountDownload(ctx context.Context, id uint64) error {
 	if err != nil {
 		return fmt.Errorf("count a download of asset %d: %w", id, err)
 	}
+	ix.changed("release_asset_downloads")
 	return nil
 }
 
@@ -177,7 +178,7 @@ func (ix *Index) LFSObjects(ctx context.Context, repo uint64, oids []string) (ma
 	out := map[string]LFSObject{}
 	for _, oid := range oids {
 		var o LFSObject
-		err := ix.rdb.QueryRowContext(ctx, `SELECT oid, size, cid FROM forge_lfs_objects WHERE repo_id = $1 AND oid = $2`,
+		err := ix.queryRow(ctx, `SELECT oid, size, cid FROM forge_lfs_objects WHERE repo_id = $1 AND oid = $2`,
 			int64(repo), oid).Scan(&o.OID, &o.Size, &o.CID)
 		if errors.Is(err, sql.ErrNoRows) {
 			continue
@@ -194,7 +195,7 @@ func (ix *Index) LFSObjects(ctx context.Context, repo uint64, oids []string) (ma
 // UnixFS files a replica fetches besides the git data.
 func (ix *Index) Blobs(ctx context.Context, repo uint64) ([]string, error) {
 	// A private repository's files have no CID: they never leave the node.
-	rows, err := ix.rdb.QueryContext(ctx, `SELECT cid FROM forge_release_assets WHERE repo_id = $1 AND cid <> ''
+	rows, err := ix.query(ctx, `SELECT cid FROM forge_release_assets WHERE repo_id = $1 AND cid <> ''
 		UNION SELECT cid FROM forge_lfs_objects WHERE repo_id = $1 AND cid <> '' ORDER BY cid`, int64(repo))
 	if err != nil {
 		return nil, fmt.Errorf("list blobs of repository %d: %w", repo, err)
@@ -215,7 +216,7 @@ func (ix *Index) Blobs(ctx context.Context, repo uint64) ([]string, error) {
 // the node's private files (recorded without a CID) has the digest.
 func (ix *Index) PrivateFileInUse(ctx context.Context, digest string) (bool, error) {
 	var one int
-	err := ix.rdb.QueryRowContext(ctx, `SELECT 1 FROM forge_release_assets WHERE sha256 = $1 AND cid = ''
+	err := ix.queryRow(ctx, `SELECT 1 FROM forge_release_assets WHERE sha256 = $1 AND cid = ''
 		UNION ALL SELECT 1 FROM forge_lfs_objects WHERE oid = $1 AND cid = '' LIMIT 1`, digest).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil

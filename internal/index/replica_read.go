@@ -22,7 +22,7 @@ type PublicRepo struct {
 // PublicRepos lists the public repositories changed after height (every
 // one for a negative height), by id.
 func (ix *Index) PublicRepos(ctx context.Context, after int64) ([]PublicRepo, error) {
-	rows, err := ix.rdb.QueryContext(ctx, `SELECT `+repoColumns+`, r.relayer FROM `+repoFrom+`
+	rows, err := ix.query(ctx, `SELECT `+repoColumns+`, r.relayer FROM `+repoFrom+`
 		WHERE r.private = FALSE AND r.id < $1 AND r.updated_height > $2 ORDER BY r.id`, int64(forge.PrivateIDBase), after)
 	if err != nil {
 		return nil, fmt.Errorf("list public repositories: %w", err)
@@ -56,7 +56,7 @@ type ChainRef struct {
 // ChainRefs lists repo's refs as the chain has them, by name, with the
 // refs a push deleted (SHA the zero id).
 func (ix *Index) ChainRefs(ctx context.Context, repo uint64) ([]ChainRef, error) {
-	rows, err := ix.rdb.QueryContext(ctx, `SELECT u.ref, u.new_sha, u.relayer, u.id, u.height FROM forge_ref_updates u
+	rows, err := ix.query(ctx, `SELECT u.ref, u.new_sha, u.relayer, u.id, u.height FROM forge_ref_updates u
 		WHERE u.repo_id = $1 AND u.id = (SELECT MAX(l.id) FROM forge_ref_updates l WHERE l.repo_id = u.repo_id AND l.ref = u.ref)
 		ORDER BY u.ref`, int64(repo))
 	if err != nil {
@@ -84,7 +84,7 @@ func (ix *Index) ChainRefs(ctx context.Context, repo uint64) ([]ChainRef, error)
 // mapping their big objects to UnixFS files), newest first, each once.
 func (ix *Index) Manifests(ctx context.Context, repo uint64) ([]string, error) {
 	// Newest first by height: a push's own manifest and one sent after it.
-	rows, err := ix.rdb.QueryContext(ctx, `SELECT manifest FROM (
+	rows, err := ix.query(ctx, `SELECT manifest FROM (
 			SELECT manifest, height FROM forge_ref_updates WHERE repo_id = $1 AND manifest <> ''
 			UNION ALL
 			SELECT manifest, height FROM forge_manifests WHERE repo_id = $1

@@ -2,11 +2,11 @@ package index
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 
 	"github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // Review requests and dismissals: the pull request's open requests as
@@ -14,7 +14,7 @@ import (
 
 // writeReviewRequests makes pr's rows its open requests, keeping the time
 // of those still open.
-func writeReviewRequests(ctx context.Context, tx *sql.Tx, c forgeChange, pr *forge.Pull) error {
+func writeReviewRequests(ctx context.Context, tx *readdb.WriteTx, c forgeChange, pr *forge.Pull) error {
 	keep := []string{}
 	args := []any{int64(pr.Repo), int64(pr.Number)}
 	for _, rq := range pr.Requested {
@@ -36,7 +36,7 @@ func writeReviewRequests(ctx context.Context, tx *sql.Tx, c forgeChange, pr *for
 	return nil
 }
 
-func writeDismissal(ctx context.Context, tx *sql.Tx, d *forge.Dismissal) error {
+func writeDismissal(ctx context.Context, tx *readdb.WriteTx, d *forge.Dismissal) error {
 	if d == nil {
 		return nil
 	}

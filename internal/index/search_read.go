@@ -159,7 +159,7 @@ const (
 func (ix *Index) SearchIssues(ctx context.Context, f IssueSearch, p Page) ([]Issue, int64, error) {
 	where, args := issueSearchWhere(f)
 	key := readKey("issue-search", where, append(args[:len(args):len(args)], p.Number, p.Limit)...)
-	page, err := rememberSized(ix, key, func() (issuePage, error) {
+	page, err := rememberSized(ctx, ix, key, func(ctx context.Context) (issuePage, error) {
 		out := []Issue{}
 		total, err := ix.listPage(ctx, issueColumns, searchIssueFrom, searchIssueCount, where,
 			"i.updated_time_ns DESC, i.repo_id DESC, i.number DESC", args, p, func(rows *sql.Rows) error {

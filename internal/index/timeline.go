@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // An issue's timeline (Gitea's /timeline): its comments and what happened
@@ -78,7 +79,7 @@ type timelineRow struct {
 	data         TimelineData
 }
 
-func writeTimeline(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func writeTimeline(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	rows, err := timelineOf(ctx, tx, c.change)
 	if err != nil {
 		return err
@@ -100,7 +101,7 @@ func writeTimeline(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 }
 
 // timelineOf is what change adds to timelines.
-func timelineOf(ctx context.Context, tx *sql.Tx, ch forge.Change) ([]timelineRow, error) {
+func timelineOf(ctx context.Context, tx *readdb.WriteTx, ch forge.Change) ([]timelineRow, error) {
 	is := ch.Issue
 	switch ch.Action {
 	case "issue.create", "pr.create":
@@ -132,7 +133,7 @@ func timelineOf(ctx context.Context, tx *sql.Tx, ch forge.Change) ([]timelineRow
 // pushEvents gives a pull_push on each open pull request whose head branch
 // a ref update moved to a commit other than its recorded head. A branch
 // deleted is none: the pull request keeps the head it had.
-func pushEvents(ctx context.Context, tx *sql.Tx, refs []forge.RefUpdate) ([]timelineRow, error) {
+func pushEvents(ctx context.Context, tx *readdb.WriteTx, refs []forge.RefUpdate) ([]timelineRow, error) {
 	var rows []timelineRow
 	for _, ref := range refs {
 		branch, ok := strings.CutPrefix(ref.Ref, "refs/heads/")
@@ -177,7 +178,7 @@ const maxRefs = 10
 
 // refsOf gives a reference event on each other issue of repo that text
 // names, once each.
-func refsOf(ctx context.Context, tx *sql.Tx, repo, from, comment uint64, fromPull bool, title, text string) ([]timelineRow, error) {
+func refsOf(ctx context.Context, tx *readdb.WriteTx, repo, from, comment uint64, fromPull bool, title, text string) ([]timelineRow, error) {
 	var rows []timelineRow
 	var seen []uint64
 	for _, m := range refRe.FindAllStringSubmatch(text, -1) {
@@ -207,7 +208,7 @@ func refsOf(ctx context.Context, tx *sql.Tx, repo, from, comment uint64, fromPul
 }
 
 // editEvents compares the edited issue with its row.
-func editEvents(ctx context.Context, tx *sql.Tx, is *forge.Issue) ([]timelineRow, error) {
+func editEvents(ctx context.Context, tx *readdb.WriteTx, is *forge.Issue) ([]timelineRow, error) {
 	var oldTitle string
 	var oldMilestone int64
 	err := tx.QueryRowContext(ctx, `SELECT title, COALESCE(milestone_id, 0) FROM forge_issues WHERE repo_id = $1 AND number = $2`,
@@ -257,7 +258,7 @@ func editEvents(ctx context.Context, tx *sql.Tx, is *forge.Issue) ([]timelineRow
 	return rows, nil
 }
 
-func labelEvents(ctx context.Context, tx *sql.Tx, is *forge.Issue) ([]timelineRow, error) {
+func labelEvents(ctx context.Context, tx *readdb.WriteTx, is *forge.Issue) ([]timelineRow, error) {
 	old, err := column(ctx, tx, `SELECT label_id FROM forge_issue_labels WHERE repo_id = $1 AND number = $2 ORDER BY label_id`, is)
 	if err != nil {
 		return nil, err
@@ -297,7 +298,7 @@ func labelEvents(ctx context.Context, tx *sql.Tx, is *forge.Issue) ([]timelineRo
 }
 
 // column reads one column of strings for issue is.
-func column(ctx context.Context, tx *sql.Tx, q string, is *forge.Issue) ([]string, error) {
+func column(ctx context.Context, tx *readdb.WriteTx, q string, is *forge.Issue) ([]string, error) {
 	out, err := textColumn(ctx, tx, q, int64(is.Repo), int64(is.Number))
 	if err != nil {
 		return nil, fmt.Errorf("read #%d before its edit: %w", is.Number, err)
@@ -306,7 +307,7 @@ func column(ctx context.Context, tx *sql.Tx, q string, is *forge.Issue) ([]strin
 }
 
 // strings reads the one column of q's rows as text.
-func textColumn(ctx context.Context, tx *sql.Tx, q string, args ...any) ([]string, error) {
+func textColumn(ctx context.Context, tx *readdb.WriteTx, q string, args ...any) ([]string, error) {
 	rows, err := tx.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
@@ -326,7 +327,7 @@ func textColumn(ctx context.Context, tx *sql.Tx, q string, args ...any) ([]strin
 	return out, rows.Err()
 }
 
-func milestoneTitle(ctx context.Context, tx *sql.Tx, id uint64) string {
+func milestoneTitle(ctx context.Context, tx *readdb.WriteTx, id uint64) string {
 	if id == 0 {
 		return ""
 	}
@@ -337,7 +338,7 @@ func milestoneTitle(ctx context.Context, tx *sql.Tx, id uint64) string {
 
 // pinEvents: the issue pinned or unpinned is the one whose presence
 // differs between the rows and the new list.
-func pinEvents(ctx context.Context, tx *sql.Tx, p *forge.Pins) ([]timelineRow, error) {
+func pinEvents(ctx context.Context, tx *readdb.WriteTx, p *forge.Pins) ([]timelineRow, error) {
 	old, err := textColumn(ctx, tx, `SELECT number FROM forge_issue_pins WHERE repo_id = $1 ORDER BY pin_order`, int64(p.Repo))
 	if err != nil {
 		return nil, fmt.Errorf("read the pins of %d: %w", p.Repo, err)

@@ -2,11 +2,11 @@ package index
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 
 	"github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // Pending repository transfers (forge.Transfer): a row per repository
@@ -23,7 +23,7 @@ const (
 )
 
 // writeTransfer records an offer or drops the one its answer ended.
-func writeTransfer(ctx context.Context, tx *sql.Tx, c forgeChange) error {
+func writeTransfer(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	t := c.change.Transfer
 	if t == nil {
 		return nil
@@ -53,7 +53,7 @@ func writeTransfer(ctx context.Context, tx *sql.Tx, c forgeChange) error {
 // name. The maker is never notified.
 // The select list's parameters are cast: PostgreSQL cannot infer their
 // types there (an INSERT ... SELECT gives them none).
-func notifyTransferOffer(ctx context.Context, tx *sql.Tx, c forgeChange, t *forge.Transfer) error {
+func notifyTransferOffer(ctx context.Context, tx *readdb.WriteTx, c forgeChange, t *forge.Transfer) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO notifications (user_address, thread, repo_id, number, subject_type, reason, title, actor,
 		comment_id, amount, unread, pinned, height, updated_ns)
 		SELECT DISTINCT c.u, CAST($1 AS TEXT), r.id, 0, CAST($2 AS TEXT), CAST($3 AS TEXT), `+userExpr("o")+` || '/' || r.name,

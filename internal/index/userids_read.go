@@ -35,7 +35,7 @@ const LocalUserIDBase int64 = 1 << 52
 // UserID is addr's user id (see above); 0 when neither the chain nor this
 // node knows the address.
 func (ix *Index) UserID(ctx context.Context, addr common.Address) (int64, error) {
-	seq, err := remember(ix, readKey("user-id", "", addr.Hex()), func() (int64, error) {
+	seq, err := remember(ctx, ix, readKey("user-id", "", addr.Hex()), func(ctx context.Context) (int64, error) {
 		var id sql.NullInt64
 		err := ix.queryRow(ctx, `SELECT id FROM chain_accounts WHERE address = $1`, addr.Hex()).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {

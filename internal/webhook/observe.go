@@ -255,7 +255,7 @@ func pushOccurrences(c forge.Change) []occurrence {
 
 // Observe queues a delivery for each hook that wants each event of the
 // changes, in the transaction that projects them (index.ForgeObserver).
-func (s *Service) Observe(ctx context.Context, tx *sql.Tx, changes []index.ForgeChange) error {
+func (s *Service) Observe(ctx context.Context, tx *index.WriteTx, changes []index.ForgeChange) error {
 	// Most nodes have no hooks: then the projection pays one read, once.
 	if some, err := s.anyHooks(ctx, tx); err != nil || !some {
 		return err
@@ -272,7 +272,7 @@ func (s *Service) Observe(ctx context.Context, tx *sql.Tx, changes []index.Forge
 
 // anyHooks says whether the node has a hook at all, read once and then
 // kept: Create sets it, and a deleted last hook only costs the queries.
-func (s *Service) anyHooks(ctx context.Context, tx *sql.Tx) (bool, error) {
+func (s *Service) anyHooks(ctx context.Context, tx *index.WriteTx) (bool, error) {
 	if s.hooksExist.Load() {
 		return true, nil
 	}
@@ -293,7 +293,7 @@ func (s *Service) anyHooks(ctx context.Context, tx *sql.Tx) (bool, error) {
 // Projected wakes the worker: deliveries may have been queued.
 func (s *Service) Projected() { s.wake() }
 
-func (s *Service) queue(ctx context.Context, tx *sql.Tx, fc index.ForgeChange, o occurrence) error {
+func (s *Service) queue(ctx context.Context, tx *index.WriteTx, fc index.ForgeChange, o occurrence) error {
 	owner, err := ownerOf(ctx, tx, fc.Change, o.Repo)
 	if err != nil {
 		return err
@@ -320,7 +320,7 @@ func (s *Service) queue(ctx context.Context, tx *sql.Tx, fc index.ForgeChange, o
 
 // ownerOf is the owner of repository id: from the change when it names
 // the repository (a deleted one is no longer in SQL), else as projected.
-func ownerOf(ctx context.Context, tx *sql.Tx, c forge.Change, id uint64) (common.Address, error) {
+func ownerOf(ctx context.Context, tx *index.WriteTx, c forge.Change, id uint64) (common.Address, error) {
 	for _, r := range c.Repos {
 		if r.ID == id {
 			return r.Owner, nil

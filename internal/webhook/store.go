@@ -169,7 +169,9 @@ func (s *Service) Delete(ctx context.Context, sc Scope, id int64) error {
 
 // hooksFor are the active hooks of a repository and of its owner, read
 // in the projecting transaction.
-func hooksFor(ctx context.Context, tx *sql.Tx, repo uint64, owner common.Address) ([]Hook, error) {
+func hooksFor(ctx context.Context, tx interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, repo uint64, owner common.Address) ([]Hook, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT `+hookColumns+` FROM webhooks WHERE active = $1 AND
 		((repo_id = $2 AND owner = '') OR (repo_id = 0 AND owner = $3)) ORDER BY id`,
 		true, int64(repo), strings.ToLower(owner.Hex()))

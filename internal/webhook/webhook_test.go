@@ -16,6 +16,7 @@ import (
 
 	"github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/index/readdb"
 	"github.com/dforge/dforge/internal/store"
 	"github.com/dforge/dforge/internal/webhook"
 )
@@ -56,7 +57,7 @@ func TestQueuedDeliverySurvivesARestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := first.Observe(ctx, tx, []index.ForgeChange{{Change: change, Height: 7, TimeNS: time.Unix(1700000000, 0).UnixNano()}}); err != nil {
+	if err := first.Observe(ctx, readdb.NewWriteTx(tx), []index.ForgeChange{{Change: change, Height: 7, TimeNS: time.Unix(1700000000, 0).UnixNano()}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := tx.Commit(); err != nil {

@@ -6,10 +6,10 @@ package calendar
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 
 	"github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // Community events (community_events, community_event_rsvps), projected
@@ -22,7 +22,7 @@ import (
 var tables = []string{"community_event_rsvps", "community_events"}
 
 // Reset empties the events projection: events exist on chain only.
-func Reset(ctx context.Context, tx *sql.Tx) error {
+func Reset(ctx context.Context, tx *readdb.WriteTx) error {
 	for _, table := range tables {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
 			return fmt.Errorf("empty %s: %w", table, err)
@@ -33,7 +33,7 @@ func Reset(ctx context.Context, tx *sql.Tx) error {
 
 // Write projects ch, applied at height and time timeNS: the event and the
 // answer it carries. A change of anything else writes nothing.
-func Write(ctx context.Context, tx *sql.Tx, ch forge.Change, height, timeNS int64) error {
+func Write(ctx context.Context, tx *readdb.WriteTx, ch forge.Change, height, timeNS int64) error {
 	e := ch.CommunityEvent
 	if e == nil {
 		return nil

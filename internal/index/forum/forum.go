@@ -10,18 +10,18 @@ package forum
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 
 	"github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // tables hold the forum projection.
 var tables = []string{"forum_topics", "forum_posts", "forum_revisions"}
 
 // Reset empties the forum's tables, in the index's reset.
-func Reset(ctx context.Context, tx *sql.Tx) error {
+func Reset(ctx context.Context, tx *readdb.WriteTx) error {
 	for _, table := range tables {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
 			return fmt.Errorf("empty %s: %w", table, err)
@@ -39,7 +39,7 @@ type at struct {
 // Write projects ch, applied at height and time timeNS: the text an edit
 // replaced, then the post, then the topic. A change of anything else
 // writes nothing.
-func Write(ctx context.Context, tx *sql.Tx, ch forge.Change, height, timeNS int64) error {
+func Write(ctx context.Context, tx *readdb.WriteTx, ch forge.Change, height, timeNS int64) error {
 	if ch.ForumTopic == nil && ch.ForumPost == nil {
 		return nil
 	}
@@ -53,7 +53,7 @@ func Write(ctx context.Context, tx *sql.Tx, ch forge.Change, height, timeNS int6
 	return writeForumTopic(ctx, tx, c, ch.ForumTopic)
 }
 
-func writeForumTopic(ctx context.Context, tx *sql.Tx, c at, t *forge.ForumTopic) error {
+func writeForumTopic(ctx context.Context, tx *readdb.WriteTx, c at, t *forge.ForumTopic) error {
 	if t == nil {
 		return nil
 	}
@@ -77,7 +77,7 @@ func writeForumTopic(ctx context.Context, tx *sql.Tx, c at, t *forge.ForumTopic)
 	return nil
 }
 
-func writeForumPost(ctx context.Context, tx *sql.Tx, c at, p *forge.ForumPost) error {
+func writeForumPost(ctx context.Context, tx *readdb.WriteTx, c at, p *forge.ForumPost) error {
 	if p == nil {
 		return nil
 	}
@@ -94,7 +94,7 @@ func writeForumPost(ctx context.Context, tx *sql.Tx, c at, p *forge.ForumPost) e
 	return nil
 }
 
-func writeForumRevision(ctx context.Context, tx *sql.Tx, c at, r *forge.ForumRevision) error {
+func writeForumRevision(ctx context.Context, tx *readdb.WriteTx, c at, r *forge.ForumRevision) error {
 	if r == nil {
 		return nil
 	}

@@ -129,7 +129,7 @@ func (rd *Reader) Topics(ctx context.Context, f Filter, p readdb.Page) ([]TopicS
 	}
 	// A title search reads every title; its page is kept until the
 	// projection changes, like the totals.
-	read := func() (answer, error) {
+	read := func(ctx context.Context) (answer, error) {
 		out := []TopicSummary{}
 		total, err := rd.db.ListPage(ctx, forumTopicColumns, forumTopicFrom, "forum_topics t", where, forumTopicOrder, args, p, func(rows *sql.Rows) error {
 			t, err := scanForumTopic(rows)
@@ -139,7 +139,7 @@ func (rd *Reader) Topics(ctx context.Context, f Filter, p readdb.Page) ([]TopicS
 		return answer{out, total}, err
 	}
 	key := readdb.Key("forum-topics", where, append(args, p.Number, p.Limit)...)
-	a, err := readdb.RememberSized(rd.db, key, read, func(a answer) int64 { return int64(len(a.topics)) * 512 })
+	a, err := readdb.RememberSized(ctx, rd.db, key, read, func(a answer) int64 { return int64(len(a.topics)) * 512 })
 	if err != nil {
 		return nil, 0, fmt.Errorf("list forum topics: %w", err)
 	}
@@ -150,7 +150,7 @@ func (rd *Reader) Topics(ctx context.Context, f Filter, p readdb.Page) ([]TopicS
 // pages show them (forge.ForumCategories).
 func (rd *Reader) Categories(ctx context.Context) ([]Category, error) {
 	const q = `SELECT category, COUNT(*) FROM forum_topics GROUP BY category`
-	counts, err := readdb.Remember(rd.db, readdb.Key("forum-categories", q), func() (map[string]int64, error) {
+	counts, err := readdb.Remember(ctx, rd.db, readdb.Key("forum-categories", q), func(ctx context.Context) (map[string]int64, error) {
 		rows, err := rd.db.Query(ctx, q)
 		if err != nil {
 			return nil, err

@@ -10,11 +10,11 @@ package marketplace
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 
 	"github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // at is where a change was applied: its block's height and time.
@@ -24,7 +24,7 @@ type at struct {
 
 // Write projects ch, applied at height and time timeNS: the listing, then
 // the install or its removal. A change of anything else writes nothing.
-func Write(ctx context.Context, tx *sql.Tx, ch forge.Change, height, timeNS int64) error {
+func Write(ctx context.Context, tx *readdb.WriteTx, ch forge.Change, height, timeNS int64) error {
 	c := at{height: height, timeNS: timeNS}
 	if l := ch.Listing; l != nil {
 		if err := writeListing(ctx, tx, c, l); err != nil {
@@ -49,7 +49,7 @@ func Write(ctx context.Context, tx *sql.Tx, ch forge.Change, height, timeNS int6
 	return nil
 }
 
-func writeListing(ctx context.Context, tx *sql.Tx, c at, l *forge.Listing) error {
+func writeListing(ctx context.Context, tx *readdb.WriteTx, c at, l *forge.Listing) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO market_listings (id, publisher, name, lower_name, description, events,
 		url_template, homepage, deleted, created_height, created_time_ns, updated_height, updated_time_ns)
 		VALUES ($1, $2, $3, lower($3), $4, $5, $6, $7, $8, $9, $10, $11, $10)
@@ -66,7 +66,7 @@ func writeListing(ctx context.Context, tx *sql.Tx, c at, l *forge.Listing) error
 }
 
 // Reset empties the listings; their installs are a forge table.
-func Reset(ctx context.Context, tx *sql.Tx) error {
+func Reset(ctx context.Context, tx *readdb.WriteTx) error {
 	if _, err := tx.ExecContext(ctx, "DELETE FROM market_listings"); err != nil {
 		return fmt.Errorf("empty market_listings: %w", err)
 	}

@@ -1,37 +1,65 @@
 package readdb
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"sync"
-	"sync/atomic"
 )
 
 // readCache keeps the answers of reads the API repeats on every request
-// (the owner a name resolves to, a repository by name, a permission, an
-// issue list's total) until the projection changes. Every write to the
-// projection goes through one index.Index (inTx, reset: one writer per
-// node, `dforge reindex` only on a stopped one), which moves the generation
-// on once its transaction has ended (Changed); an answer is used only while the
-// generation it was read at is still the current one.
+// (the owner a name resolves to, a repository by name, a permission, a
+// page of issues and its total) until a table they read changes. Every
+// write to the projection goes through one index.Index (its transactions
+// run on a WriteTx, which notes the tables each statement writes; one
+// writer per node, `dforge reindex` only on a stopped one), which moves
+// the generation of each table it wrote on once its transaction has ended
+// (Changed); a write that cannot say what it wrote (a reset, a statement
+// WriteTx cannot read) moves every answer on (ChangedAll).
 //
-// Why that is exact: a reader takes the generation before it reads. A
-// write that commits after that point also moves the generation after it,
-// so the answer, whether it saw that write or not, is never used once the
+// A read declares the tables it depends on by running its SQL on the ctx
+// Remember hands it (Query, QueryRow): each word of that SQL that could
+// name a table is noted, so a read depends on every table its text names,
+// and on no more. A read that names none, or that reads some other way
+// (Snapshot), depends on every write.
+//
+// An answer is used only while every table it read still has the
+// generation it was read at. Why that is exact: a reader notes the count
+// of finished writes before it reads, and after reading keeps its answer,
+// labelled with its tables' generations, only if no write finished in
+// between; so those generations are at most those of the moment it began.
+// A write that commits after that point moves its tables on after it, so
+// the answer, whether it saw that write or not, is never used once the
 // write is visible to everyone; and an answer labelled with the current
-// generation was read after the last finished write was committed.
+// generations of all its tables was read after the last finished write to
+// any of them was committed.
 type readCache struct {
-	gen atomic.Uint64
-
 	mu    sync.Mutex
 	m     map[string]readEntry
 	bytes int64 // the summed sizes of m's values
+
+	gmu    sync.RWMutex
+	tables map[string]uint64 // each table's generation
+	writes uint64            // moved on by every finished write
+	all    uint64            // moved on by writes that did not say what they wrote
 }
 
 type readEntry struct {
-	gen  uint64
 	val  any
 	size int64
+	deps reads
+}
+
+// reads is what an answer depends on: the generations it was read at.
+type reads struct {
+	all, writes uint64
+	any         bool // the tables are unknown: any write moves it on
+	tables      []tableGen
+}
+
+type tableGen struct {
+	table string
+	gen   uint64
 }
 
 // The cache's bounds: when either is passed it starts again empty (which
@@ -42,34 +70,102 @@ const (
 	maxReadBytes   = 16 << 20
 )
 
-// Changed moves the generation on: the projection may differ from what
-// any cached answer saw.
-func (db *DB) Changed() { db.cache.gen.Add(1) }
+// Changed moves the generations of tables on: what they hold may differ
+// from what any cached answer saw. The tables a write implies (implied.go)
+// move with them.
+func (db *DB) Changed(tables ...string) {
+	c := &db.cache
+	c.gmu.Lock()
+	defer c.gmu.Unlock()
+	if c.tables == nil {
+		c.tables = map[string]uint64{}
+	}
+	for _, t := range tables {
+		c.tables[t]++
+		for _, u := range implied[t] {
+			c.tables[u]++
+		}
+	}
+	c.writes++
+}
 
-// Remember returns key's answer from the current generation, or reads it
-// with fn and keeps it. Values must not be changed by callers (copy slices
-// before handing them out). Errors are not kept.
-func Remember[T any](db *DB, key string, fn func() (T, error)) (T, error) {
-	return RememberSized(db, key, fn, func(T) int64 { return 64 })
+// ChangedAll moves every answer on: the projection may differ anywhere.
+func (db *DB) ChangedAll() {
+	c := &db.cache
+	c.gmu.Lock()
+	c.all++
+	c.writes++
+	c.gmu.Unlock()
+}
+
+// current tells whether an answer read at r may still be used.
+func (c *readCache) current(r reads) bool {
+	c.gmu.RLock()
+	defer c.gmu.RUnlock()
+	if r.all != c.all {
+		return false
+	}
+	if r.any {
+		return r.writes == c.writes
+	}
+	for _, t := range r.tables {
+		if c.tables[t.table] != t.gen {
+			return false
+		}
+	}
+	return true
+}
+
+// label is what an answer read from writes on depends on, given the
+// tables rec noted; false when a write has finished since writes.
+func (c *readCache) label(writes uint64, rec *recorder) (reads, bool) {
+	c.gmu.RLock()
+	defer c.gmu.RUnlock()
+	if c.writes != writes {
+		return reads{}, false
+	}
+	r := reads{all: c.all, writes: writes, any: rec.any || len(rec.tables) == 0}
+	if !r.any {
+		r.tables = make([]tableGen, 0, len(rec.tables))
+		for t := range rec.tables {
+			r.tables = append(r.tables, tableGen{t, c.tables[t]})
+		}
+	}
+	return r, true
+}
+
+// Remember returns key's answer if what it read has not changed since, or
+// reads it with fn and keeps it. fn must run its SQL on the ctx it is
+// given (the tables it reads are noted there). Values must not be changed
+// by callers (copy slices before handing them out). Errors are not kept.
+func Remember[T any](ctx context.Context, db *DB, key string, fn func(context.Context) (T, error)) (T, error) {
+	return RememberSized(ctx, db, key, fn, func(T) int64 { return 64 })
 }
 
 // RememberSized is Remember for answers whose size varies: size estimates
 // the bytes one holds.
-func RememberSized[T any](db *DB, key string, fn func() (T, error), size func(T) int64) (T, error) {
+func RememberSized[T any](ctx context.Context, db *DB, key string, fn func(context.Context) (T, error), size func(T) int64) (T, error) {
 	c := &db.cache
-	gen := c.gen.Load()
+	outer := recorderOf(ctx)
 	c.mu.Lock()
 	e, ok := c.m[key]
 	c.mu.Unlock()
-	if ok && e.gen == gen {
+	if ok && c.current(e.deps) {
+		outer.addReads(e.deps) // an answer kept inside another depends on what this one read
 		return e.val.(T), nil
 	}
-	v, err := fn()
+	c.gmu.RLock()
+	writes := c.writes
+	c.gmu.RUnlock()
+	rec := &recorder{tables: map[string]struct{}{}}
+	v, err := fn(context.WithValue(ctx, recorderKey{}, rec))
+	outer.addAll(rec)
 	if err != nil {
 		return v, err
 	}
-	n := size(v) + int64(len(key)) + 64
-	if n > maxReadBytes/16 {
+	deps, ok := c.label(writes, rec)
+	n := size(v) + int64(len(key)) + 64 + int64(len(deps.tables))*32
+	if !ok || n > maxReadBytes/16 {
 		return v, nil
 	}
 	c.mu.Lock()
@@ -79,7 +175,7 @@ func RememberSized[T any](db *DB, key string, fn func() (T, error), size func(T)
 	if c.m == nil || len(c.m) >= maxReadEntries || c.bytes+n > maxReadBytes {
 		c.m, c.bytes = make(map[string]readEntry), 0
 	}
-	c.m[key] = readEntry{gen: gen, val: v, size: n}
+	c.m[key] = readEntry{val: v, size: n, deps: deps}
 	c.bytes += n
 	c.mu.Unlock()
 	return v, nil
@@ -95,4 +191,67 @@ func Key(kind string, sql string, args ...any) string {
 		fmt.Fprintf(&b, "\x00%T:%v", a, a)
 	}
 	return b.String()
+}
+
+// recorder notes the tables the reads of one Remember name.
+type recorder struct {
+	mu     sync.Mutex
+	tables map[string]struct{}
+	any    bool // a read that names no tables: it depends on everything
+}
+
+type recorderKey struct{}
+
+func recorderOf(ctx context.Context) *recorder {
+	r, _ := ctx.Value(recorderKey{}).(*recorder)
+	return r
+}
+
+// noteRead notes the tables the read q names for ctx's Remember, if any.
+func noteRead(ctx context.Context, q string) {
+	r := recorderOf(ctx)
+	if r == nil {
+		return
+	}
+	words := sqlWords(q)
+	r.mu.Lock()
+	for _, w := range words {
+		r.tables[w] = struct{}{}
+	}
+	r.mu.Unlock()
+}
+
+// noteAnyRead notes a read whose tables are unknown.
+func noteAnyRead(ctx context.Context) {
+	if r := recorderOf(ctx); r != nil {
+		r.mu.Lock()
+		r.any = true
+		r.mu.Unlock()
+	}
+}
+
+func (r *recorder) addReads(d reads) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.any = r.any || d.any
+	for _, t := range d.tables {
+		r.tables[t.table] = struct{}{}
+	}
+}
+
+func (r *recorder) addAll(inner *recorder) {
+	if r == nil {
+		return
+	}
+	inner.mu.Lock()
+	defer inner.mu.Unlock()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.any = r.any || inner.any || len(inner.tables) == 0
+	for t := range inner.tables {
+		r.tables[t] = struct{}{}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 )
 
 // Page selects a slice of a list, newest first: page Number (1-based) of
@@ -25,14 +26,76 @@ func (p Page) Offset() int { return (p.Number - 1) * p.Limit }
 // an index answers it without touching the rows.
 //
 // cols and from are the page's columns and tables; countFrom holds every
-// table where refers to. where may be empty. scan reads one row.
+// table where refers to. where may be empty. scan reads one row. Pages
+// past the first skip the rows before them with OFFSET, through from's
+// joins: for long lists, SeekPage skips them through countFrom alone.
 func (db *DB) ListPage(ctx context.Context, cols, from, countFrom, where, order string, args []any, p Page, scan func(*sql.Rows) error) (int64, error) {
 	if where != "" {
 		where = " WHERE " + where
 	}
 	n := len(args)
 	q := fmt.Sprintf("SELECT %s FROM %s%s ORDER BY %s LIMIT $%d OFFSET $%d", cols, from, where, order, n+1, n+2)
-	rows, err := db.Query(ctx, q, append(args[:n:n], p.Limit, p.Offset())...)
+	return db.readPage(ctx, q, append(args[:n:n], p.Limit, p.Offset()), countFrom, where, args, p, scan)
+}
+
+// Order is a list's order for SeekPage: by Cols, all descending (Desc) or
+// all ascending. The columns must never be NULL, and together they must
+// tell every row the list can hold apart (the last one a unique
+// tie-break, such as the number of an issue within its repository), so
+// that a row's place in the list is where its key sorts.
+type Order struct {
+	Cols []string
+	Desc bool
+}
+
+// SQL is o as an ORDER BY clause.
+func (o Order) SQL() string {
+	dir := " ASC"
+	if o.Desc {
+		dir = " DESC"
+	}
+	return strings.Join(o.Cols, dir+", ") + dir
+}
+
+// SeekPage is ListPage for a list in a total order: page N gives the rows
+// OFFSET would, but the rows before it are skipped where countFrom alone
+// can skip them. One statement finds the key of the page's first row (an
+// OFFSET over countFrom and where only: for the issue lists an index that
+// covers the filter and the order, so no row and no join is read) and
+// reads the page from that key on through from's joins (a seek, so the
+// joins run for the page's rows only). Being one statement, both halves
+// see the same state of the projection. A page past the end has no first
+// key and comes back empty, as with OFFSET.
+func (db *DB) SeekPage(ctx context.Context, cols, from, countFrom, where string, order Order, args []any, p Page, scan func(*sql.Rows) error) (int64, error) {
+	if p.Offset() <= 0 || len(order.Cols) == 0 {
+		return db.ListPage(ctx, cols, from, countFrom, where, order.SQL(), args, p, scan)
+	}
+	cond := where
+	if cond != "" {
+		cond = " WHERE " + cond
+	}
+	n := len(args)
+	key := strings.Join(order.Cols, ", ")
+	cmp := ">="
+	if order.Desc {
+		cmp = "<="
+	}
+	// The subquery names countFrom's tables as from does: inside it they
+	// stand for its own rows, so where means the same there.
+	first := fmt.Sprintf("SELECT %s FROM %s%s ORDER BY %s LIMIT 1 OFFSET $%d", key, countFrom, cond, order.SQL(), n+2)
+	seek := fmt.Sprintf("(%s) %s (%s)", key, cmp, first)
+	if where != "" {
+		seek = "(" + where + ") AND " + seek
+	}
+	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s ORDER BY %s LIMIT $%d", cols, from, seek, order.SQL(), n+1)
+	return db.readPage(ctx, q, append(args[:n:n], p.Limit, p.Offset()), countFrom, cond, args, p, scan)
+}
+
+// readPage runs the page query q (with its own arguments) and works out
+// the list's total: from the page when it can tell, else counted over
+// countFrom and cond (" WHERE ..." or "") with args.
+func (db *DB) readPage(ctx context.Context, q string, qargs []any, countFrom, cond string, args []any, p Page, scan func(*sql.Rows) error) (int64, error) {
+	rows, err := db.Query(ctx, q, qargs...)
 	if err != nil {
 		return 0, fmt.Errorf("read page: %w", err)
 	}
@@ -52,9 +115,9 @@ func (db *DB) ListPage(ctx context.Context, cols, from, countFrom, where, order 
 		return total, nil
 	}
 	// The total of a long list is counted once per version of the
-	// projection (cache.go), not on every page of every request.
-	count := "SELECT COUNT(*) FROM " + countFrom + where
-	return Remember(db, Key("count", count, args...), func() (int64, error) {
+	// tables it reads (cache.go), not on every page of every request.
+	count := "SELECT COUNT(*) FROM " + countFrom + cond
+	return Remember(ctx, db, Key("count", count, args...), func(ctx context.Context) (int64, error) {
 		var total int64
 		if err := db.QueryRow(ctx, count, args...).Scan(&total); err != nil {
 			return 0, fmt.Errorf("count rows: %w", err)

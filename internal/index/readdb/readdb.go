@@ -1,8 +1,8 @@
 // Package readdb is what the projection's reads run on and share: the read
-// pool with its statements prepared (stmts.go), answers kept until the
-// projection changes (cache.go), pages of lists (page.go), a snapshot of
-// one state, and the shapes and SQL every part of the projection builds
-// its reads from (User, Args). internal/index owns the one DB of a node
+// pool with its statements prepared (stmts.go), answers kept until a
+// table they read changes (cache.go, tables.go, writetx.go), pages of
+// lists (page.go), a snapshot of one state, and the shapes and SQL every
+// part of the projection builds its reads from (User, Args). internal/index owns the one DB of a node
 // and hands it to the parts of the projection kept in its subpackages.
 package readdb
 
@@ -10,6 +10,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/dforge/dforge/internal/store"
@@ -22,7 +23,8 @@ type DB struct {
 	rdb     *sql.DB
 	dialect store.Dialect
 	stmts   *stmtCache // rdb's prepared reads
-	cache   readCache  // answers valid until the projection changes
+	cache   readCache  // answers valid until a table they read changes
+	reads   atomic.Int64
 }
 
 // New returns a DB reading st's read pool.
@@ -33,7 +35,11 @@ func New(st *store.Store) *DB {
 // Snapshot runs fn in a read-only transaction that sees one state of the
 // projection throughout (SQLite's transactions always do; PostgreSQL's
 // need repeatable read).
+//
+// The read cache cannot see what fn reads: an answer kept around a
+// snapshot depends on every write (cache.go).
 func (db *DB) Snapshot(ctx context.Context, fn func(*sql.Tx) error) error {
+	noteAnyRead(ctx)
 	opts := &sql.TxOptions{}
 	if db.dialect == store.Postgres {
 		opts = &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}

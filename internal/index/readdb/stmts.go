@@ -63,8 +63,11 @@ func (c *stmtCache) stmt(ctx context.Context, q string) *sql.Stmt {
 	return s
 }
 
-// Query runs a read on the read pool, prepared.
+// Query runs a read on the read pool, prepared, and notes the tables it
+// names for the read cache (cache.go).
 func (db *DB) Query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	noteRead(ctx, q)
+	db.reads.Add(1)
 	if s := db.stmts.stmt(ctx, q); s != nil {
 		return s.QueryContext(ctx, args...)
 	}
@@ -73,8 +76,14 @@ func (db *DB) Query(ctx context.Context, q string, args ...any) (*sql.Rows, erro
 
 // QueryRow runs a one-row read on the read pool, prepared.
 func (db *DB) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	noteRead(ctx, q)
+	db.reads.Add(1)
 	if s := db.stmts.stmt(ctx, q); s != nil {
 		return s.QueryRowContext(ctx, args...)
 	}
 	return db.rdb.QueryRowContext(ctx, q, args...)
 }
+
+// Reads is how many reads have run on the pool (Query, QueryRow): what
+// the read cache saves shows in it.
+func (db *DB) Reads() int64 { return db.reads.Load() }

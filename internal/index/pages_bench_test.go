@@ -1,0 +1,44 @@
+package index_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/store"
+)
+
+// BenchmarkIssuePages is `make bench-pages`: page 1 against page 150 of a
+// 10,000-issue repository's open issues (50 a page; 7,500 are open, so
+// page 150 is the last full one), skipping the rows before the page with
+// OFFSET (as the list did) and as it does now (readdb.SeekPage), in the
+// same run. Each read follows a write to the issues, as on a busy chain:
+// neither the page nor the total comes from the read cache.
+func BenchmarkIssuePages(b *testing.B) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, b.TempDir()+"/index.db")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	seedIssues(b, st, 10000)
+	ix := index.New(quiet, st, nil)
+	for _, sort := range []string{"newest", "recentupdate"} {
+		for _, mode := range []string{"offset", "seek"} {
+			for _, number := range []int{1, 150} {
+				f := index.IssueFilter{State: "open", Sort: sort}
+				p := index.Page{Number: number, Limit: 50}
+				b.Run(fmt.Sprintf("%s/%s/page-%d", sort, mode, number), func(b *testing.B) {
+					for b.Loop() {
+						index.Changed(ix, "forge_issues")
+						list, _, err := index.IssuesAt(ctx, ix, 1, f, p, mode == "offset")
+						if err != nil || len(list) != 50 {
+							b.Fatalf("read %d issues: %v", len(list), err)
+						}
+					}
+				})
+			}
+		}
+	}
+}
