@@ -3,6 +3,7 @@
 // statuses along with the rest of the chain's queries.
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import type { Micro } from '@/lib/chain/amount'
+import type { Schema } from '@/lib/apiSchema'
 import { getChain, getChainPage } from '@/lib/chain/api'
 import { retryUnlessNotFound } from '@/lib/http'
 
@@ -12,10 +13,7 @@ export type GrantStatus = (typeof GRANT_STATUSES)[number]
 export type GrantFilter = 'all' | GrantStatus
 export const GRANT_FILTERS: readonly GrantFilter[] = ['all', ...GRANT_STATUSES]
 
-export interface Person {
-  address: string
-  username: string
-}
+export type Person = Schema<'index.User'>
 
 export interface GrantApproval {
   reviewer: Person
