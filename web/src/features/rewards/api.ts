@@ -3,6 +3,7 @@
 // with "chain": rewards are minted in blocks, so a new block refreshes them.
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { NotFoundError } from '@/components/QueryState'
+import type { Schema } from '@/lib/apiSchema'
 import { repoHref } from '@/lib/forge/api'
 import type { Micro } from '@/lib/chain/amount'
 import { getChain, getChainPage } from '@/lib/chain/api'
@@ -36,13 +37,7 @@ export interface Reward {
   reason: WithheldReason
 }
 
-export interface Scores {
-  total: number
-  commit: number
-  pr: number
-  issue: number
-  review: number
-}
+export type Scores = Schema<'index.Scores'>
 
 export interface Reputation {
   address: string
