@@ -8,6 +8,7 @@ import { type ChainParams, getChain, getChainPage, paramsQuery } from '@/lib/cha
 import { retryUnlessNotFound } from '@/lib/http'
 import type { Proposal, ProposalFilter, Vote, VotingPower } from './proposals'
 
+// Hand-written: read through parseExactJSON, an amount may be a decimal string (Micro) where the document says integer.
 /** params.gov of GET /api/v1/chain/params (amounts in micro-units, ratios in bps). */
 export interface GovParams {
   votingPeriodBlocks: number

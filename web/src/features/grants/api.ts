@@ -15,12 +15,9 @@ export const GRANT_FILTERS: readonly GrantFilter[] = ['all', ...GRANT_STATUSES]
 
 export type Person = Schema<'index.User'>
 
-export interface GrantApproval {
-  reviewer: Person
-  height: number
-  time: string
-}
+export type GrantApproval = Schema<'index.GrantApproval'>
 
+// Hand-written: read through parseExactJSON, an amount may be a decimal string (Micro) where the document says integer.
 export interface GrantMilestone {
   /** Its place in the grant, from 0, as GrantApprove names it. */
   index: number
@@ -32,6 +29,7 @@ export interface GrantMilestone {
   approvals: GrantApproval[]
 }
 
+// Hand-written: read through parseExactJSON, an amount may be a decimal string (Micro) where the document says integer.
 export interface Grant {
   /** The id of the proposal that made it. */
   id: number
