@@ -75,9 +75,10 @@ lint-go:
 	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
 	GO=$(GO) $(GO) run ./tools/layering
 
-## lint-web: the web app's type check, ESLint with no warnings, no import cycles, and Redocly's recommended rules on the OpenAPI document (web/redocly.yaml; tools from web/package.json)
+## lint-web: the web app's type check, ESLint with no warnings, no import cycles, the generated API types up to date with the OpenAPI document, and Redocly's recommended rules on that document (web/redocly.yaml; tools from web/package.json)
 lint-web: web/node_modules/.installed
 	cd web && npx tsc -b && $(NPM) run lint && $(NPM) run cycles
+	cd web && npx --no-install openapi-typescript $(OPENAPI_TS_FLAGS) --check >/dev/null || { echo "web/src/lib/apiSchema.gen.ts is not what web/public/openapi.json generates: run make openapi"; exit 1; }
 	cd web && REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx --no-install redocly lint --max-problems 1000
 
 ## interop: a Kubo v0.42.0 node fetches a pushed public repository's git objects from a dForge node by CID over bitswap (ipfs block get, ipfs dag export); Kubo is built once into ~/.cache/dforge (minutes), so this stays out of make test
@@ -184,9 +185,15 @@ music:
 api-coverage:
 	$(GO) run ./tools/giteacoverage -spec web/public/openapi.json
 
-## openapi: regenerate web/public/openapi.json (shown at /docs/api, served at /openapi.json) from internal/api; a Go test fails when it is out of date
-openapi:
+# The document marks no struct field required, yet encoding/json sends every
+# field without omitempty, so the types take each property as required; the
+# few a server leaves out are made optional in the feature that reads them.
+OPENAPI_TS_FLAGS := --properties-required-by-default
+
+## openapi: regenerate web/public/openapi.json (shown at /docs/api, served at /openapi.json) from internal/api, and from it the web app's API types, web/src/lib/apiSchema.gen.ts (openapi-typescript, output named in web/redocly.yaml); a Go test and lint-web fail when either is out of date
+openapi: web/node_modules/.installed
 	$(GO) run ./tools/openapi/gen -dir internal/api -o web/public/openapi.json
+	cd web && npx --no-install openapi-typescript $(OPENAPI_TS_FLAGS) >/dev/null
 
 fmt:
 	gofmt -w cmd internal content web/*.go tools

@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { TicketStatus, TicketThread, Ticket } from '@/features/help'
+import type { Optional, Schema } from '@/lib/apiSchema'
 import { getPage } from '@/lib/forge/api'
 import { deleteJSON, getJSON, patchJSON, postJSON, retryUnlessNotFound } from '@/lib/http'
 
@@ -9,68 +10,22 @@ import { deleteJSON, getJSON, patchJSON, postJSON, retryUnlessNotFound } from '@
 export const PAGE_SIZE = 20
 
 /** A user as Gitea's admin list sends it. */
-export interface AdminUser {
-  id: number
-  login: string
-  full_name: string
-  email?: string
-  created: string
-  wallet_address: string
-  two_factor_enabled: boolean
-  is_admin: boolean
-}
+export type AdminUser = Optional<Schema<'User'>, 'email' | 'hidden' | 'hidden_reason' | 'followed_by_me'>
 
-export interface AdminSession {
-  id: number
-  current: boolean
-  createdAt: string
-  lastSeenAt: string
-  userAgent: string
-  ip: string
-}
+export type AdminSession = Schema<'Session'>
 
-export interface AdminToken {
-  id: number
-  name: string
-  token_last_eight: string
-  scopes: string[]
-  created_at: string
-}
+export type AdminToken = Schema<'Token'>
 
-export interface NodeHealth {
-  version: string
-  chain?: {
-    height: number
-    latest_block_time?: string
-    catching_up: boolean
-    peers: number
-    /** Whether the network commits blocks now, as far as this node can tell; stall says why not. */
-    making_blocks?: boolean
-    stall?: string
-    peer_list?: Peer[]
-    error?: string
-  }
-  index?: { height: number; lag: number; stalled: boolean; stuck_at?: number; error?: string }
-  replication: { enabled: boolean; repos: number; ready: number; replicating: number; failed: number; queued: number; running: number }
-  disk?: { path: string; total_bytes: number; free_bytes: number; used_bytes: number }
+/** The node's health; the server leaves out what it cannot tell (omitempty). */
+export type NodeHealth = Optional<Omit<Schema<'AdminNode'>, 'chain' | 'index'>, 'disk'> & {
+  chain?: Optional<Schema<'ChainHealth'>, 'latest_block_time' | 'stall' | 'error'>
+  index?: Optional<Schema<'IndexHealth'>, 'stuck_at' | 'error'>
 }
 
 /** A node this one is connected to. */
-export interface Peer {
-  id: string
-  moniker: string
-  /** id@host:port it listens on */
-  address: string
-  /** this node dialled it */
-  outbound: boolean
-  connected_seconds: number
-}
+export type Peer = Schema<'Peer'>
 
-export interface Setting {
-  name: string
-  value: string
-  env?: string
-}
+export type Setting = Optional<Schema<'Setting'>, 'env'>
 
 const seg = encodeURIComponent
 

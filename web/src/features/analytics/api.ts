@@ -3,18 +3,14 @@ import { NotFoundError } from '@/components/QueryState'
 import type { ProposalStatus } from '@/features/governance'
 import type { Micro } from '@/lib/chain/amount'
 import { getChain } from '@/lib/chain/api'
+import type { Schema } from '@/lib/apiSchema'
 import { getJSON, retryUnlessNotFound } from '@/lib/http'
 
 export type MetricName = 'CLS' | 'LCP' | 'INP' | 'FCP' | 'TTFB'
 export type Rating = 'good' | 'needs-improvement' | 'poor'
 
-export interface VitalSummary {
-  metric: MetricName
-  page: string
-  p75: number
-  count: number
-  rating: Rating
-}
+// The document types metric and rating as any string; the server sends only these.
+export type VitalSummary = Omit<Schema<'vitals.Summary'>, 'metric' | 'rating'> & { metric: MetricName; rating: Rating }
 
 export function useWebVitals() {
   return useQuery({
@@ -23,6 +19,7 @@ export function useWebVitals() {
   })
 }
 
+// Hand-written: /healthz is not in the OpenAPI document.
 export interface Health {
   status: 'ok' | 'degraded'
   database: string
@@ -39,7 +36,7 @@ export function useHealth() {
   return useQuery({ queryKey: ['healthz'], queryFn: fetchHealth, refetchInterval: 30_000, retry: false })
 }
 
-/** Chain-wide governance and reward figures (amounts in micro-units). */
+/** Chain-wide governance and reward figures (amounts in micro-units). Hand-written: read with parseExactJSON, an amount may be a decimal string where the document says integer. */
 export interface GovernanceFigures {
   supply: Micro
   staked: Micro

@@ -1,18 +1,9 @@
 import { useQuery } from '@tanstack/react-query'
+import type { Optional, Schema } from '@/lib/apiSchema'
 import { getJSON, retryUnlessNotFound } from '@/lib/http'
 
-/** A blog post as the server sends it (internal/pages/blog.go); html is empty in the list. */
-export interface Post {
-  slug: string
-  title: string
-  /** YYYY-MM-DD from the post's front matter. */
-  date: string
-  category: string
-  author: string
-  summary: string
-  featured: boolean
-  html?: string
-}
+/** A blog post as the server sends it (internal/pages/blog.go); html is left out of the list. */
+export type Post = Optional<Schema<'pages.Post'>, 'html'>
 
 /** Every post, newest first. */
 export function usePosts() {

@@ -3,23 +3,23 @@
 // a new block refreshes them.
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import type { Micro } from '@/lib/chain/amount'
+import type { Schema } from '@/lib/apiSchema'
 import { getChain, getChainPage } from '@/lib/chain/api'
 
 export type BountyStatus = 'open' | 'paid' | 'refunded' | 'none'
 export const BOUNTY_TABS = ['open', 'paid'] as const
 export type BountyTab = (typeof BOUNTY_TABS)[number]
 
-export interface BountyUser {
-  address: string
-  username: string
-}
+export type BountyUser = Schema<'index.User'>
 
+// Hand-written: read through parseExactJSON, an amount may be a decimal string (Micro) where the document says integer.
 export interface Funder extends BountyUser {
   amount: Micro
   /** The block height after which the funder may take the share back. */
   expiry: number
 }
 
+// Hand-written: read through parseExactJSON, an amount may be a decimal string (Micro) where the document says integer.
 export interface Bounty {
   /** owner/name */
   repo: string

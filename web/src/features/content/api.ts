@@ -1,11 +1,8 @@
 import { useQuery } from '@tanstack/react-query'
+import type { Schema } from '@/lib/apiSchema'
 import { getJSON } from '@/lib/http'
 
-export interface Page {
-  slug: string
-  title: string
-  html: string
-}
+export type Page = Schema<'pages.Page'>
 
 /** A Markdown page from content/pages, rendered by the server. */
 export function usePage(slug: string) {

@@ -1,4 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import type { Optional, Schema } from '@/lib/apiSchema'
 import { getJSON } from '@/lib/http'
 import { getPage } from '@/lib/forge/api'
 
@@ -7,57 +8,20 @@ import { getPage } from '@/lib/forge/api'
 // them all (Gitea's issue search with a relation, the repositories list, the
 // notifications).
 
-/** An issue or pull request as Gitea's issue search sends it (the fields the dashboard reads). */
-export interface DashIssue {
-  id: number
-  number: number
-  title: string
-  html_url: string
-  state: string
-  updated_at: string
-  user: { login: string }
-  repository: { full_name: string }
-  pull_request: { html_url: string } | null
-}
-
-export type CheckState = '' | 'success' | 'pending' | 'warning' | 'failure' | 'error'
+/** An issue or pull request as Gitea's issue search sends it; hidden and its reason only when set (omitempty). */
+export type DashIssue = Optional<Schema<'Issue'>, 'hidden' | 'hidden_reason'>
 
 /** One of the user's open pull requests with the combined status of its head. */
-export interface DashPull extends DashIssue {
-  head_sha: string
-  /** Reviewers whose latest verdict approves (not dismissed). */
-  approvals: number
-  checks: { state: CheckState; total_count: number; statuses: { id: number; context: string; status: CheckState; description: string; target_url: string }[] }
-}
+export type DashPull = Optional<Schema<'DashPull'>, 'hidden' | 'hidden_reason'>
 
-export interface DashRepo {
-  id: number
-  full_name: string
-  description: string
-  html_url: string
-  private: boolean
-  updated_at: string
-  stars_count: number
-  open_issues_count: number
-  open_pr_counter: number
-}
+export type DashRepo = Schema<'Repo'>
 
-export interface DashThread {
-  id: number
-  unread: boolean
-  updated_at: string
-  reason: string
-  repository: { full_name: string } | null
-  subject: { title: string; html_url: string; latest_comment_html_url: string; type: string; state: string }
-}
+export type DashThread = Optional<Schema<'NotificationThread'>, 'amount' | 'reward'>
 
-export interface Section<T> {
-  total_count: number
-  items: T[]
-  /** The API query (path and parameters) that lists every item, paged. */
-  see_all: string
-}
+/** A section: its first items, its total and the API query (path and parameters) that lists every item, paged. */
+export type Section<T> = Omit<Schema<'DashIssues'>, 'items'> & { items: T[] }
 
+/** Schema<'Dashboard'>, with the items' omitempty fields optional. */
 export interface Dashboard {
   review_requests: Section<DashIssue>
   assigned: Section<DashIssue>

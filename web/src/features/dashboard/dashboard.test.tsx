@@ -3,22 +3,23 @@ import { describe, expect, it } from 'vitest'
 import { json, preloadNamespaces, renderScreen, signIn, stubFetch, WALLET } from '@/test/render'
 import DashboardScreen from './DashboardScreen'
 import type { Dashboard, DashIssue } from './api'
+import { schemaFixture } from '@/test/schemaFixture'
 
 preloadNamespaces('dashboard')
 
 function issue(n: number, title: string, pull = false): DashIssue {
   const kind = pull ? 'pulls' : 'issues'
-  return {
+  return schemaFixture('Issue', {
     id: n,
     number: n,
     title,
     html_url: `http://node/alice/app/${kind}/${n}`,
     state: 'open',
     updated_at: '2026-01-02T03:04:05Z',
-    user: { login: 'alice' },
-    repository: { full_name: 'alice/app' },
-    pull_request: pull ? { html_url: `http://node/alice/app/pulls/${n}` } : null,
-  }
+    user: schemaFixture('ForgeUser', { login: 'alice' }),
+    repository: schemaFixture('RepoMeta', { full_name: 'alice/app' }),
+    pull_request: pull ? schemaFixture('PullMeta', { html_url: `http://node/alice/app/pulls/${n}` }) : null,
+  })
 }
 
 const empty = { total_count: 0, items: [] }
@@ -38,8 +39,8 @@ const dashboard: Dashboard = {
           state: 'failure',
           total_count: 2,
           statuses: [
-            { id: 1, context: 'lint', status: 'success', description: '', target_url: '' },
-            { id: 2, context: 'test', status: 'failure', description: '', target_url: '' },
+            schemaFixture('CommitStatus', { id: 1, context: 'lint', status: 'success' }),
+            schemaFixture('CommitStatus', { id: 2, context: 'test', status: 'failure' }),
           ],
         },
       },
@@ -49,7 +50,7 @@ const dashboard: Dashboard = {
     total_count: 1,
     see_all: '/api/v1/user/dashboard/repos',
     items: [
-      { id: 9, full_name: 'ada/secret', description: 'Notes', html_url: 'http://node/ada/secret', private: true, updated_at: '2026-01-02T03:04:05Z', stars_count: 3, open_issues_count: 2, open_pr_counter: 1 },
+      schemaFixture('Repo', { id: 9, full_name: 'ada/secret', description: 'Notes', html_url: 'http://node/ada/secret', private: true, updated_at: '2026-01-02T03:04:05Z', stars_count: 3, open_issues_count: 2, open_pr_counter: 1 }),
     ],
   },
   notifications: { ...empty, see_all: '/api/v1/notifications' },

@@ -1,42 +1,17 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { Schema } from '@/lib/apiSchema'
 import { getPage } from '@/lib/forge/api'
 import { deleteJSON, getJSON, patchJSON, postJSON, putJSON, retryUnlessNotFound } from '@/lib/http'
 
-/** A community event as /api/v1/events sends it. */
-export interface CommunityEvent {
-  id: number
-  title: string
-  description: string
-  /** The description rendered and sanitized by the server. */
-  description_html: string
-  /** RFC 3339, UTC. */
-  starts_at: string
-  ends_at: string
-  /** The IANA zone the organizer gave the times in. */
-  timezone: string
-  online_url: string
-  place: string
-  organizer: { login: string }
-  cancelled: boolean
-  past: boolean
-  going: number
-  maybe: number
-  /** The signed-in viewer's answer ('' for none); absent when signed out. */
-  my_rsvp?: RSVPStatus | ''
-  created_at: string
-  updated_at: string
-}
+/** A community event as /api/v1/events sends it. The document types my_rsvp as any string: the server sends an RSVPStatus or "", and leaves it out for anonymous callers. */
+export type CommunityEvent = Omit<Schema<'Event'>, 'my_rsvp'> & { my_rsvp?: RSVPStatus | '' }
 
 export type RSVPStatus = 'going' | 'maybe' | 'no'
 export const RSVP_STATUSES: readonly RSVPStatus[] = ['going', 'maybe', 'no']
 
 export type EventsWhen = 'upcoming' | 'past'
 
-export interface EventRSVP {
-  user: { login: string }
-  status: RSVPStatus
-  updated_at: string
-}
+export type EventRSVP = Schema<'EventRSVP'>
 
 /** What an event form sends: times in RFC 3339. */
 export interface EventInput {

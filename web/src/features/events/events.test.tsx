@@ -6,6 +6,7 @@ import { validate } from './EventForm'
 import EventScreen from './EventScreen'
 import EventsScreen from './EventsScreen'
 import { utcToWall, wallToUTC } from './time'
+import { schemaFixture } from '@/test/schemaFixture'
 
 preloadNamespaces('events', 'wallet')
 
@@ -19,7 +20,7 @@ const meetup: CommunityEvent = {
   timezone: 'Europe/Berlin',
   online_url: 'https://meet.example/berlin',
   place: 'c-base',
-  organizer: { login: 'ada' },
+  organizer: schemaFixture('ForgeUser', { login: 'ada' }),
   cancelled: false,
   past: false,
   going: 3,

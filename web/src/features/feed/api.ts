@@ -2,29 +2,16 @@
 // actions of the people they follow and in the repositories they watch or
 // star, from the same projection as Home's recent activity.
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import type { Optional, Schema } from '@/lib/apiSchema'
 import { getPage } from '@/lib/forge/api'
 
 export type FeedType = 'repo.create' | 'issue.open' | 'pr.open' | 'comment' | 'review' | 'pr.merge' | 'push'
 
 /** One action, as the API sends it. */
-export interface FeedItem {
-  id: number
+/** The server leaves out the fields an activity's kind has no use for (omitempty); the document types type as any string. */
+export type FeedItem = Optional<Omit<Schema<'index.Activity'>, 'type' | 'repo'>, 'number' | 'title' | 'isPull' | 'state' | 'ref' | 'commentId' | 'content'> & {
   type: FeedType
-  actor: { address: string; username: string }
-  repo: { id: number; owner: string; name: string; fullName: string; private?: boolean }
-  /** The issue or pull request acted on; none for repo.create and push. */
-  number?: number
-  title?: string
-  isPull?: boolean
-  /** A review's verdict. */
-  state?: 'approve' | 'request_changes' | 'comment'
-  /** The ref a push updated, e.g. refs/heads/main. */
-  ref?: string
-  /** A comment's id and opening text. */
-  commentId?: number
-  content?: string
-  height: number
-  time: string
+  repo: Optional<Schema<'index.ActivityRepo'>, 'private'>
 }
 
 export const FEED_PAGE_SIZE = 20

@@ -1,70 +1,26 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { Optional, Schema } from '@/lib/apiSchema'
 import { deleteJSON, getJSON, patchJSON, postJSON, putJSON } from '@/lib/http'
-import { getPage, type User } from '@/lib/forge/api'
+import { getPage } from '@/lib/forge/api'
 
 /** The forum's categories, in the order the server lists them. */
 export const CATEGORIES = ['general', 'help', 'showcase', 'development', 'announcements'] as const
 export type Category = (typeof CATEGORIES)[number]
 
 /** A topic as lists show it (GET /api/v1/forum/topics). */
-export interface TopicSummary {
-  id: number
-  title: string
-  category: Category
-  author: User
-  pinned: boolean
-  locked: boolean
-  answered: boolean
-  answer_post_id: number
-  replies: number
-  revisions: number
-  created_at: string
-  updated_at: string
-  last_post_at: string
-}
+// The document types category as any string; the server keeps it to CATEGORIES.
+export type TopicSummary = Omit<Schema<'ForumTopic'>, 'category'> & { category: Category }
 
 /** A topic with its text and what the signed-in user may do with it. */
-export interface Topic extends TopicSummary {
-  body: string
-  body_html: string
-  can_edit: boolean
-  can_answer: boolean
-  can_moderate: boolean
-  can_reply: boolean
-}
+export type Topic = Omit<Schema<'ForumTopicDetail'>, 'category'> & { category: Category }
 
 /** A reply in a topic. */
-export interface Post {
-  id: number
-  topic_id: number
-  author: User
-  body: string
-  body_html: string
-  quote_id: number
-  revisions: number
-  is_answer: boolean
-  can_edit: boolean
-  /** This node's moderators hid it; everyone but the admins gets a marker as its body. */
-  hidden?: boolean
-  hidden_reason?: string
-  created_at: string
-  updated_at: string
-}
+export type Post = Optional<Schema<'ForumPost'>, 'hidden_reason'>
 
 /** The text one edit replaced (n 1 is the first edit). */
-export interface Revision {
-  n: number
-  title: string
-  body: string
-  editor: User
-  height: number
-  created_at: string
-}
+export type Revision = Schema<'ForumRevision'>
 
-export interface CategoryCount {
-  name: Category
-  topics: number
-}
+export type CategoryCount = Omit<Schema<'ForumCategory'>, 'name'> & { name: Category }
 
 export const TOPICS_PAGE = 20
 export const POSTS_PAGE = 20

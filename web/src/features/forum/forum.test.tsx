@@ -6,6 +6,7 @@ import { json, preloadNamespaces, renderScreen, signIn } from '@/test/render'
 import type { Post, Topic, TopicSummary } from './api'
 import ForumScreen from './ForumScreen'
 import ForumTopicScreen from './ForumTopicScreen'
+import { schemaFixture } from '@/test/schemaFixture'
 
 preloadNamespaces('forum', 'issues', 'wallet', 'moderation')
 
@@ -17,13 +18,14 @@ afterEach(() => {
   go.mockRestore()
 })
 
-const ada = { id: 1, login: 'ada', full_name: '', avatar_url: '' }
-const bob = { id: 2, login: 'bob', full_name: '', avatar_url: '' }
+const ada = schemaFixture('ForgeUser', { id: 1, login: 'ada', full_name: '', avatar_url: '' })
+const bob = schemaFixture('ForgeUser', { id: 2, login: 'bob', full_name: '', avatar_url: '' })
 
 function summary(over: Partial<TopicSummary> = {}): TopicSummary {
   return {
     id: 1,
     title: 'How do I push over SSH?',
+    html_url: '',
     category: 'help',
     author: ada,
     pinned: false,
@@ -63,6 +65,7 @@ function post(over: Partial<Post> = {}): Post {
     revisions: 0,
     is_answer: false,
     can_edit: false,
+    hidden: false,
     created_at: '2026-01-02T00:00:00Z',
     updated_at: '2026-01-02T00:00:00Z',
     ...over,

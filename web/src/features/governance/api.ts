@@ -3,10 +3,12 @@
 // the votes and the statuses along with the rest of the chain's queries.
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import type { Micro } from '@/lib/chain/amount'
+import type { Schema } from '@/lib/apiSchema'
 import { type ChainParams, getChain, getChainPage, paramsQuery } from '@/lib/chain/api'
 import { retryUnlessNotFound } from '@/lib/http'
 import type { Proposal, ProposalFilter, Vote, VotingPower } from './proposals'
 
+// Hand-written: read through parseExactJSON, an amount may be a decimal string (Micro) where the document says integer.
 /** params.gov of GET /api/v1/chain/params (amounts in micro-units, ratios in bps). */
 export interface GovParams {
   votingPeriodBlocks: number
@@ -25,17 +27,7 @@ export function useGovParams() {
 }
 
 /** One changeable parameter from GET /api/v1/chain/param-docs. */
-export interface ParamDoc {
-  name: string
-  group: string
-  /** blocks, micro (token micro-units), bps, points or count. */
-  unit: string
-  doc: string
-  value?: string
-  default?: string
-  min?: Micro
-  max?: Micro
-}
+export type ParamDoc = Schema<'ParamDoc'>
 
 export function useParamDocs() {
   return useQuery({ queryKey: ['gov', 'paramDocs'], queryFn: () => getChain<ParamDoc[]>('/api/v1/chain/param-docs'), staleTime: 60_000 })

@@ -33,9 +33,9 @@ export const GOV_PARAMS: GovChainParams = {
 }
 
 export const PARAM_DOCS: ParamDoc[] = [
-  { name: 'unbondingBlocks', group: 'ledger', unit: 'blocks', value: '100800', default: '100800', min: 1, max: 1_000_000, doc: 'About seven days.' },
-  { name: 'quorumBps', group: 'gov', unit: 'bps', value: '3340', default: '3340', min: 1, max: 10_000, doc: 'More than a third must take part.' },
-  { name: 'proposalDeposit', group: 'gov', unit: 'micro', value: '1000000000', default: '1000000000', min: 0, max: 9_007_199_254_740_992, doc: 'Spam costs something.' },
+  { name: 'unbondingBlocks', group: 'ledger', unit: 'blocks', value: '100800', default: '100800', min: '1', max: '1000000', doc: 'About seven days.' },
+  { name: 'quorumBps', group: 'gov', unit: 'bps', value: '3340', default: '3340', min: '1', max: '10000', doc: 'More than a third must take part.' },
+  { name: 'proposalDeposit', group: 'gov', unit: 'micro', value: '1000000000', default: '1000000000', min: '0', max: '9007199254740992', doc: 'Spam costs something.' },
 ]
 
 export function proposal(over: Partial<Proposal> & { id: number }): Proposal {

@@ -3,6 +3,7 @@
 // statuses along with the rest of the chain's queries.
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import type { Micro } from '@/lib/chain/amount'
+import type { Schema } from '@/lib/apiSchema'
 import { getChain, getChainPage } from '@/lib/chain/api'
 import { retryUnlessNotFound } from '@/lib/http'
 
@@ -12,17 +13,11 @@ export type GrantStatus = (typeof GRANT_STATUSES)[number]
 export type GrantFilter = 'all' | GrantStatus
 export const GRANT_FILTERS: readonly GrantFilter[] = ['all', ...GRANT_STATUSES]
 
-export interface Person {
-  address: string
-  username: string
-}
+export type Person = Schema<'index.User'>
 
-export interface GrantApproval {
-  reviewer: Person
-  height: number
-  time: string
-}
+export type GrantApproval = Schema<'index.GrantApproval'>
 
+// Hand-written: read through parseExactJSON, an amount may be a decimal string (Micro) where the document says integer.
 export interface GrantMilestone {
   /** Its place in the grant, from 0, as GrantApprove names it. */
   index: number
@@ -34,6 +29,7 @@ export interface GrantMilestone {
   approvals: GrantApproval[]
 }
 
+// Hand-written: read through parseExactJSON, an amount may be a decimal string (Micro) where the document says integer.
 export interface Grant {
   /** The id of the proposal that made it. */
   id: number

@@ -1,17 +1,10 @@
 import { useMutation, useQuery } from '@tanstack/react-query'
+import type { Schema } from '@/lib/apiSchema'
 import { getJSON, postJSON } from '@/lib/http'
 
-export interface FaqItem {
-  question: string
-  html: string
-  text: string
-}
+export type FaqItem = Schema<'pages.FAQItem'>
 
-export interface FaqGroup {
-  id: string
-  title: string
-  items: FaqItem[]
-}
+export type FaqGroup = Schema<'pages.FAQGroup'>
 
 export function useFaq() {
   return useQuery({ queryKey: ['faq'], queryFn: () => getJSON<FaqGroup[]>('/api/v1/faq') })

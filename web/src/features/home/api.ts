@@ -2,43 +2,23 @@
 // activity and top contributors over public repositories, and the node's
 // team. Types carry the fields the page reads.
 import { useQuery } from '@tanstack/react-query'
+import type { Optional, Schema } from '@/lib/apiSchema'
 import { getJSON } from '@/lib/http'
 
 /** An account with its chain username (the claimed one, else its default). */
-export interface Person {
-  address: string
-  username: string
-}
+export type Person = Schema<'index.User'>
 
 export type ActivityType = 'repo.create' | 'issue.open' | 'pr.open' | 'comment' | 'review' | 'pr.merge' | 'push'
 
 /** One action in a public repository (GET /api/v1/activity). */
-export interface Activity {
+/** The server leaves out the fields an activity's kind has no use for (omitempty); the document types type as any string. */
+export type Activity = Optional<Omit<Schema<'index.Activity'>, 'type' | 'repo'>, 'number' | 'title' | 'isPull' | 'state' | 'ref' | 'commentId' | 'content'> & {
   type: ActivityType
-  actor: Person
-  repo: { id: number; owner: string; name: string; fullName: string }
-  /** The issue or pull request acted on; none for repo.create and push. */
-  number?: number
-  title?: string
-  isPull?: boolean
-  /** A review's verdict. */
-  state?: 'approve' | 'request_changes' | 'comment'
-  /** The ref a push updated, e.g. refs/heads/main. */
-  ref?: string
-  height: number
-  time: string
+  repo: Optional<Schema<'index.ActivityRepo'>, 'private'>
 }
 
 /** An account's contributions to public repositories over the last 30 days (GET /api/v1/contributors/top). */
-export interface Contributor extends Person {
-  total: number
-  pushes: number
-  pullsOpened: number
-  pullsMerged: number
-  reviews: number
-  issuesOpened: number
-  comments: number
-}
+export type Contributor = Schema<'index.Contributor'>
 
 export const homeKeys = {
   activity: (limit: number) => ['home', 'activity', limit] as const,

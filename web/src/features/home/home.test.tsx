@@ -16,7 +16,7 @@ function contributor(who: typeof ALICE, total: number): Contributor {
 }
 
 function activity(overrides: Partial<Activity>): Activity {
-  return { type: 'repo.create', actor: ALICE, repo: MILL, height: 10, time: new Date(Date.now() - 3 * 3600_000).toISOString(), ...overrides }
+  return { id: 1, type: 'repo.create', actor: ALICE, repo: MILL, height: 10, time: new Date(Date.now() - 3 * 3600_000).toISOString(), ...overrides }
 }
 
 /** The node-wide answers of the home page; each may be overridden. */

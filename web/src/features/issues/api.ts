@@ -1,30 +1,15 @@
 // Issues, comments and labels in the shapes of Gitea's API v1, plus dForge's
 // state_reason (closed as completed or not planned) and body_html.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { Schema } from '@/lib/apiSchema'
 import { getPage, repoApi, type User } from '@/lib/forge/api'
 import { useRenderedMarkdown } from '@/lib/markdown'
 import { getJSON, patchJSON, postJSON, putJSON, retryUnlessNotFound } from '@/lib/http'
 
-export interface Label {
-  id: number
-  name: string
-  color: string
-  description?: string
-}
+export type Label = Schema<'Label'>
 
 /** Gitea's Milestone. */
-export interface Milestone {
-  id: number
-  title: string
-  description: string
-  state: 'open' | 'closed'
-  open_issues: number
-  closed_issues: number
-  created_at: string
-  updated_at?: string | null
-  closed_at?: string | null
-  due_on?: string | null
-}
+export type Milestone = Schema<'Milestone'>
 
 export type StateReason = 'completed' | 'not_planned' | 'reopened' | ''
 

@@ -4,13 +4,14 @@ import { REPO, repoFixture, stubApi } from '@/test/forge'
 import { preloadNamespaces, renderScreen } from '@/test/render'
 import type { Issue } from './api'
 import IssueListScreen from './IssueListScreen'
+import { schemaFixture } from '@/test/schemaFixture'
 
 preloadNamespaces('issues', 'tracker', 'repositories', 'wallet')
 
 // The list's filters live in the URL's query string and drive the issue
 // route's request: read at load, written on each choice, cleared at once.
 
-const BUG = { id: 5, name: 'bug', color: 'ee0701' }
+const BUG = schemaFixture('Label', { id: 5, name: 'bug', color: 'ee0701' })
 const UI = { id: 6, name: 'ui', color: '0000ee' }
 const V1 = { id: 9, title: 'v1', state: 'open', open_issues: 1, closed_issues: 0 }
 

@@ -9,6 +9,7 @@ import { NoDescription, NoIssues } from '@/components/EmptyStates'
 import IssueListScreen from './IssueListScreen'
 import IssueScreen from './IssueScreen'
 import NewIssueScreen from './NewIssueScreen'
+import { schemaFixture } from '@/test/schemaFixture'
 
 preloadNamespaces('issues', 'repositories', 'wallet')
 
@@ -20,7 +21,7 @@ afterEach(() => {
   go.mockRestore()
 })
 
-const BUG = { id: 5, name: 'bug', color: 'ee0701', description: 'Something is wrong' }
+const BUG = schemaFixture('Label', { id: 5, name: 'bug', color: 'ee0701', description: 'Something is wrong' })
 
 function issue(overrides: Partial<Issue> = {}): Issue {
   return {

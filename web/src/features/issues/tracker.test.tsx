@@ -9,6 +9,7 @@ import IssueScreen from './IssueScreen'
 import MilestoneListScreen from './MilestoneListScreen'
 import MilestoneScreen from './MilestoneScreen'
 import { progress, tally } from './tracker'
+import { schemaFixture } from '@/test/schemaFixture'
 
 preloadNamespaces('issues', 'repositories', 'wallet', 'tracker')
 
@@ -20,7 +21,7 @@ afterEach(() => {
   go.mockRestore()
 })
 
-const V1 = { id: 4, title: 'v1.0', description: 'The first cut', state: 'open' as const, open_issues: 1, closed_issues: 3, created_at: '2026-01-01T00:00:00Z', due_on: '2099-03-01T00:00:00Z' }
+const V1 = schemaFixture('Milestone', { id: 4, title: 'v1.0', description: 'The first cut', state: 'open', open_issues: 1, closed_issues: 3, created_at: '2026-01-01T00:00:00Z', due_on: '2099-03-01T00:00:00Z' })
 
 function issue(overrides: Partial<Issue> = {}): Issue {
   return {

@@ -1,15 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { Schema } from '@/lib/apiSchema'
 import { deleteJSON, getJSON, patchJSON, postJSON } from '@/lib/http'
 import { repoApi } from '@/lib/forge/api'
 
 /** A repository label, Gitea's shape: colour as six hex digits without '#'. */
-export interface Label {
-  id: number
-  name: string
-  color: string
-  description: string
-  exclusive: boolean
-}
+export type Label = Schema<'Label'>
 
 export type LabelInput = Pick<Label, 'name' | 'color' | 'description' | 'exclusive'>
 

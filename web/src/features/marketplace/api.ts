@@ -1,31 +1,13 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { Optional, Schema } from '@/lib/apiSchema'
 import { deleteJSON, getJSON, patchJSON, postJSON, retryUnlessNotFound } from '@/lib/http'
-import { getPage, repoApi, type Repository, type User } from '@/lib/forge/api'
+import { getPage, repoApi, type Repository } from '@/lib/forge/api'
 
 /** A marketplace listing: a webhook recipe anyone may install into a public repository they administer. */
-export interface Listing {
-  id: number
-  name: string
-  description: string
-  events: string[]
-  url_template: string
-  homepage: string
-  publisher: User
-  /** How many repositories have it installed now. */
-  installs: number
-  deleted: boolean
-  created_at: string
-  updated_at: string
-}
+export type Listing = Schema<'Listing'>
 
 /** A listing installed in a repository; hook_id is the webhook this node created for it. */
-export interface Install {
-  listing: Listing
-  repo_id: number
-  installer: User
-  hook_id?: number
-  created_at: string
-}
+export type Install = Optional<Schema<'Install'>, 'hook_id'>
 
 /** What the publish form sends. */
 export interface ListingInput {

@@ -6,6 +6,7 @@ import { repoFixture, stubApi } from '@/test/forge'
 import type { Install, Listing } from './api'
 import MarketplaceScreen from './MarketplaceScreen'
 import { urlTemplateError, validateListing } from './validate'
+import { schemaFixture } from '@/test/schemaFixture'
 
 preloadNamespaces('marketplace', 'wallet')
 
@@ -18,7 +19,7 @@ const CI: Listing = {
   events: ['push', 'pull_request'],
   url_template: 'https://ci.example/hooks/{owner}/{repo}',
   homepage: 'https://ci.example',
-  publisher: { id: 9, login: 'grace' },
+  publisher: schemaFixture('ForgeUser', { id: 9, login: 'grace' }),
   installs: 3,
   deleted: false,
   created_at: '2026-01-02T00:00:00Z',
@@ -128,7 +129,7 @@ describe('a listing', () => {
       'GET /api/v1/user/repos': repos,
       [`POST ${ADA}/marketplace/installs`]: (body: unknown) => {
         sent = body
-        return json({ listing: { ...CI, installs: 4 }, repo_id: 7, installer: { id: 1, login: 'ada' }, hook_id: 12, created_at: '2026-01-03T00:00:00Z' } satisfies Install, 201)
+        return json({ listing: { ...CI, installs: 4 }, repo_id: 7, installer: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), hook_id: 12, created_at: '2026-01-03T00:00:00Z' } satisfies Install, 201)
       },
     })
     signIn()

@@ -1,28 +1,13 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { Schema } from '@/lib/apiSchema'
 import { deleteJSON, getJSON, postJSON, putJSON } from '@/lib/http'
-import { getPage, type User } from '@/lib/forge/api'
+import { getPage } from '@/lib/forge/api'
 
 /** A direct message as the API sends it; body_html is the node's sanitized rendering of its Markdown. */
-export interface Message {
-  id: number
-  conversation_id: number
-  sender: User
-  body: string
-  body_html: string
-  created_at: string
-}
+export type Message = Schema<'Message'>
 
 /** One of the signed-in user's conversations. */
-export interface Conversation {
-  id: number
-  with: User
-  last_message: Message | null
-  unread_count: number
-  /** The signed-in user has blocked the other one. */
-  blocked: boolean
-  created_at: string
-  updated_at: string
-}
+export type Conversation = Schema<'Conversation'>
 
 export const CONVERSATIONS_PAGE = 20
 export const MESSAGES_PAGE = 30

@@ -4,17 +4,18 @@ import { json, preloadNamespaces, renderScreen, signIn, stubFetch, WALLET } from
 import MessagesScreen from './MessagesScreen'
 import { MessagesBadge } from './MessagesBadge'
 import type { Conversation, Message } from './api'
+import { schemaFixture } from '@/test/schemaFixture'
 
 preloadNamespaces('messages', 'issues')
 
-const alice = { id: 1, login: 'alice' }
-const ada = { id: 2, login: 'ada' }
+const alice = schemaFixture('User', { id: 1, login: 'alice' })
+const ada = schemaFixture('User', { id: 2, login: 'ada' })
 
 function message(id: number, sender: typeof alice, body: string): Message {
   return { id, conversation_id: 7, sender, body, body_html: `<p>${body}</p>`, created_at: `2026-01-02T03:0${id}:00Z` }
 }
 
-const conversation: Conversation = {
+const conversation: Conversation = schemaFixture('Conversation', {
   id: 7,
   with: alice,
   last_message: message(2, alice, 'How are you?'),
@@ -22,7 +23,7 @@ const conversation: Conversation = {
   blocked: false,
   created_at: '2026-01-02T03:01:00Z',
   updated_at: '2026-01-02T03:02:00Z',
-}
+})
 
 function page<T>(items: T[]) {
   return new Response(JSON.stringify(items), { status: 200, headers: { 'Content-Type': 'application/json', 'X-Total-Count': String(items.length) } })

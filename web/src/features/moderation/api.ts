@@ -1,4 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { Optional, Schema } from '@/lib/apiSchema'
 import { deleteJSON, getJSON, postJSON } from '@/lib/http'
 import { getPage } from '@/lib/forge/api'
 
@@ -19,22 +20,7 @@ export const MAX_REASON = 500
 export const HIDDEN_MARKER = "[hidden by this node's moderators]"
 
 /** A report as the API sends it. */
-export interface Report {
-  id: number
-  kind: ReportKind
-  target: string
-  target_label: string
-  subject: string
-  reporter: string
-  reason: string
-  detail: string
-  status: 'open' | 'resolved'
-  action: '' | 'dismissed' | 'hidden' | 'suspended'
-  note: string
-  resolved_by?: string
-  created_at: string
-  resolved_at?: string
-}
+export type Report = Optional<Schema<'Report'>, 'resolved_by' | 'resolved_at'>
 
 export interface QueueFilter {
   status: 'open' | 'resolved'
@@ -93,23 +79,10 @@ export function useFileReport() {
 }
 
 /** An item hidden on this node. */
-export interface HiddenItem {
-  kind: ReportKind
-  target: string
-  target_label: string
-  reason: string
-  hidden_by: string
-  created_at: string
-}
+export type HiddenItem = Schema<'Hidden'>
 
 /** An account suspended from writing through this node. */
-export interface Suspension {
-  address: string
-  username: string
-  reason: string
-  suspended_by: string
-  created_at: string
-}
+export type Suspension = Schema<'Suspension'>
 
 /** One page of the hidden items. */
 export function useHiddenItems(page: number) {

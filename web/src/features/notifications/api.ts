@@ -1,23 +1,11 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect } from 'react'
+import type { Optional, Schema } from '@/lib/apiSchema'
 import { getJSON, apiFetch, apiError } from '@/lib/http'
 import { getPage } from '@/lib/forge/api'
 
 /** A notification thread as the API sends it (Gitea's NotificationThread, plus reason, actor and amount). */
-export interface Thread {
-  id: number
-  repository: { full_name: string; html_url: string } | null
-  subject: { title: string; url: string; html_url: string; latest_comment_html_url: string; type: string; state: string }
-  unread: boolean
-  pinned: boolean
-  updated_at: string
-  reason: string
-  actor: string
-  /** A transfer's amount, or what a reward paid, in micro-units. */
-  amount?: number
-  /** A Reward thread's contribution kind, and what was withheld and why ('' when nothing was). */
-  reward?: { kind: string; withheld: number; reason: string }
-}
+export type Thread = Optional<Schema<'NotificationThread'>, 'amount' | 'reward'>
 
 export interface ThreadFilter {
   status: 'unread' | 'all'

@@ -4,19 +4,20 @@ import { preloadNamespaces, renderScreen, signIn, stubFetch, WALLET } from '@/te
 import NotificationsScreen from './NotificationsScreen'
 import type { Thread } from './api'
 import { CHAIN_PARAMS } from '@/test/wallet'
+import { schemaFixture } from '@/test/schemaFixture'
 
 preloadNamespaces('notifications', 'users')
 
-const thread: Thread = {
+const thread: Thread = schemaFixture('NotificationThread', {
   id: 7,
-  repository: { full_name: 'alice/app', html_url: 'http://node/alice/app' },
-  subject: { title: 'Crash on start', url: '', html_url: 'http://node/alice/app/issues/1', latest_comment_html_url: '', type: 'Issue', state: 'open' },
+  repository: schemaFixture('Repo', { full_name: 'alice/app', html_url: 'http://node/alice/app' }),
+  subject: schemaFixture('NotificationSubject', { title: 'Crash on start', html_url: 'http://node/alice/app/issues/1', type: 'Issue', state: 'open' }),
   unread: true,
   pinned: false,
   updated_at: '2026-01-02T03:04:05Z',
   reason: 'mention',
   actor: '0x0000000000000000000000000000000000000001',
-}
+})
 
 function page(items: Thread[]) {
   return new Response(JSON.stringify(items), { status: 200, headers: { 'Content-Type': 'application/json', 'X-Total-Count': String(items.length) } })

@@ -1,37 +1,19 @@
 // Organizations and teams: Gitea's /orgs and /teams API, which the chain's
 // org.* and team.* actions back. Memberships are on chain, so public.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { Schema } from '@/lib/apiSchema'
 import { deleteJSON, getJSON, patchJSON, postJSON, putJSON, retryUnlessNotFound } from '@/lib/http'
 import { getPage, type Repository, useInvalidateRepo, type User } from '@/lib/forge/api'
 import { withWalletSignature } from '@/lib/chain/walletSignature'
 
 /** Gitea's Organization, as GET /api/v1/orgs/{org} gives it. */
-export interface Org {
-  id: number
-  username: string
-  full_name: string
-  description: string
-  website: string
-  location: string
-  visibility: string
-  repo_count?: number
-}
+export type Org = Schema<'Org'>
 
 export type TeamPermission = 'read' | 'write' | 'admin' | 'owner'
 export const TEAM_PERMISSIONS = ['read', 'write', 'admin'] as const
 
 /** Gitea's Team. */
-export interface Team {
-  id: number
-  name: string
-  description: string
-  organization: Org | null
-  permission: TeamPermission
-  units: string[]
-  includes_all_repositories: boolean
-  can_create_org_repo: boolean
-  members_count?: number
-}
+export type Team = Schema<'Team'>
 
 export const PAGE_SIZE = 20
 

@@ -1,6 +1,7 @@
 // Pull requests, reviews and merges in the shapes of Gitea's API v1.
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query'
 import { type IssueEdit, type Label, useInvalidateIssues } from '@/features/issues'
+import type { Schema } from '@/lib/apiSchema'
 import { type Commit, getPage, getText, repoApi, type Repository, type User } from '@/lib/forge/api'
 import { apiError, apiFetch, deleteJSON, getJSON, patchJSON, postJSON, retryUnlessNotFound } from '@/lib/http'
 
@@ -45,44 +46,14 @@ export interface PullRequest {
 
 export type ReviewState = 'APPROVED' | 'REQUEST_CHANGES' | 'COMMENT' | 'PENDING' | 'REQUEST_REVIEW' | ''
 
-export interface PullReview {
-  id: number
-  user: User
-  state: ReviewState
-  body: string
-  body_html?: string
-  commit_id: string
-  comments_count: number
-  submitted_at: string
-  stale?: boolean
-  dismissed?: boolean
-  /** The key that signed it on chain, and the delegate key it acted under ("" when the reviewer signed it). */
-  signer?: string
-  delegation?: string
-}
+export type PullReview = Schema<'Review'>
 
 /**
  * Gitea's PullReviewComment: position is the line in the new file,
  * original_position in the old one; commit_id the head it still describes,
  * original_commit_id the commit it was made on.
  */
-export interface ReviewComment {
-  id: number
-  body: string
-  body_html?: string
-  user: User
-  pull_request_review_id: number
-  path: string
-  commit_id?: string
-  original_commit_id?: string
-  position: number
-  original_position: number
-  /** The diff lines that end at the commented line, under their hunk header. */
-  diff_hunk?: string
-  created_at: string
-  /** dForge's: the head changed the commented line since the comment was made. */
-  outdated?: boolean
-}
+export type ReviewComment = Schema<'ReviewComment'>
 
 export type ReviewEvent = 'APPROVED' | 'REQUEST_CHANGES' | 'COMMENT'
 export const REVIEW_EVENTS: ReviewEvent[] = ['COMMENT', 'APPROVED', 'REQUEST_CHANGES']

@@ -4,6 +4,7 @@ import type { Issue } from '@/features/issues'
 import { REPO, repoFixture, stubApi } from '@/test/forge'
 import { preloadNamespaces, renderScreen } from '@/test/render'
 import PullListScreen from './PullListScreen'
+import { schemaFixture } from '@/test/schemaFixture'
 
 preloadNamespaces('pulls', 'issues', 'tracker', 'repositories', 'wallet')
 
@@ -17,7 +18,7 @@ function pr(overrides: Partial<Issue> = {}): Issue {
     title: 'Faster mill',
     body: '',
     user: { id: 2, login: 'bob' },
-    labels: [{ id: 5, name: 'bug', color: 'ee0701' }],
+    labels: [schemaFixture('Label', { id: 5, name: 'bug', color: 'ee0701' })],
     state: 'open',
     comments: 0,
     created_at: '2026-01-01T00:00:00Z',

@@ -6,6 +6,7 @@ import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
 import { type PullReview, type ReviewComment, verdictsOf } from './api'
 import PullRequestScreen from './PullRequestScreen'
 import { PULL_HEAD, pullFixture } from './testing'
+import { schemaFixture } from '@/test/schemaFixture'
 
 preloadNamespaces('pulls', 'issues', 'tracker', 'repositories', 'wallet', 'branches', 'statuses', 'reviewers')
 
@@ -13,9 +14,9 @@ const HEAD = PULL_HEAD
 const OLD = 'c'.repeat(40)
 const pr = pullFixture()
 let at = 0
-const review = (id: number, login: string, state: PullReview['state'], extra: Partial<PullReview> = {}): PullReview => ({
+const review = (id: number, login: string, state: PullReview['state'], extra: Partial<PullReview> = {}): PullReview => schemaFixture('Review', {
   id,
-  user: { id: login.length, login },
+  user: schemaFixture('ForgeUser', { id: login.length, login }),
   state,
   body: '',
   commit_id: OLD,
@@ -124,11 +125,11 @@ describe('the conversation after a push', () => {
   })
 
   it('folds a line comment the head outdated and marks it', async () => {
-    const comment = (id: number, position: number, outdated: boolean): ReviewComment => ({
+    const comment = (id: number, position: number, outdated: boolean): ReviewComment => schemaFixture('ReviewComment', {
       id,
       body: `Comment on ${position}`,
       body_html: `<p>Comment on ${position}</p>`,
-      user: { id: 3, login: 'cy' },
+      user: schemaFixture('ForgeUser', { id: 3, login: 'cy' }),
       pull_request_review_id: 9,
       path: 'mill.go',
       commit_id: outdated ? OLD : HEAD,

@@ -5,12 +5,13 @@ import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
 import { approvalsOf, type PullReview } from './api'
 import PullRequestScreen from './PullRequestScreen'
 import { PULL_HEAD, pullFixture } from './testing'
+import { schemaFixture } from '@/test/schemaFixture'
 
 preloadNamespaces('pulls', 'issues', 'repositories', 'wallet', 'branches', 'statuses')
 
 const HEAD = PULL_HEAD
 const pr = pullFixture()
-const review = (id: number, login: string, state: PullReview['state']): PullReview => ({ id, user: { id, login }, state, body: '', commit_id: HEAD, comments_count: 0, submitted_at: '2026-01-02T00:00:00Z' })
+const review = (id: number, login: string, state: PullReview['state']): PullReview => schemaFixture('Review', { id, user: schemaFixture('ForgeUser', { id, login }), state, commit_id: HEAD, submitted_at: '2026-01-02T00:00:00Z' })
 
 describe('merge requirements', () => {
   it('counts each reviewer once, by their latest verdict', () => {

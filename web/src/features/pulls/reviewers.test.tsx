@@ -5,6 +5,7 @@ import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
 import type { PullReview } from './api'
 import PullRequestScreen from './PullRequestScreen'
 import { PULL_HEAD, pullFixture } from './testing'
+import { schemaFixture } from '@/test/schemaFixture'
 
 preloadNamespaces('pulls', 'issues', 'repositories', 'wallet', 'branches', 'statuses', 'reviewers')
 
@@ -12,9 +13,9 @@ const HEAD = PULL_HEAD
 const pr = pullFixture({
   requested_reviewers: [{ id: 5, login: 'dee' }],
 })
-const review = (id: number, login: string, state: PullReview['state'], dismissed = false): PullReview => ({
+const review = (id: number, login: string, state: PullReview['state'], dismissed = false): PullReview => schemaFixture('Review', {
   id,
-  user: { id, login },
+  user: schemaFixture('ForgeUser', { id, login }),
   state,
   body: '',
   commit_id: HEAD,

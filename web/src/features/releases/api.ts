@@ -1,37 +1,14 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { Schema } from '@/lib/apiSchema'
 import { getPage, repoApi } from '@/lib/forge/api'
 import { ApiError, deleteJSON, noteRefusal, patchJSON, postJSON } from '@/lib/http'
 import { useAuthStore } from '@/stores/auth'
 
 /** A release asset (Gitea's Attachment), with the CID and SHA-256 of its bytes. */
-export interface Asset {
-  id: number
-  name: string
-  size: number
-  download_count: number
-  created_at: string
-  browser_download_url: string
-  cid: string
-  sha256: string
-}
+export type Asset = Schema<'Attachment'>
 
 /** A release (Gitea's Release). */
-export interface Release {
-  id: number
-  tag_name: string
-  target_commitish: string
-  name: string
-  body: string
-  draft: boolean
-  prerelease: boolean
-  created_at: string
-  published_at: string
-  html_url: string
-  tarball_url: string
-  zipball_url: string
-  author: { login: string }
-  assets: Asset[]
-}
+export type Release = Schema<'Release'>
 
 export interface ReleaseInput {
   tag_name: string

@@ -4,10 +4,11 @@ import { preloadNamespaces, renderScreen } from '@/test/render'
 import { REPO, repoFixture, stubApi, text } from '@/test/forge'
 import type { Release } from './api'
 import ReleasesScreen from './ReleasesScreen'
+import { schemaFixture } from '@/test/schemaFixture'
 
 preloadNamespaces('releases', 'repositories', 'issues')
 
-const RELEASE: Release = {
+const RELEASE: Release = schemaFixture('Release', {
   id: 3,
   tag_name: 'v1.0',
   target_commitish: 'main',
@@ -20,9 +21,9 @@ const RELEASE: Release = {
   html_url: 'http://localhost/ada/engine/releases/tag/v1.0',
   tarball_url: 'http://localhost/ada/engine/archive/v1.0.tar.gz',
   zipball_url: 'http://localhost/ada/engine/archive/v1.0.zip',
-  author: { login: 'ada' },
+  author: schemaFixture('ForgeUser', { login: 'ada' }),
   assets: [
-    {
+    schemaFixture('Attachment', {
       id: 9,
       name: 'tool.bin',
       size: 3 * 1024 * 1024,
@@ -31,9 +32,9 @@ const RELEASE: Release = {
       browser_download_url: 'http://localhost/ada/engine/releases/download/v1.0/tool.bin',
       cid: 'bafybeibfgjl63fon76xuindyyg3rcivfobkdqbzxjlmbylhzmwmbijglge',
       sha256: 'ab'.repeat(32),
-    },
+    }),
   ],
-}
+})
 
 describe('ReleasesScreen', () => {
   it('lists releases with their notes as Markdown and their assets with size, downloads and CID', async () => {

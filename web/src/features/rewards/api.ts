@@ -3,6 +3,7 @@
 // with "chain": rewards are minted in blocks, so a new block refreshes them.
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { NotFoundError } from '@/components/QueryState'
+import type { Schema } from '@/lib/apiSchema'
 import { repoHref } from '@/lib/forge/api'
 import type { Micro } from '@/lib/chain/amount'
 import { getChain, getChainPage } from '@/lib/chain/api'
@@ -13,6 +14,7 @@ export type RewardKind = (typeof REWARD_KINDS)[number]
 /** Why a reward was (partly) withheld; '' when it was paid in full. */
 export type WithheldReason = '' | 'self_merge' | 'own_review' | 'own_issue' | 'repo_not_eligible' | 'cap_account' | 'cap_repo' | 'cap_epoch' | 'already_rewarded'
 
+// Hand-written: read through parseExactJSON, an amount may be a decimal string (Micro) where the document says integer.
 export interface Reward {
   height: number
   time: string
@@ -36,14 +38,9 @@ export interface Reward {
   reason: WithheldReason
 }
 
-export interface Scores {
-  total: number
-  commit: number
-  pr: number
-  issue: number
-  review: number
-}
+export type Scores = Schema<'index.Scores'>
 
+// Hand-written: read through parseExactJSON, an amount may be a decimal string (Micro) where the document says integer.
 export interface Reputation {
   address: string
   reputation: number
@@ -56,6 +53,7 @@ export interface Reputation {
 export const PERIODS = ['week', 'month', 'all'] as const
 export type Period = (typeof PERIODS)[number]
 
+// Hand-written: read through parseExactJSON, an amount may be a decimal string (Micro) where the document says integer.
 export interface Rank {
   rank: number
   address: string

@@ -1,5 +1,6 @@
 // The settings endpoints, with TanStack Query hooks for the reads.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { Optional, Schema } from '@/lib/apiSchema'
 import { getCurrentUser, type ServerUser, toStoreUser } from '@/lib/authApi'
 import { type Delegation, delegationKeys, revokeDelegation } from '@/lib/chain/delegation'
 import type { TxStep } from '@/lib/chain/tx'
@@ -16,13 +17,7 @@ export interface ProfilePatch {
   email: string
 }
 
-export interface NotificationPrefs {
-  email: boolean
-  mentions: boolean
-  reviews: boolean
-  governance: boolean
-  rewards: boolean
-}
+export type NotificationPrefs = Schema<'auth.NotificationPrefs'>
 
 export interface TwoFactorStatus {
   enabled: boolean
@@ -48,34 +43,14 @@ export type ScopeLevel = 'read' | 'write'
  * `all`, `public-only`) or dForge's older `read`, `write`, `admin`. */
 export type Scope = string
 
-export interface AccessToken {
-  id: number
-  name: string
-  token_last_eight: string
-  scopes: Scope[]
-  created_at: string
-}
+export type AccessToken = Schema<'Token'>
 
 /** A new token: sha1 is the token itself, shown once. */
-export interface NewAccessToken extends AccessToken {
-  sha1: string
-}
+export type NewAccessToken = Schema<'Token'>
 
-export interface SessionInfo {
-  id: string | number
-  current: boolean
-  createdAt: string
-  lastSeenAt: string
-  userAgent: string
-  ip: string
-}
+export type SessionInfo = Schema<'Session'>
 
-export interface UsernameCheck {
-  name: string
-  available: boolean
-  owner?: string
-  reason?: string
-}
+export type UsernameCheck = Optional<Schema<'index.Availability'>, 'owner' | 'reason'>
 
 export const keys = {
   user: ['user'] as const,

@@ -1,38 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { Optional, Schema } from '@/lib/apiSchema'
 import { apiError, apiFetch, getJSON, postJSON } from '@/lib/http'
 
 /** A user as GET /api/v1/users/{username} gives it (Gitea's shape plus the wallet). */
-export interface PublicUser {
-  id: number
-  login: string
-  full_name: string
-  avatar_url?: string
-  description: string
-  location: string
-  website: string
-  created: string
-  wallet_address: string
-  followers_count?: number
-  following_count?: number
-  /** Set when this node's moderators hid it; the API then masks its profile text for everyone but the node's admins. */
-  hidden?: boolean
-  hidden_reason?: string
-}
+export type PublicUser = Optional<Schema<'User'>, 'email' | 'hidden' | 'hidden_reason' | 'followed_by_me'>
 
 /** A tip from GET /api/v1/chain/tips: a transfer that names what it thanks. */
-export interface Tip {
-  hash: string
-  height: number
-  from: string
-  to: string
-  amount: number
-  target: string
-  time: string
-}
+export type Tip = Optional<Schema<'index.Tx'>, 'actor' | 'action'>
 
-export interface TokenInfo {
-  token: { symbol: string; decimals: number }
-}
+export type TokenInfo = Pick<Schema<'ChainParams'>, 'token'>
 
 export const userQuery = (login: string) => ({
   queryKey: ['user', login.toLowerCase()],
@@ -59,11 +35,7 @@ export function formatAmount(units: number | string, decimals: number): string {
 }
 
 /** An email as GET /user/emails gives it (Gitea's Email): the wallet's primary one, then the claimed ones. */
-export interface Email {
-  email: string
-  primary: boolean
-  verified: boolean
-}
+export type Email = Schema<'Email'>
 
 const emailsKey = ['user-emails']
 

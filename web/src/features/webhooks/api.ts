@@ -1,36 +1,13 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { Schema } from '@/lib/apiSchema'
 import { deleteJSON, getJSON, patchJSON, postJSON } from '@/lib/http'
 import { getPage, repoApi } from '@/lib/forge/api'
 
 /** A repository webhook as the API shows it (Gitea's Hook); the secret is never returned. */
-export interface Hook {
-  id: number
-  type: string
-  branch_filter: string
-  config: { url: string; content_type: string; http_method: string }
-  events: string[]
-  active: boolean
-  created_at: string
-  updated_at: string
-}
+export type Hook = Schema<'Hook'>
 
 /** One entry of a hook's delivery log. */
-export interface Delivery {
-  id: number
-  uuid: string
-  event: string
-  event_type: string
-  state: 'pending' | 'delivered' | 'failed'
-  is_succeed: boolean
-  attempts: number
-  error: string
-  duration_ms: number
-  created_at: string
-  delivered_at: string | null
-  next_attempt_at: string | null
-  request: { url: string; headers: Record<string, string>; body: string }
-  response: { status: number; headers: Record<string, string>; body: string } | null
-}
+export type Delivery = Schema<'Delivery'>
 
 /** The settings a create or an edit sends (Gitea's CreateHookOption / EditHookOption). */
 export interface HookSettings {

@@ -4,12 +4,13 @@ import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
 import { noContent, REPO, repoFixture, stubApi } from '@/test/forge'
 import type { Delivery, Hook } from './api'
 import WebhooksScreen from './WebhooksScreen'
+import { schemaFixture } from '@/test/schemaFixture'
 
 preloadNamespaces('webhooks', 'repositories', 'wallet')
 
 const admin = repoFixture({ permissions: { admin: true, push: true, pull: true } })
 
-const HOOK: Hook = {
+const HOOK: Hook = schemaFixture('Hook', {
   id: 3,
   type: 'gitea',
   branch_filter: '',
@@ -18,9 +19,9 @@ const HOOK: Hook = {
   active: true,
   created_at: '2026-01-02T00:00:00Z',
   updated_at: '2026-01-02T00:00:00Z',
-}
+})
 
-const DELIVERY: Delivery = {
+const DELIVERY: Delivery = schemaFixture('Delivery', {
   id: 9,
   uuid: '6f1c0d8e-1111-4222-8333-944455556666',
   event: 'push',
@@ -35,7 +36,7 @@ const DELIVERY: Delivery = {
   next_attempt_at: null,
   request: { url: 'https://ci.example.org/hook', headers: { 'X-Gitea-Event': 'push' }, body: '{"ref": "refs/heads/main"}' },
   response: { status: 500, headers: { 'Content-Type': 'text/plain' }, body: 'boom' },
-}
+})
 
 describe('WebhooksScreen', () => {
   it('tells a reader without admin rights that only administrators manage webhooks', async () => {
