@@ -72,8 +72,8 @@ func (a *Handler) listOrgLabels(w http.ResponseWriter, r *http.Request) error {
 	return a.RespondList(w, r, p, total, out, err)
 }
 
-// orgLabelInput is Gitea's CreateLabelOption and EditLabelOption.
-type orgLabelInput struct {
+// orgLabelBody is Gitea's CreateLabelOption and EditLabelOption.
+type orgLabelBody struct {
 	Name        *string `json:"name"`
 	Color       *string `json:"color"`
 	Description *string `json:"description"`
@@ -86,7 +86,7 @@ func (a *Handler) createOrgLabel(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var in orgLabelInput
+	var in orgLabelBody
 	if err := api.Decode(w, r, 16<<10, &in); err != nil {
 		return err
 	}
@@ -124,7 +124,7 @@ func (a *Handler) editOrgLabel(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var in orgLabelInput
+	var in orgLabelBody
 	if err := api.Decode(w, r, 16<<10, &in); err != nil {
 		return err
 	}

@@ -67,9 +67,9 @@ func (a *Handler) orgOf(r *http.Request) (index.Org, error) {
 	return a.Forge.Index().OrgByName(r.Context(), name)
 }
 
-// orgInput is Gitea's CreateOrgOption and EditOrgOption; absent fields
+// orgBody is Gitea's CreateOrgOption and EditOrgOption; absent fields
 // are nil.
-type orgInput struct {
+type orgBody struct {
 	UserName    *string `json:"username"`
 	FullName    *string `json:"full_name"`
 	Email       *string `json:"email"`
@@ -98,7 +98,7 @@ func (a *Handler) createOrg(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var in orgInput
+	var in orgBody
 	if err := api.Decode(w, r, api.MaxRepoBody, &in); err != nil {
 		return err
 	}
@@ -169,7 +169,7 @@ func (a *Handler) editOrg(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var in orgInput
+	var in orgBody
 	if err := api.Decode(w, r, api.MaxRepoBody, &in); err != nil {
 		return err
 	}

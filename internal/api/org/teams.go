@@ -131,8 +131,8 @@ func (a *Handler) listRepoTeams(w http.ResponseWriter, r *http.Request) error {
 	return a.listTeams(w, r, index.TeamFilter{Org: o.ID, Repo: rec.ID}, false)
 }
 
-// teamInput is Gitea's CreateTeamOption and EditTeamOption.
-type teamInput struct {
+// teamBody is Gitea's CreateTeamOption and EditTeamOption.
+type teamBody struct {
 	Name                    *string            `json:"name"`
 	Description             *string            `json:"description"`
 	Permission              *string            `json:"permission"`
@@ -144,7 +144,7 @@ type teamInput struct {
 
 // units reads the units of in: the list, else the keys of the map, in
 // Gitea's order of units.
-func (in teamInput) units() *[]string {
+func (in teamBody) units() *[]string {
 	if in.Units != nil || in.UnitsMap == nil {
 		return in.Units
 	}
@@ -188,7 +188,7 @@ func (a *Handler) createTeam(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var in teamInput
+	var in teamBody
 	if err := api.Decode(w, r, api.MaxRepoBody, &in); err != nil {
 		return err
 	}
@@ -236,7 +236,7 @@ func (a *Handler) editTeam(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var in teamInput
+	var in teamBody
 	if err := api.Decode(w, r, api.MaxRepoBody, &in); err != nil {
 		return err
 	}

@@ -6394,7 +6394,7 @@ export interface components {
             website: string;
         };
         /** @description Gitea's CreateOrgOption and EditOrgOption; absent fields are nil. */
-        OrgInput: {
+        OrgBody: {
             description: string | null;
             email: string | null;
             full_name: string | null;
@@ -6406,7 +6406,7 @@ export interface components {
             website: string | null;
         };
         /** @description Gitea's CreateLabelOption and EditLabelOption. */
-        OrgLabelInput: {
+        OrgLabelBody: {
             color: string | null;
             description: string | null;
             exclusive: boolean | null;
@@ -7001,7 +7001,7 @@ export interface components {
             };
         };
         /** @description Gitea's CreateTeamOption and EditTeamOption. */
-        TeamInput: {
+        TeamBody: {
             can_create_org_repo: boolean | null;
             description: string | null;
             includes_all_repositories: boolean | null;
@@ -11245,7 +11245,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["OrgInput"];
+                "application/json": components["schemas"]["OrgBody"];
             };
         };
         responses: {
@@ -11319,7 +11319,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["OrgInput"];
+                "application/json": components["schemas"]["OrgBody"];
             };
         };
         responses: {
@@ -11598,7 +11598,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["OrgLabelInput"];
+                "application/json": components["schemas"]["OrgLabelBody"];
             };
         };
         responses: {
@@ -11675,7 +11675,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["OrgLabelInput"];
+                "application/json": components["schemas"]["OrgLabelBody"];
             };
         };
         responses: {
@@ -11970,7 +11970,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TeamInput"];
+                "application/json": components["schemas"]["TeamBody"];
             };
         };
         responses: {
@@ -17371,7 +17371,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TeamInput"];
+                "application/json": components["schemas"]["TeamBody"];
             };
         };
         responses: {
