@@ -43,6 +43,7 @@ test-go: web/dist/index.html
 
 ## test-short: the inner loop, in minutes: Go tests that start no node, server or process (go test -short, no race detector) and the web unit tests
 test-short: web/dist/index.html web/node_modules/.installed
+	scripts/ensure-git-lfs.sh
 	$(GO) test -short -count=1 ./...
 	cd web && npx vitest run
 
