@@ -50,15 +50,23 @@ func newOldChain(t *testing.T) *oldChain {
 
 func startApp(t *testing.T, genesis []byte) (*app.App, *state.Store) {
 	t.Helper()
+	a, st, _ := initApp(t, genesis)
+	return a, st
+}
+
+// initApp is startApp with InitChain's answer.
+func initApp(t *testing.T, genesis []byte) (*app.App, *state.Store, *abci.InitChainResponse) {
+	t.Helper()
 	st := state.OpenMemory()
 	a, err := app.New(st)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.InitChain(context.Background(), &abci.InitChainRequest{AppStateBytes: genesis}); err != nil {
+	res, err := a.InitChain(context.Background(), &abci.InitChainRequest{AppStateBytes: genesis})
+	if err != nil {
 		t.Fatal(err)
 	}
-	return a, st
+	return a, st, res
 }
 
 func (c *oldChain) sign(w wallet, kind tx.Kind, m map[string]any) []byte {
@@ -295,15 +303,7 @@ func TestNewChainStartsAtItsAppVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := state.OpenMemory()
-	a, err := app.New(st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := a.InitChain(context.Background(), &abci.InitChainRequest{AppStateBytes: raw})
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, _, res := initApp(t, raw)
 	if res.ConsensusParams == nil || res.ConsensusParams.Version == nil || res.ConsensusParams.Version.App != 2 {
 		t.Fatalf("InitChain's consensus params: %+v", res.ConsensusParams)
 	}
