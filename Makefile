@@ -39,7 +39,7 @@ test: test-go test-web test-e2e
 
 test-go: web/dist/index.html
 	scripts/ensure-git-lfs.sh
-	scripts/with-postgres.sh $(GO) test -race -count=1 -timeout 25m ./...
+	scripts/with-postgres.sh $(GO) test -race -count=1 -timeout 35m ./...
 
 ## test-short: the inner loop, in minutes: Go tests that start no node, server or process (go test -short, no race detector) and the web unit tests
 test-short: web/dist/index.html web/node_modules/.installed
