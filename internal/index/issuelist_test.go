@@ -28,6 +28,19 @@ var (
 	authors  = []common.Address{named, unnamed, stranger}
 )
 
+// seededIndex is an index over a fresh SQLite store seeded with
+// seedIssues(n), closed when b ends.
+func seededIndex(b *testing.B, n int) *index.Index {
+	b.Helper()
+	st, err := store.Open(context.Background(), b.TempDir()+"/index.db")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	seedIssues(b, st, n)
+	return index.New(quiet, st, nil)
+}
+
 // seedIssues writes a projection straight into SQL: repository 1 with n
 // issues and pull requests in every combination the filters tell apart,
 // repository 2 with a few (which must never show in 1's lists).
@@ -307,13 +320,7 @@ func TestIssueListNamesAndPulls(t *testing.T) {
 // on 10,000 issues.
 func BenchmarkIssueList(b *testing.B) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, b.TempDir()+"/index.db")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
-	seedIssues(b, st, 10000)
-	ix := index.New(quiet, st, nil)
+	ix := seededIndex(b, 10000)
 	for _, bc := range []struct {
 		name string
 		f    index.IssueFilter

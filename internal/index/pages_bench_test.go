@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/dforge/dforge/internal/index"
-	"github.com/dforge/dforge/internal/store"
 )
 
 // BenchmarkIssuePages is `make bench-pages`: page 1 against page 150 of a
@@ -17,13 +16,7 @@ import (
 // neither the page nor the total comes from the read cache.
 func BenchmarkIssuePages(b *testing.B) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, b.TempDir()+"/index.db")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
-	seedIssues(b, st, 10000)
-	ix := index.New(quiet, st, nil)
+	ix := seededIndex(b, 10000)
 	for _, sort := range []string{"newest", "recentupdate"} {
 		for _, mode := range []string{"offset", "seek"} {
 			for _, number := range []int{1, 150} {
