@@ -25,6 +25,8 @@ import (
 type Pending struct {
 	Hash string
 	wait func(ctx context.Context) (Committed, error)
+	// included scans the blocks since the broadcast for the transaction.
+	included func(ctx context.Context) (bool, error)
 }
 
 // Committed is a transaction in a block: its result and the events it gave.
@@ -64,7 +66,8 @@ func (c *Chain) Broadcast(ctx context.Context, env tx.Envelope) (*Pending, error
 	unsubscribe := func() {
 		client.UnsubscribeAll(context.Background(), subscriber) // fails harmlessly once the node has stopped
 	}
-	// 3. CheckTx.
+	// 3. CheckTx. No block before from can hold the transaction.
+	from := c.app.Height()
 	res, err := client.BroadcastTxSync(ctx, raw)
 	if err == nil && res.Code != abci.CodeTypeOK {
 		err = &tx.Error{Code: res.Code, Name: tx.CodeName(res.Code), Message: res.Log}
@@ -76,7 +79,9 @@ func (c *Chain) Broadcast(ctx context.Context, env tx.Envelope) (*Pending, error
 		return nil, err
 	}
 	hash := hex.EncodeToString(res.Hash)
-	return &Pending{Hash: hash, wait: func(ctx context.Context) (Committed, error) {
+	return &Pending{Hash: hash, included: func(ctx context.Context) (bool, error) {
+		return c.inBlocks(ctx, res.Hash, from)
+	}, wait: func(ctx context.Context) (Committed, error) {
 		defer unsubscribe()
 		for {
 			select {
@@ -104,6 +109,29 @@ func (c *Chain) Broadcast(ctx context.Context, env tx.Envelope) (*Pending, error
 // Wait blocks until the transaction is in a block, or ctx ends. It may be
 // called once.
 func (p *Pending) Wait(ctx context.Context) (Committed, error) { return p.wait(ctx) }
+
+// Included reports whether a block committed since the broadcast holds
+// the transaction. Its event may reach Wait later than the block is
+// applied (a busy node delivers events behind its state), so a relayer
+// that sees its nonce passed asks this before calling the action dropped.
+func (p *Pending) Included(ctx context.Context) (bool, error) { return p.included(ctx) }
+
+// inBlocks looks for the transaction with hash in the blocks after
+// height from, up to the last one applied. The block store holds a block
+// before the app applies it, so every block the state reflects is there.
+func (c *Chain) inBlocks(ctx context.Context, hash []byte, from int64) (bool, error) {
+	client := c.node.Client()
+	for h := from + 1; h <= c.app.Height(); h++ {
+		b, err := client.Block(ctx, &h)
+		if err != nil {
+			return false, fmt.Errorf("read block %d: %w", h, err)
+		}
+		if b.Block.Txs.IndexByHash(hash) >= 0 {
+			return true, nil
+		}
+	}
+	return false, nil
+}
 
 // ErrCatchingUp says the node is still syncing blocks from its peers and
 // takes no transactions yet; try again shortly.

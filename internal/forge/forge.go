@@ -470,8 +470,10 @@ const catchUpRetry = 100 * time.Millisecond
 const dropCheck = time.Second
 
 // await waits for the transaction's block. Should the transaction leave
-// the mempool without a block (evicted), the operator's committed nonce
-// passes it without its event arriving; then it was dropped. Should the
+// the mempool without a block (evicted), the signer's committed nonce
+// passes it and no block since the broadcast holds it; then it was
+// dropped. A late event alone is not a drop (a node busy with a flood
+// delivers events seconds behind its blocks). Should the
 // network stop making blocks, it answers NotCommitted rather than wait
 // for the validators to come back.
 func (s *Service) await(ctx context.Context, p *chain.Pending, signer common.Address, nonce uint64) (chain.Committed, error) {
@@ -488,7 +490,7 @@ func (s *Service) await(ctx context.Context, p *chain.Pending, signer common.Add
 	}()
 	tick := time.NewTicker(dropCheck)
 	defer tick.Stop()
-	passed := 0
+	included := false
 	for {
 		select {
 		case o := <-done:
@@ -502,13 +504,17 @@ func (s *Service) await(ctx context.Context, p *chain.Pending, signer common.Add
 				return chain.Committed{}, usererr.New(usererr.Unavailable, NotCommitted,
 					nc.Error()+". This action waits on this node and is applied if the network commits it later: check before sending it again.")
 			}
+			if included {
+				continue // in a block: its event is on its way
+			}
 			acct, err := s.chain.Account(signer)
 			if err != nil || acct.Nonce <= nonce {
-				passed = 0
 				continue
 			}
-			// Give the event a moment to arrive after its block.
-			if passed++; passed < 3 {
+			// The nonce passed: either a block holds this transaction and
+			// its event is late (a node busy with a flood's blocks), or
+			// another one took the nonce and this one was dropped.
+			if included, err = p.Included(ctx); err != nil || included {
 				continue
 			}
 			s.relayMu.Lock()
