@@ -48,6 +48,8 @@ type Chain struct {
 	node  *node.Node
 	state *state.Store
 	m     *metrics
+	// seen is when this node last saw the chain's height move.
+	seen progress
 }
 
 // ErrNotCommitted says a transaction waits in the mempool and no block took
@@ -100,7 +102,9 @@ func Open(ctx context.Context, cfg Config) (*Chain, error) {
 		st.Close()
 		return nil, fmt.Errorf("start chain node: %w", err)
 	}
-	return &Chain{app: a, node: n, state: st, m: newMetrics(cfg.Metrics)}, nil
+	c := &Chain{app: a, node: n, state: st, m: newMetrics(cfg.Metrics)}
+	c.seen.age(n.Comet().BlockStore().Height(), time.Now())
+	return c, nil
 }
 
 // Client is CometBFT's in-process RPC client: blocks, block results,

@@ -2,8 +2,8 @@ package chain
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -55,24 +55,36 @@ func (c *Chain) Committing(ctx context.Context) error {
 		}
 		return nil
 	}
-	// 2. Stalled.
-	res, err := client.ConsensusState(ctx)
-	if err != nil {
-		return fmt.Errorf("consensus state: %w", err)
-	}
-	var rs struct {
-		StartTime time.Time `json:"start_time"`
-	}
-	if err := json.Unmarshal(res.RoundState, &rs); err != nil {
-		return fmt.Errorf("consensus state: %w", err)
-	}
+	// 2. Stalled. The block store's height, not CometBFT's round state:
+	// reading that waits for the block being executed (a flood's block
+	// takes a while), and a user's action would miss the next block.
+	height := c.node.Comet().BlockStore().Height()
 	limit := c.node.Comet().Config().Consensus.CreateEmptyBlocksInterval + stallGrace
-	if age := time.Since(rs.StartTime); !rs.StartTime.IsZero() && age > limit {
+	if age := c.seen.age(height, time.Now()); age > limit {
 		return &NotCommitting{Stalled: true, Reason: fmt.Sprintf(
 			"no block for %s (height %d); blocks need more than 2/3 of the validators' voting power online, and fewer answer",
-			age.Round(time.Second), st.SyncInfo.LatestBlockHeight+1)}
+			age.Round(time.Second), height+1)}
 	}
 	return nil
+}
+
+// progress remembers the chain's height and when this node first saw it.
+type progress struct {
+	mu     sync.Mutex
+	height int64
+	at     time.Time
+}
+
+// age is how long height has been the chain's height, as far as the
+// calls so far saw: a node that was not asked while blocks came counts
+// from its first look at the new height, which errs towards not stalled.
+func (p *progress) age(height int64, now time.Time) time.Duration {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if height != p.height || p.at.IsZero() {
+		p.height, p.at = height, now
+	}
+	return now.Sub(p.at)
 }
 
 // totalPower sums the voting power of the current validator set.

@@ -31,7 +31,7 @@ type App struct {
 
 	mu     sync.Mutex
 	state  *state.Store
-	check  *state.Overlay // pending effects of mempool transactions since the last commit
+	checks checkView // the mempool's view (check.go)
 	params Params
 	// verified remembers transactions whose signature already checked out, by
 	// their bytes: CheckTx, every recheck and FinalizeBlock would otherwise
@@ -59,13 +59,19 @@ var paramsKey = []byte("app/params")
 // New returns the application over st, loading the parameters of an
 // already-initialised chain.
 func New(st *state.Store) (*App, error) {
-	a := &App{state: st, check: state.NewOverlay(st), verified: map[string]tx.Tx{}, halted: make(chan error, 1)}
+	a := &App{state: st, verified: map[string]tx.Tx{}, halted: make(chan error, 1)}
+	a.checks.overlay = state.NewOverlay(st)
 	raw, err := st.Get(paramsKey)
 	if err != nil {
 		return nil, fmt.Errorf("load params: %w", err)
 	}
 	if raw != nil {
 		if a.params, err = params.Decode(raw); err != nil {
+			return nil, err
+		}
+	}
+	if st.Committed() > 0 {
+		if err := a.resetCheck(); err != nil {
 			return nil, err
 		}
 	}
@@ -175,19 +181,20 @@ func appVersionParams(v uint64) *cmtproto.ConsensusParams {
 // CheckTx admits a transaction to the mempool if it would apply on top of
 // committed state plus the transactions already admitted, or if it is a
 // forge action the module refuses there (see below).
-// The signature is checked before taking the state lock: CometBFT calls
+// It runs on the mempool's view (check.go), beside a block being executed.
+// The signature is checked before taking the view's lock: CometBFT calls
 // CheckTx from every RPC request's goroutine (the node uses a client that
 // serializes only consensus calls), so recoveries run on all cores.
 func (a *App) CheckTx(_ context.Context, req *abci.CheckTxRequest) (*abci.CheckTxResponse, error) {
 	t, err := a.verify(req.Tx)
-	a.mu.Lock()
-	defer a.mu.Unlock()
+	defer a.lockCheck()()
+	check := a.checks.overlay
 	if err == nil {
 		// The transaction would go into the next block at the earliest. A
 		// rejected one must leave no trace (not even its nonce) for the
 		// transactions admitted after it.
-		tentative := state.NewOverlay(a.check)
-		_, err = a.applyOn(tentative, t, a.state.Version()+1)
+		tentative := state.NewOverlay(check)
+		_, err = a.checkHandlers().applyOn(tentative, t, a.checkHeight())
 		if (req.Type == abci.CHECK_TX_TYPE_RECHECK && isActionFailure(err)) || isStateFailure(err) {
 			// A relayed forge action that fails on this node's view (a
 			// newer block or an action already admitted took the name or
@@ -198,11 +205,11 @@ func (a *App) CheckTx(_ context.Context, req *abci.CheckTxRequest) (*abci.CheckT
 			// never reaches a block), and the operator's later
 			// transactions would be stranded behind its nonce. A relayer
 			// refuses its own failing action before sending it (Precheck).
-			tentative = state.NewOverlay(a.check)
+			tentative = state.NewOverlay(check)
 			err = ledger.UseNonce(tentative, t.From, t.Nonce)
 		}
 		if err == nil {
-			err = tentative.Flush(a.check)
+			err = tentative.Flush(check)
 		}
 	}
 	if err != nil {
@@ -220,9 +227,9 @@ func (a *App) CheckTx(_ context.Context, req *abci.CheckTxRequest) (*abci.CheckT
 func (a *App) Precheck(raw []byte) error {
 	t, err := a.verify(raw)
 	if err == nil {
-		a.mu.Lock()
-		_, err = a.applyOn(state.NewOverlay(a.check), t, a.state.Version()+1)
-		a.mu.Unlock()
+		unlock := a.lockCheck()
+		_, err = a.checkHandlers().applyOn(state.NewOverlay(a.checks.overlay), t, a.checkHeight())
+		unlock()
 	}
 	if err == nil {
 		return nil
@@ -312,7 +319,9 @@ func (a *App) Commit(context.Context, *abci.CommitRequest) (*abci.CommitResponse
 	if _, _, err := a.state.Commit(); err != nil {
 		return nil, err
 	}
-	a.check = state.NewOverlay(a.state)
+	if err := a.resetCheck(); err != nil {
+		return nil, err
+	}
 	return &abci.CommitResponse{}, nil
 }
 

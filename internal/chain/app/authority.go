@@ -142,25 +142,23 @@ func (a *App) Delegations(account common.Address) ([]delegation.Delegation, erro
 // state (committed plus admitted), so a node sees at once the delegation
 // a user just signed.
 func (a *App) Delegation(account, delegate common.Address) (delegation.Delegation, bool, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return delegation.Get(a.check, account, delegate)
+	defer a.lockCheck()()
+	return delegation.Get(a.checks.overlay, account, delegate)
 }
 
 // OwnKeys reports whether the own-keys rules apply as of the last
-// finalized block.
+// committed block.
 func (a *App) OwnKeys() (bool, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
+	defer a.lockCheck()()
+	if a.checks.base != nil {
+		return ownKeys(a.checks.base)
+	}
 	return ownKeys(a.state)
 }
 
-// Height is the last committed block's height.
-func (a *App) Height() int64 {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.state.Version()
-}
+// Height is the last committed block's height. It takes no lock, so a
+// relayer reads it beside a block being executed.
+func (a *App) Height() int64 { return a.state.Committed() }
 
 // PrecheckAction says whether actor's own signature would get action
 // through, on top of committed state plus the admitted transactions,
@@ -168,8 +166,7 @@ func (a *App) Height() int64 {
 // action to the user's wallet, so a malformed one is refused at once.
 // The refusal is a *tx.Error.
 func (a *App) PrecheckAction(actor common.Address, action, payload string) error {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	_, err := forge.ApplyChange(state.NewOverlay(a.check), forge.Env{Height: uint64(a.state.Version() + 1)}, actor, action, payload)
+	defer a.lockCheck()()
+	_, err := forge.ApplyChange(state.NewOverlay(a.checks.overlay), forge.Env{Height: uint64(a.checkHeight())}, actor, action, payload)
 	return err
 }

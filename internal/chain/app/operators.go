@@ -51,9 +51,8 @@ func (a *App) IsOperator(addr common.Address) (bool, error) {
 // already admitted. A relayer signing several transactions ahead of the
 // blocks numbers them from here.
 func (a *App) PendingNonce(addr common.Address) (uint64, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return ledger.Nonce(a.check, addr)
+	defer a.lockCheck()()
+	return ledger.Nonce(a.checks.overlay, addr)
 }
 
 // applyForge applies a Forge transaction: signed by the actor or a key it
