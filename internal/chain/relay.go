@@ -117,11 +117,14 @@ func (p *Pending) Wait(ctx context.Context) (Committed, error) { return p.wait(c
 func (p *Pending) Included(ctx context.Context) (bool, error) { return p.included(ctx) }
 
 // inBlocks looks for the transaction with hash in the blocks after
-// height from, up to the last one applied. The block store holds a block
-// before the app applies it, so every block the state reflects is there.
+// height from, up to the block store's last. The block store holds a block
+// before the app executes it, so every block whose effects a read of the
+// state may show (Account reads the working state, ahead of the commit)
+// is there.
 func (c *Chain) inBlocks(ctx context.Context, hash []byte, from int64) (bool, error) {
 	client := c.node.Client()
-	for h := from + 1; h <= c.app.Height(); h++ {
+	last := c.node.Comet().BlockStore().Height()
+	for h := from + 1; h <= last; h++ {
 		b, err := client.Block(ctx, &h)
 		if err != nil {
 			return false, fmt.Errorf("read block %d: %w", h, err)
