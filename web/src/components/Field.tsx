@@ -17,6 +17,8 @@ interface FieldProps {
   error?: ReactNode
   /** Extra classes beside `field` (a screen's own layout). */
   className?: string
+  /** Keep the label for screen readers only, where the screen around the control already says what it is (a search box beside its button). */
+  labelHidden?: boolean
 }
 
 /**
@@ -24,7 +26,7 @@ interface FieldProps {
  * column, wired for assistive technology (htmlFor/id, aria-describedby,
  * aria-invalid) so a screen does not repeat that plumbing.
  */
-export function Field({ label, children, hint, error, className = '' }: FieldProps) {
+export function Field({ label, children, hint, error, className = '', labelHidden = false }: FieldProps) {
   const auto = useId()
   const id = children.props.id ?? auto
   const hintId = hint ? `${id}-hint` : undefined
@@ -37,7 +39,9 @@ export function Field({ label, children, hint, error, className = '' }: FieldPro
   })
   return (
     <div className={`field ${className}`.trim()}>
-      <label htmlFor={id}>{label}</label>
+      <label htmlFor={id} className={labelHidden ? 'sr-only' : undefined}>
+        {label}
+      </label>
       {control}
       {hint && (
         <span id={hintId} className="muted field-hint">
