@@ -39,4 +39,31 @@ describe('Field', () => {
     expect(screen.getByRole('textbox', { name: 'Search' })).toBeTruthy()
     expect(screen.getByText('Search').className).toBe('sr-only')
   })
+
+  it('announces its error as an alert only when asked to', () => {
+    const { rerender } = render(
+      <Field label="Amount" error="Too much">
+        <Input />
+      </Field>,
+    )
+    expect(screen.queryByRole('alert')).toBeNull()
+    rerender(
+      <Field label="Amount" error="Too much" announce>
+        <Input />
+      </Field>,
+    )
+    expect(screen.getByRole('alert').textContent).toBe('Too much')
+  })
+
+  it('puts before and after beside the control, in one row when given its class', () => {
+    const { container } = render(
+      <Field label="Name" before={<span>owner /</span>} after={<button type="submit">Go</button>} row="owner-name">
+        <Input />
+      </Field>,
+    )
+    const row = container.querySelector('.owner-name')
+    expect(row?.children.length).toBe(3)
+    expect(row?.children[1]).toBe(screen.getByRole('textbox', { name: 'Name' }))
+    expect(row?.textContent).toBe('owner /Go')
+  })
 })
