@@ -120,13 +120,9 @@ function LabelForm({ repo, label, onDone }: { repo: Repository; label?: Label; o
         <Field label={t('name')}>
           <Input id={`${id}-n`} value={name} maxLength={50} autoFocus autoComplete="off" onChange={(e) => setName(e.target.value)} />
         </Field>
-        <div className="field">
-          <label htmlFor={`${id}-c`}>{t('color')}</label>
-          <span className="label-color">
-            <Input type="color" aria-label={t('colorPicker')} value={hex ?? DEFAULT_COLOR} onChange={(e) => setColor(e.target.value)} />
-            <Input id={`${id}-c`} value={color} maxLength={7} autoComplete="off" onChange={(e) => setColor(e.target.value)} />
-          </span>
-        </div>
+        <Field label={t('color')} row="label-color" before={<Input type="color" aria-label={t('colorPicker')} value={hex ?? DEFAULT_COLOR} onChange={(e) => setColor(e.target.value)} />}>
+          <Input id={`${id}-c`} value={color} maxLength={7} autoComplete="off" onChange={(e) => setColor(e.target.value)} />
+        </Field>
         <Field label={t('description')}>
           <Input id={`${id}-d`} value={description} maxLength={255} autoComplete="off" onChange={(e) => setDescription(e.target.value)} />
         </Field>
