@@ -17,6 +17,15 @@ interface FieldProps {
   error?: ReactNode
   /** Extra classes beside `field` (a screen's own layout). */
   className?: string
+  /** Keep the label for screen readers only, where the screen around the control already says what it is (a search box beside its button). */
+  labelHidden?: boolean
+  /** Read the error out the moment it shows (role="alert"), for a message that appears while the user is elsewhere on the form. */
+  announce?: boolean
+  /** Shown just before / after the control: a fixed prefix (`owner /`), the form's button, a datalist. */
+  before?: ReactNode
+  after?: ReactNode
+  /** The class of a row holding before, control and after (e.g. a search box and its button); without it they stack like the rest of the field. */
+  row?: string
 }
 
 /**
@@ -24,7 +33,7 @@ interface FieldProps {
  * column, wired for assistive technology (htmlFor/id, aria-describedby,
  * aria-invalid) so a screen does not repeat that plumbing.
  */
-export function Field({ label, children, hint, error, className = '' }: FieldProps) {
+export function Field({ label, children, hint, error, className = '', labelHidden = false, announce = false, before, after, row }: FieldProps) {
   const auto = useId()
   const id = children.props.id ?? auto
   const hintId = hint ? `${id}-hint` : undefined
@@ -37,15 +46,29 @@ export function Field({ label, children, hint, error, className = '' }: FieldPro
   })
   return (
     <div className={`field ${className}`.trim()}>
-      <label htmlFor={id}>{label}</label>
-      {control}
+      <label htmlFor={id} className={labelHidden ? 'sr-only' : undefined}>
+        {label}
+      </label>
+      {row ? (
+        <div className={row}>
+          {before}
+          {control}
+          {after}
+        </div>
+      ) : (
+        <>
+          {before}
+          {control}
+          {after}
+        </>
+      )}
       {hint && (
         <span id={hintId} className="muted field-hint">
           {hint}
         </span>
       )}
       {error && (
-        <span id={errorId} className="field-error">
+        <span id={errorId} className="field-error" role={announce ? 'alert' : undefined}>
           {error}
         </span>
       )}

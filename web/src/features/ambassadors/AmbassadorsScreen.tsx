@@ -6,6 +6,7 @@ import { Paged } from '@/components/Lists'
 import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
 import { SignInNotice } from '@/components/SignInNotice'
+import { Field } from '@/components/Field'
 import { Input } from '@/components/Input'
 import { Textarea } from '@/components/Textarea'
 import { useLiveChain } from '@/lib/chain/api'
@@ -206,19 +207,11 @@ function ApplicationForm({ user, onSent }: { user: User; onSent: () => void }) {
       id: `${id}-${name}`,
       value: values[name],
       onChange: (e: { target: { value: string } }) => setValues((v) => ({ ...v, [name]: e.target.value })),
-      'aria-invalid': err ? true : undefined,
-      'aria-describedby': err ? `${id}-${name}-error` : undefined,
     }
     return (
-      <div className="field">
-        <label htmlFor={props.id}>{t(`apply.form.${name}`)}</label>
+      <Field label={t(`apply.form.${name}`)} error={err ? t(`apply.errors.${err.key}`, { max: err.max }) : undefined}>
         {multiline ? <Textarea rows={8} {...props} /> : <Input type={name === 'email' ? 'email' : 'text'} autoComplete={name === 'email' ? 'email' : name === 'name' ? 'name' : 'off'} {...props} />}
-        {err && (
-          <span id={`${id}-${name}-error`} className="field-error">
-            {t(`apply.errors.${err.key}`, { max: err.max })}
-          </span>
-        )}
-      </div>
+      </Field>
     )
   }
 

@@ -4,6 +4,7 @@ import { Button } from '@/components/Button'
 import { Dialog } from '@/components/Dialog'
 import { Spinner } from '@/components/Spinner'
 import { Input } from '@/components/Input'
+import { Field } from '@/components/Field'
 import { describeError, type ErrorText } from './errors'
 import { authorizeThisNode, completeTwoFactor, type SignInStep, signInWithWallet } from './signIn'
 import { discoverWallets, type WalletInfo } from '@/lib/wallet'
@@ -228,8 +229,7 @@ function TwoFactorForm({
     <form onSubmit={(e) => void submit(e)} noValidate aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>{t('twoFactor.title')}</h3>
       <p className="muted">{t('twoFactor.description')}</p>
-      <div className="field">
-        <label htmlFor={`${id}-code`}>{t('twoFactor.code')}</label>
+      <Field label={t('twoFactor.code')} hint={t('twoFactor.hint')}>
         <Input
           id={`${id}-code`}
           name="code"
@@ -239,13 +239,10 @@ function TwoFactorForm({
           autoCapitalize="off"
           spellCheck={false}
           autoFocus
-          aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
+          aria-describedby={error ? `${id}-error` : undefined}
           aria-invalid={error ? true : undefined}
         />
-        <span id={`${id}-hint`} className="muted">
-          {t('twoFactor.hint')}
-        </span>
-      </div>
+      </Field>
       {error && (
         <p id={`${id}-error`} className="alert-error" role="alert">
           {t(error.key, error.values)}

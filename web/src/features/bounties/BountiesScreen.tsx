@@ -7,6 +7,7 @@ import { ChainTable, type Column, Paged } from '@/components/Lists'
 import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
 import { Tabs } from '@/components/Tabs'
+import { Field } from '@/components/Field'
 import { Input } from '@/components/Input'
 import { useLiveChain } from '@/lib/chain/api'
 import { useChainFormat } from '@/lib/chain/format'
@@ -70,42 +71,27 @@ function Filters({ filter, onApply }: { filter: BountyFilter; onApply: (f: Parti
   }
   return (
     <form className="bounty-filters" onSubmit={submit} noValidate aria-label={t('filters.label')}>
-      <div className="field">
-        <label htmlFor={`${id}-repo`}>{t('filters.repo')}</label>
+      <Field label={t('filters.repo')} error={error} announce>
         <Input
           id={`${id}-repo`}
           value={repo}
           onChange={(e) => setRepo(e.target.value)}
           placeholder="owner/name"
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
         />
-        {error && (
-          <p id={`${id}-error`} className="field-error" role="alert">
-            {error}
-          </p>
-        )}
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-language`}>{t('filters.language')}</label>
-        <Input
-          id={`${id}-language`}
-          value={language}
-          onChange={(e) => setLanguage(e.target.value)}
-          list={`${id}-languages`}
-          maxLength={64}
-          autoComplete="off"
-          aria-describedby={`${id}-language-hint`}
-        />
-        <datalist id={`${id}-languages`}>
-          {COMMON_LANGUAGES.map((l) => (
-            <option key={l} value={l} />
-          ))}
-        </datalist>
-        <p id={`${id}-language-hint`} className="muted">
-          {t('filters.languageHint')}
-        </p>
-      </div>
+      </Field>
+      <Field
+        label={t('filters.language')}
+        hint={t('filters.languageHint')}
+        after={
+          <datalist id={`${id}-languages`}>
+            {COMMON_LANGUAGES.map((l) => (
+              <option key={l} value={l} />
+            ))}
+          </datalist>
+        }
+      >
+        <Input id={`${id}-language`} value={language} onChange={(e) => setLanguage(e.target.value)} list={`${id}-languages`} maxLength={64} autoComplete="off" />
+      </Field>
       <div className="bounty-filter-actions">
         <Button type="submit" size="md">
           {t('filters.apply')}

@@ -5,6 +5,7 @@ import { BlockLink } from '@/components/ChainLinks'
 import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
 import { TxStatus } from '@/components/TxStatus'
+import { Field } from '@/components/Field'
 import { Input } from '@/components/Input'
 import { decimalSeparator, parseAmount } from '@/lib/chain/amount'
 import { type ChainParams, useChainParams, useLiveChain } from '@/lib/chain/api'
@@ -138,42 +139,23 @@ function FundForm({ props, address, height, params }: { props: BountyPanelProps;
     <form className="bounty-form" onSubmit={(e) => void submit(e)} noValidate aria-label={t('fund.title')}>
       <fieldset disabled={tx.busy}>
         <legend>{t('fund.title')}</legend>
-        <div className="field">
-          <label htmlFor={`${id}-amount`}>{t('fund.amount', { symbol })}</label>
+        <Field label={t('fund.amount', { symbol })} error={errors.amount} announce>
           <Input
             id={`${id}-amount`}
             className="amount-input"
             inputMode="decimal"
             value={amount}
             onChange={(e) => setAmount(e.target.value)}
-            aria-invalid={errors.amount ? true : undefined}
-            aria-describedby={errors.amount ? `${id}-amount-error` : undefined}
           />
-          {errors.amount && (
-            <p id={`${id}-amount-error`} className="field-error" role="alert">
-              {errors.amount}
-            </p>
-          )}
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-expiry`}>{t('fund.expiry')}</label>
+        </Field>
+        <Field label={t('fund.expiry')} hint={t('fund.expiryHint', { height })} error={errors.expiry} announce>
           <Input
             id={`${id}-expiry`}
             inputMode="numeric"
             value={expiry}
             onChange={(e) => setExpiry(e.target.value)}
-            aria-invalid={errors.expiry ? true : undefined}
-            aria-describedby={`${id}-expiry-hint${errors.expiry ? ` ${id}-expiry-error` : ''}`}
           />
-          <p id={`${id}-expiry-hint`} className="muted">
-            {t('fund.expiryHint', { height })}
-          </p>
-          {errors.expiry && (
-            <p id={`${id}-expiry-error`} className="field-error" role="alert">
-              {errors.expiry}
-            </p>
-          )}
-        </div>
+        </Field>
         <Button type="submit" size="sm">
           {t('fund.submit')}
         </Button>

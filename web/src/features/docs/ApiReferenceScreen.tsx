@@ -5,6 +5,7 @@ import { Markdown } from '@/components/Markdown'
 import { PageHeader } from '@/components/PageHeader'
 import { QueryState } from '@/components/QueryState'
 import { Input } from '@/components/Input'
+import { Field } from '@/components/Field'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
 import { useDoc } from './api'
@@ -62,8 +63,7 @@ function EndpointList({ doc }: { doc: OpenApiDocument }) {
   return (
     <>
       <form role="search" className="api-filter" onSubmit={(e) => e.preventDefault()}>
-        <div className="field">
-          <label htmlFor={id}>{t('api.filter.label')}</label>
+        <Field label={t('api.filter.label')}>
           <Input
             id={id}
             type="search"
@@ -75,7 +75,7 @@ function EndpointList({ doc }: { doc: OpenApiDocument }) {
             aria-describedby={`${id}-count`}
             onChange={(e) => setQuery(e.target.value)}
           />
-        </div>
+        </Field>
       </form>
       <p id={`${id}-count`} className="muted" role="status">
         {t('api.shown', { count: all.length, shown: shown.length })}

@@ -1,6 +1,7 @@
-import { type FormEvent, type ReactNode, useId, useMemo, useState } from 'react'
+import { type FormEvent, type ReactElement, useId, useMemo, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
+import { Field } from '@/components/Field'
 import { Input } from '@/components/Input'
 import { Select } from '@/components/Select'
 import { Textarea } from '@/components/Textarea'
@@ -21,8 +22,8 @@ interface Values {
   place: string
 }
 
-type Field = 'title' | 'description' | 'start' | 'end' | 'timezone' | 'online_url' | 'place'
-type Errors = Partial<Record<Field, string>>
+type FieldName = 'title' | 'description' | 'start' | 'end' | 'timezone' | 'online_url' | 'place'
+type Errors = Partial<Record<FieldName, string>>
 
 function initial(event?: CommunityEvent): Values {
   const timezone = event?.timezone ?? browserZone()
@@ -60,7 +61,7 @@ export function validate(v: Values): { errors: Errors; input?: EventInput } {
 }
 
 /** The server names fields in snake case; the form's start and end are starts_at and ends_at. */
-const SERVER_FIELD: Record<string, Field> = { starts_at: 'start', ends_at: 'end', title: 'title', description: 'description', timezone: 'timezone', online_url: 'online_url', place: 'place' }
+const SERVER_FIELD: Record<string, FieldName> = { starts_at: 'start', ends_at: 'end', title: 'title', description: 'description', timezone: 'timezone', online_url: 'online_url', place: 'place' }
 
 /** Create (no event) or edit an event; onSubmit sends it and resolves with the saved event. */
 export function EventForm({
@@ -96,32 +97,19 @@ export function EventForm({
     }
   }
 
-  const field = (name: Field, input: (props: Record<string, unknown>) => ReactNode, hint?: string) => {
+  const field = (name: FieldName, input: (props: Record<string, unknown>) => ReactElement<{ id?: string }>, hint?: string) => {
     const id = `${base}-${name}`
     const err = errors[name]
     const props = {
       id,
       name,
       value: values[name],
-      'aria-invalid': err ? true : undefined,
-      'aria-describedby': err ? `${id}-error` : hint ? `${id}-hint` : undefined,
       onChange: (ev: { target: { value: string } }) => setValues((v) => ({ ...v, [name]: ev.target.value })),
     }
     return (
-      <div className="field">
-        <label htmlFor={id}>{t(`form.${name}`)}</label>
+      <Field label={t(`form.${name}`)} hint={err ? undefined : hint} error={err ? (err.startsWith('form.') ? t(err, { max: LIMITS[name as keyof typeof LIMITS] }) : err) : undefined}>
         {input(props)}
-        {hint && !err && (
-          <span id={`${id}-hint`} className="muted">
-            {hint}
-          </span>
-        )}
-        {err && (
-          <span id={`${id}-error`} className="field-error">
-            {err.startsWith('form.') ? t(err, { max: LIMITS[name as keyof typeof LIMITS] }) : err}
-          </span>
-        )}
-      </div>
+      </Field>
     )
   }
 

@@ -11,6 +11,7 @@ import { type Block, useAccount, useAccountTxs, useBlock, useBlocks, useLiveChai
 import { useChainFormat } from '@/lib/chain/format'
 import { AddressLink, BlockLink, explorerHref } from '@/components/ChainLinks'
 import { ChainTable, type Column, Paged, TxResultBadge, TxTable, TxType } from '@/components/Lists'
+import { Field } from '@/components/Field'
 import { Input } from '@/components/Input'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { ChainQuery, Facts } from './ChainFacts'
@@ -70,29 +71,18 @@ function SearchForm() {
   }
   return (
     <form role="search" className="explorer-search" onSubmit={submit} noValidate>
-      <div className="field">
-        <label htmlFor={id}>{t('search.label')}</label>
-        <div className="explorer-search-row">
-          <Input
-            id={id}
-            type="search"
-            className="mono"
-            value={value}
-            onChange={(e) => setValue(e.target.value)}
-            placeholder={t('search.placeholder')}
-            autoComplete="off"
-            spellCheck={false}
-            aria-invalid={invalid || undefined}
-            aria-describedby={invalid ? `${id}-error` : undefined}
-          />
-          <Button type="submit">{t('search.submit')}</Button>
-        </div>
-        {invalid && (
-          <span id={`${id}-error`} className="field-error">
-            {t('search.invalid')}
-          </span>
-        )}
-      </div>
+      <Field label={t('search.label')} error={invalid ? t('search.invalid') : undefined} row="explorer-search-row" after={<Button type="submit">{t('search.submit')}</Button>}>
+        <Input
+          id={id}
+          type="search"
+          className="mono"
+          value={value}
+          onChange={(e) => setValue(e.target.value)}
+          placeholder={t('search.placeholder')}
+          autoComplete="off"
+          spellCheck={false}
+        />
+      </Field>
     </form>
   )
 }

@@ -7,6 +7,7 @@ import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
 import { SignInNotice } from '@/components/SignInNotice'
 import { Tabs } from '@/components/Tabs'
+import { Field } from '@/components/Field'
 import { Input } from '@/components/Input'
 import { Select } from '@/components/Select'
 import { MarkdownEditor, UserLink } from '@/features/issues'
@@ -161,8 +162,7 @@ function NewTopicForm({ initial }: { initial: Category }) {
   }
   return (
     <form className="forum-new" onSubmit={submit} noValidate aria-label={t('new.heading')}>
-      <div className="field">
-        <label htmlFor={`${id}-c`}>{t('new.category')}</label>
+      <Field label={t('new.category')} hint={category === 'announcements' ? t('new.announcementsNote') : undefined}>
         <Select id={`${id}-c`} value={category} onChange={(e) => setCategory(e.target.value as Category)}>
           {CATEGORIES.map((c) => (
             <option key={c} value={c}>
@@ -170,24 +170,10 @@ function NewTopicForm({ initial }: { initial: Category }) {
             </option>
           ))}
         </Select>
-        {category === 'announcements' && <span className="muted">{t('new.announcementsNote')}</span>}
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-t`}>{t('new.titleLabel')}</label>
-        <Input
-          id={`${id}-t`}
-          value={title}
-          maxLength={MAX_TITLE}
-          aria-invalid={missingTitle || undefined}
-          aria-describedby={missingTitle ? `${id}-te` : undefined}
-          onChange={(e) => setTitle(e.target.value)}
-        />
-        {missingTitle && (
-          <span id={`${id}-te`} className="field-error">
-            {t('new.titleRequired')}
-          </span>
-        )}
-      </div>
+      </Field>
+      <Field label={t('new.titleLabel')} error={missingTitle ? t('new.titleRequired') : undefined}>
+        <Input id={`${id}-t`} value={title} maxLength={MAX_TITLE} onChange={(e) => setTitle(e.target.value)} />
+      </Field>
       <MarkdownEditor label={t('new.bodyLabel')} value={body} onChange={setBody} rows={8} />
       {missingBody && <p className="field-error">{t('new.bodyRequired')}</p>}
       {create.isError && (

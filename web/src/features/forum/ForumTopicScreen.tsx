@@ -10,6 +10,7 @@ import { NotFoundError, QueryState } from '@/components/QueryState'
 import { SignInNotice } from '@/components/SignInNotice'
 import { Input } from '@/components/Input'
 import { Select } from '@/components/Select'
+import { Field } from '@/components/Field'
 import { MarkdownEditor, UserLink } from '@/features/issues'
 import { HiddenContent, ReportButton } from '@/features/moderation'
 import { useForgeFormat } from '@/lib/forge/format'
@@ -137,10 +138,9 @@ function EditTopicForm({ topic, onDone }: { topic: Topic; onDone: () => void }) 
   }
   return (
     <form onSubmit={submit} aria-label={t('edit.topic')}>
-      <div className="field">
-        <label htmlFor={`${id}-t`}>{t('new.titleLabel')}</label>
+      <Field label={t('new.titleLabel')}>
         <Input id={`${id}-t`} value={title} maxLength={MAX_TITLE} required onChange={(e) => setTitle(e.target.value)} />
-      </div>
+      </Field>
       <MarkdownEditor label={t('new.bodyLabel')} value={body} onChange={setBody} rows={8} required autoFocus />
       <SaveRow pending={save.isPending} error={save.isError ? errorText(save.error) : ''} onCancel={onDone} />
     </form>

@@ -14,6 +14,7 @@ import { decimalSeparator, formatAmount, toBigInt } from '@/lib/chain/amount'
 import { type Account, useAccount, useChainStatus } from '@/lib/chain/api'
 import { useChainFormat } from '@/lib/chain/format'
 import { TxStatus } from '@/components/TxStatus'
+import { Field } from '@/components/Field'
 import { Input } from '@/components/Input'
 import { Select } from '@/components/Select'
 import { useChainTx } from '@/lib/chain/tx'
@@ -231,9 +232,12 @@ function ProposalForm({ from, params, gov, account }: { from: string; params: Go
   }
   const described = (name: ProposalField, hint = false) =>
     [hint ? `${id}-${name}-hint` : '', errors[name] ? `${id}-${name}-error` : ''].filter(Boolean).join(' ') || undefined
+  const message = (name: ProposalField) => {
+    const err = errors[name]
+    return err ? t(`new.errors.${err.key}`, err.values) : undefined
+  }
   const input = (name: ProposalField, label: string, opts: { hint?: ReactNode; mono?: boolean; decimal?: boolean } = {}) => (
-    <div className="field" key={name}>
-      <label htmlFor={`${id}-${name}`}>{label}</label>
+    <Field key={name} label={label} hint={opts.hint} error={message(name)}>
       <Input
         id={`${id}-${name}`}
         ref={register(name)}
@@ -243,35 +247,23 @@ function ProposalForm({ from, params, gov, account }: { from: string; params: Go
         autoComplete="off"
         spellCheck={false}
         inputMode={opts.decimal ? 'decimal' : undefined}
-        aria-invalid={errors[name] ? true : undefined}
-        aria-describedby={described(name, opts.hint !== undefined)}
       />
-      {opts.hint !== undefined && (
-        <span id={`${id}-${name}-hint`} className="muted field-hint">
-          {opts.hint}
-        </span>
-      )}
-      {error(name)}
-    </div>
+    </Field>
   )
 
   const doc = docs.data?.find((d) => d.name === values.paramName)
   return (
     <form className="proposal-form" onSubmit={(e) => void submit(e)} noValidate aria-label={t('new.title')}>
       <fieldset disabled={tx.busy || locating}>
-        <div className="field">
-          <label htmlFor={`${id}-type`}>{t('new.type')}</label>
-          <Select id={`${id}-type`} value={values.type} onChange={(e) => setValues((v) => ({ ...v, type: e.target.value as ProposalType }))} aria-describedby={`${id}-type-hint`}>
+        <Field label={t('new.type')} hint={t(`new.typeHints.${values.type}`)}>
+          <Select id={`${id}-type`} value={values.type} onChange={(e) => setValues((v) => ({ ...v, type: e.target.value as ProposalType }))}>
             {PROPOSAL_TYPES.map((type) => (
               <option key={type} value={type}>
                 {t(`types.${type}`)}
               </option>
             ))}
           </Select>
-          <span id={`${id}-type-hint`} className="muted field-hint">
-            {t(`new.typeHints.${values.type}`)}
-          </span>
-        </div>
+        </Field>
         {input('title', t('new.titleLabel'), { hint: t('new.titleHint', { max: TITLE_MAX }) })}
         <div ref={register('description')} className="proposal-description">
           <MarkdownEditor label={t('new.descriptionLabel')} value={values.description} onChange={(description) => setValues((v) => ({ ...v, description }))} rows={10} />
@@ -334,28 +326,24 @@ function ProposalForm({ from, params, gov, account }: { from: string; params: Go
         {values.type === 'role' && (
           <>
             {input('account', t('new.account'), { hint: t('new.accountHint'), mono: true })}
-            <div className="field">
-              <label htmlFor={`${id}-role`}>{t('new.role')}</label>
-              <Select id={`${id}-role`} ref={register('role')} value={values.role} onChange={set('role')} aria-describedby={described('role')}>
+            <Field label={t('new.role')} error={message('role')}>
+              <Select id={`${id}-role`} ref={register('role')} value={values.role} onChange={set('role')}>
                 {COMMUNITY_ROLES.map((role) => (
                   <option key={role} value={role}>
                     {t(`roles.${role}`)}
                   </option>
                 ))}
               </Select>
-              {error('role')}
-            </div>
-            <div className="field">
-              <label htmlFor={`${id}-roleAction`}>{t('new.roleAction')}</label>
-              <Select id={`${id}-roleAction`} ref={register('roleAction')} value={values.roleAction} onChange={set('roleAction')} aria-describedby={described('roleAction')}>
+            </Field>
+            <Field label={t('new.roleAction')} error={message('roleAction')}>
+              <Select id={`${id}-roleAction`} ref={register('roleAction')} value={values.roleAction} onChange={set('roleAction')}>
                 {ROLE_ACTIONS.map((action) => (
                   <option key={action} value={action}>
                     {t(`roleActions.${action}`)}
                   </option>
                 ))}
               </Select>
-              {error('roleAction')}
-            </div>
+            </Field>
           </>
         )}
 

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
+import { Field } from '@/components/Field'
 import { Input } from '@/components/Input'
 import { Textarea } from '@/components/Textarea'
 import { emptyMilestone, type GrantTerms, MAX_MILESTONES, MAX_REVIEWERS, type MilestoneRow, type TermsErrors } from './terms'
@@ -48,7 +49,10 @@ export function GrantTermsEditor({
       </span>
     ) : null
   }
-  const described = (name: string, hint?: string) => [hint ?? '', errors[name] ? errorId(name) : ''].filter(Boolean).join(' ') || undefined
+  const message = (name: string) => {
+    const err = errors[name]
+    return err ? t(`errors.${err.key}`, err.values) : undefined
+  }
 
   return (
     <div className="grant-editor" ref={root}>
@@ -60,34 +64,25 @@ export function GrantTermsEditor({
           return (
             <fieldset key={i} className="grant-milestone-row">
               <legend>{t('editor.milestone', { n: i + 1 })}</legend>
-              <div className="field">
-                <label htmlFor={`${id}-${i}-description`}>{t('editor.description')}</label>
+              <Field label={t('editor.description')} error={message(`${at}.description`)}>
                 <Textarea
                   id={`${id}-${i}-description`}
                   rows={2}
                   value={m.description}
                   onChange={(e) => setRow(i, 'description', e.target.value)}
-                  aria-invalid={errors[`${at}.description`] ? true : undefined}
-                  aria-describedby={described(`${at}.description`)}
                 />
-                {error(`${at}.description`)}
-              </div>
+              </Field>
               <div className="grant-milestone-pair">
-                <div className="field">
-                  <label htmlFor={`${id}-${i}-amount`}>{t('editor.amount', { symbol })}</label>
+                <Field label={t('editor.amount', { symbol })} error={message(`${at}.amount`)}>
                   <Input
                     id={`${id}-${i}-amount`}
                     inputMode="decimal"
                     autoComplete="off"
                     value={m.amount}
                     onChange={(e) => setRow(i, 'amount', e.target.value)}
-                    aria-invalid={errors[`${at}.amount`] ? true : undefined}
-                    aria-describedby={described(`${at}.amount`)}
                   />
-                  {error(`${at}.amount`)}
-                </div>
-                <div className="field">
-                  <label htmlFor={`${id}-${i}-recipient`}>{t('editor.recipient')}</label>
+                </Field>
+                <Field label={t('editor.recipient')} error={message(`${at}.recipient`)}>
                   <Input
                     id={`${id}-${i}-recipient`}
                     className="mono"
@@ -96,11 +91,8 @@ export function GrantTermsEditor({
                     placeholder="0x…"
                     value={m.recipient}
                     onChange={(e) => setRow(i, 'recipient', e.target.value)}
-                    aria-invalid={errors[`${at}.recipient`] ? true : undefined}
-                    aria-describedby={described(`${at}.recipient`)}
                   />
-                  {error(`${at}.recipient`)}
-                </div>
+                </Field>
               </div>
               <Button size="sm" variant="ghost" onClick={() => remove(i)} disabled={value.milestones.length <= 1}>
                 {t('editor.remove', { n: i + 1 })}
@@ -113,8 +105,7 @@ export function GrantTermsEditor({
         </Button>
         {error('milestones')}
       </fieldset>
-      <div className="field">
-        <label htmlFor={`${id}-reviewers`}>{t('editor.reviewers')}</label>
+      <Field label={t('editor.reviewers')} hint={t('editor.reviewersHint', { max: MAX_REVIEWERS })} error={message('reviewers')}>
         <Textarea
           id={`${id}-reviewers`}
           className="mono"
@@ -122,30 +113,17 @@ export function GrantTermsEditor({
           spellCheck={false}
           value={value.reviewers}
           onChange={(e) => onChange({ ...value, reviewers: e.target.value })}
-          aria-invalid={errors.reviewers ? true : undefined}
-          aria-describedby={described('reviewers', `${id}-reviewers-hint`)}
         />
-        <span id={`${id}-reviewers-hint`} className="muted field-hint">
-          {t('editor.reviewersHint', { max: MAX_REVIEWERS })}
-        </span>
-        {error('reviewers')}
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-expiry`}>{t('editor.expiry')}</label>
+      </Field>
+      <Field label={t('editor.expiry')} hint={height === undefined ? t('editor.expiryHint') : t('editor.expiryHintAt', { height })} error={message('expiry')}>
         <Input
           id={`${id}-expiry`}
           inputMode="numeric"
           autoComplete="off"
           value={value.expiry}
           onChange={(e) => onChange({ ...value, expiry: e.target.value })}
-          aria-invalid={errors.expiry ? true : undefined}
-          aria-describedby={described('expiry', `${id}-expiry-hint`)}
         />
-        <span id={`${id}-expiry-hint`} className="muted field-hint">
-          {height === undefined ? t('editor.expiryHint') : t('editor.expiryHintAt', { height })}
-        </span>
-        {error('expiry')}
-      </div>
+      </Field>
     </div>
   )
 }

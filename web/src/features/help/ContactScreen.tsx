@@ -7,6 +7,7 @@ import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import type { User } from '@/stores/auth'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import { PreloadLink } from '@/components/PreloadLink'
+import { Field } from '@/components/Field'
 import { Input } from '@/components/Input'
 import { Textarea } from '@/components/Textarea'
 import { type ContactMessage, useSendContact } from './api'
@@ -80,25 +81,12 @@ export default function ContactScreen() {
       name,
       value: values[name],
       maxLength: LIMITS[name],
-      'aria-invalid': err ? true : undefined,
-      'aria-describedby': err ? `${id}-error` : name === 'email' ? `${id}-hint` : undefined,
       onChange: (e: { target: { value: string } }) => setValues((v) => ({ ...v, [name]: e.target.value })),
     }
     return (
-      <div className="field">
-        <label htmlFor={id}>{t(`contact.${name}`)}</label>
+      <Field label={t(`contact.${name}`)} hint={name === 'email' && !err ? t('contact.emailHint') : undefined} error={err ? t(`contact.errors.${err.key}`, { max: err.max }) : undefined}>
         {multiline ? <Textarea rows={7} {...props} /> : <Input type={name === 'email' ? 'email' : 'text'} autoComplete={name === 'name' ? 'name' : name === 'email' ? 'email' : 'off'} {...props} />}
-        {name === 'email' && !err && (
-          <span id={`${id}-hint`} className="muted">
-            {t('contact.emailHint')}
-          </span>
-        )}
-        {err && (
-          <span id={`${id}-error`} className="field-error">
-            {t(`contact.errors.${err.key}`, { max: err.max })}
-          </span>
-        )}
-      </div>
+      </Field>
     )
   }
 

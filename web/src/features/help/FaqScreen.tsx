@@ -4,6 +4,7 @@ import { EmptyState } from '@/components/EmptyState'
 import { Markdown } from '@/components/Markdown'
 import { PageHeader } from '@/components/PageHeader'
 import { QueryState } from '@/components/QueryState'
+import { Field } from '@/components/Field'
 import { Input } from '@/components/Input'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useFaq } from './api'
@@ -18,10 +19,9 @@ export default function FaqScreen() {
   return (
     <div className="stack">
       <PageHeader title={t('faq.title')} lead={t('faq.lead')} />
-      <div className="field faq-search">
-        <label htmlFor="faq-search">{t('faq.searchLabel')}</label>
+      <Field label={t('faq.searchLabel')} className="faq-search">
         <Input id="faq-search" type="search" value={query} placeholder={t('faq.searchPlaceholder')} onChange={(e) => setQuery(e.target.value)} />
-      </div>
+      </Field>
       <QueryState query={faq}>
         {(groups) => {
           const shown = filterFaq(groups, query)

@@ -3,6 +3,7 @@ import { type FormEvent, type ReactNode, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
+import { Field } from '@/components/Field'
 import { Textarea } from '@/components/Textarea'
 import { ApiError } from '@/lib/http'
 import { MAX_REPLY, type TicketStatus, type TicketThread } from './tickets'
@@ -90,22 +91,10 @@ function ReplyForm({ reply }: { reply: UseMutationResult<TicketThread, Error, st
   const failed = reply.isError ? (reply.error instanceof ApiError ? reply.error.message : t('replyFailed')) : ''
   const shown = error || failed
   return (
-    <form className="field ticket-reply" onSubmit={submit} noValidate>
-      <label htmlFor={id}>{t('replyLabel')}</label>
-      <Textarea
-        id={id}
-        rows={5}
-        value={body}
-        maxLength={MAX_REPLY}
-        aria-invalid={shown ? true : undefined}
-        aria-describedby={shown ? `${id}-error` : undefined}
-        onChange={(e) => setBody(e.target.value)}
-      />
-      {shown && (
-        <span id={`${id}-error`} className="field-error" role="alert">
-          {shown}
-        </span>
-      )}
+    <form className="ticket-reply" onSubmit={submit} noValidate>
+      <Field label={t('replyLabel')} error={shown || undefined} announce>
+        <Textarea id={id} rows={5} value={body} maxLength={MAX_REPLY} onChange={(e) => setBody(e.target.value)} />
+      </Field>
       <div>
         <Button type="submit" disabled={reply.isPending}>
           {reply.isPending ? t('sending') : t('send')}

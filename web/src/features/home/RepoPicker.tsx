@@ -5,6 +5,7 @@ import { Dialog } from '@/components/Dialog'
 import { EmptyState } from '@/components/EmptyState'
 import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
+import { Field } from '@/components/Field'
 import { Input } from '@/components/Input'
 import { repoHref, useRepoSearch } from '@/lib/forge/api'
 
@@ -43,20 +44,21 @@ export function RepoPicker({ target, onClose }: { target: PickerTarget; onClose:
   return (
     <Dialog title={t(`picker.${target}.title`)} description={<p>{t(`picker.${target}.description`)}</p>} closeLabel={t('picker.close')} onClose={onClose}>
       <div className="repo-picker" onKeyDown={onKeyDown}>
-        <label htmlFor={inputId}>{t('picker.search')}</label>
-        <Input
-          id={inputId}
-          type="search"
-          className="input"
-          value={q}
-          autoComplete="off"
-          placeholder={t('picker.placeholder')}
-          onChange={(e) => {
-            setQ(e.target.value)
-            setPage(1)
-          }}
-          data-autofocus
-        />
+        <Field label={t('picker.search')}>
+          <Input
+            id={inputId}
+            type="search"
+            className="input"
+            value={q}
+            autoComplete="off"
+            placeholder={t('picker.placeholder')}
+            onChange={(e) => {
+              setQ(e.target.value)
+              setPage(1)
+            }}
+            data-autofocus
+          />
+        </Field>
         <div className="repo-picker-results" aria-live="polite" aria-busy={repos.isFetching}>
           <QueryState query={repos}>
             {({ items, total }) =>

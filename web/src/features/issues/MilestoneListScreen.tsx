@@ -9,6 +9,7 @@ import { PreloadLink } from '@/components/PreloadLink'
 import { ProgressBar } from '@/components/ProgressBar'
 import { Input } from '@/components/Input'
 import { Textarea } from '@/components/Textarea'
+import { Field } from '@/components/Field'
 import { type Repository, repoHref } from '@/lib/forge/api'
 import { useForgeFormat } from '@/lib/forge/format'
 import { errorText } from '@/lib/http'
@@ -169,18 +170,15 @@ function MilestoneForm({ repo, onDone }: { repo: Repository; onDone: () => void 
     <Card as="section" aria-labelledby={`${id}-h`}>
       <form className="stack" onSubmit={submit}>
         <h2 id={`${id}-h`}>{t('milestones.new')}</h2>
-        <div className="field">
-          <label htmlFor={`${id}-t`}>{t('milestones.titleField')}</label>
+        <Field label={t('milestones.titleField')}>
           <Input id={`${id}-t`} className="input" value={title} required maxLength={255} autoFocus onChange={(e) => setTitle(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-d`}>{t('milestones.descriptionField')}</label>
+        </Field>
+        <Field label={t('milestones.descriptionField')}>
           <Textarea id={`${id}-d`} className="input" rows={3} maxLength={4096} value={description} onChange={(e) => setDescription(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-due`}>{t('milestones.dueField')}</label>
+        </Field>
+        <Field label={t('milestones.dueField')}>
           <Input id={`${id}-due`} className="input" type="date" value={due} onChange={(e) => setDue(e.target.value)} />
-        </div>
+        </Field>
         {create.isError && (
           <p className="alert-error" role="alert">
             {errorText(create.error)}

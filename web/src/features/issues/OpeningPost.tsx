@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { type Signed, SignerBadge } from '@/components/SignerBadge'
+import { Field } from '@/components/Field'
 import { Input } from '@/components/Input'
 import type { Repository, User } from '@/lib/forge/api'
 import { useForgeFormat } from '@/lib/forge/format'
@@ -126,27 +127,19 @@ export function EditableTitle({ title, number, canEdit, save }: { title: string;
         submit()
       }}
     >
-      <div className="field">
-        <label htmlFor={`${id}-t`}>{t('edit.titleLabel')}</label>
+      <Field label={t('edit.titleLabel')} error={missing ? t('edit.titleRequired') : undefined} announce>
         <Input
           id={`${id}-t`}
           value={draft}
           maxLength={MAX_TITLE}
           autoFocus
-          aria-invalid={missing || undefined}
-          aria-describedby={missing ? `${id}-e` : undefined}
           onChange={(e) => {
             setDraft(e.target.value)
             setMissing(false)
           }}
           onKeyDown={editorKeys(submit, cancel)}
         />
-        {missing && (
-          <span id={`${id}-e`} className="field-error" role="alert">
-            {t('edit.titleRequired')}
-          </span>
-        )}
-      </div>
+      </Field>
       {mutation.isError && <SaveError error={mutation.error} />}
       <div className="button-row">
         <Button type="submit" size="sm" disabled={mutation.isPending}>
@@ -271,13 +264,9 @@ export function Assignees({ assignees, canEdit, save }: { assignees: User[] | nu
             submit()
           }}
         >
-          <div className="field">
-            <label htmlFor={`${id}-i`}>{t('assignees.label')}</label>
-            <Input id={`${id}-i`} value={draft} autoFocus autoComplete="off" spellCheck={false} aria-describedby={`${id}-help`} onChange={(e) => setDraft(e.target.value)} onKeyDown={editorKeys(submit, cancel)} />
-            <span id={`${id}-help`} className="muted editor-help">
-              {t('assignees.help')}
-            </span>
-          </div>
+          <Field label={t('assignees.label')} hint={t('assignees.help')}>
+            <Input id={`${id}-i`} value={draft} autoFocus autoComplete="off" spellCheck={false} onChange={(e) => setDraft(e.target.value)} onKeyDown={editorKeys(submit, cancel)} />
+          </Field>
           {mutation.isError && <SaveError error={mutation.error} />}
           <div className="button-row">
             <Button type="submit" size="sm" disabled={mutation.isPending}>

@@ -4,6 +4,7 @@ import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { PreloadLink } from '@/components/PreloadLink'
+import { Field } from '@/components/Field'
 import { Select } from '@/components/Select'
 import { type Repository, repoHref } from '@/lib/forge/api'
 import { errorText } from '@/lib/http'
@@ -43,10 +44,7 @@ export function MilestonePicker({ repo, issue }: { repo: Repository; issue: Issu
         <p className="muted">{t('milestone.none')}</p>
       )}
       {canEdit && (
-        <>
-          <label htmlFor={`${id}-s`} className="sr-only">
-            {t('milestone.pick')}
-          </label>
+        <Field label={t('milestone.pick')} labelHidden>
           <Select
             id={`${id}-s`}
             className="input"
@@ -61,7 +59,7 @@ export function MilestonePicker({ repo, issue }: { repo: Repository; issue: Issu
               </option>
             ))}
           </Select>
-        </>
+        </Field>
       )}
       <SaveError error={save.error} />
     </section>

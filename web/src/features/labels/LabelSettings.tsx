@@ -4,6 +4,7 @@ import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { QueryState } from '@/components/QueryState'
 import { Input } from '@/components/Input'
+import { Field } from '@/components/Field'
 import type { Repository } from '@/lib/forge/api'
 import { errorText } from '@/lib/http'
 import { type Label, normalizeColor, textOn, useDeleteLabel, useLabels, useSaveLabel } from './api'
@@ -116,21 +117,15 @@ function LabelForm({ repo, label, onDone }: { repo: Repository; label?: Label; o
   return (
     <form className="label-form stack" onSubmit={submit} onKeyDown={(e) => e.key === 'Escape' && onDone()} aria-label={label ? t('editNamed', { name: label.name }) : t('new')}>
       <div className="label-form-fields">
-        <div className="field">
-          <label htmlFor={`${id}-n`}>{t('name')}</label>
+        <Field label={t('name')}>
           <Input id={`${id}-n`} value={name} maxLength={50} autoFocus autoComplete="off" onChange={(e) => setName(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-c`}>{t('color')}</label>
-          <span className="label-color">
-            <Input type="color" aria-label={t('colorPicker')} value={hex ?? DEFAULT_COLOR} onChange={(e) => setColor(e.target.value)} />
-            <Input id={`${id}-c`} value={color} maxLength={7} autoComplete="off" onChange={(e) => setColor(e.target.value)} />
-          </span>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-d`}>{t('description')}</label>
+        </Field>
+        <Field label={t('color')} row="label-color" before={<Input type="color" aria-label={t('colorPicker')} value={hex ?? DEFAULT_COLOR} onChange={(e) => setColor(e.target.value)} />}>
+          <Input id={`${id}-c`} value={color} maxLength={7} autoComplete="off" onChange={(e) => setColor(e.target.value)} />
+        </Field>
+        <Field label={t('description')}>
           <Input id={`${id}-d`} value={description} maxLength={255} autoComplete="off" onChange={(e) => setDescription(e.target.value)} />
-        </div>
+        </Field>
       </div>
       <label className="checkbox">
         <Input type="checkbox" checked={exclusive} onChange={(e) => setExclusive(e.target.checked)} /> {t('exclusive')}

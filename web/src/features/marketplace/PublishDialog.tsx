@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Dialog } from '@/components/Dialog'
 import { PreloadLink } from '@/components/PreloadLink'
+import { Field } from '@/components/Field'
 import { Input } from '@/components/Input'
 import { Textarea } from '@/components/Textarea'
 import { ApiError, errorText } from '@/lib/http'
@@ -31,8 +32,7 @@ export function PublishDialog({ onClose }: { onClose: () => void }) {
     if (key) return t(`form.errors.${key}`)
     return serverField === k && publish.error ? errorText(publish.error) : undefined
   }
-  const describe = (k: keyof ListingInput, help?: boolean) =>
-    [help ? `${id}-${k}-help` : '', fieldError(k) ? `${id}-${k}-error` : ''].filter(Boolean).join(' ') || undefined
+  const describe = (k: keyof ListingInput) => (fieldError(k) ? `${id}-${k}-error` : undefined)
   const errorLine = (k: keyof ListingInput) => {
     const msg = fieldError(k)
     return msg ? (
@@ -57,24 +57,18 @@ export function PublishDialog({ onClose }: { onClose: () => void }) {
   return (
     <Dialog title={t('form.title')} description={t('form.description')} closeLabel={t('form.close')} onClose={onClose}>
       <form onSubmit={submit} noValidate className="marketplace-form">
-        <div className="field">
-          <label htmlFor={`${id}-name`}>{t('form.name')}</label>
-          <Input id={`${id}-name`} value={input.name} maxLength={MAX_NAME} aria-invalid={!!fieldError('name')} aria-describedby={describe('name')} onChange={(e) => set('name', e.target.value)} />
-          {errorLine('name')}
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-description`}>{t('form.descriptionLabel')}</label>
+        <Field label={t('form.name')} error={fieldError('name')} announce>
+          <Input id={`${id}-name`} value={input.name} maxLength={MAX_NAME} onChange={(e) => set('name', e.target.value)} />
+        </Field>
+        <Field label={t('form.descriptionLabel')} error={fieldError('description')} announce>
           <Textarea
             id={`${id}-description`}
             rows={3}
             value={input.description}
             maxLength={MAX_DESCRIPTION}
-            aria-invalid={!!fieldError('description')}
-            aria-describedby={describe('description')}
             onChange={(e) => set('description', e.target.value)}
           />
-          {errorLine('description')}
-        </div>
+        </Field>
         <fieldset className="field marketplace-event-choices" aria-describedby={describe('events')}>
           <legend>{t('form.events')}</legend>
           {LISTING_EVENTS.map((e) => (
@@ -84,37 +78,26 @@ export function PublishDialog({ onClose }: { onClose: () => void }) {
           ))}
           {errorLine('events')}
         </fieldset>
-        <div className="field">
-          <label htmlFor={`${id}-url_template`}>{t('form.urlTemplate')}</label>
+        <Field label={t('form.urlTemplate')} hint={t('form.urlTemplateHelp')} error={fieldError('url_template')} announce>
           <Input
             id={`${id}-url_template`}
             type="url"
             value={input.url_template}
             maxLength={MAX_URL}
             placeholder="https://ci.example/hooks/{owner}/{repo}"
-            aria-invalid={!!fieldError('url_template')}
-            aria-describedby={describe('url_template', true)}
             onChange={(e) => set('url_template', e.target.value)}
           />
-          <p id={`${id}-url_template-help`} className="muted small">
-            {t('form.urlTemplateHelp')}
-          </p>
-          {errorLine('url_template')}
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-homepage`}>{t('form.homepage')}</label>
+        </Field>
+        <Field label={t('form.homepage')} error={fieldError('homepage')} announce>
           <Input
             id={`${id}-homepage`}
             type="url"
             value={input.homepage}
             maxLength={MAX_URL}
             placeholder="https://"
-            aria-invalid={!!fieldError('homepage')}
-            aria-describedby={describe('homepage')}
             onChange={(e) => set('homepage', e.target.value)}
           />
-          {errorLine('homepage')}
-        </div>
+        </Field>
         {publish.isError && !serverField && (
           <p className="alert-error" role="alert">
             {t('form.failed', { error: errorText(publish.error) })}

@@ -2,6 +2,7 @@ import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Input } from '@/components/Input'
+import { Field } from '@/components/Field'
 import { MarkdownEditor } from '@/features/issues'
 import { MAX_BODY, useSendMessage } from './api'
 import { SendError, submitOnCtrlEnter } from './SendError'
@@ -26,10 +27,9 @@ export function NewMessageForm({ initialTo, onSent }: { initialTo: string; onSen
           if (ready) send.mutate({ to: to.trim(), body }, { onSuccess: (m) => onSent(m.conversation_id) })
         }}
       >
-        <div className="field">
-          <label htmlFor={`${id}-to`}>{t('new.to')}</label>
+        <Field label={t('new.to')}>
           <Input id={`${id}-to`} type="text" value={to} required autoComplete="off" spellCheck={false} placeholder={t('new.toPlaceholder')} onChange={(e) => setTo(e.target.value)} />
-        </div>
+        </Field>
         <MarkdownEditor label={t('new.body')} value={body} onChange={setBody} rows={6} required maxLength={MAX_BODY} />
         <div className="compose-actions">
           <span className="muted">{t('sendHint')}</span>

@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
+import { Field } from '@/components/Field'
 import { Select } from '@/components/Select'
 import { Textarea } from '@/components/Textarea'
 import { ApiError, errorText } from '@/lib/http'
@@ -51,8 +52,7 @@ function ReportDialog({ kind, target, label, onClose }: { kind: ReportKind; targ
             file.mutate({ kind, target, reason, detail })
           }}
         >
-          <label>
-            {t('report.reason')}
+          <Field label={t('report.reason')}>
             <Select value={reason} onChange={(e) => setReason(e.target.value as ReportReason)}>
               {REASONS.map((r) => (
                 <option key={r} value={r}>
@@ -60,11 +60,10 @@ function ReportDialog({ kind, target, label, onClose }: { kind: ReportKind; targ
                 </option>
               ))}
             </Select>
-          </label>
-          <label>
-            {t('report.detail')}
+          </Field>
+          <Field label={t('report.detail')}>
             <Textarea value={detail} onChange={(e) => setDetail(e.target.value)} rows={4} maxLength={MAX_DETAIL} />
-          </label>
+          </Field>
           {file.isError && (
             <p className="alert-error" role="alert">
               {already ? t('report.already') : errorText(file.error)}

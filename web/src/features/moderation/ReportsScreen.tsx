@@ -6,6 +6,7 @@ import { Paged } from '@/components/Lists'
 import { PageHeader } from '@/components/PageHeader'
 import { SignInNotice } from '@/components/SignInNotice'
 import { Tabs } from '@/components/Tabs'
+import { Field } from '@/components/Field'
 import { Select } from '@/components/Select'
 import { Textarea } from '@/components/Textarea'
 import { errorText } from '@/lib/http'
@@ -157,10 +158,9 @@ function ConfirmAction({ report, action, onClose }: { report: Report; action: Mo
         }}
       >
         <p>{t(`confirm.${action}.body`)}</p>
-        <label>
-          {needsReason ? t('confirm.reason') : t('confirm.note')}
+        <Field label={needsReason ? t('confirm.reason') : t('confirm.note')}>
           <Textarea value={reason} onChange={(e) => setReason(e.target.value)} rows={3} maxLength={MAX_REASON} required={needsReason} />
-        </label>
+        </Field>
         {moderate.isError && (
           <p className="alert-error" role="alert">
             {errorText(moderate.error)}

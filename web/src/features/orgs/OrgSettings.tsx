@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { Input } from '@/components/Input'
+import { Field } from '@/components/Field'
 import { orgHooks, WebhooksPanel } from '@/features/webhooks'
 import { nav } from '@/lib/forge/nav'
 import { errorText } from '@/lib/http'
@@ -35,10 +36,9 @@ function OrgProfile({ org }: { org: Org }) {
     save.mutate(fields)
   }
   const field = (key: keyof typeof fields, max: number) => (
-    <div className="field">
-      <label htmlFor={`${id}-${key}`}>{t(`settings.${key}`)}</label>
+    <Field label={t(`settings.${key}`)}>
       <Input id={`${id}-${key}`} value={fields[key]} maxLength={max} onChange={(e) => setFields({ ...fields, [key]: e.target.value })} />
-    </div>
+    </Field>
   )
   return (
     <Card as="section" aria-labelledby={`${id}-h`}>
@@ -76,10 +76,9 @@ function DeleteOrg({ org }: { org: Org }) {
       <h2 id={`${id}-h`}>{t('settings.deleteTitle')}</h2>
       <p className="muted">{t('settings.deleteHelp')}</p>
       <form onSubmit={submit} className="org-inline-form">
-        <div className="field">
-          <label htmlFor={`${id}-c`}>{t('settings.deleteConfirm', { name: org.username })}</label>
+        <Field label={t('settings.deleteConfirm', { name: org.username })}>
           <Input id={`${id}-c`} value={confirm} autoComplete="off" onChange={(e) => setConfirm(e.target.value)} />
-        </div>
+        </Field>
         <Button type="submit" variant="danger" disabled={del.isPending || confirm !== org.username}>
           {t('settings.delete')}
         </Button>

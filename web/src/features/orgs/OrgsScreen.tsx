@@ -7,6 +7,7 @@ import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
 import { SignInNotice } from '@/components/SignInNotice'
 import { Input } from '@/components/Input'
+import { Field } from '@/components/Field'
 import { nav } from '@/lib/forge/nav'
 import { errorText } from '@/lib/http'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
@@ -89,31 +90,23 @@ function NewOrgForm() {
       <h2 id={`${id}-h`}>{t('create.title')}</h2>
       <p className="muted">{t('create.lead')}</p>
       <form onSubmit={submit} noValidate aria-labelledby={`${id}-h`}>
-        <div className="field">
-          <label htmlFor={`${id}-name`}>{t('create.name')}</label>
+        <Field label={t('create.name')} hint={showProblem ? undefined : t('create.nameHelp')} error={showProblem ? t(problem) : undefined}>
           <Input
             id={`${id}-name`}
             value={name}
             maxLength={39}
             autoComplete="off"
             required
-            aria-invalid={showProblem ? true : undefined}
-            aria-describedby={`${id}-name-help`}
             onChange={(e) => setName(e.target.value)}
             onBlur={() => setTouched(true)}
           />
-          <span id={`${id}-name-help`} className={showProblem ? 'field-error' : 'muted'}>
-            {showProblem ? t(problem) : t('create.nameHelp')}
-          </span>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-full`}>{t('create.fullName')}</label>
+        </Field>
+        <Field label={t('create.fullName')}>
           <Input id={`${id}-full`} value={fullName} maxLength={100} onChange={(e) => setFullName(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-desc`}>{t('create.description')}</label>
+        </Field>
+        <Field label={t('create.description')}>
           <Input id={`${id}-desc`} value={description} maxLength={255} onChange={(e) => setDescription(e.target.value)} />
-        </div>
+        </Field>
         {create.isError && (
           <p className="alert-error" role="alert">
             {errorText(create.error)}

@@ -7,6 +7,7 @@ import { PreloadLink } from '@/components/PreloadLink'
 import { QueryState } from '@/components/QueryState'
 import { Input } from '@/components/Input'
 import { Select } from '@/components/Select'
+import { Field } from '@/components/Field'
 import { repoHref } from '@/lib/forge/api'
 import { errorText } from '@/lib/http'
 import {
@@ -122,10 +123,9 @@ function TeamMembers({ org, team, owner }: { org: Org; team: Team; owner: boolea
       </QueryState>
       {owner && (
         <form onSubmit={submit} className="org-inline-form">
-          <div className="field">
-            <label htmlFor={`${id}-u`}>{t('teams.username')}</label>
+          <Field label={t('teams.username')}>
             <Input id={`${id}-u`} value={login} autoComplete="off" onChange={(e) => setLogin(e.target.value)} />
-          </div>
+          </Field>
           <Button type="submit" size="sm" disabled={add.isPending || !login.trim()}>
             {t('teams.addMember')}
           </Button>
@@ -178,10 +178,9 @@ function TeamRepos({ org, team, owner }: { org: Org; team: Team; owner: boolean 
       </QueryState>
       {manageable && (
         <form onSubmit={submit} className="org-inline-form">
-          <div className="field">
-            <label htmlFor={`${id}-r`}>{t('teams.repoName')}</label>
+          <Field label={t('teams.repoName')}>
             <Input id={`${id}-r`} value={repo} autoComplete="off" onChange={(e) => setRepo(e.target.value)} />
-          </div>
+          </Field>
           <Button type="submit" size="sm" disabled={add.isPending || !repo.trim()}>
             {t('teams.addRepo')}
           </Button>
@@ -216,17 +215,13 @@ function NewTeamForm({ org }: { org: Org }) {
     <Card as="section" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>{t('teams.newTitle')}</h2>
       <form onSubmit={submit} aria-labelledby={`${id}-h`}>
-        <div className="field">
-          <label htmlFor={`${id}-n`}>{t('teams.name')}</label>
+        <Field label={t('teams.name')} hint={t('teams.nameHelp')}>
           <Input id={`${id}-n`} value={name} maxLength={255} autoComplete="off" required onChange={(e) => setName(e.target.value)} />
-          <span className="muted">{t('teams.nameHelp')}</span>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-d`}>{t('teams.description')}</label>
+        </Field>
+        <Field label={t('teams.description')}>
           <Input id={`${id}-d`} value={description} maxLength={255} onChange={(e) => setDescription(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-p`}>{t('teams.permission')}</label>
+        </Field>
+        <Field label={t('teams.permission')}>
           <Select id={`${id}-p`} value={permission} onChange={(e) => setPermission(e.target.value as (typeof TEAM_PERMISSIONS)[number])}>
             {TEAM_PERMISSIONS.map((p) => (
               <option key={p} value={p}>
@@ -234,7 +229,7 @@ function NewTeamForm({ org }: { org: Org }) {
               </option>
             ))}
           </Select>
-        </div>
+        </Field>
         <div className="field checkbox-field">
           <label>
             <Input type="checkbox" checked={allRepos} onChange={(e) => setAllRepos(e.target.checked)} /> {t('teams.includesAll')}

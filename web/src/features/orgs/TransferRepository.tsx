@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { Input } from '@/components/Input'
+import { Field } from '@/components/Field'
 import { repoHref, type Repository } from '@/lib/forge/api'
 import { nav } from '@/lib/forge/nav'
 import { errorText } from '@/lib/http'
@@ -54,10 +55,9 @@ function TransferForm({ id, newOwner, setNewOwner, submit, pending }: TransferFo
   const { t } = useTranslation('orgs')
   return (
     <form onSubmit={submit} className="org-inline-form">
-      <div className="field">
-        <label htmlFor={`${id}-o`}>{t('transfer.newOwner')}</label>
+      <Field label={t('transfer.newOwner')}>
         <Input id={`${id}-o`} value={newOwner} autoComplete="off" onChange={(e) => setNewOwner(e.target.value)} />
-      </div>
+      </Field>
       <Button type="submit" variant="danger" disabled={pending || !newOwner.trim()}>
         {pending ? t('transfer.submitting') : t('transfer.submit')}
       </Button>

@@ -4,6 +4,7 @@ import { Button } from '@/components/Button'
 import { Markdown } from '@/components/Markdown'
 import { PageHeader } from '@/components/PageHeader'
 import { Spinner } from '@/components/Spinner'
+import { Field } from '@/components/Field'
 import { Input } from '@/components/Input'
 import { Textarea } from '@/components/Textarea'
 import { ApiError } from '@/lib/http'
@@ -31,19 +32,9 @@ export default function PlaygroundScreen() {
       <PageHeader title={t('title')} lead={t('lead')} />
       <div className="playground">
         <form onSubmit={onSubmit}>
-          <div className="field">
-            <label htmlFor="playground-text">{t('editor.label')}</label>
-            <Textarea
-              id="playground-text"
-              value={text}
-              onChange={(e) => setText(e.target.value)}
-              spellCheck={false}
-              aria-describedby="playground-hint"
-            />
-            <p id="playground-hint" className="muted">
-              {t('editor.hint')}
-            </p>
-          </div>
+          <Field label={t('editor.label')} hint={t('editor.hint')}>
+            <Textarea id="playground-text" value={text} onChange={(e) => setText(e.target.value)} spellCheck={false} />
+          </Field>
           <label className="playground-live">
             <Input type="checkbox" checked={live} onChange={(e) => setLive(e.target.checked)} />
             {t('editor.live')}

@@ -8,6 +8,7 @@ import { SignInNotice } from '@/components/SignInNotice'
 import { Spinner } from '@/components/Spinner'
 import { Input } from '@/components/Input'
 import { Select } from '@/components/Select'
+import { Field } from '@/components/Field'
 import { MarkdownEditor } from '@/features/issues'
 import { type Branch, type Repository, repoHref, useBranches } from '@/lib/forge/api'
 import { headSpec, newestFirst, newPullHref, parseHead, useBranchesOf, useForks } from '@/lib/forge/forks'
@@ -117,8 +118,7 @@ function NewPullForm({ repo, branches, forks, login }: { repo: Repository; branc
       <Card as="section">
         <form onSubmit={submit} noValidate aria-label={t('new.heading')}>
           <div className="branch-pickers">
-            <div className="field">
-              <label htmlFor={`${id}-base-repo`}>{t('new.baseRepo')}</label>
+            <Field label={t('new.baseRepo')}>
               <Select id={`${id}-base-repo`} value={repo.full_name} disabled={bases.length < 2} onChange={(e) => pickBaseRepo(e.target.value)}>
                 {bases.map((r) => (
                   <option key={r.id} value={r.full_name}>
@@ -126,9 +126,8 @@ function NewPullForm({ repo, branches, forks, login }: { repo: Repository; branc
                   </option>
                 ))}
               </Select>
-            </div>
-            <div className="field">
-              <label htmlFor={`${id}-base`}>{t('new.base')}</label>
+            </Field>
+            <Field label={t('new.base')}>
               <Select id={`${id}-base`} value={base} onChange={(e) => setBase(e.target.value)}>
                 {branches.map((b) => (
                   <option key={b.name} value={b.name}>
@@ -136,12 +135,11 @@ function NewPullForm({ repo, branches, forks, login }: { repo: Repository; branc
                   </option>
                 ))}
               </Select>
-            </div>
+            </Field>
             <span aria-hidden="true" className="branch-arrow">
               ←
             </span>
-            <div className="field">
-              <label htmlFor={`${id}-head-repo`}>{t('new.headRepo')}</label>
+            <Field label={t('new.headRepo')}>
               <Select
                 id={`${id}-head-repo`}
                 value={String(headRepo.id)}
@@ -156,9 +154,8 @@ function NewPullForm({ repo, branches, forks, login }: { repo: Repository; branc
                   </option>
                 ))}
               </Select>
-            </div>
-            <div className="field">
-              <label htmlFor={`${id}-head`}>{t('new.head')}</label>
+            </Field>
+            <Field label={t('new.head')}>
               <Select id={`${id}-head`} value={head} onChange={(e) => setPicked(e.target.value)}>
                 <option value="">{t('new.pickHead')}</option>
                 {headNames.map((b) => (
@@ -167,13 +164,12 @@ function NewPullForm({ repo, branches, forks, login }: { repo: Repository; branc
                   </option>
                 ))}
               </Select>
-            </div>
+            </Field>
           </div>
           <p className="muted">{t('new.acrossForks')}</p>
-          <div className="field">
-            <label htmlFor={`${id}-t`}>{t('new.titleLabel')}</label>
+          <Field label={t('new.titleLabel')}>
             <Input id={`${id}-t`} value={title} maxLength={255} onChange={(e) => setTitle(e.target.value)} />
-          </div>
+          </Field>
           <MarkdownEditor label={t('new.bodyLabel')} value={body} onChange={setBody} rows={8} />
           {touched && problem && (
             <p className="field-error" role="alert">

@@ -36,6 +36,7 @@ import { DiffView, type LineAnchor } from '@/components/DiffView'
 import { CommitStatusIcon } from '@/components/CommitStatus'
 import { Input } from '@/components/Input'
 import { Select } from '@/components/Select'
+import { Field } from '@/components/Field'
 import { MergeRequirements, ReviewVerdicts } from './MergeRequirements'
 import { PushedCommits } from './PushedCommits'
 import { shortSha, subject, useForgeFormat } from '@/lib/forge/format'
@@ -302,8 +303,7 @@ function MergeBox({ repo, pr }: { repo: Repository; pr: PullRequest }) {
       <MergeRequirements repo={repo} pr={pr} />
       {canMaintain(repo) ? (
         <div className="merge-controls">
-          <div className="field">
-            <label htmlFor={`${id}-s`}>{t('merge.style')}</label>
+          <Field label={t('merge.style')}>
             <Select id={`${id}-s`} value={style} onChange={(e) => setStyle(e.target.value as MergeStyle)}>
               {MERGE_STYLES.map((s) => (
                 <option key={s} value={s}>
@@ -311,7 +311,7 @@ function MergeBox({ repo, pr }: { repo: Repository; pr: PullRequest }) {
                 </option>
               ))}
             </Select>
-          </div>
+          </Field>
           {deletable && (
             <label className="merge-delete-branch">
               <Input type="checkbox" checked={deleteBranch} onChange={(e) => setDeleteBranch(e.target.checked)} />{' '}

@@ -8,6 +8,7 @@ import type { Repository } from '@/lib/forge/api'
 import { DiffSnippet, type LineAnchor } from '@/components/DiffView'
 import { Input } from '@/components/Input'
 import { Textarea } from '@/components/Textarea'
+import { Field } from '@/components/Field'
 import { useForgeFormat } from '@/lib/forge/format'
 import { errorText } from '@/lib/http'
 import { type DraftComment, type PullRequest, type PullReview, REVIEW_EVENTS, type ReviewComment, type ReviewEvent, useDeletePendingReview, useSubmitReview } from './api'
@@ -62,10 +63,9 @@ function DraftEditor({ anchor, onSave, onCancel }: { anchor: LineAnchor; onSave:
   }
   return (
     <form onSubmit={submit} className="draft-editor">
-      <label htmlFor={id} className="sr-only">
-        {t('review.lineComment', { path: anchor.path, line: anchor.line })}
-      </label>
-      <Textarea id={id} className="input" rows={3} value={body} autoFocus onChange={(e) => setBody(e.target.value)} />
+      <Field label={t('review.lineComment', { path: anchor.path, line: anchor.line })} labelHidden>
+        <Textarea id={id} className="input" rows={3} value={body} autoFocus onChange={(e) => setBody(e.target.value)} />
+      </Field>
       <div className="button-row">
         <Button type="submit" size="sm" disabled={!body.trim()}>
           {t('review.addToReview')}
@@ -170,10 +170,9 @@ export function ReviewPanel({ repo, pr, drafts, pending, onSubmitted, isAuthor }
           </p>
         )}
         <form onSubmit={onSubmit}>
-          <div className="field">
-            <label htmlFor={`${id}-b`}>{t('review.summary')}</label>
+          <Field label={t('review.summary')}>
             <Textarea id={`${id}-b`} rows={3} value={body} onChange={(e) => setBody(e.target.value)} />
-          </div>
+          </Field>
           <fieldset className="field review-events">
             <legend>{t('review.verdict')}</legend>
             {REVIEW_EVENTS.map((ev) => (

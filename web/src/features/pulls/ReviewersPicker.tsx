@@ -2,6 +2,7 @@ import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Input } from '@/components/Input'
+import { Field } from '@/components/Field'
 import { UserLink } from '@/features/issues'
 import { canMaintain, type Repository } from '@/lib/forge/api'
 import { errorText } from '@/lib/http'
@@ -51,13 +52,9 @@ export function ReviewersPicker({ repo, pr, canEdit }: { repo: Repository; pr: P
       )}
       {canEdit && open && (
         <form aria-label={t('request')} onSubmit={submit}>
-          <div className="field">
-            <label htmlFor={`${id}-i`}>{t('label')}</label>
-            <Input id={`${id}-i`} value={draft} autoComplete="off" spellCheck={false} aria-describedby={`${id}-help`} onChange={(e) => setDraft(e.target.value)} />
-            <span id={`${id}-help`} className="muted editor-help">
-              {t('help')}
-            </span>
-          </div>
+          <Field label={t('label')} hint={t('help')}>
+            <Input id={`${id}-i`} value={draft} autoComplete="off" spellCheck={false} onChange={(e) => setDraft(e.target.value)} />
+          </Field>
           <Button type="submit" size="sm" variant="outline" disabled={ask.isPending || parseLogins(draft).length === 0}>
             {ask.isPending ? t('requesting') : t('request')}
           </Button>
@@ -104,10 +101,9 @@ export function DismissAction({ repo, pr, review }: { repo: Repository; pr: Pull
             dismiss.mutate(message)
           }}
         >
-          <div className="field">
-            <label htmlFor={`${id}-m`}>{t('reason')}</label>
+          <Field label={t('reason')}>
             <Input id={`${id}-m`} value={message} autoFocus onChange={(e) => setMessage(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && setEditing(false)} />
-          </div>
+          </Field>
           <div className="button-row">
             <Button type="submit" size="sm" disabled={dismiss.isPending}>
               {dismiss.isPending ? t('dismissing') : t('dismiss')}

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { ProgressBar } from '@/components/ProgressBar'
+import { Field } from '@/components/Field'
 import { Input } from '@/components/Input'
 import { MarkdownEditor } from '@/features/issues'
 import type { Repository } from '@/lib/forge/api'
@@ -32,18 +33,15 @@ export function ReleaseForm({ repo, release, onDone }: { repo: Repository; relea
     <Card>
       <form className="stack release-form" onSubmit={submit} aria-labelledby={`${id}-h`}>
         <h2 id={`${id}-h`}>{release ? t('form.editHeading') : t('form.newHeading')}</h2>
-        <label>
-          {t('form.tag')}
+        <Field label={t('form.tag')}>
           <Input required value={input.tag_name} maxLength={255} onChange={(e) => set('tag_name', e.target.value)} placeholder="v1.0.0" />
-        </label>
-        <label>
-          {t('form.target')}
+        </Field>
+        <Field label={t('form.target')}>
           <Input value={input.target_commitish} maxLength={255} onChange={(e) => set('target_commitish', e.target.value)} />
-        </label>
-        <label>
-          {t('form.title')}
+        </Field>
+        <Field label={t('form.title')}>
           <Input value={input.name} maxLength={255} onChange={(e) => set('name', e.target.value)} />
-        </label>
+        </Field>
         <MarkdownEditor label={t('form.notes')} value={input.body} onChange={(v) => set('body', v)} />
         {/* A published release is on chain for good: it cannot become a draft again. */}
         {(!release || release.draft) && (

@@ -4,6 +4,7 @@ import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { Input } from '@/components/Input'
 import { Select } from '@/components/Select'
+import { Field } from '@/components/Field'
 import { type Branch, type Repository } from '@/lib/forge/api'
 import { errorText } from '@/lib/http'
 import { useCreateBranch, useDeleteBranch, useRenameBranch } from './api'
@@ -23,12 +24,10 @@ export function NewBranchForm({ repo, branches }: { repo: Repository; branches: 
   return (
     <Card as="section" aria-label={t('create.heading')}>
       <form onSubmit={submit} className="branch-form">
-        <div className="field">
-          <label htmlFor={`${id}-n`}>{t('create.name')}</label>
+        <Field label={t('create.name')}>
           <Input id={`${id}-n`} value={name} maxLength={255} autoComplete="off" onChange={(e) => setName(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-f`}>{t('create.from')}</label>
+        </Field>
+        <Field label={t('create.from')}>
           <Select id={`${id}-f`} value={from} onChange={(e) => setFrom(e.target.value)}>
             {branches.map((b) => (
               <option key={b.name} value={b.name}>
@@ -36,7 +35,7 @@ export function NewBranchForm({ repo, branches }: { repo: Repository; branches: 
               </option>
             ))}
           </Select>
-        </div>
+        </Field>
         <Button type="submit" disabled={!name.trim() || create.isPending}>
           {create.isPending ? t('create.creating') : t('create.submit')}
         </Button>

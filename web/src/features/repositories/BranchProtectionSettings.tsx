@@ -4,6 +4,7 @@ import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { QueryState } from '@/components/QueryState'
 import { Input } from '@/components/Input'
+import { Field } from '@/components/Field'
 import { type Repository } from '@/lib/forge/api'
 import { type BranchProtection, type ProtectionInput, splitList, useProtections } from '@/lib/forge/branches'
 import { errorText } from '@/lib/http'
@@ -116,32 +117,23 @@ function RuleForm({ repo, rule, onDone }: { repo: Repository; rule?: BranchProte
   return (
     <form onSubmit={submit} aria-label={rule ? t('rules.editLabel', { branch: rule.rule_name }) : t('rules.add')} className="branch-rule-form">
       {!rule && <h3>{t('rules.add')}</h3>}
-      <div className="field">
-        <label htmlFor={`${id}-b`}>{t('rules.branch')}</label>
-        <Input id={`${id}-b`} value={branch} disabled={Boolean(rule)} maxLength={255} autoComplete="off" aria-describedby={`${id}-bh`} onChange={(e) => setBranch(e.target.value)} />
-        <span id={`${id}-bh`} className="muted">
-          {t('rules.branchHelp')}
-        </span>
-      </div>
+      <Field label={t('rules.branch')} hint={t('rules.branchHelp')}>
+        <Input id={`${id}-b`} value={branch} disabled={Boolean(rule)} maxLength={255} autoComplete="off" onChange={(e) => setBranch(e.target.value)} />
+      </Field>
       <label className="field-check">
         <Input type="checkbox" checked={push} onChange={(e) => setPush(e.target.checked)} /> {t('rules.enablePush')}
       </label>
       {push && (
-        <div className="field">
-          <label htmlFor={`${id}-w`}>{t('rules.whitelist')}</label>
+        <Field label={t('rules.whitelist')} hint={t('rules.whitelistHelp')}>
           <Input id={`${id}-w`} value={whitelist} autoComplete="off" onChange={(e) => setWhitelist(e.target.value)} />
-          <span className="muted">{t('rules.whitelistHelp')}</span>
-        </div>
+        </Field>
       )}
-      <div className="field">
-        <label htmlFor={`${id}-c`}>{t('rules.contexts')}</label>
+      <Field label={t('rules.contexts')} hint={t('rules.contextsHelp')}>
         <Input id={`${id}-c`} value={checks} autoComplete="off" onChange={(e) => setChecks(e.target.value)} />
-        <span className="muted">{t('rules.contextsHelp')}</span>
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-a`}>{t('rules.requiredApprovals')}</label>
+      </Field>
+      <Field label={t('rules.requiredApprovals')}>
         <Input id={`${id}-a`} type="number" min={0} max={100} value={approvals} onChange={(e) => setApprovals(e.target.value)} />
-      </div>
+      </Field>
       {save.isError && (
         <p className="alert-error" role="alert">
           {errorText(save.error)}

@@ -11,6 +11,7 @@ import { TopicList } from '@/features/topics'
 import { Paged } from '@/components/Lists'
 import { Input } from '@/components/Input'
 import { Select } from '@/components/Select'
+import { Field } from '@/components/Field'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
 import { isRepositorySort, type Repository, repoHref, type RepositorySort, SORTS, useRepoSearch } from '@/lib/forge/api'
@@ -85,12 +86,10 @@ function RepositorySearch() {
   return (
     <div className="stack">
       <form role="search" aria-label={t('explore.filters')} className="explore-filters" onSubmit={(e) => e.preventDefault()}>
-        <div className="field">
-          <label htmlFor={`${id}-q`}>{t('explore.search.label')}</label>
+        <Field label={t('explore.search.label')}>
           <Input id={`${id}-q`} type="search" value={query} placeholder={t('explore.search.placeholder')} maxLength={200} onChange={(e) => onQuery(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-sort`}>{t('explore.sort.label')}</label>
+        </Field>
+        <Field label={t('explore.sort.label')}>
           <Select id={`${id}-sort`} value={sort} onChange={(e) => setSort(e.target.value)}>
             {SORTS.map((s) => (
               <option key={s} value={s}>
@@ -98,7 +97,7 @@ function RepositorySearch() {
               </option>
             ))}
           </Select>
-        </div>
+        </Field>
       </form>
       {topic.trim() && (
         <p className="topic-filter">
@@ -168,10 +167,9 @@ function UserSearch() {
   return (
     <div className="stack">
       <form role="search" aria-label={t('explore.users.filters')} className="explore-filters" onSubmit={(e) => e.preventDefault()}>
-        <div className="field">
-          <label htmlFor={`${id}-u`}>{t('explore.users.label')}</label>
+        <Field label={t('explore.users.label')}>
           <Input id={`${id}-u`} type="search" value={query} placeholder={t('explore.users.placeholder')} maxLength={200} autoComplete="off" onChange={(e) => onQuery(e.target.value)} />
-        </div>
+        </Field>
       </form>
       <Paged
         query={results}

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { NotFoundError } from '@/components/QueryState'
+import { Field } from '@/components/Field'
 import { Input } from '@/components/Input'
 import { MarkdownPreview } from '@/components/MarkdownPreview'
 import { Tabs } from '@/components/Tabs'
@@ -76,26 +77,15 @@ export function FileEditor({ repo, mode, branch, path, sha, initial = '' }: File
     <Card as="section">
       <form className="file-editor stack" onSubmit={submit} noValidate aria-label={t(`editor.title.${mode}`)}>
         {mode === 'new' && (
-          <div className="field">
-            <label htmlFor={`${id}-name`}>{t('editor.name')}</label>
-            <div className="owner-name">
-              {dir && <span className="muted mono">{dir}/</span>}
-              <Input
-                id={`${id}-name`}
-                className="input mono"
-                value={name}
-                autoComplete="off"
-                aria-invalid={touched && problem === 'name' ? true : undefined}
-                aria-describedby={touched && problem === 'name' ? `${id}-name-problem` : undefined}
-                onChange={(e) => setName(e.target.value)}
-              />
-            </div>
-            {touched && problem === 'name' && (
-              <p id={`${id}-name-problem`} className="field-error" role="alert">
-                {t('editor.problem.name')}
-              </p>
-            )}
-          </div>
+          <Field
+            label={t('editor.name')}
+            error={touched && problem === 'name' ? t('editor.problem.name') : undefined}
+            announce
+            row="owner-name"
+            before={dir && <span className="muted mono">{dir}/</span>}
+          >
+            <Input id={`${id}-name`} className="input mono" value={name} autoComplete="off" onChange={(e) => setName(e.target.value)} />
+          </Field>
         )}
         {mode === 'delete' ? (
           <p role="note">{t('editor.deleteNote', { path })}</p>
@@ -121,8 +111,9 @@ export function FileEditor({ repo, mode, branch, path, sha, initial = '' }: File
         )}
         <fieldset>
           <legend>{t('editor.commit')}</legend>
-          <label htmlFor={`${id}-message`}>{t('editor.message')}</label>
-          <Input id={`${id}-message`} className="input" value={message} placeholder={defaultMessage} onChange={(e) => setMessage(e.target.value)} />
+          <Field label={t('editor.message')}>
+            <Input id={`${id}-message`} className="input" value={message} placeholder={defaultMessage} onChange={(e) => setMessage(e.target.value)} />
+          </Field>
           <label>
             <Input type="radio" name={`${id}-target`} checked={target === 'direct'} onChange={() => setTarget('direct')} /> {t('editor.direct', { branch })}
           </label>
@@ -130,22 +121,9 @@ export function FileEditor({ repo, mode, branch, path, sha, initial = '' }: File
             <Input type="radio" name={`${id}-target`} checked={target === 'branch'} onChange={() => setTarget('branch')} /> {t('editor.newBranch')}
           </label>
           {target === 'branch' && (
-            <div className="field">
-              <label htmlFor={`${id}-branch`}>{t('editor.branchName')}</label>
-              <Input
-                id={`${id}-branch`}
-                className="input mono"
-                value={newBranch}
-                autoComplete="off"
-                aria-invalid={touched && problem === 'branch' ? true : undefined}
-                onChange={(e) => setNewBranch(e.target.value)}
-              />
-              {touched && problem === 'branch' && (
-                <p className="field-error" role="alert">
-                  {t('editor.problem.branch')}
-                </p>
-              )}
-            </div>
+            <Field label={t('editor.branchName')} error={touched && problem === 'branch' ? t('editor.problem.branch') : undefined} announce>
+              <Input id={`${id}-branch`} className="input mono" value={newBranch} autoComplete="off" onChange={(e) => setNewBranch(e.target.value)} />
+            </Field>
           )}
         </fieldset>
         {save.isError && (

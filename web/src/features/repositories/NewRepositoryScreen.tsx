@@ -5,6 +5,7 @@ import { Card } from '@/components/Card'
 import { PageHeader } from '@/components/PageHeader'
 import { SignInNotice } from '@/components/SignInNotice'
 import { Input } from '@/components/Input'
+import { Field } from '@/components/Field'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import { repoHref, repoNameProblem } from '@/lib/forge/api'
@@ -47,30 +48,18 @@ function NewRepositoryForm({ owner }: { owner: string }) {
   return (
     <Card as="section">
       <form onSubmit={submit} noValidate aria-label={t('create.title')}>
-        <div className="field">
-          <label htmlFor={`${id}-name`}>{t('create.name')}</label>
-          <div className="owner-name">
-            <span className="muted">{owner} /</span>
-            <Input
-              id={`${id}-name`}
-              value={name}
-              maxLength={100}
-              autoComplete="off"
-              required
-              aria-invalid={showProblem ? true : undefined}
-              aria-describedby={`${id}-name-help`}
-              onChange={(e) => setName(e.target.value)}
-              onBlur={() => setTouched(true)}
-            />
-          </div>
-          <span id={`${id}-name-help`} className={showProblem ? 'field-error' : 'muted'}>
-            {showProblem ? t(problem) : t('create.nameHelp')}
-          </span>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-description`}>{t('create.description')}</label>
+        <Field
+          label={t('create.name')}
+          hint={showProblem ? undefined : t('create.nameHelp')}
+          error={showProblem ? t(problem) : undefined}
+          row="owner-name"
+          before={<span className="muted">{owner} /</span>}
+        >
+          <Input id={`${id}-name`} value={name} maxLength={100} autoComplete="off" required onChange={(e) => setName(e.target.value)} onBlur={() => setTouched(true)} />
+        </Field>
+        <Field label={t('create.description')}>
           <Input id={`${id}-description`} value={description} maxLength={2048} onChange={(e) => setDescription(e.target.value)} />
-        </div>
+        </Field>
         <fieldset className="field visibility">
           <legend>{t('create.visibility')}</legend>
           <label>
@@ -87,10 +76,9 @@ function NewRepositoryForm({ owner }: { owner: string }) {
             <Input type="checkbox" checked={autoInit} onChange={(e) => setAutoInit(e.target.checked)} /> {t('create.autoInit')}
           </label>
         </div>
-        <div className="field">
-          <label htmlFor={`${id}-branch`}>{t('create.defaultBranch')}</label>
+        <Field label={t('create.defaultBranch')}>
           <Input id={`${id}-branch`} value={branch} maxLength={255} onChange={(e) => setBranch(e.target.value)} />
-        </div>
+        </Field>
         {create.isError && (
           <p className="alert-error" role="alert">
             {errorText(create.error)}

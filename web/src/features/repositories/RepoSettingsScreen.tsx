@@ -9,6 +9,7 @@ import { QueryState } from '@/components/QueryState'
 import { SignInNotice } from '@/components/SignInNotice'
 import { Input } from '@/components/Input'
 import { Select } from '@/components/Select'
+import { Field } from '@/components/Field'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import { canMaintain, isOwner, type Permission, PERMISSIONS, type Repository, useCollaborators } from '@/lib/forge/api'
@@ -75,12 +76,10 @@ function GeneralSettings({ repo }: { repo: Repository }) {
     <Card as="section" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>{t('settings.general')}</h2>
       <form onSubmit={submit}>
-        <div className="field">
-          <label htmlFor={`${id}-d`}>{t('create.description')}</label>
+        <Field label={t('create.description')}>
           <Input id={`${id}-d`} value={description} maxLength={2048} onChange={(e) => setDescription(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-w`}>{tw('label')}</label>
+        </Field>
+        <Field label={tw('label')} hint={tw('help')}>
           <Input
             id={`${id}-w`}
             type="url"
@@ -88,13 +87,9 @@ function GeneralSettings({ repo }: { repo: Repository }) {
             placeholder="https://"
             value={website}
             maxLength={255}
-            aria-describedby={`${id}-wh`}
             onChange={(e) => setWebsite(e.target.value)}
           />
-          <p id={`${id}-wh`} className="muted">
-            {tw('help')}
-          </p>
-        </div>
+        </Field>
         {save.isError && (
           <p className="alert-error" role="alert">
             {errorText(save.error)}
@@ -149,12 +144,10 @@ function Collaborators({ repo }: { repo: Repository }) {
         }
       </QueryState>
       <form onSubmit={submit} className="collaborator-form">
-        <div className="field">
-          <label htmlFor={`${id}-u`}>{t('settings.collaborators.username')}</label>
+        <Field label={t('settings.collaborators.username')}>
           <Input id={`${id}-u`} value={login} autoComplete="off" onChange={(e) => setLogin(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-p`}>{t('settings.collaborators.permission')}</label>
+        </Field>
+        <Field label={t('settings.collaborators.permission')}>
           <Select id={`${id}-p`} value={permission} onChange={(e) => setPermission(e.target.value as Permission)}>
             {PERMISSIONS.map((p) => (
               <option key={p} value={p}>
@@ -162,7 +155,7 @@ function Collaborators({ repo }: { repo: Repository }) {
               </option>
             ))}
           </Select>
-        </div>
+        </Field>
         <Button type="submit" disabled={add.isPending || !login.trim()}>
           {t('settings.collaborators.add')}
         </Button>
@@ -191,10 +184,9 @@ function DeleteRepository({ repo }: { repo: Repository }) {
       <h2 id={`${id}-h`}>{t('settings.delete.title')}</h2>
       <p>{t('settings.delete.warning')}</p>
       <form onSubmit={submit}>
-        <div className="field">
-          <label htmlFor={`${id}-c`}>{t('settings.delete.confirm', { name: repo.name })}</label>
+        <Field label={t('settings.delete.confirm', { name: repo.name })}>
           <Input id={`${id}-c`} value={typed} autoComplete="off" onChange={(e) => setTyped(e.target.value)} />
-        </div>
+        </Field>
         {del.isError && (
           <p className="alert-error" role="alert">
             {errorText(del.error)}

@@ -4,6 +4,7 @@ import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { Input } from '@/components/Input'
 import { Textarea } from '@/components/Textarea'
+import { Field } from '@/components/Field'
 import { type Repository, type Tag } from '@/lib/forge/api'
 import { errorText } from '@/lib/http'
 import { useCreateTag, useDeleteTag } from './api'
@@ -27,21 +28,15 @@ export function NewTagForm({ repo }: { repo: Repository }) {
   return (
     <Card as="section" aria-label={t('create.heading')}>
       <form onSubmit={submit} className="branch-form">
-        <div className="field">
-          <label htmlFor={`${id}-n`}>{t('create.name')}</label>
+        <Field label={t('create.name')}>
           <Input id={`${id}-n`} value={name} maxLength={255} autoComplete="off" onChange={(e) => setName(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-t`}>{t('create.target')}</label>
+        </Field>
+        <Field label={t('create.target')}>
           <Input id={`${id}-t`} value={target} maxLength={255} autoComplete="off" onChange={(e) => setTarget(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-m`}>{t('create.message')}</label>
-          <Textarea id={`${id}-m`} value={message} rows={2} aria-describedby={`${id}-mh`} onChange={(e) => setMessage(e.target.value)} />
-          <small id={`${id}-mh`} className="muted">
-            {t('create.messageHelp')}
-          </small>
-        </div>
+        </Field>
+        <Field label={t('create.message')} hint={t('create.messageHelp')}>
+          <Textarea id={`${id}-m`} value={message} rows={2} onChange={(e) => setMessage(e.target.value)} />
+        </Field>
         <Button type="submit" disabled={!name.trim() || create.isPending}>
           {create.isPending ? t('create.creating') : t('create.submit')}
         </Button>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Paged } from '@/components/Lists'
 import { PreloadLink } from '@/components/PreloadLink'
 import { Select } from '@/components/Select'
+import { Field } from '@/components/Field'
 import { repoHref } from '@/lib/forge/api'
 import { type CodeHit, type CodeSearchScope, highlightParts, useCodeSearch } from './codeSearch'
 import './search.css'
@@ -28,8 +29,7 @@ export function CodeResults({ query, language, onLanguage, page, onPage, scope }
   return (
     <div className="stack">
       {(languages.length > 0 || language) && (
-        <div className="field code-language">
-          <label htmlFor={id}>{t('code.language')}</label>
+        <Field label={t('code.language')} className="code-language">
           <Select id={id} value={language} onChange={(e) => onLanguage(e.target.value)}>
             <option value="">{t('code.anyLanguage')}</option>
             {language && !languages.some((l) => l.name === language) && <option value={language}>{language}</option>}
@@ -39,7 +39,7 @@ export function CodeResults({ query, language, onLanguage, page, onPage, scope }
               </option>
             ))}
           </Select>
-        </div>
+        </Field>
       )}
       <Paged query={found} page={page} onPage={onPage} limit={CODE_PAGE_SIZE} label={t('types.code')} empty={t('empty')}>
         {(hits) => (

@@ -1,6 +1,7 @@
 import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
+import { Field } from '@/components/Field'
 import { Input } from '@/components/Input'
 import './search.css'
 
@@ -15,13 +16,9 @@ export function SearchForm({ initial, onSearch, label, placeholder }: { initial:
   }
   return (
     <form role="search" className="search-form" onSubmit={submit}>
-      <div className="field">
-        <label htmlFor={id}>{label ?? t('label')}</label>
-        <div className="search-row">
-          <Input id={id} type="search" name="q" value={draft} maxLength={200} placeholder={placeholder ?? t('placeholder')} onChange={(e) => setDraft(e.target.value)} />
-          <Button type="submit">{t('submit')}</Button>
-        </div>
-      </div>
+      <Field label={label ?? t('label')} row="search-row" after={<Button type="submit">{t('submit')}</Button>}>
+        <Input id={id} type="search" name="q" value={draft} maxLength={200} placeholder={placeholder ?? t('placeholder')} onChange={(e) => setDraft(e.target.value)} />
+      </Field>
     </form>
   )
 }

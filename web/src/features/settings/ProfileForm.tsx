@@ -4,6 +4,7 @@ import { Button } from '@/components/Button'
 import { QueryState } from '@/components/QueryState'
 import { Input } from '@/components/Input'
 import { Textarea } from '@/components/Textarea'
+import { Field } from '@/components/Field'
 import type { ServerUser } from '@/lib/authApi'
 import { ApiError } from '@/lib/http'
 import { useCurrentUser, useSaveProfile } from './api'
@@ -57,13 +58,10 @@ function ProfileForm({ user }: { user: ServerUser }) {
   const field = (name: ProfileField, opts: { type?: string; autoComplete?: string; multiline?: boolean; hint?: string } = {}) => {
     const fieldId = `${id}-${name}`
     const err = form.errors[name]
-    const describedBy = [opts.hint && `${fieldId}-hint`, err && `${fieldId}-error`].filter(Boolean).join(' ') || undefined
     const props = {
       id: fieldId,
       name,
       value: form.values[name],
-      'aria-invalid': err ? true : undefined,
-      'aria-describedby': describedBy,
       onChange: (e: { target: { value: string } }) => {
         setSaved(false)
         form.setField(name, e.target.value)
@@ -71,20 +69,9 @@ function ProfileForm({ user }: { user: ServerUser }) {
       onBlur: () => form.touch(name),
     }
     return (
-      <div className="field">
-        <label htmlFor={fieldId}>{t(`profile.fields.${name}`)}</label>
+      <Field label={t(`profile.fields.${name}`)} hint={opts.hint} error={err ? errorText(err) : undefined}>
         {opts.multiline ? <Textarea rows={4} {...props} /> : <Input type={opts.type ?? 'text'} autoComplete={opts.autoComplete ?? 'off'} {...props} />}
-        {opts.hint && (
-          <span id={`${fieldId}-hint`} className="muted">
-            {opts.hint}
-          </span>
-        )}
-        {err && (
-          <span id={`${fieldId}-error`} className="field-error">
-            {errorText(err)}
-          </span>
-        )}
-      </div>
+      </Field>
     )
   }
 
@@ -95,13 +82,9 @@ function ProfileForm({ user }: { user: ServerUser }) {
       {field('location')}
       {field('website', { type: 'url', autoComplete: 'url', hint: t('profile.hints.website') })}
       {field('email', { type: 'email', autoComplete: 'email', hint: t('profile.hints.email') })}
-      <div className="field">
-        <label htmlFor={`${id}-wallet`}>{t('profile.fields.walletAddress')}</label>
-        <Input id={`${id}-wallet`} value={user.wallet_address ?? ''} readOnly aria-describedby={`${id}-wallet-hint`} />
-        <span id={`${id}-wallet-hint`} className="muted">
-          {user.wallet_address ? t('profile.hints.wallet') : t('profile.hints.noWallet')}
-        </span>
-      </div>
+      <Field label={t('profile.fields.walletAddress')} hint={user.wallet_address ? t('profile.hints.wallet') : t('profile.hints.noWallet')}>
+        <Input id={`${id}-wallet`} value={user.wallet_address ?? ''} readOnly />
+      </Field>
       <div className="button-row">
         <Button type="submit" disabled={save.isPending}>
           {save.isPending ? t('saving') : t('profile.save')}

@@ -2,6 +2,7 @@ import { type FormEvent, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Paged } from '@/components/Lists'
+import { Field } from '@/components/Field'
 import { Input } from '@/components/Input'
 import { Textarea } from '@/components/Textarea'
 import { KEYS_PER_PAGE, keyProblem, type PublicKey, useAddSshKey, useDeleteSshKey, useSshKeys } from './sshKeysApi'
@@ -54,8 +55,7 @@ function AddKeyForm({ onAdded }: { onAdded: () => void }) {
   return (
     <form onSubmit={submit} noValidate aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>{t('add')}</h3>
-      <div className="field">
-        <label htmlFor={`${id}-name`}>{t('keyTitle')}</label>
+      <Field label={t('keyTitle')} error={showTitleError ? t('titleRequired') : undefined}>
         <Input
           id={`${id}-name`}
           name="title"
@@ -63,17 +63,9 @@ function AddKeyForm({ onAdded }: { onAdded: () => void }) {
           maxLength={255}
           placeholder={t('keyTitlePlaceholder')}
           onChange={(e) => setTitle(e.target.value)}
-          aria-invalid={showTitleError || undefined}
-          aria-describedby={showTitleError ? `${id}-name-error` : undefined}
         />
-        {showTitleError && (
-          <span id={`${id}-name-error`} className="field-error">
-            {t('titleRequired')}
-          </span>
-        )}
-      </div>
-      <div className="field">
-        <label htmlFor={`${id}-key`}>{t('key')}</label>
+      </Field>
+      <Field label={t('key')} hint={t('keyHint')} error={showKeyError ? t(`problem.${problem}`) : undefined}>
         <Textarea
           id={`${id}-key`}
           name="key"
@@ -83,18 +75,8 @@ function AddKeyForm({ onAdded }: { onAdded: () => void }) {
           spellCheck={false}
           placeholder="ssh-ed25519 AAAA… you@example.org"
           onChange={(e) => setKey(e.target.value)}
-          aria-invalid={showKeyError || undefined}
-          aria-describedby={`${id}-key-hint${showKeyError ? ` ${id}-key-error` : ''}`}
         />
-        <span id={`${id}-key-hint`} className="muted">
-          {t('keyHint')}
-        </span>
-        {showKeyError && (
-          <span id={`${id}-key-error`} className="field-error">
-            {t(`problem.${problem}`)}
-          </span>
-        )}
-      </div>
+      </Field>
       <Button type="submit" disabled={add.isPending}>
         {add.isPending ? t('adding') : t('addButton')}
       </Button>

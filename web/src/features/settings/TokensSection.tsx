@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { EmptyState } from '@/components/EmptyState'
 import { QueryState } from '@/components/QueryState'
+import { Field } from '@/components/Field'
 import { Input } from '@/components/Input'
 import { Select } from '@/components/Select'
 import {
@@ -53,26 +54,15 @@ function CreateForm({ username, onCreated }: { username: string; onCreated: (t: 
   return (
     <form onSubmit={submit} noValidate aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>{t('security.tokens.new')}</h3>
-      <div className="field">
-        <label htmlFor={`${id}-name`}>{t('security.tokens.name')}</label>
+      <Field label={t('security.tokens.name')} hint={t('security.tokens.nameHint')} error={tried && nameMissing ? t('security.tokens.nameRequired') : undefined}>
         <Input
           id={`${id}-name`}
           name="name"
           value={name}
           maxLength={255}
           onChange={(e) => setName(e.target.value)}
-          aria-invalid={(tried && nameMissing) || undefined}
-          aria-describedby={`${id}-name-hint${tried && nameMissing ? ` ${id}-name-error` : ''}`}
         />
-        <span id={`${id}-name-hint`} className="muted">
-          {t('security.tokens.nameHint')}
-        </span>
-        {tried && nameMissing && (
-          <span id={`${id}-name-error`} className="field-error">
-            {t('security.tokens.nameRequired')}
-          </span>
-        )}
-      </div>
+      </Field>
       <fieldset className="settings-checks" aria-describedby={tried && scopeMissing ? `${id}-scope-error` : undefined}>
         <legend>{t('security.tokens.scopes')}</legend>
         <p className="muted">{t('security.tokens.scopesHint')}</p>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { QueryState } from '@/components/QueryState'
 import { Input } from '@/components/Input'
+import { Field } from '@/components/Field'
 import { type TwoFactorStatus, useDisableTwoFactor, useEnableTwoFactor, useSetupTwoFactor, useTwoFactor } from './api'
 import { QrCode } from './QrCode'
 import { CopyButton, ErrorAlert, Section } from './Section'
@@ -60,8 +61,7 @@ function Setup({ onEnabled }: { onEnabled: (codes: string[]) => void }) {
         <span>{t('security.twoFactor.secret')}</span> <code>{setup.data.secret}</code>
         <CopyButton text={setup.data.secret} />
       </p>
-      <div className="field">
-        <label htmlFor={`${id}-code`}>{t('security.twoFactor.code')}</label>
+      <Field label={t('security.twoFactor.code')} hint={t('security.twoFactor.codeHint')}>
         <Input
           id={`${id}-code`}
           name="code"
@@ -70,12 +70,8 @@ function Setup({ onEnabled }: { onEnabled: (codes: string[]) => void }) {
           maxLength={10}
           value={code}
           onChange={(e) => setCode(e.target.value)}
-          aria-describedby={`${id}-hint`}
         />
-        <span id={`${id}-hint`} className="muted">
-          {t('security.twoFactor.codeHint')}
-        </span>
-      </div>
+      </Field>
       <div className="button-row">
         <Button type="submit" disabled={!code.trim() || enable.isPending}>
           {enable.isPending ? t('saving') : t('security.twoFactor.enable')}
@@ -136,10 +132,9 @@ function DisableForm({ status }: { status: TwoFactorStatus }) {
       <p>
         <strong>{t('security.twoFactor.on')}</strong> {t('security.twoFactor.recoveryLeft', { count: status.recoveryCodesLeft })}
       </p>
-      <div className="field">
-        <label htmlFor={`${id}-code`}>{t('security.twoFactor.disableCode')}</label>
+      <Field label={t('security.twoFactor.disableCode')}>
         <Input id={`${id}-code`} name="code" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} />
-      </div>
+      </Field>
       <Button type="submit" variant="danger" disabled={!code.trim() || disable.isPending}>
         {t('security.twoFactor.disable')}
       </Button>

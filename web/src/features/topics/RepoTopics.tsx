@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { PreloadLink } from '@/components/PreloadLink'
 import { Input } from '@/components/Input'
+import { Field } from '@/components/Field'
 import { canMaintain, type Repository } from '@/lib/forge/api'
 import { errorText } from '@/lib/http'
 import { invalidTopics, MAX_TOPICS, parseTopics, topicHref, useSetTopics } from './api'
@@ -61,13 +62,9 @@ function TopicsEditor({ repo, onDone }: { repo: Repository; onDone: () => void }
   }
   return (
     <form className="topics-editor stack" onSubmit={submit} onKeyDown={(e) => e.key === 'Escape' && onDone()}>
-      <div className="field">
-        <label htmlFor={`${id}-t`}>{t('label')}</label>
-        <Input id={`${id}-t`} value={text} autoComplete="off" autoFocus aria-describedby={`${id}-h`} aria-invalid={problem ? true : undefined} onChange={(e) => setText(e.target.value)} />
-        <p id={`${id}-h`} className="muted">
-          {t('help', { max: MAX_TOPICS })}
-        </p>
-      </div>
+      <Field label={t('label')} hint={t('help', { max: MAX_TOPICS })}>
+        <Input id={`${id}-t`} value={text} autoComplete="off" autoFocus aria-invalid={problem ? true : undefined} onChange={(e) => setText(e.target.value)} />
+      </Field>
       {(problem || save.isError) && (
         <p className="alert-error" role="alert">
           {problem ?? errorText(save.error)}

@@ -4,6 +4,7 @@ import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { QueryState } from '@/components/QueryState'
 import { Input } from '@/components/Input'
+import { Field } from '@/components/Field'
 import { errorText } from '@/lib/http'
 import { useAddEmail, useEmails, useRemoveEmail } from './api'
 
@@ -44,10 +45,9 @@ export function EmailClaims() {
         )}
       </QueryState>
       <form onSubmit={submit} className="collaborator-form">
-        <div className="field">
-          <label htmlFor={`${id}-e`}>{t('emails.label')}</label>
+        <Field label={t('emails.label')}>
           <Input id={`${id}-e`} type="email" value={email} autoComplete="email" maxLength={254} onChange={(e) => setEmail(e.target.value)} />
-        </div>
+        </Field>
         <Button type="submit" disabled={add.isPending || !email.trim()}>
           {t('emails.add')}
         </Button>

@@ -6,6 +6,7 @@ import { decimalSeparator, toBigInt, toDecimalString } from '@/lib/chain/amount'
 import type { Account, ChainParams } from '@/lib/chain/api'
 import { useChainFormat } from '@/lib/chain/format'
 import { TxStatus } from '@/components/TxStatus'
+import { Field } from '@/components/Field'
 import { Input } from '@/components/Input'
 import { type TxKind, useChainTx } from '@/lib/chain/tx'
 import { type FieldError, type FieldName, FORM_FIELDS, type FormValues, validateTxForm } from './validate'
@@ -81,35 +82,21 @@ export function TxForm({
     const fieldId = `${id}-${name}`
     const err = errors[name]
     return (
-      <div className="field" key={name}>
-        <label htmlFor={fieldId}>{label}</label>
-        <div className="field-row">
-          <Input
-            id={fieldId}
-            name={name}
-            ref={(el) => {
-              if (el) inputs.current.set(name, el)
-            }}
-            className={name === 'amount' ? 'amount-input' : name === 'to' ? 'mono' : undefined}
-            value={values[name]}
-            onChange={set(name)}
-            autoComplete="off"
-            spellCheck={false}
-            inputMode={name === 'amount' ? 'decimal' : undefined}
-            aria-invalid={err ? true : undefined}
-            aria-describedby={`${fieldId}-hint${err ? ` ${fieldId}-error` : ''}`}
-          />
-          {extra}
-        </div>
-        <span id={`${fieldId}-hint`} className="muted field-hint">
-          {hint}
-        </span>
-        {err && (
-          <span id={`${fieldId}-error`} className="field-error">
-            {t(`errors.${err.key}`, err.values)}
-          </span>
-        )}
-      </div>
+      <Field key={name} label={label} hint={hint} error={err ? t(`errors.${err.key}`, err.values) : undefined} row="field-row" after={extra}>
+        <Input
+          id={fieldId}
+          name={name}
+          ref={(el) => {
+            if (el) inputs.current.set(name, el)
+          }}
+          className={name === 'amount' ? 'amount-input' : name === 'to' ? 'mono' : undefined}
+          value={values[name]}
+          onChange={set(name)}
+          autoComplete="off"
+          spellCheck={false}
+          inputMode={name === 'amount' ? 'decimal' : undefined}
+        />
+      </Field>
     )
   }
 

@@ -4,6 +4,7 @@ import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { Input } from '@/components/Input'
 import { Select } from '@/components/Select'
+import { Field } from '@/components/Field'
 import { errorText } from '@/lib/http'
 import { HOOK_EVENTS, type Hook, type HookSettings } from './api'
 
@@ -37,19 +38,16 @@ export function HookForm({ title, hook, pending, error, onSubmit, onCancel }: Ho
     <Card as="section" aria-labelledby={`${id}-h`}>
       <h2 id={`${id}-h`}>{title}</h2>
       <form onSubmit={submit} className="webhook-form">
-        <div className="field">
-          <label htmlFor={`${id}-url`}>{t('form.url')}</label>
+        <Field label={t('form.url')}>
           <Input id={`${id}-url`} type="url" required value={url} maxLength={2048} placeholder="https://example.org/hook" onChange={(e) => setURL(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-ct`}>{t('form.contentType')}</label>
+        </Field>
+        <Field label={t('form.contentType')}>
           <Select id={`${id}-ct`} value={contentType} onChange={(e) => setContentType(e.target.value === 'form' ? 'form' : 'json')}>
             <option value="json">application/json</option>
             <option value="form">application/x-www-form-urlencoded</option>
           </Select>
-        </div>
-        <div className="field">
-          <label htmlFor={`${id}-secret`}>{t('form.secret')}</label>
+        </Field>
+        <Field label={t('form.secret')} hint={t('form.secretHelp')}>
           <Input
             id={`${id}-secret`}
             type="password"
@@ -59,8 +57,7 @@ export function HookForm({ title, hook, pending, error, onSubmit, onCancel }: Ho
             placeholder={hook ? t('form.secretKeep') : ''}
             onChange={(e) => setSecret(e.target.value)}
           />
-          <p className="muted small">{t('form.secretHelp')}</p>
-        </div>
+        </Field>
         <fieldset className="field webhook-events">
           <legend>{t('form.events')}</legend>
           {HOOK_EVENTS.map((e) => (
@@ -69,11 +66,9 @@ export function HookForm({ title, hook, pending, error, onSubmit, onCancel }: Ho
             </label>
           ))}
         </fieldset>
-        <div className="field">
-          <label htmlFor={`${id}-bf`}>{t('form.branchFilter')}</label>
+        <Field label={t('form.branchFilter')} hint={t('form.branchFilterHelp')}>
           <Input id={`${id}-bf`} value={branchFilter} maxLength={255} placeholder="*" onChange={(e) => setBranchFilter(e.target.value)} />
-          <p className="muted small">{t('form.branchFilterHelp')}</p>
-        </div>
+        </Field>
         <label className="checkbox">
           <Input type="checkbox" checked={active} onChange={(e) => setActive(e.target.checked)} /> {t('form.active')}
         </label>
