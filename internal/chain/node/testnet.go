@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -153,20 +156,50 @@ func peersBefore(nodes []testnetNode, i int) string {
 	return strings.Join(peers, ",")
 }
 
-// FreePorts asks the kernel for n distinct free loopback ports. The listeners
-// stay open until all are chosen, so no port is returned twice; another
-// program may still take one before the node binds it.
+// FreePorts returns n distinct free loopback ports below the kernel's
+// ephemeral range. A port the kernel hands out for ":0" comes from that range,
+// where any outgoing connection may take it as its source port before the node
+// binds it (a testnet node then failed to listen, or dialed itself); ports
+// below it are only taken by listeners, and each is checked by binding it. The
+// listeners stay open until all are chosen, so no port is returned twice;
+// another program may still bind one before the node does.
 func FreePorts(n int) ([]int, error) {
+	low := ephemeralLow()
 	ports := make([]int, 0, n)
-	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
+	for attempt := 0; len(ports) < n; attempt++ {
+		if attempt > 100*n {
+			return nil, fmt.Errorf("find free port: no free port below %d after %d tries", low, attempt)
+		}
+		port := fixedPortFloor + rand.IntN(low-fixedPortFloor)
+		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
 		if err != nil {
-			return nil, fmt.Errorf("find free port: %w", err)
+			continue // taken: try another
 		}
 		defer l.Close()
-		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
+		ports = append(ports, port)
 	}
 	return ports, nil
+}
+
+// fixedPortFloor keeps chosen ports above the well-known and commonly
+// configured ones (a clash with a running program is caught by the bind).
+const fixedPortFloor = 10000
+
+// ephemeralLow reads the lowest port the kernel gives outgoing connections
+// (Linux); elsewhere, or when unreadable, IANA's dynamic range start.
+func ephemeralLow() int {
+	low := 49152
+	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
+		if f := strings.Fields(string(b)); len(f) == 2 {
+			if v, err := strconv.Atoi(f[0]); err == nil {
+				low = v
+			}
+		}
+	}
+	if low <= fixedPortFloor+1000 {
+		return fixedPortFloor + 1000
+	}
+	return low
 }
 
 // ListenAddrs returns the RPC and P2P listen addresses a home's config.toml
