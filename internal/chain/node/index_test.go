@@ -4,11 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -192,10 +190,9 @@ func rpcGet(t *testing.T, u string, result any) {
 // address is not exposed when it listens on port 0).
 func freeAddr(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	ports, err := FreePorts(1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	return strings.TrimPrefix(l.Addr().String(), "tcp://")
+	return fmt.Sprintf("127.0.0.1:%d", ports[0])
 }
