@@ -143,16 +143,6 @@ func init() {
 		"listing.delete":        {ListingDelete{}, listingDelete},
 		"listing.install":       {ListingInstall{}, func(s *session, p []byte) error { return listingInstall(s, p, true) }},
 		"listing.uninstall":     {ListingUninstall{}, func(s *session, p []byte) error { return listingInstall(s, p, false) }},
-		"forum.topic.create":    {ForumTopicCreate{}, forumTopicCreate},
-		"forum.topic.edit":      {ForumTopicEdit{}, forumTopicEdit},
-		"forum.topic.answer":    {ForumTopicAnswer{}, forumTopicAnswer},
-		"forum.topic.pin":       {ForumTopicPin{}, func(s *session, p []byte) error { return forumTopicFlag(s, p, false, true) }},
-		"forum.topic.unpin":     {ForumTopicUnpin{}, func(s *session, p []byte) error { return forumTopicFlag(s, p, false, false) }},
-		"forum.topic.lock":      {ForumTopicLock{}, func(s *session, p []byte) error { return forumTopicFlag(s, p, true, true) }},
-		"forum.topic.unlock":    {ForumTopicUnlock{}, func(s *session, p []byte) error { return forumTopicFlag(s, p, true, false) }},
-		"forum.topic.move":      {ForumTopicMove{}, forumTopicMove},
-		"forum.post.create":     {ForumPostCreate{}, forumPostCreate},
-		"forum.post.edit":       {ForumPostEdit{}, forumPostEdit},
 	}
 }
 
@@ -213,6 +203,9 @@ func Apply(kv state.KV, env Env, actor common.Address, action, payload string) (
 
 // ApplyChange is Apply returning the Change itself.
 func ApplyChange(kv state.KV, env Env, actor common.Address, action, payload string) (Change, error) {
+	if !applied.Load() {
+		applied.Store(true)
+	}
 	a, ok := actions[action]
 	if !ok {
 		return Change{}, tx.NewError(tx.CodeUnknownAction, "unknown forge action %q", action)
