@@ -6,5 +6,6 @@ package app
 // leave its actions unknown: TestEveryDocumentedActionHasAHandler fails
 // then, for each action a module's README documents.
 import (
+	_ "github.com/dforge/dforge/internal/chain/calendar"
 	_ "github.com/dforge/dforge/internal/chain/forum"
 )

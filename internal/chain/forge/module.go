@@ -100,3 +100,11 @@ func Conflict(format string, args ...any) error { return conflict(format, args..
 
 // Invalid is an invalid_field rejection naming field.
 func Invalid(field, format string, args ...any) error { return invalid(field, format, args...) }
+
+// ValidateText bounds a body or description: valid UTF-8 of at most most
+// bytes (invalid_field naming field).
+func ValidateText(field, s string, most int) error { return validateText(field, s, most) }
+
+// MaxTime bounds a time in a record (Unix seconds): the year 9999, past
+// which no client's date type reads it back.
+const MaxTime = maxDue

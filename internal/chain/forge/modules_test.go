@@ -4,5 +4,6 @@ package forge_test
 // package's tests (the text rules over every action, the fuzzer's seeds)
 // cover their actions too, as the app does (internal/chain/app/modules.go).
 import (
+	_ "github.com/dforge/dforge/internal/chain/calendar"
 	_ "github.com/dforge/dforge/internal/chain/forum"
 )

@@ -87,3 +87,13 @@ func (w *World) Fails(code uint32, actor common.Address, action string, payload 
 		w.T.Fatalf("%s by %s: got %v, want %s", action, actor.Hex()[:6], err, tx.CodeName(code))
 	}
 }
+
+// RefusedText fails t unless err is invalid_text naming field (what
+// forge.CheckText and the text rules give).
+func RefusedText(t *testing.T, err error, field string) {
+	t.Helper()
+	var te *tx.Error
+	if !errors.As(err, &te) || te.Code != tx.CodeInvalidText || te.Name != "invalid_text" || te.Field != field {
+		t.Fatalf("got %v, want invalid_text naming %q", err, field)
+	}
+}
