@@ -8,4 +8,5 @@ package app
 import (
 	_ "github.com/dforge/dforge/internal/chain/calendar"
 	_ "github.com/dforge/dforge/internal/chain/forum"
+	_ "github.com/dforge/dforge/internal/chain/listing"
 )

@@ -134,11 +134,6 @@ func init() {
 		"key.delete":            {KeyDelete{}, keyDelete},
 		"user.follow":           {UserFollow{}, func(s *session, p []byte) error { return userFollow(s, p, true) }},
 		"user.unfollow":         {UserUnfollow{}, func(s *session, p []byte) error { return userFollow(s, p, false) }},
-		"listing.publish":       {ListingPublish{}, listingPublish},
-		"listing.update":        {ListingUpdate{}, listingUpdate},
-		"listing.delete":        {ListingDelete{}, listingDelete},
-		"listing.install":       {ListingInstall{}, func(s *session, p []byte) error { return listingInstall(s, p, true) }},
-		"listing.uninstall":     {ListingUninstall{}, func(s *session, p []byte) error { return listingInstall(s, p, false) }},
 	}
 }
 

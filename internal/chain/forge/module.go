@@ -108,3 +108,21 @@ func ValidateText(field, s string, most int) error { return validateText(field, 
 // MaxTime bounds a time in a record (Unix seconds): the year 9999, past
 // which no client's date type reads it back.
 const MaxTime = maxDue
+
+// GetID reads an id kept under key k (8-byte big-endian); 0 for a key
+// never written or released.
+func (x *Session) GetID(k []byte) (uint64, error) { return x.s.getID(k) }
+
+// Access loads repository id for the actor, who must hold need on it (what
+// names the attempt in the refusal), and returns it with the actor's
+// permission.
+func (x *Session) Access(id uint64, need Perm, what string) (*Repo, Perm, error) {
+	return x.s.access(id, need, what)
+}
+
+// None is the value of a released key: the store has no delete, and
+// values must not be empty.
+func None() []byte { return []byte{0} }
+
+// IsNone reports whether v is a released key's value or missing.
+func IsNone(v []byte) bool { return isNone(v) }

@@ -6,4 +6,5 @@ package forge_test
 import (
 	_ "github.com/dforge/dforge/internal/chain/calendar"
 	_ "github.com/dforge/dforge/internal/chain/forum"
+	_ "github.com/dforge/dforge/internal/chain/listing"
 )

@@ -97,3 +97,18 @@ func RefusedText(t *testing.T, err error, field string) {
 		t.Fatalf("got %v, want invalid_text naming %q", err, field)
 	}
 }
+
+// Team creates Owner's repository x (private when the world is) with
+// Maint, Writer and Reader as its maintainer, writer and reader, and
+// returns its id.
+func (w *World) Team() uint64 {
+	w.T.Helper()
+	id := w.OK(Owner, "repo.create", M{"name": "x", "description": "the x", "private": w.Private}).Repos[0].ID
+	for _, c := range []struct {
+		user common.Address
+		perm string
+	}{{Maint, "maintain"}, {Writer, "write"}, {Reader, "read"}} {
+		w.OK(Owner, "repo.collaborator.set", M{"repo": id, "user": c.user, "permission": c.perm})
+	}
+	return id
+}
