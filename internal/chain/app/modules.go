@@ -9,4 +9,5 @@ import (
 	_ "github.com/dforge/dforge/internal/chain/calendar"
 	_ "github.com/dforge/dforge/internal/chain/forum"
 	_ "github.com/dforge/dforge/internal/chain/listing"
+	_ "github.com/dforge/dforge/internal/chain/sshkeys"
 )
