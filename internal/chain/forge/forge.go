@@ -130,8 +130,6 @@ func init() {
 		"status.create":         {StatusCreate{}, statusCreate},
 		"branch.protect":        {BranchProtect{}, branchProtect},
 		"branch.unprotect":      {BranchUnprotect{}, branchUnprotect},
-		"user.follow":           {UserFollow{}, func(s *session, p []byte) error { return userFollow(s, p, true) }},
-		"user.unfollow":         {UserUnfollow{}, func(s *session, p []byte) error { return userFollow(s, p, false) }},
 	}
 }
 
