@@ -7,6 +7,7 @@ package app
 // then, for each action a module's README documents.
 import (
 	_ "github.com/dforge/dforge/internal/chain/calendar"
+	_ "github.com/dforge/dforge/internal/chain/emails"
 	_ "github.com/dforge/dforge/internal/chain/follows"
 	_ "github.com/dforge/dforge/internal/chain/forum"
 	_ "github.com/dforge/dforge/internal/chain/listing"

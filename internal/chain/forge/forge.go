@@ -87,7 +87,6 @@ func init() {
 		"label.delete":          {LabelDelete{}, labelDelete},
 		"label.edit":            {LabelEdit{}, labelEdit},
 		"repo.topics":           {RepoTopics{}, repoTopics},
-		"user.emails":           {UserEmails{}, userEmails},
 		"milestone.create":      {MilestoneCreate{}, milestoneCreate},
 		"milestone.edit":        {MilestoneEdit{}, milestoneEdit},
 		"milestone.delete":      {MilestoneDelete{}, milestoneDelete},

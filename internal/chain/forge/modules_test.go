@@ -5,6 +5,7 @@ package forge_test
 // cover their actions too, as the app does (internal/chain/app/modules.go).
 import (
 	_ "github.com/dforge/dforge/internal/chain/calendar"
+	_ "github.com/dforge/dforge/internal/chain/emails"
 	_ "github.com/dforge/dforge/internal/chain/follows"
 	_ "github.com/dforge/dforge/internal/chain/forum"
 	_ "github.com/dforge/dforge/internal/chain/listing"
