@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/dforge/dforge/internal/auth"
-	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	chainlisting "github.com/dforge/dforge/internal/chain/listing"
 	"github.com/dforge/dforge/internal/index/marketplace"
 	"github.com/dforge/dforge/internal/market"
 	"github.com/dforge/dforge/internal/usererr"
@@ -134,7 +134,7 @@ func (a *API) publishListing(w http.ResponseWriter, r *http.Request) error {
 	if err := Decode(w, r, 64<<10, &body); err != nil {
 		return err
 	}
-	p := chainforge.ListingPublish{}
+	p := chainlisting.Publish{}
 	set := func(dst *string, v *string) {
 		if v != nil {
 			*dst = *v
@@ -169,7 +169,7 @@ func (a *API) updateListing(w http.ResponseWriter, r *http.Request) error {
 	if err := Decode(w, r, 64<<10, &body); err != nil {
 		return err
 	}
-	l, err := a.market.Update(r.Context(), user.User.Address, chainforge.ListingUpdate{ID: id, Name: body.Name,
+	l, err := a.market.Update(r.Context(), user.User.Address, chainlisting.Update{ID: id, Name: body.Name,
 		Description: body.Description, Events: body.Events, URLTemplate: body.URLTemplate, Homepage: body.Homepage})
 	if err != nil {
 		return err

@@ -21,6 +21,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/chain/sshkeys"
 	"github.com/dforge/dforge/internal/store"
 	"github.com/dforge/dforge/internal/usererr"
 )
@@ -77,7 +78,7 @@ func (s *Service) Add(ctx context.Context, perm chainforge.Perm, by common.Addre
 	if title == "" || len([]rune(title)) > MaxTitle || strings.ContainsAny(title, "\r\n\x00") {
 		return Key{}, usererr.BadFieldf("title", "title must be 1 to %d characters on one line", MaxTitle)
 	}
-	pk, err := chainforge.ParseKey(text)
+	pk, err := sshkeys.ParseKey(text)
 	if err != nil {
 		return Key{}, usererr.Unprocessablef("key", "invalid_key", "%s", keyMessage(err))
 	}

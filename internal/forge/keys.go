@@ -7,7 +7,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/chain/sshkeys"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/usererr"
 )
@@ -23,14 +23,14 @@ func (s *Service) AddKey(ctx context.Context, actor common.Address, title, key s
 	switch {
 	case title == "":
 		return index.Key{}, usererr.BadFieldf("title", "the title must not be empty")
-	case len(title) > chainforge.MaxKeyTitle:
-		return index.Key{}, usererr.BadFieldf("title", "the title is %d bytes; the most is %d", len(title), chainforge.MaxKeyTitle)
+	case len(title) > sshkeys.MaxKeyTitle:
+		return index.Key{}, usererr.BadFieldf("title", "the title is %d bytes; the most is %d", len(title), sshkeys.MaxKeyTitle)
 	}
-	parsed, err := chainforge.ParseKey(key)
+	parsed, err := sshkeys.ParseKey(key)
 	if err != nil {
 		return index.Key{}, rejection(err)
 	}
-	if _, err := s.Do(ctx, actor, chainforge.KeyAdd{Title: title, Key: parsed.Key}); err != nil {
+	if _, err := s.Do(ctx, actor, sshkeys.Add{Title: title, Key: parsed.Key}); err != nil {
 		return index.Key{}, err
 	}
 	k, ok, err := s.ix.KeyByFingerprint(ctx, parsed.Fingerprint)
@@ -45,7 +45,7 @@ func (s *Service) AddKey(ctx context.Context, actor common.Address, title, key s
 
 // DeleteKey removes actor's key id: 404 for none, 403 for another's.
 func (s *Service) DeleteKey(ctx context.Context, actor common.Address, id uint64) error {
-	if _, err := s.Do(ctx, actor, chainforge.KeyDelete{ID: id}); err != nil {
+	if _, err := s.Do(ctx, actor, sshkeys.Delete{ID: id}); err != nil {
 		return err
 	}
 	return nil

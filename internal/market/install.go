@@ -8,7 +8,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	chainlisting "github.com/dforge/dforge/internal/chain/listing"
 	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/usererr"
@@ -48,14 +48,14 @@ func (s *Service) Install(ctx context.Context, actor common.Address, repo index.
 		return Install{}, usererr.BadFieldf("listing", "%s asks only for events this node never sends (%v)", l.Name, l.Events)
 	}
 	// 2. The webhook.
-	url := chainforge.FillURLTemplate(l.URLTemplate, repo.Owner.Username, repo.Name, repo.ID)
+	url := chainlisting.FillURLTemplate(l.URLTemplate, repo.Owner.Username, repo.Name, repo.ID)
 	contentType, active := "json", true
 	hook, err := s.hooks.Create(ctx, webhook.Scope{RepoID: repo.ID}, webhook.Input{URL: &url, ContentType: &contentType, Events: events, Active: &active})
 	if err != nil {
 		return Install{}, fmt.Errorf("create the webhook: %w", err)
 	}
 	// 3. The chain's record; the webhook goes again if it is refused.
-	if _, err := s.forge.Do(ctx, actor, chainforge.ListingInstall{Listing: id, Repo: repo.ID}); err != nil {
+	if _, err := s.forge.Do(ctx, actor, chainlisting.Install{Listing: id, Repo: repo.ID}); err != nil {
 		if ue, ok := usererr.As(err); ok && ue.Code == forge.NotCommitted {
 			if lerr := s.link(ctx, id, repo.ID, hook.ID); lerr != nil {
 				return Install{}, errors.Join(err, lerr)
@@ -96,7 +96,7 @@ func (s *Service) Uninstall(ctx context.Context, actor common.Address, repo inde
 	if !installed {
 		return usererr.Missingf("listing %d is not installed in %s", id, repo.Name)
 	}
-	if _, err := s.forge.Do(ctx, actor, chainforge.ListingUninstall{Listing: id, Repo: repo.ID}); err != nil {
+	if _, err := s.forge.Do(ctx, actor, chainlisting.Uninstall{Listing: id, Repo: repo.ID}); err != nil {
 		return err
 	}
 	hook, err := s.hookOf(ctx, id, repo.ID)

@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	chainlisting "github.com/dforge/dforge/internal/chain/listing"
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/index"
@@ -77,9 +78,9 @@ func (s *Service) Listing(ctx context.Context, id uint64) (marketplace.Listing, 
 }
 
 // Publish publishes a listing for actor and returns it as projected.
-func (s *Service) Publish(ctx context.Context, actor common.Address, p chainforge.ListingPublish) (marketplace.Listing, error) {
+func (s *Service) Publish(ctx context.Context, actor common.Address, p chainlisting.Publish) (marketplace.Listing, error) {
 	l := chainforge.Listing{Name: p.Name, Description: p.Description, Events: p.Events, URLTemplate: p.URLTemplate, Homepage: p.Homepage}
-	if err := chainforge.CheckListing(l); err != nil {
+	if err := chainlisting.Check(l); err != nil {
 		return marketplace.Listing{}, refusal(err)
 	}
 	if err := s.nameFree(ctx, p.Name, 0); err != nil {
@@ -108,7 +109,7 @@ func (s *Service) nameFree(ctx context.Context, name string, self uint64) error 
 }
 
 // Update changes the fields p sets of actor's listing p.ID.
-func (s *Service) Update(ctx context.Context, actor common.Address, p chainforge.ListingUpdate) (marketplace.Listing, error) {
+func (s *Service) Update(ctx context.Context, actor common.Address, p chainlisting.Update) (marketplace.Listing, error) {
 	cur, err := s.own(ctx, actor, p.ID)
 	if err != nil {
 		return marketplace.Listing{}, err
@@ -126,7 +127,7 @@ func (s *Service) Update(ctx context.Context, actor common.Address, p chainforge
 	if p.Events != nil {
 		next.Events = *p.Events
 	}
-	if err := chainforge.CheckListing(next); err != nil {
+	if err := chainlisting.Check(next); err != nil {
 		return marketplace.Listing{}, refusal(err)
 	}
 	if err := s.nameFree(ctx, next.Name, cur.ID); err != nil {
@@ -143,7 +144,7 @@ func (s *Service) Delete(ctx context.Context, actor common.Address, id uint64) e
 	if _, err := s.own(ctx, actor, id); err != nil {
 		return err
 	}
-	_, err := s.forge.Do(ctx, actor, chainforge.ListingDelete{ID: id})
+	_, err := s.forge.Do(ctx, actor, chainlisting.Delete{ID: id})
 	return err
 }
 

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	chainlisting "github.com/dforge/dforge/internal/chain/listing"
 	"github.com/dforge/dforge/internal/webhook"
 )
 
@@ -13,10 +13,10 @@ import (
 // webhook leaves out; the chain's list cannot shrink without a rule
 // change.
 func TestListingEventsAreTheWebhookEvents(t *testing.T) {
-	if got := webhook.Sent(chainforge.ListingEvents); !slices.Equal(got, webhook.Events) {
-		t.Fatalf("chain listing events %v give webhook events %v, want %v", chainforge.ListingEvents, got, webhook.Events)
+	if got := webhook.Sent(chainlisting.Events); !slices.Equal(got, webhook.Events) {
+		t.Fatalf("chain listing events %v give webhook events %v, want %v", chainlisting.Events, got, webhook.Events)
 	}
-	for _, e := range chainforge.ListingEvents {
+	for _, e := range chainlisting.Events {
 		if !slices.Contains(webhook.Events, e) && !webhook.NeverSent(e) {
 			t.Fatalf("chain listing event %q is neither sent nor known never to be", e)
 		}

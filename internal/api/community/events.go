@@ -14,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/auth"
+	chaincalendar "github.com/dforge/dforge/internal/chain/calendar"
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/chain/roles"
 	"github.com/dforge/dforge/internal/chain/tx"
@@ -104,7 +105,7 @@ type rsvpBody struct {
 }
 
 // maxEventBody bounds a request: the description and a little more.
-const maxEventBody = chainforge.MaxEventDescription*2 + 16<<10
+const maxEventBody = chaincalendar.MaxDescription*2 + 16<<10
 
 // listEvents lists upcoming events (?when=upcoming, the default; not yet
 // ended, soonest first) or past ones (?when=past, latest first).
@@ -193,7 +194,7 @@ func (a *Handler) createEvent(w http.ResponseWriter, r *http.Request) error {
 			return usererr.BadFieldf(f.name, "%s is required", f.name)
 		}
 	}
-	var act chainforge.EventCreate
+	var act chaincalendar.Create
 	if err := in.applyTo(&act); err != nil {
 		return err
 	}
@@ -222,12 +223,12 @@ func (a *Handler) editEvent(w http.ResponseWriter, r *http.Request) error {
 	}
 	// The edit is checked as the event it makes, so an end moved before
 	// the start is refused here with the field named.
-	whole := chainforge.EventCreate{Title: e.Title, Description: e.Description, StartsAt: e.StartsAt, EndsAt: e.EndsAt,
+	whole := chaincalendar.Create{Title: e.Title, Description: e.Description, StartsAt: e.StartsAt, EndsAt: e.EndsAt,
 		Timezone: e.Timezone, OnlineURL: e.OnlineURL, Place: e.Place}
 	if err := in.applyTo(&whole); err != nil {
 		return err
 	}
-	act := chainforge.EventEdit{Event: e.ID, Description: in.Description, Timezone: trimmed(in.Timezone),
+	act := chaincalendar.Edit{Event: e.ID, Description: in.Description, Timezone: trimmed(in.Timezone),
 		OnlineURL: trimmed(in.OnlineURL), Place: trimmed(in.Place)}
 	if in.StartsAt != nil {
 		act.StartsAt = &whole.StartsAt
@@ -259,7 +260,7 @@ func (a *Handler) cancelEvent(w http.ResponseWriter, r *http.Request) error {
 	if e.Cancelled {
 		return usererr.Clashf(usererr.CodeConflict, "This event is already cancelled.")
 	}
-	if _, err := a.Forge.Do(r.Context(), id, chainforge.EventCancel{Event: e.ID}); err != nil {
+	if _, err := a.Forge.Do(r.Context(), id, chaincalendar.Cancel{Event: e.ID}); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -281,14 +282,14 @@ func (a *Handler) rsvpEvent(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	switch in.Status {
-	case chainforge.RSVPGoing, chainforge.RSVPMaybe, chainforge.RSVPNo:
+	case chaincalendar.Going, chaincalendar.Maybe, chaincalendar.No:
 	default:
 		return usererr.BadFieldf("status", "status must be going, maybe or no")
 	}
 	if e.Cancelled {
 		return usererr.Clashf(usererr.CodeConflict, "This event is cancelled; it takes no answers.")
 	}
-	res, err := a.Forge.Do(r.Context(), id.User.Address, chainforge.EventRSVPSet{Event: e.ID, Status: in.Status})
+	res, err := a.Forge.Do(r.Context(), id.User.Address, chaincalendar.RSVP{Event: e.ID, Status: in.Status})
 	if err != nil {
 		return err
 	}
@@ -378,7 +379,7 @@ func (a *Handler) eventsJSON(r *http.Request, list []calendar.Event) ([]eventJSO
 // applyTo checks the given fields and sets them on ev: what the chain
 // would refuse is refused here first, with the field named, and the time
 // zone is checked against the zone database, which the chain cannot read.
-func (in eventBody) applyTo(ev *chainforge.EventCreate) error {
+func (in eventBody) applyTo(ev *chaincalendar.Create) error {
 	if in.Title != nil {
 		ev.Title = strings.TrimSpace(*in.Title)
 	}
@@ -412,7 +413,7 @@ func (in eventBody) applyTo(ev *chainforge.EventCreate) error {
 }
 
 // checkEventFields holds a whole event to the chain's rules.
-func checkEventFields(ev *chainforge.EventCreate) error {
+func checkEventFields(ev *chaincalendar.Create) error {
 	if ev.Title == "" || utf8.RuneCountInString(ev.Title) > chainforge.MaxTitle {
 		return usererr.BadFieldf("title", "title must be 1 to %d characters", chainforge.MaxTitle)
 	}
@@ -421,8 +422,8 @@ func checkEventFields(ev *chainforge.EventCreate) error {
 			return usererr.BadFieldf(f[0], "%s must be one line of text, without control characters", f[0])
 		}
 	}
-	if len(ev.Description) > chainforge.MaxEventDescription {
-		return usererr.BadFieldf("description", "description is %d bytes; the most is %d", len(ev.Description), chainforge.MaxEventDescription)
+	if len(ev.Description) > chaincalendar.MaxDescription {
+		return usererr.BadFieldf("description", "description is %d bytes; the most is %d", len(ev.Description), chaincalendar.MaxDescription)
 	}
 	if ev.EndsAt <= ev.StartsAt {
 		return usererr.BadFieldf("ends_at", "ends_at must be after starts_at: an event ends after it starts")
@@ -432,13 +433,13 @@ func checkEventFields(ev *chainforge.EventCreate) error {
 	}
 	if ev.OnlineURL != "" {
 		u, err := url.Parse(ev.OnlineURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || len(ev.OnlineURL) > chainforge.MaxEventURL ||
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || len(ev.OnlineURL) > chaincalendar.MaxURL ||
 			strings.ContainsAny(ev.OnlineURL, " \t") {
-			return usererr.BadFieldf("online_url", "online_url must be an http:// or https:// address of at most %d bytes", chainforge.MaxEventURL)
+			return usererr.BadFieldf("online_url", "online_url must be an http:// or https:// address of at most %d bytes", chaincalendar.MaxURL)
 		}
 	}
-	if utf8.RuneCountInString(ev.Place) > chainforge.MaxEventPlace {
-		return usererr.BadFieldf("place", "place must be at most %d characters", chainforge.MaxEventPlace)
+	if utf8.RuneCountInString(ev.Place) > chaincalendar.MaxPlace {
+		return usererr.BadFieldf("place", "place must be at most %d characters", chaincalendar.MaxPlace)
 	}
 	if ev.OnlineURL == "" && ev.Place == "" {
 		return usererr.BadFieldf("place", "give a place, an online_url or both: an event happens somewhere")
@@ -449,7 +450,7 @@ func checkEventFields(ev *chainforge.EventCreate) error {
 // checkTimezone accepts an IANA zone the zone database knows ("UTC"
 // included, "Local", which means this server's, not).
 func checkTimezone(tz string) error {
-	if chainforge.ValidTimezone(tz) != nil || tz == "Local" {
+	if chaincalendar.ValidTimezone(tz) != nil || tz == "Local" {
 		return usererr.BadFieldf("timezone", "timezone must be an IANA time zone name, such as Europe/Berlin")
 	}
 	if _, err := time.LoadLocation(tz); err != nil {

@@ -11,7 +11,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/auth"
-	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	chainforum "github.com/dforge/dforge/internal/chain/forum"
 	"github.com/dforge/dforge/internal/chain/roles"
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/index"
@@ -191,7 +191,7 @@ func (a *Handler) listForumTopics(w http.ResponseWriter, r *http.Request) error 
 	}
 	q := r.URL.Query()
 	f := forum.Filter{Category: q.Get("category"), Query: q.Get("q")}
-	if f.Category != "" && !chainforge.ValidForumCategory(f.Category) {
+	if f.Category != "" && !chainforum.ValidCategory(f.Category) {
 		return forumCategoryError()
 	}
 	if len(f.Query) > forum.MaxQuery || tx.CheckLine("q", f.Query) != nil {
@@ -209,7 +209,7 @@ func (a *Handler) listForumTopics(w http.ResponseWriter, r *http.Request) error 
 }
 
 func forumCategoryError() error {
-	return usererr.BadFieldf("category", "the category must be one of %s", strings.Join(chainforge.ForumCategories, ", "))
+	return usererr.BadFieldf("category", "the category must be one of %s", strings.Join(chainforum.Categories, ", "))
 }
 
 // createForumTopic opens a topic; only moderators open one in
@@ -223,7 +223,7 @@ func (a *Handler) createForumTopic(w http.ResponseWriter, r *http.Request) error
 	if err := api.DecodeText(w, r, &in); err != nil {
 		return err
 	}
-	if !chainforge.ValidForumCategory(in.Category) {
+	if !chainforum.ValidCategory(in.Category) {
 		return forumCategoryError()
 	}
 	if err := api.CheckTitle(in.Title); err != nil {
@@ -232,12 +232,12 @@ func (a *Handler) createForumTopic(w http.ResponseWriter, r *http.Request) error
 	if err := checkForumBody(in.Body); err != nil {
 		return err
 	}
-	if in.Category == chainforge.ForumAnnouncements {
+	if in.Category == chainforum.Announcements {
 		if err := a.requireForumModerator(id.User.Address, "Only forum moderators may open topics in announcements."); err != nil {
 			return err
 		}
 	}
-	res, err := a.Forge.Do(r.Context(), id.User.Address, chainforge.ForumTopicCreate{Category: in.Category, Title: in.Title, Body: in.Body})
+	res, err := a.Forge.Do(r.Context(), id.User.Address, chainforum.TopicCreate{Category: in.Category, Title: in.Title, Body: in.Body})
 	if err != nil {
 		return err
 	}
@@ -356,7 +356,7 @@ func (a *Handler) editForumTopic(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	act := chainforge.ForumTopicEdit{Topic: id, Title: in.Title, Body: in.Body, Category: in.Category}
+	act := chainforum.TopicEdit{Topic: id, Title: in.Title, Body: in.Body, Category: in.Category}
 	if _, err := a.Forge.Do(r.Context(), me.User.Address, act); err != nil {
 		return err
 	}
@@ -367,7 +367,7 @@ func checkForumTopicEdit(in forumTopicEditBody) error {
 	if in.Title == nil && in.Body == nil && in.Category == nil {
 		return usererr.BadFieldf("title", "give a title, a body or a category to change")
 	}
-	if in.Category != nil && !chainforge.ValidForumCategory(*in.Category) {
+	if in.Category != nil && !chainforum.ValidCategory(*in.Category) {
 		return forumCategoryError()
 	}
 	if in.Title != nil {

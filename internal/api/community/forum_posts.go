@@ -11,6 +11,7 @@ import (
 
 	"github.com/dforge/dforge/internal/auth"
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	chainforum "github.com/dforge/dforge/internal/chain/forum"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/index/forum"
 	"github.com/dforge/dforge/internal/moderation"
@@ -129,7 +130,7 @@ func (a *Handler) createForumPost(w http.ResponseWriter, r *http.Request) error 
 			return usererr.BadFieldf("quote", "the quoted post must be a reply in this topic")
 		}
 	}
-	res, err := a.Forge.Do(r.Context(), me.User.Address, chainforge.ForumPostCreate{Topic: id, Body: in.Body, Quote: in.Quote})
+	res, err := a.Forge.Do(r.Context(), me.User.Address, chainforum.PostCreate{Topic: id, Body: in.Body, Quote: in.Quote})
 	if err != nil {
 		return err
 	}
@@ -194,7 +195,7 @@ func (a *Handler) editForumPost(w http.ResponseWriter, r *http.Request) error {
 	if err := a.mayEditForum(me.User.Address, p.Author, t.Locked); err != nil {
 		return err
 	}
-	if _, err := a.Forge.Do(r.Context(), me.User.Address, chainforge.ForumPostEdit{Post: id, Body: in.Body}); err != nil {
+	if _, err := a.Forge.Do(r.Context(), me.User.Address, chainforum.PostEdit{Post: id, Body: in.Body}); err != nil {
 		return err
 	}
 	return a.writeForumPost(w, r, http.StatusOK, id)
@@ -291,7 +292,7 @@ func (a *Handler) setForumAnswer(w http.ResponseWriter, r *http.Request, post ui
 			return err
 		}
 	}
-	if _, err := a.Forge.Do(r.Context(), me.User.Address, chainforge.ForumTopicAnswer{Topic: id, Post: post}); err != nil {
+	if _, err := a.Forge.Do(r.Context(), me.User.Address, chainforum.TopicAnswer{Topic: id, Post: post}); err != nil {
 		return err
 	}
 	return a.writeForumTopic(w, r, http.StatusOK, id)
@@ -299,22 +300,22 @@ func (a *Handler) setForumAnswer(w http.ResponseWriter, r *http.Request, post ui
 
 // pinForumTopic pins a topic to the top of its lists (moderators).
 func (a *Handler) pinForumTopic(w http.ResponseWriter, r *http.Request) error {
-	return a.moderateForumTopic(w, r, func(id uint64) chainforge.Action { return chainforge.ForumTopicPin{Topic: id} })
+	return a.moderateForumTopic(w, r, func(id uint64) chainforge.Action { return chainforum.TopicPin{Topic: id} })
 }
 
 // unpinForumTopic unpins a topic (moderators).
 func (a *Handler) unpinForumTopic(w http.ResponseWriter, r *http.Request) error {
-	return a.moderateForumTopic(w, r, func(id uint64) chainforge.Action { return chainforge.ForumTopicUnpin{Topic: id} })
+	return a.moderateForumTopic(w, r, func(id uint64) chainforge.Action { return chainforum.TopicUnpin{Topic: id} })
 }
 
 // lockForumTopic locks a topic: it takes no more replies (moderators).
 func (a *Handler) lockForumTopic(w http.ResponseWriter, r *http.Request) error {
-	return a.moderateForumTopic(w, r, func(id uint64) chainforge.Action { return chainforge.ForumTopicLock{Topic: id} })
+	return a.moderateForumTopic(w, r, func(id uint64) chainforge.Action { return chainforum.TopicLock{Topic: id} })
 }
 
 // unlockForumTopic unlocks a topic (moderators).
 func (a *Handler) unlockForumTopic(w http.ResponseWriter, r *http.Request) error {
-	return a.moderateForumTopic(w, r, func(id uint64) chainforge.Action { return chainforge.ForumTopicUnlock{Topic: id} })
+	return a.moderateForumTopic(w, r, func(id uint64) chainforge.Action { return chainforum.TopicUnlock{Topic: id} })
 }
 
 // moveForumTopic moves a topic to another category (moderators).
@@ -323,11 +324,11 @@ func (a *Handler) moveForumTopic(w http.ResponseWriter, r *http.Request) error {
 	if err := api.Decode(w, r, api.MaxTextBody, &in); err != nil {
 		return err
 	}
-	if !chainforge.ValidForumCategory(in.Category) {
+	if !chainforum.ValidCategory(in.Category) {
 		return forumCategoryError()
 	}
 	return a.moderateForumTopic(w, r, func(id uint64) chainforge.Action {
-		return chainforge.ForumTopicMove{Topic: id, Category: in.Category}
+		return chainforum.TopicMove{Topic: id, Category: in.Category}
 	})
 }
 

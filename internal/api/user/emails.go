@@ -9,7 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/auth"
-	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	chainemails "github.com/dforge/dforge/internal/chain/emails"
 	"github.com/dforge/dforge/internal/usererr"
 )
 
@@ -104,10 +104,10 @@ func (a *Handler) addEmails(w http.ResponseWriter, r *http.Request) error {
 			return usererr.Unprocessablef("emails", "email_taken", "%s is already claimed", e)
 		}
 	}
-	if len(current)+len(in) > chainforge.MaxEmails {
-		return usererr.BadFieldf("emails", "an account may claim at most %d emails", chainforge.MaxEmails)
+	if len(current)+len(in) > chainemails.MaxEmails {
+		return usererr.BadFieldf("emails", "an account may claim at most %d emails", chainemails.MaxEmails)
 	}
-	if _, err := a.Forge.Do(ctx, id.User.Address, chainforge.UserEmails{Emails: append(current, in...)}); err != nil {
+	if _, err := a.Forge.Do(ctx, id.User.Address, chainemails.Set{Emails: append(current, in...)}); err != nil {
 		return err
 	}
 	u := api.ToForgeUser(r, a.PersonOf(r, id.User.Address))
@@ -139,7 +139,7 @@ func (a *Handler) deleteEmails(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	rest := slices.DeleteFunc(current, func(e string) bool { return slices.Contains(in, e) })
-	if _, err := a.Forge.Do(r.Context(), id.User.Address, chainforge.UserEmails{Emails: rest}); err != nil {
+	if _, err := a.Forge.Do(r.Context(), id.User.Address, chainemails.Set{Emails: rest}); err != nil {
 		return err
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -155,7 +155,7 @@ func (a *Handler) emailsIn(w http.ResponseWriter, r *http.Request) ([]string, er
 	out := []string{}
 	for _, e := range in.Emails {
 		e = strings.ToLower(strings.TrimSpace(e))
-		if !chainforge.ValidEmail(e) {
+		if !chainemails.ValidEmail(e) {
 			return nil, usererr.BadFieldf("emails", "%q is not an email address, such as name@example.org", e)
 		}
 		if !slices.Contains(out, e) {

@@ -8,6 +8,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/auth"
+	"github.com/dforge/dforge/internal/chain/follows"
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/chain/tx"
 	"github.com/dforge/dforge/internal/index"
@@ -52,9 +53,9 @@ func (a *Handler) setFollow(w http.ResponseWriter, r *http.Request, on bool) err
 	if err != nil {
 		return err
 	}
-	var act chainforge.Action = chainforge.UserFollow{User: target}
+	var act chainforge.Action = follows.Follow{User: target}
 	if !on {
-		act = chainforge.UserUnfollow{User: target}
+		act = follows.Unfollow{User: target}
 	}
 	if _, err := a.Forge.Do(r.Context(), id.User.Address, act); err != nil {
 		return err

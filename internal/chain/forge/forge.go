@@ -87,7 +87,6 @@ func init() {
 		"label.delete":          {LabelDelete{}, labelDelete},
 		"label.edit":            {LabelEdit{}, labelEdit},
 		"repo.topics":           {RepoTopics{}, repoTopics},
-		"user.emails":           {UserEmails{}, userEmails},
 		"milestone.create":      {MilestoneCreate{}, milestoneCreate},
 		"milestone.edit":        {MilestoneEdit{}, milestoneEdit},
 		"milestone.delete":      {MilestoneDelete{}, milestoneDelete},
@@ -130,29 +129,6 @@ func init() {
 		"status.create":         {StatusCreate{}, statusCreate},
 		"branch.protect":        {BranchProtect{}, branchProtect},
 		"branch.unprotect":      {BranchUnprotect{}, branchUnprotect},
-		"key.add":               {KeyAdd{}, keyAdd},
-		"key.delete":            {KeyDelete{}, keyDelete},
-		"user.follow":           {UserFollow{}, func(s *session, p []byte) error { return userFollow(s, p, true) }},
-		"user.unfollow":         {UserUnfollow{}, func(s *session, p []byte) error { return userFollow(s, p, false) }},
-		"event.create":          {EventCreate{}, eventCreate},
-		"event.edit":            {EventEdit{}, eventEdit},
-		"event.cancel":          {EventCancel{}, eventCancel},
-		"event.rsvp":            {EventRSVPSet{}, eventRSVP},
-		"listing.publish":       {ListingPublish{}, listingPublish},
-		"listing.update":        {ListingUpdate{}, listingUpdate},
-		"listing.delete":        {ListingDelete{}, listingDelete},
-		"listing.install":       {ListingInstall{}, func(s *session, p []byte) error { return listingInstall(s, p, true) }},
-		"listing.uninstall":     {ListingUninstall{}, func(s *session, p []byte) error { return listingInstall(s, p, false) }},
-		"forum.topic.create":    {ForumTopicCreate{}, forumTopicCreate},
-		"forum.topic.edit":      {ForumTopicEdit{}, forumTopicEdit},
-		"forum.topic.answer":    {ForumTopicAnswer{}, forumTopicAnswer},
-		"forum.topic.pin":       {ForumTopicPin{}, func(s *session, p []byte) error { return forumTopicFlag(s, p, false, true) }},
-		"forum.topic.unpin":     {ForumTopicUnpin{}, func(s *session, p []byte) error { return forumTopicFlag(s, p, false, false) }},
-		"forum.topic.lock":      {ForumTopicLock{}, func(s *session, p []byte) error { return forumTopicFlag(s, p, true, true) }},
-		"forum.topic.unlock":    {ForumTopicUnlock{}, func(s *session, p []byte) error { return forumTopicFlag(s, p, true, false) }},
-		"forum.topic.move":      {ForumTopicMove{}, forumTopicMove},
-		"forum.post.create":     {ForumPostCreate{}, forumPostCreate},
-		"forum.post.edit":       {ForumPostEdit{}, forumPostEdit},
 	}
 }
 
@@ -213,6 +189,9 @@ func Apply(kv state.KV, env Env, actor common.Address, action, payload string) (
 
 // ApplyChange is Apply returning the Change itself.
 func ApplyChange(kv state.KV, env Env, actor common.Address, action, payload string) (Change, error) {
+	if !applied.Load() {
+		applied.Store(true)
+	}
 	a, ok := actions[action]
 	if !ok {
 		return Change{}, tx.NewError(tx.CodeUnknownAction, "unknown forge action %q", action)

@@ -65,27 +65,6 @@ func TestLabelEdit(t *testing.T) {
 	w.fails(tx.CodeNotFound, maint, "label.edit", m{"repo": id, "label": 999, "name": "x"})
 }
 
-// user.emails: an account claims emails, replaces its list, and cannot
-// take one another account holds until that one lets it go.
-func TestUserEmails(t *testing.T) {
-	w := newWorld(t)
-	c := w.ok(owner, "user.emails", m{"emails": []string{"alice@example.org", "a@work.example"}})
-	if c.Emails == nil || c.Emails.Address != owner || len(c.Emails.Emails) != 2 {
-		t.Fatalf("claim %+v", c.Emails)
-	}
-	w.fails(tx.CodeNameTaken, writer, "user.emails", m{"emails": []string{"alice@example.org"}})
-	w.ok(owner, "user.emails", m{"emails": []string{"a@work.example"}})
-	w.ok(writer, "user.emails", m{"emails": []string{"alice@example.org"}})
-	w.ok(owner, "user.emails", m{"emails": []string{"a@work.example"}}) // its own again
-	for _, bad := range []string{"Alice@example.org", "alice", "a@b", "a b@example.org", "@example.org"} {
-		w.fails(tx.CodeInvalidField, owner, "user.emails", m{"emails": []string{bad}})
-	}
-	w.fails(tx.CodeInvalidField, owner, "user.emails", m{"emails": []string{"x@example.org", "x@example.org"}})
-	if c := w.ok(owner, "user.emails", m{"emails": []string{}}); len(c.Emails.Emails) != 0 {
-		t.Fatalf("cleared: %+v", c.Emails)
-	}
-}
-
 // Exclusive labels: of those sharing a scope, an issue keeps the last
 // listed; other labels are left alone.
 func TestExclusiveLabels(t *testing.T) {

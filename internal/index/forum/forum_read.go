@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/dforge/dforge/internal/chain/forge"
+	chainforum "github.com/dforge/dforge/internal/chain/forum"
 	"github.com/dforge/dforge/internal/index/readdb"
 )
 
@@ -147,7 +147,7 @@ func (rd *Reader) Topics(ctx context.Context, f Filter, p readdb.Page) ([]TopicS
 }
 
 // Categories counts the topics of every category, in the order
-// pages show them (forge.ForumCategories).
+// pages show them (chainforum.Categories).
 func (rd *Reader) Categories(ctx context.Context) ([]Category, error) {
 	const q = `SELECT category, COUNT(*) FROM forum_topics GROUP BY category`
 	counts, err := readdb.Remember(ctx, rd.db, readdb.Key("forum-categories", q), func(ctx context.Context) (map[string]int64, error) {
@@ -170,8 +170,8 @@ func (rd *Reader) Categories(ctx context.Context) ([]Category, error) {
 	if err != nil {
 		return nil, fmt.Errorf("count forum topics: %w", err)
 	}
-	out := make([]Category, len(forge.ForumCategories))
-	for i, c := range forge.ForumCategories {
+	out := make([]Category, len(chainforum.Categories))
+	for i, c := range chainforum.Categories {
 		out[i] = Category{Name: c, Topics: counts[c]}
 	}
 	return out, nil

@@ -1,48 +1,45 @@
-package forge
+// Package sshkeys is the chain module of SSH public keys (key.add,
+// key.delete): an account's keys are on chain, so every node lets the same
+// keys into git over SSH. A key belongs to one account (its fingerprint is
+// unique chain-wide); ids are sequential and never reused. Parsing is
+// golang.org/x/crypto/ssh's, which reads bytes only: pure.
+//
+// Its actions are forge actions: init registers them into the forge
+// module's one actions table (forge.Register); the record their events
+// carry (forge.Key) stays in the forge package. README.md is the spec.
+package sshkeys
 
 import (
 	"crypto/rsa"
 	"strings"
 
-	"github.com/ethereum/go-ethereum/common"
 	"golang.org/x/crypto/ssh"
 
+	"github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/chain/state"
 	"github.com/dforge/dforge/internal/chain/tx"
 )
 
-// SSH public keys: an account's keys are on chain, so every node lets the
-// same keys into git over SSH. A key belongs to one account (its
-// fingerprint is unique chain-wide); ids are sequential and never reused.
-// Parsing is golang.org/x/crypto/ssh's, which reads bytes only: pure.
-
-// Key is a registered SSH public key.
-type Key struct {
-	ID    uint64         `json:"id"`
-	Owner common.Address `json:"owner"`
-	Title string         `json:"title"`
-	// Key is the key in authorized_keys form, "<type> <base64>", without
-	// options or comment.
-	Key string `json:"key"`
-	// Fingerprint is OpenSSH's "SHA256:<unpadded base64>".
-	Fingerprint   string `json:"fingerprint"`
-	CreatedHeight uint64 `json:"createdHeight"`
+func init() {
+	forge.Register("key.add", Add{}, add)
+	forge.Register("key.delete", Delete{}, del)
 }
 
-// KeyAdd registers an SSH public key for the actor. Key is one
+// Add registers an SSH public key for the actor. Key is one
 // authorized_keys line ("ssh-ed25519 AAAA... comment"; options allowed
 // and dropped).
-type KeyAdd struct {
+type Add struct {
 	Title string `json:"title"`
 	Key   string `json:"key"`
 }
 
-// KeyDelete removes one of the actor's keys.
-type KeyDelete struct {
+// Delete removes one of the actor's keys.
+type Delete struct {
 	ID uint64 `json:"id"`
 }
 
-func (KeyAdd) ActionName() string    { return "key.add" }
-func (KeyDelete) ActionName() string { return "key.delete" }
+func (Add) ActionName() string    { return "key.add" }
+func (Delete) ActionName() string { return "key.delete" }
 
 // Bounds of a key's title and text. The largest RSA key OpenSSH makes
 // (16384 bits) is about 2,800 characters in authorized_keys form.
@@ -112,68 +109,71 @@ func badKey(format string, args ...any) error {
 	return e
 }
 
-func keyKey(id uint64) []byte { return key([]byte("key"), u64(id)) }
-func keyFingerprintKey(fp string) []byte {
-	return key([]byte("keyfp"), []byte(fp))
+// State keys: forge/key/<id> and forge/keyfp/<fingerprint>, under the
+// forge module's prefix, where they were before the keys had their own
+// package (the app hash depends on them).
+func keyKey(id uint64) []byte { return forge.StateKey([]byte("key"), state.Uint64(id)) }
+func fingerprintKey(fp string) []byte {
+	return forge.StateKey([]byte("keyfp"), []byte(fp))
 }
 
-func keyAdd(s *session, payload []byte) error {
-	var p KeyAdd
-	if err := decode(payload, &p); err != nil {
+func add(s *forge.Session, payload []byte) error {
+	var p Add
+	if err := forge.Decode(payload, &p); err != nil {
 		return err
 	}
 	title := strings.TrimSpace(p.Title)
 	if title == "" || len(title) > MaxKeyTitle {
-		return invalid("title", "must be 1 to %d bytes", MaxKeyTitle)
+		return forge.Invalid("title", "must be 1 to %d bytes", MaxKeyTitle)
 	}
 	pk, err := ParseKey(p.Key)
 	if err != nil {
 		return err
 	}
-	taken, err := s.getID(keyFingerprintKey(pk.Fingerprint))
+	taken, err := s.GetID(fingerprintKey(pk.Fingerprint))
 	if err != nil {
 		return err
 	}
 	if taken != 0 {
 		return tx.NewError(tx.CodeKeyTaken, "the key %s is registered already; a key belongs to one account", pk.Fingerprint)
 	}
-	id, err := s.nextID("key")
+	id, err := s.NextID("key")
 	if err != nil {
 		return err
 	}
-	k := Key{ID: id, Owner: s.actor, Title: title, Key: pk.Key, Fingerprint: pk.Fingerprint, CreatedHeight: s.env.Height}
-	if err := s.putJSON(keyKey(id), k); err != nil {
+	k := forge.Key{ID: id, Owner: s.Actor(), Title: title, Key: pk.Key, Fingerprint: pk.Fingerprint, CreatedHeight: s.Env().Height}
+	if err := s.PutJSON(keyKey(id), k); err != nil {
 		return err
 	}
-	if err := s.kv.Set(keyFingerprintKey(pk.Fingerprint), u64(id)); err != nil {
+	if err := s.KV().Set(fingerprintKey(pk.Fingerprint), state.Uint64(id)); err != nil {
 		return err
 	}
-	s.change.Key = &k
+	s.Change().Key = &k
 	return nil
 }
 
-func keyDelete(s *session, payload []byte) error {
-	var p KeyDelete
-	if err := decode(payload, &p); err != nil {
+func del(s *forge.Session, payload []byte) error {
+	var p Delete
+	if err := forge.Decode(payload, &p); err != nil {
 		return err
 	}
-	var k Key
-	ok, err := s.getJSON(keyKey(p.ID), &k)
+	var k forge.Key
+	ok, err := s.GetJSON(keyKey(p.ID), &k)
 	if err != nil {
 		return err
 	}
 	if !ok || p.ID == 0 {
-		return notFound("key %d does not exist", p.ID)
+		return forge.NotFound("key %d does not exist", p.ID)
 	}
-	if k.Owner != s.actor {
-		return forbidden("key %d is not yours", p.ID)
+	if k.Owner != s.Actor() {
+		return forge.Forbidden("key %d is not yours", p.ID)
 	}
-	if err := s.kv.Set(keyKey(p.ID), none); err != nil {
+	if err := s.KV().Set(keyKey(p.ID), forge.None()); err != nil {
 		return err
 	}
-	if err := s.kv.Set(keyFingerprintKey(k.Fingerprint), none); err != nil {
+	if err := s.KV().Set(fingerprintKey(k.Fingerprint), forge.None()); err != nil {
 		return err
 	}
-	s.change.DeletedKey = &k
+	s.Change().DeletedKey = &k
 	return nil
 }
