@@ -3,7 +3,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { getPage, repoApi, type User } from '@/lib/forge/api'
 import { apiError, apiFetch, deleteJSON, getJSON, patchJSON, postJSON, putJSON, retryUnlessNotFound } from '@/lib/http'
-import { type Comment, type Issue, issueApi, issueKeys, type Label, type Milestone } from './api'
+import { type Comment, type CommentParts, type Issue, issueApi, issueKeys, type Label, type Milestone } from './api'
 
 export type { Milestone }
 
@@ -180,7 +180,7 @@ export function useTimeline(owner: string, repo: string, number: number) {
 }
 
 /** A comment of the timeline as the comment cards show it. */
-export function asComment(e: TimelineEvent): Comment {
+export function asComment(e: TimelineEvent): CommentParts {
   return { id: e.id, user: e.user, body: e.body, body_html: e.body_html, created_at: e.created_at, updated_at: e.updated_at, hidden: e.hidden, hidden_reason: e.hidden_reason, signer: e.signer, delegation: e.delegation }
 }
 

@@ -11,7 +11,7 @@ preloadNamespaces('pulls', 'issues', 'repositories', 'wallet', 'branches', 'stat
 
 const HEAD = PULL_HEAD
 const pr = pullFixture({
-  requested_reviewers: [{ id: 5, login: 'dee' }],
+  requested_reviewers: [schemaFixture('ForgeUser', { id: 5, login: 'dee' })],
 })
 const review = (id: number, login: string, state: PullReview['state'], dismissed = false): PullReview => schemaFixture('Review', {
   id,
