@@ -17,6 +17,10 @@ export type Optional<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>
 // whose body the document describes in place instead of naming a schema.
 export type RequestBody<O extends keyof operations> = operations[O] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never
 
+// ResponseBody<'getTwoFactor'> is the JSON an operation answers 200 with, for
+// the routes whose answer the document describes in place.
+export type ResponseBody<O extends keyof operations> = operations[O] extends { responses: { 200: { content: { 'application/json': infer B } } } } ? B : never
+
 // Sent<T, K> is the fields K of a request body as the client sends them: a
 // body's null (Go's nil pointer) means "leave it as it is", which a field the
 // client fills in never is.
