@@ -1,6 +1,7 @@
 // The forge's repository API: Gitea's API v1 (same paths and JSON shapes)
 // plus dForge's readme, counts and commit CIDs. Types carry the fields the
 // pages read; the server may send more.
+import type { Optional, RequestBody, Schema } from '@/lib/apiSchema'
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Page } from '@/lib/chain/api'
 import { withWalletSignature } from '@/lib/chain/walletSignature'
@@ -74,33 +75,12 @@ export interface RepoTransfer {
 }
 
 /** GET /repos/{o}/{r}/counts (dForge's). */
-export interface RepoCounts {
-  commits: number
-  branches: number
-  tags: number
-  stars: number
-  forks: number
-  watchers: number
-  open_issues: number
-  open_pulls: number
-}
+export type RepoCounts = Schema<'Counts'>
 
-/** One entry of GET /repos/{o}/{r}/contents/{path} (Gitea's ContentsResponse). */
-export interface ContentEntry {
-  name: string
-  path: string
-  sha: string
-  type: 'file' | 'dir' | 'symlink' | 'submodule'
-  size: number
-  encoding?: string | null
-  content?: string | null
-  target?: string | null
-  download_url?: string | null
-  last_commit_sha?: string
-  /** dForge's: not inlined because it is over the size limit, or binary (a NUL in its first 8000 bytes). */
-  too_large?: boolean
-  binary?: boolean
-}
+// One entry of GET /repos/{o}/{r}/contents/{path} (Gitea's ContentsResponse):
+// type is one of these where the document says any string; too_large and
+// binary (dForge's) say why content is not inlined.
+export type ContentEntry = Omit<Schema<'Content'>, 'type'> & { type: 'file' | 'dir' | 'symlink' | 'submodule' }
 
 export interface CommitUser {
   name: string
@@ -123,11 +103,7 @@ export interface Commit {
   cid?: string
 }
 
-export interface Branch {
-  name: string
-  commit: { id: string; message: string; timestamp?: string; author?: { name: string; username?: string } }
-  protected?: boolean
-}
+export type Branch = Schema<'Branch'>
 
 export interface Tag {
   name: string
@@ -340,14 +316,8 @@ export const setFlag = (kind: 'star' | 'watch', owner: string, repo: string, on:
 
 export const forkRepo = (owner: string, repo: string) => postJSON<Repository>(`${repoApi(owner, repo)}/forks`, {})
 
-export interface CreateRepoInput {
-  name: string
-  description: string
-  private: boolean
-  auto_init: boolean
-  default_branch: string
-  readme?: string
-}
+// readme (a template's name) is sent only when one is chosen.
+export type CreateRepoInput = Optional<RequestBody<'createRepo'>, 'readme'>
 
 export const createRepo = (input: CreateRepoInput) => postJSON<Repository>('/api/v1/user/repos', input)
 /** Deleting is never delegated: the owner's own wallet signs it when the node asks (withWalletSignature). */
