@@ -3,6 +3,7 @@
 import { vi } from 'vitest'
 import { json } from '@/test/render'
 import type { Repository } from '@/lib/forge/api'
+import { schemaFixture } from './schemaFixture'
 
 type Answer = unknown | ((body: unknown, url: URL) => Response | unknown)
 
@@ -43,7 +44,7 @@ export const noContent = () => new Response(null, { status: 204 })
 export function repoFixture(overrides: Partial<Repository> = {}): Repository {
   return {
     id: 7,
-    owner: { id: 1, login: 'ada' },
+    owner: schemaFixture('ForgeUser', { id: 1, login: 'ada' }),
     name: 'engine',
     full_name: 'ada/engine',
     description: 'An analytical engine',

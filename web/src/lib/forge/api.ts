@@ -9,12 +9,7 @@ import { ApiError, apiFetch, apiError, deleteJSON, getJSON, patchJSON, postJSON,
 import { NotFoundError } from '@/components/QueryState'
 
 /** A user as Gitea's API nests it (owner, author, poster). */
-export interface User {
-  id: number
-  login: string
-  full_name?: string
-  avatar_url?: string
-}
+export type User = Schema<'ForgeUser'>
 
 /** What the viewer may do; Gitea sends admin/push/pull, dForge may add maintain. */
 export interface Permissions {
