@@ -180,7 +180,7 @@ describe('IssueScreen', () => {
 
   it('lets a writer change the labels', async () => {
     const api = stubApi({
-      [`GET ${REPO}`]: repoFixture({ permissions: { admin: false, push: true, pull: true } }),
+      [`GET ${REPO}`]: repoFixture({ permissions: schemaFixture('Perm', { admin: false, push: true, pull: true }) }),
       [`GET ${REPO}/issues/3`]: issue(),
       [`GET ${REPO}/issues/3/comments`]: [],
       [`GET ${REPO}/issues/3/timeline`]: [],
@@ -196,7 +196,7 @@ describe('IssueScreen', () => {
   })
 
   describe('editing', () => {
-    const writer = repoFixture({ permissions: { admin: false, push: true, pull: true } })
+    const writer = repoFixture({ permissions: schemaFixture('Perm', { admin: false, push: true, pull: true }) })
 
     /** The API with an issue that PATCH changes as edit says, so a refetch sees the edit. */
     function editableApi(start: Issue, repo = writer, edit: (current: Issue, patch: Record<string, unknown>) => Issue | Response = (c, p) => ({ ...c, ...p })) {

@@ -62,7 +62,7 @@ describe('MilestoneListScreen', () => {
   it('lists milestones with their progress and creates one with its due date', { timeout: 20000 }, async () => {
     signIn()
     const api = stubApi({
-      [`GET ${REPO}`]: repoFixture({ permissions: { admin: true, push: true, pull: true } }),
+      [`GET ${REPO}`]: repoFixture({ permissions: schemaFixture('Perm', { admin: true, push: true, pull: true }) }),
       [`GET ${REPO}/milestones`]: [V1],
       [`POST ${REPO}/milestones`]: { ...V1, id: 5, title: 'v2.0' },
     })
@@ -112,7 +112,7 @@ describe('IssueScreen tracker parts', () => {
 
   function api(extra: Record<string, unknown> = {}) {
     return stubApi({
-      [`GET ${REPO}`]: repoFixture({ permissions: { admin: true, push: true, pull: true } }),
+      [`GET ${REPO}`]: repoFixture({ permissions: schemaFixture('Perm', { admin: true, push: true, pull: true }) }),
       [`GET ${REPO}/issues/3`]: issue(),
       [`GET ${REPO}/issues/3/timeline`]: events,
       [`GET ${REPO}/issues/3/reactions`]: [{ user: schemaFixture('ForgeUser', { id: 2, login: 'bob' }), content: 'heart', created_at: '' }],

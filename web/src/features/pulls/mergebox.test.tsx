@@ -27,7 +27,7 @@ const review = (id: number, login: string, state: PullReview['state'], extra: Pa
 
 function open(reviews: PullReview[], more: Record<string, unknown> = {}) {
   const api = stubApi({
-    [`GET ${REPO}`]: repoFixture({ permissions: { admin: true, push: true, pull: true } }),
+    [`GET ${REPO}`]: repoFixture({ permissions: schemaFixture('Perm', { admin: true, push: true, pull: true }) }),
     [`GET ${REPO}/pulls/4`]: pr,
     [`GET ${REPO}/issues/4/timeline`]: [],
     [`GET ${REPO}/pulls/4/reviews`]: reviews,

@@ -32,7 +32,7 @@ const codeCell = (code: string) => (_: string, el: Element | null) => el?.tagNam
 const listed = (pr: PullRequest) => ({ ...pr, pull_request: { merged: pr.merged } })
 
 const DIFF = 'diff --git a/mill.go b/mill.go\n--- a/mill.go\n+++ b/mill.go\n@@ -1,2 +1,2 @@\n package mill\n-const speed = 1\n+const speed = 2\n'
-const maintainer = repoFixture({ permissions: { admin: true, push: true, pull: true } })
+const maintainer = repoFixture({ permissions: schemaFixture('Perm', { admin: true, push: true, pull: true }) })
 
 function prApi(pr: PullRequest = pull(), extra: Record<string, unknown> = {}, repo = repoFixture()) {
   return stubApi({
@@ -173,7 +173,7 @@ describe('PullRequestScreen', () => {
 
   it('shows why a fast-forward is refused, and offers no deletion of a protected head', async () => {
     const refusal = { message: 'main cannot be fast-forwarded to fast: it has commits fast does not have', code: 'not_fast_forward' }
-    const repo = repoFixture({ permissions: { admin: true, push: true, pull: true }, protected_branches: ['main', 'fast'] })
+    const repo = repoFixture({ permissions: schemaFixture('Perm', { admin: true, push: true, pull: true }), protected_branches: ['main', 'fast'] })
     prApi(pull(), { [`POST ${REPO}/pulls/4/merge`]: new Response(JSON.stringify(refusal), { status: 409 }) }, repo)
     signIn()
     renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4')
@@ -325,7 +325,7 @@ describe('PullRequestScreen', () => {
   })
 
   describe('editing', () => {
-    const writer = repoFixture({ permissions: { admin: false, push: true, pull: true } })
+    const writer = repoFixture({ permissions: schemaFixture('Perm', { admin: false, push: true, pull: true }) })
 
     /** The API with a pull request that PATCH .../pulls/4 changes as edit says, so a refetch sees the edit. */
     function editableApi(start: PullRequest, repo = writer, edit: (current: PullRequest, patch: Record<string, unknown>) => PullRequest | Response = (c, p) => ({ ...c, ...p })) {

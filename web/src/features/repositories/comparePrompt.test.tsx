@@ -11,7 +11,7 @@ preloadNamespaces('repositories')
 
 const BOB = '/api/v1/repos/bob/engine'
 const bobs = repoFixture({ id: 7, owner: schemaFixture('ForgeUser', { id: 2, login: 'bob' }), full_name: 'bob/engine' })
-const adas = repoFixture({ id: 8, owner: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), full_name: 'ada/engine', fork: true, parent: bobs })
+const adas = repoFixture({ id: 8, owner: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), full_name: 'ada/engine', fork: true, parent: schemaFixture('Repo', bobs) })
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString()
 const branch = (name: string, minutes: number, author = 'ada') => ({ name, commit: { id: `${name}-sha`, message: '', timestamp: minutesAgo(minutes), author: { name: author } } })
 

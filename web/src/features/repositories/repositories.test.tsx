@@ -491,7 +491,7 @@ describe('repository name rules', () => {
 })
 
 describe('RepoSettingsScreen', () => {
-  const owned = repoFixture({ permissions: { admin: true, push: true, pull: true } })
+  const owned = repoFixture({ permissions: schemaFixture('Perm', { admin: true, push: true, pull: true }) })
 
   it('deletes only once the name is typed, then leaves for Explore', async () => {
     const api = stubApi({ [`GET ${REPO}`]: owned, [`GET ${REPO}/collaborators`]: [], [`DELETE ${REPO}`]: noContent() })

@@ -46,7 +46,7 @@ describe('TransferBanner', () => {
 
   it('shows the owner the offer waiting, with Cancel', async () => {
     const api = stubApi({ [`POST /api/v1/repos/ada/engine/transfer/reject`]: repoFixture() })
-    const mine = repoFixture({ permissions: { admin: true, push: true, pull: true }, repo_transfer: { doer: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), recipient: schemaFixture('ForgeUser', { id: 3, login: 'carol' }), teams: [] } })
+    const mine = repoFixture({ permissions: schemaFixture('Perm', { admin: true, push: true, pull: true }), repo_transfer: { doer: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), recipient: schemaFixture('ForgeUser', { id: 3, login: 'carol' }), teams: [] } })
     signIn()
     renderScreen(<TransferBanner repo={mine} />, '/ada/engine')
     expect(screen.getByText('Transfer pending to carol: it stays here until they accept it.')).toBeTruthy()
@@ -74,7 +74,7 @@ describe('TransferRepository', () => {
       'POST /api/v1/repos/ada/engine/transfer': repoFixture({ repo_transfer: { doer: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), recipient: schemaFixture('ForgeUser', { id: 3, login: 'carol' }), teams: [] } }),
     })
     signIn()
-    renderScreen(<TransferRepository repo={repoFixture({ permissions: { admin: true, push: true, pull: true } })} />, '/ada/engine/settings')
+    renderScreen(<TransferRepository repo={repoFixture({ permissions: schemaFixture('Perm', { admin: true, push: true, pull: true }) })} />, '/ada/engine/settings')
     fireEvent.change(screen.getByLabelText('New owner (user or organization)'), { target: { value: 'carol' } })
     fireEvent.click(screen.getByRole('button', { name: 'Transfer' }))
     expect(await screen.findByText('Transfer offered to carol: the repository stays here until they accept it.')).toBeTruthy()
@@ -86,7 +86,7 @@ describe('TransferRepository', () => {
   it('follows a transfer done at once to the new home', async () => {
     stubApi({ 'POST /api/v1/repos/ada/engine/transfer': repoFixture({ owner: schemaFixture('ForgeUser', { id: 9, login: 'acme' }) }) })
     signIn()
-    renderScreen(<TransferRepository repo={repoFixture({ permissions: { admin: true, push: true, pull: true } })} />, '/ada/engine/settings')
+    renderScreen(<TransferRepository repo={repoFixture({ permissions: schemaFixture('Perm', { admin: true, push: true, pull: true }) })} />, '/ada/engine/settings')
     fireEvent.change(screen.getByLabelText('New owner (user or organization)'), { target: { value: 'acme' } })
     fireEvent.click(screen.getByRole('button', { name: 'Transfer' }))
     await waitFor(() => expect(go).toHaveBeenCalledWith('/acme/engine'))
@@ -94,7 +94,7 @@ describe('TransferRepository', () => {
 
   it('shows an offer already waiting instead of the form', () => {
     signIn()
-    const waiting = repoFixture({ permissions: { admin: true, push: true, pull: true }, repo_transfer: { doer: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), recipient: schemaFixture('ForgeUser', { id: 3, login: 'carol' }), teams: [] } })
+    const waiting = repoFixture({ permissions: schemaFixture('Perm', { admin: true, push: true, pull: true }), repo_transfer: { doer: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), recipient: schemaFixture('ForgeUser', { id: 3, login: 'carol' }), teams: [] } })
     renderScreen(<TransferRepository repo={waiting} />, '/ada/engine/settings')
     expect(screen.getByText(/A transfer to carol is waiting for their answer/)).toBeTruthy()
     expect(screen.queryByLabelText('New owner (user or organization)')).toBeNull()

@@ -8,7 +8,7 @@ import { schemaFixture } from '@/test/schemaFixture'
 
 preloadNamespaces('webhooks', 'repositories', 'wallet')
 
-const admin = repoFixture({ permissions: { admin: true, push: true, pull: true } })
+const admin = repoFixture({ permissions: schemaFixture('Perm', { admin: true, push: true, pull: true }) })
 
 const HOOK: Hook = schemaFixture('Hook', {
   id: 3,

@@ -19,48 +19,13 @@ export interface Permissions {
   maintain?: boolean
 }
 
-export interface Repository {
-  id: number
-  owner: User
-  name: string
-  full_name: string
-  description: string
-  /** Set when this node's moderators hid it; the API then masks its description for everyone but the node's admins. */
-  hidden?: boolean
-  hidden_reason?: string
-  /** Its project site (an http(s) URL); "" for none. */
-  website?: string
-  private: boolean
-  fork?: boolean
-  parent?: Repository | null
-  empty?: boolean
-  html_url?: string
-  clone_url?: string
-  /** The clone URL over SSH; absent when the node serves no SSH. */
-  ssh_url?: string
-  default_branch: string
-  /** dForge's: branches that refuse force-pushes and deletion. */
-  protected_branches?: string[]
-  stars_count: number
-  forks_count: number
-  watchers_count?: number
-  open_issues_count?: number
-  open_pr_counter?: number
-  created_at?: string
-  updated_at: string
-  permissions?: Permissions
-  /** Gitea's topics: lower-case words its admins tag it with. */
-  topics?: string[]
-  /** dForge's: false on a node that has the record but not the git data. */
-  has_git_data?: boolean
-  /** dForge's: how copying the git data to this node stands, while has_git_data is false on a node that seeds it. */
-  replication?: { state: string; done: number; total: number; error?: string } | null
-  /** Gitea's: the transfer waiting for its recipient's answer; null when none. */
-  repo_transfer?: RepoTransfer | null
-  /** dForge's: whether the signed-in caller stars and watches it (owners and maintainers watch by default); absent when signed out. */
-  starred_by_me?: boolean
-  watched_by_me?: boolean
-}
+// permissions, replication, the moderation marks and starred_by_me and
+// watched_by_me are left out (omitempty) where they do not apply: signed out,
+// a node holding the git data, a repository not hidden.
+export type Repository = Optional<
+  Schema<'Repo'>,
+  'permissions' | 'replication' | 'hidden' | 'hidden_reason' | 'starred_by_me' | 'watched_by_me'
+>
 
 /** A repository offered to a new owner (Gitea's RepoTransfer). */
 export interface RepoTransfer {
