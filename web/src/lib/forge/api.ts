@@ -11,14 +11,6 @@ import { NotFoundError } from '@/components/QueryState'
 /** A user as Gitea's API nests it (owner, author, poster). */
 export type User = Schema<'ForgeUser'>
 
-/** What the viewer may do; Gitea sends admin/push/pull, dForge may add maintain. */
-export interface Permissions {
-  admin: boolean
-  push: boolean
-  pull: boolean
-  maintain?: boolean
-}
-
 // permissions, replication, the moderation marks and starred_by_me and
 // watched_by_me are left out (omitempty) where they do not apply: signed out,
 // a node holding the git data, a repository not hidden.
