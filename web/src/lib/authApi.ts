@@ -1,29 +1,14 @@
 // The auth endpoints the sign-in, the header and settings call, in the
 // shapes the server sends. The chain's endpoints are in lib/chain/api.ts.
+import type { Optional, Schema } from '@/lib/apiSchema'
 import { getJSON, postJSON } from '@/lib/http'
 import type { User } from '@/stores/auth'
 
-/** The server's user (Gitea-shaped). email is present only for the user themself. */
-export interface ServerUser {
-  id: number
-  login: string
-  full_name: string
-  email?: string
-  avatar_url: string
-  description: string
-  location: string
-  website: string
-  created: string
-  wallet_address: string
-  two_factor_enabled: boolean
-  /** This node's admin (serve --admin); told to the user themself only. */
-  is_admin?: boolean
-}
+// The server's user (Gitea-shaped): the email is left out (omitempty) but for
+// the user themself, as are the moderation marks and followed_by_me unless set.
+export type ServerUser = Optional<Schema<'User'>, 'email' | 'hidden' | 'hidden_reason' | 'followed_by_me'>
 
-export interface Session {
-  user: ServerUser
-  csrfToken: string
-}
+export type Session = Omit<Schema<'SessionBody'>, 'user'> & { user: ServerUser }
 
 export type SiweAnswer = Session | { twoFactorRequired: true; challenge: string }
 

@@ -3,6 +3,7 @@
 // keys start with 'chain' and a screen's useLiveChain refreshes them when
 // a block lands.
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
+import type { Optional, Schema } from '@/lib/apiSchema'
 import { type Micro } from '@/lib/chain/amount'
 import { getChain, getChainPage } from '@/lib/chain/api'
 import type { Repository } from '@/lib/forge/api'
@@ -11,28 +12,12 @@ import type { Repository } from '@/lib/forge/api'
 export const COMMUNITY_ROLES = ['forum_moderator', 'event_organizer', 'ambassador'] as const
 export type CommunityRole = (typeof COMMUNITY_ROLES)[number]
 
-/** A holder's public profile, as GET /users/{name} gives it. */
-export interface HolderProfile {
-  id: number
-  login: string
-  full_name: string
-  description: string
-  /** Their region, as they wrote it in their profile. */
-  location: string
-  website: string
-  wallet_address: string
-  avatar_url: string
-}
+// A holder's public profile, as GET /users/{name} gives it: the email, the
+// moderation marks and followed_by_me are left out (omitempty) there.
+export type HolderProfile = Optional<Schema<'User'>, 'email' | 'hidden' | 'hidden_reason' | 'followed_by_me'>
 
-export interface RoleHolder {
-  user: HolderProfile
-  role: CommunityRole
-  /** The block the role was granted in; the genesis height for a genesis holder. */
-  height: number
-  /** The role proposal that granted it; 0 for a genesis holder. */
-  proposal: number
-  granted: string
-}
+// role is one of COMMUNITY_ROLES where the document says any string; no amounts, so the generated type holds though it is read with parseExactJSON.
+export type RoleHolder = Omit<Schema<'RoleHolder'>, 'role' | 'user'> & { role: CommunityRole; user: HolderProfile }
 
 export interface TrendingRepo {
   repository: Repository

@@ -1,19 +1,9 @@
 import { useQuery } from '@tanstack/react-query'
+import type { Schema } from '@/lib/apiSchema'
 import { getJSON } from '@/lib/http'
 
 /** A node of the chain's node registry, as GET /api/v1/nodes lists it. */
-export interface RegisteredNode {
-  /** The operator key's address that registered it. */
-  operator: string
-  /** Its public origin, http(s)://host[:port]. */
-  url: string
-  /** Its libp2p peer id. */
-  peer_id: string
-  /** Its libp2p multiaddrs. */
-  addrs: string[]
-  /** The block of the registration; 0 for a genesis entry. */
-  height: number
-}
+export type RegisteredNode = Schema<'Node'>
 
 /** The most nodes one request lists (the API's page limit); a registry has one node per operator. */
 const NODES_LIMIT = 100

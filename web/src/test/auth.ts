@@ -3,20 +3,21 @@
 import { json, stubFetch } from '@/test/render'
 import { ADDRESS } from '@/test/wallet'
 import type { ServerUser } from '@/lib/authApi'
+import { schemaFixture } from './schemaFixture'
 
 export function serverUser(over: Partial<ServerUser> = {}): ServerUser {
   return {
-    id: 1,
-    login: 'ada',
-    full_name: 'Ada Lovelace',
-    email: 'ada@example.org',
-    avatar_url: '',
-    description: 'Analyst',
-    location: 'London',
-    website: 'https://ada.example.org',
-    created: '2026-01-02T03:04:05Z',
-    wallet_address: ADDRESS,
-    two_factor_enabled: false,
+    ...schemaFixture('User', {
+      id: 1,
+      login: 'ada',
+      full_name: 'Ada Lovelace',
+      email: 'ada@example.org',
+      description: 'Analyst',
+      location: 'London',
+      website: 'https://ada.example.org',
+      created: '2026-01-02T03:04:05Z',
+      wallet_address: ADDRESS,
+    }),
     ...over,
   }
 }

@@ -3,6 +3,7 @@
 import { vi } from 'vitest'
 import { json } from '@/test/render'
 import type { Repository } from '@/lib/forge/api'
+import { schemaFixture } from './schemaFixture'
 
 type Answer = unknown | ((body: unknown, url: URL) => Response | unknown)
 
@@ -42,22 +43,24 @@ export const noContent = () => new Response(null, { status: 204 })
 
 export function repoFixture(overrides: Partial<Repository> = {}): Repository {
   return {
-    id: 7,
-    owner: { id: 1, login: 'ada' },
-    name: 'engine',
-    full_name: 'ada/engine',
-    description: 'An analytical engine',
-    private: false,
-    empty: false,
-    clone_url: 'http://localhost/ada/engine.git',
-    default_branch: 'main',
-    stars_count: 3,
-    forks_count: 1,
-    watchers_count: 2,
-    open_issues_count: 4,
-    open_pr_counter: 1,
-    updated_at: '2026-01-02T00:00:00Z',
-    permissions: { admin: false, push: false, pull: true },
+    ...schemaFixture('Repo', {
+      id: 7,
+      owner: schemaFixture('ForgeUser', { id: 1, login: 'ada' }),
+      name: 'engine',
+      full_name: 'ada/engine',
+      description: 'An analytical engine',
+      clone_url: 'http://localhost/ada/engine.git',
+      // The node holds the git data, as it says for a repository it serves.
+      has_git_data: true,
+      default_branch: 'main',
+      stars_count: 3,
+      forks_count: 1,
+      watchers_count: 2,
+      open_issues_count: 4,
+      open_pr_counter: 1,
+      updated_at: '2026-01-02T00:00:00Z',
+      permissions: schemaFixture('Perm', { pull: true }),
+    }),
     ...overrides,
   }
 }

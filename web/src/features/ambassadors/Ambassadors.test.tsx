@@ -4,21 +4,20 @@ import type { RoleHolder } from '@/lib/community'
 import { matchRoute } from '@/lib/routes'
 import { fakeChain, OTHER } from '@/test/chain'
 import { json, preloadNamespaces, renderScreen, signIn, stubFetch, WALLET } from '@/test/render'
+import { schemaFixture } from '@/test/schemaFixture'
 import AmbassadorsScreen from './AmbassadorsScreen'
 
 preloadNamespaces('ambassadors', 'wallet')
 
 const grace: RoleHolder = {
-  user: {
+  user: schemaFixture('User', {
     id: 1,
     login: 'grace',
     full_name: 'Grace Hopper',
     description: 'Runs the Lisbon meetup.',
     location: 'Lisbon',
-    website: '',
     wallet_address: OTHER,
-    avatar_url: '',
-  },
+  }),
   role: 'ambassador',
   height: 40,
   proposal: 3,

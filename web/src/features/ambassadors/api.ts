@@ -1,13 +1,9 @@
 import { useMutation } from '@tanstack/react-query'
+import type { Schema } from '@/lib/apiSchema'
 import { postJSON } from '@/lib/http'
 
 /** What POST /api/v1/contact takes: a signed-in sender's message becomes a support ticket they follow at /help. */
-export interface Application {
-  name: string
-  email: string
-  subject: string
-  message: string
-}
+export type Application = Schema<'support.Message'>
 
 /** The server's limits (internal/support), checked here first for quick feedback. */
 export const LIMITS: Record<keyof Application, number> = { name: 100, email: 254, subject: 200, message: 5000 }

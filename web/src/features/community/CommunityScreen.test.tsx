@@ -4,6 +4,7 @@ import type { CommunityOverview, RoleHolder } from '@/lib/community'
 import { fakeChain, OTHER } from '@/test/chain'
 import { repoFixture } from '@/test/forge'
 import { json, preloadNamespaces, renderScreen, stubFetch, WALLET } from '@/test/render'
+import { schemaFixture } from '@/test/schemaFixture'
 import CommunityScreen from './CommunityScreen'
 
 preloadNamespaces('communityPage', 'wallet')
@@ -38,7 +39,7 @@ function overview(over: Partial<CommunityOverview> = {}): CommunityOverview {
 }
 
 const holder = (login: string, role: RoleHolder['role'], location = ''): RoleHolder => ({
-  user: { id: 1, login, full_name: '', description: '', location, website: '', wallet_address: login === 'grace' ? OTHER : WALLET, avatar_url: '' },
+  user: schemaFixture('User', { id: 1, login, location, wallet_address: login === 'grace' ? OTHER : WALLET }),
   role,
   height: 3,
   proposal: 1,

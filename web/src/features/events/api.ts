@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { Schema } from '@/lib/apiSchema'
+import type { Schema, Sent } from '@/lib/apiSchema'
 import { getPage } from '@/lib/forge/api'
 import { deleteJSON, getJSON, patchJSON, postJSON, putJSON, retryUnlessNotFound } from '@/lib/http'
 
@@ -13,16 +13,8 @@ export type EventsWhen = 'upcoming' | 'past'
 
 export type EventRSVP = Schema<'EventRSVP'>
 
-/** What an event form sends: times in RFC 3339. */
-export interface EventInput {
-  title: string
-  description: string
-  starts_at: string
-  ends_at: string
-  timezone: string
-  online_url: string
-  place: string
-}
+/** What an event form sends, every field (times in RFC 3339), so none is null (which on an edit means "leave it"). */
+export type EventInput = Sent<Schema<'EventBody'>>
 
 export const EVENTS_PAGE_SIZE = 10
 

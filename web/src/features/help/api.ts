@@ -10,12 +10,8 @@ export function useFaq() {
   return useQuery({ queryKey: ['faq'], queryFn: () => getJSON<FaqGroup[]>('/api/v1/faq') })
 }
 
-export interface ContactMessage {
-  name: string
-  email: string
-  subject: string
-  message: string
-}
+/** What POST /api/v1/contact takes. */
+export type ContactMessage = Schema<'support.Message'>
 
 export function useSendContact() {
   return useMutation({ mutationFn: (m: ContactMessage) => postJSON<{ id: number }>('/api/v1/contact', m) })

@@ -1,36 +1,19 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { Optional, Schema } from '@/lib/apiSchema'
 import { getPage } from '@/lib/forge/api'
 import { getJSON, patchJSON, postJSON, retryUnlessNotFound } from '@/lib/http'
 
-/** A support ticket as /api/v1/user/tickets and /api/v1/admin/tickets send it. */
-export interface Ticket {
-  id: number
-  subject: string
-  message: string
-  status: TicketStatus
-  name: string
-  email: string
-  anonymous: boolean
-  /** The sender's account (admin views only). */
-  user?: { login: string; full_name: string }
-  replies: number
-  created_at: string
-  updated_at: string
-}
+// A support ticket as /api/v1/user/tickets and /api/v1/admin/tickets send it:
+// status is one of TicketStatus where the document says any string, and the
+// sender's account (admin views only) is left out otherwise (omitempty).
+export type Ticket = Optional<Omit<Schema<'Ticket'>, 'status'>, 'user'> & { status: TicketStatus }
 
 export type TicketStatus = 'open' | 'answered' | 'closed'
 
-export interface TicketReply {
-  id: number
-  body: string
-  staff: boolean
-  author?: { login: string }
-  created_at: string
-}
+// author: who wrote it, left out (omitempty) but in admin views.
+export type TicketReply = Optional<Schema<'TicketReply'>, 'author'>
 
-export interface TicketThread extends Ticket {
-  thread: TicketReply[]
-}
+export type TicketThread = Ticket & { thread: TicketReply[] }
 
 export const TICKET_PAGE_SIZE = 10
 

@@ -11,7 +11,7 @@ import { useForgeFormat } from '@/lib/forge/format'
 import type { User } from '@/lib/forge/api'
 import { errorText } from '@/lib/http'
 import { setTask } from '@/lib/taskList'
-import { type Comment, type Issue, type Label, labelColor, labelText, useBodyHtml } from './api'
+import { type CommentParts, type Issue, type Label, labelColor, labelText, useBodyHtml } from './api'
 import { NoDescription } from '@/components/EmptyStates'
 import { Textarea } from '@/components/Textarea'
 import './issues.css'
@@ -32,7 +32,7 @@ export function LabelBadge({ label }: { label: Label }) {
 export type IssueStateKind = 'open' | 'completed' | 'notPlanned' | 'closed' | 'merged'
 
 /** Which badge an issue or pull request wears. */
-export function stateKind(issue: Pick<Issue, 'state' | 'state_reason'>, merged = false): IssueStateKind {
+export function stateKind(issue: Pick<Issue, 'state'> & Partial<Pick<Issue, 'state_reason'>>, merged = false): IssueStateKind {
   if (merged) return 'merged'
   if (issue.state === 'open') return 'open'
   if (issue.state_reason === 'completed') return 'completed'
@@ -100,7 +100,7 @@ function useTaskToggle(body: string, save: ((body: string) => Promise<unknown>) 
   return { toggle, error }
 }
 
-export function CommentCard({ comment }: { comment: Comment }) {
+export function CommentCard({ comment }: { comment: CommentParts }) {
   const fmt = useForgeFormat()
   return (
     <Card as="article" className="comment" aria-label={comment.user?.login}>

@@ -7,7 +7,7 @@ import { Input } from '@/components/Input'
 import { canMaintain, type Repository, repoHref } from '@/lib/forge/api'
 import { errorText } from '@/lib/http'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { type Issue, useAddComment, useChangeIssueState, useLabels, useSetIssueLabels } from './api'
+import { type IssueParts, useAddComment, useChangeIssueState, useLabels, useSetIssueLabels } from './api'
 import { LabelBadge, MarkdownEditor } from './CommentCard'
 import './issues.css'
 
@@ -20,7 +20,7 @@ export function issueHref(owner: string, repo: string, number: number, pull: boo
  * The comment box, and closing (as completed or not planned) or reopening
  * for the author and maintainers. A comment typed before closing is posted first.
  */
-export function IssueActions({ repo, issue, pull = false }: { repo: Repository; issue: Issue; pull?: boolean }) {
+export function IssueActions({ repo, issue, pull = false }: { repo: Repository; issue: IssueParts; pull?: boolean }) {
   const { t } = useTranslation('issues')
   const user = useSignedInUser()
   const [text, setText] = useState('')
@@ -72,7 +72,7 @@ export function IssueActions({ repo, issue, pull = false }: { repo: Repository; 
 }
 
 /** The labels of an issue; those with write access can change them. */
-export function IssueLabels({ repo, issue }: { repo: Repository; issue: Issue }) {
+export function IssueLabels({ repo, issue }: { repo: Repository; issue: IssueParts }) {
   const { t } = useTranslation('issues')
   const user = useSignedInUser()
   const o = repo.owner.login

@@ -9,7 +9,7 @@ import { Select } from '@/components/Select'
 import { type Repository, repoHref } from '@/lib/forge/api'
 import { errorText } from '@/lib/http'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import type { Issue } from './api'
+import type { IssueParts } from './api'
 import { useOpenMilestones, useSetIssueMilestone, useSetPinned, useSetSubscribed, useSubscription } from './tracker'
 
 function SaveError({ error }: { error: unknown }) {
@@ -22,7 +22,7 @@ function SaveError({ error }: { error: unknown }) {
 }
 
 /** An issue's milestone; writers pick another (or none) from the open ones. */
-export function MilestonePicker({ repo, issue }: { repo: Repository; issue: Issue }) {
+export function MilestonePicker({ repo, issue }: { repo: Repository; issue: IssueParts }) {
   const { t } = useTranslation('tracker')
   const id = useId()
   const o = repo.owner.login
@@ -87,7 +87,7 @@ export function SubscribeButton({ repo, number }: { repo: Repository; number: nu
 }
 
 /** Pin an issue at the top of the list (writers). */
-export function PinButton({ repo, issue }: { repo: Repository; issue: Issue }) {
+export function PinButton({ repo, issue }: { repo: Repository; issue: IssueParts }) {
   const { t } = useTranslation('tracker')
   const user = useSignedInUser()
   const o = repo.owner.login

@@ -13,7 +13,7 @@ import { canMaintain, type Repository, repoHref } from '@/lib/forge/api'
 import { useForgeFormat } from '@/lib/forge/format'
 import { errorText } from '@/lib/http'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import type { Comment } from './api'
+import type { CommentParts } from './api'
 import { Body, LabelBadge, MarkdownEditor, UserLink } from './CommentCard'
 import { ReactionBar } from './ReactionBar'
 import { asComment, type TimelineEvent, useDeleteComment, useEditComment, useTimeline } from './tracker'
@@ -47,7 +47,7 @@ export function TimelineEntry({ repo, event }: { repo: Repository; event: Timeli
 }
 
 /** A comment; its author may edit or delete it, and its author or a maintainer tick its tasks. */
-function TimelineComment({ repo, comment }: { repo: Repository; comment: Comment }) {
+function TimelineComment({ repo, comment }: { repo: Repository; comment: CommentParts }) {
   const { t } = useTranslation('tracker')
   const fmt = useForgeFormat()
   const user = useSignedInUser()

@@ -1,7 +1,7 @@
 // Issues, comments and labels in the shapes of Gitea's API v1, plus dForge's
 // state_reason (closed as completed or not planned) and body_html.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { Schema } from '@/lib/apiSchema'
+import type { Optional, RequestBody, Schema, Sent } from '@/lib/apiSchema'
 import { getPage, repoApi, type User } from '@/lib/forge/api'
 import { useRenderedMarkdown } from '@/lib/markdown'
 import { getJSON, patchJSON, postJSON, putJSON, retryUnlessNotFound } from '@/lib/http'
@@ -13,53 +13,28 @@ export type Milestone = Schema<'Milestone'>
 
 export type StateReason = 'completed' | 'not_planned' | 'reopened' | ''
 
-export interface Issue {
-  id: number
-  number: number
-  title: string
-  body: string
-  /** The body rendered and sanitized by the server, when it sends it. */
-  body_html?: string
-  user: User
-  labels: Label[]
-  /** Gitea sends null when no one is assigned. */
-  assignees?: User[] | null
+// state and state_reason are kept to these values where the document says any
+// string; hidden and hidden_reason are left out (omitempty) unless this node's
+// moderators hid it.
+export type Issue = Optional<Omit<Schema<'Issue'>, 'state' | 'state_reason'>, 'hidden' | 'hidden_reason'> & {
   state: 'open' | 'closed'
-  state_reason?: StateReason
-  comments: number
-  created_at: string
-  updated_at: string
-  closed_at?: string | null
-  /** Set on the issue of a pull request. */
-  pull_request?: { merged: boolean; merged_at?: string | null } | null
-  /** The milestone it is filed under; null for none. */
-  milestone?: Milestone | null
-  /** Its place among the pinned issues; 0 when not pinned. */
-  pin_order?: number
-  /** Gitea's RepositoryMeta: the owner is a login here. */
-  repository?: { id: number; name: string; owner: string; full_name: string }
-  /** Set when this node's moderators hid it: the API then sends a marker as its text to everyone but the node's admins. */
-  hidden?: boolean
-  hidden_reason?: string
-  /** The key that signed it on chain, and the delegate key it acted under ("" when the author signed it, both "" on older records). */
-  signer?: string
-  delegation?: string
+  state_reason: StateReason
 }
 
-export interface Comment {
-  id: number
-  user: User
-  body: string
-  body_html?: string
-  created_at: string
-  updated_at?: string
-  /** Set when this node's moderators hid it: the API then sends a marker as its text to everyone but the node's admins. */
-  hidden?: boolean
-  hidden_reason?: string
-  /** The key that signed it on chain, and the delegate key it acted under ("" when the author signed it, both "" on older records). */
-  signer?: string
-  delegation?: string
+// hidden and hidden_reason: left out (omitempty) as an issue's are.
+export type Comment = Optional<Schema<'Comment'>, 'hidden' | 'hidden_reason'>
+
+// What an issue's actions, labels, milestone and pin read: the parts a pull
+// request shares with its issue, from which the pull request page builds them.
+export type IssueParts = Pick<Issue, 'number' | 'user' | 'state' | 'labels' | 'milestone' | 'pin_order' | 'comments'> & {
+  pull_request?: Pick<Schema<'PullMeta'>, 'merged' | 'merged_at'> | null
 }
+
+// What a comment card reads: the parts a timeline's comment event shares with
+// a comment (asComment), the author as lib/forge's User; the timeline sends no
+// signer or delegation.
+export type CommentParts = Pick<Comment, 'id' | 'body' | 'created_at' | 'updated_at'> &
+  Partial<Pick<Comment, 'body_html' | 'hidden' | 'hidden_reason' | 'signer' | 'delegation'>> & { user: User }
 
 export type IssueStateFilter = 'open' | 'closed' | 'all'
 
@@ -158,11 +133,7 @@ export const createIssue = (owner: string, repo: string, input: { title: string;
   postJSON<Issue>(`${repoApi(owner, repo)}/issues`, input)
 
 /** Gitea's EditIssueOption, as far as the title, body and assignees (usernames) go; also EditPullRequestOption's. */
-export interface IssueEdit {
-  title?: string
-  body?: string
-  assignees?: string[]
-}
+export type IssueEdit = Partial<Sent<RequestBody<'editIssue'>, 'title' | 'body' | 'assignees'>>
 
 export const editIssue = (owner: string, repo: string, number: number, patch: IssueEdit & { state?: 'open' | 'closed'; state_reason?: StateReason }) =>
   patchJSON<Issue>(issueApi(owner, repo, number), patch)

@@ -17,17 +17,20 @@ const V1 = { id: 9, title: 'v1', state: 'open', open_issues: 1, closed_issues: 0
 
 function issue(overrides: Partial<Issue> = {}): Issue {
   return {
-    id: 101,
-    number: 3,
-    title: 'The mill jams',
-    body: '',
-    user: { id: 2, login: 'bob' },
-    labels: [BUG],
+    ...schemaFixture('Issue', {
+      id: 101,
+      number: 3,
+      title: 'The mill jams',
+      body: '',
+      user: schemaFixture('ForgeUser', { id: 2, login: 'bob' }),
+      labels: [BUG],
+      comments: 1,
+      created_at: '2026-01-01T00:00:00Z',
+      updated_at: '2026-01-01T00:00:00Z',
+      pull_request: null,
+    }),
     state: 'open',
-    comments: 1,
-    created_at: '2026-01-01T00:00:00Z',
-    updated_at: '2026-01-01T00:00:00Z',
-    pull_request: null,
+    state_reason: '',
     ...overrides,
   }
 }
@@ -39,8 +42,8 @@ function listApi(items: Issue[] = [issue()]) {
     [`GET ${REPO}/labels`]: [BUG, UI],
     [`GET ${REPO}/milestones`]: [V1],
     [`GET ${REPO}/assignees`]: [
-      { id: 1, login: 'ada' },
-      { id: 2, login: 'bob' },
+      schemaFixture('ForgeUser', { id: 1, login: 'ada' }),
+      schemaFixture('ForgeUser', { id: 2, login: 'bob' }),
     ],
     [`GET ${REPO}/issues/pinned`]: [],
   })

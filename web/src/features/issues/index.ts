@@ -2,7 +2,7 @@
 // the pulls feature builds its pages from these parts; governance and search
 // reuse the Markdown editor and the state badge.
 export { IssueActions, IssueLabels, issueHref } from './IssueActions'
-export { type Comment, type Issue, type IssueEdit, type Label, useComments, useInvalidateIssues, useIssueById } from './api'
+export { type Comment, type CommentParts, type Issue, type IssueEdit, type IssueParts, type Label, useComments, useInvalidateIssues, useIssueById } from './api'
 export { Assignees, EditableTitle, OpeningPost, useEditRights } from './OpeningPost'
 export { IssueRow } from './IssueRow'
 export { issueFilterOf, ListFilterBar, StateTabs, useListFilters } from './ListFilters'

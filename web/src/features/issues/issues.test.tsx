@@ -25,19 +25,22 @@ const BUG = schemaFixture('Label', { id: 5, name: 'bug', color: 'ee0701', descri
 
 function issue(overrides: Partial<Issue> = {}): Issue {
   return {
-    id: 101,
-    number: 3,
-    title: 'The mill jams',
-    body: 'It stops at step 4.',
-    body_html: '<p>It stops at step 4.</p>',
-    user: { id: 2, login: 'bob' },
-    labels: [BUG],
+    ...schemaFixture('Issue', {
+      id: 101,
+      number: 3,
+      title: 'The mill jams',
+      body: 'It stops at step 4.',
+      body_html: '<p>It stops at step 4.</p>',
+      user: schemaFixture('ForgeUser', { id: 2, login: 'bob' }),
+      labels: [BUG],
+      comments: 1,
+      created_at: '2026-01-01T00:00:00Z',
+      updated_at: '2026-01-01T00:00:00Z',
+      pull_request: null,
+      repository: { id: 7, name: 'engine', owner: 'ada', full_name: 'ada/engine' },
+    }),
     state: 'open',
-    comments: 1,
-    created_at: '2026-01-01T00:00:00Z',
-    updated_at: '2026-01-01T00:00:00Z',
-    pull_request: null,
-    repository: { id: 7, name: 'engine', owner: 'ada', full_name: 'ada/engine' },
+    state_reason: '',
     ...overrides,
   }
 }
@@ -110,7 +113,7 @@ describe('NewIssueScreen', () => {
 })
 
 describe('IssueScreen', () => {
-  const comment = { id: 1, user: { id: 1, login: 'ada' }, body: 'Looking', body_html: '<p>Looking <em>into it</em></p>', created_at: '2026-01-02T00:00:00Z' }
+  const comment = { id: 1, user: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), body: 'Looking', body_html: '<p>Looking <em>into it</em></p>', created_at: '2026-01-02T00:00:00Z' }
 
   function issueApi(i: Issue = issue(), extra: Record<string, unknown> = {}) {
     return stubApi({
@@ -141,7 +144,7 @@ describe('IssueScreen', () => {
   })
 
   it('comments, then closes as not planned with the typed comment posted first', async () => {
-    const api = issueApi(issue({ user: { id: 1, login: 'ada' } }), {
+    const api = issueApi(issue({ user: schemaFixture('ForgeUser', { id: 1, login: 'ada' }) }), {
       [`POST ${REPO}/issues/3/comments`]: comment,
       [`PATCH ${REPO}/issues/3`]: issue({ state: 'closed', state_reason: 'not_planned' }),
     })
@@ -158,7 +161,7 @@ describe('IssueScreen', () => {
   })
 
   it('offers reopen on a closed issue and no close buttons to others', async () => {
-    const api = issueApi(issue({ state: 'closed', state_reason: 'completed', user: { id: 1, login: 'ada' } }), { [`PATCH ${REPO}/issues/3`]: issue() })
+    const api = issueApi(issue({ state: 'closed', state_reason: 'completed', user: schemaFixture('ForgeUser', { id: 1, login: 'ada' }) }), { [`PATCH ${REPO}/issues/3`]: issue() })
     signIn()
     renderScreen(<IssueScreen />, '/ada/engine/issues/3')
     expect(await screen.findByText('Closed')).toBeTruthy()
@@ -177,7 +180,7 @@ describe('IssueScreen', () => {
 
   it('lets a writer change the labels', async () => {
     const api = stubApi({
-      [`GET ${REPO}`]: repoFixture({ permissions: { admin: false, push: true, pull: true } }),
+      [`GET ${REPO}`]: repoFixture({ permissions: schemaFixture('Perm', { admin: false, push: true, pull: true }) }),
       [`GET ${REPO}/issues/3`]: issue(),
       [`GET ${REPO}/issues/3/comments`]: [],
       [`GET ${REPO}/issues/3/timeline`]: [],
@@ -193,7 +196,7 @@ describe('IssueScreen', () => {
   })
 
   describe('editing', () => {
-    const writer = repoFixture({ permissions: { admin: false, push: true, pull: true } })
+    const writer = repoFixture({ permissions: schemaFixture('Perm', { admin: false, push: true, pull: true }) })
 
     /** The API with an issue that PATCH changes as edit says, so a refetch sees the edit. */
     function editableApi(start: Issue, repo = writer, edit: (current: Issue, patch: Record<string, unknown>) => Issue | Response = (c, p) => ({ ...c, ...p })) {
@@ -246,7 +249,7 @@ describe('IssueScreen', () => {
 
     it('lets the author edit the description and shows the body the server rendered', async () => {
       const rendered = (c: Issue, p: Record<string, unknown>) => ({ ...c, body: String(p.body), body_html: p.body ? '<p>It stops at <em>step 5</em>.</p>' : '' })
-      const api = editableApi(issue({ user: { id: 1, login: 'ada' } }), repoFixture(), rendered)
+      const api = editableApi(issue({ user: schemaFixture('ForgeUser', { id: 1, login: 'ada' }) }), repoFixture(), rendered)
       signIn()
       renderScreen(<IssueScreen />, '/ada/engine/issues/3')
       fireEvent.click(await screen.findByRole('button', { name: 'Edit description' }))
@@ -267,7 +270,7 @@ describe('IssueScreen', () => {
     })
 
     it('lets a writer set the assignees by username', async () => {
-      const assign = (c: Issue, p: Record<string, unknown>) => ({ ...c, assignees: (p.assignees as string[]).map((login, i) => ({ id: 10 + i, login })) })
+      const assign = (c: Issue, p: Record<string, unknown>) => ({ ...c, assignees: (p.assignees as string[]).map((login, i) => schemaFixture('ForgeUser', { id: 10 + i, login })) })
       const api = editableApi(issue(), writer, assign)
       signIn()
       renderScreen(<IssueScreen />, '/ada/engine/issues/3')
@@ -297,7 +300,7 @@ describe('IssueScreen', () => {
     })
 
     it('hides the editors from a reader who is not the author', async () => {
-      editableApi(issue({ assignees: [{ id: 3, login: 'cy' }] }), repoFixture())
+      editableApi(issue({ assignees: [schemaFixture('ForgeUser', { id: 3, login: 'cy' })] }), repoFixture())
       signIn()
       renderScreen(<IssueScreen />, '/ada/engine/issues/3')
       const side = await screen.findByRole('region', { name: 'Assignees' })
@@ -316,7 +319,7 @@ describe('IssueScreen', () => {
   })
 
   it('sends a pull request\'s global id to its pull request page', async () => {
-    stubApi({ 'GET /api/v1/issues/102': issue({ id: 102, number: 4, pull_request: { merged: false } }) })
+    stubApi({ 'GET /api/v1/issues/102': issue({ id: 102, number: 4, pull_request: schemaFixture('PullMeta', { merged: false }) }) })
     renderScreen(<IssueScreen />, '/issue/102')
     await waitFor(() => expect(go).toHaveBeenCalledWith('/ada/engine/pulls/4'))
   })
@@ -337,13 +340,13 @@ describe('task lists', () => {
   const box = (checked: boolean) => `<input ${checked ? 'checked="" ' : ''}disabled="" type="checkbox">`
   const html = (oil: boolean, grease: boolean) => `<ul><li>${box(oil)} oil</li></ul><pre><code>- [ ] not a task\n</code></pre><ul><li>${box(grease)} grease</li></ul>`
   const tasks = (body: string) => body.split('\n').filter((l) => /^- \[[ x]\] (oil|grease)$/.test(l))
-  const mine = { id: 9, user: { id: 1, login: 'ada' }, body: '- [ ] mine', body_html: `<ul><li>${box(false)} mine</li></ul>`, created_at: '2026-01-02T00:00:00Z', updated_at: '2026-01-02T00:00:00Z' }
-  const theirs = { ...mine, id: 10, user: { id: 2, login: 'bob' }, body: '- [ ] theirs', body_html: `<ul><li>${box(false)} theirs</li></ul>` }
+  const mine = { id: 9, user: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), body: '- [ ] mine', body_html: `<ul><li>${box(false)} mine</li></ul>`, created_at: '2026-01-02T00:00:00Z', updated_at: '2026-01-02T00:00:00Z' }
+  const theirs = { ...mine, id: 10, user: schemaFixture('ForgeUser', { id: 2, login: 'bob' }), body: '- [ ] theirs', body_html: `<ul><li>${box(false)} theirs</li></ul>` }
 
-  function taskApi(author: string, repo = repoFixture(), patch: (p: Record<string, unknown>) => unknown = (p) => issue({ user: { id: 1, login: author }, body: String(p.body), body_html: html(false, String(p.body).endsWith('[x] grease')) })) {
+  function taskApi(author: string, repo = repoFixture(), patch: (p: Record<string, unknown>) => unknown = (p) => issue({ user: schemaFixture('ForgeUser', { id: 1, login: author }), body: String(p.body), body_html: html(false, String(p.body).endsWith('[x] grease')) })) {
     return stubApi({
       [`GET ${REPO}`]: repo,
-      [`GET ${REPO}/issues/3`]: issue({ user: { id: 1, login: author }, body: BODY, body_html: html(false, false) }),
+      [`GET ${REPO}/issues/3`]: issue({ user: schemaFixture('ForgeUser', { id: 1, login: author }), body: BODY, body_html: html(false, false) }),
       [`GET ${REPO}/issues/3/comments`]: [],
       [`GET ${REPO}/issues/3/timeline`]: [
         { ...mine, type: 'comment' },

@@ -25,20 +25,23 @@ const V1 = schemaFixture('Milestone', { id: 4, title: 'v1.0', description: 'The 
 
 function issue(overrides: Partial<Issue> = {}): Issue {
   return {
-    id: 101,
-    number: 3,
-    title: 'The mill jams',
-    body: 'It stops at step 4.',
-    body_html: '<p>It stops at step 4.</p>',
-    user: { id: 2, login: 'bob' },
-    labels: [],
+    ...schemaFixture('Issue', {
+      id: 101,
+      number: 3,
+      title: 'The mill jams',
+      body: 'It stops at step 4.',
+      body_html: '<p>It stops at step 4.</p>',
+      user: schemaFixture('ForgeUser', { id: 2, login: 'bob' }),
+      labels: [],
+      comments: 1,
+      created_at: '2026-01-01T00:00:00Z',
+      updated_at: '2026-01-01T00:00:00Z',
+      pull_request: null,
+      milestone: V1,
+      repository: { id: 7, name: 'engine', owner: 'ada', full_name: 'ada/engine' },
+    }),
     state: 'open',
-    comments: 1,
-    created_at: '2026-01-01T00:00:00Z',
-    updated_at: '2026-01-01T00:00:00Z',
-    pull_request: null,
-    milestone: V1,
-    repository: { id: 7, name: 'engine', owner: 'ada', full_name: 'ada/engine' },
+    state_reason: '',
     ...overrides,
   }
 }
@@ -47,7 +50,7 @@ describe('tracker helpers', () => {
   it('counts progress and reactions', () => {
     expect(progress({ open_issues: 1, closed_issues: 3 })).toBe(75)
     expect(progress({ open_issues: 0, closed_issues: 0 })).toBe(0)
-    const r = (login: string, content: string) => ({ user: { id: 1, login }, content, created_at: '' })
+    const r = (login: string, content: string) => ({ user: schemaFixture('ForgeUser', { id: 1, login }), content, created_at: '' })
     expect(tally([r('ada', 'heart'), r('bob', 'heart'), r('bob', '+1')], 'Ada')).toEqual([
       { content: '+1', count: 1, mine: false, users: ['bob'] },
       { content: 'heart', count: 2, mine: true, users: ['ada', 'bob'] },
@@ -59,7 +62,7 @@ describe('MilestoneListScreen', () => {
   it('lists milestones with their progress and creates one with its due date', { timeout: 20000 }, async () => {
     signIn()
     const api = stubApi({
-      [`GET ${REPO}`]: repoFixture({ permissions: { admin: true, push: true, pull: true } }),
+      [`GET ${REPO}`]: repoFixture({ permissions: schemaFixture('Perm', { admin: true, push: true, pull: true }) }),
       [`GET ${REPO}/milestones`]: [V1],
       [`POST ${REPO}/milestones`]: { ...V1, id: 5, title: 'v2.0' },
     })
@@ -99,20 +102,20 @@ describe('MilestoneScreen', () => {
 })
 
 describe('IssueScreen tracker parts', () => {
-  const comment = { id: 1, type: 'comment', user: { id: 1, login: 'ada' }, body: 'Looking', body_html: '<p>Looking</p>', created_at: '2026-01-02T00:00:00Z', updated_at: '2026-01-02T00:00:00Z' }
+  const comment = { id: 1, type: 'comment', user: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), body: 'Looking', body_html: '<p>Looking</p>', created_at: '2026-01-02T00:00:00Z', updated_at: '2026-01-02T00:00:00Z' }
   const events = [
     comment,
-    { id: 2, type: 'change_title', user: { id: 1, login: 'ada' }, body: '', created_at: '2026-01-03T00:00:00Z', updated_at: '', old_title: 'Jam', new_title: 'The mill jams' },
-    { id: 3, type: 'label', user: { id: 1, login: 'ada' }, body: '1', created_at: '2026-01-03T00:00:00Z', updated_at: '', label: { id: 5, name: 'bug', color: 'ee0701' } },
-    { id: 4, type: 'issue_ref', user: { id: 2, login: 'bob' }, body: '', created_at: '2026-01-04T00:00:00Z', updated_at: '', ref_issue: { number: 8, title: 'Gears', html_url: '' } },
+    { id: 2, type: 'change_title', user: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), body: '', created_at: '2026-01-03T00:00:00Z', updated_at: '', old_title: 'Jam', new_title: 'The mill jams' },
+    { id: 3, type: 'label', user: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), body: '1', created_at: '2026-01-03T00:00:00Z', updated_at: '', label: { id: 5, name: 'bug', color: 'ee0701' } },
+    { id: 4, type: 'issue_ref', user: schemaFixture('ForgeUser', { id: 2, login: 'bob' }), body: '', created_at: '2026-01-04T00:00:00Z', updated_at: '', ref_issue: { number: 8, title: 'Gears', html_url: '' } },
   ]
 
   function api(extra: Record<string, unknown> = {}) {
     return stubApi({
-      [`GET ${REPO}`]: repoFixture({ permissions: { admin: true, push: true, pull: true } }),
+      [`GET ${REPO}`]: repoFixture({ permissions: schemaFixture('Perm', { admin: true, push: true, pull: true }) }),
       [`GET ${REPO}/issues/3`]: issue(),
       [`GET ${REPO}/issues/3/timeline`]: events,
-      [`GET ${REPO}/issues/3/reactions`]: [{ user: { id: 2, login: 'bob' }, content: 'heart', created_at: '' }],
+      [`GET ${REPO}/issues/3/reactions`]: [{ user: schemaFixture('ForgeUser', { id: 2, login: 'bob' }), content: 'heart', created_at: '' }],
       [`GET ${REPO}/issues/comments/1/reactions`]: [],
       [`GET ${REPO}/issues/3/subscriptions/check`]: { subscribed: false },
       [`GET ${REPO}/milestones`]: [V1],
@@ -134,7 +137,7 @@ describe('IssueScreen tracker parts', () => {
   it('reacts, subscribes, moves the milestone and edits the own comment', { timeout: 20000 }, async () => {
     signIn()
     const stub = api({
-      [`POST ${REPO}/issues/3/reactions`]: { user: { id: 1, login: 'ada' }, content: 'heart', created_at: '' },
+      [`POST ${REPO}/issues/3/reactions`]: { user: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), content: 'heart', created_at: '' },
       [`PUT ${REPO}/issues/3/subscriptions/ada`]: noContent(),
       [`PATCH ${REPO}/issues/3`]: issue({ milestone: null }),
       [`PATCH ${REPO}/issues/comments/1`]: { ...comment, body: 'Fixed' },

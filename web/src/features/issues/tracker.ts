@@ -1,9 +1,10 @@
 // Milestones, reactions, the timeline, pins and subscriptions of issues and
 // pull requests, in the shapes of Gitea's API v1.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import { getPage, repoApi, type User } from '@/lib/forge/api'
+import type { Optional, RequestBody, Schema, Sent } from '@/lib/apiSchema'
+import { getPage, repoApi } from '@/lib/forge/api'
 import { apiError, apiFetch, deleteJSON, getJSON, patchJSON, postJSON, putJSON, retryUnlessNotFound } from '@/lib/http'
-import { type Comment, type Issue, issueApi, issueKeys, type Label, type Milestone } from './api'
+import { type Comment, type CommentParts, type Issue, issueApi, issueKeys, type Milestone } from './api'
 
 export type { Milestone }
 
@@ -62,13 +63,10 @@ export function useMilestoneIssues(owner: string, repo: string, milestone: numbe
   })
 }
 
-export interface MilestoneInput {
-  title: string
-  description?: string
-  /** RFC 3339; absent for none. */
-  due_on?: string
-  state?: 'open' | 'closed'
-}
+// The title is always sent; the rest only when set (due_on absent for none),
+// and state is one of these where the document says any string.
+export type MilestoneInput = Sent<RequestBody<'createMilestone'>, 'title'> &
+  Partial<Sent<RequestBody<'createMilestone'>, 'description' | 'due_on'>> & { state?: 'open' | 'closed' }
 
 export const createMilestone = (owner: string, repo: string, input: MilestoneInput) => postJSON<Milestone>(`${repoApi(owner, repo)}/milestones`, input)
 export const editMilestone = (owner: string, repo: string, id: number, input: Partial<MilestoneInput>) =>
@@ -101,11 +99,7 @@ export const REACTION_EMOJI: Record<ReactionKind, string> = {
   eyes: '👀',
 }
 
-export interface Reaction {
-  user: User
-  content: string
-  created_at: string
-}
+export type Reaction = Schema<'Reaction'>
 
 /** Where reactions are: an issue (by number) or a comment (by id). */
 export type ReactionTarget = { kind: 'issue'; number: number } | { kind: 'comment'; id: number }
@@ -146,31 +140,9 @@ export const deleteComment = (owner: string, repo: string, id: number) => delete
 
 // --- the timeline ---
 
-export interface TimelineEvent {
-  id: number
-  type: string
-  user: User
-  body: string
-  body_html?: string
-  created_at: string
-  updated_at: string
-  label?: Label | null
-  milestone?: Pick<Milestone, 'id' | 'title'> | null
-  old_milestone?: Pick<Milestone, 'id' | 'title'> | null
-  new_title?: string
-  old_title?: string
-  assignee?: User | null
-  removed_assignee?: boolean
-  hidden?: boolean
-  hidden_reason?: string
-  ref_issue?: { number: number; title: string; html_url: string; pull_request?: object | null } | null
-  ref_comment?: { id: number } | null
-  /** A comment's signer and delegation, as on the comment itself. */
-  signer?: string
-  delegation?: string
-  /** dForge's, on pull_push: the commits the push brought, oldest first (the body, Gitea's, names their ids). */
-  commits?: { sha: string; subject: string; html_url: string }[]
-}
+// body_html, the moderation marks and a push's commits are left out when empty
+// (omitempty). The timeline sends no signer or delegation.
+export type TimelineEvent = Optional<Schema<'Timeline'>, 'body_html' | 'hidden' | 'hidden_reason' | 'commits'>
 
 export function useTimeline(owner: string, repo: string, number: number) {
   return useQuery({
@@ -180,8 +152,8 @@ export function useTimeline(owner: string, repo: string, number: number) {
 }
 
 /** A comment of the timeline as the comment cards show it. */
-export function asComment(e: TimelineEvent): Comment {
-  return { id: e.id, user: e.user, body: e.body, body_html: e.body_html, created_at: e.created_at, updated_at: e.updated_at, hidden: e.hidden, hidden_reason: e.hidden_reason, signer: e.signer, delegation: e.delegation }
+export function asComment(e: TimelineEvent): CommentParts {
+  return { id: e.id, user: e.user, body: e.body, body_html: e.body_html, created_at: e.created_at, updated_at: e.updated_at, hidden: e.hidden, hidden_reason: e.hidden_reason }
 }
 
 // --- pins and subscriptions ---

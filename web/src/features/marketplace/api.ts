@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { Optional, Schema } from '@/lib/apiSchema'
+import type { Optional, Schema, Sent } from '@/lib/apiSchema'
 import { deleteJSON, getJSON, patchJSON, postJSON, retryUnlessNotFound } from '@/lib/http'
 import { getPage, repoApi, type Repository } from '@/lib/forge/api'
 
@@ -9,14 +9,8 @@ export type Listing = Schema<'Listing'>
 /** A listing installed in a repository; hook_id is the webhook this node created for it. */
 export type Install = Optional<Schema<'Install'>, 'hook_id'>
 
-/** What the publish form sends. */
-export interface ListingInput {
-  name: string
-  description: string
-  events: string[]
-  url_template: string
-  homepage: string
-}
+/** What the publish form sends: every field, so none is null (which on an edit means "leave it"). */
+export type ListingInput = Sent<Schema<'ListingBody'>>
 
 /** The events a listing may ask for in the form: the ones this node's webhooks deliver (Gitea's names). */
 export const LISTING_EVENTS = [

@@ -119,7 +119,7 @@ describe('a listing', () => {
   const repos = [
     repoFixture({ permissions: { admin: true, push: true, pull: true, maintain: true } }),
     repoFixture({ id: 8, name: 'vault', full_name: 'ada/vault', private: true, permissions: { admin: true, push: true, pull: true, maintain: true } }),
-    repoFixture({ id: 9, name: 'shared', full_name: 'ada/shared', permissions: { admin: false, push: true, pull: true } }),
+    repoFixture({ id: 9, name: 'shared', full_name: 'ada/shared', permissions: schemaFixture('Perm', { admin: false, push: true, pull: true }) }),
   ]
 
   it('shows its events and URL template, and installs into a repository the user administers', async () => {

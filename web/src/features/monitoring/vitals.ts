@@ -1,4 +1,5 @@
 import { type Metric, onCLS, onFCP, onINP, onLCP, onTTFB } from 'web-vitals'
+import type { Schema, Sent } from '@/lib/apiSchema'
 import { reportMessage } from './report'
 
 export const VITALS_ENDPOINT = '/api/analytics/web-vitals'
@@ -9,16 +10,13 @@ declare global {
   }
 }
 
-export interface VitalReport {
+// What POST /api/analytics/web-vitals takes: the value and delta always set,
+// and the name, rating and navigation type web-vitals' own unions where the
+// document says any string.
+export type VitalReport = Omit<Sent<Schema<'vitals.Report'>>, 'name' | 'rating' | 'navigationType'> & {
   name: Metric['name']
-  value: number
   rating: Metric['rating']
-  delta: number
-  id: string
   navigationType: Metric['navigationType']
-  timestamp: number
-  url: string
-  userAgent: string
 }
 
 export function toReport(metric: Metric): VitalReport {

@@ -1,7 +1,7 @@
 // Organizations and teams: Gitea's /orgs and /teams API, which the chain's
 // org.* and team.* actions back. Memberships are on chain, so public.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { Schema } from '@/lib/apiSchema'
+import type { Schema, Sent } from '@/lib/apiSchema'
 import { deleteJSON, getJSON, patchJSON, postJSON, putJSON, retryUnlessNotFound } from '@/lib/http'
 import { getPage, type Repository, useInvalidateRepo, type User } from '@/lib/forge/api'
 import { withWalletSignature } from '@/lib/chain/walletSignature'
@@ -94,11 +94,8 @@ export function useInvalidateOrgs() {
   return () => client.invalidateQueries({ queryKey: orgKeys.all })
 }
 
-export interface CreateOrgInput {
-  username: string
-  full_name: string
-  description: string
-}
+/** What the new-organization form sends (OrgBody's other fields keep Gitea's defaults). */
+export type CreateOrgInput = Sent<Schema<'OrgBody'>, 'username' | 'full_name' | 'description'>
 
 export const createOrg = (input: CreateOrgInput) => postJSON<Org>('/api/v1/orgs', input)
 export const editOrg = (org: string, input: Partial<Omit<Org, 'id' | 'username'>>) => patchJSON<Org>(orgApi(org), input)
@@ -106,12 +103,10 @@ export const deleteOrg = (org: string) => withWalletSignature(() => deleteJSON(o
 // Removing an owner changes the owners: the node asks the user's own wallet to sign that.
 export const removeOrgMember = (org: string, login: string) => withWalletSignature(() => deleteJSON(`${orgApi(org)}/members/${enc(login)}`))
 
-export interface CreateTeamInput {
-  name: string
-  description: string
+// What the new-team form sends (createTeam adds the units); permission is one
+// the form offers, where the document says any string.
+export type CreateTeamInput = Sent<Schema<'TeamBody'>, 'name' | 'description' | 'can_create_org_repo' | 'includes_all_repositories'> & {
   permission: (typeof TEAM_PERMISSIONS)[number]
-  can_create_org_repo: boolean
-  includes_all_repositories: boolean
 }
 
 export const createTeam = (org: string, input: CreateTeamInput) => postJSON<Team>(`${orgApi(org)}/teams`, { ...input, units: ['repo.code', 'repo.issues', 'repo.pulls'] })

@@ -13,6 +13,7 @@ import {
   EditableTitle,
   type Issue,
   IssueActions,
+  type IssueParts,
   issueHref,
   IssueLabels,
   MilestonePicker,
@@ -132,7 +133,7 @@ const TABS = ['conversation', 'commits', 'files'] as const
 type PullTab = (typeof TABS)[number]
 
 /** A pull request in the shape of its issue, for the issue parts it shares. */
-const asIssue = (pr: PullRequest): Issue => ({ ...pr, comments: pr.comments ?? 0, labels: pr.labels ?? [], pull_request: { merged: pr.merged, merged_at: pr.merged_at } })
+const asIssue = (pr: PullRequest): IssueParts => ({ ...pr, comments: pr.comments ?? 0, labels: pr.labels ?? [], pull_request: { merged: pr.merged, merged_at: pr.merged_at } })
 
 function PullDetail({ repo, pr }: { repo: Repository; pr: PullRequest }) {
   const { t } = useTranslation('pulls')

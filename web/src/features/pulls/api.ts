@@ -1,48 +1,20 @@
 // Pull requests, reviews and merges in the shapes of Gitea's API v1.
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query'
-import { type IssueEdit, type Label, useInvalidateIssues } from '@/features/issues'
-import type { Schema } from '@/lib/apiSchema'
-import { type Commit, getPage, getText, repoApi, type Repository, type User } from '@/lib/forge/api'
+import { type IssueEdit, useInvalidateIssues } from '@/features/issues'
+import type { Optional, Schema } from '@/lib/apiSchema'
+import { type Commit, getPage, getText, repoApi, type User } from '@/lib/forge/api'
 import { apiError, apiFetch, deleteJSON, getJSON, patchJSON, postJSON, retryUnlessNotFound } from '@/lib/http'
 
-export interface BranchInfo {
-  label: string
-  ref: string
-  sha: string
-  repo_id?: number
-  repo?: Repository | null
-}
+/** A pull request's base or head. */
+export type BranchInfo = Schema<'PrBranch'>
 
-export interface PullRequest {
-  id: number
-  number: number
-  title: string
-  body: string
-  body_html?: string
-  user: User
-  labels: Label[]
-  /** Gitea sends null when no one is assigned. */
-  assignees?: User[] | null
-  state: 'open' | 'closed'
-  comments: number
-  mergeable: boolean
-  merged: boolean
-  merged_at?: string | null
-  merged_by?: User | null
-  merge_commit_sha?: string | null
-  base: BranchInfo
-  head: BranchInfo
-  created_at: string
-  updated_at: string
-  closed_at?: string | null
-  /** dForge's: the files `git merge-tree` found in conflict, when mergeable is false. */
-  conflicted_files?: string[]
-  /** The people asked for a review who have not answered. */
-  requested_reviewers?: User[] | null
-  /** The key that signed it on chain, and the delegate key it acted under ("" when the author signed it, both "" on older records). */
-  signer?: string
-  delegation?: string
-}
+// state is 'open' or 'closed' where the document says any string; the diff
+// figures, mergeable_reason, merge_style and the moderation marks are left
+// out when empty (omitempty).
+export type PullRequest = Optional<
+  Omit<Schema<'Pull'>, 'state'>,
+  'additions' | 'deletions' | 'changed_files' | 'mergeable_reason' | 'merge_style' | 'hidden' | 'hidden_reason'
+> & { state: 'open' | 'closed' }
 
 export type ReviewState = 'APPROVED' | 'REQUEST_CHANGES' | 'COMMENT' | 'PENDING' | 'REQUEST_REVIEW' | ''
 
@@ -210,12 +182,12 @@ export function commentLineKey(c: ReviewComment): string {
   return c.position > 0 ? lineKey(c.path, 'new', c.position) : lineKey(c.path, 'old', c.original_position)
 }
 
-/** Gitea's Compare, with the changed files and their patches. */
-export interface Comparison {
-  total_commits: number
-  commits: Commit[]
-  files: { filename: string; patch?: string; patch_truncated?: boolean }[]
-}
+// previous_filename is left out (omitempty) unless the file was renamed.
+export type ChangedFile = Optional<Schema<'ChangedFile'>, 'previous_filename'>
+
+// Gitea's Compare, with the changed files and their patches; its commits are
+// lib/forge's Commit, whose omitempty fields (files, stats, cid) are optional.
+export type Comparison = Omit<Schema<'Compare'>, 'commits' | 'files'> & { commits: Commit[]; files: ChangedFile[] }
 
 /** What head brings to base: its commits and the diff a pull request would show. */
 export function useCompare(owner: string, repo: string, base: string, head: string, enabled: boolean) {
@@ -227,7 +199,7 @@ export function useCompare(owner: string, repo: string, base: string, head: stri
 }
 
 /** The unified diff of a comparison, for the diff viewer. */
-export const comparisonDiff = (c: Comparison) => c.files.map((f) => f.patch ?? '').join('')
+export const comparisonDiff = (c: Comparison) => c.files.map((f) => f.patch).join('')
 
 /** Who stands where: the reviewers whose latest verdict approves, and those whose latest asks for changes. */
 export interface Verdicts {

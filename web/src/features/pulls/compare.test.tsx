@@ -4,6 +4,7 @@ import { nav } from '@/lib/forge/nav'
 import { REPO, repoFixture, stubApi } from '@/test/forge'
 import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
 import NewPullScreen from './NewPullScreen'
+import { schemaFixture } from '@/test/schemaFixture'
 
 preloadNamespaces('pulls', 'issues', 'repositories', 'wallet')
 
@@ -46,9 +47,9 @@ describe('NewPullScreen compare', () => {
 
 describe('NewPullScreen across forks', () => {
   const BOB = '/api/v1/repos/bob/engine'
-  const bobs = repoFixture({ id: 7, owner: { id: 2, login: 'bob' }, name: 'engine', full_name: 'bob/engine' })
-  const adas = repoFixture({ id: 8, owner: { id: 1, login: 'ada' }, name: 'engine', full_name: 'ada/engine', fork: true, parent: bobs })
-  const carols = repoFixture({ id: 9, owner: { id: 3, login: 'carol' }, name: 'engine', full_name: 'carol/engine', fork: true, parent: bobs })
+  const bobs = repoFixture({ id: 7, owner: schemaFixture('ForgeUser', { id: 2, login: 'bob' }), name: 'engine', full_name: 'bob/engine' })
+  const adas = repoFixture({ id: 8, owner: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), name: 'engine', full_name: 'ada/engine', fork: true, parent: schemaFixture('Repo', bobs) })
+  const carols = repoFixture({ id: 9, owner: schemaFixture('ForgeUser', { id: 3, login: 'carol' }), name: 'engine', full_name: 'carol/engine', fork: true, parent: schemaFixture('Repo', bobs) })
   const at = (name: string, timestamp: string) => ({ name, commit: { id: name, message: '', timestamp } })
   const empty = { total_commits: 0, commits: [], files: [] }
   let go: ReturnType<typeof vi.spyOn>

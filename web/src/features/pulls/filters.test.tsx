@@ -13,17 +13,20 @@ preloadNamespaces('pulls', 'issues', 'tracker', 'repositories', 'wallet')
 
 function pr(overrides: Partial<Issue> = {}): Issue {
   return {
-    id: 201,
-    number: 4,
-    title: 'Faster mill',
-    body: '',
-    user: { id: 2, login: 'bob' },
-    labels: [schemaFixture('Label', { id: 5, name: 'bug', color: 'ee0701' })],
+    ...schemaFixture('Issue', {
+      id: 201,
+      number: 4,
+      title: 'Faster mill',
+      body: '',
+      user: schemaFixture('ForgeUser', { id: 2, login: 'bob' }),
+      labels: [schemaFixture('Label', { id: 5, name: 'bug', color: 'ee0701' })],
+      comments: 0,
+      created_at: '2026-01-01T00:00:00Z',
+      updated_at: '2026-01-01T00:00:00Z',
+      pull_request: schemaFixture('PullMeta', { merged: true }),
+    }),
     state: 'open',
-    comments: 0,
-    created_at: '2026-01-01T00:00:00Z',
-    updated_at: '2026-01-01T00:00:00Z',
-    pull_request: { merged: true },
+    state_reason: '',
     ...overrides,
   }
 }
@@ -34,7 +37,7 @@ function listApi(items: Issue[]) {
     [`GET ${REPO}/issues`]: items,
     [`GET ${REPO}/labels`]: [{ id: 5, name: 'bug', color: 'ee0701' }],
     [`GET ${REPO}/milestones`]: [{ id: 9, title: 'v1', state: 'open', open_issues: 1, closed_issues: 0 }],
-    [`GET ${REPO}/assignees`]: [{ id: 2, login: 'bob' }],
+    [`GET ${REPO}/assignees`]: [schemaFixture('ForgeUser', { id: 2, login: 'bob' })],
   })
 }
 

@@ -27,7 +27,7 @@ const review = (id: number, login: string, state: PullReview['state'], extra: Pa
 
 function open(reviews: PullReview[], more: Record<string, unknown> = {}) {
   const api = stubApi({
-    [`GET ${REPO}`]: repoFixture({ permissions: { admin: true, push: true, pull: true } }),
+    [`GET ${REPO}`]: repoFixture({ permissions: schemaFixture('Perm', { admin: true, push: true, pull: true }) }),
     [`GET ${REPO}/pulls/4`]: pr,
     [`GET ${REPO}/issues/4/timeline`]: [],
     [`GET ${REPO}/pulls/4/reviews`]: reviews,
@@ -91,12 +91,14 @@ describe('the conversation after a push', () => {
   const first = '1'.repeat(40)
   const second = '2'.repeat(40)
   const push = (id: number, body: object, extra: Partial<TimelineEvent> = {}): TimelineEvent => ({
-    id,
-    type: 'pull_push',
-    user: { id: 2, login: 'bob' },
-    body: JSON.stringify(body),
-    created_at: '2026-01-05T00:00:00Z',
-    updated_at: '2026-01-05T00:00:00Z',
+    ...schemaFixture('Timeline', {
+      id,
+      type: 'pull_push',
+      user: schemaFixture('ForgeUser', { id: 2, login: 'bob' }),
+      body: JSON.stringify(body),
+      created_at: '2026-01-05T00:00:00Z',
+      updated_at: '2026-01-05T00:00:00Z',
+    }),
     ...extra,
   })
 

@@ -8,6 +8,7 @@ import { NoPullRequests } from './EmptyStates'
 import NewPullScreen from './NewPullScreen'
 import PullListScreen from './PullListScreen'
 import PullRequestScreen from './PullRequestScreen'
+import { schemaFixture } from '@/test/schemaFixture'
 import { pullFixture } from './testing'
 
 preloadNamespaces('pulls', 'issues', 'repositories', 'wallet')
@@ -31,7 +32,7 @@ const codeCell = (code: string) => (_: string, el: Element | null) => el?.tagNam
 const listed = (pr: PullRequest) => ({ ...pr, pull_request: { merged: pr.merged } })
 
 const DIFF = 'diff --git a/mill.go b/mill.go\n--- a/mill.go\n+++ b/mill.go\n@@ -1,2 +1,2 @@\n package mill\n-const speed = 1\n+const speed = 2\n'
-const maintainer = repoFixture({ permissions: { admin: true, push: true, pull: true } })
+const maintainer = repoFixture({ permissions: schemaFixture('Perm', { admin: true, push: true, pull: true }) })
 
 function prApi(pr: PullRequest = pull(), extra: Record<string, unknown> = {}, repo = repoFixture()) {
   return stubApi({
@@ -106,12 +107,12 @@ describe('NewPullScreen', () => {
 describe('PullRequestScreen', () => {
   it('shows the conversation with reviews and their line comments', async () => {
     prApi(pull(), {
-      [`GET ${REPO}/issues/4/comments`]: [{ id: 1, user: { id: 1, login: 'ada' }, body: 'Nice', body_html: '<p>Nice</p>', created_at: '2026-01-02T00:00:00Z' }],
+      [`GET ${REPO}/issues/4/comments`]: [{ id: 1, user: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), body: 'Nice', body_html: '<p>Nice</p>', created_at: '2026-01-02T00:00:00Z' }],
       [`GET ${REPO}/issues/4/timeline`]: [
-        { id: 1, type: 'comment', user: { id: 1, login: 'ada' }, body: 'Nice', body_html: '<p>Nice</p>', created_at: '2026-01-02T00:00:00Z', updated_at: '2026-01-02T00:00:00Z' },
+        { id: 1, type: 'comment', user: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), body: 'Nice', body_html: '<p>Nice</p>', created_at: '2026-01-02T00:00:00Z', updated_at: '2026-01-02T00:00:00Z' },
       ],
-      [`GET ${REPO}/pulls/4/reviews`]: [{ id: 9, user: { id: 3, login: 'cy' }, state: 'APPROVED', body: '', commit_id: 'b', comments_count: 1, submitted_at: '2026-01-03T00:00:00Z' }],
-      [`GET ${REPO}/pulls/4/reviews/9/comments`]: [{ id: 1, body: 'Good constant', body_html: '<p>Good constant</p>', user: { id: 3, login: 'cy' }, pull_request_review_id: 9, path: 'mill.go', position: 2, original_position: 0, created_at: '2026-01-03T00:00:00Z' }],
+      [`GET ${REPO}/pulls/4/reviews`]: [{ id: 9, user: schemaFixture('ForgeUser', { id: 3, login: 'cy' }), state: 'APPROVED', body: '', commit_id: 'b', comments_count: 1, submitted_at: '2026-01-03T00:00:00Z' }],
+      [`GET ${REPO}/pulls/4/reviews/9/comments`]: [{ id: 1, body: 'Good constant', body_html: '<p>Good constant</p>', user: schemaFixture('ForgeUser', { id: 3, login: 'cy' }), pull_request_review_id: 9, path: 'mill.go', position: 2, original_position: 0, created_at: '2026-01-03T00:00:00Z' }],
     })
     renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4')
     expect(await screen.findByRole('heading', { level: 1, name: 'Faster mill #4' })).toBeTruthy()
@@ -126,9 +127,9 @@ describe('PullRequestScreen', () => {
   it('shows a line comment under the diff lines it was made on', async () => {
     const hunk = '@@ -1,2 +1,2 @@\n package mill\n-const speed = 1\n+const speed = 2'
     prApi(pull(), {
-      [`GET ${REPO}/pulls/4/reviews`]: [{ id: 9, user: { id: 3, login: 'cy' }, state: 'COMMENT', body: '', commit_id: 'b', comments_count: 1, submitted_at: '2026-01-03T00:00:00Z' }],
+      [`GET ${REPO}/pulls/4/reviews`]: [{ id: 9, user: schemaFixture('ForgeUser', { id: 3, login: 'cy' }), state: 'COMMENT', body: '', commit_id: 'b', comments_count: 1, submitted_at: '2026-01-03T00:00:00Z' }],
       [`GET ${REPO}/pulls/4/reviews/9/comments`]: [
-        { id: 1, body: 'Why 2?', body_html: '<p>Why 2?</p>', user: { id: 3, login: 'cy' }, pull_request_review_id: 9, path: 'mill.go', position: 2, original_position: 0, diff_hunk: hunk, created_at: '2026-01-03T00:00:00Z' },
+        { id: 1, body: 'Why 2?', body_html: '<p>Why 2?</p>', user: schemaFixture('ForgeUser', { id: 3, login: 'cy' }), pull_request_review_id: 9, path: 'mill.go', position: 2, original_position: 0, diff_hunk: hunk, created_at: '2026-01-03T00:00:00Z' },
       ],
     })
     renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4')
@@ -172,7 +173,7 @@ describe('PullRequestScreen', () => {
 
   it('shows why a fast-forward is refused, and offers no deletion of a protected head', async () => {
     const refusal = { message: 'main cannot be fast-forwarded to fast: it has commits fast does not have', code: 'not_fast_forward' }
-    const repo = repoFixture({ permissions: { admin: true, push: true, pull: true }, protected_branches: ['main', 'fast'] })
+    const repo = repoFixture({ permissions: schemaFixture('Perm', { admin: true, push: true, pull: true }), protected_branches: ['main', 'fast'] })
     prApi(pull(), { [`POST ${REPO}/pulls/4/merge`]: new Response(JSON.stringify(refusal), { status: 409 }) }, repo)
     signIn()
     renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4')
@@ -213,7 +214,7 @@ describe('PullRequestScreen', () => {
   })
 
   it('lets the author close the pull request through its own endpoint', async () => {
-    const api = prApi(pull({ user: { id: 1, login: 'ada' } }), { [`PATCH ${REPO}/pulls/4`]: pull({ state: 'closed' }) })
+    const api = prApi(pull({ user: schemaFixture('ForgeUser', { id: 1, login: 'ada' }) }), { [`PATCH ${REPO}/pulls/4`]: pull({ state: 'closed' }) })
     signIn()
     renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4')
     fireEvent.click(await screen.findByRole('button', { name: 'Close pull request' }))
@@ -221,7 +222,7 @@ describe('PullRequestScreen', () => {
   })
 
   it('says who merged a merged pull request', async () => {
-    prApi(pull({ merged: true, state: 'closed', merged_by: { id: 1, login: 'ada' }, merged_at: '2026-01-04T00:00:00Z', merge_commit_sha: 'c'.repeat(40) }), {}, maintainer)
+    prApi(pull({ merged: true, state: 'closed', merged_by: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), merged_at: '2026-01-04T00:00:00Z', merge_commit_sha: 'c'.repeat(40) }), {}, maintainer)
     renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4')
     expect(await screen.findByRole('heading', { name: 'Merged' })).toBeTruthy()
     // The header names ada, who merged it, not bob, who opened it.
@@ -275,7 +276,7 @@ describe('PullRequestScreen', () => {
   })
 
   it('submits or discards the signed-in reviewer\'s pending review', async () => {
-    const draft = { id: 1125899906842625, state: 'PENDING', user: { id: 1, login: 'ada' }, body: '', body_html: '', comments_count: 1, commit_id: 'b'.repeat(40), submitted_at: '2026-01-02T00:00:00Z' }
+    const draft = { id: 1125899906842625, state: 'PENDING', user: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), body: '', body_html: '', comments_count: 1, commit_id: 'b'.repeat(40), submitted_at: '2026-01-02T00:00:00Z' }
     const api = prApi(pull(), {
       [`GET ${REPO}/pulls/4/reviews`]: [draft],
       [`GET ${REPO}/pulls/4/reviews/${draft.id}/comments`]: [],
@@ -324,7 +325,7 @@ describe('PullRequestScreen', () => {
   })
 
   describe('editing', () => {
-    const writer = repoFixture({ permissions: { admin: false, push: true, pull: true } })
+    const writer = repoFixture({ permissions: schemaFixture('Perm', { admin: false, push: true, pull: true }) })
 
     /** The API with a pull request that PATCH .../pulls/4 changes as edit says, so a refetch sees the edit. */
     function editableApi(start: PullRequest, repo = writer, edit: (current: PullRequest, patch: Record<string, unknown>) => PullRequest | Response = (c, p) => ({ ...c, ...p })) {
@@ -355,7 +356,7 @@ describe('PullRequestScreen', () => {
 
     it('lets the author edit the description', async () => {
       const rendered = (c: PullRequest, p: Record<string, unknown>) => ({ ...c, body: String(p.body), body_html: '<p>Turns <strong>three</strong> times as fast.</p>' })
-      const api = editableApi(pull({ user: { id: 1, login: 'ada' } }), repoFixture(), rendered)
+      const api = editableApi(pull({ user: schemaFixture('ForgeUser', { id: 1, login: 'ada' }) }), repoFixture(), rendered)
       signIn()
       renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4')
       fireEvent.click(await screen.findByRole('button', { name: 'Edit description' }))
@@ -372,7 +373,7 @@ describe('PullRequestScreen', () => {
       const assign = (c: PullRequest, p: Record<string, unknown>) => {
         const logins = p.assignees as string[]
         if (logins.includes('zed')) return new Response(JSON.stringify({ message: 'there is no user zed to assign', code: 'invalid_field', field: 'assignees' }), { status: 422 })
-        return { ...c, assignees: logins.map((login, i) => ({ id: 10 + i, login })) }
+        return { ...c, assignees: logins.map((login, i) => schemaFixture('ForgeUser', { id: 10 + i, login })) }
       }
       const api = editableApi(pull(), writer, assign)
       signIn()
@@ -390,7 +391,7 @@ describe('PullRequestScreen', () => {
     })
 
     it('hides the editors from a reader who is not the author', async () => {
-      editableApi(pull({ assignees: [{ id: 3, login: 'cy' }] }), repoFixture())
+      editableApi(pull({ assignees: [schemaFixture('ForgeUser', { id: 3, login: 'cy' })] }), repoFixture())
       signIn()
       renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4')
       const side = await screen.findByRole('region', { name: 'Assignees' })
@@ -402,7 +403,7 @@ describe('PullRequestScreen', () => {
   })
 
   it('answers the spec\'s /pr/:id with the pull request and its canonical URL', async () => {
-    prApi(pull(), { 'GET /api/v1/issues/201': { id: 201, number: 4, title: 'Faster mill', body: '', user: { id: 2, login: 'bob' }, labels: [], state: 'open', comments: 0, created_at: '', updated_at: '', pull_request: { merged: false }, repository: { id: 7, name: 'engine', owner: 'ada', full_name: 'ada/engine' } } })
+    prApi(pull(), { 'GET /api/v1/issues/201': { id: 201, number: 4, title: 'Faster mill', body: '', user: schemaFixture('ForgeUser', { id: 2, login: 'bob' }), labels: [], state: 'open', comments: 0, created_at: '', updated_at: '', pull_request: { merged: false }, repository: { id: 7, name: 'engine', owner: 'ada', full_name: 'ada/engine' } } })
     renderScreen(<PullRequestScreen />, '/pr/201')
     expect(await screen.findByRole('heading', { level: 1, name: 'Faster mill #4' })).toBeTruthy()
     await waitFor(() => expect(window.location.pathname).toBe('/ada/engine/pulls/4'))

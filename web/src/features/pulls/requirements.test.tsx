@@ -20,7 +20,7 @@ describe('merge requirements', () => {
 
   it('explains which checks and approvals the base branch still needs', async () => {
     stubApi({
-      [`GET ${REPO}`]: repoFixture({ permissions: { admin: true, push: true, pull: true } }),
+      [`GET ${REPO}`]: repoFixture({ permissions: schemaFixture('Perm', { admin: true, push: true, pull: true }) }),
       [`GET ${REPO}/pulls/4`]: pr,
       [`GET ${REPO}/issues/4/comments`]: [],
       [`GET ${REPO}/pulls/4/reviews`]: [review(9, 'cy', 'APPROVED')],

@@ -11,7 +11,7 @@ preloadNamespaces('pulls', 'issues', 'repositories', 'wallet', 'branches', 'stat
 
 const HEAD = PULL_HEAD
 const pr = pullFixture({
-  requested_reviewers: [{ id: 5, login: 'dee' }],
+  requested_reviewers: [schemaFixture('ForgeUser', { id: 5, login: 'dee' })],
 })
 const review = (id: number, login: string, state: PullReview['state'], dismissed = false): PullReview => schemaFixture('Review', {
   id,
@@ -26,7 +26,7 @@ const review = (id: number, login: string, state: PullReview['state'], dismissed
 
 function stub(reviews: PullReview[], admin: boolean) {
   return stubApi({
-    [`GET ${REPO}`]: repoFixture({ permissions: { admin, push: true, pull: true } }),
+    [`GET ${REPO}`]: repoFixture({ permissions: schemaFixture('Perm', { admin, push: true, pull: true }) }),
     [`GET ${REPO}/pulls/4`]: pr,
     [`GET ${REPO}/issues/4/comments`]: [],
     [`GET ${REPO}/issues/4/timeline`]: [],

@@ -1,3 +1,4 @@
+import { schemaFixture } from '@/test/schemaFixture'
 import type { PullRequest } from './api'
 
 /** The head commit of pullFixture's pull request. */
@@ -6,20 +7,18 @@ export const PULL_HEAD = 'b'.repeat(40)
 /** An open pull request #4 by bob, fast into main, for the screen tests; overrides replace fields. */
 export function pullFixture(overrides: Partial<PullRequest> = {}): PullRequest {
   return {
-    id: 201,
-    number: 4,
-    title: 'Faster mill',
-    body: '',
-    user: { id: 2, login: 'bob' },
-    labels: [],
+    ...schemaFixture('Pull', {
+      id: 201,
+      number: 4,
+      title: 'Faster mill',
+      user: schemaFixture('ForgeUser', { id: 2, login: 'bob' }),
+      mergeable: true,
+      base: schemaFixture('PrBranch', { label: 'main', ref: 'main', sha: 'a'.repeat(40) }),
+      head: schemaFixture('PrBranch', { label: 'fast', ref: 'fast', sha: PULL_HEAD }),
+      created_at: '2026-01-01T00:00:00Z',
+      updated_at: '2026-01-01T00:00:00Z',
+    }),
     state: 'open',
-    comments: 0,
-    mergeable: true,
-    merged: false,
-    base: { label: 'main', ref: 'main', sha: 'a'.repeat(40) },
-    head: { label: 'fast', ref: 'fast', sha: PULL_HEAD },
-    created_at: '2026-01-01T00:00:00Z',
-    updated_at: '2026-01-01T00:00:00Z',
     ...overrides,
   }
 }

@@ -10,14 +10,7 @@ export type Asset = Schema<'Attachment'>
 /** A release (Gitea's Release). */
 export type Release = Schema<'Release'>
 
-export interface ReleaseInput {
-  tag_name: string
-  target_commitish: string
-  name: string
-  body: string
-  draft: boolean
-  prerelease: boolean
-}
+export type ReleaseInput = Schema<'CreateReleaseBody'>
 
 const releasesApi = (owner: string, repo: string) => `${repoApi(owner, repo)}/releases`
 

@@ -68,7 +68,7 @@ describe('ReleasesScreen', () => {
     const DRAFT: Release = { ...RELEASE, id: 2 ** 50 + 1, name: 'Next', draft: true, prerelease: false, assets: [] }
     let published = false
     const api = stubApi({
-      [`GET ${REPO}`]: repoFixture({ permissions: { admin: false, push: true, pull: true } }),
+      [`GET ${REPO}`]: repoFixture({ permissions: schemaFixture('Perm', { admin: false, push: true, pull: true }) }),
       [`GET ${REPO}/releases`]: () => (published ? [{ ...DRAFT, id: 4, draft: false }] : [DRAFT]),
       [`PATCH ${REPO}/releases/${DRAFT.id}`]: () => {
         published = true
@@ -92,7 +92,7 @@ describe('ReleasesScreen', () => {
 
   it('lets a writer create a release through the API', async () => {
     const api = stubApi({
-      [`GET ${REPO}`]: repoFixture({ permissions: { admin: false, push: true, pull: true } }),
+      [`GET ${REPO}`]: repoFixture({ permissions: schemaFixture('Perm', { admin: false, push: true, pull: true }) }),
       [`GET ${REPO}/releases`]: [],
       [`POST ${REPO}/releases`]: (body: unknown) => ({ ...RELEASE, ...(body as object), assets: [] }),
     })

@@ -4,11 +4,12 @@ import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
 import { noContent, REPO, repoFixture, stubApi } from '@/test/forge'
 import BranchesScreen from './BranchesScreen'
 import RepoSettingsScreen from './RepoSettingsScreen'
+import { schemaFixture } from '@/test/schemaFixture'
 
 preloadNamespaces('repositories', 'branches', 'issues', 'wallet')
 
-const writer = repoFixture({ permissions: { admin: false, push: true, pull: true } })
-const owned = repoFixture({ permissions: { admin: true, push: true, pull: true } })
+const writer = repoFixture({ permissions: schemaFixture('Perm', { admin: false, push: true, pull: true }) })
+const owned = repoFixture({ permissions: schemaFixture('Perm', { admin: true, push: true, pull: true }) })
 const branches = [
   { name: 'main', commit: { id: 'a'.repeat(40), message: 'first' }, protected: true },
   { name: 'dev', commit: { id: 'b'.repeat(40), message: 'second' } },

@@ -5,12 +5,13 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
 import { REPO, repoFixture, stubApi } from '@/test/forge'
 import { ComparePrompt } from './ComparePrompt'
+import { schemaFixture } from '@/test/schemaFixture'
 
 preloadNamespaces('repositories')
 
 const BOB = '/api/v1/repos/bob/engine'
-const bobs = repoFixture({ id: 7, owner: { id: 2, login: 'bob' }, full_name: 'bob/engine' })
-const adas = repoFixture({ id: 8, owner: { id: 1, login: 'ada' }, full_name: 'ada/engine', fork: true, parent: bobs })
+const bobs = repoFixture({ id: 7, owner: schemaFixture('ForgeUser', { id: 2, login: 'bob' }), full_name: 'bob/engine' })
+const adas = repoFixture({ id: 8, owner: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), full_name: 'ada/engine', fork: true, parent: schemaFixture('Repo', bobs) })
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString()
 const branch = (name: string, minutes: number, author = 'ada') => ({ name, commit: { id: `${name}-sha`, message: '', timestamp: minutesAgo(minutes), author: { name: author } } })
 

@@ -1,35 +1,20 @@
 // The code browser's dForge reads (last commit per entry, blame), archive
 // URLs, and Gitea's ChangeFiles write (POST /repos/{o}/{r}/contents).
 import { useQuery } from '@tanstack/react-query'
+import type { Optional, Schema, Sent } from '@/lib/apiSchema'
 import { type Commit, encodePath, getPage, type Repository, repoApi, repoKeys, useBranches } from '@/lib/forge/api'
 import { getJSON, postJSON, retryUnlessNotFound } from '@/lib/http'
 
 const enc = encodeURIComponent
 
-export interface CommitSummary {
-  sha: string
-  message: string
-  html_url: string
-  author: { name: string; email: string; date: string }
-  committer: { name: string; email: string; date: string }
-}
+export type CommitSummary = Schema<'CommitSummary'>
 
-export interface LastCommits {
-  commit: string
-  entries: { name: string; path: string; commit: CommitSummary | null }[]
-}
+export type LastCommits = Schema<'LastCommits'>
 
-export interface BlameRange {
-  start_line: number
-  lines: string[]
-  commit: CommitSummary
-}
+// The server sets every range's commit; the document calls it nullable only because Go's field is a pointer.
+export type BlameRange = Omit<Schema<'BlameRange'>, 'commit'> & { commit: CommitSummary }
 
-export interface Blame {
-  commit: string
-  path: string
-  ranges: BlameRange[]
-}
+export type Blame = Omit<Schema<'Blame'>, 'ranges'> & { ranges: BlameRange[] }
 
 /** The newest commit of each entry of directory path at ref. */
 export function useLastCommits(owner: string, repo: string, path: string, ref: string) {
@@ -62,17 +47,8 @@ export function useLatestCommit(owner: string, repo: string, ref: string, path: 
   })
 }
 
-/** One entry of Gitea's GET /repos/{o}/{r}/git/trees/{sha}. */
-interface GitTreeEntry {
-  path: string
-  type: 'blob' | 'tree' | 'commit'
-}
-
-interface GitTree {
-  tree: GitTreeEntry[]
-  truncated: boolean
-  total_count?: number
-}
+/** Gitea's GET /repos/{o}/{r}/git/trees/{sha}: an entry's type is blob, tree or commit. */
+type GitTree = Schema<'GitTree'>
 
 /** The most tree entries "Go to file" reads, in pages of up to TREE_PAGE. */
 export const MAX_TREE_PATHS = 50_000
@@ -108,27 +84,19 @@ export type ArchiveFormat = 'zip' | 'tar.gz'
 export const archiveHref = (owner: string, repo: string, ref: string, format: ArchiveFormat) =>
   `${repoApi(owner, repo)}/archive/${encodePath(ref)}.${format}`
 
-export interface FileOperation {
+// operation is kept to these where the document says any string; content (create
+// and update, base64), sha (the blob replaced or deleted) and from_path are
+// sent only where they apply, the server reading an absent one as "".
+export type FileOperation = Omit<Optional<Schema<'ChangeFile'>, 'content' | 'sha' | 'from_path'>, 'operation'> & {
   operation: 'create' | 'update' | 'delete'
-  path: string
-  /** base64, for create and update. */
-  content?: string
-  /** The blob being replaced or deleted. */
-  sha?: string
-  from_path?: string
 }
 
-export interface ChangeFilesInput {
-  branch: string
-  new_branch?: string
-  message: string
-  files: FileOperation[]
-}
+// The fields the editor sends: the server fills author, committer and dates
+// itself, and new_branch is sent only to commit to a new branch.
+export type ChangeFilesInput = Sent<Schema<'ChangeFiles'>, 'branch' | 'message'> &
+  Partial<Sent<Schema<'ChangeFiles'>, 'new_branch'>> & { files: FileOperation[] }
 
-export interface ChangeFilesResult {
-  commit: { sha: string }
-  files: ({ path: string; sha: string } | null)[]
-}
+export type ChangeFilesResult = Schema<'FilesResponse'>
 
 export const changeFiles = (owner: string, repo: string, input: ChangeFilesInput) =>
   postJSON<ChangeFilesResult>(`${repoApi(owner, repo)}/contents`, input)

@@ -9,6 +9,7 @@ import CodeScreen from './CodeScreen'
 import EditFileScreen from './EditFileScreen'
 import { fieldProblem, isMarkdown } from './FileEditor'
 import { fromBase64, toBase64 } from './contentsApi'
+import { schemaFixture } from '@/test/schemaFixture'
 
 preloadNamespaces('repositories', 'code')
 
@@ -21,7 +22,7 @@ afterEach(() => {
   useAuthStore.getState().logout()
 })
 
-const writer = () => repoFixture({ permissions: { admin: false, push: true, pull: true } })
+const writer = () => repoFixture({ permissions: schemaFixture('Perm', { admin: false, push: true, pull: true }) })
 const BRANCHES = [
   { name: 'main', commit: { id: 'a'.repeat(40), message: 'm' } },
   { name: 'dev', commit: { id: 'b'.repeat(40), message: 'd' } },

@@ -6,6 +6,7 @@ import CodeScreen from './CodeScreen'
 import type { ReplicaState } from './replication'
 import RepositoryScreen from './RepositoryScreen'
 import { REPO, repoFixture } from '@/test/forge'
+import { schemaFixture } from '@/test/schemaFixture'
 
 preloadNamespaces('repositories', 'issues', 'wallet')
 
@@ -152,7 +153,7 @@ describe('a repository on its way to this node', () => {
     stubNodes(
       homeOf({
         [REPO]: () =>
-          json(replicated ? repoFixture({ has_git_data: true }) : repoFixture({ has_git_data: false, empty: true, replication: { state: 'replicating', done: 0, total: 4 } })),
+          json(replicated ? repoFixture({ has_git_data: true }) : repoFixture({ has_git_data: false, empty: true, replication: schemaFixture('Replication', { state: 'replicating', done: 0, total: 4 }) })),
         '/api/v1/nodes': [],
         [REPLICATION]: () => {
           const a = answers[Math.min(asked++, answers.length - 1)]

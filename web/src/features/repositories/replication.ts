@@ -5,23 +5,16 @@
 // no preflight).
 import { useQuery } from '@tanstack/react-query'
 import { NotFoundError } from '@/components/QueryState'
+import type { Optional, Schema } from '@/lib/apiSchema'
 import { apiError, apiFetch } from '@/lib/http'
 import { repoApi, repoKeys } from '@/lib/forge/api'
 
 export type ReplicaStateName = 'ready' | 'replicating' | 'failed' | 'not_seeded' | 'private'
 
-/** One node's answer: how it holds the repository. */
-export interface ReplicaState {
-  node: { operator: string; url: string }
-  state: ReplicaStateName
-  /** refs_done of refs_total refs are at the chain's values. */
-  refs_done: number
-  refs_total: number
-  error?: string
-  /** The commit this node holds for each of the chain's refs. */
-  heads: Record<string, string>
-  matches_chain: boolean
-}
+// One node's answer: how it holds the repository. state is one of
+// ReplicaStateName where the document says any string; error is left out
+// (omitempty) unless the last attempt failed.
+export type ReplicaState = Optional<Omit<Schema<'ReplicaState'>, 'state'>, 'error'> & { state: ReplicaStateName }
 
 /** How long a node has to answer before it counts as unreachable. */
 export const NODE_TIMEOUT_MS = 5000

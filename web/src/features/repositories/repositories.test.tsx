@@ -13,6 +13,7 @@ import RepoSettingsScreen from './RepoSettingsScreen'
 import RepositoryScreen from './RepositoryScreen'
 import TagsScreen from './TagsScreen'
 import { noContent, REPO, repoFixture, stubApi, text } from '@/test/forge'
+import { schemaFixture } from '@/test/schemaFixture'
 
 preloadNamespaces('repositories', 'code', 'issues', 'wallet', 'website')
 
@@ -209,7 +210,7 @@ describe('RepositoryScreen', () => {
   })
 
   it('forks and opens the fork', async () => {
-    const api = homeApi({ [`POST ${REPO}/forks`]: repoFixture({ owner: { id: 2, login: 'bob' }, full_name: 'bob/engine' }) })
+    const api = homeApi({ [`POST ${REPO}/forks`]: repoFixture({ owner: schemaFixture('ForgeUser', { id: 2, login: 'bob' }), full_name: 'bob/engine' }) })
     signIn()
     renderScreen(<RepositoryScreen />, '/ada/engine')
     fireEvent.click(await screen.findByRole('button', { name: /^Fork/ }))
@@ -490,7 +491,7 @@ describe('repository name rules', () => {
 })
 
 describe('RepoSettingsScreen', () => {
-  const owned = repoFixture({ permissions: { admin: true, push: true, pull: true } })
+  const owned = repoFixture({ permissions: schemaFixture('Perm', { admin: true, push: true, pull: true }) })
 
   it('deletes only once the name is typed, then leaves for Explore', async () => {
     const api = stubApi({ [`GET ${REPO}`]: owned, [`GET ${REPO}/collaborators`]: [], [`DELETE ${REPO}`]: noContent() })
@@ -528,7 +529,7 @@ describe('RepoSettingsScreen', () => {
   })
 
   it('tells someone who is neither owner nor maintainer that they cannot change settings', async () => {
-    stubApi({ [`GET ${REPO}`]: repoFixture({ owner: { id: 9, login: 'zed' }, full_name: 'zed/engine' }), 'GET /api/v1/repos/zed/engine': repoFixture({ owner: { id: 9, login: 'zed' } }) })
+    stubApi({ [`GET ${REPO}`]: repoFixture({ owner: schemaFixture('ForgeUser', { id: 9, login: 'zed' }), full_name: 'zed/engine' }), 'GET /api/v1/repos/zed/engine': repoFixture({ owner: schemaFixture('ForgeUser', { id: 9, login: 'zed' }) }) })
     signIn()
     renderScreen(<RepoSettingsScreen />, '/zed/engine/settings')
     expect(await screen.findByText('Only the owner and maintainers can change this repository\'s settings.')).toBeTruthy()

@@ -3,11 +3,12 @@ import { describe, expect, it } from 'vitest'
 import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
 import { noContent, REPO, repoFixture, stubApi } from '@/test/forge'
 import TagsScreen from './TagsScreen'
+import { schemaFixture } from '@/test/schemaFixture'
 
 preloadNamespaces('repositories', 'tagwrites', 'issues', 'wallet')
 
-const writer = repoFixture({ permissions: { admin: false, push: true, pull: true } })
-const reader = repoFixture({ permissions: { admin: false, push: false, pull: true } })
+const writer = repoFixture({ permissions: schemaFixture('Perm', { admin: false, push: true, pull: true }) })
+const reader = repoFixture({ permissions: schemaFixture('Perm', { admin: false, push: false, pull: true }) })
 const tags = [{ name: 'v1', id: 'a'.repeat(40), message: '', commit: { sha: 'a'.repeat(40), url: '', created: '2026-01-01T00:00:00Z' }, zipball_url: '', tarball_url: '' }]
 
 describe('TagsScreen writes', () => {

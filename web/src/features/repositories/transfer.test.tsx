@@ -5,6 +5,7 @@ import { json, preloadNamespaces, renderScreen, signIn } from '@/test/render'
 import { repoFixture, stubApi } from '@/test/forge'
 import { TransferRepository } from '@/features/orgs'
 import { TransferBanner } from './TransferBanner'
+import { schemaFixture } from '@/test/schemaFixture'
 
 preloadNamespaces('repositories', 'orgs')
 
@@ -17,14 +18,14 @@ afterEach(() => go.mockRestore())
 const BOBS = '/api/v1/repos/bob/engine'
 // bob offers his engine to ada, the signed-in user of the tests.
 const offeredToAda = repoFixture({
-  owner: { id: 2, login: 'bob' },
+  owner: schemaFixture('ForgeUser', { id: 2, login: 'bob' }),
   full_name: 'bob/engine',
-  repo_transfer: { doer: { id: 2, login: 'bob' }, recipient: { id: 1, login: 'ada' }, teams: [] },
+  repo_transfer: { doer: schemaFixture('ForgeUser', { id: 2, login: 'bob' }), recipient: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), teams: [] },
 })
 
 describe('TransferBanner', () => {
   it('lets the recipient accept, and follows the repository to its new home', async () => {
-    const api = stubApi({ [`POST ${BOBS}/transfer/accept`]: repoFixture({ owner: { id: 1, login: 'ada' } }) })
+    const api = stubApi({ [`POST ${BOBS}/transfer/accept`]: repoFixture({ owner: schemaFixture('ForgeUser', { id: 1, login: 'ada' }) }) })
     signIn()
     renderScreen(<TransferBanner repo={offeredToAda} />, '/bob/engine')
     expect(screen.getByText('bob wants to transfer this repository to ada.')).toBeTruthy()
@@ -45,7 +46,7 @@ describe('TransferBanner', () => {
 
   it('shows the owner the offer waiting, with Cancel', async () => {
     const api = stubApi({ [`POST /api/v1/repos/ada/engine/transfer/reject`]: repoFixture() })
-    const mine = repoFixture({ permissions: { admin: true, push: true, pull: true }, repo_transfer: { doer: { id: 1, login: 'ada' }, recipient: { id: 3, login: 'carol' }, teams: [] } })
+    const mine = repoFixture({ permissions: schemaFixture('Perm', { admin: true, push: true, pull: true }), repo_transfer: { doer: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), recipient: schemaFixture('ForgeUser', { id: 3, login: 'carol' }), teams: [] } })
     signIn()
     renderScreen(<TransferBanner repo={mine} />, '/ada/engine')
     expect(screen.getByText('Transfer pending to carol: it stays here until they accept it.')).toBeTruthy()
@@ -58,7 +59,7 @@ describe('TransferBanner', () => {
     signIn()
     const { container } = renderScreen(
       <>
-        <TransferBanner repo={{ ...offeredToAda, repo_transfer: { ...offeredToAda.repo_transfer!, recipient: { id: 3, login: 'carol' } } }} />
+        <TransferBanner repo={{ ...offeredToAda, repo_transfer: { ...offeredToAda.repo_transfer!, recipient: schemaFixture('ForgeUser', { id: 3, login: 'carol' }) } }} />
         <TransferBanner repo={repoFixture()} />
       </>,
       '/bob/engine',
@@ -70,10 +71,10 @@ describe('TransferBanner', () => {
 describe('TransferRepository', () => {
   it('says the transfer is pending when the answer is an offer, and stays on the page', async () => {
     const api = stubApi({
-      'POST /api/v1/repos/ada/engine/transfer': repoFixture({ repo_transfer: { doer: { id: 1, login: 'ada' }, recipient: { id: 3, login: 'carol' }, teams: [] } }),
+      'POST /api/v1/repos/ada/engine/transfer': repoFixture({ repo_transfer: { doer: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), recipient: schemaFixture('ForgeUser', { id: 3, login: 'carol' }), teams: [] } }),
     })
     signIn()
-    renderScreen(<TransferRepository repo={repoFixture({ permissions: { admin: true, push: true, pull: true } })} />, '/ada/engine/settings')
+    renderScreen(<TransferRepository repo={repoFixture({ permissions: schemaFixture('Perm', { admin: true, push: true, pull: true }) })} />, '/ada/engine/settings')
     fireEvent.change(screen.getByLabelText('New owner (user or organization)'), { target: { value: 'carol' } })
     fireEvent.click(screen.getByRole('button', { name: 'Transfer' }))
     expect(await screen.findByText('Transfer offered to carol: the repository stays here until they accept it.')).toBeTruthy()
@@ -83,9 +84,9 @@ describe('TransferRepository', () => {
   })
 
   it('follows a transfer done at once to the new home', async () => {
-    stubApi({ 'POST /api/v1/repos/ada/engine/transfer': repoFixture({ owner: { id: 9, login: 'acme' } }) })
+    stubApi({ 'POST /api/v1/repos/ada/engine/transfer': repoFixture({ owner: schemaFixture('ForgeUser', { id: 9, login: 'acme' }) }) })
     signIn()
-    renderScreen(<TransferRepository repo={repoFixture({ permissions: { admin: true, push: true, pull: true } })} />, '/ada/engine/settings')
+    renderScreen(<TransferRepository repo={repoFixture({ permissions: schemaFixture('Perm', { admin: true, push: true, pull: true }) })} />, '/ada/engine/settings')
     fireEvent.change(screen.getByLabelText('New owner (user or organization)'), { target: { value: 'acme' } })
     fireEvent.click(screen.getByRole('button', { name: 'Transfer' }))
     await waitFor(() => expect(go).toHaveBeenCalledWith('/acme/engine'))
@@ -93,7 +94,7 @@ describe('TransferRepository', () => {
 
   it('shows an offer already waiting instead of the form', () => {
     signIn()
-    const waiting = repoFixture({ permissions: { admin: true, push: true, pull: true }, repo_transfer: { doer: { id: 1, login: 'ada' }, recipient: { id: 3, login: 'carol' }, teams: [] } })
+    const waiting = repoFixture({ permissions: schemaFixture('Perm', { admin: true, push: true, pull: true }), repo_transfer: { doer: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), recipient: schemaFixture('ForgeUser', { id: 3, login: 'carol' }), teams: [] } })
     renderScreen(<TransferRepository repo={waiting} />, '/ada/engine/settings')
     expect(screen.getByText(/A transfer to carol is waiting for their answer/)).toBeTruthy()
     expect(screen.queryByLabelText('New owner (user or organization)')).toBeNull()

@@ -3,31 +3,19 @@
 // in one. Both answer {total, items, languages}.
 import { keepPreviousData, useQuery } from '@tanstack/react-query'
 import { NotFoundError } from '@/components/QueryState'
+import type { Schema } from '@/lib/apiSchema'
 import { repoApi } from '@/lib/forge/api'
 import { apiError, apiFetch } from '@/lib/http'
 
-/** A matching line; ranges are the matched words' [start, end) in characters (code points). */
-export interface CodeLine {
-  number: number
-  text: string
-  ranges: [number, number][]
-}
+// A matching line; each range is a matched word's [start, end) in characters
+// (code points), a pair the document types as a list of numbers.
+export type CodeLine = Omit<Schema<'codesearch.Line'>, 'ranges'> & { ranges: [number, number][] }
 
 /** A file whose content or path holds every word of the query. */
-export interface CodeHit {
-  repository: { id: number; full_name: string }
-  path: string
-  language: string
-  html_url: string
-  lines: CodeLine[]
-}
+export type CodeHit = Omit<Schema<'CodeHit'>, 'lines'> & { lines: CodeLine[] }
 
-export interface CodeSearchPage {
-  items: CodeHit[]
-  total: number
-  /** The languages of every match, whatever the filter, most first. */
-  languages: { name: string; count: number }[]
-}
+/** A page of hits, with the languages of every match, whatever the filter, most first. */
+export type CodeSearchPage = Omit<Schema<'CodeSearch'>, 'items'> & { items: CodeHit[] }
 
 export interface CodeSearchScope {
   owner: string

@@ -1,6 +1,6 @@
 // The settings endpoints, with TanStack Query hooks for the reads.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { Optional, Schema } from '@/lib/apiSchema'
+import type { Optional, RequestBody, ResponseBody, Schema, Sent } from '@/lib/apiSchema'
 import { getCurrentUser, type ServerUser, toStoreUser } from '@/lib/authApi'
 import { type Delegation, delegationKeys, revokeDelegation } from '@/lib/chain/delegation'
 import type { TxStep } from '@/lib/chain/tx'
@@ -9,20 +9,12 @@ import { useDelegationStore } from '@/stores/delegation'
 import { type ClaimStep, claimUsername } from './username'
 import { deleteJSON, getJSON, patchJSON, postJSON, putJSON } from '@/lib/http'
 
-export interface ProfilePatch {
-  full_name: string
-  description: string
-  location: string
-  website: string
-  email: string
-}
+/** What the profile form sends: every field, so none is null (which means "leave it"). */
+export type ProfilePatch = Sent<RequestBody<'patchUserSettings'>>
 
 export type NotificationPrefs = Schema<'auth.NotificationPrefs'>
 
-export interface TwoFactorStatus {
-  enabled: boolean
-  recoveryCodesLeft: number
-}
+export type TwoFactorStatus = ResponseBody<'getTwoFactor'>
 
 /** Gitea's token scope categories, each read or write (write implies read). */
 export const SCOPE_CATEGORIES = [

@@ -1,16 +1,11 @@
 // SSH public keys (Gitea's /user/keys): registered on chain, so every node
 // lets them into git over SSH.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { Schema } from '@/lib/apiSchema'
 import { withWalletSignature } from '@/lib/chain/walletSignature'
 import { apiError, apiFetch, deleteJSON, postJSON } from '@/lib/http'
 
-export interface PublicKey {
-  id: number
-  key: string
-  title: string
-  fingerprint: string
-  created_at: string
-}
+export type PublicKey = Schema<'Key'>
 
 export interface KeyPage {
   items: PublicKey[]

@@ -5,6 +5,7 @@ import { ADDRESS } from '@/test/wallet'
 import { useAuthStore } from '@/stores/auth'
 import { json, preloadNamespaces, renderScreen } from '@/test/render'
 import SettingsScreen from './SettingsScreen'
+import { schemaFixture } from '@/test/schemaFixture'
 import { keyProblem, type PublicKey } from './sshKeysApi'
 
 preloadNamespaces('settings', 'auth', 'sshkeys')
@@ -24,7 +25,7 @@ describe('SSH keys tab', () => {
       'GET /api/v1/user/keys': () => new Response(JSON.stringify(keys), { headers: { 'Content-Type': 'application/json', 'X-Total-Count': String(keys.length) } }),
       'POST /api/v1/user/keys': (req) => {
         const { title, key } = req.body as { title: string; key: string }
-        const k = { id: 3, title, key, fingerprint: 'SHA256:abcDEF123', created_at: '2026-11-20T10:00:00Z' }
+        const k = schemaFixture('Key', { id: 3, title, key, fingerprint: 'SHA256:abcDEF123', created_at: '2026-11-20T10:00:00Z' })
         keys.push(k)
         return json(k, 201)
       },

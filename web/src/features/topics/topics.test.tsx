@@ -4,23 +4,21 @@ import type { Repository } from '@/lib/forge/api'
 import { json, preloadNamespaces, renderScreen, stubFetch } from '@/test/render'
 import { invalidTopics, parseTopics } from './api'
 import { RepoTopics } from './RepoTopics'
+import { schemaFixture } from '@/test/schemaFixture'
 
 preloadNamespaces('topics')
 
-const repo = (admin: boolean, topics: string[]): Repository => ({
-  id: 1,
-  owner: { id: 1, login: 'ada' } as Repository['owner'],
-  name: 'app',
-  full_name: 'ada/app',
-  description: '',
-  private: false,
-  default_branch: 'main',
-  stars_count: 0,
-  forks_count: 0,
-  updated_at: '2026-11-01T10:00:00Z',
-  topics,
-  permissions: { admin, push: admin, pull: true },
-})
+const repo = (admin: boolean, topics: string[]): Repository =>
+  schemaFixture('Repo', {
+    id: 1,
+    owner: schemaFixture('ForgeUser', { id: 1, login: 'ada' }),
+    name: 'app',
+    full_name: 'ada/app',
+    default_branch: 'main',
+    updated_at: '2026-11-01T10:00:00Z',
+    topics,
+    permissions: schemaFixture('Perm', { admin, push: admin, pull: true }),
+  })
 
 describe('parseTopics', () => {
   it('reads topics as Gitea does: lower case, split on spaces and commas, no repeats', () => {

@@ -1,13 +1,10 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { Schema } from '@/lib/apiSchema'
 import { deleteJSON, getJSON, putJSON } from '@/lib/http'
 import { getPage } from '@/lib/forge/api'
 
 /** A user in a followers or following list (Gitea's user shape). */
-export interface FollowUser {
-  id: number
-  login: string
-  wallet_address: string
-}
+export type FollowUser = Schema<'ForgeUser'>
 
 export type FollowList = 'followers' | 'following'
 

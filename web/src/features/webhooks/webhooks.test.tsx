@@ -8,7 +8,7 @@ import { schemaFixture } from '@/test/schemaFixture'
 
 preloadNamespaces('webhooks', 'repositories', 'wallet')
 
-const admin = repoFixture({ permissions: { admin: true, push: true, pull: true } })
+const admin = repoFixture({ permissions: schemaFixture('Perm', { admin: true, push: true, pull: true }) })
 
 const HOOK: Hook = schemaFixture('Hook', {
   id: 3,
@@ -41,7 +41,7 @@ const DELIVERY: Delivery = schemaFixture('Delivery', {
 describe('WebhooksScreen', () => {
   it('tells a reader without admin rights that only administrators manage webhooks', async () => {
     const bobs = '/api/v1/repos/bob/engine'
-    const api = stubApi({ [`GET ${bobs}`]: repoFixture({ owner: { id: 2, login: 'bob' }, full_name: 'bob/engine' }) })
+    const api = stubApi({ [`GET ${bobs}`]: repoFixture({ owner: schemaFixture('ForgeUser', { id: 2, login: 'bob' }), full_name: 'bob/engine' }) })
     signIn()
     renderScreen(<WebhooksScreen />, '/bob/engine/settings/hooks')
     expect(await screen.findByText("Only the repository's administrators manage its webhooks.")).toBeTruthy()

@@ -1,6 +1,7 @@
 // The forge's repository API: Gitea's API v1 (same paths and JSON shapes)
 // plus dForge's readme, counts and commit CIDs. Types carry the fields the
 // pages read; the server may send more.
+import type { Optional, RequestBody, Schema } from '@/lib/apiSchema'
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Page } from '@/lib/chain/api'
 import { withWalletSignature } from '@/lib/chain/walletSignature'
@@ -8,63 +9,15 @@ import { ApiError, apiFetch, apiError, deleteJSON, getJSON, patchJSON, postJSON,
 import { NotFoundError } from '@/components/QueryState'
 
 /** A user as Gitea's API nests it (owner, author, poster). */
-export interface User {
-  id: number
-  login: string
-  full_name?: string
-  avatar_url?: string
-}
+export type User = Schema<'ForgeUser'>
 
-/** What the viewer may do; Gitea sends admin/push/pull, dForge may add maintain. */
-export interface Permissions {
-  admin: boolean
-  push: boolean
-  pull: boolean
-  maintain?: boolean
-}
-
-export interface Repository {
-  id: number
-  owner: User
-  name: string
-  full_name: string
-  description: string
-  /** Set when this node's moderators hid it; the API then masks its description for everyone but the node's admins. */
-  hidden?: boolean
-  hidden_reason?: string
-  /** Its project site (an http(s) URL); "" for none. */
-  website?: string
-  private: boolean
-  fork?: boolean
-  parent?: Repository | null
-  empty?: boolean
-  html_url?: string
-  clone_url?: string
-  /** The clone URL over SSH; absent when the node serves no SSH. */
-  ssh_url?: string
-  default_branch: string
-  /** dForge's: branches that refuse force-pushes and deletion. */
-  protected_branches?: string[]
-  stars_count: number
-  forks_count: number
-  watchers_count?: number
-  open_issues_count?: number
-  open_pr_counter?: number
-  created_at?: string
-  updated_at: string
-  permissions?: Permissions
-  /** Gitea's topics: lower-case words its admins tag it with. */
-  topics?: string[]
-  /** dForge's: false on a node that has the record but not the git data. */
-  has_git_data?: boolean
-  /** dForge's: how copying the git data to this node stands, while has_git_data is false on a node that seeds it. */
-  replication?: { state: string; done: number; total: number; error?: string } | null
-  /** Gitea's: the transfer waiting for its recipient's answer; null when none. */
-  repo_transfer?: RepoTransfer | null
-  /** dForge's: whether the signed-in caller stars and watches it (owners and maintainers watch by default); absent when signed out. */
-  starred_by_me?: boolean
-  watched_by_me?: boolean
-}
+// permissions, replication, the moderation marks and starred_by_me and
+// watched_by_me are left out (omitempty) where they do not apply: signed out,
+// a node holding the git data, a repository not hidden.
+export type Repository = Optional<
+  Schema<'Repo'>,
+  'permissions' | 'replication' | 'hidden' | 'hidden_reason' | 'starred_by_me' | 'watched_by_me'
+>
 
 /** A repository offered to a new owner (Gitea's RepoTransfer). */
 export interface RepoTransfer {
@@ -74,33 +27,12 @@ export interface RepoTransfer {
 }
 
 /** GET /repos/{o}/{r}/counts (dForge's). */
-export interface RepoCounts {
-  commits: number
-  branches: number
-  tags: number
-  stars: number
-  forks: number
-  watchers: number
-  open_issues: number
-  open_pulls: number
-}
+export type RepoCounts = Schema<'Counts'>
 
-/** One entry of GET /repos/{o}/{r}/contents/{path} (Gitea's ContentsResponse). */
-export interface ContentEntry {
-  name: string
-  path: string
-  sha: string
-  type: 'file' | 'dir' | 'symlink' | 'submodule'
-  size: number
-  encoding?: string | null
-  content?: string | null
-  target?: string | null
-  download_url?: string | null
-  last_commit_sha?: string
-  /** dForge's: not inlined because it is over the size limit, or binary (a NUL in its first 8000 bytes). */
-  too_large?: boolean
-  binary?: boolean
-}
+// One entry of GET /repos/{o}/{r}/contents/{path} (Gitea's ContentsResponse):
+// type is one of these where the document says any string; too_large and
+// binary (dForge's) say why content is not inlined.
+export type ContentEntry = Omit<Schema<'Content'>, 'type'> & { type: 'file' | 'dir' | 'symlink' | 'submodule' }
 
 export interface CommitUser {
   name: string
@@ -123,11 +55,7 @@ export interface Commit {
   cid?: string
 }
 
-export interface Branch {
-  name: string
-  commit: { id: string; message: string; timestamp?: string; author?: { name: string; username?: string } }
-  protected?: boolean
-}
+export type Branch = Schema<'Branch'>
 
 export interface Tag {
   name: string
@@ -340,14 +268,8 @@ export const setFlag = (kind: 'star' | 'watch', owner: string, repo: string, on:
 
 export const forkRepo = (owner: string, repo: string) => postJSON<Repository>(`${repoApi(owner, repo)}/forks`, {})
 
-export interface CreateRepoInput {
-  name: string
-  description: string
-  private: boolean
-  auto_init: boolean
-  default_branch: string
-  readme?: string
-}
+// readme (a template's name) is sent only when one is chosen.
+export type CreateRepoInput = Optional<RequestBody<'createRepo'>, 'readme'>
 
 export const createRepo = (input: CreateRepoInput) => postJSON<Repository>('/api/v1/user/repos', input)
 /** Deleting is never delegated: the owner's own wallet signs it when the node asks (withWalletSignature). */

@@ -1,20 +1,17 @@
 // Branch writes and branch protection rules (Gitea's routes and shapes).
 import { useQuery, useQueryClient } from '@tanstack/react-query'
+import type { Schema, Sent } from '@/lib/apiSchema'
 import { deleteJSON, getJSON, patchJSON, postJSON } from '@/lib/http'
 import { repoApi, repoKeys } from './api'
 
-export interface BranchProtection {
-  rule_name: string
-  branch_name: string
-  enable_push: boolean
-  enable_push_whitelist: boolean
-  push_whitelist_usernames: string[]
-  enable_status_check: boolean
-  status_check_contexts: string[]
-  required_approvals: number
-}
+export type BranchProtection = Schema<'BranchProtection'>
 
-export type ProtectionInput = Omit<BranchProtection, 'branch_name'>
+// The fields the protection form sends (a new rule's others stay at Go's zero
+// values, an edit's as they are), none null.
+export type ProtectionInput = Sent<
+  Schema<'ProtectionOption'>,
+  'rule_name' | 'enable_push' | 'enable_push_whitelist' | 'push_whitelist_usernames' | 'enable_status_check' | 'status_check_contexts' | 'required_approvals'
+>
 
 const enc = encodeURIComponent
 const branchPath = (branch: string) => branch.split('/').map(enc).join('/')

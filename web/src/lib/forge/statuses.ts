@@ -2,27 +2,17 @@
 // recorded on chain, read by the commits list, the commit page and the pull
 // request page.
 import { useQuery } from '@tanstack/react-query'
+import type { Schema } from '@/lib/apiSchema'
 import { getJSON } from '@/lib/http'
 import { repoApi, repoKeys } from './api'
 
 export type StatusState = 'pending' | 'success' | 'error' | 'failure' | 'warning'
 
-export interface CommitStatus {
-  id: number
-  status: StatusState
-  context: string
-  description: string
-  target_url: string
-  created_at: string
-  creator?: { login: string }
-}
+// status is one of StatusState where the document says any string.
+export type CommitStatus = Omit<Schema<'CommitStatus'>, 'status'> & { status: StatusState }
 
-export interface CombinedStatus {
-  state: StatusState | ''
-  sha: string
-  total_count: number
-  statuses: CommitStatus[]
-}
+// state: the worst of the statuses, '' when there are none (the document says any string).
+export type CombinedStatus = Omit<Schema<'CombinedStatus'>, 'state' | 'statuses'> & { state: StatusState | ''; statuses: CommitStatus[] }
 
 /** The combined status of a commit or ref: the latest status of each context. */
 export function useCombinedStatus(owner: string, repo: string, ref: string, enabled = true) {
