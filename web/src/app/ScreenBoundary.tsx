@@ -3,6 +3,7 @@ import { Trans, useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { retryFailedScreens } from './LazyScreen'
+import { reloadPage } from './reload'
 
 interface State {
   failed: boolean
@@ -41,7 +42,7 @@ function ErrorFallback({ onRetry }: { onRetry: () => void }) {
       <p>{t('error.description')}</p>
       <div className="button-row">
         <Button onClick={onRetry}>{t('error.tryAgain')}</Button>
-        <Button variant="outline" onClick={() => window.location.reload()}>
+        <Button variant="outline" onClick={reloadPage}>
           {t('error.reload')}
         </Button>
       </div>

@@ -6,6 +6,8 @@ import { TopLevelBoundary } from './TopLevelBoundary'
 
 const reportError = vi.fn()
 vi.mock('@/features/monitoring/monitoring', () => ({ reportError: (e: unknown) => reportError(e) }))
+const reload = vi.fn()
+vi.mock('./reload', () => ({ reloadPage: () => reload() }))
 
 beforeAll(() => {
   initI18n()
@@ -38,8 +40,6 @@ describe('ScreenBoundary', () => {
 
   it('reloads the page from Reload Page', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {})
-    const reload = vi.fn()
-    Object.defineProperty(window, 'location', { value: { ...window.location, reload }, configurable: true })
     failing = true
     render(
       <ScreenBoundary>
