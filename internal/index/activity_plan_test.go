@@ -2,6 +2,8 @@ package index_test
 
 import (
 	"context"
+	"database/sql"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,8 +19,41 @@ func TestRetitlingAnIssuesActivityUsesAnIndex(t *testing.T) {
 	st := openStore(t, filepath.Join(t.TempDir(), "index.db"))
 	defer st.Close()
 	// activityIssue's retitle (internal/index/activity.go).
-	q := `EXPLAIN QUERY PLAN UPDATE forge_activity SET title = $3 WHERE repo_id = $1 AND number = $2 AND title <> $3`
-	rows, err := st.DB().QueryContext(context.Background(), q, 1, 2, "t")
+	got := queryPlan(t, st.DB(), `UPDATE forge_activity SET title = $3 WHERE repo_id = $1 AND number = $2 AND title <> $3`, 1, 2, "t")
+	if !strings.Contains(got, "forge_activity_number") {
+		t.Fatalf("the retitle reads %q, want the index forge_activity_number", got)
+	}
+	t.Log("plan:", got)
+}
+
+// An issue list in Gitea's "recentupdate" order reads its page, and a deep
+// page's first key, through an index in that order: sorting every open
+// issue in a temporary B-tree took about 20 ms for page 1 of 7,500.
+func TestRecentlyUpdatedIssuesAreReadInIndexOrder(t *testing.T) {
+	st := openStore(t, filepath.Join(t.TempDir(), "index.db"))
+	defer st.Close()
+	// readdb.SeekPage's first key for Issues with Sort "recentupdate", for
+	// one kind (the API's type=issues) and for both.
+	for _, c := range []struct {
+		where, index string
+		args         []any
+	}{
+		{"i.repo_id = $1 AND i.is_pull = $2 AND i.state = $3", "forge_issues_updated", []any{1, false, "open", 3000}},
+		{"i.repo_id = $1 AND i.state = $2", "forge_issues_state_updated", []any{1, "open", 3000}},
+	} {
+		got := queryPlan(t, st.DB(), `SELECT i.updated_time_ns, i.number FROM forge_issues i WHERE `+c.where+`
+			ORDER BY i.updated_time_ns DESC, i.number DESC LIMIT 1 OFFSET $`+fmt.Sprint(len(c.args)), c.args...)
+		if !strings.Contains(got, c.index) || strings.Contains(got, "TEMP B-TREE") {
+			t.Fatalf("the page where %s reads %q, want the index %s and no sort", c.where, got, c.index)
+		}
+		t.Log("plan:", got)
+	}
+}
+
+// queryPlan is SQLite's plan for q, its steps joined by " | ".
+func queryPlan(t *testing.T, db *sql.DB, q string, args ...any) string {
+	t.Helper()
+	rows, err := db.QueryContext(context.Background(), "EXPLAIN QUERY PLAN "+q, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,9 +70,5 @@ func TestRetitlingAnIssuesActivityUsesAnIndex(t *testing.T) {
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
 	}
-	got := strings.Join(plan, " | ")
-	if !strings.Contains(got, "forge_activity_number") {
-		t.Fatalf("the retitle reads %q, want the index forge_activity_number", got)
-	}
-	t.Log("plan:", got)
+	return strings.Join(plan, " | ")
 }
