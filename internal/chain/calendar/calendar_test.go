@@ -22,11 +22,7 @@ var (
 
 // eventWorld is a world where maint holds the event organizer role.
 func eventWorld(t *testing.T) *actiontest.World {
-	w := actiontest.New(t)
-	if err := roles.Set(w.St, maint, roles.EventOrganizer, true); err != nil {
-		t.Fatal(err)
-	}
-	return w
+	return actiontest.WithRole(t, maint, roles.EventOrganizer)
 }
 
 func meetupPayload() m {

@@ -21,11 +21,7 @@ var (
 
 // forumWorld is a world where maint holds the forum moderator role.
 func forumWorld(t *testing.T) *actiontest.World {
-	w := actiontest.New(t)
-	if err := roles.Set(w.St, maint, roles.ForumModerator, true); err != nil {
-		t.Fatal(err)
-	}
-	return w
+	return actiontest.WithRole(t, maint, roles.ForumModerator)
 }
 
 // TestForumTopicsAndReplies: ids from the forum's counters, a reply

@@ -12,6 +12,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/chain/roles"
 	"github.com/dforge/dforge/internal/chain/state"
 	"github.com/dforge/dforge/internal/chain/tx"
 )
@@ -40,6 +41,16 @@ type World struct {
 
 // New is an empty world.
 func New(t *testing.T) *World { return &World{T: t, St: state.OpenMemory()} }
+
+// WithRole is an empty world where holder holds the community role (a
+// forum moderator, an event organizer...).
+func WithRole(t *testing.T, holder common.Address, role string) *World {
+	w := New(t)
+	if err := roles.Set(w.St, holder, role, true); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
 
 // Do applies action by actor and returns its event's Change; a refusal
 // must be a stable *tx.Error.
