@@ -16,7 +16,6 @@ var (
 	owner    = actiontest.Owner
 	maint    = actiontest.Maint
 	writer   = actiontest.Writer
-	reader   = actiontest.Reader
 	stranger = actiontest.Stranger
 )
 

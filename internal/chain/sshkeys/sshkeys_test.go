@@ -17,7 +17,6 @@ type m = actiontest.M
 
 var (
 	owner    = actiontest.Owner
-	writer   = actiontest.Writer
 	stranger = actiontest.Stranger
 )
 
