@@ -1,6 +1,7 @@
 // The forge's repository API: Gitea's API v1 (same paths and JSON shapes)
-// plus dForge's readme, counts and commit CIDs. Types carry the fields the
-// pages read; the server may send more.
+// plus dForge's readme, counts and commit CIDs. Its shapes are the generated
+// API types (lib/apiSchema); only the client's own, a search filter, is
+// written here.
 import type { Optional, RequestBody, Schema } from '@/lib/apiSchema'
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Page } from '@/lib/chain/api'
