@@ -24,7 +24,7 @@ export function TxStatus({ state, kind, params }: { state: TxState; kind: TxKind
     case 'committed': {
       const { result } = state
       // The chain unbonds an Unstake of block H until H + unbondingBlocks.
-      const maturesAt = result.maturesAt ?? (kind === 'Unstake' && params.unbondingBlocks ? result.height + params.unbondingBlocks : undefined)
+      const maturesAt = kind === 'Unstake' && params.unbondingBlocks ? result.height + params.unbondingBlocks : undefined
       return (
         <div className="tx-status alert-success" role="status">
           <p>{t('tx.committed', { height: result.height })}</p>

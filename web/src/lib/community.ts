@@ -19,55 +19,32 @@ export type HolderProfile = Optional<Schema<'User'>, 'email' | 'hidden' | 'hidde
 // role is one of COMMUNITY_ROLES where the document says any string; no amounts, so the generated type holds though it is read with parseExactJSON.
 export type RoleHolder = Omit<Schema<'RoleHolder'>, 'role' | 'user'> & { role: CommunityRole; user: HolderProfile }
 
-export interface TrendingRepo {
-  repository: Repository
-  recent_stars: number
-  recent_activity: number
-}
+// The repositories in the overview are shaped as the repository routes shape
+// them, their omitempty fields (permissions, moderation marks) optional.
 
-export interface Contributor {
-  rank: number
-  address: string
-  name: string
-  earned: Micro
-  contributions: number
-  reputation: number
-}
+/** A repository and what it gained in the window. */
+export type TrendingRepo = Omit<Schema<'TrendingRepo'>, 'repository'> & { repository: Repository }
+
+// A leaderboard row. Hand-written earned: read through parseExactJSON, an
+// amount may be a decimal string (Micro) where the document says integer.
+export type Contributor = Omit<Schema<'index.Rank'>, 'earned'> & { earned: Micro }
+
+// role is one of COMMUNITY_ROLES where the document says any string.
+export type RoleCount = Omit<Schema<'RoleCount'>, 'role'> & { role: CommunityRole }
+
+/** A forum topic as the forum's lists show it. */
+export type CommunityTopic = Schema<'ForumTopic'>
+
+/** An event as the calendar sends it; my_rsvp is left out (omitempty) for anonymous callers. */
+export type CommunityEventSummary = Optional<Schema<'Event'>, 'my_rsvp'>
 
 /** GET /api/v1/community/overview: each figure is defined in internal/api/doc/home.md ("Community page"). */
-export interface CommunityOverview {
-  height: number
-  repositories: number
-  contributors: number
-  proposals: number
-  open_proposals: number
-  window_days: number
+export type CommunityOverview = Omit<Schema<'CommunityOverview'>, 'trending' | 'most_starred' | 'top_contributors' | 'roles' | 'upcoming_events'> & {
   trending: TrendingRepo[]
   most_starred: Repository[]
   top_contributors: Contributor[]
-  roles: { role: CommunityRole; holders: number }[]
-  /** The forum's topics, its newest ones, and the calendar's next events. */
-  topics: number
-  latest_topics: CommunityTopic[]
+  roles: RoleCount[]
   upcoming_events: CommunityEventSummary[]
-}
-
-export interface CommunityTopic {
-  id: number
-  title: string
-  category: string
-  author: { login: string }
-  replies: number
-  created_at: string
-}
-
-export interface CommunityEventSummary {
-  id: number
-  title: string
-  starts_at: string
-  timezone: string
-  place: string
-  online_url: string
 }
 
 export function useCommunityOverview() {

@@ -4,6 +4,7 @@
 import { json, stubFetch, WALLET } from '@/test/render'
 import { CHAIN_PARAMS, fakeProvider, injectWallet, type RpcCall, type SignedTypedData, signedTypedData, userRejected } from '@/test/wallet'
 import type { Account, Block, BlockDetail, ChainParams, ChainStatus, Tx, TxResult, Validator } from '@/lib/chain/api'
+import { schemaFixture } from './schemaFixture'
 
 export { WALLET }
 export const OTHER = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359'
@@ -17,30 +18,21 @@ export const HASH = (n: number) => n.toString(16).toUpperCase().padStart(64, 'A'
 
 export function tx(over: Partial<Tx> & { hash: string }): Tx {
   return {
-    height: 7,
-    index: 0,
-    type: 'Transfer',
-    from: WALLET,
-    to: OTHER,
-    amount: 2_500_000,
-    target: '',
-    username: '',
-    nonce: 2,
-    code: 0,
-    log: '',
-    time: '2026-11-20T10:00:00Z',
+    ...schemaFixture('index.Tx', { height: 7, type: 'Transfer', from: WALLET, to: OTHER, amount: 2_500_000, nonce: 2, time: '2026-11-20T10:00:00Z' }),
     ...over,
   }
 }
 
 export function block(height: number, transactions: Tx[] = []): BlockDetail {
   return {
-    height,
-    hash: `B${String(height).padStart(63, '0')}`,
-    time: '2026-11-20T10:00:00Z',
-    proposer: 'C0FFEE00112233445566778899AABBCCDDEEFF00',
-    txs: transactions.length,
-    appHash: `A${String(height).padStart(63, '0')}`,
+    ...schemaFixture('index.BlockDetail', {
+      height,
+      hash: `B${String(height).padStart(63, '0')}`,
+      time: '2026-11-20T10:00:00Z',
+      proposer: 'C0FFEE00112233445566778899AABBCCDDEEFF00',
+      txs: transactions.length,
+      appHash: `A${String(height).padStart(63, '0')}`,
+    }),
     transactions,
   }
 }
@@ -60,24 +52,24 @@ export function fakeChain(over: Partial<FakeChain> = {}): FakeChain {
   const txs = over.txs ?? [tx({ hash: HASH(1) })]
   return {
     params: PARAMS,
-    status: {
+    status: schemaFixture('index.Status', {
       height: 7,
       time: '2026-11-20T10:00:00Z',
       appHash: 'AB',
       supply: 1_000_000_000_000,
       staked: 250_000_000_000,
       unbonding: 5_000_000,
-      treasury: { address: TREASURY, balance: 400_000_000_000 },
+      treasury: schemaFixture('index.Treasury', { address: TREASURY, balance: 400_000_000_000 }),
       accounts: 3,
       validators: 1,
-    },
+    }),
     accounts: {
       [WALLET.toLowerCase()]: { address: WALLET, username: 'ada', balance: 1_234_500_000, staked: 2_000_000, unbonding: 0, nonce: 3 },
     },
     blocks: [block(7, txs.filter((t) => t.height === 7)), block(6)],
     txs,
-    validators: [{ address: 'C0FFEE00112233445566778899AABBCCDDEEFF00', pubKey: 'pk', power: 10, proposerPriority: 0 }],
-    relay: () => ({ hash: HASH(99), height: 8, code: 0, log: '' }),
+    validators: [schemaFixture('index.Validator', { address: 'C0FFEE00112233445566778899AABBCCDDEEFF00', pubKey: 'pk', power: 10 })],
+    relay: () => schemaFixture('chain.Result', { hash: HASH(99), height: 8 }),
     ...over,
   }
 }

@@ -2,7 +2,7 @@
 // URL and records what was sent, and fixtures in Gitea's shapes.
 import { vi } from 'vitest'
 import { json } from '@/test/render'
-import type { Repository } from '@/lib/forge/api'
+import type { Commit, CommitUser, Repository } from '@/lib/forge/api'
 import { schemaFixture } from './schemaFixture'
 
 type Answer = unknown | ((body: unknown, url: URL) => Response | unknown)
@@ -63,6 +63,13 @@ export function repoFixture(overrides: Partial<Repository> = {}): Repository {
     }),
     ...overrides,
   }
+}
+
+/** A commit as the API lists it, its message written by who (git's author and committer), with over's fields on top. */
+export function commitFixture(sha: string, message: string, who: Partial<CommitUser>, over: Partial<Commit> = {}): Commit {
+  const zero = schemaFixture('Commit')
+  const signature = schemaFixture('Identity', who)
+  return { ...zero, sha, commit: { ...zero.commit, message, author: signature, committer: signature }, ...over }
 }
 
 export const REPO = '/api/v1/repos/ada/engine'

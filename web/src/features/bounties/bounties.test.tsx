@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { callsTo, fakeChain, type FakeChain, HASH, installWallet, OTHER, PARAMS, stubChain } from '@/test/chain'
+import { schemaFixture } from '@/test/schemaFixture'
 import { json, preloadNamespaces, renderScreen, signIn, WALLET } from '@/test/render'
 import type { Bounty } from './api'
 import BountiesScreen from './BountiesScreen'
@@ -141,7 +142,7 @@ describe('BountyPanel', () => {
     const chain = bountyChain()
     chain.relay = (body) => {
       posted.push(body)
-      return { hash: HASH(90), height: 8, code: 0, log: '' }
+      return schemaFixture('chain.Result', { hash: HASH(90), height: 8 })
     }
     stubBounties({}, bounty({ status: 'none', total: 0, funder_count: 0, funders: [] }), chain)
     signIn(WALLET)

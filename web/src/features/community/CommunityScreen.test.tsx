@@ -21,19 +21,19 @@ function overview(over: Partial<CommunityOverview> = {}): CommunityOverview {
     open_proposals: 2,
     window_days: 7,
     trending: [
-      { repository: loom, recent_stars: 2, recent_activity: 11 },
-      { repository: engine, recent_stars: 1, recent_activity: 3 },
+      { ...schemaFixture('TrendingRepo', { recent_stars: 2, recent_activity: 11 }), repository: loom },
+      { ...schemaFixture('TrendingRepo', { recent_stars: 1, recent_activity: 3 }), repository: engine },
     ],
     most_starred: [engine, loom],
-    top_contributors: [{ rank: 1, address: OTHER, name: 'grace', earned: 90_000_000, contributions: 4, reputation: 12 }],
+    top_contributors: [schemaFixture('index.Rank', { rank: 1, address: OTHER, name: 'grace', earned: 90_000_000, contributions: 4, reputation: 12 })],
     roles: [
       { role: 'forum_moderator', holders: 0 },
       { role: 'event_organizer', holders: 1 },
       { role: 'ambassador', holders: 1 },
     ],
     topics: 3,
-    latest_topics: [{ id: 12, title: 'How do I mirror a repository?', category: 'help', author: { login: 'ada' }, replies: 4, created_at: '2026-11-25T09:00:00Z' }],
-    upcoming_events: [{ id: 5, title: 'Contributor call', starts_at: '2026-12-03T17:00:00Z', timezone: 'UTC', place: '', online_url: 'https://meet.example/call' }],
+    latest_topics: [schemaFixture('ForumTopic', { id: 12, title: 'How do I mirror a repository?', category: 'help', author: schemaFixture('ForgeUser', { login: 'ada' }), replies: 4, created_at: '2026-11-25T09:00:00Z' })],
+    upcoming_events: [schemaFixture('Event', { id: 5, title: 'Contributor call', starts_at: '2026-12-03T17:00:00Z', timezone: 'UTC', online_url: 'https://meet.example/call' })],
     ...over,
   }
 }

@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { callsTo, fakeChain, HASH, installWallet, OTHER, stubChain, TREASURY, tx, WALLET } from '@/test/chain'
+import { schemaFixture } from '@/test/schemaFixture'
 import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
 import ExplorerScreen from './ExplorerScreen'
 import { navigation, searchHref } from './search'
@@ -178,8 +179,8 @@ describe('ValidatorsScreen', () => {
     stubChain(
       fakeChain({
         validators: [
-          { address: 'AA00000000000000000000000000000000000001', pubKey: 'a', power: 30, proposerPriority: 0 },
-          { address: 'AA00000000000000000000000000000000000002', pubKey: 'b', power: 10, proposerPriority: 0 },
+          schemaFixture('index.Validator', { address: 'AA00000000000000000000000000000000000001', pubKey: 'a', power: 30 }),
+          schemaFixture('index.Validator', { address: 'AA00000000000000000000000000000000000002', pubKey: 'b', power: 10 }),
         ],
       }),
     )

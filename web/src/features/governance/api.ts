@@ -8,16 +8,9 @@ import { type ChainParams, getChain, getChainPage, paramsQuery } from '@/lib/cha
 import { retryUnlessNotFound } from '@/lib/http'
 import type { Proposal, ProposalFilter, Vote, VotingPower } from './proposals'
 
-// Hand-written: read through parseExactJSON, an amount may be a decimal string (Micro) where the document says integer.
 /** params.gov of GET /api/v1/chain/params (amounts in micro-units, ratios in bps). */
-export interface GovParams {
-  votingPeriodBlocks: number
-  proposalDeposit: Micro
-  minProposerStake: Micro
-  quorumBps: number
-  thresholdBps: number
-  timelockBlocks: number
-}
+// Hand-written amounts: read through parseExactJSON, an amount may be a decimal string (Micro) where the document says integer.
+export type GovParams = Omit<Schema<'params.Gov'>, 'proposalDeposit' | 'minProposerStake'> & { proposalDeposit: Micro; minProposerStake: Micro }
 
 /** The chain params with the governance group, which nodes before governance do not publish. */
 export type GovChainParams = ChainParams & { gov?: GovParams }

@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest'
 import { nav } from '@/lib/forge/nav'
 import { callsTo, fakeChain, HASH, installWallet, SIGNATURE } from '@/test/chain'
+import { schemaFixture } from '@/test/schemaFixture'
 import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
 import NewProposalScreen from './NewProposalScreen'
 import { fakeGov, GOV_PARAMS, OTHER, stubGov, WALLET } from './testing'
@@ -123,7 +124,7 @@ describe('NewProposalScreen', () => {
       params: GOV_PARAMS,
       relay: (body) => {
         posted.push(body)
-        return { hash: HASH(99), height: 8, code: 0, log: '', proposalId: 7 }
+        return schemaFixture('chain.Result', { hash: HASH(99), height: 8, proposalId: 7 })
       },
     })
     await openForm(chain)
@@ -159,7 +160,7 @@ describe('NewProposalScreen', () => {
 
   it('opens on a grant with its template, checks the terms, and signs them as the grant payload', async () => {
     const wallet = installWallet()
-    stubGov(fakeGov(), fakeChain({ params: GOV_PARAMS, relay: () => ({ hash: HASH(98), height: 8, code: 0, log: '', proposalId: 9 }) }))
+    stubGov(fakeGov(), fakeChain({ params: GOV_PARAMS, relay: () => schemaFixture('chain.Result', { hash: HASH(98), height: 8, proposalId: 9 }) }))
     signIn(WALLET)
     renderScreen(<NewProposalScreen />, '/governance/new?type=grant')
     await waitFor(() => expect(screen.getByTestId('gov-your-stake').textContent).toBe('2 DFG'))
@@ -246,7 +247,7 @@ describe('NewProposalScreen', () => {
 
   it('shows the chain’s refusal (insufficient_stake) and stays on the form', async () => {
     installWallet()
-    await openForm(fakeChain({ params: GOV_PARAMS, relay: () => ({ hash: HASH(98), height: 8, code: 12, log: 'insufficient_stake: stake 1 is below 2' }) }))
+    await openForm(fakeChain({ params: GOV_PARAMS, relay: () => schemaFixture('chain.Result', { hash: HASH(98), height: 8, code: 12, log: 'insufficient_stake: stake 1 is below 2' }) }))
     fill('Title', 'Adopt a code of conduct')
     fireEvent.change(description(), { target: { value: 'As discussed.' } })
     submit()

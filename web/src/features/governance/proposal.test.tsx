@@ -1,6 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { block, callsTo, fakeChain, HASH, installWallet } from '@/test/chain'
+import { schemaFixture } from '@/test/schemaFixture'
 import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
 import ProposalScreen from './ProposalScreen'
 import { readTally } from './proposals'
@@ -151,7 +152,7 @@ describe('ProposalScreen', () => {
       chain.relay = (body) => {
         posted.push(body)
         gov.votes = [vote({ voter: WALLET, option: 'no', height: 8 })]
-        return { hash: HASH(97), height: 8, code: 0, log: '' }
+        return schemaFixture('chain.Result', { hash: HASH(97), height: 8 })
       }
       const fetchMock = stubGov(gov, chain)
       signIn(WALLET)

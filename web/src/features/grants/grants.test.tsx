@@ -1,6 +1,7 @@
 import { fireEvent, screen, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { callsTo, fakeChain, type FakeChain, HASH, installWallet, OTHER, PARAMS, stubChain, WALLET } from '@/test/chain'
+import { schemaFixture } from '@/test/schemaFixture'
 import { json, preloadNamespaces, renderScreen, signIn } from '@/test/render'
 import type { Grant } from './api'
 import GrantScreen from './GrantScreen'
@@ -188,7 +189,7 @@ describe('GrantsScreen', () => {
     const chain = fakeChain({ params: GRANT_PARAMS })
     chain.relay = (body) => {
       posted.push(body)
-      return { hash: HASH(96), height: 8, code: 0, log: '' }
+      return schemaFixture('chain.Result', { hash: HASH(96), height: 8 })
     }
     stubGrants([grant({ id: 2 })], chain)
     signIn(WALLET)

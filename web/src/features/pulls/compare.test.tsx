@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { nav } from '@/lib/forge/nav'
-import { REPO, repoFixture, stubApi } from '@/test/forge'
+import { commitFixture, REPO, repoFixture, stubApi } from '@/test/forge'
 import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
 import NewPullScreen from './NewPullScreen'
 import { schemaFixture } from '@/test/schemaFixture'
@@ -21,7 +21,7 @@ describe('NewPullScreen compare', () => {
       [`GET ${REPO}/branches`]: branches,
       [`GET ${REPO}/compare/main...fast`]: {
         total_commits: 1,
-        commits: [{ sha: 'b'.repeat(40), commit: { message: 'Turn faster\n\nTwice.', author: { name: 'ada', email: '', date: '' }, committer: { name: 'ada', email: '', date: '' } }, author: null, committer: null, parents: [] }],
+        commits: [commitFixture('b'.repeat(40), 'Turn faster\n\nTwice.', { name: 'ada' })],
         files: [{ filename: 'mill.go', patch: PATCH }],
       },
     })

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { nav } from '@/lib/forge/nav'
-import { noContent, REPO, repoFixture, stubApi, text } from '@/test/forge'
+import { commitFixture, noContent, REPO, repoFixture, stubApi, text } from '@/test/forge'
 import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
 import type { PullRequest } from './api'
 import { NoPullRequests } from './EmptyStates'
@@ -316,7 +316,7 @@ describe('PullRequestScreen', () => {
   it('lists the pull request\'s commits', async () => {
     prApi(pull(), {
       [`GET ${REPO}/pulls/4/commits`]: [
-        { sha: 'd'.repeat(40), commit: { message: 'Speed up', author: { name: 'Bob', email: 'b@x', date: '2026-01-01T00:00:00Z' }, committer: { name: 'Bob', email: 'b@x', date: '2026-01-01T00:00:00Z' } }, author: null, committer: null, parents: [] },
+        commitFixture('d'.repeat(40), 'Speed up', { name: 'Bob', email: 'b@x', date: '2026-01-01T00:00:00Z' }),
       ],
     })
     renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4')

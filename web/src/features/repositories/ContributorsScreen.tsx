@@ -9,8 +9,6 @@ import { type Contributor, type Repository, useContributors } from '@/lib/forge/
 import { useForgeFormat } from '@/lib/forge/format'
 import { RepoPage } from './RepoLayout'
 
-const commitsOf = (c: Contributor) => c.contributions ?? c.commits ?? 0
-
 /** Who committed to the default branch, most commits first. */
 export default function ContributorsScreen() {
   return <RepoPage section="contributors">{(repo) => <Contributors repo={repo} />}</RepoPage>
@@ -26,18 +24,18 @@ function Contributors({ repo }: { repo: Repository }) {
       heading: t('contributors.columns.name'),
       cell: (c) => (c.login ? <PreloadLink to={`/user/${encodeURIComponent(c.login)}`}>{c.login}</PreloadLink> : <span>{c.name || c.email}</span>),
     },
-    { heading: t('contributors.columns.commits'), num: true, cell: (c) => fmt.count(commitsOf(c)) },
+    { heading: t('contributors.columns.commits'), num: true, cell: (c) => fmt.count(c.commits) },
   ]
   return (
     <div className="stack">
       <PageHeader title={t('contributors.heading')} />
       <QueryState query={contributors}>
         {(list) => {
-          const sorted = [...list].sort((a, b) => commitsOf(b) - commitsOf(a))
+          const sorted = [...list].sort((a, b) => b.commits - a.commits)
           return sorted.length === 0 ? (
             <EmptyState message={t('contributors.empty')} />
           ) : (
-            <ChainTable rows={sorted} rowKey={(c) => c.login || c.email || c.name || ''} columns={columns} caption={t('contributors.heading')} />
+            <ChainTable rows={sorted} rowKey={(c) => c.login || c.email || c.name} columns={columns} caption={t('contributors.heading')} />
           )
         }}
       </QueryState>

@@ -25,11 +25,15 @@ function Tags({ repo }: { repo: Repository }) {
     { heading: t('tags.columns.name'), cell: (tag) => <PreloadLink to={repoHref.src(o, repo.name, '', tag.name)}>{tag.name}</PreloadLink> },
     {
       heading: t('tags.columns.commit'),
-      cell: (tag) => (
-        <PreloadLink className="mono" to={repoHref.commit(o, repo.name, tag.commit.sha)}>
-          {shortSha(tag.commit.sha)}
-        </PreloadLink>
-      ),
+      // A tag of a tree or a blob names no commit.
+      cell: ({ commit }) =>
+        commit ? (
+          <PreloadLink className="mono" to={repoHref.commit(o, repo.name, commit.sha)}>
+            {shortSha(commit.sha)}
+          </PreloadLink>
+        ) : (
+          '—'
+        ),
     },
     { heading: t('tags.columns.date'), cell: (tag) => <TagDate tag={tag} /> },
     {
@@ -60,7 +64,7 @@ function Tags({ repo }: { repo: Repository }) {
 function TagDate({ tag }: { tag: Tag }) {
   const { t } = useTranslation('repositories')
   const fmt = useForgeFormat()
-  const created = tag.commit.created
+  const created = tag.commit?.created
   const tagger = tag.tagger
   if (!created && !tagger) return <>—</>
   return (

@@ -21,7 +21,7 @@ describe('ComparePrompt', () => {
   it("on a fork, offers a pull request into its parent for the user's recent branch, and forgets it once dismissed", async () => {
     const api = stubApi({
       [`GET ${REPO}/branches`]: [branch('main', 1), branch('fresh', 5), branch('stale', 120), branch('pulled', 3)],
-      [`GET ${BOB}/pulls`]: [{ head: { ref: 'pulled', repo_id: 8 } }, { head: { ref: 'fresh', repo_id: 7 } }],
+      [`GET ${BOB}/pulls`]: [schemaFixture('Pull', { head: schemaFixture('PrBranch', { ref: 'pulled', repo_id: 8 }) }), schemaFixture('Pull', { head: schemaFixture('PrBranch', { ref: 'fresh', repo_id: 7 }) })],
     })
     signIn()
     const view = renderScreen(<ComparePrompt repo={adas} />, '/ada/engine')

@@ -5,7 +5,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { Input } from '@/components/Input'
 import { nav } from '@/lib/forge/nav'
 import { preloadNamespaces, renderScreen } from '@/test/render'
-import { REPO, repoFixture, stubApi } from '@/test/forge'
+import { commitFixture, REPO, repoFixture, stubApi } from '@/test/forge'
+import { schemaFixture } from '@/test/schemaFixture'
 import CodeScreen from './CodeScreen'
 import RepositoryScreen from './RepositoryScreen'
 import { RepoShortcuts } from './RepoShortcuts'
@@ -26,17 +27,12 @@ afterEach(() => {
 })
 
 const SHA = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678'
-const COMMIT = {
-  sha: SHA,
-  commit: {
-    message: 'Teach the engine to divide\n\nLong division, with carries.',
-    author: { name: 'Ada Lovelace', email: 'ada@example.org', date: '2026-01-01T10:00:00Z' },
-    committer: { name: 'Ada Lovelace', email: 'ada@example.org', date: '2026-01-01T10:00:00Z' },
-  },
-  author: { id: 1, login: 'ada', avatar_url: 'http://localhost/avatars/ada.png' },
-  committer: null,
-  parents: [],
-}
+const COMMIT = commitFixture(
+  SHA,
+  'Teach the engine to divide\n\nLong division, with carries.',
+  { name: 'Ada Lovelace', email: 'ada@example.org', date: '2026-01-01T10:00:00Z' },
+  { author: schemaFixture('ForgeUser', { id: 1, login: 'ada', avatar_url: 'http://localhost/avatars/ada.png' }) },
+)
 const TREE = [
   { name: 'main.go', path: 'main.go', sha: 'f1', type: 'file', size: 120 },
   { name: 'cmd', path: 'cmd', sha: 'd1', type: 'dir', size: 0 },

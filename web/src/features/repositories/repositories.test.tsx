@@ -6,13 +6,14 @@ import BranchesScreen from './BranchesScreen'
 import CodeScreen from './CodeScreen'
 import CommitScreen from './CommitScreen'
 import CommitsScreen from './CommitsScreen'
+import ContributorsScreen from './ContributorsScreen'
 import ExploreScreen from './ExploreScreen'
 import { canOwn, nav } from '@/lib/forge/nav'
 import NewRepositoryScreen from './NewRepositoryScreen'
 import RepoSettingsScreen from './RepoSettingsScreen'
 import RepositoryScreen from './RepositoryScreen'
 import TagsScreen from './TagsScreen'
-import { noContent, REPO, repoFixture, stubApi, text } from '@/test/forge'
+import { commitFixture, noContent, REPO, repoFixture, stubApi, text } from '@/test/forge'
 import { schemaFixture } from '@/test/schemaFixture'
 
 preloadNamespaces('repositories', 'code', 'issues', 'wallet', 'website')
@@ -336,15 +337,17 @@ describe('CodeScreen', () => {
   })
 })
 
-const COMMIT = {
-  sha: 'abcdef0123456789abcdef0123456789abcdef01',
-  commit: { message: 'Add the mill\n\nIt turns.', author: { name: 'Ada', email: 'ada@example.org', date: '2026-01-01T00:00:00Z' }, committer: { name: 'Ada', email: 'ada@example.org', date: '2026-01-01T00:00:00Z' } },
-  author: { id: 1, login: 'ada' },
-  committer: null,
-  parents: [{ sha: '1111111222222233333334444444555555566666' }],
-  files: [{ filename: 'mill.go', status: 'added' }],
-  cid: 'bafkrabc',
-}
+const COMMIT = commitFixture(
+  'abcdef0123456789abcdef0123456789abcdef01',
+  'Add the mill\n\nIt turns.',
+  { name: 'Ada', email: 'ada@example.org', date: '2026-01-01T00:00:00Z' },
+  {
+    author: schemaFixture('ForgeUser', { id: 1, login: 'ada' }),
+    parents: [schemaFixture('CommitMeta', { sha: '1111111222222233333334444444555555566666' })],
+    files: [schemaFixture('CommitFile', { filename: 'mill.go', status: 'added' })],
+    cid: 'bafkrabc',
+  },
+)
 
 describe('CommitsScreen', () => {
   it('lists commits with authors and the paths they change, a page at a time', async () => {
@@ -404,8 +407,8 @@ describe('branches and tags', () => {
     stubApi({
       [`GET ${REPO}`]: repoFixture(),
       [`GET ${REPO}/tags`]: [
-        { name: 'v1', id: 't'.repeat(40), message: 'First', commit: { sha: 'c'.repeat(40), created }, tagger: { name: 'Ada', email: 'ada@example.org', date: tagged } },
-        { name: 'v2', id: 'd'.repeat(40), commit: { sha: 'd'.repeat(40) } },
+        schemaFixture('Tag', { name: 'v1', id: 't'.repeat(40), message: 'First', commit: { sha: 'c'.repeat(40), url: '', cid: '', created }, tagger: schemaFixture('TagTagger', { name: 'Ada', email: 'ada@example.org', date: tagged }) }),
+        schemaFixture('Tag', { name: 'v2', id: 'd'.repeat(40), commit: { sha: 'd'.repeat(40), url: '', cid: '', created: '' } }),
       ],
     })
     renderScreen(<TagsScreen />, '/ada/engine/tags')
@@ -422,6 +425,32 @@ describe('branches and tags', () => {
     stubApi({ [`GET ${REPO}`]: repoFixture(), [`GET ${REPO}/tags`]: [] })
     renderScreen(<TagsScreen />, '/ada/engine/tags')
     expect(await screen.findByText('No tags yet.')).toBeTruthy()
+  })
+
+  it('shows a tag of something other than a commit without a commit link', async () => {
+    stubApi({ [`GET ${REPO}`]: repoFixture(), [`GET ${REPO}/tags`]: [schemaFixture('Tag', { name: 'tree-tag', id: 'e'.repeat(40) })] })
+    renderScreen(<TagsScreen />, '/ada/engine/tags')
+    const row = (await screen.findByRole('link', { name: 'tree-tag' })).closest('tr') as HTMLElement
+    expect(within(row).queryAllByRole('link')).toHaveLength(1)
+    expect(row.textContent).toContain('—')
+  })
+})
+
+describe('ContributorsScreen', () => {
+  it('ranks contributors by their commits, linking those an account claims', async () => {
+    stubApi({
+      [`GET ${REPO}`]: repoFixture(),
+      [`GET ${REPO}/contributors`]: [
+        schemaFixture('Contributor', { name: 'Someone', email: 'someone@example.org', commits: 2 }),
+        schemaFixture('Contributor', { name: 'Ada Lovelace', email: 'ada@example.org', commits: 12, login: 'ada' }),
+      ],
+    })
+    renderScreen(<ContributorsScreen />, '/ada/engine/contributors')
+    const table = await screen.findByRole('table', { name: 'Contributors' })
+    const rows = within(table).getAllByRole('row').slice(1)
+    expect(rows.map((r) => r.textContent)).toEqual(['ada12', 'Someone2'])
+    expect(within(rows[0]).getByRole('link', { name: 'ada' }).getAttribute('href')).toBe('/user/ada')
+    expect(within(rows[1]).queryByRole('link')).toBeNull()
   })
 })
 

@@ -9,7 +9,7 @@ preloadNamespaces('repositories', 'tagwrites', 'issues', 'wallet')
 
 const writer = repoFixture({ permissions: schemaFixture('Perm', { admin: false, push: true, pull: true }) })
 const reader = repoFixture({ permissions: schemaFixture('Perm', { admin: false, push: false, pull: true }) })
-const tags = [{ name: 'v1', id: 'a'.repeat(40), message: '', commit: { sha: 'a'.repeat(40), url: '', created: '2026-01-01T00:00:00Z' }, zipball_url: '', tarball_url: '' }]
+const tags = [schemaFixture('Tag', { name: 'v1', id: 'a'.repeat(40), commit: { sha: 'a'.repeat(40), url: '', cid: '', created: '2026-01-01T00:00:00Z' } })]
 
 describe('TagsScreen writes', () => {
   it('creates an annotated tag at the chosen target', async () => {

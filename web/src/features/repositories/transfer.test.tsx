@@ -20,7 +20,7 @@ const BOBS = '/api/v1/repos/bob/engine'
 const offeredToAda = repoFixture({
   owner: schemaFixture('ForgeUser', { id: 2, login: 'bob' }),
   full_name: 'bob/engine',
-  repo_transfer: { doer: schemaFixture('ForgeUser', { id: 2, login: 'bob' }), recipient: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), teams: [] },
+  repo_transfer: schemaFixture('RepoTransfer', { doer: schemaFixture('ForgeUser', { id: 2, login: 'bob' }), recipient: schemaFixture('ForgeUser', { id: 1, login: 'ada' }) }),
 })
 
 describe('TransferBanner', () => {
@@ -46,7 +46,7 @@ describe('TransferBanner', () => {
 
   it('shows the owner the offer waiting, with Cancel', async () => {
     const api = stubApi({ [`POST /api/v1/repos/ada/engine/transfer/reject`]: repoFixture() })
-    const mine = repoFixture({ permissions: schemaFixture('Perm', { admin: true, push: true, pull: true }), repo_transfer: { doer: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), recipient: schemaFixture('ForgeUser', { id: 3, login: 'carol' }), teams: [] } })
+    const mine = repoFixture({ permissions: schemaFixture('Perm', { admin: true, push: true, pull: true }), repo_transfer: schemaFixture('RepoTransfer', { doer: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), recipient: schemaFixture('ForgeUser', { id: 3, login: 'carol' }) }) })
     signIn()
     renderScreen(<TransferBanner repo={mine} />, '/ada/engine')
     expect(screen.getByText('Transfer pending to carol: it stays here until they accept it.')).toBeTruthy()
@@ -71,7 +71,7 @@ describe('TransferBanner', () => {
 describe('TransferRepository', () => {
   it('says the transfer is pending when the answer is an offer, and stays on the page', async () => {
     const api = stubApi({
-      'POST /api/v1/repos/ada/engine/transfer': repoFixture({ repo_transfer: { doer: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), recipient: schemaFixture('ForgeUser', { id: 3, login: 'carol' }), teams: [] } }),
+      'POST /api/v1/repos/ada/engine/transfer': repoFixture({ repo_transfer: schemaFixture('RepoTransfer', { doer: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), recipient: schemaFixture('ForgeUser', { id: 3, login: 'carol' }) }) }),
     })
     signIn()
     renderScreen(<TransferRepository repo={repoFixture({ permissions: schemaFixture('Perm', { admin: true, push: true, pull: true }) })} />, '/ada/engine/settings')
@@ -94,7 +94,7 @@ describe('TransferRepository', () => {
 
   it('shows an offer already waiting instead of the form', () => {
     signIn()
-    const waiting = repoFixture({ permissions: schemaFixture('Perm', { admin: true, push: true, pull: true }), repo_transfer: { doer: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), recipient: schemaFixture('ForgeUser', { id: 3, login: 'carol' }), teams: [] } })
+    const waiting = repoFixture({ permissions: schemaFixture('Perm', { admin: true, push: true, pull: true }), repo_transfer: schemaFixture('RepoTransfer', { doer: schemaFixture('ForgeUser', { id: 1, login: 'ada' }), recipient: schemaFixture('ForgeUser', { id: 3, login: 'carol' }) }) })
     renderScreen(<TransferRepository repo={waiting} />, '/ada/engine/settings')
     expect(screen.getByText(/A transfer to carol is waiting for their answer/)).toBeTruthy()
     expect(screen.queryByLabelText('New owner (user or organization)')).toBeNull()

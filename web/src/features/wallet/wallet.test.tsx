@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { json, preloadNamespaces, renderScreen, signIn } from '@/test/render'
 import { callsTo, fakeChain, HASH, installWallet, OTHER, PARAMS, SIGNATURE, stubChain, tx, WALLET } from '@/test/chain'
+import { schemaFixture } from '@/test/schemaFixture'
 import WalletScreen from './WalletScreen'
 
 preloadNamespaces('wallet')
@@ -124,7 +125,7 @@ describe('WalletScreen', () => {
       const chain = fakeChain({
         relay: (body) => {
           posted.push(body)
-          return { hash: HASH(99), height: 8, code: 0, log: '' }
+          return schemaFixture('chain.Result', { hash: HASH(99), height: 8 })
         },
       })
       const fetchMock = await openWallet(chain)

@@ -7,6 +7,7 @@ import { useEffect, useRef } from 'react'
 import { NotFoundError } from '@/components/QueryState'
 import { apiError, retryUnlessNotFound } from '@/lib/http'
 import { noteResponse } from '@/lib/savedCopy'
+import type { Optional, Schema } from '@/lib/apiSchema'
 import type { Micro } from './amount'
 import { parseExactJSON } from './exactJSON'
 
@@ -24,58 +25,29 @@ export interface ChainParams {
   unbondingBlocks?: number
 }
 
-export interface ChainStatus {
-  height: number
-  time: string
-  appHash: string
+// The chain's amounts (uint64 micro-units, and the validators' int64 powers)
+// are read through parseExactJSON, so each may be a decimal string (Micro)
+// where the document says integer: those fields are hand-written over the
+// generated types.
+
+/** GET /api/v1/chain/status. */
+export type ChainStatus = Omit<Schema<'index.Status'>, 'supply' | 'staked' | 'unbonding' | 'treasury'> & {
   supply: Micro
   staked: Micro
   unbonding: Micro
-  treasury: { address: string; balance: Micro }
-  accounts: number
-  validators: number
+  treasury: Omit<Schema<'index.Treasury'>, 'balance'> & { balance: Micro }
 }
 
-export interface Block {
-  height: number
-  hash: string
-  time: string
-  proposer: string
-  txs: number
-  appHash: string
-}
+export type Block = Schema<'index.Block'>
 
-export interface BlockDetail extends Block {
-  transactions: Tx[]
-}
+export type BlockDetail = Omit<Schema<'index.BlockDetail'>, 'transactions'> & { transactions: Tx[] }
 
-/** A committed transaction; to, target and username are "" and amount 0 when the kind has none. */
-export interface Tx {
-  hash: string
-  height: number
-  index: number
-  type: string
-  from: string
-  to: string
-  amount: Micro
-  target: string
-  username: string
-  nonce: Micro
-  code: number
-  log: string
-  time: string
-  /** A forge action's user, who may not have signed it (a node acts under their delegation). */
-  actor?: string
-  /** A forge action's name, e.g. issue.create. */
-  action?: string
-}
+// A committed transaction; to, target and username are "" and amount 0 when
+// the kind has none, and actor and action (a forge action's user and name)
+// are left out (omitempty) for the others.
+export type Tx = Optional<Omit<Schema<'index.Tx'>, 'amount' | 'nonce'> & { amount: Micro; nonce: Micro }, 'actor' | 'action'>
 
-export interface Validator {
-  address: string
-  pubKey: unknown
-  power: Micro
-  proposerPriority: Micro
-}
+export type Validator = Omit<Schema<'index.Validator'>, 'power' | 'proposerPriority'> & { power: Micro; proposerPriority: Micro }
 
 export interface Account {
   address: string
@@ -86,17 +58,8 @@ export interface Account {
   nonce: Micro
 }
 
-/** POST /api/v1/chain/txs: the transaction's block once committed. */
-export interface TxResult {
-  hash: string
-  height: number
-  code: number
-  log: string
-  /** Set for an Unstake by nodes that report it. */
-  maturesAt?: number
-  /** The proposal a Propose created. */
-  proposalId?: number
-}
+/** POST /api/v1/chain/txs: the transaction's block once committed; proposalId (a Propose's) is left out (omitempty) for the others. */
+export type TxResult = Optional<Schema<'chain.Result'>, 'proposalId'>
 
 /** One page of a list, with the total from X-Total-Count when the server sent it. */
 export interface Page<T> {

@@ -1,6 +1,7 @@
 // The forge's repository API: Gitea's API v1 (same paths and JSON shapes)
-// plus dForge's readme, counts and commit CIDs. Types carry the fields the
-// pages read; the server may send more.
+// plus dForge's readme, counts and commit CIDs. Its shapes are the generated
+// API types (lib/apiSchema); only the client's own, a search filter, is
+// written here.
 import type { Optional, RequestBody, Schema } from '@/lib/apiSchema'
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Page } from '@/lib/chain/api'
@@ -20,11 +21,7 @@ export type Repository = Optional<
 >
 
 /** A repository offered to a new owner (Gitea's RepoTransfer). */
-export interface RepoTransfer {
-  doer: User
-  recipient: User
-  teams: { id: number; name: string }[]
-}
+export type RepoTransfer = Schema<'RepoTransfer'>
 
 /** GET /repos/{o}/{r}/counts (dForge's). */
 export type RepoCounts = Schema<'Counts'>
@@ -34,50 +31,23 @@ export type RepoCounts = Schema<'Counts'>
 // binary (dForge's) say why content is not inlined.
 export type ContentEntry = Omit<Schema<'Content'>, 'type'> & { type: 'file' | 'dir' | 'symlink' | 'submodule' }
 
-export interface CommitUser {
-  name: string
-  email: string
-  date: string
-}
+/** Gitea's CommitUser: a commit's git author or committer. */
+export type CommitUser = Schema<'Identity'>
 
-/** Gitea's Commit, with dForge's cid (the commit object's IPFS CID, public repositories only). */
-export interface Commit {
-  sha: string
-  url?: string
-  html_url?: string
-  created?: string
-  commit: { message: string; author: CommitUser; committer: CommitUser }
-  author: User | null
-  committer: User | null
-  parents: { sha: string }[]
-  files?: { filename: string; status: string }[]
-  stats?: { total: number; additions: number; deletions: number }
-  cid?: string
-}
+// Gitea's Commit, with dForge's cid (the commit object's IPFS CID, public
+// repositories only); created, files, stats, cid and the diff are left out
+// (omitempty) when the commit lacks them or the request did not ask.
+export type Commit = Optional<Schema<'Commit'>, 'created' | 'files' | 'stats' | 'cid' | 'diff' | 'diff_truncated'>
 
 export type Branch = Schema<'Branch'>
 
-export interface Tag {
-  name: string
-  message?: string
-  id: string
-  /** created: the commit's committer date. */
-  commit: { sha: string; created?: string }
-  /** An annotated tag's tagger (Gitea's AnnotatedTag). */
-  tagger?: { name: string; email: string; date: string }
-  zipball_url?: string
-  tarball_url?: string
-}
+// Gitea's Tag: commit is null for a tag of something other than a commit, and
+// tagger (an annotated tag's) is left out (omitempty) for a lightweight one.
+export type Tag = Optional<Schema<'Tag'>, 'tagger'>
 
-/** A contributor: dForge sends git's name, email and commit count; Gitea adds login and contributions. */
-export interface Contributor {
-  login?: string
-  name?: string
-  email?: string
-  avatar_url?: string
-  contributions?: number
-  commits?: number
-}
+// A contributor as dForge counts them from git: name, email and commits;
+// login is left out (omitempty) when no account claims the author email.
+export type Contributor = Optional<Schema<'Contributor'>, 'login'>
 
 export const PERMISSIONS = ['read', 'write', 'maintain'] as const
 export type Permission = (typeof PERMISSIONS)[number]

@@ -2,6 +2,7 @@
 // across forks: its forks, the head a pull request names ("branch" or
 // "owner:branch"), and the branches someone pushed lately.
 import { useQuery } from '@tanstack/react-query'
+import type { Schema } from '@/lib/apiSchema'
 import { type Branch, type Repository, getPage, repoApi, repoKeys } from '@/lib/forge/api'
 
 /** The forks of a repository (Gitea's GET /repos/{o}/{r}/forks), the first hundred. */
@@ -23,9 +24,7 @@ export function useBranchesOf(owner: string, repo: string, enabled: boolean) {
 }
 
 /** The head of an open pull request, as GET /pulls lists it. */
-export interface OpenPullHead {
-  head: { ref: string; repo_id?: number }
-}
+export type OpenPullHead = Pick<Schema<'Pull'>, 'head'>
 
 /** The heads of a repository's open pull requests (the first hundred). */
 export function useOpenPullHeads(owner: string, repo: string, enabled: boolean) {
