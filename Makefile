@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dforge/dforge/internal/cli.Version=$(VERSION)
 WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run build web deps i18n-fill release-check test test-short test-short-go test-short-web test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean bench-webhook bench-release api-coverage bench-ssh bench-notify bench-dashboard bench-feed bench-bounty bench-forum bench-auth bench-search bench-git-read bench-pages
+.PHONY: run build web deps i18n-fill release-check test test-short test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean bench-webhook bench-release api-coverage bench-ssh bench-notify bench-dashboard bench-feed bench-bounty bench-forum bench-auth bench-search bench-git-read bench-pages
 
 ## run: install what is needed, build, and start a node on the embedded defaults
 run: build
@@ -42,16 +42,9 @@ test-go: web/dist/index.html
 	scripts/with-postgres.sh $(GO) test -race -count=1 -timeout 35m ./...
 
 ## test-short: the inner loop, in minutes: Go tests that start no node, server or process (go test -short, no race detector) and the web unit tests
-# The Go half mostly compiles and links while the web half mostly runs
-# jsdom, so the two run side by side, each one's output kept together.
 test-short: web/dist/index.html web/node_modules/.installed
 	scripts/ensure-git-lfs.sh
-	$(MAKE) -j2 --output-sync=target test-short-go test-short-web
-
-test-short-go:
 	$(GO) test -short -count=1 ./...
-
-test-short-web:
 	cd web && npx vitest run
 
 test-web: web/node_modules/.installed
