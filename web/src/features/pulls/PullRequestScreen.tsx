@@ -149,7 +149,8 @@ function PullDetail({ repo, pr }: { repo: Repository; pr: PullRequest }) {
     <div className="stack">
       <header className="issue-header">
         <EditableTitle title={pr.title} number={pr.number} canEdit={may.text} save={save} />
-        <p>
+        {/* A div, not a p: the status icon opens a popover of blocks. */}
+        <div>
           <StateBadge kind={stateKind(pr, pr.merged)} />{' '}
           <span className="muted">
             {/* GitHub names who merged it, not who opened it. */}
@@ -160,7 +161,7 @@ function PullDetail({ repo, pr }: { repo: Repository; pr: PullRequest }) {
           </span>{' '}
           <CommitStatusIcon owner={repo.owner.login} repo={repo.name} sha={pr.head.sha} />{' '}
           <ReportButton kind="issue" target={`${repo.full_name}#${pr.number}`} label={t('pull.title', { number: pr.number })} />
-        </p>
+        </div>
       </header>
       <Tabs label={t('pull.tabs')} tabs={TABS.map((id) => ({ id, label: t(`pull.tab.${id}`) }))} selected={tab} onSelect={setTab}>
         {tab === 'conversation' && <ConversationTab repo={repo} pr={pr} />}

@@ -123,7 +123,8 @@ describe('RepositoryScreen', () => {
     expect(screen.getByText('An analytical engine')).toBeTruthy()
     expect((screen.getByLabelText('Clone over HTTP') as HTMLInputElement).value).toBe('http://localhost/ada/engine.git')
     const counts = await screen.findByRole('region', { name: 'Counts' })
-    expect(within(counts).getByRole('link', { name: 'Commits' }).getAttribute('href')).toBe('/ada/engine/commits')
+    // The region shows while its counts load: wait for them.
+    expect((await within(counts).findByRole('link', { name: 'Commits' })).getAttribute('href')).toBe('/ada/engine/commits')
     expect(within(counts).getByText('12')).toBeTruthy()
     expect(within(counts).getByText('Open pull requests')).toBeTruthy()
     expect((await screen.findByRole('link', { name: 'main.go' })).getAttribute('href')).toBe('/ada/engine/src/main.go')
