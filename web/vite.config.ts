@@ -142,6 +142,6 @@ export default defineConfig({
     maxWorkers: availableParallelism(),
     // viem's lazy imports (the sign-in's) resolve subpaths that a VM context's
     // external loader cannot; Vite transforms them instead.
-    server: { deps: { inline: [/viem/, /@noble/, /ox/, /abitype/] } },
+    server: { deps: { inline: [/node_modules\/(viem|ox|abitype|@noble\/[^/]+)\//] } },
   },
 })
