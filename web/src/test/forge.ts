@@ -73,3 +73,11 @@ export function commitFixture(sha: string, message: string, who: Partial<CommitU
 }
 
 export const REPO = '/api/v1/repos/ada/engine'
+
+/**
+ * Matches a diff line's code cell by its whole code, without the +/- sign.
+ * Highlighting splits a line across spans once its grammar loads, so a plain
+ * text query finds the line only while the grammar is still loading.
+ */
+export const codeCell = (code: string) => (_: string, el: Element | null) =>
+  el?.tagName === 'TD' && el.classList.contains('diff-code') && el.textContent?.slice(1) === code

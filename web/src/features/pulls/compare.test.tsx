@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { nav } from '@/lib/forge/nav'
-import { commitFixture, REPO, repoFixture, stubApi } from '@/test/forge'
+import { codeCell, commitFixture, REPO, repoFixture, stubApi } from '@/test/forge'
 import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
 import NewPullScreen from './NewPullScreen'
 import { schemaFixture } from '@/test/schemaFixture'
@@ -29,7 +29,7 @@ describe('NewPullScreen compare', () => {
     renderScreen(<NewPullScreen />, '/ada/engine/pulls/new')
     expect(await screen.findByText('Commits: 1 · Files changed: 1')).toBeTruthy()
     expect(screen.getByText('Turn faster')).toBeTruthy()
-    expect(screen.getAllByText(/const speed = 2/).length).toBeGreaterThan(0)
+    expect(await screen.findByText(codeCell('const speed = 2'))).toBeTruthy()
     expect(api.sent('GET', `${REPO}/compare/main...fast`)).toHaveLength(1)
   })
 

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { nav } from '@/lib/forge/nav'
-import { commitFixture, noContent, REPO, repoFixture, stubApi, text } from '@/test/forge'
+import { codeCell, commitFixture, noContent, REPO, repoFixture, stubApi, text } from '@/test/forge'
 import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
 import type { PullRequest } from './api'
 import { NoPullRequests } from './EmptyStates'
@@ -26,7 +26,6 @@ function pull(overrides: Partial<PullRequest> = {}): PullRequest {
 }
 
 /** Matches a diff line's cell by its code (highlighting splits it into spans), after its +/- mark. */
-const codeCell = (code: string) => (_: string, el: Element | null) => el?.tagName === 'TD' && el.classList.contains('diff-code') && el.textContent?.slice(1) === code
 
 /** A pull request as the issue list sends it (Gitea's pull_request meta). */
 const listed = (pr: PullRequest) => ({ ...pr, pull_request: { merged: pr.merged } })
