@@ -82,17 +82,29 @@ function useSignedIn(): boolean {
 /**
  * Publishes the header's height as --header-height, which the main area's
  * top padding reads: whatever the header holds (a long name, a long
- * translation), it never covers a page's heading.
+ * translation), it never covers a page's heading. It is written only when it
+ * changes, from the size the observer reports after layout: a custom property
+ * on the root restyles the whole page, and reading offsetHeight during a
+ * render forces a layout (together they were a pull request page's longest
+ * task).
  */
 function useHeaderHeight() {
   const ref = useRef<HTMLElement | null>(null)
   useLayoutEffect(() => {
     const el = ref.current
     if (!el) return
-    const publish = () => document.documentElement.style.setProperty('--header-height', `${el.offsetHeight}px`)
-    publish()
-    if (typeof ResizeObserver === 'undefined') return
-    const observer = new ResizeObserver(publish)
+    let published = ''
+    const publish = (height: number) => {
+      const value = `${Math.round(height)}px`
+      if (value === published) return
+      published = value
+      document.documentElement.style.setProperty('--header-height', value)
+    }
+    if (typeof ResizeObserver === 'undefined') {
+      publish(el.offsetHeight)
+      return
+    }
+    const observer = new ResizeObserver(([entry]) => publish(entry.borderBoxSize?.[0]?.blockSize ?? el.offsetHeight))
     observer.observe(el)
     return () => observer.disconnect()
   }, [])

@@ -10,6 +10,7 @@ import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { type PickerTarget, RepoPicker } from './RepoPicker'
 import { RecentActivity, Team, TopContributors } from './HomeSections'
 import './home.css'
+import { numberFormat } from '@/lib/intl'
 
 // An action with a picker asks which repository first (RepoPicker), then opens its form.
 const QUICK_ACTIONS = [
@@ -147,7 +148,7 @@ function Trending() {
               {items.map((r) => (
                 <li key={r.id}>
                   <PreloadLink to={repoHref.home(r.owner.login, r.name)}>{r.full_name}</PreloadLink>
-                  <span className="muted"> · {t('trending.stars', { count: r.stars_count, n: new Intl.NumberFormat(i18n.resolvedLanguage).format(r.stars_count) })}</span>
+                  <span className="muted"> · {t('trending.stars', { count: r.stars_count, n: numberFormat(i18n.resolvedLanguage).format(r.stars_count) })}</span>
                   {r.description && <p className="muted trending-description">{r.description}</p>}
                 </li>
               ))}

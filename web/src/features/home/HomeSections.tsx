@@ -9,6 +9,7 @@ import { repoHref } from '@/lib/forge/api'
 import { useForgeFormat } from '@/lib/forge/format'
 import { shortAddress } from '@/lib/chain/address'
 import { type Activity, useRecentActivity, useTeam, useTopContributors } from './api'
+import { numberFormat } from '@/lib/intl'
 
 const TOP_CONTRIBUTORS = 5
 const RECENT_ACTIVITY = 10
@@ -32,7 +33,7 @@ export function TopContributors() {
               {list.map((c) => (
                 <li key={c.address}>
                   <PreloadLink to={userHref(c.username)}>{c.username}</PreloadLink>
-                  <span className="muted"> · {t('contributors.count', { count: c.total, n: new Intl.NumberFormat(i18n.resolvedLanguage).format(c.total) })}</span>
+                  <span className="muted"> · {t('contributors.count', { count: c.total, n: numberFormat(i18n.resolvedLanguage).format(c.total) })}</span>
                 </li>
               ))}
             </ol>

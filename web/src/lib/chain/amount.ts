@@ -1,3 +1,5 @@
+import { numberFormat } from '@/lib/intl'
+
 // Token amounts are integer micro-units on the chain (uint64) and decimal
 // strings for people. Conversions go through BigInt and strings only: a
 // float cannot hold every uint64, and 0.1 + 0.2 has no place in a ledger.
@@ -18,7 +20,7 @@ const scale = (decimals: number) => 10n ** BigInt(decimals)
 
 /** The decimal separator of a locale ("." in en, "," in de). */
 export function decimalSeparator(locale?: string): string {
-  return new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.'
+  return numberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.'
 }
 
 /**
@@ -28,7 +30,7 @@ export function decimalSeparator(locale?: string): string {
 export function formatAmount(value: Micro, decimals: number, locale?: string): string {
   const v = toBigInt(value)
   const abs = v < 0n ? -v : v
-  const whole = new Intl.NumberFormat(locale).format(abs / scale(decimals))
+  const whole = numberFormat(locale).format(abs / scale(decimals))
   const frac = fraction(abs, decimals)
   return (v < 0n ? '-' : '') + whole + (frac ? decimalSeparator(locale) + frac : '')
 }

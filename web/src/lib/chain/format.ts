@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { formatAmount, type Micro } from './amount'
 import { useChainParams } from './api'
+import { dateTimeFormat, numberFormat } from '@/lib/intl'
 
 /**
  * Formatters in the current language: amounts with the token's decimals and
@@ -15,10 +16,10 @@ export function useChainFormat() {
   return {
     token,
     amount: (v: Micro) => (token ? `${formatAmount(v, token.decimals, lang)} ${token.symbol}` : t('state.loading')),
-    count: (n: number | bigint) => new Intl.NumberFormat(lang).format(n),
+    count: (n: number | bigint) => numberFormat(lang).format(n),
     time: (iso: string) => {
       const d = new Date(iso)
-      return Number.isNaN(d.getTime()) ? iso : new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'medium' }).format(d)
+      return Number.isNaN(d.getTime()) ? iso : dateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'medium' }).format(d)
     },
   }
 }

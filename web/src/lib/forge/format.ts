@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next'
+import { dateTimeFormat, numberFormat, relativeTimeFormat } from '@/lib/intl'
 
 /** The first seven hex digits of a commit id, as git shows them. */
 export const shortSha = (sha: string) => sha.slice(0, 7)
@@ -10,16 +11,18 @@ export const subject = (message: string) => message.split('\n', 1)[0]
 export function useForgeFormat() {
   const { i18n } = useTranslation()
   const lang = i18n.resolvedLanguage ?? 'en'
-  const rtf = new Intl.RelativeTimeFormat(lang, { numeric: 'auto' })
-  const count = (n: number) => new Intl.NumberFormat(lang).format(n)
+  const count = (n: number) => numberFormat(lang).format(n)
   return {
     count,
-    date: (iso: string | undefined) => (iso ? new Date(iso).toLocaleDateString(lang, { year: 'numeric', month: 'short', day: 'numeric' }) : ''),
+    date: (iso: string | undefined) =>
+      iso ? dateTimeFormat(lang, { year: 'numeric', month: 'short', day: 'numeric' }).format(new Date(iso)) : '',
     /** The exact date and time, for the title of a relative one. */
-    exact: (iso: string | undefined) => (iso ? new Date(iso).toLocaleString(lang, { dateStyle: 'long', timeStyle: 'short' }) : ''),
+    exact: (iso: string | undefined) =>
+      iso ? dateTimeFormat(lang, { dateStyle: 'long', timeStyle: 'short' }).format(new Date(iso)) : '',
     /** "3 days ago"; the exact time belongs in a title attribute. */
     ago: (iso: string | undefined, now = Date.now()) => {
       if (!iso) return ''
+      const rtf = relativeTimeFormat(lang, { numeric: 'auto' })
       const secs = Math.round((new Date(iso).getTime() - now) / 1000)
       const steps: [Intl.RelativeTimeFormatUnit, number][] = [
         ['year', 31536000],
@@ -40,7 +43,7 @@ export function useForgeFormat() {
         v /= 1024
         u++
       }
-      return `${new Intl.NumberFormat(lang, { maximumFractionDigits: u === 0 ? 0 : 1 }).format(v)} ${units[u]}`
+      return `${numberFormat(lang, { maximumFractionDigits: u === 0 ? 0 : 1 }).format(v)} ${units[u]}`
     },
   }
 }
