@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -117,4 +118,59 @@ func TestAccountTxsListForgeActionsByActor(t *testing.T) {
 			t.Fatalf("bob's list holds a forge action: %+v", r)
 		}
 	}
+}
+
+// Repositories, labels, milestones and releases carry the key that signed
+// their creation, as issues and comments do: in the answer to the write,
+// in the reads, and unchanged when someone edits them later.
+func TestRecordsNameTheKeyThatSignedThem(t *testing.T) {
+	t.Parallel()
+	n := forgetest.Start(t)
+	alice := n.NewUser()
+	operator := n.Forge.Operator().Hex()
+	type signed struct {
+		ID                 int64
+		Signer, Delegation string
+	}
+	want := func(what string, s signed) {
+		t.Helper()
+		if s.Signer != operator || s.Delegation != operator {
+			t.Fatalf("%s: signer %q delegation %q, want the node's key %s", what, s.Signer, s.Delegation, operator)
+		}
+	}
+	var repo, label, milestone, release signed
+	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "lib", "auto_init": true}, http.StatusCreated, &repo)
+	want("the created repository", repo)
+	base := "/api/v1/repos/" + alice.Name() + "/lib"
+	n.JSON("POST", base+"/labels", alice, map[string]any{"name": "bug", "color": "#ee0701"}, http.StatusCreated, &label)
+	want("the created label", label)
+	n.JSON("POST", base+"/milestones", alice, map[string]any{"title": "v1"}, http.StatusCreated, &milestone)
+	want("the created milestone", milestone)
+	n.JSON("POST", base+"/releases", alice, map[string]any{"tag_name": "v1.0", "name": "One", "target_commitish": "main"}, http.StatusCreated, &release)
+	want("the created release", release)
+
+	var edited signed
+	n.JSON("PATCH", base+"/labels/"+fmt.Sprint(label.ID), alice, map[string]any{"name": "defect"}, http.StatusOK, &edited)
+	want("the edited label", edited)
+
+	n.JSON("GET", base, nil, nil, http.StatusOK, &repo)
+	want("the repository read", repo)
+	var labels, milestones, releases []signed
+	n.JSON("GET", base+"/labels", nil, nil, http.StatusOK, &labels)
+	n.JSON("GET", base+"/milestones", nil, nil, http.StatusOK, &milestones)
+	n.JSON("GET", base+"/releases", nil, nil, http.StatusOK, &releases)
+	if len(labels) != 1 || len(milestones) != 1 || len(releases) != 1 {
+		t.Fatalf("labels %+v, milestones %+v, releases %+v", labels, milestones, releases)
+	}
+	want("the label read", labels[0])
+	want("the milestone read", milestones[0])
+	want("the release read", releases[0])
+
+	// An issue's labels are the same records.
+	var issue struct{ Labels []signed }
+	n.JSON("POST", base+"/issues", alice, map[string]any{"title": "labelled", "labels": []int64{label.ID}}, http.StatusCreated, &issue)
+	if len(issue.Labels) != 1 {
+		t.Fatalf("issue labels %+v", issue.Labels)
+	}
+	want("an issue's label", issue.Labels[0])
 }

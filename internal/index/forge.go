@@ -183,8 +183,8 @@ func writeRepo(ctx context.Context, tx *readdb.WriteTx, c forgeChange, r forge.R
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO forge_repos (id, owner, name, lower_name, description, default_branch,
 		protected_branches, private, fork_of, stars, forks, watchers, open_issues, open_pulls,
-		created_height, created_time_ns, updated_height, updated_time_ns, relayer, topics, website)
-		VALUES ($1, $2, $3, lower($3), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $15, $17, $18, $19)
+		created_height, created_time_ns, updated_height, updated_time_ns, relayer, topics, website, signer, delegation)
+		VALUES ($1, $2, $3, lower($3), $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $15, $17, $18, $19, $20, $21)
 		ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, name = excluded.name, lower_name = excluded.lower_name,
 		description = excluded.description, default_branch = excluded.default_branch,
 		protected_branches = excluded.protected_branches, stars = excluded.stars, forks = excluded.forks,
@@ -193,7 +193,7 @@ func writeRepo(ctx context.Context, tx *readdb.WriteTx, c forgeChange, r forge.R
 		website = excluded.website`,
 		int64(r.ID), r.Owner.Hex(), r.Name, r.Description, r.DefaultBranch, string(protected), r.Private,
 		nullable(r.ForkOf, r.ForkOf != 0), int64(r.Stars), int64(r.Forks), int64(r.Watchers), int64(r.OpenIssues), int64(r.OpenPulls),
-		int64(r.CreatedHeight), c.timeNS, c.height, c.relayer, string(topics), r.Website)
+		int64(r.CreatedHeight), c.timeNS, c.height, c.relayer, string(topics), r.Website, c.change.Signer, c.change.Delegation)
 	if err != nil {
 		return fmt.Errorf("write repository %d: %w", r.ID, err)
 	}
@@ -296,9 +296,10 @@ func writePull(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 
 func writeLabel(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 	if l := c.change.Label; l != nil {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO forge_labels (id, repo_id, name, color, description, exclusive) VALUES ($1, $2, $3, $4, $5, $6)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO forge_labels (id, repo_id, name, color, description, exclusive, signer, delegation)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 			ON CONFLICT (id) DO UPDATE SET name = excluded.name, color = excluded.color, description = excluded.description, exclusive = excluded.exclusive`,
-			int64(l.ID), int64(l.Repo), l.Name, l.Color, l.Description, l.Exclusive); err != nil {
+			int64(l.ID), int64(l.Repo), l.Name, l.Color, l.Description, l.Exclusive, c.change.Signer, c.change.Delegation); err != nil {
 			return fmt.Errorf("write label %d: %w", l.ID, err)
 		}
 	}

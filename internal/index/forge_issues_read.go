@@ -299,7 +299,7 @@ func (ix *Index) fillIssues(ctx context.Context, repo uint64, issues []Issue) er
 		in, args = issueNumbers(issues, []any{int64(repo)})
 		cond = "IN (" + in + ")"
 	}
-	rows, err := ix.query(ctx, `SELECT il.number, l.id, l.name, l.color, l.description, l.exclusive FROM forge_issue_labels il
+	rows, err := ix.query(ctx, `SELECT il.number, l.id, l.name, l.color, l.description, l.exclusive, l.signer, l.delegation FROM forge_issue_labels il
 		JOIN forge_labels l ON l.id = il.label_id WHERE il.repo_id = $1 AND il.number `+cond+` ORDER BY il.number, l.name, l.id`, args...)
 	if err != nil {
 		return fmt.Errorf("read issue labels: %w", err)
@@ -307,7 +307,7 @@ func (ix *Index) fillIssues(ctx context.Context, repo uint64, issues []Issue) er
 	for rows.Next() {
 		var n int64
 		var l Label
-		if err := rows.Scan(&n, &l.ID, &l.Name, &l.Color, &l.Description, &l.Exclusive); err != nil {
+		if err := rows.Scan(&n, &l.ID, &l.Name, &l.Color, &l.Description, &l.Exclusive, &l.Signer, &l.Delegation); err != nil {
 			rows.Close()
 			return fmt.Errorf("read issue labels: %w", err)
 		}

@@ -25,9 +25,14 @@ type Milestone struct {
 	Created string `json:"created"`
 	Updated string `json:"updated"`
 	Closed  string `json:"closed,omitempty"`
+	// Signer is the key that signed its creation and Delegation the
+	// delegate it acted under ("" when the owner signed; both "" before
+	// the own-keys rules).
+	Signer     string `json:"signer"`
+	Delegation string `json:"delegation"`
 }
 
-const milestoneCols = `m.id, m.repo_id, m.title, m.description, m.state, COALESCE(m.due_unix, 0), m.created_time_ns, m.updated_time_ns, m.closed_time_ns,
+const milestoneCols = `m.id, m.repo_id, m.title, m.description, m.state, COALESCE(m.due_unix, 0), m.created_time_ns, m.updated_time_ns, m.closed_time_ns, m.signer, m.delegation,
 	(SELECT COUNT(*) FROM forge_issues i WHERE i.milestone_id = m.id AND i.state = 'open'),
 	(SELECT COUNT(*) FROM forge_issues i WHERE i.milestone_id = m.id AND i.state = 'closed')`
 
@@ -35,7 +40,7 @@ func scanMilestone(row scanner) (Milestone, error) {
 	var m Milestone
 	var id, repo, createdNS, updatedNS int64
 	var closedNS sql.NullInt64
-	err := row.Scan(&id, &repo, &m.Title, &m.Description, &m.State, &m.Due, &createdNS, &updatedNS, &closedNS, &m.OpenIssues, &m.ClosedIssues)
+	err := row.Scan(&id, &repo, &m.Title, &m.Description, &m.State, &m.Due, &createdNS, &updatedNS, &closedNS, &m.Signer, &m.Delegation, &m.OpenIssues, &m.ClosedIssues)
 	m.ID, m.Repo, m.Created, m.Updated = uint64(id), uint64(repo), formatTime(createdNS), formatTime(updatedNS)
 	if closedNS.Valid {
 		m.Closed = formatTime(closedNS.Int64)

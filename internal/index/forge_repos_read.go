@@ -41,6 +41,11 @@ type Repo struct {
 	// PendingTransfer: the repository is offered to a new owner
 	// (RepoTransfer reads the offer).
 	PendingTransfer bool `json:"pendingTransfer,omitempty"`
+	// Signer is the key that signed its creation and Delegation the
+	// delegate it acted under ("" when the owner signed; both "" before
+	// the own-keys rules, and for a private repository).
+	Signer     string `json:"signer"`
+	Delegation string `json:"delegation"`
 }
 
 // OwnerAddress is the owner as an address.
@@ -49,7 +54,7 @@ func (r Repo) OwnerAddress() common.Address { return common.HexToAddress(r.Owner
 const repoColumns = `r.id, r.owner, ` + "COALESCE(oa.username, oa.default_name, (SELECT CASE WHEN wide_names THEN '' ELSE '-' END FROM chain_index WHERE id = 1), '')" + `, r.name, r.description, r.default_branch,
 
 	r.protected_branches, r.private, r.fork_of, r.stars, r.forks, r.watchers, r.open_issues, r.open_pulls,
-	r.created_height, r.created_time_ns, r.updated_height, r.updated_time_ns, r.topics, r.website,
+	r.created_height, r.created_time_ns, r.updated_height, r.updated_time_ns, r.topics, r.website, r.signer, r.delegation,
 	EXISTS (SELECT 1 FROM forge_repo_transfers rt WHERE rt.repo_id = r.id)`
 
 const repoFrom = `forge_repos r LEFT JOIN chain_accounts oa ON oa.address = r.owner`
@@ -60,7 +65,7 @@ func scanRepo(row scanner, extra ...any) (Repo, error) {
 	var id, stars, forks, watchers, openIssues, openPulls, createdNS, updatedNS int64
 	var forkOf sql.NullInt64
 	err := row.Scan(append([]any{&id, &owner, &ownerName, &r.Name, &r.Description, &r.DefaultBranch, &protected, &r.Private,
-		&forkOf, &stars, &forks, &watchers, &openIssues, &openPulls, &r.CreatedHeight, &createdNS, &r.UpdatedHeight, &updatedNS, &topics, &r.Website, &r.PendingTransfer}, extra...)...)
+		&forkOf, &stars, &forks, &watchers, &openIssues, &openPulls, &r.CreatedHeight, &createdNS, &r.UpdatedHeight, &updatedNS, &topics, &r.Website, &r.Signer, &r.Delegation, &r.PendingTransfer}, extra...)...)
 	if err != nil {
 		return r, err
 	}

@@ -28,12 +28,12 @@ func writeRelease(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error 
 		return nil
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO forge_releases (id, repo_id, tag_name, target, title, note, draft, prerelease,
-		publisher, created_height, created_time_ns, updated_time_ns)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)
+		publisher, created_height, created_time_ns, updated_time_ns, signer, delegation)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11, $12, $13)
 		ON CONFLICT (id) DO UPDATE SET tag_name = excluded.tag_name, target = excluded.target, title = excluded.title,
 		note = excluded.note, draft = excluded.draft, prerelease = excluded.prerelease, updated_time_ns = excluded.updated_time_ns`,
 		int64(rel.ID), int64(rel.Repo), rel.TagName, rel.Target, rel.Title, rel.Note, rel.Draft, rel.Prerelease,
-		rel.Publisher.Hex(), int64(rel.CreatedHeight), c.timeNS)
+		rel.Publisher.Hex(), int64(rel.CreatedHeight), c.timeNS, c.change.Signer, c.change.Delegation)
 	if err != nil {
 		return fmt.Errorf("write release %d: %w", rel.ID, err)
 	}

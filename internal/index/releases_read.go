@@ -22,6 +22,9 @@ type Release struct {
 	CreatedNS  int64
 	UpdatedNS  int64
 	Assets     []Asset
+	// Signer and Delegation: as a repository's.
+	Signer     string
+	Delegation string
 }
 
 // Asset is a release asset; Downloads is how often this node served it.
@@ -44,12 +47,12 @@ type LFSObject struct {
 	CID  string
 }
 
-const releaseColumns = `id, repo_id, tag_name, target, title, note, draft, prerelease, publisher, created_time_ns, updated_time_ns`
+const releaseColumns = `id, repo_id, tag_name, target, title, note, draft, prerelease, publisher, created_time_ns, updated_time_ns, signer, delegation`
 
 func scanRelease(s interface{ Scan(...any) error }) (Release, error) {
 	var r Release
 	var id, repo int64
-	err := s.Scan(&id, &repo, &r.TagName, &r.Target, &r.Title, &r.Note, &r.Draft, &r.Prerelease, &r.Publisher, &r.CreatedNS, &r.UpdatedNS)
+	err := s.Scan(&id, &repo, &r.TagName, &r.Target, &r.Title, &r.Note, &r.Draft, &r.Prerelease, &r.Publisher, &r.CreatedNS, &r.UpdatedNS, &r.Signer, &r.Delegation)
 	r.ID, r.Repo = uint64(id), uint64(repo)
 	return r, err
 }

@@ -85,7 +85,7 @@ func (h *Handler) createLabel(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	api.WriteJSON(w, http.StatusCreated, h.LinksFor(r, repo).Label(labelOfChange(res.Change.Label)))
+	api.WriteJSON(w, http.StatusCreated, h.LinksFor(r, repo).Label(labelOfChange(res.Change.Label, res.Change.Signer, res.Change.Delegation)))
 	return nil
 }
 
@@ -99,8 +99,10 @@ func hashColor(c string) string {
 	return c
 }
 
-func labelOfChange(lb *chainforge.Label) index.Label {
-	return index.Label{ID: lb.ID, Name: lb.Name, Color: lb.Color, Description: lb.Description, Exclusive: lb.Exclusive}
+// labelOfChange is lb as a read shows it, signed by signer under delegation.
+func labelOfChange(lb *chainforge.Label, signer, delegation string) index.Label {
+	return index.Label{ID: lb.ID, Name: lb.Name, Color: lb.Color, Description: lb.Description, Exclusive: lb.Exclusive,
+		Signer: signer, Delegation: delegation}
 }
 
 // editLabel is Gitea's PATCH /repos/{owner}/{repo}/labels/{id}: the
@@ -140,7 +142,8 @@ func (h *Handler) editLabel(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return api.Reply(w, h.LinksFor(r, repo).Label(labelOfChange(res.Change.Label)))
+	// The label keeps the signer of its creation, as a read shows it.
+	return api.Reply(w, h.LinksFor(r, repo).Label(labelOfChange(res.Change.Label, l.Signer, l.Delegation)))
 }
 
 func (h *Handler) deleteLabel(w http.ResponseWriter, r *http.Request) error {

@@ -14,7 +14,7 @@ import (
 // repoAPI; the color is hex without '#', as Gitea gives it.
 func Label(repoAPI string, l index.Label) structs.Label {
 	return structs.Label{ID: l.ID, Name: l.Name, Color: strings.TrimPrefix(l.Color, "#"), Description: l.Description, Exclusive: l.Exclusive,
-		URL: repoAPI + "/labels/" + strconv.FormatUint(l.ID, 10)}
+		URL: repoAPI + "/labels/" + strconv.FormatUint(l.ID, 10), Signer: l.Signer, Delegation: l.Delegation}
 }
 
 // Labels are Label of each, [] for none.
@@ -31,6 +31,7 @@ func Milestone(m index.Milestone) structs.Milestone {
 	j := structs.Milestone{
 		ID: m.ID, Title: m.Title, Description: m.Description, State: m.State, OpenIssues: m.OpenIssues,
 		ClosedIssues: m.ClosedIssues, Created: m.Created, Updated: optional(m.Updated), Closed: optional(m.Closed),
+		Signer: m.Signer, Delegation: m.Delegation,
 	}
 	if m.Due != 0 {
 		due := time.Unix(m.Due, 0).UTC().Format(time.RFC3339)

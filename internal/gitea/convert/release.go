@@ -18,7 +18,8 @@ func Release(site, full string, author structs.User, rel index.Release) structs.
 	out := structs.Release{ID: int64(rel.ID), TagName: rel.TagName, Target: rel.Target, Title: rel.Title, Note: rel.Note,
 		URL: api, HTMLURL: html + "/releases/tag/" + tag, TarURL: html + "/archive/" + tag + ".tar.gz", ZipURL: html + "/archive/" + tag + ".zip",
 		UploadURL: api + "/assets", Draft: rel.Draft, Prerelease: rel.Prerelease,
-		CreatedAt: nsTime(rel.CreatedNS), PublishedAt: nsTime(rel.CreatedNS), Author: author, Assets: []structs.Attachment{}}
+		CreatedAt: nsTime(rel.CreatedNS), PublishedAt: nsTime(rel.CreatedNS), Author: author, Assets: []structs.Attachment{},
+		Signer: rel.Signer, Delegation: rel.Delegation}
 	for _, as := range rel.Assets {
 		out.Assets = append(out.Assets, Attachment(html, rel, as))
 	}

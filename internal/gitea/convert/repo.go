@@ -20,7 +20,7 @@ func Repo(site string, owner structs.User, rec index.Repo) structs.Repository {
 		AllowRebaseExplicit: true, AllowFastForward: true, LanguagesURL: site + "/api/v1/repos/" + full + "/languages", Link: "/" + full,
 		ObjectFormatName: "sha1", ArchivedAt: Unshown, ProjectsMode: "all",
 		DefaultMergeStyle: "merge", ProtectedBranches: rec.ProtectedBranches, CreatedHeight: rec.CreatedHeight,
-		UpdatedHeight: rec.UpdatedHeight, OnChain: !rec.Private,
+		UpdatedHeight: rec.UpdatedHeight, OnChain: !rec.Private, Signer: rec.Signer, Delegation: rec.Delegation,
 	}
 	if j.ProtectedBranches == nil {
 		j.ProtectedBranches = []string{}

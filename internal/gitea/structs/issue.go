@@ -9,6 +9,9 @@ type Label struct {
 	Color       string `json:"color"`
 	Description string `json:"description"`
 	URL         string `json:"url"`
+	// Signer and Delegation: as an issue's (dForge).
+	Signer     string `json:"signer"`
+	Delegation string `json:"delegation"`
 }
 
 // RepositoryMeta is Gitea's RepositoryMeta, the repository an issue is in.
@@ -100,4 +103,7 @@ type Milestone struct {
 	Updated      *string `json:"updated_at"`
 	Closed       *string `json:"closed_at"`
 	Due          *string `json:"due_on"`
+	// Signer and Delegation: as an issue's (dForge).
+	Signer     string `json:"signer"`
+	Delegation string `json:"delegation"`
 }

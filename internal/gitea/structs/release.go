@@ -22,6 +22,9 @@ type (
 		PublishedAt string       `json:"published_at"`
 		Author      User         `json:"author"`
 		Assets      []Attachment `json:"assets"`
+		// Signer and Delegation: as an issue's (dForge).
+		Signer     string `json:"signer"`
+		Delegation string `json:"delegation"`
 	}
 
 	Attachment struct {

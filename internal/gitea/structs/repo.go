@@ -73,6 +73,10 @@ type Repository struct {
 	// HasGitData is false on a node that holds the record but not the
 	// repository's git data (it was created on another node).
 	HasGitData bool `json:"has_git_data"`
+	// Signer and Delegation: as an issue's, for the action that created
+	// it (both "" for a private repository).
+	Signer     string `json:"signer"`
+	Delegation string `json:"delegation"`
 	// Replication is how copying the git data here from another node
 	// stands, while has_git_data is false on a node that seeds it.
 	Replication *Replication `json:"replication,omitempty"`

@@ -6227,12 +6227,15 @@ export interface components {
         /** @description Gitea's Label; colors are hex without '#', as Gitea gives them. */
         Label: {
             color: string;
+            delegation: string;
             description: string;
             exclusive: boolean;
             /** Format: int64 */
             id: number;
             is_archived: boolean;
             name: string;
+            /** @description And Delegation: as an issue's (dForge). */
+            signer: string;
             url: string;
         };
         /** @description The last commit of one entry of a directory. */
@@ -6304,12 +6307,15 @@ export interface components {
             /** Format: int64 */
             closed_issues: number;
             created_at: string;
+            delegation: string;
             description: string;
             due_on: string | null;
             /** Format: int64 */
             id: number;
             /** Format: int64 */
             open_issues: number;
+            /** @description And Delegation: as an issue's (dForge). */
+            signer: string;
             state: string;
             title: string;
             updated_at: string | null;
@@ -6642,6 +6648,7 @@ export interface components {
             author: components["schemas"]["ForgeUser"];
             body: string;
             created_at: string;
+            delegation: string;
             draft: boolean;
             html_url: string;
             /** Format: int64 */
@@ -6649,6 +6656,8 @@ export interface components {
             name: string;
             prerelease: boolean;
             published_at: string;
+            /** @description And Delegation: as an issue's (dForge). */
+            signer: string;
             tag_name: string;
             tarball_url: string;
             target_commitish: string;
@@ -6719,6 +6728,7 @@ export interface components {
             default_branch: string;
             default_delete_branch_after_merge: boolean;
             default_merge_style: string;
+            delegation: string;
             description: string;
             empty: boolean;
             fork: boolean;
@@ -6769,6 +6779,8 @@ export interface components {
             replication: components["schemas"]["Replication"] | null;
             /** @description The pending transfer, while one waits for its recipient (null otherwise), as Gitea's. */
             repo_transfer: components["schemas"]["RepoTransfer"] | null;
+            /** @description And Delegation: as an issue's, for the action that created it (both "" for a private repository). */
+            signer: string;
             size: number;
             ssh_url: string;
             /** @description StarredByMe: whether the signed-in caller stars it (dForge), what GET /user/starred/{owner}/{repo} tells with a 404 for no. Only in the answers about one repository, and only to a signed-in caller. */

@@ -208,7 +208,7 @@ function LabelMenu({ repo, selected, onChange }: { repo: Repository; selected: s
   const menu = useRef<HTMLDetailsElement>(null)
   const all: Label[] = [...(labels.data ?? [])]
   for (const name of selected) {
-    if (!all.some((l) => l.name === name)) all.push({ id: -all.length - 1, name, color: '888888', description: '', exclusive: false, is_archived: false, url: '' })
+    if (!all.some((l) => l.name === name)) all.push({ id: -all.length - 1, name, color: '888888', description: '', exclusive: false, is_archived: false, url: '', signer: '', delegation: '' })
   }
   // A click elsewhere closes the menu, as a menu does.
   useEffect(() => {

@@ -4,6 +4,7 @@ import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { Paged } from '@/components/Lists'
 import { PageHeader } from '@/components/PageHeader'
+import { SignerBadge } from '@/components/SignerBadge'
 import { Body } from '@/features/issues'
 import { RepoPage } from '@/features/repositories'
 import { ipfsHref, type Repository } from '@/lib/forge/api'
@@ -74,6 +75,7 @@ function ReleaseCard({ repo, release, canWrite }: { repo: Repository; release: R
               {fmt.ago(release.published_at)}
             </time>
           </span>
+          <SignerBadge signer={release.signer} delegation={release.delegation} />
         </header>
         {release.draft && <p className="muted">{t('draftNote')}</p>}
         <Body body={release.body} />

@@ -22,6 +22,8 @@ const RELEASE: Release = schemaFixture('Release', {
   tarball_url: 'http://localhost/ada/engine/archive/v1.0.tar.gz',
   zipball_url: 'http://localhost/ada/engine/archive/v1.0.zip',
   author: schemaFixture('ForgeUser', { login: 'ada' }),
+  signer: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+  delegation: '',
   assets: [
     schemaFixture('Attachment', {
       id: 9,
@@ -53,6 +55,7 @@ describe('ReleasesScreen', () => {
     expect(within(table).getByText('12')).toBeTruthy()
     expect(within(table).getByRole('link', { name: /bafybeibfgjl63fo/ }).getAttribute('href')).toBe(`/ipfs/${RELEASE.assets[0].cid}?format=raw`)
     expect(screen.getByText('Pre-release')).toBeTruthy()
+    expect(screen.getByText("Signed by the author's wallet").getAttribute('title')).toContain('0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC')
     // A reader gets no write controls.
     expect(screen.queryByRole('button', { name: 'New release' })).toBeNull()
     expect(screen.queryByText('Upload an asset')).toBeNull()
