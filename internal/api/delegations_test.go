@@ -122,7 +122,8 @@ func TestAccountTxsListForgeActionsByActor(t *testing.T) {
 
 // Repositories, labels, milestones and releases carry the key that signed
 // their creation, as issues and comments do: in the answer to the write,
-// in the reads, and unchanged when someone edits them later.
+// in the reads, and unchanged when someone edits them later. So do the
+// comments in an issue's timeline.
 func TestRecordsNameTheKeyThatSignedThem(t *testing.T) {
 	t.Parallel()
 	n := forgetest.Start(t)
@@ -173,4 +174,22 @@ func TestRecordsNameTheKeyThatSignedThem(t *testing.T) {
 		t.Fatalf("issue labels %+v", issue.Labels)
 	}
 	want("an issue's label", issue.Labels[0])
+
+	// So are its comments in the timeline.
+	n.JSON("POST", base+"/issues/1/comments", alice, map[string]any{"body": "noted"}, http.StatusCreated, nil)
+	var events []struct {
+		Type               string
+		Signer, Delegation string
+	}
+	n.JSON("GET", base+"/issues/1/timeline", nil, nil, http.StatusOK, &events)
+	comments := 0
+	for _, e := range events {
+		if e.Type == "comment" {
+			comments++
+			want("a comment in the timeline", signed{Signer: e.Signer, Delegation: e.Delegation})
+		}
+	}
+	if comments != 1 {
+		t.Fatalf("timeline %+v, want one comment", events)
+	}
 }

@@ -23,14 +23,14 @@ type TimelineEvent struct {
 func (ix *Index) Timeline(ctx context.Context, repo, number uint64, p Page) ([]TimelineEvent, int64, error) {
 	out := []TimelineEvent{}
 	total, err := ix.page(ctx, `t.id, t.kind, t.actor, `+userExpr("a")+`, COALESCE(t.comment_id, 0), t.data, t.height, t.time_ns,
-		COALESCE(c.body, ''), COALESCE(c.updated_time_ns, c.time_ns, 0)`,
+		COALESCE(c.body, ''), COALESCE(c.updated_time_ns, c.time_ns, 0), COALESCE(c.signer, ''), COALESCE(c.delegation, '')`,
 		`forge_timeline t LEFT JOIN chain_accounts a ON a.address = t.actor LEFT JOIN forge_comments c ON c.id = t.comment_id`,
 		"t.repo_id = $1 AND t.number = $2 AND (t.comment_id IS NULL OR c.deleted = FALSE)", "t.id",
 		[]any{int64(repo), int64(number)}, p, func(rows *sql.Rows, total *int64) error {
 			var e TimelineEvent
 			var id, comment, ns, updatedNS int64
-			var actor, name, data, body string
-			if err := rows.Scan(&id, &e.Kind, &actor, &name, &comment, &data, &e.Height, &ns, &body, &updatedNS, total); err != nil {
+			var actor, name, data, body, signer, delegation string
+			if err := rows.Scan(&id, &e.Kind, &actor, &name, &comment, &data, &e.Height, &ns, &body, &updatedNS, &signer, &delegation, total); err != nil {
 				return err
 			}
 			e.ID, e.Actor, e.Created = uint64(id), user(actor, name), formatTime(ns)
@@ -39,7 +39,7 @@ func (ix *Index) Timeline(ctx context.Context, repo, number uint64, p Page) ([]T
 			}
 			if comment != 0 {
 				e.Comment = &Comment{ID: uint64(comment), Repo: repo, Number: number, Author: e.Actor, Body: body, Height: e.Height,
-					Created: e.Created, Updated: formatTime(updatedNS)}
+					Created: e.Created, Updated: formatTime(updatedNS), Signer: signer, Delegation: delegation}
 			}
 			out = append(out, e)
 			return nil

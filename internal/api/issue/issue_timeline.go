@@ -56,6 +56,11 @@ type timelineJSON struct {
 	// Commits: a pull_push's commits with their subjects, oldest first
 	// (dForge; Gitea's body names only their ids).
 	Commits []pushedCommitJSON `json:"commits,omitempty"`
+	// Signer and Delegation: a comment's, as the comments list gives them
+	// (dForge; "" for the other events, whose signer the timeline does
+	// not keep).
+	Signer     string `json:"signer"`
+	Delegation string `json:"delegation"`
 }
 
 // pushedCommitJSON is one commit a push to a pull request's head brought.
@@ -157,6 +162,7 @@ func timeline(l *api.Links, r *http.Request, is index.Issue, e index.TimelineEve
 	if c := e.Comment; c != nil {
 		j.ID, j.Body, j.BodyHTML, j.Updated = c.ID, c.Body, l.Render(c.Body), c.Updated
 		j.HTMLURL = page + "#issuecomment-" + strconv.FormatUint(c.ID, 10)
+		j.Signer, j.Delegation = c.Signer, c.Delegation
 		j.Hidden, j.HiddenReason, j.Body, j.BodyHTML = l.Mod.MaskText(moderation.KindComment, moderation.CommentKey(l.RepoID, c.ID), j.Body, j.BodyHTML)
 	}
 	if lb := e.Data.Label; lb != nil {

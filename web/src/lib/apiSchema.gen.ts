@@ -7099,6 +7099,7 @@ export interface components {
             /** @description Commits: a pull_push's commits with their subjects, oldest first (dForge; Gitea's body names only their ids). */
             commits: components["schemas"]["PushedCommit"][];
             created_at: string;
+            delegation: string;
             dependent_issue: unknown;
             /** @description Hidden: this node's moderators hid the comment (dForge); HiddenReason is why. */
             hidden: boolean;
@@ -7130,6 +7131,8 @@ export interface components {
              * @description Gitea's fields of events dForge does not record (projects, time tracking, dependencies, review threads resolved, references moved, teams assigned): zero, null.
              */
             review_id: number;
+            /** @description And Delegation: a comment's, as the comments list gives them (dForge; "" for the other events, whose signer the timeline does not keep). */
+            signer: string;
             tracked_time: unknown;
             type: string;
             updated_at: string;
