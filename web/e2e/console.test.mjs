@@ -142,7 +142,12 @@ describe('console', () => {
             await waitForShell(tab)
             await expectHidden(tab.getByText('Loading...', { exact: true }), 20_000)
             await tab.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => {})
-            const notFound = await tab.locator('main .error-fallback').filter({ hasText: '404' }).count()
+            const fallback = tab.locator('main .error-fallback').filter({ hasText: '404' })
+            // A missing item's 404 comes once its query settles, which the
+            // shell's "Loading..." and the network (the live chain's stream
+            // never idles) do not wait for: give it time before judging.
+            if (stop.missing) await fallback.first().waitFor({ timeout: 15_000 }).catch(() => {})
+            const notFound = await fallback.count()
             if (stop.missing && notFound === 0) report(stop, { page: 'no 404 page for an item that does not exist' })
             if (!stop.missing && notFound > 0) report(stop, { page: 'a 404 page' })
             at = null
