@@ -12,6 +12,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/dforge/dforge/internal/actions"
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/chain"
@@ -60,6 +61,7 @@ type API struct {
 	TrackedTimes *timetrack.Service
 	OrgLabels    *orglabels.Service
 	CodeSearch   *codesearch.Service
+	Actions      *actions.Service
 	// maintainers are the node's team (serve --maintainer), shown at /node/team.
 	Maintainers []common.Address
 	// admins are the node's admins and moderators (serve --admin).
@@ -110,6 +112,8 @@ type Services struct {
 	OrgLabels    *orglabels.Service
 	// CodeSearch is the code search index; nil serves no code search.
 	CodeSearch *codesearch.Service
+	// Actions is Gitea Actions (node-local); nil serves none of its routes.
+	Actions *actions.Service
 	// Maintainers are the wallets of the people who run the node, listed
 	// at /node/team; none lists no one.
 	Maintainers []common.Address
@@ -134,7 +138,7 @@ type Services struct {
 func New(log *slog.Logger, s Services, version string) *API {
 	return &API{Log: log, vitals: s.Vitals, Support: s.Support, pages: s.Pages, Markdown: s.Markdown, Chain: s.Chain, Index: s.Index, Auth: s.Auth,
 		Forge: s.Forge, git: s.Git, blocks: s.Blocks, Hosting: s.Repos, Pulls: s.Pulls, Replicas: s.Replicas, Hooks: s.Hooks, Mod: s.Moderation, Messages: s.Messages, market: s.Market,
-		DeployKeys: s.DeployKeys, TrackedTimes: s.TrackedTimes, OrgLabels: s.OrgLabels, CodeSearch: s.CodeSearch,
+		DeployKeys: s.DeployKeys, TrackedTimes: s.TrackedTimes, OrgLabels: s.OrgLabels, CodeSearch: s.CodeSearch, Actions: s.Actions,
 		Maintainers: uniqueAddresses(s.Maintainers), admins: uniqueAddresses(s.Admins), Settings: s.Settings, DataDir: s.DataDir, Version: version, sshPort: s.SSHPort}
 }
 

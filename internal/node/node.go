@@ -27,12 +27,14 @@ import (
 	"github.com/multiformats/go-multiaddr"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/dforge/dforge/internal/actions"
 	"github.com/dforge/dforge/internal/api"
 	"github.com/dforge/dforge/internal/api/routes"
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/blocks"
 	"github.com/dforge/dforge/internal/chain"
 	"github.com/dforge/dforge/internal/chain/app"
+	chainforge "github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/codesearch"
 	"github.com/dforge/dforge/internal/deploykeys"
 	"github.com/dforge/dforge/internal/forge"
@@ -187,6 +189,14 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 	}
 	n.onClose(func() { s.CodeSearch.Close() })
 	s.Index.ObserveForge(s.CodeSearch)
+	// Actions note the pushes this node relays as they are projected;
+	// their worker starts with the git data (step 8).
+	s.Actions = actions.New(actions.Config{DB: s.Store.DB(), Index: s.Index, RepoDir: repoDirs{s}.Dir, Operator: n.Operator,
+		BaseURL: cfg.Webhooks.BaseURL, Log: log, PostStatus: func(ctx context.Context, actor common.Address, st chainforge.StatusCreate) error {
+			_, err := s.Forge.Do(ctx, actor, st)
+			return err
+		}})
+	s.Index.ObserveForge(s.Actions)
 	ixDone := make(chan error, 1)
 	ixCtx, stopIndex := context.WithCancel(context.WithoutCancel(ctx))
 	go func() { ixDone <- s.Index.Run(ixCtx) }()
@@ -286,6 +296,16 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 	n.onClose(func() {
 		stopSearching()
 		<-searching
+	})
+	acting := make(chan struct{})
+	actCtx, stopActing := context.WithCancel(bg)
+	go func() {
+		defer close(acting)
+		s.Actions.Run(actCtx)
+	}()
+	n.onClose(func() {
+		stopActing()
+		<-acting
 	})
 
 	// 9. The public repositories this node seeds follow the chain's refs,

@@ -10,6 +10,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/dforge/dforge/content"
+	"github.com/dforge/dforge/internal/actions"
 	"github.com/dforge/dforge/internal/api"
 	"github.com/dforge/dforge/internal/api/routes"
 	"github.com/dforge/dforge/internal/auth"
@@ -77,6 +78,10 @@ type Services struct {
 	// CodeSearch is the code search index of the default branches; nil:
 	// no code search.
 	CodeSearch *codesearch.Service
+
+	// Actions is Gitea Actions: workflows, runs and the runner protocol;
+	// nil: none.
+	Actions *actions.Service
 
 	// Hooks are the node's webhooks and their deliveries; nil: none.
 	Hooks *webhook.Service
@@ -164,7 +169,7 @@ func (s *Services) api(site Site) *routes.API {
 		Vitals: s.Vitals, Support: s.Support, Pages: s.Pages, Markdown: s.Markdown, Chain: s.Chain, Index: s.Index, Auth: s.Auth,
 		Forge: s.Forge, Git: s.GitStore, Blocks: s.Blocks, Repos: s.Repos, Pulls: s.Pulls, Maintainers: site.Maintainers, Admins: site.Admins,
 		Hooks: s.Hooks, Market: s.Market, Moderation: s.Moderation, Messages: s.Messages, Settings: site.Settings, DataDir: s.DataDir,
-		DeployKeys: s.DeployKeys, TrackedTimes: s.TrackedTimes, OrgLabels: s.OrgLabels, CodeSearch: s.CodeSearch,
+		DeployKeys: s.DeployKeys, TrackedTimes: s.TrackedTimes, OrgLabels: s.OrgLabels, CodeSearch: s.CodeSearch, Actions: s.Actions,
 	}
 	if s.Replicator != nil { // a nil pointer in the interface would not read as nil
 		svc.Replicas = s.Replicator

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/dforge/dforge/internal/actions"
 	"github.com/dforge/dforge/internal/api"
 	"github.com/dforge/dforge/internal/api/admin"
 	"github.com/dforge/dforge/internal/api/chainapi"
@@ -37,6 +38,9 @@ func (a *API) Register(mux *http.ServeMux) {
 	issueRoutes := &issue.Handler{IssuesAPI: &api.IssuesAPI{API: a.API, Pulls: a.Pulls}}
 	issueRoutes.RegisterIssueComments(comments)
 	mux.Handle("/api/", issue.CommentPaths(a.BoundQuery(comments), a.BoundQuery(routes)))
+	if a.Actions != nil { // runners speak connect-rpc, not the JSON API
+		mux.Handle(actions.Prefix+"/", a.Actions.Handler())
+	}
 }
 
 // routes lists every API route.
@@ -91,6 +95,8 @@ func (a *API) routes(mux *http.ServeMux) {
 	repoRoutes.RegisterDeployKeys(mux)
 	issueRoutes.RegisterTrackedTimes(mux)
 	orgRoutes.RegisterOrgLabels(mux)
+	repoRoutes.RegisterActions(mux)
+	orgRoutes.RegisterActions(mux)
 	a.RegisterNotFound(mux)
 }
 

@@ -1,0 +1,145 @@
+// Package actions is Gitea Actions on a node: workflows found in the
+// pushes this node relays, split into jobs with Gitea's own parser (act's
+// jobparser), handed out exactly once to runners that speak Gitea's
+// runner protocol, and reported as commit statuses.
+//
+// Everything here is node-local: runners, runs, jobs and logs live in
+// this node's SQL and never on chain. Only the statuses the jobs post go
+// on chain, as any CI's do, in the name of the user whose push started
+// the run (the node holds their delegation: it relayed the push).
+package actions
+
+import (
+	"context"
+	"database/sql"
+	"log/slog"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/index"
+)
+
+// Job and run states, Gitea's names.
+const (
+	StatusBlocked   = "blocked" // waits for the jobs it needs
+	StatusWaiting   = "waiting" // ready for a runner
+	StatusRunning   = "running"
+	StatusSuccess   = "success"
+	StatusFailure   = "failure"
+	StatusCancelled = "cancelled"
+	StatusSkipped   = "skipped"
+)
+
+// done says whether a job or run in state s has ended.
+func done(s string) bool {
+	switch s {
+	case StatusSuccess, StatusFailure, StatusCancelled, StatusSkipped:
+		return true
+	}
+	return false
+}
+
+// Config is what the service reads and writes through.
+type Config struct {
+	DB    *sql.DB
+	Index *index.Index
+	// RepoDir is where a repository's git data is on this node.
+	RepoDir func(ctx context.Context, repo uint64) (string, error)
+	// PostStatus sets a commit status on chain (or in the private store)
+	// in actor's name.
+	PostStatus func(ctx context.Context, actor common.Address, s chainforge.StatusCreate) error
+	// Operator is this node's key: a push it signed is one it relayed,
+	// and so one whose workflows it runs.
+	Operator common.Address
+	// BaseURL is the node's public address, for runs' links.
+	BaseURL string
+	Log     *slog.Logger
+	// TaskTimeout is how long a running task may go without word from its
+	// runner before it fails (default 10 minutes).
+	TaskTimeout time.Duration
+}
+
+// Service is a node's Actions.
+type Service struct {
+	cfg  Config
+	db   *sql.DB
+	log  *slog.Logger
+	now  func() time.Time
+	wake chan struct{} // a trigger or a status to handle
+
+	mu sync.Mutex
+	// tasksVersion moves whenever a job becomes ready, so an idle
+	// runner's poll costs no query (FetchTask's tasks_version).
+	tasksVersion int64
+}
+
+// New returns the Actions of a node over cfg.
+func New(cfg Config) *Service {
+	if cfg.TaskTimeout == 0 {
+		cfg.TaskTimeout = 10 * time.Minute
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	return &Service{cfg: cfg, db: cfg.DB, log: cfg.Log, now: time.Now, wake: make(chan struct{}, 1), tasksVersion: 1}
+}
+
+// notify wakes the worker.
+func (s *Service) notify() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// readyChanged records that jobs became ready for runners.
+func (s *Service) readyChanged() {
+	s.mu.Lock()
+	s.tasksVersion++
+	s.mu.Unlock()
+}
+
+func (s *Service) version() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tasksVersion
+}
+
+func addr(a common.Address) string { return strings.ToLower(a.Hex()) }
+
+func (s *Service) ms() int64 { return s.now().UnixMilli() }
+
+// Run handles triggers, unblocks jobs, fails tasks whose runner went
+// silent and posts statuses until ctx ends. What a previous run left is
+// handled first.
+func (s *Service) Run(ctx context.Context) {
+	tick := time.NewTicker(5 * time.Second)
+	defer tick.Stop()
+	for {
+		s.work(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.wake:
+		case <-tick.C:
+		}
+	}
+}
+
+// work is one round of the worker; each step logs its own failure and
+// the next round retries it.
+func (s *Service) work(ctx context.Context) {
+	if err := s.detectAll(ctx); err != nil && ctx.Err() == nil {
+		s.log.Error("actions: detect workflows", "err", err)
+	}
+	if err := s.expireTasks(ctx); err != nil && ctx.Err() == nil {
+		s.log.Error("actions: expire tasks", "err", err)
+	}
+	if err := s.postStatuses(ctx); err != nil && ctx.Err() == nil {
+		s.log.Error("actions: post statuses", "err", err)
+	}
+}

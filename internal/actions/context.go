@@ -1,0 +1,74 @@
+package actions
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/nektos/act/pkg/model"
+
+	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/index"
+)
+
+// ghContext is the github context a job sees (`${{ github.* }}`), with the
+// push event's payload in Gitea's shape as far as workflows read it.
+type ghContext map[string]any
+
+// gitContext is the context of trigger t's run of workflow file on repo.
+func gitContext(repo index.Repo, t trigger, workflow string) ghContext {
+	full := repo.Owner.Username + "/" + repo.Name
+	refName, refType := t.Ref, ""
+	if b, ok := branchOf(t.Ref); ok {
+		refName, refType = b, "branch"
+	} else if tg, ok := tagOf(t.Ref); ok {
+		refName, refType = tg, "tag"
+	}
+	before := t.Before
+	if before == "" {
+		before = chainforge.ZeroSHA
+	}
+	event := map[string]any{
+		"ref": t.Ref, "before": before, "after": t.After,
+		"repository": map[string]any{"name": repo.Name, "full_name": full, "private": repo.Private,
+			"default_branch": repo.DefaultBranch, "owner": map[string]any{"login": repo.Owner.Username, "username": repo.Owner.Username}},
+		"pusher":      map[string]any{"login": t.Who, "username": t.Who},
+		"sender":      map[string]any{"login": t.Who, "username": t.Who},
+		"head_commit": map[string]any{"id": t.After},
+	}
+	return ghContext{
+		"event": event, "event_name": t.Event, "workflow": workflow, "actor": t.Who,
+		"repository": full, "repository_owner": repo.Owner.Username,
+		"sha": t.After, "ref": t.Ref, "ref_name": refName, "ref_type": refType,
+		"head_ref": "", "base_ref": "", "retention_days": "90",
+	}
+}
+
+// toModel is the context for the parser's expressions (run-name,
+// runs-on, matrices).
+func (c ghContext) toModel() *model.GithubContext {
+	str := func(k string) string { s, _ := c[k].(string); return s }
+	ev, _ := c["event"].(map[string]any)
+	return &model.GithubContext{
+		Event: ev, EventName: str("event_name"), Workflow: str("workflow"), Actor: str("actor"),
+		Repository: str("repository"), RepositoryOwner: str("repository_owner"), Sha: str("sha"),
+		Ref: str("ref"), RefName: str("ref_name"), RefType: str("ref_type"), RunID: str("run_id"), RunNumber: str("run_number"),
+	}
+}
+
+// forTask is the context of a job's task: the run's, with the run, the
+// job and the node's addresses.
+func (c ghContext) forTask(runID, runNumber int64, jobKey, baseURL string) map[string]any {
+	out := make(map[string]any, len(c)+8)
+	for k, v := range c {
+		out[k] = v
+	}
+	base := strings.TrimRight(baseURL, "/")
+	out["run_id"] = strconv.FormatInt(runID, 10)
+	out["run_number"] = strconv.FormatInt(runNumber, 10)
+	out["run_attempt"] = "1"
+	out["job"] = jobKey
+	out["server_url"] = base
+	out["api_url"] = base + "/api/v1"
+	out["token"] = ""
+	return out
+}

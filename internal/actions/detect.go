@@ -1,0 +1,213 @@
+package actions
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/nektos/act/pkg/jobparser"
+	"github.com/nektos/act/pkg/model"
+
+	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/gitstore"
+	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/usererr"
+)
+
+// Workflow folders, in the order Gitea reads them: .gitea wins when both
+// hold workflows.
+var workflowDirs = []string{".gitea/workflows", ".github/workflows"}
+
+// triggerRetention bounds how long a trigger whose git data is missing
+// is retried.
+const triggerRetention = 10 * time.Minute
+
+// trigger is an event that may start runs.
+type trigger struct {
+	ID                 int64
+	Repo               uint64
+	Event, Ref         string
+	Before, After, Who string
+	Created            int64
+}
+
+// detectAll turns every pending trigger into runs.
+func (s *Service) detectAll(ctx context.Context) error {
+	for range 1000 { // bounded: the rest waits for the next round
+		t, ok, err := s.nextTrigger(ctx)
+		if err != nil || !ok {
+			return err
+		}
+		if err := s.detect(ctx, t); err != nil {
+			if s.ms()-t.Created < triggerRetention.Milliseconds() {
+				return fmt.Errorf("trigger %d: %w", t.ID, err)
+			}
+			s.log.Warn("actions: drop a trigger", "repo", t.Repo, "ref", t.Ref, "err", err)
+			if _, err := s.db.ExecContext(ctx, `DELETE FROM actions_triggers WHERE id = $1`, t.ID); err != nil {
+				return fmt.Errorf("drop trigger: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+func (s *Service) nextTrigger(ctx context.Context) (trigger, bool, error) {
+	var t trigger
+	err := s.db.QueryRowContext(ctx, `SELECT id, repo_id, event, ref, before_sha, after_sha, actor, created_ms
+		FROM actions_triggers ORDER BY id LIMIT 1`).Scan(&t.ID, &t.Repo, &t.Event, &t.Ref, &t.Before, &t.After, &t.Who, &t.Created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return t, false, nil
+	}
+	if err != nil {
+		return t, false, fmt.Errorf("read triggers: %w", err)
+	}
+	return t, true, nil
+}
+
+// detect reads the workflows at the trigger's commit and, in one
+// transaction with the trigger's removal, records a run for each that the
+// event matches.
+func (s *Service) detect(ctx context.Context, t trigger) error {
+	repo, err := s.cfg.Index.RepoByID(ctx, t.Repo)
+	if err != nil {
+		if ue, ok := usererr.As(err); ok && ue.Kind == usererr.NotFound { // deleted since
+			_, err = s.db.ExecContext(ctx, `DELETE FROM actions_triggers WHERE id = $1`, t.ID)
+		}
+		return err
+	}
+	dir, err := s.cfg.RepoDir(ctx, t.Repo)
+	if err != nil {
+		return fmt.Errorf("find the git data: %w", err)
+	}
+	files, err := workflowFiles(ctx, dir, t.After)
+	if err != nil {
+		return err
+	}
+	var runs []plannedRun
+	var changed []string
+	for _, f := range files {
+		p, err := planRun(ctx, dir, repo, t, f, &changed)
+		if err != nil {
+			return err
+		}
+		if p != nil {
+			runs = append(runs, *p)
+		}
+	}
+	return s.record(ctx, t, runs)
+}
+
+// workflowFiles lists the workflow files at commit: .gitea's, or else
+// .github's.
+func workflowFiles(ctx context.Context, dir, commit string) ([]string, error) {
+	for _, d := range workflowDirs {
+		out, err := gitOut(ctx, dir, "ls-tree", "-z", "--name-only", commit+":"+d)
+		if err != nil {
+			continue // no such folder at this commit
+		}
+		var files []string
+		for _, name := range strings.Split(out, "\x00") {
+			if ext := path.Ext(name); ext == ".yml" || ext == ".yaml" {
+				files = append(files, d+"/"+name)
+			}
+		}
+		if len(files) > 0 {
+			return files, nil
+		}
+	}
+	return nil, nil
+}
+
+func gitOut(ctx context.Context, dir string, args ...string) (string, error) {
+	cmd := gitstore.Command(ctx, dir, args...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("git %s: %w: %s", args[0], err, strings.TrimSpace(errOut.String()))
+	}
+	return strings.TrimRight(out.String(), "\x00\n"), nil
+}
+
+// plannedRun is a run to record: its workflow's jobs, or the parser's
+// complaint.
+type plannedRun struct {
+	Workflow, Name string
+	Jobs           []plannedJob
+	Error          string
+}
+
+type plannedJob struct {
+	Key, Name, Payload string
+	Needs, RunsOn      []string
+}
+
+// planRun is the run file's workflow gives for t, or nil when the
+// workflow does not listen to the event.
+func planRun(ctx context.Context, dir string, repo index.Repo, t trigger, file string, changed *[]string) (*plannedRun, error) {
+	content, err := gitOut(ctx, dir, "cat-file", "blob", t.After+":"+file)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", file, err)
+	}
+	p := &plannedRun{Workflow: path.Base(file), Name: path.Base(file)}
+	wf, err := model.ReadWorkflow(strings.NewReader(content))
+	if err != nil {
+		p.Error = "invalid workflow: " + err.Error()
+		return p, nil
+	}
+	if wf.Name != "" {
+		p.Name = wf.Name
+	}
+	events, err := jobparser.ParseRawOn(&wf.RawOn)
+	if err != nil {
+		p.Error = "invalid on: " + err.Error()
+		return p, nil
+	}
+	ok, err := matchesPush(ctx, dir, t, events, changed)
+	if err != nil || !ok {
+		return nil, err
+	}
+	jobs, err := jobparser.Parse([]byte(content), jobparser.WithGitContext(gitContext(repo, t, p.Workflow).toModel()))
+	if err != nil {
+		p.Error = "invalid jobs: " + err.Error()
+		return p, nil
+	}
+	for _, swf := range jobs {
+		key, job := swf.Job()
+		payload, err := swf.Marshal()
+		if err != nil {
+			p.Error = "invalid job " + key + ": " + err.Error()
+			return p, nil
+		}
+		p.Jobs = append(p.Jobs, plannedJob{Key: key, Name: job.Name, Payload: string(payload), Needs: job.Needs(), RunsOn: job.RunsOn()})
+	}
+	if len(p.Jobs) == 0 {
+		p.Error = "the workflow has no jobs"
+	}
+	return p, nil
+}
+
+// isBranch and friends read a full ref name.
+func branchOf(ref string) (string, bool) { return strings.CutPrefix(ref, "refs/heads/") }
+func tagOf(ref string) (string, bool)    { return strings.CutPrefix(ref, "refs/tags/") }
+
+// changedFiles are the files the push changed: between its old and new
+// commits, or the new commit's own for a new ref.
+func changedFiles(ctx context.Context, dir string, t trigger) ([]string, error) {
+	args := []string{"diff", "--name-only", "-z", t.Before, t.After}
+	if t.Before == "" || t.Before == chainforge.ZeroSHA {
+		args = []string{"diff-tree", "--no-commit-id", "--name-only", "-z", "-r", "--root", t.After}
+	}
+	out, err := gitOut(ctx, dir, args...)
+	if err != nil {
+		return nil, fmt.Errorf("list the changed files: %w", err)
+	}
+	if out == "" {
+		return nil, nil
+	}
+	return strings.Split(out, "\x00"), nil
+}

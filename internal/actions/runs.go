@@ -1,0 +1,145 @@
+package actions
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// record writes the planned runs of t and removes t, in one transaction:
+// a trigger gives its runs once.
+func (s *Service) record(ctx context.Context, t trigger, runs []plannedRun) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // after Commit it does nothing
+	repo, err := s.cfg.Index.RepoByID(ctx, t.Repo)
+	if err != nil {
+		return err
+	}
+	for _, p := range runs {
+		gc, err := json.Marshal(gitContext(repo, t, p.Workflow))
+		if err != nil {
+			return fmt.Errorf("encode the context: %w", err)
+		}
+		if err := s.insertRun(ctx, tx, t, p, string(gc)); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM actions_triggers WHERE id = $1`, t.ID); err != nil {
+		return fmt.Errorf("remove the trigger: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit the runs: %w", err)
+	}
+	if len(runs) > 0 {
+		s.readyChanged()
+		s.notify() // their pending statuses
+	}
+	return nil
+}
+
+func (s *Service) insertRun(ctx context.Context, tx *sql.Tx, t trigger, p plannedRun, gc string) error {
+	var number int64
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(number), 0) + 1 FROM actions_runs WHERE repo_id = $1`, int64(t.Repo)).Scan(&number); err != nil {
+		return fmt.Errorf("number the run: %w", err)
+	}
+	status := StatusWaiting
+	if p.Error != "" {
+		status = StatusFailure
+	}
+	now := s.ms()
+	var runID int64
+	err := tx.QueryRowContext(ctx, `INSERT INTO actions_runs (repo_id, number, workflow, name, title, event, ref, sha, actor, status, error, context, created_ms, stopped_ms)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+		int64(t.Repo), number, p.Workflow, p.Name, p.Name, t.Event, t.Ref, t.After, t.Who, status, p.Error, gc, now, stoppedAt(status, now)).Scan(&runID)
+	if err != nil {
+		return fmt.Errorf("insert the run: %w", err)
+	}
+	for _, j := range p.Jobs {
+		st := StatusWaiting
+		if len(j.Needs) > 0 {
+			st = StatusBlocked
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO actions_jobs (run_id, repo_id, job_key, name, needs, runs_on, payload, status)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, runID, int64(t.Repo), j.Key, j.Name, strings.Join(j.Needs, ","), strings.Join(j.RunsOn, ","), j.Payload, st)
+		if err != nil {
+			return fmt.Errorf("insert job %s: %w", j.Key, err)
+		}
+	}
+	return nil
+}
+
+func stoppedAt(status string, now int64) int64 {
+	if done(status) {
+		return now
+	}
+	return 0
+}
+
+// settleRun updates a run's state from its jobs': running once one has
+// started, failure when one failed, cancelled when one was, else success
+// once all have ended.
+func (s *Service) settleRun(ctx context.Context, runID int64, byJob ...bool) error {
+	if len(byJob) > 0 && byJob[0] { // runID is one of its jobs'
+		if err := s.db.QueryRowContext(ctx, `SELECT run_id FROM actions_jobs WHERE id = $1`, runID).Scan(&runID); err != nil {
+			return fmt.Errorf("find the job's run: %w", err)
+		}
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT status FROM actions_jobs WHERE run_id = $1`, runID)
+	if err != nil {
+		return fmt.Errorf("read the run's jobs: %w", err)
+	}
+	defer rows.Close()
+	var states []string
+	for rows.Next() {
+		var st string
+		if err := rows.Scan(&st); err != nil {
+			return fmt.Errorf("read a job's state: %w", err)
+		}
+		states = append(states, st)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read the run's jobs: %w", err)
+	}
+	st := runState(states)
+	now := s.ms()
+	_, err = s.db.ExecContext(ctx, `UPDATE actions_runs SET status = $1,
+		started_ms = CASE WHEN started_ms = 0 AND $1 <> 'waiting' THEN $2 ELSE started_ms END,
+		stopped_ms = CASE WHEN $3 THEN $2 ELSE 0 END WHERE id = $4`, st, now, done(st), runID)
+	if err != nil {
+		return fmt.Errorf("update the run: %w", err)
+	}
+	return nil
+}
+
+// runState is a run's state from its jobs' states.
+func runState(jobs []string) string {
+	all := true
+	var failed, cancelled, running bool
+	for _, st := range jobs {
+		switch st {
+		case StatusFailure:
+			failed = true
+		case StatusCancelled:
+			cancelled = true
+		case StatusRunning:
+			running = true
+		}
+		all = all && done(st)
+	}
+	switch {
+	case !all && running:
+		return StatusRunning
+	case !all:
+		return StatusWaiting
+	case failed:
+		return StatusFailure
+	case cancelled:
+		return StatusCancelled
+	}
+	return StatusSuccess
+}
