@@ -71,6 +71,9 @@ func (s *Service) fetchTask(ctx context.Context, r Runner, seen int64) (*runnerv
 		if n, _ := res.RowsAffected(); n != 1 {
 			continue // another runner took it
 		}
+		// The runner keeps the version read before the claim: its next
+		// poll looks again, for the jobs this one left.
+		s.readyChanged()
 		t, err := s.taskOf(ctx, c.id)
 		if err != nil {
 			return nil, version, err

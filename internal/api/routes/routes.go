@@ -96,6 +96,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	issueRoutes.RegisterTrackedTimes(mux)
 	orgRoutes.RegisterOrgLabels(mux)
 	repoRoutes.RegisterActions(mux)
+	repoRoutes.RegisterActionRuns(mux)
 	orgRoutes.RegisterActions(mux)
 	a.RegisterNotFound(mux)
 }

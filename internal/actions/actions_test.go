@@ -1,0 +1,253 @@
+package actions_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"connectrpc.com/connect"
+	runnerv1 "gitea.dev/actions-proto-go/runner/v1"
+	"gitea.dev/actions-proto-go/runner/v1/runnerv1connect"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	"github.com/dforge/dforge/internal/forgetest"
+)
+
+func TestMain(m *testing.M) { forgetest.Main(m) }
+
+const ciWorkflow = `name: CI
+on:
+  push:
+    branches: [main]
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    strategy:
+      matrix:
+        go: ["1.25", "1.26"]
+    steps:
+      - run: echo test ${{ matrix.go }}
+  deploy:
+    needs: test
+    runs-on: ubuntu-latest
+    steps:
+      - run: echo deploy
+`
+
+// runner is a registered runner as a client of the protocol.
+type runner struct {
+	t      *testing.T
+	client runnerv1connect.RunnerServiceClient
+	uuid   string
+	token  string
+	seen   int64
+}
+
+func register(t *testing.T, n *forgetest.Node, regToken string, labels ...string) *runner {
+	t.Helper()
+	c := runnerv1connect.NewRunnerServiceClient(http.DefaultClient, n.URL+"/api/actions")
+	res, err := c.Register(context.Background(), connect.NewRequest(&runnerv1.RegisterRequest{Name: "r", Token: regToken, Version: "test", Labels: labels}))
+	if err != nil {
+		t.Fatalf("register: %v", err)
+	}
+	r := &runner{t: t, client: c, uuid: res.Msg.Runner.Uuid, token: res.Msg.Runner.Token}
+	if _, err := c.Declare(context.Background(), r.req(&runnerv1.DeclareRequest{Version: "test", Labels: labels})); err != nil {
+		t.Fatalf("declare: %v", err)
+	}
+	return r
+}
+
+func newReq[T any](r *runner, msg *T) *connect.Request[T] {
+	req := connect.NewRequest(msg)
+	req.Header().Set("x-runner-uuid", r.uuid)
+	req.Header().Set("x-runner-token", r.token)
+	return req
+}
+
+func (r *runner) req(msg *runnerv1.DeclareRequest) *connect.Request[runnerv1.DeclareRequest] {
+	return newReq(r, msg)
+}
+
+// fetch polls for a task until one comes or the deadline passes.
+func (r *runner) fetch(within time.Duration) *runnerv1.Task {
+	r.t.Helper()
+	deadline := time.Now().Add(within)
+	for time.Now().Before(deadline) {
+		res, err := r.client.FetchTask(context.Background(), newReq(r, &runnerv1.FetchTaskRequest{TasksVersion: r.seen}))
+		if err != nil {
+			r.t.Fatalf("fetch a task: %v", err)
+		}
+		r.seen = res.Msg.TasksVersion
+		if res.Msg.Task != nil {
+			return res.Msg.Task
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return nil
+}
+
+func (r *runner) finish(task *runnerv1.Task, result runnerv1.Result, lines ...string) {
+	r.t.Helper()
+	ctx := context.Background()
+	rows := make([]*runnerv1.LogRow, len(lines))
+	for i, l := range lines {
+		rows[i] = &runnerv1.LogRow{Time: timestamppb.Now(), Content: l}
+	}
+	if _, err := r.client.UpdateLog(ctx, newReq(r, &runnerv1.UpdateLogRequest{TaskId: task.Id, Index: 0, Rows: rows, NoMore: true})); err != nil {
+		r.t.Fatalf("update the log: %v", err)
+	}
+	st := &runnerv1.TaskState{Id: task.Id, Result: result, StartedAt: timestamppb.Now(), StoppedAt: timestamppb.Now(),
+		Steps: []*runnerv1.StepState{{Id: 0, Result: result, LogIndex: 0, LogLength: int64(len(lines))}}}
+	if _, err := r.client.UpdateTask(ctx, newReq(r, &runnerv1.UpdateTaskRequest{State: st, Outputs: map[string]string{"v": "1"}})); err != nil {
+		r.t.Fatalf("update the task: %v", err)
+	}
+}
+
+func jobName(task *runnerv1.Task) string {
+	return task.Context.AsMap()["job"].(string) + " " + string(task.WorkflowPayload)
+}
+
+// A push with a workflow of two jobs, one a matrix of two and one needing
+// it, becomes a run whose jobs a registered runner fetches in order, each
+// once; their results become commit statuses and the run's state, and a
+// malformed workflow becomes a failed run with the parser's message.
+func TestAPushRunsItsWorkflowOnARunner(t *testing.T) {
+	t.Parallel()
+	n := forgetest.Start(t)
+	alice := n.NewUser()
+	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "ci", "auto_init": true, "default_branch": "main"}, http.StatusCreated, nil)
+	repo := "/api/v1/repos/" + alice.Name() + "/ci"
+	var tok struct{ Token string }
+	n.JSON("POST", repo+"/actions/runners/registration-token", alice, nil, http.StatusOK, &tok)
+
+	// A bad registration token, and a runner the node does not know.
+	c := runnerv1connect.NewRunnerServiceClient(http.DefaultClient, n.URL+"/api/actions")
+	if _, err := c.Register(context.Background(), connect.NewRequest(&runnerv1.RegisterRequest{Token: "nope"})); connect.CodeOf(err) != connect.CodeUnauthenticated {
+		t.Fatalf("register with a bad token: %v", err)
+	}
+	stranger := &runner{t: t, client: c, uuid: "x", token: "y"}
+	if _, err := c.FetchTask(context.Background(), newReq(stranger, &runnerv1.FetchTaskRequest{})); connect.CodeOf(err) != connect.CodeUnauthenticated {
+		t.Fatalf("fetch as an unknown runner: %v", err)
+	}
+	res, err := http.Post(n.URL+"/api/actions/runner.v1.RunnerService/FetchTask", "application/json", strings.NewReader("{}"))
+	if err != nil || res.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("fetch without credentials over HTTP: %v %v", res.StatusCode, err)
+	}
+	res.Body.Close()
+
+	r := register(t, n, tok.Token, "ubuntu-latest:host")
+	dir := n.Clone(n.Remote(alice, alice.Name(), "ci"))
+	sha := n.Commit(dir, "ci", map[string]string{".gitea/workflows/ci.yml": ciWorkflow, ".gitea/workflows/broken.yml": "on: push\njobs: [\n",
+		".github/workflows/other.yml": "on: push\njobs:\n  x:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo never\n"})
+	n.Git(dir, "push", "--quiet", "origin", "HEAD:main")
+
+	first, second := r.fetch(30*time.Second), r.fetch(5*time.Second)
+	if first == nil || second == nil {
+		t.Fatal("the matrix's two jobs were not handed out")
+	}
+	for _, task := range []*runnerv1.Task{first, second} {
+		if !strings.Contains(jobName(task), "test") || !strings.Contains(string(task.WorkflowPayload), "matrix") {
+			t.Fatalf("a first task is not the matrix's: %s", jobName(task))
+		}
+		if got := task.Context.AsMap()["sha"]; got != sha {
+			t.Fatalf("the task's sha is %v, want %s", got, sha)
+		}
+	}
+	if extra := r.fetch(time.Second); extra != nil {
+		t.Fatalf("a job that needs unfinished ones was handed out: %s", jobName(extra))
+	}
+	// A task it was not given is not found.
+	_, err = r.client.UpdateTask(context.Background(), newReq(r, &runnerv1.UpdateTaskRequest{State: &runnerv1.TaskState{Id: first.Id + 1000}}))
+	if connect.CodeOf(err) != connect.CodeNotFound {
+		t.Fatalf("update a task not given: %v", err)
+	}
+
+	r.finish(first, runnerv1.Result_RESULT_SUCCESS, "test ok")
+	r.finish(second, runnerv1.Result_RESULT_SUCCESS, "test ok")
+	deploy := r.fetch(10 * time.Second)
+	if deploy == nil || !strings.Contains(jobName(deploy), "deploy") {
+		t.Fatal("the job that needs the matrix was not handed out after it")
+	}
+	if need := deploy.Needs["test"]; need == nil || need.Result != runnerv1.Result_RESULT_SUCCESS || need.Outputs["v"] != "1" {
+		t.Fatalf("the deploy job's needs: %v", deploy.Needs)
+	}
+	r.finish(deploy, runnerv1.Result_RESULT_FAILURE, "deploy failed")
+
+	// The statuses reach the commit: failure overall, one per job.
+	var combined struct {
+		State    string
+		Statuses []struct{ Context, Status string }
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		n.JSON("GET", repo+"/commits/"+sha+"/status", alice, nil, http.StatusOK, &combined)
+		if combined.State == "failure" && len(combined.Statuses) == 3 {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if combined.State != "failure" || len(combined.Statuses) != 3 {
+		t.Fatalf("combined status: %+v", combined)
+	}
+	for _, s := range combined.Statuses {
+		if !strings.HasPrefix(s.Context, "CI / ") || !strings.HasSuffix(s.Context, " (push)") {
+			t.Fatalf("a status's context: %q", s.Context)
+		}
+	}
+
+	var runs struct {
+		Runs []struct {
+			ID                       int64
+			Path, Status, Conclusion string
+			Error                    string
+		} `json:"workflow_runs"`
+		Total int64 `json:"total_count"`
+	}
+	n.JSON("GET", repo+"/actions/runs", alice, nil, http.StatusOK, &runs)
+	if runs.Total != 2 {
+		t.Fatalf("runs: %+v (the .github workflow must yield to .gitea's)", runs)
+	}
+	for _, run := range runs.Runs {
+		switch run.Path {
+		case "ci.yml":
+			if run.Conclusion != "failure" || run.Error != "" {
+				t.Fatalf("the CI run: %+v", run)
+			}
+			var jobs struct {
+				Jobs []struct {
+					ID         int64
+					Name       string
+					Conclusion string
+				}
+			}
+			n.JSON("GET", repo+"/actions/runs/"+itoa(run.ID)+"/jobs", alice, nil, http.StatusOK, &jobs)
+			if len(jobs.Jobs) != 3 {
+				t.Fatalf("the CI run's jobs: %+v", jobs)
+			}
+			log := n.Call("GET", repo+"/actions/jobs/"+itoa(jobs.Jobs[2].ID)+"/logs", alice, nil)
+			if log.Status != http.StatusOK || !strings.Contains(string(log.Body), "deploy failed") {
+				t.Fatalf("the deploy job's log: %d %s", log.Status, log.Body)
+			}
+		case "broken.yml":
+			if run.Conclusion != "failure" || !strings.Contains(run.Error, "yaml") {
+				t.Fatalf("the malformed workflow's run: %+v", run)
+			}
+		default:
+			t.Fatalf("an unexpected run: %+v", run)
+		}
+	}
+	if res := n.Call("GET", repo+"/actions/runs/999999", alice, nil); res.Status != http.StatusNotFound {
+		t.Fatalf("a missing run: %d", res.Status)
+	}
+	if errors.Is(err, context.Canceled) {
+		t.Fatal(err)
+	}
+}
+
+func itoa(v int64) string { return strconvFormat(v) }
+
+func strconvFormat(v int64) string { return strconv.FormatInt(v, 10) }

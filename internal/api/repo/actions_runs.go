@@ -1,0 +1,269 @@
+package repo
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/actions"
+	"github.com/dforge/dforge/internal/api"
+	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/usererr"
+)
+
+// Workflow runs and jobs, Gitea's Actions API (1.23+): what any reader of
+// the repository may see.
+
+func (a *Handler) RegisterActionRuns(mux *http.ServeMux) {
+	if a.Actions == nil || a.Hosting == nil {
+		return
+	}
+	const base = "/api/v1/repos/{owner}/{repo}/actions"
+	mux.HandleFunc("GET "+base+"/runs", a.Serve(a.listRuns))
+	mux.HandleFunc("GET "+base+"/runs/{run}", a.Serve(a.getRun))
+	mux.HandleFunc("GET "+base+"/runs/{run}/jobs", a.Serve(a.listRunJobs))
+	mux.HandleFunc("GET "+base+"/jobs/{job}", a.Serve(a.getJob))
+	mux.HandleFunc("GET "+base+"/jobs/{job}/logs", a.Serve(a.jobLogs))
+}
+
+// workflowRunJSON is Gitea's ActionWorkflowRun.
+type workflowRunJSON struct {
+	ID           int64        `json:"id"`
+	URL          string       `json:"url"`
+	HTMLURL      string       `json:"html_url"`
+	DisplayTitle string       `json:"display_title"`
+	Path         string       `json:"path"`
+	Event        string       `json:"event"`
+	RunAttempt   int64        `json:"run_attempt"`
+	RunNumber    int64        `json:"run_number"`
+	HeadSHA      string       `json:"head_sha"`
+	HeadBranch   string       `json:"head_branch"`
+	Status       string       `json:"status"`
+	Conclusion   string       `json:"conclusion,omitempty"`
+	Actor        api.UserJSON `json:"actor"`
+	TriggerActor api.UserJSON `json:"trigger_actor"`
+	StartedAt    string       `json:"started_at,omitempty"`
+	CompletedAt  string       `json:"completed_at,omitempty"`
+	// Error is why the workflow could not run (dForge's): the parser's
+	// message for a malformed file.
+	Error string `json:"error,omitempty"`
+}
+
+// workflowJobJSON is Gitea's ActionWorkflowJob.
+type workflowJobJSON struct {
+	ID          int64              `json:"id"`
+	URL         string             `json:"url"`
+	HTMLURL     string             `json:"html_url"`
+	RunID       int64              `json:"run_id"`
+	RunURL      string             `json:"run_url"`
+	Name        string             `json:"name"`
+	Labels      []string           `json:"labels"`
+	RunAttempt  int64              `json:"run_attempt"`
+	HeadSHA     string             `json:"head_sha"`
+	HeadBranch  string             `json:"head_branch"`
+	Status      string             `json:"status"`
+	Conclusion  string             `json:"conclusion,omitempty"`
+	RunnerID    int64              `json:"runner_id"`
+	Steps       []workflowStepJSON `json:"steps"`
+	StartedAt   string             `json:"started_at,omitempty"`
+	CompletedAt string             `json:"completed_at,omitempty"`
+}
+
+// workflowStepJSON is Gitea's ActionWorkflowStep.
+type workflowStepJSON struct {
+	Name        string `json:"name"`
+	Number      int    `json:"number"`
+	Status      string `json:"status"`
+	Conclusion  string `json:"conclusion,omitempty"`
+	StartedAt   string `json:"started_at,omitempty"`
+	CompletedAt string `json:"completed_at,omitempty"`
+}
+
+// ghStatus is GitHub's status and conclusion for a dForge state.
+func ghStatus(st string) (status, conclusion string) {
+	switch st {
+	case actions.StatusBlocked, actions.StatusWaiting:
+		return "queued", ""
+	case actions.StatusRunning:
+		return "in_progress", ""
+	}
+	return "completed", st
+}
+
+func msTime(ms int64) string {
+	if ms == 0 {
+		return ""
+	}
+	return time.UnixMilli(ms).UTC().Format(time.RFC3339)
+}
+
+func (a *Handler) runJSON(r *http.Request, rec index.Repo, run actions.Run) workflowRunJSON {
+	status, conclusion := ghStatus(run.Status)
+	base := api.SiteURL(r)
+	actor := a.actorJSON(r, run.Actor)
+	branch, _ := strings.CutPrefix(run.Ref, "refs/heads/")
+	return workflowRunJSON{ID: run.ID, URL: fmt.Sprintf("%s/api/v1/repos/%s/%s/actions/runs/%d", base, rec.Owner.Username, rec.Name, run.ID),
+		HTMLURL: fmt.Sprintf("%s/%s/%s/actions/runs/%d", base, rec.Owner.Username, rec.Name, run.Number), DisplayTitle: run.Title,
+		Path: run.Workflow, Event: run.Event, RunAttempt: 1, RunNumber: run.Number, HeadSHA: run.SHA, HeadBranch: branch,
+		Status: status, Conclusion: conclusion, Actor: actor, TriggerActor: actor, StartedAt: msTime(run.Started), CompletedAt: msTime(run.Stopped), Error: run.Error}
+}
+
+// actorJSON is the user who started a run, as the chain names them.
+func (a *Handler) actorJSON(r *http.Request, address string) api.UserJSON {
+	addr := common.HexToAddress(address)
+	if p, err := a.Forge.Index().PersonByAddress(r.Context(), addr); err == nil {
+		return api.PersonJSON(r, p)
+	}
+	return api.PersonJSON(r, index.Person{User: index.User{Address: addr.Hex(), Username: a.DefaultName(r.Context(), addr)}, ID: api.UserIDOf(r, addr)})
+}
+
+func (a *Handler) jobJSON(r *http.Request, rec index.Repo, run actions.Run, j actions.Job) workflowJobJSON {
+	status, conclusion := ghStatus(j.Status)
+	api1 := fmt.Sprintf("%s/api/v1/repos/%s/%s/actions", api.SiteURL(r), rec.Owner.Username, rec.Name)
+	branch, _ := strings.CutPrefix(run.Ref, "refs/heads/")
+	out := workflowJobJSON{ID: j.ID, URL: fmt.Sprintf("%s/jobs/%d", api1, j.ID), HTMLURL: fmt.Sprintf("%s/%s/%s/actions/runs/%d", api.SiteURL(r), rec.Owner.Username, rec.Name, run.Number),
+		RunID: run.ID, RunURL: fmt.Sprintf("%s/runs/%d", api1, run.ID), Name: j.Name, Labels: j.RunsOn, RunAttempt: 1, HeadSHA: run.SHA, HeadBranch: branch,
+		Status: status, Conclusion: conclusion, RunnerID: j.RunnerID, Steps: []workflowStepJSON{}, StartedAt: msTime(j.Started), CompletedAt: msTime(j.Stopped)}
+	if out.Labels == nil {
+		out.Labels = []string{}
+	}
+	for i, sp := range j.Steps {
+		st := actions.StatusRunning
+		if sp.Result != "" {
+			st = sp.Result
+		} else if sp.Started == 0 {
+			st = actions.StatusWaiting
+		}
+		s, c := ghStatus(st)
+		out.Steps = append(out.Steps, workflowStepJSON{Name: fmt.Sprintf("step %d", i+1), Number: i + 1, Status: s, Conclusion: c, StartedAt: msTime(sp.Started), CompletedAt: msTime(sp.Stopped)})
+	}
+	return out
+}
+
+func (a *Handler) listRuns(w http.ResponseWriter, r *http.Request) error {
+	rec, _, err := a.RepoOf(r)
+	if err != nil {
+		return err
+	}
+	p, err := api.PageOf(r)
+	if err != nil {
+		return err
+	}
+	q := r.URL.Query()
+	f := actions.RunFilter{Workflow: q.Get("workflow"), Event: q.Get("event"), Status: q.Get("status"), Actor: q.Get("actor"), Limit: p.Limit, Offset: (p.Number - 1) * p.Limit}
+	if b := q.Get("branch"); b != "" {
+		f.Ref = "refs/heads/" + b
+	}
+	runs, total, err := a.Actions.Runs(r.Context(), rec.ID, f)
+	if err != nil {
+		return err
+	}
+	out := struct {
+		Runs  []workflowRunJSON `json:"workflow_runs"`
+		Total int64             `json:"total_count"`
+	}{Runs: []workflowRunJSON{}, Total: total}
+	for _, run := range runs {
+		out.Runs = append(out.Runs, a.runJSON(r, rec, run))
+	}
+	w.Header().Set("X-Total-Count", strconv.FormatInt(total, 10))
+	api.WriteJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// runOf is the path's repository and run.
+func (a *Handler) runOf(r *http.Request) (index.Repo, actions.Run, error) {
+	rec, _, err := a.RepoOf(r)
+	if err != nil {
+		return index.Repo{}, actions.Run{}, err
+	}
+	id, err := strconv.ParseInt(r.PathValue("run"), 10, 64)
+	if err != nil || id <= 0 {
+		return index.Repo{}, actions.Run{}, usererr.Missingf("the repository has no run %s", r.PathValue("run"))
+	}
+	run, err := a.Actions.RunByID(r.Context(), rec.ID, id)
+	return rec, run, err
+}
+
+func (a *Handler) getRun(w http.ResponseWriter, r *http.Request) error {
+	rec, run, err := a.runOf(r)
+	if err != nil {
+		return err
+	}
+	api.WriteJSON(w, http.StatusOK, a.runJSON(r, rec, run))
+	return nil
+}
+
+func (a *Handler) listRunJobs(w http.ResponseWriter, r *http.Request) error {
+	rec, run, err := a.runOf(r)
+	if err != nil {
+		return err
+	}
+	jobs, err := a.Actions.Jobs(r.Context(), run.ID)
+	if err != nil {
+		return err
+	}
+	out := struct {
+		Jobs  []workflowJobJSON `json:"jobs"`
+		Total int               `json:"total_count"`
+	}{Jobs: []workflowJobJSON{}, Total: len(jobs)}
+	for _, j := range jobs {
+		out.Jobs = append(out.Jobs, a.jobJSON(r, rec, run, j))
+	}
+	api.WriteJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// jobOf is the path's repository, job and the job's run.
+func (a *Handler) jobOf(r *http.Request) (index.Repo, actions.Run, actions.Job, error) {
+	rec, _, err := a.RepoOf(r)
+	if err != nil {
+		return index.Repo{}, actions.Run{}, actions.Job{}, err
+	}
+	id, err := strconv.ParseInt(r.PathValue("job"), 10, 64)
+	if err != nil || id <= 0 {
+		return index.Repo{}, actions.Run{}, actions.Job{}, usererr.Missingf("the repository has no job %s", r.PathValue("job"))
+	}
+	j, err := a.Actions.JobByID(r.Context(), rec.ID, id)
+	if err != nil {
+		return index.Repo{}, actions.Run{}, actions.Job{}, err
+	}
+	run, err := a.Actions.RunByID(r.Context(), rec.ID, j.RunID)
+	return rec, run, j, err
+}
+
+func (a *Handler) getJob(w http.ResponseWriter, r *http.Request) error {
+	rec, run, j, err := a.jobOf(r)
+	if err != nil {
+		return err
+	}
+	api.WriteJSON(w, http.StatusOK, a.jobJSON(r, rec, run, j))
+	return nil
+}
+
+// jobLogs is the job's whole log as text, one line per row with its time,
+// as Gitea's download.
+func (a *Handler) jobLogs(w http.ResponseWriter, r *http.Request) error {
+	_, _, j, err := a.jobOf(r)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="job-%d.log"`, j.ID))
+	const batch = 5000
+	for from := int64(0); ; from += batch {
+		rows, err := a.Actions.Log(r.Context(), j.ID, from, batch)
+		if err != nil {
+			return err
+		}
+		for _, l := range rows {
+			fmt.Fprintf(w, "%s %s\n", time.UnixMilli(l.Time).UTC().Format(time.RFC3339Nano), l.Content)
+		}
+		if len(rows) < batch {
+			return nil
+		}
+	}
+}
