@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -251,3 +252,74 @@ func TestAPushRunsItsWorkflowOnARunner(t *testing.T) {
 func itoa(v int64) string { return strconvFormat(v) }
 
 func strconvFormat(v int64) string { return strconv.FormatInt(v, 10) }
+
+// Twenty queued jobs and two runners polling at once: each job is handed
+// out exactly once. A runner that falls silent mid-task has the task
+// failed after the timeout, and the next job goes to the other runner.
+func TestJobsGoOutOnceAndASilentRunnerFails(t *testing.T) {
+	t.Parallel()
+	n := forgetest.Start(t, forgetest.WithActionsTaskTimeout(2*time.Second))
+	alice := n.NewUser()
+	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "many", "auto_init": true, "default_branch": "main"}, http.StatusCreated, nil)
+	repo := "/api/v1/repos/" + alice.Name() + "/many"
+	var tok struct{ Token string }
+	n.JSON("POST", repo+"/actions/runners/registration-token", alice, nil, http.StatusOK, &tok)
+	a, b := register(t, n, tok.Token, "linux:host"), register(t, n, tok.Token, "linux:host")
+
+	var shards []string
+	for i := range 20 {
+		shards = append(shards, strconv.Itoa(i))
+	}
+	wf := "on: push\njobs:\n  shard:\n    runs-on: linux\n    strategy:\n      matrix:\n        n: [" + strings.Join(shards, ", ") + "]\n    steps:\n      - run: echo ${{ matrix.n }}\n" +
+		"  after:\n    needs: shard\n    if: always()\n    runs-on: linux\n    steps:\n      - run: echo after\n"
+	dir := n.Clone(n.Remote(alice, alice.Name(), "many"))
+	n.Commit(dir, "many", map[string]string{".github/workflows/many.yml": wf})
+	n.Git(dir, "push", "--quiet", "origin", "HEAD:main")
+
+	got := make(chan *runnerv1.Task, 40)
+	var done sync.WaitGroup
+	for _, r := range []*runner{a, b} {
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			for range 20 {
+				task := r.fetch(5 * time.Second)
+				if task == nil {
+					return
+				}
+				got <- task
+				r.finish(task, runnerv1.Result_RESULT_SUCCESS, "ok")
+			}
+		}()
+	}
+	done.Wait()
+	close(got)
+	seen := map[int64]bool{}
+	for task := range got {
+		if seen[task.Id] {
+			t.Fatalf("task %d was handed out twice", task.Id)
+		}
+		seen[task.Id] = true
+	}
+	if len(seen) != 21 {
+		t.Fatalf("%d tasks handed out, want the 20 shards and the job after them", len(seen))
+	}
+
+	// Runner a takes a job and falls silent; it fails after the timeout,
+	// and the next goes to b.
+	n.Commit(dir, "again", map[string]string{"x": "1", ".github/workflows/many.yml": "on: push\njobs:\n  one:\n    runs-on: linux\n    steps:\n      - run: echo one\n  two:\n    needs: one\n    if: always()\n    runs-on: linux\n    steps:\n      - run: echo two\n"})
+	n.Git(dir, "push", "--quiet", "origin", "HEAD:main")
+	silent := a.fetch(30 * time.Second)
+	if silent == nil {
+		t.Fatal("the second push's first job was not handed out")
+	}
+	next := b.fetch(30 * time.Second)
+	if next == nil || next.Needs["one"].GetResult() != runnerv1.Result_RESULT_FAILURE {
+		t.Fatalf("after a silent runner, the next job: %v", next)
+	}
+	// The silent runner, back, learns its task has ended.
+	res, err := a.client.UpdateTask(context.Background(), newReq(a, &runnerv1.UpdateTaskRequest{State: &runnerv1.TaskState{Id: silent.Id}}))
+	if err != nil || res.Msg.State.Result != runnerv1.Result_RESULT_FAILURE {
+		t.Fatalf("the silent runner's update: %v %v", res, err)
+	}
+}

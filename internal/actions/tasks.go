@@ -333,18 +333,18 @@ func (s *Service) jobEnded(ctx context.Context, runID int64) error {
 }
 
 func (s *Service) unblock(ctx context.Context, runID int64) (bool, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, job_key, needs, status FROM actions_jobs WHERE run_id = $1`, runID)
+	rows, err := s.db.QueryContext(ctx, `SELECT id, job_key, needs, status, payload FROM actions_jobs WHERE run_id = $1`, runID)
 	if err != nil {
 		return false, fmt.Errorf("read the run's jobs: %w", err)
 	}
 	type row struct {
-		id             int64
-		key, needs, st string
+		id                      int64
+		key, needs, st, payload string
 	}
 	var all []row
 	for rows.Next() {
 		var r row
-		if err := rows.Scan(&r.id, &r.key, &r.needs, &r.st); err != nil {
+		if err := rows.Scan(&r.id, &r.key, &r.needs, &r.st, &r.payload); err != nil {
 			rows.Close()
 			return false, fmt.Errorf("read a job: %w", err)
 		}
@@ -356,22 +356,30 @@ func (s *Service) unblock(ctx context.Context, runID int64) (bool, error) {
 		if b.st != StatusBlocked {
 			continue
 		}
-		next := StatusWaiting
+		// The needs' results, a matrix's worst of its jobs'; none while
+		// one of them has not ended.
+		results, ready := map[string]string{}, true
 		for _, need := range split(b.needs) {
 			for _, o := range all {
 				if o.key != need {
 					continue
 				}
-				switch {
-				case !done(o.st):
-					next = StatusBlocked
-				case o.st != StatusSuccess && next != StatusBlocked:
-					next = StatusSkipped
+				if !done(o.st) {
+					ready = false
+				} else if results[need] == "" || o.st != StatusSuccess {
+					results[need] = o.st
 				}
 			}
 		}
-		if next == StatusBlocked {
+		if !ready {
 			continue
+		}
+		next := StatusWaiting
+		if ok, err := ifAllows(b.payload, results); err != nil {
+			s.log.Warn("actions: a job's if cannot be evaluated", "job", b.id, "err", err)
+			next = StatusFailure
+		} else if !ok {
+			next = StatusSkipped
 		}
 		if _, err := s.db.ExecContext(ctx, `UPDATE actions_jobs SET status = $1, stopped_ms = $2 WHERE id = $3 AND status = 'blocked'`,
 			next, stoppedAt(next, s.ms()), b.id); err != nil {

@@ -104,6 +104,13 @@ type options struct {
 	webhooks    node.WebhookConfig
 	ssh         bool // serve git over SSH on a free loopback port
 	genesis     func(*app.Genesis)
+	taskTimeout time.Duration
+}
+
+// WithActionsTaskTimeout sets how long a runner may stay silent on a
+// task before it fails.
+func WithActionsTaskTimeout(d time.Duration) Option {
+	return func(o *options) { o.taskTimeout = d }
 }
 
 // WithGenesis lets the test change the node's genesis (parameters,
@@ -174,9 +181,10 @@ func Start(t testing.TB, opts ...Option) *Node {
 			}
 			return g
 		},
-		Site:     node.Site{Dist: fstest.MapFS{"index.html": {Data: []byte("<!doctype html><title>dForge</title>")}}, Version: "test", Maintainers: o.maintainers, Admins: o.admins},
-		Webhooks: o.webhooks,
-		Log:      Quiet,
+		Site:               node.Site{Dist: fstest.MapFS{"index.html": {Data: []byte("<!doctype html><title>dForge</title>")}}, Version: "test", Maintainers: o.maintainers, Admins: o.admins},
+		Webhooks:           o.webhooks,
+		ActionsTaskTimeout: o.taskTimeout,
+		Log:                Quiet,
 	}
 	if o.postgres != "" {
 		cfg.DB = storetest.TestDatabase(t, o.postgres)

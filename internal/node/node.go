@@ -72,7 +72,10 @@ type Config struct {
 	Site Site
 	// Webhooks are how the node delivers its repositories' webhooks.
 	Webhooks WebhookConfig
-	Log      *slog.Logger // nil: slog.Default()
+	// ActionsTaskTimeout is how long a runner may stay silent on a task
+	// before it fails (actions' default when zero).
+	ActionsTaskTimeout time.Duration
+	Log                *slog.Logger // nil: slog.Default()
 }
 
 // WebhookConfig is the node's webhook delivery.
@@ -192,7 +195,7 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 	// Actions note the pushes this node relays as they are projected;
 	// their worker starts with the git data (step 8).
 	s.Actions = actions.New(actions.Config{DB: s.Store.DB(), Index: s.Index, RepoDir: repoDirs{s}.Dir, Operator: n.Operator,
-		BaseURL: cfg.Webhooks.BaseURL, Log: log, PostStatus: func(ctx context.Context, actor common.Address, st chainforge.StatusCreate) error {
+		BaseURL: cfg.Webhooks.BaseURL, Log: log, TaskTimeout: cfg.ActionsTaskTimeout, PostStatus: func(ctx context.Context, actor common.Address, st chainforge.StatusCreate) error {
 			_, err := s.Forge.Do(ctx, actor, st)
 			return err
 		}})
