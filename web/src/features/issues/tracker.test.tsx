@@ -77,6 +77,35 @@ describe('MilestoneListScreen', () => {
     await waitFor(() => expect(api.sent('POST', `${REPO}/milestones`)[0]?.body).toEqual({ title: 'v2.0', description: '', due_on: '2027-05-01T23:59:59Z' }))
   })
 
+  it('shows who signed each milestone and the repository, asking the node registry once, and only when a badge is opened', async () => {
+    const node = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+    const wallet = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
+    const api = stubApi({
+      [`GET ${REPO}`]: repoFixture({ signer: node, delegation: node }),
+      [`GET ${REPO}/milestones`]: [
+        { ...V1, signer: node, delegation: node },
+        { ...V1, id: 5, title: 'v2.0', signer: node, delegation: node },
+        { ...V1, id: 6, title: 'v3.0', signer: wallet, delegation: '' },
+      ],
+      'GET /api/v1/nodes': [{ operator: node.toLowerCase(), url: 'https://forge.example.org', peer_id: '', addrs: [], height: 0 }],
+    })
+    renderScreen(<MilestoneListScreen />, '/ada/engine/milestones')
+    await screen.findByRole('progressbar', { name: 'Progress of v3.0' }, { timeout: 5000 })
+    const rows = screen.getAllByRole('listitem').filter((li) => li.querySelector('.milestone-row'))
+    expect(rows.map((li) => within(li).getByRole('button', { name: /^Signed / }).textContent)).toEqual([
+      'Signed via node 0x7099…79C8',
+      'Signed via node 0x7099…79C8',
+      "Signed by the author's wallet",
+    ])
+    // The header's badge, the rows' and the page: no registry request yet.
+    expect(screen.getAllByRole('button', { name: 'Signed via node 0x7099…79C8' })).toHaveLength(3)
+    expect(api.sent('GET', '/api/v1/nodes')).toHaveLength(0)
+    fireEvent.mouseEnter(within(rows[0]).getByRole('button', { name: /^Signed / }))
+    await waitFor(() => expect(screen.getAllByRole('button', { name: 'Signed via node forge.example.org' })).toHaveLength(3))
+    fireEvent.mouseEnter(within(rows[1]).getByRole('button', { name: /^Signed / }))
+    expect(api.sent('GET', '/api/v1/nodes')).toHaveLength(1)
+  })
+
   it('shows the empty state, and no controls to readers', async () => {
     stubApi({ [`GET ${REPO}`]: repoFixture(), [`GET ${REPO}/milestones`]: [] })
     renderScreen(<MilestoneListScreen />, '/ada/engine/milestones')
