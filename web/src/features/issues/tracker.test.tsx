@@ -163,6 +163,27 @@ describe('IssueScreen tracker parts', () => {
     expect(within(side).getByRole('link', { name: 'v1.0' })).toBeTruthy()
   })
 
+  it('says who signed each timeline event, and nothing for an event from before signers were kept', async () => {
+    const node = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+    const wallet = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
+    signIn(wallet)
+    const stub = api({
+      [`GET ${REPO}/issues/3/timeline`]: [
+        events[1],
+        { ...events[2], signer: node, delegation: node },
+        { ...events[2], id: 5, body: '', signer: wallet.toLowerCase(), delegation: '' },
+      ],
+    })
+    renderScreen(<IssueScreen />, '/ada/engine/issues/3')
+    const renamed = (await screen.findByText(/changed the title from “Jam” to “The mill jams”/, {}, { timeout: 5000 })).closest('p') as HTMLElement
+    expect(within(renamed).queryByRole('button', { name: /^Signed / })).toBeNull()
+    const added = screen.getByText(/added the label/).closest('p') as HTMLElement
+    expect(within(added).getByRole('button', { name: 'Signed via node 0x7099…79C8' })).toBeTruthy()
+    const removed = screen.getByText(/removed the label/).closest('p') as HTMLElement
+    expect(within(removed).getByRole('button', { name: 'Signed by you' })).toBeTruthy()
+    expect(stub.sent('GET', '/api/v1/nodes')).toHaveLength(0)
+  })
+
   it('reacts, subscribes, moves the milestone and edits the own comment', { timeout: 20000 }, async () => {
     signIn()
     const stub = api({
