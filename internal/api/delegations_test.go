@@ -175,21 +175,28 @@ func TestRecordsNameTheKeyThatSignedThem(t *testing.T) {
 	}
 	want("an issue's label", issue.Labels[0])
 
-	// So are its comments in the timeline.
+	// So are its comments in the timeline, and the events of the actions
+	// that changed it: a label taken off and put back, a close.
 	n.JSON("POST", base+"/issues/1/comments", alice, map[string]any{"body": "noted"}, http.StatusCreated, nil)
+	n.JSON("DELETE", base+"/issues/1/labels/"+fmt.Sprint(label.ID), alice, nil, http.StatusNoContent, nil)
+	n.JSON("POST", base+"/issues/1/labels", alice, map[string]any{"labels": []int64{label.ID}}, http.StatusOK, nil)
+	n.JSON("PATCH", base+"/issues/1", alice, map[string]any{"state": "closed"}, http.StatusCreated, nil)
 	var events []struct {
 		Type               string
+		Body               string
 		Signer, Delegation string
 	}
 	n.JSON("GET", base+"/issues/1/timeline", nil, nil, http.StatusOK, &events)
-	comments := 0
+	seen := map[string]int{}
 	for _, e := range events {
-		if e.Type == "comment" {
-			comments++
-			want("a comment in the timeline", signed{Signer: e.Signer, Delegation: e.Delegation})
+		what := e.Type
+		if e.Type == "label" {
+			what += " " + map[string]string{"1": "added", "": "removed"}[e.Body]
 		}
+		seen[what]++
+		want(what+" in the timeline", signed{Signer: e.Signer, Delegation: e.Delegation})
 	}
-	if comments != 1 {
-		t.Fatalf("timeline %+v, want one comment", events)
+	if seen["comment"] != 1 || seen["label added"] != 1 || seen["label removed"] != 1 || seen["close"] != 1 {
+		t.Fatalf("timeline %+v, want a comment, a label removed and added, a close", events)
 	}
 }

@@ -83,6 +83,11 @@ func TestPullRequestPushAfterChangesRequested(t *testing.T) {
 	if p["user"].(map[string]any)["login"] != alice.Name() || content["is_force_push"] != false {
 		t.Fatalf("push: %v", p)
 	}
+	// The push went over HTTP with Alice's token: the node's key signed it
+	// under her delegation, and the event says so.
+	if op := n.Forge.Operator().Hex(); p["signer"] != op || p["delegation"] != op {
+		t.Fatalf("push signed by %v via %v, want the node's key %s", p["signer"], p["delegation"], op)
+	}
 	if got := ids(content["commit_ids"]); len(got) != 2 || got[0] != middle || got[1] != tip {
 		t.Fatalf("pushed commits %v, want [%s %s]", got, middle, tip)
 	}

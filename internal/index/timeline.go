@@ -23,6 +23,9 @@ import (
 // issue of the same repository. A push that moves the head branch of an
 // open pull request is a "pull_push" on it, read off the ref update: its
 // old and new commits (the API lists the commits between them with git).
+// Each event keeps the signer and delegation of the action that made it,
+// so the timeline can say who signed a label or a close as it does a
+// comment.
 
 // Timeline event kinds, as Gitea names them.
 const (
@@ -91,9 +94,9 @@ func writeTimeline(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error
 	rows = append(rows, pushes...)
 	for _, r := range rows {
 		data, _ := json.Marshal(r.data) // strings and integers: cannot fail
-		if _, err := tx.ExecContext(ctx, `INSERT INTO forge_timeline (repo_id, number, kind, actor, comment_id, data, height, time_ns)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, int64(r.repo), int64(r.number), r.kind, c.change.Actor.Hex(),
-			nullable(r.comment, r.comment != 0), string(data), c.height, c.timeNS); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO forge_timeline (repo_id, number, kind, actor, comment_id, data, height, time_ns, signer, delegation)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`, int64(r.repo), int64(r.number), r.kind, c.change.Actor.Hex(),
+			nullable(r.comment, r.comment != 0), string(data), c.height, c.timeNS, c.change.Signer, c.change.Delegation); err != nil {
 			return fmt.Errorf("write timeline of %d#%d: %w", r.repo, r.number, err)
 		}
 	}

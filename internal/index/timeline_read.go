@@ -16,6 +16,11 @@ type TimelineEvent struct {
 	Data    TimelineData `json:"data"`
 	Height  int64        `json:"height"`
 	Created string       `json:"created"`
+	// Signer is the key that signed the action that made the event and
+	// Delegation the delegation it acted under ("" when the actor signed
+	// it, and both "" for events projected before signers were kept).
+	Signer     string `json:"signer"`
+	Delegation string `json:"delegation"`
 }
 
 // Timeline lists issue number's timeline in order; deleted comments are
@@ -23,14 +28,15 @@ type TimelineEvent struct {
 func (ix *Index) Timeline(ctx context.Context, repo, number uint64, p Page) ([]TimelineEvent, int64, error) {
 	out := []TimelineEvent{}
 	total, err := ix.page(ctx, `t.id, t.kind, t.actor, `+userExpr("a")+`, COALESCE(t.comment_id, 0), t.data, t.height, t.time_ns,
-		COALESCE(c.body, ''), COALESCE(c.updated_time_ns, c.time_ns, 0), COALESCE(c.signer, ''), COALESCE(c.delegation, '')`,
+		COALESCE(c.body, ''), COALESCE(c.updated_time_ns, c.time_ns, 0), t.signer, t.delegation, COALESCE(c.signer, ''), COALESCE(c.delegation, '')`,
 		`forge_timeline t LEFT JOIN chain_accounts a ON a.address = t.actor LEFT JOIN forge_comments c ON c.id = t.comment_id`,
 		"t.repo_id = $1 AND t.number = $2 AND (t.comment_id IS NULL OR c.deleted = FALSE)", "t.id",
 		[]any{int64(repo), int64(number)}, p, func(rows *sql.Rows, total *int64) error {
 			var e TimelineEvent
 			var id, comment, ns, updatedNS int64
 			var actor, name, data, body, signer, delegation string
-			if err := rows.Scan(&id, &e.Kind, &actor, &name, &comment, &data, &e.Height, &ns, &body, &updatedNS, &signer, &delegation, total); err != nil {
+			if err := rows.Scan(&id, &e.Kind, &actor, &name, &comment, &data, &e.Height, &ns, &body, &updatedNS,
+				&e.Signer, &e.Delegation, &signer, &delegation, total); err != nil {
 				return err
 			}
 			e.ID, e.Actor, e.Created = uint64(id), user(actor, name), formatTime(ns)

@@ -56,9 +56,11 @@ type timelineJSON struct {
 	// Commits: a pull_push's commits with their subjects, oldest first
 	// (dForge; Gitea's body names only their ids).
 	Commits []pushedCommitJSON `json:"commits,omitempty"`
-	// Signer and Delegation: a comment's, as the comments list gives them
-	// (dForge; "" for the other events, whose signer the timeline does
-	// not keep).
+	// Signer is the key that signed the forge action that made the event
+	// and Delegation the delegate key it was signed under, "" when the
+	// actor's own; a comment's are the comment's, as the comments list
+	// gives them (dForge; both "" for events projected before signers
+	// were kept).
 	Signer     string `json:"signer"`
 	Delegation string `json:"delegation"`
 }
@@ -155,7 +157,7 @@ func timeline(l *api.Links, r *http.Request, is index.Issue, e index.TimelineEve
 	page := l.Html + "/" + kind + "/" + strconv.FormatUint(is.Number, 10)
 	j := timelineJSON{ID: e.ID, Type: e.Kind, HTMLURL: page, IssueURL: l.Html + "/issues/" + strconv.FormatUint(is.Number, 10),
 		User: l.Person(e.Actor), Created: e.Created, Updated: e.Created, NewTitle: e.Data.NewTitle, OldTitle: e.Data.OldTitle,
-		RemovedAssignee: e.Data.Removed && e.Kind == index.KindAssignees}
+		RemovedAssignee: e.Data.Removed && e.Kind == index.KindAssignees, Signer: e.Signer, Delegation: e.Delegation}
 	if is.IsPull {
 		j.PullRequestURL = page
 	}

@@ -7131,7 +7131,7 @@ export interface components {
              * @description Gitea's fields of events dForge does not record (projects, time tracking, dependencies, review threads resolved, references moved, teams assigned): zero, null.
              */
             review_id: number;
-            /** @description And Delegation: a comment's, as the comments list gives them (dForge; "" for the other events, whose signer the timeline does not keep). */
+            /** @description The key that signed the forge action that made the event and Delegation the delegate key it was signed under, "" when the actor's own; a comment's are the comment's, as the comments list gives them (dForge; both "" for events projected before signers were kept). */
             signer: string;
             tracked_time: unknown;
             type: string;

@@ -7,6 +7,7 @@ import { Paged } from '@/components/Lists'
 import { PageHeader } from '@/components/PageHeader'
 import { PreloadLink } from '@/components/PreloadLink'
 import { ProgressBar } from '@/components/ProgressBar'
+import { SignerBadge } from '@/components/SignerBadge'
 import { Input } from '@/components/Input'
 import { Textarea } from '@/components/Textarea'
 import { Field } from '@/components/Field'
@@ -122,6 +123,7 @@ function MilestoneRow({ repo, milestone: m, canEdit }: { repo: Repository; miles
         </h2>
         <p className="muted">
           <MilestoneDates milestone={m} />
+          <SignerBadge signer={m.signer} delegation={m.delegation} />
         </p>
         {m.description && <p>{m.description}</p>}
         <MilestoneProgress milestone={m} />

@@ -145,6 +145,7 @@ function TimelineLine({ repo, event: e }: { repo: Repository; event: TimelineEve
       <time dateTime={e.created_at} title={fmt.exact(e.created_at)}>
         {fmt.ago(e.created_at)}
       </time>
+      <SignerBadge signer={e.signer} delegation={e.delegation} />
     </p>
   )
 }

@@ -77,6 +77,35 @@ describe('MilestoneListScreen', () => {
     await waitFor(() => expect(api.sent('POST', `${REPO}/milestones`)[0]?.body).toEqual({ title: 'v2.0', description: '', due_on: '2027-05-01T23:59:59Z' }))
   })
 
+  it('shows who signed each milestone and the repository, asking the node registry once, and only when a badge is opened', async () => {
+    const node = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+    const wallet = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
+    const api = stubApi({
+      [`GET ${REPO}`]: repoFixture({ signer: node, delegation: node }),
+      [`GET ${REPO}/milestones`]: [
+        { ...V1, signer: node, delegation: node },
+        { ...V1, id: 5, title: 'v2.0', signer: node, delegation: node },
+        { ...V1, id: 6, title: 'v3.0', signer: wallet, delegation: '' },
+      ],
+      'GET /api/v1/nodes': [{ operator: node.toLowerCase(), url: 'https://forge.example.org', peer_id: '', addrs: [], height: 0 }],
+    })
+    renderScreen(<MilestoneListScreen />, '/ada/engine/milestones')
+    await screen.findByRole('progressbar', { name: 'Progress of v3.0' }, { timeout: 5000 })
+    const rows = screen.getAllByRole('listitem').filter((li) => li.querySelector('.milestone-row'))
+    expect(rows.map((li) => within(li).getByRole('button', { name: /^Signed / }).textContent)).toEqual([
+      'Signed via node 0x7099…79C8',
+      'Signed via node 0x7099…79C8',
+      "Signed by the author's wallet",
+    ])
+    // The header's badge, the rows' and the page: no registry request yet.
+    expect(screen.getAllByRole('button', { name: 'Signed via node 0x7099…79C8' })).toHaveLength(3)
+    expect(api.sent('GET', '/api/v1/nodes')).toHaveLength(0)
+    fireEvent.mouseEnter(within(rows[0]).getByRole('button', { name: /^Signed / }))
+    await waitFor(() => expect(screen.getAllByRole('button', { name: 'Signed via node forge.example.org' })).toHaveLength(3))
+    fireEvent.mouseEnter(within(rows[1]).getByRole('button', { name: /^Signed / }))
+    expect(api.sent('GET', '/api/v1/nodes')).toHaveLength(1)
+  })
+
   it('shows the empty state, and no controls to readers', async () => {
     stubApi({ [`GET ${REPO}`]: repoFixture(), [`GET ${REPO}/milestones`]: [] })
     renderScreen(<MilestoneListScreen />, '/ada/engine/milestones')
@@ -132,6 +161,27 @@ describe('IssueScreen tracker parts', () => {
     expect(screen.getByRole('link', { name: 'Gears #8' }).getAttribute('href')).toBe('/ada/engine/issues/8')
     const side = screen.getByRole('region', { name: 'Milestone' })
     expect(within(side).getByRole('link', { name: 'v1.0' })).toBeTruthy()
+  })
+
+  it('says who signed each timeline event, and nothing for an event from before signers were kept', async () => {
+    const node = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+    const wallet = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
+    signIn(wallet)
+    const stub = api({
+      [`GET ${REPO}/issues/3/timeline`]: [
+        events[1],
+        { ...events[2], signer: node, delegation: node },
+        { ...events[2], id: 5, body: '', signer: wallet.toLowerCase(), delegation: '' },
+      ],
+    })
+    renderScreen(<IssueScreen />, '/ada/engine/issues/3')
+    const renamed = (await screen.findByText(/changed the title from “Jam” to “The mill jams”/, {}, { timeout: 5000 })).closest('p') as HTMLElement
+    expect(within(renamed).queryByRole('button', { name: /^Signed / })).toBeNull()
+    const added = screen.getByText(/added the label/).closest('p') as HTMLElement
+    expect(within(added).getByRole('button', { name: 'Signed via node 0x7099…79C8' })).toBeTruthy()
+    const removed = screen.getByText(/removed the label/).closest('p') as HTMLElement
+    expect(within(removed).getByRole('button', { name: 'Signed by you' })).toBeTruthy()
+    expect(stub.sent('GET', '/api/v1/nodes')).toHaveLength(0)
   })
 
   it('reacts, subscribes, moves the milestone and edits the own comment', { timeout: 20000 }, async () => {

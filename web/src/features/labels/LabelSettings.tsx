@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { QueryState } from '@/components/QueryState'
+import { SignerBadge } from '@/components/SignerBadge'
 import { Input } from '@/components/Input'
 import { Field } from '@/components/Field'
 import type { Repository } from '@/lib/forge/api'
@@ -68,7 +69,10 @@ function LabelRow({ repo, label, onEdit }: { repo: Repository; label: Label; onE
     <li className="label-row">
       <LabelChip label={label} />
       {label.exclusive && <span className="badge">{t('exclusiveBadge')}</span>}
-      <span className="muted label-description">{label.description}</span>
+      <span className="muted label-description">
+        {label.description}
+        <SignerBadge signer={label.signer} delegation={label.delegation} />
+      </span>
       <span className="button-row">
         <Button size="sm" variant="ghost" onClick={onEdit} aria-label={t('editNamed', { name: label.name })}>
           {t('edit')}

@@ -1,7 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import type { Repository } from '@/lib/forge/api'
-import { json, preloadNamespaces, renderScreen, stubFetch } from '@/test/render'
+import { stubApi } from '@/test/forge'
+import { json, preloadNamespaces, renderScreen, signIn, stubFetch } from '@/test/render'
 import { normalizeColor, textOn } from './api'
 import { LabelSettings } from './LabelSettings'
 
@@ -74,5 +75,30 @@ describe('LabelSettings', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Delete label bug' }))
     fireEvent.click(screen.getByRole('button', { name: 'Delete “bug” from every issue' }))
     await waitFor(() => expect(writes.at(-1)).toEqual({ method: 'DELETE', url: '/api/v1/repos/ada/app/labels/7', body: undefined }))
+  })
+
+  it('shows who signed each label, asking the node registry once, and only when a badge is opened', async () => {
+    const node = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+    const mine = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC'
+    signIn(mine)
+    const api = stubApi({
+      'GET /api/v1/repos/ada/app/labels': [
+        { ...BUG, signer: node, delegation: node },
+        { ...BUG, id: 8, name: 'docs', signer: node, delegation: node },
+        { ...BUG, id: 9, name: 'idea', signer: mine.toLowerCase(), delegation: '' },
+        { ...BUG, id: 10, name: 'old', signer: '', delegation: '' },
+      ],
+      'GET /api/v1/nodes': [{ operator: node.toLowerCase(), url: 'https://forge.example.org', peer_id: '', addrs: [], height: 0 }],
+    })
+    renderScreen(<LabelSettings repo={REPO} />)
+    const list = await screen.findByRole('list', { name: 'Labels' })
+    const rows = within(list).getAllByRole('listitem')
+    const badge = (row: HTMLElement) => within(row).queryByRole('button', { name: /^Signed / })?.textContent
+    expect(rows.map(badge)).toEqual(['Signed via node 0x7099…79C8', 'Signed via node 0x7099…79C8', 'Signed by you', undefined])
+    expect(api.sent('GET', '/api/v1/nodes')).toHaveLength(0)
+    fireEvent.focus(within(rows[1]).getByRole('button', { name: /^Signed / }))
+    await waitFor(() => expect(rows.map(badge)).toEqual(['Signed via node forge.example.org', 'Signed via node forge.example.org', 'Signed by you', undefined]))
+    fireEvent.focus(within(rows[0]).getByRole('button', { name: /^Signed / }))
+    expect(api.sent('GET', '/api/v1/nodes')).toHaveLength(1)
   })
 })

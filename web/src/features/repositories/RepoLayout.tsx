@@ -4,6 +4,7 @@ import { useRoute } from '@/lib/routes'
 import { Button } from '@/components/Button'
 import { NotFoundCard } from '@/components/NotFoundCard'
 import { PreloadLink } from '@/components/PreloadLink'
+import { SignerBadge } from '@/components/SignerBadge'
 import { NotFoundError, QueryState } from '@/components/QueryState'
 import { NotFoundScreen } from '@/features/errors'
 import { errorText } from '@/lib/http'
@@ -111,6 +112,12 @@ function RepoHeader({ repo, heading }: { repo: Repository; heading: boolean }) {
         {repo.parent && (
           <p className="muted repo-fork-of">
             {t('header.forkOf')} <PreloadLink to={repoHref.home(repo.parent.owner.login, repo.parent.name)}>{repo.parent.full_name}</PreloadLink>
+          </p>
+        )}
+        {/* Who signed the repository's creation; the badge asks the node registry only when opened, so this header adds no request to the page. */}
+        {repo.signer && (
+          <p className="repo-signed">
+            <SignerBadge signer={repo.signer} delegation={repo.delegation} />
           </p>
         )}
       </div>

@@ -135,6 +135,26 @@ describe('RepositoryScreen', () => {
     expect(document.title).toBe('ada/engine: An analytical engine · dForge')
   })
 
+  it("shows who signed the repository's creation in the header, naming the node from the registry the page's nodes panel loads, with no request of its own", async () => {
+    const node = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8'
+    const api = homeApi({
+      [`GET ${REPO}`]: repoFixture({ signer: node, delegation: node }),
+      'GET /api/v1/nodes': [{ operator: node.toLowerCase(), url: 'https://forge.example.org', peer_id: '', addrs: [], height: 0 }],
+    })
+    renderScreen(<RepositoryScreen />, '/ada/engine')
+    // The home page lists the nodes that hold the repository: the badge reads the same query.
+    expect(await screen.findByRole('button', { name: 'Signed via node forge.example.org' })).toBeTruthy()
+    expect(await screen.findByRole('heading', { name: 'Engine' })).toBeTruthy()
+    expect(api.sent('GET', '/api/v1/nodes')).toHaveLength(1)
+  })
+
+  it('shows no signer badge for a repository from before signers were kept', async () => {
+    homeApi()
+    renderScreen(<RepositoryScreen />, '/ada/engine')
+    expect(await screen.findByRole('heading', { level: 1, name: /ada\s*\/\s*engine/ })).toBeTruthy()
+    expect(screen.queryByRole('button', { name: /^Signed / })).toBeNull()
+  })
+
   it('copies the clone URL', async () => {
     homeApi()
     const writeText = vi.fn(async () => {})
