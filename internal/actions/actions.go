@@ -75,6 +75,9 @@ type Service struct {
 	// tasksVersion moves whenever a job becomes ready, so an idle
 	// runner's poll costs no query (FetchTask's tasks_version).
 	tasksVersion int64
+	// changed is closed, and replaced, whenever a run, a job or a log
+	// changes: what live pages wait on.
+	changed chan struct{}
 }
 
 // New returns the Actions of a node over cfg.
@@ -85,15 +88,31 @@ func New(cfg Config) *Service {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	return &Service{cfg: cfg, db: cfg.DB, log: cfg.Log, now: time.Now, wake: make(chan struct{}, 1), tasksVersion: 1}
+	return &Service{cfg: cfg, db: cfg.DB, log: cfg.Log, now: time.Now, wake: make(chan struct{}, 1), tasksVersion: 1, changed: make(chan struct{})}
 }
 
-// notify wakes the worker.
+// notify wakes the worker and the live pages.
 func (s *Service) notify() {
 	select {
 	case s.wake <- struct{}{}:
 	default:
 	}
+	s.bump()
+}
+
+// Changes is closed at the next change of a run, a job or a log: take it
+// before reading, so no change is missed.
+func (s *Service) Changes() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.changed
+}
+
+func (s *Service) bump() {
+	s.mu.Lock()
+	close(s.changed)
+	s.changed = make(chan struct{})
+	s.mu.Unlock()
 }
 
 // readyChanged records that jobs became ready for runners.

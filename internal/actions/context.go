@@ -35,6 +35,10 @@ func gitContext(repo index.Repo, t trigger, workflow string) ghContext {
 		"sender":      map[string]any{"login": t.Who, "username": t.Who},
 		"head_commit": map[string]any{"id": t.After},
 	}
+	if t.Inputs != nil {
+		event = map[string]any{"ref": t.Ref, "inputs": t.Inputs, "workflow": workflow,
+			"repository": event["repository"], "sender": event["sender"]}
+	}
 	return ghContext{
 		"event": event, "event_name": t.Event, "workflow": workflow, "actor": t.Who,
 		"repository": full, "repository_owner": repo.Owner.Username,

@@ -34,6 +34,8 @@ type trigger struct {
 	Event, Ref         string
 	Before, After, Who string
 	Created            int64
+	// Inputs are a workflow_dispatch's inputs.
+	Inputs map[string]any
 }
 
 // detectAll turns every pending trigger into runs.
@@ -90,8 +92,9 @@ func (s *Service) detect(ctx context.Context, t trigger) error {
 	}
 	var runs []plannedRun
 	var changed []string
+	match := func(events []*jobparser.Event) (bool, error) { return matchesPush(ctx, dir, t, events, &changed) }
 	for _, f := range files {
-		p, err := planRun(ctx, dir, repo, t, f, &changed)
+		p, err := planRun(ctx, dir, repo, t, f, match)
 		if err != nil {
 			return err
 		}
@@ -146,9 +149,9 @@ type plannedJob struct {
 	Needs, RunsOn      []string
 }
 
-// planRun is the run file's workflow gives for t, or nil when the
-// workflow does not listen to the event.
-func planRun(ctx context.Context, dir string, repo index.Repo, t trigger, file string, changed *[]string) (*plannedRun, error) {
+// planRun is the run file's workflow gives for t, or nil when match says
+// the workflow does not listen to the event.
+func planRun(ctx context.Context, dir string, repo index.Repo, t trigger, file string, match func([]*jobparser.Event) (bool, error)) (*plannedRun, error) {
 	content, err := gitOut(ctx, dir, "cat-file", "blob", t.After+":"+file)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", file, err)
@@ -167,11 +170,11 @@ func planRun(ctx context.Context, dir string, repo index.Repo, t trigger, file s
 		p.Error = "invalid on: " + err.Error()
 		return p, nil
 	}
-	ok, err := matchesPush(ctx, dir, t, events, changed)
+	ok, err := match(events)
 	if err != nil || !ok {
 		return nil, err
 	}
-	jobs, err := jobparser.Parse([]byte(content), jobparser.WithGitContext(gitContext(repo, t, p.Workflow).toModel()))
+	jobs, err := jobparser.Parse([]byte(content), jobparser.WithGitContext(gitContext(repo, t, p.Workflow).toModel()), jobparser.WithInputs(t.Inputs))
 	if err != nil {
 		p.Error = "invalid jobs: " + err.Error()
 		return p, nil

@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
+
+	"github.com/nektos/act/pkg/model"
 
 	"github.com/dforge/dforge/internal/usererr"
 )
@@ -28,6 +31,7 @@ type Job struct {
 	RunnerID          int64
 	Started, Stopped  int64
 	Steps             []Step
+	StepNames         []string // the workflow's names of its steps
 	LogRows           int64
 }
 
@@ -93,8 +97,7 @@ func (s *Service) RunByID(ctx context.Context, repo uint64, id int64) (Run, erro
 
 // Jobs lists a run's jobs in their order.
 func (s *Service) Jobs(ctx context.Context, runID int64) ([]Job, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, run_id, job_key, name, status, needs, runs_on, runner_id, started_ms, stopped_ms, steps, log_rows
-		FROM actions_jobs WHERE run_id = $1 ORDER BY id`, runID)
+	rows, err := s.db.QueryContext(ctx, `SELECT `+jobColumns+` FROM actions_jobs WHERE run_id = $1 ORDER BY id`, runID)
 	if err != nil {
 		return nil, fmt.Errorf("list jobs: %w", err)
 	}
@@ -110,13 +113,15 @@ func (s *Service) Jobs(ctx context.Context, runID int64) ([]Job, error) {
 	return out, rows.Err()
 }
 
+const jobColumns = `id, run_id, job_key, name, status, needs, runs_on, runner_id, started_ms, stopped_ms, steps, log_rows, payload`
+
 func scanJob(sc interface{ Scan(...any) error }) (Job, error) {
 	var j Job
-	var needs, runsOn, steps string
-	if err := sc.Scan(&j.ID, &j.RunID, &j.Key, &j.Name, &j.Status, &needs, &runsOn, &j.RunnerID, &j.Started, &j.Stopped, &steps, &j.LogRows); err != nil {
+	var needs, runsOn, steps, payload string
+	if err := sc.Scan(&j.ID, &j.RunID, &j.Key, &j.Name, &j.Status, &needs, &runsOn, &j.RunnerID, &j.Started, &j.Stopped, &steps, &j.LogRows, &payload); err != nil {
 		return Job{}, fmt.Errorf("read a job: %w", err)
 	}
-	j.Needs, j.RunsOn = split(needs), split(runsOn)
+	j.Needs, j.RunsOn, j.StepNames = split(needs), split(runsOn), stepNames(payload)
 	if err := json.Unmarshal([]byte(steps), &j.Steps); err != nil {
 		return Job{}, fmt.Errorf("decode job %d's steps: %w", j.ID, err)
 	}
@@ -125,13 +130,11 @@ func scanJob(sc interface{ Scan(...any) error }) (Job, error) {
 
 // JobByID is repo's job id.
 func (s *Service) JobByID(ctx context.Context, repo uint64, id int64) (Job, error) {
-	j, err := scanJob(s.db.QueryRowContext(ctx, `SELECT id, run_id, job_key, name, status, needs, runs_on, runner_id, started_ms, stopped_ms, steps, log_rows
-		FROM actions_jobs WHERE repo_id = $1 AND id = $2`, int64(repo), id))
+	j, err := scanJob(s.db.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM actions_jobs WHERE repo_id = $1 AND id = $2`, int64(repo), id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Job{}, usererr.Missingf("the repository has no job %d", id)
+	}
 	if err != nil {
-		var ue *usererr.Error
-		if errors.Is(err, sql.ErrNoRows) || errors.As(err, &ue) {
-			return Job{}, usererr.Missingf("the repository has no job %d", id)
-		}
 		return Job{}, err
 	}
 	return j, nil
@@ -153,4 +156,25 @@ func (s *Service) Log(ctx context.Context, id, from int64, limit int) ([]LogRow,
 		out = append(out, l)
 	}
 	return out, rows.Err()
+}
+
+// stepNames are the names of a job's steps as GitHub shows them: the
+// step's name, else "Run" and its command's first line or its action.
+func stepNames(payload string) []string {
+	wf, err := model.ReadWorkflow(strings.NewReader(payload))
+	if err != nil {
+		return nil
+	}
+	for _, job := range wf.Jobs {
+		out := make([]string, len(job.Steps))
+		for i, st := range job.Steps {
+			out[i] = st.String()
+			if st.Name == "" && st.Run != "" {
+				line, _, _ := strings.Cut(strings.TrimSpace(st.Run), "\n")
+				out[i] = "Run " + line
+			}
+		}
+		return out
+	}
+	return nil
 }

@@ -202,3 +202,32 @@ func (s *Service) Runners(ctx context.Context, sc Scope) ([]Runner, error) {
 	}
 	return out, rows.Err()
 }
+
+// onlineWithin is how recent a runner's last contact must be for it to
+// count as online (it polls every few seconds).
+const onlineWithin = 30_000
+
+// Online says whether r has been in touch lately.
+func (s *Service) Online(r Runner) bool { return s.ms()-r.LastOnline < onlineWithin }
+
+// Busy says whether runner id is running a task.
+func (s *Service) Busy(ctx context.Context, id int64) (bool, error) {
+	var n int
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM actions_jobs WHERE runner_id = $1 AND status = 'running'`, id).Scan(&n); err != nil {
+		return false, fmt.Errorf("count the runner's tasks: %w", err)
+	}
+	return n > 0, nil
+}
+
+// DeleteRunner removes sc's runner id; its running task fails at the
+// timeout, as a vanished runner's does.
+func (s *Service) DeleteRunner(ctx context.Context, sc Scope, id int64) error {
+	res, err := s.db.ExecContext(ctx, `DELETE FROM actions_runners WHERE id = $1 AND scope_owner = $2 AND scope_repo = $3`, id, sc.owner(), int64(sc.Repo))
+	if err != nil {
+		return fmt.Errorf("delete runner %d: %w", id, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return usererr.Missingf("no runner %d here", id)
+	}
+	return nil
+}

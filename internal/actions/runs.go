@@ -11,41 +11,50 @@ import (
 // record writes the planned runs of t and removes t, in one transaction:
 // a trigger gives its runs once.
 func (s *Service) record(ctx context.Context, t trigger, runs []plannedRun) error {
+	_, err := s.recordRuns(ctx, t, runs)
+	return err
+}
+
+// recordRuns is record, returning the new runs' ids.
+func (s *Service) recordRuns(ctx context.Context, t trigger, runs []plannedRun) ([]int64, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("begin: %w", err)
+		return nil, fmt.Errorf("begin: %w", err)
 	}
 	defer tx.Rollback() //nolint:errcheck // after Commit it does nothing
 	repo, err := s.cfg.Index.RepoByID(ctx, t.Repo)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	ids := make([]int64, 0, len(runs))
 	for _, p := range runs {
 		gc, err := json.Marshal(gitContext(repo, t, p.Workflow))
 		if err != nil {
-			return fmt.Errorf("encode the context: %w", err)
+			return nil, fmt.Errorf("encode the context: %w", err)
 		}
-		if err := s.insertRun(ctx, tx, t, p, string(gc)); err != nil {
-			return err
+		id, err := s.insertRun(ctx, tx, t, p, string(gc))
+		if err != nil {
+			return nil, err
 		}
+		ids = append(ids, id)
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM actions_triggers WHERE id = $1`, t.ID); err != nil {
-		return fmt.Errorf("remove the trigger: %w", err)
+		return nil, fmt.Errorf("remove the trigger: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit the runs: %w", err)
+		return nil, fmt.Errorf("commit the runs: %w", err)
 	}
 	if len(runs) > 0 {
 		s.readyChanged()
 		s.notify() // their pending statuses
 	}
-	return nil
+	return ids, nil
 }
 
-func (s *Service) insertRun(ctx context.Context, tx *sql.Tx, t trigger, p plannedRun, gc string) error {
+func (s *Service) insertRun(ctx context.Context, tx *sql.Tx, t trigger, p plannedRun, gc string) (int64, error) {
 	var number int64
 	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(number), 0) + 1 FROM actions_runs WHERE repo_id = $1`, int64(t.Repo)).Scan(&number); err != nil {
-		return fmt.Errorf("number the run: %w", err)
+		return 0, fmt.Errorf("number the run: %w", err)
 	}
 	status := StatusWaiting
 	if p.Error != "" {
@@ -57,7 +66,7 @@ func (s *Service) insertRun(ctx context.Context, tx *sql.Tx, t trigger, p planne
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
 		int64(t.Repo), number, p.Workflow, p.Name, p.Name, t.Event, t.Ref, t.After, t.Who, status, p.Error, gc, now, stoppedAt(status, now)).Scan(&runID)
 	if err != nil {
-		return fmt.Errorf("insert the run: %w", err)
+		return 0, fmt.Errorf("insert the run: %w", err)
 	}
 	for _, j := range p.Jobs {
 		st := StatusWaiting
@@ -67,10 +76,10 @@ func (s *Service) insertRun(ctx context.Context, tx *sql.Tx, t trigger, p planne
 		_, err := tx.ExecContext(ctx, `INSERT INTO actions_jobs (run_id, repo_id, job_key, name, needs, runs_on, payload, status)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, runID, int64(t.Repo), j.Key, j.Name, strings.Join(j.Needs, ","), strings.Join(j.RunsOn, ","), j.Payload, st)
 		if err != nil {
-			return fmt.Errorf("insert job %s: %w", j.Key, err)
+			return 0, fmt.Errorf("insert job %s: %w", j.Key, err)
 		}
 	}
-	return nil
+	return runID, nil
 }
 
 func stoppedAt(status string, now int64) int64 {

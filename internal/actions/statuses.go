@@ -31,7 +31,7 @@ func statusState(st string) (state, description string) {
 // since its last one. A job's posted column says what was posted, so a
 // restart posts what a crash left unposted, and nothing twice.
 func (s *Service) postStatuses(ctx context.Context) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT j.id, j.name, j.status, j.posted, r.repo_id, r.number, r.name, r.event, r.sha, r.actor
+	rows, err := s.db.QueryContext(ctx, `SELECT j.id, j.name, j.status, j.posted, r.repo_id, r.id, r.name, r.event, r.sha, r.actor
 		FROM actions_jobs j JOIN actions_runs r ON r.id = j.run_id WHERE j.posted <> j.status ORDER BY j.id LIMIT 100`)
 	if err != nil {
 		return fmt.Errorf("find unposted statuses: %w", err)
@@ -77,11 +77,11 @@ func (s *Service) postStatuses(ctx context.Context) error {
 	return nil
 }
 
-// runURL is a run's page.
-func (s *Service) runURL(ctx context.Context, repo uint64, number int64) string {
+// runURL is the page of run id.
+func (s *Service) runURL(ctx context.Context, repo uint64, id int64) string {
 	rec, err := s.cfg.Index.RepoByID(ctx, repo)
 	if err != nil || s.cfg.BaseURL == "" {
 		return ""
 	}
-	return fmt.Sprintf("%s/%s/%s/actions/runs/%d", s.cfg.BaseURL, rec.Owner.Username, rec.Name, number)
+	return fmt.Sprintf("%s/%s/%s/actions/runs/%d", s.cfg.BaseURL, rec.Owner.Username, rec.Name, id)
 }

@@ -275,6 +275,7 @@ func (s *Service) updateTask(ctx context.Context, r Runner, st *runnerv1.TaskSta
 			return nil, nil, err
 		}
 	}
+	s.bump()
 	return &runnerv1.TaskState{Id: j.ID, Result: st.Result}, sent, nil
 }
 
@@ -433,6 +434,7 @@ func (s *Service) updateLog(ctx context.Context, r Runner, id, index int64, rows
 	if err := tx.Commit(); err != nil {
 		return 0, fmt.Errorf("commit log rows: %w", err)
 	}
+	s.bump()
 	return next, nil
 }
 

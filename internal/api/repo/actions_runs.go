@@ -48,6 +48,10 @@ type workflowRunJSON struct {
 	TriggerActor api.UserJSON `json:"trigger_actor"`
 	StartedAt    string       `json:"started_at,omitempty"`
 	CompletedAt  string       `json:"completed_at,omitempty"`
+	CreatedAt    string       `json:"created_at"`
+	// State is dForge's state: blocked, waiting, running, success,
+	// failure, cancelled or skipped.
+	State string `json:"state"`
 	// Error is why the workflow could not run (dForge's): the parser's
 	// message for a malformed file.
 	Error string `json:"error,omitempty"`
@@ -55,22 +59,28 @@ type workflowRunJSON struct {
 
 // workflowJobJSON is Gitea's ActionWorkflowJob.
 type workflowJobJSON struct {
-	ID          int64              `json:"id"`
-	URL         string             `json:"url"`
-	HTMLURL     string             `json:"html_url"`
-	RunID       int64              `json:"run_id"`
-	RunURL      string             `json:"run_url"`
-	Name        string             `json:"name"`
-	Labels      []string           `json:"labels"`
-	RunAttempt  int64              `json:"run_attempt"`
-	HeadSHA     string             `json:"head_sha"`
-	HeadBranch  string             `json:"head_branch"`
-	Status      string             `json:"status"`
-	Conclusion  string             `json:"conclusion,omitempty"`
-	RunnerID    int64              `json:"runner_id"`
-	Steps       []workflowStepJSON `json:"steps"`
-	StartedAt   string             `json:"started_at,omitempty"`
-	CompletedAt string             `json:"completed_at,omitempty"`
+	ID         int64              `json:"id"`
+	URL        string             `json:"url"`
+	HTMLURL    string             `json:"html_url"`
+	RunID      int64              `json:"run_id"`
+	RunURL     string             `json:"run_url"`
+	Name       string             `json:"name"`
+	Labels     []string           `json:"labels"`
+	RunAttempt int64              `json:"run_attempt"`
+	HeadSHA    string             `json:"head_sha"`
+	HeadBranch string             `json:"head_branch"`
+	Status     string             `json:"status"`
+	Conclusion string             `json:"conclusion,omitempty"`
+	RunnerID   int64              `json:"runner_id"`
+	Steps      []workflowStepJSON `json:"steps"`
+	// dForge's: its state, its key in the workflow, the keys of the jobs
+	// it needs, and how many log rows it has.
+	State       string   `json:"state"`
+	Key         string   `json:"key"`
+	Needs       []string `json:"needs"`
+	LogRows     int64    `json:"log_rows"`
+	StartedAt   string   `json:"started_at,omitempty"`
+	CompletedAt string   `json:"completed_at,omitempty"`
 }
 
 // workflowStepJSON is Gitea's ActionWorkflowStep.
@@ -81,6 +91,10 @@ type workflowStepJSON struct {
 	Conclusion  string `json:"conclusion,omitempty"`
 	StartedAt   string `json:"started_at,omitempty"`
 	CompletedAt string `json:"completed_at,omitempty"`
+	// dForge's: its state and its rows of the job's log.
+	State     string `json:"state"`
+	LogIndex  int64  `json:"log_index"`
+	LogLength int64  `json:"log_length"`
 }
 
 // ghStatus is GitHub's status and conclusion for a dForge state.
@@ -92,6 +106,11 @@ func ghStatus(st string) (status, conclusion string) {
 		return "in_progress", ""
 	}
 	return "completed", st
+}
+
+func done(st string) bool {
+	_, c := ghStatus(st)
+	return c != ""
 }
 
 func msTime(ms int64) string {
@@ -107,9 +126,10 @@ func (a *Handler) runJSON(r *http.Request, rec index.Repo, run actions.Run) work
 	actor := a.actorJSON(r, run.Actor)
 	branch, _ := strings.CutPrefix(run.Ref, "refs/heads/")
 	return workflowRunJSON{ID: run.ID, URL: fmt.Sprintf("%s/api/v1/repos/%s/%s/actions/runs/%d", base, rec.Owner.Username, rec.Name, run.ID),
-		HTMLURL: fmt.Sprintf("%s/%s/%s/actions/runs/%d", base, rec.Owner.Username, rec.Name, run.Number), DisplayTitle: run.Title,
+		HTMLURL: fmt.Sprintf("%s/%s/%s/actions/runs/%d", base, rec.Owner.Username, rec.Name, run.ID), DisplayTitle: run.Title,
 		Path: run.Workflow, Event: run.Event, RunAttempt: 1, RunNumber: run.Number, HeadSHA: run.SHA, HeadBranch: branch,
-		Status: status, Conclusion: conclusion, Actor: actor, TriggerActor: actor, StartedAt: msTime(run.Started), CompletedAt: msTime(run.Stopped), Error: run.Error}
+		Status: status, Conclusion: conclusion, Actor: actor, TriggerActor: actor, StartedAt: msTime(run.Started), CompletedAt: msTime(run.Stopped), Error: run.Error,
+		CreatedAt: msTime(run.Created), State: run.Status}
 }
 
 // actorJSON is the user who started a run, as the chain names them.
@@ -125,21 +145,33 @@ func (a *Handler) jobJSON(r *http.Request, rec index.Repo, run actions.Run, j ac
 	status, conclusion := ghStatus(j.Status)
 	api1 := fmt.Sprintf("%s/api/v1/repos/%s/%s/actions", api.SiteURL(r), rec.Owner.Username, rec.Name)
 	branch, _ := strings.CutPrefix(run.Ref, "refs/heads/")
-	out := workflowJobJSON{ID: j.ID, URL: fmt.Sprintf("%s/jobs/%d", api1, j.ID), HTMLURL: fmt.Sprintf("%s/%s/%s/actions/runs/%d", api.SiteURL(r), rec.Owner.Username, rec.Name, run.Number),
+	out := workflowJobJSON{ID: j.ID, URL: fmt.Sprintf("%s/jobs/%d", api1, j.ID), HTMLURL: fmt.Sprintf("%s/%s/%s/actions/runs/%d", api.SiteURL(r), rec.Owner.Username, rec.Name, run.ID),
 		RunID: run.ID, RunURL: fmt.Sprintf("%s/runs/%d", api1, run.ID), Name: j.Name, Labels: j.RunsOn, RunAttempt: 1, HeadSHA: run.SHA, HeadBranch: branch,
-		Status: status, Conclusion: conclusion, RunnerID: j.RunnerID, Steps: []workflowStepJSON{}, StartedAt: msTime(j.Started), CompletedAt: msTime(j.Stopped)}
+		Status: status, Conclusion: conclusion, RunnerID: j.RunnerID, Steps: []workflowStepJSON{}, StartedAt: msTime(j.Started), CompletedAt: msTime(j.Stopped),
+		State: j.Status, Key: j.Key, Needs: j.Needs, LogRows: j.LogRows}
 	if out.Labels == nil {
 		out.Labels = []string{}
 	}
-	for i, sp := range j.Steps {
+	if out.Needs == nil {
+		out.Needs = []string{}
+	}
+	for i, name := range j.StepNames {
+		sp := actions.Step{}
+		if i < len(j.Steps) {
+			sp = j.Steps[i]
+		}
 		st := actions.StatusRunning
 		if sp.Result != "" {
 			st = sp.Result
 		} else if sp.Started == 0 {
 			st = actions.StatusWaiting
 		}
+		if done(j.Status) && sp.Result == "" && sp.Started == 0 {
+			st = actions.StatusSkipped // the job ended before it
+		}
 		s, c := ghStatus(st)
-		out.Steps = append(out.Steps, workflowStepJSON{Name: fmt.Sprintf("step %d", i+1), Number: i + 1, Status: s, Conclusion: c, StartedAt: msTime(sp.Started), CompletedAt: msTime(sp.Stopped)})
+		out.Steps = append(out.Steps, workflowStepJSON{Name: name, Number: i + 1, Status: s, Conclusion: c, StartedAt: msTime(sp.Started), CompletedAt: msTime(sp.Stopped),
+			State: st, LogIndex: sp.LogIndex, LogLength: sp.LogLength})
 	}
 	return out
 }

@@ -97,6 +97,8 @@ func (a *API) routes(mux *http.ServeMux) {
 	orgRoutes.RegisterOrgLabels(mux)
 	repoRoutes.RegisterActions(mux)
 	repoRoutes.RegisterActionRuns(mux)
+	repoRoutes.RegisterActionControls(mux)
+	repoRoutes.RegisterActionLive(mux)
 	orgRoutes.RegisterActions(mux)
 	a.RegisterNotFound(mux)
 }

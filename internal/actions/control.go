@@ -1,0 +1,93 @@
+package actions
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/usererr"
+)
+
+// Cancel cancels repo's run id: its jobs that have not ended end
+// cancelled; a runner on one learns it at its next UpdateTask.
+func (s *Service) Cancel(ctx context.Context, repo uint64, id int64) error {
+	run, err := s.RunByID(ctx, repo, id)
+	if err != nil {
+		return err
+	}
+	if done(run.Status) {
+		return usererr.Clashf("run_done", "run %d has ended", run.Number)
+	}
+	return s.cancelRun(ctx, run.ID)
+}
+
+func (s *Service) cancelRun(ctx context.Context, runID int64) error {
+	_, err := s.db.ExecContext(ctx, `UPDATE actions_jobs SET status = 'cancelled', stopped_ms = $1
+		WHERE run_id = $2 AND status IN ('blocked', 'waiting', 'running')`, s.ms(), runID)
+	if err != nil {
+		return fmt.Errorf("cancel run %d: %w", runID, err)
+	}
+	s.readyChanged()
+	return s.jobEnded(ctx, runID)
+}
+
+// Rerun starts a new run of repo's run id, at the same commit with the
+// same event, in actor's name. With failedOnly, the jobs that succeeded
+// keep their results and outputs, and only the others run again.
+func (s *Service) Rerun(ctx context.Context, repo uint64, id int64, actor common.Address, failedOnly bool) (Run, error) {
+	run, err := s.RunByID(ctx, repo, id)
+	if err != nil {
+		return Run{}, err
+	}
+	if !done(run.Status) {
+		return Run{}, usererr.Clashf("run_active", "run %d has not ended; cancel it first", run.Number)
+	}
+	if run.Error != "" {
+		return Run{}, usererr.Clashf("run_invalid", "run %d's workflow is invalid: %s", run.Number, run.Error)
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return Run{}, fmt.Errorf("begin: %w", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // after Commit it does nothing
+	var number, newID int64
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(number), 0) + 1 FROM actions_runs WHERE repo_id = $1`, int64(repo)).Scan(&number); err != nil {
+		return Run{}, fmt.Errorf("number the run: %w", err)
+	}
+	err = tx.QueryRowContext(ctx, `INSERT INTO actions_runs (repo_id, number, workflow, name, title, event, ref, sha, actor, status, context, created_ms)
+		SELECT repo_id, $1, workflow, name, title, event, ref, sha, $2, 'waiting', context, $3 FROM actions_runs WHERE id = $4 RETURNING id`,
+		number, addr(actor), s.ms(), run.ID).Scan(&newID)
+	if err != nil {
+		return Run{}, fmt.Errorf("copy the run: %w", err)
+	}
+	if err := s.copyJobs(ctx, tx, run.ID, newID, failedOnly); err != nil {
+		return Run{}, err
+	}
+	if err := tx.Commit(); err != nil {
+		return Run{}, fmt.Errorf("commit the rerun: %w", err)
+	}
+	s.readyChanged()
+	if err := s.jobEnded(ctx, newID); err != nil { // kept results may unblock jobs
+		return Run{}, err
+	}
+	return s.RunByID(ctx, repo, newID)
+}
+
+// copyJobs copies run from's jobs into run to, fresh, or, with keepPassed,
+// keeping those that succeeded as they ended.
+func (s *Service) copyJobs(ctx context.Context, tx *sql.Tx, from, to int64, keepPassed bool) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO actions_jobs (run_id, repo_id, job_key, name, needs, runs_on, payload, status, outputs, started_ms, stopped_ms, posted)
+		SELECT $1, repo_id, job_key, name, needs, runs_on, payload,
+			CASE WHEN $2 AND status = 'success' THEN 'success' WHEN needs = '' THEN 'waiting' ELSE 'blocked' END,
+			CASE WHEN $2 AND status = 'success' THEN outputs ELSE '{}' END,
+			CASE WHEN $2 AND status = 'success' THEN started_ms ELSE 0 END,
+			CASE WHEN $2 AND status = 'success' THEN stopped_ms ELSE 0 END,
+			CASE WHEN $2 AND status = 'success' THEN 'success' ELSE '' END
+		FROM actions_jobs WHERE run_id = $3 ORDER BY id`, to, keepPassed, from)
+	if err != nil {
+		return fmt.Errorf("copy the jobs: %w", err)
+	}
+	return nil
+}
