@@ -101,6 +101,7 @@ func TestRunnerRunsTasks(t *testing.T) {
 		task(t, 2, failWorkflow, nil, nil),
 		task(t, 3, fmt.Sprintf(sleepWorkflow, ""), nil, nil),
 		task(t, 4, fmt.Sprintf(sleepWorkflow, "timeout-minutes: 0.05"), nil, nil),
+		task(t, 5, "jobs: [", nil, nil),
 	)
 	workdir := t.TempDir()
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -111,14 +112,14 @@ func TestRunnerRunsTasks(t *testing.T) {
 
 	started := time.Now()
 	finished := map[int64]time.Duration{}
-	for len(finished) < 4 {
+	for len(finished) < 5 {
 		select {
 		case id := <-f.done:
 			finished[id] = time.Since(started)
 		case err := <-runErr:
 			t.Fatalf("Run returned early: %v", err)
 		case <-time.After(90 * time.Second):
-			t.Fatalf("tasks finished: %v, want 1 to 4", finished)
+			t.Fatalf("tasks finished: %v, want 1 to 5", finished)
 		}
 	}
 	// Idle now, the runner sends back the version the forge gave it.
@@ -210,6 +211,11 @@ func TestRunnerRunsTasks(t *testing.T) {
 	}
 	if d := finished[4] - finished[3]; d > 15*time.Second {
 		t.Errorf("the task with a 3 s timeout ran %s", d)
+	}
+
+	malformed := f.report(5)
+	if malformed.state.GetResult() != runnerv1.Result_RESULT_FAILURE || !hasLine(malformed.lines, "read the workflow: ") {
+		t.Errorf("task 5 (malformed YAML): %v, want a failure with the parser's message; log:\n%s", malformed.state.GetResult(), strings.Join(malformed.lines, "\n"))
 	}
 }
 

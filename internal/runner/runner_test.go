@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -118,5 +119,59 @@ func TestReporterStreams(t *testing.T) {
 	f.mu.Unlock()
 	if !noMore {
 		t.Error("the log was never closed with no_more")
+	}
+}
+
+func TestParseWorkflow(t *testing.T) {
+	needs := map[string]*runnerv1.TaskNeed{
+		"lint":  {Outputs: map[string]string{"v": "1"}, Result: runnerv1.Result_RESULT_SUCCESS},
+		"build": {Result: runnerv1.Result_RESULT_FAILURE},
+	}
+	wf, id, err := parseWorkflow(&runnerv1.Task{WorkflowPayload: []byte("on: push\njobs:\n  test:\n    runs-on: x\n    steps:\n      - run: true\n"), Needs: needs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id != "test" {
+		t.Fatalf("job %q", id)
+	}
+	if got := wf.GetJob("test").Needs(); !slices.Equal(got, []string{"build", "lint"}) {
+		t.Errorf("needs %v", got)
+	}
+	if j := wf.GetJob("lint"); j.Result != "success" || j.Outputs["v"] != "1" {
+		t.Errorf("needed job lint: %+v", j)
+	}
+	if j := wf.GetJob("build"); j.Result != "failure" {
+		t.Errorf("needed job build: %+v", j)
+	}
+
+	for name, payload := range map[string]string{
+		"malformed": "jobs: [",
+		"two jobs":  "on: push\njobs:\n  a:\n    runs-on: x\n    steps: [{run: 'true'}]\n  b:\n    runs-on: x\n    steps: [{run: 'true'}]\n",
+		"no job":    "on: push\n",
+	} {
+		if _, _, err := parseWorkflow(&runnerv1.Task{WorkflowPayload: []byte(payload)}); err == nil {
+			t.Errorf("%s: parsed", name)
+		}
+	}
+}
+
+func TestJobTimeout(t *testing.T) {
+	limit := 3 * time.Hour
+	cases := []struct {
+		in      string
+		want    time.Duration
+		wantErr bool
+	}{
+		{"", limit, false},
+		{"10", 10 * time.Minute, false},
+		{" 0.5 ", 30 * time.Second, false},
+		{"${{ matrix.t }}", limit, true},
+		{"-1", limit, true},
+	}
+	for _, c := range cases {
+		got, err := jobTimeout(&model.Job{TimeoutMinutes: c.in}, limit)
+		if got != c.want || (err != nil) != c.wantErr {
+			t.Errorf("jobTimeout(%q) = %s, %v; want %s, error %v", c.in, got, err, c.want, c.wantErr)
+		}
 	}
 }

@@ -72,7 +72,13 @@ func (x *execution) verdict(ctx context.Context, rep *reporter, execErr error) (
 }
 
 // execute runs the task's job with act.
-func (x *execution) execute(ctx context.Context, task *runnerv1.Task, rep *reporter) error {
+func (x *execution) execute(ctx context.Context, task *runnerv1.Task, rep *reporter) (err error) {
+	defer func() {
+		// A job act cannot handle fails alone; the runner goes on with the next.
+		if p := recover(); p != nil {
+			err = fmt.Errorf("act panicked: %v", p)
+		}
+	}()
 	wf, jobID, err := parseWorkflow(task)
 	if err != nil {
 		return err
