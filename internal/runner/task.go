@@ -202,6 +202,10 @@ func (x *execution) actConfig(task *runnerv1.Task, dir string, timeout time.Dura
 		PresetGitHubContext:   preset,
 		EventJSON:             string(event),
 		ContainerNamePrefix:   fmt.Sprintf("DFORGE-ACTIONS-TASK-%d", task.GetId()),
+		// act reaches Docker through DOCKER_HOST or its default socket; "-"
+		// keeps that socket out of job containers, which could otherwise
+		// command the host's daemon (act mounts it by default).
+		ContainerDaemonSocket: "-",
 		ContainerMaxLifetime:  timeout,
 		PlatformPicker:        func(runsOn []string) string { return pickPlatform(x.labels, runsOn) },
 	}, nil
