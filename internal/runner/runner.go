@@ -93,8 +93,11 @@ func Register(ctx context.Context, address, token, name string, labels []string,
 	for i, l := range ls {
 		saved[i] = l.String()
 	}
+	if got.GetName() != "" {
+		name = got.GetName()
+	}
 	return &Registration{
-		ID: got.GetId(), UUID: got.GetUuid(), Name: got.GetName(), Token: got.GetToken(),
+		ID: got.GetId(), UUID: got.GetUuid(), Name: name, Token: got.GetToken(),
 		Address: address, Labels: saved,
 	}, nil
 }
