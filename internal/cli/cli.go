@@ -21,6 +21,7 @@ commands:
   join      make a node for a running network and serve it: dforge join --peer URL --data DIR [-- serve flags]
   verify    re-check every forge action of a stopped node's chain against the delegations in force at its height: dforge verify --data DIR
   hook      run by git inside a push: dforge hook pre-receive
+  runner    run CI jobs for a forge, in a process of its own: dforge runner register|run (see 'dforge runner help')
   version   print the version
 
 Run 'dforge serve -h' for the serve flags (serve --home DIR/nodeK runs a testnet node).`
@@ -45,6 +46,8 @@ func Run(ctx context.Context, args []string, out io.Writer) error {
 		return join(ctx, args[1:], out)
 	case "hook":
 		return hook(ctx, args[1:], os.Stderr)
+	case "runner":
+		return runnerCmd(ctx, args[1:], out)
 	case "version", "--version", "-v":
 		fmt.Fprintln(out, Version)
 		return nil
