@@ -40,6 +40,9 @@ test: test-go test-web test-e2e
 test-go: web/dist/index.html
 	scripts/ensure-git-lfs.sh
 	scripts/with-postgres.sh $(GO) test -race -count=1 -timeout 35m ./...
+	# The runner's tests that run jobs with act: act's host mode races on a
+	# flag of its own (internal/runner/README.md), so they build without -race.
+	$(GO) test -count=1 -timeout 10m ./internal/runner/
 
 ## test-short: the inner loop, under 3 minutes: Go tests that start no node, server or process (go test -short, no race detector; make lint runs go vet) and the web unit tests
 test-short: web/dist/index.html web/node_modules/.installed
