@@ -19,11 +19,15 @@ func (a *Handler) RegisterActions(mux *http.ServeMux) {
 	if a.Actions == nil || a.Hosting == nil {
 		return
 	}
-	for _, m := range []string{"GET ", "POST "} {
-		mux.HandleFunc(m+"/api/v1/repos/{owner}/{repo}/actions/runners/registration-token", a.SignedIn(auth.ScopeWrite, a.repoRunnerToken))
-		mux.HandleFunc(m+"/api/v1/user/actions/runners/registration-token", a.SignedIn(auth.ScopeWrite, a.userRunnerToken))
-		mux.HandleFunc(m+"/api/v1/admin/runners/registration-token", a.AdminOnly(auth.ScopeWrite, a.nodeRunnerToken))
-	}
+	const repoToken = "/api/v1/repos/{owner}/{repo}/actions/runners/registration-token"
+	const userToken = "/api/v1/user/actions/runners/registration-token"
+	const nodeToken = "/api/v1/admin/runners/registration-token"
+	mux.HandleFunc("GET "+repoToken, a.SignedIn(auth.ScopeWrite, a.repoRunnerToken))
+	mux.HandleFunc("POST "+repoToken, a.SignedIn(auth.ScopeWrite, a.repoRunnerToken))
+	mux.HandleFunc("GET "+userToken, a.SignedIn(auth.ScopeWrite, a.userRunnerToken))
+	mux.HandleFunc("POST "+userToken, a.SignedIn(auth.ScopeWrite, a.userRunnerToken))
+	mux.HandleFunc("GET "+nodeToken, a.AdminOnly(auth.ScopeWrite, a.nodeRunnerToken))
+	mux.HandleFunc("POST "+nodeToken, a.AdminOnly(auth.ScopeWrite, a.nodeRunnerToken))
 }
 
 // registrationTokenJSON is Gitea's RegistrationToken.

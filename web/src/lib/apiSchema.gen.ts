@@ -212,6 +212,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/runners/registration-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Node runner token */
+        get: operations["nodeRunnerToken_getAdminRunnersRegistrationToken"];
+        put?: never;
+        /** Node runner token */
+        post: operations["nodeRunnerToken_postAdminRunnersRegistrationToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/sessions/{id}": {
         parameters: {
             query?: never;
@@ -1806,6 +1824,24 @@ export interface paths {
         patch: operations["editOrg"];
         trace?: never;
     };
+    "/api/v1/orgs/{org}/actions/runners/registration-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Org runner token */
+        get: operations["orgRunnerToken_getOrgsByOrgActionsRunnersRegistrationToken"];
+        put?: never;
+        /** Org runner token */
+        post: operations["orgRunnerToken_postOrgsByOrgActionsRunnersRegistrationToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/orgs/{org}/hooks": {
         parameters: {
             query?: never;
@@ -2149,6 +2185,262 @@ export interface paths {
         head?: never;
         /** Edit repo */
         patch: operations["editRepo"];
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/actions/jobs/{job}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get job */
+        get: operations["getJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/actions/jobs/{job}/log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Job log page */
+        get: operations["jobLogPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/actions/jobs/{job}/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Job logs: The job's whole log as text, one line per row with its time, as Gitea's download. */
+        get: operations["jobLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/actions/runners": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List repo runners */
+        get: operations["listRepoRunners"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/actions/runners/registration-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Repo runner token */
+        get: operations["repoRunnerToken_getReposByOwnerByRepoActionsRunnersRegistrationToken"];
+        put?: never;
+        /** Repo runner token */
+        post: operations["repoRunnerToken_postReposByOwnerByRepoActionsRunnersRegistrationToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/actions/runners/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete repo runner */
+        delete: operations["deleteRepoRunner"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/actions/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List runs */
+        get: operations["listRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/actions/runs/{run}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get run */
+        get: operations["getRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/actions/runs/{run}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel run */
+        post: operations["cancelRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/actions/runs/{run}/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List run jobs */
+        get: operations["listRunJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/actions/runs/{run}/rerun": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rerun */
+        post: operations["rerun_postReposByOwnerByRepoActionsRunsByRunRerun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/actions/runs/{run}/rerun-failed-jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Rerun */
+        post: operations["rerun_postReposByOwnerByRepoActionsRunsByRunRerunFailedJobs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/actions/runs/{run}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sends a run, its jobs and their logs, then each change, until the run has ended and every log row has gone out. */
+        get: operations["streamRun"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/actions/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List workflows */
+        get: operations["listWorkflows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/actions/workflows/{file}/dispatches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Dispatch */
+        post: operations["dispatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/repos/{owner}/{repo}/activities/feeds": {
@@ -4310,6 +4602,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/user/actions/runners/registration-token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** User runner token */
+        get: operations["userRunnerToken_getUserActionsRunnersRegistrationToken"];
+        put?: never;
+        /** User runner token */
+        post: operations["userRunnerToken_postUserActionsRunnersRegistrationToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/user/blocks": {
         parameters: {
             query?: never;
@@ -6284,6 +6594,13 @@ export interface components {
             name: string | null;
             url_template: string | null;
         };
+        /** @description One line of a job's log. */
+        LogRow: {
+            content: string;
+            /** Format: int64 */
+            index: number;
+            time: string;
+        };
         /** @description Gitea's MarkdownOption; encoding/json matches its capitalised field names and our lower-case ones alike. */
         MarkdownOption: {
             Mode: string;
@@ -6643,6 +6960,10 @@ export interface components {
             pull_request: components["schemas"]["PullMeta"] | null;
             title: string;
         };
+        /** @description Gitea's RegistrationToken. */
+        RegistrationToken: {
+            token: string;
+        };
         Release: {
             assets: components["schemas"]["Attachment"][];
             author: components["schemas"]["ForgeUser"];
@@ -6934,6 +7255,24 @@ export interface components {
         /** @description Answers an event: going, maybe or no. */
         RsvpBody: {
             status: string;
+        };
+        /** @description Gitea's ActionRunner. */
+        Runner: {
+            busy: boolean;
+            ephemeral: boolean;
+            /** Format: int64 */
+            id: number;
+            labels: components["schemas"]["RunnerLabel"][];
+            last_online: string;
+            name: string;
+            status: string;
+            version: string;
+        };
+        RunnerLabel: {
+            /** Format: int64 */
+            id: number;
+            name: string;
+            type: string;
         };
         /** @description What POST /messages takes: the recipient's username and the Markdown body. */
         SendMessageOption: {
@@ -7311,6 +7650,87 @@ export interface components {
             repository_url: string;
             subscribed: boolean;
             url: string;
+        };
+        /** @description Gitea's ActionWorkflow. */
+        Workflow: {
+            badge_url: string;
+            html_url: string;
+            id: string;
+            name: string;
+            path: string;
+            state: string;
+            url: string;
+        };
+        /** @description Gitea's ActionWorkflowJob. */
+        WorkflowJob: {
+            completed_at: string;
+            conclusion: string;
+            head_branch: string;
+            head_sha: string;
+            html_url: string;
+            /** Format: int64 */
+            id: number;
+            key: string;
+            labels: string[];
+            /** Format: int64 */
+            log_rows: number;
+            name: string;
+            needs: string[];
+            /** Format: int64 */
+            run_attempt: number;
+            /** Format: int64 */
+            run_id: number;
+            run_url: string;
+            /** Format: int64 */
+            runner_id: number;
+            started_at: string;
+            /** @description dForge's: its state, its key in the workflow, the keys of the jobs it needs, and how many log rows it has. */
+            state: string;
+            status: string;
+            steps: components["schemas"]["WorkflowStep"][];
+            url: string;
+        };
+        /** @description Gitea's ActionWorkflowRun. */
+        WorkflowRun: {
+            actor: components["schemas"]["User"];
+            completed_at: string;
+            conclusion: string;
+            created_at: string;
+            display_title: string;
+            /** @description Why the workflow could not run (dForge's): the parser's message for a malformed file. */
+            error: string;
+            event: string;
+            head_branch: string;
+            head_sha: string;
+            html_url: string;
+            /** Format: int64 */
+            id: number;
+            path: string;
+            /** Format: int64 */
+            run_attempt: number;
+            /** Format: int64 */
+            run_number: number;
+            started_at: string;
+            /** @description DForge's state: blocked, waiting, running, success, failure, cancelled or skipped. */
+            state: string;
+            status: string;
+            trigger_actor: components["schemas"]["User"];
+            url: string;
+        };
+        /** @description Gitea's ActionWorkflowStep. */
+        WorkflowStep: {
+            completed_at: string;
+            conclusion: string;
+            /** Format: int64 */
+            log_index: number;
+            /** Format: int64 */
+            log_length: number;
+            name: string;
+            number: number;
+            started_at: string;
+            /** @description dForge's: its state and its rows of the job's log. */
+            state: string;
+            status: string;
         };
         /** @description Which notifications a user wants. */
         "auth.NotificationPrefs": {
@@ -8452,6 +8872,50 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Report"];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    nodeRunnerToken_getAdminRunnersRegistrationToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationToken"];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    nodeRunnerToken_postAdminRunnersRegistrationToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationToken"];
                 };
             };
             "4XX": components["responses"]["Error"];
@@ -11351,6 +11815,58 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    orgRunnerToken_getOrgsByOrgActionsRunnersRegistrationToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        token: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    orgRunnerToken_postOrgsByOrgActionsRunnersRegistrationToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                org: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        token: string;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
     listOrgHooks: {
         parameters: {
             query?: {
@@ -12247,6 +12763,453 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Repo"];
                 };
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                job: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowJob"];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    jobLogPage: {
+        parameters: {
+            query?: {
+                from?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                job: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        done: boolean;
+                        /** Format: int64 */
+                        next: number;
+                        rows: components["schemas"]["LogRow"][];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    jobLogs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                job: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listRepoRunners: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        runners: components["schemas"]["Runner"][];
+                        total_count: number;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    repoRunnerToken_getReposByOwnerByRepoActionsRunnersRegistrationToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationToken"];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    repoRunnerToken_postReposByOwnerByRepoActionsRunnersRegistrationToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationToken"];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteRepoRunner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listRuns: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                workflow?: string;
+                event?: string;
+                status?: string;
+                actor?: string;
+                branch?: string;
+            };
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description How many items the whole list has. */
+                    "X-Total-Count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: int64 */
+                        total_count: number;
+                        workflow_runs: components["schemas"]["WorkflowRun"][];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                run: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowRun"];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    cancelRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                run: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listRunJobs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                run: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        jobs: components["schemas"]["WorkflowJob"][];
+                        total_count: number;
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    rerun_postReposByOwnerByRepoActionsRunsByRunRerun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                run: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowRun"];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    rerun_postReposByOwnerByRepoActionsRunsByRunRerunFailedJobs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                run: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowRun"];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    streamRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                run: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listWorkflows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        total_count: number;
+                        workflows: components["schemas"]["Workflow"][];
+                    };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    dispatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    inputs: {
+                        [key: string]: string;
+                    };
+                    ref: string;
+                };
+            };
+        };
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             "4XX": components["responses"]["Error"];
             default: components["responses"]["Error"];
@@ -17762,6 +18725,50 @@ export interface operations {
                         otpauthUrl: string;
                         secret: string;
                     };
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    userRunnerToken_getUserActionsRunnersRegistrationToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationToken"];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    userRunnerToken_postUserActionsRunnersRegistrationToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RegistrationToken"];
                 };
             };
             "4XX": components["responses"]["Error"];
