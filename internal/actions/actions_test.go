@@ -323,3 +323,102 @@ func TestJobsGoOutOnceAndASilentRunnerFails(t *testing.T) {
 		t.Fatalf("the silent runner's update: %v %v", res, err)
 	}
 }
+
+// Pull requests, issues and workflow_dispatch start runs of the
+// workflows that listen to them; a run is cancelled (its runner learns
+// it), re-run, and a dispatch's inputs are checked and reach the job.
+func TestEventsStartRunsAndWritersCancelAndRerun(t *testing.T) {
+	t.Parallel()
+	n := forgetest.Start(t)
+	alice, bob := n.NewUser(), n.NewUser()
+	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "ev", "auto_init": true, "default_branch": "main"}, http.StatusCreated, nil)
+	repo := "/api/v1/repos/" + alice.Name() + "/ev"
+	var tok struct{ Token string }
+	n.JSON("POST", repo+"/actions/runners/registration-token", alice, nil, http.StatusOK, &tok)
+	r := register(t, n, tok.Token, "linux:host")
+
+	job := "jobs:\n  j:\n    runs-on: linux\n    steps:\n      - run: echo ${{ github.event_name }}\n"
+	dir := n.Clone(n.Remote(alice, alice.Name(), "ev"))
+	n.Commit(dir, "workflows", map[string]string{
+		".gitea/workflows/pr.yml":       "on:\n  pull_request:\n    branches: [main]\n" + job,
+		".gitea/workflows/issue.yml":    "on:\n  issues:\n    types: [opened]\n" + job,
+		".gitea/workflows/dispatch.yml": "on:\n  workflow_dispatch:\n    inputs:\n      level:\n        type: choice\n        options: [low, high]\n        required: true\n" + job,
+	})
+	n.Git(dir, "push", "--quiet", "origin", "HEAD:main")
+	n.Git(dir, "checkout", "--quiet", "-b", "feature")
+	head := n.Commit(dir, "feature", map[string]string{"f.txt": "x"})
+	n.Git(dir, "push", "--quiet", "origin", "feature")
+
+	n.JSON("POST", repo+"/pulls", alice, map[string]any{"head": "feature", "base": "main", "title": "Add f"}, http.StatusCreated, nil)
+	prTask := r.fetch(30 * time.Second)
+	ctx := prTask.GetContext().AsMap()
+	if prTask == nil || ctx["event_name"] != "pull_request" || ctx["sha"] != head || ctx["head_ref"] != "feature" {
+		t.Fatalf("the pull request's task: %v", ctx)
+	}
+	n.JSON("POST", repo+"/issues", alice, map[string]any{"title": "Bug"}, http.StatusCreated, nil)
+	issueTask := r.fetch(30 * time.Second)
+	if issueTask == nil || issueTask.GetContext().AsMap()["event_name"] != "issues" {
+		t.Fatalf("the issue's task: %v", issueTask)
+	}
+
+	// A dispatch checks its inputs, and they reach the job.
+	for _, bad := range []map[string]any{{"ref": "main"}, {"ref": "main", "inputs": map[string]string{"level": "max"}},
+		{"ref": "main", "inputs": map[string]string{"level": "low", "other": "x"}}, {"ref": "nope", "inputs": map[string]string{"level": "low"}}} {
+		if res := n.Call("POST", repo+"/actions/workflows/dispatch.yml/dispatches", alice, bad); res.Status != http.StatusUnprocessableEntity {
+			t.Fatalf("dispatch %v: %d %s", bad, res.Status, res.Body)
+		}
+	}
+	if res := n.Call("POST", repo+"/actions/workflows/pr.yml/dispatches", alice, map[string]any{"ref": "main"}); res.Status != http.StatusUnprocessableEntity {
+		t.Fatalf("dispatch a workflow without workflow_dispatch: %d %s", res.Status, res.Body)
+	}
+	if res := n.Call("POST", repo+"/actions/workflows/dispatch.yml/dispatches", bob, map[string]any{"ref": "main", "inputs": map[string]string{"level": "low"}}); res.Status != http.StatusForbidden {
+		t.Fatalf("a reader dispatches: %d %s", res.Status, res.Body)
+	}
+	n.JSON("POST", repo+"/actions/workflows/dispatch.yml/dispatches", alice, map[string]any{"ref": "main", "inputs": map[string]string{"level": "high"}}, http.StatusNoContent, nil)
+	dispatched := r.fetch(30 * time.Second)
+	inputs, _ := dispatched.GetContext().AsMap()["event"].(map[string]any)["inputs"].(map[string]any)
+	if inputs["level"] != "high" {
+		t.Fatalf("the dispatched task's inputs: %v", dispatched.GetContext().AsMap()["event"])
+	}
+
+	// Cancel the pull request's run: its runner learns it; a reader may
+	// not; an ended run cannot be cancelled again; a re-run starts anew.
+	var runs struct {
+		Runs []struct {
+			ID        int64
+			RunNumber int64 `json:"run_number"`
+			Event     string
+			State     string
+		} `json:"workflow_runs"`
+	}
+	n.JSON("GET", repo+"/actions/runs?event=pull_request", alice, nil, http.StatusOK, &runs)
+	if len(runs.Runs) != 1 {
+		t.Fatalf("pull request runs: %+v", runs)
+	}
+	prRun := "/actions/runs/" + strconv.FormatInt(runs.Runs[0].ID, 10)
+	if res := n.Call("POST", repo+prRun+"/cancel", bob, nil); res.Status != http.StatusForbidden {
+		t.Fatalf("a reader cancels: %d %s", res.Status, res.Body)
+	}
+	n.JSON("POST", repo+prRun+"/cancel", alice, nil, http.StatusAccepted, nil)
+	res, err := r.client.UpdateTask(context.Background(), newReq(r, &runnerv1.UpdateTaskRequest{State: &runnerv1.TaskState{Id: prTask.Id}}))
+	if err != nil || res.Msg.State.Result != runnerv1.Result_RESULT_CANCELLED {
+		t.Fatalf("the runner of a cancelled task: %v %v", res, err)
+	}
+	if res := n.Call("POST", repo+prRun+"/cancel", alice, nil); res.Status != http.StatusConflict {
+		t.Fatalf("cancel an ended run: %d %s", res.Status, res.Body)
+	}
+	var again struct {
+		ID        int64
+		RunNumber int64 `json:"run_number"`
+		State     string
+		Event     string
+	}
+	n.JSON("POST", repo+prRun+"/rerun", alice, nil, http.StatusCreated, &again)
+	if again.ID == runs.Runs[0].ID || again.RunNumber <= runs.Runs[0].RunNumber || again.State != "waiting" || again.Event != "pull_request" {
+		t.Fatalf("the re-run: %+v", again)
+	}
+	rerunTask := r.fetch(30 * time.Second)
+	if rerunTask == nil || rerunTask.GetContext().AsMap()["run_id"] != strconv.FormatInt(again.ID, 10) {
+		t.Fatalf("the re-run's task: %v", rerunTask)
+	}
+}

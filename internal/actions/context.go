@@ -35,15 +35,36 @@ func gitContext(repo index.Repo, t trigger, workflow string) ghContext {
 		"sender":      map[string]any{"login": t.Who, "username": t.Who},
 		"head_commit": map[string]any{"id": t.After},
 	}
-	if t.Inputs != nil {
+	headRef, baseRef := "", ""
+	p := t.Payload
+	person := func(a string) map[string]any { return map[string]any{"login": a, "username": a} }
+	switch {
+	case t.Inputs != nil:
 		event = map[string]any{"ref": t.Ref, "inputs": t.Inputs, "workflow": workflow,
 			"repository": event["repository"], "sender": event["sender"]}
+	case t.Event == "pull_request":
+		headRef, baseRef = p.HeadBranch, p.BaseBranch
+		event = map[string]any{"action": p.Action, "number": p.Number, "repository": event["repository"], "sender": event["sender"],
+			"pull_request": map[string]any{"number": p.Number, "title": p.Title, "body": p.Body, "user": person(p.Author), "merged": p.Merged,
+				"head": map[string]any{"ref": p.HeadBranch, "sha": t.After}, "base": map[string]any{"ref": p.BaseBranch, "sha": t.Before}}}
+	case t.Event == "issues" || t.Event == "issue_comment":
+		issue := map[string]any{"number": p.Number, "title": p.Title, "body": p.Body, "user": person(p.Author)}
+		if p.IsPull {
+			issue["pull_request"] = map[string]any{}
+		}
+		event = map[string]any{"action": p.Action, "issue": issue, "repository": event["repository"], "sender": event["sender"]}
+		if t.Event == "issue_comment" {
+			event["comment"] = map[string]any{"id": p.CommentID, "body": p.Comment, "user": person(t.Who)}
+		}
+	case t.Event == "release":
+		event = map[string]any{"action": p.Action, "repository": event["repository"], "sender": event["sender"],
+			"release": map[string]any{"tag_name": p.Tag, "name": p.Title, "body": p.Body, "prerelease": p.Prerelease, "draft": false}}
 	}
 	return ghContext{
 		"event": event, "event_name": t.Event, "workflow": workflow, "actor": t.Who,
 		"repository": full, "repository_owner": repo.Owner.Username,
 		"sha": t.After, "ref": t.Ref, "ref_name": refName, "ref_type": refType,
-		"head_ref": "", "base_ref": "", "retention_days": "90",
+		"head_ref": headRef, "base_ref": baseRef, "retention_days": "90",
 	}
 }
 

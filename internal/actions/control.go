@@ -56,8 +56,8 @@ func (s *Service) Rerun(ctx context.Context, repo uint64, id int64, actor common
 	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(number), 0) + 1 FROM actions_runs WHERE repo_id = $1`, int64(repo)).Scan(&number); err != nil {
 		return Run{}, fmt.Errorf("number the run: %w", err)
 	}
-	err = tx.QueryRowContext(ctx, `INSERT INTO actions_runs (repo_id, number, workflow, name, title, event, ref, sha, actor, status, context, created_ms)
-		SELECT repo_id, $1, workflow, name, title, event, ref, sha, $2, 'waiting', context, $3 FROM actions_runs WHERE id = $4 RETURNING id`,
+	err = tx.QueryRowContext(ctx, `INSERT INTO actions_runs (repo_id, number, workflow, name, title, event, ref, sha, actor, status, context, fork, created_ms)
+		SELECT repo_id, $1, workflow, name, title, event, ref, sha, $2, 'waiting', context, fork, $3 FROM actions_runs WHERE id = $4 RETURNING id`,
 		number, addr(actor), s.ms(), run.ID).Scan(&newID)
 	if err != nil {
 		return Run{}, fmt.Errorf("copy the run: %w", err)

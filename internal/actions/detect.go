@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
@@ -36,6 +37,8 @@ type trigger struct {
 	Created            int64
 	// Inputs are a workflow_dispatch's inputs.
 	Inputs map[string]any
+	// Payload is the event's own fields.
+	Payload eventPayload
 }
 
 // detectAll turns every pending trigger into runs.
@@ -60,13 +63,17 @@ func (s *Service) detectAll(ctx context.Context) error {
 
 func (s *Service) nextTrigger(ctx context.Context) (trigger, bool, error) {
 	var t trigger
-	err := s.db.QueryRowContext(ctx, `SELECT id, repo_id, event, ref, before_sha, after_sha, actor, created_ms
-		FROM actions_triggers ORDER BY id LIMIT 1`).Scan(&t.ID, &t.Repo, &t.Event, &t.Ref, &t.Before, &t.After, &t.Who, &t.Created)
+	var payload string
+	err := s.db.QueryRowContext(ctx, `SELECT id, repo_id, event, ref, before_sha, after_sha, actor, payload, created_ms
+		FROM actions_triggers ORDER BY id LIMIT 1`).Scan(&t.ID, &t.Repo, &t.Event, &t.Ref, &t.Before, &t.After, &t.Who, &payload, &t.Created)
 	if errors.Is(err, sql.ErrNoRows) {
 		return t, false, nil
 	}
 	if err != nil {
 		return t, false, fmt.Errorf("read triggers: %w", err)
+	}
+	if err := json.Unmarshal([]byte(payload), &t.Payload); err != nil {
+		return t, false, fmt.Errorf("decode trigger %d: %w", t.ID, err)
 	}
 	return t, true, nil
 }
@@ -82,9 +89,23 @@ func (s *Service) detect(ctx context.Context, t trigger) error {
 		}
 		return err
 	}
-	dir, err := s.cfg.RepoDir(ctx, t.Repo)
+	// A pull request's workflows are its head's, where its commits are.
+	src := t.Repo
+	if t.Event == "pull_request" && t.Payload.HeadRepo != 0 {
+		src = t.Payload.HeadRepo
+	}
+	dir, err := s.cfg.RepoDir(ctx, src)
 	if err != nil {
 		return fmt.Errorf("find the git data: %w", err)
+	}
+	if t.After == "" { // issues, comments, releases: their ref's commit
+		if t.Ref == "" {
+			t.Ref = "refs/heads/" + repo.DefaultBranch
+		}
+		if t.After, err = gitOut(ctx, dir, "rev-parse", "--verify", "--quiet", t.Ref+"^{commit}"); err != nil {
+			_, err = s.db.ExecContext(ctx, `DELETE FROM actions_triggers WHERE id = $1`, t.ID)
+			return err // an empty repository, or a tag gone: nothing to run
+		}
 	}
 	files, err := workflowFiles(ctx, dir, t.After)
 	if err != nil {
@@ -92,7 +113,7 @@ func (s *Service) detect(ctx context.Context, t trigger) error {
 	}
 	var runs []plannedRun
 	var changed []string
-	match := func(events []*jobparser.Event) (bool, error) { return matchesPush(ctx, dir, t, events, &changed) }
+	match := func(events []*jobparser.Event) (bool, error) { return matches(ctx, dir, t, events, &changed) }
 	for _, f := range files {
 		p, err := planRun(ctx, dir, repo, t, f, match)
 		if err != nil {
@@ -206,6 +227,9 @@ func changedFiles(ctx context.Context, dir string, t trigger) ([]string, error) 
 		args = []string{"diff-tree", "--no-commit-id", "--name-only", "-z", "-r", "--root", t.After}
 	}
 	out, err := gitOut(ctx, dir, args...)
+	if err != nil && args[0] == "diff" { // a fork may lack the base: the head's own
+		out, err = gitOut(ctx, dir, "diff-tree", "--no-commit-id", "--name-only", "-z", "-r", "--root", t.After)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("list the changed files: %w", err)
 	}

@@ -62,9 +62,13 @@ func (s *Service) insertRun(ctx context.Context, tx *sql.Tx, t trigger, p planne
 	}
 	now := s.ms()
 	var runID int64
-	err := tx.QueryRowContext(ctx, `INSERT INTO actions_runs (repo_id, number, workflow, name, title, event, ref, sha, actor, status, error, context, created_ms, stopped_ms)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
-		int64(t.Repo), number, p.Workflow, p.Name, p.Name, t.Event, t.Ref, t.After, t.Who, status, p.Error, gc, now, stoppedAt(status, now)).Scan(&runID)
+	fork := 0
+	if t.Payload.fork(t.Repo) {
+		fork = 1
+	}
+	err := tx.QueryRowContext(ctx, `INSERT INTO actions_runs (repo_id, number, workflow, name, title, event, ref, sha, actor, status, error, context, fork, created_ms, stopped_ms)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
+		int64(t.Repo), number, p.Workflow, p.Name, runTitle(t, p), t.Event, t.Ref, t.After, t.Who, status, p.Error, gc, fork, now, stoppedAt(status, now)).Scan(&runID)
 	if err != nil {
 		return 0, fmt.Errorf("insert the run: %w", err)
 	}
@@ -80,6 +84,15 @@ func (s *Service) insertRun(ctx context.Context, tx *sql.Tx, t trigger, p planne
 		}
 	}
 	return runID, nil
+}
+
+// runTitle is what the runs list shows of a run: the pull request's,
+// issue's or release's title, or the workflow's name.
+func runTitle(t trigger, p plannedRun) string {
+	if t.Payload.Title != "" {
+		return t.Payload.Title
+	}
+	return p.Name
 }
 
 func stoppedAt(status string, now int64) int64 {

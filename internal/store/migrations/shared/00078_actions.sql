@@ -37,6 +37,9 @@ CREATE TABLE actions_triggers (
     before_sha TEXT   NOT NULL,
     after_sha  TEXT   NOT NULL,
     actor      TEXT   NOT NULL,
+    -- the event's own fields (a pull request's number and head, an
+    -- issue's, a release's), as JSON
+    payload    TEXT   NOT NULL DEFAULT '{}',
     created_ms BIGINT NOT NULL
 );
 
@@ -54,6 +57,8 @@ CREATE TABLE actions_runs (
     status     TEXT   NOT NULL,
     error      TEXT   NOT NULL DEFAULT '',
     context    TEXT   NOT NULL DEFAULT '{}',
+    -- 1: a pull request from a fork, which runs without secrets
+    fork       BIGINT NOT NULL DEFAULT 0,
     created_ms BIGINT NOT NULL,
     started_ms BIGINT NOT NULL DEFAULT 0,
     stopped_ms BIGINT NOT NULL DEFAULT 0,
