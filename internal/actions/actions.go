@@ -152,6 +152,11 @@ func (s *Service) Run(ctx context.Context) {
 // work is one round of the worker; each step logs its own failure and
 // the next round retries it.
 func (s *Service) work(ctx context.Context) {
+	defer func() { // the act library's panics must not take the node down
+		if v := recover(); v != nil {
+			s.log.Error("actions: the worker panicked", "panic", v)
+		}
+	}()
 	if err := s.detectAll(ctx); err != nil && ctx.Err() == nil {
 		s.log.Error("actions: detect workflows", "err", err)
 	}

@@ -422,3 +422,69 @@ func TestEventsStartRunsAndWritersCancelAndRerun(t *testing.T) {
 		t.Fatalf("the re-run's task: %v", rerunTask)
 	}
 }
+
+// A workflow's concurrency group: with cancel-in-progress a newer push
+// cancels the older run; without it the newer run waits for the older
+// one to end.
+func TestConcurrencyGroups(t *testing.T) {
+	t.Parallel()
+	n := forgetest.Start(t)
+	alice := n.NewUser()
+	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "cc", "auto_init": true, "default_branch": "main"}, http.StatusCreated, nil)
+	repo := "/api/v1/repos/" + alice.Name() + "/cc"
+	var tok struct{ Token string }
+	n.JSON("POST", repo+"/actions/runners/registration-token", alice, nil, http.StatusOK, &tok)
+	r := register(t, n, tok.Token, "linux:host")
+	job := "jobs:\n  j:\n    runs-on: linux\n    steps:\n      - run: echo hi\n"
+	dir := n.Clone(n.Remote(alice, alice.Name(), "cc"))
+	push := func(files map[string]string) {
+		n.Commit(dir, "change", files)
+		n.Git(dir, "push", "--quiet", "origin", "HEAD:main")
+	}
+	states := func(workflow string) []string {
+		var runs struct {
+			Runs []struct{ State string } `json:"workflow_runs"`
+		}
+		n.JSON("GET", repo+"/actions/runs?workflow="+workflow, alice, nil, http.StatusOK, &runs)
+		var out []string
+		for _, run := range runs.Runs { // newest first
+			out = append(out, run.State)
+		}
+		return out
+	}
+	waitStates := func(workflow string, want ...string) {
+		t.Helper()
+		deadline := time.Now().Add(30 * time.Second)
+		for time.Now().Before(deadline) && strings.Join(states(workflow), ",") != strings.Join(want, ",") {
+			time.Sleep(100 * time.Millisecond)
+		}
+		if got := states(workflow); strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Fatalf("%s runs: %v, want %v", workflow, got, want)
+		}
+	}
+
+	cancelling := "on: push\nconcurrency:\n  group: ci-${{ github.ref }}\n  cancel-in-progress: true\n" + job
+	push(map[string]string{".gitea/workflows/c.yml": cancelling})
+	first := r.fetch(30 * time.Second)
+	push(map[string]string{"a": "1"})
+	waitStates("c.yml", "waiting", "cancelled")
+	res, err := r.client.UpdateTask(context.Background(), newReq(r, &runnerv1.UpdateTaskRequest{State: &runnerv1.TaskState{Id: first.Id}}))
+	if err != nil || res.Msg.State.Result != runnerv1.Result_RESULT_CANCELLED {
+		t.Fatalf("the older run's runner: %v %v", res, err)
+	}
+	r.finish(r.fetch(30*time.Second), runnerv1.Result_RESULT_SUCCESS)
+	waitStates("c.yml", "success", "cancelled")
+
+	queued := "on: push\nconcurrency: deploy\n" + job
+	push(map[string]string{".gitea/workflows/c.yml": queued})
+	older := r.fetch(30 * time.Second)
+	push(map[string]string{"a": "2"})
+	waitStates("c.yml", "waiting", "running", "success", "cancelled")
+	if held := r.fetch(time.Second); held != nil {
+		t.Fatal("the newer run of a group ran while the older one was running")
+	}
+	r.finish(older, runnerv1.Result_RESULT_SUCCESS)
+	if newer := r.fetch(30 * time.Second); newer == nil {
+		t.Fatal("the newer run of the group did not start once the older one ended")
+	}
+}

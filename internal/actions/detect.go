@@ -163,6 +163,10 @@ type plannedRun struct {
 	Workflow, Name string
 	Jobs           []plannedJob
 	Error          string
+	// Concurrency is the workflow's concurrency group; CancelInProgress
+	// cancels the group's older runs instead of waiting for them.
+	Concurrency      string
+	CancelInProgress bool
 }
 
 type plannedJob struct {
@@ -172,7 +176,14 @@ type plannedJob struct {
 
 // planRun is the run file's workflow gives for t, or nil when match says
 // the workflow does not listen to the event.
-func planRun(ctx context.Context, dir string, repo index.Repo, t trigger, file string, match func([]*jobparser.Event) (bool, error)) (*plannedRun, error) {
+func planRun(ctx context.Context, dir string, repo index.Repo, t trigger, file string, match func([]*jobparser.Event) (bool, error)) (out *plannedRun, err error) {
+	// The parser is a library of its own: a workflow that crashes it is
+	// an invalid workflow, never a crashed node.
+	defer func() {
+		if v := recover(); v != nil {
+			out, err = &plannedRun{Workflow: path.Base(file), Name: path.Base(file), Error: fmt.Sprintf("the workflow could not be parsed: %v", v)}, nil
+		}
+	}()
 	content, err := gitOut(ctx, dir, "cat-file", "blob", t.After+":"+file)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", file, err)
@@ -195,7 +206,14 @@ func planRun(ctx context.Context, dir string, repo index.Repo, t trigger, file s
 	if err != nil || !ok {
 		return nil, err
 	}
-	jobs, err := jobparser.Parse([]byte(content), jobparser.WithGitContext(gitContext(repo, t, p.Workflow).toModel()), jobparser.WithInputs(t.Inputs))
+	gc := gitContext(repo, t, p.Workflow)
+	if rc, err := jobparser.ReadWorkflowRawConcurrency([]byte(content)); err == nil && rc != nil {
+		if p.Concurrency, p.CancelInProgress, err = jobparser.EvaluateConcurrency(rc, "", nil, gc, map[string]*jobparser.JobResult{"": {}}, nil, t.Inputs); err != nil {
+			p.Error = "invalid concurrency: " + err.Error()
+			return p, nil
+		}
+	}
+	jobs, err := jobparser.Parse([]byte(content), jobparser.WithGitContext(gc.toModel()), jobparser.WithInputs(t.Inputs))
 	if err != nil {
 		p.Error = "invalid jobs: " + err.Error()
 		return p, nil

@@ -12,7 +12,12 @@ import (
 // ifAllows says whether a job whose needs have ended runs: its `if:`
 // (`success()` when it has none) over the needs' results, as GitHub
 // decides it, so `if: always()` or `failure()` runs after a failure.
-func ifAllows(payload string, results map[string]string) (bool, error) {
+func ifAllows(payload string, results map[string]string) (ok bool, err error) {
+	defer func() { // an expression that crashes the library fails the job
+		if v := recover(); v != nil {
+			ok, err = false, fmt.Errorf("evaluate if: %v", v)
+		}
+	}()
 	wf, err := model.ReadWorkflow(strings.NewReader(payload))
 	if err != nil {
 		return false, fmt.Errorf("read the job: %w", err)

@@ -44,6 +44,13 @@ func (s *Service) recordRuns(ctx context.Context, t trigger, runs []plannedRun) 
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("commit the runs: %w", err)
 	}
+	for i, p := range runs {
+		if p.Concurrency != "" && p.CancelInProgress {
+			if err := s.cancelGroup(ctx, t.Repo, p.Concurrency, ids[i]); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if len(runs) > 0 {
 		s.readyChanged()
 		s.notify() // their pending statuses
@@ -66,15 +73,26 @@ func (s *Service) insertRun(ctx context.Context, tx *sql.Tx, t trigger, p planne
 	if t.Payload.fork(t.Repo) {
 		fork = 1
 	}
-	err := tx.QueryRowContext(ctx, `INSERT INTO actions_runs (repo_id, number, workflow, name, title, event, ref, sha, actor, status, error, context, fork, created_ms, stopped_ms)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) RETURNING id`,
-		int64(t.Repo), number, p.Workflow, p.Name, runTitle(t, p), t.Event, t.Ref, t.After, t.Who, status, p.Error, gc, fork, now, stoppedAt(status, now)).Scan(&runID)
+	err := tx.QueryRowContext(ctx, `INSERT INTO actions_runs (repo_id, number, workflow, name, title, event, ref, sha, actor, status, error, context, fork, concurrency, created_ms, stopped_ms)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id`,
+		int64(t.Repo), number, p.Workflow, p.Name, runTitle(t, p), t.Event, t.Ref, t.After, t.Who, status, p.Error, gc, fork, p.Concurrency, now, stoppedAt(status, now)).Scan(&runID)
 	if err != nil {
 		return 0, fmt.Errorf("insert the run: %w", err)
 	}
+	// A run whose group has an older one still going waits for it,
+	// unless it cancels it (recordRuns does, after the commit).
+	held := false
+	if p.Concurrency != "" && !p.CancelInProgress {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM actions_runs WHERE repo_id = $1 AND concurrency = $2 AND id < $3
+			AND status NOT IN ('success', 'failure', 'cancelled', 'skipped')`, int64(t.Repo), p.Concurrency, runID).Scan(&n); err != nil {
+			return 0, fmt.Errorf("read the concurrency group: %w", err)
+		}
+		held = n > 0
+	}
 	for _, j := range p.Jobs {
 		st := StatusWaiting
-		if len(j.Needs) > 0 {
+		if len(j.Needs) > 0 || held {
 			st = StatusBlocked
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO actions_jobs (run_id, repo_id, job_key, name, needs, runs_on, payload, status)
@@ -164,4 +182,58 @@ func runState(jobs []string) string {
 		return StatusCancelled
 	}
 	return StatusSuccess
+}
+
+// cancelGroup cancels the runs of repo's concurrency group older than
+// run id that have not ended (cancel-in-progress).
+func (s *Service) cancelGroup(ctx context.Context, repo uint64, group string, id int64) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT id FROM actions_runs WHERE repo_id = $1 AND concurrency = $2 AND id < $3
+		AND status NOT IN ('success', 'failure', 'cancelled', 'skipped')`, int64(repo), group, id)
+	if err != nil {
+		return fmt.Errorf("read the concurrency group: %w", err)
+	}
+	var older []int64
+	for rows.Next() {
+		var o int64
+		if err := rows.Scan(&o); err != nil {
+			rows.Close()
+			return fmt.Errorf("read a run of the group: %w", err)
+		}
+		older = append(older, o)
+	}
+	rows.Close()
+	for _, o := range older {
+		if err := s.cancelRun(ctx, o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// heldBy says whether run id waits for an older run of its concurrency
+// group, and names the group.
+func (s *Service) heldBy(ctx context.Context, id int64) (bool, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM actions_runs r JOIN actions_runs o ON o.repo_id = r.repo_id AND o.concurrency = r.concurrency AND o.id < r.id
+		WHERE r.id = $1 AND r.concurrency <> '' AND o.status NOT IN ('success', 'failure', 'cancelled', 'skipped')`, id).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("read the concurrency group: %w", err)
+	}
+	return n > 0, nil
+}
+
+// releaseGroup moves on the next run of run id's concurrency group once
+// run id has ended.
+func (s *Service) releaseGroup(ctx context.Context, id int64) error {
+	var next int64
+	err := s.db.QueryRowContext(ctx, `SELECT COALESCE(MIN(n.id), 0) FROM actions_runs r JOIN actions_runs n ON n.repo_id = r.repo_id AND n.concurrency = r.concurrency AND n.id > r.id
+		WHERE r.id = $1 AND r.concurrency <> '' AND r.status IN ('success', 'failure', 'cancelled', 'skipped')
+		AND n.status NOT IN ('success', 'failure', 'cancelled', 'skipped')`, id).Scan(&next)
+	if err != nil {
+		return fmt.Errorf("find the group's next run: %w", err)
+	}
+	if next == 0 {
+		return nil
+	}
+	return s.jobEnded(ctx, next)
 }

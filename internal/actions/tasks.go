@@ -320,7 +320,14 @@ func (s *Service) mergeOutputs(ctx context.Context, id int64, outputs map[string
 // (or are skipped, when one of them did not succeed), and the run's state
 // follows its jobs'.
 func (s *Service) jobEnded(ctx context.Context, runID int64) error {
+	held, err := s.heldBy(ctx, runID)
+	if err != nil {
+		return err
+	}
 	for range 100 { // skips cascade along needs; a run has fewer levels
+		if held {
+			break
+		}
 		changed, err := s.unblock(ctx, runID)
 		if err != nil {
 			return err
@@ -330,7 +337,10 @@ func (s *Service) jobEnded(ctx context.Context, runID int64) error {
 		}
 	}
 	s.notify()
-	return s.settleRun(ctx, runID)
+	if err := s.settleRun(ctx, runID); err != nil {
+		return err
+	}
+	return s.releaseGroup(ctx, runID)
 }
 
 func (s *Service) unblock(ctx context.Context, runID int64) (bool, error) {

@@ -59,6 +59,8 @@ CREATE TABLE actions_runs (
     context    TEXT   NOT NULL DEFAULT '{}',
     -- 1: a pull request from a fork, which runs without secrets
     fork       BIGINT NOT NULL DEFAULT 0,
+    -- the workflow's concurrency group, evaluated; '' for none
+    concurrency TEXT  NOT NULL DEFAULT '',
     created_ms BIGINT NOT NULL,
     started_ms BIGINT NOT NULL DEFAULT 0,
     stopped_ms BIGINT NOT NULL DEFAULT 0,
