@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/dforge/dforge/internal/api"
+	"github.com/dforge/dforge/internal/api/repo"
 	"github.com/dforge/dforge/internal/api/routes"
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/gitserver"
@@ -148,7 +149,8 @@ func apiOnly(mw func(http.Handler) http.Handler, next http.Handler) http.Handler
 }
 
 // withDownloads sends release asset downloads
-// (/{owner}/{repo}/releases/download/{tag}/{name}) to the API ahead of the
+// (/{owner}/{repo}/releases/download/{tag}/{name}) and workflows' badges
+// (/{owner}/{repo}/actions/workflows/{file}/badge.svg) to the API ahead of the
 // mux, whose /api/ prefix they would clash with as a pattern.
 func withDownloads(d Deps, next http.Handler) http.Handler {
 	if d.API == nil {
@@ -156,14 +158,19 @@ func withDownloads(d Deps, next http.Handler) http.Handler {
 	}
 	// Signed in (token or session), so a private repository's readers
 	// download its assets.
-	var serve http.Handler = http.HandlerFunc(d.API.ServeDownload)
+	var serve, badge http.Handler = http.HandlerFunc(d.API.ServeDownload), http.HandlerFunc(d.API.ServeBadge)
 	if d.Auth != nil {
-		serve = d.Auth.Middleware(serve)
+		serve, badge = d.Auth.Middleware(serve), d.Auth.Middleware(badge)
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if api.IsDownloadPath(r.URL.EscapedPath()) {
 			r.Pattern = "GET /{owner}/{repo}/releases/download/{tag}/{name}"
 			serve.ServeHTTP(w, r)
+			return
+		}
+		if r.Method == http.MethodGet && repo.IsBadgePath(r.URL.EscapedPath()) {
+			r.Pattern = "GET /{owner}/{repo}/actions/workflows/{file}/badge.svg"
+			badge.ServeHTTP(w, r)
 			return
 		}
 		next.ServeHTTP(w, r)

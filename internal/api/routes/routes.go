@@ -103,6 +103,13 @@ func (a *API) routes(mux *http.ServeMux) {
 	a.RegisterNotFound(mux)
 }
 
+// ServeBadge serves a workflow's status badge,
+// /{owner}/{repo}/actions/workflows/{file}/badge.svg (the web server sends
+// repo.IsBadgePath here ahead of the app's routes).
+func (a *API) ServeBadge(w http.ResponseWriter, r *http.Request) {
+	(&repo.Handler{API: a.API}).ServeBadge(w, r)
+}
+
 // ServeDownload serves a release asset at Gitea's browser_download_url,
 // with range requests, from this node's blockstore (the web server sends
 // api.IsDownloadPath here ahead of the app's routes).
