@@ -98,6 +98,9 @@ func (a *API) routes(mux *http.ServeMux) {
 	repoRoutes.RegisterActions(mux)
 	repoRoutes.RegisterActionRuns(mux)
 	orgRoutes.RegisterActions(mux)
+	repoRoutes.RegisterActionSecrets(mux)
+	orgRoutes.RegisterActionSecrets(mux)
+	userRoutes.RegisterActionSecrets(mux)
 	a.RegisterNotFound(mux)
 }
 
