@@ -18,9 +18,8 @@ func (a *Handler) RegisterActions(mux *http.ServeMux) {
 	if a.Actions == nil || a.Forge == nil {
 		return
 	}
-	for _, m := range []string{"GET ", "POST "} {
-		mux.HandleFunc(m+"/api/v1/orgs/{org}/actions/runners/registration-token", a.SignedIn(auth.ScopeWrite, a.orgRunnerToken))
-	}
+	mux.HandleFunc("GET /api/v1/orgs/{org}/actions/runners/registration-token", a.SignedIn(auth.ScopeWrite, a.orgRunnerToken))
+	mux.HandleFunc("POST /api/v1/orgs/{org}/actions/runners/registration-token", a.SignedIn(auth.ScopeWrite, a.orgRunnerToken))
 }
 
 func (a *Handler) orgRunnerToken(w http.ResponseWriter, r *http.Request) error {

@@ -19,11 +19,12 @@ func (a *Handler) RegisterActions(mux *http.ServeMux) {
 	if a.Actions == nil || a.Hosting == nil {
 		return
 	}
-	for _, m := range []string{"GET ", "POST "} {
-		mux.HandleFunc(m+"/api/v1/repos/{owner}/{repo}/actions/runners/registration-token", a.SignedIn(auth.ScopeWrite, a.repoRunnerToken))
-		mux.HandleFunc(m+"/api/v1/user/actions/runners/registration-token", a.SignedIn(auth.ScopeWrite, a.userRunnerToken))
-		mux.HandleFunc(m+"/api/v1/admin/runners/registration-token", a.AdminOnly(auth.ScopeWrite, a.nodeRunnerToken))
-	}
+	mux.HandleFunc("GET /api/v1/repos/{owner}/{repo}/actions/runners/registration-token", a.SignedIn(auth.ScopeWrite, a.repoRunnerToken))
+	mux.HandleFunc("GET /api/v1/user/actions/runners/registration-token", a.SignedIn(auth.ScopeWrite, a.userRunnerToken))
+	mux.HandleFunc("GET /api/v1/admin/runners/registration-token", a.AdminOnly(auth.ScopeWrite, a.nodeRunnerToken))
+	mux.HandleFunc("POST /api/v1/repos/{owner}/{repo}/actions/runners/registration-token", a.SignedIn(auth.ScopeWrite, a.repoRunnerToken))
+	mux.HandleFunc("POST /api/v1/user/actions/runners/registration-token", a.SignedIn(auth.ScopeWrite, a.userRunnerToken))
+	mux.HandleFunc("POST /api/v1/admin/runners/registration-token", a.AdminOnly(auth.ScopeWrite, a.nodeRunnerToken))
 }
 
 // registrationTokenJSON is Gitea's RegistrationToken.
