@@ -252,3 +252,38 @@ func TestSecretsRefuseBadInputAndStrangers(t *testing.T) {
 	}
 	n.JSON("DELETE", "/api/v1/user/actions/secrets/MINE", bob, nil, http.StatusNotFound, nil)
 }
+
+// An organization's secrets and variables reach its repositories' jobs,
+// under a repository's own of the same name, and no other owner's do.
+func TestAnOrganizationsSecretsReachItsRepositoriesJobs(t *testing.T) {
+	t.Parallel()
+	n := forgetest.Start(t)
+	alice := n.NewUser()
+	orgName := "org-" + strings.ToLower(alice.Name())
+	n.JSON("POST", "/api/v1/orgs", alice, map[string]string{"username": orgName}, http.StatusCreated, nil)
+	n.JSON("POST", "/api/v1/orgs/"+orgName+"/repos", alice, map[string]any{"name": "app", "auto_init": true, "default_branch": "main"}, http.StatusCreated, nil)
+	repo := "/api/v1/repos/" + orgName + "/app"
+	org := "/api/v1/orgs/" + orgName
+	n.JSON("PUT", org+"/actions/secrets/DEPLOY", alice, map[string]string{"data": "org-deploy-3e1f"}, http.StatusCreated, nil)
+	n.JSON("PUT", org+"/actions/secrets/SHARED", alice, map[string]string{"data": "org-shared-8a2b"}, http.StatusCreated, nil)
+	n.JSON("PUT", repo+"/actions/secrets/shared", alice, map[string]string{"data": "repo-shared-6c9d"}, http.StatusCreated, nil)
+	n.JSON("PUT", "/api/v1/user/actions/secrets/ALICE_ONLY", alice, map[string]string{"data": "not-the-org-s"}, http.StatusCreated, nil)
+	n.JSON("POST", org+"/actions/variables/ENV", alice, map[string]string{"value": "prod"}, http.StatusCreated, nil)
+
+	var tok struct{ Token string }
+	n.JSON("POST", repo+"/actions/runners/registration-token", alice, nil, http.StatusOK, &tok)
+	r := register(t, n, tok.Token, "linux:host")
+	dir := n.Clone(n.Remote(alice, orgName, "app"))
+	n.Commit(dir, "ci", map[string]string{".gitea/workflows/ci.yml": secretWorkflow})
+	n.Git(dir, "push", "--quiet", "origin", "HEAD:main")
+	task := r.fetch(30 * time.Second)
+	if task == nil {
+		t.Fatal("the organization's repository's job was not handed out")
+	}
+	if len(task.Secrets) != 2 || task.Secrets["DEPLOY"] != "org-deploy-3e1f" || task.Secrets["SHARED"] != "repo-shared-6c9d" {
+		t.Fatalf("the task's secrets are not the organization's under the repository's (%d of them)", len(task.Secrets))
+	}
+	if len(task.Vars) != 1 || task.Vars["ENV"] != "prod" {
+		t.Fatalf("the task's variables: %v", task.Vars)
+	}
+}
