@@ -86,8 +86,12 @@ func TestActionsSecretsThroughTheGiteaSDK(t *testing.T) {
 	}
 
 	for _, del := range []func() (*gitea.Response, error){
-		func() (*gitea.Response, error) { return c.DeleteRepoActionSecret(alice.login, "sdk-secrets", "deploy_key") },
-		func() (*gitea.Response, error) { return c.DeleteRepoActionVariable(alice.login, "sdk-secrets", "stage") },
+		func() (*gitea.Response, error) {
+			return c.DeleteRepoActionSecret(alice.login, "sdk-secrets", "deploy_key")
+		},
+		func() (*gitea.Response, error) {
+			return c.DeleteRepoActionVariable(alice.login, "sdk-secrets", "stage")
+		},
 		func() (*gitea.Response, error) { return c.DeleteOrgActionSecret(org, "ORG_TOKEN") },
 		func() (*gitea.Response, error) { return c.DeleteUserActionSecret("MINE") },
 	} {
