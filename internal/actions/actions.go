@@ -61,6 +61,10 @@ type Config struct {
 	// TaskTimeout is how long a running task may go without word from its
 	// runner before it fails (default 10 minutes).
 	TaskTimeout time.Duration
+	// SecretKey is the node's AES-256 key that seals Actions' secrets at
+	// rest (internal/node keeps it in the data dir); without it secrets
+	// cannot be set.
+	SecretKey []byte
 }
 
 // Service is a node's Actions.

@@ -151,7 +151,16 @@ func (s *Service) taskOf(ctx context.Context, id int64) (*runnerv1.Task, error) 
 	if err != nil {
 		return nil, err
 	}
-	return &runnerv1.Task{Id: j.ID, WorkflowPayload: []byte(j.Payload), Context: pc, Secrets: map[string]string{}, Vars: map[string]string{}, Needs: needs}, nil
+	fork := false // a fork's pull request: its jobs get no secrets
+	secrets, err := s.taskSecrets(ctx, j.Repo, fork)
+	if err != nil {
+		return nil, err
+	}
+	vars, err := s.taskVars(ctx, j.Repo)
+	if err != nil {
+		return nil, err
+	}
+	return &runnerv1.Task{Id: j.ID, WorkflowPayload: []byte(j.Payload), Context: pc, Secrets: secrets, Vars: vars, Needs: needs}, nil
 }
 
 // needsOf are the results and outputs of the jobs j needs.
@@ -418,14 +427,21 @@ func (s *Service) updateLog(ctx context.Context, r Runner, id, index int64, rows
 	if skip >= int64(len(rows)) {
 		return j.LogRows, nil
 	}
+	contents := make([]string, 0, len(rows)-int(skip))
+	for _, row := range rows[skip:] {
+		contents = append(contents, row.Content)
+	}
+	if contents, err = s.maskRows(ctx, j.Repo, contents); err != nil { // no secret reaches the log
+		return 0, err
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return 0, fmt.Errorf("begin: %w", err)
 	}
 	defer tx.Rollback() //nolint:errcheck // after Commit it does nothing
 	next := j.LogRows
-	for _, row := range rows[skip:] {
-		content, t := row.Content, msOf(row.Time)
+	for i, row := range rows[skip:] {
+		content, t := contents[i], msOf(row.Time)
 		switch {
 		case next > maxLogRows:
 			next++ // acknowledged, not kept

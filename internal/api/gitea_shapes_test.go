@@ -291,6 +291,11 @@ func buildShapesWorld(s *shapeRun, n *issuesNode) *shapesWorld {
 	ol := s.do(a, "POST", "/orgs/{org}/labels", map[string]any{"name": "triage", "color": "#aabbcc", "description": "To sort"}, http.StatusCreated, w.org)
 	w.ids["/orgs/{org}/labels/{id}"] = id(ol, "id")
 	s.do(a, "POST", "/repos/{owner}/{repo}/issues/{index}/times", map[string]any{"time": 3600}, http.StatusOK, o, r, w.ids["issue"])
+	// Actions' secrets and variables (issue 26), at each level.
+	for _, at := range [][]string{{"/repos/{owner}/{repo}", o, r}, {"/orgs/{org}", w.org}, {"/user"}} {
+		s.do(a, "PUT", at[0]+"/actions/secrets/{secretname}", map[string]any{"data": "shh"}, http.StatusCreated, append(at[1:], "SHAPES_SECRET")...)
+		s.do(a, "POST", at[0]+"/actions/variables/{variablename}", map[string]any{"value": "v"}, http.StatusCreated, append(at[1:], "SHAPES_VAR")...)
+	}
 	s.do(nil, "POST", "/markup", map[string]any{"Text": "# Hi", "Mode": "gfm"}, http.StatusOK)
 
 	// 9. Bob's notification thread.
@@ -340,6 +345,7 @@ func (w *shapesWorld) params(tmpl string) ([]string, bool) {
 		"owner": o, "repo": r, "org": w.org, "username": o, "collaborator": w.bob.Name(),
 		"filepath": "README.md", "branch": "main", "name": "main", "ref": "main", "tag": "v1.0",
 		"basehead": "main...feature", "archive": "main.zip", "attachment_id": w.ids["asset"],
+		"secretname": "SHAPES_SECRET", "variablename": "SHAPES_VAR",
 	}
 	// Parameters whose value depends on where they stand.
 	switch {

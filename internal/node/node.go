@@ -194,8 +194,12 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 	s.Index.ObserveForge(s.CodeSearch)
 	// Actions note the pushes this node relays as they are projected;
 	// their worker starts with the git data (step 8).
+	actionsKey, err := loadOrCreateActionsKey(actionsKeyFile(cfg.DataDir))
+	if err != nil {
+		return nil, err
+	}
 	s.Actions = actions.New(actions.Config{DB: s.Store.DB(), Index: s.Index, RepoDir: repoDirs{s}.Dir, Operator: n.Operator,
-		BaseURL: cfg.Webhooks.BaseURL, Log: log, TaskTimeout: cfg.ActionsTaskTimeout, PostStatus: func(ctx context.Context, actor common.Address, st chainforge.StatusCreate) error {
+		BaseURL: cfg.Webhooks.BaseURL, Log: log, TaskTimeout: cfg.ActionsTaskTimeout, SecretKey: actionsKey, PostStatus: func(ctx context.Context, actor common.Address, st chainforge.StatusCreate) error {
 			_, err := s.Forge.Do(ctx, actor, st)
 			return err
 		}})

@@ -100,6 +100,9 @@ func (a *API) routes(mux *http.ServeMux) {
 	repoRoutes.RegisterActionControls(mux)
 	repoRoutes.RegisterActionLive(mux)
 	orgRoutes.RegisterActions(mux)
+	repoRoutes.RegisterActionSecrets(mux)
+	orgRoutes.RegisterActionSecrets(mux)
+	userRoutes.RegisterActionSecrets(mux)
 	a.RegisterNotFound(mux)
 }
 
