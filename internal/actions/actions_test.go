@@ -488,3 +488,43 @@ func TestConcurrencyGroups(t *testing.T) {
 		t.Fatal("the newer run of the group did not start once the older one ended")
 	}
 }
+
+// A pull request from a fork runs its workflow, in the base repository,
+// without the base's secrets (its variables are plain and go along); a
+// branch of the base itself gets them.
+func TestAForksPullRequestRunsWithoutSecrets(t *testing.T) {
+	t.Parallel()
+	n := forgetest.Start(t)
+	alice, bob := n.NewUser(), n.NewUser()
+	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "lib", "auto_init": true, "default_branch": "main"}, http.StatusCreated, nil)
+	repo := "/api/v1/repos/" + alice.Name() + "/lib"
+	var tok struct{ Token string }
+	n.JSON("POST", repo+"/actions/runners/registration-token", alice, nil, http.StatusOK, &tok)
+	r := register(t, n, tok.Token, "linux:host")
+	n.JSON("PUT", repo+"/actions/secrets/DEPLOY_KEY", alice, map[string]any{"data": "s3cret-value"}, http.StatusCreated, nil)
+	n.JSON("POST", repo+"/actions/variables/STAGE", alice, map[string]any{"value": "prod"}, http.StatusCreated, nil)
+
+	wf := "on: pull_request\njobs:\n  j:\n    runs-on: linux\n    steps:\n      - run: echo ${{ secrets.DEPLOY_KEY }}\n"
+	dir := n.Clone(n.Remote(alice, alice.Name(), "lib"))
+	n.Commit(dir, "ci", map[string]string{".gitea/workflows/pr.yml": wf})
+	n.Git(dir, "push", "--quiet", "origin", "HEAD:main")
+
+	n.JSON("POST", repo+"/forks", bob, map[string]any{}, http.StatusAccepted, nil)
+	fork := n.Clone(n.Remote(bob, bob.Name(), "lib"))
+	n.Commit(fork, "fix", map[string]string{"fix.txt": "x"})
+	n.Git(fork, "push", "--quiet", "origin", "HEAD:fix")
+	n.JSON("POST", repo+"/pulls", bob, map[string]any{"head": bob.Name() + ":fix", "base": "main", "title": "Fix"}, http.StatusCreated, nil)
+	fromFork := r.fetch(30 * time.Second)
+	if fromFork == nil || len(fromFork.Secrets) != 0 || fromFork.Vars["STAGE"] != "prod" {
+		t.Fatalf("a fork's task: %v", fromFork)
+	}
+
+	n.Git(dir, "checkout", "--quiet", "-b", "own")
+	n.Commit(dir, "own", map[string]string{"own.txt": "x"})
+	n.Git(dir, "push", "--quiet", "origin", "own")
+	n.JSON("POST", repo+"/pulls", alice, map[string]any{"head": "own", "base": "main", "title": "Own"}, http.StatusCreated, nil)
+	own := r.fetch(30 * time.Second)
+	if own == nil || own.Secrets["DEPLOY_KEY"] != "s3cret-value" {
+		t.Fatalf("the base's own branch's task: %v", own)
+	}
+}

@@ -29,6 +29,7 @@ type job struct {
 	Payload, Context     string
 	RunnerID             int64
 	LogRows              int64
+	Fork                 bool // the run is a fork's pull request's
 }
 
 var errNoTask = usererr.Missingf("no such task")
@@ -113,9 +114,9 @@ func (s *Service) inScope(ctx context.Context, sc Scope, repo uint64) bool {
 func (s *Service) readJob(ctx context.Context, id int64) (job, error) {
 	var j job
 	var needs, runsOn string
-	err := s.db.QueryRowContext(ctx, `SELECT j.id, j.run_id, r.number, j.repo_id, j.job_key, j.name, j.status, j.needs, j.runs_on, j.payload, r.context, j.runner_id, j.log_rows
+	err := s.db.QueryRowContext(ctx, `SELECT j.id, j.run_id, r.number, j.repo_id, j.job_key, j.name, j.status, j.needs, j.runs_on, j.payload, r.context, j.runner_id, j.log_rows, r.fork
 		FROM actions_jobs j JOIN actions_runs r ON r.id = j.run_id WHERE j.id = $1`, id).
-		Scan(&j.ID, &j.RunID, &j.RunNumber, &j.Repo, &j.Key, &j.Name, &j.Status, &needs, &runsOn, &j.Payload, &j.Context, &j.RunnerID, &j.LogRows)
+		Scan(&j.ID, &j.RunID, &j.RunNumber, &j.Repo, &j.Key, &j.Name, &j.Status, &needs, &runsOn, &j.Payload, &j.Context, &j.RunnerID, &j.LogRows, &j.Fork)
 	if errors.Is(err, sql.ErrNoRows) {
 		return job{}, errNoTask
 	}
@@ -151,8 +152,7 @@ func (s *Service) taskOf(ctx context.Context, id int64) (*runnerv1.Task, error) 
 	if err != nil {
 		return nil, err
 	}
-	fork := false // a fork's pull request: its jobs get no secrets
-	secrets, err := s.taskSecrets(ctx, j.Repo, fork)
+	secrets, err := s.taskSecrets(ctx, j.Repo, j.Fork) // a fork's pull request gets none
 	if err != nil {
 		return nil, err
 	}
