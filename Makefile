@@ -157,6 +157,10 @@ bench-notify:
 	$(GO) test ./internal/index -run '^$$' -bench BenchmarkNotifyWatchers -benchtime 20x -count=1
 	$(GO) test ./internal/api -run '^$$' -bench 'BenchmarkNotify(List|Badge)' -benchtime 1x -count=1
 
+## bench-actions: Actions on one node with protocol clients polling as dforge runner does: a push to its job's start (p50, p99), a log row to the run's stream (p50), 200 queued jobs across 4 runners (time per job), the RSS growth
+bench-actions:
+	$(GO) test ./internal/actions -run '^$$' -bench BenchmarkActions -benchtime 1x -count=1
+
 ## bench-dashboard: GET /user/dashboard for a user of a node with 500 repositories, 10,000 issues and 100,000 notifications of others, under 64 connections (p50, p99). Set DFORGE_TEST_PG (or use scripts/with-postgres.sh) for PostgreSQL too
 bench-dashboard:
 	$(GO) test ./internal/api -run '^$$' -bench BenchmarkDashboard -benchtime 1x -count=1

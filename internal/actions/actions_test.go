@@ -41,14 +41,14 @@ jobs:
 
 // runner is a registered runner as a client of the protocol.
 type runner struct {
-	t      *testing.T
+	t      testing.TB
 	client runnerv1connect.RunnerServiceClient
 	uuid   string
 	token  string
 	seen   int64
 }
 
-func register(t *testing.T, n *forgetest.Node, regToken string, labels ...string) *runner {
+func register(t testing.TB, n *forgetest.Node, regToken string, labels ...string) *runner {
 	t.Helper()
 	c := runnerv1connect.NewRunnerServiceClient(http.DefaultClient, n.URL+"/api/actions")
 	res, err := c.Register(context.Background(), connect.NewRequest(&runnerv1.RegisterRequest{Name: "r", Token: regToken, Version: "test", Labels: labels}))
