@@ -177,7 +177,8 @@ describe('RunScreen', () => {
 
   it('lets a writer cancel a running run', async () => {
     failingStream()
-    signIn()
+    // A collaborator with push, not the owner: the repository's permissions decide.
+    act(() => useAuthStore.getState().login({ username: 'grace' }, 'test-token'))
     const api = stub({
       [`GET ${REPO}`]: writer(),
       [`GET ${ACTIONS}/runs/42`]: runFixture({ state: 'running', status: 'in_progress' }),
