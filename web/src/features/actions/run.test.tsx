@@ -63,7 +63,8 @@ function failingStream() {
 
 const graphColumns = () => within(screen.getByRole('group', { name: 'Jobs' })).getAllByRole('list').map((col) => within(col).getAllByRole('button').map((b) => b.textContent))
 
-describe('RunScreen', () => {
+// The first test pays for the screen's chunks and locales; a loaded 2-core machine needs more than 5 s.
+describe('RunScreen', { timeout: 15_000 }, () => {
   beforeEach(() => {
     FakeEventSource.opened = []
   })
@@ -84,7 +85,7 @@ describe('RunScreen', () => {
     // The failed job is chosen, and its failed step is open.
     expect(screen.getByRole('button', { name: 'Failure test needs build', pressed: true })).toBeTruthy()
     const failed = await screen.findByRole('table', { name: 'Run tests output of test' })
-    const lines = within(failed).getAllByRole('row').map((r) => Array.from(r.cells).map((c) => c.textContent))
+    const lines = within(failed).getAllByRole('row').map((r) => Array.from((r as HTMLTableRowElement).cells).map((c) => c.textContent))
     expect(lines).toEqual([
       ['1', '00:00:04', 'go test ./...'],
       ['2', '00:00:05', 'FAIL TestParse: panic: nil map'],
@@ -109,7 +110,7 @@ describe('RunScreen', () => {
     expect(screen.getByText('1 matching line')).toBeTruthy()
     const table = screen.getByRole('table', { name: 'Run tests output of test' })
     expect(within(table).getAllByRole('row')).toHaveLength(1)
-    expect(within(table).getAllByRole('row')[0].cells[0].textContent).toBe('2')
+    expect((within(table).getAllByRole('row')[0] as HTMLTableRowElement).cells[0].textContent).toBe('2')
     expect(table.querySelector('mark')?.textContent).toBe('panic')
     expect(screen.queryByRole('table', { name: 'Checkout output of test' })).toBeNull()
   })

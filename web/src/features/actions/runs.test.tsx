@@ -26,7 +26,8 @@ function stub(runs = RUNS) {
   })
 }
 
-describe('RunsScreen', () => {
+// The first test pays for the screen's chunks and locales; a loaded 2-core machine needs more than 5 s.
+describe('RunsScreen', { timeout: 15_000 }, () => {
   it('lists runs with their workflow, event, branch, commit, actor and state, each linking to its page', async () => {
     stub()
     renderScreen(<RunsScreen />, '/ada/engine/actions')
