@@ -3,13 +3,13 @@ import { EmptyState } from '@/components/EmptyState'
 import { QueryState } from '@/components/QueryState'
 import { RepoPage } from '@/features/repositories'
 import { useRoute } from '@/lib/routes'
-import { isOwner, type Repository, repoHref } from '@/lib/forge/api'
+import { type Repository, repoHref } from '@/lib/forge/api'
 import { shortSha, useForgeFormat } from '@/lib/forge/format'
 import { nav } from '@/lib/forge/nav'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { type Job, type Live, type Run, runHref, useJobs, useRun, useRunStream } from './api'
+import { canWrite, type Job, type Live, type Run, runHref, useJobs, useRun, useRunStream } from './api'
 import { JobLogView } from './JobLogView'
 import { JobsGraph } from './JobsGraph'
 import { RunActions } from './RunActions'
@@ -33,12 +33,6 @@ function RunPage({ repo, id }: { repo: Repository; id: number }) {
   const live = useRunStream(o, repo.name, id, true)
   const run = useRun(o, repo.name, id, live === 'poll')
   return <QueryState query={run}>{(r) => <RunView repo={repo} run={r} live={live} />}</QueryState>
-}
-
-/** Whether the viewer may cancel and re-run: the repository's writers. */
-function canWrite(repo: Repository, login: string | undefined): boolean {
-  const p = repo.permissions
-  return Boolean(login) && (Boolean(p?.push || p?.maintain || p?.admin) || isOwner(repo, login))
 }
 
 function RunView({ repo, run, live }: { repo: Repository; run: Run; live: Live }) {

@@ -11,12 +11,14 @@ import { type Repository, repoHref } from '@/lib/forge/api'
 import { shortSha, useForgeFormat } from '@/lib/forge/format'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
-import { type Run, runHref, STATES, useRuns, useWorkflows } from './api'
+import { useSignedInUser } from '@/stores/useSignedInUser'
+import { canWrite, type Run, runHref, STATES, useRuns, useWorkflows } from './api'
 import { StateIcon } from './StateIcon'
+import { WorkflowPanel } from './WorkflowPanel'
 import './actions.css'
 
 const LIMIT = 20
-export const EVENTS = ['push', 'pull_request', 'workflow_dispatch', 'schedule', 'release', 'issues', 'issue_comment'] as const
+const EVENTS = ['push', 'pull_request', 'workflow_dispatch', 'schedule', 'release', 'issues', 'issue_comment'] as const
 
 /** A repository's workflow runs, newest first, filtered by workflow, branch, event, status and actor (kept in the URL). */
 export default function RunsScreen() {
@@ -26,6 +28,7 @@ export default function RunsScreen() {
 function Runs({ repo }: { repo: Repository }) {
   const { t } = useTranslation('actions')
   useDocumentTitle(t('runs.title', { repo: repo.full_name }))
+  const user = useSignedInUser()
   const o = repo.owner.login
   const [workflow, setWorkflow] = useUrlParam('workflow')
   const [branch, setBranch] = useUrlParam('branch')
@@ -57,6 +60,7 @@ function Runs({ repo }: { repo: Repository }) {
           setPage(1)
         }}
       />
+      {workflow && <WorkflowPanel key={workflow} repo={repo} file={workflow} canRun={canWrite(repo, user?.username)} />}
       <Paged query={runs} page={page} onPage={setPage} limit={LIMIT} label={t('runs.heading')} empty={filtered ? t('runs.noneMatch') : t('runs.empty')}>
         {(items) => (
           <ul className="plain-list action-runs" aria-label={t('runs.heading')}>

@@ -5,7 +5,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import type { Page } from '@/lib/chain/api'
-import { repoApi, type User } from '@/lib/forge/api'
+import { isOwner, type Repository, repoApi, type User } from '@/lib/forge/api'
 import { apiError, apiFetch, deleteJSON, getJSON, postJSON, putJSON } from '@/lib/http'
 import { NotFoundError } from '@/components/QueryState'
 
@@ -117,6 +117,12 @@ export interface RunFilter {
 const enc = encodeURIComponent
 export const actionsApi = (owner: string, repo: string) => `${repoApi(owner, repo)}/actions`
 
+/** Whether the viewer may start, cancel and re-run runs: the repository's writers (its permissions say), and its owner. */
+export function canWrite(repo: Repository, login: string | undefined): boolean {
+  const p = repo.permissions
+  return Boolean(login) && (Boolean(p?.push || p?.maintain || p?.admin) || isOwner(repo, login))
+}
+
 /** The web page of a run. */
 export const runHref = (owner: string, repo: string, id: number) => `/${enc(owner)}/${enc(repo)}/actions/runs/${id}`
 
@@ -146,8 +152,25 @@ export function useRuns(owner: string, repo: string, filter: RunFilter, page: nu
     queryKey: [...actionsKeys.all(owner, repo), 'runs', filter, page, limit],
     queryFn: () => listRuns(owner, repo, filter, page, limit),
     placeholderData: keepPreviousData,
+    // While a listed run goes on, its state on the list follows.
+    refetchInterval: (q) => (q.state.data?.items.some((r) => !hasEnded(r.state)) ? LIST_POLL_MS : false),
   })
 }
+
+const LIST_POLL_MS = 10_000
+
+/** Starts a workflow that has on.workflow_dispatch, at ref, with its inputs. */
+export function useDispatch(owner: string, repo: string, file: string) {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: (body: { ref: string; inputs: Record<string, string> }) => postJSON<unknown>(`${actionsApi(owner, repo)}/workflows/${enc(file)}/dispatches`, body),
+    onSuccess: () => client.invalidateQueries({ queryKey: [...actionsKeys.all(owner, repo), 'runs'] }),
+  })
+}
+
+/** The image of a workflow's latest state on a branch, for READMEs (served outside /api). */
+export const badgeHref = (owner: string, repo: string, file: string, branch: string) =>
+  `/${enc(owner)}/${enc(repo)}/actions/workflows/${enc(file)}/badge.svg?branch=${enc(branch)}`
 
 export function useWorkflows(owner: string, repo: string) {
   return useQuery({

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
-import { preloadNamespaces, renderScreen } from '@/test/render'
-import { REPO, repoFixture, stubApi } from '@/test/forge'
+import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
+import { noContent, REPO, repoFixture, stubApi } from '@/test/forge'
 import RunsScreen from './RunsScreen'
 import { ACTIONS, runFixture } from './testing'
 
@@ -12,8 +12,9 @@ const RUNS = [
   runFixture({ id: 41, run_number: 6, display_title: 'Add a lexer', state: 'success', conclusion: 'success', event: 'pull_request', head_branch: 'lexer', head_sha: '1234567890abcdef1234567890abcdef12345678', actor: { login: 'grace', avatar_url: '' } }),
 ]
 
-function stub(runs = RUNS) {
+function stub(runs = RUNS, over: Record<string, unknown> = {}) {
   return stubApi({
+    ...over,
     [`GET ${REPO}`]: repoFixture(),
     [`GET ${ACTIONS}/workflows`]: { workflows: [{ id: 'ci.yml', name: 'CI', path: '.gitea/workflows/ci.yml', state: 'active' }], total_count: 1 },
     [`GET ${ACTIONS}/runs`]: (_: unknown, url: URL) => {
@@ -73,5 +74,25 @@ describe('RunsScreen', { timeout: 15_000 }, () => {
     stub([])
     renderScreen(<RunsScreen />, '/ada/engine/actions')
     expect(await screen.findByText(/No workflow has run yet/)).toBeTruthy()
+  })
+
+  it('shows the chosen workflow’s badge, and lets a writer start it with inputs', async () => {
+    const api = stub(RUNS, { [`POST ${ACTIONS}/workflows/ci.yml/dispatches`]: noContent() })
+    signIn()
+    renderScreen(<RunsScreen />, '/ada/engine/actions?workflow=ci.yml')
+    const badge = await screen.findByRole('img', { name: 'ci.yml status badge' })
+    expect(badge.getAttribute('src')).toBe('/ada/engine/actions/workflows/ci.yml/badge.svg?branch=main')
+    const form = screen.getByRole('form', { name: 'Run ci.yml' })
+    fireEvent.change(within(form).getByLabelText('Inputs'), { target: { value: 'version=1.2\n\ndry_run = true' } })
+    fireEvent.click(within(form).getByRole('button', { name: 'Run workflow' }))
+    expect(await within(form).findByText('The run has been queued.')).toBeTruthy()
+    expect(api.sent('POST', `${ACTIONS}/workflows/ci.yml/dispatches`).map((c) => c.body)).toEqual([{ ref: 'main', inputs: { version: '1.2', dry_run: 'true' } }])
+  })
+
+  it('gives a reader the badge but no way to start a workflow', async () => {
+    stub()
+    renderScreen(<RunsScreen />, '/ada/engine/actions?workflow=ci.yml')
+    expect(await screen.findByRole('img', { name: 'ci.yml status badge' })).toBeTruthy()
+    expect(screen.queryByRole('button', { name: 'Run workflow' })).toBeNull()
   })
 })
