@@ -9,7 +9,7 @@ import { nav } from '@/lib/forge/nav'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { canWrite, type Job, type Live, type Run, runHref, useJobs, useRun, useRunStream } from './api'
+import { canWrite, hasEnded, type Job, type Live, type Run, runHref, useJobs, useRun, useRunStream } from './api'
 import { JobLogView } from './JobLogView'
 import { JobsGraph } from './JobsGraph'
 import { RunActions } from './RunActions'
@@ -38,7 +38,7 @@ function RunPage({ repo, id }: { repo: Repository; id: number }) {
 function RunView({ repo, run, live }: { repo: Repository; run: Run; live: Live }) {
   const { t } = useTranslation('actions')
   const user = useSignedInUser()
-  const jobs = useJobs(repo.owner.login, repo.name, run.id, live === 'poll')
+  const jobs = useJobs(repo.owner.login, repo.name, run.id, live === 'poll', hasEnded(run.state))
   const [jobParam, setJobParam] = useUrlParam('job')
   useDocumentTitle(t('run.title', { title: run.display_title, repo: repo.full_name }))
   return (

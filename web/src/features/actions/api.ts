@@ -6,7 +6,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useEffect, useState } from 'react'
 import type { Page } from '@/lib/chain/api'
 import { isOwner, type Repository, repoApi, type User } from '@/lib/forge/api'
-import { apiError, apiFetch, deleteJSON, getJSON, postJSON, putJSON } from '@/lib/http'
+import { ApiError, apiError, apiFetch, deleteJSON, getJSON, postJSON, putJSON, retryUnlessNotFound } from '@/lib/http'
 import { NotFoundError } from '@/components/QueryState'
 
 /** dForge's state of a run, a job or a step. */
@@ -183,19 +183,32 @@ export function useWorkflows(owner: string, repo: string) {
 /** How often the run page asks again when the stream cannot be followed. */
 const POLL_MS = 3000
 
+/** GET JSON, a 404 as NotFoundError: the pages say "not found" and nothing asks again. */
+async function getFound<T>(path: string): Promise<T> {
+  try {
+    return await getJSON<T>(path)
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) throw new NotFoundError(`not found: ${path}`)
+    throw err
+  }
+}
+
 export function useRun(owner: string, repo: string, id: number, poll: boolean) {
   return useQuery({
     queryKey: actionsKeys.run(owner, repo, id),
-    queryFn: () => getJSON<Run>(`${actionsApi(owner, repo)}/runs/${id}`),
-    refetchInterval: (q) => (poll && !(q.state.data && hasEnded(q.state.data.state)) ? POLL_MS : false),
+    queryFn: () => getFound<Run>(`${actionsApi(owner, repo)}/runs/${id}`),
+    retry: retryUnlessNotFound,
+    refetchInterval: (q) => (poll && !q.state.error && !(q.state.data && hasEnded(q.state.data.state)) ? POLL_MS : false),
   })
 }
 
-export function useJobs(owner: string, repo: string, id: number, poll: boolean) {
+/** The run's jobs; polled (poll) until the run and each of its jobs have ended. */
+export function useJobs(owner: string, repo: string, id: number, poll: boolean, runEnded: boolean) {
   return useQuery({
     queryKey: actionsKeys.jobs(owner, repo, id),
-    queryFn: async () => (await getJSON<{ jobs: Job[] | null }>(`${actionsApi(owner, repo)}/runs/${id}/jobs`)).jobs ?? [],
-    refetchInterval: (q) => (poll && !(q.state.data && q.state.data.every((j) => hasEnded(j.state))) ? POLL_MS : false),
+    queryFn: async () => (await getFound<{ jobs: Job[] | null }>(`${actionsApi(owner, repo)}/runs/${id}/jobs`)).jobs ?? [],
+    retry: retryUnlessNotFound,
+    refetchInterval: (q) => (poll && !q.state.error && (!runEnded || q.state.data?.some((j) => !hasEnded(j.state))) ? POLL_MS : false),
   })
 }
 

@@ -12,6 +12,7 @@ import { ACTIONS, FakeEventSource, jobFixture, runFixture, stubEventSource } fro
 preloadNamespaces('actions', 'repositories')
 
 const ESC = String.fromCharCode(27)
+const NOT_FOUND = 'This could not be found.'
 const row = (index: number, content: string): LogRow => ({ index, time: `2026-01-02T00:00:0${index}Z`, content })
 
 // Given out of order: the graph puts each job right of what it needs.
@@ -231,5 +232,13 @@ describe('RunScreen', { timeout: 15_000 }, () => {
     await screen.findByRole('group', { name: 'Jobs' })
     expect(screen.queryByRole('button', { name: 'Cancel run' })).toBeNull()
     expect(screen.queryByRole('button', { name: /Re-run/ })).toBeNull()
+  })
+
+  it('says a run that is not there is not found, with nothing to retry', async () => {
+    failingStream()
+    stub()
+    renderScreen(<RunScreen />, '/ada/engine/actions/runs/99')
+    expect(await screen.findByText(NOT_FOUND)).toBeTruthy()
+    expect(screen.queryByRole('button', { name: 'Retry' })).toBeNull()
   })
 })
