@@ -86,6 +86,7 @@ function RunnerTable({ repo, runners }: { repo: Repository; runners: Runner[] })
 
 function RegistrationToken({ repo }: { repo: Repository }) {
   const { t } = useTranslation('actions')
+  const id = useId()
   const create = useRegistrationToken(repo.owner.login, repo.name)
   const [copied, setCopied] = useState(false)
   const token = create.data?.token
@@ -119,9 +120,12 @@ function RegistrationToken({ repo }: { repo: Repository }) {
       {token && (
         <div className="action-token-shown" role="status">
           <p>{t('runners.tokenOnce')}</p>
-          <pre aria-label={t('runners.command')}>
-            <code>{command}</code>
-          </pre>
+          <figure className="action-command" aria-labelledby={`${id}-cmd`}>
+            <figcaption id={`${id}-cmd`}>{t('runners.command')}</figcaption>
+            <pre>
+              <code>{command}</code>
+            </pre>
+          </figure>
           <Button size="sm" variant="secondary" onClick={() => void copy()}>
             {copied ? t('runners.copied') : t('runners.copy')}
           </Button>

@@ -15,10 +15,12 @@ export function WorkflowPanel({ repo, file, canRun }: { repo: Repository; file: 
   const markdown = `![${file}](${window.location.origin}${src})`
   return (
     <div className="action-workflow">
-      <p className="action-badge">
-        <img src={src} alt={t('badge.alt', { workflow: file })} height={20} />{' '}
-        <code aria-label={t('badge.markdown')}>{markdown}</code>
-      </p>
+      <figure className="action-badge">
+        <img src={src} alt={t('badge.alt', { workflow: file })} height={20} />
+        <figcaption>
+          {t('badge.markdown')} <code>{markdown}</code>
+        </figcaption>
+      </figure>
       {canRun && <DispatchForm repo={repo} file={file} />}
     </div>
   )

@@ -82,6 +82,7 @@ describe('RunsScreen', { timeout: 15_000 }, () => {
     renderScreen(<RunsScreen />, '/ada/engine/actions?workflow=ci.yml')
     const badge = await screen.findByRole('img', { name: 'ci.yml status badge' })
     expect(badge.getAttribute('src')).toBe('/ada/engine/actions/workflows/ci.yml/badge.svg?branch=main')
+    expect(screen.getByRole('figure').querySelector('code')?.textContent).toBe(`![ci.yml](${window.location.origin}/ada/engine/actions/workflows/ci.yml/badge.svg?branch=main)`)
     const form = screen.getByRole('form', { name: 'Run ci.yml' })
     fireEvent.change(within(form).getByLabelText('Inputs'), { target: { value: 'version=1.2\n\ndry_run = true' } })
     fireEvent.click(within(form).getByRole('button', { name: 'Run workflow' }))

@@ -18,7 +18,7 @@ function stub(over: Record<string, unknown> = {}) {
   })
 }
 
-describe('ActionsSettings', () => {
+describe('ActionsSettings', { timeout: 15_000 }, () => {
   afterEach(() => {
     vi.restoreAllMocks()
   })
@@ -40,7 +40,7 @@ describe('ActionsSettings', () => {
     const api = stub({ [`POST ${ACTIONS}/runners/registration-token`]: { token: 'AbC123token' } })
     renderScreen(<ActionsSettings repo={repoFixture()} />)
     fireEvent.click(await screen.findByRole('button', { name: 'Create registration token' }))
-    const command = await screen.findByLabelText('Registration command')
+    const command = (await screen.findByRole('figure', { name: 'Registration command' })).querySelector('code')!
     expect(command.textContent).toBe(`dforge runner register --url ${window.location.origin} --token AbC123token --labels ubuntu-latest:host`)
     expect(api.sent('POST', `${ACTIONS}/runners/registration-token`)).toHaveLength(1)
     const writeText = vi.fn(async () => {})
