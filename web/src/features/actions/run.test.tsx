@@ -116,14 +116,21 @@ describe('RunScreen', { timeout: 15_000 }, () => {
     expect(screen.queryByRole('table', { name: 'Checkout output of test' })).toBeNull()
   })
 
-  it('shows another job’s steps when it is chosen', async () => {
+  it('moves between jobs with the arrow keys and shows the chosen job’s steps', async () => {
     failingStream()
     stub({
       [`GET ${ACTIONS}/jobs/1/log`]: { rows: [row(0, 'compiling')], next: 1, done: true },
     })
     renderScreen(<RunScreen />, '/ada/engine/actions/runs/42')
     await screen.findByRole('group', { name: 'Jobs' })
-    fireEvent.click(screen.getByRole('button', { name: 'Success build' }))
+    // The arrow keys walk the graph: right to what needs it, down the column.
+    const build = screen.getByRole('button', { name: 'Success build' })
+    build.focus()
+    fireEvent.keyDown(build, { key: 'ArrowDown' })
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Success lint' }))
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowRight' })
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Failure test needs build' }))
+    fireEvent.click(build)
     expect(screen.getByRole('button', { name: 'Success build', pressed: true })).toBeTruthy()
     fireEvent.click(await screen.findByRole('button', { name: /Set up job/ }))
     expect(await screen.findByText('compiling')).toBeTruthy()
