@@ -112,6 +112,8 @@ function concretePaths(d) {
       .replace(/\/pulls\/:number$/, `/pulls/${d.pull.number}`)
       .replace(/\/milestones\/:id$/, `/milestones/${d.milestone.id}`)
       .replace(/\/commit\/:sha$/, `/commit/${d.sha}`)
+      // No workflow in the sample repository: a run that is not there.
+      .replace(/\/actions\/runs\/:id$/, '/actions/runs/1')
       .replace(/\/_new\/\*$/, '/_new/docs')
       .replace(/^\/docs\/\*$/, '/docs/getting-started')
       .replace(/^\/help\/\*$/, '/help/getting-started')

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { type Repository } from '@/lib/forge/api'
 import { type BranchProtection, useProtections } from '@/lib/forge/branches'
-import { useCombinedStatus } from '@/lib/forge/statuses'
+import { safeTarget, useCombinedStatus } from '@/lib/forge/statuses'
 import { approvalsOf, type PullRequest, useReviews, type Verdicts } from './api'
 
 /**
@@ -22,13 +22,13 @@ function Requirements({ repo, pr, rule }: { repo: Repository; pr: PullRequest; r
   const o = repo.owner.login
   const status = useCombinedStatus(o, repo.name, pr.head.sha, rule.enable_status_check)
   const reviews = useReviews(o, repo.name, pr.number)
-  const items: { ok: boolean; text: string }[] = []
+  const items: { ok: boolean; text: string; href?: string | null }[] = []
   if (rule.enable_status_check) {
     for (const context of rule.status_check_contexts) {
       const s = status.data?.statuses.find((x) => x.context === context)
       items.push(
         s
-          ? { ok: s.status === 'success', text: t('merge.checkState', { context, state: t(`statuses:state.${s.status}`) }) }
+          ? { ok: s.status === 'success', text: t('merge.checkState', { context, state: t(`statuses:state.${s.status}`) }), href: safeTarget(s.target_url) }
           : { ok: false, text: t('merge.checkMissing', { context }) },
       )
     }
@@ -47,7 +47,8 @@ function Requirements({ repo, pr, rule }: { repo: Repository; pr: PullRequest; r
         {items.map((it) => (
           <li key={it.text} className={it.ok ? 'merge-ok' : 'merge-missing'}>
             <span aria-hidden="true">{it.ok ? '✓ ' : '✗ '}</span>
-            {it.text}
+            {/* The check's own page (an Actions run, another CI's build) where it says why. */}
+            {it.href ? <a href={it.href}>{it.text}</a> : it.text}
           </li>
         ))}
       </ul>

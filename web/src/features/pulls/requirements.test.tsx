@@ -42,4 +42,28 @@ describe('merge requirements', () => {
     expect(screen.getByText('The check lint has not reported on the head commit.')).toBeTruthy()
     expect(await screen.findByText('1 of 2 required approvals from people who may write.')).toBeTruthy()
   })
+
+  it('links a required check to its page, such as its Actions run', async () => {
+    const run = 'http://localhost/ada/engine/actions/runs/42'
+    stubApi({
+      [`GET ${REPO}`]: repoFixture(),
+      [`GET ${REPO}/pulls/4`]: pr,
+      [`GET ${REPO}/issues/4/comments`]: [],
+      [`GET ${REPO}/pulls/4/reviews`]: [],
+      [`GET ${REPO}/pulls/4.diff`]: text(''),
+      [`GET ${REPO}/labels`]: [],
+      [`GET ${REPO}/branch_protections`]: [
+        { rule_name: 'main', branch_name: 'main', enable_push: false, enable_push_whitelist: false, push_whitelist_usernames: [], enable_status_check: true, status_check_contexts: ['CI / build (push)'], required_approvals: 0 },
+      ],
+      [`GET ${REPO}/commits/${HEAD}/status`]: {
+        state: 'success',
+        sha: HEAD,
+        total_count: 1,
+        statuses: [{ id: 1, status: 'success', context: 'CI / build (push)', description: '', target_url: run, created_at: '2026-01-01T00:00:00Z' }],
+      },
+    })
+    renderScreen(<PullRequestScreen />, '/ada/engine/pulls/4')
+    const link = await screen.findByRole('link', { name: 'The check CI / build (push) is successful on the head commit.' })
+    expect(link.getAttribute('href')).toBe(run)
+  })
 })

@@ -17,7 +17,7 @@ import { RepoShortcuts } from './RepoShortcuts'
 import { TransferBanner } from './TransferBanner'
 import './repositories.css'
 
-export type RepoSection = 'code' | 'issues' | 'pulls' | 'commits' | 'branches' | 'tags' | 'releases' | 'contributors' | 'settings'
+export type RepoSection = 'code' | 'issues' | 'pulls' | 'actions' | 'commits' | 'branches' | 'tags' | 'releases' | 'contributors' | 'settings'
 
 /** The owner and repository names of a /:owner/:repo/... page. */
 export function useRepoParams(): { owner: string; repo: string } {
@@ -209,6 +209,7 @@ function RepoNav({ repo, section }: { repo: Repository; section: RepoSection }) 
     { id: 'code', to: repoHref.home(o, n) },
     { id: 'issues', to: repoHref.section(o, n, 'issues'), count: repo.open_issues_count },
     { id: 'pulls', to: repoHref.section(o, n, 'pulls'), count: repo.open_pr_counter },
+    { id: 'actions', to: repoHref.section(o, n, 'actions') },
     { id: 'commits', to: repoHref.commits(o, n) },
     { id: 'branches', to: repoHref.section(o, n, 'branches') },
     { id: 'tags', to: repoHref.section(o, n, 'tags') },

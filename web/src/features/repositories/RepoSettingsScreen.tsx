@@ -20,6 +20,7 @@ import { BranchProtectionSettings } from './BranchProtectionSettings'
 import { errorText } from '@/lib/http'
 import { LabelSettings } from '@/features/labels'
 import { TransferRepository } from '@/features/orgs'
+import { ActionsSettings } from '@/features/actions'
 
 /** A repository's settings: description, labels, collaborators (owner) and deletion (owner, confirmed by typing the name). */
 export default function RepoSettingsScreen() {
@@ -56,6 +57,7 @@ function Settings({ repo, owner }: { repo: Repository; owner: boolean }) {
       {owner && <Collaborators repo={repo} />}
       {owner && <TransferRepository repo={repo} />}
       {owner && <BranchProtectionSettings repo={repo} />}
+      {owner && <ActionsSettings repo={repo} />}
       {owner && <DeleteRepository repo={repo} />}
     </div>
   )

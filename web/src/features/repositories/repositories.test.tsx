@@ -16,7 +16,7 @@ import TagsScreen from './TagsScreen'
 import { codeCell, commitFixture, noContent, REPO, repoFixture, stubApi, text } from '@/test/forge'
 import { schemaFixture } from '@/test/schemaFixture'
 
-preloadNamespaces('repositories', 'code', 'issues', 'wallet', 'website')
+preloadNamespaces('repositories', 'code', 'issues', 'wallet', 'website', 'actions')
 
 let go: ReturnType<typeof vi.spyOn>
 beforeEach(() => {
@@ -577,6 +577,33 @@ describe('RepoSettingsScreen', () => {
     await waitFor(() => expect(api.sent('PUT', `${REPO}/collaborators/carol`)[0]?.body).toEqual({ permission: 'maintain' }))
     fireEvent.click(await screen.findByRole('button', { name: 'Remove bob' }))
     await waitFor(() => expect(api.sent('DELETE', `${REPO}/collaborators/bob`)).toHaveLength(1))
+  })
+
+  it('shows the owner the Actions settings (runners, secrets, variables) and a maintainer none', async () => {
+    const actions = `${REPO}/actions`
+    const api = stubApi({
+      [`GET ${REPO}`]: owned,
+      [`GET ${REPO}/collaborators`]: [],
+      [`GET ${actions}/runners`]: { runners: [], total_count: 0 },
+      [`GET ${actions}/secrets`]: [],
+      [`GET ${actions}/variables`]: [],
+    })
+    signIn()
+    const view = renderScreen(<RepoSettingsScreen />, '/ada/engine/settings')
+    const section = (await screen.findByRole('heading', { name: 'Actions', level: 2 })).closest('section')!
+    expect(await within(section).findByText('No runner is registered to this repository.')).toBeTruthy()
+    expect(within(section).getByRole('heading', { name: 'Secrets' })).toBeTruthy()
+    expect(within(section).getByRole('heading', { name: 'Variables' })).toBeTruthy()
+    view.unmount()
+
+    const maintained = repoFixture({ owner: schemaFixture('ForgeUser', { id: 9, login: 'zed' }), full_name: 'zed/engine', permissions: schemaFixture('Perm', { maintain: true, push: true, pull: true }) })
+    expect(api.sent('GET', `${actions}/runners`)).toHaveLength(1)
+    const second = stubApi({ 'GET /api/v1/repos/zed/engine': maintained, 'GET /api/v1/repos/zed/engine/collaborators': [] })
+    renderScreen(<RepoSettingsScreen />, '/zed/engine/settings')
+    await screen.findByRole('heading', { name: 'Settings' })
+    expect(screen.queryByRole('heading', { name: 'Actions', level: 2 })).toBeNull()
+    expect(screen.getByRole('heading', { name: 'Labels' })).toBeTruthy()
+    expect(second.calls.some((c) => c.url.includes('/actions/'))).toBe(false)
   })
 
   it('tells someone who is neither owner nor maintainer that they cannot change settings', async () => {
