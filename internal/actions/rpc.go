@@ -39,11 +39,7 @@ func (rpc) Ping(_ context.Context, req *connect.Request[pingv1.PingRequest]) (*c
 }
 
 func (p rpc) Register(ctx context.Context, req *connect.Request[runnerv1.RegisterRequest]) (*connect.Response[runnerv1.RegisterResponse], error) {
-	labels := req.Msg.Labels
-	if len(labels) == 0 { // older runners sent agent and custom labels
-		labels = append(append([]string{}, req.Msg.AgentLabels...), req.Msg.CustomLabels...)
-	}
-	r, tok, err := p.s.register(ctx, req.Msg.Token, req.Msg.Name, req.Msg.Version, labels)
+	r, tok, err := p.s.register(ctx, req.Msg.Token, req.Msg.Name, req.Msg.Version, req.Msg.Labels)
 	if err != nil {
 		return nil, p.fail(err)
 	}

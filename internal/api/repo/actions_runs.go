@@ -190,6 +190,16 @@ func (a *Handler) listRuns(w http.ResponseWriter, r *http.Request) error {
 	if b := q.Get("branch"); b != "" {
 		f.Ref = "refs/heads/" + b
 	}
+	if who := q.Get("actor"); who != "" { // a name or an address
+		if !common.IsHexAddress(who) {
+			addr, err := a.Hosting.Owner(r.Context(), who)
+			if err != nil { // no such user: no runs of theirs
+				addr = common.Address{}
+			}
+			who = addr.Hex()
+		}
+		f.Actor = strings.ToLower(common.HexToAddress(who).Hex())
+	}
 	runs, total, err := a.Actions.Runs(r.Context(), rec.ID, f)
 	if err != nil {
 		return err
