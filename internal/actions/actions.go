@@ -164,6 +164,9 @@ func (s *Service) work(ctx context.Context) {
 	if err := s.detectAll(ctx); err != nil && ctx.Err() == nil {
 		s.log.Error("actions: detect workflows", "err", err)
 	}
+	if err := s.fireSchedules(ctx); err != nil && ctx.Err() == nil {
+		s.log.Error("actions: fire schedules", "err", err)
+	}
 	if err := s.expireTasks(ctx); err != nil && ctx.Err() == nil {
 		s.log.Error("actions: expire tasks", "err", err)
 	}

@@ -528,3 +528,35 @@ func TestAForksPullRequestRunsWithoutSecrets(t *testing.T) {
 		t.Fatalf("the base's own branch's task: %v", own)
 	}
 }
+
+// A workflow's schedule fires at its cron's next minute, once, on the
+// node that relayed the push to the default branch.
+func TestAScheduleFiresOnce(t *testing.T) {
+	t.Parallel()
+	n := forgetest.Start(t)
+	alice := n.NewUser()
+	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "cron", "auto_init": true, "default_branch": "main"}, http.StatusCreated, nil)
+	repo := "/api/v1/repos/" + alice.Name() + "/cron"
+	dir := n.Clone(n.Remote(alice, alice.Name(), "cron"))
+	n.Commit(dir, "nightly", map[string]string{".gitea/workflows/nightly.yml": "on:\n  schedule:\n    - cron: '* * * * *'\njobs:\n  j:\n    runs-on: linux\n    steps:\n      - run: echo tick\n"})
+	n.Git(dir, "push", "--quiet", "origin", "HEAD:main")
+	count := func() int {
+		var runs struct {
+			Total int `json:"total_count"`
+		}
+		n.JSON("GET", repo+"/actions/runs?event=schedule", alice, nil, http.StatusOK, &runs)
+		return runs.Total
+	}
+	deadline := time.Now().Add(80 * time.Second)
+	for time.Now().Before(deadline) && count() == 0 {
+		time.Sleep(500 * time.Millisecond)
+	}
+	if count() != 1 {
+		t.Fatalf("%d scheduled runs after the first minute, want 1", count())
+	}
+	// Within the same minute it does not fire again.
+	time.Sleep(6 * time.Second)
+	if c := count(); c != 1 {
+		t.Fatalf("%d scheduled runs within a minute, want 1", c)
+	}
+}

@@ -111,6 +111,11 @@ func (s *Service) detect(ctx context.Context, t trigger) error {
 	if err != nil {
 		return err
 	}
+	if t.Event == "push" && t.Ref == "refs/heads/"+repo.DefaultBranch {
+		if err := s.refreshSchedules(ctx, dir, repo, t, files); err != nil {
+			return err
+		}
+	}
 	var runs []plannedRun
 	var changed []string
 	match := func(events []*jobparser.Event) (bool, error) { return matches(ctx, dir, t, events, &changed) }

@@ -18,6 +18,9 @@ import (
 func (s *Service) Observe(ctx context.Context, tx *index.WriteTx, changes []index.ForgeChange) error {
 	for _, fc := range changes {
 		if !s.relayed(fc) {
+			if err := s.dropSchedules(ctx, tx, fc); err != nil {
+				return err
+			}
 			continue
 		}
 		for _, t := range triggersOf(fc) {
@@ -30,6 +33,20 @@ func (s *Service) Observe(ctx context.Context, tx *index.WriteTx, changes []inde
 			if err != nil {
 				return fmt.Errorf("record the %s trigger: %w", t.Event, err)
 			}
+		}
+	}
+	return nil
+}
+
+// dropSchedules drops the schedules this node holds for a branch that
+// another node's push moved: that node holds them now.
+func (s *Service) dropSchedules(ctx context.Context, tx *index.WriteTx, fc index.ForgeChange) error {
+	if fc.Change.Action != "repo.push" {
+		return nil
+	}
+	for _, u := range pushed(fc.Change) {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM actions_schedules WHERE repo_id = $1 AND ref = $2`, int64(u.Repo), u.Ref); err != nil {
+			return fmt.Errorf("drop the schedules: %w", err)
 		}
 	}
 	return nil

@@ -100,7 +100,23 @@ CREATE TABLE actions_logs (
     PRIMARY KEY (job_id, idx)
 );
 
+-- A repository's schedules (on.schedule), held by the node that relayed
+-- the last push to its default branch: another node's push there drops
+-- them, so one node in the network fires each.
+CREATE TABLE actions_schedules (
+    id {{ID}},
+    repo_id  BIGINT NOT NULL,
+    workflow TEXT   NOT NULL,
+    spec     TEXT   NOT NULL,
+    ref      TEXT   NOT NULL,
+    actor    TEXT   NOT NULL,
+    next_ms  BIGINT NOT NULL
+);
+CREATE INDEX actions_schedules_next ON actions_schedules (next_ms);
+CREATE INDEX actions_schedules_repo ON actions_schedules (repo_id, ref);
+
 -- +goose Down
+DROP TABLE actions_schedules;
 DROP TABLE actions_logs;
 DROP TABLE actions_jobs;
 DROP TABLE actions_runs;
