@@ -560,3 +560,65 @@ func TestAScheduleFiresOnce(t *testing.T) {
 		t.Fatalf("%d scheduled runs within a minute, want 1", c)
 	}
 }
+
+// A pull request's failing job is a failing required check: branch
+// protection refuses the merge; its re-run passes and the merge goes
+// through.
+func TestAFailingJobBlocksTheMergeUntilItsRerunPasses(t *testing.T) {
+	t.Parallel()
+	n := forgetest.Start(t)
+	alice := n.NewUser()
+	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "gate", "auto_init": true, "default_branch": "main"}, http.StatusCreated, nil)
+	repo := "/api/v1/repos/" + alice.Name() + "/gate"
+	var tok struct{ Token string }
+	n.JSON("POST", repo+"/actions/runners/registration-token", alice, nil, http.StatusOK, &tok)
+	r := register(t, n, tok.Token, "linux:host")
+	dir := n.Clone(n.Remote(alice, alice.Name(), "gate"))
+	n.Commit(dir, "ci", map[string]string{".gitea/workflows/pr.yml": "name: PR\non: pull_request\njobs:\n  test:\n    runs-on: linux\n    steps:\n      - run: make test\n"})
+	n.Git(dir, "push", "--quiet", "origin", "HEAD:main")
+	n.JSON("POST", repo+"/branch_protections", alice, map[string]any{"rule_name": "main", "branch_name": "main",
+		"enable_status_check": true, "status_check_contexts": []string{"PR / test (pull_request)"}}, http.StatusCreated, nil)
+	n.Git(dir, "checkout", "--quiet", "-b", "feature")
+	n.Commit(dir, "feature", map[string]string{"f.txt": "x"})
+	n.Git(dir, "push", "--quiet", "origin", "feature")
+	n.JSON("POST", repo+"/pulls", alice, map[string]any{"head": "feature", "base": "main", "title": "Feature"}, http.StatusCreated, nil)
+
+	task := r.fetch(30 * time.Second)
+	if task == nil {
+		t.Fatal("the pull request's job was not handed out")
+	}
+	r.finish(task, runnerv1.Result_RESULT_FAILURE, "FAIL")
+	merge := func() Response {
+		return Response(n.Call("POST", repo+"/pulls/1/merge", alice, map[string]any{"Do": "merge"}))
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) && !strings.Contains(string(merge().Body), "failure") {
+		time.Sleep(300 * time.Millisecond) // until the failure status is on chain
+	}
+	if res := merge(); res.Status != http.StatusMethodNotAllowed || !strings.Contains(string(res.Body), "PR / test (pull_request)") {
+		t.Fatalf("merge with a failing required job: %d %s", res.Status, res.Body)
+	}
+
+	var runs struct {
+		Runs []struct{ ID int64 } `json:"workflow_runs"`
+	}
+	n.JSON("GET", repo+"/actions/runs?event=pull_request", alice, nil, http.StatusOK, &runs)
+	n.JSON("POST", repo+"/actions/runs/"+strconv.FormatInt(runs.Runs[0].ID, 10)+"/rerun-failed-jobs", alice, nil, http.StatusCreated, nil)
+	again := r.fetch(30 * time.Second)
+	if again == nil {
+		t.Fatal("the re-run's job was not handed out")
+	}
+	r.finish(again, runnerv1.Result_RESULT_SUCCESS, "ok")
+	deadline = time.Now().Add(30 * time.Second)
+	res := merge()
+	for time.Now().Before(deadline) && res.Status != http.StatusOK {
+		time.Sleep(300 * time.Millisecond)
+		res = merge()
+	}
+	if res.Status != http.StatusOK {
+		t.Fatalf("merge after the re-run passed: %d %s", res.Status, res.Body)
+	}
+}
+
+// Response is a call's answer.
+type Response = forgetest.Response
