@@ -241,6 +241,17 @@ func TestAPushRunsItsWorkflowOnARunner(t *testing.T) {
 			t.Fatalf("an unexpected run: %+v", run)
 		}
 	}
+	var tasks struct {
+		Tasks []struct {
+			Name, Status, Event string
+			RunNumber           int64 `json:"run_number"`
+		} `json:"workflow_runs"`
+		Total int64 `json:"total_count"`
+	}
+	n.JSON("GET", repo+"/actions/tasks", alice, nil, http.StatusOK, &tasks)
+	if tasks.Total != 3 || tasks.Tasks[0].Status != "failure" || tasks.Tasks[0].Event != "push" {
+		t.Fatalf("Gitea's tasks list: %+v", tasks)
+	}
 	if res := n.Call("GET", repo+"/actions/runs/999999", alice, nil); res.Status != http.StatusNotFound {
 		t.Fatalf("a missing run: %d", res.Status)
 	}

@@ -178,3 +178,45 @@ func stepNames(payload string) []string {
 	}
 	return nil
 }
+
+// Task is a job as Gitea's tasks list shows it, with its run's fields.
+type Task struct {
+	Job Job
+	Run Run
+}
+
+// Tasks lists repo's jobs, newest first, with their runs and the total.
+func (s *Service) Tasks(ctx context.Context, repo uint64, limit, offset int) ([]Task, int64, error) {
+	var total int64
+	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM actions_jobs WHERE repo_id = $1`, int64(repo)).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count tasks: %w", err)
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT id, run_id FROM actions_jobs WHERE repo_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3`, int64(repo), limit, offset)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list tasks: %w", err)
+	}
+	type ids struct{ job, run int64 }
+	var all []ids
+	for rows.Next() {
+		var i ids
+		if err := rows.Scan(&i.job, &i.run); err != nil {
+			rows.Close()
+			return nil, 0, fmt.Errorf("read a task: %w", err)
+		}
+		all = append(all, i)
+	}
+	rows.Close()
+	out := make([]Task, 0, len(all))
+	for _, i := range all {
+		j, err := s.JobByID(ctx, repo, i.job)
+		if err != nil {
+			return nil, 0, err
+		}
+		r, err := s.RunByID(ctx, repo, i.run)
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, Task{Job: j, Run: r})
+	}
+	return out, total, nil
+}

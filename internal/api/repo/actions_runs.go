@@ -28,6 +28,7 @@ func (a *Handler) RegisterActionRuns(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+base+"/runs/{run}/jobs", a.Serve(a.listRunJobs))
 	mux.HandleFunc("GET "+base+"/jobs/{job}", a.Serve(a.getJob))
 	mux.HandleFunc("GET "+base+"/jobs/{job}/logs", a.Serve(a.jobLogs))
+	mux.HandleFunc("GET "+base+"/tasks", a.Serve(a.listTasks))
 }
 
 // workflowRunJSON is Gitea's ActionWorkflowRun.
@@ -308,4 +309,53 @@ func (a *Handler) jobLogs(w http.ResponseWriter, r *http.Request) error {
 			return nil
 		}
 	}
+}
+
+// actionTaskJSON is Gitea's ActionTask.
+type actionTaskJSON struct {
+	ID           int64  `json:"id"`
+	Name         string `json:"name"`
+	HeadBranch   string `json:"head_branch"`
+	HeadSHA      string `json:"head_sha"`
+	RunNumber    int64  `json:"run_number"`
+	Event        string `json:"event"`
+	DisplayTitle string `json:"display_title"`
+	Status       string `json:"status"`
+	WorkflowID   string `json:"workflow_id"`
+	URL          string `json:"url"`
+	CreatedAt    string `json:"created_at"`
+	UpdatedAt    string `json:"updated_at"`
+	RunStartedAt string `json:"run_started_at,omitempty"`
+}
+
+// listTasks is Gitea's GET …/actions/tasks: the repository's jobs,
+// newest first, with Gitea's states.
+func (a *Handler) listTasks(w http.ResponseWriter, r *http.Request) error {
+	rec, _, err := a.RepoOf(r)
+	if err != nil {
+		return err
+	}
+	p, err := api.PageOf(r)
+	if err != nil {
+		return err
+	}
+	tasks, total, err := a.Actions.Tasks(r.Context(), rec.ID, p.Limit, (p.Number-1)*p.Limit)
+	if err != nil {
+		return err
+	}
+	out := struct {
+		Tasks []actionTaskJSON `json:"workflow_runs"`
+		Total int64            `json:"total_count"`
+	}{Tasks: []actionTaskJSON{}, Total: total}
+	for _, t := range tasks {
+		branch, _ := strings.CutPrefix(t.Run.Ref, "refs/heads/")
+		updated := max(t.Job.Stopped, t.Job.Started, t.Run.Created)
+		out.Tasks = append(out.Tasks, actionTaskJSON{ID: t.Job.ID, Name: t.Job.Name, HeadBranch: branch, HeadSHA: t.Run.SHA, RunNumber: t.Run.Number,
+			Event: t.Run.Event, DisplayTitle: t.Run.Title, Status: t.Job.Status, WorkflowID: t.Run.Workflow,
+			URL:       fmt.Sprintf("%s/%s/%s/actions/runs/%d", api.SiteURL(r), rec.Owner.Username, rec.Name, t.Run.ID),
+			CreatedAt: msTime(t.Run.Created), UpdatedAt: msTime(updated), RunStartedAt: msTime(t.Run.Started)})
+	}
+	w.Header().Set("X-Total-Count", strconv.FormatInt(total, 10))
+	api.WriteJSON(w, http.StatusOK, out)
+	return nil
 }

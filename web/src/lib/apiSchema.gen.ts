@@ -2516,6 +2516,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/actions/tasks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List tasks: Gitea's GET …/actions/tasks: the repository's jobs, newest first, with Gitea's states. */
+        get: operations["listTasks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/actions/variables": {
         parameters: {
             query?: never;
@@ -5718,6 +5735,24 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Gitea's ActionTask. */
+        ActionTask: {
+            created_at: string;
+            display_title: string;
+            event: string;
+            head_branch: string;
+            head_sha: string;
+            /** Format: int64 */
+            id: number;
+            name: string;
+            /** Format: int64 */
+            run_number: number;
+            run_started_at: string;
+            status: string;
+            updated_at: string;
+            url: string;
+            workflow_id: string;
+        };
         /** @description Gitea's ActionVariable: owner_id is the user's or organization's at their level (0 at a repository's), repo_id the repository's (0 at an owner's). */
         ActionVariable: {
             data: string;
@@ -13709,6 +13744,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listTasks: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description How many items the whole list has. */
+                    "X-Total-Count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: int64 */
+                        total_count: number;
+                        workflow_runs: components["schemas"]["ActionTask"][];
+                    };
+                };
             };
             "4XX": components["responses"]["Error"];
             default: components["responses"]["Error"];
