@@ -44,6 +44,17 @@ function showRunnerLogOnFailure(t) {
   })
 }
 
+/** Runs fn; when it fails, adds what the page's main region shows to the error, to tell a slow page from a wrong one. */
+async function explained(page, fn) {
+  try {
+    await fn()
+  } catch (err) {
+    const shown = await page.locator('main').innerText({ timeout: 2_000 }).catch(() => '(the page could not be read)')
+    err.message += `\n--- the page showed:\n${shown.slice(-3_000)}`
+    throw err
+  }
+}
+
 /** Registers a runner with the node (host mode) in a directory of its own and starts `dforge runner run` there. */
 function startRunner(base, token) {
   const bin = process.env.DFORGE_BIN
@@ -150,61 +161,65 @@ describe('actions', () => {
   test('a run shows its jobs in the order of their needs and streams the running job\'s log live, then succeeds', RUN_TIMEOUT, async (t) => {
     showRunnerLogOnFailure(t)
     const { page, pageErrors } = await view(t, env.browser, env.node.url, s.alice)
-    s.first = pushWorkflow('echo "first line"; sleep 6; echo "last line"', 'Add CI')
-    await openRun(page, s.first)
+    await explained(page, async () => {
+      s.first = pushWorkflow('echo "first line"; sleep 6; echo "last line"', 'Add CI')
+      await openRun(page, s.first)
 
-    const graph = page.getByRole('group', { name: 'Jobs' })
-    await expectVisible(graph.getByRole('list', { name: 'Stage 1' }).getByRole('button', { name: /^\S+ build$/ }))
-    await expectVisible(graph.getByRole('list', { name: 'Stage 2' }).getByRole('button', { name: /^\S+ after needs build$/ }))
-    assert.equal(await graph.getByRole('button').count(), 2, 'the graph has the two jobs')
+      const graph = page.getByRole('group', { name: 'Jobs' })
+      await expectVisible(graph.getByRole('list', { name: 'Stage 1' }).getByRole('button', { name: /^\S+ build$/ }))
+      await expectVisible(graph.getByRole('list', { name: 'Stage 2' }).getByRole('button', { name: /^\S+ after needs build$/ }))
+      assert.equal(await graph.getByRole('button').count(), 2, 'the graph has the two jobs')
 
-    const build = graph.getByRole('button', { name: /^\S+ build$/ })
-    await build.click()
-    assert.equal(await build.getAttribute('aria-pressed'), 'true', 'build is the selected job')
-    const log = page.getByRole('region', { name: 'Log of build' })
-    // The first line shows while the job still runs (it sleeps 6 s after
-    // it), so it came over the stream, and the last is not there yet.
-    await expectVisible(logLine(page, 'build', 'first line'), 60_000)
-    assert.equal(await log.getByRole('heading', { level: 2 }).getByRole('img').getAttribute('aria-label'), 'Running', 'the build job runs when its first line shows')
-    assert.equal(await logLine(page, 'build', 'last line').count(), 0, 'the last line is not there while the first is new')
-    await expectVisible(graph.getByRole('button', { name: 'Running build', exact: true }))
-    assert.equal(await page.getByText('The live stream is unavailable', { exact: false }).count(), 0, 'the page is on the live stream, not polling')
+      const build = graph.getByRole('button', { name: /^\S+ build$/ })
+      await build.click()
+      assert.equal(await build.getAttribute('aria-pressed'), 'true', 'build is the selected job')
+      const log = page.getByRole('region', { name: 'Log of build' })
+      // The first line shows while the job still runs (it sleeps 6 s after
+      // it), so it came over the stream, and the last is not there yet.
+      await expectVisible(logLine(page, 'build', 'first line'), 60_000)
+      assert.equal(await log.getByRole('heading', { level: 2 }).getByRole('img').getAttribute('aria-label'), 'Running', 'the build job runs when its first line shows')
+      assert.equal(await logLine(page, 'build', 'last line').count(), 0, 'the last line is not there while the first is new')
+      await expectVisible(graph.getByRole('button', { name: 'Running build', exact: true }))
+      assert.equal(await page.getByText('The live stream is unavailable', { exact: false }).count(), 0, 'the page is on the live stream, not polling')
 
-    await expectVisible(runState(page, 'Success'), 90_000)
-    await expectVisible(graph.getByRole('button', { name: 'Success build', exact: true }))
-    await expectVisible(graph.getByRole('button', { name: 'Success after needs build', exact: true }))
-    // A finished step folds its lines away; unfolded, the last line follows the first.
-    const step = log.getByRole('button', { name: 'Success Run echo "first line"; sleep 6; echo "last line"', exact: true })
-    await expectVisible(step)
-    if ((await step.getAttribute('aria-expanded')) === 'false') await step.click()
-    await expectVisible(logLine(page, 'build', 'last line'))
-    const lines = await log.getByRole('cell').allTextContents()
-    assert.ok(lines.indexOf('first line') >= 0 && lines.indexOf('first line') < lines.indexOf('last line'), `first line before last line in ${JSON.stringify(lines)}`)
+      await expectVisible(runState(page, 'Success'), 90_000)
+      await expectVisible(graph.getByRole('button', { name: 'Success build', exact: true }))
+      await expectVisible(graph.getByRole('button', { name: 'Success after needs build', exact: true }))
+      // A finished step folds its lines away; unfolded, the last line follows the first.
+      const step = log.getByRole('button', { name: 'Success Run echo "first line"; sleep 6; echo "last line"', exact: true })
+      await expectVisible(step)
+      if ((await step.getAttribute('aria-expanded')) === 'false') await step.click()
+      await expectVisible(logLine(page, 'build', 'last line'))
+      const lines = await log.getByRole('cell').allTextContents()
+      assert.ok(lines.indexOf('first line') >= 0 && lines.indexOf('first line') < lines.indexOf('last line'), `first line before last line in ${JSON.stringify(lines)}`)
+    })
     assert.deepEqual(pageErrors, [])
   })
 
   test('a writer cancels a running run, then re-runs all its jobs in a new run', RUN_TIMEOUT, async (t) => {
     showRunnerLogOnFailure(t)
     const { page, pageErrors } = await view(t, env.browser, env.node.url, s.alice)
-    const first = await openRun(page, pushWorkflow('sleep 30', 'Sleep long'))
+    await explained(page, async () => {
+      const first = await openRun(page, pushWorkflow('sleep 30', 'Sleep long'))
 
-    const buttons = page.getByRole('group', { name: 'Run actions' })
-    await expectVisible(runState(page, 'Running'), 60_000)
-    await buttons.getByRole('button', { name: 'Cancel run', exact: true }).click()
-    // The runner learns of the cancel at its next UpdateTask, about a second on.
-    await expectVisible(runState(page, 'Cancelled'), 20_000)
-    await expectHidden(buttons.getByRole('button', { name: 'Cancel run' }))
-    await expectVisible(page.getByRole('group', { name: 'Jobs' }).getByRole('button', { name: 'Cancelled build', exact: true }))
+      const buttons = page.getByRole('group', { name: 'Run actions' })
+      await expectVisible(runState(page, 'Running'), 60_000)
+      await buttons.getByRole('button', { name: 'Cancel run', exact: true }).click()
+      // The runner learns of the cancel at its next UpdateTask, about a second on.
+      await expectVisible(runState(page, 'Cancelled'), 20_000)
+      await expectHidden(buttons.getByRole('button', { name: 'Cancel run' }))
+      await expectVisible(page.getByRole('group', { name: 'Jobs' }).getByRole('button', { name: 'Cancelled build', exact: true }))
 
-    await buttons.getByRole('button', { name: 'Re-run all jobs', exact: true }).click()
-    await page.waitForURL((u) => /\/actions\/runs\/\d+$/.test(u.pathname) && !u.pathname.endsWith(`/runs/${first}`), { timeout: 15_000 })
-    const second = Number(/\/actions\/runs\/(\d+)$/.exec(new URL(page.url()).pathname)[1])
-    assert.notEqual(second, first)
-    await expectVisible(runState(page, 'Running'), 60_000)
-    await expectVisible(page.getByRole('group', { name: 'Run actions' }).getByRole('button', { name: 'Cancel run', exact: true }))
-    // Stop the re-run so the runner is idle for what follows.
-    await page.getByRole('group', { name: 'Run actions' }).getByRole('button', { name: 'Cancel run', exact: true }).click()
-    await expectVisible(runState(page, 'Cancelled'), 20_000)
+      await buttons.getByRole('button', { name: 'Re-run all jobs', exact: true }).click()
+      await page.waitForURL((u) => /\/actions\/runs\/\d+$/.test(u.pathname) && !u.pathname.endsWith(`/runs/${first}`), { timeout: 15_000 })
+      const second = Number(/\/actions\/runs\/(\d+)$/.exec(new URL(page.url()).pathname)[1])
+      assert.notEqual(second, first)
+      await expectVisible(runState(page, 'Running'), 60_000)
+      await expectVisible(page.getByRole('group', { name: 'Run actions' }).getByRole('button', { name: 'Cancel run', exact: true }))
+      // Stop the re-run so the runner is idle for what follows.
+      await page.getByRole('group', { name: 'Run actions' }).getByRole('button', { name: 'Cancel run', exact: true }).click()
+      await expectVisible(runState(page, 'Cancelled'), 20_000)
+    })
     assert.deepEqual(pageErrors, [])
   })
 
