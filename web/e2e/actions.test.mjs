@@ -162,6 +162,8 @@ describe('actions', () => {
     showRunnerLogOnFailure(t)
     const { page, pageErrors } = await view(t, env.browser, env.node.url, s.alice)
     await explained(page, async () => {
+      // The tab's code is loaded before the push: the job runs only 6 s.
+      await open(page, `/${s.alice.login}/${REPO}/actions`)
       s.first = pushWorkflow('echo "first line"; sleep 6; echo "last line"', 'Add CI')
       await openRun(page, s.first)
 
@@ -172,11 +174,16 @@ describe('actions', () => {
 
       const build = graph.getByRole('button', { name: /^\S+ build$/ })
       await build.click()
+      // A run that ended before its page opened cannot show a line live: say so apart from a stream that failed.
+      const whenOpened = await page.getByRole('region', { name: 'Log of build' }).getByRole('heading', { level: 2 }).getByRole('img').getAttribute('aria-label')
       assert.equal(await build.getAttribute('aria-pressed'), 'true', 'build is the selected job')
       const log = page.getByRole('region', { name: 'Log of build' })
       // The first line shows while the job still runs (it sleeps 6 s after
       // it), so it came over the stream, and the last is not there yet.
-      await expectVisible(logLine(page, 'build', 'first line'), 60_000)
+      await expectVisible(logLine(page, 'build', 'first line'), 60_000).catch((err) => {
+        err.message += `\n(the build job was ${whenOpened} when its page opened)`
+        throw err
+      })
       assert.equal(await log.getByRole('heading', { level: 2 }).getByRole('img').getAttribute('aria-label'), 'Running', 'the build job runs when its first line shows')
       assert.equal(await logLine(page, 'build', 'last line').count(), 0, 'the last line is not there while the first is new')
       await expectVisible(graph.getByRole('button', { name: 'Running build', exact: true }))
