@@ -205,10 +205,16 @@ func TestAPushRunsItsWorkflowOnARunner(t *testing.T) {
 			ID                       int64
 			Path, Status, Conclusion string
 			Error                    string
+			Title                    string `json:"display_title"`
 		} `json:"workflow_runs"`
 		Total int64 `json:"total_count"`
 	}
 	n.JSON("GET", repo+"/actions/runs", alice, nil, http.StatusOK, &runs)
+	for _, run := range runs.Runs {
+		if run.Title != "ci" { // the pushed commit's subject
+			t.Fatalf("a push's run is titled %q, want its commit's subject", run.Title)
+		}
+	}
 	if runs.Total != 2 {
 		t.Fatalf("runs: %+v (the .github workflow must yield to .gitea's)", runs)
 	}

@@ -111,6 +111,11 @@ func (s *Service) detect(ctx context.Context, t trigger) error {
 	if err != nil {
 		return err
 	}
+	if t.Event == "push" && t.Payload.Title == "" { // a push's runs are titled by its head commit, as Gitea's
+		if subject, err := gitOut(ctx, dir, "log", "-1", "--format=%s", t.After); err == nil {
+			t.Payload.Title = subject
+		}
+	}
 	if t.Event == "push" && t.Ref == "refs/heads/"+repo.DefaultBranch {
 		if err := s.refreshSchedules(ctx, dir, repo, t, files); err != nil {
 			return err
