@@ -95,13 +95,13 @@ function pushWorkflow(buildStep, message) {
   return git(s.clone, 'rev-parse', 'HEAD').trim()
 }
 
-/** The link to the run of the CI workflow at commit sha on the Actions tab (a run's title is its workflow's name). */
+/** The link to the run at commit sha on the Actions tab: its title, which is the pushed commit's subject. */
 const runLink = (page, sha) =>
   page
     .getByRole('list', { name: 'Workflow runs' })
     .getByRole('listitem')
     .filter({ has: page.getByRole('link', { name: `Commit ${sha}`, exact: true }) })
-    .getByRole('link', { name: 'CI', exact: true })
+    .locator('a[href*="/actions/runs/"]')
 
 /** Opens the Actions tab until the run at commit sha is listed (runs are made just after the push), then opens it; returns its id. */
 async function openRun(page, sha) {
