@@ -7,6 +7,7 @@ import (
 
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/usererr"
 )
 
 // The JSON shapes of notifications (Gitea's NotificationThread and
@@ -135,6 +136,24 @@ const (
 
 // NotifyStreams bounds the open streams across the node.
 var NotifyStreams = make(chan struct{}, maxNotifyStreams)
+
+// OpenStream takes one of the node's stream slots and starts a
+// server-sent event stream on w; release gives the slot back. With every
+// slot taken it answers 503, telling the client to poll instead.
+func OpenStream(w http.ResponseWriter, poll string) (rc *http.ResponseController, release func(), err error) {
+	select {
+	case NotifyStreams <- struct{}{}:
+	default:
+		return nil, nil, usererr.New(usererr.Unavailable, "too_many_streams", "this node serves too many live streams; poll "+poll+" instead")
+	}
+	rc = http.NewResponseController(w)
+	_ = rc.SetWriteDeadline(time.Time{}) // the stream outlives the server's write timeout
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	return rc, func() { <-NotifyStreams }, nil
+}
 
 type notificationThreadJSON struct {
 	ID         int64                   `json:"id"`

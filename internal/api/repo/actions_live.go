@@ -99,18 +99,11 @@ func (a *Handler) streamRun(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	select {
-	case api.NotifyStreams <- struct{}{}:
-		defer func() { <-api.NotifyStreams }()
-	default:
-		return usererr.New(usererr.Unavailable, "too_many_streams", "this node serves too many live streams; poll the run's jobs instead")
+	rc, release, err := api.OpenStream(w, "the run's jobs")
+	if err != nil {
+		return err
 	}
-	rc := http.NewResponseController(w)
-	_ = rc.SetWriteDeadline(time.Time{}) // the stream outlives the server's write timeout
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
+	defer release()
 	st := &runStream{w: w, sent: map[string]string{}, logNext: map[int64]int64{}}
 	heartbeat := time.NewTicker(api.StreamHeartbeat)
 	defer heartbeat.Stop()

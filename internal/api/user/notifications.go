@@ -261,18 +261,11 @@ func (a *Handler) streamNotifications(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	select {
-	case api.NotifyStreams <- struct{}{}:
-		defer func() { <-api.NotifyStreams }()
-	default:
-		return usererr.New(usererr.Unavailable, "too_many_streams", "this node serves too many live streams; poll /api/v1/notifications/new instead")
+	rc, release, err := api.OpenStream(w, "/api/v1/notifications/new")
+	if err != nil {
+		return err
 	}
-	rc := http.NewResponseController(w)
-	_ = rc.SetWriteDeadline(time.Time{}) // the stream outlives the server's write timeout
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
+	defer release()
 	heartbeat := time.NewTicker(api.StreamHeartbeat)
 	defer heartbeat.Stop()
 	last := int64(-1)
