@@ -39,6 +39,20 @@ jobs:
       - run: echo deploy
 `
 
+// newRepo creates owner's repository name, with a README on main, and
+// returns its API path.
+func newRepo(n *forgetest.Node, owner *forgetest.User, name string) string {
+	n.JSON("POST", "/api/v1/user/repos", owner, map[string]any{"name": name, "auto_init": true, "default_branch": "main"}, http.StatusCreated, nil)
+	return "/api/v1/repos/" + owner.Name() + "/" + name
+}
+
+// runnerToken is a new registration token for the repository at repo.
+func runnerToken(n *forgetest.Node, owner *forgetest.User, repo string) string {
+	var tok struct{ Token string }
+	n.JSON("POST", repo+"/actions/runners/registration-token", owner, nil, http.StatusOK, &tok)
+	return tok.Token
+}
+
 // runner is a registered runner as a client of the protocol.
 type runner struct {
 	t      testing.TB
@@ -120,10 +134,8 @@ func TestAPushRunsItsWorkflowOnARunner(t *testing.T) {
 	t.Parallel()
 	n := forgetest.Start(t)
 	alice := n.NewUser()
-	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "ci", "auto_init": true, "default_branch": "main"}, http.StatusCreated, nil)
-	repo := "/api/v1/repos/" + alice.Name() + "/ci"
-	var tok struct{ Token string }
-	n.JSON("POST", repo+"/actions/runners/registration-token", alice, nil, http.StatusOK, &tok)
+	repo := newRepo(n, alice, "ci")
+	tok := runnerToken(n, alice, repo)
 
 	// A bad registration token, and a runner the node does not know.
 	c := runnerv1connect.NewRunnerServiceClient(http.DefaultClient, n.URL+"/api/actions")
@@ -140,7 +152,7 @@ func TestAPushRunsItsWorkflowOnARunner(t *testing.T) {
 	}
 	res.Body.Close()
 
-	r := register(t, n, tok.Token, "ubuntu-latest:host")
+	r := register(t, n, tok, "ubuntu-latest:host")
 	dir := n.Clone(n.Remote(alice, alice.Name(), "ci"))
 	sha := n.Commit(dir, "ci", map[string]string{".gitea/workflows/ci.yml": ciWorkflow, ".gitea/workflows/broken.yml": "on: push\njobs: [\n",
 		".github/workflows/other.yml": "on: push\njobs:\n  x:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo never\n"})
@@ -277,11 +289,9 @@ func TestJobsGoOutOnceAndASilentRunnerFails(t *testing.T) {
 	t.Parallel()
 	n := forgetest.Start(t, forgetest.WithActionsTaskTimeout(2*time.Second))
 	alice := n.NewUser()
-	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "many", "auto_init": true, "default_branch": "main"}, http.StatusCreated, nil)
-	repo := "/api/v1/repos/" + alice.Name() + "/many"
-	var tok struct{ Token string }
-	n.JSON("POST", repo+"/actions/runners/registration-token", alice, nil, http.StatusOK, &tok)
-	a, b := register(t, n, tok.Token, "linux:host"), register(t, n, tok.Token, "linux:host")
+	repo := newRepo(n, alice, "many")
+	tok := runnerToken(n, alice, repo)
+	a, b := register(t, n, tok, "linux:host"), register(t, n, tok, "linux:host")
 
 	var shards []string
 	for i := range 20 {
@@ -348,11 +358,9 @@ func TestEventsStartRunsAndWritersCancelAndRerun(t *testing.T) {
 	t.Parallel()
 	n := forgetest.Start(t)
 	alice, bob := n.NewUser(), n.NewUser()
-	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "ev", "auto_init": true, "default_branch": "main"}, http.StatusCreated, nil)
-	repo := "/api/v1/repos/" + alice.Name() + "/ev"
-	var tok struct{ Token string }
-	n.JSON("POST", repo+"/actions/runners/registration-token", alice, nil, http.StatusOK, &tok)
-	r := register(t, n, tok.Token, "linux:host")
+	repo := newRepo(n, alice, "ev")
+	tok := runnerToken(n, alice, repo)
+	r := register(t, n, tok, "linux:host")
 
 	job := "jobs:\n  j:\n    runs-on: linux\n    steps:\n      - run: echo ${{ github.event_name }}\n"
 	dir := n.Clone(n.Remote(alice, alice.Name(), "ev"))
@@ -447,11 +455,9 @@ func TestConcurrencyGroups(t *testing.T) {
 	t.Parallel()
 	n := forgetest.Start(t)
 	alice := n.NewUser()
-	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "cc", "auto_init": true, "default_branch": "main"}, http.StatusCreated, nil)
-	repo := "/api/v1/repos/" + alice.Name() + "/cc"
-	var tok struct{ Token string }
-	n.JSON("POST", repo+"/actions/runners/registration-token", alice, nil, http.StatusOK, &tok)
-	r := register(t, n, tok.Token, "linux:host")
+	repo := newRepo(n, alice, "cc")
+	tok := runnerToken(n, alice, repo)
+	r := register(t, n, tok, "linux:host")
 	job := "jobs:\n  j:\n    runs-on: linux\n    steps:\n      - run: echo hi\n"
 	dir := n.Clone(n.Remote(alice, alice.Name(), "cc"))
 	push := func(files map[string]string) {
@@ -513,11 +519,9 @@ func TestAForksPullRequestRunsWithoutSecrets(t *testing.T) {
 	t.Parallel()
 	n := forgetest.Start(t)
 	alice, bob := n.NewUser(), n.NewUser()
-	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "lib", "auto_init": true, "default_branch": "main"}, http.StatusCreated, nil)
-	repo := "/api/v1/repos/" + alice.Name() + "/lib"
-	var tok struct{ Token string }
-	n.JSON("POST", repo+"/actions/runners/registration-token", alice, nil, http.StatusOK, &tok)
-	r := register(t, n, tok.Token, "linux:host")
+	repo := newRepo(n, alice, "lib")
+	tok := runnerToken(n, alice, repo)
+	r := register(t, n, tok, "linux:host")
 	n.JSON("PUT", repo+"/actions/secrets/DEPLOY_KEY", alice, map[string]any{"data": "s3cret-value"}, http.StatusCreated, nil)
 	n.JSON("POST", repo+"/actions/variables/STAGE", alice, map[string]any{"value": "prod"}, http.StatusCreated, nil)
 
@@ -552,8 +556,7 @@ func TestAScheduleFiresOnce(t *testing.T) {
 	t.Parallel()
 	n := forgetest.Start(t)
 	alice := n.NewUser()
-	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "cron", "auto_init": true, "default_branch": "main"}, http.StatusCreated, nil)
-	repo := "/api/v1/repos/" + alice.Name() + "/cron"
+	repo := newRepo(n, alice, "cron")
 	dir := n.Clone(n.Remote(alice, alice.Name(), "cron"))
 	n.Commit(dir, "nightly", map[string]string{".gitea/workflows/nightly.yml": "on:\n  schedule:\n    - cron: '* * * * *'\njobs:\n  j:\n    runs-on: linux\n    steps:\n      - run: echo tick\n"})
 	n.Git(dir, "push", "--quiet", "origin", "HEAD:main")
@@ -585,11 +588,9 @@ func TestAFailingJobBlocksTheMergeUntilItsRerunPasses(t *testing.T) {
 	t.Parallel()
 	n := forgetest.Start(t)
 	alice := n.NewUser()
-	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "gate", "auto_init": true, "default_branch": "main"}, http.StatusCreated, nil)
-	repo := "/api/v1/repos/" + alice.Name() + "/gate"
-	var tok struct{ Token string }
-	n.JSON("POST", repo+"/actions/runners/registration-token", alice, nil, http.StatusOK, &tok)
-	r := register(t, n, tok.Token, "linux:host")
+	repo := newRepo(n, alice, "gate")
+	tok := runnerToken(n, alice, repo)
+	r := register(t, n, tok, "linux:host")
 	dir := n.Clone(n.Remote(alice, alice.Name(), "gate"))
 	n.Commit(dir, "ci", map[string]string{".gitea/workflows/pr.yml": "name: PR\non: pull_request\njobs:\n  test:\n    runs-on: linux\n    steps:\n      - run: make test\n"})
 	n.Git(dir, "push", "--quiet", "origin", "HEAD:main")

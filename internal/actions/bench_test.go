@@ -32,12 +32,10 @@ func BenchmarkActions(b *testing.B) {
 	for range b.N {
 		n := forgetest.Start(b)
 		alice := n.NewUser()
-		n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "bench", "auto_init": true, "default_branch": "main"}, http.StatusCreated, nil)
-		repo := "/api/v1/repos/" + alice.Name() + "/bench"
-		var tok struct{ Token string }
-		n.JSON("POST", repo+"/actions/runners/registration-token", alice, nil, http.StatusOK, &tok)
+		repo := newRepo(n, alice, "bench")
+		tok := runnerToken(n, alice, repo)
 		rssBefore := rss()
-		r := registerB(b, n, tok.Token)
+		r := registerB(b, n, tok)
 		dir := n.Clone(n.Remote(alice, alice.Name(), "bench"))
 
 		// (a) push to start.
@@ -63,7 +61,7 @@ func BenchmarkActions(b *testing.B) {
 		r.finishB(task, runnerv1.Result_RESULT_SUCCESS)
 
 		// (c) 200 queued jobs, 4 runners.
-		runners := []*runner{r, registerB(b, n, tok.Token), registerB(b, n, tok.Token), registerB(b, n, tok.Token)}
+		runners := []*runner{r, registerB(b, n, tok), registerB(b, n, tok), registerB(b, n, tok)}
 		var shards []string
 		for i := range 200 {
 			shards = append(shards, strconv.Itoa(i))

@@ -30,8 +30,7 @@ func TestSecretsAndVariablesReachAJobMasked(t *testing.T) {
 	t.Parallel()
 	n := forgetest.Start(t)
 	alice := n.NewUser()
-	n.JSON("POST", "/api/v1/user/repos", alice, map[string]any{"name": "sec", "auto_init": true, "default_branch": "main"}, http.StatusCreated, nil)
-	repo := "/api/v1/repos/" + alice.Name() + "/sec"
+	repo := newRepo(n, alice, "sec")
 
 	const repoToken, userToken, userOnly, multi = "repo-token-7f3a9c", "user-token-b2e481", "user-only-5d0c2e", "first-line-91ab\nsecond-line-c4d7"
 	n.JSON("PUT", repo+"/actions/secrets/token", alice, map[string]string{"data": "first"}, http.StatusCreated, nil)
@@ -106,9 +105,8 @@ func TestSecretsAndVariablesReachAJobMasked(t *testing.T) {
 	}
 
 	// A job's task carries them, the repository's over the user's.
-	var tok struct{ Token string }
-	n.JSON("POST", repo+"/actions/runners/registration-token", alice, nil, http.StatusOK, &tok)
-	r := register(t, n, tok.Token, "linux:host")
+	tok := runnerToken(n, alice, repo)
+	r := register(t, n, tok, "linux:host")
 	dir := n.Clone(n.Remote(alice, alice.Name(), "sec"))
 	n.Commit(dir, "ci", map[string]string{".gitea/workflows/ci.yml": secretWorkflow})
 	n.Git(dir, "push", "--quiet", "origin", "HEAD:main")
@@ -270,9 +268,8 @@ func TestAnOrganizationsSecretsReachItsRepositoriesJobs(t *testing.T) {
 	n.JSON("PUT", "/api/v1/user/actions/secrets/ALICE_ONLY", alice, map[string]string{"data": "not-the-org-s"}, http.StatusCreated, nil)
 	n.JSON("POST", org+"/actions/variables/ENV", alice, map[string]string{"value": "prod"}, http.StatusCreated, nil)
 
-	var tok struct{ Token string }
-	n.JSON("POST", repo+"/actions/runners/registration-token", alice, nil, http.StatusOK, &tok)
-	r := register(t, n, tok.Token, "linux:host")
+	tok := runnerToken(n, alice, repo)
+	r := register(t, n, tok, "linux:host")
 	dir := n.Clone(n.Remote(alice, orgName, "app"))
 	n.Commit(dir, "ci", map[string]string{".gitea/workflows/ci.yml": secretWorkflow})
 	n.Git(dir, "push", "--quiet", "origin", "HEAD:main")
