@@ -3,6 +3,8 @@ package cli
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -57,4 +59,19 @@ func Run(ctx context.Context, args []string, out io.Writer) error {
 	default:
 		return fmt.Errorf("unknown command %q\n%s", args[0], usage)
 	}
+}
+
+// parseFlags parses a subcommand's args into fl, which takes no
+// positional arguments; help says -h was asked for, and printed.
+func parseFlags(fl *flag.FlagSet, args []string) (help bool, err error) {
+	err = fl.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return true, nil
+	} else if err != nil {
+		return false, err
+	}
+	if fl.NArg() > 0 {
+		return false, fmt.Errorf("%s: unexpected argument %q", fl.Name(), fl.Arg(0))
+	}
+	return false, nil
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -21,14 +20,8 @@ func reindex(ctx context.Context, args []string, out io.Writer) error {
 	fl := flag.NewFlagSet("reindex", flag.ContinueOnError)
 	data := fl.String("data", envOr("DFORGE_DATA", "./data"), "data directory of a stopped node (env DFORGE_DATA)")
 	dsn := fl.String("db", os.Getenv("DFORGE_DB"), "database DSN to rebuild: a SQLite path or postgres://... (env DFORGE_DB; default SQLite in the data dir)")
-	err := fl.Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		return nil
-	} else if err != nil {
+	if help, err := parseFlags(fl, args); help || err != nil {
 		return err
-	}
-	if fl.NArg() > 0 {
-		return fmt.Errorf("reindex: unexpected argument %q", fl.Arg(0))
 	}
 	if *dsn == "" {
 		*dsn = store.DefaultDSN(*data)

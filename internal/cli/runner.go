@@ -49,14 +49,8 @@ func runnerRegister(ctx context.Context, args []string, out io.Writer) error {
 	token := fl.String("token", "", "a runner registration token from the forge")
 	name := fl.String("name", "", "the runner's name (default: the host name)")
 	labels := fl.String("labels", "", "comma-separated labels, name:scheme[:arg] (e.g. self-hosted:host)")
-	err := fl.Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		return nil
-	} else if err != nil {
+	if help, err := parseFlags(fl, args); help || err != nil {
 		return err
-	}
-	if fl.NArg() > 0 {
-		return fmt.Errorf("runner register: unexpected argument %q", fl.Arg(0))
 	}
 	if *url == "" || *token == "" {
 		return errors.New("runner register: --url and --token are required")
@@ -85,14 +79,8 @@ func runnerRun(ctx context.Context, args []string) error {
 	fl := flag.NewFlagSet("runner run", flag.ContinueOnError)
 	capacity := fl.Int("capacity", 1, "how many jobs run at once")
 	workdir := fl.String("workdir", ".runner-work", "where each job's files live while it runs")
-	err := fl.Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		return nil
-	} else if err != nil {
+	if help, err := parseFlags(fl, args); help || err != nil {
 		return err
-	}
-	if fl.NArg() > 0 {
-		return fmt.Errorf("runner run: unexpected argument %q", fl.Arg(0))
 	}
 	if *capacity < 1 {
 		return errors.New("runner run: --capacity must be at least 1")

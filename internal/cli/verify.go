@@ -23,14 +23,8 @@ import (
 func verify(ctx context.Context, args []string, out io.Writer) error {
 	fl := flag.NewFlagSet("verify", flag.ContinueOnError)
 	data := fl.String("data", envOr("DFORGE_DATA", "./data"), "data directory of a stopped node (env DFORGE_DATA)")
-	err := fl.Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		return nil
-	} else if err != nil {
+	if help, err := parseFlags(fl, args); help || err != nil {
 		return err
-	}
-	if fl.NArg() > 0 {
-		return fmt.Errorf("verify: unexpected argument %q", fl.Arg(0))
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	return Verify(ctx, *data, log, out)
