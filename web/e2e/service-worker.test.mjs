@@ -100,8 +100,21 @@ describe('service worker', () => {
     const { page, dialogs, release } = await deployablePage(t)
     await release(true)
     assert.deepEqual(dialogs, [{ type: 'confirm', message: UPDATE_TEXT }])
-    // The waiting worker takes over and the page reloads once.
-    await waitFor(() => page.evaluate(() => window.__marker === undefined).catch(() => false), { message: 'the page to reload' })
+    // The waiting worker takes over and the page reloads once. Activation
+    // waits for the old worker's pending fetches (a busy CI machine took more
+    // than 10 s once), so the wait is longer and a timeout says where it stuck.
+    await waitFor(() => page.evaluate(() => window.__marker === undefined).catch(() => false), {
+      timeout: 30_000,
+      message: 'the page to reload',
+    }).catch(async (err) => {
+      const where = await page
+        .evaluate(async () => {
+          const r = await navigator.serviceWorker.getRegistration()
+          return { waiting: r?.waiting?.state, active: r?.active?.state, controlled: Boolean(navigator.serviceWorker.controller) }
+        })
+        .catch((e) => e.message)
+      throw new Error(`${err.message}; registration: ${JSON.stringify(where)}`)
+    })
     await waitForShell(page)
     const state = await page.evaluate(async () => {
       const r = await navigator.serviceWorker.getRegistration()
