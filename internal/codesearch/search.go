@@ -103,6 +103,13 @@ func (s *Service) Search(ctx context.Context, viewer common.Address, q Query) (R
 	req := bleve.NewSearchRequestOptions(filtered, q.Limit, (q.Page-1)*q.Limit, false)
 	req.Fields = []string{"repo_id", "repo", "path", "language"}
 	req.SortBy([]string{"-_score", "_id"})
+	// The languages of every match, whatever the filter, to offer it. With
+	// no filter the page's own search counts them: each search walks every
+	// match, so a second one would double the cost of a common word.
+	languages := bleve.NewFacetRequest("language", 30)
+	if q.Language == "" {
+		req.AddFacet("languages", languages)
+	}
 	res, err := s.idx.SearchInContext(ctx, req)
 	if err != nil {
 		return Results{}, fmt.Errorf("search code: %w", err)
@@ -118,15 +125,17 @@ func (s *Service) Search(ctx context.Context, viewer common.Address, q Query) (R
 	if err := s.fillLines(ctx, out.Items, set); err != nil {
 		return Results{}, err
 	}
-
-	// The languages of every match, whatever the filter, to offer it.
-	freq := bleve.NewSearchRequestOptions(all, 0, 0, false)
-	freq.AddFacet("languages", bleve.NewFacetRequest("language", 30))
-	fres, err := s.idx.SearchInContext(ctx, freq)
-	if err != nil {
-		return Results{}, fmt.Errorf("search code: %w", err)
+	facets := res.Facets
+	if q.Language != "" {
+		freq := bleve.NewSearchRequestOptions(all, 0, 0, false)
+		freq.AddFacet("languages", languages)
+		fres, err := s.idx.SearchInContext(ctx, freq)
+		if err != nil {
+			return Results{}, fmt.Errorf("count languages: %w", err)
+		}
+		facets = fres.Facets
 	}
-	if f := fres.Facets["languages"]; f != nil && f.Terms != nil {
+	if f := facets["languages"]; f != nil && f.Terms != nil {
 		for _, t := range f.Terms.Terms() {
 			out.Languages = append(out.Languages, LanguageCount{Name: t.Term, Count: t.Count})
 		}
