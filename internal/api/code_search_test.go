@@ -97,6 +97,13 @@ func TestCodeSearch(t *testing.T) {
 			goFile = &got.Items[i].Lines[0]
 		}
 	}
+	counts := map[string]int{}
+	for _, l := range got.Languages {
+		counts[l.Name] = l.Count
+	}
+	if len(counts) != 2 || counts["Go"] != 1 || counts["TypeScript"] != 1 {
+		t.Errorf("the languages of an unfiltered search: %+v", got.Languages)
+	}
 	if goFile == nil {
 		t.Fatalf("main.go not found (vendor and binary files are not indexed): %+v", got)
 	}
