@@ -2,15 +2,18 @@ package codesearch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/usererr"
 )
 
 // fillLines reads each hit's file from git, at the commit its repository
 // is indexed at (the index stores no content), and keeps the lines that
-// hold one of words. One `git cat-file --batch` per repository of the page.
+// hold one of words: through the pool of cat-file processes, or one
+// `git cat-file --batch` per repository of the page when it has no room.
 func (s *Service) fillLines(ctx context.Context, hits []Hit, words map[string]bool) error {
 	byRepo := map[uint64][]int{}
 	var order []uint64
@@ -46,17 +49,24 @@ func (s *Service) repoLines(ctx context.Context, id uint64, hits []Hit, at []int
 	if err != nil {
 		return err
 	}
-	blobs := make([]blobRef, 0, len(at))
+	paths := make([]string, 0, len(at))
 	byPath := map[string]int{}
 	for _, i := range at {
-		p := hits[i].Path
-		if strings.ContainsAny(p, "\n\r") {
-			continue // cat-file takes one name per line
-		}
-		blobs = append(blobs, blobRef{sha: m.Commit + ":" + p, path: p})
-		byPath[p] = i
+		paths = append(paths, hits[i].Path)
+		byPath[hits[i].Path] = i
 	}
-	return readBlobs(ctx, dir, blobs, true, func(p string, content []byte) {
+	fill := func(p string, content []byte) {
 		hits[byPath[p]].Lines = s.matchLines(string(content), words)
-	})
+	}
+	err = gitstore.ReadFilesAt(ctx, dir, m.Commit, paths, fill)
+	if !errors.Is(err, gitstore.ErrNotPooled) {
+		return err
+	}
+	blobs := make([]blobRef, 0, len(paths))
+	for _, p := range paths {
+		if !strings.ContainsAny(p, "\n\r") { // cat-file takes one name per line
+			blobs = append(blobs, blobRef{sha: m.Commit + ":" + p, path: p})
+		}
+	}
+	return readBlobs(ctx, dir, blobs, true, fill)
 }

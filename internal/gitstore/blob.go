@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 )
 
 // Blobs: a file's content, streamed or read up to a limit.
@@ -114,4 +115,42 @@ const sniffLen = 8000
 // it has a NUL byte, as git decides.
 func IsBinary(content []byte) bool {
 	return bytes.IndexByte(content[:min(len(content), sniffLen)], 0) >= 0
+}
+
+// ErrNotPooled is a read the pool of cat-file processes could not serve
+// (no room for another process, or a file over maxBatchRead): the caller
+// reads another way.
+var ErrNotPooled = errors.New("not readable through the pooled cat-file")
+
+// ReadFilesAt reads each of paths as it is at commit, whole, through one
+// pooled cat-file process (catfile.go), and calls fn with each; a path
+// that is missing or not a file is passed over. Code search's result
+// lines come this way, so a query starts no git process.
+func ReadFilesAt(ctx context.Context, dir, commit string, paths []string, fn func(path string, content []byte)) error {
+	if !isFullID(commit) {
+		return fmt.Errorf("%w: %q is not a whole commit id", ErrInvalidRef, commit)
+	}
+	err := withBatch(ctx, dir, func(b *batch) error {
+		for _, p := range paths {
+			if strings.ContainsAny(p, "\n\r") {
+				continue // cat-file takes one name per line
+			}
+			data, err := b.read(commit+":"+p, "blob")
+			if errors.Is(err, errNoObject) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			fn(p, data)
+		}
+		return nil
+	})
+	if errors.Is(err, errBatchFull) || errors.Is(err, errTooBig) {
+		return ErrNotPooled
+	}
+	if err != nil {
+		return fmt.Errorf("read files at %s: %w", commit, err)
+	}
+	return nil
 }

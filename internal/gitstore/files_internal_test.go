@@ -1,0 +1,73 @@
+package gitstore
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Files read at a commit come through the pooled process: a later read of
+// the same repository starts none, a path the commit lacks (or a
+// directory) is passed over, and a file over the pool's limit is left to
+// the caller.
+func TestFilesAtACommitAreReadThroughThePool(t *testing.T) {
+	StopBatches()
+	dir := t.TempDir()
+	gitIn(t, dir, nil, "init", "-q", "-b", "main")
+	gitIn(t, dir, nil, "config", "user.email", "a@example.org")
+	gitIn(t, dir, nil, "config", "user.name", "A")
+	writeFile(t, dir, "main.go", "package main\n")
+	writeFile(t, dir, "docs/a b.md", "# spaces in a name\n")
+	gitIn(t, dir, nil, "add", ".")
+	gitIn(t, dir, nil, "commit", "-q", "-m", "one")
+	commit := gitIn(t, dir, nil, "rev-parse", "HEAD")
+	ctx := context.Background()
+	started := func() int { batches.mu.Lock(); defer batches.mu.Unlock(); return batches.count }
+	before := started()
+
+	read := func(paths ...string) map[string]string {
+		t.Helper()
+		got := map[string]string{}
+		if err := ReadFilesAt(ctx, dir, commit, paths, func(p string, c []byte) { got[p] = string(c) }); err != nil {
+			t.Fatalf("read %v: %v", paths, err)
+		}
+		return got
+	}
+	got := read("main.go", "gone.go", "docs", "docs/a b.md")
+	if len(got) != 2 || got["main.go"] != "package main\n" || got["docs/a b.md"] != "# spaces in a name\n" {
+		t.Fatalf("files at %s: %q", commit, got)
+	}
+	if got := read("main.go"); got["main.go"] != "package main\n" {
+		t.Fatalf("second read: %q", got)
+	}
+	if n := started() - before; n != 1 {
+		t.Fatalf("%d cat-file processes started for two reads, want 1", n)
+	}
+
+	writeFile(t, dir, "big.txt", string(bytes.Repeat([]byte("x"), maxBatchRead+1)))
+	gitIn(t, dir, nil, "add", ".")
+	gitIn(t, dir, nil, "commit", "-q", "-m", "big")
+	big := gitIn(t, dir, nil, "rev-parse", "HEAD")
+	err := ReadFilesAt(ctx, dir, big, []string{"big.txt"}, func(string, []byte) { t.Fatal("a file over the limit was given") })
+	if !errors.Is(err, ErrNotPooled) {
+		t.Fatalf("file over the limit: %v, want ErrNotPooled", err)
+	}
+	if err := ReadFilesAt(ctx, dir, "HEAD", []string{"main.go"}, nil); !errors.Is(err, ErrInvalidRef) || !strings.Contains(err.Error(), "HEAD") {
+		t.Fatalf("a commit named by a ref: %v, want ErrInvalidRef", err)
+	}
+}
+
+func writeFile(t *testing.T, dir, name, content string) {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
