@@ -56,11 +56,12 @@ type workflowRunJSON struct {
 	// Error is why the workflow could not run (dForge's): the parser's
 	// message for a malformed file.
 	Error string `json:"error,omitempty"`
-	// NeedApproval (Gitea's): a first-time contributor's pull request
-	// from a fork, which runs once a writer approves it; ApprovedBy is
-	// that writer, in whose name its statuses are posted.
-	NeedApproval bool          `json:"need_approval"`
-	ApprovedBy   *api.UserJSON `json:"approved_by,omitempty"`
+	// NeedApproval is Gitea's flag of a first-time contributor's pull
+	// request from a fork, which runs once a writer approves it.
+	NeedApproval bool `json:"need_approval"`
+	// ApprovedBy is the writer who approved it, in whose name its
+	// statuses are posted.
+	ApprovedBy *api.UserJSON `json:"approved_by,omitempty"`
 }
 
 // workflowJobJSON is Gitea's ActionWorkflowJob.
