@@ -153,6 +153,11 @@ func TestAFirstTimeContributorsRunWaitsForAWritersApproval(t *testing.T) {
 	if second.State != "cancelled" {
 		t.Fatalf("a cancelled blocked run: %+v", second)
 	}
+	time.Sleep(time.Second) // a worker round, which would post a status
+	n.JSON("GET", repo+"/commits/"+second.HeadSHA+"/status", alice, nil, http.StatusOK, &combined)
+	if len(combined.Statuses) != 0 {
+		t.Fatalf("statuses of a run cancelled before its approval: %+v", combined)
+	}
 	if res := n.Call("POST", runPath(repo, second.ID)+"/approve", alice, nil); res.Status != http.StatusConflict {
 		t.Fatalf("approve a cancelled run: %d %s", res.Status, res.Body)
 	}

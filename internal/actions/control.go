@@ -29,6 +29,14 @@ func (s *Service) cancelRun(ctx context.Context, runID int64) error {
 	if err != nil {
 		return fmt.Errorf("cancel run %d: %w", runID, err)
 	}
+	// A run cancelled before its approval never posts a status (no one
+	// with the authority to acted): its jobs are done with, so the worker
+	// does not look at them again.
+	_, err = s.db.ExecContext(ctx, `UPDATE actions_jobs SET posted = status WHERE run_id = $1
+		AND EXISTS (SELECT 1 FROM actions_runs r WHERE r.id = $1 AND r.need_approval = 1 AND r.approved_by = '')`, runID)
+	if err != nil {
+		return fmt.Errorf("close the statuses of run %d: %w", runID, err)
+	}
 	s.readyChanged()
 	return s.jobEnded(ctx, runID)
 }
