@@ -69,9 +69,18 @@ func openForkPull(n *forgetest.Node, u, owner *forgetest.User, name, branch stri
 // new push to it waits again (and may be cancelled); a re-run of the
 // approved run stays approved; once a pull request of theirs is merged,
 // and for a writer's fork or a branch of the base, nothing waits.
+// On PostgreSQL too, when DFORGE_TEST_PG names a server.
 func TestAFirstTimeContributorsRunWaitsForAWritersApproval(t *testing.T) {
 	t.Parallel()
-	n := forgetest.Start(t)
+	for name, opts := range forgetest.Stores() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			testApproval(t, forgetest.Start(t, opts...))
+		})
+	}
+}
+
+func testApproval(t *testing.T, n *forgetest.Node) {
 	alice, bob, carol, dave := n.NewUser(), n.NewUser(), n.NewUser(), n.NewUser()
 	repo := newRepo(n, alice, "lib")
 	r := register(t, n, runnerToken(n, alice, repo), "linux:host")
