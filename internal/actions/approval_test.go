@@ -67,7 +67,7 @@ func openForkPull(n *forgetest.Node, u, owner *forgetest.User, name, branch stri
 // job and no status is posted; others may not approve; once approved the
 // job runs and its status lands on the commit in the approver's name. A
 // new push to it waits again (and may be cancelled); a re-run of the
-// approved run stays approved; once a pull request of theirs is merged,
+// approved run stays approved, one of a run never approved waits; once a pull request of theirs is merged,
 // and for a writer's fork or a branch of the base, nothing waits.
 // On PostgreSQL too, when DFORGE_TEST_PG names a server.
 func TestAFirstTimeContributorsRunWaitsForAWritersApproval(t *testing.T) {
@@ -182,6 +182,12 @@ func testApproval(t *testing.T, n *forgetest.Node) {
 	} else {
 		r.finish(task, runnerv1.Result_RESULT_SUCCESS, "hi")
 	}
+	// A re-run of the run cancelled before its approval waits again.
+	var heldAgain prRun
+	n.JSON("POST", runPath(repo, second.ID)+"/rerun", alice, nil, http.StatusCreated, &heldAgain)
+	if heldAgain.State != "blocked" || !heldAgain.NeedApproval || heldAgain.ApprovedBy != nil {
+		t.Fatalf("the re-run of a run never approved: %+v", heldAgain)
+	}
 
 	// 6. Once bob's pull request is merged, his next one runs at once;
 	// so do a writer's from a fork and one from a branch of the base.
@@ -196,7 +202,7 @@ func testApproval(t *testing.T, n *forgetest.Node) {
 	n.Commit(dir, "own", map[string]string{"own.txt": "x"})
 	n.Git(dir, "push", "--quiet", "origin", "own")
 	n.JSON("POST", repo+"/pulls", alice, map[string]any{"head": "own", "base": "main", "title": "own"}, http.StatusCreated, nil)
-	for _, run := range prRuns(t, n, alice, repo, 6)[:3] {
+	for _, run := range prRuns(t, n, alice, repo, 7)[:3] {
 		if run.NeedApproval || run.State == "blocked" {
 			t.Fatalf("a run that needs no approval: %+v", run)
 		}
@@ -207,5 +213,8 @@ func testApproval(t *testing.T, n *forgetest.Node) {
 			t.Fatalf("job %d of the runs that need no approval was not handed out", i+1)
 		}
 		r.finish(task, runnerv1.Result_RESULT_SUCCESS, "hi")
+	}
+	if task := r.fetch(2 * time.Second); task != nil { // the re-run still waits
+		t.Fatalf("a runner got the job of a re-run waiting for approval: %v", task)
 	}
 }
