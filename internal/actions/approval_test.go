@@ -67,9 +67,10 @@ func openForkPull(n *forgetest.Node, u, owner *forgetest.User, name, branch stri
 // job and no status is posted; others may not approve; once approved the
 // job runs and its status lands on the commit in the approver's name. A
 // new push to it waits again (and may be cancelled); a re-run of the
-// approved run stays approved, one of a run never approved waits; once a pull request of theirs is merged,
-// and for a writer's fork or a branch of the base, nothing waits.
-// On PostgreSQL too, when DFORGE_TEST_PG names a server.
+// approved run stays approved, one of a run never approved waits again.
+// Once a pull request of theirs is merged, and for a writer's fork or a
+// branch of the base, nothing waits. On PostgreSQL too, when
+// DFORGE_TEST_PG names a server.
 func TestAFirstTimeContributorsRunWaitsForAWritersApproval(t *testing.T) {
 	t.Parallel()
 	for name, opts := range forgetest.Stores() {
