@@ -6,7 +6,8 @@
 // Everything here is node-local: runners, runs, jobs and logs live in
 // this node's SQL and never on chain. Only the statuses the jobs post go
 // on chain, as any CI's do, in the name of the user whose push started
-// the run (the node holds their delegation: it relayed the push).
+// the run (the node holds their delegation: it relayed the push), or of
+// the writer who approved a first-time contributor's run (approval.go).
 package actions
 
 import (

@@ -512,8 +512,8 @@ func TestConcurrencyGroups(t *testing.T) {
 	}
 }
 
-// A pull request from a fork runs its workflow, in the base repository,
-// without the base's secrets (its variables are plain and go along); a
+// A pull request from a fork runs its workflow (once approved), in the
+// base repository, without the base's secrets (its variables are plain and go along); a
 // branch of the base itself gets them.
 func TestAForksPullRequestRunsWithoutSecrets(t *testing.T) {
 	t.Parallel()
@@ -535,6 +535,8 @@ func TestAForksPullRequestRunsWithoutSecrets(t *testing.T) {
 	n.Commit(fork, "fix", map[string]string{"fix.txt": "x"})
 	n.Git(fork, "push", "--quiet", "origin", "HEAD:fix")
 	n.JSON("POST", repo+"/pulls", bob, map[string]any{"head": bob.Name() + ":fix", "base": "main", "title": "Fix"}, http.StatusCreated, nil)
+	// Bob's first pull request runs once a writer approves it.
+	n.JSON("POST", runPath(repo, prRuns(t, n, alice, repo, 1)[0].ID)+"/approve", alice, nil, http.StatusOK, nil)
 	fromFork := r.fetch(30 * time.Second)
 	if fromFork == nil || len(fromFork.Secrets) != 0 || fromFork.Vars["STAGE"] != "prod" {
 		t.Fatalf("a fork's task: %v", fromFork)

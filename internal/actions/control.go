@@ -29,13 +29,22 @@ func (s *Service) cancelRun(ctx context.Context, runID int64) error {
 	if err != nil {
 		return fmt.Errorf("cancel run %d: %w", runID, err)
 	}
+	// A run cancelled before its approval never posts a status (no one
+	// with the authority to acted): its jobs are done with, so the worker
+	// does not look at them again.
+	_, err = s.db.ExecContext(ctx, `UPDATE actions_jobs SET posted = status WHERE run_id = $1
+		AND EXISTS (SELECT 1 FROM actions_runs r WHERE r.id = $1 AND r.need_approval = 1 AND r.approved_by = '')`, runID)
+	if err != nil {
+		return fmt.Errorf("close the statuses of run %d: %w", runID, err)
+	}
 	s.readyChanged()
 	return s.jobEnded(ctx, runID)
 }
 
 // Rerun starts a new run of repo's run id, at the same commit with the
 // same event, in actor's name. With failedOnly, the jobs that succeeded
-// keep their results and outputs, and only the others run again.
+// keep their results and outputs, and only the others run again. A run
+// that needed approval keeps its approval, or, not approved, waits again.
 func (s *Service) Rerun(ctx context.Context, repo uint64, id int64, actor common.Address, failedOnly bool) (Run, error) {
 	run, err := s.RunByID(ctx, repo, id)
 	if err != nil {
@@ -56,13 +65,14 @@ func (s *Service) Rerun(ctx context.Context, repo uint64, id int64, actor common
 	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(number), 0) + 1 FROM actions_runs WHERE repo_id = $1`, int64(repo)).Scan(&number); err != nil {
 		return Run{}, fmt.Errorf("number the run: %w", err)
 	}
-	err = tx.QueryRowContext(ctx, `INSERT INTO actions_runs (repo_id, number, workflow, name, title, event, ref, sha, actor, status, context, fork, created_ms)
-		SELECT repo_id, $1, workflow, name, title, event, ref, sha, $2, 'waiting', context, fork, $3 FROM actions_runs WHERE id = $4 RETURNING id`,
+	err = tx.QueryRowContext(ctx, `INSERT INTO actions_runs (repo_id, number, workflow, name, title, event, ref, sha, actor, status, context, fork, created_ms, need_approval, approved_by)
+		SELECT repo_id, $1, workflow, name, title, event, ref, sha, $2, CASE WHEN need_approval = 1 AND approved_by = '' THEN 'blocked' ELSE 'waiting' END,
+			context, fork, $3, need_approval, approved_by FROM actions_runs WHERE id = $4 RETURNING id`,
 		number, addr(actor), s.ms(), run.ID).Scan(&newID)
 	if err != nil {
 		return Run{}, fmt.Errorf("copy the run: %w", err)
 	}
-	if err := s.copyJobs(ctx, tx, run.ID, newID, failedOnly); err != nil {
+	if err := s.copyJobs(ctx, tx, run.ID, newID, failedOnly, run.Held()); err != nil {
 		return Run{}, err
 	}
 	if err := tx.Commit(); err != nil {
@@ -76,16 +86,17 @@ func (s *Service) Rerun(ctx context.Context, repo uint64, id int64, actor common
 }
 
 // copyJobs copies run from's jobs into run to, fresh, or, with keepPassed,
-// keeping those that succeeded as they ended.
-func (s *Service) copyJobs(ctx context.Context, tx *sql.Tx, from, to int64, keepPassed bool) error {
+// keeping those that succeeded as they ended; with held (not approved)
+// none is ready.
+func (s *Service) copyJobs(ctx context.Context, tx *sql.Tx, from, to int64, keepPassed, held bool) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO actions_jobs (run_id, repo_id, job_key, name, needs, runs_on, payload, status, outputs, started_ms, stopped_ms, posted)
 		SELECT $1, repo_id, job_key, name, needs, runs_on, payload,
-			CASE WHEN $2 AND status = 'success' THEN 'success' WHEN needs = '' THEN 'waiting' ELSE 'blocked' END,
+			CASE WHEN $2 AND status = 'success' THEN 'success' WHEN needs = '' AND NOT $4 THEN 'waiting' ELSE 'blocked' END,
 			CASE WHEN $2 AND status = 'success' THEN outputs ELSE '{}' END,
 			CASE WHEN $2 AND status = 'success' THEN started_ms ELSE 0 END,
 			CASE WHEN $2 AND status = 'success' THEN stopped_ms ELSE 0 END,
 			CASE WHEN $2 AND status = 'success' THEN 'success' ELSE '' END
-		FROM actions_jobs WHERE run_id = $3 ORDER BY id`, to, keepPassed, from)
+		FROM actions_jobs WHERE run_id = $3 ORDER BY id`, to, keepPassed, from, held)
 	if err != nil {
 		return fmt.Errorf("copy the jobs: %w", err)
 	}

@@ -21,7 +21,15 @@ type Run struct {
 	Event, Ref, SHA, Actor    string
 	Status, Error             string
 	Created, Started, Stopped int64 // Unix ms; 0: not yet
+	// NeedApproval: a first-time contributor's pull request from a fork,
+	// held until a writer approves it; ApprovedBy is that writer's
+	// lower-case address ('' until then).
+	NeedApproval bool
+	ApprovedBy   string
 }
+
+// Held says whether the run still waits for a writer's approval.
+func (r Run) Held() bool { return r.NeedApproval && r.ApprovedBy == "" }
 
 // Job is one job of a run.
 type Job struct {
@@ -50,11 +58,14 @@ type RunFilter struct {
 	Limit, Offset                       int
 }
 
-const runColumns = `id, number, repo_id, workflow, name, title, event, ref, sha, actor, status, error, created_ms, started_ms, stopped_ms`
+const runColumns = `id, number, repo_id, workflow, name, title, event, ref, sha, actor, status, error, created_ms, started_ms, stopped_ms, need_approval, approved_by`
 
 func scanRun(sc interface{ Scan(...any) error }) (Run, error) {
 	var r Run
-	err := sc.Scan(&r.ID, &r.Number, &r.Repo, &r.Workflow, &r.Name, &r.Title, &r.Event, &r.Ref, &r.SHA, &r.Actor, &r.Status, &r.Error, &r.Created, &r.Started, &r.Stopped)
+	var need int
+	err := sc.Scan(&r.ID, &r.Number, &r.Repo, &r.Workflow, &r.Name, &r.Title, &r.Event, &r.Ref, &r.SHA, &r.Actor, &r.Status, &r.Error, &r.Created, &r.Started, &r.Stopped,
+		&need, &r.ApprovedBy)
+	r.NeedApproval = need == 1
 	return r, err
 }
 

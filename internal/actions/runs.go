@@ -26,13 +26,17 @@ func (s *Service) recordRuns(ctx context.Context, t trigger, runs []plannedRun) 
 	if err != nil {
 		return nil, err
 	}
+	hold, err := s.needsApproval(ctx, t, repo)
+	if err != nil {
+		return nil, err
+	}
 	ids := make([]int64, 0, len(runs))
 	for _, p := range runs {
 		gc, err := json.Marshal(gitContext(repo, t, p.Workflow))
 		if err != nil {
 			return nil, fmt.Errorf("encode the context: %w", err)
 		}
-		id, err := s.insertRun(ctx, tx, t, p, string(gc))
+		id, err := s.insertRun(ctx, tx, t, p, string(gc), hold)
 		if err != nil {
 			return nil, err
 		}
@@ -58,14 +62,19 @@ func (s *Service) recordRuns(ctx context.Context, t trigger, runs []plannedRun) 
 	return ids, nil
 }
 
-func (s *Service) insertRun(ctx context.Context, tx *sql.Tx, t trigger, p plannedRun, gc string) (int64, error) {
+// insertRun writes one planned run of t; with needApproval (a first-time
+// contributor's pull request) its jobs wait, blocked, for a writer.
+func (s *Service) insertRun(ctx context.Context, tx *sql.Tx, t trigger, p plannedRun, gc string, needApproval bool) (int64, error) {
 	var number int64
 	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(number), 0) + 1 FROM actions_runs WHERE repo_id = $1`, int64(t.Repo)).Scan(&number); err != nil {
 		return 0, fmt.Errorf("number the run: %w", err)
 	}
-	status := StatusWaiting
-	if p.Error != "" {
+	status, need := StatusWaiting, 0
+	switch {
+	case p.Error != "":
 		status = StatusFailure
+	case needApproval:
+		status, need = StatusBlocked, 1
 	}
 	now := s.ms()
 	var runID int64
@@ -73,9 +82,9 @@ func (s *Service) insertRun(ctx context.Context, tx *sql.Tx, t trigger, p planne
 	if t.Payload.fork(t.Repo) {
 		fork = 1
 	}
-	err := tx.QueryRowContext(ctx, `INSERT INTO actions_runs (repo_id, number, workflow, name, title, event, ref, sha, actor, status, error, context, fork, concurrency, created_ms, stopped_ms)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) RETURNING id`,
-		int64(t.Repo), number, p.Workflow, p.Name, runTitle(t, p), t.Event, t.Ref, t.After, t.Who, status, p.Error, gc, fork, p.Concurrency, now, stoppedAt(status, now)).Scan(&runID)
+	err := tx.QueryRowContext(ctx, `INSERT INTO actions_runs (repo_id, number, workflow, name, title, event, ref, sha, actor, status, error, context, fork, concurrency, created_ms, stopped_ms, need_approval)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id`,
+		int64(t.Repo), number, p.Workflow, p.Name, runTitle(t, p), t.Event, t.Ref, t.After, t.Who, status, p.Error, gc, fork, p.Concurrency, now, stoppedAt(status, now), need).Scan(&runID)
 	if err != nil {
 		return 0, fmt.Errorf("insert the run: %w", err)
 	}
@@ -92,7 +101,7 @@ func (s *Service) insertRun(ctx context.Context, tx *sql.Tx, t trigger, p planne
 	}
 	for _, j := range p.Jobs {
 		st := StatusWaiting
-		if len(j.Needs) > 0 || held {
+		if len(j.Needs) > 0 || held || need == 1 {
 			st = StatusBlocked
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO actions_jobs (run_id, repo_id, job_key, name, needs, runs_on, payload, status)
@@ -147,7 +156,8 @@ func (s *Service) settleRun(ctx context.Context, runID int64, byJob ...bool) err
 	}
 	st := runState(states)
 	now := s.ms()
-	_, err = s.db.ExecContext(ctx, `UPDATE actions_runs SET status = $1,
+	// A run waiting for its approval is blocked until it ends (a cancel).
+	_, err = s.db.ExecContext(ctx, `UPDATE actions_runs SET status = CASE WHEN NOT $3 AND need_approval = 1 AND approved_by = '' THEN 'blocked' ELSE $1 END,
 		started_ms = CASE WHEN started_ms = 0 AND $1 <> 'waiting' THEN $2 ELSE started_ms END,
 		stopped_ms = CASE WHEN $3 THEN $2 ELSE 0 END WHERE id = $4`, st, now, done(st), runID)
 	if err != nil {
@@ -210,14 +220,15 @@ func (s *Service) cancelGroup(ctx context.Context, repo uint64, group string, id
 	return nil
 }
 
-// heldBy says whether run id waits for an older run of its concurrency
-// group, and names the group.
+// heldBy says whether run id waits: for a writer's approval, or for an
+// older run of its concurrency group.
 func (s *Service) heldBy(ctx context.Context, id int64) (bool, error) {
 	var n int
-	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM actions_runs r JOIN actions_runs o ON o.repo_id = r.repo_id AND o.concurrency = r.concurrency AND o.id < r.id
-		WHERE r.id = $1 AND r.concurrency <> '' AND o.status NOT IN ('success', 'failure', 'cancelled', 'skipped')`, id).Scan(&n)
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM actions_runs r WHERE r.id = $1 AND ((r.need_approval = 1 AND r.approved_by = '')
+		OR (r.concurrency <> '' AND EXISTS (SELECT 1 FROM actions_runs o WHERE o.repo_id = r.repo_id AND o.concurrency = r.concurrency AND o.id < r.id
+			AND o.status NOT IN ('success', 'failure', 'cancelled', 'skipped'))))`, id).Scan(&n)
 	if err != nil {
-		return false, fmt.Errorf("read the concurrency group: %w", err)
+		return false, fmt.Errorf("read what holds run %d: %w", id, err)
 	}
 	return n > 0, nil
 }

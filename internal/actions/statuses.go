@@ -30,9 +30,16 @@ func statusState(st string) (state, description string) {
 // postStatuses posts the commit status of every job whose state moved
 // since its last one. A job's posted column says what was posted, so a
 // restart posts what a crash left unposted, and nothing twice.
+//
+// They are posted in the name of the writer who approved the run, when it
+// needed approval (its author may not set statuses), else of its actor; a
+// run still waiting for its approval posts nothing, as nobody with the
+// authority to has acted yet.
 func (s *Service) postStatuses(ctx context.Context) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT j.id, j.name, j.status, j.posted, r.repo_id, r.id, r.name, r.event, r.sha, r.actor
-		FROM actions_jobs j JOIN actions_runs r ON r.id = j.run_id WHERE j.posted <> j.status ORDER BY j.id LIMIT 100`)
+	rows, err := s.db.QueryContext(ctx, `SELECT j.id, j.name, j.status, j.posted, r.repo_id, r.id, r.name, r.event, r.sha,
+			CASE WHEN r.approved_by <> '' THEN r.approved_by ELSE r.actor END
+		FROM actions_jobs j JOIN actions_runs r ON r.id = j.run_id WHERE j.posted <> j.status AND NOT (r.need_approval = 1 AND r.approved_by = '')
+		ORDER BY j.id LIMIT 100`)
 	if err != nil {
 		return fmt.Errorf("find unposted statuses: %w", err)
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/dforge/dforge/internal/usererr"
 )
 
-// What writers do to runs (cancel, re-run, dispatch) and owners to
+// What writers do to runs (cancel, re-run, approve, dispatch) and owners to
 // runners, in Gitea's and GitHub's routes.
 
 func (a *Handler) RegisterActionControls(mux *http.ServeMux) {
@@ -20,6 +20,7 @@ func (a *Handler) RegisterActionControls(mux *http.ServeMux) {
 	}
 	const base = "/api/v1/repos/{owner}/{repo}/actions"
 	mux.HandleFunc("POST "+base+"/runs/{run}/cancel", a.SignedIn(auth.ScopeWrite, a.cancelRun))
+	mux.HandleFunc("POST "+base+"/runs/{run}/approve", a.SignedIn(auth.ScopeWrite, a.approveRun))
 	mux.HandleFunc("POST "+base+"/runs/{run}/rerun", a.SignedIn(auth.ScopeWrite, a.rerun(false)))
 	mux.HandleFunc("POST "+base+"/runs/{run}/rerun-failed-jobs", a.SignedIn(auth.ScopeWrite, a.rerun(true)))
 	mux.HandleFunc("GET "+base+"/workflows", a.Serve(a.listWorkflows))
@@ -51,6 +52,29 @@ func (a *Handler) cancelRun(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	api.WriteJSON(w, http.StatusAccepted, struct{}{})
+	return nil
+}
+
+// approveRun lets a first-time contributor's run go on; its statuses are
+// then posted in the approving writer's name.
+func (a *Handler) approveRun(w http.ResponseWriter, r *http.Request) error {
+	id, err := api.RequireUser(r)
+	if err != nil {
+		return err
+	}
+	run, err := a.writableRun(r)
+	if err != nil {
+		return err
+	}
+	rec, _, err := a.RepoOf(r)
+	if err != nil {
+		return err
+	}
+	next, err := a.Actions.Approve(r.Context(), run.Repo, run.ID, id.User.Address)
+	if err != nil {
+		return err
+	}
+	api.WriteJSON(w, http.StatusOK, a.runJSON(r, rec, next))
 	return nil
 }
 

@@ -56,6 +56,12 @@ type workflowRunJSON struct {
 	// Error is why the workflow could not run (dForge's): the parser's
 	// message for a malformed file.
 	Error string `json:"error,omitempty"`
+	// NeedApproval is Gitea's flag of a first-time contributor's pull
+	// request from a fork, which runs once a writer approves it.
+	NeedApproval bool `json:"need_approval"`
+	// ApprovedBy is the writer who approved it, in whose name its
+	// statuses are posted.
+	ApprovedBy *api.UserJSON `json:"approved_by,omitempty"`
 }
 
 // workflowJobJSON is Gitea's ActionWorkflowJob.
@@ -126,7 +132,12 @@ func (a *Handler) runJSON(r *http.Request, rec index.Repo, run actions.Run) work
 	base := api.SiteURL(r)
 	actor := a.actorJSON(r, run.Actor)
 	branch, _ := strings.CutPrefix(run.Ref, "refs/heads/")
-	return workflowRunJSON{ID: run.ID, URL: fmt.Sprintf("%s/api/v1/repos/%s/%s/actions/runs/%d", base, rec.Owner.Username, rec.Name, run.ID),
+	var approver *api.UserJSON
+	if run.ApprovedBy != "" {
+		u := a.actorJSON(r, run.ApprovedBy)
+		approver = &u
+	}
+	return workflowRunJSON{NeedApproval: run.NeedApproval, ApprovedBy: approver, ID: run.ID, URL: fmt.Sprintf("%s/api/v1/repos/%s/%s/actions/runs/%d", base, rec.Owner.Username, rec.Name, run.ID),
 		HTMLURL: fmt.Sprintf("%s/%s/%s/actions/runs/%d", base, rec.Owner.Username, rec.Name, run.ID), DisplayTitle: run.Title,
 		Path: run.Workflow, Event: run.Event, RunAttempt: 1, RunNumber: run.Number, HeadSHA: run.SHA, HeadBranch: branch,
 		Status: status, Conclusion: conclusion, Actor: actor, TriggerActor: actor, StartedAt: msTime(run.Started), CompletedAt: msTime(run.Stopped), Error: run.Error,

@@ -2396,6 +2396,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/actions/runs/{run}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Lets a first-time contributor's run go on; its statuses are then posted in the approving writer's name. */
+        post: operations["approveRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/actions/runs/{run}/cancel": {
         parameters: {
             query?: never;
@@ -7976,6 +7993,8 @@ export interface components {
         /** @description Gitea's ActionWorkflowRun. */
         WorkflowRun: {
             actor: components["schemas"]["User"];
+            /** @description The writer who approved it, in whose name its statuses are posted. */
+            approved_by: components["schemas"]["User"] | null;
             completed_at: string;
             conclusion: string;
             created_at: string;
@@ -7988,6 +8007,8 @@ export interface components {
             html_url: string;
             /** Format: int64 */
             id: number;
+            /** @description Gitea's flag of a first-time contributor's pull request from a fork, which runs once a writer approves it. */
+            need_approval: boolean;
             path: string;
             /** Format: int64 */
             run_attempt: number;
@@ -13500,6 +13521,32 @@ export interface operations {
         };
     };
     getRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                run: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkflowRun"];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    approveRun: {
         parameters: {
             query?: never;
             header?: never;

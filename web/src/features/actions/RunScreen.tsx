@@ -9,7 +9,8 @@ import { nav } from '@/lib/forge/nav'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { canWrite, hasEnded, type Job, type Live, type Run, runHref, useJobs, useRun, useRunStream } from './api'
+import { awaitsApproval, canWrite, hasEnded, type Job, type Live, type Run, runHref, useJobs, useRun, useRunStream } from './api'
+import { ApprovalNotice } from './ApprovalNotice'
 import { JobLogView } from './JobLogView'
 import { JobsGraph } from './JobsGraph'
 import { RunActions } from './RunActions'
@@ -41,10 +42,12 @@ function RunView({ repo, run, live }: { repo: Repository; run: Run; live: Live }
   const jobs = useJobs(repo.owner.login, repo.name, run.id, live === 'poll', hasEnded(run.state))
   const [jobParam, setJobParam] = useUrlParam('job')
   useDocumentTitle(t('run.title', { title: run.display_title, repo: repo.full_name }))
+  const writer = canWrite(repo, user?.username)
   return (
     <div className="stack">
       <RunHeader repo={repo} run={run} />
-      {canWrite(repo, user?.username) && <RunActions repo={repo} run={run} onRerun={(next) => nav.go(runHref(repo.owner.login, repo.name, next.id))} />}
+      {awaitsApproval(run) && <ApprovalNotice repo={repo} run={run} canApprove={writer} />}
+      {writer && <RunActions repo={repo} run={run} onRerun={(next) => nav.go(runHref(repo.owner.login, repo.name, next.id))} />}
       {run.error && (
         <div className="action-run-error" role="alert">
           <strong>{t('run.parseError')}</strong>
@@ -128,6 +131,14 @@ function RunHeader({ repo, run }: { repo: Repository; run: Run }) {
             <dt>{t('run.actor')}</dt>
             <dd>
               <a href={`/user/${encodeURIComponent(run.actor.login)}`}>{run.actor.login}</a>
+            </dd>
+          </div>
+        )}
+        {run.approved_by?.login && (
+          <div>
+            <dt>{t('run.approvedBy')}</dt>
+            <dd>
+              <a href={`/user/${encodeURIComponent(run.approved_by.login)}`}>{run.approved_by.login}</a>
             </dd>
           </div>
         )}

@@ -12,7 +12,7 @@ import { shortSha, useForgeFormat } from '@/lib/forge/format'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { canWrite, type Run, runHref, STATES, useRuns, useWorkflows } from './api'
+import { awaitsApproval, canWrite, type Run, runHref, STATES, useRuns, useWorkflows } from './api'
 import { StateIcon } from './StateIcon'
 import { WorkflowPanel } from './WorkflowPanel'
 import './actions.css'
@@ -186,6 +186,12 @@ function RunItem({ repo, run }: { repo: Repository; run: Run }) {
             <>
               {' · '}
               <span>{t('runs.by', { actor: run.actor.login })}</span>
+            </>
+          )}
+          {awaitsApproval(run) && (
+            <>
+              {' · '}
+              <span className="badge action-needs-approval">{t('runs.needsApproval')}</span>
             </>
           )}
         </p>

@@ -38,7 +38,14 @@ export interface Run {
   url?: string
   /** The parser's message when the workflow is malformed; "" otherwise. */
   error?: string
+  /** A first-time contributor's pull request from a fork: it runs once a writer approves it. */
+  need_approval?: boolean
+  /** The writer who approved it, in whose name its statuses are posted. */
+  approved_by?: Pick<User, 'login' | 'avatar_url'> | null
 }
+
+/** Whether run still waits for a writer's approval before any of its jobs runs. */
+export const awaitsApproval = (run: Run) => !!run.need_approval && !run.approved_by && !hasEnded(run.state)
 
 export interface Step {
   number: number
@@ -326,6 +333,16 @@ export function useCancelRun(owner: string, repo: string, id: number) {
   const client = useQueryClient()
   return useMutation({
     mutationFn: () => postJSON<unknown>(`${actionsApi(owner, repo)}/runs/${id}/cancel`),
+    onSettled: () => client.invalidateQueries({ queryKey: actionsKeys.run(owner, repo, id) }),
+  })
+}
+
+/** Approves a first-time contributor's run: its jobs go to runners. */
+export function useApproveRun(owner: string, repo: string, id: number) {
+  const client = useQueryClient()
+  return useMutation({
+    mutationFn: () => postJSON<Run>(`${actionsApi(owner, repo)}/runs/${id}/approve`),
+    onSuccess: (run) => client.setQueryData(actionsKeys.run(owner, repo, id), run),
     onSettled: () => client.invalidateQueries({ queryKey: actionsKeys.run(owner, repo, id) }),
   })
 }
