@@ -23,7 +23,8 @@ import (
 // fakeForge is a test double of the forge's side of the runner protocol: it
 // hands out the tasks queued in it and records what the runner reports.
 type fakeForge struct {
-	t *testing.T
+	t   *testing.T
+	mux *http.ServeMux // the forge's routes; a test may add a repository's
 
 	mu          sync.Mutex
 	regToken    string
@@ -56,6 +57,7 @@ func newFakeForge(t *testing.T) (*fakeForge, string) {
 		outputs: map[int64]map[string]string{}, cancel: map[int64]bool{}, done: make(chan int64, 16),
 	}
 	mux := http.NewServeMux()
+	f.mux = mux
 	p, h := runnerv1connect.NewRunnerServiceHandler(f)
 	mux.Handle(apiPath+p, http.StripPrefix(apiPath, h))
 	p, h = pingv1connect.NewPingServiceHandler(f)
