@@ -45,9 +45,10 @@ type reporter struct {
 	acked     int64
 	state     *runnerv1.TaskState
 	dirty     bool
-	outputs   map[string]string // not yet acknowledged
-	jobResult runnerv1.Result   // as act logged it
-	cancelled bool              // by the forge
+	outputs   map[string]string     // not yet acknowledged
+	jobResult runnerv1.Result       // as act logged it
+	timeouts  map[int]time.Duration // steps' timeout-minutes, by step number
+	cancelled bool                  // by the forge
 
 	flush chan struct{}
 	stop  chan struct{}
@@ -79,6 +80,14 @@ func (r *reporter) setSteps(n int) {
 		r.state.Steps[i] = &runnerv1.StepState{Id: int64(i)}
 	}
 	r.dirty = true
+}
+
+// setStepTimeouts records the steps' timeouts, so a step that runs out of
+// time gets a line saying so: act only logs that the step was killed.
+func (r *reporter) setStepTimeouts(timeouts map[int]time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.timeouts = timeouts
 }
 
 // Levels is every level: a skipped step's result comes at debug level.
@@ -116,8 +125,26 @@ func (r *reporter) Fire(e *logrus.Entry) error {
 		step.Result = res
 		step.StoppedAt = timestamppb.New(e.Time)
 		r.dirty = true
+		r.noteTimeout(step)
 	}
 	return nil
+}
+
+// noteTimeout adds, to a step that failed once its time ran out, the line that
+// says why.
+func (r *reporter) noteTimeout(step *runnerv1.StepState) {
+	limit, ok := r.timeouts[int(step.GetId())]
+	if !ok || step.GetResult() != runnerv1.Result_RESULT_FAILURE {
+		return
+	}
+	if step.GetStoppedAt().AsTime().Sub(step.GetStartedAt().AsTime()) < limit {
+		return
+	}
+	i := r.append(&runnerv1.LogRow{Time: step.GetStoppedAt(), Content: fmt.Sprintf("the step exceeded its timeout-minutes (%s)", limit)})
+	if step.LogLength == 0 {
+		step.LogIndex = i
+	}
+	step.LogLength = i - step.LogIndex + 1
 }
 
 // stepOf is the step an entry belongs to: act tags a step's main stage with its

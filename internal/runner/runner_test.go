@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -173,5 +175,23 @@ func TestJobTimeout(t *testing.T) {
 		if got != c.want || (err != nil) != c.wantErr {
 			t.Errorf("jobTimeout(%q) = %s, %v; want %s, error %v", c.in, got, err, c.want, c.wantErr)
 		}
+	}
+}
+
+func TestStepTimeouts(t *testing.T) {
+	job := &model.Job{Steps: []*model.Step{
+		{Run: "a"}, {Run: "b", TimeoutMinutes: "2"}, {Run: "c", TimeoutMinutes: " 0.05 "},
+		{Run: "d", TimeoutMinutes: "${{ vars.T }}"}, {Run: "e", TimeoutMinutes: "soon"},
+	}}
+	got, notes := stepTimeouts(job)
+	if want := map[int]time.Duration{1: 2 * time.Minute, 2: time.Minute}; !maps.Equal(got, want) {
+		t.Errorf("timeouts %v, want %v", got, want)
+	}
+	// act reads the step's field: a fraction it would ignore is now a whole minute.
+	if job.Steps[2].TimeoutMinutes != "1" || job.Steps[3].TimeoutMinutes != "${{ vars.T }}" {
+		t.Errorf("steps' timeout-minutes now %q, %q", job.Steps[2].TimeoutMinutes, job.Steps[3].TimeoutMinutes)
+	}
+	if len(notes) != 2 || !strings.Contains(notes[0], "step 3: timeout-minutes 0.05 is rounded up to 1") || !strings.Contains(notes[1], `step 5: timeout-minutes "soon"`) {
+		t.Errorf("notes %q", notes)
 	}
 }

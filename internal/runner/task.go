@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -85,6 +86,11 @@ func (x *execution) execute(ctx context.Context, task *runnerv1.Task, rep *repor
 	}
 	job := wf.GetJob(jobID)
 	rep.setSteps(len(job.Steps))
+	timeouts, notes := stepTimeouts(job)
+	rep.setStepTimeouts(timeouts)
+	for _, n := range notes {
+		rep.logf("%s", n)
+	}
 
 	timeout, err := jobTimeout(job, x.opts.JobTimeout)
 	if err != nil {
@@ -164,6 +170,34 @@ func jobTimeout(job *model.Job, limit time.Duration) (time.Duration, error) {
 		return limit, fmt.Errorf("timeout-minutes %q is not a positive number", s)
 	}
 	return time.Duration(m * float64(time.Minute)), nil
+}
+
+// stepTimeouts reads the steps' timeout-minutes. act honours only a whole
+// number of minutes and silently ignores any other, so a fraction is rounded
+// up to the next minute (and said so in the log) rather than dropped. The
+// durations let the log say which step ran out of time; a timeout that is an
+// expression is act's alone.
+func stepTimeouts(job *model.Job) (map[int]time.Duration, []string) {
+	timeouts := map[int]time.Duration{}
+	var notes []string
+	for i, st := range job.Steps {
+		s := strings.TrimSpace(st.TimeoutMinutes)
+		if s == "" || strings.Contains(s, "${{") {
+			continue
+		}
+		m, err := strconv.ParseFloat(s, 64)
+		if err != nil || m <= 0 {
+			notes = append(notes, fmt.Sprintf("step %d: timeout-minutes %q is not a positive number; the step has none", i+1, s))
+			continue
+		}
+		if whole := math.Ceil(m); whole != m {
+			st.TimeoutMinutes = strconv.Itoa(int(whole))
+			notes = append(notes, fmt.Sprintf("step %d: timeout-minutes %s is rounded up to %s: a step's timeout counts whole minutes", i+1, s, st.TimeoutMinutes))
+			m = whole
+		}
+		timeouts[i] = time.Duration(m * float64(time.Minute))
+	}
+	return timeouts, notes
 }
 
 // actConfig builds act's configuration for the task.

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	runnerv1 "gitea.dev/actions-proto-go/runner/v1"
+	"github.com/dforge/dforge/internal/longtest"
 )
 
 // The job gets its repository with git, from the forge the runner serves
@@ -93,9 +94,60 @@ console.log('node ' + process.version + ' echoes ' + word);
 fs.appendFileSync(process.env.GITHUB_OUTPUT, 'echoed=' + word + '-from-node\n');
 `
 
+// A fraction of a minute, which act alone would ignore: the runner rounds it up.
+const stepTimeoutWorkflow = `name: ci
+on: push
+jobs:
+  build:
+    runs-on: self-hosted
+    steps:
+      - run: echo before
+      - timeout-minutes: 0.05
+        run: echo sleeping; sleep 90
+      - run: echo never
+      - if: always()
+        run: echo cleaning up
+`
+
+// TestAStepsTimeoutFailsTheJob runs a step that sleeps past its
+// timeout-minutes: it is killed after a minute, the job fails, and the log
+// says why.
+func TestAStepsTimeoutFailsTheJob(t *testing.T) {
+	longtest.Mark(t, "waits a minute for a step's timeout")
+	t.Parallel()
+	f, url := newFakeForge(t)
+	f.enqueue(task(t, 1, stepTimeoutWorkflow, nil, nil))
+	started := time.Now()
+	runTasks(t, f, url, 1)
+	took := time.Since(started)
+
+	r := f.report(1)
+	log := strings.Join(r.lines, "\n")
+	ok, failed, skipped := runnerv1.Result_RESULT_SUCCESS, runnerv1.Result_RESULT_FAILURE, runnerv1.Result_RESULT_SKIPPED
+	if r.state.GetResult() != failed {
+		t.Errorf("task: %v, want failure; log:\n%s", r.state.GetResult(), log)
+	}
+	if got, want := r.results(), []runnerv1.Result{ok, failed, skipped, ok}; !slices.Equal(got, want) {
+		t.Errorf("steps %v, want %v; log:\n%s", got, want, log)
+	}
+	if !hasLine(r.lines, "step 2: timeout-minutes 0.05 is rounded up to 1") {
+		t.Errorf("the log does not say the timeout was rounded up:\n%s", log)
+	}
+	if l := r.stepLines(1); !hasLine(l, "sleeping") || !hasLine(l, "the step exceeded its timeout-minutes (1m0s)") {
+		t.Errorf("the step that ran out of time shows %q", l)
+	}
+	if !hasLine(r.stepLines(3), "cleaning up") {
+		t.Errorf("the always() step shows %q", r.stepLines(3))
+	}
+	if took > 85*time.Second {
+		t.Errorf("the job took %s: its step's sleep of 90 s was not stopped at a minute", took)
+	}
+}
+
 // TestLocalActionsFromAClone runs a job that clones its repository from the
 // forge's git HTTP and uses a composite and a node20 action from it.
 func TestLocalActionsFromAClone(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Fatalf("node is not installed: the runner's JavaScript actions need it: %v", err)
 	}
