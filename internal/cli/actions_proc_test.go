@@ -36,6 +36,30 @@ jobs:
     steps:
       - run: echo "live line"; sleep 3
       - run: test "${{ needs.build.outputs.word }}" = ok && echo "needs ok"
+      - run: git clone -q "$GITHUB_SERVER_URL/$GITHUB_REPOSITORY" . && git checkout -q "$GITHUB_SHA" && echo "cloned at $(git rev-parse HEAD)"
+      - id: greet
+        uses: ./.github/actions/greet
+        with:
+          who: node
+      - run: echo "greet said ${{ steps.greet.outputs.said }}"
+`
+
+// actionsGreet is a local composite action: the check job clones the
+// repository from the node (the runner has no github.com for
+// actions/checkout) and uses it.
+const actionsGreet = `name: greet
+inputs:
+  who:
+    required: true
+outputs:
+  said:
+    value: ${{ steps.say.outputs.said }}
+runs:
+  using: composite
+  steps:
+    - id: say
+      shell: bash
+      run: echo "said=hello-${{ inputs.who }}" >> "$GITHUB_OUTPUT"
 `
 
 const actionsLint = `name: Lint
@@ -115,7 +139,8 @@ func TestAWorkflowRunsOnADForgeRunner(t *testing.T) {
 	startRunner(t, ctx, n.url, tok.Token)
 
 	work := crGitWork(t)
-	sha := work.commit(map[string]string{".gitea/workflows/ci.yml": actionsCI, ".gitea/workflows/lint.yml": actionsLint, "README.md": "# ci\n"})
+	sha := work.commit(map[string]string{".gitea/workflows/ci.yml": actionsCI, ".gitea/workflows/lint.yml": actionsLint,
+		".github/actions/greet/action.yml": actionsGreet, "README.md": "# ci\n"})
 	if out, err := work.push(ctx, alice.remote(n.url, "ci"), "main"); err != nil {
 		t.Fatalf("push: %v\n%s", err, out)
 	}
@@ -182,7 +207,8 @@ func TestAWorkflowRunsOnADForgeRunner(t *testing.T) {
 		res.Body.Close()
 		logs[j.Name] = b.String()
 	}
-	if !strings.Contains(logs["build (a)"], "hello from a") || !strings.Contains(logs["build (b)"], "hello from b") || !strings.Contains(logs["check"], "needs ok") {
+	if !strings.Contains(logs["build (a)"], "hello from a") || !strings.Contains(logs["build (b)"], "hello from b") || !strings.Contains(logs["check"], "needs ok") ||
+		!strings.Contains(logs["check"], "cloned at "+sha) || !strings.Contains(logs["check"], "greet said hello-node") {
 		t.Fatalf("the jobs' logs: %v", logs)
 	}
 }
