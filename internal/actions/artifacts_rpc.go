@@ -26,6 +26,10 @@ import (
 // client calls ACTIONS_RESULTS_URL + this.
 const ResultsPrefix = "/twirp/github.actions.results.api.v1.ArtifactService/"
 
+// protoTime is google.protobuf.Timestamp's JSON: RFC 3339 in UTC with 0,
+// 3, 6 or 9 fraction digits (protobuf-ts refuses others).
+const protoTime = "2006-01-02T15:04:05.000Z07:00"
+
 // signedURLTTL is how long a URL the protocol hands out is good for.
 const signedURLTTL = time.Hour
 
@@ -83,15 +87,71 @@ type artifactReq struct {
 	Version   int       `json:"version"`
 	ExpiresAt string    `json:"expiresAt"`
 	Size      jsonInt64 `json:"size"`
-	Hash      *struct {
-		Value string `json:"value"`
-	} `json:"hash"`
-	NameFilter *struct {
-		Value string `json:"value"`
-	} `json:"nameFilter"`
-	IDFilter *struct {
-		Value jsonInt64 `json:"value"`
-	} `json:"idFilter"`
+	// google.protobuf wrappers: their bare value in protobuf JSON
+	Hash       wrapped `json:"hash"`
+	NameFilter wrapped `json:"nameFilter"`
+	IDFilter   wrapped `json:"idFilter"`
+}
+
+// wrapped is a google.protobuf.StringValue or Int64Value: protobuf JSON
+// writes the bare value ("x", "12" or 12); {"value": …} is taken too.
+type wrapped string
+
+func (w *wrapped) UnmarshalJSON(b []byte) error {
+	var obj struct{ Value json.RawMessage }
+	if len(b) > 0 && b[0] == '{' {
+		if err := json.Unmarshal(b, &obj); err != nil {
+			return err
+		}
+		b = obj.Value
+	}
+	var v any
+	if len(b) > 0 {
+		if err := json.Unmarshal(b, &v); err != nil {
+			return err
+		}
+	}
+	switch v := v.(type) {
+	case string:
+		*w = wrapped(v)
+	case float64:
+		*w = wrapped(strconv.FormatFloat(v, 'f', -1, 64))
+	case nil:
+	default:
+		return fmt.Errorf("not a wrapped value: %s", b)
+	}
+	return nil
+}
+
+// UnmarshalJSON takes protobuf JSON's field names in either form: the
+// client sends the proto names (workflow_run_backend_id: protobuf-ts's
+// useProtoFieldName), other clients the lowerCamelCase ones.
+func (q *artifactReq) UnmarshalJSON(b []byte) error {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
+		return err
+	}
+	camel := make(map[string]json.RawMessage, len(fields))
+	for k, v := range fields {
+		camel[lowerCamel(k)] = v
+	}
+	b, err := json.Marshal(camel)
+	if err != nil {
+		return err
+	}
+	type plain artifactReq // without this method
+	return json.Unmarshal(b, (*plain)(q))
+}
+
+// lowerCamel is a proto field name's JSON name: name_filter -> nameFilter.
+func lowerCamel(k string) string {
+	parts := strings.Split(k, "_")
+	for i := 1; i < len(parts); i++ {
+		if parts[i] != "" {
+			parts[i] = strings.ToUpper(parts[i][:1]) + parts[i][1:]
+		}
+	}
+	return strings.Join(parts, "")
 }
 
 // sameRun refuses a request about another run than the token's: a job
@@ -150,11 +210,7 @@ func (s *Service) rpcCreate(ctx context.Context, r *http.Request, c runtimeClaim
 }
 
 func (s *Service) rpcFinalize(ctx context.Context, _ *http.Request, c runtimeClaims, q artifactReq) (any, error) {
-	hash := ""
-	if q.Hash != nil {
-		hash = q.Hash.Value
-	}
-	a, err := s.finalizeArtifact(ctx, c, q.Name, int64(q.Size), hash)
+	a, err := s.finalizeArtifact(ctx, c, q.Name, int64(q.Size), string(q.Hash))
 	if err != nil {
 		return nil, err
 	}
@@ -168,15 +224,17 @@ func (s *Service) rpcList(ctx context.Context, _ *http.Request, c runtimeClaims,
 	}
 	out := []map[string]any{}
 	for _, a := range list {
-		if q.NameFilter != nil && q.NameFilter.Value != "" && a.Name != q.NameFilter.Value {
+		if q.NameFilter != "" && a.Name != string(q.NameFilter) {
 			continue
 		}
-		if q.IDFilter != nil && q.IDFilter.Value != 0 && a.ID != int64(q.IDFilter.Value) {
+		if q.IDFilter != "" && strconv.FormatInt(a.ID, 10) != string(q.IDFilter) {
 			continue
 		}
 		out = append(out, map[string]any{"workflowRunBackendId": strconv.FormatInt(a.RunID, 10), "workflowJobRunBackendId": strconv.FormatInt(a.JobID, 10),
 			"databaseId": strconv.FormatInt(a.ID, 10), "name": a.Name, "size": strconv.FormatInt(a.Size, 10),
-			"createdAt": time.UnixMilli(a.Created).UTC().Format(time.RFC3339Nano)})
+			"createdAt": time.UnixMilli(a.Created).UTC().Format(protoTime),
+			// as download-artifact compares it with the zip's
+			"digest": "sha256:" + a.SHA256})
 	}
 	return map[string]any{"artifacts": out}, nil
 }

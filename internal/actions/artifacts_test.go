@@ -11,6 +11,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -98,9 +99,10 @@ func (j *job) twirp(method, token string, body map[string]any) (int, map[string]
 	return res.StatusCode, out
 }
 
-// ids are the backend ids every request carries.
+// ids are the backend ids every request carries, under the proto field
+// names @actions/artifact sends (protobuf-ts's useProtoFieldName).
 func (j *job) ids(more map[string]any) map[string]any {
-	out := map[string]any{"workflowRunBackendId": j.run, "workflowJobRunBackendId": j.jobID}
+	out := map[string]any{"workflow_run_backend_id": j.run, "workflow_job_run_backend_id": j.jobID}
 	for k, v := range more {
 		out[k] = v
 	}
@@ -222,7 +224,7 @@ func TestAnArtifactGoesUpAndComesBack(t *testing.T) {
 	if st, _ := j.twirp("CreateArtifact", forged, j.ids(map[string]any{"name": "dist", "version": 4})); st != http.StatusUnauthorized {
 		t.Fatalf("create with a forged token: %d", st)
 	}
-	if st, _ := j.twirp("CreateArtifact", j.token, map[string]any{"workflowRunBackendId": "999999", "workflowJobRunBackendId": j.jobID, "name": "dist"}); st != http.StatusForbidden {
+	if st, _ := j.twirp("CreateArtifact", j.token, map[string]any{"workflow_run_backend_id": "999999", "workflow_job_run_backend_id": j.jobID, "name": "dist"}); st != http.StatusForbidden {
 		t.Fatalf("create in another run: %d", st)
 	}
 	for _, bad := range []string{"", "a/b", `a\b`, strings.Repeat("x", 300)} {
@@ -233,7 +235,7 @@ func TestAnArtifactGoesUpAndComesBack(t *testing.T) {
 
 	// Upload in three blocks.
 	data := zipOf(t, map[string]string{"bin/app": strings.Repeat("compiled ", 30000), "README": "hello"})
-	created := j.must("CreateArtifact", map[string]any{"name": "dist", "version": 4, "expiresAt": time.Now().Add(7 * 24 * time.Hour).UTC().Format(time.RFC3339Nano)})
+	created := j.must("CreateArtifact", map[string]any{"name": "dist", "version": 4, "expires_at": time.Now().Add(7 * 24 * time.Hour).UTC().Format(time.RFC3339Nano)})
 	signed, _ := created["signedUploadUrl"].(string)
 	if created["ok"] != true || !strings.HasPrefix(signed, n.URL) {
 		t.Fatalf("create answered %v", created)
@@ -244,7 +246,9 @@ func TestAnArtifactGoesUpAndComesBack(t *testing.T) {
 	uploadBlocks(t, signed, data, len(data)/3+1)
 
 	// A wrong hash, or size, finalizes nothing: the artifact is not listed.
-	if st, _ := j.twirp("FinalizeArtifact", j.token, j.ids(map[string]any{"name": "dist", "size": strconv.Itoa(len(data)), "hash": map[string]any{"value": "sha256:" + sha([]byte("other"))}})); st != http.StatusBadRequest {
+	// (Fields also come in lowerCamelCase, and wrappers as {"value"}.)
+	if st, _ := j.twirp("FinalizeArtifact", j.token, map[string]any{"workflowRunBackendId": j.run, "workflowJobRunBackendId": j.jobID, "name": "dist",
+		"size": strconv.Itoa(len(data)), "hash": map[string]any{"value": "sha256:" + sha([]byte("other"))}}); st != http.StatusBadRequest {
 		t.Fatalf("finalize with a wrong hash: %d", st)
 	}
 	if st, _ := j.twirp("FinalizeArtifact", j.token, j.ids(map[string]any{"name": "dist", "size": strconv.Itoa(len(data) + 1)})); st != http.StatusBadRequest {
@@ -253,13 +257,13 @@ func TestAnArtifactGoesUpAndComesBack(t *testing.T) {
 	if list := j.must("ListArtifacts", nil)["artifacts"].([]any); len(list) != 0 {
 		t.Fatalf("an unfinalized artifact is listed: %v", list)
 	}
-	fin := j.must("FinalizeArtifact", map[string]any{"name": "dist", "size": strconv.Itoa(len(data)), "hash": map[string]any{"value": "sha256:" + sha(data)}})
+	fin := j.must("FinalizeArtifact", map[string]any{"name": "dist", "size": strconv.Itoa(len(data)), "hash": "sha256:" + sha(data)})
 	if fin["ok"] != true || fin["artifactId"] == "" {
 		t.Fatalf("finalize answered %v", fin)
 	}
 
 	// download-artifact: list (by name), then the signed URL.
-	list := j.must("ListArtifacts", map[string]any{"nameFilter": map[string]any{"value": "dist"}})["artifacts"].([]any)
+	list := j.must("ListArtifacts", map[string]any{"name_filter": "dist"})["artifacts"].([]any)
 	if len(list) != 1 {
 		t.Fatalf("listed %v", list)
 	}
@@ -267,8 +271,16 @@ func TestAnArtifactGoesUpAndComesBack(t *testing.T) {
 	if got["name"] != "dist" || got["size"] != strconv.Itoa(len(data)) || got["databaseId"] != fin["artifactId"] || got["workflowRunBackendId"] != j.run {
 		t.Fatalf("listed %v", got)
 	}
-	if _, err := time.Parse(time.RFC3339Nano, got["createdAt"].(string)); err != nil {
-		t.Fatalf("createdAt: %v", err)
+	// protobuf-ts reads a Timestamp with 0, 3, 6 or 9 fraction digits only;
+	// download-artifact compares the digest with "sha256:" and the zip's hex.
+	if !regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3}|\.\d{6}|\.\d{9})?Z$`).MatchString(got["createdAt"].(string)) || got["digest"] != "sha256:"+sha(data) {
+		t.Fatalf("createdAt %v, digest %v", got["createdAt"], got["digest"])
+	}
+	if byID := j.must("ListArtifacts", map[string]any{"id_filter": fin["artifactId"]})["artifacts"].([]any); len(byID) != 1 {
+		t.Fatalf("listed by id: %v", byID)
+	}
+	if other := j.must("ListArtifacts", map[string]any{"name_filter": "other"})["artifacts"].([]any); len(other) != 0 {
+		t.Fatalf("listed by another name: %v", other)
 	}
 	signedGet := j.must("GetSignedArtifactURL", map[string]any{"name": "dist"})["signedUrl"].(string)
 	if st, ct, body := get(t, signedGet); st != http.StatusOK || ct != "application/zip" || !bytes.Equal(body, data) {
@@ -311,7 +323,7 @@ func TestAnArtifactGoesUpAndComesBack(t *testing.T) {
 
 	// A small artifact in one PUT, kept a few seconds: the sweep expires it.
 	small := zipOf(t, map[string]string{"log.txt": "short"})
-	created = j.must("CreateArtifact", map[string]any{"name": "logs", "version": 4, "expiresAt": time.Now().Add(3 * time.Second).UTC().Format(time.RFC3339Nano)})
+	created = j.must("CreateArtifact", map[string]any{"name": "logs", "version": 4, "expires_at": time.Now().Add(3 * time.Second).UTC().Format(time.RFC3339Nano)})
 	if st := put(t, created["signedUploadUrl"].(string), http.Header{"X-Ms-Blob-Type": {"BlockBlob"}}, small); st != http.StatusCreated {
 		t.Fatalf("a whole PUT: %d", st)
 	}
@@ -354,7 +366,7 @@ func TestAPrivateRepositorysArtifactIsHidden(t *testing.T) {
 	data := zipOf(t, map[string]string{"key": "private bytes"})
 	created := j.must("CreateArtifact", map[string]any{"name": "dist", "version": 4})
 	uploadBlocks(t, created["signedUploadUrl"].(string), data, 64)
-	fin := j.must("FinalizeArtifact", map[string]any{"name": "dist", "size": strconv.Itoa(len(data)), "hash": map[string]any{"value": "sha256:" + sha(data)}})
+	fin := j.must("FinalizeArtifact", map[string]any{"name": "dist", "size": strconv.Itoa(len(data)), "hash": "sha256:" + sha(data)})
 	path := repo + "/actions/artifacts/" + fin["artifactId"].(string)
 
 	var mine restArtifact
