@@ -394,8 +394,27 @@ func (s *Service) putBlock(ctx context.Context, id int64, blockID string, body i
 	if blockID == "" || len(blockID) > 1024 {
 		return usererr.BadFieldf("blockid", "a block needs an id of at most 1024 bytes")
 	}
-	_, err := writeAtomically(s.blockFile(id, blockID), body, s.cfg.ArtifactMaxSize)
+	// The staged blocks together stay under the cap too, so a job cannot
+	// fill the disk with blocks it never commits (concurrent PUTs may pass
+	// it by their own sizes at most).
+	left := s.cfg.ArtifactMaxSize - s.stagedBytes(id)
+	if left <= 0 {
+		return usererr.New(usererr.TooLarge, usererr.CodeTooLarge, fmt.Sprintf("an artifact is at most %d bytes", s.cfg.ArtifactMaxSize))
+	}
+	_, err := writeAtomically(s.blockFile(id, blockID), body, left)
 	return err
+}
+
+// stagedBytes is the size of artifact id's staged blocks.
+func (s *Service) stagedBytes(id int64) int64 {
+	entries, _ := os.ReadDir(s.blockDir(id))
+	var n int64
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil {
+			n += info.Size()
+		}
+	}
+	return n
 }
 
 // putWhole stores artifact id's file from one request (a small upload).

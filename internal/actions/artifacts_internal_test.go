@@ -3,10 +3,13 @@ package actions
 import (
 	"context"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/dforge/dforge/internal/store"
 	"github.com/dforge/dforge/internal/usererr"
 )
 
@@ -58,5 +61,72 @@ func TestSignedURLsAndRuntimeTokensExpire(t *testing.T) {
 	}
 	if _, err := New(Config{}).checkRuntimeToken(context.Background(), tok); err == nil {
 		t.Fatal("another node's token passed")
+	}
+}
+
+// An upload over its limit is refused whole: nothing is left at its path,
+// nor any temporary file; one within it is placed whole.
+func TestAnUploadOverItsLimitLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "sub", "1.zip")
+	_, err := writeAtomically(path, strings.NewReader("eleven byte"), 10)
+	if ue, ok := usererr.As(err); !ok || ue.Kind != usererr.TooLarge {
+		t.Fatalf("an upload over the limit: %v", err)
+	}
+	if left, _ := os.ReadDir(filepath.Dir(path)); len(left) != 0 {
+		t.Fatalf("an upload over the limit left %v", left)
+	}
+	if n, err := writeAtomically(path, strings.NewReader("ten bytes!"), 10); err != nil || n != 10 {
+		t.Fatalf("an upload at the limit: %d %v", n, err)
+	}
+	if b, err := os.ReadFile(path); err != nil || string(b) != "ten bytes!" {
+		t.Fatalf("the placed file: %q %v", b, err)
+	}
+	if left, _ := os.ReadDir(filepath.Dir(path)); len(left) != 1 {
+		t.Fatalf("an upload left %v beside its file", left)
+	}
+}
+
+// Staged blocks count against the cap together: past it a block is 413;
+// the block list assembles what was staged in the list's order, and an
+// artifact that is not pending takes no more data.
+func TestStagedBlocksCountAgainstTheCap(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	s := New(Config{DB: st.DB(), ArtifactDir: t.TempDir(), ArtifactMaxSize: 10})
+	a, err := s.createArtifact(ctx, runtimeClaims{Run: 1, Job: 2, Repo: 3}, "dist", time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.putBlock(ctx, a.ID, "b", strings.NewReader("world!")); err != nil {
+		t.Fatal(err)
+	}
+	if ue, ok := usererr.As(s.putBlock(ctx, a.ID, "a", strings.NewReader("hello"))); !ok || ue.Kind != usererr.TooLarge {
+		t.Fatalf("a block past the cap: %v", ue)
+	}
+	if err := s.putBlock(ctx, a.ID, "a", strings.NewReader("hi, ")); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.commitBlocks(ctx, a.ID, []string{"a", "b"}); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(s.artifactFile(a.ID)); err != nil || string(b) != "hi, world!" {
+		t.Fatalf("assembled %q %v", b, err)
+	}
+	if _, err := os.Stat(s.blockDir(a.ID)); !os.IsNotExist(err) {
+		t.Fatalf("the blocks stay after the commit: %v", err)
+	}
+	if a.Expires-a.Created != defaultArtifactRetention.Milliseconds() {
+		t.Fatalf("the default retention is %d ms", a.Expires-a.Created)
+	}
+	if _, err := s.finalizeArtifact(ctx, runtimeClaims{Run: 1, Job: 2, Repo: 3}, "dist", 10, ""); err != nil {
+		t.Fatal(err)
+	}
+	if ue, ok := usererr.As(s.putBlock(ctx, a.ID, "c", strings.NewReader("x"))); !ok || ue.Kind != usererr.Conflict {
+		t.Fatalf("a block after finalize: %v", ue)
 	}
 }

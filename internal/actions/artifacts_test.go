@@ -209,7 +209,15 @@ type restArtifact struct {
 // its job.
 func TestAnArtifactGoesUpAndComesBack(t *testing.T) {
 	t.Parallel()
-	n := forgetest.Start(t)
+	for store, opts := range forgetest.Stores() { // PostgreSQL too, when DFORGE_TEST_PG names one
+		t.Run(store, func(t *testing.T) {
+			t.Parallel()
+			artifactRoundTrip(t, forgetest.Start(t, opts...))
+		})
+	}
+}
+
+func artifactRoundTrip(t *testing.T, n *forgetest.Node) {
 	alice := n.NewUser()
 	j, r, repo := startJob(t, n, alice, "art", false)
 	if want := "Actions.Results:" + j.run + ":" + j.jobID; scope(t, j.token) != want {
