@@ -130,3 +130,43 @@ func TestStagedBlocksCountAgainstTheCap(t *testing.T) {
 		t.Fatalf("a block after finalize: %v", ue)
 	}
 }
+
+// The sweep drops an upload left unfinished for a day, row and file, and
+// leaves a younger one alone.
+func TestTheSweepDropsAbandonedUploads(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	s := New(Config{DB: st.DB(), ArtifactDir: t.TempDir()})
+	now := time.Unix(1_800_000_000, 0)
+	s.now = func() time.Time { return now }
+	tok := runtimeClaims{Run: 1, Job: 2, Repo: 3}
+	old, err := s.createArtifact(ctx, tok, "old", time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.putWhole(ctx, old.ID, strings.NewReader("half")); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(pendingArtifactTTL - time.Hour)
+	young, err := s.createArtifact(ctx, tok, "young", time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(2 * time.Hour)
+	if err := s.sweepArtifacts(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.artifact(ctx, old.ID); err == nil {
+		t.Fatal("an abandoned upload's row stays")
+	}
+	if _, err := os.Stat(s.artifactFile(old.ID)); !os.IsNotExist(err) {
+		t.Fatalf("an abandoned upload's file stays: %v", err)
+	}
+	if a, err := s.artifact(ctx, young.ID); err != nil || a.Status != ArtifactPending {
+		t.Fatalf("a young upload was swept: %+v %v", a, err)
+	}
+}
