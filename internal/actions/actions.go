@@ -13,6 +13,7 @@ package actions
 import (
 	"context"
 	"database/sql"
+	"io"
 	"log/slog"
 	"strings"
 	"sync"
@@ -66,6 +67,18 @@ type Config struct {
 	// rest (internal/node keeps it in the data dir); without it secrets
 	// cannot be set.
 	SecretKey []byte
+	// ArtifactDir is where artifacts' files are kept on this node
+	// (internal/node: <data>/artifacts).
+	ArtifactDir string
+	// ArtifactRetention is the longest an artifact is kept, and the
+	// retention of one uploaded without retention-days (default 90 days).
+	ArtifactRetention time.Duration
+	// ArtifactMaxSize caps one artifact's zip (default 1 GiB).
+	ArtifactMaxSize int64
+	// PutFile stores a public repository's artifact in the blockstore, as
+	// release assets are, and returns its CID; nil keeps artifacts off
+	// blocks.
+	PutFile func(ctx context.Context, r io.Reader, limit int64) (string, error)
 }
 
 // Service is a node's Actions.
@@ -75,6 +88,8 @@ type Service struct {
 	log  *slog.Logger
 	now  func() time.Time
 	wake chan struct{} // a trigger or a status to handle
+	// tokenKey signs runtime tokens and artifacts' URLs.
+	tokenKey []byte
 
 	mu sync.Mutex
 	// tasksVersion moves whenever a job becomes ready, so an idle
@@ -93,7 +108,14 @@ func New(cfg Config) *Service {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	return &Service{cfg: cfg, db: cfg.DB, log: cfg.Log, now: time.Now, wake: make(chan struct{}, 1), tasksVersion: 1, changed: make(chan struct{})}
+	if cfg.ArtifactRetention == 0 {
+		cfg.ArtifactRetention = defaultArtifactRetention
+	}
+	if cfg.ArtifactMaxSize == 0 {
+		cfg.ArtifactMaxSize = defaultArtifactMaxSize
+	}
+	return &Service{cfg: cfg, db: cfg.DB, log: cfg.Log, now: time.Now, wake: make(chan struct{}, 1), tokenKey: tokenKey(cfg.SecretKey),
+		tasksVersion: 1, changed: make(chan struct{})}
 }
 
 // notify wakes the worker and the live pages.
@@ -173,5 +195,8 @@ func (s *Service) work(ctx context.Context) {
 	}
 	if err := s.postStatuses(ctx); err != nil && ctx.Err() == nil {
 		s.log.Error("actions: post statuses", "err", err)
+	}
+	if err := s.sweepArtifacts(ctx); err != nil && ctx.Err() == nil {
+		s.log.Error("actions: sweep artifacts", "err", err)
 	}
 }

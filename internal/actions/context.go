@@ -81,8 +81,8 @@ func (c ghContext) toModel() *model.GithubContext {
 }
 
 // forTask is the context of a job's task: the run's, with the run, the
-// job and the node's addresses.
-func (c ghContext) forTask(runID, runNumber int64, jobKey, baseURL string) map[string]any {
+// job, the node's addresses and the job's runtime token (artifacts).
+func (c ghContext) forTask(runID, runNumber int64, jobKey, baseURL, runtimeToken string) map[string]any {
 	out := make(map[string]any, len(c)+8)
 	for k, v := range c {
 		out[k] = v
@@ -95,5 +95,7 @@ func (c ghContext) forTask(runID, runNumber int64, jobKey, baseURL string) map[s
 	out["server_url"] = base
 	out["api_url"] = base + "/api/v1"
 	out["token"] = ""
+	// the runner passes it to the steps as ACTIONS_RUNTIME_TOKEN and masks it
+	out["gitea_runtime_token"] = runtimeToken
 	return out
 }

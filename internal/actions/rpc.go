@@ -29,6 +29,7 @@ func (s *Service) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle(runnerv1connect.NewRunnerServiceHandler(rpc{s}))
 	mux.Handle(pingv1connect.NewPingServiceHandler(rpc{s}))
+	mux.HandleFunc("/artifacts/{id}/{verb}", s.serveBlob) // signed URLs (artifacts_rpc.go)
 	return http.StripPrefix(Prefix, mux)
 }
 

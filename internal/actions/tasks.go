@@ -144,7 +144,7 @@ func (s *Service) taskOf(ctx context.Context, id int64) (*runnerv1.Task, error) 
 	if err := json.Unmarshal([]byte(j.Context), &gc); err != nil {
 		return nil, fmt.Errorf("decode the run's context: %w", err)
 	}
-	pc, err := structpb.NewStruct(gc.forTask(j.RunID, j.RunNumber, j.Key, s.cfg.BaseURL))
+	pc, err := structpb.NewStruct(gc.forTask(j.RunID, j.RunNumber, j.Key, s.cfg.BaseURL, s.runtimeToken(j.RunID, j.ID, j.Repo)))
 	if err != nil {
 		return nil, fmt.Errorf("encode the task's context: %w", err)
 	}

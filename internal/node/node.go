@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -199,7 +200,13 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 		return nil, err
 	}
 	s.Actions = actions.New(actions.Config{DB: s.Store.DB(), Index: s.Index, RepoDir: repoDirs{s}.Dir, Operator: n.Operator,
-		BaseURL: cfg.Webhooks.BaseURL, Log: log, TaskTimeout: cfg.ActionsTaskTimeout, SecretKey: actionsKey, PostStatus: func(ctx context.Context, actor common.Address, st chainforge.StatusCreate) error {
+		BaseURL: cfg.Webhooks.BaseURL, Log: log, TaskTimeout: cfg.ActionsTaskTimeout, SecretKey: actionsKey,
+		// Artifacts of public repositories go into the blockstore (opened
+		// in step 5, before any job can finish an upload).
+		ArtifactDir: filepath.Join(cfg.DataDir, "artifacts"), PutFile: func(_ context.Context, r io.Reader, limit int64) (string, error) {
+			f, err := s.Blocks.PutFile(r, limit)
+			return f.CID.String(), err
+		}, PostStatus: func(ctx context.Context, actor common.Address, st chainforge.StatusCreate) error {
 			_, err := s.Forge.Do(ctx, actor, st)
 			return err
 		}})

@@ -40,6 +40,7 @@ func (a *API) Register(mux *http.ServeMux) {
 	mux.Handle("/api/", issue.CommentPaths(a.BoundQuery(comments), a.BoundQuery(routes)))
 	if a.Actions != nil { // runners speak connect-rpc, not the JSON API
 		mux.Handle(actions.Prefix+"/", a.Actions.Handler())
+		mux.Handle(actions.ResultsPrefix, a.Actions.ResultsHandler()) // artifacts v4 (Twirp)
 	}
 }
 
@@ -98,6 +99,7 @@ func (a *API) routes(mux *http.ServeMux) {
 	repoRoutes.RegisterActions(mux)
 	repoRoutes.RegisterActionRuns(mux)
 	repoRoutes.RegisterActionControls(mux)
+	repoRoutes.RegisterActionArtifacts(mux)
 	repoRoutes.RegisterActionLive(mux)
 	orgRoutes.RegisterActions(mux)
 	repoRoutes.RegisterActionSecrets(mux)

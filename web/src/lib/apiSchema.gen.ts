@@ -2259,6 +2259,58 @@ export interface paths {
         patch: operations["editRepo"];
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/actions/artifacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List artifacts */
+        get: operations["listArtifacts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/actions/artifacts/{artifact}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get artifact */
+        get: operations["getArtifact"];
+        put?: never;
+        post?: never;
+        /** Delete artifact */
+        delete: operations["deleteArtifact"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/actions/artifacts/{artifact}/zip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Sends the caller, who may read the repository, to a short-lived signed URL of the zip, as Gitea does for v4 artifacts. */
+        get: operations["downloadArtifact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/actions/jobs/{job}": {
         parameters: {
             query?: never;
@@ -2407,6 +2459,23 @@ export interface paths {
         put?: never;
         /** Lets a first-time contributor's run go on; its statuses are then posted in the approving writer's name. */
         post: operations["approveRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/repos/{owner}/{repo}/actions/runs/{run}/artifacts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List run artifacts */
+        get: operations["listRunArtifacts"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -5825,6 +5894,38 @@ export interface components {
             sha: string;
             type: string;
             url: string;
+        };
+        /** @description Gitea's ActionArtifact, with dForge's cid. */
+        Artifact: {
+            archive_download_url: string;
+            /** @description The artifact's UnixFS root in the blockstore (a public repository's; "" for a private one's, which stays on this node). */
+            cid: string;
+            created_at: string;
+            expired: boolean;
+            expires_at: string;
+            /** Format: int64 */
+            id: number;
+            name: string;
+            /** Format: int64 */
+            size_in_bytes: number;
+            updated_at: string;
+            url: string;
+            workflow_run: components["schemas"]["ArtifactWorkflowRun"];
+        };
+        /** @description Gitea's ActionArtifactsResponse. */
+        ArtifactList: {
+            artifacts: components["schemas"]["Artifact"][];
+            /** Format: int64 */
+            total_count: number;
+        };
+        /** @description Gitea's ActionWorkflowRun as an artifact names it. */
+        ArtifactWorkflowRun: {
+            head_branch: string;
+            head_sha: string;
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            repository_id: number;
         };
         Attachment: {
             browser_download_url: string;
@@ -13293,6 +13394,104 @@ export interface operations {
             default: components["responses"]["Error"];
         };
     };
+    listArtifacts: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                name?: string;
+            };
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description How many items the whole list has. */
+                    "X-Total-Count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArtifactList"];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    getArtifact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                artifact: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Artifact"];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    deleteArtifact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                artifact: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    downloadArtifact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                artifact: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
     getJob: {
         parameters: {
             query?: never;
@@ -13566,6 +13765,38 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WorkflowRun"];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listRunArtifacts: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                name?: string;
+            };
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                run: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description How many items the whole list has. */
+                    "X-Total-Count"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArtifactList"];
                 };
             };
             "4XX": components["responses"]["Error"];

@@ -9,7 +9,20 @@ import { nav } from '@/lib/forge/nav'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useUrlParam } from '@/lib/useUrlParam'
 import { useSignedInUser } from '@/stores/useSignedInUser'
-import { awaitsApproval, canWrite, hasEnded, type Job, type Live, type Run, runHref, useJobs, useRun, useRunStream } from './api'
+import {
+  type Artifact,
+  awaitsApproval,
+  canWrite,
+  hasEnded,
+  type Job,
+  type Live,
+  type Run,
+  runHref,
+  useArtifacts,
+  useJobs,
+  useRun,
+  useRunStream,
+} from './api'
 import { ApprovalNotice } from './ApprovalNotice'
 import { JobLogView } from './JobLogView'
 import { JobsGraph } from './JobsGraph'
@@ -68,7 +81,75 @@ function RunView({ repo, run, live }: { repo: Repository; run: Run; live: Live }
           )
         }
       </QueryState>
+      <ArtifactsSection repo={repo} run={run} />
     </div>
+  )
+}
+
+/** What the run's jobs uploaded, each with its size, its expiry and a download link (gone once expired). */
+function ArtifactsSection({ repo, run }: { repo: Repository; run: Run }) {
+  const { t } = useTranslation('actions')
+  const artifacts = useArtifacts(repo.owner.login, repo.name, run.id, hasEnded(run.state))
+  return (
+    <section className="action-artifacts" aria-labelledby="action-artifacts-title">
+      <h2 id="action-artifacts-title">{t('artifacts.title')}</h2>
+      <QueryState query={artifacts}>
+        {(list) =>
+          list.length === 0 ? (
+            <p className="muted">{t('artifacts.none')}</p>
+          ) : (
+            <table className="action-artifacts-table">
+              <thead>
+                <tr>
+                  <th scope="col">{t('artifacts.name')}</th>
+                  <th scope="col">{t('artifacts.size')}</th>
+                  <th scope="col">{t('artifacts.expires')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((a) => (
+                  <ArtifactRow key={a.id} artifact={a} />
+                ))}
+              </tbody>
+            </table>
+          )
+        }
+      </QueryState>
+    </section>
+  )
+}
+
+function ArtifactRow({ artifact: a }: { artifact: Artifact }) {
+  const { t } = useTranslation('actions')
+  const fmt = useForgeFormat()
+  return (
+    <tr>
+      <td>
+        {a.expired ? (
+          <span>{a.name}</span>
+        ) : (
+          <a href={a.archive_download_url} download={`${a.name}.zip`} aria-label={t('artifacts.download', { name: a.name })}>
+            {a.name}
+          </a>
+        )}
+        {a.cid && (
+          <span className="muted action-artifact-cid" title={a.cid}>
+            {' '}
+            {t('artifacts.cid', { cid: a.cid })}
+          </span>
+        )}
+      </td>
+      <td>{fmt.bytes(a.size_in_bytes)}</td>
+      <td>
+        {a.expired ? (
+          t('artifacts.expired')
+        ) : (
+          <time dateTime={a.expires_at} title={fmt.exact(a.expires_at)}>
+            {fmt.ago(a.expires_at)}
+          </time>
+        )}
+      </td>
+    </tr>
   )
 }
 

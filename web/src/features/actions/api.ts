@@ -219,6 +219,36 @@ export function useJobs(owner: string, repo: string, id: number, poll: boolean, 
   })
 }
 
+/** A file a job uploaded (actions/upload-artifact@v4): Gitea's ActionArtifact with dForge's cid. */
+export interface Artifact {
+  id: number
+  name: string
+  size_in_bytes: number
+  archive_download_url: string
+  expired: boolean
+  expires_at: string
+  created_at: string
+  /** Its UnixFS root in the node's blockstore: a public repository's only. */
+  cid: string
+}
+
+/** The run's artifacts; asked again while the run goes on, and once more when it ends. */
+export function useArtifacts(owner: string, repo: string, id: number, runEnded: boolean) {
+  return useQuery({
+    queryKey: [...actionsKeys.run(owner, repo, id), 'artifacts', runEnded],
+    queryFn: async () => {
+      try {
+        return (await getJSON<{ artifacts: Artifact[] | null }>(`${actionsApi(owner, repo)}/runs/${id}/artifacts`)).artifacts ?? []
+      } catch (err) {
+        // The run is there (the page shows it): a 404 here is a node without artifacts, which has none to list.
+        if (err instanceof NotFoundError) return []
+        throw err
+      }
+    },
+    refetchInterval: runEnded ? false : LIST_POLL_MS,
+  })
+}
+
 /** A job's log as far as it is known: rows by index, and whether all have come. */
 export interface JobLog {
   rows: LogRow[]
