@@ -538,8 +538,13 @@ func TestAForksPullRequestRunsWithoutSecrets(t *testing.T) {
 	// Bob's first pull request runs once a writer approves it.
 	n.JSON("POST", runPath(repo, prRuns(t, n, alice, repo, 1)[0].ID)+"/approve", alice, nil, http.StatusOK, nil)
 	fromFork := r.fetch(30 * time.Second)
-	if fromFork == nil || len(fromFork.Secrets) != 0 || fromFork.Vars["STAGE"] != "prod" {
+	if fromFork == nil || fromFork.Vars["STAGE"] != "prod" {
 		t.Fatalf("a fork's task: %v", fromFork)
+	}
+	// Only the job's own token, which reads the base repository and no more.
+	forkToken := fromFork.Secrets["GITHUB_TOKEN"]
+	if len(fromFork.Secrets) != 2 || forkToken == "" || fromFork.Secrets["GITEA_TOKEN"] != forkToken || fromFork.Context.AsMap()["token"] != forkToken {
+		t.Fatalf("a fork's secrets: %v", fromFork.Secrets)
 	}
 
 	n.Git(dir, "checkout", "--quiet", "-b", "own")

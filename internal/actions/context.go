@@ -94,8 +94,11 @@ func (c ghContext) forTask(runID, runNumber int64, jobKey, baseURL, runtimeToken
 	out["job"] = jobKey
 	out["server_url"] = base
 	out["api_url"] = base + "/api/v1"
-	out["token"] = ""
-	// the runner passes it to the steps as ACTIONS_RUNTIME_TOKEN and masks it
+	// One token serves the job: the runner passes it to the steps as
+	// ACTIONS_RUNTIME_TOKEN (artifacts) and as github.token, and masks it;
+	// the git server lets it read the run's repository while the job runs
+	// (JobRepository), so a job clones a private repository too.
+	out["token"] = runtimeToken
 	out["gitea_runtime_token"] = runtimeToken
 	return out
 }

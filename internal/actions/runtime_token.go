@@ -106,6 +106,17 @@ func (s *Service) checkRuntimeToken(ctx context.Context, tok string) (runtimeCla
 	return runtimeClaims{Run: c.RID, Job: c.TID, Repo: c.Repo}, nil
 }
 
+// JobRepository is the repository a running job's token may read with
+// git (the git server asks it of every credential shaped as a JWT), and
+// whether secret is such a token: this node's, unexpired, its job running.
+func (s *Service) JobRepository(ctx context.Context, secret string) (uint64, bool) {
+	c, err := s.checkRuntimeToken(ctx, secret)
+	if err != nil {
+		return 0, false
+	}
+	return c.Repo, true
+}
+
 // signedURL is base's URL to verb (upload, download) artifact id, good
 // for ttl.
 func (s *Service) signedURL(base, verb string, id int64, ttl time.Duration) string {

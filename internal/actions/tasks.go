@@ -144,7 +144,8 @@ func (s *Service) taskOf(ctx context.Context, id int64) (*runnerv1.Task, error) 
 	if err := json.Unmarshal([]byte(j.Context), &gc); err != nil {
 		return nil, fmt.Errorf("decode the run's context: %w", err)
 	}
-	pc, err := structpb.NewStruct(gc.forTask(j.RunID, j.RunNumber, j.Key, s.cfg.BaseURL, s.runtimeToken(j.RunID, j.ID, j.Repo)))
+	token := s.runtimeToken(j.RunID, j.ID, j.Repo)
+	pc, err := structpb.NewStruct(gc.forTask(j.RunID, j.RunNumber, j.Key, s.cfg.BaseURL, token))
 	if err != nil {
 		return nil, fmt.Errorf("encode the task's context: %w", err)
 	}
@@ -156,6 +157,9 @@ func (s *Service) taskOf(ctx context.Context, id int64) (*runnerv1.Task, error) 
 	if err != nil {
 		return nil, err
 	}
+	// secrets.GITHUB_TOKEN and GITEA_TOKEN, as Gitea gives every job: the
+	// job's token, which reads the run's repository only (forks' too).
+	secrets["GITHUB_TOKEN"], secrets["GITEA_TOKEN"] = token, token
 	vars, err := s.taskVars(ctx, j.Repo)
 	if err != nil {
 		return nil, err

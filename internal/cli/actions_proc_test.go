@@ -36,7 +36,8 @@ jobs:
     steps:
       - run: echo "live line"; sleep 3
       - run: test "${{ needs.build.outputs.word }}" = ok && echo "needs ok"
-      - run: git clone -q "$GITHUB_SERVER_URL/$GITHUB_REPOSITORY" . && git checkout -q "$GITHUB_SHA" && echo "cloned at $(git rev-parse HEAD)"
+      - run: |
+          git -c http.extraHeader="Authorization: Bearer ${{ github.token }}" clone -q "$GITHUB_SERVER_URL/$GITHUB_REPOSITORY" . && git checkout -q "$GITHUB_SHA" && echo "cloned at $(git rev-parse HEAD)"
       - id: greet
         uses: ./.github/actions/greet
         with:
@@ -210,6 +211,13 @@ func TestAWorkflowRunsOnADForgeRunner(t *testing.T) {
 	if !strings.Contains(logs["build (a)"], "hello from a") || !strings.Contains(logs["build (b)"], "hello from b") || !strings.Contains(logs["check"], "needs ok") ||
 		!strings.Contains(logs["check"], "cloned at "+sha) || !strings.Contains(logs["check"], "greet said hello-node") {
 		t.Fatalf("the jobs' logs: %v", logs)
+	}
+	// The job's token (a JWT) cloned the repository and is masked in
+	// every log, even where the step's command line is shown.
+	for name, log := range logs {
+		if strings.Contains(log, "eyJhbGci") {
+			t.Errorf("job %s's log shows its token:\n%s", name, log)
+		}
 	}
 }
 

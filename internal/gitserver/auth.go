@@ -22,9 +22,12 @@ func Authenticate(mw func(http.Handler) http.Handler, next http.Handler) http.Ha
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := r.Context()
 		h := r.Header.Get("Authorization")
-		if _, isTicket := ticketOf(h); h == "" || isTicket {
-			// A ticket of git-lfs-authenticate is the git server's to
-			// check (ticket.go), not the middleware's.
+		_, isTicket := ticketOf(h)
+		_, isJob := jobTokenOf(h)
+		if h == "" || isTicket || isJob {
+			// A ticket of git-lfs-authenticate (ticket.go) or a workflow
+			// job's token (jobtoken.go) is the git server's to check, not
+			// the middleware's.
 			next.ServeHTTP(w, r.WithContext(auth.WithIdentity(ctx, nil)))
 			return
 		}

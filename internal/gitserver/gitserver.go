@@ -96,6 +96,9 @@ type Config struct {
 	Writers Writers
 	// Locks keeps Git LFS file locks; nil answers the locking API 501.
 	Locks *lfslock.Service
+	// Jobs checks the tokens of running Actions jobs (jobtoken.go); nil
+	// takes none.
+	Jobs JobTokens
 }
 
 // Writers decides whether the node relays an account's writes; a refusal
@@ -115,11 +118,12 @@ type Server struct {
 	writers Writers
 	locks   *lfslock.Service
 	tickets tickets // the LFS credentials git-lfs-authenticate gives
+	jobs    JobTokens
 }
 
 // New returns the git server.
 func New(cfg Config) *Server {
-	s := &Server{repos: cfg.Repos, store: cfg.Store, blocks: cfg.Blocks, hookBin: cfg.HookBin, log: cfg.Log, writers: cfg.Writers, locks: cfg.Locks}
+	s := &Server{repos: cfg.Repos, store: cfg.Store, blocks: cfg.Blocks, hookBin: cfg.HookBin, log: cfg.Log, writers: cfg.Writers, locks: cfg.Locks, jobs: cfg.Jobs}
 	s.tickets = newTickets()
 	if s.log == nil {
 		s.log = slog.Default()

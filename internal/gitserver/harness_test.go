@@ -60,6 +60,7 @@ type harness struct {
 	git    *gitstore.Store
 	blocks *blocks.Store
 	repos  *fakeRepos
+	jobs   fakeJobs // running jobs' tokens and the repository each reads
 	auth   *auth.Service
 	st     *store.Store
 	home   string // HOME of the git client
@@ -88,7 +89,8 @@ func newHarness(t *testing.T) *harness {
 	}
 	t.Cleanup(func() { bs.Close() })
 	repos := &fakeRepos{repos: map[string]*fakeRepo{}}
-	gitSrv := gitserver.New(gitserver.Config{Repos: repos, Store: gs, Blocks: bs, Log: log})
+	jobs := fakeJobs{}
+	gitSrv := gitserver.New(gitserver.Config{Repos: repos, Store: gs, Blocks: bs, Log: log, Jobs: jobs})
 	t.Cleanup(func() { gitSrv.Close() })
 	h, err := web.NewHandler(web.Deps{
 		Log: log, API: routes.New(log, api.Services{Auth: svc}, "test"), DB: st, Version: "test",
@@ -110,7 +112,7 @@ func newHarness(t *testing.T) *harness {
 	t.Cleanup(srv.Close)
 	home := filepath.Join(dir, "home")
 	os.MkdirAll(home, 0o755)
-	return &harness{t: t, srv: srv, logs: logs, panics: panics, git: gs, blocks: bs, repos: repos, auth: svc, st: st, home: home}
+	return &harness{t: t, srv: srv, logs: logs, panics: panics, git: gs, blocks: bs, repos: repos, jobs: jobs, auth: svc, st: st, home: home}
 }
 
 // settleBlocks waits until the objects of every push so far are stored as

@@ -31,6 +31,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		r = r.WithContext(withTicket(auth.WithIdentity(r.Context(), tk.identity()), tk))
 	}
+	if secret, ok := jobTokenOf(r.Header.Get("Authorization")); ok {
+		if r, ok = s.checkJobToken(w, r, secret, isLFS); !ok {
+			return
+		}
+	}
 	if isLFS {
 		s.serveLFS(w, r, lfs)
 		return
@@ -89,6 +94,9 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request, req request, 
 		textError(w, http.StatusForbidden, "This access token may not read repositories; git and LFS need a token with read:repository (write:repository to push), or all.")
 		return repoaccess.Repo{}, nil, false
 	}
+	if grant, ok := jobGrantFrom(ctx); ok {
+		return s.authorizeJob(w, r, req, write, grant)
+	}
 	repo, level, err := s.find(ctx, user, req.owner, req.name)
 	if tk, ok := ticketFrom(ctx); ok && err == nil && tk.Repo != repo.ID {
 		err = errNoRepo // a ticket is good for its own repository only
@@ -122,17 +130,49 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request, req request, 
 			return repoaccess.Repo{}, nil, false
 		}
 	}
-	var pending *pendingError
-	switch err := s.ready(ctx, repo); {
-	case errors.As(err, &pending):
-		w.Header().Set("Retry-After", "10")
-		textError(w, http.StatusServiceUnavailable, pending.msg)
-		return repoaccess.Repo{}, nil, false
-	case err != nil:
-		notFound(w)
+	if !s.readyOrAnswer(w, r, repo) {
 		return repoaccess.Repo{}, nil, false
 	}
 	return repo, user, true
+}
+
+// authorizeJob is authorize for a running job's token, which reads the
+// repository of id grant and nothing else.
+func (s *Server) authorizeJob(w http.ResponseWriter, r *http.Request, req request, write bool, grant string) (repoaccess.Repo, *auth.User, bool) {
+	if write {
+		textError(w, http.StatusForbidden, "A workflow job's token reads its own repository; it may not push.")
+		return repoaccess.Repo{}, nil, false
+	}
+	repo, found, err := s.repos.Resolve(r.Context(), req.owner, req.name)
+	switch {
+	case err != nil:
+		s.log.ErrorContext(r.Context(), "resolve repository", "owner", req.owner, "name", req.name, "err", err)
+		textError(w, http.StatusInternalServerError, "The repository could not be looked up; please try again.")
+		return repoaccess.Repo{}, nil, false
+	case !found || repo.ID != grant:
+		notFound(w) // the same for another repository and a missing one
+		return repoaccess.Repo{}, nil, false
+	}
+	if !s.readyOrAnswer(w, r, repo) {
+		return repoaccess.Repo{}, nil, false
+	}
+	return repo, nil, true
+}
+
+// readyOrAnswer says whether repo's git data is here, answering r itself
+// (503 while it is on its way, else 404) when not.
+func (s *Server) readyOrAnswer(w http.ResponseWriter, r *http.Request, repo repoaccess.Repo) bool {
+	var pending *pendingError
+	switch err := s.ready(r.Context(), repo); {
+	case errors.As(err, &pending):
+		w.Header().Set("Retry-After", "10")
+		textError(w, http.StatusServiceUnavailable, pending.msg)
+		return false
+	case err != nil:
+		notFound(w)
+		return false
+	}
+	return true
 }
 
 // advertise answers info/refs: the ref advertisement, preceded for

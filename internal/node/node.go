@@ -336,7 +336,7 @@ func Build(ctx context.Context, cfg Config) (_ *Node, err error) {
 		gitRepos.Replicas = s.Replicator
 	}
 	// 10. Smart HTTP over the git data, the forge deciding access.
-	s.Git = gitserver.New(gitserver.Config{Repos: gitRepos, Store: s.GitStore, Blocks: s.Blocks, Log: log, Writers: s.Moderation, Locks: lfslock.New(s.Store)})
+	s.Git = gitserver.New(gitserver.Config{Repos: gitRepos, Store: s.GitStore, Blocks: s.Blocks, Log: log, Writers: s.Moderation, Locks: lfslock.New(s.Store), Jobs: s.Actions})
 	n.onClose(func() { s.Git.Close() }) // after the HTTP server: in-flight pushes call their hooks
 	if cfg.SSHAddr != "" {
 		if s.SSH, err = listenSSH(cfg, s.Git, s.Forge, s.DeployKeys, log, s.Metrics); err != nil {
