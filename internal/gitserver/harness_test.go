@@ -60,7 +60,7 @@ type harness struct {
 	git    *gitstore.Store
 	blocks *blocks.Store
 	repos  *fakeRepos
-	jobs   fakeJobs // running jobs' tokens and the repository each reads
+	jobs   *fakeJobs // running jobs' tokens and the repository each reads
 	auth   *auth.Service
 	st     *store.Store
 	home   string // HOME of the git client
@@ -89,7 +89,7 @@ func newHarness(t *testing.T) *harness {
 	}
 	t.Cleanup(func() { bs.Close() })
 	repos := &fakeRepos{repos: map[string]*fakeRepo{}}
-	jobs := fakeJobs{}
+	jobs := &fakeJobs{repo: map[string]uint64{}}
 	gitSrv := gitserver.New(gitserver.Config{Repos: repos, Store: gs, Blocks: bs, Log: log, Jobs: jobs})
 	t.Cleanup(func() { gitSrv.Close() })
 	h, err := web.NewHandler(web.Deps{

@@ -7,16 +7,33 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
-// fakeJobs stands in for the actions service: a running job's token and
-// the id of the repository it reads.
-type fakeJobs map[string]uint64
+// fakeJobs stands in for the actions service: running jobs' tokens and
+// the id of the repository each reads.
+type fakeJobs struct {
+	mu   sync.Mutex
+	repo map[string]uint64
+}
 
-func (f fakeJobs) JobRepository(_ context.Context, secret string) (uint64, bool) {
-	id, ok := f[secret]
+func (f *fakeJobs) JobRepository(_ context.Context, secret string) (uint64, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	id, ok := f.repo[secret]
 	return id, ok
+}
+
+// set makes secret a running job's token for repository id (0: the job ended).
+func (f *fakeJobs) set(secret string, id uint64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if id == 0 {
+		delete(f.repo, secret)
+		return
+	}
+	f.repo[secret] = id
 }
 
 // A running workflow job's token clones its own private repository, as
@@ -30,7 +47,7 @@ func TestAJobsTokenReadsItsOwnRepositoryOnly(t *testing.T) {
 	h.repo(owner, "acme", "other", true, false)
 	const token = "eyJhbGciOiJIUzI1NiJ9.eyJUYXNrSUQiOjF9.c2lnbmF0dXJl"
 	id, _ := strconv.ParseUint(own.ID, 10, 64)
-	h.jobs[token] = id
+	h.jobs.set(token, id)
 
 	asJob := func(name string) string {
 		u, _ := url.Parse(h.remote(nil, "acme", name))
@@ -55,11 +72,11 @@ func TestAJobsTokenReadsItsOwnRepositoryOnly(t *testing.T) {
 		t.Fatal("the job's push moved main")
 	}
 
-	delete(h.jobs, token) // the job ended
+	h.jobs.set(token, 0) // the job ended
 	if out, err := h.try("", "clone", "--quiet", asJob("secret"), filepath.Join(t.TempDir(), "ended")); err == nil || !strings.Contains(out, "Authentication failed") {
 		t.Fatalf("an ended job's token: %v\n%s", err, out)
 	}
-	h.jobs[token] = id
+	h.jobs.set(token, id)
 	res, _ := h.get("/acme/secret.git/info/lfs/locks", map[string]string{"Authorization": "Bearer " + token})
 	if res.StatusCode != 401 {
 		t.Fatalf("LFS with a job's token: %d, want 401", res.StatusCode)
