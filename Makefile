@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dforge/dforge/internal/cli.Version=$(VERSION)
 WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run build web deps i18n-fill release-check test test-short test-go test-web test-e2e interop fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean bench-webhook bench-release api-coverage bench-ssh bench-notify bench-dashboard bench-feed bench-bounty bench-forum bench-auth bench-search bench-git-read bench-pages
+.PHONY: run build web deps i18n-fill release-check test test-short test-go test-web test-e2e interop test-docker fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean bench-webhook bench-release api-coverage bench-ssh bench-notify bench-dashboard bench-feed bench-bounty bench-forum bench-auth bench-search bench-git-read bench-pages
 
 ## run: install what is needed, build, and start a node on the embedded defaults
 run: build
@@ -85,9 +85,13 @@ lint-web: web/node_modules/.installed
 	cd web && npx --no-install openapi-typescript $(OPENAPI_TS_FLAGS) --check >/dev/null || { echo "web/src/lib/apiSchema.gen.ts is not what web/public/openapi.json generates: run make openapi"; exit 1; }
 	cd web && REDOCLY_SUPPRESS_UPDATE_NOTICE=true npx --no-install redocly lint --max-problems 1000
 
-## interop: a Kubo v0.42.0 node fetches a pushed public repository's git objects from a dForge node by CID over bitswap (ipfs block get, ipfs dag export); Kubo is built once into ~/.cache/dforge (minutes), so this stays out of make test
-interop: build
+## interop: a Kubo v0.42.0 node fetches a pushed public repository's git objects from a dForge node by CID over bitswap (ipfs block get, ipfs dag export); Kubo is built once into ~/.cache/dforge (minutes), so this stays out of make test; then test-docker
+interop: build test-docker
 	$(GO) run ./tools/interop -bin $(BIN)
+
+## test-docker: the runner runs a docker label's job in its image's container, on a Docker daemon of its own (installs Debian's docker.io; needs root and the rights to run dockerd, which make test cannot count on)
+test-docker:
+	scripts/with-docker.sh $(GO) test -count=1 -tags docker -run TestAJobRunsInItsImagesContainer ./internal/runner/
 
 ## bench-web: Lighthouse (performance and accessibility) on /, /explore, /governance, a repository's home and a pull request's files against the built binary
 bench-web: build web/node_modules/.installed

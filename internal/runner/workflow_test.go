@@ -191,7 +191,13 @@ func TestLocalActionsFromAClone(t *testing.T) {
 // runTasks runs a host-mode runner until the forge has the tasks' results.
 func runTasks(t *testing.T, f *fakeForge, url string, ids ...int64) {
 	t.Helper()
-	reg := &Registration{UUID: f.uuid, Token: f.token, Address: url, Name: "r1", Labels: []string{"self-hosted:host"}}
+	runTasksOn(t, f, url, []string{"self-hosted:host"}, ids...)
+}
+
+// runTasksOn runs a runner of labels until the forge has the tasks' results.
+func runTasksOn(t *testing.T, f *fakeForge, url string, labels []string, ids ...int64) {
+	t.Helper()
+	reg := &Registration{UUID: f.uuid, Token: f.token, Address: url, Name: "r1", Labels: labels}
 	ctx, cancel := context.WithCancel(context.Background())
 	runErr := make(chan error, 1)
 	go func() {
