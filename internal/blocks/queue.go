@@ -176,7 +176,7 @@ func (s *Store) Close() error {
 	s.queue.stop()
 	<-s.queue.done
 	<-s.queue.recordsDone
-	return nil
+	return s.index.close()
 }
 
 // work runs the journal's jobs oldest first until ctx ends.
