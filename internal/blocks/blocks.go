@@ -48,6 +48,10 @@ type Store struct {
 	dir   string
 	queue *queue
 	index *gitIndex // public objects served from git (gitindex.go)
+	// Reads from git (fromgit.go): a bound on those at once, and the
+	// objects last read.
+	gitReads chan struct{}
+	recent   recentObjects
 }
 
 // Open returns the blockstore in dir, creating it, and starts its queue's
@@ -64,7 +68,7 @@ func Open(dir string, log *slog.Logger) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{dir: dir, index: index}
+	s := &Store{dir: dir, index: index, gitReads: make(chan struct{}, gitReadsAtOnce)}
 	if err := s.startQueue(log); err != nil {
 		index.close()
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/dforge/dforge/internal/crash"
@@ -26,6 +27,8 @@ const gitReadTimeout = 30 * time.Second
 
 // fromGit returns the loose form of the object with this hex SHA-1 digest
 // from the first repository recorded as holding it that has it intact.
+// Bitswap asks Has, GetSize and Get of one block in a row: a checked
+// object is kept a little while (recent), so git reads it once.
 func (s *Store) fromGit(digest string) ([]byte, bool) {
 	if len(digest) != 2*sha1.Size {
 		return nil, false
@@ -34,7 +37,18 @@ func (s *Store) fromGit(digest string) ([]byte, bool) {
 	if err != nil {
 		return nil, false
 	}
-	for _, dir := range s.index.dirs(raw) {
+	if data, ok := s.recent.get(digest); ok {
+		return data, true
+	}
+	dirs := s.index.dirs(raw)
+	if len(dirs) == 0 {
+		return nil, false
+	}
+	// As many reads at once as the cat-file pool keeps processes for a
+	// repository: more would start and stop a git for each.
+	s.gitReads <- struct{}{}
+	defer func() { <-s.gitReads }()
+	for _, dir := range dirs {
 		ctx, cancel := context.WithTimeout(context.Background(), gitReadTimeout)
 		typ, content, err := gitstore.ReadObject(ctx, dir, digest, ChunkSize)
 		cancel()
@@ -43,10 +57,64 @@ func (s *Store) fromGit(digest string) ([]byte, bool) {
 		}
 		loose := looseForm(typ, content)
 		if sum := sha1.Sum(loose); hex.EncodeToString(sum[:]) == digest {
+			s.recent.put(digest, loose)
 			return loose, true
 		}
 	}
 	return nil, false
+}
+
+// gitReadsAtOnce bounds the store's concurrent reads from git.
+const gitReadsAtOnce = 2
+
+// recentObjects keeps the objects last read from git, checked, for
+// recentTTL and up to recentBytes in all, oldest dropped first. An object
+// whose repository is deleted stops being served once it leaves.
+type recentObjects struct {
+	mu    sync.Mutex
+	byID  map[string]recentObject
+	order []string // oldest first
+	bytes int
+}
+
+type recentObject struct {
+	data []byte
+	at   time.Time
+}
+
+const (
+	recentTTL   = 30 * time.Second
+	recentBytes = 16 << 20
+)
+
+func (r *recentObjects) get(id string) ([]byte, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	o, ok := r.byID[id]
+	if !ok || time.Since(o.at) > recentTTL {
+		return nil, false
+	}
+	return o.data, true
+}
+
+func (r *recentObjects) put(id string, data []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.byID == nil {
+		r.byID = map[string]recentObject{}
+	}
+	if _, ok := r.byID[id]; ok {
+		return
+	}
+	r.byID[id] = recentObject{data: data, at: time.Now()}
+	r.order = append(r.order, id)
+	r.bytes += len(data)
+	for r.bytes > recentBytes || (len(r.order) > 0 && time.Since(r.byID[r.order[0]].at) > recentTTL) {
+		old := r.order[0]
+		r.order = r.order[1:]
+		r.bytes -= len(r.byID[old].data)
+		delete(r.byID, old)
+	}
 }
 
 // looseForm is "<type> <size>\x00<content>", a git-raw block's bytes.
