@@ -57,7 +57,7 @@ func (s *Store) fromGit(digest string) ([]byte, bool) {
 		}
 		loose := looseForm(typ, content)
 		if sum := sha1.Sum(loose); hex.EncodeToString(sum[:]) == digest {
-			s.recent.put(digest, loose)
+			s.recent.put(digest, dir, loose)
 			return loose, true
 		}
 	}
@@ -68,8 +68,8 @@ func (s *Store) fromGit(digest string) ([]byte, bool) {
 const gitReadsAtOnce = 2
 
 // recentObjects keeps the objects last read from git, checked, for
-// recentTTL and up to recentBytes in all, oldest dropped first. An object
-// whose repository is deleted stops being served once it leaves.
+// recentTTL and up to recentBytes in all, oldest dropped first; one whose
+// repository is gone is not served from here.
 type recentObjects struct {
 	mu    sync.Mutex
 	byID  map[string]recentObject
@@ -79,6 +79,7 @@ type recentObjects struct {
 
 type recentObject struct {
 	data []byte
+	dir  string // the repository it was read from
 	at   time.Time
 }
 
@@ -89,15 +90,19 @@ const (
 
 func (r *recentObjects) get(id string) ([]byte, bool) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	o, ok := r.byID[id]
+	r.mu.Unlock()
 	if !ok || time.Since(o.at) > recentTTL {
+		return nil, false
+	}
+	// A repository deleted since serves nothing, kept or not.
+	if _, err := os.Stat(o.dir); err != nil {
 		return nil, false
 	}
 	return o.data, true
 }
 
-func (r *recentObjects) put(id string, data []byte) {
+func (r *recentObjects) put(id, dir string, data []byte) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.byID == nil {
@@ -106,7 +111,7 @@ func (r *recentObjects) put(id string, data []byte) {
 	if _, ok := r.byID[id]; ok {
 		return
 	}
-	r.byID[id] = recentObject{data: data, at: time.Now()}
+	r.byID[id] = recentObject{data: data, dir: dir, at: time.Now()}
 	r.order = append(r.order, id)
 	r.bytes += len(data)
 	for r.bytes > recentBytes || (len(r.order) > 0 && time.Since(r.byID[r.order[0]].at) > recentTTL) {
