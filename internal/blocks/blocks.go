@@ -28,6 +28,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 
 	"github.com/ipfs/go-cid"
 	"github.com/multiformats/go-multihash"
@@ -52,6 +53,7 @@ type Store struct {
 	// objects last read.
 	gitReads chan struct{}
 	recent   recentObjects
+	closed   sync.Once // the index is released once
 }
 
 // Open returns the blockstore in dir, creating it, and starts its queue's

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"sync"
 
 	"github.com/cockroachdb/pebble"
@@ -26,19 +27,52 @@ type gitIndex struct {
 	mu     sync.RWMutex
 	db     *pebble.DB // nil once closed
 	repoMu sync.Mutex // numbering of directories
+	path   string
+	refs   int // Stores using it (openIndexes)
 }
 
 const gitIndexDir = ".gitindex"
 
+// openIndexes shares one index among the Stores of a process opened on
+// the same directory (pebble locks its directory; a restart within a
+// process, as tests do, opens it again before the old Store closes).
+var openIndexes = struct {
+	sync.Mutex
+	m map[string]*gitIndex
+}{m: map[string]*gitIndex{}}
+
 func openGitIndex(dir string) (*gitIndex, error) {
-	db, err := pebble.Open(dir, &pebble.Options{Logger: quietPebble{}, MemTableSize: 1 << 20})
+	path, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("open git object index: %w", err)
 	}
-	return &gitIndex{db: db}, nil
+	openIndexes.Lock()
+	defer openIndexes.Unlock()
+	if x := openIndexes.m[path]; x != nil {
+		x.refs++
+		return x, nil
+	}
+	db, err := pebble.Open(path, &pebble.Options{Logger: quietPebble{}, MemTableSize: 1 << 20})
+	if err != nil {
+		return nil, fmt.Errorf("open git object index: %w", err)
+	}
+	x := &gitIndex{db: db, path: path, refs: 1}
+	openIndexes.m[path] = x
+	return x, nil
 }
 
+// close releases a Store's use of the index, closing it with the last.
 func (x *gitIndex) close() error {
+	openIndexes.Lock()
+	x.refs--
+	last := x.refs <= 0
+	if last {
+		delete(openIndexes.m, x.path)
+	}
+	openIndexes.Unlock()
+	if !last {
+		return nil
+	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.db == nil {
