@@ -223,3 +223,28 @@ func TestGatewayServesManyObjectsAndABigOne(t *testing.T) {
 		}
 	}
 }
+
+// A repository whose directory moves (a transfer) serves its objects from
+// the new place once the store is told.
+func TestMovedRepositoryIsReadWhereItIs(t *testing.T) {
+	repo := gitRepo(t)
+	head := commitFile(t, repo, "a.txt", "moving\n")
+	s := openStore(t, filepath.Join(t.TempDir(), "blocks"))
+	if err := s.Enqueue(blocks.Job{Dir: repo, Include: []string{head}}); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, s)
+	moved := filepath.Join(t.TempDir(), "moved")
+	if err := os.Rename(repo, moved); err != nil {
+		t.Fatal(err)
+	}
+	if s.HasGitObject(head) {
+		t.Fatal("served from a directory that is gone")
+	}
+	if err := s.MoveRepository(repo, moved); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Get(blocks.CIDForGitObject(head)); err != nil || !bytes.Equal(got, looseOf(t, moved, head)) {
+		t.Fatalf("after the move: %v", err)
+	}
+}
