@@ -3,10 +3,13 @@
 // is the object's git id; its CID is CIDv1 with the git-raw codec (0x78)
 // and a sha1 multihash (0x11), as Kubo's ipld-git names git objects.
 //
-// Blocks are files under <dir>/<first two hex digits>/<the other 38>,
-// written through a temporary file and renamed into place once their hash
-// is checked, so a reader never sees a partial or wrong block. Only objects
-// of public repositories are put here: what is here, the gateway serves.
+// A public git object up to 1 MiB is not stored again: an index records
+// which repository holds it, and it is read from git and checked against
+// its id when asked for (fromgit.go, gitindex.go). Other blocks are files
+// under <dir>/<first two hex digits>/<the other 38 or 62>, written through
+// a temporary file and renamed into place once their hash is checked, so a
+// reader never sees a partial or wrong block. Only objects of public
+// repositories are recorded or put here: what is here, the gateway serves.
 //
 // A git object whose loose form is over 1 MiB is also here as a UnixFS
 // file of that form (unixfs.go), and a push of such objects has a
