@@ -20,6 +20,9 @@
 //     node0 and node1's IPFS hosts (--ipfs-peer).
 //  5. Each node's resident memory at the end and at its peak; the part
 //     libp2p and bitswap add is bench-p2p's figure (make bench-p2p).
+//  6. Each node's disk once its block queue is empty: du of its bare
+//     repositories and of its blockstore (issue 27: together at most
+//     1.2 × git's own size).
 //
 // It prints figures only and never fails on timing. Everything listens on
 // 127.0.0.1; the temporary directory is removed at the end, even after
@@ -176,6 +179,8 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 	env := []string{"http_proxy=http://127.0.0.1:9", "https_proxy=http://127.0.0.1:9", "ALL_PROXY=http://127.0.0.1:9", "no_proxy=", "NO_PROXY="}
 	r.viaBitswap = replicateFresh(ctx, g, net, 3, *repo, r.big, append(env, "DFORGE_IPFS_PEERS="+strings.Join(peers, ",")), out)
 	r.memory = net.memory()
+	fmt.Fprintln(out, "  disk per node, once its block queue is empty ...")
+	r.disk = net.disk(ctx, out)
 	return ctx.Err()
 }
 

@@ -18,6 +18,7 @@ type report struct {
 	clone              cloneResult
 	viaGit, viaBitswap freshResult
 	memory             []nodeMemory
+	disk               []nodeDisk
 	notes              []string
 }
 
@@ -60,6 +61,13 @@ func (r *report) print(out io.Writer) {
 	r.printFresh(out, "replicated to a fresh node over bitswap (no dForge peer reachable)", r.viaBitswap, clone, cloned, "≥ 0.25 × git clone")
 	for _, m := range r.memory {
 		fmt.Fprintf(out, "| %s resident memory at the end / peak | %s / %s | |\n", m.name, mib(m.rss), mib(m.peak))
+	}
+	for _, d := range r.disk {
+		ratio := "-"
+		if d.git > 0 {
+			ratio = fmt.Sprintf("%.2f × git", float64(d.git+d.blocks)/float64(d.git))
+		}
+		fmt.Fprintf(out, "| %s disk: git's bare repositories / blockstore (du) | %s / %s, together %s | ≤ 1.2 × git |\n", d.name, mib(d.git), mib(d.blocks), ratio)
 	}
 	fmt.Fprintln(out, "| libp2p + bitswap per node | see make bench-p2p (bench/p2p/README.md) | < 100 MB |")
 	if len(r.notes) > 0 {

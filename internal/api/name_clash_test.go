@@ -2,8 +2,6 @@ package api_test
 
 import (
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -68,7 +66,8 @@ func TestPublicAndPrivateCannotShareAName(t *testing.T) {
 		t.Fatal("alice/vault resolves to the public repository for alice")
 	}
 	blob := strings.TrimSpace(n.Git(wt, "rev-parse", "HEAD:secret.txt"))
-	if _, err := os.Stat(filepath.Join(n.Dir, "blocks", blob[:2], blob[2:])); err == nil {
+	// Blocks are served from git through the blockstore's index: ask it.
+	if n.Blocks.HasGitObject(blob) {
 		t.Fatal("the pushed secret became a public IPFS block")
 	}
 }

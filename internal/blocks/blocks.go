@@ -3,10 +3,13 @@
 // is the object's git id; its CID is CIDv1 with the git-raw codec (0x78)
 // and a sha1 multihash (0x11), as Kubo's ipld-git names git objects.
 //
-// Blocks are files under <dir>/<first two hex digits>/<the other 38>,
-// written through a temporary file and renamed into place once their hash
-// is checked, so a reader never sees a partial or wrong block. Only objects
-// of public repositories are put here: what is here, the gateway serves.
+// A public git object up to 1 MiB is not stored again: an index records
+// which repository holds it, and it is read from git and checked against
+// its id when asked for (fromgit.go, gitindex.go). Other blocks are files
+// under <dir>/<first two hex digits>/<the other 38 or 62>, written through
+// a temporary file and renamed into place once their hash is checked, so a
+// reader never sees a partial or wrong block. Only objects of public
+// repositories are recorded or put here: what is here, the gateway serves.
 //
 // A git object whose loose form is over 1 MiB is also here as a UnixFS
 // file of that form (unixfs.go), and a push of such objects has a
@@ -48,6 +51,12 @@ var ErrNotFound = errors.New("block not found")
 type Store struct {
 	dir   string
 	queue *queue
+	index *gitIndex // public objects served from git (gitindex.go)
+	// Reads from git (fromgit.go): a bound on those at once, and the
+	// objects last read.
+	gitReads chan struct{}
+	recent   recentObjects
+	closed   sync.Once // the index is released once
 }
 
 // Open returns the blockstore in dir, creating it, and starts its queue's
@@ -60,8 +69,13 @@ func Open(dir string, log *slog.Logger) (*Store, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	s := &Store{dir: dir}
+	index, err := openGitIndex(filepath.Join(dir, gitIndexDir))
+	if err != nil {
+		return nil, err
+	}
+	s := &Store{dir: dir, index: index, gitReads: make(chan struct{}, gitReadsAtOnce)}
 	if err := s.startQueue(log); err != nil {
+		index.close()
 		return nil, err
 	}
 	return s, nil
@@ -132,14 +146,19 @@ func (s *Store) path(digest string) string {
 	return filepath.Join(s.dir, digest[:2], digest[2:])
 }
 
-// Has reports whether the block is stored.
+// Has reports whether the block is stored, or is a public git object a
+// repository here holds (read and checked against its id: a Has is a
+// promise to send the bytes).
 func (s *Store) Has(c cid.Cid) bool {
 	d, ok := digestOf(c)
 	if !ok {
 		return false
 	}
-	_, err := os.Stat(s.path(d))
-	return err == nil
+	if _, err := os.Stat(s.path(d)); err == nil {
+		return true
+	}
+	_, ok = s.fromGit(d)
+	return ok
 }
 
 // HasGitObject reports whether the git object with this id is stored.
@@ -147,15 +166,20 @@ func (s *Store) HasGitObject(id string) bool {
 	return s.Has(CIDForGitObject(id))
 }
 
-// Open returns the block's bytes for reading, and their size.
-func (s *Store) Open(c cid.Cid) (*os.File, int64, error) {
+// Open returns the block's bytes for reading, and their size: a block's
+// file, or a public git object read from the repository that holds it.
+func (s *Store) Open(c cid.Cid) (io.ReadCloser, int64, error) {
 	d, ok := digestOf(c)
 	if !ok {
 		return nil, 0, ErrNotFound
 	}
 	f, err := os.Open(s.path(d))
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, 0, ErrNotFound
+		data, ok := s.fromGit(d)
+		if !ok {
+			return nil, 0, ErrNotFound
+		}
+		return io.NopCloser(bytes.NewReader(data)), int64(len(data)), nil
 	}
 	if err != nil {
 		return nil, 0, fmt.Errorf("open block: %w", err)
@@ -289,14 +313,13 @@ func (e *exactReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// ImportObjects stores every object of the repository at dir reachable
-// from include and not from exclude (git ids), skipping stored ones, and
-// returns how many it stored.
-//
-// Creating a block file costs more than reading the object (a push of the
-// Go sources is ~23,000 objects), so small objects are read into memory and
-// written by importWriters goroutines while git streams the next ones;
-// large ones are streamed to their file in order, never held whole.
+// ImportObjects makes every object of the repository at dir reachable
+// from include and not from exclude (git ids) served by the store, and
+// returns how many it took. A small one is checked against its id and
+// recorded as held by the repository (fromgit.go), which is cheap; a big
+// one (IsBig) is stored as a block and a UnixFS file, streamed in order,
+// never held whole. Objects the repository is recorded as holding, or
+// whose block is stored, are skipped.
 func (s *Store) ImportObjects(ctx context.Context, dir string, include, exclude []string) (int, error) {
 	return s.importObjects(ctx, dir, include, exclude, nil)
 }
@@ -304,29 +327,33 @@ func (s *Store) ImportObjects(ctx context.Context, dir string, include, exclude 
 // importObjects is ImportObjects, adding the UnixFS root of every big
 // object among them to m when m is not nil, stored now or before.
 func (s *Store) importObjects(ctx context.Context, dir string, include, exclude []string, m *manifestBuilder) (int, error) {
-	p := newPutPool(s, importWriters, m)
+	x, err := s.newIndexer(dir)
+	if err != nil {
+		return 0, fmt.Errorf("import objects: %w", err)
+	}
 	n := 0
 	var storedBig []string // big objects stored before: their roots are read back after the walk
 	skip := func(id string) bool {
 		size, ok := s.blockSize(id)
-		if ok && m != nil && size > ChunkSize {
-			storedBig = append(storedBig, id)
+		if ok && size > ChunkSize {
+			if m != nil {
+				storedBig = append(storedBig, id)
+			}
+			return true
 		}
-		return ok
+		// A small object's block an older store (or a bitswap fetch)
+		// left is not skipped: recording it removes the block.
+		return x.indexed(id)
 	}
-	err := gitstore.WalkObjects(ctx, dir, include, exclude, skip, func(o gitstore.Object) error {
+	err = gitstore.WalkObjects(ctx, dir, include, exclude, skip, func(o gitstore.Object) error {
 		n++
-		if o.Size > bufferedObject {
-			return s.putGitObject(o, m)
+		if servedFromGit(o.Type, o.Size) {
+			return x.add(o)
 		}
-		body := make([]byte, o.Size)
-		if _, err := io.ReadFull(o.Body, body); err != nil {
-			return fmt.Errorf("read object %s: %w", o.ID, err)
-		}
-		return p.put(gitstore.Object{ID: o.ID, Type: o.Type, Size: o.Size, Body: bytes.NewReader(body)})
+		return s.putGitObject(o, m)
 	})
-	if werr := p.wait(); err == nil {
-		err = werr
+	if err == nil {
+		err = x.flush()
 	}
 	if err == nil {
 		err = s.addStoredRoots(storedBig, m)
@@ -335,65 +362,6 @@ func (s *Store) importObjects(ctx context.Context, dir string, include, exclude 
 		return n, fmt.Errorf("import objects: %w", err)
 	}
 	return n, nil
-}
-
-const (
-	importWriters  = 4
-	bufferedObject = 1 << 20 // larger objects stream to their file in order
-)
-
-// putPool writes objects concurrently; the first error stops new work.
-type putPool struct {
-	s    *Store
-	jobs chan gitstore.Object
-	wg   sync.WaitGroup
-	mu   sync.Mutex
-	err  error
-}
-
-func newPutPool(s *Store, workers int, m *manifestBuilder) *putPool {
-	p := &putPool{s: s, jobs: make(chan gitstore.Object, 2*workers)}
-	for range workers {
-		p.wg.Add(1)
-		go func() {
-			defer p.wg.Done()
-			for o := range p.jobs {
-				if err := s.putGitObject(o, m); err != nil {
-					p.fail(err)
-				}
-			}
-		}()
-	}
-	return p
-}
-
-func (p *putPool) fail(err error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.err == nil {
-		p.err = err
-	}
-}
-
-func (p *putPool) failed() error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.err
-}
-
-func (p *putPool) put(o gitstore.Object) error {
-	if err := p.failed(); err != nil {
-		return err
-	}
-	p.jobs <- o
-	return nil
-}
-
-// wait lets the queued writes finish and returns the first error.
-func (p *putPool) wait() error {
-	close(p.jobs)
-	p.wg.Wait()
-	return p.failed()
 }
 
 // ImportRepository stores every object reachable from the repository's

@@ -88,8 +88,10 @@ func (b boxoStore) DeleteBlock(context.Context, cid.Cid) error {
 
 // AllKeysChan lists every stored block: a sha1 one as a git-raw CID, a
 // sha2-256 one as a raw CID (the store keeps multihashes, not codecs, as
-// boxo's own blockstore does). It reads the store's two-level directory;
-// temporary and queue files are skipped.
+// boxo's own blockstore does). It reads the store's two-level directory
+// (temporary and queue files are skipped), then the git objects served
+// from git (gitindex.go), as git-raw CIDs, unchecked: a reader of one
+// checks it.
 func (b boxoStore) AllKeysChan(ctx context.Context) (<-chan cid.Cid, error) {
 	top, err := os.ReadDir(b.s.dir)
 	if err != nil {
@@ -123,6 +125,14 @@ func (b boxoStore) AllKeysChan(ctx context.Context) (<-chan cid.Cid, error) {
 				}
 			}
 		}
+		b.s.index.each(func(digest []byte) bool {
+			select {
+			case out <- CIDForGitObject(hex.EncodeToString(digest)):
+				return true
+			case <-ctx.Done():
+				return false
+			}
+		})
 	}()
 	return out, nil
 }

@@ -176,7 +176,9 @@ func (s *Store) Close() error {
 	s.queue.stop()
 	<-s.queue.done
 	<-s.queue.recordsDone
-	return nil
+	var err error
+	s.closed.Do(func() { err = s.index.close() })
+	return err
 }
 
 // work runs the journal's jobs oldest first until ctx ends.

@@ -161,6 +161,13 @@ func (h *Repos) relocate(r index.Repo, want string) error {
 	if err := os.Rename(found[0], want); err != nil {
 		return fmt.Errorf("move repository %d to its owner: %w", r.ID, err)
 	}
+	if h.blocks != nil {
+		// The blockstore reads the repository's public objects from its
+		// directory; a failure only costs their blocks until a push.
+		if err := h.blocks.MoveRepository(found[0], want); err != nil {
+			h.log.Error("move a repository in the blockstore's index", "repo", r.ID, "err", err)
+		}
+	}
 	h.log.Info("moved repository to its new owner", "repo", r.ID, "from", found[0], "to", want)
 	return nil
 }

@@ -1,0 +1,290 @@
+package blocks
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+
+	"github.com/cockroachdb/pebble"
+)
+
+// gitIndex records which repositories hold each public git object served
+// from git rather than stored as a block (objects up to ChunkSize, in
+// loose form): an embedded key-value store in <blocks>/.gitindex.
+//
+//	"o" <20-byte id> <4-byte repo number> -> ""
+//	"r" <4-byte repo number>              -> the repository's directory
+//	"d" <directory>                       -> its 4-byte number
+//	"n"                                   -> the last number given
+//
+// An entry is a few dozen bytes before compression where its block was
+// a file of at least one filesystem block; the object's bytes are git's.
+type gitIndex struct {
+	mu     sync.RWMutex
+	db     *pebble.DB // nil once closed
+	repoMu sync.Mutex // numbering of directories
+	path   string
+	refs   int // Stores using it (openIndexes)
+}
+
+const gitIndexDir = ".gitindex"
+
+// openIndexes shares one index among the Stores of a process opened on
+// the same directory (pebble locks its directory; a restart within a
+// process, as tests do, opens it again before the old Store closes).
+var openIndexes = struct {
+	sync.Mutex
+	m map[string]*gitIndex
+}{m: map[string]*gitIndex{}}
+
+func openGitIndex(dir string) (*gitIndex, error) {
+	path, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open git object index: %w", err)
+	}
+	openIndexes.Lock()
+	defer openIndexes.Unlock()
+	if x := openIndexes.m[path]; x != nil {
+		x.refs++
+		return x, nil
+	}
+	db, err := pebble.Open(path, &pebble.Options{Logger: quietPebble{}, MemTableSize: 1 << 20})
+	if err != nil {
+		return nil, fmt.Errorf("open git object index: %w", err)
+	}
+	x := &gitIndex{db: db, path: path, refs: 1}
+	openIndexes.m[path] = x
+	return x, nil
+}
+
+// close releases a Store's use of the index, closing it with the last.
+func (x *gitIndex) close() error {
+	openIndexes.Lock()
+	x.refs--
+	last := x.refs <= 0
+	if last {
+		delete(openIndexes.m, x.path)
+	}
+	openIndexes.Unlock()
+	if !last {
+		return nil
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.db == nil {
+		return nil
+	}
+	err := x.db.Close()
+	x.db = nil
+	return err
+}
+
+var errIndexClosed = errors.New("git object index closed")
+
+// repo returns the number of the repository at dir, giving it one (synced)
+// when it has none.
+func (x *gitIndex) repo(dir string) (uint32, error) {
+	x.repoMu.Lock()
+	defer x.repoMu.Unlock()
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if x.db == nil {
+		return 0, errIndexClosed
+	}
+	v, ok, err := x.get(append([]byte("d"), dir...))
+	switch {
+	case err != nil:
+		return 0, err
+	case ok && len(v) != 4:
+		return 0, fmt.Errorf("index entry of %s: %d bytes", dir, len(v))
+	case ok:
+		return binary.BigEndian.Uint32(v), nil
+	}
+	var n uint32
+	if v, ok, err := x.get([]byte("n")); err != nil {
+		return 0, err
+	} else if ok && len(v) == 4 {
+		n = binary.BigEndian.Uint32(v)
+	}
+	n++
+	num := binary.BigEndian.AppendUint32(nil, n)
+	b := x.db.NewBatch()
+	b.Set([]byte("n"), num, nil)
+	b.Set(append([]byte("d"), dir...), num, nil)
+	b.Set(append([]byte("r"), num...), []byte(dir), nil)
+	if err := b.Commit(pebble.Sync); err != nil {
+		return 0, fmt.Errorf("number repository %s: %w", dir, err)
+	}
+	return n, nil
+}
+
+// get reads key; x.mu is held.
+func (x *gitIndex) get(key []byte) ([]byte, bool, error) {
+	v, closer, err := x.db.Get(key)
+	if errors.Is(err, pebble.ErrNotFound) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("read git object index: %w", err)
+	}
+	defer closer.Close()
+	return bytes.Clone(v), true, nil
+}
+
+func objectKey(digest []byte, repo uint32) []byte {
+	k := append([]byte("o"), digest...)
+	return binary.BigEndian.AppendUint32(k, repo)
+}
+
+// holds reports whether the repository numbered repo is recorded as
+// holding the object.
+func (x *gitIndex) holds(id string, repo uint32) bool {
+	d, err := hex.DecodeString(id)
+	if err != nil {
+		return false
+	}
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if x.db == nil {
+		return false
+	}
+	_, ok, _ := x.get(objectKey(d, repo))
+	return ok
+}
+
+// add records that repo holds the objects ids, synced to disk before it
+// returns, so a job that leaves the journal after it loses nothing.
+func (x *gitIndex) add(ids []string, repo uint32) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if x.db == nil {
+		return errIndexClosed
+	}
+	b := x.db.NewBatch()
+	for _, id := range ids {
+		d, err := hex.DecodeString(id)
+		if err != nil {
+			return fmt.Errorf("index object %q: %w", id, err)
+		}
+		b.Set(objectKey(d, repo), nil, nil)
+	}
+	if err := b.Commit(pebble.Sync); err != nil {
+		return fmt.Errorf("index objects: %w", err)
+	}
+	return nil
+}
+
+// dirs lists the directories of the repositories recorded as holding the
+// object with this SHA-1 digest.
+func (x *gitIndex) dirs(digest []byte) []string {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if x.db == nil {
+		return nil
+	}
+	lower := append([]byte("o"), digest...)
+	upper := append(bytes.Clone(lower), 0xff, 0xff, 0xff, 0xff, 0xff)
+	it, err := x.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
+	if err != nil {
+		return nil
+	}
+	defer it.Close()
+	var out []string
+	for it.First(); it.Valid(); it.Next() {
+		k := it.Key()
+		if len(k) != 1+len(digest)+4 {
+			continue
+		}
+		if dir, ok, _ := x.get(append([]byte("r"), k[len(k)-4:]...)); ok {
+			out = append(out, string(dir))
+		}
+	}
+	return out
+}
+
+// each calls fn with every indexed object's digest once, in order, until
+// fn returns false. The index is read a page at a time, so a slow fn
+// never holds it.
+func (x *gitIndex) each(fn func(digest []byte) bool) {
+	after := []byte("o")
+	for {
+		page := x.page(after, 1024)
+		for _, d := range page {
+			if !fn(d) {
+				return
+			}
+		}
+		if len(page) == 0 {
+			return
+		}
+		// Past every entry of the page's last object.
+		after = append(append([]byte("o"), page[len(page)-1]...), 0xff, 0xff, 0xff, 0xff, 0xff)
+	}
+}
+
+// page returns up to n digests of objects whose entries sort at or after
+// the key from.
+func (x *gitIndex) page(from []byte, n int) [][]byte {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if x.db == nil {
+		return nil
+	}
+	it, err := x.db.NewIter(&pebble.IterOptions{LowerBound: from, UpperBound: []byte("p")})
+	if err != nil {
+		return nil
+	}
+	defer it.Close()
+	var out [][]byte
+	for it.First(); it.Valid() && len(out) < n; it.Next() {
+		k := it.Key()
+		if len(k) < 5 {
+			continue
+		}
+		d := k[1 : len(k)-4]
+		if len(out) > 0 && bytes.Equal(d, out[len(out)-1]) {
+			continue
+		}
+		out = append(out, bytes.Clone(d))
+	}
+	return out
+}
+
+// move records that the repository at from is now at to.
+func (x *gitIndex) move(from, to string) error {
+	x.repoMu.Lock()
+	defer x.repoMu.Unlock()
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if x.db == nil {
+		return errIndexClosed
+	}
+	num, ok, err := x.get(append([]byte("d"), from...))
+	if err != nil || !ok {
+		return err // a repository with nothing indexed
+	}
+	b := x.db.NewBatch()
+	b.Delete(append([]byte("d"), from...), nil)
+	b.Set(append([]byte("d"), to...), num, nil)
+	b.Set(append([]byte("r"), num...), []byte(to), nil)
+	if err := b.Commit(pebble.Sync); err != nil {
+		return fmt.Errorf("move repository %s in the git object index: %w", from, err)
+	}
+	return nil
+}
+
+// quietPebble drops pebble's informational logs; a fatal one still ends
+// the process, as pebble requires.
+type quietPebble struct{}
+
+func (quietPebble) Infof(string, ...interface{}) {}
+func (quietPebble) Fatalf(format string, args ...interface{}) {
+	panic(fmt.Sprintf("pebble: "+format, args...))
+}
