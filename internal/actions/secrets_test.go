@@ -2,6 +2,7 @@ package actions_test
 
 import (
 	"encoding/base64"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -115,11 +116,12 @@ func TestSecretsAndVariablesReachAJobMasked(t *testing.T) {
 		t.Fatal("the job was not handed out")
 	}
 	want := map[string]string{"TOKEN": repoToken, "ONLY_USER": userOnly, "MULTI": multi}
-	if len(task.Secrets) != len(want) {
-		t.Fatalf("the task's secrets: %d of them, want %d", len(task.Secrets), len(want))
+	got := ownersSecrets(t, task)
+	if len(got) != len(want) {
+		t.Fatalf("the task's secrets: %d of them, want %d", len(got), len(want))
 	}
 	for k, v := range want {
-		if task.Secrets[k] != v {
+		if got[k] != v {
 			t.Fatalf("the task's secret %s is not the one set at the right level", k)
 		}
 	}
@@ -277,10 +279,26 @@ func TestAnOrganizationsSecretsReachItsRepositoriesJobs(t *testing.T) {
 	if task == nil {
 		t.Fatal("the organization's repository's job was not handed out")
 	}
-	if len(task.Secrets) != 2 || task.Secrets["DEPLOY"] != "org-deploy-3e1f" || task.Secrets["SHARED"] != "repo-shared-6c9d" {
-		t.Fatalf("the task's secrets are not the organization's under the repository's (%d of them)", len(task.Secrets))
+	if got := ownersSecrets(t, task); len(got) != 2 || got["DEPLOY"] != "org-deploy-3e1f" || got["SHARED"] != "repo-shared-6c9d" {
+		t.Fatalf("the task's secrets are not the organization's under the repository's (%d of them)", len(got))
 	}
 	if len(task.Vars) != 1 || task.Vars["ENV"] != "prod" {
 		t.Fatalf("the task's variables: %v", task.Vars)
 	}
+}
+
+// ownersSecrets are the secrets of task that owners set: the task's own
+// without the job token, which every task carries as GITHUB_TOKEN and
+// GITEA_TOKEN (checked to be the token of its context).
+func ownersSecrets(t *testing.T, task *runnerv1.Task) map[string]string {
+	t.Helper()
+	out := maps.Clone(task.Secrets)
+	token := task.Context.AsMap()["token"]
+	for _, name := range []string{"GITHUB_TOKEN", "GITEA_TOKEN"} {
+		if out[name] == "" || out[name] != token {
+			t.Fatalf("the task's %s is not its job token", name)
+		}
+		delete(out, name)
+	}
+	return out
 }
