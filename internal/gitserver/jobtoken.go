@@ -26,8 +26,7 @@ type JobTokens interface {
 // (Bearer or token, or Basic with it as the password or, with no
 // password, the user), if any.
 func jobTokenOf(header string) (string, bool) {
-	kind, value, _ := strings.Cut(strings.TrimSpace(header), " ")
-	value = strings.TrimSpace(value)
+	kind, value := authScheme(header)
 	switch strings.ToLower(kind) {
 	case "basic":
 		raw, err := base64.StdEncoding.DecodeString(value)

@@ -95,12 +95,17 @@ func (tk ticket) identity() *auth.Identity {
 
 // ticketOf is the ticket an Authorization header carries (Bearer), if any.
 func ticketOf(header string) (string, bool) {
-	kind, value, _ := strings.Cut(strings.TrimSpace(header), " ")
-	value = strings.TrimSpace(value)
+	kind, value := authScheme(header)
 	if !strings.EqualFold(kind, "Bearer") || !strings.HasPrefix(value, ticketPrefix) {
 		return "", false
 	}
 	return value, true
+}
+
+// authScheme splits an Authorization header into its scheme and value.
+func authScheme(header string) (kind, value string) {
+	kind, value, _ = strings.Cut(strings.TrimSpace(header), " ")
+	return kind, strings.TrimSpace(value)
 }
 
 type ticketKey struct{}

@@ -8,6 +8,7 @@ import (
 	"github.com/dforge/dforge/internal/api"
 	"github.com/dforge/dforge/internal/auth"
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/usererr"
 )
 
@@ -29,22 +30,22 @@ func (a *Handler) RegisterActionControls(mux *http.ServeMux) {
 	mux.HandleFunc("DELETE "+base+"/runners/{id}", a.SignedIn(auth.ScopeWrite, a.deleteRepoRunner))
 }
 
-// writableRun is the path's run when the caller may write to its
-// repository.
-func (a *Handler) writableRun(r *http.Request) (actions.Run, error) {
-	_, perm, err := a.RepoOf(r)
+// writableRun is the path's run, and its repository, when the caller may write to
+// that repository.
+func (a *Handler) writableRun(r *http.Request) (index.Repo, actions.Run, error) {
+	rec, perm, err := a.RepoOf(r)
 	if err != nil {
-		return actions.Run{}, err
+		return index.Repo{}, actions.Run{}, err
 	}
 	if perm < chainforge.PermWrite {
-		return actions.Run{}, usererr.Deniedf("only the repository's writers may do this")
+		return index.Repo{}, actions.Run{}, usererr.Deniedf("only the repository's writers may do this")
 	}
-	_, run, err := a.runOf(r)
-	return run, err
+	run, err := a.runIn(r, rec)
+	return rec, run, err
 }
 
 func (a *Handler) cancelRun(w http.ResponseWriter, r *http.Request) error {
-	run, err := a.writableRun(r)
+	_, run, err := a.writableRun(r)
 	if err != nil {
 		return err
 	}
@@ -62,11 +63,7 @@ func (a *Handler) approveRun(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	run, err := a.writableRun(r)
-	if err != nil {
-		return err
-	}
-	rec, _, err := a.RepoOf(r)
+	rec, run, err := a.writableRun(r)
 	if err != nil {
 		return err
 	}
@@ -84,11 +81,7 @@ func (a *Handler) rerun(failedOnly bool) api.Endpoint {
 		if err != nil {
 			return err
 		}
-		run, err := a.writableRun(r)
-		if err != nil {
-			return err
-		}
-		rec, _, err := a.RepoOf(r)
+		rec, run, err := a.writableRun(r)
 		if err != nil {
 			return err
 		}

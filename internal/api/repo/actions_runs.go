@@ -234,12 +234,17 @@ func (a *Handler) runOf(r *http.Request) (index.Repo, actions.Run, error) {
 	if err != nil {
 		return index.Repo{}, actions.Run{}, err
 	}
+	run, err := a.runIn(r, rec)
+	return rec, run, err
+}
+
+// runIn is the run the path names in repository rec.
+func (a *Handler) runIn(r *http.Request, rec index.Repo) (actions.Run, error) {
 	id, err := strconv.ParseInt(r.PathValue("run"), 10, 64)
 	if err != nil || id <= 0 {
-		return index.Repo{}, actions.Run{}, usererr.Missingf("the repository has no run %s", r.PathValue("run"))
+		return actions.Run{}, usererr.Missingf("the repository has no run %s", r.PathValue("run"))
 	}
-	run, err := a.Actions.RunByID(r.Context(), rec.ID, id)
-	return rec, run, err
+	return a.Actions.RunByID(r.Context(), rec.ID, id)
 }
 
 func (a *Handler) getRun(w http.ResponseWriter, r *http.Request) error {
