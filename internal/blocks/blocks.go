@@ -54,9 +54,10 @@ type Store struct {
 	index *gitIndex // public objects served from git (gitindex.go)
 	// Reads from git (fromgit.go): a bound on those at once, and the
 	// objects last read.
-	gitReads chan struct{}
-	recent   recentObjects
-	closed   sync.Once // the index is released once
+	gitReads  chan struct{}
+	recent    recentObjects
+	recentBig recentObjects // objects over ChunkSize, up to MaxFromGit
+	closed    sync.Once     // the index is released once
 }
 
 // Open returns the blockstore in dir, creating it, and starts its queue's
@@ -73,7 +74,7 @@ func Open(dir string, log *slog.Logger) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Store{dir: dir, index: index, gitReads: make(chan struct{}, gitReadsAtOnce)}
+	s := &Store{dir: dir, index: index, gitReads: make(chan struct{}, gitReadsAtOnce), recentBig: recentObjects{limit: MaxFromGit}}
 	if err := s.startQueue(log); err != nil {
 		index.close()
 		return nil, err
@@ -157,7 +158,7 @@ func (s *Store) Has(c cid.Cid) bool {
 	if _, err := os.Stat(s.path(d)); err == nil {
 		return true
 	}
-	_, ok = s.fromGit(d)
+	_, ok = s.servedFromGit(d)
 	return ok
 }
 
@@ -175,7 +176,7 @@ func (s *Store) Open(c cid.Cid) (io.ReadCloser, int64, error) {
 	}
 	f, err := os.Open(s.path(d))
 	if errors.Is(err, os.ErrNotExist) {
-		data, ok := s.fromGit(d)
+		data, ok := s.servedFromGit(d)
 		if !ok {
 			return nil, 0, ErrNotFound
 		}
@@ -335,22 +336,34 @@ func (s *Store) importObjects(ctx context.Context, dir string, include, exclude 
 	var storedBig []string // big objects stored before: their roots are read back after the walk
 	skip := func(id string) bool {
 		size, ok := s.blockSize(id)
-		if ok && size > ChunkSize {
+		if ok && size > MaxFromGit {
 			if m != nil {
 				storedBig = append(storedBig, id)
 			}
 			return true
 		}
-		// A small object's block an older store (or a bitswap fetch)
-		// left is not skipped: recording it removes the block.
-		return x.indexed(id)
+		// The block of an object served from git that an older store (or
+		// a bitswap fetch) left is not skipped: recording it removes it.
+		if ok || !x.indexed(id) {
+			return false
+		}
+		if m == nil {
+			return true
+		}
+		if root, big := s.index.root(id); big {
+			m.add(id, root)
+		}
+		return true
 	}
 	err = gitstore.WalkObjects(ctx, dir, include, exclude, skip, func(o gitstore.Object) error {
 		n++
-		if servedFromGit(o.Type, o.Size) {
-			return x.add(o)
+		switch {
+		case !fromGitSize(o.Type, o.Size):
+			return s.putGitObject(o, m)
+		case IsBig(o.Type, o.Size):
+			return x.addBig(o, m)
 		}
-		return s.putGitObject(o, m)
+		return x.add(o)
 	})
 	if err == nil {
 		err = x.flush()

@@ -2,6 +2,8 @@ package blocks
 
 import (
 	"context"
+	"crypto/sha1"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -90,8 +92,8 @@ func (b boxoStore) DeleteBlock(context.Context, cid.Cid) error {
 // sha2-256 one as a raw CID (the store keeps multihashes, not codecs, as
 // boxo's own blockstore does). It reads the store's two-level directory
 // (temporary and queue files are skipped), then the git objects served
-// from git (gitindex.go), as git-raw CIDs, unchecked: a reader of one
-// checks it.
+// from git (gitindex.go), as git-raw CIDs, and the chunks of big ones, as
+// raw CIDs, unchecked: a reader of one checks it.
 func (b boxoStore) AllKeysChan(ctx context.Context) (<-chan cid.Cid, error) {
 	top, err := os.ReadDir(b.s.dir)
 	if err != nil {
@@ -125,13 +127,19 @@ func (b boxoStore) AllKeysChan(ctx context.Context) (<-chan cid.Cid, error) {
 				}
 			}
 		}
-		b.s.index.each(func(digest []byte) bool {
+		send := func(c cid.Cid) bool {
 			select {
-			case out <- CIDForGitObject(hex.EncodeToString(digest)):
+			case out <- c:
 				return true
 			case <-ctx.Done():
 				return false
 			}
+		}
+		b.s.index.each('o', sha1.Size, func(digest []byte) bool {
+			return send(CIDForGitObject(hex.EncodeToString(digest)))
+		})
+		b.s.index.each('l', sha256.Size, func(digest []byte) bool {
+			return send(rawCID(hex.EncodeToString(digest)))
 		})
 	}()
 	return out, nil

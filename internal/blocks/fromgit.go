@@ -37,7 +37,7 @@ func (s *Store) fromGit(digest string) ([]byte, bool) {
 	if err != nil {
 		return nil, false
 	}
-	if data, ok := s.recent.get(digest); ok {
+	if data, ok := s.recentGet(digest); ok {
 		return data, true
 	}
 	dirs := s.index.dirs(raw)
@@ -48,29 +48,52 @@ func (s *Store) fromGit(digest string) ([]byte, bool) {
 	// repository: more would start and stop a git for each.
 	s.gitReads <- struct{}{}
 	defer func() { <-s.gitReads }()
+	// The chunks of a big object are asked for together: one read serves
+	// those that waited for it.
+	if data, ok := s.recentGet(digest); ok {
+		return data, true
+	}
 	for _, dir := range dirs {
 		ctx, cancel := context.WithTimeout(context.Background(), gitReadTimeout)
-		typ, content, err := gitstore.ReadObject(ctx, dir, digest, ChunkSize)
+		typ, content, err := gitstore.ReadObject(ctx, dir, digest, MaxFromGit)
 		cancel()
 		if err != nil {
 			continue // deleted or pruned since: another may hold it
 		}
 		loose := looseForm(typ, content)
 		if sum := sha1.Sum(loose); hex.EncodeToString(sum[:]) == digest {
-			s.recent.put(digest, dir, loose)
+			s.recentFor(len(loose)).put(digest, dir, loose)
 			return loose, true
 		}
 	}
 	return nil, false
 }
 
+// recentGet looks for a checked object among the small and the big ones.
+func (s *Store) recentGet(digest string) ([]byte, bool) {
+	if data, ok := s.recent.get(digest); ok {
+		return data, true
+	}
+	return s.recentBig.get(digest)
+}
+
+// recentFor is where an object of size bytes is kept: big ones apart, so
+// one does not push out every small one.
+func (s *Store) recentFor(size int) *recentObjects {
+	if size > ChunkSize {
+		return &s.recentBig
+	}
+	return &s.recent
+}
+
 // gitReadsAtOnce bounds the store's concurrent reads from git.
 const gitReadsAtOnce = 2
 
 // recentObjects keeps the objects last read from git, checked, for
-// recentTTL and up to recentBytes in all, oldest dropped first; one whose
-// repository is gone is not served from here.
+// recentTTL and up to limit bytes in all (recentBytes when 0), oldest
+// dropped first; one whose repository is gone is not served from here.
 type recentObjects struct {
+	limit int
 	mu    sync.Mutex
 	byID  map[string]recentObject
 	order []string // oldest first
@@ -114,7 +137,11 @@ func (r *recentObjects) put(id, dir string, data []byte) {
 	r.byID[id] = recentObject{data: data, dir: dir, at: time.Now()}
 	r.order = append(r.order, id)
 	r.bytes += len(data)
-	for r.bytes > recentBytes || (len(r.order) > 0 && time.Since(r.byID[r.order[0]].at) > recentTTL) {
+	limit := r.limit
+	if limit == 0 {
+		limit = recentBytes
+	}
+	for r.bytes > limit || (len(r.order) > 0 && time.Since(r.byID[r.order[0]].at) > recentTTL) {
 		old := r.order[0]
 		r.order = r.order[1:]
 		r.bytes -= len(r.byID[old].data)
@@ -140,6 +167,7 @@ type indexer struct {
 	s     *Store
 	repo  uint32
 	ids   []string
+	bigs  []bigObject
 	files []string // block files to remove after the next flush
 }
 
@@ -171,9 +199,7 @@ func (x *indexer) add(o gitstore.Object) error {
 		return fmt.Errorf("object %s in git hashes to %s", o.ID, got)
 	}
 	x.ids = append(x.ids, o.ID)
-	if _, err := os.Stat(x.s.path(o.ID)); err == nil {
-		x.files = append(x.files, x.s.path(o.ID))
-	}
+	x.dropFile(o.ID)
 	if len(x.ids) >= indexBatch {
 		return x.flush()
 	}
@@ -183,10 +209,10 @@ func (x *indexer) add(o gitstore.Object) error {
 // flush syncs the records, then removes the block files they replace.
 func (x *indexer) flush() error {
 	crash.Point(crash.BlockStorage)
-	if err := x.s.index.add(x.ids, x.repo); err != nil {
+	if err := x.s.index.add(x.ids, x.bigs, x.repo); err != nil {
 		return err
 	}
-	x.ids = x.ids[:0]
+	x.ids, x.bigs = x.ids[:0], x.bigs[:0]
 	for _, f := range x.files {
 		if err := os.Remove(f); err != nil && !os.IsNotExist(err) {
 			return fmt.Errorf("remove a block git holds: %w", err)
@@ -202,9 +228,9 @@ func (s *Store) MoveRepository(from, to string) error {
 	return s.index.move(filepath.Clean(from), filepath.Clean(to))
 }
 
-// servedFromGit reports whether a git object of this type and size is
-// served from git rather than stored: all but big ones (IsBig), whose
-// block and UnixFS file stay here.
-func servedFromGit(typ string, size int64) bool {
-	return !IsBig(typ, size)
+// fromGitSize reports whether a git object of this type and size is
+// served from git rather than stored: all up to MaxFromGit in loose form
+// (bigfromgit.go); bigger ones keep their block and UnixFS file here.
+func fromGitSize(typ string, size int64) bool {
+	return LooseSize(typ, size) <= MaxFromGit
 }

@@ -5,6 +5,7 @@ import (
 	"compress/zlib"
 	"context"
 	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/http/httptest"
@@ -15,6 +16,8 @@ import (
 	"testing"
 
 	"github.com/dforge/dforge/internal/blocks"
+	"github.com/ipfs/go-cid"
+	"github.com/multiformats/go-multihash"
 )
 
 // looseOf is the object's loose form as git prints it: the block's bytes.
@@ -31,7 +34,7 @@ func blockFiles(t *testing.T, dir string) []string {
 	var out []string
 	found, _ := filepath.Glob(filepath.Join(dir, "??", "*"))
 	for _, f := range found {
-		if name := filepath.Base(f); len(name) == 38 && !strings.HasPrefix(name, ".") {
+		if name := filepath.Base(f); (len(name) == 38 || len(name) == 62) && !strings.HasPrefix(name, ".") {
 			out = append(out, f)
 		}
 	}
@@ -176,8 +179,8 @@ func TestJobDropsOldCopiesOfSmallObjects(t *testing.T) {
 }
 
 // A repository of 1,000 small objects and a 20 MiB one are served by the
-// gateway once the copies are gone: the small ones from git, the big one
-// from its block and UnixFS file, as before.
+// gateway once the copies are gone, all from git: the big one whole, and
+// as its UnixFS file, of which only the root node is stored.
 func TestGatewayServesManyObjectsAndABigOne(t *testing.T) {
 	repo := gitRepo(t)
 	for i := range 500 {
@@ -207,11 +210,23 @@ func TestGatewayServesManyObjectsAndABigOne(t *testing.T) {
 	}
 	settle(t, s)
 	bigID := revParse(t, repo, "HEAD:big.bin")
-	if files := blockFiles(t, dir); len(files) != 1 || !strings.HasSuffix(files[0], bigID[2:]) {
-		t.Fatalf("block files %v; want the big object's only", files)
+	root, err := blocks.UnixFSRoot(bytes.NewReader(looseOf(t, repo, bigID)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rootDigest := hex.EncodeToString(root.Hash()[2:]) // past the multihash's code and length
+	if files := blockFiles(t, dir); len(files) != 1 || !strings.HasSuffix(files[0], rootDigest[2:]) {
+		t.Fatalf("block files %v; want the big object's UnixFS root %s only", files, root)
 	}
 	srv := httptest.NewServer(s.Gateway(nil))
 	t.Cleanup(srv.Close)
+	var file bytes.Buffer
+	if err := blocks.ReadUnixFSObject(context.Background(), s.Blockstore().Get, root, bigID, &file); err != nil {
+		t.Fatalf("read the big object's UnixFS file: %v", err)
+	}
+	if res, body := request(t, srv, "GET", "/ipfs/"+root.String()+"?format=car", ""); res.StatusCode != 200 || len(body) < len(big) {
+		t.Fatalf("gateway CAR of the big object's UnixFS file: %d, %d bytes", res.StatusCode, len(body))
+	}
 	ids := objectsOf(t, repo)
 	if len(ids) < 1000 {
 		t.Fatalf("only %d objects", len(ids))
@@ -221,6 +236,20 @@ func TestGatewayServesManyObjectsAndABigOne(t *testing.T) {
 		if res.StatusCode != 200 || sha1Hex(string(body)) != id {
 			t.Fatalf("gateway %s: %d, %d bytes hashing to %s", id, res.StatusCode, len(body), sha1Hex(string(body)))
 		}
+	}
+	// Without the repository, neither the object nor its chunks are served.
+	chunk, err := cid.V1Builder{Codec: cid.Raw, MhType: multihash.SHA2_256}.Sum(looseOf(t, repo, bigID)[:blocks.ChunkSize])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Has(chunk) {
+		t.Fatalf("the first chunk %s is not served", chunk)
+	}
+	if err := os.RemoveAll(repo); err != nil {
+		t.Fatal(err)
+	}
+	if s.Has(chunk) || s.Has(blocks.CIDForGitObject(bigID)) {
+		t.Fatal("the big object's chunk or block is served after its repository went")
 	}
 }
 

@@ -13,13 +13,16 @@ import (
 )
 
 // gitIndex records which repositories hold each public git object served
-// from git rather than stored as a block (objects up to ChunkSize, in
-// loose form): an embedded key-value store in <blocks>/.gitindex.
+// from git rather than stored as a block (objects up to MaxFromGit, in
+// loose form), and where the chunks of a big one are in it: an embedded
+// key-value store in <blocks>/.gitindex.
 //
-//	"o" <20-byte id> <4-byte repo number> -> ""
-//	"r" <4-byte repo number>              -> the repository's directory
-//	"d" <directory>                       -> its 4-byte number
-//	"n"                                   -> the last number given
+//	"o" <20-byte id> <4-byte repo number>   -> ""
+//	"b" <20-byte id>                        -> a big object's UnixFS root (CID bytes)
+//	"l" <32-byte sha2-256> <20-byte id>     -> the 4-byte number of that chunk in the object
+//	"r" <4-byte repo number>                -> the repository's directory
+//	"d" <directory>                         -> its 4-byte number
+//	"n"                                     -> the last number given
 //
 // An entry is a few dozen bytes before compression where its block was
 // a file of at least one filesystem block; the object's bytes are git's.
@@ -156,10 +159,11 @@ func (x *gitIndex) holds(id string, repo uint32) bool {
 	return ok
 }
 
-// add records that repo holds the objects ids, synced to disk before it
-// returns, so a job that leaves the journal after it loses nothing.
-func (x *gitIndex) add(ids []string, repo uint32) error {
-	if len(ids) == 0 {
+// add records that repo holds the objects ids and the big objects bigs
+// (with their roots and chunks), synced to disk before it returns, so a
+// job that leaves the journal after it loses nothing.
+func (x *gitIndex) add(ids []string, bigs []bigObject, repo uint32) error {
+	if len(ids) == 0 && len(bigs) == 0 {
 		return nil
 	}
 	x.mu.RLock()
@@ -174,6 +178,13 @@ func (x *gitIndex) add(ids []string, repo uint32) error {
 			return fmt.Errorf("index object %q: %w", id, err)
 		}
 		b.Set(objectKey(d, repo), nil, nil)
+	}
+	for _, o := range bigs {
+		b.Set(objectKey(o.id, repo), nil, nil)
+		b.Set(append([]byte("b"), o.id...), o.root.Bytes(), nil)
+		for n, sum := range o.chunks {
+			b.Set(chunkKey(sum, o.id), binary.BigEndian.AppendUint32(nil, uint32(n)), nil)
+		}
 	}
 	if err := b.Commit(pebble.Sync); err != nil {
 		return fmt.Errorf("index objects: %w", err)
@@ -209,13 +220,14 @@ func (x *gitIndex) dirs(digest []byte) []string {
 	return out
 }
 
-// each calls fn with every indexed object's digest once, in order, until
-// fn returns false. The index is read a page at a time, so a slow fn
-// never holds it.
-func (x *gitIndex) each(fn func(digest []byte) bool) {
-	after := []byte("o")
+// each calls fn with the digest of every indexed object (prefix "o",
+// 20-byte digests) or chunk (prefix "l", 32-byte ones) once, in order,
+// until fn returns false. The index is read a page at a time, so a slow
+// fn never holds it.
+func (x *gitIndex) each(prefix byte, size int, fn func(digest []byte) bool) {
+	after := []byte{prefix}
 	for {
-		page := x.page(after, 1024)
+		page := x.page(prefix, size, after, 1024)
 		for _, d := range page {
 			if !fn(d) {
 				return
@@ -224,20 +236,20 @@ func (x *gitIndex) each(fn func(digest []byte) bool) {
 		if len(page) == 0 {
 			return
 		}
-		// Past every entry of the page's last object.
-		after = append(append([]byte("o"), page[len(page)-1]...), 0xff, 0xff, 0xff, 0xff, 0xff)
+		// Past every entry of the page's last digest.
+		after = append(append([]byte{prefix}, page[len(page)-1]...), bytes.Repeat([]byte{0xff}, 21)...)
 	}
 }
 
-// page returns up to n digests of objects whose entries sort at or after
-// the key from.
-func (x *gitIndex) page(from []byte, n int) [][]byte {
+// page returns up to n digests of size bytes from the entries under
+// prefix that sort at or after the key from.
+func (x *gitIndex) page(prefix byte, size int, from []byte, n int) [][]byte {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	if x.db == nil {
 		return nil
 	}
-	it, err := x.db.NewIter(&pebble.IterOptions{LowerBound: from, UpperBound: []byte("p")})
+	it, err := x.db.NewIter(&pebble.IterOptions{LowerBound: from, UpperBound: []byte{prefix + 1}})
 	if err != nil {
 		return nil
 	}
@@ -245,10 +257,10 @@ func (x *gitIndex) page(from []byte, n int) [][]byte {
 	var out [][]byte
 	for it.First(); it.Valid() && len(out) < n; it.Next() {
 		k := it.Key()
-		if len(k) < 5 {
+		if len(k) < 1+size {
 			continue
 		}
-		d := k[1 : len(k)-4]
+		d := k[1 : 1+size]
 		if len(out) > 0 && bytes.Equal(d, out[len(out)-1]) {
 			continue
 		}

@@ -85,8 +85,8 @@ func TestReplicatesABigObjectFromItsChunks(t *testing.T) {
 	blob := run(t, w.dir, "rev-parse", "HEAD:data/big.bin")
 	gitDir := filepath.Join(w.dir, ".git")
 
-	// Node A: the repository's blocks, the manifest its push would record,
-	// and no git-raw block of the big blob.
+	// Node A: the repository's blocks, and the manifest its push would
+	// record.
 	dirA := filepath.Join(t.TempDir(), "blocks")
 	storeA, err := blocks.Open(dirA, quiet)
 	if err != nil {
@@ -116,8 +116,10 @@ func TestReplicatesABigObjectFromItsChunks(t *testing.T) {
 	if err != nil || len(manifest) != 1 {
 		t.Fatalf("manifest %v, %v", manifest, err)
 	}
-	if err := os.Remove(filepath.Join(dirA, blob[:2], blob[2:])); err != nil {
-		t.Fatal(err)
+	// Node A keeps no block file of the blob: its block and its chunks
+	// are read from git when asked for.
+	if _, err := os.Stat(filepath.Join(dirA, blob[:2], blob[2:])); !os.IsNotExist(err) {
+		t.Fatalf("the blob is stored again as a block file (%v)", err)
 	}
 	a := p2ptest.StartNode(t, storeA.Blockstore())
 	storeB := p2ptest.OpenBlocks(t)
