@@ -2,7 +2,6 @@ package blocks
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/binary"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/cockroachdb/pebble"
 	"github.com/ipfs/go-cid"
-	ipld "github.com/ipfs/go-ipld-format"
 
 	"github.com/dforge/dforge/internal/gitstore"
 )
@@ -139,7 +137,7 @@ func (x *indexer) addBig(o gitstore.Object, m *manifestBuilder) error {
 	sums := &chunkSums{}
 	header := o.Type + " " + strconv.FormatInt(o.Size, 10) + "\x00"
 	loose := io.MultiReader(bytes.NewReader([]byte(header)), &exactReader{r: o.Body, left: o.Size, id: o.ID})
-	root, err := buildUnixFS(io.TeeReader(loose, io.MultiWriter(h, sums)), nodesDAG{s: x.s})
+	root, err := buildUnixFS(io.TeeReader(loose, io.MultiWriter(h, sums)), storeDAG{s: x.s, nodesOnly: true})
 	if err != nil {
 		return fmt.Errorf("store object %s as UnixFS: %w", o.ID, err)
 	}
@@ -194,27 +192,4 @@ func (c *chunkSums) finish() [][32]byte {
 		c.cur = nil
 	}
 	return c.sums
-}
-
-// nodesDAG stores a UnixFS file's dag-pb nodes and drops its raw chunks,
-// which git holds.
-type nodesDAG struct {
-	discardDAG
-	s *Store
-}
-
-func (d nodesDAG) Add(_ context.Context, n ipld.Node) error {
-	if n.Cid().Prefix().Codec == cid.Raw {
-		return nil
-	}
-	return d.s.Put(n.Cid(), n.RawData())
-}
-
-func (d nodesDAG) AddMany(ctx context.Context, ns []ipld.Node) error {
-	for _, n := range ns {
-		if err := d.Add(ctx, n); err != nil {
-			return err
-		}
-	}
-	return nil
 }

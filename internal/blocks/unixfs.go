@@ -193,13 +193,18 @@ func (discardDAG) AddMany(context.Context, []ipld.Node) error  { return nil }
 func (discardDAG) Remove(context.Context, cid.Cid) error       { return errWriteOnly }
 func (discardDAG) RemoveMany(context.Context, []cid.Cid) error { return errWriteOnly }
 
-// storeDAG writes a UnixFS file's nodes to the store.
+// storeDAG writes a UnixFS file's nodes to the store; with nodesOnly, its
+// dag-pb nodes only, not the raw chunks (which git holds: bigfromgit.go).
 type storeDAG struct {
 	discardDAG
-	s *Store
+	s         *Store
+	nodesOnly bool
 }
 
 func (d storeDAG) Add(_ context.Context, n ipld.Node) error {
+	if d.nodesOnly && n.Cid().Prefix().Codec == cid.Raw {
+		return nil
+	}
 	return d.s.Put(n.Cid(), n.RawData())
 }
 
