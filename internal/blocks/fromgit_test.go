@@ -178,6 +178,45 @@ func TestJobDropsOldCopiesOfSmallObjects(t *testing.T) {
 	}
 }
 
+// The block and chunk files an older store wrote for a big object are
+// served until a job reaches it; then only its UnixFS root stays a file,
+// and the object and its chunks are read from git.
+func TestJobDropsOldCopiesOfBigObjects(t *testing.T) {
+	repo := gitRepo(t)
+	data := make([]byte, 3<<20)
+	rand.Read(data)
+	head := commitFile(t, repo, "big.bin", string(data))
+	blob := revParse(t, repo, "HEAD:big.bin")
+	loose := looseOf(t, repo, blob)
+	dir := filepath.Join(t.TempDir(), "blocks")
+	s := openStore(t, dir)
+	if err := s.Put(blocks.CIDForGitObject(blob), loose); err != nil {
+		t.Fatal(err)
+	}
+	root, err := s.PutUnixFS(bytes.NewReader(loose))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(blockFiles(t, dir)); n != 6 { // the block, 4 chunks and the root
+		t.Fatalf("the old store wrote %d files, want 6", n)
+	}
+	if err := s.Enqueue(blocks.Job{Dir: repo, Include: []string{head}}); err != nil {
+		t.Fatal(err)
+	}
+	settle(t, s)
+	rootDigest := hex.EncodeToString(root.Hash()[2:])
+	if files := blockFiles(t, dir); len(files) != 1 || !strings.HasSuffix(files[0], rootDigest[2:]) {
+		t.Fatalf("files left %v; want the root %s only", files, root)
+	}
+	var got bytes.Buffer
+	if err := blocks.ReadUnixFSObject(context.Background(), s.Blockstore().Get, root, blob, &got); err != nil {
+		t.Fatalf("read the object's UnixFS file from git: %v", err)
+	}
+	if whole, err := s.Get(blocks.CIDForGitObject(blob)); err != nil || !bytes.Equal(whole, loose) {
+		t.Fatalf("the object's block from git: %v", err)
+	}
+}
+
 // A repository of 1,000 small objects and a 20 MiB one are served by the
 // gateway once the copies are gone, all from git: the big one whole, and
 // as its UnixFS file, of which only the root node is stored.
