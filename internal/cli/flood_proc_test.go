@@ -52,7 +52,7 @@ func TestFloodOfRelayedActionsLeavesRoomForOthers(t *testing.T) {
 	var quiet []int64
 	if n, err := strconv.Atoi(os.Getenv("DFORGE_FLOOD_HONEST")); err == nil && n > 0 {
 		honestActions = n
-		quiet = blocksToCommit(t, ctx, honest, bob, crypto.PubkeyToAddress(bobKey.PublicKey).Hex(), n)
+		quiet = blocksToCommit(t, ctx, net.nodes, honest, bob, crypto.PubkeyToAddress(bobKey.PublicKey).Hex(), n)
 	}
 
 	relayer, _ := crypto.GenerateKey()
@@ -92,7 +92,7 @@ func TestFloodOfRelayedActionsLeavesRoomForOthers(t *testing.T) {
 	// it to the height of the block that holds it.
 	done := make(chan struct{})
 	go func() { defer close(done); f.run(ctx, flooded) }()
-	waited := blocksToCommit(t, ctx, honest, bob, crypto.PubkeyToAddress(bobKey.PublicKey).Hex(), honestActions)
+	waited := blocksToCommit(t, ctx, net.nodes, honest, bob, crypto.PubkeyToAddress(bobKey.PublicKey).Hex(), honestActions)
 	f.stop.Store(true)
 	<-done
 	if f.err != nil {
@@ -119,11 +119,16 @@ func TestFloodOfRelayedActionsLeavesRoomForOthers(t *testing.T) {
 // blocksToCommit has u open n issues in its repository target through p,
 // one at a time, and returns for each, sorted, how many blocks passed
 // from the chain's height when it was sent to the block that holds it.
-func blocksToCommit(t *testing.T, ctx context.Context, p *nodeProc, u crUser, addr string, n int) []int64 {
+// The chain's height is the highest any of nodes has committed: under a
+// flood p can still be executing a block the others have committed.
+func blocksToCommit(t *testing.T, ctx context.Context, nodes []*nodeProc, p *nodeProc, u crUser, addr string, n int) []int64 {
 	t.Helper()
 	waited := make([]int64, 0, n)
 	for i := range n {
-		before := chainHeight(t, ctx, p)
+		var before int64
+		for _, q := range nodes {
+			before = max(before, chainHeight(t, ctx, q))
+		}
 		res, body := crTokenPost(t, ctx, p.url+"/api/v1/repos/"+u.login+"/target/issues", u, map[string]any{"title": fmt.Sprint("issue ", i)})
 		if m := behind.FindStringSubmatch(body); res.StatusCode == http.StatusServiceUnavailable && m != nil {
 			// On chain, but the node's index is behind the flood's
