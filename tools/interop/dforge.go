@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ipfs/go-cid"
+
 	"github.com/dforge/dforge/internal/forgenode"
 )
 
@@ -72,6 +74,8 @@ type pushedRepo struct {
 	blob   string   // README.md at head
 	subdir string   // the tree of docs/ at head
 	all    []string // every object reachable from head
+	remote string   // the repository's URL, with the token
+	big    string   // the blob on branch big (big.go)
 }
 
 // pushRepo signs a new wallet in, creates a public repository and pushes
@@ -127,8 +131,9 @@ func (r *run) pushRepo(ctx context.Context, n *dforgeNode) (*pushedRepo, error) 
 	remote, _ := url.Parse(n.url)
 	remote.Path = "/" + c.Login + "/" + name + ".git"
 	remote.User = url.UserPassword("git", c.Token)
+	p.remote = remote.String()
 	t0 := time.Now()
-	if _, err := p.git(ctx, p.dir, "push", "--quiet", remote.String(), "main"); err != nil {
+	if _, err := p.git(ctx, p.dir, "push", "--quiet", p.remote, "main"); err != nil {
 		return nil, fmt.Errorf("push: %w", err)
 	}
 	r.logf("pushed 3 commits in %s", r.time("git push", t0).Round(time.Millisecond))
@@ -155,6 +160,9 @@ func (r *run) pushRepo(ctx context.Context, n *dforgeNode) (*pushedRepo, error) 
 		return nil, err
 	}
 	r.logf("the node stored all %d objects as blocks %s after the push", len(p.all), r.time("blocks stored after push", t0).Round(time.Millisecond))
+	if err := r.pushBig(ctx, p); err != nil {
+		return nil, fmt.Errorf("push the big branch: %w", err)
+	}
 	return p, nil
 }
 
@@ -180,13 +188,22 @@ func (p *pushedRepo) loose(ctx context.Context, id string) ([]byte, error) {
 }
 
 func waitForBlocks(ctx context.Context, base string, ids []string, wait time.Duration) error {
-	deadline := time.Now().Add(wait)
-	client := &http.Client{Timeout: 10 * time.Second}
-	for _, id := range ids {
+	cids := make([]cid.Cid, len(ids))
+	for i, id := range ids {
 		c, err := gitCID(id)
 		if err != nil {
 			return err
 		}
+		cids[i] = c
+	}
+	return waitForCIDs(ctx, base, cids, wait)
+}
+
+// waitForCIDs waits until the node's own gateway answers each block.
+func waitForCIDs(ctx context.Context, base string, cids []cid.Cid, wait time.Duration) error {
+	deadline := time.Now().Add(wait)
+	client := &http.Client{Timeout: 10 * time.Second}
+	for _, c := range cids {
 		for {
 			req, _ := http.NewRequestWithContext(ctx, "GET", base+"/ipfs/"+c.String()+"?format=raw", nil)
 			res, err := client.Do(req)
@@ -202,7 +219,7 @@ func waitForBlocks(ctx context.Context, base string, ids []string, wait time.Dur
 				if err == nil {
 					status = res.Status
 				}
-				return fmt.Errorf("object %s (%s) is not a block on the node %s after the push (%s)", id, c, wait, status)
+				return fmt.Errorf("%s is not a block on the node %s after the push (%s)", c, wait, status)
 			}
 			select {
 			case <-ctx.Done():

@@ -165,6 +165,9 @@ func (r *run) main(ctx context.Context, bin, ipfsBin, cache string, keep bool) (
 	if ctx.Err() == nil {
 		r.exportDAG(ctx, k, repo)
 	}
+	if ctx.Err() == nil {
+		r.fetchBig(ctx, node, k, repo)
+	}
 	if ctx.Err() != nil {
 		return fmt.Errorf("interrupted: %w", ctx.Err())
 	}
