@@ -1,7 +1,6 @@
 package blocks
 
 import (
-	"bytes"
 	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/binary"
@@ -9,9 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 
-	"github.com/cockroachdb/pebble"
 	"github.com/ipfs/go-cid"
 
 	"github.com/dforge/dforge/internal/gitstore"
@@ -51,26 +48,14 @@ type chunkRef struct {
 // chunks lists the objects recorded as holding the chunk with this
 // sha2-256.
 func (x *gitIndex) chunks(sum [32]byte) []chunkRef {
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	if x.db == nil {
-		return nil
-	}
 	lower := append([]byte("l"), sum[:]...)
-	upper := append(bytes.Clone(lower), bytes.Repeat([]byte{0xff}, 21)...)
-	it, err := x.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
-	if err != nil {
-		return nil
-	}
-	defer it.Close()
 	var out []chunkRef
-	for it.First(); it.Valid(); it.Next() {
-		k, v := it.Key(), it.Value()
-		if len(k) != len(lower)+sha1.Size || len(v) != 4 {
-			continue
+	x.scan(lower, pastKeysOf(lower), func(k, v []byte) bool {
+		if len(k) == len(lower)+sha1.Size && len(v) == 4 {
+			out = append(out, chunkRef{id: hex.EncodeToString(k[len(lower):]), n: binary.BigEndian.Uint32(v)})
 		}
-		out = append(out, chunkRef{id: hex.EncodeToString(k[len(lower):]), n: binary.BigEndian.Uint32(v)})
-	}
+		return true
+	})
 	return out
 }
 
@@ -135,9 +120,7 @@ func (x *indexer) addBig(o gitstore.Object, m *manifestBuilder) error {
 	}
 	h := sha1.New()
 	sums := &chunkSums{}
-	header := o.Type + " " + strconv.FormatInt(o.Size, 10) + "\x00"
-	loose := io.MultiReader(bytes.NewReader([]byte(header)), &exactReader{r: o.Body, left: o.Size, id: o.ID})
-	root, err := buildUnixFS(io.TeeReader(loose, io.MultiWriter(h, sums)), storeDAG{s: x.s, nodesOnly: true})
+	root, err := buildUnixFS(io.TeeReader(looseReader(o), io.MultiWriter(h, sums)), storeDAG{s: x.s, nodesOnly: true})
 	if err != nil {
 		return fmt.Errorf("store object %s as UnixFS: %w", o.ID, err)
 	}

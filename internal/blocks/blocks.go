@@ -228,8 +228,7 @@ func (s *Store) putGitObject(o gitstore.Object, m *manifestBuilder) error {
 	if !CIDForGitObject(o.ID).Defined() {
 		return fmt.Errorf("put git object: bad id %q", o.ID)
 	}
-	header := o.Type + " " + strconv.FormatInt(o.Size, 10) + "\x00"
-	body := io.MultiReader(bytes.NewReader([]byte(header)), &exactReader{r: o.Body, left: o.Size, id: o.ID})
+	body := looseReader(o)
 	var chunks func(string) error
 	if IsBig(o.Type, o.Size) {
 		chunks = func(tmp string) error {
@@ -286,6 +285,13 @@ func (s *Store) writeThen(digest string, r io.Reader, before func(tmp string) er
 	}
 	crash.Point(crash.BlockStorage)
 	return nil
+}
+
+// looseReader streams o's loose form, "<type> <size>\x00<content>",
+// failing should git give other than o.Size bytes of content.
+func looseReader(o gitstore.Object) io.Reader {
+	header := o.Type + " " + strconv.FormatInt(o.Size, 10) + "\x00"
+	return io.MultiReader(bytes.NewReader([]byte(header)), &exactReader{r: o.Body, left: o.Size, id: o.ID})
 }
 
 // exactReader fails unless exactly left bytes come from r, so a short

@@ -195,29 +195,45 @@ func (x *gitIndex) add(ids []string, bigs []bigObject, repo uint32) error {
 // dirs lists the directories of the repositories recorded as holding the
 // object with this SHA-1 digest.
 func (x *gitIndex) dirs(digest []byte) []string {
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	if x.db == nil {
-		return nil
-	}
 	lower := append([]byte("o"), digest...)
-	upper := append(bytes.Clone(lower), 0xff, 0xff, 0xff, 0xff, 0xff)
-	it, err := x.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
-	if err != nil {
-		return nil
-	}
-	defer it.Close()
 	var out []string
-	for it.First(); it.Valid(); it.Next() {
-		k := it.Key()
+	x.scan(lower, pastKeysOf(lower), func(k, _ []byte) bool {
 		if len(k) != 1+len(digest)+4 {
-			continue
+			return true
 		}
 		if dir, ok, _ := x.get(append([]byte("r"), k[len(k)-4:]...)); ok {
 			out = append(out, string(dir))
 		}
-	}
+		return true
+	})
 	return out
+}
+
+// scan calls fn with each key and value from lower up to upper, in order,
+// under the index's read lock, until fn returns false. fn may call get.
+func (x *gitIndex) scan(lower, upper []byte, fn func(k, v []byte) bool) {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if x.db == nil {
+		return
+	}
+	it, err := x.db.NewIter(&pebble.IterOptions{LowerBound: lower, UpperBound: upper})
+	if err != nil {
+		return
+	}
+	defer it.Close()
+	for it.First(); it.Valid(); it.Next() {
+		if !fn(it.Key(), it.Value()) {
+			return
+		}
+	}
+}
+
+// pastKeysOf is a bound past every key that starts with prefix: what
+// follows a digest in a key (a repository number, an object id) is at most
+// 20 bytes.
+func pastKeysOf(prefix []byte) []byte {
+	return append(bytes.Clone(prefix), bytes.Repeat([]byte{0xff}, 21)...)
 }
 
 // each calls fn with the digest of every indexed object (prefix "o",
@@ -236,36 +252,24 @@ func (x *gitIndex) each(prefix byte, size int, fn func(digest []byte) bool) {
 		if len(page) == 0 {
 			return
 		}
-		// Past every entry of the page's last digest.
-		after = append(append([]byte{prefix}, page[len(page)-1]...), bytes.Repeat([]byte{0xff}, 21)...)
+		after = pastKeysOf(append([]byte{prefix}, page[len(page)-1]...))
 	}
 }
 
 // page returns up to n digests of size bytes from the entries under
 // prefix that sort at or after the key from.
 func (x *gitIndex) page(prefix byte, size int, from []byte, n int) [][]byte {
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	if x.db == nil {
-		return nil
-	}
-	it, err := x.db.NewIter(&pebble.IterOptions{LowerBound: from, UpperBound: []byte{prefix + 1}})
-	if err != nil {
-		return nil
-	}
-	defer it.Close()
 	var out [][]byte
-	for it.First(); it.Valid() && len(out) < n; it.Next() {
-		k := it.Key()
+	x.scan(from, []byte{prefix + 1}, func(k, _ []byte) bool {
 		if len(k) < 1+size {
-			continue
+			return true
 		}
 		d := k[1 : 1+size]
-		if len(out) > 0 && bytes.Equal(d, out[len(out)-1]) {
-			continue
+		if len(out) == 0 || !bytes.Equal(d, out[len(out)-1]) {
+			out = append(out, bytes.Clone(d))
 		}
-		out = append(out, bytes.Clone(d))
-	}
+		return len(out) < n
+	})
 	return out
 }
 
