@@ -315,7 +315,9 @@ func (w *writer) flush(last bool) {
 	if err := w.s.idx.Batch(w.b); err != nil {
 		w.err = fmt.Errorf("write the index of repository %d: %w", w.id, err)
 	}
-	w.b.Reset()
+	// A new batch, not Reset: scorch's Batch may return while a goroutine
+	// of its own still ranges over the old batch's map.
+	w.b = w.s.idx.NewBatch()
 }
 
 func (w *writer) finish() error {
