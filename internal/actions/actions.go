@@ -91,6 +91,9 @@ type Service struct {
 	// tokenKey signs runtime tokens and artifacts' URLs.
 	tokenKey []byte
 
+	// claimMu makes runners' claims of jobs take turns (claim).
+	claimMu sync.Mutex
+
 	mu sync.Mutex
 	// tasksVersion moves whenever a job becomes ready, so an idle
 	// runner's poll costs no query (FetchTask's tasks_version).

@@ -15,6 +15,7 @@ import (
 	"connectrpc.com/connect"
 	runnerv1 "gitea.dev/actions-proto-go/runner/v1"
 	"gitea.dev/actions-proto-go/runner/v1/runnerv1connect"
+	"go.yaml.in/yaml/v4"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/dforge/dforge/internal/forgetest"
@@ -648,3 +649,144 @@ func TestAFailingJobBlocksTheMergeUntilItsRerunPasses(t *testing.T) {
 
 // Response is a call's answer.
 type Response = forgetest.Response
+
+// A job's own concurrency group: the group's jobs go out one at a time,
+// oldest first, while jobs outside it and other groups (each matrix
+// value its own here) run beside them; with cancel-in-progress a newer
+// run cancels the group's job of an older run, and its runner is told.
+func TestJobConcurrencyGroups(t *testing.T) {
+	t.Parallel()
+	n := forgetest.Start(t)
+	alice := n.NewUser()
+	repo := newRepo(n, alice, "jc")
+	r := register(t, n, runnerToken(n, alice, repo), "linux:host")
+	dir := n.Clone(n.Remote(alice, alice.Name(), "jc"))
+	push := func(files map[string]string) {
+		n.Commit(dir, "change", files)
+		n.Git(dir, "push", "--quiet", "origin", "HEAD:main")
+	}
+	// ready lists what the runner is given now, by job name.
+	ready := func(within time.Duration) map[string]*runnerv1.Task {
+		got := map[string]*runnerv1.Task{}
+		for task := r.fetch(within); task != nil; task = r.fetch(2 * time.Second) {
+			got[taskName(t, task)] = task
+		}
+		return got
+	}
+	names := func(m map[string]*runnerv1.Task) string {
+		out := make([]string, 0, len(m))
+		for k := range m {
+			out = append(out, k)
+		}
+		slices.Sort(out)
+		return strings.Join(out, ", ")
+	}
+
+	queued := `on: push
+jobs:
+  lint:
+    runs-on: linux
+    steps:
+      - run: echo lint
+  deploy:
+    runs-on: linux
+    strategy:
+      matrix:
+        n: [1, 2]
+    concurrency: deploy-${{ matrix.n }}
+    steps:
+      - run: echo deploy
+`
+	push(map[string]string{".gitea/workflows/q.yml": queued})
+	older := ready(30 * time.Second)
+	if got := names(older); got != "deploy (1), deploy (2), lint" {
+		t.Fatalf("the first run's jobs given out: %s", got)
+	}
+	push(map[string]string{"a": "1"})
+	if got := names(ready(10 * time.Second)); got != "lint" {
+		t.Fatalf("with the older run's deploys running, the newer run gave out: %s", got)
+	}
+	r.finish(older["deploy (1)"], runnerv1.Result_RESULT_SUCCESS)
+	if got := names(ready(10 * time.Second)); got != "deploy (1)" {
+		t.Fatalf("once group deploy-1 was free, the runner got: %s", got)
+	}
+
+	cancelling := `on: push
+jobs:
+  release:
+    runs-on: linux
+    concurrency:
+      group: release-${{ github.ref_name }}
+      cancel-in-progress: true
+    steps:
+      - run: echo release
+`
+	push(map[string]string{".gitea/workflows/q.yml": "on: workflow_dispatch\njobs:\n  x:\n    runs-on: linux\n    steps:\n      - run: echo x\n",
+		".gitea/workflows/c.yml": cancelling})
+	first := ready(30 * time.Second)
+	if got := names(first); got != "release" {
+		t.Fatalf("the release run gave out: %s", got)
+	}
+	push(map[string]string{"a": "2"})
+	// The runner of the older release learns at its next update.
+	told := runnerv1.Result_RESULT_UNSPECIFIED
+	for deadline := time.Now().Add(30 * time.Second); told != runnerv1.Result_RESULT_CANCELLED && time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond)
+		res, err := r.client.UpdateTask(context.Background(), newReq(r, &runnerv1.UpdateTaskRequest{State: &runnerv1.TaskState{Id: first["release"].Id}}))
+		if err != nil {
+			t.Fatalf("update the older release: %v", err)
+		}
+		told = res.Msg.State.Result
+	}
+	if told != runnerv1.Result_RESULT_CANCELLED {
+		t.Fatalf("the older release's runner was told %v, want cancelled", told)
+	}
+	if got := names(ready(30 * time.Second)); got != "release" {
+		t.Fatalf("the newer release run gave out: %s", got)
+	}
+	var runs struct {
+		Runs []struct{ State string } `json:"workflow_runs"`
+	}
+	n.JSON("GET", repo+"/actions/runs?workflow=c.yml", alice, nil, http.StatusOK, &runs)
+	if len(runs.Runs) != 2 || runs.Runs[0].State != "running" || runs.Runs[1].State != "cancelled" {
+		t.Fatalf("release runs, newest first: %+v", runs.Runs)
+	}
+
+	// An expression the parser refuses fails the run with its message.
+	push(map[string]string{".gitea/workflows/c.yml": "on: push\njobs:\n  bad:\n    runs-on: linux\n    concurrency: ${{ fromJSON( }}\n    steps:\n      - run: echo bad\n"})
+	var bad struct {
+		Runs []struct {
+			State, Error string
+		} `json:"workflow_runs"`
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		n.JSON("GET", repo+"/actions/runs?workflow=c.yml", alice, nil, http.StatusOK, &bad)
+		if len(bad.Runs) == 3 {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if len(bad.Runs) != 3 || bad.Runs[0].State != "failure" || !strings.Contains(bad.Runs[0].Error, "invalid concurrency of job bad") {
+		t.Fatalf("the run of a job with a broken concurrency: %+v", bad.Runs)
+	}
+}
+
+// taskName is a task's job name as the run page shows it: "deploy (1)"
+// for a matrix's.
+func taskName(t *testing.T, task *runnerv1.Task) string {
+	t.Helper()
+	var wf struct {
+		Jobs map[string]struct{ Name string } `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal(task.WorkflowPayload, &wf); err != nil || len(wf.Jobs) != 1 {
+		t.Fatalf("read the task's payload: %v\n%s", err, task.WorkflowPayload)
+	}
+	for key, j := range wf.Jobs {
+		if j.Name != "" {
+			return j.Name
+		}
+		return key
+	}
+	return ""
+}

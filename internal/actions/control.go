@@ -89,8 +89,8 @@ func (s *Service) Rerun(ctx context.Context, repo uint64, id int64, actor common
 // keeping those that succeeded as they ended; with held (not approved)
 // none is ready.
 func (s *Service) copyJobs(ctx context.Context, tx *sql.Tx, from, to int64, keepPassed, held bool) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO actions_jobs (run_id, repo_id, job_key, name, needs, runs_on, payload, status, outputs, started_ms, stopped_ms, posted)
-		SELECT $1, repo_id, job_key, name, needs, runs_on, payload,
+	_, err := tx.ExecContext(ctx, `INSERT INTO actions_jobs (run_id, repo_id, job_key, name, needs, runs_on, payload, concurrency, status, outputs, started_ms, stopped_ms, posted)
+		SELECT $1, repo_id, job_key, name, needs, runs_on, payload, concurrency,
 			CASE WHEN $2 AND status = 'success' THEN 'success' WHEN needs = '' AND NOT $4 THEN 'waiting' ELSE 'blocked' END,
 			CASE WHEN $2 AND status = 'success' THEN outputs ELSE '{}' END,
 			CASE WHEN $2 AND status = 'success' THEN started_ms ELSE 0 END,

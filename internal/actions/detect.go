@@ -182,6 +182,10 @@ type plannedRun struct {
 type plannedJob struct {
 	Key, Name, Payload string
 	Needs, RunsOn      []string
+	// Concurrency is the job's own concurrency group (jobConcurrency);
+	// CancelInProgress cancels the group's jobs of older runs.
+	Concurrency      string
+	CancelInProgress bool
 }
 
 // planRun is the run file's workflow gives for t, or nil when match says
@@ -235,12 +239,32 @@ func planRun(ctx context.Context, dir string, repo index.Repo, t trigger, file s
 			p.Error = "invalid job " + key + ": " + err.Error()
 			return p, nil
 		}
-		p.Jobs = append(p.Jobs, plannedJob{Key: key, Name: job.Name, Payload: string(payload), Needs: job.Needs(), RunsOn: job.RunsOn()})
+		group, cancel, err := jobConcurrency(key, job, gc, t.Inputs)
+		if err != nil {
+			p.Error = "invalid concurrency of job " + key + ": " + err.Error()
+			return p, nil
+		}
+		p.Jobs = append(p.Jobs, plannedJob{Key: key, Name: job.Name, Payload: string(payload), Needs: job.Needs(), RunsOn: job.RunsOn(),
+			Concurrency: group, CancelInProgress: cancel})
 	}
 	if len(p.Jobs) == 0 {
 		p.Error = "the workflow has no jobs"
 	}
 	return p, nil
+}
+
+// jobConcurrency evaluates job key's own concurrency group as its run is
+// created, over the github context, the inputs and its matrix values: its
+// needs have no results or outputs yet, so they read as empty there.
+func jobConcurrency(key string, job *jobparser.Job, gc ghContext, inputs map[string]any) (string, bool, error) {
+	if job.RawConcurrency == nil {
+		return "", false, nil
+	}
+	results := map[string]*jobparser.JobResult{key: {Needs: job.Needs()}}
+	for _, need := range job.Needs() {
+		results[need] = &jobparser.JobResult{}
+	}
+	return jobparser.EvaluateConcurrency(job.RawConcurrency, key, job, gc, results, nil, inputs)
 }
 
 // isBranch and friends read a full ref name.

@@ -54,6 +54,13 @@ func (s *Service) recordRuns(ctx context.Context, t trigger, runs []plannedRun) 
 				return nil, err
 			}
 		}
+		for _, j := range p.Jobs {
+			if j.Concurrency != "" && j.CancelInProgress {
+				if err := s.cancelJobGroup(ctx, t.Repo, j.Concurrency, ids[i]); err != nil {
+					return nil, err
+				}
+			}
+		}
 	}
 	if len(runs) > 0 {
 		s.readyChanged()
@@ -104,8 +111,8 @@ func (s *Service) insertRun(ctx context.Context, tx *sql.Tx, t trigger, p planne
 		if len(j.Needs) > 0 || held || need == 1 {
 			st = StatusBlocked
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO actions_jobs (run_id, repo_id, job_key, name, needs, runs_on, payload, status)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, runID, int64(t.Repo), j.Key, j.Name, strings.Join(j.Needs, ","), strings.Join(j.RunsOn, ","), j.Payload, st)
+		_, err := tx.ExecContext(ctx, `INSERT INTO actions_jobs (run_id, repo_id, job_key, name, needs, runs_on, payload, status, concurrency)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, runID, int64(t.Repo), j.Key, j.Name, strings.Join(j.Needs, ","), strings.Join(j.RunsOn, ","), j.Payload, st, j.Concurrency)
 		if err != nil {
 			return 0, fmt.Errorf("insert job %s: %w", j.Key, err)
 		}
@@ -214,6 +221,38 @@ func (s *Service) cancelGroup(ctx context.Context, repo uint64, group string, id
 	rows.Close()
 	for _, o := range older {
 		if err := s.cancelRun(ctx, o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// cancelJobGroup cancels the jobs of repo's job concurrency group, in
+// runs older than run id, that have not ended (a job's cancel-in-progress).
+// The jobs of run id itself are left alone: they were all created at once.
+func (s *Service) cancelJobGroup(ctx context.Context, repo uint64, group string, id int64) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT run_id FROM actions_jobs WHERE repo_id = $1 AND concurrency = $2 AND run_id < $3
+		AND status IN ('blocked', 'waiting', 'running')`, int64(repo), group, id)
+	if err != nil {
+		return fmt.Errorf("read the job concurrency group: %w", err)
+	}
+	var runs []int64
+	for rows.Next() {
+		var r int64
+		if err := rows.Scan(&r); err != nil {
+			rows.Close()
+			return fmt.Errorf("read a run of the job group: %w", err)
+		}
+		runs = append(runs, r)
+	}
+	rows.Close()
+	for _, r := range runs {
+		_, err := s.db.ExecContext(ctx, `UPDATE actions_jobs SET status = 'cancelled', stopped_ms = $1
+			WHERE run_id = $2 AND concurrency = $3 AND status IN ('blocked', 'waiting', 'running')`, s.ms(), r, group)
+		if err != nil {
+			return fmt.Errorf("cancel the group's jobs of run %d: %w", r, err)
+		}
+		if err := s.jobEnded(ctx, r); err != nil {
 			return err
 		}
 	}

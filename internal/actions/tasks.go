@@ -41,7 +41,13 @@ func (s *Service) fetchTask(ctx context.Context, r Runner, seen int64) (*runnerv
 	if seen == version {
 		return nil, version, nil
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT id, repo_id, runs_on FROM actions_jobs WHERE status = 'waiting' ORDER BY id LIMIT 200`)
+	// A ready job of a concurrency group waits while an older one of the
+	// group is ready too, or any is running: the group's jobs go out one
+	// at a time, oldest first.
+	rows, err := s.db.QueryContext(ctx, `SELECT j.id, j.repo_id, j.runs_on FROM actions_jobs j WHERE j.status = 'waiting'
+		AND NOT EXISTS (SELECT 1 FROM actions_jobs o WHERE j.concurrency <> '' AND o.repo_id = j.repo_id AND o.concurrency = j.concurrency
+			AND (o.status = 'running' OR (o.status = 'waiting' AND o.id < j.id)))
+		ORDER BY j.id LIMIT 200`)
 	if err != nil {
 		return nil, version, fmt.Errorf("list ready jobs: %w", err)
 	}
@@ -64,8 +70,7 @@ func (s *Service) fetchTask(ctx context.Context, r Runner, seen int64) (*runnerv
 		if !fits(r.Labels, c.runsOn) || !s.inScope(ctx, r.Scope, c.repo) {
 			continue
 		}
-		res, err := s.db.ExecContext(ctx, `UPDATE actions_jobs SET status = 'running', runner_id = $1, started_ms = $2, contact_ms = $2
-			WHERE id = $3 AND status = 'waiting'`, r.ID, s.ms(), c.id)
+		res, err := s.claim(ctx, r, c.id)
 		if err != nil {
 			return nil, version, fmt.Errorf("claim job %d: %w", c.id, err)
 		}
@@ -86,6 +91,19 @@ func (s *Service) fetchTask(ctx context.Context, r Runner, seen int64) (*runnerv
 		return t, version, nil
 	}
 	return nil, version, nil
+}
+
+// claim gives ready job id to runner r, unless another runner took it
+// first or a job of its concurrency group started meanwhile (a job of the
+// group older than the one chosen can become ready after the choice).
+// Claims take turns: PostgreSQL would let two of them each see the other's
+// job not yet running.
+func (s *Service) claim(ctx context.Context, r Runner, id int64) (sql.Result, error) {
+	s.claimMu.Lock()
+	defer s.claimMu.Unlock()
+	return s.db.ExecContext(ctx, `UPDATE actions_jobs SET status = 'running', runner_id = $1, started_ms = $2, contact_ms = $2
+		WHERE id = $3 AND status = 'waiting' AND NOT EXISTS (SELECT 1 FROM actions_jobs o WHERE actions_jobs.concurrency <> ''
+			AND o.repo_id = actions_jobs.repo_id AND o.concurrency = actions_jobs.concurrency AND o.status = 'running')`, r.ID, s.ms(), id)
 }
 
 // fits says whether a runner with labels takes a job that runs on runsOn
@@ -349,6 +367,8 @@ func (s *Service) jobEnded(ctx context.Context, runID int64) error {
 			break
 		}
 	}
+	// A job that ended may have held a ready job of its concurrency group.
+	s.readyChanged()
 	s.notify()
 	if err := s.settleRun(ctx, runID); err != nil {
 		return err
