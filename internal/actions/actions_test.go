@@ -510,8 +510,26 @@ func TestConcurrencyGroups(t *testing.T) {
 		t.Fatal("the newer run of a group ran while the older one was running")
 	}
 	r.finish(older, runnerv1.Result_RESULT_SUCCESS)
-	if newer := r.fetch(30 * time.Second); newer == nil {
+	newer := r.fetch(30 * time.Second)
+	if newer == nil {
 		t.Fatal("the newer run of the group did not start once the older one ended")
+	}
+
+	// A re-run enters the group too: it waits for the run now going.
+	var runs struct {
+		Runs []struct{ ID int64 } `json:"workflow_runs"`
+	}
+	n.JSON("GET", repo+"/actions/runs?workflow=c.yml", alice, nil, http.StatusOK, &runs)
+	var again struct{ ID int64 }
+	n.JSON("POST", repo+"/actions/runs/"+strconv.FormatInt(runs.Runs[1].ID, 10)+"/rerun", alice, nil, http.StatusCreated, &again)
+	waitStates("c.yml", "waiting", "running", "success", "success", "cancelled")
+	if held := r.fetch(time.Second); held != nil {
+		t.Fatal("a re-run in the group ran while another run of it was running")
+	}
+	r.finish(newer, runnerv1.Result_RESULT_SUCCESS)
+	rerun := r.fetch(30 * time.Second)
+	if rerun == nil || rerun.GetContext().AsMap()["run_id"] != strconv.FormatInt(again.ID, 10) {
+		t.Fatalf("the re-run did not start once the group was free: %v", rerun)
 	}
 }
 

@@ -65,18 +65,31 @@ func (s *Service) Rerun(ctx context.Context, repo uint64, id int64, actor common
 	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(number), 0) + 1 FROM actions_runs WHERE repo_id = $1`, int64(repo)).Scan(&number); err != nil {
 		return Run{}, fmt.Errorf("number the run: %w", err)
 	}
-	err = tx.QueryRowContext(ctx, `INSERT INTO actions_runs (repo_id, number, workflow, name, title, event, ref, sha, actor, status, context, fork, created_ms, need_approval, approved_by)
+	// The re-run enters its workflow's concurrency group as a new run
+	// does: it waits for the group's older runs, or cancels them.
+	var group string
+	var cancels bool
+	err = tx.QueryRowContext(ctx, `INSERT INTO actions_runs (repo_id, number, workflow, name, title, event, ref, sha, actor, status, context, fork, concurrency, cancel_in_progress, created_ms, need_approval, approved_by)
 		SELECT repo_id, $1, workflow, name, title, event, ref, sha, $2, CASE WHEN need_approval = 1 AND approved_by = '' THEN 'blocked' ELSE 'waiting' END,
-			context, fork, $3, need_approval, approved_by FROM actions_runs WHERE id = $4 RETURNING id`,
-		number, addr(actor), s.ms(), run.ID).Scan(&newID)
+			context, fork, concurrency, cancel_in_progress, $3, need_approval, approved_by FROM actions_runs WHERE id = $4 RETURNING id, concurrency, cancel_in_progress = 1`,
+		number, addr(actor), s.ms(), run.ID).Scan(&newID, &group, &cancels)
 	if err != nil {
 		return Run{}, fmt.Errorf("copy the run: %w", err)
 	}
-	if err := s.copyJobs(ctx, tx, run.ID, newID, failedOnly, run.Held()); err != nil {
+	held, err := groupHolds(ctx, tx, repo, group, cancels, newID)
+	if err != nil {
+		return Run{}, err
+	}
+	if err := s.copyJobs(ctx, tx, run.ID, newID, failedOnly, run.Held() || held); err != nil {
 		return Run{}, err
 	}
 	if err := tx.Commit(); err != nil {
 		return Run{}, fmt.Errorf("commit the rerun: %w", err)
+	}
+	if group != "" && cancels {
+		if err := s.cancelGroup(ctx, repo, group, newID); err != nil {
+			return Run{}, err
+		}
 	}
 	s.readyChanged()
 	if err := s.jobEnded(ctx, newID); err != nil { // kept results may unblock jobs

@@ -89,22 +89,21 @@ func (s *Service) insertRun(ctx context.Context, tx *sql.Tx, t trigger, p planne
 	if t.Payload.fork(t.Repo) {
 		fork = 1
 	}
-	err := tx.QueryRowContext(ctx, `INSERT INTO actions_runs (repo_id, number, workflow, name, title, event, ref, sha, actor, status, error, context, fork, concurrency, created_ms, stopped_ms, need_approval)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) RETURNING id`,
-		int64(t.Repo), number, p.Workflow, p.Name, runTitle(t, p), t.Event, t.Ref, t.After, t.Who, status, p.Error, gc, fork, p.Concurrency, now, stoppedAt(status, now), need).Scan(&runID)
+	cancels := 0
+	if p.CancelInProgress {
+		cancels = 1
+	}
+	err := tx.QueryRowContext(ctx, `INSERT INTO actions_runs (repo_id, number, workflow, name, title, event, ref, sha, actor, status, error, context, fork, concurrency, cancel_in_progress, created_ms, stopped_ms, need_approval)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING id`,
+		int64(t.Repo), number, p.Workflow, p.Name, runTitle(t, p), t.Event, t.Ref, t.After, t.Who, status, p.Error, gc, fork, p.Concurrency, cancels, now, stoppedAt(status, now), need).Scan(&runID)
 	if err != nil {
 		return 0, fmt.Errorf("insert the run: %w", err)
 	}
 	// A run whose group has an older one still going waits for it,
 	// unless it cancels it (recordRuns does, after the commit).
-	held := false
-	if p.Concurrency != "" && !p.CancelInProgress {
-		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM actions_runs WHERE repo_id = $1 AND concurrency = $2 AND id < $3
-			AND status NOT IN ('success', 'failure', 'cancelled', 'skipped')`, int64(t.Repo), p.Concurrency, runID).Scan(&n); err != nil {
-			return 0, fmt.Errorf("read the concurrency group: %w", err)
-		}
-		held = n > 0
+	held, err := groupHolds(ctx, tx, t.Repo, p.Concurrency, p.CancelInProgress, runID)
+	if err != nil {
+		return 0, err
 	}
 	for _, j := range p.Jobs {
 		st := StatusWaiting
@@ -118,6 +117,21 @@ func (s *Service) insertRun(ctx context.Context, tx *sql.Tx, t trigger, p planne
 		}
 	}
 	return runID, nil
+}
+
+// groupHolds says whether the new run id of repo's concurrency group
+// waits: the group has an older run still going, and the run does not
+// cancel it instead.
+func groupHolds(ctx context.Context, tx *sql.Tx, repo uint64, group string, cancels bool, id int64) (bool, error) {
+	if group == "" || cancels {
+		return false, nil
+	}
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM actions_runs WHERE repo_id = $1 AND concurrency = $2 AND id < $3
+		AND status NOT IN ('success', 'failure', 'cancelled', 'skipped')`, int64(repo), group, id).Scan(&n); err != nil {
+		return false, fmt.Errorf("read the concurrency group: %w", err)
+	}
+	return n > 0, nil
 }
 
 // runTitle is what the runs list shows of a run: the pull request's,
