@@ -40,7 +40,8 @@ func (a *API) Register(mux *http.ServeMux) {
 	mux.Handle("/api/", issue.CommentPaths(a.BoundQuery(comments), a.BoundQuery(routes)))
 	if a.Actions != nil { // runners speak connect-rpc, not the JSON API
 		mux.Handle(actions.Prefix+"/", a.Actions.Handler())
-		mux.Handle(actions.ResultsPrefix, a.Actions.ResultsHandler()) // artifacts v4 (Twirp)
+		mux.Handle(actions.ResultsPrefix, a.Actions.ResultsHandler())   // artifacts v4 (Twirp)
+		mux.Handle(actions.PipelinePrefix, a.Actions.PipelineHandler()) // artifacts v3
 	}
 }
 
