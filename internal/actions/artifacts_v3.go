@@ -123,7 +123,7 @@ func (s *Service) v3Create(_ http.ResponseWriter, r *http.Request, c runtimeClai
 	if q.RetentionDays < 0 {
 		return nil, usererr.BadFieldf("RetentionDays", "RetentionDays may not be negative")
 	}
-	if q.RetentionDays > 0 {
+	if q.RetentionDays > 0 && q.RetentionDays <= 100_000 { // beyond: the node's longest
 		expires = s.now().Add(time.Duration(q.RetentionDays) * 24 * time.Hour)
 	}
 	a, err := s.createArtifact(r.Context(), c, q.Name, expires)
@@ -164,11 +164,12 @@ func (s *Service) v3Upload(w http.ResponseWriter, r *http.Request, c runtimeClai
 	if err != nil {
 		return nil, err
 	}
-	if total > s.cfg.ArtifactMaxSize || s.v3Staged(a.ID)+end-start+1 > s.cfg.ArtifactMaxSize {
-		return nil, usererr.New(usererr.TooLarge, usererr.CodeTooLarge, fmt.Sprintf("an artifact is at most %d bytes", s.cfg.ArtifactMaxSize))
+	staged, err := s.v3Admit(a.ID, item, total)
+	if err != nil {
+		return nil, err
 	}
 	gz := strings.EqualFold(r.Header.Get("Content-Encoding"), "gzip")
-	if err := s.v3WriteChunk(a.ID, item, gz, start, end, http.MaxBytesReader(w, r.Body, end-start+2)); err != nil {
+	if err := s.v3WriteChunk(staged, gz, start, end, http.MaxBytesReader(w, r.Body, end-start+2)); err != nil {
 		return nil, err
 	}
 	return map[string]any{"path": a.Name + "/" + item, "fileLength": total}, nil
@@ -237,21 +238,48 @@ func (s *Service) v3Dir(id int64) string {
 	return filepath.Join(s.cfg.ArtifactDir, strconv.FormatInt(id, 10)+".v3")
 }
 
-func (s *Service) v3WriteChunk(id int64, item string, gz bool, start, end int64, body io.Reader) error {
-	dir := s.v3Dir(id)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("make the upload directory: %w", err)
+// v3Admit is where item of artifact id is staged (its bytes, without
+// ".gz"). A new item is admitted while the artifact has fewer than
+// maxV3Items and its staged bytes with the item's total stay under the
+// cap; later chunks of an item only check their own total.
+func (s *Service) v3Admit(id int64, item string, total int64) (string, error) {
+	tooLarge := usererr.New(usererr.TooLarge, usererr.CodeTooLarge, fmt.Sprintf("an artifact is at most %d bytes", s.cfg.ArtifactMaxSize))
+	if total > s.cfg.ArtifactMaxSize {
+		return "", tooLarge
 	}
+	dir := s.v3Dir(id)
 	sum := sha256.Sum256([]byte(item))
 	name := filepath.Join(dir, hex.EncodeToString(sum[:16]))
-	if entries, _ := os.ReadDir(dir); len(entries) >= 2*maxV3Items {
-		if _, err := os.Stat(name + ".path"); err != nil {
-			return usererr.BadFieldf("itemPath", "an artifact holds at most %d files", maxV3Items)
+	if _, err := os.Stat(name + ".path"); err == nil {
+		return name, nil
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("make the upload directory: %w", err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", fmt.Errorf("list the staged files: %w", err)
+	}
+	if len(entries) >= 2*maxV3Items {
+		return "", usererr.BadFieldf("itemPath", "an artifact holds at most %d files", maxV3Items)
+	}
+	staged := int64(0)
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil {
+			staged += info.Size()
 		}
 	}
-	if err := os.WriteFile(name+".path", []byte(item), 0o600); err != nil {
-		return fmt.Errorf("record the file's path: %w", err)
+	if staged+total > s.cfg.ArtifactMaxSize {
+		return "", tooLarge
 	}
+	if err := os.WriteFile(name+".path", []byte(item), 0o600); err != nil {
+		return "", fmt.Errorf("record the file's path: %w", err)
+	}
+	return name, nil
+}
+
+// v3WriteChunk writes a chunk at start of the staged file name.
+func (s *Service) v3WriteChunk(name string, gz bool, start, end int64, body io.Reader) error {
 	data := name
 	if gz {
 		data += ".gz"
@@ -273,18 +301,6 @@ func (s *Service) v3WriteChunk(id int64, item string, gz bool, start, end int64,
 		return fmt.Errorf("sync the chunk: %w", err)
 	}
 	return f.Close()
-}
-
-// v3Staged is the size of artifact id's staged files.
-func (s *Service) v3Staged(id int64) int64 {
-	entries, _ := os.ReadDir(s.v3Dir(id))
-	var n int64
-	for _, e := range entries {
-		if info, err := e.Info(); err == nil {
-			n += info.Size()
-		}
-	}
-	return n
 }
 
 // v3Finalize ({Size}, ?artifactName=) zips the staged files into the
