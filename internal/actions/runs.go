@@ -218,21 +218,11 @@ func runState(jobs []string) string {
 // cancelGroup cancels the runs of repo's concurrency group older than
 // run id that have not ended (cancel-in-progress).
 func (s *Service) cancelGroup(ctx context.Context, repo uint64, group string, id int64) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT id FROM actions_runs WHERE repo_id = $1 AND concurrency = $2 AND id < $3
+	older, err := s.runIDs(ctx, `SELECT id FROM actions_runs WHERE repo_id = $1 AND concurrency = $2 AND id < $3
 		AND status NOT IN ('success', 'failure', 'cancelled', 'skipped')`, int64(repo), group, id)
 	if err != nil {
 		return fmt.Errorf("read the concurrency group: %w", err)
 	}
-	var older []int64
-	for rows.Next() {
-		var o int64
-		if err := rows.Scan(&o); err != nil {
-			rows.Close()
-			return fmt.Errorf("read a run of the group: %w", err)
-		}
-		older = append(older, o)
-	}
-	rows.Close()
 	for _, o := range older {
 		if err := s.cancelRun(ctx, o); err != nil {
 			return err
@@ -245,21 +235,11 @@ func (s *Service) cancelGroup(ctx context.Context, repo uint64, group string, id
 // runs older than run id, that have not ended (a job's cancel-in-progress).
 // The jobs of run id itself are left alone: they were all created at once.
 func (s *Service) cancelJobGroup(ctx context.Context, repo uint64, group string, id int64) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT run_id FROM actions_jobs WHERE repo_id = $1 AND concurrency = $2 AND run_id < $3
+	runs, err := s.runIDs(ctx, `SELECT DISTINCT run_id FROM actions_jobs WHERE repo_id = $1 AND concurrency = $2 AND run_id < $3
 		AND status IN ('blocked', 'waiting', 'running')`, int64(repo), group, id)
 	if err != nil {
 		return fmt.Errorf("read the job concurrency group: %w", err)
 	}
-	var runs []int64
-	for rows.Next() {
-		var r int64
-		if err := rows.Scan(&r); err != nil {
-			rows.Close()
-			return fmt.Errorf("read a run of the job group: %w", err)
-		}
-		runs = append(runs, r)
-	}
-	rows.Close()
 	for _, r := range runs {
 		_, err := s.db.ExecContext(ctx, `UPDATE actions_jobs SET status = 'cancelled', stopped_ms = $1
 			WHERE run_id = $2 AND concurrency = $3 AND status IN ('blocked', 'waiting', 'running')`, s.ms(), r, group)
@@ -271,6 +251,24 @@ func (s *Service) cancelJobGroup(ctx context.Context, repo uint64, group string,
 		}
 	}
 	return nil
+}
+
+// runIDs reads the run ids q selects.
+func (s *Service) runIDs(ctx context.Context, q string, args ...any) ([]int64, error) {
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
 }
 
 // heldBy says whether run id waits: for a writer's approval, or for an
