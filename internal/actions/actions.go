@@ -93,6 +93,8 @@ type Service struct {
 
 	// claimMu makes runners' claims of jobs take turns (claim).
 	claimMu sync.Mutex
+	// v3Mu makes v3 artifacts' finalizes take turns (v3Finalize).
+	v3Mu sync.Mutex
 
 	mu sync.Mutex
 	// tasksVersion moves whenever a job becomes ready, so an idle

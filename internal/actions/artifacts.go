@@ -338,8 +338,13 @@ func (s *Service) removeArtifactFiles(id int64) error {
 	if err := os.RemoveAll(s.blockDir(id)); err != nil {
 		return fmt.Errorf("remove artifact %d's blocks: %w", id, err)
 	}
-	if err := os.Remove(s.artifactFile(id)); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("remove artifact %d: %w", id, err)
+	if err := os.RemoveAll(s.v3Dir(id)); err != nil {
+		return fmt.Errorf("remove artifact %d's staged files: %w", id, err)
+	}
+	for _, f := range []string{s.artifactFile(id), s.artifactFile(id) + ".next"} { // .next: a v3 zip being made again
+		if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("remove artifact %d: %w", id, err)
+		}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package actions
 import (
 	"archive/zip"
 	"compress/gzip"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -105,9 +106,9 @@ func (s *Service) v3Container(r *http.Request, a Artifact) map[string]any {
 		"fileContainerResourceUrl": u + "/upload", "url": u}
 }
 
-// v3Create starts an artifact ({Type, Name, RetentionDays}). A pending
-// one of the same name is taken up again: a client retries, and a v3
-// upload may come from several requests.
+// v3Create starts an artifact ({Type, Name, RetentionDays}), or answers
+// the run's artifact of that name to add files to: a client retries, and
+// with v3 the jobs of a matrix upload into one artifact.
 func (s *Service) v3Create(_ http.ResponseWriter, r *http.Request, c runtimeClaims) (any, error) {
 	var q struct {
 		Name          string
@@ -116,7 +117,7 @@ func (s *Service) v3Create(_ http.ResponseWriter, r *http.Request, c runtimeClai
 	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&q); err != nil {
 		return nil, usererr.BadFieldf("body", "the request is not JSON: %v", err)
 	}
-	if old, err := s.artifactNamed(r.Context(), c.Run, q.Name); err == nil && old.Status == ArtifactPending {
+	if old, err := s.artifactNamed(r.Context(), c.Run, q.Name); err == nil && old.Status != ArtifactExpired {
 		return s.v3Container(r, old), nil
 	}
 	var expires time.Time
@@ -152,7 +153,7 @@ func (s *Service) v3List(_ http.ResponseWriter, r *http.Request, c runtimeClaims
 // bytes at Content-Range of the file as sent (gzip when Content-Encoding
 // says so).
 func (s *Service) v3Upload(w http.ResponseWriter, r *http.Request, c runtimeClaims) (any, error) {
-	a, err := s.v3Pending(r, c)
+	a, err := s.v3Open(r, c)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +165,7 @@ func (s *Service) v3Upload(w http.ResponseWriter, r *http.Request, c runtimeClai
 	if err != nil {
 		return nil, err
 	}
-	staged, err := s.v3Admit(a.ID, item, total)
+	staged, err := s.v3Admit(s.v3JobDir(a.ID, c.Job), item, total)
 	if err != nil {
 		return nil, err
 	}
@@ -175,8 +176,9 @@ func (s *Service) v3Upload(w http.ResponseWriter, r *http.Request, c runtimeClai
 	return map[string]any{"path": a.Name + "/" + item, "fileLength": total}, nil
 }
 
-// v3Pending is the pending artifact of the path's id, in the token's run.
-func (s *Service) v3Pending(r *http.Request, c runtimeClaims) (Artifact, error) {
+// v3Open is the artifact of the path's id, in the token's run, while it
+// takes files: pending, or ready to be added to.
+func (s *Service) v3Open(r *http.Request, c runtimeClaims) (Artifact, error) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil {
 		return Artifact{}, usererr.Missingf("no artifact %s", r.PathValue("id"))
@@ -185,8 +187,8 @@ func (s *Service) v3Pending(r *http.Request, c runtimeClaims) (Artifact, error) 
 	if err != nil || a.RunID != c.Run {
 		return Artifact{}, usererr.Missingf("the run has no artifact %s", r.PathValue("id"))
 	}
-	if a.Status != ArtifactPending {
-		return Artifact{}, usererr.Clashf("artifact_finalized", "the artifact %q is finalized and takes no more files", a.Name)
+	if a.Status == ArtifactExpired {
+		return Artifact{}, usererr.Clashf("artifact_expired", "the artifact %q has expired and takes no more files", a.Name)
 	}
 	return a, nil
 }
@@ -238,16 +240,22 @@ func (s *Service) v3Dir(id int64) string {
 	return filepath.Join(s.cfg.ArtifactDir, strconv.FormatInt(id, 10)+".v3")
 }
 
-// v3Admit is where item of artifact id is staged (its bytes, without
-// ".gz"). A new item is admitted while the artifact has fewer than
-// maxV3Items and its staged bytes with the item's total stay under the
-// cap; later chunks of an item only check their own total.
-func (s *Service) v3Admit(id int64, item string, total int64) (string, error) {
+// v3JobDir holds the files job stages for artifact id: each job's upload
+// is finalized apart, so the jobs of a matrix may add to one artifact at
+// once.
+func (s *Service) v3JobDir(id, job int64) string {
+	return filepath.Join(s.v3Dir(id), strconv.FormatInt(job, 10))
+}
+
+// v3Admit is where item is staged in dir (its bytes, without ".gz"). A
+// new item is admitted while dir has fewer than maxV3Items and its staged
+// bytes with the item's total stay under the cap; later chunks of an item
+// only check their own total.
+func (s *Service) v3Admit(dir string, item string, total int64) (string, error) {
 	tooLarge := usererr.New(usererr.TooLarge, usererr.CodeTooLarge, fmt.Sprintf("an artifact is at most %d bytes", s.cfg.ArtifactMaxSize))
 	if total > s.cfg.ArtifactMaxSize {
 		return "", tooLarge
 	}
-	dir := s.v3Dir(id)
 	sum := sha256.Sum256([]byte(item))
 	name := filepath.Join(dir, hex.EncodeToString(sum[:16]))
 	if _, err := os.Stat(name + ".path"); err == nil {
@@ -303,40 +311,103 @@ func (s *Service) v3WriteChunk(name string, gz bool, start, end int64, body io.R
 	return f.Close()
 }
 
-// v3Finalize ({Size}, ?artifactName=) zips the staged files into the
-// artifact's file and finalizes it as v4 does; Size must be their total
-// length, unpacked.
+// v3Finalize ({Size}, ?artifactName=) puts the files the token's job
+// staged into the artifact's zip: a pending artifact's zip is made of
+// them and finalized as v4's is; a ready one's is made again with them
+// added (a file of the same path replaced). Size must be their total
+// length, unpacked. Finalizes of one node take turns, so two jobs adding
+// to one artifact each keep the other's files.
 func (s *Service) v3Finalize(_ http.ResponseWriter, r *http.Request, c runtimeClaims) (any, error) {
 	var q struct{ Size int64 }
 	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&q); err != nil {
 		return nil, usererr.BadFieldf("body", "the request is not JSON: %v", err)
 	}
+	s.v3Mu.Lock()
+	defer s.v3Mu.Unlock()
 	a, err := s.artifactNamed(r.Context(), c.Run, r.URL.Query().Get("artifactName"))
 	if err != nil {
 		return nil, err
 	}
-	if a.Status != ArtifactPending {
-		return nil, usererr.Clashf("artifact_finalized", "the artifact %q is already finalized", a.Name)
-	}
-	files, err := s.v3Files(a.ID)
+	dir := s.v3JobDir(a.ID, c.Job)
+	files, err := v3Files(dir)
 	if err != nil {
 		return nil, err
 	}
-	zipped, unpacked, err := s.v3Zip(a.ID, files)
+	if len(files) == 0 && a.Status != ArtifactPending {
+		return nil, usererr.Clashf("artifact_finalized", "the artifact %q is already finalized, and this job added no files to it", a.Name)
+	}
+	switch a.Status {
+	case ArtifactPending:
+		a, err = s.v3First(r.Context(), c, a, files, q.Size)
+	case ArtifactReady:
+		a, err = s.v3Add(r.Context(), a, files, q.Size)
+	default:
+		err = usererr.Clashf("artifact_expired", "the artifact %q has expired", a.Name)
+	}
 	if err != nil {
 		return nil, err
 	}
-	if unpacked != q.Size {
-		_ = os.Remove(s.artifactFile(a.ID))
-		return nil, usererr.BadFieldf("Size", "the artifact's files hold %d bytes, not %d", unpacked, q.Size)
-	}
-	if a, err = s.finalizeArtifact(r.Context(), c, a.Name, zipped, ""); err != nil {
-		return nil, err
-	}
-	if err := os.RemoveAll(s.v3Dir(a.ID)); err != nil {
+	if err := os.RemoveAll(dir); err != nil {
 		return nil, fmt.Errorf("remove the staged files: %w", err)
 	}
 	return s.v3Container(r, a), nil
+}
+
+// v3First makes pending artifact a's zip of files and finalizes it.
+func (s *Service) v3First(ctx context.Context, c runtimeClaims, a Artifact, files []v3File, size int64) (Artifact, error) {
+	zipped, unpacked, err := s.v3Zip(s.artifactFile(a.ID), nil, files)
+	if err != nil {
+		return Artifact{}, err
+	}
+	if unpacked != size {
+		_ = os.Remove(s.artifactFile(a.ID))
+		return Artifact{}, usererr.BadFieldf("Size", "the artifact's files hold %d bytes, not %d", unpacked, size)
+	}
+	return s.finalizeArtifact(ctx, c, a.Name, zipped, "")
+}
+
+// v3Add makes ready artifact a's zip again with files added, and records
+// its new size, hash and CID. The new zip replaces the old one whole; a
+// crash before the row is updated leaves the job's files staged, so the
+// client's retry makes the same zip and records it.
+func (s *Service) v3Add(ctx context.Context, a Artifact, files []v3File, size int64) (Artifact, error) {
+	old, err := zip.OpenReader(s.artifactFile(a.ID))
+	if err != nil {
+		return Artifact{}, fmt.Errorf("open artifact %d: %w", a.ID, err)
+	}
+	defer old.Close()
+	next := s.artifactFile(a.ID) + ".next"
+	zipped, unpacked, err := s.v3Zip(next, &old.Reader, files)
+	if err == nil && unpacked != size {
+		err = usererr.BadFieldf("Size", "the files hold %d bytes, not %d", unpacked, size)
+	}
+	if err != nil {
+		_ = os.Remove(next)
+		return Artifact{}, err
+	}
+	if err := os.Rename(next, s.artifactFile(a.ID)); err != nil {
+		return Artifact{}, fmt.Errorf("place artifact %d's new zip: %w", a.ID, err)
+	}
+	f, err := os.Open(s.artifactFile(a.ID))
+	if err != nil {
+		return Artifact{}, fmt.Errorf("open artifact %d: %w", a.ID, err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return Artifact{}, fmt.Errorf("hash artifact %d: %w", a.ID, err)
+	}
+	cid, err := s.publishArtifact(ctx, a, f)
+	if err != nil {
+		return Artifact{}, err
+	}
+	_, err = s.db.ExecContext(ctx, `UPDATE actions_artifacts SET size = $1, sha256 = $2, cid = $3, updated_ms = $4 WHERE id = $5 AND status = $6`,
+		zipped, hex.EncodeToString(h.Sum(nil)), cid, s.ms(), a.ID, ArtifactReady)
+	if err != nil {
+		return Artifact{}, fmt.Errorf("record artifact %d's new zip: %w", a.ID, err)
+	}
+	s.bump()
+	return s.artifact(ctx, a.ID)
 }
 
 // v3File is a staged file: its path in the artifact and where it is.
@@ -345,8 +416,8 @@ type v3File struct {
 	Gzip       bool
 }
 
-func (s *Service) v3Files(id int64) ([]v3File, error) {
-	dir := s.v3Dir(id)
+// v3Files are the files staged in dir, by path.
+func v3Files(dir string) ([]v3File, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("list the staged files: %w", err)
@@ -371,27 +442,45 @@ func (s *Service) v3Files(id int64) ([]v3File, error) {
 	return files, nil
 }
 
-// v3Zip writes the staged files, unpacked, as artifact id's zip; it
-// returns the zip's size and the files' total.
-func (s *Service) v3Zip(id int64, files []v3File) (zipped, unpacked int64, err error) {
+// v3Zip writes a zip to path: old's files (if any) but those of a path
+// in files, then the staged files, unpacked. It returns the zip's size
+// and the staged files' unpacked total.
+func (s *Service) v3Zip(path string, old *zip.Reader, files []v3File) (zipped, unpacked int64, err error) {
 	pr, pw := io.Pipe()
 	done := make(chan int64, 1)
 	go func() {
-		n, err := writeZip(pw, files, s.cfg.ArtifactMaxSize)
+		n, err := writeZip(pw, old, files, s.cfg.ArtifactMaxSize)
 		pw.CloseWithError(err)
 		done <- n
 	}()
-	zipped, err = writeAtomically(s.artifactFile(id), pr, s.cfg.ArtifactMaxSize)
+	zipped, err = writeAtomically(path, pr, s.cfg.ArtifactMaxSize)
 	pr.CloseWithError(io.ErrClosedPipe) // stops the writer if the file failed
 	return zipped, <-done, err
 }
 
-// writeZip writes files into a zip on w, at most limit bytes unpacked.
-func writeZip(w io.Writer, files []v3File, limit int64) (int64, error) {
+// writeZip writes old's files but those replaced, then files, into a zip
+// on w, at most limit bytes unpacked in all; it returns files' total.
+func writeZip(w io.Writer, old *zip.Reader, files []v3File, limit int64) (int64, error) {
 	zw := zip.NewWriter(w)
+	kept := int64(0)
+	if old != nil {
+		replaced := map[string]bool{}
+		for _, f := range files {
+			replaced[f.Path] = true
+		}
+		for _, f := range old.File {
+			if replaced[f.Name] {
+				continue
+			}
+			if err := zw.Copy(f); err != nil {
+				return 0, fmt.Errorf("copy %s into the new zip: %w", f.Name, err)
+			}
+			kept += int64(f.UncompressedSize64)
+		}
+	}
 	var total int64
 	for _, f := range files {
-		n, err := addToZip(zw, f, limit-total)
+		n, err := addToZip(zw, f, limit-kept-total)
 		total += n
 		if err != nil {
 			return total, err

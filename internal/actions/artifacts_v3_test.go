@@ -136,8 +136,20 @@ func TestArtifactsV3(t *testing.T) {
 	if st, _ := j.v3("PATCH", finalize, j.token, jsonH, []byte(fmt.Sprintf(`{"Size":%d}`, total))); st != http.StatusConflict {
 		t.Fatalf("finalize twice: %d", st)
 	}
-	if st := j.chunk(container, "dist/late.txt", small, 0, len(small), false); st != http.StatusConflict {
-		t.Fatalf("PUT after the finalize: %d", st)
+	// v3 adds to a finished artifact: another upload of the name (a
+	// matrix's jobs, or a later step) adds its files, and a file of the
+	// same path is replaced.
+	if st, body := j.v3("POST", base, j.token, jsonH, []byte(`{"Type":"actions_storage","Name":"dist"}`)); st != http.StatusOK || !strings.Contains(string(body), container) {
+		t.Fatalf("create again once finished: %d %s", st, body)
+	}
+	later := []byte("later\n")
+	for _, item := range []string{"dist/late.txt", "dist/a.txt"} {
+		if st := j.chunk(container, item, later, 0, len(later), false); st != http.StatusOK {
+			t.Fatalf("PUT %s after the finalize: %d", item, st)
+		}
+	}
+	if st, body := j.v3("PATCH", finalize, j.token, jsonH, []byte(fmt.Sprintf(`{"Size":%d}`, 2*len(later)))); st != http.StatusOK {
+		t.Fatalf("finalize the added files: %d %s", st, body)
 	}
 
 	// download-artifact@v3: list, items, each file.
@@ -162,7 +174,7 @@ func TestArtifactsV3(t *testing.T) {
 	if st != http.StatusOK || json.Unmarshal(body, &items) != nil {
 		t.Fatalf("items: %d %s", st, body)
 	}
-	want := map[string][]byte{"dist/a.txt": small, "dist/c.txt": small, "dist/empty.txt": {}, "dist/sub/big.bin": big, "dist/sub/text.txt": text}
+	want := map[string][]byte{"dist/a.txt": later, "dist/c.txt": small, "dist/empty.txt": {}, "dist/late.txt": later, "dist/sub/big.bin": big, "dist/sub/text.txt": text}
 	if len(items.Value) != len(want) {
 		t.Fatalf("items: %s", body)
 	}
@@ -200,6 +212,9 @@ func TestArtifactsV3(t *testing.T) {
 	st, _, zipped := get(t, zipRes.Header.Get("Location"))
 	if st != http.StatusOK {
 		t.Fatalf("the REST zip's redirect: %d", st)
+	}
+	if digest := fmt.Sprint(arts[0].(map[string]any)["digest"]); digest != "sha256:"+sha(zipped) {
+		t.Fatalf("v4's digest %s is not the zip's (it was made again when files were added)", digest)
 	}
 	zr, err := zip.NewReader(bytes.NewReader(zipped), int64(len(zipped)))
 	if err != nil {
