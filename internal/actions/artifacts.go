@@ -236,12 +236,10 @@ func (s *Service) finalizeArtifact(ctx context.Context, tok runtimeClaims, name 
 		return Artifact{}, fmt.Errorf("open artifact %d: %w", a.ID, err)
 	}
 	defer f.Close()
-	h := sha256.New()
-	got, err := io.Copy(h, f)
+	got, sum, err := hashFile(f)
 	if err != nil {
 		return Artifact{}, fmt.Errorf("hash artifact %d: %w", a.ID, err)
 	}
-	sum := hex.EncodeToString(h.Sum(nil))
 	if got != size {
 		return Artifact{}, usererr.BadFieldf("size", "the uploaded file has %d bytes, not %d", got, size)
 	}
@@ -262,6 +260,16 @@ func (s *Service) finalizeArtifact(ctx context.Context, tok runtimeClaims, name 
 	}
 	s.bump()
 	return s.artifact(ctx, a.ID)
+}
+
+// hashFile reads f to its end: its size and SHA-256 (hex).
+func hashFile(f io.Reader) (int64, string, error) {
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return 0, "", err
+	}
+	return n, hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // publishArtifact puts a public repository's artifact into the blockstore

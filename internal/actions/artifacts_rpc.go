@@ -273,14 +273,20 @@ func (s *Service) rpcDelete(ctx context.Context, _ *http.Request, c runtimeClaim
 // twirpFail writes err as Twirp's error JSON with the status its kind
 // maps to; what is not the client's fault is logged and said no more.
 func (s *Service) twirpFail(w http.ResponseWriter, err error) {
+	status, code, msg := s.reply(err, "artifact request")
+	twirpError(w, status, code, msg)
+}
+
+// reply is the status, code and message err answers with; an error that
+// is not the client's fault is logged, as what failed, and said no more.
+func (s *Service) reply(err error, what string) (int, string, string) {
 	ue, ok := usererr.As(err)
 	if !ok {
-		s.log.Error("actions: artifact request", "err", err)
-		twirpError(w, http.StatusInternalServerError, "internal", "internal error")
-		return
+		s.log.Error("actions: "+what, "err", err)
+		return http.StatusInternalServerError, "internal", "internal error"
 	}
 	status, code := httpStatusOf(ue.Kind)
-	twirpError(w, status, code, ue.Message)
+	return status, code, ue.Message
 }
 
 func httpStatusOf(k usererr.Kind) (int, string) {
@@ -311,14 +317,8 @@ func twirpError(w http.ResponseWriter, status int, code, msg string) {
 
 func (s *Service) serveBlob(w http.ResponseWriter, r *http.Request) {
 	if err := s.blob(w, r); err != nil {
-		ue, ok := usererr.As(err)
-		if !ok {
-			s.log.Error("actions: artifact blob", "err", err)
-			http.Error(w, "internal error", http.StatusInternalServerError)
-			return
-		}
-		status, _ := httpStatusOf(ue.Kind)
-		http.Error(w, ue.Message, status)
+		status, _, msg := s.reply(err, "artifact blob")
+		http.Error(w, msg, status)
 	}
 }
 

@@ -87,16 +87,10 @@ func (s *Service) v3Authorized(w http.ResponseWriter, r *http.Request, call v3Ca
 }
 
 func (s *Service) v3Fail(w http.ResponseWriter, err error) {
-	ue, ok := usererr.As(err)
-	if !ok {
-		s.log.Error("actions: v3 artifact request", "err", err)
-		http.Error(w, `{"message":"internal error"}`, http.StatusInternalServerError)
-		return
-	}
-	status, _ := httpStatusOf(ue.Kind)
+	status, _, msg := s.reply(err, "v3 artifact request")
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(map[string]string{"message": ue.Message})
+	_ = json.NewEncoder(w).Encode(map[string]string{"message": msg})
 }
 
 // v3Container is a container as the v1 client reads it.
@@ -176,9 +170,8 @@ func (s *Service) v3Upload(w http.ResponseWriter, r *http.Request, c runtimeClai
 	return map[string]any{"path": a.Name + "/" + item, "fileLength": total}, nil
 }
 
-// v3Open is the artifact of the path's id, in the token's run, while it
-// takes files: pending, or ready to be added to.
-func (s *Service) v3Open(r *http.Request, c runtimeClaims) (Artifact, error) {
+// v3Artifact is the artifact of the path's id, in the token's run.
+func (s *Service) v3Artifact(r *http.Request, c runtimeClaims) (Artifact, error) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil {
 		return Artifact{}, usererr.Missingf("no artifact %s", r.PathValue("id"))
@@ -186,6 +179,16 @@ func (s *Service) v3Open(r *http.Request, c runtimeClaims) (Artifact, error) {
 	a, err := s.artifact(r.Context(), id)
 	if err != nil || a.RunID != c.Run {
 		return Artifact{}, usererr.Missingf("the run has no artifact %s", r.PathValue("id"))
+	}
+	return a, nil
+}
+
+// v3Open is the path's artifact while it takes files: pending, or ready
+// to be added to.
+func (s *Service) v3Open(r *http.Request, c runtimeClaims) (Artifact, error) {
+	a, err := s.v3Artifact(r, c)
+	if err != nil {
+		return Artifact{}, err
 	}
 	if a.Status == ArtifactExpired {
 		return Artifact{}, usererr.Clashf("artifact_expired", "the artifact %q has expired and takes no more files", a.Name)
@@ -393,8 +396,8 @@ func (s *Service) v3Add(ctx context.Context, a Artifact, files []v3File, size in
 		return Artifact{}, fmt.Errorf("open artifact %d: %w", a.ID, err)
 	}
 	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
+	_, sum, err := hashFile(f)
+	if err != nil {
 		return Artifact{}, fmt.Errorf("hash artifact %d: %w", a.ID, err)
 	}
 	cid, err := s.publishArtifact(ctx, a, f)
@@ -402,7 +405,7 @@ func (s *Service) v3Add(ctx context.Context, a Artifact, files []v3File, size in
 		return Artifact{}, err
 	}
 	_, err = s.db.ExecContext(ctx, `UPDATE actions_artifacts SET size = $1, sha256 = $2, cid = $3, updated_ms = $4 WHERE id = $5 AND status = $6`,
-		zipped, hex.EncodeToString(h.Sum(nil)), cid, s.ms(), a.ID, ArtifactReady)
+		zipped, sum, cid, s.ms(), a.ID, ArtifactReady)
 	if err != nil {
 		return Artifact{}, fmt.Errorf("record artifact %d's new zip: %w", a.ID, err)
 	}
@@ -572,15 +575,14 @@ func (s *Service) v3Download(w http.ResponseWriter, r *http.Request, c runtimeCl
 
 // v3Ready is the path's finished artifact of the token's run, opened.
 func (s *Service) v3Ready(r *http.Request, c runtimeClaims) (Artifact, *zip.Reader, func(), error) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	a, err := s.v3Artifact(r, c)
 	if err != nil {
-		return Artifact{}, nil, nil, usererr.Missingf("no artifact %s", r.PathValue("id"))
+		return Artifact{}, nil, nil, err
 	}
-	a, err := s.artifact(r.Context(), id)
-	if err != nil || a.RunID != c.Run || a.Status != ArtifactReady {
+	if a.Status != ArtifactReady {
 		return Artifact{}, nil, nil, usererr.Missingf("the run has no finished artifact %s", r.PathValue("id"))
 	}
-	zf, err := zip.OpenReader(s.artifactFile(id))
+	zf, err := zip.OpenReader(s.artifactFile(a.ID))
 	if err != nil {
 		return Artifact{}, nil, nil, usererr.BadFieldf("id", "the artifact %q is not a zip: %v", a.Name, err)
 	}
