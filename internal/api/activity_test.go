@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -162,7 +163,11 @@ func TestActivityContributorsAndTeam(t *testing.T) {
 func claimUsername(t *testing.T, n *forgetest.Node, key *ecdsa.PrivateKey, name string) {
 	t.Helper()
 	from := crypto.PubkeyToAddress(key.PublicKey)
-	env, err := tx.Sign(key, tx.KindClaimUsername, map[string]any{"from": from.Hex(), "username": name, "nonce": "0"}, 7771)
+	var acct struct {
+		Nonce uint64 `json:"nonce"`
+	}
+	n.JSON("GET", "/api/v1/accounts/"+from.Hex(), nil, nil, http.StatusOK, &acct)
+	env, err := tx.Sign(key, tx.KindClaimUsername, map[string]any{"from": from.Hex(), "username": name, "nonce": strconv.FormatUint(acct.Nonce, 10)}, 7771)
 	if err != nil {
 		t.Fatal(err)
 	}

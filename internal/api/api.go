@@ -6,6 +6,7 @@
 package api
 
 import (
+	"github.com/dforge/dforge/internal/api/itemjson"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -72,6 +73,8 @@ type API struct {
 	DataDir  string
 	Version  string
 	sshPort  int // 0: no git over SSH
+	// items keeps the JSON of list items by their content (EncodeItems).
+	items *itemjson.Cache
 }
 
 // Services are what the API calls into.
@@ -139,7 +142,8 @@ func New(log *slog.Logger, s Services, version string) *API {
 	return &API{Log: log, vitals: s.Vitals, Support: s.Support, pages: s.Pages, Markdown: s.Markdown, Chain: s.Chain, Index: s.Index, Auth: s.Auth,
 		Forge: s.Forge, git: s.Git, blocks: s.Blocks, Hosting: s.Repos, Pulls: s.Pulls, Replicas: s.Replicas, Hooks: s.Hooks, Mod: s.Moderation, Messages: s.Messages, market: s.Market,
 		DeployKeys: s.DeployKeys, TrackedTimes: s.TrackedTimes, OrgLabels: s.OrgLabels, CodeSearch: s.CodeSearch, Actions: s.Actions,
-		Maintainers: uniqueAddresses(s.Maintainers), admins: uniqueAddresses(s.Admins), Settings: s.Settings, DataDir: s.DataDir, Version: version, sshPort: s.SSHPort}
+		Maintainers: uniqueAddresses(s.Maintainers), admins: uniqueAddresses(s.Admins), Settings: s.Settings, DataDir: s.DataDir, Version: version, sshPort: s.SSHPort,
+		items: itemjson.New(maxItemJSON)}
 }
 
 // RegisterSite adds the site's routes: web vitals, contact, version,

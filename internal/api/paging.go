@@ -2,6 +2,7 @@ package api
 
 import (
 	"fmt"
+	"github.com/dforge/dforge/internal/api/itemjson"
 	"math"
 	"net/http"
 	"strconv"
@@ -55,6 +56,21 @@ func PageWithLimit(r *http.Request, limit int) (index.Page, error) {
 	return p, nil
 }
 
+// EncodedJSON is a list already encoded (EncodeItems), which RespondList
+// writes as it is.
+type EncodedJSON []byte
+
+// maxItemJSON bounds the encoded list items kept: about ten thousand
+// issues of a page's shape.
+const maxItemJSON = 32 << 20
+
+// EncodeItems is items encoded as a JSON array, each item taken from the
+// items encoded before when its content is the same (itemjson).
+func EncodeItems[T any](a *API, items []T) (EncodedJSON, error) {
+	b, err := itemjson.Array(a.items, items)
+	return EncodedJSON(b), err
+}
+
 // RespondList writes one page of a list with X-Total-Count and a Link
 // header (next, last, first, prev) as GitHub and Gitea do.
 func (a *API) RespondList(w http.ResponseWriter, r *http.Request, p index.Page, total int64, items any, err error) error {
@@ -80,6 +96,12 @@ func (a *API) RespondList(w http.ResponseWriter, r *http.Request, p index.Page, 
 	}
 	if len(links) > 0 {
 		w.Header().Set("Link", strings.Join(links, ", "))
+	}
+	if b, ok := items.(EncodedJSON); ok {
+		w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		w.WriteHeader(http.StatusOK)
+		w.Write(append(b, '\n')) // as json.Encoder ends a value
+		return nil
 	}
 	WriteJSON(w, http.StatusOK, items)
 	return nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -81,4 +82,62 @@ func TestReadsFollowWrites(t *testing.T) {
 	}
 	n.must(http.StatusNoContent, alice, "DELETE", secret+"/collaborators/"+bob.Name(), nil)
 	n.must(http.StatusNotFound, bob, "GET", secret, nil)
+}
+
+// TestListItemsFollowChanges: issue, pull request and comment lists are
+// put together from items encoded before (itemjson), so an item that
+// changed must be encoded again. Each change here touches something an
+// item shows but its own row does not hold (its author's name, its
+// repository's name) or a row the list reads beside it (a comment's
+// count), after the list was read once.
+func TestListItemsFollowChanges(t *testing.T) {
+	t.Parallel()
+	n := startIssuesNode(t)
+	alice, carol := n.NewUser(), n.NewUser()
+	n.repo(alice, "kept", false)
+	base := "/api/v1/repos/" + alice.Name() + "/kept"
+	n.must(http.StatusCreated, carol, "POST", base+"/issues", map[string]any{"title": "by carol"})
+	n.must(http.StatusCreated, alice, "POST", base+"/issues/1/comments", map[string]any{"body": "first"})
+	first := func(path string) map[string]any {
+		t.Helper()
+		list := n.must(http.StatusOK, nil, "GET", path, nil).list()
+		if len(list) == 0 {
+			t.Fatalf("%s: empty", path)
+		}
+		return list[0]
+	}
+	login := func(item map[string]any) any { return item["user"].(map[string]any)["login"] }
+	if is := first(base + "/issues"); login(is) != carol.Name() || is["comments"] != float64(1) {
+		t.Fatalf("before: %v", is)
+	}
+	first(base + "/issues/1/comments")
+
+	// Carol's name, which only the accounts' table holds.
+	claimUsername(t, n.Node, carol.Key, "carol-named")
+	if got := login(first(base + "/issues")); got != "carol-named" {
+		t.Fatalf("author after the claim: %v", got)
+	}
+	// A second comment: the count in the list, and the comment list.
+	n.must(http.StatusCreated, alice, "POST", base+"/issues/1/comments", map[string]any{"body": "second"})
+	if got := first(base + "/issues")["comments"]; got != float64(2) {
+		t.Fatalf("comments after a second: %v", got)
+	}
+	if list := n.must(http.StatusOK, nil, "GET", base+"/issues/1/comments", nil).list(); len(list) != 2 || list[1]["body"] != "second" {
+		t.Fatalf("comment list: %v", list)
+	}
+	// An edited comment.
+	id := first(base + "/issues/1/comments")["id"]
+	n.must(http.StatusOK, alice, "PATCH", fmt.Sprintf("%s/issues/comments/%v", base, id), map[string]any{"body": "first, edited"})
+	if got := first(base + "/issues/1/comments")["body"]; got != "first, edited" {
+		t.Fatalf("comment after the edit: %v", got)
+	}
+	// The repository's new name, in every item's repository.
+	n.must(http.StatusOK, alice, "PATCH", base, map[string]any{"name": "renamed"})
+	moved := "/api/v1/repos/" + alice.Name() + "/renamed"
+	if got := first(moved + "/issues")["repository"].(map[string]any)["full_name"]; got != alice.Name()+"/renamed" {
+		t.Fatalf("repository after the rename: %v", got)
+	}
+	if got := first(moved + "/issues/1/comments")["issue_url"]; !strings.Contains(fmt.Sprint(got), "/renamed/issues/1") {
+		t.Fatalf("comment's issue_url after the rename: %v", got)
+	}
 }

@@ -35,7 +35,10 @@ const LocalUserIDBase int64 = 1 << 52
 // UserID is addr's user id (see above); 0 when neither the chain nor this
 // node knows the address.
 func (ix *Index) UserID(ctx context.Context, addr common.Address) (int64, error) {
-	seq, err := remember(ctx, ix, readKey("user-id", "", addr.Hex()), func(ctx context.Context) (int64, error) {
+	// Lists ask this for every person on every row: the key is the
+	// address's bytes, and its EIP-55 form (a Keccak hash) is made only
+	// when the answer is read.
+	seq, err := remember(ctx, ix, readKey("user-id", "", string(addr[:])), func(ctx context.Context) (int64, error) {
 		var id sql.NullInt64
 		err := ix.queryRow(ctx, `SELECT id FROM chain_accounts WHERE address = $1`, addr.Hex()).Scan(&id)
 		if errors.Is(err, sql.ErrNoRows) {

@@ -37,7 +37,8 @@ func (h *Handler) listComments(w http.ResponseWriter, r *http.Request) error {
 	for i, c := range list {
 		out[i] = l.Comment(is, c)
 	}
-	return h.RespondList(w, r, p, total, out, nil)
+	b, err := api.EncodeItems(h.API, out)
+	return h.RespondList(w, r, p, total, b, err)
 }
 
 // listRepoComments is Gitea's GET /repos/{owner}/{repo}/issues/comments:

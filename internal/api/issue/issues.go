@@ -264,7 +264,8 @@ func (h *Handler) respondIssues(w http.ResponseWriter, r *http.Request, repo ind
 		}
 		out = append(out, l.Issue(repo, is, pr))
 	}
-	return h.RespondList(w, r, p, total, out, nil)
+	b, err := api.EncodeItems(h.API, out)
+	return h.RespondList(w, r, p, total, b, err)
 }
 
 // assigneeNames are Gitea's assignee and assignees in one list.

@@ -114,7 +114,8 @@ func (h *Handler) listPulls(w http.ResponseWriter, r *http.Request) error {
 		}
 		out = append(out, h.Pull(r, repo, perm, pr, false))
 	}
-	return h.RespondList(w, r, p, total, out, nil)
+	b, err := api.EncodeItems(h.API, out)
+	return h.RespondList(w, r, p, total, b, err)
 }
 
 func (h *Handler) createPull(w http.ResponseWriter, r *http.Request) error {

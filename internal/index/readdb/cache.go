@@ -3,6 +3,7 @@ package readdb
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -181,14 +182,37 @@ func RememberSized[T any](ctx context.Context, db *DB, key string, fn func(conte
 	return v, nil
 }
 
-// Key names a read by its kind, its SQL and its arguments.
+// Key names a read by its kind, its SQL and its arguments, each written
+// as its type and value. Keys are made on every cached read, so the
+// common argument types are written without fmt.
 func Key(kind string, sql string, args ...any) string {
 	var b strings.Builder
+	b.Grow(len(kind) + len(sql) + 24*len(args))
 	b.WriteString(kind)
 	b.WriteByte(0)
 	b.WriteString(sql)
+	var num [24]byte
 	for _, a := range args {
-		fmt.Fprintf(&b, "\x00%T:%v", a, a)
+		b.WriteByte(0)
+		switch v := a.(type) {
+		case string:
+			b.WriteString("string:")
+			b.WriteString(v)
+		case int64:
+			b.WriteString("int64:")
+			b.Write(strconv.AppendInt(num[:0], v, 10))
+		case uint64:
+			b.WriteString("uint64:")
+			b.Write(strconv.AppendUint(num[:0], v, 10))
+		case int:
+			b.WriteString("int:")
+			b.Write(strconv.AppendInt(num[:0], int64(v), 10))
+		case bool:
+			b.WriteString("bool:")
+			b.WriteString(strconv.FormatBool(v))
+		default:
+			fmt.Fprintf(&b, "%T:%v", a, a)
+		}
 	}
 	return b.String()
 }

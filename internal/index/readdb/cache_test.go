@@ -276,3 +276,26 @@ func TestWrittenTable(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyNamesTypeAndValue: a key holds each argument's type and value,
+// so two reads differ in key whenever their arguments differ in either
+// (the string "1" against the number 1), and the types written without
+// fmt read as fmt would write them.
+func TestKeyNamesTypeAndValue(t *testing.T) {
+	args := []any{"a b", int64(-7), uint64(7), 7, true, int32(7), []string{"x"}}
+	want := "kind\x00SELECT 1"
+	for _, a := range args {
+		want += fmt.Sprintf("\x00%T:%v", a, a)
+	}
+	if got := Key("kind", "SELECT 1", args...); got != want {
+		t.Fatalf("Key = %q, want %q", got, want)
+	}
+	seen := map[string]any{}
+	for _, a := range []any{"1", int64(1), uint64(1), 1, true, "true"} {
+		k := Key("kind", "SELECT 1", a)
+		if prev, dup := seen[k]; dup {
+			t.Fatalf("%T %v and %T %v share the key %q", prev, prev, a, a, k)
+		}
+		seen[k] = a
+	}
+}
