@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dforge/dforge/internal/api/itemjson"
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/blocks"
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
@@ -19,6 +21,7 @@ import (
 	"github.com/dforge/dforge/internal/gitea/convert"
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/moderation"
 	"github.com/ethereum/go-ethereum/common"
 )
 
@@ -291,6 +294,8 @@ type Links struct {
 	Render func(body string) string
 	// Username reads an address's username ("" when it has none).
 	Username func(r *http.Request, addr string) string
+	// items keeps encoded issues for IssuesJSON: set by ListLinks only.
+	items *itemjson.Cache
 }
 
 func (h *IssuesAPI) LinksFor(r *http.Request, repo index.Repo) *Links {
@@ -329,7 +334,119 @@ func (h *IssuesAPI) LinksFor(r *http.Request, repo index.Repo) *Links {
 func (h *IssuesAPI) ListLinks(r *http.Request, repo index.Repo) *Links {
 	l := h.LinksFor(r, repo)
 	l.Render = func(string) string { return "" }
+	l.items = h.items
 	return l
+}
+
+// IssuesJSON is list's issues encoded as a JSON array, as Issue shapes
+// them: each one kept from an earlier page when nothing it is made from
+// has changed since (itemjson), so a page read after a block shapes and
+// encodes only the issues the block touched. Only links of a list
+// (ListLinks) keep issues: elsewhere bodies are rendered, from more than
+// the issue.
+func (l *Links) IssuesJSON(repo index.Repo, list []index.Issue, pulls map[uint64]index.Pull) (EncodedJSON, error) {
+	items := make([][]byte, len(list))
+	var k itemjson.Key
+	for i, is := range list {
+		var pr *index.Pull
+		if got, ok := pulls[is.Number]; ok && is.IsPull {
+			pr = &got
+		}
+		shape := func() any { return l.Issue(repo, is, pr) }
+		var err error
+		if l.items == nil {
+			items[i], err = json.Marshal(shape())
+		} else {
+			l.issueKey(&k, repo, is, pr)
+			items[i], err = l.items.Encode(&k, shape)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("encode issue %d: %w", is.Number, err)
+		}
+	}
+	return itemjson.Array(items), nil
+}
+
+// issueKey writes into k everything Issue(repo, is, pr) is made from
+// under list links: the links, the repository's names, every field of
+// is, the ids of the people it shows, the viewer's moderation view of it
+// and pr's merge state. TestIssueKeyHoldsEveryField changes each field
+// of is and checks that the key changes.
+func (l *Links) issueKey(k *itemjson.Key, repo index.Repo, is index.Issue, pr *index.Pull) {
+	k.Reset()
+	k.Str(l.origin)
+	k.Str(l.Api)
+	k.Str(l.Html)
+	k.Uint(repo.ID)
+	k.Str(repo.Name)
+	k.Str(repo.Owner.Username)
+	k.Uint(is.Repo)
+	k.Uint(is.Number)
+	k.Bool(is.IsPull)
+	l.personKey(k, is.Author)
+	k.Str(is.Title)
+	k.Str(is.Body)
+	k.Str(is.State)
+	k.Str(is.StateReason)
+	k.Uint(is.Comments)
+	k.Uint(uint64(len(is.Labels)))
+	for _, lb := range is.Labels {
+		k.Uint(lb.ID)
+		k.Str(lb.Name)
+		k.Str(lb.Color)
+		k.Str(lb.Description)
+		k.Bool(lb.Exclusive)
+		k.Str(lb.Signer)
+		k.Str(lb.Delegation)
+	}
+	k.Uint(uint64(len(is.Assignees)))
+	for _, u := range is.Assignees {
+		l.personKey(k, u)
+	}
+	k.Uint(is.MilestoneID)
+	k.Bool(is.Milestone != nil)
+	if m := is.Milestone; m != nil {
+		k.Uint(m.ID)
+		k.Uint(m.Repo)
+		k.Str(m.Title)
+		k.Str(m.Description)
+		k.Str(m.State)
+		k.Int(m.OpenIssues)
+		k.Int(m.ClosedIssues)
+		k.Int(m.Due)
+		k.Str(m.Created)
+		k.Str(m.Updated)
+		k.Str(m.Closed)
+		k.Str(m.Signer)
+		k.Str(m.Delegation)
+	}
+	k.Int(int64(is.PinOrder))
+	k.Int(is.CreatedHeight)
+	k.Str(is.Created)
+	k.Int(is.UpdatedHeight)
+	k.Str(is.Updated)
+	k.Str(is.Closed)
+	k.Str(is.Signer)
+	k.Str(is.Delegation)
+	reason, hidden := l.Mod.Hidden(moderation.KindIssue, moderation.IssueKey(repo.ID, is.Number))
+	k.Bool(hidden)
+	k.Str(reason)
+	k.Bool(l.Mod.Admin)
+	k.Bool(pr != nil)
+	if pr != nil {
+		k.Bool(pr.Merged)
+		k.Str(pr.MergedAt)
+	}
+}
+
+// personKey writes what Person(u) is made from besides the site's URL:
+// the address, the name and the user id the index gives the address.
+func (l *Links) personKey(k *itemjson.Key, u index.User) {
+	k.Str(u.Address)
+	k.Str(u.Username)
+	if common.IsHexAddress(u.Address) {
+		k.Int(UserIDOf(l.req, common.HexToAddress(u.Address)))
+	}
 }
 
 func optional(s string) *string {

@@ -40,7 +40,7 @@ func (h *IssuesAPI) WithoutDeleted(ctx context.Context, list []index.Issue) []in
 	if u, ok := auth.UserFrom(ctx); ok && h.isAdmin(u.Address) {
 		return list
 	}
-	kept := list[:0:0]
+	kept := make([]index.Issue, 0, len(list)) // list may be the read cache's: never written
 	for _, is := range list {
 		if hd, ok := h.Mod.IsHidden(moderation.KindIssue, moderation.IssueKey(is.Repo, is.Number)); !ok || !hd.Deleted {
 			kept = append(kept, is)

@@ -2,7 +2,6 @@ package api
 
 import (
 	"fmt"
-	"github.com/dforge/dforge/internal/api/itemjson"
 	"math"
 	"net/http"
 	"strconv"
@@ -63,13 +62,6 @@ type EncodedJSON []byte
 // maxItemJSON bounds the encoded list items kept: about ten thousand
 // issues of a page's shape.
 const maxItemJSON = 32 << 20
-
-// EncodeItems is items encoded as a JSON array, each item taken from the
-// items encoded before when its content is the same (itemjson).
-func EncodeItems[T any](a *API, items []T) (EncodedJSON, error) {
-	b, err := itemjson.Array(a.items, items)
-	return EncodedJSON(b), err
-}
 
 // RespondList writes one page of a list with X-Total-Count and a Link
 // header (next, last, first, prev) as GitHub and Gitea do.

@@ -84,9 +84,9 @@ func TestReadsFollowWrites(t *testing.T) {
 	n.must(http.StatusNotFound, bob, "GET", secret, nil)
 }
 
-// TestListItemsFollowChanges: issue, pull request and comment lists are
-// put together from items encoded before (itemjson), so an item that
-// changed must be encoded again. Each change here touches something an
+// TestListItemsFollowChanges: issue lists are put together from issues
+// encoded before (itemjson), so an issue that changed must be encoded
+// again; comment lists must follow their comments too. Each change here touches something an
 // item shows but its own row does not hold (its author's name, its
 // repository's name) or a row the list reads beside it (a comment's
 // count), after the list was read once.

@@ -37,8 +37,7 @@ func (h *Handler) listComments(w http.ResponseWriter, r *http.Request) error {
 	for i, c := range list {
 		out[i] = l.Comment(is, c)
 	}
-	b, err := api.EncodeItems(h.API, out)
-	return h.RespondList(w, r, p, total, b, err)
+	return h.RespondList(w, r, p, total, out, nil)
 }
 
 // listRepoComments is Gitea's GET /repos/{owner}/{repo}/issues/comments:

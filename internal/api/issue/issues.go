@@ -256,15 +256,7 @@ func (h *Handler) respondIssues(w http.ResponseWriter, r *http.Request, repo ind
 	if err != nil {
 		return err
 	}
-	out := make([]api.IssueJSON, 0, len(list))
-	for _, is := range list {
-		var pr *index.Pull
-		if got, ok := pulls[is.Number]; ok && is.IsPull {
-			pr = &got
-		}
-		out = append(out, l.Issue(repo, is, pr))
-	}
-	b, err := api.EncodeItems(h.API, out)
+	b, err := l.IssuesJSON(repo, list, pulls)
 	return h.RespondList(w, r, p, total, b, err)
 }
 

@@ -114,8 +114,7 @@ func (h *Handler) listPulls(w http.ResponseWriter, r *http.Request) error {
 		}
 		out = append(out, h.Pull(r, repo, perm, pr, false))
 	}
-	b, err := api.EncodeItems(h.API, out)
-	return h.RespondList(w, r, p, total, b, err)
+	return h.RespondList(w, r, p, total, out, nil)
 }
 
 func (h *Handler) createPull(w http.ResponseWriter, r *http.Request) error {

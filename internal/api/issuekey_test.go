@@ -1,0 +1,94 @@
+package api
+
+import (
+	"bytes"
+	"net/http/httptest"
+	"reflect"
+	"testing"
+
+	"github.com/dforge/dforge/internal/api/itemjson"
+	"github.com/dforge/dforge/internal/index"
+)
+
+// sampleIssue has every field of index.Issue set, its lists and its
+// milestone included.
+func sampleIssue() index.Issue {
+	label := index.Label{ID: 3, Name: "bug", Color: "ff0000", Description: "d", Exclusive: true, Signer: "s", Delegation: "d"}
+	return index.Issue{
+		Repo: 1, Number: 2, IsPull: true, Author: index.User{Address: "0x00000000000000000000000000000000000000aa", Username: "alice"},
+		Title: "t", Body: "b", State: "open", StateReason: "r", Comments: 4, Labels: []index.Label{label, label},
+		Assignees:   []index.User{{Address: "0x00000000000000000000000000000000000000bb", Username: "bob"}},
+		MilestoneID: 5, Milestone: &index.Milestone{ID: 5, Repo: 1, Title: "m", Description: "md", State: "open", OpenIssues: 1, ClosedIssues: 2, Due: 9, Created: "c", Updated: "u", Closed: "x", Signer: "s", Delegation: "d"},
+		PinOrder: 1, CreatedHeight: 10, Created: "c", UpdatedHeight: 11, Updated: "u", Closed: "x", Signer: "s", Delegation: "d",
+	}
+}
+
+// TestIssueKeyHoldsEveryField changes each field of an issue in turn, down
+// to the fields of its labels, assignees and milestone, and checks that
+// the issue's key changes: an issue list kept by that key (IssuesJSON)
+// then never shows a field as it was. A field added to index.Issue fails
+// here until issueKey writes it.
+func TestIssueKeyHoldsEveryField(t *testing.T) {
+	l := &Links{req: httptest.NewRequest("GET", "/", nil), origin: "http://h", Api: "http://h/api/v1/repos/o/r", Html: "http://h/o/r"}
+	repo := index.Repo{ID: 1, Name: "r", Owner: index.User{Username: "o"}}
+	keyOf := func(is index.Issue, pr *index.Pull) []byte {
+		var k itemjson.Key
+		l.issueKey(&k, repo, is, pr)
+		return bytes.Clone(k.Bytes())
+	}
+	base := keyOf(sampleIssue(), nil)
+	if !bytes.Equal(base, keyOf(sampleIssue(), nil)) {
+		t.Fatal("the same issue writes two keys")
+	}
+	changed := 0
+	var visit func(path string, at func(*index.Issue) reflect.Value)
+	visit = func(path string, at func(*index.Issue) reflect.Value) {
+		probe := sampleIssue()
+		v := at(&probe)
+		switch v.Kind() {
+		case reflect.Struct:
+			for i := range v.NumField() {
+				visit(path+"."+v.Type().Field(i).Name, func(is *index.Issue) reflect.Value { return at(is).Field(i) })
+			}
+			return
+		case reflect.Pointer:
+			visit(path, func(is *index.Issue) reflect.Value { return at(is).Elem() })
+			v.SetZero()
+		case reflect.Slice:
+			for i := range v.Len() {
+				visit(path+"[i]", func(is *index.Issue) reflect.Value { return at(is).Index(i) })
+			}
+			v.Set(v.Slice(0, v.Len()-1))
+		case reflect.String:
+			v.SetString(v.String() + "x")
+		case reflect.Bool:
+			v.SetBool(!v.Bool())
+		case reflect.Int, reflect.Int64:
+			v.SetInt(v.Int() + 1)
+		case reflect.Uint64:
+			v.SetUint(v.Uint() + 1)
+		default:
+			t.Fatalf("%s: no change written for %s", path, v.Kind())
+		}
+		if bytes.Equal(keyOf(probe, nil), base) {
+			t.Errorf("%s changed and the key did not", path)
+		}
+		changed++
+	}
+	visit("Issue", func(is *index.Issue) reflect.Value { return reflect.ValueOf(is).Elem() })
+	if changed < 40 {
+		t.Fatalf("only %d changes tried", changed)
+	}
+
+	// Beside the issue: its pull request's merge state and its repository.
+	pr := &index.Pull{}
+	withPR := keyOf(sampleIssue(), pr)
+	pr.Merged = true
+	if bytes.Equal(withPR, base) || bytes.Equal(keyOf(sampleIssue(), pr), withPR) {
+		t.Error("the merge state is not in the key")
+	}
+	repo.Name = "renamed"
+	if bytes.Equal(keyOf(sampleIssue(), nil), base) {
+		t.Error("the repository's name is not in the key")
+	}
+}
