@@ -2,7 +2,7 @@ package issue
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strings"
@@ -104,24 +104,15 @@ func (h *Handler) createComment(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// findComment reads comment id back: the newest of its issue, usually.
+// findComment reads comment id of issue number back by its id: one row,
+// however many comments the issue has.
 func (h *Handler) findComment(ctx context.Context, repo, number, id uint64) (index.Comment, error) {
-	ix := h.Forge.Index()
-	_, total, err := ix.Comments(ctx, repo, number, index.Page{Number: 1, Limit: 1})
+	c, err := h.Forge.Index().CommentByID(ctx, repo, id)
 	if err != nil {
-		return index.Comment{}, err
+		return index.Comment{}, fmt.Errorf("read the new comment back: %w", err)
 	}
-	last := int((total + api.MaxLimit - 1) / api.MaxLimit)
-	for page := last; page >= 1; page-- {
-		list, _, err := ix.Comments(ctx, repo, number, index.Page{Number: page, Limit: api.MaxLimit})
-		if err != nil {
-			return index.Comment{}, err
-		}
-		for _, c := range list {
-			if c.ID == id {
-				return c, nil
-			}
-		}
+	if c.Number != number {
+		return index.Comment{}, fmt.Errorf("comment %d is on #%d, not #%d", id, c.Number, number)
 	}
-	return index.Comment{}, errors.New("a new comment is missing from the projection")
+	return c, nil
 }
