@@ -344,7 +344,7 @@ func (h *IssuesAPI) ListLinks(r *http.Request, repo index.Repo) *Links {
 // encodes only the issues the block touched. Only links of a list
 // (ListLinks) keep issues: elsewhere bodies are rendered, from more than
 // the issue.
-func (l *Links) IssuesJSON(repo index.Repo, list []index.Issue, pulls map[uint64]index.Pull) (EncodedJSON, error) {
+func (l *Links) IssuesJSON(repo index.Repo, list []index.Issue, pulls map[uint64]index.Pull) (EncodedJSON[[]IssueJSON], error) {
 	items := make([][]byte, len(list))
 	var k itemjson.Key
 	for i, is := range list {
@@ -364,7 +364,7 @@ func (l *Links) IssuesJSON(repo index.Repo, list []index.Issue, pulls map[uint64
 			return nil, fmt.Errorf("encode issue %d: %w", is.Number, err)
 		}
 	}
-	return itemjson.Array(items), nil
+	return EncodedJSON[[]IssueJSON](itemjson.Array(items)), nil
 }
 
 // issueKey writes into k everything Issue(repo, is, pr) is made from

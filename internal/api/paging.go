@@ -55,9 +55,15 @@ func PageWithLimit(r *http.Request, limit int) (index.Page, error) {
 	return p, nil
 }
 
-// EncodedJSON is a list already encoded (EncodeItems), which RespondList
-// writes as it is.
-type EncodedJSON []byte
+// EncodedJSON is a value of type T already encoded as JSON (IssuesJSON),
+// which RespondList writes as it is. T names what the bytes hold, for the
+// OpenAPI document, which documents an EncodedJSON[T] as a T.
+type EncodedJSON[T any] []byte
+
+func (e EncodedJSON[T]) encoded() []byte { return e }
+
+// encodedJSON is an EncodedJSON of any type.
+type encodedJSON interface{ encoded() []byte }
 
 // maxItemJSON bounds the encoded list items kept: about ten thousand
 // issues of a page's shape.
@@ -89,10 +95,10 @@ func (a *API) RespondList(w http.ResponseWriter, r *http.Request, p index.Page, 
 	if len(links) > 0 {
 		w.Header().Set("Link", strings.Join(links, ", "))
 	}
-	if b, ok := items.(EncodedJSON); ok {
+	if e, ok := items.(encodedJSON); ok {
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 		w.WriteHeader(http.StatusOK)
-		w.Write(append(b, '\n')) // as json.Encoder ends a value
+		w.Write(append(e.encoded(), '\n')) // as json.Encoder ends a value
 		return nil
 	}
 	WriteJSON(w, http.StatusOK, items)

@@ -389,7 +389,11 @@ func (g *gen) operation(r *route, opID, tag string) map[string]any {
 		}
 		if status == 200 && o.raw {
 			for _, ct := range o.ctypes {
-				content[ct] = map[string]any{"schema": schema{"type": "string"}}
+				// Bytes written as JSON beside a value encoded as JSON are that
+				// value encoded before (api.EncodedJSON): the value's schema holds.
+				if _, typed := content[ct]; !typed {
+					content[ct] = map[string]any{"schema": schema{"type": "string"}}
+				}
 			}
 		}
 		if len(content) > 0 {

@@ -59,9 +59,10 @@ func TestGenerateFindsEveryRoute(t *testing.T) {
 		"/api/v1/things/{id}/watch":        {"put"},
 		"/api/v1/things/{id}/files/{path}": {"get"},
 		"/api/v1/things/{id}/tags":         {"delete"},
+		"/api/v1/things/{id}/children":     {"get"},
 	}
-	if res.Operations != 9 || len(d.Paths) != len(want) {
-		t.Fatalf("%d operations on %d paths, want 9 on %d (the catch-all left out): %v", res.Operations, len(d.Paths), len(want), d.Paths)
+	if res.Operations != 10 || len(d.Paths) != len(want) {
+		t.Fatalf("%d operations on %d paths, want 10 on %d (the catch-all left out): %v", res.Operations, len(d.Paths), len(want), d.Paths)
 	}
 	for p, methods := range want {
 		for _, m := range methods {
@@ -121,6 +122,11 @@ func TestGenerateParametersAndBodies(t *testing.T) {
 	}
 	if at(list, "responses", "200", "headers", "X-Total-Count") == nil {
 		t.Errorf("list headers: %v", at(list, "responses", "200"))
+	}
+	// A list encoded before (EncodedJSON[[]Thing]) is documented as the list.
+	children := d.Paths["/api/v1/things/{id}/children"]["get"]
+	if got := at(children, "responses", "200", "content", "application/json", "schema", "items", "$ref"); got != "#/components/schemas/Thing" {
+		t.Errorf("encoded list answer: %v", at(children, "responses", "200", "content"))
 	}
 	get := d.Paths["/api/v1/things/{id}"]["get"]
 	if at(get, "summary") != "Answers one thing." || at(get, "description") != "It is found by id." {

@@ -92,8 +92,28 @@ func (g *gen) schemaOf(t *tref) schema {
 		return schema{"type": "object", "additionalProperties": g.schemaOf(&tref{x.Value, t.f})}
 	case *ast.StructType:
 		return g.structSchema(x, t.f)
+	case *ast.IndexExpr:
+		if g.encodedAs(&tref{x.X, t.f}) {
+			return g.schemaOf(&tref{x.Index, t.f})
+		}
 	}
 	return schema{}
+}
+
+// encodedAs reports whether t names a generic type declared as bytes of
+// its one type parameter (type EncodedJSON[T any] []byte): a T already
+// encoded, which is documented as the T.
+func (g *gen) encodedAs(t *tref) bool {
+	td := g.named(t)
+	if td == nil || td.spec.TypeParams == nil || td.spec.TypeParams.NumFields() != 1 {
+		return false
+	}
+	arr, ok := td.spec.Type.(*ast.ArrayType)
+	if !ok || arr.Len != nil {
+		return false
+	}
+	id, ok := arr.Elt.(*ast.Ident)
+	return ok && id.Name == "byte"
 }
 
 func clone(s schema) schema {
