@@ -83,7 +83,8 @@ func (db *DB) Changed(tables ...string) {
 	}
 	for _, t := range tables {
 		c.tables[t]++
-		for _, u := range implied[t] {
+		// A trigger fires on a write of the hot columns too.
+		for _, u := range implied[strings.TrimSuffix(t, hotPart)] {
 			c.tables[u]++
 		}
 	}

@@ -57,7 +57,7 @@ func (f cacheFixture) write(t *testing.T, stmts ...string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tx := NewWriteTx(raw)
+	tx := f.db.WriteTx(raw)
 	defer f.db.ChangedBy(tx)
 	defer tx.Rollback()
 	for _, q := range stmts {

@@ -1,6 +1,7 @@
 package readdb
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -33,25 +34,132 @@ var (
 
 const maxWords = 4096
 
+// hotColumns are columns that nearly every block writes and that most
+// reads of their table never look at: an account's balances and nonce
+// (every transaction moves its sender's), and the projected height. Every
+// name shown joins chain_accounts and reads the naming rule in
+// chain_index, so without this no answer that shows a name would outlive
+// a block. A write that sets only hot columns moves the table's hot part
+// (table + hotPart), not the table; a read depends on the hot part too
+// when its text names one of the hot columns or has a * other than
+// COUNT(*)'s. A read of a hot column always names it: the projection's
+// reads list their columns, and * is taken to read them all.
+var hotColumns = map[string]map[string]bool{
+	"chain_accounts": {"balance": true, "staked": true, "unbonding": true, "nonce": true},
+	"chain_index":    {"height": true},
+}
+
+// hotPart names the hot columns of a table as the read cache tracks them.
+const hotPart = "#hot"
+
 // sqlWords are the words of q that could name a table: its identifiers,
-// lower case, without SQL's keywords.
+// lower case, without SQL's keywords, and the hot part of a table whose
+// hot columns q may read (hotColumns).
 func sqlWords(q string) []string {
 	if w, ok := words.Load(q); ok {
 		return w.([]string)
 	}
 	seen := map[string]bool{}
 	var out []string
-	for _, t := range tokens(q) {
+	ts := tokens(q)
+	for _, t := range ts {
 		if !isIdent(t) || keywords[t] || seen[t] {
 			continue
 		}
 		seen[t] = true
 		out = append(out, t)
 	}
+	star := hasStar(ts)
+	for table, cols := range hotColumns {
+		if !seen[table] {
+			continue
+		}
+		reads := star
+		for c := range cols {
+			reads = reads || seen[c]
+		}
+		if reads {
+			out = append(out, table+hotPart)
+		}
+	}
 	if wordsLen.Add(1) <= maxWords {
 		words.Store(q, out)
 	}
 	return out
+}
+
+// hasStar reports whether tokens have a * that may stand for columns: any
+// but COUNT(*)'s (a product is taken for one too).
+func hasStar(ts []string) bool {
+	for i, t := range ts {
+		if t == "*" && !(i > 0 && ts[i-1] == "(" && i+1 < len(ts) && ts[i+1] == ")") {
+			return true
+		}
+	}
+	return false
+}
+
+// writtenNames are what the write q changes for the read cache: its
+// table, or only the table's hot part when q is an UPDATE that sets hot
+// columns alone (hotColumns); false when q is not understood
+// (writtenTable).
+func writtenNames(q string) ([]string, bool) {
+	table, ok := writtenTable(q)
+	if !ok || table == "" {
+		return nil, ok
+	}
+	if cols := hotColumns[table]; cols != nil {
+		if set, ok := updatedColumns(q); ok && len(set) > 0 && allIn(set, cols) {
+			return []string{table + hotPart}, true
+		}
+	}
+	return []string{table}, true
+}
+
+// updatedColumns are the columns an UPDATE's SET assigns; false when q is
+// not a plain UPDATE t SET c = …, … (a FROM, a tuple assignment).
+func updatedColumns(q string) ([]string, bool) {
+	ts := tokens(q)
+	i := slices.Index(ts, "set")
+	if len(ts) == 0 || ts[0] != "update" || i < 0 {
+		return nil, false
+	}
+	var cols []string
+	depth, start := 0, true
+	for _, t := range ts[i+1:] {
+		switch {
+		case t == "(":
+			if start {
+				return nil, false // (a, b) = (…): not read here
+			}
+			depth++
+		case t == ")":
+			depth--
+		case depth > 0:
+		case t == "where" || t == "returning":
+			return cols, true
+		case t == "from":
+			return nil, false
+		case t == ",":
+			start = true
+		case start:
+			if !isIdent(t) {
+				return nil, false
+			}
+			cols = append(cols, t)
+			start = false
+		}
+	}
+	return cols, true
+}
+
+func allIn(names []string, set map[string]bool) bool {
+	for _, n := range names {
+		if !set[n] {
+			return false
+		}
+	}
+	return true
 }
 
 // writtenTable is the table the statement q writes: "" for a read, false
