@@ -1,7 +1,6 @@
 package readdb
 
 import (
-	"context"
 	"testing"
 )
 
@@ -35,25 +34,5 @@ func TestWriteStatementsArePrepared(t *testing.T) {
 	}
 	if s, _ := f.db.wstmts.cached(both); s != nil {
 		t.Errorf("a text of two statements was prepared: it would run only the first")
-	}
-}
-
-// failedWrite runs stmts in one transaction, expects the last to fail, and
-// rolls back as the index does.
-func (f cacheFixture) failedWrite(t *testing.T, stmts ...string) {
-	t.Helper()
-	ctx := context.Background()
-	raw, err := f.raw.BeginTx(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx := f.db.WriteTx(raw)
-	defer f.db.ChangedBy(tx)
-	defer tx.Rollback()
-	for i, q := range stmts {
-		_, err := tx.ExecContext(ctx, q)
-		if last := i == len(stmts)-1; (err != nil) != last {
-			t.Fatalf("%s: %v", q, err)
-		}
 	}
 }
