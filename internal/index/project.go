@@ -100,7 +100,7 @@ func (ix *Index) reset(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("begin reset: %w", err)
 	}
-	tx := ix.rd.WriteTx(raw)
+	tx := readdb.NewWriteTx(raw)
 	defer tx.Rollback()
 	// Once committed (or not): see readdb/cache.go. A reset empties
 	// everything, so every answer moves on.
@@ -215,7 +215,7 @@ func (ix *Index) inTx(ctx context.Context, fn func(*readdb.WriteTx) error) error
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
-	tx := ix.rd.WriteTx(raw)
+	tx := readdb.NewWriteTx(raw)
 	defer tx.Rollback()
 	defer ix.rd.ChangedBy(tx) // once committed (or not): see readdb/cache.go
 	if err := fn(tx); err != nil {

@@ -69,7 +69,7 @@ func (f cacheFixture) runTx(t *testing.T, failLast bool, stmts ...string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tx := f.db.WriteTx(raw)
+	tx := NewWriteTx(raw)
 	defer f.db.ChangedBy(tx)
 	defer tx.Rollback()
 	for i, q := range stmts {

@@ -3,9 +3,7 @@ package readdb
 import (
 	"context"
 	"database/sql"
-	"strings"
 	"sync"
-	"time"
 )
 
 // WriteTx is a transaction of the projection's writer that notes the
@@ -13,69 +11,17 @@ import (
 // that read them are dropped (cache.go). It offers only the statements the
 // projection runs: a write cannot go around it.
 type WriteTx struct {
-	tx    *sql.Tx
-	stmts *stmtCache // the writer's prepared statements
+	tx *sql.Tx
 
 	mu      sync.Mutex
 	written map[string]struct{}
 	unknown bool // a statement wrote, or may have written, tables not noted
-	missed  map[string]struct{}
 }
 
-// WriteTx notes the writes of tx, a transaction of the store's writer
-// (store.DB), and runs them prepared (stmt).
-func (db *DB) WriteTx(tx *sql.Tx) *WriteTx {
-	return &WriteTx{tx: tx, stmts: db.wstmts, written: map[string]struct{}{}}
-}
-
-// NewWriteTx notes the writes of tx and runs them as text (tests).
+// NewWriteTx notes the writes of tx.
 func NewWriteTx(tx *sql.Tx) *WriteTx {
 	return &WriteTx{tx: tx, written: map[string]struct{}{}}
 }
-
-// stmt is q prepared for the transaction, or nil. SQLite's writer is one
-// connection, which the transaction holds, so a statement cannot be
-// prepared while it runs: one not prepared yet runs as text, and is
-// prepared once the transaction has ended (prepareMissed). A text of
-// several statements is never prepared: a prepared statement is one.
-func (t *WriteTx) stmt(ctx context.Context, q string) *sql.Stmt {
-	s, ok := t.stmts.cached(q)
-	if s != nil {
-		return t.tx.StmtContext(ctx, s)
-	}
-	if ok && !strings.Contains(strings.TrimRight(strings.TrimSpace(q), ";"), ";") {
-		t.mu.Lock()
-		if t.missed == nil {
-			t.missed = map[string]struct{}{}
-		}
-		t.missed[q] = struct{}{}
-		t.mu.Unlock()
-	}
-	return nil
-}
-
-// prepareMissed prepares the statements the transaction ran as text, now
-// that it has given the writer's connection back.
-func (t *WriteTx) prepareMissed() {
-	t.mu.Lock()
-	missed := t.missed
-	t.missed = nil
-	t.mu.Unlock()
-	if len(missed) == 0 {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), prepareTimeout)
-	defer cancel()
-	for q := range missed {
-		if _, ok := t.stmts.cached(q); ok {
-			t.stmts.prepare(ctx, q)
-		}
-	}
-}
-
-// prepareTimeout bounds the wait for the writer's connection to prepare
-// statements after a transaction; one not prepared runs as text next time.
-const prepareTimeout = time.Second
 
 func (t *WriteTx) note(q string) {
 	names, ok := writtenNames(q)
@@ -92,9 +38,6 @@ func (t *WriteTx) note(q string) {
 // ExecContext runs a statement in the transaction.
 func (t *WriteTx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
 	t.note(q)
-	if s := t.stmt(ctx, q); s != nil {
-		return s.ExecContext(ctx, args...)
-	}
 	return t.tx.ExecContext(ctx, q, args...)
 }
 
@@ -102,9 +45,6 @@ func (t *WriteTx) ExecContext(ctx context.Context, q string, args ...any) (sql.R
 // RETURNING) in the transaction.
 func (t *WriteTx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
 	t.note(q)
-	if s := t.stmt(ctx, q); s != nil {
-		return s.QueryContext(ctx, args...)
-	}
 	return t.tx.QueryContext(ctx, q, args...)
 }
 
@@ -112,25 +52,14 @@ func (t *WriteTx) QueryContext(ctx context.Context, q string, args ...any) (*sql
 // transaction.
 func (t *WriteTx) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
 	t.note(q)
-	if s := t.stmt(ctx, q); s != nil {
-		return s.QueryRowContext(ctx, args...)
-	}
 	return t.tx.QueryRowContext(ctx, q, args...)
 }
 
 // Commit commits the transaction.
-func (t *WriteTx) Commit() error {
-	err := t.tx.Commit()
-	t.prepareMissed()
-	return err
-}
+func (t *WriteTx) Commit() error { return t.tx.Commit() }
 
 // Rollback rolls the transaction back.
-func (t *WriteTx) Rollback() error {
-	err := t.tx.Rollback()
-	t.prepareMissed()
-	return err
-}
+func (t *WriteTx) Rollback() error { return t.tx.Rollback() }
 
 // Written are the tables the transaction wrote, and false when it cannot
 // tell.
