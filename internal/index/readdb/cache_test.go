@@ -52,18 +52,6 @@ func (f cacheFixture) read(t *testing.T, table string, reads *int) int64 {
 // as the index does (ChangedBy once it has ended).
 func (f cacheFixture) write(t *testing.T, stmts ...string) {
 	t.Helper()
-	f.runTx(t, false, stmts...)
-}
-
-// failedWrite is write whose last statement fails: the transaction rolls
-// back, as the index's does.
-func (f cacheFixture) failedWrite(t *testing.T, stmts ...string) {
-	t.Helper()
-	f.runTx(t, true, stmts...)
-}
-
-func (f cacheFixture) runTx(t *testing.T, failLast bool, stmts ...string) {
-	t.Helper()
 	ctx := context.Background()
 	raw, err := f.raw.BeginTx(ctx, nil)
 	if err != nil {
@@ -72,14 +60,10 @@ func (f cacheFixture) runTx(t *testing.T, failLast bool, stmts ...string) {
 	tx := NewWriteTx(raw)
 	defer f.db.ChangedBy(tx)
 	defer tx.Rollback()
-	for i, q := range stmts {
-		_, err := tx.ExecContext(ctx, q)
-		if fails := failLast && i == len(stmts)-1; (err != nil) != fails {
+	for _, q := range stmts {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
-	}
-	if failLast {
-		return
 	}
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
