@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func TestWrittenNamesKeepHotColumnsApart(t *testing.T) {
+func TestWrittenNameKeepsHotColumnsApart(t *testing.T) {
 	for q, want := range map[string]string{
 		`UPDATE chain_accounts SET balance = balance + $2, staked = staked + $3, unbonding = unbonding + $4, nonce = nonce + $5 WHERE address = $1`: "chain_accounts#hot",
 		`UPDATE chain_accounts SET balance = balance + $2, nonce = nonce + $5, username = $6 WHERE address = $1`:                                    "chain_accounts",
@@ -20,9 +20,9 @@ func TestWrittenNamesKeepHotColumnsApart(t *testing.T) {
 		`UPDATE forge_repos SET balance = 1`:                     "forge_repos",
 		`UPDATE chain_accounts SET balance = 1 -- ,username = 2`: "chain_accounts#hot",
 	} {
-		got, ok := writtenNames(q)
-		if !ok || !slices.Equal(got, []string{want}) {
-			t.Errorf("writtenNames(%q) = %q, %v; want %q", q, got, ok, want)
+		got, ok := writtenName(q)
+		if !ok || got != want {
+			t.Errorf("writtenName(%q) = %q, %v; want %q", q, got, ok, want)
 		}
 	}
 }

@@ -99,27 +99,28 @@ func hasStar(ts []string) bool {
 	return false
 }
 
-// writtenNames are what the write q changes for the read cache: its
-// table, or only the table's hot part when q is an UPDATE that sets hot
-// columns alone (hotColumns); false when q is not understood
+// writtenName is what the write q changes for the read cache: its table,
+// or only the table's hot part when q is an UPDATE that sets hot columns
+// alone (hotColumns); "" for a read, false when q is not understood
 // (writtenTable).
-func writtenNames(q string) ([]string, bool) {
-	table, ok := writtenTable(q)
+func writtenName(q string) (string, bool) {
+	ts := tokens(q)
+	table, ok := tableWritten(ts)
 	if !ok || table == "" {
-		return nil, ok
+		return table, ok
 	}
 	if cols := hotColumns[table]; cols != nil {
-		if set, ok := updatedColumns(q); ok && len(set) > 0 && allIn(set, cols) {
-			return []string{table + hotPart}, true
+		if set, ok := updatedColumns(ts); ok && len(set) > 0 && allIn(set, cols) {
+			return table + hotPart, true
 		}
 	}
-	return []string{table}, true
+	return table, true
 }
 
-// updatedColumns are the columns an UPDATE's SET assigns; false when q is
-// not a plain UPDATE t SET c = …, … (a FROM, a tuple assignment).
-func updatedColumns(q string) ([]string, bool) {
-	ts := tokens(q)
+// updatedColumns are the columns an UPDATE's SET assigns, from its tokens;
+// false when it is not a plain UPDATE t SET c = …, … (a FROM, a tuple
+// assignment).
+func updatedColumns(ts []string) ([]string, bool) {
 	i := slices.Index(ts, "set")
 	if len(ts) == 0 || ts[0] != "update" || i < 0 {
 		return nil, false
@@ -165,8 +166,10 @@ func allIn(names []string, set map[string]bool) bool {
 // writtenTable is the table the statement q writes: "" for a read, false
 // when q is not one of the forms understood (INSERT [OR x] INTO t,
 // REPLACE INTO t, UPDATE [OR x] t, DELETE FROM t, SELECT).
-func writtenTable(q string) (string, bool) {
-	ts := tokens(q)
+func writtenTable(q string) (string, bool) { return tableWritten(tokens(q)) }
+
+// tableWritten is writtenTable of q's tokens.
+func tableWritten(ts []string) (string, bool) {
 	next := func() string {
 		if len(ts) == 0 {
 			return ""

@@ -24,14 +24,14 @@ func NewWriteTx(tx *sql.Tx) *WriteTx {
 }
 
 func (t *WriteTx) note(q string) {
-	names, ok := writtenNames(q)
+	name, ok := writtenName(q)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if !ok {
+	switch {
+	case !ok:
 		t.unknown = true
-	}
-	for _, n := range names {
-		t.written[n] = struct{}{}
+	case name != "":
+		t.written[name] = struct{}{}
 	}
 }
 
