@@ -232,6 +232,7 @@ func writeIssue(ctx context.Context, tx *readdb.WriteTx, c forgeChange, is *forg
 	if is == nil {
 		return nil
 	}
+	ctx = readdb.InScope(ctx, issueScope(is.Repo, is.Number)) // every statement below stays within the issue's rows
 	_, err := tx.ExecContext(ctx, `INSERT INTO forge_issues (repo_id, number, is_pull, author, title, body, state, state_reason,
 		comments, created_height, created_time_ns, updated_height, updated_time_ns, closed_height, closed_time_ns, milestone_id,
 		signer, delegation)

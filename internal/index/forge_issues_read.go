@@ -73,8 +73,19 @@ func scanIssue(row scanner, extra ...any) (Issue, error) {
 	return is, err
 }
 
-// Issue reads issue (or pull request) number of repository repo.
+// Issue reads issue (or pull request) number of repository repo. The
+// answer is kept until a write to this issue's rows, or an unscoped one to
+// a table it read (issueScope).
 func (ix *Index) Issue(ctx context.Context, repo, number uint64) (Issue, error) {
+	is, err := rememberSized(readdb.InScope(ctx, issueScope(repo, number)), ix, readKey("issue", "", repo, number),
+		func(ctx context.Context) (Issue, error) { return ix.issue(ctx, repo, number) }, Issue.size)
+	if err != nil {
+		return Issue{}, err
+	}
+	return is.clone(), nil
+}
+
+func (ix *Index) issue(ctx context.Context, repo, number uint64) (Issue, error) {
 	is, err := scanIssue(ix.queryRow(ctx, `SELECT `+issueColumns+` FROM `+issueFrom+` WHERE i.repo_id = $1 AND i.number = $2`, int64(repo), int64(number)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Issue{}, notFound("there is no issue or pull request #%d", number)
@@ -87,6 +98,32 @@ func (ix *Index) Issue(ctx context.Context, repo, number uint64) (Issue, error) 
 		return Issue{}, err
 	}
 	return list[0], nil
+}
+
+// issueScope is the scope (readdb.Scope) of one issue's rows: its row of
+// forge_issues, its labels, its assignees and its comments. The writes of
+// an issue and of its comments run in it, and so do the reads of one
+// issue and of its comments.
+func issueScope(repo, number uint64) readdb.Scope { return readdb.NewScope(repo, number) }
+
+// clone is a copy of is that shares nothing a caller could change with
+// the one kept in the read cache.
+func (is Issue) clone() Issue {
+	is.Labels, is.Assignees = slices.Clone(is.Labels), slices.Clone(is.Assignees)
+	if is.Milestone != nil {
+		m := *is.Milestone
+		is.Milestone = &m
+	}
+	return is
+}
+
+// size estimates the bytes is holds, for the read cache.
+func (is Issue) size() int64 {
+	n := 512 + len(is.Title) + len(is.Body) + 160*len(is.Labels) + 96*len(is.Assignees)
+	if is.Milestone != nil {
+		n += 256 + len(is.Milestone.Description)
+	}
+	return int64(n)
 }
 
 // IssueFilter narrows an issue list; zero fields match everything.
@@ -339,7 +376,9 @@ func (ix *Index) fillIssues(ctx context.Context, repo uint64, issues []Issue) er
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("read issue assignees: %w", err)
 	}
-	return ix.fillMilestones(ctx, repo, issues)
+	// A milestone's counts are of other issues too: read outside any
+	// one issue's scope.
+	return ix.fillMilestones(readdb.Unscoped(ctx), repo, issues)
 }
 
 // Comment is a comment on an issue or pull request.
@@ -360,8 +399,35 @@ type Comment struct {
 	Delegation string `json:"delegation"`
 }
 
-// Comments lists the comments of issue number, oldest first.
+// Comments lists the comments of issue number, oldest first. The page is
+// kept until a write to the issue's rows, or an unscoped one to a table it
+// read (issueScope).
 func (ix *Index) Comments(ctx context.Context, repo, number uint64, p Page) ([]Comment, int64, error) {
+	got, err := rememberSized(readdb.InScope(ctx, issueScope(repo, number)), ix, readKey("comments", "", repo, number, p.Number, p.Limit),
+		func(ctx context.Context) (commentPage, error) {
+			list, total, err := ix.comments(ctx, repo, number, p)
+			return commentPage{list, total}, err
+		}, commentPage.size)
+	if err != nil {
+		return nil, 0, err
+	}
+	return slices.Clone(got.list), got.total, nil
+}
+
+type commentPage struct {
+	list  []Comment
+	total int64
+}
+
+func (p commentPage) size() int64 {
+	n := 64
+	for _, c := range p.list {
+		n += 256 + len(c.Body)
+	}
+	return int64(n)
+}
+
+func (ix *Index) comments(ctx context.Context, repo, number uint64, p Page) ([]Comment, int64, error) {
 	out := []Comment{}
 	total, err := ix.page(ctx, `c.id, c.repo_id, c.number, c.author, `+userExpr("a")+`, c.body, c.height, c.time_ns, COALESCE(c.updated_time_ns, c.time_ns), c.signer, c.delegation`,
 		`forge_comments c LEFT JOIN chain_accounts a ON a.address = c.author`, "c.repo_id = $1 AND c.number = $2 AND c.deleted = FALSE", "c.id",

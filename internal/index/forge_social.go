@@ -17,12 +17,17 @@ func writeComment(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error 
 	if cm == nil {
 		return nil
 	}
+	// Every statement stays within its issue's rows (issueScope): an edit
+	// or deletion names the issue besides the id.
+	ctx = readdb.InScope(ctx, issueScope(cm.Repo, cm.Number))
 	var err error
 	switch {
 	case cm.Deleted:
-		_, err = tx.ExecContext(ctx, `UPDATE forge_comments SET deleted = TRUE, body = '', updated_time_ns = $2 WHERE id = $1`, int64(cm.ID), c.timeNS)
+		_, err = tx.ExecContext(ctx, `UPDATE forge_comments SET deleted = TRUE, body = '', updated_time_ns = $2
+			WHERE id = $1 AND repo_id = $3 AND number = $4`, int64(cm.ID), c.timeNS, int64(cm.Repo), int64(cm.Number))
 	case cm.Edited:
-		_, err = tx.ExecContext(ctx, `UPDATE forge_comments SET body = $2, updated_time_ns = $3 WHERE id = $1`, int64(cm.ID), cm.Body, c.timeNS)
+		_, err = tx.ExecContext(ctx, `UPDATE forge_comments SET body = $2, updated_time_ns = $3
+			WHERE id = $1 AND repo_id = $4 AND number = $5`, int64(cm.ID), cm.Body, c.timeNS, int64(cm.Repo), int64(cm.Number))
 	default:
 		_, err = tx.ExecContext(ctx, `INSERT INTO forge_comments (id, repo_id, number, author, body, height, time_ns, signer, delegation)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, int64(cm.ID), int64(cm.Repo), int64(cm.Number), cm.Author.Hex(), cm.Body, c.height, c.timeNS,

@@ -22,7 +22,9 @@ import (
 // Remember hands it (Query, QueryRow): each word of that SQL that could
 // name a table is noted, so a read depends on every table its text names,
 // and on no more. A read that names none, or that reads some other way
-// (Snapshot), depends on every write.
+// (Snapshot), depends on every write. A read and a write may also say
+// which rows they stay within (a Scope, scope.go): then a write moves on
+// only the answers read in its scope or in none.
 //
 // An answer is used only while every table it read still has the
 // generation it was read at. Why that is exact: a reader notes the count
@@ -40,7 +42,7 @@ type readCache struct {
 	bytes int64 // the summed sizes of m's values
 
 	gmu    sync.RWMutex
-	tables map[string]uint64 // each table's generation
+	tables map[genKey]uint64 // each table's generations (scope.go)
 	writes uint64            // moved on by every finished write
 	all    uint64            // moved on by writes that did not say what they wrote
 }
@@ -59,33 +61,51 @@ type reads struct {
 }
 
 type tableGen struct {
-	table string
-	gen   uint64
+	key genKey
+	gen uint64
 }
 
 // The cache's bounds: when either is passed it starts again empty (which
 // also drops the answers of past generations). An answer larger than a
-// sixteenth of maxReadBytes is never kept.
+// sixteenth of maxReadBytes is never kept. A busy repository's issues and
+// their comment pages are kept one by one, so the bounds are of the order
+// of thousands of issues and their pages of comments.
 const (
-	maxReadEntries = 4096
-	maxReadBytes   = 16 << 20
+	maxReadEntries = 16384
+	maxReadBytes   = 64 << 20
 )
 
 // Changed moves the generations of tables on: what they hold may differ
 // from what any cached answer saw. The tables a write implies (implied.go)
 // move with them.
 func (db *DB) Changed(tables ...string) {
-	c := &db.cache
+	marks := make([]genKey, len(tables))
+	for i, t := range tables {
+		marks[i] = genKey{t, wholeTable}
+	}
+	db.cache.moveOn(marks)
+}
+
+// moveOn moves on what writes marked (writeMark): a table and its
+// unscoped part, or a table and one bucket of its scopes.
+func (c *readCache) moveOn(marks []genKey) {
 	c.gmu.Lock()
 	defer c.gmu.Unlock()
 	if c.tables == nil {
-		c.tables = map[string]uint64{}
+		c.tables = map[genKey]uint64{}
 	}
-	for _, t := range tables {
-		c.tables[t]++
-		// A trigger fires on a write of the hot columns too.
-		for _, u := range implied[strings.TrimSuffix(t, hotPart)] {
-			c.tables[u]++
+	for _, m := range marks {
+		c.tables[genKey{m.name, wholeTable}]++
+		if m.part >= 0 {
+			c.tables[m]++
+		} else {
+			c.tables[genKey{m.name, unscopedPart}]++
+		}
+		// A trigger fires on a write of the hot columns too; what it
+		// writes is in no scope.
+		for _, u := range implied[strings.TrimSuffix(m.name, hotPart)] {
+			c.tables[genKey{u, wholeTable}]++
+			c.tables[genKey{u, unscopedPart}]++
 		}
 	}
 	c.writes++
@@ -111,7 +131,7 @@ func (c *readCache) current(r reads) bool {
 		return r.writes == c.writes
 	}
 	for _, t := range r.tables {
-		if c.tables[t.table] != t.gen {
+		if c.tables[t.key] != t.gen {
 			return false
 		}
 	}
@@ -129,8 +149,8 @@ func (c *readCache) label(writes uint64, rec *recorder) (reads, bool) {
 	r := reads{all: c.all, writes: writes, any: rec.any || len(rec.tables) == 0}
 	if !r.any {
 		r.tables = make([]tableGen, 0, len(rec.tables))
-		for t := range rec.tables {
-			r.tables = append(r.tables, tableGen{t, c.tables[t]})
+		for k := range rec.tables {
+			r.tables = append(r.tables, tableGen{k, c.tables[k]})
 		}
 	}
 	return r, true
@@ -159,7 +179,7 @@ func RememberSized[T any](ctx context.Context, db *DB, key string, fn func(conte
 	c.gmu.RLock()
 	writes := c.writes
 	c.gmu.RUnlock()
-	rec := &recorder{tables: map[string]struct{}{}}
+	rec := &recorder{tables: map[genKey]struct{}{}}
 	v, err := fn(context.WithValue(ctx, recorderKey{}, rec))
 	outer.addAll(rec)
 	if err != nil {
@@ -218,10 +238,11 @@ func Key(kind string, sql string, args ...any) string {
 	return b.String()
 }
 
-// recorder notes the tables the reads of one Remember name.
+// recorder notes the generations the reads of one Remember depend on:
+// of the tables they name, in their scope (scope.go).
 type recorder struct {
 	mu     sync.Mutex
-	tables map[string]struct{}
+	tables map[genKey]struct{}
 	any    bool // a read that names no tables: it depends on everything
 }
 
@@ -232,16 +253,21 @@ func recorderOf(ctx context.Context) *recorder {
 	return r
 }
 
-// noteRead notes the tables the read q names for ctx's Remember, if any.
+// noteRead notes the tables the read q names, in ctx's scope, for ctx's
+// Remember, if any.
 func noteRead(ctx context.Context, q string) {
 	r := recorderOf(ctx)
 	if r == nil {
 		return
 	}
-	words := sqlWords(q)
+	words, s := sqlWords(q), scopeOf(ctx)
 	r.mu.Lock()
 	for _, w := range words {
-		r.tables[w] = struct{}{}
+		k, bucket, scoped := readKeys(w, s)
+		r.tables[k] = struct{}{}
+		if scoped {
+			r.tables[bucket] = struct{}{}
+		}
 	}
 	r.mu.Unlock()
 }
@@ -263,7 +289,7 @@ func (r *recorder) addReads(d reads) {
 	defer r.mu.Unlock()
 	r.any = r.any || d.any
 	for _, t := range d.tables {
-		r.tables[t.table] = struct{}{}
+		r.tables[t.key] = struct{}{}
 	}
 }
 

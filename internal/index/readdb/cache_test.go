@@ -52,7 +52,12 @@ func (f cacheFixture) read(t *testing.T, table string, reads *int) int64 {
 // as the index does (ChangedBy once it has ended).
 func (f cacheFixture) write(t *testing.T, stmts ...string) {
 	t.Helper()
-	ctx := context.Background()
+	f.writeIn(t, context.Background(), stmts...)
+}
+
+// writeIn is write with the statements run on ctx (in its scope, if any).
+func (f cacheFixture) writeIn(t *testing.T, ctx context.Context, stmts ...string) {
+	t.Helper()
 	raw, err := f.raw.BeginTx(ctx, nil)
 	if err != nil {
 		t.Fatal(err)

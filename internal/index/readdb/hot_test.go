@@ -37,6 +37,14 @@ func TestReadsDependOnHotColumnsOnlyWhenTheyNameThem(t *testing.T) {
 		`SELECT height, genesis_hash FROM chain_index WHERE id = 1`:     {"chain_index#hot": true},
 		`SELECT SUM(x * 2) FROM chain_accounts`:                         {"chain_accounts#hot": true},
 		`SELECT nonce FROM chain_txs`:                                   {"chain_txs": true, "chain_accounts#hot": false},
+		// Qualified columns: by the table's alias, its name, another
+		// table's alias, a subquery's.
+		`SELECT c.height FROM forge_comments c LEFT JOIN chain_index x ON x.id = 1`:          {"chain_index": true, "chain_index#hot": false},
+		`SELECT x.height FROM forge_comments c LEFT JOIN chain_index AS x ON x.id = 1`:       {"chain_index#hot": true},
+		`SELECT chain_index.height FROM forge_comments c, chain_index`:                       {"chain_index#hot": true},
+		`SELECT s.height FROM (SELECT height FROM chain_index) s`:                            {"chain_index#hot": true},
+		`SELECT s.nonce FROM chain_accounts a JOIN (SELECT 1 AS nonce) s ON a.id = 1`:        {"chain_accounts#hot": true},
+		`SELECT c.nonce FROM forge_comments c JOIN chain_accounts a ON a.address = c.author`: {"chain_accounts": true, "chain_accounts#hot": false},
 	} {
 		got := sqlWords(q)
 		for w, in := range want {

@@ -70,15 +70,15 @@ func sqlWords(q string) []string {
 		out = append(out, t)
 	}
 	star := hasStar(ts)
+	var aliases map[string][]string
 	for table, cols := range hotColumns {
 		if !seen[table] {
 			continue
 		}
-		reads := star
-		for c := range cols {
-			reads = reads || seen[c]
+		if aliases == nil {
+			aliases = aliasesOf(ts)
 		}
-		if reads {
+		if star || namesColumnOf(ts, table, cols, aliases) {
 			out = append(out, table+hotPart)
 		}
 	}
@@ -86,6 +86,46 @@ func sqlWords(q string) []string {
 		words.Store(q, out)
 	}
 	return out
+}
+
+// namesColumnOf tells whether ts name one of table's columns cols: bare,
+// qualified by the table's name, or by a name aliases give it. A name
+// qualified by a name aliases do not know (a subquery's) may be table's.
+// So c.height, where c is forge_comments, is not chain_index's height.
+func namesColumnOf(ts []string, table string, cols map[string]bool, aliases map[string][]string) bool {
+	for k, t := range ts {
+		if !cols[t] {
+			continue
+		}
+		if k < 2 || ts[k-1] != "." {
+			return true
+		}
+		p := ts[k-2]
+		if of, known := aliases[p]; p == table || !known || slices.Contains(of, table) {
+			return true
+		}
+	}
+	return false
+}
+
+// aliasesOf maps each name ts give a table (t x, t AS x) to the tables it
+// is given to. A column's alias (c.height h) lands here too, harmlessly:
+// no column is qualified by it.
+func aliasesOf(ts []string) map[string][]string {
+	m := map[string][]string{}
+	for i := 0; i+1 < len(ts); i++ {
+		if !isIdent(ts[i]) || keywords[ts[i]] {
+			continue
+		}
+		j := i + 1
+		if ts[j] == "as" {
+			j++
+		}
+		if j < len(ts) && isIdent(ts[j]) && !keywords[ts[j]] {
+			m[ts[j]] = append(m[ts[j]], ts[i])
+		}
+	}
+	return m
 }
 
 // hasStar reports whether tokens have a * that may stand for columns: any
