@@ -15,7 +15,7 @@ type WriteTx struct {
 
 	mu      sync.Mutex
 	written map[genKey]struct{} // what each statement changed: writeMark
-	unknown bool // a statement wrote, or may have written, tables not noted
+	unknown bool                // a statement wrote, or may have written, tables not noted
 }
 
 // NewWriteTx notes the writes of tx.
