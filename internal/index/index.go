@@ -301,10 +301,12 @@ func (ix *Index) Sync(ctx context.Context) error {
 		}
 		ix.prepared = true
 	}
-	for h := ix.Height() + 1; h <= tip; h++ {
-		if err := ix.projectHeight(ctx, h, h == tip); err != nil {
+	for h := ix.Height() + 1; h <= tip; {
+		n, err := ix.projectFrom(ctx, h, tip)
+		if err != nil {
 			return err
 		}
+		h += n
 	}
 	return nil
 }

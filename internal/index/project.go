@@ -172,38 +172,100 @@ func (ix *Index) projectGenesis(ctx context.Context, g genesisInfo) error {
 	return nil
 }
 
+// maxBatch bounds the blocks one transaction of the projection writes.
+// A projection behind the chain (a burst of writes, a catch-up) writes
+// the blocks it lags by together: one commit instead of one per block, and
+// the actions waiting for them (forge.Service's WaitFor) are answered
+// together, sooner.
+const maxBatch = 16
+
+// projectFrom projects the blocks from h on, up to tip and at most
+// maxBatch of them, in one transaction, and says how many it wrote. When
+// that transaction fails it projects h alone, so that a failure names the
+// block that caused it and the blocks before it land.
+func (ix *Index) projectFrom(ctx context.Context, h, tip int64) (int64, error) {
+	last := min(tip, h+maxBatch-1)
+	if last == h {
+		return 1, ix.projectHeight(ctx, h, h == tip)
+	}
+	batch := make([]blockRows, 0, last-h+1)
+	for k := h; k <= last; k++ {
+		rows, err := ix.readBlock(ctx, k, k == tip)
+		if err != nil && len(batch) > 0 {
+			// The blocks before it go now; the next pass meets this
+			// one first (the tip's results not saved yet, a block that
+			// cannot be read), and reports it as its own.
+			break
+		}
+		if err != nil {
+			return 0, err
+		}
+		batch = append(batch, rows)
+	}
+	if err := ix.writeBlocks(ctx, h-1, batch); err != nil {
+		if ctx.Err() != nil {
+			return 0, fmt.Errorf("project blocks %d to %d: %w", h, h+int64(len(batch))-1, err)
+		}
+		return 1, ix.projectHeight(ctx, h, h == tip)
+	}
+	return int64(len(batch)), nil
+}
+
 // projectHeight reads one block and its results and writes them. At the
 // tip the results may not be saved yet: that is errPending, not a failure.
 func (ix *Index) projectHeight(ctx context.Context, h int64, tip bool) error {
+	rows, err := ix.readBlock(ctx, h, tip)
+	if err != nil {
+		return err
+	}
+	if err := ix.writeBlocks(ctx, h-1, []blockRows{rows}); err != nil {
+		return fmt.Errorf("project %w", err) // "project block h: …"
+	}
+	return nil
+}
+
+// readBlock reads block h and its results as the rows they add.
+func (ix *Index) readBlock(ctx context.Context, h int64, tip bool) (blockRows, error) {
 	block, err := ix.client.Block(ctx, &h)
 	if err != nil {
-		return fmt.Errorf("read block %d: %w", h, err)
+		return blockRows{}, fmt.Errorf("read block %d: %w", h, err)
 	}
 	results, err := ix.client.BlockResults(ctx, &h)
 	if err != nil {
 		if tip {
-			return errPending
+			return blockRows{}, errPending
 		}
-		return fmt.Errorf("read results of block %d: %w", h, err)
+		return blockRows{}, fmt.Errorf("read results of block %d: %w", h, err)
 	}
 	rows, err := buildBlock(block, results)
 	if err != nil {
-		return fmt.Errorf("project block %d: %w", h, err)
+		return blockRows{}, fmt.Errorf("project block %d: %w", h, err)
 	}
-	prev := h - 1
-	err = ix.inTx(ctx, func(tx *readdb.WriteTx) error {
-		if err := writeBlock(ctx, tx, prev, rows); err != nil {
-			return err
+	return rows, nil
+}
+
+// writeBlocks writes blocks, which follow height prev in order, in one
+// transaction, and moves the projected height on to the last of them.
+func (ix *Index) writeBlocks(ctx context.Context, prev int64, blocks []blockRows) error {
+	changes := 0
+	err := ix.inTx(ctx, func(tx *readdb.WriteTx) error {
+		for _, rows := range blocks {
+			if err := writeBlock(ctx, tx, prev, rows); err != nil {
+				return fmt.Errorf("block %d: %w", rows.block.height, err)
+			}
+			if err := ix.observe(ctx, tx, rows.forge, false); err != nil {
+				return fmt.Errorf("block %d: %w", rows.block.height, err)
+			}
+			prev = rows.block.height
+			changes += len(rows.forge)
 		}
-		return ix.observe(ctx, tx, rows.forge, false)
+		return nil
 	})
-	if err == nil {
-		ix.projected(len(rows.forge))
-	}
 	if err != nil {
-		return fmt.Errorf("project block %d: %w", h, err)
+		return err
 	}
-	ix.setHeight(h)
+	ix.projected(changes)
+	ix.setHeight(prev)
 	return nil
 }
 
