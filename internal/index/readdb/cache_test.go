@@ -304,3 +304,41 @@ func TestKeyNamesTypeAndValue(t *testing.T) {
 		seen[k] = a
 	}
 }
+
+// A transaction that reuses statements runs a text prepared from its
+// second run on: the writes all land, and what they wrote moves the cache
+// on as a text's would; a run that changes no row moves nothing.
+func TestReusedStatementsWriteAndMoveTheCache(t *testing.T) {
+	f := newCacheFixture(t)
+	ctx := context.Background()
+	var aReads, bReads int
+	f.read(t, "a_items", &aReads)
+	f.read(t, "b_items", &bReads)
+	raw, err := f.raw.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx := NewWriteTx(raw).ReuseStatements()
+	for range 5 {
+		if _, err := tx.ExecContext(ctx, `UPDATE a_items SET n = n + $1 WHERE id = 1`, 2); err != nil {
+			t.Fatal(err)
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE b_items SET n = n + 1 WHERE id = $1`, 99)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, _ := res.RowsAffected(); n != 0 {
+			t.Fatalf("an update of no row changed %d", n)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	f.db.ChangedBy(tx)
+	if got := f.read(t, "a_items", &aReads); got != 10 || aReads != 2 {
+		t.Fatalf("a after five reused writes: %d from %d reads of SQL, want 10 read afresh", got, aReads)
+	}
+	if got := f.read(t, "b_items", &bReads); got != 0 || bReads != 1 {
+		t.Fatalf("b after writes that changed no row: %d from %d reads of SQL, want 0 from the cache", got, bReads)
+	}
+}
