@@ -6,9 +6,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/ethereum/go-ethereum/common"
-
-	"github.com/dforge/dforge/internal/chain/app"
 	"github.com/dforge/dforge/internal/index"
 )
 
@@ -43,15 +40,8 @@ func TestBehindProjectionWritesBlocksInBatches(t *testing.T) {
 	t.Parallel()
 	eachDatabase(t, func(t *testing.T, name, dsn string) {
 		ctx := context.Background()
-		op := newWallet()
 		alice := newWallet().addr
-		ch := openChain(t, t.TempDir(), app.Genesis{Params: testParams, Operators: []common.Address{op.addr}})
-		defer ch.Close()
-		liveStore := openStore(t, dsn)
-		defer liveStore.Close()
-		live := index.New(quiet, liveStore, ch.Client())
-		stop := follow(t, live)
-		defer stop()
+		op, ch, live := liveIndex(t, dsn)
 		forgeAct(t, op, ch, live, alice, "repo.create", map[string]any{"name": "x"})
 		const issues = 40
 		for i := range issues {

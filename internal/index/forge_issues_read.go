@@ -403,25 +403,15 @@ type Comment struct {
 // kept until a write to the issue's rows, or an unscoped one to a table it
 // read (issueScope).
 func (ix *Index) Comments(ctx context.Context, repo, number uint64, p Page) ([]Comment, int64, error) {
-	got, err := rememberSized(readdb.InScope(ctx, issueScope(repo, number)), ix, readKey("comments", "", repo, number, p.Number, p.Limit),
-		func(ctx context.Context) (commentPage, error) {
-			list, total, err := ix.comments(ctx, repo, number, p)
-			return commentPage{list, total}, err
-		}, commentPage.size)
-	if err != nil {
-		return nil, 0, err
-	}
-	return slices.Clone(got.list), got.total, nil
+	return rememberPage(readdb.InScope(ctx, issueScope(repo, number)), ix, readKey("comments", "", repo, number, p.Number, p.Limit),
+		func(ctx context.Context) ([]Comment, int64, error) { return ix.comments(ctx, repo, number, p) }, commentsSize)
 }
 
-type commentPage struct {
-	list  []Comment
-	total int64
-}
-
-func (p commentPage) size() int64 {
+// commentsSize estimates the bytes a page of comments holds, for the read
+// cache.
+func commentsSize(list []Comment) int64 {
 	n := 64
-	for _, c := range p.list {
+	for _, c := range list {
 		n += 256 + len(c.Body)
 	}
 	return int64(n)

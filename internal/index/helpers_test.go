@@ -81,6 +81,23 @@ func openChain(t *testing.T, dir string, genesis app.Genesis) *chain.Chain {
 	return ch
 }
 
+// liveIndex is a chain whose one operator is op and an index of it in dsn
+// that follows it, all stopped when t ends.
+func liveIndex(t *testing.T, dsn string) (op *wallet, ch *chain.Chain, ix *index.Index) {
+	t.Helper()
+	op = newWallet()
+	ch = openChain(t, t.TempDir(), app.Genesis{Params: testParams, Operators: []common.Address{op.addr}})
+	st := openStore(t, dsn)
+	ix = index.New(quiet, st, ch.Client())
+	stop := follow(t, ix)
+	t.Cleanup(func() {
+		stop()
+		st.Close()
+		ch.Close()
+	})
+	return op, ch, ix
+}
+
 // follow runs ix until the returned stop is called.
 func follow(t *testing.T, ix *index.Index) (stop func()) {
 	t.Helper()

@@ -6,7 +6,6 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/dforge/dforge/internal/chain/app"
 	"github.com/dforge/dforge/internal/index"
 )
 
@@ -18,14 +17,8 @@ func TestIssueAnswersMoveOnPerIssue(t *testing.T) {
 	t.Parallel()
 	eachDatabase(t, func(t *testing.T, _, dsn string) {
 		ctx := context.Background()
-		op := newWallet()
 		alice, bob := newWallet().addr, newWallet().addr
-		ch := openChain(t, t.TempDir(), app.Genesis{Params: testParams, Operators: []common.Address{op.addr}})
-		defer ch.Close()
-		st := openStore(t, dsn)
-		defer st.Close()
-		ix := index.New(quiet, st, ch.Client())
-		defer follow(t, ix)()
+		op, ch, ix := liveIndex(t, dsn)
 		act := func(actor common.Address, action string, payload map[string]any) {
 			t.Helper()
 			forgeAct(t, op, ch, ix, actor, action, payload)

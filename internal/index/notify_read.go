@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -134,19 +133,9 @@ func (ix *Index) Notifications(ctx context.Context, f NotificationFilter, p Page
 	// A user's list is read again and again (a page left open, the
 	// dashboard); it changes only with a block or a change of read state,
 	// both of which move the read cache's generation (notifyRead).
-	pg, err := rememberSized(ctx, ix, readKey("notifications", "", f.key(), p.Number, p.Limit), func(ctx context.Context) (notificationPage, error) {
-		list, total, err := ix.readNotifications(ctx, f, p)
-		return notificationPage{list, total}, err
-	}, func(pg notificationPage) int64 { return int64(len(pg.list)) * 384 })
-	if err != nil {
-		return nil, 0, err
-	}
-	return slices.Clone(pg.list), pg.total, nil
-}
-
-type notificationPage struct {
-	list  []Notification
-	total int64
+	return rememberPage(ctx, ix, readKey("notifications", "", f.key(), p.Number, p.Limit), func(ctx context.Context) ([]Notification, int64, error) {
+		return ix.readNotifications(ctx, f, p)
+	}, func(list []Notification) int64 { return int64(len(list)) * 384 })
 }
 
 // key is f as a read cache key.

@@ -27,7 +27,6 @@ import (
 	"github.com/dforge/dforge/internal/chain/upgrade"
 	"github.com/dforge/dforge/internal/index/calendar"
 	"github.com/dforge/dforge/internal/index/readdb"
-	"github.com/dforge/dforge/internal/store"
 )
 
 // genesisInfo identifies the chain a projection belongs to.
@@ -279,9 +278,6 @@ func (ix *Index) inTx(ctx context.Context, fn func(*readdb.WriteTx) error) error
 		return fmt.Errorf("begin: %w", err)
 	}
 	tx := readdb.NewWriteTx(raw)
-	if ix.dialect == store.SQLite {
-		tx.ReuseStatements() // PostgreSQL's driver keeps its statements prepared itself
-	}
 	defer tx.Rollback()
 	defer ix.rd.ChangedBy(tx) // once committed (or not): see readdb/cache.go
 	if err := fn(tx); err != nil {

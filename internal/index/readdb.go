@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"database/sql"
+	"slices"
 
 	"github.com/dforge/dforge/internal/index/readdb"
 )
@@ -51,6 +52,23 @@ func remember[T any](ctx context.Context, ix *Index, key string, fn func(context
 
 func rememberSized[T any](ctx context.Context, ix *Index, key string, fn func(context.Context) (T, error), size func(T) int64) (T, error) {
 	return readdb.RememberSized(ctx, ix.rd, key, fn, size)
+}
+
+// rememberPage is rememberSized for a page of a list and the number of
+// items in all; callers get a copy of the page kept.
+func rememberPage[T any](ctx context.Context, ix *Index, key string, fn func(context.Context) ([]T, int64, error), size func([]T) int64) ([]T, int64, error) {
+	type page struct {
+		list  []T
+		total int64
+	}
+	got, err := rememberSized(ctx, ix, key, func(ctx context.Context) (page, error) {
+		list, total, err := fn(ctx)
+		return page{list, total}, err
+	}, func(p page) int64 { return size(p.list) })
+	if err != nil {
+		return nil, 0, err
+	}
+	return slices.Clone(got.list), got.total, nil
 }
 
 func readKey(kind string, sql string, args ...any) string { return readdb.Key(kind, sql, args...) }

@@ -16,47 +16,6 @@ type WriteTx struct {
 	mu      sync.Mutex
 	written map[genKey]struct{} // what each statement changed: writeMark
 	unknown bool                // a statement wrote, or may have written, tables not noted
-
-	reuse bool                 // ReuseStatements
-	runs  map[string]int       // how often each statement's text ran (reuse)
-	stmts map[string]*sql.Stmt // the texts run more than once, prepared (reuse)
-}
-
-// ReuseStatements has t prepare a statement the second time its text runs
-// and reuse it from then on, until t ends. SQLite parses the text of every
-// statement it runs afresh: a projection transaction that writes many
-// blocks' actions runs the same few texts again and again (the parser was
-// a seventh of a node's CPU under writes). Statements live only as long as
-// t: database/sql closes them when it ends.
-func (t *WriteTx) ReuseStatements() *WriteTx {
-	t.reuse, t.runs, t.stmts = true, map[string]int{}, map[string]*sql.Stmt{}
-	return t
-}
-
-// exec runs q in the transaction: prepared, when t reuses statements and q
-// ran before.
-func (t *WriteTx) exec(ctx context.Context, q string, args []any) (sql.Result, error) {
-	if !t.reuse {
-		return t.tx.ExecContext(ctx, q, args...)
-	}
-	t.mu.Lock()
-	st := t.stmts[q]
-	t.runs[q]++
-	again := t.runs[q] > 1
-	t.mu.Unlock()
-	if st == nil && !again {
-		return t.tx.ExecContext(ctx, q, args...)
-	}
-	if st == nil {
-		var err error
-		if st, err = t.tx.PrepareContext(ctx, q); err != nil {
-			return nil, err
-		}
-		t.mu.Lock()
-		t.stmts[q] = st
-		t.mu.Unlock()
-	}
-	return st.ExecContext(ctx, args...)
 }
 
 // NewWriteTx notes the writes of tx.
@@ -89,7 +48,7 @@ func (t *WriteTx) noteName(ctx context.Context, name string, ok bool) {
 // a name at every block. Row triggers fire only on rows changed, and the
 // schema has no statement triggers.
 func (t *WriteTx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
-	res, err := t.exec(ctx, q, args)
+	res, err := t.tx.ExecContext(ctx, q, args...)
 	name, ok := writtenName(q)
 	if ok && name != "" && err == nil {
 		if n, nerr := res.RowsAffected(); nerr == nil && n == 0 {
