@@ -181,13 +181,10 @@ const maxBatch = 16
 
 // projectFrom projects the blocks from h on, up to tip and at most
 // maxBatch of them, in one transaction, and says how many it wrote. When
-// that transaction fails it projects h alone, so that a failure names the
+// a transaction of several fails it projects h alone, so that a failure names the
 // block that caused it and the blocks before it land.
 func (ix *Index) projectFrom(ctx context.Context, h, tip int64) (int64, error) {
 	last := min(tip, h+maxBatch-1)
-	if last == h {
-		return 1, ix.projectHeight(ctx, h, h == tip)
-	}
 	batch := make([]blockRows, 0, last-h+1)
 	for k := h; k <= last; k++ {
 		rows, err := ix.readBlock(ctx, k, k == tip)
@@ -203,8 +200,8 @@ func (ix *Index) projectFrom(ctx context.Context, h, tip int64) (int64, error) {
 		batch = append(batch, rows)
 	}
 	if err := ix.writeBlocks(ctx, h-1, batch); err != nil {
-		if ctx.Err() != nil {
-			return 0, fmt.Errorf("project blocks %d to %d: %w", h, h+int64(len(batch))-1, err)
+		if len(batch) == 1 || ctx.Err() != nil {
+			return 0, fmt.Errorf("project %w", err) // "project block k: …", k the block that failed
 		}
 		return 1, ix.projectHeight(ctx, h, h == tip)
 	}
