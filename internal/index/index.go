@@ -201,7 +201,7 @@ func (ix *Index) Run(ctx context.Context) error {
 	failures := 0
 	for {
 		delay := pollInterval
-		err := ix.Sync(ctx)
+		err := ix.sync(ctx)
 		switch {
 		case ctx.Err() != nil:
 			return nil
@@ -273,8 +273,18 @@ func (ix *Index) listen(ctx context.Context) {
 
 // Sync projects every block committed so far and returns. The first call
 // checks the projection belongs to this chain (else rebuilds it) and
-// projects the genesis if needed.
+// projects the genesis if needed. A newest block whose results are not
+// saved yet is not committed: Sync leaves it for the next call.
 func (ix *Index) Sync(ctx context.Context) error {
+	if err := ix.sync(ctx); err != nil && !errors.Is(err, errPending) {
+		return err
+	}
+	return nil
+}
+
+// sync is Sync, but says errPending when it stopped before the newest
+// block because its results are not saved yet, so Run looks again soon.
+func (ix *Index) sync(ctx context.Context) error {
 	ix.syncMu.Lock()
 	defer ix.syncMu.Unlock()
 	if !ix.prepared {
