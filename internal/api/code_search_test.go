@@ -123,7 +123,9 @@ func TestCodeSearch(t *testing.T) {
 	}
 
 	// 3. A push changing one file re-indexes that file alone: its old
-	// words are gone, its new ones found.
+	// words are gone, its new ones found, even by a search asked (and its
+	// answer kept) before the push.
+	searchCode(t, n, nil, repoPath+"chisel", func(a codeSearchAnswer) bool { return a.Total == 1 })
 	n.Commit(wt, "Rename the helper", map[string]string{"util/helper.go": "package util\n\n// Whittle shapes gouge work.\nfunc Whittle() {}\n"})
 	head := strings.TrimSpace(n.Git(wt, "rev-parse", "HEAD"))
 	n.Git(wt, "push", "-q", "origin", "main")
@@ -160,6 +162,11 @@ func TestCodeSearch(t *testing.T) {
 		}
 	}
 	searchCode(t, n, alice, "/api/v1/repos/"+owner+"/secret/search/code?q=gearbox", func(a codeSearchAnswer) bool { return a.Total == 1 })
+	// Made a collaborator, bob finds what he was refused a moment ago.
+	n.JSON("PUT", "/api/v1/repos/"+owner+"/secret/collaborators/"+bob.Name(), alice, map[string]string{"permission": "read"}, http.StatusNoContent, nil)
+	searchCode(t, n, bob, "/api/v1/search/code?q=gearbox", func(a codeSearchAnswer) bool {
+		return a.Total == 1 && a.Items[0].Repository.FullName == owner+"/secret"
+	})
 
 	// 5. A deleted repository's files are gone from the index.
 	if res := n.WalletCall("DELETE", "/api/v1/repos/"+owner+"/lathe", alice, nil); res.Status != http.StatusNoContent {

@@ -49,6 +49,7 @@ type Service struct {
 	dir   func(index.Repo) (string, error)
 	retry time.Duration
 	log   *slog.Logger
+	cache resultCache
 
 	mu       sync.Mutex
 	queue    map[uint64]bool // repositories to look at

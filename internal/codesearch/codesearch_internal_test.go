@@ -78,3 +78,31 @@ func TestAnOlderLayoutIsBuiltAgain(t *testing.T) {
 		t.Fatalf("content field mapping %+v: neither stored nor kept as doc values", f)
 	}
 }
+
+// The cache of results refuses an answer a write to the index overtook,
+// forgets everything on a write, and stays within its bound in bytes.
+func TestResultCache(t *testing.T) {
+	var c resultCache
+	res := Results{Total: 1, Items: []Hit{{Path: "a.go", Lines: []Line{{Number: 1, Text: "package a"}}}}}
+	gen := c.generation()
+	c.changed() // a push lands while the search runs
+	c.put(gen, "q", res)
+	if _, ok := c.get("q"); ok {
+		t.Fatal("an answer from before a write was kept")
+	}
+	c.put(c.generation(), "q", res)
+	if got, ok := c.get("q"); !ok || got.Total != 1 {
+		t.Fatalf("a current answer: %+v %v", got, ok)
+	}
+	c.changed()
+	if _, ok := c.get("q"); ok {
+		t.Fatal("a write left an answer in the cache")
+	}
+	big := Results{Items: []Hit{{Path: "b.go", Lines: []Line{{Text: string(make([]byte, 100_000))}}}}}
+	for i := range 1000 {
+		c.put(c.generation(), cacheKey([]string{"w"}, Query{Page: i + 1}, nil), big)
+	}
+	if c.bytes > maxCachedBytes || len(c.entries) == 0 || len(c.entries) >= 1000 {
+		t.Fatalf("%d entries of %d bytes, bound %d", len(c.entries), c.bytes, maxCachedBytes)
+	}
+}

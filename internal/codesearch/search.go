@@ -79,30 +79,41 @@ func (s *Service) Search(ctx context.Context, viewer common.Address, q Query) (R
 	if err != nil {
 		return Results{}, err
 	}
-	visible := []query.Query{boolQuery("private", false)}
-	for _, id := range readable {
-		visible = append(visible, termQuery("repo_id", strconv.FormatUint(id, 10)))
+	key := cacheKey(words, q, readable)
+	gen := s.cache.generation()
+	if res, ok := s.cache.get(key); ok {
+		return res, nil
 	}
+	res, err := s.search(ctx, words, q, readable)
+	if err != nil {
+		return Results{}, err
+	}
+	s.cache.put(gen, key, res)
+	return res, nil
+}
+
+// search runs q against the index and reads its hits' lines.
+func (s *Service) search(ctx context.Context, words []string, q Query, readable []uint64) (Results, error) {
 	inContent, inPath := make([]query.Query, len(words)), make([]query.Query, len(words))
 	for i, w := range words {
 		inContent[i], inPath[i] = termQuery("content", w), termQuery("path", w)
 	}
-	must := []query.Query{
-		bleve.NewDisjunctionQuery(bleve.NewConjunctionQuery(inContent...), bleve.NewConjunctionQuery(inPath...)),
-		bleve.NewDisjunctionQuery(visible...),
-	}
+	must := []query.Query{bleve.NewDisjunctionQuery(bleve.NewConjunctionQuery(inContent...), bleve.NewConjunctionQuery(inPath...))}
 	if q.Repo != 0 {
 		must = append(must, termQuery("repo_id", strconv.FormatUint(q.Repo, 10)))
 	}
-	all := bleve.NewConjunctionQuery(must...)
+	all := visible(bleve.NewConjunctionQuery(must...), readable)
 	filtered := all
 	if q.Language != "" {
-		filtered = bleve.NewConjunctionQuery(append(slices.Clone(must), termQuery("language", q.Language))...)
+		filtered = visible(bleve.NewConjunctionQuery(append(slices.Clone(must), termQuery("language", q.Language))...), readable)
 	}
 
 	req := bleve.NewSearchRequestOptions(filtered, q.Limit, (q.Page-1)*q.Limit, false)
 	req.Fields = []string{"repo_id", "repo", "path", "language"}
-	req.SortBy([]string{"-_score", "_id"})
+	// By score alone: ties keep the index's order, the same for every
+	// page of one state of the index. A tie broken by _id would load
+	// every match's id, a third of a common word's search.
+	req.SortBy([]string{"-_score"})
 	// The languages of every match, whatever the filter, to offer it. With
 	// no filter the page's own search counts them: each search walks every
 	// match, so a second one would double the cost of a common word.
@@ -208,6 +219,28 @@ func (s *Service) matchLines(content string, words map[string]bool) []Line {
 			out = append(out, Line{Number: i + 1, Text: line, Ranges: ranges})
 		}
 	}
+	return out
+}
+
+// visible keeps of q's matches those viewer may see: every public file,
+// and the private ones of the repositories in readable. It says what to
+// leave out rather than what to keep, so a node of public repositories
+// walks no list of them: leaving out nothing costs nothing.
+func visible(q query.Query, readable []uint64) query.Query {
+	hidden := query.Query(boolQuery("private", true))
+	if len(readable) > 0 {
+		ids := make([]query.Query, len(readable))
+		for i, id := range readable {
+			ids[i] = termQuery("repo_id", strconv.FormatUint(id, 10))
+		}
+		unread := bleve.NewBooleanQuery()
+		unread.AddMust(hidden)
+		unread.AddMustNot(ids...)
+		hidden = unread
+	}
+	out := bleve.NewBooleanQuery()
+	out.AddMust(q)
+	out.AddMustNot(hidden)
 	return out
 }
 

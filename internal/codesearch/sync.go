@@ -146,7 +146,7 @@ func (s *Service) drop(id uint64) error {
 	}
 	b := s.idx.NewBatch()
 	b.DeleteInternal(metaKey(id))
-	if err := s.idx.Batch(b); err != nil {
+	if err := s.batch(b); err != nil {
 		return fmt.Errorf("forget repository %d: %w", id, err)
 	}
 	s.mu.Lock()
@@ -172,18 +172,24 @@ func (s *Service) deleteRepoDocs(id uint64) (int, error) {
 		for _, h := range res.Hits {
 			b.Delete(h.ID)
 		}
-		if err := s.idx.Batch(b); err != nil {
+		if err := s.batch(b); err != nil {
 			return n, fmt.Errorf("delete the documents of repository %d: %w", id, err)
 		}
 		n += len(res.Hits)
 	}
 }
 
+// batch writes b to the index; results kept from before are old then.
+func (s *Service) batch(b *bleve.Batch) error {
+	defer s.cache.changed()
+	return s.idx.Batch(b)
+}
+
 func (s *Service) writeMeta(id uint64, m repoMeta) error {
 	b := s.idx.NewBatch()
 	raw, _ := json.Marshal(m)
 	b.SetInternal(metaKey(id), raw)
-	if err := s.idx.Batch(b); err != nil {
+	if err := s.batch(b); err != nil {
 		return fmt.Errorf("record what repository %d is indexed at: %w", id, err)
 	}
 	return nil
@@ -312,7 +318,7 @@ func (w *writer) flush(last bool) {
 		raw, _ := json.Marshal(w.meta)
 		w.b.SetInternal(metaKey(w.id), raw)
 	}
-	if err := w.s.idx.Batch(w.b); err != nil {
+	if err := w.s.batch(w.b); err != nil {
 		w.err = fmt.Errorf("write the index of repository %d: %w", w.id, err)
 	}
 	// A new batch, not Reset: scorch's Batch may return while a goroutine
