@@ -23,6 +23,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/regexp"
 	"github.com/blevesearch/bleve/v2/mapping"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/dforge/dforge/internal/index"
 )
@@ -44,12 +45,13 @@ type Config struct {
 
 // Service owns the index and the worker that keeps it at the heads.
 type Service struct {
-	idx   bleve.Index
-	ix    *index.Index
-	dir   func(index.Repo) (string, error)
-	retry time.Duration
-	log   *slog.Logger
-	cache resultCache
+	idx      bleve.Index
+	ix       *index.Index
+	dir      func(index.Repo) (string, error)
+	retry    time.Duration
+	log      *slog.Logger
+	cache    resultCache
+	inFlight singleflight.Group // searches running, by cache key
 
 	mu       sync.Mutex
 	queue    map[uint64]bool // repositories to look at

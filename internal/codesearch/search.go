@@ -80,16 +80,27 @@ func (s *Service) Search(ctx context.Context, viewer common.Address, q Query) (R
 		return Results{}, err
 	}
 	key := cacheKey(words, q, readable)
-	gen := s.cache.generation()
 	if res, ok := s.cache.get(key); ok {
 		return res, nil
 	}
-	res, err := s.search(ctx, words, q, readable)
+	// The same search asked again while it runs waits for it: a common
+	// word is asked by many at once. It runs to the end for them even if
+	// the first asker leaves.
+	v, err, _ := s.inFlight.Do(key, func() (any, error) {
+		gen := s.cache.generation()
+		if res, ok := s.cache.get(key); ok {
+			return res, nil
+		}
+		res, err := s.search(context.WithoutCancel(ctx), words, q, readable)
+		if err == nil {
+			s.cache.put(gen, key, res)
+		}
+		return res, err
+	})
 	if err != nil {
 		return Results{}, err
 	}
-	s.cache.put(gen, key, res)
-	return res, nil
+	return v.(Results), nil
 }
 
 // search runs q against the index and reads its hits' lines.
@@ -114,18 +125,11 @@ func (s *Service) search(ctx context.Context, words []string, q Query, readable 
 	// page of one state of the index. A tie broken by _id would load
 	// every match's id, a third of a common word's search.
 	req.SortBy([]string{"-_score"})
-	// The languages of every match, whatever the filter, to offer it. With
-	// no filter the page's own search counts them: each search walks every
-	// match, so a second one would double the cost of a common word.
-	languages := bleve.NewFacetRequest("language", 30)
-	if q.Language == "" {
-		req.AddFacet("languages", languages)
-	}
 	res, err := s.idx.SearchInContext(ctx, req)
 	if err != nil {
 		return Results{}, fmt.Errorf("search code: %w", err)
 	}
-	out := Results{Total: res.Total, Items: []Hit{}, Languages: []LanguageCount{}}
+	out := Results{Total: res.Total, Items: []Hit{}}
 	set := map[string]bool{}
 	for _, w := range words {
 		set[w] = true
@@ -136,20 +140,15 @@ func (s *Service) search(ctx context.Context, words []string, q Query, readable 
 	if err := s.fillLines(ctx, out.Items, set); err != nil {
 		return Results{}, err
 	}
-	facets := res.Facets
+	// The languages of every match, whatever the filter, to offer it.
+	allTotal := res.Total
 	if q.Language != "" {
-		freq := bleve.NewSearchRequestOptions(all, 0, 0, false)
-		freq.AddFacet("languages", languages)
-		fres, err := s.idx.SearchInContext(ctx, freq)
-		if err != nil {
-			return Results{}, fmt.Errorf("count languages: %w", err)
+		if allTotal, err = s.count(ctx, all); err != nil {
+			return Results{}, err
 		}
-		facets = fres.Facets
 	}
-	if f := facets["languages"]; f != nil && f.Terms != nil {
-		for _, t := range f.Terms.Terms() {
-			out.Languages = append(out.Languages, LanguageCount{Name: t.Term, Count: t.Count})
-		}
+	if out.Languages, err = s.languages(ctx, all, allTotal); err != nil {
+		return Results{}, err
 	}
 	return out, nil
 }
