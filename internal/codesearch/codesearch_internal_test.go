@@ -1,7 +1,9 @@
 package codesearch
 
 import (
+	"context"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/blevesearch/bleve/v2"
@@ -104,5 +106,52 @@ func TestResultCache(t *testing.T) {
 	}
 	if c.bytes > maxCachedBytes || len(c.entries) == 0 || len(c.entries) >= 1000 {
 		t.Fatalf("%d entries of %d bytes, bound %d", len(c.entries), c.bytes, maxCachedBytes)
+	}
+}
+
+// Languages are counted exactly, the most common one included (it is
+// what the others leave of the total), files of no known language under
+// the empty name, and private files a viewer may not read in none.
+func TestLanguageCounts(t *testing.T) {
+	s, err := Open(Config{Dir: filepath.Join(t.TempDir(), "cs")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	files := []doc{
+		{RepoID: "1", Path: "a.go", Language: "Go", Content: "lathe"},
+		{RepoID: "1", Path: "b.go", Language: "Go", Content: "lathe"},
+		{RepoID: "1", Path: "c.go", Language: "Go", Content: "lathe"},
+		{RepoID: "1", Path: "d.go", Language: "Go", Content: "chisel"},
+		{RepoID: "1", Path: "e.ts", Language: "TypeScript", Content: "lathe"},
+		{RepoID: "1", Path: "LICENSE", Language: "", Content: "lathe"},
+		{RepoID: "2", Path: "p.rs", Language: "Rust", Content: "lathe", Private: true},
+		{RepoID: "2", Path: "q.go", Language: "Go", Content: "lathe", Private: true},
+	}
+	b := s.idx.NewBatch()
+	for _, d := range files {
+		if err := b.Index(d.RepoID+":"+d.Path, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.batch(b); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		readable []uint64
+		want     []LanguageCount
+	}{
+		{nil, []LanguageCount{{"Go", 3}, {"", 1}, {"TypeScript", 1}}},
+		{[]uint64{2}, []LanguageCount{{"Go", 4}, {"", 1}, {"Rust", 1}, {"TypeScript", 1}}},
+	} {
+		q := visible(termQuery("content", "lathe"), tc.readable)
+		total, err := s.count(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.languages(context.Background(), q, total)
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("readable %v: languages %+v, want %+v (%v)", tc.readable, got, tc.want, err)
+		}
 	}
 }
