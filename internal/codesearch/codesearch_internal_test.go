@@ -110,8 +110,9 @@ func TestResultCache(t *testing.T) {
 }
 
 // Languages are counted exactly, the most common one included (it is
-// what the others leave of the total), files of no known language under
-// the empty name, and private files a viewer may not read in none.
+// what the others leave of the total), files of no known language in no
+// entry (they are no filter), and private files a viewer may not read in
+// none.
 func TestLanguageCounts(t *testing.T) {
 	s, err := Open(Config{Dir: filepath.Join(t.TempDir(), "cs")})
 	if err != nil {
@@ -141,8 +142,8 @@ func TestLanguageCounts(t *testing.T) {
 		readable []uint64
 		want     []LanguageCount
 	}{
-		{nil, []LanguageCount{{"Go", 3}, {"", 1}, {"TypeScript", 1}}},
-		{[]uint64{2}, []LanguageCount{{"Go", 4}, {"", 1}, {"Rust", 1}, {"TypeScript", 1}}},
+		{nil, []LanguageCount{{"Go", 3}, {"TypeScript", 1}}},
+		{[]uint64{2}, []LanguageCount{{"Go", 4}, {"Rust", 1}, {"TypeScript", 1}}},
 	} {
 		q := visible(termQuery("content", "lathe"), tc.readable)
 		total, err := s.count(context.Background(), q)

@@ -14,7 +14,8 @@ import (
 const maxLanguages = 30
 
 // languages counts q's total matches by language. Every document has one
-// language term (a file of no known language has the empty one), so the
+// language term (a file of no known language has the empty one, which is
+// counted but not offered: it is no filter), so the
 // language with the most files here need not be counted: it holds what
 // the others do not. The others are counted one search each, and each of
 // those walks only that language's matches. A facet would read every
@@ -37,12 +38,12 @@ func (s *Service) languages(ctx context.Context, q query.Query, total uint64) ([
 		if err != nil {
 			return nil, err
 		}
-		if n > 0 {
+		if n > 0 && t != "" {
 			out = append(out, LanguageCount{Name: t, Count: int(n)})
-			rest -= min(n, rest)
 		}
+		rest -= min(n, rest)
 	}
-	if rest > 0 {
+	if rest > 0 && terms[0] != "" {
 		out = append(out, LanguageCount{Name: terms[0], Count: int(rest)})
 	}
 	slices.SortFunc(out, func(a, b LanguageCount) int {
