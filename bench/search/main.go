@@ -41,6 +41,7 @@ type options struct {
 	bin      string
 	timeout  time.Duration
 	fileSize int
+	pprof    string // the node's profiles, when asked
 }
 
 func main() { os.Exit(mainCode()) }
@@ -53,6 +54,7 @@ func mainCode() int {
 	flag.BoolVar(&o.quick, "quick", false, "a small smoke run: -mb 4 -queries 200 unless given")
 	flag.StringVar(&o.bin, "bin", "", "dforge binary to run (default: go build ./cmd/dforge into the temporary directory)")
 	flag.DurationVar(&o.timeout, "timeout", 30*time.Minute, "abort the run after this long")
+	flag.StringVar(&o.pprof, "node-pprof", "", "serve the node's Go profiles on this loopback address (dforge serve --pprof-addr), to explain a figure")
 	flag.Parse()
 	o.fileSize = 8 << 10
 	if o.quick {
@@ -101,8 +103,11 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 		return err
 	}
 	data := filepath.Join(tmp, "node")
-	n, err := forgenode.Start(ctx, bin, []string{"serve", "--data", data, "--addr", "127.0.0.1:0",
-		"--rpc-addr", "tcp://127.0.0.1:0", "--p2p-addr", "tcp://127.0.0.1:0"}, nil, filepath.Join(tmp, "node.log"))
+	args := []string{"serve", "--data", data, "--addr", "127.0.0.1:0", "--rpc-addr", "tcp://127.0.0.1:0", "--p2p-addr", "tcp://127.0.0.1:0"}
+	if o.pprof != "" {
+		args = append(args, "--pprof-addr", o.pprof)
+	}
+	n, err := forgenode.Start(ctx, bin, args, nil, filepath.Join(tmp, "node.log"))
 	if err != nil {
 		return err
 	}

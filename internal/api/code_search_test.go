@@ -113,6 +113,11 @@ func TestCodeSearch(t *testing.T) {
 	if r := goFile.Ranges[0]; goFile.Text[r[0]:r[1]] != "spindle" {
 		t.Errorf("range %v marks %q", r, goFile.Text[r[0]:r[1]])
 	}
+	// A path's words count with the content's: helper is only in a
+	// file's name, util and carve one in its path, one in its content.
+	for _, q := range []string{"helper", "util%20carve"} {
+		searchCode(t, n, nil, repoPath+q, func(a codeSearchAnswer) bool { return a.Total == 1 && a.Items[0].Path == "util/helper.go" })
+	}
 	// Words inside code count: println in fmt.Println.
 	searchCode(t, n, nil, repoPath+"println", func(a codeSearchAnswer) bool { return a.Total == 1 && a.Items[0].Path == "main.go" })
 

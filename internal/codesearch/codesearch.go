@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/blevesearch/bleve/v2"
@@ -45,13 +46,19 @@ type Config struct {
 
 // Service owns the index and the worker that keeps it at the heads.
 type Service struct {
-	idx      bleve.Index
-	ix       *index.Index
-	dir      func(index.Repo) (string, error)
-	retry    time.Duration
-	log      *slog.Logger
-	cache    resultCache
-	inFlight singleflight.Group // searches running, by cache key
+	idx   bleve.Index
+	ix    *index.Index
+	dir   func(index.Repo) (string, error)
+	retry time.Duration
+	log   *slog.Logger
+	cache resultCache
+	// mayHidePrivate is set once the index may hold a private file, before
+	// the first one is written: until then no search needs to filter. A
+	// search holds privacy (read) while it runs, so the writer of the first
+	// private file waits for the searches that read it unset.
+	mayHidePrivate atomic.Bool
+	privacy        sync.RWMutex
+	inFlight       singleflight.Group // searches running, by cache key
 
 	mu       sync.Mutex
 	queue    map[uint64]bool // repositories to look at
@@ -92,8 +99,25 @@ func Open(cfg Config) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Service{idx: idx, ix: cfg.Index, dir: cfg.RepoDir, retry: cfg.Retry, log: cfg.Log,
-		queue: map[uint64]bool{}, waiting: map[uint64]bool{}, runs: map[uint64]Run{}, wake: make(chan struct{}, 1)}, nil
+	s := &Service{idx: idx, ix: cfg.Index, dir: cfg.RepoDir, retry: cfg.Retry, log: cfg.Log,
+		queue: map[uint64]bool{}, waiting: map[uint64]bool{}, runs: map[uint64]Run{}, wake: make(chan struct{}, 1)}
+	private, err := s.count(context.Background(), boolQuery("private", true))
+	if err != nil {
+		idx.Close()
+		return nil, err
+	}
+	s.mayHidePrivate.Store(private > 0)
+	return s, nil
+}
+
+// holdingPrivate is called before a private file is written to the index.
+func (s *Service) holdingPrivate() {
+	if s.mayHidePrivate.Load() {
+		return
+	}
+	s.privacy.Lock()
+	s.mayHidePrivate.Store(true)
+	s.privacy.Unlock()
 }
 
 func openIndex(dir string, log *slog.Logger) (bleve.Index, error) {
@@ -136,8 +160,9 @@ func openIndex(dir string, log *slog.Logger) (bleve.Index, error) {
 
 // layout names the index's mapping. An index whose layout differs (or
 // has none: the first one stored every file's content) is built again, as
-// a mapping cannot change under existing documents.
-const layout = "2"
+// a mapping cannot change under existing documents. Layout 3 indexes a
+// path's words with the content rather than in a field of their own.
+const layout = "3"
 
 var layoutKey = []byte("layout")
 
@@ -186,7 +211,11 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 	d.AddFieldMappingsAt("repo_id", kw(true, true)) // the repos facet (catch-up)
 	d.AddFieldMappingsAt("repo", kw(true, false))
 	d.AddFieldMappingsAt("language", kw(true, true))
-	d.AddFieldMappingsAt("path", text(true))
+	// A path's words are indexed with the content (sync.go), so one
+	// field answers a search; the path itself is only stored, to show.
+	path := text(true)
+	path.Index = false
+	d.AddFieldMappingsAt("path", path)
 	d.AddFieldMappingsAt("content", text(false))
 	priv := bleve.NewBooleanFieldMapping()
 	priv.Store, priv.DocValues, priv.IncludeInAll = false, false, false

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/blevesearch/bleve/v2"
@@ -39,6 +40,18 @@ func TestWordsAndLines(t *testing.T) {
 	}
 	if l := lines[1]; l.Number != 4 || l.Ranges[0] != [2]int{0, 7} {
 		t.Errorf("line %+v", l)
+	}
+	// Lines far down keep their numbers, CRLF ends are dropped, at most
+	// five lines are given, and a letter whose lower case is longer (İ)
+	// moves no place.
+	long := strings.Repeat("nothing here\r\n", 40) + "a spindle\r\n" + strings.Repeat("spindle\n", 9)
+	lines = s.matchLines(long, map[string]bool{"spindle": true})
+	if len(lines) != 5 || lines[0].Number != 41 || lines[0].Text != "a spindle" || lines[4].Number != 45 {
+		t.Errorf("lines of a long file: %+v", lines)
+	}
+	lines = s.matchLines("İİ x\nİ spindle\n", map[string]bool{"spindle": true})
+	if len(lines) != 1 || lines[0].Number != 2 || lines[0].Ranges[0] != [2]int{2, 9} {
+		t.Errorf("lines after İ: %+v", lines)
 	}
 	for p, want := range map[string]string{"a/b.go": "Go", "README.md": "Markdown", "Makefile": "Makefile", "x.bin": ""} {
 		if got := Language(p); got != want {
@@ -145,7 +158,7 @@ func TestLanguageCounts(t *testing.T) {
 		{nil, []LanguageCount{{"Go", 3}, {"TypeScript", 1}}},
 		{[]uint64{2}, []LanguageCount{{"Go", 4}, {"Rust", 1}, {"TypeScript", 1}}},
 	} {
-		q := visible(termQuery("content", "lathe"), tc.readable)
+		q := hidePrivate(termQuery("content", "lathe"), tc.readable)
 		total, err := s.count(context.Background(), q)
 		if err != nil {
 			t.Fatal(err)

@@ -61,7 +61,7 @@ const (
 	maxLimit        = 50
 )
 
-// Search finds the files whose content or path holds every word of q, in
+// Search finds the files whose content and path hold every word of q, in
 // the public repositories and the private ones viewer reads: no other
 // private repository counts in the total or the languages.
 func (s *Service) Search(ctx context.Context, viewer common.Address, q Query) (Results, error) {
@@ -105,18 +105,19 @@ func (s *Service) Search(ctx context.Context, viewer common.Address, q Query) (R
 
 // search runs q against the index and reads its hits' lines.
 func (s *Service) search(ctx context.Context, words []string, q Query, readable []uint64) (Results, error) {
-	inContent, inPath := make([]query.Query, len(words)), make([]query.Query, len(words))
-	for i, w := range words {
-		inContent[i], inPath[i] = termQuery("content", w), termQuery("path", w)
+	s.privacy.RLock()
+	defer s.privacy.RUnlock()
+	must := make([]query.Query, 0, len(words)+2)
+	for _, w := range words {
+		must = append(must, termQuery("content", w))
 	}
-	must := []query.Query{bleve.NewDisjunctionQuery(bleve.NewConjunctionQuery(inContent...), bleve.NewConjunctionQuery(inPath...))}
 	if q.Repo != 0 {
 		must = append(must, termQuery("repo_id", strconv.FormatUint(q.Repo, 10)))
 	}
-	all := visible(bleve.NewConjunctionQuery(must...), readable)
+	all := s.visible(conjunction(must), readable)
 	filtered := all
 	if q.Language != "" {
-		filtered = visible(bleve.NewConjunctionQuery(append(slices.Clone(must), termQuery("language", q.Language))...), readable)
+		filtered = s.visible(conjunction(append(slices.Clone(must), termQuery("language", q.Language))), readable)
 	}
 
 	req := bleve.NewSearchRequestOptions(filtered, q.Limit, (q.Page-1)*q.Limit, false)
@@ -189,43 +190,89 @@ func hit(h *search.DocumentMatch) Hit {
 }
 
 // matchLines are content's first lines that hold one of words, with the
-// words' ranges.
+// words' ranges. It jumps from one place that may hold a word to the
+// next rather than looking at every line: a file's matching lines are
+// few, and only they are split into words.
 func (s *Service) matchLines(content string, words map[string]bool) []Line {
 	out := []Line{}
-	for i, line := range strings.Split(content, "\n") {
-		if len(out) == maxLinesPerFile {
-			break
-		}
-		line = strings.TrimSuffix(line, "\r")
-		if len(line) > maxLineLen {
-			cut := maxLineLen
-			for cut > 0 && !utf8.RuneStart(line[cut]) {
-				cut--
+	lower := strings.ToLower(content)
+	if len(lower) != len(content) {
+		// Lower-casing changed some letter's length, so places in lower
+		// are not places in content: look at every line.
+		lower = ""
+	}
+	for start, number := 0, 1; start < len(content) && len(out) < maxLinesPerFile; {
+		if lower != "" {
+			at := nextPlace(lower[start:], words)
+			if at < 0 {
+				break
 			}
-			line = line[:cut]
+			skip := strings.LastIndexByte(content[start:start+at], '\n') + 1
+			number += strings.Count(content[start:start+skip], "\n")
+			start += skip
 		}
-		if !mayHold(line, words) {
-			continue
+		end := strings.IndexByte(content[start:], '\n')
+		if end < 0 {
+			end = len(content) - start
 		}
-		var ranges [][2]int
-		for _, t := range s.analyze(line) {
-			if words[t.term] {
-				start := utf8.RuneCountInString(line[:t.start])
-				ranges = append(ranges, [2]int{start, start + utf8.RuneCountInString(line[t.start:t.end])})
-			}
+		if l, ok := s.matchLine(content[start:start+end], words); ok {
+			l.Number = number
+			out = append(out, l)
 		}
-		if len(ranges) > 0 {
-			out = append(out, Line{Number: i + 1, Text: line, Ranges: ranges})
-		}
+		start, number = start+end+1, number+1
 	}
 	return out
 }
 
-// visible keeps of q's matches those viewer may see: every public file,
-// and the private ones of the repositories in readable. It says what to
-// leave out rather than what to keep, so a node of public repositories
-// walks no list of them: leaving out nothing costs nothing.
-func visible(q query.Query, readable []uint64) query.Query {
+// nextPlace is where the first of words is in lower, or -1.
+func nextPlace(lower string, words map[string]bool) int {
+	first := -1
+	for w := range words {
+		if i := strings.Index(lower, w); i >= 0 && (first < 0 || i < first) {
+			first = i
+		}
+	}
+	return first
+}
+
+// matchLine is line, cut to maxLineLen, with the ranges of words in it,
+// if it holds one.
+func (s *Service) matchLine(line string, words map[string]bool) (Line, bool) {
+	line = strings.TrimSuffix(line, "\r")
+	if len(line) > maxLineLen {
+		cut := maxLineLen
+		for cut > 0 && !utf8.RuneStart(line[cut]) {
+			cut--
+		}
+		line = line[:cut]
+	}
+	if !mayHold(line, words) {
+		return Line{}, false
+	}
+	var ranges [][2]int
+	for _, t := range s.analyze(line) {
+		if words[t.term] {
+			start := utf8.RuneCountInString(line[:t.start])
+			ranges = append(ranges, [2]int{start, start + utf8.RuneCountInString(line[t.start:t.end])})
+		}
+	}
+	return Line{Text: line, Ranges: ranges}, len(ranges) > 0
+}
+
+// visible keeps of q's matches those the viewer may see: every public
+// file, and the private ones of the repositories in readable. An index
+// that has never held a private file needs no filter.
+func (s *Service) visible(q query.Query, readable []uint64) query.Query {
+	if !s.mayHidePrivate.Load() {
+		return q
+	}
+	return hidePrivate(q, readable)
+}
+
+// hidePrivate leaves out of q's matches the private files outside
+// readable. It says what to leave out rather than what to keep, so no
+// list of every public file is walked.
+func hidePrivate(q query.Query, readable []uint64) query.Query {
 	hidden := query.Query(boolQuery("private", true))
 	if len(readable) > 0 {
 		ids := make([]query.Query, len(readable))
@@ -241,6 +288,14 @@ func visible(q query.Query, readable []uint64) query.Query {
 	out.AddMust(q)
 	out.AddMustNot(hidden)
 	return out
+}
+
+// conjunction is every one of qs; one query is itself.
+func conjunction(qs []query.Query) query.Query {
+	if len(qs) == 1 {
+		return qs[0]
+	}
+	return bleve.NewConjunctionQuery(qs...)
 }
 
 func termQuery(field, term string) query.Query {

@@ -296,7 +296,11 @@ func (w *writer) add(p string, content []byte) {
 		w.delete(p) // a text file that became binary
 		return
 	}
-	d := doc{RepoID: strconv.FormatUint(w.id, 10), Repo: w.meta.Name, Path: p, Language: Language(p), Private: w.meta.Private, Content: string(content)}
+	if w.meta.Private {
+		w.s.holdingPrivate() // before the file can be found
+	}
+	d := doc{RepoID: strconv.FormatUint(w.id, 10), Repo: w.meta.Name, Path: p, Language: Language(p), Private: w.meta.Private,
+		Content: p + "\n" + string(content)}
 	if err := w.b.Index(docID(w.id, p), d); err != nil && w.err == nil {
 		w.err = err
 	}
