@@ -18,16 +18,20 @@ import (
 // written to a running git, not a process started per request (which was
 // most of a raw read's time and of the node's memory peaks under load).
 //
-// The pool is bounded: at most batchesPerRepo idle processes per
-// repository and maxBatches in all; a read that finds the pool full starts
-// a one-off process, as before. Objects are named by full id, which never
+// The pool is bounded: at most batchesPerRepo processes per repository,
+// idle or in use, and maxBatches in all. A read beyond a repository's
+// batchesPerRepo waits for one of them to come back rather than starting
+// another that the pool would stop again on its return (under 16 searches
+// at once, a process started and stopped per read was most of their
+// time). A read that finds the whole pool full starts a one-off process,
+// as before. Objects are named by full id, which never
 // changes, and git looks again for new packs when an object is missing, so
 // a push needs no invalidation; a deleted repository's processes are
 // stopped (Delete). Idle processes end after batchIdle.
 
 const (
 	maxBatches     = 16
-	batchesPerRepo = 2
+	batchesPerRepo = 4
 	batchIdle      = time.Minute
 	// maxBatchRead is the largest object read through the pool; a bigger
 	// one is streamed by a process of its own, so that it never holds a
@@ -47,13 +51,14 @@ type batch struct {
 // batchPool holds the idle processes, by repository directory.
 type batchPool struct {
 	mu    sync.Mutex
+	slots map[string]chan struct{} // per repository, batchesPerRepo places
 	idle  map[string][]*batch
 	live  int // idle and in use
 	reap  *time.Timer
 	count int // started, for tests
 }
 
-var batches = &batchPool{idle: map[string][]*batch{}}
+var batches = &batchPool{idle: map[string][]*batch{}, slots: map[string]chan struct{}{}}
 
 // errBatchFull is a pool with no room for another process.
 var errBatchFull = errors.New("no room for another cat-file process")
@@ -85,6 +90,34 @@ func (p *batchPool) take(dir string) (*batch, error) {
 }
 
 // evictOne stops the longest-idle process of any repository; p.mu is held.
+// slot waits for one of dir's batchesPerRepo places (or for ctx to end);
+// release gives it back.
+func (p *batchPool) slot(ctx context.Context, dir string) (release func(), err error) {
+	p.mu.Lock()
+	sem := p.slots[dir]
+	if sem == nil {
+		sem = make(chan struct{}, batchesPerRepo)
+		p.slots[dir] = sem
+	}
+	p.mu.Unlock()
+	select {
+	case sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("wait for a cat-file process: %w", ctx.Err())
+	}
+	return func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		<-sem
+		// A repository no read holds a place in forgets its places; one
+		// that raced past this to an old channel is at most one read
+		// over the bound, once.
+		if len(sem) == 0 && p.slots[dir] == sem {
+			delete(p.slots, dir)
+		}
+	}, nil
+}
+
 func (p *batchPool) evictOne() bool {
 	var oldest *batch
 	for _, list := range p.idle {
@@ -233,6 +266,11 @@ func withBatch(ctx context.Context, dir string, fn func(*batch) error) error {
 	if hasReplaceRefs(dir) {
 		return errBatchFull
 	}
+	release, err := batches.slot(ctx, dir)
+	if err != nil {
+		return err
+	}
+	defer release()
 	b, err := batches.take(dir)
 	if err != nil {
 		return err

@@ -77,8 +77,10 @@ func TestBlobsAreReadThroughThePool(t *testing.T) {
 		t.Fatalf("big blob streamed: %d bytes, want %d", got.Len(), len(big))
 	}
 
-	// Many readers at once: each gets its own process, and no more than
-	// batchesPerRepo stay idle.
+	// Many readers at once share at most batchesPerRepo processes: a
+	// read beyond them waits for one rather than starting and stopping
+	// its own.
+	before = started()
 	var wg sync.WaitGroup
 	errs := make(chan error, 16)
 	for i := range 16 {
@@ -104,6 +106,9 @@ func TestBlobsAreReadThroughThePool(t *testing.T) {
 	batches.mu.Unlock()
 	if idle > batchesPerRepo || live > maxBatches {
 		t.Fatalf("%d idle, %d live processes", idle, live)
+	}
+	if n := started() - before; n > batchesPerRepo {
+		t.Fatalf("%d cat-file processes started for 16 reads at once, want at most %d", n, batchesPerRepo)
 	}
 	StopBatches()
 	batches.mu.Lock()
