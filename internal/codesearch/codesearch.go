@@ -161,8 +161,9 @@ func openIndex(dir string, log *slog.Logger) (bleve.Index, error) {
 // layout names the index's mapping. An index whose layout differs (or
 // has none: the first one stored every file's content) is built again, as
 // a mapping cannot change under existing documents. Layout 3 indexes a
-// path's words with the content rather than in a field of their own.
-const layout = "3"
+// path's words with the content rather than in a field of their own;
+// layout 4 stores each file's object id.
+const layout = "4"
 
 var layoutKey = []byte("layout")
 
@@ -216,6 +217,9 @@ func newMapping() (*mapping.IndexMappingImpl, error) {
 	path := text(true)
 	path.Index = false
 	d.AddFieldMappingsAt("path", path)
+	blob := kw(true, false)
+	blob.Index = false
+	d.AddFieldMappingsAt("blob", blob)
 	d.AddFieldMappingsAt("content", text(false))
 	priv := bleve.NewBooleanFieldMapping()
 	priv.Store, priv.DocValues, priv.IncludeInAll = false, false, false

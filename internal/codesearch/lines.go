@@ -4,14 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/usererr"
 )
 
-// fillLines reads each hit's file from git, at the commit its repository
-// is indexed at (the index stores no content), and keeps the lines that
+// fillLines reads each hit's file from git by the object id the index
+// keeps (the index stores no content), and keeps the lines that
 // hold one of words: through the pool of cat-file processes, or one
 // `git cat-file --batch` per repository of the page when it has no room.
 func (s *Service) fillLines(ctx context.Context, hits []Hit, words map[string]bool) error {
@@ -32,7 +31,8 @@ func (s *Service) fillLines(ctx context.Context, hits []Hit, words map[string]bo
 }
 
 // repoLines fills the lines of hits[at...], all in repository id. A
-// repository deleted or re-indexed meanwhile leaves its hits without lines.
+// repository deleted meanwhile, or a blob gone from it, leaves its hits
+// without lines.
 func (s *Service) repoLines(ctx context.Context, id uint64, hits []Hit, at []int, words map[string]bool) error {
 	m, err := s.meta(id)
 	if err != nil || m.Commit == "" {
@@ -49,24 +49,18 @@ func (s *Service) repoLines(ctx context.Context, id uint64, hits []Hit, at []int
 	if err != nil {
 		return err
 	}
-	paths := make([]string, 0, len(at))
-	byPath := map[string]int{}
-	for _, i := range at {
-		paths = append(paths, hits[i].Path)
-		byPath[hits[i].Path] = i
+	ids := make([]string, len(at))
+	for j, i := range at {
+		ids[j] = hits[i].blob
 	}
-	fill := func(p string, content []byte) {
-		hits[byPath[p]].Lines = s.matchLines(string(content), words)
-	}
-	err = gitstore.ReadFilesAt(ctx, dir, m.Commit, paths, fill)
+	fill := func(j int, content []byte) { hits[at[j]].Lines = s.matchLines(string(content), words) }
+	err = gitstore.ReadBlobs(ctx, dir, ids, fill)
 	if !errors.Is(err, gitstore.ErrNotPooled) {
 		return err
 	}
-	blobs := make([]blobRef, 0, len(paths))
-	for _, p := range paths {
-		if !strings.ContainsAny(p, "\n\r") { // cat-file takes one name per line
-			blobs = append(blobs, blobRef{sha: m.Commit + ":" + p, path: p})
-		}
+	blobs := make([]blobRef, len(ids))
+	for j, id := range ids {
+		blobs[j] = blobRef{sha: id, path: hits[at[j]].Path}
 	}
 	return readBlobs(ctx, dir, blobs, true, fill)
 }

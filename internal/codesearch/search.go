@@ -39,6 +39,7 @@ type Hit struct {
 	Path     string `json:"path"`
 	Language string `json:"language"`
 	Lines    []Line `json:"lines"`
+	blob     string // the file's object id, to read its lines by
 }
 
 // Line is a matching line; Ranges are the matched words' [start, end)
@@ -121,7 +122,7 @@ func (s *Service) search(ctx context.Context, words []string, q Query, readable 
 	}
 
 	req := bleve.NewSearchRequestOptions(filtered, q.Limit, (q.Page-1)*q.Limit, false)
-	req.Fields = []string{"repo_id", "repo", "path", "language"}
+	req.Fields = []string{"repo_id", "repo", "path", "language", "blob"}
 	// By score alone: ties keep the index's order, the same for every
 	// page of one state of the index. A tie broken by _id would load
 	// every match's id, a third of a common word's search.
@@ -186,7 +187,7 @@ func (s *Service) analyze(text string) []token {
 func hit(h *search.DocumentMatch) Hit {
 	field := func(name string) string { v, _ := h.Fields[name].(string); return v }
 	id, _ := strconv.ParseUint(field("repo_id"), 10, 64)
-	return Hit{RepoID: id, Repo: field("repo"), Path: field("path"), Language: field("language"), Lines: []Line{}}
+	return Hit{RepoID: id, Repo: field("repo"), Path: field("path"), Language: field("language"), Lines: []Line{}, blob: field("blob")}
 }
 
 // matchLines are content's first lines that hold one of words, with the

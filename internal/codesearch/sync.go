@@ -35,7 +35,9 @@ type doc struct {
 	Path     string `json:"path"`
 	Language string `json:"language"`
 	Private  bool   `json:"private"`
-	Content  string `json:"content"`
+	// Blob is the file's object id: a result's lines are read by it.
+	Blob    string `json:"blob"`
+	Content string `json:"content"`
 }
 
 func docID(repo uint64, p string) string { return strconv.FormatUint(repo, 10) + ":" + p }
@@ -217,7 +219,7 @@ func (s *Service) full(ctx context.Context, id uint64, dir string, want repoMeta
 		blobs = append(blobs, blobRef{sha: f[2], path: p})
 	}
 	w := s.newWriter(id, want)
-	if err := readBlobs(ctx, dir, blobs, false, w.add); err != nil {
+	if err := readBlobs(ctx, dir, blobs, false, func(i int, content []byte) { w.add(blobs[i], content) }); err != nil {
 		return run, err
 	}
 	run.Indexed = w.added
@@ -247,7 +249,7 @@ func (s *Service) update(ctx context.Context, id uint64, dir, old string, want r
 		}
 		blobs = append(blobs, blobRef{sha: f[3], path: p})
 	}
-	if err := readBlobs(ctx, dir, blobs, false, w.add); err != nil {
+	if err := readBlobs(ctx, dir, blobs, false, func(i int, content []byte) { w.add(blobs[i], content) }); err != nil {
 		return run, err
 	}
 	run.Indexed, run.Deleted = w.added, w.deleted
@@ -291,7 +293,8 @@ func (s *Service) newWriter(id uint64, m repoMeta) *writer {
 	return &writer{s: s, id: id, meta: m, b: s.idx.NewBatch()}
 }
 
-func (w *writer) add(p string, content []byte) {
+func (w *writer) add(b blobRef, content []byte) {
+	p := b.path
 	if gitstore.IsBinary(content) || !utf8.Valid(content) {
 		w.delete(p) // a text file that became binary
 		return
@@ -300,7 +303,7 @@ func (w *writer) add(p string, content []byte) {
 		w.s.holdingPrivate() // before the file can be found
 	}
 	d := doc{RepoID: strconv.FormatUint(w.id, 10), Repo: w.meta.Name, Path: p, Language: Language(p), Private: w.meta.Private,
-		Content: p + "\n" + string(content)}
+		Blob: b.sha, Content: p + "\n" + string(content)}
 	if err := w.b.Index(docID(w.id, p), d); err != nil && w.err == nil {
 		w.err = err
 	}
@@ -338,9 +341,10 @@ func (w *writer) finish() error {
 type blobRef struct{ sha, path string }
 
 // readBlobs streams the blobs through one `git cat-file --batch`, handing
-// each one no bigger than MaxFileSize to fn. A blob's name is an object id
-// or <commit>:<path>; with missingOK, a missing one is passed over.
-func readBlobs(ctx context.Context, dir string, blobs []blobRef, missingOK bool, fn func(path string, content []byte)) error {
+// each one no bigger than MaxFileSize to fn with its index in blobs. A
+// blob's name is its object id; with missingOK, a missing one is passed
+// over.
+func readBlobs(ctx context.Context, dir string, blobs []blobRef, missingOK bool, fn func(i int, content []byte)) error {
 	if len(blobs) == 0 {
 		return nil
 	}
@@ -368,7 +372,7 @@ func readBlobs(ctx context.Context, dir string, blobs []blobRef, missingOK bool,
 	}()
 	r := bufio.NewReaderSize(stdout, 64<<10)
 	readErr := func() error {
-		for _, b := range blobs {
+		for i, b := range blobs {
 			header, err := r.ReadString('\n')
 			if err != nil {
 				return fmt.Errorf("git cat-file: %w", err)
@@ -394,7 +398,7 @@ func readBlobs(ctx context.Context, dir string, blobs []blobRef, missingOK bool,
 			if _, err := io.ReadFull(r, buf); err != nil {
 				return fmt.Errorf("git cat-file: %w", err)
 			}
-			fn(b.path, buf[:size])
+			fn(i, buf[:size])
 		}
 		return nil
 	}()

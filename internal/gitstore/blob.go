@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 )
 
 // Blobs: a file's content, streamed or read up to a limit.
@@ -122,27 +121,28 @@ func IsBinary(content []byte) bool {
 // reads another way.
 var ErrNotPooled = errors.New("not readable through the pooled cat-file")
 
-// ReadFilesAt reads each of paths as it is at commit, whole, through one
-// pooled cat-file process (catfile.go), and calls fn with each; a path
-// that is missing or not a file is passed over. Code search's result
-// lines come this way, so a query starts no git process.
-func ReadFilesAt(ctx context.Context, dir, commit string, paths []string, fn func(path string, content []byte)) error {
-	if !isFullID(commit) {
-		return fmt.Errorf("%w: %q is not a whole commit id", ErrInvalidRef, commit)
+// ReadBlobs reads each blob of ids whole, through one pooled cat-file
+// process (catfile.go), and calls fn with its index in ids; an id that is
+// missing or not a blob is passed over. Code search's result lines come
+// this way, so a query starts no git process. By id, git finds a blob
+// without walking a tree to it: a tenth of the time of <commit>:<path> in
+// a large tree (10 against 113 µs a read, 130,000 files in 650 folders).
+func ReadBlobs(ctx context.Context, dir string, ids []string, fn func(i int, content []byte)) error {
+	for _, id := range ids {
+		if !isFullID(id) {
+			return fmt.Errorf("%w: %q is not a whole object id", ErrInvalidRef, id)
+		}
 	}
 	err := withBatch(ctx, dir, func(b *batch) error {
-		for _, p := range paths {
-			if strings.ContainsAny(p, "\n\r") {
-				continue // cat-file takes one name per line
-			}
-			data, err := b.read(commit+":"+p, "blob")
+		for i, name := range ids {
+			data, err := b.read(name, "blob")
 			if errors.Is(err, errNoObject) {
 				continue
 			}
 			if err != nil {
 				return err
 			}
-			fn(p, data)
+			fn(i, data)
 		}
 		return nil
 	})
@@ -150,7 +150,7 @@ func ReadFilesAt(ctx context.Context, dir, commit string, paths []string, fn fun
 		return ErrNotPooled
 	}
 	if err != nil {
-		return fmt.Errorf("read files at %s: %w", commit, err)
+		return fmt.Errorf("read blobs: %w", err)
 	}
 	return nil
 }

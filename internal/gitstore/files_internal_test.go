@@ -10,11 +10,10 @@ import (
 	"testing"
 )
 
-// Files read at a commit come through the pooled process: a later read of
-// the same repository starts none, a path the commit lacks (or a
-// directory) is passed over, and a file over the pool's limit is left to
-// the caller.
-func TestFilesAtACommitAreReadThroughThePool(t *testing.T) {
+// Blobs read by id come through the pooled process: a later read of the
+// same repository starts none, an id the repository lacks (or a tree's)
+// is passed over, and a file over the pool's limit is left to the caller.
+func TestBlobsByIDAreReadThroughThePool(t *testing.T) {
 	StopBatches()
 	dir := t.TempDir()
 	gitIn(t, dir, nil, "init", "-q", "-b", "main")
@@ -29,10 +28,19 @@ func TestFilesAtACommitAreReadThroughThePool(t *testing.T) {
 	started := func() int { batches.mu.Lock(); defer batches.mu.Unlock(); return batches.count }
 	before := started()
 
+	id := func(commit, path string) string { return gitIn(t, dir, nil, "rev-parse", commit+":"+path) }
 	read := func(paths ...string) map[string]string {
 		t.Helper()
+		ids := make([]string, len(paths))
+		for i, p := range paths {
+			if p == "gone.go" {
+				ids[i] = strings.Repeat("0", len(commit))
+			} else {
+				ids[i] = id(commit, p)
+			}
+		}
 		got := map[string]string{}
-		if err := ReadFilesAt(ctx, dir, commit, paths, func(p string, c []byte) { got[p] = string(c) }); err != nil {
+		if err := ReadBlobs(ctx, dir, ids, func(i int, c []byte) { got[paths[i]] = string(c) }); err != nil {
 			t.Fatalf("read %v: %v", paths, err)
 		}
 		return got
@@ -52,12 +60,12 @@ func TestFilesAtACommitAreReadThroughThePool(t *testing.T) {
 	gitIn(t, dir, nil, "add", ".")
 	gitIn(t, dir, nil, "commit", "-q", "-m", "big")
 	big := gitIn(t, dir, nil, "rev-parse", "HEAD")
-	err := ReadFilesAt(ctx, dir, big, []string{"big.txt"}, func(string, []byte) { t.Fatal("a file over the limit was given") })
+	err := ReadBlobs(ctx, dir, []string{id(big, "big.txt")}, func(int, []byte) { t.Fatal("a file over the limit was given") })
 	if !errors.Is(err, ErrNotPooled) {
 		t.Fatalf("file over the limit: %v, want ErrNotPooled", err)
 	}
-	if err := ReadFilesAt(ctx, dir, "HEAD", []string{"main.go"}, nil); !errors.Is(err, ErrInvalidRef) || !strings.Contains(err.Error(), "HEAD") {
-		t.Fatalf("a commit named by a ref: %v, want ErrInvalidRef", err)
+	if err := ReadBlobs(ctx, dir, []string{commit + ":main.go"}, nil); !errors.Is(err, ErrInvalidRef) || !strings.Contains(err.Error(), "main.go") {
+		t.Fatalf("a blob named by a path: %v, want ErrInvalidRef", err)
 	}
 }
 
