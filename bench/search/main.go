@@ -151,6 +151,12 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
+	// The searches are timed on the index as it stays: after the node's
+	// merge of it into one segment, which follows a large indexing.
+	settled, err := n.WaitIdle(ctx, 5*time.Minute)
+	if err != nil {
+		fmt.Fprintf(out, "note: %v\n", err)
+	}
 	size, err := dirSize(filepath.Join(data, "codesearch"))
 	if err != nil {
 		return err
@@ -159,6 +165,7 @@ func run(ctx context.Context, o options, out io.Writer) (err error) {
 	fmt.Fprintf(out, "%-34s %10.2f s\n", "push", pushed.Seconds())
 	fmt.Fprintf(out, "%-34s %10.2f s  (%.1f MB/s)\n", "indexed after the push's answer", indexed.Seconds(), float64(bytes)/1e6/indexed.Seconds())
 	fmt.Fprintf(out, "%-34s %10.1f MB  (%.2f x the source)\n", "index size on disk", float64(size)/1e6, float64(size)/float64(bytes))
+	fmt.Fprintf(out, "%-34s %10.2f s\n", "then the node idle after", settled.Seconds())
 
 	// 3. Searches under concurrent connections, anonymous, across the node.
 	lat, elapsed, failed := searchLoad(ctx, hc, n.URL, words, o.queries, o.conns)

@@ -59,6 +59,11 @@ type Service struct {
 	mayHidePrivate atomic.Bool
 	privacy        sync.RWMutex
 	inFlight       singleflight.Group // searches running, by cache key
+	// sinceMerge counts the documents written since the index was last
+	// merged into one segment; merging is set while a merge runs
+	// (compact.go).
+	sinceMerge atomic.Int64
+	merging    atomic.Bool
 
 	mu       sync.Mutex
 	queue    map[uint64]bool // repositories to look at
@@ -275,6 +280,7 @@ func (s *Service) Run(ctx context.Context) {
 				s.mu.Unlock()
 			}
 		}
+		s.compact(ctx)
 		select {
 		case <-ctx.Done():
 			return

@@ -184,6 +184,7 @@ func (s *Service) deleteRepoDocs(id uint64) (int, error) {
 // batch writes b to the index; results kept from before are old then.
 func (s *Service) batch(b *bleve.Batch) error {
 	defer s.cache.changed()
+	s.sinceMerge.Add(int64(b.Size()))
 	return s.idx.Batch(b)
 }
 

@@ -303,3 +303,49 @@ func (n *Node) Memory() (rss, peak int64, err error) {
 	}
 	return rss, peak, nil
 }
+
+// cpuTicks is the CPU time the node has used (user and system), in clock
+// ticks, from /proc.
+func (n *Node) cpuTicks() (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", n.PID()))
+	if err != nil {
+		return 0, err
+	}
+	// The fields after the command's name, which may hold spaces: state
+	// is the first, utime and stime the 12th and 13th.
+	_, rest, ok := strings.Cut(string(b), ") ")
+	f := strings.Fields(rest)
+	if !ok || len(f) < 13 {
+		return 0, fmt.Errorf("read /proc/%d/stat: %q", n.PID(), b)
+	}
+	user, err1 := strconv.ParseInt(f[11], 10, 64)
+	sys, err2 := strconv.ParseInt(f[12], 10, 64)
+	return user + sys, errors.Join(err1, err2)
+}
+
+// WaitIdle waits until the node uses under a tenth of a core over a
+// second (its background work done: a merge of the code search index
+// after a large indexing), at most limit, and says how long it waited.
+func (n *Node) WaitIdle(ctx context.Context, limit time.Duration) (time.Duration, error) {
+	start := time.Now()
+	last, err := n.cpuTicks()
+	if err != nil {
+		return 0, err
+	}
+	for time.Since(start) < limit {
+		select {
+		case <-ctx.Done():
+			return time.Since(start), ctx.Err()
+		case <-time.After(time.Second):
+		}
+		now, err := n.cpuTicks()
+		if err != nil {
+			return time.Since(start), err
+		}
+		if now-last < 10 { // 100 ticks a second on Linux
+			return time.Since(start), nil
+		}
+		last = now
+	}
+	return time.Since(start), fmt.Errorf("the node still busy after %s", limit)
+}
