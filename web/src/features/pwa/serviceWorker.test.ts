@@ -22,4 +22,28 @@ describe('service worker update', () => {
     promptForUpdate(update)
     expect(update).not.toHaveBeenCalled()
   })
+
+  // A playing element fetches its file through the old worker, which then
+  // never goes idle, and Chrome does not let the new one take over.
+  it('on OK stops and unloads the music first; declining leaves it playing', () => {
+    const audio = document.createElement('audio')
+    audio.setAttribute('src', '/music/polyhymnia.mp3')
+    document.body.append(audio)
+    const pause = vi.spyOn(audio, 'pause').mockImplementation(() => {})
+    const load = vi.spyOn(audio, 'load').mockImplementation(() => {})
+
+    vi.spyOn(window, 'confirm').mockReturnValue(false)
+    promptForUpdate(vi.fn())
+    expect(pause).not.toHaveBeenCalled()
+    expect(audio.getAttribute('src')).toBe('/music/polyhymnia.mp3')
+
+    vi.spyOn(window, 'confirm').mockReturnValue(true)
+    const update = vi.fn().mockResolvedValue(undefined)
+    promptForUpdate(update)
+    expect(pause).toHaveBeenCalled()
+    expect(audio.hasAttribute('src')).toBe(false)
+    expect(load).toHaveBeenCalled()
+    expect(update).toHaveBeenCalledWith(true)
+    audio.remove()
+  })
 })
