@@ -100,7 +100,7 @@ func (ix *Index) reset(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("begin reset: %w", err)
 	}
-	tx := readdb.NewWriteTx(raw)
+	tx := ix.rd.WriteTx(raw)
 	defer tx.Rollback()
 	// Once committed (or not): see readdb/cache.go. A reset empties
 	// everything, so every answer moves on.
@@ -274,7 +274,7 @@ func (ix *Index) inTx(ctx context.Context, fn func(*readdb.WriteTx) error) error
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
-	tx := readdb.NewWriteTx(raw)
+	tx := ix.rd.WriteTx(raw)
 	defer tx.Rollback()
 	defer ix.rd.ChangedBy(tx) // once committed (or not): see readdb/cache.go
 	if err := fn(tx); err != nil {

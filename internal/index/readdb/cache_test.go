@@ -58,17 +58,33 @@ func (f cacheFixture) write(t *testing.T, stmts ...string) {
 // writeIn is write with the statements run on ctx (in its scope, if any).
 func (f cacheFixture) writeIn(t *testing.T, ctx context.Context, stmts ...string) {
 	t.Helper()
+	f.runTx(t, ctx, false, stmts...)
+}
+
+// failedWrite is write whose last statement fails: the transaction rolls
+// back, as the index's does.
+func (f cacheFixture) failedWrite(t *testing.T, stmts ...string) {
+	t.Helper()
+	f.runTx(t, context.Background(), true, stmts...)
+}
+
+func (f cacheFixture) runTx(t *testing.T, ctx context.Context, failLast bool, stmts ...string) {
+	t.Helper()
 	raw, err := f.raw.BeginTx(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tx := NewWriteTx(raw)
+	tx := f.db.WriteTx(raw)
 	defer f.db.ChangedBy(tx)
 	defer tx.Rollback()
-	for _, q := range stmts {
-		if _, err := tx.ExecContext(ctx, q); err != nil {
+	for i, q := range stmts {
+		_, err := tx.ExecContext(ctx, q)
+		if fails := failLast && i == len(stmts)-1; (err != nil) != fails {
 			t.Fatalf("%s: %v", q, err)
 		}
+	}
+	if failLast {
+		return
 	}
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)

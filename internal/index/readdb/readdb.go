@@ -23,13 +23,15 @@ type DB struct {
 	rdb     *sql.DB
 	dialect store.Dialect
 	stmts   *stmtCache // rdb's prepared reads
+	wstmts  *stmtCache // the writer's prepared statements (WriteTx)
 	cache   readCache  // answers valid until a table they read changes
 	reads   atomic.Int64
 }
 
 // New returns a DB reading st's read pool.
 func New(st *store.Store) *DB {
-	return &DB{rdb: st.ReadDB(), dialect: st.Dialect(), stmts: newStmtCache(st.ReadDB(), st.Dialect())}
+	return &DB{rdb: st.ReadDB(), dialect: st.Dialect(),
+		stmts: newStmtCache(st.ReadDB(), st.Dialect()), wstmts: newStmtCache(st.DB(), st.Dialect())}
 }
 
 // Snapshot runs fn in a read-only transaction that sees one state of the

@@ -35,16 +35,29 @@ func newStmtCache(db *sql.DB, dialect store.Dialect) *stmtCache {
 
 // stmt is q prepared, or nil when it is not to be (or cannot be).
 func (c *stmtCache) stmt(ctx context.Context, q string) *sql.Stmt {
-	if c == nil || !c.on {
-		return nil
-	}
-	c.mu.RLock()
-	s, ok := c.m[q]
-	full := len(c.m) >= maxStmts
-	c.mu.RUnlock()
-	if ok || full {
+	s, ok := c.cached(q)
+	if s != nil || !ok {
 		return s
 	}
+	return c.prepare(ctx, q)
+}
+
+// cached is q's statement if it has been prepared; false when q is not to
+// be prepared at all (the cache is off or full).
+func (c *stmtCache) cached(q string) (*sql.Stmt, bool) {
+	if c == nil || !c.on {
+		return nil, false
+	}
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if s, ok := c.m[q]; ok {
+		return s, true
+	}
+	return nil, len(c.m) < maxStmts
+}
+
+// prepare prepares q on a connection of the pool and keeps it.
+func (c *stmtCache) prepare(ctx context.Context, q string) *sql.Stmt {
 	s, err := c.db.PrepareContext(ctx, q)
 	if err != nil {
 		return nil // the plain query reports the error

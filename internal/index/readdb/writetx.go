@@ -3,7 +3,9 @@ package readdb
 import (
 	"context"
 	"database/sql"
+	"strings"
 	"sync"
+	"time"
 )
 
 // WriteTx is a transaction of the projection's writer that notes the
@@ -11,17 +13,69 @@ import (
 // that read them are dropped (cache.go). It offers only the statements the
 // projection runs: a write cannot go around it.
 type WriteTx struct {
-	tx *sql.Tx
+	tx    *sql.Tx
+	stmts *stmtCache // the writer's prepared statements; nil runs text
 
 	mu      sync.Mutex
 	written map[genKey]struct{} // what each statement changed: writeMark
 	unknown bool                // a statement wrote, or may have written, tables not noted
+	missed  map[string]struct{} // statements run as text, to prepare once the transaction ends
 }
 
-// NewWriteTx notes the writes of tx.
+// WriteTx notes the writes of tx, a transaction of the store's writer
+// (store.DB), and runs them prepared (stmt).
+func (db *DB) WriteTx(tx *sql.Tx) *WriteTx {
+	return &WriteTx{tx: tx, stmts: db.wstmts, written: map[genKey]struct{}{}}
+}
+
+// NewWriteTx notes the writes of tx and runs them as text (tests).
 func NewWriteTx(tx *sql.Tx) *WriteTx {
 	return &WriteTx{tx: tx, written: map[genKey]struct{}{}}
 }
+
+// stmt is q prepared for the transaction, or nil. SQLite's writer is one
+// connection, which the transaction holds, so a statement cannot be
+// prepared while it runs: one not prepared yet runs as text, and is
+// prepared once the transaction has ended (prepareMissed). A text of
+// several statements is never prepared: a prepared statement is one.
+func (t *WriteTx) stmt(ctx context.Context, q string) *sql.Stmt {
+	s, ok := t.stmts.cached(q)
+	if s != nil {
+		return t.tx.StmtContext(ctx, s)
+	}
+	if ok && !strings.Contains(strings.TrimRight(strings.TrimSpace(q), ";"), ";") {
+		t.mu.Lock()
+		if t.missed == nil {
+			t.missed = map[string]struct{}{}
+		}
+		t.missed[q] = struct{}{}
+		t.mu.Unlock()
+	}
+	return nil
+}
+
+// prepareMissed prepares the statements the transaction ran as text, now
+// that it has given the writer's connection back.
+func (t *WriteTx) prepareMissed() {
+	t.mu.Lock()
+	missed := t.missed
+	t.missed = nil
+	t.mu.Unlock()
+	if len(missed) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), prepareTimeout)
+	defer cancel()
+	for q := range missed {
+		if _, ok := t.stmts.cached(q); ok {
+			t.stmts.prepare(ctx, q)
+		}
+	}
+}
+
+// prepareTimeout bounds the wait for the writer's connection to prepare
+// statements after a transaction; one not prepared runs as text next time.
+const prepareTimeout = time.Second
 
 // note notes what q writes, in ctx's scope (scope.go): a statement run in
 // a scope changes only rows of that scope.
@@ -48,7 +102,7 @@ func (t *WriteTx) noteName(ctx context.Context, name string, ok bool) {
 // a name at every block. Row triggers fire only on rows changed, and the
 // schema has no statement triggers.
 func (t *WriteTx) ExecContext(ctx context.Context, q string, args ...any) (sql.Result, error) {
-	res, err := t.tx.ExecContext(ctx, q, args...)
+	res, err := t.exec(ctx, q, args...)
 	name, ok := writtenName(q)
 	if ok && name != "" && err == nil {
 		if n, nerr := res.RowsAffected(); nerr == nil && n == 0 {
@@ -59,10 +113,20 @@ func (t *WriteTx) ExecContext(ctx context.Context, q string, args ...any) (sql.R
 	return res, err
 }
 
+func (t *WriteTx) exec(ctx context.Context, q string, args ...any) (sql.Result, error) {
+	if s := t.stmt(ctx, q); s != nil {
+		return s.ExecContext(ctx, args...)
+	}
+	return t.tx.ExecContext(ctx, q, args...)
+}
+
 // QueryContext runs a statement that returns rows (a read, or a write with
 // RETURNING) in the transaction.
 func (t *WriteTx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
 	t.note(ctx, q)
+	if s := t.stmt(ctx, q); s != nil {
+		return s.QueryContext(ctx, args...)
+	}
 	return t.tx.QueryContext(ctx, q, args...)
 }
 
@@ -70,14 +134,25 @@ func (t *WriteTx) QueryContext(ctx context.Context, q string, args ...any) (*sql
 // transaction.
 func (t *WriteTx) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
 	t.note(ctx, q)
+	if s := t.stmt(ctx, q); s != nil {
+		return s.QueryRowContext(ctx, args...)
+	}
 	return t.tx.QueryRowContext(ctx, q, args...)
 }
 
 // Commit commits the transaction.
-func (t *WriteTx) Commit() error { return t.tx.Commit() }
+func (t *WriteTx) Commit() error {
+	err := t.tx.Commit()
+	t.prepareMissed()
+	return err
+}
 
 // Rollback rolls the transaction back.
-func (t *WriteTx) Rollback() error { return t.tx.Rollback() }
+func (t *WriteTx) Rollback() error {
+	err := t.tx.Rollback()
+	t.prepareMissed()
+	return err
+}
 
 // changed is what the transaction changed (writeMark), and false when it
 // cannot tell.
