@@ -25,8 +25,27 @@ function startNode() {
     child.once('exit', (code) => reject(new Error(`dforge exited with ${code}`)))
     child.stdout.on('data', (chunk) => {
       const m = /http:\/\/[\d.:]+/.exec(String(chunk))
-      if (m) resolve({ url: m[0], stop: () => (child.kill('SIGTERM'), rmSync(data, { recursive: true, force: true })) })
+      if (m) resolve({ url: m[0], stop: () => stopNode(child, data) })
     })
+  })
+}
+
+// Ends the node and removes its data once it has exited: removing it while
+// the node still writes its chain's WAL failed with ENOTEMPTY.
+function stopNode(child, data) {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer)
+      rmSync(data, { recursive: true, force: true })
+      resolve()
+    }
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+    }, 30_000)
+    if (child.exitCode !== null || child.signalCode !== null) return done()
+    child.removeAllListeners('exit')
+    child.once('exit', done)
+    child.kill('SIGTERM')
   })
 }
 
@@ -128,5 +147,5 @@ try {
     console.log(row.join(' '))
   }
 } finally {
-  node.stop()
+  await node.stop()
 }
