@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import { type ReactNode, useDeferredValue } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from './Button'
 import { Spinner } from './Spinner'
@@ -11,17 +11,29 @@ interface QueryLike<T> {
   refetch: () => unknown
 }
 
-/** Renders a query's loading and error states, and children once data is in. */
-export function QueryState<T>({ query, children }: { query: QueryLike<T>; children: (data: T) => ReactNode }) {
+/**
+ * Renders a query's loading and error states, and children once data is in.
+ *
+ * With defer, new data renders as a deferred value. A query's answer comes
+ * in through useSyncExternalStore, which React renders in one blocking
+ * task, and a large page's data (a repository's frame, file list and
+ * README; a pull request and its diff) took 100-250 ms of it. Deferred, it
+ * renders in slices that let input through, and until then the previous
+ * data (or the loading state) stays. Children that mount in that render
+ * render their own cached data in it too.
+ */
+export function QueryState<T>({ query, defer = false, children }: { query: QueryLike<T>; defer?: boolean; children: (data: T) => ReactNode }) {
   const { t } = useTranslation()
-  if (query.isPending) {
+  const deferred = useDeferredValue(query.data)
+  const data = defer ? deferred : query.data
+  if (query.isPending || (data === undefined && query.data !== undefined)) {
     return (
       <div className="inline-loading" role="status">
         <Spinner size="sm" /> <span>{t('state.loading')}</span>
       </div>
     )
   }
-  if (query.isError || query.data === undefined) {
+  if (query.isError || data === undefined) {
     return (
       <div className="inline-error" role="alert">
         <p>{query.error instanceof NotFoundError ? t('state.notFound') : t('state.loadFailed')}</p>
@@ -33,7 +45,7 @@ export function QueryState<T>({ query, children }: { query: QueryLike<T>; childr
       </div>
     )
   }
-  return <>{children(query.data)}</>
+  return <>{children(data)}</>
 }
 
 export class NotFoundError extends Error {}

@@ -126,7 +126,7 @@ function PullNotFound({ id }: { id: string | number }) {
 function PullView({ repo, number }: { repo: Repository; number: number }) {
   const pr = usePull(repo.owner.login, repo.name, number)
   if (!Number.isInteger(number) || number < 1 || pr.error instanceof NotFoundError) return <PullNotFound id={String(number)} />
-  return <QueryState query={pr}>{(p) => <PullDetail repo={repo} pr={p} />}</QueryState>
+  return <QueryState query={pr} defer>{(p) => <PullDetail repo={repo} pr={p} />}</QueryState>
 }
 
 const TABS = ['conversation', 'commits', 'files'] as const
@@ -194,7 +194,7 @@ function ConversationTab({ repo, pr }: { repo: Repository; pr: PullRequest }) {
       <div className="stack issue-main">
         <OpeningPost post={pr} label={t('pull.description')} canEdit={may.text} save={save} />
         <ReactionBar owner={o} repo={repo.name} target={{ kind: 'issue', number: pr.number }} />
-        <QueryState query={comments}>
+        <QueryState query={comments} defer>
           {() => (
             <div className="stack">
               {timeline.map((item) =>
@@ -362,7 +362,7 @@ function CommitsTab({ repo, pr }: { repo: Repository; pr: PullRequest }) {
   const fmt = useForgeFormat()
   const commits = usePullCommits(repo.owner.login, repo.name, pr.number, true)
   return (
-    <QueryState query={commits}>
+    <QueryState query={commits} defer>
       {(list) =>
         list.length === 0 ? (
           <EmptyState message={t('pull.noCommits')} />
@@ -442,7 +442,7 @@ function FilesTab({ repo, pr, drafts, setDrafts }: { repo: Repository; pr: PullR
           />
         )}
       </div>
-      <QueryState query={diff}>
+      <QueryState query={diff} defer>
         {() => <FilesDiff files={files} viewed={user ? viewed : undefined} renderBelow={renderBelow} onComment={canReview ? setEditing : undefined} />}
       </QueryState>
     </div>

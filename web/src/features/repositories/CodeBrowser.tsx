@@ -53,7 +53,7 @@ export function CodeView({ repo, path, gitRef, refParam }: { repo: Repository; p
   // The git data is on its way to this node (503 replicating): its progress, not an error.
   if (isReplicatingError(contents.error)) return <Replicating repo={repo} />
   return (
-    <QueryState query={contents}>
+    <QueryState query={contents} defer>
       {(data) => (Array.isArray(data) ? <TreeListing repo={repo} entries={data} path={path} gitRef={gitRef} refParam={refParam} /> : <FileView repo={repo} entry={data} gitRef={gitRef} refParam={refParam} />)}
     </QueryState>
   )

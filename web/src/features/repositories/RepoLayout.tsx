@@ -54,8 +54,9 @@ export function RepoPage({ section, heading, children, ...names }: RepoPageProps
 function LoadedRepo({ owner, repo, section, heading, children }: { owner: string; repo: string; section: RepoSection; heading?: boolean; children: (repo: Repository) => ReactNode }) {
   const query = useRepo(owner, repo)
   if (query.error instanceof NotFoundError) return <RepoNotFound name={`${owner}/${repo}`} />
+  // Deferred: the frame and the page inside it mount in slices (QueryState).
   return (
-    <QueryState query={query}>
+    <QueryState query={query} defer>
       {(r) => (
         <RepoFrame repo={r} section={section} heading={heading}>
           {children(r)}

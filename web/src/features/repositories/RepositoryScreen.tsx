@@ -204,7 +204,7 @@ function Readme({ repo }: { repo: Repository }) {
   const { t } = useTranslation('repositories')
   const readme = useReadme(repo.owner.login, repo.name, repo.default_branch)
   return (
-    <QueryState query={readme}>
+    <QueryState query={readme} defer>
       {(r) =>
         r === null ? (
           <p className="muted">{t('home.noReadme')}</p>
