@@ -23,9 +23,28 @@ interface QueryLike<T> {
  * render their own cached data in it too.
  */
 export function QueryState<T>({ query, defer = false, children }: { query: QueryLike<T>; defer?: boolean; children: (data: T) => ReactNode }) {
+  // Only a deferring call site holds a deferred value: useDeferredValue
+  // renders its component a second time whenever the value changes.
+  if (defer) return <DeferredQueryState query={query}>{children}</DeferredQueryState>
+  return (
+    <QueryView query={query} data={query.data}>
+      {children}
+    </QueryView>
+  )
+}
+
+function DeferredQueryState<T>({ query, children }: { query: QueryLike<T>; children: (data: T) => ReactNode }) {
+  const data = useDeferredValue(query.data)
+  return (
+    <QueryView query={query} data={data}>
+      {children}
+    </QueryView>
+  )
+}
+
+/** The loading, error or data state of query, showing data (query.data or a deferred copy of it). */
+function QueryView<T>({ query, data, children }: { query: QueryLike<T>; data: T | undefined; children: (data: T) => ReactNode }) {
   const { t } = useTranslation()
-  const deferred = useDeferredValue(query.data)
-  const data = defer ? deferred : query.data
   if (query.isPending || (data === undefined && query.data !== undefined)) {
     return (
       <div className="inline-loading" role="status">

@@ -158,7 +158,7 @@ describe('BountyPanel', () => {
     fireEvent.change(within(form).getByLabelText('Amount (DFG)'), { target: { value: '1.5' } })
     fireEvent.change(within(form).getByLabelText('Refundable after block'), { target: { value: '500' } })
     fireEvent.click(within(form).getByRole('button', { name: 'Fund this issue' }))
-    await within(form).findByText('Committed in block 8.', {}, { timeout: 3000 })
+    await within(form).findByText('Committed in block 8.')
     const [signed] = wallet.signed()
     expect(signed.primaryType).toBe('BountyFund')
     expect(Object.entries(signed.message)).toEqual([
@@ -182,7 +182,7 @@ describe('BountyPanel', () => {
     const form = await screen.findByRole('form', { name: 'Fund this issue' })
     fireEvent.change(within(form).getByLabelText('Amount (DFG)'), { target: { value: '2' } })
     fireEvent.click(within(form).getByRole('button', { name: 'Fund this issue' }))
-    expect(await within(form).findByText(/the issue is closed/, {}, { timeout: 3000 })).toBeTruthy()
+    expect(await within(form).findByText(/the issue is closed/)).toBeTruthy()
     expect(within(form).getByText(/bounty_issue_closed/)).toBeTruthy()
   })
 
@@ -194,7 +194,7 @@ describe('BountyPanel', () => {
     renderScreen(<BountyPanel {...PANEL} />)
     const refund = await screen.findByRole('button', { name: 'Refund my share' })
     fireEvent.click(refund)
-    await screen.findByText('Committed in block 8.', {}, { timeout: 3000 })
+    await screen.findByText('Committed in block 8.')
     expect(wallet.signed()[0].primaryType).toBe('BountyRefund')
     expect(wallet.signed()[0].message).toMatchObject({ repo: '4', issue: '3' })
   })

@@ -69,7 +69,7 @@ describe('CommunityScreen', () => {
     stubNode({ overview: overview(), holders: [holder('ev', 'event_organizer', 'Lagos'), holder('grace', 'ambassador')] })
     renderScreen(<CommunityScreen />, '/community')
     expect(await screen.findByRole('heading', { level: 1, name: 'Community' })).toBeTruthy()
-    expect((await screen.findByTestId('figure-repositories', {}, { timeout: 3000 })).textContent).toBe('42')
+    expect((await screen.findByTestId('figure-repositories')).textContent).toBe('42')
     expect(screen.getByTestId('figure-contributors').textContent).toBe('17')
     expect(screen.getByTestId('figure-proposals').textContent).toBe('6')
     expect(screen.getByTestId('figure-openProposals').textContent).toBe('2')

@@ -136,7 +136,7 @@ describe('NewProposalScreen', () => {
     fill('Reason', 'Docs rewrite')
     submit()
 
-    await waitFor(() => expect(go).toHaveBeenCalledWith('/governance/7'), { timeout: 3000 })
+    await waitFor(() => expect(go).toHaveBeenCalledWith('/governance/7'))
     const payload = JSON.stringify({ to: OTHER, amount: '1500000', reason: 'Docs rewrite' })
     const [signed] = wallet.signed()
     expect(signed.primaryType).toBe('Propose')
@@ -191,7 +191,7 @@ describe('NewProposalScreen', () => {
     fill('Expiry block', '900')
     submit()
 
-    await waitFor(() => expect(go).toHaveBeenCalledWith('/governance/9'), { timeout: 3000 })
+    await waitFor(() => expect(go).toHaveBeenCalledWith('/governance/9'))
     const [signed] = wallet.signed()
     expect(signed.message).toMatchObject({
       proposalType: 'grant',
@@ -210,7 +210,7 @@ describe('NewProposalScreen', () => {
     fill('Title', 'Adopt a code of conduct')
     fireEvent.change(description(), { target: { value: 'As discussed.' } })
     submit()
-    await waitFor(() => expect(go).toHaveBeenCalledWith('/governance'), { timeout: 3000 })
+    await waitFor(() => expect(go).toHaveBeenCalledWith('/governance'))
     expect(wallet.signed()[0].message).toMatchObject({ proposalType: 'text', payload: '{}' })
   })
 
@@ -224,7 +224,7 @@ describe('NewProposalScreen', () => {
     fill('Title', 'Raise the quorum')
     fireEvent.change(description(), { target: { value: 'More turnout.' } })
     submit()
-    await waitFor(() => expect(wallet.signed()).toHaveLength(1), { timeout: 3000 })
+    await waitFor(() => expect(wallet.signed()).toHaveLength(1))
     expect(wallet.signed()[0].message.payload).toBe('{"name":"quorumBps","value":"4000"}')
   })
 
@@ -251,7 +251,7 @@ describe('NewProposalScreen', () => {
     fill('Title', 'Adopt a code of conduct')
     fireEvent.change(description(), { target: { value: 'As discussed.' } })
     submit()
-    const alert = await screen.findByRole('alert', {}, { timeout: 3000 })
+    const alert = await screen.findByRole('alert')
     expect(alert.textContent).toBe('The transaction was included in a block but failed: insufficient_stake: stake 1 is below 2')
     expect(go).not.toHaveBeenCalled()
   })
@@ -266,7 +266,7 @@ describe('NewProposalScreen', () => {
     fill('Title', 'Make Grace an ambassador')
     fireEvent.change(description(), { target: { value: 'She runs the Lisbon meetup.' } })
     submit()
-    await waitFor(() => expect(wallet.signed()).toHaveLength(1), { timeout: 3000 })
+    await waitFor(() => expect(wallet.signed()).toHaveLength(1))
     expect(wallet.signed()[0].message).toMatchObject({
       proposalType: 'role',
       payload: JSON.stringify({ account: OTHER, role: 'ambassador', action: 'grant' }),

@@ -169,7 +169,7 @@ describe('ProposalScreen', () => {
 
       fireEvent.click(within(panel).getByRole('radio', { name: 'No' }))
       fireEvent.click(within(panel).getByRole('button', { name: 'Sign and vote' }))
-      await within(panel).findByText('Committed in block 8.', {}, { timeout: 3000 })
+      await within(panel).findByText('Committed in block 8.')
       const [signed] = wallet.signed()
       expect(signed.primaryType).toBe('Vote')
       expect(Object.entries(signed.message)).toEqual([
@@ -197,7 +197,7 @@ describe('ProposalScreen', () => {
       expect(within(panel).getByRole('alert').textContent).toBe('Your vote is already Yes.')
       fireEvent.click(within(panel).getByRole('radio', { name: 'Abstain' }))
       fireEvent.click(within(panel).getByRole('button', { name: 'Sign and change vote' }))
-      await waitFor(() => expect(wallet.signed()).toHaveLength(1), { timeout: 3000 })
+      await waitFor(() => expect(wallet.signed()).toHaveLength(1))
       expect(wallet.signed()[0].message.option).toBe('abstain')
     })
 

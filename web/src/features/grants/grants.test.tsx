@@ -198,7 +198,7 @@ describe('GrantsScreen', () => {
     // The released milestone has no button; the open one has.
     expect(within(card).queryByRole('button', { name: 'Approve milestone 1' })).toBeNull()
     fireEvent.click(within(card).getByRole('button', { name: 'Approve milestone 2' }))
-    await within(card).findByText('Committed in block 8.', {}, { timeout: 3000 })
+    await within(card).findByText('Committed in block 8.')
     const [signed] = wallet.signed()
     expect(signed.primaryType).toBe('GrantApprove')
     expect(Object.entries(signed.message)).toEqual([

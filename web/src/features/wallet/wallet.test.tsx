@@ -115,7 +115,7 @@ describe('WalletScreen', () => {
       fill('Recipient address', OTHER.replace('fB', 'Fb'))
       fill('Amount in DFG', '1')
       fireEvent.click(screen.getByRole('button', { name: 'Sign and send' }))
-      await waitFor(() => expect(errorOf('Recipient address')).toMatch(/do not match its checksum/), { timeout: 3000 })
+      await waitFor(() => expect(errorOf('Recipient address')).toMatch(/do not match its checksum/))
       expect(wallet.requests).toEqual([])
     })
 
@@ -135,7 +135,7 @@ describe('WalletScreen', () => {
       fill('Amount in DFG', '1.5')
       fireEvent.click(screen.getByRole('button', { name: 'Sign and send' }))
 
-      const done = await screen.findByText('Committed in block 8.', {}, { timeout: 3000 })
+      const done = await screen.findByText('Committed in block 8.')
       // The relay gets EIP-55 addresses; viem hands the wallet lower case, which hashes the same.
       const message = { from: WALLET, to: OTHER, amount: '1500000', nonce: '3' }
       expect(wallet.signed()).toEqual([
@@ -163,7 +163,7 @@ describe('WalletScreen', () => {
       fill('Recipient address', OTHER)
       fill('Amount in DFG', '1')
       fireEvent.click(screen.getByRole('button', { name: 'Sign and send' }))
-      await screen.findByText('Committed in block 8.', {}, { timeout: 3000 })
+      await screen.findByText('Committed in block 8.')
       expect(wallet.signed()[0].message.nonce).toBe('11')
     })
 
@@ -173,7 +173,7 @@ describe('WalletScreen', () => {
       fill('Recipient address', OTHER)
       fill('Amount in DFG', '1')
       fireEvent.click(screen.getByRole('button', { name: 'Sign and send' }))
-      const alert = await screen.findByRole('alert', {}, { timeout: 3000 })
+      const alert = await screen.findByRole('alert')
       expect(alert.textContent).toBe('You declined the signature in your wallet. Nothing was sent.')
       expect(callsTo(fetchMock, '/api/v1/chain/txs', 'POST')).toEqual([])
       expect((screen.getByLabelText('Amount in DFG') as HTMLInputElement).value).toBe('1')
@@ -187,7 +187,7 @@ describe('WalletScreen', () => {
       fill('Recipient address', OTHER)
       fill('Amount in DFG', '1')
       fireEvent.click(screen.getByRole('button', { name: 'Sign and send' }))
-      const alert = await screen.findByRole('alert', {}, { timeout: 3000 })
+      const alert = await screen.findByRole('alert')
       expect(within(alert).getByText('the nonce is 3 but the account is at 4: sign again with the current nonce')).toBeTruthy()
       expect(within(alert).getByText('Code: bad_nonce')).toBeTruthy()
     })
@@ -197,7 +197,7 @@ describe('WalletScreen', () => {
       fill('Recipient address', OTHER)
       fill('Amount in DFG', '1')
       fireEvent.click(screen.getByRole('button', { name: 'Sign and send' }))
-      const alert = await screen.findByRole('alert', {}, { timeout: 3000 })
+      const alert = await screen.findByRole('alert')
       expect(alert.textContent).toMatch(/No wallet was found in this browser/)
     })
   })
@@ -218,7 +218,7 @@ describe('WalletScreen', () => {
 
     fill('What the tip thanks', 'issue:alice/x#3')
     fireEvent.click(screen.getByRole('button', { name: 'Sign and tip' }))
-    await screen.findByText('Committed in block 8.', {}, { timeout: 3000 })
+    await screen.findByText('Committed in block 8.')
     const [signed] = wallet.signed()
     expect(signed.primaryType).toBe('Tip')
     expect(Object.entries(signed.message)).toEqual([
@@ -247,7 +247,7 @@ describe('WalletScreen', () => {
     expect(screen.queryByLabelText('Recipient address')).toBeNull()
     fill('Amount in DFG', '100')
     fireEvent.click(screen.getByRole('button', { name: 'Sign and stake' }))
-    await screen.findByText('Committed in block 8.', {}, { timeout: 3000 })
+    await screen.findByText('Committed in block 8.')
     expect(wallet.signed()[0]).toMatchObject({ primaryType: 'Stake', message: { from: WALLET.toLowerCase(), amount: '100000000', nonce: '3' } })
   })
 
@@ -264,7 +264,7 @@ describe('WalletScreen', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Max' }))
     expect((screen.getByLabelText('Amount in DFG') as HTMLInputElement).value).toBe('2')
     fireEvent.click(screen.getByRole('button', { name: 'Sign and unstake' }))
-    expect(await screen.findByText('The tokens return to your balance at block 108.', {}, { timeout: 3000 })).toBeTruthy()
+    expect(await screen.findByText('The tokens return to your balance at block 108.')).toBeTruthy()
     expect(wallet.signed()[0]).toMatchObject({ primaryType: 'Unstake', message: { amount: '2000000' } })
   })
 
