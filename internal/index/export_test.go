@@ -25,10 +25,10 @@ func WriteInTx(ctx context.Context, ix *Index, fn func(*readdb.WriteTx) error) e
 func Reset(ctx context.Context, ix *Index) error { return ix.reset(ctx) }
 
 // IssuesAt reads a page of Issues without the read cache, skipping the
-// rows before it with OFFSET (offset) or as Issues does (readdb.SeekPage).
+// rows before it with OFFSET (offset) or as Issues does (a seek, its total from the counters).
 func IssuesAt(ctx context.Context, ix *Index, repo uint64, f IssueFilter, p Page, offset bool) ([]Issue, int64, error) {
 	where, args := issueWhere(repo, f)
-	page := pager(ix.rd.SeekPage)
+	page := ix.seekIssues(repo, f)
 	if offset {
 		page = func(ctx context.Context, cols, from, countFrom, where string, order readdb.Order, args []any, p Page, scan func(*sql.Rows) error) (int64, error) {
 			return ix.rd.ListPage(ctx, cols, from, countFrom, where, order.SQL(), args, p, scan)

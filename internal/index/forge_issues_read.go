@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -188,7 +189,7 @@ func (ix *Index) Issues(ctx context.Context, repo uint64, f IssueFilter, p Page)
 	where, args := issueWhere(repo, f)
 	key := readKey("issues", where+" ORDER BY "+order.SQL(), append(args[:len(args):len(args)], p.Number, p.Limit)...)
 	page, err := rememberSized(ctx, ix, key, func(ctx context.Context) (issuePage, error) {
-		return ix.readIssues(ctx, repo, where, order, args, p, ix.rd.SeekPage)
+		return ix.readIssues(ctx, repo, where, order, args, p, ix.seekIssues(repo, f))
 	}, issuePage.size)
 	if err != nil {
 		return nil, 0, err
@@ -198,6 +199,47 @@ func (ix *Index) Issues(ctx context.Context, repo uint64, f IssueFilter, p Page)
 
 // pager reads a page of a list and its total (readdb.SeekPage).
 type pager func(ctx context.Context, cols, from, countFrom, where string, order readdb.Order, args []any, p Page, scan func(*sql.Rows) error) (int64, error)
+
+// seekIssues is the pager of Issues for f: a seek to the page
+// (readdb.SeekPage), with the total from the repository's counters when f
+// filters by kind and state alone.
+func (ix *Index) seekIssues(repo uint64, f IssueFilter) pager {
+	count := ix.issueCount(repo, f)
+	return func(ctx context.Context, cols, from, countFrom, where string, order readdb.Order, args []any, p Page, scan func(*sql.Rows) error) (int64, error) {
+		return ix.rd.SeekPageCounted(ctx, cols, from, countFrom, where, order, args, p, count, scan)
+	}
+}
+
+// issueCount reads the total of repo's issues matching f from
+// forge_issue_counts, which triggers keep with every write of
+// forge_issues (migration 00083): a sum over at most four rows, where a
+// COUNT(*) read every matching entry of an index and was read again after
+// every new issue. It is nil when f filters by more than kind and state:
+// those totals are counted (readdb.SeekPage).
+func (ix *Index) issueCount(repo uint64, f IssueFilter) readdb.Count {
+	rest := f
+	rest.IsPull, rest.State, rest.Sort = nil, "", ""
+	if !reflect.ValueOf(rest).IsZero() {
+		return nil
+	}
+	return func(ctx context.Context) (int64, error) {
+		args := []any{int64(repo)}
+		q := `SELECT COALESCE(SUM(c.issues), 0) FROM forge_issue_counts c WHERE c.repo_id = $1`
+		if f.IsPull != nil {
+			args = append(args, *f.IsPull)
+			q += fmt.Sprintf(" AND c.is_pull = $%d", len(args))
+		}
+		if f.State != "" {
+			args = append(args, f.State)
+			q += fmt.Sprintf(" AND c.state = $%d", len(args))
+		}
+		var n int64
+		if err := ix.queryRow(ctx, q, args...).Scan(&n); err != nil {
+			return 0, fmt.Errorf("count issues: %w", err)
+		}
+		return n, nil
+	}
+}
 
 // readIssues reads a page of repo's issues matching where through page
 // and fills them in.

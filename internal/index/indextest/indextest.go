@@ -63,6 +63,8 @@ var Tables = map[string]string{
 	// The counters of the notifications derived from all of the above: a
 	// rebuild, in place (after a reset) or fresh, must count the same.
 	"notification_counts": "user_address, subject_type, reason, unread, pinned",
+	// The counters of the issue lists, kept by triggers (migration 00083).
+	"forge_issue_counts": "repo_id, is_pull, state",
 }
 
 // Dump reads every row of the projection in st as text.

@@ -30,12 +30,20 @@ func (p Page) Offset() int { return (p.Number - 1) * p.Limit }
 // past the first skip the rows before them with OFFSET, through from's
 // joins: for long lists, SeekPage skips them through countFrom alone.
 func (db *DB) ListPage(ctx context.Context, cols, from, countFrom, where, order string, args []any, p Page, scan func(*sql.Rows) error) (int64, error) {
+	return db.listPage(ctx, cols, from, countFrom, where, order, args, p, nil, scan)
+}
+
+// Count is a list's total read from a counter the projection keeps with
+// the list (forge_issue_counts), never by counting the list's rows.
+type Count func(ctx context.Context) (int64, error)
+
+func (db *DB) listPage(ctx context.Context, cols, from, countFrom, where, order string, args []any, p Page, count Count, scan func(*sql.Rows) error) (int64, error) {
 	if where != "" {
 		where = " WHERE " + where
 	}
 	n := len(args)
 	q := fmt.Sprintf("SELECT %s FROM %s%s ORDER BY %s LIMIT $%d OFFSET $%d", cols, from, where, order, n+1, n+2)
-	return db.readPage(ctx, q, append(args[:n:n], p.Limit, p.Offset()), countFrom, where, args, p, scan)
+	return db.readPage(ctx, q, append(args[:n:n], p.Limit, p.Offset()), countFrom, where, args, p, count, scan)
 }
 
 // Order is a list's order for SeekPage: by Cols, all descending (Desc) or
@@ -67,8 +75,16 @@ func (o Order) SQL() string {
 // see the same state of the projection. A page past the end has no first
 // key and comes back empty, as with OFFSET.
 func (db *DB) SeekPage(ctx context.Context, cols, from, countFrom, where string, order Order, args []any, p Page, scan func(*sql.Rows) error) (int64, error) {
+	return db.SeekPageCounted(ctx, cols, from, countFrom, where, order, args, p, nil, scan)
+}
+
+// SeekPageCounted is SeekPage for a list whose total a counter keeps: a
+// total the page cannot tell comes from count (when not nil) rather than
+// from a COUNT(*) over countFrom, so a deep page of a long list reads the
+// rows of its seek and no more, even just after a write.
+func (db *DB) SeekPageCounted(ctx context.Context, cols, from, countFrom, where string, order Order, args []any, p Page, count Count, scan func(*sql.Rows) error) (int64, error) {
 	if p.Offset() <= 0 || len(order.Cols) == 0 {
-		return db.ListPage(ctx, cols, from, countFrom, where, order.SQL(), args, p, scan)
+		return db.listPage(ctx, cols, from, countFrom, where, order.SQL(), args, p, count, scan)
 	}
 	cond := where
 	if cond != "" {
@@ -88,13 +104,13 @@ func (db *DB) SeekPage(ctx context.Context, cols, from, countFrom, where string,
 		seek = "(" + where + ") AND " + seek
 	}
 	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s ORDER BY %s LIMIT $%d", cols, from, seek, order.SQL(), n+1)
-	return db.readPage(ctx, q, append(args[:n:n], p.Limit, p.Offset()), countFrom, cond, args, p, scan)
+	return db.readPage(ctx, q, append(args[:n:n], p.Limit, p.Offset()), countFrom, cond, args, p, count, scan)
 }
 
 // readPage runs the page query q (with its own arguments) and works out
-// the list's total: from the page when it can tell, else counted over
-// countFrom and cond (" WHERE ..." or "") with args.
-func (db *DB) readPage(ctx context.Context, q string, qargs []any, countFrom, cond string, args []any, p Page, scan func(*sql.Rows) error) (int64, error) {
+// the list's total: from the page when it can tell, else from count, else
+// counted over countFrom and cond (" WHERE ..." or "") with args.
+func (db *DB) readPage(ctx context.Context, q string, qargs []any, countFrom, cond string, args []any, p Page, count Count, scan func(*sql.Rows) error) (int64, error) {
 	rows, err := db.Query(ctx, q, qargs...)
 	if err != nil {
 		return 0, fmt.Errorf("read page: %w", err)
@@ -114,12 +130,19 @@ func (db *DB) readPage(ctx context.Context, q string, qargs []any, countFrom, co
 	if total, ok := pageTotal(p, got); ok {
 		return total, nil
 	}
+	if count != nil {
+		total, err := count(ctx)
+		if err != nil {
+			return 0, fmt.Errorf("read total: %w", err)
+		}
+		return total, nil
+	}
 	// The total of a long list is counted once per version of the
 	// tables it reads (cache.go), not on every page of every request.
-	count := "SELECT COUNT(*) FROM " + countFrom + cond
-	return Remember(ctx, db, Key("count", count, args...), func(ctx context.Context) (int64, error) {
+	counting := "SELECT COUNT(*) FROM " + countFrom + cond
+	return Remember(ctx, db, Key("count", counting, args...), func(ctx context.Context) (int64, error) {
 		var total int64
-		if err := db.QueryRow(ctx, count, args...).Scan(&total); err != nil {
+		if err := db.QueryRow(ctx, counting, args...).Scan(&total); err != nil {
 			return 0, fmt.Errorf("count rows: %w", err)
 		}
 		return total, nil

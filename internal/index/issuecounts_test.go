@@ -1,0 +1,119 @@
+package index_test
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/dforge/dforge/internal/index"
+	"github.com/dforge/dforge/internal/store"
+)
+
+// TestIssueCountersFollowEveryWrite holds forge_issue_counts, which the
+// schema's triggers keep, to a GROUP BY over forge_issues after each kind
+// of write the projection and the private store make (a new issue, a close
+// and a reopen through the projection's upsert, an edit that changes no
+// counted column, a deleted repository), and holds the lists' totals,
+// which now come from the counters, to a COUNT(*) of the same list.
+func TestIssueCountersFollowEveryWrite(t *testing.T) {
+	eachDatabase(t, func(t *testing.T, name, dsn string) {
+		ctx := context.Background()
+		st := openStore(t, dsn)
+		defer st.Close()
+		seedIssues(t, st, 240)
+		ix := index.New(quiet, st, nil)
+		db := st.DB()
+		exec := func(q string, args ...any) {
+			t.Helper()
+			if _, err := db.ExecContext(ctx, q, args...); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+			index.Changed(ix, "forge_issues") // as the projection's transaction does after writing
+		}
+		// upsert writes issue number of repo in state as writeIssue does.
+		upsert := func(repo, number int64, pull bool, state, title string) {
+			t.Helper()
+			exec(`INSERT INTO forge_issues (repo_id, number, is_pull, author, title, body, state, state_reason, comments,
+				created_height, created_time_ns, updated_height, updated_time_ns)
+				VALUES ($1, $2, $3, $4, $5, '', $6, '', 0, 1, 1, 1, 1)
+				ON CONFLICT (repo_id, number) DO UPDATE SET title = excluded.title, state = excluded.state`,
+				repo, number, pull, named.Hex(), title, state)
+		}
+		check := func(step string) {
+			t.Helper()
+			if got, want := counters(t, st, "SELECT repo_id, is_pull, state, issues FROM forge_issue_counts ORDER BY repo_id, is_pull, state"),
+				counters(t, st, `SELECT repo_id, is_pull, state, COUNT(*) FROM forge_issues GROUP BY repo_id, is_pull, state
+					ORDER BY repo_id, is_pull, state`); !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s: counters %v, want the rows' counts %v", step, got, want)
+			}
+			yes, no := true, false
+			for _, kind := range []*bool{nil, &yes, &no} {
+				for _, state := range []string{"", "open", "closed"} {
+					f := index.IssueFilter{IsPull: kind, State: state}
+					p := index.Page{Number: 2, Limit: 7} // a full page past the first: its total is not the page's
+					_, counted, err := index.IssuesAt(ctx, ix, 1, f, p, false)
+					if err != nil {
+						t.Fatal(err)
+					}
+					_, rows, err := index.IssuesAt(ctx, ix, 1, f, p, true)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if counted != rows {
+						t.Errorf("%s: total of %s %q from the counters is %d, COUNT(*) says %d", step, kindName(kind), state, counted, rows)
+					}
+				}
+			}
+		}
+		check("seeded")
+		upsert(1, 1000, false, "open", "new issue")
+		upsert(1, 1001, true, "open", "new pull request")
+		check("opened")
+		upsert(1, 1000, false, "closed", "new issue")
+		upsert(1, 1, false, "closed", "Issue 1") // open in the seed
+		check("closed")
+		upsert(1, 1000, false, "open", "new issue")
+		upsert(1, 1001, true, "open", "renamed") // changes no counted column
+		check("reopened and edited")
+		exec(`DELETE FROM forge_issues WHERE repo_id = $1`, 2)
+		check("repository 2 deleted")
+		if got := counters(t, st, "SELECT repo_id, is_pull, state, issues FROM forge_issue_counts WHERE repo_id = 2"); len(got) != 0 {
+			t.Errorf("a deleted repository keeps counters %v; a fresh projection would hold none", got)
+		}
+	})
+}
+
+// counters reads rows of four columns as text.
+func counters(t *testing.T, st *store.Store, q string) []string {
+	t.Helper()
+	rows, err := st.DB().Query(q)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var repo, n int64
+		var pull bool
+		var state string
+		if err := rows.Scan(&repo, &pull, &state, &n); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, fmt.Sprintf("%d/%t/%s=%d", repo, pull, state, n))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func kindName(pull *bool) string {
+	switch {
+	case pull == nil:
+		return "issues and pull requests"
+	case *pull:
+		return "pull requests"
+	}
+	return "issues"
+}
