@@ -42,9 +42,8 @@ describe('account header', () => {
     await page.goto('/about')
     await waitForShell(page)
     const login = header(page).getByRole('button', { name: 'Login', exact: true })
-    for (const name of ['Logout', 'Settings']) {
-      assert.equal(await header(page).getByRole('button', { name, exact: true }).count(), 0, `no ${name} button`)
-    }
+    assert.equal(await header(page).getByRole('button', { name: 'Logout', exact: true }).count(), 0, 'no Logout button')
+    assert.equal(await header(page).getByRole('link', { name: 'Settings', exact: true }).count(), 0, 'no Settings link')
     await page.evaluate(() => {
       window.__marker = 1
     })
@@ -62,7 +61,7 @@ describe('account header', () => {
   test('signs in with the wallet; the header shows the username, Settings and Logout, also after a reload', TIMEOUT, async (t) => {
     const { page, account, asked } = await pageWithWallet(t)
     await signIn(page, account)
-    await expectVisible(header(page).getByRole('button', { name: 'Settings', exact: true }))
+    await expectVisible(header(page).getByRole('link', { name: 'Settings', exact: true }))
     await expectVisible(header(page).getByRole('button', { name: 'Logout', exact: true }))
     assert.equal(await header(page).getByRole('button', { name: 'Login', exact: true }).count(), 0)
     // The SIWE message, then (when the node needs it) the Delegate transaction of the second prompt.
@@ -91,7 +90,7 @@ describe('account header', () => {
     await header(page).getByRole('link', { name: defaultName(account.address), exact: true }).click()
     await page.waitForURL((u) => u.pathname === '/profile')
     await waitForShell(page)
-    await header(page).getByRole('button', { name: 'Settings', exact: true }).click()
+    await header(page).getByRole('link', { name: 'Settings', exact: true }).click()
     await page.waitForURL((u) => u.pathname === '/settings')
     await waitForShell(page)
     await expectVisible(page.getByRole('tab', { name: 'Profile' }))
@@ -177,7 +176,7 @@ describe('account header', () => {
     await expectVisible(header(page).getByRole('button', { name: 'Login', exact: true }))
     await expectHidden(header(page).getByRole('link', { name: defaultName(account.address), exact: true }))
     await expectHidden(header(page).getByRole('button', { name: 'Logout', exact: true }))
-    await expectHidden(header(page).getByRole('button', { name: 'Settings', exact: true }))
+    await expectHidden(header(page).getByRole('link', { name: 'Settings', exact: true }))
     const saved = await stored(page)
     assert.equal(saved.state.user, null)
     assert.equal(saved.state.token, null)

@@ -111,7 +111,7 @@ describe('header layout', () => {
     await expectVisible(nav.getByRole('link', { name: 'Governance', exact: true }))
     await expectVisible(header(page).getByRole('combobox', { name: 'Language' }))
     await expectVisible(header(page).getByRole('link', { name, exact: true }))
-    await expectVisible(header(page).getByRole('button', { name: 'Settings', exact: true }))
+    await expectVisible(header(page).getByRole('link', { name: 'Settings', exact: true }))
     await expectVisible(header(page).getByRole('button', { name: 'Logout', exact: true }))
 
     // The theme toggle in the drawer works, and Escape folds the drawer.

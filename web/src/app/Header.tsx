@@ -21,11 +21,6 @@ export function activePage(pathname: string): string {
   return pathname.split('/').filter(Boolean)[0] ?? 'home'
 }
 
-// Navigation is a full page load, as the spec asks, so each visit starts clean.
-function go(path: string) {
-  window.location.assign(path)
-}
-
 /**
  * The fixed header. On a wide screen it is one row: brand, navigation, tools
  * and account. Below the wide breakpoint (styles.css) the navigation,
@@ -241,17 +236,17 @@ function AccountLinks({ className, labelled = false }: { className: string; labe
           {labelled && t('header.admin')}
         </PreloadLink>
       )}
-      <button
-        type="button"
+      <a
+        href="/settings"
         className={item}
         aria-label={labelled ? undefined : t('header.settings')}
         title={t('header.settings')}
-        onClick={() => go('/settings')}
         onMouseEnter={() => preloadPath('/settings')}
+        onFocus={() => preloadPath('/settings')}
       >
         <HeaderIcon name="gear" />
         {labelled && t('header.settings')}
-      </button>
+      </a>
       <button type="button" className={item} aria-label={labelled ? undefined : t('header.logout')} title={t('header.logout')} onClick={onLogout} disabled={leaving}>
         <HeaderIcon name="logout" />
         {labelled && t('header.logout')}

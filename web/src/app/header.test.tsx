@@ -60,19 +60,22 @@ describe('header', () => {
     const drawer = document.getElementById(menuButton().getAttribute('aria-controls')!)!
     expect(within(drawer).getByRole('link', { name: 'ada' }).getAttribute('href')).toBe('/profile')
     expect(within(drawer).getByRole('link', { name: 'Admin' }).getAttribute('href')).toBe('/admin')
-    expect(within(drawer).getByRole('button', { name: 'Settings' }).textContent).toBe('Settings')
+    const settings = within(drawer).getByRole('link', { name: 'Settings' })
+    expect(settings.textContent).toBe('Settings')
+    expect(settings.getAttribute('href')).toBe('/settings')
     expect(within(drawer).getByRole('button', { name: 'Logout' }).textContent).toBe('Logout')
   })
 
-  it('shows the account in the row as a profile button and labelled icon buttons', () => {
+  it('shows the account in the row as a profile link, a Settings link and a Logout button, each labelled', () => {
     signedIn()
     renderScreen(<Header />, '/about')
     const row = document.querySelector('.header-inner')!
     expect(within(row as HTMLElement).getByRole('link', { name: 'ada' })).toBeTruthy()
-    for (const name of ['Settings', 'Logout']) {
-      const button = within(row as HTMLElement).getByRole('button', { name })
-      expect(button.getAttribute('title')).toBe(name)
-    }
+    // Settings is a link, so it opens in a new tab or can be copied as the navigation can.
+    const settings = within(row as HTMLElement).getByRole('link', { name: 'Settings' })
+    expect(settings.getAttribute('href')).toBe('/settings')
+    expect(settings.getAttribute('title')).toBe('Settings')
+    expect(within(row as HTMLElement).getByRole('button', { name: 'Logout' }).getAttribute('title')).toBe('Logout')
     expect(within(row as HTMLElement).queryByRole('link', { name: 'Admin' })).toBeNull()
   })
 })

@@ -1,12 +1,10 @@
 import { useTranslation } from 'react-i18next'
 import { useRoute } from '@/lib/routes'
 import { NotFoundCard } from '@/components/NotFoundCard'
-import { useDocumentTitle } from '@/lib/useDocumentTitle'
 
 export default function NotFoundScreen() {
   const { t } = useTranslation()
   const { pathname } = useRoute()
-  useDocumentTitle(t('notFound.title'))
   return (
     <NotFoundCard
       title={t('notFound.title')}

@@ -25,9 +25,18 @@ export function IssueRow({ issue, href, merged = false }: { issue: Issue; href: 
       </div>
       {issue.comments > 0 && (
         <span className="muted issue-row-comments" aria-label={t('list.comments', { count: issue.comments })}>
-          💬 {fmt.count(issue.comments)}
+          <CommentIcon /> {fmt.count(issue.comments)}
         </span>
       )}
     </li>
+  )
+}
+
+/** A speech bubble drawn as SVG: an emoji renders as a box without an emoji font. */
+function CommentIcon() {
+  return (
+    <svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinejoin="round" className="issue-row-comments-icon">
+      <path d="M2.5 3.5h11v7h-6l-3 2.5v-2.5h-2z" />
+    </svg>
   )
 }

@@ -81,6 +81,15 @@ describe('IssueListScreen', () => {
     })
     expect(new URLSearchParams(window.location.search).get('state')).toBe('closed')
   })
+
+  it('draws the bubble of the comment count as SVG, not as an emoji that renders as a box without an emoji font', async () => {
+    stubApi({ [`GET ${REPO}`]: repoFixture(), [`GET ${REPO}/issues`]: [issue({ comments: 4 })], [`GET ${REPO}/labels`]: [] })
+    renderScreen(<IssueListScreen />, '/ada/engine/issues')
+    const count = await screen.findByLabelText('4 comments')
+    expect(count.querySelector('svg')).not.toBeNull()
+    expect(count.textContent?.trim()).toBe('4')
+    expect(/\p{Extended_Pictographic}/u.test(count.textContent ?? '')).toBe(false)
+  })
 })
 
 describe('NewIssueScreen', () => {

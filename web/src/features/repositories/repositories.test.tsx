@@ -253,6 +253,7 @@ describe('RepositoryScreen', () => {
     renderScreen(<RepositoryScreen />, '/ada/nothing')
     expect(await screen.findByRole('heading', { level: 1, name: 'Repository not found' })).toBeTruthy()
     expect(screen.getByText(/There is no repository “ada\/nothing” on this node/)).toBeTruthy()
+    await waitFor(() => expect(document.title).toBe('Repository not found · dForge'))
   })
 
   it('answers /repository/:id with the repository and its canonical URL', async () => {
