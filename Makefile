@@ -169,7 +169,7 @@ bench-actions:
 bench-dashboard:
 	$(GO) test ./internal/api -run '^$$' -bench BenchmarkDashboard -benchtime 1x -count=1
 
-## bench-pages: page 1 against page 150 of a 10,000-issue repository's open issues, rows before the page skipped with OFFSET (the code before) and by seeking (readdb.SeekPage), same run, read cache moved on before each read
+## bench-pages: page 1 against page 150 of a 10,000-issue repository's open issues: rows before the page skipped with OFFSET and the total counted (the first code), by seeking with the total counted (readdb.SeekPage, the code before), and by seeking with the total from the counters (now), same run, read cache moved on before each read
 bench-pages:
 	$(GO) test ./internal/index -run '^$$' -bench '^BenchmarkIssuePages$$' -benchtime 2s -count=1
 

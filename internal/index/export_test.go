@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"time"
 
 	"github.com/dforge/dforge/internal/index/readdb"
@@ -24,15 +25,29 @@ func WriteInTx(ctx context.Context, ix *Index, fn func(*readdb.WriteTx) error) e
 // Reset empties ix's projection.
 func Reset(ctx context.Context, ix *Index) error { return ix.reset(ctx) }
 
-// IssuesAt reads a page of Issues without the read cache, skipping the
-// rows before it with OFFSET (offset) or as Issues does (a seek, its total from the counters).
-func IssuesAt(ctx context.Context, ix *Index, repo uint64, f IssueFilter, p Page, offset bool) ([]Issue, int64, error) {
+// Ways IssuesAt skips to a page and finds the total.
+const (
+	PageOffset       = "offset"     // OFFSET through the joins, the total counted
+	PageSeekCounting = "seek-count" // a seek (readdb.SeekPage), the total counted
+	PageSeek         = "seek"       // as Issues does: a seek, the total from the counters
+)
+
+// IssuesAt reads a page of Issues without the read cache, the way mode
+// names.
+func IssuesAt(ctx context.Context, ix *Index, repo uint64, f IssueFilter, p Page, mode string) ([]Issue, int64, error) {
 	where, args := issueWhere(repo, f)
-	page := ix.seekIssues(repo, f)
-	if offset {
+	var page pager
+	switch mode {
+	case PageOffset:
 		page = func(ctx context.Context, cols, from, countFrom, where string, order readdb.Order, args []any, p Page, scan func(*sql.Rows) error) (int64, error) {
 			return ix.rd.ListPage(ctx, cols, from, countFrom, where, order.SQL(), args, p, scan)
 		}
+	case PageSeekCounting:
+		page = ix.rd.SeekPage
+	case PageSeek:
+		page = ix.seekIssues(repo, f)
+	default:
+		return nil, 0, fmt.Errorf("no page mode %q", mode)
 	}
 	got, err := ix.readIssues(ctx, repo, where, issueOrders[f.Sort], args, p, page)
 	return got.issues, got.total, err

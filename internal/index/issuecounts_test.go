@@ -52,11 +52,11 @@ func TestIssueCountersFollowEveryWrite(t *testing.T) {
 				for _, state := range []string{"", "open", "closed"} {
 					f := index.IssueFilter{IsPull: kind, State: state}
 					p := index.Page{Number: 2, Limit: 7} // a full page past the first: its total is not the page's
-					_, counted, err := index.IssuesAt(ctx, ix, 1, f, p, false)
+					_, counted, err := index.IssuesAt(ctx, ix, 1, f, p, index.PageSeek)
 					if err != nil {
 						t.Fatal(err)
 					}
-					_, rows, err := index.IssuesAt(ctx, ix, 1, f, p, true)
+					_, rows, err := index.IssuesAt(ctx, ix, 1, f, p, index.PageSeekCounting)
 					if err != nil {
 						t.Fatal(err)
 					}
