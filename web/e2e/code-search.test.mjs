@@ -122,7 +122,7 @@ describe('code search', () => {
   }
 
   for (const variant of VARIANTS) {
-    test(`${variant.label}: the Code tab of /search finds the identifier across repositories, the owner's private one included`, TIMEOUT, async (t) => {
+    test(`${variant.label}: the Code tab of /search finds the identifier across repositories, the owner's private one included, and narrows to one repository`, TIMEOUT, async (t) => {
       const o = s.alice.login
       const { page, pageErrors } = await view(t, env.browser, env.node.url, s.alice, variant)
       await open(page, '/search', variant.theme)
@@ -142,6 +142,18 @@ describe('code search', () => {
       await assertLegible(hit.locator('mark').first(), `${variant.label}: the marked match`)
       await assertOnScreen(page, hit.getByRole('link', { name: 'mill/grind.go' }), `${variant.label}: a result's file`)
       await assertNoSidewaysScroll(page, variant.label)
+
+      // The repository filter narrows the search to one, in the URL, and comes off again.
+      const repo = page.getByRole('combobox', { name: 'Repository' })
+      await assertOnScreen(page, repo, `${variant.label}: the repository filter`)
+      await repo.fill(`${o}/vault`)
+      await repo.press('Enter')
+      await expectEventually(() => new URL(page.url()).searchParams.get('repo'), `${o}/vault`, { message: 'the repository in the URL' })
+      await expectVisible(list.getByRole('link', { name: 'secret.go', exact: true }))
+      await expectHidden(list.getByRole('link', { name: 'mill/grind.go', exact: true }))
+      await page.getByRole('button', { name: 'All repositories' }).click()
+      await expectVisible(list.getByRole('link', { name: 'mill/grind.go', exact: true }))
+      assert.equal(new URL(page.url()).searchParams.get('repo'), null)
       assert.deepEqual(pageErrors, [])
     })
   }

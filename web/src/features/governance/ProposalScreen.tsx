@@ -20,7 +20,7 @@ import { useChainTx } from '@/lib/chain/tx'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import { useOwnVote, usePower, useProposal, useVotes } from './api'
-import { nextVotingEnd, type VotingEnd } from './countdown'
+import { nextVotingEnd, storedVotingEnd, storeVotingEnd, type VotingEnd } from './countdown'
 import { useGovFormat } from './format'
 import { AccountName, OptionBadge, StatusBadge } from './ProposalBadges'
 import { type Proposal, readTally, type Vote, VOTE_OPTIONS, type VoteOption } from './proposals'
@@ -224,7 +224,7 @@ function Countdown({ proposal: p }: { proposal: Proposal }) {
   const duration = useDuration()
   const height = status.data?.height
   const left = height === undefined ? null : p.voting_end_height - height
-  const end = useVotingEnd(left, blockMs)
+  const end = useVotingEnd(p.id, left, blockMs)
   let body: ReactNode
   if (p.status !== 'active') {
     body = <p>{t('countdown.ended', { height: p.ended_height ?? p.voting_end_height })}</p>
@@ -251,13 +251,20 @@ function Countdown({ proposal: p }: { proposal: Proposal }) {
   )
 }
 
-/** The smoothed estimate of when voting ends, updated with each polled height (see countdown.ts). */
-function useVotingEnd(blocksLeft: number | null, blockMs: number | null): number | null {
+/**
+ * The smoothed estimate of when proposal's voting ends, updated with each
+ * polled height (see countdown.ts) and kept for the tab, so a reload goes
+ * on counting down rather than starting again from a raw average.
+ */
+function useVotingEnd(proposal: number, blocksLeft: number | null, blockMs: number | null): number | null {
   const [estimate, setEstimate] = useState<VotingEnd | null>(null)
   useEffect(() => {
     if (blocksLeft === null || blocksLeft <= 0 || blockMs === null) return
-    setEstimate((previous) => nextVotingEnd(previous, Date.now(), blocksLeft, blockMs))
-  }, [blocksLeft, blockMs])
+    setEstimate((previous) => nextVotingEnd(previous ?? storedVotingEnd(proposal), Date.now(), blocksLeft, blockMs))
+  }, [proposal, blocksLeft, blockMs])
+  useEffect(() => {
+    if (estimate) storeVotingEnd(proposal, estimate)
+  }, [proposal, estimate])
   return estimate?.end ?? null
 }
 

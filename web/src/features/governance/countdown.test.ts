@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { nextVotingEnd } from './countdown'
+import { nextVotingEnd, storedVotingEnd, storeVotingEnd } from './countdown'
 
 describe('the voting countdown estimate', () => {
   it('starts from the first reading', () => {
@@ -25,5 +25,18 @@ describe('the voting countdown estimate', () => {
       expect(estimate.end - now).toBeLessThanOrEqual(shown)
       shown = estimate.end - now
     }
+  })
+
+  it('keeps the estimate for the tab, per proposal, and reads nothing from a malformed entry', () => {
+    sessionStorage.clear()
+    expect(storedVotingEnd(4)).toBeNull()
+    storeVotingEnd(4, { end: 90_000, blockMs: 5_000 })
+    expect(storedVotingEnd(4)).toEqual({ end: 90_000, blockMs: 5_000 })
+    expect(storedVotingEnd(5)).toBeNull()
+    sessionStorage.setItem('dforge.votingEnd.5', '{"end":"soon"}')
+    expect(storedVotingEnd(5)).toBeNull()
+    // A reload reads the kept estimate first, so a slower raw reading does not move the end later.
+    const reloaded = nextVotingEnd(storedVotingEnd(4), 30_000, 15, 9_000)
+    expect(reloaded.end).toBe(90_000)
   })
 })

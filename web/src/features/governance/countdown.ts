@@ -19,3 +19,25 @@ export function nextVotingEnd(previous: VotingEnd | null, now: number, blocksLef
   const end = now + blocksLeft * smoothed
   return { end: previous === null ? end : Math.min(previous.end, end), blockMs: smoothed }
 }
+
+/** The key the estimate for a proposal is kept under in sessionStorage, so a reload goes on counting down from it. */
+const storageKey = (proposal: number) => `dforge.votingEnd.${proposal}`
+
+/** The estimate kept for proposal in this tab, if any and well-formed. */
+export function storedVotingEnd(proposal: number): VotingEnd | null {
+  try {
+    const v = JSON.parse(sessionStorage.getItem(storageKey(proposal)) ?? 'null') as Partial<VotingEnd> | null
+    return v && Number.isFinite(v.end) && Number.isFinite(v.blockMs) && (v.blockMs ?? 0) > 0 ? { end: v.end!, blockMs: v.blockMs! } : null
+  } catch {
+    return null
+  }
+}
+
+/** Keeps estimate for proposal in this tab (storage that refuses is left alone: the count still runs on the page). */
+export function storeVotingEnd(proposal: number, estimate: VotingEnd) {
+  try {
+    sessionStorage.setItem(storageKey(proposal), JSON.stringify(estimate))
+  } catch {
+    // Private mode or a full storage: nothing to keep, nothing lost.
+  }
+}

@@ -23,7 +23,7 @@ function isSearchType(s: string): s is SearchType {
 
 /**
  * Search across repositories, code, issues and users: the submitted query,
- * the tab, the page and the code's language live in the URL. Each tab asks the server only once it
+ * the tab, the page and the code's language and repository live in the URL. Each tab asks the server only once it
  * is shown with a query.
  */
 export default function SearchScreen() {
@@ -33,6 +33,7 @@ export default function SearchScreen() {
   const [typeParam, setType] = useUrlParam('type', 'repositories')
   const [pageParam, setPage] = useUrlParam('page', '1')
   const [language, setLanguage] = useUrlParam('language')
+  const [repo, setRepo] = useUrlParam('repo')
   const type: SearchType = isSearchType(typeParam) ? typeParam : 'repositories'
   const page = Math.max(1, Number.parseInt(pageParam, 10) || 1)
   const submitted = query.trim()
@@ -49,6 +50,10 @@ export default function SearchScreen() {
     setLanguage(l)
     setPage('1')
   }
+  const chooseRepo = (r: string) => {
+    setRepo(r)
+    setPage('1')
+  }
   const results = { query: submitted, page, onPage: (p: number) => setPage(String(p)) }
   return (
     <div className="stack">
@@ -61,7 +66,7 @@ export default function SearchScreen() {
           ) : type === 'repositories' ? (
             <RepositoryResults {...results} />
           ) : type === 'code' ? (
-            <CodeResults {...results} language={language} onLanguage={chooseLanguage} />
+            <CodeResults {...results} language={language} onLanguage={chooseLanguage} repo={repo} onRepo={chooseRepo} />
           ) : type === 'issues' ? (
             <IssueResults {...results} />
           ) : (

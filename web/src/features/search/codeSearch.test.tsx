@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { REPO, repoFixture, stubApi } from '@/test/forge'
-import { preloadNamespaces, renderScreen } from '@/test/render'
+import { json, preloadNamespaces, renderScreen } from '@/test/render'
 import CodeSearchScreen from './CodeSearchScreen'
 import SearchScreen from './SearchScreen'
 import { highlightParts } from './codeSearch'
@@ -57,6 +57,45 @@ describe('code search', () => {
     fireEvent.change(screen.getByLabelText('Language'), { target: { value: 'Go' } })
     expect(param('language')).toBe('Go')
     await waitFor(() => expect(paramsOf(api.sent('GET', '/api/v1/search/code').at(-1)?.url).language).toBe('Go'))
+  })
+
+  it('narrows a search across repositories to one typed as owner/name, kept in the URL, and takes the filter off again', async () => {
+    const api = stubApi({
+      'GET /api/v1/search/code': (_: unknown, url: URL) => {
+        const repo = url.searchParams.get('repo')
+        if (repo === 'ada/ghost') return json({ message: 'Repository not found', code: 'not_found' }, 404)
+        return repo ? { ...FOUND, total: 1, items: FOUND.items.filter((h) => h.repository.full_name === repo) } : FOUND
+      },
+    })
+    renderScreen(<SearchScreen />, '/search?q=spindle&type=code')
+    await screen.findByRole('list', { name: 'Search results' })
+    const box = screen.getByRole('combobox', { name: 'Repository' })
+    // The repositories of the hits are offered.
+    const offered = [...(document.getElementById(box.getAttribute('list') ?? '')?.querySelectorAll('option') ?? [])].map((o) => o.getAttribute('value'))
+    expect(offered).toEqual(['ada/engine', 'grace/loom'])
+
+    const sentBefore = api.sent('GET', '/api/v1/search/code').length
+    fireEvent.change(box, { target: { value: 'engine' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Filter' }))
+    expect(screen.getByText('Type the repository as owner/name.')).toBeTruthy()
+    expect(box.getAttribute('aria-invalid')).toBe('true')
+    expect(api.sent('GET', '/api/v1/search/code')).toHaveLength(sentBefore)
+
+    fireEvent.change(box, { target: { value: 'grace/loom' } })
+    fireEvent.submit(box.closest('form')!)
+    await waitFor(() => expect(paramsOf(api.sent('GET', '/api/v1/search/code').at(-1)?.url).repo).toBe('grace/loom'))
+    expect(param('repo')).toBe('grace/loom')
+    await waitFor(() => expect(screen.queryByRole('link', { name: 'src/mill.go' })).toBeNull())
+    expect(screen.getByRole('link', { name: 'spindle.md' })).toBeTruthy()
+
+    fireEvent.change(screen.getByRole('combobox', { name: 'Repository' }), { target: { value: 'ada/ghost' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Filter' }))
+    expect((await screen.findByRole('alert')).textContent).toBe('There is no repository “ada/ghost” you can search on this node.')
+
+    fireEvent.click(screen.getByRole('button', { name: 'All repositories' }))
+    await waitFor(() => expect(param('repo')).toBeNull())
+    expect(await screen.findByRole('link', { name: 'src/mill.go' })).toBeTruthy()
+    expect(paramsOf(api.sent('GET', '/api/v1/search/code').at(-1)?.url).repo).toBeUndefined()
   })
 
   it('says so when no file matches', async () => {

@@ -22,9 +22,14 @@ export interface CodeSearchScope {
   repo: string
 }
 
-export async function searchCode(q: string, language: string, page: number, limit: number, scope?: CodeSearchScope): Promise<CodeSearchPage> {
+/**
+ * A page of the files matching q: in scope's repository, or across every
+ * repository the viewer reads, narrowed to repo ("owner/name") when given.
+ */
+export async function searchCode(q: string, language: string, page: number, limit: number, scope?: CodeSearchScope, repo = ''): Promise<CodeSearchPage> {
   const params = new URLSearchParams({ q, page: String(page), limit: String(limit) })
   if (language) params.set('language', language)
+  if (repo && !scope) params.set('repo', repo)
   const path = scope ? `${repoApi(scope.owner, scope.repo)}/search/code` : '/api/v1/search/code'
   const res = await apiFetch(`${path}?${params}`)
   if (res.status === 404) throw new NotFoundError(`not found: ${path}`)
@@ -33,11 +38,11 @@ export async function searchCode(q: string, language: string, page: number, limi
   return { items: body.items ?? [], total: body.total ?? 0, languages: body.languages ?? [] }
 }
 
-/** The files of default branches matching q, in one repository (scope) or all the viewer reads. */
-export function useCodeSearch(q: string, language: string, page: number, limit: number, scope?: CodeSearchScope) {
+/** The files of default branches matching q, in one repository (scope or repo) or all the viewer reads. */
+export function useCodeSearch(q: string, language: string, page: number, limit: number, scope?: CodeSearchScope, repo = '') {
   return useQuery({
-    queryKey: ['code-search', q, language, page, limit, scope?.owner ?? '', scope?.repo ?? ''],
-    queryFn: () => searchCode(q, language, page, limit, scope),
+    queryKey: ['code-search', q, language, page, limit, scope?.owner ?? '', scope?.repo ?? '', repo],
+    queryFn: () => searchCode(q, language, page, limit, scope, repo),
     placeholderData: keepPreviousData,
     enabled: q.trim() !== '',
   })
@@ -56,4 +61,9 @@ export function highlightParts(text: string, ranges: [number, number][]): { text
   }
   if (at < chars.length) parts.push({ text: chars.slice(at).join(''), match: false })
   return parts
+}
+
+/** Whether s names one repository as owner/name, the form the repository filter takes. */
+export function isRepoName(s: string): boolean {
+  return /^[^/\s]+\/[^/\s]+$/.test(s)
 }
