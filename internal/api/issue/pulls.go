@@ -38,6 +38,7 @@ func (h *Handler) registerPulls(mux *http.ServeMux, w func(api.Endpoint) http.Ha
 	mux.HandleFunc("GET "+pulls+"/{index}/merge", h.Serve(h.isMerged))
 	mux.HandleFunc("GET "+pulls+"/{base}/{head...}", h.Serve(h.getPullByBranches))
 	h.registerReviewRequests(mux, w)
+	h.registerViewed(mux, w)
 }
 
 // pullOf resolves {owner}/{repo} and its pull request {index}.

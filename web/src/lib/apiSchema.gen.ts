@@ -4025,6 +4025,25 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/repos/{owner}/{repo}/pulls/{index}/viewed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Lists the files of the pull request the signed-in user has marked viewed, each with the version of the file's change it was marked on (a dForge extension). */
+        get: operations["listViewed"];
+        /** Marks a file of the pull request viewed for the signed-in user at the version of its change, replacing an earlier mark (a dForge extension). */
+        put: operations["markViewed"];
+        post?: never;
+        /** Takes the signed-in user's Viewed mark off a file of the pull request; a file not marked is no error (a dForge extension). */
+        delete: operations["unmarkViewed"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/repos/{owner}/{repo}/raw/{path}": {
         parameters: {
             query?: never;
@@ -8169,6 +8188,11 @@ export interface components {
             number: number;
             ranges: number[][];
             text: string;
+        };
+        /** @description One mark: the file's path and the version of its change. */
+        "forge.ViewedFile": {
+            path: string;
+            version: string;
         };
         /** @description An account as projected; an address the chain never touched reads as zeros with its default name. */
         "index.Account": {
@@ -17944,6 +17968,88 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Review"];
                 };
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    listViewed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                index: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["forge.ViewedFile"][];
+                };
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    markViewed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                index: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["forge.ViewedFile"];
+            };
+        };
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            "4XX": components["responses"]["Error"];
+            default: components["responses"]["Error"];
+        };
+    };
+    unmarkViewed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                owner: string;
+                repo: string;
+                index: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["forge.ViewedFile"];
+            };
+        };
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             "4XX": components["responses"]["Error"];
             default: components["responses"]["Error"];

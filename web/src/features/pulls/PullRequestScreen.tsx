@@ -426,11 +426,16 @@ function FilesTab({ repo, pr, drafts, setDrafts }: { repo: Repository; pr: PullR
     )
   }
   const canReview = Boolean(user) && pr.state === 'open' && !pr.merged
-  const viewed = useViewedFiles(user?.username ?? '', repo.full_name, pr.number)
+  const viewed = useViewedFiles(user?.username ?? '', repo.owner.login, repo.name, pr.number)
   return (
     <div className="stack">
       <div className="files-toolbar">
         {user ? <ViewedCount files={files} isViewed={viewed.isViewed} /> : <p className="muted">{t('review.signIn')}</p>}
+        {viewed.failed && (
+          <p className="inline-error" role="alert">
+            {t('files.viewedFailed')}
+          </p>
+        )}
         {canReview && user && (
           <ReviewPanel
             repo={repo}

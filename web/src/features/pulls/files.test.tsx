@@ -1,10 +1,9 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { REPO, repoFixture, stubApi, text } from '@/test/forge'
-import { preloadNamespaces, renderScreen, signIn } from '@/test/render'
+import { json, preloadNamespaces, renderScreen, signIn } from '@/test/render'
 import PullRequestScreen from './PullRequestScreen'
 import { pullFixture } from './testing'
-import { viewedKey } from './viewed'
 
 preloadNamespaces('pulls', 'issues', 'repositories', 'wallet')
 
@@ -14,12 +13,27 @@ const diffOf = (millBlob: string, speed: number) =>
   `diff --git a/src/mill.go b/src/mill.go\nindex ${'1'.repeat(40)}..${millBlob} 100644\n--- a/src/mill.go\n+++ b/src/mill.go\n@@ -1,2 +1,2 @@\n package mill\n-const speed = 1\n+const speed = ${speed}\n` +
   `diff --git a/README.md b/README.md\nindex ${'3'.repeat(40)}..${'4'.repeat(40)} 100644\n--- a/README.md\n+++ b/README.md\n@@ -1 +1 @@\n-# Mill\n+# The mill\n`
 
-function api(diff: string) {
+/** The node's Viewed marks of the signed-in reviewer, by path, kept across the page's openings as the node keeps them. */
+type Marks = Map<string, string>
+
+function api(diff: string, marks: Marks = new Map(), refuse = false) {
+  const mark = (body: unknown) => {
+    if (refuse) return json({ message: 'version must be the file version', code: 'invalid' }, 422)
+    const { path, version } = body as { path: string; version: string }
+    marks.set(path, version)
+    return new Response(null, { status: 204 })
+  }
   return stubApi({
     [`GET ${REPO}`]: repoFixture(),
     [`GET ${REPO}/pulls/4`]: PR,
     [`GET ${REPO}/pulls/4/reviews`]: [],
     [`GET ${REPO}/pulls/4.diff`]: text(diff),
+    [`GET ${REPO}/pulls/4/viewed`]: () => [...marks].map(([path, version]) => ({ path, version })),
+    [`PUT ${REPO}/pulls/4/viewed`]: mark,
+    [`DELETE ${REPO}/pulls/4/viewed`]: (body: unknown) => {
+      marks.delete((body as { path: string }).path)
+      return new Response(null, { status: 204 })
+    },
   })
 }
 
@@ -41,22 +55,25 @@ describe('the Files tab', () => {
     expect(link.getAttribute('href')).toBe(`#${(await screen.findByRole('region', { name: 'src/mill.go' })).id}`)
   }, 10000)
 
-  it('folds a file marked viewed, keeps the mark for the user, and drops it when the file changes', async () => {
+  it('folds a file marked viewed, keeps the mark for the user on the node, and drops it when the file changes', async () => {
     signIn()
-    api(diffOf('2'.repeat(40), 2))
+    const marks: Marks = new Map()
+    const sent = api(diffOf('2'.repeat(40), 2), marks)
     open()
     const box = await screen.findByRole('checkbox', { name: 'Viewed src/mill.go' }, LOAD)
     expect(screen.getByText('0 / 2 files viewed')).toBeTruthy()
     expect(millSection().querySelector('.diff-table')).not.toBeNull()
     fireEvent.click(box)
-    expect((box as HTMLInputElement).checked).toBe(true)
+    await waitFor(() => expect((box as HTMLInputElement).checked).toBe(true))
     expect(millSection().querySelector('.diff-table')).toBeNull()
     expect(screen.getByText('1 / 2 files viewed')).toBeTruthy()
-    expect(JSON.parse(localStorage.getItem(viewedKey('ada', 'ada/engine', 4)) ?? '{}')).toEqual({ 'src/mill.go': '2'.repeat(40) })
+    await waitFor(() => expect([...marks]).toEqual([['src/mill.go', '2'.repeat(40)]]))
+    expect(sent.sent('PUT', `${REPO}/pulls/4/viewed`).map((c) => c.body)).toEqual([{ path: 'src/mill.go', version: '2'.repeat(40) }])
 
-    // Kept: the page opened again shows it viewed.
+    // Kept: the page opened again (in any browser: nothing is in its storage) shows it viewed.
     cleanup()
-    api(diffOf('2'.repeat(40), 2))
+    localStorage.clear()
+    api(diffOf('2'.repeat(40), 2), marks)
     open()
     expect(((await screen.findByRole('checkbox', { name: 'Viewed src/mill.go' }, LOAD)) as HTMLInputElement).checked).toBe(true)
     expect(screen.getByText('1 / 2 files viewed')).toBeTruthy()
@@ -64,12 +81,32 @@ describe('the Files tab', () => {
 
     // A push changed the file: a new blob, so it is no longer viewed.
     cleanup()
-    api(diffOf('5'.repeat(40), 3))
+    api(diffOf('5'.repeat(40), 3), marks)
     open()
     expect(((await screen.findByRole('checkbox', { name: 'Viewed src/mill.go' }, LOAD)) as HTMLInputElement).checked).toBe(false)
     expect(screen.getByText('0 / 2 files viewed')).toBeTruthy()
     expect(millSection().querySelector('.diff-table')).not.toBeNull()
+
+    // Unmarking takes the mark off on the node.
+    cleanup()
+    api(diffOf('2'.repeat(40), 2), marks)
+    open()
+    const again = await screen.findByRole('checkbox', { name: 'Viewed src/mill.go', checked: true }, LOAD)
+    fireEvent.click(again)
+    await waitFor(() => expect(marks.size).toBe(0))
+    expect(screen.getByText('0 / 2 files viewed')).toBeTruthy()
   }, 20000)
+
+  it('takes back a mark the node refuses, and says so', async () => {
+    signIn()
+    api(diffOf('2'.repeat(40), 2), new Map(), true)
+    open()
+    const box = await screen.findByRole('checkbox', { name: 'Viewed src/mill.go' }, LOAD)
+    fireEvent.click(box)
+    expect((await screen.findByRole('alert')).textContent).toBe('The node did not keep that Viewed mark. Try again.')
+    await waitFor(() => expect((box as HTMLInputElement).checked).toBe(false))
+    expect(screen.getByText('0 / 2 files viewed')).toBeTruthy()
+  }, 10000)
 
   it('opens the review form in a popover: focus moves in, Escape closes it and focus returns', async () => {
     signIn()

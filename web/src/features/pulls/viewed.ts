@@ -1,48 +1,64 @@
-import { useCallback, useState } from 'react'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { useCallback, useMemo } from 'react'
+import type { Schema } from '@/lib/apiSchema'
 import { type DiffFile, filePath, fileVersion } from '@/lib/forge/diff'
+import { apiError, apiFetch, getJSON } from '@/lib/http'
+import { pullApi } from './api'
 
-/** Which files of a pull request a reviewer has viewed: path -> the version of the file's change then. */
-type Marks = Record<string, string>
+/** A file a reviewer has marked viewed, and the version of its change then. */
+export type ViewedMark = Schema<'forge.ViewedFile'>
 
-/** The localStorage key of one reviewer's marks on one pull request. */
-export const viewedKey = (user: string, repo: string, number: number) => `dforge.viewed:${user.toLowerCase()}:${repo.toLowerCase()}#${number}`
+const viewedQueryKey = (user: string, owner: string, repo: string, number: number) => [
+  'repo',
+  owner.toLowerCase(),
+  repo.toLowerCase(),
+  'pulls',
+  number,
+  'viewed',
+  user.toLowerCase(),
+]
 
-function read(key: string): Marks {
-  try {
-    const v: unknown = JSON.parse(localStorage.getItem(key) ?? '{}')
-    return v && typeof v === 'object' ? (v as Marks) : {}
-  } catch {
-    return {}
-  }
+/** Marks a file viewed at version (viewed) or takes the mark off. */
+async function sendMark(owner: string, repo: string, number: number, mark: ViewedMark, viewed: boolean): Promise<void> {
+  const res = await apiFetch(`${pullApi(owner, repo, number)}/viewed`, {
+    method: viewed ? 'PUT' : 'DELETE',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(viewed ? mark : { path: mark.path }),
+  })
+  if (!res.ok) throw await apiError(res)
 }
 
 /**
- * The files a reviewer has marked viewed, kept in this browser per user,
- * repository and pull request. A mark holds the version of the file's
- * change it was made on (its new blob id, else a hash of its patch), so a
- * later push that changes the file un-views it, as on GitHub.
+ * The files of a pull request the signed-in reviewer has marked viewed,
+ * kept for them on the node (whatever browser they come back with). A mark
+ * holds the version of the file's change it was made on (its new blob id,
+ * else a hash of its patch), so a later push that changes the file
+ * un-views it, as on GitHub. A mark shows at once; one the node refuses is
+ * taken back, and `failed` says so.
  */
-export function useViewedFiles(user: string, repo: string, number: number) {
-  const key = viewedKey(user, repo, number)
-  const [state, setState] = useState(() => ({ key, marks: read(key) }))
-  // Another pull request or user: its own marks.
-  if (state.key !== key) setState({ key, marks: read(key) })
-  const marks = state.key === key ? state.marks : read(key)
-  const isViewed = useCallback((f: DiffFile) => marks[filePath(f)] === fileVersion(f), [marks])
-  const setViewed = useCallback(
-    (f: DiffFile, viewed: boolean) => {
-      const next = { ...read(key) }
-      if (viewed) next[filePath(f)] = fileVersion(f)
-      else delete next[filePath(f)]
-      try {
-        if (Object.keys(next).length === 0) localStorage.removeItem(key)
-        else localStorage.setItem(key, JSON.stringify(next))
-      } catch {
-        // Storage full or blocked: the mark still holds for this page.
-      }
-      setState({ key, marks: next })
+export function useViewedFiles(user: string, owner: string, repo: string, number: number) {
+  const qc = useQueryClient()
+  const key = viewedQueryKey(user, owner, repo, number)
+  const marks = useQuery({
+    queryKey: key,
+    queryFn: () => getJSON<ViewedMark[]>(`${pullApi(owner, repo, number)}/viewed`),
+    enabled: user !== '',
+  })
+  const byPath = useMemo(() => new Map((marks.data ?? []).map((m) => [m.path, m.version])), [marks.data])
+  const isViewed = useCallback((f: DiffFile) => byPath.get(filePath(f)) === fileVersion(f), [byPath])
+  const change = useMutation({
+    mutationFn: ({ mark, viewed }: { mark: ViewedMark; viewed: boolean }) => sendMark(owner, repo, number, mark, viewed),
+    onMutate: async ({ mark, viewed }) => {
+      await qc.cancelQueries({ queryKey: key })
+      const before = qc.getQueryData<ViewedMark[]>(key)
+      const others = (before ?? []).filter((m) => m.path !== mark.path)
+      qc.setQueryData<ViewedMark[]>(key, viewed ? [...others, mark] : others)
+      return { before }
     },
-    [key],
-  )
-  return { isViewed, setViewed }
+    onError: (_err, _vars, context) => qc.setQueryData(key, context?.before),
+    onSettled: () => qc.invalidateQueries({ queryKey: key }),
+  })
+  const { mutate } = change
+  const setViewed = useCallback((f: DiffFile, viewed: boolean) => mutate({ mark: { path: filePath(f), version: fileVersion(f) }, viewed }), [mutate])
+  return { isViewed, setViewed, failed: change.isError }
 }
