@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/url"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -17,7 +19,8 @@ import (
 // TestReplicationAcrossTwoNodes runs a two-validator testnet as processes:
 // a repository pushed to node0 with the git binary clones from node1
 // within seconds, with the same refs and a clean fsck; a second push
-// follows; a private repository never reaches node1.
+// follows; a private repository never reaches node1; node1's code search
+// finds what the public ones hold.
 func TestReplicationAcrossTwoNodes(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatal("this test needs the git binary")
@@ -65,7 +68,7 @@ func TestReplicationAcrossTwoNodes(t *testing.T) {
 	work.runIn(clone, "fsck", "--strict", "--no-dangling")
 
 	// 3. A second push follows.
-	tip := work.commit(map[string]string{"main.go": "package main\n\nfunc main() {}\n"})
+	tip := work.commit(map[string]string{"main.go": "package main\n\nfunc main() { millstone() }\n\nfunc millstone() {}\n"})
 	work.run("push", "--quiet", alice.remote(nodes[0].url, "demo"), "main")
 	want = work.refs("main", "dev")
 	eventually(t, ctx, "node1 has the second push", 30*time.Second, func() (string, bool) {
@@ -95,4 +98,34 @@ func TestReplicationAcrossTwoNodes(t *testing.T) {
 	if out, err := lsRemote(alice.remote(nodes[1].url, "secret")); err == nil {
 		t.Fatalf("node1 serves the private repository: %s", out)
 	}
+
+	// 5. node1 indexes the public default branches it replicated for code
+	// search, the second push included, and never the private one.
+	want5 := []string{alice.login + "/demo:main.go", alice.login + "/later:main.go"}
+	eventually(t, ctx, "node1's code search finds millstone", 30*time.Second, func() (string, bool) {
+		got, err := codeHits(ctx, nodes[1].url, "millstone")
+		return fmt.Sprint(got, err), err == nil && slices.Equal(got, want5)
+	})
+}
+
+// codeHits are the files (owner/name:path, sorted) an anonymous code
+// search for q finds on the node at base.
+func codeHits(ctx context.Context, base, q string) ([]string, error) {
+	var res struct {
+		Items []struct {
+			Repository struct {
+				FullName string `json:"full_name"`
+			} `json:"repository"`
+			Path string `json:"path"`
+		} `json:"items"`
+	}
+	if err := getJSON(ctx, base+"/api/v1/search/code?q="+url.QueryEscape(q), &res); err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, h := range res.Items {
+		out = append(out, h.Repository.FullName+":"+h.Path)
+	}
+	slices.Sort(out)
+	return out, nil
 }
