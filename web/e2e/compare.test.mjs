@@ -10,29 +10,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { expectEventually, expectHidden, expectVisible, useNodeAndBrowser, waitFor, TIMEOUT } from './harness.mjs'
-import { api, assertLegible, assertNoSidewaysScroll, assertOnScreen, DESKTOP, git, open, remoteURL, session, signUp, VARIANTS, view, writeToken } from './people.mjs'
+import { expectEventually, expectHidden, expectVisible, useNodeAndBrowser, TIMEOUT } from './harness.mjs'
+import { api, cloneAs, assertLegible, assertNoSidewaysScroll, assertOnScreen, DESKTOP, git, open, session, signUp, VARIANTS, view } from './people.mjs'
 
 const env = useNodeAndBrowser()
 
 // alice owns the repository and pushes a branch to it; dave forks it and
 // pushes a branch to his fork.
 const s = { alice: null, dave: null, work: '' }
-
-/** Clones owner/repo as who into the work dir, retrying while a new fork's git data arrives. */
-async function cloneAs(page, who, owner, repo, dir) {
-  const token = await writeToken(page, who.login)
-  const url = remoteURL(env.node.url, owner, repo, who.login, token)
-  await waitFor(
-    () => {
-      rmSync(join(s.work, dir), { recursive: true, force: true })
-      git(s.work, 'clone', '--quiet', url, dir)
-      return true
-    },
-    { timeout: 30_000, interval: 500, message: `git clone of ${owner}/${repo}` },
-  )
-  return join(s.work, dir)
-}
 
 describe('compare across forks', () => {
   before(async () => {
@@ -42,7 +27,7 @@ describe('compare across forks', () => {
     const a = await session(env.browser, env.node.url, s.alice)
     try {
       await api(a.page, 'POST', '/user/repos', { name: 'upstream', auto_init: true }, 201)
-      const mine = await cloneAs(a.page, s.alice, s.alice.login, 'upstream', 'alice')
+      const mine = await cloneAs(a.page, env.node.url, s.work, s.alice, s.alice.login, 'upstream', 'alice')
       git(mine, 'checkout', '--quiet', '-b', 'feature')
       writeFileSync(join(mine, 'CHANGELOG.md'), '# Changelog\n\n- Started.\n')
       git(mine, 'add', '.')
@@ -54,7 +39,7 @@ describe('compare across forks', () => {
     const d = await session(env.browser, env.node.url, s.dave)
     try {
       await api(d.page, 'POST', `/repos/${s.alice.login}/upstream/forks`, {}, 202)
-      const fork = await cloneAs(d.page, s.dave, s.dave.login, 'upstream', 'dave')
+      const fork = await cloneAs(d.page, env.node.url, s.work, s.dave, s.dave.login, 'upstream', 'dave')
       git(fork, 'checkout', '--quiet', '-b', 'fix-typo')
       writeFileSync(join(fork, 'README.md'), '# upstream\n\nFixed a typo.\n')
       git(fork, 'commit', '--quiet', '-am', 'Fix a typo')

@@ -5,8 +5,10 @@
 // runs in. Not a test file: the *.test.mjs files import it.
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
+import { rmSync } from 'node:fs'
+import { join } from 'node:path'
 import { generatePrivateKey } from 'viem/accounts'
-import { EXPECT_TIMEOUT, expectHidden, expectVisible, waitDelegated, waitForShell } from './harness.mjs'
+import { EXPECT_TIMEOUT, expectHidden, expectVisible, waitDelegated, waitFor, waitForShell } from './harness.mjs'
 import { headlessWallet, TEST_WALLET_NAME } from './wallet.mjs'
 
 export const DESKTOP = { width: 1280, height: 800 }
@@ -111,6 +113,24 @@ export async function writeToken(page, login) {
   const made = await api(page, 'POST', `/users/${login}/tokens`, { name: `e2e-${Date.now()}`, scopes: ['write'] }, 201)
   assert.match(made.sha1, /^[0-9a-f]{40}$/)
   return made.sha1
+}
+
+/**
+ * Clones owner/repo as who (with a new write token) into dir under work,
+ * retrying while a new fork's git data arrives; returns the clone's path.
+ */
+export async function cloneAs(page, baseURL, work, who, owner, repo, dir) {
+  const token = await writeToken(page, who.login)
+  const url = remoteURL(baseURL, owner, repo, who.login, token)
+  await waitFor(
+    () => {
+      rmSync(join(work, dir), { recursive: true, force: true })
+      git(work, 'clone', '--quiet', url, dir)
+      return true
+    },
+    { timeout: 30_000, interval: 500, message: `git clone of ${owner}/${repo}` },
+  )
+  return join(work, dir)
 }
 
 /** The HTTP clone URL of owner/repo with login and token as credentials. */

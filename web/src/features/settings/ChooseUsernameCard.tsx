@@ -26,3 +26,18 @@ export default function ChooseUsernameCard({ user, onSkip }: { user: User; onSki
     </Card>
   )
 }
+
+/** The prompt's place after a claim made in it: the new name, said in words, until the user closes it. */
+export function UsernameClaimedCard({ username, onClose }: { username: string; onClose: () => void }) {
+  const { t } = useTranslation('settings')
+  return (
+    <Card as="section" size="sm" className="choose-username" aria-label={t('choose.claimed')}>
+      <p role="status" className="settings-ok">
+        {t('account.username.changed', { username })}
+      </p>
+      <Button type="button" variant="outline" size="sm" onClick={onClose}>
+        {t('choose.close')}
+      </Button>
+    </Card>
+  )
+}

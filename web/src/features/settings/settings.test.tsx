@@ -186,7 +186,7 @@ describe('account tab', () => {
   it('checks a new username as the user types', async () => {
     signedIn()
     const api = settingsApi({
-      'GET /api/v1/usernames/grace': () => ({ name: 'grace', available: false, owner: '0x0000000000000000000000000000000000000001' }),
+      'GET /api/v1/usernames/grace': () => ({ name: 'grace', available: false, owner: '0x0000000000000000000000000000000000000001', reason: 'this username is taken' }),
       'GET /api/v1/usernames/admin': () => ({ name: 'admin', available: false, reason: 'reserved name' }),
     })
     renderScreen(<SettingsScreen />, '/settings?tab=account')

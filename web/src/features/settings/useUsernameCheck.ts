@@ -51,7 +51,8 @@ export function useUsernameCheck(input: string, current: string): UsernameCheck 
   else if (settled !== name || check.isPending) verdict = 'checking'
   else if (check.isError) verdict = 'failed'
   else if (check.data?.available) verdict = 'available'
-  else verdict = check.data?.reason ? 'unavailable' : 'taken'
+  // A name someone holds (the node names its owner) is taken, in the app's own words; any other refusal says the node's reason.
+  else verdict = check.data?.owner || !check.data?.reason ? 'taken' : 'unavailable'
 
   const texts: Record<Verdict, string> = {
     empty: '',

@@ -22,7 +22,7 @@ function signedInAs(username: string) {
 
 function promptApi(over: Record<string, ApiRoute> = {}) {
   return fakeApi({
-    'GET /api/v1/usernames/grace': () => ({ name: 'grace', available: false, owner: '0x0000000000000000000000000000000000000001' }),
+    'GET /api/v1/usernames/grace': () => ({ name: 'grace', available: false, owner: '0x0000000000000000000000000000000000000001', reason: 'this username is taken' }),
     'GET /api/v1/usernames/ada': () => ({ name: 'ada', available: true }),
     'GET /api/v1/chain/params': () => CHAIN_PARAMS,
     [`GET /api/v1/accounts/${ADDRESS}`]: () => ({ address: ADDRESS, username: DEFAULT_NAME, balance: 0, staked: 0, unbonding: 0, nonce: 0 }),
@@ -99,8 +99,11 @@ describe('UsernamePrompt', () => {
     await waitFor(() => expect(useAuthStore.getState().user?.username).toBe('ada'), SLOW)
     const [post] = api.find('POST', '/api/v1/chain/txs')
     expect(post.body).toMatchObject({ type: 'ClaimUsername', message: { from: ADDRESS, username: 'ada', nonce: 0 } })
-    // Named now: the card is gone.
+    // Named now: the form is gone, and its place says so until closed.
     await waitFor(() => expect(screen.queryByRole('heading', { name: 'Choose your username' })).toBeNull())
+    expect((await screen.findByRole('status')).textContent).toBe('Your username is now ada.')
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }))
+    await waitFor(() => expect(screen.queryByText('Your username is now ada.')).toBeNull())
   })
 
   it('remembers a skip for this account, and still asks another', async () => {
