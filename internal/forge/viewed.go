@@ -62,12 +62,21 @@ func (s *Service) MarkViewed(ctx context.Context, reviewer index.User, repo, num
 	if !viewed {
 		return s.drafts.UnmarkViewed(ctx, key, repo, number, f.Path)
 	}
-	marks, err := s.drafts.ViewedFiles(ctx, key, repo, number)
+	// The bound is checked on a count, not on the marks read whole: a
+	// mark is one click of a reviewer going down a long diff. At the
+	// bound, a file already marked may still be marked again.
+	n, err := s.drafts.CountViewedFiles(ctx, key, repo, number)
 	if err != nil {
 		return err
 	}
-	if _, again := marks[f.Path]; !again && len(marks) >= maxViewedFiles {
-		return usererr.BadFieldf("path", "at most %d files of a pull request can be marked viewed", maxViewedFiles)
+	if n >= maxViewedFiles {
+		marks, err := s.drafts.ViewedFiles(ctx, key, repo, number)
+		if err != nil {
+			return err
+		}
+		if _, again := marks[f.Path]; !again {
+			return usererr.BadFieldf("path", "at most %d files of a pull request can be marked viewed", maxViewedFiles)
+		}
 	}
 	return s.drafts.MarkViewed(ctx, key, repo, number, f.Path, f.Version)
 }

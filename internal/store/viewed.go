@@ -26,6 +26,18 @@ func (s *Store) ViewedFiles(ctx context.Context, reviewer string, repo, number u
 	return out, rows.Err()
 }
 
+// CountViewedFiles is how many files of the pull request reviewer has
+// marked viewed.
+func (s *Store) CountViewedFiles(ctx context.Context, reviewer string, repo, number uint64) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM pull_viewed_files WHERE reviewer = $1 AND repo_id = $2 AND number = $3`,
+		reviewer, int64(repo), int64(number)).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count viewed files: %w", err)
+	}
+	return n, nil
+}
+
 // MarkViewed marks path viewed at version, replacing an earlier mark.
 func (s *Store) MarkViewed(ctx context.Context, reviewer string, repo, number uint64, path, version string) error {
 	_, err := s.db.ExecContext(ctx, `INSERT INTO pull_viewed_files (reviewer, repo_id, number, path, version)

@@ -43,26 +43,27 @@ export interface DraftComment {
 
 export const pullApi = (owner: string, repo: string, number: number) => `${repoApi(owner, repo)}/pulls/${number}`
 
-const key = (owner: string, repo: string, ...rest: (string | number)[]) => ['repo', owner.toLowerCase(), repo.toLowerCase(), 'pulls', ...rest]
+/** The query key of a repository's pull request data: rest names which (a number, then what of it). */
+export const pullsKey = (owner: string, repo: string, ...rest: (string | number)[]) => ['repo', owner.toLowerCase(), repo.toLowerCase(), 'pulls', ...rest]
 
 export function usePull(owner: string, repo: string, number: number) {
-  return useQuery({ queryKey: key(owner, repo, number), queryFn: () => getJSON<PullRequest>(pullApi(owner, repo, number)), retry: retryUnlessNotFound })
+  return useQuery({ queryKey: pullsKey(owner, repo, number), queryFn: () => getJSON<PullRequest>(pullApi(owner, repo, number)), retry: retryUnlessNotFound })
 }
 
 export function usePullDiff(owner: string, repo: string, number: number, enabled: boolean) {
-  return useQuery({ queryKey: key(owner, repo, number, 'diff'), queryFn: () => getText(`${pullApi(owner, repo, number)}.diff`), enabled })
+  return useQuery({ queryKey: pullsKey(owner, repo, number, 'diff'), queryFn: () => getText(`${pullApi(owner, repo, number)}.diff`), enabled })
 }
 
 export function usePullCommits(owner: string, repo: string, number: number, enabled: boolean) {
   return useQuery({
-    queryKey: key(owner, repo, number, 'commits'),
+    queryKey: pullsKey(owner, repo, number, 'commits'),
     queryFn: async () => (await getPage<Commit>(`${pullApi(owner, repo, number)}/commits`, {}, 1, 250)).items,
     enabled,
   })
 }
 
 export function useReviews(owner: string, repo: string, number: number) {
-  return useQuery({ queryKey: key(owner, repo, number, 'reviews'), queryFn: () => getJSON<PullReview[]>(`${pullApi(owner, repo, number)}/reviews`) })
+  return useQuery({ queryKey: pullsKey(owner, repo, number, 'reviews'), queryFn: () => getJSON<PullReview[]>(`${pullApi(owner, repo, number)}/reviews`) })
 }
 
 /** The inline comments of every review that has any, in one list. */
@@ -70,7 +71,7 @@ export function useReviewComments(owner: string, repo: string, number: number, r
   const withComments = reviews.filter((r) => r.comments_count > 0)
   return useQueries({
     queries: withComments.map((r) => ({
-      queryKey: key(owner, repo, number, 'reviews', r.id, 'comments'),
+      queryKey: pullsKey(owner, repo, number, 'reviews', r.id, 'comments'),
       queryFn: () => getJSON<ReviewComment[]>(`${pullApi(owner, repo, number)}/reviews/${r.id}/comments`),
     })),
     combine: (results) => results.flatMap((res) => res.data ?? []),
@@ -89,7 +90,7 @@ export function useSavePull(owner: string, repo: string, number: number) {
   const invalidate = useInvalidateIssues(owner, repo)
   return async (patch: IssueEdit) => {
     const saved = await editPull(owner, repo, number, patch)
-    client.setQueryData(key(owner, repo, number), saved)
+    client.setQueryData(pullsKey(owner, repo, number), saved)
     void invalidate()
     return saved
   }

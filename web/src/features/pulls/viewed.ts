@@ -3,20 +3,10 @@ import { useCallback, useMemo } from 'react'
 import type { Schema } from '@/lib/apiSchema'
 import { type DiffFile, filePath, fileVersion } from '@/lib/forge/diff'
 import { apiError, apiFetch, getJSON } from '@/lib/http'
-import { pullApi } from './api'
+import { pullApi, pullsKey } from './api'
 
 /** A file a reviewer has marked viewed, and the version of its change then. */
 export type ViewedMark = Schema<'forge.ViewedFile'>
-
-const viewedQueryKey = (user: string, owner: string, repo: string, number: number) => [
-  'repo',
-  owner.toLowerCase(),
-  repo.toLowerCase(),
-  'pulls',
-  number,
-  'viewed',
-  user.toLowerCase(),
-]
 
 /** Marks a file viewed at version (viewed) or takes the mark off. */
 async function sendMark(owner: string, repo: string, number: number, mark: ViewedMark, viewed: boolean): Promise<void> {
@@ -38,7 +28,7 @@ async function sendMark(owner: string, repo: string, number: number, mark: Viewe
  */
 export function useViewedFiles(user: string, owner: string, repo: string, number: number) {
   const qc = useQueryClient()
-  const key = viewedQueryKey(user, owner, repo, number)
+  const key = pullsKey(owner, repo, number, 'viewed', user.toLowerCase())
   const marks = useQuery({
     queryKey: key,
     queryFn: () => getJSON<ViewedMark[]>(`${pullApi(owner, repo, number)}/viewed`),
