@@ -22,12 +22,12 @@ export function stubApi(answers: Record<string, Answer>) {
     calls.push({ method, url: url.pathname + url.search, body })
     const answer = answers[`${method} ${url.pathname}${url.search}`] ?? answers[`${method} ${url.pathname}`]
     if (answer === undefined) return json({ message: 'not found', code: 'not_found' }, 404)
-    const value = typeof answer === 'function' ? (answer as (b: unknown, u: URL) => unknown)(body, url) : answer
+    const value = await (typeof answer === 'function' ? (answer as (b: unknown, u: URL) => unknown)(body, url) : answer)
     if (value instanceof Response) return value
     return json(value)
   })
   vi.stubGlobal('fetch', fetchMock)
-  return { fetchMock, calls, sent: (method: string, path: string) => calls.filter((c) => c.method === method && c.url.split('?')[0] === path) }
+  return { fetchMock, calls, answers, sent: (method: string, path: string) => calls.filter((c) => c.method === method && c.url.split('?')[0] === path) }
 }
 
 function safeJSON(s: string): unknown {

@@ -97,6 +97,28 @@ describe('the Files tab', () => {
     expect(screen.getByText('0 / 2 files viewed')).toBeTruthy()
   }, 20000)
 
+  it('shows a mark under the click, even while the node\'s marks are still being read, and keeps it when a stale read lands', async () => {
+    signIn()
+    const marks: Marks = new Map()
+    const stub = api(diffOf('2'.repeat(40), 2), marks)
+    let answerRead = (_: unknown) => {}
+    const slowRead = new Promise((resolve) => (answerRead = resolve))
+    stub.answers[`GET ${REPO}/pulls/4/viewed`] = () => slowRead
+    open()
+    const box = (await screen.findByRole('checkbox', { name: 'Viewed src/mill.go' }, LOAD)) as HTMLInputElement
+    fireEvent.click(box)
+    // No waiting: the box changes in the click's own render.
+    expect(box.checked).toBe(true)
+    expect(screen.getByText('1 / 2 files viewed')).toBeTruthy()
+    // The read started before the click answers without the mark; the box stays marked.
+    answerRead([])
+    stub.answers[`GET ${REPO}/pulls/4/viewed`] = () => [...marks].map(([path, version]) => ({ path, version }))
+    await waitFor(() => expect([...marks]).toEqual([['src/mill.go', '2'.repeat(40)]]))
+    await waitFor(() => expect(stub.sent('GET', `${REPO}/pulls/4/viewed`).length).toBeGreaterThan(1))
+    expect(box.checked).toBe(true)
+    expect(screen.getByText('1 / 2 files viewed')).toBeTruthy()
+  }, 10000)
+
   it('takes back a mark the node refuses, and says so', async () => {
     signIn()
     api(diffOf('2'.repeat(40), 2), new Map(), true)
