@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"code.gitea.io/sdk/gitea"
 
@@ -255,6 +256,51 @@ func TestPushWhitelist(t *testing.T) {
 	n.Git(wa, "checkout", "-q", "release")
 	n.Commit(wa, "Alice's release", map[string]string{"alice.txt": "alice\n"})
 	n.Git(wa, "push", "-q", "origin", "release")
+
+	// A branch names its last pusher, not its commit's author: Bob pushes
+	// Alice's commit to a branch of his own.
+	n.Git(wt, "fetch", "-q", "origin", "release")
+	n.Git(wt, "push", "-q", "origin", "FETCH_HEAD:refs/heads/carried")
+	assertPusher(t, n, &forgetest.User{Token: alice.token}, owner, name, "release", alice.login)
+	assertPusher(t, n, &forgetest.User{Token: alice.token}, owner, name, "carried", bob.login)
+}
+
+// assertPusher waits (bounded) until the branch API names pusher as the
+// branch's last pusher, at a push time not before its commit's.
+func assertPusher(t *testing.T, n *forgetest.Node, u *forgetest.User, owner, repo, branch, pusher string) {
+	t.Helper()
+	var b struct {
+		Commit struct {
+			Author    struct{ Username string } `json:"author"`
+			Timestamp time.Time                 `json:"timestamp"`
+		} `json:"commit"`
+		PushedAt time.Time `json:"pushed_at"`
+		Pusher   *struct {
+			Login string `json:"login"`
+		} `json:"pusher"`
+	}
+	for range 100 {
+		n.JSON("GET", "/api/v1/repos/"+owner+"/"+repo+"/branches/"+branch, u, nil, http.StatusOK, &b)
+		if b.Pusher != nil && b.Pusher.Login == pusher {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if b.Pusher == nil || b.Pusher.Login != pusher || b.PushedAt.Before(b.Commit.Timestamp.Add(-time.Second)) {
+		t.Fatalf("branch %s: want pusher %s after its commit, got %+v", branch, pusher, b)
+	}
+	var list []struct {
+		Name   string `json:"name"`
+		Pusher *struct {
+			Login string `json:"login"`
+		} `json:"pusher"`
+	}
+	n.JSON("GET", "/api/v1/repos/"+owner+"/"+repo+"/branches", u, nil, http.StatusOK, &list)
+	for _, l := range list {
+		if l.Name == branch && (l.Pusher == nil || l.Pusher.Login != pusher) {
+			t.Fatalf("branch list: %s's pusher %+v, want %s", branch, l.Pusher, pusher)
+		}
+	}
 }
 
 // Renaming a branch (Gitea 1.22's PATCH) moves it in one recorded push; the

@@ -140,6 +140,12 @@ type BranchJSON struct {
 	UserCanPush                   bool              `json:"user_can_push"`
 	UserCanMerge                  bool              `json:"user_can_merge"`
 	EffectiveBranchProtectionName string            `json:"effective_branch_protection_name"`
+	// PushedAt is when the last push to the branch was ordered by the
+	// chain (dForge; null for a branch no push on record made). A commit's
+	// own time says when it was written, not when it arrived.
+	PushedAt *string `json:"pushed_at"`
+	// Pusher is who made that push (dForge; null when pushed_at is).
+	Pusher *ForgeUserJSON `json:"pusher"`
 }
 
 // TagJSON is Gitea's Tag.

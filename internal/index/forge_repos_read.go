@@ -239,6 +239,40 @@ type RefUpdate struct {
 	Time   string `json:"time"`
 }
 
+// Push is the last update of a branch: who pushed it, and when its block
+// was made.
+type Push struct {
+	Pusher User
+	Time   string
+}
+
+// LastPushes gives each branch of repo the last push to it, by branch
+// name. A branch made on this node before its repository had a chain
+// record (an import) has none. The commit's own time says when it was
+// written, not when it arrived; "Compare & pull request" asks this.
+func (ix *Index) LastPushes(ctx context.Context, repo uint64) (map[string]Push, error) {
+	rows, err := ix.query(ctx, `SELECT u.ref, u.pusher, `+userExpr("a")+`, u.time_ns
+		FROM forge_ref_updates u LEFT JOIN chain_accounts a ON a.address = u.pusher
+		WHERE u.id IN (SELECT MAX(id) FROM forge_ref_updates WHERE repo_id = $1 AND ref LIKE 'refs/heads/%' GROUP BY ref)`, int64(repo))
+	if err != nil {
+		return nil, fmt.Errorf("read last pushes: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]Push{}
+	for rows.Next() {
+		var ref, pusher, name string
+		var ns int64
+		if err := rows.Scan(&ref, &pusher, &name, &ns); err != nil {
+			return nil, fmt.Errorf("read last pushes: %w", err)
+		}
+		out[strings.TrimPrefix(ref, "refs/heads/")] = Push{Pusher: user(pusher, name), Time: formatTime(ns)}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read last pushes: %w", err)
+	}
+	return out, nil
+}
+
 // RefUpdates lists a repository's ref updates, newest first.
 func (ix *Index) RefUpdates(ctx context.Context, repo uint64, p Page) ([]RefUpdate, int64, error) {
 	out := []RefUpdate{}

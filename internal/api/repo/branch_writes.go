@@ -116,12 +116,26 @@ func (a *Handler) branchNamed(r *http.Request, c api.Code, name string) (api.Bra
 	if err != nil {
 		return api.BranchJSON{}, err
 	}
+	pushes, err := a.Forge.Index().LastPushes(r.Context(), c.Repo.ID)
+	if err != nil {
+		return api.BranchJSON{}, err
+	}
 	for _, b := range branches {
 		if b.Name == name {
-			return withRule(c.Branch(b), rules), nil
+			return withPush(r, withRule(c.Branch(b), rules), pushes), nil
 		}
 	}
 	return api.BranchJSON{}, usererr.Missingf("branch %s does not exist", name)
+}
+
+// withPush adds the last push to the branch, if the chain has one.
+func withPush(r *http.Request, j api.BranchJSON, pushes map[string]index.Push) api.BranchJSON {
+	if p, ok := pushes[j.Name]; ok {
+		pusher := api.ToForgeUser(r, p.Pusher)
+		at := p.Time
+		j.PushedAt, j.Pusher = &at, &pusher
+	}
+	return j
 }
 
 // withRule adds the branch's protection rule, if it has one, to j: its

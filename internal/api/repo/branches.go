@@ -28,9 +28,13 @@ func (a *Handler) listBranches(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	pushes, err := a.Forge.Index().LastPushes(r.Context(), c.Repo.ID)
+	if err != nil {
+		return err
+	}
 	out := []api.BranchJSON{}
 	for _, b := range api.PageSlice(branches, p) {
-		out = append(out, withRule(c.Branch(b), rules))
+		out = append(out, withPush(r, withRule(c.Branch(b), rules), pushes))
 	}
 	return a.RespondList(w, r, p, int64(len(branches)), out, nil)
 }

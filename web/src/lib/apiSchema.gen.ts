@@ -5979,6 +5979,10 @@ export interface components {
             enable_status_check: boolean;
             name: string;
             protected: boolean;
+            /** @description When the last push to the branch was ordered by the chain (dForge; null for a branch no push on record made). A commit's own time says when it was written, not when it arrived. */
+            pushed_at: string | null;
+            /** @description Who made that push (dForge; null when pushed_at is). */
+            pusher: components["schemas"]["ForgeUser"] | null;
             required_approvals: number;
             status_check_contexts: string[];
             user_can_merge: boolean;

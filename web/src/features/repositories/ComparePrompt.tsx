@@ -4,7 +4,7 @@ import { Button } from '@/components/Button'
 import { Card } from '@/components/Card'
 import { type Branch, type Repository, useBranches } from '@/lib/forge/api'
 import { useForgeFormat } from '@/lib/forge/format'
-import { type OpenPullHead, headSpec, newPullHref, newestFirst, useBranchesOf, useForks, useOpenPullHeads } from '@/lib/forge/forks'
+import { type OpenPullHead, headSpec, lastUpdated, newPullHref, newestFirst, useBranchesOf, useForks, useOpenPullHeads } from '@/lib/forge/forks'
 import { useSignedInUser } from '@/stores/useSignedInUser'
 import './repositories.css'
 
@@ -33,17 +33,22 @@ const promptKey = (p: Pushed) => `${p.repo.full_name}:${p.branch.name}@${p.branc
 
 /**
  * The branches of repo that login pushed within the window: not its
- * default branch, with no open pull request into base, and theirs (their
- * own repository or fork, or a tip they authored).
+ * default branch, with no open pull request into base, and theirs. A
+ * branch the chain has a push of is theirs when they made that push, and
+ * the window counts from it; one without (a branch no push on record made)
+ * is theirs when it is in their own repository or fork or they authored its
+ * tip, and the window counts from the tip's commit time.
  */
 export function recentPushes(repo: Repository, base: Repository, branches: Branch[], open: OpenPullHead[], login: string, now: number): Pushed[] {
   const me = login.toLowerCase()
   const mine = (b: Branch) =>
-    repo.owner.login.toLowerCase() === me || b.commit.author?.username?.toLowerCase() === me || b.commit.author?.name?.toLowerCase() === me
+    b.pusher
+      ? b.pusher.login.toLowerCase() === me
+      : repo.owner.login.toLowerCase() === me || b.commit.author?.username?.toLowerCase() === me || b.commit.author?.name?.toLowerCase() === me
   const hasPull = (b: Branch) => open.some((p) => p.head.ref === b.name && (p.head.repo_id ?? base.id) === repo.id)
   return newestFirst(branches)
     .filter((b) => {
-      const at = b.commit.timestamp ? Date.parse(b.commit.timestamp) : NaN
+      const at = Date.parse(lastUpdated(b) ?? '')
       return b.name !== repo.default_branch && now - at <= PROMPT_WINDOW_MS && mine(b) && !hasPull(b)
     })
     .map((branch) => ({ repo, base, branch }))
@@ -97,7 +102,7 @@ function Prompts({ repo, login }: { repo: Repository; login: string }) {
         return (
           <Card as="section" key={promptKey(p)} className="compare-prompt" aria-label={t('comparePrompt.label', { branch: label })}>
             <p>
-              {t('comparePrompt.pushed', { branch: label, ago: ago(p.branch.commit.timestamp) })}
+              {t('comparePrompt.pushed', { branch: label, ago: ago(lastUpdated(p.branch)) })}
             </p>
             <div className="button-row">
               <a className="btn btn-primary btn-sm" href={newPullHref(p.base, p.base.default_branch, headSpec(p.base, p.repo, p.branch.name))}>

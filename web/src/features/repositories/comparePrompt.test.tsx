@@ -68,6 +68,33 @@ describe('ComparePrompt', () => {
     expect(open.getAttribute('href')).toBe('/ada/engine/pulls/new?base=main&head=mill')
   })
 
+  it('counts from the push the chain ordered, not the commit\'s time, and offers only the user\'s own pushes', async () => {
+    const pushed = (b: ReturnType<typeof branch>, minutes: number, login: string) => ({
+      ...b,
+      pushed_at: minutesAgo(minutes),
+      pusher: schemaFixture('ForgeUser', { login }),
+    })
+    stubApi({
+      [`GET ${REPO}/branches`]: [
+        branch('main', 1),
+        // Written three days ago, pushed five minutes ago by ada.
+        pushed(branch('rebased', 3 * 24 * 60), 5, 'ada'),
+        // Ada's fresh commit, pushed by bob: his push, not hers.
+        pushed(branch('borrowed', 2), 2, 'bob'),
+        // Written a minute ago, but pushed (by ada) two hours ago: the clock of whoever committed ran ahead.
+        pushed(branch('skewed', 1), 120, 'ada'),
+      ],
+      [`GET ${REPO}/forks`]: [],
+      [`GET ${REPO}/pulls`]: [],
+    })
+    signIn()
+    renderScreen(<ComparePrompt repo={repoFixture()} />, '/ada/engine')
+    const open = await screen.findByRole('link', { name: 'Compare & pull request' })
+    expect(open.getAttribute('href')).toBe('/ada/engine/pulls/new?base=main&head=rebased')
+    expect(screen.getAllByRole('link', { name: 'Compare & pull request' })).toHaveLength(1)
+    expect(screen.getByText('rebased had recent pushes 5 minutes ago.')).toBeTruthy()
+  })
+
   it('asks for no pull requests when no branch was pushed lately', async () => {
     const api = stubApi({ [`GET ${REPO}/branches`]: [branch('main', 1), branch('stale', 120)] })
     signIn()

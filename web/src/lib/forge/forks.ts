@@ -55,6 +55,15 @@ export function newPullHref(base: Repository, baseBranch: string, head: string):
 
 /** The branches sorted newest tip first (those without a time last). */
 export function newestFirst(branches: Branch[]): Branch[] {
-  const at = (b: Branch) => (b.commit.timestamp ? Date.parse(b.commit.timestamp) || 0 : 0)
+  const at = (b: Branch) => Date.parse(lastUpdated(b) ?? '') || 0
   return [...branches].sort((a, b) => at(b) - at(a))
+}
+
+/**
+ * When a branch last moved: its last push as the chain ordered it, else
+ * (a branch no push on record made) its tip commit's own time, which says
+ * when the commit was written, not when it arrived.
+ */
+export function lastUpdated(b: Branch): string | undefined {
+  return b.pushed_at ?? (b.commit.timestamp || undefined)
 }
