@@ -14,8 +14,9 @@ const BOB = generatePrivateKey()
 const FUNDS = 1_000_000_000n // 1000 DFG
 const env = useNodeAndBrowser({
   alloc: { [privateKeyToAccount(ALICE).address]: FUNDS, [privateKeyToAccount(BOB).address]: FUNDS },
-  // Short periods so the vote ends within the test; an idle chain makes a block every 300 ms.
-  params: { votingPeriodBlocks: 60, timelockBlocks: 15, proposalDeposit: 10_000_000, minProposerStake: 100_000_000 },
+  // Short periods so the vote ends within the test (100 blocks: time to
+  // watch the countdown and vote); an idle chain makes a block every 300 ms.
+  params: { votingPeriodBlocks: 100, timelockBlocks: 15, proposalDeposit: 10_000_000, minProposerStake: 100_000_000 },
   emptyBlocks: '300ms',
 })
 
@@ -69,6 +70,28 @@ describe('governance', () => {
     await page.waitForURL(/\/governance\/1$/, { timeout: 30_000 })
     await expectVisible(page.getByRole('heading', { name: 'Lower the quorum to 40 %' }))
     await expectVisible(page.getByText('Active', { exact: true }).first())
+
+    // The time left only counts down: across the page's polls, and across
+    // a reload, which goes on from the estimate kept for the tab rather
+    // than starting again from a raw average.
+    const readings = []
+    const read = async () => {
+      const m = /\(about (\d+) (second|minute)s?\)/.exec((await page.getByTestId('countdown').textContent()) ?? '')
+      if (m) readings.push(Number(m[1]) * (m[2] === 'minute' ? 60 : 1))
+    }
+    for (let i = 0; i < 6; i++) {
+      await read()
+      await page.waitForTimeout(400)
+    }
+    await page.reload()
+    await waitForShell(page)
+    await expectVisible(page.getByTestId('countdown'))
+    for (let i = 0; i < 5; i++) {
+      await read()
+      await page.waitForTimeout(400)
+    }
+    assert.ok(readings.length >= 6, `the countdown showed a time (${readings})`)
+    for (let i = 1; i < readings.length; i++) assert.ok(readings[i] <= readings[i - 1], `the time left only counts down: ${readings.join(', ')} seconds`)
 
     // 3. Both vote yes; each sees their power before signing.
     await expectVisible(page.getByText(/^Your voting power: 200/))
