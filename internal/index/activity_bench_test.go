@@ -56,6 +56,7 @@ func benchActivity(b *testing.B, name, dsn string) {
 		page int
 	}{
 		{"home", ActivityFilter{}, 1},
+		{"home-page-50", ActivityFilter{}, 50},
 		{"feed", ActivityFilter{Viewer: viewer, FeedOf: &viewer}, 1},
 		{"feed-page-50", ActivityFilter{Viewer: viewer, FeedOf: &viewer}, 50},
 	} {

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // Reads over the activity projection (forge_activity, written by
@@ -121,7 +123,10 @@ const activityCountFrom = `forge_activity a JOIN forge_repos r ON r.id = a.repo_
 
 // Newest first. Chain heights and the private store's sequence numbers
 // are not comparable, times are; within a block, by verb, then key.
-const activityOrder = "a.time_ns DESC, a.height DESC, a.ord DESC, a.k DESC, a.repo_id DESC"
+// The order is total: a verb has one ord, and (repo_id, verb, k) is the
+// table's key, the open verbs sharing an ord and a number space. So a deep
+// page can seek (readdb.SeekPage).
+var activityOrder = readdb.Order{Cols: []string{"a.time_ns", "a.height", "a.ord", "a.k", "a.repo_id"}, Desc: true}
 
 type activityPage struct {
 	items []Activity
@@ -151,12 +156,21 @@ func (ix *Index) Activities(ctx context.Context, f ActivityFilter, p Page) ([]Ac
 	key := readKey("activity", where, append(args[:len(args):len(args)], p.Number, p.Limit)...)
 	page, err := rememberSized(ctx, ix, key, func(ctx context.Context) (activityPage, error) {
 		out := []Activity{}
-		total, err := ix.listPage(ctx, activityColumns, activityFrom, activityCountFrom, where, activityOrder, args, p,
-			func(rows *sql.Rows) error {
-				a, err := scanActivity(rows)
-				out = append(out, a)
-				return err
-			})
+		scan := func(rows *sql.Rows) error {
+			a, err := scanActivity(rows)
+			out = append(out, a)
+			return err
+		}
+		var total int64
+		var err error
+		if f.FeedOf == nil {
+			total, err = ix.rd.SeekPage(ctx, activityColumns, activityFrom, activityCountFrom, where, activityOrder, args, p, scan)
+		} else {
+			// A feed's filter (follows, stars, watches) costs more than the
+			// joins a seek saves, and a seek runs it twice: page 50 of
+			// bench-feed took 1.8 ms by a seek, 1.05 ms by OFFSET.
+			total, err = ix.listPage(ctx, activityColumns, activityFrom, activityCountFrom, where, activityOrder.SQL(), args, p, scan)
+		}
 		return activityPage{out, total}, err
 	}, activityPage.size)
 	if err != nil {

@@ -459,15 +459,21 @@ func commentsSize(list []Comment) int64 {
 	return int64(n)
 }
 
+// comments reads a page of an issue's comments by a seek on
+// forge_comments_issue (readdb.SeekPage): a deep page of a long thread
+// skips the comments before it in the index, without their bodies or
+// their authors' join, and the total is counted over the index only when
+// the page alone cannot tell it.
 func (ix *Index) comments(ctx context.Context, repo, number uint64, p Page) ([]Comment, int64, error) {
 	out := []Comment{}
-	total, err := ix.page(ctx, `c.id, c.repo_id, c.number, c.author, `+userExpr("a")+`, c.body, c.height, c.time_ns, COALESCE(c.updated_time_ns, c.time_ns), c.signer, c.delegation`,
-		`forge_comments c LEFT JOIN chain_accounts a ON a.address = c.author`, "c.repo_id = $1 AND c.number = $2 AND c.deleted = FALSE", "c.id",
-		[]any{int64(repo), int64(number)}, p, func(rows *sql.Rows, total *int64) error {
+	order := readdb.Order{Cols: []string{"c.id"}}
+	total, err := ix.rd.SeekPage(ctx, `c.id, c.repo_id, c.number, c.author, `+userExpr("a")+`, c.body, c.height, c.time_ns, COALESCE(c.updated_time_ns, c.time_ns), c.signer, c.delegation`,
+		`forge_comments c LEFT JOIN chain_accounts a ON a.address = c.author`, `forge_comments c`, "c.repo_id = $1 AND c.number = $2 AND c.deleted = FALSE", order,
+		[]any{int64(repo), int64(number)}, p, func(rows *sql.Rows) error {
 			var c Comment
 			var id, r, n, ns, updatedNS int64
 			var author, name string
-			err := rows.Scan(&id, &r, &n, &author, &name, &c.Body, &c.Height, &ns, &updatedNS, &c.Signer, &c.Delegation, total)
+			err := rows.Scan(&id, &r, &n, &author, &name, &c.Body, &c.Height, &ns, &updatedNS, &c.Signer, &c.Delegation)
 			c.ID, c.Repo, c.Number, c.Author, c.Created = uint64(id), uint64(r), uint64(n), user(author, name), formatTime(ns)
 			c.Updated = formatTime(updatedNS)
 			out = append(out, c)
@@ -516,9 +522,11 @@ func (ix *Index) RepoComments(ctx context.Context, repo uint64, f CommentFilter,
 		args = append(args, f.Before)
 		where += fmt.Sprintf(" AND c.time_ns < $%d", len(args))
 	}
-	total, err := ix.page(ctx, fmt.Sprintf(repoCommentCols, userExpr("a")), repoCommentFrom(), where, "c.id", args, p,
-		func(rows *sql.Rows, total *int64) error {
-			c, err := scanRepoComment(rows, total)
+	// A seek in id order (readdb.SeekPage): a deep page of a repository's
+	// many comments skips the ones before it without the joins.
+	total, err := ix.rd.SeekPage(ctx, fmt.Sprintf(repoCommentCols, userExpr("a")), repoCommentFrom(), "forge_comments c", where,
+		readdb.Order{Cols: []string{"c.id"}}, args, p, func(rows *sql.Rows) error {
+			c, err := scanRepoComment(rows)
 			out = append(out, c)
 			return err
 		})

@@ -1,0 +1,83 @@
+package index_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/index"
+)
+
+// An issue's comments, and a repository's, are paged by a seek
+// (readdb.SeekPage): every page holds what OFFSET would give, in order,
+// without the deleted comments, and each page's total is the list's.
+func TestCommentPagesSeekThroughTheThread(t *testing.T) {
+	t.Parallel()
+	eachDatabase(t, func(t *testing.T, _, dsn string) {
+		ctx := context.Background()
+		alice, bob := newWallet().addr, newWallet().addr
+		op, ch, ix := liveIndex(t, dsn)
+		act := func(actor common.Address, action string, payload map[string]any) {
+			t.Helper()
+			forgeAct(t, op, ch, ix, actor, action, payload)
+		}
+		act(alice, "repo.create", map[string]any{"name": "x"})
+		act(bob, "issue.create", map[string]any{"repo": 1, "title": "long thread"})
+		const written = 23
+		for i := range written {
+			act(bob, "issue.comment", map[string]any{"repo": 1, "number": 1, "body": fmt.Sprintf("comment %d", i)})
+		}
+		all, total, err := ix.Comments(ctx, 1, 1, index.Page{Number: 1, Limit: 100})
+		if err != nil || total != written || len(all) != written {
+			t.Fatalf("the whole thread: %d of %d, %v", len(all), total, err)
+		}
+		act(bob, "comment.delete", map[string]any{"repo": 1, "comment": all[4].ID})
+		act(bob, "comment.delete", map[string]any{"repo": 1, "comment": all[16].ID})
+		want := []string{}
+		for i := range written {
+			if i != 4 && i != 16 {
+				want = append(want, fmt.Sprintf("comment %d", i))
+			}
+		}
+
+		got := []string{}
+		for page := 1; page <= 7; page++ {
+			list, total, err := ix.Comments(ctx, 1, 1, index.Page{Number: page, Limit: 4})
+			if err != nil {
+				t.Fatalf("page %d: %v", page, err)
+			}
+			if total != int64(len(want)) {
+				t.Fatalf("page %d: total %d, want %d", page, total, len(want))
+			}
+			if wantLen := min(4, max(0, len(want)-(page-1)*4)); len(list) != wantLen {
+				t.Fatalf("page %d: %d comments, want %d", page, len(list), wantLen)
+			}
+			for _, c := range list {
+				got = append(got, c.Body)
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("the pages in turn:\n got %v\nwant %v", got, want)
+		}
+
+		// The repository's list of every thread's comments pages the same way.
+		act(bob, "issue.create", map[string]any{"repo": 1, "title": "short thread"})
+		act(alice, "issue.comment", map[string]any{"repo": 1, "number": 2, "body": "on the second"})
+		want = append(want, "on the second")
+		got = got[:0]
+		for page := 1; page <= 8; page++ {
+			list, total, err := ix.RepoComments(ctx, 1, index.CommentFilter{}, index.Page{Number: page, Limit: 3})
+			if err != nil || total != int64(len(want)) {
+				t.Fatalf("repository page %d: total %d, want %d, %v", page, total, len(want), err)
+			}
+			for _, c := range list {
+				got = append(got, c.Body)
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("the repository's pages in turn:\n got %v\nwant %v", got, want)
+		}
+	})
+}
