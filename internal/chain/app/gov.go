@@ -29,8 +29,7 @@ func (a *App) propose(kv state.KV, t tx.Tx, height int64) ([]abci.Event, error) 
 		return nil, err
 	}
 	if staked < a.params.Gov.MinProposerStake {
-		return nil, tx.NewError(tx.CodeInsufficientStake, "proposing needs %s staked; the account has %s",
-			a.params.Amount(a.params.Gov.MinProposerStake), a.params.Amount(staked))
+		return nil, tx.NewError(tx.CodeInsufficientStake, "proposing needs %d micro-units staked; the account has %d", a.params.Gov.MinProposerStake, staked)
 	}
 	c := gov.Create{Proposer: t.From, Type: t.ProposalType, Title: t.Title, Description: t.Description, Payload: t.Payload, Deposit: t.Deposit}
 	if _, err := c.Validate(a.params); err != nil {

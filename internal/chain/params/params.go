@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 )
 
 // Params are the chain parameters.
@@ -196,19 +195,3 @@ const maxAmount = 1 << 53
 
 // noMax bounds counts and periods only against overflow in sums.
 const noMax = math.MaxInt64 / 4
-
-// Amount is micro, an amount in micro-units, as people read it: whole
-// tokens and the fraction without trailing zeros, then the symbol ("25
-// DFG", "12.5 DFG").
-func (p Params) Amount(micro uint64) string {
-	unit := uint64(1)
-	for range p.Decimals {
-		unit *= 10
-	}
-	whole, frac := micro/unit, micro%unit
-	if frac == 0 {
-		return fmt.Sprintf("%d %s", whole, p.Symbol)
-	}
-	digits := strings.TrimRight(fmt.Sprintf("%0*d", int(p.Decimals), frac), "0")
-	return fmt.Sprintf("%d.%s %s", whole, digits, p.Symbol)
-}

@@ -67,15 +67,3 @@ func TestGovernanceDocIsCurrent(t *testing.T) {
 	}
 	t.Fatalf("%s is out of date: run UPDATE_DOCS=1 go test ./internal/chain/params", docFile)
 }
-
-// An amount in an error reads as tokens, as the wallet shows them.
-func TestAmountReadsAsTokens(t *testing.T) {
-	p := params.Defaults()
-	for micro, want := range map[uint64]string{
-		0: "0 DFG", 1: "0.000001 DFG", 12_500_000: "12.5 DFG", 25_000_000: "25 DFG", 10_000_000_000: "10000 DFG", 1_000_001: "1.000001 DFG",
-	} {
-		if got := p.Amount(micro); got != want {
-			t.Errorf("Amount(%d) = %q, want %q", micro, got, want)
-		}
-	}
-}
