@@ -90,8 +90,9 @@ const forumTopicColumns = `t.id, t.category, t.title, t.author, ` + `COALESCE(a.
 const forumTopicFrom = `forum_topics t LEFT JOIN chain_accounts a ON a.address = t.author`
 
 // forumTopicOrder is the lists' order: pinned first, then latest activity.
-// The indexes forum_topics_category and forum_topics_activity hold it.
-const forumTopicOrder = `t.pinned DESC, t.last_post_height DESC, t.id DESC`
+// The indexes forum_topics_category and forum_topics_activity hold it. The
+// id makes it total, so a deep page seeks (readdb.SeekPage).
+var forumTopicOrder = readdb.Order{Cols: []string{"t.pinned", "t.last_post_height", "t.id"}, Desc: true}
 
 func scanForumTopic(row readdb.Scanner, extra ...any) (TopicSummary, error) {
 	var t TopicSummary
@@ -131,7 +132,7 @@ func (rd *Reader) Topics(ctx context.Context, f Filter, p readdb.Page) ([]TopicS
 	// projection changes, like the totals.
 	read := func(ctx context.Context) (answer, error) {
 		out := []TopicSummary{}
-		total, err := rd.db.ListPage(ctx, forumTopicColumns, forumTopicFrom, "forum_topics t", where, forumTopicOrder, args, p, func(rows *sql.Rows) error {
+		total, err := rd.db.SeekPage(ctx, forumTopicColumns, forumTopicFrom, "forum_topics t", where, forumTopicOrder, args, p, func(rows *sql.Rows) error {
 			t, err := scanForumTopic(rows)
 			out = append(out, t)
 			return err
@@ -242,14 +243,15 @@ func scanForumPost(row readdb.Scanner) (Post, error) {
 	return p, err
 }
 
-// Posts lists a topic's replies, oldest first, and counts them.
+// Posts lists a topic's replies, oldest first, and counts them; a deep
+// page seeks by id (readdb.SeekPage).
 func (rd *Reader) Posts(ctx context.Context, topic uint64, p readdb.Page) ([]Post, int64, error) {
 	sid, err := readdb.Int(topic)
 	if err != nil {
 		return nil, 0, readdb.NotFound("there is no forum topic %d", topic)
 	}
 	out := []Post{}
-	total, err := rd.db.ListPage(ctx, forumPostColumns, forumPostFrom, "forum_posts p", "p.topic_id = $1", "p.id", []any{sid}, p, func(rows *sql.Rows) error {
+	total, err := rd.db.SeekPage(ctx, forumPostColumns, forumPostFrom, "forum_posts p", "p.topic_id = $1", readdb.Order{Cols: []string{"p.id"}}, []any{sid}, p, func(rows *sql.Rows) error {
 		post, err := scanForumPost(rows)
 		out = append(out, post)
 		return err
