@@ -10,9 +10,10 @@ import (
 	"github.com/dforge/dforge/internal/index"
 )
 
-// An issue's comments, and a repository's, are paged by a seek
-// (readdb.SeekPage): every page holds what OFFSET would give, in order,
-// without the deleted comments, and each page's total is the list's.
+// An issue's comments and timeline, and a repository's comments, are
+// paged by a seek (readdb.SeekPage): every page holds what OFFSET would
+// give, in order, without the deleted comments, and each page's total is
+// the list's.
 func TestCommentPagesSeekThroughTheThread(t *testing.T) {
 	t.Parallel()
 	eachDatabase(t, func(t *testing.T, _, dsn string) {
@@ -60,6 +61,30 @@ func TestCommentPagesSeekThroughTheThread(t *testing.T) {
 		}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("the pages in turn:\n got %v\nwant %v", got, want)
+		}
+
+		// The issue's timeline (its comments among its other events) too.
+		act(alice, "issue.close", map[string]any{"repo": 1, "number": 1, "reason": "completed"})
+		act(alice, "issue.reopen", map[string]any{"repo": 1, "number": 1})
+		events, total, err := ix.Timeline(ctx, 1, 1, index.Page{Number: 1, Limit: 200})
+		if err != nil || int64(len(events)) != total || len(events) < len(want)+2 {
+			t.Fatalf("the whole timeline: %d of %d, %v", len(events), total, err)
+		}
+		var wantEvents, gotEvents []string
+		for _, e := range events {
+			wantEvents = append(wantEvents, fmt.Sprint(e.ID, e.Kind))
+		}
+		for page := 1; page <= int(total)/4+2; page++ {
+			list, n, err := ix.Timeline(ctx, 1, 1, index.Page{Number: page, Limit: 4})
+			if err != nil || n != total {
+				t.Fatalf("timeline page %d: total %d, want %d, %v", page, n, total, err)
+			}
+			for _, e := range list {
+				gotEvents = append(gotEvents, fmt.Sprint(e.ID, e.Kind))
+			}
+		}
+		if fmt.Sprint(gotEvents) != fmt.Sprint(wantEvents) {
+			t.Fatalf("the timeline's pages in turn:\n got %v\nwant %v", gotEvents, wantEvents)
 		}
 
 		// The repository's list of every thread's comments pages the same way.

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+
+	"github.com/dforge/dforge/internal/index/readdb"
 )
 
 // TimelineEvent is one entry of an issue's timeline.
@@ -27,16 +29,19 @@ type TimelineEvent struct {
 // left out.
 func (ix *Index) Timeline(ctx context.Context, repo, number uint64, p Page) ([]TimelineEvent, int64, error) {
 	out := []TimelineEvent{}
-	total, err := ix.page(ctx, `t.id, t.kind, t.actor, `+userExpr("a")+`, COALESCE(t.comment_id, 0), t.data, t.height, t.time_ns,
+	// A seek in id order (readdb.SeekPage): a deep page of a long
+	// timeline skips the events before it without the actors' join.
+	total, err := ix.rd.SeekPage(ctx, `t.id, t.kind, t.actor, `+userExpr("a")+`, COALESCE(t.comment_id, 0), t.data, t.height, t.time_ns,
 		COALESCE(c.body, ''), COALESCE(c.updated_time_ns, c.time_ns, 0), t.signer, t.delegation, COALESCE(c.signer, ''), COALESCE(c.delegation, '')`,
 		`forge_timeline t LEFT JOIN chain_accounts a ON a.address = t.actor LEFT JOIN forge_comments c ON c.id = t.comment_id`,
-		"t.repo_id = $1 AND t.number = $2 AND (t.comment_id IS NULL OR c.deleted = FALSE)", "t.id",
-		[]any{int64(repo), int64(number)}, p, func(rows *sql.Rows, total *int64) error {
+		`forge_timeline t LEFT JOIN forge_comments c ON c.id = t.comment_id`,
+		"t.repo_id = $1 AND t.number = $2 AND (t.comment_id IS NULL OR c.deleted = FALSE)", readdb.Order{Cols: []string{"t.id"}},
+		[]any{int64(repo), int64(number)}, p, func(rows *sql.Rows) error {
 			var e TimelineEvent
 			var id, comment, ns, updatedNS int64
 			var actor, name, data, body, signer, delegation string
 			if err := rows.Scan(&id, &e.Kind, &actor, &name, &comment, &data, &e.Height, &ns, &body, &updatedNS,
-				&e.Signer, &e.Delegation, &signer, &delegation, total); err != nil {
+				&e.Signer, &e.Delegation, &signer, &delegation); err != nil {
 				return err
 			}
 			e.ID, e.Actor, e.Created = uint64(id), user(actor, name), formatTime(ns)
