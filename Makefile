@@ -9,7 +9,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/dforge/dforge/internal/cli.Version=$(VERSION)
 WEB_SRC := $(shell find web/src web/public -type f 2>/dev/null) web/index.html web/vite.config.ts web/package.json
 
-.PHONY: run build web deps i18n-fill release-check test test-short test-go test-web test-e2e interop test-docker fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean bench-webhook bench-release api-coverage bench-ssh bench-notify bench-dashboard bench-feed bench-bounty bench-forum bench-auth bench-search bench-git-read bench-pages
+.PHONY: run build web deps i18n-fill release-check test test-short test-go test-web test-e2e interop test-docker fuzz bench-web bench-chain bench-forge bench-gov bench-p2p bench-replication bench-archive music openapi fmt lint lint-go lint-web clean bench-webhook bench-release api-coverage bench-ssh bench-notify bench-dashboard bench-feed bench-bounty bench-forum bench-auth bench-search bench-git-read bench-pages bench-issue-writes
 
 ## run: install what is needed, build, and start a node on the embedded defaults
 run: build
@@ -176,6 +176,10 @@ bench-pages:
 ## bench-feed: pages of the activity projection with 200,000 actions: Home's first page and its page 50, a feed's first page and its page 50, read cache bypassed. Set DFORGE_TEST_PG (or use scripts/with-postgres.sh) for PostgreSQL too
 bench-feed:
 	$(GO) test ./internal/index -run '^$$' -bench BenchmarkActivity -benchtime 20x -count=1
+
+## bench-issue-writes: the projection's write of a block (8 new issues, 8 closed) in a repository of 10,000 issues, statements prepared as the node runs them, with forge_issue_counts' triggers and without them, in turn in one run
+bench-issue-writes:
+	$(GO) test ./internal/index -run '^$$' -bench BenchmarkIssueWrites -benchtime 400x -count=1
 
 ## bench-forum: the forum with 100,000 topics: its lists (first pages, categories, a search) and a topic with 1,000 replies, each under 64 connections (p50, p99). Set DFORGE_TEST_PG (or use scripts/with-postgres.sh) for PostgreSQL too
 bench-forum:

@@ -2,6 +2,7 @@ package readdb
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -24,6 +25,26 @@ func TestWrittenNameKeepsHotColumnsApart(t *testing.T) {
 		if !ok || got != want {
 			t.Errorf("writtenName(%q) = %q, %v; want %q", q, got, ok, want)
 		}
+	}
+}
+
+// writtenName keeps its answers by text, a bounded number of them: the
+// same text answers the same the second time, and texts past the bound
+// are still answered, only not kept.
+func TestWrittenNameKeepsAnswersBounded(t *testing.T) {
+	for i := range maxWords + 50 {
+		q := fmt.Sprintf("UPDATE memo_table_%d SET a = $1 WHERE id = $2", i)
+		for range 2 {
+			if got, ok := writtenName(q); !ok || got != fmt.Sprintf("memo_table_%d", i) {
+				t.Fatalf("writtenName(%q) = %q, %v", q, got, ok)
+			}
+		}
+	}
+	if n := writtenLen.Load(); n > maxWords {
+		t.Fatalf("%d answers kept, more than the bound %d", n, maxWords)
+	}
+	if got, ok := writtenName("SELECT 1"); !ok || got != "" {
+		t.Fatalf("a read past the bound: %q, %v", got, ok)
 	}
 }
 
