@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/ethereum/go-ethereum/common"
-
 	"github.com/dforge/dforge/internal/index"
 )
 
@@ -19,11 +17,7 @@ func TestCommentPagesSeekThroughTheThread(t *testing.T) {
 	eachDatabase(t, func(t *testing.T, _, dsn string) {
 		ctx := context.Background()
 		alice, bob := newWallet().addr, newWallet().addr
-		op, ch, ix := liveIndex(t, dsn)
-		act := func(actor common.Address, action string, payload map[string]any) {
-			t.Helper()
-			forgeAct(t, op, ch, ix, actor, action, payload)
-		}
+		ix, act := actingIndex(t, dsn)
 		act(alice, "repo.create", map[string]any{"name": "x"})
 		act(bob, "issue.create", map[string]any{"repo": 1, "title": "long thread"})
 		const written = 23

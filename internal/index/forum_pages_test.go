@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/ethereum/go-ethereum/common"
-
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/index/forum"
 )
@@ -19,11 +17,7 @@ func TestForumPagesSeekThroughTheLists(t *testing.T) {
 	eachDatabase(t, func(t *testing.T, _, dsn string) {
 		ctx := context.Background()
 		alice, bob := newWallet().addr, newWallet().addr
-		op, ch, ix := liveIndex(t, dsn)
-		act := func(actor common.Address, action string, payload map[string]any) {
-			t.Helper()
-			forgeAct(t, op, ch, ix, actor, action, payload)
-		}
+		ix, act := actingIndex(t, dsn)
 		for i := 1; i <= 9; i++ {
 			category := "help"
 			if i%3 == 0 {

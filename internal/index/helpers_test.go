@@ -81,6 +81,17 @@ func openChain(t *testing.T, dir string, genesis app.Genesis) *chain.Chain {
 	return ch
 }
 
+// actingIndex is liveIndex with a way to act on its chain: act relays
+// action with payload as actor and waits until the index has projected it.
+func actingIndex(t *testing.T, dsn string) (ix *index.Index, act func(actor common.Address, action string, payload map[string]any)) {
+	t.Helper()
+	op, ch, ix := liveIndex(t, dsn)
+	return ix, func(actor common.Address, action string, payload map[string]any) {
+		t.Helper()
+		forgeAct(t, op, ch, ix, actor, action, payload)
+	}
+}
+
 // liveIndex is a chain whose one operator is op and an index of it in dsn
 // that follows it, all stopped when t ends.
 func liveIndex(t *testing.T, dsn string) (op *wallet, ch *chain.Chain, ix *index.Index) {

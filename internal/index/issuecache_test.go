@@ -4,8 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/ethereum/go-ethereum/common"
-
 	"github.com/dforge/dforge/internal/index"
 )
 
@@ -18,11 +16,7 @@ func TestIssueAnswersMoveOnPerIssue(t *testing.T) {
 	eachDatabase(t, func(t *testing.T, _, dsn string) {
 		ctx := context.Background()
 		alice, bob := newWallet().addr, newWallet().addr
-		op, ch, ix := liveIndex(t, dsn)
-		act := func(actor common.Address, action string, payload map[string]any) {
-			t.Helper()
-			forgeAct(t, op, ch, ix, actor, action, payload)
-		}
+		ix, act := actingIndex(t, dsn)
 		act(alice, "repo.create", map[string]any{"name": "x"})
 		act(alice, "label.create", map[string]any{"repo": 1, "name": "bug", "color": "#ff0000"})
 		act(alice, "milestone.create", map[string]any{"repo": 1, "title": "v1"})
