@@ -246,10 +246,10 @@ type Push struct {
 	Time   string
 }
 
-// LastPushes gives each branch of repo the last push to it, by branch
-// name. A branch made on this node before its repository had a chain
-// record (an import) has none. The commit's own time says when it was
-// written, not when it arrived; "Compare & pull request" asks this.
+// LastPushes gives each branch of repo the last push to it that the
+// projection holds, by branch name; a branch no recorded push made has
+// none. A commit's own time says when it was written, not when it
+// arrived: "Compare & pull request" asks this.
 func (ix *Index) LastPushes(ctx context.Context, repo uint64) (map[string]Push, error) {
 	rows, err := ix.query(ctx, `SELECT u.ref, u.pusher, `+userExpr("a")+`, u.time_ns
 		FROM forge_ref_updates u LEFT JOIN chain_accounts a ON a.address = u.pusher
