@@ -40,7 +40,7 @@ func TestWrittenNameKeepsAnswersBounded(t *testing.T) {
 			}
 		}
 	}
-	if n := writtenLen.Load(); n > maxWords {
+	if n := written.n.Load(); n > maxWords {
 		t.Fatalf("%d answers kept, more than the bound %d", n, maxWords)
 	}
 	if got, ok := writtenName("SELECT 1"); !ok || got != "" {

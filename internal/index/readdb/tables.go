@@ -28,10 +28,27 @@ var implied = map[string][]string{
 // words holds sqlWords' answers by SQL text: the texts are the
 // projection's own, with placeholders for every value, so they are few;
 // past maxWords texts the rest are split on every read.
-var (
-	words    sync.Map
-	wordsLen atomic.Int64
-)
+var words byText[[]string]
+
+// byText keeps a function's answers by SQL text, at most maxWords of them.
+type byText[T any] struct {
+	m sync.Map
+	n atomic.Int64
+}
+
+// get is compute(q), computed once per text while there is room.
+func (c *byText[T]) get(q string, compute func(string) T) T {
+	if v, ok := c.m.Load(q); ok {
+		return v.(T)
+	}
+	v := compute(q)
+	if c.n.Load() < maxWords {
+		if _, loaded := c.m.LoadOrStore(q, v); !loaded {
+			c.n.Add(1)
+		}
+	}
+	return v
+}
 
 const maxWords = 4096
 
@@ -56,10 +73,9 @@ const hotPart = "#hot"
 // sqlWords are the words of q that could name a table: its identifiers,
 // lower case, without SQL's keywords, and the hot part of a table whose
 // hot columns q may read (hotColumns).
-func sqlWords(q string) []string {
-	if w, ok := words.Load(q); ok {
-		return w.([]string)
-	}
+func sqlWords(q string) []string { return words.get(q, splitWords) }
+
+func splitWords(q string) []string {
 	seen := map[string]bool{}
 	var out []string
 	ts := tokens(q)
@@ -82,9 +98,6 @@ func sqlWords(q string) []string {
 		if star || namesColumnOf(ts, table, cols, aliases) {
 			out = append(out, table+hotPart)
 		}
-	}
-	if wordsLen.Add(1) <= maxWords {
-		words.Store(q, out)
 	}
 	return out
 }
@@ -144,10 +157,7 @@ func hasStar(ts []string) bool {
 // sqlWords': the projection runs the same texts at every block, and
 // splitting each again took a fifth of its write time (the profile of
 // BenchmarkIssueWrites).
-var (
-	written    sync.Map
-	writtenLen atomic.Int64
-)
+var written byText[writtenAnswer]
 
 // writtenAnswer is one of writtenName's answers.
 type writtenAnswer struct {
@@ -160,16 +170,11 @@ type writtenAnswer struct {
 // alone (hotColumns); "" for a read, false when q is not understood
 // (writtenTable).
 func writtenName(q string) (string, bool) {
-	if a, ok := written.Load(q); ok {
-		return a.(writtenAnswer).name, a.(writtenAnswer).ok
-	}
-	name, ok := parseWrittenName(q)
-	if writtenLen.Load() < maxWords {
-		if _, loaded := written.LoadOrStore(q, writtenAnswer{name, ok}); !loaded {
-			writtenLen.Add(1)
-		}
-	}
-	return name, ok
+	a := written.get(q, func(q string) writtenAnswer {
+		name, ok := parseWrittenName(q)
+		return writtenAnswer{name, ok}
+	})
+	return a.name, a.ok
 }
 
 func parseWrittenName(q string) (string, bool) {
