@@ -7,7 +7,8 @@
 // skip it; the forum's New topic is a button at the top right that opens
 // the composer, and its search box looks like the app's other inputs; the
 // signed-in header is one row on a desktop, covers no heading, and its
-// Settings is a link. Each view runs at 1280 and 390 px in both themes.
+// Settings is a link; Home's quick actions are links too, the picker's
+// included. Each view runs at 1280 and 390 px in both themes.
 import assert from 'node:assert/strict'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -447,6 +448,43 @@ describe('the first minute', () => {
       await link.click()
       await page.waitForURL((u) => u.pathname === '/settings')
       await expectVisible(page.getByRole('heading', { name: 'Settings', level: 1 }))
+      await assertNoSidewaysScroll(page, variant.label)
+      assert.deepEqual(pageErrors, [])
+    })
+  }
+  // Item 1: the quick actions on Home are real links. The two that ask for a
+  // repository first open the picker in place, and their link, opened in a
+  // new tab, lands on Home with the same picker open.
+  for (const variant of VARIANTS) {
+    test(`${variant.label}: Home's quick actions are links, and "Report issue" opened in a new tab asks for the repository there`, TIMEOUT, async (t) => {
+      const { page, pageErrors } = await view(t, env.browser, env.node.url, s.bob, variant)
+      await open(page, '/', variant.theme)
+      const quick = page.getByRole('region', { name: 'Quick actions' })
+      const want = { 'Create repository': '/new', 'Report issue': '/?new=issues', 'New pull request': '/?new=pulls', 'Create proposal': '/governance/new' }
+      for (const [name, href] of Object.entries(want)) {
+        const link = quick.getByRole('link', { name: new RegExp(`^${name}`) })
+        await expectVisible(link)
+        assert.equal(await link.getAttribute('href'), href, `${variant.label}: ${name}`)
+        await assertOnScreen(page, link, `${variant.label}: ${name}`)
+      }
+      // A plain click opens the picker on this page and names it in the URL.
+      await quick.getByRole('link', { name: /^Report issue/ }).click()
+      const dialog = page.getByRole('dialog', { name: 'Report an issue' })
+      await expectVisible(dialog)
+      assert.equal(new URL(page.url()).search, '?new=issues')
+      await page.keyboard.press('Escape')
+      await expectHidden(dialog)
+      assert.equal(new URL(page.url()).search, '')
+
+      // The link in a tab of its own: Home with the picker open, and the repository picked leads to its new-issue form.
+      const tab = await page.context().newPage()
+      t.after(() => tab.close())
+      await tab.goto(new URL('/?new=issues', env.node.url).href)
+      const there = tab.getByRole('dialog', { name: 'Report an issue' })
+      await expectVisible(there)
+      await there.getByRole('searchbox', { name: 'Search repositories' }).fill(s.repo)
+      await there.getByRole('link', { name: new RegExp(`${s.alice.login}/${s.repo}`) }).click()
+      await tab.waitForURL((u) => u.pathname === `${home()}/issues/new`)
       await assertNoSidewaysScroll(page, variant.label)
       assert.deepEqual(pageErrors, [])
     })

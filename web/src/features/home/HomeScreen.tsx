@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import type { MouseEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Card } from '@/components/Card'
 import { EmptyState } from '@/components/EmptyState'
@@ -7,12 +7,15 @@ import { QueryState } from '@/components/QueryState'
 import { usePosts } from '@/features/blog'
 import { repoHref, useRepoSearch } from '@/lib/forge/api'
 import { useDocumentTitle } from '@/lib/useDocumentTitle'
+import { useUrlParam } from '@/lib/useUrlParam'
 import { type PickerTarget, RepoPicker } from './RepoPicker'
 import { RecentActivity, Team, TopContributors } from './HomeSections'
 import './home.css'
 import { numberFormat } from '@/lib/intl'
 
 // An action with a picker asks which repository first (RepoPicker), then opens its form.
+// The picker's state is Home's `new` parameter, so these actions are links too:
+// opened in a new tab or copied, they land on Home with the picker open.
 const QUICK_ACTIONS = [
   { key: 'createRepository', to: '/new' },
   { key: 'reportIssue', picker: 'issues' },
@@ -64,7 +67,8 @@ export default function HomeScreen() {
 
 function QuickActions() {
   const { t } = useTranslation('home')
-  const [picker, setPicker] = useState<PickerTarget | null>(null)
+  const [param, setPicker] = useUrlParam('new')
+  const picker = isPickerTarget(param) ? param : null
   return (
     <section aria-labelledby="quick-title">
       <h2 id="quick-title">{t('quick.title')}</h2>
@@ -79,9 +83,9 @@ function QuickActions() {
           return (
             <li key={a.key}>
               {'picker' in a ? (
-                <button type="button" className="card card-md card-link quick-action" aria-haspopup="dialog" onClick={() => setPicker(a.picker)}>
+                <a className="card card-md card-link" href={`/?new=${a.picker}`} aria-haspopup="dialog" onClick={(e) => openInPlace(e) && setPicker(a.picker)}>
                   {body}
-                </button>
+                </a>
               ) : (
                 <PreloadLink className="card card-md card-link" to={a.to}>
                   {body}
@@ -91,9 +95,20 @@ function QuickActions() {
           )
         })}
       </ul>
-      {picker && <RepoPicker target={picker} onClose={() => setPicker(null)} />}
+      {picker && <RepoPicker target={picker} onClose={() => setPicker('')} />}
     </section>
   )
+}
+
+function isPickerTarget(value: string): value is PickerTarget {
+  return value === 'issues' || value === 'pulls'
+}
+
+/** A plain click opens the picker on this page; a click with a modifier key is left to the browser (a new tab or window). */
+function openInPlace(e: MouseEvent) {
+  if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return false
+  e.preventDefault()
+  return true
 }
 
 function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {

@@ -129,7 +129,7 @@ describe('HomeScreen', () => {
     expect(within(section).getByRole('button', { name: 'Retry' })).toBeTruthy()
   })
 
-  it('"Report issue" asks which repository, searching as you type, and links to its new-issue form', async () => {
+  it('"Report issue" is a link that asks which repository, searching as you type, and links to its new-issue form', async () => {
     const api = stubHome({
       'GET /api/v1/repos/search': (_: unknown, url: URL) =>
         url.searchParams.get('q') === 'loo'
@@ -139,11 +139,14 @@ describe('HomeScreen', () => {
             : { ok: true, data: [repoFixture()] },
     })
     renderScreen(<HomeScreen />, '/')
-    const action = screen.getByRole('button', { name: /^Report issue/ })
+    const action = screen.getByRole('link', { name: /^Report issue/ })
     expect(action.getAttribute('aria-haspopup')).toBe('dialog')
+    // Opened in a new tab or copied, the link lands on Home with the picker open.
+    expect(action.getAttribute('href')).toBe('/?new=issues')
     action.focus()
     fireEvent.click(action)
     const dialog = await screen.findByRole('dialog', { name: 'Report an issue' })
+    expect(window.location.search).toBe('?new=issues')
     const box = within(dialog).getByRole('searchbox', { name: 'Search repositories' })
     expect(document.activeElement).toBe(box)
     expect((await within(dialog).findByRole('link', { name: /ada\/engine/ })).getAttribute('href')).toBe('/ada/engine/issues/new')
@@ -164,13 +167,38 @@ describe('HomeScreen', () => {
     fireEvent.keyDown(dialog, { key: 'Escape' })
     expect(screen.queryByRole('dialog')).toBeNull()
     expect(document.activeElement).toBe(action)
+    expect(window.location.search).toBe('')
   })
 
   it('"New pull request" opens the chosen repository\'s new-pull-request form', async () => {
     stubHome({ 'GET /api/v1/repos/search': { ok: true, data: [repoFixture()] } })
     renderScreen(<HomeScreen />, '/')
-    fireEvent.click(screen.getByRole('button', { name: /^New pull request/ }))
+    fireEvent.click(screen.getByRole('link', { name: /^New pull request/ }))
     const dialog = await screen.findByRole('dialog', { name: 'New pull request' })
     expect((await within(dialog).findByRole('link', { name: /ada\/engine/ })).getAttribute('href')).toBe('/ada/engine/pulls/new')
+  })
+
+  it('opens the picker a link names, and ignores a value it does not know', async () => {
+    stubHome({ 'GET /api/v1/repos/search': { ok: true, data: [repoFixture()] } })
+    const { unmount } = renderScreen(<HomeScreen />, '/?new=pulls')
+    const dialog = await screen.findByRole('dialog', { name: 'New pull request' })
+    expect((await within(dialog).findByRole('link', { name: /ada\/engine/ })).getAttribute('href')).toBe('/ada/engine/pulls/new')
+    unmount()
+
+    renderScreen(<HomeScreen />, '/?new=wiki')
+    expect(await screen.findByRole('region', { name: 'Trending repositories' })).toBeTruthy()
+    expect(screen.queryByRole('dialog')).toBeNull()
+  })
+
+  it('leaves a click with a modifier key to the browser, which opens the link in a new tab', () => {
+    stubHome()
+    renderScreen(<HomeScreen />, '/')
+    const action = screen.getByRole('link', { name: /^Report issue/ })
+    // jsdom cannot open a tab: this listener, on the link itself, runs before React's and stands in for the browser.
+    action.addEventListener('click', (e) => e.preventDefault())
+    fireEvent.click(action, { ctrlKey: true })
+    expect(screen.queryByRole('dialog')).toBeNull()
+    fireEvent.click(action)
+    expect(screen.getByRole('dialog', { name: 'Report an issue' })).toBeTruthy()
   })
 })
