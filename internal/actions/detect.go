@@ -102,7 +102,7 @@ func (s *Service) detect(ctx context.Context, t trigger) error {
 		if t.Ref == "" {
 			t.Ref = "refs/heads/" + repo.DefaultBranch
 		}
-		if t.After, err = gitOut(ctx, dir, "rev-parse", "--verify", "--quiet", t.Ref+"^{commit}"); err != nil {
+		if t.After, err = refCommit(ctx, dir, t.Ref); err != nil {
 			_, err = s.db.ExecContext(ctx, `DELETE FROM actions_triggers WHERE id = $1`, t.ID)
 			return err // an empty repository, or a tag gone: nothing to run
 		}
@@ -138,16 +138,22 @@ func (s *Service) detect(ctx context.Context, t trigger) error {
 
 // workflowFiles lists the workflow files at commit: .gitea's, or else
 // .github's.
+// workflowFiles lists the workflow files at commit. Every issue and
+// comment of a repository asks, so the folders are read through the
+// gitstore's pooled cat-file, never a git process of their own.
 func workflowFiles(ctx context.Context, dir, commit string) ([]string, error) {
 	for _, d := range workflowDirs {
-		out, err := gitOut(ctx, dir, "ls-tree", "-z", "--name-only", commit+":"+d)
-		if err != nil {
+		entries, err := gitstore.Tree(ctx, dir, commit, d)
+		if errors.Is(err, gitstore.ErrPathNotFound) {
 			continue // no such folder at this commit
 		}
+		if err != nil {
+			return nil, fmt.Errorf("list %s: %w", d, err)
+		}
 		var files []string
-		for _, name := range strings.Split(out, "\x00") {
-			if ext := path.Ext(name); ext == ".yml" || ext == ".yaml" {
-				files = append(files, d+"/"+name)
+		for _, e := range entries {
+			if ext := path.Ext(e.Name); e.Type == "blob" && (ext == ".yml" || ext == ".yaml") {
+				files = append(files, d+"/"+e.Name)
 			}
 		}
 		if len(files) > 0 {
@@ -155,6 +161,20 @@ func workflowFiles(ctx context.Context, dir, commit string) ([]string, error) {
 		}
 	}
 	return nil, nil
+}
+
+// refCommit is the commit ref points at. A branch is read from the ref
+// files (no git process: issues and comments ask for the default
+// branch's); any other ref is peeled by git.
+func refCommit(ctx context.Context, dir, ref string) (string, error) {
+	if branch, ok := strings.CutPrefix(ref, "refs/heads/"); ok {
+		id, err := gitstore.ResolveBranch(ctx, dir, branch)
+		if err != nil {
+			return "", fmt.Errorf("resolve %s: %w", ref, err)
+		}
+		return id, nil
+	}
+	return gitOut(ctx, dir, "rev-parse", "--verify", "--quiet", ref+"^{commit}")
 }
 
 func gitOut(ctx context.Context, dir string, args ...string) (string, error) {
