@@ -370,6 +370,7 @@ func TestEventsStartRunsAndWritersCancelAndRerun(t *testing.T) {
 	n.Commit(dir, "workflows", map[string]string{
 		".gitea/workflows/pr.yml":       "on:\n  pull_request:\n    branches: [main]\n" + job,
 		".gitea/workflows/issue.yml":    "on:\n  issues:\n    types: [opened]\n" + job,
+		".gitea/workflows/comment.yml":  "on:\n  issue_comment:\n    types: [created]\n" + job,
 		".gitea/workflows/dispatch.yml": "on:\n  workflow_dispatch:\n    inputs:\n      level:\n        type: choice\n        options: [low, high]\n        required: true\n" + job,
 	})
 	n.Git(dir, "push", "--quiet", "origin", "HEAD:main")
@@ -383,10 +384,17 @@ func TestEventsStartRunsAndWritersCancelAndRerun(t *testing.T) {
 	if prTask == nil || ctx["event_name"] != "pull_request" || ctx["sha"] != head || ctx["head_ref"] != "feature" {
 		t.Fatalf("the pull request's task: %v", ctx)
 	}
-	n.JSON("POST", repo+"/issues", alice, map[string]any{"title": "Bug"}, http.StatusCreated, nil)
+	var issue struct{ Number int64 }
+	n.JSON("POST", repo+"/issues", alice, map[string]any{"title": "Bug"}, http.StatusCreated, &issue)
 	issueTask := r.fetch(30 * time.Second)
 	if issueTask == nil || issueTask.GetContext().AsMap()["event_name"] != "issues" {
 		t.Fatalf("the issue's task: %v", issueTask)
+	}
+	// A comment's workflows are the default branch's, read without a git process of its own.
+	n.JSON("POST", repo+"/issues/"+strconv.FormatInt(issue.Number, 10)+"/comments", bob, map[string]any{"body": "Same here"}, http.StatusCreated, nil)
+	commentTask := r.fetch(30 * time.Second)
+	if commentTask == nil || commentTask.GetContext().AsMap()["event_name"] != "issue_comment" {
+		t.Fatalf("the comment's task: %v", commentTask)
 	}
 
 	// A dispatch checks its inputs, and they reach the job.
