@@ -137,10 +137,9 @@ func (s *Service) detect(ctx context.Context, t trigger) error {
 }
 
 // workflowFiles lists the workflow files at commit: .gitea's, or else
-// .github's.
-// workflowFiles lists the workflow files at commit. Every issue and
-// comment of a repository asks, so the folders are read through the
-// gitstore's pooled cat-file, never a git process of their own.
+// .github's. Every issue and comment of a repository asks, so the folders
+// are read through the gitstore's pooled cat-file, never a git process of
+// their own.
 func workflowFiles(ctx context.Context, dir, commit string) ([]string, error) {
 	for _, d := range workflowDirs {
 		entries, err := gitstore.Tree(ctx, dir, commit, d)
