@@ -102,7 +102,7 @@ func (s *Service) detect(ctx context.Context, t trigger) error {
 		if t.Ref == "" {
 			t.Ref = "refs/heads/" + repo.DefaultBranch
 		}
-		if t.After, err = refCommit(ctx, dir, t.Ref); err != nil {
+		if t.After, err = gitstore.Resolve(ctx, dir, t.Ref); err != nil {
 			_, err = s.db.ExecContext(ctx, `DELETE FROM actions_triggers WHERE id = $1`, t.ID)
 			return err // an empty repository, or a tag gone: nothing to run
 		}
@@ -160,20 +160,6 @@ func workflowFiles(ctx context.Context, dir, commit string) ([]string, error) {
 		}
 	}
 	return nil, nil
-}
-
-// refCommit is the commit ref points at. A branch is read from the ref
-// files (no git process: issues and comments ask for the default
-// branch's); any other ref is peeled by git.
-func refCommit(ctx context.Context, dir, ref string) (string, error) {
-	if branch, ok := strings.CutPrefix(ref, "refs/heads/"); ok {
-		id, err := gitstore.ResolveBranch(ctx, dir, branch)
-		if err != nil {
-			return "", fmt.Errorf("resolve %s: %w", ref, err)
-		}
-		return id, nil
-	}
-	return gitOut(ctx, dir, "rev-parse", "--verify", "--quiet", ref+"^{commit}")
 }
 
 func gitOut(ctx context.Context, dir string, args ...string) (string, error) {
