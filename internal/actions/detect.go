@@ -112,7 +112,7 @@ func (s *Service) detect(ctx context.Context, t trigger) error {
 		return err
 	}
 	if t.Event == "push" && t.Payload.Title == "" { // a push's runs are titled by its head commit, as Gitea's
-		if subject, err := gitOut(ctx, dir, "log", "-1", "--format=%s", t.After); err == nil {
+		if subject, err := gitstore.CommitSubject(ctx, dir, t.After); err == nil {
 			t.Payload.Title = subject
 		}
 	}
@@ -139,8 +139,8 @@ func (s *Service) detect(ctx context.Context, t trigger) error {
 // workflowFiles lists the workflow files at commit: .gitea's, or else
 // .github's. Every issue and comment of a repository asks, so the folders
 // are read through the gitstore's pooled cat-file, never a git process of
-// their own.
-func workflowFiles(ctx context.Context, dir, commit string) ([]string, error) {
+// their own, and so are the files (readWorkflow, by the entries' ids).
+func workflowFiles(ctx context.Context, dir, commit string) ([]gitstore.Entry, error) {
 	for _, d := range workflowDirs {
 		entries, err := gitstore.Tree(ctx, dir, commit, d)
 		if errors.Is(err, gitstore.ErrPathNotFound) {
@@ -149,10 +149,11 @@ func workflowFiles(ctx context.Context, dir, commit string) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("list %s: %w", d, err)
 		}
-		var files []string
+		var files []gitstore.Entry
 		for _, e := range entries {
 			if ext := path.Ext(e.Name); e.Type == "blob" && (ext == ".yml" || ext == ".yaml") {
-				files = append(files, d+"/"+e.Name)
+				e.Path = d + "/" + e.Name
+				files = append(files, e)
 			}
 		}
 		if len(files) > 0 {
@@ -161,6 +162,26 @@ func workflowFiles(ctx context.Context, dir, commit string) ([]string, error) {
 	}
 	return nil, nil
 }
+
+// maxWorkflowBytes bounds a workflow file: a bigger one is an invalid
+// workflow, never a megabytes-long parse.
+const maxWorkflowBytes = 1 << 20
+
+// readWorkflow reads workflow file f, an entry of workflowFiles, through
+// the gitstore's pool.
+func readWorkflow(ctx context.Context, dir string, f gitstore.Entry) (string, error) {
+	if f.Size > maxWorkflowBytes {
+		return "", fmt.Errorf("%w: %s is %d bytes, over the %d a workflow may have", errWorkflowTooBig, f.Path, f.Size, maxWorkflowBytes)
+	}
+	content, err := gitstore.ReadBlob(ctx, dir, f.ID, maxWorkflowBytes)
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", f.Path, err)
+	}
+	return string(content), nil
+}
+
+// errWorkflowTooBig is a workflow file over maxWorkflowBytes.
+var errWorkflowTooBig = errors.New("the workflow file is too big")
 
 func gitOut(ctx context.Context, dir string, args ...string) (string, error) {
 	cmd := gitstore.Command(ctx, dir, args...)
@@ -195,19 +216,23 @@ type plannedJob struct {
 
 // planRun is the run file's workflow gives for t, or nil when match says
 // the workflow does not listen to the event.
-func planRun(ctx context.Context, dir string, repo index.Repo, t trigger, file string, match func([]*jobparser.Event) (bool, error)) (out *plannedRun, err error) {
+func planRun(ctx context.Context, dir string, repo index.Repo, t trigger, file gitstore.Entry, match func([]*jobparser.Event) (bool, error)) (out *plannedRun, err error) {
 	// The parser is a library of its own: a workflow that crashes it is
 	// an invalid workflow, never a crashed node.
 	defer func() {
 		if v := recover(); v != nil {
-			out, err = &plannedRun{Workflow: path.Base(file), Name: path.Base(file), Error: fmt.Sprintf("the workflow could not be parsed: %v", v)}, nil
+			out, err = &plannedRun{Workflow: file.Name, Name: file.Name, Error: fmt.Sprintf("the workflow could not be parsed: %v", v)}, nil
 		}
 	}()
-	content, err := gitOut(ctx, dir, "cat-file", "blob", t.After+":"+file)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", file, err)
+	p := &plannedRun{Workflow: file.Name, Name: file.Name}
+	content, err := readWorkflow(ctx, dir, file)
+	if errors.Is(err, errWorkflowTooBig) {
+		p.Error = err.Error()
+		return p, nil
 	}
-	p := &plannedRun{Workflow: path.Base(file), Name: path.Base(file)}
+	if err != nil {
+		return nil, err
+	}
 	wf, err := model.ReadWorkflow(strings.NewReader(content))
 	if err != nil {
 		p.Error = "invalid workflow: " + err.Error()

@@ -2,6 +2,7 @@ package actions
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"github.com/nektos/act/pkg/jobparser"
 	"github.com/nektos/act/pkg/model"
 
+	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/usererr"
 )
 
@@ -39,7 +41,7 @@ func (s *Service) Dispatch(ctx context.Context, repo uint64, file, ref string, i
 	if err != nil {
 		return Run{}, err
 	}
-	i := slices.IndexFunc(files, func(f string) bool { return path.Base(f) == file })
+	i := slices.IndexFunc(files, func(f gitstore.Entry) bool { return f.Name == file })
 	if i < 0 {
 		return Run{}, usererr.Missingf("the repository has no workflow %s at %s", file, ref)
 	}
@@ -84,9 +86,12 @@ func resolveRef(ctx context.Context, dir, ref string) (string, string, error) {
 		if strings.HasPrefix(c, "-") {
 			break
 		}
-		sha, err := gitOut(ctx, dir, "rev-parse", "--verify", "--quiet", c+"^{commit}")
-		if err == nil && sha != "" {
+		sha, err := gitstore.Resolve(ctx, dir, c)
+		if err == nil {
 			return c, sha, nil
+		}
+		if !errors.Is(err, gitstore.ErrRefNotFound) && !errors.Is(err, gitstore.ErrInvalidRef) {
+			return "", "", fmt.Errorf("resolve %s: %w", c, err)
 		}
 	}
 	return "", "", usererr.Unprocessablef("ref", "invalid_ref", "no branch or tag %s", ref)
@@ -158,8 +163,8 @@ func (s *Service) Workflows(ctx context.Context, repo uint64) ([]Workflow, error
 	}
 	out := make([]Workflow, 0, len(files))
 	for _, f := range files {
-		w := Workflow{ID: path.Base(f), Name: path.Base(f), Path: f}
-		if content, err := gitOut(ctx, dir, "cat-file", "blob", sha+":"+f); err == nil {
+		w := Workflow{ID: f.Name, Name: f.Name, Path: f.Path}
+		if content, err := readWorkflow(ctx, dir, f); err == nil {
 			if wf, err := model.ReadWorkflow(strings.NewReader(content)); err == nil && wf.Name != "" {
 				w.Name = wf.Name
 			}

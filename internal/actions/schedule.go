@@ -2,8 +2,8 @@ package actions
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"path"
 	"strings"
 	"time"
 
@@ -11,6 +11,7 @@ import (
 	"github.com/nektos/act/pkg/model"
 	"github.com/robfig/cron/v3"
 
+	"github.com/dforge/dforge/internal/gitstore"
 	"github.com/dforge/dforge/internal/index"
 )
 
@@ -24,17 +25,20 @@ const maxSchedules = 50
 
 // refreshSchedules replaces repo's schedules with those of the workflow
 // files at t's commit, a push to the default branch.
-func (s *Service) refreshSchedules(ctx context.Context, dir string, repo index.Repo, t trigger, files []string) error {
+func (s *Service) refreshSchedules(ctx context.Context, dir string, repo index.Repo, t trigger, files []gitstore.Entry) error {
 	type entry struct{ workflow, spec string }
 	var found []entry
 	for _, f := range files {
-		content, err := gitOut(ctx, dir, "cat-file", "blob", t.After+":"+f)
+		content, err := readWorkflow(ctx, dir, f)
+		if errors.Is(err, errWorkflowTooBig) {
+			continue // an invalid workflow: its runs say so
+		}
 		if err != nil {
-			return fmt.Errorf("read %s: %w", f, err)
+			return err
 		}
 		for _, spec := range cronsOf(content) {
 			if _, err := cron.ParseStandard(spec); err == nil && len(found) < maxSchedules {
-				found = append(found, entry{path.Base(f), spec})
+				found = append(found, entry{f.Name, spec})
 			}
 		}
 	}
@@ -136,7 +140,7 @@ func (s *Service) fire(ctx context.Context, repo uint64, workflow, ref, who stri
 	if err != nil {
 		return fmt.Errorf("find the git data: %w", err)
 	}
-	sha, err := gitOut(ctx, dir, "rev-parse", "--verify", "--quiet", ref+"^{commit}")
+	sha, err := gitstore.Resolve(ctx, dir, ref)
 	if err != nil {
 		return fmt.Errorf("resolve %s: %w", ref, err)
 	}
@@ -146,7 +150,7 @@ func (s *Service) fire(ctx context.Context, repo uint64, workflow, ref, who stri
 	}
 	t := trigger{Repo: repo, Event: "schedule", Ref: ref, After: sha, Who: who, Created: s.ms()}
 	for _, f := range files {
-		if path.Base(f) != workflow {
+		if f.Name != workflow {
 			continue
 		}
 		p, err := planRun(ctx, dir, rec, t, f, func(events []*jobparser.Event) (bool, error) {

@@ -79,3 +79,38 @@ func writeFile(t *testing.T, dir, name, content string) {
 		t.Fatal(err)
 	}
 }
+
+// A commit's subject is its message's first line, read through the pooled
+// process; anything but a commit is refused by name.
+func TestCommitSubjectIsReadThroughThePool(t *testing.T) {
+	StopBatches()
+	dir := t.TempDir()
+	gitIn(t, dir, nil, "init", "-q", "-b", "main")
+	gitIn(t, dir, nil, "config", "user.email", "a@example.org")
+	gitIn(t, dir, nil, "config", "user.name", "A")
+	writeFile(t, dir, "main.go", "package main\n")
+	gitIn(t, dir, nil, "add", ".")
+	gitIn(t, dir, nil, "commit", "-q", "-m", "Fix the build\n\nThe body says why.\nOver two lines.")
+	gitIn(t, dir, nil, "commit", "-q", "--allow-empty", "-m", "Subject only")
+	first, second := gitIn(t, dir, nil, "rev-parse", "HEAD~1"), gitIn(t, dir, nil, "rev-parse", "HEAD")
+	ctx := context.Background()
+	started := func() int { batches.mu.Lock(); defer batches.mu.Unlock(); return batches.count }
+	before := started()
+
+	for id, want := range map[string]string{first: "Fix the build", second: "Subject only"} {
+		got, err := CommitSubject(ctx, dir, id)
+		if err != nil || got != want {
+			t.Fatalf("subject of %s: %q, %v; want %q", id, got, err, want)
+		}
+	}
+	if n := started() - before; n != 1 {
+		t.Fatalf("%d cat-file processes started for two subjects, want 1", n)
+	}
+	tree := gitIn(t, dir, nil, "rev-parse", "HEAD^{tree}")
+	if _, err := CommitSubject(ctx, dir, tree); !errors.Is(err, ErrInvalidRef) || !strings.Contains(err.Error(), "tree") {
+		t.Fatalf("a tree's subject: %v, want ErrInvalidRef naming the tree", err)
+	}
+	if _, err := CommitSubject(ctx, dir, strings.Repeat("0", len(first))); !errors.Is(err, ErrNoObject) {
+		t.Fatalf("a missing commit's subject: %v, want ErrNoObject", err)
+	}
+}

@@ -142,6 +142,27 @@ func CommitByID(ctx context.Context, dir, id string) (Commit, error) {
 	return commits[0], nil
 }
 
+// CommitSubject is the first line of commit id's message (a full id),
+// read through the pool of cat-file processes rather than a git log of
+// its own: Actions titles each push's runs by it.
+func CommitSubject(ctx context.Context, dir, id string) (string, error) {
+	typ, content, err := ReadObject(ctx, dir, id, maxCommitObject)
+	if err != nil {
+		return "", err
+	}
+	if typ != "commit" {
+		return "", fmt.Errorf("%w: %s is a %s, not a commit", ErrInvalidRef, id, typ)
+	}
+	// The headers end at the first empty line; the message follows.
+	_, message, _ := bytes.Cut(content, []byte("\n\n"))
+	subject, _, _ := bytes.Cut(message, []byte("\n"))
+	return string(bytes.TrimRight(subject, "\r")), nil
+}
+
+// maxCommitObject bounds a commit object read for its subject: a commit
+// with a message of megabytes is read in part, and its first line is in it.
+const maxCommitObject = 1 << 20
+
 // fillFiles asks one diff-tree for the files of every commit: a merge is
 // compared with its first parent, a root commit with the empty tree.
 func fillFiles(ctx context.Context, dir string, commits []Commit) error {
