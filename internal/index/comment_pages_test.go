@@ -98,5 +98,20 @@ func TestCommentPagesSeekThroughTheThread(t *testing.T) {
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("the repository's pages in turn:\n got %v\nwant %v", got, want)
 		}
+
+		// A full page's total is its thread's counter: a new comment on
+		// the thread moves it at once, though the page was kept, and the
+		// repository's total with it.
+		thread := int64(written - 2)
+		if _, n, err := ix.Comments(ctx, 1, 1, index.Page{Number: 1, Limit: 4}); err != nil || n != thread {
+			t.Fatalf("the thread's total: %d, want %d, %v", n, thread, err)
+		}
+		act(bob, "issue.comment", map[string]any{"repo": 1, "number": 1, "body": "one more"})
+		if _, n, err := ix.Comments(ctx, 1, 1, index.Page{Number: 1, Limit: 4}); err != nil || n != thread+1 {
+			t.Fatalf("the thread's total after a comment: %d, want %d, %v", n, thread+1, err)
+		}
+		if _, n, err := ix.RepoComments(ctx, 1, index.CommentFilter{}, index.Page{Number: 1, Limit: 3}); err != nil || n != int64(len(want)+1) {
+			t.Fatalf("the repository's total after a comment: %d, want %d, %v", n, len(want)+1, err)
+		}
 	})
 }

@@ -462,14 +462,14 @@ func commentsSize(list []Comment) int64 {
 // comments reads a page of an issue's comments by a seek on
 // forge_comments_issue (readdb.SeekPage): a deep page of a long thread
 // skips the comments before it in the index, without their bodies or
-// their authors' join, and the total is counted over the index only when
+// their authors' join, and the total comes from the thread's counter when
 // the page alone cannot tell it.
 func (ix *Index) comments(ctx context.Context, repo, number uint64, p Page) ([]Comment, int64, error) {
 	out := []Comment{}
 	order := readdb.Order{Cols: []string{"c.id"}}
-	total, err := ix.rd.SeekPage(ctx, `c.id, c.repo_id, c.number, c.author, `+userExpr("a")+`, c.body, c.height, c.time_ns, COALESCE(c.updated_time_ns, c.time_ns), c.signer, c.delegation`,
+	total, err := ix.rd.SeekPageCounted(ctx, `c.id, c.repo_id, c.number, c.author, `+userExpr("a")+`, c.body, c.height, c.time_ns, COALESCE(c.updated_time_ns, c.time_ns), c.signer, c.delegation`,
 		`forge_comments c LEFT JOIN chain_accounts a ON a.address = c.author`, `forge_comments c`, "c.repo_id = $1 AND c.number = $2 AND c.deleted = FALSE", order,
-		[]any{int64(repo), int64(number)}, p, func(rows *sql.Rows) error {
+		[]any{int64(repo), int64(number)}, p, ix.commentCount(repo, number), func(rows *sql.Rows) error {
 			var c Comment
 			var id, r, n, ns, updatedNS int64
 			var author, name string
@@ -523,9 +523,15 @@ func (ix *Index) RepoComments(ctx context.Context, repo uint64, f CommentFilter,
 		where += fmt.Sprintf(" AND c.time_ns < $%d", len(args))
 	}
 	// A seek in id order (readdb.SeekPage): a deep page of a repository's
-	// many comments skips the ones before it without the joins.
-	total, err := ix.rd.SeekPage(ctx, fmt.Sprintf(repoCommentCols, userExpr("a")), repoCommentFrom(), "forge_comments c", where,
-		readdb.Order{Cols: []string{"c.id"}}, args, p, func(rows *sql.Rows) error {
+	// many comments skips the ones before it without the joins. The total
+	// of all of them is the repository's counter; one bounded in time is
+	// counted.
+	var count readdb.Count
+	if f == (CommentFilter{}) {
+		count = ix.commentCount(repo, 0)
+	}
+	total, err := ix.rd.SeekPageCounted(ctx, fmt.Sprintf(repoCommentCols, userExpr("a")), repoCommentFrom(), "forge_comments c", where,
+		readdb.Order{Cols: []string{"c.id"}}, args, p, count, func(rows *sql.Rows) error {
 			c, err := scanRepoComment(rows)
 			out = append(out, c)
 			return err
@@ -534,6 +540,24 @@ func (ix *Index) RepoComments(ctx context.Context, repo uint64, f CommentFilter,
 		return nil, 0, fmt.Errorf("list repository comments: %w", err)
 	}
 	return out, total, nil
+}
+
+// commentCount reads from forge_comment_counts, which triggers keep with
+// every write of forge_comments (migration 00085), how many comments
+// issue number of repo has, or the whole repository when number is 0. A
+// thread without comments has no counter.
+func (ix *Index) commentCount(repo, number uint64) readdb.Count {
+	return func(ctx context.Context) (int64, error) {
+		var n int64
+		err := ix.queryRow(ctx, `SELECT comments FROM forge_comment_counts WHERE repo_id = $1 AND number = $2`, int64(repo), int64(number)).Scan(&n)
+		if errors.Is(err, sql.ErrNoRows) {
+			return 0, nil
+		}
+		if err != nil {
+			return 0, fmt.Errorf("count comments: %w", err)
+		}
+		return n, nil
+	}
 }
 
 // CommentByID reads comment id of repo; a missing error when repo has none.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/dforge/dforge/internal/index"
@@ -116,4 +117,96 @@ func kindName(pull *bool) string {
 		return "pull requests"
 	}
 	return "issues"
+}
+
+// TestCommentCountersFollowEveryWrite holds forge_comment_counts, which
+// the schema's triggers keep, to a GROUP BY over forge_comments after each
+// kind of write (new comments, a deletion by the forge, a deleted
+// repository), and holds the thread's and the repository's totals, which
+// come from the counters, to a COUNT(*) of the same list.
+func TestCommentCountersFollowEveryWrite(t *testing.T) {
+	eachDatabase(t, func(t *testing.T, name, dsn string) {
+		ctx := context.Background()
+		st := openStore(t, dsn)
+		defer st.Close()
+		ix := index.New(quiet, st, nil)
+		db := st.DB()
+		exec := func(q string, args ...any) {
+			t.Helper()
+			if _, err := db.ExecContext(ctx, q, args...); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+			index.Changed(ix, "forge_comments") // as the projection's transaction does after writing
+		}
+		id := int64(0)
+		comment := func(repo, number int64) {
+			t.Helper()
+			id++
+			exec(`INSERT INTO forge_comments (id, repo_id, number, author, body, height, time_ns) VALUES ($1, $2, $3, $4, 'c', 1, $1)`,
+				id, repo, number, named.Hex())
+		}
+		const thread = 30
+		for range thread {
+			comment(1, 1)
+		}
+		for range 5 {
+			comment(1, 2)
+			comment(2, 1)
+		}
+		check := func(step string) {
+			t.Helper()
+			if got, want := commentCounters(t, st, "SELECT repo_id, number, comments FROM forge_comment_counts ORDER BY repo_id, number"),
+				commentCounters(t, st, `SELECT repo_id, number, COUNT(*) FROM forge_comments WHERE NOT deleted GROUP BY repo_id, number
+					UNION ALL SELECT repo_id, 0, COUNT(*) FROM forge_comments WHERE NOT deleted GROUP BY repo_id ORDER BY 1, 2`); !slices.Equal(got, want) {
+				t.Fatalf("%s: counters %v, want the rows' counts %v", step, got, want)
+			}
+			var rows int64
+			if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM forge_comments WHERE repo_id = 1 AND number = 1 AND NOT deleted`).Scan(&rows); err != nil {
+				t.Fatal(err)
+			}
+			p := index.Page{Number: 2, Limit: 7} // a full page past the first: its total is not the page's
+			if _, total, err := ix.Comments(ctx, 1, 1, p); err != nil || total != rows {
+				t.Errorf("%s: the thread's total is %d, COUNT(*) says %d (%v)", step, total, rows, err)
+			}
+			if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM forge_comments WHERE repo_id = 1 AND NOT deleted`).Scan(&rows); err != nil {
+				t.Fatal(err)
+			}
+			if _, total, err := ix.RepoComments(ctx, 1, index.CommentFilter{}, p); err != nil || total != rows {
+				t.Errorf("%s: the repository's total is %d, COUNT(*) says %d (%v)", step, total, rows, err)
+			}
+		}
+		check("written")
+		comment(1, 1)
+		check("one more")
+		exec(`UPDATE forge_comments SET deleted = TRUE, body = '' WHERE id IN (3, 4)`)
+		exec(`UPDATE forge_comments SET body = 'edited' WHERE id = 5`) // changes no counted column
+		check("two deleted, one edited")
+		exec(`DELETE FROM forge_comments WHERE repo_id = $1`, 2)
+		check("repository 2 deleted")
+		if got := commentCounters(t, st, "SELECT repo_id, number, comments FROM forge_comment_counts WHERE repo_id = 2"); len(got) != 0 {
+			t.Errorf("a deleted repository keeps counters %v; a fresh projection would hold none", got)
+		}
+	})
+}
+
+// commentCounters reads rows of three numbers as text.
+func commentCounters(t *testing.T, st *store.Store, q string) []string {
+	t.Helper()
+	rows, err := st.DB().Query(q)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var repo, number, n int64
+		if err := rows.Scan(&repo, &number, &n); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, fmt.Sprintf("%d#%d=%d", repo, number, n))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

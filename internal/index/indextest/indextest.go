@@ -65,6 +65,8 @@ var Tables = map[string]string{
 	"notification_counts": "user_address, subject_type, reason, unread, pinned",
 	// The counters of the issue lists, kept by triggers (migration 00083).
 	"forge_issue_counts": "repo_id, is_pull, state",
+	// The counters of the comment lists (migration 00085).
+	"forge_comment_counts": "repo_id, number",
 }
 
 // Dump reads every row of the projection in st as text.

@@ -102,10 +102,15 @@ func (c *readCache) moveOn(marks []genKey) {
 			c.tables[genKey{m.name, unscopedPart}]++
 		}
 		// A trigger fires on a write of the hot columns too; what it
-		// writes is in no scope.
+		// writes is in no scope, but for the counters that follow their
+		// rows' scope (scopedCounters).
 		for _, u := range implied[strings.TrimSuffix(m.name, hotPart)] {
 			c.tables[genKey{u, wholeTable}]++
-			c.tables[genKey{u, unscopedPart}]++
+			if m.part >= 0 && scopedCounters[u] {
+				c.tables[genKey{u, m.part}]++
+			} else {
+				c.tables[genKey{u, unscopedPart}]++
+			}
 		}
 	}
 	c.writes++

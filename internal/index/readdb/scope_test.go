@@ -2,6 +2,7 @@ package readdb
 
 import (
 	"context"
+	"fmt"
 	"testing"
 )
 
@@ -159,5 +160,58 @@ func TestUnscopedPartAndNestedScopes(t *testing.T) {
 	}
 	if got := nested(); got != 2 || nestedReads != 2 {
 		t.Fatalf("the answer around row 2's after a write in its scope: %d, built %d times; want 2, built afresh", got, nestedReads)
+	}
+}
+
+// A comment's trigger writes its thread's counter in the comment's scope
+// (scopedCounters): a thread's cached total survives a comment on another
+// thread and is read afresh after one on its own; the repository's total,
+// read in no scope, after either.
+func TestCommentCountersMoveWithTheirThreadsScope(t *testing.T) {
+	f := newScopeFixture(t) // the scopes of threads 1 and 2 of repository 7
+	count := func(number int64, reads *int) int64 {
+		t.Helper()
+		ctx := context.Background()
+		if number != 0 {
+			ctx = InScope(ctx, f.row[number])
+		}
+		v, err := Remember(ctx, f.db, Key("comments", "", number), func(ctx context.Context) (int64, error) {
+			*reads++
+			var n int64
+			err := f.db.QueryRow(ctx, `SELECT COALESCE(SUM(comments), 0) FROM forge_comment_counts WHERE repo_id = 7 AND number = $1`, number).Scan(&n)
+			return n, err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	comment := func(id, number int64) {
+		t.Helper()
+		f.writeIn(t, InScope(context.Background(), f.row[number]), fmt.Sprintf(
+			`INSERT INTO forge_comments (id, repo_id, number, author, body, height, time_ns) VALUES (%d, 7, %d, 'a', 'c', 1, 1)`, id, number))
+	}
+	var one, two, repo int
+	count(1, &one)
+	count(2, &two)
+	count(0, &repo)
+
+	comment(1, 1)
+	if got := count(2, &two); got != 0 || two != 1 {
+		t.Fatalf("thread 2 after a comment on thread 1: %d from %d reads of SQL, want 0 from the cache", got, two)
+	}
+	if got := count(1, &one); got != 1 || one != 2 {
+		t.Fatalf("thread 1 after its comment: %d from %d reads of SQL, want 1 read afresh", got, one)
+	}
+	if got := count(0, &repo); got != 1 || repo != 2 {
+		t.Fatalf("the repository after a comment: %d from %d reads of SQL, want 1 read afresh", got, repo)
+	}
+
+	comment(2, 2)
+	if got := count(1, &one); got != 1 || one != 2 {
+		t.Fatalf("thread 1 after a comment on thread 2: %d from %d reads of SQL, want 1 from the cache", got, one)
+	}
+	if got, got0 := count(2, &two), count(0, &repo); got != 1 || two != 2 || got0 != 2 || repo != 3 {
+		t.Fatalf("thread 2 and the repository after its comment: %d and %d from %d and %d reads of SQL, want 1 and 2 read afresh", got, got0, two, repo)
 	}
 }

@@ -20,10 +20,20 @@ import (
 var implied = map[string][]string{
 	"notifications":    {"notification_counts"},
 	"forge_issues":     {"forge_issue_counts"},
+	"forge_comments":   {"forge_comment_counts"},
 	"users":            {"access_tokens", "conversation_members", "conversations", "direct_messages", "notification_preferences", "recovery_codes", "sessions", "twofactor_challenges", "user_blocks", "user_totp"},
 	"conversations":    {"conversation_members", "direct_messages"},
 	"contact_messages": {"ticket_replies"},
 }
+
+// scopedCounters are implied tables whose trigger writes stay within the
+// scope of the write that fired them, as far as scoped reads can tell:
+// forge_comment_counts holds an issue's counter, in the issue's scope,
+// and its repository's total (number 0), which only reads in no scope
+// read, and those depend on the table's generation, which every write
+// moves. So a comment drops the cached pages of its own thread only, as
+// it did when their totals were counted over forge_comments in scope.
+var scopedCounters = map[string]bool{"forge_comment_counts": true}
 
 // words holds sqlWords' answers by SQL text: the texts are the
 // projection's own, with placeholders for every value, so they are few;
