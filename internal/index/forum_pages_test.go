@@ -59,6 +59,19 @@ func TestForumPagesSeekThroughTheLists(t *testing.T) {
 			}
 		}
 
+		// The categories' counts, from the counters, as the lists count.
+		cats, err := ix.Forum().Categories(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		counted := map[string]int64{}
+		for _, c := range cats {
+			counted[c.Name] = c.Topics
+		}
+		if counted["help"] != 6 || counted["general"] != 3 {
+			t.Fatalf("the categories' counts %v, want help 6 and general 3", counted)
+		}
+
 		all, total, err := ix.Forum().Posts(ctx, 3, index.Page{Number: 1, Limit: 100})
 		if err != nil || total != 11 || len(all) != 11 {
 			t.Fatalf("topic 3's replies: %d of %d, %v", len(all), total, err)

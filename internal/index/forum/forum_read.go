@@ -132,7 +132,7 @@ func (rd *Reader) Topics(ctx context.Context, f Filter, p readdb.Page) ([]TopicS
 	// projection changes, like the totals.
 	read := func(ctx context.Context) (answer, error) {
 		out := []TopicSummary{}
-		total, err := rd.db.SeekPage(ctx, forumTopicColumns, forumTopicFrom, "forum_topics t", where, forumTopicOrder, args, p, func(rows *sql.Rows) error {
+		total, err := rd.db.SeekPageCounted(ctx, forumTopicColumns, forumTopicFrom, "forum_topics t", where, forumTopicOrder, args, p, rd.topicCount(f), func(rows *sql.Rows) error {
 			t, err := scanForumTopic(rows)
 			out = append(out, t)
 			return err
@@ -147,10 +147,31 @@ func (rd *Reader) Topics(ctx context.Context, f Filter, p readdb.Page) ([]TopicS
 	return a.topics, a.total, nil
 }
 
+// topicCount reads the total of the topics f picks from
+// forum_topic_counts, which triggers keep with every write of forum_topics
+// (migration 00086): a category's row, or the sum of the few categories'.
+// It is nil for a title search, whose total is counted.
+func (rd *Reader) topicCount(f Filter) readdb.Count {
+	if strings.TrimSpace(f.Query) != "" {
+		return nil
+	}
+	return func(ctx context.Context) (int64, error) {
+		q, args := `SELECT COALESCE(SUM(topics), 0) FROM forum_topic_counts`, []any{}
+		if f.Category != "" {
+			q, args = q+` WHERE category = $1`, append(args, f.Category)
+		}
+		var n int64
+		if err := rd.db.QueryRow(ctx, q, args...).Scan(&n); err != nil {
+			return 0, fmt.Errorf("count forum topics: %w", err)
+		}
+		return n, nil
+	}
+}
+
 // Categories counts the topics of every category, in the order
-// pages show them (chainforum.Categories).
+// pages show them (chainforum.Categories), from their counters.
 func (rd *Reader) Categories(ctx context.Context) ([]Category, error) {
-	const q = `SELECT category, COUNT(*) FROM forum_topics GROUP BY category`
+	const q = `SELECT category, topics FROM forum_topic_counts`
 	counts, err := readdb.Remember(ctx, rd.db, readdb.Key("forum-categories", q), func(ctx context.Context) (map[string]int64, error) {
 		rows, err := rd.db.Query(ctx, q)
 		if err != nil {
@@ -244,14 +265,27 @@ func scanForumPost(row readdb.Scanner) (Post, error) {
 }
 
 // Posts lists a topic's replies, oldest first, and counts them; a deep
-// page seeks by id (readdb.SeekPage).
+// page seeks by id (readdb.SeekPage), and its total is the topic's
+// reply_count, which the chain keeps with every reply (replies are never
+// deleted).
 func (rd *Reader) Posts(ctx context.Context, topic uint64, p readdb.Page) ([]Post, int64, error) {
 	sid, err := readdb.Int(topic)
 	if err != nil {
 		return nil, 0, readdb.NotFound("there is no forum topic %d", topic)
 	}
 	out := []Post{}
-	total, err := rd.db.SeekPage(ctx, forumPostColumns, forumPostFrom, "forum_posts p", "p.topic_id = $1", readdb.Order{Cols: []string{"p.id"}}, []any{sid}, p, func(rows *sql.Rows) error {
+	replies := func(ctx context.Context) (int64, error) {
+		var n int64
+		err := rd.db.QueryRow(ctx, `SELECT reply_count FROM forum_topics WHERE id = $1`, sid).Scan(&n)
+		if errors.Is(err, sql.ErrNoRows) {
+			return 0, nil
+		}
+		if err != nil {
+			return 0, fmt.Errorf("count the replies: %w", err)
+		}
+		return n, nil
+	}
+	total, err := rd.db.SeekPageCounted(ctx, forumPostColumns, forumPostFrom, "forum_posts p", "p.topic_id = $1", readdb.Order{Cols: []string{"p.id"}}, []any{sid}, p, replies, func(rows *sql.Rows) error {
 		post, err := scanForumPost(rows)
 		out = append(out, post)
 		return err

@@ -67,6 +67,7 @@ var Tables = map[string]string{
 	"forge_issue_counts": "repo_id, is_pull, state",
 	// The counters of the comment lists (migration 00085).
 	"forge_comment_counts": "repo_id, number",
+	"forum_topic_counts":   "category",
 }
 
 // Dump reads every row of the projection in st as text.
