@@ -50,6 +50,8 @@ type Chain struct {
 	m     *metrics
 	// seen is when this node last saw the chain's height move.
 	seen progress
+	// txs hands committed transactions to the relays waiting for them.
+	txs txWaiters
 }
 
 // ErrNotCommitted says a transaction waits in the mempool and no block took
@@ -104,6 +106,10 @@ func Open(ctx context.Context, cfg Config) (*Chain, error) {
 	}
 	c := &Chain{app: a, node: n, state: st, m: newMetrics(cfg.Metrics)}
 	c.seen.age(n.Comet().BlockStore().Height(), time.Now())
+	if err := c.watchTxs(ctx); err != nil {
+		c.Close()
+		return nil, err
+	}
 	return c, nil
 }
 

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync/atomic"
 
 	abci "github.com/cometbft/cometbft/abci/types"
 	"github.com/cometbft/cometbft/mempool"
@@ -35,8 +34,6 @@ type Committed struct {
 	Events []abci.Event
 }
 
-var relaySeq atomic.Int64
-
 // Broadcast checks env into the mempool (CheckTx) and returns once it is
 // admitted; Wait then waits for its block. A rejection comes back as a
 // *tx.Error with its stable code, as from Submit.
@@ -57,15 +54,8 @@ func (c *Chain) Broadcast(ctx context.Context, env tx.Envelope) (*Pending, error
 		return nil, err
 	}
 	// 2. Listen for the transaction's block before it can possibly commit.
-	subscriber := fmt.Sprintf("dforge-relay-%d", relaySeq.Add(1))
-	query := types.EventQueryTxFor(raw).String()
-	out, err := client.Subscribe(ctx, subscriber, query, 1)
-	if err != nil {
-		return nil, fmt.Errorf("subscribe to tx: %w", err)
-	}
-	unsubscribe := func() {
-		client.UnsubscribeAll(context.Background(), subscriber) // fails harmlessly once the node has stopped
-	}
+	hash := hex.EncodeToString(types.Tx(raw).Hash())
+	out, unsubscribe := c.txs.wait(hash)
 	// 3. CheckTx. No block before from can hold the transaction.
 	from := c.app.Height()
 	res, err := client.BroadcastTxSync(ctx, raw)
@@ -78,30 +68,23 @@ func (c *Chain) Broadcast(ctx context.Context, env tx.Envelope) (*Pending, error
 		c.m.refused("checktx", err)
 		return nil, err
 	}
-	hash := hex.EncodeToString(res.Hash)
 	return &Pending{Hash: hash, included: func(ctx context.Context) (bool, error) {
 		return c.inBlocks(ctx, res.Hash, from)
 	}, wait: func(ctx context.Context) (Committed, error) {
 		defer unsubscribe()
-		for {
-			select {
-			case <-ctx.Done():
-				return Committed{}, fmt.Errorf("wait for tx %s to commit: %w", hash, ctx.Err())
-			case ev, ok := <-out:
-				if !ok {
-					return Committed{}, fmt.Errorf("wait for tx %s: the node stopped", hash)
-				}
-				data, ok := ev.Data.(types.EventDataTx)
-				if !ok {
-					continue
-				}
-				r := data.Result
-				c.m.committed(r.Code)
-				return Committed{
-					Result: Result{Hash: hash, Height: data.Height, Code: r.Code, Log: r.Log},
-					Events: r.Events,
-				}, nil
+		select {
+		case <-ctx.Done():
+			return Committed{}, fmt.Errorf("wait for tx %s to commit: %w", hash, ctx.Err())
+		case data, ok := <-out:
+			if !ok {
+				return Committed{}, fmt.Errorf("wait for tx %s: the node stopped", hash)
 			}
+			r := data.Result
+			c.m.committed(r.Code)
+			return Committed{
+				Result: Result{Hash: hash, Height: data.Height, Code: r.Code, Log: r.Log},
+				Events: r.Events,
+			}, nil
 		}
 	}}, nil
 }
