@@ -104,10 +104,8 @@ func scanSession(row interface{ Scan(...any) error }) (Session, error) {
 }
 
 // SessionByHash finds the unexpired session whose secret hashes to hash.
-// Every signed-in request asks, so it reads through the read pool: on the
-// writer's one connection it would wait for the projection's block.
 func (s *Store) SessionByHash(ctx context.Context, hash string, now time.Time) (Session, bool, error) {
-	se, err := scanSession(s.rdb.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions
+	se, err := scanSession(s.db.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions
 		WHERE token_hash = $1 AND expires_at > $2`, hash, now.UnixMilli()))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Session{}, false, nil
@@ -244,7 +242,7 @@ func scanToken(row interface{ Scan(...any) error }) (AccessToken, error) {
 
 // AccessTokenByHash finds the token whose secret hashes to hash.
 func (s *Store) AccessTokenByHash(ctx context.Context, hash string) (AccessToken, bool, error) {
-	t, err := scanToken(s.rdb.QueryRowContext(ctx, `SELECT `+tokenColumns+` FROM access_tokens WHERE token_hash = $1`, hash))
+	t, err := scanToken(s.db.QueryRowContext(ctx, `SELECT `+tokenColumns+` FROM access_tokens WHERE token_hash = $1`, hash))
 	if errors.Is(err, sql.ErrNoRows) {
 		return AccessToken{}, false, nil
 	}

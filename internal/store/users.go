@@ -65,10 +65,8 @@ func (s *Store) UserByAddress(ctx context.Context, address string) (User, bool, 
 	return s.oneUser(ctx, `SELECT `+userColumns+` `+userFrom+` WHERE u.address = $1`, address)
 }
 
-// oneUser reads through the read pool, as every signed-in request does
-// (SessionByHash).
 func (s *Store) oneUser(ctx context.Context, query string, arg any) (User, bool, error) {
-	u, err := scanUser(s.rdb.QueryRowContext(ctx, query, arg))
+	u, err := scanUser(s.db.QueryRowContext(ctx, query, arg))
 	if errors.Is(err, sql.ErrNoRows) {
 		return User{}, false, nil
 	}
