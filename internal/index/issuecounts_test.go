@@ -2,9 +2,10 @@ package index_test
 
 import (
 	"context"
-	"fmt"
+	"database/sql"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/dforge/dforge/internal/index"
@@ -85,7 +86,7 @@ func TestIssueCountersFollowEveryWrite(t *testing.T) {
 	})
 }
 
-// counters reads rows of four columns as text.
+// counters reads q's rows, each as its columns' text joined by "/".
 func counters(t *testing.T, st *store.Store, q string) []string {
 	t.Helper()
 	rows, err := st.DB().Query(q)
@@ -93,15 +94,25 @@ func counters(t *testing.T, st *store.Store, q string) []string {
 		t.Fatalf("%s: %v", q, err)
 	}
 	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := make([]sql.NullString, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
 	var out []string
 	for rows.Next() {
-		var repo, n int64
-		var pull bool
-		var state string
-		if err := rows.Scan(&repo, &pull, &state, &n); err != nil {
+		if err := rows.Scan(ptrs...); err != nil {
 			t.Fatal(err)
 		}
-		out = append(out, fmt.Sprintf("%d/%t/%s=%d", repo, pull, state, n))
+		parts := make([]string, len(vals))
+		for i, v := range vals {
+			parts[i] = v.String
+		}
+		out = append(out, strings.Join(parts, "/"))
 	}
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
@@ -155,8 +166,8 @@ func TestCommentCountersFollowEveryWrite(t *testing.T) {
 		}
 		check := func(step string) {
 			t.Helper()
-			if got, want := commentCounters(t, st, "SELECT repo_id, number, comments FROM forge_comment_counts ORDER BY repo_id, number"),
-				commentCounters(t, st, `SELECT repo_id, number, COUNT(*) FROM forge_comments WHERE NOT deleted GROUP BY repo_id, number
+			if got, want := counters(t, st, "SELECT repo_id, number, comments FROM forge_comment_counts ORDER BY repo_id, number"),
+				counters(t, st, `SELECT repo_id, number, COUNT(*) FROM forge_comments WHERE NOT deleted GROUP BY repo_id, number
 					UNION ALL SELECT repo_id, 0, COUNT(*) FROM forge_comments WHERE NOT deleted GROUP BY repo_id ORDER BY 1, 2`); !slices.Equal(got, want) {
 				t.Fatalf("%s: counters %v, want the rows' counts %v", step, got, want)
 			}
@@ -183,30 +194,8 @@ func TestCommentCountersFollowEveryWrite(t *testing.T) {
 		check("two deleted, one edited")
 		exec(`DELETE FROM forge_comments WHERE repo_id = $1`, 2)
 		check("repository 2 deleted")
-		if got := commentCounters(t, st, "SELECT repo_id, number, comments FROM forge_comment_counts WHERE repo_id = 2"); len(got) != 0 {
+		if got := counters(t, st, "SELECT repo_id, number, comments FROM forge_comment_counts WHERE repo_id = 2"); len(got) != 0 {
 			t.Errorf("a deleted repository keeps counters %v; a fresh projection would hold none", got)
 		}
 	})
-}
-
-// commentCounters reads rows of three numbers as text.
-func commentCounters(t *testing.T, st *store.Store, q string) []string {
-	t.Helper()
-	rows, err := st.DB().Query(q)
-	if err != nil {
-		t.Fatalf("%s: %v", q, err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var repo, number, n int64
-		if err := rows.Scan(&repo, &number, &n); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, fmt.Sprintf("%d#%d=%d", repo, number, n))
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
