@@ -25,14 +25,7 @@ func TestIssueCountersFollowEveryWrite(t *testing.T) {
 		defer st.Close()
 		seedIssues(t, st, 240)
 		ix := index.New(quiet, st, nil)
-		db := st.DB()
-		exec := func(q string, args ...any) {
-			t.Helper()
-			if _, err := db.ExecContext(ctx, q, args...); err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
-			index.Changed(ix, "forge_issues") // as the projection's transaction does after writing
-		}
+		exec := writer(t, st, ix, "forge_issues")
 		// upsert writes issue number of repo in state as writeIssue does.
 		upsert := func(repo, number int64, pull bool, state, title string) {
 			t.Helper()
@@ -84,6 +77,18 @@ func TestIssueCountersFollowEveryWrite(t *testing.T) {
 			t.Errorf("a deleted repository keeps counters %v; a fresh projection would hold none", got)
 		}
 	})
+}
+
+// writer runs a statement that writes table in st and moves ix's read
+// cache on, as the projection's transaction does after writing.
+func writer(t *testing.T, st *store.Store, ix *index.Index, table string) func(q string, args ...any) {
+	return func(q string, args ...any) {
+		t.Helper()
+		if _, err := st.DB().ExecContext(context.Background(), q, args...); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		index.Changed(ix, table)
+	}
 }
 
 // counters reads q's rows, each as its columns' text joined by "/".
@@ -142,13 +147,7 @@ func TestCommentCountersFollowEveryWrite(t *testing.T) {
 		defer st.Close()
 		ix := index.New(quiet, st, nil)
 		db := st.DB()
-		exec := func(q string, args ...any) {
-			t.Helper()
-			if _, err := db.ExecContext(ctx, q, args...); err != nil {
-				t.Fatalf("%s: %v", q, err)
-			}
-			index.Changed(ix, "forge_comments") // as the projection's transaction does after writing
-		}
+		exec := writer(t, st, ix, "forge_comments")
 		id := int64(0)
 		comment := func(repo, number int64) {
 			t.Helper()
