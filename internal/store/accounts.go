@@ -36,11 +36,13 @@ func (s *Store) Users(ctx context.Context, limit, offset int) ([]User, int64, er
 // RevokeAnySession deletes a session whoever holds it; false when there
 // is none with that id.
 func (s *Store) RevokeAnySession(ctx context.Context, id int64) (bool, error) {
+	defer s.creds.forget()
 	return s.affected(s.db.ExecContext(ctx, `DELETE FROM sessions WHERE id = $1`, id))
 }
 
 // RevokeAnyAccessToken deletes an access token whoever holds it; false
 // when there is none with that id.
 func (s *Store) RevokeAnyAccessToken(ctx context.Context, id int64) (bool, error) {
+	defer s.creds.forget()
 	return s.affected(s.db.ExecContext(ctx, `DELETE FROM access_tokens WHERE id = $1`, id))
 }

@@ -62,6 +62,7 @@ func (s *Store) ConsumeNonce(ctx context.Context, nonce string, now time.Time) (
 // PruneAuth deletes nonces, sessions and two-factor challenges that expired
 // before the given time.
 func (s *Store) PruneAuth(ctx context.Context, before time.Time) error {
+	defer s.creds.forget()
 	for _, table := range []string{"auth_nonces", "sessions", "twofactor_challenges"} {
 		if _, err := s.db.ExecContext(ctx, `DELETE FROM `+table+` WHERE expires_at < $1`, before.UnixMilli()); err != nil {
 			return fmt.Errorf("prune %s: %w", table, err)
@@ -104,7 +105,12 @@ func scanSession(row interface{ Scan(...any) error }) (Session, error) {
 }
 
 // SessionByHash finds the unexpired session whose secret hashes to hash.
+// Every signed-in request asks, so the answer is remembered (credentials.go).
 func (s *Store) SessionByHash(ctx context.Context, hash string, now time.Time) (Session, bool, error) {
+	if se, ok := s.creds.session(hash); ok {
+		return se, se.ExpiresAt.UnixMilli() > now.UnixMilli(), nil
+	}
+	gen := s.creds.generation()
 	se, err := scanSession(s.db.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions
 		WHERE token_hash = $1 AND expires_at > $2`, hash, now.UnixMilli()))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -113,6 +119,7 @@ func (s *Store) SessionByHash(ctx context.Context, hash string, now time.Time) (
 	if err != nil {
 		return Session{}, false, fmt.Errorf("read session: %w", err)
 	}
+	s.creds.putSession(gen, hash, se)
 	return se, true, nil
 }
 
@@ -121,6 +128,7 @@ func (s *Store) TouchSession(ctx context.Context, id int64, now time.Time) error
 	if _, err := s.db.ExecContext(ctx, `UPDATE sessions SET last_seen_at = $1 WHERE id = $2`, now.UnixMilli(), id); err != nil {
 		return fmt.Errorf("touch session: %w", err)
 	}
+	s.creds.touchSession(id, time.UnixMilli(now.UnixMilli()).UTC())
 	return nil
 }
 
@@ -148,6 +156,7 @@ func (s *Store) SessionsOf(ctx context.Context, userID int64, now time.Time) ([]
 
 // DeleteSession removes one of a user's sessions; false when it was not theirs.
 func (s *Store) DeleteSession(ctx context.Context, userID, id int64) (bool, error) {
+	defer s.creds.forget()
 	return s.affected(s.db.ExecContext(ctx, `DELETE FROM sessions WHERE id = $1 AND user_id = $2`, id, userID))
 }
 
@@ -240,8 +249,13 @@ func scanToken(row interface{ Scan(...any) error }) (AccessToken, error) {
 	return t, err
 }
 
-// AccessTokenByHash finds the token whose secret hashes to hash.
+// AccessTokenByHash finds the token whose secret hashes to hash. Every
+// request with a token asks, so the answer is remembered (credentials.go).
 func (s *Store) AccessTokenByHash(ctx context.Context, hash string) (AccessToken, bool, error) {
+	if t, ok := s.creds.token(hash); ok {
+		return t, true, nil
+	}
+	gen := s.creds.generation()
 	t, err := scanToken(s.db.QueryRowContext(ctx, `SELECT `+tokenColumns+` FROM access_tokens WHERE token_hash = $1`, hash))
 	if errors.Is(err, sql.ErrNoRows) {
 		return AccessToken{}, false, nil
@@ -249,6 +263,7 @@ func (s *Store) AccessTokenByHash(ctx context.Context, hash string) (AccessToken
 	if err != nil {
 		return AccessToken{}, false, fmt.Errorf("read access token: %w", err)
 	}
+	s.creds.putToken(gen, hash, t)
 	return t, true, nil
 }
 
@@ -278,11 +293,13 @@ func (s *Store) TouchAccessToken(ctx context.Context, id int64, now time.Time) e
 	if _, err := s.db.ExecContext(ctx, `UPDATE access_tokens SET last_used_at = $1 WHERE id = $2`, now.UnixMilli(), id); err != nil {
 		return fmt.Errorf("touch access token: %w", err)
 	}
+	s.creds.touchToken(id, time.UnixMilli(now.UnixMilli()).UTC())
 	return nil
 }
 
 // DeleteAccessToken revokes one of a user's tokens; false when it was not theirs.
 func (s *Store) DeleteAccessToken(ctx context.Context, userID, id int64) (bool, error) {
+	defer s.creds.forget()
 	return s.affected(s.db.ExecContext(ctx, `DELETE FROM access_tokens WHERE id = $1 AND user_id = $2`, id, userID))
 }
 
@@ -310,6 +327,7 @@ func (s *Store) TOTPOf(ctx context.Context, userID int64) (TOTP, bool, error) {
 // SetPendingTOTP stores a new, not yet enabled secret; false when TOTP is
 // already enabled (an enabled secret is never replaced).
 func (s *Store) SetPendingTOTP(ctx context.Context, userID int64, secret string, now time.Time) (bool, error) {
+	defer s.creds.forget()
 	res, err := s.db.ExecContext(ctx, `INSERT INTO user_totp (user_id, secret, created_at) VALUES ($1, $2, $3)
 		ON CONFLICT (user_id) DO UPDATE SET secret = excluded.secret, last_step = 0, created_at = excluded.created_at
 		WHERE user_totp.enabled = FALSE`, userID, secret, now.UnixMilli())
@@ -333,6 +351,7 @@ func (s *Store) UseTOTPStep(ctx context.Context, userID, step int64) (bool, erro
 // recovery codes with codeHashes, all or nothing; false when there was no
 // pending secret or step was not later than the last one used.
 func (s *Store) EnableTOTP(ctx context.Context, userID, step int64, codeHashes []string) (bool, error) {
+	defer s.creds.forget() // a user's TwoFactor; deferred calls run after the commit
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return false, fmt.Errorf("enable totp: begin: %w", err)
@@ -362,6 +381,7 @@ func (s *Store) EnableTOTP(ctx context.Context, userID, step int64, codeHashes [
 
 // DisableTOTP removes a user's TOTP secret and recovery codes.
 func (s *Store) DisableTOTP(ctx context.Context, userID int64) error {
+	defer s.creds.forget()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("disable totp: begin: %w", err)

@@ -43,6 +43,8 @@ type Store struct {
 	dialect Dialect
 	// ckpt checkpoints SQLite's WAL in the background (checkpoint.go).
 	ckpt *checkpointer
+	// creds remembers what signed-in requests resolve (credentials.go).
+	creds *credentials
 }
 
 // DefaultDSN is the SQLite file inside the data dir used when no DSN is given.
@@ -100,7 +102,7 @@ func connect(ctx context.Context, dsn string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("connect %s: %w", dialect, err)
 	}
-	return &Store{db: db, rdb: db, dialect: dialect}, nil
+	return &Store{db: db, rdb: db, dialect: dialect, creds: newCredentials()}, nil
 }
 
 // sqliteSource opens the writer. The WAL is checkpointed in the background

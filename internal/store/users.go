@@ -55,9 +55,18 @@ func (s *Store) EnsureUser(ctx context.Context, address string, now time.Time) (
 	return u, err
 }
 
-// UserByID reads a user; ok is false when there is none.
+// UserByID reads a user; ok is false when there is none. Every signed-in
+// request asks, so the answer is remembered (credentials.go).
 func (s *Store) UserByID(ctx context.Context, id int64) (User, bool, error) {
-	return s.oneUser(ctx, `SELECT `+userColumns+` `+userFrom+` WHERE u.id = $1`, id)
+	if u, ok := s.creds.user(id); ok {
+		return u, true, nil
+	}
+	gen := s.creds.generation()
+	u, ok, err := s.oneUser(ctx, `SELECT `+userColumns+` `+userFrom+` WHERE u.id = $1`, id)
+	if ok {
+		s.creds.putUser(gen, u)
+	}
+	return u, ok, err
 }
 
 // UserByAddress reads the user with a lowercase 0x-hex address.
@@ -101,6 +110,7 @@ func (s *Store) UserAddressesWithPrefix(ctx context.Context, prefix string, limi
 
 // UpdateProfile replaces a user's profile fields.
 func (s *Store) UpdateProfile(ctx context.Context, userID int64, p Profile) error {
+	defer s.creds.forget()
 	_, err := s.db.ExecContext(ctx, `UPDATE users SET full_name = $1, description = $2, location = $3, website = $4, email = $5
 		WHERE id = $6`, p.FullName, p.Description, p.Location, p.Website, p.Email, userID)
 	if err != nil {
