@@ -140,9 +140,10 @@ bench-replication:
 bench-search:
 	$(GO) run ./bench/search $(BENCH_FLAGS)
 
-## bench-git-read: a blob read through the pool of long-lived cat-file processes against a git process started per read (the code before), same run, browse cache off
+## bench-git-read: a blob read through the pool of long-lived cat-file processes against a git process started per read (the code before), same run, browse cache off; and a page of 50 commits with files, at page 1 and 40 of 3,000, from cached parts against git log --skip (the code before)
 bench-git-read:
 	$(GO) test ./internal/gitstore -run '^$$' -bench '^BenchmarkBlobRead$$' -benchtime 2000x
+	$(GO) test ./internal/gitstore -run '^$$' -bench '^BenchmarkCommitPage$$' -benchtime 200x
 
 ## bench-archive: archive downloads (zip, tar.gz) through the node against git archive on the same bare repository (BENCH_FLAGS=-quick for a smoke run)
 bench-archive:

@@ -3,6 +3,7 @@ package gitstore
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -59,10 +60,17 @@ type LogOptions struct {
 const commitFormat = "%x1e%H%x00%T%x00%P%x00%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI%x00%B"
 
 // Log lists the history of commit, newest first (git log's order), one
-// page of it. The history below a full commit id never changes: without
-// files, a page of it is cached (callers get their own slice).
+// page of it. The history below a full commit id never changes: a page of
+// it is assembled from cached parts (history.go), and otherwise, without
+// files, the page is cached (callers get their own slice).
 func Log(ctx context.Context, dir, commit string, o LogOptions) ([]Commit, error) {
-	if o.Files || !isFullID(commit) {
+	if !isFullID(commit) || hasReplaceRefs(dir) {
+		return logGit(ctx, dir, commit, o)
+	}
+	if commits, err := logPage(ctx, dir, commit, o); !errors.Is(err, errNotPageable) {
+		return commits, err
+	}
+	if o.Files {
 		return logGit(ctx, dir, commit, o)
 	}
 	commits, err := cachedIn(dir, cacheKey("log", dir, commit, o.Path, itoa(o.Skip), itoa(o.Limit)), func() ([]Commit, error) {
@@ -132,7 +140,18 @@ func CommitByID(ctx context.Context, dir, id string) (Commit, error) {
 	if !ok {
 		return Commit{}, fmt.Errorf("%w: no commit %s", ErrRefNotFound, id)
 	}
-	commits, err := Log(ctx, dir, full, LogOptions{Limit: 1, Files: true})
+	if !hasReplaceRefs(dir) {
+		c, err := commitObject(ctx, dir, full)
+		if err == nil {
+			one := []Commit{c}
+			err = filesOf(ctx, dir, one)
+			return one[0], err
+		}
+		if !errors.Is(err, errNotPageable) {
+			return Commit{}, err
+		}
+	}
+	commits, err := logGit(ctx, dir, full, LogOptions{Limit: 1, Files: true})
 	if err != nil {
 		return Commit{}, err
 	}
@@ -240,6 +259,9 @@ func statusOf(raw string) string {
 func Count(ctx context.Context, dir, commit, path string) (int, error) {
 	if !isFullID(commit) {
 		return countGit(ctx, dir, commit, path)
+	}
+	if h, err := historyOf(ctx, dir, commit, path); !errors.Is(err, errNotPageable) {
+		return h.len(), err
 	}
 	return cachedIn(dir, cacheKey("count", dir, commit, path), func() (int, error) {
 		return countGit(ctx, dir, commit, path)
