@@ -72,10 +72,7 @@ type ActivityFilter struct {
 }
 
 func (f ActivityFilter) where(args *sqlArgs) string {
-	conds := []string{"r.private = FALSE"}
-	if f.Viewer != (common.Address{}) {
-		conds[0] = readableRepo("r", args.Add(f.Viewer.Hex()))
-	}
+	conds := []string{f.readable(args)}
 	if f.FeedOf != nil {
 		me := args.Add(f.FeedOf.Hex())
 		conds = append(conds, `(a.actor = `+me+`
@@ -96,6 +93,41 @@ func (f ActivityFilter) where(args *sqlArgs) string {
 		conds = append(conds, "a.time_ns < "+args.Add(f.BeforeNS))
 	}
 	return strings.Join(conds, " AND ")
+}
+
+// readable is the condition on the repository r that the viewer may read
+// it.
+func (f ActivityFilter) readable(args *sqlArgs) string {
+	if f.Viewer != (common.Address{}) {
+		return readableRepo("r", args.Add(f.Viewer.Hex()))
+	}
+	return "r.private = FALSE"
+}
+
+// activityCount reads the total of the actions f picks from
+// forge_activity_counts, which triggers keep with every write of
+// forge_activity (migration 00087): the sum over the repositories the
+// viewer may read, or one repository's row. It is nil when f picks by
+// more than the repository (an actor, a feed, a time), whose totals are
+// counted.
+func activityCount(ix *Index, f ActivityFilter) readdb.Count {
+	if f.FeedOf != nil || f.Actor != nil || f.SinceNS != 0 || f.BeforeNS != 0 {
+		return nil
+	}
+	return func(ctx context.Context) (int64, error) {
+		var args sqlArgs
+		conds := []string{f.readable(&args)}
+		if f.Repo != 0 {
+			conds = append(conds, "c.repo_id = "+args.Add(int64(f.Repo)))
+		}
+		var n int64
+		err := ix.queryRow(ctx, `SELECT COALESCE(SUM(c.actions), 0) FROM forge_activity_counts c JOIN forge_repos r ON r.id = c.repo_id
+			WHERE `+strings.Join(conds, " AND "), args...).Scan(&n)
+		if err != nil {
+			return 0, fmt.Errorf("count activity: %w", err)
+		}
+		return n, nil
+	}
 }
 
 // readableRepo is the condition that the viewer (the placeholder v) may
@@ -164,7 +196,7 @@ func (ix *Index) Activities(ctx context.Context, f ActivityFilter, p Page) ([]Ac
 		var total int64
 		var err error
 		if f.FeedOf == nil {
-			total, err = ix.rd.SeekPage(ctx, activityColumns, activityFrom, activityCountFrom, where, activityOrder, args, p, scan)
+			total, err = ix.rd.SeekPageCounted(ctx, activityColumns, activityFrom, activityCountFrom, where, activityOrder, args, p, activityCount(ix, f), scan)
 		} else {
 			// A feed's filter (follows, stars, watches) costs more than the
 			// joins a seek saves, and a seek runs it twice: page 50 of

@@ -68,6 +68,8 @@ var Tables = map[string]string{
 	// The counters of the comment lists (migration 00085).
 	"forge_comment_counts": "repo_id, number",
 	"forum_topic_counts":   "category",
+	// The counters of the activity lists (migration 00087).
+	"forge_activity_counts": "repo_id",
 }
 
 // Dump reads every row of the projection in st as text.

@@ -1,0 +1,94 @@
+package index_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/index"
+)
+
+// The activity counters (migration 00087) hold each repository's count of
+// actions through inserts, a conflicting insert that adds nothing, a
+// deleted comment's row and a deleted repository; the totals the lists
+// read from them match COUNT(*) for the public list, a viewer who may read
+// a private repository, and one repository's feed.
+func TestActivityCountersFollowEveryWrite(t *testing.T) {
+	eachDatabase(t, func(t *testing.T, name, dsn string) {
+		ctx := context.Background()
+		st := openStore(t, dsn)
+		defer st.Close()
+		ix := index.New(quiet, st, nil)
+		exec := writer(t, st, ix, "forge_activity")
+		for repo, private := range map[int64]bool{1: false, 2: false, 3: true} {
+			exec(`INSERT INTO forge_repos (id, owner, name, lower_name, description, default_branch, protected_branches, private,
+				fork_of, stars, forks, watchers, open_issues, open_pulls, created_height, created_time_ns, updated_height, updated_time_ns)
+				VALUES ($1, $2, $3, $3, '', 'main', '[]', $4, NULL, 0, 0, 0, 0, 0, 1, 1, 1, 1)`, repo, named.Hex(), fmt.Sprintf("r%d", repo), private)
+		}
+		k := int64(0)
+		act := func(repo int64, verb string) {
+			t.Helper()
+			k++
+			exec(`INSERT INTO forge_activity (repo_id, verb, k, ord, actor, number, is_pull, title, detail, content, height, time_ns)
+				VALUES ($1, $2, $3, 1, $4, 0, FALSE, '', '', '', 1, $3) ON CONFLICT (repo_id, verb, k) DO NOTHING`, repo, verb, k, named.Hex())
+		}
+		for range 12 {
+			act(1, "comment")
+		}
+		for range 4 {
+			act(2, "push")
+			act(3, "push")
+		}
+		count := func(where string) int64 {
+			t.Helper()
+			var n int64
+			if err := st.DB().QueryRowContext(ctx, `SELECT COUNT(*) FROM forge_activity a JOIN forge_repos r ON r.id = a.repo_id WHERE `+where).Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		check := func(step string) {
+			t.Helper()
+			if got, want := counters(t, st, "SELECT repo_id, actions FROM forge_activity_counts ORDER BY repo_id"),
+				counters(t, st, "SELECT repo_id, COUNT(*) FROM forge_activity GROUP BY repo_id ORDER BY repo_id"); !slices.Equal(got, want) {
+				t.Fatalf("%s: counters %v, want the rows' counts %v", step, got, want)
+			}
+			p := index.Page{Number: 2, Limit: 3} // a full page past the first: its total is not the page's
+			for _, c := range []struct {
+				what  string
+				f     index.ActivityFilter
+				where string
+			}{
+				{"the public list", index.ActivityFilter{}, "r.private = FALSE"},
+				{"the owner's list", index.ActivityFilter{Viewer: named}, "TRUE"},
+				{"a stranger's list", index.ActivityFilter{Viewer: common.HexToAddress("0x1234")}, "r.private = FALSE"},
+				{"repository 1's feed", index.ActivityFilter{Repo: 1}, "r.id = 1"},
+				{"private repository 3's feed, to a stranger", index.ActivityFilter{Repo: 3}, "r.id = 3 AND r.private = FALSE"},
+			} {
+				if _, total, err := ix.Activities(ctx, c.f, p); err != nil || total != count(c.where) {
+					t.Errorf("%s: %s's total is %d, COUNT(*) says %d (%v)", step, c.what, total, count(c.where), err)
+				}
+			}
+		}
+		check("written")
+		k = 1
+		act(1, "comment") // already there: adds no row
+		check("a conflicting insert")
+		exec(`DELETE FROM forge_activity WHERE repo_id = 1 AND verb = 'comment' AND k = 5`)
+		check("a comment deleted")
+		exec(`DELETE FROM forge_activity WHERE repo_id = $1`, 2)
+		check("repository 2 deleted")
+		if got := counters(t, st, "SELECT repo_id, actions FROM forge_activity_counts WHERE repo_id = 2"); len(got) != 0 {
+			t.Errorf("a deleted repository keeps counters %v; a fresh projection would hold none", got)
+		}
+		// The totals are the counters' (no COUNT(*) over the actions): a
+		// counter moved by hand moves the total.
+		exec(`UPDATE forge_activity_counts SET actions = 1000 WHERE repo_id = 1`)
+		if _, total, err := ix.Activities(ctx, index.ActivityFilter{Repo: 1}, index.Page{Number: 2, Limit: 3}); err != nil || total != 1000 {
+			t.Errorf("repository 1's total is %d (%v), not its counter's 1000", total, err)
+		}
+	})
+}
