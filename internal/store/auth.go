@@ -60,9 +60,9 @@ func (s *Store) ConsumeNonce(ctx context.Context, nonce string, now time.Time) (
 }
 
 // PruneAuth deletes nonces, sessions and two-factor challenges that expired
-// before the given time.
+// before the given time. It leaves the remembered sessions be: a lookup
+// checks a remembered session's expiry, and each sign-in prunes.
 func (s *Store) PruneAuth(ctx context.Context, before time.Time) error {
-	defer s.creds.forget()
 	for _, table := range []string{"auth_nonces", "sessions", "twofactor_challenges"} {
 		if _, err := s.db.ExecContext(ctx, `DELETE FROM `+table+` WHERE expires_at < $1`, before.UnixMilli()); err != nil {
 			return fmt.Errorf("prune %s: %w", table, err)
