@@ -72,6 +72,7 @@ func benchLatency(ctx context.Context, o options, base string, repo *forgenode.R
 			{"issue list", []string{p + "/issues?limit=50", p + "/issues?state=open&limit=50"}, ""},
 			{fmt.Sprintf("issue list, page %d", deepPage(issues)), []string{fmt.Sprintf("%s/issues?limit=50&page=%d", p, deepPage(issues))}, ""},
 			{"raw file", []string{p + "/raw/" + rawFile + "?ref=" + corpus.Branch}, ""},
+			{"commit list", []string{p + "/commits?sha=" + corpus.Branch + "&limit=10"}, ""},
 		}
 		if yard != nil {
 			eps = append(eps, endpoint{"raw file, a git process per read", []string{"/raw/" + rawFile}, yard.URL})

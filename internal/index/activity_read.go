@@ -106,17 +106,20 @@ func (f ActivityFilter) readable(args *sqlArgs) string {
 
 // activityCount reads the total of the actions f picks from
 // forge_activity_counts, which triggers keep with every write of
-// forge_activity (migration 00087): the sum over the repositories the
-// viewer may read, or one repository's row. It is nil when f picks by
-// more than the repository (an actor, a feed, a time), whose totals are
-// counted.
+// forge_activity (migration 00087): the sum of the counters, per
+// repository and actor, of the repositories the viewer may read, of one
+// repository, of one actor. It is nil when f picks by a followed feed or
+// a time, whose totals are counted.
 func activityCount(ix *Index, f ActivityFilter) readdb.Count {
-	if f.FeedOf != nil || f.Actor != nil || f.SinceNS != 0 || f.BeforeNS != 0 {
+	if f.FeedOf != nil || f.SinceNS != 0 || f.BeforeNS != 0 {
 		return nil
 	}
 	return func(ctx context.Context) (int64, error) {
 		var args sqlArgs
 		conds := []string{f.readable(&args)}
+		if f.Actor != nil {
+			conds = append(conds, "c.actor = "+args.Add(f.Actor.Hex()))
+		}
 		if f.Repo != 0 {
 			conds = append(conds, "c.repo_id = "+args.Add(int64(f.Repo)))
 		}

@@ -29,18 +29,18 @@ func TestActivityCountersFollowEveryWrite(t *testing.T) {
 				VALUES ($1, $2, $3, $3, '', 'main', '[]', $4, NULL, 0, 0, 0, 0, 0, 1, 1, 1, 1)`, repo, named.Hex(), fmt.Sprintf("r%d", repo), private)
 		}
 		k := int64(0)
-		act := func(repo int64, verb string) {
+		act := func(repo int64, verb string, actor common.Address) {
 			t.Helper()
 			k++
 			exec(`INSERT INTO forge_activity (repo_id, verb, k, ord, actor, number, is_pull, title, detail, content, height, time_ns)
-				VALUES ($1, $2, $3, 1, $4, 0, FALSE, '', '', '', 1, $3) ON CONFLICT (repo_id, verb, k) DO NOTHING`, repo, verb, k, named.Hex())
+				VALUES ($1, $2, $3, 1, $4, 0, FALSE, '', '', '', 1, $3) ON CONFLICT (repo_id, verb, k) DO NOTHING`, repo, verb, k, actor.Hex())
 		}
-		for range 12 {
-			act(1, "comment")
+		for i := range 12 {
+			act(1, "comment", []common.Address{named, unnamed}[i%2])
 		}
 		for range 4 {
-			act(2, "push")
-			act(3, "push")
+			act(2, "push", named)
+			act(3, "push", unnamed)
 		}
 		count := func(where string) int64 {
 			t.Helper()
@@ -52,8 +52,8 @@ func TestActivityCountersFollowEveryWrite(t *testing.T) {
 		}
 		check := func(step string) {
 			t.Helper()
-			if got, want := counters(t, st, "SELECT repo_id, actions FROM forge_activity_counts ORDER BY repo_id"),
-				counters(t, st, "SELECT repo_id, COUNT(*) FROM forge_activity GROUP BY repo_id ORDER BY repo_id"); !slices.Equal(got, want) {
+			if got, want := counters(t, st, "SELECT repo_id, actor, actions FROM forge_activity_counts ORDER BY repo_id, actor"),
+				counters(t, st, "SELECT repo_id, actor, COUNT(*) FROM forge_activity GROUP BY repo_id, actor ORDER BY repo_id, actor"); !slices.Equal(got, want) {
 				t.Fatalf("%s: counters %v, want the rows' counts %v", step, got, want)
 			}
 			p := index.Page{Number: 2, Limit: 3} // a full page past the first: its total is not the page's
@@ -67,6 +67,9 @@ func TestActivityCountersFollowEveryWrite(t *testing.T) {
 				{"a stranger's list", index.ActivityFilter{Viewer: common.HexToAddress("0x1234")}, "r.private = FALSE"},
 				{"repository 1's feed", index.ActivityFilter{Repo: 1}, "r.id = 1"},
 				{"private repository 3's feed, to a stranger", index.ActivityFilter{Repo: 3}, "r.id = 3 AND r.private = FALSE"},
+				{"an account's actions, to a stranger", index.ActivityFilter{Actor: &unnamed}, "a.actor = '" + unnamed.Hex() + "' AND r.private = FALSE"},
+				{"an account's actions, to the owner", index.ActivityFilter{Viewer: named, Actor: &unnamed}, "a.actor = '" + unnamed.Hex() + "'"},
+				{"an account's actions in one repository", index.ActivityFilter{Actor: &named, Repo: 1}, "a.actor = '" + named.Hex() + "' AND r.id = 1"},
 			} {
 				if _, total, err := ix.Activities(ctx, c.f, p); err != nil || total != count(c.where) {
 					t.Errorf("%s: %s's total is %d, COUNT(*) says %d (%v)", step, c.what, total, count(c.where), err)
@@ -75,19 +78,20 @@ func TestActivityCountersFollowEveryWrite(t *testing.T) {
 		}
 		check("written")
 		k = 1
-		act(1, "comment") // already there: adds no row
+		act(1, "comment", unnamed) // already there (as named's): adds no row
 		check("a conflicting insert")
 		exec(`DELETE FROM forge_activity WHERE repo_id = 1 AND verb = 'comment' AND k = 5`)
 		check("a comment deleted")
 		exec(`DELETE FROM forge_activity WHERE repo_id = $1`, 2)
-		check("repository 2 deleted")
-		if got := counters(t, st, "SELECT repo_id, actions FROM forge_activity_counts WHERE repo_id = 2"); len(got) != 0 {
+		exec(`DELETE FROM forge_activity WHERE repo_id = 1 AND actor = $1`, unnamed.Hex())
+		check("repository 2 and an account's actions in repository 1 deleted")
+		if got := counters(t, st, "SELECT repo_id, actor, actions FROM forge_activity_counts WHERE repo_id = 2 OR (repo_id = 1 AND actor = '"+unnamed.Hex()+"')"); len(got) != 0 {
 			t.Errorf("a deleted repository keeps counters %v; a fresh projection would hold none", got)
 		}
 		// The totals are the counters' (no COUNT(*) over the actions): a
 		// counter moved by hand moves the total.
-		exec(`UPDATE forge_activity_counts SET actions = 1000 WHERE repo_id = 1`)
-		if _, total, err := ix.Activities(ctx, index.ActivityFilter{Repo: 1}, index.Page{Number: 2, Limit: 3}); err != nil || total != 1000 {
+		exec(`UPDATE forge_activity_counts SET actions = 1000 WHERE repo_id = 1`) // named's only, now
+		if _, total, err := ix.Activities(ctx, index.ActivityFilter{Repo: 1}, index.Page{Number: 1, Limit: 2}); err != nil || total != 1000 {
 			t.Errorf("repository 1's total is %d (%v), not its counter's 1000", total, err)
 		}
 	})

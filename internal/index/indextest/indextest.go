@@ -69,7 +69,7 @@ var Tables = map[string]string{
 	"forge_comment_counts": "repo_id, number",
 	"forum_topic_counts":   "category",
 	// The counters of the activity lists (migration 00087).
-	"forge_activity_counts": "repo_id",
+	"forge_activity_counts": "repo_id, actor",
 }
 
 // Dump reads every row of the projection in st as text.
