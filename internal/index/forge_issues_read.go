@@ -206,7 +206,62 @@ type pager func(ctx context.Context, cols, from, countFrom, where string, order 
 func (ix *Index) seekIssues(repo uint64, f IssueFilter) pager {
 	count := ix.issueCount(repo, f)
 	return func(ctx context.Context, cols, from, countFrom, where string, order readdb.Order, args []any, p Page, scan func(*sql.Rows) error) (int64, error) {
-		return ix.rd.SeekPageCounted(ctx, cols, from, countFrom, where, order, args, p, count, scan)
+		return ix.rd.SeekPageJumped(ctx, cols, from, countFrom, where, order, args, p, count, ix.issueJump(repo, f, order), scan)
+	}
+}
+
+// issueNumberBlock is how many issue numbers forge_issue_counts keeps a counter
+// of (migration 00088).
+const issueNumberBlock = 1024
+
+// issueJump lets a deep page of the newest or oldest issues skip, by
+// forge_issue_counts' blocks, every whole block of issue numbers before
+// it: the seek then steps through at most a block's index entries, where
+// it stepped through all before the page. It is nil where issueCount is
+// (a filter by more than kind and state) and for other orders.
+func (ix *Index) issueJump(repo uint64, f IssueFilter, order readdb.Order) readdb.Jump {
+	if ix.issueCount(repo, f) == nil || len(order.Cols) != 1 || order.Cols[0] != "i.number" {
+		return nil
+	}
+	return func(ctx context.Context, offset int, placeholder string) (string, any, int, bool, error) {
+		args := []any{int64(repo)}
+		q := `SELECT c.block, SUM(c.issues) FROM forge_issue_counts c WHERE c.repo_id = $1`
+		if f.IsPull != nil {
+			args = append(args, *f.IsPull)
+			q += fmt.Sprintf(" AND c.is_pull = $%d", len(args))
+		}
+		if f.State != "" {
+			args = append(args, f.State)
+			q += fmt.Sprintf(" AND c.state = $%d", len(args))
+		}
+		dir := "ASC"
+		if order.Desc {
+			dir = "DESC"
+		}
+		rows, err := ix.query(ctx, q+" GROUP BY c.block ORDER BY c.block "+dir, args...)
+		if err != nil {
+			return "", nil, 0, false, fmt.Errorf("read the issue blocks: %w", err)
+		}
+		defer rows.Close()
+		skipped := 0
+		for rows.Next() {
+			var block, n int64
+			if err := rows.Scan(&block, &n); err != nil {
+				return "", nil, 0, false, fmt.Errorf("read the issue blocks: %w", err)
+			}
+			if skipped+int(n) <= offset {
+				skipped += int(n)
+				continue
+			}
+			if skipped == 0 {
+				return "", nil, 0, false, nil // the page starts in the first block
+			}
+			if order.Desc {
+				return "i.number < " + placeholder, (block + 1) * issueNumberBlock, skipped, true, nil
+			}
+			return "i.number >= " + placeholder, block * issueNumberBlock, skipped, true, nil
+		}
+		return "", nil, 0, false, rows.Err() // past the end
 	}
 }
 

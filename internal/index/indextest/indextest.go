@@ -64,7 +64,7 @@ var Tables = map[string]string{
 	// rebuild, in place (after a reset) or fresh, must count the same.
 	"notification_counts": "user_address, subject_type, reason, unread, pinned",
 	// The counters of the issue lists, kept by triggers (migration 00083).
-	"forge_issue_counts": "repo_id, is_pull, state",
+	"forge_issue_counts": "repo_id, is_pull, state, block",
 	// The counters of the comment lists (migration 00085).
 	"forge_comment_counts": "repo_id, number",
 	"forum_topic_counts":   "category",

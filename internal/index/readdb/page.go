@@ -83,6 +83,22 @@ func (db *DB) SeekPage(ctx context.Context, cols, from, countFrom, where string,
 // from a COUNT(*) over countFrom, so a deep page of a long list reads the
 // rows of its seek and no more, even just after a write.
 func (db *DB) SeekPageCounted(ctx context.Context, cols, from, countFrom, where string, order Order, args []any, p Page, count Count, scan func(*sql.Rows) error) (int64, error) {
+	return db.SeekPageJumped(ctx, cols, from, countFrom, where, order, args, p, count, nil, scan)
+}
+
+// Jump narrows a deep seek from counters: given how many of the list's
+// rows come before the page, it returns a condition on countFrom's rows
+// that leaves out skipped of them, all before the page (placeholder is
+// the one its value takes). ok is false when it cannot leave out any.
+type Jump func(ctx context.Context, offset int, placeholder string) (cond string, value any, skipped int, ok bool, err error)
+
+// SeekPageJumped is SeekPageCounted whose seek to the page's first row
+// starts where jump (when not nil) lets it: the OFFSET of the seek steps
+// through the index entries between there and the page, not through
+// every entry before the page. The counters jump reads and the page are
+// read by two statements, so a write between them may shift the page by
+// what it moved, as a write between two requests would.
+func (db *DB) SeekPageJumped(ctx context.Context, cols, from, countFrom, where string, order Order, args []any, p Page, count Count, jump Jump, scan func(*sql.Rows) error) (int64, error) {
 	if p.Offset() <= 0 || len(order.Cols) == 0 {
 		return db.listPage(ctx, cols, from, countFrom, where, order.SQL(), args, p, count, scan)
 	}
@@ -90,7 +106,34 @@ func (db *DB) SeekPageCounted(ctx context.Context, cols, from, countFrom, where 
 	if cond != "" {
 		cond = " WHERE " + cond
 	}
-	n := len(args)
+	offset, seekWhere, seekArgs := p.Offset(), where, args
+	if jump != nil {
+		jcond, value, skipped, ok, err := jump(ctx, offset, fmt.Sprintf("$%d", len(args)+1))
+		if err != nil {
+			return 0, fmt.Errorf("jump to the page: %w", err)
+		}
+		if ok {
+			offset -= skipped
+			seekArgs = append(args[:len(args):len(args)], value)
+			if seekWhere == "" {
+				seekWhere = jcond
+			} else {
+				seekWhere = "(" + seekWhere + ") AND " + jcond
+			}
+		}
+	}
+	return db.seek(ctx, cols, from, countFrom, seekWhere, order, seekArgs, offset, p, cond, args, count, scan)
+}
+
+// seek reads the page of p whose first row is the offset-th of the rows
+// where picks (with seekArgs); cond and args pick the list, for its
+// total.
+func (db *DB) seek(ctx context.Context, cols, from, countFrom, where string, order Order, seekArgs []any, offset int, p Page, cond string, args []any, count Count, scan func(*sql.Rows) error) (int64, error) {
+	seekCond := where
+	if seekCond != "" {
+		seekCond = " WHERE " + seekCond
+	}
+	n := len(seekArgs)
 	key := strings.Join(order.Cols, ", ")
 	cmp := ">="
 	if order.Desc {
@@ -98,13 +141,13 @@ func (db *DB) SeekPageCounted(ctx context.Context, cols, from, countFrom, where 
 	}
 	// The subquery names countFrom's tables as from does: inside it they
 	// stand for its own rows, so where means the same there.
-	first := fmt.Sprintf("SELECT %s FROM %s%s ORDER BY %s LIMIT 1 OFFSET $%d", key, countFrom, cond, order.SQL(), n+2)
+	first := fmt.Sprintf("SELECT %s FROM %s%s ORDER BY %s LIMIT 1 OFFSET $%d", key, countFrom, seekCond, order.SQL(), n+2)
 	seek := fmt.Sprintf("(%s) %s (%s)", key, cmp, first)
 	if where != "" {
 		seek = "(" + where + ") AND " + seek
 	}
 	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s ORDER BY %s LIMIT $%d", cols, from, seek, order.SQL(), n+1)
-	return db.readPage(ctx, q, append(args[:n:n], p.Limit, p.Offset()), countFrom, cond, args, p, count, scan)
+	return db.readPage(ctx, q, append(seekArgs[:n:n], p.Limit, offset), countFrom, cond, args, p, count, scan)
 }
 
 // readPage runs the page query q (with its own arguments) and works out
