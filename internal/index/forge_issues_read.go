@@ -224,21 +224,13 @@ func (ix *Index) issueJump(repo uint64, f IssueFilter, order readdb.Order) readd
 		return nil
 	}
 	return func(ctx context.Context, offset int, placeholder string) (string, any, int, bool, error) {
-		args := []any{int64(repo)}
-		q := `SELECT c.block, SUM(c.issues) FROM forge_issue_counts c WHERE c.repo_id = $1`
-		if f.IsPull != nil {
-			args = append(args, *f.IsPull)
-			q += fmt.Sprintf(" AND c.is_pull = $%d", len(args))
-		}
-		if f.State != "" {
-			args = append(args, f.State)
-			q += fmt.Sprintf(" AND c.state = $%d", len(args))
-		}
+		where, args := issueCounters(repo, f)
 		dir := "ASC"
 		if order.Desc {
 			dir = "DESC"
 		}
-		rows, err := ix.query(ctx, q+" GROUP BY c.block ORDER BY c.block "+dir, args...)
+		rows, err := ix.query(ctx, `SELECT c.block, SUM(c.issues) FROM forge_issue_counts c WHERE `+where+
+			" GROUP BY c.block ORDER BY c.block "+dir, args...)
 		if err != nil {
 			return "", nil, 0, false, fmt.Errorf("read the issue blocks: %w", err)
 		}
@@ -267,10 +259,11 @@ func (ix *Index) issueJump(repo uint64, f IssueFilter, order readdb.Order) readd
 
 // issueCount reads the total of repo's issues matching f from
 // forge_issue_counts, which triggers keep with every write of
-// forge_issues (migration 00083): a sum over at most four rows, where a
-// COUNT(*) read every matching entry of an index and was read again after
-// every new issue. It is nil when f filters by more than kind and state:
-// those totals are counted (readdb.SeekPage).
+// forge_issues (migrations 00083, 00088): a sum over at most four rows
+// per block of 1,024 issue numbers, where a COUNT(*) read every matching
+// entry of an index and was read again after every new issue. It is nil
+// when f filters by more than kind and state: those totals are counted
+// (readdb.SeekPage).
 func (ix *Index) issueCount(repo uint64, f IssueFilter) readdb.Count {
 	rest := f
 	rest.IsPull, rest.State, rest.Sort = nil, "", ""
@@ -278,22 +271,28 @@ func (ix *Index) issueCount(repo uint64, f IssueFilter) readdb.Count {
 		return nil
 	}
 	return func(ctx context.Context) (int64, error) {
-		args := []any{int64(repo)}
-		q := `SELECT COALESCE(SUM(c.issues), 0) FROM forge_issue_counts c WHERE c.repo_id = $1`
-		if f.IsPull != nil {
-			args = append(args, *f.IsPull)
-			q += fmt.Sprintf(" AND c.is_pull = $%d", len(args))
-		}
-		if f.State != "" {
-			args = append(args, f.State)
-			q += fmt.Sprintf(" AND c.state = $%d", len(args))
-		}
+		where, args := issueCounters(repo, f)
 		var n int64
-		if err := ix.queryRow(ctx, q, args...).Scan(&n); err != nil {
+		if err := ix.queryRow(ctx, `SELECT COALESCE(SUM(c.issues), 0) FROM forge_issue_counts c WHERE `+where, args...).Scan(&n); err != nil {
 			return 0, fmt.Errorf("count issues: %w", err)
 		}
 		return n, nil
 	}
+}
+
+// issueCounters picks the rows of forge_issue_counts (c) that count repo's
+// issues of f's kind and state.
+func issueCounters(repo uint64, f IssueFilter) (string, []any) {
+	where, args := "c.repo_id = $1", []any{int64(repo)}
+	if f.IsPull != nil {
+		args = append(args, *f.IsPull)
+		where += fmt.Sprintf(" AND c.is_pull = $%d", len(args))
+	}
+	if f.State != "" {
+		args = append(args, f.State)
+		where += fmt.Sprintf(" AND c.state = $%d", len(args))
+	}
+	return where, args
 }
 
 // readIssues reads a page of repo's issues matching where through page
