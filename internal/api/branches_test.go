@@ -279,9 +279,13 @@ func assertPusher(t *testing.T, n *forgetest.Node, u *forgetest.User, owner, rep
 			Login string `json:"login"`
 		} `json:"pusher"`
 	}
+	// The branch's commit is read from git, its push from the chain's
+	// projection, which may lag a moment: wait for the record of this
+	// push, not only for a record naming the same account (whoever made
+	// the branch may be its last pusher too).
 	for range 100 {
 		n.JSON("GET", "/api/v1/repos/"+owner+"/"+repo+"/branches/"+branch, u, nil, http.StatusOK, &b)
-		if b.Pusher != nil && b.Pusher.Login == pusher {
+		if b.Pusher != nil && b.Pusher.Login == pusher && !b.PushedAt.Before(b.Commit.Timestamp.Add(-time.Second)) {
 			break
 		}
 		time.Sleep(100 * time.Millisecond)
