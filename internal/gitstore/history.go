@@ -45,6 +45,9 @@ func (h history) len() int {
 	return len(h.ids) / h.width
 }
 
+// size is what the cache counts for h.
+func (h history) size() int64 { return int64(len(h.ids)) + 16 }
+
 // page returns the ids from skip on, at most limit of them (all when limit
 // is 0).
 func (h history) page(skip, limit int) []string {
@@ -75,7 +78,7 @@ func historyOf(ctx context.Context, dir, commit, path string) (history, error) {
 			return history{width: -1}, nil
 		}
 		return h, nil
-	}, func(h history) int64 { return int64(len(h.ids)) + 16 })
+	}, history.size)
 	if err == nil && h.width < 0 {
 		err = errNotPageable
 	}
@@ -97,7 +100,7 @@ func pageIDs(ctx context.Context, dir, commit string, o LogOptions) ([]string, e
 	}
 	h, err := cachedIn(dir, cacheKey("head", dir, commit, o.Path, strconv.Itoa(o.Limit)), func() (history, error) {
 		return revList(ctx, dir, commit, o.Path, o.Limit)
-	}, func(h history) int64 { return int64(len(h.ids)) + 16 })
+	}, history.size)
 	return h.page(0, o.Limit), err
 }
 

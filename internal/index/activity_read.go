@@ -110,7 +110,7 @@ func (f ActivityFilter) readable(args *sqlArgs) string {
 // repository and actor, of the repositories the viewer may read, of one
 // repository, of one actor. It is nil when f picks by a followed feed or
 // a time, whose totals are counted.
-func activityCount(ix *Index, f ActivityFilter) readdb.Count {
+func (ix *Index) activityCount(f ActivityFilter) readdb.Count {
 	if f.FeedOf != nil || f.SinceNS != 0 || f.BeforeNS != 0 {
 		return nil
 	}
@@ -199,7 +199,7 @@ func (ix *Index) Activities(ctx context.Context, f ActivityFilter, p Page) ([]Ac
 		var total int64
 		var err error
 		if f.FeedOf == nil {
-			total, err = ix.rd.SeekPageCounted(ctx, activityColumns, activityFrom, activityCountFrom, where, activityOrder, args, p, activityCount(ix, f), scan)
+			total, err = ix.rd.SeekPageCounted(ctx, activityColumns, activityFrom, activityCountFrom, where, activityOrder, args, p, ix.activityCount(f), scan)
 		} else {
 			// A feed's filter (follows, stars, watches) costs more than the
 			// joins a seek saves, and a seek runs it twice: page 50 of

@@ -107,21 +107,21 @@ func remember[K comparable, V any](m map[K]V, k K, v V) {
 func (c *credentials) touchSession(id int64, now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for h, se := range c.sessions {
-		if se.ID == id {
-			se.LastSeenAt = now
-			c.sessions[h] = se
-		}
-	}
+	touch(c.sessions, func(se *Session) bool { return se.ID == id }, func(se *Session) { se.LastSeenAt = now })
 }
 
 func (c *credentials) touchToken(id int64, now time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for h, t := range c.tokens {
-		if t.ID == id {
-			t.LastUsedAt = now
-			c.tokens[h] = t
+	touch(c.tokens, func(t *AccessToken) bool { return t.ID == id }, func(t *AccessToken) { t.LastUsedAt = now })
+}
+
+// touch applies set to the entries of m that match picks.
+func touch[V any](m map[string]V, picks func(*V) bool, set func(*V)) {
+	for k, v := range m {
+		if picks(&v) {
+			set(&v)
+			m[k] = v
 		}
 	}
 }

@@ -106,7 +106,7 @@ func (db *DB) SeekPageJumped(ctx context.Context, cols, from, countFrom, where s
 	if cond != "" {
 		cond = " WHERE " + cond
 	}
-	offset, seekWhere, seekArgs := p.Offset(), where, args
+	offset, seekArgs := p.Offset(), args
 	if jump != nil {
 		jcond, value, skipped, ok, err := jump(ctx, offset, fmt.Sprintf("$%d", len(args)+1))
 		if err != nil {
@@ -115,20 +115,13 @@ func (db *DB) SeekPageJumped(ctx context.Context, cols, from, countFrom, where s
 		if ok {
 			offset -= skipped
 			seekArgs = append(args[:len(args):len(args)], value)
-			if seekWhere == "" {
-				seekWhere = jcond
+			if where == "" {
+				where = jcond
 			} else {
-				seekWhere = "(" + seekWhere + ") AND " + jcond
+				where = "(" + where + ") AND " + jcond
 			}
 		}
 	}
-	return db.seek(ctx, cols, from, countFrom, seekWhere, order, seekArgs, offset, p, cond, args, count, scan)
-}
-
-// seek reads the page of p whose first row is the offset-th of the rows
-// where picks (with seekArgs); cond and args pick the list, for its
-// total.
-func (db *DB) seek(ctx context.Context, cols, from, countFrom, where string, order Order, seekArgs []any, offset int, p Page, cond string, args []any, count Count, scan func(*sql.Rows) error) (int64, error) {
 	seekCond := where
 	if seekCond != "" {
 		seekCond = " WHERE " + seekCond
@@ -147,6 +140,7 @@ func (db *DB) seek(ctx context.Context, cols, from, countFrom, where string, ord
 		seek = "(" + where + ") AND " + seek
 	}
 	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s ORDER BY %s LIMIT $%d", cols, from, seek, order.SQL(), n+1)
+	// The total is the list's: cond and args, without the jump.
 	return db.readPage(ctx, q, append(seekArgs[:n:n], p.Limit, offset), countFrom, cond, args, p, count, scan)
 }
 
