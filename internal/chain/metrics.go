@@ -24,7 +24,7 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 		}, []string{"result", "code"}),
 		rejects: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "dforge_relay_checktx_rejects_total",
-			Help: "Transactions refused before a block, by stage (precheck: this node's own check, checktx: the mempool's) and code.",
+			Help: "Transactions refused before a block, by stage (precheck: CheckTx's strict judgement of this node's own transaction, checktx: any other refusal) and code.",
 		}, []string{"stage", "code"}),
 	}
 	if reg != nil {

@@ -36,29 +36,29 @@ type Committed struct {
 
 // Broadcast checks env into the mempool (CheckTx) and returns once it is
 // admitted; Wait then waits for its block. A rejection comes back as a
-// *tx.Error with its stable code, as from Submit.
+// *tx.Error with its stable code, as from Submit. CheckTx judges env as
+// this node's own (App.Own): a forge action that would fail in its block
+// is refused at once, where one gossiped from another node is admitted so
+// that gossip carries it to a block.
 func (c *Chain) Broadcast(ctx context.Context, env tx.Envelope) (*Pending, error) {
 	raw, err := tx.Encode(env)
 	if err != nil {
 		return nil, err
 	}
 	client := c.node.Client()
-	// 1. Refuse at once what would fail in its block: CheckTx admits a
-	// forge action another one beat, so that gossip carries it to a block.
-	if err := c.precheck(raw); err != nil {
-		if st, serr := client.Status(ctx); serr == nil && st.SyncInfo.CatchingUp {
-			c.m.refused("precheck", ErrCatchingUp)
-			return nil, ErrCatchingUp // judged against a state behind the chain's
-		}
-		c.m.refused("precheck", err)
-		return nil, err
-	}
-	// 2. Listen for the transaction's block before it can possibly commit.
+	// 1. Listen for the transaction's block before it can possibly commit.
 	hash := hex.EncodeToString(types.Tx(raw).Hash())
 	out, unsubscribe := c.txs.wait(hash)
-	// 3. CheckTx. No block before from can hold the transaction.
+	// 2. CheckTx. No block before from can hold the transaction.
 	from := c.app.Height()
+	verdict := c.app.Own(raw)
 	res, err := client.BroadcastTxSync(ctx, raw)
+	if refusal := verdict(); refusal != nil {
+		// The app's own error, with the field at fault.
+		unsubscribe()
+		c.m.refused("precheck", refusal)
+		return nil, refusal
+	}
 	if err == nil && res.Code != abci.CodeTypeOK {
 		err = &tx.Error{Code: res.Code, Name: tx.CodeName(res.Code), Message: res.Log}
 	}
@@ -148,12 +148,6 @@ func broadcastError(err error) error {
 func (c *Chain) PendingNonce(addr common.Address) (uint64, error) {
 	defer c.lockMempool()()
 	return c.app.PendingNonce(addr)
-}
-
-// precheck is App.Precheck against the mempool's state.
-func (c *Chain) precheck(raw []byte) error {
-	defer c.lockMempool()()
-	return c.app.Precheck(raw)
 }
 
 // lockMempool holds the mempool still and returns its unlock. Between a

@@ -93,11 +93,14 @@ type Service struct {
 	log      *slog.Logger
 	now      func() time.Time
 
-	// relayMu orders the operator's transactions into the mempool: each is
-	// admitted (CheckTx) before the next is signed, so nonces never race.
-	relayMu   sync.Mutex
+	// relays queues the operator's transactions for admission (relay.go).
+	relays relayQueue
+	// nonce is the operator's next nonce, known while nonceSync; only the
+	// relay queue's leader reads and moves them.
 	nonce     uint64
-	nonceSync bool // nonce is known; false after a surprise
+	nonceSync bool
+	// resync asks the next leader to read the nonce again (a surprise).
+	resync atomic.Bool
 	// privateMu orders private actions with their projection.
 	privateMu sync.Mutex
 	// ownKeys is set once the chain applies the own-keys rules (ownKeysApply).
@@ -419,50 +422,6 @@ func indexWaitError(c chain.Committed, err error) error {
 		c.Height, c.Hash, stall.Height)
 }
 
-// relay signs a transaction of kind (message without from and nonce,
-// which it adds) with the operator's next nonce and admits it to the
-// mempool. A bad nonce (another process used the key, or a dropped
-// transaction left a gap) resyncs the nonce once and retries.
-func (s *Service) relay(ctx context.Context, kind tx.Kind, message map[string]any) (*chain.Pending, uint64, error) {
-	s.relayMu.Lock()
-	defer s.relayMu.Unlock()
-	for attempt := 0; ; attempt++ {
-		if !s.nonceSync {
-			n, err := s.chain.PendingNonce(s.operator)
-			if err != nil {
-				return nil, 0, fmt.Errorf("read operator nonce: %w", err)
-			}
-			s.nonce, s.nonceSync = n, true
-		}
-		message["from"], message["nonce"] = s.operator.Hex(), s.nonce
-		env, err := tx.Sign(s.key, kind, message, s.chain.Params().ChainID)
-		if err != nil {
-			return nil, 0, fmt.Errorf("sign %s: %w", kind, err)
-		}
-		pending, err := s.chain.Broadcast(ctx, env)
-		if errors.Is(err, &tx.Error{Code: tx.CodeBadNonce}) && attempt == 0 {
-			s.nonceSync = false
-			continue
-		}
-		if errors.Is(err, chain.ErrCatchingUp) {
-			// A node that just started syncs blocks before it takes
-			// transactions; wait for it rather than fail the user.
-			select {
-			case <-ctx.Done():
-				return nil, 0, fmt.Errorf("relay %s: %w (%w)", kind, err, ctx.Err())
-			case <-time.After(catchUpRetry):
-			}
-			attempt--
-			continue
-		}
-		if err != nil {
-			return nil, 0, fmt.Errorf("broadcast %s: %w", kind, err)
-		}
-		s.nonce++
-		return pending, s.nonce - 1, nil
-	}
-}
-
 // catchUpRetry is how often a node still syncing is asked again.
 const catchUpRetry = 100 * time.Millisecond
 
@@ -517,9 +476,7 @@ func (s *Service) await(ctx context.Context, p *chain.Pending, signer common.Add
 			if included, err = p.Included(ctx); err != nil || included {
 				continue
 			}
-			s.relayMu.Lock()
-			s.nonceSync = false
-			s.relayMu.Unlock()
+			s.resync.Store(true)
 			return chain.Committed{}, usererr.Clashf("dropped", "the chain dropped this action before it was applied (another node's action changed the state first); please try again")
 		}
 	}

@@ -232,6 +232,75 @@ func TestConcurrentActions(t *testing.T) {
 	}
 }
 
+// Refusals in the middle of a flood leave no gap: each action another one
+// beat is refused at once, by the relayer's own CheckTx, without using a
+// nonce, and every action queued around it commits.
+func TestConcurrentActionsWithRefusals(t *testing.T) {
+	t.Parallel()
+	n := singleNode(t)
+	alice, _ := newAddress()
+	id := n.do(t, alice, "repo.create", m{"name": "busy"}).Change.Repos[0].ID
+	n.do(t, alice, "repo.create", m{"name": "taken"})
+	const issues, clashes = 24, 12
+	type outcome struct {
+		clash bool
+		err   error
+	}
+	out := make(chan outcome, issues+clashes)
+	for i := range issues + clashes {
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			if i%3 == 2 {
+				_, err := n.forge.DoJSON(ctx, alice, "repo.create", m{"name": "Taken"})
+				out <- outcome{true, err}
+				return
+			}
+			_, err := n.forge.DoJSON(ctx, alice, "issue.create", m{"repo": id, "title": "issue " + strconv.Itoa(i)})
+			out <- outcome{false, err}
+		}()
+	}
+	for range issues + clashes {
+		o := <-out
+		ue, _ := usererr.As(o.err)
+		switch {
+		case o.clash && (ue == nil || ue.Kind != usererr.Conflict || ue.Code != "name_taken"):
+			t.Fatalf("a taken name: %v", o.err)
+		case !o.clash && o.err != nil:
+			t.Fatalf("an issue: %v", o.err)
+		}
+	}
+	_, total, err := n.index.Issues(context.Background(), id, index.IssueFilter{}, index.Page{Number: 1, Limit: 1})
+	if err != nil || total != issues {
+		t.Fatalf("issues: %d, want %d (%v)", total, issues, err)
+	}
+	// Two repositories and the issues used nonces; the refusals did not.
+	acct, err := n.chain.Account(n.forge.Operator())
+	if err != nil || acct.Nonce != 2+issues {
+		t.Fatalf("operator nonce %d, want %d (%v)", acct.Nonce, 2+issues, err)
+	}
+}
+
+// An action whose caller gave up before its turn is never sent.
+func TestAnActionGivenUpBeforeItsTurnIsNotSent(t *testing.T) {
+	t.Parallel()
+	n := singleNode(t)
+	alice, _ := newAddress()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := n.forge.DoJSON(ctx, alice, "repo.create", m{"name": "late"}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("a cancelled action: %v", err)
+	}
+	n.do(t, alice, "repo.create", m{"name": "on-time"})
+	acct, err := n.chain.Account(n.forge.Operator())
+	if err != nil || acct.Nonce != 1 {
+		t.Fatalf("operator nonce %d, want 1 (%v)", acct.Nonce, err)
+	}
+	if _, err := n.index.RepoByName(context.Background(), alice, "late"); err == nil {
+		t.Fatal("the cancelled action's repository exists")
+	}
+}
+
 func TestPayloadShapes(t *testing.T) {
 	t.Parallel()
 	n := singleNode(t)

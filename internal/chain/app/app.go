@@ -32,6 +32,7 @@ type App struct {
 	mu     sync.Mutex
 	state  *state.Store
 	checks checkView // the mempool's view (check.go)
+	own    ownChecks // the node's own transactions in CheckTx (own.go)
 	params Params
 	// verified remembers transactions whose signature already checked out, by
 	// their bytes: CheckTx, every recheck and FinalizeBlock would otherwise
@@ -187,6 +188,10 @@ func appVersionParams(v uint64) *cmtproto.ConsensusParams {
 // serializes only consensus calls), so recoveries run on all cores.
 func (a *App) CheckTx(_ context.Context, req *abci.CheckTxRequest) (*abci.CheckTxResponse, error) {
 	t, err := a.verify(req.Tx)
+	var own *ownCheck
+	if req.Type != abci.CHECK_TX_TYPE_RECHECK {
+		own = a.ownCheck(req.Tx)
+	}
 	defer a.lockCheck()()
 	check := a.checks.overlay
 	if err == nil {
@@ -195,7 +200,8 @@ func (a *App) CheckTx(_ context.Context, req *abci.CheckTxRequest) (*abci.CheckT
 		// transactions admitted after it.
 		tentative := state.NewOverlay(check)
 		_, err = a.checkHandlers().applyOn(tentative, t, a.checkHeight())
-		if (req.Type == abci.CHECK_TX_TYPE_RECHECK && isActionFailure(err)) || isStateFailure(err) {
+		lenient := own == nil && ((req.Type == abci.CHECK_TX_TYPE_RECHECK && isActionFailure(err)) || isStateFailure(err))
+		if lenient {
 			// A relayed forge action that fails on this node's view (a
 			// newer block or an action already admitted took the name or
 			// moved the ref first) stays in line and fails in its block,
@@ -203,8 +209,9 @@ func (a *App) CheckTx(_ context.Context, req *abci.CheckTxRequest) (*abci.CheckT
 			// outcome. Refused here, an action gossiped from another node
 			// would live in its relayer's mempool only (a full node's
 			// never reaches a block), and the operator's later
-			// transactions would be stranded behind its nonce. A relayer
-			// refuses its own failing action before sending it (Precheck).
+			// transactions would be stranded behind its nonce. The node's
+			// own transactions (Own) are judged strictly: their relayer
+			// learns the refusal at once and keeps the nonce.
 			tentative = state.NewOverlay(check)
 			err = ledger.UseNonce(tentative, t.From, t.Nonce)
 		}
@@ -213,32 +220,13 @@ func (a *App) CheckTx(_ context.Context, req *abci.CheckTxRequest) (*abci.CheckT
 		}
 	}
 	if err != nil {
+		if own != nil {
+			a.refuse(own, err)
+		}
 		code, log := rejection(err)
 		return &abci.CheckTxResponse{Code: code, Log: log, Codespace: "dforge"}, nil
 	}
 	return &abci.CheckTxResponse{Code: abci.CodeTypeOK}, nil
-}
-
-// Precheck says whether raw would apply on top of committed state plus
-// the transactions already admitted, without admitting it: a relayer asks
-// before sending its own transaction, so that a forge action another one
-// beat is refused at once rather than in a block (CheckTx admits it). The
-// refusal is a *tx.Error.
-func (a *App) Precheck(raw []byte) error {
-	t, err := a.verify(raw)
-	if err == nil {
-		unlock := a.lockCheck()
-		_, err = a.checkHandlers().applyOn(state.NewOverlay(a.checks.overlay), t, a.checkHeight())
-		unlock()
-	}
-	if err == nil {
-		return nil
-	}
-	var te *tx.Error
-	if errors.As(err, &te) {
-		return te
-	}
-	return fmt.Errorf("precheck: %w", err)
 }
 
 func (a *App) FinalizeBlock(_ context.Context, req *abci.FinalizeBlockRequest) (*abci.FinalizeBlockResponse, error) {

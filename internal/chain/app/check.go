@@ -9,9 +9,9 @@ import (
 )
 
 // checkView is the mempool's view of the state: the last committed
-// version plus the transactions admitted since. CheckTx and a relayer's
-// prechecks read and extend it under its own lock, so they go on while a
-// block executes under App.mu; a relayer's action is admitted in time
+// version plus the transactions admitted since. CheckTx reads and
+// extends it under its own lock, so it goes on while a block executes
+// under App.mu; a relayer's action is admitted in time
 // for the next block instead of waiting out the one being executed (a
 // flood's block takes a while).
 type checkView struct {

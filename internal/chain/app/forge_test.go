@@ -43,6 +43,22 @@ func forgeTx(t *testing.T, op wallet, actor common.Address, nonce uint64, action
 	})
 }
 
+// checkOwn puts raw through CheckTx as the node's own transaction (Own)
+// and returns the verdict; a refusal must come with its ABCI code.
+func checkOwn(t *testing.T, a *app.App, raw []byte) error {
+	t.Helper()
+	verdict := a.Own(raw)
+	res, err := a.CheckTx(context.Background(), &abci.CheckTxRequest{Tx: raw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refusal := verdict()
+	if (refusal == nil) != (res.Code == 0) || (refusal != nil && !errors.Is(refusal, &tx.Error{Code: res.Code})) {
+		t.Fatalf("verdict %v against CheckTx's code %d (%s)", refusal, res.Code, res.Log)
+	}
+	return refusal
+}
+
 func TestForgeTxsOnlyFromOperators(t *testing.T) {
 	op, mallory, alice := newWallet(t), newWallet(t), newWallet(t)
 	a, _ := newForgeChain(t, op)
@@ -74,15 +90,18 @@ func TestRefusedForgeActionUsesTheNonce(t *testing.T) {
 	create := forgeTx(t, op, alice.addr, 0, "repo.create", `{"name":"x"}`)
 	again := forgeTx(t, op, alice.addr, 1, "repo.create", `{"name":"X"}`)
 	next := forgeTx(t, op, alice.addr, 2, "issue.create", `{"repo":1,"title":"works"}`)
-	// Precheck refuses the duplicate (the mempool holds the first), which
-	// its relayer then never sends; CheckTx admits it, as a node must that
-	// gets it by gossip, to fail in its block.
+	// Its relayer's own CheckTx refuses the duplicate (the mempool holds
+	// the first) and keeps the nonce; CheckTx admits it, as a node must
+	// that gets it by gossip, to fail in its block.
 	ctx := context.Background()
 	if res, _ := a.CheckTx(ctx, &abci.CheckTxRequest{Tx: create}); res.Code != 0 {
 		t.Fatal(res.Log)
 	}
-	if err := a.Precheck(again); !errors.Is(err, &tx.Error{Code: tx.CodeNameTaken}) {
-		t.Fatalf("duplicate in Precheck: %v", err)
+	if err := checkOwn(t, a, again); !errors.Is(err, &tx.Error{Code: tx.CodeNameTaken}) {
+		t.Fatalf("the relayer's own duplicate: %v", err)
+	}
+	if n, _ := a.PendingNonce(op.addr); n != 1 {
+		t.Fatalf("pending nonce %d after a refusal, want 1", n)
 	}
 	if res, _ := a.CheckTx(ctx, &abci.CheckTxRequest{Tx: again}); res.Code != 0 {
 		t.Fatalf("duplicate in CheckTx: %d %s", res.Code, res.Log)
@@ -132,8 +151,8 @@ func TestRecheckKeepsARefusedActionInLine(t *testing.T) {
 		}
 	}
 	// Its relayer refuses a failing action before sending it.
-	if err := a.Precheck(forgeTx(t, op1, alice.addr, 2, "repo.create", `{"name":"y"}`)); !errors.Is(err, &tx.Error{Code: tx.CodeNameTaken}) {
-		t.Fatalf("precheck: %v", err)
+	if err := checkOwn(t, a, forgeTx(t, op1, alice.addr, 2, "repo.create", `{"name":"y"}`)); !errors.Is(err, &tx.Error{Code: tx.CodeNameTaken}) {
+		t.Fatalf("the relayer's own failing action: %v", err)
 	}
 	if n, _ := a.PendingNonce(op1.addr); n != 2 {
 		t.Fatalf("pending nonce %d, want 2", n)
