@@ -73,8 +73,10 @@ type API struct {
 	DataDir  string
 	Version  string
 	sshPort  int // 0: no git over SSH
-	// items keeps the JSON of list items by their content (EncodeItems).
-	items *itemjson.Cache
+	// items keeps the JSON of list items by their content (IssuesJSON);
+	// commits keeps commits' (CommitsJSON), apart, as a page of them can
+	// weigh a hundred pages of issues.
+	items, commits *itemjson.Cache
 }
 
 // Services are what the API calls into.
@@ -143,7 +145,7 @@ func New(log *slog.Logger, s Services, version string) *API {
 		Forge: s.Forge, git: s.Git, blocks: s.Blocks, Hosting: s.Repos, Pulls: s.Pulls, Replicas: s.Replicas, Hooks: s.Hooks, Mod: s.Moderation, Messages: s.Messages, market: s.Market,
 		DeployKeys: s.DeployKeys, TrackedTimes: s.TrackedTimes, OrgLabels: s.OrgLabels, CodeSearch: s.CodeSearch, Actions: s.Actions,
 		Maintainers: uniqueAddresses(s.Maintainers), admins: uniqueAddresses(s.Admins), Settings: s.Settings, DataDir: s.DataDir, Version: version, sshPort: s.SSHPort,
-		items: itemjson.New(maxItemJSON)}
+		items: itemjson.New(maxItemJSON), commits: itemjson.New(maxItemJSON)}
 }
 
 // RegisterSite adds the site's routes: web vitals, contact, version,

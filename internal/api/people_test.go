@@ -54,6 +54,30 @@ func testContributorsByAccount(t *testing.T, n *forgetest.Node) {
 	if got, _ := list(); summary(got) != "Alice:2 "+alice.Name()+":2 Bob:1" {
 		t.Fatalf("before the claim: %+v", got)
 	}
+	commitAccounts := func() string {
+		var commits []struct {
+			Commit struct {
+				Message string `json:"message"`
+			} `json:"commit"`
+			Author *struct {
+				Login string `json:"login"`
+			} `json:"author"`
+		}
+		n.JSON("GET", "/api/v1/repos/"+alice.Name()+"/app/commits?files=false", nil, nil, http.StatusOK, &commits)
+		linked := []string{}
+		for _, c := range commits {
+			who := "-"
+			if c.Author != nil {
+				who = c.Author.Login
+			}
+			linked = append(linked, strings.TrimSpace(c.Commit.Message)+":"+who)
+		}
+		return strings.Join(linked, " ")
+	}
+	unclaimed := "four:- three:" + alice.Name() + " two:- one:-"
+	if got := commitAccounts(); !strings.HasPrefix(got, unclaimed) {
+		t.Fatalf("commit accounts before the claim %v, want them to start %q", got, unclaimed)
+	}
 
 	// 2. Alice claims her email (any case); now she is one contributor.
 	var added []struct {
@@ -68,25 +92,9 @@ func testContributorsByAccount(t *testing.T, n *forgetest.Node) {
 	}
 	// The commits list links each commit to the account its email names,
 	// as Gitea does; Bob's email names nobody, so his commit has none.
-	var commits []struct {
-		Commit struct {
-			Message string `json:"message"`
-		} `json:"commit"`
-		Author *struct {
-			Login string `json:"login"`
-		} `json:"author"`
-	}
-	n.JSON("GET", "/api/v1/repos/"+alice.Name()+"/app/commits?files=false", nil, nil, http.StatusOK, &commits)
-	linked := []string{}
-	for _, c := range commits {
-		who := "-"
-		if c.Author != nil {
-			who = c.Author.Login
-		}
-		linked = append(linked, strings.TrimSpace(c.Commit.Message)+":"+who)
-	}
-	if want := "four:- three:" + alice.Name() + " two:" + alice.Name() + " one:" + alice.Name(); !strings.HasPrefix(strings.Join(linked, " "), want) {
-		t.Fatalf("commit accounts %v, want them to start %q", linked, want)
+	// Commits are kept encoded between reads, so a claim must still show.
+	if want := "four:- three:" + alice.Name() + " two:" + alice.Name() + " one:" + alice.Name(); !strings.HasPrefix(commitAccounts(), want) {
+		t.Fatalf("commit accounts %v, want them to start %q", commitAccounts(), want)
 	}
 
 	// 3. The claim is public and alice's alone.
@@ -111,6 +119,9 @@ func testContributorsByAccount(t *testing.T, n *forgetest.Node) {
 	n.JSON("DELETE", "/api/v1/user/emails", alice, map[string]any{"emails": []string{"alice@example.org"}}, http.StatusNoContent, nil)
 	if got, _ := list(); summary(got) != "Alice:2 "+alice.Name()+":2 Bob:1" {
 		t.Fatalf("after letting it go: %+v", got)
+	}
+	if got := commitAccounts(); !strings.HasPrefix(got, unclaimed) {
+		t.Fatalf("commit accounts after letting it go %v, want them to start %q", got, unclaimed)
 	}
 	n.JSON("POST", "/api/v1/user/emails", bob, map[string]any{"emails": []string{"alice@example.org"}}, http.StatusCreated, nil)
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -8,7 +9,9 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/dforge/dforge/internal/api/itemjson"
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
+	"github.com/dforge/dforge/internal/gitstore"
 
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/chain/names"
@@ -150,14 +153,33 @@ func (a *API) PersonOf(r *http.Request, addr common.Address) index.User {
 func (a *API) WithAccounts(r *http.Request, cs []CommitJSON) error {
 	emails := make([]string, 0, 2*len(cs))
 	for _, c := range cs {
-		emails = append(emails, strings.ToLower(c.Commit.Author.Email), strings.ToLower(c.Commit.Committer.Email))
+		emails = append(emails, c.Commit.Author.Email, c.Commit.Committer.Email)
 	}
-	claims, err := a.Forge.Index().EmailOwners(r.Context(), emails)
+	account, err := a.accountsOf(r, emails)
 	if err != nil {
-		return fmt.Errorf("read the accounts of commit emails: %w", err)
+		return err
+	}
+	for i := range cs {
+		cs[i].Author = account(cs[i].Commit.Author.Email)
+		cs[i].Committer = account(cs[i].Commit.Committer.Email)
+	}
+	return nil
+}
+
+// accountsOf reads, at once, which accounts emails name; account then
+// answers one email's (nil for nobody's), the same value for an email
+// named twice.
+func (a *API) accountsOf(r *http.Request, emails []string) (account func(email string) *ForgeUserJSON, err error) {
+	lower := make([]string, len(emails))
+	for i, e := range emails {
+		lower[i] = strings.ToLower(e)
+	}
+	claims, err := a.Forge.Index().EmailOwners(r.Context(), lower)
+	if err != nil {
+		return nil, fmt.Errorf("read the accounts of commit emails: %w", err)
 	}
 	found := map[string]*ForgeUserJSON{}
-	account := func(email string) *ForgeUserJSON {
+	return func(email string) *ForgeUserJSON {
 		email = strings.ToLower(email)
 		if u, ok := found[email]; ok {
 			return u
@@ -169,12 +191,61 @@ func (a *API) WithAccounts(r *http.Request, cs []CommitJSON) error {
 		}
 		found[email] = u
 		return u
+	}, nil
+}
+
+// CommitsJSON is list encoded as a JSON array, as Commit and WithAccounts
+// shape it. A commit's JSON is kept (itemjson) by everything it is made
+// from: its id (a commit, and the files it changes, never change), the
+// path the list follows, the repository's URLs and visibility, and the
+// JSON of the accounts its author's and committer's emails name now (a
+// claimed email changes them). So a page read again, at any depth,
+// shapes and encodes nothing.
+func (a *API) CommitsJSON(r *http.Request, c Code, list []gitstore.Commit, files bool, path string) (EncodedJSON[[]CommitJSON], error) {
+	emails := make([]string, 0, 2*len(list))
+	for _, g := range list {
+		emails = append(emails, g.Author.Email, g.Committer.Email)
 	}
-	for i := range cs {
-		cs[i].Author = account(cs[i].Commit.Author.Email)
-		cs[i].Committer = account(cs[i].Commit.Committer.Email)
+	account, err := a.accountsOf(r, emails)
+	if err != nil {
+		return nil, err
 	}
-	return nil
+	people := map[*ForgeUserJSON]string{}
+	personJSON := func(u *ForgeUserJSON) (string, error) {
+		if b, ok := people[u]; ok {
+			return b, nil
+		}
+		b, err := json.Marshal(u)
+		people[u] = string(b)
+		return string(b), err
+	}
+	items := make([][]byte, len(list))
+	var k itemjson.Key
+	for i, g := range list {
+		author, committer := account(g.Author.Email), account(g.Committer.Email)
+		k.Reset()
+		for _, s := range []string{"commit", c.Api, c.Html, path, g.ID} {
+			k.Str(s)
+		}
+		k.Bool(c.Repo.Private)
+		k.Bool(files && g.Files != nil)
+		for _, u := range []*ForgeUserJSON{author, committer} {
+			b, err := personJSON(u)
+			if err != nil {
+				return nil, fmt.Errorf("encode the account of commit %s: %w", g.ID, err)
+			}
+			k.Str(b)
+		}
+		items[i], err = a.commits.Encode(&k, func() any {
+			j := c.Commit(g, files)
+			j.Author, j.Committer = author, committer
+			return j
+		})
+		if err != nil {
+			return nil, fmt.Errorf("encode commit %s: %w", g.ID, err)
+		}
+	}
+	return EncodedJSON[[]CommitJSON](itemjson.Array(items)), nil
 }
 
 // IsDownloadPath reports whether an escaped path is a release asset's

@@ -1,13 +1,16 @@
 package api_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha1"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -208,6 +211,24 @@ func TestCreateCloneablePushBrowse(t *testing.T) {
 	n.JSON("GET", base+"/commits?sha=feature&limit=50", nil, nil, http.StatusOK, &all)
 	if len(all) != 4 || all[3].Commit.Author.Name != alice.Name() || !strings.HasSuffix(all[3].Commit.Author.Email, "@noreply.dforge.local") {
 		t.Fatalf("whole history %+v", all)
+	}
+	// A page read again is put together from kept commits: the same
+	// bytes, each commit as its own endpoint shapes it.
+	first := n.Call("GET", base+"/commits?sha=feature&limit=50", nil, nil)
+	again := n.Call("GET", base+"/commits?sha=feature&limit=50", nil, nil)
+	if first.Status != http.StatusOK || !bytes.Equal(first.Body, again.Body) {
+		t.Fatalf("a page read twice:\n%s\n%s", first.Body, again.Body)
+	}
+	var items []map[string]any
+	if err := json.Unmarshal(again.Body, &items); err != nil || len(items) != 4 {
+		t.Fatalf("history: %d commits, %v", len(items), err)
+	}
+	for _, item := range items {
+		var one map[string]any
+		n.JSON("GET", base+"/git/commits/"+item["sha"].(string), nil, nil, http.StatusOK, &one)
+		if !reflect.DeepEqual(item, one) {
+			t.Fatalf("in the list:\n%v\nalone:\n%v", item, one)
+		}
 	}
 	// Every commit's CID serves bytes whose SHA-1 is the commit id.
 	for _, c := range all {

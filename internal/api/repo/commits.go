@@ -39,13 +39,10 @@ func (a *Handler) listCommits(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	total, err := gitstore.Count(r.Context(), c.Dir, commit, filter)
-	out := make([]api.CommitJSON, 0, len(list))
-	for _, g := range list {
-		out = append(out, c.Commit(g, files))
+	if err != nil {
+		return err
 	}
-	if err == nil {
-		err = a.WithAccounts(r, out)
-	}
+	out, err := a.CommitsJSON(r, c, list, files, filter)
 	return a.RespondList(w, r, p, int64(total), out, err)
 }
 
