@@ -296,13 +296,16 @@ type Links struct {
 	Username func(r *http.Request, addr string) string
 	// items keeps encoded issues for IssuesJSON: set by ListLinks only.
 	items *itemjson.Cache
+	// rendered keeps encoded comments for CommentsJSON, whose keys hold
+	// their rendered bodies: set by LinksFor.
+	rendered *itemjson.Cache
 }
 
 func (h *IssuesAPI) LinksFor(r *http.Request, repo index.Repo) *Links {
 	origin := SiteURL(r)
 	path := url.PathEscape(repo.Owner.Username) + "/" + url.PathEscape(repo.Name)
 	l := &Links{req: r, origin: origin, Api: origin + "/api/v1/repos/" + path, Html: origin + "/" + path, owner: repo.Owner.Username, name: repo.Name,
-		RepoID: repo.ID, Mod: h.ModViewOf(r)}
+		RepoID: repo.ID, Mod: h.ModViewOf(r), rendered: h.items}
 	ctx := r.Context()
 	lk := &linker{owner: repo.Owner.Username, repo: repo.Name,
 		user: func(ctx context.Context, name string) (string, bool) {
@@ -334,7 +337,7 @@ func (h *IssuesAPI) LinksFor(r *http.Request, repo index.Repo) *Links {
 func (h *IssuesAPI) ListLinks(r *http.Request, repo index.Repo) *Links {
 	l := h.LinksFor(r, repo)
 	l.Render = func(string) string { return "" }
-	l.items = h.items
+	l.items, l.rendered = h.items, nil
 	return l
 }
 
@@ -486,6 +489,11 @@ func (l *Links) Issue(repo index.Repo, is index.Issue, pr *index.Pull) IssueJSON
 }
 
 func (l *Links) Comment(is index.Issue, c index.Comment) CommentJSON {
+	return l.comment(is, c, l.Render(c.Body))
+}
+
+// comment shapes c of is with html, its body rendered.
+func (l *Links) comment(is index.Issue, c index.Comment, html string) CommentJSON {
 	kind := "issues"
 	if is.IsPull {
 		kind = "pulls"
@@ -493,7 +501,7 @@ func (l *Links) Comment(is index.Issue, c index.Comment) CommentJSON {
 	page := l.Html + "/" + kind + "/" + strconv.FormatUint(is.Number, 10)
 	j := CommentJSON{
 		ID: c.ID, HTMLURL: page + "#issuecomment-" + strconv.FormatUint(c.ID, 10), IssueURL: l.Html + "/issues/" + strconv.FormatUint(is.Number, 10),
-		User: l.Person(c.Author), Body: c.Body, BodyHTML: l.Render(c.Body), Assets: []struct{}{}, Created: c.Created, Updated: c.Created,
+		User: l.Person(c.Author), Body: c.Body, BodyHTML: html, Assets: []struct{}{}, Created: c.Created, Updated: c.Created,
 		Signer: c.Signer, Delegation: c.Delegation,
 	}
 	if is.IsPull {
@@ -501,6 +509,62 @@ func (l *Links) Comment(is index.Issue, c index.Comment) CommentJSON {
 	}
 	l.Mod.maskComment(l.RepoID, c.ID, &j)
 	return j
+}
+
+// CommentsJSON is list encoded as a JSON array, as Comment shapes each
+// one of issueOf(c). A comment's JSON is kept (itemjson) by everything it
+// is made from, its rendered body included. So the body is still
+// rendered for every read (markdown keeps that, and only the linking of
+// mentions and references runs again, since they link once their user or
+// issue exists), but the comment is shaped and encoded only when
+// something it shows has changed.
+func (l *Links) CommentsJSON(list []index.Comment, issueOf func(index.Comment) index.Issue) (EncodedJSON[[]CommentJSON], error) {
+	items := make([][]byte, len(list))
+	var k itemjson.Key
+	for i, c := range list {
+		is, html := issueOf(c), l.Render(c.Body)
+		shape := func() any { return l.comment(is, c, html) }
+		var err error
+		if l.rendered == nil {
+			items[i], err = json.Marshal(shape())
+		} else {
+			l.commentKey(&k, is, c, html)
+			items[i], err = l.rendered.Encode(&k, shape)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("encode comment %d: %w", c.ID, err)
+		}
+	}
+	return EncodedJSON[[]CommentJSON](itemjson.Array(items)), nil
+}
+
+// commentKey writes into k everything comment(is, c, html) is made from.
+// TestCommentKeyHoldsEveryField changes each field of c and checks that
+// the key changes.
+func (l *Links) commentKey(k *itemjson.Key, is index.Issue, c index.Comment, html string) {
+	k.Reset()
+	k.Str("comment")
+	k.Str(l.origin)
+	k.Str(l.Html)
+	k.Uint(l.RepoID)
+	k.Uint(is.Number)
+	k.Bool(is.IsPull)
+	k.Uint(c.ID)
+	k.Uint(c.Repo)
+	k.Uint(c.Number)
+	l.personKey(k, c.Author)
+	k.Str(c.Body)
+	k.Str(html)
+	k.Int(c.Height)
+	k.Str(c.Created)
+	k.Str(c.Updated)
+	k.Bool(c.IsPull)
+	k.Str(c.Signer)
+	k.Str(c.Delegation)
+	reason, hidden := l.Mod.Hidden(moderation.KindComment, moderation.CommentKey(l.RepoID, c.ID))
+	k.Bool(hidden)
+	k.Str(reason)
+	k.Bool(l.Mod.Admin)
 }
 
 // Pull shapes pr of base; detail adds body_html and what needs a diff

@@ -37,46 +37,7 @@ func TestIssueKeyHoldsEveryField(t *testing.T) {
 		return bytes.Clone(k.Bytes())
 	}
 	base := keyOf(sampleIssue(), nil)
-	if !bytes.Equal(base, keyOf(sampleIssue(), nil)) {
-		t.Fatal("the same issue writes two keys")
-	}
-	changed := 0
-	var visit func(path string, at func(*index.Issue) reflect.Value)
-	visit = func(path string, at func(*index.Issue) reflect.Value) {
-		probe := sampleIssue()
-		v := at(&probe)
-		switch v.Kind() {
-		case reflect.Struct:
-			for i := range v.NumField() {
-				visit(path+"."+v.Type().Field(i).Name, func(is *index.Issue) reflect.Value { return at(is).Field(i) })
-			}
-			return
-		case reflect.Pointer:
-			visit(path, func(is *index.Issue) reflect.Value { return at(is).Elem() })
-			v.SetZero()
-		case reflect.Slice:
-			for i := range v.Len() {
-				visit(path+"[i]", func(is *index.Issue) reflect.Value { return at(is).Index(i) })
-			}
-			v.Set(v.Slice(0, v.Len()-1))
-		case reflect.String:
-			v.SetString(v.String() + "x")
-		case reflect.Bool:
-			v.SetBool(!v.Bool())
-		case reflect.Int, reflect.Int64:
-			v.SetInt(v.Int() + 1)
-		case reflect.Uint64:
-			v.SetUint(v.Uint() + 1)
-		default:
-			t.Fatalf("%s: no change written for %s", path, v.Kind())
-		}
-		if bytes.Equal(keyOf(probe, nil), base) {
-			t.Errorf("%s changed and the key did not", path)
-		}
-		changed++
-	}
-	visit("Issue", func(is *index.Issue) reflect.Value { return reflect.ValueOf(is).Elem() })
-	if changed < 40 {
+	if changed := changeEachField(t, "Issue", sampleIssue, func(is index.Issue) []byte { return keyOf(is, nil) }); changed < 40 {
 		t.Fatalf("only %d changes tried", changed)
 	}
 
@@ -91,4 +52,81 @@ func TestIssueKeyHoldsEveryField(t *testing.T) {
 	if bytes.Equal(keyOf(sampleIssue(), nil), base) {
 		t.Error("the repository's name is not in the key")
 	}
+}
+
+// TestCommentKeyHoldsEveryField does for a comment what
+// TestIssueKeyHoldsEveryField does for an issue; the comment's issue and
+// its rendered body are in the key too.
+func TestCommentKeyHoldsEveryField(t *testing.T) {
+	l := &Links{req: httptest.NewRequest("GET", "/", nil), origin: "http://h", Api: "http://h/api/v1/repos/o/r", Html: "http://h/o/r", RepoID: 1}
+	is := index.Issue{Number: 2}
+	keyOf := func(c index.Comment, html string) []byte {
+		var k itemjson.Key
+		l.commentKey(&k, is, c, html)
+		return bytes.Clone(k.Bytes())
+	}
+	sample := func() index.Comment {
+		return index.Comment{ID: 7, Repo: 1, Number: 2, Author: index.User{Address: "0x00000000000000000000000000000000000000aa", Username: "alice"},
+			Body: "b", Height: 3, Created: "c", Updated: "u", IsPull: true, Signer: "s", Delegation: "d"}
+	}
+	if changed := changeEachField(t, "Comment", sample, func(c index.Comment) []byte { return keyOf(c, "<p>b</p>") }); changed < 12 {
+		t.Fatalf("only %d changes tried", changed)
+	}
+	base := keyOf(sample(), "<p>b</p>")
+	if bytes.Equal(keyOf(sample(), `<p>b <a href="/alice">@alice</a></p>`), base) {
+		t.Error("the rendered body is not in the key")
+	}
+	is.IsPull = true
+	if bytes.Equal(keyOf(sample(), "<p>b</p>"), base) {
+		t.Error("the issue's kind is not in the key")
+	}
+}
+
+// changeEachField changes each field of sample() in turn, down to the
+// fields of its structs, lists and pointers, and fails for every change
+// after which key gives the same bytes as for sample(). It returns the
+// number of changes tried.
+func changeEachField[T any](t *testing.T, name string, sample func() T, key func(T) []byte) int {
+	t.Helper()
+	base := key(sample())
+	if !bytes.Equal(base, key(sample())) {
+		t.Fatalf("the same %s writes two keys", name)
+	}
+	changed := 0
+	var visit func(path string, at func(*T) reflect.Value)
+	visit = func(path string, at func(*T) reflect.Value) {
+		probe := sample()
+		v := at(&probe)
+		switch v.Kind() {
+		case reflect.Struct:
+			for i := range v.NumField() {
+				visit(path+"."+v.Type().Field(i).Name, func(x *T) reflect.Value { return at(x).Field(i) })
+			}
+			return
+		case reflect.Pointer:
+			visit(path, func(x *T) reflect.Value { return at(x).Elem() })
+			v.SetZero()
+		case reflect.Slice:
+			for i := range v.Len() {
+				visit(path+"[i]", func(x *T) reflect.Value { return at(x).Index(i) })
+			}
+			v.Set(v.Slice(0, v.Len()-1))
+		case reflect.String:
+			v.SetString(v.String() + "x")
+		case reflect.Bool:
+			v.SetBool(!v.Bool())
+		case reflect.Int, reflect.Int64:
+			v.SetInt(v.Int() + 1)
+		case reflect.Uint64:
+			v.SetUint(v.Uint() + 1)
+		default:
+			t.Fatalf("%s: no change written for %s", path, v.Kind())
+		}
+		if bytes.Equal(key(probe), base) {
+			t.Errorf("%s changed and the key did not", path)
+		}
+		changed++
+	}
+	visit(name, func(x *T) reflect.Value { return reflect.ValueOf(x).Elem() })
+	return changed
 }

@@ -32,12 +32,8 @@ func (h *Handler) listComments(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	l := h.LinksFor(r, repo)
-	out := make([]api.CommentJSON, len(list))
-	for i, c := range list {
-		out[i] = l.Comment(is, c)
-	}
-	return h.RespondList(w, r, p, total, out, nil)
+	out, err := h.LinksFor(r, repo).CommentsJSON(list, func(index.Comment) index.Issue { return is })
+	return h.RespondList(w, r, p, total, out, err)
 }
 
 // listRepoComments is Gitea's GET /repos/{owner}/{repo}/issues/comments:
@@ -63,12 +59,8 @@ func (h *Handler) listRepoComments(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	l := h.LinksFor(r, repo)
-	out := make([]api.CommentJSON, len(list))
-	for i, c := range list {
-		out[i] = l.Comment(index.Issue{Number: c.Number, IsPull: c.IsPull}, c)
-	}
-	return h.RespondList(w, r, p, total, out, nil)
+	out, err := h.LinksFor(r, repo).CommentsJSON(list, func(c index.Comment) index.Issue { return index.Issue{Number: c.Number, IsPull: c.IsPull} })
+	return h.RespondList(w, r, p, total, out, err)
 }
 
 func (h *Handler) createComment(w http.ResponseWriter, r *http.Request) error {
