@@ -15,7 +15,7 @@ import (
 // actions through inserts, a conflicting insert that adds nothing, a
 // deleted comment's row and a deleted repository; the totals the lists
 // read from them match COUNT(*) for the public list, a viewer who may read
-// a private repository, and one repository's feed.
+// a private repository, one repository's feed, and followed feeds.
 func TestActivityCountersFollowEveryWrite(t *testing.T) {
 	eachDatabase(t, func(t *testing.T, name, dsn string) {
 		ctx := context.Background()
@@ -28,6 +28,12 @@ func TestActivityCountersFollowEveryWrite(t *testing.T) {
 				fork_of, stars, forks, watchers, open_issues, open_pulls, created_height, created_time_ns, updated_height, updated_time_ns)
 				VALUES ($1, $2, $3, $3, '', 'main', '[]', $4, NULL, 0, 0, 0, 0, 0, 1, 1, 1, 1)`, repo, named.Hex(), fmt.Sprintf("r%d", repo), private)
 		}
+		// A fan follows unnamed and stars repository 2; named watches
+		// repository 3: their feeds pick by actor and by repository.
+		fan := common.HexToAddress("0xfa0")
+		exec(`INSERT INTO forge_follows (follower, followed, height, time_ns) VALUES ($1, $2, 1, 1)`, fan.Hex(), unnamed.Hex())
+		exec(`INSERT INTO forge_stars (repo_id, user_address, height, time_ns) VALUES (2, $1, 1, 1)`, fan.Hex())
+		exec(`INSERT INTO forge_watches (repo_id, user_address, height, time_ns) VALUES (3, $1, 1, 1)`, named.Hex())
 		k := int64(0)
 		act := func(repo int64, verb string, actor common.Address) {
 			t.Helper()
@@ -70,6 +76,9 @@ func TestActivityCountersFollowEveryWrite(t *testing.T) {
 				{"an account's actions, to a stranger", index.ActivityFilter{Actor: &unnamed}, "a.actor = '" + unnamed.Hex() + "' AND r.private = FALSE"},
 				{"an account's actions, to the owner", index.ActivityFilter{Viewer: named, Actor: &unnamed}, "a.actor = '" + unnamed.Hex() + "'"},
 				{"an account's actions in one repository", index.ActivityFilter{Actor: &named, Repo: 1}, "a.actor = '" + named.Hex() + "' AND r.id = 1"},
+				{"a fan's feed", index.ActivityFilter{Viewer: fan, FeedOf: &fan}, "(a.actor = '" + unnamed.Hex() + "' OR a.repo_id = 2) AND r.private = FALSE"},
+				{"the owner's feed", index.ActivityFilter{Viewer: named, FeedOf: &named}, "(a.actor = '" + named.Hex() + "' OR a.repo_id = 3)"},
+				{"the owner's feed in one repository", index.ActivityFilter{Viewer: named, FeedOf: &named, Repo: 3}, "r.id = 3"},
 			} {
 				if _, total, err := ix.Activities(ctx, c.f, p); err != nil || total != count(c.where) {
 					t.Errorf("%s: %s's total is %d, COUNT(*) says %d (%v)", step, c.what, total, count(c.where), err)
@@ -93,6 +102,9 @@ func TestActivityCountersFollowEveryWrite(t *testing.T) {
 		exec(`UPDATE forge_activity_counts SET actions = 1000 WHERE repo_id = 1`) // named's only, now
 		if _, total, err := ix.Activities(ctx, index.ActivityFilter{Repo: 1}, index.Page{Number: 1, Limit: 2}); err != nil || total != 1000 {
 			t.Errorf("repository 1's total is %d (%v), not its counter's 1000", total, err)
+		}
+		if _, total, err := ix.Activities(ctx, index.ActivityFilter{Viewer: named, FeedOf: &named}, index.Page{Number: 1, Limit: 2}); err != nil || total != 1000+4 {
+			t.Errorf("the owner's feed's total is %d (%v), not its counters' 1004", total, err)
 		}
 	})
 }

@@ -33,6 +33,11 @@ func (db *DB) ListPage(ctx context.Context, cols, from, countFrom, where, order 
 	return db.listPage(ctx, cols, from, countFrom, where, order, args, p, nil, scan)
 }
 
+// ListPageCounted is ListPage whose total is count's (none: counted).
+func (db *DB) ListPageCounted(ctx context.Context, cols, from, countFrom, where, order string, args []any, p Page, count Count, scan func(*sql.Rows) error) (int64, error) {
+	return db.listPage(ctx, cols, from, countFrom, where, order, args, p, count, scan)
+}
+
 // Count is a list's total read from a counter the projection keeps with
 // the list (forge_issue_counts), never by counting the list's rows.
 type Count func(ctx context.Context) (int64, error)
