@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -501,7 +502,7 @@ func (l *Links) comment(is index.Issue, c index.Comment, html string) CommentJSO
 	page := l.Html + "/" + kind + "/" + strconv.FormatUint(is.Number, 10)
 	j := CommentJSON{
 		ID: c.ID, HTMLURL: page + "#issuecomment-" + strconv.FormatUint(c.ID, 10), IssueURL: l.Html + "/issues/" + strconv.FormatUint(is.Number, 10),
-		User: l.Person(c.Author), Body: c.Body, BodyHTML: html, Assets: []struct{}{}, Created: c.Created, Updated: c.Created,
+		User: l.Person(c.Author), Body: c.Body, BodyHTML: html, Assets: []struct{}{}, Created: c.Created, Updated: cmp.Or(c.Updated, c.Created),
 		Signer: c.Signer, Delegation: c.Delegation,
 	}
 	if is.IsPull {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -13,16 +14,16 @@ import (
 
 // relayQueue hands the operator's transactions to the mempool in nonce
 // order without a lock held across each admission. A caller queues its
-// action; whoever finds no leader becomes it and admits everything queued,
-// in order, as one batch; then it passes the lead to the first caller
-// queued meanwhile. So a flood of actions is admitted by one goroutine in
-// batches rather than by every caller in turn through a lock, each
-// waiting caller is woken once, and the mempool puts the batch into the
-// next block.
+// action and waits for it alone; one goroutine, started when the queue
+// fills from empty and gone once it is empty again, takes everything
+// queued as one batch, admits it in order, and takes the next. So a flood
+// of actions is admitted in batches by one goroutine rather than by every
+// caller in turn through a lock, each waiting caller is woken once, and
+// the mempool puts each batch into the next block.
 type relayQueue struct {
-	mu      sync.Mutex
-	waiting []*relayCall
-	leading bool
+	mu       sync.Mutex
+	waiting  []*relayCall
+	draining bool
 }
 
 // relayCall is one queued transaction and, once done is closed, its
@@ -31,7 +32,6 @@ type relayCall struct {
 	ctx     context.Context
 	kind    tx.Kind
 	message map[string]any
-	lead    chan struct{} // the call leads the next batch
 	done    chan struct{}
 	pending *chain.Pending
 	nonce   uint64
@@ -40,51 +40,58 @@ type relayCall struct {
 
 // relay signs a transaction of kind (message without from and nonce,
 // which it adds) with the operator's next nonce and admits it to the
-// mempool. A call is admitted even when its ctx ends while it waits its
-// turn (as before, a caller never leaves the line): the batch's leader
-// refuses it then, before it is signed.
+// mempool. A caller stays in line even when its ctx ends (as it waited
+// for the lock before): a call whose ctx has ended by its turn is refused
+// then, before it is signed.
 func (s *Service) relay(ctx context.Context, kind tx.Kind, message map[string]any) (*chain.Pending, uint64, error) {
-	c := &relayCall{ctx: ctx, kind: kind, message: message, lead: make(chan struct{}, 1), done: make(chan struct{})}
+	c := &relayCall{ctx: ctx, kind: kind, message: message, done: make(chan struct{})}
 	q := &s.relays
 	q.mu.Lock()
 	q.waiting = append(q.waiting, c)
-	leads := !q.leading
-	q.leading = true
-	q.mu.Unlock()
-	if !leads {
-		select {
-		case <-c.done:
-			return c.pending, c.nonce, c.err
-		case <-c.lead:
-		}
+	if !q.draining {
+		q.draining = true
+		go s.drain()
 	}
-	s.admitQueued()
-	<-c.done // the leader's batch holds its own call
+	q.mu.Unlock()
+	<-c.done
 	return c.pending, c.nonce, c.err
 }
 
-// admitQueued admits the queued calls as one batch, then passes the lead.
-func (s *Service) admitQueued() {
+// drain admits the queued calls, a batch at a time, until none is left.
+func (s *Service) drain() {
 	q := &s.relays
-	q.mu.Lock()
-	batch := q.waiting
-	q.waiting = nil
-	q.mu.Unlock()
-	for _, c := range batch {
-		if err := c.ctx.Err(); err != nil {
-			c.err = fmt.Errorf("relay %s: %w", c.kind, err)
-		} else {
-			c.pending, c.nonce, c.err = s.admit(c.ctx, c.kind, c.message)
+	for {
+		q.mu.Lock()
+		batch := q.waiting
+		q.waiting = nil
+		if len(batch) == 0 {
+			q.draining = false
+			q.mu.Unlock()
+			return
 		}
-		close(c.done)
+		q.mu.Unlock()
+		for _, c := range batch {
+			s.admitCall(c)
+		}
 	}
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if len(q.waiting) == 0 {
-		q.leading = false
+}
+
+// admitCall admits c and tells its caller. A panic fails c alone, so the
+// queue goes on: its other callers would otherwise wait for ever.
+func (s *Service) admitCall(c *relayCall) {
+	defer close(c.done)
+	defer func() {
+		if v := recover(); v != nil {
+			s.log.Error("relaying a transaction panicked", "kind", c.kind, "panic", v, "stack", string(debug.Stack()))
+			c.pending, c.err = nil, fmt.Errorf("relay %s: %v", c.kind, v)
+			s.nonceSync = false // the nonce may have moved or not
+		}
+	}()
+	if err := c.ctx.Err(); err != nil {
+		c.err = fmt.Errorf("relay %s: %w", c.kind, err)
 		return
 	}
-	q.waiting[0].lead <- struct{}{}
+	c.pending, c.nonce, c.err = s.admit(c.ctx, c.kind, c.message)
 }
 
 // admit signs one transaction with the operator's next nonce and checks
