@@ -443,13 +443,17 @@ func (l *Links) issueKey(k *itemjson.Key, repo index.Repo, is index.Issue, pr *i
 	}
 }
 
-// personKey writes what Person(u) is made from besides the site's URL:
-// the address, the name and the user id the index gives the address.
-func (l *Links) personKey(k *itemjson.Key, u index.User) {
+// personKey writes what Person(u) is made from besides the site's URL.
+func (l *Links) personKey(k *itemjson.Key, u index.User) { PersonKey(l.req, k, u) }
+
+// PersonKey writes what ToForgeUser(r, u) is made from besides the
+// site's URL: the address, the name and the user id the index gives the
+// address.
+func PersonKey(r *http.Request, k *itemjson.Key, u index.User) {
 	k.Str(u.Address)
 	k.Str(u.Username)
 	if common.IsHexAddress(u.Address) {
-		k.Int(UserIDOf(l.req, common.HexToAddress(u.Address)))
+		k.Int(UserIDOf(r, common.HexToAddress(u.Address)))
 	}
 }
 

@@ -82,6 +82,30 @@ func TestCommentKeyHoldsEveryField(t *testing.T) {
 	}
 }
 
+// TestActivityKeyHoldsEveryField does for a feed's action what
+// TestIssueKeyHoldsEveryField does for an issue; the feed's owner and the
+// repository's JSON are in the key too.
+func TestActivityKeyHoldsEveryField(t *testing.T) {
+	r := httptest.NewRequest("GET", "/", nil)
+	keyOf := func(it index.Activity, repo string, user int64) []byte {
+		var k itemjson.Key
+		ActivityKey(r, &k, it, repo, user)
+		return bytes.Clone(k.Bytes())
+	}
+	sample := func() index.Activity {
+		return index.Activity{ID: 1, Type: "comment", Actor: index.User{Address: "0x00000000000000000000000000000000000000aa", Username: "alice"},
+			Repo:   index.ActivityRepo{ID: 2, Owner: "o", Name: "r", FullName: "o/r", Private: true},
+			Number: 3, Title: "t", IsPull: true, State: "approve", Ref: "refs/heads/main", CommentID: 4, Content: "c", Height: 5, Time: "t"}
+	}
+	if changed := changeEachField(t, "Activity", sample, func(it index.Activity) []byte { return keyOf(it, `{"id":2}`, 7) }); changed < 18 {
+		t.Fatalf("only %d changes tried", changed)
+	}
+	base := keyOf(sample(), `{"id":2}`, 7)
+	if bytes.Equal(keyOf(sample(), `{"id":2,"stars_count":1}`, 7), base) || bytes.Equal(keyOf(sample(), `{"id":2}`, 8), base) {
+		t.Error("the repository's JSON or the feed's owner is not in the key")
+	}
+}
+
 // changeEachField changes each field of sample() in turn, down to the
 // fields of its structs, lists and pointers, and fails for every change
 // after which key gives the same bytes as for sample(). It returns the

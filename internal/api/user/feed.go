@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dforge/dforge/internal/api/itemjson"
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/usererr"
@@ -108,7 +109,11 @@ func (a *Handler) respondActivities(w http.ResponseWriter, r *http.Request, f in
 		return err
 	}
 	repos := map[uint64]*api.RepoJSON{}
-	out := make([]activityJSON, 0, len(items))
+	type shown struct {
+		it   index.Activity
+		repo *api.RepoJSON
+	}
+	list := make([]shown, 0, len(items))
 	for _, it := range a.ModViewOf(r).MaskActivities(items) {
 		repo, ok := repos[it.Repo.ID]
 		if !ok {
@@ -123,9 +128,17 @@ func (a *Handler) respondActivities(w http.ResponseWriter, r *http.Request, f in
 		if repo == nil {
 			continue
 		}
-		out = append(out, giteaActivity(r, it, repo, user))
+		list = append(list, shown{it, repo})
 	}
-	return a.RespondList(w, r, p, total, out, nil)
+	// Each item is kept encoded by everything it shows (api.ActivityKey),
+	// its repository's JSON encoded once per page for the keys.
+	repoKeys := api.RepoJSONKeys{}
+	out, err := api.EncodeItems(a.API, len(list), func(i int, k *itemjson.Key) error {
+		repo, err := repoKeys.Of(list[i].repo)
+		api.ActivityKey(r, k, list[i].it, repo, user)
+		return err
+	}, func(i int) activityJSON { return giteaActivity(r, list[i].it, list[i].repo, user) })
+	return a.RespondList(w, r, p, total, out, err)
 }
 
 // activityJSON is Gitea's Activity.
