@@ -9,7 +9,6 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/dforge/dforge/internal/index/readdb"
 	"github.com/dforge/dforge/internal/store"
 )
 
@@ -148,28 +147,34 @@ func (f NotificationFilter) key() string {
 func (ix *Index) readNotifications(ctx context.Context, f NotificationFilter, p Page) ([]Notification, int64, error) {
 	var args sqlArgs
 	where := f.where(&args)
-	out := []Notification{}
-	scan := func(rows *sql.Rows) error {
-		nt, err := scanNotification(rows)
-		out = append(out, nt)
-		return err
-	}
-	// A deep page seeks from the key of its first thread, which an OFFSET
-	// over the index alone finds (no thread before the page is read).
-	var count readdb.Count
-	if f.countable() {
-		count = func(ctx context.Context) (int64, error) { return ix.countNotifications(ctx, f) }
-	}
-	total, err := ix.rd.SeekPageCounted(ctx, notificationColumns, notificationFrom, "notifications n", where, notificationOrder, args, p, count, scan)
+	n := len(args)
+	// The page's ids first, from the index alone (the rows its OFFSET
+	// skips are never read from the table), then those rows in full.
+	q := `SELECT ` + notificationColumns + ` FROM (SELECT n.id FROM notifications n WHERE ` + where +
+		fmt.Sprintf(` ORDER BY n.updated_ns DESC, n.id DESC LIMIT $%d OFFSET $%d) pg`, n+1, n+2) +
+		` JOIN notifications n ON n.id = pg.id` + notificationJoins + ` ORDER BY n.updated_ns DESC, n.id DESC`
+	rows, err := ix.query(ctx, q, append(args, p.Limit, p.Offset())...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("read notifications: %w", err)
 	}
-	return out, total, nil
+	defer rows.Close()
+	out := []Notification{}
+	for rows.Next() {
+		nt, err := scanNotification(rows)
+		if err != nil {
+			return nil, 0, fmt.Errorf("read notifications: %w", err)
+		}
+		out = append(out, nt)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("read notifications: %w", err)
+	}
+	if p.Number == 1 && len(out) < p.Limit {
+		return out, int64(len(out)), nil
+	}
+	total, err := ix.countNotifications(ctx, f)
+	return out, total, err
 }
-
-// notificationOrder is the newest thread first: a total order, as a
-// thread's id is unique.
-var notificationOrder = readdb.Order{Cols: []string{"n.updated_ns", "n.id"}, Desc: true}
 
 // CountNotifications counts a user's threads f picks. A filter on the
 // columns notification_counts keeps (status, subject type, reason) sums a

@@ -11,11 +11,11 @@ import (
 	"github.com/dforge/dforge/internal/index"
 )
 
-// TestNotificationPagesSeekAsOffsetWould: every page of a user's threads,
-// read by a seek from its first thread's key, holds the threads an OFFSET
-// over the whole order gives, ties in time included, and every total is
-// COUNT(*)'s: for filters the counters answer and for those counted.
-func TestNotificationPagesSeekAsOffsetWould(t *testing.T) {
+// TestNotificationPagesFollowTheOrder: every page of a user's threads
+// holds the threads the whole order gives at its place, ties in time
+// included, and every total is COUNT(*)'s: for filters the counters
+// answer and for those counted.
+func TestNotificationPagesFollowTheOrder(t *testing.T) {
 	eachDatabase(t, func(t *testing.T, name, dsn string) {
 		ctx := context.Background()
 		st := openStore(t, dsn)
