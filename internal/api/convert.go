@@ -3,7 +3,6 @@ package api
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
@@ -356,14 +355,9 @@ func (l *Links) IssuesJSON(repo index.Repo, list []index.Issue, pulls map[uint64
 		if got, ok := pulls[is.Number]; ok && is.IsPull {
 			pr = &got
 		}
-		shape := func() any { return l.Issue(repo, is, pr) }
 		var err error
-		if l.items == nil {
-			items[i], err = json.Marshal(shape())
-		} else {
-			l.issueKey(&k, repo, is, pr)
-			items[i], err = l.items.Encode(&k, shape)
-		}
+		items[i], err = encodeKept(l.items, &k, func(k *itemjson.Key) { l.issueKey(k, repo, is, pr) },
+			func() any { return l.Issue(repo, is, pr) })
 		if err != nil {
 			return nil, fmt.Errorf("encode issue %d: %w", is.Number, err)
 		}
@@ -528,14 +522,9 @@ func (l *Links) CommentsJSON(list []index.Comment, issueOf func(index.Comment) i
 	var k itemjson.Key
 	for i, c := range list {
 		is, html := issueOf(c), l.Render(c.Body)
-		shape := func() any { return l.comment(is, c, html) }
 		var err error
-		if l.rendered == nil {
-			items[i], err = json.Marshal(shape())
-		} else {
-			l.commentKey(&k, is, c, html)
-			items[i], err = l.rendered.Encode(&k, shape)
-		}
+		items[i], err = encodeKept(l.rendered, &k, func(k *itemjson.Key) { l.commentKey(k, is, c, html) },
+			func() any { return l.comment(is, c, html) })
 		if err != nil {
 			return nil, fmt.Errorf("encode comment %d: %w", c.ID, err)
 		}

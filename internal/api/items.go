@@ -29,6 +29,16 @@ func EncodeItems[T any](a *API, n int, key func(i int, k *itemjson.Key) error, s
 	return EncodedJSON[[]T](itemjson.Array(items)), nil
 }
 
+// encodeKept is shape()'s JSON, kept in c by the key writeKey writes into
+// k; with no cache (nil), encoded every time.
+func encodeKept(c *itemjson.Cache, k *itemjson.Key, writeKey func(*itemjson.Key), shape func() any) ([]byte, error) {
+	if c == nil {
+		return json.Marshal(shape())
+	}
+	writeKey(k)
+	return c.Encode(k, shape)
+}
+
 // RepoJSONKeys encodes each repository a page's items embed once, for
 // their keys; a page shares one *RepoJSON per repository.
 type RepoJSONKeys map[*RepoJSON]string
