@@ -426,10 +426,7 @@ func (l *Links) issueKey(k *itemjson.Key, repo index.Repo, is index.Issue, pr *i
 	k.Str(is.Closed)
 	k.Str(is.Signer)
 	k.Str(is.Delegation)
-	reason, hidden := l.Mod.Hidden(moderation.KindIssue, moderation.IssueKey(repo.ID, is.Number))
-	k.Bool(hidden)
-	k.Str(reason)
-	k.Bool(l.Mod.Admin)
+	l.moderationKey(k, moderation.KindIssue, moderation.IssueKey(repo.ID, is.Number))
 	k.Bool(pr != nil)
 	if pr != nil {
 		k.Bool(pr.Merged)
@@ -555,7 +552,13 @@ func (l *Links) commentKey(k *itemjson.Key, is index.Issue, c index.Comment, htm
 	k.Bool(c.IsPull)
 	k.Str(c.Signer)
 	k.Str(c.Delegation)
-	reason, hidden := l.Mod.Hidden(moderation.KindComment, moderation.CommentKey(l.RepoID, c.ID))
+	l.moderationKey(k, moderation.KindComment, moderation.CommentKey(l.RepoID, c.ID))
+}
+
+// moderationKey writes the viewer's moderation view of an item: whether
+// it is hidden, why, and whether the viewer sees hidden items whole.
+func (l *Links) moderationKey(k *itemjson.Key, kind moderation.Kind, key string) {
+	reason, hidden := l.Mod.Hidden(kind, key)
 	k.Bool(hidden)
 	k.Str(reason)
 	k.Bool(l.Mod.Admin)
