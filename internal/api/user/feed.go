@@ -133,7 +133,8 @@ func (a *Handler) respondActivities(w http.ResponseWriter, r *http.Request, f in
 	// Each item is kept encoded by everything it shows (api.ActivityKey),
 	// its repository's JSON encoded once per page for the keys.
 	repoKeys := api.RepoJSONKeys{}
-	out, err := api.EncodeItems(a.API, len(list), func(i int, k *itemjson.Key) error {
+	var out api.EncodedJSON[[]activityJSON] // named, for the OpenAPI document
+	out, err = api.EncodeItems(a.API, len(list), func(i int, k *itemjson.Key) error {
 		repo, err := repoKeys.Of(list[i].repo)
 		api.ActivityKey(r, k, list[i].it, repo, user)
 		return err
