@@ -95,9 +95,9 @@ func (s *Service) admitCall(c *relayCall) {
 }
 
 // admit signs one transaction with the operator's next nonce and checks
-// it into the mempool; only the queue's leader calls it. A bad nonce
-// (another process used the key, or a dropped transaction left a gap)
-// resyncs the nonce once and retries.
+// it into the mempool; only the queue's draining goroutine calls it. A
+// bad nonce (another process used the key, or a dropped transaction left
+// a gap) resyncs the nonce once and retries.
 func (s *Service) admit(ctx context.Context, kind tx.Kind, message map[string]any) (*chain.Pending, uint64, error) {
 	if s.resync.Swap(false) {
 		s.nonceSync = false
