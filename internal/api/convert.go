@@ -348,21 +348,16 @@ func (h *IssuesAPI) ListLinks(r *http.Request, repo index.Repo) *Links {
 // (ListLinks) keep issues: elsewhere bodies are rendered, from more than
 // the issue.
 func (l *Links) IssuesJSON(repo index.Repo, list []index.Issue, pulls map[uint64]index.Pull) (EncodedJSON[[]IssueJSON], error) {
-	items := make([][]byte, len(list))
-	var k itemjson.Key
+	prs := make([]*index.Pull, len(list))
 	for i, is := range list {
-		var pr *index.Pull
 		if got, ok := pulls[is.Number]; ok && is.IsPull {
-			pr = &got
-		}
-		var err error
-		items[i], err = encodeKept(l.items, &k, func(k *itemjson.Key) { l.issueKey(k, repo, is, pr) },
-			func() any { return l.Issue(repo, is, pr) })
-		if err != nil {
-			return nil, fmt.Errorf("encode issue %d: %w", is.Number, err)
+			prs[i] = &got
 		}
 	}
-	return EncodedJSON[[]IssueJSON](itemjson.Array(items)), nil
+	return encodeItems(l.items, len(list), func(i int, k *itemjson.Key) error {
+		l.issueKey(k, repo, list[i], prs[i])
+		return nil
+	}, func(i int) IssueJSON { return l.Issue(repo, list[i], prs[i]) })
 }
 
 // issueKey writes into k everything Issue(repo, is, pr) is made from
@@ -515,18 +510,14 @@ func (l *Links) comment(is index.Issue, c index.Comment, html string) CommentJSO
 // issue exists), but the comment is shaped and encoded only when
 // something it shows has changed.
 func (l *Links) CommentsJSON(list []index.Comment, issueOf func(index.Comment) index.Issue) (EncodedJSON[[]CommentJSON], error) {
-	items := make([][]byte, len(list))
-	var k itemjson.Key
+	html := make([]string, len(list))
 	for i, c := range list {
-		is, html := issueOf(c), l.Render(c.Body)
-		var err error
-		items[i], err = encodeKept(l.rendered, &k, func(k *itemjson.Key) { l.commentKey(k, is, c, html) },
-			func() any { return l.comment(is, c, html) })
-		if err != nil {
-			return nil, fmt.Errorf("encode comment %d: %w", c.ID, err)
-		}
+		html[i] = l.Render(c.Body)
 	}
-	return EncodedJSON[[]CommentJSON](itemjson.Array(items)), nil
+	return encodeItems(l.rendered, len(list), func(i int, k *itemjson.Key) error {
+		l.commentKey(k, issueOf(list[i]), list[i], html[i])
+		return nil
+	}, func(i int) CommentJSON { return l.comment(issueOf(list[i]), list[i], html[i]) })
 }
 
 // commentKey writes into k everything comment(is, c, html) is made from.

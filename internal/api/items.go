@@ -14,45 +14,45 @@ import (
 // which must hold everything shape(i) is made from, so a page read again
 // shapes and encodes only the items that changed.
 func EncodeItems[T any](a *API, n int, key func(i int, k *itemjson.Key) error, shape func(i int) T) (EncodedJSON[[]T], error) {
+	return encodeItems(a.items, n, key, shape)
+}
+
+// encodeItems is EncodeItems keeping items in c; with no cache (nil),
+// every item is encoded and no key is written.
+func encodeItems[T any](c *itemjson.Cache, n int, key func(i int, k *itemjson.Key) error, shape func(i int) T) (EncodedJSON[[]T], error) {
 	items := make([][]byte, n)
 	var k itemjson.Key
 	for i := range n {
-		k.Reset()
-		if err := key(i, &k); err != nil {
-			return nil, err
-		}
 		var err error
-		if items[i], err = a.items.Encode(&k, func() any { return shape(i) }); err != nil {
+		if c == nil {
+			items[i], err = json.Marshal(shape(i))
+		} else {
+			k.Reset()
+			if err = key(i, &k); err == nil {
+				items[i], err = c.Encode(&k, func() any { return shape(i) })
+			}
+		}
+		if err != nil {
 			return nil, fmt.Errorf("encode item %d: %w", i, err)
 		}
 	}
 	return EncodedJSON[[]T](itemjson.Array(items)), nil
 }
 
-// encodeKept is shape()'s JSON, kept in c by the key writeKey writes into
-// k; with no cache (nil), encoded every time.
-func encodeKept(c *itemjson.Cache, k *itemjson.Key, writeKey func(*itemjson.Key), shape func() any) ([]byte, error) {
-	if c == nil {
-		return json.Marshal(shape())
-	}
-	writeKey(k)
-	return c.Encode(k, shape)
-}
+// JSONOf encodes each value a page's items show once, for their keys (a
+// page shares one pointer per repository or account; nil encodes null).
+type JSONOf[T any] map[*T]string
 
-// RepoJSONKeys encodes each repository a page's items embed once, for
-// their keys; a page shares one *RepoJSON per repository.
-type RepoJSONKeys map[*RepoJSON]string
-
-// Of is repo's JSON.
-func (m RepoJSONKeys) Of(repo *RepoJSON) (string, error) {
-	if b, ok := m[repo]; ok {
+// Of is v's JSON.
+func (m JSONOf[T]) Of(v *T) (string, error) {
+	if b, ok := m[v]; ok {
 		return b, nil
 	}
-	b, err := json.Marshal(repo)
+	b, err := json.Marshal(v)
 	if err != nil {
-		return "", fmt.Errorf("encode repository %d for a key: %w", repo.ID, err)
+		return "", fmt.Errorf("encode %T for a key: %w", v, err)
 	}
-	m[repo] = string(b)
+	m[v] = string(b)
 	return string(b), nil
 }
 

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -210,42 +209,30 @@ func (a *API) CommitsJSON(r *http.Request, c Code, list []gitstore.Commit, files
 	if err != nil {
 		return nil, err
 	}
-	people := map[*ForgeUserJSON]string{}
-	personJSON := func(u *ForgeUserJSON) (string, error) {
-		if b, ok := people[u]; ok {
-			return b, nil
-		}
-		b, err := json.Marshal(u)
-		people[u] = string(b)
-		return string(b), err
-	}
-	items := make([][]byte, len(list))
-	var k itemjson.Key
+	people := JSONOf[ForgeUserJSON]{}
+	authors, committers := make([]*ForgeUserJSON, len(list)), make([]*ForgeUserJSON, len(list))
 	for i, g := range list {
-		author, committer := account(g.Author.Email), account(g.Committer.Email)
-		k.Reset()
-		for _, s := range []string{"commit", c.Api, c.Html, path, g.ID} {
+		authors[i], committers[i] = account(g.Author.Email), account(g.Committer.Email)
+	}
+	return encodeItems(a.commits, len(list), func(i int, k *itemjson.Key) error {
+		for _, s := range []string{"commit", c.Api, c.Html, path, list[i].ID} {
 			k.Str(s)
 		}
 		k.Bool(c.Repo.Private)
-		k.Bool(files && g.Files != nil)
-		for _, u := range []*ForgeUserJSON{author, committer} {
-			b, err := personJSON(u)
+		k.Bool(files && list[i].Files != nil)
+		for _, u := range []*ForgeUserJSON{authors[i], committers[i]} {
+			b, err := people.Of(u)
 			if err != nil {
-				return nil, fmt.Errorf("encode the account of commit %s: %w", g.ID, err)
+				return err
 			}
 			k.Str(b)
 		}
-		items[i], err = a.commits.Encode(&k, func() any {
-			j := c.Commit(g, files)
-			j.Author, j.Committer = author, committer
-			return j
-		})
-		if err != nil {
-			return nil, fmt.Errorf("encode commit %s: %w", g.ID, err)
-		}
-	}
-	return EncodedJSON[[]CommitJSON](itemjson.Array(items)), nil
+		return nil
+	}, func(i int) CommitJSON {
+		j := c.Commit(list[i], files)
+		j.Author, j.Committer = authors[i], committers[i]
+		return j
+	})
 }
 
 // IsDownloadPath reports whether an escaped path is a release asset's

@@ -96,10 +96,11 @@ type Service struct {
 	// relays queues the operator's transactions for admission (relay.go).
 	relays relayQueue
 	// nonce is the operator's next nonce, known while nonceSync; only the
-	// relay queue's leader reads and moves them.
+	// relay queue's draining goroutine reads and moves them.
 	nonce     uint64
 	nonceSync bool
-	// resync asks the next leader to read the nonce again (a surprise).
+	// resync asks the draining goroutine to read the nonce again (a
+	// surprise seen by a caller waiting for its block).
 	resync atomic.Bool
 	// privateMu orders private actions with their projection.
 	privateMu sync.Mutex

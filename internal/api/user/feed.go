@@ -132,7 +132,7 @@ func (a *Handler) respondActivities(w http.ResponseWriter, r *http.Request, f in
 	}
 	// Each item is kept encoded by everything it shows (api.ActivityKey),
 	// its repository's JSON encoded once per page for the keys.
-	repoKeys := api.RepoJSONKeys{}
+	repoKeys := api.JSONOf[api.RepoJSON]{}
 	var out api.EncodedJSON[[]activityJSON] // named, for the OpenAPI document
 	out, err = api.EncodeItems(a.API, len(list), func(i int, k *itemjson.Key) error {
 		repo, err := repoKeys.Of(list[i].repo)
