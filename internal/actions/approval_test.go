@@ -26,12 +26,16 @@ type prRun struct {
 // newest first.
 func prRuns(t *testing.T, n *forgetest.Node, u *forgetest.User, repo string, want int) []prRun {
 	t.Helper()
-	var out struct {
+	type page struct {
 		Runs  []prRun `json:"workflow_runs"`
 		Total int     `json:"total_count"`
 	}
+	var out page
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
+		// A fresh page each poll: decoding into the last one would keep
+		// an earlier run's approved_by where this run has none.
+		out = page{}
 		n.JSON("GET", repo+"/actions/runs?event=pull_request", u, nil, http.StatusOK, &out)
 		if out.Total >= want {
 			break
