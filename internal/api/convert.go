@@ -188,15 +188,12 @@ func (a *API) RepoJSON(r *http.Request, rec index.Repo, perm forge.Perm) RepoJSO
 	j := convert.Repo(SiteURL(r), ToForgeUser(r, rec.Owner), rec)
 	j.Permissions = &permJSON{Admin: perm >= forge.PermOwner, Maintain: perm >= forge.PermMaintain, Push: perm >= forge.PermWrite, Pull: perm >= forge.PermRead}
 	j.SSHURL = a.sshURL(r, j.FullName)
-	j.HasGitData = a.Hosting.HasGit(rec)
+	dir, hasGit := a.Hosting.GitDir(rec)
+	j.HasGitData = hasGit
 	if s, ok := a.Replication(rec); ok && !j.HasGitData {
 		j.Replication = &replicationJSON{State: s.State, Done: s.Done, Total: s.Total, Error: s.Error}
 	}
-	if dir, err := a.Hosting.Dir(rec); err == nil && j.HasGitData {
-		j.Empty = gitstore.IsEmpty(dir)
-	} else {
-		j.Empty = true
-	}
+	j.Empty = !hasGit || gitstore.IsEmpty(dir)
 	if rec.PendingTransfer {
 		j.RepoTransfer = a.repoTransfer(r, rec)
 	}

@@ -2,8 +2,11 @@ package api_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"reflect"
 	"net/http"
 	"strings"
 	"testing"
@@ -279,5 +282,47 @@ func TestNotificationStream(t *testing.T) {
 	n.must(http.StatusCreated, bob, "POST", base+"/issues/1/comments", map[string]any{"body": "hello"})
 	if got := next(); got != `{"new":1}` {
 		t.Fatalf("event after bob's comment: %s", got)
+	}
+}
+
+// TestNotificationListShowsEachThreadAsItIs: read twice, the list is the
+// same bytes, each thread is what its own route shows, and a thread
+// follows a change of its repository and of its status.
+func TestNotificationListShowsEachThreadAsItIs(t *testing.T) {
+	t.Parallel()
+	n := &issuesNode{Node: forgetest.Start(t), t: t}
+	alice, bob := n.NewUser(), n.NewUser()
+	n.repo(alice, "app", false)
+	base := "/api/v1/repos/" + alice.Name() + "/app"
+	n.must(http.StatusCreated, bob, "POST", base+"/issues", map[string]any{"title": "One"})
+	n.must(http.StatusCreated, bob, "POST", base+"/issues", map[string]any{"title": "Two"})
+	const list = "/api/v1/notifications?all=true"
+	first, again := n.Call("GET", list, alice, nil), n.Call("GET", list, alice, nil)
+	if first.Status != http.StatusOK || !bytes.Equal(first.Body, again.Body) {
+		t.Fatalf("the list read twice:\n%s\n%s", first.Body, again.Body)
+	}
+	var items []map[string]any
+	if err := json.Unmarshal(again.Body, &items); err != nil || len(items) != 2 {
+		t.Fatalf("alice's threads: %s (%v)", again.Body, err)
+	}
+	for _, item := range items {
+		var one map[string]any
+		n.JSON("GET", fmt.Sprintf("/api/v1/notifications/threads/%v", item["id"]), alice, nil, http.StatusOK, &one)
+		if !reflect.DeepEqual(item, one) {
+			t.Fatalf("in the list:\n%v\nalone:\n%v", item, one)
+		}
+	}
+	// The repository's description and the thread's status reach the
+	// list.
+	n.must(http.StatusOK, alice, "PATCH", base, map[string]any{"description": "now described"})
+	n.must(http.StatusResetContent, alice, "PATCH", fmt.Sprintf("/api/v1/notifications/threads/%v", items[0]["id"]), nil)
+	var after []threadJSON
+	n.JSON("GET", list, alice, nil, http.StatusOK, &after)
+	var repo []struct {
+		Repository struct{ Description string }
+	}
+	n.JSON("GET", list, alice, nil, http.StatusOK, &repo)
+	if len(after) != 2 || after[0].Unread || !after[1].Unread || repo[0].Repository.Description != "now described" || repo[1].Repository.Description != "now described" {
+		t.Fatalf("after the repository's edit and a thread read: %+v %+v", after, repo)
 	}
 }

@@ -29,8 +29,26 @@ func CheckBranchName(name string) error {
 
 // IsEmpty reports whether the repository has no branches. It reads the
 // ref files (loose and packed) rather than start git: the answer is on
-// every repository page.
+// every repository page, and in every list that shows a repository. A
+// repository found with a branch is remembered (emptiness.go), so asking
+// again costs two stats rather than a directory listing and a read.
 func IsEmpty(dir string) bool {
+	stamp, settled := branchStamp(dir)
+	if settled && withBranches.has(dir, stamp) {
+		return false
+	}
+	if scanEmpty(dir) {
+		return true
+	}
+	if settled {
+		withBranches.add(dir, stamp)
+	}
+	return false
+}
+
+// scanEmpty looks for a branch in the ref files: a loose one under
+// refs/heads, or a line of packed-refs.
+func scanEmpty(dir string) bool {
 	heads := filepath.Join(dir, "refs", "heads")
 	empty := true
 	filepath.WalkDir(heads, func(_ string, d os.DirEntry, err error) error {

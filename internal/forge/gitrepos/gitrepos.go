@@ -174,12 +174,25 @@ func (h *Repos) relocate(r index.Repo, want string) error {
 
 // HasGit reports whether r's git data is on this node.
 func (h *Repos) HasGit(r index.Repo) bool {
-	dir, err := h.Dir(r)
+	_, ok := h.GitDir(r)
+	return ok
+}
+
+// GitDir is Dir when r's git data is on this node (ok), found with one
+// stat where Dir and HasGit take two each: a list shows many repositories.
+func (h *Repos) GitDir(r index.Repo) (dir string, ok bool) {
+	want, err := h.git.Path(ownerDir(r.Owner.Address), repoID(r.ID))
 	if err != nil {
-		return false
+		return "", false
 	}
-	_, err = os.Stat(filepath.Join(dir, "HEAD"))
-	return err == nil
+	if _, err := os.Stat(filepath.Join(want, "HEAD")); err == nil {
+		return want, true
+	}
+	if err := h.relocate(r, want); err != nil {
+		return "", false
+	}
+	_, err = os.Stat(filepath.Join(want, "HEAD"))
+	return want, err == nil
 }
 
 // --- the git server's view (gitserver.Repos) ---
