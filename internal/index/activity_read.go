@@ -112,36 +112,48 @@ func (f ActivityFilter) readable(args *sqlArgs) string {
 	return "r.private = FALSE"
 }
 
-// activityCount reads the total of the actions f picks from
-// forge_activity_counts, which triggers keep with every write of
-// forge_activity (migration 00087): the sum of the counters, per
-// repository and actor, of the repositories the viewer may read, of one
-// repository, of one actor, of one account's feed. It is nil when f
+// activityCount reads the total of the actions f picks from counters
+// that triggers keep with every write of forge_activity, where COUNT(*)
+// would walk every action again after every block. It is nil when f
 // picks by a time, whose totals are counted.
+//   - The home page's list and a repository's feed sum one counter per
+//     readable repository (forge_activity_repo_counts, migration 00089).
+//   - An account's actions and a feed sum the counters per repository and
+//     actor (forge_activity_counts, 00087) of the readable repositories
+//     that the account acted in, or that the feed follows.
 func (ix *Index) activityCount(f ActivityFilter) readdb.Count {
 	if f.SinceNS != 0 || f.BeforeNS != 0 {
 		return nil
 	}
 	return func(ctx context.Context) (int64, error) {
 		var args sqlArgs
-		conds := []string{f.readable(&args)}
-		if f.FeedOf != nil {
-			conds = append(conds, feedOf(args.Add(f.FeedOf.Hex()), "c.actor", "c.repo_id"))
-		}
-		if f.Actor != nil {
-			conds = append(conds, "c.actor = "+args.Add(f.Actor.Hex()))
-		}
-		if f.Repo != 0 {
-			conds = append(conds, "c.repo_id = "+args.Add(int64(f.Repo)))
-		}
 		var n int64
-		err := ix.queryRow(ctx, `SELECT COALESCE(SUM(c.actions), 0) FROM forge_activity_counts c JOIN forge_repos r ON r.id = c.repo_id
-			WHERE `+strings.Join(conds, " AND "), args...).Scan(&n)
+		err := ix.queryRow(ctx, activityCountQuery(f, &args), args...).Scan(&n)
 		if err != nil {
 			return 0, fmt.Errorf("count activity: %w", err)
 		}
 		return n, nil
 	}
+}
+
+// activityCountQuery is the statement activityCount runs for f.
+func activityCountQuery(f ActivityFilter, args *sqlArgs) string {
+	conds := []string{f.readable(args)}
+	if f.Repo != 0 {
+		conds = append(conds, "c.repo_id = "+args.Add(int64(f.Repo)))
+	}
+	counters := "forge_activity_repo_counts"
+	if f.Actor != nil || f.FeedOf != nil {
+		counters = "forge_activity_counts"
+	}
+	if f.Actor != nil {
+		conds = append(conds, "c.actor = "+args.Add(f.Actor.Hex()))
+	}
+	if f.FeedOf != nil {
+		conds = append(conds, feedOf(args.Add(f.FeedOf.Hex()), "c.actor", "c.repo_id"))
+	}
+	return `SELECT COALESCE(SUM(c.actions), 0) FROM ` + counters + ` c JOIN forge_repos r ON r.id = c.repo_id
+		WHERE ` + strings.Join(conds, " AND ")
 }
 
 // readableRepo is the condition that the viewer (the placeholder v) may

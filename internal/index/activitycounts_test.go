@@ -11,8 +11,8 @@ import (
 	"github.com/dforge/dforge/internal/index"
 )
 
-// The activity counters (migration 00087) hold each repository's count of
-// actions through inserts, a conflicting insert that adds nothing, a
+// The activity counters (migrations 00087 and 00089) hold each
+// repository's and each account's count of actions through inserts, a conflicting insert that adds nothing, a
 // deleted comment's row and a deleted repository; the totals the lists
 // read from them match COUNT(*) for the public list, a viewer who may read
 // a private repository, one repository's feed, and followed feeds.
@@ -48,6 +48,7 @@ func TestActivityCountersFollowEveryWrite(t *testing.T) {
 			act(2, "push", named)
 			act(3, "push", unnamed)
 		}
+		act(2, "comment", unnamed) // followed by the fan, in a repository the fan stars: counted once
 		count := func(where string) int64 {
 			t.Helper()
 			var n int64
@@ -61,6 +62,10 @@ func TestActivityCountersFollowEveryWrite(t *testing.T) {
 			if got, want := counters(t, st, "SELECT repo_id, actor, actions FROM forge_activity_counts ORDER BY repo_id, actor"),
 				counters(t, st, "SELECT repo_id, actor, COUNT(*) FROM forge_activity GROUP BY repo_id, actor ORDER BY repo_id, actor"); !slices.Equal(got, want) {
 				t.Fatalf("%s: counters %v, want the rows' counts %v", step, got, want)
+			}
+			if got, want := counters(t, st, "SELECT repo_id, '', actions FROM forge_activity_repo_counts ORDER BY repo_id"),
+				counters(t, st, "SELECT repo_id, '', COUNT(*) FROM forge_activity GROUP BY repo_id ORDER BY repo_id"); !slices.Equal(got, want) {
+				t.Fatalf("%s: repository counters %v, want the rows' counts %v", step, got, want)
 			}
 			p := index.Page{Number: 2, Limit: 3} // a full page past the first: its total is not the page's
 			for _, c := range []struct {
@@ -97,14 +102,28 @@ func TestActivityCountersFollowEveryWrite(t *testing.T) {
 		if got := counters(t, st, "SELECT repo_id, actor, actions FROM forge_activity_counts WHERE repo_id = 2 OR (repo_id = 1 AND actor = '"+unnamed.Hex()+"')"); len(got) != 0 {
 			t.Errorf("a deleted repository keeps counters %v; a fresh projection would hold none", got)
 		}
-		// The totals are the counters' (no COUNT(*) over the actions): a
-		// counter moved by hand moves the total.
-		exec(`UPDATE forge_activity_counts SET actions = 1000 WHERE repo_id = 1`) // named's only, now
-		if _, total, err := ix.Activities(ctx, index.ActivityFilter{Repo: 1}, index.Page{Number: 1, Limit: 2}); err != nil || total != 1000 {
-			t.Errorf("repository 1's total is %d (%v), not its counter's 1000", total, err)
+		if got := counters(t, st, "SELECT repo_id, '', actions FROM forge_activity_repo_counts WHERE repo_id = 2"); len(got) != 0 {
+			t.Errorf("a deleted repository keeps its counter %v; a fresh projection would hold none", got)
 		}
-		if _, total, err := ix.Activities(ctx, index.ActivityFilter{Viewer: named, FeedOf: &named}, index.Page{Number: 1, Limit: 2}); err != nil || total != 1000+4 {
-			t.Errorf("the owner's feed's total is %d (%v), not its counters' 1004", total, err)
+		// The totals are the counters' (no COUNT(*) over the actions): a
+		// counter moved by hand moves the total. The lists by repository
+		// read one counter per repository; those by account, per account.
+		exec(`UPDATE forge_activity_repo_counts SET actions = 1000 WHERE repo_id = 1`)
+		exec(`UPDATE forge_activity_counts SET actions = 2000 WHERE repo_id = 1`) // named's only, now
+		for _, c := range []struct {
+			what string
+			f    index.ActivityFilter
+			want int64
+		}{
+			{"repository 1's feed", index.ActivityFilter{Repo: 1}, 1000},
+			{"the public list", index.ActivityFilter{}, 1000},
+			{"the owner's list", index.ActivityFilter{Viewer: named}, 1000 + 4},
+			{"the owner's actions", index.ActivityFilter{Actor: &named}, 2000},
+			{"the owner's feed", index.ActivityFilter{Viewer: named, FeedOf: &named}, 2000 + 4},
+		} {
+			if _, total, err := ix.Activities(ctx, c.f, index.Page{Number: 1, Limit: 2}); err != nil || total != c.want {
+				t.Errorf("%s: total %d (%v), not its counters' %d", c.what, total, err, c.want)
+			}
 		}
 	})
 }

@@ -68,8 +68,9 @@ var Tables = map[string]string{
 	// The counters of the comment lists (migration 00085).
 	"forge_comment_counts": "repo_id, number",
 	"forum_topic_counts":   "category",
-	// The counters of the activity lists (migration 00087).
-	"forge_activity_counts": "repo_id, actor",
+	// The counters of the activity lists (migrations 00087 and 00089).
+	"forge_activity_counts":      "repo_id, actor",
+	"forge_activity_repo_counts": "repo_id",
 }
 
 // Dump reads every row of the projection in st as text.

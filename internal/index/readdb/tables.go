@@ -22,7 +22,7 @@ var implied = map[string][]string{
 	"forge_issues":     {"forge_issue_counts"},
 	"forge_comments":   {"forge_comment_counts"},
 	"forum_topics":     {"forum_topic_counts"},
-	"forge_activity":   {"forge_activity_counts"},
+	"forge_activity":   {"forge_activity_counts", "forge_activity_repo_counts"},
 	"users":            {"access_tokens", "conversation_members", "conversations", "direct_messages", "notification_preferences", "recovery_codes", "sessions", "twofactor_challenges", "user_blocks", "user_totp"},
 	"conversations":    {"conversation_members", "direct_messages"},
 	"contact_messages": {"ticket_replies"},
