@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/dforge/dforge/internal/index/readdb"
+	"github.com/dforge/dforge/internal/store"
 )
 
 // Reads over the activity projection (forge_activity, written by
@@ -93,9 +95,7 @@ func (f ActivityFilter) where(args *sqlArgs) string {
 
 // feedOf is the condition that an action by actor in repo is in the feed
 // of the account me: its own, by an account it follows, or in a
-// repository it stars or watches. It reads the action's actor and
-// repository only, so it picks counters (per repository and actor) as it
-// picks actions.
+// repository it stars or watches.
 func feedOf(me, actor, repo string) string {
 	return `(` + actor + ` = ` + me + `
 			OR ` + actor + ` IN (SELECT followed FROM forge_follows WHERE follower = ` + me + `)
@@ -118,9 +118,13 @@ func (f ActivityFilter) readable(args *sqlArgs) string {
 // picks by a time, whose totals are counted.
 //   - The home page's list and a repository's feed sum one counter per
 //     readable repository (forge_activity_repo_counts, migration 00089).
-//   - An account's actions and a feed sum the counters per repository and
-//     actor (forge_activity_counts, 00087) of the readable repositories
-//     that the account acted in, or that the feed follows.
+//   - An account's actions sum its counters per repository
+//     (forge_activity_counts, 00087), read through their actor index.
+//   - A feed sums the counters of the accounts it follows, and those of
+//     everyone else in the repositories it stars or watches: two parts
+//     that never overlap, each read through an index that covers it,
+//     where one condition with OR read every counter (bench-feed: 7.6
+//     against 16.7 ms).
 func (ix *Index) activityCount(f ActivityFilter) readdb.Count {
 	if f.SinceNS != 0 || f.BeforeNS != 0 {
 		return nil
@@ -142,18 +146,27 @@ func activityCountQuery(f ActivityFilter, args *sqlArgs) string {
 	if f.Repo != 0 {
 		conds = append(conds, "c.repo_id = "+args.Add(int64(f.Repo)))
 	}
-	counters := "forge_activity_repo_counts"
-	if f.Actor != nil || f.FeedOf != nil {
-		counters = "forge_activity_counts"
+	if f.Actor == nil && f.FeedOf == nil {
+		return `SELECT COALESCE(SUM(c.actions), 0) FROM forge_activity_repo_counts c JOIN forge_repos r ON r.id = c.repo_id
+			WHERE ` + strings.Join(conds, " AND ")
 	}
 	if f.Actor != nil {
 		conds = append(conds, "c.actor = "+args.Add(f.Actor.Hex()))
 	}
-	if f.FeedOf != nil {
-		conds = append(conds, feedOf(args.Add(f.FeedOf.Hex()), "c.actor", "c.repo_id"))
+	sum := func(conds ...string) string {
+		return `(SELECT COALESCE(SUM(c.actions), 0) FROM forge_activity_counts c JOIN forge_repos r ON r.id = c.repo_id
+			WHERE ` + strings.Join(conds, " AND ") + `)`
 	}
-	return `SELECT COALESCE(SUM(c.actions), 0) FROM ` + counters + ` c JOIN forge_repos r ON r.id = c.repo_id
-		WHERE ` + strings.Join(conds, " AND ")
+	if f.FeedOf == nil {
+		return "SELECT " + sum(conds...)
+	}
+	me := args.Add(f.FeedOf.Hex())
+	people := `(SELECT followed FROM forge_follows WHERE follower = ` + me + ` UNION SELECT CAST(` + me + ` AS TEXT))`
+	repos := `(SELECT repo_id FROM forge_stars WHERE user_address = ` + me + `
+		UNION SELECT repo_id FROM forge_watches WHERE user_address = ` + me + `)`
+	followed := append(slices.Clone(conds), "c.actor IN "+people)
+	starred := append(slices.Clone(conds), "c.repo_id IN "+repos, "c.actor NOT IN "+people)
+	return "SELECT " + sum(followed...) + " + " + sum(starred...)
 }
 
 // readableRepo is the condition that the viewer (the placeholder v) may
@@ -173,6 +186,10 @@ var activityColumns = `a.verb, a.actor, ` + userExpr("ua") + `, r.id, r.owner, `
 	`, r.name, r.private, a.number, a.is_pull, a.title, a.detail, a.content, a.k, a.height, a.time_ns`
 
 const activityFrom = `forge_activity a JOIN forge_repos r ON r.id = a.repo_id
+	LEFT JOIN chain_accounts ua ON ua.address = a.actor LEFT JOIN chain_accounts oa ON oa.address = r.owner`
+
+// activityFromByTime is activityFrom read down the time index (feedFrom).
+const activityFromByTime = `forge_activity a INDEXED BY forge_activity_time JOIN forge_repos r ON r.id = a.repo_id
 	LEFT JOIN chain_accounts ua ON ua.address = a.actor LEFT JOIN chain_accounts oa ON oa.address = r.owner`
 
 // activityCountFrom is what the filter reads, for a total without the
@@ -226,7 +243,16 @@ func (ix *Index) Activities(ctx context.Context, f ActivityFilter, p Page) ([]Ac
 		} else {
 			// A feed's filter (follows, stars, watches) costs more than the
 			// joins a seek saves, and a seek runs it twice (index README).
-			total, err = ix.rd.ListPageCounted(ctx, activityColumns, activityFrom, activityCountFrom, where, activityOrder.SQL(), args, p, ix.activityCount(f), scan)
+			total, err = ix.activityCount(f)(ctx)
+			if err != nil {
+				return activityPage{}, err
+			}
+			from, err := ix.feedFrom(ctx, total, p)
+			if err != nil {
+				return activityPage{}, err
+			}
+			counted := func(context.Context) (int64, error) { return total, nil }
+			total, err = ix.rd.ListPageCounted(ctx, activityColumns, from, activityCountFrom, where, activityOrder.SQL(), args, p, counted, scan)
 		}
 		return activityPage{out, total}, err
 	}, activityPage.size)
@@ -234,6 +260,30 @@ func (ix *Index) Activities(ctx context.Context, f ActivityFilter, p Page) ([]Ac
 		return nil, 0, fmt.Errorf("list activity: %w", err)
 	}
 	return append([]Activity{}, page.items...), page.total, nil
+}
+
+// feedFrom is what a feed's page is read from.
+// Found through the actor and repository indexes, a feed's matches are
+// all read and sorted: a cost per match. On SQLite a dense feed's first
+// pages come sooner from a walk down the time index, every action newest
+// first, until the page is full: a cost per action walked, about
+// (offset+limit)·all/matches of them. bench-feed's feed (7% of 200,000
+// actions) measured 1.7 µs a match sorted and 0.46 µs an action walked,
+// page 1 in 24 ms against 0.3 ms, so the walk is taken while it steps
+// through fewer than three times the matches. PostgreSQL's planner
+// chooses for itself, from its statistics.
+func (ix *Index) feedFrom(ctx context.Context, matches int64, p Page) (string, error) {
+	if ix.dialect != store.SQLite || int64(p.Offset()) >= matches {
+		return activityFrom, nil
+	}
+	var all int64
+	if err := ix.queryRow(ctx, `SELECT COALESCE(SUM(actions), 0) FROM forge_activity_repo_counts`).Scan(&all); err != nil {
+		return "", fmt.Errorf("count every action: %w", err)
+	}
+	if walked := int64(p.Offset()+p.Limit) * all / matches; walked < 3*matches {
+		return activityFromByTime, nil
+	}
+	return activityFrom, nil
 }
 
 func scanActivity(rows *sql.Rows) (Activity, error) {

@@ -1,0 +1,94 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/dforge/dforge/internal/store"
+)
+
+// TestAFeedReadDownTheTimeIndexGivesTheSamePages: a dense feed's first
+// pages are read by walking every action newest first (feedFrom), its
+// deep ones through the actor and repository indexes; either way every
+// page is the one the indexes give, in the same order, with the same
+// total, and the list's last page and the page past it are right.
+func TestAFeedReadDownTheTimeIndexGivesTheSamePages(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "feed.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ix := New(slog.New(slog.NewTextHandler(io.Discard, nil)), st, nil)
+	viewer := common.HexToAddress("0x00000000000000000000000000000000000000aa")
+	if err := fillActivity(ctx, st.DB(), viewer); err != nil {
+		t.Fatal(err)
+	}
+	f := ActivityFilter{Viewer: viewer, FeedOf: &viewer}
+	_, matches, err := ix.Activities(ctx, f, Page{Number: 1, Limit: 50})
+	if err != nil || matches != 13851 {
+		t.Fatalf("the feed's total: %d (%v)", matches, err)
+	}
+	walked := 0
+	last := int((matches + 49) / 50)
+	for _, n := range []int{1, 2, 3, 10, 40, 100, last - 1, last, last + 1} {
+		p := Page{Number: n, Limit: 50}
+		from, err := ix.feedFrom(ctx, matches, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if from == activityFromByTime {
+			walked++
+		}
+		ix.changed("forge_activity") // past the read cache
+		got, total, err := ix.Activities(ctx, f, p)
+		if err != nil || total != matches {
+			t.Fatalf("page %d: total %d (%v)", n, total, err)
+		}
+		want := feedByIndexes(t, st, f, p)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("page %d read from %q: %d actions, the indexes give %d; first %+v against %+v", n, from, len(got), len(want), first(got), first(want))
+		}
+	}
+	if walked == 0 || walked == 9 {
+		t.Fatalf("%d of 9 pages walked the time index; the dense feed's first pages should, its deep ones should not", walked)
+	}
+}
+
+// feedByIndexes is page p of f read through activityFrom, as every feed
+// was before feedFrom.
+func feedByIndexes(t *testing.T, st *store.Store, f ActivityFilter, p Page) []Activity {
+	t.Helper()
+	var args sqlArgs
+	where := f.where(&args)
+	n := len(args)
+	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s ORDER BY %s LIMIT $%d OFFSET $%d", activityColumns, activityFrom, where, activityOrder.SQL(), n+1, n+2)
+	rows, err := st.DB().QueryContext(context.Background(), q, append(args, p.Limit, p.Offset())...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	out := []Activity{}
+	for rows.Next() {
+		a, err := scanActivity(rows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func first(list []Activity) any {
+	if len(list) == 0 {
+		return nil
+	}
+	return list[0]
+}
