@@ -3,13 +3,10 @@ package api_test
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -28,64 +25,11 @@ func BenchmarkDashboard(b *testing.B) {
 			n := forgetest.Start(b, opts...)
 			alice, bob := n.NewUser(), n.NewUser()
 			seedDashboard(b, n, alice.Address.Hex(), bob.Address.Hex())
-			get := func(client *http.Client) (time.Duration, error) {
-				req, _ := http.NewRequest("GET", n.URL+"/api/v1/user/dashboard", nil)
-				req.Header.Set("Authorization", "token "+alice.Token)
-				start := time.Now()
-				res, err := client.Do(req)
-				if err != nil {
-					return 0, err
-				}
-				res.Body.Close()
-				if res.StatusCode != http.StatusOK {
-					return 0, fmt.Errorf("dashboard: %d", res.StatusCode)
-				}
-				return time.Since(start), nil
-			}
-			const conns, perConn = 64, 20
-			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conns}}
-			// One connection first: the cost of a request without queueing
-			// (the first also fills the read cache of the projection).
-			var seq []time.Duration
-			for range 50 {
-				d, err := get(client)
-				if err != nil {
-					b.Fatal(err)
-				}
-				seq = append(seq, d)
-			}
-			first := seq[0]
-			slices.Sort(seq)
-			var mu sync.Mutex
-			var lat []time.Duration
-			b.ResetTimer()
-			for range b.N {
-				var wg sync.WaitGroup
-				for range conns {
-					wg.Go(func() {
-						for range perConn {
-							d, err := get(client)
-							if err != nil {
-								b.Error(err)
-								return
-							}
-							mu.Lock()
-							lat = append(lat, d)
-							mu.Unlock()
-						}
-					})
-				}
-				wg.Wait()
-			}
-			b.StopTimer()
-			if len(lat) == 0 {
-				b.Fatal("no answers")
-			}
-			slices.Sort(lat)
-			b.ReportMetric(ms(lat[len(lat)/2]), "p50-ms")
-			b.ReportMetric(ms(lat[len(lat)*99/100]), "p99-ms")
-			b.ReportMetric(ms(seq[len(seq)/2]), "1conn-p50-ms")
-			b.ReportMetric(ms(first), "first-ms")
+			client := loadClient()
+			// The first request also fills the read cache of the projection.
+			underLoad(b, 50, func(int) (time.Duration, error) {
+				return timedGet(client, n.URL+"/api/v1/user/dashboard", alice.Token)
+			})
 		})
 	}
 }

@@ -3,10 +3,7 @@ package api_test
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -40,69 +37,10 @@ func benchForum(b *testing.B, paths []string, explain string) {
 			n := forgetest.Start(b, opts...)
 			seedForum(b, n)
 			logForumPlans(b, n, explain)
-			var turn sync.Mutex
-			next := 0
-			path := func() string {
-				turn.Lock()
-				defer turn.Unlock()
-				next++
-				return paths[next%len(paths)]
-			}
-			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
-			get := func() (time.Duration, error) {
-				p := path()
-				start := time.Now()
-				res, err := client.Get(n.URL + p)
-				if err != nil {
-					return 0, err
-				}
-				res.Body.Close()
-				if res.StatusCode != http.StatusOK {
-					return 0, fmt.Errorf("GET %s: %d", p, res.StatusCode)
-				}
-				return time.Since(start), nil
-			}
-			var seq []time.Duration
-			for range 2 * len(paths) {
-				d, err := get()
-				if err != nil {
-					b.Fatal(err)
-				}
-				seq = append(seq, d)
-			}
-			first := seq[0]
-			slices.Sort(seq)
-			const conns, perConn = 64, 20
-			var mu sync.Mutex
-			var lat []time.Duration
-			b.ResetTimer()
-			for range b.N {
-				var wg sync.WaitGroup
-				for range conns {
-					wg.Go(func() {
-						for range perConn {
-							d, err := get()
-							if err != nil {
-								b.Error(err)
-								return
-							}
-							mu.Lock()
-							lat = append(lat, d)
-							mu.Unlock()
-						}
-					})
-				}
-				wg.Wait()
-			}
-			b.StopTimer()
-			if len(lat) == 0 {
-				b.Fatal("no answers")
-			}
-			slices.Sort(lat)
-			b.ReportMetric(ms(lat[len(lat)/2]), "p50-ms")
-			b.ReportMetric(ms(lat[len(lat)*99/100]), "p99-ms")
-			b.ReportMetric(ms(seq[len(seq)/2]), "1conn-p50-ms")
-			b.ReportMetric(ms(first), "first-ms")
+			client := loadClient()
+			underLoad(b, 2*len(paths), func(i int) (time.Duration, error) {
+				return timedGet(client, n.URL+paths[(i+1)%len(paths)], "")
+			})
 		})
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -65,61 +64,11 @@ func seedNotifications(b *testing.B, n *forgetest.Node, u *forgetest.User, issue
 }
 
 func benchNotifyList(b *testing.B, n *forgetest.Node, alice *forgetest.User) {
-	const conns, perConn = 64, 20
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conns}}
-	// One connection first: the cost of a request without queueing.
-	var seq []time.Duration
-	for i := range 50 {
-		req, _ := http.NewRequest("GET", fmt.Sprintf("%s/api/v1/notifications?page=%d&limit=20", n.URL, 1+i), nil)
-		req.Header.Set("Authorization", "token "+alice.Token)
-		start := time.Now()
-		res, err := client.Do(req)
-		if err != nil {
-			b.Fatal(err)
-		}
-		res.Body.Close()
-		seq = append(seq, time.Since(start))
-	}
-	slices.Sort(seq)
-	var mu sync.Mutex
-	var lat []time.Duration
-	b.ResetTimer()
-	for range b.N {
-		var wg sync.WaitGroup
-		for c := range conns {
-			wg.Go(func() {
-				for i := range perConn {
-					path := fmt.Sprintf("%s/api/v1/notifications?page=%d&limit=20", n.URL, 1+(c*perConn+i)%50)
-					req, _ := http.NewRequest("GET", path, nil)
-					req.Header.Set("Authorization", "token "+alice.Token)
-					start := time.Now()
-					res, err := client.Do(req)
-					if err != nil {
-						b.Error(err)
-						return
-					}
-					res.Body.Close()
-					d := time.Since(start)
-					if res.StatusCode != http.StatusOK {
-						b.Errorf("list: %d", res.StatusCode)
-						return
-					}
-					mu.Lock()
-					lat = append(lat, d)
-					mu.Unlock()
-				}
-			})
-		}
-		wg.Wait()
-	}
-	b.StopTimer()
-	slices.Sort(lat)
-	b.ReportMetric(ms(lat[len(lat)/2]), "p50-ms")
-	b.ReportMetric(ms(lat[len(lat)*99/100]), "p99-ms")
-	b.ReportMetric(ms(seq[len(seq)/2]), "1conn-p50-ms") // after ResetTimer, which clears metrics
+	client := loadClient()
+	underLoad(b, 50, func(i int) (time.Duration, error) {
+		return timedGet(client, fmt.Sprintf("%s/api/v1/notifications?page=%d&limit=20", n.URL, 1+i%50), alice.Token)
+	})
 }
-
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 // BenchmarkNotifyBadge is `make bench-notify` (c): from sending a comment
 // to the commented issue's author's badge stream carrying the new count.
