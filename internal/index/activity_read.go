@@ -241,18 +241,7 @@ func (ix *Index) Activities(ctx context.Context, f ActivityFilter, p Page) ([]Ac
 		if f.FeedOf == nil {
 			total, err = ix.rd.SeekPageCounted(ctx, activityColumns, activityFrom, activityCountFrom, where, activityOrder, args, p, ix.activityCount(f), scan)
 		} else {
-			// A feed's filter (follows, stars, watches) costs more than the
-			// joins a seek saves, and a seek runs it twice (index README).
-			total, err = ix.activityCount(f)(ctx)
-			if err != nil {
-				return activityPage{}, err
-			}
-			from, err := ix.feedFrom(ctx, total, p)
-			if err != nil {
-				return activityPage{}, err
-			}
-			counted := func(context.Context) (int64, error) { return total, nil }
-			total, err = ix.rd.ListPageCounted(ctx, activityColumns, from, activityCountFrom, where, activityOrder.SQL(), args, p, counted, scan)
+			total, err = ix.feedPage(ctx, f, where, args, p, scan)
 		}
 		return activityPage{out, total}, err
 	}, activityPage.size)
@@ -260,6 +249,23 @@ func (ix *Index) Activities(ctx context.Context, f ActivityFilter, p Page) ([]Ac
 		return nil, 0, fmt.Errorf("list activity: %w", err)
 	}
 	return append([]Activity{}, page.items...), page.total, nil
+}
+
+// feedPage reads page p of a feed (f.FeedOf) and its total. A feed's
+// filter (follows, stars, watches) costs more than the joins a seek saves,
+// and a seek runs it twice (index README), so it is read by OFFSET; its
+// total comes first, as it picks how (feedFrom).
+func (ix *Index) feedPage(ctx context.Context, f ActivityFilter, where string, args []any, p Page, scan func(*sql.Rows) error) (int64, error) {
+	total, err := ix.activityCount(f)(ctx)
+	if err != nil {
+		return 0, err
+	}
+	from, err := ix.feedFrom(ctx, total, p)
+	if err != nil {
+		return 0, err
+	}
+	counted := func(context.Context) (int64, error) { return total, nil }
+	return ix.rd.ListPageCounted(ctx, activityColumns, from, activityCountFrom, where, activityOrder.SQL(), args, p, counted, scan)
 }
 
 // feedFrom is what a feed's page is read from.
