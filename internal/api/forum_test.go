@@ -1,8 +1,11 @@
 package api_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -235,6 +238,38 @@ func testForumReplies(t *testing.T, n *forumNode) {
 	if got := n.get(topic.ID, nil); got.Replies != 2 {
 		t.Fatalf("replies counted: %d", got.Replies)
 	}
+	// A page of replies is kept encoded: read twice it is the same bytes,
+	// and each reply is what its own route shows the same reader.
+	samePosts := func(step string) {
+		t.Helper()
+		for _, u := range []*forgetest.User{nil, bob, carol, n.mod} {
+			first, again := n.Call("GET", path+"/posts", u, nil), n.Call("GET", path+"/posts", u, nil)
+			if first.Status != http.StatusOK || !bytes.Equal(first.Body, again.Body) {
+				t.Fatalf("%s: the replies read twice:\n%s\n%s", step, first.Body, again.Body)
+			}
+			var items []map[string]any
+			if err := json.Unmarshal(again.Body, &items); err != nil || len(items) != 2 {
+				t.Fatalf("%s: replies %s (%v)", step, again.Body, err)
+			}
+			for _, item := range items {
+				var one map[string]any
+				n.JSON("GET", fmt.Sprintf("/api/v1/forum/posts/%v", item["id"]), u, nil, http.StatusOK, &one)
+				if !reflect.DeepEqual(item, one) {
+					t.Fatalf("%s: in the list:\n%v\nalone:\n%v", step, item, one)
+				}
+			}
+		}
+	}
+	samePosts("replied")
+	editable := func(u *forgetest.User) string {
+		t.Helper()
+		var list []forumPost
+		n.JSON("GET", path+"/posts", u, nil, http.StatusOK, &list)
+		return fmt.Sprint(list[0].CanEdit, list[1].CanEdit)
+	}
+	if got := editable(bob) + " " + editable(carol) + " " + editable(n.mod) + " " + editable(nil); got != "true false false true true true false false" {
+		t.Fatalf("who may edit the replies (bob, carol, the moderator, anyone): %s", got)
+	}
 
 	// Edits keep the text they replace.
 	var edited forumTopic
@@ -302,6 +337,10 @@ func testForumReplies(t *testing.T, n *forumNode) {
 
 	// A locked topic takes no reply.
 	n.JSON("PUT", path+"/lock", n.mod, nil, http.StatusOK, &moved)
+	if got := editable(bob) + " " + editable(n.mod); got != "false false true true" {
+		t.Fatalf("who may edit the replies of a locked topic (bob, the moderator): %s", got)
+	}
+	samePosts("locked")
 	n.refused("POST", path+"/posts", bob, map[string]any{"body": "late"}, http.StatusConflict, "topic_locked", "locked")
 	n.refused("PATCH", postPath, bob, map[string]any{"body": "late edit"}, http.StatusConflict, "topic_locked", "locked")
 	if got := n.get(topic.ID, bob); !got.Locked || got.CanReply || got.Replies != 2 {
@@ -356,6 +395,9 @@ func TestForumReports(t *testing.T) {
 	}
 	n.refused("POST", "/api/v1/reports", alice, map[string]any{"kind": "forum_post", "target": "999", "reason": "spam"}, http.StatusNotFound, "not_found", "")
 	n.refused("POST", "/api/v1/reports", alice, map[string]any{"kind": "forum_post", "target": "x", "reason": "spam"}, http.StatusUnprocessableEntity, "invalid_field", "target")
+	// Read before the hide, so that the page of replies it keeps encoded
+	// must follow the hide.
+	n.JSON("GET", fmt.Sprintf("/api/v1/forum/topics/%d/posts", topic.ID), alice, nil, http.StatusOK, nil)
 	n.JSON("POST", fmt.Sprintf("/api/v1/admin/reports/%d/hide", rep.ID), admin, map[string]any{"reason": "advertising"}, http.StatusOK, nil)
 	var posts []struct {
 		Body         string `json:"body"`

@@ -2,13 +2,15 @@ package community
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
-	"github.com/dforge/dforge/internal/api"
 	"net/http"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/dforge/dforge/internal/api"
+	"github.com/dforge/dforge/internal/api/itemjson"
 	"github.com/dforge/dforge/internal/auth"
 	chainforge "github.com/dforge/dforge/internal/chain/forge"
 	chainforum "github.com/dforge/dforge/internal/chain/forum"
@@ -32,8 +34,8 @@ func (a *Handler) listForumPosts(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	// A page of rendered replies changes only with the projection: it is
-	// built once per change (index.RememberAnswer), and only what the
-	// viewer may do is added per request.
+	// built and encoded once per change (index.RememberAnswer), and only
+	// what the viewer may do is picked per request.
 	key := fmt.Sprintf("forum-posts|%d|%d|%d|%s", id, p.Number, p.Limit, api.SiteURL(r))
 	kept, err := index.RememberAnswer(a.Forge.Index(), key, forumPostsSize, func() (keptForumPosts, error) {
 		return a.forumPosts(r, id, p)
@@ -45,26 +47,43 @@ func (a *Handler) listForumPosts(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out := make([]forumPostJSON, len(kept.posts))
-	copy(out, kept.posts)
 	mv := a.ModViewOf(r)
-	for i := range out {
-		out[i].CanEdit = mod || me != (common.Address{}) && strings.EqualFold(out[i].Author.WalletAddress, me.Hex()) && !kept.locked
-		maskForumPost(mv, &out[i])
+	items := make([][]byte, len(kept.posts))
+	for i, post := range kept.posts {
+		canEdit := mod || me != (common.Address{}) && strings.EqualFold(post.Author.WalletAddress, me.Hex()) && !kept.locked
+		if _, hidden := mv.Hidden(moderation.KindForumPost, moderation.ForumPostKey(post.ID)); !hidden {
+			items[i] = kept.encoded[i][boolIndex(canEdit)]
+			continue
+		}
+		post.CanEdit = canEdit
+		maskForumPost(mv, &post)
+		if items[i], err = json.Marshal(post); err != nil {
+			return fmt.Errorf("encode forum post %d: %w", post.ID, err)
+		}
 	}
+	var out api.EncodedJSON[[]forumPostJSON] = itemjson.Array(items) // declared, for the OpenAPI document
 	return a.RespondList(w, r, p, kept.total, out, nil)
 }
 
-// keptForumPosts is a page of a topic's replies as every viewer sees it.
+// keptForumPosts is a page of a topic's replies as every viewer sees it,
+// and each reply encoded as one who may not edit it and one who may.
 type keptForumPosts struct {
-	posts  []forumPostJSON
-	total  int64
-	locked bool
+	posts   []forumPostJSON
+	encoded [][2][]byte
+	total   int64
+	locked  bool
 }
 
 // forumPostsSize is what the read cache counts for a kept page: up to a
-// hundred rendered replies.
-const forumPostsSize = 256 << 10
+// hundred rendered replies, shaped and encoded twice.
+const forumPostsSize = 768 << 10
+
+func boolIndex(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
 
 func (a *Handler) forumPosts(r *http.Request, id uint64, p index.Page) (keptForumPosts, error) {
 	t, err := a.Forge.Index().Forum().TopicByID(r.Context(), id)
@@ -75,11 +94,18 @@ func (a *Handler) forumPosts(r *http.Request, id uint64, p index.Page) (keptForu
 	if err != nil {
 		return keptForumPosts{}, err
 	}
-	out := make([]forumPostJSON, len(posts))
+	kept := keptForumPosts{posts: make([]forumPostJSON, len(posts)), encoded: make([][2][]byte, len(posts)), total: total, locked: t.Locked}
 	for i, post := range posts {
-		out[i] = a.toForumPostJSON(r, post, t.Answer)
+		j := a.toForumPostJSON(r, post, t.Answer)
+		kept.posts[i] = j
+		for _, canEdit := range []bool{false, true} {
+			j.CanEdit = canEdit
+			if kept.encoded[i][boolIndex(canEdit)], err = json.Marshal(j); err != nil {
+				return keptForumPosts{}, fmt.Errorf("encode forum post %d: %w", post.ID, err)
+			}
+		}
 	}
-	return keptForumPosts{posts: out, total: total, locked: t.Locked}, nil
+	return kept, nil
 }
 
 // forumViewer is the signed-in user (the zero address for none) and
