@@ -9,6 +9,7 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
@@ -47,7 +48,7 @@ func benchActivity(b *testing.B, name, dsn string) {
 	defer st.Close()
 	ix := New(slog.New(slog.NewTextHandler(io.Discard, nil)), st, nil)
 	viewer := common.HexToAddress("0x00000000000000000000000000000000000000aa")
-	if err := fillActivity(ctx, st.DB(), viewer); err != nil {
+	if err := fillActivity(ctx, st.DB(), viewer, 1000, 200000); err != nil {
 		b.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -72,12 +73,13 @@ func benchActivity(b *testing.B, name, dsn string) {
 	}
 }
 
-// fillActivity writes 1,000 repositories through the projection, then
-// 200 actions in each, every account acting in every fifth repository,
-// and the viewer's follows and stars.
-func fillActivity(ctx context.Context, db *sql.DB, viewer common.Address) error {
+// fillActivity writes repos repositories through the projection, then
+// actions spread over them and 997 accounts (the bench: 1,000 and
+// 200,000, 200 in each), and the viewer's follows of 50 accounts and
+// stars of 20 repositories.
+func fillActivity(ctx context.Context, db *sql.DB, viewer common.Address, repos, actions int) error {
 	var changes []forgeChange
-	for i := uint64(1); i <= 1000; i++ {
+	for i := uint64(1); i <= uint64(repos); i++ {
 		owner := common.BigToAddress(new(big.Int).SetUint64(i))
 		changes = append(changes, forgeChange{height: 1, timeNS: 1, change: forge.Change{Action: "repo.create", Actor: owner, Height: 1,
 			Repos: []forge.Repo{{ID: i, Owner: owner, Name: fmt.Sprintf("r%d", i), DefaultBranch: "main", CreatedHeight: 1}}}})
@@ -86,14 +88,14 @@ func fillActivity(ctx context.Context, db *sql.DB, viewer common.Address) error 
 		return fmt.Errorf("write repositories: %w", err)
 	}
 	stmts := []string{
-		`WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 200000)
+		`WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ` + strconv.Itoa(actions) + `)
 		INSERT INTO forge_activity (repo_id, verb, k, ord, actor, number, is_pull, title, detail, content, height, time_ns)
-		SELECT i % 1000 + 1, 'comment', i, 3, 'actor' || (i % 997), 1, FALSE, 'A title', '', 'Some words', i / 10 + 2, i * 1000 + 2000
+		SELECT i % ` + strconv.Itoa(repos) + ` + 1, 'comment', i, 3, 'actor' || (i % 997), 1, FALSE, 'A title', '', 'Some words', i / 10 + 2, i * 1000 + 2000
 		FROM s`,
 		`WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 50)
 		INSERT INTO forge_follows (follower, followed, height, time_ns) SELECT '` + viewer.Hex() + `', 'actor' || (i * 19), 1, 1 FROM s`,
 		`WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 20)
-		INSERT INTO forge_stars (repo_id, user_address, height, time_ns) SELECT i * 50, '` + viewer.Hex() + `', 1, 1 FROM s`,
+		INSERT INTO forge_stars (repo_id, user_address, height, time_ns) SELECT i * ` + strconv.Itoa(repos/20) + `, '` + viewer.Hex() + `', 1, 1 FROM s`,
 	}
 	for _, q := range stmts {
 		if _, err := db.ExecContext(ctx, q); err != nil {
