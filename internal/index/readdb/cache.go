@@ -41,10 +41,13 @@ type readCache struct {
 	m     map[string]readEntry
 	bytes int64 // the summed sizes of m's values
 
-	gmu    sync.RWMutex
-	tables map[genKey]uint64 // each table's generations (scope.go)
-	writes uint64            // moved on by every finished write
-	all    uint64            // moved on by writes that did not say what they wrote
+	gmu sync.RWMutex
+	// tables holds each table's generation (scope.go). An answer's label
+	// points at the counters it read, so checking it (current, on every
+	// cached read) indexes no map: a cached page depends on a dozen words.
+	tables map[genKey]*uint64
+	writes uint64 // moved on by every finished write
+	all    uint64 // moved on by writes that did not say what they wrote
 }
 
 type readEntry struct {
@@ -63,6 +66,7 @@ type reads struct {
 type tableGen struct {
 	key genKey
 	gen uint64
+	now *uint64 // the table's counter in readCache.tables
 }
 
 // The cache's bounds: when either is passed it starts again empty (which
@@ -91,29 +95,40 @@ func (db *DB) Changed(tables ...string) {
 func (c *readCache) moveOn(marks []genKey) {
 	c.gmu.Lock()
 	defer c.gmu.Unlock()
-	if c.tables == nil {
-		c.tables = map[genKey]uint64{}
-	}
 	for _, m := range marks {
-		c.tables[genKey{m.name, wholeTable}]++
+		*c.counter(genKey{m.name, wholeTable})++
 		if m.part >= 0 {
-			c.tables[m]++
+			*c.counter(m)++
 		} else {
-			c.tables[genKey{m.name, unscopedPart}]++
+			*c.counter(genKey{m.name, unscopedPart})++
 		}
 		// A trigger fires on a write of the hot columns too; what it
 		// writes is in no scope, but for the counters that follow their
 		// rows' scope (scopedCounters).
 		for _, u := range implied[strings.TrimSuffix(m.name, hotPart)] {
-			c.tables[genKey{u, wholeTable}]++
+			*c.counter(genKey{u, wholeTable})++
 			if m.part >= 0 && scopedCounters[u] {
-				c.tables[genKey{u, m.part}]++
+				*c.counter(genKey{u, m.part})++
 			} else {
-				c.tables[genKey{u, unscopedPart}]++
+				*c.counter(genKey{u, unscopedPart})++
 			}
 		}
 	}
 	c.writes++
+}
+
+// counter is k's generation counter, made at 0 the first time; the
+// caller holds gmu for writing.
+func (c *readCache) counter(k genKey) *uint64 {
+	if c.tables == nil {
+		c.tables = map[genKey]*uint64{}
+	}
+	p := c.tables[k]
+	if p == nil {
+		p = new(uint64)
+		c.tables[k] = p
+	}
+	return p
 }
 
 // ChangedAll moves every answer on: the projection may differ anywhere.
@@ -136,7 +151,7 @@ func (c *readCache) current(r reads) bool {
 		return r.writes == c.writes
 	}
 	for _, t := range r.tables {
-		if c.tables[t.key] != t.gen {
+		if *t.now != t.gen {
 			return false
 		}
 	}
@@ -146,8 +161,8 @@ func (c *readCache) current(r reads) bool {
 // label is what an answer read from writes on depends on, given the
 // tables rec noted; false when a write has finished since writes.
 func (c *readCache) label(writes uint64, rec *recorder) (reads, bool) {
-	c.gmu.RLock()
-	defer c.gmu.RUnlock()
+	c.gmu.Lock() // counter may make a counter
+	defer c.gmu.Unlock()
 	if c.writes != writes {
 		return reads{}, false
 	}
@@ -155,7 +170,8 @@ func (c *readCache) label(writes uint64, rec *recorder) (reads, bool) {
 	if !r.any {
 		r.tables = make([]tableGen, 0, len(rec.tables))
 		for k := range rec.tables {
-			r.tables = append(r.tables, tableGen{k, c.tables[k]})
+			now := c.counter(k)
+			r.tables = append(r.tables, tableGen{k, *now, now})
 		}
 	}
 	return r, true
