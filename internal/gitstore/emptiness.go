@@ -70,7 +70,6 @@ func branchStamp(dir string) (refsStamp, bool) {
 		return refsStamp{}, false
 	}
 	s := refsStamp{headsNS: heads.ModTime().UnixNano()}
-	newest := heads.ModTime()
 	packed, err := os.Stat(filepath.Join(dir, "packed-refs"))
 	switch {
 	case err == nil:
@@ -78,16 +77,8 @@ func branchStamp(dir string) (refsStamp, bool) {
 		if st, ok := packed.Sys().(*syscall.Stat_t); ok {
 			s.packedIno = int64(st.Ino)
 		}
-		newest = later(newest, packed.ModTime())
 	case !os.IsNotExist(err):
 		return refsStamp{}, false
 	}
-	return s, time.Since(newest) > settleAfter
-}
-
-func later(a, b time.Time) time.Time {
-	if b.After(a) {
-		return b
-	}
-	return a
+	return s, time.Now().UnixNano()-max(s.headsNS, s.packedNS) > int64(settleAfter)
 }

@@ -282,8 +282,15 @@ func (ix *Index) feedFrom(ctx context.Context, matches int64, p Page) (string, e
 	if ix.dialect != store.SQLite || int64(p.Offset()) >= matches {
 		return activityFrom, nil
 	}
-	var all int64
-	if err := ix.queryRow(ctx, `SELECT COALESCE(SUM(actions), 0) FROM forge_activity_repo_counts`).Scan(&all); err != nil {
+	// Every feed's first read after a block needs it: kept until the
+	// counters change.
+	const q = `SELECT COALESCE(SUM(actions), 0) FROM forge_activity_repo_counts`
+	all, err := remember(ctx, ix, readKey("activity-all", q), func(ctx context.Context) (int64, error) {
+		var n int64
+		err := ix.queryRow(ctx, q).Scan(&n)
+		return n, err
+	})
+	if err != nil {
 		return "", fmt.Errorf("count every action: %w", err)
 	}
 	if walked := int64(p.Offset()+p.Limit) * all / matches; walked < 3*matches {

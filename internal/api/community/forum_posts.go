@@ -50,7 +50,7 @@ func (a *Handler) listForumPosts(w http.ResponseWriter, r *http.Request) error {
 	mv := a.ModViewOf(r)
 	items := make([][]byte, len(kept.posts))
 	for i, post := range kept.posts {
-		canEdit := mod || me != (common.Address{}) && strings.EqualFold(post.Author.WalletAddress, me.Hex()) && !kept.locked
+		canEdit := mayEditPost(me, mod, post.Author.WalletAddress, kept.locked)
 		if _, hidden := mv.Hidden(moderation.KindForumPost, moderation.ForumPostKey(post.ID)); !hidden {
 			items[i] = kept.encoded[i][boolIndex(canEdit)]
 			continue
@@ -77,6 +77,13 @@ type keptForumPosts struct {
 // forumPostsSize is what the read cache counts for a kept page: up to a
 // hundred rendered replies, shaped and encoded twice.
 const forumPostsSize = 768 << 10
+
+// mayEditPost tells the reader me (the zero address: signed out), a
+// moderator or not, whether the reply by author is theirs to edit, as
+// mayEditForum decides when they try.
+func mayEditPost(me common.Address, mod bool, author string, locked bool) bool {
+	return mod || me != (common.Address{}) && strings.EqualFold(author, me.Hex()) && !locked
+}
 
 func boolIndex(b bool) int {
 	if b {
@@ -177,7 +184,7 @@ func (a *Handler) writeForumPost(w http.ResponseWriter, r *http.Request, status 
 		return err
 	}
 	out := a.toForumPostJSON(r, p, t.Answer)
-	out.CanEdit = mod || me != (common.Address{}) && strings.EqualFold(p.Author.Address, me.Hex()) && !t.Locked
+	out.CanEdit = mayEditPost(me, mod, p.Author.Address, t.Locked)
 	maskForumPost(a.ModViewOf(r), &out)
 	api.WriteJSON(w, status, out)
 	return nil

@@ -133,14 +133,26 @@ func repoID(id uint64) string { return strconv.FormatUint(id, 10) }
 // The directory may not exist: a repository created on another node has no
 // git data here.
 func (h *Repos) Dir(r index.Repo) (string, error) {
+	dir, _, err := h.locate(r)
+	return dir, err
+}
+
+// locate is Dir, and whether r's git data is there (its HEAD), found with
+// one stat when it is: a list shows many repositories.
+func (h *Repos) locate(r index.Repo) (dir string, hasGit bool, err error) {
 	want, err := h.git.Path(ownerDir(r.Owner.Address), repoID(r.ID))
 	if err != nil {
-		return "", fmt.Errorf("locate repository %d: %w", r.ID, err)
+		return "", false, fmt.Errorf("locate repository %d: %w", r.ID, err)
 	}
-	if _, err := os.Stat(filepath.Join(want, "HEAD")); err == nil {
-		return want, nil
+	head := filepath.Join(want, "HEAD")
+	if _, err := os.Stat(head); err == nil {
+		return want, true, nil
 	}
-	return want, h.relocate(r, want)
+	if err := h.relocate(r, want); err != nil {
+		return want, false, err
+	}
+	_, err = os.Stat(head)
+	return want, err == nil, nil
 }
 
 // relocate moves r's directory from a former owner's folder to want.
@@ -178,21 +190,10 @@ func (h *Repos) HasGit(r index.Repo) bool {
 	return ok
 }
 
-// GitDir is Dir when r's git data is on this node (ok), found with one
-// stat where Dir and HasGit take two each: a list shows many repositories.
+// GitDir is Dir when r's git data is on this node (ok).
 func (h *Repos) GitDir(r index.Repo) (dir string, ok bool) {
-	want, err := h.git.Path(ownerDir(r.Owner.Address), repoID(r.ID))
-	if err != nil {
-		return "", false
-	}
-	if _, err := os.Stat(filepath.Join(want, "HEAD")); err == nil {
-		return want, true
-	}
-	if err := h.relocate(r, want); err != nil {
-		return "", false
-	}
-	_, err = os.Stat(filepath.Join(want, "HEAD"))
-	return want, err == nil
+	dir, hasGit, err := h.locate(r)
+	return dir, hasGit && err == nil
 }
 
 // --- the git server's view (gitserver.Repos) ---
