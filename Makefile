@@ -55,7 +55,7 @@ test-web: web/node_modules/.installed
 
 test-e2e: build
 	scripts/ensure-chromium.sh
-	cd web && DFORGE_BIN=$(CURDIR)/$(BIN) node --test --test-concurrency=1 e2e/
+	cd web && DFORGE_BIN=$(CURDIR)/$(BIN) node --test --test-concurrency=2 e2e/
 
 ## i18n-fill: copies each new English string into every other locale and lists it in web/src/i18n/untranslated.json until it is translated
 i18n-fill: web/node_modules/.installed
@@ -170,11 +170,11 @@ bench-actions:
 bench-dashboard:
 	$(GO) test ./internal/api -run '^$$' -bench BenchmarkDashboard -benchtime 1x -count=1
 
-## bench-pages: page 1 against page 150 of a 10,000-issue repository's open issues: rows before the page skipped with OFFSET and the total counted (the first code), by seeking with the total counted (readdb.SeekPage, the code before), and by seeking with the total from the counters (now), same run, read cache moved on before each read
+## bench-pages: page 1 against page 150 of a 10,000-issue repository's open issues: rows before the page skipped with OFFSET and the total counted (the first code), by seeking with the total counted (readdb.SeekPage, the code before), and by seeking with the total from the counters (now), same run, read cache moved on before each read; and page 1 against page 2,500 of a user's 100,000 notifications, page 2,500 read alone (OFFSET over the index) and after page 2,499 (from right after its last thread)
 bench-pages:
-	$(GO) test ./internal/index -run '^$$' -bench '^BenchmarkIssuePages$$' -benchtime 2s -count=1
+	$(GO) test ./internal/index -run '^$$' -bench '^Benchmark(IssuePages|NotificationPages)$$' -benchtime 2s -count=1
 
-## bench-feed: pages of the activity projection with 200,000 actions: Home's first page and its page 50, a feed's first page and its page 50, read cache bypassed. Set DFORGE_TEST_PG (or use scripts/with-postgres.sh) for PostgreSQL too
+## bench-feed: pages of the activity projection with 200,000 actions: Home's first page and its page 50, a feed's first page and its page 50, read alone and after page 49, read cache bypassed. Set DFORGE_TEST_PG (or use scripts/with-postgres.sh) for PostgreSQL too
 bench-feed:
 	$(GO) test ./internal/index -run '^$$' -bench BenchmarkActivity -benchtime 20x -count=1
 

@@ -25,6 +25,7 @@ import (
 // only come as its UnixFS chunks, which the push's manifest names (node0
 // records it once it has stored the push's blocks, after the push).
 func TestReplicationFallsBackToBitswap(t *testing.T) {
+	t.Parallel() // beside the heal test's outage (partition_proc_test.go)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	ports, err := node.FreePorts(1)

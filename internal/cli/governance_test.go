@@ -30,6 +30,7 @@ import (
 // full node a validator, which then signs blocks. The tally is checked by
 // hand, and every node ends with the same app hash.
 func TestGovernanceOnFourValidators(t *testing.T) {
+	t.Parallel() // beside the heal test's outage (partition_proc_test.go)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	alice, bob, carol := newVoter(t), newVoter(t), newVoter(t)

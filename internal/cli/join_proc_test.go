@@ -25,6 +25,7 @@ import (
 // in there (delegating to that node's own key) opens an issue and pushes
 // through it; the first node agrees on both.
 func TestLateNodeJoinsAndTakesWrites(t *testing.T) {
+	t.Parallel() // beside the heal test's outage (partition_proc_test.go)
 	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
 	defer cancel()
 	net := startProcNet(t, ctx, 3, 0)

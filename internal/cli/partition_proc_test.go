@@ -24,7 +24,16 @@ import (
 // left such a chain split into halves for six minutes; the node's redialer
 // dials a missing persistent peer every 5 s. DFORGE_OUTAGE shortens the
 // outage for a quick local run (the back-off only shows after ~2 minutes).
+//
+// The outage is three minutes of waiting on two idle nodes, so this test
+// runs in parallel with the package's other multi-node tests (each marked
+// "beside the heal test's outage"): Go runs them after the serial tests,
+// GOMAXPROCS at a time (two on the 2-core CI machine), and together they
+// take about as long as the outage.
+// Declared before most of them, this test starts early among them, so
+// they are done before its restart, whose 30 s it has to itself.
 func TestAChainHealsAfterTwoValidatorsWereDown(t *testing.T) {
+	t.Parallel()
 	outage := 3 * time.Minute
 	if d, err := time.ParseDuration(os.Getenv("DFORGE_OUTAGE")); err == nil && d > 0 {
 		outage = d

@@ -29,6 +29,7 @@ import (
 // the repository's refs are the chain's, every object they reach is in
 // the blockstore, git's fsck is clean and nothing of the crash is left.
 func TestPushSurvivesAKillAtEachStep(t *testing.T) {
+	t.Parallel() // beside the heal test's outage (partition_proc_test.go)
 	forgetest.Long(t)
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatal("this test needs the git binary")

@@ -22,6 +22,7 @@ import (
 // follows; a private repository never reaches node1; node1's code search
 // finds what the public ones hold.
 func TestReplicationAcrossTwoNodes(t *testing.T) {
+	t.Parallel() // beside the heal test's outage (partition_proc_test.go)
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatal("this test needs the git binary")
 	}

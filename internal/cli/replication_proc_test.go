@@ -33,6 +33,7 @@ import (
 // at the same moment: one push wins, the other is git's non-fast-forward
 // refusal, and both nodes end on the winner.
 func TestReplicationLosingAFullNode(t *testing.T) {
+	t.Parallel() // beside the heal test's outage (partition_proc_test.go)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	net := startProcNet(t, ctx, 3, 1)
@@ -125,6 +126,7 @@ func racePushes(t *testing.T, ctx context.Context, net *procNet, owner *wallet, 
 // push is killed. The other three serve the repository, go on committing
 // and take a push; the lost one comes back, catches up and serves it.
 func TestReplicationLosingAValidator(t *testing.T) {
+	t.Parallel() // beside the heal test's outage (partition_proc_test.go)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	net := startProcNet(t, ctx, 4, 0)
@@ -201,6 +203,7 @@ func TestReplicationLosingAValidator(t *testing.T) {
 // and nothing of the push is left on its disk. With both back, pushes go
 // through again and the refused one never appears.
 func TestReplicationWithoutQuorum(t *testing.T) {
+	t.Parallel() // beside the heal test's outage (partition_proc_test.go)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	net := startProcNet(t, ctx, 2, 0)

@@ -92,6 +92,7 @@ func TestServeHomeSettings(t *testing.T) {
 // SIGKILLs one validator, commits more with the other three, restarts it
 // with `serve --home`, and checks it catches up to the same app hash.
 func TestTestnetFourValidatorsSurviveAKill(t *testing.T) {
+	t.Parallel() // beside the heal test's outage (partition_proc_test.go)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	began := time.Now()

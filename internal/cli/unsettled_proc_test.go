@@ -18,6 +18,7 @@ import (
 // resumes, the chain commits the waiting transaction, and node0's branch
 // moves to it within seconds, without a restart, with nothing staged left.
 func TestPushSettlesWhenTheChainComesBack(t *testing.T) {
+	t.Parallel() // beside the heal test's outage (partition_proc_test.go)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	net := startProcNet(t, ctx, 2, 0)

@@ -46,6 +46,10 @@ type Activity struct {
 	Content   string `json:"content,omitempty"`
 	Height    int64  `json:"height"`
 	Time      string `json:"time"`
+
+	// at is the action's place in activityOrder, where the page after
+	// it starts (feedPage).
+	at [5]int64
 }
 
 // ActivityRepo names the repository an action happened in.
@@ -183,7 +187,7 @@ func readableRepo(r, v string) string {
 }
 
 var activityColumns = `a.verb, a.actor, ` + userExpr("ua") + `, r.id, r.owner, ` + userExpr("oa") +
-	`, r.name, r.private, a.number, a.is_pull, a.title, a.detail, a.content, a.k, a.height, a.time_ns`
+	`, r.name, r.private, a.number, a.is_pull, a.title, a.detail, a.content, a.k, a.height, a.time_ns, a.ord`
 
 const activityFrom = `forge_activity a JOIN forge_repos r ON r.id = a.repo_id
 	LEFT JOIN chain_accounts ua ON ua.address = a.actor LEFT JOIN chain_accounts oa ON oa.address = r.owner`
@@ -228,8 +232,7 @@ func (ix *Index) RecentActivity(ctx context.Context, p Page) ([]Activity, int64,
 func (ix *Index) Activities(ctx context.Context, f ActivityFilter, p Page) ([]Activity, int64, error) {
 	var args sqlArgs
 	where := f.where(&args)
-	key := readKey("activity", where, append(args[:len(args):len(args)], p.Number, p.Limit)...)
-	page, err := rememberSized(ctx, ix, key, func(ctx context.Context) (activityPage, error) {
+	page, err := rememberSized(ctx, ix, activityKey(where, args, p), func(ctx context.Context) (activityPage, error) {
 		out := []Activity{}
 		scan := func(rows *sql.Rows) error {
 			a, err := scanActivity(rows)
@@ -251,36 +254,67 @@ func (ix *Index) Activities(ctx context.Context, f ActivityFilter, p Page) ([]Ac
 	return append([]Activity{}, page.items...), page.total, nil
 }
 
+func activityKey(where string, args []any, p Page) string {
+	return readKey("activity", where, append(args[:len(args):len(args)], p.Number, p.Limit)...)
+}
+
 // feedPage reads page p of a feed (f.FeedOf) and its total. A feed's
 // filter (follows, stars, watches) costs more than the joins a seek saves,
-// and a seek runs it twice (index README), so it is read by OFFSET; its
-// total comes first, as it picks how (feedFrom).
+// and a seek runs it twice (index README), so it is read by OFFSET, or,
+// when the page before it is kept, from right after that page's last
+// action (readdb.PageAfter). Its total comes first, as it picks how
+// (feedFrom).
 func (ix *Index) feedPage(ctx context.Context, f ActivityFilter, where string, args []any, p Page, scan func(*sql.Rows) error) (int64, error) {
 	total, err := ix.activityCount(f)(ctx)
 	if err != nil {
 		return 0, err
 	}
-	from, err := ix.feedFrom(ctx, total, p)
+	counted := func(context.Context) (int64, error) { return total, nil }
+	last, keyed := ix.lastActivity(ctx, where, args, p)
+	from, err := ix.feedFrom(ctx, total, p, keyed)
 	if err != nil {
 		return 0, err
 	}
-	counted := func(context.Context) (int64, error) { return total, nil }
+	if keyed {
+		after := []any{last.at[0], last.at[1], last.at[2], last.at[3], last.at[4]}
+		return ix.rd.PageAfter(ctx, activityColumns, from, activityCountFrom, where, activityOrder, args, after, p, counted, scan)
+	}
 	return ix.rd.ListPageCounted(ctx, activityColumns, from, activityCountFrom, where, activityOrder.SQL(), args, p, counted, scan)
 }
 
-// feedFrom is what a feed's page is read from.
-// Found through the actor and repository indexes, a feed's matches are
-// all read and sorted: a cost per match. On SQLite a dense feed's first
-// pages come sooner from a walk down the time index, every action newest
-// first, until the page is full: a cost per action walked, about
-// (offset+limit)·all/matches of them. bench-feed's feed (7% of 200,000
-// actions) measured 1.7 µs a match sorted and 0.46 µs an action walked,
-// page 1 in 24 ms against 0.3 ms, so the walk is taken while it steps
-// through fewer than three times the matches. PostgreSQL's planner
-// chooses for itself, from its statistics.
-func (ix *Index) feedFrom(ctx context.Context, matches int64, p Page) (string, error) {
+// lastActivity is the last action of the page before p, when that page
+// is kept, current and full (as lastKept).
+func (ix *Index) lastActivity(ctx context.Context, where string, args []any, p Page) (Activity, bool) {
+	if p.Number <= 1 || p.Limit <= 0 {
+		return Activity{}, false
+	}
+	got, ok := readdb.Peek[activityPage](ctx, ix.rd, activityKey(where, args, Page{Number: p.Number - 1, Limit: p.Limit}))
+	if !ok || len(got.items) != p.Limit {
+		return Activity{}, false
+	}
+	return got.items[p.Limit-1], true
+}
+
+// feedFrom is what page p of a feed with matches actions is read from;
+// keyed, it starts right after the page before it (feedPage). Found
+// through the actor and repository indexes, a feed's matches from the
+// page's start on are all read and sorted: a cost per match. On SQLite a
+// dense feed's pages come sooner from a walk down the time index, every
+// action newest first, from the page's start (keyed) or the list's until
+// the page is full: a cost per action walked, about limit·all/matches of
+// them from the page's start, (offset+limit)·all/matches from the list's.
+// bench-feed's feed (7% of 200,000 actions) measured 1.7 µs a match
+// sorted and 0.46 µs an action walked, page 1 in 24 ms against 0.3 ms, so
+// the walk is taken while it steps through fewer than three times the
+// matches the indexes would sort. A page past the end always uses the
+// indexes. PostgreSQL's planner chooses for itself, from its statistics.
+func (ix *Index) feedFrom(ctx context.Context, matches int64, p Page, keyed bool) (string, error) {
 	if ix.dialect != store.SQLite || int64(p.Offset()) >= matches {
 		return activityFrom, nil
+	}
+	sorted, upTo := matches, int64(p.Offset()+p.Limit)
+	if keyed {
+		sorted, upTo = matches-int64(p.Offset()), int64(p.Limit)
 	}
 	// Every feed's first read after a block needs it: kept until the
 	// counters change.
@@ -293,7 +327,7 @@ func (ix *Index) feedFrom(ctx context.Context, matches int64, p Page) (string, e
 	if err != nil {
 		return "", fmt.Errorf("count every action: %w", err)
 	}
-	if walked := int64(p.Offset()+p.Limit) * all / matches; walked < 3*matches {
+	if walked := upTo * all / matches; walked < 3*sorted {
 		return activityFromByTime, nil
 	}
 	return activityFrom, nil
@@ -302,12 +336,13 @@ func (ix *Index) feedFrom(ctx context.Context, matches int64, p Page) (string, e
 func scanActivity(rows *sql.Rows) (Activity, error) {
 	var a Activity
 	var actor, actorName, owner, ownerName, detail string
-	var repo, number, k, ns int64
+	var repo, number, k, ns, ord int64
 	err := rows.Scan(&a.Type, &actor, &actorName, &repo, &owner, &ownerName, &a.Repo.Name, &a.Repo.Private, &number, &a.IsPull,
-		&a.Title, &detail, &a.Content, &k, &a.Height, &ns)
+		&a.Title, &detail, &a.Content, &k, &a.Height, &ns, &ord)
 	if err != nil {
 		return a, err
 	}
+	a.at = [5]int64{ns, a.Height, ord, k, repo} // activityOrder's columns
 	a.ID = activityID(uint64(repo), a.Type, uint64(k))
 	a.Actor = user(actor, actorName)
 	a.Repo.ID, a.Repo.Owner = uint64(repo), user(owner, ownerName).Username

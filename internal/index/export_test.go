@@ -56,3 +56,10 @@ func IssuesAt(ctx context.Context, ix *Index, repo uint64, f IssueFilter, p Page
 // Changed moves the read cache on for tables, as a projection
 // transaction that wrote them does.
 func Changed(ix *Index, tables ...string) { ix.changed(tables...) }
+
+// NotificationPageKeyed tells whether Notifications reads page p of f
+// from right after the last thread of the page before it (lastKept).
+func NotificationPageKeyed(ctx context.Context, ix *Index, f NotificationFilter, p Page) bool {
+	_, ok := lastKept[Notification](ctx, ix, p, func(p Page) string { return notificationsKey(f, p) })
+	return ok
+}

@@ -41,7 +41,7 @@ func TestAFeedReadDownTheTimeIndexGivesTheSamePages(t *testing.T) {
 	pages := []int{1, 5, last / 2, last - 1, last, last + 1}
 	for _, n := range pages {
 		p := Page{Number: n, Limit: 50}
-		from, err := ix.feedFrom(ctx, matches, p)
+		from, err := ix.feedFrom(ctx, matches, p, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -60,6 +60,38 @@ func TestAFeedReadDownTheTimeIndexGivesTheSamePages(t *testing.T) {
 	}
 	if walked == 0 || walked == len(pages) {
 		t.Fatalf("%d of %d pages walked the time index; the dense feed's first pages should, its deep ones should not", walked, len(pages))
+	}
+
+	// Page after page, each page starts right after the last action of
+	// the page before, which is kept: it walks the time index from there
+	// however deep it is, and is still the page the indexes give.
+	var args sqlArgs
+	where := f.where(&args)
+	ix.changed("forge_activity")
+	walked = 0
+	for n := 1; n <= last+1; n++ {
+		p := Page{Number: n, Limit: 50}
+		_, keyed := ix.lastActivity(ctx, where, args, p)
+		if keyed != (n > 1 && n <= last) {
+			t.Fatalf("page %d: read after the page before: %t", n, keyed)
+		}
+		from, err := ix.feedFrom(ctx, matches, p, keyed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if from == activityFromByTime {
+			walked++
+		}
+		got, total, err := ix.Activities(ctx, f, p)
+		if err != nil || total != matches {
+			t.Fatalf("page %d: total %d (%v)", n, total, err)
+		}
+		if want := feedByIndexes(t, st, f, p); !reflect.DeepEqual(got, want) {
+			t.Fatalf("page %d after page %d: %d actions, the indexes give %d; first %+v against %+v", n, n-1, len(got), len(want), first(got), first(want))
+		}
+	}
+	if walked < last-2 {
+		t.Fatalf("%d of %d pages read page after page walked the time index; all but the last few should", walked, last+1)
 	}
 }
 

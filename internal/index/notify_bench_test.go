@@ -3,6 +3,8 @@ package index
 import (
 	"context"
 	"database/sql"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"testing"
@@ -92,4 +94,65 @@ func inTx(ctx context.Context, db *sql.DB, fn func(*readdb.WriteTx) error) error
 		return err
 	}
 	return tx.Commit()
+}
+
+// BenchmarkNotificationPages is `make bench-pages`' notification list: a
+// user's 100,000 threads by pages of 20, the first page and page 2,500,
+// read alone (the threads before it skipped by OFFSET over the index) and
+// read after page 2,499 is kept (from right after its last thread, as a
+// client reading page after page does). The read cache is moved on before
+// each timed read, and page 2,499 is read again after that.
+func BenchmarkNotificationPages(b *testing.B) {
+	dsns := map[string]string{"sqlite": filepath.Join(b.TempDir(), "bench.db")}
+	if admin := os.Getenv("DFORGE_TEST_PG"); admin != "" {
+		dsns["postgres"] = storetest.TestDatabase(b, admin)
+	}
+	for name, dsn := range dsns {
+		benchNotificationPages(b, name, dsn)
+	}
+}
+
+func benchNotificationPages(b *testing.B, name, dsn string) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, dsn)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	ix := New(slog.New(slog.NewTextHandler(io.Discard, nil)), st, nil)
+	user := common.HexToAddress("0x00000000000000000000000000000000000000aa")
+	if _, err := st.DB().ExecContext(ctx, `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 100000)
+		INSERT INTO notifications (user_address, thread, repo_id, number, subject_type, reason, title, actor, comment_id,
+			amount, unread, pinned, height, updated_ns)
+		SELECT $1, 'transfer:' || i, 0, i, 'Transfer', 'transfer', 'A transfer', '', 0, 5, i % 3 = 0, FALSE, i / 10 + 1, i * 1000
+		FROM s`, user.Hex()); err != nil {
+		b.Fatal(err)
+	}
+	f := NotificationFilter{User: user}
+	for _, c := range []struct {
+		name   string
+		page   int
+		before bool // the page before is kept
+	}{
+		{"page-1", 1, false},
+		{"page-2500-alone", 2500, false},
+		{"page-2500-after-2499", 2500, true},
+	} {
+		b.Run(name+"/"+c.name, func(b *testing.B) {
+			for range b.N {
+				b.StopTimer()
+				ix.changed("notifications") // past the read cache: every read is the query
+				if c.before {
+					if _, _, err := ix.Notifications(ctx, f, Page{Number: c.page - 1, Limit: 20}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.StartTimer()
+				list, _, err := ix.Notifications(ctx, f, Page{Number: c.page, Limit: 20})
+				if err != nil || len(list) != 20 {
+					b.Fatalf("page %d: %d threads, %v", c.page, len(list), err)
+				}
+			}
+		})
+	}
 }

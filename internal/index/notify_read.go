@@ -9,6 +9,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/dforge/dforge/internal/index/readdb"
 	"github.com/dforge/dforge/internal/store"
 )
 
@@ -133,10 +134,18 @@ func (ix *Index) Notifications(ctx context.Context, f NotificationFilter, p Page
 	// A user's list is read again and again (a page left open, the
 	// dashboard); it changes only with a block or a change of read state,
 	// both of which move the read cache's generation (notifyRead).
-	return rememberPage(ctx, ix, readKey("notifications", "", f.key(), p.Number, p.Limit), func(ctx context.Context) ([]Notification, int64, error) {
+	return rememberPage(ctx, ix, notificationsKey(f, p), func(ctx context.Context) ([]Notification, int64, error) {
 		return ix.readNotifications(ctx, f, p)
 	}, func(list []Notification) int64 { return int64(len(list)) * 384 })
 }
+
+func notificationsKey(f NotificationFilter, p Page) string {
+	return readKey("notifications", "", f.key(), p.Number, p.Limit)
+}
+
+// notificationOrder is the list's order, newest first; a thread's id
+// tells threads updated at the same time apart.
+var notificationOrder = readdb.Order{Cols: []string{"n.updated_ns", "n.id"}, Desc: true}
 
 // key is f as a read cache key.
 func (f NotificationFilter) key() string {
@@ -147,13 +156,21 @@ func (f NotificationFilter) key() string {
 func (ix *Index) readNotifications(ctx context.Context, f NotificationFilter, p Page) ([]Notification, int64, error) {
 	var args sqlArgs
 	where := f.where(&args)
+	offset := p.Offset()
+	// A page whose page before is kept starts after that page's last
+	// thread: read from there through the index (readdb.Order.After),
+	// not by stepping over every thread before it.
+	if last, ok := lastKept[Notification](ctx, ix, p, func(p Page) string { return notificationsKey(f, p) }); ok {
+		where += " AND " + notificationOrder.After([]string{args.Add(last.UpdatedNS), args.Add(last.ID)})
+		offset = 0
+	}
 	n := len(args)
 	// The page's ids first, from the index alone (the rows its OFFSET
 	// skips are never read from the table), then those rows in full.
 	q := `SELECT ` + notificationColumns + ` FROM (SELECT n.id FROM notifications n WHERE ` + where +
-		fmt.Sprintf(` ORDER BY n.updated_ns DESC, n.id DESC LIMIT $%d OFFSET $%d) pg`, n+1, n+2) +
-		` JOIN notifications n ON n.id = pg.id` + notificationJoins + ` ORDER BY n.updated_ns DESC, n.id DESC`
-	rows, err := ix.query(ctx, q, append(args, p.Limit, p.Offset())...)
+		fmt.Sprintf(` ORDER BY %s LIMIT $%d OFFSET $%d) pg`, notificationOrder.SQL(), n+1, n+2) +
+		` JOIN notifications n ON n.id = pg.id` + notificationJoins + ` ORDER BY ` + notificationOrder.SQL()
+	rows, err := ix.query(ctx, q, append(args, p.Limit, offset)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("read notifications: %w", err)
 	}

@@ -62,20 +62,49 @@ func TestNotificationPagesFollowTheOrder(t *testing.T) {
 		} {
 			want := ids(c.where)
 			for _, limit := range []int{1, 3, 7} {
-				var got []int64
-				for page := 1; page <= len(want)/limit+2; page++ {
-					list, total, err := ix.Notifications(ctx, c.f, index.Page{Number: page, Limit: limit})
-					if err != nil || total != int64(len(want)) {
-						t.Fatalf("%s, page %d of %d: total %d, COUNT(*) %d (%v)", c.what, page, limit, total, len(want), err)
+				// Page after page, each starts where the one before
+				// ended (it is kept); each page alone, it skips by OFFSET.
+				for _, cold := range []bool{false, true} {
+					var got []int64
+					for page := 1; page <= len(want)/limit+2; page++ {
+						p := index.Page{Number: page, Limit: limit}
+						if cold {
+							index.Changed(ix, "notifications")
+						}
+						keyed := index.NotificationPageKeyed(ctx, ix, c.f, p)
+						if keyed != (!cold && page > 1 && page-1 <= len(want)/limit) {
+							t.Fatalf("%s, page %d of %d (cold %t): read after the page before: %t", c.what, page, limit, cold, keyed)
+						}
+						list, total, err := ix.Notifications(ctx, c.f, p)
+						if err != nil || total != int64(len(want)) {
+							t.Fatalf("%s, page %d of %d: total %d, COUNT(*) %d (%v)", c.what, page, limit, total, len(want), err)
+						}
+						for _, n := range list {
+							got = append(got, n.ID)
+						}
 					}
-					for _, n := range list {
-						got = append(got, n.ID)
+					if !slices.Equal(got, want) {
+						t.Fatalf("%s by pages of %d (cold %t):\n%v\nORDER BY gives\n%v", c.what, limit, cold, got, want)
 					}
-				}
-				if !slices.Equal(got, want) {
-					t.Fatalf("%s by pages of %d:\n%v\nORDER BY gives\n%v", c.what, limit, got, want)
 				}
 			}
+		}
+
+		// A new thread moves every page on by one: a page read after it
+		// does not start after the page before's last thread as it was.
+		all := index.NotificationFilter{User: bob}
+		if _, _, err := ix.Notifications(ctx, all, index.Page{Number: 1, Limit: 3}); err != nil {
+			t.Fatal(err)
+		}
+		exec(`INSERT INTO notifications (user_address, thread, repo_id, number, subject_type, reason, title, actor, comment_id,
+			amount, unread, pinned, height, updated_ns) VALUES ($1, 'issue:new', 1, 99, 'Issue', 'mention', 'new', '', 0, 0, TRUE, FALSE, 2, 5000)`, bob.Hex())
+		p2 := index.Page{Number: 2, Limit: 3}
+		if index.NotificationPageKeyed(ctx, ix, all, p2) {
+			t.Fatal("page 2 would start after page 1 as it was before the new thread")
+		}
+		list, _, err := ix.Notifications(ctx, all, p2)
+		if want := ids("TRUE")[3:6]; err != nil || len(list) != 3 || list[0].ID != want[0] || list[2].ID != want[2] {
+			t.Fatalf("page 2 after a new thread: %+v (%v), want the ids %v", list, err, want)
 		}
 	})
 }

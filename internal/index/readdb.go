@@ -57,18 +57,36 @@ func rememberSized[T any](ctx context.Context, ix *Index, key string, fn func(co
 // rememberPage is rememberSized for a page of a list and the number of
 // items in all; callers get a copy of the page kept.
 func rememberPage[T any](ctx context.Context, ix *Index, key string, fn func(context.Context) ([]T, int64, error), size func([]T) int64) ([]T, int64, error) {
-	type page struct {
-		list  []T
-		total int64
-	}
-	got, err := rememberSized(ctx, ix, key, func(ctx context.Context) (page, error) {
+	got, err := rememberSized(ctx, ix, key, func(ctx context.Context) (keptPage[T], error) {
 		list, total, err := fn(ctx)
-		return page{list, total}, err
-	}, func(p page) int64 { return size(p.list) })
+		return keptPage[T]{list, total}, err
+	}, func(p keptPage[T]) int64 { return size(p.list) })
 	if err != nil {
 		return nil, 0, err
 	}
 	return slices.Clone(got.list), got.total, nil
+}
+
+// keptPage is a page as rememberPage keeps it.
+type keptPage[T any] struct {
+	list  []T
+	total int64
+}
+
+// lastKept is the last item of the page before p, when rememberPage
+// keeps that page (under key's name for it), still current and full: p
+// then starts right after that item. A client reads a long list page
+// after page, so the page before a deep one is usually kept.
+func lastKept[T any](ctx context.Context, ix *Index, p Page, key func(Page) string) (T, bool) {
+	var zero T
+	if p.Number <= 1 || p.Limit <= 0 {
+		return zero, false
+	}
+	got, ok := readdb.Peek[keptPage[T]](ctx, ix.rd, key(Page{Number: p.Number - 1, Limit: p.Limit}))
+	if !ok || len(got.list) != p.Limit {
+		return zero, false
+	}
+	return got.list[p.Limit-1], true
 }
 
 func readKey(kind string, sql string, args ...any) string { return readdb.Key(kind, sql, args...) }

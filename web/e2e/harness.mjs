@@ -3,7 +3,7 @@
 // Each test file starts one node (startNode) and one browser (launchBrowser)
 // in `before` and stops them in `after`; every test gets a fresh browser
 // context, so storage starts empty. Run with:
-//   cd web && DFORGE_BIN=../bin/dforge node --test --test-concurrency=1 e2e/
+//   cd web && DFORGE_BIN=../bin/dforge node --test --test-concurrency=2 e2e/
 
 import assert from 'node:assert/strict'
 import { execFileSync, spawn } from 'node:child_process'

@@ -224,6 +224,26 @@ func RememberSized[T any](ctx context.Context, db *DB, key string, fn func(conte
 	return v, nil
 }
 
+// Peek returns key's answer if one is kept and what it read has not
+// changed since, without reading anything else. A read that builds on
+// the answer (a page that starts where the page before it ended) depends
+// on what the answer read, so that is noted for ctx's Remember.
+func Peek[T any](ctx context.Context, db *DB, key string) (T, bool) {
+	c := &db.cache
+	c.mu.Lock()
+	e, ok := c.m[key]
+	c.mu.Unlock()
+	var zero T
+	if !ok || !c.current(e.deps) {
+		return zero, false
+	}
+	v, ok := e.val.(T)
+	if ok {
+		recorderOf(ctx).addReads(e.deps)
+	}
+	return v, ok
+}
+
 // Key names a read by its kind, its SQL and its arguments, each written
 // as its type and value. Keys are made on every cached read, so the
 // common argument types are written without fmt.

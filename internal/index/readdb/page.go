@@ -70,6 +70,38 @@ func (o Order) SQL() string {
 	return strings.Join(o.Cols, dir+", ") + dir
 }
 
+// After is the condition that a row comes after the row whose key is
+// at (one placeholder for each of o.Cols, in order) in o's order: a page
+// that starts after the last row of the page before it reads from there
+// on through an index in o's order (keyset pagination), however deep it
+// is. Both databases compare the row values column by column.
+func (o Order) After(at []string) string {
+	cmp := " > "
+	if o.Desc {
+		cmp = " < "
+	}
+	return "(" + strings.Join(o.Cols, ", ") + ")" + cmp + "(" + strings.Join(at, ", ") + ")"
+}
+
+// PageAfter is ListPageCounted for page p of a list in order's order
+// when the last row of the page before it is known: its key is after
+// (the values of order.Cols). The page is read from right after that row,
+// with no OFFSET, so it costs what the first page does however deep it
+// is. The total is the list's, without the key's condition.
+func (db *DB) PageAfter(ctx context.Context, cols, from, countFrom, where string, order Order, args []any, after []any, p Page, count Count, scan func(*sql.Rows) error) (int64, error) {
+	a := Args(args[:len(args):len(args)])
+	at := make([]string, len(after))
+	for i, v := range after {
+		at[i] = a.Add(v)
+	}
+	cond, seek := "", order.After(at)
+	if where != "" {
+		cond, seek = " WHERE "+where, "("+where+") AND "+seek
+	}
+	q := fmt.Sprintf("SELECT %s FROM %s WHERE %s ORDER BY %s LIMIT $%d", cols, from, seek, order.SQL(), len(a)+1)
+	return db.readPage(ctx, q, append(a, p.Limit), countFrom, cond, args, p, count, scan)
+}
+
 // SeekPage is ListPage for a list in a total order: page N gives the rows
 // OFFSET would, but the rows before it are skipped where countFrom alone
 // can skip them. One statement finds the key of the page's first row (an
