@@ -124,6 +124,9 @@ func changeEachField[T any](t *testing.T, name string, sample func() T, key func
 		switch v.Kind() {
 		case reflect.Struct:
 			for i := range v.NumField() {
+				if !v.Type().Field(i).IsExported() {
+					continue // not in the JSON (an action's place in its list's order)
+				}
 				visit(path+"."+v.Type().Field(i).Name, func(x *T) reflect.Value { return at(x).Field(i) })
 			}
 			return

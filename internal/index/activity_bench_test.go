@@ -7,8 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"math/big"
-	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -17,7 +15,6 @@ import (
 	"github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/index/readdb"
 	"github.com/dforge/dforge/internal/store"
-	"github.com/dforge/dforge/internal/store/storetest"
 )
 
 // BenchmarkActivity reads pages of the activity projection holding
@@ -32,22 +29,11 @@ import (
 //
 // (under scripts/with-postgres.sh for PostgreSQL too).
 func BenchmarkActivity(b *testing.B) {
-	dsns := map[string]string{"sqlite": filepath.Join(b.TempDir(), "bench.db")}
-	if admin := os.Getenv("DFORGE_TEST_PG"); admin != "" {
-		dsns["postgres"] = storetest.TestDatabase(b, admin)
-	}
-	for name, dsn := range dsns {
-		benchActivity(b, name, dsn)
-	}
+	onEachBenchStore(b, benchActivity)
 }
 
-func benchActivity(b *testing.B, name, dsn string) {
+func benchActivity(b *testing.B, name string, st *store.Store) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, dsn)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
 	ix := New(slog.New(slog.NewTextHandler(io.Discard, nil)), st, nil)
 	viewer := common.HexToAddress("0x00000000000000000000000000000000000000aa")
 	if err := fillActivity(ctx, st.DB(), viewer, 1000, 200000); err != nil {

@@ -5,8 +5,6 @@ import (
 	"database/sql"
 	"io"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -15,7 +13,6 @@ import (
 	"github.com/dforge/dforge/internal/chain/forge"
 	"github.com/dforge/dforge/internal/index/readdb"
 	"github.com/dforge/dforge/internal/store"
-	"github.com/dforge/dforge/internal/store/storetest"
 )
 
 // BenchmarkNotifyWatchers is `make bench-notify` (a): the projection of a
@@ -23,22 +20,11 @@ import (
 // and every watcher's notification, in one transaction as a block's
 // projection writes it. Target: under 100 ms.
 func BenchmarkNotifyWatchers(b *testing.B) {
-	dsns := map[string]string{"sqlite": filepath.Join(b.TempDir(), "bench.db")}
-	if admin := os.Getenv("DFORGE_TEST_PG"); admin != "" {
-		dsns["postgres"] = storetest.TestDatabase(b, admin)
-	}
-	for name, dsn := range dsns {
-		benchNotifyWatchers(b, name, dsn)
-	}
+	onEachBenchStore(b, benchNotifyWatchers)
 }
 
-func benchNotifyWatchers(b *testing.B, name, dsn string) {
+func benchNotifyWatchers(b *testing.B, name string, st *store.Store) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, dsn)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
 	db := st.DB()
 	owner := common.HexToAddress("0x00000000000000000000000000000000000000aa")
 	commenter := common.HexToAddress("0x00000000000000000000000000000000000000bb")
@@ -103,22 +89,11 @@ func inTx(ctx context.Context, db *sql.DB, fn func(*readdb.WriteTx) error) error
 // client reading page after page does). The read cache is moved on before
 // each timed read, and page 2,499 is read again after that.
 func BenchmarkNotificationPages(b *testing.B) {
-	dsns := map[string]string{"sqlite": filepath.Join(b.TempDir(), "bench.db")}
-	if admin := os.Getenv("DFORGE_TEST_PG"); admin != "" {
-		dsns["postgres"] = storetest.TestDatabase(b, admin)
-	}
-	for name, dsn := range dsns {
-		benchNotificationPages(b, name, dsn)
-	}
+	onEachBenchStore(b, benchNotificationPages)
 }
 
-func benchNotificationPages(b *testing.B, name, dsn string) {
+func benchNotificationPages(b *testing.B, name string, st *store.Store) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, dsn)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
 	ix := New(slog.New(slog.NewTextHandler(io.Discard, nil)), st, nil)
 	user := common.HexToAddress("0x00000000000000000000000000000000000000aa")
 	if _, err := st.DB().ExecContext(ctx, `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 100000)
