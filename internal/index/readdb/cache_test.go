@@ -320,3 +320,45 @@ func TestKeyNamesTypeAndValue(t *testing.T) {
 		seen[k] = a
 	}
 }
+
+// TestPeekGivesOnlyACurrentAnswer: Peek gives a kept answer while what it
+// read is unchanged, nothing for a key never kept or after a write to its
+// table, and an answer built on a peeked one (a page after a kept page)
+// depends on what the peeked one read.
+func TestPeekGivesOnlyACurrentAnswer(t *testing.T) {
+	f := newCacheFixture(t)
+	ctx := context.Background()
+	if _, ok := Peek[int64](ctx, f.db, Key("counter", "a_items")); ok {
+		t.Fatal("an answer for a key never read")
+	}
+	var aReads int
+	f.read(t, "a_items", &aReads)
+	if v, ok := Peek[int64](ctx, f.db, Key("counter", "a_items")); !ok || v != 0 {
+		t.Fatalf("the kept answer: %d %t", v, ok)
+	}
+	if _, ok := Peek[string](ctx, f.db, Key("counter", "a_items")); ok {
+		t.Fatal("an answer of another type")
+	}
+	// Built on the peeked a_items answer, reading only b_items itself.
+	built := func() (int64, error) {
+		return Remember(ctx, f.db, Key("built", ""), func(ctx context.Context) (int64, error) {
+			a, ok := Peek[int64](ctx, f.db, Key("counter", "a_items"))
+			var b int64
+			err := f.db.QueryRow(ctx, `SELECT n FROM b_items WHERE id = 1`).Scan(&b)
+			if !ok {
+				a = -100
+			}
+			return a + b, err
+		})
+	}
+	if v, err := built(); err != nil || v != 0 {
+		t.Fatalf("built on the kept answer: %d %v", v, err)
+	}
+	f.write(t, `UPDATE a_items SET n = n + 1 WHERE id = 1`)
+	if _, ok := Peek[int64](ctx, f.db, Key("counter", "a_items")); ok {
+		t.Fatal("an answer whose table was written since")
+	}
+	if v, err := built(); err != nil || v != -100 {
+		t.Fatalf("built on a stale answer after a write to its table: %d %v, want it read again (-100: nothing to peek)", v, err)
+	}
+}

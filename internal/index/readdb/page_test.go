@@ -93,3 +93,77 @@ func TestSeekPageMatchesOffset(t *testing.T) {
 		t.Fatalf("compared %d pages", compared)
 	}
 }
+
+// TestPageAfterMatchesOffset reads lists page after page with PageAfter,
+// each page from the last row of the one before, and holds every page and
+// total to ListPage's (OFFSET), in both directions, with and without a
+// filter, to the page past the end.
+func TestPageAfterMatchesOffset(t *testing.T) {
+	ctx := context.Background()
+	st := openStore(t)
+	for _, q := range []string{
+		`CREATE TABLE after_items (grp INTEGER NOT NULL, id INTEGER NOT NULL, score INTEGER NOT NULL, PRIMARY KEY (grp, id))`,
+		`CREATE INDEX after_items_score ON after_items (score, grp, id)`,
+		`WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 1000)
+			INSERT INTO after_items (grp, id, score) SELECT i % 3, i, (i * 7) % 13 FROM s`,
+	} {
+		if _, err := st.DB().Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	db := New(st)
+	const cols, from = "s.score, s.grp, s.id", "after_items s"
+	read := func(after []any, where string, args []any, order Order, p Page) ([][3]int64, int64) {
+		t.Helper()
+		var out [][3]int64
+		scan := func(rows *sql.Rows) error {
+			var r [3]int64
+			err := rows.Scan(&r[0], &r[1], &r[2])
+			out = append(out, r)
+			return err
+		}
+		var total int64
+		var err error
+		if after != nil {
+			total, err = db.PageAfter(ctx, cols, from, from, where, order, args, after, p, nil, scan)
+		} else {
+			total, err = db.ListPage(ctx, cols, from, from, where, order.SQL(), args, p, scan)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out, total
+	}
+	compared := 0
+	for _, f := range []struct {
+		where string
+		args  []any
+	}{{"", nil}, {"s.grp <> $1", []any{1}}} {
+		for _, desc := range []bool{true, false} {
+			order := Order{Cols: []string{"s.score", "s.grp", "s.id"}, Desc: desc}
+			for _, limit := range []int{1, 7, 50} {
+				var last [3]int64
+				for number := 1; ; number++ {
+					p := Page{Number: number, Limit: limit}
+					want, wantTotal := read(nil, f.where, f.args, order, p)
+					got, total := want, wantTotal
+					if number > 1 {
+						got, total = read([]any{last[0], last[1], last[2]}, f.where, f.args, order, p)
+					}
+					if !reflect.DeepEqual(got, want) || total != wantTotal {
+						t.Fatalf("where %q order %s page %d of %d: after %v gives %v (total %d), OFFSET %v (total %d)",
+							f.where, order.SQL(), number, limit, last, got, total, want, wantTotal)
+					}
+					compared++
+					if len(want) < limit {
+						break // the last page, or the one past it
+					}
+					last = want[limit-1]
+				}
+			}
+		}
+	}
+	if compared < 1000 {
+		t.Fatalf("compared %d pages", compared)
+	}
+}
