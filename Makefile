@@ -174,7 +174,7 @@ bench-dashboard:
 bench-pages:
 	$(GO) test ./internal/index -run '^$$' -bench '^Benchmark(IssuePages|NotificationPages)$$' -benchtime 2s -count=1
 
-## bench-feed: pages of the activity projection with 200,000 actions: Home's first page and its page 50, a feed's first page and its page 50, read alone and after page 49, read cache bypassed. Set DFORGE_TEST_PG (or use scripts/with-postgres.sh) for PostgreSQL too
+## bench-feed: pages of the activity projection with 200,000 actions: Home's first page and its page 50, a feed's first page and its page 50, each page 50 read alone and after page 49, read cache bypassed. Set DFORGE_TEST_PG (or use scripts/with-postgres.sh) for PostgreSQL too
 bench-feed:
 	$(GO) test ./internal/index -run '^$$' -bench BenchmarkActivity -benchtime 20x -count=1
 

@@ -19,11 +19,11 @@ import (
 
 // BenchmarkActivity reads pages of the activity projection holding
 // 200,000 actions by 1,000 accounts in 1,000 repositories: Home's public
-// first page, and the first and a deep page of the feed of an account
-// that follows 50 of them and stars 20 repositories, the deep page also
-// read after the page before it is kept (feedPage reads from right after
-// its last action). The read cache is moved on before each timed read, so
-// each is the SQL query. Run it with
+// first page and its page 50, and the first page and page 50 of the feed
+// of an account that follows 50 of them and stars 20 repositories. Each
+// page 50 is also read after page 49 is kept (from right after its last
+// action). The read cache is moved on before each timed read, so each is
+// the SQL query. Run it with
 //
 //	go test ./internal/index -run '^$' -bench BenchmarkActivity -benchtime 50x
 //
@@ -48,6 +48,7 @@ func benchActivity(b *testing.B, name string, st *store.Store) {
 	}{
 		{"home", ActivityFilter{}, 1, false},
 		{"home-page-50", ActivityFilter{}, 50, false},
+		{"home-page-50-after-49", ActivityFilter{}, 50, true},
 		{"feed", feed, 1, false},
 		{"feed-page-50", feed, 50, false},
 		{"feed-page-50-after-49", feed, 50, true},

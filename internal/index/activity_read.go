@@ -241,10 +241,14 @@ func (ix *Index) Activities(ctx context.Context, f ActivityFilter, p Page) ([]Ac
 		}
 		var total int64
 		var err error
-		if f.FeedOf == nil {
+		after := ix.activityAfter(ctx, where, args, p)
+		switch {
+		case f.FeedOf != nil:
+			total, err = ix.feedPage(ctx, f, where, args, p, after, scan)
+		case after != nil: // from right after the page before (index README, Deep pages)
+			total, err = ix.rd.PageAfter(ctx, activityColumns, activityFrom, activityCountFrom, where, activityOrder, args, after, p, ix.activityCount(f), scan)
+		default:
 			total, err = ix.rd.SeekPageCounted(ctx, activityColumns, activityFrom, activityCountFrom, where, activityOrder, args, p, ix.activityCount(f), scan)
-		} else {
-			total, err = ix.feedPage(ctx, f, where, args, p, scan)
 		}
 		return activityPage{out, total}, err
 	}, activityPage.size)
@@ -261,38 +265,38 @@ func activityKey(where string, args []any, p Page) string {
 // feedPage reads page p of a feed (f.FeedOf) and its total. A feed's
 // filter (follows, stars, watches) costs more than the joins a seek saves,
 // and a seek runs it twice (index README), so it is read by OFFSET, or,
-// when the page before it is kept, from right after that page's last
-// action (readdb.PageAfter). Its total comes first, as it picks how
-// (feedFrom).
-func (ix *Index) feedPage(ctx context.Context, f ActivityFilter, where string, args []any, p Page, scan func(*sql.Rows) error) (int64, error) {
+// given the place of the last action of the page before (after, from
+// activityAfter), from right after it (readdb.PageAfter). Its total comes
+// first, as it picks how (feedFrom).
+func (ix *Index) feedPage(ctx context.Context, f ActivityFilter, where string, args []any, p Page, after []any, scan func(*sql.Rows) error) (int64, error) {
 	total, err := ix.activityCount(f)(ctx)
 	if err != nil {
 		return 0, err
 	}
 	counted := func(context.Context) (int64, error) { return total, nil }
-	last, keyed := ix.lastActivity(ctx, where, args, p)
-	from, err := ix.feedFrom(ctx, total, p, keyed)
+	from, err := ix.feedFrom(ctx, total, p, after != nil)
 	if err != nil {
 		return 0, err
 	}
-	if keyed {
-		after := []any{last.at[0], last.at[1], last.at[2], last.at[3], last.at[4]}
+	if after != nil {
 		return ix.rd.PageAfter(ctx, activityColumns, from, activityCountFrom, where, activityOrder, args, after, p, counted, scan)
 	}
 	return ix.rd.ListPageCounted(ctx, activityColumns, from, activityCountFrom, where, activityOrder.SQL(), args, p, counted, scan)
 }
 
-// lastActivity is the last action of the page before p, when that page
-// is kept, current and full (as lastKept).
-func (ix *Index) lastActivity(ctx context.Context, where string, args []any, p Page) (Activity, bool) {
+// activityAfter is the place in activityOrder of the last action of the
+// page before p, when that page is kept, current and full (as lastKept);
+// nil otherwise.
+func (ix *Index) activityAfter(ctx context.Context, where string, args []any, p Page) []any {
 	if p.Number <= 1 || p.Limit <= 0 {
-		return Activity{}, false
+		return nil
 	}
 	got, ok := readdb.Peek[activityPage](ctx, ix.rd, activityKey(where, args, Page{Number: p.Number - 1, Limit: p.Limit}))
 	if !ok || len(got.items) != p.Limit {
-		return Activity{}, false
+		return nil
 	}
-	return got.items[p.Limit-1], true
+	at := got.items[p.Limit-1].at
+	return []any{at[0], at[1], at[2], at[3], at[4]}
 }
 
 // feedFrom is what page p of a feed with matches actions is read from;

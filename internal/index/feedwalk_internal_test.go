@@ -71,7 +71,7 @@ func TestAFeedReadDownTheTimeIndexGivesTheSamePages(t *testing.T) {
 	walked = 0
 	for n := 1; n <= last+1; n++ {
 		p := Page{Number: n, Limit: 50}
-		_, keyed := ix.lastActivity(ctx, where, args, p)
+		keyed := ix.activityAfter(ctx, where, args, p) != nil
 		if keyed != (n > 1 && n <= last) {
 			t.Fatalf("page %d: read after the page before: %t", n, keyed)
 		}
@@ -93,10 +93,36 @@ func TestAFeedReadDownTheTimeIndexGivesTheSamePages(t *testing.T) {
 	if walked < last-2 {
 		t.Fatalf("%d of %d pages read page after page walked the time index; all but the last few should", walked, last+1)
 	}
+
+	// Home's list, page after page, seeks from the page before's last
+	// action (readdb.PageAfter) and gives OFFSET's pages too.
+	home := ActivityFilter{}
+	var homeArgs sqlArgs
+	homeWhere := home.where(&homeArgs)
+	seen := 0
+	for n := 1; ; n++ {
+		p := Page{Number: n, Limit: 500}
+		if keyed := ix.activityAfter(ctx, homeWhere, homeArgs, p) != nil; keyed != (n > 1) {
+			t.Fatalf("Home's page %d: read after the page before: %t", n, keyed)
+		}
+		got, total, err := ix.Activities(ctx, home, p)
+		if err != nil || total != 20100 { // the actions and the repositories' creations
+			t.Fatalf("Home's page %d: total %d (%v)", n, total, err)
+		}
+		if want := feedByIndexes(t, st, home, p); !reflect.DeepEqual(got, want) {
+			t.Fatalf("Home's page %d after page %d: %d actions, OFFSET gives %d; first %+v against %+v", n, n-1, len(got), len(want), first(got), first(want))
+		}
+		if seen += len(got); len(got) < p.Limit {
+			break
+		}
+	}
+	if seen != 20100 {
+		t.Fatalf("Home's pages held %d actions of 20,100", seen)
+	}
 }
 
-// feedByIndexes is page p of f read through activityFrom, as every feed
-// was before feedFrom.
+// feedByIndexes is page p of f read through activityFrom by OFFSET, as
+// every feed was before feedFrom.
 func feedByIndexes(t *testing.T, st *store.Store, f ActivityFilter, p Page) []Activity {
 	t.Helper()
 	var args sqlArgs
