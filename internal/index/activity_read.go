@@ -48,7 +48,7 @@ type Activity struct {
 	Time      string `json:"time"`
 
 	// at is the action's place in activityOrder, where the page after
-	// it starts (feedPage).
+	// it starts (activityAfter).
 	at [5]int64
 }
 
@@ -207,14 +207,11 @@ const activityCountFrom = `forge_activity a JOIN forge_repos r ON r.id = a.repo_
 // page can seek (readdb.SeekPage).
 var activityOrder = readdb.Order{Cols: []string{"a.time_ns", "a.height", "a.ord", "a.k", "a.repo_id"}, Desc: true}
 
-type activityPage struct {
-	items []Activity
-	total int64
-}
-
-func (pg activityPage) size() int64 {
+// activitiesSize estimates the bytes a page of actions holds, for the
+// read cache.
+func activitiesSize(list []Activity) int64 {
 	n := int64(0)
-	for _, a := range pg.items {
+	for _, a := range list {
 		n += int64(len(a.Title)+len(a.Ref)+len(a.Content)+len(a.Repo.FullName)) + 256
 	}
 	return n
@@ -232,7 +229,7 @@ func (ix *Index) RecentActivity(ctx context.Context, p Page) ([]Activity, int64,
 func (ix *Index) Activities(ctx context.Context, f ActivityFilter, p Page) ([]Activity, int64, error) {
 	var args sqlArgs
 	where := f.where(&args)
-	page, err := rememberSized(ctx, ix, activityKey(where, args, p), func(ctx context.Context) (activityPage, error) {
+	list, total, err := rememberPage(ctx, ix, activityKey(where, args, p), func(ctx context.Context) ([]Activity, int64, error) {
 		out := []Activity{}
 		scan := func(rows *sql.Rows) error {
 			a, err := scanActivity(rows)
@@ -250,12 +247,12 @@ func (ix *Index) Activities(ctx context.Context, f ActivityFilter, p Page) ([]Ac
 		default:
 			total, err = ix.rd.SeekPageCounted(ctx, activityColumns, activityFrom, activityCountFrom, where, activityOrder, args, p, ix.activityCount(f), scan)
 		}
-		return activityPage{out, total}, err
-	}, activityPage.size)
+		return out, total, err
+	}, activitiesSize)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list activity: %w", err)
 	}
-	return append([]Activity{}, page.items...), page.total, nil
+	return list, total, nil
 }
 
 func activityKey(where string, args []any, p Page) string {
@@ -285,18 +282,13 @@ func (ix *Index) feedPage(ctx context.Context, f ActivityFilter, where string, a
 }
 
 // activityAfter is the place in activityOrder of the last action of the
-// page before p, when that page is kept, current and full (as lastKept);
-// nil otherwise.
+// page before p, when that page is kept (lastKept); nil otherwise.
 func (ix *Index) activityAfter(ctx context.Context, where string, args []any, p Page) []any {
-	if p.Number <= 1 || p.Limit <= 0 {
+	last, ok := lastKept[Activity](ctx, ix, p, func(p Page) string { return activityKey(where, args, p) })
+	if !ok {
 		return nil
 	}
-	got, ok := readdb.Peek[activityPage](ctx, ix.rd, activityKey(where, args, Page{Number: p.Number - 1, Limit: p.Limit}))
-	if !ok || len(got.items) != p.Limit {
-		return nil
-	}
-	at := got.items[p.Limit-1].at
-	return []any{at[0], at[1], at[2], at[3], at[4]}
+	return []any{last.at[0], last.at[1], last.at[2], last.at[3], last.at[4]}
 }
 
 // feedFrom is what page p of a feed with matches actions is read from;
