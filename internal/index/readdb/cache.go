@@ -190,12 +190,8 @@ func Remember[T any](ctx context.Context, db *DB, key string, fn func(context.Co
 func RememberSized[T any](ctx context.Context, db *DB, key string, fn func(context.Context) (T, error), size func(T) int64) (T, error) {
 	c := &db.cache
 	outer := recorderOf(ctx)
-	c.mu.Lock()
-	e, ok := c.m[key]
-	c.mu.Unlock()
-	if ok && c.current(e.deps) {
-		outer.addReads(e.deps) // an answer kept inside another depends on what this one read
-		return e.val.(T), nil
+	if v, ok := c.kept(ctx, key); ok {
+		return v.(T), nil
 	}
 	c.gmu.RLock()
 	writes := c.writes
@@ -229,19 +225,23 @@ func RememberSized[T any](ctx context.Context, db *DB, key string, fn func(conte
 // the answer (a page that starts where the page before it ended) depends
 // on what the answer read, so that is noted for ctx's Remember.
 func Peek[T any](ctx context.Context, db *DB, key string) (T, bool) {
-	c := &db.cache
+	v, _ := db.cache.kept(ctx, key) // nil when none: not a T
+	t, ok := v.(T)
+	return t, ok
+}
+
+// kept is key's answer if one is kept and still current. What it read is
+// noted for ctx's Remember: an answer kept inside another, or built on
+// it, depends on that too.
+func (c *readCache) kept(ctx context.Context, key string) (any, bool) {
 	c.mu.Lock()
 	e, ok := c.m[key]
 	c.mu.Unlock()
-	var zero T
 	if !ok || !c.current(e.deps) {
-		return zero, false
+		return nil, false
 	}
-	v, ok := e.val.(T)
-	if ok {
-		recorderOf(ctx).addReads(e.deps)
-	}
-	return v, ok
+	recorderOf(ctx).addReads(e.deps)
+	return e.val, true
 }
 
 // Key names a read by its kind, its SQL and its arguments, each written
