@@ -157,9 +157,10 @@ bench-webhook:
 bench-release:
 	$(GO) run ./bench/release $(BENCH_FLAGS)
 
-## bench-notify: (a) a comment on an issue with 1,000 watchers projected with its notifications; (b) the notification list with 100,000 notifications under 64 connections (p50, p99); (c) a comment to the author's SSE badge. Set DFORGE_TEST_PG (or use scripts/with-postgres.sh) for PostgreSQL too
+## bench-notify: (a) a comment on an issue with 1,000 watchers projected with its notifications; (b) the notification list with 100,000 notifications under 64 connections (p50, p99); (c) a comment to the author's SSE badge; (d) 20 of 500 users reading their list and badge after each block that notifies another, the read cache per user (now) against moved on for everyone (each write before). Set DFORGE_TEST_PG (or use scripts/with-postgres.sh) for PostgreSQL too
 bench-notify:
 	$(GO) test ./internal/index -run '^$$' -bench BenchmarkNotifyWatchers -benchtime 20x -count=1
+	$(GO) test ./internal/index -run '^$$' -bench BenchmarkNotificationsAmongUsers -benchtime 300x -count=1
 	$(GO) test ./internal/api -run '^$$' -bench 'BenchmarkNotify(List|Badge)' -benchtime 1x -count=1
 
 ## bench-actions: Actions on one node with protocol clients polling as dforge runner does: a push to its job's start (p50, p99), a log row to the run's stream (p50), 200 queued jobs across 4 runners (time per job), the RSS growth

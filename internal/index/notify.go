@@ -322,8 +322,9 @@ func notifyThread(ctx context.Context, tx *readdb.WriteTx, c forgeChange, au aud
 		GROUP BY c.u, i.repo_id, i.number, i.is_pull, i.title
 		ON CONFLICT (user_address, thread) DO UPDATE SET reason = excluded.reason, title = excluded.title,
 		subject_type = excluded.subject_type, actor = excluded.actor, comment_id = excluded.comment_id,
-		unread = TRUE, height = excluded.height, updated_ns = excluded.updated_ns`
-	if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+		unread = TRUE, height = excluded.height, updated_ns = excluded.updated_ns
+		RETURNING user_address`
+	if _, err := tx.ExecForUsers(ctx, q, args...); err != nil {
 		return fmt.Errorf("insert notifications: %w", err)
 	}
 	return nil
@@ -347,10 +348,11 @@ func notifyTransfers(ctx context.Context, db *readdb.WriteTx, txs []txRow) error
 		if to == from {
 			continue
 		}
-		_, err := db.ExecContext(ctx, `INSERT INTO notifications (user_address, thread, repo_id, number, subject_type, reason, title, actor,
+		_, err := db.ExecForUsers(ctx, `INSERT INTO notifications (user_address, thread, repo_id, number, subject_type, reason, title, actor,
 			comment_id, amount, unread, pinned, height, updated_ns)
 			VALUES ($1, $2, 0, 0, 'Transfer', $3, $4, $5, 0, $6, TRUE, FALSE, $7, $8)
-			ON CONFLICT (user_address, thread) DO NOTHING`,
+			ON CONFLICT (user_address, thread) DO NOTHING
+			RETURNING user_address`,
 			to, "tx:"+t.hash, reason, t.hash, from, t.amount, t.height, t.timeNS)
 		if err != nil {
 			return fmt.Errorf("notify transfer %s: %w", t.hash, err)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"io"
 	"log/slog"
+	"math/big"
 	"testing"
 	"time"
 
@@ -128,6 +129,80 @@ func benchNotificationPages(b *testing.B, name string, st *store.Store) {
 					b.Fatalf("page %d: %d threads, %v", c.page, len(list), err)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkNotificationsAmongUsers is `make bench-notify` (d): 500 users,
+// each the author of an issue of one repository with one thread about it.
+// Each round a block comments on one user's issue (notifying that user),
+// then 20 other users read their first page and unread badge, as open
+// notification pages and header bells do after every block. "per-user"
+// is the read cache as it is (readdb.UserScope: the block drops only the
+// notified user's answers); "whole-table" moves every user's on, as each
+// write of notifications did before. Reads of SQL per round are reported.
+func BenchmarkNotificationsAmongUsers(b *testing.B) {
+	onEachBenchStore(b, benchNotificationsAmongUsers)
+}
+
+func benchNotificationsAmongUsers(b *testing.B, name string, st *store.Store) {
+	const users, readers = 500, 20
+	ctx := context.Background()
+	ix := New(slog.New(slog.NewTextHandler(io.Discard, nil)), st, nil)
+	owner := common.HexToAddress("0x00000000000000000000000000000000000000aa")
+	user := func(i int) common.Address { return common.BigToAddress(big.NewInt(int64(0x1000 + i%users))) }
+	setup := []forgeChange{{height: 1, timeNS: 1, change: forge.Change{Action: "repo.create", Actor: owner, Height: 1,
+		Repos: []forge.Repo{{ID: 1, Owner: owner, Name: "app", DefaultBranch: "main", CreatedHeight: 1}}}}}
+	for i := range users {
+		setup = append(setup, forgeChange{height: 2, timeNS: 2, change: forge.Change{Action: "issue.create", Actor: user(i), Height: 2,
+			Issue: &forge.Issue{Repo: 1, Number: uint64(i + 1), Author: user(i), Title: "Crash", State: "open", CreatedHeight: 2, UpdatedHeight: 2}}})
+	}
+	if err := ix.inTx(ctx, func(tx *readdb.WriteTx) error { return writeForge(ctx, tx, setup) }); err != nil {
+		b.Fatal(err)
+	}
+	comments := 0
+	comment := func(i int) {
+		comments++
+		c := forgeChange{height: int64(2 + comments), timeNS: int64(2 + comments), change: forge.Change{Action: "issue.comment", Actor: owner, Height: uint64(2 + comments),
+			Comment: &forge.Comment{ID: uint64(comments), Repo: 1, Number: uint64(i%users + 1), Author: owner, Body: "Fixed?"},
+			Issue:   &forge.Issue{Repo: 1, Number: uint64(i%users + 1), Author: user(i), Title: "Crash", State: "open", Comments: 1, CreatedHeight: 2, UpdatedHeight: uint64(2 + comments)}}}
+		if err := ix.inTx(ctx, func(tx *readdb.WriteTx) error { return writeForge(ctx, tx, []forgeChange{c}) }); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for i := range users {
+		comment(i)
+	}
+	read := func(u common.Address) {
+		list, _, err := ix.Notifications(ctx, NotificationFilter{User: u}, Page{Number: 1, Limit: 20})
+		if err != nil || len(list) != 1 {
+			b.Fatalf("%s's notifications: %d threads, %v", u.Hex(), len(list), err)
+		}
+		if _, err := ix.CountNotifications(ctx, NotificationFilter{User: u, Statuses: []string{"unread"}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, whole := range []bool{false, true} {
+		mode := map[bool]string{false: "per-user", true: "whole-table"}[whole]
+		b.Run(name+"/"+mode, func(b *testing.B) {
+			for i := range users {
+				read(user(i)) // every reader's answers kept before the first round
+			}
+			reads := ix.rd.Reads()
+			b.ResetTimer()
+			for round := range b.N {
+				b.StopTimer()
+				comment(round * 7)
+				if whole {
+					ix.changed("notifications", "notification_counts")
+				}
+				b.StartTimer()
+				for r := 1; r <= readers; r++ {
+					read(user(round*7 + r))
+				}
+			}
+			b.StopTimer()
+			b.ReportMetric(float64(ix.rd.Reads()-reads)/float64(b.N), "sql-reads/round")
 		})
 	}
 }

@@ -34,7 +34,7 @@ const (
 // nothing and withheld nothing (a kind whose base is 0) says nothing. The
 // title names the work: owner/repo#number, or owner/repo@sha for a commit.
 func notifyRewards(ctx context.Context, tx *readdb.WriteTx, b blockRow) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO notifications (user_address, thread, repo_id, number, subject_type, reason, title, actor,
+	_, err := tx.ExecForUsers(ctx, `INSERT INTO notifications (user_address, thread, repo_id, number, subject_type, reason, title, actor,
 		comment_id, amount, unread, pinned, height, updated_ns)
 		SELECT w.account, 'reward:' || CAST(w.height AS TEXT) || ':' || CAST(w.seq AS TEXT), 0, w.seq, 'Reward',
 			CASE WHEN w.reason = '' THEN 'reward' ELSE 'reward_withheld' END,
@@ -45,7 +45,8 @@ func notifyRewards(ctx context.Context, tx *readdb.WriteTx, b blockRow) error {
 		LEFT JOIN forge_repos r ON r.id = w.repo_id
 		LEFT JOIN chain_accounts o ON o.address = r.owner
 		WHERE w.height = $1 AND (w.minted > 0 OR w.reason <> '')
-		ON CONFLICT (user_address, thread) DO NOTHING`, b.height, b.timeNS, common.Address{}.Hex())
+		ON CONFLICT (user_address, thread) DO NOTHING
+		RETURNING user_address`, b.height, b.timeNS, common.Address{}.Hex())
 	if err != nil {
 		return fmt.Errorf("notify rewards: %w", err)
 	}
@@ -118,8 +119,9 @@ func notifyStakers(ctx context.Context, tx *readdb.WriteTx, b blockRow, id uint6
 		q += ` AND NOT EXISTS (SELECT 1 FROM gov_votes v WHERE v.proposal = p.id AND v.voter = a.address)`
 	}
 	q += ` ON CONFLICT (user_address, thread) DO UPDATE SET reason = excluded.reason, title = excluded.title,
-		unread = TRUE, height = excluded.height, updated_ns = excluded.updated_ns`
-	if _, err := tx.ExecContext(ctx, q, pid, fmt.Sprintf("proposal:%d", id), reason, b.height, b.timeNS, leaveOut); err != nil {
+		unread = TRUE, height = excluded.height, updated_ns = excluded.updated_ns
+		RETURNING user_address`
+	if _, err := tx.ExecForUsers(ctx, q, pid, fmt.Sprintf("proposal:%d", id), reason, b.height, b.timeNS, leaveOut); err != nil {
 		return fmt.Errorf("notify proposal #%d: %w", id, err)
 	}
 	return nil

@@ -76,8 +76,9 @@ func notifyForum(ctx context.Context, tx *readdb.WriteTx, c forgeChange) error {
 		GROUP BY c.u, t.id, t.title
 		ON CONFLICT (user_address, thread) DO UPDATE SET reason = excluded.reason, title = excluded.title,
 		actor = excluded.actor, comment_id = excluded.comment_id, unread = TRUE, height = excluded.height,
-		updated_ns = excluded.updated_ns`
-	if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+		updated_ns = excluded.updated_ns
+		RETURNING user_address`
+	if _, err := tx.ExecForUsers(ctx, q, args...); err != nil {
 		return fmt.Errorf("notify about forum topic %d: %w", au.topic, err)
 	}
 	return nil

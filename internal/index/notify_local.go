@@ -42,6 +42,6 @@ func (ix *Index) NotifyLocal(ctx context.Context, n LocalNotification) error {
 	if err != nil {
 		return fmt.Errorf("notify %s of %s: %w", n.User.Hex(), n.Thread, err)
 	}
-	ix.notifyRead()
+	ix.notifyRead(n.User)
 	return nil
 }

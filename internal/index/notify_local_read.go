@@ -17,7 +17,7 @@ func (ix *Index) ReadLocal(ctx context.Context, user common.Address, thread stri
 		return fmt.Errorf("read %s of %s: %w", thread, user.Hex(), err)
 	}
 	if n, err := res.RowsAffected(); err == nil && n > 0 {
-		ix.notifyRead()
+		ix.notifyRead(user)
 	}
 	return nil
 }

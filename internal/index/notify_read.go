@@ -102,38 +102,94 @@ func (f NotificationFilter) where(args *sqlArgs) string {
 	return strings.Join(conds, " AND ")
 }
 
+// notificationColumns are a thread's own and its issue's or pull
+// request's state now (notificationJoins); a reward's outcome is read
+// apart (withRewards).
 const notificationColumns = `n.id, n.repo_id, n.number, n.subject_type, n.reason, n.title, n.actor, n.comment_id, n.amount,
-	n.unread, n.pinned, n.height, n.updated_ns, CASE WHEN p.merged THEN 'merged' ELSE COALESCE(i.state, '') END,
-	w.kind, w.withheld, w.reason`
+	n.unread, n.pinned, n.height, n.updated_ns, CASE WHEN p.merged THEN 'merged' ELSE COALESCE(i.state, '') END`
 
-// notificationJoins join each thread's issue and pull request for its state.
+// notificationJoins join each thread's issue and pull request for its
+// state. A kept answer depends on them in the scopes of the issues its
+// threads name (threadScopes), not on every issue.
 const notificationJoins = `
 	LEFT JOIN forge_issues i ON i.repo_id = n.repo_id AND i.number = n.number AND n.repo_id <> 0
-	LEFT JOIN forge_pulls p ON p.repo_id = n.repo_id AND p.number = n.number AND n.repo_id <> 0
-	LEFT JOIN chain_rewards w ON w.height = n.height AND w.seq = n.number AND n.subject_type = 'Reward'`
-
-const notificationFrom = `notifications n` + notificationJoins
+	LEFT JOIN forge_pulls p ON p.repo_id = n.repo_id AND p.number = n.number AND n.repo_id <> 0`
 
 func scanNotification(row scanner) (Notification, error) {
 	var n Notification
 	var repo, number, comment int64
-	var kind, reason sql.NullString
-	var withheld sql.NullInt64
 	err := row.Scan(&n.ID, &repo, &number, &n.SubjectType, &n.Reason, &n.Title, &n.Actor, &comment, &n.Amount,
-		&n.Unread, &n.Pinned, &n.Height, &n.UpdatedNS, &n.State, &kind, &withheld, &reason)
+		&n.Unread, &n.Pinned, &n.Height, &n.UpdatedNS, &n.State)
 	n.Repo, n.Number, n.CommentID = uint64(repo), uint64(number), uint64(comment)
-	if kind.Valid {
-		n.Reward = &RewardNote{Kind: kind.String, Withheld: withheld.Int64, Reason: reason.String}
-	}
 	return n, err
 }
 
+// joinedIssues is ctx with its reads of the joined issues and pull
+// requests noted by threadScopes once the threads are read.
+func joinedIssues(ctx context.Context) (context.Context, *readdb.Later) {
+	return readdb.ScopesLater(ctx, "forge_issues", "forge_pulls")
+}
+
+// threadScopes notes the reads left to l in the scopes of the issues list
+// names: the only rows of forge_issues and forge_pulls the joins can
+// reach. So a kept page is read again after a change to one of its
+// issues, not after a comment on any issue.
+func threadScopes(l *readdb.Later, list []Notification) {
+	var scopes []readdb.Scope
+	for _, n := range list {
+		if n.Repo != 0 {
+			scopes = append(scopes, issueScope(n.Repo, n.Number))
+		}
+	}
+	l.In(scopes...)
+}
+
+// withRewards gives each reward thread of list its outcome. Only a page
+// with a reward reads chain_rewards, so only such a page is read again
+// when a block mints one.
+func (ix *Index) withRewards(ctx context.Context, list []Notification) error {
+	var args sqlArgs
+	var pairs []string
+	at := map[[2]int64][]int{}
+	for i, n := range list {
+		if n.SubjectType != "Reward" {
+			continue
+		}
+		k := [2]int64{n.Height, int64(n.Number)}
+		if at[k] == nil {
+			pairs = append(pairs, "(height = "+args.Add(n.Height)+" AND seq = "+args.Add(int64(n.Number))+")")
+		}
+		at[k] = append(at[k], i)
+	}
+	if len(pairs) == 0 {
+		return nil
+	}
+	rows, err := ix.query(ctx, `SELECT height, seq, kind, withheld, reason FROM chain_rewards WHERE `+strings.Join(pairs, " OR "), args...)
+	if err != nil {
+		return fmt.Errorf("read notifications' rewards: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k [2]int64
+		var note RewardNote
+		if err := rows.Scan(&k[0], &k[1], &note.Kind, &note.Withheld, &note.Reason); err != nil {
+			return fmt.Errorf("read notifications' rewards: %w", err)
+		}
+		for _, i := range at[k] {
+			r := note
+			list[i].Reward = &r
+		}
+	}
+	return rows.Err()
+}
+
 // Notifications lists a user's threads, newest first, and their total.
-// Read state changes outside the projection, so nothing here is cached.
 func (ix *Index) Notifications(ctx context.Context, f NotificationFilter, p Page) ([]Notification, int64, error) {
 	// A user's list is read again and again (a page left open, the
-	// dashboard); it changes only with a block or a change of read state,
-	// both of which move the read cache's generation (notifyRead).
+	// dashboard). It is kept in the user's scope: it changes only with a
+	// block that notifies the user or a change of their read state
+	// (notifyRead), not with everyone else's notifications.
+	ctx = userScope(ctx, f.User)
 	return rememberPage(ctx, ix, notificationsKey(f, p), func(ctx context.Context) ([]Notification, int64, error) {
 		return ix.readNotifications(ctx, f, p)
 	}, func(list []Notification) int64 { return int64(len(list)) * 384 })
@@ -160,7 +216,9 @@ func (ix *Index) readNotifications(ctx context.Context, f NotificationFilter, p 
 	// A page whose page before is kept starts after that page's last
 	// thread: read from there through the index (readdb.Order.After),
 	// not by stepping over every thread before it.
-	if last, ok := lastKept[Notification](ctx, ix, p, func(p Page) string { return notificationsKey(f, p) }); ok {
+	// Where the page before ended depends on the threads alone, not on
+	// the issues it showed.
+	if last, ok := lastKept[Notification](ctx, ix, p, func(p Page) string { return notificationsKey(f, p) }, "notifications"); ok {
 		where += " AND " + notificationOrder.After([]string{args.Add(last.UpdatedNS), args.Add(last.ID)})
 		offset = 0
 	}
@@ -170,7 +228,8 @@ func (ix *Index) readNotifications(ctx context.Context, f NotificationFilter, p 
 	q := `SELECT ` + notificationColumns + ` FROM (SELECT n.id FROM notifications n WHERE ` + where +
 		fmt.Sprintf(` ORDER BY %s LIMIT $%d OFFSET $%d) pg`, notificationOrder.SQL(), n+1, n+2) +
 		` JOIN notifications n ON n.id = pg.id` + notificationJoins + ` ORDER BY ` + notificationOrder.SQL()
-	rows, err := ix.query(ctx, q, append(args, p.Limit, offset)...)
+	jctx, later := joinedIssues(ctx)
+	rows, err := ix.query(jctx, q, append(args, p.Limit, offset)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("read notifications: %w", err)
 	}
@@ -186,6 +245,10 @@ func (ix *Index) readNotifications(ctx context.Context, f NotificationFilter, p 
 	if err := rows.Err(); err != nil {
 		return nil, 0, fmt.Errorf("read notifications: %w", err)
 	}
+	threadScopes(later, out)
+	if err := ix.withRewards(ctx, out); err != nil {
+		return nil, 0, err
+	}
 	if p.Number == 1 && len(out) < p.Limit {
 		return out, int64(len(out)), nil
 	}
@@ -198,6 +261,7 @@ func (ix *Index) readNotifications(ctx context.Context, f NotificationFilter, p 
 // few counter rows (migration 00026); one on a repository, a time or
 // visibility counts the threads themselves.
 func (ix *Index) CountNotifications(ctx context.Context, f NotificationFilter) (int64, error) {
+	ctx = userScope(ctx, f.User)
 	return remember(ctx, ix, readKey("notification-count", "", f.key()), func(ctx context.Context) (int64, error) { return ix.countNotifications(ctx, f) })
 }
 
@@ -220,20 +284,31 @@ func (f NotificationFilter) countable() bool {
 	return f.Repo == 0 && f.SinceNS == 0 && f.BeforeNS == 0 && !f.PublicOnly
 }
 
+// userScope is ctx with its reads of notifications and their counters
+// declared to read only user's rows (readdb.UserScope).
+func userScope(ctx context.Context, user common.Address) context.Context {
+	return readdb.InScope(ctx, readdb.UserScope(user.Hex()))
+}
+
 // ErrNoNotification: the user has no thread of that id.
 var ErrNoNotification = errors.New("no such notification")
 
 // NotificationByID is one of user's threads; another user's is
 // ErrNoNotification, as one that does not exist.
 func (ix *Index) NotificationByID(ctx context.Context, user common.Address, id int64) (Notification, error) {
-	n, err := scanNotification(ix.queryRow(ctx, `SELECT `+notificationColumns+` FROM `+notificationFrom+` WHERE n.id = $1 AND n.user_address = $2`, id, user.Hex()))
+	n, err := scanNotification(ix.queryRow(ctx, `SELECT `+notificationColumns+` FROM notifications n`+notificationJoins+
+		` WHERE n.id = $1 AND n.user_address = $2`, id, user.Hex()))
 	if errors.Is(err, sql.ErrNoRows) {
 		return n, ErrNoNotification
 	}
 	if err != nil {
 		return n, fmt.Errorf("read notification %d: %w", id, err)
 	}
-	return n, nil
+	list := []Notification{n}
+	if err := ix.withRewards(ctx, list); err != nil {
+		return n, err
+	}
+	return list[0], nil
 }
 
 // statusSet is the SET clause that gives a thread a status.
@@ -284,7 +359,7 @@ func (ix *Index) MarkNotifications(ctx context.Context, f NotificationFilter, st
 	if err := tx.Commit(); err != nil {
 		return nil, fmt.Errorf("mark notifications: %w", err)
 	}
-	ix.notifyRead()
+	ix.notifyRead(f.User)
 	return ids, nil
 }
 
@@ -334,17 +409,17 @@ func (ix *Index) MarkNotification(ctx context.Context, user common.Address, id i
 	if n, err := res.RowsAffected(); err == nil && n == 0 {
 		return Notification{}, ErrNoNotification
 	}
-	ix.notifyRead()
+	ix.notifyRead(user)
 	return ix.NotificationByID(ctx, user, id)
 }
 
-// notifyRead wakes the badge streams after a change of read state (a new
-// block wakes them through setHeight), and moves the read cache on for
-// the notifications and their counts: the change has been written, so no
-// answer read from them before it is used again. Its callers write only
-// those tables.
-func (ix *Index) notifyRead() {
-	ix.changed("notifications", "notification_counts")
+// notifyRead wakes the badge streams after a change of user's read state
+// (a new block wakes them through setHeight), and moves the read cache on
+// for the user's notifications and counts: the change has been written, so
+// no answer read from them before it is used again. Its callers write only
+// those tables, and only user's rows of them.
+func (ix *Index) notifyRead(user common.Address) {
+	ix.rd.ChangedIn(readdb.UserScope(user.Hex()), "notifications", "notification_counts")
 	ix.mu.Lock()
 	ix.notify()
 	ix.mu.Unlock()

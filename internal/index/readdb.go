@@ -77,12 +77,12 @@ type keptPage[T any] struct {
 // keeps that page (under key's name for it), still current and full: p
 // then starts right after that item. A client reads a long list page
 // after page, so the page before a deep one is usually kept.
-func lastKept[T any](ctx context.Context, ix *Index, p Page, key func(Page) string) (T, bool) {
+func lastKept[T any](ctx context.Context, ix *Index, p Page, key func(Page) string, order ...string) (T, bool) {
 	var zero T
 	if p.Number <= 1 || p.Limit <= 0 {
 		return zero, false
 	}
-	got, ok := readdb.Peek[keptPage[T]](ctx, ix.rd, key(Page{Number: p.Number - 1, Limit: p.Limit}))
+	got, ok := readdb.Peek[keptPage[T]](ctx, ix.rd, key(Page{Number: p.Number - 1, Limit: p.Limit}), order...)
 	if !ok || len(got.list) != p.Limit {
 		return zero, false
 	}

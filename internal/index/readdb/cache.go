@@ -3,6 +3,7 @@ package readdb
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -83,9 +84,15 @@ const (
 // from what any cached answer saw. The tables a write implies (implied.go)
 // move with them.
 func (db *DB) Changed(tables ...string) {
+	db.ChangedIn(Scope{}, tables...)
+}
+
+// ChangedIn is Changed for a write that stayed within s (scope.go): one
+// user's threads marked read, say.
+func (db *DB) ChangedIn(s Scope, tables ...string) {
 	marks := make([]genKey, len(tables))
 	for i, t := range tables {
-		marks[i] = genKey{t, wholeTable}
+		marks[i] = writeMark(t, s)
 	}
 	db.cache.moveOn(marks)
 }
@@ -190,7 +197,7 @@ func Remember[T any](ctx context.Context, db *DB, key string, fn func(context.Co
 func RememberSized[T any](ctx context.Context, db *DB, key string, fn func(context.Context) (T, error), size func(T) int64) (T, error) {
 	c := &db.cache
 	outer := recorderOf(ctx)
-	if v, ok := c.kept(ctx, key); ok {
+	if v, ok := c.kept(ctx, key, nil); ok {
 		return v.(T), nil
 	}
 	c.gmu.RLock()
@@ -198,6 +205,7 @@ func RememberSized[T any](ctx context.Context, db *DB, key string, fn func(conte
 	c.gmu.RUnlock()
 	rec := &recorder{tables: map[genKey]struct{}{}}
 	v, err := fn(context.WithValue(ctx, recorderKey{}, rec))
+	rec.settle()
 	outer.addAll(rec)
 	if err != nil {
 		return v, err
@@ -223,24 +231,29 @@ func RememberSized[T any](ctx context.Context, db *DB, key string, fn func(conte
 // Peek returns key's answer if one is kept and what it read has not
 // changed since, without reading anything else. A read that builds on
 // the answer (a page that starts where the page before it ended) depends
-// on what the answer read, so that is noted for ctx's Remember.
-func Peek[T any](ctx context.Context, db *DB, key string) (T, bool) {
-	v, _ := db.cache.kept(ctx, key) // nil when none: not a T
+// on what the answer read, so that is noted for ctx's Remember: of the
+// tables named (those that tell where the answer ends), or of every table
+// when none is. A page of notifications depends on its page before's
+// threads, not on the issues that page showed: noting those too, page
+// after page, would add every page's issues to the next.
+func Peek[T any](ctx context.Context, db *DB, key string, tables ...string) (T, bool) {
+	v, _ := db.cache.kept(ctx, key, tables) // nil when none: not a T
 	t, ok := v.(T)
 	return t, ok
 }
 
-// kept is key's answer if one is kept and still current. What it read is
-// noted for ctx's Remember: an answer kept inside another, or built on
-// it, depends on that too.
-func (c *readCache) kept(ctx context.Context, key string) (any, bool) {
+// kept is key's answer if one is kept and still current. What it read
+// (of tables, or all of it when tables is empty) is noted for ctx's
+// Remember: an answer kept inside another, or built on it, depends on
+// that too.
+func (c *readCache) kept(ctx context.Context, key string, tables []string) (any, bool) {
 	c.mu.Lock()
 	e, ok := c.m[key]
 	c.mu.Unlock()
 	if !ok || !c.current(e.deps) {
 		return nil, false
 	}
-	recorderOf(ctx).addReads(e.deps)
+	recorderOf(ctx).addReads(e.deps, tables)
 	return e.val, true
 }
 
@@ -282,9 +295,10 @@ func Key(kind string, sql string, args ...any) string {
 // recorder notes the generations the reads of one Remember depend on:
 // of the tables they name, in their scope (scope.go).
 type recorder struct {
-	mu     sync.Mutex
-	tables map[genKey]struct{}
-	any    bool // a read that names no tables: it depends on everything
+	mu      sync.Mutex
+	tables  map[genKey]struct{}
+	any     bool                // a read that names no tables: it depends on everything
+	pending map[*Later]struct{} // reads whose scopes are told later (later.go)
 }
 
 type recorderKey struct{}
@@ -301,13 +315,18 @@ func noteRead(ctx context.Context, q string) {
 	if r == nil {
 		return
 	}
-	words, s := sqlWords(q), scopeOf(ctx)
+	words, s, l := sqlWords(q), scopeOf(ctx), laterOf(ctx)
+	if l != nil && l.rec != r {
+		l = nil // a Remember inside the Later's: its reads are its own
+	}
 	r.mu.Lock()
 	for _, w := range words {
-		k, bucket, scoped := readKeys(w, s)
-		r.tables[k] = struct{}{}
-		if scoped {
-			r.tables[bucket] = struct{}{}
+		switch {
+		case l.leaves(w):
+		case s.bucket == 0:
+			addReadKeys(r.tables, w)
+		default:
+			addReadKeys(r.tables, w, s)
 		}
 	}
 	r.mu.Unlock()
@@ -322,7 +341,8 @@ func noteAnyRead(ctx context.Context) {
 	}
 }
 
-func (r *recorder) addReads(d reads) {
+// addReads notes what d read, of tables or all of it when tables is empty.
+func (r *recorder) addReads(d reads, tables []string) {
 	if r == nil {
 		return
 	}
@@ -330,7 +350,9 @@ func (r *recorder) addReads(d reads) {
 	defer r.mu.Unlock()
 	r.any = r.any || d.any
 	for _, t := range d.tables {
-		r.tables[t.key] = struct{}{}
+		if len(tables) == 0 || slices.Contains(tables, strings.TrimSuffix(t.key.name, hotPart)) {
+			r.tables[t.key] = struct{}{}
+		}
 	}
 }
 

@@ -362,3 +362,50 @@ func TestPeekGivesOnlyACurrentAnswer(t *testing.T) {
 		t.Fatalf("built on a stale answer after a write to its table: %d %v, want it read again (-100: nothing to peek)", v, err)
 	}
 }
+
+// Peek told the tables that matter passes on only what the peeked answer
+// read of them: an answer built on it does not move on with the others.
+func TestPeekPassesOnOnlyTheTablesNamed(t *testing.T) {
+	f := newCacheFixture(t)
+	ctx := context.Background()
+	both := func(ctx context.Context) (int64, error) {
+		return Remember(ctx, f.db, Key("both", ""), func(ctx context.Context) (int64, error) {
+			var a, b int64
+			if err := f.db.QueryRow(ctx, `SELECT n FROM a_items WHERE id = 1`).Scan(&a); err != nil {
+				return 0, err
+			}
+			err := f.db.QueryRow(ctx, `SELECT n FROM b_items WHERE id = 1`).Scan(&b)
+			return a*10 + b, err
+		})
+	}
+	if _, err := both(ctx); err != nil {
+		t.Fatal(err)
+	}
+	builds := 0
+	built := func() int64 {
+		t.Helper()
+		v, err := Remember(ctx, f.db, Key("built on a", ""), func(ctx context.Context) (int64, error) {
+			builds++
+			v, ok := Peek[int64](ctx, f.db, Key("both", ""), "a_items")
+			if !ok {
+				var err error
+				v, err = both(ctx)
+				return v / 10, err
+			}
+			return v / 10, nil // a's part: a's n
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	built()
+	f.write(t, `UPDATE b_items SET n = n + 1 WHERE id = 1`)
+	if built(); builds != 1 {
+		t.Fatalf("built on a's part of an answer, after a write to b: built %d times, want the cached answer", builds)
+	}
+	f.write(t, `UPDATE a_items SET n = n + 1 WHERE id = 1`)
+	if got := built(); builds != 2 || got != 1 {
+		t.Fatalf("built on a's part of an answer, after a write to a: %d, built %d times; want 1, built afresh", got, builds)
+	}
+}

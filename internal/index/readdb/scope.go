@@ -1,6 +1,9 @@
 package readdb
 
-import "context"
+import (
+	"context"
+	"strings"
+)
 
 // A Scope names a part of the projection's rows, such as one issue's
 // (its row, its labels, its comments), so that a write there does not
@@ -24,9 +27,22 @@ import "context"
 // s's bucket's. Scopes are hashed into scopeBuckets buckets, so two
 // scopes may share one: that only drops an answer that did not need to
 // be dropped.
+//
+// There are two families of scopes. A user's scope (UserScope) covers only
+// the tables whose every row belongs to one account (userTables: a user's
+// notifications and their counters); every other scope (NewScope: an
+// issue's) covers every other table. A read or a write of a table its
+// scope does not cover is a read or a write in no scope: a user's list of
+// notifications joins the issues it names, which its user's scope does not
+// cover (it tells their scopes through a Later, later.go).
 type Scope struct {
 	bucket int32 // 1 + the bucket; 0 is no scope
+	user   bool  // the scope covers userTables, and only them
 }
+
+// userTables are the tables each of whose rows is one account's: a user's
+// notification threads, and the counters their triggers keep per user.
+var userTables = map[string]bool{"notifications": true, "notification_counts": true}
 
 const scopeBuckets = 4096
 
@@ -38,6 +54,23 @@ func NewScope(key ...uint64) Scope {
 		h = mix(h ^ k)
 	}
 	return Scope{bucket: 1 + int32(h%scopeBuckets)}
+}
+
+// UserScope is the scope of one account's rows of userTables, the account
+// named by its address (in any case). A block notifies a few
+// people; in their scopes it drops only their lists and badges.
+func UserScope(address string) Scope {
+	h := uint64(0xcbf29ce484222325) // FNV-1a
+	for _, c := range []byte(strings.ToLower(address)) {
+		h = (h ^ uint64(c)) * 0x100000001b3
+	}
+	return Scope{bucket: 1 + int32(mix(h)%scopeBuckets), user: true}
+}
+
+// covers tells whether s is a scope of name's rows: a read or a write of
+// name in a scope that does not cover it is one in no scope.
+func (s Scope) covers(name string) bool {
+	return s.bucket != 0 && s.user == userTables[name]
 }
 
 // mix is SplitMix64's finaliser: every bit of x moves every bit out.
@@ -84,18 +117,29 @@ const (
 	unscopedPart int32 = -2
 )
 
-// readKeys are the generations a read of name in scope s depends on.
-func readKeys(name string, s Scope) (genKey, genKey, bool) {
-	if s.bucket == 0 {
-		return genKey{name, wholeTable}, genKey{}, false
+// addReadKeys adds to keys the generations a read of name in the scopes
+// ss together (InScope's one, or those a Later is told) depends on: the
+// whole table's, unless every one of ss covers name; then its unscoped
+// part's and each of their buckets'.
+func addReadKeys(keys map[genKey]struct{}, name string, ss ...Scope) {
+	covered := len(ss) > 0
+	for _, s := range ss {
+		covered = covered && s.covers(name)
 	}
-	return genKey{name, unscopedPart}, genKey{name, s.bucket - 1}, true
+	if !covered {
+		keys[genKey{name, wholeTable}] = struct{}{}
+		return
+	}
+	keys[genKey{name, unscopedPart}] = struct{}{}
+	for _, s := range ss {
+		keys[genKey{name, s.bucket - 1}] = struct{}{}
+	}
 }
 
 // writeMark is what a write of name in scope s changes, as WriteTx notes it:
 // the whole table, or one bucket.
 func writeMark(name string, s Scope) genKey {
-	if s.bucket == 0 {
+	if !s.covers(name) {
 		return genKey{name, wholeTable}
 	}
 	return genKey{name, s.bucket - 1}

@@ -35,7 +35,9 @@ var implied = map[string][]string{
 // read, and those depend on the table's generation, which every write
 // moves. So a comment drops the cached pages of its own thread only, as
 // it did when their totals were counted over forge_comments in scope.
-var scopedCounters = map[string]bool{"forge_comment_counts": true}
+// notification_counts holds a user's counters, moved only by writes of
+// that user's threads.
+var scopedCounters = map[string]bool{"forge_comment_counts": true, "notification_counts": true}
 
 // words holds sqlWords' answers by SQL text: the texts are the
 // projection's own, with placeholders for every value, so they are few;

@@ -3,6 +3,7 @@ package readdb
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -138,6 +139,51 @@ func (t *WriteTx) QueryRowContext(ctx context.Context, q string, args ...any) *s
 		return s.QueryRowContext(ctx, args...)
 	}
 	return t.tx.QueryRowContext(ctx, q, args...)
+}
+
+// ExecForUsers runs q, a write of a table whose rows are each one
+// account's (userTables) that ends in RETURNING the account's column, and
+// notes it in the scope of each account it wrote (UserScope): a block that
+// notifies three people drops their lists and badges, not everyone's. It
+// returns how many rows q wrote. A q of any other form is refused.
+func (t *WriteTx) ExecForUsers(ctx context.Context, q string, args ...any) (int64, error) {
+	name, ok := writtenName(q)
+	if !ok || !userTables[name] || !strings.Contains(q, "RETURNING") {
+		return 0, fmt.Errorf("ExecForUsers: %q does not write a user's rows and return their account", q)
+	}
+	var rows *sql.Rows
+	var err error
+	if s := t.stmt(ctx, q); s != nil {
+		rows, err = s.QueryContext(ctx, args...)
+	} else {
+		rows, err = t.tx.QueryContext(ctx, q, args...)
+	}
+	if err != nil {
+		t.noteName(ctx, name, false)
+		return 0, err
+	}
+	defer rows.Close()
+	users := map[Scope]struct{}{}
+	var n int64
+	for rows.Next() {
+		var address string
+		if err := rows.Scan(&address); err != nil {
+			t.noteName(ctx, name, false)
+			return n, err
+		}
+		users[UserScope(address)] = struct{}{}
+		n++
+	}
+	if err := rows.Err(); err != nil {
+		t.noteName(ctx, name, false)
+		return n, err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for s := range users {
+		t.written[writeMark(name, s)] = struct{}{}
+	}
+	return n, nil
 }
 
 // Commit commits the transaction.
