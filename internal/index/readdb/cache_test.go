@@ -70,6 +70,21 @@ func (f cacheFixture) failedWrite(t *testing.T, stmts ...string) {
 
 func (f cacheFixture) runTx(t *testing.T, ctx context.Context, failLast bool, stmts ...string) {
 	t.Helper()
+	f.inTx(t, ctx, func(tx *WriteTx) bool {
+		for i, q := range stmts {
+			_, err := tx.ExecContext(ctx, q)
+			if fails := failLast && i == len(stmts)-1; (err != nil) != fails {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+		return !failLast
+	})
+}
+
+// inTx runs fn in a projection transaction, committed when fn says so,
+// and moves the cache on as the index does (ChangedBy once it has ended).
+func (f cacheFixture) inTx(t *testing.T, ctx context.Context, fn func(*WriteTx) (commit bool)) {
+	t.Helper()
 	raw, err := f.raw.BeginTx(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -77,13 +92,7 @@ func (f cacheFixture) runTx(t *testing.T, ctx context.Context, failLast bool, st
 	tx := f.db.WriteTx(raw)
 	defer f.db.ChangedBy(tx)
 	defer tx.Rollback()
-	for i, q := range stmts {
-		_, err := tx.ExecContext(ctx, q)
-		if fails := failLast && i == len(stmts)-1; (err != nil) != fails {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	if failLast {
+	if !fn(tx) {
 		return
 	}
 	if err := tx.Commit(); err != nil {

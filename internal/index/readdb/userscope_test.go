@@ -44,21 +44,14 @@ func (f *userFixture) notify(t *testing.T, ctx context.Context, users ...string)
 		f.threads++
 		values = append(values, fmt.Sprintf(`('%s', 'thread:%d', 0, 0, 'Issue', 'mention', 't', 'a', 0, 0, TRUE, FALSE, 1, %d)`, u, f.threads, f.threads))
 	}
-	raw, err := f.raw.BeginTx(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx := f.db.WriteTx(raw)
-	defer f.db.ChangedBy(tx)
-	defer tx.Rollback()
-	n, err := tx.ExecForUsers(ctx, `INSERT INTO notifications (user_address, thread, repo_id, number, subject_type, reason, title, actor,
-		comment_id, amount, unread, pinned, height, updated_ns) VALUES `+strings.Join(values, ", ")+` RETURNING user_address`)
-	if err != nil || n != int64(len(users)) {
-		t.Fatalf("notify %v: %d rows, %v", users, n, err)
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	f.inTx(t, ctx, func(tx *WriteTx) bool {
+		n, err := tx.ExecForUsers(ctx, `INSERT INTO notifications (user_address, thread, repo_id, number, subject_type, reason, title, actor,
+			comment_id, amount, unread, pinned, height, updated_ns) VALUES `+strings.Join(values, ", ")+` RETURNING user_address`)
+		if err != nil || n != int64(len(users)) {
+			t.Fatalf("notify %v: %d rows, %v", users, n, err)
+		}
+		return true
+	})
 }
 
 // threadsOf is the cached number of user's unread threads (from the
