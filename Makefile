@@ -171,9 +171,9 @@ bench-actions:
 bench-dashboard:
 	$(GO) test ./internal/api -run '^$$' -bench BenchmarkDashboard -benchtime 1x -count=1
 
-## bench-pages: page 1 against page 150 of a 10,000-issue repository's open issues: rows before the page skipped with OFFSET and the total counted (the first code), by seeking with the total counted (readdb.SeekPage, the code before), and by seeking with the total from the counters (now), same run, read cache moved on before each read; and page 1 against page 2,500 of a user's 100,000 notifications, page 2,500 read alone (OFFSET over the index) and after page 2,499 (from right after its last thread)
+## bench-pages: page 1 against page 150 of a 10,000-issue repository's open issues: rows before the page skipped with OFFSET and the total counted (the first code), by seeking with the total counted (readdb.SeekPage, the code before), and by seeking with the total from the counters (now), same run, read cache moved on before each read; and page 1 against page 2,500 of a user's 100,000 notifications, page 2,500 read alone (OFFSET over the index) and after page 2,499 (from right after its last thread); and one repository's pages of those notifications with the index by repository and without it
 bench-pages:
-	$(GO) test ./internal/index -run '^$$' -bench '^Benchmark(IssuePages|NotificationPages)$$' -benchtime 2s -count=1
+	$(GO) test ./internal/index -run '^$$' -bench '^Benchmark(IssuePages|NotificationPages|NotificationRepoPages)$$' -benchtime 2s -count=1
 
 ## bench-feed: pages of the activity projection with 200,000 actions: Home's first page and its page 50, a feed's first page and its page 50, each page 50 read alone and after page 49, read cache bypassed. Set DFORGE_TEST_PG (or use scripts/with-postgres.sh) for PostgreSQL too
 bench-feed:
