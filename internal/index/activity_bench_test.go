@@ -4,8 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"io"
-	"log/slog"
 	"math/big"
 	"strconv"
 	"testing"
@@ -34,7 +32,7 @@ func BenchmarkActivity(b *testing.B) {
 
 func benchActivity(b *testing.B, name string, st *store.Store) {
 	ctx := context.Background()
-	ix := New(slog.New(slog.NewTextHandler(io.Discard, nil)), st, nil)
+	ix := quietIndex(st)
 	viewer := common.HexToAddress("0x00000000000000000000000000000000000000aa")
 	if err := fillActivity(ctx, st.DB(), viewer, 1000, 200000); err != nil {
 		b.Fatal(err)

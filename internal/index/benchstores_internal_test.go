@@ -2,6 +2,8 @@ package index
 
 import (
 	"context"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"testing"
@@ -26,4 +28,10 @@ func onEachBenchStore(b *testing.B, bench func(b *testing.B, name string, st *st
 		bench(b, name, st)
 		st.Close()
 	}
+}
+
+// quietIndex is an index over st that logs nothing, for the benchmarks
+// and the tests inside the package.
+func quietIndex(st *store.Store) *Index {
+	return New(slog.New(slog.NewTextHandler(io.Discard, nil)), st, nil)
 }

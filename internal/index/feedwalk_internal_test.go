@@ -3,8 +3,6 @@ package index
 import (
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -26,7 +24,7 @@ func TestAFeedReadDownTheTimeIndexGivesTheSamePages(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	ix := New(slog.New(slog.NewTextHandler(io.Discard, nil)), st, nil)
+	ix := quietIndex(st)
 	viewer := common.HexToAddress("0x00000000000000000000000000000000000000aa")
 	if err := fillActivity(ctx, st.DB(), viewer, 100, 20000); err != nil {
 		t.Fatal(err)

@@ -3,8 +3,6 @@ package index
 import (
 	"context"
 	"fmt"
-	"io"
-	"log/slog"
 	"math/big"
 	"path/filepath"
 	"testing"
@@ -89,7 +87,7 @@ func issueWriteStore(b *testing.B, name string) *Index {
 			b.Fatal(err)
 		}
 	}
-	return New(slog.New(slog.NewTextHandler(io.Discard, nil)), st, nil)
+	return quietIndex(st)
 }
 
 // issueBlock is a block's changes: issues first to first+7 opened, and

@@ -4,8 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"io"
-	"log/slog"
 	"math/big"
 	"testing"
 	"time"
@@ -96,15 +94,9 @@ func BenchmarkNotificationPages(b *testing.B) {
 
 func benchNotificationPages(b *testing.B, name string, st *store.Store) {
 	ctx := context.Background()
-	ix := New(slog.New(slog.NewTextHandler(io.Discard, nil)), st, nil)
+	ix := quietIndex(st)
 	user := common.HexToAddress("0x00000000000000000000000000000000000000aa")
-	if _, err := st.DB().ExecContext(ctx, `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 100000)
-		INSERT INTO notifications (user_address, thread, repo_id, number, subject_type, reason, title, actor, comment_id,
-			amount, unread, pinned, height, updated_ns)
-		SELECT $1, 'transfer:' || i, 0, i, 'Transfer', 'transfer', 'A transfer', '', 0, 5, i % 3 = 0, FALSE, i / 10 + 1, i * 1000
-		FROM s`, user.Hex()); err != nil {
-		b.Fatal(err)
-	}
+	seedThreads(ctx, b, st, user, 0)
 	f := NotificationFilter{User: user}
 	for _, c := range []struct {
 		name   string
@@ -134,6 +126,24 @@ func benchNotificationPages(b *testing.B, name string, st *store.Store) {
 	}
 }
 
+// seedThreads gives user 100,000 threads, one updated each microsecond and
+// every third unread: transfers when repos is 0, else issues spread evenly
+// over repositories 1 to repos.
+func seedThreads(ctx context.Context, b *testing.B, st *store.Store, user common.Address, repos int) {
+	subject, reason := "Transfer", "transfer"
+	if repos > 0 {
+		subject, reason = "Issue", "subscribed"
+	}
+	if _, err := st.DB().ExecContext(ctx, `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 100000)
+		INSERT INTO notifications (user_address, thread, repo_id, number, subject_type, reason, title, actor, comment_id,
+			amount, unread, pinned, height, updated_ns)
+		SELECT $1, $2 || ':' || i, CASE WHEN $3 = 0 THEN 0 ELSE 1 + i % $3 END, i, $2, $4, 'A thread', '', 0, 0,
+			i % 3 = 0, FALSE, i / 10 + 1, i * 1000
+		FROM s`, user.Hex(), subject, repos, reason); err != nil {
+		b.Fatal(err)
+	}
+}
+
 // BenchmarkNotificationRepoPages is `make bench-pages`' repository filter
 // of the notification list (Gitea's GET /repos/{o}/{r}/notifications): a
 // user's 100,000 threads in 20 repositories, the first page and page 100
@@ -148,16 +158,9 @@ func BenchmarkNotificationRepoPages(b *testing.B) {
 
 func benchNotificationRepoPages(b *testing.B, name string, st *store.Store) {
 	ctx := context.Background()
-	ix := New(slog.New(slog.NewTextHandler(io.Discard, nil)), st, nil)
+	ix := quietIndex(st)
 	user := common.HexToAddress("0x00000000000000000000000000000000000000aa")
-	if _, err := st.DB().ExecContext(ctx, `WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < 100000)
-		INSERT INTO notifications (user_address, thread, repo_id, number, subject_type, reason, title, actor, comment_id,
-			amount, unread, pinned, height, updated_ns)
-		SELECT $1, 'issue:' || (1 + i % 20) || ':' || i, 1 + i % 20, i, 'Issue', 'subscribed', 'An issue', '', 0, 0,
-			i % 3 = 0, FALSE, i, i * 1000
-		FROM s`, user.Hex()); err != nil {
-		b.Fatal(err)
-	}
+	seedThreads(ctx, b, st, user, 20)
 	vacuum := func() {
 		if st.Dialect() == store.Postgres {
 			if _, err := st.DB().ExecContext(ctx, `VACUUM ANALYZE notifications`); err != nil {
@@ -204,7 +207,7 @@ func BenchmarkNotificationsAmongUsers(b *testing.B) {
 func benchNotificationsAmongUsers(b *testing.B, name string, st *store.Store) {
 	const users, readers = 500, 20
 	ctx := context.Background()
-	ix := New(slog.New(slog.NewTextHandler(io.Discard, nil)), st, nil)
+	ix := quietIndex(st)
 	owner := common.HexToAddress("0x00000000000000000000000000000000000000aa")
 	user := func(i int) common.Address { return common.BigToAddress(big.NewInt(int64(0x1000 + i%users))) }
 	setup := []forgeChange{{height: 1, timeNS: 1, change: forge.Change{Action: "repo.create", Actor: owner, Height: 1,

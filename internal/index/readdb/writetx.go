@@ -125,6 +125,11 @@ func (t *WriteTx) exec(ctx context.Context, q string, args ...any) (sql.Result, 
 // RETURNING) in the transaction.
 func (t *WriteTx) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
 	t.note(ctx, q)
+	return t.query(ctx, q, args...)
+}
+
+// query runs q prepared when it can be, noting nothing.
+func (t *WriteTx) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
 	if s := t.stmt(ctx, q); s != nil {
 		return s.QueryContext(ctx, args...)
 	}
@@ -151,31 +156,9 @@ func (t *WriteTx) ExecForUsers(ctx context.Context, q string, args ...any) (int6
 	if !ok || !userTables[name] || !strings.Contains(q, "RETURNING") {
 		return 0, fmt.Errorf("ExecForUsers: %q does not write a user's rows and return their account", q)
 	}
-	var rows *sql.Rows
-	var err error
-	if s := t.stmt(ctx, q); s != nil {
-		rows, err = s.QueryContext(ctx, args...)
-	} else {
-		rows, err = t.tx.QueryContext(ctx, q, args...)
-	}
+	users, n, err := accountScopes(t.query(ctx, q, args...))
 	if err != nil {
-		t.noteName(ctx, name, false)
-		return 0, err
-	}
-	defer rows.Close()
-	users := map[Scope]struct{}{}
-	var n int64
-	for rows.Next() {
-		var address string
-		if err := rows.Scan(&address); err != nil {
-			t.noteName(ctx, name, false)
-			return n, err
-		}
-		users[UserScope(address)] = struct{}{}
-		n++
-	}
-	if err := rows.Err(); err != nil {
-		t.noteName(ctx, name, false)
+		t.noteName(ctx, name, false) // what it wrote is unknown
 		return n, err
 	}
 	t.mu.Lock()
@@ -184,6 +167,26 @@ func (t *WriteTx) ExecForUsers(ctx context.Context, q string, args ...any) (int6
 		t.written[writeMark(name, s)] = struct{}{}
 	}
 	return n, nil
+}
+
+// accountScopes reads the accounts a write returned: their scopes, and
+// how many rows there were.
+func accountScopes(rows *sql.Rows, err error) (map[Scope]struct{}, int64, error) {
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	users := map[Scope]struct{}{}
+	var n int64
+	for rows.Next() {
+		var address string
+		if err := rows.Scan(&address); err != nil {
+			return nil, n, err
+		}
+		users[UserScope(address)] = struct{}{}
+		n++
+	}
+	return users, n, rows.Err()
 }
 
 // Commit commits the transaction.
