@@ -257,9 +257,9 @@ func (ix *Index) readNotifications(ctx context.Context, f NotificationFilter, p 
 }
 
 // CountNotifications counts a user's threads f picks. A filter on the
-// columns notification_counts keeps (status, subject type, reason) sums a
-// few counter rows (migration 00026); one on a repository, a time or
-// visibility counts the threads themselves.
+// columns notification_counts keeps (status, subject type, reason,
+// repository, and so visibility) sums a few counter rows (migrations 00026
+// and 00091); one on a time counts the threads in that range of the index.
 func (ix *Index) CountNotifications(ctx context.Context, f NotificationFilter) (int64, error) {
 	ctx = userScope(ctx, f.User)
 	return remember(ctx, ix, readKey("notification-count", "", f.key()), func(ctx context.Context) (int64, error) { return ix.countNotifications(ctx, f) })
@@ -279,9 +279,10 @@ func (ix *Index) countNotifications(ctx context.Context, f NotificationFilter) (
 	return n, nil
 }
 
-// countable: every condition of f is on a column the counters keep.
+// countable: every condition of f is on a column the counters keep. A
+// time is not: a thread's time moves with each new event on it.
 func (f NotificationFilter) countable() bool {
-	return f.Repo == 0 && f.SinceNS == 0 && f.BeforeNS == 0 && !f.PublicOnly
+	return f.SinceNS == 0 && f.BeforeNS == 0
 }
 
 // userScope is ctx with its reads of notifications and their counters
@@ -388,9 +389,9 @@ func recountNotifications(ctx context.Context, tx *sql.Tx, user common.Address) 
 	if _, err := tx.ExecContext(ctx, `DELETE FROM notification_counts WHERE user_address = $1`, user.Hex()); err != nil {
 		return fmt.Errorf("recount notifications: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO notification_counts (user_address, subject_type, reason, unread, pinned, threads)
-		SELECT user_address, subject_type, reason, unread, pinned, COUNT(*) FROM notifications WHERE user_address = $1
-		GROUP BY user_address, subject_type, reason, unread, pinned`, user.Hex()); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO notification_counts (user_address, repo_id, subject_type, reason, unread, pinned, threads)
+		SELECT user_address, repo_id, subject_type, reason, unread, pinned, COUNT(*) FROM notifications WHERE user_address = $1
+		GROUP BY user_address, repo_id, subject_type, reason, unread, pinned`, user.Hex()); err != nil {
 		return fmt.Errorf("recount notifications: %w", err)
 	}
 	return nil

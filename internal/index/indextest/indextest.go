@@ -62,7 +62,7 @@ var Tables = map[string]string{
 	"grant_approvals":  "grant_id, milestone, reviewer",
 	// The counters of the notifications derived from all of the above: a
 	// rebuild, in place (after a reset) or fresh, must count the same.
-	"notification_counts": "user_address, subject_type, reason, unread, pinned",
+	"notification_counts": "user_address, repo_id, subject_type, reason, unread, pinned",
 	// The counters of the issue lists, kept by triggers (migration 00083).
 	"forge_issue_counts": "repo_id, is_pull, state, block",
 	// The counters of the comment lists (migration 00085).
