@@ -23,11 +23,7 @@ func TestActivityCountersFollowEveryWrite(t *testing.T) {
 		defer st.Close()
 		ix := index.New(quiet, st, nil)
 		exec := writer(t, st, ix, "forge_activity")
-		for repo, private := range map[int64]bool{1: false, 2: false, 3: true} {
-			exec(`INSERT INTO forge_repos (id, owner, name, lower_name, description, default_branch, protected_branches, private,
-				fork_of, stars, forks, watchers, open_issues, open_pulls, created_height, created_time_ns, updated_height, updated_time_ns)
-				VALUES ($1, $2, $3, $3, '', 'main', '[]', $4, NULL, 0, 0, 0, 0, 0, 1, 1, 1, 1)`, repo, named.Hex(), fmt.Sprintf("r%d", repo), private)
-		}
+		addRepos(exec, map[int64]bool{1: false, 2: false, 3: true})
 		// A fan follows unnamed and stars repository 2; named watches
 		// repository 3: their feeds pick by actor and by repository.
 		fan := common.HexToAddress("0xfa0")
@@ -126,4 +122,14 @@ func TestActivityCountersFollowEveryWrite(t *testing.T) {
 			}
 		}
 	})
+}
+
+// addRepos writes a repository of named's for each id, private or not,
+// straight into the projection.
+func addRepos(exec func(q string, args ...any), private map[int64]bool) {
+	for id, priv := range private {
+		exec(`INSERT INTO forge_repos (id, owner, name, lower_name, description, default_branch, protected_branches, private,
+			fork_of, stars, forks, watchers, open_issues, open_pulls, created_height, created_time_ns, updated_height, updated_time_ns)
+			VALUES ($1, $2, $3, $3, '', 'main', '[]', $4, NULL, 0, 0, 0, 0, 0, 1, 1, 1, 1)`, id, named.Hex(), fmt.Sprintf("r%d", id), priv)
+	}
 }

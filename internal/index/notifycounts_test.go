@@ -24,11 +24,7 @@ func TestNotificationCountersByRepository(t *testing.T) {
 		defer st.Close()
 		ix := index.New(quiet, st, nil)
 		exec := writer(t, st, ix, "notifications")
-		for repo, private := range map[int64]bool{1: false, 2: false, 3: true} {
-			exec(`INSERT INTO forge_repos (id, owner, name, lower_name, description, default_branch, protected_branches, private,
-				fork_of, stars, forks, watchers, open_issues, open_pulls, created_height, created_time_ns, updated_height, updated_time_ns)
-				VALUES ($1, $2, $3, $3, '', 'main', '[]', $4, NULL, 0, 0, 0, 0, 0, 1, 1, 1, 1)`, repo, named.Hex(), fmt.Sprintf("r%d", repo), private)
-		}
+		addRepos(exec, map[int64]bool{1: false, 2: false, 3: true})
 		reader := common.HexToAddress("0xbee")
 		thread := 0
 		notify := func(repo int64, kind, reason string) {
