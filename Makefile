@@ -157,7 +157,7 @@ bench-webhook:
 bench-release:
 	$(GO) run ./bench/release $(BENCH_FLAGS)
 
-## bench-notify: (a) a comment on an issue with 1,000 watchers projected with its notifications; (b) the notification list with 100,000 notifications under 64 connections (p50, p99); (c) a comment to the author's SSE badge; (d) 20 of 500 users reading their list and badge after each block that notifies another, the read cache per user (now) against moved on for everyone (each write before). Set DFORGE_TEST_PG (or use scripts/with-postgres.sh) for PostgreSQL too
+## bench-notify: (a) a comment on an issue with 1,000 watchers projected with its notifications; (b) the notification list with 100,000 notifications: each page's first read, then 64 connections (p50, p99), then the same pages read again on one connection (p50); (c) a comment to the author's SSE badge; (d) 20 of 500 users reading their list and badge after each block that notifies another, the read cache per user (now) against moved on for everyone (each write before). Set DFORGE_TEST_PG (or use scripts/with-postgres.sh) for PostgreSQL too
 bench-notify:
 	$(GO) test ./internal/index -run '^$$' -bench BenchmarkNotifyWatchers -benchtime 20x -count=1
 	$(GO) test ./internal/index -run '^$$' -bench BenchmarkNotificationsAmongUsers -benchtime 300x -count=1
@@ -175,9 +175,10 @@ bench-dashboard:
 bench-pages:
 	$(GO) test ./internal/index -run '^$$' -bench '^Benchmark(IssuePages|NotificationPages|NotificationRepoPages)$$' -benchtime 2s -count=1
 
-## bench-feed: pages of the activity projection with 200,000 actions: Home's first page and its page 50, a feed's first page and its page 50, each page 50 read alone and after page 49, read cache bypassed. Set DFORGE_TEST_PG (or use scripts/with-postgres.sh) for PostgreSQL too
+## bench-feed: pages of the activity projection with 200,000 actions: Home's first page and its page 50, a feed's first page and its page 50, each page 50 read alone and after page 49, read cache bypassed; and Gitea's activity feed of a user with 20 repositories through the API: each page's first read, read again on one connection (p50), and under 64 connections (p50, p99). Set DFORGE_TEST_PG (or use scripts/with-postgres.sh) for PostgreSQL too
 bench-feed:
 	$(GO) test ./internal/index -run '^$$' -bench BenchmarkActivity -benchtime 20x -count=1
+	$(GO) test ./internal/api -run '^$$' -bench BenchmarkFeedList -benchtime 1x -count=1
 
 ## bench-issue-writes: the projection's write of a block (8 new issues, 8 closed) in a repository of 10,000 issues, statements prepared as the node runs them, with forge_issue_counts' triggers and without them, in turn in one run
 bench-issue-writes:

@@ -185,15 +185,33 @@ var (
 
 // RepoJSON shapes rec for the request's user, whose permission is perm.
 func (a *API) RepoJSON(r *http.Request, rec index.Repo, perm forge.Perm) RepoJSON {
+	return a.repoJSONWith(r, rec, perm, a.repoGit(rec))
+}
+
+// repoGit is what a repository's JSON shows of its git data on this
+// node, read from the disk.
+type repoGit struct {
+	has, empty bool
+	// replication is the copying of its git data from other nodes, while
+	// it has none here; nil otherwise.
+	replication *replicationJSON
+}
+
+func (a *API) repoGit(rec index.Repo) repoGit {
+	dir, has := a.Hosting.GitDir(rec)
+	g := repoGit{has: has, empty: !has || gitstore.IsEmpty(dir)}
+	if s, ok := a.Replication(rec); ok && !has {
+		g.replication = &replicationJSON{State: s.State, Done: s.Done, Total: s.Total, Error: s.Error}
+	}
+	return g
+}
+
+// repoJSONWith is RepoJSON with its git data g already read.
+func (a *API) repoJSONWith(r *http.Request, rec index.Repo, perm forge.Perm, g repoGit) RepoJSON {
 	j := convert.Repo(SiteURL(r), ToForgeUser(r, rec.Owner), rec)
 	j.Permissions = &permJSON{Admin: perm >= forge.PermOwner, Maintain: perm >= forge.PermMaintain, Push: perm >= forge.PermWrite, Pull: perm >= forge.PermRead}
 	j.SSHURL = a.sshURL(r, j.FullName)
-	dir, hasGit := a.Hosting.GitDir(rec)
-	j.HasGitData = hasGit
-	if s, ok := a.Replication(rec); ok && !j.HasGitData {
-		j.Replication = &replicationJSON{State: s.State, Done: s.Done, Total: s.Total, Error: s.Error}
-	}
-	j.Empty = !hasGit || gitstore.IsEmpty(dir)
+	j.HasGitData, j.Empty, j.Replication = g.has, g.empty, g.replication
 	if rec.PendingTransfer {
 		j.RepoTransfer = a.repoTransfer(r, rec)
 	}

@@ -163,3 +163,57 @@ func testFeed(t *testing.T, n *issuesNode) {
 	}
 	n.must(http.StatusNotFound, carol, "GET", "/api/v1/users/nobody-here/activities/feeds", nil)
 }
+
+// TestFeedShowsEachRepositoryAsItIs: a feed read twice is the same bytes,
+// and its items (the repository's creation, its first push and an issue)
+// follow their repository's edit, its stars and an offer
+// to a new owner, though each item and repository is kept encoded.
+func TestFeedShowsEachRepositoryAsItIs(t *testing.T) {
+	t.Parallel()
+	n := &issuesNode{Node: forgetest.Start(t), t: t}
+	alice, bob := n.NewUser(), n.NewUser()
+	n.repo(alice, "lamp", false)
+	base := "/api/v1/repos/" + alice.Name() + "/lamp"
+	n.must(http.StatusCreated, alice, "POST", base+"/issues", map[string]any{"title": "Dim light"})
+	feed := "/api/v1/users/" + alice.Name() + "/activities/feeds"
+	type item struct {
+		OpType string `json:"op_type"`
+		Repo   struct {
+			Description  string `json:"description"`
+			Stars        int    `json:"stars_count"`
+			RepoTransfer *struct {
+				Recipient struct{ Login string }
+			} `json:"repo_transfer"`
+		} `json:"repo"`
+	}
+	read := func() []item {
+		t.Helper()
+		first, again := n.must(http.StatusOK, bob, "GET", feed, nil).body, n.must(http.StatusOK, bob, "GET", feed, nil).body
+		if string(first) != string(again) {
+			t.Fatalf("the feed read twice:\n%s\n%s", first, again)
+		}
+		var items []item
+		if err := json.Unmarshal(again, &items); err != nil || len(items) != 3 {
+			t.Fatalf("alice's feed: %s (%v)", again, err)
+		}
+		return items
+	}
+	if items := read(); items[0].OpType != "create_issue" || items[2].OpType != "create_repo" || items[0].Repo.Description != "" {
+		t.Fatalf("alice's feed: %+v", items)
+	}
+	n.must(http.StatusOK, alice, "PATCH", base, map[string]any{"description": "now described"})
+	n.must(http.StatusNoContent, bob, "PUT", "/api/v1/user/starred/"+alice.Name()+"/lamp", nil)
+	for _, it := range read() {
+		if it.Repo.Description != "now described" || it.Repo.Stars != 1 || it.Repo.RepoTransfer != nil {
+			t.Fatalf("after the edit and bob's star: %+v", it)
+		}
+	}
+	if res := n.WalletCall("POST", base+"/transfer", alice, map[string]string{"new_owner": bob.Name()}); res.Status != http.StatusCreated {
+		t.Fatalf("offer lamp to bob: %d %s", res.Status, res.Body)
+	}
+	for _, it := range read() {
+		if it.Repo.RepoTransfer == nil || it.Repo.RepoTransfer.Recipient.Login != bob.Name() {
+			t.Fatalf("after the offer to bob: %+v", it)
+		}
+	}
+}

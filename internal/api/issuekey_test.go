@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dforge/dforge/internal/api/itemjson"
+	"github.com/dforge/dforge/internal/forge"
 	"github.com/dforge/dforge/internal/index"
 )
 
@@ -84,12 +85,12 @@ func TestCommentKeyHoldsEveryField(t *testing.T) {
 
 // TestActivityKeyHoldsEveryField does for a feed's action what
 // TestIssueKeyHoldsEveryField does for an issue; the feed's owner and the
-// repository's JSON are in the key too.
+// repository's key are in the key too.
 func TestActivityKeyHoldsEveryField(t *testing.T) {
 	r := httptest.NewRequest("GET", "/", nil)
 	keyOf := func(it index.Activity, repo string, user int64) []byte {
 		var k itemjson.Key
-		ActivityKey(r, &k, it, repo, user)
+		ActivityKey(r, &k, it, []byte(repo), user)
 		return bytes.Clone(k.Bytes())
 	}
 	sample := func() index.Activity {
@@ -102,7 +103,69 @@ func TestActivityKeyHoldsEveryField(t *testing.T) {
 	}
 	base := keyOf(sample(), `{"id":2}`, 7)
 	if bytes.Equal(keyOf(sample(), `{"id":2,"stars_count":1}`, 7), base) || bytes.Equal(keyOf(sample(), `{"id":2}`, 8), base) {
-		t.Error("the repository's JSON or the feed's owner is not in the key")
+		t.Error("the repository's key or the feed's owner is not in the key")
+	}
+}
+
+// TestRepoKeyHoldsEveryField does for a repository's JSON (RepoItem)
+// what TestIssueKeyHoldsEveryField does for an issue; the viewer's
+// permission and the git data on this node are in the key too.
+func TestRepoKeyHoldsEveryField(t *testing.T) {
+	a := &API{sshPort: 22}
+	r := httptest.NewRequest("GET", "/", nil)
+	keyOf := func(rec index.Repo, perm forge.Perm, g repoGit) []byte {
+		var k itemjson.Key
+		a.repoKey(r, &k, rec, perm, g)
+		return bytes.Clone(k.Bytes())
+	}
+	sample := func() index.Repo {
+		return index.Repo{ID: 1, Owner: index.User{Address: "0x00000000000000000000000000000000000000aa", Username: "alice"}, Name: "r",
+			Description: "d", DefaultBranch: "main", ProtectedBranches: []string{"main", "dev"}, Private: true, ForkOf: 2, Stars: 3, Forks: 4,
+			Watchers: 5, OpenIssues: 6, OpenPulls: 7, CreatedHeight: 8, Created: "c", UpdatedHeight: 9, Updated: "u",
+			Topics: []string{"go", "git"}, Website: "w", PendingTransfer: true, Signer: "s", Delegation: "d"}
+	}
+	g := repoGit{has: true}
+	if changed := changeEachField(t, "Repo", sample, func(rec index.Repo) []byte { return keyOf(rec, forge.PermRead, g) }); changed < 25 {
+		t.Fatalf("only %d changes tried", changed)
+	}
+	base := keyOf(sample(), forge.PermRead, g)
+	for what, other := range map[string][]byte{
+		"the permission":         keyOf(sample(), forge.PermWrite, g),
+		"the git data":           keyOf(sample(), forge.PermRead, repoGit{}),
+		"the emptiness":          keyOf(sample(), forge.PermRead, repoGit{has: true, empty: true}),
+		"the replication":        keyOf(sample(), forge.PermRead, repoGit{has: true, replication: &replicationJSON{State: "ready"}}),
+		"the replication's done": keyOf(sample(), forge.PermRead, repoGit{has: true, replication: &replicationJSON{State: "ready", Done: 1}}),
+	} {
+		if bytes.Equal(other, base) {
+			t.Errorf("%s is not in the key", what)
+		}
+	}
+	a.sshPort = 2222
+	if bytes.Equal(keyOf(sample(), forge.PermRead, g), base) {
+		t.Error("the SSH URL is not in the key")
+	}
+}
+
+// TestThreadKeyHoldsEveryField does for a notification thread what
+// TestIssueKeyHoldsEveryField does for an issue; its repository's JSON is
+// in the key too.
+func TestThreadKeyHoldsEveryField(t *testing.T) {
+	r := httptest.NewRequest("GET", "/", nil)
+	keyOf := func(n index.Notification, repo []byte) []byte {
+		var k itemjson.Key
+		threadKey(r, &k, n, repo)
+		return bytes.Clone(k.Bytes())
+	}
+	sample := func() index.Notification {
+		return index.Notification{ID: 1, Repo: 2, Number: 3, SubjectType: "Issue", Reason: "mention", Title: "t", Actor: "0xaa", CommentID: 4,
+			Amount: 5, Unread: true, Pinned: true, Height: 6, UpdatedNS: 7, State: "open", Reward: &index.RewardNote{Kind: "review", Withheld: 8, Reason: "r"}}
+	}
+	if changed := changeEachField(t, "Notification", sample, func(n index.Notification) []byte { return keyOf(n, []byte(`{"id":2}`)) }); changed < 18 {
+		t.Fatalf("only %d changes tried", changed)
+	}
+	base := keyOf(sample(), []byte(`{"id":2}`))
+	if bytes.Equal(keyOf(sample(), []byte(`{"id":2,"stars_count":1}`)), base) || bytes.Equal(keyOf(sample(), nil), keyOf(sample(), []byte{})) {
+		t.Error("the repository's JSON, or whether there is one, is not in the key")
 	}
 }
 

@@ -1,10 +1,15 @@
 package api
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"time"
 
+	"github.com/dforge/dforge/internal/api/itemjson"
 	"github.com/dforge/dforge/internal/auth"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/usererr"
@@ -194,6 +199,97 @@ func (a *API) ThreadsJSON(r *http.Request, list []index.Notification) []notifica
 		out = append(out, a.ThreadJSON(r, n, repos[n.Repo]))
 	}
 	return out
+}
+
+// ThreadItems is list as ThreadsJSON shapes it, encoded: each thread is
+// kept (itemjson) by its fields and its repository's key (RepoItem), and
+// each repository apart, so a page read again encodes only the threads,
+// and the repositories, that changed.
+func (a *API) ThreadItems(r *http.Request, list []index.Notification) (EncodedJSON[[]notificationThreadJSON], error) {
+	repos := map[uint64]*RepoItem{} // nil: the user cannot read it
+	mv := a.ModViewOf(r)
+	items := make([][]byte, 0, len(list))
+	var k itemjson.Key
+	for _, n := range list {
+		var repo *RepoItem
+		if n.Repo != 0 {
+			var seen bool
+			if repo, seen = repos[n.Repo]; !seen {
+				var err error
+				if repo, err = a.RepoItemOf(r, n.Repo); err != nil {
+					return nil, err
+				}
+				repos[n.Repo] = repo
+			}
+			if repo == nil {
+				continue
+			}
+		}
+		mv.maskNotification(&n)
+		k.Reset()
+		threadKey(r, &k, n, repo.KeyOf())
+		b, err := a.items.Keep(&k, func() ([]byte, error) { return a.encodeThread(r, n, repo) })
+		if err != nil {
+			return nil, fmt.Errorf("encode thread %d: %w", n.ID, err)
+		}
+		items = append(items, b)
+	}
+	return EncodedJSON[[]notificationThreadJSON](itemjson.Array(items)), nil
+}
+
+// encodeThread is ThreadJSON(r, n, repo) encoded. The repository is most
+// of a thread's bytes, so the thread is encoded without it and the
+// repository's kept JSON is put in its place: equal bytes, as the kept
+// JSON is that of the same repository's shape.
+func (a *API) encodeThread(r *http.Request, n index.Notification, repo *RepoItem) ([]byte, error) {
+	j := a.ThreadJSON(r, n, repo.Shape(a, r))
+	if repo == nil || j.Repository == nil {
+		return json.Marshal(j)
+	}
+	j.Repository = nil
+	b, err := json.Marshal(j)
+	if err != nil {
+		return nil, err
+	}
+	const none = `"repository":null`
+	at := bytes.Index(b, []byte(none))
+	if at < 0 {
+		return nil, fmt.Errorf("thread %d encoded without its repository's place", n.ID)
+	}
+	at += len(none) - len("null")
+	return slices.Concat(b[:at], repo.JSON, b[at+len("null"):]), nil
+}
+
+// threadKey writes into k everything ThreadJSON(r, n, repo) is made
+// from: the site's URL, every field of n, masked as the viewer sees it,
+// and its repository's key (RepoItem.Key; nil: none).
+// TestThreadKeyHoldsEveryField changes each field of n and checks that
+// the key changes.
+func threadKey(r *http.Request, k *itemjson.Key, n index.Notification, repoKey []byte) {
+	k.Str("thread")
+	k.Str(SiteURL(r))
+	k.Int(n.ID)
+	k.Uint(n.Repo)
+	k.Uint(n.Number)
+	k.Str(n.SubjectType)
+	k.Str(n.Reason)
+	k.Str(n.Title)
+	k.Str(n.Actor)
+	k.Uint(n.CommentID)
+	k.Int(n.Amount)
+	k.Bool(n.Unread)
+	k.Bool(n.Pinned)
+	k.Int(n.Height)
+	k.Int(n.UpdatedNS)
+	k.Str(n.State)
+	k.Bool(n.Reward != nil)
+	if w := n.Reward; w != nil {
+		k.Str(w.Kind)
+		k.Int(w.Withheld)
+		k.Str(w.Reason)
+	}
+	k.Bool(repoKey != nil)
+	k.Blob(repoKey)
 }
 
 // UnreadCount is the badge's number: unread threads the preferences show.

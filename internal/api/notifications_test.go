@@ -297,21 +297,26 @@ func TestNotificationListShowsEachThreadAsItIs(t *testing.T) {
 	n.must(http.StatusCreated, bob, "POST", base+"/issues", map[string]any{"title": "One"})
 	n.must(http.StatusCreated, bob, "POST", base+"/issues", map[string]any{"title": "Two"})
 	const list = "/api/v1/notifications?all=true"
-	first, again := n.Call("GET", list, alice, nil), n.Call("GET", list, alice, nil)
-	if first.Status != http.StatusOK || !bytes.Equal(first.Body, again.Body) {
-		t.Fatalf("the list read twice:\n%s\n%s", first.Body, again.Body)
-	}
-	var items []map[string]any
-	if err := json.Unmarshal(again.Body, &items); err != nil || len(items) != 2 {
-		t.Fatalf("alice's threads: %s (%v)", again.Body, err)
-	}
-	for _, item := range items {
-		var one map[string]any
-		n.JSON("GET", fmt.Sprintf("/api/v1/notifications/threads/%v", item["id"]), alice, nil, http.StatusOK, &one)
-		if !reflect.DeepEqual(item, one) {
-			t.Fatalf("in the list:\n%v\nalone:\n%v", item, one)
+	asAlone := func(want int) []map[string]any {
+		t.Helper()
+		first, again := n.Call("GET", list, alice, nil), n.Call("GET", list, alice, nil)
+		if first.Status != http.StatusOK || !bytes.Equal(first.Body, again.Body) {
+			t.Fatalf("the list read twice:\n%s\n%s", first.Body, again.Body)
 		}
+		var items []map[string]any
+		if err := json.Unmarshal(again.Body, &items); err != nil || len(items) != want {
+			t.Fatalf("alice's threads: %s (%v), want %d", again.Body, err, want)
+		}
+		for _, item := range items {
+			var one map[string]any
+			n.JSON("GET", fmt.Sprintf("/api/v1/notifications/threads/%v", item["id"]), alice, nil, http.StatusOK, &one)
+			if !reflect.DeepEqual(item, one) {
+				t.Fatalf("in the list:\n%v\nalone:\n%v", item, one)
+			}
+		}
+		return items
 	}
+	items := asAlone(2)
 	// The repository's description and the thread's status reach the
 	// list.
 	n.must(http.StatusOK, alice, "PATCH", base, map[string]any{"description": "now described"})
@@ -324,5 +329,14 @@ func TestNotificationListShowsEachThreadAsItIs(t *testing.T) {
 	n.JSON("GET", list, alice, nil, http.StatusOK, &repo)
 	if len(after) != 2 || after[0].Unread || !after[1].Unread || repo[0].Repository.Description != "now described" || repo[1].Repository.Description != "now described" {
 		t.Fatalf("after the repository's edit and a thread read: %+v %+v", after, repo)
+	}
+	// A repository offered to alice: a thread whose subject is the
+	// repository, shown with its pending offer.
+	n.repo(bob, "gift", false)
+	if res := n.WalletCall("POST", "/api/v1/repos/"+bob.Name()+"/gift/transfer", bob, map[string]string{"new_owner": alice.Name()}); res.Status != http.StatusCreated {
+		t.Fatalf("offer bob's gift to alice: %d %s", res.Status, res.Body)
+	}
+	if offered := asAlone(3)[0]; offered["subject"].(map[string]any)["type"] != "Repository" || offered["repository"].(map[string]any)["repo_transfer"] == nil {
+		t.Fatalf("the offer's thread: %v", offered)
 	}
 }

@@ -45,6 +45,13 @@ func New(maxBytes int) *Cache {
 // (as encoding/json writes it) and kept. shape must build the item from
 // nothing but what k holds.
 func (c *Cache) Encode(k *Key, shape func() any) ([]byte, error) {
+	return c.Keep(k, func() ([]byte, error) { return json.Marshal(shape()) })
+}
+
+// Keep is the JSON of the item k describes: kept, or what encode writes,
+// kept. encode must write the item from nothing but what k holds, as
+// encoding/json writes it.
+func (c *Cache) Keep(k *Key, encode func() ([]byte, error)) ([]byte, error) {
 	s := sum{maphash.Bytes(c.seeds[0], k.b), maphash.Bytes(c.seeds[1], k.b)}
 	c.mu.Lock()
 	b, found := c.m[s]
@@ -52,7 +59,7 @@ func (c *Cache) Encode(k *Key, shape func() any) ([]byte, error) {
 	if found {
 		return b, nil
 	}
-	b, err := json.Marshal(shape())
+	b, err := encode()
 	if err != nil || len(b) > maxItem {
 		return b, err
 	}
@@ -99,6 +106,12 @@ func (k *Key) Reset() { k.b = k.b[:0] }
 func (k *Key) Str(s string) {
 	k.Uint(uint64(len(s)))
 	k.b = append(k.b, s...)
+}
+
+// Blob writes bytes (another item's encoding), as Str writes a string.
+func (k *Key) Blob(b []byte) {
+	k.Uint(uint64(len(b)))
+	k.b = append(k.b, b...)
 }
 
 // Int writes a signed number.

@@ -108,10 +108,10 @@ func (a *Handler) respondActivities(w http.ResponseWriter, r *http.Request, f in
 	if err != nil {
 		return err
 	}
-	repos := map[uint64]*api.RepoJSON{}
+	repos := map[uint64]*api.RepoItem{} // nil: the viewer cannot read it
 	type shown struct {
 		it   index.Activity
-		repo *api.RepoJSON
+		repo *api.RepoItem
 	}
 	list := make([]shown, 0, len(items))
 	for _, it := range a.ModViewOf(r).MaskActivities(items) {
@@ -119,9 +119,8 @@ func (a *Handler) respondActivities(w http.ResponseWriter, r *http.Request, f in
 		if !ok {
 			// The list was filtered by the same rule; one that turns
 			// Hidden in between is left out of its row, not shown.
-			if rec, perm, err := a.Forge.RepoByID(r.Context(), viewer, it.Repo.ID); err == nil {
-				j := a.RepoJSON(r, rec, perm)
-				repo = &j
+			if repo, err = a.RepoItemOf(r, it.Repo.ID); err != nil {
+				return err
 			}
 			repos[it.Repo.ID] = repo
 		}
@@ -131,14 +130,12 @@ func (a *Handler) respondActivities(w http.ResponseWriter, r *http.Request, f in
 		list = append(list, shown{it, repo})
 	}
 	// Each item is kept encoded by everything it shows (api.ActivityKey),
-	// its repository's JSON encoded once per page for the keys.
-	repoKeys := api.JSONOf[api.RepoJSON]{}
+	// its repository by what its JSON is kept by.
 	var out api.EncodedJSON[[]activityJSON] // named, for the OpenAPI document
 	out, err = api.EncodeItems(a.API, len(list), func(i int, k *itemjson.Key) error {
-		repo, err := repoKeys.Of(list[i].repo)
-		api.ActivityKey(r, k, list[i].it, repo, user)
-		return err
-	}, func(i int) activityJSON { return giteaActivity(r, list[i].it, list[i].repo, user) })
+		api.ActivityKey(r, k, list[i].it, list[i].repo.Key, user)
+		return nil
+	}, func(i int) activityJSON { return giteaActivity(r, list[i].it, list[i].repo.Shape(a.API, r), user) })
 	return a.RespondList(w, r, p, total, out, err)
 }
 

@@ -117,7 +117,8 @@ func (a *Handler) listNotifications(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	return a.RespondList(w, r, p, total, a.ThreadsJSON(r, list), nil)
+	out, err := a.ThreadItems(r, list)
+	return a.RespondList(w, r, p, total, out, err)
 }
 
 // readNotifications marks the threads the query picks (by default the
