@@ -436,7 +436,7 @@ func (l *Links) issueKey(k *itemjson.Key, repo index.Repo, is index.Issue, pr *i
 	k.Str(is.Closed)
 	k.Str(is.Signer)
 	k.Str(is.Delegation)
-	l.moderationKey(k, moderation.KindIssue, moderation.IssueKey(repo.ID, is.Number))
+	l.Mod.hiddenKey(k, moderation.KindIssue, moderation.IssueKey(repo.ID, is.Number))
 	k.Bool(pr != nil)
 	if pr != nil {
 		k.Bool(pr.Merged)
@@ -558,16 +558,7 @@ func (l *Links) commentKey(k *itemjson.Key, is index.Issue, c index.Comment, htm
 	k.Bool(c.IsPull)
 	k.Str(c.Signer)
 	k.Str(c.Delegation)
-	l.moderationKey(k, moderation.KindComment, moderation.CommentKey(l.RepoID, c.ID))
-}
-
-// moderationKey writes the viewer's moderation view of an item: whether
-// it is hidden, why, and whether the viewer sees hidden items whole.
-func (l *Links) moderationKey(k *itemjson.Key, kind moderation.Kind, key string) {
-	reason, hidden := l.Mod.Hidden(kind, key)
-	k.Bool(hidden)
-	k.Str(reason)
-	k.Bool(l.Mod.Admin)
+	l.Mod.hiddenKey(k, moderation.KindComment, moderation.CommentKey(l.RepoID, c.ID))
 }
 
 // Pull shapes pr of base; detail adds body_html and what needs a diff

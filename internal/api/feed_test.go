@@ -166,8 +166,8 @@ func testFeed(t *testing.T, n *issuesNode) {
 
 // TestFeedShowsEachRepositoryAsItIs: a feed read twice is the same bytes,
 // and its items (the repository's creation, its first push and an issue)
-// follow their repository's edit, its stars and an offer
-// to a new owner, though each item and repository is kept encoded.
+// follow their repository's edit, its stars and an offer to a new owner,
+// though each item and repository is kept encoded.
 func TestFeedShowsEachRepositoryAsItIs(t *testing.T) {
 	t.Parallel()
 	n := &issuesNode{Node: forgetest.Start(t), t: t}

@@ -165,10 +165,7 @@ func (a *API) repoKey(r *http.Request, k *itemjson.Key, rec index.Repo, perm for
 	k.Str(rec.Name)
 	k.Str(rec.Description)
 	k.Str(rec.DefaultBranch)
-	k.Uint(uint64(len(rec.ProtectedBranches)))
-	for _, b := range rec.ProtectedBranches {
-		k.Str(b)
-	}
+	k.Strs(rec.ProtectedBranches)
 	k.Bool(rec.Private)
 	k.Uint(rec.ForkOf)
 	k.Uint(rec.Stars)
@@ -180,10 +177,7 @@ func (a *API) repoKey(r *http.Request, k *itemjson.Key, rec index.Repo, perm for
 	k.Str(rec.Created)
 	k.Int(rec.UpdatedHeight)
 	k.Str(rec.Updated)
-	k.Uint(uint64(len(rec.Topics)))
-	for _, t := range rec.Topics {
-		k.Str(t)
-	}
+	k.Strs(rec.Topics)
 	k.Str(rec.Website)
 	k.Bool(rec.PendingTransfer)
 	k.Str(rec.Signer)
@@ -198,9 +192,5 @@ func (a *API) repoKey(r *http.Request, k *itemjson.Key, rec index.Repo, perm for
 		k.Int(int64(s.Total))
 		k.Str(s.Error)
 	}
-	mv := a.ModViewOf(r)
-	reason, hidden := mv.Hidden(moderation.KindRepository, moderation.RepoKey(rec.ID))
-	k.Bool(mv.Admin)
-	k.Bool(hidden)
-	k.Str(reason)
+	a.ModViewOf(r).hiddenKey(k, moderation.KindRepository, moderation.RepoKey(rec.ID))
 }

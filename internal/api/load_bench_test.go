@@ -90,4 +90,20 @@ func underLoad(b *testing.B, warm int, get func(i int) (time.Duration, error)) {
 	b.ReportMetric(ms(first), "first-ms")
 }
 
+// readAgain reports the p50 of requests 0 to n-1 read in turn on one
+// connection, after underLoad read each before: what a page costs once
+// it was read and nothing changed since.
+func readAgain(b *testing.B, n int, get func(i int) (time.Duration, error)) {
+	var again []time.Duration
+	for i := range n {
+		d, err := get(i)
+		if err != nil {
+			b.Fatal(err)
+		}
+		again = append(again, d)
+	}
+	slices.Sort(again)
+	b.ReportMetric(ms(again[len(again)/2]), "1conn-again-p50-ms")
+}
+
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/dforge/dforge/internal/api/itemjson"
 	"github.com/dforge/dforge/internal/index"
 	"github.com/dforge/dforge/internal/moderation"
 )
@@ -46,6 +47,15 @@ func (v ModView) Hidden(kind moderation.Kind, key string) (string, bool) {
 	}
 	h, ok := v.mod.IsHidden(kind, key)
 	return h.Reason, ok
+}
+
+// hiddenKey writes into an item's key what the view masks the item with:
+// whether it is hidden, why, and whether the viewer is an admin.
+func (v ModView) hiddenKey(k *itemjson.Key, kind moderation.Kind, key string) {
+	reason, hidden := v.Hidden(kind, key)
+	k.Bool(hidden)
+	k.Str(reason)
+	k.Bool(v.Admin)
 }
 
 // maskIssue marks a hidden issue or pull request, and hides its text from

@@ -70,18 +70,7 @@ func benchNotifyList(b *testing.B, n *forgetest.Node, alice *forgetest.User) {
 		return timedGet(client, fmt.Sprintf("%s/api/v1/notifications?page=%d&limit=20", n.URL, 1+i%50), alice.Token)
 	}
 	underLoad(b, 50, get)
-	// The same pages read again on one connection: what a page costs once
-	// it was read before and nothing changed since.
-	var again []time.Duration
-	for i := range 150 {
-		d, err := get(i)
-		if err != nil {
-			b.Fatal(err)
-		}
-		again = append(again, d)
-	}
-	slices.Sort(again)
-	b.ReportMetric(ms(again[len(again)/2]), "1conn-again-p50-ms")
+	readAgain(b, 150, get)
 }
 
 // BenchmarkNotifyBadge is `make bench-notify` (c): from sending a comment

@@ -108,6 +108,14 @@ func (k *Key) Str(s string) {
 	k.b = append(k.b, s...)
 }
 
+// Strs writes a list of strings.
+func (k *Key) Strs(list []string) {
+	k.Uint(uint64(len(list)))
+	for _, s := range list {
+		k.Str(s)
+	}
+}
+
 // Blob writes bytes (another item's encoding), as Str writes a string.
 func (k *Key) Blob(b []byte) {
 	k.Uint(uint64(len(b)))
